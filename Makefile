@@ -1,0 +1,121 @@
+# attnlab: one set of C sources, three builds.
+#   native  gcc, for the C tests, sanitizers, fuzzing and the native benchmark baseline
+#   wasm    emcc -O3 -msimd128 → wasm/attnlab.wasm (shipped), and without -msimd128 →
+#           wasm/attnlab-scalar.wasm (picked by the loader where SIMD128 is missing)
+# Both .wasm files are committed; `make check-wasm` proves they are what the sources build.
+
+SHELL := /bin/bash
+CC ?= gcc
+EMCC ?= emcc
+NODE ?= node
+# emcc 3.1.6 from Debian needs acorn from Debian's nodejs tree
+export NODE_PATH := /usr/share/nodejs
+
+CSTD := -std=c99 -Wall -Wextra -Wshadow -Wno-unused-parameter -Isrc
+LIB_SRC := src/alloc.c src/ops.c $(wildcard src/kernels/*.c)
+LIB_HDR := src/attnlab.h $(wildcard src/kernels/*.h)
+C_TESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
+
+# The wasm exports, explicitly: the functions of src/attnlab.h plus src/wasm_exports.c.
+WASM_EXPORTS := al_abi_version al_memory_bytes al_status_string al_simd \
+	al_malloc al_free al_alloc_live \
+	al_matmul al_matvec al_softmax al_activate al_layernorm al_embedding al_sdpa
+comma := ,
+empty :=
+space := $(empty) $(empty)
+WASM_LINK := --no-entry -sSTANDALONE_WASM=1 -sFILESYSTEM=0 -sALLOW_MEMORY_GROWTH=1 \
+	-sINITIAL_MEMORY=2097152 -sMAXIMUM_MEMORY=2147483648 -sTOTAL_STACK=524288 \
+	-sMALLOC=emmalloc -sABORTING_MALLOC=0 -sERROR_ON_UNDEFINED_SYMBOLS=1 \
+	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS)))
+WASM_CFLAGS := -O3 $(CSTD)
+
+.PHONY: all native wasm test test-c test-c-wasm test-asan test-js test-browser check-wasm \
+	demo bench clean setup size
+
+all: native wasm                                  ## everything that builds
+
+# ---------------------------------------------------------------- setup
+setup:                                            ## install toolchains (Debian, as root) and npm deps
+	bash scripts/setup.sh
+
+# ---------------------------------------------------------------- native
+native: build/native/libattnlab.a                  ## the native static library
+
+build/native/%.o: src/%.c $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 -c $< -o $@
+
+build/native/libattnlab.a: $(patsubst src/%.c,build/native/%.o,$(LIB_SRC))
+	ar rcs $@ $^
+
+build/native/test_%: tests/c/test_%.c tests/c/check.h build/native/libattnlab.a
+	$(CC) $(CSTD) -O2 -Itests/c $< build/native/libattnlab.a -lm -o $@
+
+# sanitizer build: every source compiled in, no recovery, so any finding fails the run
+build/asan/test_%: tests/c/test_%.c tests/c/check.h $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-fno-omit-frame-pointer -Itests/c $< $(LIB_SRC) -lm -o $@
+
+# ---------------------------------------------------------------- wasm
+wasm: wasm/attnlab.wasm wasm/attnlab-scalar.wasm   ## the two shipped .wasm files
+
+wasm/attnlab.wasm: $(LIB_SRC) $(LIB_HDR) src/wasm_exports.c Makefile
+	@command -v $(EMCC) >/dev/null || { echo "emcc not found: run 'make setup' (apt-get install emscripten)"; exit 1; }
+	$(EMCC) $(WASM_CFLAGS) -msimd128 $(LIB_SRC) src/wasm_exports.c $(WASM_LINK) -o $@
+
+wasm/attnlab-scalar.wasm: $(LIB_SRC) $(LIB_HDR) src/wasm_exports.c Makefile
+	@command -v $(EMCC) >/dev/null || { echo "emcc not found: run 'make setup' (apt-get install emscripten)"; exit 1; }
+	$(EMCC) $(WASM_CFLAGS) $(LIB_SRC) src/wasm_exports.c $(WASM_LINK) -o $@
+
+# the C tests compiled by emcc and run under Node: exercises the f32x4 twins for real.
+# (--no-experimental-fetch: emcc 3.1.6 output would try fetch() on a file path in Node 20)
+build/wasm-test/test_%.js: tests/c/test_%.c tests/c/check.h $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	@echo '{"type":"commonjs"}' > $(dir $@)package.json
+	$(EMCC) -O2 $(CSTD) -msimd128 -Itests/c $< $(LIB_SRC) -sENVIRONMENT=node -sEXIT_RUNTIME=1 \
+		-sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1048576 -o $@
+
+# rebuild both .wasm files elsewhere and compare with the committed bytes
+check-wasm:                                       ## fail if committed .wasm differ from a rebuild
+	rm -rf build/check && mkdir -p build/check
+	$(EMCC) $(WASM_CFLAGS) -msimd128 $(LIB_SRC) src/wasm_exports.c $(WASM_LINK) -o build/check/attnlab.wasm
+	$(EMCC) $(WASM_CFLAGS) $(LIB_SRC) src/wasm_exports.c $(WASM_LINK) -o build/check/attnlab-scalar.wasm
+	cmp build/check/attnlab.wasm wasm/attnlab.wasm
+	cmp build/check/attnlab-scalar.wasm wasm/attnlab-scalar.wasm
+	@echo "check-wasm: committed .wasm files match the sources"
+
+size: wasm                                        ## print the .wasm sizes, raw and gzip
+	@for f in wasm/*.wasm; do printf '%-28s %7d bytes raw %7d gzip\n' $$f $$(stat -c %s $$f) $$(gzip -9c $$f | wc -c); done
+
+# ---------------------------------------------------------------- tests
+test: test-c test-asan test-c-wasm test-js test-browser  ## everything CI runs
+
+test-c: $(addprefix build/native/,$(C_TESTS))      ## native C tests
+	@set -e; for t in $^; do echo "== $$t"; $$t; done
+
+test-asan: $(addprefix build/asan/,$(C_TESTS))     ## native C tests under ASan + UBSan
+	@set -e; for t in $^; do echo "== $$t (asan+ubsan)"; ASAN_OPTIONS=detect_leaks=1 $$t; done
+
+test-c-wasm: $(addprefix build/wasm-test/,$(addsuffix .js,$(C_TESTS)))  ## C tests as wasm in Node
+	@set -e; for t in $^; do echo "== $$t (wasm simd128)"; $(NODE) --no-experimental-fetch $$t; done
+
+test-js: wasm node_modules                        ## node --test tests of the JS API
+	$(NODE) --test tests/js/
+
+test-browser: wasm node_modules                   ## Chromium tests of the page
+	$(NODE) --test tests/browser/
+
+node_modules: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch node_modules
+
+# ---------------------------------------------------------------- demo and bench
+demo: wasm                                        ## serve the page on localhost and print its URL
+	$(NODE) scripts/serve.mjs
+
+bench: wasm node_modules                          ## benchmarks (see scripts/bench)
+	$(NODE) scripts/bench.mjs
+
+clean:                                            ## remove build output (not the committed .wasm)
+	rm -rf build

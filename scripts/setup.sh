@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Install everything attnlab's build, tests and demo need on Debian 12, as root:
+#   gcc/make (native build, sanitizers), emscripten (the .wasm), wabt (wasm2wat checks),
+#   chromium (browser tests), node + npm (glue, tests), and the npm dev dependencies (npm ci).
+# Safe to run again: apt-get skips what is installed. Nothing is downloaded outside Debian's
+# and npm's registries. PyTorch (python3-torch) is NOT installed here: only
+# scripts/gen_fixtures.py needs it, by hand; CI uses the committed fixtures.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v make >/dev/null || need+=(make)
+command -v gcc >/dev/null || need+=(gcc libc6-dev)
+command -v emcc >/dev/null || need+=(emscripten)
+command -v wasm2wat >/dev/null || need+=(wabt)
+command -v node >/dev/null || need+=(nodejs)
+command -v npm >/dev/null || need+=(npm)
+[ -x /usr/bin/chromium ] || need+=(chromium)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "setup: missing ${need[*]}; run as root or: sudo apt-get install -y ${need[*]}" >&2
+    exit 1
+  fi
+  echo "setup: apt-get install ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+echo "setup: npm ci"
+npm ci --no-audit --no-fund --loglevel=error
+echo "setup: done ($(emcc --version 2>/dev/null | head -n1 | cut -c1-60); node $(node --version))"

@@ -1,0 +1,94 @@
+/*
+ * attnlab.h: the public C API of attnlab, attention and recurrent kernels for the browser.
+ *
+ *     #include "attnlab.h"
+ *
+ *     float q[4 * 8], k[6 * 8], v[6 * 8];           // T = 4 queries, S = 6 keys, D = Dv = 8
+ *     float out[4 * 8], att[4 * 6];
+ *     al_status st = al_sdpa(out, att, q, k, v, 1, 1, 4, 6, 8, 8, 0.0f, NULL, 1);
+ *     if (st != AL_OK) fprintf(stderr, "attnlab: %s\n", al_status_string(st));
+ *
+ * Every function here validates what a caller can get wrong (sizes, ids, options) and answers
+ * with a status; nothing aborts, prints or exits. Arrays are row-major float32, caller-owned; the
+ * shape letters are B batch, H heads, T query length, S key length, D/Dv head dims. The kernels
+ * underneath (kernels/kernels.h) assume validated input and are the place to read the maths.
+ *
+ * Limits: every dimension is >= 1 and every tensor has fewer than 2^31 elements.
+ */
+#ifndef ATTNLAB_H
+#define ATTNLAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    AL_OK = 0,
+    AL_ERR_ARGUMENT = 1,    /* a NULL array, an unknown option, a non-finite scale or eps */
+    AL_ERR_SHAPE = 2,       /* a dimension < 1, or dimensions that disagree */
+    AL_ERR_RANGE = 3,       /* an index (token id) outside its table */
+    AL_ERR_NONFINITE = 4,   /* NaN or Inf where a finite number is required */
+    AL_ERR_NOMEM = 5,       /* an allocation failed (the library stays usable) */
+    AL_ERR_FORMAT = 6,      /* a malformed file */
+    AL_ERR_UNSUPPORTED = 7, /* valid, but not something attnlab does (e.g. a dtype) */
+    AL_ERR_OVERFLOW = 8     /* a size that does not fit in memory arithmetic */
+} al_status;
+
+/* A short English description of a status, e.g. "shapes disagree". Never NULL. */
+const char *al_status_string(al_status status);
+
+/* 1 when this build runs the SIMD128 (or SSE, natively) kernels, 0 for the scalar build. */
+int al_simd(void);
+
+/* ----------------------------------------------------------------- memory */
+
+/* malloc/free that keep a count of live blocks, for leak tests. al_malloc(0) returns NULL. */
+void *al_malloc(size_t bytes);
+void al_free(void *p);
+/* The number of blocks from al_malloc not yet freed. */
+int al_alloc_live(void);
+
+/* ----------------------------------------------------------------- basic ops */
+
+/* c [M,N] = op(a) · op(b): a is [M,K] ([K,M] when trans_a), b is [K,N] ([N,K] when trans_b). */
+al_status al_matmul(float *c, const float *a, const float *b, int M, int K, int N,
+                    int trans_a, int trans_b);
+/* y [M] = a [M,K] · x [K] */
+al_status al_matvec(float *y, const float *a, const float *x, int M, int K);
+/* y [R,C] = softmax of each row of x; mask NULL, [R,C] (mask_stride C) or [C] (mask_stride 0),
+ * 1 = masked. A fully masked row is all zeros. y may equal x. */
+al_status al_softmax(float *y, const float *x, const uint8_t *mask, int mask_stride, int R, int C);
+
+typedef enum { AL_ACT_TANH = 0, AL_ACT_SIGMOID = 1, AL_ACT_RELU = 2, AL_ACT_GELU = 3 } al_activation;
+/* y [n] = act(x [n]); y may equal x. */
+al_status al_activate(float *y, const float *x, int n, al_activation act);
+/* y [R,C] = LayerNorm over rows; weight/bias [C] or NULL; eps > 0 (PyTorch default 1e-5). */
+al_status al_layernorm(float *y, const float *x, const float *weight, const float *bias,
+                       int R, int C, float eps);
+/* out [N,C] = weight [V,C] rows at ids [N]. AL_ERR_RANGE (and *bad_index set, if non-NULL) when an
+ * id is outside [0, V). */
+al_status al_embedding(float *out, const int32_t *ids, int N, const float *weight, int V, int C,
+                       int *bad_index);
+
+/* ----------------------------------------------------------------- attention */
+
+/*
+ * Scaled dot-product attention over B·H independent heads:
+ *   out [B,H,T,Dv] = softmax(q kᵀ · scale + mask) v,   q [B,H,T,D], k [B,H,S,D], v [B,H,S,Dv].
+ * scale 0 means 1/√D. key_padding_mask [B,S] (1 = ignore that key, shared by the heads) or NULL.
+ * causal: query t sees keys s <= t (top-left aligned). att [B,H,T,S] or NULL: with it, the full
+ * probabilities are returned; without, a streaming softmax keeps memory at O(T·Dv).
+ * Rows with no visible key give zeros in out and att.
+ */
+al_status al_sdpa(float *out, float *att, const float *q, const float *k, const float *v,
+                  int B, int H, int T, int S, int D, int Dv, float scale,
+                  const uint8_t *key_padding_mask, int causal);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ATTNLAB_H */

@@ -1,0 +1,66 @@
+// init() in its four source forms (default file beside index.js, bytes, URL, compiled Module),
+// the SIMD probe, and calls made before init resolves. init() is once per process, so each
+// case runs in its own child Node process.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const INDEX = new URL('../../wasm/index.js', import.meta.url).href;
+const WASM = fileURLToPath(new URL('../../wasm/attnlab.wasm', import.meta.url));
+
+function run(body) {
+  const src = `import * as al from ${JSON.stringify(INDEX)};\nimport { readFileSync } from 'node:fs';\n` +
+    `const out = (x) => process.stdout.write(JSON.stringify(x));\n${body}`;
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', src], { encoding: 'utf8' }));
+}
+
+const SDPA = `const r = al.ops.scaledDotProductAttention([[1, 0]], [[1, 0], [0, 1]], [[1, 2], [3, 4]], { scale: 1, returnWeights: true });`;
+// softmax([1, 0]) = [e/(1+e), 1/(1+e)]; output = w0·[1,2] + w1·[3,4]
+const W0 = Math.E / (1 + Math.E);
+const EXPECTED = [W0 * 1 + (1 - W0) * 3, W0 * 2 + (1 - W0) * 4];
+
+for (const [name, setup] of [
+  ['the default file beside index.js', 'const lib = await al.init();'],
+  ['bytes', `const lib = await al.init({ wasm: readFileSync(${JSON.stringify(WASM)}) });`],
+  ['a file URL', `const lib = await al.init({ wasm: new URL('file://' + ${JSON.stringify(WASM)}) });`],
+  ['a compiled WebAssembly.Module', `const lib = await al.init({ wasm: await WebAssembly.compile(readFileSync(${JSON.stringify(WASM)})) });`],
+  ['the scalar build', 'const lib = await al.init({ simd: false });'],
+]) {
+  test(`init from ${name}`, () => {
+    const got = run(`${setup}\n${SDPA}\nout({ simd: lib.simd, out: [...r.output.data], live: lib.liveAllocations() });`);
+    assert.equal(got.live, 0);
+    assert.ok(Math.abs(got.out[0] - EXPECTED[0]) < 1e-6 && Math.abs(got.out[1] - EXPECTED[1]) < 1e-6, JSON.stringify(got));
+  });
+}
+
+test('simdSupported() is true in Node 20 and the default build is SIMD', () => {
+  const got = run('const lib = await al.init(); out({ probe: al.simdSupported(), simd: lib.simd });');
+  assert.deepEqual(got, { probe: true, simd: true });
+});
+
+test('ops before init, and during an in-flight init, throw a clear error; a bad source is named', () => {
+  const got = run(`
+    const errs = [];
+    try { al.ops.softmax([1, 2]); } catch (e) { errs.push(e.message); }
+    const p = al.init();
+    try { al.ops.softmax([1, 2]); } catch (e) { errs.push(e.message); }
+    await p;
+    errs.push(al.ops.softmax([0, 0]).data[0]);
+    out(errs);`);
+  assert.match(got[0], /not initialised; await init\(\) first/);
+  assert.match(got[1], /not initialised/);
+  assert.equal(got[2], 0.5);
+  const bad = run(`
+    const errs = [];
+    for (const wasm of [new Uint8Array([1, 2, 3]), 42, new URL('file:///nonexistent/attnlab.wasm')]) {
+      try { await al.init({ wasm }); errs.push('loaded'); } catch (e) { errs.push(e.message); }
+    }
+    const lib = await al.init();  // a failed init can be retried
+    errs.push(lib.simd);
+    out(errs);`);
+  assert.match(bad[0], /./);
+  assert.match(bad[1], /options\.wasm must be bytes, a URL, a Response or a WebAssembly\.Module/);
+  assert.match(bad[2], /ENOENT|no such file/);
+  assert.equal(bad[3], true);
+});

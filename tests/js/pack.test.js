@@ -1,0 +1,45 @@
+// The published package as a user gets it: `npm pack`, install the tarball into an empty
+// folder, and `import { init, ops } from 'attnlab'` there, with one attention call.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' });
+
+test('npm pack + install into an empty folder + import + scaledDotProductAttention', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attnlab-pack-'));
+  try {
+    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], ROOT));
+    const files = packed[0].files.map((f) => f.path).sort();
+    for (const f of ['package.json', 'wasm/index.js', 'wasm/index.d.ts', 'wasm/attnlab.wasm', 'wasm/attnlab-scalar.wasm']) {
+      assert.ok(files.includes(f), `the tarball holds ${f}: ${files.join(', ')}`);
+    }
+    assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('tests/')), 'no sources or tests in the tarball');
+    const app = join(dir, 'app');
+    execFileSync('mkdir', ['-p', app]);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    npm(['install', '--offline', join(dir, packed[0].filename)], app);
+    writeFileSync(join(app, 'main.js'), `
+      import { init, ops } from 'attnlab';
+      const lib = await init();
+      const { output, weights } = ops.scaledDotProductAttention(
+        [[1, 0], [0, 1]], [[1, 0], [0, 1], [1, 1]], [[1, 2], [3, 4], [5, 6]],
+        { causal: true, scale: 1, returnWeights: true });
+      console.log(JSON.stringify({ simd: lib.simd, output: [...output.data], weights: [...weights.data] }));
+    `);
+    const got = JSON.parse(execFileSync(process.execPath, ['main.js'], { cwd: app, encoding: 'utf8' }));
+    assert.equal(got.simd, true);
+    // row 0 sees key 0 only; row 1 sees keys 0 and 1 with scores [0, 1]
+    const w = Math.E / (1 + Math.E);
+    const expected = [1, 2, (1 - w) * 1 + w * 3, (1 - w) * 2 + w * 4];
+    got.output.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 1e-6, `output[${i}] ${v} vs ${expected[i]}`));
+    assert.deepEqual(got.weights.map((v) => Math.round(v * 1e6) / 1e6), [1, 0, 0, Math.round((1 - w) * 1e6) / 1e6, Math.round(w * 1e6) / 1e6, 0]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

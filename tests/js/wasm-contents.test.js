@@ -1,0 +1,73 @@
+// What is inside the shipped .wasm files, read with wasm2wat (Debian's wabt):
+// the SIMD build's matmul and attention entry points reach f32x4 arithmetic; the scalar build
+// has no v128 instruction at all; both export exactly the Makefile's list; sizes stay small.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const path = (f) => fileURLToPath(new URL(`../../wasm/${f}`, import.meta.url));
+
+function wat(file) {
+  try {
+    return execFileSync('wasm2wat', [path(file)], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  } catch (e) {
+    if (e.code === 'ENOENT') throw new Error('wasm2wat not found: run `make setup` (apt-get install wabt)');
+    throw e;
+  }
+}
+
+/** Map export name → set of function indices reachable from it, and each function's body. */
+function parse(text) {
+  const bodies = new Map();
+  const parts = text.split(/\n {2}\(func \(;(\d+);\)/);
+  for (let i = 1; i < parts.length; i += 2) bodies.set(Number(parts[i]), parts[i + 1]);
+  const exports = new Map();
+  for (const m of text.matchAll(/\(export "([^"]+)" \(func (\d+)\)\)/g)) exports.set(m[1], Number(m[2]));
+  const reach = (start) => {
+    const seen = new Set([start]);
+    const todo = [start];
+    while (todo.length) {
+      for (const m of (bodies.get(todo.pop()) ?? '').matchAll(/\bcall (\d+)/g)) {
+        const f = Number(m[1]);
+        if (!seen.has(f)) { seen.add(f); todo.push(f); }
+      }
+    }
+    return seen;
+  };
+  return { bodies, exports, reach };
+}
+
+const count = (s, re) => (s.match(re) ?? []).length;
+
+test('SIMD .wasm: matmul and attention reach f32x4 mul/add (and exp in attention)', () => {
+  const { bodies, exports, reach } = parse(wat('attnlab.wasm'));
+  for (const name of ['al_matmul', 'al_sdpa', 'al_softmax', 'al_matvec']) {
+    assert.ok(exports.has(name), `${name} is exported`);
+    const code = [...reach(exports.get(name))].map((f) => bodies.get(f) ?? '').join('\n');
+    const mul = count(code, /f32x4\.mul/g);
+    const add = count(code, /f32x4\.add/g);
+    assert.ok(mul >= 8 && add >= 8, `${name}: ${mul} f32x4.mul, ${add} f32x4.add`);
+  }
+});
+
+test('scalar .wasm has no v128 instruction', () => {
+  const text = wat('attnlab-scalar.wasm');
+  assert.equal(count(text, /v128|f32x4|i32x4/g), 0);
+  assert.ok(count(text, /f32\.mul/g) > 20, 'it still computes');
+});
+
+test('both builds export the same explicit list', () => {
+  const a = [...parse(wat('attnlab.wasm')).exports.keys()].sort();
+  const b = [...parse(wat('attnlab-scalar.wasm')).exports.keys()].sort();
+  assert.deepEqual(a, b);
+  for (const name of ['al_abi_version', 'al_malloc', 'al_free', 'al_alloc_live', 'al_sdpa', 'al_matmul']) assert.ok(a.includes(name), name);
+});
+
+test('sizes: the SIMD .wasm stays under 150 KB', () => {
+  const simd = statSync(path('attnlab.wasm')).size;
+  const scalar = statSync(path('attnlab-scalar.wasm')).size;
+  console.log(`attnlab.wasm ${simd} bytes, attnlab-scalar.wasm ${scalar} bytes`);
+  assert.ok(simd < 150 * 1024, `${simd} bytes`);
+});

@@ -1,0 +1,126 @@
+// attnlab: attention and recurrent kernels in WebAssembly SIMD128.
+// Hand-written types for wasm/index.js (no TypeScript build).
+//
+//   import { init, ops } from 'attnlab';
+//   await init();
+//   const { output, weights } = ops.scaledDotProductAttention(q, k, v, { causal: true, returnWeights: true });
+
+/** A dense row-major float32 tensor. `data.length` equals the product of `shape`. */
+export interface Tensor {
+  data: Float32Array;
+  shape: number[];
+}
+
+/** Nested JS arrays of numbers, e.g. `[[1, 2], [3, 4]]` for shape [2, 2]. */
+export type NestedArray = number[] | NestedArray[];
+
+/** Anything the API accepts as a tensor: a `Tensor` or nested arrays. */
+export type TensorLike = Tensor | NestedArray;
+
+/** A boolean mask: `true` (or 1) means "ignore this key", as in PyTorch. */
+export type MaskLike =
+  | { data: Uint8Array | boolean[] | number[]; shape: number[] }
+  | boolean[]
+  | boolean[][]
+  | number[]
+  | number[][]
+  | Uint8Array;
+
+export interface InitOptions {
+  /**
+   * Where to get the module: bytes, a URL (string or URL), a `Response`, or a compiled
+   * `WebAssembly.Module`. Defaults to `attnlab.wasm` (or `attnlab-scalar.wasm` where SIMD128
+   * is missing) beside index.js.
+   */
+  wasm?: BufferSource | URL | string | Response | WebAssembly.Module;
+  /** Force the SIMD (`true`) or scalar (`false`) build; default: detect. Ignored with `wasm`. */
+  simd?: boolean;
+}
+
+export interface Attnlab {
+  ops: Ops;
+  /** True when the loaded module is the SIMD128 build. */
+  simd: boolean;
+  /** Bytes of wasm linear memory currently reserved. */
+  memoryBytes(): number;
+  /** Live allocations inside the wasm heap (0 between calls unless models are held). */
+  liveAllocations(): number;
+}
+
+/** Load and instantiate the wasm once; later calls return the same instance. */
+export function init(options?: InitOptions): Promise<Attnlab>;
+
+/** True when this JS engine validates a WebAssembly SIMD128 module. */
+export function simdSupported(): boolean;
+
+/** An error raised from a C status or from input validation. */
+export class AttnlabError extends Error {
+  /** The C status name, e.g. 'AL_ERR_SHAPE', or 'AL_ERR_ARGUMENT' for JS-side checks. */
+  code: string;
+}
+
+export interface MatmulOptions {
+  transposeA?: boolean;
+  transposeB?: boolean;
+}
+
+export interface SoftmaxOptions {
+  /** Same shape as x, or shape [n] broadcast over rows. true = masked out. */
+  mask?: MaskLike;
+}
+
+export interface LayerNormOptions {
+  weight?: TensorLike;
+  bias?: TensorLike;
+  /** Default 1e-5, as torch.nn.LayerNorm. */
+  eps?: number;
+}
+
+export interface SdpaOptions {
+  /** Query i sees keys j <= i (top-left aligned, as torch's is_causal). */
+  causal?: boolean;
+  /** [S] or [B, S]; true = ignore that key. */
+  keyPaddingMask?: MaskLike;
+  /** Default 1 / sqrt(D). */
+  scale?: number;
+  /** Also return the full attention matrix (default false). */
+  returnWeights?: boolean;
+}
+
+export interface SdpaResult {
+  /** [..., L, Dv] */
+  output: Tensor;
+  /** [..., L, S] when returnWeights, else null. A fully masked row is all zeros. */
+  weights: Tensor | null;
+}
+
+export interface Ops {
+  /** a [M,K] · b [K,N] (with optional transposes) → [M,N]. */
+  matmul(a: TensorLike, b: TensorLike, options?: MatmulOptions): Tensor;
+  /** a [M,K] · x [K] → [M]. */
+  matvec(a: TensorLike, x: TensorLike): Tensor;
+  /** Softmax over the last axis; fully masked rows give zeros, never NaN. */
+  softmax(x: TensorLike, options?: SoftmaxOptions): Tensor;
+  tanh(x: TensorLike): Tensor;
+  sigmoid(x: TensorLike): Tensor;
+  relu(x: TensorLike): Tensor;
+  /** Exact (erf) GELU, as torch.nn.functional.gelu's default. */
+  gelu(x: TensorLike): Tensor;
+  /** Layer norm over the last axis, as torch.nn.LayerNorm. */
+  layerNorm(x: TensorLike, options?: LayerNormOptions): Tensor;
+  /** Rows of weight [V, C] picked by ids → [ids.length, C]; ids are bounds-checked. */
+  embedding(ids: Int32Array | number[], weight: TensorLike): Tensor;
+  /**
+   * softmax(Q Kᵀ · scale + mask) V. query [L,D], [H,L,D] or [B,H,L,D]; key [S,D] and
+   * value [S,Dv] with the same leading dimensions.
+   */
+  scaledDotProductAttention(
+    query: TensorLike,
+    key: TensorLike,
+    value: TensorLike,
+    options?: SdpaOptions,
+  ): SdpaResult;
+}
+
+/** The op table; usable once `init()` has resolved. */
+export const ops: Ops;
