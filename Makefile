@@ -12,14 +12,16 @@ NODE ?= node
 export NODE_PATH := /usr/share/nodejs
 
 CSTD := -std=c99 -Wall -Wextra -Wshadow -Wno-unused-parameter -Isrc
-LIB_SRC := src/alloc.c src/ops.c $(wildcard src/kernels/*.c)
-LIB_HDR := src/attnlab.h $(wildcard src/kernels/*.h)
+LIB_SRC := src/alloc.c src/ops.c $(wildcard src/kernels/*.c src/api/*.c src/io/*.c src/models/*.c)
+LIB_HDR := src/attnlab.h $(wildcard src/kernels/*.h src/api/*.h src/io/*.h src/models/*.h)
 C_TESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 
-# The wasm exports, explicitly: the functions of src/attnlab.h plus src/wasm_exports.c.
+# The wasm exports, explicitly: the core functions of src/attnlab.h and src/wasm_exports.c here,
+# plus one list per family of ops in src/api/*.exports (one name a line).
 WASM_EXPORTS := al_abi_version al_memory_bytes al_status_string al_simd \
 	al_malloc al_free al_alloc_live \
-	al_matmul al_matvec al_softmax al_activate al_layernorm al_embedding al_sdpa
+	al_matmul al_matvec al_softmax al_activate al_layernorm al_embedding al_sdpa \
+	$(sort $(shell cat src/api/*.exports 2>/dev/null))
 comma := ,
 empty :=
 space := $(empty) $(empty)
@@ -60,11 +62,11 @@ build/asan/test_%: tests/c/test_%.c tests/c/check.h $(LIB_SRC) $(LIB_HDR)
 # ---------------------------------------------------------------- wasm
 wasm: wasm/attnlab.wasm wasm/attnlab-scalar.wasm   ## the two shipped .wasm files
 
-wasm/attnlab.wasm: $(LIB_SRC) $(LIB_HDR) src/wasm_exports.c Makefile
+wasm/attnlab.wasm: $(LIB_SRC) $(LIB_HDR) src/wasm_exports.c Makefile $(wildcard src/api/*.exports)
 	@command -v $(EMCC) >/dev/null || { echo "emcc not found: run 'make setup' (apt-get install emscripten)"; exit 1; }
 	$(EMCC) $(WASM_CFLAGS) -msimd128 $(LIB_SRC) src/wasm_exports.c $(WASM_LINK) -o $@
 
-wasm/attnlab-scalar.wasm: $(LIB_SRC) $(LIB_HDR) src/wasm_exports.c Makefile
+wasm/attnlab-scalar.wasm: $(LIB_SRC) $(LIB_HDR) src/wasm_exports.c Makefile $(wildcard src/api/*.exports)
 	@command -v $(EMCC) >/dev/null || { echo "emcc not found: run 'make setup' (apt-get install emscripten)"; exit 1; }
 	$(EMCC) $(WASM_CFLAGS) $(LIB_SRC) src/wasm_exports.c $(WASM_LINK) -o $@
 

@@ -24,6 +24,7 @@ ASCII-only JSON, and nothing time- or machine-dependent.
 import json
 import os
 import struct
+import zlib
 
 import numpy as np
 
@@ -158,3 +159,30 @@ def read_safetensors(path):
     if pos != len(buf):
         raise ValueError(f"{path}: {len(buf) - pos} data bytes not covered by any tensor")
     return tensors, metadata
+
+
+# ---------------------------------------------------------------------------------------------
+# The fixture registry, shared by gen_fixtures.py and scripts/fixture_modules/*.py
+
+# name -> function returning (tensors {name: array}, metadata {str: str}); file = <name>.safetensors
+FIXTURES = {}
+
+
+def fixture(name):
+    """Register a function as the generator of tests/fixtures/<name>.safetensors."""
+    def register(fn):
+        if name in FIXTURES:
+            raise ValueError(f"fixture {name!r} registered twice")
+        FIXTURES[name] = fn
+        return fn
+    return register
+
+
+def case_rng(fixture_name, case_name):
+    """A Generator seeded from the case's own name, so cases are independent of each other and
+    of their order: adding or reordering cases never changes an existing case's numbers."""
+    return rng(zlib.crc32(f"{fixture_name}/{case_name}".encode()))
+
+
+def dump_cases(cases):
+    return json.dumps(cases, separators=(",", ":"), allow_nan=False)

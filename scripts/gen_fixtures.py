@@ -17,7 +17,9 @@ Holds: a registry of fixture files (one function per file, registered with @fixt
 the float64 reference for scaled dot-product attention and its cross-check against
 torch.nn.functional.softmax; the `roundtrip` file that tests the safetensors reader itself.
 
-Adding a mechanism, e.g. additive attention: write `@fixture("additive") def additive():` that
+Adding a mechanism, e.g. additive attention: in a module scripts/fixture_modules/<group>.py
+(imported automatically), write `@fixture("additive") def additive():` (decorator and helpers
+from fixtures_lib) that
 returns (tensors, metadata) with metadata["cases"] a JSON list of {"name": ..., ...} and every
 tensor named "<case>.<tensor>"; run `scripts/gen_fixtures.py additive`; read it in a node test
 with `loadFixture('additive')` from tests/js/fixtures.js.
@@ -49,34 +51,11 @@ import torch.nn.functional as F
 
 sys.dont_write_bytecode = True  # keep scripts/__pycache__ out of the working tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fixtures_lib import f32, read_safetensors, rng, write_safetensors  # noqa: E402
+from fixtures_lib import (FIXTURES, case_rng, dump_cases, f32, fixture,  # noqa: E402
+                          read_safetensors, rng, write_safetensors)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "tests", "fixtures")
-
-# name -> function returning (tensors {name: array}, metadata {str: str}); file = <name>.safetensors
-FIXTURES = {}
-
-
-def fixture(name):
-    """Register a function as the generator of tests/fixtures/<name>.safetensors."""
-    def register(fn):
-        if name in FIXTURES:
-            raise ValueError(f"fixture {name!r} registered twice")
-        FIXTURES[name] = fn
-        return fn
-    return register
-
-
-def case_rng(fixture_name, case_name):
-    """A Generator seeded from the case's own name, so cases are independent of each other and
-    of their order: adding or reordering cases never changes an existing case's numbers."""
-    return rng(zlib.crc32(f"{fixture_name}/{case_name}".encode()))
-
-
-def dump_cases(cases):
-    return json.dumps(cases, separators=(",", ":"), allow_nan=False)
-
 
 # ---------------------------------------------------------------------------------------------
 # Scaled dot-product attention
@@ -340,7 +319,17 @@ def generate(name):
           f"{n_cases} cases, {len(tensors)} tensors, sha256 {digest}")
 
 
+def load_modules():
+    """Import scripts/fixture_modules/*.py: each registers its files with @fixture(name)."""
+    import importlib
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixture_modules")
+    for fn in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if fn.endswith(".py") and not fn.startswith("_"):
+            importlib.import_module(f"fixture_modules.{fn[:-3]}")
+
+
 def main(argv):
+    load_modules()
     if argv in (["--list"], ["-l"]):
         print("\n".join(FIXTURES))
         return 0

@@ -91,4 +91,11 @@ al_status al_sdpa(float *out, float *att, const float *q, const float *k, const 
 }
 #endif
 
+/* The families of ops, one header each (src/api/), each with its own .exports list. */
+#include "api/additive_luong.h"
+#include "api/transformer_attention.h"
+#include "api/pooling.h"
+#include "api/recurrent.h"
+#include "api/safetensors.h"
+
 #endif /* ATTNLAB_H */

@@ -76,25 +76,8 @@ export interface LayerNormOptions {
   eps?: number;
 }
 
-export interface SdpaOptions {
-  /** Query i sees keys j <= i (top-left aligned, as torch's is_causal). */
-  causal?: boolean;
-  /** [S] or [B, S]; true = ignore that key. */
-  keyPaddingMask?: MaskLike;
-  /** Default 1 / sqrt(D). */
-  scale?: number;
-  /** Also return the full attention matrix (default false). */
-  returnWeights?: boolean;
-}
-
-export interface SdpaResult {
-  /** [..., L, Dv] */
-  output: Tensor;
-  /** [..., L, S] when returnWeights, else null. A fully masked row is all zeros. */
-  weights: Tensor | null;
-}
-
-export interface Ops {
+/** The foundation kernels. */
+export interface BasicOps {
   /** a [M,K] · b [K,N] (with optional transposes) → [M,N]. */
   matmul(a: TensorLike, b: TensorLike, options?: MatmulOptions): Tensor;
   /** a [M,K] · x [K] → [M]. */
@@ -110,17 +93,22 @@ export interface Ops {
   layerNorm(x: TensorLike, options?: LayerNormOptions): Tensor;
   /** Rows of weight [V, C] picked by ids → [ids.length, C]; ids are bounds-checked. */
   embedding(ids: Int32Array | number[], weight: TensorLike): Tensor;
-  /**
-   * softmax(Q Kᵀ · scale + mask) V. query [L,D], [H,L,D] or [B,H,L,D]; key [S,D] and
-   * value [S,Dv] with the same leading dimensions.
-   */
-  scaledDotProductAttention(
-    query: TensorLike,
-    key: TensorLike,
-    value: TensorLike,
-    options?: SdpaOptions,
-  ): SdpaResult;
 }
+
+import type { SdpaOps } from './ops/sdpa.js';
+import type { AdditiveLuongOps } from './ops/additive-luong.js';
+import type { TransformerAttentionOps } from './ops/transformer-attention.js';
+import type { PoolingOps } from './ops/pooling.js';
+import type { RecurrentOps } from './ops/recurrent.js';
+
+export * from './ops/sdpa.js';
+export * from './ops/additive-luong.js';
+export * from './ops/transformer-attention.js';
+export * from './ops/pooling.js';
+export * from './ops/recurrent.js';
+
+/** Every op: one interface per family, declared in wasm/ops/*.d.ts. */
+export interface Ops extends BasicOps, SdpaOps, AdditiveLuongOps, TransformerAttentionOps, PoolingOps, RecurrentOps {}
 
 /** The op table; usable once `init()` has resolved. */
 export const ops: Ops;

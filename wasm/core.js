@@ -1,0 +1,250 @@
+// attnlab/wasm/core.js: what every op module shares: the error class, the loaded library's
+// exports, tensor and mask validation with messages that name the tensor, and the per-call arena
+// that copies inputs into wasm memory and frees them whatever happens.
+//
+// Op modules (wasm/ops/*.js) import from here; index.js sets the library once init() resolves.
+// Nothing here does maths, and nothing keeps a typed-array view of wasm memory across a call.
+
+export const STATUS_NAMES = [
+  'AL_OK', 'AL_ERR_ARGUMENT', 'AL_ERR_SHAPE', 'AL_ERR_RANGE', 'AL_ERR_NONFINITE', 'AL_ERR_NOMEM',
+  'AL_ERR_FORMAT', 'AL_ERR_UNSUPPORTED', 'AL_ERR_OVERFLOW',
+];
+
+/** An error from attnlab: input validation (code 'AL_ERR_ARGUMENT', 'AL_ERR_SHAPE', ...) or a C status. */
+export class AttnlabError extends Error {
+  constructor(message, code = 'AL_ERR_ARGUMENT') {
+    super(message);
+    this.name = 'AttnlabError';
+    this.code = code;
+  }
+}
+
+
+// ------------------------------------------------------------------ memory
+
+/** Allocations for one call: copied in, freed in `finally`, whatever happens. */
+export class Arena {
+  constructor(x) {
+    this.x = x;
+    this.ptrs = [];
+  }
+
+  alloc(bytes, what) {
+    const p = this.x.al_malloc(Math.max(bytes, 4));
+    if (!p) throw new AttnlabError(`out of wasm memory allocating ${bytes} bytes for ${what}`, 'AL_ERR_NOMEM');
+    this.ptrs.push(p);
+    return p;
+  }
+
+  f32(data, what) {
+    const p = this.alloc(data.length * 4, what);
+    new Float32Array(this.x.memory.buffer, p, data.length).set(data);
+    return p;
+  }
+
+  u8(data, what) {
+    const p = this.alloc(data.length, what);
+    new Uint8Array(this.x.memory.buffer, p, data.length).set(data);
+    return p;
+  }
+
+  i32(data, what) {
+    const p = this.alloc(data.length * 4, what);
+    new Int32Array(this.x.memory.buffer, p, data.length).set(data);
+    return p;
+  }
+
+  /** A JS-owned copy of n floats at p. */
+  read(p, n) {
+    return new Float32Array(this.x.memory.buffer, p, n).slice();
+  }
+
+  free() {
+    for (const p of this.ptrs) this.x.al_free(p);
+    this.ptrs.length = 0;
+  }
+}
+
+export function statusName(code) {
+  return STATUS_NAMES[code] ?? `status ${code}`;
+}
+
+export function readCString(x, p) {
+  const bytes = new Uint8Array(x.memory.buffer);
+  let end = p;
+  while (bytes[end] !== 0) end++;
+  return new TextDecoder().decode(bytes.subarray(p, end));
+}
+
+export function check(x, status, context) {
+  if (status !== 0) {
+    throw new AttnlabError(`${context}: ${readCString(x, x.al_status_string(status))}`, statusName(status));
+  }
+}
+
+// ------------------------------------------------------------------ tensors
+
+export const fmtShape = (s) => `[${s.join(', ')}]`;
+
+function nestedShape(x, name) {
+  const shape = [];
+  let level = x;
+  while (Array.isArray(level)) {
+    shape.push(level.length);
+    if (level.length === 0) break;
+    level = level[0];
+  }
+  if (shape.length === 0) throw new AttnlabError(`${name} must be a tensor ({ data, shape }) or nested arrays`);
+  return shape;
+}
+
+function flattenNested(x, shape, name, out, ArrayType) {
+  let i = 0;
+  const walk = (level, depth) => {
+    if (depth === shape.length) {
+      if (ArrayType === Uint8Array) {
+        if (typeof level !== 'boolean' && typeof level !== 'number') {
+          throw new AttnlabError(`${name} must hold booleans or 0/1; found ${typeof level}`);
+        }
+        out[i++] = level ? 1 : 0;
+      } else {
+        if (typeof level !== 'number') {
+          throw new AttnlabError(`${name} must hold numbers; found ${Array.isArray(level) ? 'an array' : typeof level} at depth ${depth}`);
+        }
+        out[i++] = level;
+      }
+      return;
+    }
+    if (!Array.isArray(level) || level.length !== shape[depth]) {
+      throw new AttnlabError(`${name} is ragged: expected ${shape[depth]} entries at depth ${depth}, found ${Array.isArray(level) ? level.length : typeof level}`, 'AL_ERR_SHAPE');
+    }
+    for (const v of level) walk(v, depth + 1);
+  };
+  walk(x, 0);
+  return out;
+}
+
+export function checkShape(shape, name) {
+  if (!Array.isArray(shape)) throw new AttnlabError(`${name}.shape must be an array of sizes`);
+  let n = 1;
+  for (const d of shape) {
+    if (!Number.isInteger(d) || d < 0) {
+      throw new AttnlabError(`${name}.shape ${JSON.stringify(shape)} must hold non-negative integers`, 'AL_ERR_SHAPE');
+    }
+    n *= d;
+  }
+  if (n === 0) throw new AttnlabError(`${name} is empty (shape ${fmtShape(shape)}); every dimension must be at least 1`, 'AL_ERR_SHAPE');
+  if (n >= 2 ** 31) throw new AttnlabError(`${name} has ${n} elements; the limit is 2^31 - 1`, 'AL_ERR_OVERFLOW');
+  return n;
+}
+
+export function checkFinite(data, name) {
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i];
+    if (v - v !== 0) { // NaN or ±Infinity
+      throw new AttnlabError(`${name} contains ${v} at flat index ${i}; inputs must be finite`, 'AL_ERR_NONFINITE');
+    }
+  }
+}
+
+/**
+ * A validated float tensor { data: Float32Array, shape } from a tensor or nested arrays.
+ * `ranks` lists the accepted ranks.
+ */
+export function toTensor(x, name, ranks) {
+  let data;
+  let shape;
+  if (Array.isArray(x)) {
+    shape = nestedShape(x, name);
+    const n = checkShape(shape, name);
+    data = flattenNested(x, shape, name, new Float32Array(n), Float32Array);
+  } else if (x && typeof x === 'object' && 'data' in x && 'shape' in x) {
+    shape = x.shape;
+    const n = checkShape(shape, name);
+    data = x.data;
+    if (!(data instanceof Float32Array)) {
+      const kind = data?.constructor?.name ?? typeof data;
+      throw new AttnlabError(`${name}.data must be a Float32Array, got ${kind}; convert with Float32Array.from(...)`);
+    }
+    if (data.length !== n) {
+      const hint = data.length === 0 && data.buffer.byteLength === 0 ? ' (its buffer may have been detached or transferred)' : '';
+      throw new AttnlabError(`${name}.data has ${data.length} elements but shape ${fmtShape(shape)} needs ${n}${hint}`, 'AL_ERR_SHAPE');
+    }
+  } else {
+    throw new AttnlabError(`${name} must be a tensor ({ data: Float32Array, shape }) or nested arrays, got ${x === null ? 'null' : typeof x}`);
+  }
+  if (ranks && !ranks.includes(shape.length)) {
+    throw new AttnlabError(`${name} must have rank ${ranks.join(' or ')}, got shape ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
+  }
+  checkFinite(data, name);
+  return { data, shape: shape.slice() };
+}
+
+/** A 0/1 Uint8Array mask of exactly `n` entries from the accepted mask forms. */
+export function toMask(m, name, shapes) {
+  let data;
+  let shape;
+  if (m instanceof Uint8Array) {
+    data = m;
+    shape = [m.length];
+  } else if (Array.isArray(m)) {
+    shape = nestedShape(m, name);
+    checkShape(shape, name);
+    data = flattenNested(m, shape, name, new Uint8Array(shape.reduce((a, b) => a * b, 1)), Uint8Array);
+  } else if (m && typeof m === 'object' && 'data' in m && 'shape' in m) {
+    shape = m.shape;
+    const n = checkShape(shape, name);
+    if (m.data instanceof Uint8Array) data = m.data;
+    else if (Array.isArray(m.data)) data = Uint8Array.from(m.data, (v) => (v ? 1 : 0));
+    else throw new AttnlabError(`${name}.data must be a Uint8Array or an array of booleans`);
+    if (data.length !== n) throw new AttnlabError(`${name}.data has ${data.length} entries but shape ${fmtShape(shape)} needs ${n}`, 'AL_ERR_SHAPE');
+  } else {
+    throw new AttnlabError(`${name} must be a Uint8Array, boolean arrays or { data, shape }`);
+  }
+  const match = shapes.find((s) => s.length === shape.length && s.every((d, i) => d === shape[i]));
+  if (!match) {
+    throw new AttnlabError(`${name} has shape ${fmtShape(shape)} but must be ${shapes.map(fmtShape).join(' or ')}`, 'AL_ERR_SHAPE');
+  }
+  return { data: Uint8Array.from(data, (v) => (v ? 1 : 0)), shape };
+}
+
+export function checkOptions(options, name, allowed) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object') throw new AttnlabError(`${name}: options must be an object`);
+  for (const k of Object.keys(options)) {
+    if (!allowed.includes(k)) {
+      throw new AttnlabError(`${name}: unknown option '${k}' (known: ${allowed.join(', ')})`);
+    }
+  }
+  return options;
+}
+
+let lib = null; // { x: exports, api }, set by index.js once init() resolves
+
+/** Called by index.js when the library is ready. */
+export function setLib(l) {
+  lib = l;
+}
+
+export function getLib() {
+  return lib;
+}
+
+export function requireLib(what) {
+  if (!lib) {
+    throw new AttnlabError(`ops.${what}: attnlab is not initialised; await init() first`, 'AL_ERR_ARGUMENT');
+  }
+  return lib.x;
+}
+
+/** Run fn(arena) with the library's exports and free the arena's blocks afterwards. */
+export function withArena(what, fn) {
+  const x = requireLib(what);
+  const arena = new Arena(x);
+  try {
+    return fn(x, arena);
+  } finally {
+    arena.free();
+  }
+}
+

@@ -1,0 +1,1 @@
+// attnlab/wasm/ops/additive-luong.js: (in progress)

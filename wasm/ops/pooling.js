@@ -1,0 +1,1 @@
+// attnlab/wasm/ops/pooling.js: (in progress)

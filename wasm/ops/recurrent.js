@@ -1,0 +1,1 @@
+// attnlab/wasm/ops/recurrent.js: (in progress)

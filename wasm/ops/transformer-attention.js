@@ -1,0 +1,1 @@
+// attnlab/wasm/ops/transformer-attention.js: (in progress)
