@@ -96,6 +96,7 @@ al_status al_sdpa(float *out, float *att, const float *q, const float *k, const 
 #include "api/transformer_attention.h"
 #include "api/pooling.h"
 #include "api/recurrent.h"
+#include "api/memory_rnn.h"
 #include "api/safetensors.h"
 
 #endif /* ATTNLAB_H */

@@ -100,15 +100,18 @@ import type { AdditiveLuongOps } from './ops/additive-luong.js';
 import type { TransformerAttentionOps } from './ops/transformer-attention.js';
 import type { PoolingOps } from './ops/pooling.js';
 import type { RecurrentOps } from './ops/recurrent.js';
+import type { MemoryRnnOps } from './ops/memory-rnn.js';
 
 export * from './ops/sdpa.js';
 export * from './ops/additive-luong.js';
 export * from './ops/transformer-attention.js';
 export * from './ops/pooling.js';
 export * from './ops/recurrent.js';
+export * from './ops/memory-rnn.js';
+export * from './io.js';
 
 /** Every op: one interface per family, declared in wasm/ops/*.d.ts. */
-export interface Ops extends BasicOps, SdpaOps, AdditiveLuongOps, TransformerAttentionOps, PoolingOps, RecurrentOps {}
+export interface Ops extends BasicOps, SdpaOps, AdditiveLuongOps, TransformerAttentionOps, PoolingOps, RecurrentOps, MemoryRnnOps {}
 
 /** The op table; usable once `init()` has resolved. */
 export const ops: Ops;

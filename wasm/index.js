@@ -19,8 +19,10 @@ import * as additiveLuong from './ops/additive-luong.js';
 import * as transformerAttention from './ops/transformer-attention.js';
 import * as pooling from './ops/pooling.js';
 import * as recurrent from './ops/recurrent.js';
+import * as memoryRnn from './ops/memory-rnn.js';
 
 export { AttnlabError } from './core.js';
+export { readSafetensors } from './io.js';
 
 const ABI_VERSION = 1;
 
@@ -127,6 +129,7 @@ export const ops = Object.freeze({
   ...transformerAttention,
   ...pooling,
   ...recurrent,
+  ...memoryRnn,
 });
 
 function makeLib(x) {

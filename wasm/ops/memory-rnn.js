@@ -1,0 +1,1 @@
+// attnlab/wasm/ops/memory-rnn.js: (in progress)
