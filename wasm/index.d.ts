@@ -33,7 +33,10 @@ export interface InitOptions {
    * is missing) beside index.js.
    */
   wasm?: BufferSource | URL | string | Response | WebAssembly.Module;
-  /** Force the SIMD (`true`) or scalar (`false`) build; default: detect. Ignored with `wasm`. */
+  /**
+   * Force the SIMD (`true`) or scalar (`false`) build; default: detect. Ignored with `wasm`: then
+   * the module itself says which build it is (`Attnlab.simd`).
+   */
   simd?: boolean;
 }
 
@@ -47,7 +50,11 @@ export interface Attnlab {
   liveAllocations(): number;
 }
 
-/** Load and instantiate the wasm once; later calls return the same instance. */
+/**
+ * Load and instantiate the wasm once per JS realm; later calls resolve to the same instance and
+ * ignore their options. A failed load can be retried. Until it resolves, every op throws
+ * `AttnlabError` ("not initialised; await init() first").
+ */
 export function init(options?: InitOptions): Promise<Attnlab>;
 
 /** True when this JS engine validates a WebAssembly SIMD128 module. */

@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// serve.mjs: a tiny static file server for the demo page and the browser tests.
+//
+//   node scripts/serve.mjs [port]          # or PORT=8080 node scripts/serve.mjs; port 0 = any free
+//   import { startServer } from './scripts/serve.mjs';
+//   const { url, close } = await startServer({ root, port: 0 });   // url: 'http://127.0.0.1:PORT'
+//
+// Holds: GET/HEAD of files under one root on 127.0.0.1 with the MIME types the page needs
+// (application/wasm for instantiateStreaming), '/' redirected to '/web/', index.html for a
+// directory. Deliberately does not list directories, serve dotfiles ('.git'), follow a path
+// or symlink out of the root, cache, compress or listen on anything but loopback: it is a
+// development server, not a production one. No dependencies beyond node:.
+
+import { createReadStream } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const HOST = '127.0.0.1';
+const DEFAULT_PORT = 8080;
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Content types by extension; anything else is served as application/octet-stream. */
+export const MIME_TYPES = Object.freeze({
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8', // index.d.ts, for reading in the browser
+  '.wasm': 'application/wasm',
+  '.safetensors': 'application/octet-stream',
+});
+
+export function mimeType(filePath) {
+  return MIME_TYPES[path.extname(filePath).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * The file-system path for a URL path under root, or null when the URL path is malformed or
+ * tries to leave the root: bad percent-encoding, NUL, backslashes, '..' or dotfile segments.
+ */
+export function resolveUrlPath(root, urlPath) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (!decoded.startsWith('/') || decoded.includes('\0') || decoded.includes('\\')) return null;
+  const segments = decoded.split('/');
+  // '.' and '..' are refused outright rather than normalised: no legitimate link needs them.
+  if (segments.some((s) => s === '..' || s === '.' || s.startsWith('.'))) return null;
+  const resolved = path.resolve(root, '.' + decoded);
+  if (resolved !== root && !resolved.startsWith(root + path.sep)) return null;
+  return resolved;
+}
+
+function send(res, status, message, headers = {}) {
+  const body = `${status} ${message}\n`;
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    ...headers,
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}
+
+async function handle(root, req, res) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
+  let url;
+  try {
+    url = new URL(req.url, `http://${HOST}`);
+  } catch {
+    return send(res, 400, 'Bad Request');
+  }
+  if (url.pathname === '/') return send(res, 302, 'Found', { Location: '/web/' });
+  let filePath = resolveUrlPath(root, url.pathname);
+  if (filePath === null) return send(res, 404, 'Not Found');
+  let info;
+  try {
+    info = await stat(filePath);
+    if (info.isDirectory()) {
+      if (!url.pathname.endsWith('/')) return send(res, 301, 'Moved Permanently', { Location: `${url.pathname}/${url.search}` });
+      filePath = path.join(filePath, 'index.html');
+      info = await stat(filePath);
+    }
+    // A symlink inside the root may point out of it; the real path must stay inside too.
+    const real = await realpath(filePath);
+    if (real !== root && !real.startsWith(root + path.sep)) return send(res, 404, 'Not Found');
+  } catch {
+    return send(res, 404, 'Not Found');
+  }
+  if (!info.isFile()) return send(res, 404, 'Not Found');
+  res.writeHead(200, {
+    'Content-Type': mimeType(filePath),
+    'Content-Length': info.size,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  if (req.method === 'HEAD') return res.end();
+  const stream = createReadStream(filePath);
+  stream.on('error', () => res.destroy());
+  stream.pipe(res);
+}
+
+/**
+ * Serve root (default: the repository) on 127.0.0.1:port (0 picks a free port).
+ * Resolves to { url: 'http://127.0.0.1:PORT', port, close(): Promise<void> }.
+ */
+export async function startServer({ root = REPO_ROOT, port = DEFAULT_PORT } = {}) {
+  const realRoot = await realpath(path.resolve(root));
+  const server = createServer((req, res) => {
+    handle(realRoot, req, res).catch(() => {
+      if (!res.headersSent) send(res, 500, 'Internal Server Error');
+      else res.destroy();
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const actualPort = server.address().port;
+  return {
+    url: `http://${HOST}:${actualPort}`,
+    port: actualPort,
+    close() {
+      server.closeAllConnections?.(); // keep-alive sockets would hold close() open
+      return new Promise((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
+
+function parsePort(text) {
+  if (text === undefined || text === '') return DEFAULT_PORT;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new Error(`serve.mjs: port must be an integer 0–65535, got '${text}'.`);
+  return port;
+}
+
+async function main() {
+  let port;
+  try {
+    port = parsePort(process.argv[2] ?? process.env.PORT);
+  } catch (err) {
+    console.error(err.message);
+    process.exit(2);
+  }
+  let server;
+  try {
+    server = await startServer({ port });
+  } catch (err) {
+    console.error(`serve.mjs: cannot listen on ${HOST}:${port}: ${err.message}`);
+    process.exit(1);
+  }
+  console.log(`attnlab demo: ${server.url}/web/`);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => server.close().then(() => process.exit(0)));
+}
+
+const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(await realpath(process.argv[1]).catch(() => process.argv[1])).href;
+if (invokedDirectly) await main();

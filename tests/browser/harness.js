@@ -1,0 +1,134 @@
+// harness.js: shared set-up for the browser tests (not a test file itself).
+//
+// Starts scripts/serve.mjs on a free port, launches Debian's Chromium through playwright-core
+// with a fresh temporary profile, and opens pages that record every console error, page error,
+// failed or non-2xx request, and any request that leaves the test server's origin (blocked).
+// Deliberately never downloads a browser: a missing /usr/bin/chromium is a loud failure that
+// names the install command, never a silent skip.
+
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SCREENSHOTS = path.join(REPO_ROOT, 'tests', 'browser', 'screenshots');
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** Throws, naming the fix, when Chromium is not installed. */
+export function requireChromium() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}; the browser tests need it. ` +
+        'Install it with: apt-get install -y chromium (or set CHROMIUM_PATH).',
+    );
+  }
+}
+
+/**
+ * Server plus browser: { url, context, newPage(), close() }. newPage() returns
+ * { page, problems } where problems lists everything that went wrong on that page.
+ */
+export async function startBrowser({ root = REPO_ROOT } = {}) {
+  requireChromium();
+  const server = await startServer({ root, port: 0 });
+  const profile = await mkdtemp(path.join(tmpdir(), 'attnlab-chromium-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1024, height: 800 },
+      acceptDownloads: true,
+    });
+  } catch (err) {
+    await server.close();
+    await rm(profile, { recursive: true, force: true });
+    throw err;
+  }
+  const origin = new URL(server.url).origin;
+  // Block (and record) anything that leaves the test server: the page must be self-contained.
+  const foreign = [];
+  await context.route(
+    (url) => !['data:', 'blob:'].includes(url.protocol) && url.origin !== origin,
+    (route) => {
+      foreign.push(route.request().url());
+      return route.abort('blockedbyclient');
+    },
+  );
+  for (const page of context.pages()) await page.close(); // the persistent context opens one
+
+  async function newPage() {
+    const page = await context.newPage();
+    const problems = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`));
+    page.on('response', (res) => {
+      if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+    });
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== origin) problems.push(`foreign request: ${req.url()}`);
+    });
+    return { page, problems };
+  }
+
+  return {
+    url: server.url,
+    context,
+    foreign,
+    newPage,
+    async close() {
+      await context.close().catch(() => {});
+      await server.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Save a screenshot under tests/browser/screenshots/ (gitignored). */
+export async function screenshot(page, name) {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Pixels of el's canvas that differ from its background colour, counted in the page:
+ * { total, ink, background }.
+ */
+export async function canvasInk(handle) {
+  return handle.evaluate((el) => {
+    const canvas = el.shadowRoot.querySelector('canvas');
+    // Read a copy, so the element's own context is never flagged for repeated readbacks.
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const ctx = copy.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(canvas, 0, 0);
+    const { data } = ctx.getImageData(0, 0, copy.width, copy.height);
+    const bg = getComputedStyle(el).backgroundColor.match(/\d+(\.\d+)?/g).map(Number);
+    let ink = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const d = Math.abs(data[i] - bg[0]) + Math.abs(data[i + 1] - bg[1]) + Math.abs(data[i + 2] - bg[2]);
+      if (d > 24) ink++;
+    }
+    return { total: data.length / 4, ink, background: bg };
+  });
+}

@@ -1,0 +1,200 @@
+// draw.test.js: the heatmap's pure drawing maths (web/draw.js), in Node.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  LAYOUT,
+  MISSING_RGB,
+  VIRIDIS,
+  cellAt,
+  computeLayout,
+  csvField,
+  escapeXml,
+  fillPixels,
+  formatFloat32,
+  formatValue,
+  resolveRange,
+  rgbToHex,
+  truncate,
+  valueToColor,
+  valueToUnit,
+  viridis,
+} from '../../web/draw.js';
+
+test('viridis has 256 entries with matplotlib\'s endpoints and midpoint', () => {
+  assert.equal(VIRIDIS.length, 256 * 3);
+  assert.deepEqual(viridis(0), [0x44, 0x01, 0x54]); // #440154
+  assert.deepEqual(viridis(1), [0xfd, 0xe7, 0x25]); // #fde725
+  assert.deepEqual(viridis(0.5), [0x21, 0x91, 0x8c]); // #21918c
+  assert.equal(rgbToHex(viridis(0)), '#440154');
+  assert.equal(rgbToHex(viridis(1)), '#fde725');
+});
+
+test('viridis clamps t outside [0, 1] and greys out NaN', () => {
+  assert.deepEqual(viridis(-3), viridis(0));
+  assert.deepEqual(viridis(42), viridis(1));
+  assert.deepEqual(viridis(-Infinity), viridis(0));
+  assert.deepEqual(viridis(NaN), [...MISSING_RGB]);
+});
+
+// Viridis is monotonic in lightness; rounding to 8 bits leaves a few neighbours a hair darker
+// (entry 95 is 0.0002 below entry 94), so single steps may dip by a quantisation step, and
+// every 8-entry stride must strictly increase.
+test('viridis gets lighter monotonically (up to 8-bit rounding)', () => {
+  const lin = (c) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const y = Array.from({ length: 256 }, (_, i) =>
+    0.2126 * lin(VIRIDIS[3 * i]) + 0.7152 * lin(VIRIDIS[3 * i + 1]) + 0.0722 * lin(VIRIDIS[3 * i + 2]));
+  for (let i = 1; i < 256; i++) assert.ok(y[i] >= y[i - 1] - 1e-3, `luminance drops at entry ${i}: ${y[i - 1]} -> ${y[i]}`);
+  for (let i = 8; i < 256; i++) assert.ok(y[i] > y[i - 8], `luminance flat from entry ${i - 8} to ${i}`);
+});
+
+test('valueToUnit maps [min, max] to [0, 1] and clamps', () => {
+  assert.equal(valueToUnit(0, 0, 1), 0);
+  assert.equal(valueToUnit(1, 0, 1), 1);
+  assert.equal(valueToUnit(0.25, 0, 1), 0.25);
+  assert.equal(valueToUnit(5, 0, 10), 0.5);
+  assert.equal(valueToUnit(-1, 0, 1), 0);
+  assert.equal(valueToUnit(2, 0, 1), 1);
+  assert.equal(valueToUnit(-7, -8, -6), 0.5);
+});
+
+test('valueToUnit: non-finite values give NaN, an empty range gives the midpoint', () => {
+  assert.ok(Number.isNaN(valueToUnit(NaN, 0, 1)));
+  assert.ok(Number.isNaN(valueToUnit(Infinity, 0, 1)));
+  assert.ok(Number.isNaN(valueToUnit(-Infinity, 0, 1)));
+  assert.equal(valueToUnit(3, 3, 3), 0.5);
+  assert.equal(valueToUnit(3, 4, 2), 0.5);
+});
+
+test('valueToColor clamps to the colour map ends', () => {
+  assert.deepEqual(valueToColor(-100, 0, 1), viridis(0));
+  assert.deepEqual(valueToColor(100, 0, 1), viridis(1));
+  assert.deepEqual(valueToColor(0.5, 0, 1), viridis(0.5));
+  assert.deepEqual(valueToColor(NaN, 0, 1), [...MISSING_RGB]);
+});
+
+test('fillPixels writes opaque rgba per value, row-major', () => {
+  const rgba = fillPixels(new Float32Array([0, 1, NaN, 0.5]), 0, 1, new Uint8ClampedArray(16));
+  assert.deepEqual([...rgba.subarray(0, 4)], [...viridis(0), 255]);
+  assert.deepEqual([...rgba.subarray(4, 8)], [...viridis(1), 255]);
+  assert.deepEqual([...rgba.subarray(8, 12)], [...MISSING_RGB, 255]);
+  assert.deepEqual([...rgba.subarray(12, 16)], [...viridis(0.5), 255]);
+});
+
+test('resolveRange: explicit ends win, missing ends come from finite data', () => {
+  const w = new Float32Array([0.5, NaN, -2, Infinity, 3]);
+  assert.deepEqual(resolveRange(w), [-2, 3]);
+  assert.deepEqual(resolveRange(w, 0, null), [0, 3]);
+  assert.deepEqual(resolveRange(w, null, 1), [-2, 1]);
+  assert.deepEqual(resolveRange(w, 0, 1), [0, 1]);
+  assert.deepEqual(resolveRange(w, 1, 0), [0, 1]); // reversed: swapped
+  assert.deepEqual(resolveRange(new Float32Array([NaN, NaN])), [0, 1]);
+  assert.deepEqual(resolveRange(new Float32Array(0)), [0, 1]);
+  assert.deepEqual(resolveRange(new Float32Array([0.25]), NaN, null), [0.25, 0.25]);
+});
+
+test('formatValue: 4 significant digits, no trailing zeros', () => {
+  assert.equal(formatValue(0), '0');
+  assert.equal(formatValue(1), '1');
+  assert.equal(formatValue(0.123456), '0.1235');
+  assert.equal(formatValue(0.000123456), '0.0001235');
+  assert.equal(formatValue(-2.5), '-2.5');
+  assert.equal(formatValue(1.23456e-9), '1.235e-9');
+  assert.equal(formatValue(NaN), 'NaN');
+  assert.equal(formatValue(Infinity), '∞');
+});
+
+test('formatFloat32 gives the shortest decimal that reads back to the same float32', () => {
+  assert.equal(formatFloat32(Math.fround(0.1)), '0.1');
+  assert.equal(formatFloat32(1), '1');
+  assert.equal(formatFloat32(0), '0');
+  const values = new Float32Array(1000);
+  let x = 12345;
+  for (let i = 0; i < values.length; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    values[i] = ((x / 2 ** 32) - 0.5) * 10 ** ((i % 13) - 6);
+  }
+  for (const v of values) {
+    const s = formatFloat32(v);
+    assert.equal(Math.fround(Number(s)), v, `${s} does not read back to ${v}`);
+    assert.ok(s.replace(/^-|e.*$|\./g, '').replace(/^0+/, '').length <= 9, s);
+  }
+});
+
+test('computeLayout fits cells to the width, capped at maxCell, with labels', () => {
+  const L = LAYOUT;
+  const layout = computeLayout({ rows: 8, cols: 8, availableWidth: 400, rowLabelWidth: 20, colLabelHeight: 20 });
+  assert.equal(layout.cell, L.maxCell); // (400 - 16 - 24) / 8 = 45, capped
+  assert.equal(layout.showLabels, true);
+  assert.equal(layout.gridX, L.pad + 20 + L.labelGap);
+  assert.equal(layout.gridY, L.pad + 20 + L.labelGap);
+  assert.equal(layout.gridWidth, 8 * L.maxCell);
+  assert.equal(layout.gridHeight, 8 * L.maxCell);
+  assert.equal(layout.legendY, layout.gridY + layout.gridHeight + L.legendGap);
+  assert.equal(layout.width, layout.gridX + layout.gridWidth + L.pad);
+  assert.equal(layout.height, layout.legendY + L.legendBar + L.legendText + L.pad);
+});
+
+test('computeLayout drops labels when cells get small, and reclaims their room', () => {
+  const L = LAYOUT;
+  const layout = computeLayout({ rows: 64, cols: 64, availableWidth: 320, rowLabelWidth: 30, colLabelHeight: 30 });
+  assert.equal(layout.showLabels, false);
+  assert.equal(layout.gridX, L.pad);
+  assert.equal(layout.gridY, L.pad);
+  assert.equal(layout.cell, Math.floor((320 - 2 * L.pad) / 64));
+  assert.ok(layout.width <= 320);
+});
+
+test('computeLayout never goes below minCell, and honours a fixed cell size', () => {
+  const tiny = computeLayout({ rows: 4, cols: 1000, availableWidth: 320 });
+  assert.equal(tiny.cell, LAYOUT.minCell);
+  assert.ok(tiny.width > 320); // wider than the room: the element scrolls
+  const fixed = computeLayout({ rows: 3, cols: 5, cellSize: 17, availableWidth: 50, rowLabelWidth: 10, colLabelHeight: 10 });
+  assert.equal(fixed.cell, 17);
+  assert.equal(fixed.showLabels, true);
+  const small = computeLayout({ rows: 3, cols: 5, cellSize: 6, availableWidth: 50, rowLabelWidth: 10, colLabelHeight: 10 });
+  assert.equal(small.cell, 6);
+  assert.equal(small.showLabels, false);
+});
+
+test('computeLayout: the legend keeps a minimum width even for one column', () => {
+  const layout = computeLayout({ rows: 1, cols: 1, availableWidth: 1000 });
+  assert.equal(layout.legendWidth, LAYOUT.legendMinWidth);
+  assert.ok(layout.width >= layout.legendX + layout.legendWidth);
+});
+
+test('cellAt hit-tests the grid and returns null outside it', () => {
+  const layout = computeLayout({ rows: 3, cols: 4, cellSize: 10, rowLabelWidth: 0, colLabelHeight: 0 });
+  const { gridX: x0, gridY: y0 } = layout;
+  assert.deepEqual(cellAt(layout, 3, 4, x0, y0), { row: 0, col: 0 });
+  assert.deepEqual(cellAt(layout, 3, 4, x0 + 39.9, y0 + 29.9), { row: 2, col: 3 });
+  assert.deepEqual(cellAt(layout, 3, 4, x0 + 15, y0 + 25), { row: 2, col: 1 });
+  assert.equal(cellAt(layout, 3, 4, x0 - 0.1, y0), null);
+  assert.equal(cellAt(layout, 3, 4, x0 + 40, y0), null);
+  assert.equal(cellAt(layout, 3, 4, x0, y0 + 30), null);
+  assert.equal(cellAt(layout, 3, 4, NaN, NaN), null);
+});
+
+test('truncate cuts by code point and marks the cut', () => {
+  assert.equal(truncate('short', 12), 'short');
+  assert.equal(truncate('abcdefghijklmnop', 5), 'abcd…');
+  assert.equal(truncate('😀😀😀😀', 3), '😀😀…');
+  assert.equal(truncate(42, 5), '42');
+});
+
+test('escapeXml escapes markup and drops characters XML 1.0 forbids', () => {
+  assert.equal(escapeXml('<img src=x onerror="alert(1)">'), '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
+  assert.equal(escapeXml("a & b's"), 'a &amp; b&apos;s');
+  assert.equal(escapeXml('bell\u0007\ttab'), 'bell\ttab');
+});
+
+test('csvField quotes separators and defuses spreadsheet formulas', () => {
+  assert.equal(csvField('q0'), 'q0');
+  assert.equal(csvField('a,b'), '"a,b"');
+  assert.equal(csvField('say "hi"'), '"say ""hi"""');
+  assert.equal(csvField('two\nlines'), '"two\nlines"');
+  assert.equal(csvField('=HYPERLINK("x")'), '"\'=HYPERLINK(""x"")"');
+  assert.equal(csvField('@cmd'), "'@cmd");
+  assert.equal(csvField('-1'), '-1'); // a number stays a number
+  assert.equal(csvField(' padded'), '" padded"');
+});

@@ -1,0 +1,215 @@
+// draw.js: pure drawing maths for the attention heatmap (no DOM, testable in Node).
+//
+// Holds: the viridis colour map, value -> colour mapping, value formatting, the canvas layout
+// (where the grid, the labels and the legend go), hit-testing a point against it, and the
+// escaping the SVG and CSV exports need.
+// Deliberately does not touch a canvas or the DOM: attention-heatmap.js does the drawing and
+// hands these functions plain numbers.
+//
+// Viridis: the perceptually uniform colour map by Stéfan van der Walt and Nathaniel Smith
+// (matplotlib, CC0), sampled at 256 points and rounded to 8-bit sRGB, as in matplotlib's
+// _cm_listed.py and d3-scale-chromatic.
+
+/** 256 viridis colours, 6 hex digits each, from t = 0 (dark purple) to t = 1 (yellow). */
+const VIRIDIS_HEX =
+  '44015444025645045745055946075a46085c460a5d460b5e470d60470e61471063471164471365481467481668481769' +
+  '48186a481a6c481b6d481c6e481d6f481f70482071482173482374482475482576482677482878482979472a7a472c7a' +
+  '472d7b472e7c472f7d46307e46327e46337f463480453581453781453882443983443a83443b84433d84433e85423f85' +
+  '4240864241864142874144874045884046883f47883f48893e49893e4a893e4c8a3d4d8a3d4e8a3c4f8a3c508b3b518b' +
+  '3b528b3a538b3a548c39558c39568c38588c38598c375a8c375b8d365c8d365d8d355e8d355f8d34608d34618d33628d' +
+  '33638d32648e32658e31668e31678e31688e30698e306a8e2f6b8e2f6c8e2e6d8e2e6e8e2e6f8e2d708e2d718e2c718e' +
+  '2c728e2c738e2b748e2b758e2a768e2a778e2a788e29798e297a8e297b8e287c8e287d8e277e8e277f8e27808e26818e' +
+  '26828e26828e25838e25848e25858e24868e24878e23888e23898e238a8d228b8d228c8d228d8d218e8d218f8d21908d' +
+  '21918c20928c20928c20938c1f948c1f958b1f968b1f978b1f988b1f998a1f9a8a1e9b8a1e9c891e9d891f9e891f9f88' +
+  '1fa0881fa1881fa1871fa28720a38620a48621a58521a68522a78522a88423a98324aa8325ab8225ac8226ad8127ad81' +
+  '28ae8029af7f2ab07f2cb17e2db27d2eb37c2fb47c31b57b32b67a34b67935b77937b87838b9773aba763bbb753dbc74' +
+  '3fbc7340bd7242be7144bf7046c06f48c16e4ac16d4cc26c4ec36b50c46a52c56954c56856c66758c7655ac8645cc863' +
+  '5ec96260ca6063cb5f65cb5e67cc5c69cd5b6ccd5a6ece5870cf5773d05675d05477d1537ad1517cd2507fd34e81d34d' +
+  '84d44b86d54989d5488bd6468ed64590d74393d74195d84098d83e9bd93c9dd93ba0da39a2da37a5db36a8db34aadc32' +
+  'addc30b0dd2fb2dd2db5de2bb8de29bade28bddf26c0df25c2df23c5e021c8e020cae11fcde11dd0e11cd2e21bd5e21a' +
+  'd8e219dae319dde318dfe318e2e418e5e419e7e419eae51aece51befe51cf1e51df4e61ef6e620f8e621fbe723fde725';
+
+/** Uint8Array [256 * 3]: r, g, b of each viridis entry. */
+export const VIRIDIS = (() => {
+  const out = new Uint8Array(256 * 3);
+  for (let i = 0; i < 256 * 3; i++) out[i] = parseInt(VIRIDIS_HEX.slice(2 * i, 2 * i + 2), 16);
+  return out;
+})();
+
+/** Colour used for cells whose value is NaN or infinite (a neutral grey, not on the map). */
+export const MISSING_RGB = Object.freeze([128, 128, 128]);
+
+/**
+ * Viridis colour at t in [0, 1] (clamped; NaN gives MISSING_RGB), as [r, g, b] bytes.
+ * The nearest of the 256 entries, so t = 0 and t = 1 hit the exact endpoints.
+ */
+export function viridis(t) {
+  if (Number.isNaN(t)) return [...MISSING_RGB];
+  const i = Math.round(Math.min(1, Math.max(0, t)) * 255) * 3;
+  return [VIRIDIS[i], VIRIDIS[i + 1], VIRIDIS[i + 2]];
+}
+
+/**
+ * Position of value in [min, max] as t in [0, 1], clamped. Non-finite values give NaN; an
+ * empty range (max <= min) gives 0.5 so a constant matrix is drawn mid-map, not as an edge.
+ */
+export function valueToUnit(value, min, max) {
+  if (!Number.isFinite(value)) return NaN;
+  if (!(max > min)) return 0.5;
+  const t = (value - min) / (max - min);
+  return t <= 0 ? 0 : t >= 1 ? 1 : t;
+}
+
+/** [r, g, b] for value on the [min, max] viridis scale. */
+export function valueToColor(value, min, max) {
+  return viridis(valueToUnit(value, min, max));
+}
+
+/** '#rrggbb' for an [r, g, b] triple. */
+export function rgbToHex([r, g, b]) {
+  return '#' + ((1 << 24) | (r << 16) | (g << 8) | b).toString(16).slice(1);
+}
+
+/**
+ * Fill rgba (Uint8ClampedArray [rows * cols * 4], e.g. ImageData.data) with one pixel per
+ * value of weights [rows * cols], row-major. Returns rgba.
+ */
+export function fillPixels(weights, min, max, rgba) {
+  for (let i = 0; i < weights.length; i++) {
+    const [r, g, b] = valueToColor(weights[i], min, max);
+    rgba[4 * i] = r;
+    rgba[4 * i + 1] = g;
+    rgba[4 * i + 2] = b;
+    rgba[4 * i + 3] = 255;
+  }
+  return rgba;
+}
+
+/**
+ * The colour range: min and max where given as finite numbers, else taken from the finite
+ * values of weights (no finite value at all: 0 and 1). A reversed range is swapped.
+ */
+export function resolveRange(weights, min = null, max = null) {
+  let dataMin = Infinity;
+  let dataMax = -Infinity;
+  if (!Number.isFinite(min) || !Number.isFinite(max)) {
+    for (let i = 0; i < weights.length; i++) {
+      const v = weights[i];
+      if (!Number.isFinite(v)) continue;
+      if (v < dataMin) dataMin = v;
+      if (v > dataMax) dataMax = v;
+    }
+  }
+  const lo = Number.isFinite(min) ? min : Number.isFinite(dataMin) ? dataMin : 0;
+  const hi = Number.isFinite(max) ? max : Number.isFinite(dataMax) ? dataMax : 1;
+  return lo <= hi ? [lo, hi] : [hi, lo];
+}
+
+/** A value for people: 4 significant digits, no trailing zeros ('0.1235', '1', '1.2e-7'). */
+export function formatValue(value, digits = 4) {
+  if (Number.isNaN(value)) return 'NaN';
+  if (!Number.isFinite(value)) return value > 0 ? '∞' : '−∞';
+  if (value === 0) return '0';
+  return String(Number(value.toPrecision(digits)));
+}
+
+/** A float32 value for files (CSV, JSON): the shortest decimal that reads back to it. */
+export function formatFloat32(value) {
+  if (!Number.isFinite(value)) return String(value);
+  for (let p = 1; p < 9; p++) {
+    const s = Number(value.toPrecision(p));
+    if (Math.fround(s) === value) return String(s);
+  }
+  return String(Number(value.toPrecision(9))); // 9 significant digits always round-trip
+}
+
+/** Layout constants, in CSS pixels. */
+export const LAYOUT = Object.freeze({
+  pad: 8, // around everything
+  labelGap: 4, // between a label and the grid
+  minCell: 2,
+  maxCell: 40,
+  labelMinCell: 12, // smaller cells get no per-row/column labels (they would overlap)
+  legendGap: 12, // grid to legend
+  legendBar: 10, // legend bar height
+  legendText: 14, // legend tick text height
+  legendMinWidth: 160,
+  fontSize: 11,
+});
+
+/**
+ * Where everything goes on the canvas (CSS pixels).
+ *
+ * rows, cols: grid shape. cellSize: fixed cell size, or null to fit availableWidth.
+ * rowLabelWidth / colLabelHeight: measured extent of the longest row label and of the longest
+ * column label (column labels are drawn rotated, so their width becomes a height). Labels are
+ * dropped when cells are smaller than LAYOUT.labelMinCell.
+ *
+ * Returns { cell, showLabels, gridX, gridY, gridWidth, gridHeight, legendX, legendY,
+ *           legendWidth, width, height }.
+ */
+export function computeLayout({
+  rows,
+  cols,
+  cellSize = null,
+  availableWidth = 320,
+  rowLabelWidth = 0,
+  colLabelHeight = 0,
+}) {
+  const L = LAYOUT;
+  const fit = (labelW) => {
+    if (cellSize != null) return Math.max(1, Math.floor(cellSize));
+    const room = availableWidth - 2 * L.pad - labelW;
+    return Math.min(L.maxCell, Math.max(L.minCell, Math.floor(room / Math.max(1, cols))));
+  };
+  const labelW = rowLabelWidth > 0 ? rowLabelWidth + L.labelGap : 0;
+  let cell = fit(labelW);
+  let showLabels = cell >= L.labelMinCell && (rowLabelWidth > 0 || colLabelHeight > 0);
+  if (!showLabels && cellSize == null) cell = fit(0); // reclaim the label space
+  showLabels = showLabels && cell >= L.labelMinCell;
+  const gridX = L.pad + (showLabels && rowLabelWidth > 0 ? rowLabelWidth + L.labelGap : 0);
+  const gridY = L.pad + (showLabels && colLabelHeight > 0 ? colLabelHeight + L.labelGap : 0);
+  const gridWidth = cols * cell;
+  const gridHeight = rows * cell;
+  const legendWidth = Math.max(L.legendMinWidth, Math.min(gridWidth, 2 * L.legendMinWidth));
+  const legendX = gridX;
+  const legendY = gridY + gridHeight + L.legendGap;
+  const width = Math.ceil(Math.max(gridX + gridWidth, legendX + legendWidth) + L.pad);
+  const height = Math.ceil(legendY + L.legendBar + L.legendText + L.pad);
+  return { cell, showLabels, gridX, gridY, gridWidth, gridHeight, legendX, legendY, legendWidth, width, height };
+}
+
+/** The { row, col } under point (x, y) in CSS pixels, or null outside the grid. */
+export function cellAt(layout, rows, cols, x, y) {
+  const col = Math.floor((x - layout.gridX) / layout.cell);
+  const row = Math.floor((y - layout.gridY) / layout.cell);
+  if (!(row >= 0 && row < rows && col >= 0 && col < cols)) return null;
+  return { row, col };
+}
+
+/** Shorten text to at most max characters, ending with an ellipsis when cut. */
+export function truncate(text, max) {
+  const chars = Array.from(String(text)); // by code point, so emoji are not split
+  return chars.length <= max ? chars.join('') : chars.slice(0, Math.max(0, max - 1)).join('') + '…';
+}
+
+/** Text for XML (SVG): escaped, and without the control characters XML 1.0 forbids. */
+export function escapeXml(text) {
+  return String(text)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+/**
+ * A CSV field: quoted when it holds a comma, quote or line break; text that a spreadsheet
+ * would run as a formula (=, +, -, @ first, and not a number) gets a leading apostrophe.
+ */
+export function csvField(text) {
+  let s = String(text);
+  if (/^[=+\-@\t\r]/.test(s) && !Number.isFinite(Number(s))) s = `'${s}`;
+  return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
+}
