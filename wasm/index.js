@@ -104,10 +104,6 @@ async function compileFrom(source) {
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
     return WebAssembly.compile(source);
   }
-  if (typeof Response !== 'undefined' && source instanceof Response) {
-    if (!source.ok) throw new AttnlabError(`init: fetching the wasm failed with HTTP ${source.status}`);
-    return WebAssembly.compile(await source.arrayBuffer());
-  }
   if (typeof source === 'string' || source instanceof URL) {
     const url = new URL(source, import.meta.url);
     if (url.protocol === 'file:') {
@@ -116,7 +112,17 @@ async function compileFrom(source) {
     }
     const response = await fetch(url);
     if (!response.ok) throw new AttnlabError(`init: fetching ${url} failed with HTTP ${response.status}`);
+    // Compile while downloading where the server labels the bytes correctly.
+    if (typeof WebAssembly.compileStreaming === 'function' &&
+        (response.headers.get('content-type') ?? '').startsWith('application/wasm')) {
+      return WebAssembly.compileStreaming(response);
+    }
     return WebAssembly.compile(await response.arrayBuffer());
+  }
+  // A Response, duck-typed: touching the global `Response` in Node loads undici (~40 ms).
+  if (source && typeof source === 'object' && typeof source.arrayBuffer === 'function' && 'ok' in source) {
+    if (!source.ok) throw new AttnlabError(`init: fetching the wasm failed with HTTP ${source.status}`);
+    return WebAssembly.compile(await source.arrayBuffer());
   }
   throw new AttnlabError('init: options.wasm must be bytes, a URL, a Response or a WebAssembly.Module');
 }

@@ -24,6 +24,7 @@ for (const [name, setup] of [
   ['the default file beside index.js', 'const lib = await al.init();'],
   ['bytes', `const lib = await al.init({ wasm: readFileSync(${JSON.stringify(WASM)}) });`],
   ['a file URL', `const lib = await al.init({ wasm: new URL('file://' + ${JSON.stringify(WASM)}) });`],
+  ['a Response', `const lib = await al.init({ wasm: new Response(readFileSync(${JSON.stringify(WASM)})) });`],
   ['a compiled WebAssembly.Module', `const lib = await al.init({ wasm: await WebAssembly.compile(readFileSync(${JSON.stringify(WASM)})) });`],
   ['the scalar build', 'const lib = await al.init({ simd: false });'],
 ]) {
