@@ -23,6 +23,9 @@ export class AttnlabError extends Error {
 // ------------------------------------------------------------------ memory
 
 /** Allocations for one call: copied in, freed in `finally`, whatever happens. */
+/** One wasm allocation must stay below 2 GiB (the module's maximum memory). */
+export const MAX_ALLOC_BYTES = 2 ** 31;
+
 export class Arena {
   constructor(x) {
     this.x = x;
@@ -30,6 +33,10 @@ export class Arena {
   }
 
   alloc(bytes, what) {
+    // wasm32 sizes are 32-bit: anything from 2^31 bytes up would wrap in al_malloc's size_t.
+    if (!(bytes < MAX_ALLOC_BYTES)) {
+      throw new AttnlabError(`${what} needs ${bytes} bytes; one buffer in wasm memory is limited to ${MAX_ALLOC_BYTES - 1}`, 'AL_ERR_NOMEM');
+    }
     const p = this.x.al_malloc(Math.max(bytes, 4));
     if (!p) throw new AttnlabError(`out of wasm memory allocating ${bytes} bytes for ${what}`, 'AL_ERR_NOMEM');
     this.ptrs.push(p);

@@ -152,6 +152,25 @@ export function runApiSuite({ simd }) {
     assert.equal(lib.liveAllocations(), 0, 'failed calls free what they allocated');
   });
 
+  test(`${build}: an allocation wasm cannot satisfy is a clear error, and the module keeps working`, () => {
+    // 23,170² weights = 2,147,395,600 bytes: under 2^31, so it reaches al_malloc, but with the
+    // stack, static data and inputs it cannot fit in the module's 2 GiB maximum memory.
+    const q = { data: new Float32Array(23170), shape: [23170, 1] };
+    assert.throws(
+      () => ops.scaledDotProductAttention(q, q, q, { returnWeights: true }),
+      (e) => e instanceof AttnlabError && e.code === 'AL_ERR_NOMEM' && /out of wasm memory allocating \d+ bytes for the weights/.test(e.message),
+    );
+    // 25,000² floats = 2.5 GB would wrap a 32-bit size: refused before it reaches C
+    const q2 = { data: new Float32Array(25000), shape: [25000, 1] };
+    assert.throws(() => ops.scaledDotProductAttention(q2, q2, q2, { returnWeights: true }), /one buffer in wasm memory is limited/);
+    assert.equal(lib.liveAllocations(), 0);
+    const r = ops.softmax([0, 0]);
+    assert.deepEqual([...r.data], [0.5, 0.5]);
+    const s = ops.scaledDotProductAttention([[1, 0]], [[1, 0], [0, 1]], [[1, 2], [3, 4]], { scale: 1 });
+    const w = Math.E / (1 + Math.E);
+    assertClose(s.output.data, [w + 3 * (1 - w), 2 * w + 4 * (1 - w)], { atol: 1e-6, label: 'after NOMEM' });
+  });
+
   test(`${build}: many calls return allocations and memory to their baseline`, () => {
     const q = randomTensor([2, 8, 16], 11);
     ops.scaledDotProductAttention(q, q, q, { returnWeights: true }); // warm: reach steady memory
