@@ -29,7 +29,6 @@ WASM_LINK := --no-entry -sSTANDALONE_WASM=1 -sFILESYSTEM=0 -sALLOW_MEMORY_GROWTH
 	-sINITIAL_MEMORY=2097152 -sMAXIMUM_MEMORY=2147483648 -sTOTAL_STACK=524288 \
 	-sMALLOC=emmalloc -sABORTING_MALLOC=0 -sERROR_ON_UNDEFINED_SYMBOLS=1 \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS)))
-WASM_CFLAGS := -O3 $(CSTD)
 
 .PHONY: all native wasm test test-c test-c-wasm test-asan test-js test-browser check-wasm \
 	demo bench clean setup size
@@ -62,13 +61,28 @@ build/asan/test_%: tests/c/test_%.c tests/c/check.h $(LIB_SRC) $(LIB_HDR)
 # ---------------------------------------------------------------- wasm
 wasm: wasm/attnlab.wasm wasm/attnlab-scalar.wasm   ## the two shipped .wasm files
 
-wasm/attnlab.wasm: $(LIB_SRC) $(LIB_HDR) src/wasm_exports.c Makefile $(wildcard src/api/*.exports)
-	@command -v $(EMCC) >/dev/null || { echo "emcc not found: run 'make setup' (apt-get install emscripten)"; exit 1; }
-	$(EMCC) $(WASM_CFLAGS) -msimd128 $(LIB_SRC) src/wasm_exports.c $(WASM_LINK) -o $@
+# Kernels are compiled for speed (-O3); the validation, batching and file-parsing layers around
+# them for size (-Os): they run once per call, and -O3's inlining and unrolling of them cost
+# tens of KB of .wasm for nothing measurable.
+wasm_opt = $(if $(findstring src/kernels/,$<),-O3,-Os)
+WASM_OBJ_SIMD := $(patsubst src/%.c,build/wasm-simd/%.o,$(LIB_SRC) src/wasm_exports.c)
+WASM_OBJ_SCALAR := $(patsubst src/%.c,build/wasm-scalar/%.o,$(LIB_SRC) src/wasm_exports.c)
 
-wasm/attnlab-scalar.wasm: $(LIB_SRC) $(LIB_HDR) src/wasm_exports.c Makefile $(wildcard src/api/*.exports)
+build/wasm-simd/%.o: src/%.c $(LIB_HDR)
 	@command -v $(EMCC) >/dev/null || { echo "emcc not found: run 'make setup' (apt-get install emscripten)"; exit 1; }
-	$(EMCC) $(WASM_CFLAGS) $(LIB_SRC) src/wasm_exports.c $(WASM_LINK) -o $@
+	@mkdir -p $(dir $@)
+	$(EMCC) $(wasm_opt) $(CSTD) -msimd128 -c $< -o $@
+
+build/wasm-scalar/%.o: src/%.c $(LIB_HDR)
+	@command -v $(EMCC) >/dev/null || { echo "emcc not found: run 'make setup' (apt-get install emscripten)"; exit 1; }
+	@mkdir -p $(dir $@)
+	$(EMCC) $(wasm_opt) $(CSTD) -c $< -o $@
+
+wasm/attnlab.wasm: $(WASM_OBJ_SIMD) Makefile $(wildcard src/api/*.exports)
+	$(EMCC) -O3 $(WASM_OBJ_SIMD) $(WASM_LINK) -o $@
+
+wasm/attnlab-scalar.wasm: $(WASM_OBJ_SCALAR) Makefile $(wildcard src/api/*.exports)
+	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_LINK) -o $@
 
 # the C tests compiled by emcc and run under Node: exercises the f32x4 twins for real.
 # (--no-experimental-fetch: emcc 3.1.6 output would try fetch() on a file path in Node 20)
@@ -81,11 +95,16 @@ build/wasm-test/test_%.js: tests/c/test_%.c tests/c/check.h $(LIB_SRC) $(LIB_HDR
 # rebuild both .wasm files elsewhere and compare with the committed bytes
 check-wasm:                                       ## fail if committed .wasm differ from a rebuild
 	rm -rf build/check && mkdir -p build/check
-	$(EMCC) $(WASM_CFLAGS) -msimd128 $(LIB_SRC) src/wasm_exports.c $(WASM_LINK) -o build/check/attnlab.wasm
-	$(EMCC) $(WASM_CFLAGS) $(LIB_SRC) src/wasm_exports.c $(WASM_LINK) -o build/check/attnlab-scalar.wasm
+	$(MAKE) --no-print-directory -B build/check/attnlab.wasm build/check/attnlab-scalar.wasm
 	cmp build/check/attnlab.wasm wasm/attnlab.wasm
 	cmp build/check/attnlab-scalar.wasm wasm/attnlab-scalar.wasm
 	@echo "check-wasm: committed .wasm files match the sources"
+
+build/check/attnlab.wasm: $(WASM_OBJ_SIMD)
+	$(EMCC) -O3 $(WASM_OBJ_SIMD) $(WASM_LINK) -o $@
+
+build/check/attnlab-scalar.wasm: $(WASM_OBJ_SCALAR)
+	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_LINK) -o $@
 
 size: wasm                                        ## print the .wasm sizes, raw and gzip
 	@for f in wasm/*.wasm; do printf '%-28s %7d bytes raw %7d gzip\n' $$f $$(stat -c %s $$f) $$(gzip -9c $$f | wc -c); done
@@ -121,3 +140,37 @@ bench: wasm node_modules                          ## benchmarks (see scripts/ben
 
 clean:                                            ## remove build output (not the committed .wasm)
 	rm -rf build
+
+# ---------------------------------------------------------------- fuzzing (clang + libFuzzer)
+# One target per tests/fuzz/fuzz_<name>.c, seeded from tests/fuzz/corpus/<name>/ with the
+# dictionary tests/fuzz/<name>.dict; new inputs go to build/fuzz/corpus/<name>/ (not committed).
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+.PHONY: fuzz fuzz-smoke
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $< $(LIB_SRC) -lm -o $@
+
+fuzz: $(addprefix build/fuzz/fuzz_,$(FUZZ_TARGETS))  ## libFuzzer, FUZZ_SECONDS per target
+	@set -e; for t in $(FUZZ_TARGETS); do mkdir -p build/fuzz/corpus/$$t; \
+		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+		-dict=tests/fuzz/$$t.dict build/fuzz/corpus/$$t tests/fuzz/corpus/$$t; done
+
+fuzz-smoke: $(addprefix build/fuzz/fuzz_,$(FUZZ_TARGETS))  ## replay the committed corpus, then fuzz 10 s
+	@set -e; for t in $(FUZZ_TARGETS); do build/fuzz/fuzz_$$t -runs=0 tests/fuzz/corpus/$$t; \
+		$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10 FUZZ_TARGETS=$$t; done
+
+# ---------------------------------------------------------------- benchmark harness (scripts/bench/)
+.PHONY: bench-native bench-check
+
+bench-native: build/bench/bench_native             ## the native driver alone (gcc -O3 -march=native), JSON on stdout
+	build/bench/bench_native
+
+build/bench/bench_native: scripts/bench/native.c $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O3 -march=native scripts/bench/native.c $(LIB_SRC) -lm -o $@
+
+bench-check: wasm node_modules                     ## re-run the benchmarks; fail if attnlab lost > 20% to the peers
+	$(NODE) scripts/bench.mjs --check
