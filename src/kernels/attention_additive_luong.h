@@ -1,0 +1,150 @@
+/*
+ * attention_additive_luong.h: the kernels of the encoder-decoder attention family, one decoder
+ * query against n encoder states, on plain float arrays (no batch: src/api/additive_luong.c loops
+ * over B).
+ *
+ *   additive   Bahdanau, Cho & Bengio 2015, "Neural Machine Translation by Jointly Learning to
+ *              Align and Translate", eq. (6) and appendix A.1.2:
+ *                e_j = vᵀ tanh(W_q s + W_k h_j + bias),  α = softmax(e),  c = Σ_j α_j h_j
+ *              (values, when given, replace h_j in the sum).
+ *   luong      Luong, Pham & Manning 2015, "Effective Approaches to Attention-based Neural Machine
+ *              Translation", eq. (5)-(8):
+ *                dot      score_s = h_tᵀ h̄_s
+ *                general  score_s = h_tᵀ W_a h̄_s                 W_a [d,d]
+ *                concat   score_s = v_aᵀ tanh(W_a [h_t; h̄_s])    W_a [da,2d], v_a [da]
+ *                a = softmax(score), c = Σ_s a_s h̄_s, h̃ = tanh(W_c [c; h_t]), W_c [d,2d], eq. (5).
+ *              Local attention, eq. (9)-(10): p_t = t (local-m) or p_t = S·sigmoid(v_pᵀ tanh(W_p h_t))
+ *              (local-p, W_p [dp,d], v_p [dp], S = n). Window convention (exact):
+ *                the window is the integer positions s (0-based) with p_t − D <= s <= p_t + D,
+ *                clipped to [0, n−1]: lo = max(0, ceil(p_t − D)), hi = min(n−1, floor(p_t + D));
+ *                the softmax runs over the in-window, unmasked positions only; positions outside
+ *                the window get weight 0;
+ *                a_s = softmax(score)_s · exp(−(s − p_t)² / (2σ²)), σ = D/2 (not renormalised);
+ *                an empty window (p_t far outside [0, n−1]) gives zero weights and a zero context.
+ *              Backward holds the window fixed (its bounds are piecewise constant in p_t) and
+ *              differentiates the Gaussian factor through p_t, and p_t through W_p, v_p.
+ *   key-query  α = softmax(k_iᵀ q [/√dk]), k_i = W_K h_i, q = W_Q s, c = Σ_i α_i W_V h_i.
+ *              Computed as u = W_Kᵀ q, score_i = h_i·u, c = W_V (Σ_i α_i h_i): same maths, no
+ *              [n,dk] or [n,dv] intermediates.
+ *
+ * Conventions are those of kernels.h: row-major float32, weights in nn.Linear layout [out,in],
+ * mask uint8 [n] with 1 = ignore that key (NULL = none), a fully masked row gives zero weights and
+ * a zero context, sizes >= 1 (already validated), gradients ACCUMULATE (+=) into every gradient
+ * buffer (zero them before the first backward). A backward recomputes its forward in scratch, so
+ * it takes the same inputs as the forward plus the upstream gradients (NULL upstream = zero).
+ * Kernels never allocate: scratch sizes are given by the al_attn_*_scratch_floats functions.
+ *
+ * Deliberately not here: argument checking (src/api/additive_luong.c) and batching.
+ */
+#ifndef AL_ATTENTION_ADDITIVE_LUONG_H
+#define AL_ATTENTION_ADDITIVE_LUONG_H
+
+#include <stdint.h>
+
+#include "kernels.h"
+
+/* ------------------------------------------------------------------ the additive score loop */
+
+/*
+ * tanh(x) for float, Cephes' tanhf on al_expf_scalar: x + x³·P(x²) for |x| < 0.625, else
+ * sign(x)·(1 − 2/(e^{2|x|} + 1)). The exp clamp keeps e^{2|x|} finite, so large |x| gives ±1
+ * (never NaN). The scalar reference for the vector tanh of the _simd128 twin.
+ */
+float al_tanhf_scalar(float x);
+
+/*
+ * e [n]: e_j = Σ_a v_a · tanh(pre_a + hk[j,a]), and t [n,da] = tanh(pre + hk) (saved for
+ * backward). pre [da], hk [n,da], v [da]. t may be the same array as hk (in place).
+ * The hot loop of additive and concat attention.
+ */
+void al_additive_scores_scalar(float *e, float *t, const float *pre, const float *hk,
+                               const float *v, int n, int da);
+#if AL_SIMD128
+void al_additive_scores_simd128(float *e, float *t, const float *pre, const float *hk,
+                                const float *v, int n, int da);
+#endif
+/* The twin this build uses (picked in attention_additive_luong.c: dispatch.c is shared). */
+void al_additive_scores(float *e, float *t, const float *pre, const float *hk, const float *v,
+                        int n, int da);
+
+/* ------------------------------------------------------------------ additive (Bahdanau) */
+
+/* scratch floats for al_attn_additive_forward and _backward */
+long al_attn_additive_forward_scratch_floats(int n, int da);   /* da + n·da */
+long al_attn_additive_backward_scratch_floats(int n, int da);  /* 2·da + n·da + 3·n */
+
+/*
+ * context [dv], weights [n] from query [dq], keys [n,dk], values [n,dv] (NULL: the keys, dv = dk),
+ * W_q [da,dq], W_k [da,dk], bias [da], v [da], mask [n] or NULL.
+ */
+void al_attn_additive_forward(float *context, float *weights, const float *query,
+                              const float *keys, const float *values, const float *W_q,
+                              const float *W_k, const float *bias, const float *v,
+                              const uint8_t *mask, int n, int dq, int dk, int dv, int da,
+                              float *scratch);
+/*
+ * Accumulates dquery [dq], dkeys [n,dk], dvalues [n,dv] (ignored when values is NULL: then the
+ * value gradient goes into dkeys), dW_q [da,dq], dW_k [da,dk], dbias [da], dv_param [da] from
+ * dcontext [dv] and dweights [n] (either NULL = zero).
+ */
+void al_attn_additive_backward(float *dquery, float *dkeys, float *dvalues, float *dW_q,
+                               float *dW_k, float *dbias, float *dv_param, const float *dcontext,
+                               const float *dweights, const float *query, const float *keys,
+                               const float *values, const float *W_q, const float *W_k,
+                               const float *bias, const float *v, const uint8_t *mask, int n,
+                               int dq, int dk, int dv, int da, float *scratch);
+
+/* ------------------------------------------------------------------ Luong (global and local) */
+
+enum { AL_LUONG_DOT = 0, AL_LUONG_GENERAL = 1, AL_LUONG_CONCAT = 2 };
+enum { AL_LUONG_GLOBAL = 0, AL_LUONG_LOCAL_M = 1, AL_LUONG_LOCAL_P = 2 };
+
+long al_attn_luong_forward_scratch_floats(int n, int d, int da, int dp);  /* d + da + n·da + dp */
+long al_attn_luong_backward_scratch_floats(int n, int d, int da, int dp); /* 6d + 2da + n·da + 2dp + 4n */
+
+/*
+ * context [d], weights [n], attentional [d] = h̃, position [1] (p_t; may be NULL; 0 for global)
+ * from query h_t [d], keys h̄ [n,d] and the parameters the score and mode need:
+ *   score AL_LUONG_GENERAL: W_a [d,d]; AL_LUONG_CONCAT: W_a [da,2d], v_a [da] (da unused otherwise);
+ *   W_c [d,2d] always; local AL_LUONG_LOCAL_P: W_p [dp,d], v_p [dp] (dp unused otherwise).
+ * local: AL_LUONG_GLOBAL, AL_LUONG_LOCAL_M (p_t = t) or AL_LUONG_LOCAL_P; window D > 0 (local only).
+ */
+void al_attn_luong_forward(float *context, float *weights, float *attentional, float *position,
+                           const float *query, const float *keys, const float *W_a,
+                           const float *v_a, const float *W_c, const float *W_p, const float *v_p,
+                           const uint8_t *mask, int n, int d, int score, int da, int local,
+                           float window, float t, int dp, float *scratch);
+/*
+ * Accumulates dquery [d], dkeys [n,d], dW_a, dv_a, dW_c [d,2d], dW_p, dv_p (those the score/mode
+ * use; the others are ignored and may be NULL) from dcontext [d], dweights [n], dattentional [d]
+ * and dposition [1] (each NULL = zero; dposition matters for local-p only).
+ */
+void al_attn_luong_backward(float *dquery, float *dkeys, float *dW_a, float *dv_a, float *dW_c,
+                            float *dW_p, float *dv_p, const float *dcontext, const float *dweights,
+                            const float *dattentional, const float *dposition,
+                            const float *query, const float *keys, const float *W_a,
+                            const float *v_a, const float *W_c, const float *W_p, const float *v_p,
+                            const uint8_t *mask, int n, int d, int score, int da, int local,
+                            float window, float t, int dp, float *scratch);
+
+/* ------------------------------------------------------------------ key-query */
+
+long al_attn_key_query_forward_scratch_floats(int n, int dh, int dk);  /* 2·dh + dk */
+long al_attn_key_query_backward_scratch_floats(int n, int dh, int dk); /* 4·dh + 2·dk + 3·n */
+
+/*
+ * context [dv], weights [n] from query s [ds], keys h [n,dh], W_Q [dk,ds], W_K [dk,dh],
+ * W_V [dv,dh]; scaled: divide the scores by √dk.
+ */
+void al_attn_key_query_forward(float *context, float *weights, const float *query,
+                               const float *keys, const float *W_Q, const float *W_K,
+                               const float *W_V, const uint8_t *mask, int n, int ds, int dh,
+                               int dk, int dv, int scaled, float *scratch);
+/* Accumulates dquery [ds], dkeys [n,dh], dW_Q, dW_K, dW_V from dcontext [dv], dweights [n]. */
+void al_attn_key_query_backward(float *dquery, float *dkeys, float *dW_Q, float *dW_K,
+                                float *dW_V, const float *dcontext, const float *dweights,
+                                const float *query, const float *keys, const float *W_Q,
+                                const float *W_K, const float *W_V, const uint8_t *mask, int n,
+                                int ds, int dh, int dk, int dv, int scaled, float *scratch);
+
+#endif /* AL_ATTENTION_ADDITIVE_LUONG_H */
