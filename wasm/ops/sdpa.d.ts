@@ -19,15 +19,40 @@ export interface SdpaResult {
   weights: Tensor | null;
 }
 
-export interface SdpaOps {
+/** Upstream gradients of the outputs; a missing entry is zero. */
+export interface SdpaUpstream {
+  /** [..., L, Dv], the gradient of the loss with respect to the output. */
+  output?: TensorLike;
+  /** [..., L, S], the gradient of the loss with respect to the weights. */
+  weights?: TensorLike;
+}
+
+/** Gradients of the inputs, shaped as the inputs. */
+export interface SdpaGradients {
+  query: Tensor;
+  key: Tensor;
+  value: Tensor;
+}
+
+export interface ScaledDotProductAttention {
   /**
    * softmax(Q Kᵀ · scale + mask) V. query [L,D], [H,L,D] or [B,H,L,D]; key [S,D] and
    * value [S,Dv] with the same leading dimensions.
    */
-  scaledDotProductAttention(
+  (query: TensorLike, key: TensorLike, value: TensorLike, options?: SdpaOptions): SdpaResult;
+  /**
+   * The vector-Jacobian product: the same arguments as the forward, then the upstream
+   * gradients. The weights are recomputed (returnWeights is ignored).
+   */
+  backward(
     query: TensorLike,
     key: TensorLike,
     value: TensorLike,
-    options?: SdpaOptions,
-  ): SdpaResult;
+    options: SdpaOptions | undefined,
+    upstream: SdpaUpstream,
+  ): SdpaGradients;
+}
+
+export interface SdpaOps {
+  scaledDotProductAttention: ScaledDotProductAttention;
 }

@@ -1,12 +1,15 @@
 // attnlab/wasm/ops/sdpa.js: scaled dot-product attention (Vaswani et al. 2017, eq. 1),
 // softmax(Q Kᵀ · scale + mask) V over optional [H] or [B, H] leading dimensions, with causal and
-// key-padding masks. Maths: src/kernels/attention_sdpa_scalar.c.
+// key-padding masks, and its backward (`scaledDotProductAttention.backward`). Maths:
+// src/kernels/attention_sdpa_scalar.c (forward), src/kernels/attention_transformer.c (backward).
 
 import { AttnlabError, check, checkOptions, fmtShape, toMask, toTensor, withArena } from '../core.js';
 
-export function scaledDotProductAttention(query, key, value, options) {
-  const what = 'scaledDotProductAttention';
-  const o = checkOptions(options, what, ['causal', 'keyPaddingMask', 'scale', 'returnWeights']);
+const OPTIONS = ['causal', 'keyPaddingMask', 'scale', 'returnWeights'];
+
+/** Validated inputs shared by the forward and the backward. */
+function prepare(what, query, key, value, options) {
+  const o = checkOptions(options, what, OPTIONS);
   const Q = toTensor(query, 'query', [2, 3, 4]);
   const K = toTensor(key, 'key', [2, 3, 4]);
   const V = toTensor(value, 'value', [2, 3, 4]);
@@ -45,6 +48,20 @@ export function scaledDotProductAttention(query, key, value, options) {
       mask = { data: full, shape: [B, S] };
     }
   }
+  return { o, Q, K, V, lead, B, H, L, S, D, Dv, scale, mask };
+}
+
+/**
+ * softmax(Q Kᵀ · scale + mask) V.
+ * @param {import('../index.d.ts').TensorLike} query [L,D], [H,L,D] or [B,H,L,D]
+ * @param {import('../index.d.ts').TensorLike} key [..., S, D]
+ * @param {import('../index.d.ts').TensorLike} value [..., S, Dv]
+ * @param {import('./sdpa.d.ts').SdpaOptions} [options]
+ * @returns {import('./sdpa.d.ts').SdpaResult}
+ */
+export function scaledDotProductAttention(query, key, value, options) {
+  const what = 'scaledDotProductAttention';
+  const { o, Q, K, V, lead, B, H, L, S, D, Dv, scale, mask } = prepare(what, query, key, value, options);
   const withWeights = !!o.returnWeights;
   return withArena(what, (x, ar) => {
     const pq = ar.f32(Q.data, 'query');
@@ -62,3 +79,56 @@ export function scaledDotProductAttention(query, key, value, options) {
     };
   });
 }
+
+/** Upstream gradients { output, weights }, each checked against its output's shape; missing = null. */
+function readUpstream(what, upstream, shapes) {
+  if (upstream === null || typeof upstream !== 'object' || Array.isArray(upstream)) {
+    throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${Object.keys(shapes).join(', ')}), e.g. { output: dOutput }`);
+  }
+  for (const k of Object.keys(upstream)) {
+    if (!Object.hasOwn(shapes, k)) {
+      throw new AttnlabError(`${what}: unknown upstream '${k}' (known: ${Object.keys(shapes).join(', ')})`);
+    }
+  }
+  const got = {};
+  for (const [k, shape] of Object.entries(shapes)) {
+    if (upstream[k] === undefined || upstream[k] === null) { got[k] = null; continue; }
+    const t = toTensor(upstream[k], `upstream.${k}`);
+    if (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i])) {
+      throw new AttnlabError(`${what}: upstream.${k} has shape ${fmtShape(t.shape)} but the ${k} has shape ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
+    }
+    got[k] = t;
+  }
+  return got;
+}
+
+/**
+ * The vector-Jacobian product of scaledDotProductAttention: the gradients of query, key and value
+ * given upstream gradients of the output and (optionally) of the weights. Same arguments as the
+ * forward, then `upstream` { output?, weights? } (a missing entry is zero; the weights are
+ * recomputed, so `returnWeights` does not matter).
+ * @returns {{ query: import('../index.d.ts').Tensor, key: import('../index.d.ts').Tensor, value: import('../index.d.ts').Tensor }}
+ */
+scaledDotProductAttention.backward = function backward(query, key, value, options, upstream) {
+  const what = 'scaledDotProductAttention.backward';
+  const { o, Q, K, V, lead, B, H, L, S, D, Dv, scale, mask } = prepare(what, query, key, value, options);
+  const up = readUpstream(what, upstream, { output: [...lead, L, Dv], weights: [...lead, L, S] });
+  return withArena(what, (x, ar) => {
+    const pq = ar.f32(Q.data, 'query');
+    const pk = ar.f32(K.data, 'key');
+    const pv = ar.f32(V.data, 'value');
+    const pm = mask ? ar.u8(mask.data, 'keyPaddingMask') : 0;
+    const pdo = up.output ? ar.f32(up.output.data, 'upstream.output') : 0;
+    const pda = up.weights ? ar.f32(up.weights.data, 'upstream.weights') : 0;
+    // the C backward accumulates (+=): start from zeros
+    const pdq = ar.f32(new Float32Array(Q.data.length), 'the query gradient');
+    const pdk = ar.f32(new Float32Array(K.data.length), 'the key gradient');
+    const pdv = ar.f32(new Float32Array(V.data.length), 'the value gradient');
+    check(x, x.al_sdpa_backward(pdq, pdk, pdv, pdo, pda, 0, pq, pk, pv, B, H, L, S, D, Dv, scale, pm, o.causal ? 1 : 0), what);
+    return {
+      query: { data: ar.read(pdq, Q.data.length), shape: Q.shape },
+      key: { data: ar.read(pdk, K.data.length), shape: K.shape },
+      value: { data: ar.read(pdv, V.data.length), shape: V.shape },
+    };
+  });
+};
