@@ -1,0 +1,133 @@
+/*
+ * recurrent.h: kernels of the recurrent family: one layer, one direction of an Elman RNN (tanh or
+ * relu), an LSTM or a GRU over a whole batch of sequences, forward and backward (BPTT), plus the
+ * fused per-step gate kernels (scalar and SIMD128 twins).
+ *
+ * Follows PyTorch's documented equations (torch.nn.RNN, torch.nn.LSTM, torch.nn.GRU), gate order
+ * and weight layout, for one time step t with input x_t, previous state h_{t-1} (c_{t-1}):
+ *   RNN:  h_t = act(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh)              act = tanh or relu
+ *   LSTM: [i f g o] = W_ih x_t + b_ih + W_hh h_{t-1} + b_hh             (stacked, 4H rows)
+ *         i = σ(i), f = σ(f), g = tanh(g), o = σ(o)
+ *         c_t = f ⊙ c_{t-1} + i ⊙ g,   h_t = o ⊙ tanh(c_t)
+ *   GRU:  [a_r a_z a_n] = W_ih x_t + b_ih,  [h_r h_z h_n] = W_hh h_{t-1} + b_hh   (3H rows each)
+ *         r = σ(a_r + h_r), z = σ(a_z + h_z), n = tanh(a_n + r ⊙ h_n)
+ *         h_t = (1 − z) ⊙ n + z ⊙ h_{t-1}
+ * Weights: w_ih [G·H, I], w_hh [G·H, H], b_ih/b_hh [G·H] (G = 1, 4, 3 gates), nn.Linear layout.
+ *
+ * How a layer runs (al_recurrent_layer_forward): one sgemm computes the input projections of
+ * every (batch, step) at once (x [B·T, I] · w_ihᵀ), then each step adds W_hh h_{t-1} with one
+ * sgemv (B == 1) or one sgemm over the batch (B > 1), and a fused gate kernel applies the
+ * nonlinearities and the state update in one pass. The activated gates are kept (in the same
+ * buffer that held the projections) for the backward, which is plain BPTT over those saved gates:
+ * per step an elementwise pass and one transposed sgemv for dh_{t-1}; the weight gradients are
+ * three sgemms over all steps at the end.
+ *
+ * Deliberately not here: validation, allocation, several layers or directions (src/api/recurrent.c
+ * stacks layers and directions on these kernels), dropout, projections (proj_size), packed
+ * sequences.
+ *
+ * Backward convention (kernels.h): every gradient ACCUMULATES (+=).
+ */
+#ifndef AL_KERNELS_RECURRENT_H
+#define AL_KERNELS_RECURRENT_H
+
+#include <stddef.h>
+
+#include "kernels.h"
+
+typedef enum {
+    AL_RECURRENT_RNN_TANH = 0,
+    AL_RECURRENT_RNN_RELU = 1,
+    AL_RECURRENT_LSTM = 2,
+    AL_RECURRENT_GRU = 3
+} al_recurrent_cell;
+
+/* Gates per cell: 1 (RNN), 4 (LSTM: i f g o), 3 (GRU: r z n). 0 for an unknown cell. */
+int al_recurrent_gates(int cell);
+
+/* ------------------------------------------------------------------ fused gate kernels, one step */
+
+/*
+ * RNN: h [H] = act(pre [H]), act = tanh (relu == 0) or relu. h may alias pre.
+ */
+void al_recurrent_rnn_cell_forward_scalar(float *h, const float *pre, int H, int relu);
+/*
+ * LSTM: gates [4H] holds the pre-activations (i f g o) on entry and the activated gates on exit;
+ * c [H] = f ⊙ c_prev + i ⊙ g, h [H] = o ⊙ tanh(c). c_prev [H] may be NULL (zeros).
+ */
+void al_recurrent_lstm_cell_forward_scalar(float *gates, float *c, float *h, const float *c_prev,
+                                           int H);
+/*
+ * GRU: gates [3H] holds a = W_ih x + b_ih on entry (a_r a_z a_n) and the activated r z n on exit;
+ * hh [3H] = W_hh h_prev + b_hh (read only; its n part is what the backward needs, saved by the
+ * layer). h [H] = (1 − z) ⊙ n + z ⊙ h_prev; h_prev [H] may be NULL (zeros).
+ */
+void al_recurrent_gru_cell_forward_scalar(float *gates, float *h, const float *hh,
+                                          const float *h_prev, int H);
+
+#if AL_SIMD128
+void al_recurrent_rnn_cell_forward_simd128(float *h, const float *pre, int H, int relu);
+void al_recurrent_lstm_cell_forward_simd128(float *gates, float *c, float *h, const float *c_prev,
+                                            int H);
+void al_recurrent_gru_cell_forward_simd128(float *gates, float *h, const float *hh,
+                                           const float *h_prev, int H);
+#endif
+
+/* The dispatched twins (picked at compile time in recurrent.c). */
+void al_recurrent_rnn_cell_forward(float *h, const float *pre, int H, int relu);
+void al_recurrent_lstm_cell_forward(float *gates, float *c, float *h, const float *c_prev, int H);
+void al_recurrent_gru_cell_forward(float *gates, float *h, const float *hh, const float *h_prev,
+                                   int H);
+
+/* The scalar nonlinearities of the twins (the SIMD twins evaluate the same formulas per lane):
+ * σ(x) = 1 / (1 + e^−x) with al_expf_scalar, and tanh as a [13/6] rational minimax approximation
+ * on [−7.9, 7.9] (Eigen's generic_fast_tanh_float; |error| < 2e-7 there, and beyond the clamp
+ * tanh rounds to ±1 anyway). */
+float al_recurrent_sigmoidf(float x);
+float al_recurrent_tanhf(float x);
+
+/* ------------------------------------------------------------------ one layer, one direction */
+
+/* Floats of scratch al_recurrent_layer_forward needs: B·3H for the GRU, 0 otherwise. */
+size_t al_recurrent_layer_forward_scratch(int cell, int B, int H);
+
+/*
+ * Run one layer in one direction over B sequences of T steps (reverse: from t = T−1 down to 0).
+ *   x [B,T,I]                      the layer input (row b·T + t)
+ *   w_ih [G·H, I], w_hh [G·H, H]   b_ih, b_hh [G·H] or both NULL (no bias)
+ *   h0, c0 [B,H] or NULL (zeros); c0 for the LSTM only
+ *   y: h_t written at y[(b·T + t)·ldy + 0 .. H) (ldy >= H: a direction's slice of [B,T,dirs·H])
+ *   hn, cn [B,H] or NULL: the state after the last step processed (t = T−1, or t = 0 in reverse)
+ *   gates [B,T,G·H] (saved for backward): the activated gates of every step (RNN: unused
+ *       beyond scratch; LSTM: i f g o; GRU: r z n)
+ *   state [B,T,H] (saved): LSTM c_t, GRU W_hn h_{t−1} + b_hn; NULL for the RNN
+ *   scratch: al_recurrent_layer_forward_scratch floats (NULL when that is 0)
+ */
+void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int reverse,
+                                const float *x, const float *w_ih, const float *w_hh,
+                                const float *b_ih, const float *b_hh,
+                                const float *h0, const float *c0,
+                                float *y, int ldy, float *hn, float *cn,
+                                float *gates, float *state, float *scratch);
+
+/* Floats of scratch al_recurrent_layer_backward needs:
+ * B·T·G·H (dpre) + B·T·G·H (GRU: dhh) + B·T·H (h_{t−1} rows) + 3·B·H (dh, dh_prev, dc). */
+size_t al_recurrent_layer_backward_scratch(int cell, int B, int T, int H);
+
+/*
+ * BPTT through one layer and direction, from what al_recurrent_layer_forward saved (same
+ * arguments: x, weights, h0, c0, y/ldy, gates, state).
+ *   dy: ∂L/∂h_t at dy[(b·T + t)·lddy], or NULL (zero); dhn, dcn [B,H] or NULL (zero)
+ *   dx [B,T,I] +=, or NULL;  dw_ih [G·H, I] +=, dw_hh [G·H, H] +=;  db_ih, db_hh [G·H] += or NULL
+ *   dh0, dc0 [B,H] += or NULL
+ *   scratch: al_recurrent_layer_backward_scratch floats
+ */
+void al_recurrent_layer_backward(int cell, int B, int T, int I, int H, int reverse,
+                                 const float *x, const float *w_ih, const float *w_hh,
+                                 const float *h0, const float *c0,
+                                 const float *y, int ldy, const float *gates, const float *state,
+                                 const float *dy, int lddy, const float *dhn, const float *dcn,
+                                 float *dx, float *dw_ih, float *dw_hh, float *db_ih, float *db_hh,
+                                 float *dh0, float *dc0, float *scratch);
+
+#endif /* AL_KERNELS_RECURRENT_H */
