@@ -54,15 +54,6 @@ void al_additive_scores_scalar(float *e, float *t, const float *pre, const float
     }
 }
 
-void al_additive_scores(float *e, float *t, const float *pre, const float *hk, const float *v,
-                        int n, int da)
-{
-#if AL_SIMD128
-    al_additive_scores_simd128(e, t, pre, hk, v, n, da);
-#else
-    al_additive_scores_scalar(e, t, pre, hk, v, n, da);
-#endif
-}
 
 /* A [M,N] (row stride lda) += alpha · x [M] yᵀ [N]: the outer products of the weight gradients. */
 static void ger(int M, int N, float alpha, const float *x, const float *y, float *A, int lda)

@@ -63,7 +63,7 @@ void al_additive_scores_scalar(float *e, float *t, const float *pre, const float
 void al_additive_scores_simd128(float *e, float *t, const float *pre, const float *hk,
                                 const float *v, int n, int da);
 #endif
-/* The twin this build uses (picked in attention_additive_luong.c: dispatch.c is shared). */
+/* The twin this build uses (picked in dispatch.c). */
 void al_additive_scores(float *e, float *t, const float *pre, const float *hk, const float *v,
                         int n, int da);
 

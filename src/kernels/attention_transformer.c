@@ -283,14 +283,6 @@ AL_NOINLINE void al_relpos_bucket_sum_scalar(float *b, const float *m, int n, in
     }
 }
 
-/* The one place this family picks a variant (as dispatch.c does for the shared kernels). */
-#if AL_SIMD128
-#define rel_gather_add al_relpos_gather_add_simd128
-#define rel_bucket_sum al_relpos_bucket_sum_simd128
-#else
-#define rel_gather_add al_relpos_gather_add_scalar
-#define rel_bucket_sum al_relpos_bucket_sum_scalar
-#endif
 
 long al_attn_relpos_scratch_floats(int n, int dz, int k)
 {
@@ -315,12 +307,12 @@ AL_NOINLINE void al_attn_relpos_forward(float *out, float *att, const float *x, 
         /* e_ij = scale · q_i·k_j + scale · q_i·a^K_ij: the second term is (Q_h rel_Kᵀ)[i, r(i,j)] */
         al_sgemm(0, 1, n, n, Dh, scale, qh, dz, kh, dz, 0.0f, a, n);
         al_sgemm(0, 1, n, R, Dh, scale, qh, dz, rel_k, Dh, 0.0f, buck, R);
-        rel_gather_add(a, buck, n, k);
+        al_relpos_gather_add(a, buck, n, k);
         /* α = softmax(e + mask) */
         masked_softmax_rows(a, n, n, key_mask, causal);
         /* z_i = Σ_j α_ij v_j + Σ_r (Σ_{j: r(i,j)=r} α_ij) a^V_r */
         al_sgemm(0, 0, n, Dh, n, 1.0f, a, n, vh, dz, 0.0f, zh, dz);
-        rel_bucket_sum(buck, a, n, k);
+        al_relpos_bucket_sum(buck, a, n, k);
         al_sgemm(0, 0, n, Dh, R, 1.0f, buck, R, rel_v, Dh, 1.0f, zh, dz);
     }
 }
@@ -363,9 +355,9 @@ AL_NOINLINE void al_attn_relpos_backward(float *dx, float *dw_q, float *dw_k, fl
             al_sgemm(1, 0, n, Dh, n, 1.0f, a, n, dzh, dz, 1.0f, dVh, dz);
             /* z_i += Σ_j α_ij a^V_r(i,j)  →  dα_ij += (dz_h rel_Vᵀ)[i, r(i,j)] */
             al_sgemm(0, 1, n, R, Dh, 1.0f, dzh, dz, rel_v, Dh, 0.0f, buck, R);
-            rel_gather_add(dP, buck, n, k);
+            al_relpos_gather_add(dP, buck, n, k);
             /* ... and drel_V += bucket(α)ᵀ dz_h */
-            rel_bucket_sum(buck, a, n, k);
+            al_relpos_bucket_sum(buck, a, n, k);
             al_sgemm(1, 0, R, Dh, n, 1.0f, buck, R, dzh, dz, 1.0f, drel_v, Dh);
         } else {
             memset(dP, 0, sizeof(float) * (size_t)n * n);
@@ -382,7 +374,7 @@ AL_NOINLINE void al_attn_relpos_backward(float *dx, float *dw_q, float *dw_k, fl
         al_sgemm(1, 0, n, Dh, n, scale, dP, n, qh, dz, 1.0f, dKh, dz);
         /* e_ij += scale · q_i·a^K_r(i,j)  →  dQR = bucket(de):
          * dQ_h += scale · dQR rel_K,  drel_K += scale · dQRᵀ Q_h */
-        rel_bucket_sum(buck, dP, n, k);
+        al_relpos_bucket_sum(buck, dP, n, k);
         al_sgemm(0, 0, n, Dh, R, scale, buck, R, rel_k, Dh, 1.0f, dQh, dz);
         al_sgemm(1, 0, R, Dh, n, scale, buck, R, qh, dz, 1.0f, drel_k, Dh);
     }

@@ -119,6 +119,9 @@ void al_relpos_bucket_sum_scalar(float *b, const float *m, int n, int k);
 void al_relpos_gather_add_simd128(float *m, const float *g, int n, int k);
 void al_relpos_bucket_sum_simd128(float *b, const float *m, int n, int k);
 #endif
+/* the variants picked in dispatch.c */
+void al_relpos_gather_add(float *m, const float *g, int n, int k);
+void al_relpos_bucket_sum(float *b, const float *m, int n, int k);
 
 /* dist [n,n] = clip(j − i, −k, k) for query i, key j (int32). */
 void al_attn_relpos_distances(int32_t *dist, int n, int k);

@@ -5,7 +5,7 @@
  * quotes the forward line it differentiates.
  *
  * Also here: the _scalar twin of the additive score vᵀ tanh(P_i + q) (the SIMD twin is in
- * memory_rnn_simd128.c) and the compile-time pick between them. Everything else runs on the
+ * memory_rnn_simd128.c; dispatch.c picks one at compile time). Everything else runs on the
  * dispatched kernels of kernels.h: al_sgemm for the all-steps input projections and the
  * parameter gradients, al_sgemv per step, al_softmax_forward/backward.
  *
@@ -56,24 +56,6 @@ void al_memory_score_backward_scalar(float *dP, float *dq, float *dv, const floa
     }
 }
 
-/* ------------------------------------------------------------------ the one pick for this family */
-
-#if AL_SIMD128
-#define MEMRNN_PICK(name) name##_simd128
-#else
-#define MEMRNN_PICK(name) name##_scalar
-#endif
-
-void al_memory_score_forward(float *e, const float *P, const float *q, const float *v, int n, int d)
-{
-    MEMRNN_PICK(al_memory_score_forward)(e, P, q, v, n, d);
-}
-
-void al_memory_score_backward(float *dP, float *dq, float *dv, const float *de, const float *P,
-                              const float *q, const float *v, int n, int d)
-{
-    MEMRNN_PICK(al_memory_score_backward)(dP, dq, dv, de, P, q, v, n, d);
-}
 
 /* ------------------------------------------------------------------ self-attention RNN */
 

@@ -20,7 +20,7 @@
  * Nothing here allocates, prints or checks arguments: src/api/memory_rnn.c validates.
  *
  * The one op-specific hot loop, the additive score vᵀ tanh(P_i + q) over the tape, exists as a
- * commented _scalar twin and a terse _simd128 twin; memory_rnn.c picks one at compile time.
+ * commented _scalar twin and a terse _simd128 twin; dispatch.c picks one at compile time.
  */
 #ifndef AL_KERNELS_MEMORY_RNN_H
 #define AL_KERNELS_MEMORY_RNN_H
@@ -49,7 +49,7 @@ void al_memory_score_forward_simd128(float *e, const float *P, const float *q, c
 void al_memory_score_backward_simd128(float *dP, float *dq, float *dv, const float *de,
                                       const float *P, const float *q, const float *v, int n, int d);
 #endif
-/* the dispatched twins (memory_rnn.c) */
+/* the dispatched twins (dispatch.c) */
 void al_memory_score_forward(float *e, const float *P, const float *q, const float *v, int n, int d);
 void al_memory_score_backward(float *dP, float *dq, float *dv, const float *de, const float *P,
                               const float *q, const float *v, int n, int d);

@@ -1,9 +1,8 @@
 /*
  * recurrent.c: RNN (tanh, relu), LSTM and GRU layers, forward and BPTT backward, and the scalar
  * twins of the fused gate kernels. Equations and shapes: recurrent.h (PyTorch's nn.RNN, nn.LSTM,
- * nn.GRU documentation). The SIMD128 twins of the gate kernels are in recurrent_simd128.c; the
- * dispatch between the twins is at the bottom of this file (kernels/dispatch.c belongs to the
- * foundation kernels, so this family picks its own twins the same way, at compile time).
+ * nn.GRU documentation). The SIMD128 twins of the gate kernels are in recurrent_simd128.c; dispatch.c
+ * picks between the twins at compile time.
  *
  * Not here: validation and allocation (src/api/recurrent.c), stacking layers and directions.
  */
@@ -345,26 +344,3 @@ void al_recurrent_layer_backward(int cell, int B, int T, int I, int H, int rever
     if (dx) al_sgemm(0, 0, (int)BT, I, GH, 1.0f, dpre, GH, w_ih, I, 1.0f, dx, I);
 }
 
-/* ------------------------------------------------------------------ dispatch (compile time) */
-
-#if AL_SIMD128
-#define AL_RECURRENT_PICK(name) name##_simd128
-#else
-#define AL_RECURRENT_PICK(name) name##_scalar
-#endif
-
-void al_recurrent_rnn_cell_forward(float *h, const float *pre, int H, int relu)
-{
-    AL_RECURRENT_PICK(al_recurrent_rnn_cell_forward)(h, pre, H, relu);
-}
-
-void al_recurrent_lstm_cell_forward(float *gates, float *c, float *h, const float *c_prev, int H)
-{
-    AL_RECURRENT_PICK(al_recurrent_lstm_cell_forward)(gates, c, h, c_prev, H);
-}
-
-void al_recurrent_gru_cell_forward(float *gates, float *h, const float *hh, const float *h_prev,
-                                   int H)
-{
-    AL_RECURRENT_PICK(al_recurrent_gru_cell_forward)(gates, h, hh, h_prev, H);
-}

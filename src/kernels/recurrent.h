@@ -73,7 +73,7 @@ void al_recurrent_gru_cell_forward_simd128(float *gates, float *h, const float *
                                            const float *h_prev, int H);
 #endif
 
-/* The dispatched twins (picked at compile time in recurrent.c). */
+/* The dispatched twins (picked at compile time in dispatch.c). */
 void al_recurrent_rnn_cell_forward(float *h, const float *pre, int H, int relu);
 void al_recurrent_lstm_cell_forward(float *gates, float *c, float *h, const float *c_prev, int H);
 void al_recurrent_gru_cell_forward(float *gates, float *h, const float *hh, const float *h_prev,

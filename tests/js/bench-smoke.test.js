@@ -1,0 +1,74 @@
+// The benchmark harness in smoke mode (scripts/bench.mjs --smoke): tiny shapes, two rounds, no
+// timing claims. What it proves: every contender that is installed loads offline, the ONNX graphs
+// the harness encodes by hand are accepted by onnxruntime-web, and every row passes its check
+// against attnlab's scalar build. PyTorch is left out (CI has none); the native driver runs when
+// gcc is there. Must finish well inside 60 s.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+test('node scripts/bench.mjs --smoke runs every contender and every row passes its check', { timeout: 60_000 }, () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'attnlab-bench-smoke-'));
+  try {
+    const only = 'attnlab-simd,attnlab-scalar,attnlab-api,tfjs-wasm,ort-wasm,native';
+    const r = spawnSync(process.execPath, ['scripts/bench.mjs', '--smoke', '--no-startup', '--only', only, '--out', out], {
+      cwd: ROOT, encoding: 'utf8', timeout: 58_000,
+    });
+    assert.equal(r.status, 0, `bench --smoke exited ${r.status}\n${(r.stderr ?? '').slice(-3000)}`);
+    const run = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
+    assert.ok(run.cases.length >= 4, 'smoke cases');
+    for (const name of ['attnlab-simd', 'attnlab-scalar', 'attnlab-api', 'tfjs-wasm', 'ort-wasm']) {
+      assert.equal(run.contenders[name]?.status, 'ok', `${name} did not start: ${run.contenders[name]?.note}`);
+    }
+    for (const row of run.results) {
+      assert.equal(row.status, 'ok', `${row.case} / ${row.contender}: ${row.status} ${row.error ?? ''}`);
+      assert.ok(row.maxAbsDiff <= 1e-4, `${row.case} / ${row.contender}: max |Δ| ${row.maxAbsDiff}`);
+      assert.equal(row.samples.length, run.rounds);
+    }
+    assert.match(readFileSync(path.join(out, 'results.md'), 'utf8'), /\| matmul 32×64×64 \|/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('the hand-written ONNX encoder: an LSTM graph matches a JS LSTM', async () => {
+  const ort = await import('onnxruntime-web');
+  const { lstmModel } = await import('../../scripts/bench/onnx.mjs');
+  const { uniform } = await import('../../scripts/bench/cases.mjs');
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.wasmPaths = path.join(ROOT, 'node_modules/onnxruntime-web/dist') + path.sep;
+  const T = 5; const C = 3; const Hd = 4;
+  const W = uniform(4 * Hd * C, 1, 0.5); const R = uniform(4 * Hd * Hd, 2, 0.25); const bias = uniform(8 * Hd, 3, 0.1);
+  const x = uniform(T * C, 4);
+  const s = await ort.InferenceSession.create(lstmModel({ T, N: 1, C, Hd, W, R, bias }), { executionProviders: ['wasm'] });
+  const got = (await s.run({ x: new ort.Tensor('float32', x, [T, 1, C]) })).y.data;
+  // ONNX LSTM, gates i, o, f, c: i = σ(W_i x + R_i h + Wb_i + Rb_i), ..., c' = f⊙c + i⊙g, h' = o⊙tanh(c')
+  const sig = (z) => 1 / (1 + Math.exp(-z));
+  let h = new Float64Array(Hd); let c = new Float64Array(Hd);
+  let worst = 0;
+  for (let t = 0; t < T; t++) {
+    const g = new Float64Array(4 * Hd);
+    for (let r = 0; r < 4 * Hd; r++) {
+      let z = bias[r] + bias[4 * Hd + r];
+      for (let j = 0; j < C; j++) z += W[r * C + j] * x[t * C + j];
+      for (let j = 0; j < Hd; j++) z += R[r * Hd + j] * h[j];
+      g[r] = z;
+    }
+    const h2 = new Float64Array(Hd); const c2 = new Float64Array(Hd);
+    for (let j = 0; j < Hd; j++) {
+      const i = sig(g[j]); const o = sig(g[Hd + j]); const f = sig(g[2 * Hd + j]); const cc = Math.tanh(g[3 * Hd + j]);
+      c2[j] = f * c[j] + i * cc;
+      h2[j] = o * Math.tanh(c2[j]);
+      worst = Math.max(worst, Math.abs(h2[j] - got[t * Hd + j]));
+    }
+    h = h2; c = c2;
+  }
+  await s.release();
+  assert.ok(worst < 1e-5, `ONNX LSTM vs JS reference: max |Δ| ${worst}`);
+});
