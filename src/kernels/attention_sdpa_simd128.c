@@ -2,9 +2,13 @@
  * attention_sdpa_simd128.c: SIMD128 twin of attention_sdpa_scalar.c (maths, masks and the two
  * paths are documented there).
  *
- * Scores: four keys at a time share the query loads, lanes along D. Weighted sums: lanes along
- * Dv. The streaming path works on blocks of AL_SDPA_BLOCK keys: scores into a small stack
- * buffer, one max and one rescale per block instead of per key, exp on four lanes.
+ * Both paths work on blocks of AL_SDPA_QB queries, so every key and value row read from memory
+ * serves QB queries, and run their two products on the sgemm register tiles (matmul_simd128.c):
+ *  - with weights: scores for the block's rows (Q_b Kᵀ · scale) straight into att, a vector
+ *    softmax per row, then out_b = att_b V;
+ *  - streaming (FlashAttention-style): key blocks of AL_SDPA_KB, scores into a 4 KB stack tile,
+ *    one running max and rescale per row and block, exp on four lanes, then O_b += P V_b.
+ * Causal blocks stop at the diagonal (keys past the block's last query are never read).
  */
 #include <string.h>
 
@@ -12,56 +16,10 @@
 
 #if AL_SIMD128
 
-#define AL_SDPA_BLOCK 32
-
-/* s[0..3] = q · k_{0..3} over D, keys at stride D */
-static inline void dot4(float *s, const float *q, const float *k, int D)
-{
-    const float *k0 = k, *k1 = k + D, *k2 = k + 2 * D, *k3 = k + 3 * D;
-    al_v4 a0 = al_v4_zero(), a1 = al_v4_zero(), a2 = al_v4_zero(), a3 = al_v4_zero();
-    int d = 0;
-    for (; d + 4 <= D; d += 4) {
-        al_v4 qv = al_v4_load(q + d);
-        a0 = al_v4_add(a0, al_v4_mul(qv, al_v4_load(k0 + d)));
-        a1 = al_v4_add(a1, al_v4_mul(qv, al_v4_load(k1 + d)));
-        a2 = al_v4_add(a2, al_v4_mul(qv, al_v4_load(k2 + d)));
-        a3 = al_v4_add(a3, al_v4_mul(qv, al_v4_load(k3 + d)));
-    }
-    s[0] = al_v4_hsum(a0); s[1] = al_v4_hsum(a1); s[2] = al_v4_hsum(a2); s[3] = al_v4_hsum(a3);
-    for (; d < D; d++) {
-        s[0] += q[d] * k0[d]; s[1] += q[d] * k1[d]; s[2] += q[d] * k2[d]; s[3] += q[d] * k3[d];
-    }
-}
-
-static inline float dot1(const float *q, const float *k, int D)
-{
-    al_v4 a = al_v4_zero();
-    int d = 0;
-    for (; d + 4 <= D; d += 4) a = al_v4_add(a, al_v4_mul(al_v4_load(q + d), al_v4_load(k + d)));
-    float s = al_v4_hsum(a);
-    for (; d < D; d++) s += q[d] * k[d];
-    return s;
-}
-
-/* s[0..n) = (q · k_j) · scale */
-static void scores(float *s, const float *q, const float *k, int n, int D, float scale)
-{
-    int j = 0;
-    for (; j + 4 <= n; j += 4) dot4(s + j, q, k + (long)j * D, D);
-    for (; j < n; j++) s[j] = dot1(q, k + (long)j * D, D);
-    al_v4 sc = al_v4_splat(scale);
-    for (j = 0; j + 4 <= n; j += 4) al_v4_store(s + j, al_v4_mul(al_v4_load(s + j), sc));
-    for (; j < n; j++) s[j] *= scale;
-}
-
-/* o[0..Dv) += a · v */
-static inline void axpy(float *o, float a, const float *v, int Dv)
-{
-    al_v4 av = al_v4_splat(a);
-    int d = 0;
-    for (; d + 4 <= Dv; d += 4) al_v4_store(o + d, al_v4_add(al_v4_load(o + d), al_v4_mul(av, al_v4_load(v + d))));
-    for (; d < Dv; d++) o[d] += a * v[d];
-}
+/* Blocks: AL_SDPA_QB queries share every key block they read; AL_SDPA_KB keys per score block
+ * (the stack holds QB·KB floats = 4 KB). */
+#define AL_SDPA_QB 16
+#define AL_SDPA_KB 64
 
 static inline void scal(float *o, float a, int n)
 {
@@ -75,54 +33,76 @@ void al_sdpa_forward_simd128(float *out, float *att, const float *q, const float
                              const float *v, int T, int S, int D, int Dv, float scale,
                              const uint8_t *key_mask, int causal)
 {
-    for (int t = 0; t < T; t++) {
-        const float *qt = q + (long)t * D;
-        float *ot = out + (long)t * Dv;
-        int Sv = causal ? (t + 1 < S ? t + 1 : S) : S;
-        memset(ot, 0, sizeof(float) * (size_t)Dv);
+    float sc[AL_SDPA_QB * AL_SDPA_KB]; /* one block of scores / probabilities */
+    float m[AL_SDPA_QB], l[AL_SDPA_QB];
+    int any[AL_SDPA_QB];
+    for (int t0 = 0; t0 < T; t0 += AL_SDPA_QB) {
+        int tb = T - t0 < AL_SDPA_QB ? T - t0 : AL_SDPA_QB;
+        float *ob = out + (long)t0 * Dv;
+        const float *qb = q + (long)t0 * D;
+        /* keys any row of this block may see; causal blocks stop at the diagonal */
+        int s_end = causal ? (t0 + tb < S ? t0 + tb : S) : S;
         if (att) {
-            float *at = att + (long)t * S;
-            scores(at, qt, k, Sv, D, scale);
-            al_softmax_forward_simd128(at, at, key_mask, 0, 1, Sv);
-            for (int s = Sv; s < S; s++) at[s] = 0.0f;
-            for (int s = 0; s < Sv; s++)
-                if (at[s] != 0.0f) axpy(ot, at[s], v + (long)s * Dv, Dv);
+            float *ab = att + (long)t0 * S;
+            al_sgemm_simd128(0, 1, tb, s_end, D, scale, qb, D, k, D, 0.0f, ab, S);
+            for (int i = 0; i < tb; i++) {
+                int sv = causal ? (t0 + i + 1 < S ? t0 + i + 1 : S) : S;
+                float *ar = ab + (long)i * S;
+                al_softmax_forward_simd128(ar, ar, key_mask, 0, 1, sv);
+                for (int s = sv; s < S; s++) ar[s] = 0.0f;
+            }
+            al_sgemm_simd128(0, 0, tb, Dv, s_end, 1.0f, ab, S, v, Dv, 0.0f, ob, Dv);
             continue;
         }
-        float sc[AL_SDPA_BLOCK];
-        float m = 0.0f, l = 0.0f;
-        int any = 0;
-        for (int s0 = 0; s0 < Sv; s0 += AL_SDPA_BLOCK) {
-            int n = Sv - s0 < AL_SDPA_BLOCK ? Sv - s0 : AL_SDPA_BLOCK;
-            scores(sc, qt, k + (long)s0 * D, n, D, scale);
-            /* block max over visible keys */
-            int vis = 0;
-            float bm = 0.0f;
-            for (int j = 0; j < n; j++) {
-                if (key_mask && key_mask[s0 + j]) continue;
-                if (!vis || sc[j] > bm) bm = sc[j];
-                vis = 1;
-            }
-            if (!vis) continue;
-            if (!any || bm > m) {
-                float c = any ? al_expf_scalar(m - bm) : 0.0f;
-                l *= c;
-                scal(ot, c, Dv);
-                m = bm;
-                any = 1;
-            }
-            /* p_j = exp(e_j − m), masked keys 0 */
-            al_v4 mv = al_v4_splat(m);
-            int j = 0;
-            for (; j + 4 <= n; j += 4) al_v4_store(sc + j, al_v4_exp(al_v4_sub(al_v4_load(sc + j), mv)));
-            for (; j < n; j++) sc[j] = al_expf_scalar(sc[j] - m);
-            for (j = 0; j < n; j++) {
-                if (key_mask && key_mask[s0 + j]) continue;
-                l += sc[j];
-                axpy(ot, sc[j], v + (long)(s0 + j) * Dv, Dv);
-            }
+        for (int i = 0; i < tb; i++) {
+            m[i] = 0.0f;
+            l[i] = 0.0f;
+            any[i] = 0;
         }
-        if (any) scal(ot, 1.0f / l, Dv);
+        memset(ob, 0, sizeof(float) * (size_t)tb * Dv);
+        for (int s0 = 0; s0 < s_end; s0 += AL_SDPA_KB) {
+            int nb = s_end - s0 < AL_SDPA_KB ? s_end - s0 : AL_SDPA_KB;
+            al_sgemm_simd128(0, 1, tb, nb, D, scale, qb, D, k + (long)s0 * D, D, 0.0f, sc, AL_SDPA_KB);
+            for (int i = 0; i < tb; i++) {
+                float *row = sc + i * AL_SDPA_KB;
+                int lim = causal ? t0 + i + 1 - s0 : nb; /* visible keys of this row in the block */
+                if (lim > nb) lim = nb;
+                float bm = 0.0f;
+                int vis = 0;
+                for (int j = 0; j < lim; j++) {
+                    if (key_mask && key_mask[s0 + j]) continue;
+                    if (!vis || row[j] > bm) bm = row[j];
+                    vis = 1;
+                }
+                if (!vis) {
+                    memset(row, 0, sizeof(float) * (size_t)nb);
+                    continue;
+                }
+                if (!any[i] || bm > m[i]) { /* new running max: rescale what the row holds */
+                    float c = any[i] ? al_expf_scalar(m[i] - bm) : 0.0f;
+                    l[i] *= c;
+                    scal(ob + (long)i * Dv, c, Dv);
+                    m[i] = bm;
+                    any[i] = 1;
+                }
+                al_v4 mv = al_v4_splat(m[i]);
+                int j = 0;
+                for (; j + 4 <= nb; j += 4) al_v4_store(row + j, al_v4_exp(al_v4_sub(al_v4_load(row + j), mv)));
+                for (; j < nb; j++) row[j] = al_expf_scalar(row[j] - m[i]);
+                for (j = lim < 0 ? 0 : lim; j < nb; j++) row[j] = 0.0f;
+                if (key_mask)
+                    for (j = 0; j < lim; j++) if (key_mask[s0 + j]) row[j] = 0.0f;
+                al_v4 sv = al_v4_zero();
+                for (j = 0; j + 4 <= nb; j += 4) sv = al_v4_add(sv, al_v4_load(row + j));
+                float sum = al_v4_hsum(sv);
+                for (; j < nb; j++) sum += row[j];
+                l[i] += sum;
+            }
+            /* O += P V over this key block: the 4×8 register tiles of the matmul */
+            al_sgemm_simd128(0, 0, tb, Dv, nb, 1.0f, sc, AL_SDPA_KB, v + (long)s0 * Dv, Dv, 1.0f, ob, Dv);
+        }
+        for (int i = 0; i < tb; i++)
+            if (any[i]) scal(ob + (long)i * Dv, 1.0f / l[i], Dv);
     }
 }
 
