@@ -137,6 +137,12 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
                       const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
     if (M <= 0 || N <= 0) return;
+    if (M == 1 && !trans_b && (!trans_a || lda == 1) && K > 0) {
+        /* one row: c = alpha · Bᵀ a + beta · c streams B row by row (the 1×8 tiles would stride
+         * down all K rows of B once per 8 columns) */
+        al_sgemv_simd128(1, K, N, alpha, B, ldb, A, beta, C);
+        return;
+    }
     if (!trans_b) {
         long sam = trans_a ? 1 : lda, sak = trans_a ? lda : 1;
         int n = 0;
