@@ -14,6 +14,9 @@
 
 #if AL_SIMD128
 
+/* Rows of B packed per panel in large products (8 columns × 256 rows = 8 KB of stack). */
+#define AL_GEMM_KC 256
+
 /* c[0..3] = alpha·acc + beta·c (beta == 0: no read) */
 static inline void store4(float *c, al_v4 acc, float alpha, float beta)
 {
@@ -146,6 +149,29 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
     if (!trans_b) {
         long sam = trans_a ? 1 : lda, sak = trans_a ? lda : 1;
         int n = 0;
+        if (M >= 16 && K >= 64) {
+            /* Large products: copy each 8-column strip of B, AL_GEMM_KC rows at a time, into a
+             * contiguous panel first. Unpacked, every k step of a tile touches a new cache line
+             * (half used) of a row ldb floats away, and a 512-row strip no longer fits in L1. */
+            float panel[AL_GEMM_KC * 8];
+            for (; n + 8 <= N; n += 8) {
+                for (int k0 = 0; k0 < K; k0 += AL_GEMM_KC) {
+                    int kc = K - k0 < AL_GEMM_KC ? K - k0 : AL_GEMM_KC;
+                    for (int k = 0; k < kc; k++) {
+                        const float *b = B + (long)(k0 + k) * ldb + n;
+                        al_v4_store(panel + k * 8, al_v4_load(b));
+                        al_v4_store(panel + k * 8 + 4, al_v4_load(b + 4));
+                    }
+                    float bk = k0 == 0 ? beta : 1.0f; /* later K blocks add to the first */
+                    const float *a0 = A + k0 * sak;
+                    int m = 0;
+                    for (; m + 4 <= M; m += 4)
+                        tile_4x8(kc, a0 + m * sam, sam, sak, panel, 8, C + (long)m * ldc + n, ldc, alpha, bk);
+                    for (; m < M; m++)
+                        tile_1x8(kc, a0 + m * sam, sak, panel, 8, C + (long)m * ldc + n, alpha, bk);
+                }
+            }
+        }
         for (; n + 8 <= N; n += 8) {
             int m = 0;
             for (; m + 4 <= M; m += 4)

@@ -103,6 +103,9 @@ static void test_sgemm(void)
                 test_sgemm_case(&variants[vi], ta, tb, 1, 256, 64, 1.0f, 0.0f, 0);
                 test_sgemm_case(&variants[vi], ta, tb, 33, 65, 129, 1.0f, 0.0f, 0);
                 test_sgemm_case(&variants[vi], ta, tb, 128, 128, 128, 1.0f, 0.0f, 0);
+                /* packed B panels with two K blocks (K > 256), alpha, beta and padding */
+                test_sgemm_case(&variants[vi], ta, tb, 21, 37, 300, 0.75f, 0.5f, 2);
+                test_sgemm_case(&variants[vi], ta, tb, 16, 8, 64, 1.0f, 0.0f, 0);
             }
 }
 
