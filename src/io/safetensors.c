@@ -1,0 +1,896 @@
+/*
+ * io/safetensors.c: the safetensors loader (API and limits in api/safetensors.h; the format,
+ * policies and every error message in docs/model-format.md).
+ *
+ * Format (https://github.com/huggingface/safetensors, "Format"): 8 bytes N (u64 little-endian),
+ * N bytes of UTF-8 JSON {name: {"dtype", "shape", "data_offsets": [begin, end]},
+ * "__metadata__": {str: str}}, then the data buffer; offsets are relative to its start.
+ *
+ * How it stays safe on hostile bytes:
+ *   1. the length prefix is checked in 64-bit arithmetic before anything else (wasm32's size_t
+ *      is 32 bits); an HTML page or JSON text in place of a model is recognised and named;
+ *   2. the header is checked as UTF-8 and then as JSON (json_validate: no recursion, depth cap);
+ *   3. parse() walks the fixed schema once to count and check every tensor (dtype, shape with
+ *      checked products, offsets against the shape and the buffer, finite weights) without
+ *      allocating; then one block is allocated for the handle, its tables and its strings, and
+ *      parse() runs again to fill it;
+ *   4. what needs the whole table is checked last: duplicate names and keys (sorted), and that
+ *      the byte ranges tile the data buffer exactly (no gaps, overlaps or trailing bytes).
+ * Every failure frees what was allocated and writes one message naming the tensor or key.
+ *
+ * Deliberately not here: file or network access, memory mapping, writing safetensors, dtypes
+ * other than F32/F16/BF16 (they are recognised and refused by name), big-endian hosts' F32 fast
+ * path (bytes are assembled explicitly, so any host and any alignment work).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "attnlab.h"
+#include "io/json.h"
+
+/* ------------------------------------------------------------------ tables */
+
+struct dtype_info {
+    const char *name;
+    int size;      /* bytes per element */
+    int supported; /* converted to float32 on load */
+};
+
+/* Every dtype the safetensors reference knows (v0.4/0.5); attnlab loads the first three. */
+static const struct dtype_info DTYPES[] = {
+    { "F32", 4, 1 }, { "F16", 2, 1 }, { "BF16", 2, 1 },
+    { "F64", 8, 0 }, { "I64", 8, 0 }, { "I32", 4, 0 }, { "I16", 2, 0 }, { "I8", 1, 0 },
+    { "U64", 8, 0 }, { "U32", 4, 0 }, { "U16", 2, 0 }, { "U8", 1, 0 }, { "BOOL", 1, 0 },
+    { "F8_E4M3", 1, 0 }, { "F8_E5M2", 1, 0 }, { "F8_E8M0", 1, 0 }, { "F6_E2M3", 1, 0 },
+    { "F6_E3M2", 1, 0 }, { "F4", 1, 0 }, { "C64", 8, 0 },
+};
+#define N_DTYPES ((int)(sizeof(DTYPES) / sizeof(DTYPES[0])))
+enum { DT_F32 = 0, DT_F16 = 1, DT_BF16 = 2 };
+
+struct st_tensor {
+    const char *name;    /* NUL-terminated, decoded, in the handle's string pool */
+    const char *raw;     /* [raw_len] the name as written in the JSON (for messages) */
+    size_t raw_len;
+    int dtype;           /* index into DTYPES */
+    int rank;
+    int32_t shape[AL_SAFETENSORS_MAX_RANK]; /* [rank] */
+    int32_t numel;
+    uint64_t begin, end; /* byte range in the data buffer */
+};
+
+struct st_meta {
+    const char *key, *value; /* NUL-terminated, decoded, in the string pool */
+};
+
+struct al_safetensors {
+    const uint8_t *data;       /* [data_len] borrowed from the caller */
+    uint64_t data_len;
+    int n_tensors, n_meta;
+    struct st_tensor *tensors; /* [n_tensors] header order */
+    struct st_meta *meta;      /* [n_meta] header order */
+    void **order;              /* [max(n_tensors, n_meta)] scratch for the sorted checks */
+    char *pool;                /* the decoded strings */
+};
+
+/* ------------------------------------------------------------------ messages */
+
+/* A message written into the caller's buffer; silently truncated, always NUL-terminated. */
+struct msg {
+    char *buf;
+    size_t cap, len;
+};
+
+static void m_put(struct msg *m, const char *s, size_t n)
+{
+    if (!m->buf || m->cap == 0) return;
+    for (size_t k = 0; k < n && m->len + 1 < m->cap; k++) m->buf[m->len++] = s[k];
+    m->buf[m->len] = 0;
+}
+
+static void m_s(struct msg *m, const char *s) { m_put(m, s, strlen(s)); }
+
+static void m_u(struct msg *m, uint64_t v)
+{
+    char tmp[24];
+    int k = 24;
+    do {
+        tmp[--k] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    m_put(m, tmp + k, (size_t)(24 - k));
+}
+
+/* raw [n] (valid UTF-8) in quotes, cut to 64 bytes at a character boundary. */
+static void m_q(struct msg *m, const char *raw, size_t n)
+{
+    size_t cut = n;
+    if (n > 64) {
+        cut = 64;
+        while (cut > 0 && ((uint8_t)raw[cut] & 0xC0) == 0x80) cut--;
+    }
+    m_s(m, "\"");
+    m_put(m, raw, cut);
+    m_s(m, cut < n ? "...\"" : "\"");
+}
+
+/* Drop a UTF-8 sequence cut in half by truncation, so the message decodes cleanly. */
+static void m_finish(struct msg *m)
+{
+    if (!m->buf || m->len == 0) return;
+    size_t k = m->len, cont = 0;
+    while (k > 0 && ((uint8_t)m->buf[k - 1] & 0xC0) == 0x80 && cont < 3) { k--; cont++; }
+    if (k == 0) return;
+    uint8_t lead = (uint8_t)m->buf[k - 1];
+    size_t need = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
+    if (lead >= 0xC0 && cont < need) {
+        m->len = k - 1;
+        m->buf[m->len] = 0;
+    }
+}
+
+/* ------------------------------------------------------------------ parsing */
+
+struct ctx {
+    struct json_cursor c;   /* over the header */
+    const uint8_t *data;    /* [data_len] */
+    uint64_t data_len;
+    struct msg *m;
+    int fill;               /* 0: count and check; 1: fill st */
+    /* counted in pass 0 */
+    uint64_t n_tensors, n_meta, str_bytes;
+    /* filled in pass 1 */
+    al_safetensors *st;
+    size_t pool_used;
+};
+
+static void m_tensor(struct ctx *x, const char *raw, size_t n)
+{
+    m_s(x->m, "tensor ");
+    m_q(x->m, raw, n);
+    m_s(x->m, ": ");
+}
+
+/* Decode the string at the cursor into the pool (fill pass) or just measure it. */
+static int read_string(struct ctx *x, const char **raw, size_t *raw_len, size_t *len,
+                       int *nul, const char **stored)
+{
+    char *out = x->fill ? x->st->pool + x->pool_used : NULL;
+    if (json_string(&x->c, out, raw, raw_len, len, nul)) return -1;
+    if (x->fill) {
+        out[*len] = 0;
+        *stored = out;
+        x->pool_used += *len + 1;
+    }
+    return 0;
+}
+
+/* The string at the cursor decoded into small [cap] when it fits, else "" (for keyword tests). */
+static int read_word(struct ctx *x, char *small, size_t cap, const char **raw, size_t *raw_len)
+{
+    struct json_cursor peek = x->c;
+    size_t len;
+    int nul;
+    if (json_string(&peek, NULL, raw, raw_len, &len, &nul)) return -1;
+    if (*raw_len < cap) {
+        if (json_string(&x->c, small, NULL, NULL, &len, &nul)) return -1;
+        small[len] = 0;
+        if (nul) small[0] = 0;
+    } else {
+        x->c = peek;
+        small[0] = 0;
+    }
+    return 0;
+}
+
+static al_status check_finite(struct ctx *x, const char *raw, size_t raw_len, int dtype,
+                              const uint8_t *p, int32_t numel)
+{
+    for (int32_t k = 0; k < numel; k++) {
+        int bad = 0, neg = 0, nan = 0;
+        if (dtype == DT_F32) {
+            const uint8_t *b = p + 4 * (size_t)k;
+            bad = (b[3] & 0x7F) == 0x7F && (b[2] & 0x80);
+            nan = bad && ((b[2] & 0x7F) | b[1] | b[0]);
+            neg = b[3] >> 7;
+        } else {
+            const uint8_t *b = p + 2 * (size_t)k;
+            unsigned h = (unsigned)b[0] | (unsigned)b[1] << 8;
+            if (dtype == DT_F16) {
+                bad = (h & 0x7C00) == 0x7C00;
+                nan = bad && (h & 0x03FF);
+            } else {
+                bad = (h & 0x7F80) == 0x7F80;
+                nan = bad && (h & 0x007F);
+            }
+            neg = (int)(h >> 15);
+        }
+        if (bad) {
+            m_tensor(x, raw, raw_len);
+            m_s(x->m, nan ? "NaN" : neg ? "-Infinity" : "Infinity");
+            m_s(x->m, " at flat index ");
+            m_u(x->m, (uint64_t)k);
+            m_s(x->m, "; attnlab refuses non-finite weights");
+            return AL_ERR_NONFINITE;
+        }
+    }
+    return AL_OK;
+}
+
+static void m_shape(struct msg *m, const uint64_t *dims, int rank)
+{
+    m_s(m, "[");
+    for (int d = 0; d < rank; d++) {
+        if (d) m_s(m, ", ");
+        m_u(m, dims[d]);
+    }
+    m_s(m, "]");
+}
+
+/* One tensor entry, the cursor at its value. Tensor index t in the fill pass. */
+static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, size_t name_len,
+                              int name_nul, const char *stored, uint64_t t)
+{
+    struct msg *m = x->m;
+    if (name_len == 0) {
+        m_s(m, "a tensor has an empty name");
+        return AL_ERR_FORMAT;
+    }
+    if (name_nul) {
+        m_tensor(x, raw, raw_len);
+        m_s(m, "the name contains a NUL character (\\u0000)");
+        return AL_ERR_FORMAT;
+    }
+    if (name_len > AL_SAFETENSORS_MAX_NAME) {
+        m_tensor(x, raw, raw_len);
+        m_s(m, "the name is ");
+        m_u(m, name_len);
+        m_s(m, " bytes, over attnlab's cap of 1024");
+        return AL_ERR_UNSUPPORTED;
+    }
+    json_ws(&x->c);
+    if (json_peek(&x->c) != '{') {
+        m_tensor(x, raw, raw_len);
+        m_s(m, "expected an object {dtype, shape, data_offsets}, found ");
+        m_s(m, json_kind(&x->c));
+        return AL_ERR_FORMAT;
+    }
+    x->c.i++;
+
+    enum { F_DTYPE = 1, F_SHAPE = 2, F_OFFSETS = 4 };
+    int seen = 0, dtype = -1, rank = 0;
+    uint64_t dims[AL_SAFETENSORS_MAX_RANK], off[2] = { 0, 0 };
+    if (json_eat(&x->c, '}') != 0) {
+        for (;;) {
+            char key[80]; /* any escaping of the longest field name fits */
+            const char *kraw;
+            size_t kraw_len;
+            if (read_word(x, key, sizeof key, &kraw, &kraw_len) || json_eat(&x->c, ':')) {
+                m_tensor(x, raw, raw_len);
+                m_s(m, "malformed entry");
+                return AL_ERR_FORMAT;
+            }
+            int f = !strcmp(key, "dtype") ? F_DTYPE : !strcmp(key, "shape") ? F_SHAPE
+                  : !strcmp(key, "data_offsets") ? F_OFFSETS : 0;
+            if (f == 0 || (seen & f)) {
+                m_tensor(x, raw, raw_len);
+                m_s(m, f ? "duplicate field " : "unknown field ");
+                m_q(m, kraw, kraw_len);
+                if (!f) m_s(m, " (expected dtype, shape, data_offsets)");
+                return AL_ERR_FORMAT;
+            }
+            seen |= f;
+            json_ws(&x->c);
+            if (f == F_DTYPE) {
+                char name[80];
+                const char *draw;
+                size_t draw_len;
+                if (json_peek(&x->c) != '"') {
+                    m_tensor(x, raw, raw_len);
+                    m_s(m, "\"dtype\" must be a string, found ");
+                    m_s(m, json_kind(&x->c));
+                    return AL_ERR_FORMAT;
+                }
+                if (read_word(x, name, sizeof name, &draw, &draw_len)) return AL_ERR_FORMAT;
+                for (int d = 0; d < N_DTYPES; d++)
+                    if (!strcmp(name, DTYPES[d].name)) dtype = d;
+                if (dtype < 0) {
+                    m_tensor(x, raw, raw_len);
+                    m_s(m, "unknown dtype ");
+                    m_q(m, draw, draw_len);
+                    return AL_ERR_FORMAT;
+                }
+                if (!DTYPES[dtype].supported) {
+                    m_tensor(x, raw, raw_len);
+                    m_s(m, "dtype ");
+                    m_s(m, DTYPES[dtype].name);
+                    m_s(m, " is not supported (attnlab loads F32, F16 and BF16; convert the file)");
+                    return AL_ERR_UNSUPPORTED;
+                }
+            } else {
+                const char *what = f == F_SHAPE ? "\"shape\"" : "\"data_offsets\"";
+                if (json_peek(&x->c) != '[') {
+                    m_tensor(x, raw, raw_len);
+                    m_s(m, what);
+                    m_s(m, f == F_SHAPE ? " must be an array of integers, found "
+                                        : " must be an array [begin, end], found ");
+                    m_s(m, json_kind(&x->c));
+                    return AL_ERR_FORMAT;
+                }
+                x->c.i++;
+                int count = 0;
+                if (json_eat(&x->c, ']') != 0) {
+                    for (;;) {
+                        const char *nraw;
+                        size_t nlen;
+                        uint64_t v;
+                        json_ws(&x->c);
+                        int is_num = json_peek(&x->c) == '-'
+                                     || (json_peek(&x->c) >= '0' && json_peek(&x->c) <= '9');
+                        if (!is_num || json_number(&x->c, &nraw, &nlen) || json_u53(nraw, nlen, &v)) {
+                            m_tensor(x, raw, raw_len);
+                            m_s(m, f == F_SHAPE ? "shape[" : "data_offsets[");
+                            m_u(m, (uint64_t)count);
+                            m_s(m, "] is ");
+                            if (is_num) m_q(m, nraw, nlen);
+                            else m_s(m, json_kind(&x->c));
+                            m_s(m, ", not an integer in [0, 2^53]");
+                            return AL_ERR_FORMAT;
+                        }
+                        if (f == F_SHAPE) {
+                            if (count >= AL_SAFETENSORS_MAX_RANK) {
+                                m_tensor(x, raw, raw_len);
+                                m_s(m, "rank above attnlab's limit of 8");
+                                return AL_ERR_UNSUPPORTED;
+                            }
+                            dims[count] = v;
+                        } else if (count < 2) {
+                            off[count] = v;
+                        }
+                        count++;
+                        if (json_eat(&x->c, ',') == 0) continue;
+                        if (json_eat(&x->c, ']') == 0) break;
+                        return AL_ERR_FORMAT; /* unreachable: the header was validated */
+                    }
+                }
+                if (f == F_SHAPE) {
+                    rank = count;
+                } else if (count != 2) {
+                    m_tensor(x, raw, raw_len);
+                    m_s(m, "\"data_offsets\" must be [begin, end], found ");
+                    m_u(m, (uint64_t)count);
+                    m_s(m, count == 1 ? " entry" : " entries");
+                    return AL_ERR_FORMAT;
+                }
+            }
+            if (json_eat(&x->c, ',') == 0) continue;
+            if (json_eat(&x->c, '}') == 0) break;
+            return AL_ERR_FORMAT; /* unreachable: the header was validated */
+        }
+    }
+    if (seen != (F_DTYPE | F_SHAPE | F_OFFSETS)) {
+        m_tensor(x, raw, raw_len);
+        m_s(m, "missing ");
+        m_s(m, !(seen & F_DTYPE) ? "\"dtype\"" : !(seen & F_SHAPE) ? "\"shape\"" : "\"data_offsets\"");
+        return AL_ERR_FORMAT;
+    }
+
+    /* numel: a zero dimension makes it 0 whatever the others; else a checked product */
+    uint64_t numel = 1;
+    int zero = 0;
+    for (int d = 0; d < rank; d++) zero |= dims[d] == 0;
+    for (int d = 0; d < rank; d++) {
+        uint64_t limit = zero ? AL_SAFETENSORS_MAX_NUMEL : AL_SAFETENSORS_MAX_NUMEL / numel;
+        if (dims[d] > limit) {
+            m_tensor(x, raw, raw_len);
+            m_s(m, "shape ");
+            m_shape(m, dims, rank);
+            m_s(m, zero ? " has a dimension over 2^31 - 1" : " has more than 2^31 - 1 elements");
+            return AL_ERR_OVERFLOW;
+        }
+        if (!zero) numel *= dims[d];
+    }
+    if (zero) numel = 0;
+
+    uint64_t need = numel * (uint64_t)DTYPES[dtype].size;
+    const char *bad = off[1] < off[0] ? "end before begin"
+                    : off[1] > x->data_len ? "past the end of the data buffer" : NULL;
+    if (bad || off[1] - off[0] != need) {
+        m_tensor(x, raw, raw_len);
+        m_s(m, "data_offsets [");
+        m_u(m, off[0]);
+        m_s(m, ", ");
+        m_u(m, off[1]);
+        if (bad) {
+            m_s(m, "] ");
+            m_s(m, bad);
+            if (off[1] >= off[0]) {
+                m_s(m, " (");
+                m_u(m, x->data_len);
+                m_s(m, " bytes)");
+            }
+        } else {
+            m_s(m, "] but shape ");
+            m_shape(m, dims, rank);
+            m_s(m, " ");
+            m_s(m, DTYPES[dtype].name);
+            m_s(m, " needs ");
+            m_u(m, need);
+            m_s(m, " bytes");
+        }
+        return AL_ERR_FORMAT;
+    }
+
+    if (!x->fill) {
+        x->n_tensors++;
+        x->str_bytes += name_len + 1;
+        return check_finite(x, raw, raw_len, dtype, x->data + off[0], (int32_t)numel);
+    }
+    struct st_tensor *o = &x->st->tensors[t];
+    o->name = stored;
+    o->raw = raw;
+    o->raw_len = raw_len;
+    o->dtype = dtype;
+    o->rank = rank;
+    for (int d = 0; d < rank; d++) o->shape[d] = (int32_t)dims[d];
+    o->numel = (int32_t)numel;
+    o->begin = off[0];
+    o->end = off[1];
+    return AL_OK;
+}
+
+static al_status parse_metadata(struct ctx *x)
+{
+    struct msg *m = x->m;
+    json_ws(&x->c);
+    if (json_peek(&x->c) != '{') {
+        m_s(m, "\"__metadata__\" must be an object of strings, found ");
+        m_s(m, json_kind(&x->c));
+        return AL_ERR_FORMAT;
+    }
+    x->c.i++;
+    if (json_eat(&x->c, '}') == 0) return AL_OK;
+    for (;;) {
+        const char *raw, *vraw, *key = NULL, *value = NULL;
+        size_t raw_len, vraw_len, len, vlen;
+        int nul, vnul;
+        if (read_string(x, &raw, &raw_len, &len, &nul, &key) || json_eat(&x->c, ':'))
+            return AL_ERR_FORMAT; /* unreachable: the header was validated */
+        json_ws(&x->c);
+        if (nul || len > AL_SAFETENSORS_MAX_NAME) {
+            m_s(m, "__metadata__ key ");
+            m_q(m, raw, raw_len);
+            m_s(m, nul ? " contains a NUL character (\\u0000)" : " is over attnlab's cap of 1024 bytes");
+            return len > AL_SAFETENSORS_MAX_NAME ? AL_ERR_UNSUPPORTED : AL_ERR_FORMAT;
+        }
+        if (json_peek(&x->c) != '"') {
+            m_s(m, "__metadata__ ");
+            m_q(m, raw, raw_len);
+            m_s(m, " must be a string, found ");
+            m_s(m, json_kind(&x->c));
+            m_s(m, " (safetensors metadata maps strings to strings)");
+            return AL_ERR_FORMAT;
+        }
+        if (read_string(x, &vraw, &vraw_len, &vlen, &vnul, &value)) return AL_ERR_FORMAT;
+        if (vnul) {
+            m_s(m, "__metadata__ ");
+            m_q(m, raw, raw_len);
+            m_s(m, ": the value contains a NUL character (\\u0000)");
+            return AL_ERR_FORMAT;
+        }
+        if (x->fill) {
+            x->st->meta[x->st->n_meta].key = key;
+            x->st->meta[x->st->n_meta].value = value;
+            x->st->n_meta++;
+        } else {
+            x->n_meta++;
+            x->str_bytes += len + 1 + vlen + 1;
+        }
+        if (json_eat(&x->c, ',') == 0) continue;
+        if (json_eat(&x->c, '}') == 0) return AL_OK;
+        return AL_ERR_FORMAT; /* unreachable: the header was validated */
+    }
+}
+
+/* The whole header, once to count and check (fill 0), once to fill x->st (fill 1). */
+static al_status parse(struct ctx *x)
+{
+    json_ws(&x->c);
+    x->c.i++; /* '{': the caller checked the root is an object */
+    if (json_eat(&x->c, '}') == 0) return AL_OK;
+    int seen_meta = 0;
+    uint64_t t = 0;
+    for (;;) {
+        char word[80]; /* room for "__metadata__" however it is escaped */
+        const char *raw, *stored = NULL;
+        size_t raw_len, len;
+        int nul;
+        struct json_cursor at = x->c;
+        if (read_word(x, word, sizeof word, &raw, &raw_len)) return AL_ERR_FORMAT;
+        if (json_eat(&x->c, ':')) return AL_ERR_FORMAT; /* unreachable: validated */
+        al_status s;
+        if (!strcmp(word, "__metadata__")) {
+            if (seen_meta) {
+                m_s(x->m, "duplicate key \"__metadata__\"");
+                return AL_ERR_FORMAT;
+            }
+            seen_meta = 1;
+            s = parse_metadata(x);
+        } else {
+            struct json_cursor after = x->c;
+            x->c = at; /* read the name again, this time into the pool */
+            if (read_string(x, &raw, &raw_len, &len, &nul, &stored)) return AL_ERR_FORMAT;
+            x->c = after;
+            s = parse_tensor(x, raw, raw_len, len, nul, stored, t++);
+        }
+        if (s != AL_OK) return s;
+        if (json_eat(&x->c, ',') == 0) continue;
+        if (json_eat(&x->c, '}') == 0) return AL_OK;
+        return AL_ERR_FORMAT; /* unreachable: validated */
+    }
+}
+
+/* ------------------------------------------------------------------ whole-table checks */
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((*(const struct st_tensor *const *)a)->name, (*(const struct st_tensor *const *)b)->name);
+}
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp((*(const struct st_meta *const *)a)->key, (*(const struct st_meta *const *)b)->key);
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const struct st_tensor *p = *(const struct st_tensor *const *)a, *q = *(const struct st_tensor *const *)b;
+    if (p->begin != q->begin) return p->begin < q->begin ? -1 : 1;
+    if (p->end != q->end) return p->end < q->end ? -1 : 1;
+    return 0;
+}
+
+static void m_range(struct msg *m, const struct st_tensor *t)
+{
+    m_s(m, " [");
+    m_u(m, t->begin);
+    m_s(m, ", ");
+    m_u(m, t->end);
+    m_s(m, "]");
+}
+
+static al_status check_table(al_safetensors *st, struct msg *m)
+{
+    int n = st->n_tensors;
+    const struct st_tensor **o = (const struct st_tensor **)st->order;
+    for (int i = 0; i < n; i++) o[i] = &st->tensors[i];
+    qsort(o, (size_t)n, sizeof *o, by_name);
+    for (int i = 1; i < n; i++) {
+        if (!strcmp(o[i - 1]->name, o[i]->name)) {
+            m_s(m, "duplicate tensor name ");
+            m_q(m, o[i]->raw, o[i]->raw_len);
+            return AL_ERR_FORMAT;
+        }
+    }
+
+    const struct st_meta **mo = (const struct st_meta **)st->order;
+    for (int i = 0; i < st->n_meta; i++) mo[i] = &st->meta[i];
+    qsort(mo, (size_t)st->n_meta, sizeof *mo, by_key);
+    for (int i = 1; i < st->n_meta; i++) {
+        if (!strcmp(mo[i - 1]->key, mo[i]->key)) {
+            m_s(m, "duplicate __metadata__ key ");
+            m_q(m, mo[i]->key, strlen(mo[i]->key));
+            return AL_ERR_FORMAT;
+        }
+    }
+
+    /* the ranges, sorted, must tile [0, data_len) exactly */
+    for (int i = 0; i < n; i++) o[i] = &st->tensors[i];
+    qsort(o, (size_t)n, sizeof *o, by_offset);
+    uint64_t pos = 0;
+    const struct st_tensor *prev = NULL;
+    for (int i = 0; i < n; i++) {
+        if (o[i]->begin > pos) {
+            m_s(m, "gap in the data buffer: bytes [");
+            m_u(m, pos);
+            m_s(m, ", ");
+            m_u(m, o[i]->begin);
+            m_s(m, ") belong to no tensor (before tensor ");
+            m_q(m, o[i]->raw, o[i]->raw_len);
+            m_s(m, ")");
+            return AL_ERR_FORMAT;
+        }
+        if (o[i]->begin < pos) {
+            m_s(m, "tensor ");
+            m_q(m, o[i]->raw, o[i]->raw_len);
+            m_range(m, o[i]);
+            m_s(m, " overlaps tensor ");
+            m_q(m, prev->raw, prev->raw_len);
+            m_range(m, prev);
+            return AL_ERR_FORMAT;
+        }
+        if (o[i]->end > pos) prev = o[i];
+        pos = o[i]->end;
+    }
+    if (pos < st->data_len) {
+        m_u(m, st->data_len - pos);
+        m_s(m, " trailing bytes after the last tensor (tensors cover ");
+        m_u(m, pos);
+        m_s(m, " of the ");
+        m_u(m, st->data_len);
+        m_s(m, "-byte data buffer)");
+        return AL_ERR_FORMAT;
+    }
+    return AL_OK;
+}
+
+/* ------------------------------------------------------------------ open */
+
+/* First bytes that make sense to a person: an HTML page or bare JSON served instead of a model. */
+static int sniff(const uint8_t *b, size_t len, struct msg *m)
+{
+    size_t i = 0;
+    if (len >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) i = 3; /* UTF-8 BOM */
+    while (i < len && i < 64 && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n')) i++;
+    if (i >= len || (b[i] != '<' && b[i] != '{')) return 0;
+    size_t n = 0;
+    while (i + n < len && n < 24 && b[i + n] >= 0x20 && b[i + n] < 0x7F) n++;
+    m_s(m, b[i] == '<' ? "this looks like an HTML page, not safetensors (it starts "
+                       : "this looks like JSON text, not safetensors (it starts ");
+    m_q(m, (const char *)b + i, n);
+    m_s(m, b[i] == '<' ? "): check the URL, the server's error page is not a model"
+                       : "): a safetensors file starts with an 8-byte header length");
+    return 1;
+}
+
+static al_status open_checked(const uint8_t *bytes, size_t len, al_safetensors **out, struct msg *m)
+{
+    if (len == 0) {
+        m_s(m, "empty file (0 bytes)");
+        return AL_ERR_FORMAT;
+    }
+    if (len < 8) {
+        if (sniff(bytes, len, m)) return AL_ERR_FORMAT;
+        m_s(m, "file is ");
+        m_u(m, len);
+        m_s(m, " bytes, shorter than the 8-byte header length");
+        return AL_ERR_FORMAT;
+    }
+    uint64_t n = 0;
+    for (int k = 7; k >= 0; k--) n = n << 8 | bytes[k];
+    uint64_t after = (uint64_t)len - 8;
+    if (n > after) {
+        if (sniff(bytes, len, m)) return AL_ERR_FORMAT;
+        m_s(m, "header length ");
+        m_u(m, n);
+        if (n == UINT64_MAX) m_s(m, " (2^64 - 1, all bits set)");
+        else if (n >= (uint64_t)1 << 53) m_s(m, " (>= 2^53)");
+        else if (n >= (uint64_t)1 << 32) m_s(m, " (>= 2^32)");
+        m_s(m, " is larger than the ");
+        m_u(m, after);
+        m_s(m, " bytes after it");
+        m_s(m, n >= (uint64_t)1 << 32 ? ": not a safetensors file?" : ": truncated file?");
+        return AL_ERR_FORMAT;
+    }
+    if (n > AL_SAFETENSORS_MAX_HEADER) {
+        m_s(m, "header length ");
+        m_u(m, n);
+        m_s(m, " is over attnlab's header cap of 16777216 bytes (16 MiB)");
+        return AL_ERR_UNSUPPORTED;
+    }
+    if (n < 2) {
+        m_s(m, "header length ");
+        m_u(m, n);
+        m_s(m, " is too short for a JSON object");
+        return AL_ERR_FORMAT;
+    }
+    const char *h = (const char *)bytes + 8;
+    size_t hn = (size_t)n, bad;
+    if (json_utf8_check((const uint8_t *)h, hn, &bad)) {
+        static const char hex[] = "0123456789abcdef";
+        char b[5] = { '0', 'x', hex[(uint8_t)h[bad] >> 4], hex[(uint8_t)h[bad] & 15], 0 };
+        m_s(m, "header is not valid UTF-8: byte ");
+        m_s(m, b);
+        m_s(m, " at header offset ");
+        m_u(m, bad);
+        return AL_ERR_FORMAT;
+    }
+    struct json_error je;
+    if (json_validate(h, hn, &je)) {
+        m_s(m, "header is not valid JSON: ");
+        m_s(m, je.what);
+        m_s(m, " at header offset ");
+        m_u(m, je.pos);
+        m_s(m, " of ");
+        m_u(m, hn);
+        return AL_ERR_FORMAT;
+    }
+    struct ctx x;
+    memset(&x, 0, sizeof x);
+    x.c.s = h;
+    x.c.n = hn;
+    x.data = bytes + 8 + hn;
+    x.data_len = after - n;
+    x.m = m;
+    json_ws(&x.c);
+    if (json_peek(&x.c) != '{') {
+        m_s(m, "header is ");
+        m_s(m, json_kind(&x.c));
+        m_s(m, ", not a JSON object");
+        return AL_ERR_FORMAT;
+    }
+    al_status s = parse(&x);
+    if (s != AL_OK) return s;
+
+    /* one block: handle, tensor table, metadata table, sort scratch, strings */
+    uint64_t nt = x.n_tensors, nm = x.n_meta, no = nt > nm ? nt : nm;
+    uint64_t a0 = (sizeof(al_safetensors) + 7) & ~(uint64_t)7;
+    uint64_t a1 = a0 + nt * sizeof(struct st_tensor);
+    uint64_t a2 = a1 + ((nm * sizeof(struct st_meta) + 7) & ~(uint64_t)7);
+    uint64_t a3 = a2 + ((no * sizeof(void *) + 7) & ~(uint64_t)7);
+    uint64_t total = a3 + x.str_bytes;
+    if (nt > 0x7FFFFFFF || nm > 0x7FFFFFFF || total > SIZE_MAX) {
+        m_s(m, "header describes more tensors than fit in memory");
+        return AL_ERR_OVERFLOW;
+    }
+    char *block = al_malloc((size_t)total);
+    if (!block) {
+        m_s(m, "out of memory allocating ");
+        m_u(m, total);
+        m_s(m, " bytes for the tensor table");
+        return AL_ERR_NOMEM;
+    }
+    al_safetensors *st = (al_safetensors *)block;
+    memset(st, 0, sizeof *st);
+    st->data = x.data;
+    st->data_len = x.data_len;
+    st->n_tensors = (int)nt;
+    st->tensors = (struct st_tensor *)(block + a0);
+    st->meta = (struct st_meta *)(block + a1);
+    st->order = (void **)(block + a2);
+    st->pool = block + a3;
+
+    x.c.i = 0;
+    x.fill = 1;
+    x.st = st;
+    s = parse(&x);
+    if (s == AL_OK) s = check_table(st, m);
+    if (s != AL_OK) {
+        if (m->len == 0) m_s(m, "internal error: the second pass disagreed with the first");
+        al_free(block);
+        return s;
+    }
+    *out = st;
+    return AL_OK;
+}
+
+al_status al_safetensors_open(const uint8_t *bytes, size_t len, al_safetensors **out,
+                              char *err, size_t err_cap)
+{
+    struct msg m = { err, err_cap, 0 };
+    if (err && err_cap) err[0] = 0;
+    if (!out || (!bytes && len)) {
+        m_s(&m, out ? "bytes is NULL" : "out is NULL");
+        return AL_ERR_ARGUMENT;
+    }
+    *out = NULL;
+    al_status s = open_checked(bytes ? bytes : (const uint8_t *)"", len, out, &m);
+    m_finish(&m);
+    return s;
+}
+
+void al_safetensors_free(al_safetensors *st) { al_free(st); }
+
+/* ------------------------------------------------------------------ accessors */
+
+static const struct st_tensor *tensor_at(const al_safetensors *st, int i)
+{
+    return st && i >= 0 && i < st->n_tensors ? &st->tensors[i] : NULL;
+}
+
+int al_safetensors_count(const al_safetensors *st) { return st ? st->n_tensors : 0; }
+
+const char *al_safetensors_name(const al_safetensors *st, int i)
+{
+    const struct st_tensor *t = tensor_at(st, i);
+    return t ? t->name : NULL;
+}
+
+const char *al_safetensors_dtype(const al_safetensors *st, int i)
+{
+    const struct st_tensor *t = tensor_at(st, i);
+    return t ? DTYPES[t->dtype].name : NULL;
+}
+
+int al_safetensors_rank(const al_safetensors *st, int i)
+{
+    const struct st_tensor *t = tensor_at(st, i);
+    return t ? t->rank : -1;
+}
+
+int al_safetensors_dim(const al_safetensors *st, int i, int axis)
+{
+    const struct st_tensor *t = tensor_at(st, i);
+    return t && axis >= 0 && axis < t->rank ? t->shape[axis] : -1;
+}
+
+int al_safetensors_numel(const al_safetensors *st, int i)
+{
+    const struct st_tensor *t = tensor_at(st, i);
+    return t ? t->numel : -1;
+}
+
+int al_safetensors_find(const al_safetensors *st, const char *name)
+{
+    if (!st || !name) return -1;
+    for (int i = 0; i < st->n_tensors; i++)
+        if (!strcmp(st->tensors[i].name, name)) return i;
+    return -1;
+}
+
+/* IEEE 754 binary16 -> binary32, exact (every half is a float). */
+static float f16_to_f32(unsigned h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1F, mant = h & 0x3FF, bits;
+    if (e == 0) {
+        if (mant == 0) {
+            bits = sign;
+        } else { /* subnormal mant · 2^-24: shift until the implicit bit appears */
+            uint32_t shift = 0;
+            while (!(mant & 0x400)) { mant <<= 1; shift++; }
+            bits = sign | ((113 - shift) << 23) | ((mant & 0x3FF) << 13);
+        }
+    } else if (e == 31) {
+        bits = sign | 0x7F800000u | (mant << 13);
+    } else {
+        bits = sign | ((e + 112) << 23) | (mant << 13);
+    }
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+al_status al_safetensors_read_f32(const al_safetensors *st, int i, float *out, size_t n)
+{
+    const struct st_tensor *t = tensor_at(st, i);
+    if (!t) return AL_ERR_ARGUMENT;
+    if (n != (size_t)t->numel) return AL_ERR_SHAPE;
+    if (n && !out) return AL_ERR_ARGUMENT;
+    const uint8_t *p = st->data + (size_t)t->begin;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t bits;
+        if (t->dtype == DT_F32) { /* assembled bytewise: any alignment, any host byte order */
+            const uint8_t *b = p + 4 * k;
+            bits = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+        } else {
+            const uint8_t *b = p + 2 * k;
+            unsigned h = (unsigned)b[0] | (unsigned)b[1] << 8;
+            if (t->dtype == DT_F16) {
+                out[k] = f16_to_f32(h);
+                continue;
+            }
+            bits = (uint32_t)h << 16; /* bfloat16 is the top half of a float32 */
+        }
+        memcpy(&out[k], &bits, 4);
+    }
+    return AL_OK;
+}
+
+int al_safetensors_meta_count(const al_safetensors *st) { return st ? st->n_meta : 0; }
+
+const char *al_safetensors_meta_key(const al_safetensors *st, int i)
+{
+    return st && i >= 0 && i < st->n_meta ? st->meta[i].key : NULL;
+}
+
+const char *al_safetensors_meta_value(const al_safetensors *st, int i)
+{
+    return st && i >= 0 && i < st->n_meta ? st->meta[i].value : NULL;
+}
+
+const char *al_safetensors_meta_find(const al_safetensors *st, const char *key)
+{
+    if (!st || !key) return NULL;
+    for (int i = 0; i < st->n_meta; i++)
+        if (!strcmp(st->meta[i].key, key)) return st->meta[i].value;
+    return NULL;
+}
