@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything attnlab's build, tests and demo need on Debian 12, as root:
-#   gcc/make (native build, sanitizers), emscripten (the .wasm), wabt (wasm2wat checks),
+#   gcc/make (native build, sanitizers), clang + libclang-rt (libFuzzer), emscripten (the .wasm),
+#   wabt (wasm2wat checks),
 #   chromium (browser tests), node + npm (glue, tests), and the npm dev dependencies (npm ci).
 # Safe to run again: apt-get skips what is installed. Nothing is downloaded outside Debian's
 # and npm's registries. PyTorch (python3-torch) is NOT installed here: only
@@ -13,6 +14,9 @@ command -v make >/dev/null || need+=(make)
 command -v gcc >/dev/null || need+=(gcc libc6-dev)
 command -v emcc >/dev/null || need+=(emscripten)
 command -v wasm2wat >/dev/null || need+=(wabt)
+command -v clang >/dev/null || need+=(clang)
+# libFuzzer and the sanitizer runtimes for clang (make fuzz, make fuzz-smoke)
+ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)
 [ -x /usr/bin/chromium ] || need+=(chromium)
