@@ -97,6 +97,8 @@ al_status al_sdpa(float *out, float *att, const float *q, const float *k, const 
 #include "api/pooling.h"
 #include "api/recurrent.h"
 #include "api/memory_rnn.h"
+#include "api/transformer_layers.h"
 #include "api/safetensors.h"
+#include "api/model.h"
 
 #endif /* ATTNLAB_H */

@@ -108,6 +108,7 @@ import type { TransformerAttentionOps } from './ops/transformer-attention.js';
 import type { PoolingOps } from './ops/pooling.js';
 import type { RecurrentOps } from './ops/recurrent.js';
 import type { MemoryRnnOps } from './ops/memory-rnn.js';
+import type { TransformerLayersOps } from './ops/transformer-layers.js';
 
 export * from './ops/sdpa.js';
 export * from './ops/additive-luong.js';
@@ -115,10 +116,12 @@ export * from './ops/transformer-attention.js';
 export * from './ops/pooling.js';
 export * from './ops/recurrent.js';
 export * from './ops/memory-rnn.js';
+export * from './ops/transformer-layers.js';
 export * from './io.js';
+export * from './model.js';
 
 /** Every op: one interface per family, declared in wasm/ops/*.d.ts. */
-export interface Ops extends BasicOps, SdpaOps, AdditiveLuongOps, TransformerAttentionOps, PoolingOps, RecurrentOps, MemoryRnnOps {}
+export interface Ops extends BasicOps, SdpaOps, AdditiveLuongOps, TransformerAttentionOps, PoolingOps, RecurrentOps, MemoryRnnOps, TransformerLayersOps {}
 
 /** The op table; usable once `init()` has resolved. */
 export const ops: Ops;

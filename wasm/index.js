@@ -20,9 +20,11 @@ import * as transformerAttention from './ops/transformer-attention.js';
 import * as pooling from './ops/pooling.js';
 import * as recurrent from './ops/recurrent.js';
 import * as memoryRnn from './ops/memory-rnn.js';
+import * as transformerLayers from './ops/transformer-layers.js';
 
 export { AttnlabError } from './core.js';
 export { readSafetensors } from './io.js';
+export { loadModel, Model } from './model.js';
 
 const ABI_VERSION = 1;
 
@@ -136,6 +138,7 @@ export const ops = Object.freeze({
   ...pooling,
   ...recurrent,
   ...memoryRnn,
+  ...transformerLayers,
 });
 
 function makeLib(x) {

@@ -1,0 +1,270 @@
+"""PyTorch reference for attnlab's "seq2seq" model (src/models/seq2seq.c, docs/models.md).
+
+Holds: `Seq2Seq`, an nn.Module computing exactly what the C model computes, whose state_dict
+names are the names of the model file; `export(model, config, path)`, which writes that file
+(F32 safetensors, the config JSON in __metadata__["config"]); and three ways to run it:
+`greedy` (argmax until eos or max_length, eos included), `beam` (the C beam search, for
+cross-checks) and `score` (teacher forcing: log-probs, alignments and local p_t).
+
+    model = Seq2Seq(config)                   # config: the dict documented in docs/models.md
+    export(model, config, "my.safetensors")   # then: const m = await loadModel('my.safetensors')
+    ids, logp, att, pos = greedy(model.double(), [4, 5, 6])
+
+Maths (same order of operations as the C code, one sentence, no batch):
+  encoder  x = src_embedding(src); out, h_n = nn.LSTM/GRU/RNN(x) (numLayers, hiddenSize/2 per
+           direction when bidirectional, batch_first); keys = out [S, H]; the decoder starts from
+           the top layer's [forward; reverse] final state (LSTM: c too).
+  step t   y = tgt_embedding(previous token, bos at t = 0)
+           bahdanau: c, a = attend(s_{t-1}); s_t = cell([y; c], s_{t-1}); logits = out([s_t; c])
+           luong:    h_t = cell([y; h~_{t-1}] or y, h_{t-1}); c, a = attend(h_t);
+                     h~_t = tanh(W_c [c; h_t]); logits = out(h~_t)
+           none:     s_t = cell(y, s_{t-1}); logits = out(s_t)
+  attend   additive  e_j = v . tanh(W_q q + W_k h_j + bias)               (Bahdanau 2015)
+           dot / general / concat   q . h_j,  q . W_a h_j,  v_a . tanh(W_a [q; h_j])  (Luong 2015)
+           local-m / local-p   p_t = t or S * sigmoid(v_p . tanh(W_p q)); window: integers j with
+                     p_t - D <= j <= p_t + D (clipped), softmax over the window, times
+                     exp(-(j - p_t)^2 / (2 (D/2)^2)), not renormalised
+           key-query   a = softmax((W_K h_j) . (W_Q q) [/ sqrt(dk)]), c = sum_j a_j W_V h_j
+Does not: batch, train (the training issue adds that), or tokenize (token ids in, ids out).
+"""
+
+import json
+import math
+import os
+import sys
+
+import torch
+from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from fixtures_lib import f32, write_safetensors  # noqa: E402
+
+CELLS = {"lstm": (nn.LSTM, nn.LSTMCell), "gru": (nn.GRU, nn.GRUCell), "rnn": (nn.RNN, nn.RNNCell)}
+LUONG = ("dot", "general", "concat", "local-m", "local-p")
+
+
+def _p(*shape):
+    return nn.Parameter(torch.empty(*shape))
+
+
+class Attention(nn.Module):
+    """The attention of a seq2seq config; parameter names are the tensor names under
+    "attention." (W_q, W_k, bias, v, W_a, v_a, W_c, W_p, v_p, W_Q, W_K, W_V)."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        H, a = cfg["hiddenSize"], cfg["attention"]
+        self.kind = a
+        self.score = {"dot": "dot", "general": "general", "concat": "concat"}.get(
+            a, cfg.get("score", "general"))
+        self.window = cfg.get("window")
+        self.scaled = cfg.get("scaled", True)
+        if a == "additive":
+            da = cfg["attentionSize"]
+            self.W_q, self.W_k, self.bias, self.v = _p(da, H), _p(da, H), _p(da), _p(da)
+        elif a == "key-query":
+            dk, dv = cfg["keySize"], cfg["valueSize"]
+            self.W_Q, self.W_K, self.W_V = _p(dk, H), _p(dk, H), _p(dv, H)
+        elif a in LUONG:
+            if self.score == "general":
+                self.W_a = _p(H, H)
+            elif self.score == "concat":
+                da = cfg["attentionSize"]
+                self.W_a, self.v_a = _p(da, 2 * H), _p(da)
+            if a == "local-p":
+                dp = cfg["positionSize"]
+                self.W_p, self.v_p = _p(dp, H), _p(dp)
+        dc = cfg["valueSize"] if a == "key-query" else H
+        if cfg["style"] == "luong":
+            self.W_c = _p(H, dc + H)
+
+    def forward(self, q, keys, t):
+        """q [H], keys [S, H], t the output step -> context [dc], weights [S], p_t (a float)."""
+        S = keys.shape[0]
+        p = 0.0
+        if self.kind == "additive":
+            e = torch.tanh(self.W_q @ q + self.bias + keys @ self.W_k.T) @ self.v
+            a = torch.softmax(e, -1)
+            return a @ keys, a, p
+        if self.kind == "key-query":
+            e = (keys @ self.W_K.T) @ (self.W_Q @ q)
+            if self.scaled:
+                e = e / math.sqrt(self.W_Q.shape[0])
+            a = torch.softmax(e, -1)
+            return a @ (keys @ self.W_V.T), a, p
+        if self.score == "dot":
+            e = keys @ q
+        elif self.score == "general":
+            e = keys @ (self.W_a.T @ q)
+        else:
+            H = q.shape[0]
+            e = torch.tanh(q @ self.W_a[:, :H].T + keys @ self.W_a[:, H:].T) @ self.v_a
+        if self.kind in ("local-m", "local-p"):
+            if self.kind == "local-m":
+                pt = torch.tensor(float(t), dtype=q.dtype)
+            else:
+                pt = S * torch.sigmoid(self.v_p @ torch.tanh(self.W_p @ q))
+            D = float(self.window)
+            j = torch.arange(S, dtype=q.dtype)
+            inside = (j >= pt.detach() - D) & (j <= pt.detach() + D)
+            a = torch.zeros(S, dtype=q.dtype)
+            if inside.any():
+                a = torch.zeros(S, dtype=q.dtype).masked_scatter(
+                    inside, torch.softmax(e[inside], -1))
+            a = a * torch.exp(-(j - pt) ** 2 / (2 * (D / 2) ** 2))
+            p = float(pt)
+        else:
+            a = torch.softmax(e, -1)
+        return a @ keys, a, p
+
+
+class Seq2Seq(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        tok = cfg["tokenizer"]
+        E, H, L = cfg["embeddingSize"], cfg["hiddenSize"], cfg["numLayers"]
+        bi = cfg.get("bidirectional", False)
+        a, style = cfg["attention"], cfg["style"]
+        self.Vs, self.Vt = len(tok["srcVocab"]), len(tok["tgtVocab"])
+        self.bos, self.eos = tok["tgtVocab"].index(tok["bos"]), tok["tgtVocab"].index(tok["eos"])
+        self.max_length = cfg.get("maxLength", 50)
+        self.src_embedding = nn.Embedding(self.Vs, E)
+        self.tgt_embedding = nn.Embedding(self.Vt, E)
+        Layer, Cell = CELLS[cfg["cell"]]
+        extra = {"nonlinearity": cfg.get("nonlinearity", "tanh")} if cfg["cell"] == "rnn" else {}
+        self.encoder = Layer(E, H // 2 if bi else H, L, batch_first=True, bidirectional=bi, **extra)
+        dc = 0 if a == "none" else cfg["valueSize"] if a == "key-query" else H
+        feed = cfg.get("inputFeeding", False)
+        din = E + dc if style == "bahdanau" else E + (H if feed else 0)
+        self.decoder = Cell(din, H, **extra)
+        self.attention = Attention(cfg) if a != "none" else None
+        self.out = nn.Linear(H + dc if style == "bahdanau" else H, self.Vt)
+        self.style, self.feed, self.dc, self.H = style, feed, dc, H
+        self.lstm = cfg["cell"] == "lstm"
+        self.dirs = 2 if bi else 1
+
+    def encode(self, src):
+        """src: list of ids -> keys [S, H], the decoder's initial state (h, c, h~)."""
+        x = self.src_embedding(torch.tensor([src]))
+        out, hn = self.encoder(x)
+        if self.lstm:
+            hn, cn = hn
+        h0 = hn[-self.dirs:, 0].reshape(-1)          # [forward; reverse] of the top layer
+        c0 = cn[-self.dirs:, 0].reshape(-1) if self.lstm else torch.zeros_like(h0)
+        return out[0], (h0, c0, torch.zeros_like(h0))
+
+    def step(self, keys, state, y, t):
+        """One decoder step -> (log-probs [Vt], attention [S], p_t, new state)."""
+        h, c, feed = state
+        e = self.tgt_embedding.weight[y]
+        S = keys.shape[0]
+        att, p = torch.zeros(S, dtype=keys.dtype), 0.0
+
+        def cell(x):
+            if self.lstm:
+                return self.decoder(x[None], (h[None], c[None]))
+            return self.decoder(x[None], h[None]), None
+
+        if self.style == "bahdanau":
+            ctx = None
+            if self.attention is not None:
+                ctx, att, p = self.attention(h, keys, t)
+                e = torch.cat([e, ctx])
+            hn, cn = cell(e)
+            hn = hn[0]
+            cn = cn[0] if cn is not None else torch.zeros_like(hn)
+            feat = hn if ctx is None else torch.cat([hn, ctx])
+            new_feed = torch.zeros_like(hn)
+        else:
+            if self.feed:
+                e = torch.cat([e, feed])
+            hn, cn = cell(e)
+            hn = hn[0]
+            cn = cn[0] if cn is not None else torch.zeros_like(hn)
+            if self.attention is not None:
+                ctx, att, p = self.attention(hn, keys, t)
+                new_feed = torch.tanh(self.attention.W_c @ torch.cat([ctx, hn]))
+            else:
+                new_feed = hn
+            feat = new_feed
+        logp = torch.log_softmax(self.out(feat), -1)
+        return logp, att, p, (hn, cn, new_feed)
+
+
+@torch.no_grad()
+def greedy(model, src, max_length=None):
+    """-> ids, per-step log-probs of the chosen ids, attention [T, S], p_t [T] (lists/tensors)."""
+    max_length = max_length or model.max_length
+    keys, state = model.encode(src)
+    y, ids, lps, atts, pos, margins = model.bos, [], [], [], [], []
+    for t in range(max_length):
+        logp, att, p, state = model.step(keys, state, y, t)
+        top = torch.topk(logp, 2).values if logp.numel() > 1 else logp
+        margins.append(float(top[0] - top[-1]))
+        y = int(torch.argmax(logp))
+        ids.append(y)
+        lps.append(float(logp[y]))
+        atts.append(att)
+        pos.append(p)
+        if y == model.eos:
+            break
+    return (ids, torch.tensor(lps, dtype=torch.float64), torch.stack(atts),
+            torch.tensor(pos, dtype=torch.float64), min(margins))
+
+
+@torch.no_grad()
+def score(model, src, tgt):
+    """Teacher forcing -> log p(tgt[t]) [T], attention [T, S], p_t [T], log-probs [T, Vt]."""
+    keys, state = model.encode(src)
+    lps, atts, pos, dists = [], [], [], []
+    for t, y in enumerate(tgt):
+        logp, att, p, state = model.step(keys, state, tgt[t - 1] if t else model.bos, t)
+        lps.append(logp[y])
+        atts.append(att)
+        pos.append(p)
+        dists.append(logp)
+    return (torch.stack(lps), torch.stack(atts), torch.tensor(pos, dtype=torch.float64),
+            torch.stack(dists))
+
+
+@torch.no_grad()
+def beam(model, src, width, max_length=None):
+    """The C beam search (src/models/seq2seq.c): best-first candidates, eos among the top
+    `width` finishes a hypothesis, stop at `width` finished or max_length, winner by
+    (sum log p) / length. -> ids."""
+    max_length = max_length or model.max_length
+    keys, state = model.encode(src)
+    live = [(0.0, [], state)]
+    finished = []
+    t = 0
+    for t in range(max_length):
+        cands = []
+        for i, (cum, ids, st) in enumerate(live):
+            logp, _, _, nst = model.step(keys, st, ids[-1] if ids else model.bos, t)
+            for v in range(model.Vt):
+                cands.append((cum + float(logp[v]), i, v, nst))
+        cands.sort(key=lambda c: -c[0])
+        new = []
+        for rank, (sc, i, v, nst) in enumerate(cands):
+            if len(new) == width:
+                break
+            if v == model.eos:
+                if rank < width:
+                    finished.append((sc / (len(live[i][1]) + 1), live[i][1] + [v]))
+            else:
+                new.append((sc, live[i][1] + [v], nst))
+        live = new
+        if len(finished) >= width or not live:
+            break
+    pool = list(finished)
+    if len(finished) < width:
+        pool += [(sc / (t + 1), ids) for sc, ids, _ in live]
+    return max(pool, key=lambda p: p[0])[1]
+
+
+def export(model, config, path):
+    """Write model's state_dict as F32 safetensors with json.dumps(config) in
+    __metadata__["config"]."""
+    tensors = {k: f32(v) for k, v in model.state_dict().items()}
+    write_safetensors(path, tensors, {"config": json.dumps(config, separators=(",", ":"))})

@@ -1,0 +1,75 @@
+/*
+ * api/model.c: the checked entry points of api/model.h over models/: NULLs and sizes here, then
+ * the architecture's own code. Loading itself is models/model.c.
+ */
+#include "model.h"
+#include "../models/model.h"
+#include "../models/seq2seq.h"
+#include "../kernels/attention_additive_luong.h"
+
+static const al_seq2seq *s2s(const al_model *m) { return (const al_seq2seq *)m->impl; }
+
+int al_model_src_vocab(const al_model *m) { return m ? s2s(m)->Vs : -1; }
+int al_model_tgt_vocab(const al_model *m) { return m ? s2s(m)->Vt : -1; }
+int al_model_bos(const al_model *m) { return m ? s2s(m)->bos : -1; }
+int al_model_eos(const al_model *m) { return m ? s2s(m)->eos : -1; }
+int al_model_max_length(const al_model *m) { return m ? s2s(m)->max_length : -1; }
+int al_model_has_positions(const al_model *m)
+{
+    return m ? s2s(m)->local != AL_LUONG_GLOBAL : -1;
+}
+
+static al_status check_src(const al_model *m, const int32_t *src, int S)
+{
+    if (!m || !src) return AL_ERR_ARGUMENT;
+    if (S < 1 || S > AL_MODEL_MAX_SOURCE) return AL_ERR_SHAPE;
+    for (int i = 0; i < S; i++) {
+        if (src[i] < 0 || src[i] >= s2s(m)->Vs) return AL_ERR_RANGE;
+    }
+    return AL_OK;
+}
+
+al_status al_model_generate(const al_model *m, const int32_t *src, int S, int max_len, int beam,
+                            int32_t *ids, float *logp, float *att, float *pos, int *len)
+{
+    al_status st = check_src(m, src, S);
+    if (st != AL_OK) return st;
+    if (!ids || !logp || !att || !len) return AL_ERR_ARGUMENT;
+    if (max_len < 1 || max_len > AL_MODEL_MAX_STEPS) return AL_ERR_SHAPE;
+    if (beam > AL_MODEL_MAX_BEAM) return AL_ERR_ARGUMENT;
+    *len = 0;
+    return al_seq2seq_generate(s2s(m), src, S, max_len, beam, ids, logp, att, pos, len);
+}
+
+al_status al_model_score(const al_model *m, const int32_t *src, int S, const int32_t *tgt, int T,
+                         float *logp, float *att, float *pos, float *dist)
+{
+    al_status st = check_src(m, src, S);
+    if (st != AL_OK) return st;
+    if (!tgt || !logp) return AL_ERR_ARGUMENT;
+    if (T < 1 || T > AL_MODEL_MAX_STEPS) return AL_ERR_SHAPE;
+    if ((double)T * s2s(m)->Vt >= 2147483648.0 || (double)T * S >= 2147483648.0) return AL_ERR_OVERFLOW;
+    return al_seq2seq_score(s2s(m), src, S, tgt, T, logp, att, pos, dist);
+}
+
+/* al_decoder is the architecture's decoder handle (only seq2seq has one today). */
+al_status al_model_decoder_start(const al_model *m, const int32_t *src, int S, al_decoder **out)
+{
+    if (!out) return AL_ERR_ARGUMENT;
+    *out = NULL;
+    al_status st = check_src(m, src, S);
+    if (st != AL_OK) return st;
+    al_s2s_decoder *d;
+    st = al_seq2seq_decoder_start(s2s(m), src, S, &d);
+    if (st == AL_OK) *out = (al_decoder *)d;
+    return st;
+}
+
+al_status al_decoder_step(al_decoder *d, int32_t force, int32_t *id, float *logp, float *att,
+                          float *pos, float *dist, int *done)
+{
+    if (!d) return AL_ERR_ARGUMENT;
+    return al_seq2seq_decoder_step((al_s2s_decoder *)d, force, id, logp, att, pos, dist, done);
+}
+
+void al_decoder_free(al_decoder *d) { al_seq2seq_decoder_free((al_s2s_decoder *)d); }

@@ -1,0 +1,101 @@
+/*
+ * api/model.h: whole models loaded from one safetensors file, run one sentence at a time.
+ *
+ *     char err[AL_MODEL_ERR_CAP];
+ *     al_model *m;
+ *     if (al_model_load(bytes, len, &m, err, sizeof err) != AL_OK) { fprintf(stderr, "%s\n", err); ... }
+ *     int32_t src[3] = { 4, 5, 6 }, ids[50];
+ *     float logp[50], att[50 * 3];
+ *     int n;
+ *     al_model_generate(m, src, 3, 50, 1, ids, logp, att, NULL, &n);   // greedy; beam > 1: beam search
+ *     al_model_free(m);
+ *
+ * A model file is safetensors (F32 weights; F16/BF16 are converted) with the config, a JSON object,
+ * in __metadata__["config"]; its "architecture" picks the model (today: "seq2seq", the recurrent
+ * encoder-decoder of models/seq2seq.h). docs/models.md lists every config key and tensor name.
+ * al_model_load checks the whole file before it allocates the model: the config (every value in
+ * range, every enum known), every tensor the config needs present with its exact shape, and no
+ * other tensor. Its messages name the key or tensor, e.g.
+ *   tensor "decoder.weight_hh" has shape [32, 7] but the config needs [32, 8]
+ *   config "numLayers": 0 is out of range (an integer in [1, 8])
+ * The weights live in one block owned by the model (in wasm memory: resident, never re-copied).
+ *
+ * Token ids are target-vocabulary indices; outputs are written into caller buffers:
+ *   ids, logp [max_len]: the emitted tokens and log p of each (the eos token is included when
+ *   emitted); att [max_len, S]: the attention over source positions at each step (zeros for
+ *   "attention": "none"); pos [max_len] or NULL: p_t of local attention (0 otherwise).
+ */
+#ifndef AL_API_MODEL_H
+#define AL_API_MODEL_H
+
+#include "../attnlab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AL_MODEL_ERR_CAP 256       /* a message buffer this size holds every loader message */
+#define AL_MODEL_MAX_SOURCE 4096   /* source tokens per call */
+#define AL_MODEL_MAX_STEPS 1024    /* output steps per call */
+#define AL_MODEL_MAX_BEAM 32       /* beam width */
+
+typedef struct al_model al_model;
+typedef struct al_decoder al_decoder;
+
+/* Load from bytes [len] (borrowed only during the call). On failure *out is NULL, nothing stays
+ * allocated and err [errlen] (may be NULL) holds a message. Statuses: AL_ERR_FORMAT (malformed
+ * file or config, missing or unexpected tensor), AL_ERR_SHAPE (a tensor of the wrong shape),
+ * AL_ERR_ARGUMENT (a config value out of range or unknown, e.g. an unknown architecture),
+ * AL_ERR_UNSUPPORTED, AL_ERR_NONFINITE, AL_ERR_OVERFLOW (from the safetensors loader),
+ * AL_ERR_NOMEM. */
+al_status al_model_load(const uint8_t *bytes, size_t len, al_model **out, char *err,
+                        size_t errlen);
+/* Free a model (NULL is fine). Free its decoders first. */
+void al_model_free(al_model *m);
+
+/* "seq2seq"; the config JSON text as stored. Both live as long as the model. NULL for NULL. */
+const char *al_model_architecture(const al_model *m);
+const char *al_model_config(const al_model *m);
+
+/* Sizes and ids the glue needs (-1 for NULL): source and target vocabulary sizes, the bos and eos
+ * target ids, the config's maxLength, and 1 when the attention is local (p_t is meaningful). */
+int al_model_src_vocab(const al_model *m);
+int al_model_tgt_vocab(const al_model *m);
+int al_model_bos(const al_model *m);
+int al_model_eos(const al_model *m);
+int al_model_max_length(const al_model *m);
+int al_model_has_positions(const al_model *m);
+
+/*
+ * Decode src [S] (source ids): beam <= 1 greedy, else beam search with that width (<= 32;
+ * length-normalised, see models/seq2seq.h). Writes *len <= max_len steps into ids, logp
+ * [max_len], att [max_len, S] and pos [max_len] (may be NULL). AL_ERR_RANGE: a source id outside
+ * the vocabulary; AL_ERR_SHAPE: S or max_len < 1 or above the caps; AL_ERR_ARGUMENT: NULLs.
+ */
+al_status al_model_generate(const al_model *m, const int32_t *src, int S, int max_len, int beam,
+                            int32_t *ids, float *logp, float *att, float *pos, int *len);
+
+/*
+ * Teacher forcing: the decoder is fed bos, tgt[0], ..., tgt[T−2]; logp [T] = log p(tgt[t] | ...),
+ * att [T,S], pos [T] and dist [T,Vt] (the whole log-distribution of each step) may be NULL.
+ */
+al_status al_model_score(const al_model *m, const int32_t *src, int S, const int32_t *tgt, int T,
+                         float *logp, float *att, float *pos, float *dist);
+
+/*
+ * Stepped decoding, one output token per call (for animations and custom search). start encodes
+ * src [S]; step emits the argmax token (or force, when >= 0), its log-prob, the attention row
+ * att [S], p_t, optionally the whole log-distribution dist [Vt], and *done = 1 once eos was
+ * emitted (a further step is AL_ERR_ARGUMENT). Any output pointer may be NULL. A decoder borrows
+ * its model: free it first.
+ */
+al_status al_model_decoder_start(const al_model *m, const int32_t *src, int S, al_decoder **out);
+al_status al_decoder_step(al_decoder *d, int32_t force, int32_t *id, float *logp, float *att,
+                          float *pos, float *dist, int *done);
+void al_decoder_free(al_decoder *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AL_API_MODEL_H */

@@ -1,0 +1,710 @@
+/*
+ * models/seq2seq.c: the recurrent encoder-decoder with attention: config parsing (every value
+ * checked, every tensor listed with its exact shape), the encoder pass, one decoder step, and
+ * the loops built on that step: greedy and beam decoding, teacher-forced scoring, and a stepped
+ * decoder handle. The maths is in seq2seq.h; the kernels do the work:
+ *   encoder    al_recurrent_forward (api/recurrent.h)
+ *   decoder    al_sgemv + al_recurrent_{lstm,gru,rnn}_cell_forward (kernels/recurrent.h)
+ *   attention  al_attn_{additive,luong,key_query}_forward (kernels/attention_additive_luong.h)
+ * Deliberately not here: backward passes (training builds on al_seq2seq_score), batching (one
+ * sentence at a time), tokenization (wasm/tokenizer.js).
+ */
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "seq2seq.h"
+#include "../api/recurrent.h"
+#include "../kernels/attention_additive_luong.h"
+#include "../kernels/kernels.h"
+#include "../kernels/recurrent.h"
+
+/* ------------------------------------------------------------------ config */
+
+static const char *const TOP_KEYS[] = {
+    "architecture", "cell", "nonlinearity", "embeddingSize", "hiddenSize", "numLayers",
+    "bidirectional", "attention", "style", "inputFeeding", "score", "attentionSize", "window",
+    "positionSize", "keySize", "valueSize", "scaled", "maxLength", "tokenizer",
+    "name", "description", "training", NULL
+};
+static const char *const TOKENIZER_KEYS[] = {
+    "type", "srcVocab", "tgtVocab", "pad", "bos", "eos", "unk", NULL
+};
+static const char *const CELLS[] = { "rnn", "lstm", "gru", NULL };
+static const char *const NONLIN[] = { "tanh", "relu", NULL };
+static const char *const ATTENTIONS[] = {
+    "none", "additive", "dot", "general", "concat", "local-m", "local-p", "key-query", NULL
+};
+static const char *const STYLES[] = { "bahdanau", "luong", NULL };
+static const char *const SCORES[] = { "dot", "general", "concat", NULL };
+static const char *const TOKENIZERS[] = { "char", "word", NULL };
+
+#define TRY(x) do { al_status st_ = (x); if (st_ != AL_OK) return st_; } while (0)
+#define FIELD(f) offsetof(al_seq2seq, f)
+
+static al_status parse_tokenizer(const al_cfg *cfg, al_seq2seq *s, char *err, size_t errlen)
+{
+    al_cfg tok;
+    int type;
+    TRY(al_cfg_object(cfg, "tokenizer", "tokenizer.", &tok, err, errlen));
+    TRY(al_cfg_check_keys(&tok, TOKENIZER_KEYS, err, errlen));
+    TRY(al_cfg_enum(&tok, "type", TOKENIZERS, -1, &type, err, errlen));
+    char bos[AL_CFG_MAX_STRING], eos[AL_CFG_MAX_STRING], unk[AL_CFG_MAX_STRING];
+    char pad[AL_CFG_MAX_STRING];
+    TRY(al_cfg_string(&tok, "bos", bos, sizeof bos, err, errlen));
+    TRY(al_cfg_string(&tok, "eos", eos, sizeof eos, err, errlen));
+    TRY(al_cfg_string(&tok, "unk", unk, sizeof unk, err, errlen));
+    if (al_cfg_has(&tok, "pad")) TRY(al_cfg_string(&tok, "pad", pad, sizeof pad, err, errlen));
+    const char *find[3] = { bos, eos, unk };
+    int found[3];
+    TRY(al_cfg_string_array(&tok, "srcVocab", AL_S2S_MAX_VOCAB, &s->Vs, find, found, 3, err,
+                            errlen));
+    if (found[2] < 0) {
+        return al_model_errf(err, errlen, AL_ERR_FORMAT,
+                             "config \"tokenizer.unk\": \"%s\" is not in tokenizer.srcVocab", unk);
+    }
+    TRY(al_cfg_string_array(&tok, "tgtVocab", AL_S2S_MAX_VOCAB, &s->Vt, find, found, 3, err,
+                            errlen));
+    if (found[0] < 0) {
+        return al_model_errf(err, errlen, AL_ERR_FORMAT,
+                             "config \"tokenizer.bos\": \"%s\" is not in tokenizer.tgtVocab", bos);
+    }
+    if (found[1] < 0) {
+        return al_model_errf(err, errlen, AL_ERR_FORMAT,
+                             "config \"tokenizer.eos\": \"%s\" is not in tokenizer.tgtVocab", eos);
+    }
+    s->bos = found[0];
+    s->eos = found[1];
+    return AL_OK;
+}
+
+static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l, char *err,
+                               size_t errlen)
+{
+    al_seq2seq *s = impl;
+    int cell, nonlin, bidir;
+    memset(s, 0, sizeof *s);
+    TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
+    TRY(al_cfg_enum(cfg, "cell", CELLS, -1, &cell, err, errlen));
+    TRY(al_cfg_enum(cfg, "nonlinearity", NONLIN, 0, &nonlin, err, errlen));
+    if (nonlin == 1 && cell != 0) {
+        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
+                             "config \"nonlinearity\": \"relu\" is for cell \"rnn\" only");
+    }
+    s->cell = cell == 1 ? AL_RECURRENT_LSTM : cell == 2 ? AL_RECURRENT_GRU
+              : nonlin ? AL_RECURRENT_RNN_RELU : AL_RECURRENT_RNN_TANH;
+    s->G = al_recurrent_gates(s->cell);
+    TRY(al_cfg_int(cfg, "embeddingSize", 1, AL_S2S_MAX_DIM, -1, &s->E, err, errlen));
+    TRY(al_cfg_int(cfg, "hiddenSize", 1, AL_S2S_MAX_DIM, -1, &s->H, err, errlen));
+    TRY(al_cfg_int(cfg, "numLayers", 1, AL_S2S_MAX_LAYERS, -1, &s->L, err, errlen));
+    TRY(al_cfg_bool(cfg, "bidirectional", 0, &bidir, err, errlen));
+    s->dirs = bidir ? 2 : 1;
+    if (bidir && s->H % 2) {
+        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
+                             "config \"hiddenSize\": %d must be even with \"bidirectional\" "
+                             "(each direction has hiddenSize / 2 units)", s->H);
+    }
+    s->Hs = s->H / s->dirs;
+    TRY(al_cfg_enum(cfg, "attention", ATTENTIONS, -1, &s->attention, err, errlen));
+    TRY(al_cfg_enum(cfg, "style", STYLES, -1, &s->style, err, errlen));
+    TRY(al_cfg_bool(cfg, "inputFeeding", 0, &s->input_feeding, err, errlen));
+    if (s->input_feeding && (s->style != AL_S2S_LUONG || s->attention == AL_S2S_NONE)) {
+        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
+                             "config \"inputFeeding\": needs \"style\": \"luong\" and an attention");
+    }
+    TRY(al_cfg_int(cfg, "maxLength", 1, 1024, 50, &s->max_length, err, errlen));
+
+    const int a = s->attention;
+    s->local = a == AL_S2S_LOCAL_M ? AL_LUONG_LOCAL_M
+               : a == AL_S2S_LOCAL_P ? AL_LUONG_LOCAL_P : AL_LUONG_GLOBAL;
+    if (a == AL_S2S_DOT) s->score = AL_LUONG_DOT;
+    else if (a == AL_S2S_GENERAL) s->score = AL_LUONG_GENERAL;
+    else if (a == AL_S2S_CONCAT) s->score = AL_LUONG_CONCAT;
+    else if (a == AL_S2S_LOCAL_M || a == AL_S2S_LOCAL_P) {
+        TRY(al_cfg_enum(cfg, "score", SCORES, AL_LUONG_GENERAL, &s->score, err, errlen));
+    }
+    if (a == AL_S2S_ADDITIVE || s->score == AL_LUONG_CONCAT) {
+        TRY(al_cfg_int(cfg, "attentionSize", 1, AL_S2S_MAX_DIM, -1, &s->da, err, errlen));
+    }
+    if (s->local != AL_LUONG_GLOBAL) {
+        TRY(al_cfg_int(cfg, "window", 1, AL_S2S_MAX_WINDOW, -1, &s->window, err, errlen));
+    }
+    if (a == AL_S2S_LOCAL_P) {
+        TRY(al_cfg_int(cfg, "positionSize", 1, AL_S2S_MAX_DIM, -1, &s->dp, err, errlen));
+    }
+    if (a == AL_S2S_KEY_QUERY) {
+        TRY(al_cfg_int(cfg, "keySize", 1, AL_S2S_MAX_DIM, -1, &s->dk, err, errlen));
+        TRY(al_cfg_int(cfg, "valueSize", 1, AL_S2S_MAX_DIM, -1, &s->dv, err, errlen));
+        TRY(al_cfg_bool(cfg, "scaled", 1, &s->scaled, err, errlen));
+    }
+    TRY(parse_tokenizer(cfg, s, err, errlen));
+
+    const int E = s->E, H = s->H, Hs = s->Hs, G = s->G;
+    s->dc = a == AL_S2S_NONE ? 0 : a == AL_S2S_KEY_QUERY ? s->dv : H;
+    if (s->style == AL_S2S_BAHDANAU) {
+        s->din = E + s->dc;
+        s->dout = H + s->dc;
+    } else {
+        s->din = E + (s->input_feeding ? H : 0);
+        s->dout = H;
+    }
+
+    /* the tensors, in the order they are stored in the model's block */
+    TRY(al_tensor_list_add(l, "src_embedding.weight", s->Vs, E, FIELD(src_emb)));
+    TRY(al_tensor_list_add(l, "tgt_embedding.weight", s->Vt, E, FIELD(tgt_emb)));
+    for (int layer = 0; layer < s->L; layer++) {
+        for (int d = 0; d < s->dirs; d++) {
+            static const char *const kind[4] = { "weight_ih", "weight_hh", "bias_ih", "bias_hh" };
+            const int in = layer == 0 ? E : H;
+            for (int k = 0; k < 4; k++) {
+                char name[AL_MODEL_MAX_NAME];
+                char *p = name;
+                const char *parts[3] = { "encoder.", kind[k], "_l" };
+                for (int i = 0; i < 3; i++) for (const char *q = parts[i]; *q; q++) *p++ = *q;
+                *p++ = (char)('0' + layer);
+                if (d) for (const char *q = "_reverse"; *q; q++) *p++ = *q;
+                *p = 0;
+                const int idx = (layer * s->dirs + d) * 4 + k;
+                TRY(al_tensor_list_add(l, name, G * Hs, k == 0 ? in : k == 1 ? Hs : 0,
+                                       FIELD(enc) + sizeof(float *) * (size_t)idx));
+            }
+        }
+    }
+    TRY(al_tensor_list_add(l, "decoder.weight_ih", G * H, s->din, FIELD(dec_w_ih)));
+    TRY(al_tensor_list_add(l, "decoder.weight_hh", G * H, H, FIELD(dec_w_hh)));
+    TRY(al_tensor_list_add(l, "decoder.bias_ih", G * H, 0, FIELD(dec_b_ih)));
+    TRY(al_tensor_list_add(l, "decoder.bias_hh", G * H, 0, FIELD(dec_b_hh)));
+    switch (a) {
+    case AL_S2S_ADDITIVE:
+        TRY(al_tensor_list_add(l, "attention.W_q", s->da, H, FIELD(W_q)));
+        TRY(al_tensor_list_add(l, "attention.W_k", s->da, H, FIELD(W_k)));
+        TRY(al_tensor_list_add(l, "attention.bias", s->da, 0, FIELD(bias)));
+        TRY(al_tensor_list_add(l, "attention.v", s->da, 0, FIELD(v)));
+        break;
+    case AL_S2S_KEY_QUERY:
+        TRY(al_tensor_list_add(l, "attention.W_Q", s->dk, H, FIELD(W_Q)));
+        TRY(al_tensor_list_add(l, "attention.W_K", s->dk, H, FIELD(W_K)));
+        TRY(al_tensor_list_add(l, "attention.W_V", s->dv, H, FIELD(W_V)));
+        break;
+    case AL_S2S_NONE:
+        break;
+    default: /* the Luong family */
+        if (s->score == AL_LUONG_GENERAL) {
+            TRY(al_tensor_list_add(l, "attention.W_a", H, H, FIELD(W_a)));
+        } else if (s->score == AL_LUONG_CONCAT) {
+            TRY(al_tensor_list_add(l, "attention.W_a", s->da, 2 * H, FIELD(W_a)));
+            TRY(al_tensor_list_add(l, "attention.v_a", s->da, 0, FIELD(v_a)));
+        }
+        if (a == AL_S2S_LOCAL_P) {
+            TRY(al_tensor_list_add(l, "attention.W_p", s->dp, H, FIELD(W_p)));
+            TRY(al_tensor_list_add(l, "attention.v_p", s->dp, 0, FIELD(v_p)));
+        }
+        break;
+    }
+    if (s->style == AL_S2S_LUONG && a != AL_S2S_NONE) {
+        TRY(al_tensor_list_add(l, "attention.W_c", H, s->dc + H, FIELD(W_c)));
+    }
+    TRY(al_tensor_list_add(l, "out.weight", s->Vt, s->dout, FIELD(out_w)));
+    TRY(al_tensor_list_add(l, "out.bias", s->Vt, 0, FIELD(out_b)));
+    return AL_OK;
+}
+
+const al_model_arch al_seq2seq_arch = { "seq2seq", sizeof(al_seq2seq), seq2seq_parse };
+
+/* ------------------------------------------------------------------ one sentence's context */
+
+/*
+ * What decoding one source sentence needs: the encoder's keys and initial state, and the
+ * workspace of one decoder step. One al_malloc; a hypothesis's state is [h | c | h̃] (3H floats).
+ */
+typedef struct {
+    const al_seq2seq *s;
+    int S;
+    float *block;
+    float *keys;     /* [S,H]   encoder outputs h̄ */
+    float *init;     /* [3H]    decoder initial state: h0, c0, h̃_{−1} = 0 */
+    float *x;        /* [din]   decoder input */
+    float *gates;    /* [G·H] */
+    float *hh;       /* [3H]    GRU: W_hh h + b_hh */
+    float *ctx;      /* [max(dc,1)] */
+    float *zero_wc;  /* [H,2H]  zeros: a W_c for Luong-family scores in bahdanau style */
+    float *tilde;    /* [H]     h̃ scratch when it is discarded */
+    float *feat;     /* [dout]  input of the output layer */
+    float *scratch;  /* the attention kernel's scratch */
+} s2s_ctx;
+
+static long attn_scratch_floats(const al_seq2seq *s, int S)
+{
+    switch (s->attention) {
+    case AL_S2S_ADDITIVE: return al_attn_additive_forward_scratch_floats(S, s->da);
+    case AL_S2S_KEY_QUERY: return al_attn_key_query_forward_scratch_floats(S, s->H, s->dk);
+    case AL_S2S_NONE: return 0;
+    default: return al_attn_luong_forward_scratch_floats(S, s->H, s->da, s->dp);
+    }
+}
+
+static void ctx_free(s2s_ctx *c)
+{
+    al_free(c->block);
+    c->block = NULL;
+}
+
+/* Encode src [S]: embeddings, the encoder, the decoder's initial state. */
+static al_status ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, int S)
+{
+    const int H = s->H, E = s->E;
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->S = S;
+    const int need_zero_wc = s->style == AL_S2S_BAHDANAU && s->attention >= AL_S2S_DOT &&
+                             s->attention <= AL_S2S_LOCAL_P;
+    /* sizes in double: S <= 4096 and the dims <= 4096 keep every product far below 2^53 */
+    double floats = (double)S * H + 3.0 * H + s->din + (double)s->G * H + 3.0 * H +
+                    (s->dc > 0 ? s->dc : 1) + (need_zero_wc ? 2.0 * H * H : 0) + H + s->dout +
+                    (double)attn_scratch_floats(s, S) + 1 +
+                    (double)S * E + 2.0 * s->L * s->dirs * s->Hs; /* encoder input and hn, cn */
+    if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
+    float *p = al_malloc((size_t)floats * sizeof(float));
+    if (!p) return AL_ERR_NOMEM;
+    c->block = p;
+    c->keys = p; p += (size_t)S * H;
+    c->init = p; p += 3 * (size_t)H;
+    c->x = p; p += s->din;
+    c->gates = p; p += (size_t)s->G * H;
+    c->hh = p; p += 3 * (size_t)H;
+    c->ctx = p; p += s->dc > 0 ? s->dc : 1;
+    if (need_zero_wc) {
+        c->zero_wc = p;
+        memset(p, 0, sizeof(float) * 2 * (size_t)H * H);
+        p += 2 * (size_t)H * H;
+    }
+    c->tilde = p; p += H;
+    c->feat = p; p += s->dout;
+    c->scratch = p; p += attn_scratch_floats(s, S) + 1;
+    float *xs = p; p += (size_t)S * E;
+    float *hn = p; p += (size_t)s->L * s->dirs * s->Hs;
+    float *cn = p;
+
+    if (al_embedding_forward(xs, src, S, s->src_emb, s->Vs, E) >= 0) {
+        ctx_free(c);
+        return AL_ERR_RANGE;
+    }
+    al_status st = al_recurrent_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs == 2, xs,
+                                        s->enc, NULL, NULL, c->keys, hn,
+                                        s->cell == AL_RECURRENT_LSTM ? cn : NULL);
+    if (st != AL_OK) {
+        ctx_free(c);
+        return st;
+    }
+    /* the top layer's directions are adjacent rows of hn [L·D, 1, Hs]: [→h_S; ←h_1] */
+    const size_t top = (size_t)(s->L - 1) * s->dirs * s->Hs;
+    memcpy(c->init, hn + top, sizeof(float) * (size_t)H);
+    if (s->cell == AL_RECURRENT_LSTM) memcpy(c->init + H, cn + top, sizeof(float) * (size_t)H);
+    else memset(c->init + H, 0, sizeof(float) * (size_t)H);
+    memset(c->init + 2 * H, 0, sizeof(float) * (size_t)H);
+    return AL_OK;
+}
+
+/* c_t, α_t [S], p_t from query [H] at output step t; tilde [H] = h̃ (luong style) when non-NULL,
+ * h the decoder state that h̃ concatenates. */
+static void attend(s2s_ctx *c, const float *query, int t, float *att, float *pos, float *tilde)
+{
+    const al_seq2seq *s = c->s;
+    const int H = s->H, S = c->S;
+    float p = 0.0f;
+    switch (s->attention) {
+    case AL_S2S_ADDITIVE:
+        al_attn_additive_forward(c->ctx, att, query, c->keys, NULL, s->W_q, s->W_k, s->bias, s->v,
+                                 NULL, S, H, H, H, s->da, c->scratch);
+        break;
+    case AL_S2S_KEY_QUERY:
+        al_attn_key_query_forward(c->ctx, att, query, c->keys, s->W_Q, s->W_K, s->W_V, NULL, S, H,
+                                  H, s->dk, s->dv, s->scaled, c->scratch);
+        break;
+    default:
+        al_attn_luong_forward(c->ctx, att, tilde ? tilde : c->tilde, &p, query, c->keys, s->W_a,
+                              s->v_a, tilde ? s->W_c : c->zero_wc, s->W_p, s->v_p, NULL, S, H,
+                              s->score, s->da, s->local, (float)s->window, (float)t, s->dp,
+                              c->scratch);
+        if (pos) *pos = p;
+        return;
+    }
+    if (pos) *pos = 0.0f;
+    if (tilde) {
+        /* h̃ = tanh(W_c [c_t; h_t]), W_c [H, dc+H] (the Luong kernel does this itself) */
+        const int dc = s->dc;
+        al_sgemv(0, H, dc, 1.0f, s->W_c, dc + H, c->ctx, 0.0f, tilde);
+        al_sgemv(0, H, H, 1.0f, s->W_c + dc, dc + H, query, 1.0f, tilde);
+        al_tanh_forward(tilde, tilde, H);
+    }
+}
+
+/* One cell step: h, cn [H] from x [din], h_prev, c_prev [H]. */
+static void cell_step(s2s_ctx *c, const float *h_prev, const float *c_prev, float *h, float *cn)
+{
+    const al_seq2seq *s = c->s;
+    const int H = s->H, GH = s->G * s->H;
+    /* gates = W_ih x + b_ih */
+    memcpy(c->gates, s->dec_b_ih, sizeof(float) * (size_t)GH);
+    al_sgemv(0, GH, s->din, 1.0f, s->dec_w_ih, s->din, c->x, 1.0f, c->gates);
+    if (s->cell == AL_RECURRENT_GRU) {
+        memcpy(c->hh, s->dec_b_hh, sizeof(float) * (size_t)GH);
+        al_sgemv(0, GH, H, 1.0f, s->dec_w_hh, H, h_prev, 1.0f, c->hh);
+        al_recurrent_gru_cell_forward(c->gates, h, c->hh, h_prev, H);
+        return;
+    }
+    /* gates += W_hh h_{t−1} + b_hh */
+    for (int i = 0; i < GH; i++) c->gates[i] += s->dec_b_hh[i];
+    al_sgemv(0, GH, H, 1.0f, s->dec_w_hh, H, h_prev, 1.0f, c->gates);
+    if (s->cell == AL_RECURRENT_LSTM) {
+        al_recurrent_lstm_cell_forward(c->gates, cn, h, c_prev, H);
+    } else {
+        al_recurrent_rnn_cell_forward(h, c->gates, H, s->cell == AL_RECURRENT_RNN_RELU);
+    }
+}
+
+/*
+ * One decoder step t from state in [3H] and the previous token y: state out [3H] (must not alias
+ * in), logp [Vt] = log_softmax(logits), att [S] (zeros without attention), *pos = p_t (0 unless
+ * local).
+ */
+static void step(s2s_ctx *c, const float *in, int y, int t, float *out, float *logp, float *att,
+                 float *pos)
+{
+    const al_seq2seq *s = c->s;
+    const int H = s->H, E = s->E, dc = s->dc;
+    const float *h_prev = in, *c_prev = in + H, *feed_prev = in + 2 * H;
+    float *h = out, *cn = out + H, *feed = out + 2 * H;
+    memcpy(c->x, s->tgt_emb + (size_t)y * E, sizeof(float) * (size_t)E);
+    *pos = 0.0f;
+    if (s->attention == AL_S2S_NONE) memset(att, 0, sizeof(float) * (size_t)c->S);
+    if (s->style == AL_S2S_BAHDANAU) {
+        /* c_t from s_{t−1}; s_t = cell([y; c_t], s_{t−1}); features [s_t; c_t] */
+        if (dc) {
+            attend(c, h_prev, t, att, pos, NULL);
+            memcpy(c->x + E, c->ctx, sizeof(float) * (size_t)dc);
+        }
+        cell_step(c, h_prev, c_prev, h, cn);
+        memcpy(c->feat, h, sizeof(float) * (size_t)H);
+        if (dc) memcpy(c->feat + H, c->ctx, sizeof(float) * (size_t)dc);
+        memset(feed, 0, sizeof(float) * (size_t)H);
+    } else {
+        /* h_t = cell([y; h̃_{t−1}], h_{t−1}); c_t from h_t; h̃_t = tanh(W_c [c_t; h_t]) */
+        if (s->input_feeding) memcpy(c->x + E, feed_prev, sizeof(float) * (size_t)H);
+        cell_step(c, h_prev, c_prev, h, cn);
+        if (dc) attend(c, h, t, att, pos, feed);
+        else memcpy(feed, h, sizeof(float) * (size_t)H);
+        memcpy(c->feat, feed, sizeof(float) * (size_t)H);
+    }
+    if (s->cell != AL_RECURRENT_LSTM) memset(cn, 0, sizeof(float) * (size_t)H);
+    /* logits = out.weight feat + out.bias, then log_softmax (sum in double) */
+    memcpy(logp, s->out_b, sizeof(float) * (size_t)s->Vt);
+    al_sgemv(0, s->Vt, s->dout, 1.0f, s->out_w, s->dout, c->feat, 1.0f, logp);
+    float mx = logp[0];
+    for (int i = 1; i < s->Vt; i++) mx = logp[i] > mx ? logp[i] : mx;
+    double sum = 0.0;
+    for (int i = 0; i < s->Vt; i++) sum += exp((double)logp[i] - mx);
+    const double lse = (double)mx + log(sum);
+    for (int i = 0; i < s->Vt; i++) logp[i] = (float)((double)logp[i] - lse);
+}
+
+static int argmax(const float *x, int n)
+{
+    int best = 0;
+    for (int i = 1; i < n; i++) if (x[i] > x[best]) best = i;
+    return best;
+}
+
+static int ids_ok(const int32_t *ids, int n, int V)
+{
+    for (int i = 0; i < n; i++) if (ids[i] < 0 || ids[i] >= V) return 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------------ teacher forcing */
+
+al_status al_seq2seq_score(const al_seq2seq *s, const int32_t *src, int S, const int32_t *tgt,
+                           int T, float *logp, float *att, float *pos, float *dist)
+{
+    if (!ids_ok(tgt, T, s->Vt)) return AL_ERR_RANGE;
+    s2s_ctx c;
+    TRY(ctx_open(&c, s, src, S));
+    const int H = s->H;
+    double floats = 6.0 * H + s->Vt + S;
+    float *w = al_malloc((size_t)floats * sizeof(float));
+    if (!w) {
+        ctx_free(&c);
+        return AL_ERR_NOMEM;
+    }
+    float *st[2] = { w, w + 3 * H };
+    float *lp = w + 6 * H, *row = lp + s->Vt;
+    memcpy(st[0], c.init, sizeof(float) * 3 * (size_t)H);
+    for (int t = 0; t < T; t++) {
+        float p;
+        step(&c, st[t & 1], t ? tgt[t - 1] : s->bos, t, st[(t + 1) & 1], lp, row, &p);
+        logp[t] = lp[tgt[t]];
+        if (att) memcpy(att + (size_t)t * S, row, sizeof(float) * (size_t)S);
+        if (pos) pos[t] = p;
+        if (dist) memcpy(dist + (size_t)t * s->Vt, lp, sizeof(float) * (size_t)s->Vt);
+    }
+    al_free(w);
+    ctx_free(&c);
+    return AL_OK;
+}
+
+/* ------------------------------------------------------------------ greedy and beam search */
+
+static al_status greedy(s2s_ctx *c, int max_len, int32_t *ids, float *logp, float *att,
+                        float *pos, int *len)
+{
+    const al_seq2seq *s = c->s;
+    const int H = s->H, S = c->S;
+    float *w = al_malloc(((size_t)6 * H + s->Vt) * sizeof(float));
+    if (!w) return AL_ERR_NOMEM;
+    float *st[2] = { w, w + 3 * H };
+    float *lp = w + 6 * H;
+    memcpy(st[0], c->init, sizeof(float) * 3 * (size_t)H);
+    int y = s->bos, t = 0;
+    while (t < max_len) {
+        float p;
+        step(c, st[t & 1], y, t, st[(t + 1) & 1], lp, att + (size_t)t * S, &p);
+        y = argmax(lp, s->Vt);
+        ids[t] = y;
+        logp[t] = lp[y];
+        if (pos) pos[t] = p;
+        t++;
+        if (y == s->eos) break;
+    }
+    *len = t;
+    al_free(w);
+    return AL_OK;
+}
+
+typedef struct {
+    int t, parent; /* the eos step and the slot of its parent at step t − 1 (-1 at t = 0) */
+    float logp, pos, total;
+} finished_hyp;
+
+static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, float *logp,
+                             float *att, float *pos, int *len)
+{
+    const al_seq2seq *s = c->s;
+    const int H = s->H, S = c->S, V = s->Vt, K = beam;
+    /* history per step and slot: token, parent slot, step log-prob, p_t, attention row */
+    const double per_step = (double)K * (3 + S);
+    const double floats = (double)max_len * per_step + (double)2 * K * S /* finished rows */ +
+                          2.0 * K * 3 * H /* states */ + (double)K * 3 * H /* next states */ +
+                          (double)K * V /* candidates */ + (double)K * S + 4.0 * K /* scores */;
+    if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
+    float *blk = al_malloc((size_t)floats * sizeof(float));
+    int32_t *iblk = al_malloc(((size_t)max_len * K * 2 + 2 * (size_t)K) * sizeof(int32_t));
+    finished_hyp *fin = al_malloc(sizeof(finished_hyp) * 2 * (size_t)K);
+    if (!blk || !iblk || !fin) {
+        al_free(blk);
+        al_free(iblk);
+        al_free(fin);
+        return AL_ERR_NOMEM;
+    }
+    float *h_logp = blk;                               /* [max_len, K] */
+    float *h_pos = h_logp + (size_t)max_len * K;       /* [max_len, K] */
+    float *h_att = h_pos + (size_t)max_len * K;        /* [max_len, K, S] */
+    float *f_att = h_att + (size_t)max_len * K * S;    /* [2K, S] */
+    float *states = f_att + (size_t)2 * K * S;         /* [K, 3H] live */
+    float *states_new = states + (size_t)K * 3 * H;    /* [K, 3H] */
+    float *next = states_new + (size_t)K * 3 * H;      /* [K, 3H] after a step of slot i */
+    float *cand = next + (size_t)K * 3 * H;            /* [K, V] log-probs of each slot */
+    float *rows = cand + (size_t)K * V;                /* [K, S] attention of each slot */
+    float *cum = rows + (size_t)K * S;                 /* [K] */
+    float *cum_new = cum + K;                          /* [K] */
+    float *ppos = cum_new + K;                         /* [K] */
+    int32_t *h_tok = iblk;                             /* [max_len, K] */
+    int32_t *h_par = h_tok + (size_t)max_len * K;      /* [max_len, K] */
+    int32_t *taken = h_par + (size_t)max_len * K;      /* [2K] candidate indices picked */
+    int nf = 0, live = 1, t = 0;
+
+    memcpy(states, c->init, sizeof(float) * 3 * (size_t)H);
+    cum[0] = 0.0f;
+    for (t = 0; t < max_len; t++) {
+        for (int i = 0; i < live; i++) {
+            const int y = t ? h_tok[(size_t)(t - 1) * K + i] : s->bos;
+            step(c, states + (size_t)i * 3 * H, y, t, next + (size_t)i * 3 * H,
+                 cand + (size_t)i * V, rows + (size_t)i * S, &ppos[i]);
+        }
+        /* walk the candidates best first (cum + logp); eos in the top K finishes a hypothesis */
+        int nl = 0, rank = 0, ntaken = 0;
+        while (nl < K && rank < live * V && ntaken < 2 * K) {
+            long best = -1;
+            float bv = 0.0f;
+            for (int i = 0; i < live; i++) {
+                for (int v = 0; v < V; v++) {
+                    const long idx = (long)i * V + v;
+                    int used = 0;
+                    for (int k = 0; k < ntaken; k++) used |= taken[k] == idx;
+                    if (used) continue;
+                    const float sc = cum[i] + cand[idx];
+                    if (best < 0 || sc > bv) { best = idx; bv = sc; }
+                }
+            }
+            taken[ntaken++] = (int32_t)best;
+            const int i = (int)(best / V), v = (int)(best % V);
+            if (v == s->eos) {
+                if (rank < K) {
+                    finished_hyp *f = &fin[nf];
+                    f->t = t;
+                    f->parent = t ? i : -1;
+                    f->logp = cand[best];
+                    f->pos = ppos[i];
+                    f->total = bv;
+                    memcpy(f_att + (size_t)nf * S, rows + (size_t)i * S, sizeof(float) * (size_t)S);
+                    nf++;
+                }
+            } else {
+                const size_t slot = (size_t)t * K + nl;
+                h_tok[slot] = v;
+                h_par[slot] = i;
+                h_logp[slot] = cand[best];
+                h_pos[slot] = ppos[i];
+                memcpy(h_att + slot * S, rows + (size_t)i * S, sizeof(float) * (size_t)S);
+                memcpy(states_new + (size_t)nl * 3 * H, next + (size_t)i * 3 * H,
+                       sizeof(float) * 3 * (size_t)H);
+                cum_new[nl] = bv;
+                nl++;
+            }
+            rank++;
+        }
+        memcpy(states, states_new, sizeof(float) * (size_t)nl * 3 * H);
+        memcpy(cum, cum_new, sizeof(float) * (size_t)nl);
+        live = nl;
+        if (nf >= K || live == 0) { t++; break; }
+    }
+    const int steps = t > max_len ? max_len : t; /* steps taken */
+    /* the winner: best (Σ log p) / length among the finished, and the live when too few finished */
+    int best_f = -1, best_l = -1;
+    double best_score = 0.0;
+    for (int f = 0; f < nf; f++) {
+        const double sc = (double)fin[f].total / (fin[f].t + 1);
+        if ((best_f < 0 && best_l < 0) || sc > best_score) { best_score = sc; best_f = f; }
+    }
+    if (nf < K) {
+        for (int i = 0; i < live; i++) {
+            const double sc = (double)cum[i] / steps;
+            if ((best_f < 0 && best_l < 0) || sc > best_score) {
+                best_score = sc; best_l = i; best_f = -1;
+            }
+        }
+    }
+    int n, slot;
+    if (best_f >= 0) {
+        const finished_hyp *f = &fin[best_f];
+        n = f->t + 1;
+        ids[f->t] = s->eos;
+        logp[f->t] = f->logp;
+        if (pos) pos[f->t] = f->pos;
+        memcpy(att + (size_t)f->t * S, f_att + (size_t)best_f * S, sizeof(float) * (size_t)S);
+        slot = f->parent;
+        for (int u = f->t - 1; u >= 0; u--) {
+            const size_t k = (size_t)u * K + slot;
+            ids[u] = h_tok[k];
+            logp[u] = h_logp[k];
+            if (pos) pos[u] = h_pos[k];
+            memcpy(att + (size_t)u * S, h_att + k * S, sizeof(float) * (size_t)S);
+            slot = h_par[k];
+        }
+    } else {
+        n = steps;
+        slot = best_l;
+        for (int u = n - 1; u >= 0; u--) {
+            const size_t k = (size_t)u * K + slot;
+            ids[u] = h_tok[k];
+            logp[u] = h_logp[k];
+            if (pos) pos[u] = h_pos[k];
+            memcpy(att + (size_t)u * S, h_att + k * S, sizeof(float) * (size_t)S);
+            slot = h_par[k];
+        }
+    }
+    *len = n;
+    al_free(blk);
+    al_free(iblk);
+    al_free(fin);
+    return AL_OK;
+}
+
+al_status al_seq2seq_generate(const al_seq2seq *s, const int32_t *src, int S, int max_len,
+                              int beam, int32_t *ids, float *logp, float *att, float *pos,
+                              int *len)
+{
+    s2s_ctx c;
+    TRY(ctx_open(&c, s, src, S));
+    al_status st = beam <= 1 ? greedy(&c, max_len, ids, logp, att, pos, len)
+                             : beam_search(&c, max_len, beam, ids, logp, att, pos, len);
+    ctx_free(&c);
+    return st;
+}
+
+/* ------------------------------------------------------------------ stepped decoding */
+
+struct al_s2s_decoder {
+    s2s_ctx c;
+    int t, y, done;
+    float *state[2]; /* [3H] each */
+    float *lp;       /* [Vt] */
+    float *row;      /* [S] */
+};
+
+al_status al_seq2seq_decoder_start(const al_seq2seq *s, const int32_t *src, int S,
+                                   al_s2s_decoder **out)
+{
+    *out = NULL;
+    al_s2s_decoder *d = al_malloc(sizeof *d);
+    if (!d) return AL_ERR_NOMEM;
+    al_status st = ctx_open(&d->c, s, src, S);
+    if (st != AL_OK) {
+        al_free(d);
+        return st;
+    }
+    float *w = al_malloc(((size_t)6 * s->H + s->Vt + S) * sizeof(float));
+    if (!w) {
+        ctx_free(&d->c);
+        al_free(d);
+        return AL_ERR_NOMEM;
+    }
+    d->state[0] = w;
+    d->state[1] = w + 3 * s->H;
+    d->lp = w + 6 * s->H;
+    d->row = d->lp + s->Vt;
+    memcpy(d->state[0], d->c.init, sizeof(float) * 3 * (size_t)s->H);
+    d->t = 0;
+    d->y = s->bos;
+    d->done = 0;
+    *out = d;
+    return AL_OK;
+}
+
+al_status al_seq2seq_decoder_step(al_s2s_decoder *d, int32_t force, int32_t *id, float *logp,
+                                  float *att, float *pos, float *dist, int *done)
+{
+    const al_seq2seq *s = d->c.s;
+    if (d->done) return AL_ERR_ARGUMENT;
+    if (force >= s->Vt || force < -1) return AL_ERR_RANGE;
+    float p;
+    step(&d->c, d->state[d->t & 1], d->y, d->t, d->state[(d->t + 1) & 1], d->lp, d->row, &p);
+    const int y = force >= 0 ? force : argmax(d->lp, s->Vt);
+    if (id) *id = y;
+    if (logp) *logp = d->lp[y];
+    if (att) memcpy(att, d->row, sizeof(float) * (size_t)d->c.S);
+    if (pos) *pos = p;
+    if (dist) memcpy(dist, d->lp, sizeof(float) * (size_t)s->Vt);
+    d->t++;
+    d->y = y;
+    d->done = y == s->eos;
+    if (done) *done = d->done;
+    return AL_OK;
+}
+
+void al_seq2seq_decoder_free(al_s2s_decoder *d)
+{
+    if (!d) return;
+    al_free(d->state[0]);
+    ctx_free(&d->c);
+    al_free(d);
+}

@@ -1,0 +1,368 @@
+// attnlab/wasm/model.js: whole models (src/models/, docs/models.md) from one safetensors file.
+//
+//   import { loadModel } from 'attnlab';
+//   const model = await loadModel('models/reverse.safetensors');     // URL, file: URL, path or bytes
+//   const { output, ids, logProbs, attention } = model.run('abc', { beamWidth: 3 });
+//   const dec = model.startDecoding('abc');                          // one token at a time
+//   for (let s = dec.step(); ; s = dec.step()) { draw(s.weights); if (s.done) break; }
+//   dec.dispose();
+//   model.dispose();
+//
+// What this file does: gets the bytes (fetch, or the file system for file: URLs and paths in
+// Node), hands them to the C loader (al_model_load validates everything and keeps the weights
+// resident in wasm memory), tokenizes with the config's tokenizer (tokenizer.js), and copies
+// every result out of wasm memory. What it does not do: any maths, or hold a typed-array view
+// across a call. A Model owns wasm memory until dispose(); a FinalizationRegistry only warns
+// when one is garbage-collected undisposed.
+
+import { AttnlabError, Arena, getLib, readCString, statusName } from './core.js';
+import { Tokenizer } from './tokenizer.js';
+
+const ERR_CAP = 256; // AL_MODEL_ERR_CAP
+const MAX_SOURCE = 4096; // AL_MODEL_MAX_SOURCE
+const MAX_STEPS = 1024; // AL_MODEL_MAX_STEPS
+const MAX_BEAM = 32; // AL_MODEL_MAX_BEAM
+
+const leaks = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((what) => {
+    console.warn(`attnlab: ${what} was garbage-collected without dispose(); its wasm memory is leaked. Call dispose() (or use \`using\`).`);
+  })
+  : null;
+
+async function readBytes(source) {
+  if (source instanceof Uint8Array) return source;
+  if (source instanceof ArrayBuffer) return new Uint8Array(source);
+  if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+  if (source && typeof source === 'object' && typeof source.arrayBuffer === 'function' && 'ok' in source) {
+    if (!source.ok) throw new AttnlabError(`loadModel: the response failed with HTTP ${source.status}`, 'AL_ERR_ARGUMENT');
+    return new Uint8Array(await source.arrayBuffer());
+  }
+  if (typeof source !== 'string' && !(source instanceof URL)) {
+    const kind = source === null ? 'null' : source?.constructor?.name ?? typeof source;
+    throw new AttnlabError(`loadModel: expected a URL, a path or bytes, got ${kind}`);
+  }
+  let url = null;
+  try {
+    url = new URL(source);
+  } catch {
+    if (typeof globalThis.location?.href === 'string') url = new URL(source, globalThis.location.href);
+  }
+  if (url === null || url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    try {
+      return new Uint8Array(await readFile(url ?? source));
+    } catch (e) {
+      throw new AttnlabError(`loadModel: cannot read ${url ?? source}: ${e.message}`, 'AL_ERR_ARGUMENT');
+    }
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new AttnlabError(`loadModel: fetching ${url} failed with HTTP ${response.status}`, 'AL_ERR_ARGUMENT');
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+async function lib() {
+  if (!getLib()) await (await import('./index.js')).init();
+  return getLib().x;
+}
+
+/**
+ * Load a model: a URL (fetched; file: URLs and plain paths are read from disk in Node), a
+ * Response, or the file's bytes. Initialises attnlab first when needed. Throws AttnlabError with
+ * the loader's message (naming the config key or tensor) and the status name as `code`.
+ * @returns {Promise<Model>}
+ */
+export async function loadModel(source) {
+  const bytes = await readBytes(source);
+  const x = await lib();
+  const ar = new Arena(x);
+  try {
+    const pBytes = ar.alloc(bytes.length, 'the model file');
+    new Uint8Array(x.memory.buffer, pBytes, bytes.length).set(bytes);
+    const pOut = ar.alloc(4, 'the handle');
+    const pErr = ar.alloc(ERR_CAP, 'the error message');
+    const status = x.al_model_load(pBytes, bytes.length, pOut, pErr, ERR_CAP);
+    if (status !== 0) throw new AttnlabError(`loadModel: ${readCString(x, pErr)}`, statusName(status));
+    const ptr = new Uint32Array(x.memory.buffer, pOut, 1)[0];
+    return new Model(x, ptr);
+  } finally {
+    ar.free();
+  }
+}
+
+function idsFrom(input, vocabSize, what) {
+  const ids = Int32Array.from(input, (v, i) => {
+    if (!Number.isInteger(v) || v < 0 || v >= vocabSize) {
+      throw new AttnlabError(`${what}[${i}] = ${v} is not a token id in [0, ${vocabSize})`, 'AL_ERR_RANGE');
+    }
+    return v;
+  });
+  return ids;
+}
+
+export class Model {
+  #x;
+  #ptr;
+  #decoders = new Set();
+
+  /** @internal use loadModel() */
+  constructor(x, ptr) {
+    this.#x = x;
+    this.#ptr = ptr;
+    /** The architecture, e.g. 'seq2seq'. */
+    this.architecture = readCString(x, x.al_model_architecture(ptr));
+    /** The parsed config (docs/models.md). */
+    this.config = JSON.parse(readCString(x, x.al_model_config(ptr)));
+    /** The config's tokenizer. */
+    this.tokenizer = new Tokenizer(this.config.tokenizer);
+    this.srcVocabSize = x.al_model_src_vocab(ptr);
+    this.tgtVocabSize = x.al_model_tgt_vocab(ptr);
+    this.bosId = x.al_model_bos(ptr);
+    this.eosId = x.al_model_eos(ptr);
+    this.maxLength = x.al_model_max_length(ptr);
+    this.hasPositions = x.al_model_has_positions(ptr) === 1;
+    leaks?.register(this, `a Model (${this.architecture})`, this);
+  }
+
+  #live(what) {
+    if (this.#ptr === 0) throw new AttnlabError(`Model.${what}: this model has been disposed; load it again with loadModel()`, 'AL_ERR_ARGUMENT');
+    return this.#x;
+  }
+
+  /** Source text or ids -> Int32Array of source ids. */
+  #source(input, what) {
+    const ids = typeof input === 'string' ? this.tokenizer.encode(input) : idsFrom(Array.isArray(input) || ArrayBuffer.isView(input) ? input : (() => {
+      throw new AttnlabError(`Model.${what}: input must be text or an array of token ids`);
+    })(), this.srcVocabSize, `Model.${what}: input`);
+    if (ids.length < 1) throw new AttnlabError(`Model.${what}: the input is empty (no tokens)`, 'AL_ERR_SHAPE');
+    if (ids.length > MAX_SOURCE) throw new AttnlabError(`Model.${what}: ${ids.length} input tokens; the limit is ${MAX_SOURCE}`, 'AL_ERR_SHAPE');
+    return ids;
+  }
+
+  #maxLength(options, what) {
+    const n = options?.maxLength ?? this.maxLength;
+    if (!Number.isInteger(n) || n < 1 || n > MAX_STEPS) {
+      throw new AttnlabError(`Model.${what}: maxLength ${n} must be an integer in [1, ${MAX_STEPS}]`, 'AL_ERR_SHAPE');
+    }
+    return n;
+  }
+
+  /** Source text or ids -> source ids (the model's tokenizer). */
+  encode(text) {
+    return this.tokenizer.encode(text);
+  }
+
+  /** Target ids -> text (bos, eos and pad left out). */
+  decode(ids) {
+    return this.tokenizer.decode(ids);
+  }
+
+  /**
+   * Translate one input (text or source ids): greedy, or beam search with `beamWidth` > 1.
+   * @param {string | ArrayLike<number>} input
+   * @param {{ maxLength?: number, beamWidth?: number }} [options]
+   */
+  run(input, options = {}) {
+    const x = this.#live('run');
+    checkKeys(options, 'Model.run', ['maxLength', 'beamWidth']);
+    const src = this.#source(input, 'run');
+    const maxLength = this.#maxLength(options, 'run');
+    const beam = options.beamWidth ?? 1;
+    if (!Number.isInteger(beam) || beam < 1 || beam > MAX_BEAM) {
+      throw new AttnlabError(`Model.run: beamWidth ${beam} must be an integer in [1, ${MAX_BEAM}]`);
+    }
+    const S = src.length;
+    const ar = new Arena(x);
+    try {
+      const pSrc = ar.i32(src, 'the input ids');
+      const pIds = ar.alloc(maxLength * 4, 'the output ids');
+      const pLogp = ar.alloc(maxLength * 4, 'the log-probs');
+      const pAtt = ar.alloc(maxLength * S * 4, 'the attention');
+      const pPos = ar.alloc(maxLength * 4, 'the positions');
+      const pLen = ar.alloc(4, 'the length');
+      const status = x.al_model_generate(this.#ptr, pSrc, S, maxLength, beam, pIds, pLogp, pAtt, pPos, pLen);
+      if (status !== 0) throw statusError(x, status, 'Model.run');
+      const T = new Int32Array(x.memory.buffer, pLen, 1)[0];
+      const ids = new Int32Array(x.memory.buffer, pIds, T).slice();
+      const result = {
+        output: this.tokenizer.decode(ids),
+        ids,
+        tokens: this.tokenizer.tgtTokens(ids),
+        logProbs: ar.read(pLogp, T),
+        attention: [{
+          layer: 0,
+          head: 0,
+          weights: { data: ar.read(pAtt, T * S), shape: [T, S] },
+          rowLabels: this.tokenizer.tgtTokens(ids),
+          colLabels: this.tokenizer.srcTokens(src),
+        }],
+        srcIds: src,
+      };
+      if (this.hasPositions) result.positions = ar.read(pPos, T);
+      return result;
+    } finally {
+      ar.free();
+    }
+  }
+
+  /**
+   * Teacher forcing: the decoder is fed bos, tgt[0], ..., and returns log p(tgt[t]) per step, the
+   * attention [T, S], p_t for local attention, and the whole log-distributions [T, V].
+   * @param {string | ArrayLike<number>} src source text or ids
+   * @param {string | ArrayLike<number>} tgt target text or ids (include eos to score it)
+   */
+  score(src, tgt) {
+    const x = this.#live('score');
+    const s = this.#source(src, 'score');
+    const t = typeof tgt === 'string' ? this.tokenizer.encodeTarget(tgt) : idsFrom(tgt, this.tgtVocabSize, 'Model.score: tgt');
+    const S = s.length, T = t.length, V = this.tgtVocabSize;
+    if (T < 1 || T > MAX_STEPS) throw new AttnlabError(`Model.score: the target has ${T} tokens; it must have 1 to ${MAX_STEPS}`, 'AL_ERR_SHAPE');
+    const ar = new Arena(x);
+    try {
+      const pSrc = ar.i32(s, 'the source ids');
+      const pTgt = ar.i32(t, 'the target ids');
+      const pLogp = ar.alloc(T * 4, 'the log-probs');
+      const pAtt = ar.alloc(T * S * 4, 'the attention');
+      const pPos = ar.alloc(T * 4, 'the positions');
+      const pDist = ar.alloc(T * V * 4, 'the distributions');
+      const status = x.al_model_score(this.#ptr, pSrc, S, pTgt, T, pLogp, pAtt, pPos, pDist);
+      if (status !== 0) throw statusError(x, status, 'Model.score');
+      const result = {
+        logProbs: ar.read(pLogp, T),
+        attention: { data: ar.read(pAtt, T * S), shape: [T, S] },
+        distributions: { data: ar.read(pDist, T * V), shape: [T, V] },
+      };
+      if (this.hasPositions) result.positions = ar.read(pPos, T);
+      return result;
+    } finally {
+      ar.free();
+    }
+  }
+
+  /**
+   * Start decoding one input a token at a time (greedy); `step()` the returned Decoder and
+   * dispose() it (disposing the model disposes its decoders).
+   * @param {string | ArrayLike<number>} input
+   * @param {{ maxLength?: number }} [options]
+   */
+  startDecoding(input, options = {}) {
+    const x = this.#live('startDecoding');
+    checkKeys(options, 'Model.startDecoding', ['maxLength']);
+    const src = this.#source(input, 'startDecoding');
+    const maxLength = this.#maxLength(options, 'startDecoding');
+    const ar = new Arena(x);
+    let ptr;
+    try {
+      const pSrc = ar.i32(src, 'the input ids');
+      const pOut = ar.alloc(4, 'the handle');
+      const status = x.al_model_decoder_start(this.#ptr, pSrc, src.length, pOut);
+      if (status !== 0) throw statusError(x, status, 'Model.startDecoding');
+      ptr = new Uint32Array(x.memory.buffer, pOut, 1)[0];
+    } finally {
+      ar.free();
+    }
+    const dec = new Decoder(x, ptr, this, src, maxLength, () => this.#decoders.delete(dec));
+    this.#decoders.add(dec);
+    return dec;
+  }
+
+  /** Free the model's wasm memory (and its decoders'). Later calls throw; a second dispose() is harmless. */
+  dispose() {
+    if (this.#ptr === 0) return;
+    for (const d of [...this.#decoders]) d.dispose();
+    this.#x.al_model_free(this.#ptr);
+    this.#ptr = 0;
+    leaks?.unregister(this);
+  }
+
+  [Symbol.dispose]() {
+    this.dispose();
+  }
+}
+
+export class Decoder {
+  #x;
+  #ptr;
+  #onDispose;
+
+  /** @internal use Model.startDecoding() */
+  constructor(x, ptr, model, src, maxLength, onDispose) {
+    this.#x = x;
+    this.#ptr = ptr;
+    this.#onDispose = onDispose;
+    this.model = model;
+    this.srcIds = src;
+    this.srcTokens = model.tokenizer.srcTokens(src);
+    this.maxLength = maxLength;
+    /** Steps taken so far. */
+    this.steps = 0;
+    /** True once eos was emitted or maxLength steps were taken. */
+    this.done = false;
+    leaks?.register(this, 'a Decoder', this);
+  }
+
+  /**
+   * Emit the next token (the argmax, or `force` when given: a target id, for teacher forcing).
+   * @returns {{ id: number, token: string, logProb: number, weights: Float32Array,
+   *             position?: number, done: boolean, step: number }}
+   */
+  step(force) {
+    if (this.#ptr === 0) throw new AttnlabError('Decoder.step: this decoder has been disposed', 'AL_ERR_ARGUMENT');
+    if (this.done) throw new AttnlabError(`Decoder.step: decoding has finished (${this.steps} steps${this.steps >= this.maxLength ? ', maxLength reached' : ', eos emitted'}); dispose() it or start again`, 'AL_ERR_ARGUMENT');
+    const x = this.#x;
+    const f = force ?? -1;
+    if (f !== -1 && (!Number.isInteger(f) || f < 0 || f >= this.model.tgtVocabSize)) {
+      throw new AttnlabError(`Decoder.step: force ${f} is not a target id in [0, ${this.model.tgtVocabSize})`, 'AL_ERR_RANGE');
+    }
+    const S = this.srcIds.length;
+    const ar = new Arena(x);
+    try {
+      const pId = ar.alloc(4, 'the id');
+      const pLogp = ar.alloc(4, 'the log-prob');
+      const pAtt = ar.alloc(S * 4, 'the attention row');
+      const pPos = ar.alloc(4, 'the position');
+      const pDone = ar.alloc(4, 'the done flag');
+      const status = x.al_decoder_step(this.#ptr, f, pId, pLogp, pAtt, pPos, 0, pDone);
+      if (status !== 0) throw statusError(x, status, 'Decoder.step');
+      const id = new Int32Array(x.memory.buffer, pId, 1)[0];
+      const eos = new Int32Array(x.memory.buffer, pDone, 1)[0] === 1;
+      const step = this.steps++;
+      this.done = eos || this.steps >= this.maxLength;
+      const out = {
+        id,
+        token: this.model.tokenizer.tgtTokens([id])[0],
+        logProb: ar.read(pLogp, 1)[0],
+        weights: ar.read(pAtt, S),
+        done: this.done,
+        step,
+      };
+      if (this.model.hasPositions) out.position = ar.read(pPos, 1)[0];
+      return out;
+    } finally {
+      ar.free();
+    }
+  }
+
+  /** Free the decoder's wasm memory; a second call is harmless. */
+  dispose() {
+    if (this.#ptr === 0) return;
+    this.#x.al_decoder_free(this.#ptr);
+    this.#ptr = 0;
+    leaks?.unregister(this);
+    this.#onDispose();
+  }
+
+  [Symbol.dispose]() {
+    this.dispose();
+  }
+}
+
+function checkKeys(options, name, allowed) {
+  if (options === null || typeof options !== 'object') throw new AttnlabError(`${name}: options must be an object`);
+  for (const k of Object.keys(options)) {
+    if (!allowed.includes(k)) throw new AttnlabError(`${name}: unknown option '${k}' (known: ${allowed.join(', ')})`);
+  }
+}
+
+function statusError(x, status, context) {
+  return new AttnlabError(`${context}: ${readCString(x, x.al_status_string(status))}`, statusName(status));
+}

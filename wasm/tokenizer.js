@@ -1,0 +1,85 @@
+// attnlab/wasm/tokenizer.js: the tokenizers of model configs (docs/models.md, "tokenizer").
+//
+//   const tok = new Tokenizer(config.tokenizer);
+//   tok.encode('abc')            // Int32Array of source ids; unknown symbols become the unk id
+//   tok.decode([5, 6, 2])        // target ids -> text, bos/eos/pad left out
+//
+// Two kinds: "char" (one token per Unicode code point, joined with '') and "word" (tokens split on
+// whitespace, joined with one space). The vocabularies are the config's srcVocab and tgtVocab; a
+// token listed twice maps to its first index. Special tokens (bos, eos, unk, pad) are named in the
+// config. Nothing here throws on text: unknown characters or words map to unk. Deliberately not
+// here: subwords (BPE), normalisation or lowercasing (a model that needs them says so in a later
+// config key).
+
+import { AttnlabError } from './core.js';
+
+function indexOf(vocab) {
+  const m = new Map();
+  vocab.forEach((t, i) => { if (!m.has(t)) m.set(t, i); });
+  return m;
+}
+
+export class Tokenizer {
+  /** @param {{ type: 'char' | 'word', srcVocab: string[], tgtVocab: string[],
+   *            bos: string, eos: string, unk: string, pad?: string }} cfg */
+  constructor(cfg) {
+    if (!cfg || typeof cfg !== 'object') throw new AttnlabError('tokenizer: the config has no "tokenizer" object', 'AL_ERR_FORMAT');
+    if (cfg.type !== 'char' && cfg.type !== 'word') {
+      throw new AttnlabError(`tokenizer: unknown type ${JSON.stringify(cfg.type)} (known: char, word)`, 'AL_ERR_FORMAT');
+    }
+    for (const k of ['srcVocab', 'tgtVocab']) {
+      if (!Array.isArray(cfg[k]) || !cfg[k].every((t) => typeof t === 'string')) {
+        throw new AttnlabError(`tokenizer: "${k}" must be an array of strings`, 'AL_ERR_FORMAT');
+      }
+    }
+    this.type = cfg.type;
+    this.srcVocab = cfg.srcVocab.slice();
+    this.tgtVocab = cfg.tgtVocab.slice();
+    this.src = indexOf(this.srcVocab);
+    this.tgt = indexOf(this.tgtVocab);
+    this.specials = { bos: cfg.bos, eos: cfg.eos, unk: cfg.unk, pad: cfg.pad };
+    this.unkId = this.src.get(cfg.unk) ?? 0;
+    this.tgtUnkId = this.tgt.get(cfg.unk) ?? -1;
+    this.bosId = this.tgt.get(cfg.bos) ?? -1;
+    this.eosId = this.tgt.get(cfg.eos) ?? -1;
+    this.padId = cfg.pad === undefined ? -1 : (this.tgt.get(cfg.pad) ?? -1);
+  }
+
+  /** Split text into tokens (strings), without looking them up. */
+  split(text) {
+    if (typeof text !== 'string') throw new AttnlabError(`tokenizer: expected text, got ${typeof text}`);
+    return this.type === 'char' ? Array.from(text) : text.split(/\s+/).filter((w) => w.length > 0);
+  }
+
+  /** Source text -> Int32Array of source ids (unknown tokens -> the unk id). */
+  encode(text) {
+    return Int32Array.from(this.split(text), (t) => this.src.get(t) ?? this.unkId);
+  }
+
+  /** Target text -> Int32Array of target ids (unknown -> unk when the target vocabulary has it). */
+  encodeTarget(text) {
+    return Int32Array.from(this.split(text), (t) => {
+      const id = this.tgt.get(t) ?? this.tgtUnkId;
+      if (id < 0) throw new AttnlabError(`tokenizer: "${t}" is not in tgtVocab, which has no unk token`, 'AL_ERR_RANGE');
+      return id;
+    });
+  }
+
+  /** Source ids -> token strings (an id outside the vocabulary shows as the unk token). */
+  srcTokens(ids) {
+    return Array.from(ids, (i) => this.srcVocab[i] ?? this.specials.unk);
+  }
+
+  /** Target ids -> token strings. */
+  tgtTokens(ids) {
+    return Array.from(ids, (i) => this.tgtVocab[i] ?? this.specials.unk);
+  }
+
+  /** Target ids -> text, leaving out bos, eos and pad. */
+  decode(ids) {
+    const skip = new Set([this.bosId, this.eosId, this.padId]);
+    const toks = [];
+    for (const i of ids) if (!skip.has(i)) toks.push(this.tgtVocab[i] ?? this.specials.unk);
+    return toks.join(this.type === 'char' ? '' : ' ');
+  }
+}
