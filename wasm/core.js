@@ -27,8 +27,9 @@ export class AttnlabError extends Error {
 export const MAX_ALLOC_BYTES = 2 ** 31;
 
 export class Arena {
-  constructor(x) {
+  constructor(x, what = 'attnlab') {
     this.x = x;
+    this.what = what;
     this.ptrs = [];
   }
 
@@ -62,8 +63,20 @@ export class Arena {
   }
 
   /** A JS-owned copy of n floats at p. */
+  /**
+   * A JS-owned copy of n floats at p. Every kernel gives finite results for finite inputs unless
+   * an intermediate leaves float32's range (e.g. q·k scores above 3.4e38): that is refused here,
+   * by name, rather than returned as NaN.
+   */
   read(p, n) {
-    return new Float32Array(this.x.memory.buffer, p, n).slice();
+    const out = new Float32Array(this.x.memory.buffer, p, n).slice();
+    for (let i = 0; i < n; i++) {
+      const v = out[i];
+      if (v - v !== 0) {
+        throw new AttnlabError(`${this.what}: the result has ${v} at flat index ${i}: an intermediate value overflowed float32 (about ±3.4e38); scale the inputs down`, 'AL_ERR_OVERFLOW');
+      }
+    }
+    return out;
   }
 
   free() {
@@ -215,12 +228,20 @@ export function toMask(m, name, shapes) {
   return { data: Uint8Array.from(data, (v) => (v ? 1 : 0)), shape };
 }
 
+/** Options that are switches: given, they must be true or false ('false' is not false). */
+const FLAG_OPTIONS = new Set(['causal', 'returnWeights', 'needWeights', 'transposeA', 'transposeB',
+  'scaled', 'bidirectional', 'normFirst', 'batchFirst']);
+
 export function checkOptions(options, name, allowed) {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object') throw new AttnlabError(`${name}: options must be an object`);
   for (const k of Object.keys(options)) {
     if (!allowed.includes(k)) {
       throw new AttnlabError(`${name}: unknown option '${k}' (known: ${allowed.join(', ')})`);
+    }
+    const v = options[k];
+    if (FLAG_OPTIONS.has(k) && v !== undefined && typeof v !== 'boolean') {
+      throw new AttnlabError(`${name}: options.${k} must be true or false, got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
     }
   }
   return options;
@@ -247,7 +268,7 @@ export function requireLib(what) {
 /** Run fn(arena) with the library's exports and free the arena's blocks afterwards. */
 export function withArena(what, fn) {
   const x = requireLib(what);
-  const arena = new Arena(x);
+  const arena = new Arena(x, what);
   try {
     return fn(x, arena);
   } finally {

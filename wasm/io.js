@@ -27,8 +27,24 @@ const ERR_CAP = 256; // AL_SAFETENSORS_ERR_CAP
  *   tensors in header order; `dtype` is the stored one ('F32', 'F16' or 'BF16'), `data` is
  *   always float32.
  */
+/** True for a detached ArrayBuffer (ArrayBuffer.prototype.detached is not in Node 20). */
+function isDetached(buffer) {
+  if (typeof buffer.detached === 'boolean') return buffer.detached;
+  try {
+    new Uint8Array(buffer); // eslint-disable-line no-new
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 export function readSafetensors(bytes) {
   let view;
+  // A detached (transferred) buffer has byteLength 0 and throws on use: name it instead.
+  const buffer = bytes instanceof ArrayBuffer ? bytes : bytes instanceof Uint8Array ? bytes.buffer : null;
+  if (buffer && buffer.byteLength === 0 && isDetached(buffer)) {
+    throw new AttnlabError('readSafetensors: the bytes\' ArrayBuffer has been detached (transferred); pass a live buffer');
+  }
   if (bytes instanceof ArrayBuffer) view = new Uint8Array(bytes);
   else if (bytes instanceof Uint8Array) view = bytes;
   else {

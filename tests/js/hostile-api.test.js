@@ -22,42 +22,7 @@ import {
 /** Test name → 'lead: <bug>'; see the report in the issue for reproductions. */
 const TODO = {};
 const bug = (text, names) => { for (const n of names) TODO[n] = `lead: ${text}`; };
-const both = (ops, suffix) => ops.flatMap((o) => [`${o}: ${suffix}`, `${o}.backward: ${suffix}`]);
-bug("flag options are coerced with !! instead of checked: { causal: 'false' } turns causal ON, { transposeA: 'no' } transposes "
-  + '(wasm/ops/basic.js matmul, sdpa.js prepare, transformer-attention.js prepareMha/prepareRel; recurrent.js, keyQuery and transformer-layers.js already refuse)',
-['matmul: flag options given a string or a number are refused, naming the option',
-  ...both(['scaledDotProductAttention', 'multiHeadAttention', 'relativePositionAttention'],
-    'flag options given a string or a number are refused, naming the option')]);
-bug('an unknown params key (e.g. params.W_typo, or W_a with score dot) is silently ignored; mha/relpos/pooling/rnn/layers refuse it '
-  + '(wasm/ops/additive-luong.js paramsObject, wasm/ops/memory-rnn.js readParams)',
-both(['additiveAttention', 'luongAttention', 'luongLocalAttention', 'keyQueryAttention', 'selfAttentionRNN', 'lstmn'], 'an unknown params key is refused, naming it'));
-bug('finite inputs whose scores overflow float32 (|q·k| > 3.4e38) give NaN weights and outputs, silently '
-  + '(src/kernels attention score + softmax paths: sdpa, key-query, Luong, MHA, relpos, transformer layers; the additive/pooling/RNN paths saturate through tanh and pass)',
-['scaledDotProductAttention', 'keyQueryAttention', 'luongAttention', 'luongLocalAttention', 'multiHeadAttention', 'relativePositionAttention',
-  'transformerEncoderLayer', 'transformerDecoderLayer'].flatMap((o) => [1e30, 3e38].map((b) =>
-  `${o}: inputs near ±${b} (finite) give finite results with weight rows summing to 1, or a named refusal; never NaN`)));
-bug('numLayers = 1e9 builds 1e9 state-dict key arrays before checking params: the process dies of JS heap OOM (or hangs) '
-  + '(wasm/ops/recurrent.js setup: check params.weight_hh_l{L-1} exists before the loop)',
-['rnn', 'lstm', 'gru'].map((o) => `${o}: option numLayers = 1000000000 gives a finite result or a named AttnlabError, quickly and without crashing`));
-bug('relativePositionAttention infers k from params.rel_K.shape[0] before validating rel_K: a malformed rel_K (shape ["2",3], [0,2], [2^31,2], '
-  + 'a string, a bare Float32Array) reports "options.maxRelativePosition is missing and params.rel_K does not have an odd number of rows" '
-  + 'with AL_ERR_ARGUMENT instead of the tensor\'s own error (wasm/ops/transformer-attention.js prepareRel)',
-[...both(['relativePositionAttention'], 'wrong data kinds, wrong objects and length mismatches are refused, naming the tensor'),
-  ...both(['relativePositionAttention'], 'empty tensors (a 0 dimension) are refused, naming the tensor'),
-  ...both(['relativePositionAttention'], 'huge declared shapes are refused before anything is allocated')]);
-bug('a size inferred from one tensor is reported against another without naming the source: lstmn/selfAttentionRNN x → "params.W_x/params.A ... [H, in]" '
-  + '(x not named), selfAttentionRNN params.W_h rows → blames params.W_s, relpos params.W_Q rows → "dz = 5 is not divisible by numHeads 2" '
-  + '(wasm/ops/memory-rnn.js prepareSarnn/prepareLstmn expectShape legends, transformer-attention.js prepareRel)',
-both(['lstmn', 'selfAttentionRNN', 'relativePositionAttention'],
-  'each tensor with one dimension off or a wrong rank is refused, naming it'));
-bug('maxRelativePosition = 1e9 is reported as "params.rel_K has shape [3, 2] but must be [2000000001, 2]" without naming the option (wasm/ops/transformer-attention.js prepareRel)',
-['relativePositionAttention: option maxRelativePosition = 1000000000 gives a finite result or a named AttnlabError, quickly and without crashing']);
-bug('readSafetensors on a detached ArrayBuffer or a detached Uint8Array throws a raw TypeError ("Cannot perform Construct on a detached ArrayBuffer" / '
-  + '"%TypedArray%.prototype.set on a detached ArrayBuffer") instead of AttnlabError (wasm/io.js readSafetensors)',
-['readSafetensors: arguments that are not bytes are refused with AttnlabError, detached buffers included']);
-bug('a rank-0 x (shape []) is not refused in JS: softmax reaches C and comes back as the generic "softmax: shapes disagree or a dimension is less than 1" '
-  + '(x not named); layerNorm with a weight says "x has undefined features but weight has 3" (wasm/ops/basic.js softmax/layerNorm: require rank >= 1)',
-['softmax: a rank-0 tensor (shape []) gives a finite result or a named AttnlabError', 'layerNorm: a rank-0 tensor (shape []) gives a finite result or a named AttnlabError']);
+// (every bug this suite found has been fixed; add new ones here with bug(text, [test names]))
 const todo = (name) => (TODO[name] ? { todo: TODO[name] } : {});
 /** A test that is a known bug is marked todo; anything else must pass. */
 const t = (name, fn) => test(name, todo(name), fn);

@@ -43,9 +43,23 @@ function paddingMask(m, batched, B, n) {
   return mask.data;
 }
 
+/** Every parameter name each op knows (a variant may use fewer: those extra are ignored). */
+const KNOWN_PARAMS = {
+  additiveAttention: ['W_q', 'W_k', 'bias', 'v'],
+  luongAttention: ['W_a', 'v_a', 'W_c', 'W_p', 'v_p'], // W_p, v_p: local-p's, accepted and unused
+  luongLocalAttention: ['W_a', 'v_a', 'W_c', 'W_p', 'v_p'],
+  keyQueryAttention: ['W_Q', 'W_K', 'W_V'],
+};
+
 function paramsObject(what, params) {
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
     throw new AttnlabError(`${what}: params must be an object of weight tensors`);
+  }
+  const known = KNOWN_PARAMS[what];
+  for (const k of Object.keys(params)) {
+    if (!known.includes(k)) {
+      throw new AttnlabError(`${what}: unknown parameter params.${k} (known: ${known.join(', ')})`);
+    }
   }
   return params;
 }

@@ -43,6 +43,7 @@ export function matvec(a, v) {
 export function softmax(input, options) {
   const o = checkOptions(options, 'softmax', ['mask']);
   const X = toTensor(input, 'x');
+  if (X.shape.length === 0) throw new AttnlabError('softmax: x has rank 0; it needs a last axis to normalise over', 'AL_ERR_SHAPE');
   const C = X.shape[X.shape.length - 1];
   const R = X.data.length / C;
   const mask = o.mask === undefined ? null : toMask(o.mask, 'mask', [X.shape, [C]]);
@@ -76,6 +77,7 @@ function activation(name) {
 export function layerNorm(input, options) {
   const o = checkOptions(options, 'layerNorm', ['weight', 'bias', 'eps']);
   const X = toTensor(input, 'x');
+  if (X.shape.length === 0) throw new AttnlabError('layerNorm: x has rank 0; it needs a last axis to normalise over', 'AL_ERR_SHAPE');
   const C = X.shape[X.shape.length - 1];
   const R = X.data.length / C;
   const W = o.weight === undefined ? null : toTensor(o.weight, 'weight', [1]);

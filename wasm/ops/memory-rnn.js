@@ -12,9 +12,12 @@ const ALIGNS = { additive: 0, dot: 1 };
 const SARNN_PARAMS = { additive: ['A', 'b', 'W_h', 'W_s', 'v'], dot: ['A', 'b', 'W_K', 'W_Q'] };
 const LSTMN_PARAMS = ['W_h', 'W_x', 'W_ht', 'v', 'W', 'b'];
 
-function readParams(what, params, names) {
+function readParams(what, params, names, known = names) {
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
     throw new AttnlabError(`${what}: params must be an object holding ${names.join(', ')}`);
+  }
+  for (const k of Object.keys(params)) {
+    if (!known.includes(k)) throw new AttnlabError(`${what}: unknown parameter params.${k} (known: ${known.join(', ')})`);
   }
   const out = {};
   for (const k of names) {
@@ -26,9 +29,12 @@ function readParams(what, params, names) {
   return out;
 }
 
+/** legend: "[H, in]" or "[H, in] (H from params.W_h, in from x)": where each size came from. */
 function expectShape(what, t, name, shape, legend) {
   if (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i])) {
-    throw new AttnlabError(`${what}: ${name} has shape ${fmtShape(t.shape)} but must be ${legend} = ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
+    const cut = legend.indexOf(' (');
+    const [dims, from] = cut < 0 ? [legend, ''] : [legend.slice(0, cut), legend.slice(cut)];
+    throw new AttnlabError(`${what}: ${name} has shape ${fmtShape(t.shape)} but must be ${dims} = ${fmtShape(shape)}${from}`, 'AL_ERR_SHAPE');
   }
 }
 
@@ -71,18 +77,18 @@ function readAlign(what, options) {
 function prepareSarnn(what, input, params, options) {
   const align = readAlign(what, options);
   const names = SARNN_PARAMS[align];
-  const p = readParams(what, params, names);
+  const p = readParams(what, params, names, [...new Set(Object.values(SARNN_PARAMS).flat())]);
   const s = readX(what, input);
   const [kName, qName] = align === 'additive' ? ['W_h', 'W_s'] : ['W_K', 'W_Q'];
   if (p.A.shape.length !== 2) throw new AttnlabError(`${what}: params.A must be [H, in+H], got ${fmtShape(p.A.shape)}`, 'AL_ERR_SHAPE');
   const H = p.A.shape[0];
-  expectShape(what, p.A, 'params.A', [H, s.in + H], '[H, in+H]');
-  expectShape(what, p.b, 'params.b', [H], '[H]');
+  expectShape(what, p.A, 'params.A', [H, s.in + H], '[H, in+H] (H from params.A\'s rows, in from x)');
+  expectShape(what, p.b, 'params.b', [H], '[H] (H from params.A)');
   if (p[kName].shape.length !== 2) throw new AttnlabError(`${what}: params.${kName} must be [da, H], got ${fmtShape(p[kName].shape)}`, 'AL_ERR_SHAPE');
   const da = p[kName].shape[0];
-  expectShape(what, p[kName], `params.${kName}`, [da, H], '[da, H]');
-  expectShape(what, p[qName], `params.${qName}`, [da, H], '[da, H]');
-  if (align === 'additive') expectShape(what, p.v, 'params.v', [da], '[da]');
+  expectShape(what, p[kName], `params.${kName}`, [da, H], '[da, H] (H from params.A)');
+  expectShape(what, p[qName], `params.${qName}`, [da, H], `[da, H] (da from params.${kName}, H from params.A)`);
+  if (align === 'additive') expectShape(what, p.v, 'params.v', [da], `[da] (da from params.${kName})`);
   const lead = s.batched ? [s.B] : [];
   return { ...s, p, H, da, align, names, kName, qName, shapes: { h: [...lead, s.T, H], weights: [...lead, s.T, s.T] } };
 }
@@ -150,11 +156,11 @@ function prepareLstmn(what, input, params, options) {
   if (p.W_h.shape.length !== 2) throw new AttnlabError(`${what}: params.W_h must be [H, H], got ${fmtShape(p.W_h.shape)}`, 'AL_ERR_SHAPE');
   const H = p.W_h.shape[0];
   expectShape(what, p.W_h, 'params.W_h', [H, H], '[H, H]');
-  expectShape(what, p.W_x, 'params.W_x', [H, s.in], '[H, in]');
-  expectShape(what, p.W_ht, 'params.W_ht', [H, H], '[H, H]');
-  expectShape(what, p.v, 'params.v', [H], '[H]');
-  expectShape(what, p.W, 'params.W', [4 * H, H + s.in], '[4H, H+in]');
-  expectShape(what, p.b, 'params.b', [4 * H], '[4H]');
+  expectShape(what, p.W_x, 'params.W_x', [H, s.in], '[H, in] (H from params.W_h, in from x)');
+  expectShape(what, p.W_ht, 'params.W_ht', [H, H], '[H, H] (H from params.W_h)');
+  expectShape(what, p.v, 'params.v', [H], '[H] (H from params.W_h)');
+  expectShape(what, p.W, 'params.W', [4 * H, H + s.in], '[4H, H+in] (H from params.W_h, in from x)');
+  expectShape(what, p.b, 'params.b', [4 * H], '[4H] (H from params.W_h)');
   const lead = s.batched ? [s.B] : [];
   return { ...s, p, H, shapes: { h: [...lead, s.T, H], c: [...lead, s.T, H], weights: [...lead, s.T, s.T] } };
 }

@@ -76,6 +76,12 @@ function setup(kind, what, input, params, options) {
   }
   const G = GATES[kind];
   const bias = 'bias_ih_l0' in params || 'bias_hh_l0' in params;
+  // the last layer's weights must exist before we list L layers' keys (numLayers: 1e9 would
+  // otherwise build a billion key arrays before any error)
+  const last = `weight_ih_l${L - 1}`;
+  if (!(last in params)) {
+    throw new AttnlabError(`${what}: missing params.${last} (numLayers is ${L})`);
+  }
   const keys = [];
   for (let l = 0; l < L; l++) for (let d = 0; d < D; d++) keys.push(layerKeys(l, d, bias));
   const expected = new Set(keys.flat().filter(Boolean));

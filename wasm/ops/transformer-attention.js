@@ -222,24 +222,30 @@ function prepareRel(what, xIn, params, options) {
     throw new AttnlabError(`${what}: params.W_Q has shape ${fmtShape(WQ.shape)} but x has ${d} features; W_Q must be [dz, ${d}]`, 'AL_ERR_SHAPE');
   }
   if (dz % H !== 0) {
-    throw new AttnlabError(`${what}: the projected size dz = ${dz} is not divisible by numHeads ${H}`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(`${what}: dz = ${dz} is not divisible by numHeads ${H} (dz is the number of rows of params.W_Q)`, 'AL_ERR_SHAPE');
   }
   const Dh = dz / H;
+  if (params.rel_K === undefined || params.rel_K === null) {
+    throw new AttnlabError(`${what}: params.rel_K is missing (expected shape [2k + 1, ${Dh}])`);
+  }
+  const relK = toTensor(params.rel_K, 'params.rel_K', [2]);
   let k = o.maxRelativePosition;
   if (k === undefined || k === null) { // infer from the table: rel_K has 2k+1 rows
-    const rows = params.rel_K && (params.rel_K.shape ? params.rel_K.shape[0] : params.rel_K.length);
-    if (!Number.isInteger(rows) || rows % 2 !== 1) {
-      throw new AttnlabError(`${what}: options.maxRelativePosition is missing and params.rel_K does not have an odd number of rows (2k + 1) to infer it from`);
+    if (relK.shape[0] % 2 !== 1) {
+      throw new AttnlabError(`${what}: options.maxRelativePosition is missing and params.rel_K has ${relK.shape[0]} rows, not 2k + 1 (odd), to infer it from`, 'AL_ERR_SHAPE');
     }
-    k = (rows - 1) / 2;
+    k = (relK.shape[0] - 1) / 2;
   } else {
     k = intOption(what, o, 'maxRelativePosition', 0);
+    if (2 * k + 1 !== relK.shape[0]) {
+      throw new AttnlabError(`${what}: params.rel_K has shape ${fmtShape(relK.shape)} but must be ${fmtShape([2 * k + 1, Dh])} (2k + 1 rows for options.maxRelativePosition = ${k})`, 'AL_ERR_SHAPE');
+    }
   }
   const P = {
     W_Q: WQ,
     W_K: param(what, params, 'W_K', [dz, d]),
     W_V: param(what, params, 'W_V', [dz, d]),
-    rel_K: param(what, params, 'rel_K', [2 * k + 1, Dh]),
+    rel_K: sameShape(relK.shape, [2 * k + 1, Dh]) ? relK : param(what, params, 'rel_K', [2 * k + 1, Dh]),
     rel_V: param(what, params, 'rel_V', [2 * k + 1, Dh]),
   };
   const mask = keyMask(o.keyPaddingMask, batched, B, n);
