@@ -247,6 +247,35 @@ export function checkOptions(options, name, allowed) {
   return options;
 }
 
+/** True when two shapes are equal. */
+export function sameShape(a, b) {
+  return a.length === b.length && a.every((d, i) => d === b[i]);
+}
+
+/**
+ * The upstream gradients of a backward call, { <output name>: tensor }, each checked against its
+ * output's shape (`shapes`); a missing entry is null (= zero), an unknown name is refused.
+ */
+export function readUpstream(what, upstream, shapes) {
+  const names = Object.keys(shapes);
+  if (upstream === null || typeof upstream !== 'object' || Array.isArray(upstream)) {
+    throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${names.join(', ')}), e.g. { output: dOutput }`);
+  }
+  for (const k of Object.keys(upstream)) {
+    if (!Object.hasOwn(shapes, k)) throw new AttnlabError(`${what}: unknown upstream '${k}' (known: ${names.join(', ')})`);
+  }
+  const got = {};
+  for (const [k, shape] of Object.entries(shapes)) {
+    if (upstream[k] === undefined || upstream[k] === null) { got[k] = null; continue; }
+    const t = toTensor(upstream[k], `upstream.${k}`);
+    if (!sameShape(t.shape, shape)) {
+      throw new AttnlabError(`${what}: upstream.${k} has shape ${fmtShape(t.shape)} but the ${k} has shape ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
+    }
+    got[k] = t;
+  }
+  return got;
+}
+
 let lib = null; // { x: exports, api }, set by index.js once init() resolves
 
 /** Called by index.js when the library is ready. */

@@ -10,7 +10,7 @@
 // src/kernels/recurrent.c (equations: docs/recurrent.md); the C entry points are
 // al_recurrent_forward / al_recurrent_backward (src/api/recurrent.h).
 
-import { AttnlabError, check, checkOptions, fmtShape, toTensor, withArena } from '../core.js';
+import { AttnlabError, check, checkOptions, fmtShape, sameShape, toTensor, withArena } from '../core.js';
 
 const CELL = { rnn_tanh: 0, rnn_relu: 1, lstm: 2, gru: 3 };
 const GATES = { rnn: 1, lstm: 4, gru: 3 };
@@ -20,7 +20,6 @@ const OPTIONS = {
   gru: ['bidirectional', 'numLayers', 'h0', 'batchFirst'],
 };
 
-const sameShape = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);
 
 /** [A, B, C] -> [B, A, C] (batch_first=false inputs and results). */
 function swap01(data, A, B, C) {

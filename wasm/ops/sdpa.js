@@ -3,7 +3,7 @@
 // key-padding masks, and its backward (`scaledDotProductAttention.backward`). Maths:
 // src/kernels/attention_sdpa_scalar.c (forward), src/kernels/attention_transformer.c (backward).
 
-import { AttnlabError, check, checkOptions, fmtShape, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, check, checkOptions, fmtShape, readUpstream, toMask, toTensor, withArena } from '../core.js';
 
 const OPTIONS = ['causal', 'keyPaddingMask', 'scale', 'returnWeights'];
 
@@ -78,28 +78,6 @@ export function scaledDotProductAttention(query, key, value, options) {
       weights: withWeights ? { data: ar.read(pa, nAtt), shape: [...lead, L, S] } : null,
     };
   });
-}
-
-/** Upstream gradients { output, weights }, each checked against its output's shape; missing = null. */
-function readUpstream(what, upstream, shapes) {
-  if (upstream === null || typeof upstream !== 'object' || Array.isArray(upstream)) {
-    throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${Object.keys(shapes).join(', ')}), e.g. { output: dOutput }`);
-  }
-  for (const k of Object.keys(upstream)) {
-    if (!Object.hasOwn(shapes, k)) {
-      throw new AttnlabError(`${what}: unknown upstream '${k}' (known: ${Object.keys(shapes).join(', ')})`);
-    }
-  }
-  const got = {};
-  for (const [k, shape] of Object.entries(shapes)) {
-    if (upstream[k] === undefined || upstream[k] === null) { got[k] = null; continue; }
-    const t = toTensor(upstream[k], `upstream.${k}`);
-    if (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i])) {
-      throw new AttnlabError(`${what}: upstream.${k} has shape ${fmtShape(t.shape)} but the ${k} has shape ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
-    }
-    got[k] = t;
-  }
-  return got;
 }
 
 /**

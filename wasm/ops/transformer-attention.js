@@ -4,12 +4,11 @@
 // here with messages that name them; the maths is in src/kernels/attention_transformer.c.
 // The SDPA backward lives beside its forward, in ./sdpa.js.
 
-import { AttnlabError, check, checkOptions, fmtShape, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, check, checkOptions, fmtShape, readUpstream, sameShape, toMask, toTensor, withArena } from '../core.js';
 
 const MHA_PARAMS = ['in_proj_weight', 'in_proj_bias', 'out_proj.weight', 'out_proj.bias'];
 const REL_PARAMS = ['W_Q', 'W_K', 'W_V', 'rel_K', 'rel_V'];
 
-const sameShape = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);
 
 /** params[name] as a tensor of exactly `shape`; a named error when missing or mis-shaped. */
 function param(what, params, name, shape) {
@@ -55,28 +54,6 @@ function keyMask(m, batched, B, S) {
     return full;
   }
   return mask.data;
-}
-
-/** Upstream gradients { output, weights }, each checked against its output's shape; missing = null. */
-function readUpstream(what, upstream, shapes) {
-  if (upstream === null || typeof upstream !== 'object' || Array.isArray(upstream)) {
-    throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${Object.keys(shapes).join(', ')}), e.g. { output: dOutput }`);
-  }
-  for (const k of Object.keys(upstream)) {
-    if (!Object.hasOwn(shapes, k)) {
-      throw new AttnlabError(`${what}: unknown upstream '${k}' (known: ${Object.keys(shapes).join(', ')})`);
-    }
-  }
-  const got = {};
-  for (const [k, shape] of Object.entries(shapes)) {
-    if (upstream[k] === undefined || upstream[k] === null) { got[k] = null; continue; }
-    const t = toTensor(upstream[k], `upstream.${k}`);
-    if (!sameShape(t.shape, shape)) {
-      throw new AttnlabError(`${what}: upstream.${k} has shape ${fmtShape(t.shape)} but the ${k} has shape ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
-    }
-    got[k] = t;
-  }
-  return got;
 }
 
 /** A zero-filled gradient buffer in wasm memory (the C backward accumulates). */

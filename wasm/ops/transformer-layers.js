@@ -4,7 +4,7 @@
 // name them; the maths is in src/kernels/transformer_layers.c (which chains the multi-head
 // attention, layer norm, activation and sgemm kernels). Docs: docs/transformer-layers.md.
 
-import { AttnlabError, check, checkOptions, fmtShape, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, check, checkOptions, fmtShape, readUpstream, sameShape, toMask, toTensor, withArena } from '../core.js';
 
 // The C params array order (al_tl_param in src/api/transformer_layers.h).
 const ALL_PARAMS = [
@@ -17,7 +17,6 @@ const DECODER_ONLY = new Set(ALL_PARAMS.filter((n) => n.startsWith('multihead_at
 const ENCODER_PARAMS = ALL_PARAMS.filter((n) => !DECODER_ONLY.has(n));
 const ACTIVATIONS = { relu: 2, gelu: 3 }; // AL_ACT_RELU, AL_ACT_GELU
 
-const sameShape = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);
 const numel = (shape) => shape.reduce((m, d) => m * d, 1);
 
 /** The expected shape of each parameter for model size E and feed-forward size F. */
@@ -139,26 +138,6 @@ function copyIn(ar, p) {
     selfMask: p.selfMask ? ar.u8(p.selfMask, 'the key padding mask') : 0,
     memMask: p.memMask ? ar.u8(p.memMask, 'memoryKeyPaddingMask') : 0,
   };
-}
-
-/** Upstream gradients keyed by output name, each checked against its output's shape. */
-function readUpstream(what, upstream, shapes) {
-  if (upstream === null || typeof upstream !== 'object' || Array.isArray(upstream)) {
-    throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${Object.keys(shapes).join(', ')}), e.g. { output: dOutput }`);
-  }
-  for (const k of Object.keys(upstream)) {
-    if (!Object.hasOwn(shapes, k)) throw new AttnlabError(`${what}: unknown upstream '${k}' (known: ${Object.keys(shapes).join(', ')})`);
-  }
-  const got = {};
-  for (const [k, shape] of Object.entries(shapes)) {
-    if (upstream[k] === undefined || upstream[k] === null) { got[k] = null; continue; }
-    const t = toTensor(upstream[k], `upstream.${k}`);
-    if (!sameShape(t.shape, shape)) {
-      throw new AttnlabError(`${what}: upstream.${k} has shape ${fmtShape(t.shape)} but the ${k} has shape ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
-    }
-    got[k] = t;
-  }
-  return got;
 }
 
 /** Zeroed gradient buffers for x, (memory,) and every parameter; the C table of their pointers. */
