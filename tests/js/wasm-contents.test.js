@@ -52,6 +52,20 @@ test('SIMD .wasm: matmul and attention reach f32x4 mul/add (and exp in attention
   }
 });
 
+test('SIMD .wasm: every attention and recurrent entry point, forward and backward, reaches f32x4 code', () => {
+  const { bodies, exports, reach } = parse(wat('attnlab.wasm'));
+  const names = [...exports.keys()].filter((n) => /^al_.*_(forward|backward)$/.test(n) || n === 'al_sdpa');
+  assert.ok(names.length >= 25, `${names.length} entry points: ${names.join(', ')}`);
+  const weak = [];
+  for (const name of names) {
+    const code = [...reach(exports.get(name))].map((f) => bodies.get(f) ?? '').join('\n');
+    const mul = count(code, /f32x4\.mul/g);
+    const add = count(code, /f32x4\.add/g);
+    if (mul < 8 || add < 8) weak.push(`${name} (${mul} mul, ${add} add)`);
+  }
+  assert.deepEqual(weak, [], 'entry points without SIMD arithmetic');
+});
+
 test('scalar .wasm has no v128 instruction', () => {
   const text = wat('attnlab-scalar.wasm');
   assert.equal(count(text, /v128|f32x4|i32x4/g), 0);
