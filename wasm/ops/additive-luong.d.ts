@@ -15,13 +15,13 @@ export interface KeyPaddingMaskOption {
   keyPaddingMask?: MaskLike;
 }
 
-export interface AttentionResult {
+export interface ContextAttentionResult {
   /** [dv] or [B, dv] */
   context: Tensor;
   /** softmax over keys: [n] or [B, n] */
   weights: Tensor;
 }
-export interface AttentionUpstream {
+export interface ContextAttentionUpstream {
   context?: TensorLike;
   weights?: TensorLike;
 }
@@ -93,7 +93,7 @@ export interface LuongLocalResult extends LuongResult {
   /** p_t; with a batch, one number per row */
   position: number | number[];
 }
-export interface LuongUpstream extends AttentionUpstream {
+export interface LuongUpstream extends ContextAttentionUpstream {
   attentionalHidden?: TensorLike;
 }
 export interface LuongLocalUpstream extends LuongUpstream {
@@ -140,9 +140,9 @@ export interface KeyQueryGradients {
 
 export interface AdditiveAttentionFn {
   /** eⱼ = vᵀ tanh(W_q s + W_k hⱼ + bias), α = softmax(e), c = Σ αⱼ hⱼ (Bahdanau et al. 2015, eq. 6). */
-  (query: TensorLike, keys: TensorLike, params: AdditiveParams, options?: AdditiveOptions): AttentionResult;
-  backward(query: TensorLike, keys: TensorLike, params: AdditiveParams, options: AdditiveOptions | undefined, upstream: AttentionUpstream): AdditiveGradients;
-  backward(query: TensorLike, keys: TensorLike, params: AdditiveParams, upstream: AttentionUpstream): AdditiveGradients;
+  (query: TensorLike, keys: TensorLike, params: AdditiveParams, options?: AdditiveOptions): ContextAttentionResult;
+  backward(query: TensorLike, keys: TensorLike, params: AdditiveParams, options: AdditiveOptions | undefined, upstream: ContextAttentionUpstream): AdditiveGradients;
+  backward(query: TensorLike, keys: TensorLike, params: AdditiveParams, upstream: ContextAttentionUpstream): AdditiveGradients;
 }
 export interface LuongAttentionFn {
   /** Luong et al. 2015 global attention (eq. 5-8). */
@@ -158,9 +158,9 @@ export interface LuongLocalAttentionFn {
 }
 export interface KeyQueryAttentionFn {
   /** α = softmax((W_K hᵢ)ᵀ (W_Q s) [/ √dk]), c = Σ αᵢ W_V hᵢ. */
-  (query: TensorLike, keys: TensorLike, params: KeyQueryParams, options?: KeyQueryOptions): AttentionResult;
-  backward(query: TensorLike, keys: TensorLike, params: KeyQueryParams, options: KeyQueryOptions | undefined, upstream: AttentionUpstream): KeyQueryGradients;
-  backward(query: TensorLike, keys: TensorLike, params: KeyQueryParams, upstream: AttentionUpstream): KeyQueryGradients;
+  (query: TensorLike, keys: TensorLike, params: KeyQueryParams, options?: KeyQueryOptions): ContextAttentionResult;
+  backward(query: TensorLike, keys: TensorLike, params: KeyQueryParams, options: KeyQueryOptions | undefined, upstream: ContextAttentionUpstream): KeyQueryGradients;
+  backward(query: TensorLike, keys: TensorLike, params: KeyQueryParams, upstream: ContextAttentionUpstream): KeyQueryGradients;
 }
 
 export interface AdditiveLuongOps {

@@ -3,7 +3,7 @@
 import type { Tensor, TensorLike, MaskLike } from '../index.js';
 
 /** The forward result of an attention op. */
-export interface AttentionResult {
+export interface MultiHeadAttentionResult {
   /** [L, E] / [n, dz], with a leading [B] when the input is batched. */
   output: Tensor;
   /** Per-head weights [h, L, S] / [h, n, n] (leading [B] when batched); null when not requested. */
@@ -11,7 +11,7 @@ export interface AttentionResult {
 }
 
 /** Upstream gradients keyed by output name; a missing entry is zero. */
-export interface AttentionUpstream {
+export interface MultiHeadAttentionUpstream {
   output?: TensorLike;
   weights?: TensorLike;
 }
@@ -56,7 +56,7 @@ export interface MultiHeadAttention {
    * query [L,E] or [B,L,E]; key, value [S,E] or [B,S,E]. A query row that sees no key gets zero
    * weights and a zero context, so its output row is out_proj.bias.
    */
-  (query: TensorLike, key: TensorLike, value: TensorLike, params: MhaParams, options: MhaOptions): AttentionResult;
+  (query: TensorLike, key: TensorLike, value: TensorLike, params: MhaParams, options: MhaOptions): MultiHeadAttentionResult;
   /** The vector-Jacobian product; for self-attention the input's gradient is query + key + value. */
   backward(
     query: TensorLike,
@@ -64,7 +64,7 @@ export interface MultiHeadAttention {
     value: TensorLike,
     params: MhaParams,
     options: MhaOptions,
-    upstream: AttentionUpstream,
+    upstream: MultiHeadAttentionUpstream,
   ): MhaGradients;
 }
 
@@ -104,13 +104,13 @@ export interface RelativeGradients {
 
 export interface RelativePositionAttention {
   /** x [n,d] or [B,n,d] → output [n,dz], weights [h,n,n] (leading [B] when batched). */
-  (x: TensorLike, params: RelativeParams, options?: RelativeOptions): AttentionResult;
+  (x: TensorLike, params: RelativeParams, options?: RelativeOptions): MultiHeadAttentionResult;
   /** The vector-Jacobian product. */
   backward(
     x: TensorLike,
     params: RelativeParams,
     options: RelativeOptions | undefined,
-    upstream: AttentionUpstream,
+    upstream: MultiHeadAttentionUpstream,
   ): RelativeGradients;
   /** clip(j − i, −k, k) for query i (row) and key j (column), shape [n, n]. */
   distances(n: number, k: number): { data: Int32Array; shape: [number, number] };
