@@ -3,14 +3,17 @@
 // the native gcc build of the same C, and PyTorch (when installed), in one Node process with
 // interleaved rounds so machine drift hits every contender alike.
 //
-//   node scripts/bench.mjs            full run (~5–10 min on 2 cores) → bench/results.{json,md}
+//   node scripts/bench.mjs            full run (~6 min on 2 cores) → bench/results.{json,md}
 //   node scripts/bench.mjs --smoke    tiny shapes, 2 rounds, no timing claims (CI) → build/bench/
 //   node scripts/bench.mjs --check    full run → build/bench/, then compare with the committed
 //                                     bench/results.json; exit 1 if an op got > 20% slower
 //                                     relative to the peers
 // Other flags: --rounds N, --target-ms X (time per sample), --only a,b (contenders),
-// --cases REGEX, --no-startup, --out DIR, --baseline FILE, --tolerance 0.2, --python PATH.
+// --cases REGEX, --no-startup, --out DIR, --baseline FILE, --tolerance 0.2, --python PATH,
+// --model FILE (the whole-model rows; default the largest web/models/*.safetensors).
 //
+// Cases (scripts/bench/cases.mjs): matmul, sdpa, multi-head attention with projections, additive
+// attention, LSTM and GRU layers, a whole seq2seq model per keystroke and one training step.
 // Method (docs/benchmarks.md): every contender's output is checked against attnlab's scalar
 // build before it is timed; each (case, contender) gets warm-up calls and a repetition count
 // that makes one sample ≈ target-ms; then each round takes one sample of every contender for
@@ -49,8 +52,9 @@ function parseArgs(argv) {
     else if (a === '--baseline') o.baseline = path.resolve(val());
     else if (a === '--tolerance') o.tolerance = Number(val());
     else if (a === '--python') o.python = val();
+    else if (a === '--model') o.model = val();
     else if (a === '--help' || a === '-h') {
-      console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 16).join('\n'));
+      console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 14).join('\n'));
       process.exit(0);
     } else throw new Error(`unknown option ${a} (try --help)`);
   }
@@ -160,7 +164,7 @@ async function main() {
   const o = parseArgs(process.argv.slice(2));
   const started = performance.now();
   const notes = [];
-  let cases = makeCases({ smoke: o.smoke });
+  let cases = await makeCases({ smoke: o.smoke, model: o.model });
   if (o.cases) cases = cases.filter((c) => o.cases.test(c.key));
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'attnlab-bench-'));
   const ctx = { tmp, python: o.python, inputFile: (c) => writeInputs(tmp, c) };
@@ -195,15 +199,17 @@ async function main() {
     await ref.dispose();
     for (const con of live) {
       const cell = { case: c.key, contender: con.name, samples: [] };
-      cells.push(cell);
       let variants;
       try {
         variants = await con.impl.prepare(c, ctx);
       } catch (e) {
+        cells.push(cell);
         Object.assign(cell, { status: 'error', error: String(e.message ?? e).slice(0, 300) });
         log(`  ${c.key} ${con.name}: error ${cell.error}`);
         continue;
       }
+      if (variants === null) continue; // the contender has no form of this op (e.g. tfjs and whole models)
+      cells.push(cell);
       const passed = [];
       const rejected = [];
       for (const v of variants) {
@@ -275,6 +281,11 @@ async function main() {
   }
   const ortCell = cells.find((x) => x.contender === 'ort-wasm' && x.tried && x.case.startsWith('sdpa') && !x.case.includes('weights'));
   if (ortCell) notes.push(`onnxruntime-web attention forms tried: ${ortCell.tried.join('; ')}; each row names the one that ran (the fastest that passed the check).`);
+  for (const c of cases.filter((x) => x.op === 'model' || x.op === 'train')) {
+    if (c.op === 'model') notes.push(`whole-model rows use \`${c.model}\` (${c.why}); per keystroke = one greedy model.run on ${JSON.stringify(c.text)}.`);
+  }
+  const ortMha = cells.find((x) => x.contender === 'ort-wasm' && x.case.startsWith('mha') && x.status === 'ok');
+  if (ortMha) notes.push(`onnxruntime-web multi-head attention forms tried: ${(ortMha.tried ?? [ortMha.variant]).join('; ')}; each MHA row names the one that ran (the fastest that passed).`);
   notes.push('tfjs-wasm and onnxruntime-web rows include their per-call output read-back (dataSync(), session.run()), as the attnlab JS API row does; the attnlab SIMD/scalar/native rows time the al_* call alone on resident inputs.');
 
   const run = {

@@ -17,7 +17,9 @@ import { createInterface } from 'node:readline';
 import { existsSync, readFileSync, readdirSync, writeFileSync, statSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { attention23Model, attentionPatternModel, causalBias, matmulModel } from './onnx.mjs';
+import {
+  additiveModel, attention23Model, attentionPatternModel, causalBias, gruModel, lstmModel, matmulModel, mhaModel, reorderGates,
+} from './onnx.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -62,14 +64,12 @@ export async function instantiateAttnlab(file) {
   return x;
 }
 
+/** The Adam settings every training row uses (attnlab's defaults: lr 3e-3, global-norm clip 1). */
+export const TRAIN_OPTIONS = { optimizer: 'adam', lr: 3e-3, clip: 1 };
+const CELL = { lstm: 2, gru: 3 }; // AL_LSTM, AL_GRU
+
 function directContender(file) {
   let x;
-  const copyIn = (data) => {
-    const p = x.al_malloc(data.length * 4);
-    if (!p) throw new Error('al_malloc failed');
-    new Float32Array(x.memory.buffer, p, data.length).set(data); // view built after the malloc
-    return p;
-  };
   return {
     async start() {
       x = await instantiateAttnlab(file);
@@ -77,33 +77,105 @@ function directContender(file) {
     },
     async prepare(c) {
       const ptrs = [];
-      const put = (d) => { const p = copyIn(d); ptrs.push(p); return p; };
-      const alloc = (n) => { const p = x.al_malloc(n * 4); if (!p) throw new Error('al_malloc failed'); ptrs.push(p); return p; };
+      const alloc = (nBytes) => {
+        const p = x.al_malloc(Math.max(4, nBytes));
+        if (!p) throw new Error('al_malloc failed');
+        ptrs.push(p);
+        return p;
+      };
+      // typed arrays in; views built after the malloc (memory may have grown)
+      const put = (d) => {
+        const p = alloc(d.byteLength);
+        new Uint8Array(x.memory.buffer, p, d.byteLength).set(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
+        return p;
+      };
+      const f32 = (p, n) => new Float32Array(x.memory.buffer, p, n).slice();
+      const release = [];
       let run;
-      let out;
-      let nOut;
-      if (c.op === 'matmul') {
-        const pa = put(c.inputs.a);
-        const pb = put(c.inputs.b);
-        out = alloc(c.M * c.N);
-        nOut = c.M * c.N;
-        run = () => x.al_matmul(out, pa, pb, c.M, c.K, c.N, 0, 0);
-      } else {
-        const pq = put(c.inputs.q);
-        const pk = put(c.inputs.k);
-        const pv = put(c.inputs.v);
-        nOut = c.B * c.H * c.T * c.Dv;
-        out = alloc(nOut);
-        const att = c.weights ? alloc(c.B * c.H * c.T * c.S) : 0;
-        run = () => x.al_sdpa(out, att, pq, pk, pv, c.B, c.H, c.T, c.S, c.D, c.Dv, 0, 0, c.causal ? 1 : 0);
+      let output;
+      const I = c.inputs;
+      switch (c.op) {
+        case 'matmul': {
+          const pa = put(I.a);
+          const pb = put(I.b);
+          const out = alloc(c.M * c.N * 4);
+          run = () => x.al_matmul(out, pa, pb, c.M, c.K, c.N, 0, 0);
+          output = () => f32(out, c.M * c.N);
+          break;
+        }
+        case 'sdpa': {
+          const pq = put(I.q);
+          const pk = put(I.k);
+          const pv = put(I.v);
+          const nOut = c.B * c.H * c.T * c.Dv;
+          const out = alloc(nOut * 4);
+          const att = c.weights ? alloc(c.B * c.H * c.T * c.S * 4) : 0;
+          run = () => x.al_sdpa(out, att, pq, pk, pv, c.B, c.H, c.T, c.S, c.D, c.Dv, 0, 0, c.causal ? 1 : 0);
+          output = () => f32(out, nOut);
+          break;
+        }
+        case 'mha': {
+          const px = put(I.x);
+          const [wi, bi, wo, bo] = [I.in_proj_weight, I.in_proj_bias, I.out_proj_weight, I.out_proj_bias].map(put);
+          const out = alloc(c.T * c.E * 4);
+          run = () => x.al_mha_forward(out, 0, px, px, px, wi, bi, wo, bo, 1, c.T, c.S, c.E, c.H, 0, 0);
+          output = () => f32(out, c.T * c.E);
+          break;
+        }
+        case 'additive': {
+          const [pq, pk, wq, wk, pb, pv] = [I.query, I.keys, I.W_q, I.W_k, I.bias, I.v].map(put);
+          const ctx = alloc(c.dv * 4);
+          run = () => x.al_additive_attention_forward(ctx, 0, pq, pk, 0, wq, wk, pb, pv, 0, 1, c.n, c.dq, c.dk, c.dv, c.da);
+          output = () => f32(ctx, c.dv);
+          break;
+        }
+        case 'lstm':
+        case 'gru': {
+          const px = put(I.x);
+          const table = put(Int32Array.from([I.weight_ih, I.weight_hh, I.bias_ih, I.bias_hh].map(put)));
+          const out = alloc(c.T * c.H * 4);
+          run = () => x.al_recurrent_forward(CELL[c.op], 1, c.T, c.I, c.H, 1, 0, px, table, 0, 0, out, 0, 0);
+          output = () => f32(out, c.T * c.H);
+          break;
+        }
+        case 'model':
+        case 'train': {
+          const bytes = readFileSync(path.join(ROOT, c.model));
+          const pBytes = put(bytes);
+          const pOut = alloc(4);
+          let st = x.al_model_load(pBytes, bytes.length, pOut, 0, 0);
+          if (st !== 0) throw new Error(`al_model_load: status ${st}`);
+          const m = new Uint32Array(x.memory.buffer, pOut, 1)[0];
+          release.push(() => x.al_model_free(m));
+          if (c.op === 'model') {
+            const S = I.src.length;
+            const maxLen = x.al_model_max_length(m);
+            const src = put(I.src);
+            const [ids, logp, att, pos, len] = [maxLen, maxLen, maxLen * S, maxLen, 1].map((n) => alloc(n * 4));
+            run = () => x.al_model_generate(m, src, S, maxLen, 1, ids, logp, att, pos, len);
+            output = () => f32(logp, new Int32Array(x.memory.buffer, len, 1)[0]);
+          } else {
+            const pTr = alloc(4);
+            st = x.al_trainer_create(m, 0, TRAIN_OPTIONS.lr, 0, 0, TRAIN_OPTIONS.clip, pTr);
+            if (st !== 0) throw new Error(`al_trainer_create: status ${st}`);
+            const tr = new Uint32Array(x.memory.buffer, pTr, 1)[0];
+            release.unshift(() => x.al_trainer_free(tr)); // before the model
+            const [src, srcLen, tgt, tgtLen] = [I.src, I.srcLen, I.tgt, I.tgtLen].map(put);
+            const loss = alloc(4);
+            run = () => x.al_trainer_step(tr, src, srcLen, c.S, tgt, tgtLen, c.T, c.batch, loss);
+            output = () => Float32Array.from([f32(loss, 1)[0], x.al_trainer_grad_norm(tr)]);
+          }
+          break;
+        }
+        default: throw new Error(`no attnlab form for op ${c.op}`);
       }
       const st = run();
       if (st !== 0) throw new Error(`status ${st}`);
       return [{
-        variant: 'al_* export, inputs resident',
-        output: new Float32Array(x.memory.buffer, out, nOut).slice(),
+        variant: c.op === 'model' ? 'al_model_generate, weights resident' : c.op === 'train' ? 'al_trainer_step, resident' : 'al_* export, inputs resident',
+        output: output(),
         sample: timeSync(run),
-        dispose() { for (const p of ptrs) x.al_free(p); },
+        dispose() { for (const f of release) f(); for (const p of ptrs) x.al_free(p); },
       }];
     },
     async stop() {},
@@ -124,20 +196,83 @@ function apiContender() {
     },
     async prepare(c) {
       const { ops } = lib;
+      const I = c.inputs;
       let run;
-      if (c.op === 'matmul') {
-        const A = { data: c.inputs.a, shape: [c.M, c.K] };
-        const B = { data: c.inputs.b, shape: [c.K, c.N] };
-        run = () => ops.matmul(A, B).data;
-      } else {
-        const lead = c.H === 1 ? [] : [c.H];
-        const Q = { data: c.inputs.q, shape: [...lead, c.T, c.D] };
-        const K = { data: c.inputs.k, shape: [...lead, c.S, c.D] };
-        const V = { data: c.inputs.v, shape: [...lead, c.S, c.Dv] };
-        const o = { causal: c.causal, returnWeights: c.weights };
-        run = () => ops.scaledDotProductAttention(Q, K, V, o).output.data;
+      let output;
+      let dispose = () => {};
+      let variant = 'ops.* (validates, copies in and out)';
+      switch (c.op) {
+        case 'matmul': {
+          const A = { data: I.a, shape: [c.M, c.K] };
+          const B = { data: I.b, shape: [c.K, c.N] };
+          run = () => ops.matmul(A, B).data;
+          break;
+        }
+        case 'sdpa': {
+          const lead = c.H === 1 ? [] : [c.H];
+          const Q = { data: I.q, shape: [...lead, c.T, c.D] };
+          const K = { data: I.k, shape: [...lead, c.S, c.D] };
+          const V = { data: I.v, shape: [...lead, c.S, c.Dv] };
+          const o = { causal: c.causal, returnWeights: c.weights };
+          run = () => ops.scaledDotProductAttention(Q, K, V, o).output.data;
+          break;
+        }
+        case 'mha': {
+          const X = { data: I.x, shape: [c.T, c.E] };
+          const P = {
+            in_proj_weight: { data: I.in_proj_weight, shape: [3 * c.E, c.E] },
+            in_proj_bias: { data: I.in_proj_bias, shape: [3 * c.E] },
+            'out_proj.weight': { data: I.out_proj_weight, shape: [c.E, c.E] },
+            'out_proj.bias': { data: I.out_proj_bias, shape: [c.E] },
+          };
+          run = () => ops.multiHeadAttention(X, X, X, P, { numHeads: c.H, needWeights: false }).output.data;
+          break;
+        }
+        case 'additive': {
+          const q = { data: I.query, shape: [c.dq] };
+          const k = { data: I.keys, shape: [c.n, c.dk] };
+          const P = {
+            W_q: { data: I.W_q, shape: [c.da, c.dq] }, W_k: { data: I.W_k, shape: [c.da, c.dk] },
+            bias: { data: I.bias, shape: [c.da] }, v: { data: I.v, shape: [c.da] },
+          };
+          run = () => ops.additiveAttention(q, k, P).context.data;
+          break;
+        }
+        case 'lstm':
+        case 'gru': {
+          const X = { data: I.x, shape: [c.T, c.I] };
+          const P = {
+            weight_ih_l0: { data: I.weight_ih, shape: [c.G * c.H, c.I] }, weight_hh_l0: { data: I.weight_hh, shape: [c.G * c.H, c.H] },
+            bias_ih_l0: { data: I.bias_ih, shape: [c.G * c.H] }, bias_hh_l0: { data: I.bias_hh, shape: [c.G * c.H] },
+          };
+          run = () => ops[c.op](X, P).output.data;
+          break;
+        }
+        case 'model': {
+          const { loadModel } = await import('../../wasm/index.js');
+          const model = await loadModel(readFileSync(path.join(ROOT, c.model)));
+          run = () => model.run(c.text).logProbs;
+          dispose = () => model.dispose();
+          variant = 'loadModel() once, then model.run(text): tokenise, generate, copy out';
+          break;
+        }
+        case 'train': {
+          const { createTrainer, loadTrainableModel } = await import('../../wasm/index.js');
+          const model = await loadTrainableModel(readFileSync(path.join(ROOT, c.model)));
+          const trainer = createTrainer(model, TRAIN_OPTIONS);
+          const pairs = Array.from(I.srcLen, (n, b) => ({
+            src: I.src.subarray(b * c.S, b * c.S + n),
+            tgt: I.tgt.subarray(b * c.T, b * c.T + I.tgtLen[b]),
+          }));
+          run = () => trainer.step(pairs);
+          output = Float32Array.from([run(), trainer.gradNorm]);
+          dispose = () => { trainer.dispose(); model.dispose(); };
+          variant = 'createTrainer(loadTrainableModel()), trainer.step(pairs of ids)';
+          break;
+        }
+        default: throw new Error(`no attnlab API form for op ${c.op}`);
       }
-      return [{ variant: 'ops.* (validates, copies in and out)', output: run(), sample: timeSync(run), dispose() {} }];
+      return [{ variant, output: output ?? run(), sample: timeSync(run), dispose }];
     },
     async stop() {},
     liveAllocations: () => lib.liveAllocations(),
@@ -184,10 +319,115 @@ function tfjsContender() {
         for (const p of parts) { output.set(p, off); off += p.length; }
         variants.push({ variant, output, sample: timeSync(run), dispose() {} });
       };
+      const I = c.inputs;
+      if (c.op === 'model' || c.op === 'train') return null; // no tfjs form of a whole model
       if (c.op === 'matmul') {
-        const a = T(c.inputs.a, [c.M, c.K]);
-        const b = T(c.inputs.b, [c.K, c.N]);
+        const a = T(I.a, [c.M, c.K]);
+        const b = T(I.b, [c.K, c.N]);
         mk('tf.matMul', () => tf.matMul(a, b));
+      } else if (c.op === 'mha') {
+        // nn.MultiheadAttention: q, k, v = x W_{q,k,v}ᵀ + b; per head softmax(q kᵀ/√D) v; out_proj.
+        // Weights are transposed once here (a model would store them that way).
+        const { T: L, E, H } = c;
+        const D = E / H;
+        const x = T(I.x, [L, E]);
+        const wIn = tf.transpose(T(I.in_proj_weight, [3 * E, E])); keep.push(wIn); // [E, 3E]
+        const bIn = T(I.in_proj_bias, [3 * E]);
+        const wOut = tf.transpose(T(I.out_proj_weight, [E, E])); keep.push(wOut);
+        const bOut = T(I.out_proj_bias, [E]);
+        const split3 = (w, b) => [0, 1, 2].map((j) => {
+          const wj = tf.slice(w, [0, j * E], [E, E]); const bj = tf.slice(b, [j * E], [E]);
+          keep.push(wj, bj);
+          return [wj, bj];
+        });
+        const [[wq, bq], [wk, bk], [wv, bv]] = split3(wIn, bIn);
+        const heads = (t) => tf.transpose(tf.reshape(t, [L, H, D]), [1, 0, 2]); // [H, L, D]
+        const attend = (q, k, v, transposeB) => {
+          const qs = tf.mul(heads(q), 1 / Math.sqrt(D));
+          const e = transposeB ? tf.matMul(qs, heads(k), false, true) : tf.matMul(qs, tf.transpose(heads(k), [0, 2, 1]));
+          const o = tf.matMul(tf.softmax(e), heads(v)); // [H, L, D]
+          return tf.add(tf.matMul(tf.reshape(tf.transpose(o, [1, 0, 2]), [L, E]), wOut), bOut);
+        };
+        mk('one [E,3E] projection, split; batched heads, transpose(K) then matMul', () => {
+          const qkv = tf.add(tf.matMul(x, wIn), bIn);
+          const [q, k, v] = tf.split(qkv, 3, 1);
+          return attend(q, k, v, false);
+        });
+        mk('three projections; batched heads, matMul(transposeB)', () => attend(
+          tf.add(tf.matMul(x, wq), bq), tf.add(tf.matMul(x, wk), bk), tf.add(tf.matMul(x, wv), bv), true));
+      } else if (c.op === 'additive') {
+        // e = tanh(keys W_kᵀ + (W_q s + bias)) v; α = softmax(e); c = α keys
+        const { n, dq, dk, da } = c;
+        const q = T(I.query, [1, dq]);
+        const keys = T(I.keys, [n, dk]);
+        const wqT = tf.transpose(T(I.W_q, [da, dq])); keep.push(wqT);
+        const wk = T(I.W_k, [da, dk]);
+        const wkT = tf.transpose(wk); keep.push(wkT);
+        const bias = T(I.bias, [1, da]);
+        const v = T(I.v, [da, 1]);
+        const attend = (kp) => {
+          const e = tf.matMul(tf.tanh(tf.add(kp, tf.add(tf.matMul(q, wqT), bias))), v); // [n, 1]
+          return tf.reshape(tf.matMul(tf.softmax(tf.reshape(e, [1, n])), keys), [dk]);
+        };
+        mk('matMul(keys, W_kᵀ) + tanh + matMul + softmax + matMul', () => attend(tf.matMul(keys, wkT)));
+        mk('same, matMul(keys, W_k, transposeB)', () => attend(tf.matMul(keys, wk, false, true)));
+      } else if (c.op === 'lstm' || c.op === 'gru') {
+        const { T: steps, I: nIn, H, G } = c;
+        const x = T(I.x, [steps, nIn]);
+        const wihT = tf.transpose(T(I.weight_ih, [G * H, nIn])); keep.push(wihT); // [I, GH]
+        const whhT = tf.transpose(T(I.weight_hh, [G * H, H])); keep.push(whhT);   // [H, GH]
+        const bih = T(I.bias_ih, [1, G * H]);
+        const bhh = T(I.bias_hh, [1, G * H]);
+        // PyTorch rows [gate, H]: pick gate blocks (LSTM i f g o, GRU r z n)
+        const rows = (w, order, width) => tf.concat(order.map((g) => tf.slice(w, [g * H, 0], [H, width])), 0);
+        if (c.op === 'lstm') {
+          // tf.basicLSTMCell: kernel [I+H, 4H], gates i, j (cell input), f, o; c' = c σ(f + forgetBias) + σ(i) tanh(j)
+          const order = [0, 2, 1, 3]; // torch i f g o → tfjs i j f o
+          const wih = T(I.weight_ih, [4 * H, nIn]);
+          const whh = T(I.weight_hh, [4 * H, H]);
+          const [kernel, bias] = tf.tidy(() => [
+            tf.transpose(tf.concat([rows(wih, order, nIn), rows(whh, order, H)], 1)),
+            tf.reshape(rows(tf.reshape(tf.add(bih, bhh), [4 * H, 1]), order, 1), [4 * H]),
+          ]);
+          keep.push(kernel, bias);
+          const forgetBias = T(new Float32Array([0]), []);
+          const xs = tf.unstack(x).map((r) => tf.reshape(r, [1, nIn])); keep.push(...xs);
+          mk('tf.basicLSTMCell loop', () => {
+            let h = tf.zeros([1, H]); let cc = tf.zeros([1, H]);
+            const hs = [];
+            for (let t = 0; t < steps; t++) { [cc, h] = tf.basicLSTMCell(forgetBias, kernel, bias, xs[t], cc, h); hs.push(h); }
+            return tf.concat(hs, 0);
+          });
+          mk('x W_ihᵀ for all steps in one matMul, then h W_hhᵀ + gates per step', () => {
+            const xp = tf.unstack(tf.add(tf.add(tf.matMul(x, wihT), bih), bhh));
+            let h = tf.zeros([1, H]); let cc = tf.zeros([1, H]);
+            const hs = [];
+            for (let t = 0; t < steps; t++) {
+              const [i, f, g, o] = tf.split(tf.add(tf.matMul(h, whhT), xp[t]), 4, 1);
+              cc = tf.add(tf.mul(tf.sigmoid(f), cc), tf.mul(tf.sigmoid(i), tf.tanh(g)));
+              h = tf.mul(tf.sigmoid(o), tf.tanh(cc));
+              hs.push(h);
+            }
+            return tf.concat(hs, 0);
+          });
+        } else {
+          // n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn)); h' = (1 − z) ⊙ n + z ⊙ h
+          mk('x W_ihᵀ for all steps in one matMul, then h W_hhᵀ + gates per step', () => {
+            const xp = tf.unstack(tf.add(tf.matMul(x, wihT), bih));
+            let h = tf.zeros([1, H]);
+            const hs = [];
+            for (let t = 0; t < steps; t++) {
+              const [xr, xz, xn] = tf.split(tf.reshape(xp[t], [1, 3 * H]), 3, 1);
+              const [hr, hz, hn] = tf.split(tf.add(tf.matMul(h, whhT), bhh), 3, 1);
+              const r = tf.sigmoid(tf.add(xr, hr));
+              const z = tf.sigmoid(tf.add(xz, hz));
+              const nn = tf.tanh(tf.add(xn, tf.mul(r, hn)));
+              h = tf.add(nn, tf.mul(z, tf.sub(h, nn)));
+              hs.push(h);
+            }
+            return tf.concat(hs, 0);
+          });
+        }
       } else {
         const { H, T: L, S, D, Dv } = c;
         const q = T(c.inputs.q, [H, L, D]);
@@ -251,7 +491,27 @@ function ortContender() {
           if (session) await session.release();
         }
       };
-      if (c.op === 'matmul') {
+      const I = c.inputs;
+      if (c.op === 'model' || c.op === 'train') return null; // no ORT form of a whole model
+      if (c.op === 'mha') {
+        const feeds = { x: tensor(I.x, [1, c.T, c.E]) };
+        await mk('com.microsoft MultiHeadAttention (q/k/v MatMuls, out MatMul+Add)', mhaModel('ms-mha', { ...c, ...I }), feeds, 'out');
+        await mk('com.microsoft Attention (fused projections, out MatMul+Add)', mhaModel('ms-attention', { ...c, ...I }), feeds, 'out');
+        await mk('opset-23 Attention (q/k/v MatMul+Add, out MatMul+Add)', mhaModel('attention23', { ...c, ...I }), feeds, 'out');
+      } else if (c.op === 'additive') {
+        const feeds = { s: tensor(I.query, [1, c.dq]), h: tensor(I.keys, [c.n, c.dk]) };
+        await mk('MatMul, Add, MatMul, Add, Tanh, MatMul, Transpose, Softmax, MatMul', additiveModel({ ...c, ...I }), feeds, 'c');
+      } else if (c.op === 'lstm' || c.op === 'gru') {
+        // ONNX gate order: LSTM i, o, f, c (torch i, f, g, o); GRU z, r, h (torch r, z, n)
+        const order = c.op === 'lstm' ? [0, 3, 1, 2] : [1, 0, 2];
+        const W = reorderGates(I.weight_ih, c.H, c.I, order);
+        const R = reorderGates(I.weight_hh, c.H, c.H, order);
+        const bias = new Float32Array(2 * c.G * c.H);
+        bias.set(reorderGates(I.bias_ih, c.H, 1, order), 0);
+        bias.set(reorderGates(I.bias_hh, c.H, 1, order), c.G * c.H);
+        const build = c.op === 'lstm' ? lstmModel : gruModel;
+        await mk(`ONNX ${c.op.toUpperCase()} op${c.op === 'gru' ? ' (linear_before_reset = 1)' : ''}`, build({ T: c.T, N: 1, C: c.I, Hd: c.H, W, R, bias }), { x: tensor(I.x, [c.T, 1, c.I]) }, 'y');
+      } else if (c.op === 'matmul') {
         const a = tensor(c.inputs.a, [c.M, c.K]);
         await mk('MatMul, b an initializer (pre-packed)', matmulModel(c.M, c.K, c.N, c.inputs.b), { a }, 'c');
         await mk('MatMul, b an input', matmulModel(c.M, c.K, c.N), { a, b: tensor(c.inputs.b, [c.K, c.N]) }, 'c');
@@ -323,19 +583,27 @@ function serverContender(name, startServer, variantName) {
       try {
         return { ...info, ...(await server.request('hello 0')) }; // the child answers once it has loaded
       } catch (e) {
-        throw Object.assign(e, { skip: `${variantName.split(' ')[0]} did not start: ${e.message.slice(0, 200)}` });
+        throw Object.assign(e, { skip: `${name} did not start: ${e.message.slice(0, 200)}` });
       }
     },
     async prepare(c, ctx) {
       const inFile = ctx.inputFile(c);
       const outFile = path.join(ctx.tmp, `case-${c.id}.${name}.out.bin`);
-      const line = c.op === 'matmul'
-        ? `matmul ${c.id} ${c.M} ${c.K} ${c.N} ${inFile} ${outFile}`
-        : `sdpa ${c.id} ${c.B} ${c.H} ${c.T} ${c.S} ${c.D} ${c.Dv} ${c.causal ? 1 : 0} ${c.weights ? 1 : 0} ${inFile} ${outFile}`;
-      await server.request(line);
+      const args = {
+        matmul: [c.M, c.K, c.N],
+        sdpa: [c.B, c.H, c.T, c.S, c.D, c.Dv, c.causal ? 1 : 0, c.weights ? 1 : 0],
+        mha: [c.T, c.E, c.H],
+        additive: [c.n, c.dq, c.dk, c.da],
+        lstm: [c.T, c.I, c.H],
+        gru: [c.T, c.I, c.H],
+        model: () => [path.join(ROOT, c.model), c.inputs.src.length],
+        train: () => [path.join(ROOT, c.model), c.batch, c.S, c.T, TRAIN_OPTIONS.lr, TRAIN_OPTIONS.clip],
+      }[c.op];
+      if (!args) return null;
+      const reply = await server.request(`${c.op} ${c.id} ${(typeof args === 'function' ? args() : args).join(' ')} ${inFile} ${outFile}`);
       const b = readFileSync(outFile);
       return [{
-        variant: variantName,
+        variant: reply.variant ?? variantName[c.op] ?? variantName.default,
         output: new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4).slice(),
         sample: async (reps) => (await server.request(`time ${c.id} ${reps}`)).ms,
         dispose: () => server.request(`free ${c.id}`).catch(() => {}),
@@ -383,7 +651,11 @@ function nativeContender() {
   return serverContender('native', async () => {
     const { bin, command, compiler } = buildNative();
     return { cmd: bin, args: ['serve'], info: { compiler, command } };
-  }, 'al_* export, gcc -O3 -march=native (SSE twins)');
+  }, {
+    default: 'al_* export, gcc -O3 -march=native (SSE twins)',
+    model: 'al_model_generate, gcc -O3 -march=native',
+    train: 'al_trainer_step, gcc -O3 -march=native',
+  });
 }
 
 function torchContender() {
@@ -391,7 +663,15 @@ function torchContender() {
     const py = ctx.python ?? '/usr/bin/python3';
     if (!existsSync(py)) throw Object.assign(new Error('no python'), { skip: `${py} not found` });
     return { cmd: py, args: [path.join(ROOT, 'scripts/bench/torch_server.py')], info: { python: py, threads: 1 } };
-  }, 'torch.mm / matmul+softmax+matmul');
+  }, {
+    default: 'torch.mm / matmul+softmax+matmul',
+    mha: 'nn.MultiheadAttention (eval, need_weights=False)',
+    additive: 'tanh(keys W_kᵀ + W_q s + b) v, softmax, α keys',
+    lstm: 'nn.LSTM',
+    gru: 'nn.GRU',
+    model: 'scripts/models/seq2seq.py greedy (float32, no_grad)',
+    train: 'batched seq2seq, Adam, clip_grad_norm_',
+  });
 }
 
 export function makeContender(name) {
@@ -411,11 +691,12 @@ export function makeContender(name) {
 export function writeInputs(dir, c) {
   const file = path.join(dir, `case-${c.id}.in.bin`);
   if (!existsSync(file)) {
-    const parts = Object.values(c.inputs);
-    const all = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+    // float32 and int32 arrays, concatenated little-endian (4 bytes per element either way)
+    const parts = Object.values(c.inputs).map((p) => new Uint8Array(p.buffer, p.byteOffset, p.byteLength));
+    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
     let off = 0;
     for (const p of parts) { all.set(p, off); off += p.length; }
-    writeFileSync(file, new Uint8Array(all.buffer));
+    writeFileSync(file, all);
   }
   return file;
 }

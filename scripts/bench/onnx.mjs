@@ -1,5 +1,6 @@
 // scripts/bench/onnx.mjs: a tiny hand-written ONNX protobuf encoder and the graphs the benchmark
-// feeds onnxruntime-web (MatMul, the attention pattern, the opset-23 Attention op, LSTM).
+// feeds onnxruntime-web (MatMul, the attention pattern, the opset-23 Attention op, multi-head
+// attention with projections, additive attention, LSTM, GRU).
 //
 // What it holds: a protobuf wire-format writer (varints, length-delimited fields, packed
 // repeated fields) and just enough of onnx.proto3 (ModelProto, GraphProto, NodeProto,
@@ -279,4 +280,118 @@ export function lstmModel({ T, N, C, Hd, W, R, bias }) {
     inputs: [{ name: 'x', shape: [T, N, C] }],
     outputs: [{ name: 'y', shape: [T, 1, N, Hd] }, { name: 'y_h', shape: [1, N, Hd] }],
   });
+}
+
+/**
+ * The ONNX GRU op, forward direction, gates in ONNX order (z, r, h), linear_before_reset = 1
+ * (PyTorch's n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn))): x [T,N,C], W [1,3H,C], R [1,3H,H],
+ * bias [1,6H] (Wb then Rb) → y [T,1,N,H], y_h [1,N,H].
+ */
+export function gruModel({ T, N, C, Hd, W, R, bias }) {
+  return encodeModel({
+    nodes: [{ op: 'GRU', inputs: ['x', 'W', 'R', 'B'], outputs: ['y', 'y_h'], attrs: { hidden_size: Hd, linear_before_reset: 1 } }],
+    initializers: [
+      { name: 'W', dims: [1, 3 * Hd, C], data: W },
+      { name: 'R', dims: [1, 3 * Hd, Hd], data: R },
+      { name: 'B', dims: [1, 6 * Hd], data: bias },
+    ],
+    inputs: [{ name: 'x', shape: [T, N, C] }],
+    outputs: [{ name: 'y', shape: [T, 1, N, Hd] }, { name: 'y_h', shape: [1, N, Hd] }],
+  });
+}
+
+/** w [r,c] (row-major) → wᵀ [c,r]. */
+export function transpose2d(w, r, c) {
+  const t = new Float32Array(r * c);
+  for (let i = 0; i < r; i++) for (let j = 0; j < c; j++) t[j * r + i] = w[i * c + j];
+  return t;
+}
+
+/**
+ * Multi-head self-attention with projections (torch.nn.MultiheadAttention) on x [1,L,E], in one of
+ * three forms; weights are initializers, pre-transposed to [in,out] as MatMul wants them:
+ *   'ms-mha'      3 × MatMul (q, k, v) → com.microsoft MultiHeadAttention (the q/k/v biases as
+ *                 its bias input) → MatMul + Add (out_proj)
+ *   'ms-attention' com.microsoft Attention (projections fused: weights [E,3E], bias [3E]) →
+ *                 MatMul + Add
+ *   'attention23' 3 × (MatMul + Add) → opset-23 Attention on 3-D q/k/v (q_num_heads,
+ *                 kv_num_heads) → MatMul + Add
+ * in_proj_weight [3E,E] and in_proj_bias [3E] are stacked q, k, v as in PyTorch.
+ */
+export function mhaModel(form, { T: L, E, H, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias }) {
+  const part = (j) => transpose2d(in_proj_weight.subarray(j * E * E, (j + 1) * E * E), E, E);
+  const bpart = (j) => in_proj_bias.subarray(j * E, (j + 1) * E).slice();
+  const initializers = [
+    { name: 'wo', dims: [E, E], data: transpose2d(out_proj_weight, E, E) },
+    { name: 'bo', dims: [E], data: out_proj_bias.slice() },
+  ];
+  const nodes = [];
+  let opset = 17;
+  let msOpset = 0;
+  if (form === 'ms-attention') {
+    msOpset = 1;
+    initializers.push({ name: 'w', dims: [E, 3 * E], data: transpose2d(in_proj_weight, 3 * E, E) }, { name: 'b', dims: [3 * E], data: in_proj_bias.slice() });
+    nodes.push({ op: 'Attention', domain: 'com.microsoft', inputs: ['x', 'w', 'b'], outputs: ['o'], attrs: { num_heads: H } });
+  } else {
+    ['q', 'k', 'v'].forEach((n, j) => {
+      initializers.push({ name: `w${n}`, dims: [E, E], data: part(j) });
+      nodes.push({ op: 'MatMul', inputs: ['x', `w${n}`], outputs: [`${n}0`] });
+    });
+    if (form === 'ms-mha') {
+      msOpset = 1;
+      initializers.push({ name: 'bqkv', dims: [3 * E], data: in_proj_bias.slice() });
+      nodes.push({ op: 'MultiHeadAttention', domain: 'com.microsoft', inputs: ['q0', 'k0', 'v0', 'bqkv'], outputs: ['o'], attrs: { num_heads: H } });
+    } else if (form === 'attention23') {
+      opset = 23;
+      ['q', 'k', 'v'].forEach((n, j) => {
+        initializers.push({ name: `b${n}`, dims: [E], data: bpart(j) });
+        nodes.push({ op: 'Add', inputs: [`${n}0`, `b${n}`], outputs: [n] });
+      });
+      nodes.push({ op: 'Attention', inputs: ['q', 'k', 'v'], outputs: ['o'], attrs: { q_num_heads: H, kv_num_heads: H, scale: { float: 1 / Math.sqrt(E / H) } } });
+    } else {
+      throw new Error(`unknown MHA form ${form}`);
+    }
+  }
+  nodes.push({ op: 'MatMul', inputs: ['o', 'wo'], outputs: ['o2'] }, { op: 'Add', inputs: ['o2', 'bo'], outputs: ['out'] });
+  return encodeModel({
+    opset, msOpset, nodes, initializers,
+    inputs: [{ name: 'x', shape: [1, L, E] }],
+    outputs: [{ name: 'out', shape: [1, L, E] }],
+  });
+}
+
+/**
+ * Additive attention (Bahdanau et al. 2015, eq. 6) for one query s [1,dq] and keys h [n,dk]:
+ * MatMul (W_q s), Add (bias), MatMul (keys W_kᵀ), Add (broadcast), Tanh, MatMul (· v), Transpose
+ * ([n,1] → [1,n]), Softmax, MatMul (α · keys) → context [1,dk]. Weights are initializers.
+ */
+export function additiveModel({ n, dq, dk, da, W_q, W_k, bias, v }) {
+  return encodeModel({
+    nodes: [
+      { op: 'MatMul', inputs: ['s', 'wq'], outputs: ['qp'] },
+      { op: 'Add', inputs: ['qp', 'bias'], outputs: ['qb'] },
+      { op: 'MatMul', inputs: ['h', 'wk'], outputs: ['kp'] },
+      { op: 'Add', inputs: ['kp', 'qb'], outputs: ['pre'] },
+      { op: 'Tanh', inputs: ['pre'], outputs: ['th'] },
+      { op: 'MatMul', inputs: ['th', 'v'], outputs: ['e'] },
+      { op: 'Transpose', inputs: ['e'], outputs: ['et'], attrs: { perm: [1, 0] } },
+      { op: 'Softmax', inputs: ['et'], outputs: ['a'], attrs: { axis: -1 } },
+      { op: 'MatMul', inputs: ['a', 'h'], outputs: ['c'] },
+    ],
+    initializers: [
+      { name: 'wq', dims: [dq, da], data: transpose2d(W_q, da, dq) },
+      { name: 'bias', dims: [1, da], data: bias.slice() },
+      { name: 'wk', dims: [dk, da], data: transpose2d(W_k, da, dk) },
+      { name: 'v', dims: [da, 1], data: v.slice() },
+    ],
+    inputs: [{ name: 's', shape: [1, dq] }, { name: 'h', shape: [n, dk] }],
+    outputs: [{ name: 'c', shape: [1, dk] }],
+  });
+}
+
+/** PyTorch gate blocks [G·H, cols] reordered: out block j = in block order[j]. */
+export function reorderGates(w, H, cols, order) {
+  const out = new Float32Array(order.length * H * cols);
+  order.forEach((g, j) => out.set(w.subarray(g * H * cols, (g + 1) * H * cols), j * H * cols));
+  return out;
 }

@@ -1,8 +1,10 @@
 // The benchmark harness in smoke mode (scripts/bench.mjs --smoke): tiny shapes, two rounds, no
 // timing claims. What it proves: every contender that is installed loads offline, the ONNX graphs
-// the harness encodes by hand are accepted by onnxruntime-web, and every row passes its check
-// against attnlab's scalar build. PyTorch is left out (CI has none); the native driver runs when
-// gcc is there. Must finish well inside 60 s.
+// the harness encodes by hand are accepted by onnxruntime-web, and every row (matmul, sdpa, MHA,
+// additive, LSTM, GRU, whole model, training step) passes its check against attnlab's scalar
+// build. PyTorch is left out (CI has none); the native driver runs when gcc is there. The ONNX
+// LSTM and GRU graphs are also checked against plain JS recurrences here, so a gate-order or
+// bias-layout slip shows up as its own failure. Must finish well inside 60 s.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -23,6 +25,14 @@ test('node scripts/bench.mjs --smoke runs every contender and every row passes i
     assert.equal(r.status, 0, `bench --smoke exited ${r.status}\n${(r.stderr ?? '').slice(-3000)}`);
     const run = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
     assert.ok(run.cases.length >= 4, 'smoke cases');
+    for (const op of ['matmul', 'sdpa', 'mha', 'additive', 'lstm', 'gru', 'model', 'train']) {
+      assert.ok(run.cases.some((c) => c.op === op), `no smoke case for ${op}`);
+    }
+    // every peer that has a form of an op ran it (tfjs and ORT have none for whole models)
+    for (const c of run.cases) {
+      const want = ['attnlab-simd', 'attnlab-scalar', 'attnlab-api', ...(c.op === 'model' || c.op === 'train' ? [] : ['tfjs-wasm', 'ort-wasm'])];
+      for (const name of want) assert.ok(run.results.some((r) => r.case === c.key && r.contender === name), `${c.key}: no ${name} row`);
+    }
     for (const name of ['attnlab-simd', 'attnlab-scalar', 'attnlab-api', 'tfjs-wasm', 'ort-wasm']) {
       assert.equal(run.contenders[name]?.status, 'ok', `${name} did not start: ${run.contenders[name]?.note}`);
     }
@@ -31,7 +41,10 @@ test('node scripts/bench.mjs --smoke runs every contender and every row passes i
       assert.ok(row.maxAbsDiff <= 1e-4, `${row.case} / ${row.contender}: max |Δ| ${row.maxAbsDiff}`);
       assert.equal(row.samples.length, run.rounds);
     }
-    assert.match(readFileSync(path.join(out, 'results.md'), 'utf8'), /\| matmul 32×64×64 \|/);
+    const md = readFileSync(path.join(out, 'results.md'), 'utf8');
+    assert.match(md, /\| matmul 32×64×64 \|/);
+    assert.match(md, /\| LSTM \/ GRU layers: ≥ 1\.5× onnxruntime-web \|/);
+    assert.match(md, /\| whole model: under 1 ms per keystroke \|/);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -71,4 +84,47 @@ test('the hand-written ONNX encoder: an LSTM graph matches a JS LSTM', async () 
   }
   await s.release();
   assert.ok(worst < 1e-5, `ONNX LSTM vs JS reference: max |Δ| ${worst}`);
+});
+
+test('the hand-written ONNX encoder: a GRU graph (PyTorch weights, gates reordered) matches a JS GRU', async () => {
+  const ort = await import('onnxruntime-web');
+  const { gruModel, reorderGates } = await import('../../scripts/bench/onnx.mjs');
+  const { uniform } = await import('../../scripts/bench/cases.mjs');
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.wasmPaths = path.join(ROOT, 'node_modules/onnxruntime-web/dist') + path.sep;
+  const T = 5; const C = 3; const Hd = 4;
+  // PyTorch layout: rows r, z, n; ONNX wants z, r, h
+  const wih = uniform(3 * Hd * C, 1, 0.5); const whh = uniform(3 * Hd * Hd, 2, 0.25);
+  const bih = uniform(3 * Hd, 3, 0.1); const bhh = uniform(3 * Hd, 4, 0.1);
+  const x = uniform(T * C, 5);
+  const order = [1, 0, 2];
+  const bias = new Float32Array(6 * Hd);
+  bias.set(reorderGates(bih, Hd, 1, order), 0);
+  bias.set(reorderGates(bhh, Hd, 1, order), 3 * Hd);
+  const model = gruModel({ T, N: 1, C, Hd, W: reorderGates(wih, Hd, C, order), R: reorderGates(whh, Hd, Hd, order), bias });
+  const s = await ort.InferenceSession.create(model, { executionProviders: ['wasm'] });
+  const got = (await s.run({ x: new ort.Tensor('float32', x, [T, 1, C]) })).y.data;
+  // torch.nn.GRU: r = σ(W_ir x + b_ir + W_hr h + b_hr), z likewise, n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn)),
+  // h' = (1 − z) ⊙ n + z ⊙ h
+  const sig = (v) => 1 / (1 + Math.exp(-v));
+  let h = new Float64Array(Hd);
+  let worst = 0;
+  for (let t = 0; t < T; t++) {
+    const gx = new Float64Array(3 * Hd); const gh = new Float64Array(3 * Hd);
+    for (let r = 0; r < 3 * Hd; r++) {
+      gx[r] = bih[r]; gh[r] = bhh[r];
+      for (let j = 0; j < C; j++) gx[r] += wih[r * C + j] * x[t * C + j];
+      for (let j = 0; j < Hd; j++) gh[r] += whh[r * Hd + j] * h[j];
+    }
+    const h2 = new Float64Array(Hd);
+    for (let j = 0; j < Hd; j++) {
+      const r = sig(gx[j] + gh[j]); const z = sig(gx[Hd + j] + gh[Hd + j]);
+      const n = Math.tanh(gx[2 * Hd + j] + r * gh[2 * Hd + j]);
+      h2[j] = (1 - z) * n + z * h[j];
+      worst = Math.max(worst, Math.abs(h2[j] - got[t * Hd + j]));
+    }
+    h = h2;
+  }
+  await s.release();
+  assert.ok(worst < 1e-5, `ONNX GRU vs JS reference (PyTorch gate order): max |Δ| ${worst}`);
 });
