@@ -18,7 +18,7 @@ C_TESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 
 # The wasm exports, explicitly: the core functions of src/attnlab.h and src/wasm_exports.c here,
 # plus one list per family of ops in src/api/*.exports (one name a line).
-WASM_EXPORTS := al_abi_version al_memory_bytes al_status_string al_simd \
+WASM_EXPORTS := al_abi_version al_memory_bytes al_status_string al_simd al_check_finite \
 	al_malloc al_free al_alloc_live \
 	al_matmul al_matvec al_softmax al_activate al_layernorm al_embedding al_sdpa \
 	$(sort $(shell cat src/api/*.exports 2>/dev/null))

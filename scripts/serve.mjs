@@ -106,6 +106,9 @@ async function handle(root, req, res) {
     'Content-Length': info.size,
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
+    // A page in <iframe sandbox="allow-scripts"> has the opaque origin "null": its module
+    // scripts, the .wasm and the models are cross-origin fetches and need CORS, as on any CDN.
+    'Access-Control-Allow-Origin': '*',
   });
   if (req.method === 'HEAD') return res.end();
   const stream = createReadStream(filePath);

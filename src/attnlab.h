@@ -51,6 +51,9 @@ void al_free(void *p);
 /* The number of blocks from al_malloc not yet freed. */
 int al_alloc_live(void);
 
+/* The index of the first NaN or ±Inf in x [n] (n >= 0), or -1 when all are finite (or x is NULL). */
+int al_check_finite(const float *x, int n);
+
 /* ----------------------------------------------------------------- basic ops */
 
 /* c [M,N] = op(a) · op(b): a is [M,K] ([K,M] when trans_a), b is [K,N] ([N,K] when trans_b). */
@@ -100,5 +103,6 @@ al_status al_sdpa(float *out, float *att, const float *q, const float *k, const 
 #include "api/transformer_layers.h"
 #include "api/safetensors.h"
 #include "api/model.h"
+#include "api/train.h"
 
 #endif /* ATTNLAB_H */

@@ -30,6 +30,12 @@ const char *al_status_string(al_status status)
 
 int al_simd(void) { return al_kernels_simd(); }
 
+int al_check_finite(const float *x, int n)
+{
+    if (!x || n <= 0) return -1;
+    return al_first_nonfinite(x, n);
+}
+
 /* 1 when a·b·c·d, all >= 1, stays below 2^31 elements */
 static int count_ok(int a, int b, int c, int d)
 {

@@ -119,6 +119,7 @@ export * from './ops/memory-rnn.js';
 export * from './ops/transformer-layers.js';
 export * from './io.js';
 export * from './model.js';
+export * from './train.js';
 
 /** Every op: one interface per family, declared in wasm/ops/*.d.ts. */
 export interface Ops extends BasicOps, SdpaOps, AdditiveLuongOps, TransformerAttentionOps, PoolingOps, RecurrentOps, MemoryRnnOps, TransformerLayersOps {}

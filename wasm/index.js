@@ -25,6 +25,7 @@ import * as transformerLayers from './ops/transformer-layers.js';
 export { AttnlabError } from './core.js';
 export { readSafetensors } from './io.js';
 export { loadModel, Model } from './model.js';
+export { createTrainer, createModel, loadTrainableModel, saveModel, Trainer } from './train.js';
 
 const ABI_VERSION = 1;
 

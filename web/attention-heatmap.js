@@ -6,12 +6,17 @@
 //   el.data = { weights, rows: T, cols: S, rowLabels, colLabels };  // weights: Float32Array [T * S]
 //
 // Attributes (settings): label, min, max (colour range; default: the data's range), cell-size
-// (CSS pixels; default: fit the width). Property (data): `data`; the weights array is kept by
-// reference, not copied, so set `data` again after changing it.
-// Methods: focusCell(row, col), whenRendered(), toPNG() (Promise<Blob>), toSVG() (string),
-// toCSV() (string), toJSON() (plain object, so JSON.stringify(el) works).
+// (CSS pixels; default: fit the width), colormap ('viridis', default, or 'diverging': a blue–
+// white–red map over a range symmetric about 0, for differences). Property (data): `data`; the
+// weights array is kept by reference, not copied, so set `data` again after changing it.
+// Property `marks`: [{ row, from, to, center? }] outlines cells from..to of a row (e.g. a local
+// attention window p_t ± D) and ticks the fractional column `center`.
+// Methods: focusCell(row, col), whenRendered(), flush() (draw a pending frame now), toPNG()
+// (Promise<Blob>), toSVG() (string), toCSV() (string), toJSON() (plain object, so
+// JSON.stringify(el) works).
 // Events: 'heatmap-render' after each drawn frame, 'heatmap-focus' ({ row, col, value }) when
-// the focused cell moves.
+// the focused cell moves, 'heatmap-hover' (the same detail, or null on leaving) when the pointer
+// moves onto another cell.
 //
 // Holds: the element, its shadow DOM, rendering batched to one frame per animation frame,
 // keyboard and pointer handling, the text alternative and the exports. Deliberately does not
@@ -21,19 +26,21 @@
 
 import {
   LAYOUT,
-  VIRIDIS,
   cellAt,
   computeLayout,
   csvField,
   escapeXml,
+  colorTable,
   fillPixels,
   formatFloat32,
   formatValue,
   resolveRange,
   rgbToHex,
+  symmetricRange,
   truncate,
   valueToColor,
 } from './draw.js';
+import { t } from './i18n.js';
 
 /** Labels longer than this are cut (with '…') on the canvas; tooltips and exports keep them. */
 const LABEL_CHARS = 12;
@@ -127,7 +134,7 @@ function checkData(value) {
 }
 
 export class AttentionHeatmap extends HTMLElement {
-  static observedAttributes = ['label', 'min', 'max', 'cell-size'];
+  static observedAttributes = ['label', 'min', 'max', 'cell-size', 'colormap', 'lang'];
 
   #data = null; // frozen { weights: Float32Array [rows * cols], rows, cols, rowLabels, colLabels }
   #row = 0; // focused cell
@@ -139,6 +146,8 @@ export class AttentionHeatmap extends HTMLElement {
   #width = 0; // host content width from the ResizeObserver
   #listeners = null; // AbortController for everything added in connectedCallback
   #resizeObserver = null;
+  #marks = []; // [{ row, from, to, center }] outlines drawn over the grid
+  #hover = null; // 'row,col' of the hovered cell, for heatmap-hover
 
   // Shadow DOM parts.
   #plot;
@@ -163,9 +172,9 @@ export class AttentionHeatmap extends HTMLElement {
     this.#live = el('div', { class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'true' });
     this.#error = el('p', { class: 'error', part: 'error', role: 'alert', hidden: '' });
     this.#alternative = el('div', { class: 'visually-hidden' });
-    const toolbar = el('div', { class: 'toolbar', part: 'toolbar', role: 'group', 'aria-label': 'Export' });
+    const toolbar = el('div', { class: 'toolbar', part: 'toolbar', role: 'group' });
     for (const [kind, text] of [['png', 'PNG'], ['svg', 'SVG'], ['csv', 'CSV'], ['json', 'JSON']]) {
-      toolbar.append(el('button', { type: 'button', 'data-export': kind, 'aria-label': `Download as ${text}`, text }));
+      toolbar.append(el('button', { type: 'button', 'data-export': kind, text }));
     }
     root.append(el('style', { text: STYLE }), this.#plot, this.#error, toolbar, this.#live, this.#alternative);
   }
@@ -177,7 +186,10 @@ export class AttentionHeatmap extends HTMLElement {
     this.#plot.addEventListener('focus', () => this.#onFocusChange(true), { signal });
     this.#plot.addEventListener('blur', () => this.#onFocusChange(false), { signal });
     this.#canvas.addEventListener('pointermove', (e) => this.#onPointerMove(e), { signal });
-    this.#canvas.addEventListener('pointerleave', () => (this.#tooltip.hidden = true), { signal });
+    this.#canvas.addEventListener('pointerleave', () => {
+      this.#tooltip.hidden = true;
+      this.#setHover(null);
+    }, { signal });
     this.#canvas.addEventListener('pointerdown', (e) => this.#onPointerDown(e), { signal });
     this.shadowRoot.querySelector('.toolbar').addEventListener(
       'click',
@@ -213,11 +225,11 @@ export class AttentionHeatmap extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
-    if (name === 'label') {
+    if (name === 'label' || name === 'lang') {
       this.#updateLabel();
       this.#dataDirty = true;
     }
-    if (name === 'min' || name === 'max') this.#dataDirty = true; // the summary quotes the range
+    if (name === 'min' || name === 'max' || name === 'colormap') this.#dataDirty = true; // the summary quotes the range
     this.#schedule();
   }
 
@@ -243,6 +255,23 @@ export class AttentionHeatmap extends HTMLElement {
     this.#dataDirty = true;
     this.#updateLabel();
     this.#schedule();
+  }
+
+  /** Outlines over the grid: [{ row, from, to, center? }] (columns; from/to inclusive). */
+  get marks() {
+    return this.#marks;
+  }
+
+  set marks(value) {
+    this.#marks = Array.isArray(value)
+      ? value.filter((m) => m && Number.isInteger(m.row) && Number.isFinite(m.from) && Number.isFinite(m.to)).map((m) => ({ ...m }))
+      : [];
+    this.#schedule();
+  }
+
+  /** Draw a pending frame now (callers that time a redraw, or read pixels right away). */
+  flush() {
+    this.#flush();
   }
 
   get label() {
@@ -299,6 +328,7 @@ export class AttentionHeatmap extends HTMLElement {
     const { fg, bg, font } = this.#colors();
     const layout = this.#computeLayout(ctx, font);
     const [min, max] = this.#range();
+    const table = this.#table();
     const { cell, gridX, gridY } = layout;
     const n = (v) => String(Math.round(v * 100) / 100);
     const out = [
@@ -308,7 +338,7 @@ export class AttentionHeatmap extends HTMLElement {
       '<defs><linearGradient id="attn-heatmap-legend">' +
         Array.from({ length: 17 }, (_, i) => {
           const j = Math.min(255, i * 16) * 3;
-          return `<stop offset="${n(i / 16)}" stop-color="${rgbToHex([VIRIDIS[j], VIRIDIS[j + 1], VIRIDIS[j + 2]])}"/>`;
+          return `<stop offset="${n(i / 16)}" stop-color="${rgbToHex([table[j], table[j + 1], table[j + 2]])}"/>`;
         }).join('') +
         '</linearGradient></defs>',
       `<rect width="${layout.width}" height="${layout.height}" fill="${escapeXml(bg)}"/>`,
@@ -319,7 +349,7 @@ export class AttentionHeatmap extends HTMLElement {
         const v = d.weights[r * d.cols + c];
         out.push(
           `<rect x="${n(gridX + c * cell)}" y="${n(gridY + r * cell)}" width="${cell}" height="${cell}" ` +
-            `fill="${rgbToHex(valueToColor(v, min, max))}"><title>${escapeXml(this.#describe(r, c))}</title></rect>`,
+            `fill="${rgbToHex(valueToColor(v, min, max, table))}"><title>${escapeXml(this.#describe(r, c))}</title></rect>`,
         );
       }
     }
@@ -401,7 +431,18 @@ export class AttentionHeatmap extends HTMLElement {
     this.#render();
   }
 
+  #table() {
+    return colorTable(this.getAttribute('colormap'));
+  }
+
   #range() {
+    if (this.getAttribute('colormap') === 'diverging') {
+      return symmetricRange(
+        this.#data ? this.#data.weights : [],
+        parseNumberAttribute(this.getAttribute('min')),
+        parseNumberAttribute(this.getAttribute('max')),
+      );
+    }
     return resolveRange(
       this.#data ? this.#data.weights : [],
       parseNumberAttribute(this.getAttribute('min')),
@@ -464,7 +505,8 @@ export class AttentionHeatmap extends HTMLElement {
     this.#pixels.height = d.rows;
     const pctx = this.#pixels.getContext('2d');
     const image = pctx.createImageData(d.cols, d.rows);
-    fillPixels(d.weights, min, max, image.data);
+    const table = this.#table();
+    fillPixels(d.weights, min, max, image.data, table);
     pctx.putImageData(image, 0, 0);
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this.#pixels, layout.gridX, layout.gridY, layout.gridWidth, layout.gridHeight);
@@ -488,13 +530,14 @@ export class AttentionHeatmap extends HTMLElement {
     }
 
     // Legend: the colour map as a bar, the range's ends as text.
-    if (!this.#legendPixels) {
+    if (!this.#legendPixels || this.#legendPixels.table !== table) {
       this.#legendPixels = document.createElement('canvas');
+      this.#legendPixels.table = table;
       this.#legendPixels.width = 256;
       this.#legendPixels.height = 1;
       const lctx = this.#legendPixels.getContext('2d');
       const bar = lctx.createImageData(256, 1);
-      for (let i = 0; i < 256; i++) bar.data.set([VIRIDIS[3 * i], VIRIDIS[3 * i + 1], VIRIDIS[3 * i + 2], 255], 4 * i);
+      for (let i = 0; i < 256; i++) bar.data.set([table[3 * i], table[3 * i + 1], table[3 * i + 2], 255], 4 * i);
       lctx.putImageData(bar, 0, 0);
     }
     ctx.drawImage(this.#legendPixels, layout.legendX, layout.legendY, layout.legendWidth, LAYOUT.legendBar);
@@ -504,6 +547,34 @@ export class AttentionHeatmap extends HTMLElement {
     ctx.fillText(formatValue(min), layout.legendX, textY);
     ctx.textAlign = 'right';
     ctx.fillText(formatValue(max), layout.legendX + layout.legendWidth, textY);
+
+    // Marks (e.g. a local window p_t ± D): a two-tone dashed outline, and a tick at the centre.
+    for (const m of this.#marks) {
+      if (m.row < 0 || m.row >= d.rows) continue;
+      const from = Math.max(0, Math.min(d.cols - 1, m.from));
+      const to = Math.max(from, Math.min(d.cols - 1, m.to));
+      const x = layout.gridX + from * layout.cell;
+      const y = layout.gridY + m.row * layout.cell;
+      const w = (to - from + 1) * layout.cell;
+      const h = Math.max(layout.cell, 4);
+      ctx.save();
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = '#ffffff';
+      ctx.strokeRect(x + 1, y + 1, w - 2, h - 2);
+      ctx.setLineDash([4, 3]);
+      ctx.strokeStyle = '#000000';
+      ctx.strokeRect(x + 1, y + 1, w - 2, h - 2);
+      if (Number.isFinite(m.center) && m.center >= 0 && m.center <= d.cols - 1) {
+        const cx = layout.gridX + (m.center + 0.5) * layout.cell;
+        ctx.setLineDash([]);
+        ctx.strokeStyle = '#ff00ff';
+        ctx.beginPath();
+        ctx.moveTo(cx, y - 3);
+        ctx.lineTo(cx, y + h + 3);
+        ctx.stroke();
+      }
+      ctx.restore();
+    }
 
     // Focused cell: a two-tone ring, visible on every colour of the map.
     if (this.shadowRoot.activeElement === this.#plot) {
@@ -540,18 +611,26 @@ export class AttentionHeatmap extends HTMLElement {
 
   #summary() {
     const d = this.#data;
-    if (!d) return `${this.label}: no data.`;
+    if (!d) return t(this.#lang, 'heatmap.noData', { label: this.label });
     const [min, max] = this.#range();
-    return `${this.label}: ${d.rows} rows by ${d.cols} columns, colour scale from ${formatValue(min)} to ${formatValue(max)}.`;
+    return t(this.#lang, 'heatmap.summary', { label: this.label, rows: d.rows, cols: d.cols, min: formatValue(min), max: formatValue(max) });
+  }
+
+  /** Interface language: the lang attribute ('en' or 'zh'; i18n.js), English otherwise. */
+  get #lang() {
+    return this.getAttribute('lang') ?? 'en';
   }
 
   #updateLabel() {
+    const toolbar = this.shadowRoot.querySelector('.toolbar');
+    toolbar.setAttribute('aria-label', t(this.#lang, 'export.group'));
+    for (const b of toolbar.querySelectorAll('button')) b.setAttribute('aria-label', t(this.#lang, 'heatmap.download', { kind: b.textContent }));
     const d = this.#data;
     const size = d ? `, ${d.rows} by ${d.cols}` : '';
     this.#plot.setAttribute('aria-label', `${this.label}${size}`);
     this.#plot.setAttribute(
       'aria-description',
-      'Arrow keys move between cells; Home and End go to the ends of a row, Page Up and Page Down move 10 rows.',
+      t(this.#lang, 'heatmap.keys'),
     );
   }
 
@@ -559,7 +638,7 @@ export class AttentionHeatmap extends HTMLElement {
     const d = this.#data;
     const summary = el('p', { text: this.#summary() });
     if (!d || d.rows * d.cols > MAX_TABLE_CELLS) {
-      if (d) summary.append(' The values are available from the CSV and JSON downloads.');
+      if (d) summary.append(` ${t(this.#lang, 'heatmap.downloads')}`);
       this.#alternative.replaceChildren(summary);
       return;
     }
@@ -628,6 +707,7 @@ export class AttentionHeatmap extends HTMLElement {
   #onPointerMove(event) {
     const hit = this.#cellFromEvent(event);
     const tip = this.#tooltip;
+    this.#setHover(hit);
     if (!hit) {
       tip.hidden = true;
       return;
@@ -642,6 +722,17 @@ export class AttentionHeatmap extends HTMLElement {
     if (y + tip.offsetHeight > this.#plot.scrollTop + this.#plot.clientHeight) y -= tip.offsetHeight + 24;
     tip.style.left = `${Math.max(0, x)}px`;
     tip.style.top = `${Math.max(0, y)}px`;
+  }
+
+  #setHover(hit) {
+    const key = hit ? `${hit.row},${hit.col}` : null;
+    if (key === this.#hover) return;
+    this.#hover = key;
+    const d = this.#data;
+    const detail = hit && d
+      ? { row: hit.row, col: hit.col, value: d.weights[hit.row * d.cols + hit.col], rowLabel: d.rowLabels[hit.row], colLabel: d.colLabels[hit.col] }
+      : null;
+    this.dispatchEvent(new CustomEvent('heatmap-hover', { detail }));
   }
 
   #onPointerDown(event) {

@@ -9,7 +9,7 @@ const status = document.getElementById('status');
 const progress = document.getElementById('load-progress');
 const error = document.getElementById('error');
 const app = document.getElementById('app');
-const view = document.getElementById('sdpa-view');
+const views = document.querySelectorAll('.view');
 
 import('./main.js').catch((err) => {
   if (progress) progress.hidden = true;
@@ -21,7 +21,7 @@ import('./main.js').catch((err) => {
       '(`node scripts/serve.mjs`), then reload.';
     error.hidden = false;
   }
-  if (view) view.hidden = true;
+  for (const view of views) view.hidden = true;
   if (app) app.dataset.state = 'error';
   console.error(err);
 });

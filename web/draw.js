@@ -36,6 +36,30 @@ export const VIRIDIS = (() => {
   return out;
 })();
 
+/**
+ * A diverging map for signed differences: ColorBrewer's RdBu (Cynthia Brewer, Apache-2.0), 11
+ * classes reversed (blue low, near-white middle, red high), interpolated linearly to 256 entries.
+ */
+const RDBU_R_HEX = ['053061', '2166ac', '4393c3', '92c5de', 'd1e5f0', 'f7f7f7', 'fddbc7', 'f4a582', 'd6604d', 'b2182b', '67001f'];
+
+/** Uint8Array [256 * 3]: r, g, b of the diverging map. */
+export const DIVERGING = (() => {
+  const anchors = RDBU_R_HEX.map((h) => [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)));
+  const out = new Uint8Array(256 * 3);
+  for (let i = 0; i < 256; i++) {
+    const x = (i / 255) * (anchors.length - 1);
+    const k = Math.min(anchors.length - 2, Math.floor(x));
+    const f = x - k;
+    for (let c = 0; c < 3; c++) out[3 * i + c] = Math.round(anchors[k][c] * (1 - f) + anchors[k + 1][c] * f);
+  }
+  return out;
+})();
+
+/** The colour table for a map name: 'viridis' (default) or 'diverging'. */
+export function colorTable(name) {
+  return name === 'diverging' ? DIVERGING : VIRIDIS;
+}
+
 /** Colour used for cells whose value is NaN or infinite (a neutral grey, not on the map). */
 export const MISSING_RGB = Object.freeze([128, 128, 128]);
 
@@ -43,10 +67,10 @@ export const MISSING_RGB = Object.freeze([128, 128, 128]);
  * Viridis colour at t in [0, 1] (clamped; NaN gives MISSING_RGB), as [r, g, b] bytes.
  * The nearest of the 256 entries, so t = 0 and t = 1 hit the exact endpoints.
  */
-export function viridis(t) {
+export function viridis(t, table = VIRIDIS) {
   if (Number.isNaN(t)) return [...MISSING_RGB];
   const i = Math.round(Math.min(1, Math.max(0, t)) * 255) * 3;
-  return [VIRIDIS[i], VIRIDIS[i + 1], VIRIDIS[i + 2]];
+  return [table[i], table[i + 1], table[i + 2]];
 }
 
 /**
@@ -60,9 +84,9 @@ export function valueToUnit(value, min, max) {
   return t <= 0 ? 0 : t >= 1 ? 1 : t;
 }
 
-/** [r, g, b] for value on the [min, max] viridis scale. */
-export function valueToColor(value, min, max) {
-  return viridis(valueToUnit(value, min, max));
+/** [r, g, b] for value on the [min, max] scale of table (default viridis). */
+export function valueToColor(value, min, max, table = VIRIDIS) {
+  return viridis(valueToUnit(value, min, max), table);
 }
 
 /** '#rrggbb' for an [r, g, b] triple. */
@@ -74,9 +98,9 @@ export function rgbToHex([r, g, b]) {
  * Fill rgba (Uint8ClampedArray [rows * cols * 4], e.g. ImageData.data) with one pixel per
  * value of weights [rows * cols], row-major. Returns rgba.
  */
-export function fillPixels(weights, min, max, rgba) {
+export function fillPixels(weights, min, max, rgba, table = VIRIDIS) {
   for (let i = 0; i < weights.length; i++) {
-    const [r, g, b] = valueToColor(weights[i], min, max);
+    const [r, g, b] = valueToColor(weights[i], min, max, table);
     rgba[4 * i] = r;
     rgba[4 * i + 1] = g;
     rgba[4 * i + 2] = b;
@@ -103,6 +127,20 @@ export function resolveRange(weights, min = null, max = null) {
   const lo = Number.isFinite(min) ? min : Number.isFinite(dataMin) ? dataMin : 0;
   const hi = Number.isFinite(max) ? max : Number.isFinite(dataMax) ? dataMax : 1;
   return lo <= hi ? [lo, hi] : [hi, lo];
+}
+
+/**
+ * The symmetric range [−a, a] a diverging map needs, a = the largest finite |value| (0 gives
+ * [−1, 1]), unless min and max are both given.
+ */
+export function symmetricRange(weights, min = null, max = null) {
+  if (Number.isFinite(min) && Number.isFinite(max)) return min <= max ? [min, max] : [max, min];
+  let a = 0;
+  for (let i = 0; i < weights.length; i++) {
+    const v = Math.abs(weights[i]);
+    if (Number.isFinite(v) && v > a) a = v;
+  }
+  return a > 0 ? [-a, a] : [-1, 1];
 }
 
 /** A value for people: 4 significant digits, no trailing zeros ('0.1235', '1', '1.2e-7'). */

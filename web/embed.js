@@ -1,10 +1,25 @@
-// embed.js: one <script type="module" src=".../web/embed.js"> to use <attn-heatmap> anywhere.
+// embed.js: the embeddable elements, <attn-heatmap> and <attn-demo>, for any page.
 //
-// Registers the element as a side effect; import attention-heatmap.js instead to register it
-// yourself (another tag name, a scoped registry) or not at all.
+//   <script type="module">
+//     import { define } from '/path/to/attnlab/web/embed.js';
+//     define();                      // registers <attn-heatmap> and <attn-demo>
+//   </script>
+//   <attn-demo model="dates-additive" view="alignment" input="22 Nov 2026"></attn-demo>
+//
+// Importing has no side effects: nothing is registered until define() is called (pass other
+// tag names, or another registry, to avoid clashes). <attn-demo> loads the wasm and its model
+// itself, from beside this file, and disposes the model when it is removed from the document.
+// Or embed web/embed.html in an iframe (state in its query string; works sandboxed).
 
-import { define } from './attention-heatmap.js';
+import { define as defineHeatmap } from './attention-heatmap.js';
+import { define as defineDemo } from './attn-demo.js';
 
-define();
+/** Register both elements; returns { heatmap, demo } (the constructors). Idempotent. */
+export function define({ heatmapTag = 'attn-heatmap', demoTag = 'attn-demo', registry = customElements } = {}) {
+  const heatmap = defineHeatmap(heatmapTag, registry);
+  const demo = defineDemo(demoTag, registry);
+  return { heatmap, demo };
+}
 
-export { AttentionHeatmap, define } from './attention-heatmap.js';
+export { AttentionHeatmap } from './attention-heatmap.js';
+export { AttnDemo } from './attn-demo.js';

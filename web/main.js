@@ -1,16 +1,19 @@
-// main.js: wiring for the demo page. Controls and URL hash -> state -> inputs -> attnlab ->
-// heatmap.
+// main.js: wiring for the demo page. URL hash -> page state -> the model views (<attn-demo>)
+// or the SDPA playground (controls -> inputs -> attnlab -> <attn-heatmap>).
 //
-// Holds: the glue between the DOM, state.js (the view in the URL hash), data.js (seeded Q, K,
-// V), the library and <attn-heatmap>. Deliberately holds no maths, no drawing and no parsing:
-// those live in the modules it imports, which are testable on their own. The view never calls
-// the library: this file hands it plain typed arrays.
+// Holds: the glue between the DOM, app-state.js (the page's state in the URL hash, the
+// playground's part via state.js), data.js (seeded Q, K, V), the library, <attn-demo> and
+// <attn-heatmap>, and the language switch (i18n.js). Deliberately holds no maths, no drawing and
+// no parsing: those live in the modules it imports, which are testable on their own. The view
+// never calls the library: this file hands it plain typed arrays.
 
 import { init, ops } from 'attnlab';
-import { define } from './attention-heatmap.js';
+import { formatPageHash, parsePageHash } from './app-state.js';
 import { axisLabels, makeQKV } from './data.js';
 import { formatValue } from './draw.js';
-import { LIMITS, effectiveScale, formatHash, normalizeState, parseHash } from './state.js';
+import { define } from './embed.js';
+import { resolveLang, t } from './i18n.js';
+import { LIMITS, effectiveScale, normalizeState } from './state.js';
 
 define();
 
@@ -18,6 +21,12 @@ const $ = (id) => document.getElementById(id);
 const ui = {
   app: $('app'),
   view: $('sdpa-view'),
+  modelsView: $('models-view'),
+  demo: $('demo'),
+  lang: $('lang'),
+  nav: $('page-views'),
+  modelPermalink: $('model-permalink'),
+  embedLink: $('embed-link'),
   status: $('status'),
   progress: $('load-progress'),
   error: $('error'),
@@ -37,7 +46,9 @@ const ui = {
   permalink: $('permalink'),
 };
 
-let state = parseHash(location.hash);
+const origin = new URL(location.href).origin;
+let page = parsePageHash(location.hash, origin); // { view, model, input, layer, head, lang, playground }
+let state = page.playground; // the playground's part
 let frame = 0; // pending compute (one per animation frame, however many inputs fired)
 let readoutActive = false; // a cell has been read; keep the readout in step with new data
 
@@ -60,13 +71,58 @@ function writeControls(s, editing = null) {
   ui.scaleAuto.disabled = s.scale === null;
 }
 
-/** Adopt a new state: normalise it, mirror it in the URL and the controls, recompute. */
+/** Mirror the page state in the URL hash (canonical form). */
+function writeHash() {
+  const hash = formatPageHash(page);
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+  return hash;
+}
+
+/** Adopt a new playground state: normalise it, mirror it in the URL and the controls, recompute. */
 function setState(next, { editing = null } = {}) {
   state = normalizeState(next);
-  const hash = formatHash(state);
-  if (location.hash !== hash) history.replaceState(null, '', hash);
+  page = { ...page, playground: state };
+  writeHash();
   writeControls(state, editing);
-  if (!frame) frame = requestAnimationFrame(compute);
+  if (page.view === 'playground' && !frame) frame = requestAnimationFrame(compute);
+}
+
+/** Interface text in the page's language (the static parts; <attn-demo> does its own). */
+function applyLanguage(lang) {
+  document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
+  for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(lang, node.dataset.i18n);
+  ui.nav.setAttribute('aria-label', t(lang, 'view.label'));
+  ui.lang.value = lang;
+}
+
+/** Show the view the page state names and hand the model views their settings. */
+function applyPage({ fromDemo = false } = {}) {
+  const hash = writeHash();
+  applyLanguage(page.lang);
+  const playground = page.view === 'playground';
+  ui.view.hidden = !playground;
+  ui.modelsView.hidden = playground;
+  for (const a of ui.nav.querySelectorAll('a[data-view]')) {
+    if (a.dataset.view === page.view) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+    a.href = formatPageHash({ ...page, view: a.dataset.view });
+  }
+  if (!playground) {
+    if (!fromDemo) {
+      for (const key of ['view', 'model', 'input', 'layer', 'head', 'lang']) ui.demo.setAttribute(key, String(page[key]));
+      for (const key of ['a', 'b']) {
+        if (page[key]) ui.demo.setAttribute(key, page[key]);
+        else ui.demo.removeAttribute(key);
+      }
+    } else {
+      ui.demo.setAttribute('lang', page.lang);
+    }
+    ui.modelPermalink.href = hash;
+    ui.embedLink.href = `embed.html?${hash.slice(1)}`;
+  } else {
+    writeControls(state);
+    if (!frame) frame = requestAnimationFrame(compute);
+  }
 }
 
 function compute() {
@@ -93,7 +149,7 @@ function compute() {
   ui.info.textContent =
     `${s.n} × ${s.m} weights, d = ${s.d}, scale ${formatValue(scale)}${s.causal ? ', causal' : ''}; ` +
     `computed in ${ms.toFixed(2)} ms.`;
-  const hash = formatHash(s);
+  const hash = formatPageHash(page);
   ui.permalink.href = hash;
   if (readoutActive) updateReadout(ui.heatmap.focusedCell);
   ui.heatmap.whenRendered().then(() => {
@@ -132,7 +188,25 @@ function wireControls() {
   ui.form.addEventListener('submit', (event) => event.preventDefault());
   ui.heatmap.addEventListener('heatmap-focus', (event) => updateReadout(event.detail));
   // Back/forward or an edited URL: the hash is the source of truth.
-  window.addEventListener('hashchange', () => setState(parseHash(location.hash)));
+  window.addEventListener('hashchange', () => {
+    page = parsePageHash(location.hash, origin);
+    state = page.playground;
+    applyPage();
+  });
+  ui.lang.addEventListener('change', () => {
+    page = { ...page, lang: resolveLang(ui.lang.value) };
+    applyPage();
+  });
+  // The model views report what the person changed; the hash follows.
+  ui.demo.addEventListener('demo-change', (event) => {
+    const { view, model, input, layer, head, lang, a, b } = event.detail;
+    page = { ...page, view, model, input, layer, head, lang, a, b };
+    applyPage({ fromDemo: true });
+  });
+  ui.demo.addEventListener('demo-render', (event) => {
+    if (page.view !== 'playground') ui.app.dataset.rendered = location.hash;
+    ui.app.dataset.demoRendered = event.detail.key;
+  });
 }
 
 async function main() {
@@ -150,6 +224,7 @@ async function main() {
         '`make wasm`; pages opened as file:// cannot fetch .wasm files.',
     );
     ui.view.hidden = true;
+    ui.modelsView.hidden = true;
     ui.app.dataset.state = 'error';
     console.error(err);
     return;
@@ -160,7 +235,7 @@ async function main() {
     ? 'Running the SIMD128 build of attnlab.'
     : 'Running the scalar build of attnlab (this browser has no WebAssembly SIMD128).';
   wireControls();
-  setState(state);
+  applyPage();
   ui.view.inert = false;
   ui.view.removeAttribute('aria-busy');
   ui.app.dataset.state = 'ready';

@@ -19,6 +19,11 @@
 
 int al_kernels_simd(void) { return AL_SIMD128; }
 
+int al_first_nonfinite(const float *x, int n)
+{
+    return AL_PICK(al_first_nonfinite)(x, n);
+}
+
 void al_sgemm(int trans_a, int trans_b, int M, int N, int K, float alpha,
               const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {

@@ -35,6 +35,9 @@
  * last bits). */
 float al_expf_scalar(float x);
 
+/* The index of the first NaN or ±Inf in x [n], or -1 when every value is finite. */
+int al_first_nonfinite_scalar(const float *x, int n);
+
 /* ------------------------------------------------------------------ matrix multiply */
 
 /*
@@ -120,6 +123,7 @@ void al_sdpa_forward_scalar(float *out, float *att, const float *q, const float 
                             const uint8_t *key_mask, int causal);
 
 #if AL_SIMD128
+int al_first_nonfinite_simd128(const float *x, int n);
 void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha,
                       const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc);
 void al_sgemv_simd128(int trans, int M, int K, float alpha, const float *A, int lda,
@@ -136,6 +140,7 @@ void al_sdpa_forward_simd128(float *out, float *att, const float *q, const float
 
 /* 1 when the dispatched kernels are the _simd128 twins. */
 int al_kernels_simd(void);
+int al_first_nonfinite(const float *x, int n);
 void al_sgemm(int trans_a, int trans_b, int M, int N, int K, float alpha,
               const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc);
 void al_sgemv(int trans, int M, int K, float alpha, const float *A, int lda,

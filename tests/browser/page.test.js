@@ -1,4 +1,5 @@
-// page.test.js: the demo page (web/index.html) in Chromium, against the real wasm build.
+// page.test.js: the demo page's SDPA playground (web/index.html, #view=playground) in Chromium,
+// against the real wasm build. The model views are tests/browser/demo.test.js.
 //
 // Checks that the page loads with no console errors, failed requests or foreign requests; that
 // the heatmap draws; that the weights it shows equal the same computation done here in Node with
@@ -35,8 +36,11 @@ after(async () => {
   await browser?.close();
 });
 
-/** Open the page at hash and wait until that (canonical) view is drawn. */
-async function openView(hash = '') {
+/** The page's canonical hash for a playground state. */
+const playgroundHash = (state) => `#view=playground&${formatHash(state).slice(1)}&lang=en`;
+
+/** Open the page at hash (default: the playground) and wait until that (canonical) view is drawn. */
+async function openView(hash = '#view=playground') {
   await page.goto(`${browser.url}/web/${hash}`);
   await waitForView();
 }
@@ -95,7 +99,7 @@ const liveText = () => page.locator('#heatmap').evaluate((el) => el.shadowRoot.q
 test('the page loads, says which build runs, and draws the default view', async () => {
   await openView();
   const hash = await page.evaluate(() => location.hash);
-  assert.equal(hash, formatHash(DEFAULTS)); // an empty hash is written out canonically
+  assert.equal(hash, playgroundHash(DEFAULTS)); // written out canonically
   const status = await page.locator('#status').textContent();
   const simd = await page.locator('#app').getAttribute('data-simd');
   assert.equal(simd, 'true', 'Chromium supports SIMD128, so the page should run the SIMD build');
@@ -168,7 +172,7 @@ test('a URL hash reproduces the view', async () => {
     scale: document.getElementById('scale-out').textContent,
     permalink: document.getElementById('permalink').getAttribute('href'),
   }));
-  assert.deepEqual(controls, { n: '5', m: '7', d: '4', seed: '42', causal: true, scale: '0.5', permalink: formatHash(state) });
+  assert.deepEqual(controls, { n: '5', m: '7', d: '4', seed: '42', causal: true, scale: '0.5', permalink: playgroundHash(state) });
   assertMatchesNode(await shownData(), state);
   await screenshot(page, 'page-from-hash');
 });
@@ -215,7 +219,7 @@ test('a hostile hash is clamped or ignored, with no errors and nothing injected'
   await openView(hostile);
   const state = parseHash(await page.evaluate(() => location.hash));
   assert.deepEqual(state, { n: DEFAULTS.n, m: 1, d: 256, seed: DEFAULTS.seed, causal: false, scale: null });
-  assert.equal(await page.evaluate(() => location.hash), formatHash(state)); // rewritten canonically
+  assert.equal(await page.evaluate(() => location.hash), playgroundHash(state)); // rewritten canonically
   assertMatchesNode(await shownData(), state);
   // Raw (unencoded) markup typed into the address bar, applied while the page runs.
   await page.evaluate(() => {

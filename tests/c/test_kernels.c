@@ -500,6 +500,31 @@ static void test_sdpa(void)
     test_sdpa_case(16, 1024, 64, 64, 0, 1, FILL_OUTLIERS);
 }
 
+/* ------------------------------------------------------------------ finite check */
+
+static void test_first_nonfinite(void)
+{
+    float x[64];
+    const float bad[3] = { NAN, INFINITY, -INFINITY };
+    int ok = 1;
+    for (int n = 1; n <= 40; n++) {
+        for (int i = 0; i < n; i++) x[i] = (float)(i % 7) - 3.0f;
+        x[n - 1] = 3.4e38f; /* large but finite */
+        ok &= al_first_nonfinite_scalar(x, n) == -1 && al_first_nonfinite(x, n) == -1;
+        for (int b = 0; b < 3; b++)
+            for (int at = 0; at < n; at += 3) {
+                float keep = x[at];
+                x[at] = bad[b];
+                if (at + 2 < n) x[at + 2] = bad[(b + 1) % 3]; /* a later one must not win */
+                ok &= al_first_nonfinite_scalar(x, n) == at && al_first_nonfinite(x, n) == at;
+                x[at] = keep;
+                if (at + 2 < n) x[at + 2] = (float)((at + 2) % 7) - 3.0f;
+            }
+    }
+    check_true("first_nonfinite twins find the first NaN/Inf at every position, n = 1..40", ok);
+    check_true("al_check_finite(NULL) and n = 0 are -1", al_check_finite(NULL, 4) == -1 && al_check_finite(x, 0) == -1);
+}
+
 /* ------------------------------------------------------------------ API statuses */
 
 static void test_api(void)
@@ -556,6 +581,7 @@ int main(void)
     test_layernorm();
     test_embedding();
     test_sdpa();
+    test_first_nonfinite();
     test_api();
     return check_report("test_kernels");
 }

@@ -165,8 +165,8 @@ export function additiveAttention(query, keys, params, options) {
     const pc = ar.alloc(a.B * a.dv * 4, 'the context');
     const pw = ar.alloc(a.B * a.n * 4, 'the weights');
     check(x, x.al_additive_attention_forward(pc, pw, ar.f32(a.Q.data, 'query'), ar.f32(a.K.data, 'keys'),
-      a.V ? ar.f32(a.V.data, 'values') : 0, ar.f32(a.W_q.data, 'W_q'), ar.f32(a.W_k.data, 'W_k'),
-      ar.f32(a.bias.data, 'bias'), ar.f32(a.v.data, 'v'), a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0,
+      a.V ? ar.f32(a.V.data, 'values') : 0, ar.f32(a.W_q.data, 'params.W_q'), ar.f32(a.W_k.data, 'params.W_k'),
+      ar.f32(a.bias.data, 'params.bias'), ar.f32(a.v.data, 'params.v'), a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0,
       a.B, a.n, a.dq, a.dk, a.dv, a.da), a.what);
     return { context: out(ar, pc, [...lead, a.dv]), weights: out(ar, pw, [...lead, a.n]) };
   });
@@ -195,8 +195,8 @@ additiveAttention.backward = function additiveAttentionBackward(query, keys, par
     check(x, x.al_additive_attention_backward(g.query, g.keys, g.values, g.W_q, g.W_k, g.bias, g.v,
       uc ? ar.f32(uc, 'upstream.context') : 0, uw ? ar.f32(uw, 'upstream.weights') : 0,
       ar.f32(a.Q.data, 'query'), ar.f32(a.K.data, 'keys'), a.V ? ar.f32(a.V.data, 'values') : 0,
-      ar.f32(a.W_q.data, 'W_q'), ar.f32(a.W_k.data, 'W_k'), ar.f32(a.bias.data, 'bias'),
-      ar.f32(a.v.data, 'v'), a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0,
+      ar.f32(a.W_q.data, 'params.W_q'), ar.f32(a.W_k.data, 'params.W_k'), ar.f32(a.bias.data, 'params.bias'),
+      ar.f32(a.v.data, 'params.v'), a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0,
       a.B, a.n, a.dq, a.dk, a.dv, a.da), `${a.what}.backward`);
     const r = {
       query: out(ar, g.query, a.Q.shape), keys: out(ar, g.keys, a.K.shape),
@@ -272,8 +272,8 @@ function luongPrepare(what, query, keys, params, options, local) {
 function luongInputs(a, ar) {
   return [
     ar.f32(a.Q.data, 'query'), ar.f32(a.K.data, 'keys'),
-    a.W_a ? ar.f32(a.W_a.data, 'W_a') : 0, a.v_a ? ar.f32(a.v_a.data, 'v_a') : 0,
-    ar.f32(a.W_c.data, 'W_c'),
+    a.W_a ? ar.f32(a.W_a.data, 'params.W_a') : 0, a.v_a ? ar.f32(a.v_a.data, 'params.v_a') : 0,
+    ar.f32(a.W_c.data, 'params.W_c'),
   ];
 }
 
@@ -289,7 +289,7 @@ function luongForward(a) {
     if (a.local) {
       pp = ar.alloc(a.B * 4, 'the position');
       check(x, x.al_luong_local_attention_forward(pc, pw, ph, pp, pq, pk, pWa, pva, pWc,
-        a.W_p ? ar.f32(a.W_p.data, 'W_p') : 0, a.v_p ? ar.f32(a.v_p.data, 'v_p') : 0, mask,
+        a.W_p ? ar.f32(a.W_p.data, 'params.W_p') : 0, a.v_p ? ar.f32(a.v_p.data, 'params.v_p') : 0, mask,
         a.B, a.n, a.d, a.score, a.da, a.predictive, a.window, a.t, a.dp), a.what);
     } else {
       check(x, x.al_luong_attention_forward(pc, pw, ph, pq, pk, pWa, pva, pWc, mask,
@@ -339,7 +339,7 @@ function luongBackward(a, upstream) {
     if (a.local) {
       check(x, x.al_luong_local_attention_backward(g.query, g.keys, g.W_a, g.v_a, g.W_c, g.W_p, g.v_p,
         ...ups, up ? ar.f32(up, 'upstream.position') : 0, pq, pk, pWa, pva, pWc,
-        a.W_p ? ar.f32(a.W_p.data, 'W_p') : 0, a.v_p ? ar.f32(a.v_p.data, 'v_p') : 0, mask,
+        a.W_p ? ar.f32(a.W_p.data, 'params.W_p') : 0, a.v_p ? ar.f32(a.v_p.data, 'params.v_p') : 0, mask,
         a.B, a.n, a.d, a.score, a.da, a.predictive, a.window, a.t, a.dp), `${a.what}.backward`);
     } else {
       check(x, x.al_luong_attention_backward(g.query, g.keys, g.W_a, g.v_a, g.W_c, ...ups,
@@ -438,7 +438,7 @@ export function keyQueryAttention(query, keys, params, options) {
     const pc = ar.alloc(a.B * a.dv * 4, 'the context');
     const pw = ar.alloc(a.B * a.n * 4, 'the weights');
     check(x, x.al_key_query_attention_forward(pc, pw, ar.f32(a.Q.data, 'query'), ar.f32(a.K.data, 'keys'),
-      ar.f32(a.W_Q.data, 'W_Q'), ar.f32(a.W_K.data, 'W_K'), ar.f32(a.W_V.data, 'W_V'),
+      ar.f32(a.W_Q.data, 'params.W_Q'), ar.f32(a.W_K.data, 'params.W_K'), ar.f32(a.W_V.data, 'params.W_V'),
       a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0, a.B, a.n, a.ds, a.dh, a.dkq, a.dv, a.scaled), a.what);
     return { context: out(ar, pc, [...lead, a.dv]), weights: out(ar, pw, [...lead, a.n]) };
   });
@@ -460,8 +460,8 @@ keyQueryAttention.backward = function keyQueryAttentionBackward(query, keys, par
     };
     check(x, x.al_key_query_attention_backward(g.query, g.keys, g.W_Q, g.W_K, g.W_V,
       uc ? ar.f32(uc, 'upstream.context') : 0, uw ? ar.f32(uw, 'upstream.weights') : 0,
-      ar.f32(a.Q.data, 'query'), ar.f32(a.K.data, 'keys'), ar.f32(a.W_Q.data, 'W_Q'),
-      ar.f32(a.W_K.data, 'W_K'), ar.f32(a.W_V.data, 'W_V'), a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0,
+      ar.f32(a.Q.data, 'query'), ar.f32(a.K.data, 'keys'), ar.f32(a.W_Q.data, 'params.W_Q'),
+      ar.f32(a.W_K.data, 'params.W_K'), ar.f32(a.W_V.data, 'params.W_V'), a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0,
       a.B, a.n, a.ds, a.dh, a.dkq, a.dv, a.scaled), `${a.what}.backward`);
     return {
       query: out(ar, g.query, a.Q.shape), keys: out(ar, g.keys, a.K.shape),

@@ -1,0 +1,233 @@
+/*
+ * api/train.c: the checked entry points of api/train.h: a model from a config (a safetensors file
+ * of zeros built in memory and handed to al_model_load, so creation and loading share every
+ * check; then al_seq2seq_init), the trainer handle (gradient, optimiser moments), and saving.
+ * Not here: the maths (models/seq2seq_train.c, models/optim.c).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "train.h"
+#include "../models/model.h"
+#include "../models/optim.h"
+#include "../models/seq2seq.h"
+#include "../models/seq2seq_train.h"
+
+struct al_trainer {
+    al_model *m;
+    size_t n;          /* weights */
+    float *grad;       /* [n] */
+    float *m1, *m2;    /* [n] Adam moments, or m1 the SGD momentum buffer (m2 NULL) */
+    int optimizer;
+    float lr, momentum, weight_decay, clip;
+    float norm;        /* the last gradient's norm before clipping */
+    long steps;
+};
+
+float *al_model_weights(al_model *m) { return m ? m->weights : NULL; }
+int al_model_weight_count(const al_model *m) { return m ? (int)m->n_weights : -1; }
+
+al_status al_model_create(const char *config, size_t len, uint32_t seed, al_model **out,
+                          char *err, size_t errlen)
+{
+    if (err && errlen) err[0] = 0;
+    if (!out) return al_model_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_create: out is NULL");
+    *out = NULL;
+    if (!config) return al_model_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_create: config is NULL");
+    if (len > 16u * 1024 * 1024) {
+        return al_model_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_create: the config is over 16 MiB");
+    }
+    /* a model whose config is this text and every weight zero: export needs a model, so build a
+     * tiny one (no tensors) around the config to read the tensor list from */
+    char *text = al_malloc(len + 1);
+    if (!text) return al_model_errf(err, errlen, AL_ERR_NOMEM, "out of memory");
+    memcpy(text, config, len);
+    text[len] = 0;
+    if (strlen(text) != len) {
+        al_free(text);
+        return al_model_errf(err, errlen, AL_ERR_FORMAT, "config contains a NUL byte");
+    }
+    al_model shell;
+    memset(&shell, 0, sizeof shell);
+    shell.arch = AL_ARCH_SEQ2SEQ;
+    shell.config = text;
+    /* check the config with the loader's own messages first */
+    {
+        al_cfg cfg;
+        if (al_cfg_open(&cfg, text, len, err, errlen)) {
+            al_free(text);
+            return AL_ERR_FORMAT;
+        }
+        static const char *const archs[] = { "seq2seq", NULL };
+        int arch;
+        al_status st = al_cfg_enum(&cfg, "architecture", archs, -1, &arch, err, errlen);
+        if (st != AL_OK) {
+            al_free(text);
+            return st;
+        }
+        al_tensor_list *l = al_malloc(sizeof *l);
+        al_seq2seq *s = al_malloc(sizeof *s);
+        if (!l || !s) {
+            al_free(l);
+            al_free(s);
+            al_free(text);
+            return al_model_errf(err, errlen, AL_ERR_NOMEM, "out of memory");
+        }
+        memset(l, 0, sizeof *l);
+        st = al_seq2seq_arch.parse(&cfg, s, l, err, errlen);
+        double total = 0;
+        for (int k = 0; k < l->n; k++) total += (double)l->t[k].dim[0] * (l->t[k].rank == 2 ? l->t[k].dim[1] : 1);
+        al_free(l);
+        al_free(s);
+        if (st != AL_OK) {
+            al_free(text);
+            return st;
+        }
+        if (total * 4 >= 2147483648.0) {
+            al_free(text);
+            return al_model_errf(err, errlen, AL_ERR_OVERFLOW, "the weights need 2 GiB or more");
+        }
+        shell.n_weights = (size_t)total;
+    }
+    float *zeros = al_malloc(shell.n_weights * sizeof(float) + 4);
+    if (!zeros) {
+        al_free(text);
+        return al_model_errf(err, errlen, AL_ERR_NOMEM, "out of memory");
+    }
+    memset(zeros, 0, shell.n_weights * sizeof(float));
+    uint8_t *bytes;
+    size_t n;
+    al_status st = al_model_export(&shell, zeros, &bytes, &n);
+    al_free(zeros);
+    al_free(text);
+    if (st != AL_OK) return al_model_errf(err, errlen, st, "building the model failed");
+    al_model *m;
+    st = al_model_load(bytes, n, &m, err, errlen);
+    al_free(bytes);
+    if (st != AL_OK) return st;
+    al_tensor_list *l;
+    st = al_model_tensor_list(m, &l);
+    if (st != AL_OK) {
+        al_model_free(m);
+        return al_model_errf(err, errlen, st, "building the model failed");
+    }
+    al_seq2seq_init(l, (const al_seq2seq *)m->impl, m->weights, seed);
+    al_free(l);
+    *out = m;
+    return AL_OK;
+}
+
+al_status al_model_save(const al_model *m, uint8_t **bytes, size_t *len)
+{
+    if (!m || !bytes || !len) return AL_ERR_ARGUMENT;
+    return al_model_export(m, m->weights, bytes, len);
+}
+
+al_status al_trainer_create(al_model *m, int optimizer, float lr, float momentum,
+                            float weight_decay, float clip, al_trainer **out)
+{
+    if (!out) return AL_ERR_ARGUMENT;
+    *out = NULL;
+    if (!m || m->arch != AL_ARCH_SEQ2SEQ) return AL_ERR_ARGUMENT;
+    if (optimizer != AL_OPTIM_ADAM && optimizer != AL_OPTIM_SGD) return AL_ERR_ARGUMENT;
+    if (!(lr > 0.0f) || !isfinite(lr) || !(momentum >= 0.0f && momentum < 1.0f) ||
+        !(weight_decay >= 0.0f) || !isfinite(weight_decay) || !isfinite(clip))
+        return AL_ERR_ARGUMENT;
+    al_trainer *t = al_malloc(sizeof *t);
+    if (!t) return AL_ERR_NOMEM;
+    memset(t, 0, sizeof *t);
+    t->m = m;
+    t->n = m->n_weights;
+    const int moments = optimizer == AL_OPTIM_ADAM ? 2 : momentum > 0.0f ? 1 : 0;
+    t->grad = al_malloc(t->n * sizeof(float) * (size_t)(1 + moments));
+    if (!t->grad) {
+        al_free(t);
+        return AL_ERR_NOMEM;
+    }
+    memset(t->grad, 0, t->n * sizeof(float) * (size_t)(1 + moments));
+    if (moments >= 1) t->m1 = t->grad + t->n;
+    if (moments == 2) t->m2 = t->grad + 2 * t->n;
+    t->optimizer = optimizer;
+    t->lr = lr;
+    t->momentum = momentum;
+    t->weight_decay = weight_decay;
+    t->clip = clip;
+    *out = t;
+    return AL_OK;
+}
+
+void al_trainer_free(al_trainer *t)
+{
+    if (!t) return;
+    al_free(t->grad);
+    al_free(t);
+}
+
+al_status al_trainer_set_lr(al_trainer *t, float lr)
+{
+    if (!t || !(lr > 0.0f) || !isfinite(lr)) return AL_ERR_ARGUMENT;
+    t->lr = lr;
+    return AL_OK;
+}
+
+al_status al_trainer_gradient(al_trainer *t, const int32_t *src, const int32_t *src_len, int S_max,
+                              const int32_t *tgt, const int32_t *tgt_len, int T_max, int B,
+                              float *loss)
+{
+    if (!t || !src || !src_len || !tgt || !tgt_len || !loss) return AL_ERR_ARGUMENT;
+    if (B < 1 || S_max < 1 || T_max < 1 || S_max > AL_MODEL_MAX_SOURCE ||
+        T_max > AL_MODEL_MAX_STEPS || (double)B * (S_max > T_max ? S_max : T_max) >= 2147483648.0)
+        return AL_ERR_SHAPE;
+    const al_seq2seq *s = (const al_seq2seq *)t->m->impl;
+    double tokens = 0.0;
+    for (int b = 0; b < B; b++) {
+        if (src_len[b] < 1 || src_len[b] > S_max || tgt_len[b] < 1 || tgt_len[b] > T_max)
+            return AL_ERR_SHAPE;
+        const int32_t *x = src + (size_t)b * S_max, *y = tgt + (size_t)b * T_max;
+        for (int i = 0; i < src_len[b]; i++) if (x[i] < 0 || x[i] >= s->Vs) return AL_ERR_RANGE;
+        for (int i = 0; i < tgt_len[b]; i++) if (y[i] < 0 || y[i] >= s->Vt) return AL_ERR_RANGE;
+        tokens += tgt_len[b];
+    }
+    memset(t->grad, 0, t->n * sizeof(float));
+    const float scale = (float)(1.0 / tokens);
+    double sum = 0.0;
+    for (int b = 0; b < B; b++) {
+        double nll;
+        al_status st = al_seq2seq_backward(s, t->m->weights, t->grad, src + (size_t)b * S_max,
+                                           src_len[b], tgt + (size_t)b * T_max, tgt_len[b], scale,
+                                           &nll);
+        if (st != AL_OK) return st;
+        sum += nll;
+    }
+    *loss = (float)(sum / tokens);
+    t->norm = (float)al_optim_clip(t->grad, t->n, 0.0f);
+    return AL_OK;
+}
+
+al_status al_trainer_step(al_trainer *t, const int32_t *src, const int32_t *src_len, int S_max,
+                          const int32_t *tgt, const int32_t *tgt_len, int T_max, int B,
+                          float *loss)
+{
+    al_status st = al_trainer_gradient(t, src, src_len, S_max, tgt, tgt_len, T_max, B, loss);
+    if (st != AL_OK) return st;
+    if (!isfinite(*loss) || !isfinite(t->norm)) return AL_ERR_NONFINITE;
+    al_optim_clip(t->grad, t->n, t->clip);
+    t->steps++;
+    if (t->optimizer == AL_OPTIM_ADAM) {
+        al_optim_adam(t->m->weights, t->grad, t->m1, t->m2, t->n, t->lr, t->weight_decay, t->steps);
+    } else {
+        al_optim_sgd(t->m->weights, t->grad, t->m1, t->n, t->lr, t->momentum, t->weight_decay,
+                     t->steps);
+    }
+    return AL_OK;
+}
+
+const float *al_trainer_gradients(const al_trainer *t) { return t ? t->grad : NULL; }
+float al_trainer_grad_norm(const al_trainer *t) { return t ? t->norm : -1.0f; }
+int al_trainer_steps(const al_trainer *t) { return t ? (int)t->steps : -1; }
+
+al_status al_trainer_save_gradients(const al_trainer *t, uint8_t **bytes, size_t *len)
+{
+    if (!t || !bytes || !len) return AL_ERR_ARGUMENT;
+    return al_model_export(t->m, t->grad, bytes, len);
+}

@@ -1,0 +1,73 @@
+/*
+ * models/seq2seq_train.h: the backward pass of the seq2seq model (models/seq2seq.h) for
+ * teacher-forced cross-entropy, seeded initialisation, and writing a model back to safetensors.
+ *
+ * Loss of one sentence pair (src [S], tgt [T], tgt ending in eos), the decoder fed bos, tgt[0],
+ * ..., tgt[T−2] exactly as al_seq2seq_score does:
+ *     nll = Σ_t −log p(tgt[t] | tgt[<t], src)
+ * al_seq2seq_backward adds scale · ∂nll/∂θ to the gradient of every parameter θ. A batch is a
+ * loop over its sentences, each at its own length (so padding never enters the maths: this is
+ * exactly a batch of padded sequences with the padded source positions masked and the padded
+ * target positions ignored); the caller passes scale = 1 / (target tokens in the batch) to get
+ * the gradient of the mean.
+ *
+ * How: the forward is run once, keeping what backward needs per decoder step (the cell's input,
+ * activated gates and state, the context, h̃, the output features and log-probs); then BPTT from
+ * the last step to the first, with the kernels' backwards:
+ *   output     dlogits = scale · (softmax − onehot);  out.weight += dlogits ⊗ feat
+ *   cell       al_recurrent_layer_backward with B = T = 1 (the same kernels the encoder uses)
+ *   attention  al_attn_additive_backward / al_attn_luong_backward / al_attn_key_query_backward
+ *              (each recomputes its forward from the query and keys)
+ *   W_c        h̃ = tanh(W_c [c; h]) by hand for additive and key-query in luong style (the
+ *              Luong kernel differentiates its own W_c)
+ *   encoder    al_recurrent_backward (api/recurrent.h) from ∂/∂keys and ∂/∂(initial state)
+ *   embeddings al_embedding_backward
+ * The local window is held fixed (its bounds are piecewise constant in p_t), as in the kernels.
+ *
+ * Deliberately not here: optimisers (models/optim.h), argument checks and the trainer handle
+ * (api/train.c), tokenisation.
+ */
+#ifndef AL_MODELS_SEQ2SEQ_TRAIN_H
+#define AL_MODELS_SEQ2SEQ_TRAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "seq2seq.h"
+
+/*
+ * nll of one pair (ids already checked) and grad += scale · ∂nll/∂θ. w0 [n] is the model's
+ * weight block (the pointers in s point into it) and g0 [n] the gradient laid out the same way.
+ * *nll receives the sum over the T steps, in double. AL_ERR_NOMEM, AL_ERR_OVERFLOW.
+ */
+al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
+                              const int32_t *src, int S, const int32_t *tgt, int T, float scale,
+                              double *nll);
+
+/*
+ * Seeded initialisation of every weight (PyTorch's default schemes, from one 64-bit PRNG stream
+ * walked in tensor order, so the same seed gives the same bytes on every machine):
+ *   embeddings                        N(0, 1)                               (nn.Embedding)
+ *   encoder / decoder cell, all       U(−1/√h, 1/√h), h the cell's units   (nn.LSTM, GRU, RNN)
+ *   any other matrix [out, in]        U(−1/√in, 1/√in)                      (nn.Linear's bound)
+ *   attention.bias [da]               U(−1/√H, 1/√H)  (the bias of W_q h, fan-in H)
+ *   out.bias [V]                      U(−1/√dout, 1/√dout)
+ *   attention.v, v_a, v_p [n]         U(−1/√n, 1/√n)  (a Linear(n, 1) weight)
+ * list is the model's tensor list (model.h), weights its block in that order.
+ */
+void al_seq2seq_init(const al_tensor_list *list, const al_seq2seq *s, float *weights,
+                     uint32_t seed);
+
+/* The model's tensor list, re-derived from its config (al_malloc'd; al_free it). */
+al_status al_model_tensor_list(const al_model *m, al_tensor_list **out);
+
+/*
+ * Safetensors bytes (al_malloc'd, *len bytes; al_free them) of data [n_weights], laid out like
+ * the model's weights, under the model's tensor names, with the model's config in
+ * __metadata__["config"]: the format al_model_load reads. Tensors are written in list order, the
+ * header padded with spaces to a multiple of 8 bytes.
+ */
+al_status al_model_export(const al_model *m, const float *data, uint8_t **bytes, size_t *len);
+
+#endif /* AL_MODELS_SEQ2SEQ_TRAIN_H */

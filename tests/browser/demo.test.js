@@ -1,0 +1,459 @@
+// demo.test.js: the model views (<attn-demo> on web/index.html and web/embed.html, and in a
+// plain host page) in Chromium, against the same models run here in Node with wasm/index.js.
+//
+// Checks: every offered model's alignment (output text and weights) equals Node's model.run;
+// typing re-runs the model (and the per-keystroke inference + redraw time is printed, p95, not
+// asserted); keyboard navigation announces values and the explanation panel shows the weight,
+// its rank and the recovered score; the time view steps to the same rows as run, with the local-p
+// window drawn; compare shows every model and A − B (B teacher-forced); PNG/SVG downloads; the
+// language switch; the custom elements in a host page (and that removing one frees its model);
+// the sandboxed iframe; the iframe URL reproducing a view; hostile query/hash values refused;
+// a missing model file reported plainly; phone width, dark mode; and no console errors, failed or
+// foreign requests.
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+import { init, loadModel } from '../../wasm/index.js';
+import { MODEL_DEFAULTS, formatModelParams } from '../../web/app-state.js';
+import { formatValue } from '../../web/draw.js';
+import { windowRange } from '../../web/explain.js';
+import { MODELS, modelUrl } from '../../web/models.js';
+import { canvasInk, screenshot, startBrowser } from './harness.js';
+import { startServer } from '../../scripts/serve.mjs';
+
+const TOLERANCE = 1e-5; // browser wasm vs Node wasm (the same build; differences are 0 in practice)
+const INPUT = MODELS[0].name.startsWith('dates') ? '22 Nov 2026' : 'abcdefghij';
+const LOCAL = MODELS.find((m) => m.attention === 'local-p');
+
+// Does the server answer cross-origin (opaque-origin) requests? A sandboxed iframe needs it.
+const corsHeader = await (async () => {
+  const server = await startServer({ port: 0 });
+  try {
+    const r = await fetch(`${server.url}/web/embed.js`, { headers: { Origin: 'null' } });
+    return r.headers.get('access-control-allow-origin');
+  } finally {
+    await server.close();
+  }
+})();
+
+let browser;
+let page;
+let problems;
+const dialogs = [];
+const nodeModels = new Map();
+
+before(async () => {
+  await init();
+  browser = await startBrowser();
+  ({ page, problems } = await browser.newPage());
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    d.dismiss().catch(() => {});
+  });
+});
+
+after(async () => {
+  for (const m of nodeModels.values()) m.dispose();
+  await browser?.close();
+});
+
+/** The registry model `name`, loaded here in Node from the same file the page fetches. */
+async function nodeModel(name) {
+  if (!nodeModels.has(name)) {
+    const entry = MODELS.find((m) => m.name === name);
+    nodeModels.set(name, await loadModel(new Uint8Array(await readFile(new URL(modelUrl(entry))))));
+  }
+  return nodeModels.get(name);
+}
+
+const stateKey = (s) => formatModelParams({ ...MODEL_DEFAULTS, ...s, hide: [], seed: null });
+
+/** Open the page at the model-view state s and wait until that view is drawn. */
+async function openPage(s, p = page) {
+  const key = stateKey(s);
+  await p.goto(`${browser.url}/web/#${key}`);
+  await waitDemo(p, '#demo', key);
+}
+
+async function waitDemo(p, selector, key) {
+  await p.waitForFunction(
+    ([sel, k]) => document.querySelector(sel)?.dataset.rendered === k,
+    [selector, key],
+    { timeout: 10000 },
+  );
+}
+
+/** What a heatmap inside the demo shows. */
+function shown(p, selector) {
+  return p.locator(selector).evaluate((el) => {
+    const d = el.data;
+    return d && { rows: d.rows, cols: d.cols, weights: Array.from(d.weights), rowLabels: [...d.rowLabels], colLabels: [...d.colLabels], marks: el.marks };
+  });
+}
+
+function assertClose(actual, expected, what) {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  let worst = 0;
+  let at = -1;
+  for (let i = 0; i < actual.length; i++) {
+    const d = Math.abs(actual[i] - expected[i]);
+    if (!(d <= worst)) [worst, at] = [d, i];
+  }
+  assert.ok(worst <= TOLERANCE, `${what}: worst difference ${worst} at ${at} (${actual[at]} vs ${expected[at]})`);
+}
+
+async function assertAlignmentMatchesNode(p, selector, name, input) {
+  const model = await nodeModel(name);
+  const r = model.run(input);
+  const map = r.attention[0];
+  const data = await shown(p, `${selector} .align-map`);
+  assert.equal(data.rows, map.weights.shape[0], `${name}: rows`);
+  assert.equal(data.cols, map.weights.shape[1], `${name}: cols`);
+  assert.deepEqual(data.rowLabels, map.rowLabels);
+  assert.deepEqual(data.colLabels, map.colLabels);
+  assertClose(data.weights, map.weights.data, `${name} alignment`);
+  const output = await p.locator(`${selector} section[data-view="alignment"] output`).textContent();
+  assert.equal(output, r.output || '(empty)', `${name}: output text`);
+  return { r, data };
+}
+
+test('alignment: every offered model draws the same output and weights as Node', async () => {
+  for (const m of MODELS) {
+    await openPage({ view: 'alignment', model: m.name, input: INPUT });
+    await assertAlignmentMatchesNode(page, '#demo', m.name, INPUT);
+    const { ink, total } = await canvasInk(page.locator('#demo .align-map'));
+    assert.ok(ink / total > 0.1, `${m.name}: only ${ink} of ${total} canvas pixels have ink`);
+  }
+  await openPage({ view: 'alignment', model: MODELS[0].name, input: INPUT });
+  assert.equal(await page.locator('#demo').getAttribute('data-simd'), 'true');
+  assert.match(await page.locator('#demo .status').textContent(), /SIMD128 build/);
+  await screenshot(page, 'demo-alignment');
+});
+
+test('typing re-runs the model once per frame; per-keystroke time (p95) printed', async (t) => {
+  const name = MODELS[0].name;
+  await openPage({ view: 'alignment', model: name, input: 'a' });
+  const input = page.locator('#demo input#input');
+  await input.focus();
+  await page.keyboard.press('End');
+  await page.locator('#demo').evaluate((el) => (el.timings.length = 0));
+  const typed = INPUT.startsWith('22') ? ' 22 Nov 2026 15 Jan 1999 3 Mar 2001' : 'bcdefghijkabcdefghijkabcdefghij';
+  let text = 'a';
+  for (const ch of typed) {
+    text += ch;
+    await page.keyboard.type(ch);
+    await waitDemo(page, '#demo', stateKey({ view: 'alignment', model: name, input: text }));
+  }
+  await assertAlignmentMatchesNode(page, '#demo', name, text);
+  assert.equal(new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('input'), text);
+  const timings = await page.locator('#demo').evaluate((el) => [...el.timings]);
+  assert.ok(timings.length >= typed.length, `${timings.length} renders for ${typed.length} keystrokes`);
+  const sorted = [...timings].sort((a, b) => a - b);
+  const p95 = sorted[Math.min(sorted.length - 1, Math.floor(0.95 * sorted.length))];
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const message = `per-keystroke inference + redraw (${name}, ${timings.length} keystrokes, inputs up to ${text.length} chars): median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms`;
+  t.diagnostic(message);
+  console.log(`# ${message}`);
+  // A burst of keystrokes in one frame is batched into one run.
+  await page.locator('#demo').evaluate((el) => (el.timings.length = 0));
+  await input.evaluate((el) => {
+    for (const ch of 'xyz') {
+      el.value += ch;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  });
+  await waitDemo(page, '#demo', stateKey({ view: 'alignment', model: name, input: `${text}xyz` }));
+  assert.equal((await page.locator('#demo').evaluate((el) => el.timings.length)), 1);
+});
+
+test('keyboard navigation announces values; the panel explains the cell with real numbers', async () => {
+  const name = MODELS[0].name;
+  await openPage({ view: 'alignment', model: name, input: INPUT });
+  const { r } = await assertAlignmentMatchesNode(page, '#demo', name, INPUT);
+  const map = r.attention[0];
+  const S = map.weights.shape[1];
+  const w = map.weights.data;
+  const live = () => page.locator('#demo .align-map').evaluate((el) => el.shadowRoot.querySelector('[aria-live]').textContent);
+  await page.locator('#demo .align-map').focus();
+  assert.equal(await live(), `${map.rowLabels[0]}, ${map.colLabels[0]}: ${formatValue(w[0])}`);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await live(), `${map.rowLabels[1]}, ${map.colLabels[1]}: ${formatValue(w[S + 1])}`);
+  const panel = await page.locator('#demo .explain').evaluate((el) => ({
+    heading: el.querySelector('h3')?.textContent,
+    terms: Object.fromEntries(Array.from(el.querySelectorAll('dt'), (dt) => [dt.textContent, dt.nextElementSibling.textContent])),
+    live: el.getAttribute('aria-live'),
+  }));
+  assert.equal(panel.live, 'polite');
+  assert.equal(panel.heading, `Output 1 “${map.rowLabels[1]}” attending to input 1 “${map.colLabels[1]}”`);
+  const row = Array.from(w.subarray(S, 2 * S));
+  const weight = row[1];
+  assert.equal(panel.terms['Weight αₜⱼ'], formatValue(weight));
+  assert.equal(panel.terms['Rank in row'], `${1 + row.filter((v) => v > weight).length} / ${S}`);
+  assert.equal(panel.terms['Score eₜⱼ − maxₖ eₜₖ'], formatValue(Math.log(weight) - Math.log(Math.max(...row))));
+  // Hovering a cell explains it too (the pointer over the middle of the grid).
+  const box = await page.locator('#demo .align-map canvas').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.45);
+  await page.waitForFunction(() => {
+    const h = document.querySelector('#demo').shadowRoot.querySelector('.explain h3');
+    return h && !/^Output 1 .* input 1 /.test(h.textContent);
+  });
+  await screenshot(page, 'demo-explain');
+});
+
+test('over time: Step grows the alignment one row at a time, as run; local-p window drawn', async () => {
+  const name = LOCAL?.name ?? MODELS[0].name;
+  const model = await nodeModel(name);
+  const r = model.run(INPUT);
+  const [T, S] = r.attention[0].weights.shape;
+  await openPage({ view: 'time', model: name, input: INPUT });
+  const step = page.locator('#demo button[data-action="step"]');
+  for (let t = 1; t <= T; t++) {
+    await step.click();
+    await page.waitForFunction((n) => document.querySelector('#demo').shadowRoot.querySelector('.time-map').data?.rows === n, t);
+    const data = await shown(page, '#demo .time-map');
+    assertClose(data.weights, r.attention[0].weights.data.subarray(0, t * S), `time view after ${t} steps`);
+    if (r.positions) {
+      const w = windowRange(r.positions[t - 1], model.config.window, S);
+      assert.deepEqual(data.marks.map(({ row, from, to }) => ({ row, from, to })), w ? [{ row: t - 1, ...w }] : []);
+      assert.ok(Math.abs(data.marks[0].center - r.positions[t - 1]) < TOLERANCE);
+    }
+    if (t === 2) await screenshot(page, 'demo-time-step');
+  }
+  assert.equal(await step.isDisabled(), true);
+  assert.equal(await page.locator('#demo section[data-view="time"] output').textContent(), r.output);
+  // Reset, then Play runs to the end by itself.
+  await page.locator('#demo button[data-action="reset"]').click();
+  await page.locator('#demo button[data-action="play"]').click();
+  await page.waitForFunction((n) => document.querySelector('#demo').shadowRoot.querySelector('.time-map').data?.rows === n, T, { timeout: 20000 });
+  assertClose((await shown(page, '#demo .time-map')).weights, r.attention[0].weights.data, 'time view after Play');
+});
+
+test('compare: every model on the same input, and A − B with B teacher-forced on A', async () => {
+  const [a, b] = [MODELS[0].name, MODELS[1].name];
+  await openPage({ view: 'compare', model: a, input: INPUT, a, b });
+  const figures = await page.locator('#demo .grid figure').evaluateAll((fs) => fs.map((f) => f.dataset.model));
+  assert.deepEqual(figures, MODELS.map((m) => m.name));
+  for (const m of MODELS) {
+    const data = await shown(page, `#demo figure[data-model="${m.name}"] attn-heatmap`);
+    assertClose(data.weights, (await nodeModel(m.name)).run(INPUT).attention[0].weights.data, `compare ${m.name}`);
+  }
+  const A = await nodeModel(a);
+  const B = await nodeModel(b);
+  const ra = A.run(INPUT);
+  const forced = B.score(INPUT, ra.ids).attention.data;
+  const expected = ra.attention[0].weights.data.map((v, i) => v - forced[i]);
+  const diff = await shown(page, '#demo .diff-map');
+  assertClose(diff.weights, expected, 'A − B');
+  assert.equal(await page.locator('#demo .diff-map').getAttribute('colormap'), 'diverging');
+  const { ink, total } = await canvasInk(page.locator('#demo .diff-map'));
+  assert.ok(ink / total > 0.1);
+  // Choosing another B updates the difference and the URL.
+  const c = MODELS[2].name;
+  await page.locator('#demo select#model-b').selectOption(c);
+  await waitDemo(page, '#demo', stateKey({ view: 'compare', model: a, input: INPUT, a, b: c }));
+  assert.match(await page.evaluate(() => location.hash), new RegExp(`&b=${c}`));
+  await screenshot(page, 'demo-compare');
+});
+
+test('PNG and SVG downloads produce files', async () => {
+  await openPage({ view: 'alignment', model: MODELS[0].name, input: INPUT });
+  for (const [kind, check] of [
+    ['png', (buf) => buf.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) && buf.length > 1000],
+    ['svg', (buf) => /^<svg xmlns/.test(buf.toString()) && buf.length > 1000],
+  ]) {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator(`#demo .align-map button[data-export="${kind}"]`).click(),
+    ]);
+    assert.match(download.suggestedFilename(), new RegExp(`\\.${kind}$`));
+    const buf = await readFile(await download.path());
+    assert.ok(check(buf), `${kind}: ${buf.length} bytes`);
+  }
+});
+
+test('the language switch turns the interface Chinese and back; the hash keeps it', async () => {
+  await openPage({ view: 'alignment', model: MODELS[0].name, input: INPUT });
+  await page.locator('header #lang').selectOption('zh');
+  await waitDemo(page, '#demo', stateKey({ view: 'alignment', model: MODELS[0].name, input: INPUT, lang: 'zh' }));
+  assert.equal(await page.locator('#page-views a[data-view="alignment"]').textContent(), '对齐');
+  assert.equal(await page.locator('#demo label[for="input"]').textContent(), '输入');
+  assert.match(await page.evaluate(() => location.hash), /&lang=zh$/);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+  await screenshot(page, 'demo-chinese');
+  await page.locator('header #lang').selectOption('en');
+  await waitDemo(page, '#demo', stateKey({ view: 'alignment', model: MODELS[0].name, input: INPUT }));
+  assert.equal(await page.locator('#demo label[for="input"]').textContent(), 'Input');
+});
+
+test('custom elements in a plain host page: define() registers, removal frees the model', async () => {
+  const { page: host, problems: hostProblems } = await browser.newPage();
+  await host.goto(`${browser.url}/tests/browser/embed-host.html`);
+  const name = MODELS[1].name;
+  const result = await host.evaluate(async (model) => {
+    const mod = await import('/web/embed.js');
+    const before = { heatmap: !!customElements.get('attn-heatmap'), demo: !!customElements.get('attn-demo') };
+    mod.define();
+    const api = await (await import('/wasm/index.js')).init();
+    const baseline = api.liveAllocations();
+    const el = document.createElement('attn-demo');
+    el.setAttribute('model', model);
+    el.setAttribute('input', 'abc <b>x</b>');
+    el.setAttribute('hide', 'picker lang');
+    document.getElementById('host').append(el);
+    await new Promise((resolve) => el.addEventListener('demo-render', resolve, { once: true }));
+    const loaded = api.liveAllocations();
+    const output = el.shadowRoot.querySelector('section[data-view="alignment"] output').textContent;
+    const pickerHidden = el.shadowRoot.querySelector('#model').parentElement.hidden;
+    el.remove();
+    return { before, baseline, loaded, after: api.liveAllocations(), disposed: el.dataset.disposed, output, pickerHidden, bold: document.querySelectorAll('b').length };
+  }, name);
+  assert.deepEqual(result.before, { heatmap: false, demo: false }, 'importing embed.js registers nothing');
+  assert.ok(result.loaded > result.baseline, 'the model holds wasm memory while shown');
+  assert.equal(result.after, result.baseline, 'removing the element disposed its model');
+  assert.equal(result.disposed, 'true');
+  assert.equal(result.output, (await nodeModel(name)).run('abc <b>x</b>').output || '(empty)');
+  assert.equal(result.pickerHidden, true);
+  assert.equal(result.bold, 0);
+  assert.deepEqual(hostProblems, []);
+  await host.close();
+});
+
+test('the iframe URL reproduces a view, and follows what the person does', async () => {
+  const { page: p, problems: embedProblems } = await browser.newPage();
+  const s = { view: 'alignment', model: MODELS[2].name, input: INPUT, lang: 'zh' };
+  await p.goto(`${browser.url}/web/embed.html?${formatModelParams({ ...MODEL_DEFAULTS, ...s, hide: ['lang'] })}`);
+  await waitDemo(p, 'attn-demo', stateKey(s));
+  await assertAlignmentMatchesNode(p, 'attn-demo', s.model, INPUT);
+  assert.equal(await p.locator('attn-demo #lang').isHidden(), true);
+  // The element's own link reproduces exactly this view.
+  const link = await p.locator('attn-demo a.link').getAttribute('href');
+  const before = await shown(p, 'attn-demo .align-map');
+  await p.goto(link);
+  await waitDemo(p, 'attn-demo', stateKey(s));
+  assert.deepEqual(await shown(p, 'attn-demo .align-map'), before);
+  // Typing rewrites the query, so a reload shows the same thing.
+  await p.locator('attn-demo input#input').fill('abc');
+  await waitDemo(p, 'attn-demo', stateKey({ ...s, input: 'abc' }));
+  assert.equal(new URL(p.url()).searchParams.get('input'), 'abc');
+  await p.reload();
+  await waitDemo(p, 'attn-demo', stateKey({ ...s, input: 'abc' }));
+  await assertAlignmentMatchesNode(p, 'attn-demo', s.model, 'abc');
+  await screenshot(p, 'embed-alignment-zh');
+  // A seed picks a sample input when none is given.
+  await p.goto(`${browser.url}/web/embed.html?model=${MODELS[0].name}&seed=7&view=time`);
+  await p.waitForFunction(() => document.getElementById('app').dataset.state === 'ready');
+  assert.match(await p.locator('attn-demo input#input').inputValue(), /^[a-k]{4,9}$|\d/);
+  assert.deepEqual(embedProblems, []);
+  await p.close();
+});
+
+test('a same-origin model path works; hostile query values are refused, nothing injected', async () => {
+  const { page: p, problems: hostileProblems } = await browser.newPage();
+  p.on('dialog', (d) => {
+    dialogs.push(d.message());
+    d.dismiss().catch(() => {});
+  });
+  await p.goto(`${browser.url}/web/embed.html?model=/tests/fixtures/model_lstm_none.safetensors&input=abc`);
+  await p.waitForFunction(() => document.getElementById('app').dataset.state === 'ready');
+  assert.equal(await p.locator('#refused').isHidden(), true);
+  const evil = 'https://evil.example/m.safetensors';
+  const hostileInput = '<img src=x onerror=alert(1)><script>alert(2)</script>';
+  const q = new URLSearchParams({
+    model: evil, view: '<svg onload=alert(3)>', layer: '-1', head: '1e9', lang: 'xx', seed: 'NaN',
+    input: hostileInput, a: 'javascript:alert(4)', b: '//evil.example/b.safetensors', hide: 'views,<b>',
+  });
+  await p.goto(`${browser.url}/web/embed.html?${q}`);
+  await p.waitForFunction(() => document.getElementById('app').dataset.state === 'ready');
+  const refused = await p.locator('#refused').textContent();
+  for (const k of ['model', 'view', 'layer', 'head', 'lang', 'seed', 'a', 'b']) assert.match(refused, new RegExp(`\\b${k}\\b`), refused);
+  const state = await p.locator('attn-demo').evaluate((el) => el.state);
+  assert.equal(state.model, MODELS[0].name);
+  assert.equal(state.view, 'alignment');
+  assert.equal(state.input, hostileInput);
+  assert.equal(await p.locator('attn-demo input#input').inputValue(), hostileInput);
+  await assertAlignmentMatchesNode(p, 'attn-demo', MODELS[0].name, hostileInput);
+  const injected = await p.evaluate(() => {
+    const roots = [document, document.querySelector('attn-demo').shadowRoot];
+    return roots.map((r) => r.querySelectorAll('img, script:not([src]), svg, b').length);
+  });
+  assert.deepEqual(injected, [0, 0]);
+  // The page's hash is validated the same way.
+  await p.goto(`${browser.url}/web/#view=alignment&model=${encodeURIComponent('//evil.example/x.safetensors')}&input=${encodeURIComponent('<svg onload=alert(5)>')}&layer=NaN`);
+  await p.waitForFunction(() => document.getElementById('app').dataset.rendered?.startsWith('#view=alignment'));
+  assert.match(await p.evaluate(() => location.hash), new RegExp(`model=${MODELS[0].name}&input=%3Csvg%20onload%3Dalert%285%29%3E&layer=0`));
+  assert.deepEqual(dialogs, []);
+  assert.deepEqual(hostileProblems, []);
+  assert.deepEqual(browser.foreign, []);
+  await p.close();
+});
+
+test('a missing model file: a clear message, no script error', async () => {
+  const { page: p, problems: missingProblems } = await browser.newPage();
+  await p.route('**/web/models/dates-dot.safetensors', (route) => route.fulfill({ status: 404, body: 'not here' }));
+  await p.goto(`${browser.url}/web/embed.html?model=dates-dot&input=abc`);
+  await p.waitForFunction(() => document.getElementById('app').dataset.state === 'ready');
+  const error = await p.locator('attn-demo p.demo-error').textContent();
+  assert.match(error, /^Model dates-dot is not available: http:\/\/.*\/web\/models\/dates-dot\.safetensors answered HTTP 404\. .*pick another model\.$/);
+  // Only the browser's own note of the 404 itself; nothing thrown or logged by the page.
+  assert.deepEqual(missingProblems.filter((m) => !/404/.test(m)), [], missingProblems.join('\n'));
+  await screenshot(p, 'embed-missing-model');
+  await p.close();
+});
+
+test('sandboxed iframe (allow-scripts only, opaque origin) runs the view', async () => {
+  assert.ok(corsHeader, 'scripts/serve.mjs must send Access-Control-Allow-Origin for opaque-origin (sandboxed) pages');
+  const { page: p, problems: sandboxProblems } = await browser.newPage();
+  await p.goto(`${browser.url}/tests/browser/embed-host.html`);
+  const s = { view: 'alignment', model: MODELS[0].name, input: INPUT };
+  await p.evaluate((src) => {
+    const f = document.createElement('iframe');
+    f.setAttribute('sandbox', 'allow-scripts');
+    f.src = src;
+    f.style.cssText = 'width: 900px; height: 700px';
+    document.getElementById('host').append(f);
+  }, `/web/embed.html?${stateKey(s)}`);
+  const frame = await (await p.waitForSelector('iframe')).contentFrame();
+  await frame.waitForFunction((k) => document.querySelector('attn-demo')?.dataset.rendered === k, stateKey(s), { timeout: 10000 });
+  assert.equal(await frame.evaluate(() => self.origin), 'null');
+  await assertAlignmentMatchesNode(frame, 'attn-demo', s.model, INPUT);
+  await screenshot(p, 'embed-sandboxed');
+  assert.deepEqual(sandboxProblems, []);
+  await p.close();
+});
+
+test('phone width and dark mode: nothing wider than the screen', async () => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  for (const view of ['alignment', 'compare']) {
+    await openPage({ view, model: MODELS[0].name, input: `${INPUT}${INPUT}` });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))); // resize redraws
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const wide = await page.evaluate(() => {
+      const out = [];
+      const walk = (root) => {
+        for (const el of root.querySelectorAll('*')) {
+          if (el.closest('.visually-hidden')) continue;
+          const r = el.getBoundingClientRect();
+          if (r.right > innerWidth + 1) out.push(`${el.tagName}.${el.className}#${el.id} ${Math.round(r.left)}-${Math.round(r.right)}`);
+          if (el.shadowRoot) walk(el.shadowRoot);
+        }
+      };
+      walk(document);
+      return out.slice(0, 10);
+    });
+    assert.ok(overflow <= 0, `${view}: the page is ${overflow}px wider than the viewport: ${wide.join(', ')}`);
+    await screenshot(page, `demo-${view}-phone`);
+  }
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await openPage({ view: 'alignment', model: MODELS[0].name, input: INPUT });
+  await page.locator('#demo .align-map').focus();
+  await screenshot(page, 'demo-alignment-phone-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1024, height: 800 });
+});
+
+test('no console errors, failed requests or requests to another origin', () => {
+  assert.deepEqual(problems, []);
+  assert.deepEqual(browser.foreign, []);
+});

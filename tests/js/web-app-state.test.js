@@ -1,0 +1,127 @@
+// web-app-state.test.js: the model views' URL state (web/app-state.js), the model registry's
+// validation (web/models.js) and the interface strings (web/i18n.js), in Node.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  MAX_INPUT,
+  MODEL_DEFAULTS,
+  cleanInput,
+  formatModelParams,
+  formatPageHash,
+  parseModelParams,
+  parsePageHash,
+} from '../../web/app-state.js';
+import { LANGUAGES, keys, resolveLang, t } from '../../web/i18n.js';
+import { DEFAULT_MODEL, MODELS, OFFERED, ModelUnavailableError, fetchModel, findModel, resolveModel, sampleInput } from '../../web/models.js';
+import { DEFAULTS as PLAYGROUND_DEFAULTS } from '../../web/state.js';
+
+const ORIGIN = 'http://127.0.0.1:8080';
+
+test('a canonical query round-trips', () => {
+  const state = { ...MODEL_DEFAULTS, view: 'time', model: MODELS[1].name, input: '22 Nov 2026 <b>&', layer: 0, head: 0, lang: 'zh', hide: ['views', 'picker'], seed: 7, a: MODELS[0].name, b: MODELS[2].name };
+  const q = formatModelParams(state);
+  assert.match(q, /input=22%20Nov%202026%20%3Cb%3E%26/);
+  const back = parseModelParams(q, ORIGIN);
+  assert.deepEqual({ ...back, refused: undefined }, { ...state, refused: undefined });
+  assert.deepEqual(back.refused, []);
+});
+
+test('defaults for an empty query; unknown keys ignored', () => {
+  const s = parseModelParams('', ORIGIN);
+  assert.equal(s.model, DEFAULT_MODEL);
+  assert.equal(s.view, 'alignment');
+  assert.deepEqual(s.refused, []);
+  assert.deepEqual(parseModelParams('?foo=1&bar', ORIGIN).refused, []);
+});
+
+test('hostile values are refused or clamped, never thrown', () => {
+  const q = new URLSearchParams({
+    model: 'https://evil.example/m.safetensors',
+    view: '<img src=x onerror=alert(1)>',
+    layer: '-1',
+    head: '1e9',
+    lang: 'xx',
+    seed: 'NaN',
+    input: 'a\u0000b\u202e' + 'x'.repeat(500),
+    a: 'javascript:alert(1)',
+    hide: 'views,<script>,picker',
+  });
+  const s = parseModelParams(q, ORIGIN);
+  assert.equal(s.model, DEFAULT_MODEL);
+  assert.equal(s.view, 'alignment');
+  assert.equal(s.layer, 0);
+  assert.equal(s.head, 0);
+  assert.equal(s.lang, 'en');
+  assert.equal(s.seed, null);
+  assert.equal(s.a, null);
+  assert.deepEqual(s.hide, ['views', 'picker']);
+  assert.equal(Array.from(s.input).length, MAX_INPUT);
+  assert.ok(s.input.startsWith('ab\u202e'));
+  assert.deepEqual(s.refused.sort(), ['a', 'head', 'lang', 'layer', 'model', 'seed', 'view']);
+  assert.equal(parseModelParams('layer=99', ORIGIN).layer, 15); // clamped
+  assert.equal(parseModelParams('layer=NaN&head=Infinity', ORIGIN).layer, 0);
+  for (const junk of [null, undefined, 42, {}, '%E0%A4%A', '?'.repeat(10000)]) assert.doesNotThrow(() => parseModelParams(junk, ORIGIN));
+});
+
+test('models: registry names and same-origin .safetensors paths only', () => {
+  assert.equal(resolveModel(DEFAULT_MODEL, ORIGIN).name, DEFAULT_MODEL);
+  assert.equal(resolveModel('dates-additive', ORIGIN).name, 'dates-additive');
+  const p = resolveModel('/tests/fixtures/model_lstm_none.safetensors', ORIGIN);
+  assert.equal(p.file, `${ORIGIN}/tests/fixtures/model_lstm_none.safetensors`);
+  for (const bad of [
+    'https://evil.example/m.safetensors', '//evil.example/m.safetensors', 'javascript:alert(1)',
+    'data:application/octet-stream;base64,AAAA', '/../etc/passwd.safetensors', '/a/./b.safetensors',
+    '/x.safetensors?y=1', '/x.js', '/a\\b.safetensors', 'no-such-model', '', null, 42, '/x\u0000.safetensors',
+    `/${'a'.repeat(300)}.safetensors`,
+  ]) {
+    assert.equal(resolveModel(bad, ORIGIN), null, String(bad));
+  }
+  assert.equal(findModel('nope'), null);
+});
+
+test('fetchModel: a 404 becomes ModelUnavailableError, naming the URL', async () => {
+  const entry = findModel('dates-additive');
+  const fetchImpl = async () => ({ ok: false, status: 404 });
+  await assert.rejects(fetchModel(entry, () => assert.fail('not loaded'), { fetchImpl, base: `${ORIGIN}/web/models.js` }), (err) => {
+    assert.ok(err instanceof ModelUnavailableError);
+    assert.equal(err.status, 404);
+    assert.equal(err.url, `${ORIGIN}/web/models/dates-additive.safetensors`);
+    return true;
+  });
+});
+
+test('the page hash: model views and the playground (old links still open it)', () => {
+  const s = parsePageHash('#view=compare&model=' + DEFAULT_MODEL + '&input=abc&lang=zh', ORIGIN);
+  assert.equal(s.view, 'compare');
+  assert.equal(s.lang, 'zh');
+  assert.equal(formatPageHash(s), `#view=compare&model=${DEFAULT_MODEL}&input=abc&layer=0&head=0&lang=zh`);
+  const old = parsePageHash('#n=5&m=7&d=4&seed=42&causal=1&scale=0.5', ORIGIN);
+  assert.equal(old.view, 'playground');
+  assert.deepEqual(old.playground, { n: 5, m: 7, d: 4, seed: 42, causal: true, scale: 0.5 });
+  assert.equal(formatPageHash(old), '#view=playground&n=5&m=7&d=4&seed=42&causal=1&scale=0.5&lang=en');
+  assert.deepEqual(parsePageHash('', ORIGIN).playground, { ...PLAYGROUND_DEFAULTS });
+  assert.equal(parsePageHash('', ORIGIN).view, 'alignment');
+});
+
+test('cleanInput and sampleInput', () => {
+  assert.equal(cleanInput('a\tb\nc'), 'abc');
+  assert.equal(cleanInput(5), null);
+  assert.equal(Array.from(cleanInput('😀'.repeat(100))).length, MAX_INPUT); // by code point
+  assert.equal(sampleInput(7), sampleInput(7));
+  assert.match(sampleInput(7), OFFERED === 'dates' ? /\d/ : /^[a-k]{4,9}$/);
+});
+
+test('i18n: every key in every language; placeholders; no markup', () => {
+  const en = keys('en');
+  for (const lang of LANGUAGES) {
+    assert.deepEqual(keys(lang).sort(), [...en].sort(), `${lang} has the same keys as en`);
+    for (const k of en) assert.doesNotMatch(t(lang, k), /<[a-z]/i, `${lang} ${k} holds no markup`);
+  }
+  assert.equal(t('zh', 'view.alignment'), '对齐');
+  assert.equal(t('en', 'status.ran', { rows: 3, cols: 4, ms: '1.0' }), '3 output × 4 input tokens in 1.0 ms.');
+  assert.equal(t('en', 'status.ran', { rows: '<b>' }).includes('<b>'), true); // substituted as text
+  assert.equal(resolveLang('zh-CN'), 'zh');
+  assert.equal(resolveLang('fr'), 'en');
+  assert.equal(resolveLang(null), 'en');
+});

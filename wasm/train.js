@@ -1,0 +1,295 @@
+// attnlab/wasm/train.js: training seq2seq models in the page or in Node (docs/training.md).
+//
+//   import { createModel, createTrainer } from 'attnlab';
+//   const model = await createModel(config, { seed: 1 });          // no file: seeded weights
+//   const trainer = createTrainer(model, { optimizer: 'adam', lr: 3e-3, clip: 1 });
+//   const loss = trainer.step([{ src: 'Nov 22, 2026', tgt: '2026-11-22' }, ...]);
+//   trainer.evaluate(pairs);            // { exactMatch, tokenAccuracy, loss }
+//   const bytes = trainer.save();       // safetensors bytes; loadModel(bytes) reads them
+//   trainer.dispose(); model.dispose();
+//
+// The trainer updates the model's weights in place (they live in wasm memory), so model.run()
+// shows the trained model at once. Training needs the model's handle, which loadModel() keeps
+// private: train a model made here, with createModel() (from a config) or loadTrainableModel()
+// (from a file, like loadModel()).
+// What this file does: tokenises and pads batches, calls al_trainer_* (src/api/train.h), copies
+// results out. What it does not do: any maths, or keep typed-array views across calls.
+
+import { AttnlabError, Arena, getLib, readCString, statusName } from './core.js';
+import { Model } from './model.js';
+import { readSafetensors } from './io.js';
+
+const ERR_CAP = 256; // AL_MODEL_ERR_CAP
+const MAX_SOURCE = 4096;
+const MAX_STEPS = 1024;
+const OPTIMIZERS = { adam: 0, sgd: 1 };
+
+/** Models made here → { ptr, live, trainers } (loadModel()'s models keep their handle private). */
+const handles = new WeakMap();
+
+async function lib() {
+  if (!getLib()) await (await import('./index.js')).init();
+  return getLib().x;
+}
+
+function adopt(x, ptr) {
+  const model = new Model(x, ptr);
+  const h = { ptr, live: true, trainers: new Set() };
+  handles.set(model, h);
+  // disposing the model disposes its trainers first (they borrow its weights)
+  const dispose = model.dispose.bind(model);
+  Object.defineProperty(model, 'dispose', {
+    value: () => {
+      for (const t of [...h.trainers]) t.dispose();
+      h.live = false;
+      dispose();
+    },
+  });
+  return model;
+}
+
+/**
+ * A new model from a config (docs/models.md) with seeded weights (docs/training.md: PyTorch's
+ * default initialisations from a splitmix64 stream; the same seed gives the same bytes).
+ * @param {object | string} config the config object (or its JSON text)
+ * @param {{ seed?: number }} [options] seed: an integer in [0, 2^32)
+ * @returns {Promise<Model>}
+ */
+export async function createModel(config, { seed = 0 } = {}) {
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xFFFFFFFF) throw new AttnlabError(`createModel: seed ${seed} must be an integer in [0, 2^32)`);
+  const text = typeof config === 'string' ? config : JSON.stringify(config);
+  const x = await lib();
+  const bytes = new TextEncoder().encode(text);
+  const ar = new Arena(x);
+  try {
+    const pText = ar.u8(bytes, 'the config');
+    const pOut = ar.alloc(4, 'the handle');
+    const pErr = ar.alloc(ERR_CAP, 'the error message');
+    const status = x.al_model_create(pText, bytes.length, seed, pOut, pErr, ERR_CAP);
+    if (status !== 0) throw new AttnlabError(`createModel: ${readCString(x, pErr)}`, statusName(status));
+    return adopt(x, new Uint32Array(x.memory.buffer, pOut, 1)[0]);
+  } finally {
+    ar.free();
+  }
+}
+
+/**
+ * loadModel() for a model you will train: bytes, a URL or a path (Node). Same checks and errors.
+ * @returns {Promise<Model>}
+ */
+export async function loadTrainableModel(source) {
+  let bytes;
+  if (source instanceof Uint8Array) bytes = source;
+  else if (source instanceof ArrayBuffer) bytes = new Uint8Array(source);
+  else if (ArrayBuffer.isView(source)) bytes = new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+  else {
+    let url = null;
+    try { url = new URL(source); } catch { if (typeof globalThis.location?.href === 'string') url = new URL(source, globalThis.location.href); }
+    if (url === null || url.protocol === 'file:') {
+      const { readFile } = await import('node:fs/promises');
+      bytes = new Uint8Array(await readFile(url ?? source));
+    } else {
+      const r = await fetch(url);
+      if (!r.ok) throw new AttnlabError(`loadTrainableModel: fetching ${url} failed with HTTP ${r.status}`);
+      bytes = new Uint8Array(await r.arrayBuffer());
+    }
+  }
+  const x = await lib();
+  const ar = new Arena(x);
+  try {
+    const pBytes = ar.u8(bytes, 'the model file');
+    const pOut = ar.alloc(4, 'the handle');
+    const pErr = ar.alloc(ERR_CAP, 'the error message');
+    const status = x.al_model_load(pBytes, bytes.length, pOut, pErr, ERR_CAP);
+    if (status !== 0) throw new AttnlabError(`loadTrainableModel: ${readCString(x, pErr)}`, statusName(status));
+    return adopt(x, new Uint32Array(x.memory.buffer, pOut, 1)[0]);
+  } finally {
+    ar.free();
+  }
+}
+
+/** Safetensors bytes of a model made here, as it is now. */
+export function saveModel(model) {
+  const h = handle(model, 'saveModel');
+  return exportBytes(getLib().x, (pB, pL) => getLib().x.al_model_save(h.ptr, pB, pL), 'saveModel');
+}
+
+function handle(model, what) {
+  const h = handles.get(model);
+  if (!h) throw new AttnlabError(`${what}: this model was not made by createModel() or loadTrainableModel(); loadModel() keeps its handle private, so load the file with loadTrainableModel() to train it`);
+  if (!h.live) throw new AttnlabError(`${what}: this model has been disposed`);
+  return h;
+}
+
+function exportBytes(x, call, what) {
+  const ar = new Arena(x);
+  try {
+    const pB = ar.alloc(4, 'the bytes pointer');
+    const pL = ar.alloc(4, 'the length');
+    const status = call(pB, pL);
+    if (status !== 0) throw new AttnlabError(`${what}: ${readCString(x, x.al_status_string(status))}`, statusName(status));
+    const p = new Uint32Array(x.memory.buffer, pB, 1)[0];
+    const n = new Uint32Array(x.memory.buffer, pL, 1)[0];
+    const out = new Uint8Array(x.memory.buffer, p, n).slice();
+    x.al_free(p);
+    return out;
+  } finally {
+    ar.free();
+  }
+}
+
+function ids(model, v, target, what) {
+  if (typeof v === 'string') return target ? model.tokenizer.encodeTarget(v) : model.tokenizer.encode(v);
+  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new AttnlabError(`${what} must be text or an array of token ids`);
+  const V = target ? model.tgtVocabSize : model.srcVocabSize;
+  return Int32Array.from(v, (id, i) => {
+    if (!Number.isInteger(id) || id < 0 || id >= V) throw new AttnlabError(`${what}[${i}] = ${id} is not a token id in [0, ${V})`, 'AL_ERR_RANGE');
+    return id;
+  });
+}
+
+/** Pairs → padded Int32Arrays (tgt gets eos appended unless it already ends in eos). */
+function pack(model, batch, what) {
+  if (!Array.isArray(batch) || batch.length === 0) throw new AttnlabError(`${what}: the batch must be a non-empty array of { src, tgt } pairs`);
+  const srcs = [], tgts = [];
+  batch.forEach((p, i) => {
+    const s = ids(model, p?.src, false, `${what}: batch[${i}].src`);
+    let t = ids(model, p?.tgt, true, `${what}: batch[${i}].tgt`);
+    if (t.length === 0 || t[t.length - 1] !== model.eosId) t = Int32Array.from([...t, model.eosId]);
+    if (s.length < 1 || s.length > MAX_SOURCE) throw new AttnlabError(`${what}: batch[${i}].src has ${s.length} tokens; 1 to ${MAX_SOURCE} allowed`, 'AL_ERR_SHAPE');
+    if (t.length > MAX_STEPS) throw new AttnlabError(`${what}: batch[${i}].tgt has ${t.length} tokens; at most ${MAX_STEPS}`, 'AL_ERR_SHAPE');
+    srcs.push(s);
+    tgts.push(t);
+  });
+  const B = batch.length;
+  const S = Math.max(...srcs.map((s) => s.length)), T = Math.max(...tgts.map((t) => t.length));
+  const src = new Int32Array(B * S), tgt = new Int32Array(B * T);
+  srcs.forEach((s, b) => src.set(s, b * S));
+  tgts.forEach((t, b) => tgt.set(t, b * T));
+  return { B, S, T, src, tgt, srcLen: Int32Array.from(srcs, (s) => s.length), tgtLen: Int32Array.from(tgts, (t) => t.length) };
+}
+
+/**
+ * A trainer for a model made by createModel() or loadTrainableModel().
+ * @param {Model} model
+ * @param {{ optimizer?: 'adam' | 'sgd', lr?: number, momentum?: number, weightDecay?: number,
+ *           clip?: number }} [options] defaults: adam, lr 3e-3 (sgd: 0.1), momentum 0,
+ *   weightDecay 0 (decoupled, AdamW-style), clip 1 (global gradient norm; 0 = off)
+ */
+export function createTrainer(model, options = {}) {
+  const h = handle(model, 'createTrainer');
+  const known = ['optimizer', 'lr', 'momentum', 'weightDecay', 'clip', 'seed'];
+  for (const k of Object.keys(options)) if (!known.includes(k)) throw new AttnlabError(`createTrainer: unknown option '${k}' (known: ${known.join(', ')})`);
+  const optimizer = options.optimizer ?? 'adam';
+  if (!(optimizer in OPTIMIZERS)) throw new AttnlabError(`createTrainer: optimizer must be 'adam' or 'sgd', not '${optimizer}'`);
+  const lr = options.lr ?? (optimizer === 'adam' ? 3e-3 : 0.1);
+  const x = getLib().x;
+  const ar = new Arena(x);
+  let ptr;
+  try {
+    const pOut = ar.alloc(4, 'the handle');
+    const status = x.al_trainer_create(h.ptr, OPTIMIZERS[optimizer], lr, options.momentum ?? 0, options.weightDecay ?? 0, options.clip ?? 1, pOut);
+    if (status !== 0) throw new AttnlabError(`createTrainer: lr (${lr}) must be > 0, momentum in [0, 1), weightDecay >= 0, clip finite`, statusName(status));
+    ptr = new Uint32Array(x.memory.buffer, pOut, 1)[0];
+  } finally {
+    ar.free();
+  }
+  return new Trainer(x, ptr, model, h);
+}
+
+export class Trainer {
+  #x;
+  #ptr;
+  #h;
+
+  /** @internal use createTrainer() */
+  constructor(x, ptr, model, h) {
+    this.#x = x;
+    this.#ptr = ptr;
+    this.#h = h;
+    this.model = model;
+    h.trainers.add(this);
+  }
+
+  #live(what) {
+    if (this.#ptr === 0) throw new AttnlabError(`Trainer.${what}: this trainer has been disposed`);
+    return this.#x;
+  }
+
+  #run(fn, batch, what) {
+    const x = this.#live(what);
+    const p = pack(this.model, batch, `Trainer.${what}`);
+    const ar = new Arena(x);
+    try {
+      const pLoss = ar.alloc(4, 'the loss');
+      const status = fn(this.#ptr, ar.i32(p.src, 'src'), ar.i32(p.srcLen, 'src lengths'), p.S, ar.i32(p.tgt, 'tgt'), ar.i32(p.tgtLen, 'tgt lengths'), p.T, p.B, pLoss);
+      if (status !== 0) throw new AttnlabError(`Trainer.${what}: ${readCString(x, x.al_status_string(status))}${status === 4 ? ' (the loss or gradient is not finite: lower lr or set clip)' : ''}`, statusName(status));
+      return new Float32Array(x.memory.buffer, pLoss, 1)[0];
+    } finally {
+      ar.free();
+    }
+  }
+
+  /** One optimiser step on a batch of { src, tgt } pairs (text or ids); returns the batch's mean
+   * token loss before the step. */
+  step(batch) {
+    return this.#run(this.#x.al_trainer_step, batch, 'step');
+  }
+
+  /** The loss and gradient of a batch without updating: { loss, gradients: Map<name, {data, shape}> }. */
+  gradients(batch) {
+    const loss = this.#run(this.#x.al_trainer_gradient, batch, 'gradients');
+    const bytes = exportBytes(this.#x, (pB, pL) => this.#x.al_trainer_save_gradients(this.#ptr, pB, pL), 'Trainer.gradients');
+    return { loss, gradients: readSafetensors(bytes).tensors };
+  }
+
+  /** Set the learning rate (for schedules). */
+  setLearningRate(lr) {
+    const x = this.#live('setLearningRate');
+    if (x.al_trainer_set_lr(this.#ptr, lr) !== 0) throw new AttnlabError(`Trainer.setLearningRate: lr ${lr} must be a finite number > 0`);
+  }
+
+  /** Steps taken so far; the last gradient's global norm (before clipping). */
+  get steps() { return this.#live('steps').al_trainer_steps(this.#ptr); }
+  get gradNorm() { return this.#live('gradNorm').al_trainer_grad_norm(this.#ptr); }
+
+  /**
+   * Greedy decoding of every pair: exactMatch (output === tgt), tokenAccuracy (target positions,
+   * eos included, where the output has the same token) and the mean teacher-forced token loss
+   * (skip it with { loss: false }).
+   */
+  evaluate(pairs, { loss = true } = {}) {
+    this.#live('evaluate');
+    const m = this.model;
+    let exact = 0, right = 0, tokens = 0, nll = 0;
+    for (const p of pairs) {
+      const r = m.run(p.src);
+      const tgt = [...ids(m, p.tgt, true, 'Trainer.evaluate: tgt'), m.eosId];
+      const tgtText = typeof p.tgt === 'string' ? p.tgt : m.decode(tgt);
+      if (r.output === tgtText) exact++;
+      for (let i = 0; i < tgt.length; i++) if (r.ids[i] === tgt[i]) right++;
+      tokens += tgt.length;
+      if (loss) nll -= m.score(p.src, tgt).logProbs.reduce((a, b) => a + b, 0);
+    }
+    const n = Math.max(pairs.length, 1);
+    return { exactMatch: exact / n, tokenAccuracy: right / Math.max(tokens, 1), loss: loss ? nll / Math.max(tokens, 1) : undefined, count: pairs.length };
+  }
+
+  /** The model's safetensors bytes as they are now (loadModel reads them). */
+  save() {
+    this.#live('save');
+    return saveModel(this.model);
+  }
+
+  /** Free the trainer's wasm memory (gradients, optimiser state); a second call is harmless. */
+  dispose() {
+    if (this.#ptr === 0) return;
+    this.#x.al_trainer_free(this.#ptr);
+    this.#ptr = 0;
+    this.#h.trainers.delete(this);
+  }
+
+  [Symbol.dispose]() {
+    this.dispose();
+  }
+}

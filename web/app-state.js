@@ -1,0 +1,161 @@
+// app-state.js: the model views' state in a URL (the page's hash, the embed page's query).
+//
+//   #view=alignment&model=dates-additive&input=22%20Nov%202026&layer=0&head=0&lang=en
+//   embed.html?model=dates-additive&view=time&input=...&hide=picker,views&seed=7
+//
+// Holds: parsing (every value validated, clamped or dropped; never throws) and canonical
+// formatting, for the page (which also keeps the SDPA playground's keys, via state.js) and the
+// embed page. Deliberately does not touch location, history or the DOM, and does not decide
+// whether a model file exists: models.js resolves the name, the element loads it.
+//
+// Values: view one of VIEWS; model a registry name or a same-origin '/…/*.safetensors' path
+// (anything else is refused and reported in `refused`); input at most MAX_INPUT code points,
+// control characters removed (it is only ever shown as textContent); layer, head integers in
+// [0, 15] (the element clamps them to the maps the model has); lang en or zh; hide a subset of
+// HIDE_FLAGS; seed an integer in [0, 2^32 − 1] (for sample inputs).
+
+import { resolveLang } from './i18n.js';
+import { DEFAULT_INPUT, DEFAULT_MODEL, resolveModel } from './models.js';
+import { formatHash as formatPlaygroundHash, parseHash as parsePlaygroundHash } from './state.js';
+
+export const VIEWS = Object.freeze(['alignment', 'time', 'compare']);
+export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground']);
+export const HIDE_FLAGS = Object.freeze(['views', 'picker', 'input', 'explain', 'export', 'lang', 'link', 'status']);
+export const MAX_INPUT = 64;
+export const MAX_INDEX = 15;
+const MAX_URL_PART = 2048;
+const PLAYGROUND_KEYS = ['n', 'm', 'd', 'seed', 'causal', 'scale'];
+
+export const MODEL_DEFAULTS = Object.freeze({
+  view: 'alignment',
+  model: DEFAULT_MODEL,
+  input: DEFAULT_INPUT,
+  layer: 0,
+  head: 0,
+  lang: 'en',
+  hide: Object.freeze([]),
+  seed: null,
+  a: null,
+  b: null,
+});
+
+/** Input text as the views accept it: control characters removed, at most MAX_INPUT code points. */
+export function cleanInput(text) {
+  if (typeof text !== 'string') return null;
+  // eslint-disable-next-line no-control-regex
+  const chars = Array.from(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''));
+  return chars.slice(0, MAX_INPUT).join('');
+}
+
+function intParam(text, lo, hi) {
+  if (typeof text !== 'string' || !/^\d{1,10}$/.test(text)) return null;
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? Math.min(hi, Math.max(lo, n)) : null;
+}
+
+/** A model value: the canonical name/path, or null (refused). */
+function modelParam(text, origin) {
+  const entry = resolveModel(text, origin);
+  return entry ? entry.name : null;
+}
+
+/**
+ * The model views' state from URLSearchParams (or a query/hash string). origin: the page's
+ * origin, for same-origin model paths. Returns { ...MODEL_DEFAULTS-shaped state, refused: [] }
+ * where refused lists the keys whose values were thrown away (for a message).
+ */
+export function parseModelParams(input, origin) {
+  let params;
+  try {
+    params = input instanceof URLSearchParams ? input : new URLSearchParams(String(input ?? '').replace(/^[#?]/, ''));
+  } catch {
+    params = new URLSearchParams();
+  }
+  const s = { ...MODEL_DEFAULTS, hide: [], refused: [] };
+  const get = (k) => {
+    const v = params.get(k);
+    return v !== null && v.length <= MAX_URL_PART ? v : null;
+  };
+  const refuse = (k) => params.has(k) && s.refused.push(k);
+  const view = get('view');
+  if (VIEWS.includes(view)) s.view = view;
+  else refuse('view');
+  const model = get('model');
+  if (model !== null) {
+    const m = modelParam(model, origin);
+    if (m) s.model = m;
+    else refuse('model');
+  }
+  const text = get('input');
+  if (text !== null) s.input = cleanInput(text);
+  else refuse('input');
+  for (const k of ['layer', 'head']) {
+    const n = intParam(get(k), 0, MAX_INDEX);
+    if (n !== null) s[k] = n;
+    else refuse(k);
+  }
+  const lang = get('lang');
+  if (lang !== null && resolveLang(lang) === lang) s.lang = lang;
+  else refuse('lang');
+  const hide = get('hide');
+  if (hide !== null) {
+    const flags = hide.split(/[,\s]+/).filter((f) => HIDE_FLAGS.includes(f));
+    s.hide = HIDE_FLAGS.filter((f) => flags.includes(f));
+  }
+  const seed = intParam(get('seed'), 0, 4294967295);
+  if (seed !== null) s.seed = seed;
+  else refuse('seed');
+  for (const k of ['a', 'b']) {
+    const v = get(k);
+    if (v !== null) {
+      const m = modelParam(v, origin);
+      if (m) s[k] = m;
+      else refuse(k);
+    }
+  }
+  return s;
+}
+
+/** Canonical query parameters for a model-view state (defaults for seed/a/b/hide left out). */
+export function formatModelParams(state) {
+  const p = new URLSearchParams();
+  p.set('view', state.view);
+  p.set('model', state.model);
+  p.set('input', state.input ?? '');
+  p.set('layer', String(state.layer));
+  p.set('head', String(state.head));
+  p.set('lang', state.lang);
+  if (state.hide?.length) p.set('hide', state.hide.join(','));
+  if (state.seed !== null && state.seed !== undefined) p.set('seed', String(state.seed));
+  if (state.a) p.set('a', state.a);
+  if (state.b) p.set('b', state.b);
+  // URLSearchParams writes spaces as '+'; %20 reads the same and survives more copy-paste paths.
+  return p.toString().replace(/\+/g, '%20');
+}
+
+/**
+ * The page's state from its hash: { view, ...model state, playground: state.js's state }.
+ * A hash with the playground's keys and no view (old links) opens the playground.
+ */
+export function parsePageHash(hash, origin) {
+  const raw = typeof hash === 'string' && hash.length <= MAX_URL_PART * 2 ? hash.replace(/^#/, '') : '';
+  let params;
+  try {
+    params = new URLSearchParams(raw);
+  } catch {
+    params = new URLSearchParams();
+  }
+  const view = params.get('view');
+  const isPlayground = view === 'playground' || (view === null && PLAYGROUND_KEYS.some((k) => params.has(k)));
+  const model = parseModelParams(params, origin);
+  if (isPlayground) model.refused = model.refused.filter((k) => k !== 'view');
+  return { ...model, view: isPlayground ? 'playground' : model.view, playground: parsePlaygroundHash(raw) };
+}
+
+/** The page's canonical hash. */
+export function formatPageHash(state) {
+  if (state.view === 'playground') {
+    return `#view=playground&${formatPlaygroundHash(state.playground).slice(1)}&lang=${state.lang}`;
+  }
+  return `#${formatModelParams({ ...state, hide: [] })}`;
+}

@@ -1,0 +1,817 @@
+// attn-demo.js: <attn-demo>, a seq2seq model's attention, live, as one embeddable element.
+//
+//   import { define } from './embed.js';   define();
+//   <attn-demo model="dates-additive" view="alignment" input="22 Nov 2026"></attn-demo>
+//
+// Attributes (settings): model (a registry name from models.js, or a same-origin
+// '/…/*.safetensors' path), view ('alignment', 'time', 'compare'), input (text, at most 64
+// characters), layer, head (integers; clamped to the maps the model has: seq2seq models have one),
+// lang ('en', 'zh'), hide (space- or comma-separated: views picker input explain export lang link
+// status), a, b (the two models the compare view subtracts). Every attribute is validated; a
+// refused value falls back to the default and says so.
+// Properties: state (the current settings, a plain object), timings (ms of each
+// inference + redraw, newest last). Methods: whenRendered().
+// Events: 'demo-change' (detail: state) when the person using it changes a setting,
+// 'demo-render' (detail: { key, ms }) after each drawn view.
+//
+// Views: alignment (model.run on every edit, batched to one run per animation frame; hovering or
+// focusing a cell explains its weight, explain.js), time (model.startDecoding + dec.step(), one
+// row per token, the local-p window outlined), compare (every listed model on the same input, and
+// A − B on a diverging map, B teacher-forced on A's output).
+//
+// Holds: the shadow DOM, the wiring, the model cache (each model disposed when the element leaves
+// the document). Deliberately holds no maths (explain.js), no drawing (<attn-heatmap>, draw.js),
+// no URL parsing (app-state.js) and no strings (i18n.js). Text from the page, the URL or the model
+// is only ever set as textContent or an attribute value, never parsed as HTML.
+// Imports the library by a relative path, not 'attnlab', so a host page needs no import map.
+
+import { init, loadModel } from '../wasm/index.js';
+import { define as defineHeatmap } from './attention-heatmap.js';
+import { HIDE_FLAGS, MAX_INDEX, MAX_INPUT, VIEWS, cleanInput, formatModelParams } from './app-state.js';
+import { formatValue } from './draw.js';
+import { EQUATIONS, SOFTMAX_EQUATION, explainCell, localScoreEquation, rankText, subtractMaps, windowRange } from './explain.js';
+import { LANGUAGES, mechanismName, resolveLang, t } from './i18n.js';
+import { DEFAULT_INPUT, DEFAULT_MODEL, MODELS, ModelUnavailableError, fetchModel, resolveModel } from './models.js';
+
+const STEP_MS = 350; // play speed of the time view
+const MAX_TIMINGS = 2000;
+
+const STYLE = `
+:host { display: block; font: inherit; color: inherit; container-type: inline-size; }
+:host([hidden]) { display: none; }
+[hidden] { display: none !important; }
+* { box-sizing: border-box; }
+.bar { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; }
+.tabs { display: flex; flex-wrap: wrap; gap: 0.25rem; }
+.tabs button[aria-selected="true"] { font-weight: 700; outline: 2px solid var(--attn-demo-accent, Highlight); }
+label { font-weight: 600; }
+.field { display: flex; flex-direction: column; gap: 0.15rem; min-width: 0; }
+select, input, button { font: inherit; min-height: 2rem; max-width: 100%; }
+input[type="text"] { width: 100%; padding: 0.25rem 0.4rem; font-family: ui-monospace, monospace; }
+.input-row { margin-top: 0.75rem; }
+.hint, .status, .note, .honest { color: var(--attn-demo-muted, GrayText); font-size: 0.875rem; margin: 0.25rem 0; }
+.error { padding: 0.4rem 0.6rem; border-radius: 6px; background: var(--attn-demo-error-bg, #fdecea);
+  color: var(--attn-demo-error-text, #8c1d18); margin: 0.5rem 0; }
+.output { font-family: ui-monospace, monospace; font-size: 1.1rem; }
+.split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; align-items: start; }
+@container (max-width: 40rem) { .split { grid-template-columns: minmax(0, 1fr); } }
+attn-heatmap { min-width: 0; max-width: 100%; }
+.explain { border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 6px; padding: 0.5rem 0.75rem;
+  font-size: 0.875rem; min-width: 0; overflow-wrap: anywhere; }
+.explain h3 { font-size: 0.95rem; margin: 0 0 0.25rem; }
+.explain .eq { font-family: "STIX Two Math", "Cambria Math", serif; font-size: 1rem; margin: 0.2rem 0; }
+.explain dl { display: grid; grid-template-columns: auto auto; gap: 0.1rem 0.75rem; margin: 0.5rem 0; }
+.explain dt { color: var(--attn-demo-muted, GrayText); }
+.explain dd { margin: 0; font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; }
+.buttons { display: flex; flex-wrap: wrap; gap: 0.25rem; margin: 0.5rem 0; }
+.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0.75rem; }
+figure { margin: 0; min-width: 0; }
+figcaption { font-size: 0.875rem; overflow-wrap: anywhere; }
+figcaption .output { font-size: 0.9rem; }
+.pair { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; margin: 0.75rem 0 0.25rem; }
+.links { font-size: 0.875rem; margin: 0.5rem 0 0; }
+a { color: var(--attn-demo-accent, LinkText); }
+attn-heatmap { --attn-heatmap-background: var(--attn-demo-surface, Canvas); margin-top: 0.25rem; }
+:host([data-hide-export]) attn-heatmap::part(toolbar) { display: none; }
+`;
+
+function el(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === 'text') node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/** Parse the hide attribute into a sorted list of known flags. */
+function hideFlags(value) {
+  const flags = String(value ?? '').split(/[,\s]+/);
+  return HIDE_FLAGS.filter((f) => flags.includes(f));
+}
+
+function intAttr(value) {
+  return typeof value === 'string' && /^\d{1,3}$/.test(value) ? Math.min(MAX_INDEX, Number(value)) : 0;
+}
+
+/** The origin of the page's URL ('null' documents, e.g. sandboxed iframes, still have a URL). */
+function pageOrigin() {
+  try {
+    return new URL(document.baseURI).origin;
+  } catch {
+    return 'null';
+  }
+}
+
+export class AttnDemo extends HTMLElement {
+  static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b'];
+
+  #state = { view: 'alignment', model: DEFAULT_MODEL, input: DEFAULT_INPUT, layer: 0, head: 0, lang: 'en', hide: [], a: null, b: null };
+  #refused = []; // attribute names whose values were refused
+  #ui = {};
+  #models = new Map(); // name -> Promise<{ model } | { error }>
+  #settled = new Map(); // name -> { model } | { error } once loaded
+  #lib = null; // init() result
+  #libError = null;
+  #frame = 0;
+  #waiters = [];
+  #active = null; // { row, col } the explanation describes
+  #time = null; // { key, decoder, rows: Float32Array[], tokens, positions, done, timer }
+  #listeners = null;
+  #reflecting = false;
+  #renderedLang = null;
+  timings = [];
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.#build();
+  }
+
+  // ---- lifecycle -----------------------------------------------------------------------------
+
+  connectedCallback() {
+    defineHeatmap();
+    this.#listeners = new AbortController();
+    this.#wire(this.#listeners.signal);
+    for (const name of AttnDemo.observedAttributes) this.#readAttribute(name);
+    if (!this.#lib && !this.#libError) {
+      init().then(
+        (lib) => {
+          this.#lib = lib;
+          this.dataset.simd = String(lib.simd);
+          this.#schedule();
+        },
+        (err) => {
+          this.#libError = err;
+          this.#schedule();
+        },
+      );
+    }
+    this.#schedule();
+  }
+
+  disconnectedCallback() {
+    this.#listeners?.abort();
+    this.#listeners = null;
+    if (this.#frame) cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
+    this.#stopTime();
+    // Free every model's wasm memory (disposing a model disposes its decoders).
+    for (const entry of this.#settled.values()) entry.model?.dispose();
+    this.#models.clear();
+    this.#settled.clear();
+    this.#time = null;
+    this.dataset.disposed = 'true';
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (this.#reflecting || oldValue === newValue) return;
+    this.#readAttribute(name);
+    this.#schedule();
+  }
+
+  #readAttribute(name) {
+    const value = this.getAttribute(name);
+    const s = this.#state;
+    this.#refused = this.#refused.filter((k) => k !== name);
+    const refuse = () => value !== null && this.#refused.push(name);
+    switch (name) {
+      case 'model': {
+        const entry = value === null ? null : resolveModel(value, pageOrigin());
+        s.model = entry ? entry.name : DEFAULT_MODEL;
+        if (!entry) refuse();
+        break;
+      }
+      case 'view':
+        s.view = VIEWS.includes(value) ? value : 'alignment';
+        if (!VIEWS.includes(value)) refuse();
+        break;
+      case 'input':
+        s.input = value === null ? DEFAULT_INPUT : cleanInput(value);
+        // Set from outside (the URL, the host page): show it, even in a focused field.
+        if (this.#ui.input.value !== s.input) this.#ui.input.value = s.input;
+        break;
+      case 'layer':
+      case 'head':
+        s[name] = intAttr(value);
+        if (value !== null && !/^\d{1,3}$/.test(value)) refuse();
+        break;
+      case 'lang':
+        s.lang = resolveLang(value ?? document.documentElement.lang);
+        break;
+      case 'hide':
+        s.hide = hideFlags(value);
+        break;
+      case 'a':
+      case 'b': {
+        const entry = value === null ? null : resolveModel(value, pageOrigin());
+        s[name] = entry ? entry.name : null;
+        if (value !== null && !entry) refuse();
+        break;
+      }
+      default:
+    }
+  }
+
+  /** The current settings: { view, model, input, layer, head, lang, hide, a, b }. */
+  get state() {
+    return { ...this.#state, hide: [...this.#state.hide] };
+  }
+
+  /** Resolves after the next drawn view. */
+  whenRendered() {
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** A person changed a setting: reflect it to the attribute, announce it, redraw. */
+  #userSet(patch) {
+    Object.assign(this.#state, patch);
+    this.#reflecting = true;
+    try {
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === null) this.removeAttribute(k);
+        else this.setAttribute(k, Array.isArray(v) ? v.join(' ') : String(v));
+        this.#refused = this.#refused.filter((r) => r !== k);
+      }
+    } finally {
+      this.#reflecting = false;
+    }
+    this.dispatchEvent(new CustomEvent('demo-change', { detail: this.state }));
+    this.#schedule();
+  }
+
+  // ---- DOM -------------------------------------------------------------------------------------
+
+  #build() {
+    const ui = this.#ui;
+    ui.tabs = el('div', { class: 'tabs', role: 'tablist' });
+    ui.tab = {};
+    for (const view of VIEWS) {
+      ui.tab[view] = el('button', { type: 'button', role: 'tab', 'data-view': view, 'aria-selected': 'false' });
+      ui.tabs.append(ui.tab[view]);
+    }
+    ui.modelLabel = el('label', { for: 'model' });
+    ui.model = el('select', { id: 'model' });
+    ui.langLabel = el('label', { for: 'lang' });
+    ui.lang = el('select', { id: 'lang' });
+    for (const lang of LANGUAGES) ui.lang.append(el('option', { value: lang, text: t(lang, 'lang.name') }));
+    ui.modelField = el('div', { class: 'field' }, [ui.modelLabel, ui.model]);
+    ui.langField = el('div', { class: 'field' }, [ui.langLabel, ui.lang]);
+    const bar = el('div', { class: 'bar' }, [ui.tabs, ui.modelField, ui.langField]);
+
+    ui.inputLabel = el('label', { for: 'input' });
+    ui.input = el('input', {
+      id: 'input', type: 'text', maxlength: String(MAX_INPUT), autocomplete: 'off', spellcheck: 'false',
+      autocapitalize: 'off', 'aria-describedby': 'hint',
+    });
+    ui.hint = el('p', { class: 'hint', id: 'hint' });
+    ui.inputRow = el('div', { class: 'field input-row' }, [ui.inputLabel, ui.input, ui.hint]);
+    ui.status = el('p', { class: 'status', role: 'status' });
+    ui.error = el('p', { class: 'error demo-error', role: 'alert', hidden: '' });
+
+    // Alignment.
+    ui.outputLabel = el('span');
+    ui.output = el('output', { class: 'output', for: 'input' });
+    ui.alignMap = el('attn-heatmap', { class: 'align-map', min: '0' });
+    ui.explain = el('aside', { class: 'explain', 'aria-live': 'polite' });
+    ui.alignment = el('section', { 'data-view': 'alignment' }, [
+      el('p', {}, [ui.outputLabel, ' ', ui.output]),
+      el('div', { class: 'split' }, [ui.alignMap, ui.explain]),
+    ]);
+
+    // Over time.
+    ui.play = el('button', { type: 'button', 'data-action': 'play' });
+    ui.pause = el('button', { type: 'button', 'data-action': 'pause' });
+    ui.step = el('button', { type: 'button', 'data-action': 'step' });
+    ui.reset = el('button', { type: 'button', 'data-action': 'reset' });
+    ui.timeStatus = el('p', { class: 'note', 'aria-live': 'polite' });
+    ui.timeOutputLabel = el('span');
+    ui.timeOutput = el('output', { class: 'output' });
+    ui.timeMap = el('attn-heatmap', { class: 'time-map', min: '0', max: '1' });
+    ui.time = el('section', { 'data-view': 'time' }, [
+      el('div', { class: 'buttons' }, [ui.play, ui.pause, ui.step, ui.reset]),
+      ui.timeStatus,
+      el('p', {}, [ui.timeOutputLabel, ' ', ui.timeOutput]),
+      ui.timeMap,
+    ]);
+
+    // Compare.
+    ui.compareIntro = el('p', { class: 'note' });
+    ui.grid = el('div', { class: 'grid' });
+    ui.skipped = el('p', { class: 'note', hidden: '' });
+    ui.aLabel = el('label', { for: 'model-a' });
+    ui.a = el('select', { id: 'model-a' });
+    ui.bLabel = el('label', { for: 'model-b' });
+    ui.b = el('select', { id: 'model-b' });
+    ui.diffNote = el('p', { class: 'note' });
+    ui.diffMap = el('attn-heatmap', { class: 'diff-map', colormap: 'diverging' });
+    ui.diffLegend = el('p', { class: 'note' });
+    ui.compare = el('section', { 'data-view': 'compare' }, [
+      ui.compareIntro,
+      ui.grid,
+      ui.skipped,
+      el('div', { class: 'pair' }, [el('div', { class: 'field' }, [ui.aLabel, ui.a]), el('div', { class: 'field' }, [ui.bLabel, ui.b])]),
+      ui.diffNote,
+      ui.diffMap,
+      ui.diffLegend,
+    ]);
+
+    ui.link = el('a', { class: 'link', target: '_blank', rel: 'noopener' });
+    ui.links = el('p', { class: 'links' }, [ui.link]);
+    this.shadowRoot.append(el('style', { text: STYLE }), bar, ui.inputRow, ui.status, ui.error, ui.alignment, ui.time, ui.compare, ui.links);
+  }
+
+  #wire(signal) {
+    const ui = this.#ui;
+    const on = (node, type, fn) => node.addEventListener(type, fn, { signal });
+    for (const view of VIEWS) on(ui.tab[view], 'click', () => this.#userSet({ view }));
+    on(ui.tabs, 'keydown', (e) => {
+      const i = VIEWS.indexOf(this.#state.view);
+      const j = e.key === 'ArrowRight' ? i + 1 : e.key === 'ArrowLeft' ? i - 1 : null;
+      if (j === null) return;
+      const view = VIEWS[(j + VIEWS.length) % VIEWS.length];
+      this.#userSet({ view });
+      ui.tab[view].focus();
+    });
+    on(ui.model, 'change', () => this.#userSet({ model: ui.model.value, layer: 0, head: 0 }));
+    on(ui.lang, 'change', () => this.#userSet({ lang: resolveLang(ui.lang.value) }));
+    on(ui.input, 'input', () => this.#userSet({ input: cleanInput(ui.input.value) }));
+    on(ui.a, 'change', () => this.#userSet({ a: ui.a.value }));
+    on(ui.b, 'change', () => this.#userSet({ b: ui.b.value }));
+    const activate = (e) => {
+      if (e.detail) {
+        this.#active = { row: e.detail.row, col: e.detail.col };
+        this.#explain();
+      }
+    };
+    on(ui.alignMap, 'heatmap-focus', activate);
+    on(ui.alignMap, 'heatmap-hover', activate);
+    on(ui.alignMap, 'focusin', () => {
+      this.#active = { ...ui.alignMap.focusedCell };
+      this.#explain();
+    });
+    on(ui.play, 'click', () => this.#play());
+    on(ui.pause, 'click', () => this.#stopTime());
+    on(ui.step, 'click', () => this.#stepOnce());
+    on(ui.reset, 'click', () => {
+      this.#resetTime();
+      this.#schedule();
+    });
+  }
+
+  // ---- models ----------------------------------------------------------------------------------
+
+  /** The settled load of a model ({ model } or { error }), or null while loading (then redraws). */
+  #model(name) {
+    if (this.#settled.has(name)) return this.#settled.get(name);
+    if (!this.#models.has(name)) {
+      const entry = resolveModel(name, pageOrigin());
+      const promise = (entry ? fetchModel(entry, loadModel) : Promise.reject(new Error(`unknown model ${name}`))).then(
+        (model) => ({ model, entry }),
+        (error) => ({ error, entry }),
+      ).then((result) => {
+        if (this.#models.get(name) !== promise) {
+          result.model?.dispose(); // the element left the document while this loaded
+          return;
+        }
+        this.#settled.set(name, result);
+        this.#schedule();
+      });
+      this.#models.set(name, promise);
+    }
+    return null;
+  }
+
+  #modelError(name, error) {
+    const lang = this.#state.lang;
+    if (error instanceof ModelUnavailableError) return t(lang, 'model.missing', { name, url: error.url, status: error.status });
+    return t(lang, 'model.failed', { name, message: error?.message ?? String(error) });
+  }
+
+  // ---- rendering -------------------------------------------------------------------------------
+
+  #schedule() {
+    if (this.#frame || !this.isConnected) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#render();
+    });
+  }
+
+  #showError(message) {
+    this.#ui.error.textContent = message;
+    this.#ui.error.hidden = !message;
+  }
+
+  #renderChrome() {
+    const u = this.#ui;
+    const s = this.#state;
+    const lang = s.lang;
+    const hide = new Set(s.hide);
+    if (this.#renderedLang !== lang) {
+      this.#renderedLang = lang;
+      for (const view of VIEWS) u.tab[view].textContent = t(lang, `view.${view}`);
+      u.tabs.setAttribute('aria-label', t(lang, 'view.label'));
+      u.modelLabel.textContent = t(lang, 'model.label');
+      u.langLabel.textContent = t(lang, 'lang.label');
+      u.inputLabel.textContent = t(lang, 'input.label');
+      u.input.placeholder = t(lang, 'input.placeholder');
+      u.outputLabel.textContent = `${t(lang, 'output.label')}:`;
+      u.timeOutputLabel.textContent = `${t(lang, 'output.label')}:`;
+      u.play.textContent = t(lang, 'time.play');
+      u.pause.textContent = t(lang, 'time.pause');
+      u.step.textContent = t(lang, 'time.step');
+      u.reset.textContent = t(lang, 'time.reset');
+      u.compareIntro.textContent = t(lang, 'compare.intro');
+      u.aLabel.textContent = t(lang, 'compare.a');
+      u.bLabel.textContent = t(lang, 'compare.b');
+      u.diffLegend.textContent = t(lang, 'legend.diverging');
+      u.link.textContent = t(lang, 'link.label');
+      for (const h of [u.alignMap, u.timeMap, u.diffMap]) h.setAttribute('lang', lang);
+      u.alignMap.setAttribute('label', t(lang, 'heatmap.alignment'));
+      u.timeMap.setAttribute('label', t(lang, 'heatmap.time'));
+      this.#fillModelSelects();
+    }
+    u.lang.value = lang;
+    for (const view of VIEWS) {
+      u.tab[view].setAttribute('aria-selected', String(view === s.view));
+      u.tab[view].tabIndex = view === s.view ? 0 : -1;
+      u[view].hidden = view !== s.view;
+    }
+    u.tabs.hidden = hide.has('views');
+    u.modelField.hidden = hide.has('picker') || s.view === 'compare';
+    u.langField.hidden = hide.has('lang');
+    u.inputRow.hidden = hide.has('input');
+    u.explain.hidden = hide.has('explain');
+    u.status.hidden = hide.has('status');
+    u.links.hidden = hide.has('link');
+    this.toggleAttribute('data-hide-export', hide.has('export'));
+    if (!u.model.querySelector(`option[value="${CSS.escape(s.model)}"]`)) {
+      u.model.append(el('option', { value: s.model, text: s.model })); // a same-origin path
+    }
+    u.model.value = s.model;
+    const unk = this.#settled.get(s.model)?.model?.config.tokenizer.unk ?? '?';
+    u.hint.textContent = t(lang, 'input.hint', { max: MAX_INPUT, unk });
+    const params = formatModelParams({ ...s, seed: null });
+    u.link.href = `${new URL('embed.html', import.meta.url).href}?${params}`;
+  }
+
+  #fillModelSelects() {
+    const lang = this.#state.lang;
+    for (const select of [this.#ui.model, this.#ui.a, this.#ui.b]) {
+      const value = select.value;
+      select.replaceChildren(
+        ...MODELS.map((m) =>
+          el('option', { value: m.name, text: m.trained ? m.name : `${m.name} (${t(lang, 'model.untrained')})` }),
+        ),
+      );
+      if (value) select.value = value;
+    }
+  }
+
+  #render() {
+    const t0 = performance.now();
+    const s = this.#state;
+    const lang = s.lang;
+    this.#renderChrome();
+    if (this.#libError) {
+      this.#showError(t(lang, 'error.wasm', { message: this.#libError.message }));
+      return this.#finish(null, t0);
+    }
+    if (!this.#lib) {
+      this.#ui.status.textContent = t(lang, 'status.wasm');
+      return;
+    }
+    const build = t(lang, this.#lib.simd ? 'status.simd' : 'status.scalar');
+    const refused = this.#refused.includes('model') ? t(lang, 'model.refused', { value: this.getAttribute('model') }) : '';
+    if (s.view === 'compare') return this.#renderCompare(t0, build, refused);
+    const loaded = this.#model(s.model);
+    if (!loaded) {
+      this.#ui.status.textContent = `${build} ${t(lang, 'model.loading', { name: s.model })}`;
+      return;
+    }
+    if (loaded.error) {
+      this.#showError([refused, this.#modelError(s.model, loaded.error)].filter(Boolean).join(' '));
+      this.#ui.alignMap.data = null;
+      this.#ui.timeMap.data = null;
+      this.#ui.output.textContent = '';
+      return this.#finish(null, t0);
+    }
+    if (s.view === 'time') return this.#renderTime(loaded.model, t0, build, refused);
+    return this.#renderAlignment(loaded.model, t0, build, refused);
+  }
+
+  #finish(result, t0, extra = {}) {
+    const ms = performance.now() - t0;
+    if (result) {
+      this.timings.push(ms);
+      if (this.timings.length > MAX_TIMINGS) this.timings.shift();
+    }
+    const key = formatModelParams({ ...this.#state, seed: null, hide: [] });
+    this.dataset.rendered = key;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const resolve of waiters) resolve();
+    this.dispatchEvent(new CustomEvent('demo-render', { detail: { key, ms, ...extra } }));
+  }
+
+  /** Run the model; null (and the message shown) when the input cannot be run. */
+  #run(model, input) {
+    if (!input || model.encode(input).length === 0) {
+      this.#showError(t(this.#state.lang, 'input.empty'));
+      return null;
+    }
+    try {
+      return model.run(input);
+    } catch (err) {
+      this.#showError(t(this.#state.lang, 'error.run', { message: err.message }));
+      return null;
+    }
+  }
+
+  #map(result) {
+    // seq2seq models have one attention map; layer and head are clamped to what there is.
+    const maps = result.attention;
+    const s = this.#state;
+    return (
+      maps.find((m) => m.layer === s.layer && m.head === s.head) ??
+      maps.find((m) => m.layer === Math.min(s.layer, maps.at(-1).layer)) ??
+      maps[0]
+    );
+  }
+
+  #renderAlignment(model, t0, build, refused) {
+    const u = this.#ui;
+    const result = this.#run(model, this.#state.input);
+    if (!result) {
+      u.alignMap.data = null;
+      u.output.textContent = '';
+      u.explain.replaceChildren(el('p', { text: t(this.#state.lang, 'explain.prompt') }));
+      return this.#finish(null, t0);
+    }
+    this.#showError(refused);
+    const map = this.#map(result);
+    const [rows, cols] = map.weights.shape;
+    u.output.textContent = result.output || t(this.#state.lang, 'output.none');
+    u.alignMap.data = { weights: map.weights.data, rows, cols, rowLabels: map.rowLabels, colLabels: map.colLabels };
+    this.#alignment = { model, result, map, rows, cols };
+    if (this.#active) {
+      this.#active.row = Math.min(this.#active.row, rows - 1);
+      this.#active.col = Math.min(this.#active.col, cols - 1);
+    }
+    this.#explain();
+    u.alignMap.flush();
+    const ms = performance.now() - t0;
+    u.status.textContent = `${build} ${t(this.#state.lang, 'status.ran', { rows, cols, ms: ms.toFixed(1) })}`;
+    this.#finish(result, t0, { output: result.output });
+  }
+
+  #alignment = null; // { model, result, map, rows, cols } of the last alignment view
+
+  /** Fill the explanation panel for the active cell (hovered or focused). */
+  #explain() {
+    const u = this.#ui;
+    const lang = this.#state.lang;
+    const a = this.#alignment;
+    if (!a || !this.#active) {
+      u.explain.replaceChildren(el('p', { text: t(lang, 'explain.prompt') }));
+      u.alignMap.marks = [];
+      return;
+    }
+    const { row, col } = this.#active;
+    const cfg = a.model.config;
+    const attention = cfg.attention;
+    const weights = a.map.weights.data.subarray(row * a.cols, (row + 1) * a.cols);
+    const position = a.result.positions?.[row];
+    const info = explainCell({ row: weights, col, attention, position, window: cfg.window });
+    const f = (v) => formatValue(v);
+    const nodes = [
+      el('h3', { text: t(lang, 'explain.cell', { row, col, rowLabel: a.map.rowLabels[row], colLabel: a.map.colLabels[col] }) }),
+      el('p', { text: t(lang, 'explain.mechanism', { name: mechanismName(lang, attention) }) }),
+    ];
+    if (info.none) {
+      nodes.push(el('p', { text: t(lang, 'explain.none') }));
+      u.explain.replaceChildren(...nodes);
+      return;
+    }
+    const local = attention === 'local-p' || attention === 'local-m';
+    nodes.push(el('p', { class: 'eq', text: local ? localScoreEquation(cfg.score) : EQUATIONS[attention] ?? '' }));
+    if (local) nodes.push(el('p', { class: 'eq', text: EQUATIONS[attention] }));
+    nodes.push(el('p', { class: 'eq', text: SOFTMAX_EQUATION }));
+    const rows = [];
+    if (info.local) {
+      const w = windowRange(position, cfg.window, a.cols);
+      rows.push([t(lang, 'explain.position'), f(position)]);
+      rows.push([t(lang, 'explain.window'), `${f(position)} ± ${cfg.window} → j ∈ [${w?.from ?? '–'}, ${w?.to ?? '–'}]`]);
+    }
+    if (!info.inWindow) {
+      rows.push([t(lang, 'explain.weight'), `${f(info.weight)} (${t(lang, 'explain.outside')})`]);
+    } else {
+      rows.push([t(lang, 'explain.score'), info.underflow ? t(lang, 'explain.underflow') : f(info.shiftedScore)]);
+      rows.push([t(lang, 'explain.exp'), f(info.expShifted)]);
+      rows.push([t(lang, 'explain.sum'), f(info.sumExp)]);
+      rows.push([t(lang, 'explain.softmax'), `${f(info.expShifted)} / ${f(info.sumExp)} = ${f(info.softmax)}`]);
+      if (info.local) rows.push([t(lang, 'explain.gauss'), f(info.gauss)]);
+      rows.push([t(lang, 'explain.weight'), f(info.weight)]);
+    }
+    rows.push([t(lang, 'explain.rank'), rankText(info.rank, info.size)]);
+    rows.push([t(lang, 'explain.rowSum'), f(info.rowSum)]);
+    const dl = el('dl');
+    for (const [k, v] of rows) dl.append(el('dt', { text: k }), el('dd', { text: v }));
+    nodes.push(dl, el('p', { class: 'honest', text: t(lang, 'explain.honest') + (local ? ` ${t(lang, 'explain.honestLocal')}` : '') }));
+    u.explain.replaceChildren(...nodes);
+    // The local window of the explained row.
+    const w = info.local ? windowRange(position, cfg.window, a.cols) : null;
+    u.alignMap.marks = w ? [{ row, from: w.from, to: w.to, center: position }] : [];
+  }
+
+  // ---- over time -------------------------------------------------------------------------------
+
+  #timeKey() {
+    return `${this.#state.model}\u0000${this.#state.input}`;
+  }
+
+  #resetTime() {
+    this.#stopTime();
+    this.#time?.decoder?.dispose();
+    this.#time = null;
+  }
+
+  #stopTime() {
+    if (this.#time?.timer) clearTimeout(this.#time.timer);
+    if (this.#time) this.#time.timer = 0;
+    this.#ui.play.disabled = false;
+  }
+
+  #ensureTime() {
+    const key = this.#timeKey();
+    if (this.#time?.key === key) return this.#time;
+    this.#resetTime();
+    const loaded = this.#settled.get(this.#state.model);
+    if (!loaded?.model) return null;
+    const input = this.#state.input;
+    if (!input || loaded.model.encode(input).length === 0) return null;
+    let decoder;
+    try {
+      decoder = loaded.model.startDecoding(input);
+    } catch (err) {
+      this.#showError(t(this.#state.lang, 'error.run', { message: err.message }));
+      return null;
+    }
+    this.#time = { key, model: loaded.model, decoder, rows: [], ids: [], tokens: [], positions: [], done: false, timer: 0 };
+    return this.#time;
+  }
+
+  #stepOnce() {
+    const tm = this.#ensureTime();
+    if (!tm || tm.done) return false;
+    const s = tm.decoder.step();
+    tm.rows.push(s.weights);
+    tm.tokens.push(s.token);
+    tm.ids.push(s.id);
+    if (s.position !== undefined) tm.positions.push(s.position);
+    if (s.done) {
+      tm.done = true;
+      tm.decoder.dispose();
+      this.#stopTime();
+    }
+    this.#schedule();
+    return !tm.done;
+  }
+
+  #play() {
+    const tm = this.#ensureTime();
+    if (!tm) return;
+    if (tm.done) {
+      this.#resetTime();
+      return this.#play();
+    }
+    this.#stopTime();
+    this.#ui.play.disabled = true;
+    const tick = () => {
+      tm.timer = 0;
+      if (this.#time !== tm || !this.isConnected) return;
+      if (this.#stepOnce()) tm.timer = setTimeout(tick, STEP_MS);
+    };
+    tick();
+  }
+
+  #renderTime(model, t0, build, refused) {
+    const u = this.#ui;
+    const lang = this.#state.lang;
+    const tm = this.#ensureTime();
+    if (!tm) {
+      if (!this.#state.input) this.#showError(t(lang, 'input.empty'));
+      u.timeMap.data = null;
+      return this.#finish(null, t0);
+    }
+    this.#showError(refused);
+    const S = tm.decoder.srcTokens.length;
+    const T = tm.rows.length;
+    u.status.textContent = build;
+    u.timeOutput.textContent = model.decode(tm.ids);
+    u.step.disabled = tm.done;
+    u.pause.disabled = !tm.timer;
+    if (T === 0) {
+      u.timeMap.data = null;
+      u.timeStatus.textContent = t(lang, 'time.ready');
+      return this.#finish(null, t0, { steps: 0 });
+    }
+    const weights = new Float32Array(T * S);
+    tm.rows.forEach((r, i) => weights.set(r, i * S));
+    u.timeMap.data = { weights, rows: T, cols: S, rowLabels: tm.tokens, colLabels: tm.decoder.srcTokens };
+    let status = tm.done ? t(lang, 'time.done', { steps: T }) : t(lang, 'time.progress', { step: T, token: tm.tokens[T - 1] });
+    const cfg = model.config;
+    const p = tm.positions[T - 1];
+    const w = p !== undefined ? windowRange(p, cfg.window, S) : null;
+    u.timeMap.marks = w ? [{ row: T - 1, from: w.from, to: w.to, center: p }] : [];
+    if (w) status += ` ${t(lang, 'time.window', { p: formatValue(p), d: cfg.window })}`;
+    u.timeStatus.textContent = status;
+    u.timeMap.flush();
+    this.#finish({}, t0, { steps: T, done: tm.done });
+  }
+
+  // ---- compare ---------------------------------------------------------------------------------
+
+  #renderCompare(t0, build, refused) {
+    const u = this.#ui;
+    const s = this.#state;
+    const lang = s.lang;
+    const loads = MODELS.map((m) => [m.name, this.#model(m.name)]);
+    if (loads.some(([, l]) => l === null)) {
+      u.status.textContent = `${build} ${t(lang, 'model.loading', { name: loads.filter(([, l]) => !l).map(([n]) => n).join(', ') })}`;
+      return;
+    }
+    this.#showError(refused);
+    const available = loads.filter(([, l]) => l.model);
+    const skipped = loads.filter(([, l]) => l.error).map(([n]) => n);
+    u.skipped.hidden = skipped.length === 0;
+    u.skipped.textContent = t(lang, 'compare.skipped', { names: skipped.join(', ') });
+    const results = new Map();
+    const figures = [];
+    for (const [name, { model }] of available) {
+      const result = this.#run(model, s.input);
+      if (!result) {
+        u.grid.replaceChildren();
+        u.diffMap.data = null;
+        return this.#finish(null, t0);
+      }
+      results.set(name, { model, result });
+      const map = this.#map(result);
+      const [rows, cols] = map.weights.shape;
+      const heatmap = el('attn-heatmap', { min: '0', max: '1', label: `${name}: ${result.output}`, 'data-model': name, lang });
+      heatmap.data = { weights: map.weights.data, rows, cols, rowLabels: map.rowLabels, colLabels: map.colLabels };
+      const output = el('span', { class: 'output', text: result.output || t(lang, 'output.none') });
+      figures.push(el('figure', { 'data-model': name }, [el('figcaption', {}, [el('strong', { text: name }), ' → ', output]), heatmap]));
+    }
+    u.grid.replaceChildren(...figures);
+    // A − B.
+    const names = available.map(([n]) => n);
+    for (const select of [u.a, u.b]) {
+      for (const option of select.options) option.disabled = !names.includes(option.value);
+    }
+    const a = names.includes(s.a) ? s.a : names[0];
+    const b = names.includes(s.b) ? s.b : names[1] ?? names[0];
+    u.a.value = a;
+    u.b.value = b;
+    if (a && b) {
+      const A = results.get(a);
+      const B = results.get(b);
+      const mapA = this.#map(A.result);
+      const [T, S] = mapA.weights.shape;
+      let bWeights;
+      let rows = T;
+      const sameVocab =
+        JSON.stringify(A.model.config.tokenizer) === JSON.stringify(B.model.config.tokenizer);
+      if (sameVocab) {
+        bWeights = B.model.score(s.input, A.result.ids).attention.data; // B forced on A's output
+        u.diffNote.textContent = t(lang, 'compare.forced');
+      } else {
+        const mapB = this.#map(B.result);
+        rows = Math.min(T, mapB.weights.shape[0]);
+        bWeights = mapB.weights.data;
+        u.diffNote.textContent = t(lang, 'compare.prefix', { rows });
+      }
+      u.diffMap.setAttribute('label', t(lang, 'heatmap.diff', { a, b }));
+      u.diffMap.data = {
+        weights: subtractMaps(mapA.weights.data, bWeights, rows, S),
+        rows,
+        cols: S,
+        rowLabels: mapA.rowLabels.slice(0, rows),
+        colLabels: mapA.colLabels,
+      };
+    }
+    u.status.textContent = build;
+    for (const h of this.shadowRoot.querySelectorAll('attn-heatmap')) h.flush?.();
+    this.#finish({}, t0, { models: names });
+  }
+}
+
+/** Register <attn-demo> (and <attn-heatmap>, which it uses). Safe to call more than once. */
+export function define(tag = 'attn-demo', registry = customElements) {
+  defineHeatmap();
+  if (!registry.get(tag)) registry.define(tag, tag === 'attn-demo' ? AttnDemo : class extends AttnDemo {});
+  return registry.get(tag);
+}

@@ -1,0 +1,46 @@
+// embed-page.js: wiring for web/embed.html, the iframe page. Query string -> <attn-demo>.
+//
+// Holds: reading and validating the query (app-state.js), creating the element with those
+// settings, saying which parameters were refused, and keeping the query in step with what the
+// person does (history.replaceState, which a sandboxed, opaque-origin iframe may refuse: then
+// the element's own link still reproduces the view). Deliberately stores nothing (no cookies,
+// no storage) and never puts URL text into HTML: attributes and textContent only.
+
+import { formatModelParams, parseModelParams } from './app-state.js';
+import { define } from './embed.js';
+import { sampleInput } from './models.js';
+
+define();
+
+// The URL's origin, not the document's: a sandboxed iframe's document origin is 'null'.
+const origin = new URL(location.href).origin;
+const query = new URLSearchParams(location.search);
+const state = parseModelParams(query, origin);
+if (state.seed !== null && !query.has('input')) state.input = sampleInput(state.seed);
+
+document.documentElement.lang = state.lang === 'zh' ? 'zh-Hans' : 'en';
+const app = document.getElementById('app');
+const refused = document.getElementById('refused');
+if (state.refused.length) {
+  refused.textContent =
+    (state.lang === 'zh' ? '已忽略无效参数：' : 'Ignored invalid parameters: ') + state.refused.join(', ');
+  refused.hidden = false;
+}
+
+const demo = document.createElement('attn-demo');
+for (const key of ['model', 'view', 'input', 'layer', 'head', 'lang']) demo.setAttribute(key, String(state[key]));
+if (state.hide.length) demo.setAttribute('hide', state.hide.join(' '));
+for (const key of ['a', 'b']) if (state[key]) demo.setAttribute(key, state[key]);
+app.append(demo);
+demo.addEventListener('demo-render', (e) => {
+  app.dataset.state = 'ready';
+  app.dataset.rendered = e.detail.key;
+});
+demo.addEventListener('demo-change', (e) => {
+  const search = `?${formatModelParams({ ...e.detail, hide: state.hide, seed: null })}`;
+  try {
+    if (location.search !== search) history.replaceState(null, '', search);
+  } catch {
+    // An opaque-origin document may not be allowed to rewrite its URL; the link still works.
+  }
+});
