@@ -108,7 +108,8 @@ static al_status luong_check(const float *query, const float *keys, const float 
     if (score == AL_LUONG_CONCAT && da < 1) return AL_ERR_SHAPE;
     if (local >= 0) {
         if (local != 0 && local != 1) return AL_ERR_ARGUMENT;
-        if (!isfinite(window) || !(window > 0.0f)) return AL_ERR_ARGUMENT;
+        /* below 0.01 the Gaussian's 2σ² underflows toward 0 and exp(−0/0) would be NaN */
+        if (!isfinite(window) || !(window >= 0.01f)) return AL_ERR_ARGUMENT;
         if (local == 0 && !isfinite(t)) return AL_ERR_ARGUMENT;
         if (local == 1 && (!W_p || !v_p)) return AL_ERR_ARGUMENT;
         if (local == 1 && dp < 1) return AL_ERR_SHAPE;

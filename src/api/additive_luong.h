@@ -64,7 +64,7 @@ al_status al_luong_attention_backward(float *dquery, float *dkeys, float *dW_a, 
                                       int n, int d, int score, int da);
 
 /* Local attention: predictive 0 = local-m (p_t = t, t finite), 1 = local-p (p_t = n·sigmoid(
- * v_pᵀ tanh(W_p h_t)), W_p [dp,d], v_p [dp]). window D > 0 and finite. Weights over the integer
+ * v_pᵀ tanh(W_p h_t)), W_p [dp,d], v_p [dp]). window D >= 0.01 and finite. Weights over the integer
  * positions s in [p_t − D, p_t + D] ∩ [0, n−1]: softmax over those (unmasked) positions times
  * exp(−(s − p_t)²/(2σ²)), σ = D/2. position [B] (p_t per row) or NULL. */
 al_status al_luong_local_attention_forward(float *context, float *weights, float *attentional,

@@ -213,8 +213,14 @@ static luong_state luong_forward(float *context, float *weights, float *attentio
         double lo = ceil((double)st.p - D), hi = floor((double)st.p + D);
         if (lo < 0) lo = 0;
         if (hi > n - 1) hi = n - 1;
-        st.lo = lo > n - 1 ? 0 : (int)lo;
-        st.nw = (hi < lo || lo > n - 1 || hi < 0) ? 0 : (int)hi - (int)lo + 1;
+        /* written so that a NaN p_t (every comparison false) gives the empty window */
+        if (lo <= hi && lo <= n - 1 && hi >= 0) {
+            st.lo = (int)lo;
+            st.nw = (int)hi - (int)lo + 1;
+        } else {
+            st.lo = 0;
+            st.nw = 0;
+        }
     }
     const int lo = st.lo, nw = st.nw;
     const float *Kw = keys + (long)lo * d; /* the window's keys [nw,d] */

@@ -100,7 +100,7 @@ void al_recurrent_gru_cell_forward_simd128(float *gates, float *h, const float *
         al_v4_store(h + j, al_v4_add(al_v4_mul(al_v4_sub(one, z), n), al_v4_mul(z, hp)));
     }
     if (j < H) {
-        float tail[12], htail[12];
+        float tail[12], htail[12] = { 0 }; /* zeroed: gcc -O1 cannot see n >= 1 */
         int n = H - j;
         for (int k = 0; k < n; k++) {
             tail[k] = ar[j + k];

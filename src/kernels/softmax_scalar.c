@@ -12,6 +12,7 @@
 
 float al_expf_scalar(float x)
 {
+    if (x != x) return x; /* NaN in, NaN out (the bit arithmetic below must not see it) */
     /* Cephes expf, as al_v4_exp: clamp so 2^n stays a normal float. */
     if (x < -87.3f) x = -87.3f;
     if (x > 88.0f) x = 88.0f;
@@ -34,7 +35,7 @@ float al_expf_scalar(float x)
     int32_t ti, mi;
     memcpy(&ti, &t, 4);
     memcpy(&mi, &magic, 4);
-    int32_t bits = (ti - mi + 127) * (1 << 23);
+    uint32_t bits = (uint32_t)(ti - mi + 127) << 23;
     float pow2n;
     memcpy(&pow2n, &bits, 4);
     return p * pow2n;

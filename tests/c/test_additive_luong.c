@@ -612,6 +612,14 @@ static void test_api(void)
     check_true("luong concat da = 0", al_luong_attention_forward(ctx, w, att, q, K, Wa, v, Wc, NULL, 1, n, 3, 2, 0) == AL_ERR_SHAPE);
     check_true("luong dot ok", al_luong_attention_forward(ctx, w, att, q, K, NULL, NULL, Wc, NULL, 1, n, 3, 0, 0) == AL_OK);
     check_true("luong local window 0", al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL, 1, n, 3, 0, 0, 0, 0.0f, 1.0f, 0) == AL_ERR_ARGUMENT);
+    check_true("luong local window 1e-45 (2σ² would underflow)", al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL, 1, n, 3, 0, 0, 0, 1e-45f, 1.0f, 0) == AL_ERR_ARGUMENT);
+    {   /* a NaN query makes p_t NaN (local-p): the empty window, no crash (a fuzzer finding) */
+        float qn[3] = { NAN, 1.0f, 0.5f }, Wp[2 * 3] = { 0.3f, 0.3f, 0.3f, 0.3f, 0.3f, 0.3f }, vp[2] = { 1.0f, 1.0f };
+        al_status st = al_luong_local_attention_forward(ctx, w, att, pos, qn, K, NULL, NULL, Wc, Wp, vp, NULL, 1, n, 3, 0, 0, 1, 2.0f, 0.0f, 2);
+        int zero = 1;
+        for (int i = 0; i < n; i++) zero &= w[i] == 0.0f;
+        check_true("luong local-p with a NaN query: empty window, zero weights", st == AL_OK && zero);
+    }
     check_true("luong local t NaN", al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL, 1, n, 3, 0, 0, 0, 2.0f, NAN, 0) == AL_ERR_ARGUMENT);
     check_true("luong local bad mode", al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL, 1, n, 3, 0, 0, -1, 2.0f, 1.0f, 0) == AL_ERR_ARGUMENT);
     check_true("luong local-p without W_p", al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL, 1, n, 3, 0, 0, 1, 2.0f, 0.0f, 2) == AL_ERR_ARGUMENT);

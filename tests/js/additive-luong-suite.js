@@ -157,7 +157,7 @@ export function runAdditiveLuongSuite({ simd }) {
     throws(() => ops.luongAttention(q, k, L, { score: 'concat' }), /params\.v_a is missing/);
     throws(() => ops.luongAttention(q, [[1, 0], [0, 1]], L), /query has 3 features but keys has 2/);
     throws(() => ops.luongLocalAttention(q, k, L, { window: 2 }), /options\.t .* is required for position 'monotonic'/);
-    throws(() => ops.luongLocalAttention(q, k, L, { window: 0, t: 1 }), /window \(D\) must be a finite number > 0/);
+    throws(() => ops.luongLocalAttention(q, k, L, { window: 0, t: 1 }), /window \(D\) must be a finite number >= 0.01/);
     throws(() => ops.luongLocalAttention(q, k, L, { window: 1, position: 'fixed', t: 1 }), /position must be 'monotonic' or 'predictive'/);
     throws(() => ops.luongLocalAttention(q, k, L, { window: 1, position: 'predictive' }), /params\.v_p is missing/);
     throws(() => ops.keyQueryAttention(q, k, { W_Q: [[1, 0, 0]], W_K: [[1, 0]], W_V: [[1, 0, 0]] }), /params\.W_K has shape \[1, 2\] but must be \[dk, dh\]/);

@@ -237,8 +237,8 @@ function luongPrepare(what, query, keys, params, options, local) {
   const r = { what, ...s, d, score, scoreName, W_a, v_a, W_c, da, local };
   if (local) {
     const window = o.window ?? 10;
-    if (typeof window !== 'number' || !Number.isFinite(window) || !(window > 0)) {
-      throw new AttnlabError(`${what}: window (D) must be a finite number > 0, got ${window}`);
+    if (typeof window !== 'number' || !Number.isFinite(window) || !(window >= 0.01)) {
+      throw new AttnlabError(`${what}: window (D) must be a finite number >= 0.01, got ${window}`);
     }
     const posName = o.position ?? 'monotonic';
     if (!Object.hasOwn(POSITIONS, posName)) {
