@@ -13,18 +13,59 @@
 // control characters removed (it is only ever shown as textContent); layer, head integers in
 // [0, 15] (the element clamps them to the maps the model has); lang en or zh; hide a subset of
 // HIDE_FLAGS; seed an integer in [0, 2^32 − 1] (for sample inputs).
+// The Train view (#view=train&lr=0.005&batch=32&lang=en) keeps its learning rate and batch size:
+// checkTrainSetting() validates them for the form (a message key when refused), parseTrainParams()
+// clamps them for a URL.
 
 import { resolveLang } from './i18n.js';
 import { DEFAULT_INPUT, DEFAULT_MODEL, resolveModel } from './models.js';
 import { formatHash as formatPlaygroundHash, parseHash as parsePlaygroundHash } from './state.js';
 
 export const VIEWS = Object.freeze(['alignment', 'time', 'compare']);
-export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground']);
+export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground', 'train']);
 export const HIDE_FLAGS = Object.freeze(['views', 'picker', 'input', 'explain', 'export', 'lang', 'link', 'status']);
 export const MAX_INPUT = 64;
 export const MAX_INDEX = 15;
 const MAX_URL_PART = 2048;
 const PLAYGROUND_KEYS = ['n', 'm', 'd', 'seed', 'causal', 'scale'];
+
+/** The Train view's settings: limits and defaults (batch 32, lr 5e-3: ≥ 90 % held-out in ~10 s). */
+export const TRAIN_LIMITS = Object.freeze({ lr: Object.freeze([1e-5, 0.1]), batch: Object.freeze([1, 256]) });
+export const TRAIN_DEFAULTS = Object.freeze({ lr: 0.005, batch: 32 });
+
+/**
+ * One Train setting from a form field's text: { ok: true, value } or { ok: false, error, min,
+ * max } with error an i18n key. lr: a decimal or 1e-3-style number in TRAIN_LIMITS.lr; batch: an
+ * integer in TRAIN_LIMITS.batch. Never clamps (a person typing should see why it was refused).
+ */
+export function checkTrainSetting(key, text) {
+  const [min, max] = TRAIN_LIMITS[key] ?? [];
+  if (min === undefined) return { ok: false, error: 'train.invalid', min: null, max: null };
+  const s = typeof text === 'number' ? String(text) : typeof text === 'string' ? text.trim() : '';
+  const refuse = { ok: false, error: key === 'lr' ? 'train.invalidLr' : 'train.invalidBatch', min, max };
+  if (s.length === 0 || s.length > 24) return refuse;
+  if (key === 'batch' ? !/^\d+$/.test(s) : !/^(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(s)) return refuse;
+  const value = Number(s);
+  if (!Number.isFinite(value) || value < min || value > max) return refuse;
+  return { ok: true, value };
+}
+
+/** The Train settings from URL params: valid values kept, out-of-range ones clamped, junk dropped. */
+export function parseTrainParams(params) {
+  const out = { ...TRAIN_DEFAULTS };
+  const refused = [];
+  for (const key of ['lr', 'batch']) {
+    const text = params.get(key);
+    if (text === null) continue;
+    const r = checkTrainSetting(key, text);
+    if (r.ok) out[key] = r.value;
+    else if (key === 'batch' ? /^\d{1,10}$/.test(text) : Number.isFinite(Number(text)) && text.trim() !== '' && Number(text) > 0) {
+      const [min, max] = TRAIN_LIMITS[key];
+      out[key] = Math.min(max, Math.max(min, Number(text)));
+    } else refused.push(key);
+  }
+  return { train: out, refused };
+}
 
 export const MODEL_DEFAULTS = Object.freeze({
   view: 'alignment',
@@ -147,15 +188,27 @@ export function parsePageHash(hash, origin) {
   }
   const view = params.get('view');
   const isPlayground = view === 'playground' || (view === null && PLAYGROUND_KEYS.some((k) => params.has(k)));
+  const isTrain = view === 'train';
   const model = parseModelParams(params, origin);
-  if (isPlayground) model.refused = model.refused.filter((k) => k !== 'view');
-  return { ...model, view: isPlayground ? 'playground' : model.view, playground: parsePlaygroundHash(raw) };
+  if (isPlayground || isTrain) model.refused = model.refused.filter((k) => k !== 'view');
+  const { train, refused } = parseTrainParams(params);
+  if (isTrain) model.refused.push(...refused);
+  return {
+    ...model,
+    view: isPlayground ? 'playground' : isTrain ? 'train' : model.view,
+    playground: parsePlaygroundHash(raw),
+    train,
+  };
 }
 
 /** The page's canonical hash. */
 export function formatPageHash(state) {
   if (state.view === 'playground') {
     return `#view=playground&${formatPlaygroundHash(state.playground).slice(1)}&lang=${state.lang}`;
+  }
+  if (state.view === 'train') {
+    const train = { ...TRAIN_DEFAULTS, ...(state.train ?? {}) };
+    return `#view=train&lr=${train.lr}&batch=${train.batch}&lang=${state.lang}`;
   }
   return `#${formatModelParams({ ...state, hide: [] })}`;
 }

@@ -1,5 +1,6 @@
-// main.js: wiring for the demo page. URL hash -> page state -> the model views (<attn-demo>)
-// or the SDPA playground (controls -> inputs -> attnlab -> <attn-heatmap>).
+// main.js: wiring for the demo page. URL hash -> page state -> the model views (<attn-demo>),
+// the SDPA playground (controls -> inputs -> attnlab -> <attn-heatmap>) or the Train view
+// (train-view.js, which trains in a worker).
 //
 // Holds: the glue between the DOM, app-state.js (the page's state in the URL hash, the
 // playground's part via state.js), data.js (seeded Q, K, V), the library, <attn-demo> and
@@ -14,6 +15,7 @@ import { formatValue } from './draw.js';
 import { define } from './embed.js';
 import { resolveLang, t } from './i18n.js';
 import { LIMITS, effectiveScale, normalizeState } from './state.js';
+import { TrainView } from './train-view.js';
 
 define();
 
@@ -22,6 +24,7 @@ const ui = {
   app: $('app'),
   view: $('sdpa-view'),
   modelsView: $('models-view'),
+  trainView: $('train-view'),
   demo: $('demo'),
   lang: $('lang'),
   nav: $('page-views'),
@@ -51,6 +54,7 @@ let page = parsePageHash(location.hash, origin); // { view, model, input, layer,
 let state = page.playground; // the playground's part
 let frame = 0; // pending compute (one per animation frame, however many inputs fired)
 let readoutActive = false; // a cell has been read; keep the readout in step with new data
+let train = null; // the TrainView, made on the first visit to the Train view
 
 function showError(message) {
   ui.error.textContent = message;
@@ -100,14 +104,33 @@ function applyPage({ fromDemo = false } = {}) {
   const hash = writeHash();
   applyLanguage(page.lang);
   const playground = page.view === 'playground';
+  const training = page.view === 'train';
   ui.view.hidden = !playground;
-  ui.modelsView.hidden = playground;
+  ui.modelsView.hidden = playground || training;
+  ui.trainView.hidden = !training;
+  if (training) {
+    train ??= new TrainView(ui.trainView, {
+      lang: page.lang,
+      settings: page.train,
+      onSettings: (settings) => {
+        page = { ...page, train: settings };
+        applyPage();
+      },
+    });
+    train.setLang(page.lang);
+    train.setSettings(page.train);
+    train.show();
+  } else {
+    train?.hide();
+  }
   for (const a of ui.nav.querySelectorAll('a[data-view]')) {
     if (a.dataset.view === page.view) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
     a.href = formatPageHash({ ...page, view: a.dataset.view });
   }
-  if (!playground) {
+  if (training) {
+    // the Train view draws itself (train-view.js)
+  } else if (!playground) {
     if (!fromDemo) {
       for (const key of ['view', 'model', 'input', 'layer', 'head', 'lang']) ui.demo.setAttribute(key, String(page[key]));
       for (const key of ['a', 'b']) {
@@ -204,7 +227,7 @@ function wireControls() {
     applyPage({ fromDemo: true });
   });
   ui.demo.addEventListener('demo-render', (event) => {
-    if (page.view !== 'playground') ui.app.dataset.rendered = location.hash;
+    if (page.view !== 'playground' && page.view !== 'train') ui.app.dataset.rendered = location.hash;
     ui.app.dataset.demoRendered = event.detail.key;
   });
 }
@@ -225,6 +248,7 @@ async function main() {
     );
     ui.view.hidden = true;
     ui.modelsView.hidden = true;
+    ui.trainView.hidden = true;
     ui.app.dataset.state = 'error';
     console.error(err);
     return;

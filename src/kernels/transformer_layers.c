@@ -47,29 +47,38 @@ struct saves {
     long floats;      /* total */
 };
 
+/* Carve s into the saved activations; with s == NULL only count the floats (no pointer
+ * arithmetic on NULL, which C leaves undefined). */
+static float *carve(float *s, long *off, long n)
+{
+    float *p = s ? s + *off : NULL;
+    *off += n;
+    return p;
+}
+
 static struct saves carve_saves(float *s, int T, int S, int E, int F, int dec)
 {
     struct saves v;
-    float *p = s;
+    long off = 0;
     int nb = nblocks(dec);
     memset(&v, 0, sizeof v);
     for (int k = 0; k < nb; k++) {
-        v.z[k] = p; p += (long)T * E;
-        v.mean[k] = p; p += T;
-        v.rstd[k] = p; p += T;
+        v.z[k] = carve(s, &off, (long)T * E);
+        v.mean[k] = carve(s, &off, T);
+        v.rstd[k] = carve(s, &off, T);
     }
-    for (int k = 0; k + 1 < nb; k++) { v.xs[k] = p; p += (long)T * E; }
-    v.u = p; p += (long)T * F;
-    v.act = p; p += (long)T * F;
-    v.fo = p; p += (long)T * E;
-    v.mha = p; p += al_attn_mha_scratch_floats(T, max_keys(T, S, dec), E);
-    v.floats = (long)(p - s);
+    for (int k = 0; k + 1 < nb; k++) v.xs[k] = carve(s, &off, (long)T * E);
+    v.u = carve(s, &off, (long)T * F);
+    v.act = carve(s, &off, (long)T * F);
+    v.fo = carve(s, &off, (long)T * E);
+    v.mha = carve(s, &off, al_attn_mha_scratch_floats(T, max_keys(T, S, dec), E));
+    v.floats = off;
     return v;
 }
 
 long al_tl_forward_scratch_floats(int T, int S, int E, int F, int dec)
 {
-    return carve_saves((float *)0, T, S, E, F, dec).floats;
+    return carve_saves(NULL, T, S, E, F, dec).floats;
 }
 
 /* The norm of block k (norm1, norm2, norm3 in order). */
@@ -155,27 +164,27 @@ struct grads_scratch {
 static struct grads_scratch carve_grads(float *s, int T, int S, int E, int F, int H, int dec)
 {
     struct grads_scratch v;
-    float *p = s;
+    long off = 0;
     int nb = nblocks(dec);
     memset(&v, 0, sizeof v);
-    v.out = p; p += (long)T * E;
-    v.satt = p; p += (long)H * T * T;
-    v.catt = p; p += dec ? (long)H * T * S : 0;
-    for (int k = 0; k + 1 < nb; k++) { v.dxs[k] = p; p += (long)T * E; }
-    v.dz = p; p += (long)T * E;
-    v.dn = p; p += (long)T * E;
-    v.dtop = p; p += (long)T * E;
-    v.dact = p; p += (long)T * F;
-    v.du = p; p += (long)T * F;
-    v.mha = p; p += al_attn_mha_backward_scratch_floats(T, max_keys(T, S, dec), E, H);
-    v.floats = (long)(p - s);
+    v.out = carve(s, &off, (long)T * E);
+    v.satt = carve(s, &off, (long)H * T * T);
+    v.catt = carve(s, &off, dec ? (long)H * T * S : 0);
+    for (int k = 0; k + 1 < nb; k++) v.dxs[k] = carve(s, &off, (long)T * E);
+    v.dz = carve(s, &off, (long)T * E);
+    v.dn = carve(s, &off, (long)T * E);
+    v.dtop = carve(s, &off, (long)T * E);
+    v.dact = carve(s, &off, (long)T * F);
+    v.du = carve(s, &off, (long)T * F);
+    v.mha = carve(s, &off, al_attn_mha_backward_scratch_floats(T, max_keys(T, S, dec), E, H));
+    v.floats = off;
     return v;
 }
 
 long al_tl_backward_scratch_floats(int T, int S, int E, int F, int H, int dec)
 {
     return al_tl_forward_scratch_floats(T, S, E, F, dec) +
-           carve_grads((float *)0, T, S, E, F, H, dec).floats;
+           carve_grads(NULL, T, S, E, F, H, dec).floats;
 }
 
 void al_tl_backward(float *dx, float *dmem, const al_tl_grads *g, const float *dout,
