@@ -63,11 +63,11 @@ wasm: wasm/attnlab.wasm wasm/attnlab-scalar.wasm   ## the two shipped .wasm file
 
 # Optimisation by role, to keep the SIMD .wasm under 150 KB without slowing the hot loops: in
 # the SIMD build the _simd128 twins (every hot loop: sgemm tiles, softmax, attention, gates,
-# scores) are compiled at -O3 and everything else at -Os: the scalar twins there serve tests and
+# scores) are compiled at -O3 and everything else at -Oz, linked with -Oz: the scalar twins serve tests and
 # short tails, and the orchestration, validation, model and file-parsing code runs a few times
 # per call (-O3's inlining and unrolling of it cost ~25 KB for nothing measurable). The scalar
 # build keeps -O3 for every kernel: there the scalar twins are the hot loops.
-wasm_opt_simd = $(if $(findstring _simd128.c,$<),-O3,-Os)
+wasm_opt_simd = $(if $(findstring _simd128.c,$<),-O3,-Oz)
 wasm_opt_scalar = $(if $(findstring src/kernels/,$<),-O3,-Os)
 WASM_OBJ_SIMD := $(patsubst src/%.c,build/wasm-simd/%.o,$(LIB_SRC) src/wasm_exports.c)
 WASM_OBJ_SCALAR := $(patsubst src/%.c,build/wasm-scalar/%.o,$(LIB_SRC) src/wasm_exports.c)
@@ -83,7 +83,7 @@ build/wasm-scalar/%.o: src/%.c $(LIB_HDR)
 	$(EMCC) $(wasm_opt_scalar) $(CSTD) -c $< -o $@
 
 wasm/attnlab.wasm: $(WASM_OBJ_SIMD) Makefile $(wildcard src/api/*.exports)
-	$(EMCC) -O3 $(WASM_OBJ_SIMD) $(WASM_LINK) -o $@
+	$(EMCC) -Oz $(WASM_OBJ_SIMD) $(WASM_LINK) -o $@
 
 wasm/attnlab-scalar.wasm: $(WASM_OBJ_SCALAR) Makefile $(wildcard src/api/*.exports)
 	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_LINK) -o $@
@@ -105,7 +105,7 @@ check-wasm:                                       ## fail if committed .wasm dif
 	@echo "check-wasm: committed .wasm files match the sources"
 
 build/check/attnlab.wasm: $(WASM_OBJ_SIMD)
-	$(EMCC) -O3 $(WASM_OBJ_SIMD) $(WASM_LINK) -o $@
+	$(EMCC) -Oz $(WASM_OBJ_SIMD) $(WASM_LINK) -o $@
 
 build/check/attnlab-scalar.wasm: $(WASM_OBJ_SCALAR)
 	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_LINK) -o $@

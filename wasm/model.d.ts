@@ -37,6 +37,89 @@ export interface ModelConfig {
   training?: unknown;
 }
 
+/** The config of architecture "classifier" (docs/models.md, "The classifier architecture"). */
+export interface ClassifierConfig {
+  architecture: 'classifier';
+  cell: 'lstm' | 'gru' | 'rnn';
+  nonlinearity?: 'tanh' | 'relu';
+  embeddingSize: number;
+  hiddenSize: number;
+  numLayers: number;
+  bidirectional?: boolean;
+  pooling: 'attention' | 'han' | 'structured';
+  /** han: the word context width; structured: da. */
+  attentionSize?: number;
+  /** structured: r. */
+  hops?: number;
+  sentenceHiddenSize?: number;
+  sentenceAttentionSize?: number;
+  /** han: the token that ends a sentence (in tokenizer.vocab). */
+  sentenceSeparator?: string;
+  labels: string[];
+  tokenizer: { type: 'word'; vocab: string[]; unk: string; pad?: string };
+  name?: string;
+  description?: string;
+  training?: unknown;
+}
+
+/** The config of architecture "transformer" (docs/models.md, "Architecture transformer"). */
+export interface TransformerConfig {
+  architecture: 'transformer';
+  variant: 'encoder' | 'decoder' | 'encoder-decoder';
+  embeddingSize: number;
+  numHeads: number;
+  feedforwardSize: number;
+  /** Layers per stack (encoder-decoder: encoder and decoder each). */
+  numLayers: number;
+  positions: 'learned' | 'sinusoidal';
+  /** Longest sequence; required for learned positions (rows of pos_embedding.weight). */
+  maxPositions?: number;
+  normFirst?: boolean;
+  activation?: 'relu' | 'gelu';
+  finalNorm?: boolean;
+  /** Multiply embeddings by √E (default false). */
+  scaleEmbedding?: boolean;
+  maxLength?: number;
+  tokenizer: TokenizerConfig;
+  name?: string;
+  description?: string;
+  training?: unknown;
+}
+
+/** One transformer attention map (per layer and head). */
+export interface TransformerAttentionMap {
+  layer: number;
+  head: number;
+  kind: 'self' | 'cross';
+  /** Which stack: 'encoder' (also the encoder variant), 'decoder' (also the decoder variant). */
+  stack: 'encoder' | 'decoder';
+  weights: { data: Float32Array; shape: [number, number] };
+  rowLabels: string[];
+  colLabels: string[];
+}
+
+/** Model.forward of a transformer. */
+export interface TransformerForwardResult {
+  /** [n, V]: one row per position (encoder, decoder) or per decoder input (encoder-decoder). */
+  logits: { data: Float32Array; shape: [number, number] };
+  attention: TransformerAttentionMap[];
+  srcIds: Int32Array;
+  /** encoder-decoder: the decoder input. */
+  tgtIds?: Int32Array;
+}
+
+/** Model.run of a transformer: encoder: argmax label per position; otherwise greedy decoding. */
+export interface TransformerRunResult extends TransformerForwardResult {
+  output: string;
+  /** encoder: the label ids per position; decoder / encoder-decoder: the emitted ids (eos included). */
+  ids: Int32Array;
+  tokens: string[];
+  /** decoder / encoder-decoder: log p of each emitted token. */
+  logProbs?: Float32Array;
+  /** decoder: the prompt followed by every emitted token but the last (what logits/attention cover). */
+  fedIds?: Int32Array;
+}
+
 /** One attention map: output steps × input positions. */
 export interface AttentionMap {
   layer: number;
@@ -67,6 +150,24 @@ export interface RunResult {
   positions?: Float32Array;
   /** The source ids the input was encoded to. */
   srcIds: Int32Array;
+}
+
+/** Model.classify (and Model.run of a classifier). */
+export interface ClassifyResult {
+  /** The most probable label and its index. */
+  label: string;
+  labelId: number;
+  /** Class probabilities [C]. */
+  probs: Float32Array;
+  /** [0]: the word weights, shape [1, n] (structured: [r, n], one row per hop); han: [1] over the sentences. */
+  attention: AttentionMap[];
+  ids: Int32Array;
+  tokens: string[];
+  /** han: the sentence weights [m] and each sentence's [start, end) token range. */
+  sentenceWeights?: Float32Array;
+  sentences?: [number, number][];
+  /** structured: ‖AAᵀ − I‖²_F. */
+  penalty?: number;
 }
 
 export interface ScoreResult {
@@ -113,7 +214,7 @@ export class Tokenizer {
 
 export class Model {
   readonly architecture: string;
-  readonly config: ModelConfig;
+  readonly config: ModelConfig | ClassifierConfig | TransformerConfig;
   readonly tokenizer: Tokenizer;
   readonly srcVocabSize: number;
   readonly tgtVocabSize: number;
@@ -121,9 +222,17 @@ export class Model {
   readonly eosId: number;
   readonly maxLength: number;
   readonly hasPositions: boolean;
+  /** Classifiers only: the class labels. */
+  readonly labels?: string[];
   encode(text: string): Int32Array;
   decode(ids: Iterable<number>): string;
+  /** Seq2seq decoding. For a classifier, run returns what classify() returns (call classify() for that type).
+   * For a transformer it returns a TransformerRunResult (cast it; only maxLength is an option). */
   run(input: string | ArrayLike<number>, options?: RunOptions): RunResult;
+  /** Transformers only: one forward pass (encoder-decoder: tgt is the decoder input, bos first). */
+  forward(input: string | ArrayLike<number>, tgt?: string | ArrayLike<number>): TransformerForwardResult;
+  /** Classify one document (architecture "classifier"; other architectures throw AL_ERR_UNSUPPORTED). */
+  classify(input: string | ArrayLike<number>): ClassifyResult;
   score(src: string | ArrayLike<number>, tgt: string | ArrayLike<number>): ScoreResult;
   startDecoding(input: string | ArrayLike<number>, options?: { maxLength?: number }): Decoder;
   /** Frees the wasm memory (and the model's decoders); later calls throw, a second dispose is harmless. */

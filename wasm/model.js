@@ -7,6 +7,7 @@
 //   for (let s = dec.step(); ; s = dec.step()) { draw(s.weights); if (s.done) break; }
 //   dec.dispose();
 //   model.dispose();
+//   const { label, probs, attention } = (await loadModel('sentiment.safetensors')).classify('not bad');
 //
 // What this file does: gets the bytes (fetch, or the file system for file: URLs and paths in
 // Node), hands them to the C loader (al_model_load validates everything and keeps the weights
@@ -17,6 +18,7 @@
 
 import { AttnlabError, Arena, getLib, readCString, statusName } from './core.js';
 import { Tokenizer } from './tokenizer.js';
+import { transformerForward, transformerRun } from './transformer-model.js';
 
 const ERR_CAP = 256; // AL_MODEL_ERR_CAP
 const MAX_SOURCE = 4096; // AL_MODEL_MAX_SOURCE
@@ -113,7 +115,9 @@ export class Model {
     /** The parsed config (docs/models.md). */
     this.config = JSON.parse(readCString(x, x.al_model_config(ptr)));
     /** The config's tokenizer. */
-    this.tokenizer = new Tokenizer(this.config.tokenizer);
+    this.tokenizer = new Tokenizer(this.architecture === 'classifier' ? classifierTokenizer(this.config) : this.config.tokenizer);
+    /** Classifiers: the class labels (the config's "labels"). */
+    if (this.architecture === 'classifier') this.labels = this.config.labels.slice();
     this.srcVocabSize = x.al_model_src_vocab(ptr);
     this.tgtVocabSize = x.al_model_tgt_vocab(ptr);
     this.bosId = x.al_model_bos(ptr);
@@ -162,6 +166,11 @@ export class Model {
    * @param {{ maxLength?: number, beamWidth?: number }} [options]
    */
   run(input, options = {}) {
+    if (this.architecture === 'classifier') return this.classify(input, options);
+    if (this.architecture === 'transformer') {
+      checkKeys(options, 'Model.run', ['maxLength']);
+      return transformerRun(this.#live('run'), this.#ptr, this, input, options);
+    }
     const x = this.#live('run');
     checkKeys(options, 'Model.run', ['maxLength', 'beamWidth']);
     const src = this.#source(input, 'run');
@@ -205,6 +214,73 @@ export class Model {
   }
 
   /**
+   * Classify one document (architecture "classifier"; `run` calls this for classifiers): text
+   * (split on whitespace, unknown words -> unk) or token ids. Returns the most probable label,
+   * the class probabilities and the pooling's attention: one map per level, `weights` shaped
+   * [rows, n] (rows: 1, or r hops for "structured"); for "han" also `sentenceWeights`,
+   * `sentences` ([start, end) token ranges) and a second map over the sentences; for
+   * "structured" the penalty ‖AAᵀ − I‖²_F.
+   * @param {string | ArrayLike<number>} input
+   */
+  classify(input, options = {}) {
+    const x = this.#live('classify');
+    checkKeys(options, 'Model.classify', []);
+    if (this.architecture !== 'classifier') {
+      throw new AttnlabError(`Model.classify: this is a "${this.architecture}" model; classify() needs architecture "classifier" (use run())`, 'AL_ERR_UNSUPPORTED');
+    }
+    const ids = this.#source(input, 'classify');
+    const n = ids.length, C = this.tgtVocabSize;
+    const pooling = this.config.pooling;
+    const ar = new Arena(x);
+    try {
+      const pIds = ar.i32(ids, 'the input ids');
+      const hops = x.al_model_classifier_hops(this.#ptr);
+      const m = x.al_model_classifier_sentences(this.#ptr, pIds, n);
+      const pProbs = ar.alloc(C * 4, 'the probabilities');
+      const pW = ar.alloc(hops * n * 4, 'the attention weights');
+      const pSent = ar.alloc(n * 4, 'the sentence weights');
+      const pPen = ar.alloc(4, 'the penalty');
+      const status = x.al_model_classify(this.#ptr, pIds, n, pProbs, pW, pSent, pPen);
+      if (status !== 0) throw statusError(x, status, 'Model.classify');
+      const probs = ar.read(pProbs, C);
+      let best = 0;
+      for (let k = 1; k < C; k++) if (probs[k] > probs[best]) best = k;
+      const tokens = this.tokenizer.srcTokens(ids);
+      const rowLabels = pooling === 'structured' ? Array.from({ length: hops }, (_, i) => `hop ${i + 1}`)
+        : [pooling === 'han' ? 'words' : 'attention'];
+      const result = {
+        label: this.labels[best],
+        labelId: best,
+        probs,
+        attention: [{ layer: 0, head: 0, weights: { data: ar.read(pW, hops * n), shape: [hops, n] }, rowLabels, colLabels: tokens }],
+        ids,
+        tokens,
+      };
+      if (pooling === 'han') {
+        const sep = this.tokenizer.src.get(this.config.sentenceSeparator);
+        const sentences = [];
+        let start = 0;
+        ids.forEach((id, i) => {
+          if (id === sep || i === n - 1) { sentences.push([start, i + 1]); start = i + 1; }
+        });
+        result.sentenceWeights = ar.read(pSent, m);
+        result.sentences = sentences;
+        result.attention.push({
+          layer: 1,
+          head: 0,
+          weights: { data: result.sentenceWeights.slice(), shape: [1, m] },
+          rowLabels: ['sentences'],
+          colLabels: sentences.map(([a, b]) => tokens.slice(a, b).join(' ')),
+        });
+      }
+      if (pooling === 'structured') result.penalty = ar.read(pPen, 1)[0];
+      return result;
+    } finally {
+      ar.free();
+    }
+  }
+
+  /**
    * Teacher forcing: the decoder is fed bos, tgt[0], ..., and returns log p(tgt[t]) per step, the
    * attention [T, S], p_t for local attention, and the whole log-distributions [T, V].
    * @param {string | ArrayLike<number>} src source text or ids
@@ -212,6 +288,7 @@ export class Model {
    */
   score(src, tgt) {
     const x = this.#live('score');
+    this.#seq2seqOnly('score');
     const s = this.#source(src, 'score');
     const t = typeof tgt === 'string' ? this.tokenizer.encodeTarget(tgt) : idsFrom(tgt, this.tgtVocabSize, 'Model.score: tgt');
     const S = s.length, T = t.length, V = this.tgtVocabSize;
@@ -246,6 +323,7 @@ export class Model {
    */
   startDecoding(input, options = {}) {
     const x = this.#live('startDecoding');
+    this.#seq2seqOnly('startDecoding');
     checkKeys(options, 'Model.startDecoding', ['maxLength']);
     const src = this.#source(input, 'startDecoding');
     const maxLength = this.#maxLength(options, 'startDecoding');
@@ -263,6 +341,26 @@ export class Model {
     const dec = new Decoder(x, ptr, this, src, maxLength, () => this.#decoders.delete(dec));
     this.#decoders.add(dec);
     return dec;
+  }
+
+  /**
+   * Architecture "transformer" only: one forward pass, `{ logits: { data, shape: [n, V] },
+   * attention: [{ layer, head, kind, stack, weights, rowLabels, colLabels }], srcIds }`.
+   * encoder / decoder: `input` is the sequence; encoder-decoder: `input` the source and `tgt`
+   * the decoder input (bos first, nothing added).
+   */
+  forward(input, tgt) {
+    const x = this.#live('forward');
+    if (this.architecture !== 'transformer') {
+      throw new AttnlabError(`Model.forward: for architecture "transformer"; this model is "${this.architecture}" (use run)`, 'AL_ERR_UNSUPPORTED');
+    }
+    return transformerForward(x, this.#ptr, this, input, tgt);
+  }
+
+  #seq2seqOnly(what) {
+    if (this.architecture !== 'seq2seq') {
+      throw new AttnlabError(`Model.${what}: not available for architecture "${this.architecture}" (use run)`, 'AL_ERR_UNSUPPORTED');
+    }
   }
 
   /** Free the model's wasm memory (and its decoders'). Later calls throw; a second dispose() is harmless. */
@@ -354,6 +452,13 @@ export class Decoder {
   [Symbol.dispose]() {
     this.dispose();
   }
+}
+
+/** A classifier's tokenizer section ({ type, vocab, unk, pad? }) in the Tokenizer's terms: the
+ * vocabulary as srcVocab, the labels as tgtVocab, no bos or eos. */
+function classifierTokenizer(cfg) {
+  const t = cfg.tokenizer ?? {};
+  return { type: t.type, srcVocab: t.vocab, tgtVocab: cfg.labels, unk: t.unk, pad: t.pad };
 }
 
 function checkKeys(options, name, allowed) {

@@ -5,23 +5,45 @@
 #include "model.h"
 #include "../models/model.h"
 #include "../models/seq2seq.h"
+#include "../models/classifier.h"
+#include "../models/transformer.h"
 #include "../kernels/attention_additive_luong.h"
 
 static const al_seq2seq *s2s(const al_model *m) { return (const al_seq2seq *)m->impl; }
+static const al_transformer *tf(const al_model *m) { return (const al_transformer *)m->impl; }
+#define IS_TF(m) ((m)->arch == AL_ARCH_TRANSFORMER)
+static const al_classifier *clf(const al_model *m) { return (const al_classifier *)m->impl; }
+#define IS_CLF(m) ((m)->arch == AL_ARCH_CLASSIFIER)
 
-int al_model_src_vocab(const al_model *m) { return m ? s2s(m)->Vs : -1; }
-int al_model_tgt_vocab(const al_model *m) { return m ? s2s(m)->Vt : -1; }
-int al_model_bos(const al_model *m) { return m ? s2s(m)->bos : -1; }
-int al_model_eos(const al_model *m) { return m ? s2s(m)->eos : -1; }
-int al_model_max_length(const al_model *m) { return m ? s2s(m)->max_length : -1; }
+int al_model_src_vocab(const al_model *m)
+{
+    return !m ? -1 : IS_CLF(m) ? clf(m)->V : IS_TF(m) ? tf(m)->Vs : s2s(m)->Vs;
+}
+int al_model_tgt_vocab(const al_model *m) /* classifier: the number of labels */
+{
+    return !m ? -1 : IS_CLF(m) ? clf(m)->C : IS_TF(m) ? tf(m)->Vt : s2s(m)->Vt;
+}
+int al_model_bos(const al_model *m)
+{
+    return !m || IS_CLF(m) ? -1 : IS_TF(m) ? tf(m)->bos : s2s(m)->bos;
+}
+int al_model_eos(const al_model *m)
+{
+    return !m || IS_CLF(m) ? -1 : IS_TF(m) ? tf(m)->eos : s2s(m)->eos;
+}
+int al_model_max_length(const al_model *m)
+{
+    return !m || IS_CLF(m) ? -1 : IS_TF(m) ? tf(m)->max_length : s2s(m)->max_length;
+}
 int al_model_has_positions(const al_model *m)
 {
-    return m ? s2s(m)->local != AL_LUONG_GLOBAL : -1;
+    return !m ? -1 : IS_TF(m) || IS_CLF(m) ? 0 : s2s(m)->local != AL_LUONG_GLOBAL;
 }
 
 static al_status check_src(const al_model *m, const int32_t *src, int S)
 {
     if (!m || !src) return AL_ERR_ARGUMENT;
+    if (m->arch != AL_ARCH_SEQ2SEQ) return AL_ERR_UNSUPPORTED; /* transformer: functions below */
     if (S < 1 || S > AL_MODEL_MAX_SOURCE) return AL_ERR_SHAPE;
     for (int i = 0; i < S; i++) {
         if (src[i] < 0 || src[i] >= s2s(m)->Vs) return AL_ERR_RANGE;
@@ -73,3 +95,54 @@ al_status al_decoder_step(al_decoder *d, int32_t force, int32_t *id, float *logp
 }
 
 void al_decoder_free(al_decoder *d) { al_seq2seq_decoder_free((al_s2s_decoder *)d); }
+
+/* ------------------------------------------------------------------ transformer */
+
+al_status al_model_transformer_forward(const al_model *m, const int32_t *src, int S,
+                                       const int32_t *tgt, int T, float *logits, float *att)
+{
+    if (!m || !src || !logits) return AL_ERR_ARGUMENT;
+    if (!IS_TF(m)) return AL_ERR_UNSUPPORTED;
+    const int ed = tf(m)->variant == AL_TF_ENCODER_DECODER;
+    if (S < 1 || S > AL_MODEL_MAX_SOURCE) return AL_ERR_SHAPE;
+    if (ed && !tgt) return AL_ERR_ARGUMENT;
+    if (ed ? T < 1 || T > AL_MODEL_MAX_STEPS : T != 0) return AL_ERR_SHAPE;
+    if ((double)(ed ? T : S) * tf(m)->Vt >= 2147483648.0 ||
+        al_transformer_attention_floats(tf(m), S, T) >= 2147483648.0) {
+        return AL_ERR_OVERFLOW;
+    }
+    return al_transformer_forward(tf(m), src, S, ed ? tgt : NULL, ed ? T : 0, logits, att);
+}
+
+al_status al_model_transformer_generate(const al_model *m, const int32_t *src, int S,
+                                        int max_len, int32_t *ids, float *logp, int *len)
+{
+    if (!m || !src || !ids || !logp || !len) return AL_ERR_ARGUMENT;
+    *len = 0;
+    if (!IS_TF(m)) return AL_ERR_UNSUPPORTED;
+    if (S < 1 || S > AL_MODEL_MAX_SOURCE) return AL_ERR_SHAPE;
+    if (max_len < 1 || max_len > AL_MODEL_MAX_STEPS) return AL_ERR_SHAPE;
+    return al_transformer_generate(tf(m), src, S, max_len, ids, logp, len);
+}
+
+/* ------------------------------------------------------------------ classifier */
+
+int al_model_classifier_hops(const al_model *m)
+{
+    return !m || !IS_CLF(m) ? -1 : clf(m)->pooling == AL_CLF_STRUCTURED ? clf(m)->r : 1;
+}
+
+int al_model_classifier_sentences(const al_model *m, const int32_t *ids, int n)
+{
+    if (!m || !ids || !IS_CLF(m) || n < 0) return -1;
+    return al_classifier_sentences(clf(m), ids, n);
+}
+
+al_status al_model_classify(const al_model *m, const int32_t *ids, int n, float *probs,
+                            float *weights, float *sent, float *penalty)
+{
+    if (!m || !ids || !probs || !weights) return AL_ERR_ARGUMENT;
+    if (!IS_CLF(m)) return AL_ERR_UNSUPPORTED;
+    if (n < 1 || n > AL_MODEL_MAX_SOURCE) return AL_ERR_SHAPE;
+    return al_classifier_forward(clf(m), ids, n, probs, weights, sent, penalty);
+}

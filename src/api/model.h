@@ -94,6 +94,49 @@ al_status al_decoder_step(al_decoder *d, int32_t force, int32_t *id, float *logp
                           float *pos, float *dist, int *done);
 void al_decoder_free(al_decoder *d);
 
+/*
+ * Architecture "transformer" (models/transformer.h; the seq2seq functions above return
+ * AL_ERR_UNSUPPORTED for it, and these return it for other architectures).
+ *
+ * One forward pass. Variants "encoder" and "decoder": src [S] is the whole sequence, tgt NULL,
+ * T = 0, logits [S,Vt], att [L,H,S,S]. "encoder-decoder": src [S] the source, tgt [T] the
+ * decoder input (bos first), logits [T,Vt], att = encoder self [L,H,S,S], then decoder self
+ * [L,H,T,T], then cross [L,H,T,S]. att may be NULL. AL_ERR_RANGE: an id outside its vocabulary;
+ * AL_ERR_SHAPE: a length < 1, above the caps or above the config's maxPositions.
+ */
+al_status al_model_transformer_forward(const al_model *m, const int32_t *src, int S,
+                                       const int32_t *tgt, int T, float *logits, float *att);
+/*
+ * Greedy decoding: "decoder" continues the prompt src [S], "encoder-decoder" translates src [S]
+ * from bos. ids, logp [max_len]: *len emitted tokens (eos included when emitted) and log p of
+ * each; generation also stops when the fed sequence would outgrow maxPositions. The attention
+ * of that output: al_model_transformer_forward on the fed sequence (the prompt, or bos, then
+ * every emitted token but the last). AL_ERR_ARGUMENT for variant "encoder".
+ */
+al_status al_model_transformer_generate(const al_model *m, const int32_t *src, int S,
+                                        int max_len, int32_t *ids, float *logp, int *len);
+
+/*
+ * Architecture "classifier" (models/classifier.h; the seq2seq and transformer functions return
+ * AL_ERR_UNSUPPORTED for it, and these fail for other architectures). For a classifier,
+ * al_model_src_vocab is the vocabulary size, al_model_tgt_vocab the number of labels C, bos, eos
+ * and max_length are -1.
+ *
+ * hops: r for pooling "structured", 1 otherwise (-1: not a classifier). sentences: the number of
+ * sentences of ids [n] (pooling "han": separators and a trailing run; 1 otherwise).
+ */
+int al_model_classifier_hops(const al_model *m);
+int al_model_classifier_sentences(const al_model *m, const int32_t *ids, int n);
+/*
+ * Classify one document ids [n] (n in [1, 4096]): probs [C] the class probabilities; weights
+ * [hops, n] the attention over the words (Zhou's α; HAN's word weights, each sentence's summing to
+ * 1; Lin's A, one row per hop); sent [n] or NULL: HAN's sentence weights in its first
+ * al_model_classifier_sentences entries; penalty or NULL: Lin's ‖AAᵀ − I‖²_F (0 for the other
+ * poolings). AL_ERR_RANGE: an id outside the vocabulary; AL_ERR_SHAPE: n out of range.
+ */
+al_status al_model_classify(const al_model *m, const int32_t *ids, int n, float *probs,
+                            float *weights, float *sent, float *penalty);
+
 #ifdef __cplusplus
 }
 #endif

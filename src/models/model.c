@@ -8,11 +8,14 @@
 
 #include "model.h"
 #include "seq2seq.h"
+#include "classifier.h"
+#include "transformer.h"
 #include "../api/model.h"
 #include "../api/safetensors.h"
 
-static const al_model_arch *const ARCHS[] = { &al_seq2seq_arch, NULL };
-static const char *const ARCH_NAMES[] = { "seq2seq", NULL };
+static const al_model_arch *const ARCHS[] = { &al_seq2seq_arch, &al_transformer_arch,
+                                               &al_classifier_arch, NULL };
+static const char *const ARCH_NAMES[] = { "seq2seq", "transformer", "classifier", NULL };
 
 al_status al_tensor_list_add(al_tensor_list *l, const char *name, int dim0, int dim1,
                              size_t field)
@@ -109,6 +112,8 @@ typedef struct {
     al_tensor_list list;
     union {
         al_seq2seq seq2seq;
+        al_classifier classifier;
+        al_transformer transformer;
     } impl;
 } load_scratch;
 

@@ -24,7 +24,7 @@
 #include "../attnlab.h"
 #include "model_config.h"
 
-#define AL_MODEL_MAX_TENSORS 160  /* tensors one model may hold */
+#define AL_MODEL_MAX_TENSORS 256  /* tensors one model may hold (8+8-layer nn.Transformer: 250) */
 #define AL_MODEL_MAX_NAME 56      /* bytes in a tensor name built by a parser, NUL included */
 
 /* One tensor the config needs: its name, exact shape, and where the pointer to its data goes
@@ -54,7 +54,7 @@ typedef struct {
                        size_t errlen);
 } al_model_arch;
 
-enum { AL_ARCH_SEQ2SEQ = 0 };
+enum { AL_ARCH_SEQ2SEQ = 0, AL_ARCH_TRANSFORMER = 1, AL_ARCH_CLASSIFIER = 2 };
 
 struct al_model {
     int arch;              /* AL_ARCH_* */

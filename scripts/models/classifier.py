@@ -1,0 +1,181 @@
+"""PyTorch reference for attnlab's "classifier" model (src/models/classifier.c, docs/models.md).
+
+Holds: `Classifier`, an nn.Module computing exactly what the C model computes, whose state_dict
+names are the names of the model file; `export(model, config, path)`, which writes that file
+(F32 safetensors, the config JSON in __metadata__["config"]); `encode(config, text)`, the word
+tokenizer (whitespace split, unknown words -> unk); and `classify(model, ids)`, the reference
+forward pass returning class probabilities, attention weights and, per pooling, the extras.
+
+    model = Classifier(config)                  # config: the dict documented in docs/models.md
+    export(model, config, "my.safetensors")     # then: const m = await loadModel('my.safetensors')
+    out = classify(model.double(), encode(config, "the cat sat . a dog ran"))
+    out["probs"], out["weights"], out.get("sentence_weights"), out.get("penalty")
+
+Maths (one document, no batch; the same order of operations as the C code):
+  embed      x = embedding(ids)                                         [n, E]
+  encoder    H = nn.LSTM / GRU / RNN(x) (numLayers, hiddenSize/2 per direction when
+             bidirectional, batch_first, zero initial state)             [n, d], d = hiddenSize
+  attention  (Zhou et al. 2016, eqs. 9-12) M = tanh(H); a = softmax(M w); r = H^T a;
+             h* = tanh(r); logits = classifier(h*)
+  structured (Lin et al. 2017, eqs. 6-8) A = softmax_n(W_s2 tanh(W_s1 H^T))  [r, n];
+             M = A H [r, d], flattened row by row to [r d]; logits = classifier(M);
+             penalty P = ||A A^T - I||_F^2 (reported, not added to anything)
+  han        (Yang et al. 2016, eqs. 5-10) the document is split into sentences at the
+             sentenceSeparator token (the separator ends its sentence and belongs to it; a
+             trailing run without one is the last sentence). Each sentence i on its own:
+             H_i = word_encoder(embedding(words_i)); u = tanh(H_i W^T + b);
+             a_i = softmax(u u_w); s_i = H_i^T a_i.  Then over the sentence vectors S [m, d]:
+             G = sentence_encoder(S); v = context pooling of G with sentence_pooling.*;
+             logits = classifier(v)
+  output     probs = softmax(logits)
+Does not: batch, train, pad or mask (one document at a time, every position real).
+"""
+
+import json
+import os
+import sys
+
+import torch
+from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from fixtures_lib import f32, write_safetensors  # noqa: E402
+
+LAYERS = {"lstm": nn.LSTM, "gru": nn.GRU, "rnn": nn.RNN}
+
+
+def _p(*shape):
+    return nn.Parameter(torch.empty(*shape))
+
+
+def _rnn(cfg, inp, hidden):
+    bi = cfg.get("bidirectional", False)
+    extra = {"nonlinearity": cfg.get("nonlinearity", "tanh")} if cfg["cell"] == "rnn" else {}
+    return LAYERS[cfg["cell"]](inp, hidden // 2 if bi else hidden, cfg["numLayers"],
+                               batch_first=True, bidirectional=bi, **extra)
+
+
+class AttentionPooling(nn.Module):
+    """Zhou et al. 2016: pooling.w [d]."""
+
+    def __init__(self, d):
+        super().__init__()
+        self.w = _p(d)
+
+    def forward(self, H):
+        a = torch.softmax(torch.tanh(H) @ self.w, -1)
+        return torch.tanh(a @ H), a
+
+
+class ContextPooling(nn.Module):
+    """Yang et al. 2016: W [dw, d], b [dw], u [dw] (the context vector u_w / u_s)."""
+
+    def __init__(self, d, dw):
+        super().__init__()
+        self.W, self.b, self.u = _p(dw, d), _p(dw), _p(dw)
+
+    def forward(self, H):
+        a = torch.softmax(torch.tanh(H @ self.W.T + self.b) @ self.u, -1)
+        return a @ H, a
+
+
+class StructuredPooling(nn.Module):
+    """Lin et al. 2017: W_s1 [da, d], W_s2 [r, da] (no biases, as in the paper)."""
+
+    def __init__(self, d, da, r):
+        super().__init__()
+        self.W_s1, self.W_s2 = _p(da, d), _p(r, da)
+
+    def forward(self, H):
+        A = torch.softmax(self.W_s2 @ torch.tanh(self.W_s1 @ H.T), -1)   # [r, n]
+        M = A @ H
+        I = torch.eye(A.shape[0], dtype=A.dtype)
+        P = ((A @ A.T - I) ** 2).sum()
+        return M.reshape(-1), A, P
+
+
+class Classifier(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        tok = cfg["tokenizer"]
+        E, H = cfg["embeddingSize"], cfg["hiddenSize"]
+        self.kind = cfg["pooling"]
+        self.V, self.C = len(tok["vocab"]), len(cfg["labels"])
+        self.embedding = nn.Embedding(self.V, E)
+        if self.kind == "han":
+            Hs = cfg.get("sentenceHiddenSize", H)
+            da = cfg["attentionSize"]
+            self.sep = tok["vocab"].index(cfg["sentenceSeparator"])
+            self.word_encoder = _rnn(cfg, E, H)
+            self.word_pooling = ContextPooling(H, da)
+            self.sentence_encoder = _rnn(cfg, H, Hs)
+            self.sentence_pooling = ContextPooling(Hs, cfg.get("sentenceAttentionSize", da))
+            K = Hs
+        else:
+            self.encoder = _rnn(cfg, E, H)
+            if self.kind == "attention":
+                self.pooling = AttentionPooling(H)
+                K = H
+            else:
+                self.pooling = StructuredPooling(H, cfg["attentionSize"], cfg["hops"])
+                K = cfg["hops"] * H
+        self.classifier = nn.Linear(K, self.C)
+
+
+def sentences(ids, sep):
+    """[start, end) of each sentence: a separator ends (and belongs to) its sentence."""
+    out, start = [], 0
+    for i, t in enumerate(ids):
+        if t == sep:
+            out.append((start, i + 1))
+            start = i + 1
+    if start < len(ids):
+        out.append((start, len(ids)))
+    return out
+
+
+@torch.no_grad()
+def classify(model, ids):
+    """-> dict: probs [C], logits [C], weights [n] (structured: [r, n]); han: sentence_weights
+    [m] and sentences [(start, end)]; structured: penalty (a float)."""
+    x = model.embedding(torch.tensor([ids]))
+    out = {}
+    if model.kind == "han":
+        spans = sentences(ids, model.sep)
+        vecs, w = [], []
+        for a, b in spans:
+            Hi = model.word_encoder(x[:, a:b])[0][0]
+            s, al = model.word_pooling(Hi)
+            vecs.append(s)
+            w.append(al)
+        G = model.sentence_encoder(torch.stack(vecs)[None])[0][0]
+        feat, sa = model.sentence_pooling(G)
+        out.update(weights=torch.cat(w), sentence_weights=sa, sentences=spans)
+    else:
+        H = model.encoder(x)[0][0]
+        if model.kind == "attention":
+            feat, a = model.pooling(H)
+            out["weights"] = a
+        else:
+            feat, A, P = model.pooling(H)
+            out.update(weights=A, penalty=float(P))
+    logits = model.classifier(feat)
+    out.update(logits=logits, probs=torch.softmax(logits, -1))
+    return out
+
+
+def encode(cfg, text):
+    """The word tokenizer: split on whitespace, unknown words -> unk (first index of a repeat)."""
+    tok = cfg["tokenizer"]
+    index = {}
+    for i, w in enumerate(tok["vocab"]):
+        index.setdefault(w, i)
+    return [index.get(w, index[tok["unk"]]) for w in text.split()]
+
+
+def export(model, config, path):
+    """Write model's state_dict as F32 safetensors with json.dumps(config) in
+    __metadata__["config"]."""
+    tensors = {k: f32(v) for k, v in model.state_dict().items()}
+    write_safetensors(path, tensors, {"config": json.dumps(config, separators=(",", ":"))})
