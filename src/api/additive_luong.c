@@ -115,8 +115,8 @@ static al_status luong_check(const float *query, const float *keys, const float 
         if (local == 1 && dp < 1) return AL_ERR_SHAPE;
         if (local == 1 && !count_ok(dp, d, 1)) return AL_ERR_OVERFLOW;
     }
-    if (!count_ok(B, n, d) || !count_ok(d, 2 * d, 1) ||
-        (score == AL_LUONG_CONCAT && (!count_ok(da, 2 * d, 1) || !count_ok(n, da, 1))))
+    if (!count_ok(B, n, d) || !count_ok(d, d, 2) ||
+        (score == AL_LUONG_CONCAT && (!count_ok(da, d, 2) || !count_ok(n, da, 1))))
         return AL_ERR_OVERFLOW;
     return AL_OK;
 }
