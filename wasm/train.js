@@ -148,22 +148,36 @@ function ids(model, v, target, what) {
   });
 }
 
-/** Pairs → padded Int32Arrays (tgt gets eos appended unless it already ends in eos). */
+/**
+ * One training example → { s: source ids, t: target ids (may be empty) }, per architecture; what
+ * the two arrays mean is the C architecture's (docs/training.md, models/model.h "example").
+ * seq2seq: { src, tgt } text or ids; tgt gets eos appended unless it already ends in eos.
+ */
+const EXAMPLES = {
+  seq2seq(model, p, what) {
+    const s = ids(model, p?.src, false, `${what}.src`);
+    let t = ids(model, p?.tgt, true, `${what}.tgt`);
+    if (t.length === 0 || t[t.length - 1] !== model.eosId) t = Int32Array.from([...t, model.eosId]);
+    return { s, t };
+  },
+};
+
+/** A batch of examples → padded Int32Arrays [B, S] and [B, T] with their lengths. */
 function pack(model, batch, what) {
-  if (!Array.isArray(batch) || batch.length === 0) throw new AttnlabError(`${what}: the batch must be a non-empty array of { src, tgt } pairs`);
+  if (!Array.isArray(batch) || batch.length === 0) throw new AttnlabError(`${what}: the batch must be a non-empty array of examples`);
+  const example = EXAMPLES[model.architecture];
+  if (!example) throw new AttnlabError(`${what}: training "${model.architecture}" models is not supported`, 'AL_ERR_UNSUPPORTED');
   const srcs = [], tgts = [];
   batch.forEach((p, i) => {
-    const s = ids(model, p?.src, false, `${what}: batch[${i}].src`);
-    let t = ids(model, p?.tgt, true, `${what}: batch[${i}].tgt`);
-    if (t.length === 0 || t[t.length - 1] !== model.eosId) t = Int32Array.from([...t, model.eosId]);
+    const { s, t } = example(model, p, `${what}: batch[${i}]`);
     if (s.length < 1 || s.length > MAX_SOURCE) throw new AttnlabError(`${what}: batch[${i}].src has ${s.length} tokens; 1 to ${MAX_SOURCE} allowed`, 'AL_ERR_SHAPE');
     if (t.length > MAX_STEPS) throw new AttnlabError(`${what}: batch[${i}].tgt has ${t.length} tokens; at most ${MAX_STEPS}`, 'AL_ERR_SHAPE');
     srcs.push(s);
     tgts.push(t);
   });
   const B = batch.length;
-  const S = Math.max(...srcs.map((s) => s.length)), T = Math.max(...tgts.map((t) => t.length));
-  const src = new Int32Array(B * S), tgt = new Int32Array(B * T);
+  const S = Math.max(...srcs.map((s) => s.length)), T = Math.max(0, ...tgts.map((t) => t.length));
+  const src = new Int32Array(B * S), tgt = new Int32Array(Math.max(B * T, 1));
   srcs.forEach((s, b) => src.set(s, b * S));
   tgts.forEach((t, b) => tgt.set(t, b * T));
   return { B, S, T, src, tgt, srcLen: Int32Array.from(srcs, (s) => s.length), tgtLen: Int32Array.from(tgts, (t) => t.length) };

@@ -49,7 +49,6 @@ al_status al_model_create(const char *config, size_t len, uint32_t seed, al_mode
     }
     al_model shell;
     memset(&shell, 0, sizeof shell);
-    shell.arch = AL_ARCH_SEQ2SEQ;
     shell.config = text;
     /* check the config with the loader's own messages first */
     {
@@ -58,27 +57,37 @@ al_status al_model_create(const char *config, size_t len, uint32_t seed, al_mode
             al_free(text);
             return AL_ERR_FORMAT;
         }
-        static const char *const archs[] = { "seq2seq", NULL };
+        const char *names[16];
+        int na = 0;
+        for (const al_model_arch *A; na < 15 && (A = al_model_arch_get(na)) != NULL; na++)
+            names[na] = A->name;
+        names[na] = NULL;
         int arch;
-        al_status st = al_cfg_enum(&cfg, "architecture", archs, -1, &arch, err, errlen);
+        al_status st = al_cfg_enum(&cfg, "architecture", names, -1, &arch, err, errlen);
         if (st != AL_OK) {
             al_free(text);
             return st;
         }
-        al_tensor_list *l = al_malloc(sizeof *l);
-        al_seq2seq *s = al_malloc(sizeof *s);
-        if (!l || !s) {
-            al_free(l);
-            al_free(s);
+        const al_model_arch *A = al_model_arch_get(arch);
+        if (!A->init || !A->backward || !A->example) {
+            al_free(text);
+            return al_model_errf(err, errlen, AL_ERR_UNSUPPORTED,
+                                 "architecture \"%s\" cannot be created or trained yet", A->name);
+        }
+        shell.arch = arch;
+        shell.arch_name = A->name;
+        const size_t head = (sizeof(al_tensor_list) + 15) / 16 * 16;
+        char *blk = al_malloc(head + A->impl_size);
+        if (!blk) {
             al_free(text);
             return al_model_errf(err, errlen, AL_ERR_NOMEM, "out of memory");
         }
-        memset(l, 0, sizeof *l);
-        st = al_seq2seq_arch.parse(&cfg, s, l, err, errlen);
+        memset(blk, 0, head + A->impl_size);
+        al_tensor_list *l = (al_tensor_list *)blk;
+        st = A->parse(&cfg, blk + head, l, err, errlen);
         double total = 0;
         for (int k = 0; k < l->n; k++) total += (double)l->t[k].dim[0] * (l->t[k].rank == 2 ? l->t[k].dim[1] : 1);
-        al_free(l);
-        al_free(s);
+        al_free(blk);
         if (st != AL_OK) {
             al_free(text);
             return st;
@@ -111,7 +120,7 @@ al_status al_model_create(const char *config, size_t len, uint32_t seed, al_mode
         al_model_free(m);
         return al_model_errf(err, errlen, st, "building the model failed");
     }
-    al_seq2seq_init(l, (const al_seq2seq *)m->impl, m->weights, seed);
+    al_model_arch_get(m->arch)->init(l, m->impl, m->weights, seed);
     al_free(l);
     *out = m;
     return AL_OK;
@@ -128,7 +137,9 @@ al_status al_trainer_create(al_model *m, int optimizer, float lr, float momentum
 {
     if (!out) return AL_ERR_ARGUMENT;
     *out = NULL;
-    if (!m || m->arch != AL_ARCH_SEQ2SEQ) return AL_ERR_ARGUMENT;
+    if (!m) return AL_ERR_ARGUMENT;
+    const al_model_arch *A = al_model_arch_get(m->arch);
+    if (!A || !A->backward || !A->example) return AL_ERR_UNSUPPORTED;
     if (optimizer != AL_OPTIM_ADAM && optimizer != AL_OPTIM_SGD) return AL_ERR_ARGUMENT;
     if (!(lr > 0.0f) || !isfinite(lr) || !(momentum >= 0.0f && momentum < 1.0f) ||
         !(weight_decay >= 0.0f) || !isfinite(weight_decay) || !isfinite(clip))
@@ -174,32 +185,35 @@ al_status al_trainer_gradient(al_trainer *t, const int32_t *src, const int32_t *
                               const int32_t *tgt, const int32_t *tgt_len, int T_max, int B,
                               float *loss)
 {
-    if (!t || !src || !src_len || !tgt || !tgt_len || !loss) return AL_ERR_ARGUMENT;
-    if (B < 1 || S_max < 1 || T_max < 1 || S_max > AL_MODEL_MAX_SOURCE ||
+    if (!t || !src || !src_len || !tgt_len || !loss || (T_max > 0 && !tgt)) return AL_ERR_ARGUMENT;
+    if (B < 1 || S_max < 1 || T_max < 0 || S_max > AL_MODEL_MAX_SOURCE ||
         T_max > AL_MODEL_MAX_STEPS || (double)B * (S_max > T_max ? S_max : T_max) >= 2147483648.0)
         return AL_ERR_SHAPE;
-    const al_seq2seq *s = (const al_seq2seq *)t->m->impl;
-    double tokens = 0.0;
+    const al_model_arch *A = al_model_arch_get(t->m->arch);
+    const void *impl = t->m->impl;
+    double terms = 0.0;
     for (int b = 0; b < B; b++) {
-        if (src_len[b] < 1 || src_len[b] > S_max || tgt_len[b] < 1 || tgt_len[b] > T_max)
+        if (src_len[b] < 0 || src_len[b] > S_max || tgt_len[b] < 0 || tgt_len[b] > T_max)
             return AL_ERR_SHAPE;
-        const int32_t *x = src + (size_t)b * S_max, *y = tgt + (size_t)b * T_max;
-        for (int i = 0; i < src_len[b]; i++) if (x[i] < 0 || x[i] >= s->Vs) return AL_ERR_RANGE;
-        for (int i = 0; i < tgt_len[b]; i++) if (y[i] < 0 || y[i] >= s->Vt) return AL_ERR_RANGE;
-        tokens += tgt_len[b];
+        double k = 0.0;
+        al_status st = A->example(impl, src + (size_t)b * S_max, src_len[b],
+                                  T_max > 0 ? tgt + (size_t)b * T_max : NULL, tgt_len[b], &k);
+        if (st != AL_OK) return st;
+        terms += k;
     }
+    if (!(terms > 0.0)) return AL_ERR_SHAPE;
     memset(t->grad, 0, t->n * sizeof(float));
-    const float scale = (float)(1.0 / tokens);
+    const float scale = (float)(1.0 / terms);
     double sum = 0.0;
     for (int b = 0; b < B; b++) {
         double nll;
-        al_status st = al_seq2seq_backward(s, t->m->weights, t->grad, src + (size_t)b * S_max,
-                                           src_len[b], tgt + (size_t)b * T_max, tgt_len[b], scale,
-                                           &nll);
+        al_status st = A->backward(impl, t->m->weights, t->grad, src + (size_t)b * S_max,
+                                   src_len[b], T_max > 0 ? tgt + (size_t)b * T_max : NULL,
+                                   tgt_len[b], scale, &nll);
         if (st != AL_OK) return st;
         sum += nll;
     }
-    *loss = (float)(sum / tokens);
+    *loss = (float)(sum / terms);
     t->norm = (float)al_optim_clip(t->grad, t->n, 0.0f);
     return AL_OK;
 }

@@ -183,7 +183,8 @@ static al_status classifier_parse(const al_cfg *cfg, void *impl, al_tensor_list 
     return AL_OK;
 }
 
-const al_model_arch al_classifier_arch = { "classifier", sizeof(al_classifier), classifier_parse };
+const al_model_arch al_classifier_arch = { "classifier", sizeof(al_classifier), classifier_parse,
+                                           NULL, NULL, NULL };
 
 /* ------------------------------------------------------------------ forward */
 

@@ -217,5 +217,10 @@ void al_model_free(al_model *m)
     al_free(m);
 }
 
+const al_model_arch *al_model_arch_get(int arch)
+{
+    return arch >= 0 && arch < (int)(sizeof ARCHS / sizeof ARCHS[0]) - 1 ? ARCHS[arch] : NULL;
+}
+
 const char *al_model_architecture(const al_model *m) { return m ? m->arch_name : NULL; }
 const char *al_model_config(const al_model *m) { return m ? m->config : NULL; }

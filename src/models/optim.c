@@ -49,3 +49,34 @@ void al_optim_sgd(float *w, const float *g, float *buf, size_t n, float lr, floa
         w[i] -= lr * d + decay * w[i];
     }
 }
+
+/* ------------------------------------------------------------------ seeded initialisation */
+
+void al_rng_seed(al_rng *r, unsigned int seed)
+{
+    r->x = 0x243F6A8885A308D3ull ^ ((unsigned long long)seed * 0x9E3779B97F4A7C15ull);
+}
+
+double al_rng_uniform(al_rng *r) /* splitmix64, top 53 bits */
+{
+    unsigned long long z = (r->x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0;
+}
+
+void al_rng_normal(al_rng *r, float *w, long n)
+{
+    for (long i = 0; i < n; i += 2) {
+        const double u1 = 1.0 - al_rng_uniform(r), u2 = al_rng_uniform(r);
+        const double m = sqrt(-2.0 * log(u1)), a = 6.283185307179586 * u2;
+        w[i] = (float)(m * cos(a));
+        if (i + 1 < n) w[i + 1] = (float)(m * sin(a));
+    }
+}
+
+void al_rng_bounded(al_rng *r, float *w, long n, double bound)
+{
+    for (long i = 0; i < n; i++) w[i] = (float)((2.0 * al_rng_uniform(r) - 1.0) * bound);
+}

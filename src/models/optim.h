@@ -40,4 +40,18 @@ void al_optim_adam(float *w, const float *g, float *m, float *v, size_t n, float
 void al_optim_sgd(float *w, const float *g, float *buf, size_t n, float lr, float momentum,
                   float weight_decay, long t);
 
+/*
+ * Seeded initialisation shared by every architecture: one splitmix64 stream (the same sequence
+ * on every host), so the same seed gives the same weights everywhere.
+ *   al_rng_seed      the stream's start for a seed (0x243F6A8885A308D3 ^ seed·0x9E3779B97F4A7C15)
+ *   al_rng_uniform   [0, 1) with 53 bits
+ *   al_rng_normal    w [n] ~ N(0, 1) by Box-Muller, both values of each pair used (nn.Embedding)
+ *   al_rng_bounded   w [n] ~ U(−bound, bound) (nn.Linear, nn.LSTM: bound = 1/√fan)
+ */
+typedef struct { unsigned long long x; } al_rng;
+void al_rng_seed(al_rng *r, unsigned int seed);
+double al_rng_uniform(al_rng *r);
+void al_rng_normal(al_rng *r, float *w, long n);
+void al_rng_bounded(al_rng *r, float *w, long n, double bound);
+
 #endif /* AL_MODELS_OPTIM_H */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "seq2seq.h"
+#include "seq2seq_train.h"
 #include "../api/recurrent.h"
 #include "../kernels/attention_additive_luong.h"
 #include "../kernels/kernels.h"
@@ -209,7 +210,9 @@ static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l,
     return AL_OK;
 }
 
-const al_model_arch al_seq2seq_arch = { "seq2seq", sizeof(al_seq2seq), seq2seq_parse };
+const al_model_arch al_seq2seq_arch = { "seq2seq", sizeof(al_seq2seq), seq2seq_parse,
+                                        al_seq2seq_init_hook, al_seq2seq_example_hook,
+                                        al_seq2seq_backward_hook };
 
 /* ------------------------------------------------------------------ one sentence's context */
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "seq2seq_train.h"
+#include "optim.h"
 #include "../api/recurrent.h"
 #include "../kernels/attention_additive_luong.h"
 #include "../kernels/kernels.h"
@@ -369,38 +370,20 @@ done:
 
 /* ------------------------------------------------------------------ initialisation */
 
-/* splitmix64: one 64-bit state, the same sequence on every host */
-static uint64_t mix_next(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static double mix_uniform(uint64_t *x) /* [0, 1) with 53 bits */
-{
-    return (double)(mix_next(x) >> 11) / 9007199254740992.0;
-}
-
 static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
 void al_seq2seq_init(const al_tensor_list *list, const al_seq2seq *s, float *weights,
                      uint32_t seed)
 {
-    uint64_t x = 0x243F6A8885A308D3ull ^ ((uint64_t)seed * 0x9E3779B97F4A7C15ull);
+    al_rng r;
+    al_rng_seed(&r, seed);
     float *w = weights;
     for (int k = 0; k < list->n; k++) {
         const al_tensor_spec *t = &list->t[k];
         const long n = (long)t->dim[0] * (t->rank == 2 ? t->dim[1] : 1);
         const char *name = t->name;
         if (strstr(name, "embedding")) {
-            /* N(0, 1), Box-Muller (both values used) */
-            for (long i = 0; i < n; i += 2) {
-                const double u1 = 1.0 - mix_uniform(&x), u2 = mix_uniform(&x);
-                const double r = sqrt(-2.0 * log(u1)), a = 6.283185307179586 * u2;
-                w[i] = (float)(r * cos(a));
-                if (i + 1 < n) w[i + 1] = (float)(r * sin(a));
-            }
+            al_rng_normal(&r, w, n);
         } else {
             double fan;
             if (starts(name, "encoder.")) fan = s->Hs;
@@ -409,11 +392,34 @@ void al_seq2seq_init(const al_tensor_list *list, const al_seq2seq *s, float *wei
             else if (strcmp(name, "out.bias") == 0) fan = s->dout;
             else if (t->rank == 2) fan = t->dim[1];
             else fan = t->dim[0]; /* v, v_a, v_p */
-            const double b = 1.0 / sqrt(fan);
-            for (long i = 0; i < n; i++) w[i] = (float)((2.0 * mix_uniform(&x) - 1.0) * b);
+            al_rng_bounded(&r, w, n, 1.0 / sqrt(fan));
         }
         w += n;
     }
+}
+
+void al_seq2seq_init_hook(const al_tensor_list *list, const void *impl, float *weights,
+                          uint32_t seed)
+{
+    al_seq2seq_init(list, (const al_seq2seq *)impl, weights, seed);
+}
+
+al_status al_seq2seq_example_hook(const void *impl, const int32_t *src, int S, const int32_t *tgt,
+                                  int T, double *terms)
+{
+    const al_seq2seq *s = (const al_seq2seq *)impl;
+    if (S < 1 || T < 1 || !src || !tgt) return AL_ERR_SHAPE;
+    for (int i = 0; i < S; i++) if (src[i] < 0 || src[i] >= s->Vs) return AL_ERR_RANGE;
+    for (int i = 0; i < T; i++) if (tgt[i] < 0 || tgt[i] >= s->Vt) return AL_ERR_RANGE;
+    *terms = T;
+    return AL_OK;
+}
+
+al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0,
+                                   const int32_t *src, int S, const int32_t *tgt, int T,
+                                   float scale, double *nll)
+{
+    return al_seq2seq_backward((const al_seq2seq *)impl, w0, g0, src, S, tgt, T, scale, nll);
 }
 
 /* ------------------------------------------------------------------ tensor list, export */
@@ -421,21 +427,23 @@ void al_seq2seq_init(const al_tensor_list *list, const al_seq2seq *s, float *wei
 al_status al_model_tensor_list(const al_model *m, al_tensor_list **out)
 {
     *out = NULL;
-    if (!m || m->arch != AL_ARCH_SEQ2SEQ) return AL_ERR_ARGUMENT;
-    typedef struct { al_tensor_list l; al_seq2seq s; } both;
-    both *b = al_malloc(sizeof *b);
+    const al_model_arch *A = m ? al_model_arch_get(m->arch) : NULL;
+    if (!A) return AL_ERR_ARGUMENT;
+    /* the list first (al_free(*out) frees the block), the architecture's scratch after it */
+    const size_t head = (sizeof(al_tensor_list) + 15) / 16 * 16;
+    char *b = al_malloc(head + A->impl_size);
     if (!b) return AL_ERR_NOMEM;
-    memset(b, 0, sizeof *b);
+    memset(b, 0, head + A->impl_size);
     al_cfg cfg;
     al_status st = AL_ERR_FORMAT;
     if (al_cfg_open(&cfg, m->config, strlen(m->config), NULL, 0) == 0) {
-        st = al_seq2seq_arch.parse(&cfg, &b->s, &b->l, NULL, 0);
+        st = A->parse(&cfg, b + head, (al_tensor_list *)b, NULL, 0);
     }
     if (st != AL_OK) {
         al_free(b);
         return st;
     }
-    *out = &b->l; /* first member: al_free(*out) frees b */
+    *out = (al_tensor_list *)b;
     return AL_OK;
 }
 

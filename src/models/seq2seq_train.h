@@ -59,6 +59,16 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
 void al_seq2seq_init(const al_tensor_list *list, const al_seq2seq *s, float *weights,
                      uint32_t seed);
 
+/* The architecture hooks (models/model.h) over the functions above. An example is one sentence
+ * pair: src [S >= 1] source ids, tgt [T >= 1] target ids ending in eos; T loss terms. */
+void al_seq2seq_init_hook(const al_tensor_list *list, const void *impl, float *weights,
+                          uint32_t seed);
+al_status al_seq2seq_example_hook(const void *impl, const int32_t *src, int S, const int32_t *tgt,
+                                  int T, double *terms);
+al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0,
+                                   const int32_t *src, int S, const int32_t *tgt, int T,
+                                   float scale, double *nll);
+
 /* The model's tensor list, re-derived from its config (al_malloc'd; al_free it). */
 al_status al_model_tensor_list(const al_model *m, al_tensor_list **out);
 

@@ -208,7 +208,7 @@ static al_status transformer_parse(const al_cfg *cfg, void *impl, al_tensor_list
 }
 
 const al_model_arch al_transformer_arch = { "transformer", sizeof(al_transformer),
-                                            transformer_parse };
+                                            transformer_parse, NULL, NULL, NULL };
 
 /* ------------------------------------------------------------------ forward */
 
