@@ -110,8 +110,9 @@ build/check/attnlab.wasm: $(WASM_OBJ_SIMD)
 build/check/attnlab-scalar.wasm: $(WASM_OBJ_SCALAR)
 	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_LINK) -o $@
 
-size: wasm                                        ## print the .wasm sizes, raw and gzip
+size: wasm                                        ## what the page downloads: .wasm, JS, models (raw and gzip)
 	@for f in wasm/*.wasm; do printf '%-28s %7d bytes raw %7d gzip\n' $$f $$(stat -c %s $$f) $$(gzip -9c $$f | wc -c); done
+	@$(NODE) scripts/size.mjs
 
 # ---------------------------------------------------------------- tests
 test: test-c test-asan test-c-wasm test-js test-browser  ## everything CI runs
