@@ -1,8 +1,10 @@
 # attnlab: one set of C sources, three builds.
 #   native  gcc, for the C tests, sanitizers, fuzzing and the native benchmark baseline
-#   wasm    emcc -O3 -msimd128 → wasm/attnlab.wasm (shipped), and without -msimd128 →
-#           wasm/attnlab-scalar.wasm (picked by the loader where SIMD128 is missing)
-# Both .wasm files are committed; `make check-wasm` proves they are what the sources build.
+#   wasm    emcc -msimd128 → wasm/attnlab.wasm (shipped), and without -msimd128 →
+#           wasm/attnlab-scalar.wasm (picked by the loader where SIMD128 is missing); the same
+#           objects linked with the training entry points too → wasm/attnlab-train.wasm and
+#           wasm/attnlab-train-scalar.wasm (loaded only by createModel/loadTrainableModel)
+# The .wasm files are committed; `make check-wasm` proves they are what the sources build.
 
 SHELL := /bin/bash
 CC ?= gcc
@@ -18,17 +20,23 @@ C_TESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 
 # The wasm exports, explicitly: the core functions of src/attnlab.h and src/wasm_exports.c here,
 # plus one list per family of ops in src/api/*.exports (one name a line).
+# The training entry points (src/api/train.exports) are linked only into the training builds, so
+# the trainers, optimisers and model backward passes stay out of the .wasm every page loads.
+TRAIN_EXPORTS := $(sort $(shell cat src/api/train.exports 2>/dev/null))
 WASM_EXPORTS := al_abi_version al_memory_bytes al_status_string al_simd al_check_finite \
 	al_malloc al_free al_alloc_live \
 	al_matmul al_matvec al_softmax al_activate al_layernorm al_embedding al_sdpa \
-	$(sort $(shell cat src/api/*.exports 2>/dev/null))
+	$(filter-out $(TRAIN_EXPORTS),$(sort $(shell cat src/api/*.exports 2>/dev/null)))
 comma := ,
 empty :=
 space := $(empty) $(empty)
-WASM_LINK := --no-entry -sSTANDALONE_WASM=1 -sFILESYSTEM=0 -sALLOW_MEMORY_GROWTH=1 \
+WASM_LINK_BASE := --no-entry -sSTANDALONE_WASM=1 -sFILESYSTEM=0 -sALLOW_MEMORY_GROWTH=1 \
 	-sINITIAL_MEMORY=2097152 -sMAXIMUM_MEMORY=2147483648 -sTOTAL_STACK=524288 \
-	-sMALLOC=emmalloc -sABORTING_MALLOC=0 -sERROR_ON_UNDEFINED_SYMBOLS=1 \
+	-sMALLOC=emmalloc -sABORTING_MALLOC=0 -sERROR_ON_UNDEFINED_SYMBOLS=1
+WASM_LINK := $(WASM_LINK_BASE) \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS)))
+WASM_TRAIN_LINK := $(WASM_LINK_BASE) \
+	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS) $(TRAIN_EXPORTS)))
 
 .PHONY: all native wasm test test-c test-c-wasm test-asan test-js test-browser check-wasm \
 	demo bench clean setup size
@@ -59,7 +67,9 @@ build/asan/test_%: tests/c/test_%.c tests/c/check.h $(LIB_SRC) $(LIB_HDR)
 		-fno-omit-frame-pointer -Itests/c $< $(LIB_SRC) -lm -o $@
 
 # ---------------------------------------------------------------- wasm
-wasm: wasm/attnlab.wasm wasm/attnlab-scalar.wasm   ## the two shipped .wasm files
+WASM_FILES := wasm/attnlab.wasm wasm/attnlab-scalar.wasm wasm/attnlab-train.wasm \
+	wasm/attnlab-train-scalar.wasm
+wasm: $(WASM_FILES)                               ## the four shipped .wasm files
 
 # Optimisation by role, to keep the SIMD .wasm under 150 KB without slowing the hot loops: in
 # the SIMD build the _simd128 twins (every hot loop: sgemm tiles, softmax, attention, gates,
@@ -88,6 +98,12 @@ wasm/attnlab.wasm: $(WASM_OBJ_SIMD) Makefile $(wildcard src/api/*.exports)
 wasm/attnlab-scalar.wasm: $(WASM_OBJ_SCALAR) Makefile $(wildcard src/api/*.exports)
 	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_LINK) -o $@
 
+wasm/attnlab-train.wasm: $(WASM_OBJ_SIMD) Makefile $(wildcard src/api/*.exports)
+	$(EMCC) -Oz $(WASM_OBJ_SIMD) $(WASM_TRAIN_LINK) -o $@
+
+wasm/attnlab-train-scalar.wasm: $(WASM_OBJ_SCALAR) Makefile $(wildcard src/api/*.exports)
+	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_TRAIN_LINK) -o $@
+
 # the C tests compiled by emcc and run under Node: exercises the f32x4 twins for real.
 # (--no-experimental-fetch: emcc 3.1.6 output would try fetch() on a file path in Node 20)
 build/wasm-test/test_%.js: tests/c/test_%.c tests/c/check.h $(LIB_SRC) $(LIB_HDR)
@@ -99,9 +115,8 @@ build/wasm-test/test_%.js: tests/c/test_%.c tests/c/check.h $(LIB_SRC) $(LIB_HDR
 # rebuild both .wasm files elsewhere and compare with the committed bytes
 check-wasm:                                       ## fail if committed .wasm differ from a rebuild
 	rm -rf build/check && mkdir -p build/check
-	$(MAKE) --no-print-directory -B build/check/attnlab.wasm build/check/attnlab-scalar.wasm
-	cmp build/check/attnlab.wasm wasm/attnlab.wasm
-	cmp build/check/attnlab-scalar.wasm wasm/attnlab-scalar.wasm
+	$(MAKE) --no-print-directory -B $(patsubst wasm/%,build/check/%,$(WASM_FILES))
+	@set -e; for f in $(WASM_FILES); do cmp build/check/$${f#wasm/} $$f; done
 	@echo "check-wasm: committed .wasm files match the sources"
 
 build/check/attnlab.wasm: $(WASM_OBJ_SIMD)
@@ -109,6 +124,12 @@ build/check/attnlab.wasm: $(WASM_OBJ_SIMD)
 
 build/check/attnlab-scalar.wasm: $(WASM_OBJ_SCALAR)
 	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_LINK) -o $@
+
+build/check/attnlab-train.wasm: $(WASM_OBJ_SIMD)
+	$(EMCC) -Oz $(WASM_OBJ_SIMD) $(WASM_TRAIN_LINK) -o $@
+
+build/check/attnlab-train-scalar.wasm: $(WASM_OBJ_SCALAR)
+	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_TRAIN_LINK) -o $@
 
 size: wasm                                        ## what the page downloads: .wasm, JS, models (raw and gzip)
 	@for f in wasm/*.wasm; do printf '%-28s %7d bytes raw %7d gzip\n' $$f $$(stat -c %s $$f) $$(gzip -9c $$f | wc -c); done
@@ -183,5 +204,5 @@ bench-check: wasm node_modules                     ## re-run the benchmarks; fai
 # ---------------------------------------------------------------- trained models (docs/training.md)
 .PHONY: models
 
-models: wasm                                      ## train the dates models into web/models/ (reproducible; minutes on 2 cores)
+models: wasm                                      ## train every shipped model into web/models/ (reproducible; ~15 min on 2 cores)
 	$(NODE) scripts/train.mjs --all

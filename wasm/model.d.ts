@@ -51,6 +51,8 @@ export interface ClassifierConfig {
   attentionSize?: number;
   /** structured: r. */
   hops?: number;
+  /** structured, training only: the weight of ‖AAᵀ − I‖²_F in the loss, in [0, 10000]; default 0. */
+  penaltyCoefficient?: number;
   sentenceHiddenSize?: number;
   sentenceAttentionSize?: number;
   /** han: the token that ends a sentence (in tokenizer.vocab). */
@@ -71,19 +73,71 @@ export interface TransformerConfig {
   feedforwardSize: number;
   /** Layers per stack (encoder-decoder: encoder and decoder each). */
   numLayers: number;
-  positions: 'learned' | 'sinusoidal';
+  /** 'relative': Shaw et al. 2018 relative self-attention (needs maxRelativePosition). */
+  positions: 'learned' | 'sinusoidal' | 'relative';
   /** Longest sequence; required for learned positions (rows of pos_embedding.weight). */
   maxPositions?: number;
+  /** Relative positions: the clipping distance k >= 1 (tables of 2k+1 rows). */
+  maxRelativePosition?: number;
   normFirst?: boolean;
   activation?: 'relu' | 'gelu';
   finalNorm?: boolean;
   /** Multiply embeddings by √E (default false). */
   scaleEmbedding?: boolean;
   maxLength?: number;
-  tokenizer: TokenizerConfig;
+  /** bos / eos optional: the decoder variant needs eos, the encoder-decoder both. */
+  tokenizer: Omit<TokenizerConfig, 'bos' | 'eos'> & Partial<Pick<TokenizerConfig, 'bos' | 'eos'>>;
   name?: string;
   description?: string;
   training?: unknown;
+}
+
+/** The config of architecture "memory-rnn" (docs/models.md, "Architecture memory-rnn"). */
+export interface MemoryRnnConfig {
+  architecture: 'memory-rnn';
+  /** 'lstm': the plain nn.LSTM baseline of the same size (no attention). */
+  cell: 'lstmn' | 'self-attention-rnn' | 'lstm';
+  /** self-attention-rnn: the score; default 'additive'. */
+  align?: 'additive' | 'dot';
+  embeddingSize: number;
+  hiddenSize: number;
+  /** self-attention-rnn: da (additive) or dk (dot). */
+  attentionSize?: number;
+  /** 'lm': each step predicts the next token; 'classifier': the final (or mean) state → labels. */
+  head: 'lm' | 'classifier';
+  /** classifier: the features, the final state h_n ('last', default) or the mean of h. */
+  pool?: 'last' | 'mean';
+  /** classifier: the classes. */
+  labels?: string[];
+  /** bos / eos (in vocab): put around the words of a text by encode() and run(). */
+  tokenizer: { type: 'word'; vocab: string[]; unk: string; pad?: string; bos?: string; eos?: string };
+  name?: string;
+  description?: string;
+  training?: unknown;
+}
+
+/** Model.run of a memory-rnn language model (head "lm"). */
+export interface MemoryRnnLmResult {
+  ids: Int32Array;
+  tokens: string[];
+  /** [n − 1]: log p(ids[t+1] | ids[≤t]). */
+  logProbs: Float32Array;
+  /** exp of the mean negated logProbs; undefined for one token. */
+  perplexity: number | undefined;
+  /** With { distributions: true }: every step's log-distribution of the next token, [n, V]. */
+  distributions?: { data: Float32Array; shape: [number, number] };
+  /** One [n, n] map (row t: the weights over the steps read at step t); empty for cell 'lstm'. */
+  attention: AttentionMap[];
+}
+
+/** Model.run / classify of a memory-rnn classifier head. */
+export interface MemoryRnnClassifyResult {
+  label: string;
+  labelId: number;
+  probs: Float32Array;
+  ids: Int32Array;
+  tokens: string[];
+  attention: AttentionMap[];
 }
 
 /** One transformer attention map (per layer and head). */
@@ -214,7 +268,7 @@ export class Tokenizer {
 
 export class Model {
   readonly architecture: string;
-  readonly config: ModelConfig | ClassifierConfig | TransformerConfig;
+  readonly config: ModelConfig | ClassifierConfig | TransformerConfig | MemoryRnnConfig;
   readonly tokenizer: Tokenizer;
   readonly srcVocabSize: number;
   readonly tgtVocabSize: number;
@@ -227,8 +281,9 @@ export class Model {
   encode(text: string): Int32Array;
   decode(ids: Iterable<number>): string;
   /** Seq2seq decoding. For a classifier, run returns what classify() returns (call classify() for that type).
-   * For a transformer it returns a TransformerRunResult (cast it; only maxLength is an option). */
-  run(input: string | ArrayLike<number>, options?: RunOptions): RunResult;
+   * For a transformer it returns a TransformerRunResult (cast it; only maxLength is an option).
+   * For a memory-rnn model: a MemoryRnnLmResult (option distributions) or MemoryRnnClassifyResult. */
+  run(input: string | ArrayLike<number>, options?: RunOptions & { distributions?: boolean }): RunResult;
   /** Transformers only: one forward pass (encoder-decoder: tgt is the decoder input, bos first). */
   forward(input: string | ArrayLike<number>, tgt?: string | ArrayLike<number>): TransformerForwardResult;
   /** Classify one document (architecture "classifier"; other architectures throw AL_ERR_UNSUPPORTED). */

@@ -19,6 +19,7 @@
 import { AttnlabError, Arena, getLib, readCString, statusName } from './core.js';
 import { Tokenizer } from './tokenizer.js';
 import { transformerForward, transformerRun } from './transformer-model.js';
+import { memoryRun, memoryTokenizer } from './memory-rnn-model.js';
 
 const ERR_CAP = 256; // AL_MODEL_ERR_CAP
 const MAX_SOURCE = 4096; // AL_MODEL_MAX_SOURCE
@@ -115,9 +116,10 @@ export class Model {
     /** The parsed config (docs/models.md). */
     this.config = JSON.parse(readCString(x, x.al_model_config(ptr)));
     /** The config's tokenizer. */
-    this.tokenizer = new Tokenizer(this.architecture === 'classifier' ? classifierTokenizer(this.config) : this.config.tokenizer);
-    /** Classifiers: the class labels (the config's "labels"). */
-    if (this.architecture === 'classifier') this.labels = this.config.labels.slice();
+    this.tokenizer = this.architecture === 'memory-rnn' ? memoryTokenizer(this.config)
+      : new Tokenizer(this.architecture === 'classifier' ? classifierTokenizer(this.config) : this.config.tokenizer);
+    /** Classifiers (and memory-rnn classifier heads): the class labels (the config's "labels"). */
+    if (this.architecture === 'classifier' || this.config.head === 'classifier') this.labels = this.config.labels.slice();
     this.srcVocabSize = x.al_model_src_vocab(ptr);
     this.tgtVocabSize = x.al_model_tgt_vocab(ptr);
     this.bosId = x.al_model_bos(ptr);
@@ -167,6 +169,11 @@ export class Model {
    */
   run(input, options = {}) {
     if (this.architecture === 'classifier') return this.classify(input, options);
+    if (this.architecture === 'memory-rnn') {
+      const x = this.#live('run');
+      checkKeys(options, 'Model.run', this.config.head === 'classifier' ? [] : ['distributions']);
+      return memoryRun(x, this.#ptr, this, this.#source(input, 'run'), options);
+    }
     if (this.architecture === 'transformer') {
       checkKeys(options, 'Model.run', ['maxLength']);
       return transformerRun(this.#live('run'), this.#ptr, this, input, options);
@@ -225,6 +232,7 @@ export class Model {
   classify(input, options = {}) {
     const x = this.#live('classify');
     checkKeys(options, 'Model.classify', []);
+    if (this.config.head === 'classifier') return memoryRun(x, this.#ptr, this, this.#source(input, 'classify'), options);
     if (this.architecture !== 'classifier') {
       throw new AttnlabError(`Model.classify: this is a "${this.architecture}" model; classify() needs architecture "classifier" (use run())`, 'AL_ERR_UNSUPPORTED');
     }
@@ -469,5 +477,8 @@ function checkKeys(options, name, allowed) {
 }
 
 function statusError(x, status, context) {
-  return new AttnlabError(`${context}: ${readCString(x, x.al_status_string(status))}`, statusName(status));
+  // AL_ERR_NONFINITE from a model call: the inputs were ids, so the model's own arithmetic
+  // overflowed float32 (finite but huge weights); docs/reliability.md, "results policy"
+  const why = status === 4 ? ' (the model produced NaN or infinite values: its weights are too large for float32 arithmetic)' : '';
+  return new AttnlabError(`${context}: ${readCString(x, x.al_status_string(status))}${why}`, statusName(status));
 }

@@ -1,11 +1,44 @@
 // Types for wasm/train.js (docs/training.md).
-import type { Model, ModelConfig } from './model.js';
+import type { Model, ModelConfig, ClassifierConfig, MemoryRnnConfig, TransformerConfig } from './model.js';
 
 /** A training pair: text (tokenised with the model's tokenizer) or token ids. eos is appended to
  * tgt unless it already ends with it. */
 export interface TrainingPair {
   src: string | ArrayLike<number>;
   tgt: string | ArrayLike<number>;
+}
+
+/** A classifier's training example: the document (text or ids; han: separators included) and
+ * its label (one of model.labels, or its index). */
+export interface ClassifierExample {
+  src: string | ArrayLike<number>;
+  label: string | number;
+}
+
+/** A language model's training example (memory-rnn head "lm"): one sentence, text (bos/eos
+ * added when the tokenizer names them) or ids, 2 tokens or more. */
+export interface LanguageModelExample {
+  src: string | ArrayLike<number>;
+}
+
+/** A transformer encoder's training example: the sequence and one label per position (label
+ * strings, ids, or the labels as text separated by spaces). A decoder-only transformer trains
+ * on LanguageModelExample (text gets eos appended, ids are taken as given); an encoder-decoder
+ * on TrainingPair. */
+export interface TaggingExample {
+  src: string | ArrayLike<number>;
+  tags: string | ArrayLike<string | number>;
+}
+
+/** Trainer.evaluate of a language model. */
+export interface LanguageModelEvaluation {
+  /** mean next-token loss over every sentence's n − 1 predictions */
+  loss: number;
+  /** exp(loss) */
+  perplexity: number;
+  /** the predictions counted */
+  tokens: number;
+  count: number;
 }
 
 export interface TrainerOptions {
@@ -33,17 +66,32 @@ export interface Evaluation {
   count: number;
 }
 
+/** Trainer.evaluate of a classifier. */
+export interface ClassifierEvaluation {
+  /** fraction of documents whose most probable label is theirs */
+  accuracy: number;
+  /** mean −log p(label) (without the penalty; undefined with { loss: false }) */
+  loss: number | undefined;
+  /** structured pooling: mean ‖AAᵀ − I‖²_F */
+  penalty?: number;
+  count: number;
+}
+
 export declare class Trainer {
   readonly model: Model;
   /** one optimiser step; returns the batch's mean token loss before the step */
-  step(batch: TrainingPair[]): number;
+  step(batch: TrainingPair[] | ClassifierExample[] | LanguageModelExample[] | TaggingExample[]): number;
   /** loss and gradient without an update; gradients under the model's tensor names */
-  gradients(batch: TrainingPair[]): { loss: number; gradients: Map<string, { data: Float32Array; shape: number[]; dtype: string }> };
+  gradients(batch: TrainingPair[] | ClassifierExample[] | LanguageModelExample[] | TaggingExample[]): { loss: number; gradients: Map<string, { data: Float32Array; shape: number[]; dtype: string }> };
   setLearningRate(lr: number): void;
   readonly steps: number;
   /** the last gradient's global norm, before clipping */
   readonly gradNorm: number;
   evaluate(pairs: TrainingPair[], options?: { loss?: boolean }): Evaluation;
+  evaluate(examples: ClassifierExample[], options?: { loss?: boolean }): ClassifierEvaluation;
+  evaluate(examples: LanguageModelExample[]): LanguageModelEvaluation;
+  /** a transformer encoder: tokenAccuracy over positions, exactMatch over sequences */
+  evaluate(examples: TaggingExample[], options?: { loss?: boolean }): Evaluation;
   /** the model's safetensors bytes now (loadModel reads them) */
   save(): Uint8Array;
   dispose(): void;
@@ -51,7 +99,7 @@ export declare class Trainer {
 }
 
 /** A new model from a config with seeded weights (seed: integer in [0, 2^32); default 0). */
-export function createModel(config: ModelConfig | string, options?: { seed?: number }): Promise<Model>;
+export function createModel(config: ModelConfig | ClassifierConfig | MemoryRnnConfig | TransformerConfig | string, options?: { seed?: number }): Promise<Model>;
 /** loadModel() for a model you will train. */
 export function loadTrainableModel(source: string | URL | ArrayBuffer | ArrayBufferView): Promise<Model>;
 /** Safetensors bytes of a model made by createModel / loadTrainableModel. */

@@ -1,4 +1,5 @@
-// attnlab/wasm/train.js: training seq2seq models in the page or in Node (docs/training.md).
+// attnlab/wasm/train.js: training seq2seq, classifier and transformer models in the page or in Node
+// (docs/training.md; a classifier's examples are { src, label }).
 //
 //   import { createModel, createTrainer } from 'attnlab';
 //   const model = await createModel(config, { seed: 1 });          // no file: seeded weights
@@ -13,11 +14,13 @@
 // private: train a model made here, with createModel() (from a config) or loadTrainableModel()
 // (from a file, like loadModel()).
 // What this file does: tokenises and pads batches, calls al_trainer_* (src/api/train.h), copies
-// results out. What it does not do: any maths, or keep typed-array views across calls.
+// results out. What it does not do: any maths (but the log-softmax of a transformer's evaluate
+// loss, from the model's logits), or keep typed-array views across calls.
 
 import { AttnlabError, Arena, getLib, readCString, statusName } from './core.js';
 import { Model } from './model.js';
 import { readSafetensors } from './io.js';
+import { lmEvaluate } from './memory-rnn-model.js';
 
 const ERR_CAP = 256; // AL_MODEL_ERR_CAP
 const MAX_SOURCE = 4096;
@@ -27,14 +30,17 @@ const OPTIMIZERS = { adam: 0, sgd: 1 };
 /** Models made here → { ptr, live, trainers } (loadModel()'s models keep their handle private). */
 const handles = new WeakMap();
 
+/** The training instance's exports (index.js initTraining(): attnlab-train.wasm, loaded once, on
+ * first use; init() first, so the training build follows the main build's SIMD or scalar pick). */
 async function lib() {
-  if (!getLib()) await (await import('./index.js')).init();
-  return getLib().x;
+  const index = await import('./index.js');
+  if (!getLib()) await index.init();
+  return (await index.initTraining()).x;
 }
 
 function adopt(x, ptr) {
   const model = new Model(x, ptr);
-  const h = { ptr, live: true, trainers: new Set() };
+  const h = { x, ptr, live: true, trainers: new Set() };
   handles.set(model, h);
   // disposing the model disposes its trainers first (they borrow its weights)
   const dispose = model.dispose.bind(model);
@@ -111,7 +117,7 @@ export async function loadTrainableModel(source) {
 /** Safetensors bytes of a model made here, as it is now. */
 export function saveModel(model) {
   const h = handle(model, 'saveModel');
-  return exportBytes(getLib().x, (pB, pL) => getLib().x.al_model_save(h.ptr, pB, pL), 'saveModel');
+  return exportBytes(h.x, (pB, pL) => h.x.al_model_save(h.ptr, pB, pL), 'saveModel');
 }
 
 function handle(model, what) {
@@ -160,7 +166,119 @@ const EXAMPLES = {
     if (t.length === 0 || t[t.length - 1] !== model.eosId) t = Int32Array.from([...t, model.eosId]);
     return { s, t };
   },
+  // classifier: { src: text or ids (han: separators included), label: a label or its index }
+  classifier(model, p, what) {
+    const s = ids(model, p?.src, false, `${what}.src`);
+    if (s.length === 0) throw new AttnlabError(`${what}.src is empty: a document needs at least one token`, 'AL_ERR_SHAPE');
+    return { s, t: Int32Array.of(labelId(model, p?.label, `${what}.label`)) };
+  },
+  // transformer, by variant: encoder-decoder { src, tgt } as seq2seq; decoder { src } (the
+  // sequence; text gets eos appended so the model learns to stop, ids are taken as given; no
+  // tgt); encoder { src, tags } (one label per position: label strings, ids, or the labels as
+  // text separated by spaces)
+  transformer(model, p, what) {
+    const variant = model.config.variant;
+    if (variant === 'encoder-decoder') return EXAMPLES.seq2seq(model, p, what);
+    let s = ids(model, p?.src, false, `${what}.src`);
+    if (variant === 'decoder') {
+      if (p?.tgt !== undefined) throw new AttnlabError(`${what}: a decoder-only model trains on { src } alone (the loss predicts each next token); there is no tgt`);
+      if (typeof p.src === 'string' && (s.length === 0 || s[s.length - 1] !== model.eosId)) s = Int32Array.from([...s, model.eosId]);
+      if (s.length < 2) throw new AttnlabError(`${what}.src has ${s.length} token(s); a decoder-only example needs at least 2 (text: 1, before the eos added)`, 'AL_ERR_SHAPE');
+      return { s, t: new Int32Array(0) };
+    }
+    const t = tagIds(model, p?.tags, `${what}.tags`);
+    if (t.length !== s.length) throw new AttnlabError(`${what}.tags has ${t.length} labels but src has ${s.length} tokens (one label per position)`, 'AL_ERR_SHAPE');
+    return { s, t };
+  },
+  // memory-rnn: head "lm" { src: a sentence, text (bos/eos added when the tokenizer names them)
+  // or ids, 2 tokens or more: its n − 1 next-token predictions are the loss terms };
+  // head "classifier" { src, label } as a classifier
+  'memory-rnn'(model, p, what) {
+    if (model.config.head === 'classifier') return EXAMPLES.classifier(model, p, what);
+    const s = ids(model, p?.src, false, `${what}.src`);
+    if (s.length < 2) throw new AttnlabError(`${what}.src has ${s.length} token(s); a language model needs 2 or more (it predicts tokens 2..n)`, 'AL_ERR_SHAPE');
+    return { s, t: new Int32Array(0) };
+  },
 };
+
+/** An encoder transformer's tags (label strings, ids, or labels separated by spaces) → ids. */
+function tagIds(model, v, what) {
+  const vocab = model.config.tokenizer.tgtVocab;
+  if (typeof v === 'string') v = v.split(/\s+/).filter((x) => x.length > 0);
+  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new AttnlabError(`${what} must be an array of labels or label ids`);
+  return Int32Array.from(v, (x, i) => {
+    const id = typeof x === 'string' ? vocab.indexOf(x) : x;
+    if (!Number.isInteger(id) || id < 0 || id >= vocab.length) throw new AttnlabError(`${what}[${i}] = ${JSON.stringify(x)} is not one of the model's labels (tokenizer.tgtVocab) or an index in [0, ${vocab.length})`, 'AL_ERR_RANGE');
+    return id;
+  });
+}
+
+/**
+ * Trainer.evaluate for a transformer (teacher-forced; the loss is the training loss of
+ * docs/training.md, from one forward's logits, log-softmax in double):
+ *   encoder-decoder  exactMatch / tokenAccuracy of greedy decoding (as seq2seq), loss
+ *   decoder          tokenAccuracy: next-token argmax hits over the S − 1 predictions;
+ *                    exactMatch: sequences with every prediction right; loss, perplexity
+ *                    (exp(loss)) and tokens (the predictions counted), as a language model's
+ *   encoder          tokenAccuracy: positions whose argmax label is the tag; exactMatch:
+ *                    sequences with every tag right; loss
+ */
+function evaluateTransformer(m, pairs, withLoss) {
+  const variant = m.config.variant;
+  let exact = 0, right = 0, tokens = 0, nll = 0;
+  pairs.forEach((p, i) => {
+    const { s, t } = EXAMPLES.transformer(m, p, `Trainer.evaluate: pairs[${i}]`);
+    let logits, targets;
+    if (variant === 'encoder-decoder') {
+      const r = m.run(s);
+      if (r.output === m.decode(t)) exact++;
+      for (let k = 0; k < t.length; k++) if (r.ids[k] === t[k]) right++;
+      tokens += t.length;
+      if (!withLoss) return;
+      logits = m.forward(s, Int32Array.from([m.bosId, ...t.subarray(0, t.length - 1)])).logits;
+      targets = t;
+    } else {
+      logits = m.forward(s).logits;
+      targets = variant === 'decoder' ? s.subarray(1) : t;
+      const V = logits.shape[1];
+      let all = true;
+      for (let k = 0; k < targets.length; k++) {
+        let best = 0;
+        for (let v = 1; v < V; v++) if (logits.data[k * V + v] > logits.data[k * V + best]) best = v;
+        if (best === targets[k]) right++;
+        else all = false;
+      }
+      if (all) exact++;
+      tokens += targets.length;
+    }
+    if (!withLoss) return;
+    const V = logits.shape[1];
+    for (let k = 0; k < targets.length; k++) {
+      const row = logits.data.subarray(k * V, (k + 1) * V);
+      let mx = -Infinity, z = 0;
+      for (const v of row) mx = Math.max(mx, v);
+      for (const v of row) z += Math.exp(v - mx);
+      nll -= row[targets[k]] - mx - Math.log(z);
+    }
+  });
+  const n = Math.max(pairs.length, 1);
+  const out = { exactMatch: exact / n, tokenAccuracy: right / Math.max(tokens, 1), loss: withLoss ? nll / Math.max(tokens, 1) : undefined, count: pairs.length };
+  // a decoder-only model is a language model: also the fields of a memory-rnn LM's evaluation
+  if (variant === 'decoder') Object.assign(out, { perplexity: withLoss ? Math.exp(out.loss) : undefined, tokens });
+  return out;
+}
+
+/** A classifier's label (one of model.labels, or its index) → its index. */
+function labelId(model, label, what) {
+  const C = model.labels.length;
+  if (typeof label === 'string') {
+    const i = model.labels.indexOf(label);
+    if (i < 0) throw new AttnlabError(`${what} "${label}" is not one of the model's labels (${model.labels.join(', ')})`, 'AL_ERR_RANGE');
+    return i;
+  }
+  if (!Number.isInteger(label) || label < 0 || label >= C) throw new AttnlabError(`${what} = ${label} must be one of the model's labels or an index in [0, ${C})`, 'AL_ERR_RANGE');
+  return label;
+}
 
 /** A batch of examples → padded Int32Arrays [B, S] and [B, T] with their lengths. */
 function pack(model, batch, what) {
@@ -197,7 +315,7 @@ export function createTrainer(model, options = {}) {
   const optimizer = options.optimizer ?? 'adam';
   if (!(optimizer in OPTIMIZERS)) throw new AttnlabError(`createTrainer: optimizer must be 'adam' or 'sgd', not '${optimizer}'`);
   const lr = options.lr ?? (optimizer === 'adam' ? 3e-3 : 0.1);
-  const x = getLib().x;
+  const x = h.x;
   const ar = new Arena(x);
   let ptr;
   try {
@@ -244,8 +362,8 @@ export class Trainer {
     }
   }
 
-  /** One optimiser step on a batch of { src, tgt } pairs (text or ids); returns the batch's mean
-   * token loss before the step. */
+  /** One optimiser step on a batch of { src, tgt } pairs (text or ids; classifiers: { src, label }
+   * examples); returns the batch's mean token (classifiers: document) loss before the step. */
   step(batch) {
     return this.#run(this.#x.al_trainer_step, batch, 'step');
   }
@@ -271,10 +389,33 @@ export class Trainer {
    * Greedy decoding of every pair: exactMatch (output === tgt), tokenAccuracy (target positions,
    * eos included, where the output has the same token) and the mean teacher-forced token loss
    * (skip it with { loss: false }).
+   * Classifiers ({ src, label } examples): accuracy (argmax === label), the mean cross-entropy
+   * −log p(label) as loss (without the penalty term), and for structured pooling the mean
+   * penalty ‖AAᵀ − I‖²_F.
+   * Transformers: evaluateTransformer above (per variant; examples as for step()).
+   * Language models (memory-rnn, head "lm"; { src } examples): loss, the mean next-token loss over
+   * every sentence's n − 1 predictions, perplexity = exp(loss), tokens (predictions) and count.
+   * A memory-rnn classifier head evaluates as a classifier.
    */
   evaluate(pairs, { loss = true } = {}) {
     this.#live('evaluate');
     const m = this.model;
+    if (m.architecture === 'memory-rnn' && m.config.head !== 'classifier') return lmEvaluate(m, pairs);
+    if (m.architecture === 'classifier' || m.config.head === 'classifier') {
+      let right = 0, nll = 0, pen = 0;
+      pairs.forEach((p, i) => {
+        const y = labelId(m, p?.label, `Trainer.evaluate: pairs[${i}].label`);
+        const r = m.classify(p.src);
+        if (r.labelId === y) right++;
+        nll -= Math.log(r.probs[y]);
+        pen += r.penalty ?? 0;
+      });
+      const n = Math.max(pairs.length, 1);
+      const out = { accuracy: right / n, loss: loss ? nll / n : undefined, count: pairs.length };
+      if (m.config.pooling === 'structured') out.penalty = pen / n;
+      return out;
+    }
+    if (m.architecture === 'transformer') return evaluateTransformer(m, pairs, loss);
     let exact = 0, right = 0, tokens = 0, nll = 0;
     for (const p of pairs) {
       const r = m.run(p.src);

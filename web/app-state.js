@@ -1,6 +1,7 @@
 // app-state.js: the model views' state in a URL (the page's hash, the embed page's query).
 //
 //   #view=alignment&model=dates-additive&input=22%20Nov%202026&layer=0&head=0&lang=en
+//   #view=heads&model=tiny-tf-encdec&input=abcdefg&layer=1&head=0&lang=en&kind=cross
 //   embed.html?model=dates-additive&view=time&input=...&hide=picker,views&seed=7
 //
 // Holds: parsing (every value validated, clamped or dropped; never throws) and canonical
@@ -8,24 +9,32 @@
 // embed page. Deliberately does not touch location, history or the DOM, and does not decide
 // whether a model file exists: models.js resolves the name, the element loads it.
 //
-// Values: view one of VIEWS; model a registry name or a same-origin '/…/*.safetensors' path
-// (anything else is refused and reported in `refused`); input at most MAX_INPUT code points,
-// control characters removed (it is only ever shown as textContent); layer, head integers in
-// [0, 15] (the element clamps them to the maps the model has); lang en or zh; hide a subset of
-// HIDE_FLAGS; seed an integer in [0, 2^32 − 1] (for sample inputs).
+// Values: view one of VIEWS; model a registry name of the view's family (models.js VIEW_FAMILY:
+// seq2seq for alignment/time/compare, transformer for heads, classifier for pooling; another
+// family's model is refused and the view's default used) or a same-origin '/…/*.safetensors'
+// path (anything else is refused and reported in `refused`); input at most MAX_INPUT code points,
+// control characters removed (it is only ever shown as textContent; absent: the model's sample);
+// layer an integer in [0, MAX_LAYER], head in [0, MAX_HEAD] (the element clamps them to the maps
+// the model has); kind (heads view, encoder-decoder models) one of KINDS; lang en or zh; hide a
+// subset of HIDE_FLAGS; seed an integer in [0, 2^32 − 1] (for sample inputs).
 // The Train view (#view=train&lr=0.005&batch=32&lang=en) keeps its learning rate and batch size:
 // checkTrainSetting() validates them for the form (a message key when refused), parseTrainParams()
 // clamps them for a URL.
 
 import { resolveLang } from './i18n.js';
-import { DEFAULT_INPUT, DEFAULT_MODEL, resolveModel } from './models.js';
+import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, defaultModelFor, modelFitsView, resolveModel, sampleFor } from './models.js';
 import { formatHash as formatPlaygroundHash, parseHash as parsePlaygroundHash } from './state.js';
 
-export const VIEWS = Object.freeze(['alignment', 'time', 'compare']);
+export const VIEWS = Object.freeze(['alignment', 'time', 'compare', 'heads', 'pooling']);
 export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground', 'train']);
 export const HIDE_FLAGS = Object.freeze(['views', 'picker', 'input', 'explain', 'export', 'lang', 'link', 'status']);
 export const MAX_INPUT = 64;
 export const MAX_INDEX = 15;
+/** Layer and head limits (the transformer's: 16 layers, 64 heads; docs/models.md). */
+export const MAX_LAYER = 15;
+export const MAX_HEAD = 63;
+/** The heads view's maps of an encoder-decoder: encoder self-, decoder self- or cross-attention. */
+export const KINDS = Object.freeze(['encoder', 'decoder', 'cross']);
 const MAX_URL_PART = 2048;
 const PLAYGROUND_KEYS = ['n', 'm', 'd', 'seed', 'causal', 'scale'];
 
@@ -78,6 +87,7 @@ export const MODEL_DEFAULTS = Object.freeze({
   seed: null,
   a: null,
   b: null,
+  kind: null,
 });
 
 /** Input text as the views accept it: control characters removed, at most MAX_INPUT code points. */
@@ -124,17 +134,24 @@ export function parseModelParams(input, origin) {
   const model = get('model');
   if (model !== null) {
     const m = modelParam(model, origin);
-    if (m) s.model = m;
+    if (m && modelFitsView(m, s.view)) s.model = m;
     else refuse('model');
   }
+  if (!modelFitsView(s.model, s.view)) s.model = defaultModelFor(s.view);
   const text = get('input');
   if (text !== null) s.input = cleanInput(text);
-  else refuse('input');
-  for (const k of ['layer', 'head']) {
-    const n = intParam(get(k), 0, MAX_INDEX);
+  else {
+    s.input = sampleFor(s.model);
+    refuse('input');
+  }
+  for (const [k, max] of [['layer', MAX_LAYER], ['head', MAX_HEAD]]) {
+    const n = intParam(get(k), 0, max);
     if (n !== null) s[k] = n;
     else refuse(k);
   }
+  const kind = get('kind');
+  if (KINDS.includes(kind)) s.kind = kind;
+  else refuse('kind');
   const lang = get('lang');
   if (lang !== null && resolveLang(lang) === lang) s.lang = lang;
   else refuse('lang');
@@ -170,8 +187,21 @@ export function formatModelParams(state) {
   if (state.seed !== null && state.seed !== undefined) p.set('seed', String(state.seed));
   if (state.a) p.set('a', state.a);
   if (state.b) p.set('b', state.b);
+  if (state.kind) p.set('kind', state.kind);
   // URLSearchParams writes spaces as '+'; %20 reads the same and survives more copy-paste paths.
   return p.toString().replace(/\+/g, '%20');
+}
+
+/**
+ * The state after switching to `view`: unchanged within a family; into another family's view, the
+ * view's default model and its sample input, layer and head 0, no kind (a dates input means
+ * nothing to a classifier). A same-origin path model is kept (its family is not known here).
+ */
+export function switchView(state, view) {
+  const next = { ...state, view };
+  if (!VIEW_FAMILY[view] || modelFitsView(state.model, view)) return next;
+  const model = defaultModelFor(view);
+  return { ...next, model, input: sampleFor(model), layer: 0, head: 0, kind: null };
 }
 
 /**

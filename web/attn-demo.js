@@ -4,11 +4,14 @@
 //   <attn-demo model="dates-additive" view="alignment" input="22 Nov 2026"></attn-demo>
 //
 // Attributes (settings): model (a registry name from models.js, or a same-origin
-// '/…/*.safetensors' path), view ('alignment', 'time', 'compare'), input (text, at most 64
-// characters), layer, head (integers; clamped to the maps the model has: seq2seq models have one),
-// lang ('en', 'zh'), hide (space- or comma-separated: views picker input explain export lang link
-// status), a, b (the two models the compare view subtracts). Every attribute is validated; a
-// refused value falls back to the default and says so.
+// '/…/*.safetensors' path), view ('alignment', 'time', 'compare' for seq2seq models, 'heads' for
+// transformers, 'pooling' for classifiers; a model of another family is replaced by the view's
+// default, and without an input attribute the model's sample input is used), input (text, at most
+// 64 characters), layer, head (integers; clamped to the maps the model has: seq2seq models have
+// one), kind (heads view of an encoder-decoder: 'encoder', 'decoder' or 'cross'), lang ('en',
+// 'zh'), hide (space- or comma-separated: views picker input explain export lang link status), a,
+// b (the two models the compare view subtracts). Every attribute is validated; a refused value
+// falls back to the default and says so.
 // Properties: state (the current settings, a plain object), timings (ms of each
 // inference + redraw, newest last). Methods: whenRendered().
 // Events: 'demo-change' (detail: state) when the person using it changes a setting,
@@ -17,7 +20,8 @@
 // Views: alignment (model.run on every edit, batched to one run per animation frame; hovering or
 // focusing a cell explains its weight, explain.js), time (model.startDecoding + dec.step(), one
 // row per token, the local-p window outlined), compare (every listed model on the same input, and
-// A − B on a diverging map, B teacher-forced on A's output).
+// A − B on a diverging map, B teacher-forced on A's output), heads (heads-view.js: every layer
+// and head of a transformer), pooling (pooling-view.js: a classifier's pooling weights).
 //
 // Holds: the shadow DOM, the wiring, the model cache (each model disposed when the element leaves
 // the document). Deliberately holds no maths (explain.js), no drawing (<attn-heatmap>, draw.js),
@@ -27,11 +31,16 @@
 
 import { init, loadModel } from '../wasm/index.js';
 import { define as defineHeatmap } from './attention-heatmap.js';
-import { HIDE_FLAGS, MAX_INDEX, MAX_INPUT, VIEWS, cleanInput, formatModelParams } from './app-state.js';
+import { HIDE_FLAGS, KINDS, MAX_HEAD, MAX_INPUT, MAX_LAYER, VIEWS, cleanInput, formatModelParams, switchView } from './app-state.js';
 import { formatValue } from './draw.js';
 import { EQUATIONS, SOFTMAX_EQUATION, explainCell, localScoreEquation, rankText, subtractMaps, windowRange } from './explain.js';
 import { LANGUAGES, mechanismName, resolveLang, t } from './i18n.js';
-import { DEFAULT_INPUT, DEFAULT_MODEL, MODELS, ModelUnavailableError, fetchModel, resolveModel } from './models.js';
+import { HeadsView, VIEW_STYLE } from './heads-view.js';
+import {
+  DEFAULT_INPUT, DEFAULT_MODEL, MODELS, ModelUnavailableError, VIEW_FAMILY, defaultModelFor, fetchModel, modelFitsView,
+  modelsFor, resolveModel, sampleFor,
+} from './models.js';
+import { PoolingView } from './pooling-view.js';
 
 const STEP_MS = 350; // play speed of the time view
 const MAX_TIMINGS = 2000;
@@ -73,7 +82,8 @@ figcaption .output { font-size: 0.9rem; }
 a { color: var(--attn-demo-accent, LinkText); }
 attn-heatmap { --attn-heatmap-background: var(--attn-demo-surface, Canvas); margin-top: 0.25rem; }
 :host([data-hide-export]) attn-heatmap::part(toolbar) { display: none; }
-`;
+:host([data-hide-export]) button[data-action^="download"] { display: none; }
+${VIEW_STYLE}`;
 
 function el(tag, props = {}, children = []) {
   const node = document.createElement(tag);
@@ -91,8 +101,8 @@ function hideFlags(value) {
   return HIDE_FLAGS.filter((f) => flags.includes(f));
 }
 
-function intAttr(value) {
-  return typeof value === 'string' && /^\d{1,3}$/.test(value) ? Math.min(MAX_INDEX, Number(value)) : 0;
+function intAttr(value, max) {
+  return typeof value === 'string' && /^\d{1,3}$/.test(value) ? Math.min(max, Number(value)) : 0;
 }
 
 /** The origin of the page's URL ('null' documents, e.g. sandboxed iframes, still have a URL). */
@@ -105,9 +115,20 @@ function pageOrigin() {
 }
 
 export class AttnDemo extends HTMLElement {
-  static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b'];
+  static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b', 'kind'];
 
-  #state = { view: 'alignment', model: DEFAULT_MODEL, input: DEFAULT_INPUT, layer: 0, head: 0, lang: 'en', hide: [], a: null, b: null };
+  #state = { view: 'alignment', model: DEFAULT_MODEL, input: DEFAULT_INPUT, layer: 0, head: 0, lang: 'en', hide: [], a: null, b: null, kind: null };
+  #wrongModel = null; // a model attribute of another family than the view's (replaced, and said so)
+  #renderedFamily = null;
+  #heads = new HeadsView({
+    onSelect: ({ layer, head }) => {
+      this.#userSet({ layer, head });
+      this.#revealHead = true;
+    },
+    onKind: (kind) => this.#userSet({ kind }),
+  });
+  #revealHead = false;
+  #pooling = new PoolingView();
   #refused = []; // attribute names whose values were refused
   #ui = {};
   #models = new Map(); // name -> Promise<{ model } | { error }>
@@ -195,8 +216,12 @@ export class AttnDemo extends HTMLElement {
         break;
       case 'layer':
       case 'head':
-        s[name] = intAttr(value);
+        s[name] = intAttr(value, name === 'layer' ? MAX_LAYER : MAX_HEAD);
         if (value !== null && !/^\d{1,3}$/.test(value)) refuse();
+        break;
+      case 'kind':
+        s.kind = KINDS.includes(value) ? value : null;
+        if (value !== null && !KINDS.includes(value)) refuse();
         break;
       case 'lang':
         s.lang = resolveLang(value ?? document.documentElement.lang);
@@ -215,7 +240,24 @@ export class AttnDemo extends HTMLElement {
     }
   }
 
-  /** The current settings: { view, model, input, layer, head, lang, hide, a, b }. */
+  /**
+   * Before drawing (every attribute read): a model of another family than the view's is replaced
+   * by the view's default, and without an input attribute the input is the model's sample.
+   */
+  #normalize() {
+    const s = this.#state;
+    // Said for as long as the attribute names another family's model (renders may come later).
+    const attr = this.getAttribute('model');
+    const named = attr === null ? null : resolveModel(attr, pageOrigin());
+    this.#wrongModel = named && !modelFitsView(named.name, s.view) ? named.name : null;
+    if (!modelFitsView(s.model, s.view)) s.model = defaultModelFor(s.view);
+    if (this.getAttribute('input') === null) {
+      s.input = sampleFor(s.model);
+      if (this.#ui.input.value !== s.input) this.#ui.input.value = s.input;
+    }
+  }
+
+  /** The current settings: { view, model, input, layer, head, lang, hide, a, b, kind }. */
   get state() {
     return { ...this.#state, hide: [...this.#state.hide] };
   }
@@ -226,8 +268,18 @@ export class AttnDemo extends HTMLElement {
   }
 
   /** A person changed a setting: reflect it to the attribute, announce it, redraw. */
+  /** The settings patch for switching to view (switchView: another family's model and input). */
+  #switchTo(view) {
+    const s = this.#state;
+    const next = switchView(s, view);
+    const patch = {};
+    for (const k of ['view', 'model', 'input', 'layer', 'head', 'kind']) if (next[k] !== s[k]) patch[k] = next[k];
+    return patch;
+  }
+
   #userSet(patch) {
     Object.assign(this.#state, patch);
+    if ('input' in patch && this.#ui.input.value !== patch.input) this.#ui.input.value = patch.input;
     this.#reflecting = true;
     try {
       for (const [k, v] of Object.entries(patch)) {
@@ -320,22 +372,29 @@ export class AttnDemo extends HTMLElement {
 
     ui.link = el('a', { class: 'link', target: '_blank', rel: 'noopener' });
     ui.links = el('p', { class: 'links' }, [ui.link]);
-    this.shadowRoot.append(el('style', { text: STYLE }), bar, ui.inputRow, ui.status, ui.error, ui.alignment, ui.time, ui.compare, ui.links);
+    // Heads and pooling (their own modules).
+    ui.heads = this.#heads.node;
+    ui.pooling = this.#pooling.node;
+
+    this.shadowRoot.append(
+      el('style', { text: STYLE }), bar, ui.inputRow, ui.status, ui.error,
+      ui.alignment, ui.time, ui.compare, ui.heads, ui.pooling, ui.links,
+    );
   }
 
   #wire(signal) {
     const ui = this.#ui;
     const on = (node, type, fn) => node.addEventListener(type, fn, { signal });
-    for (const view of VIEWS) on(ui.tab[view], 'click', () => this.#userSet({ view }));
+    for (const view of VIEWS) on(ui.tab[view], 'click', () => this.#userSet(this.#switchTo(view)));
     on(ui.tabs, 'keydown', (e) => {
       const i = VIEWS.indexOf(this.#state.view);
       const j = e.key === 'ArrowRight' ? i + 1 : e.key === 'ArrowLeft' ? i - 1 : null;
       if (j === null) return;
       const view = VIEWS[(j + VIEWS.length) % VIEWS.length];
-      this.#userSet({ view });
+      this.#userSet(this.#switchTo(view));
       ui.tab[view].focus();
     });
-    on(ui.model, 'change', () => this.#userSet({ model: ui.model.value, layer: 0, head: 0 }));
+    on(ui.model, 'change', () => this.#userSet({ model: ui.model.value, layer: 0, head: 0, kind: null }));
     on(ui.lang, 'change', () => this.#userSet({ lang: resolveLang(ui.lang.value) }));
     on(ui.input, 'input', () => this.#userSet({ input: cleanInput(ui.input.value) }));
     on(ui.a, 'change', () => this.#userSet({ a: ui.a.value }));
@@ -434,6 +493,10 @@ export class AttnDemo extends HTMLElement {
       u.timeMap.setAttribute('label', t(lang, 'heatmap.time'));
       this.#fillModelSelects();
     }
+    if (this.#renderedFamily !== VIEW_FAMILY[s.view]) {
+      this.#renderedFamily = VIEW_FAMILY[s.view];
+      this.#fillModelSelects();
+    }
     u.lang.value = lang;
     for (const view of VIEWS) {
       u.tab[view].setAttribute('aria-selected', String(view === s.view));
@@ -453,7 +516,7 @@ export class AttnDemo extends HTMLElement {
     }
     u.model.value = s.model;
     const unk = this.#settled.get(s.model)?.model?.config.tokenizer.unk ?? '?';
-    u.hint.textContent = t(lang, 'input.hint', { max: MAX_INPUT, unk });
+    u.hint.textContent = t(lang, VIEW_FAMILY[s.view] === 'classifier' ? 'input.hintWords' : 'input.hint', { max: MAX_INPUT, unk });
     const params = formatModelParams({ ...s, seed: null });
     u.link.href = `${new URL('embed.html', import.meta.url).href}?${params}`;
   }
@@ -462,8 +525,9 @@ export class AttnDemo extends HTMLElement {
     const lang = this.#state.lang;
     for (const select of [this.#ui.model, this.#ui.a, this.#ui.b]) {
       const value = select.value;
+      const list = select === this.#ui.model ? modelsFor(VIEW_FAMILY[this.#state.view] ?? 'seq2seq') : MODELS;
       select.replaceChildren(
-        ...MODELS.map((m) =>
+        ...list.map((m) =>
           el('option', { value: m.name, text: m.trained ? m.name : `${m.name} (${t(lang, 'model.untrained')})` }),
         ),
       );
@@ -475,6 +539,7 @@ export class AttnDemo extends HTMLElement {
     const t0 = performance.now();
     const s = this.#state;
     const lang = s.lang;
+    this.#normalize();
     this.#renderChrome();
     if (this.#libError) {
       this.#showError(t(lang, 'error.wasm', { message: this.#libError.message }));
@@ -485,7 +550,10 @@ export class AttnDemo extends HTMLElement {
       return;
     }
     const build = t(lang, this.#lib.simd ? 'status.simd' : 'status.scalar');
-    const refused = this.#refused.includes('model') ? t(lang, 'model.refused', { value: this.getAttribute('model') }) : '';
+    let refused = this.#refused.includes('model') ? t(lang, 'model.refused', { value: this.getAttribute('model') }) : '';
+    if (this.#wrongModel && !refused) {
+      refused = t(lang, 'model.wrongView', { name: this.#wrongModel, family: t(lang, `family.${VIEW_FAMILY[s.view]}`), fallback: s.model });
+    }
     if (s.view === 'compare') return this.#renderCompare(t0, build, refused);
     const loaded = this.#model(s.model);
     if (!loaded) {
@@ -497,10 +565,59 @@ export class AttnDemo extends HTMLElement {
       this.#ui.alignMap.data = null;
       this.#ui.timeMap.data = null;
       this.#ui.output.textContent = '';
+      this.#heads.clear();
+      this.#pooling.clear();
       return this.#finish(null, t0);
+    }
+    if (s.view === 'heads' || s.view === 'pooling') {
+      const arch = s.view === 'heads' ? 'transformer' : 'classifier';
+      if (loaded.model.architecture !== arch) {
+        // A same-origin path of another architecture: say so instead of drawing nonsense.
+        this.#showError(t(lang, 'model.wrongArch', { family: t(lang, `family.${arch}`), name: s.model, arch: loaded.model.architecture }));
+        this.#heads.clear();
+        this.#pooling.clear();
+        return this.#finish(null, t0);
+      }
+      return s.view === 'heads'
+        ? this.#renderHeads(loaded.model, t0, build, refused)
+        : this.#renderPooling(loaded.model, t0, build, refused);
     }
     if (s.view === 'time') return this.#renderTime(loaded.model, t0, build, refused);
     return this.#renderAlignment(loaded.model, t0, build, refused);
+  }
+
+  // ---- heads and pooling (heads-view.js, pooling-view.js draw; this runs the model) -------------
+
+  #renderHeads(model, t0, build, refused) {
+    const s = this.#state;
+    const result = this.#run(model, s.input);
+    if (!result) {
+      this.#heads.clear();
+      return this.#finish(null, t0);
+    }
+    this.#showError(refused);
+    const shown = this.#heads.render({ result, config: model.config, name: s.model, input: s.input, lang: s.lang, layer: s.layer, head: s.head, kind: s.kind });
+    for (const h of this.#heads.heatmaps) h.flush();
+    if (this.#revealHead) this.#heads.reveal();
+    this.#revealHead = false;
+    const ms = performance.now() - t0;
+    this.#ui.status.textContent = `${build} ${t(s.lang, 'status.heads', { ...shown, ms: ms.toFixed(1) })}`;
+    this.#finish(result, t0, { output: result.output, shown });
+  }
+
+  #renderPooling(model, t0, build, refused) {
+    const s = this.#state;
+    const result = this.#run(model, s.input);
+    if (!result) {
+      this.#pooling.clear();
+      return this.#finish(null, t0);
+    }
+    this.#showError(refused);
+    const shown = this.#pooling.render({ result: { ...result, labels: model.labels }, config: model.config, name: s.model, input: s.input, lang: s.lang });
+    for (const h of this.#pooling.heatmaps) h.flush();
+    const ms = performance.now() - t0;
+    this.#ui.status.textContent = `${build} ${t(s.lang, 'status.pooling', { ...shown, ms: ms.toFixed(1) })}`;
+    this.#finish(result, t0, { label: result.label, shown });
   }
 
   #finish(result, t0, extra = {}) {

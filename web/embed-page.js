@@ -16,7 +16,7 @@ define();
 const origin = new URL(location.href).origin;
 const query = new URLSearchParams(location.search);
 const state = parseModelParams(query, origin);
-if (state.seed !== null && !query.has('input')) state.input = sampleInput(state.seed);
+if (state.seed !== null && !query.has('input')) state.input = sampleInput(state.seed, state.model);
 
 document.documentElement.lang = state.lang === 'zh' ? 'zh-Hans' : 'en';
 const app = document.getElementById('app');
@@ -30,7 +30,7 @@ if (state.refused.length) {
 const demo = document.createElement('attn-demo');
 for (const key of ['model', 'view', 'input', 'layer', 'head', 'lang']) demo.setAttribute(key, String(state[key]));
 if (state.hide.length) demo.setAttribute('hide', state.hide.join(' '));
-for (const key of ['a', 'b']) if (state[key]) demo.setAttribute(key, state[key]);
+for (const key of ['a', 'b', 'kind']) if (state[key]) demo.setAttribute(key, state[key]);
 app.append(demo);
 demo.addEventListener('demo-render', (e) => {
   app.dataset.state = 'ready';

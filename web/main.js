@@ -9,7 +9,7 @@
 // never calls the library: this file hands it plain typed arrays.
 
 import { init, ops } from 'attnlab';
-import { formatPageHash, parsePageHash } from './app-state.js';
+import { VIEWS, formatPageHash, parsePageHash, switchView } from './app-state.js';
 import { axisLabels, makeQKV } from './data.js';
 import { formatValue } from './draw.js';
 import { define } from './embed.js';
@@ -50,7 +50,7 @@ const ui = {
 };
 
 const origin = new URL(location.href).origin;
-let page = parsePageHash(location.hash, origin); // { view, model, input, layer, head, lang, playground }
+let page = parsePageHash(location.hash, origin); // { view, model, input, layer, head, kind, lang, playground }
 let state = page.playground; // the playground's part
 let frame = 0; // pending compute (one per animation frame, however many inputs fired)
 let readoutActive = false; // a cell has been read; keep the readout in step with new data
@@ -99,9 +99,18 @@ function applyLanguage(lang) {
   ui.lang.value = lang;
 }
 
+/** The models section's heading and lede for a view (seq2seq, transformer heads or pooling). */
+const MODELS_TEXT = {
+  heads: ['page.headsTitle', 'page.headsLede'],
+  pooling: ['page.poolingTitle', 'page.poolingLede'],
+};
+
 /** Show the view the page state names and hand the model views their settings. */
 function applyPage({ fromDemo = false } = {}) {
   const hash = writeHash();
+  const [title, lede] = MODELS_TEXT[page.view] ?? ['page.modelsTitle', 'page.modelsLede'];
+  $('models-title').dataset.i18n = title;
+  ui.modelsView.querySelector('.lede').dataset.i18n = lede;
   applyLanguage(page.lang);
   const playground = page.view === 'playground';
   const training = page.view === 'train';
@@ -126,14 +135,15 @@ function applyPage({ fromDemo = false } = {}) {
   for (const a of ui.nav.querySelectorAll('a[data-view]')) {
     if (a.dataset.view === page.view) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
-    a.href = formatPageHash({ ...page, view: a.dataset.view });
+    // Into another family's view (e.g. alignment -> heads): that view's model and sample input.
+    a.href = formatPageHash(VIEWS.includes(a.dataset.view) ? switchView(page, a.dataset.view) : { ...page, view: a.dataset.view });
   }
   if (training) {
     // the Train view draws itself (train-view.js)
   } else if (!playground) {
     if (!fromDemo) {
       for (const key of ['view', 'model', 'input', 'layer', 'head', 'lang']) ui.demo.setAttribute(key, String(page[key]));
-      for (const key of ['a', 'b']) {
+      for (const key of ['a', 'b', 'kind']) {
         if (page[key]) ui.demo.setAttribute(key, page[key]);
         else ui.demo.removeAttribute(key);
       }
@@ -222,8 +232,8 @@ function wireControls() {
   });
   // The model views report what the person changed; the hash follows.
   ui.demo.addEventListener('demo-change', (event) => {
-    const { view, model, input, layer, head, lang, a, b } = event.detail;
-    page = { ...page, view, model, input, layer, head, lang, a, b };
+    const { view, model, input, layer, head, lang, a, b, kind } = event.detail;
+    page = { ...page, view, model, input, layer, head, lang, a, b, kind };
     applyPage({ fromDemo: true });
   });
   ui.demo.addEventListener('demo-render', (event) => {

@@ -4,7 +4,8 @@
 //   const entry = resolveModel('dates-additive');          // a registry name or a same-origin path
 //   const model = await fetchModel(entry, loadModel);       // throws ModelUnavailableError on 404
 //
-// Holds: the list (name, file, mechanism), the validation of a model named in a URL (registry
+// Holds: the list (name, file, family, mechanism, sample input), which models each view offers
+// (a view shows one family: seq2seq, transformer or classifier), the validation of a model named in a URL (registry
 // names, or same-origin *.safetensors paths; anything else is refused), and a fetch that turns a
 // missing file into a typed error with a clear message instead of a console error. Deliberately
 // does not import attnlab: the caller passes loadModel, so this module stays testable in Node.
@@ -24,8 +25,10 @@ const DATES = ['additive', 'dot', 'general', 'concat', 'local-p', 'none'].map((a
     name: `dates-${attention}`,
     file: `models/dates-${attention}.safetensors`,
     card: `models/dates-${attention}.json`,
+    family: 'seq2seq',
     attention,
     trained: true,
+    sample: '22 Nov 2026',
   }),
 );
 
@@ -46,16 +49,88 @@ const TINY = [
     name: `tiny-${attention}`,
     file: `../tests/fixtures/${file}.safetensors`,
     card: null,
+    family: 'seq2seq',
     attention,
     trained: false,
+    sample: 'abcdefg',
   }),
 );
+
+/**
+ * Tiny random transformers and classifiers (tests/fixtures, docs/models.md "Architecture
+ * transformer" and "The classifier architecture"), offered by the heads and pooling views until
+ * their trained models land. Untrained: the maps are noise, but every number is the model's own.
+ * Transformers read the characters a–h (12-symbol vocabulary, at most 16 positions for the
+ * learned ones; the -rel- ones use relative positions, Shaw et al. 2018); classifiers read the
+ * words of TINY_WORDS (anything else becomes <unk>).
+ */
+const TINY_WORDS = Object.freeze(['the', 'cat', 'sat', 'on', 'mat', 'a', 'dog', 'ran', 'big', 'red', 'blue', 'good', 'bad', 'not', '.']);
+const TINY_FAMILIES = [
+  ['tiny-tf-decoder', 'transformer_decoder_learned', 'transformer', 'abcdefg'],
+  ['tiny-tf-encdec', 'transformer_encdec_sinusoidal', 'transformer', 'abcdefg'],
+  ['tiny-tf-encoder', 'transformer_encoder_learned_post', 'transformer', 'abcdefg'],
+  ['tiny-tf-rel-decoder', 'transformer_decoder_relative', 'transformer', 'abcdefg'],
+  ['tiny-tf-rel-encdec', 'transformer_encdec_relative', 'transformer', 'abcdefg'],
+  ['tiny-clf-attention', 'classifier_attention_bilstm', 'classifier', 'the cat sat on the mat . not a good dog'],
+  ['tiny-clf-han', 'classifier_han_bilstm', 'classifier', 'the cat sat on the mat . not a good dog . a big red dog ran'],
+  ['tiny-clf-structured', 'classifier_structured_bilstm', 'classifier', 'the cat sat on the mat . not a good dog'],
+].map(([name, file, family, sample]) =>
+  Object.freeze({
+    name,
+    file: `../tests/fixtures/${file}.safetensors`,
+    card: null,
+    family,
+    attention: null,
+    trained: false,
+    sample,
+  }),
+);
+
+/**
+ * Trained models being made for the heads and pooling views (web/models/<name>.safetensors and a
+ * card <name>.json). Known by name now, so links to them work the day they land (until then a
+ * link gets the plain ModelUnavailableError message); `ready: false` keeps them out of the
+ * pickers, because probing for a file that is not there would put a 404 in every visitor's
+ * console. When a file lands: set its `ready: true` and its `sample` to an input of its task.
+ */
+const PLANNED = [
+  ['tf-dates-absolute', 'transformer', '22 Nov 2026'],
+  ['tf-dates-relative', 'transformer', '22 Nov 2026'],
+  ['tf-induction', 'transformer', 'abcdefg'],
+  ['clf-reviews-attention', 'classifier', 'not a bad film at all .'],
+  ['clf-reviews-han', 'classifier', 'the plot is thin . the acting is great .'],
+  ['clf-reviews-structured', 'classifier', 'not a bad film at all .'],
+].map(([name, family, sample]) =>
+  Object.freeze({
+    name,
+    file: `models/${name}.safetensors`,
+    card: `models/${name}.json`,
+    family,
+    attention: null,
+    trained: true,
+    ready: false,
+    sample,
+  }),
+);
+
+/** The family of models each view shows (the page's other views show none). */
+export const VIEW_FAMILY = Object.freeze({
+  alignment: 'seq2seq',
+  time: 'seq2seq',
+  compare: 'seq2seq',
+  heads: 'transformer',
+  pooling: 'classifier',
+});
 
 /** Which set the page offers: 'dates' (trained, committed), or 'tiny' to develop without them. */
 export const OFFERED = 'dates';
 
 /** Every model the registry knows, offered ones first. */
-export const ALL_MODELS = Object.freeze(OFFERED === 'dates' ? [...DATES, ...TINY] : [...TINY, ...DATES]);
+export const ALL_MODELS = Object.freeze([
+  ...(OFFERED === 'dates' ? [...DATES, ...TINY] : [...TINY, ...DATES]),
+  ...PLANNED,
+  ...TINY_FAMILIES,
+]);
 
 /** The models the page's picker and the compare view list. */
 export const MODELS = Object.freeze(OFFERED === 'dates' ? DATES : TINY);
@@ -64,6 +139,33 @@ export const DEFAULT_MODEL = MODELS[0].name;
 
 /** A sample input for each set (what the dates task reads; letters for the tiny models). */
 export const DEFAULT_INPUT = OFFERED === 'dates' ? '22 Nov 2026' : 'abcdefg';
+
+/**
+ * The models a view of `family` offers: seq2seq as MODELS; transformer and classifier: the trained
+ * ones that are ready, or else the tiny untrained fixtures.
+ */
+export function modelsFor(family) {
+  if (family === 'seq2seq') return MODELS;
+  const trained = PLANNED.filter((m) => m.family === family && m.ready);
+  return Object.freeze(trained.length ? trained : TINY_FAMILIES.filter((m) => m.family === family));
+}
+
+/** The model a view opens with (its family's first offered model). */
+export function defaultModelFor(view) {
+  return modelsFor(VIEW_FAMILY[view] ?? 'seq2seq')[0].name;
+}
+
+/** The sample input of a registry model (DEFAULT_INPUT for paths and unknown names). */
+export function sampleFor(name) {
+  return findModel(name)?.sample ?? DEFAULT_INPUT;
+}
+
+/** Does the model fit the view? Registry models by family; paths (family unknown) always do. */
+export function modelFitsView(name, view) {
+  const entry = findModel(name);
+  if (!entry) return true;
+  return entry.family === (VIEW_FAMILY[view] ?? 'seq2seq');
+}
 
 const NAME_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const MAX_PATH = 256;
@@ -98,7 +200,7 @@ export function resolveModel(value, pageOrigin) {
     return null;
   }
   if (url.origin !== pageOrigin || url.search || url.hash) return null;
-  return Object.freeze({ name: value, file: url.href, card: null, attention: null, trained: null, path: true });
+  return Object.freeze({ name: value, file: url.href, card: null, family: null, attention: null, trained: null, path: true });
 }
 
 /** Thrown by fetchModel when the file is missing; `status` is the HTTP status. */
@@ -127,9 +229,22 @@ export async function fetchModel(entry, loadModel, { fetchImpl = fetch, base } =
 /**
  * A sample input for a seed (the embed page's `seed` parameter): a held-out date from the dates
  * generator (web/data/dates.js), or 4 to 9 letters a–k for the tiny models (mulberry32, data.js).
+ * With a model name of another family: 4 to 9 letters a–h for the tiny transformers, 5 to 12
+ * words of their vocabulary for the tiny classifiers, the sample input for planned models.
  * Deterministic either way.
  */
-export function sampleInput(seed) {
+export function sampleInput(seed, name = null) {
+  const entry = name === null ? null : findModel(name);
+  if (entry && entry.family !== 'seq2seq') {
+    if (entry.trained) return entry.sample;
+    const next = mulberry32(seed);
+    if (entry.family === 'classifier') {
+      const n = 5 + Math.floor(next() * 8);
+      return Array.from({ length: n }, () => TINY_WORDS[Math.floor(next() * TINY_WORDS.length)]).join(' ');
+    }
+    const n = 4 + Math.floor(next() * 6);
+    return Array.from({ length: n }, () => 'abcdefgh'[Math.floor(next() * 8)]).join('');
+  }
   if (OFFERED === 'dates') return generateDates({ seed, count: 1, split: 'heldout' })[0].src;
   const next = mulberry32(seed);
   const letters = 'abcdefghijk';

@@ -68,14 +68,19 @@ export async function instantiateAttnlab(file) {
 export const TRAIN_OPTIONS = { optimizer: 'adam', lr: 3e-3, clip: 1 };
 const CELL = { lstm: 2, gru: 3 }; // AL_LSTM, AL_GRU
 
-function directContender(file) {
-  let x;
+/** file: the inference build every op row times; trainFile: the training build (the same objects
+ * linked with al_trainer_*), used only by the training-step rows. */
+function directContender(file, trainFile) {
+  let main;
+  let trainer = null;
   return {
     async start() {
-      x = await instantiateAttnlab(file);
-      return { simd: x.al_simd() === 1 };
+      main = await instantiateAttnlab(file);
+      return { simd: main.al_simd() === 1 };
     },
     async prepare(c) {
+      if (c.op === 'train' && !trainer) trainer = await instantiateAttnlab(trainFile);
+      const x = c.op === 'train' ? trainer : main;
       const ptrs = [];
       const alloc = (nBytes) => {
         const p = x.al_malloc(Math.max(4, nBytes));
@@ -179,7 +184,7 @@ function directContender(file) {
       }];
     },
     async stop() {},
-    liveAllocations: () => x.al_alloc_live(),
+    liveAllocations: () => main.al_alloc_live() + (trainer ? trainer.al_alloc_live() : 0),
   };
 }
 
@@ -676,8 +681,8 @@ function torchContender() {
 
 export function makeContender(name) {
   switch (name) {
-    case 'attnlab-simd': return directContender(path.join(ROOT, 'wasm/attnlab.wasm'));
-    case 'attnlab-scalar': return directContender(path.join(ROOT, 'wasm/attnlab-scalar.wasm'));
+    case 'attnlab-simd': return directContender(path.join(ROOT, 'wasm/attnlab.wasm'), path.join(ROOT, 'wasm/attnlab-train.wasm'));
+    case 'attnlab-scalar': return directContender(path.join(ROOT, 'wasm/attnlab-scalar.wasm'), path.join(ROOT, 'wasm/attnlab-train-scalar.wasm'));
     case 'attnlab-api': return apiContender();
     case 'tfjs-wasm': return tfjsContender();
     case 'ort-wasm': return ortContender();

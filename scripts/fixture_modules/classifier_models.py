@@ -10,6 +10,18 @@ Writes, with `/usr/bin/python3 scripts/gen_fixtures.py classifier_reference`:
                                                  logits, attention weights ([n], or [r, n] for
                                                  structured), han's sentence weights and structured's
                                                  penalty
+and, with `/usr/bin/python3 scripts/gen_fixtures.py classifier_gradients`:
+  tests/fixtures/classifier_structured_bilstm_penalty.safetensors  structured_bilstm's weights
+                                                 with "penaltyCoefficient": 0.25 in the config
+  tests/fixtures/classifier_gradients.safetensors  per case of GRADIENT_CASES (a model file
+                                                 above): a batch of 3 documents of different
+                                                 lengths with their labels, the mean loss
+                                                 (1/3) sum_b -log p(label_b | doc_b) + coef * P_b
+                                                 and its gradient for every tensor, from
+                                                 torch.autograd in float64. Tensors "<case>.src"
+                                                 [3, S_max] (F32 ids padded with -1),
+                                                 "<case>.src_len", "<case>.label" [3],
+                                                 "<case>.loss" [1], "<case>.grad.<name>"
 The references run the float32 weights in float64 (model.double()). Recurrent weights are
 N(0, 0.45) (about 0.5/sqrt(H), STYLE.md); the pooling vectors are N(0, 1.5) so the attention
 weights are far from uniform (a wrong softmax or a swapped direction shows).
@@ -22,7 +34,11 @@ import os
 
 import torch
 
-from fixtures_lib import case_rng, dump_cases, f32, fixture
+import json
+
+import numpy as np
+
+from fixtures_lib import case_rng, dump_cases, f32, fixture, read_safetensors, write_safetensors
 
 _spec = importlib.util.spec_from_file_location(
     "attnlab_classifier", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -113,3 +129,57 @@ def classifier_reference():
     return tensors, {"fixture": "classifier_reference",
                      "generator": "scripts/fixture_modules/classifier_models.py (torch float64 "
                                   "from float32 weights)", "cases": dump_cases(cases)}
+
+
+# (case, model file case, documents, labels): han documents end sentences at "." (the second
+# has a last sentence without one); one-word documents exercise n = 1
+GRADIENT_CASES = [
+    ("attention_bilstm", "attention_bilstm", [TEXT, "dog", "not bad blue cat ran on the mat"],
+     [2, 0, 1]),
+    ("attention_gru", "attention_gru", ["cat sat on the red mat", TEXT, "good"], [1, 2, 0]),
+    ("han_bigru", "han_bigru", [DOC, DOC_TAIL, "good"], [0, 2, 1]),
+    ("structured_bilstm_penalty", "structured_bilstm_penalty",
+     [TEXT, "a dog", "the cat sat on the mat . not good"], [2, 0, 1]),
+]
+PENALTY = 0.25
+
+
+@fixture("classifier_gradients")
+def classifier_gradients():
+    # the penalty model: structured_bilstm's weights, config + penaltyCoefficient
+    weights, meta = read_safetensors(os.path.join(OUT_DIR, "classifier_structured_bilstm.safetensors"))
+    cfg = json.loads(meta["config"])
+    cfg["penaltyCoefficient"] = PENALTY
+    write_safetensors(os.path.join(OUT_DIR, "classifier_structured_bilstm_penalty.safetensors"),
+                      weights, {"config": json.dumps(cfg, separators=(",", ":"))})
+    tensors, cases = {}, []
+    for name, file_case, texts, labels in GRADIENT_CASES:
+        path = os.path.join(OUT_DIR, f"classifier_{file_case}.safetensors")
+        weights, meta = read_safetensors(path)
+        cfg = json.loads(meta["config"])
+        torch.manual_seed(0)
+        model = clf.Classifier(cfg).double()
+        model.load_state_dict({k: torch.from_numpy(np.asarray(v, dtype=np.float64))
+                               for k, v in weights.items()})
+        docs = [clf.encode(cfg, t) for t in texts]
+        model.zero_grad()
+        loss = sum(clf.loss(model, ids, y) for ids, y in zip(docs, labels)) / len(docs)
+        loss.backward()
+        S = max(len(ids) for ids in docs)
+        t = {"src": f32([ids + [-1] * (S - len(ids)) for ids in docs]),
+             "src_len": f32([len(ids) for ids in docs]), "label": f32(labels),
+             "loss": f32([float(loss)])}
+        for pname, p in model.named_parameters():
+            t[f"grad.{pname}"] = f32(p.grad.detach().numpy())
+        tensors.update({f"{name}.{k}": v for k, v in t.items()})
+        cases.append({"name": name, "file": f"classifier_{file_case}.safetensors",
+                      "pooling": cfg["pooling"], "texts": texts,
+                      "labels": [cfg["labels"][y] for y in labels],
+                      "penaltyCoefficient": cfg.get("penaltyCoefficient", 0),
+                      "loss": float(loss)})
+        print(f"  {name}: loss {float(loss):.6f}, |grad| max "
+              f"{max(float(p.grad.abs().max()) for p in model.parameters()):.3g}")
+    return tensors, {"fixture": "classifier_gradients",
+                     "generator": "scripts/fixture_modules/classifier_models.py (torch.autograd, "
+                                  "float64 from the float32 fixture weights)",
+                     "cases": dump_cases(cases)}

@@ -1,7 +1,8 @@
 """PyTorch reference fixtures for the "transformer" architecture (src/models/transformer.c,
 docs/models.md "Architecture transformer", scripts/models/transformer.py).
 
-Writes, with `/usr/bin/python3 scripts/gen_fixtures.py transformer_model_reference`:
+Writes, with `/usr/bin/python3 scripts/gen_fixtures.py transformer_model_reference
+transformer_train_gradients` (in that order: the second reads the models the first writes):
   tests/fixtures/transformer_<case>.safetensors   one tiny random model per case (E=8, h=2,
                                                   2 layers, F=16, 12-symbol vocabularies)
   tests/fixtures/transformer_model_reference.safetensors  per case: the input ids (F32 holding
@@ -13,18 +14,32 @@ nn.TransformerEncoder's state_dict (plus embedding.weight, pos_embedding.weight,
 encoder with sinusoidal positions, pre-norm, gelu, scaled embeddings; decoder-only (causal)
 with learned positions, greedy; encoder-decoder (nn.TransformerEncoder/Decoder, final norms,
 sinusoidal), greedy with cross-attention.
+Relative positions (Shaw et al. 2018, RelativeMultiheadAttention of scripts/models/transformer.py):
+an encoder (k = 2, post-norm), a decoder-only model (k = 3, pre-norm, gelu) and an
+encoder-decoder (k = 2, pre-norm, scaled embeddings), sequences longer than k + 1 so the
+clipping is exercised.
 The references run the float32 weights in float64; greedy cases need a top-1 margin > 2e-3 at
 every step and must stop on eos after 3 to 8 steps.
+
+  tests/fixtures/transformer_train_gradients.safetensors  per case (the models above, read back
+      from their files): a batch of 3 examples of different lengths (docs/training.md: encoder
+      src + one label per position; decoder a sequence, S - 1 next-token terms; encoder-decoder
+      src + tgt ending in eos), the mean loss over every term of the batch and its gradient for
+      every parameter, from torch.autograd in float64. Tensors "<case>.src" [3, S_max],
+      "<case>.tgt" [3, T_max] (not for the decoder; F32 integer ids padded with -1),
+      "<case>.src_len", "<case>.tgt_len" [3], "<case>.loss" [1], "<case>.grad.<name>".
 Does not: run attnlab (tests/js/transformer-model-suite.js and tests/c/test_transformer_model.c
 do).
 """
 
 import importlib.util
+import json
 import os
 
+import numpy as np
 import torch
 
-from fixtures_lib import case_rng, dump_cases, f32, fixture
+from fixtures_lib import case_rng, dump_cases, f32, fixture, read_safetensors
 
 _spec = importlib.util.spec_from_file_location(
     "attnlab_transformer", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -50,6 +65,13 @@ CASES = [
     ("encdec_sinusoidal", dict(variant="encoder-decoder", positions="sinusoidal",
                                normFirst=False, activation="relu", finalNorm=True,
                                scaleEmbedding=True)),
+    ("encoder_relative", dict(variant="encoder", positions="relative", maxRelativePosition=2,
+                              normFirst=False, activation="relu", finalNorm=True)),
+    ("decoder_relative", dict(variant="decoder", positions="relative", maxRelativePosition=3,
+                              normFirst=True, activation="gelu", finalNorm=True)),
+    ("encdec_relative", dict(variant="encoder-decoder", positions="relative",
+                             maxRelativePosition=2, normFirst=True, activation="relu",
+                             finalNorm=True, scaleEmbedding=True)),
 ]
 
 
@@ -145,3 +167,53 @@ def transformer_model_reference():
     return tensors, {"fixture": "transformer_model_reference",
                      "generator": "scripts/fixture_modules/transformer_models.py (torch float64 "
                                   "from float32 weights)", "cases": dump_cases(cases)}
+
+
+@fixture("transformer_train_gradients")
+def transformer_train_gradients():
+    tensors, cases = {}, []
+    for name, opts in CASES:
+        weights, meta = read_safetensors(os.path.join(OUT_DIR, f"transformer_{name}.safetensors"))
+        cfg = json.loads(meta["config"])
+        torch.manual_seed(0)
+        model = tfm.Transformer(cfg).double()
+        model.load_state_dict({k: torch.from_numpy(np.asarray(v, dtype=np.float64))
+                               for k, v in weights.items()})
+        r = case_rng("transformer_train_gradients", name)
+        tok = cfg["tokenizer"]
+        V, variant = len(tok["srcVocab"]), cfg["variant"]
+        S_len = [int(r.integers(4, 8)), int(r.integers(2, 4)), int(r.integers(5, 9))]
+        srcs = [[int(x) for x in r.integers(4, V, size=n)] for n in S_len]
+        if variant == "encoder-decoder":
+            eos = tok["tgtVocab"].index(tok["eos"])
+            T_len = [int(r.integers(3, 7)), 1, int(r.integers(2, 5))]
+            tgts = [[int(x) for x in r.integers(4, V, size=n - 1)] + [eos] for n in T_len]
+            terms = sum(T_len)
+        elif variant == "decoder":
+            T_len, tgts = [0, 0, 0], [[], [], []]
+            terms = sum(S_len) - 3
+        else:
+            T_len = list(S_len)
+            tgts = [[int(x) for x in r.integers(0, len(tok["tgtVocab"]), size=n)] for n in S_len]
+            terms = sum(T_len)
+        model.zero_grad()
+        loss = sum(tfm.nll(model, s, t) for s, t in zip(srcs, tgts)) / terms
+        loss.backward()
+        S_max, T_max = max(S_len), max(T_len)
+        pad = lambda seqs, n: f32([s + [-1] * (n - len(s)) for s in seqs])  # noqa: E731
+        t = {"src": pad(srcs, S_max), "src_len": f32(S_len), "tgt_len": f32(T_len),
+             "loss": f32([float(loss)])}
+        if T_max > 0:
+            t["tgt"] = pad(tgts, T_max)
+        for pname, p in model.named_parameters():
+            t[f"grad.{pname}"] = f32(p.grad.detach().numpy())
+        assert set(k[5:] for k in t if k.startswith("grad.")) == set(weights), name
+        tensors.update({f"{name}.{k}": v for k, v in t.items()})
+        cases.append({"name": name, "file": f"transformer_{name}.safetensors",
+                      "variant": variant, "loss": float(loss)})
+        print(f"  {name}: loss {float(loss):.6f}, |grad| max "
+              f"{max(float(p.grad.abs().max()) for p in model.parameters()):.3g}")
+    return tensors, {"fixture": "transformer_train_gradients",
+                     "generator": "scripts/fixture_modules/transformer_models.py (torch.autograd, "
+                                  "float64 from the float32 fixture weights)",
+                     "cases": dump_cases(cases)}

@@ -19,7 +19,7 @@ Maths (one document, no batch; the same order of operations as the C code):
              h* = tanh(r); logits = classifier(h*)
   structured (Lin et al. 2017, eqs. 6-8) A = softmax_n(W_s2 tanh(W_s1 H^T))  [r, n];
              M = A H [r, d], flattened row by row to [r d]; logits = classifier(M);
-             penalty P = ||A A^T - I||_F^2 (reported, not added to anything)
+             penalty P = ||A A^T - I||_F^2 (reported; `loss` adds penaltyCoefficient * P)
   han        (Yang et al. 2016, eqs. 5-10) the document is split into sentences at the
              sentenceSeparator token (the separator ends its sentence and belongs to it; a
              trailing run without one is the last sentence). Each sentence i on its own:
@@ -28,7 +28,10 @@ Maths (one document, no batch; the same order of operations as the C code):
              G = sentence_encoder(S); v = context pooling of G with sentence_pooling.*;
              logits = classifier(v)
   output     probs = softmax(logits)
-Does not: batch, train, pad or mask (one document at a time, every position real).
+Training loss of one document (src/models/classifier_train.h, docs/training.md):
+  `loss(model, ids, label)` = -log probs[label] + penaltyCoefficient * P (structured only; the
+  config key defaults to 0), differentiable (`forward` is `classify` with autograd).
+Does not: batch, pad or mask (one document at a time, every position real), or optimise.
 """
 
 import json
@@ -139,6 +142,23 @@ def sentences(ids, sep):
 def classify(model, ids):
     """-> dict: probs [C], logits [C], weights [n] (structured: [r, n]); han: sentence_weights
     [m] and sentences [(start, end)]; structured: penalty (a float)."""
+    out = forward(model, ids)
+    if "penalty" in out:
+        out["penalty"] = float(out["penalty"])
+    return out
+
+
+def loss(model, ids, label):
+    """-log p(label | ids) + penaltyCoefficient * P (structured), with autograd."""
+    out = forward(model, ids)
+    value = -torch.log_softmax(out["logits"], -1)[label]
+    if "penalty" in out:
+        value = value + model.cfg.get("penaltyCoefficient", 0) * out["penalty"]
+    return value
+
+
+def forward(model, ids):
+    """classify's dict with autograd (structured: penalty a 0-d tensor)."""
     x = model.embedding(torch.tensor([ids]))
     out = {}
     if model.kind == "han":
@@ -159,7 +179,7 @@ def classify(model, ids):
             out["weights"] = a
         else:
             feat, A, P = model.pooling(H)
-            out.update(weights=A, penalty=float(P))
+            out.update(weights=A, penalty=P)
     logits = model.classifier(feat)
     out.update(logits=logits, probs=torch.softmax(logits, -1))
     return out

@@ -2,11 +2,14 @@
  * api/model.c: the checked entry points of api/model.h over models/: NULLs and sizes here, then
  * the architecture's own code. Loading itself is models/model.c.
  */
+#include <math.h>
+
 #include "model.h"
 #include "../models/model.h"
 #include "../models/seq2seq.h"
 #include "../models/classifier.h"
 #include "../models/transformer.h"
+#include "../models/memory_rnn_model.h"
 #include "../kernels/attention_additive_luong.h"
 
 static const al_seq2seq *s2s(const al_model *m) { return (const al_seq2seq *)m->impl; }
@@ -14,30 +17,44 @@ static const al_transformer *tf(const al_model *m) { return (const al_transforme
 #define IS_TF(m) ((m)->arch == AL_ARCH_TRANSFORMER)
 static const al_classifier *clf(const al_model *m) { return (const al_classifier *)m->impl; }
 #define IS_CLF(m) ((m)->arch == AL_ARCH_CLASSIFIER)
+static const al_memory_rnn *mem(const al_model *m) { return (const al_memory_rnn *)m->impl; }
+#define IS_MEM(m) ((m)->arch == AL_ARCH_MEMORY_RNN)
 
 int al_model_src_vocab(const al_model *m)
 {
-    return !m ? -1 : IS_CLF(m) ? clf(m)->V : IS_TF(m) ? tf(m)->Vs : s2s(m)->Vs;
+    return !m ? -1 : IS_CLF(m) ? clf(m)->V : IS_MEM(m) ? mem(m)->V : IS_TF(m) ? tf(m)->Vs : s2s(m)->Vs;
 }
-int al_model_tgt_vocab(const al_model *m) /* classifier: the number of labels */
+int al_model_tgt_vocab(const al_model *m) /* classifiers: the number of labels */
 {
-    return !m ? -1 : IS_CLF(m) ? clf(m)->C : IS_TF(m) ? tf(m)->Vt : s2s(m)->Vt;
+    return !m ? -1 : IS_CLF(m) ? clf(m)->C : IS_MEM(m) ? mem(m)->C : IS_TF(m) ? tf(m)->Vt : s2s(m)->Vt;
 }
 int al_model_bos(const al_model *m)
 {
-    return !m || IS_CLF(m) ? -1 : IS_TF(m) ? tf(m)->bos : s2s(m)->bos;
+    return !m || IS_CLF(m) || IS_MEM(m) ? -1 : IS_TF(m) ? tf(m)->bos : s2s(m)->bos;
 }
 int al_model_eos(const al_model *m)
 {
-    return !m || IS_CLF(m) ? -1 : IS_TF(m) ? tf(m)->eos : s2s(m)->eos;
+    return !m || IS_CLF(m) || IS_MEM(m) ? -1 : IS_TF(m) ? tf(m)->eos : s2s(m)->eos;
 }
 int al_model_max_length(const al_model *m)
 {
-    return !m || IS_CLF(m) ? -1 : IS_TF(m) ? tf(m)->max_length : s2s(m)->max_length;
+    return !m || IS_CLF(m) || IS_MEM(m) ? -1 : IS_TF(m) ? tf(m)->max_length : s2s(m)->max_length;
 }
 int al_model_has_positions(const al_model *m)
 {
-    return !m ? -1 : IS_TF(m) || IS_CLF(m) ? 0 : s2s(m)->local != AL_LUONG_GLOBAL;
+    return !m ? -1 : IS_TF(m) || IS_CLF(m) || IS_MEM(m) ? 0 : s2s(m)->local != AL_LUONG_GLOBAL;
+}
+
+/*
+ * Results policy (docs/reliability.md): weights are only required to be finite, so a file with
+ * huge finite weights (±3e38) can overflow float32 inside the model. A call whose results are not
+ * all finite returns AL_ERR_NONFINITE instead of AL_OK: a caller never sees NaN or ±inf
+ * log-probabilities, attention or logits with a success status. The outputs are then unspecified.
+ */
+static al_status finite_or(al_status st, const float *x, double n)
+{
+    if (st != AL_OK || !x || n <= 0) return st;
+    return al_check_finite(x, (int)n) < 0 ? AL_OK : AL_ERR_NONFINITE;
 }
 
 static al_status check_src(const al_model *m, const int32_t *src, int S)
@@ -60,7 +77,10 @@ al_status al_model_generate(const al_model *m, const int32_t *src, int S, int ma
     if (max_len < 1 || max_len > AL_MODEL_MAX_STEPS) return AL_ERR_SHAPE;
     if (beam > AL_MODEL_MAX_BEAM) return AL_ERR_ARGUMENT;
     *len = 0;
-    return al_seq2seq_generate(s2s(m), src, S, max_len, beam, ids, logp, att, pos, len);
+    st = al_seq2seq_generate(s2s(m), src, S, max_len, beam, ids, logp, att, pos, len);
+    st = finite_or(st, logp, *len);
+    st = finite_or(st, att, (double)*len * S);
+    return finite_or(st, pos, *len);
 }
 
 al_status al_model_score(const al_model *m, const int32_t *src, int S, const int32_t *tgt, int T,
@@ -71,7 +91,11 @@ al_status al_model_score(const al_model *m, const int32_t *src, int S, const int
     if (!tgt || !logp) return AL_ERR_ARGUMENT;
     if (T < 1 || T > AL_MODEL_MAX_STEPS) return AL_ERR_SHAPE;
     if ((double)T * s2s(m)->Vt >= 2147483648.0 || (double)T * S >= 2147483648.0) return AL_ERR_OVERFLOW;
-    return al_seq2seq_score(s2s(m), src, S, tgt, T, logp, att, pos, dist);
+    st = al_seq2seq_score(s2s(m), src, S, tgt, T, logp, att, pos, dist);
+    st = finite_or(st, logp, T);
+    st = finite_or(st, att, (double)T * S);
+    st = finite_or(st, pos, T);
+    return finite_or(st, dist, (double)T * s2s(m)->Vt);
 }
 
 /* al_decoder is the architecture's decoder handle (only seq2seq has one today). */
@@ -111,7 +135,9 @@ al_status al_model_transformer_forward(const al_model *m, const int32_t *src, in
         al_transformer_attention_floats(tf(m), S, T) >= 2147483648.0) {
         return AL_ERR_OVERFLOW;
     }
-    return al_transformer_forward(tf(m), src, S, ed ? tgt : NULL, ed ? T : 0, logits, att);
+    al_status st = al_transformer_forward(tf(m), src, S, ed ? tgt : NULL, ed ? T : 0, logits, att);
+    st = finite_or(st, logits, (double)(ed ? T : S) * tf(m)->Vt);
+    return finite_or(st, att, al_transformer_attention_floats(tf(m), S, T));
 }
 
 al_status al_model_transformer_generate(const al_model *m, const int32_t *src, int S,
@@ -122,7 +148,7 @@ al_status al_model_transformer_generate(const al_model *m, const int32_t *src, i
     if (!IS_TF(m)) return AL_ERR_UNSUPPORTED;
     if (S < 1 || S > AL_MODEL_MAX_SOURCE) return AL_ERR_SHAPE;
     if (max_len < 1 || max_len > AL_MODEL_MAX_STEPS) return AL_ERR_SHAPE;
-    return al_transformer_generate(tf(m), src, S, max_len, ids, logp, len);
+    return finite_or(al_transformer_generate(tf(m), src, S, max_len, ids, logp, len), logp, *len);
 }
 
 /* ------------------------------------------------------------------ classifier */
@@ -144,5 +170,42 @@ al_status al_model_classify(const al_model *m, const int32_t *ids, int n, float 
     if (!m || !ids || !probs || !weights) return AL_ERR_ARGUMENT;
     if (!IS_CLF(m)) return AL_ERR_UNSUPPORTED;
     if (n < 1 || n > AL_MODEL_MAX_SOURCE) return AL_ERR_SHAPE;
-    return al_classifier_forward(clf(m), ids, n, probs, weights, sent, penalty);
+    al_status st = al_classifier_forward(clf(m), ids, n, probs, weights, sent, penalty);
+    st = finite_or(st, probs, clf(m)->C);
+    st = finite_or(st, weights, (double)al_model_classifier_hops(m) * n);
+    if (st == AL_OK && penalty && !isfinite(*penalty)) st = AL_ERR_NONFINITE;
+    return st;
+}
+
+/* ------------------------------------------------------------------ memory-rnn */
+
+/* NULLs, the architecture and head, n in range; the weights need n² floats below 2^31 bytes */
+static al_status check_mem(const al_model *m, const int32_t *ids, int n, int head)
+{
+    if (!m || !ids) return AL_ERR_ARGUMENT;
+    if (!IS_MEM(m) || mem(m)->head != head) return AL_ERR_UNSUPPORTED;
+    if (n < 1 || n > AL_MODEL_MAX_SOURCE) return AL_ERR_SHAPE;
+    return (double)n * (head == AL_MEM_LM ? mem(m)->C : 1) >= 536870912.0 ? AL_ERR_OVERFLOW : AL_OK;
+}
+
+al_status al_model_lm_forward(const al_model *m, const int32_t *ids, int n, float *logp,
+                              float *dist, float *weights)
+{
+    al_status st = check_mem(m, ids, n, AL_MEM_LM);
+    if (st != AL_OK) return st;
+    st = al_memory_rnn_forward(mem(m), ids, n, dist, logp, weights);
+    st = finite_or(st, logp, n - 1);
+    st = finite_or(st, dist, (double)n * mem(m)->C);
+    return finite_or(st, weights, (double)n * n);
+}
+
+al_status al_model_memory_classify(const al_model *m, const int32_t *ids, int n, float *probs,
+                                   float *weights)
+{
+    al_status st = check_mem(m, ids, n, AL_MEM_CLASSIFIER);
+    if (st != AL_OK) return st;
+    if (!probs) return AL_ERR_ARGUMENT;
+    st = al_memory_rnn_forward(mem(m), ids, n, probs, NULL, weights);
+    st = finite_or(st, probs, mem(m)->C);
+    return finite_or(st, weights, (double)n * n);
 }

@@ -137,6 +137,24 @@ int al_model_classifier_sentences(const al_model *m, const int32_t *ids, int n);
 al_status al_model_classify(const al_model *m, const int32_t *ids, int n, float *probs,
                             float *weights, float *sent, float *penalty);
 
+/*
+ * Architecture "memory-rnn" (models/memory_rnn_model.h: an LSTMN, self-attention RNN or LSTM over
+ * word embeddings; docs/models.md). al_model_src_vocab is the vocabulary size V and
+ * al_model_tgt_vocab the head's outputs (V, or the number of labels C); bos, eos and max_length
+ * are -1. ids [n], n in [1, 4096]; weights [n,n] or NULL: the cell's attention (row t: the
+ * weights over the steps it read; all zeros for "lstm").
+ *
+ * Head "lm": logp [n−1] (log p(ids[t+1] | ids[≤t])) and dist [n,V] (every step's
+ * log-distribution of the next token; the last row predicts past the input), each may be NULL.
+ * Head "classifier": probs [C] of the final state (or the mean state, "pool": "mean").
+ * AL_ERR_UNSUPPORTED for another architecture or head, AL_ERR_RANGE for an id outside the
+ * vocabulary, AL_ERR_SHAPE for n out of range, AL_ERR_NONFINITE for results outside float32.
+ */
+al_status al_model_lm_forward(const al_model *m, const int32_t *ids, int n, float *logp,
+                              float *dist, float *weights);
+al_status al_model_memory_classify(const al_model *m, const int32_t *ids, int n, float *probs,
+                                   float *weights);
+
 #ifdef __cplusplus
 }
 #endif

@@ -69,7 +69,7 @@ al_status al_model_create(const char *config, size_t len, uint32_t seed, al_mode
             return st;
         }
         const al_model_arch *A = al_model_arch_get(arch);
-        if (!A->init || !A->backward || !A->example) {
+        if (!al_model_trainer_get(arch)) {
             al_free(text);
             return al_model_errf(err, errlen, AL_ERR_UNSUPPORTED,
                                  "architecture \"%s\" cannot be created or trained yet", A->name);
@@ -120,7 +120,7 @@ al_status al_model_create(const char *config, size_t len, uint32_t seed, al_mode
         al_model_free(m);
         return al_model_errf(err, errlen, st, "building the model failed");
     }
-    al_model_arch_get(m->arch)->init(l, m->impl, m->weights, seed);
+    al_model_trainer_get(m->arch)->init(l, m->impl, m->weights, seed);
     al_free(l);
     *out = m;
     return AL_OK;
@@ -138,8 +138,7 @@ al_status al_trainer_create(al_model *m, int optimizer, float lr, float momentum
     if (!out) return AL_ERR_ARGUMENT;
     *out = NULL;
     if (!m) return AL_ERR_ARGUMENT;
-    const al_model_arch *A = al_model_arch_get(m->arch);
-    if (!A || !A->backward || !A->example) return AL_ERR_UNSUPPORTED;
+    if (!al_model_trainer_get(m->arch)) return AL_ERR_UNSUPPORTED;
     if (optimizer != AL_OPTIM_ADAM && optimizer != AL_OPTIM_SGD) return AL_ERR_ARGUMENT;
     if (!(lr > 0.0f) || !isfinite(lr) || !(momentum >= 0.0f && momentum < 1.0f) ||
         !(weight_decay >= 0.0f) || !isfinite(weight_decay) || !isfinite(clip))
@@ -189,7 +188,7 @@ al_status al_trainer_gradient(al_trainer *t, const int32_t *src, const int32_t *
     if (B < 1 || S_max < 1 || T_max < 0 || S_max > AL_MODEL_MAX_SOURCE ||
         T_max > AL_MODEL_MAX_STEPS || (double)B * (S_max > T_max ? S_max : T_max) >= 2147483648.0)
         return AL_ERR_SHAPE;
-    const al_model_arch *A = al_model_arch_get(t->m->arch);
+    const al_model_trainer *A = al_model_trainer_get(t->m->arch);
     const void *impl = t->m->impl;
     double terms = 0.0;
     for (int b = 0; b < B; b++) {

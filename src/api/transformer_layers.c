@@ -110,7 +110,7 @@ static al_status layer_forward(float *out, float *self_att, float *cross_att, co
     float *spare = scratch + fwd; /* weights nobody asked for */
     float *spare_cross = spare + (self_att ? 0 : (long)H * T * T);
     al_tl_weights w = to_weights(params, dec);
-    al_tl_config cfg = { norm_first != 0, activation == AL_ACT_GELU, causal != 0, eps };
+    al_tl_config cfg = { norm_first != 0, activation == AL_ACT_GELU, causal != 0, eps, 0 };
     for (int b = 0; b < B; b++) {
         al_tl_forward(out + (long)b * T * E, self_att ? self_att + (long)b * H * T * T : spare,
                       dec ? (cross_att ? cross_att + (long)b * H * T * S : spare_cross) : NULL,
@@ -137,7 +137,7 @@ static al_status layer_backward(float *dx, float *dmemory, float *const *dparams
     if (!scratch) return AL_ERR_NOMEM;
     al_tl_weights w = to_weights(params, dec);
     al_tl_grads g = to_grads(dparams, dec);
-    al_tl_config cfg = { norm_first != 0, activation == AL_ACT_GELU, causal != 0, eps };
+    al_tl_config cfg = { norm_first != 0, activation == AL_ACT_GELU, causal != 0, eps, 0 };
     for (int b = 0; b < B; b++) {
         al_tl_backward(dx + (long)b * T * E, dec ? dmemory + (long)b * S * E : NULL, &g,
                        dout ? dout + (long)b * T * E : NULL,

@@ -2,107 +2,134 @@
  * attention_sdpa_simd128.c: SIMD128 twin of attention_sdpa_scalar.c (maths, masks and the two
  * paths are documented there).
  *
- * Both paths work on blocks of AL_SDPA_QB queries, so every key and value row read from memory
- * serves QB queries, and run their two products on the sgemm register tiles (matmul_simd128.c):
- *  - with weights: scores for the block's rows (Q_b Kᵀ · scale) straight into att, a vector
- *    softmax per row, then out_b = att_b V;
- *  - streaming (FlashAttention-style): key blocks of AL_SDPA_KB, scores into a 4 KB stack tile,
- *    one running max and rescale per row and block, exp on four lanes, then O_b += P V_b.
+ * Both products run on the sgemm register tiles (matmul_simd128.c):
+ *  - with weights: scores (Q Kᵀ · scale) straight into att, a vector softmax per row, then
+ *    out = att V; non-causal in one block of all T rows, causal in blocks of AL_SDPA_QB rows that
+ *    stop at the diagonal;
+ *  - streaming (FlashAttention-style): blocks of AL_SDPA_QB queries against blocks of AL_SDPA_KB
+ *    keys. Scores are computed transposed, sᵀ [keys, queries] = K_b Q_bᵀ, so the online softmax
+ *    runs with lanes across four queries (running max, rescale and sums are vertical: no
+ *    horizontal reductions), and O_b += P V_b reads sᵀ as a transposed A. Hidden entries (causal,
+ *    key mask) are set to −inf before the max and to exactly 0 after the exp.
  * Causal blocks stop at the diagonal (keys past the block's last query are never read).
  */
-#include <string.h>
+#include <math.h>
 
 #include "kernels.h"
 
 #if AL_SIMD128
 
-/* Blocks: AL_SDPA_QB queries share every key block they read; AL_SDPA_KB keys per score block
- * (the stack holds QB·KB floats = 4 KB). */
+/* AL_SDPA_QB queries share every key block they read; AL_SDPA_KB keys per score block
+ * (the transposed score block is KB·QB floats = 4 KB of stack). */
 #define AL_SDPA_QB 16
 #define AL_SDPA_KB 64
 
-static inline void scal(float *o, float a, int n)
+/* o [n] *= a */
+static void scal(float *o, float a, int n)
 {
     al_v4 av = al_v4_splat(a);
     int d = 0;
     for (; d + 4 <= n; d += 4) al_v4_store(o + d, al_v4_mul(al_v4_load(o + d), av));
+    AL_V4_SCALAR_LOOP
     for (; d < n; d++) o[d] *= a;
+}
+
+/* att given: the probability matrix is an output, so the scores go straight into it */
+static void sdpa_weights(float *out, float *att, const float *q, const float *k, const float *v,
+                         int T, int S, int D, int Dv, float scale, const uint8_t *key_mask,
+                         int causal)
+{
+    int qb = causal ? AL_SDPA_QB : T;
+    for (int t0 = 0; t0 < T; t0 += qb) {
+        int tb = T - t0 < qb ? T - t0 : qb;
+        int s_end = causal ? (t0 + tb < S ? t0 + tb : S) : S;
+        float *ab = att + (long)t0 * S;
+        al_sgemm_simd128(0, 1, tb, s_end, D, scale, q + (long)t0 * D, D, k, D, 0.0f, ab, S);
+        for (int i = 0; i < tb; i++) {
+            int sv = causal ? (t0 + i + 1 < S ? t0 + i + 1 : S) : S;
+            float *ar = ab + (long)i * S;
+            al_softmax_forward_simd128(ar, ar, key_mask, 0, 1, sv);
+            AL_V4_SCALAR_LOOP
+            for (int s = sv; s < S; s++) ar[s] = 0.0f;
+        }
+        al_sgemm_simd128(0, 0, tb, Dv, s_end, 1.0f, ab, S, v, Dv, 0.0f, out + (long)t0 * Dv, Dv);
+    }
 }
 
 void al_sdpa_forward_simd128(float *out, float *att, const float *q, const float *k,
                              const float *v, int T, int S, int D, int Dv, float scale,
                              const uint8_t *key_mask, int causal)
 {
-    float sc[AL_SDPA_QB * AL_SDPA_KB]; /* one block of scores / probabilities */
-    float m[AL_SDPA_QB], l[AL_SDPA_QB];
-    int any[AL_SDPA_QB];
-    for (int t0 = 0; t0 < T; t0 += AL_SDPA_QB) {
-        int tb = T - t0 < AL_SDPA_QB ? T - t0 : AL_SDPA_QB;
+    if (att) {
+        sdpa_weights(out, att, q, k, v, T, S, D, Dv, scale, key_mask, causal);
+        return;
+    }
+    enum { QB = AL_SDPA_QB, KB = AL_SDPA_KB };
+    float st[KB * QB];   /* sᵀ: st[j·QB + i] = score of query t0 + i against key s0 + j */
+    float m[QB], l[QB];  /* running max and running Σ e^{s − m} per query */
+    const al_v4 ninf = al_v4_splat(-INFINITY), lowest = al_v4_splat(-3.4028235e38f);
+    for (int t0 = 0; t0 < T; t0 += QB) {
+        int tb = T - t0 < QB ? T - t0 : QB;
+        int tb4 = (tb + 3) & ~3; /* lanes past tb compute on zeros and are never stored */
         float *ob = out + (long)t0 * Dv;
-        const float *qb = q + (long)t0 * D;
-        /* keys any row of this block may see; causal blocks stop at the diagonal */
         int s_end = causal ? (t0 + tb < S ? t0 + tb : S) : S;
-        if (att) {
-            float *ab = att + (long)t0 * S;
-            al_sgemm_simd128(0, 1, tb, s_end, D, scale, qb, D, k, D, 0.0f, ab, S);
-            for (int i = 0; i < tb; i++) {
-                int sv = causal ? (t0 + i + 1 < S ? t0 + i + 1 : S) : S;
-                float *ar = ab + (long)i * S;
-                al_softmax_forward_simd128(ar, ar, key_mask, 0, 1, sv);
-                for (int s = sv; s < S; s++) ar[s] = 0.0f;
-            }
-            al_sgemm_simd128(0, 0, tb, Dv, s_end, 1.0f, ab, S, v, Dv, 0.0f, ob, Dv);
-            continue;
-        }
-        for (int i = 0; i < tb; i++) {
-            m[i] = 0.0f;
+        for (int i = 0; i < QB; i++) {
+            m[i] = -INFINITY;
             l[i] = 0.0f;
-            any[i] = 0;
         }
-        memset(ob, 0, sizeof(float) * (size_t)tb * Dv);
-        for (int s0 = 0; s0 < s_end; s0 += AL_SDPA_KB) {
-            int nb = s_end - s0 < AL_SDPA_KB ? s_end - s0 : AL_SDPA_KB;
-            al_sgemm_simd128(0, 1, tb, nb, D, scale, qb, D, k + (long)s0 * D, D, 0.0f, sc, AL_SDPA_KB);
-            for (int i = 0; i < tb; i++) {
-                float *row = sc + i * AL_SDPA_KB;
-                int lim = causal ? t0 + i + 1 - s0 : nb; /* visible keys of this row in the block */
-                if (lim > nb) lim = nb;
-                float bm = 0.0f;
-                int vis = 0;
-                for (int j = 0; j < lim; j++) {
-                    if (key_mask && key_mask[s0 + j]) continue;
-                    if (!vis || row[j] > bm) bm = row[j];
-                    vis = 1;
-                }
-                if (!vis) {
-                    memset(row, 0, sizeof(float) * (size_t)nb);
-                    continue;
-                }
-                if (!any[i] || bm > m[i]) { /* new running max: rescale what the row holds */
-                    float c = any[i] ? al_expf_scalar(m[i] - bm) : 0.0f;
-                    l[i] *= c;
-                    scal(ob + (long)i * Dv, c, Dv);
-                    m[i] = bm;
-                    any[i] = 1;
-                }
-                al_v4 mv = al_v4_splat(m[i]);
-                int j = 0;
-                for (; j + 4 <= nb; j += 4) al_v4_store(row + j, al_v4_exp(al_v4_sub(al_v4_load(row + j), mv)));
-                for (; j < nb; j++) row[j] = al_expf_scalar(row[j] - m[i]);
-                for (j = lim < 0 ? 0 : lim; j < nb; j++) row[j] = 0.0f;
-                if (key_mask)
-                    for (j = 0; j < lim; j++) if (key_mask[s0 + j]) row[j] = 0.0f;
-                al_v4 sv = al_v4_zero();
-                for (j = 0; j + 4 <= nb; j += 4) sv = al_v4_add(sv, al_v4_load(row + j));
-                float sum = al_v4_hsum(sv);
-                for (; j < nb; j++) sum += row[j];
-                l[i] += sum;
+        if (tb4 > tb)
+            for (int j = 0; j < KB; j++)
+                for (int i = tb; i < tb4; i++) st[j * QB + i] = 0.0f;
+        for (int s0 = 0; s0 < s_end; s0 += KB) {
+            int nb = s_end - s0 < KB ? s_end - s0 : KB;
+            /* sᵀ = K_b Q_bᵀ · scale */
+            al_sgemm_simd128(0, 1, nb, tb, D, scale, k + (long)s0 * D, D, q + (long)t0 * D, D, 0.0f, st, QB);
+            /* hide masked keys and, on the diagonal, keys after each query: −inf */
+            int hidden = 0;
+            if (key_mask)
+                for (int j = 0; j < nb; j++)
+                    if (key_mask[s0 + j]) {
+                        for (int i = 0; i < tb4; i += 4) al_v4_store(st + j * QB + i, ninf);
+                        hidden = 1;
+                    }
+            if (causal && s0 + nb - 1 > t0) {
+                for (int j = t0 + 1 - s0 > 0 ? t0 + 1 - s0 : 0; j < nb; j++)
+                    for (int i = 0; i < tb && t0 + i < s0 + j; i++) st[j * QB + i] = -INFINITY;
+                hidden = 1;
             }
-            /* O += P V over this key block: the 4×8 register tiles of the matmul */
-            al_sgemm_simd128(0, 0, tb, Dv, nb, 1.0f, sc, AL_SDPA_KB, v + (long)s0 * Dv, Dv, 1.0f, ob, Dv);
+            for (int i = 0; i < tb4; i += 4) {
+                /* block max → new running max; mm keeps e^{s − mm} finite while nothing is visible */
+                al_v4 bm = ninf;
+                for (int j = 0; j < nb; j++) bm = al_v4_max(bm, al_v4_load(st + j * QB + i));
+                al_v4 mo = al_v4_load(m + i);
+                al_v4 mn = al_v4_max(mo, bm);
+                al_v4 mm = al_v4_max(mn, lowest);
+                al_v4 sum = al_v4_zero();
+                for (int j = 0; j < nb; j++) {
+                    al_v4 x = al_v4_load(st + j * QB + i);
+                    al_v4 p = al_v4_exp_neg(al_v4_sub(x, mm));
+                    if (hidden) p = al_v4_and(p, al_v4_gt(x, ninf));
+                    al_v4_store(st + j * QB + i, p);
+                    sum = al_v4_add(sum, p);
+                }
+                /* rescale what the rows hold: c = e^{m_old − m_new} (0 on the first block) */
+                al_v4 c = al_v4_exp_neg(al_v4_sub(mo, mm));
+                al_v4_store(l + i, al_v4_add(al_v4_mul(al_v4_load(l + i), c), sum));
+                al_v4_store(m + i, mn);
+                if (s0 > 0)
+                    for (int r = 0; r < 4 && i + r < tb; r++)
+                        scal(ob + (long)(i + r) * Dv, al_v4_lane(c, r), Dv);
+            }
+            /* O_b (+)= P V_b, P [tb, nb] read from sᵀ as a transposed A */
+            al_sgemm_simd128(1, 0, tb, Dv, nb, 1.0f, st, QB, v + (long)s0 * Dv, Dv,
+                             s0 > 0 ? 1.0f : 0.0f, ob, Dv);
         }
-        for (int i = 0; i < tb; i++)
-            if (any[i]) scal(ob + (long)i * Dv, 1.0f / l[i], Dv);
+        /* normalise; a row that saw no key (l = 0) stays zero */
+        for (int i = 0; i < tb; i++) {
+            if (l[i] > 0.0f) scal(ob + (long)i * Dv, 1.0f / l[i], Dv);
+            else
+                for (int d = 0; d < Dv; d++) ob[(long)i * Dv + d] = 0.0f;
+        }
     }
 }
 

@@ -57,8 +57,7 @@ AL_NOINLINE static void masked_softmax_rows(float *att, int T, int S, const uint
 /* y [R,C] (row stride ldy) += bias [C] on every row */
 AL_NOINLINE static void add_bias_rows(float *y, int ldy, const float *bias, int R, int C)
 {
-    for (int r = 0; r < R; r++)
-        for (int c = 0; c < C; c++) y[(long)r * ldy + c] += bias[c];
+    al_bias_add_forward(y, ldy, bias, NULL, R, C);
 }
 
 /* db [C] += Σ_r dy [R,C] (row stride ldy): the vjp of add_bias_rows */

@@ -36,6 +36,11 @@ void al_sgemv(int trans, int M, int K, float alpha, const float *A, int lda,
     AL_PICK(al_sgemv)(trans, M, K, alpha, A, lda, x, beta, y);
 }
 
+void al_bias_add_forward(float *y, int ldy, const float *b, const float *b2, int R, int C)
+{
+    AL_PICK(al_bias_add_forward)(y, ldy, b, b2, R, C);
+}
+
 void al_softmax_forward(float *y, const float *x, const uint8_t *mask, int mask_stride, int R, int C)
 {
     AL_PICK(al_softmax_forward)(y, x, mask, mask_stride, R, C);

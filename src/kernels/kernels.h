@@ -59,6 +59,12 @@ void al_sgemm_scalar(int trans_a, int trans_b, int M, int N, int K, float alpha,
 void al_sgemv_scalar(int trans, int M, int K, float alpha, const float *A, int lda,
                      const float *x, float beta, float *y);
 
+/*
+ * The bias half of a linear layer: y [R,C] (row stride ldy) += b [C] on every row, or
+ * += (b [C] + b2 [C]) when b2 is given (an RNN's two biases, summed first).
+ */
+void al_bias_add_forward_scalar(float *y, int ldy, const float *b, const float *b2, int R, int C);
+
 /* ------------------------------------------------------------------ softmax */
 
 /*
@@ -128,6 +134,7 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
                       const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc);
 void al_sgemv_simd128(int trans, int M, int K, float alpha, const float *A, int lda,
                       const float *x, float beta, float *y);
+void al_bias_add_forward_simd128(float *y, int ldy, const float *b, const float *b2, int R, int C);
 void al_softmax_forward_simd128(float *y, const float *x, const uint8_t *mask, int mask_stride,
                                 int R, int C);
 void al_softmax_backward_simd128(float *dx, const float *y, const float *dy, int R, int C);
@@ -145,6 +152,7 @@ void al_sgemm(int trans_a, int trans_b, int M, int N, int K, float alpha,
               const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc);
 void al_sgemv(int trans, int M, int K, float alpha, const float *A, int lda,
               const float *x, float beta, float *y);
+void al_bias_add_forward(float *y, int ldy, const float *b, const float *b2, int R, int C);
 void al_softmax_forward(float *y, const float *x, const uint8_t *mask, int mask_stride, int R, int C);
 void al_softmax_backward(float *dx, const float *y, const float *dy, int R, int C);
 void al_sdpa_forward(float *out, float *att, const float *q, const float *k, const float *v,

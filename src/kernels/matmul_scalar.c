@@ -2,7 +2,7 @@
  * matmul_scalar.c: the reference matrix products, sgemm and sgemv with BLAS semantics.
  *
  * These loops carry the maths; matmul_simd128.c holds their register-blocked twins and is tested
- * against them. Loop order keeps the innermost access contiguous for each transpose case, and
+ * against them. The bias add of a linear layer sits here too (its twin runs four lanes). Loop order keeps the innermost access contiguous for each transpose case, and
  * each output accumulates in one float in order k = 0..K-1 (the SIMD twin sums in another order,
  * so the two agree to rounding, not bit for bit).
  */
@@ -46,5 +46,17 @@ void al_sgemv_scalar(int trans, int M, int K, float alpha, const float *A, int l
                 acc += A[(long)m * lda + k] * x[m];
             y[k] = beta == 0.0f ? alpha * acc : alpha * acc + beta * y[k];
         }
+    }
+}
+
+void al_bias_add_forward_scalar(float *y, int ldy, const float *b, const float *b2, int R, int C)
+{
+    for (int r = 0; r < R; r++) {
+        float *yr = y + (long)r * ldy;
+        /* y_rc += b_c (+ b2_c): the bias of x Wᵀ + b, added after the product */
+        if (b2)
+            for (int c = 0; c < C; c++) yr[c] += b[c] + b2[c];
+        else
+            for (int c = 0; c < C; c++) yr[c] += b[c];
     }
 }

@@ -1,14 +1,18 @@
 /*
  * matmul_simd128.c: SIMD128 twins of matmul_scalar.c (read that file for the maths).
  *
- * sgemm, op(B) untransposed (A·B and Aᵀ·B): 4×8 register tiles, 8 f32x4 accumulators; each k
- *   step loads 8 floats of a B row and broadcasts 4 elements of op(A). A is addressed through
- *   (row, k) strides so Aᵀ·B uses the same tile. Tails: 1-row tiles, then 4-wide columns, then
- *   the scalar twin for the last < 4 columns.
- * sgemm, op(B) transposed (A·Bᵀ): every output is a dot product along k; 2×4 tiles of dots share
- *   loads, lanes run along k and are summed at the end. Aᵀ·Bᵀ (unused by the models) falls back
- *   to the scalar twin.
- * sgemv: 4 rows at a time along k (A x), or axpy over rows (Aᵀ x).
+ * sgemm: 4×8 register tiles, 8 f32x4 accumulators; each k step loads 8 floats of an op(B) row
+ *   and broadcasts 4 elements of op(A). A is addressed through (row, k) strides so Aᵀ uses the
+ *   same tile. op(B) is first packed into contiguous [kc, 8] panels (AL_GEMM_KC rows at a time)
+ *   when that pays: for Bᵀ when M >= 4 and (M >= 32 or K < 64), by a 4×4 register transpose per
+ *   block (the tiles then replace dot products that end in horizontal sums); for B when
+ *   M >= 32 and K >= 64. Otherwise A·B reads B in place, and A·Bᵀ (the pack would cost more
+ *   than it saves) runs 2×4 tiles of dot products, lanes along k, reduced by a transpose.
+ *   Tails: 1-row tiles, 4-wide columns, then dot products or the scalar twin for the last < 4
+ *   columns. M = 1 is a GEMV.
+ * sgemv: 4 rows at a time along k, reduced by a transpose (A x); or strips of 32 columns of y in
+ *   registers while the rows of A stream by (Aᵀ x).
+ * bias add: four lanes along the row.
  */
 #include "kernels.h"
 
@@ -31,7 +35,7 @@ static inline void store1(float *c, float acc, float alpha, float beta)
 }
 
 /* C[4,8] tile; op(A)[i,k] = A[i*sam + k*sak]; B rows contiguous with stride ldb. */
-static void tile_4x8(int K, const float *A, long sam, long sak, const float *B, long ldb,
+static inline void tile_4x8(int K, const float *A, long sam, long sak, const float *B, long ldb,
                      float *C, long ldc, float alpha, float beta)
 {
     al_v4 c00 = al_v4_zero(), c01 = al_v4_zero(), c10 = al_v4_zero(), c11 = al_v4_zero();
@@ -54,7 +58,7 @@ static void tile_4x8(int K, const float *A, long sam, long sak, const float *B, 
 }
 
 /* C[1,8] row tail */
-static void tile_1x8(int K, const float *A, long sak, const float *B, long ldb,
+static inline void tile_1x8(int K, const float *A, long sak, const float *B, long ldb,
                      float *C, float alpha, float beta)
 {
     al_v4 c0 = al_v4_zero(), c1 = al_v4_zero(), d0 = al_v4_zero(), d1 = al_v4_zero();
@@ -79,7 +83,7 @@ static void tile_1x8(int K, const float *A, long sak, const float *B, long ldb,
 }
 
 /* C[rows,4] column tail, rows <= 4 */
-static void tile_rx4(int rows, int K, const float *A, long sam, long sak, const float *B, long ldb,
+static AL_V4_NOINLINE void tile_rx4(int rows, int K, const float *A, long sam, long sak, const float *B, long ldb,
                      float *C, long ldc, float alpha, float beta)
 {
     al_v4 c[4] = { al_v4_zero(), al_v4_zero(), al_v4_zero(), al_v4_zero() };
@@ -92,7 +96,7 @@ static void tile_rx4(int rows, int K, const float *A, long sam, long sak, const 
 }
 
 /* dot(a, b) over n, lanes along n */
-static inline float dot_v(const float *a, const float *b, int n)
+static AL_V4_NOINLINE float dot_v(const float *a, const float *b, int n)
 {
     al_v4 s0 = al_v4_zero(), s1 = al_v4_zero();
     int i = 0;
@@ -102,12 +106,21 @@ static inline float dot_v(const float *a, const float *b, int n)
     }
     for (; i + 4 <= n; i += 4) s0 = al_v4_add(s0, al_v4_mul(al_v4_load(a + i), al_v4_load(b + i)));
     float s = al_v4_hsum(al_v4_add(s0, s1));
+    AL_V4_SCALAR_LOOP
     for (; i < n; i++) s += a[i] * b[i];
     return s;
 }
 
+/* Σ_k a_i[k] x[k] for rows a0..a3 (K % 4 == 0 part, lanes along k), reduced to one vector
+ * [r0, r1, r2, r3] by a transpose instead of four horizontal sums. */
+static inline al_v4 reduce4(al_v4 s0, al_v4 s1, al_v4 s2, al_v4 s3)
+{
+    AL_V4_TRANSPOSE4(s0, s1, s2, s3);
+    return al_v4_add(al_v4_add(s0, s1), al_v4_add(s2, s3));
+}
+
 /* A·Bᵀ: C[2,4] of dots between rows of A and rows of B */
-static void dots_2x4(int K, const float *A, long lda, const float *B, long ldb,
+static AL_V4_NOINLINE void dots_2x4(int K, const float *A, long lda, const float *B, long ldb,
                      float *C, long ldc, float alpha, float beta)
 {
     const float *a0 = A, *a1 = A + lda;
@@ -124,54 +137,110 @@ static void dots_2x4(int K, const float *A, long lda, const float *B, long ldb,
         s10 = al_v4_add(s10, al_v4_mul(x1, y0)); s11 = al_v4_add(s11, al_v4_mul(x1, y1));
         s12 = al_v4_add(s12, al_v4_mul(x1, y2)); s13 = al_v4_add(s13, al_v4_mul(x1, y3));
     }
-    float r[8] = { al_v4_hsum(s00), al_v4_hsum(s01), al_v4_hsum(s02), al_v4_hsum(s03),
-                   al_v4_hsum(s10), al_v4_hsum(s11), al_v4_hsum(s12), al_v4_hsum(s13) };
-    for (; k < K; k++) {
-        r[0] += a0[k] * b0[k]; r[1] += a0[k] * b1[k]; r[2] += a0[k] * b2[k]; r[3] += a0[k] * b3[k];
-        r[4] += a1[k] * b0[k]; r[5] += a1[k] * b1[k]; r[6] += a1[k] * b2[k]; r[7] += a1[k] * b3[k];
+    al_v4 r0 = reduce4(s00, s01, s02, s03), r1 = reduce4(s10, s11, s12, s13);
+    if (k < K) {
+        float t[8] = { 0 };
+        AL_V4_SCALAR_LOOP
+        for (; k < K; k++) {
+            t[0] += a0[k] * b0[k]; t[1] += a0[k] * b1[k]; t[2] += a0[k] * b2[k]; t[3] += a0[k] * b3[k];
+            t[4] += a1[k] * b0[k]; t[5] += a1[k] * b1[k]; t[6] += a1[k] * b2[k]; t[7] += a1[k] * b3[k];
+        }
+        r0 = al_v4_add(r0, al_v4_load(t));
+        r1 = al_v4_add(r1, al_v4_load(t + 4));
     }
-    for (int j = 0; j < 4; j++) {
-        store1(C + j, r[j], alpha, beta);
-        store1(C + ldc + j, r[4 + j], alpha, beta);
+    store4(C, r0, alpha, beta);
+    store4(C + ldc, r1, alpha, beta);
+}
+
+/* Copy op(B)[k0..k0+kc, n..n+w) (w = 4 or 8 columns) into panel [kc, w], rows contiguous. B is
+ * [K,N] (row stride ldb) or, when trans_b, [N,K]: then each 4×4 block is transposed in registers. */
+static AL_V4_NOINLINE void pack_b(float *panel, int w, int trans_b, const float *B, long ldb, int n, int k0, int kc)
+{
+    if (!trans_b) {
+        for (int k = 0; k < kc; k++) {
+            const float *b = B + (long)(k0 + k) * ldb + n;
+            al_v4_store(panel + k * w, al_v4_load(b));
+            if (w == 8) al_v4_store(panel + k * w + 4, al_v4_load(b + 4));
+        }
+        return;
     }
+    const float *b = B + (long)n * ldb + k0;
+    int k = 0;
+    for (; k + 4 <= kc; k += 4) {
+        for (int j = 0; j < w; j += 4) {
+            const float *r = b + j * ldb + k;
+            al_v4 r0 = al_v4_load(r), r1 = al_v4_load(r + ldb);
+            al_v4 r2 = al_v4_load(r + 2 * ldb), r3 = al_v4_load(r + 3 * ldb);
+            AL_V4_TRANSPOSE4(r0, r1, r2, r3);
+            float *p = panel + k * w + j;
+            al_v4_store(p, r0);
+            al_v4_store(p + w, r1);
+            al_v4_store(p + 2 * w, r2);
+            al_v4_store(p + 3 * w, r3);
+        }
+    }
+    AL_V4_SCALAR_LOOP
+    for (; k < kc; k++)
+        for (int j = 0; j < w; j++) panel[k * w + j] = b[j * ldb + k];
 }
 
 void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha,
                       const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
     if (M <= 0 || N <= 0) return;
-    if (M == 1 && !trans_b && (!trans_a || lda == 1) && K > 0) {
-        /* one row: c = alpha · Bᵀ a + beta · c streams B row by row (the 1×8 tiles would stride
-         * down all K rows of B once per 8 columns) */
-        al_sgemv_simd128(1, K, N, alpha, B, ldb, A, beta, C);
+    if (M == 1 && (!trans_a || lda == 1) && K > 0) {
+        /* one row: c = alpha · op(B)ᵀ a + beta · c as a GEMV over B's rows (streams B once) */
+        al_sgemv_simd128(!trans_b, trans_b ? N : K, trans_b ? K : N, alpha, B, ldb, A, beta, C);
+        return;
+    }
+    long sam = trans_a ? 1 : lda, sak = trans_a ? lda : 1;
+    /* Pack op(B) into contiguous [kc, 8] panels when it pays: always for op(B) = Bᵀ (the panel
+     * turns every output into broadcast-and-multiply tiles instead of dot products that end in
+     * horizontal sums), and for B itself when it is large (unpacked, each k step of a tile touches
+     * a new cache line of a row ldb floats away, and a tall strip no longer stays in L1). */
+    int pack = K > 0 && (trans_b ? M >= 4 && (M >= 32 || K < 64) : M >= 32 && K >= 64);
+    if (pack) {
+        float panel[AL_GEMM_KC * 8];
+        int n = 0;
+        for (; n + 8 <= N; n += 8) {
+            for (int k0 = 0; k0 < K; k0 += AL_GEMM_KC) {
+                int kc = K - k0 < AL_GEMM_KC ? K - k0 : AL_GEMM_KC;
+                pack_b(panel, 8, trans_b, B, ldb, n, k0, kc);
+                float bk = k0 == 0 ? beta : 1.0f; /* later K blocks add to the first */
+                const float *a0 = A + k0 * sak;
+                int m = 0;
+                for (; m + 4 <= M; m += 4)
+                    tile_4x8(kc, a0 + m * sam, sam, sak, panel, 8, C + (long)m * ldc + n, ldc, alpha, bk);
+                for (; m < M; m++)
+                    tile_1x8(kc, a0 + m * sam, sak, panel, 8, C + (long)m * ldc + n, alpha, bk);
+            }
+        }
+        if (n + 4 <= N) {
+            for (int k0 = 0; k0 < K; k0 += AL_GEMM_KC) {
+                int kc = K - k0 < AL_GEMM_KC ? K - k0 : AL_GEMM_KC;
+                pack_b(panel, 4, trans_b, B, ldb, n, k0, kc);
+                float bk = k0 == 0 ? beta : 1.0f;
+                for (int m = 0; m < M; m += 4)
+                    tile_rx4(M - m < 4 ? M - m : 4, kc, A + m * sam + k0 * sak, sam, sak, panel, 4,
+                             C + (long)m * ldc + n, ldc, alpha, bk);
+            }
+            n += 4;
+        }
+        if (n < N) {
+            if (trans_b && !trans_a) {
+                for (int m = 0; m < M; m++)
+                    for (int j = n; j < N; j++)
+                        store1(C + (long)m * ldc + j, dot_v(A + (long)m * lda, B + (long)j * ldb, K),
+                               alpha, beta);
+            } else {
+                al_sgemm_scalar(trans_a, trans_b, M, N - n, K, alpha, A, lda,
+                                trans_b ? B + (long)n * ldb : B + n, ldb, beta, C + n, ldc);
+            }
+        }
         return;
     }
     if (!trans_b) {
-        long sam = trans_a ? 1 : lda, sak = trans_a ? lda : 1;
         int n = 0;
-        if (M >= 16 && K >= 64) {
-            /* Large products: copy each 8-column strip of B, AL_GEMM_KC rows at a time, into a
-             * contiguous panel first. Unpacked, every k step of a tile touches a new cache line
-             * (half used) of a row ldb floats away, and a 512-row strip no longer fits in L1. */
-            float panel[AL_GEMM_KC * 8];
-            for (; n + 8 <= N; n += 8) {
-                for (int k0 = 0; k0 < K; k0 += AL_GEMM_KC) {
-                    int kc = K - k0 < AL_GEMM_KC ? K - k0 : AL_GEMM_KC;
-                    for (int k = 0; k < kc; k++) {
-                        const float *b = B + (long)(k0 + k) * ldb + n;
-                        al_v4_store(panel + k * 8, al_v4_load(b));
-                        al_v4_store(panel + k * 8 + 4, al_v4_load(b + 4));
-                    }
-                    float bk = k0 == 0 ? beta : 1.0f; /* later K blocks add to the first */
-                    const float *a0 = A + k0 * sak;
-                    int m = 0;
-                    for (; m + 4 <= M; m += 4)
-                        tile_4x8(kc, a0 + m * sam, sam, sak, panel, 8, C + (long)m * ldc + n, ldc, alpha, bk);
-                    for (; m < M; m++)
-                        tile_1x8(kc, a0 + m * sam, sak, panel, 8, C + (long)m * ldc + n, alpha, bk);
-                }
-            }
-        }
         for (; n + 8 <= N; n += 8) {
             int m = 0;
             for (; m + 4 <= M; m += 4)
@@ -189,10 +258,11 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
             al_sgemm_scalar(trans_a, 0, M, N - n, K, alpha, A, lda, B + n, ldb, beta, C + n, ldc);
         return;
     }
-    if (trans_a) {
-        al_sgemm_scalar(1, 1, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    if (trans_a || K <= 0) {
+        al_sgemm_scalar(trans_a, 1, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
         return;
     }
+    /* A·Bᵀ with fewer than 4 rows: dot products, lanes along k */
     int m = 0;
     for (; m + 2 <= M; m += 2) {
         int n = 0;
@@ -210,11 +280,26 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
             store1(C + (long)m * ldc + n, dot_v(A + (long)m * lda, B + (long)n * ldb, K), alpha, beta);
 }
 
+/* y[0..4) += the K % 4 tail of rows a, a + lda, a + 2·lda, a + 3·lda (k from k0) */
+static AL_V4_NOINLINE al_v4 tail4(al_v4 r, const float *a, long lda, const float *x, int k0, int K)
+{
+    float t[4];
+    for (int i = 0; i < 4; i++) {
+        float acc = 0.0f;
+        AL_V4_SCALAR_LOOP
+        for (int k = k0; k < K; k++) acc += a[i * lda + k] * x[k];
+        t[i] = acc;
+    }
+    return al_v4_add(r, al_v4_load(t));
+}
+
 void al_sgemv_simd128(int trans, int M, int K, float alpha, const float *A, int lda,
                       const float *x, float beta, float *y)
 {
     if (!trans) {
         int m = 0;
+        /* 4 rows at a time, k unrolled by 2 into separate accumulators (8 chains: 4 would wait
+         * on the add latency) */
         for (; m + 4 <= M; m += 4) {
             const float *a0 = A + (long)m * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
             al_v4 s0 = al_v4_zero(), s1 = al_v4_zero(), s2 = al_v4_zero(), s3 = al_v4_zero();
@@ -226,30 +311,82 @@ void al_sgemv_simd128(int trans, int M, int K, float alpha, const float *A, int 
                 s2 = al_v4_add(s2, al_v4_mul(al_v4_load(a2 + k), xv));
                 s3 = al_v4_add(s3, al_v4_mul(al_v4_load(a3 + k), xv));
             }
-            float r0 = al_v4_hsum(s0), r1 = al_v4_hsum(s1), r2 = al_v4_hsum(s2), r3 = al_v4_hsum(s3);
-            for (; k < K; k++) {
-                r0 += a0[k] * x[k]; r1 += a1[k] * x[k]; r2 += a2[k] * x[k]; r3 += a3[k] * x[k];
-            }
-            store1(y + m, r0, alpha, beta); store1(y + m + 1, r1, alpha, beta);
-            store1(y + m + 2, r2, alpha, beta); store1(y + m + 3, r3, alpha, beta);
+            al_v4 r = reduce4(s0, s1, s2, s3);
+            if (k < K) r = tail4(r, a0, lda, x, k, K);
+            store4(y + m, r, alpha, beta);
         }
         for (; m < M; m++) store1(y + m, dot_v(A + (long)m * lda, x, K), alpha, beta);
         return;
     }
-    /* y = beta·y, then y += (alpha·x[m]) · A[m,:] for each row */
+    /* y = alpha · Aᵀ x + beta · y: strips of 32 (then 8, 4) columns of y kept in registers while
+     * every row of A goes by, so y is read and written once */
     int k = 0;
-    if (beta == 0.0f) {
-        for (k = 0; k < K; k++) y[k] = 0.0f;
-    } else if (beta != 1.0f) {
-        for (k = 0; k < K; k++) y[k] *= beta;
+    for (; k + 32 <= K; k += 32) {
+        al_v4 c0 = al_v4_zero(), c1 = al_v4_zero(), c2 = al_v4_zero(), c3 = al_v4_zero();
+        al_v4 c4 = al_v4_zero(), c5 = al_v4_zero(), c6 = al_v4_zero(), c7 = al_v4_zero();
+        for (int m = 0; m < M; m++) {
+            const float *a = A + (long)m * lda + k;
+            al_v4 xv = al_v4_splat(x[m]);
+            c0 = al_v4_add(c0, al_v4_mul(xv, al_v4_load(a)));
+            c1 = al_v4_add(c1, al_v4_mul(xv, al_v4_load(a + 4)));
+            c2 = al_v4_add(c2, al_v4_mul(xv, al_v4_load(a + 8)));
+            c3 = al_v4_add(c3, al_v4_mul(xv, al_v4_load(a + 12)));
+            c4 = al_v4_add(c4, al_v4_mul(xv, al_v4_load(a + 16)));
+            c5 = al_v4_add(c5, al_v4_mul(xv, al_v4_load(a + 20)));
+            c6 = al_v4_add(c6, al_v4_mul(xv, al_v4_load(a + 24)));
+            c7 = al_v4_add(c7, al_v4_mul(xv, al_v4_load(a + 28)));
+        }
+        store4(y + k, c0, alpha, beta);      store4(y + k + 4, c1, alpha, beta);
+        store4(y + k + 8, c2, alpha, beta);  store4(y + k + 12, c3, alpha, beta);
+        store4(y + k + 16, c4, alpha, beta); store4(y + k + 20, c5, alpha, beta);
+        store4(y + k + 24, c6, alpha, beta); store4(y + k + 28, c7, alpha, beta);
     }
-    for (int m = 0; m < M; m++) {
-        const float *a = A + (long)m * lda;
-        float s = alpha * x[m];
-        al_v4 sv = al_v4_splat(s);
-        for (k = 0; k + 4 <= K; k += 4)
-            al_v4_store(y + k, al_v4_add(al_v4_load(y + k), al_v4_mul(sv, al_v4_load(a + k))));
-        for (; k < K; k++) y[k] += s * a[k];
+    for (; k + 8 <= K; k += 8) {
+        al_v4 c0 = al_v4_zero(), c1 = al_v4_zero(), d0 = al_v4_zero(), d1 = al_v4_zero();
+        int m = 0;
+        for (; m + 2 <= M; m += 2) {
+            const float *a = A + (long)m * lda + k;
+            al_v4 x0 = al_v4_splat(x[m]), x1 = al_v4_splat(x[m + 1]);
+            c0 = al_v4_add(c0, al_v4_mul(x0, al_v4_load(a)));
+            c1 = al_v4_add(c1, al_v4_mul(x0, al_v4_load(a + 4)));
+            d0 = al_v4_add(d0, al_v4_mul(x1, al_v4_load(a + lda)));
+            d1 = al_v4_add(d1, al_v4_mul(x1, al_v4_load(a + lda + 4)));
+        }
+        if (m < M) {
+            const float *a = A + (long)m * lda + k;
+            al_v4 x0 = al_v4_splat(x[m]);
+            c0 = al_v4_add(c0, al_v4_mul(x0, al_v4_load(a)));
+            c1 = al_v4_add(c1, al_v4_mul(x0, al_v4_load(a + 4)));
+        }
+        store4(y + k, al_v4_add(c0, d0), alpha, beta);
+        store4(y + k + 4, al_v4_add(c1, d1), alpha, beta);
+    }
+    for (; k + 4 <= K; k += 4) {
+        al_v4 c0 = al_v4_zero();
+        for (int m = 0; m < M; m++)
+            c0 = al_v4_add(c0, al_v4_mul(al_v4_splat(x[m]), al_v4_load(A + (long)m * lda + k)));
+        store4(y + k, c0, alpha, beta);
+    }
+    for (; k < K; k++) {
+        float acc = 0.0f;
+        AL_V4_SCALAR_LOOP
+        for (int m = 0; m < M; m++) acc += A[(long)m * lda + k] * x[m];
+        store1(y + k, acc, alpha, beta);
+    }
+}
+
+void al_bias_add_forward_simd128(float *y, int ldy, const float *b, const float *b2, int R, int C)
+{
+    for (int r = 0; r < R; r++) {
+        float *yr = y + (long)r * ldy;
+        int c = 0;
+        if (b2)
+            for (; c + 4 <= C; c += 4)
+                al_v4_store(yr + c, al_v4_add(al_v4_load(yr + c), al_v4_add(al_v4_load(b + c), al_v4_load(b2 + c))));
+        else
+            for (; c + 4 <= C; c += 4) al_v4_store(yr + c, al_v4_add(al_v4_load(yr + c), al_v4_load(b + c)));
+        AL_V4_SCALAR_LOOP
+        for (; c < C; c++) yr[c] += b2 ? b[c] + b2[c] : b[c];
     }
 }
 

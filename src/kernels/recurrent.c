@@ -154,15 +154,7 @@ void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int revers
     /* The input projections of every step at once: gates [B·T, G·H] = x [B·T, I] · w_ihᵀ + b_ih
      * (+ b_hh too, except for the GRU, whose b_hn must stay inside r ⊙ (W_hn h + b_hn)). */
     al_sgemm(0, 1, (int)BT, GH, I, 1.0f, x, I, w_ih, I, 0.0f, gates, GH);
-    if (b_ih) {
-        for (long row = 0; row < BT; row++) {
-            float *g = gates + row * GH;
-            if (cell == AL_RECURRENT_GRU)
-                for (int j = 0; j < GH; j++) g[j] += b_ih[j];
-            else
-                for (int j = 0; j < GH; j++) g[j] += b_ih[j] + b_hh[j];
-        }
-    }
+    if (b_ih) al_bias_add_forward(gates, GH, b_ih, cell == AL_RECURRENT_GRU ? NULL : b_hh, (int)BT, GH);
 
     for (int s = 0; s < T; s++) {
         const int t = reverse ? T - 1 - s : s;
@@ -175,11 +167,13 @@ void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int revers
         if (cell == AL_RECURRENT_GRU) {
             /* hh [B, 3H] = W_hh h_{t−1} + b_hh, kept apart from the input part for r ⊙ h_n */
             float *hh = scratch;
-            if (b_hh)
-                for (int b = 0; b < B; b++) memcpy(hh + (long)b * GH, b_hh, sizeof(float) * (size_t)GH);
-            else
+            if (hprev && B == 1) {
+                al_sgemv(0, GH, H, 1.0f, w_hh, H, hprev, 0.0f, hh);
+            } else {
                 memset(hh, 0, sizeof(float) * (size_t)GH * (size_t)B);
-            if (hprev) add_matvec(B, GH, H, w_hh, hprev, ldh, hh, GH);
+                if (hprev) add_matvec(B, GH, H, w_hh, hprev, ldh, hh, GH);
+            }
+            if (b_hh) al_bias_add_forward(hh, GH, b_hh, NULL, B, GH);
             for (int b = 0; b < B; b++) {
                 long row = (long)b * T + t;
                 const float *hb = hh + (long)b * GH;

@@ -1,8 +1,8 @@
 /*
  * softmax_simd128.c: SIMD128 twin of softmax_scalar.c (the maths and the masked-row rule are
- * documented there). Lanes run along the row; exp is al_v4_exp, the lane version of
- * al_expf_scalar. Masked entries are zeroed after the exp pass, so whatever they hold (−inf,
- * huge values) never reaches the sum.
+ * documented there). Lanes run along the row; exp is al_v4_exp_neg (x − max <= 0 for every
+ * visible entry), the lane version of al_expf_scalar. Masked entries are zeroed after the exp
+ * pass, so whatever they hold (−inf, huge values) never reaches the sum.
  */
 #include <string.h>
 
@@ -35,7 +35,7 @@ static void softmax_row(float *y, const float *x, const uint8_t *m, int C)
     }
     /* y = exp(x − max) */
     al_v4 mv = al_v4_splat(max);
-    for (c = 0; c + 4 <= C; c += 4) al_v4_store(y + c, al_v4_exp(al_v4_sub(al_v4_load(x + c), mv)));
+    for (c = 0; c + 4 <= C; c += 4) al_v4_store(y + c, al_v4_exp_neg(al_v4_sub(al_v4_load(x + c), mv)));
     for (; c < C; c++) y[c] = al_expf_scalar(x[c] - max);
     if (m)
         for (c = 0; c < C; c++) if (m[c]) y[c] = 0.0f;

@@ -7,8 +7,8 @@
  * each around one sublayer f with its own layer norm LN:
  *   post-norm:  z = in + f(in),   out = LN(z)        (z saved: the norm's input)
  *   pre-norm:   z = LN(in),       out = in + f(z)    (z saved: the sublayer's input)
- * Every sublayer is an existing kernel (al_attn_mha_*, al_sgemm, al_relu/gelu_*), so there is no
- * SIMD twin here: the heavy work runs in the dispatched twins underneath. Deliberately no fused
+ * Every sublayer is an existing kernel (al_attn_mha_*, al_attn_relpos_* for relative positions,
+ * al_sgemm, al_relu/gelu_*), so there is no SIMD twin here: the heavy work runs in the dispatched twins underneath. Deliberately no fused
  * or in-place tricks: the saved activations are plain [T,E]/[T,F] arrays, easy to check.
  */
 #include <string.h>
@@ -81,6 +81,88 @@ long al_tl_forward_scratch_floats(int T, int S, int E, int F, int dec)
     return carve_saves(NULL, T, S, E, F, dec).floats;
 }
 
+/* The relative self-attention's buffers (cfg->rel_k >= 1), carved from the end of the scratch. */
+struct rel_ws {
+    float *xa;   /* [T,E+1] x' = [sub, 1] */
+    float *wa;   /* [3E,E+1] W' = [W_in | b_in] */
+    float *z;    /* [T,E] the heads' concatenated output, before out_proj */
+    float *dz;   /* [T,E] */
+    float *dxa;  /* [T,E+1] */
+    float *dwa;  /* [3E,E+1] */
+    float *ks;   /* al_attn_relpos_backward_scratch_floats(T, E, H, k) (the forward needs less) */
+    long floats;
+};
+
+static struct rel_ws carve_rel(float *s, int T, int E, int H, int k)
+{
+    struct rel_ws r;
+    long off = 0;
+    memset(&r, 0, sizeof r);
+    if (k < 1) return r;
+    r.xa = carve(s, &off, (long)T * (E + 1));
+    r.wa = carve(s, &off, 3L * E * (E + 1));
+    r.z = carve(s, &off, (long)T * E);
+    r.dz = carve(s, &off, (long)T * E);
+    r.dxa = carve(s, &off, (long)T * (E + 1));
+    r.dwa = carve(s, &off, 3L * E * (E + 1));
+    r.ks = carve(s, &off, al_attn_relpos_backward_scratch_floats(T, E, H, k));
+    r.floats = off;
+    return r;
+}
+
+long al_tl_relative_scratch_floats(int T, int E, int H, int k)
+{
+    return carve_rel(NULL, T, E, H, k).floats;
+}
+
+/* fo [T,E] = SA(sub) with relative positions: x' = [sub, 1], W' = [W_in | b_in], z = the Shaw
+ * kernel over them (so q = sub W_qᵀ + b_q exactly), fo = z W_outᵀ + b_out. */
+static void rel_sa_forward(float *fo, float *att, const float *sub, const al_tl_weights *w, int T,
+                           int E, int H, const al_tl_config *cfg, const uint8_t *mask,
+                           const struct rel_ws *r)
+{
+    const int E1 = E + 1;
+    for (int t = 0; t < T; t++) {
+        memcpy(r->xa + (long)t * E1, sub + (long)t * E, sizeof(float) * (size_t)E);
+        r->xa[(long)t * E1 + E] = 1.0f;
+    }
+    for (int o = 0; o < 3 * E; o++) {
+        memcpy(r->wa + (long)o * E1, w->sa_in_w + (long)o * E, sizeof(float) * (size_t)E);
+        r->wa[(long)o * E1 + E] = w->sa_in_b[o];
+    }
+    al_attn_relpos_forward(r->z, att, r->xa, r->wa, r->wa + (long)E * E1, r->wa + 2L * E * E1,
+                           w->sa_rel_k, w->sa_rel_v, T, E1, E, H, cfg->rel_k, mask, cfg->causal,
+                           r->ks);
+    al_sgemm(0, 1, T, E, E, 1.0f, r->z, E, w->sa_out_w, E, 0.0f, fo, E);
+    add_bias(fo, w->sa_out_b, T, E);
+}
+
+/* Its vjp, after rel_sa_forward filled r (x', W', z): dsub [T,E] +=, g->sa_* +=. */
+static void rel_sa_backward(float *dsub, const al_tl_grads *g, const float *dfo,
+                            const float *datt, const al_tl_weights *w, int T, int E, int H,
+                            const al_tl_config *cfg, const uint8_t *mask, const struct rel_ws *r)
+{
+    const int E1 = E + 1;
+    /* fo = z W_outᵀ + b_out  →  dW_out += dfoᵀ z,  db_out += Σ dfo,  dz = dfo W_out */
+    al_sgemm(1, 0, E, E, T, 1.0f, dfo, E, r->z, E, 1.0f, g->sa_out_w, E);
+    sum_rows(g->sa_out_b, dfo, T, E);
+    al_sgemm(0, 0, T, E, E, 1.0f, dfo, E, w->sa_out_w, E, 0.0f, r->dz, E);
+    /* z = Shaw(x', W', a^K, a^V)  →  dx', dW', da^K, da^V */
+    memset(r->dxa, 0, sizeof(float) * (size_t)T * E1);
+    memset(r->dwa, 0, sizeof(float) * (size_t)3 * E * E1);
+    al_attn_relpos_backward(r->dxa, r->dwa, r->dwa + (long)E * E1, r->dwa + 2L * E * E1,
+                            g->sa_rel_k, g->sa_rel_v, r->dz, datt, r->xa, r->wa,
+                            r->wa + (long)E * E1, r->wa + 2L * E * E1, w->sa_rel_k, w->sa_rel_v,
+                            T, E1, E, H, cfg->rel_k, mask, cfg->causal, r->ks);
+    /* x' = [sub, 1], W' = [W_in | b_in]: split the constant column back off */
+    for (int t = 0; t < T; t++)
+        for (int c = 0; c < E; c++) dsub[(long)t * E + c] += r->dxa[(long)t * E1 + c];
+    for (int o = 0; o < 3 * E; o++) {
+        for (int c = 0; c < E; c++) g->sa_in_w[(long)o * E + c] += r->dwa[(long)o * E1 + c];
+        g->sa_in_b[o] += r->dwa[(long)o * E1 + E];
+    }
+}
+
 /* The norm of block k (norm1, norm2, norm3 in order). */
 static void block_norm(const al_tl_weights *w, int k, const float **nw, const float **nb)
 {
@@ -95,7 +177,7 @@ static int block_kind(int k, int nb) { return k == nb - 1 ? BLOCK_FF : k == 0 ? 
 static void forward_saved(float *out, float *self_att, float *cross_att, const float *x,
                           const float *mem, const al_tl_weights *w, int T, int S, int E, int F,
                           int H, const al_tl_config *cfg, const uint8_t *self_mask,
-                          const uint8_t *mem_mask, const struct saves *v)
+                          const uint8_t *mem_mask, const struct saves *v, const struct rel_ws *r)
 {
     int nb = nblocks(mem != 0);
     const float *in = x;
@@ -111,6 +193,10 @@ static void forward_saved(float *out, float *self_att, float *cross_att, const f
         }
         switch (block_kind(k, nb)) {
         case BLOCK_SA: /* fo = SA(sub) = MHA(sub, sub, sub) with the target's mask */
+            if (cfg->rel_k > 0) {
+                rel_sa_forward(v->fo, self_att, sub, w, T, E, H, cfg, self_mask, r);
+                break;
+            }
             al_attn_mha_forward(v->fo, self_att, sub, sub, sub, w->sa_in_w, w->sa_in_b, w->sa_out_w,
                                 w->sa_out_b, T, T, E, H, self_mask, cfg->causal, v->mha);
             break;
@@ -144,7 +230,9 @@ void al_tl_forward(float *out, float *self_att, float *cross_att, const float *x
                    float *scratch)
 {
     struct saves v = carve_saves(scratch, T, S, E, F, mem != 0);
-    forward_saved(out, self_att, cross_att, x, mem, w, T, S, E, F, H, cfg, self_mask, mem_mask, &v);
+    struct rel_ws r = carve_rel(scratch + v.floats, T, E, H, cfg->rel_k);
+    forward_saved(out, self_att, cross_att, x, mem, w, T, S, E, F, H, cfg, self_mask, mem_mask, &v,
+                  &r);
 }
 
 /* The backward's own buffers, after the saves. */
@@ -197,7 +285,9 @@ void al_tl_backward(float *dx, float *dmem, const al_tl_grads *g, const float *d
     long n = (long)T * E;
     struct saves v = carve_saves(scratch, T, S, E, F, dec);
     struct grads_scratch d = carve_grads(scratch + v.floats, T, S, E, F, H, dec);
-    forward_saved(d.out, d.satt, d.catt, x, mem, w, T, S, E, F, H, cfg, self_mask, mem_mask, &v);
+    struct rel_ws r = carve_rel(scratch + v.floats + d.floats, T, E, H, cfg->rel_k);
+    forward_saved(d.out, d.satt, d.catt, x, mem, w, T, S, E, F, H, cfg, self_mask, mem_mask, &v,
+                  &r);
     if (!dout) {
         memset(d.dtop, 0, sizeof(float) * (size_t)n);
         dout = d.dtop;
@@ -237,6 +327,10 @@ void al_tl_backward(float *dx, float *dmem, const al_tl_grads *g, const float *d
         /* the sublayer: dsub += ∂f/∂sub · dfo (and dmem for the memory attention) */
         switch (block_kind(k, nb)) {
         case BLOCK_SA: /* f = MHA(sub, sub, sub): its three input gradients all land in dsub */
+            if (cfg->rel_k > 0) {
+                rel_sa_backward(dsub, g, dfo, dself_att, w, T, E, H, cfg, self_mask, &r);
+                break;
+            }
             al_attn_mha_backward(dsub, dsub, dsub, g->sa_in_w, g->sa_in_b, g->sa_out_w, g->sa_out_b,
                                  dfo, dself_att, sub, sub, sub, w->sa_in_w, w->sa_in_b, w->sa_out_w,
                                  w->sa_out_b, T, T, E, H, self_mask, cfg->causal, d.mha);

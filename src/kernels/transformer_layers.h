@@ -22,6 +22,16 @@
  * weights and a zero context (so the attention block outputs out_proj.bias there; torch 1.13
  * gives NaN). Backward ACCUMULATES (+=) into dx, dmem and every parameter gradient.
  *
+ * Relative positions (Shaw, Uszkoreit & Vaswani 2018, eqs. 3-4), cfg->rel_k = k >= 1: the
+ * self-attention block SA becomes nn.MultiheadAttention with learned relative key and value
+ * tables a^K, a^V [2k+1, E/H] shared by the heads (cross-attention is unchanged):
+ *   q, k, v = x W_inᵀ + b_in;  e_ij = q_i·(k_j + a^K[clip(j−i,−k,k)+k]) / √(E/H) per head;
+ *   z_i = Σ_j α_ij (v_j + a^V[clip(j−i,−k,k)+k]);  SA(x) = z W_outᵀ + b_out.
+ * It runs the relative-position kernel al_attn_relpos_forward/backward (attention_transformer.h),
+ * whose projections have no bias: the in-projection bias is its weight on a constant-1 input,
+ * so the kernel gets x' = [x, 1] [T,E+1] and W' = [W_in | b_in] [3E,E+1] (copied into scratch)
+ * and computes exactly q = x W_qᵀ + b_q etc.; dW' splits back into dW_in and db_in.
+ *
  * Shape letters: T target length, S memory length, E model size, F feed-forward size, H heads.
  */
 #ifndef AL_TRANSFORMER_LAYERS_H
@@ -47,6 +57,8 @@ typedef struct al_tl_weights {
     const float *l2_w;      /* [E,F]  linear2.weight */
     const float *l2_b;      /* [E]    linear2.bias */
     const float *n1_w, *n1_b, *n2_w, *n2_b, *n3_w, *n3_b; /* [E] norm1/2/3 weight, bias */
+    const float *sa_rel_k;  /* [2k+1,E/H] self_attn.relative_key.weight (read when cfg->rel_k) */
+    const float *sa_rel_v;  /* [2k+1,E/H] self_attn.relative_value.weight */
 } al_tl_weights;
 
 /* Their gradients, same names and shapes (+=). */
@@ -55,6 +67,7 @@ typedef struct al_tl_grads {
     float *ca_in_w, *ca_in_b, *ca_out_w, *ca_out_b;
     float *l1_w, *l1_b, *l2_w, *l2_b;
     float *n1_w, *n1_b, *n2_w, *n2_b, *n3_w, *n3_b;
+    float *sa_rel_k, *sa_rel_v; /* written when cfg->rel_k */
 } al_tl_grads;
 
 /* Options shared by both layers. */
@@ -63,7 +76,12 @@ typedef struct al_tl_config {
     int gelu;       /* 1: exact gelu, 0: relu */
     int causal;     /* self-attention only: query t sees targets s <= t (tgt_mask / src_mask) */
     float eps;      /* layer norm epsilon (torch: 1e-5) */
+    int rel_k;      /* 0: plain self-attention; k >= 1: Shaw relative positions clipped at k */
 } al_tl_config;
+
+/* Extra scratch floats when cfg->rel_k = k >= 1 (0 for k = 0), on top of
+ * al_tl_forward_scratch_floats / al_tl_backward_scratch_floats. */
+long al_tl_relative_scratch_floats(int T, int E, int H, int k);
 
 /*
  * Encoder layer (decoder when mem != NULL), one batch element:
@@ -71,7 +89,7 @@ typedef struct al_tl_config {
  *   mem [S,E] or NULL (encoder); cross_att [H,T,S] (required with mem);
  *   self_mask [T] or NULL (key padding of x), mem_mask [S] or NULL (key padding of mem).
  * S is ignored when mem is NULL. scratch: al_tl_forward_scratch_floats(T, S, E, F, dec) floats,
- * dec = 1 for the decoder.
+ * dec = 1 for the decoder (+ al_tl_relative_scratch_floats(T, E, H, cfg->rel_k)).
  */
 long al_tl_forward_scratch_floats(int T, int S, int E, int F, int dec);
 void al_tl_forward(float *out, float *self_att, float *cross_att, const float *x,
@@ -84,7 +102,8 @@ void al_tl_forward(float *out, float *self_att, float *cross_att, const float *x
  *   dx [T,E] +=, dmem [S,E] += (decoder; NULL for the encoder), every gradient in g +=
  *   (the encoder leaves ca_* and n3_* untouched; they may be NULL),
  * from dout [T,E], dself_att [H,T,T], dcross_att [H,T,S] (each may be NULL = 0).
- * scratch: al_tl_backward_scratch_floats(T, S, E, F, H, dec) floats.
+ * scratch: al_tl_backward_scratch_floats(T, S, E, F, H, dec) floats
+ * (+ al_tl_relative_scratch_floats(T, E, H, cfg->rel_k)).
  */
 long al_tl_backward_scratch_floats(int T, int S, int E, int F, int H, int dec);
 void al_tl_backward(float *dx, float *dmem, const al_tl_grads *g, const float *dout,

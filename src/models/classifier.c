@@ -6,14 +6,17 @@
  *   pooling    al_attention_pooling / al_context_pooling / al_structured_self_attention
  *              _seq_forward (kernels/attention_pooling.h)
  *   output     al_sgemv, then a softmax summed in double
- * Deliberately not here: backward passes, batching, tokenization (wasm/model.js).
+ * Deliberately not here: backward passes and initialisation (classifier_train.c, whose hooks the
+ * architecture lists), batching, tokenization (wasm/model.js).
  */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "classifier.h"
+#include "classifier_train.h"
 #include "../api/recurrent.h"
+#include "../io/json.h"
 #include "../kernels/attention_pooling.h"
 #include "../kernels/kernels.h"
 #include "../kernels/recurrent.h"
@@ -23,7 +26,7 @@
 static const char *const TOP_KEYS[] = {
     "architecture", "cell", "nonlinearity", "embeddingSize", "hiddenSize", "numLayers",
     "bidirectional", "pooling", "attentionSize", "hops", "sentenceHiddenSize",
-    "sentenceAttentionSize", "sentenceSeparator", "labels", "tokenizer",
+    "sentenceAttentionSize", "sentenceSeparator", "penaltyCoefficient", "labels", "tokenizer",
     "name", "description", "training", NULL
 };
 static const char *const TOKENIZER_KEYS[] = { "type", "vocab", "unk", "pad", NULL };
@@ -66,6 +69,70 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_classifier *c, char *err,
                              "config \"sentenceSeparator\": \"%s\" is not in tokenizer.vocab", sep);
     }
     c->sep = c->pooling == AL_CLF_HAN ? found[2] : -1;
+    return AL_OK;
+}
+
+/*
+ * A number in [0, hi] (model_config.h reads integers only; this is the one real-valued key):
+ * JSON's -?digits[.digits][(e|E)[+-]digits], converted in double as digits · 10^exp (within an
+ * ulp or two of strtod's rounding, the same on every host). Absent: 0.
+ */
+static al_status cfg_nonneg(const al_cfg *cfg, const char *key, double hi, float *out, char *err,
+                            size_t errlen)
+{
+    struct json_cursor c = { cfg->s, cfg->n, cfg->start };
+    *out = 0.0f;
+    json_eat(&c, '{');
+    for (;;) {
+        char k[AL_CFG_MAX_KEY];
+        const char *raw;
+        size_t rl, dec;
+        int nul;
+        json_ws(&c);
+        if (json_peek(&c) != '"') return AL_OK; /* the closing '}': absent */
+        json_string(&c, NULL, &raw, &rl, &dec, &nul);
+        k[0] = 0;
+        if (rl < sizeof k && !nul) {
+            c.i -= rl + 2;
+            json_string(&c, k, &raw, &rl, &dec, &nul);
+            k[dec] = 0;
+        }
+        json_eat(&c, ':');
+        json_ws(&c);
+        if (strcmp(k, key) == 0) break;
+        json_skip(&c);
+        json_eat(&c, ',');
+    }
+    const char *raw;
+    size_t n;
+    if (json_number(&c, &raw, &n)) {
+        return al_model_errf(err, errlen, AL_ERR_FORMAT, "config \"%s\": must be a number, not %s",
+                             key, json_kind(&c));
+    }
+    double m = 0.0;
+    long e = 0, ex = 0;
+    int neg = 0, eneg = 0;
+    size_t i = 0;
+    if (raw[i] == '-') { neg = 1; i++; }
+    for (; i < n && raw[i] >= '0' && raw[i] <= '9'; i++) m = m * 10.0 + (raw[i] - '0');
+    if (i < n && raw[i] == '.')
+        for (i++; i < n && raw[i] >= '0' && raw[i] <= '9'; i++, e--) m = m * 10.0 + (raw[i] - '0');
+    if (i < n && (raw[i] == 'e' || raw[i] == 'E')) {
+        i++;
+        if (i < n && (raw[i] == '-' || raw[i] == '+')) eneg = raw[i++] == '-';
+        for (; i < n && raw[i] >= '0' && raw[i] <= '9'; i++) ex = ex < 100000 ? ex * 10 + (raw[i] - '0') : ex;
+    }
+    e += eneg ? -ex : ex;
+    const double v = (neg ? -m : m) * pow(10.0, (double)e);
+    if (!(v >= 0.0 && v <= hi)) {
+        char text[40];
+        const size_t k = n < sizeof text - 1 ? n : sizeof text - 1;
+        memcpy(text, raw, k);
+        text[k] = 0;
+        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
+                             "config \"%s\": %s is out of range [0, %d]", key, text, (int)hi);
+    }
+    *out = (float)v;
     return AL_OK;
 }
 
@@ -140,6 +207,9 @@ static al_status classifier_parse(const al_cfg *cfg, void *impl, al_tensor_list 
     if (c->pooling == AL_CLF_STRUCTURED) {
         TRY(al_cfg_int(cfg, "hops", 1, AL_CLF_MAX_HOPS, -1, &c->r, err, errlen));
     }
+    /* range-checked for every pooling (a typo fails anywhere), used by structured's training */
+    TRY(cfg_nonneg(cfg, "penaltyCoefficient", AL_CLF_MAX_PENALTY, &c->pc, err, errlen));
+    if (c->pooling != AL_CLF_STRUCTURED) c->pc = 0.0f;
     if (c->pooling == AL_CLF_HAN) {
         int Hsent;
         TRY(hidden(cfg, "sentenceHiddenSize", H, c->dirs, &Hsent, err, errlen));
@@ -183,8 +253,7 @@ static al_status classifier_parse(const al_cfg *cfg, void *impl, al_tensor_list 
     return AL_OK;
 }
 
-const al_model_arch al_classifier_arch = { "classifier", sizeof(al_classifier), classifier_parse,
-                                           NULL, NULL, NULL };
+const al_model_arch al_classifier_arch = { "classifier", sizeof(al_classifier), classifier_parse };
 
 /* ------------------------------------------------------------------ forward */
 

@@ -11,7 +11,8 @@
  *                 r = Hᵀα, h* = tanh(r); features h* [d]
  *     structured  Lin et al. 2017, eqs. 6-8: A = softmax_n(W_s2 tanh(W_s1 Hᵀ)) [r, n],
  *                 M = A H [r, d], features M flattened row by row [r·d]; the penalty
- *                 P = ‖A Aᵀ − I‖²_F is reported (forward only: nothing adds it to a loss here)
+ *                 P = ‖A Aᵀ − I‖²_F is reported here, and training adds penaltyCoefficient · P
+ *                 to the loss (models/classifier_train.h)
  *     han         Yang et al. 2016, eqs. 5-10: the document splits into sentences at the
  *                 separator token (which ends, and belongs to, its sentence; a trailing run
  *                 without one is the last sentence). Each sentence alone: H_i = word_encoder(x_i),
@@ -19,8 +20,8 @@
  *                 G = sentence_encoder(s_1..s_m) and v = context pooling of G; features v
  *   output      probs = softmax(classifier.weight · features + classifier.bias)   [C]
  *
- * Deliberately not here: backward passes or training, batching (one document per call), padding
- * or masks (every position is real), tokenization (wasm/model.js).
+ * Deliberately not here: backward passes and training (models/classifier_train.h), batching (one
+ * document per call), padding or masks (every position is real), tokenization (wasm/model.js).
  */
 #ifndef AL_MODELS_CLASSIFIER_H
 #define AL_MODELS_CLASSIFIER_H
@@ -34,6 +35,7 @@
 #define AL_CLF_MAX_HOPS 64       /* structured: r */
 #define AL_CLF_MAX_VOCAB 1048576
 #define AL_CLF_MAX_LABELS 65536
+#define AL_CLF_MAX_PENALTY 10000 /* penaltyCoefficient's upper bound */
 
 enum { AL_CLF_ATTENTION = 0, AL_CLF_HAN = 1, AL_CLF_STRUCTURED = 2 };
 
@@ -54,6 +56,8 @@ typedef struct {
     int V, C;           /* vocabulary size, classes */
     int sep;            /* han: the separator's token id (-1 otherwise) */
     int K;              /* classifier.weight columns: d, r·d, or the sentence encoder's width */
+    float pc;           /* structured: penaltyCoefficient, the penalty's weight in the training
+                         * loss (0 otherwise; the forward pass never reads it) */
     al_clf_rnn enc;     /* attention, structured: "encoder."; han: "word_encoder." */
     al_clf_rnn senc;    /* han: "sentence_encoder." */
     /* weights, bound into the model's block (NULL when the config does not use them) */

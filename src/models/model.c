@@ -10,12 +10,14 @@
 #include "seq2seq.h"
 #include "classifier.h"
 #include "transformer.h"
+#include "memory_rnn_model.h"
 #include "../api/model.h"
 #include "../api/safetensors.h"
 
 static const al_model_arch *const ARCHS[] = { &al_seq2seq_arch, &al_transformer_arch,
-                                               &al_classifier_arch, NULL };
-static const char *const ARCH_NAMES[] = { "seq2seq", "transformer", "classifier", NULL };
+                                               &al_classifier_arch, &al_memory_rnn_arch, NULL };
+static const char *const ARCH_NAMES[] = { "seq2seq", "transformer", "classifier", "memory-rnn",
+                                          NULL };
 
 al_status al_tensor_list_add(al_tensor_list *l, const char *name, int dim0, int dim1,
                              size_t field)
@@ -114,6 +116,7 @@ typedef struct {
         al_seq2seq seq2seq;
         al_classifier classifier;
         al_transformer transformer;
+        al_memory_rnn memory_rnn;
     } impl;
 } load_scratch;
 

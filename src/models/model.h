@@ -53,27 +53,34 @@ typedef struct {
     /* Check the config, fill impl (plain settings) and list the tensors. No allocation. */
     al_status (*parse)(const al_cfg *cfg, void *impl, al_tensor_list *tensors, char *err,
                        size_t errlen);
-    /*
-     * Training (api/train.h); NULL hooks: al_model_create / al_trainer_create refuse the
-     * architecture with AL_ERR_UNSUPPORTED.
-     *   init      seeded weights for every tensor of list, in list order (al_rng of optim.h)
-     *   example   check one training example (src [S], tgt [T]; what they mean is the
-     *             architecture's: docs/training.md) — ids in range (AL_ERR_RANGE), lengths legal
-     *             (AL_ERR_SHAPE) — and set *terms to the loss terms it adds (tokens, or 1)
-     *   backward  loss of one checked example (*nll, summed over its terms, in double) and
-     *             g0 += scale · ∂loss/∂θ, w0/g0 the weight block and its gradient
-     */
-    void (*init)(const al_tensor_list *list, const void *impl, float *weights, uint32_t seed);
-    al_status (*example)(const void *impl, const int32_t *src, int S, const int32_t *tgt, int T,
-                         double *terms);
-    al_status (*backward)(const void *impl, const float *w0, float *g0, const int32_t *src, int S,
-                          const int32_t *tgt, int T, float scale, double *nll);
 } al_model_arch;
 
 /* The architecture of an AL_ARCH_* value (NULL when out of range). */
 const al_model_arch *al_model_arch_get(int arch);
 
-enum { AL_ARCH_SEQ2SEQ = 0, AL_ARCH_TRANSFORMER = 1, AL_ARCH_CLASSIFIER = 2 };
+/*
+ * Training an architecture (api/train.h). Kept out of al_model_arch on purpose: only api/train.c
+ * reaches this table (models/train_registry.c), so the inference .wasm, which does not export
+ * the training entry points, links none of the backward passes (the training .wasm does).
+ *   init      seeded weights for every tensor of list, in list order (al_rng of optim.h)
+ *   example   check one training example (src [S], tgt [T]; what they mean is the
+ *             architecture's: docs/training.md) — ids in range (AL_ERR_RANGE), lengths legal
+ *             (AL_ERR_SHAPE) — and set *terms to the loss terms it adds (tokens, or 1)
+ *   backward  loss of one checked example (*nll, summed over its terms, in double) and
+ *             g0 += scale · ∂loss/∂θ, w0/g0 the weight block and its gradient
+ */
+typedef struct {
+    void (*init)(const al_tensor_list *list, const void *impl, float *weights, uint32_t seed);
+    al_status (*example)(const void *impl, const int32_t *src, int S, const int32_t *tgt, int T,
+                         double *terms);
+    al_status (*backward)(const void *impl, const float *w0, float *g0, const int32_t *src, int S,
+                          const int32_t *tgt, int T, float scale, double *nll);
+} al_model_trainer;
+
+/* The training hooks of an AL_ARCH_* value; NULL when it cannot be trained. */
+const al_model_trainer *al_model_trainer_get(int arch);
+
+enum { AL_ARCH_SEQ2SEQ = 0, AL_ARCH_TRANSFORMER = 1, AL_ARCH_CLASSIFIER = 2, AL_ARCH_MEMORY_RNN = 3 };
 
 struct al_model {
     int arch;              /* AL_ARCH_* */

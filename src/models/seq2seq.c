@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "seq2seq.h"
-#include "seq2seq_train.h"
 #include "../api/recurrent.h"
 #include "../kernels/attention_additive_luong.h"
 #include "../kernels/kernels.h"
@@ -210,9 +209,7 @@ static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l,
     return AL_OK;
 }
 
-const al_model_arch al_seq2seq_arch = { "seq2seq", sizeof(al_seq2seq), seq2seq_parse,
-                                        al_seq2seq_init_hook, al_seq2seq_example_hook,
-                                        al_seq2seq_backward_hook };
+const al_model_arch al_seq2seq_arch = { "seq2seq", sizeof(al_seq2seq), seq2seq_parse };
 
 /* ------------------------------------------------------------------ one sentence's context */
 
@@ -407,8 +404,10 @@ static void step(s2s_ctx *c, const float *in, int y, int t, float *out, float *l
     for (int i = 1; i < s->Vt; i++) mx = logp[i] > mx ? logp[i] : mx;
     double sum = 0.0;
     for (int i = 0; i < s->Vt; i++) sum += exp((double)logp[i] - mx);
-    const double lse = (double)mx + log(sum);
-    for (int i = 0; i < s->Vt; i++) logp[i] = (float)((double)logp[i] - lse);
+    /* (x − max) − log Σ, not x − (max + log Σ): with huge logits (|x| ~ 1e35) max + log Σ would
+     * round back to max and tied maxima would both get log p = 0 */
+    const double ls = log(sum);
+    for (int i = 0; i < s->Vt; i++) logp[i] = (float)(((double)logp[i] - mx) - ls);
 }
 
 static int argmax(const float *x, int n)
@@ -701,6 +700,9 @@ al_status al_seq2seq_decoder_step(al_s2s_decoder *d, int32_t force, int32_t *id,
     d->y = y;
     d->done = y == s->eos;
     if (done) *done = d->done;
+    /* api/model.c's results policy: huge finite weights can overflow; never AL_OK with NaN/inf */
+    if (!isfinite(p) || al_check_finite(d->lp, s->Vt) >= 0 || al_check_finite(d->row, d->c.S) >= 0)
+        return AL_ERR_NONFINITE;
     return AL_OK;
 }
 

@@ -3,7 +3,7 @@
  * checked, every tensor listed with its PyTorch name and exact shape), the forward pass of the
  * three variants, and greedy decoding built on it. The layers are al_tl_forward
  * (kernels/transformer_layers.h), the final norms al_layernorm_forward, the output layer al_sgemm.
- * Deliberately not here: backward passes, relative (Shaw) positions, batching, a KV cache, beam
+ * Deliberately not here: backward passes (transformer_train.c), batching, a KV cache, beam
  * search, tokenization (wasm/tokenizer.js).
  */
 #include <math.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "transformer.h"
+#include "transformer_train.h"
 #include "../kernels/kernels.h"
 
 /* ------------------------------------------------------------------ config */
@@ -18,13 +19,13 @@
 static const char *const TOP_KEYS[] = {
     "architecture", "variant", "embeddingSize", "numHeads", "feedforwardSize", "numLayers",
     "positions", "maxPositions", "normFirst", "activation", "finalNorm", "scaleEmbedding",
-    "maxLength", "tokenizer", "name", "description", "training", NULL
+    "maxLength", "tokenizer", "name", "description", "training", "maxRelativePosition", NULL
 };
 static const char *const TOKENIZER_KEYS[] = {
     "type", "srcVocab", "tgtVocab", "pad", "bos", "eos", "unk", NULL
 };
 static const char *const VARIANTS[] = { "encoder", "decoder", "encoder-decoder", NULL };
-static const char *const POSITIONS[] = { "learned", "sinusoidal", NULL };
+static const char *const POSITIONS[] = { "learned", "sinusoidal", "relative", NULL };
 static const char *const ACTIVATIONS[] = { "relu", "gelu", NULL };
 static const char *const TOKENIZERS[] = { "char", "word", NULL };
 
@@ -87,8 +88,10 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_transformer *m, char *err
 }
 
 /* The 12 (encoder) or 18 (decoder) tensors of one layer under prefix ("layers.3.",
- * "decoder.layers.0."), bound into w. */
-static al_status add_layer(al_tensor_list *l, const char *prefix, size_t w, int E, int F, int dec)
+ * "decoder.layers.0."), bound into w; with rel_rows = 2k+1 > 0 also the relative tables
+ * [2k+1, Dh] of its self-attention. */
+static al_status add_layer(al_tensor_list *l, const char *prefix, size_t w, int E, int F, int dec,
+                           int rel_rows, int Dh)
 {
     static const struct { const char *name; int rows, cols; size_t off; int dec_only; } P[] = {
         /* rows, cols in units: 3 = 3E, 1 = E, -1 = F; cols 0 = a vector */
@@ -121,6 +124,19 @@ static al_status add_layer(al_tensor_list *l, const char *prefix, size_t w, int 
         const int rows = P[k].rows == 3 ? 3 * E : P[k].rows == 1 ? E : F;
         const int cols = P[k].cols == 1 ? E : P[k].cols == -1 ? F : 0;
         TRY(al_tensor_list_add(l, name, rows, cols, w + P[k].off));
+    }
+    if (rel_rows > 0) {
+        static const char *const R[2] = { "self_attn.relative_key.weight",
+                                          "self_attn.relative_value.weight" };
+        const size_t off[2] = { offsetof(al_tl_weights, sa_rel_k), offsetof(al_tl_weights, sa_rel_v) };
+        for (int k = 0; k < 2; k++) {
+            char name[AL_MODEL_MAX_NAME];
+            const size_t a = strlen(prefix), b = strlen(R[k]);
+            if (a + b >= sizeof name) return AL_ERR_OVERFLOW;
+            memcpy(name, prefix, a);
+            memcpy(name + a, R[k], b + 1);
+            TRY(al_tensor_list_add(l, name, rel_rows, Dh, w + off[k]));
+        }
     }
     return AL_OK;
 }
@@ -161,6 +177,21 @@ static al_status transformer_parse(const al_cfg *cfg, void *impl, al_tensor_list
     TRY(al_cfg_int(cfg, "maxPositions", 1, AL_TF_MAX_POSITIONS,
                    m->positions == AL_TF_LEARNED ? -1 : AL_TF_MAX_POSITIONS, &m->max_positions,
                    err, errlen));
+    if (m->positions == AL_TF_RELATIVE) {
+        TRY(al_cfg_int(cfg, "maxRelativePosition", 1, AL_TF_MAX_POSITIONS, -1, &m->lc.rel_k, err,
+                       errlen));
+        if (ed && m->L > AL_TF_MAX_LAYERS_ED_REL) {
+            return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
+                                 "config \"numLayers\": %d is out of range for an encoder-decoder "
+                                 "with relative positions (an integer in [1, %d]: the relative "
+                                 "tables add 4 tensors a layer pair)", m->L,
+                                 AL_TF_MAX_LAYERS_ED_REL);
+        }
+    } else if (al_cfg_has(cfg, "maxRelativePosition")) {
+        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
+                             "config \"maxRelativePosition\": only for \"positions\": "
+                             "\"relative\" (this config has \"%s\")", POSITIONS[m->positions]);
+    }
     TRY(al_cfg_bool(cfg, "normFirst", 0, &m->lc.norm_first, err, errlen));
     TRY(al_cfg_enum(cfg, "activation", ACTIVATIONS, 0, &act, err, errlen));
     m->lc.gelu = act;
@@ -170,7 +201,8 @@ static al_status transformer_parse(const al_cfg *cfg, void *impl, al_tensor_list
     TRY(al_cfg_int(cfg, "maxLength", 1, 1024, 50, &m->max_length, err, errlen));
     TRY(parse_tokenizer(cfg, m, err, errlen));
 
-    const int E = m->E, F = m->F;
+    const int E = m->E, F = m->F, Dh = E / m->H;
+    const int rel_rows = m->positions == AL_TF_RELATIVE ? 2 * m->lc.rel_k + 1 : 0;
     char prefix[32];
     /* the tensors, in the order they are stored in the model's block */
     if (ed) {
@@ -184,7 +216,7 @@ static al_status transformer_parse(const al_cfg *cfg, void *impl, al_tensor_list
     }
     for (int i = 0; i < m->L; i++) {
         TRY(add_layer(l, layer_prefix(prefix, ed ? "encoder." : "", i),
-                      FIELD(enc) + sizeof(al_tl_weights) * (size_t)i, E, F, 0));
+                      FIELD(enc) + sizeof(al_tl_weights) * (size_t)i, E, F, 0, rel_rows, Dh));
     }
     if (m->final_norm) {
         TRY(al_tensor_list_add(l, ed ? "encoder.norm.weight" : "norm.weight", E, 0,
@@ -195,7 +227,8 @@ static al_status transformer_parse(const al_cfg *cfg, void *impl, al_tensor_list
     if (ed) {
         for (int i = 0; i < m->L; i++) {
             TRY(add_layer(l, layer_prefix(prefix, "decoder.", i),
-                          FIELD(dec) + sizeof(al_tl_weights) * (size_t)i, E, F, 1));
+                          FIELD(dec) + sizeof(al_tl_weights) * (size_t)i, E, F, 1, rel_rows,
+                          Dh));
         }
         if (m->final_norm) {
             TRY(al_tensor_list_add(l, "decoder.norm.weight", E, 0, FIELD(dec_norm_w)));
@@ -208,7 +241,7 @@ static al_status transformer_parse(const al_cfg *cfg, void *impl, al_tensor_list
 }
 
 const al_model_arch al_transformer_arch = { "transformer", sizeof(al_transformer),
-                                            transformer_parse, NULL, NULL, NULL };
+                                            transformer_parse };
 
 /* ------------------------------------------------------------------ forward */
 
@@ -219,9 +252,8 @@ double al_transformer_attention_floats(const al_transformer *m, int S, int T)
     return LH * ((double)S * S + (double)T * T + (double)T * S);
 }
 
-/* x [n,E] = table[ids]·(√E) + P[0..n−1]. The ids are checked by the caller. */
-static void embed(const al_transformer *m, float *x, const float *table, const int32_t *ids,
-                  int n)
+void al_transformer_embed(const al_transformer *m, float *x, const float *table,
+                          const int32_t *ids, int n)
 {
     const int E = m->E;
     const float scale = m->scale_embedding ? (float)sqrt((double)E) : 1.0f;
@@ -232,7 +264,7 @@ static void embed(const al_transformer *m, float *x, const float *table, const i
         if (m->positions == AL_TF_LEARNED) {
             const float *p = m->pos + (size_t)t * E;
             for (int j = 0; j < E; j++) row[j] += p[j];
-        } else {
+        } else if (m->positions == AL_TF_SINUSOIDAL) {
             /* P[t, 2i] = sin(t / 10000^(2i/E)), P[t, 2i+1] = cos(...)  (Vaswani et al. §3.5) */
             for (int j = 0; j < E; j++) {
                 const double angle = t / pow(10000.0, (double)(j - j % 2) / E);
@@ -260,7 +292,7 @@ static al_status work_open(work *w, const al_transformer *m, int S, int T)
                          ? (double)al_tl_forward_scratch_floats(S, 0, E, m->F, 0)
                          : (double)al_tl_forward_scratch_floats(T, S, E, m->F, 1);
     const double floats = 2.0 * N * E + (double)S * E + (double)H * N * N + (double)H * T * S +
-                          layer + 1;
+                          layer + (double)al_tl_relative_scratch_floats(N, E, H, m->lc.rel_k) + 1;
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *p = al_malloc((size_t)floats * sizeof(float));
     if (!p) return AL_ERR_NOMEM;
@@ -318,7 +350,7 @@ static int ids_ok(const int32_t *ids, int n, int V)
 static void single_stack(const al_transformer *m, work *w, const int32_t *seq, int n,
                          float *logits, float *att)
 {
-    embed(m, w->a, m->src_emb, seq, n);
+    al_transformer_embed(m, w->a, m->src_emb, seq, n);
     const float *y = run_stack(m, w, m->enc, n, NULL, 0, m->variant == AL_TF_DECODER,
                                m->enc_norm_w, m->enc_norm_b, att, NULL);
     project(m, logits, y, n);
@@ -327,7 +359,7 @@ static void single_stack(const al_transformer *m, work *w, const int32_t *seq, i
 /* encoder-decoder: w->mem [S,E] = encoder(src) (+ encoder.norm); att [L,H,S,S] or NULL */
 static void encode(const al_transformer *m, work *w, const int32_t *src, int S, float *att)
 {
-    embed(m, w->a, m->src_emb, src, S);
+    al_transformer_embed(m, w->a, m->src_emb, src, S);
     const float *y = run_stack(m, w, m->enc, S, NULL, 0, 0, m->enc_norm_w, m->enc_norm_b, att,
                                NULL);
     memcpy(w->mem, y, sizeof(float) * (size_t)S * m->E);
@@ -337,7 +369,7 @@ static void encode(const al_transformer *m, work *w, const int32_t *src, int S, 
 static void decode(const al_transformer *m, work *w, int S, const int32_t *tgt, int T,
                    float *logits, float *att, float *cross)
 {
-    embed(m, w->a, m->tgt_emb, tgt, T);
+    al_transformer_embed(m, w->a, m->tgt_emb, tgt, T);
     const float *y = run_stack(m, w, m->dec, T, w->mem, S, 1, m->dec_norm_w, m->dec_norm_b, att,
                                cross);
     project(m, logits, y, T);

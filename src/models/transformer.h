@@ -18,7 +18,11 @@
  * Positions P [maxPositions, E]: "learned" (pos_embedding.weight, shared by both sides of the
  * encoder-decoder) or "sinusoidal" (Vaswani et al. 2017, §3.5):
  *   P[t, 2i] = sin(t / 10000^(2i/E)),  P[t, 2i+1] = cos(t / 10000^(2i/E))
- * computed in double, rounded to float. Relative (Shaw) positions are not built yet.
+ * computed in double, rounded to float; or "relative" (Shaw, Uszkoreit & Vaswani 2018): no P,
+ * and every self-attention layer (encoder-decoder: encoder and decoder self-attention, never the
+ * cross-attention) adds learned tables a^K, a^V [2k+1, E/H] shared by its heads, k =
+ * maxRelativePosition (kernels/transformer_layers.h):
+ *   e_ij = q_i·(k_j + a^K[clip(j−i,−k,k)+k]) / √(E/H),  z_i = Σ_j α_ij (v_j + a^V[clip(j−i,−k,k)+k]).
  *
  * Greedy decoding (decoder, encoder-decoder): argmax of the last row's logits (first index on
  * ties), appended, until eos is emitted (it is part of the output) or max_len tokens. No KV
@@ -41,17 +45,19 @@
 #define AL_TF_MAX_POSITIONS 4096
 
 enum { AL_TF_ENCODER = 0, AL_TF_DECODER = 1, AL_TF_ENCODER_DECODER = 2 };
-enum { AL_TF_LEARNED = 0, AL_TF_SINUSOIDAL = 1 };
+enum { AL_TF_LEARNED = 0, AL_TF_SINUSOIDAL = 1, AL_TF_RELATIVE = 2 };
+#define AL_TF_MAX_LAYERS_ED_REL 7  /* encoder-decoder with relative positions (4 more tensors a layer pair) */
 
 typedef struct {
     /* settings from the config */
     int variant;          /* AL_TF_* */
     int E, H, F, L;       /* model size, heads, feed-forward size, layers (per stack) */
-    int positions;        /* AL_TF_LEARNED or AL_TF_SINUSOIDAL */
+    int positions;        /* AL_TF_LEARNED, AL_TF_SINUSOIDAL or AL_TF_RELATIVE */
     int max_positions;    /* longest sequence (rows of pos_embedding.weight when learned) */
     int final_norm;       /* norm.* (encoder-decoder: encoder.norm.*, decoder.norm.*) */
     int scale_embedding;  /* multiply embeddings by √E */
-    al_tl_config lc;      /* norm_first, gelu, causal (set per call), eps 1e-5 */
+    al_tl_config lc;      /* norm_first, gelu, causal (set per call), eps 1e-5, rel_k (relative:
+                           * maxRelativePosition, else 0) */
     int Vs, Vt;           /* input vocabulary, output rows (labels or target vocabulary) */
     int bos, eos;         /* target ids, -1 when the tokenizer has none */
     int max_length;       /* default output steps */
@@ -71,6 +77,11 @@ extern const al_model_arch al_transformer_arch;
 /* Floats of attention one forward writes: L·H·S·S (encoder, decoder);
  * L·H·(S·S + T·T + T·S) (encoder-decoder: encoder self, decoder self, cross). */
 double al_transformer_attention_floats(const al_transformer *m, int S, int T);
+
+/* x [n,E] = table[ids]·(√E if scaleEmbedding) + P[0..n−1] (no P for relative positions); ids
+ * checked by the caller, n <= max_positions. */
+void al_transformer_embed(const al_transformer *m, float *x, const float *table,
+                          const int32_t *ids, int n);
 
 /*
  * One forward pass. encoder / decoder: src [S] is the sequence (tgt NULL, T 0); logits [S,Vt];

@@ -300,7 +300,46 @@ static void test_exp(void)
     for (int i = 0; i < 64; i += 4) al_v4_store(a + i, al_v4_exp(al_v4_load(xs + i)));
     for (int i = 0; i < 64; i++) b[i] = al_expf_scalar(xs[i]);
     check_close_f("exp simd128 vs scalar (incl. -inf and clamped inputs)", a, b, 64, 0, 1e-7);
+    /* the softmax form for x <= 0: the same bits as al_v4_exp */
+    for (int i = 0; i < 64; i++) xs[i] = -fabsf(xs[i]);
+    for (int i = 0; i < 64; i += 4) {
+        al_v4_store(a + i, al_v4_exp_neg(al_v4_load(xs + i)));
+        al_v4_store(b + i, al_v4_exp(al_v4_load(xs + i)));
+    }
+    check_close_f("exp_neg simd128 vs exp simd128 (x <= 0, incl. -inf)", a, b, 64, 0, 0);
 #endif
+}
+
+/* ------------------------------------------------------------------ bias add */
+
+static void test_bias_add(void)
+{
+    typedef void (*bias_fn)(float *, int, const float *, const float *, int, int);
+    static const struct { const char *name; bias_fn f; } twins[] = {
+        { "scalar", al_bias_add_forward_scalar },
+#if AL_SIMD128
+        { "simd128", al_bias_add_forward_simd128 },
+#endif
+    };
+    check_seed(12);
+    for (int vi = 0; vi < (int)(sizeof twins / sizeof twins[0]); vi++)
+        for (int C = 1; C <= 19; C++)
+            for (int two = 0; two < 2; two++) {
+                int R = 3, ldy = C + 2;
+                float y[3 * 21], b[19], b2[19];
+                double ref[3 * 21];
+                check_fill(y, R * ldy, -1, 1);
+                check_fill(b, C, -1, 1);
+                check_fill(b2, C, -1, 1);
+                for (int r = 0; r < R; r++)
+                    for (int c = 0; c < ldy; c++) /* padding columns must be left alone */
+                        ref[r * ldy + c] = c < C ? (double)y[r * ldy + c] + b[c] + (two ? b2[c] : 0)
+                                                 : y[r * ldy + c];
+                twins[vi].f(y, ldy, b, two ? b2 : NULL, R, C);
+                char what[96];
+                snprintf(what, sizeof what, "bias_add_%s C=%d b2=%d", twins[vi].name, C, two);
+                check_close_d(what, y, ref, R * ldy, ATOL, RTOL);
+            }
 }
 
 /* ------------------------------------------------------------------ activations, layer norm */
@@ -461,6 +500,8 @@ static void test_sdpa_case(int T, int S, int D, int Dv, int causal, int masked, 
         mask = check_alloc((size_t)S);
         for (int s = 0; s < S; s++) mask[s] = check_uniform() < 0.3;
         if (masked == 2) memset(mask, 1, (size_t)S); /* every key masked */
+        if (masked == 3) /* the first key block (64 keys and more) masked, later ones visible */
+            for (int s = 0; s < S && s < 70; s++) mask[s] = 1;
     }
     sdpa_ref(rout, ratt, q, k, v, T, S, D, Dv, scale, mask, causal);
     for (int vi = 0; vi < NVARIANTS; vi++) {
@@ -498,6 +539,13 @@ static void test_sdpa(void)
     test_sdpa_case(3, 300, 7, 9, 0, 1, FILL_OUTLIERS);
     test_sdpa_case(64, 64, 64, 64, 1, 0, FILL_UNIFORM);
     test_sdpa_case(16, 1024, 64, 64, 0, 1, FILL_OUTLIERS);
+    /* several query blocks (16) and key blocks (64) of the SIMD twin, with their tails */
+    test_sdpa_case(37, 150, 9, 5, 1, 1, FILL_OUTLIERS);   /* causal, T < S, masked */
+    test_sdpa_case(150, 70, 16, 16, 1, 1, FILL_OUTLIERS); /* causal, T > S, masked */
+    test_sdpa_case(100, 130, 16, 16, 1, 0, FILL_OUTLIERS); /* causal, unmasked, T < S */
+    test_sdpa_case(40, 200, 32, 32, 0, 2, FILL_UNIFORM);  /* everything masked: zeros */
+    test_sdpa_case(33, 200, 8, 8, 0, 3, FILL_OUTLIERS);   /* first key block fully masked */
+    test_sdpa_case(90, 200, 8, 8, 1, 3, FILL_OUTLIERS);   /* ... causal: early rows see nothing */
 }
 
 /* ------------------------------------------------------------------ finite check */
@@ -575,6 +623,7 @@ int main(void)
     test_sgemm();
     test_sgemv();
     test_exp();
+    test_bias_add();
     test_softmax();
     test_softmax_backward();
     test_activations();

@@ -384,6 +384,43 @@ static void test_fixtures(void)
 }
 #endif
 
+/* The results policy (api/model.c, docs/reliability.md): a loadable model whose weights are
+ * finite but huge (±3e38) overflows float32; generate, score and stepping must say
+ * AL_ERR_NONFINITE rather than return NaN or infinite results with AL_OK. */
+static void test_huge_weights(void)
+{
+    size_t len;
+    uint8_t *bytes = read_all("tests/fixtures/model_lstm_local_p.safetensors", &len);
+    if (!bytes) return;
+    al_model *m = NULL;
+    char err[AL_MODEL_ERR_CAP];
+    check_true("huge weights: the fixture loads", al_model_load(bytes, len, &m, err, sizeof err) == AL_OK);
+    free(bytes);
+    if (!m) return;
+    float *w = al_model_weights(m);
+    for (int i = 0; i < al_model_weight_count(m); i++) w[i] = i % 2 ? -3e38f : 3e38f;
+    const int32_t src[5] = { 3, 4, 5, 6, 7 }, tgt[3] = { 3, 4, 2 };
+    int32_t ids[8];
+    float logp[8], att[8 * 5], pos[8], dist[3 * 64];
+    int n = 0;
+    check_true("huge weights: generate is AL_ERR_NONFINITE",
+               al_model_generate(m, src, 5, 8, 1, ids, logp, att, pos, &n) == AL_ERR_NONFINITE);
+    check_true("huge weights: beam search is AL_ERR_NONFINITE",
+               al_model_generate(m, src, 5, 8, 3, ids, logp, att, pos, &n) == AL_ERR_NONFINITE);
+    check_true("huge weights: score is AL_ERR_NONFINITE",
+               al_model_tgt_vocab(m) <= 64 &&
+               al_model_score(m, src, 5, tgt, 3, logp, att, pos, dist) == AL_ERR_NONFINITE);
+    al_decoder *d = NULL;
+    check_true("huge weights: a decoder starts", al_model_decoder_start(m, src, 5, &d) == AL_OK);
+    int32_t id;
+    float lp;
+    int done;
+    check_true("huge weights: a step is AL_ERR_NONFINITE",
+               al_decoder_step(d, -1, &id, &lp, att, pos, NULL, &done) == AL_ERR_NONFINITE);
+    al_decoder_free(d);
+    al_model_free(m);
+}
+
 int main(void)
 {
     check_seed(7);
@@ -392,6 +429,7 @@ int main(void)
     test_valid_model();
 #ifndef __EMSCRIPTEN__
     test_fixtures();
+    test_huge_weights();
 #else
     printf("note: fixture cases run natively and in tests/js/model.test.js (no host files here)\n");
 #endif

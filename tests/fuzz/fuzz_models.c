@@ -7,7 +7,9 @@
  *         build/fuzz/corpus/models tests/fuzz/corpus/models       # or: make fuzz / fuzz-smoke
  *
  * Input: CTRL control bytes, then the model file. The seeds (tests/fuzz/corpus/models/) are the
- * fixtures tests/fixtures/model_*.safetensors behind a control block, so mutations land both in
+ * fixtures tests/fixtures/model_*.safetensors behind a control block (and arch-*: a classifier,
+ * transformer and memory-rnn fixture each, so every architecture's config parser and tensor
+ * checks are fuzzed; only seq2seq models are then run), so mutations land both in
  * the file (header JSON, config, shapes, weights) and in the arguments:
  *   [0] S (source length: 1..12, or 0, -1, 4096, 4097)   [1] max_len (1..16, or 0, -1, 1024, 1025)
  *   [2] beam (0..4, or -1, 32, 33)   [3] T for al_model_score   [4..7] seed of the id stream
@@ -16,7 +18,8 @@
  *
  * Invariants (violations trap): a failed load leaves *out NULL, a NUL-terminated non-empty
  * message and no live allocation; a loaded model answers sane sizes; every status is in the enum;
- * AL_OK exactly when the arguments are valid (or AL_ERR_NOMEM); outputs of a successful call are
+ * AL_OK exactly when the arguments are valid (or AL_ERR_NOMEM, or AL_ERR_NONFINITE when huge
+ * finite weights overflow float32: api/model.c's results policy); outputs of a successful call are
  * in range (ids in [0, Vt), 1 <= len <= max_len, finite logp <= 0, attention rows that sum to 1 or
  * are zero); a saved model loads again with the same weights; al_alloc_live() returns to its
  * starting value. ASan/UBSan findings abort by themselves.
@@ -118,7 +121,7 @@ static void run_model(const al_model *m, const uint8_t *ctl)
         REQUIRE((int)st >= AL_OK && (int)st <= AL_ERR_OVERFLOW);
         int valid = S_ok && L_ok && !src_bad && beam <= AL_MODEL_MAX_BEAM;
         if (!valid) REQUIRE(st != AL_OK);
-        else REQUIRE(st == AL_OK || st == AL_ERR_NOMEM);
+        else REQUIRE(st == AL_OK || st == AL_ERR_NOMEM || st == AL_ERR_NONFINITE);
         if (st == AL_OK) {
             REQUIRE(len >= 1 && len <= max_len);
             for (int i = 0; i < len; i++) {
@@ -144,7 +147,7 @@ static void run_model(const al_model *m, const uint8_t *ctl)
         REQUIRE((int)st >= AL_OK && (int)st <= AL_ERR_OVERFLOW);
         int valid = S_ok && T_ok && !src_bad && !tgt_bad;
         if (!valid) REQUIRE(st != AL_OK);
-        else REQUIRE(st == AL_OK || st == AL_ERR_NOMEM);
+        else REQUIRE(st == AL_OK || st == AL_ERR_NOMEM || st == AL_ERR_NONFINITE);
         if (st == AL_OK) {
             for (int t = 0; t < T; t++) REQUIRE(isfinite(logp[t]) && logp[t] <= 1e-5f);
             if (att) check_rows(att, T, S, local);
@@ -181,6 +184,7 @@ static void run_model(const al_model *m, const uint8_t *ctl)
                     if (was_done) break;
                     continue;
                 }
+                if (st == AL_ERR_NONFINITE) break; /* huge finite weights overflowed */
                 REQUIRE(st == AL_OK);
                 REQUIRE(id >= 0 && id < Vt && isfinite(logp) && logp <= 1e-5f && isfinite(pos));
                 if (force >= 0) REQUIRE(id == force);
@@ -222,7 +226,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     REQUIRE(m != NULL);
     free(bytes);                                    /* the model must not borrow the bytes */
-    run_model(m, ctl);
+    /* run_model drives the seq2seq calls; a mutation that loads as another architecture gets
+     * the check that those calls refuse it (AL_ERR_UNSUPPORTED), then the save round trip */
+    if (strcmp(al_model_architecture(m), "seq2seq") == 0) {
+        run_model(m, ctl);
+    } else {
+        int32_t src[1] = { 0 }, ids[1];
+        float logp[1], att[1];
+        int n = 0;
+        REQUIRE(al_model_generate(m, src, 1, 1, 1, ids, logp, att, NULL, &n) == AL_ERR_UNSUPPORTED);
+    }
 
     if (ctl[10] & 128) {   /* save, reload, compare */
         uint8_t *saved = NULL;

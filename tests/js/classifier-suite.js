@@ -3,13 +3,16 @@
 // (scripts/fixture_modules/classifier_models.py, scripts/models/classifier.py): probabilities,
 // attention weights, HAN's sentence weights and Lin's penalty at atol 1e-5 / rtol 1e-4; the word
 // tokenizer (unknown words -> unk); the loader's messages for malformed configs and tensors;
-// dispose and leaks. Run once per build: classifier.test.js (SIMD) and classifier-scalar.test.js
-// each call runClassifierSuite() in their own process.
+// dispose and leaks. Training (wasm/train.js over src/models/classifier_train.c): the batch
+// gradient against PyTorch autograd (classifier_gradients.safetensors) at the same tolerances, a
+// short run from createModel() lowering the loss, same seed -> same bytes, evaluate(), and the
+// errors of bad examples and of penaltyCoefficient. Run once per build: classifier.test.js (SIMD)
+// and classifier-scalar.test.js each call runClassifierSuite() in their own process.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { init, loadModel, AttnlabError, readSafetensors } from '../../wasm/index.js';
+import { init, loadModel, AttnlabError, readSafetensors, createModel, createTrainer, loadTrainableModel, saveModel } from '../../wasm/index.js';
 import { loadFixture, assertClose } from './fixtures.js';
 import { writeSafetensors } from './model-suite.js';
 
@@ -170,6 +173,133 @@ export function runClassifierSuite({ simd }) {
       });
     }
     assert.equal(api.liveAllocations(), base, 'failed loads free everything');
+  });
+
+  test('training: the batch gradient equals PyTorch autograd (attention, han, structured with its penalty)', async () => {
+    const base = api.liveAllocations();
+    const grad = loadFixture('classifier_gradients');
+    assert.equal(grad.cases.length, 4);
+    for (const c of grad.cases) {
+      const model = await loadTrainableModel(readFileSync(modelUrl(c)));
+      const T = c.tensors;
+      const S = T.src.shape[1];
+      const batch = c.texts.map((text, b) => ({
+        src: Array.from(T.src.data.subarray(b * S, b * S + T.src_len.data[b]), Math.round),
+        label: b % 2 ? c.labels[b] : model.labels.indexOf(c.labels[b]), // index or string
+      }));
+      batch.forEach((e, b) => assert.deepEqual([...model.encode(c.texts[b])], e.src, `${c.name}: the tokenizer`));
+      assert.equal(model.config.penaltyCoefficient ?? 0, c.penaltyCoefficient);
+      const trainer = createTrainer(model);
+      const { loss, gradients } = trainer.gradients(batch);
+      close('loss', [loss], T.loss.data, c);
+      let n = 0;
+      for (const [key, want] of Object.entries(T)) {
+        if (!key.startsWith('grad.')) continue;
+        const got = gradients.get(key.slice(5));
+        assert.ok(got, `${c.name}: no gradient for ${key.slice(5)}`);
+        assert.deepEqual(got.shape, want.shape);
+        close('gradients', got.data, want.data, c);
+        n++;
+      }
+      assert.equal(n, gradients.size, `${c.name}: every tensor has a reference gradient`);
+      // text in gives the same loss as ids in
+      assert.equal(trainer.gradients(c.texts.map((src, b) => ({ src, label: c.labels[b] }))).loss, loss);
+      model.dispose();
+    }
+    assert.equal(api.liveAllocations(), base, 'every allocation freed');
+  });
+
+  const TINY = {
+    architecture: 'classifier', cell: 'lstm', embeddingSize: 6, hiddenSize: 8, numLayers: 1,
+    bidirectional: true, labels: ['neg', 'pos'],
+    tokenizer: { type: 'word', vocab: ['<pad>', '<unk>', '.', 'good', 'bad', 'not', 'the', 'film', 'was', 'very'], unk: '<unk>', pad: '<pad>' },
+  };
+  const DATA = [
+    { src: 'the film was good', label: 'pos' }, { src: 'the film was bad', label: 'neg' },
+    { src: 'not good', label: 'neg' }, { src: 'not bad', label: 'pos' },
+    { src: 'very good . the film', label: 'pos' }, { src: 'very bad .', label: 'neg' },
+    { src: 'the film was not bad', label: 'pos' }, { src: 'the film was not good', label: 'neg' },
+  ];
+
+  for (const [pooling, extra] of [['attention', {}], ['han', { attentionSize: 4, sentenceSeparator: '.' }], ['structured', { attentionSize: 4, hops: 2, penaltyCoefficient: 0.1 }]]) {
+    test(`training ${pooling}: a short run from createModel() lowers the loss; same seed, same bytes`, async () => {
+      const base = api.liveAllocations();
+      const config = { ...TINY, pooling, ...extra };
+      const run = async () => {
+        const model = await createModel(config, { seed: 5 });
+        const trainer = createTrainer(model, { lr: 3e-2 });
+        const before = trainer.evaluate(DATA);
+        const losses = [];
+        for (let s = 0; s < 40; s++) losses.push(trainer.step(DATA));
+        const after = trainer.evaluate(DATA);
+        const bytes = trainer.save();
+        model.dispose();
+        return { losses, before, after, bytes };
+      };
+      const a = await run();
+      assert.ok(a.losses[39] < 0.5 * a.losses[0], `loss ${a.losses[0].toFixed(3)} -> ${a.losses[39].toFixed(3)}`);
+      assert.ok(a.after.loss < a.before.loss && a.after.accuracy === 1, JSON.stringify(a.after));
+      assert.equal(a.after.count, DATA.length);
+      if (pooling === 'structured') {
+        assert.ok(a.after.penalty >= 0);
+        // step's loss adds penaltyCoefficient · P to the cross-entropy that evaluate reports
+        const m = await loadTrainableModel(a.bytes);
+        const t = createTrainer(m);
+        const ev = t.evaluate(DATA);
+        assert.ok(Math.abs(t.gradients(DATA).loss - (ev.loss + 0.1 * ev.penalty)) < 1e-5);
+        m.dispose();
+      } else {
+        assert.equal(a.after.penalty, undefined);
+      }
+      const b = await run();
+      assert.deepEqual(b.bytes, a.bytes, 'same seed and data give the same bytes');
+      const c = await createModel(config, { seed: 6 }), d = await createModel(config, { seed: 5 });
+      assert.notDeepEqual(saveModel(c), saveModel(d), 'another seed, other weights');
+      const loaded = await loadModel(saveModel(d));
+      assert.deepEqual([...loaded.classify('not good').probs], [...d.classify('not good').probs]);
+      loaded.dispose();
+      c.dispose();
+      d.dispose();
+      assert.equal(api.liveAllocations(), base, 'every allocation freed');
+    });
+  }
+
+  test('training: bad examples and bad penaltyCoefficient give clear errors', async () => {
+    const m = await createModel({ ...TINY, pooling: 'attention' }, { seed: 1 });
+    const t = createTrainer(m);
+    const bad = (ex, code, re) => assert.throws(() => t.step([DATA[0], ex]), (e) => {
+      assert.ok(e instanceof AttnlabError);
+      assert.equal(e.code, code, e.message);
+      assert.match(e.message, re);
+      return true;
+    });
+    bad({ src: 'good', label: 2 }, 'AL_ERR_RANGE', /batch\[1\]\.label = 2 must be one of the model's labels or an index in \[0, 2\)/);
+    bad({ src: 'good', label: -1 }, 'AL_ERR_RANGE', /label = -1/);
+    bad({ src: 'good', label: 'maybe' }, 'AL_ERR_RANGE', /batch\[1\]\.label "maybe" is not one of the model's labels \(neg, pos\)/);
+    bad({ src: 'good' }, 'AL_ERR_RANGE', /label = undefined/);
+    bad({ src: '   ', label: 'pos' }, 'AL_ERR_SHAPE', /batch\[1\]\.src is empty: a document needs at least one token/);
+    bad({ src: [], label: 0 }, 'AL_ERR_SHAPE', /src is empty/);
+    bad({ src: [3, 10], label: 0 }, 'AL_ERR_RANGE', /batch\[1\]\.src\[1\] = 10 is not a token id in \[0, 10\)/);
+    assert.throws(() => t.evaluate([{ src: 'good', label: 'maybe' }]), /pairs\[0\]\.label "maybe"/);
+    assert.equal(t.steps, 0, 'no step was taken');
+    m.dispose();
+    for (const [v, code, re] of [
+      [-1, 'AL_ERR_ARGUMENT', /config "penaltyCoefficient": -1 is out of range \[0, 10000\]/],
+      [1e5, 'AL_ERR_ARGUMENT', /"penaltyCoefficient": 100000 is out of range/],
+      ['0.5', 'AL_ERR_FORMAT', /config "penaltyCoefficient": must be a number, not a string/],
+    ]) {
+      await assert.rejects(createModel({ ...TINY, pooling: 'structured', attentionSize: 3, hops: 2, penaltyCoefficient: v }), (e) => {
+        assert.equal(e.code, code, e.message);
+        assert.match(e.message, re);
+        return true;
+      });
+    }
+    // loadModel accepts it too (it is part of the file's config)
+    const s = await createModel({ ...TINY, pooling: 'structured', attentionSize: 3, hops: 2, penaltyCoefficient: 0.5 }, { seed: 1 });
+    const again = await loadModel(saveModel(s));
+    assert.equal(again.config.penaltyCoefficient, 0.5);
+    again.dispose();
+    s.dispose();
   });
 
   test('dispose, and 300 load/classify/dispose cycles return liveAllocations to baseline', async () => {

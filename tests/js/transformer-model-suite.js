@@ -3,13 +3,18 @@
 // tests/fixtures/transformer_<case>.safetensors + transformer_model_reference.safetensors
 // (scripts/fixture_modules/transformer_models.py, scripts/models/transformer.py): logits and
 // every layer/head attention of one forward, greedy decoding, the config and tensor errors, an
-// nn.TransformerEncoder state dict loading as is, and dispose / leaks. Run once per build:
-// transformer-model-simd.test.js and transformer-model-scalar.test.js.
+// nn.TransformerEncoder state dict loading as is, and dispose / leaks; learned, sinusoidal and
+// relative (Shaw) positions. Training (src/models/transformer_train.c, wasm/train.js): the loss
+// and every parameter's gradient of tests/fixtures/transformer_train_gradients.safetensors
+// (PyTorch autograd) through trainer.gradients(), a short createModel() training run of a tiny
+// decoder-only model lowering the loss, seeded determinism, evaluate() per variant, and the
+// example errors. Run once per build: transformer-model-simd.test.js and
+// transformer-model-scalar.test.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { init, loadModel, AttnlabError, readSafetensors } from '../../wasm/index.js';
+import { init, loadModel, AttnlabError, readSafetensors, createModel, createTrainer, loadTrainableModel } from '../../wasm/index.js';
 import { loadFixture, assertClose } from './fixtures.js';
 import { writeSafetensors } from './model-suite.js';
 
@@ -116,6 +121,101 @@ export function runTransformerModelSuite({ simd }) {
       assert.equal(api.liveAllocations(), base, `${c.name}: no leaks`);
     });
   }
+
+  const grads = loadFixture('transformer_train_gradients');
+  for (const c of grads.cases) {
+    test(`${c.name}: training loss and every gradient match PyTorch autograd`, async () => {
+      const base = api.liveAllocations();
+      const model = await loadTrainableModel(modelUrl(c));
+      const trainer = createTrainer(model);
+      try {
+        const t = c.tensors;
+        const [B, Smax] = t.src.shape;
+        const rows = (x, lens, n) => Array.from({ length: B }, (_, b) => Array.from(x.data.subarray(b * n, b * n + lens.data[b]), Math.round));
+        const srcs = rows(t.src, t.src_len, Smax);
+        const tgts = t.tgt ? rows(t.tgt, t.tgt_len, t.tgt.shape[1]) : null;
+        const batch = srcs.map((src, b) => (c.variant === 'decoder' ? { src } : c.variant === 'encoder' ? { src, tags: tgts[b] } : { src, tgt: tgts[b] }));
+        const { loss, gradients } = trainer.gradients(batch);
+        close('training loss', Float32Array.of(loss), t.loss.data, c);
+        const names = Object.keys(t).filter((k) => k.startsWith('grad.')).map((k) => k.slice(5));
+        assert.deepEqual([...gradients.keys()].sort(), names.sort(), `${c.name}: one gradient per tensor`);
+        for (const name of names) close('gradients', gradients.get(name).data, t[`grad.${name}`].data, { name: `${c.name} ${name}` });
+        assert.ok(trainer.gradNorm > 0);
+      } finally {
+        model.dispose();
+      }
+      assert.equal(api.liveAllocations(), base, `${c.name}: no leaks`);
+    });
+  }
+
+  const TINY_LM = {
+    architecture: 'transformer', variant: 'decoder', embeddingSize: 16, numHeads: 2, feedforwardSize: 32,
+    numLayers: 2, positions: 'relative', maxRelativePosition: 4, normFirst: true, maxLength: 12,
+    tokenizer: { type: 'char', srcVocab: ['<pad>', '</s>', '<unk>', ...'abcde'], tgtVocab: ['<pad>', '</s>', '<unk>', ...'abcde'], pad: '<pad>', unk: '<unk>', eos: '</s>' },
+  };
+  const LM_DATA = ['abcde', 'bcdea', 'cdeab', 'deabc', 'eabcd', 'abcab'];
+
+  test('a tiny decoder-only model from createModel() learns (loss falls), and the same seed gives the same bytes', async () => {
+    const base = api.liveAllocations();
+    const runOnce = async () => {
+      const model = await createModel(TINY_LM, { seed: 7 });
+      const trainer = createTrainer(model, { lr: 1e-2 });
+      const batch = LM_DATA.map((src) => ({ src }));
+      const before = trainer.evaluate(batch);
+      const losses = [];
+      for (let s = 0; s < 40; s++) losses.push(trainer.step(batch));
+      const after = trainer.evaluate(batch);
+      const bytes = trainer.save();
+      const out = model.run('abc').output;
+      model.dispose();
+      return { before, after, losses, bytes, out };
+    };
+    const a = await runOnce(), b = await runOnce();
+    assert.ok(Math.abs(a.losses[0] - a.before.loss) < 1e-5, `step's first loss ${a.losses[0]} = evaluate's ${a.before.loss}`);
+    assert.ok(a.losses.at(-1) < 0.5 * a.losses[0], `loss ${a.losses[0]} -> ${a.losses.at(-1)}`);
+    assert.ok(a.after.loss < a.before.loss && a.after.tokenAccuracy > a.before.tokenAccuracy);
+    assert.equal(a.after.count, LM_DATA.length);
+    assert.deepEqual(a.bytes, b.bytes, 'same seed, options and batches: same bytes');
+    assert.equal(a.out, b.out);
+    const again = await loadModel(a.bytes);
+    assert.equal(again.run('abc').output, a.out, 'the saved model loads and runs the same');
+    assert.ok(readSafetensors(a.bytes).tensors.has('layers.1.self_attn.relative_value.weight'));
+    again.dispose();
+    console.log(`tiny decoder-only LM (${simd ? 'simd' : 'scalar'}): loss ${a.losses[0].toFixed(4)} -> ${a.losses.at(-1).toFixed(4)} in 40 steps; 'abc' -> '${a.out}'`);
+    assert.equal(api.liveAllocations(), base, 'no leaks');
+  });
+
+  test('encoder and encoder-decoder examples: step, evaluate, and the example errors', async () => {
+    const base = api.liveAllocations();
+    const tok = { type: 'char', srcVocab: ['<pad>', '<unk>', ...'abc'], unk: '<unk>' };
+    const enc = await createModel({ architecture: 'transformer', variant: 'encoder', embeddingSize: 8, numHeads: 2, feedforwardSize: 8, numLayers: 1, positions: 'sinusoidal', tokenizer: { ...tok, tgtVocab: ['O', 'X'] } }, { seed: 1 });
+    const te = createTrainer(enc, { lr: 3e-2 });
+    const tagged = [{ src: 'abca', tags: 'O X O O' }, { src: 'cab', tags: ['X', 'O', 'X'] }, { src: [2, 2], tags: [1, 1] }];
+    const l0 = te.step(tagged);
+    for (let s = 0; s < 30; s++) te.step(tagged);
+    const e = te.evaluate(tagged);
+    assert.ok(e.loss < l0, `encoder loss ${l0} -> ${e.loss}`);
+    assert.ok(e.tokenAccuracy >= 0 && e.tokenAccuracy <= 1 && e.exactMatch <= e.tokenAccuracy + 1e-9);
+    assert.throws(() => te.step([{ src: 'abc', tags: 'O X' }]), (err) => err.code === 'AL_ERR_SHAPE' && /one label per position/.test(err.message));
+    assert.throws(() => te.step([{ src: 'ab', tags: 'O Y' }]), (err) => err.code === 'AL_ERR_RANGE' && /"Y" is not one of the model's labels/.test(err.message));
+    enc.dispose();
+    const ed = await createModel({ architecture: 'transformer', variant: 'encoder-decoder', embeddingSize: 8, numHeads: 2, feedforwardSize: 8, numLayers: 1, positions: 'relative', maxRelativePosition: 2, tokenizer: { ...tok, tgtVocab: ['<s>', '</s>', ...'abc'], bos: '<s>', eos: '</s>' } }, { seed: 1 });
+    const td = createTrainer(ed, { lr: 3e-2 });
+    const pairs = [{ src: 'abc', tgt: 'cba' }, { src: 'ba', tgt: 'ab' }];
+    const first = td.step(pairs);
+    for (let s = 0; s < 40; s++) td.step(pairs);
+    const r = td.evaluate(pairs);
+    assert.ok(r.loss < first && r.count === 2, `encoder-decoder loss ${first} -> ${r.loss}`);
+    assert.equal(td.evaluate(pairs, { loss: false }).loss, undefined);
+    ed.dispose();
+    const lm = await createModel(TINY_LM, { seed: 1 });
+    const tl = createTrainer(lm);
+    assert.throws(() => tl.step([{ src: 'ab', tgt: 'c' }]), /decoder-only model trains on \{ src \} alone/);
+    assert.throws(() => tl.step([{ src: [3] }]), (err) => err.code === 'AL_ERR_SHAPE');
+    assert.ok(Number.isFinite(tl.step([{ src: [3, 4] }, { src: 'a' }])));
+    lm.dispose();
+    assert.equal(api.liveAllocations(), base, 'no leaks');
+  });
 
   test('the encoder fixture is an nn.TransformerEncoder state dict, loaded as is', () => {
     const c = ref.cases.find((x) => x.name === 'encoder_learned_post');

@@ -1,10 +1,12 @@
 // What is inside the shipped .wasm files, read with wasm2wat (Debian's wabt):
 // the SIMD build's matmul and attention entry points reach f32x4 arithmetic; the scalar build
-// has no v128 instruction at all; both export exactly the Makefile's list; sizes stay small.
+// has no v128 instruction at all; both export exactly the Makefile's list; sizes stay small; the
+// training builds add exactly src/api/train.exports, and the inference builds link no training
+// code (their function count is well below the training builds').
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const path = (f) => fileURLToPath(new URL(`../../wasm/${f}`, import.meta.url));
@@ -79,9 +81,23 @@ test('both builds export the same explicit list', () => {
   for (const name of ['al_abi_version', 'al_malloc', 'al_free', 'al_alloc_live', 'al_sdpa', 'al_matmul']) assert.ok(a.includes(name), name);
 });
 
+test('training builds: the inference exports plus exactly src/api/train.exports; no training code in attnlab.wasm', () => {
+  const trainExports = readFileSync(fileURLToPath(new URL('../../src/api/train.exports', import.meta.url)), 'utf8').split(/\s+/).filter(Boolean).sort();
+  for (const [main, train] of [['attnlab.wasm', 'attnlab-train.wasm'], ['attnlab-scalar.wasm', 'attnlab-train-scalar.wasm']]) {
+    const a = parse(wat(main)), b = parse(wat(train));
+    const extra = [...b.exports.keys()].filter((n) => !a.exports.has(n)).sort();
+    assert.deepEqual(extra, trainExports, `${train} adds the training entry points`);
+    assert.deepEqual([...a.exports.keys()].filter((n) => !b.exports.has(n)), [], `${train} keeps every export of ${main}`);
+    // the trainers, optimisers and every model backward are in the training build only
+    assert.ok(b.bodies.size - a.bodies.size >= 20, `${train} has ${b.bodies.size} functions, ${main} ${a.bodies.size}`);
+  }
+  assert.equal(count(wat('attnlab-train-scalar.wasm'), /v128|f32x4|i32x4/g), 0, 'the scalar training build has no v128');
+});
+
 test('sizes: the SIMD .wasm stays under 150 KB', () => {
   const simd = statSync(path('attnlab.wasm')).size;
   const scalar = statSync(path('attnlab-scalar.wasm')).size;
-  console.log(`attnlab.wasm ${simd} bytes, attnlab-scalar.wasm ${scalar} bytes`);
+  const train = statSync(path('attnlab-train.wasm')).size;
+  console.log(`attnlab.wasm ${simd} bytes, attnlab-scalar.wasm ${scalar} bytes, attnlab-train.wasm ${train} bytes`);
   assert.ok(simd < 150 * 1024, `${simd} bytes`);
 });

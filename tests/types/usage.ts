@@ -2,7 +2,7 @@
 // use of the public API as a TypeScript user would write it, so a wrong or missing declaration
 // in wasm/index.d.ts or wasm/*.d.ts fails the test.
 import {
-  init, ops, simdSupported, AttnlabError, readSafetensors, loadModel,
+  init, ops, simdSupported, AttnlabError, readSafetensors, loadModel, createModel, createTrainer,
   type Tensor, type Attnlab,
 } from 'attnlab';
 
@@ -50,6 +50,27 @@ async function main(): Promise<void> {
   const run = model.run('22 Nov 2026');
   const text: string = run.output;
   model.dispose();
+
+  const lmModel = await createModel({
+    architecture: 'memory-rnn', cell: 'lstmn', embeddingSize: 4, hiddenSize: 4, head: 'lm',
+    tokenizer: { type: 'word', vocab: ['<unk>', 'a'], unk: '<unk>' },
+  }, { seed: 1 });
+  const lmTrainer = createTrainer(lmModel);
+  lmTrainer.step([{ src: 'a a' }]);
+  const ppl: number = lmTrainer.evaluate([{ src: 'a a' }]).perplexity;
+  void ppl;
+  lmModel.dispose();
+
+  const tagger = await createModel({
+    architecture: 'transformer', variant: 'encoder', embeddingSize: 4, numHeads: 2, feedforwardSize: 4,
+    numLayers: 1, positions: 'relative', maxRelativePosition: 2,
+    tokenizer: { type: 'char', srcVocab: ['<unk>', 'a'], tgtVocab: ['O', 'X'], unk: '<unk>' },
+  }, { seed: 1 });
+  const tagTrainer = createTrainer(tagger);
+  tagTrainer.step([{ src: 'aa', tags: 'O X' }, { src: [1], tags: [0] }]);
+  const tagAcc: number = tagTrainer.evaluate([{ src: 'aa', tags: ['O', 'X'] }]).tokenAccuracy;
+  void tagAcc;
+  tagger.dispose();
 
   try {
     ops.softmax([1]);

@@ -1,0 +1,213 @@
+"""PyTorch reference for attnlab's "memory-rnn" model (src/models/memory_rnn_model.c,
+docs/models.md): an LSTMN, a self-attention RNN or a plain nn.LSTM over word embeddings, with a
+language-model head or a sentence-classifier head.
+
+Holds: `MemoryRNN`, an nn.Module computing exactly what the C model computes, whose state_dict
+names are the names of the model file; `export(model, config, path)`, which writes that file
+(F32 safetensors, the config JSON in __metadata__["config"]); `encode(config, text)`, the word
+tokenizer (whitespace split, unknown words -> unk, bos/eos around the text when the tokenizer
+names them); `forward(model, ids)`, the reference forward returning log-probabilities (lm) or
+probabilities (classifier) and the attention weights; `loss(model, ids, label=None)`, the
+summed training loss of one example with autograd.
+
+    model = MemoryRNN(config)                 # config: the dict documented in docs/models.md
+    export(model, config, "lm.safetensors")   # then: const m = await loadModel('lm.safetensors')
+    out = forward(model.double(), encode(config, "the cat sat"))
+    out["logp"], out["dist"], out["weights"]  # lm; a classifier has out["probs"]
+
+Maths (one sequence, no batch; a Python loop over t, nothing fused):
+  embed     x_t = embedding(id_t)                                              [n, E]
+  lstmn     (Cheng, Dong & Lapata 2016, section 3.1; gate order i, f, g, o)
+            a_i = v^T tanh(W_h h_i + W_x x_t + W_ht h~_{t-1}), i < t;  s = softmax(a);
+            h~_t = sum s_i h_i, c~_t = sum s_i c_i (h~_0 = c~_0 = 0: empty tape);
+            [i; f; g; o] = W [h~_t; x_t] + b;  c_t = f*c~_t + i*g;  h_t = o*tanh(c_t)
+  self-attention-rnn
+            h_t = tanh(A [x_t; c_{t-1}] + b),  c_t = sum_{i<=t} alpha_i h_i,  c_{-1} = 0,
+            alpha = softmax_i(v^T tanh(W_h h_i + W_s h_t))   ("align": "additive")
+                  = softmax_i((W_K h_i)^T (W_Q h_t))          ("align": "dot")
+  lstm      nn.LSTM(E, H) (batch_first, zero initial state); no attention (weights zeros)
+  lm        logp_t = log_softmax(out(h_t)): the distribution of token t+1;
+            loss = sum_{t < n-1} -logp_t[id_{t+1}]
+  classifier
+            f = h_{n-1} ("pool": "last") or mean_t h_t ("mean"); probs = softmax(classifier(f));
+            loss = -log probs[label]
+Initialisation (reset_parameters): PyTorch's defaults, as attnlab's createModel (docs/training.md):
+embedding N(0, 1); nn.LSTM U(+-1/sqrt(H)); every other matrix [out, in] U(+-1/sqrt(in)); cell.b
+U(+-1/sqrt(E + H)); cell.v U(+-1/sqrt(len)); out/classifier bias U(+-1/sqrt(H)).
+Does not: batch, pad or mask (one sequence at a time), generate text.
+"""
+
+import json
+import math
+import os
+import sys
+
+import torch
+from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from fixtures_lib import f32, write_safetensors  # noqa: E402
+
+
+def _p(*shape):
+    return nn.Parameter(torch.empty(*shape))
+
+
+class LSTMNCell(nn.Module):
+    """cell.W_h [H, H], W_x [H, E], W_ht [H, H], v [H], W [4H, H+E], b [4H]."""
+
+    def __init__(self, E, H):
+        super().__init__()
+        self.H = H
+        self.W_h, self.W_x, self.W_ht, self.v = _p(H, H), _p(H, E), _p(H, H), _p(H)
+        self.W, self.b = _p(4 * H, H + E), _p(4 * H)
+
+    def forward(self, x):
+        """x [n, E] -> h [n, H], weights [n, n] (row t: s_t over i < t)."""
+        n, H = x.shape[0], self.H
+        zero = x.new_zeros(H)
+        hs, cs, rows, ht_prev = [], [], [], zero
+        for t in range(n):
+            if t == 0:
+                ht, ct, s = zero, zero, x.new_zeros(0)
+            else:
+                Hh, Cc = torch.stack(hs), torch.stack(cs)
+                a = torch.tanh(Hh @ self.W_h.T + self.W_x @ x[t] + self.W_ht @ ht_prev) @ self.v
+                s = torch.softmax(a, 0)
+                ht, ct = s @ Hh, s @ Cc
+            i, f, g, o = (self.W @ torch.cat([ht, x[t]]) + self.b).chunk(4)
+            c = torch.sigmoid(f) * ct + torch.sigmoid(i) * torch.tanh(g)
+            hs.append(torch.sigmoid(o) * torch.tanh(c))
+            cs.append(c)
+            rows.append(torch.cat([s, x.new_zeros(n - t)]))
+            ht_prev = ht
+        return torch.stack(hs), torch.stack(rows)
+
+
+class SelfAttentionRNNCell(nn.Module):
+    """cell.A [H, E+H], b [H]; additive W_h, W_s [da, H], v [da]; dot W_K, W_Q [dk, H]."""
+
+    def __init__(self, E, H, da, align):
+        super().__init__()
+        self.H, self.align = H, align
+        self.A, self.b = _p(H, E + H), _p(H)
+        if align == "additive":
+            self.W_h, self.W_s, self.v = _p(da, H), _p(da, H), _p(da)
+        else:
+            self.W_K, self.W_Q = _p(da, H), _p(da, H)
+
+    def forward(self, x):
+        """x [n, E] -> h [n, H], weights [n, n] (row t: alpha_t over i <= t)."""
+        n = x.shape[0]
+        c, hs, rows = x.new_zeros(self.H), [], []
+        for t in range(n):
+            h = torch.tanh(self.A @ torch.cat([x[t], c]) + self.b)
+            hs.append(h)
+            Hh = torch.stack(hs)
+            if self.align == "additive":
+                e = torch.tanh(Hh @ self.W_h.T + self.W_s @ h) @ self.v
+            else:
+                e = (Hh @ self.W_K.T) @ (self.W_Q @ h)
+            a = torch.softmax(e, 0)
+            c = a @ Hh
+            rows.append(torch.cat([a, x.new_zeros(n - t - 1)]))
+        return torch.stack(hs), torch.stack(rows)
+
+
+class LSTMCellStack(nn.LSTM):
+    """nn.LSTM(E, H) as a cell: x [n, E] -> h [n, H], zero weights (no attention)."""
+
+    def forward(self, x):  # noqa: D401
+        h = super().forward(x[None])[0][0]
+        return h, x.new_zeros(x.shape[0], x.shape[0])
+
+
+class MemoryRNN(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        tok = cfg["tokenizer"]
+        E, H = cfg["embeddingSize"], cfg["hiddenSize"]
+        self.cfg, self.E, self.H = cfg, E, H
+        self.lm = cfg["head"] == "lm"
+        self.mean = cfg.get("pool", "last") == "mean"
+        V = len(tok["vocab"])
+        self.embedding = nn.Embedding(V, E)
+        kind = cfg["cell"]
+        if kind == "lstmn":
+            self.cell = LSTMNCell(E, H)
+        elif kind == "self-attention-rnn":
+            self.cell = SelfAttentionRNNCell(E, H, cfg["attentionSize"], cfg.get("align", "additive"))
+        else:
+            self.cell = LSTMCellStack(E, H, batch_first=True)
+        if self.lm:
+            self.out = nn.Linear(H, V)
+        else:
+            self.classifier = nn.Linear(H, len(cfg["labels"]))
+        self.reset_parameters()
+
+    @torch.no_grad()
+    def reset_parameters(self):
+        """PyTorch's default schemes (see the module docstring)."""
+        lstm = isinstance(self.cell, nn.LSTM)
+        for name, p in self.named_parameters():
+            if name == "embedding.weight":
+                nn.init.normal_(p)
+                continue
+            fan = p.shape[1] if p.dim() == 2 else self.H
+            if lstm and name.startswith("cell."):
+                fan = self.H
+            elif name == "cell.b":
+                fan = self.E + self.H
+            elif name == "cell.v":
+                fan = p.shape[0]
+            nn.init.uniform_(p, -1 / math.sqrt(fan), 1 / math.sqrt(fan))
+
+    def forward(self, ids):
+        """ids (list of ints) -> logits [n, V] (lm) or [C], weights [n, n]."""
+        x = self.embedding(torch.tensor(ids))
+        h, w = self.cell(x)
+        if self.lm:
+            return self.out(h), w
+        return self.classifier(h.mean(0) if self.mean else h[-1]), w
+
+
+@torch.no_grad()
+def forward(model, ids):
+    """-> dict: lm: dist [n, V] log-distributions, logp [n-1]; classifier: probs [C], logits;
+    both: weights [n, n]."""
+    logits, w = model(ids)
+    out = {"weights": w, "logits": logits}
+    if model.lm:
+        dist = torch.log_softmax(logits, -1)
+        out.update(dist=dist, logp=dist[torch.arange(len(ids) - 1), torch.tensor(ids[1:])])
+    else:
+        out["probs"] = torch.softmax(logits, -1)
+    return out
+
+
+def loss(model, ids, label=None):
+    """The summed loss of one training example (with autograd) and its number of terms."""
+    logits, _ = model(ids)
+    if model.lm:
+        lp = torch.log_softmax(logits[:-1], -1)
+        return -lp[torch.arange(len(ids) - 1), torch.tensor(ids[1:])].sum(), len(ids) - 1
+    return -torch.log_softmax(logits, -1)[label], 1
+
+
+def encode(cfg, text):
+    """The word tokenizer: split on whitespace, unknown words -> unk (first index of a repeat),
+    tokenizer.bos / eos (when named) before and after the words."""
+    tok = cfg["tokenizer"]
+    index = {}
+    for i, w in enumerate(tok["vocab"]):
+        index.setdefault(w, i)
+    ids = [index.get(w, index[tok["unk"]]) for w in text.split()]
+    return ([index[tok["bos"]]] if "bos" in tok else []) + ids + \
+        ([index[tok["eos"]]] if "eos" in tok else [])
+
+
+def export(model, config, path):
+    """Write model's state_dict as F32 safetensors with json.dumps(config) in
+    __metadata__["config"]."""
+    tensors = {k: f32(v) for k, v in model.state_dict().items()}
+    write_safetensors(path, tensors, {"config": json.dumps(config, separators=(",", ":"))})

@@ -1,0 +1,75 @@
+// attnlab/wasm/memory-rnn-model.js: Model.run / Model.classify for architecture "memory-rnn"
+// (src/models/memory_rnn_model.h, docs/models.md "Architecture memory-rnn"): an LSTMN,
+// self-attention RNN or LSTM over word embeddings with a language-model or classifier head.
+// model.js dispatches here; this file only builds the tokenizer (tokenizer.bos / eos wrap text),
+// calls al_model_lm_forward / al_model_memory_classify and copies the results out.
+//
+//   const m = await loadModel('lm.safetensors');
+//   const r = m.run('the cat sat');          // { tokens, logProbs, perplexity, attention }
+//   r.attention[0].weights.shape;            // [n, n]: row t, the steps the cell read at step t
+//
+// Deliberately not here: generation or sampling, batching.
+
+import { AttnlabError, Arena, readCString, statusName } from './core.js';
+import { Tokenizer } from './tokenizer.js';
+
+/** The config's tokenizer ({ type, vocab, unk, pad?, bos?, eos? }) as a Tokenizer whose encode()
+ * puts bos and eos (when the config names them) around the words of a text. */
+export function memoryTokenizer(cfg) {
+  const t = cfg.tokenizer ?? {};
+  const tok = new Tokenizer({ type: t.type, srcVocab: t.vocab, tgtVocab: cfg.labels ?? t.vocab, unk: t.unk, pad: t.pad, bos: t.bos, eos: t.eos });
+  const words = tok.encode.bind(tok);
+  const bos = t.bos === undefined ? [] : [tok.src.get(t.bos)];
+  const eos = t.eos === undefined ? [] : [tok.src.get(t.eos)];
+  tok.encode = (text) => Int32Array.from([...bos, ...words(text), ...eos]);
+  return tok;
+}
+
+/**
+ * One forward pass of ids [n] (already checked by model.js). lm: { ids, tokens, logProbs [n−1]
+ * (log p of each next token), perplexity (exp of their negated mean; undefined for n = 1),
+ * distributions ({ data, shape: [n, V] }, with { distributions: true }), attention };
+ * classifier: { label, labelId, probs, ids, tokens, attention }. attention is one map [n, n]
+ * (rows and columns: the tokens), empty for cell "lstm".
+ */
+export function memoryRun(x, ptr, model, ids, options) {
+  const n = ids.length, C = model.tgtVocabSize, lm = model.config.head !== 'classifier';
+  const ar = new Arena(x);
+  try {
+    const pIds = ar.i32(ids, 'the input ids');
+    const pW = ar.alloc(n * n * 4, 'the attention weights');
+    const pOut = ar.alloc((lm ? (options.distributions ? n * C : 0) : C) * 4, 'the outputs');
+    const pLogp = ar.alloc(n * 4, 'the log-probs');
+    const status = lm ? x.al_model_lm_forward(ptr, pIds, n, pLogp, options.distributions ? pOut : 0, pW)
+      : x.al_model_memory_classify(ptr, pIds, n, pOut, pW);
+    if (status !== 0) throw new AttnlabError(`Model.run: ${readCString(x, x.al_status_string(status))}`, statusName(status));
+    const tokens = model.tokenizer.srcTokens(ids);
+    const attention = model.config.cell === 'lstm' ? []
+      : [{ layer: 0, head: 0, weights: { data: ar.read(pW, n * n), shape: [n, n] }, rowLabels: tokens, colLabels: tokens }];
+    if (!lm) {
+      const probs = ar.read(pOut, C);
+      let best = 0;
+      for (let k = 1; k < C; k++) if (probs[k] > probs[best]) best = k;
+      return { label: model.labels[best], labelId: best, probs, ids, tokens, attention };
+    }
+    const logProbs = ar.read(pLogp, n - 1);
+    const r = { ids, tokens, logProbs, perplexity: n > 1 ? Math.exp(-logProbs.reduce((a, b) => a + b, 0) / (n - 1)) : undefined, attention };
+    if (options.distributions) r.distributions = { data: ar.read(pOut, n * C), shape: [n, C] };
+    return r;
+  } finally {
+    ar.free();
+  }
+}
+
+/** Trainer.evaluate of a language model: the mean next-token loss over every sentence's n − 1
+ * predictions, its perplexity exp(loss), the predictions counted and the sentences. */
+export function lmEvaluate(model, examples) {
+  let nll = 0, tokens = 0;
+  for (const p of examples) {
+    const { logProbs } = model.run(p?.src ?? p);
+    nll -= logProbs.reduce((a, b) => a + b, 0);
+    tokens += logProbs.length;
+  }
+  const loss = nll / Math.max(tokens, 1);
+  return { loss, perplexity: Math.exp(loss), tokens, count: examples.length };
+}

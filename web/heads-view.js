@@ -1,0 +1,340 @@
+// heads-view.js: the Heads view of <attn-demo>: every layer's and head's attention of a
+// transformer (docs/models.md "Architecture transformer") as small multiples, one enlarged.
+//
+//   const view = new HeadsView({ onSelect: ({ layer, head }) => …, onKind: (kind) => … });
+//   host.append(view.node);
+//   view.render({ result: model.run(input), config: model.config, name, lang, layer, head, kind });
+//
+// Shows: a layers × heads grid of thumbnails (one canvas per map, viridis on one shared range so
+// the maps compare; a grid of buttons: arrow keys move between them, Enter or a click enlarges
+// one), the enlarged map as an <attn-heatmap> (cell-by-cell keyboard reading, text alternative,
+// PNG/SVG/CSV/JSON), a JSON file of every map, for encoder-decoders a choice of encoder self-,
+// decoder self- or cross-attention, and which positions the model uses: absolute (learned or
+// sinusoidal, Vaswani et al. 2017 §3.5) or relative (Shaw et al. 2018, eqs. 3–4: key j is seen
+// from query i through a learned vector of index clip(j − i, −k, k) + k), with the clipped
+// distance matrix drawn for relative models.
+// Holds: the pure helpers (tested in Node: positionInfo, clippedDistances, selectMaps,
+// strongestCell) and the view's DOM. Deliberately does not run the model or know about wasm:
+// <attn-demo> hands it the run's plain result.
+
+import { fillPixels, formatValue } from './draw.js';
+import { t } from './i18n.js';
+import { VIEW_STYLE, downloadBlob, el, fileName, legend, numbersJSON } from './view-kit.js';
+
+export { VIEW_STYLE };
+
+/**
+ * Which positions a transformer config uses: { type: 'learned' | 'sinusoidal' | 'relative' |
+ * 'unknown', relative: boolean, k: number | null (maxRelativePosition), maxPositions }.
+ * "positions": "relative" with "maxRelativePosition": k (Shaw et al. 2018) is read from the
+ * config alone, so the view supports it as soon as the loader does.
+ */
+export function positionInfo(config) {
+  const type = ['learned', 'sinusoidal', 'relative'].includes(config?.positions) ? config.positions : 'unknown';
+  const k = Number.isInteger(config?.maxRelativePosition) && config.maxRelativePosition >= 0 ? config.maxRelativePosition : null;
+  return {
+    type,
+    relative: type === 'relative',
+    k: type === 'relative' ? k : null,
+    maxPositions: Number.isInteger(config?.maxPositions) ? config.maxPositions : null,
+  };
+}
+
+/**
+ * The clipped relative distances clip(j − i, −k, k) of query i (row) and key j (column), as a
+ * Float32Array [rows * cols] (row-major): what a relative-position model looks up for each pair
+ * (attnlab's relativePositionAttention.distances gives the same for square n × n).
+ */
+export function clippedDistances(rows, cols, k) {
+  const out = new Float32Array(rows * cols);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) out[i * cols + j] = Math.max(-k, Math.min(k, j - i)) + 0; // + 0: no −0 when k = 0
+  }
+  return out;
+}
+
+/**
+ * The maps the grid shows: for an encoder-decoder the chosen kind ('encoder' self, 'decoder' self
+ * or 'cross'; default cross), else every map. Returns { kind (null for one stack), layers, heads,
+ * grid: map[layer][head] } where map is Model.run's { layer, head, weights: { data, shape },
+ * rowLabels, colLabels }.
+ */
+export function selectMaps(result, config, kind = null) {
+  const ed = config.variant === 'encoder-decoder';
+  const k = ed ? (['encoder', 'decoder', 'cross'].includes(kind) ? kind : 'cross') : null;
+  const maps = result.attention.filter((m) => {
+    if (!ed) return true;
+    if (k === 'cross') return m.kind === 'cross';
+    return m.kind === 'self' && m.stack === k;
+  });
+  const layers = 1 + Math.max(...maps.map((m) => m.layer));
+  const heads = 1 + Math.max(...maps.map((m) => m.head));
+  const grid = Array.from({ length: layers }, () => new Array(heads).fill(null));
+  for (const m of maps) grid[m.layer][m.head] = m;
+  return { kind: k, layers, heads, grid };
+}
+
+/** The largest weight of a map and where: { value, row, col } (first on ties). */
+export function strongestCell(map) {
+  const [, cols] = map.weights.shape;
+  const w = map.weights.data;
+  let best = 0;
+  for (let i = 1; i < w.length; i++) if (w[i] > w[best]) best = i;
+  return { value: w[best], row: Math.floor(best / cols), col: best % cols };
+}
+
+/** The largest finite weight over every map of the grid (the shared colour range's top). */
+export function gridMax(grid) {
+  let max = 0;
+  for (const row of grid) {
+    for (const m of row) {
+      if (!m) continue;
+      for (const v of m.weights.data) if (Number.isFinite(v) && v > max) max = v;
+    }
+  }
+  return max > 0 ? max : 1;
+}
+
+export class HeadsView {
+  #on;
+  #ui = {};
+  #shape = ''; // 'layers x heads' of the built grid
+  #thumbs = []; // [layer][head] -> button
+  #last = null; // { name, input, info, sel, result } of the last render
+  #legend = legend();
+
+  /** onSelect({ layer, head }): a thumbnail was chosen; onKind(kind): the attention kind. */
+  constructor({ onSelect = () => {}, onKind = () => {} } = {}) {
+    this.#on = { onSelect, onKind };
+    const u = this.#ui;
+    u.about = el('p', { class: 'note positions' });
+    u.outputLabel = el('span');
+    u.output = el('output', { class: 'output' });
+    u.kindLabel = el('label', { for: 'kind' });
+    u.kind = el('select', { id: 'kind' });
+    for (const k of ['encoder', 'decoder', 'cross']) u.kind.append(el('option', { value: k }));
+    u.kindField = el('div', { class: 'field kind-field' }, [u.kindLabel, u.kind]);
+    u.gridTitle = el('h3', { class: 'selected-title grid-title' });
+    u.grid = el('div', { class: 'heads-grid', role: 'group' });
+    u.selected = el('h3', { class: 'selected-title', id: 'head-title' });
+    u.map = el('attn-heatmap', { class: 'head-map', min: '0' });
+    u.all = el('button', { type: 'button', 'data-action': 'download-maps' });
+    u.relTitle = el('h3');
+    u.relNote = el('p', { class: 'note' });
+    u.distance = el('attn-heatmap', { class: 'distance-map', colormap: 'diverging' });
+    u.relative = el('div', { class: 'relative', hidden: '' }, [u.relTitle, u.relNote, u.distance]);
+    this.node = el('section', { 'data-view': 'heads' }, [
+      u.about,
+      el('p', {}, [u.outputLabel, ' ', u.output]),
+      u.kindField,
+      u.gridTitle,
+      u.grid,
+      this.#legend.node,
+      u.selected,
+      u.map,
+      el('div', { class: 'buttons' }, [u.all]),
+      u.relative,
+    ]);
+    u.kind.addEventListener('change', () => this.#on.onKind(u.kind.value));
+    u.grid.addEventListener('keydown', (e) => this.#gridKey(e));
+    u.all.addEventListener('click', () => this.#downloadAll());
+  }
+
+  /** The enlarged <attn-heatmap> and the distance map (for the host's flush and lang). */
+  get heatmaps() {
+    return [this.#ui.map, this.#ui.distance];
+  }
+
+  /** Forget the drawn maps (the input cannot be run). */
+  clear() {
+    this.#ui.map.data = null;
+    this.#ui.distance.data = null;
+    this.#ui.output.textContent = '';
+    this.#ui.grid.replaceChildren();
+    this.#shape = '';
+    this.#thumbs = [];
+    this.#last = null;
+  }
+
+  /**
+   * Draw a run. Returns what is shown: { layer, head, kind, layers, heads, rows, cols }.
+   * layer and head are clamped to the model's.
+   */
+  render({ result, config, name, input, lang, layer, head, kind }) {
+    const u = this.#ui;
+    const info = positionInfo(config);
+    const sel = selectMaps(result, config, kind);
+    const L = Math.min(layer, sel.layers - 1);
+    const H = Math.min(head, sel.heads - 1);
+    const max = gridMax(sel.grid);
+    this.#texts(lang, config, info, sel);
+    u.output.textContent = result.output || t(lang, 'output.none');
+    u.kindField.hidden = sel.kind === null;
+    if (sel.kind) u.kind.value = sel.kind;
+
+    // The grid: rebuilt when its shape (or language) changes, else redrawn in place (keeps focus).
+    const shape = `${sel.layers}x${sel.heads} ${lang}`;
+    if (shape !== this.#shape) this.#buildGrid(sel.layers, sel.heads, lang);
+    for (let l = 0; l < sel.layers; l++) {
+      for (let h = 0; h < sel.heads; h++) {
+        const button = this.#thumbs[l][h];
+        const m = sel.grid[l][h];
+        this.#drawThumb(button.firstChild, m, max);
+        const s = strongestCell(m);
+        const [rows, cols] = m.weights.shape;
+        button.setAttribute('aria-label', t(lang, 'heads.thumb', {
+          layer: l + 1, head: h + 1, rows, cols, value: formatValue(s.value), row: m.rowLabels[s.row], col: m.colLabels[s.col],
+        }));
+        button.title = t(lang, 'heads.thumbShort', { layer: l + 1, head: h + 1 });
+        const on = l === L && h === H;
+        button.setAttribute('aria-pressed', String(on));
+        if (!u.grid.contains(u.grid.getRootNode().activeElement)) button.tabIndex = on ? 0 : -1;
+      }
+    }
+    this.#legend.set(0, max, t(lang, 'heads.legend'));
+
+    // The enlarged map.
+    const m = sel.grid[L][H];
+    const [rows, cols] = m.weights.shape;
+    const kindName = t(lang, `heads.kind.${sel.kind ?? (config.variant === 'encoder' ? 'encoder' : 'decoder')}`);
+    u.selected.textContent = t(lang, 'heads.selected', { layer: L + 1, head: H + 1, kind: kindName });
+    u.map.setAttribute('label', t(lang, 'heads.mapLabel', { layer: L + 1, head: H + 1, kind: kindName }));
+    u.map.setAttribute('max', String(max));
+    u.map.data = { weights: m.weights.data, rows, cols, rowLabels: m.rowLabels, colLabels: m.colLabels };
+
+    // Relative positions: the clipped distances of the enlarged self-attention map.
+    const showDistances = info.relative && info.k !== null && sel.kind !== 'cross';
+    u.relative.hidden = !info.relative;
+    u.distance.hidden = !showDistances;
+    if (info.relative) {
+      u.relTitle.textContent = t(lang, 'heads.relTitle', { k: info.k ?? '?' });
+      u.relNote.textContent = sel.kind === 'cross' ? t(lang, 'heads.relCross') : t(lang, 'heads.relNote', { k: info.k ?? '?', n: info.k === null ? '?' : 2 * info.k + 1 });
+    }
+    if (showDistances) {
+      u.distance.setAttribute('min', String(-info.k));
+      u.distance.setAttribute('max', String(info.k));
+      u.distance.setAttribute('label', t(lang, 'heads.distLabel', { k: info.k }));
+      u.distance.data = { weights: clippedDistances(rows, cols, info.k), rows, cols, rowLabels: m.rowLabels, colLabels: m.colLabels };
+    } else {
+      u.distance.data = null;
+    }
+    for (const h of this.heatmaps) h.setAttribute('lang', lang);
+    this.#last = { name, input, info, sel, result, config };
+    return { layer: L, head: H, kind: sel.kind, layers: sel.layers, heads: sel.heads, rows, cols };
+  }
+
+  /** Scroll the enlarged map into view (after a thumbnail was chosen). */
+  reveal() {
+    this.#ui.selected.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  #texts(lang, config, info, sel) {
+    const u = this.#ui;
+    const variant = t(lang, `heads.variant.${config.variant}`);
+    const positions = info.type === 'learned'
+      ? t(lang, 'heads.pos.learned', { max: info.maxPositions ?? '?' })
+      : info.type === 'sinusoidal'
+        ? t(lang, 'heads.pos.sinusoidal')
+        : info.type === 'relative'
+          ? t(lang, 'heads.pos.relative', { k: info.k ?? '?' })
+          : t(lang, 'heads.pos.unknown', { value: String(config.positions) });
+    u.about.textContent = `${variant} ${positions}`;
+    u.outputLabel.textContent = `${t(lang, config.variant === 'decoder' ? 'heads.continuation' : config.variant === 'encoder' ? 'heads.labels' : 'output.label')}:`;
+    u.kindLabel.textContent = t(lang, 'heads.kind');
+    for (const o of u.kind.options) o.textContent = t(lang, `heads.kind.${o.value}`);
+    u.gridTitle.textContent = t(lang, 'heads.grid', { layers: sel.layers, heads: sel.heads });
+    u.grid.setAttribute('aria-label', t(lang, 'heads.gridLabel'));
+    u.grid.setAttribute('aria-description', t(lang, 'heads.gridKeys'));
+    u.all.textContent = t(lang, 'heads.downloadAll');
+  }
+
+  #buildGrid(layers, heads, lang) {
+    const u = this.#ui;
+    u.grid.style.gridTemplateColumns = `auto repeat(${heads}, minmax(0, 8rem))`;
+    const nodes = [el('span', { class: 'axis' })];
+    for (let h = 0; h < heads; h++) nodes.push(el('span', { class: 'axis col', 'aria-hidden': 'true', text: t(lang, 'heads.head', { head: h + 1 }) }));
+    this.#thumbs = [];
+    for (let l = 0; l < layers; l++) {
+      nodes.push(el('span', { class: 'axis row', 'aria-hidden': 'true', text: t(lang, 'heads.layer', { layer: l + 1 }) }));
+      const row = [];
+      for (let h = 0; h < heads; h++) {
+        const button = el('button', { type: 'button', class: 'thumb', 'data-layer': String(l), 'data-head': String(h), tabindex: '-1' },
+          [el('canvas', { 'aria-hidden': 'true' })]);
+        button.addEventListener('click', () => {
+          for (const r of this.#thumbs) for (const b of r) b.tabIndex = b === button ? 0 : -1;
+          this.#on.onSelect({ layer: l, head: h });
+        });
+        row.push(button);
+        nodes.push(button);
+      }
+      this.#thumbs.push(row);
+    }
+    u.grid.replaceChildren(...nodes);
+    this.#shape = `${layers}x${heads} ${lang}`;
+  }
+
+  /** One pixel per weight on the shared [0, max] viridis scale; CSS scales it up, unsmoothed. */
+  #drawThumb(canvas, map, max) {
+    const [rows, cols] = map.weights.shape;
+    canvas.width = cols;
+    canvas.height = rows;
+    canvas.style.aspectRatio = `${cols} / ${rows}`;
+    const ctx = canvas.getContext('2d');
+    const image = ctx.createImageData(cols, rows);
+    fillPixels(map.weights.data, 0, max, image.data);
+    ctx.putImageData(image, 0, 0);
+  }
+
+  /** Arrow keys move focus between thumbnails (a roving tabindex); Enter or Space enlarges. */
+  #gridKey(event) {
+    const b = event.target.closest?.('button.thumb');
+    if (!b || event.altKey || event.metaKey || event.ctrlKey) return;
+    let l = Number(b.dataset.layer);
+    let h = Number(b.dataset.head);
+    const L = this.#thumbs.length;
+    const H = this.#thumbs[0]?.length ?? 0;
+    switch (event.key) {
+      case 'ArrowUp': l -= 1; break;
+      case 'ArrowDown': l += 1; break;
+      case 'ArrowLeft': h -= 1; break;
+      case 'ArrowRight': h += 1; break;
+      case 'Home': h = 0; break;
+      case 'End': h = H - 1; break;
+      default: return;
+    }
+    event.preventDefault();
+    l = Math.max(0, Math.min(L - 1, l));
+    h = Math.max(0, Math.min(H - 1, h));
+    for (const row of this.#thumbs) for (const b of row) b.tabIndex = -1;
+    const next = this.#thumbs[l][h];
+    next.tabIndex = 0;
+    next.focus();
+  }
+
+  /** Every map of the grid, with its labels, as one JSON file. */
+  #downloadAll() {
+    const last = this.#last;
+    if (!last) return;
+    const { sel, config, name, input, info } = last;
+    const maps = [];
+    for (const row of sel.grid) {
+      for (const m of row) {
+        const [rows, cols] = m.weights.shape;
+        maps.push({ layer: m.layer, head: m.head, rows, cols, rowLabels: [...m.rowLabels], colLabels: [...m.colLabels], weights: numbersJSON(m.weights.data) });
+      }
+    }
+    const doc = {
+      model: name,
+      input,
+      variant: config.variant,
+      positions: info.type,
+      maxRelativePosition: info.k,
+      kind: sel.kind,
+      layers: sel.layers,
+      heads: sel.heads,
+      output: last.result.output ?? null,
+      maps,
+    };
+    downloadBlob(fileName(`${name} attention maps ${sel.kind ?? ''}`, 'json'), new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }));
+  }
+}

@@ -1,0 +1,119 @@
+// view-kit.js: small pieces the heads and pooling views share (heads-view.js, pooling-view.js).
+//
+//   import { el, legend, downloadBlob, textColorFor, numbersJSON } from './view-kit.js';
+//
+// Holds: an element builder (textContent and attributes only, never HTML), the colour-map legend
+// (a viridis bar with its range, the same map and table <attn-heatmap> draws with), a download
+// helper for the views' "every number" JSON files, the readable text colour on a map colour, and
+// float32-exact number lists for JSON. Deliberately holds no view logic and touches the DOM only
+// inside the functions that build elements (importing it in Node is fine: the pure helpers are
+// tested there).
+
+import { colorTable, formatFloat32, formatValue } from './draw.js';
+
+/** A DOM element: props are attributes, except `text` (textContent); children are appended. */
+export function el(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === 'text') node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/**
+ * A colour legend: '<min>' [bar] '<max>' and a caption. The bar is a 256 × 1 canvas of the map,
+ * stretched by CSS. Returns { node, set(min, max, caption) }.
+ */
+export function legend(colormap = 'viridis') {
+  const bar = el('canvas', { class: 'legend-bar', width: '256', height: '1', 'aria-hidden': 'true' });
+  const ctx = bar.getContext('2d');
+  const table = colorTable(colormap);
+  const image = ctx.createImageData(256, 1);
+  for (let i = 0; i < 256; i++) image.data.set([table[3 * i], table[3 * i + 1], table[3 * i + 2], 255], 4 * i);
+  ctx.putImageData(image, 0, 0);
+  const lo = el('span', { class: 'legend-min' });
+  const hi = el('span', { class: 'legend-max' });
+  const caption = el('span', { class: 'legend-caption' });
+  const node = el('div', { class: 'legend' }, [lo, bar, hi, caption]);
+  return {
+    node,
+    set(min, max, text = '') {
+      lo.textContent = formatValue(min);
+      hi.textContent = formatValue(max);
+      caption.textContent = text;
+    },
+  };
+}
+
+/** Save a Blob under name (the browser's download). */
+export function downloadBlob(name, blob) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 0);
+}
+
+/** A file name from free text: lower case, runs of anything but a–z and 0–9 become '-'. */
+export function fileName(text, ext) {
+  const base = String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80);
+  return `${base || 'attnlab'}.${ext}`;
+}
+
+/** Numbers for JSON: the shortest decimals that read back to the float32 values; NaN/∞ → null. */
+export function numbersJSON(values) {
+  return Array.from(values, (v) => (Number.isFinite(v) ? Number(formatFloat32(v)) : null));
+}
+
+/** WCAG relative luminance of an sRGB byte triple. */
+export function luminance([r, g, b]) {
+  const lin = (c) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+/** '#000000' or '#ffffff', whichever contrasts more with the background colour rgb. */
+export function textColorFor(rgb) {
+  const l = luminance(rgb);
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? '#000000' : '#ffffff';
+}
+
+/** Styles the two views add to <attn-demo>'s shadow root (light and dark follow the host). */
+export const VIEW_STYLE = `
+.legend { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; font-size: 0.8125rem; margin: 0.5rem 0; }
+.legend-bar { width: 10rem; max-width: 40vw; height: 0.75rem; image-rendering: pixelated; border-radius: 2px; }
+.legend-caption { color: var(--attn-demo-muted, GrayText); }
+.heads-grid { display: grid; gap: 0.25rem; align-items: center; margin: 0.5rem 0; max-width: 48rem; }
+.heads-grid .axis { font-size: 0.75rem; color: var(--attn-demo-muted, GrayText); text-align: center; overflow-wrap: anywhere; }
+.heads-grid .axis.row { text-align: right; padding-right: 0.25rem; }
+.thumb { display: block; padding: 2px; min-height: 0; min-width: 0; width: 100%; border: 2px solid transparent; border-radius: 4px;
+  background: transparent; cursor: zoom-in; }
+.thumb canvas { display: block; width: 100%; height: auto; image-rendering: pixelated; }
+.thumb[aria-pressed="true"] { border-color: var(--attn-demo-accent, Highlight); }
+.thumb:focus-visible { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: 2px; }
+.selected-title { font-size: 0.95rem; margin: 0.75rem 0 0; }
+.relative h3 { font-size: 0.95rem; margin: 0.75rem 0 0; }
+.probs { list-style: none; padding: 0; margin: 0.25rem 0 0.75rem; display: grid; gap: 0.2rem; max-width: 32rem; }
+.probs li { display: grid; grid-template-columns: minmax(4rem, 8rem) minmax(0, 1fr) 5.5rem; gap: 0.5rem; align-items: center; }
+.probs .bar { height: 0.8rem; border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 2px; overflow: hidden; }
+.probs .fill { display: block; height: 100%; background: var(--attn-demo-accent, Highlight); }
+.probs .value { font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; text-align: right; }
+.probs li[data-predicted] .label { font-weight: 700; }
+.words { border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 6px; padding: 0.4rem; display: grid; gap: 0.3rem; }
+.words:focus { outline: none; }
+.words:focus-visible { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: 2px; }
+.words .row { display: flex; flex-wrap: wrap; gap: 0.2rem; align-items: center; border-left: 0.4rem solid transparent; padding-left: 0.3rem; }
+.words .row-label { font-size: 0.75rem; color: var(--attn-demo-muted, GrayText); min-width: 3rem; }
+.words .row-label.swatch { color: inherit; padding: 0 0.3rem; border-radius: 3px; font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; }
+.words .word { padding: 0.05rem 0.3rem; border-radius: 3px; font-family: ui-monospace, monospace; white-space: pre; }
+.words:focus-visible .word[data-focused] { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: 1px; }
+.text-alt { font-size: 0.875rem; margin: 0.5rem 0; }
+.text-alt ol, .text-alt ul { margin: 0.25rem 0; padding-left: 1.5rem; }
+.penalty { font-family: "STIX Two Math", "Cambria Math", serif; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
+  clip-path: inset(50%); white-space: nowrap; border: 0; }
+`;
