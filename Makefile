@@ -57,11 +57,11 @@ build/native/%.o: src/%.c $(LIB_HDR)
 build/native/libattnlab.a: $(patsubst src/%.c,build/native/%.o,$(LIB_SRC))
 	ar rcs $@ $^
 
-build/native/test_%: tests/c/test_%.c tests/c/check.h build/native/libattnlab.a
+build/native/test_%: tests/c/test_%.c tests/c/check.h tests/c/fixtures.h build/native/libattnlab.a
 	$(CC) $(CSTD) -O2 -Itests/c $< build/native/libattnlab.a -lm -o $@
 
 # sanitizer build: every source compiled in, no recovery, so any finding fails the run
-build/asan/test_%: tests/c/test_%.c tests/c/check.h $(LIB_SRC) $(LIB_HDR)
+build/asan/test_%: tests/c/test_%.c tests/c/check.h tests/c/fixtures.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-fno-omit-frame-pointer -Itests/c $< $(LIB_SRC) -lm -o $@
@@ -106,7 +106,7 @@ wasm/attnlab-train-scalar.wasm: $(WASM_OBJ_SCALAR) Makefile $(wildcard src/api/*
 
 # the C tests compiled by emcc and run under Node: exercises the f32x4 twins for real.
 # (--no-experimental-fetch: emcc 3.1.6 output would try fetch() on a file path in Node 20)
-build/wasm-test/test_%.js: tests/c/test_%.c tests/c/check.h $(LIB_SRC) $(LIB_HDR)
+build/wasm-test/test_%.js: tests/c/test_%.c tests/c/check.h tests/c/fixtures.h $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	@echo '{"type":"commonjs"}' > $(dir $@)package.json
 	$(EMCC) -O2 $(CSTD) -msimd128 -Itests/c $< $(LIB_SRC) -sENVIRONMENT=node -sEXIT_RUNTIME=1 \

@@ -10,7 +10,8 @@
 // whether a model file exists: models.js resolves the name, the element loads it.
 //
 // Values: view one of VIEWS; model a registry name of the view's family (models.js VIEW_FAMILY:
-// seq2seq for alignment/time/compare, transformer for heads, classifier for pooling; another
+// seq2seq for alignment/time/compare, transformer for heads, classifier for pooling, memory-rnn
+// language models for reading, the reversal pair for forgetting; another
 // family's model is refused and the view's default used) or a same-origin '/…/*.safetensors'
 // path (anything else is refused and reported in `refused`); input at most MAX_INPUT code points,
 // control characters removed (it is only ever shown as textContent; absent: the model's sample);
@@ -25,7 +26,7 @@ import { resolveLang } from './i18n.js';
 import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, defaultModelFor, modelFitsView, resolveModel, sampleFor } from './models.js';
 import { formatHash as formatPlaygroundHash, parseHash as parsePlaygroundHash } from './state.js';
 
-export const VIEWS = Object.freeze(['alignment', 'time', 'compare', 'heads', 'pooling']);
+export const VIEWS = Object.freeze(['alignment', 'time', 'compare', 'heads', 'pooling', 'reading', 'forgetting']);
 export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground', 'train']);
 export const HIDE_FLAGS = Object.freeze(['views', 'picker', 'input', 'explain', 'export', 'lang', 'link', 'status']);
 export const MAX_INPUT = 64;

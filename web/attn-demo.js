@@ -5,7 +5,8 @@
 //
 // Attributes (settings): model (a registry name from models.js, or a same-origin
 // '/…/*.safetensors' path), view ('alignment', 'time', 'compare' for seq2seq models, 'heads' for
-// transformers, 'pooling' for classifiers; a model of another family is replaced by the view's
+// transformers, 'pooling' for classifiers, 'reading' for memory-RNN language models, 'forgetting'
+// for the reversal pair; a model of another family is replaced by the view's
 // default, and without an input attribute the model's sample input is used), input (text, at most
 // 64 characters), layer, head (integers; clamped to the maps the model has: seq2seq models have
 // one), kind (heads view of an encoder-decoder: 'encoder', 'decoder' or 'cross'), lang ('en',
@@ -21,7 +22,10 @@
 // focusing a cell explains its weight, explain.js), time (model.startDecoding + dec.step(), one
 // row per token, the local-p window outlined), compare (every listed model on the same input, and
 // A − B on a diverging map, B teacher-forced on A's output), heads (heads-view.js: every layer
-// and head of a transformer), pooling (pooling-view.js: a classifier's pooling weights).
+// and head of a transformer), pooling (pooling-view.js: a classifier's pooling weights), reading
+// (reading-view.js: a language model reads word by word), forgetting (forgetting-view.js: the
+// length curve, and one input through a model with attention and its partner without). Those four
+// modules are imported on first use (LAZY_VIEWS), so the first view of a page never waits for them.
 //
 // Holds: the shadow DOM, the wiring, the model cache (each model disposed when the element leaves
 // the document). Deliberately holds no maths (explain.js), no drawing (<attn-heatmap>, draw.js),
@@ -35,14 +39,34 @@ import { HIDE_FLAGS, KINDS, MAX_HEAD, MAX_INPUT, MAX_LAYER, VIEWS, cleanInput, f
 import { formatValue } from './draw.js';
 import { EQUATIONS, SOFTMAX_EQUATION, explainCell, localScoreEquation, rankText, subtractMaps, windowRange } from './explain.js';
 import { LANGUAGES, mechanismName, resolveLang, t } from './i18n.js';
-import { HeadsView, VIEW_STYLE } from './heads-view.js';
 import {
-  DEFAULT_INPUT, DEFAULT_MODEL, MODELS, ModelUnavailableError, VIEW_FAMILY, defaultModelFor, fetchModel, modelFitsView,
-  modelsFor, resolveModel, sampleFor,
+  DEFAULT_INPUT, DEFAULT_MODEL, MODELS, ModelUnavailableError, VIEW_FAMILY, defaultModelFor, fetchModel, findModel, modelFitsView,
+  modelUrl, modelsFor, resolveModel, sampleFor,
 } from './models.js';
-import { PoolingView } from './pooling-view.js';
+import { VIEW_STYLE } from './view-kit.js';
 
 const STEP_MS = 350; // play speed of the time view
+/** The architecture each lazily loaded single-model view runs. */
+const LAZY_ARCH = Object.freeze({ heads: 'transformer', pooling: 'classifier', reading: 'memory-rnn' });
+/**
+ * The views in modules of their own, imported on first use so that the first view of a page
+ * waits for none of them: each resolves to { view, style } (style: extra CSS for the shadow root).
+ */
+const LAZY_VIEWS = Object.freeze({
+  heads: (host) => import('./heads-view.js').then((m) => ({
+    view: new m.HeadsView({
+      onSelect: (sel) => host.onSelect(sel),
+      onKind: (kind) => host.onKind(kind),
+    }),
+  })),
+  pooling: () => import('./pooling-view.js').then((m) => ({ view: new m.PoolingView() })),
+  reading: () => import('./reading-view.js').then((m) => ({ view: new m.ReadingView(), style: m.READING_STYLE, module: m })),
+  forgetting: (host) => import('./forgetting-view.js').then((m) => ({
+    view: new m.ForgettingView({ onInput: (text) => host.onInput(text) }),
+    style: m.FORGETTING_STYLE,
+    module: m,
+  })),
+});
 const MAX_TIMINGS = 2000;
 
 const STYLE = `
@@ -120,15 +144,11 @@ export class AttnDemo extends HTMLElement {
   #state = { view: 'alignment', model: DEFAULT_MODEL, input: DEFAULT_INPUT, layer: 0, head: 0, lang: 'en', hide: [], a: null, b: null, kind: null };
   #wrongModel = null; // a model attribute of another family than the view's (replaced, and said so)
   #renderedFamily = null;
-  #heads = new HeadsView({
-    onSelect: ({ layer, head }) => {
-      this.#userSet({ layer, head });
-      this.#revealHead = true;
-    },
-    onKind: (kind) => this.#userSet({ kind }),
-  });
+  #lazy = {}; // view name -> { view, style, module } once its module has loaded (LAZY_VIEWS)
+  #lazyLoading = {}; // view name -> the import's promise
+  #lazyError = null;
+  #curves = new Map(); // curve URL -> Promise, then { curve } | { error } (the forgetting view)
   #revealHead = false;
-  #pooling = new PoolingView();
   #refused = []; // attribute names whose values were refused
   #ui = {};
   #models = new Map(); // name -> Promise<{ model } | { error }>
@@ -179,6 +199,7 @@ export class AttnDemo extends HTMLElement {
     if (this.#frame) cancelAnimationFrame(this.#frame);
     this.#frame = 0;
     this.#stopTime();
+    this.#lazy.reading?.view.pause();
     // Free every model's wasm memory (disposing a model disposes its decoders).
     for (const entry of this.#settled.values()) entry.model?.dispose();
     this.#models.clear();
@@ -373,12 +394,12 @@ export class AttnDemo extends HTMLElement {
     ui.link = el('a', { class: 'link', target: '_blank', rel: 'noopener' });
     ui.links = el('p', { class: 'links' }, [ui.link]);
     // Heads and pooling (their own modules).
-    ui.heads = this.#heads.node;
-    ui.pooling = this.#pooling.node;
+    // Views in their own modules (LAZY_VIEWS): an empty host each until its module has loaded.
+    for (const view of Object.keys(LAZY_VIEWS)) ui[view] = el('div', { class: 'view-host', 'data-host': view });
 
     this.shadowRoot.append(
       el('style', { text: STYLE }), bar, ui.inputRow, ui.status, ui.error,
-      ui.alignment, ui.time, ui.compare, ui.heads, ui.pooling, ui.links,
+      ui.alignment, ui.time, ui.compare, ...Object.keys(LAZY_VIEWS).map((v) => ui[v]), ui.links,
     );
   }
 
@@ -504,7 +525,8 @@ export class AttnDemo extends HTMLElement {
       u[view].hidden = view !== s.view;
     }
     u.tabs.hidden = hide.has('views');
-    u.modelField.hidden = hide.has('picker') || s.view === 'compare';
+    // compare lists every model; forgetting always runs its pair (reversePair, forgetting-view.js)
+    u.modelField.hidden = hide.has('picker') || s.view === 'compare' || s.view === 'forgetting';
     u.langField.hidden = hide.has('lang');
     u.inputRow.hidden = hide.has('input');
     u.explain.hidden = hide.has('explain');
@@ -515,8 +537,12 @@ export class AttnDemo extends HTMLElement {
       u.model.append(el('option', { value: s.model, text: s.model })); // a same-origin path
     }
     u.model.value = s.model;
-    const unk = this.#settled.get(s.model)?.model?.config.tokenizer.unk ?? '?';
-    u.hint.textContent = t(lang, VIEW_FAMILY[s.view] === 'classifier' ? 'input.hintWords' : 'input.hint', { max: MAX_INPUT, unk });
+    const tokenizer = this.#settled.get(s.model)?.model?.config.tokenizer;
+    const unk = tokenizer?.unk ?? '?';
+    const letters = (tokenizer?.srcVocab ?? []).filter((c) => /^\p{Ll}$/u.test(c));
+    const symbols = letters.length ? `${letters[0]}–${letters.at(-1)}` : '?';
+    const hint = { classifier: 'input.hintWords', 'memory-rnn': 'input.hintReading', reverse: 'input.hintReverse' }[VIEW_FAMILY[s.view]] ?? 'input.hint';
+    u.hint.textContent = t(lang, hint, { max: MAX_INPUT, unk, symbols });
     const params = formatModelParams({ ...s, seed: null });
     u.link.href = `${new URL('embed.html', import.meta.url).href}?${params}`;
   }
@@ -541,6 +567,7 @@ export class AttnDemo extends HTMLElement {
     const lang = s.lang;
     this.#normalize();
     this.#renderChrome();
+    if (s.view !== 'reading') this.#lazy.reading?.view.pause();
     if (this.#libError) {
       this.#showError(t(lang, 'error.wasm', { message: this.#libError.message }));
       return this.#finish(null, t0);
@@ -555,6 +582,16 @@ export class AttnDemo extends HTMLElement {
       refused = t(lang, 'model.wrongView', { name: this.#wrongModel, family: t(lang, `family.${VIEW_FAMILY[s.view]}`), fallback: s.model });
     }
     if (s.view === 'compare') return this.#renderCompare(t0, build, refused);
+    const lazy = this.#lazyView(s.view); // undefined: a view of this file; null: its module is loading
+    if (lazy === null) {
+      if (this.#lazyError) {
+        this.#showError(t(lang, 'model.failed', { name: s.view, message: this.#lazyError.message }));
+        return this.#finish(null, t0);
+      }
+      this.#ui.status.textContent = `${build} ${t(lang, 'model.loading', { name: s.model })}`;
+      return;
+    }
+    if (s.view === 'forgetting') return this.#renderForgetting(lazy.view, lazy.module, t0, build, refused);
     const loaded = this.#model(s.model);
     if (!loaded) {
       this.#ui.status.textContent = `${build} ${t(lang, 'model.loading', { name: s.model })}`;
@@ -565,59 +602,185 @@ export class AttnDemo extends HTMLElement {
       this.#ui.alignMap.data = null;
       this.#ui.timeMap.data = null;
       this.#ui.output.textContent = '';
-      this.#heads.clear();
-      this.#pooling.clear();
+      this.#clearLazy();
       return this.#finish(null, t0);
     }
-    if (s.view === 'heads' || s.view === 'pooling') {
-      const arch = s.view === 'heads' ? 'transformer' : 'classifier';
-      if (loaded.model.architecture !== arch) {
+    if (lazy) {
+      const arch = LAZY_ARCH[s.view];
+      const model = loaded.model;
+      if (model.architecture !== arch || (s.view === 'reading' && model.config.head !== 'lm')) {
         // A same-origin path of another architecture: say so instead of drawing nonsense.
-        this.#showError(t(lang, 'model.wrongArch', { family: t(lang, `family.${arch}`), name: s.model, arch: loaded.model.architecture }));
-        this.#heads.clear();
-        this.#pooling.clear();
+        const what = model.architecture === 'memory-rnn' ? `${model.architecture} ${model.config.head}` : model.architecture;
+        this.#showError(t(lang, 'model.wrongArch', { family: t(lang, `family.${VIEW_FAMILY[s.view]}`), name: s.model, arch: what }));
+        this.#clearLazy();
         return this.#finish(null, t0);
       }
-      return s.view === 'heads'
-        ? this.#renderHeads(loaded.model, t0, build, refused)
-        : this.#renderPooling(loaded.model, t0, build, refused);
+      if (s.view === 'heads') return this.#renderHeads(lazy.view, model, t0, build, refused);
+      if (s.view === 'pooling') return this.#renderPooling(lazy.view, model, t0, build, refused);
+      return this.#renderReading(lazy.view, lazy.module, model, t0, build, refused);
     }
     if (s.view === 'time') return this.#renderTime(loaded.model, t0, build, refused);
     return this.#renderAlignment(loaded.model, t0, build, refused);
   }
 
-  // ---- heads and pooling (heads-view.js, pooling-view.js draw; this runs the model) -------------
+  // ---- views in their own modules (LAZY_VIEWS: they draw; this runs the models) -----------------
 
-  #renderHeads(model, t0, build, refused) {
+  /** The loaded { view, style, module } of a LAZY_VIEWS view; null while its module loads (then
+   * redraws); undefined for the views of this file. */
+  #lazyView(name) {
+    if (!Object.hasOwn(LAZY_VIEWS, name)) return undefined;
+    if (this.#lazy[name]) return this.#lazy[name];
+    this.#lazyLoading[name] ??= LAZY_VIEWS[name](this.#lazyHost).then(
+      (loaded) => {
+        this.#lazy[name] = loaded;
+        if (loaded.style) this.shadowRoot.append(el('style', { text: loaded.style }));
+        this.#ui[name].append(loaded.view.node);
+        this.#schedule();
+      },
+      (err) => {
+        this.#lazyError = err;
+        delete this.#lazyLoading[name];
+        this.#schedule();
+      },
+    );
+    return null;
+  }
+
+  /** What the lazily loaded views may ask of the element. */
+  #lazyHost = {
+    onSelect: ({ layer, head }) => {
+      this.#userSet({ layer, head });
+      this.#revealHead = true;
+    },
+    onKind: (kind) => this.#userSet({ kind }),
+    onInput: (input) => this.#userSet({ input: cleanInput(input) }),
+  };
+
+  #clearLazy() {
+    for (const { view } of Object.values(this.#lazy)) view.clear();
+  }
+
+  #renderHeads(view, model, t0, build, refused) {
     const s = this.#state;
     const result = this.#run(model, s.input);
     if (!result) {
-      this.#heads.clear();
+      view.clear();
       return this.#finish(null, t0);
     }
     this.#showError(refused);
-    const shown = this.#heads.render({ result, config: model.config, name: s.model, input: s.input, lang: s.lang, layer: s.layer, head: s.head, kind: s.kind });
-    for (const h of this.#heads.heatmaps) h.flush();
-    if (this.#revealHead) this.#heads.reveal();
+    const shown = view.render({ result, config: model.config, name: s.model, input: s.input, lang: s.lang, layer: s.layer, head: s.head, kind: s.kind });
+    for (const h of view.heatmaps) h.flush();
+    if (this.#revealHead) view.reveal();
     this.#revealHead = false;
     const ms = performance.now() - t0;
     this.#ui.status.textContent = `${build} ${t(s.lang, 'status.heads', { ...shown, ms: ms.toFixed(1) })}`;
     this.#finish(result, t0, { output: result.output, shown });
   }
 
-  #renderPooling(model, t0, build, refused) {
+  #renderPooling(view, model, t0, build, refused) {
     const s = this.#state;
     const result = this.#run(model, s.input);
     if (!result) {
-      this.#pooling.clear();
+      view.clear();
       return this.#finish(null, t0);
     }
     this.#showError(refused);
-    const shown = this.#pooling.render({ result: { ...result, labels: model.labels }, config: model.config, name: s.model, input: s.input, lang: s.lang });
-    for (const h of this.#pooling.heatmaps) h.flush();
+    const shown = view.render({ result: { ...result, labels: model.labels }, config: model.config, name: s.model, input: s.input, lang: s.lang });
+    for (const h of view.heatmaps) h.flush();
     const ms = performance.now() - t0;
     this.#ui.status.textContent = `${build} ${t(s.lang, 'status.pooling', { ...shown, ms: ms.toFixed(1) })}`;
     this.#finish(result, t0, { label: result.label, shown });
+  }
+
+  /** Reading: the typed text normalized as the agreement models read it, run once with every
+   * next-word distribution; the view steps through the words without running it again. */
+  #renderReading(view, module, model, t0, build, refused) {
+    const s = this.#state;
+    const text = module.readingInput(s.input);
+    const result = this.#run(model, text, { distributions: true });
+    if (!result) {
+      view.clear();
+      return this.#finish(null, t0);
+    }
+    this.#showError(refused);
+    const shown = view.render({ result, config: model.config, name: s.model, input: s.input, text, lang: s.lang });
+    for (const h of view.heatmaps) h.flush();
+    const ms = performance.now() - t0;
+    this.#ui.status.textContent = `${build} ${t(s.lang, 'status.reading', { n: shown.n, ms: ms.toFixed(1) })}`;
+    this.#finish(result, t0, { shown });
+  }
+
+  /** The forgetting view's length curve (JSON beside models.js): { curve } | { error }, or null
+   * while it loads (then redraws). */
+  #curve(file) {
+    const url = modelUrl({ file });
+    const got = this.#curves.get(url);
+    if (got && !(got instanceof Promise)) return got;
+    if (!got) {
+      const promise = fetch(url)
+        .then(async (r) => {
+          if (!r.ok) throw new Error(`${url} answered HTTP ${r.status}`);
+          return { curve: await r.json() };
+        })
+        .catch((error) => ({ error }))
+        .then((result) => {
+          this.#curves.set(url, result);
+          this.#schedule();
+        });
+      this.#curves.set(url, promise);
+    }
+    return null;
+  }
+
+  /** Forgetting: the curve, and the input through the model and its partner without attention. */
+  #renderForgetting(view, module, t0, build, refused) {
+    const s = this.#state;
+    const lang = s.lang;
+    const pair = module.reversePair(s.model);
+    const loads = [pair.attention, pair.none].filter(Boolean).map((name) => [name, this.#model(name)]);
+    const curve = pair.curve ? this.#curve(pair.curve) : { error: new Error('no curve file is registered') };
+    if (loads.some(([, l]) => !l) || !curve) {
+      const waiting = loads.filter(([, l]) => !l).map(([n]) => n);
+      this.#ui.status.textContent = `${build} ${t(lang, 'model.loading', { name: waiting.join(', ') || pair.curve })}`;
+      return;
+    }
+    const failed = loads.filter(([, l]) => l.error);
+    const wrong = loads.find(([, l]) => l.model && l.model.architecture !== 'seq2seq');
+    if (failed.length || wrong) {
+      const messages = failed.map(([n, l]) => this.#modelError(n, l.error));
+      if (wrong) messages.push(t(lang, 'model.wrongArch', { family: t(lang, 'family.reverse'), name: wrong[0], arch: wrong[1].model.architecture }));
+      this.#showError([refused, ...messages].filter(Boolean).join(' '));
+      view.clear();
+      return this.#finish(null, t0);
+    }
+    const runs = [];
+    for (const [name, { model }] of loads) {
+      const result = this.#run(model, s.input);
+      if (!result) {
+        view.clear();
+        return this.#finish(null, t0);
+      }
+      runs.push({ name, attention: model.config.attention, result });
+    }
+    this.#showError(refused);
+    let checked = null;
+    let curveError = curve.error ? curve.error.message : null;
+    if (curve.curve) {
+      try {
+        checked = module.checkCurve(curve.curve);
+      } catch (err) {
+        curveError = err.message;
+      }
+    }
+    const entry = findModel(pair.attention) ?? modelsFor('reverse')[0];
+    const shown = view.render({
+      curve: checked, curveError, runs, input: s.input, lang, fixture: entry?.trained === false,
+      note: pair.none ? '' : t(lang, 'forgetting.noPartner'),
+    });
+    for (const h of view.heatmaps) h.flush();
+    const ms = performance.now() - t0;
+    this.#ui.status.textContent = `${build} ${t(lang, 'status.forgetting', { length: Array.from(s.input).length, models: runs.length, ms: ms.toFixed(1) })}`;
+    this.#finish({}, t0, { shown });
   }
 
   #finish(result, t0, extra = {}) {
@@ -635,13 +798,13 @@ export class AttnDemo extends HTMLElement {
   }
 
   /** Run the model; null (and the message shown) when the input cannot be run. */
-  #run(model, input) {
+  #run(model, input, options = undefined) {
     if (!input || model.encode(input).length === 0) {
       this.#showError(t(this.#state.lang, 'input.empty'));
       return null;
     }
     try {
-      return model.run(input);
+      return options ? model.run(input, options) : model.run(input);
     } catch (err) {
       this.#showError(t(this.#state.lang, 'error.run', { message: err.message }));
       return null;

@@ -15,7 +15,6 @@ import { formatValue } from './draw.js';
 import { define } from './embed.js';
 import { resolveLang, t } from './i18n.js';
 import { LIMITS, effectiveScale, normalizeState } from './state.js';
-import { TrainView } from './train-view.js';
 
 define();
 
@@ -55,6 +54,7 @@ let state = page.playground; // the playground's part
 let frame = 0; // pending compute (one per animation frame, however many inputs fired)
 let readoutActive = false; // a cell has been read; keep the readout in step with new data
 let train = null; // the TrainView, made on the first visit to the Train view
+let TrainView = null; // train-view.js, imported on the first visit (the first plot never waits for it)
 
 function showError(message) {
   ui.error.textContent = message;
@@ -103,6 +103,8 @@ function applyLanguage(lang) {
 const MODELS_TEXT = {
   heads: ['page.headsTitle', 'page.headsLede'],
   pooling: ['page.poolingTitle', 'page.poolingLede'],
+  reading: ['page.readingTitle', 'page.readingLede'],
+  forgetting: ['page.forgettingTitle', 'page.forgettingLede'],
 };
 
 /** Show the view the page state names and hand the model views their settings. */
@@ -117,7 +119,15 @@ function applyPage({ fromDemo = false } = {}) {
   ui.view.hidden = !playground;
   ui.modelsView.hidden = playground || training;
   ui.trainView.hidden = !training;
-  if (training) {
+  if (training && !TrainView) {
+    import('./train-view.js').then(
+      (m) => {
+        TrainView = m.TrainView;
+        if (page.view === 'train') applyPage();
+      },
+      (err) => showError(`Could not load the Train view: ${err.message}`),
+    );
+  } else if (training) {
     train ??= new TrainView(ui.trainView, {
       lang: page.lang,
       settings: page.train,

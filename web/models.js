@@ -5,7 +5,8 @@
 //   const model = await fetchModel(entry, loadModel);       // throws ModelUnavailableError on 404
 //
 // Holds: the list (name, file, family, mechanism, sample input), which models each view offers
-// (a view shows one family: seq2seq, transformer or classifier), the validation of a model named in a URL (registry
+// (a view shows one family: seq2seq, transformer, classifier, memory-rnn language models for the
+// reading view, or the reversal pair for the forgetting view), the validation of a model named in a URL (registry
 // names, or same-origin *.safetensors paths; anything else is refused), and a fetch that turns a
 // missing file into a typed error with a clear message instead of a console error. Deliberately
 // does not import attnlab: the caller passes loadModel, so this module stays testable in Node.
@@ -74,7 +75,17 @@ const TINY_FAMILIES = [
   ['tiny-clf-attention', 'classifier_attention_bilstm', 'classifier', 'the cat sat on the mat . not a good dog'],
   ['tiny-clf-han', 'classifier_han_bilstm', 'classifier', 'the cat sat on the mat . not a good dog . a big red dog ran'],
   ['tiny-clf-structured', 'classifier_structured_bilstm', 'classifier', 'the cat sat on the mat . not a good dog'],
-].map(([name, file, family, sample]) =>
+  // The reading view's stand-ins (memory-rnn language models over TINY_WORDS' words, plus <s> and
+  // </s>) and the forgetting view's (seq2seq over a–k, at most 12 output characters; the curve is a
+  // fixture, not a measurement).
+  ['tiny-lm-lstmn', 'memory_rnn_lm_lstmn', 'memory-rnn', 'The big dog sat on the mat.', { cell: 'lstmn' }],
+  ['tiny-lm-sarnn', 'memory_rnn_lm_sarnn_additive', 'memory-rnn', 'The big dog sat on the mat.', { cell: 'self-attention-rnn' }],
+  ['tiny-lm-lstm', 'memory_rnn_lm_lstm', 'memory-rnn', 'The big dog sat on the mat.', { cell: 'lstm' }],
+  ['tiny-reverse-attention', 'model_lstm_additive_bahdanau', 'reverse', 'abcdefghij',
+    { attention: 'additive', partner: 'tiny-reverse-none', curve: '../tests/fixtures/forgetting_curve.json' }],
+  ['tiny-reverse-none', 'model_lstm_none', 'reverse', 'abcdefghij',
+    { attention: 'none', partner: 'tiny-reverse-attention', curve: '../tests/fixtures/forgetting_curve.json' }],
+].map(([name, file, family, sample, extra = {}]) =>
   Object.freeze({
     name,
     file: `../tests/fixtures/${file}.safetensors`,
@@ -83,6 +94,7 @@ const TINY_FAMILIES = [
     attention: null,
     trained: false,
     sample,
+    ...extra,
   }),
 );
 
@@ -100,7 +112,16 @@ const PLANNED = [
   ['clf-reviews-attention', 'classifier', 'not a bad film at all .'],
   ['clf-reviews-han', 'classifier', 'the plot is thin . the acting is great .'],
   ['clf-reviews-structured', 'classifier', 'not a bad film at all .'],
-].map(([name, family, sample]) =>
+  // The reading view (Cheng, Dong & Lapata 2016): language models of the agreement grammar.
+  ['lm-agreement-lstmn', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'lstmn' }],
+  ['lm-agreement-sarnn', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'self-attention-rnn' }],
+  ['lm-agreement-lstm', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'lstm' }],
+  // The forgetting view: string reversal with and without attention, and their length curve.
+  ['seq-reverse-attention', 'reverse', 'npclaihprtgffsaakacoopbmpdgcorffoitggsqp',
+    { attention: 'additive', partner: 'seq-reverse-none', curve: 'models/forgetting.json' }],
+  ['seq-reverse-none', 'reverse', 'npclaihprtgffsaakacoopbmpdgcorffoitggsqp',
+    { attention: 'none', partner: 'seq-reverse-attention', curve: 'models/forgetting.json' }],
+].map(([name, family, sample, extra = {}]) =>
   Object.freeze({
     name,
     file: `models/${name}.safetensors`,
@@ -110,6 +131,7 @@ const PLANNED = [
     trained: true,
     ready: false,
     sample,
+    ...extra,
   }),
 );
 
@@ -120,6 +142,8 @@ export const VIEW_FAMILY = Object.freeze({
   compare: 'seq2seq',
   heads: 'transformer',
   pooling: 'classifier',
+  reading: 'memory-rnn',
+  forgetting: 'reverse',
 });
 
 /** Which set the page offers: 'dates' (trained, committed), or 'tiny' to develop without them. */
@@ -238,7 +262,7 @@ export function sampleInput(seed, name = null) {
   if (entry && entry.family !== 'seq2seq') {
     if (entry.trained) return entry.sample;
     const next = mulberry32(seed);
-    if (entry.family === 'classifier') {
+    if (entry.family === 'classifier' || entry.family === 'memory-rnn') {
       const n = 5 + Math.floor(next() * 8);
       return Array.from({ length: n }, () => TINY_WORDS[Math.floor(next() * TINY_WORDS.length)]).join(' ');
     }

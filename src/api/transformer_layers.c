@@ -45,52 +45,32 @@ static al_status check_layer(const float *x, const float *memory, const float *c
     return AL_OK;
 }
 
+/* Which params entry fills which field of the kernels' structs (al_tl_weights and al_tl_grads
+ * share the names); 1 marks the decoder's own entries, NULL in an encoder (as used() says). */
+#define TL_FIELDS(X)                                                                            \
+    X(sa_in_w, AL_TL_SELF_IN_PROJ_WEIGHT, 0) X(sa_in_b, AL_TL_SELF_IN_PROJ_BIAS, 0)            \
+    X(sa_out_w, AL_TL_SELF_OUT_PROJ_WEIGHT, 0) X(sa_out_b, AL_TL_SELF_OUT_PROJ_BIAS, 0)        \
+    X(ca_in_w, AL_TL_CROSS_IN_PROJ_WEIGHT, 1) X(ca_in_b, AL_TL_CROSS_IN_PROJ_BIAS, 1)          \
+    X(ca_out_w, AL_TL_CROSS_OUT_PROJ_WEIGHT, 1) X(ca_out_b, AL_TL_CROSS_OUT_PROJ_BIAS, 1)      \
+    X(l1_w, AL_TL_LINEAR1_WEIGHT, 0) X(l1_b, AL_TL_LINEAR1_BIAS, 0)                            \
+    X(l2_w, AL_TL_LINEAR2_WEIGHT, 0) X(l2_b, AL_TL_LINEAR2_BIAS, 0)                            \
+    X(n1_w, AL_TL_NORM1_WEIGHT, 0) X(n1_b, AL_TL_NORM1_BIAS, 0)                                \
+    X(n2_w, AL_TL_NORM2_WEIGHT, 0) X(n2_b, AL_TL_NORM2_BIAS, 0)                                \
+    X(n3_w, AL_TL_NORM3_WEIGHT, 1) X(n3_b, AL_TL_NORM3_BIAS, 1)
+#define TL_SET(field, i, dec_only) s.field = (dec_only) && !dec ? NULL : p[i];
+
 static al_tl_weights to_weights(const float *const *p, int dec)
 {
-    al_tl_weights w;
-    w.sa_in_w = p[AL_TL_SELF_IN_PROJ_WEIGHT];
-    w.sa_in_b = p[AL_TL_SELF_IN_PROJ_BIAS];
-    w.sa_out_w = p[AL_TL_SELF_OUT_PROJ_WEIGHT];
-    w.sa_out_b = p[AL_TL_SELF_OUT_PROJ_BIAS];
-    w.ca_in_w = dec ? p[AL_TL_CROSS_IN_PROJ_WEIGHT] : NULL;
-    w.ca_in_b = dec ? p[AL_TL_CROSS_IN_PROJ_BIAS] : NULL;
-    w.ca_out_w = dec ? p[AL_TL_CROSS_OUT_PROJ_WEIGHT] : NULL;
-    w.ca_out_b = dec ? p[AL_TL_CROSS_OUT_PROJ_BIAS] : NULL;
-    w.l1_w = p[AL_TL_LINEAR1_WEIGHT];
-    w.l1_b = p[AL_TL_LINEAR1_BIAS];
-    w.l2_w = p[AL_TL_LINEAR2_WEIGHT];
-    w.l2_b = p[AL_TL_LINEAR2_BIAS];
-    w.n1_w = p[AL_TL_NORM1_WEIGHT];
-    w.n1_b = p[AL_TL_NORM1_BIAS];
-    w.n2_w = p[AL_TL_NORM2_WEIGHT];
-    w.n2_b = p[AL_TL_NORM2_BIAS];
-    w.n3_w = dec ? p[AL_TL_NORM3_WEIGHT] : NULL;
-    w.n3_b = dec ? p[AL_TL_NORM3_BIAS] : NULL;
-    return w;
+    al_tl_weights s;
+    TL_FIELDS(TL_SET)
+    return s;
 }
 
 static al_tl_grads to_grads(float *const *p, int dec)
 {
-    al_tl_grads g;
-    g.sa_in_w = p[AL_TL_SELF_IN_PROJ_WEIGHT];
-    g.sa_in_b = p[AL_TL_SELF_IN_PROJ_BIAS];
-    g.sa_out_w = p[AL_TL_SELF_OUT_PROJ_WEIGHT];
-    g.sa_out_b = p[AL_TL_SELF_OUT_PROJ_BIAS];
-    g.ca_in_w = dec ? p[AL_TL_CROSS_IN_PROJ_WEIGHT] : NULL;
-    g.ca_in_b = dec ? p[AL_TL_CROSS_IN_PROJ_BIAS] : NULL;
-    g.ca_out_w = dec ? p[AL_TL_CROSS_OUT_PROJ_WEIGHT] : NULL;
-    g.ca_out_b = dec ? p[AL_TL_CROSS_OUT_PROJ_BIAS] : NULL;
-    g.l1_w = p[AL_TL_LINEAR1_WEIGHT];
-    g.l1_b = p[AL_TL_LINEAR1_BIAS];
-    g.l2_w = p[AL_TL_LINEAR2_WEIGHT];
-    g.l2_b = p[AL_TL_LINEAR2_BIAS];
-    g.n1_w = p[AL_TL_NORM1_WEIGHT];
-    g.n1_b = p[AL_TL_NORM1_BIAS];
-    g.n2_w = p[AL_TL_NORM2_WEIGHT];
-    g.n2_b = p[AL_TL_NORM2_BIAS];
-    g.n3_w = dec ? p[AL_TL_NORM3_WEIGHT] : NULL;
-    g.n3_b = dec ? p[AL_TL_NORM3_BIAS] : NULL;
-    return g;
+    al_tl_grads s;
+    TL_FIELDS(TL_SET)
+    return s;
 }
 
 /* The forward of either layer (memory NULL: encoder). */

@@ -30,8 +30,6 @@ static const char *const TOP_KEYS[] = {
     "name", "description", "training", NULL
 };
 static const char *const TOKENIZER_KEYS[] = { "type", "vocab", "unk", "pad", NULL };
-static const char *const CELLS[] = { "rnn", "lstm", "gru", NULL };
-static const char *const NONLIN[] = { "tanh", "relu", NULL };
 static const char *const POOLINGS[] = { "attention", "han", "structured", NULL };
 static const char *const TOKENIZERS[] = { "word", NULL };
 
@@ -180,18 +178,10 @@ static al_status classifier_parse(const al_cfg *cfg, void *impl, al_tensor_list 
                                   size_t errlen)
 {
     al_classifier *c = impl;
-    int cell, nonlin, bidir, H;
+    int bidir, H;
     memset(c, 0, sizeof *c);
     TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
-    TRY(al_cfg_enum(cfg, "cell", CELLS, -1, &cell, err, errlen));
-    TRY(al_cfg_enum(cfg, "nonlinearity", NONLIN, 0, &nonlin, err, errlen));
-    if (nonlin == 1 && cell != 0) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"nonlinearity\": \"relu\" is for cell \"rnn\" only");
-    }
-    c->cell = cell == 1 ? AL_RECURRENT_LSTM : cell == 2 ? AL_RECURRENT_GRU
-              : nonlin ? AL_RECURRENT_RNN_RELU : AL_RECURRENT_RNN_TANH;
-    c->G = al_recurrent_gates(c->cell);
+    TRY(al_cfg_cell(cfg, &c->cell, &c->G, err, errlen));
     TRY(al_cfg_int(cfg, "embeddingSize", 1, AL_CLF_MAX_DIM, -1, &c->E, err, errlen));
     TRY(al_cfg_int(cfg, "numLayers", 1, AL_CLF_MAX_LAYERS, -1, &c->L, err, errlen));
     TRY(al_cfg_bool(cfg, "bidirectional", 0, &bidir, err, errlen));

@@ -10,6 +10,7 @@
 
 #include "model_config.h"
 #include "../io/json.h"
+#include "../kernels/recurrent.h"
 
 /* ------------------------------------------------------------------ messages */
 
@@ -350,5 +351,26 @@ al_status al_cfg_string_array(const al_cfg *cfg, const char *key, int max_len, i
                              cfg->prefix, key);
     }
     *len = count;
+    return AL_OK;
+}
+
+/* ------------------------------------------------------------------ keys shared by architectures */
+
+static const char *const CELLS[] = { "rnn", "lstm", "gru", NULL };
+static const char *const NONLIN[] = { "tanh", "relu", NULL };
+
+al_status al_cfg_cell(const al_cfg *cfg, int *cell, int *gates, char *err, size_t errlen)
+{
+    int c, nonlin;
+    al_status st = al_cfg_enum(cfg, "cell", CELLS, -1, &c, err, errlen);
+    if (st == AL_OK) st = al_cfg_enum(cfg, "nonlinearity", NONLIN, 0, &nonlin, err, errlen);
+    if (st != AL_OK) return st;
+    if (nonlin == 1 && c != 0) {
+        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
+                             "config \"nonlinearity\": \"relu\" is for cell \"rnn\" only");
+    }
+    *cell = c == 1 ? AL_RECURRENT_LSTM : c == 2 ? AL_RECURRENT_GRU
+            : nonlin ? AL_RECURRENT_RNN_RELU : AL_RECURRENT_RNN_TANH;
+    *gates = al_recurrent_gates(*cell);
     return AL_OK;
 }

@@ -13,7 +13,7 @@
  *   config "hiddenSize": 0 is out of range [1, 4096]
  * Deliberately not here: floating-point values (model configs hold integers, booleans, strings
  * and arrays of strings), a DOM, or knowledge of any architecture (models/seq2seq.c knows which
- * keys it needs).
+ * keys it needs) beyond keys several architectures read the same way (al_cfg_cell).
  */
 #ifndef AL_MODELS_MODEL_CONFIG_H
 #define AL_MODELS_MODEL_CONFIG_H
@@ -71,6 +71,13 @@ al_status al_cfg_object(const al_cfg *cfg, const char *key, const char *prefix, 
 al_status al_cfg_string_array(const al_cfg *cfg, const char *key, int max_len, int *len,
                               const char *const *find, int *found, int nfind, char *err,
                               size_t errlen);
+
+/*
+ * The recurrent cell of seq2seq and classifier configs: "cell" ("rnn", "lstm" or "gru",
+ * required) and "nonlinearity" ("tanh", the default, or "relu", for "rnn" only). *cell = its
+ * AL_RECURRENT_* kind (kernels/recurrent.h), *gates = al_recurrent_gates of it (1, 4, 3).
+ */
+al_status al_cfg_cell(const al_cfg *cfg, int *cell, int *gates, char *err, size_t errlen);
 
 /* snprintf into err (when non-NULL) and return status; used by every loader message. */
 al_status al_model_errf(char *err, size_t errlen, al_status status, const char *fmt, ...);

@@ -30,8 +30,6 @@ static const char *const TOP_KEYS[] = {
 static const char *const TOKENIZER_KEYS[] = {
     "type", "srcVocab", "tgtVocab", "pad", "bos", "eos", "unk", NULL
 };
-static const char *const CELLS[] = { "rnn", "lstm", "gru", NULL };
-static const char *const NONLIN[] = { "tanh", "relu", NULL };
 static const char *const ATTENTIONS[] = {
     "none", "additive", "dot", "general", "concat", "local-m", "local-p", "key-query", NULL
 };
@@ -82,18 +80,10 @@ static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l,
                                size_t errlen)
 {
     al_seq2seq *s = impl;
-    int cell, nonlin, bidir;
+    int bidir;
     memset(s, 0, sizeof *s);
     TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
-    TRY(al_cfg_enum(cfg, "cell", CELLS, -1, &cell, err, errlen));
-    TRY(al_cfg_enum(cfg, "nonlinearity", NONLIN, 0, &nonlin, err, errlen));
-    if (nonlin == 1 && cell != 0) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"nonlinearity\": \"relu\" is for cell \"rnn\" only");
-    }
-    s->cell = cell == 1 ? AL_RECURRENT_LSTM : cell == 2 ? AL_RECURRENT_GRU
-              : nonlin ? AL_RECURRENT_RNN_RELU : AL_RECURRENT_RNN_TANH;
-    s->G = al_recurrent_gates(s->cell);
+    TRY(al_cfg_cell(cfg, &s->cell, &s->G, err, errlen));
     TRY(al_cfg_int(cfg, "embeddingSize", 1, AL_S2S_MAX_DIM, -1, &s->E, err, errlen));
     TRY(al_cfg_int(cfg, "hiddenSize", 1, AL_S2S_MAX_DIM, -1, &s->H, err, errlen));
     TRY(al_cfg_int(cfg, "numLayers", 1, AL_S2S_MAX_LAYERS, -1, &s->L, err, errlen));

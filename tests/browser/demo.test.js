@@ -20,9 +20,9 @@ import { formatValue } from '../../web/draw.js';
 import { windowRange } from '../../web/explain.js';
 import { MODELS, modelUrl } from '../../web/models.js';
 import { canvasInk, screenshot, startBrowser } from './harness.js';
+import { TOLERANCE, assertClose } from './view-harness.js';
 import { startServer } from '../../scripts/serve.mjs';
 
-const TOLERANCE = 1e-5; // browser wasm vs Node wasm (the same build; differences are 0 in practice)
 const INPUT = MODELS[0].name.startsWith('dates') ? '22 Nov 2026' : 'abcdefghij';
 const LOCAL = MODELS.find((m) => m.attention === 'local-p');
 
@@ -90,17 +90,6 @@ function shown(p, selector) {
     const d = el.data;
     return d && { rows: d.rows, cols: d.cols, weights: Array.from(d.weights), rowLabels: [...d.rowLabels], colLabels: [...d.colLabels], marks: el.marks };
   });
-}
-
-function assertClose(actual, expected, what) {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  let worst = 0;
-  let at = -1;
-  for (let i = 0; i < actual.length; i++) {
-    const d = Math.abs(actual[i] - expected[i]);
-    if (!(d <= worst)) [worst, at] = [d, i];
-  }
-  assert.ok(worst <= TOLERANCE, `${what}: worst difference ${worst} at ${at} (${actual[at]} vs ${expected[at]})`);
 }
 
 async function assertAlignmentMatchesNode(p, selector, name, input) {

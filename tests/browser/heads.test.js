@@ -13,62 +13,26 @@
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, test } from 'node:test';
-import { init, loadModel, ops } from '../../wasm/index.js';
-import { MODEL_DEFAULTS, formatModelParams } from '../../web/app-state.js';
+import { before, test } from 'node:test';
+import { ops } from '../../wasm/index.js';
 import { fillPixels, formatValue } from '../../web/draw.js';
 import { gridMax, selectMaps } from '../../web/heads-view.js';
-import { findModel, modelUrl, modelsFor, sampleFor } from '../../web/models.js';
-import { canvasInk, screenshot, startBrowser } from './harness.js';
+import { modelsFor, sampleFor } from '../../web/models.js';
+import { canvasInk, screenshot } from './harness.js';
+import { assertClose, viewHarness } from './view-harness.js';
 
-const TOLERANCE = 1e-5; // browser wasm vs Node wasm (the same build; differences are 0 in practice)
 const TRANSFORMERS = modelsFor('transformer');
 const ENCDEC = TRANSFORMERS.find((m) => m.name === 'tiny-tf-encdec')?.name ?? TRANSFORMERS[0].name;
 const RELATIVE = TRANSFORMERS.find((m) => m.name === 'tiny-tf-rel-decoder')?.name;
 const RELATIVE_ED = TRANSFORMERS.find((m) => m.name === 'tiny-tf-rel-encdec')?.name;
 
+const harness = viewHarness('heads');
+const { nodeModel, stateKey, waitDemo, shown } = harness;
+const openHeads = harness.open;
 let browser;
 let page;
 let problems;
-const nodeModels = new Map();
-
-before(async () => {
-  await init();
-  browser = await startBrowser();
-  ({ page, problems } = await browser.newPage());
-});
-
-after(async () => {
-  for (const m of nodeModels.values()) m.dispose();
-  await browser?.close();
-});
-
-async function nodeModel(name) {
-  if (!nodeModels.has(name)) {
-    nodeModels.set(name, await loadModel(new Uint8Array(await readFile(new URL(modelUrl(findModel(name)))))));
-  }
-  return nodeModels.get(name);
-}
-
-const stateKey = (s) => formatModelParams({ ...MODEL_DEFAULTS, view: 'heads', ...s, hide: [], seed: null });
-
-async function waitDemo(p, selector, key) {
-  await p.waitForFunction(([sel, k]) => document.querySelector(sel)?.dataset.rendered === k, [selector, key], { timeout: 10000 });
-}
-
-async function openHeads(s, p = page) {
-  const key = stateKey(s);
-  await p.goto(`${browser.url}/web/#${key}`);
-  await waitDemo(p, '#demo', key);
-}
-
-/** What a heatmap shows. */
-function shown(p, selector) {
-  return p.locator(selector).evaluate((el) => {
-    const d = el.data;
-    return d && { rows: d.rows, cols: d.cols, weights: Array.from(d.weights), rowLabels: [...d.rowLabels], colLabels: [...d.colLabels], label: el.getAttribute('label') };
-  });
-}
+before(async () => ({ browser, page, problems } = await harness.start()));
 
 /** Every thumbnail: its place, state, label and pixels (read from a copy, so no readback warning). */
 function thumbnails(p, selector = '#demo') {
@@ -93,17 +57,6 @@ function thumbnails(p, selector = '#demo') {
       };
     }),
   );
-}
-
-function assertClose(actual, expected, what) {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  let worst = 0;
-  let at = -1;
-  for (let i = 0; i < actual.length; i++) {
-    const d = Math.abs(actual[i] - expected[i]);
-    if (!(d <= worst)) [worst, at] = [d, i];
-  }
-  assert.ok(worst <= TOLERANCE, `${what}: worst difference ${worst} at ${at} (${actual[at]} vs ${expected[at]})`);
 }
 
 /** The page's grid and enlarged map against Node's run of the same model and input. */

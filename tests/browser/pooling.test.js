@@ -12,74 +12,27 @@
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, test } from 'node:test';
-import { init, loadModel } from '../../wasm/index.js';
-import { MODEL_DEFAULTS, formatModelParams } from '../../web/app-state.js';
+import { before, test } from 'node:test';
 import { formatValue, rgbToHex, valueToColor } from '../../web/draw.js';
-import { findModel, modelUrl, modelsFor, sampleFor } from '../../web/models.js';
+import { modelsFor, sampleFor } from '../../web/models.js';
 import { frobeniusPenalty, poolingRows } from '../../web/pooling-view.js';
 import { textColorFor } from '../../web/view-kit.js';
-import { canvasInk, screenshot, startBrowser } from './harness.js';
+import { canvasInk, screenshot } from './harness.js';
+import { TOLERANCE, assertClose, viewHarness } from './view-harness.js';
 
-const TOLERANCE = 1e-5; // browser wasm vs Node wasm (the same build; differences are 0 in practice)
 const CLASSIFIERS = modelsFor('classifier');
 const byPooling = (p) => CLASSIFIERS.find((m) => m.name.endsWith(p))?.name;
 const HAN = byPooling('han');
 const STRUCTURED = byPooling('structured');
 const TEXT = 'the cat sat on the mat . not a good dog . zebra ran';
 
+const harness = viewHarness('pooling');
+const { nodeModel, stateKey, waitDemo, shown } = harness;
+const openPooling = harness.open;
 let browser;
 let page;
 let problems;
-const nodeModels = new Map();
-
-before(async () => {
-  await init();
-  browser = await startBrowser();
-  ({ page, problems } = await browser.newPage());
-});
-
-after(async () => {
-  for (const m of nodeModels.values()) m.dispose();
-  await browser?.close();
-});
-
-async function nodeModel(name) {
-  if (!nodeModels.has(name)) {
-    nodeModels.set(name, await loadModel(new Uint8Array(await readFile(new URL(modelUrl(findModel(name)))))));
-  }
-  return nodeModels.get(name);
-}
-
-const stateKey = (s) => formatModelParams({ ...MODEL_DEFAULTS, view: 'pooling', ...s, hide: [], seed: null });
-
-async function waitDemo(p, selector, key) {
-  await p.waitForFunction(([sel, k]) => document.querySelector(sel)?.dataset.rendered === k, [selector, key], { timeout: 10000 });
-}
-
-async function openPooling(s, p = page) {
-  const key = stateKey(s);
-  await p.goto(`${browser.url}/web/#${key}`);
-  await waitDemo(p, '#demo', key);
-}
-
-function shown(p, selector) {
-  return p.locator(selector).evaluate((el) => {
-    const d = el.data;
-    return d && { rows: d.rows, cols: d.cols, weights: Array.from(d.weights), rowLabels: [...d.rowLabels], colLabels: [...d.colLabels] };
-  });
-}
-
-function assertClose(actual, expected, what) {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  let worst = 0;
-  let at = -1;
-  for (let i = 0; i < actual.length; i++) {
-    const d = Math.abs(actual[i] - expected[i]);
-    if (!(d <= worst)) [worst, at] = [d, i];
-  }
-  assert.ok(worst <= TOLERANCE, `${what}: worst difference ${worst} at ${at} (${actual[at]} vs ${expected[at]})`);
-}
+before(async () => ({ browser, page, problems } = await harness.start()));
 
 /** What the view shows: prediction, probabilities, shaded rows (text and colours), penalty. */
 function view(p, selector) {

@@ -21,6 +21,8 @@ after(async () => {
 test('first plot after opening the page: time and bytes printed', async () => {
   const { page, problems } = await browser.newPage();
   const bytes = new Map();
+  const requested = [];
+  page.on('request', (req) => requested.push(req.url()));
   page.on('response', async (res) => {
     try {
       bytes.set(res.url(), (await res.body()).length);
@@ -53,6 +55,11 @@ test('first plot after opening the page: time and bytes printed', async () => {
   const message = `first plot ${firstPlot.toFixed(0)} ms after navigation (cold cache, localhost); ` +
     `${bytes.size} requests, ${(total / 1024).toFixed(1)} KB (wasm ${(wasm / 1024).toFixed(1)} KB, models ${(models / 1024).toFixed(1)} KB)`;
   console.log(`# ${message}`);
+  // The preloads (index.html, boot.js) are reused, not fetched a second time.
+  const twice = requested.filter((u, i) => /\.(js|wasm|safetensors)$/.test(u) && requested.indexOf(u) !== i);
+  assert.deepEqual(twice, [], 'no module, wasm or model is downloaded twice');
+  assert.equal(requested.filter((u) => u.endsWith('.wasm')).length, 1);
+  assert.equal(requested.filter((u) => u.endsWith('.safetensors')).length, 1);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -12,6 +12,7 @@
 
 #include "attnlab.h"
 #include "check.h"
+#include "fixtures.h"
 #include "kernels/attention_additive_luong.h"
 
 #define ATOL 1e-6
@@ -35,18 +36,12 @@ static float *fvec(const double *x, long n)
     for (long i = 0; i < n; i++) f[i] = (float)x[i];
     return f;
 }
-static float *fzeros(long n) { return check_alloc(sizeof(float) * (size_t)(n ? n : 1)); }
 
 /* the worst |diff| seen, printed at the end: forward vs double reference, backward vs FD */
 static double worst_fwd, worst_fd;
-static void track(double *worst, const float *a, const double *e, long n)
-{
-    for (long i = 0; i < n; i++)
-        if (fabs((double)a[i] - e[i]) > *worst) *worst = fabs((double)a[i] - e[i]);
-}
 static void close_fwd(const char *what, const float *a, const double *e, long n)
 {
-    track(&worst_fwd, a, e, n);
+    track_worst(&worst_fwd, a, e, n);
     check_close_d(what, a, e, n, ATOL, RTOL);
 }
 
@@ -98,7 +93,7 @@ static void fd_check(const char *what, loss_fn f, void *ctx, const struct param 
         }
         char name[200];
         snprintf(name, sizeof name, "%s: d%s vs finite differences", what, ps[p].name);
-        track(&worst_fd, ps[p].grad, num, ps[p].n);
+        track_worst(&worst_fd, ps[p].grad, num, ps[p].n);
         check_close_d(name, ps[p].grad, num, ps[p].n, FD_ATOL, FD_RTOL);
         free(num);
     }
@@ -127,7 +122,7 @@ typedef void (*scores_fn)(float *, float *, const float *, const float *, const 
 
 static void scores_case(int n, int da, float lo, float hi, double *worst_e)
 {
-    float *pre = fzeros(da), *hk = fzeros((long)n * da), *v = fzeros(da);
+    float *pre = falloc(da), *hk = falloc((long)n * da), *v = falloc(da);
     check_fill(pre, da, lo, hi);
     check_fill(hk, (long)n * da, lo, hi);
     check_fill(v, da, -1, 1);
@@ -146,14 +141,14 @@ static void scores_case(int n, int da, float lo, float hi, double *worst_e)
         mag[j] = m;
     }
     char what[160];
-    float *e_s = fzeros(n), *t_s = fzeros((long)n * da);
+    float *e_s = falloc(n), *t_s = falloc((long)n * da);
     al_additive_scores_scalar(e_s, t_s, pre, hk, v, n, da);
     snprintf(what, sizeof what, "additive_scores_scalar n=%d da=%d x in [%g,%g] vs double", n, da, lo, hi);
     check_close_mag(what, e_s, ref, mag, n, ATOL, RTOL);
     snprintf(what, sizeof what, "additive_scores_scalar tanh values n=%d da=%d", n, da);
     check_close_d(what, t_s, tref, (long)n * da, 3e-7, 0); /* Cephes tanhf: ~2 ulp */
 #if AL_SIMD128
-    float *e_v = fzeros(n), *t_v = fzeros((long)n * da);
+    float *e_v = falloc(n), *t_v = falloc((long)n * da);
     al_additive_scores_simd128(e_v, t_v, pre, hk, v, n, da);
     double *es = check_alloc(sizeof(double) * (size_t)n);
     for (int j = 0; j < n; j++) es[j] = e_s[j];
@@ -252,8 +247,8 @@ static void test_additive_case(int n, int dq, int dk, int dv, int da, int use_va
     float *q = fvec(c.q, dq), *K = fvec(c.K, (long)n * dk), *V = fvec(c.V, (long)n * dv);
     float *Wq = fvec(c.Wq, (long)da * dq), *Wk = fvec(c.Wk, (long)da * dk), *b = fvec(c.b, da);
     float *v = fvec(c.v, da), *gc = fvec(c.gc, dv), *gw = fvec(c.gw, n);
-    float *ctx = fzeros(dv), *w = fzeros(n);
-    float *scratch = fzeros(al_attn_additive_backward_scratch_floats(n, da));
+    float *ctx = falloc(dv), *w = falloc(n);
+    float *scratch = falloc(al_attn_additive_backward_scratch_floats(n, da));
     char what[160];
     snprintf(what, sizeof what, "additive n=%d dq=%d dk=%d dv=%d da=%d values=%d mask=%d", n, dq,
              dk, dv, da, use_values, mask != NULL);
@@ -268,8 +263,8 @@ static void test_additive_case(int n, int dq, int dk, int dv, int da, int use_va
     snprintf(w1, sizeof w1, "%s weights", what);
     close_fwd(w1, w, rw, n);
 
-    float *dq_ = fzeros(dq), *dK = fzeros((long)n * dk), *dV = fzeros((long)n * dv);
-    float *dWq = fzeros((long)da * dq), *dWk = fzeros((long)da * dk), *db = fzeros(da), *dvp = fzeros(da);
+    float *dq_ = falloc(dq), *dK = falloc((long)n * dk), *dV = falloc((long)n * dv);
+    float *dWq = falloc((long)da * dq), *dWk = falloc((long)da * dk), *db = falloc(da), *dvp = falloc(da);
     al_attn_additive_backward(dq_, dK, dV, dWq, dWk, db, dvp, gc, gw, q, K, use_values ? V : NULL,
                               Wq, Wk, b, v, mask, n, dq, dk, dv, da, scratch);
     struct param ps[] = {
@@ -398,8 +393,8 @@ static void test_luong_case(int n, int d, int score, int da, int mode, float D, 
     float *Wc = fvec(c.Wc, 2L * d * d), *Wp = fvec(c.Wp, (long)dp * d), *vp = fvec(c.vp, dp);
     float *gc = fvec(c.gc, d), *gw = fvec(c.gw, n), *ga = fvec(c.ga, d), gp = (float)c.gp;
     int ea = score == AL_LUONG_CONCAT ? da : 0, ep = mode == AL_LUONG_LOCAL_P ? dp : 0;
-    float *scratch = fzeros(al_attn_luong_backward_scratch_floats(n, d, ea, ep));
-    float *ctx = fzeros(d), *w = fzeros(n), *att = fzeros(d), pos = -1;
+    float *scratch = falloc(al_attn_luong_backward_scratch_floats(n, d, ea, ep));
+    float *ctx = falloc(d), *w = falloc(n), *att = falloc(d), pos = -1;
     char what[200];
     snprintf(what, sizeof what, "luong score=%d mode=%d n=%d d=%d da=%d D=%g t=%g dp=%d mask=%d", score,
              mode, n, d, da, D, t, dp, mask != NULL);
@@ -419,8 +414,8 @@ static void test_luong_case(int n, int d, int score, int da, int mode, float D, 
     snprintf(w1, sizeof w1, "%s position", what);
     check_close_d(w1, &pos, &rp, 1, ATOL, RTOL);
 
-    float *dh = fzeros(d), *dK = fzeros((long)n * d), *dWa = fzeros(nWa), *dva = fzeros(da);
-    float *dWc = fzeros(2L * d * d), *dWp = fzeros((long)dp * d), *dvp = fzeros(dp);
+    float *dh = falloc(d), *dK = falloc((long)n * d), *dWa = falloc(nWa), *dva = falloc(da);
+    float *dWc = falloc(2L * d * d), *dWp = falloc((long)dp * d), *dvp = falloc(dp);
     al_attn_luong_backward(dh, dK, dWa, dva, dWc, dWp, dvp, gc, gw, ga, &gp, h, K, Wa, va, Wc, Wp,
                            vp, mask, n, d, score, ea, mode, D, t, ep, scratch);
     struct param ps[7];
@@ -519,8 +514,8 @@ static void test_kq_case(int n, int ds, int dh, int dk, int dv, int scaled, cons
     c.gw = dvec(n, -1, 1);
     float *s = fvec(c.s, ds), *H = fvec(c.H, (long)n * dh), *WQ = fvec(c.WQ, (long)dk * ds);
     float *WK = fvec(c.WK, (long)dk * dh), *WV = fvec(c.WV, (long)dv * dh), *gc = fvec(c.gc, dv), *gw = fvec(c.gw, n);
-    float *scratch = fzeros(al_attn_key_query_backward_scratch_floats(n, dh, dk));
-    float *ctx = fzeros(dv), *w = fzeros(n);
+    float *scratch = falloc(al_attn_key_query_backward_scratch_floats(n, dh, dk));
+    float *ctx = falloc(dv), *w = falloc(n);
     char what[160], w1[200];
     snprintf(what, sizeof what, "key_query n=%d ds=%d dh=%d dk=%d dv=%d scaled=%d mask=%d", n, ds, dh,
              dk, dv, scaled, mask != NULL);
@@ -531,8 +526,8 @@ static void test_kq_case(int n, int ds, int dh, int dk, int dv, int scaled, cons
     close_fwd(w1, ctx, rc, dv);
     snprintf(w1, sizeof w1, "%s weights", what);
     close_fwd(w1, w, rw, n);
-    float *dsq = fzeros(ds), *dH = fzeros((long)n * dh), *dWQ = fzeros((long)dk * ds);
-    float *dWK = fzeros((long)dk * dh), *dWV = fzeros((long)dv * dh);
+    float *dsq = falloc(ds), *dH = falloc((long)n * dh), *dWQ = falloc((long)dk * ds);
+    float *dWK = falloc((long)dk * dh), *dWV = falloc((long)dv * dh);
     al_attn_key_query_backward(dsq, dH, dWQ, dWK, dWV, gc, gw, s, H, WQ, WK, WV, mask, n, ds, dh, dk,
                                dv, scaled, scratch);
     struct param ps[] = {
@@ -564,14 +559,14 @@ static void test_api(void)
 {
     check_seed(51);
     const int B = 2, n = 5, dq = 4, dk = 3, dv = 2, da = 6;
-    float *q = fzeros(B * dq), *K = fzeros(B * n * dk), *V = fzeros(B * n * dv), *Wq = fzeros(da * dq);
-    float *Wk = fzeros(da * dk), *b = fzeros(da), *v = fzeros(da);
+    float *q = falloc(B * dq), *K = falloc(B * n * dk), *V = falloc(B * n * dv), *Wq = falloc(da * dq);
+    float *Wk = falloc(da * dk), *b = falloc(da), *v = falloc(da);
     uint8_t mask[10] = { 0, 1, 0, 0, 0, 1, 1, 1, 1, 1 }; /* batch row 1 fully masked */
     check_fill(q, B * dq, -1, 1); check_fill(K, B * n * dk, -1, 1); check_fill(V, B * n * dv, -1, 1);
     check_fill(Wq, da * dq, -1, 1); check_fill(Wk, da * dk, -1, 1); check_fill(b, da, -1, 1);
     check_fill(v, da, -1, 1);
     float ctx[4], w[10], ctx1[2], w1[5];
-    float *scratch = fzeros(al_attn_additive_backward_scratch_floats(n, da));
+    float *scratch = falloc(al_attn_additive_backward_scratch_floats(n, da));
     check_true("al_additive_attention_forward batched ok",
                al_additive_attention_forward(ctx, w, q, K, V, Wq, Wk, b, v, mask, B, n, dq, dk, dv, da) == AL_OK);
     for (int bi = 0; bi < B; bi++) {
@@ -588,7 +583,7 @@ static void test_api(void)
     float gc[4] = { 0.3f, -0.2f, 0.5f, 0.1f }, gw[10] = { 0.1f, 0.2f, -0.3f, 0.4f, 0.5f, 1, 1, 1, 1, 1 };
     float *g1[7], *g2[7];
     const long sizes[7] = { B * dq, B * n * dk, B * n * dv, da * dq, da * dk, da, da };
-    for (int i = 0; i < 7; i++) { g1[i] = fzeros(sizes[i]); g2[i] = fzeros(sizes[i]); }
+    for (int i = 0; i < 7; i++) { g1[i] = falloc(sizes[i]); g2[i] = falloc(sizes[i]); }
     al_status s1 = al_additive_attention_backward(g1[0], g1[1], g1[2], g1[3], g1[4], g1[5], g1[6], gc, gw, q, K, V, Wq, Wk, b, v, mask, B, n, dq, dk, dv, da);
     for (int r = 0; r < 2; r++)
         al_additive_attention_backward(g2[0], g2[1], g2[2], g2[3], g2[4], g2[5], g2[6], gc, gw, q, K, V, Wq, Wk, b, v, mask, B, n, dq, dk, dv, da);

@@ -25,70 +25,32 @@
 
 #include "attnlab.h"
 #include "check.h"
+#include "fixtures.h"
 
 #ifndef __EMSCRIPTEN__
-static uint8_t *read_all(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    uint8_t *b = check_alloc((size_t)n);
-    *len = fread(b, 1, (size_t)n, fp);
-    fclose(fp);
-    return b;
-}
-
-/* tensor "<cas>.<what>" of the reference as floats (NULL and *n = 0 when absent) */
-static float *tensor(al_safetensors *ref, const char *cas, const char *what, int *n)
-{
-    char name[128];
-    snprintf(name, sizeof name, "%s.%s", cas, what);
-    int i = al_safetensors_find(ref, name);
-    *n = 0;
-    if (i < 0) return NULL;
-    *n = al_safetensors_numel(ref, i);
-    float *x = check_alloc(sizeof(float) * (size_t)*n);
-    al_safetensors_read_f32(ref, i, x, (size_t)*n);
-    return x;
-}
-
 static void test_fixtures(void)
 {
     static const char *const CASES[] = {
         "attention_bilstm", "attention_gru", "attention_birnn_relu", "han_bigru", "han_bilstm",
         "structured_bilstm", "structured_bigru",
     };
-    size_t rlen;
-    uint8_t *rbytes = read_all("tests/fixtures/classifier_reference.safetensors", &rlen);
-    if (!rbytes) {
-        printf("note: tests/fixtures not found (run from the repository root); fixture cases skipped\n");
+    fixture_file f;
+    if (!fixture_open(&f, "tests/fixtures/classifier_reference.safetensors", "reference opens",
+                      "fixture cases"))
         return;
-    }
-    al_safetensors *ref;
-    if (!check_true("reference opens", al_safetensors_open(rbytes, rlen, &ref, NULL, 0) == AL_OK)) return;
+    al_safetensors *ref = f.st;
     for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
         const char *cas = CASES[k];
-        char path[160], label[200], err[AL_MODEL_ERR_CAP];
-        snprintf(path, sizeof path, "tests/fixtures/classifier_%s.safetensors", cas);
-        size_t len;
-        uint8_t *bytes = read_all(path, &len);
-        al_model *m = NULL;
-        snprintf(label, sizeof label, "%s loads", cas);
-        if (!check_true(label, bytes && al_model_load(bytes, len, &m, err, sizeof err) == AL_OK)) {
-            printf("  %s\n", err);
-            free(bytes);
-            continue;
-        }
-        free(bytes);
+        char label[200];
+        al_model *m = fixture_model("classifier", cas, "loads");
+        if (!m) continue;
         snprintf(label, sizeof label, "%s architecture", cas);
         check_true(label, strcmp(al_model_architecture(m), "classifier") == 0);
         int n, C, nw, ns, np;
-        float *idf = tensor(ref, cas, "ids", &n), *wp = tensor(ref, cas, "probs", &C);
-        float *ww = tensor(ref, cas, "weights", &nw);
-        float *wsent = tensor(ref, cas, "sentence_weights", &ns);
-        float *wpen = tensor(ref, cas, "penalty", &np);
+        float *idf = fixture_get(ref, cas, "ids", &n), *wp = fixture_get(ref, cas, "probs", &C);
+        float *ww = fixture_get(ref, cas, "weights", &nw);
+        float *wsent = fixture_get(ref, cas, "sentence_weights", &ns);
+        float *wpen = fixture_get(ref, cas, "penalty", &np);
         int32_t *ids = check_alloc(sizeof(int32_t) * (size_t)n);
         for (int i = 0; i < n; i++) ids[i] = (int32_t)idf[i];
         const int hops = al_model_classifier_hops(m);
@@ -135,8 +97,7 @@ static void test_fixtures(void)
         free(ids); free(probs); free(w); free(sent);
         al_model_free(m);
     }
-    al_safetensors_free(ref);
-    free(rbytes);
+    fixture_free(&f);
 }
 
 /* The batch of classifier_gradients' case cas through al_trainer_gradient against autograd. */
@@ -145,29 +106,22 @@ static void test_gradient_fixtures(void)
     static const char *const CASES[] = {
         "attention_bilstm", "attention_gru", "han_bigru", "structured_bilstm_penalty",
     };
-    size_t rlen;
-    uint8_t *rbytes = read_all("tests/fixtures/classifier_gradients.safetensors", &rlen);
-    if (!check_true("classifier_gradients.safetensors found (run from the repository root)", rbytes != NULL)) return;
-    al_safetensors *ref;
-    if (!check_true("gradient reference opens", al_safetensors_open(rbytes, rlen, &ref, NULL, 0) == AL_OK)) return;
-    double worst = 0.0;
+    fixture_file f;
+    if (!fixture_open(&f, "tests/fixtures/classifier_gradients.safetensors",
+                      "gradient reference opens", NULL))
+        return;
+    al_safetensors *ref = f.st;
+    fixture_worst = 0.0;
     for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
         const char *cas = CASES[k];
-        char path[200], label[200], err[AL_MODEL_ERR_CAP];
-        snprintf(path, sizeof path, "tests/fixtures/classifier_%s.safetensors", cas);
-        size_t len;
-        uint8_t *bytes = read_all(path, &len);
-        al_model *m = NULL;
-        snprintf(label, sizeof label, "%s loads (gradients)", cas);
-        if (!check_true(label, bytes && al_model_load(bytes, len, &m, err, sizeof err) == AL_OK)) {
-            printf("  %s\n", err);
-            free(bytes);
-            continue;
-        }
-        free(bytes);
+        char label[200];
+        al_model *m = fixture_model("classifier", cas, "loads (gradients)");
+        if (!m) continue;
         int ns, nl, nb, nloss;
-        float *srcf = tensor(ref, cas, "src", &ns), *lenf = tensor(ref, cas, "src_len", &nl);
-        float *labf = tensor(ref, cas, "label", &nb), *lossf = tensor(ref, cas, "loss", &nloss);
+        float *srcf = fixture_get(ref, cas, "src", &ns);
+        float *lenf = fixture_get(ref, cas, "src_len", &nl);
+        float *labf = fixture_get(ref, cas, "label", &nb);
+        float *lossf = fixture_get(ref, cas, "loss", &nloss);
         const int S = ns / nb;
         int32_t *src = check_alloc(sizeof(int32_t) * (size_t)ns);
         int32_t src_len[8], tgt[8], tgt_len[8];
@@ -185,40 +139,14 @@ static void test_gradient_fixtures(void)
                                                       &loss) == AL_OK)) {
             snprintf(label, sizeof label, "%s loss", cas);
             check_close_f(label, &loss, lossf, 1, 1e-5, 1e-4);
-            uint8_t *gb;
-            size_t gl;
-            al_safetensors *g;
-            al_trainer_save_gradients(tr, &gb, &gl);
-            al_safetensors_open(gb, gl, &g, NULL, 0);
-            for (int i = 0; i < al_safetensors_count(g); i++) {
-                char what[128];
-                int nr;
-                snprintf(what, sizeof what, "grad.%s", al_safetensors_name(g, i));
-                float *want = tensor(ref, cas, what, &nr);
-                const int n = al_safetensors_numel(g, i);
-                float *got = check_alloc(sizeof(float) * (size_t)n);
-                al_safetensors_read_f32(g, i, got, (size_t)n);
-                snprintf(label, sizeof label, "%s d%s vs PyTorch", cas, al_safetensors_name(g, i));
-                if (check_true(label, want && nr == n)) {
-                    check_close_f(label, got, want, n, 1e-5, 1e-4);
-                    for (int j = 0; j < n; j++) {
-                        const double e = fabs((double)got[j] - want[j]);
-                        worst = e > worst ? e : worst;
-                    }
-                }
-                free(got);
-                free(want);
-            }
-            al_safetensors_free(g);
-            al_free(gb);
+            fixture_gradients(tr, ref, cas, "%s d%s vs PyTorch", NULL);
         }
         al_trainer_free(tr);
         free(srcf); free(lenf); free(labf); free(lossf); free(src);
         al_model_free(m);
     }
-    printf("classifier gradients: worst |diff| vs PyTorch %.3g\n", worst);
-    al_safetensors_free(ref);
-    free(rbytes);
+    printf("classifier gradients: worst |diff| vs PyTorch %.3g\n", fixture_worst);
+    fixture_free(&f);
 }
 #endif
 
@@ -230,12 +158,8 @@ static const char *TOK = "\"labels\":[\"x\",\"y\",\"z\"],\"tokenizer\":{\"type\"
 
 static al_model *create(const char *opts, uint32_t seed, char *err)
 {
-    char cfg[1024];
-    snprintf(cfg, sizeof cfg, "{\"architecture\":\"classifier\",\"embeddingSize\":4,%s,%s}", opts,
-             TOK);
-    al_model *m = NULL;
-    if (al_model_create(cfg, strlen(cfg), seed, &m, err, AL_MODEL_ERR_CAP) != AL_OK) return NULL;
-    return m;
+    return fixture_create(seed, err,
+                          "{\"architecture\":\"classifier\",\"embeddingSize\":4,%s,%s}", opts, TOK);
 }
 
 /* a batch of 3 documents (S_max 7): three sentences (the last without "."), one word, and a
@@ -260,6 +184,16 @@ static double classify_loss(const al_model *m, double coef)
     return sum / NB;
 }
 
+struct loss_ctx {
+    const al_model *m;
+    double coef;
+};
+static double loss_of(const void *p)
+{
+    const struct loss_ctx *c = p;
+    return classify_loss(c->m, c->coef);
+}
+
 static void fd_check(const char *name, const char *opts, double coef)
 {
     char err[AL_MODEL_ERR_CAP], what[200];
@@ -281,21 +215,8 @@ static void fd_check(const char *name, const char *opts, double coef)
     const float want = (float)classify_loss(m, coef);
     snprintf(what, sizeof what, "%s: trainer loss = classify loss", name);
     check_close_f(what, &loss, &want, 1, 1e-5, 1e-5);
-    const float *g = al_trainer_gradients(tr);
-    double *fd = check_alloc(sizeof(double) * (size_t)n);
-    const float eps = 2e-3f;
-    for (int i = 0; i < n; i++) {
-        const float keep = w[i];
-        w[i] = keep + eps;
-        const double lp = classify_loss(m, coef);
-        w[i] = keep - eps;
-        const double lm = classify_loss(m, coef);
-        w[i] = keep;
-        fd[i] = (lp - lm) / ((double)(keep + eps) - (double)(keep - eps));
-    }
-    snprintf(what, sizeof what, "%s: gradient vs finite differences (%d weights)", name, n);
-    check_close_d(what, g, fd, n, 1e-4, 1e-2);
-    free(fd);
+    const struct loss_ctx ctx = { m, coef };
+    fixture_fd_check(name, w, n, al_trainer_gradients(tr), loss_of, &ctx);
     al_trainer_free(tr);
     al_model_free(m);
 }

@@ -21,75 +21,17 @@
 
 #include "attnlab.h"
 #include "check.h"
-
-#define TOL_ATOL 1e-5
-#define TOL_RTOL 1e-4
-
-static double worst_fix; /* the largest |diff| against PyTorch, for the summary line */
-
-static void close_f(const char *what, const float *a, const float *e, long n)
-{
-    if (n <= 0 || !e) {
-        check_true(what, 0);
-        return;
-    }
-    for (long i = 0; i < n; i++) {
-        const double d = fabs((double)a[i] - e[i]);
-        if (d > worst_fix) worst_fix = d;
-    }
-    check_close_f(what, a, e, n, TOL_ATOL, TOL_RTOL);
-}
+#include "fixtures.h"
 
 #ifndef __EMSCRIPTEN__
-static uint8_t *read_all(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    uint8_t *b = check_alloc((size_t)n);
-    *len = fread(b, 1, (size_t)n, fp);
-    fclose(fp);
-    return b;
-}
-
-/* tensor name of st as floats (NULL and *n = 0 when absent) */
-static float *get(al_safetensors *st, const char *name, int *n)
-{
-    int i = al_safetensors_find(st, name);
-    *n = 0;
-    if (i < 0) return NULL;
-    *n = al_safetensors_numel(st, i);
-    float *x = check_alloc(sizeof(float) * (size_t)(*n > 0 ? *n : 1));
-    al_safetensors_read_f32(st, i, x, (size_t)*n);
-    return x;
-}
-
-static float *tensor(al_safetensors *ref, const char *cas, const char *what, int *n)
-{
-    char name[256];
-    snprintf(name, sizeof name, "%s.%s", cas, what);
-    return get(ref, name, n);
-}
-
 static void test_fixture(al_safetensors *ref, const char *cas, int lm)
 {
-    char path[160], label[240], err[AL_MODEL_ERR_CAP];
-    snprintf(path, sizeof path, "tests/fixtures/memory_rnn_%s.safetensors", cas);
-    size_t len;
-    uint8_t *bytes = read_all(path, &len);
-    al_model *m = NULL;
-    snprintf(label, sizeof label, "%s loads", cas);
-    if (!check_true(label, bytes && al_model_load(bytes, len, &m, err, sizeof err) == AL_OK)) {
-        printf("  %s\n", err);
-        free(bytes);
-        return;
-    }
-    free(bytes);
+    char label[240];
+    al_model *m = fixture_model("memory_rnn", cas, "loads");
+    if (!m) return;
     int n, nw, nd, C;
-    float *idf = tensor(ref, cas, "ids", &n), *ww = tensor(ref, cas, "weights", &nw);
-    float *want = tensor(ref, cas, lm ? "dist" : "probs", &nd);
+    float *idf = fixture_get(ref, cas, "ids", &n), *ww = fixture_get(ref, cas, "weights", &nw);
+    float *want = fixture_get(ref, cas, lm ? "dist" : "probs", &nd);
     int32_t *ids = check_alloc(sizeof(int32_t) * (size_t)n);
     for (int i = 0; i < n; i++) ids[i] = (int32_t)idf[i];
     C = al_model_tgt_vocab(m);
@@ -103,14 +45,14 @@ static void test_fixture(al_safetensors *ref, const char *cas, int lm)
     snprintf(label, sizeof label, "%s forward", cas);
     if (check_true(label, st == AL_OK)) {
         snprintf(label, sizeof label, "%s %s", cas, lm ? "log-distributions" : "probabilities");
-        close_f(label, out, want, nd);
+        fixture_close(label, out, want, nd);
         snprintf(label, sizeof label, "%s attention weights", cas);
-        close_f(label, w, ww, nw);
+        fixture_close(label, w, ww, nw);
         if (lm) {
             int nl;
-            float *wl = tensor(ref, cas, "logp", &nl);
+            float *wl = fixture_get(ref, cas, "logp", &nl);
             snprintf(label, sizeof label, "%s next-token log-probs", cas);
-            if (check_true(label, nl == n - 1)) close_f(label, logp, wl, nl);
+            if (check_true(label, nl == n - 1)) fixture_close(label, logp, wl, nl);
             free(wl);
         }
     }
@@ -126,8 +68,9 @@ static void test_fixture(al_safetensors *ref, const char *cas, int lm)
 
     /* the batch gradient against autograd */
     int nb, nsl, nlab, nloss;
-    float *srcf = tensor(ref, cas, "src", &nb), *slf = tensor(ref, cas, "src_len", &nsl);
-    float *labf = tensor(ref, cas, "labels", &nlab), *lossf = tensor(ref, cas, "loss", &nloss);
+    float *srcf = fixture_get(ref, cas, "src", &nb), *slf = fixture_get(ref, cas, "src_len", &nsl);
+    float *labf = fixture_get(ref, cas, "labels", &nlab);
+    float *lossf = fixture_get(ref, cas, "loss", &nloss);
     const int SM = nb / 2;
     int32_t src[64], src_len[2], tgt[2] = { 0, 0 }, tgt_len[2] = { lm ? 0 : 1, lm ? 0 : 1 };
     for (int i = 0; i < nb && i < 64; i++) src[i] = srcf[i] < 0 ? 0 : (int32_t)srcf[i];
@@ -140,28 +83,9 @@ static void test_fixture(al_safetensors *ref, const char *cas, int lm)
     snprintf(label, sizeof label, "%s trainer gradient", cas);
     if (check_true(label, st == AL_OK)) {
         snprintf(label, sizeof label, "%s batch loss", cas);
-        close_f(label, &loss, lossf, 1);
-        uint8_t *gb;
-        size_t gl;
-        al_safetensors *gs = NULL;
-        if (al_trainer_save_gradients(tr, &gb, &gl) == AL_OK &&
-            al_safetensors_open(gb, gl, &gs, NULL, 0) == AL_OK) {
-            for (int i = 0; i < al_safetensors_count(gs); i++) {
-                const char *name = al_safetensors_name(gs, i);
-                char gname[120];
-                int ng, nr;
-                snprintf(gname, sizeof gname, "grad.%s", name);
-                float *g = get(gs, name, &ng), *gr = tensor(ref, cas, gname, &nr);
-                snprintf(label, sizeof label, "%s gradient of %s", cas, name);
-                if (check_true(label, gr && nr == ng)) close_f(label, g, gr, ng);
-                free(g);
-                free(gr);
-            }
-            al_safetensors_free(gs);
-            al_free(gb);
-        } else {
+        fixture_close(label, &loss, lossf, 1);
+        if (fixture_gradients(tr, ref, cas, "%s gradient of %s", NULL) < 0)
             check_true("gradients export", 0);
-        }
     }
     al_trainer_free(tr);
     free(srcf); free(slf); free(labf); free(lossf);
@@ -173,19 +97,14 @@ static void test_fixtures(void)
 {
     static const char *const CASES[] = { "lm_lstmn", "lm_sarnn_additive", "lm_sarnn_dot",
                                          "lm_lstm", "clf_lstmn", "clf_sarnn_mean" };
-    size_t rlen;
-    uint8_t *rbytes = read_all("tests/fixtures/memory_rnn_model_reference.safetensors", &rlen);
-    if (!rbytes) {
-        printf("note: tests/fixtures not found (run from the repository root); fixture cases skipped\n");
+    fixture_file f;
+    if (!fixture_open(&f, "tests/fixtures/memory_rnn_model_reference.safetensors",
+                      "reference opens", "fixture cases"))
         return;
-    }
-    al_safetensors *ref;
-    if (!check_true("reference opens", al_safetensors_open(rbytes, rlen, &ref, NULL, 0) == AL_OK)) return;
     for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++)
-        test_fixture(ref, CASES[k], strncmp(CASES[k], "lm_", 3) == 0);
-    printf("memory-rnn fixtures: worst |diff| vs PyTorch %.3g\n", worst_fix);
-    al_safetensors_free(ref);
-    free(rbytes);
+        test_fixture(f.st, CASES[k], strncmp(CASES[k], "lm_", 3) == 0);
+    printf("memory-rnn fixtures: worst |diff| vs PyTorch %.3g\n", fixture_worst);
+    fixture_free(&f);
 }
 #endif
 
@@ -218,12 +137,8 @@ static const int32_t TGT_LEN[2] = { 1, 1 };
 
 static al_model *make(const variant *v, uint32_t seed, char *err)
 {
-    char cfg[1024];
-    snprintf(cfg, sizeof cfg, "{\"architecture\":\"memory-rnn\",\"embeddingSize\":3,"
-             "\"hiddenSize\":4,%s,%s}", v->opts, VOCAB);
-    al_model *m = NULL;
-    if (al_model_create(cfg, strlen(cfg), seed, &m, err, AL_MODEL_ERR_CAP) != AL_OK) return NULL;
-    return m;
+    return fixture_create(seed, err, "{\"architecture\":\"memory-rnn\",\"embeddingSize\":3,"
+                          "\"hiddenSize\":4,%s,%s}", v->opts, VOCAB);
 }
 
 /* the batch loss through the inference path, in double: (Σ −log p) / terms */
@@ -244,6 +159,16 @@ static double infer_loss(const al_model *m, int lm)
         }
     }
     return sum / terms;
+}
+
+struct loss_ctx {
+    const al_model *m;
+    int lm;
+};
+static double loss_of(const void *p)
+{
+    const struct loss_ctx *c = p;
+    return infer_loss(c->m, c->lm);
 }
 
 static void fd_check(const variant *v)
@@ -268,21 +193,8 @@ static void fd_check(const variant *v)
     const float lf = (float)l0;
     snprintf(what, sizeof what, "%s: trainer loss = inference loss", v->name);
     check_close_f(what, &loss, &lf, 1, 1e-5, 1e-5);
-    const float *g = al_trainer_gradients(tr);
-    double *fd = check_alloc(sizeof(double) * (size_t)n);
-    const float eps = 2e-3f;
-    for (int i = 0; i < n; i++) {
-        const float keep = w[i];
-        w[i] = keep + eps;
-        const double lp = infer_loss(m, v->lm);
-        w[i] = keep - eps;
-        const double lm = infer_loss(m, v->lm);
-        w[i] = keep;
-        fd[i] = (lp - lm) / ((double)(keep + eps) - (double)(keep - eps));
-    }
-    snprintf(what, sizeof what, "%s: gradient vs finite differences (%d weights)", v->name, n);
-    check_close_d(what, g, fd, n, 1e-4, 1e-2);
-    free(fd);
+    const struct loss_ctx ctx = { m, v->lm };
+    fixture_fd_check(v->name, w, n, al_trainer_gradients(tr), loss_of, &ctx);
     al_trainer_free(tr);
     al_model_free(m);
 }
@@ -431,7 +343,6 @@ int main(void)
     test_fixtures();
 #else
     printf("note: fixture cases run natively and in tests/js/memory-rnn-model*.test.js\n");
-    (void)close_f;
 #endif
     for (size_t k = 0; k < sizeof VARIANTS / sizeof VARIANTS[0]; k++) fd_check(&VARIANTS[k]);
     for (size_t k = 0; k < sizeof VARIANTS / sizeof VARIANTS[0]; k++) train_and_seed(&VARIANTS[k]);

@@ -19,6 +19,7 @@
 
 #include "attnlab.h"
 #include "check.h"
+#include "fixtures.h"
 
 /* ------------------------------------------------------------------ a tiny safetensors writer */
 
@@ -289,28 +290,11 @@ static void test_valid_model(void)
 /* ------------------------------------------------------------------ PyTorch fixtures */
 
 #ifndef __EMSCRIPTEN__
-static uint8_t *read_all(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    uint8_t *b = check_alloc((size_t)n);
-    *len = fread(b, 1, (size_t)n, fp);
-    fclose(fp);
-    return b;
-}
-
+/* the fixture tensor "<cas>.<what>"; every one is required */
 static float *tensor(al_safetensors *ref, const char *cas, const char *what, int *n)
 {
-    char name[128];
-    snprintf(name, sizeof name, "%s.%s", cas, what);
-    int i = al_safetensors_find(ref, name);
-    if (i < 0) { printf("fixture tensor %s missing\n", name); exit(2); }
-    *n = al_safetensors_numel(ref, i);
-    float *x = check_alloc(sizeof(float) * (size_t)*n);
-    al_safetensors_read_f32(ref, i, x, (size_t)*n);
+    float *x = fixture_get(ref, cas, what, n);
+    if (!x) { printf("fixture tensor %s.%s missing\n", cas, what); exit(2); }
     return x;
 }
 
@@ -321,28 +305,16 @@ static void test_fixtures(void)
         "gru_dot_bahdanau", "lstm_local_p", "gru_local_m_concat", "lstm_key_query_bahdanau",
         "bigru_key_query_luong", "rnn_relu_additive_luong", "lstm_none", "bilstm_local_p_bahdanau",
     };
-    size_t rlen;
-    uint8_t *rbytes = read_all("tests/fixtures/model_reference.safetensors", &rlen);
-    if (!rbytes) {
-        printf("note: tests/fixtures not found (run from the repository root); fixture cases skipped\n");
+    fixture_file f;
+    if (!fixture_open(&f, "tests/fixtures/model_reference.safetensors", "reference opens",
+                      "fixture cases"))
         return;
-    }
-    al_safetensors *ref;
-    if (!check_true("reference opens", al_safetensors_open(rbytes, rlen, &ref, NULL, 0) == AL_OK)) return;
+    al_safetensors *ref = f.st;
     for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
         const char *cas = CASES[c];
-        char path[160], label[200], err[AL_MODEL_ERR_CAP];
-        snprintf(path, sizeof path, "tests/fixtures/model_%s.safetensors", cas);
-        size_t len;
-        uint8_t *bytes = read_all(path, &len);
-        al_model *m = NULL;
-        snprintf(label, sizeof label, "%s loads", cas);
-        if (!check_true(label, bytes && al_model_load(bytes, len, &m, err, sizeof err) == AL_OK)) {
-            printf("  %s\n", err);
-            free(bytes);
-            continue;
-        }
-        free(bytes);
+        char label[200];
+        al_model *m = fixture_model("model", cas, "loads");
+        if (!m) continue;
         int S, T, G, k;
         float *srcf = tensor(ref, cas, "src", &S), *tgtf = tensor(ref, cas, "tgt", &T);
         float *gid = tensor(ref, cas, "greedy_ids", &G);
@@ -379,10 +351,8 @@ static void test_fixtures(void)
         free(tlp); free(tatt); free(tpos);
         al_model_free(m);
     }
-    al_safetensors_free(ref);
-    free(rbytes);
+    fixture_free(&f);
 }
-#endif
 
 /* The results policy (api/model.c, docs/reliability.md): a loadable model whose weights are
  * finite but huge (±3e38) overflows float32; generate, score and stepping must say
@@ -390,7 +360,7 @@ static void test_fixtures(void)
 static void test_huge_weights(void)
 {
     size_t len;
-    uint8_t *bytes = read_all("tests/fixtures/model_lstm_local_p.safetensors", &len);
+    uint8_t *bytes = fixture_read_all("tests/fixtures/model_lstm_local_p.safetensors", &len);
     if (!bytes) return;
     al_model *m = NULL;
     char err[AL_MODEL_ERR_CAP];
@@ -420,6 +390,7 @@ static void test_huge_weights(void)
     al_decoder_free(d);
     al_model_free(m);
 }
+#endif
 
 int main(void)
 {

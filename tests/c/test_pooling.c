@@ -14,6 +14,7 @@
 
 #include "attnlab.h"
 #include "check.h"
+#include "fixtures.h"
 #include "kernels/attention_pooling.h"
 
 #define ATOL 1e-6
@@ -39,8 +40,6 @@ static void track(const char *what, const float *a, const double *e, long n, int
     }
 }
 
-static float *falloc(long n) { return check_alloc(sizeof(float) * (size_t)(n ? n : 1)); }
-static double *dalloc(long n) { return check_alloc(sizeof(double) * (size_t)(n ? n : 1)); }
 
 /* y [C] = softmax of x [C] over unmasked entries, in double; all masked → zeros */
 static void softmax_d(double *y, const double *x, const uint8_t *mask, int C)

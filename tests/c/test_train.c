@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "attnlab.h"
+#include "fixtures.h"
 
 typedef struct {
     const char *name;
@@ -51,13 +52,12 @@ static const int32_t TGT_LEN[B] = { 5, 3, 1 };
 
 static al_model *make(const variant *v, uint32_t seed)
 {
-    char cfg[2048], err[AL_MODEL_ERR_CAP];
-    snprintf(cfg, sizeof cfg, "{\"architecture\":\"seq2seq\",\"embeddingSize\":5,\"hiddenSize\":6,"
-             "%s%s,%s}", strstr(v->opts, "numLayers") ? "" : "\"numLayers\":1,", v->opts,
-             TOKENIZER);
-    al_model *m = NULL;
-    al_status st = al_model_create(cfg, strlen(cfg), seed, &m, err, sizeof err);
-    if (st != AL_OK) printf("FAIL create %s: %s\n", v->name, err);
+    char err[AL_MODEL_ERR_CAP];
+    al_model *m = fixture_create(seed, err, "{\"architecture\":\"seq2seq\",\"embeddingSize\":5,"
+                                 "\"hiddenSize\":6,%s%s,%s}",
+                                 strstr(v->opts, "numLayers") ? "" : "\"numLayers\":1,", v->opts,
+                                 TOKENIZER);
+    if (!m) printf("FAIL create %s: %s\n", v->name, err);
     return m;
 }
 
@@ -75,6 +75,7 @@ static double score_loss(const al_model *m)
     }
     return sum / n;
 }
+static double loss_of(const void *m) { return score_loss(m); }
 
 #define UNUSED_CHECK_HELPERS (void)check_seed; (void)check_fill;
 static void fd_check(const variant *v)
@@ -95,22 +96,7 @@ static void fd_check(const variant *v)
     snprintf(what, sizeof what, "%s: trainer loss = score loss", v->name);
     const float lf = (float)l0;
     check_close_f(what, &loss, &lf, 1, 1e-5, 1e-5);
-    const float *g = al_trainer_gradients(tr);
-    double *fd = check_alloc(sizeof(double) * (size_t)n);
-    const float eps = 2e-3f;
-    for (int i = 0; i < n; i++) {
-        const float keep = w[i];
-        w[i] = keep + eps;
-        const double lp = score_loss(m);
-        w[i] = keep - eps;
-        const double lm = score_loss(m);
-        w[i] = keep;
-        /* the step actually taken in float */
-        fd[i] = (lp - lm) / ((double)(keep + eps) - (double)(keep - eps));
-    }
-    snprintf(what, sizeof what, "%s: gradient vs finite differences (%d weights)", v->name, n);
-    check_close_d(what, g, fd, n, 1e-4, 1e-2);
-    free(fd);
+    fixture_fd_check(v->name, w, n, al_trainer_gradients(tr), loss_of, m);
     al_trainer_free(tr);
     al_model_free(m);
 }

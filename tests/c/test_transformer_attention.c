@@ -14,6 +14,7 @@
 
 #include "attnlab.h"
 #include "check.h"
+#include "fixtures.h"
 #include "kernels/attention_transformer.h"
 
 #define ATOL 2e-6 /* whole mechanisms (two or three chained products) vs double: a bit above 1e-6 */
@@ -23,14 +24,7 @@
 
 /* the worst |float − reference| seen, printed at the end */
 static double worst_fwd, worst_fd;
-static void track(double *worst, const float *a, const double *e, long n)
-{
-    for (long i = 0; i < n; i++)
-        if (fabs((double)a[i] - e[i]) > *worst) *worst = fabs((double)a[i] - e[i]);
-}
 
-static double *dalloc(long n) { return check_alloc(sizeof(double) * (size_t)(n ? n : 1)); }
-static float *falloc(long n) { return check_alloc(sizeof(float) * (size_t)(n ? n : 1)); }
 
 /* ------------------------------------------------------------------ double references */
 
@@ -212,7 +206,7 @@ static void fd_check(const char *what, ref_fn f, const void *c, int np, const ch
         char label[160];
         snprintf(label, sizeof label, "%s d%s vs finite differences", what, names[i]);
         check_close_d(label, analytic[i], num, sizes[i], FD_ATOL, FD_RTOL);
-        track(&worst_fd, analytic[i], num, sizes[i]);
+        track_worst(&worst_fd, analytic[i], num, sizes[i]);
         free(num);
     }
     for (int i = 0; i < np; i++) free(pd[i]);
@@ -232,9 +226,9 @@ static void forward_check(const char *what, ref_fn f, const void *c, int np, flo
     char label[160];
     snprintf(label, sizeof label, "%s output vs double", what);
     check_close_d(label, out, ro, nout, ATOL, RTOL);
-    track(&worst_fwd, out, ro, nout);
+    track_worst(&worst_fwd, out, ro, nout);
     if (att) {
-        track(&worst_fwd, att, ra, natt);
+        track_worst(&worst_fwd, att, ra, natt);
         snprintf(label, sizeof label, "%s weights vs double", what);
         check_close_d(label, att, ra, natt, ATOL, RTOL);
     }

@@ -15,6 +15,7 @@
 
 #include "attnlab.h"
 #include "check.h"
+#include "fixtures.h"
 
 #define ATOL 2e-6 /* a layer is ~6 chained products and norms vs double: a bit above 1e-6 */
 #define RTOL 1e-5
@@ -23,14 +24,7 @@
 #define NP (2 + AL_TL_NUM_PARAMS) /* x, memory, then the params in al_tl_param order */
 
 static double worst_fwd, worst_fd;
-static void track(double *worst, const float *a, const double *e, long n)
-{
-    for (long i = 0; i < n; i++)
-        if (fabs((double)a[i] - e[i]) > *worst) *worst = fabs((double)a[i] - e[i]);
-}
 
-static double *dalloc(long n) { return check_alloc(sizeof(double) * (size_t)(n ? n : 1)); }
-static float *falloc(long n) { return check_alloc(sizeof(float) * (size_t)(n ? n : 1)); }
 
 struct tl_case {
     int dec, B, T, S, E, F, H, norm_first, gelu, causal;
@@ -264,8 +258,8 @@ static void test_case(const char *what, const struct tl_case *c)
     check_close_d(label, out, ro, nout, ATOL, RTOL);
     snprintf(label, sizeof label, "%s weights vs double", what);
     check_close_d(label, att, ra, natt, ATOL, RTOL);
-    track(&worst_fwd, out, ro, nout);
-    track(&worst_fwd, att, ra, natt);
+    track_worst(&worst_fwd, out, ro, nout);
+    track_worst(&worst_fwd, att, ra, natt);
     int finite = 1;
     for (long i = 0; i < nout; i++) finite &= isfinite(out[i]);
     snprintf(label, sizeof label, "%s output is finite", what);
@@ -287,7 +281,7 @@ static void test_case(const char *what, const struct tl_case *c)
         }
         snprintf(label, sizeof label, "%s d%s vs finite differences", what, NAMES[i]);
         check_close_d(label, g[i], num, sz[i], FD_ATOL, FD_RTOL);
-        track(&worst_fd, g[i], num, sz[i]);
+        track_worst(&worst_fd, g[i], num, sz[i]);
         free(num);
     }
 

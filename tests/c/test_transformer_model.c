@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixtures.h"
 #include "api/model.h"
 #include "api/safetensors.h"
 #include "api/train.h"
@@ -127,18 +128,16 @@ static const tiny TINY[] = {
 
 static al_model *make_tiny(const tiny *v, uint32_t seed)
 {
-    char cfg[2048], err[AL_MODEL_ERR_CAP];
+    char err[AL_MODEL_ERR_CAP];
     const int enc = strcmp(v->variant, "encoder") == 0;
-    snprintf(cfg, sizeof cfg,
+    al_model *m = fixture_create(seed, err,
              "{\"architecture\":\"transformer\",\"variant\":\"%s\",\"embeddingSize\":4,"
              "\"numHeads\":2,\"feedforwardSize\":6,\"numLayers\":2,%s,\"tokenizer\":{\"type\":"
              "\"char\",\"srcVocab\":[\"<pad>\",\"<s>\",\"</s>\",\"<unk>\",\"a\",\"b\",\"c\"],"
              "\"tgtVocab\":%s,\"unk\":\"<unk>\"%s}}", v->variant, v->opts,
              enc ? "[\"O\",\"B\",\"I\"]" : "[\"<pad>\",\"<s>\",\"</s>\",\"<unk>\",\"a\",\"b\",\"c\"]",
              enc ? "" : ",\"bos\":\"<s>\",\"eos\":\"</s>\"");
-    al_model *m = NULL;
-    if (al_model_create(cfg, strlen(cfg), seed, &m, err, sizeof err) != AL_OK)
-        printf("FAIL create %s: %s\n", v->name, err);
+    if (!m) printf("FAIL create %s: %s\n", v->name, err);
     return m;
 }
 
@@ -208,6 +207,17 @@ static double forward_loss(const al_model *m, const char *variant, const tiny_ba
     return sum / terms;
 }
 
+struct loss_ctx {
+    const al_model *m;
+    const char *variant;
+    const tiny_batch *b;
+};
+static double loss_of(const void *p)
+{
+    const struct loss_ctx *c = p;
+    return forward_loss(c->m, c->variant, c->b);
+}
+
 static void fd_check(const tiny *v)
 {
     const int base = al_alloc_live();
@@ -227,22 +237,8 @@ static void fd_check(const tiny *v)
     const double l0 = forward_loss(m, v->variant, &b);
     snprintf(what, sizeof what, "%s: trainer loss = inference-path loss", v->name);
     check_close_d(what, &loss, &l0, 1, 1e-6, 1e-6);
-    const float *g = al_trainer_gradients(tr);
-    double *fd = check_alloc(sizeof(double) * (size_t)n);
-    const float eps = 2e-3f;
-    for (int i = 0; i < n; i++) {
-        const float keep = w[i];
-        w[i] = keep + eps;
-        const double lp = forward_loss(m, v->variant, &b);
-        w[i] = keep - eps;
-        const double lm = forward_loss(m, v->variant, &b);
-        w[i] = keep;
-        /* the step actually taken in float */
-        fd[i] = (lp - lm) / ((double)(keep + eps) - (double)(keep - eps));
-    }
-    snprintf(what, sizeof what, "%s: gradient vs finite differences (%d weights)", v->name, n);
-    check_close_d(what, g, fd, n, 1e-4, 1e-2);
-    free(fd);
+    const struct loss_ctx ctx = { m, v->variant, &b };
+    fixture_fd_check(v->name, w, n, al_trainer_gradients(tr), loss_of, &ctx);
     al_trainer_free(tr);
     al_model_free(m);
     snprintf(what, sizeof what, "%s: no leak", v->name);
@@ -330,32 +326,6 @@ static void test_training(void)
 }
 
 #ifndef __EMSCRIPTEN__
-static uint8_t *read_all(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    uint8_t *b = check_alloc((size_t)n);
-    *len = fread(b, 1, (size_t)n, fp);
-    fclose(fp);
-    return b;
-}
-
-/* the fixture tensor "<case>.<what>" as floats (NULL when absent) */
-static float *tensor(al_safetensors *ref, const char *cas, const char *what, int *n)
-{
-    char name[128];
-    snprintf(name, sizeof name, "%s.%s", cas, what);
-    int i = al_safetensors_find(ref, name);
-    if (i < 0) return NULL;
-    *n = al_safetensors_numel(ref, i);
-    float *x = check_alloc(sizeof(float) * (size_t)*n);
-    al_safetensors_read_f32(ref, i, x, (size_t)*n);
-    return x;
-}
-
 /* compare one stack's attention, att.<stack>.<kind>.<layer> [H,T,S] for layers 0 and 1 */
 static void check_att(al_safetensors *ref, const char *cas, const char *stack, const char *kind,
                       const float *got, long per_layer)
@@ -364,7 +334,7 @@ static void check_att(al_safetensors *ref, const char *cas, const char *stack, c
         char what[64], label[160];
         int n;
         snprintf(what, sizeof what, "att.%s.%s.%d", stack, kind, l);
-        float *want = tensor(ref, cas, what, &n);
+        float *want = fixture_get(ref, cas, what, &n);
         snprintf(label, sizeof label, "%s %s", cas, what);
         if (!check_true(label, want && n == per_layer)) { free(want); continue; }
         check_close_f(label, got + per_layer * l, want, n, 1e-5, 1e-4);
@@ -378,37 +348,22 @@ static void test_fixtures(void)
         "encoder_learned_post", "encoder_sinusoidal_pre_gelu", "decoder_learned",
         "encdec_sinusoidal", "encoder_relative", "decoder_relative", "encdec_relative",
     };
-    size_t rlen;
-    uint8_t *rbytes = read_all("tests/fixtures/transformer_model_reference.safetensors", &rlen);
-    if (!rbytes) {
-        printf("note: tests/fixtures not found (run from the repository root); fixtures skipped\n");
+    fixture_file f;
+    if (!fixture_open(&f, "tests/fixtures/transformer_model_reference.safetensors",
+                      "reference opens", "fixtures"))
         return;
-    }
-    al_safetensors *ref;
-    if (!check_true("reference opens", al_safetensors_open(rbytes, rlen, &ref, NULL, 0) == AL_OK)) {
-        free(rbytes);
-        return;
-    }
+    al_safetensors *ref = f.st;
     for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
         const char *cas = CASES[c];
-        char path[160], label[200], err[AL_MODEL_ERR_CAP];
-        snprintf(path, sizeof path, "tests/fixtures/transformer_%s.safetensors", cas);
-        size_t len;
-        uint8_t *bytes = read_all(path, &len);
-        al_model *m = NULL;
-        snprintf(label, sizeof label, "%s loads", cas);
-        if (!check_true(label, bytes && al_model_load(bytes, len, &m, err, sizeof err) == AL_OK)) {
-            printf("  %s\n", err);
-            free(bytes);
-            continue;
-        }
-        free(bytes);
+        char label[200];
+        al_model *m = fixture_model("transformer", cas, "loads");
+        if (!m) continue;
         const int ed = strncmp(cas, "encdec", 6) == 0, enc = strncmp(cas, "encoder", 7) == 0;
         const int V = al_model_tgt_vocab(m), L = 2, H = 2;
         int S, k, F = 0, G = 0;
-        float *srcf = tensor(ref, cas, "src", &S), *logits = tensor(ref, cas, "logits", &k);
-        float *fedf = tensor(ref, cas, "fed", &F), *gid = tensor(ref, cas, "greedy_ids", &G);
-        float *glp = tensor(ref, cas, "greedy_logp", &k);
+        float *srcf = fixture_get(ref, cas, "src", &S), *logits = fixture_get(ref, cas, "logits", &k);
+        float *fedf = fixture_get(ref, cas, "fed", &F), *gid = fixture_get(ref, cas, "greedy_ids", &G);
+        float *glp = fixture_get(ref, cas, "greedy_logp", &k);
         int32_t src[16], fed[16], ids[16];
         for (int i = 0; i < S; i++) src[i] = (int32_t)srcf[i];
         for (int i = 0; i < F; i++) fed[i] = (int32_t)fedf[i];
@@ -459,8 +414,7 @@ static void test_fixtures(void)
         free(srcf); free(logits); free(fedf); free(gid); free(glp); free(out); free(att);
         al_model_free(m);
     }
-    al_safetensors_free(ref);
-    free(rbytes);
+    fixture_free(&f);
 }
 
 /* PyTorch autograd gradients: tests/fixtures/transformer_train_gradients.safetensors */
@@ -470,34 +424,20 @@ static void test_gradient_fixture(void)
         "encoder_learned_post", "encoder_sinusoidal_pre_gelu", "decoder_learned",
         "encdec_sinusoidal", "encoder_relative", "decoder_relative", "encdec_relative",
     };
-    size_t rlen;
-    uint8_t *rbytes = read_all("tests/fixtures/transformer_train_gradients.safetensors", &rlen);
-    if (!rbytes) {
-        printf("note: tests/fixtures not found (run from the repository root); gradients skipped\n");
+    fixture_file f;
+    if (!fixture_open(&f, "tests/fixtures/transformer_train_gradients.safetensors",
+                      "gradients open", "gradients"))
         return;
-    }
-    al_safetensors *ref;
-    if (!check_true("gradients open", al_safetensors_open(rbytes, rlen, &ref, NULL, 0) == AL_OK)) {
-        free(rbytes);
-        return;
-    }
+    al_safetensors *ref = f.st;
     for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
         const char *cas = CASES[c];
-        char path[160], label[200], err[AL_MODEL_ERR_CAP];
-        snprintf(path, sizeof path, "tests/fixtures/transformer_%s.safetensors", cas);
-        size_t len;
-        uint8_t *bytes = read_all(path, &len);
-        al_model *m = NULL;
-        snprintf(label, sizeof label, "%s loads", cas);
-        if (!check_true(label, bytes && al_model_load(bytes, len, &m, err, sizeof err) == AL_OK)) {
-            free(bytes);
-            continue;
-        }
-        free(bytes);
+        char label[200];
+        al_model *m = fixture_model("transformer", cas, "loads");
+        if (!m) continue;
         int ns = 0, nt = 0, nl = 0, k;
-        float *srcf = tensor(ref, cas, "src", &ns), *tgtf = tensor(ref, cas, "tgt", &nt);
-        float *slf = tensor(ref, cas, "src_len", &nl), *tlf = tensor(ref, cas, "tgt_len", &nl);
-        float *want_loss = tensor(ref, cas, "loss", &k);
+        float *srcf = fixture_get(ref, cas, "src", &ns), *tgtf = fixture_get(ref, cas, "tgt", &nt);
+        float *slf = fixture_get(ref, cas, "src_len", &nl), *tlf = fixture_get(ref, cas, "tgt_len", &nl);
+        float *want_loss = fixture_get(ref, cas, "loss", &k);
         const int B = nl, S_max = ns / B, T_max = nt / B;
         int32_t src[64], tgt[64], sl[4], tl[4];
         for (int i = 0; i < ns; i++) src[i] = (int32_t)srcf[i];
@@ -514,34 +454,11 @@ static void test_gradient_fixture(void)
                                               &loss) == AL_OK);
         snprintf(label, sizeof label, "%s: loss", cas);
         check_close_f(label, &loss, want_loss, 1, 1e-5, 1e-4);
-        uint8_t *gb;
-        size_t gl;
-        al_safetensors *got;
-        if (al_trainer_save_gradients(tr, &gb, &gl) == AL_OK &&
-            al_safetensors_open(gb, gl, &got, NULL, 0) == AL_OK) {
-            int tensors = 0;
-            for (int i = 0; i < al_safetensors_count(got); i++) {
-                const char *name = al_safetensors_name(got, i);
-                char what[160];
-                snprintf(what, sizeof what, "grad.%s", name);
-                int n = 0;
-                float *want = tensor(ref, cas, what, &n);
-                snprintf(label, sizeof label, "%s: grad %s", cas, name);
-                if (!check_true(label, want && n == al_safetensors_numel(got, i))) {
-                    free(want);
-                    continue;
-                }
-                float *g = check_alloc(sizeof(float) * (size_t)n);
-                al_safetensors_read_f32(got, i, g, (size_t)n);
-                check_close_f(label, g, want, n, 1e-5, 1e-4);
-                free(g);
-                free(want);
-                tensors++;
-            }
+        int total = 0;
+        const int tensors = fixture_gradients(tr, ref, cas, "%s: grad %s", &total);
+        if (tensors >= 0) {
             snprintf(label, sizeof label, "%s: every tensor has a gradient (%d)", cas, tensors);
-            check_true(label, tensors == al_safetensors_count(got) && tensors > 20);
-            al_safetensors_free(got);
-            al_free(gb);
+            check_true(label, tensors == total && tensors > 20);
         }
         al_trainer_free(tr);
         free(srcf);
@@ -551,8 +468,7 @@ static void test_gradient_fixture(void)
         free(want_loss);
         al_model_free(m);
     }
-    al_safetensors_free(ref);
-    free(rbytes);
+    fixture_free(&f);
 }
 #endif
 

@@ -12,37 +12,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { init, loadModel, AttnlabError, readSafetensors, createModel, createTrainer, loadTrainableModel, saveModel } from '../../wasm/index.js';
-import { loadFixture, assertClose } from './fixtures.js';
+import { loadModel, AttnlabError, readSafetensors, createModel, createTrainer, loadTrainableModel, saveModel } from '../../wasm/index.js';
+import { loadFixture } from './fixtures.js';
+import { fixtureSuite, ids, modelUrl } from './model-fixtures.js';
 import { writeSafetensors } from './model-suite.js';
 
-const TOL = { atol: 1e-5, rtol: 1e-4 }; // whole model vs PyTorch fixture (STYLE.md)
 const FIXTURES = new URL('../fixtures/', import.meta.url);
-const modelUrl = (c) => new URL(c.file, FIXTURES);
-const ids = (t) => Int32Array.from(t.data, Math.round);
 
 export function runClassifierSuite({ simd }) {
-  let api;
-  const ref = loadFixture('classifier_reference');
-  const worst = {};
-  const close = (what, actual, expected, c) => {
-    const { maxAbsDiff } = assertClose(actual, expected, { ...TOL, label: `${c.name} ${what}` });
-    worst[what] = Math.max(worst[what] ?? 0, maxAbsDiff);
-  };
-  const byName = (name) => ref.cases.find((c) => c.name === name);
-
-  test.before(async () => {
-    api = await init({ simd });
-    assert.equal(api.simd, simd);
-  });
-
-  test.after(() => {
-    console.log(`classifier fixtures (${simd ? 'simd' : 'scalar'}): worst |diff| vs PyTorch: ${JSON.stringify(worst)}`);
-  });
+  const fx = fixtureSuite({ simd, reference: 'classifier_reference', label: 'classifier fixtures' });
+  const { ref, close, byName } = fx;
 
   for (const c of ref.cases) {
     test(`${c.name}: probabilities and attention weights match PyTorch`, async () => {
-      const base = api.liveAllocations();
+      const base = fx.api.liveAllocations();
       const model = await loadModel(modelUrl(c));
       try {
         const t = c.tensors;
@@ -85,7 +68,7 @@ export function runClassifierSuite({ simd }) {
       } finally {
         model.dispose();
       }
-      assert.equal(api.liveAllocations(), base, 'every allocation freed');
+      assert.equal(fx.api.liveAllocations(), base, 'every allocation freed');
     });
   }
 
@@ -131,7 +114,7 @@ export function runClassifierSuite({ simd }) {
   });
 
   test('malformed classifiers each fail with their own message, naming the tensor or key', async () => {
-    const base = api.liveAllocations();
+    const base = fx.api.liveAllocations();
     const variant = (name, edit) => {
       const { metadata, tensors } = readSafetensors(readFileSync(modelUrl(byName(name))));
       const t = new Map([...tensors].map(([k, v]) => [k, { data: v.data, shape: v.shape.slice() }]));
@@ -172,11 +155,11 @@ export function runClassifierSuite({ simd }) {
         return true;
       });
     }
-    assert.equal(api.liveAllocations(), base, 'failed loads free everything');
+    assert.equal(fx.api.liveAllocations(), base, 'failed loads free everything');
   });
 
   test('training: the batch gradient equals PyTorch autograd (attention, han, structured with its penalty)', async () => {
-    const base = api.liveAllocations();
+    const base = fx.api.liveAllocations();
     const grad = loadFixture('classifier_gradients');
     assert.equal(grad.cases.length, 4);
     for (const c of grad.cases) {
@@ -206,7 +189,7 @@ export function runClassifierSuite({ simd }) {
       assert.equal(trainer.gradients(c.texts.map((src, b) => ({ src, label: c.labels[b] }))).loss, loss);
       model.dispose();
     }
-    assert.equal(api.liveAllocations(), base, 'every allocation freed');
+    assert.equal(fx.api.liveAllocations(), base, 'every allocation freed');
   });
 
   const TINY = {
@@ -223,7 +206,7 @@ export function runClassifierSuite({ simd }) {
 
   for (const [pooling, extra] of [['attention', {}], ['han', { attentionSize: 4, sentenceSeparator: '.' }], ['structured', { attentionSize: 4, hops: 2, penaltyCoefficient: 0.1 }]]) {
     test(`training ${pooling}: a short run from createModel() lowers the loss; same seed, same bytes`, async () => {
-      const base = api.liveAllocations();
+      const base = fx.api.liveAllocations();
       const config = { ...TINY, pooling, ...extra };
       const run = async () => {
         const model = await createModel(config, { seed: 5 });
@@ -260,7 +243,7 @@ export function runClassifierSuite({ simd }) {
       loaded.dispose();
       c.dispose();
       d.dispose();
-      assert.equal(api.liveAllocations(), base, 'every allocation freed');
+      assert.equal(fx.api.liveAllocations(), base, 'every allocation freed');
     });
   }
 
@@ -303,14 +286,14 @@ export function runClassifierSuite({ simd }) {
   });
 
   test('dispose, and 300 load/classify/dispose cycles return liveAllocations to baseline', async () => {
-    const base = api.liveAllocations();
+    const base = fx.api.liveAllocations();
     const m = await loadModel(modelUrl(byName('structured_bilstm')));
     m.classify('the cat');
     m.dispose();
     m.dispose();
     assert.throws(() => m.classify('the cat'), (e) => e instanceof AttnlabError && /disposed/.test(e.message));
     assert.throws(() => m.run('the cat'), /disposed/);
-    assert.equal(api.liveAllocations(), base);
+    assert.equal(fx.api.liveAllocations(), base);
     const files = ref.cases.map((c) => readFileSync(modelUrl(c)));
     for (let i = 0; i < 300; i++) {
       const c = ref.cases[i % ref.cases.length];
@@ -319,6 +302,6 @@ export function runClassifierSuite({ simd }) {
       if (i % 2) mm.classify('zebra . the cat');
       mm.dispose();
     }
-    assert.equal(api.liveAllocations(), base);
+    assert.equal(fx.api.liveAllocations(), base);
   });
 }

@@ -12,14 +12,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { init, loadModel, AttnlabError, readSafetensors, createModel, createTrainer, loadTrainableModel, saveModel } from '../../wasm/index.js';
-import { loadFixture, assertClose } from './fixtures.js';
+import { loadModel, AttnlabError, readSafetensors, createModel, createTrainer, loadTrainableModel, saveModel } from '../../wasm/index.js';
+import { fixtureSuite, ids, modelUrl } from './model-fixtures.js';
 import { writeSafetensors } from './model-suite.js';
 
-const TOL = { atol: 1e-5, rtol: 1e-4 }; // whole model vs PyTorch fixture (STYLE.md)
-const FIXTURES = new URL('../fixtures/', import.meta.url);
-const modelUrl = (c) => new URL(c.file, FIXTURES);
-const ids = (t) => Int32Array.from(t.data, Math.round);
 const row = (t, b, len) => Array.from(t.data.subarray(b * t.shape[1], b * t.shape[1] + len), Math.round);
 
 const VOCAB = ['<unk>', '<s>', '</s>', 'the', 'cat', 'sat', 'on', 'mat', 'a', 'dog', 'ran', 'big'];
@@ -31,28 +27,13 @@ const config = (cell, extra = {}) => ({
 });
 
 export function runMemoryRnnModelSuite({ simd }) {
-  let api;
-  const ref = loadFixture('memory_rnn_model_reference');
-  const worst = {};
-  const close = (what, actual, expected, c) => {
-    const { maxAbsDiff } = assertClose(actual, expected, { ...TOL, label: `${c.name} ${what}` });
-    worst[what] = Math.max(worst[what] ?? 0, maxAbsDiff);
-  };
-  const byName = (name) => ref.cases.find((c) => c.name === name);
-
-  test.before(async () => {
-    api = await init({ simd });
-    assert.equal(api.simd, simd);
-  });
-
-  test.after(() => {
-    console.log(`memory-rnn model fixtures (${simd ? 'simd' : 'scalar'}): worst |diff| vs PyTorch: ${JSON.stringify(worst)}`);
-  });
+  const fx = fixtureSuite({ simd, reference: 'memory_rnn_model_reference', label: 'memory-rnn model fixtures' });
+  const { ref, close, byName } = fx;
 
   for (const c of ref.cases) {
     const lm = c.head === 'lm';
     test(`${c.name}: ${lm ? 'log-probs, distributions' : 'probabilities'} and attention weights match PyTorch`, async () => {
-      const base = api.liveAllocations();
+      const base = fx.api.liveAllocations();
       const model = await loadModel(modelUrl(c));
       try {
         const t = c.tensors;
@@ -87,7 +68,7 @@ export function runMemoryRnnModelSuite({ simd }) {
       } finally {
         model.dispose();
       }
-      assert.equal(api.liveAllocations(), base, 'every allocation freed');
+      assert.equal(fx.api.liveAllocations(), base, 'every allocation freed');
     });
 
     test(`${c.name}: the batch loss and every parameter's gradient match PyTorch autograd`, async () => {
@@ -140,7 +121,7 @@ export function runMemoryRnnModelSuite({ simd }) {
   });
 
   test('malformed memory-rnn models each fail with their own message, naming the tensor or key', async () => {
-    const base = api.liveAllocations();
+    const base = fx.api.liveAllocations();
     const variant = (name, edit) => {
       const { metadata, tensors } = readSafetensors(readFileSync(modelUrl(byName(name))));
       const t = new Map([...tensors].map(([k, v]) => [k, { data: v.data, shape: v.shape.slice() }]));
@@ -175,11 +156,11 @@ export function runMemoryRnnModelSuite({ simd }) {
         return true;
       });
     }
-    assert.equal(api.liveAllocations(), base, 'failed loads free everything');
+    assert.equal(fx.api.liveAllocations(), base, 'failed loads free everything');
   });
 
   test('training from createModel() lowers the loss of each cell; the same seed gives the same bytes', async () => {
-    const base = api.liveAllocations();
+    const base = fx.api.liveAllocations();
     const data = SENTENCES.map((src) => ({ src }));
     for (const cell of ['lstmn', 'self-attention-rnn', 'lstm']) {
       const run = async () => {
@@ -216,11 +197,11 @@ export function runMemoryRnnModelSuite({ simd }) {
     const lm = await createModel(config('lstm', { tokenizer: { type: 'word', vocab: VOCAB, unk: '<unk>' } }));
     assert.throws(() => createTrainer(lm).step([{ src: 'cat' }]), (e) => e.code === 'AL_ERR_SHAPE' && /needs 2 or more/.test(e.message));
     lm.dispose();
-    assert.equal(api.liveAllocations(), base, 'every allocation freed');
+    assert.equal(fx.api.liveAllocations(), base, 'every allocation freed');
   });
 
   test('dispose, and 200 load/run/dispose cycles return liveAllocations to baseline', async () => {
-    const base = api.liveAllocations();
+    const base = fx.api.liveAllocations();
     const files = ref.cases.map((c) => readFileSync(modelUrl(c)));
     for (let i = 0; i < 200; i++) {
       const m = await loadModel(files[i % files.length]);
@@ -231,6 +212,6 @@ export function runMemoryRnnModelSuite({ simd }) {
     m.dispose();
     m.dispose();
     assert.throws(() => m.run('the cat'), /disposed/);
-    assert.equal(api.liveAllocations(), base);
+    assert.equal(fx.api.liveAllocations(), base);
   });
 }

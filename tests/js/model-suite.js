@@ -7,13 +7,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { init, loadModel, Model, AttnlabError, readSafetensors } from '../../wasm/index.js';
+import { loadModel, Model, AttnlabError, readSafetensors } from '../../wasm/index.js';
 import { Tokenizer } from '../../wasm/tokenizer.js';
-import { loadFixture, assertClose } from './fixtures.js';
+import { assertClose } from './fixtures.js';
+import { fixtureSuite, ids, modelUrl } from './model-fixtures.js';
 
-const TOL = { atol: 1e-5, rtol: 1e-4 }; // whole model vs PyTorch fixture (STYLE.md)
 const FIXTURES = new URL('../fixtures/', import.meta.url);
-const modelUrl = (c) => new URL(c.file, FIXTURES);
 
 /** A safetensors file from Map name -> { data: Float32Array, shape } and metadata {str: str}. */
 export function writeSafetensors(tensors, metadata) {
@@ -38,29 +37,14 @@ export function writeSafetensors(tensors, metadata) {
   return out;
 }
 
-const ids = (t) => Int32Array.from(t.data, Math.round);
 
 export function runModelSuite({ simd }) {
-  let api;
-  const ref = loadFixture('model_reference');
-  const worst = {};
-  const close = (what, actual, expected, c) => {
-    const { maxAbsDiff } = assertClose(actual, expected, { ...TOL, label: `${c.name} ${what}` });
-    worst[what] = Math.max(worst[what] ?? 0, maxAbsDiff);
-  };
-
-  test.before(async () => {
-    api = await init({ simd });
-    assert.equal(api.simd, simd);
-  });
-
-  test.after(() => {
-    console.log(`model fixtures (${simd ? 'simd' : 'scalar'}): worst |diff| vs PyTorch: ${JSON.stringify(worst)}`);
-  });
+  const fx = fixtureSuite({ simd, reference: 'model_reference', label: 'model fixtures' });
+  const { ref, close } = fx;
 
   for (const c of ref.cases) {
     test(`${c.name}: greedy, beam, stepping and teacher forcing match PyTorch`, async () => {
-      const base = api.liveAllocations();
+      const base = fx.api.liveAllocations();
       const model = await loadModel(modelUrl(c));
       try {
         const t = c.tensors;
@@ -104,7 +88,7 @@ export function runModelSuite({ simd }) {
       } finally {
         model.dispose();
       }
-      assert.equal(api.liveAllocations(), base, 'every allocation freed');
+      assert.equal(fx.api.liveAllocations(), base, 'every allocation freed');
     });
   }
 
@@ -173,7 +157,7 @@ export function runModelSuite({ simd }) {
     const c = ref.cases.find((x) => x.name === 'lstm_additive_bahdanau');
     const { metadata, tensors } = readSafetensors(readFileSync(modelUrl(c)));
     const cfg = JSON.parse(metadata.config);
-    const base = api.liveAllocations();
+    const base = fx.api.liveAllocations();
     const variant = (edit) => {
       const t = new Map([...tensors].map(([k, v]) => [k, { data: v.data, shape: v.shape.slice() }]));
       const conf = structuredClone(cfg);
@@ -204,12 +188,12 @@ export function runModelSuite({ simd }) {
       });
     }
     await assert.rejects(loadModel(new Uint8Array([1, 2, 3])), (e) => e.code === 'AL_ERR_FORMAT');
-    assert.equal(api.liveAllocations(), base, 'failed loads free everything');
+    assert.equal(fx.api.liveAllocations(), base, 'failed loads free everything');
   });
 
   test('dispose: use after dispose throws, double dispose is harmless, decoders go with the model', async () => {
     const c = ref.cases[0];
-    const base = api.liveAllocations();
+    const base = fx.api.liveAllocations();
     const m = await loadModel(modelUrl(c));
     const d = m.startDecoding('abc');
     d.step();
@@ -221,11 +205,11 @@ export function runModelSuite({ simd }) {
     assert.throws(() => m.startDecoding('abc'), /disposed/);
     assert.throws(() => d.step(), /disposed/);
     d.dispose();
-    assert.equal(api.liveAllocations(), base);
+    assert.equal(fx.api.liveAllocations(), base);
     const m2 = await loadModel(modelUrl(c));
     m2.run('ab');
     m2[Symbol.dispose](); // what `using` calls (Node 20 has no `using` syntax)
-    assert.equal(api.liveAllocations(), base, 'Symbol.dispose disposes');
+    assert.equal(fx.api.liveAllocations(), base, 'Symbol.dispose disposes');
     const m3 = await loadModel(modelUrl(c));
     const d3 = m3.startDecoding('abc', { maxLength: 2 });
     d3.step();
@@ -235,18 +219,18 @@ export function runModelSuite({ simd }) {
     d3.dispose();
     d3.dispose();
     m3.dispose();
-    assert.equal(api.liveAllocations(), base);
+    assert.equal(fx.api.liveAllocations(), base);
   });
 
   test('1,000 load/run/dispose cycles return liveAllocations to baseline', async () => {
     const bytes = readFileSync(modelUrl(ref.cases[0]));
-    const base = api.liveAllocations();
+    const base = fx.api.liveAllocations();
     for (let i = 0; i < 1000; i++) {
       const m = await loadModel(bytes);
       m.run('abc', { beamWidth: i % 3 === 0 ? 2 : 1 });
       if (i % 10 === 0) m.score('abc', 'ab');
       m.dispose();
     }
-    assert.equal(api.liveAllocations(), base);
+    assert.equal(fx.api.liveAllocations(), base);
   });
 }

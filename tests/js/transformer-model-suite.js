@@ -14,23 +14,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { init, loadModel, AttnlabError, readSafetensors, createModel, createTrainer, loadTrainableModel } from '../../wasm/index.js';
-import { loadFixture, assertClose } from './fixtures.js';
+import { loadModel, AttnlabError, readSafetensors, createModel, createTrainer, loadTrainableModel } from '../../wasm/index.js';
+import { loadFixture } from './fixtures.js';
+import { fixtureSuite, ids, modelUrl } from './model-fixtures.js';
 import { writeSafetensors } from './model-suite.js';
 
-const TOL = { atol: 1e-5, rtol: 1e-4 }; // whole model vs PyTorch fixture (STYLE.md)
-const FIXTURES = new URL('../fixtures/', import.meta.url);
-const modelUrl = (c) => new URL(c.file, FIXTURES);
-const ids = (t) => Int32Array.from(t.data, Math.round);
-
 export function runTransformerModelSuite({ simd }) {
-  let api;
-  const ref = loadFixture('transformer_model_reference');
-  const worst = {};
-  const close = (what, actual, expected, c) => {
-    const { maxAbsDiff } = assertClose(actual, expected, { ...TOL, label: `${c.name} ${what}` });
-    worst[what] = Math.max(worst[what] ?? 0, maxAbsDiff);
-  };
+  const fx = fixtureSuite({ simd, reference: 'transformer_model_reference', label: 'transformer fixtures' });
+  const { ref, close } = fx;
   /** every attention map of r against the fixture's att.<stack>.<kind>.<layer> [H, T, S] */
   const closeAttention = (r, t, c, stackName) => {
     const H = 2, L = 2;
@@ -53,18 +44,9 @@ export function runTransformerModelSuite({ simd }) {
     }
   };
 
-  test.before(async () => {
-    api = await init({ simd });
-    assert.equal(api.simd, simd);
-  });
-
-  test.after(() => {
-    console.log(`transformer fixtures (${simd ? 'simd' : 'scalar'}): worst |diff| vs PyTorch: ${JSON.stringify(worst)}`);
-  });
-
   for (const c of ref.cases) {
     test(`${c.name}: logits, every layer/head attention and greedy decoding match PyTorch`, async () => {
-      const base = api.liveAllocations();
+      const base = fx.api.liveAllocations();
       const model = await loadModel(modelUrl(c));
       try {
         assert.equal(model.architecture, 'transformer');
@@ -118,14 +100,14 @@ export function runTransformerModelSuite({ simd }) {
       } finally {
         model.dispose();
       }
-      assert.equal(api.liveAllocations(), base, `${c.name}: no leaks`);
+      assert.equal(fx.api.liveAllocations(), base, `${c.name}: no leaks`);
     });
   }
 
   const grads = loadFixture('transformer_train_gradients');
   for (const c of grads.cases) {
     test(`${c.name}: training loss and every gradient match PyTorch autograd`, async () => {
-      const base = api.liveAllocations();
+      const base = fx.api.liveAllocations();
       const model = await loadTrainableModel(modelUrl(c));
       const trainer = createTrainer(model);
       try {
@@ -144,7 +126,7 @@ export function runTransformerModelSuite({ simd }) {
       } finally {
         model.dispose();
       }
-      assert.equal(api.liveAllocations(), base, `${c.name}: no leaks`);
+      assert.equal(fx.api.liveAllocations(), base, `${c.name}: no leaks`);
     });
   }
 
@@ -156,7 +138,7 @@ export function runTransformerModelSuite({ simd }) {
   const LM_DATA = ['abcde', 'bcdea', 'cdeab', 'deabc', 'eabcd', 'abcab'];
 
   test('a tiny decoder-only model from createModel() learns (loss falls), and the same seed gives the same bytes', async () => {
-    const base = api.liveAllocations();
+    const base = fx.api.liveAllocations();
     const runOnce = async () => {
       const model = await createModel(TINY_LM, { seed: 7 });
       const trainer = createTrainer(model, { lr: 1e-2 });
@@ -182,11 +164,11 @@ export function runTransformerModelSuite({ simd }) {
     assert.ok(readSafetensors(a.bytes).tensors.has('layers.1.self_attn.relative_value.weight'));
     again.dispose();
     console.log(`tiny decoder-only LM (${simd ? 'simd' : 'scalar'}): loss ${a.losses[0].toFixed(4)} -> ${a.losses.at(-1).toFixed(4)} in 40 steps; 'abc' -> '${a.out}'`);
-    assert.equal(api.liveAllocations(), base, 'no leaks');
+    assert.equal(fx.api.liveAllocations(), base, 'no leaks');
   });
 
   test('encoder and encoder-decoder examples: step, evaluate, and the example errors', async () => {
-    const base = api.liveAllocations();
+    const base = fx.api.liveAllocations();
     const tok = { type: 'char', srcVocab: ['<pad>', '<unk>', ...'abc'], unk: '<unk>' };
     const enc = await createModel({ architecture: 'transformer', variant: 'encoder', embeddingSize: 8, numHeads: 2, feedforwardSize: 8, numLayers: 1, positions: 'sinusoidal', tokenizer: { ...tok, tgtVocab: ['O', 'X'] } }, { seed: 1 });
     const te = createTrainer(enc, { lr: 3e-2 });
@@ -214,7 +196,7 @@ export function runTransformerModelSuite({ simd }) {
     assert.throws(() => tl.step([{ src: [3] }]), (err) => err.code === 'AL_ERR_SHAPE');
     assert.ok(Number.isFinite(tl.step([{ src: [3, 4] }, { src: 'a' }])));
     lm.dispose();
-    assert.equal(api.liveAllocations(), base, 'no leaks');
+    assert.equal(fx.api.liveAllocations(), base, 'no leaks');
   });
 
   test('the encoder fixture is an nn.TransformerEncoder state dict, loaded as is', () => {
@@ -232,7 +214,7 @@ export function runTransformerModelSuite({ simd }) {
     const c = ref.cases.find((x) => x.name === 'encoder_learned_post');
     const { metadata, tensors } = readSafetensors(readFileSync(modelUrl(c)));
     const cfg = JSON.parse(metadata.config);
-    const base = api.liveAllocations();
+    const base = fx.api.liveAllocations();
     const variant = (edit) => {
       const t = new Map([...tensors].map(([k, v]) => [k, { data: v.data, shape: v.shape.slice() }]));
       const conf = structuredClone(cfg);
@@ -261,11 +243,11 @@ export function runTransformerModelSuite({ simd }) {
         return true;
       });
     }
-    assert.equal(api.liveAllocations(), base, 'failed loads leave nothing allocated');
+    assert.equal(fx.api.liveAllocations(), base, 'failed loads leave nothing allocated');
   });
 
   test('run-time errors, seq2seq-only calls, dispose, and load/run/dispose cycles without leaks', async () => {
-    const base = api.liveAllocations();
+    const base = fx.api.liveAllocations();
     const enc = await loadModel(modelUrl(ref.cases.find((x) => x.name === 'encoder_learned_post')));
     assert.throws(() => enc.run(new Int32Array(11).fill(4)), (e) => e.code === 'AL_ERR_SHAPE' && /at most 10 \(config "maxPositions"\)/.test(e.message));
     assert.throws(() => enc.run([4, 99]), (e) => e.code === 'AL_ERR_RANGE' && /\[1\] = 99/.test(e.message));
@@ -288,6 +270,6 @@ export function runTransformerModelSuite({ simd }) {
         m.dispose();
       }
     }
-    assert.equal(api.liveAllocations(), base, 'every cycle freed');
+    assert.equal(fx.api.liveAllocations(), base, 'every cycle freed');
   });
 }

@@ -107,7 +107,7 @@ test('registry: families, offered models, planned trained models', () => {
     }
   }
   for (const m of ALL_MODELS) {
-    assert.ok(['seq2seq', 'transformer', 'classifier'].includes(m.family), m.name);
+    assert.ok(['seq2seq', 'transformer', 'classifier', 'memory-rnn', 'reverse'].includes(m.family), m.name);
     assert.equal(resolveModel(m.name, ORIGIN), m);
   }
   const names = ALL_MODELS.map((m) => m.name);

@@ -1,0 +1,101 @@
+// scripts/train/common.mjs: what every family of scripts/train.mjs shares: the learning-rate
+// schedule and training loop, the model card's common fields, and writing a model and its card.
+//
+//   const run = await trainLoop({ name, trainer, steps, lr, batch: (s) => examples, probe: () => ({ ... }) });
+//   await writeModel(out, name, bytes, card);     // <out>/<name>.safetensors and <name>.json
+//
+// The schedule (the dates models' since the first release, so their bytes do not move): Adam at
+// lr constant for the first 60% of the steps, then linear decay to lr/10 over the last 40%.
+// Timing: `seconds` is wall time, `cpuSeconds` this process's CPU time (user + system): on a
+// shared machine the wall time says more about the neighbours than about the model, so the
+// budget of `make models` is judged on both.
+// Not here: any maths (wasm), data (web/data/), a family's configs (scripts/train/<family>.mjs).
+
+import { writeFile, mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+import path from 'node:path';
+
+import { simdSupported } from '../../wasm/index.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const MODELS_DIR = path.join(ROOT, 'web', 'models');
+
+/** The learning rate at step s (0-based) of `steps`: constant, then linear decay to lr/10 over the last 40%. */
+export function scheduledLr(lr, steps, s) {
+  const decayFrom = Math.floor(steps * 0.6);
+  return s >= decayFrom ? lr * (1 - 0.9 * (s - decayFrom) / Math.max(steps - decayFrom, 1)) : lr;
+}
+
+/** The schedule as the card states it. */
+export function scheduleText(steps) {
+  return `constant, then linear decay to lr/10 from step ${Math.floor(steps * 0.6)}`;
+}
+
+/**
+ * Trains `steps` steps with the schedule above: batch(s) gives step s's examples; every `every`
+ * steps and at the end, probe() (no weight change) gives a few numbers for the log line and the
+ * card's log (rates in [0, 1], printed as percentages; keys naming a loss or perplexity print
+ * as they are). Returns { log, seconds, cpuSeconds, lastLoss }.
+ */
+export function trainLoop({ name, trainer, steps, lr, batch, probe, every = 500 }) {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const log = [];
+  const decayFrom = Math.floor(steps * 0.6);
+  let loss = NaN;
+  for (let s = 0; s < steps; s++) {
+    if (s >= decayFrom) trainer.setLearningRate(scheduledLr(lr, steps, s));
+    loss = trainer.step(batch(s));
+    if ((s + 1) % every === 0 || s === steps - 1) {
+      const p = probe ? probe() : {};
+      const secs = (performance.now() - t0) / 1000;
+      log.push({ step: s + 1, loss: +loss.toFixed(5), ...p, seconds: +secs.toFixed(1) });
+      const shown = Object.entries(p).map(([k, v]) => `${k} ${/perplexity|loss/i.test(k) ? v.toFixed(3) : `${(100 * v).toFixed(1)}%`}`).join('  ');
+      console.log(`${name}: step ${s + 1}/${steps}  loss ${loss.toFixed(4)}  ${shown}  ${secs.toFixed(0)} s`);
+    }
+  }
+  return { log, lastLoss: loss, ...elapsed(t0, c0) };
+}
+
+/** Wall and CPU seconds since (t0 = performance.now(), c0 = process.cpuUsage()). */
+export function elapsed(t0, c0) {
+  const c = process.cpuUsage(c0);
+  return { seconds: +((performance.now() - t0) / 1000).toFixed(1), cpuSeconds: +((c.user + c.system) / 1e6).toFixed(1) };
+}
+
+/** Parameters in safetensors bytes of F32 tensors: (file size − 8 − header) / 4. */
+export function countParams(bytes) {
+  const n = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
+  return (bytes.length - 8 - n) / 4;
+}
+
+/** Where a card was made. */
+export function machine() {
+  return `${os.cpus()[0]?.model ?? 'unknown'}, node ${process.version}, wasm ${simdSupported() ? 'simd128' : 'scalar'}`;
+}
+
+/** The training command a card records. */
+export function command(name, { steps, stepsOverride }) {
+  return `node scripts/train.mjs ${name}${stepsOverride ? ` --steps ${steps}` : ''}`;
+}
+
+/** x in [0, 1] as a percentage string with `d` decimals. */
+export const pct = (x, d = 2) => `${(100 * x).toFixed(d)}%`;
+
+/** Rounds every number in a plain object tree to `d` decimals (cards stay readable). */
+export function rounded(v, d = 5) {
+  if (typeof v === 'number') return Number.isInteger(v) ? v : +v.toFixed(d);
+  if (Array.isArray(v)) return v.map((x) => rounded(x, d));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rounded(x, d)]));
+  return v;
+}
+
+/** Writes <out>/<name>.safetensors and <out>/<name>.json (the card, 2-space JSON). */
+export async function writeModel(out, name, bytes, card) {
+  await mkdir(out, { recursive: true });
+  const file = path.join(out, `${name}.safetensors`);
+  await writeFile(file, bytes);
+  await writeFile(path.join(out, `${name}.json`), `${JSON.stringify(card, null, 2)}\n`);
+  return path.relative(ROOT, file);
+}

@@ -1,0 +1,50 @@
+// model-fixtures.js: the set-up the whole-model suites share (model-suite.js,
+// transformer-model-suite.js, classifier-suite.js, memory-rnn-model-suite.js; not a test file).
+//
+// Each suite compares one architecture's models with a PyTorch reference file
+// tests/fixtures/<reference>.safetensors at the model tolerances (STYLE.md), and prints the worst
+// |diff| per quantity once its tests ran. fixtureSuite() registers the hooks (init of the asked
+// build, and that summary line) and returns the reference, a close() that records the worst
+// differences, and the initialised api once the before hook ran.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { init } from '../../wasm/index.js';
+import { loadFixture, assertClose } from './fixtures.js';
+
+export const TOL = { atol: 1e-5, rtol: 1e-4 }; // whole model vs PyTorch fixture (STYLE.md)
+const FIXTURES = new URL('../fixtures/', import.meta.url);
+/** The model file of fixture case c. */
+export const modelUrl = (c) => new URL(c.file, FIXTURES);
+/** A fixture tensor of token ids as Int32Array. */
+export const ids = (t) => Int32Array.from(t.data, Math.round);
+
+/**
+ * { api (after the before hook), ref, close(what, actual, expected, c), byName(name) } for the
+ * reference file `reference`; the after hook logs "<label> (simd|scalar): worst |diff| vs
+ * PyTorch: {...}".
+ */
+export function fixtureSuite({ simd, reference, label }) {
+  const ref = loadFixture(reference);
+  const worst = {};
+  const fx = {
+    api: null,
+    ref,
+    close(what, actual, expected, c) {
+      const { maxAbsDiff } = assertClose(actual, expected, { ...TOL, label: `${c.name} ${what}` });
+      worst[what] = Math.max(worst[what] ?? 0, maxAbsDiff);
+    },
+    byName: (name) => ref.cases.find((c) => c.name === name),
+  };
+
+  test.before(async () => {
+    fx.api = await init({ simd });
+    assert.equal(fx.api.simd, simd);
+  });
+
+  test.after(() => {
+    console.log(`${label} (${simd ? 'simd' : 'scalar'}): worst |diff| vs PyTorch: ${JSON.stringify(worst)}`);
+  });
+  return fx;
+}

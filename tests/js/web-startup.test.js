@@ -1,0 +1,60 @@
+// web-startup.test.js: the page's critical path stays declared. web/index.html and web/embed.html
+// list every module their entry (main.js, embed-page.js) imports statically as
+// <link rel="modulepreload"> (so the browser fetches them in parallel instead of as a waterfall of
+// imports), and nothing else; the views that are not the first view (heads, pooling, reading,
+// forgetting, train) stay out of the static graph (they are import()ed on first use); the wasm is
+// preloaded as a fetch with the same mode and credentials as init()'s fetch, after the import map.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web');
+const IMPORT_MAP = { attnlab: path.resolve(WEB, '../wasm/index.js') };
+
+/** The static import specifiers of a module (import … from, export … from, bare import). */
+function staticImports(file) {
+  const src = readFileSync(file, 'utf8');
+  const out = [];
+  for (const m of src.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)) {
+    const spec = m[1] ?? m[2];
+    out.push(IMPORT_MAP[spec] ?? path.resolve(path.dirname(file), spec));
+  }
+  return out;
+}
+
+/** Every module reachable from entry by static imports (entry included), as paths relative to web/. */
+function closure(entry) {
+  const seen = new Set();
+  const walk = (f) => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    for (const d of staticImports(f)) walk(d);
+  };
+  walk(path.join(WEB, entry));
+  return [...seen].map((f) => path.relative(WEB, f).split(path.sep).join('/')).sort();
+}
+
+function preloads(html, rel) {
+  return [...html.matchAll(new RegExp(`<link rel="${rel}" href="([^"]+)"([^>]*)>`, 'g'))].map((m) => ({ href: m[1], attrs: m[2] }));
+}
+
+for (const [page, entry] of [['index.html', 'main.js'], ['embed.html', 'embed-page.js']]) {
+  test(`${page}: modulepreload lists exactly the static imports of ${entry}`, () => {
+    const html = readFileSync(path.join(WEB, page), 'utf8');
+    const listed = preloads(html, 'modulepreload').map((l) => l.href).sort();
+    const graph = closure(entry);
+    assert.deepEqual(listed, graph, `${page}: missing ${graph.filter((m) => !listed.includes(m))}; stale ${listed.filter((m) => !graph.includes(m))}`);
+    for (const lazy of ['heads-view.js', 'pooling-view.js', 'reading-view.js', 'forgetting-view.js', 'train-view.js', 'loss-chart.js']) {
+      assert.ok(!graph.includes(lazy), `${lazy} is imported on first use, not on the critical path`);
+    }
+    const wasm = preloads(html, 'preload').find((l) => l.href === '../wasm/attnlab.wasm');
+    assert.ok(wasm, `${page} preloads the wasm`);
+    assert.match(wasm.attrs, /as="fetch"/);
+    assert.match(wasm.attrs, /\bcrossorigin\b/, 'crossorigin: the same cors request as fetch(), so the preload is reused');
+    const map = html.indexOf('type="importmap"');
+    if (map >= 0) assert.ok(map < html.indexOf('rel="modulepreload"'), 'the import map comes before any module load');
+  });
+}

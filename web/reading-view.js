@@ -1,0 +1,504 @@
+// reading-view.js: the Reading view of <attn-demo>: a memory-RNN language model (docs/models.md
+// "Architecture memory-rnn") reads a sentence word by word, as in the seed figure of Cheng, Dong
+// & Lapata 2016 (Fig. 1: the current word, in red, and the shading of the earlier words it reads).
+//
+//   const view = new ReadingView();
+//   host.append(view.node);
+//   const text = readingInput('The FBI is chasing a criminal on the run.');
+//   view.render({ result: model.run(text, { distributions: true }), config: model.config, name, input, text, lang });
+//
+// Shows: the text as the model reads it (lowercased, punctuation split off: normalizeSentence of
+// web/data/agreement.js) and the words it does not know (read as <unk>); the sentence as a row of
+// words with arcs from the current word to the earlier words it attends to (line width and
+// opacity ∝ weight) and the earlier words shaded by that weight (viridis, with a legend); under
+// every word the probability the model gave it before reading it (exp logProbs); play / pause /
+// back / step and a slider move the current word; the model's top guesses for the next word;
+// the growing lower-triangular map of every row read so far as an <attn-heatmap> (cell reading,
+// text alternative, PNG/SVG/CSV/JSON); the weights and probabilities as text; every number as
+// JSON and the probabilities as CSV. An LSTM baseline has no attention: only the probabilities.
+// LSTMN rows (s_t) cover the words before t; self-attention-RNN rows (α_t) the words up to t.
+// Holds: the pure helpers (tested in Node: readingInput, readingData, attentionRow, readSoFar,
+// topNext, strongestEarlier) and the view's DOM. Deliberately does not run the model or know
+// about wasm: <attn-demo> hands it the plain result; stepping redraws without re-running.
+
+import { normalizeSentence } from './data/agreement.js';
+import { formatValue, rgbToHex, valueToColor } from './draw.js';
+import { t } from './i18n.js';
+import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from './view-kit.js';
+
+const STEP_MS = 700; // play speed: one word per STEP_MS
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const ARC_HEIGHT = 56; // CSS pixels above the words for the arcs
+
+/** The text a person typed, as the agreement models read it (lowercase, punctuation split off). */
+export function readingInput(text) {
+  return normalizeSentence(typeof text === 'string' ? text : '');
+}
+
+/**
+ * The plain numbers of a run: { tokens, n, weights (Float32Array [n * n] or null for an LSTM),
+ * probs ([n]: probs[i] = p(token i | tokens before it); null for token 0, which is not predicted),
+ * unknown ([{ index, word }]: typed words the tokenizer turned into unk) }.
+ * text: the normalized text that was run; config: the model's config (tokenizer unk, bos).
+ */
+export function readingData(result, text, config) {
+  const tokens = [...result.tokens];
+  const n = tokens.length;
+  const map = result.attention?.[0] ?? null;
+  const probs = tokens.map((_, i) => (i === 0 ? null : Math.exp(result.logProbs[i - 1])));
+  const tok = config?.tokenizer ?? {};
+  const offset = tok.bos !== undefined ? 1 : 0;
+  const words = String(text).split(/\s+/).filter(Boolean);
+  const unknown = [];
+  words.forEach((word, i) => {
+    if (tokens[i + offset] === tok.unk && word !== tok.unk) unknown.push({ index: i + offset, word });
+  });
+  return { tokens, n, weights: map ? map.weights.data : null, probs, unknown };
+}
+
+/** Row t of the [n, n] weights, columns 0..t: what word t read (null without weights). */
+export function attentionRow(weights, n, t) {
+  if (!weights) return null;
+  return weights.slice(t * n, t * n + t + 1);
+}
+
+/** The top-left (t + 1) × (t + 1) block of the [n, n] weights: the map after reading word t. */
+export function readSoFar(weights, n, t) {
+  const m = t + 1;
+  const out = new Float32Array(m * m);
+  for (let i = 0; i < m; i++) out.set(weights.subarray(i * n, i * n + m), i * m);
+  return out;
+}
+
+/** The strongest entry of a row: { index, weight } (first on ties; index −1 when all are 0). */
+export function strongestEarlier(row) {
+  let index = -1;
+  let weight = 0;
+  if (row) row.forEach((w, i) => { if (w > weight) [index, weight] = [i, w]; });
+  return { index, weight };
+}
+
+/**
+ * The k most probable next words from one row of log-probabilities over vocab: [{ id, word,
+ * prob }], most probable first; `skip` words (padding) left out.
+ */
+export function topNext(logRow, vocab, k = 5, skip = ['<pad>']) {
+  const ids = [];
+  for (let i = 0; i < logRow.length; i++) if (!skip.includes(vocab[i])) ids.push(i);
+  ids.sort((a, b) => logRow[b] - logRow[a] || a - b);
+  return ids.slice(0, k).map((id) => ({ id, word: vocab[id], prob: Math.exp(logRow[id]) }));
+}
+
+export const READING_STYLE = `
+.reading-strip { overflow-x: auto; max-width: 100%; border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 6px; margin: 0.5rem 0; }
+.reading-words { position: relative; display: inline-block; min-width: 100%; padding: ${ARC_HEIGHT + 4}px 0.5rem 0.4rem; }
+.reading-words:focus { outline: none; }
+.reading-words:focus-visible { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: -2px; }
+.reading-words svg.arcs { position: absolute; left: 0; top: 0; overflow: visible; pointer-events: none; color: var(--attn-demo-accent, Highlight); }
+.word-row { display: flex; gap: 0.3rem; white-space: nowrap; }
+.rword { display: flex; flex-direction: column; align-items: center; gap: 0.1rem; cursor: pointer; }
+.rword .word { padding: 0.1rem 0.35rem; border-radius: 3px; font-family: ui-monospace, monospace; border: 2px solid transparent; }
+.rword[data-current] .word { border-color: #d62728; font-weight: 700; }
+.rword[data-future] .word { opacity: 0.45; }
+.rword[data-unknown] .word { text-decoration: underline wavy; }
+.rword .p { font-size: 0.7rem; font-variant-numeric: tabular-nums; color: var(--attn-demo-muted, GrayText); }
+.reading-controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin: 0.5rem 0; }
+.reading-controls .slider { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
+.reading-controls input[type="range"] { width: 12rem; max-width: 60vw; }
+.unknown-note[data-unknown] { color: inherit; font-weight: 600; }
+`;
+
+export class ReadingView {
+  #ui = {};
+  #legend = legend();
+  #data = null; // readingData() of the last render, plus { name, input, text, cell, result, vocab }
+  #key = ''; // model and text of the drawn run: a new one resets the current word
+  #step = 0;
+  #timer = 0;
+  #lang = 'en';
+  #spans = [];
+
+  constructor() {
+    const u = this.#ui;
+    u.about = el('p', { class: 'note reading-about' });
+    u.readAsLabel = el('span');
+    u.readAs = el('output', { class: 'output read-as' });
+    u.unknown = el('p', { class: 'note unknown-note' });
+    u.back = el('button', { type: 'button', 'data-action': 'back' });
+    u.play = el('button', { type: 'button', 'data-action': 'play' });
+    u.pause = el('button', { type: 'button', 'data-action': 'pause', disabled: '' });
+    u.step = el('button', { type: 'button', 'data-action': 'step' });
+    u.sliderLabel = el('label', { for: 'reading-step' });
+    u.slider = el('input', { id: 'reading-step', type: 'range', min: '0', max: '0', step: '1', value: '0' });
+    u.position = el('output', { for: 'reading-step', class: 'position' });
+    u.controls = el('div', { class: 'reading-controls' }, [
+      el('div', { class: 'buttons' }, [u.back, u.play, u.pause, u.step]),
+      el('div', { class: 'slider' }, [u.sliderLabel, u.slider, u.position]),
+    ]);
+    u.arcs = document.createElementNS(SVG_NS, 'svg');
+    u.arcs.setAttribute('class', 'arcs');
+    u.arcs.setAttribute('aria-hidden', 'true');
+    u.row = el('div', { class: 'word-row' });
+    u.words = el('div', { class: 'reading-words', tabindex: '0', role: 'application', 'aria-roledescription': 'sentence' }, [u.arcs, u.row]);
+    u.strip = el('div', { class: 'reading-strip' }, [u.words]);
+    u.live = el('div', { class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'true' });
+    u.nextTitle = el('h3', { class: 'selected-title', id: 'next-title' });
+    u.next = el('ul', { class: 'probs next-words', 'aria-labelledby': 'next-title' });
+    u.nextNote = el('p', { class: 'note next-note' });
+    u.perplexity = el('p', { class: 'note perplexity' });
+    u.mapTitle = el('h3', { class: 'selected-title' });
+    u.map = el('attn-heatmap', { class: 'reading-map', min: '0', max: '1' });
+    u.mapBox = el('div', {}, [u.mapTitle, u.map]);
+    u.altSummary = el('summary');
+    u.altList = el('ol');
+    u.alt = el('details', { class: 'text-alt' }, [u.altSummary, u.altList]);
+    u.all = el('button', { type: 'button', 'data-action': 'download-reading' });
+    u.csv = el('button', { type: 'button', 'data-action': 'download-probs' });
+    this.node = el('section', { 'data-view': 'reading' }, [
+      u.about,
+      el('p', {}, [u.readAsLabel, ' ', u.readAs]),
+      u.unknown,
+      u.controls,
+      this.#legend.node,
+      u.strip,
+      u.live,
+      u.nextTitle,
+      u.next,
+      u.nextNote,
+      u.perplexity,
+      u.mapBox,
+      u.alt,
+      el('div', { class: 'buttons' }, [u.all, u.csv]),
+    ]);
+    u.back.addEventListener('click', () => this.#moveTo(this.#step - 1));
+    u.step.addEventListener('click', () => this.#moveTo(this.#step + 1));
+    u.play.addEventListener('click', () => this.play());
+    u.pause.addEventListener('click', () => this.pause());
+    u.slider.addEventListener('input', () => this.#moveTo(u.slider.valueAsNumber));
+    u.words.addEventListener('keydown', (e) => this.#onKey(e));
+    u.words.addEventListener('focus', () => this.#announce());
+    u.row.addEventListener('click', (e) => {
+      const w = e.target.closest?.('.rword');
+      if (w) this.#moveTo(Number(w.dataset.index));
+    });
+    u.all.addEventListener('click', () => this.#downloadAll());
+    u.csv.addEventListener('click', () => this.#downloadCSV());
+  }
+
+  /** The <attn-heatmap>s (for the host's flush). */
+  get heatmaps() {
+    return [this.#ui.map];
+  }
+
+  /** The current word's index (0 = the first token). */
+  get step() {
+    return this.#step;
+  }
+
+  /** Forget the drawn run (the input cannot be run). */
+  clear() {
+    this.pause();
+    this.#ui.map.data = null;
+    this.#ui.row.replaceChildren();
+    this.#ui.arcs.replaceChildren();
+    this.#ui.next.replaceChildren();
+    this.#spans = [];
+    this.#data = null;
+    this.#key = '';
+  }
+
+  /** Stop playing (also when the host leaves the document or changes view). */
+  pause() {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = 0;
+    this.#ui.pause.disabled = true;
+    this.#ui.play.disabled = !this.#data;
+  }
+
+  /** Read the sentence from the first word, one word every STEP_MS (from the start when at the end). */
+  play() {
+    const d = this.#data;
+    if (!d) return;
+    this.pause();
+    if (this.#step >= d.n - 1) this.#moveTo(0);
+    this.#ui.play.disabled = true;
+    this.#ui.pause.disabled = false;
+    this.#timer = setInterval(() => {
+      if (!this.node.isConnected || this.#step >= d.n - 1) return this.pause();
+      this.#moveTo(this.#step + 1);
+      if (this.#step >= d.n - 1) this.pause();
+    }, STEP_MS);
+  }
+
+  /**
+   * Draw a run. result: Model.run(text, { distributions: true }) of a memory-rnn language model;
+   * text: the normalized text that was run; input: as typed. Returns { n, step, cell, unknown }.
+   */
+  render({ result, config, name, input, text, lang }) {
+    const u = this.#ui;
+    this.#lang = lang;
+    const data = readingData(result, text, config);
+    const cell = ['lstmn', 'self-attention-rnn', 'lstm'].includes(config.cell) ? config.cell : 'lstmn';
+    const key = `${name}\u0000${text}`;
+    if (key !== this.#key) {
+      this.pause();
+      this.#step = data.n - 1; // the whole sentence read; Play starts from the first word
+    }
+    this.#key = key;
+    this.#data = { ...data, name, input, text, cell, result, vocab: config.tokenizer?.vocab ?? [], unk: config.tokenizer?.unk ?? '<unk>' };
+
+    u.about.textContent = t(lang, `reading.about.${cell}`);
+    u.readAsLabel.textContent = t(lang, 'reading.readAs');
+    u.readAs.textContent = text;
+    u.unknown.textContent = data.unknown.length
+      ? t(lang, 'reading.unknown', { unk: this.#data.unk, words: data.unknown.map((w) => w.word).join(', ') })
+      : t(lang, 'reading.allKnown');
+    u.unknown.toggleAttribute('data-unknown', data.unknown.length > 0);
+    u.back.textContent = t(lang, 'reading.back');
+    u.play.textContent = t(lang, 'time.play');
+    u.pause.textContent = t(lang, 'time.pause');
+    u.step.textContent = t(lang, 'time.step');
+    u.sliderLabel.textContent = t(lang, 'reading.position');
+    u.slider.max = String(data.n - 1);
+    u.words.setAttribute('aria-label', t(lang, 'reading.wordsLabel', { n: data.n }));
+    u.words.setAttribute('aria-description', t(lang, 'reading.keys'));
+    this.#legend.set(0, 1, t(lang, 'reading.legend'));
+    this.#legend.node.hidden = !data.weights;
+    u.mapBox.hidden = !data.weights;
+    u.mapTitle.textContent = t(lang, 'reading.mapTitle');
+    u.map.setAttribute('label', t(lang, 'reading.mapLabel'));
+    u.map.setAttribute('lang', lang);
+    u.perplexity.textContent = result.perplexity === undefined ? '' : t(lang, 'reading.perplexity', { value: formatValue(result.perplexity), count: data.n - 1 });
+    u.altSummary.textContent = t(lang, 'reading.asText');
+    u.all.textContent = t(lang, 'reading.downloadAll');
+    u.csv.textContent = t(lang, 'reading.downloadProbs');
+
+    // The words: built once per run; stepping only restyles them.
+    const unknown = new Set(data.unknown.map((w) => w.index));
+    this.#spans = data.tokens.map((token, i) => {
+      const node = el('span', { class: 'rword', 'data-index': String(i) }, [
+        el('span', { class: 'word', text: token }),
+        el('span', { class: 'p', text: i === 0 ? '–' : formatValue(data.probs[i], 3) }),
+      ]);
+      node.title = i === 0 ? `${token}: ${t(lang, 'reading.notPredicted')}` : `${token}: p = ${formatValue(data.probs[i])}`;
+      if (unknown.has(i)) node.setAttribute('data-unknown', '');
+      return node;
+    });
+    u.row.replaceChildren(...this.#spans);
+    this.#altText();
+    this.#step = Math.min(this.#step, data.n - 1);
+    this.#draw();
+    this.pause();
+    return { n: data.n, step: this.#step, cell, unknown: data.unknown.length };
+  }
+
+  // ---- stepping --------------------------------------------------------------------------------
+
+  #onKey(event) {
+    if (!this.#data || event.altKey || event.metaKey || event.ctrlKey) return;
+    let next = this.#step;
+    switch (event.key) {
+      case 'ArrowLeft': next -= 1; break;
+      case 'ArrowRight': next += 1; break;
+      case 'Home': next = 0; break;
+      case 'End': next = this.#data.n - 1; break;
+      default: return;
+    }
+    event.preventDefault();
+    this.pause();
+    this.#moveTo(next);
+  }
+
+  #moveTo(step) {
+    const d = this.#data;
+    if (!d || !Number.isFinite(step)) return;
+    this.#step = Math.max(0, Math.min(d.n - 1, Math.round(step)));
+    this.#draw();
+    this.#announce();
+  }
+
+  /** Restyle everything that depends on the current word. */
+  #draw() {
+    const d = this.#data;
+    const u = this.#ui;
+    const lang = this.#lang;
+    const s = this.#step;
+    const row = attentionRow(d.weights, d.n, s);
+    this.node.dataset.step = String(s);
+    u.slider.value = String(s);
+    u.position.textContent = t(lang, 'reading.positionOf', { t: s + 1, n: d.n, word: d.tokens[s] });
+    u.back.disabled = s === 0;
+    u.step.disabled = s === d.n - 1;
+    this.#spans.forEach((node, i) => {
+      const word = node.firstChild;
+      node.toggleAttribute('data-current', i === s);
+      node.toggleAttribute('data-future', i > s);
+      if (row && i <= s) {
+        const rgb = valueToColor(row[i], 0, 1);
+        word.style.background = rgbToHex(rgb);
+        word.style.color = textColorFor(rgb);
+        word.title = `${d.tokens[i]}: ${formatValue(row[i])}`;
+      } else {
+        word.style.background = '';
+        word.style.color = '';
+        word.removeAttribute('title');
+      }
+    });
+    this.#drawArcs(row);
+    // Keep the current word in sight in a sentence wider than the strip (phones).
+    const span = this.#spans[s];
+    const strip = u.strip;
+    if (span && strip.clientWidth) {
+      const left = span.offsetLeft;
+      const right = left + span.offsetWidth;
+      if (left < strip.scrollLeft) strip.scrollLeft = Math.max(0, left - 8);
+      else if (right > strip.scrollLeft + strip.clientWidth) strip.scrollLeft = right - strip.clientWidth + 8;
+    }
+    if (d.weights) {
+      u.map.data = { weights: readSoFar(d.weights, d.n, s), rows: s + 1, cols: s + 1, rowLabels: d.tokens.slice(0, s + 1), colLabels: d.tokens.slice(0, s + 1) };
+    } else {
+      u.map.data = null;
+    }
+    this.#drawNext();
+  }
+
+  /** Arcs from the current word to the earlier words it reads: width and opacity ∝ weight. */
+  #drawArcs(row) {
+    const svg = this.#ui.arcs;
+    const spans = this.#spans;
+    const s = this.#step;
+    if (!row || !spans[s]) {
+      svg.replaceChildren();
+      return;
+    }
+    const width = this.#ui.words.scrollWidth;
+    svg.setAttribute('width', String(width));
+    svg.setAttribute('height', String(ARC_HEIGHT + 4));
+    const x = (i) => spans[i].offsetLeft + spans[i].offsetWidth / 2;
+    const base = ARC_HEIGHT + 2;
+    const paths = [];
+    const x0 = x(s);
+    for (let i = 0; i < s + (this.#data.cell === 'self-attention-rnn' ? 1 : 0); i++) {
+      const w = row[i];
+      if (!(w > 0.005)) continue;
+      const xi = x(i);
+      const path = document.createElementNS(SVG_NS, 'path');
+      if (i === s) {
+        // attention to itself (self-attention RNN): a small loop above the word
+        path.setAttribute('d', `M ${x0 - 6} ${base} C ${x0 - 14} ${base - 22}, ${x0 + 14} ${base - 22}, ${x0 + 6} ${base}`);
+      } else {
+        const h = Math.min(ARC_HEIGHT - 4, 14 + Math.abs(x0 - xi) * 0.25);
+        path.setAttribute('d', `M ${x0} ${base} C ${x0} ${base - h}, ${xi} ${base - h}, ${xi} ${base}`);
+      }
+      path.setAttribute('fill', 'none');
+      path.setAttribute('stroke', 'currentColor');
+      path.setAttribute('stroke-width', (0.75 + 5 * w).toFixed(2));
+      path.setAttribute('stroke-opacity', (0.2 + 0.8 * w).toFixed(3));
+      path.setAttribute('data-to', String(i));
+      paths.push(path);
+    }
+    svg.replaceChildren(...paths);
+  }
+
+  /** The model's top guesses for the word after the current one, the real next word marked. */
+  #drawNext() {
+    const d = this.#data;
+    const u = this.#ui;
+    const lang = this.#lang;
+    const s = this.#step;
+    const dist = d.result.distributions;
+    u.nextTitle.textContent = t(lang, 'reading.probTitle', { word: d.tokens[s] });
+    if (s >= d.n - 1 || !dist) {
+      u.next.replaceChildren();
+      u.nextTitle.hidden = true;
+      u.nextNote.textContent = s >= d.n - 1 ? t(lang, 'reading.end') : '';
+      return;
+    }
+    u.nextTitle.hidden = false;
+    const V = dist.shape[1];
+    const logRow = dist.data.subarray(s * V, (s + 1) * V);
+    const actualId = d.result.ids[s + 1];
+    const top = topNext(logRow, d.vocab, 5);
+    if (!top.some((g) => g.id === actualId)) top.push({ id: actualId, word: d.vocab[actualId] ?? d.unk, prob: Math.exp(logRow[actualId]) });
+    u.next.replaceChildren(...top.map((g) => {
+      const fill = el('span', { class: 'fill' });
+      fill.style.width = `${Math.max(0, Math.min(1, g.prob)) * 100}%`;
+      const actual = g.id === actualId;
+      const li = el('li', { 'data-word': g.word }, [
+        el('span', { class: 'label', text: actual ? `${g.word} ✓` : g.word }),
+        el('span', { class: 'bar', 'aria-hidden': 'true' }, [fill]),
+        el('span', { class: 'value', text: formatValue(g.prob) }),
+      ]);
+      if (actual) {
+        li.setAttribute('data-predicted', '');
+        li.setAttribute('aria-description', t(lang, 'reading.cameNext'));
+      }
+      return li;
+    }));
+    u.nextNote.textContent = t(lang, 'reading.nextWord', { word: d.tokens[s + 1], p: formatValue(d.probs[s + 1]) });
+  }
+
+  /** What a sighted reader sees for the current word, for the live region. */
+  get focusedText() {
+    const d = this.#data;
+    if (!d) return '';
+    const s = this.#step;
+    const params = { t: s + 1, word: d.tokens[s], p: s === 0 ? t(this.#lang, 'reading.notPredicted') : formatValue(d.probs[s]) };
+    if (!d.weights) return t(this.#lang, 'reading.sayLstm', params);
+    const row = attentionRow(d.weights, d.n, s);
+    const best = strongestEarlier(row);
+    if (best.index < 0) return t(this.#lang, 'reading.sayNone', params);
+    return t(this.#lang, 'reading.say', { ...params, top: d.tokens[best.index], w: formatValue(best.weight) });
+  }
+
+  #announce() {
+    this.#ui.live.textContent = this.focusedText;
+  }
+
+  /** Every word: its probability and the weights it gave the earlier words, as a list. */
+  #altText() {
+    const d = this.#data;
+    const lang = this.#lang;
+    this.#ui.altList.replaceChildren(...d.tokens.map((word, i) => {
+      const row = attentionRow(d.weights, d.n, i);
+      const weights = row
+        ? Array.from(row, (w, j) => `${d.tokens[j]} ${formatValue(w)}`).slice(0, d.cell === 'self-attention-rnn' ? i + 1 : i).join(', ') || t(lang, 'reading.altNone')
+        : t(lang, 'reading.altNone');
+      const p = i === 0 ? t(lang, 'reading.notPredicted') : formatValue(d.probs[i]);
+      return el('li', { text: t(lang, 'reading.altRow', { word, p, weights }) });
+    }));
+  }
+
+  // ---- downloads -------------------------------------------------------------------------------
+
+  #downloadAll() {
+    const d = this.#data;
+    if (!d) return;
+    const doc = {
+      model: d.name,
+      input: d.input,
+      readAs: d.text,
+      cell: d.cell,
+      tokens: d.tokens,
+      unknown: d.unknown,
+      logProbs: numbersJSON(d.result.logProbs),
+      perplexity: d.result.perplexity === undefined ? null : numbersJSON([d.result.perplexity])[0],
+      weights: d.weights ? { shape: [d.n, d.n], data: numbersJSON(d.weights) } : null,
+    };
+    downloadBlob(fileName(`${d.name} reading`, 'json'), new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }));
+  }
+
+  #downloadCSV() {
+    const d = this.#data;
+    if (!d) return;
+    const q = (s) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+    const lines = ['index,token,probability,log_probability,strongest_earlier,weight'];
+    d.tokens.forEach((token, i) => {
+      const best = strongestEarlier(attentionRow(d.weights, d.n, i));
+      const lp = i === 0 ? '' : numbersJSON([d.result.logProbs[i - 1]])[0];
+      const p = i === 0 ? '' : numbersJSON([d.probs[i]])[0];
+      lines.push([i, q(token), p, lp, best.index < 0 ? '' : q(d.tokens[best.index]), best.index < 0 ? '' : numbersJSON([best.weight])[0]].join(','));
+    });
+    downloadBlob(fileName(`${d.name} probabilities`, 'csv'), new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/csv' }));
+  }
+}
