@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// scripts/size.mjs: what a visitor downloads, raw and gzip: the two .wasm builds, the JS (the
+// scripts/size.mjs: what a visitor downloads, raw and gzip: the four .wasm builds (inference and
+// training, SIMD and the scalar fallback; the total counts the SIMD ones), the JS (the
 // wasm/ glue and the page's web/ modules), the page's HTML/CSS/SVG, and every shipped model
 // (web/models/*.safetensors and their cards). `make size` runs it; the README quotes it.
 // Only files the page can request are counted (no tests, scripts or .d.ts).
@@ -26,6 +27,8 @@ const files = [...walk(path.join(ROOT, 'wasm')), ...walk(path.join(ROOT, 'web'))
 const groups = {
   'wasm (SIMD build)': (p) => rel(p) === 'wasm/attnlab.wasm',
   'wasm (scalar fallback, only without SIMD)': (p) => rel(p) === 'wasm/attnlab-scalar.wasm',
+  'wasm for training (SIMD; the Train view and createModel only)': (p) => rel(p) === 'wasm/attnlab-train.wasm',
+  'wasm for training (scalar fallback)': (p) => rel(p) === 'wasm/attnlab-train-scalar.wasm',
   'JavaScript (wasm/ glue + web/ modules)': (p) => p.endsWith('.js') || p.endsWith('.mjs'),
   'HTML, CSS, SVG': (p) => /\.(html|css|svg)$/.test(p),
   'models (web/models/*.safetensors)': (p) => p.endsWith('.safetensors'),
@@ -49,5 +52,5 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const total = (pick) => rows.filter(pick).reduce((a, r) => ({ raw: a.raw + r.raw, gz: a.gz + r.gz }), { raw: 0, gz: 0 });
 console.log('| what | files | raw | gzip |\n| --- | ---: | ---: | ---: |');
 for (const r of rows) console.log(`| ${r.name} | ${r.files} | ${kb(r.raw)} | ${kb(r.gz)} |`);
-const all = total((r) => !r.name.startsWith('wasm (scalar'));
+const all = total((r) => !r.name.includes('scalar'));
 console.log(`| **total with SIMD (what a visitor can download)** | | **${kb(all.raw)}** | **${kb(all.gz)}** |`);

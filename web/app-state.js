@@ -1,7 +1,7 @@
 // app-state.js: the model views' state in a URL (the page's hash, the embed page's query).
 //
 //   #view=alignment&model=dates-additive&input=22%20Nov%202026&layer=0&head=0&lang=en
-//   #view=heads&model=tiny-tf-encdec&input=abcdefg&layer=1&head=0&lang=en&kind=cross
+//   #view=heads&model=tf-dates-relative&input=22%20Nov%202026&layer=1&head=0&lang=en&kind=encoder
 //   embed.html?model=dates-additive&view=time&input=...&hide=picker,views&seed=7
 //
 // Holds: parsing (every value validated, clamped or dropped; never throws) and canonical

@@ -99,19 +99,20 @@ const TINY_FAMILIES = [
 );
 
 /**
- * Trained models being made for the heads and pooling views (web/models/<name>.safetensors and a
- * card <name>.json). Known by name now, so links to them work the day they land (until then a
- * link gets the plain ModelUnavailableError message); `ready: false` keeps them out of the
- * pickers, because probing for a file that is not there would put a 404 in every visitor's
- * console. When a file lands: set its `ready: true` and its `sample` to an input of its task.
+ * The trained models of the other families (web/models/<name>.safetensors and its card
+ * <name>.json, made by `make models`): transformers for the heads view, review classifiers for
+ * the pooling view, agreement language models for the reading view, the reversal pair for the
+ * forgetting view. `ready: false` keeps an entry known by name (links to it give the plain
+ * ModelUnavailableError message) but out of the pickers, so a model being remade never puts a 404
+ * in a visitor's console. Samples are inputs of each task, at most MAX_INPUT (64) characters.
  */
-const PLANNED = [
+const TRAINED = [
   ['tf-dates-absolute', 'transformer', '22 Nov 2026'],
   ['tf-dates-relative', 'transformer', '22 Nov 2026'],
-  ['tf-induction', 'transformer', 'abcdefg'],
-  ['clf-reviews-attention', 'classifier', 'not a bad film at all .'],
-  ['clf-reviews-han', 'classifier', 'the plot is thin . the acting is great .'],
-  ['clf-reviews-structured', 'classifier', 'not a bad film at all .'],
+  ['tf-induction', 'transformer', '<s> k f t b m w k f t'],
+  ['clf-reviews-attention', 'classifier', 'the plot was not bad but the music felt boring .'],
+  ['clf-reviews-han', 'classifier', 'it lasts two hours . the plot was not bad . the music was dull .'],
+  ['clf-reviews-structured', 'classifier', 'i found the music boring but the dialogue felt excellent .'],
   // The reading view (Cheng, Dong & Lapata 2016): language models of the agreement grammar.
   ['lm-agreement-lstmn', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'lstmn' }],
   ['lm-agreement-sarnn', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'self-attention-rnn' }],
@@ -129,7 +130,7 @@ const PLANNED = [
     family,
     attention: null,
     trained: true,
-    ready: false,
+    ready: true,
     sample,
     ...extra,
   }),
@@ -152,7 +153,7 @@ export const OFFERED = 'dates';
 /** Every model the registry knows, offered ones first. */
 export const ALL_MODELS = Object.freeze([
   ...(OFFERED === 'dates' ? [...DATES, ...TINY] : [...TINY, ...DATES]),
-  ...PLANNED,
+  ...TRAINED,
   ...TINY_FAMILIES,
 ]);
 
@@ -165,12 +166,12 @@ export const DEFAULT_MODEL = MODELS[0].name;
 export const DEFAULT_INPUT = OFFERED === 'dates' ? '22 Nov 2026' : 'abcdefg';
 
 /**
- * The models a view of `family` offers: seq2seq as MODELS; transformer and classifier: the trained
- * ones that are ready, or else the tiny untrained fixtures.
+ * The models a view of `family` offers: seq2seq as MODELS; the other families: the trained ones
+ * that are ready, or else the tiny untrained fixtures (which stay reachable by name).
  */
 export function modelsFor(family) {
   if (family === 'seq2seq') return MODELS;
-  const trained = PLANNED.filter((m) => m.family === family && m.ready);
+  const trained = TRAINED.filter((m) => m.family === family && m.ready);
   return Object.freeze(trained.length ? trained : TINY_FAMILIES.filter((m) => m.family === family));
 }
 
@@ -254,7 +255,7 @@ export async function fetchModel(entry, loadModel, { fetchImpl = fetch, base } =
  * A sample input for a seed (the embed page's `seed` parameter): a held-out date from the dates
  * generator (web/data/dates.js), or 4 to 9 letters a–k for the tiny models (mulberry32, data.js).
  * With a model name of another family: 4 to 9 letters a–h for the tiny transformers, 5 to 12
- * words of their vocabulary for the tiny classifiers, the sample input for planned models.
+ * words of their vocabulary for the tiny classifiers, the sample input for trained ones.
  * Deterministic either way.
  */
 export function sampleInput(seed, name = null) {

@@ -22,9 +22,14 @@ import { canvasInk, screenshot } from './harness.js';
 import { assertClose, viewHarness } from './view-harness.js';
 
 const TRANSFORMERS = modelsFor('transformer');
-const ENCDEC = TRANSFORMERS.find((m) => m.name === 'tiny-tf-encdec')?.name ?? TRANSFORMERS[0].name;
-const RELATIVE = TRANSFORMERS.find((m) => m.name === 'tiny-tf-rel-decoder')?.name;
-const RELATIVE_ED = TRANSFORMERS.find((m) => m.name === 'tiny-tf-rel-encdec')?.name;
+// The trained dates transformers (learned and relative positions) as the page offers them; the
+// untrained fixtures, reachable by name, for the kinds no trained model has (sinusoids, a
+// relative decoder-only model).
+const ENCDEC = 'tf-dates-absolute';
+const RELATIVE_ED = 'tf-dates-relative';
+const SINUSOIDAL = 'tiny-tf-encdec';
+const RELATIVE = 'tiny-tf-rel-decoder';
+const DATE = '22 Nov 2026';
 
 const harness = viewHarness('heads');
 const { nodeModel, stateKey, waitDemo, shown } = harness;
@@ -106,13 +111,13 @@ test('every offered transformer: the thumbnails and the enlarged map are Node\'s
       assert.ok(ink / total > 0.1, `${entry.name} ${kind}: only ${ink} of ${total} pixels of the enlarged map have ink`);
     }
   }
-  await openHeads({ model: ENCDEC, input: 'abcdefg', layer: 1, head: 0, kind: 'cross' });
+  await openHeads({ model: ENCDEC, input: DATE, layer: 1, head: 0, kind: 'cross' });
   await screenshot(page, 'heads-encdec-cross');
 });
 
 test('a click or Enter on a thumbnail enlarges it and the URL follows; arrows move between thumbnails', async () => {
   const name = ENCDEC;
-  const input = 'abcdefg';
+  const input = DATE;
   await openHeads({ model: name, input, kind: 'cross' });
   await page.locator('#demo button.thumb[data-layer="1"][data-head="1"]').click();
   await waitDemo(page, '#demo', stateKey({ model: name, input, layer: 1, head: 1, kind: 'cross' }));
@@ -141,7 +146,7 @@ test('a click or Enter on a thumbnail enlarges it and the URL follows; arrows mo
 
 test('the enlarged map: arrow keys move the focused cell and announce its value', async () => {
   const name = ENCDEC;
-  const input = 'abcdefg';
+  const input = DATE;
   await openHeads({ model: name, input, layer: 1, head: 0, kind: 'decoder' });
   const { m } = await assertHeadsMatchNode(page, '#demo', name, input, { layer: 1, head: 0, kind: 'decoder' });
   const [, cols] = m.weights.shape;
@@ -162,7 +167,7 @@ test('the enlarged map: arrow keys move the focused cell and announce its value'
 
 test('encoder-decoder: the attention selector switches encoder self / decoder self / cross', async () => {
   const name = ENCDEC;
-  const input = 'abcdefg';
+  const input = DATE;
   await openHeads({ model: name, input });
   assert.equal(await page.locator('#demo select#kind').inputValue(), 'cross');
   const S = (await nodeModel(name)).encode(input).length;
@@ -172,17 +177,18 @@ test('encoder-decoder: the attention selector switches encoder self / decoder se
   const { m } = await assertHeadsMatchNode(page, '#demo', name, input, { kind: 'encoder' });
   assert.deepEqual(m.weights.shape, [S, S]);
   // A decoder-only model has no selector.
-  await openHeads({ model: TRANSFORMERS[0].name, input: 'abc' });
-  assert.equal(await page.locator('#demo .kind-field').isHidden(), TRANSFORMERS[0].name !== ENCDEC);
+  await openHeads({ model: 'tf-induction', input: '<s> a b c a' });
+  assert.equal(await page.locator('#demo .kind-field').isHidden(), true);
 });
 
 test('positions: absolute models say so; relative models show clip(j − i, −k, k) as attnlab computes it', async () => {
   await openHeads({ model: 'tiny-tf-decoder', input: 'abcde' });
   assert.match(await page.locator('#demo .positions').textContent(), /Absolute positions: a learned vector per position \(at most 16\)/);
   assert.equal(await page.locator('#demo .relative').isHidden(), true);
-  await openHeads({ model: ENCDEC, input: 'abc' });
+  await openHeads({ model: ENCDEC, input: DATE });
+  assert.match(await page.locator('#demo .positions').textContent(), /Absolute positions: a learned vector per position \(at most 32\)/);
+  await openHeads({ model: SINUSOIDAL, input: 'abc' });
   assert.match(await page.locator('#demo .positions').textContent(), /fixed sinusoids/);
-  if (!RELATIVE) return; // the relative fixtures are not in the registry
   const model = await nodeModel(RELATIVE);
   const k = model.config.maxRelativePosition;
   assert.equal(model.config.positions, 'relative');
@@ -203,18 +209,22 @@ test('positions: absolute models say so; relative models show clip(j − i, −k
   const live = await page.locator('#demo .distance-map').evaluate((el) => el.shadowRoot.querySelector('[aria-live]').textContent);
   assert.equal(live, `${m.rowLabels[0]}, ${m.colLabels[n - 1]}: ${Math.min(k, n - 1)}`);
   await screenshot(page, 'heads-relative');
-  if (RELATIVE_ED) {
-    await openHeads({ model: RELATIVE_ED, input: 'abcd', kind: 'cross' });
-    assert.equal(await page.locator('#demo .distance-map').isHidden(), true);
-    assert.match(await page.locator('#demo .relative').textContent(), /Cross-attention uses no relative positions/);
-    await openHeads({ model: RELATIVE_ED, input: 'abcd', kind: 'encoder' });
-    assert.deepEqual((await shown(page, '#demo .distance-map')).rows, 4);
-  }
+  await openHeads({ model: RELATIVE_ED, input: DATE, kind: 'cross' });
+  assert.equal(await page.locator('#demo .distance-map').isHidden(), true);
+  assert.match(await page.locator('#demo .relative').textContent(), /Cross-attention uses no relative positions/);
+  await openHeads({ model: RELATIVE_ED, input: DATE, kind: 'encoder' });
+  const ed = await assertHeadsMatchNode(page, '#demo', RELATIVE_ED, DATE, { kind: 'encoder' });
+  const nEd = ed.m.weights.shape[0];
+  const edK = (await nodeModel(RELATIVE_ED)).config.maxRelativePosition;
+  const edDist = await shown(page, '#demo .distance-map');
+  assert.equal(edDist.rows, nEd);
+  assert.deepEqual(edDist.weights, Array.from(ops.relativePositionAttention.distances(nEd, edK).data));
+  await screenshot(page, 'heads-relative-dates');
 });
 
 test('exports: PNG, SVG, CSV and JSON of the enlarged map; every map as JSON', async () => {
   const name = ENCDEC;
-  const input = 'abcdefg';
+  const input = DATE;
   await openHeads({ model: name, input, layer: 1, head: 1, kind: 'cross' });
   const { r, sel } = await assertHeadsMatchNode(page, '#demo', name, input, { layer: 1, head: 1, kind: 'cross' });
   const files = {};
@@ -260,11 +270,16 @@ test('typing re-runs the model; an input longer than the model\'s positions is r
   await page.locator('#demo input#input').fill('abcdefghabcdefghabc');
   await waitDemo(page, '#demo', stateKey({ model: name, input: 'abcdefghabcdefghabc' }));
   assert.match(await page.locator('#demo p.demo-error').textContent(), /takes at most 16/);
+  // The trained induction model, typed into word by word.
+  await openHeads({ model: 'tf-induction', input: '<s> q' });
+  await page.locator('#demo input#input').fill('<s> q w e r q w');
+  await waitDemo(page, '#demo', stateKey({ model: 'tf-induction', input: '<s> q w e r q w' }));
+  await assertHeadsMatchNode(page, '#demo', 'tf-induction', '<s> q w e r q w');
 });
 
 test('the embed page and a bare <attn-demo view="heads"> reproduce the view', async () => {
   const { page: p, problems: embedProblems } = await browser.newPage();
-  const s = { model: ENCDEC, input: 'abcdef', layer: 1, head: 1, kind: 'decoder', lang: 'en' };
+  const s = { model: ENCDEC, input: DATE, layer: 1, head: 1, kind: 'decoder', lang: 'en' };
   await p.goto(`${browser.url}/web/embed.html?${stateKey(s)}`);
   await waitDemo(p, 'attn-demo', stateKey(s));
   await assertHeadsMatchNode(p, 'attn-demo', s.model, s.input, s);
@@ -301,12 +316,12 @@ test('the embed page and a bare <attn-demo view="heads"> reproduce the view', as
 });
 
 test('Chinese strings; phone width and dark mode: nothing wider than the screen', async () => {
-  await openHeads({ model: ENCDEC, input: 'abcdefg', lang: 'zh', kind: 'cross' });
+  await openHeads({ model: ENCDEC, input: DATE, lang: 'zh', kind: 'cross' });
   assert.equal(await page.locator('#page-views a[data-view="heads"]').textContent(), '注意力头');
   assert.equal(await page.locator('#demo label[for="kind"]').textContent(), '注意力');
   assert.match(await page.locator('#demo button.thumb').first().getAttribute('aria-label'), /^第 1 层，头 1/);
   await page.setViewportSize({ width: 375, height: 740 });
-  for (const s of [{ model: ENCDEC, input: 'abcdefgh', kind: 'cross' }, ...(RELATIVE ? [{ model: RELATIVE, input: 'abcdefgh' }] : [])]) {
+  for (const s of [{ model: ENCDEC, input: DATE, kind: 'cross' }, { model: RELATIVE, input: 'abcdefgh' }]) {
     await openHeads(s);
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -316,7 +331,7 @@ test('Chinese strings; phone width and dark mode: nothing wider than the screen'
     await screenshot(page, `heads-phone-${s.model}`);
   }
   await page.emulateMedia({ colorScheme: 'dark' });
-  await openHeads({ model: ENCDEC, input: 'abcdefg', kind: 'cross' });
+  await openHeads({ model: ENCDEC, input: DATE, kind: 'cross' });
   await page.locator('#demo button.thumb').first().focus();
   await screenshot(page, 'heads-phone-dark');
   await page.emulateMedia({ colorScheme: 'light' });

@@ -24,7 +24,8 @@ const CLASSIFIERS = modelsFor('classifier');
 const byPooling = (p) => CLASSIFIERS.find((m) => m.name.endsWith(p))?.name;
 const HAN = byPooling('han');
 const STRUCTURED = byPooling('structured');
-const TEXT = 'the cat sat on the mat . not a good dog . zebra ran';
+// A review of three sentences, one word (zebra) not in the models' vocabulary.
+const TEXT = 'the plot was not bad . the zebra was dull . it lasts two hours';
 
 const harness = viewHarness('pooling');
 const { nodeModel, stateKey, waitDemo, shown } = harness;
@@ -197,8 +198,8 @@ test('exports: PNG, SVG, CSV, JSON of the matrix and every number as JSON', asyn
 
 test('typing re-runs the classifier and the hash follows', async () => {
   const name = CLASSIFIERS[0].name;
-  await openPooling({ model: name, input: 'the cat' });
-  for (const text of ['the cat sat', 'not a bad dog', 'a big red dog . the mat']) {
+  await openPooling({ model: name, input: 'the plot' });
+  for (const text of ['the plot was', 'the plot was not bad', 'not good . the music was great .']) {
     await page.locator('#demo input#input').fill(text);
     await waitDemo(page, '#demo', stateKey({ model: name, input: text }));
     await assertPoolingMatchesNode(page, '#demo', name, text);
@@ -262,7 +263,7 @@ test('Chinese strings; phone width and dark mode: nothing wider than the screen'
   assert.match(await page.locator('#demo .pooling-kind').textContent(), /^层次注意力/);
   await page.setViewportSize({ width: 375, height: 740 });
   for (const name of [HAN, STRUCTURED]) {
-    await openPooling({ model: name, input: 'the big blue cat sat on a red mat . not a good dog . a cat ran' }); // ≤ 64 characters
+    await openPooling({ model: name, input: 'the acting was great but the music was dull . it lasts two hours' }); // ≤ 64 characters
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than the viewport`);

@@ -1,6 +1,6 @@
 // web-reading-forgetting.test.js: the reading and forgetting views' pure logic in Node: their URL
 // state and registry entries (web/app-state.js, web/models.js: families memory-rnn and reverse,
-// the planned trained models and their stand-ins), and the helpers of web/reading-view.js and
+// the trained models and their stand-ins), and the helpers of web/reading-view.js and
 // web/forgetting-view.js against real runs of the fixture models (and the trained ones when
 // web/models/ has them) through wasm/index.js.
 
@@ -63,7 +63,7 @@ test('views, families and URL state: reading (memory-rnn) and forgetting (revers
   assert.ok(h.refused.includes('model') && h.refused.includes('lang'));
 });
 
-test('registry: the planned trained models and their stand-ins', () => {
+test('registry: the trained models and their stand-ins', () => {
   for (const [name, family] of [['lm-agreement-lstmn', 'memory-rnn'], ['lm-agreement-sarnn', 'memory-rnn'], ['lm-agreement-lstm', 'memory-rnn'],
     ['seq-reverse-attention', 'reverse'], ['seq-reverse-none', 'reverse']]) {
     const m = findModel(name);
@@ -71,10 +71,14 @@ test('registry: the planned trained models and their stand-ins', () => {
     assert.equal(m.family, family);
     assert.equal(m.trained, true);
     assert.equal(m.file, `models/${name}.safetensors`);
-    if (m.ready) assert.ok(have(name), `${name} is marked ready but web/${m.file} is missing`);
-    else assert.ok(!modelsFor(family).includes(m), `${name} is not offered before it is ready`);
-    if (!m.ready && have(name)) console.log(`# ${name}: web/${m.file} exists; set ready: true in web/models.js to offer it`);
+    assert.equal(m.ready, true, `${name} is offered`);
+    assert.ok(have(name), `${name}: web/${m.file}`);
+    assert.ok(modelsFor(family).includes(m), `${name} is offered by its view`);
   }
+  assert.deepEqual(modelsFor('memory-rnn').map((m) => m.name), ['lm-agreement-lstmn', 'lm-agreement-sarnn', 'lm-agreement-lstm']);
+  assert.deepEqual(modelsFor('reverse').map((m) => m.name), ['seq-reverse-attention', 'seq-reverse-none']);
+  // the stand-ins stay reachable by name
+  for (const name of ['tiny-lm-lstmn', 'tiny-reverse-attention']) assert.equal(findModel(name).trained, false);
   const lms = modelsFor('memory-rnn');
   assert.deepEqual(lms.map((m) => m.cell), ['lstmn', 'self-attention-rnn', 'lstm']);
   const pair = modelsFor('reverse');

@@ -1,6 +1,6 @@
 // web-views.test.js: the heads and pooling views' pure logic in Node: their URL state
 // (web/app-state.js: view, model family, kind, layer/head limits, switching views), the
-// data-driven registry (web/models.js: families, planned trained models, sample inputs), and the
+// data-driven registry (web/models.js: families, the trained models each view offers, sample inputs), and the
 // helpers of web/heads-view.js, web/pooling-view.js and web/view-kit.js against real runs of the
 // tiny fixture models (wasm/index.js) and attnlab's own relative-distance op.
 
@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { init, loadModel, ops } from '../../wasm/index.js';
 import {
-  KINDS, MAX_HEAD, MAX_LAYER, MODEL_DEFAULTS, VIEWS, formatModelParams, formatPageHash, parseModelParams, parsePageHash, switchView,
+  KINDS, MAX_HEAD, MAX_INPUT, MAX_LAYER, MODEL_DEFAULTS, VIEWS, formatModelParams, formatPageHash, parseModelParams, parsePageHash, switchView,
 } from '../../web/app-state.js';
 import { VIRIDIS } from '../../web/draw.js';
 import { clippedDistances, gridMax, positionInfo, selectMaps, strongestCell } from '../../web/heads-view.js';
@@ -95,7 +95,7 @@ test('switchView: the model and input follow the family; within a family nothing
   assert.equal(switchView(path, 'heads').model, '/x/m.safetensors');
 });
 
-test('registry: families, offered models, planned trained models', () => {
+test('registry: families, offered models, the trained models are offered first', () => {
   assert.deepEqual(modelsFor('seq2seq'), MODELS);
   for (const [view, family] of Object.entries(VIEW_FAMILY)) {
     const list = modelsFor(family);
@@ -112,16 +112,21 @@ test('registry: families, offered models, planned trained models', () => {
   }
   const names = ALL_MODELS.map((m) => m.name);
   assert.equal(new Set(names).size, names.length, 'names are unique');
-  const planned = ['tf-dates-absolute', 'tf-dates-relative', 'tf-induction', 'clf-reviews-attention', 'clf-reviews-han', 'clf-reviews-structured'];
-  for (const name of planned) {
-    const m = findModel(name);
-    assert.ok(m, name);
-    assert.equal(m.trained, true);
-    assert.equal(m.file, `models/${name}.safetensors`);
-    const there = existsSync(new URL(`../../web/${m.file}`, import.meta.url));
-    if (m.ready) assert.ok(there, `${name} is marked ready but web/${m.file} is missing`);
-    else if (there) console.log(`# ${name}: web/${m.file} exists; set ready: true in web/models.js to offer it`);
-    if (!m.ready) assert.ok(!modelsFor(m.family).includes(m), `${name} is not offered before it is ready`);
+  const trained = [['tf-dates-absolute', 'tf-dates-relative', 'tf-induction'], ['clf-reviews-attention', 'clf-reviews-han', 'clf-reviews-structured']];
+  for (const names of trained) {
+    const family = findModel(names[0]).family;
+    assert.deepEqual(modelsFor(family).map((m) => m.name), names, `${family}: the trained models, in order, and no untrained fixture`);
+    assert.equal(defaultModelFor(family === 'transformer' ? 'heads' : 'pooling'), names[0]);
+    for (const name of names) {
+      const m = findModel(name);
+      assert.equal(m.trained, true);
+      assert.equal(m.ready, true);
+      assert.equal(m.file, `models/${name}.safetensors`);
+      assert.ok(existsSync(new URL(`../../web/${m.file}`, import.meta.url)), `${name}: web/${m.file}`);
+      assert.ok(existsSync(new URL(`../../web/${m.card}`, import.meta.url)), `${name}: web/${m.card}`);
+      assert.ok(m.sample.length <= MAX_INPUT, `${name}: sample of ${m.sample.length} characters (at most ${MAX_INPUT})`);
+      assert.equal(sampleInput(5, name), m.sample);
+    }
   }
   for (const m of ALL_MODELS.filter((e) => !e.trained)) {
     assert.ok(existsSync(new URL(`../../web/${m.file}`, import.meta.url)), `${m.name}: ${m.file}`);

@@ -1,0 +1,115 @@
+// model-card.js: a shipped model's card (web/models/<name>.json, written by `make models`) as the
+// page shows it, beside the model picker.
+//
+//   import { cardSummary, renderCard } from './model-card.js';
+//   const summary = cardSummary(await (await fetch(cardUrl)).json()); // pure: Node and browsers
+//   host.append(renderCard(summary, 'zh'));                          // a <details> element
+//
+// Holds: the reading of a card (task, architecture and size, data generator and seeds, training
+// command and time, held-out metrics) into a flat summary, checked field by field, so a card with
+// missing or odd fields still gives a sensible (shorter) summary and never throws; and its
+// rendering with textContent only (a card is data, never markup). Deliberately does not fetch:
+// the caller (attn-demo.js) owns loading and errors.
+//
+// Metrics: every finite number of the card's `metrics.heldout`, nested one level (agreement
+// accuracy, the worst length of the reversal models), in the card's order; fractions of
+// accuracy-like keys shown as percentages. Arrays (per-length tables, training logs) are left to
+// the card file itself, which the summary links to.
+
+import { t } from './i18n.js';
+import { el } from './view-kit.js';
+
+const MAX_TEXT = 400; // longer card strings are cut (a card is ours, but the page stays tidy)
+const MAX_METRICS = 16;
+/** Keys whose fractions read better as percentages. */
+const PERCENT = /accuracy|exactMatch|Half$|Share|share/;
+/** Architecture keys shown, in this order, when present. */
+const ARCH_KEYS = ['architecture', 'variant', 'cell', 'head', 'attention', 'style', 'pooling', 'positions', 'bidirectional',
+  'numLayers', 'embeddingSize', 'hiddenSize', 'attentionSize', 'numHeads', 'feedforwardSize', 'hops'];
+
+const text = (v) => (typeof v === 'string' && v.length > 0 ? (v.length > MAX_TEXT ? `${v.slice(0, MAX_TEXT - 1)}…` : v) : null);
+const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** 'exactMatch' → 'exact match', 'agreement.accuracy' → 'agreement accuracy'. */
+export function metricLabel(key) {
+  return String(key).replace(/\./g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/** A metric value as shown: percentages for accuracy-like fractions, else up to 5 significant digits. */
+export function formatMetric(key, value) {
+  if (PERCENT.test(key) && value >= 0 && value <= 1) return `${Number((value * 100).toFixed(2))}%`;
+  if (Number.isInteger(value)) return value.toLocaleString('en-US');
+  return String(Number(value.toPrecision(5)));
+}
+
+/**
+ * The card as { name, task, architecture, parameters, bytes, generator, heldoutSet, command,
+ * seconds, cpuSeconds, machine, metrics: [{ key, label, value, text }] }; absent or malformed
+ * fields are null (metrics []). Never throws.
+ * @param {unknown} card the parsed JSON
+ */
+export function cardSummary(card) {
+  const c = isObject(card) ? card : {};
+  const arch = isObject(c.architecture) ? c.architecture : {};
+  const data = isObject(c.data) ? c.data : {};
+  const training = isObject(c.training) ? c.training : {};
+  const heldout = isObject(c.metrics) && isObject(c.metrics.heldout) ? c.metrics.heldout : {};
+  const parts = [];
+  for (const k of ARCH_KEYS) {
+    const v = arch[k];
+    if (typeof v === 'boolean') parts.push(v ? k : `not ${k}`);
+    else if (text(v) || num(v) !== null) parts.push(typeof v === 'number' ? `${k} ${v}` : v);
+  }
+  const metrics = [];
+  const add = (key, v) => {
+    if (num(v) === null || metrics.length >= MAX_METRICS || key === 'seed') return;
+    metrics.push({ key, label: metricLabel(key), value: v, text: formatMetric(key, v) });
+  };
+  for (const [k, v] of Object.entries(heldout)) {
+    if (isObject(v)) for (const [k2, v2] of Object.entries(v)) add(`${k}.${k2}`, v2);
+    else add(k, v);
+  }
+  const heldoutSeed = num(heldout.seed);
+  return {
+    name: text(c.name),
+    task: text(c.task),
+    architecture: parts.length ? parts.join(', ') : null,
+    parameters: num(arch.parameters),
+    bytes: num(arch.bytes),
+    generator: text(data.generator),
+    heldoutSet: text(data.heldout) ?? (heldoutSeed === null ? null : `seed ${heldoutSeed}`),
+    command: text(training.command),
+    seconds: num(training.seconds),
+    cpuSeconds: num(training.cpuSeconds),
+    machine: text(training.machine),
+    metrics,
+  };
+}
+
+/**
+ * A <details class="model-card"> of a cardSummary(): its summary line names the model and its
+ * headline metric; inside, a <dl> of the fields and a link to the card file (cardUrl, optional).
+ */
+export function renderCard(summary, lang, cardUrl = null) {
+  const s = summary;
+  const headline = s.metrics.find((m) => PERCENT.test(m.key)) ?? s.metrics[0];
+  const head = headline ? ` · ${headline.label} ${headline.text}` : '';
+  const dl = el('dl');
+  const row = (key, value) => value !== null && value !== undefined && value !== '' && dl.append(el('dt', { text: t(lang, key) }), el('dd', { text: String(value) }));
+  row('card.task', s.task);
+  row('card.architecture', s.architecture);
+  if (s.parameters !== null) row('card.size', t(lang, 'card.sizeValue', { parameters: s.parameters.toLocaleString('en-US'), kb: s.bytes === null ? '?' : (s.bytes / 1024).toFixed(1) }));
+  row('card.data', s.generator);
+  row('card.heldout', s.heldoutSet);
+  row('card.command', s.command);
+  if (s.seconds !== null) row('card.time', t(lang, 'card.timeValue', { seconds: s.seconds, cpu: s.cpuSeconds ?? '?', machine: s.machine ?? '' }));
+  if (s.metrics.length) {
+    dl.append(el('dt', { text: t(lang, 'card.metrics') }), el('dd', {}, [
+      el('ul', { class: 'card-metrics' }, s.metrics.map((m) => el('li', { text: `${m.label}: ${m.text}` }))),
+    ]));
+  }
+  const children = [el('summary', { text: `${t(lang, 'card.title', { name: s.name ?? '?' })}${head}` }), dl];
+  if (cardUrl) children.push(el('p', {}, [el('a', { href: cardUrl, target: '_blank', rel: 'noopener', text: t(lang, 'card.file') })]));
+  return el('details', { class: 'model-card' }, children);
+}
