@@ -13,13 +13,15 @@
 // --model FILE (the whole-model rows; default the largest web/models/*.safetensors).
 //
 // Cases (scripts/bench/cases.mjs): matmul, sdpa, multi-head attention with projections, additive
-// attention, LSTM and GRU layers, a whole seq2seq model per keystroke and one training step.
+// attention, LSTM and GRU layers, a whole seq2seq model per keystroke, one training step, and
+// every shipped model (web/models/*.safetensors) on its registry sample through the public JS
+// API, SIMD and scalar (--smoke: two of them).
 // Method (docs/benchmarks.md): every contender's output is checked against attnlab's scalar
 // build before it is timed; each (case, contender) gets warm-up calls and a repetition count
 // that makes one sample ≈ target-ms; then each round takes one sample of every contender for
 // every case, in a rotating order. Reported: medians over rounds, p10–p90, and ratios computed
 // within each round (median of per-round ratios). Layout: scripts/bench/{cases,contenders,onnx,
-// stats,report,startup}.mjs, native.c, torch_server.py.
+// stats,report,startup,api-worker}.mjs, native.c, torch_server.py.
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -28,7 +30,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { makeCases } from './bench/cases.mjs';
 import { CONTENDERS, ROOT, makeContender, writeInputs } from './bench/contenders.mjs';
-import { compareRuns, evaluateTargets, toMarkdown } from './bench/report.mjs';
+import { compareRuns, evaluateTargets, shippedRows, toMarkdown } from './bench/report.mjs';
 import { summarize } from './bench/stats.mjs';
 
 // ------------------------------------------------------------------ options
@@ -90,19 +92,26 @@ function machine() {
 
 // ------------------------------------------------------------------ checking
 
-/** Max |a − b| and whether it is within the tolerance (relative to the reference's scale). */
-function compare(out, ref) {
-  if (out.length !== ref.length) return { maxAbsDiff: Infinity, ok: false, why: `length ${out.length} ≠ ${ref.length}` };
+/**
+ * Max |a − b| between a variant's output and the reference's, and whether it is within the
+ * tolerance: the case's absolute one (absTol) or else relative to the reference's scale. A
+ * variant with a discrete outcome (v.discrete: output text, label, argmax) must match it exactly.
+ */
+function compare(v, ref, c) {
+  const out = v.output;
+  const want = ref.output;
+  if (out.length !== want.length) return { maxAbsDiff: Infinity, ok: false, why: `length ${out.length} ≠ ${want.length}` };
   let d = 0;
   let scale = 1;
-  for (let i = 0; i < ref.length; i++) {
-    const e = Math.abs(out[i] - ref[i]);
+  for (let i = 0; i < want.length; i++) {
+    const e = Math.abs(out[i] - want[i]);
     if (!(e <= d)) d = e; // NaN-propagating
-    scale = Math.max(scale, Math.abs(ref[i]));
+    scale = Math.max(scale, Math.abs(want[i]));
   }
+  if (v.discrete !== ref.discrete) return { maxAbsDiff: d, ok: false, why: `${v.discrete} ≠ ${ref.discrete}` };
   // 1e-3 of the output's scale: loose enough for other summation orders and FMA, far tighter
   // than the O(0.1–1) errors of a wrong transpose, scale or mask
-  return { maxAbsDiff: d, ok: d <= 1e-3 * scale };
+  return { maxAbsDiff: d, ok: d <= (c.absTol ?? 1e-3 * scale) };
 }
 
 // ------------------------------------------------------------------ calibration
@@ -195,8 +204,8 @@ async function main() {
   const cells = []; // { case, contender, variant, samples, ... }
   for (const c of cases) {
     const [ref] = await scalar.impl.prepare(c, ctx);
-    const refOut = ref.output;
     await ref.dispose();
+    if (ref.tokens !== undefined) c.tokens = ref.tokens; // the input length, for the report
     for (const con of live) {
       const cell = { case: c.key, contender: con.name, samples: [] };
       let variants;
@@ -213,7 +222,7 @@ async function main() {
       const passed = [];
       const rejected = [];
       for (const v of variants) {
-        const chk = compare(v.output, refOut);
+        const chk = compare(v, ref, c);
         v.check = chk;
         if (chk.ok) {
           Object.assign(v, await calibrate(v, o));
@@ -305,6 +314,7 @@ async function main() {
     notes,
     wallSeconds: 0,
   };
+  run.shipped = shippedRows(run);
   run.targets = evaluateTargets(run);
   run.wallSeconds = (performance.now() - started) / 1000;
 
@@ -329,7 +339,7 @@ async function main() {
     const then = JSON.parse(readFileSync(o.baseline, 'utf8'));
     const rows = compareRuns(run, then, o.tolerance);
     const slower = rows.filter((r) => r.slower);
-    for (const r of rows) log(`${r.slower ? 'SLOWER' : 'ok    '} ${r.case.padEnd(32)} ${r.contender.padEnd(15)} drift ${r.drift.toFixed(2)}× (vs ${r.peers} peers)`);
+    for (const r of rows) log(`${r.slower ? 'SLOWER' : 'ok    '} ${r.case.padEnd(32)} ${r.contender.padEnd(15)} drift ${r.drift.toFixed(2)}× (vs ${r.against ?? `${r.peers} peers`})`);
     log(`--check: ${slower.length} of ${rows.length} (case, attnlab build) pairs got more than ${(o.tolerance * 100).toFixed(0)}% slower relative to the peers than in ${path.relative(ROOT, o.baseline)}`);
     if (slower.length) code = 1;
   }

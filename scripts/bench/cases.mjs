@@ -5,9 +5,11 @@
 // Ops: matmul, sdpa (one or more heads), mha (torch.nn.MultiheadAttention with projections,
 // self-attention), additive (Bahdanau et al. 2015, eq. 6, one query against n keys), lstm / gru
 // (one layer over T steps, batch 1, PyTorch layout), model (one greedy run of a seq2seq model
-// file on a 20-character input: the per-keystroke latency) and train (one Adam step on a batch
-// of pairs). Inputs are named typed arrays (Float32Array, or Int32Array for token ids), written
-// to disk concatenated in this order for the child-process contenders.
+// file on a 20-character input: the per-keystroke latency), train (one Adam step on a batch of
+// pairs) and shipped (one model.run of a web/models/*.safetensors on its registry sample, the
+// call the page's view makes: every shipped model, per input). Inputs are named typed arrays
+// (Float32Array, or Int32Array for token ids), written to disk concatenated in this order for the
+// child-process contenders; shipped cases have none (their input is text).
 
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -43,6 +45,9 @@ export const ADDITIVE = { d: 128, da: 128, lengths: [16, 64, 256] };
 export const RECURRENT = { T: 64, I: 32, H: 128 };
 export const MODEL_INPUT_CHARS = 20;
 export const TRAIN_BATCH = 32;
+/** The shipped models --smoke times: a dates model and a memory-rnn language model (the reading
+ * view's call, with every next-word distribution). */
+export const SMOKE_SHIPPED = ['dates-additive', 'lm-agreement-lstmn'];
 
 function matmulCase(M, K, N) {
   return { op: 'matmul', M, K, N, key: `matmul ${M}x${K}x${N}`, label: `matmul ${M}×${K}×${N}`, flops: 2 * M * K * N };
@@ -92,15 +97,63 @@ export function pickModel(file = null) {
     : [];
   const model = shipped[0] ?? path.join(ROOT, 'tests/fixtures/model_lstm_additive_bahdanau.safetensors');
   const bytes = readFileSync(model);
-  const n = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
-  const config = JSON.parse(header.__metadata__.config);
+  const { config } = readHeader(bytes);
   const why = file ? 'chosen with --model' : shipped.length ? 'the largest of web/models/*.safetensors' : 'no model in web/models/, so the test fixture';
   return { file: model, rel: path.relative(ROOT, model), why, bytes: bytes.length, config };
 }
 
+/** The config of a .safetensors model file and its parameter count (elements of every tensor). */
+function readHeader(bytes) {
+  const n = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
+  const config = JSON.parse(header.__metadata__.config);
+  let params = 0;
+  for (const [name, t] of Object.entries(header)) if (name !== '__metadata__') params += t.shape.reduce((a, d) => a * d, 1);
+  return { config, params };
+}
+
+/** One line on what a model is, from its config (e.g. "seq2seq BiLSTM, additive (bahdanau)"). */
+function describeArchitecture(cfg) {
+  const rnn = (c) => `${c.bidirectional ? 'Bi' : ''}${(c.cell ?? 'rnn').toUpperCase()}${c.numLayers > 1 ? ` ×${c.numLayers}` : ''}`;
+  switch (cfg.architecture) {
+    case 'seq2seq': return `seq2seq ${rnn(cfg)}, ${cfg.attention === 'none' ? 'no attention' : `${cfg.attention} (${cfg.style})`}`;
+    case 'transformer': return `transformer ${cfg.variant}, ${cfg.numLayers} layers × ${cfg.numHeads} heads, ${cfg.positions} positions`;
+    case 'classifier': return `classifier ${rnn(cfg)}, ${cfg.pooling} pooling${cfg.hops ? ` (${cfg.hops} hops)` : ''}`;
+    case 'memory-rnn': return `memory-rnn ${cfg.head === 'lm' ? 'LM' : 'classifier'}, ${cfg.cell}${cfg.align ? ` (${cfg.align})` : ''}`;
+    default: return String(cfg.architecture);
+  }
+}
+
 function modelCase(m) {
   return { op: 'model', model: m.rel, why: m.why, key: `model ${path.basename(m.rel, '.safetensors')}`, label: `model per keystroke (${path.basename(m.rel)}, ${MODEL_INPUT_CHARS} chars)`, flops: 0 };
+}
+
+/**
+ * One case per web/models/*.safetensors (only SMOKE_SHIPPED with smoke): its input is the
+ * registry's sample (web/models.js sampleFor) and its call the one the page's view makes on a
+ * keystroke (web/attn-demo.js): model.run(sample), or for the reading view's memory-rnn language
+ * models model.run(readingInput(sample), { distributions: true }). Checked to 1e-4 absolute.
+ */
+async function shippedCases(smoke) {
+  const dir = path.join(ROOT, 'web/models');
+  if (!existsSync(dir)) return [];
+  const { findModel, sampleFor } = await import('../../web/models.js');
+  const { readingInput } = await import('../../web/reading-view.js');
+  const names = readdirSync(dir).filter((f) => f.endsWith('.safetensors')).map((f) => path.basename(f, '.safetensors')).sort();
+  return names.filter((name) => !smoke || SMOKE_SHIPPED.includes(name)).map((name) => {
+    const rel = `web/models/${name}.safetensors`;
+    const bytes = readFileSync(path.join(ROOT, rel));
+    const { config, params } = readHeader(bytes);
+    const family = findModel(name)?.family ?? null;
+    const sample = sampleFor(name);
+    const reading = family === 'memory-rnn';
+    return {
+      op: 'shipped', model: rel, name, family, architecture: describeArchitecture(config), params, bytes: bytes.length,
+      sample, text: reading ? readingInput(sample) : sample, runOptions: reading ? { distributions: true } : null,
+      call: reading ? 'model.run(readingInput(sample), { distributions: true })' : 'model.run(sample)',
+      key: `shipped ${name}`, label: `${name}, per input`, flops: 0, absTol: 1e-4,
+    };
+  });
 }
 
 function trainCase(m, B) {
@@ -128,9 +181,10 @@ export async function makeCases({ smoke = false, model: modelFile = null } = {})
     for (const cell of ['lstm', 'gru']) cases.push(recurrentCase(cell, RECURRENT.T, RECURRENT.I, RECURRENT.H));
     cases.push(modelCase(model), trainCase(model, TRAIN_BATCH));
   }
+  cases.push(...(await shippedCases(smoke)));
   for (const [i, c] of cases.entries()) {
     c.id = i;
-    c.inputs = c.op === 'model' || c.op === 'train' ? await modelInputs(c, model, 1000 + i) : makeInputs(c, 1000 + i);
+    c.inputs = c.op === 'shipped' ? {} : c.op === 'model' || c.op === 'train' ? await modelInputs(c, model, 1000 + i) : makeInputs(c, 1000 + i);
   }
   return cases;
 }
@@ -249,6 +303,7 @@ export function outputSize(c) {
     case 'lstm': case 'gru': return c.T * c.H;
     case 'train': return 2; // [loss, global gradient norm] of the first step
     case 'model': return -1; // log-probs of the greedy output, its length
+    case 'shipped': return -1; // whatever the family's run returns (scripts/bench/api-worker.mjs)
     default: return c.B * c.H * c.T * c.Dv;
   }
 }

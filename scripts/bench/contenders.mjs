@@ -2,14 +2,17 @@
 //
 //   const c = makeContender(name, ctx);  await c.start();   // throws { skip: 'why' } when absent
 //   const variants = await c.prepare(benchCase);              // one or more ways to run the case
-//   // each variant: { variant, output: Float32Array, sample(reps) → ms per call, dispose() }
+//   // each variant: { variant, output: Float32Array, sample(reps) → ms per call, dispose() };
+//   // shipped-model rows also { discrete: text / label / argmax as a string, tokens: input length }
 //   await c.stop();
 //
 // In-process: attnlab SIMD and scalar .wasm instantiated directly (inputs resident in wasm
 // memory, only the al_* call timed), attnlab's public JS API (copies in and out per call),
-// TensorFlow.js with the wasm (XNNPACK) backend, onnxruntime-web's wasm EP. Child processes,
-// driven by a line protocol so their rounds interleave with the rest: the native gcc build
-// (scripts/bench/native.c) and PyTorch (scripts/bench/torch_server.py).
+// TensorFlow.js with the wasm (XNNPACK) backend, onnxruntime-web's wasm EP. The shipped-model
+// rows of attnlab SIMD and scalar go through the public JS API on that build, in a worker thread
+// each (scripts/bench/api-worker.mjs). Child processes, driven by a line protocol so their rounds
+// interleave with the rest: the native gcc build (scripts/bench/native.c) and PyTorch
+// (scripts/bench/torch_server.py).
 // What it deliberately does not do: checking, statistics or scheduling (scripts/bench.mjs).
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -17,6 +20,7 @@ import { createInterface } from 'node:readline';
 import { existsSync, readFileSync, readdirSync, writeFileSync, statSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import {
   additiveModel, attention23Model, attentionPatternModel, causalBias, gruModel, lstmModel, matmulModel, mhaModel, reorderGates,
 } from './onnx.mjs';
@@ -68,17 +72,70 @@ export async function instantiateAttnlab(file) {
 export const TRAIN_OPTIONS = { optimizer: 'adam', lr: 3e-3, clip: 1 };
 const CELL = { lstm: 2, gru: 3 }; // AL_LSTM, AL_GRU
 
+/** scripts/bench/api-worker.mjs on one build: the public JS API, asked by messages. */
+class ApiWorker {
+  constructor(simd) {
+    this.worker = new Worker(new URL('./api-worker.mjs', import.meta.url), { workerData: { simd } });
+    this.pending = new Map(); // seq → { resolve, reject }
+    this.seq = 0;
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.once('error', reject);
+      this.worker.on('message', (m) => {
+        if (m.ready) {
+          if (m.simd !== simd) reject(new Error(`the JS API in the worker loaded the ${m.simd ? 'SIMD' : 'scalar'} build`));
+          else resolve();
+          return;
+        }
+        const w = this.pending.get(m.seq);
+        this.pending.delete(m.seq);
+        if (m.error) w.reject(new Error(m.error));
+        else w.resolve(m);
+      });
+    });
+    this.worker.on('error', (e) => {
+      for (const w of this.pending.values()) w.reject(e);
+      this.pending.clear();
+    });
+  }
+
+  async request(cmd, args) {
+    await this.ready;
+    const seq = ++this.seq;
+    return new Promise((resolve, reject) => {
+      this.pending.set(seq, { resolve, reject });
+      this.worker.postMessage({ seq, cmd, ...args });
+    });
+  }
+
+  stop() { return this.worker.terminate(); }
+}
+
 /** file: the inference build every op row times; trainFile: the training build (the same objects
- * linked with al_trainer_*), used only by the training-step rows. */
-function directContender(file, trainFile) {
+ * linked with al_trainer_*), used only by the training-step rows; simd: which build the public JS
+ * API loads for the shipped-model rows. */
+function directContender(file, trainFile, simd) {
   let main;
   let trainer = null;
+  let api = null; // the ApiWorker of the shipped-model rows, started by the first one
+  let apiLive = 0; // its wasm blocks still allocated, as of the last free
   return {
     async start() {
       main = await instantiateAttnlab(file);
       return { simd: main.al_simd() === 1 };
     },
     async prepare(c) {
+      if (c.op === 'shipped') {
+        api ??= new ApiWorker(simd);
+        const r = await api.request('load', { id: c.id, file: path.join(ROOT, c.model), text: c.text, options: c.runOptions });
+        return [{
+          variant: `public JS API in a worker: loadModel() once, then ${c.call}`,
+          output: r.output,
+          discrete: r.discrete,
+          tokens: r.tokens,
+          sample: async (reps) => (await api.request('time', { id: c.id, reps })).ms,
+          async dispose() { apiLive = (await api.request('free', { id: c.id })).live; },
+        }];
+      }
       if (c.op === 'train' && !trainer) trainer = await instantiateAttnlab(trainFile);
       const x = c.op === 'train' ? trainer : main;
       const ptrs = [];
@@ -183,8 +240,8 @@ function directContender(file, trainFile) {
         dispose() { for (const f of release) f(); for (const p of ptrs) x.al_free(p); },
       }];
     },
-    async stop() {},
-    liveAllocations: () => main.al_alloc_live() + (trainer ? trainer.al_alloc_live() : 0),
+    async stop() { if (api) await api.stop(); },
+    liveAllocations: () => main.al_alloc_live() + (trainer ? trainer.al_alloc_live() : 0) + apiLive,
   };
 }
 
@@ -275,6 +332,7 @@ function apiContender() {
           variant = 'createTrainer(loadTrainableModel()), trainer.step(pairs of ids)';
           break;
         }
+        case 'shipped': return null; // the attnlab-simd row is this API already (scripts/bench/api-worker.mjs)
         default: throw new Error(`no attnlab API form for op ${c.op}`);
       }
       return [{ variant, output: output ?? run(), sample: timeSync(run), dispose }];
@@ -325,7 +383,7 @@ function tfjsContender() {
         variants.push({ variant, output, sample: timeSync(run), dispose() {} });
       };
       const I = c.inputs;
-      if (c.op === 'model' || c.op === 'train') return null; // no tfjs form of a whole model
+      if (c.op === 'model' || c.op === 'train' || c.op === 'shipped') return null; // no tfjs form of a whole model
       if (c.op === 'matmul') {
         const a = T(I.a, [c.M, c.K]);
         const b = T(I.b, [c.K, c.N]);
@@ -497,7 +555,7 @@ function ortContender() {
         }
       };
       const I = c.inputs;
-      if (c.op === 'model' || c.op === 'train') return null; // no ORT form of a whole model
+      if (c.op === 'model' || c.op === 'train' || c.op === 'shipped') return null; // no ORT form of a whole model
       if (c.op === 'mha') {
         const feeds = { x: tensor(I.x, [1, c.T, c.E]) };
         await mk('com.microsoft MultiHeadAttention (q/k/v MatMuls, out MatMul+Add)', mhaModel('ms-mha', { ...c, ...I }), feeds, 'out');
@@ -592,8 +650,6 @@ function serverContender(name, startServer, variantName) {
       }
     },
     async prepare(c, ctx) {
-      const inFile = ctx.inputFile(c);
-      const outFile = path.join(ctx.tmp, `case-${c.id}.${name}.out.bin`);
       const args = {
         matmul: [c.M, c.K, c.N],
         sdpa: [c.B, c.H, c.T, c.S, c.D, c.Dv, c.causal ? 1 : 0, c.weights ? 1 : 0],
@@ -604,7 +660,9 @@ function serverContender(name, startServer, variantName) {
         model: () => [path.join(ROOT, c.model), c.inputs.src.length],
         train: () => [path.join(ROOT, c.model), c.batch, c.S, c.T, TRAIN_OPTIONS.lr, TRAIN_OPTIONS.clip],
       }[c.op];
-      if (!args) return null;
+      if (!args) return null; // no form of this op (the shipped-model rows)
+      const inFile = ctx.inputFile(c);
+      const outFile = path.join(ctx.tmp, `case-${c.id}.${name}.out.bin`);
       const reply = await server.request(`${c.op} ${c.id} ${(typeof args === 'function' ? args() : args).join(' ')} ${inFile} ${outFile}`);
       const b = readFileSync(outFile);
       return [{
@@ -681,8 +739,8 @@ function torchContender() {
 
 export function makeContender(name) {
   switch (name) {
-    case 'attnlab-simd': return directContender(path.join(ROOT, 'wasm/attnlab.wasm'), path.join(ROOT, 'wasm/attnlab-train.wasm'));
-    case 'attnlab-scalar': return directContender(path.join(ROOT, 'wasm/attnlab-scalar.wasm'), path.join(ROOT, 'wasm/attnlab-train-scalar.wasm'));
+    case 'attnlab-simd': return directContender(path.join(ROOT, 'wasm/attnlab.wasm'), path.join(ROOT, 'wasm/attnlab-train.wasm'), true);
+    case 'attnlab-scalar': return directContender(path.join(ROOT, 'wasm/attnlab-scalar.wasm'), path.join(ROOT, 'wasm/attnlab-train-scalar.wasm'), false);
     case 'attnlab-api': return apiContender();
     case 'tfjs-wasm': return tfjsContender();
     case 'ort-wasm': return ortContender();

@@ -10,6 +10,7 @@ const PEERS = ['tfjs-wasm', 'ort-wasm'];
 const fmtMs = (ms) => (!Number.isFinite(ms) ? '–' : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms >= 1 ? ms.toFixed(2) : ms >= 0.01 ? ms.toFixed(3) : ms.toFixed(4));
 const fmtX = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : '–');
 const fmtKB = (b) => `${(b / 1024).toFixed(1)} KB`;
+const fmtSpread = (s) => `${fmtMs(s.median)} (${fmtMs(s.p10)}–${fmtMs(s.p90)})`;
 
 /** Per-round samples of contender `name` on case `key`, or null. */
 function samples(run, key, name) {
@@ -32,9 +33,10 @@ export function evaluateTargets(run) {
   const keys = new Set(run.cases.map((c) => c.key));
   const cases = run.cases;
   let group = '';
+  let via; // 'api' for rows of an attnlab build timed through the public JS API
   const add = (target, base, value, threshold, cmp, unit = '×') => {
     const met = Number.isFinite(value) ? (cmp === '>=' ? value >= threshold : value <= threshold) : null;
-    out.push({ target, contender: base, value, threshold, cmp, met, unit, group });
+    out.push({ target, contender: base, value, threshold, cmp, met, unit, group, path: via });
   };
   // "tiny": matmul up to 64³, attention (sdpa, MHA, additive) up to n = 64
   const tiny = (x) => (x.op === 'matmul' ? x.M * x.K * x.N <= 64 ** 3
@@ -71,6 +73,14 @@ export function evaluateTargets(run) {
       add(`${c.label}: ≥ 3× PyTorch`, base, speedup(run, c.key, 'torch', base), 3, '>=');
     }
   }
+  // the shipped-model rows run the SIMD build through the public JS API: the API path
+  group = 'every dates model: under 1 ms per keystroke';
+  via = 'api';
+  for (const c of cases.filter((x) => x.op === 'shipped' && x.name.startsWith('dates-'))) {
+    const s = samples(run, c.key, BASE);
+    add(`${c.name} per keystroke: under 1 ms`, BASE, s ? summarize(s).median : NaN, 1, '<=', 'ms');
+  }
+  via = undefined;
   group = 'init() under 20 ms';
   const st = run.startup?.attnlab;
   if (st) add('init() under 20 ms (median, fresh process)', 'attnlab', st.readyMs.median, 20, '<=', 'ms');
@@ -113,6 +123,7 @@ export function toMarkdown(run) {
     [['lstm', 'gru'], 'Recurrent layers (one layer, batch 1, weights resident for attnlab)'],
     [['model', 'train'], 'Whole model: per-keystroke latency and one training step'],
   ];
+  const shipped = shippedRows(run);
   for (const [ops, title] of sections) {
     const cs = run.cases.filter((c) => ops.includes(c.op));
     if (cs.length === 0) continue;
@@ -135,6 +146,7 @@ export function toMarkdown(run) {
     }
     L.push('');
   }
+  if (shipped.length) L.push(...shippedMarkdown(run, shipped));
   L.push('## Targets', '');
   L.push('Each target of the benchmark issue, over every row it covers; "kernel" is attnlab SIMD on resident inputs, "API" the public JS API (copies per call). A target is met on a path when every row is; "?" when a row it needs did not run.', '');
   L.push('| target (issue) | kernel | API | rows met (kernel / API) |', '| --- | :---: | :---: | ---: |');
@@ -142,17 +154,18 @@ export function toMarkdown(run) {
   const count = (ts) => (ts.length ? `${ts.filter((t) => t.met).length} of ${ts.length}` : '–');
   for (const g of [...new Set(run.targets.map((t) => t.group ?? t.target))]) {
     const ts = run.targets.filter((t) => (t.group ?? t.target) === g);
-    const k = ts.filter((t) => t.contender !== 'attnlab-api');
-    const a = ts.filter((t) => t.contender === 'attnlab-api');
+    const k = ts.filter((t) => !onApi(t));
+    const a = ts.filter(onApi);
     L.push(`| ${g} | ${verdict(k)} | ${a.length ? verdict(a) : '–'} | ${count(k)}${a.length ? ` / ${count(a)}` : ''} |`);
   }
   L.push('');
   L.push('Every row of the targets:', '');
   L.push('| target | attnlab path | value | met |', '| --- | --- | ---: | :---: |');
   for (const t of run.targets) {
+    const who = t.path === 'api' && t.contender !== 'attnlab-api' ? `${t.contender} via the JS API` : t.contender;
     const unit = t.unit ?? (t.target.includes('KB') ? 'KB' : t.target.includes(' ms') ? 'ms' : '×'); // older runs have no unit
     const v = !Number.isFinite(t.value) ? '–' : unit === 'KB' ? `${t.value.toFixed(1)} KB` : unit === 'ms' ? `${fmtMs(t.value)} ms` : fmtX(t.value);
-    L.push(`| ${t.target} | ${t.contender} | ${v} | ${t.met === null ? '?' : t.met ? 'yes' : '**no**'} |`);
+    L.push(`| ${t.target} | ${who} | ${v} | ${t.met === null ? '?' : t.met ? 'yes' : '**no**'} |`);
   }
   L.push('');
   if (run.startup) {
@@ -190,17 +203,67 @@ export function toMarkdown(run) {
   return L.join('\n');
 }
 
+/** Is a target about the public JS API (the attnlab-api rows, and the shipped-model rows)? */
+const onApi = (t) => t.contender === 'attnlab-api' || t.path === 'api';
+
+/**
+ * The "every shipped model, per input" section as data (run.shipped in the JSON): per model its
+ * file, architecture, size, input and call, and the SIMD and scalar summaries (or the row's
+ * status) with the median over rounds of t_scalar / t_SIMD.
+ */
+export function shippedRows(run) {
+  return run.cases.filter((c) => c.op === 'shipped').map((c) => {
+    const row = (name) => {
+      const r = run.results.find((x) => x.case === c.key && x.contender === name);
+      return !r ? null : r.status === 'ok' ? { ...r.summary, maxAbsDiff: r.maxAbsDiff } : { status: r.status, error: r.error };
+    };
+    return {
+      model: c.name, file: c.model, family: c.family, architecture: c.architecture, params: c.params, bytes: c.bytes,
+      input: c.text, tokens: c.tokens, call: c.call,
+      simd: row(BASE), scalar: row('attnlab-scalar'),
+      scalarOverSimd: medianRatio(samples(run, c.key, 'attnlab-scalar') ?? [], samples(run, c.key, BASE) ?? []),
+    };
+  });
+}
+
+function shippedMarkdown(run, rows) {
+  const L = ['## Every shipped model, per input', ''];
+  L.push('One row per `web/models/*.safetensors`: its input is the registry\'s sample (`sampleFor(name)`, web/models.js) and the call the one the page\'s view makes on a keystroke (`model.run(sample)`; the reading view\'s memory-rnn language models `model.run(readingInput(sample), { distributions: true })`). Both builds through the public JS API, each in a worker thread of its own (`init({ simd })`, `loadModel` once, then the call timed); checked before timing: the same output text / label / argmax as scalar, numbers within 1e-4. Median ms per input (p10–p90 over rounds); scalar ÷ SIMD is the median of per-round ratios. tfjs and onnxruntime-web have no form of these models. Target (the issue): every dates model under 1 ms per keystroke; the others are reported without one.', '');
+  const peers = PEERS.filter((n) => run.contenders[n]);
+  L.push(`| model | architecture | parameters | bytes | input (tokens) | attnlab SIMD ms | attnlab scalar ms | scalar ÷ SIMD | ${peers.join(' | ')} |`);
+  L.push(`| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ${peers.map(() => ':---:').join(' | ')} |`);
+  const cell = (x) => (!x ? '–' : x.status ? `**${x.status}**` : fmtSpread(x));
+  for (const r of rows) {
+    const input = `\`${r.input.replace(/\|/g, '\\|')}\` (${r.tokens ?? '?'})`;
+    L.push(`| ${r.model} | ${r.architecture} | ${r.params.toLocaleString('en-US')} | ${fmtKB(r.bytes)} | ${input} | ${cell(r.simd)} | ${cell(r.scalar)} | ${fmtX(r.scalarOverSimd)} | ${peers.map(() => '–').join(' | ')} |`);
+  }
+  L.push('');
+  return L;
+}
+
 /**
  * --check: for each case both runs have, how much slower attnlab got relative to the peers:
  * drift = (t_attnlab / t_peer now) / (t_attnlab / t_peer then), geometric mean over the peers
  * and ceilings both runs measured (tfjs-wasm, ort-wasm, native). Ratios, not times, so a slower
- * or faster machine cancels out. Flags drift > 1 + tolerance.
+ * or faster machine cancels out. Flags drift > 1 + tolerance. The shipped-model rows have no peer
+ * form: their yardstick is native on the whole-model case (when both runs have the same one),
+ * t_attnlab / t_native taken within each round as everywhere, for the SIMD and scalar builds.
  */
 export function compareRuns(now, then, tolerance = 0.2) {
   const rows = [];
   const others = ['tfjs-wasm', 'ort-wasm', 'native'];
+  const modelKey = (run) => run.cases.find((x) => x.op === 'model')?.key;
+  const yardstick = modelKey(now) === modelKey(then) ? modelKey(now) : undefined;
   for (const c of now.cases) {
     if (!then.cases.some((x) => x.key === c.key)) continue;
+    if (c.op === 'shipped') {
+      for (const base of [BASE, 'attnlab-scalar']) {
+        const rel = (run) => medianRatio(samples(run, c.key, base) ?? [], samples(run, yardstick, 'native') ?? []);
+        const drift = rel(now) / rel(then);
+        if (Number.isFinite(drift)) rows.push({ case: c.label, contender: base, drift, peers: 1, against: `native on ${yardstick}`, slower: drift > 1 + tolerance });
+      }
+      continue;
+    }
     for (const base of ['attnlab-simd', 'attnlab-scalar', 'attnlab-api']) {
       const drifts = [];
       for (const p of others) {

@@ -1,10 +1,12 @@
 // The benchmark harness in smoke mode (scripts/bench.mjs --smoke): tiny shapes, two rounds, no
 // timing claims. What it proves: every contender that is installed loads offline, the ONNX graphs
 // the harness encodes by hand are accepted by onnxruntime-web, and every row (matmul, sdpa, MHA,
-// additive, LSTM, GRU, whole model, training step) passes its check against attnlab's scalar
-// build. PyTorch is left out (CI has none); the native driver runs when gcc is there. The ONNX
-// LSTM and GRU graphs are also checked against plain JS recurrences here, so a gate-order or
-// bias-layout slip shows up as its own failure. Must finish well inside 60 s.
+// additive, LSTM, GRU, whole model, training step, and two shipped models through the JS API on
+// both builds) passes its check against attnlab's scalar build; the report has the "every shipped
+// model, per input" section with finite numbers. PyTorch is left out (CI has none); the native
+// driver runs when gcc is there. The ONNX LSTM and GRU graphs are also checked against plain JS
+// recurrences here, so a gate-order or bias-layout slip shows up as its own failure. Must finish
+// well inside 60 s.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -25,12 +27,14 @@ test('node scripts/bench.mjs --smoke runs every contender and every row passes i
     assert.equal(r.status, 0, `bench --smoke exited ${r.status}\n${(r.stderr ?? '').slice(-3000)}`);
     const run = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
     assert.ok(run.cases.length >= 4, 'smoke cases');
-    for (const op of ['matmul', 'sdpa', 'mha', 'additive', 'lstm', 'gru', 'model', 'train']) {
+    for (const op of ['matmul', 'sdpa', 'mha', 'additive', 'lstm', 'gru', 'model', 'train', 'shipped']) {
       assert.ok(run.cases.some((c) => c.op === op), `no smoke case for ${op}`);
     }
-    // every peer that has a form of an op ran it (tfjs and ORT have none for whole models)
+    // every peer that has a form of an op ran it (tfjs and ORT have none for whole models; the
+    // shipped-model rows are the JS API on each build, so attnlab-api has none of its own)
     for (const c of run.cases) {
-      const want = ['attnlab-simd', 'attnlab-scalar', 'attnlab-api', ...(c.op === 'model' || c.op === 'train' ? [] : ['tfjs-wasm', 'ort-wasm'])];
+      const want = c.op === 'shipped' ? ['attnlab-simd', 'attnlab-scalar']
+        : ['attnlab-simd', 'attnlab-scalar', 'attnlab-api', ...(c.op === 'model' || c.op === 'train' ? [] : ['tfjs-wasm', 'ort-wasm'])];
       for (const name of want) assert.ok(run.results.some((r) => r.case === c.key && r.contender === name), `${c.key}: no ${name} row`);
     }
     for (const name of ['attnlab-simd', 'attnlab-scalar', 'attnlab-api', 'tfjs-wasm', 'ort-wasm']) {
@@ -41,10 +45,32 @@ test('node scripts/bench.mjs --smoke runs every contender and every row passes i
       assert.ok(row.maxAbsDiff <= 1e-4, `${row.case} / ${row.contender}: max |Δ| ${row.maxAbsDiff}`);
       assert.equal(row.samples.length, run.rounds);
     }
+    // every shipped model, per input: a dates model and a non-seq2seq one, with finite numbers
+    assert.equal(run.shipped.length, 2, 'smoke runs two shipped models');
+    assert.ok(run.shipped.some((m) => m.model.startsWith('dates-')), 'no dates model in the shipped rows');
+    assert.ok(run.shipped.some((m) => m.family !== 'seq2seq'), 'no non-seq2seq model in the shipped rows');
+    const positive = (x) => Number.isFinite(x) && x > 0;
+    for (const m of run.shipped) {
+      for (const k of ['params', 'bytes', 'tokens', 'scalarOverSimd']) assert.ok(positive(m[k]), `${m.model}: ${k} = ${m[k]}`);
+      for (const b of ['simd', 'scalar']) {
+        for (const k of ['median', 'p10', 'p90']) assert.ok(positive(m[b]?.[k]), `${m.model} ${b}: ${k} = ${m[b]?.[k]}`);
+      }
+      assert.ok(m.input.length > 0 && m.architecture.length > 0, `${m.model}: input and architecture`);
+    }
     const md = readFileSync(path.join(out, 'results.md'), 'utf8');
     assert.match(md, /\| matmul 32×64×64 \|/);
     assert.match(md, /\| LSTM \/ GRU layers: ≥ 1\.5× onnxruntime-web \|/);
     assert.match(md, /\| whole model: under 1 ms per keystroke \|/);
+    assert.match(md, /^## Every shipped model, per input$/m);
+    for (const m of run.shipped) {
+      // model | architecture | parameters | bytes | input (tokens) | SIMD | scalar | ratio | tfjs | ort
+      const row = md.split('\n').find((l) => l.startsWith(`| ${m.model} | `));
+      assert.ok(row, `no row for ${m.model} in the shipped section`);
+      const cells = row.split(' | ');
+      assert.match(cells[5], /^\d[\d.]* \(\d[\d.]*–\d[\d.]*\)$/, `${m.model}: SIMD cell ${cells[5]}`);
+      assert.match(cells[7], /^\d[\d.]*×$/, `${m.model}: scalar ÷ SIMD cell ${cells[7]}`);
+    }
+    assert.match(md, /\| every dates model: under 1 ms per keystroke \|/);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
