@@ -2,6 +2,7 @@
 //
 //   #view=alignment&model=dates-additive&input=22%20Nov%202026&layer=0&head=0&lang=en
 //   #view=heads&model=tf-dates-relative&input=22%20Nov%202026&layer=1&head=0&lang=en&kind=encoder
+//   #view=reading&model=lm-agreement-lstmn&input=the%20dog%20runs%20.&layer=0&head=0&lang=en&step=2
 //   embed.html?model=dates-additive&view=time&input=...&hide=picker,views&seed=7
 //
 // Holds: parsing (every value validated, clamped or dropped; never throws) and canonical
@@ -16,8 +17,12 @@
 // path (anything else is refused and reported in `refused`); input at most MAX_INPUT code points,
 // control characters removed (it is only ever shown as textContent; absent: the model's sample);
 // layer an integer in [0, MAX_LAYER], head in [0, MAX_HEAD] (the element clamps them to the maps
-// the model has); kind (heads view, encoder-decoder models) one of KINDS; lang en or zh; hide a
-// subset of HIDE_FLAGS; seed an integer in [0, 2^32 − 1] (for sample inputs).
+// the model has); kind (heads view, encoder-decoder models) one of KINDS; step (the reading view's
+// current word, the time view's number of decoded tokens) an integer in [0, MAX_STEP], absent for
+// the view's default (the whole sentence read, no token decoded; the element clamps it to the
+// sentence or output), dropped by any switch of view (switchView) and by a new model or input
+// (the element); lang en or zh; hide a subset of HIDE_FLAGS; seed an integer in [0, 2^32 − 1]
+// (for sample inputs).
 // The Train view (#view=train&lr=0.005&batch=32&lang=en) keeps its learning rate and batch size:
 // checkTrainSetting() validates them for the form (a message key when refused), parseTrainParams()
 // clamps them for a URL.
@@ -36,6 +41,8 @@ export const MAX_LAYER = 15;
 export const MAX_HEAD = 63;
 /** The heads view's maps of an encoder-decoder: encoder self-, decoder self- or cross-attention. */
 export const KINDS = Object.freeze(['encoder', 'decoder', 'cross']);
+/** The reading and time views' position (words read, tokens decoded): ample for MAX_INPUT. */
+export const MAX_STEP = 64;
 const MAX_URL_PART = 2048;
 const PLAYGROUND_KEYS = ['n', 'm', 'd', 'seed', 'causal', 'scale'];
 
@@ -89,6 +96,7 @@ export const MODEL_DEFAULTS = Object.freeze({
   a: null,
   b: null,
   kind: null,
+  step: null,
 });
 
 /** Input text as the views accept it: control characters removed, at most MAX_INPUT code points. */
@@ -153,6 +161,9 @@ export function parseModelParams(input, origin) {
   const kind = get('kind');
   if (KINDS.includes(kind)) s.kind = kind;
   else refuse('kind');
+  const step = intParam(get('step'), 0, MAX_STEP);
+  if (step !== null) s.step = step;
+  else refuse('step');
   const lang = get('lang');
   if (lang !== null && resolveLang(lang) === lang) s.lang = lang;
   else refuse('lang');
@@ -175,7 +186,7 @@ export function parseModelParams(input, origin) {
   return s;
 }
 
-/** Canonical query parameters for a model-view state (defaults for seed/a/b/hide left out). */
+/** Canonical query parameters for a model-view state (seed/a/b/hide/kind/step left out when unset). */
 export function formatModelParams(state) {
   const p = new URLSearchParams();
   p.set('view', state.view);
@@ -189,17 +200,19 @@ export function formatModelParams(state) {
   if (state.a) p.set('a', state.a);
   if (state.b) p.set('b', state.b);
   if (state.kind) p.set('kind', state.kind);
+  if (state.step !== null && state.step !== undefined) p.set('step', String(state.step));
   // URLSearchParams writes spaces as '+'; %20 reads the same and survives more copy-paste paths.
   return p.toString().replace(/\+/g, '%20');
 }
 
 /**
- * The state after switching to `view`: unchanged within a family; into another family's view, the
+ * The state after switching to `view`: into another view, no step (a position in one view means
+ * nothing in the next); otherwise unchanged within a family; into another family's view, the
  * view's default model and its sample input, layer and head 0, no kind (a dates input means
  * nothing to a classifier). A same-origin path model is kept (its family is not known here).
  */
 export function switchView(state, view) {
-  const next = { ...state, view };
+  const next = { ...state, view, step: view === state.view ? state.step : null };
   if (!VIEW_FAMILY[view] || modelFitsView(state.model, view)) return next;
   const model = defaultModelFor(view);
   return { ...next, model, input: sampleFor(model), layer: 0, head: 0, kind: null };

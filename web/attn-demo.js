@@ -9,7 +9,10 @@
 // for the reversal pair; a model of another family is replaced by the view's
 // default, and without an input attribute the model's sample input is used), input (text, at most
 // 64 characters), layer, head (integers; clamped to the maps the model has: seq2seq models have
-// one), kind (heads view of an encoder-decoder: 'encoder', 'decoder' or 'cross'), lang ('en',
+// one), kind (heads view of an encoder-decoder: 'encoder', 'decoder' or 'cross'), step (an
+// integer: the reading view's current word, clamped to the sentence, or the number of tokens the
+// time view has decoded, at most the whole output; absent: the whole sentence read, none decoded;
+// moving the word or stepping sets it, another view, model or input removes it), lang ('en',
 // 'zh'), hide (space- or comma-separated: views picker input explain export lang link status), a,
 // b (the two models the compare view subtracts). Every attribute is validated; a refused value
 // falls back to the default and says so.
@@ -20,12 +23,13 @@
 //
 // Views: alignment (model.run on every edit, batched to one run per animation frame; hovering or
 // focusing a cell explains its weight, explain.js), time (model.startDecoding + dec.step(), one
-// row per token, the local-p window outlined), compare (every listed model on the same input, and
-// A − B on a diverging map, B teacher-forced on A's output), heads (heads-view.js: every layer
-// and head of a transformer), pooling (pooling-view.js: a classifier's pooling weights), reading
-// (reading-view.js: a language model reads word by word), forgetting (forgetting-view.js: the
-// length curve, and one input through a model with attention and its partner without). Those four
-// modules are imported on first use (LAZY_VIEWS), so the first view of a page never waits for them.
+// row per token, as many as the step setting, the local-p window outlined), compare (every listed
+// model on the same input, and A − B on a diverging map, B teacher-forced on A's output), heads
+// (heads-view.js: every layer and head of a transformer), pooling (pooling-view.js: a
+// classifier's pooling weights), reading (reading-view.js: a language model reads word by word),
+// forgetting (forgetting-view.js: the length curve, and one input through a model with attention
+// and its partner without). Those four modules are imported on first use (LAZY_VIEWS), so the
+// first view of a page never waits for them.
 //
 // Holds: the shadow DOM, the wiring, the model cache (each model disposed when the element leaves
 // the document). Deliberately holds no maths (explain.js), no drawing (<attn-heatmap>, draw.js),
@@ -35,7 +39,7 @@
 
 import { init, loadModel } from '../wasm/index.js';
 import { define as defineHeatmap } from './attention-heatmap.js';
-import { HIDE_FLAGS, KINDS, MAX_HEAD, MAX_INPUT, MAX_LAYER, VIEWS, cleanInput, formatModelParams, switchView } from './app-state.js';
+import { HIDE_FLAGS, KINDS, MAX_HEAD, MAX_INPUT, MAX_LAYER, MAX_STEP, VIEWS, cleanInput, formatModelParams, switchView } from './app-state.js';
 import { formatValue } from './draw.js';
 import { EQUATIONS, SOFTMAX_EQUATION, explainCell, localScoreEquation, rankText, subtractMaps, windowRange } from './explain.js';
 import { LANGUAGES, mechanismName, resolveLang, t } from './i18n.js';
@@ -60,7 +64,11 @@ const LAZY_VIEWS = Object.freeze({
     }),
   })),
   pooling: () => import('./pooling-view.js').then((m) => ({ view: new m.PoolingView() })),
-  reading: () => import('./reading-view.js').then((m) => ({ view: new m.ReadingView(), style: m.READING_STYLE, module: m })),
+  reading: (host) => import('./reading-view.js').then((m) => ({
+    view: new m.ReadingView({ onStep: (step) => host.onStep(step) }),
+    style: m.READING_STYLE,
+    module: m,
+  })),
   forgetting: (host) => import('./forgetting-view.js').then((m) => ({
     view: new m.ForgettingView({ onInput: (text) => host.onInput(text) }),
     style: m.FORGETTING_STYLE,
@@ -139,9 +147,9 @@ function pageOrigin() {
 }
 
 export class AttnDemo extends HTMLElement {
-  static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b', 'kind'];
+  static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b', 'kind', 'step'];
 
-  #state = { view: 'alignment', model: DEFAULT_MODEL, input: DEFAULT_INPUT, layer: 0, head: 0, lang: 'en', hide: [], a: null, b: null, kind: null };
+  #state = { view: 'alignment', model: DEFAULT_MODEL, input: DEFAULT_INPUT, layer: 0, head: 0, lang: 'en', hide: [], a: null, b: null, kind: null, step: null };
   #wrongModel = null; // a model attribute of another family than the view's (replaced, and said so)
   #renderedFamily = null;
   #lazy = {}; // view name -> { view, style, module } once its module has loaded (LAZY_VIEWS)
@@ -244,6 +252,10 @@ export class AttnDemo extends HTMLElement {
         s.kind = KINDS.includes(value) ? value : null;
         if (value !== null && !KINDS.includes(value)) refuse();
         break;
+      case 'step':
+        s.step = value !== null && /^\d{1,3}$/.test(value) ? Math.min(MAX_STEP, Number(value)) : null;
+        if (value !== null && s.step === null) refuse();
+        break;
       case 'lang':
         s.lang = resolveLang(value ?? document.documentElement.lang);
         break;
@@ -278,7 +290,7 @@ export class AttnDemo extends HTMLElement {
     }
   }
 
-  /** The current settings: { view, model, input, layer, head, lang, hide, a, b, kind }. */
+  /** The current settings: { view, model, input, layer, head, lang, hide, a, b, kind, step }. */
   get state() {
     return { ...this.#state, hide: [...this.#state.hide] };
   }
@@ -294,7 +306,7 @@ export class AttnDemo extends HTMLElement {
     const s = this.#state;
     const next = switchView(s, view);
     const patch = {};
-    for (const k of ['view', 'model', 'input', 'layer', 'head', 'kind']) if (next[k] !== s[k]) patch[k] = next[k];
+    for (const k of ['view', 'model', 'input', 'layer', 'head', 'kind', 'step']) if (next[k] !== s[k]) patch[k] = next[k];
     return patch;
   }
 
@@ -415,9 +427,9 @@ export class AttnDemo extends HTMLElement {
       this.#userSet(this.#switchTo(view));
       ui.tab[view].focus();
     });
-    on(ui.model, 'change', () => this.#userSet({ model: ui.model.value, layer: 0, head: 0, kind: null }));
+    on(ui.model, 'change', () => this.#userSet({ model: ui.model.value, layer: 0, head: 0, kind: null, step: null }));
     on(ui.lang, 'change', () => this.#userSet({ lang: resolveLang(ui.lang.value) }));
-    on(ui.input, 'input', () => this.#userSet({ input: cleanInput(ui.input.value) }));
+    on(ui.input, 'input', () => this.#userSet({ input: cleanInput(ui.input.value), step: null }));
     on(ui.a, 'change', () => this.#userSet({ a: ui.a.value }));
     on(ui.b, 'change', () => this.#userSet({ b: ui.b.value }));
     const activate = (e) => {
@@ -437,7 +449,7 @@ export class AttnDemo extends HTMLElement {
     on(ui.step, 'click', () => this.#stepOnce());
     on(ui.reset, 'click', () => {
       this.#resetTime();
-      this.#schedule();
+      this.#userSet({ step: null });
     });
   }
 
@@ -653,7 +665,8 @@ export class AttnDemo extends HTMLElement {
       this.#revealHead = true;
     },
     onKind: (kind) => this.#userSet({ kind }),
-    onInput: (input) => this.#userSet({ input: cleanInput(input) }),
+    onInput: (input) => this.#userSet({ input: cleanInput(input), step: null }),
+    onStep: (step) => this.#userSet({ step }),
   };
 
   #clearLazy() {
@@ -692,8 +705,9 @@ export class AttnDemo extends HTMLElement {
     this.#finish(result, t0, { label: result.label, shown });
   }
 
-  /** Reading: the typed text normalized as the agreement models read it, run once with every
-   * next-word distribution; the view steps through the words without running it again. */
+  /** Reading: the typed text normalized as the agreement models read it, run with every next-word
+   * distribution; the view moves the current word without running it again, and the step it
+   * reports (onStep) is a setting like any other: the redraw for it runs the sentence again. */
   #renderReading(view, module, model, t0, build, refused) {
     const s = this.#state;
     const text = module.readingInput(s.input);
@@ -703,7 +717,7 @@ export class AttnDemo extends HTMLElement {
       return this.#finish(null, t0);
     }
     this.#showError(refused);
-    const shown = view.render({ result, config: model.config, name: s.model, input: s.input, text, lang: s.lang });
+    const shown = view.render({ result, config: model.config, name: s.model, input: s.input, text, lang: s.lang, step: s.step });
     for (const h of view.heatmaps) h.flush();
     const ms = performance.now() - t0;
     this.#ui.status.textContent = `${build} ${t(s.lang, 'status.reading', { n: shown.n, ms: ms.toFixed(1) })}`;
@@ -944,9 +958,8 @@ export class AttnDemo extends HTMLElement {
     return this.#time;
   }
 
-  #stepOnce() {
-    const tm = this.#ensureTime();
-    if (!tm || tm.done) return false;
+  /** Decode one more token of tm (no redraw); false once the output is complete. */
+  #decodeOne(tm) {
     const s = tm.decoder.step();
     tm.rows.push(s.weights);
     tm.tokens.push(s.token);
@@ -957,8 +970,16 @@ export class AttnDemo extends HTMLElement {
       tm.decoder.dispose();
       this.#stopTime();
     }
-    this.#schedule();
     return !tm.done;
+  }
+
+  /** Step and play: one more token, and the step setting (so the URL) follows. */
+  #stepOnce() {
+    const tm = this.#ensureTime();
+    if (!tm || tm.done) return false;
+    const more = this.#decodeOne(tm);
+    this.#userSet({ step: tm.rows.length });
+    return more;
   }
 
   #play() {
@@ -978,10 +999,20 @@ export class AttnDemo extends HTMLElement {
     tick();
   }
 
+  /** The time view's decoder with exactly `step` rows decoded (none when null; fewer when the
+   * output ends first): decoded again from the start when it holds more. */
+  #timeAt(step) {
+    const want = step ?? 0;
+    if (this.#time && this.#time.rows.length > want) this.#resetTime();
+    const tm = this.#ensureTime();
+    while (tm && !tm.done && tm.rows.length < want) this.#decodeOne(tm);
+    return tm;
+  }
+
   #renderTime(model, t0, build, refused) {
     const u = this.#ui;
     const lang = this.#state.lang;
-    const tm = this.#ensureTime();
+    const tm = this.#timeAt(this.#state.step);
     if (!tm) {
       if (!this.#state.input) this.#showError(t(lang, 'input.empty'));
       u.timeMap.data = null;

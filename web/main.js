@@ -49,7 +49,7 @@ const ui = {
 };
 
 const origin = new URL(location.href).origin;
-let page = parsePageHash(location.hash, origin); // { view, model, input, layer, head, kind, lang, playground }
+let page = parsePageHash(location.hash, origin); // { view, model, input, layer, head, kind, step, lang, playground }
 let state = page.playground; // the playground's part
 let frame = 0; // pending compute (one per animation frame, however many inputs fired)
 let readoutActive = false; // a cell has been read; keep the readout in step with new data
@@ -153,8 +153,8 @@ function applyPage({ fromDemo = false } = {}) {
   } else if (!playground) {
     if (!fromDemo) {
       for (const key of ['view', 'model', 'input', 'layer', 'head', 'lang']) ui.demo.setAttribute(key, String(page[key]));
-      for (const key of ['a', 'b', 'kind']) {
-        if (page[key]) ui.demo.setAttribute(key, page[key]);
+      for (const key of ['a', 'b', 'kind', 'step']) {
+        if (page[key] !== null) ui.demo.setAttribute(key, String(page[key]));
         else ui.demo.removeAttribute(key);
       }
     } else {
@@ -242,8 +242,8 @@ function wireControls() {
   });
   // The model views report what the person changed; the hash follows.
   ui.demo.addEventListener('demo-change', (event) => {
-    const { view, model, input, layer, head, lang, a, b, kind } = event.detail;
-    page = { ...page, view, model, input, layer, head, lang, a, b, kind };
+    const { view, model, input, layer, head, lang, a, b, kind, step } = event.detail;
+    page = { ...page, view, model, input, layer, head, lang, a, b, kind, step };
     applyPage({ fromDemo: true });
   });
   ui.demo.addEventListener('demo-render', (event) => {

@@ -2,20 +2,22 @@
 // "Architecture memory-rnn") reads a sentence word by word, as in the seed figure of Cheng, Dong
 // & Lapata 2016 (Fig. 1: the current word, in red, and the shading of the earlier words it reads).
 //
-//   const view = new ReadingView();
+//   const view = new ReadingView({ onStep: (step) => … });
 //   host.append(view.node);
 //   const text = readingInput('The FBI is chasing a criminal on the run.');
-//   view.render({ result: model.run(text, { distributions: true }), config: model.config, name, input, text, lang });
+//   view.render({ result: model.run(text, { distributions: true }), config: model.config, name, input, text, lang, step });
 //
 // Shows: the text as the model reads it (lowercased, punctuation split off: normalizeSentence of
 // web/data/agreement.js) and the words it does not know (read as <unk>); the sentence as a row of
 // words with arcs from the current word to the earlier words it attends to (line width and
 // opacity ∝ weight) and the earlier words shaded by that weight (viridis, with a legend); under
 // every word the probability the model gave it before reading it (exp logProbs); play / pause /
-// back / step and a slider move the current word; the model's top guesses for the next word;
-// the growing lower-triangular map of every row read so far as an <attn-heatmap> (cell reading,
-// text alternative, PNG/SVG/CSV/JSON); the weights and probabilities as text; every number as
-// JSON and the probabilities as CSV. An LSTM baseline has no attention: only the probabilities.
+// back / step, a slider, the arrow keys and a click move the current word (reported by onStep, so
+// the host can keep it in its URL; render's step puts it back); the model's top guesses for the
+// next word; the growing lower-triangular map of every row read so far as an <attn-heatmap> (cell
+// reading, text alternative, PNG/SVG/CSV/JSON); the weights and probabilities as text; every
+// number as JSON and the probabilities as CSV. An LSTM baseline has no attention: only the
+// probabilities.
 // LSTMN rows (s_t) cover the words before t; self-attention-RNN rows (α_t) the words up to t.
 // Holds: the pure helpers (tested in Node: readingInput, readingData, attentionRow, readSoFar,
 // topNext, strongestEarlier) and the view's DOM. Deliberately does not run the model or know
@@ -109,16 +111,19 @@ export const READING_STYLE = `
 `;
 
 export class ReadingView {
+  #on;
   #ui = {};
   #legend = legend();
   #data = null; // readingData() of the last render, plus { name, input, text, cell, result, vocab }
-  #key = ''; // model and text of the drawn run: a new one resets the current word
+  #key = ''; // model and text of the drawn run: a new one stops playing
   #step = 0;
   #timer = 0;
   #lang = 'en';
   #spans = [];
 
-  constructor() {
+  /** onStep(step): the person moved the current word (not called when render() sets it). */
+  constructor({ onStep = () => {} } = {}) {
+    this.#on = { onStep };
     const u = this.#ui;
     u.about = el('p', { class: 'note reading-about' });
     u.readAsLabel = el('span');
@@ -232,19 +237,20 @@ export class ReadingView {
 
   /**
    * Draw a run. result: Model.run(text, { distributions: true }) of a memory-rnn language model;
-   * text: the normalized text that was run; input: as typed. Returns { n, step, cell, unknown }.
+   * text: the normalized text that was run; input: as typed; step: the current word (clamped to
+   * the sentence), or null for the whole sentence read. A redraw of the same run keeps playing.
+   * Returns { n, step, cell, unknown }.
    */
-  render({ result, config, name, input, text, lang }) {
+  render({ result, config, name, input, text, lang, step = null }) {
     const u = this.#ui;
     this.#lang = lang;
     const data = readingData(result, text, config);
     const cell = ['lstmn', 'self-attention-rnn', 'lstm'].includes(config.cell) ? config.cell : 'lstmn';
     const key = `${name}\u0000${text}`;
-    if (key !== this.#key) {
-      this.pause();
-      this.#step = data.n - 1; // the whole sentence read; Play starts from the first word
-    }
+    if (key !== this.#key) this.pause();
     this.#key = key;
+    // null: the whole sentence read (Play starts from the first word)
+    this.#step = step === null ? data.n - 1 : Math.max(0, Math.min(data.n - 1, step));
     this.#data = { ...data, name, input, text, cell, result, vocab: config.tokenizer?.vocab ?? [], unk: config.tokenizer?.unk ?? '<unk>' };
 
     u.about.textContent = t(lang, `reading.about.${cell}`);
@@ -286,9 +292,8 @@ export class ReadingView {
     });
     u.row.replaceChildren(...this.#spans);
     this.#altText();
-    this.#step = Math.min(this.#step, data.n - 1);
     this.#draw();
-    this.pause();
+    if (!this.#timer) this.pause(); // the buttons
     return { n: data.n, step: this.#step, cell, unknown: data.unknown.length };
   }
 
@@ -312,9 +317,11 @@ export class ReadingView {
   #moveTo(step) {
     const d = this.#data;
     if (!d || !Number.isFinite(step)) return;
+    const from = this.#step;
     this.#step = Math.max(0, Math.min(d.n - 1, Math.round(step)));
     this.#draw();
     this.#announce();
+    if (this.#step !== from) this.#on.onStep(this.#step);
   }
 
   /** Restyle everything that depends on the current word. */

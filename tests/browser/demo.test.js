@@ -5,7 +5,8 @@
 // typing re-runs the model (and the per-keystroke inference + redraw time is printed, p95, not
 // asserted); keyboard navigation announces values and the explanation panel shows the weight,
 // its rank and the recovered score; the time view steps to the same rows as run, with the local-p
-// window drawn; compare shows every model and A − B (B teacher-forced); PNG/SVG downloads; the
+// window drawn, and its decoded rows are in the URL (step=: a fresh page and the embed page decode
+// as many; reset, another view or input drop it; hostile steps refused); compare shows every model and A − B (B teacher-forced); PNG/SVG downloads; the
 // language switch; the custom elements in a host page (and that removing one frees its model);
 // the sandboxed iframe; the iframe URL reproducing a view; hostile query/hash values refused;
 // a missing model file reported plainly; phone width, dark mode; and no console errors, failed or
@@ -82,6 +83,19 @@ async function waitDemo(p, selector, key) {
     [selector, key],
     { timeout: 10000 },
   );
+}
+
+/** How many times the demo at selector draws in the next ms milliseconds. */
+function rendersWithin(p, selector, ms) {
+  return p.locator(selector).evaluate((el, wait) => new Promise((resolve) => {
+    let n = 0;
+    const count = () => n++;
+    el.addEventListener('demo-render', count);
+    setTimeout(() => {
+      el.removeEventListener('demo-render', count);
+      resolve(n);
+    }, wait);
+  }), ms);
 }
 
 /** What a heatmap inside the demo shows. */
@@ -217,6 +231,78 @@ test('over time: Step grows the alignment one row at a time, as run; local-p win
   await page.locator('#demo button[data-action="play"]').click();
   await page.waitForFunction((n) => document.querySelector('#demo').shadowRoot.querySelector('.time-map').data?.rows === n, T, { timeout: 20000 });
   assertClose((await shown(page, '#demo .time-map')).weights, r.attention[0].weights.data, 'time view after Play');
+});
+
+test('over time: the decoded rows are in the URL; a fresh page and the embed page decode as many', async () => {
+  const name = MODELS[0].name;
+  const model = await nodeModel(name);
+  const r = model.run(INPUT);
+  const T = r.attention[0].weights.shape[0];
+  const timeOutput = (p, selector) => p.locator(`${selector} section[data-view="time"] output`).textContent();
+  await openPage({ view: 'time', model: name, input: INPUT });
+  const step = page.locator('#demo button[data-action="step"]');
+  await step.click();
+  await step.click();
+  const s = { view: 'time', model: name, input: INPUT, step: 2 };
+  await waitDemo(page, '#demo', stateKey(s));
+  const hash = await page.evaluate(() => location.hash);
+  assert.equal(hash, `#${stateKey(s)}`);
+  const here = await shown(page, '#demo .time-map');
+  assert.equal(here.rows, 2);
+  assert.equal(await timeOutput(page, '#demo'), model.decode(r.ids.slice(0, 2)));
+  assert.equal(await rendersWithin(page, '#demo', 500), 0, 'a step is drawn once, not again and again');
+  const { page: p, problems: freshProblems } = await browser.newPage();
+  for (const [url, selector] of [[`${browser.url}/web/${hash}`, '#demo'], [`${browser.url}/web/embed.html?${stateKey(s)}`, 'attn-demo']]) {
+    await p.goto(url);
+    await waitDemo(p, selector, stateKey(s));
+    assert.deepEqual(await shown(p, `${selector} .time-map`), here, url);
+    assertClose(here.weights, r.attention[0].weights.data.subarray(0, 2 * here.cols), url);
+    assert.equal(await timeOutput(p, selector), model.decode(r.ids.slice(0, 2)), url);
+  }
+  // Stepping on goes on from there, and the query follows.
+  await p.locator('attn-demo button[data-action="step"]').click();
+  await waitDemo(p, 'attn-demo', stateKey({ ...s, step: 3 }));
+  assert.equal(new URL(p.url()).searchParams.get('step'), '3');
+  assert.equal(await timeOutput(p, 'attn-demo'), model.decode(r.ids.slice(0, 3)));
+  await p.locator('attn-demo button[data-view="alignment"]').click();
+  await waitDemo(p, 'attn-demo', stateKey({ ...s, view: 'alignment', step: null }));
+  assert.equal(new URL(p.url()).searchParams.has('step'), false, 'another view drops the step');
+  // Past the end: the whole output, nothing refused.
+  await p.goto(`${browser.url}/web/embed.html?${stateKey({ ...s, step: 64 })}`);
+  await waitDemo(p, 'attn-demo', stateKey({ ...s, step: 64 }));
+  assert.equal((await shown(p, 'attn-demo .time-map')).rows, T);
+  assert.equal(await timeOutput(p, 'attn-demo'), r.output);
+  assert.equal(await p.locator('#refused').isHidden(), true);
+  // Hostile steps: refused (said on the embed page, dropped from the page's hash), nothing decoded.
+  for (const bad of ['-1', '1e9', 'abc']) {
+    const q = `view=time&model=${name}&input=${encodeURIComponent(INPUT)}&step=${bad}`;
+    await p.goto(`${browser.url}/web/embed.html?${q}`);
+    await waitDemo(p, 'attn-demo', stateKey({ ...s, step: null }));
+    assert.equal(await p.locator('#refused').textContent(), 'Ignored invalid parameters: step', bad);
+    assert.equal(await shown(p, 'attn-demo .time-map'), null, bad);
+    await p.goto(`${browser.url}/web/#${q}`);
+    await waitDemo(p, '#demo', stateKey({ ...s, step: null }));
+    assert.equal(await p.evaluate(() => location.hash), `#${stateKey({ ...s, step: null })}`, bad);
+  }
+  assert.deepEqual(freshProblems, []);
+  await p.close();
+  // Reset, another view and another input drop the step; play writes every row it decodes.
+  await page.locator('#demo button[data-action="reset"]').click();
+  await waitDemo(page, '#demo', stateKey({ ...s, step: null }));
+  assert.equal(await shown(page, '#demo .time-map'), null);
+  await step.click();
+  await waitDemo(page, '#demo', stateKey({ ...s, step: 1 }));
+  await page.locator('#page-views a[data-view="alignment"]').click();
+  await waitDemo(page, '#demo', stateKey({ ...s, view: 'alignment', step: null }));
+  await page.locator('#page-views a[data-view="time"]').click();
+  await waitDemo(page, '#demo', stateKey({ ...s, step: null }));
+  assert.equal(await shown(page, '#demo .time-map'), null, 'back in the time view: nothing decoded, as the URL says');
+  await page.locator('#demo button[data-action="play"]').click();
+  await page.waitForFunction((n) => location.hash.endsWith(`&step=${n}`), T, { timeout: 20000 });
+  assert.equal((await shown(page, '#demo .time-map')).rows, T);
+  await page.locator('#demo input#input').fill('1 Jan 2000');
+  await waitDemo(page, '#demo', stateKey({ ...s, input: '1 Jan 2000', step: null }));
+  assert.equal(await shown(page, '#demo .time-map'), null);
 });
 
 test('compare: every model on the same input, and A − B with B teacher-forced on A', async () => {

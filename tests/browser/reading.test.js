@@ -6,9 +6,10 @@
 // exp(logProbs), the growing lower-triangular map holds Node's weights (the LSTM baseline shows
 // no weights, only probabilities) with ink on it; words the model does not know are named; back,
 // step, the slider, play/pause and the arrow keys move the current word, its weights are
-// announced and the arcs follow; the map is readable cell by cell; PNG/SVG/CSV/JSON of the map,
-// every number as JSON and the probabilities as CSV; the nav link, the embed page and a bare
-// <attn-demo view="reading">; Chinese; phone width and dark mode; and no console errors, failed
+// announced and the arcs follow; the current word is in the URL (step=), so a fresh page and the
+// embed page open at it, typing drops it and hostile steps are refused or clamped; the map is
+// readable cell by cell; PNG/SVG/CSV/JSON of the map, every number as JSON and the probabilities
+// as CSV; the nav link, the embed page and a bare <attn-demo view="reading">; Chinese; phone width and dark mode; and no console errors, failed
 // or foreign requests. Screenshots go to tests/browser/screenshots/.
 
 import assert from 'node:assert/strict';
@@ -230,12 +231,114 @@ test('back, step, the slider, the arrow keys and play move the current word; its
   assert.equal((await shown(page)).step, 1);
 });
 
-test('the map: arrow keys read its cells; text alternatives; exports and every number', async () => {
+test('the current word is in the URL: a fresh page and the embed page open at it; typing drops it', async () => {
   const name = ATTENTIVE;
   const input = sampleFor(name);
   await openReading({ model: name, input });
-  await page.locator('#demo .reading-words').focus();
-  await page.keyboard.press('End'); // the whole sentence read (the page may keep an earlier word)
+  const n = (await shown(page)).words.length;
+  assert.ok(n > 4);
+  const demo = page.locator('#demo section[data-view="reading"]');
+  await demo.locator('.reading-words').focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await demo.locator('button[data-action="step"]').click();
+  const key = stateKey({ model: name, input, step: 3 });
+  await waitDemo(page, '#demo', key);
+  const hash = await page.evaluate(() => location.hash);
+  assert.equal(hash, `#${key}`);
+  const here = await shown(page);
+  assert.equal(here.step, 3);
+  const renders = await page.locator('#demo').evaluate((el) => new Promise((resolve) => {
+    let n = 0;
+    const count = () => n++;
+    el.addEventListener('demo-render', count);
+    setTimeout(() => {
+      el.removeEventListener('demo-render', count);
+      resolve(n);
+    }, 500);
+  }));
+  assert.equal(renders, 0, 'a moved word is drawn once, not again and again');
+  await assertReadingMatchesNode(page, '#demo', name, input);
+  const { page: p, problems: freshProblems } = await browser.newPage();
+  for (const [url, selector] of [[`${browser.url}/web/${hash}`, '#demo'], [`${browser.url}/web/embed.html?${key}`, 'attn-demo']]) {
+    await p.goto(url);
+    await waitDemo(p, selector, key);
+    // the same view (a fresh page announces nothing until the word moves)
+    assert.deepEqual({ ...await shown(p, selector), live: '' }, { ...here, live: '' }, url);
+    await assertReadingMatchesNode(p, selector, name, input);
+  }
+  // The embed page's query follows the word; its link reproduces it.
+  await p.locator('attn-demo .reading-words').focus();
+  await p.keyboard.press('ArrowLeft');
+  const left = stateKey({ model: name, input, step: 2 });
+  await waitDemo(p, 'attn-demo', left);
+  assert.equal(new URL(p.url()).search, `?${left}`);
+  assert.equal(new URL(await p.locator('attn-demo a.link').getAttribute('href')).search, `?${left}`);
+  assert.deepEqual(freshProblems, []);
+  await p.close();
+  // Play ticks move it too (from the first word, as at the end); the URL holds where it paused.
+  await demo.locator('.reading-words').focus();
+  await page.keyboard.press('End');
+  await demo.locator('button[data-action="play"]').click();
+  await page.waitForFunction((last) => {
+    const step = Number(/&step=(\d+)$/.exec(location.hash)?.[1]);
+    return step >= 2 && step < last;
+  }, n - 1, { timeout: 10000 });
+  await demo.locator('button[data-action="pause"]').click();
+  const paused = (await shown(page)).step;
+  assert.ok(paused >= 2);
+  assert.equal(await page.evaluate(() => location.hash), `#${stateKey({ model: name, input, step: paused })}`);
+  // A new input starts at the whole sentence read again, and the URL has no step.
+  await page.locator('#demo input#input').fill('the dog runs .');
+  await waitDemo(page, '#demo', stateKey({ model: name, input: 'the dog runs .' }));
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /step=/);
+  const v = await shown(page);
+  assert.equal(v.step, v.words.length - 1);
+});
+
+test('hostile or out-of-range steps: refused or clamped to the sentence, no script error', async () => {
+  const { page: p, problems: hostileProblems } = await browser.newPage();
+  const s = { model: ATTENTIVE, input: 'the big dog ran .' };
+  const n = (await nodeModel(ATTENTIVE)).run(readingInput(s.input), { distributions: true }).tokens.length;
+  for (const step of ['-1', '1e9', 'abc', '2.5', '<b>1</b>']) {
+    const q = `view=reading&model=${s.model}&input=${encodeURIComponent(s.input)}&step=${encodeURIComponent(step)}`;
+    await p.goto(`${browser.url}/web/embed.html?${q}`);
+    await waitDemo(p, 'attn-demo', stateKey(s));
+    assert.equal(await p.locator('#refused').textContent(), 'Ignored invalid parameters: step', step);
+    assert.equal((await shown(p, 'attn-demo')).step, n - 1, step);
+    await p.goto(`${browser.url}/web/#${q}`);
+    await waitDemo(p, '#demo', stateKey(s));
+    assert.equal(await p.evaluate(() => location.hash), `#${stateKey(s)}`, `${step}: the hash is rewritten without it`);
+  }
+  // Past the end (and past MAX_STEP): the last word; the setting stays as given.
+  for (const [step, kept] of [['40', 40], ['1000000000', 64]]) {
+    await p.goto(`${browser.url}/web/embed.html?view=reading&model=${s.model}&input=${encodeURIComponent(s.input)}&step=${step}`);
+    await waitDemo(p, 'attn-demo', stateKey({ ...s, step: kept }));
+    assert.equal(await p.locator('#refused').isHidden(), true);
+    const v = await shown(p, 'attn-demo');
+    assert.equal(v.step, n - 1, step);
+    assert.equal(v.error, '');
+  }
+  // The attribute is validated the same way.
+  const states = await p.locator('attn-demo').evaluate(async (el) => {
+    const out = [];
+    for (const value of ['abc', '-1', '3', '9999']) {
+      el.setAttribute('step', value);
+      await el.whenRendered();
+      out.push([el.state.step, Number(el.shadowRoot.querySelector('section[data-view="reading"]').dataset.step)]);
+    }
+    return out;
+  });
+  assert.deepEqual(states, [[null, n - 1], [null, n - 1], [3, 3], [null, n - 1]]);
+  assert.deepEqual(hostileProblems, []);
+  await p.close();
+});
+
+test('the map: arrow keys read its cells; text alternatives; exports and every number', async () => {
+  const name = ATTENTIVE;
+  const input = sampleFor(name);
+  await openReading({ model: name, input }); // no step in the URL: the whole sentence read
   const { r, v } = await assertReadingMatchesNode(page, '#demo', name, input);
   const n = r.tokens.length;
   assert.equal(v.step, n - 1);

@@ -1,5 +1,6 @@
 // web-views.test.js: the heads and pooling views' pure logic in Node: their URL state
-// (web/app-state.js: view, model family, kind, layer/head limits, switching views), the
+// (web/app-state.js: view, model family, kind, layer/head limits, the reading and time views'
+// step, switching views), the
 // data-driven registry (web/models.js: families, the trained models each view offers, sample inputs), and the
 // helpers of web/heads-view.js, web/pooling-view.js and web/view-kit.js against real runs of the
 // tiny fixture models (wasm/index.js) and attnlab's own relative-distance op.
@@ -11,7 +12,8 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { init, loadModel, ops } from '../../wasm/index.js';
 import {
-  KINDS, MAX_HEAD, MAX_INPUT, MAX_LAYER, MODEL_DEFAULTS, VIEWS, formatModelParams, formatPageHash, parseModelParams, parsePageHash, switchView,
+  KINDS, MAX_HEAD, MAX_INPUT, MAX_LAYER, MAX_STEP, MODEL_DEFAULTS, VIEWS, formatModelParams, formatPageHash, parseModelParams, parsePageHash,
+  switchView,
 } from '../../web/app-state.js';
 import { VIRIDIS } from '../../web/draw.js';
 import { clippedDistances, gridMax, positionInfo, selectMaps, strongestCell } from '../../web/heads-view.js';
@@ -78,6 +80,38 @@ test('views: hostile kind, layer and head values; another family\'s model is ref
   // Without an input, the model's sample.
   assert.equal(parseModelParams('view=pooling&model=tiny-clf-structured', ORIGIN).input, sampleFor('tiny-clf-structured'));
   assert.equal(parseModelParams('', ORIGIN).input, MODEL_DEFAULTS.input);
+});
+
+test('step (reading, time): parsed, clamped, junk refused, written only when set, dropped by a switch of view', () => {
+  assert.equal(MODEL_DEFAULTS.step, null);
+  assert.ok(MAX_STEP >= MAX_INPUT, 'one step per input character at least');
+  const s = { ...MODEL_DEFAULTS, view: 'reading', model: defaultModelFor('reading'), input: 'the dog runs .', step: 3 };
+  const q = formatModelParams(s);
+  assert.equal(q, `view=reading&model=${s.model}&input=the%20dog%20runs%20.&layer=0&head=0&lang=en&step=3`);
+  const back = parseModelParams(q, ORIGIN);
+  assert.deepEqual({ ...back, refused: undefined }, { ...s, hide: [], refused: undefined });
+  assert.deepEqual(back.refused, []);
+  assert.equal(formatPageHash(parsePageHash(`#${q}`, ORIGIN)), `#${q}`);
+  assert.match(formatModelParams({ ...s, view: 'time', model: DEFAULT_MODEL, step: 0 }), /&step=0$/, '0 is a position, not the default');
+  for (const step of [null, undefined]) assert.doesNotMatch(formatModelParams({ ...s, step }), /step/);
+  assert.doesNotMatch(formatModelParams(MODEL_DEFAULTS), /step/);
+  assert.equal(parseModelParams('view=time', ORIGIN).step, null);
+  assert.deepEqual(parseModelParams('view=time', ORIGIN).refused, [], 'absent is not refused');
+  for (const [text, want] of [['0', 0], ['2', 2], ['007', 7], [String(MAX_STEP), MAX_STEP], ['65', MAX_STEP], ['1000000000', MAX_STEP]]) {
+    const p = parseModelParams(`view=time&input=abc&step=${text}`, ORIGIN);
+    assert.equal(p.step, want, text);
+    assert.deepEqual(p.refused, [], text);
+  }
+  for (const text of ['-1', '1e9', 'abc', '', '2.5', ' 2', '0x10', 'NaN', 'Infinity', '99999999999', '<img src=x onerror=alert(1)>']) {
+    const p = parseModelParams(`view=reading&input=abc&step=${encodeURIComponent(text)}`, ORIGIN);
+    assert.equal(p.step, null, text);
+    assert.deepEqual(p.refused, ['step'], text);
+  }
+  // A position means nothing in another view: every switch drops it, staying keeps it.
+  assert.equal(switchView(s, 'reading').step, 3);
+  for (const view of [...VIEWS.filter((v) => v !== 'reading'), 'playground', 'train']) assert.equal(switchView(s, view).step, null, view);
+  const time = { ...s, view: 'time', model: DEFAULT_MODEL, input: '22 Nov 2026', step: 2 };
+  assert.deepEqual(switchView(time, 'alignment'), { ...time, view: 'alignment', step: null }, 'within the family only the step goes');
 });
 
 test('switchView: the model and input follow the family; within a family nothing changes', () => {
