@@ -33,7 +33,7 @@ import { formatHash as formatPlaygroundHash, parseHash as parsePlaygroundHash } 
 
 export const VIEWS = Object.freeze(['alignment', 'time', 'compare', 'heads', 'pooling', 'reading', 'forgetting']);
 export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground', 'train']);
-export const HIDE_FLAGS = Object.freeze(['views', 'picker', 'input', 'explain', 'export', 'lang', 'link', 'status']);
+export const HIDE_FLAGS = Object.freeze(['views', 'picker', 'input', 'explain', 'export', 'lang', 'link', 'status', 'card']);
 export const MAX_INPUT = 64;
 export const MAX_INDEX = 15;
 /** Layer and head limits (the transformer's: 16 layers, 64 heads; docs/models.md). */

@@ -13,7 +13,7 @@
 // integer: the reading view's current word, clamped to the sentence, or the number of tokens the
 // time view has decoded, at most the whole output; absent: the whole sentence read, none decoded;
 // moving the word or stepping sets it, another view, model or input removes it), lang ('en',
-// 'zh'), hide (space- or comma-separated: views picker input explain export lang link status), a,
+// 'zh'), hide (space- or comma-separated: views picker input explain export lang link status card), a,
 // b (the two models the compare view subtracts). Every attribute is validated; a refused value
 // falls back to the default and says so.
 // Properties: state (the current settings, a plain object), timings (ms of each
@@ -45,9 +45,10 @@ import { EQUATIONS, SOFTMAX_EQUATION, explainCell, localScoreEquation, rankText,
 import { LANGUAGES, mechanismName, resolveLang, t } from './i18n.js';
 import {
   DEFAULT_INPUT, DEFAULT_MODEL, MODELS, ModelUnavailableError, VIEW_FAMILY, defaultModelFor, fetchModel, findModel, modelFitsView,
-  modelUrl, modelsFor, resolveModel, sampleFor,
+  cardUrl, modelUrl, modelsFor, resolveModel, sampleFor,
 } from './models.js';
-import { VIEW_STYLE } from './view-kit.js';
+import { cardSummary, renderCard } from './model-card.js';
+import { VIEW_STYLE, el } from './view-kit.js';
 
 const STEP_MS = 350; // play speed of the time view
 /** The architecture each lazily loaded single-model view runs. */
@@ -76,6 +77,19 @@ const LAZY_VIEWS = Object.freeze({
   })),
 });
 const MAX_TIMINGS = 2000;
+/** Model cards by URL, for every element of the page: a Promise while loading, then a cardSummary() or an Error. */
+const CARDS = new Map();
+
+/** A model card's summary, or an Error that names what went wrong (never rejects). */
+async function loadCard(url) {
+  try {
+    const response = await fetch(url);
+    if (!response.ok) return new Error(`${url} answered HTTP ${response.status}`);
+    return cardSummary(await response.json());
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
 
 const STYLE = `
 :host { display: block; font: inherit; color: inherit; container-type: inline-size; }
@@ -111,21 +125,18 @@ figcaption { font-size: 0.875rem; overflow-wrap: anywhere; }
 figcaption .output { font-size: 0.9rem; }
 .pair { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; margin: 0.75rem 0 0.25rem; }
 .links { font-size: 0.875rem; margin: 0.5rem 0 0; }
+.model-card { font-size: 0.875rem; margin: 0.5rem 0 0; }
+.model-card summary { cursor: pointer; }
+.model-card dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 0.75rem; margin: 0.5rem 0; }
+.model-card dt { font-weight: 600; }
+.model-card dd { margin: 0; overflow-wrap: anywhere; }
+.model-card ul { margin: 0; padding-left: 1.1rem; }
+@container (max-width: 480px) { .model-card dl { grid-template-columns: 1fr; } .model-card dd { margin-bottom: 0.3rem; } }
 a { color: var(--attn-demo-accent, LinkText); }
 attn-heatmap { --attn-heatmap-background: var(--attn-demo-surface, Canvas); margin-top: 0.25rem; }
 :host([data-hide-export]) attn-heatmap::part(toolbar) { display: none; }
 :host([data-hide-export]) button[data-action^="download"] { display: none; }
 ${VIEW_STYLE}`;
-
-function el(tag, props = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === 'text') node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
 
 /** Parse the hide attribute into a sorted list of known flags. */
 function hideFlags(value) {
@@ -152,6 +163,7 @@ export class AttnDemo extends HTMLElement {
   #state = { view: 'alignment', model: DEFAULT_MODEL, input: DEFAULT_INPUT, layer: 0, head: 0, lang: 'en', hide: [], a: null, b: null, kind: null, step: null };
   #wrongModel = null; // a model attribute of another family than the view's (replaced, and said so)
   #renderedFamily = null;
+  #cardKey = ''; // model and language of the shown model card
   #lazy = {}; // view name -> { view, style, module } once its module has loaded (LAZY_VIEWS)
   #lazyLoading = {}; // view name -> the import's promise
   #lazyError = null;
@@ -405,13 +417,14 @@ export class AttnDemo extends HTMLElement {
 
     ui.link = el('a', { class: 'link', target: '_blank', rel: 'noopener' });
     ui.links = el('p', { class: 'links' }, [ui.link]);
+    ui.card = el('div', { class: 'card-host' });
     // Heads and pooling (their own modules).
     // Views in their own modules (LAZY_VIEWS): an empty host each until its module has loaded.
     for (const view of Object.keys(LAZY_VIEWS)) ui[view] = el('div', { class: 'view-host', 'data-host': view });
 
     this.shadowRoot.append(
       el('style', { text: STYLE }), bar, ui.inputRow, ui.status, ui.error,
-      ui.alignment, ui.time, ui.compare, ...Object.keys(LAZY_VIEWS).map((v) => ui[v]), ui.links,
+      ui.alignment, ui.time, ui.compare, ...Object.keys(LAZY_VIEWS).map((v) => ui[v]), ui.links, ui.card,
     );
   }
 
@@ -544,6 +557,7 @@ export class AttnDemo extends HTMLElement {
     u.explain.hidden = hide.has('explain');
     u.status.hidden = hide.has('status');
     u.links.hidden = hide.has('link');
+    this.#renderCard(hide.has('card') || s.view === 'compare');
     this.toggleAttribute('data-hide-export', hide.has('export'));
     if (!u.model.querySelector(`option[value="${CSS.escape(s.model)}"]`)) {
       u.model.append(el('option', { value: s.model, text: s.model })); // a same-origin path
@@ -557,6 +571,33 @@ export class AttnDemo extends HTMLElement {
     u.hint.textContent = t(lang, hint, { max: MAX_INPUT, unk, symbols });
     const params = formatModelParams({ ...s, seed: null });
     u.link.href = `${new URL('embed.html', import.meta.url).href}?${params}`;
+  }
+
+  /**
+   * The current model's card (model-card.js) under the view, once its JSON has loaded; fetched
+   * after the first plot (the card never delays a view), once per model and page (CARDS).
+   */
+  #renderCard(hidden) {
+    const u = this.#ui;
+    const s = this.#state;
+    const entry = findModel(s.model);
+    const url = cardUrl(entry);
+    u.card.hidden = hidden || !url;
+    if (u.card.hidden) return;
+    const key = `${s.model}\u0000${s.lang}`;
+    if (this.#cardKey === key) return;
+    const card = CARDS.get(url);
+    if (!card) {
+      if (!this.#settled.has(s.model)) return; // after the model (the first plot) has loaded
+      CARDS.set(url, loadCard(url).then((c) => CARDS.set(url, c)));
+      CARDS.get(url).then(() => this.isConnected && this.#schedule());
+      return;
+    }
+    if (card instanceof Promise) return;
+    this.#cardKey = key;
+    u.card.replaceChildren(card instanceof Error
+      ? el('p', { class: 'note', text: t(s.lang, 'card.unavailable', { message: card.message }) })
+      : renderCard(card, s.lang, url));
   }
 
   #fillModelSelects() {

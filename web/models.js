@@ -205,6 +205,11 @@ export function modelUrl(entry, base = import.meta.url) {
   return new URL(entry.file, base).href;
 }
 
+/** Absolute URL of an entry's model card (web/models/<name>.json), or null (no card). */
+export function cardUrl(entry, base = import.meta.url) {
+  return entry?.card ? new URL(entry.card, base).href : null;
+}
+
 /**
  * A model named in a URL or an attribute, validated: a registry name gives its entry; a path that
  * starts with '/' (not '//'), ends in '.safetensors' and stays on pageOrigin gives an ad-hoc entry;

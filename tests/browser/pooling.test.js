@@ -277,6 +277,39 @@ test('Chinese strings; phone width and dark mode: nothing wider than the screen'
   await page.setViewportSize({ width: 1024, height: 800 });
 });
 
+test('the model card: task, size, training command and held-out numbers from web/models/<name>.json', async () => {
+  const card = JSON.parse(await readFile(new URL('../../web/models/clf-reviews-han.json', import.meta.url), 'utf8'));
+  const read = (p, selector = '#demo') => p.locator(selector).evaluate(async (el) => {
+    const root = el.shadowRoot;
+    for (let i = 0; i < 100 && !root.querySelector('.model-card'); i++) await new Promise((r) => setTimeout(r, 50));
+    const c = root.querySelector('.model-card');
+    return c && {
+      summary: c.querySelector('summary').textContent,
+      fields: Array.from(c.querySelectorAll('dd'), (d) => d.textContent),
+      metrics: Array.from(c.querySelectorAll('.card-metrics li'), (li) => li.textContent),
+      link: c.querySelector('a').href,
+      hidden: el.shadowRoot.querySelector('.card-host').hidden,
+    };
+  });
+  await openPooling({ model: HAN, input: TEXT });
+  const c = await read(page);
+  assert.equal(c.summary, `Model card: ${HAN} · accuracy 100%`);
+  assert.ok(c.fields.includes(card.task) && c.fields.includes(card.training.command) && c.fields.includes(card.data.generator), c.fields.join(' | '));
+  assert.ok(c.fields.includes(`${card.architecture.parameters.toLocaleString('en-US')} parameters, ${(card.architecture.bytes / 1024).toFixed(1)} KB`));
+  assert.ok(c.metrics.includes(`decisive word share: ${Number((card.metrics.heldout.decisiveWordShare * 100).toFixed(2))}%`), c.metrics.join(' | '));
+  assert.match(c.link, /\/web\/models\/clf-reviews-han\.json$/);
+  assert.equal(c.hidden, false);
+  await openPooling({ model: HAN, input: TEXT, lang: 'zh' });
+  assert.match((await read(page)).summary, /^模型卡：clf-reviews-han/);
+  // hide=card on the embed page.
+  const { page: p, problems: embedProblems } = await browser.newPage();
+  await p.goto(`${browser.url}/web/embed.html?${stateKey({ model: HAN, input: TEXT })}&hide=card`);
+  await waitDemo(p, 'attn-demo', stateKey({ model: HAN, input: TEXT }));
+  assert.equal(await p.locator('attn-demo').evaluate((el) => el.shadowRoot.querySelector('.card-host').hidden), true);
+  assert.deepEqual(embedProblems, []);
+  await p.close();
+});
+
 test('no console errors, failed requests or requests to another origin', () => {
   assert.deepEqual(problems, []);
   assert.deepEqual(browser.foreign, []);
