@@ -79,7 +79,13 @@ export async function startBrowser({ root = REPO_ROOT } = {}) {
       if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
     });
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`));
+    // net::ERR_ABORTED is the browser cancelling a fetch still in flight when a test navigates
+    // away (the model card, fetched after the first plot, often is); a missing file shows as an
+    // HTTP status >= 400 below and an unreachable server as another error text, so neither hides.
+    page.on('requestfailed', (req) => {
+      const why = req.failure()?.errorText;
+      if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${req.url()} (${why})`);
+    });
     page.on('response', (res) => {
       if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
     });
