@@ -204,5 +204,5 @@ bench-check: wasm node_modules                     ## re-run the benchmarks; fai
 # ---------------------------------------------------------------- trained models (docs/training.md)
 .PHONY: models
 
-models: wasm                                      ## train every shipped model into web/models/ (reproducible; ~15 min on 2 cores)
+models: wasm                                      ## train every shipped model into web/models/ (reproducible; ~14 min on 2 cores)
 	$(NODE) scripts/train.mjs --all
