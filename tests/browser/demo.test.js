@@ -21,7 +21,7 @@ import { formatValue } from '../../web/draw.js';
 import { windowRange } from '../../web/explain.js';
 import { MODELS, modelUrl } from '../../web/models.js';
 import { canvasInk, screenshot, startBrowser } from './harness.js';
-import { TOLERANCE, assertClose } from './view-harness.js';
+import { TOLERANCE, assertClose, rendersWithin } from './view-harness.js';
 import { startServer } from '../../scripts/serve.mjs';
 
 const INPUT = MODELS[0].name.startsWith('dates') ? '22 Nov 2026' : 'abcdefghij';
@@ -83,19 +83,6 @@ async function waitDemo(p, selector, key) {
     [selector, key],
     { timeout: 10000 },
   );
-}
-
-/** How many times the demo at selector draws in the next ms milliseconds. */
-function rendersWithin(p, selector, ms) {
-  return p.locator(selector).evaluate((el, wait) => new Promise((resolve) => {
-    let n = 0;
-    const count = () => n++;
-    el.addEventListener('demo-render', count);
-    setTimeout(() => {
-      el.removeEventListener('demo-render', count);
-      resolve(n);
-    }, wait);
-  }), ms);
 }
 
 /** What a heatmap inside the demo shows. */

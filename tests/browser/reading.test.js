@@ -23,6 +23,7 @@ import { formatValue } from '../../web/draw.js';
 import { findModel, modelUrl, modelsFor, sampleFor } from '../../web/models.js';
 import { readingInput, strongestEarlier, attentionRow } from '../../web/reading-view.js';
 import { canvasInk, screenshot, startBrowser } from './harness.js';
+import { rendersWithin } from './view-harness.js';
 
 const TOLERANCE = 1e-5; // browser wasm vs Node wasm (the same build)
 const OFFERED = modelsFor('memory-rnn');
@@ -249,16 +250,7 @@ test('the current word is in the URL: a fresh page and the embed page open at it
   assert.equal(hash, `#${key}`);
   const here = await shown(page);
   assert.equal(here.step, 3);
-  const renders = await page.locator('#demo').evaluate((el) => new Promise((resolve) => {
-    let n = 0;
-    const count = () => n++;
-    el.addEventListener('demo-render', count);
-    setTimeout(() => {
-      el.removeEventListener('demo-render', count);
-      resolve(n);
-    }, 500);
-  }));
-  assert.equal(renders, 0, 'a moved word is drawn once, not again and again');
+  assert.equal(await rendersWithin(page, '#demo', 500), 0, 'a moved word is drawn once, not again and again');
   await assertReadingMatchesNode(page, '#demo', name, input);
   const { page: p, problems: freshProblems } = await browser.newPage();
   for (const [url, selector] of [[`${browser.url}/web/${hash}`, '#demo'], [`${browser.url}/web/embed.html?${key}`, 'attn-demo']]) {

@@ -7,7 +7,8 @@
 // registers the after hook (every Node model disposed, the browser closed). The before hook stays
 // in the test file because node:test runs a file's top-level before hooks concurrently, so one
 // registered here could not hand the page over. Beyond assertClose (the page's numbers against
-// Node's, which demo.test.js uses too), no assertions: each view's test file holds those.
+// Node's, which demo.test.js uses too) and rendersWithin (counting redraws, demo.test.js and
+// reading.test.js), no assertions: each view's test file holds those.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -34,6 +35,19 @@ export function assertClose(actual, expected, what) {
 /** Wait until the <attn-demo> at selector on page p has rendered state key. */
 export async function waitDemo(p, selector, key) {
   await p.waitForFunction(([sel, k]) => document.querySelector(sel)?.dataset.rendered === k, [selector, key], { timeout: 10000 });
+}
+
+/** How many times the demo at selector draws in the next ms milliseconds. */
+export function rendersWithin(p, selector, ms) {
+  return p.locator(selector).evaluate((el, wait) => new Promise((resolve) => {
+    let n = 0;
+    const count = () => n++;
+    el.addEventListener('demo-render', count);
+    setTimeout(() => {
+      el.removeEventListener('demo-render', count);
+      resolve(n);
+    }, wait);
+  }), ms);
 }
 
 /** What the heatmap at selector shows: sizes, weights, labels and its label attribute. */
