@@ -15,55 +15,29 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { after, before, test } from 'node:test';
-import { init, loadModel } from '../../wasm/index.js';
-import { MODEL_DEFAULTS, formatModelParams } from '../../web/app-state.js';
+import { before, test } from 'node:test';
 import { SYMBOLS, isHeldOutSequence } from '../../web/data/sequences.js';
 import { formatValue } from '../../web/draw.js';
 import { checkCurve, compareReversal, curveCSV, reversePair } from '../../web/forgetting-view.js';
 import { findModel, modelUrl, modelsFor, sampleFor } from '../../web/models.js';
-import { canvasInk, screenshot, startBrowser } from './harness.js';
+import { canvasInk, screenshot } from './harness.js';
+import { assertClose, viewHarness } from './view-harness.js';
 
-const TOLERANCE = 1e-5;
 const MODELS_JS = new URL('../../web/models.js', import.meta.url);
 const PAIR = modelsFor('reverse');
 const DEFAULT = PAIR[0].name;
 const TRAINED = ['seq-reverse-attention', 'seq-reverse-none'].every((n) => existsSync(fileURLToPath(modelUrl(findModel(n), MODELS_JS))))
   && existsSync(fileURLToPath(new URL('models/forgetting.json', MODELS_JS)));
 
+const harness = viewHarness('forgetting');
+const { nodeModel, stateKey, waitDemo } = harness;
+const openForgetting = harness.open;
 let browser;
 let page;
 let problems;
-const nodeModels = new Map();
-
-before(async () => {
-  await init();
-  browser = await startBrowser();
-  ({ page, problems } = await browser.newPage());
-});
-
-after(async () => {
-  for (const m of nodeModels.values()) m.dispose();
-  await browser?.close();
-});
-
-async function nodeModel(name) {
-  if (!nodeModels.has(name)) nodeModels.set(name, await loadModel(new Uint8Array(await readFile(new URL(modelUrl(findModel(name), MODELS_JS))))));
-  return nodeModels.get(name);
-}
+before(async () => ({ browser, page, problems } = await harness.start()));
 
 const curveOf = (name) => checkCurve(JSON.parse(readFileSync(fileURLToPath(new URL(reversePair(name).curve, MODELS_JS)), 'utf8')));
-const stateKey = (s) => formatModelParams({ ...MODEL_DEFAULTS, view: 'forgetting', ...s, hide: [], seed: null });
-
-async function waitDemo(p, selector, key) {
-  await p.waitForFunction(([sel, k]) => document.querySelector(sel)?.dataset.rendered === k, [selector, key], { timeout: 15000 });
-}
-
-async function openForgetting(s, p = page) {
-  const key = stateKey(s);
-  await p.goto(`${browser.url}/web/#${key}`);
-  await waitDemo(p, '#demo', key);
-}
 
 function shown(p, selector = '#demo') {
   return p.locator(selector).evaluate((el) => {
@@ -88,13 +62,6 @@ function shown(p, selector = '#demo') {
       curveError: root.querySelector('.curve-error').hidden ? '' : root.querySelector('.curve-error').textContent,
     };
   });
-}
-
-function assertClose(actual, expected, what) {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  let worst = 0;
-  for (let i = 0; i < actual.length; i++) worst = Math.max(worst, Math.abs(actual[i] - expected[i]));
-  assert.ok(worst <= TOLERANCE, `${what}: worst difference ${worst}`);
 }
 
 const pct = (v) => `${(100 * v).toFixed(1)}%`;

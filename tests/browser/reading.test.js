@@ -16,16 +16,13 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { after, before, test } from 'node:test';
-import { init, loadModel } from '../../wasm/index.js';
-import { MODEL_DEFAULTS, formatModelParams } from '../../web/app-state.js';
+import { before, test } from 'node:test';
 import { formatValue } from '../../web/draw.js';
 import { findModel, modelUrl, modelsFor, sampleFor } from '../../web/models.js';
 import { readingInput, strongestEarlier, attentionRow } from '../../web/reading-view.js';
-import { canvasInk, screenshot, startBrowser } from './harness.js';
-import { rendersWithin } from './view-harness.js';
+import { canvasInk, screenshot } from './harness.js';
+import { assertClose, rendersWithin, viewHarness } from './view-harness.js';
 
-const TOLERANCE = 1e-5; // browser wasm vs Node wasm (the same build)
 const OFFERED = modelsFor('memory-rnn');
 const TRAINED = ['lm-agreement-lstmn', 'lm-agreement-sarnn', 'lm-agreement-lstm']
   .filter((n) => existsSync(fileURLToPath(modelUrl(findModel(n), new URL('../../web/models.js', import.meta.url)))));
@@ -33,38 +30,13 @@ const FBI = 'The FBI is chasing a criminal on the run.';
 const ZEBRA = 'The FBI is chasing a zebra.'; // "zebra" is in no model's vocabulary
 const ATTENTIVE = OFFERED.find((m) => m.cell === 'lstmn').name;
 
+const harness = viewHarness('reading');
+const { nodeModel, stateKey, waitDemo } = harness;
+const openReading = harness.open;
 let browser;
 let page;
 let problems;
-const nodeModels = new Map();
-
-before(async () => {
-  await init();
-  browser = await startBrowser();
-  ({ page, problems } = await browser.newPage());
-});
-
-after(async () => {
-  for (const m of nodeModels.values()) m.dispose();
-  await browser?.close();
-});
-
-async function nodeModel(name) {
-  if (!nodeModels.has(name)) nodeModels.set(name, await loadModel(new Uint8Array(await readFile(new URL(modelUrl(findModel(name)))))));
-  return nodeModels.get(name);
-}
-
-const stateKey = (s) => formatModelParams({ ...MODEL_DEFAULTS, view: 'reading', ...s, hide: [], seed: null });
-
-async function waitDemo(p, selector, key) {
-  await p.waitForFunction(([sel, k]) => document.querySelector(sel)?.dataset.rendered === k, [selector, key], { timeout: 15000 });
-}
-
-async function openReading(s, p = page) {
-  const key = stateKey(s);
-  await p.goto(`${browser.url}/web/#${key}`);
-  await waitDemo(p, '#demo', key);
-}
+before(async () => ({ browser, page, problems } = await harness.start()));
 
 /** What the view shows: words, probabilities, step, arcs, the map's data, notes. */
 function shown(p, selector = '#demo') {
@@ -88,17 +60,6 @@ function shown(p, selector = '#demo') {
       error: root.querySelector('.demo-error').hidden ? '' : root.querySelector('.demo-error').textContent,
     };
   });
-}
-
-function assertClose(actual, expected, what) {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  let worst = 0;
-  let at = -1;
-  for (let i = 0; i < actual.length; i++) {
-    const d = Math.abs(actual[i] - expected[i]);
-    if (!(d <= worst)) [worst, at] = [d, i];
-  }
-  assert.ok(worst <= TOLERANCE, `${what}: worst difference ${worst} at ${at} (${actual[at]} vs ${expected[at]})`);
 }
 
 /** The [0..t] × [0..t] block of Node's weights. */

@@ -1,5 +1,5 @@
-// view-harness.js: the set-up the tests of one <attn-demo> view share (heads.test.js,
-// pooling.test.js; not a test file itself).
+// view-harness.js: the set-up the tests of one <attn-demo> view share (heads, pooling, reading and
+// forgetting tests; not a test file itself).
 //
 // viewHarness(view) returns what the tests of that view use: start() for the file's before hook
 // (wasm init in Node, one browser and one page from harness.js), Node models of the offered
@@ -34,7 +34,7 @@ export function assertClose(actual, expected, what) {
 
 /** Wait until the <attn-demo> at selector on page p has rendered state key. */
 export async function waitDemo(p, selector, key) {
-  await p.waitForFunction(([sel, k]) => document.querySelector(sel)?.dataset.rendered === k, [selector, key], { timeout: 10000 });
+  await p.waitForFunction(([sel, k]) => document.querySelector(sel)?.dataset.rendered === k, [selector, key], { timeout: 15000 });
 }
 
 /** How many times the demo at selector draws in the next ms milliseconds. */
