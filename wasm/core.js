@@ -26,6 +26,31 @@ export class AttnlabError extends Error {
 /** One wasm allocation must stay below 2 GiB (the module's maximum memory). */
 export const MAX_ALLOC_BYTES = 2 ** 31;
 
+/**
+ * The element count of a typed array about to be copied into wasm memory, from its internal
+ * slot. Inputs were checked to be non-empty when snapshotted, so 0 here means the buffer was
+ * detached since (by a getter of a later argument): refused, not copied as nothing.
+ */
+function live(data, what) {
+  if (!ArrayBuffer.isView(data)) return data.length; // the glue's own plain arrays
+  const n = typedLength(data);
+  if (n === 0 && isDetached(taBuffer.call(data))) {
+    throw new AttnlabError(`${what}: its buffer was detached (transferred) while the call's arguments were read; pass a live buffer`);
+  }
+  return n;
+}
+
+/** True for a detached ArrayBuffer (ArrayBuffer.prototype.detached is not in Node 20). */
+export function isDetached(buffer) {
+  if (typeof buffer.detached === 'boolean') return buffer.detached;
+  try {
+    new Uint8Array(buffer); // eslint-disable-line no-new
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 export class Arena {
   constructor(x, what = 'attnlab') {
     this.x = x;
@@ -46,9 +71,10 @@ export class Arena {
 
   /** Copy floats in, refusing NaN and ±Inf by name (checked in wasm, on four lanes). */
   f32(data, what) {
-    const p = this.alloc(data.length * 4, what);
-    new Float32Array(this.x.memory.buffer, p, data.length).set(data);
-    const bad = this.x.al_check_finite(p, data.length);
+    const n = live(data, what);
+    const p = this.alloc(n * 4, what);
+    new Float32Array(this.x.memory.buffer, p, n).set(data);
+    const bad = this.x.al_check_finite(p, n);
     if (bad >= 0) {
       throw new AttnlabError(`${what} contains ${data[bad]} at flat index ${bad}; inputs must be finite`, 'AL_ERR_NONFINITE');
     }
@@ -56,14 +82,16 @@ export class Arena {
   }
 
   u8(data, what) {
-    const p = this.alloc(data.length, what);
-    new Uint8Array(this.x.memory.buffer, p, data.length).set(data);
+    const n = live(data, what);
+    const p = this.alloc(n, what);
+    new Uint8Array(this.x.memory.buffer, p, n).set(data);
     return p;
   }
 
   i32(data, what) {
-    const p = this.alloc(data.length * 4, what);
-    new Int32Array(this.x.memory.buffer, p, data.length).set(data);
+    const n = live(data, what);
+    const p = this.alloc(n * 4, what);
+    new Int32Array(this.x.memory.buffer, p, n).set(data);
     return p;
   }
 
@@ -109,46 +137,122 @@ export function check(x, status, context) {
 
 export const fmtShape = (s) => `[${s.join(', ')}]`;
 
-function nestedShape(x, name) {
-  const shape = [];
-  let level = x;
-  while (Array.isArray(level)) {
-    shape.push(level.length);
-    if (level.length === 0) break;
-    level = level[0];
-  }
-  if (shape.length === 0) throw new AttnlabError(`${name} must be a tensor ({ data, shape }) or nested arrays`);
-  return shape;
-}
+/** Nested arrays deeper than this are refused (a cyclic array would never end). */
+export const MAX_NESTING = 32;
+/** Nested arrays are a convenience: above this many numbers, pass a typed array. */
+export const MAX_NESTED_ELEMENTS = 2 ** 24;
 
-function flattenNested(x, shape, name, out, ArrayType) {
+/**
+ * Nested arrays -> { shape, data } in one pass that reads every `length` and every element once
+ * (a getter or Proxy sees one read each): the shape is fixed by the first array met at each depth,
+ * every later array must match it, leaves must all sit at the same depth. `leaf(v, path)` turns a
+ * leaf into its stored number or throws.
+ */
+function fromNested(x, name, ArrayType, leaf) {
+  const shape = [];
+  let leafDepth = -1;
+  let total = 1; // the product of shape so far: bounds the walk before it starts
+  let out = null;
   let i = 0;
+  const ragged = (depth, found) => new AttnlabError(`${name} is ragged: expected ${depth < shape.length ? shape[depth] : 'a number'} entries at depth ${depth}, found ${found}`, 'AL_ERR_SHAPE');
   const walk = (level, depth) => {
-    if (depth === shape.length) {
-      if (ArrayType === Uint8Array) {
-        if (typeof level !== 'boolean' && typeof level !== 'number') {
-          throw new AttnlabError(`${name} must hold booleans or 0/1; found ${typeof level}`);
+    if (!Array.isArray(level)) {
+      if (leafDepth === -1) {
+        leafDepth = depth;
+        if (total >= MAX_NESTED_ELEMENTS) {
+          throw new AttnlabError(`${name} has ${total} elements as nested arrays; above ${MAX_NESTED_ELEMENTS - 1} pass { data: Float32Array, shape }`, 'AL_ERR_OVERFLOW');
         }
-        out[i++] = level ? 1 : 0;
-      } else {
-        if (typeof level !== 'number') {
-          throw new AttnlabError(`${name} must hold numbers; found ${Array.isArray(level) ? 'an array' : typeof level} at depth ${depth}`);
-        }
-        out[i++] = level;
-      }
+        out = new ArrayType(total);
+      } else if (depth !== leafDepth) throw ragged(depth, typeof level);
+      out[i++] = leaf(level, depth);
       return;
     }
-    if (!Array.isArray(level) || level.length !== shape[depth]) {
-      throw new AttnlabError(`${name} is ragged: expected ${shape[depth]} entries at depth ${depth}, found ${Array.isArray(level) ? level.length : typeof level}`, 'AL_ERR_SHAPE');
+    if (depth >= MAX_NESTING) {
+      throw new AttnlabError(`${name} is nested more than ${MAX_NESTING} arrays deep (a cyclic array?); tensors have rank 1 to 4`, 'AL_ERR_SHAPE');
     }
-    for (const v of level) walk(v, depth + 1);
+    const len = level.length;
+    if (depth === shape.length && leafDepth === -1) {
+      if (!Number.isInteger(len) || len < 0) throw new AttnlabError(`${name} has an array whose length is ${String(len)}`, 'AL_ERR_SHAPE');
+      shape.push(len);
+      total *= len;
+      if (total >= 2 ** 31) throw new AttnlabError(`${name} has ${total} elements; the limit is 2^31 - 1`, 'AL_ERR_OVERFLOW');
+    } else if (depth >= shape.length || len !== shape[depth]) {
+      throw ragged(depth, `${Number.isInteger(len) ? len : String(len)} entries`);
+    }
+    for (let j = 0; j < len; j++) walk(level[j], depth + 1);
   };
   walk(x, 0);
+  if (shape.length === 0) throw new AttnlabError(`${name} must be a tensor ({ data, shape }) or nested arrays`);
+  return { shape, data: out ?? new ArrayType(0) };
+}
+
+const numberLeaf = (name) => (v, depth) => {
+  if (typeof v !== 'number') {
+    throw new AttnlabError(`${name} must hold numbers; found ${v === null ? 'null' : typeof v} at depth ${depth}`);
+  }
+  return v;
+};
+
+/** A mask entry: true/false or 0/1 (any other value is refused, in every mask form). */
+const maskLeaf = (name) => (v) => {
+  if (v === true || v === 1) return 1;
+  if (v === false || v === 0) return 0;
+  throw new AttnlabError(`${name} must hold booleans or 0/1; found ${typeof v === 'number' ? v : typeof v === 'string' ? JSON.stringify(v.slice(0, 20)) : v === null ? 'null' : typeof v}`);
+};
+
+// ------------------------------------------------------------------ typed arrays, read once
+
+// The intrinsic %TypedArray% accessors read a typed array's internal slots, whatever a subclass
+// or an own property claims: `length` and the element type cannot lie to these.
+const TYPED_ARRAY_PROTO = Object.getPrototypeOf(Uint8Array.prototype);
+const taGetter = (key) => Object.getOwnPropertyDescriptor(TYPED_ARRAY_PROTO, key).get;
+const taTag = taGetter(Symbol.toStringTag);
+const taLength = taGetter('length');
+const taBuffer = taGetter('buffer');
+
+/** 'Float32Array', 'Uint8Array', ... for a real typed array; undefined for anything else. */
+export function typedArrayType(v) {
+  return ArrayBuffer.isView(v) ? taTag.call(v) : undefined;
+}
+
+/** The element count of a real typed array from its internal slot (0 once detached). */
+export function typedLength(v) {
+  return taLength.call(v);
+}
+
+/** A typed array over a buffer that can change size later (resizable or growable). */
+function resizableBacking(v) {
+  const b = taBuffer.call(v);
+  return b.resizable === true || b.growable === true;
+}
+
+/** What to call a value in a message: its constructor's name, or its type. */
+export function kindOf(v) {
+  if (v === null) return 'null';
+  if (typeof v !== 'object' && typeof v !== 'function') return typeof v;
+  const t = typedArrayType(v);
+  if (t) return t;
+  if (Array.isArray(v)) return 'an array';
+  try {
+    const c = Object.getPrototypeOf(v)?.constructor;
+    return typeof c === 'function' && typeof c.name === 'string' && c.name ? c.name : 'object';
+  } catch {
+    return 'object';
+  }
+}
+
+/** A shape as a plain array of integers, its length and entries each read once. */
+function copyShape(shape, name) {
+  if (!Array.isArray(shape)) throw new AttnlabError(`${name}.shape must be an array of sizes, got ${kindOf(shape)}`);
+  const r = shape.length;
+  if (!Number.isInteger(r) || r > MAX_NESTING) throw new AttnlabError(`${name}.shape has ${String(r)} entries; tensors have rank 1 to 4`, 'AL_ERR_SHAPE');
+  const out = new Array(r);
+  for (let i = 0; i < r; i++) out[i] = shape[i];
   return out;
 }
 
 export function checkShape(shape, name) {
-  if (!Array.isArray(shape)) throw new AttnlabError(`${name}.shape must be an array of sizes`);
+  if (!Array.isArray(shape)) throw new AttnlabError(`${name}.shape must be an array of sizes, got ${kindOf(shape)}`);
   let n = 1;
   for (const d of shape) {
     if (!Number.isInteger(d) || d < 0) {
@@ -171,84 +275,131 @@ export function checkFinite(data, name) {
 }
 
 /**
- * A validated float tensor { data: Float32Array, shape } from a tensor or nested arrays.
- * `ranks` lists the accepted ranks.
+ * A validated float tensor { data: Float32Array, shape } from a tensor or nested arrays: a
+ * snapshot of what the caller gave. `x.data` and `x.shape` are read once, the shape copied into a
+ * plain array, the data checked to be a real Float32Array by its internal slots (a subclass's
+ * `length` cannot lie) and copied when its buffer could be resized later. `ranks` lists the
+ * accepted ranks.
  */
 export function toTensor(x, name, ranks) {
   let data;
   let shape;
   if (Array.isArray(x)) {
-    shape = nestedShape(x, name);
+    ({ shape, data } = fromNested(x, name, Float32Array, numberLeaf(name)));
+    checkShape(shape, name);
+  } else if (x !== null && typeof x === 'object' && 'data' in x && 'shape' in x) {
+    const given = x.data;
+    shape = copyShape(x.shape, name);
     const n = checkShape(shape, name);
-    data = flattenNested(x, shape, name, new Float32Array(n), Float32Array);
-  } else if (x && typeof x === 'object' && 'data' in x && 'shape' in x) {
-    shape = x.shape;
-    const n = checkShape(shape, name);
-    data = x.data;
-    if (!(data instanceof Float32Array)) {
-      const kind = data?.constructor?.name ?? typeof data;
-      throw new AttnlabError(`${name}.data must be a Float32Array, got ${kind}; convert with Float32Array.from(...)`);
+    if (typedArrayType(given) !== 'Float32Array') {
+      throw new AttnlabError(`${name}.data must be a Float32Array, got ${kindOf(given)}; convert with Float32Array.from(...)`);
     }
-    if (data.length !== n) {
-      const hint = data.length === 0 && data.buffer.byteLength === 0 ? ' (its buffer may have been detached or transferred)' : '';
-      throw new AttnlabError(`${name}.data has ${data.length} elements but shape ${fmtShape(shape)} needs ${n}${hint}`, 'AL_ERR_SHAPE');
+    const len = typedLength(given);
+    if (len !== n) {
+      const hint = len === 0 ? ' (its buffer may have been detached or transferred)' : '';
+      throw new AttnlabError(`${name}.data has ${len} elements but shape ${fmtShape(shape)} needs ${n}${hint}`, 'AL_ERR_SHAPE');
     }
+    data = resizableBacking(given) ? given.slice() : given;
   } else {
-    throw new AttnlabError(`${name} must be a tensor ({ data: Float32Array, shape }) or nested arrays, got ${x === null ? 'null' : typeof x}`);
+    throw new AttnlabError(`${name} must be a tensor ({ data: Float32Array, shape }) or nested arrays, got ${kindOf(x)}`);
   }
   if (ranks && !ranks.includes(shape.length)) {
     throw new AttnlabError(`${name} must have rank ${ranks.join(' or ')}, got shape ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
   }
   // NaN/Inf are refused when the data is copied into wasm memory (Arena.f32), where the check
   // runs on four lanes: a JS scan here cost more than a small op itself.
-  return { data, shape: shape.slice() };
+  return { data, shape };
 }
 
-/** A 0/1 Uint8Array mask of exactly `n` entries from the accepted mask forms. */
+/** A 0/1 Uint8Array mask of exactly `n` entries from the accepted mask forms (read once each). */
 export function toMask(m, name, shapes) {
   let data;
   let shape;
-  if (m instanceof Uint8Array) {
-    data = m;
-    shape = [m.length];
+  if (typedArrayType(m) === 'Uint8Array') {
+    data = Uint8Array.from(m, (v) => (v ? 1 : 0)); // a copy: later changes to m cannot reach C
+    shape = [data.length];
+    if (data.length === 0) throw new AttnlabError(`${name} is empty (shape [0])${m.buffer.byteLength === 0 ? ' (its buffer may have been detached or transferred)' : ''}`, 'AL_ERR_SHAPE');
   } else if (Array.isArray(m)) {
-    shape = nestedShape(m, name);
+    ({ shape, data } = fromNested(m, name, Uint8Array, maskLeaf(name)));
     checkShape(shape, name);
-    data = flattenNested(m, shape, name, new Uint8Array(shape.reduce((a, b) => a * b, 1)), Uint8Array);
-  } else if (m && typeof m === 'object' && 'data' in m && 'shape' in m) {
-    shape = m.shape;
+  } else if (m !== null && typeof m === 'object' && 'data' in m && 'shape' in m) {
+    const given = m.data;
+    shape = copyShape(m.shape, name);
     const n = checkShape(shape, name);
-    if (m.data instanceof Uint8Array) data = m.data;
-    else if (Array.isArray(m.data)) data = Uint8Array.from(m.data, (v) => (v ? 1 : 0));
-    else throw new AttnlabError(`${name}.data must be a Uint8Array or an array of booleans`);
+    if (typedArrayType(given) === 'Uint8Array') {
+      data = Uint8Array.from(given, (v) => (v ? 1 : 0));
+    } else if (Array.isArray(given)) {
+      const len = given.length;
+      if (len !== n) throw new AttnlabError(`${name}.data has ${String(len)} entries but shape ${fmtShape(shape)} needs ${n}`, 'AL_ERR_SHAPE');
+      const leaf = maskLeaf(`${name}.data`);
+      data = new Uint8Array(n);
+      for (let i = 0; i < n; i++) data[i] = leaf(given[i]);
+    } else {
+      throw new AttnlabError(`${name}.data must be a Uint8Array or an array of booleans, got ${kindOf(given)}`);
+    }
     if (data.length !== n) throw new AttnlabError(`${name}.data has ${data.length} entries but shape ${fmtShape(shape)} needs ${n}`, 'AL_ERR_SHAPE');
   } else {
-    throw new AttnlabError(`${name} must be a Uint8Array, boolean arrays or { data, shape }`);
+    throw new AttnlabError(`${name} must be a Uint8Array, boolean arrays or { data, shape }, got ${kindOf(m)}`);
   }
   const match = shapes.find((s) => s.length === shape.length && s.every((d, i) => d === shape[i]));
   if (!match) {
     throw new AttnlabError(`${name} has shape ${fmtShape(shape)} but must be ${shapes.map(fmtShape).join(' or ')}`, 'AL_ERR_SHAPE');
   }
-  return { data: Uint8Array.from(data, (v) => (v ? 1 : 0)), shape };
+  return { data, shape };
 }
 
 /** Options that are switches: given, they must be true or false ('false' is not false). */
 const FLAG_OPTIONS = new Set(['causal', 'returnWeights', 'needWeights', 'transposeA', 'transposeB',
   'scaled', 'bidirectional', 'normFirst', 'batchFirst']);
 
-export function checkOptions(options, name, allowed) {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== 'object') throw new AttnlabError(`${name}: options must be an object`);
-  for (const k of Object.keys(options)) {
-    if (!allowed.includes(k)) {
-      throw new AttnlabError(`${name}: unknown option '${k}' (known: ${allowed.join(', ')})`);
+/**
+ * A snapshot of a caller's object of named values (options, params, upstream): its own
+ * enumerable string keys, each value read exactly once, into a null-prototype object (so a
+ * polluted Object.prototype cannot add values either). Keys not in `allowed` (when given) are
+ * refused by name, and so are keys the object only inherits: Object.create({ causal: true }) is
+ * refused, not half-read. `label` names the object in messages ('options', 'params', ...).
+ */
+export function snapshot(obj, what, label, allowed) {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj) || ArrayBuffer.isView(obj)) {
+    throw new AttnlabError(`${what}: ${label} must be an object, got ${kindOf(obj)}`);
+  }
+  const keys = Object.keys(obj);
+  const own = new Set(keys);
+  for (let p = Object.getPrototypeOf(obj), depth = 0; p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    if (++depth > 64) throw new AttnlabError(`${what}: ${label} has a prototype chain over 64 long`);
+    for (const k of Object.getOwnPropertyNames(p)) {
+      if (own.has(k) || k === 'constructor') continue;
+      const d = Object.getOwnPropertyDescriptor(p, k);
+      if (d.enumerable || allowed?.includes(k)) {
+        throw new AttnlabError(`${what}: ${label}.${k} is inherited from a prototype; pass ${label} as a plain object of own properties`);
+      }
     }
-    const v = options[k];
+  }
+  const out = Object.create(null);
+  for (const k of keys) {
+    if (allowed && !allowed.includes(k)) {
+      throw new AttnlabError(`${what}: unknown ${label === 'options' ? 'option' : `${label} entry`} '${k}' (known: ${allowed.join(', ')})`);
+    }
+    out[k] = obj[k];
+  }
+  return out;
+}
+
+/**
+ * The options of a call as a snapshot (see snapshot()); undefined gives an empty one. Flag
+ * options must be booleans: 'false' is not false.
+ */
+export function checkOptions(options, name, allowed) {
+  if (options === undefined) return Object.create(null);
+  if (options === null || typeof options !== 'object') throw new AttnlabError(`${name}: options must be an object`);
+  const o = snapshot(options, name, 'options', allowed);
+  for (const k of Object.keys(o)) {
+    const v = o[k];
     if (FLAG_OPTIONS.has(k) && v !== undefined && typeof v !== 'boolean') {
       throw new AttnlabError(`${name}: options.${k} must be true or false, got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
     }
   }
-  return options;
+  return o;
 }
 
 /** True when two shapes are equal. */
@@ -262,22 +413,44 @@ export function sameShape(a, b) {
  */
 export function readUpstream(what, upstream, shapes) {
   const names = Object.keys(shapes);
+  if (upstream === undefined) {
+    throw new AttnlabError(`${what}: the upstream gradients are missing: upstream must be an object keyed by output name (${names.join(', ')}), passed last, e.g. { ${names[0]}: d${names[0][0].toUpperCase()}${names[0].slice(1)} }`);
+  }
   if (upstream === null || typeof upstream !== 'object' || Array.isArray(upstream)) {
     throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${names.join(', ')}), e.g. { output: dOutput }`);
   }
-  for (const k of Object.keys(upstream)) {
-    if (!Object.hasOwn(shapes, k)) throw new AttnlabError(`${what}: unknown upstream '${k}' (known: ${names.join(', ')})`);
-  }
+  const u = snapshot(upstream, what, 'upstream', names);
   const got = {};
   for (const [k, shape] of Object.entries(shapes)) {
-    if (upstream[k] === undefined || upstream[k] === null) { got[k] = null; continue; }
-    const t = toTensor(upstream[k], `upstream.${k}`);
+    if (u[k] === undefined || u[k] === null) { got[k] = null; continue; }
+    const t = toTensor(u[k], `upstream.${k}`);
     if (!sameShape(t.shape, shape)) {
       throw new AttnlabError(`${what}: upstream.${k} has shape ${fmtShape(t.shape)} but the ${k} has shape ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
     }
     got[k] = t;
   }
   return got;
+}
+
+/**
+ * The arguments of a `.backward`: the forward's own argument list, then upstream, last. The
+ * forward takes `required` arguments and then an optional options object, so
+ * backward(...required, upstream) and backward(...required, options, upstream) both work, and
+ * backward(...required) alone is refused (its upstream is missing), never zero gradients.
+ */
+export function backwardArgs(what, args, required, outputs) {
+  if (args.length <= required) {
+    throw new AttnlabError(`${what}: the upstream gradients are missing: upstream must be an object keyed by output name (${outputs.join(', ')}), passed after the forward's arguments`);
+  }
+  if (args.length > required + 2) {
+    throw new AttnlabError(`${what}: takes the forward's ${required} arguments, optionally its options, then upstream; got ${args.length} arguments`);
+  }
+  const upstream = args[args.length - 1];
+  const options = args.length === required + 2 ? args[required] : undefined;
+  if (upstream === undefined || upstream === null) {
+    throw new AttnlabError(`${what}: upstream is ${upstream}; upstream must be an object keyed by output name (${outputs.join(', ')}), passed last`);
+  }
+  return { options, upstream };
 }
 
 let lib = null; // { x: exports, api }, set by index.js once init() resolves
