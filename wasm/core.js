@@ -209,6 +209,18 @@ const taGetter = (key) => Object.getOwnPropertyDescriptor(TYPED_ARRAY_PROTO, key
 const taTag = taGetter(Symbol.toStringTag);
 const taLength = taGetter('length');
 const taBuffer = taGetter('buffer');
+const taOffset = taGetter('byteOffset');
+
+/**
+ * A plain typed array of type `Type` over exactly the memory `v` (a real typed array of that
+ * type) covers, built from its internal slots: a subclass's overridden length, iterator or
+ * species never reach the glue. Copied when the buffer could be resized later.
+ */
+function plainView(Type, v) {
+  const view = new Type(taBuffer.call(v), taOffset.call(v), taLength.call(v));
+  const b = view.buffer;
+  return b.resizable === true || b.growable === true ? new Type(view) : view;
+}
 
 /** 'Float32Array', 'Uint8Array', ... for a real typed array; undefined for anything else. */
 export function typedArrayType(v) {
@@ -218,12 +230,6 @@ export function typedArrayType(v) {
 /** The element count of a real typed array from its internal slot (0 once detached). */
 export function typedLength(v) {
   return taLength.call(v);
-}
-
-/** A typed array over a buffer that can change size later (resizable or growable). */
-function resizableBacking(v) {
-  const b = taBuffer.call(v);
-  return b.resizable === true || b.growable === true;
 }
 
 /** What to call a value in a message: its constructor's name, or its type. */
@@ -299,7 +305,7 @@ export function toTensor(x, name, ranks) {
       const hint = len === 0 ? ' (its buffer may have been detached or transferred)' : '';
       throw new AttnlabError(`${name}.data has ${len} elements but shape ${fmtShape(shape)} needs ${n}${hint}`, 'AL_ERR_SHAPE');
     }
-    data = resizableBacking(given) ? given.slice() : given;
+    data = plainView(Float32Array, given);
   } else {
     throw new AttnlabError(`${name} must be a tensor ({ data: Float32Array, shape }) or nested arrays, got ${kindOf(x)}`);
   }
@@ -316,9 +322,9 @@ export function toMask(m, name, shapes) {
   let data;
   let shape;
   if (typedArrayType(m) === 'Uint8Array') {
-    data = Uint8Array.from(m, (v) => (v ? 1 : 0)); // a copy: later changes to m cannot reach C
+    data = plainView(Uint8Array, m).map((v) => (v ? 1 : 0)); // a copy: later changes to m cannot reach C
     shape = [data.length];
-    if (data.length === 0) throw new AttnlabError(`${name} is empty (shape [0])${m.buffer.byteLength === 0 ? ' (its buffer may have been detached or transferred)' : ''}`, 'AL_ERR_SHAPE');
+    if (data.length === 0) throw new AttnlabError(`${name} is empty (shape [0])${isDetached(taBuffer.call(m)) ? ' (its buffer may have been detached or transferred)' : ''}`, 'AL_ERR_SHAPE');
   } else if (Array.isArray(m)) {
     ({ shape, data } = fromNested(m, name, Uint8Array, maskLeaf(name)));
     checkShape(shape, name);
@@ -327,7 +333,7 @@ export function toMask(m, name, shapes) {
     shape = copyShape(m.shape, name);
     const n = checkShape(shape, name);
     if (typedArrayType(given) === 'Uint8Array') {
-      data = Uint8Array.from(given, (v) => (v ? 1 : 0));
+      data = plainView(Uint8Array, given).map((v) => (v ? 1 : 0));
     } else if (Array.isArray(given)) {
       const len = given.length;
       if (len !== n) throw new AttnlabError(`${name}.data has ${String(len)} entries but shape ${fmtShape(shape)} needs ${n}`, 'AL_ERR_SHAPE');
@@ -378,7 +384,7 @@ export function snapshot(obj, what, label, allowed) {
   const out = Object.create(null);
   for (const k of keys) {
     if (allowed && !allowed.includes(k)) {
-      throw new AttnlabError(`${what}: unknown ${label === 'options' ? 'option' : `${label} entry`} '${k}' (known: ${allowed.join(', ')})`);
+      throw new AttnlabError(`${what}: unknown ${label === 'options' ? 'option' : label} '${k}' (known: ${allowed.join(', ')})`);
     }
     out[k] = obj[k];
   }
@@ -433,24 +439,31 @@ export function readUpstream(what, upstream, shapes) {
 }
 
 /**
- * The arguments of a `.backward`: the forward's own argument list, then upstream, last. The
- * forward takes `required` arguments and then an optional options object, so
- * backward(...required, upstream) and backward(...required, options, upstream) both work, and
- * backward(...required) alone is refused (its upstream is missing), never zero gradients.
+ * The arguments of a `.backward` after the forward's required ones (`rest`): the forward's
+ * optional options, then upstream, last. So backward(...required, upstream) and
+ * backward(...required, options, upstream) both work, and backward(...required) alone is refused
+ * (its upstream is missing), never answered with zero gradients.
  */
-export function backwardArgs(what, args, required, outputs) {
-  if (args.length <= required) {
+export function backwardArgs(what, rest, outputs) {
+  if (rest.length === 0) {
     throw new AttnlabError(`${what}: the upstream gradients are missing: upstream must be an object keyed by output name (${outputs.join(', ')}), passed after the forward's arguments`);
   }
-  if (args.length > required + 2) {
-    throw new AttnlabError(`${what}: takes the forward's ${required} arguments, optionally its options, then upstream; got ${args.length} arguments`);
+  if (rest.length > 2) {
+    throw new AttnlabError(`${what}: takes the forward's arguments, then upstream; got ${rest.length} arguments after the required ones (at most options and upstream)`);
   }
-  const upstream = args[args.length - 1];
-  const options = args.length === required + 2 ? args[required] : undefined;
+  const upstream = rest[rest.length - 1];
   if (upstream === undefined || upstream === null) {
     throw new AttnlabError(`${what}: upstream is ${upstream}; upstream must be an object keyed by output name (${outputs.join(', ')}), passed last`);
   }
-  return { options, upstream };
+  // backward(...required, options) with the upstream forgotten: the options would be read as
+  // upstream; say what is more likely wrong than "unknown upstream 'numHeads'"
+  if (rest.length === 1 && typeof upstream === 'object' && !Array.isArray(upstream) && !ArrayBuffer.isView(upstream)) {
+    const keys = Object.keys(upstream);
+    if (keys.length > 0 && !keys.some((k) => outputs.includes(k))) {
+      throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${outputs.join(', ')}), passed last; the last argument has ${keys.map((k) => `'${k}'`).join(', ')}: are these the options, with the upstream gradients missing?`);
+    }
+  }
+  return { options: rest.length === 2 ? rest[0] : undefined, upstream };
 }
 
 let lib = null; // { x: exports, api }, set by index.js once init() resolves

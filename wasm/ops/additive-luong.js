@@ -11,7 +11,7 @@
 // dimension B is accepted: query [B, dq], keys [B, n, dk], keyPaddingMask [B, n] (or [n], shared);
 // parameter gradients are summed over B. Docs: docs/additive-luong.md.
 
-import { AttnlabError, check, checkOptions, fmtShape, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, snapshot, toMask, toTensor, withArena } from '../core.js';
 
 const SCORES = { dot: 0, general: 1, concat: 2 };
 const POSITIONS = { monotonic: 0, predictive: 1 };
@@ -61,7 +61,7 @@ function paramsObject(what, params) {
       throw new AttnlabError(`${what}: unknown parameter params.${k} (known: ${known.join(', ')})`);
     }
   }
-  return params;
+  return snapshot(params, what, 'params', known); // every value read once from here on
 }
 
 /** params[name] as a tensor of exactly `shape`; `dims` names the sizes for the message. */
@@ -88,14 +88,23 @@ function rows(what, params, name, rank, dims) {
   return t.shape[0];
 }
 
+const OUTPUTS = {
+  additiveAttention: ['context', 'weights'],
+  luongAttention: ['context', 'weights', 'attentionalHidden'],
+  luongLocalAttention: ['context', 'weights', 'attentionalHidden', 'position'],
+  keyQueryAttention: ['context', 'weights'],
+};
+
 /** Splits backward's (...args, upstream): the options argument may be left out. */
 function splitBackwardArgs(what, rest) {
-  if (rest.length === 0) throw new AttnlabError(`${what}.backward: the upstream gradients ({ context, weights, ... }) are missing`);
-  const [options, upstream] = rest.length === 1 ? [undefined, rest[0]] : rest;
-  if (upstream === null || typeof upstream !== 'object' || Array.isArray(upstream)) {
+  const outputs = OUTPUTS[what];
+  const { options, upstream } = backwardArgs(`${what}.backward`, rest, outputs);
+  if (typeof upstream !== 'object' || Array.isArray(upstream)) {
     throw new AttnlabError(`${what}.backward: upstream must be an object keyed by output name`);
   }
-  return { options, upstream };
+  const u = snapshot(upstream, `${what}.backward`, 'upstream');
+  checkUpstreamKeys(what, u, outputs);
+  return { options, upstream: u };
 }
 
 /** upstream[name] as floats of exactly `shape`, or null (= zero) when absent. */

@@ -6,7 +6,7 @@
 // messages that name the tensor; the maths is in src/kernels/memory_rnn.c (via
 // src/api/memory_rnn.h). Docs: docs/memory-rnn.md.
 
-import { AttnlabError, check, checkOptions, fmtShape, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, snapshot, toTensor, withArena } from '../core.js';
 
 const ALIGNS = { additive: 0, dot: 1 };
 const SARNN_PARAMS = { additive: ['A', 'b', 'W_h', 'W_s', 'v'], dot: ['A', 'b', 'W_K', 'W_Q'] };
@@ -19,12 +19,13 @@ function readParams(what, params, names, known = names) {
   for (const k of Object.keys(params)) {
     if (!known.includes(k)) throw new AttnlabError(`${what}: unknown parameter params.${k} (known: ${known.join(', ')})`);
   }
+  const given = snapshot(params, what, 'params', known);
   const out = {};
   for (const k of names) {
-    if (params[k] === undefined || params[k] === null) {
+    if (given[k] === undefined || given[k] === null) {
       throw new AttnlabError(`${what}: params.${k} is missing (this op needs ${names.join(', ')})`);
     }
-    out[k] = toTensor(params[k], `params.${k}`);
+    out[k] = toTensor(given[k], `params.${k}`);
   }
   return out;
 }
@@ -46,20 +47,22 @@ function readX(what, input) {
   return { X, B, T, in: n, batched };
 }
 
-/** Upstream gradients keyed by output name; a missing entry means zero. */
+/** Upstream gradients keyed by output name (required; a missing entry means zero). */
 function readUpstream(what, upstream, shapes) {
   const names = Object.keys(shapes);
-  if (upstream === undefined || upstream === null) return {};
   if (typeof upstream !== 'object' || Array.isArray(upstream)) {
     throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${names.join(', ')})`);
   }
-  const out = {};
   for (const k of Object.keys(upstream)) {
     if (!names.includes(k)) {
       throw new AttnlabError(`${what}: upstream.${k} is not an output of this op (outputs: ${names.join(', ')})`);
     }
-    if (upstream[k] === undefined || upstream[k] === null) continue;
-    out[k] = toTensor(upstream[k], `upstream.${k}`);
+  }
+  const u = snapshot(upstream, what, 'upstream', names);
+  const out = {};
+  for (const k of Object.keys(u)) {
+    if (u[k] === undefined || u[k] === null) continue;
+    out[k] = toTensor(u[k], `upstream.${k}`);
     expectShape(what, out[k], `upstream.${k}`, shapes[k], `the shape of ${k}`);
   }
   return out;
@@ -127,8 +130,9 @@ export function selfAttentionRNN(x, params, options) {
  * @param upstream { h?, weights? } shaped like the outputs; a missing entry means zero.
  * @returns { x, A, b, W_h, W_s, v } (additive) or { x, A, b, W_K, W_Q } (dot), shaped like the inputs.
  */
-selfAttentionRNN.backward = function selfAttentionRNNBackward(x, params, options, upstream) {
+selfAttentionRNN.backward = function selfAttentionRNNBackward(x, params, ...rest) {
   const what = 'selfAttentionRNN.backward';
+  const { options, upstream } = backwardArgs(what, rest, ['h', 'weights']);
   const s = prepareSarnn(what, x, params, options);
   const up = readUpstream(what, upstream, s.shapes);
   const { B, T, H, da, p } = s;
@@ -198,8 +202,9 @@ export function lstmn(x, params, options) {
  * @param upstream { h?, c?, weights? } shaped like the outputs; a missing entry means zero.
  * @returns { x, W_h, W_x, W_ht, v, W, b }, shaped like the inputs.
  */
-lstmn.backward = function lstmnBackward(x, params, options, upstream) {
+lstmn.backward = function lstmnBackward(x, params, ...rest) {
   const what = 'lstmn.backward';
+  const { options, upstream } = backwardArgs(what, rest, ['h', 'c', 'weights']);
   const s = prepareLstmn(what, x, params, options);
   const up = readUpstream(what, upstream, s.shapes);
   const { B, T, H, p } = s;

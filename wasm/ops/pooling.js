@@ -15,7 +15,7 @@
 // Here: shape checks with messages that name the tensors, copying in and out of wasm memory.
 // Not here: any maths (src/kernels/attention_pooling.c; batching in src/api/pooling.c).
 
-import { AttnlabError, check, checkOptions, fmtShape, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, snapshot, toMask, toTensor, withArena } from '../core.js';
 
 /**
  * Op specifications: parameter names with their ranks, output names, the C entry points.
@@ -91,10 +91,11 @@ function prepare(name, what, H, params, options) {
   for (const k of Object.keys(params)) {
     if (!names.includes(k)) throw new AttnlabError(`${what}: unknown parameter params.${k} (expected ${names.join(', ')})`);
   }
+  const given = snapshot(params, what, 'params', names);
   const P = {};
   for (const [k, rank] of spec.params) {
-    if (params[k] === undefined || params[k] === null) throw new AttnlabError(`${what}: params.${k} is missing`);
-    P[k] = toTensor(params[k], `params.${k}`, [rank]);
+    if (given[k] === undefined || given[k] === null) throw new AttnlabError(`${what}: params.${k} is missing`);
+    P[k] = toTensor(given[k], `params.${k}`, [rank]);
   }
   const extra = spec.dims(what, d, P);
   let mask = null;
@@ -159,24 +160,19 @@ function upstreamData(what, k, value, shape, batched) {
   return t.data;
 }
 
-function backward(name, H, params, options, upstream) {
+/** backward(H, params, upstream) or backward(H, params, options, upstream): upstream is last. */
+function backward(name, H, params, rest) {
   const what = `${name}.backward`;
   const spec = SPECS[name];
-  // backward(H, params, upstream) without options: accepted when the third argument only holds
-  // output names (options only know `mask`, which no op has as an output)
-  if (upstream === undefined && options && typeof options === 'object' && !Array.isArray(options) &&
-      Object.keys(options).length > 0 && Object.keys(options).every((k) => spec.outputs.includes(k))) {
-    upstream = options;
-    options = undefined;
-  }
-  const p = prepare(name, what, H, params, options);
-  if (upstream === undefined || upstream === null) upstream = {};
-  if (typeof upstream !== 'object' || Array.isArray(upstream)) {
+  const args = backwardArgs(what, rest, spec.outputs);
+  const p = prepare(name, what, H, params, args.options);
+  if (typeof args.upstream !== 'object' || Array.isArray(args.upstream)) {
     throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${spec.outputs.join(', ')})`);
   }
-  for (const k of Object.keys(upstream)) {
+  for (const k of Object.keys(args.upstream)) {
     if (!spec.outputs.includes(k)) throw new AttnlabError(`${what}: unknown upstream gradient upstream.${k} (outputs: ${spec.outputs.join(', ')})`);
   }
+  const upstream = snapshot(args.upstream, what, 'upstream', spec.outputs);
   const ups = spec.outputs.map((k) => {
     const shape = k === 'penalty' ? [p.B] : p.outShapes[k];
     return upstreamData(what, k, upstream[k], shape, p.batched);
@@ -212,8 +208,8 @@ export function attentionPooling(H, params, options) {
  * Gradients of attentionPooling: `upstream` { r?, hStar?, weights? } (missing = zero) →
  * { H, w }, each { data, shape } shaped like the input.
  */
-attentionPooling.backward = function attentionPoolingBackward(H, params, options, upstream) {
-  return backward('attentionPooling', H, params, options, upstream);
+attentionPooling.backward = function attentionPoolingBackward(H, params, ...rest) {
+  return backward('attentionPooling', H, params, rest);
 };
 
 /**
@@ -231,8 +227,8 @@ export function contextPooling(H, params, options) {
 }
 
 /** Gradients of contextPooling: `upstream` { s?, weights? } → { H, W, b, u }. */
-contextPooling.backward = function contextPoolingBackward(H, params, options, upstream) {
-  return backward('contextPooling', H, params, options, upstream);
+contextPooling.backward = function contextPoolingBackward(H, params, ...rest) {
+  return backward('contextPooling', H, params, rest);
 };
 
 /**
@@ -254,6 +250,6 @@ export function structuredSelfAttention(H, params, options) {
  * Gradients of structuredSelfAttention: `upstream` { M?, weights?, penalty? } (penalty a number,
  * or [B] with a batch; a number broadcasts) → { H, W_s1, W_s2 }.
  */
-structuredSelfAttention.backward = function structuredSelfAttentionBackward(H, params, options, upstream) {
-  return backward('structuredSelfAttention', H, params, options, upstream);
+structuredSelfAttention.backward = function structuredSelfAttentionBackward(H, params, ...rest) {
+  return backward('structuredSelfAttention', H, params, rest);
 };

@@ -10,7 +10,7 @@
 // src/kernels/recurrent.c (equations: docs/recurrent.md); the C entry points are
 // al_recurrent_forward / al_recurrent_backward (src/api/recurrent.h).
 
-import { AttnlabError, check, checkOptions, fmtShape, sameShape, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, sameShape, snapshot, toTensor, withArena } from '../core.js';
 
 const CELL = { rnn_tanh: 0, rnn_relu: 1, lstm: 2, gru: 3 };
 const GATES = { rnn: 1, lstm: 4, gru: 3 };
@@ -39,11 +39,9 @@ function layerKeys(l, d, bias) {
 /** Validate everything one call needs; the result is what forward/backward hand to C. */
 function setup(kind, what, input, params, options) {
   const allowed = OPTIONS[kind];
-  if (options && typeof options === 'object') {
-    if ('c0' in options && kind !== 'lstm') throw new AttnlabError(`${what}: option 'c0' is for lstm only (a ${kind} has no cell state)`);
-    if ('nonlinearity' in options && kind !== 'rnn') throw new AttnlabError(`${what}: option 'nonlinearity' is for rnn only (${kind} gates are fixed)`);
-  }
-  const o = checkOptions(options, what, allowed);
+  const o = checkOptions(options, what, [...new Set([...allowed, 'c0', 'nonlinearity'])]);
+  if ('c0' in o && kind !== 'lstm') throw new AttnlabError(`${what}: option 'c0' is for lstm only (a ${kind} has no cell state)`);
+  if ('nonlinearity' in o && kind !== 'rnn') throw new AttnlabError(`${what}: option 'nonlinearity' is for rnn only (${kind} gates are fixed)`);
   const L = o.numLayers ?? 1;
   if (!Number.isInteger(L) || L < 1) throw new AttnlabError(`${what}: numLayers must be an integer >= 1, got ${o.numLayers}`);
   for (const flag of ['bidirectional', 'batchFirst']) {
@@ -73,6 +71,7 @@ function setup(kind, what, input, params, options) {
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
     throw new AttnlabError(`${what}: params must be an object of tensors keyed like the PyTorch state_dict (weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0, ...)`);
   }
+  params = snapshot(params, what, 'params'); // every value read once from here on
   const G = GATES[kind];
   const bias = 'bias_ih_l0' in params || 'bias_hh_l0' in params;
   // the last layer's weights must exist before we list L layers' keys (numLayers: 1e9 would
@@ -176,18 +175,20 @@ function forward(kind, input, params, options) {
   });
 }
 
-function backward(kind, input, params, options, upstream) {
+/** backward(x, params, upstream) or backward(x, params, options, upstream): upstream is last. */
+function backward(kind, input, params, rest) {
   const what = `${kind}.backward`;
+  const allowed = kind === 'lstm' ? ['output', 'hN', 'cN'] : ['output', 'hN'];
+  const { options, upstream } = backwardArgs(what, rest, allowed);
   const s = setup(kind, what, input, params, options);
   const { B, T, I, H, L, D } = s;
-  const allowed = kind === 'lstm' ? ['output', 'hN', 'cN'] : ['output', 'hN'];
-  if (upstream !== undefined && (upstream === null || typeof upstream !== 'object' || Array.isArray(upstream))) {
+  if (typeof upstream !== 'object' || Array.isArray(upstream)) {
     throw new AttnlabError(`${what}: upstream must be an object { ${allowed.join(', ')} } of gradients (a missing entry means zero)`);
   }
-  const up = upstream ?? {};
-  for (const k of Object.keys(up)) {
+  for (const k of Object.keys(upstream)) {
     if (!allowed.includes(k)) throw new AttnlabError(`${what}: unknown upstream.${k} (known: ${allowed.join(', ')})`);
   }
+  const up = snapshot(upstream, what, 'upstream', allowed);
   const grad = (name, shape) => {
     if (up[name] === undefined || up[name] === null) return null;
     const t = toTensor(up[name], `upstream.${name}`);
@@ -241,7 +242,7 @@ function backward(kind, input, params, options, upstream) {
 export function rnn(x, params, options) {
   return forward('rnn', x, params, options);
 }
-rnn.backward = (x, params, options, upstream) => backward('rnn', x, params, options, upstream);
+rnn.backward = (x, params, ...rest) => backward('rnn', x, params, rest);
 
 /**
  * LSTM over a whole sequence, as torch.nn.LSTM(batch_first=True); gates i, f, g, o.
@@ -252,7 +253,7 @@ rnn.backward = (x, params, options, upstream) => backward('rnn', x, params, opti
 export function lstm(x, params, options) {
   return forward('lstm', x, params, options);
 }
-lstm.backward = (x, params, options, upstream) => backward('lstm', x, params, options, upstream);
+lstm.backward = (x, params, ...rest) => backward('lstm', x, params, rest);
 
 /**
  * GRU over a whole sequence, as torch.nn.GRU(batch_first=True); gates r, z, n with
@@ -264,4 +265,4 @@ lstm.backward = (x, params, options, upstream) => backward('lstm', x, params, op
 export function gru(x, params, options) {
   return forward('gru', x, params, options);
 }
-gru.backward = (x, params, options, upstream) => backward('gru', x, params, options, upstream);
+gru.backward = (x, params, ...rest) => backward('gru', x, params, rest);

@@ -3,7 +3,7 @@
 // key-padding masks, and its backward (`scaledDotProductAttention.backward`). Maths:
 // src/kernels/attention_sdpa_scalar.c (forward), src/kernels/attention_transformer.c (backward).
 
-import { AttnlabError, check, checkOptions, fmtShape, readUpstream, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, readUpstream, toMask, toTensor, withArena } from '../core.js';
 
 const OPTIONS = ['causal', 'keyPaddingMask', 'scale', 'returnWeights'];
 
@@ -87,8 +87,9 @@ export function scaledDotProductAttention(query, key, value, options) {
  * recomputed, so `returnWeights` does not matter).
  * @returns {{ query: import('../index.d.ts').Tensor, key: import('../index.d.ts').Tensor, value: import('../index.d.ts').Tensor }}
  */
-scaledDotProductAttention.backward = function backward(query, key, value, options, upstream) {
+scaledDotProductAttention.backward = function backward(query, key, value, ...rest) {
   const what = 'scaledDotProductAttention.backward';
+  const { options, upstream } = backwardArgs(what, rest, ['output', 'weights']);
   const { o, Q, K, V, lead, B, H, L, S, D, Dv, scale, mask } = prepare(what, query, key, value, options);
   const up = readUpstream(what, upstream, { output: [...lead, L, Dv], weights: [...lead, L, S] });
   return withArena(what, (x, ar) => {

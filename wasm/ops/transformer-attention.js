@@ -4,7 +4,7 @@
 // here with messages that name them; the maths is in src/kernels/attention_transformer.c.
 // The SDPA backward lives beside its forward, in ./sdpa.js.
 
-import { AttnlabError, check, checkOptions, fmtShape, readUpstream, sameShape, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, readUpstream, sameShape, snapshot, toMask, toTensor, withArena } from '../core.js';
 
 const MHA_PARAMS = ['in_proj_weight', 'in_proj_bias', 'out_proj.weight', 'out_proj.bias'];
 const REL_PARAMS = ['W_Q', 'W_K', 'W_V', 'rel_K', 'rel_V'];
@@ -29,6 +29,7 @@ function checkParams(what, params, known) {
   for (const k of Object.keys(params)) {
     if (!known.includes(k)) throw new AttnlabError(`${what}: unknown parameter params.${k} (known: ${known.join(', ')})`);
   }
+  return snapshot(params, what, 'params', known); // every value read once from here on
 }
 
 /** A positive integer option, or `fallback` when absent (undefined fallback = required). */
@@ -88,7 +89,7 @@ function prepareMha(what, query, key, value, params, options) {
   if (E % H !== 0) {
     throw new AttnlabError(`${what}: the embedding size ${E} is not divisible by numHeads ${H}`, 'AL_ERR_SHAPE');
   }
-  checkParams(what, params, MHA_PARAMS);
+  params = checkParams(what, params, MHA_PARAMS);
   const P = {
     in_proj_weight: param(what, params, 'in_proj_weight', [3 * E, E]),
     in_proj_bias: param(what, params, 'in_proj_bias', [3 * E]),
@@ -151,8 +152,9 @@ export function multiHeadAttention(query, key, value, params, options) {
  * { query, key, value, in_proj_weight, in_proj_bias, 'out_proj.weight', 'out_proj.bias' }.
  * For self-attention (one tensor passed three times) its gradient is query + key + value.
  */
-multiHeadAttention.backward = function backward(query, key, value, params, options, upstream) {
+multiHeadAttention.backward = function backward(query, key, value, params, ...rest) {
   const what = 'multiHeadAttention.backward';
+  const { options, upstream } = backwardArgs(what, rest, ['output', 'weights']);
   const p = prepareMha(what, query, key, value, params, options);
   const { B, L, S, E, H, lead } = p;
   const up = readUpstream(what, upstream, { output: [...lead, L, E], weights: [...lead, H, L, S] });
@@ -189,7 +191,7 @@ function prepareRel(what, xIn, params, options) {
   const B = batched ? X.shape[0] : 1;
   const [n, d] = X.shape.slice(-2);
   const H = intOption(what, o, 'numHeads', 1, 1);
-  checkParams(what, params, REL_PARAMS);
+  params = checkParams(what, params, REL_PARAMS);
   if (params.W_Q === undefined || params.W_Q === null) {
     throw new AttnlabError(`${what}: params.W_Q is missing (expected shape [dz, ${d}])`);
   }
@@ -268,8 +270,9 @@ export function relativePositionAttention(x, params, options) {
  * The vector-Jacobian product of relativePositionAttention: same arguments, then `upstream`
  * { output?, weights? } (missing = zero). Returns { x, W_Q, W_K, W_V, rel_K, rel_V }.
  */
-relativePositionAttention.backward = function backward(x, params, options, upstream) {
+relativePositionAttention.backward = function backward(x, params, ...rest) {
   const what = 'relativePositionAttention.backward';
+  const { options, upstream } = backwardArgs(what, rest, ['output', 'weights']);
   const p = prepareRel(what, x, params, options);
   const { B, n, d, dz, H, k, lead } = p;
   const up = readUpstream(what, upstream, { output: [...lead, n, dz], weights: [...lead, H, n, n] });

@@ -4,7 +4,7 @@
 // name them; the maths is in src/kernels/transformer_layers.c (which chains the multi-head
 // attention, layer norm, activation and sgemm kernels). Docs: docs/transformer-layers.md.
 
-import { AttnlabError, check, checkOptions, fmtShape, readUpstream, sameShape, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, readUpstream, sameShape, snapshot, toMask, toTensor, withArena } from '../core.js';
 
 // The C params array order (al_tl_param in src/api/transformer_layers.h).
 const ALL_PARAMS = [
@@ -37,6 +37,7 @@ function readParams(what, params, names, E) {
   for (const k of Object.keys(params)) {
     if (!names.includes(k)) throw new AttnlabError(`${what}: unknown parameter params['${k}'] (known: ${names.join(', ')})`);
   }
+  params = snapshot(params, what, 'params', names); // every value read once from here on
   for (const n of names) {
     if (params[n] === undefined || params[n] === null) {
       throw new AttnlabError(`${what}: params['${n}'] is missing (expected shape ${fmtShape(paramShape(n, E, 'F'))})`);
@@ -192,8 +193,9 @@ export function transformerEncoderLayer(x, params, options) {
  * { output?, weights? } (missing = zero). Returns { x, 'self_attn.in_proj_weight', ... } with
  * the gradient of x and of every parameter.
  */
-transformerEncoderLayer.backward = function backward(x, params, options, upstream) {
+transformerEncoderLayer.backward = function backward(x, params, ...rest) {
   const what = 'transformerEncoderLayer.backward';
+  const { options, upstream } = backwardArgs(what, rest, ['output', 'weights']);
   const p = prepare(what, false, x, null, params, options);
   const { B, T, E, F, H, lead } = p;
   const up = readUpstream(what, upstream, { output: [...lead, T, E], weights: [...lead, H, T, T] });
@@ -243,8 +245,9 @@ export function transformerDecoderLayer(x, memory, params, options) {
  * { output?, selfWeights?, crossWeights? } (missing = zero). Returns { x, memory,
  * 'self_attn.in_proj_weight', ..., 'norm3.bias' }.
  */
-transformerDecoderLayer.backward = function backward(x, memory, params, options, upstream) {
+transformerDecoderLayer.backward = function backward(x, memory, params, ...rest) {
   const what = 'transformerDecoderLayer.backward';
+  const { options, upstream } = backwardArgs(what, rest, ['output', 'selfWeights', 'crossWeights']);
   const p = prepare(what, true, x, memory, params, options);
   const { B, T, S, E, F, H, lead } = p;
   const up = readUpstream(what, upstream, {
