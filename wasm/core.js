@@ -317,6 +317,41 @@ export function toTensor(x, name, ranks) {
   return { data, shape };
 }
 
+/**
+ * Token ids from an array or typed array, each read once, checked against the vocabulary size C
+ * reported: [0, vocabSize). At most `limit` of them are read (a longer input is refused by its
+ * length, before a Proxy's billion elements are walked).
+ */
+export function idsFrom(input, vocabSize, what, limit) {
+  if (!Array.isArray(input) && !ArrayBuffer.isView(input)) {
+    throw new AttnlabError(`${what} must be text or an array of token ids, got ${kindOf(input)}`);
+  }
+  const n = typedArrayType(input) ? typedLength(input) : Array.isArray(input) ? input.length : NaN;
+  if (!Number.isInteger(n) || n < 0) throw new AttnlabError(`${what} has a length of ${String(n)}`, 'AL_ERR_SHAPE');
+  if (n > limit) throw new AttnlabError(`${what} has ${n} tokens; the limit is ${limit}`, 'AL_ERR_SHAPE');
+  const ids = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = input[i];
+    if (!Number.isInteger(v) || v < 0 || v >= vocabSize) {
+      throw new AttnlabError(`${what}[${i}] = ${typeof v === 'number' ? v : kindOf(v)} is not a token id in [0, ${vocabSize})`, 'AL_ERR_RANGE');
+    }
+    ids[i] = v;
+  }
+  return ids;
+}
+
+/**
+ * Ids a tokenizer made from text, checked against the vocabulary C reported: the tokenizer's
+ * maps are the caller's to read (and so to change), C's vocabulary size is not.
+ */
+export function inVocab(ids, vocabSize, what) {
+  for (let i = 0; i < ids.length; i++) {
+    const v = ids[i];
+    if (!(v >= 0 && v < vocabSize)) throw new AttnlabError(`${what}: the tokenizer gave id ${v} at ${i}, outside [0, ${vocabSize}); was model.tokenizer changed?`, 'AL_ERR_RANGE');
+  }
+  return ids;
+}
+
 /** A 0/1 Uint8Array mask of exactly `n` entries from the accepted mask forms (read once each). */
 export function toMask(m, name, shapes) {
   let data;

@@ -32,29 +32,31 @@ export function memoryTokenizer(cfg) {
  * classifier: { label, labelId, probs, ids, tokens, attention }. attention is one map [n, n]
  * (rows and columns: the tokens), empty for cell "lstm".
  */
-export function memoryRun(x, ptr, model, ids, options) {
-  const n = ids.length, C = model.tgtVocabSize, lm = model.config.head !== 'classifier';
+export function memoryRun(m, ids, options) {
+  const { x, ptr, info } = m;
+  const n = ids.length, C = info.tgtVocab, lm = info.head === 0;
+  const distributions = options.distributions === true; // read once: it sizes a buffer
   const ar = new Arena(x);
   try {
     const pIds = ar.i32(ids, 'the input ids');
     const pW = ar.alloc(n * n * 4, 'the attention weights');
-    const pOut = ar.alloc((lm ? (options.distributions ? n * C : 0) : C) * 4, 'the outputs');
+    const pOut = ar.alloc((lm ? (distributions ? n * C : 0) : C) * 4, 'the outputs');
     const pLogp = ar.alloc(n * 4, 'the log-probs');
-    const status = lm ? x.al_model_lm_forward(ptr, pIds, n, pLogp, options.distributions ? pOut : 0, pW)
+    const status = lm ? x.al_model_lm_forward(ptr, pIds, n, pLogp, distributions ? pOut : 0, pW)
       : x.al_model_memory_classify(ptr, pIds, n, pOut, pW);
     if (status !== 0) throw new AttnlabError(`Model.run: ${readCString(x, x.al_status_string(status))}`, statusName(status));
-    const tokens = model.tokenizer.srcTokens(ids);
-    const attention = model.config.cell === 'lstm' ? []
+    const tokens = m.tokenizer.srcTokens(ids);
+    const attention = info.attends !== 1 ? []
       : [{ layer: 0, head: 0, weights: { data: ar.read(pW, n * n), shape: [n, n] }, rowLabels: tokens, colLabels: tokens }];
     if (!lm) {
       const probs = ar.read(pOut, C);
       let best = 0;
       for (let k = 1; k < C; k++) if (probs[k] > probs[best]) best = k;
-      return { label: model.labels[best], labelId: best, probs, ids, tokens, attention };
+      return { label: m.labels[best], labelId: best, probs, ids, tokens, attention };
     }
     const logProbs = ar.read(pLogp, n - 1);
     const r = { ids, tokens, logProbs, perplexity: n > 1 ? Math.exp(-logProbs.reduce((a, b) => a + b, 0) / (n - 1)) : undefined, attention };
-    if (options.distributions) r.distributions = { data: ar.read(pOut, n * C), shape: [n, C] };
+    if (distributions) r.distributions = { data: ar.read(pOut, n * C), shape: [n, C] };
     return r;
   } finally {
     ar.free();

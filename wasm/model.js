@@ -14,9 +14,13 @@
 // resident in wasm memory), tokenizes with the config's tokenizer (tokenizer.js), and copies
 // every result out of wasm memory. What it does not do: any maths, or hold a typed-array view
 // across a call. A Model owns wasm memory until dispose(); a FinalizationRegistry only warns
-// when one is garbage-collected undisposed.
+// when one is garbage-collected undisposed. Every output buffer is sized from what C fixed when
+// the model was loaded (al_model_info) or computes per call, never from a property a caller can
+// write: a Model's fields are private, its documented properties read-only getters, its config
+// a frozen copy.
 
-import { AttnlabError, Arena, getLib, readCString, statusName } from './core.js';
+import { AttnlabError, Arena, checkOptions, getLib, idsFrom, inVocab, kindOf, readCString, statusName } from './core.js';
+import { readSource } from './source.js';
 import { Tokenizer } from './tokenizer.js';
 import { transformerForward, transformerRun } from './transformer-model.js';
 import { memoryRun, memoryTokenizer } from './memory-rnn-model.js';
@@ -32,37 +36,6 @@ const leaks = typeof FinalizationRegistry === 'function'
   })
   : null;
 
-async function readBytes(source) {
-  if (source instanceof Uint8Array) return source;
-  if (source instanceof ArrayBuffer) return new Uint8Array(source);
-  if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
-  if (source && typeof source === 'object' && typeof source.arrayBuffer === 'function' && 'ok' in source) {
-    if (!source.ok) throw new AttnlabError(`loadModel: the response failed with HTTP ${source.status}`, 'AL_ERR_ARGUMENT');
-    return new Uint8Array(await source.arrayBuffer());
-  }
-  if (typeof source !== 'string' && !(source instanceof URL)) {
-    const kind = source === null ? 'null' : source?.constructor?.name ?? typeof source;
-    throw new AttnlabError(`loadModel: expected a URL, a path or bytes, got ${kind}`);
-  }
-  let url = null;
-  try {
-    url = new URL(source);
-  } catch {
-    if (typeof globalThis.location?.href === 'string') url = new URL(source, globalThis.location.href);
-  }
-  if (url === null || url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
-    try {
-      return new Uint8Array(await readFile(url ?? source));
-    } catch (e) {
-      throw new AttnlabError(`loadModel: cannot read ${url ?? source}: ${e.message}`, 'AL_ERR_ARGUMENT');
-    }
-  }
-  const response = await fetch(url);
-  if (!response.ok) throw new AttnlabError(`loadModel: fetching ${url} failed with HTTP ${response.status}`, 'AL_ERR_ARGUMENT');
-  return new Uint8Array(await response.arrayBuffer());
-}
-
 async function lib() {
   if (!getLib()) await (await import('./index.js')).init();
   return getLib().x;
@@ -75,7 +48,7 @@ async function lib() {
  * @returns {Promise<Model>}
  */
 export async function loadModel(source) {
-  const bytes = await readBytes(source);
+  const bytes = await readSource(source, 'loadModel');
   const x = await lib();
   const ar = new Arena(x);
   try {
@@ -92,41 +65,78 @@ export async function loadModel(source) {
   }
 }
 
-function idsFrom(input, vocabSize, what) {
-  const ids = Int32Array.from(input, (v, i) => {
-    if (!Number.isInteger(v) || v < 0 || v >= vocabSize) {
-      throw new AttnlabError(`${what}[${i}] = ${v} is not a token id in [0, ${vocabSize})`, 'AL_ERR_RANGE');
-    }
-    return v;
-  });
-  return ids;
+/** The al_model_info fields (src/api/model.h, AL_MODEL_INFO_*), in order. */
+const INFO_FIELDS = ['arch', 'srcVocab', 'tgtVocab', 'bos', 'eos', 'maxLength', 'hasPositions', 'layers',
+  'heads', 'variant', 'maxPositions', 'hops', 'head', 'attends'];
+const ARCHITECTURES = ['seq2seq', 'transformer', 'classifier', 'memory-rnn'];
+
+/** What C fixed when it loaded the model at ptr: a frozen object of INFO_FIELDS. */
+export function modelInfo(x, ptr) {
+  const ar = new Arena(x, 'Model');
+  try {
+    const p = ar.alloc(INFO_FIELDS.length * 4, 'the model info');
+    const n = x.al_model_info(ptr, p, INFO_FIELDS.length);
+    if (n !== INFO_FIELDS.length) throw new AttnlabError(`Model: al_model_info gave ${n} fields, expected ${INFO_FIELDS.length}; is the .wasm older than this glue?`, 'AL_ERR_UNSUPPORTED');
+    const v = new Int32Array(x.memory.buffer, p, n);
+    const info = {};
+    INFO_FIELDS.forEach((k, i) => { info[k] = v[i]; });
+    info.architecture = ARCHITECTURES[info.arch];
+    return Object.freeze(info);
+  } finally {
+    ar.free();
+  }
+}
+
+/** A deep-frozen copy of a JSON value (a model's config: readable, never a way to resize a buffer). */
+function deepFreeze(v) {
+  if (v !== null && typeof v === 'object') {
+    for (const k of Object.keys(v)) deepFreeze(v[k]);
+    Object.freeze(v);
+  }
+  return v;
 }
 
 export class Model {
   #x;
   #ptr;
   #decoders = new Set();
+  #info;
+  #config;
+  #tokenizer;
+  #labels;
 
   /** @internal use loadModel() */
   constructor(x, ptr) {
     this.#x = x;
     this.#ptr = ptr;
-    /** The architecture, e.g. 'seq2seq'. */
-    this.architecture = readCString(x, x.al_model_architecture(ptr));
-    /** The parsed config (docs/models.md). */
-    this.config = JSON.parse(readCString(x, x.al_model_config(ptr)));
-    /** The config's tokenizer. */
-    this.tokenizer = this.architecture === 'memory-rnn' ? memoryTokenizer(this.config)
-      : new Tokenizer(this.architecture === 'classifier' ? classifierTokenizer(this.config) : this.config.tokenizer);
-    /** Classifiers (and memory-rnn classifier heads): the class labels (the config's "labels"). */
-    if (this.architecture === 'classifier' || this.config.head === 'classifier') this.labels = this.config.labels.slice();
-    this.srcVocabSize = x.al_model_src_vocab(ptr);
-    this.tgtVocabSize = x.al_model_tgt_vocab(ptr);
-    this.bosId = x.al_model_bos(ptr);
-    this.eosId = x.al_model_eos(ptr);
-    this.maxLength = x.al_model_max_length(ptr);
-    this.hasPositions = x.al_model_has_positions(ptr) === 1;
-    leaks?.register(this, `a Model (${this.architecture})`, this);
+    this.#info = modelInfo(x, ptr);
+    this.#config = deepFreeze(JSON.parse(readCString(x, x.al_model_config(ptr))));
+    const arch = this.#info.architecture;
+    const tok = arch === 'memory-rnn' ? memoryTokenizer(this.#config)
+      : new Tokenizer(arch === 'classifier' ? classifierTokenizer(this.#config) : this.#config.tokenizer);
+    this.#tokenizer = Object.freeze(tok);
+    if (arch === 'classifier' || this.#info.head === 1) this.#labels = Object.freeze(this.#config.labels.slice());
+    leaks?.register(this, `a Model (${arch})`, this);
+  }
+
+  /** The architecture, e.g. 'seq2seq'. */
+  get architecture() { return this.#info.architecture; }
+  /** The parsed config (docs/models.md), frozen. */
+  get config() { return this.#config; }
+  /** The config's tokenizer (frozen). */
+  get tokenizer() { return this.#tokenizer; }
+  /** Classifiers (and memory-rnn classifier heads): the class labels (the config's "labels"); otherwise undefined. */
+  get labels() { return this.#labels; }
+  get srcVocabSize() { return this.#info.srcVocab; }
+  get tgtVocabSize() { return this.#info.tgtVocab; }
+  get bosId() { return this.#info.bos; }
+  get eosId() { return this.#info.eos; }
+  get maxLength() { return this.#info.maxLength; }
+  get hasPositions() { return this.#info.hasPositions === 1; }
+
+  /** What the architecture modules need, none of it writable by a caller. @internal */
+  #inner() {
+    return { x: this.#x, ptr: this.#ptr, info: this.#info, config: this.#config, tokenizer: this.#tokenizer, labels: this.#labels };
   }
 
   #live(what) {
@@ -136,16 +146,14 @@ export class Model {
 
   /** Source text or ids -> Int32Array of source ids. */
   #source(input, what) {
-    const ids = typeof input === 'string' ? this.tokenizer.encode(input) : idsFrom(Array.isArray(input) || ArrayBuffer.isView(input) ? input : (() => {
-      throw new AttnlabError(`Model.${what}: input must be text or an array of token ids`);
-    })(), this.srcVocabSize, `Model.${what}: input`);
+    const ids = typeof input === 'string' ? inVocab(this.#tokenizer.encode(input), this.#info.srcVocab, `Model.${what}`) : idsFrom(input, this.#info.srcVocab, `Model.${what}: input`, Infinity);
     if (ids.length < 1) throw new AttnlabError(`Model.${what}: the input is empty (no tokens)`, 'AL_ERR_SHAPE');
     if (ids.length > MAX_SOURCE) throw new AttnlabError(`Model.${what}: ${ids.length} input tokens; the limit is ${MAX_SOURCE}`, 'AL_ERR_SHAPE');
     return ids;
   }
 
   #maxLength(options, what) {
-    const n = options?.maxLength ?? this.maxLength;
+    const n = options.maxLength ?? this.#info.maxLength;
     if (!Number.isInteger(n) || n < 1 || n > MAX_STEPS) {
       throw new AttnlabError(`Model.${what}: maxLength ${n} must be an integer in [1, ${MAX_STEPS}]`, 'AL_ERR_SHAPE');
     }
@@ -154,12 +162,12 @@ export class Model {
 
   /** Source text or ids -> source ids (the model's tokenizer). */
   encode(text) {
-    return this.tokenizer.encode(text);
+    return this.#tokenizer.encode(text);
   }
 
   /** Target ids -> text (bos, eos and pad left out). */
   decode(ids) {
-    return this.tokenizer.decode(ids);
+    return this.#tokenizer.decode(ids);
   }
 
   /**
@@ -168,18 +176,21 @@ export class Model {
    * @param {{ maxLength?: number, beamWidth?: number }} [options]
    */
   run(input, options = {}) {
-    if (this.architecture === 'classifier') return this.classify(input, options);
-    if (this.architecture === 'memory-rnn') {
-      const x = this.#live('run');
-      checkKeys(options, 'Model.run', this.config.head === 'classifier' ? [] : ['distributions']);
-      return memoryRun(x, this.#ptr, this, this.#source(input, 'run'), options);
+    if (this.#info.architecture === 'classifier') return this.classify(input, options);
+    if (this.#info.architecture === 'memory-rnn') {
+      this.#live('run');
+      const o = checkOptions(options, 'Model.run', this.#info.head === 1 ? [] : ['distributions']);
+      if (o.distributions !== undefined && typeof o.distributions !== 'boolean') {
+        throw new AttnlabError(`Model.run: options.distributions must be true or false, got ${kindOf(o.distributions)}`);
+      }
+      return memoryRun(this.#inner(), this.#source(input, 'run'), o);
     }
-    if (this.architecture === 'transformer') {
-      checkKeys(options, 'Model.run', ['maxLength']);
-      return transformerRun(this.#live('run'), this.#ptr, this, input, options);
+    if (this.#info.architecture === 'transformer') {
+      this.#live('run');
+      return transformerRun(this.#inner(), input, checkOptions(options, 'Model.run', ['maxLength']));
     }
     const x = this.#live('run');
-    checkKeys(options, 'Model.run', ['maxLength', 'beamWidth']);
+    options = checkOptions(options, 'Model.run', ['maxLength', 'beamWidth']);
     const src = this.#source(input, 'run');
     const maxLength = this.#maxLength(options, 'run');
     const beam = options.beamWidth ?? 1;
@@ -200,20 +211,20 @@ export class Model {
       const T = new Int32Array(x.memory.buffer, pLen, 1)[0];
       const ids = new Int32Array(x.memory.buffer, pIds, T).slice();
       const result = {
-        output: this.tokenizer.decode(ids),
+        output: this.#tokenizer.decode(ids),
         ids,
-        tokens: this.tokenizer.tgtTokens(ids),
+        tokens: this.#tokenizer.tgtTokens(ids),
         logProbs: ar.read(pLogp, T),
         attention: [{
           layer: 0,
           head: 0,
           weights: { data: ar.read(pAtt, T * S), shape: [T, S] },
-          rowLabels: this.tokenizer.tgtTokens(ids),
-          colLabels: this.tokenizer.srcTokens(src),
+          rowLabels: this.#tokenizer.tgtTokens(ids),
+          colLabels: this.#tokenizer.srcTokens(src),
         }],
         srcIds: src,
       };
-      if (this.hasPositions) result.positions = ar.read(pPos, T);
+      if ((this.#info.hasPositions === 1)) result.positions = ar.read(pPos, T);
       return result;
     } finally {
       ar.free();
@@ -231,18 +242,18 @@ export class Model {
    */
   classify(input, options = {}) {
     const x = this.#live('classify');
-    checkKeys(options, 'Model.classify', []);
-    if (this.config.head === 'classifier') return memoryRun(x, this.#ptr, this, this.#source(input, 'classify'), options);
-    if (this.architecture !== 'classifier') {
-      throw new AttnlabError(`Model.classify: this is a "${this.architecture}" model; classify() needs architecture "classifier" (use run())`, 'AL_ERR_UNSUPPORTED');
+    options = checkOptions(options, 'Model.classify', []);
+    if (this.#info.architecture === 'memory-rnn' && this.#info.head === 1) return memoryRun(this.#inner(), this.#source(input, 'classify'), options);
+    if (this.#info.architecture !== 'classifier') {
+      throw new AttnlabError(`Model.classify: this is a "${this.#info.architecture}" model; classify() needs architecture "classifier" (use run())`, 'AL_ERR_UNSUPPORTED');
     }
     const ids = this.#source(input, 'classify');
-    const n = ids.length, C = this.tgtVocabSize;
-    const pooling = this.config.pooling;
+    const n = ids.length, C = this.#info.tgtVocab;
+    const pooling = this.#config.pooling;
     const ar = new Arena(x);
     try {
       const pIds = ar.i32(ids, 'the input ids');
-      const hops = x.al_model_classifier_hops(this.#ptr);
+      const hops = this.#info.hops;
       const m = x.al_model_classifier_sentences(this.#ptr, pIds, n);
       const pProbs = ar.alloc(C * 4, 'the probabilities');
       const pW = ar.alloc(hops * n * 4, 'the attention weights');
@@ -253,11 +264,11 @@ export class Model {
       const probs = ar.read(pProbs, C);
       let best = 0;
       for (let k = 1; k < C; k++) if (probs[k] > probs[best]) best = k;
-      const tokens = this.tokenizer.srcTokens(ids);
+      const tokens = this.#tokenizer.srcTokens(ids);
       const rowLabels = pooling === 'structured' ? Array.from({ length: hops }, (_, i) => `hop ${i + 1}`)
         : [pooling === 'han' ? 'words' : 'attention'];
       const result = {
-        label: this.labels[best],
+        label: this.#labels[best],
         labelId: best,
         probs,
         attention: [{ layer: 0, head: 0, weights: { data: ar.read(pW, hops * n), shape: [hops, n] }, rowLabels, colLabels: tokens }],
@@ -265,7 +276,7 @@ export class Model {
         tokens,
       };
       if (pooling === 'han') {
-        const sep = this.tokenizer.src.get(this.config.sentenceSeparator);
+        const sep = this.#tokenizer.src.get(this.#config.sentenceSeparator);
         const sentences = [];
         let start = 0;
         ids.forEach((id, i) => {
@@ -298,8 +309,9 @@ export class Model {
     const x = this.#live('score');
     this.#seq2seqOnly('score');
     const s = this.#source(src, 'score');
-    const t = typeof tgt === 'string' ? this.tokenizer.encodeTarget(tgt) : idsFrom(tgt, this.tgtVocabSize, 'Model.score: tgt');
-    const S = s.length, T = t.length, V = this.tgtVocabSize;
+    if (tgt === undefined || tgt === null) throw new AttnlabError(`Model.score: tgt is ${tgt}; give the target text or ids (include eos to score it)`);
+    const t = typeof tgt === 'string' ? inVocab(this.#tokenizer.encodeTarget(tgt), this.#info.tgtVocab, 'Model.score') : idsFrom(tgt, this.#info.tgtVocab, 'Model.score: tgt', MAX_STEPS);
+    const S = s.length, T = t.length, V = this.#info.tgtVocab;
     if (T < 1 || T > MAX_STEPS) throw new AttnlabError(`Model.score: the target has ${T} tokens; it must have 1 to ${MAX_STEPS}`, 'AL_ERR_SHAPE');
     const ar = new Arena(x);
     try {
@@ -316,7 +328,7 @@ export class Model {
         attention: { data: ar.read(pAtt, T * S), shape: [T, S] },
         distributions: { data: ar.read(pDist, T * V), shape: [T, V] },
       };
-      if (this.hasPositions) result.positions = ar.read(pPos, T);
+      if ((this.#info.hasPositions === 1)) result.positions = ar.read(pPos, T);
       return result;
     } finally {
       ar.free();
@@ -332,7 +344,7 @@ export class Model {
   startDecoding(input, options = {}) {
     const x = this.#live('startDecoding');
     this.#seq2seqOnly('startDecoding');
-    checkKeys(options, 'Model.startDecoding', ['maxLength']);
+    options = checkOptions(options, 'Model.startDecoding', ['maxLength']);
     const src = this.#source(input, 'startDecoding');
     const maxLength = this.#maxLength(options, 'startDecoding');
     const ar = new Arena(x);
@@ -346,7 +358,7 @@ export class Model {
     } finally {
       ar.free();
     }
-    const dec = new Decoder(x, ptr, this, src, maxLength, () => this.#decoders.delete(dec));
+    const dec = new Decoder(x, ptr, this, this.#info, src, maxLength, () => this.#decoders.delete(dec));
     this.#decoders.add(dec);
     return dec;
   }
@@ -359,15 +371,15 @@ export class Model {
    */
   forward(input, tgt) {
     const x = this.#live('forward');
-    if (this.architecture !== 'transformer') {
-      throw new AttnlabError(`Model.forward: for architecture "transformer"; this model is "${this.architecture}" (use run)`, 'AL_ERR_UNSUPPORTED');
+    if (this.#info.architecture !== 'transformer') {
+      throw new AttnlabError(`Model.forward: for architecture "transformer"; this model is "${this.#info.architecture}" (use run)`, 'AL_ERR_UNSUPPORTED');
     }
-    return transformerForward(x, this.#ptr, this, input, tgt);
+    return transformerForward(this.#inner(), input, tgt);
   }
 
   #seq2seqOnly(what) {
-    if (this.architecture !== 'seq2seq') {
-      throw new AttnlabError(`Model.${what}: not available for architecture "${this.architecture}" (use run)`, 'AL_ERR_UNSUPPORTED');
+    if (this.#info.architecture !== 'seq2seq') {
+      throw new AttnlabError(`Model.${what}: not available for architecture "${this.#info.architecture}" (use run)`, 'AL_ERR_UNSUPPORTED');
     }
   }
 
@@ -389,22 +401,39 @@ export class Decoder {
   #x;
   #ptr;
   #onDispose;
+  #model;
+  #info;
+  #src;
+  #srcTokens;
+  #maxLength;
+  #steps = 0;
+  #done = false;
 
   /** @internal use Model.startDecoding() */
-  constructor(x, ptr, model, src, maxLength, onDispose) {
+  constructor(x, ptr, model, info, src, maxLength, onDispose) {
     this.#x = x;
     this.#ptr = ptr;
     this.#onDispose = onDispose;
-    this.model = model;
-    this.srcIds = src;
-    this.srcTokens = model.tokenizer.srcTokens(src);
-    this.maxLength = maxLength;
-    /** Steps taken so far. */
-    this.steps = 0;
-    /** True once eos was emitted or maxLength steps were taken. */
-    this.done = false;
+    this.#model = model;
+    this.#info = info;
+    this.#src = src;
+    this.#srcTokens = Object.freeze(model.tokenizer.srcTokens(src));
+    this.#maxLength = maxLength;
     leaks?.register(this, 'a Decoder', this);
   }
+
+  /** The model decoding. */
+  get model() { return this.#model; }
+  /** The source ids (a copy). */
+  get srcIds() { return this.#src.slice(); }
+  /** The source tokens. */
+  get srcTokens() { return this.#srcTokens; }
+  /** The step limit. */
+  get maxLength() { return this.#maxLength; }
+  /** Steps taken so far. */
+  get steps() { return this.#steps; }
+  /** True once eos was emitted or maxLength steps were taken. */
+  get done() { return this.#done; }
 
   /**
    * Emit the next token (the argmax, or `force` when given: a target id, for teacher forcing).
@@ -413,13 +442,14 @@ export class Decoder {
    */
   step(force) {
     if (this.#ptr === 0) throw new AttnlabError('Decoder.step: this decoder has been disposed', 'AL_ERR_ARGUMENT');
-    if (this.done) throw new AttnlabError(`Decoder.step: decoding has finished (${this.steps} steps${this.steps >= this.maxLength ? ', maxLength reached' : ', eos emitted'}); dispose() it or start again`, 'AL_ERR_ARGUMENT');
+    if (this.#done) throw new AttnlabError(`Decoder.step: decoding has finished (${this.#steps} steps${this.#steps >= this.#maxLength ? ', maxLength reached' : ', eos emitted'}); dispose() it or start again`, 'AL_ERR_ARGUMENT');
     const x = this.#x;
+    const V = this.#info.tgtVocab;
     const f = force ?? -1;
-    if (f !== -1 && (!Number.isInteger(f) || f < 0 || f >= this.model.tgtVocabSize)) {
-      throw new AttnlabError(`Decoder.step: force ${f} is not a target id in [0, ${this.model.tgtVocabSize})`, 'AL_ERR_RANGE');
+    if (f !== -1 && (!Number.isInteger(f) || f < 0 || f >= V)) {
+      throw new AttnlabError(`Decoder.step: force ${typeof f === 'number' ? f : kindOf(f)} is not a target id in [0, ${V})`, 'AL_ERR_RANGE');
     }
-    const S = this.srcIds.length;
+    const S = this.#src.length;
     const ar = new Arena(x);
     try {
       const pId = ar.alloc(4, 'the id');
@@ -431,17 +461,17 @@ export class Decoder {
       if (status !== 0) throw statusError(x, status, 'Decoder.step');
       const id = new Int32Array(x.memory.buffer, pId, 1)[0];
       const eos = new Int32Array(x.memory.buffer, pDone, 1)[0] === 1;
-      const step = this.steps++;
-      this.done = eos || this.steps >= this.maxLength;
+      const step = this.#steps++;
+      this.#done = eos || this.#steps >= this.#maxLength;
       const out = {
         id,
-        token: this.model.tokenizer.tgtTokens([id])[0],
+        token: this.#model.tokenizer.tgtTokens([id])[0],
         logProb: ar.read(pLogp, 1)[0],
         weights: ar.read(pAtt, S),
-        done: this.done,
+        done: this.#done,
         step,
       };
-      if (this.model.hasPositions) out.position = ar.read(pPos, 1)[0];
+      if (this.#info.hasPositions === 1) out.position = ar.read(pPos, 1)[0];
       return out;
     } finally {
       ar.free();
@@ -467,13 +497,6 @@ export class Decoder {
 function classifierTokenizer(cfg) {
   const t = cfg.tokenizer ?? {};
   return { type: t.type, srcVocab: t.vocab, tgtVocab: cfg.labels, unk: t.unk, pad: t.pad };
-}
-
-function checkKeys(options, name, allowed) {
-  if (options === null || typeof options !== 'object') throw new AttnlabError(`${name}: options must be an object`);
-  for (const k of Object.keys(options)) {
-    if (!allowed.includes(k)) throw new AttnlabError(`${name}: unknown option '${k}' (known: ${allowed.join(', ')})`);
-  }
 }
 
 function statusError(x, status, context) {

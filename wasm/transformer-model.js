@@ -1,7 +1,9 @@
 // attnlab/wasm/transformer-model.js: Model.run / Model.forward for architecture "transformer"
 // (src/models/transformer.h, docs/models.md "Architecture transformer"). model.js dispatches
 // here; this file only tokenizes, calls al_model_transformer_forward / _generate and copies the
-// results (logits and every layer's per-head attention) out of wasm memory.
+// results (logits and every layer's per-head attention) out of wasm memory. Sizes come from
+// what C fixed at load (m.info: layers, heads, variant, vocabularies, maxPositions) and from C's
+// own count of the attention floats, never from the config a caller can see.
 //
 //   const m = await loadModel('lm.safetensors');       // variant "decoder"
 //   const r = m.run('abc', { maxLength: 20 });          // greedy continuation
@@ -9,30 +11,26 @@
 //
 // Deliberately not here: beam search, stepping, teacher-forced scoring (seq2seq only for now).
 
-import { AttnlabError, Arena, readCString, statusName } from './core.js';
+import { AttnlabError, Arena, idsFrom, inVocab, kindOf, readCString, statusName } from './core.js';
 
 const MAX_SOURCE = 4096; // AL_MODEL_MAX_SOURCE
 const MAX_STEPS = 1024; // AL_MODEL_MAX_STEPS
+const VARIANTS = ['encoder', 'decoder', 'encoder-decoder']; // AL_TF_*
 
 function statusError(x, status, context) {
   return new AttnlabError(`${context}: ${readCString(x, x.al_status_string(status))}`, statusName(status));
 }
 
-function ids(model, input, vocabSize, encode, what) {
+function ids(m, input, vocabSize, encode, what) {
+  const limit = Math.min(MAX_SOURCE, m.info.maxPositions > 0 ? m.info.maxPositions : MAX_SOURCE);
   let out;
   if (typeof input === 'string') {
-    out = encode(input);
+    out = inVocab(encode(input), vocabSize, what);
   } else if (Array.isArray(input) || ArrayBuffer.isView(input)) {
-    out = Int32Array.from(input, (v, i) => {
-      if (!Number.isInteger(v) || v < 0 || v >= vocabSize) {
-        throw new AttnlabError(`${what}[${i}] = ${v} is not a token id in [0, ${vocabSize})`, 'AL_ERR_RANGE');
-      }
-      return v;
-    });
+    out = idsFrom(input, vocabSize, what, Infinity);
   } else {
-    throw new AttnlabError(`${what} must be text or an array of token ids`);
+    throw new AttnlabError(`${what} must be text or an array of token ids, got ${kindOf(input)}`);
   }
-  const limit = Math.min(MAX_SOURCE, model.config.maxPositions ?? MAX_SOURCE);
   if (out.length < 1) throw new AttnlabError(`${what} is empty (no tokens)`, 'AL_ERR_SHAPE');
   if (out.length > limit) {
     throw new AttnlabError(`${what} has ${out.length} tokens; this model takes at most ${limit} (config "maxPositions")`, 'AL_ERR_SHAPE');
@@ -56,22 +54,24 @@ function maps(ar, p, L, H, T, S, kind, stack, rowLabels, colLabels, out) {
  * source and `tgt` the decoder input (bos first; text is encoded with tgtVocab, nothing added).
  * `labels` (optional) overrides the decoder-side row labels.
  */
-export function transformerForward(x, ptr, model, input, tgt, labels) {
-  const cfg = model.config;
-  const ed = cfg.variant === 'encoder-decoder';
-  const tok = model.tokenizer;
-  const src = ids(model, input, model.srcVocabSize, (t) => tok.encode(t), 'Model.forward: input');
+export function transformerForward(m, input, tgt, labels) {
+  const { x, ptr, info } = m;
+  const variant = VARIANTS[info.variant];
+  const ed = variant === 'encoder-decoder';
+  const tok = m.tokenizer;
+  const src = ids(m, input, info.srcVocab, (t) => tok.encode(t), 'Model.forward: input');
   let dec = null;
   if (ed) {
     if (tgt === undefined) throw new AttnlabError('Model.forward: an encoder-decoder needs the decoder input (tgt), bos first');
-    dec = ids(model, tgt, model.tgtVocabSize, (t) => tok.encodeTarget(t), 'Model.forward: tgt');
+    dec = ids(m, tgt, info.tgtVocab, (t) => tok.encodeTarget(t), 'Model.forward: tgt');
     if (dec.length > MAX_STEPS) throw new AttnlabError(`Model.forward: tgt has ${dec.length} tokens; the limit is ${MAX_STEPS}`, 'AL_ERR_SHAPE');
   } else if (tgt !== undefined) {
-    throw new AttnlabError(`Model.forward: variant "${cfg.variant}" takes one sequence, not a tgt`);
+    throw new AttnlabError(`Model.forward: variant "${variant}" takes one sequence, not a tgt`);
   }
-  const S = src.length, T = ed ? dec.length : 0, V = model.tgtVocabSize;
-  const L = cfg.numLayers, H = cfg.numHeads, n = ed ? T : S;
-  const attFloats = L * H * (S * S + T * T + T * S);
+  const S = src.length, T = ed ? dec.length : 0, V = info.tgtVocab;
+  const L = info.layers, H = info.heads, n = ed ? T : S;
+  const attFloats = x.al_model_transformer_attention_floats(ptr, S, T); // C's count of what it writes
+  if (!(attFloats >= 0)) throw new AttnlabError('Model.forward: the model did not report its attention size', 'AL_ERR_UNSUPPORTED');
   const ar = new Arena(x);
   try {
     const pSrc = ar.i32(src, 'the input ids');
@@ -89,7 +89,7 @@ export function transformerForward(x, ptr, model, input, tgt, labels) {
       maps(ar, pAtt + L * H * S * S * 4, L, H, T, T, 'self', 'decoder', rows, fedTokens, attention);
       maps(ar, pAtt + L * H * (S * S + T * T) * 4, L, H, T, S, 'cross', 'decoder', rows, srcTokens, attention);
     } else {
-      maps(ar, pAtt, L, H, S, S, 'self', cfg.variant, srcTokens, srcTokens, attention);
+      maps(ar, pAtt, L, H, S, S, 'self', variant, srcTokens, srcTokens, attention);
     }
     const result = { logits: { data: ar.read(pLogits, n * V), shape: [n, V] }, attention, srcIds: src };
     if (ed) result.tgtIds = dec;
@@ -113,21 +113,22 @@ function argmaxRows(logits) {
  * decoder / encoder-decoder: greedy decoding, then one forward over the fed sequence (the
  * prompt or bos, then every emitted token but the last) for the logits and attention.
  */
-export function transformerRun(x, ptr, model, input, options) {
-  const cfg = model.config;
-  if (cfg.variant === 'encoder') {
+export function transformerRun(m, input, options) {
+  const { x, ptr, info } = m;
+  const variant = VARIANTS[info.variant];
+  if (variant === 'encoder') {
     if (options.maxLength !== undefined) throw new AttnlabError('Model.run: maxLength is for decoder and encoder-decoder variants');
-    const r = transformerForward(x, ptr, model, input);
+    const r = transformerForward(m, input);
     const pred = argmaxRows(r.logits);
-    const tokens = model.tokenizer.tgtTokens(pred);
+    const tokens = m.tokenizer.tgtTokens(pred);
     return { output: tokens.join(' '), ids: pred, tokens, ...r };
   }
-  const maxLength = options.maxLength ?? model.maxLength;
+  const maxLength = options.maxLength ?? info.maxLength;
   if (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_STEPS) {
     throw new AttnlabError(`Model.run: maxLength ${maxLength} must be an integer in [1, ${MAX_STEPS}]`, 'AL_ERR_SHAPE');
   }
-  const tok = model.tokenizer;
-  const src = ids(model, input, model.srcVocabSize, (t) => tok.encode(t), 'Model.run: input');
+  const tok = m.tokenizer;
+  const src = ids(m, input, info.srcVocab, (t) => tok.encode(t), 'Model.run: input');
   const ar = new Arena(x);
   let out, logProbs;
   try {
@@ -146,14 +147,14 @@ export function transformerRun(x, ptr, model, input, options) {
   const tokens = tok.tgtTokens(out);
   const head = out.subarray(0, out.length - 1);
   let r;
-  if (cfg.variant === 'decoder') {
+  if (variant === 'decoder') {
     const fed = Int32Array.from([...src, ...head]);
-    r = transformerForward(x, ptr, model, fed);
+    r = transformerForward(m, fed);
     r.fedIds = fed;
     r.srcIds = src;
   } else {
-    const fed = Int32Array.from([model.bosId, ...head]);
-    r = transformerForward(x, ptr, model, src, fed, tokens);
+    const fed = Int32Array.from([info.bos, ...head]);
+    r = transformerForward(m, src, fed, tokens);
   }
   return { output: tok.decode(out), ids: out, tokens, logProbs, ...r };
 }

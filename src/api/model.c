@@ -45,6 +45,41 @@ int al_model_has_positions(const al_model *m)
     return !m ? -1 : IS_TF(m) || IS_CLF(m) || IS_MEM(m) ? 0 : s2s(m)->local != AL_LUONG_GLOBAL;
 }
 
+int al_model_info(const al_model *m, int32_t *out, int n)
+{
+    int32_t v[AL_MODEL_INFO_COUNT];
+    int i;
+    if (!m || !out || n < 0) return -1;
+    for (i = 0; i < AL_MODEL_INFO_COUNT; i++) v[i] = -1;
+    v[AL_MODEL_INFO_ARCH] = m->arch;
+    v[AL_MODEL_INFO_SRC_VOCAB] = al_model_src_vocab(m);
+    v[AL_MODEL_INFO_TGT_VOCAB] = al_model_tgt_vocab(m);
+    v[AL_MODEL_INFO_BOS] = al_model_bos(m);
+    v[AL_MODEL_INFO_EOS] = al_model_eos(m);
+    v[AL_MODEL_INFO_MAX_LENGTH] = al_model_max_length(m);
+    v[AL_MODEL_INFO_HAS_POSITIONS] = al_model_has_positions(m);
+    if (IS_TF(m)) {
+        v[AL_MODEL_INFO_LAYERS] = tf(m)->L;
+        v[AL_MODEL_INFO_HEADS] = tf(m)->H;
+        v[AL_MODEL_INFO_VARIANT] = tf(m)->variant;
+        v[AL_MODEL_INFO_MAX_POSITIONS] = tf(m)->max_positions;
+    }
+    if (IS_CLF(m)) v[AL_MODEL_INFO_HOPS] = al_model_classifier_hops(m);
+    if (IS_MEM(m)) {
+        v[AL_MODEL_INFO_HEAD] = mem(m)->head;
+        v[AL_MODEL_INFO_ATTENDS] = mem(m)->cell != AL_MEM_LSTM;
+    }
+    if (n > AL_MODEL_INFO_COUNT) n = AL_MODEL_INFO_COUNT;
+    for (i = 0; i < n; i++) out[i] = v[i];
+    return n;
+}
+
+double al_model_transformer_attention_floats(const al_model *m, int S, int T)
+{
+    if (!m || !IS_TF(m) || S < 0 || T < 0) return -1.0;
+    return al_transformer_attention_floats(tf(m), S, T);
+}
+
 /*
  * Results policy (docs/reliability.md): weights are only required to be finite, so a file with
  * huge finite weights (±3e38) can overflow float32 inside the model. A call whose results are not

@@ -67,6 +67,34 @@ int al_model_max_length(const al_model *m);
 int al_model_has_positions(const al_model *m);
 
 /*
+ * Everything a caller needs to size its buffers, fixed when the model was loaded: out[i] for
+ * i < min(n, AL_MODEL_INFO_COUNT) gets field i below (-1 where a field does not apply). Returns
+ * the number of fields written, or -1 for a NULL model or out. The JS glue sizes every output
+ * buffer from these (never from its own, caller-writable copies of the config).
+ */
+enum {
+    AL_MODEL_INFO_ARCH = 0,          /* AL_ARCH_*: 0 seq2seq, 1 transformer, 2 classifier, 3 memory-rnn */
+    AL_MODEL_INFO_SRC_VOCAB,         /* input ids are in [0, this) */
+    AL_MODEL_INFO_TGT_VOCAB,         /* output ids / distribution rows (classes for classifiers) */
+    AL_MODEL_INFO_BOS,
+    AL_MODEL_INFO_EOS,
+    AL_MODEL_INFO_MAX_LENGTH,        /* default output steps */
+    AL_MODEL_INFO_HAS_POSITIONS,     /* seq2seq local attention: writes p_t */
+    AL_MODEL_INFO_LAYERS,            /* transformer: layers per stack */
+    AL_MODEL_INFO_HEADS,             /* transformer: attention heads */
+    AL_MODEL_INFO_VARIANT,           /* transformer: 0 encoder, 1 decoder, 2 encoder-decoder (AL_TF_*) */
+    AL_MODEL_INFO_MAX_POSITIONS,     /* transformer: longest sequence */
+    AL_MODEL_INFO_HOPS,              /* classifier: attention rows (r for structured, else 1) */
+    AL_MODEL_INFO_HEAD,              /* memory-rnn: 0 language model, 1 classifier */
+    AL_MODEL_INFO_ATTENDS,           /* memory-rnn: 1 when the cell writes attention weights */
+    AL_MODEL_INFO_COUNT
+};
+int al_model_info(const al_model *m, int32_t *out, int n);
+/* Floats of attention one transformer forward writes for S source and T target tokens (all
+ * layers and heads of every stack); -1 for other architectures, a NULL model or negative sizes. */
+double al_model_transformer_attention_floats(const al_model *m, int S, int T);
+
+/*
  * Decode src [S] (source ids): beam <= 1 greedy, else beam search with that width (<= 32;
  * length-normalised, see models/seq2seq.h). Writes *len <= max_len steps into ids, logp
  * [max_len], att [max_len, S] and pos [max_len] (may be NULL). AL_ERR_RANGE: a source id outside

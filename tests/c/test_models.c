@@ -233,6 +233,25 @@ static void test_valid_model(void)
     check_true("vocab, bos, eos", al_model_src_vocab(m) == 7 && al_model_tgt_vocab(m) == 7 &&
                                       al_model_bos(m) == 1 && al_model_eos(m) == 2 &&
                                       al_model_max_length(m) == 9 && !al_model_has_positions(m));
+    {
+        int32_t info[AL_MODEL_INFO_COUNT + 2];
+        for (int i = 0; i < AL_MODEL_INFO_COUNT + 2; i++) info[i] = 12345;
+        check_true("al_model_info writes every field and no more",
+                   al_model_info(m, info, AL_MODEL_INFO_COUNT + 2) == AL_MODEL_INFO_COUNT &&
+                       info[AL_MODEL_INFO_COUNT] == 12345 && info[AL_MODEL_INFO_COUNT + 1] == 12345);
+        check_true("al_model_info: seq2seq fields", info[AL_MODEL_INFO_ARCH] == 0 &&
+                       info[AL_MODEL_INFO_SRC_VOCAB] == 7 && info[AL_MODEL_INFO_TGT_VOCAB] == 7 &&
+                       info[AL_MODEL_INFO_BOS] == 1 && info[AL_MODEL_INFO_EOS] == 2 &&
+                       info[AL_MODEL_INFO_MAX_LENGTH] == 9 && info[AL_MODEL_INFO_HAS_POSITIONS] == 0 &&
+                       info[AL_MODEL_INFO_LAYERS] == -1 && info[AL_MODEL_INFO_HOPS] == -1);
+        info[1] = 12345;
+        check_true("al_model_info: a short buffer gets a prefix",
+                   al_model_info(m, info, 1) == 1 && info[0] == 0 && info[1] == 12345);
+        check_true("al_model_info: NULL model or buffer", al_model_info(NULL, info, 4) == -1 &&
+                       al_model_info(m, NULL, 4) == -1 && al_model_info(m, info, -1) == -1);
+        check_true("attention floats: not a transformer",
+                   al_model_transformer_attention_floats(m, 3, 3) == -1.0);
+    }
 
     const int32_t src[5] = { 4, 5, 6, 4, 3 };
     int32_t ids[9], ids_b[9];
