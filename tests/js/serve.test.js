@@ -313,6 +313,19 @@ async function eventually(fn, ms = 3000) {
   return fn();
 }
 
+/** Like eventually, but fn() must stay true for stableMs in a row (requests still in flight
+ *  on the server may take a slot after a first zero). */
+async function settles(fn, stableMs = 300, ms = 5000) {
+  let since = null;
+  for (let waited = 0; waited < ms; waited += 20) {
+    if (!fn()) since = null;
+    else if (since === null) since = waited;
+    else if (waited - since >= stableMs) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+}
+
 test('beyond maxStreams a GET gets 503 + Retry-After; every slot comes back on finish and on abort', { timeout: 20000 }, async () => {
   const capRoot = await mkdtemp(path.join(tmpdir(), 'attnlab-serve-cap-'));
   const big = randomBytes(8 << 20);
@@ -365,7 +378,7 @@ test('beyond maxStreams a GET gets 503 + Retry-After; every slot comes back on f
         req.end();
       })),
     );
-    assert.equal(await eventually(() => capped.activeStreams() === 0), true, `${capped.activeStreams()} slots still held after early aborts`);
+    assert.equal(await settles(() => capped.activeStreams() === 0), true, `${capped.activeStreams()} slots still held after early aborts`);
 
     // A finished download gives it back too, and the body is the file.
     const ok = await fullDownload(fileUrl, 5000);
