@@ -4,21 +4,29 @@
 //   node scripts/serve.mjs [port]          # or PORT=8080 node scripts/serve.mjs; port 0 = any free
 //   import { startServer } from './scripts/serve.mjs';
 //   const { url, close } = await startServer({ root, port: 0 });   // url: 'http://127.0.0.1:PORT'
+//   startServer({ ..., maxStreams: 64 })   // cap on file bodies being sent at once (default 64)
 //
 // Holds: GET/HEAD of files under one root on 127.0.0.1 with the MIME types the page needs
 // (application/wasm for instantiateStreaming), '/' redirected to '/web/', index.html for a
-// directory. Deliberately does not list directories, serve dotfiles ('.git'), follow a path
-// or symlink out of the root, cache, compress or listen on anything but loopback: it is a
-// development server, not a production one. No dependencies beyond node:.
+// directory. Each body is piped with stream.pipeline, so a client that leaves mid-download (a
+// browser closing the tab while a model loads) closes its file at once instead of leaking the
+// descriptor. At most maxStreams bodies are sent at once; beyond that, or when the process is
+// out of descriptors, a GET gets 503 with Retry-After: 1 rather than a queue: a queue would
+// hold a socket (a descriptor) per waiting request and grow without bound, and one page loads
+// at most six files at a time from one host anyway. Deliberately does not list directories,
+// serve dotfiles ('.git'), follow a path or symlink out of the root, cache, compress or listen
+// on anything but loopback: it is a development server, not a production one. No dependencies
+// beyond node:.
 
-import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
+import { pipeline } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HOST = '127.0.0.1';
 const DEFAULT_PORT = 8080;
+const DEFAULT_MAX_STREAMS = 64;
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Content types by extension; anything else is served as application/octet-stream. */
@@ -75,7 +83,7 @@ function send(res, status, message, headers = {}) {
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
-async function handle(root, req, res) {
+async function handle({ root, streams }, req, res) {
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
   let url;
   try {
@@ -101,6 +109,19 @@ async function handle(root, req, res) {
     return send(res, 404, 'Not Found');
   }
   if (!info.isFile()) return send(res, 404, 'Not Found');
+  let file = null;
+  if (req.method === 'GET') {
+    // Take the slot before any await, so concurrent requests cannot all pass the check.
+    if (streams.active >= streams.max) return send(res, 503, 'Service Unavailable', { 'Retry-After': '1' });
+    streams.active++;
+    try {
+      file = await open(filePath, 'r');
+    } catch (err) {
+      streams.active--;
+      if (err.code === 'EMFILE' || err.code === 'ENFILE') return send(res, 503, 'Service Unavailable', { 'Retry-After': '1' });
+      return send(res, 404, 'Not Found'); // removed since the stat, or unreadable
+    }
+  }
   res.writeHead(200, {
     'Content-Type': mimeType(filePath),
     'Content-Length': info.size,
@@ -111,19 +132,25 @@ async function handle(root, req, res) {
     'Access-Control-Allow-Origin': '*',
   });
   if (req.method === 'HEAD') return res.end();
-  const stream = createReadStream(filePath);
-  stream.on('error', () => res.destroy());
-  stream.pipe(res);
+  // The stream owns the handle (autoClose) and emits 'close' once it is closed, whether the
+  // body was sent, the client left (pipeline destroys the stream) or a read failed (pipeline
+  // destroys the response): the one place the slot is given back.
+  const body = file.createReadStream();
+  body.once('close', () => streams.active--);
+  pipeline(body, res, () => {});
 }
 
 /**
- * Serve root (default: the repository) on 127.0.0.1:port (0 picks a free port).
- * Resolves to { url: 'http://127.0.0.1:PORT', port, close(): Promise<void> }.
+ * Serve root (default: the repository) on 127.0.0.1:port (0 picks a free port), sending at
+ * most maxStreams file bodies at once. Resolves to
+ * { url: 'http://127.0.0.1:PORT', port, close(): Promise<void>, activeStreams(): number }.
  */
-export async function startServer({ root = REPO_ROOT, port = DEFAULT_PORT } = {}) {
+export async function startServer({ root = REPO_ROOT, port = DEFAULT_PORT, maxStreams = DEFAULT_MAX_STREAMS } = {}) {
+  if (!Number.isInteger(maxStreams) || maxStreams < 1) throw new RangeError(`serve.mjs: maxStreams must be a positive integer, got ${maxStreams}.`);
   const realRoot = await realpath(path.resolve(root));
+  const streams = { active: 0, max: maxStreams };
   const server = createServer((req, res) => {
-    handle(realRoot, req, res).catch(() => {
+    handle({ root: realRoot, streams }, req, res).catch(() => {
       if (!res.headersSent) send(res, 500, 'Internal Server Error');
       else res.destroy();
     });
@@ -139,6 +166,7 @@ export async function startServer({ root = REPO_ROOT, port = DEFAULT_PORT } = {}
   return {
     url: `http://${HOST}:${actualPort}`,
     port: actualPort,
+    activeStreams: () => streams.active,
     close() {
       server.closeAllConnections?.(); // keep-alive sockets would hold close() open
       return new Promise((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));

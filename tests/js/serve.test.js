@@ -1,11 +1,14 @@
-// serve.test.js: the static server (scripts/serve.mjs): MIME types, redirects, traversal.
+// serve.test.js: the static server (scripts/serve.mjs): MIME types, redirects, traversal, and
+// that aborted downloads close their files and the cap on concurrent file streams holds.
 
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import { resolveUrlPath, startServer } from '../../scripts/serve.mjs';
 
@@ -160,4 +163,238 @@ test('run directly, it prints the demo URL (port from argv, then PORT)', async (
   const bad = await firstLine(['http']);
   assert.equal(bad.code, 2);
   assert.match(bad.err, /port must be an integer/);
+});
+
+// --- Aborted downloads (a browser leaving while a model loads) must not leak descriptors. ---
+
+const SERVE_SCRIPT = new URL('../../scripts/serve.mjs', import.meta.url).pathname;
+
+/** Start the server in a child process under `ulimit -n limit`; resolves to { url, pid, stop }. */
+function startLimitedServer(serveRoot, limit) {
+  const code =
+    `import { startServer } from ${JSON.stringify(pathToFileURL(SERVE_SCRIPT).href)};\n` +
+    `const s = await startServer({ root: process.env.SERVE_ROOT, port: 0 });\n` +
+    `console.log(s.url);\n`;
+  const child = spawn('bash', ['-c', `ulimit -n ${limit} && exec "$0" --input-type=module -e "$1"`, process.execPath, code], {
+    env: { ...process.env, SERVE_ROOT: serveRoot },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`server child did not start in 5 s: ${err}`));
+    }, 5000);
+    child.stderr.on('data', (c) => (err += c));
+    child.stdout.on('data', (c) => {
+      out += c;
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        resolve({ url: out.split('\n')[0].trim(), pid: child.pid, stop });
+      }
+    });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('exit', (c) => {
+      clearTimeout(timer);
+      reject(new Error(`server child exited (${c}) before printing its URL: ${err}`));
+    });
+  });
+}
+
+/** GET url on a fresh connection; read the headers and the first body chunk, then abort. */
+function abortedDownload(url, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no first chunk within ${timeoutMs} ms`));
+    }, timeoutMs);
+    req.on('response', (res) => {
+      res.once('data', () => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve(res.statusCode);
+      });
+    });
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    req.end();
+  });
+}
+
+/** A full GET with a deadline: { status, headers, body }. */
+function fullDownload(url, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no complete response within ${timeoutMs} ms`));
+    }, timeoutMs);
+    req.on('response', (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) });
+      });
+      res.on('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+    });
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    req.end();
+  });
+}
+
+const openDescriptors = async (pid) => (await readdir(`/proc/${pid}/fd`)).length;
+
+test('500 aborted downloads under ulimit -n 128 leak no descriptors; a normal GET still works', { timeout: 30000 }, async () => {
+  const bigRoot = await mkdtemp(path.join(tmpdir(), 'attnlab-serve-big-'));
+  // Large enough that the response is still streaming when the client aborts (loopback
+  // socket buffers take a few MB), random so a truncated or mixed-up body cannot match.
+  const big = randomBytes(8 << 20);
+  await writeFile(path.join(bigRoot, 'model.safetensors'), big);
+  const child = await startLimitedServer(bigRoot, 128);
+  try {
+    const fileUrl = `${child.url}/model.safetensors`;
+    const warm = await fullDownload(fileUrl, 5000);
+    assert.equal(warm.status, 200);
+    const baseline = await openDescriptors(child.pid);
+
+    // 8 at a time, well under the stream cap, so every one should get its 200 and first chunk.
+    let aborted = 0;
+    const failures = [];
+    const ABORTS = 500;
+    const PARALLEL = 8;
+    for (let i = 0; i < ABORTS && failures.length === 0; i += PARALLEL) {
+      const batch = Array.from({ length: Math.min(PARALLEL, ABORTS - i) }, () => abortedDownload(fileUrl, 2000));
+      for (const r of await Promise.allSettled(batch)) {
+        if (r.status === 'fulfilled' && r.value === 200) aborted++;
+        else failures.push(r.status === 'fulfilled' ? `status ${r.value}` : r.reason.message);
+      }
+    }
+    assert.deepEqual(failures, [], `after ${aborted} aborted downloads the server stopped answering`);
+    assert.equal(aborted, ABORTS);
+
+    // The server learns of each abort asynchronously; give it a moment to close the files.
+    let open = await openDescriptors(child.pid);
+    for (let waited = 0; open > baseline + 8 && waited < 3000; waited += 100) {
+      await new Promise((r) => setTimeout(r, 100));
+      open = await openDescriptors(child.pid);
+    }
+    assert.ok(open <= baseline + 8, `${open} descriptors open after the aborts, ${baseline} before`);
+
+    const after = await fullDownload(fileUrl, 5000);
+    assert.equal(after.status, 200);
+    assert.equal(after.headers['content-length'], String(big.length));
+    assert.ok(after.body.equals(big), 'the body after the aborts is the file on disk');
+  } finally {
+    child.stop();
+    await rm(bigRoot, { recursive: true, force: true });
+  }
+});
+
+/** Poll fn() until it returns true or ms pass; resolves to its last value. */
+async function eventually(fn, ms = 3000) {
+  for (let waited = 0; !fn() && waited < ms; waited += 20) await new Promise((r) => setTimeout(r, 20));
+  return fn();
+}
+
+/** Like eventually, but fn() must stay true for stableMs in a row (requests still in flight
+ *  on the server may take a slot after a first zero). */
+async function settles(fn, stableMs = 300, ms = 5000) {
+  let since = null;
+  for (let waited = 0; waited < ms; waited += 20) {
+    if (!fn()) since = null;
+    else if (since === null) since = waited;
+    else if (waited - since >= stableMs) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+}
+
+test('beyond maxStreams a GET gets 503 + Retry-After; every slot comes back on finish and on abort', { timeout: 20000 }, async () => {
+  const capRoot = await mkdtemp(path.join(tmpdir(), 'attnlab-serve-cap-'));
+  const big = randomBytes(8 << 20);
+  await writeFile(path.join(capRoot, 'model.safetensors'), big);
+  const capped = await startServer({ root: capRoot, port: 0, maxStreams: 2 });
+  const fileUrl = `${capped.url}/model.safetensors`;
+  const stalled = [];
+  try {
+    // Two clients that take the headers and then stop reading hold both slots.
+    for (let i = 0; i < 2; i++) {
+      await new Promise((resolve, reject) => {
+        const req = request(fileUrl, { agent: false }, (res) => {
+          assert.equal(res.statusCode, 200);
+          res.pause();
+          resolve();
+        });
+        req.on('error', reject);
+        req.end();
+        stalled.push(req);
+      });
+    }
+    assert.equal(capped.activeStreams(), 2);
+
+    const refused = await fullDownload(fileUrl, 5000);
+    assert.equal(refused.status, 503);
+    assert.equal(refused.headers['retry-after'], '1');
+    assert.equal(refused.body.toString(), '503 Service Unavailable\n');
+    const again = await fullDownload(fileUrl, 5000);
+    assert.equal(again.status, 503, 'a GET is still refused while both slots are held');
+    const headRes = await new Promise((resolve, reject) => { // HEAD sends no body, takes no slot
+      const req = request(fileUrl, { method: 'HEAD', agent: false }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    headRes.resume();
+    assert.equal(headRes.statusCode, 200);
+    assert.equal(headRes.headers['content-length'], String(big.length));
+
+    // Leaving mid-download gives the slot back.
+    for (const req of stalled) req.destroy();
+    assert.equal(await eventually(() => capped.activeStreams() === 0), true, `${capped.activeStreams()} slots still held after the aborts`);
+
+    // So does leaving at any earlier moment (before the headers, while the file opens).
+    await Promise.all(
+      Array.from({ length: 40 }, () => new Promise((resolve) => {
+        const req = request(fileUrl, { agent: false });
+        req.on('error', () => resolve());
+        req.on('socket', (sock) => sock.on('connect', () => setImmediate(() => req.destroy())));
+        req.on('close', resolve);
+        req.end();
+      })),
+    );
+    assert.equal(await settles(() => capped.activeStreams() === 0), true, `${capped.activeStreams()} slots still held after early aborts`);
+
+    // A finished download gives it back too, and the body is the file.
+    const ok = await fullDownload(fileUrl, 5000);
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers['access-control-allow-origin'], '*');
+    assert.ok(ok.body.equals(big));
+    assert.equal(await eventually(() => capped.activeStreams() === 0), true);
+  } finally {
+    for (const req of stalled) req.destroy();
+    await capped.close();
+    await rm(capRoot, { recursive: true, force: true });
+  }
+});
+
+test('startServer refuses a maxStreams that is not a positive integer', async () => {
+  for (const bad of [0, -1, 1.5, '64', Number.NaN]) {
+    await assert.rejects(startServer({ root, port: 0, maxStreams: bad }), (err) => err instanceof RangeError && /maxStreams must be a positive integer/.test(err.message), String(bad));
+  }
 });
