@@ -4,9 +4,10 @@
 //
 // Holds: the glue between the DOM, app-state.js (the page's state in the URL hash, the
 // playground's part via state.js, and the notice naming the hash parameters it refused), data.js
-// (seeded Q, K, V), the library, <attn-demo> and <attn-heatmap>, and the language switch (i18n.js). Deliberately holds no maths, no drawing and
-// no parsing: those live in the modules it imports, which are testable on their own. The view
-// never calls the library: this file hands it plain typed arrays.
+// (seeded Q, K, V), the library, <attn-demo> and <attn-heatmap>, and the language switch
+// (i18n.js). Deliberately holds no maths, no drawing and no parsing: those live in the modules it
+// imports, which are testable on their own. The view never calls the library: this file hands it
+// plain typed arrays.
 
 import { init, ops } from 'attnlab';
 import { VIEWS, formatPageHash, parsePageHash, refusedNotice, switchView } from './app-state.js';
