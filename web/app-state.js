@@ -22,12 +22,15 @@
 // the view's default (the whole sentence read, no token decoded; the element clamps it to the
 // sentence or output), dropped by any switch of view (switchView) and by a new model or input
 // (the element); lang en or zh; hide a subset of HIDE_FLAGS; seed an integer in [0, 2^32 − 1]
-// (for sample inputs).
+// (for sample inputs). An unknown hide flag is refused as `hide=<flag>` (the known ones still
+// apply); a value over MAX_URL_PART characters is refused by its key, whatever the key; keys
+// nobody reads are ignored (links stay open to new parameters), and are not reported.
+// refusedNotice() words `refused` for a person, the same on the page and the embed page.
 // The Train view (#view=train&lr=0.005&batch=32&lang=en) keeps its learning rate and batch size:
 // checkTrainSetting() validates them for the form (a message key when refused), parseTrainParams()
 // clamps them for a URL.
 
-import { resolveLang } from './i18n.js';
+import { resolveLang, t } from './i18n.js';
 import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, defaultModelFor, modelFitsView, resolveModel, sampleFor } from './models.js';
 import { formatHash as formatPlaygroundHash, parseHash as parsePlaygroundHash } from './state.js';
 
@@ -44,6 +47,9 @@ export const KINDS = Object.freeze(['encoder', 'decoder', 'cross']);
 /** The reading and time views' position (words read, tokens decoded): ample for MAX_INPUT. */
 export const MAX_STEP = 64;
 const MAX_URL_PART = 2048;
+/** Unknown hide flags named in `refused` (more are summed up as 'hide=…'), each at most this long. */
+const MAX_REFUSED_FLAGS = 4;
+const MAX_FLAG_SHOWN = 24;
 const PLAYGROUND_KEYS = ['n', 'm', 'd', 'seed', 'causal', 'scale'];
 
 /** The Train view's settings: limits and defaults (batch 32, lr 5e-3: ≥ 90 % held-out in ~10 s). */
@@ -145,7 +151,7 @@ export function parseModelParams(input, origin) {
     const m = modelParam(model, origin);
     if (m && modelFitsView(m, s.view)) s.model = m;
     else refuse('model');
-  }
+  } else refuse('model'); // present but over-long
   if (!modelFitsView(s.model, s.view)) s.model = defaultModelFor(s.view);
   const text = get('input');
   if (text !== null) s.input = cleanInput(text);
@@ -169,9 +175,13 @@ export function parseModelParams(input, origin) {
   else refuse('lang');
   const hide = get('hide');
   if (hide !== null) {
-    const flags = hide.split(/[,\s]+/).filter((f) => HIDE_FLAGS.includes(f));
+    const flags = hide.split(/[,\s]+/).filter(Boolean);
     s.hide = HIDE_FLAGS.filter((f) => flags.includes(f));
-  }
+    // Named, so a typo ('hide=pickr') is seen; shortened and capped, as it is URL text.
+    const unknown = [...new Set(flags.filter((f) => !HIDE_FLAGS.includes(f)))];
+    for (const f of unknown.slice(0, MAX_REFUSED_FLAGS)) s.refused.push(`hide=${shorten(f, MAX_FLAG_SHOWN)}`);
+    if (unknown.length > MAX_REFUSED_FLAGS) s.refused.push('hide=…');
+  } else refuse('hide');
   const seed = intParam(get('seed'), 0, 4294967295);
   if (seed !== null) s.seed = seed;
   else refuse('seed');
@@ -181,9 +191,24 @@ export function parseModelParams(input, origin) {
       const m = modelParam(v, origin);
       if (m) s[k] = m;
       else refuse(k);
-    }
+    } else refuse(k);
   }
   return s;
+}
+
+/** At most max code points of text, control characters removed, '…' marking a cut. */
+function shorten(text, max) {
+  // eslint-disable-next-line no-control-regex
+  const chars = Array.from(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''));
+  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/**
+ * The sentence a page shows for refused parameters (parseModelParams' or parsePageHash's
+ * `refused`), in lang; '' when nothing was refused. Text for textContent, never markup.
+ */
+export function refusedNotice(refused, lang) {
+  return refused?.length ? t(lang, 'url.refused', { list: refused.join(', ') }) : '';
 }
 
 /** Canonical query parameters for a model-view state (seed/a/b/hide/kind/step left out when unset). */
@@ -221,14 +246,24 @@ export function switchView(state, view) {
 /**
  * The page's state from its hash: { view, ...model state, playground: state.js's state }.
  * A hash with the playground's keys and no view (old links) opens the playground.
+ * However long the hash, each parameter is judged on its own (an over-long one is refused by
+ * name), so one bad value never costs the view, the model and the rest.
  */
 export function parsePageHash(hash, origin) {
-  const raw = typeof hash === 'string' && hash.length <= MAX_URL_PART * 2 ? hash.replace(/^#/, '') : '';
+  // No cap on the whole: parsing is linear, and every value read is capped (MAX_URL_PART).
+  const raw = typeof hash === 'string' ? hash.replace(/^#/, '') : '';
   let params;
   try {
     params = new URLSearchParams(raw);
   } catch {
     params = new URLSearchParams();
+  }
+  // state.js ignores a hash over 1,024 characters outright; hand it just the playground's keys
+  // (values longer than a number or a word could never parse, so they are left out).
+  const playground = new URLSearchParams();
+  for (const k of PLAYGROUND_KEYS) {
+    const v = params.get(k);
+    if (v !== null && v.length <= 32) playground.set(k, v);
   }
   const view = params.get('view');
   const isPlayground = view === 'playground' || (view === null && PLAYGROUND_KEYS.some((k) => params.has(k)));
@@ -240,7 +275,7 @@ export function parsePageHash(hash, origin) {
   return {
     ...model,
     view: isPlayground ? 'playground' : isTrain ? 'train' : model.view,
-    playground: parsePlaygroundHash(raw),
+    playground: parsePlaygroundHash(playground.toString()),
     train,
   };
 }

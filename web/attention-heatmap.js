@@ -27,8 +27,10 @@
 import {
   LAYOUT,
   cellAt,
+  canvasScale,
   computeLayout,
   csvField,
+  downsample,
   escapeXml,
   colorTable,
   fillPixels,
@@ -141,6 +143,7 @@ export class AttentionHeatmap extends HTMLElement {
   #col = 0;
   #frame = 0; // pending requestAnimationFrame id, 0 when none
   #waiters = []; // resolvers for whenRendered()
+  #reducedCache = null; // { data, pick, matrix }: #reduced()'s last answer
   #dataDirty = true; // text alternative needs rebuilding
   #layout = null; // layout of the last render (for hit-testing)
   #width = 0; // host content width from the ResizeObserver
@@ -156,7 +159,7 @@ export class AttentionHeatmap extends HTMLElement {
   #live;
   #error;
   #alternative;
-  #pixels = null; // scratch canvas [cols x rows], one pixel per cell
+  #pixels = null; // scratch canvas [cols x rows], one pixel per cell (per block when shrunk)
   #legendPixels = null; // scratch canvas [256 x 1], the colour map
 
   constructor() {
@@ -329,7 +332,7 @@ export class AttentionHeatmap extends HTMLElement {
     const layout = this.#computeLayout(ctx, font);
     const [min, max] = this.#range();
     const table = this.#table();
-    const { cell, gridX, gridY } = layout;
+    const { cellWidth: cw, cellHeight: ch, gridX, gridY } = layout;
     const n = (v) => String(Math.round(v * 100) / 100);
     const out = [
       `<svg xmlns="http://www.w3.org/2000/svg" width="${layout.width}" height="${layout.height}" ` +
@@ -348,7 +351,7 @@ export class AttentionHeatmap extends HTMLElement {
       for (let c = 0; c < d.cols; c++) {
         const v = d.weights[r * d.cols + c];
         out.push(
-          `<rect x="${n(gridX + c * cell)}" y="${n(gridY + r * cell)}" width="${cell}" height="${cell}" ` +
+          `<rect x="${n(gridX + c * cw)}" y="${n(gridY + r * ch)}" width="${n(cw)}" height="${n(ch)}" ` +
             `fill="${rgbToHex(valueToColor(v, min, max, table))}"><title>${escapeXml(this.#describe(r, c))}</title></rect>`,
         );
       }
@@ -358,13 +361,13 @@ export class AttentionHeatmap extends HTMLElement {
     if (layout.showLabels) {
       d.rowLabels.forEach((label, r) => {
         out.push(
-          `<text x="${n(gridX - LAYOUT.labelGap)}" y="${n(gridY + (r + 0.5) * cell)}" text-anchor="end" ` +
+          `<text x="${n(gridX - LAYOUT.labelGap)}" y="${n(gridY + (r + 0.5) * ch)}" text-anchor="end" ` +
             `dominant-baseline="middle">${escapeXml(truncate(label, LABEL_CHARS))}</text>`,
         );
       });
       d.colLabels.forEach((label, c) => {
         out.push(
-          `<text transform="translate(${n(gridX + (c + 0.5) * cell)} ${n(gridY - LAYOUT.labelGap)}) rotate(-90)" ` +
+          `<text transform="translate(${n(gridX + (c + 0.5) * cw)} ${n(gridY - LAYOUT.labelGap)}) rotate(-90)" ` +
             `dominant-baseline="middle">${escapeXml(truncate(label, LABEL_CHARS))}</text>`,
         );
       });
@@ -461,17 +464,35 @@ export class AttentionHeatmap extends HTMLElement {
 
   #computeLayout(ctx, font) {
     const d = this.#data;
-    ctx.font = font.css;
-    const widest = (labels) => Math.max(0, ...labels.map((l) => ctx.measureText(truncate(l, LABEL_CHARS)).width));
     const cellSize = parseNumberAttribute(this.getAttribute('cell-size'));
-    return computeLayout({
+    const shape = {
       rows: d.rows,
       cols: d.cols,
       cellSize: cellSize !== null && cellSize >= 1 ? Math.min(cellSize, 200) : null,
       availableWidth: this.#width || this.clientWidth || 320,
-      rowLabelWidth: Math.ceil(widest(d.rowLabels)),
-      colLabelHeight: Math.ceil(widest(d.colLabels)),
-    });
+    };
+    // Labels only ever make cells smaller, so when the cells are too small for labels even
+    // without them, skip measuring (100,000 labels would cost a measureText each, for nothing).
+    const bare = computeLayout(shape);
+    if (Math.min(bare.cellWidth, bare.cellHeight) < LAYOUT.labelMinCell) return bare;
+    ctx.font = font.css;
+    // A loop, not Math.max(...widths): spreading ~100,000 values into a call overflows the stack.
+    const widest = (labels) => {
+      let w = 0;
+      for (const l of labels) w = Math.max(w, ctx.measureText(truncate(l, LABEL_CHARS)).width);
+      return w;
+    };
+    return computeLayout({ ...shape, rowLabelWidth: Math.ceil(widest(d.rowLabels)), colLabelHeight: Math.ceil(widest(d.colLabels)) });
+  }
+
+  /** The matrix as drawn: shrunk (block maxima) to at most LAYOUT.maxGrid a side, cached per data. */
+  #reduced() {
+    const d = this.#data;
+    const pick = this.getAttribute('colormap') === 'diverging' ? 'absmax' : 'max';
+    if (this.#reducedCache?.data !== d || this.#reducedCache.pick !== pick) {
+      this.#reducedCache = { data: d, pick, matrix: downsample(d.weights, d.rows, d.cols, LAYOUT.maxGrid, LAYOUT.maxGrid, pick) };
+    }
+    return this.#reducedCache.matrix;
   }
 
   #render() {
@@ -488,7 +509,7 @@ export class AttentionHeatmap extends HTMLElement {
     const ctx = canvas.getContext('2d');
     const { fg, bg, font } = this.#colors();
     const layout = this.#computeLayout(ctx, font);
-    const dpr = window.devicePixelRatio || 1;
+    const dpr = canvasScale(layout.width, layout.height, window.devicePixelRatio || 1);
     canvas.width = Math.round(layout.width * dpr);
     canvas.height = Math.round(layout.height * dpr);
     canvas.style.width = `${layout.width}px`;
@@ -498,15 +519,17 @@ export class AttentionHeatmap extends HTMLElement {
     ctx.fillStyle = bg;
     ctx.fillRect(0, 0, layout.width, layout.height);
 
-    // Cells: one pixel per value, scaled up without smoothing (fast for thousands of cells).
+    // Cells: one pixel per value, scaled up without smoothing (fast for thousands of cells);
+    // a matrix too big for one canvas is first shrunk to at most LAYOUT.maxGrid pixels a side.
     const [min, max] = this.#range();
+    const m = this.#reduced();
     this.#pixels ??= document.createElement('canvas');
-    this.#pixels.width = d.cols;
-    this.#pixels.height = d.rows;
+    this.#pixels.width = m.cols;
+    this.#pixels.height = m.rows;
     const pctx = this.#pixels.getContext('2d');
-    const image = pctx.createImageData(d.cols, d.rows);
+    const image = pctx.createImageData(m.cols, m.rows);
     const table = this.#table();
-    fillPixels(d.weights, min, max, image.data, table);
+    fillPixels(m.weights, min, max, image.data, table);
     pctx.putImageData(image, 0, 0);
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this.#pixels, layout.gridX, layout.gridY, layout.gridWidth, layout.gridHeight);
@@ -517,12 +540,12 @@ export class AttentionHeatmap extends HTMLElement {
       ctx.textAlign = 'right';
       ctx.textBaseline = 'middle';
       d.rowLabels.forEach((label, r) => {
-        ctx.fillText(truncate(label, LABEL_CHARS), layout.gridX - LAYOUT.labelGap, layout.gridY + (r + 0.5) * layout.cell);
+        ctx.fillText(truncate(label, LABEL_CHARS), layout.gridX - LAYOUT.labelGap, layout.gridY + (r + 0.5) * layout.cellHeight);
       });
       ctx.textAlign = 'left';
       d.colLabels.forEach((label, c) => {
         ctx.save();
-        ctx.translate(layout.gridX + (c + 0.5) * layout.cell, layout.gridY - LAYOUT.labelGap);
+        ctx.translate(layout.gridX + (c + 0.5) * layout.cellWidth, layout.gridY - LAYOUT.labelGap);
         ctx.rotate(-Math.PI / 2);
         ctx.fillText(truncate(label, LABEL_CHARS), 0, 0);
         ctx.restore();
@@ -553,10 +576,10 @@ export class AttentionHeatmap extends HTMLElement {
       if (m.row < 0 || m.row >= d.rows) continue;
       const from = Math.max(0, Math.min(d.cols - 1, m.from));
       const to = Math.max(from, Math.min(d.cols - 1, m.to));
-      const x = layout.gridX + from * layout.cell;
-      const y = layout.gridY + m.row * layout.cell;
-      const w = (to - from + 1) * layout.cell;
-      const h = Math.max(layout.cell, 4);
+      const x = layout.gridX + from * layout.cellWidth;
+      const y = layout.gridY + m.row * layout.cellHeight;
+      const w = Math.max((to - from + 1) * layout.cellWidth, 4);
+      const h = Math.max(layout.cellHeight, 4);
       ctx.save();
       ctx.lineWidth = 2;
       ctx.strokeStyle = '#ffffff';
@@ -565,7 +588,7 @@ export class AttentionHeatmap extends HTMLElement {
       ctx.strokeStyle = '#000000';
       ctx.strokeRect(x + 1, y + 1, w - 2, h - 2);
       if (Number.isFinite(m.center) && m.center >= 0 && m.center <= d.cols - 1) {
-        const cx = layout.gridX + (m.center + 0.5) * layout.cell;
+        const cx = layout.gridX + (m.center + 0.5) * layout.cellWidth;
         ctx.setLineDash([]);
         ctx.strokeStyle = '#ff00ff';
         ctx.beginPath();
@@ -578,15 +601,16 @@ export class AttentionHeatmap extends HTMLElement {
 
     // Focused cell: a two-tone ring, visible on every colour of the map.
     if (this.shadowRoot.activeElement === this.#plot) {
-      const x = layout.gridX + this.#col * layout.cell;
-      const y = layout.gridY + this.#row * layout.cell;
-      const s = Math.max(layout.cell, 4);
+      const x = layout.gridX + this.#col * layout.cellWidth;
+      const y = layout.gridY + this.#row * layout.cellHeight;
+      const w = Math.max(layout.cellWidth, 4);
+      const h = Math.max(layout.cellHeight, 4);
       ctx.lineWidth = 2;
       ctx.strokeStyle = fg;
-      ctx.strokeRect(x - 1, y - 1, s + 2, s + 2);
+      ctx.strokeRect(x - 1, y - 1, w + 2, h + 2);
       ctx.lineWidth = 1;
       ctx.strokeStyle = bg;
-      ctx.strokeRect(x + 0.5, y + 0.5, s - 1, s - 1);
+      ctx.strokeRect(x + 0.5, y + 0.5, w - 1, h - 1);
     }
 
     this.#layout = layout;
@@ -746,12 +770,13 @@ export class AttentionHeatmap extends HTMLElement {
     const layout = this.#layout;
     if (!layout) return;
     const plot = this.#plot;
-    const x = layout.gridX + this.#col * layout.cell;
-    const y = layout.gridY + this.#row * layout.cell;
+    const { cellWidth: w, cellHeight: h } = layout;
+    const x = layout.gridX + this.#col * w;
+    const y = layout.gridY + this.#row * h;
     if (x < plot.scrollLeft) plot.scrollLeft = x;
-    else if (x + layout.cell > plot.scrollLeft + plot.clientWidth) plot.scrollLeft = x + layout.cell - plot.clientWidth;
+    else if (x + w > plot.scrollLeft + plot.clientWidth) plot.scrollLeft = x + w - plot.clientWidth;
     if (y < plot.scrollTop) plot.scrollTop = y;
-    else if (y + layout.cell > plot.scrollTop + plot.clientHeight) plot.scrollTop = y + layout.cell - plot.clientHeight;
+    else if (y + h > plot.scrollTop + plot.clientHeight) plot.scrollTop = y + h - plot.clientHeight;
   }
 
   // ---- downloads ---------------------------------------------------------------------------

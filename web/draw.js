@@ -1,8 +1,8 @@
 // draw.js: pure drawing maths for the attention heatmap (no DOM, testable in Node).
 //
 // Holds: the viridis colour map, value -> colour mapping, value formatting, the canvas layout
-// (where the grid, the labels and the legend go), hit-testing a point against it, and the
-// escaping the SVG and CSV exports need.
+// (where the grid, the labels and the legend go), hit-testing a point against it, shrinking a
+// matrix too big for one canvas to one that fits, and the escaping the SVG and CSV exports need.
 // Deliberately does not touch a canvas or the DOM: attention-heatmap.js does the drawing and
 // hands these functions plain numbers.
 //
@@ -168,6 +168,9 @@ export const LAYOUT = Object.freeze({
   minCell: 2,
   maxCell: 40,
   labelMinCell: 12, // smaller cells get no per-row/column labels (they would overlap)
+  // The grid never gets wider or taller than this: browsers refuse bigger canvases (Chromium:
+  // 32,767 px a side), so a 100,000-column matrix gets sub-pixel cells instead of no canvas.
+  maxGrid: 8192,
   legendGap: 12, // grid to legend
   legendBar: 10, // legend bar height
   legendText: 14, // legend tick text height
@@ -183,8 +186,12 @@ export const LAYOUT = Object.freeze({
  * column label (column labels are drawn rotated, so their width becomes a height). Labels are
  * dropped when cells are smaller than LAYOUT.labelMinCell.
  *
- * Returns { cell, showLabels, gridX, gridY, gridWidth, gridHeight, legendX, legendY,
- *           legendWidth, width, height }.
+ * Cells are cell × cell, except that a side over LAYOUT.maxGrid is squeezed to fit it, so
+ * cellWidth / cellHeight (used for drawing and hit-testing) can be smaller than cell, and
+ * fractional.
+ *
+ * Returns { cell, cellWidth, cellHeight, showLabels, gridX, gridY, gridWidth, gridHeight,
+ *           legendX, legendY, legendWidth, width, height }.
  */
 export function computeLayout({
   rows,
@@ -200,27 +207,72 @@ export function computeLayout({
     const room = availableWidth - 2 * L.pad - labelW;
     return Math.min(L.maxCell, Math.max(L.minCell, Math.floor(room / Math.max(1, cols))));
   };
+  const squeeze = (c, n) => (n * c > L.maxGrid ? L.maxGrid / n : c);
+  const smallest = (c) => Math.min(squeeze(c, cols), squeeze(c, rows));
   const labelW = rowLabelWidth > 0 ? rowLabelWidth + L.labelGap : 0;
   let cell = fit(labelW);
-  let showLabels = cell >= L.labelMinCell && (rowLabelWidth > 0 || colLabelHeight > 0);
+  let showLabels = smallest(cell) >= L.labelMinCell && (rowLabelWidth > 0 || colLabelHeight > 0);
   if (!showLabels && cellSize == null) cell = fit(0); // reclaim the label space
-  showLabels = showLabels && cell >= L.labelMinCell;
+  showLabels = showLabels && smallest(cell) >= L.labelMinCell;
+  const cellWidth = squeeze(cell, cols);
+  const cellHeight = squeeze(cell, rows);
   const gridX = L.pad + (showLabels && rowLabelWidth > 0 ? rowLabelWidth + L.labelGap : 0);
   const gridY = L.pad + (showLabels && colLabelHeight > 0 ? colLabelHeight + L.labelGap : 0);
-  const gridWidth = cols * cell;
-  const gridHeight = rows * cell;
+  const gridWidth = cols * cellWidth;
+  const gridHeight = rows * cellHeight;
   const legendWidth = Math.max(L.legendMinWidth, Math.min(gridWidth, 2 * L.legendMinWidth));
   const legendX = gridX;
   const legendY = gridY + gridHeight + L.legendGap;
   const width = Math.ceil(Math.max(gridX + gridWidth, legendX + legendWidth) + L.pad);
   const height = Math.ceil(legendY + L.legendBar + L.legendText + L.pad);
-  return { cell, showLabels, gridX, gridY, gridWidth, gridHeight, legendX, legendY, legendWidth, width, height };
+  return { cell, cellWidth, cellHeight, showLabels, gridX, gridY, gridWidth, gridHeight, legendX, legendY, legendWidth, width, height };
+}
+
+/** Canvas pixels per CSS pixel for a width × height (CSS px) canvas: dpr, lowered only as far
+ *  as needed to stay within what browsers allocate (16,384 a side, 2^28 pixels in all). */
+export function canvasScale(width, height, dpr = 1) {
+  const side = 16384 / Math.max(1, width, height);
+  const area = Math.sqrt(2 ** 28 / Math.max(1, width * height));
+  return Math.min(dpr > 0 ? dpr : 1, side, area);
+}
+
+/**
+ * A matrix reduced to at most outRows × outCols, each output value standing for a block of
+ * input cells: its largest value ('max', for a sequential map, so a lone peak stays visible) or
+ * its value farthest from 0 ('absmax', for the diverging map). Non-finite values are skipped
+ * unless a block has nothing else (then NaN). Returns { weights, rows, cols }; the input
+ * itself when it already fits. Plain loops: no spreading of big arrays into calls.
+ */
+export function downsample(weights, rows, cols, outRows, outCols, pick = 'max') {
+  const R = Math.max(1, Math.min(rows, outRows));
+  const C = Math.max(1, Math.min(cols, outCols));
+  if (R === rows && C === cols) return { weights, rows, cols };
+  const out = new Float32Array(R * C);
+  const abs = pick === 'absmax';
+  for (let i = 0; i < R; i++) {
+    const r0 = Math.floor((i * rows) / R);
+    const r1 = Math.floor(((i + 1) * rows) / R);
+    for (let j = 0; j < C; j++) {
+      const c0 = Math.floor((j * cols) / C);
+      const c1 = Math.floor(((j + 1) * cols) / C);
+      let best = NaN;
+      for (let r = r0; r < r1; r++) {
+        for (let c = c0; c < c1; c++) {
+          const v = weights[r * cols + c];
+          if (!Number.isFinite(v)) continue;
+          if (Number.isNaN(best) || (abs ? Math.abs(v) > Math.abs(best) : v > best)) best = v;
+        }
+      }
+      out[i * C + j] = best;
+    }
+  }
+  return { weights: out, rows: R, cols: C };
 }
 
 /** The { row, col } under point (x, y) in CSS pixels, or null outside the grid. */
 export function cellAt(layout, rows, cols, x, y) {
-  const col = Math.floor((x - layout.gridX) / layout.cell);
-  const row = Math.floor((y - layout.gridY) / layout.cell);
+  const col = Math.floor((x - layout.gridX) / (layout.cellWidth ?? layout.cell));
+  const row = Math.floor((y - layout.gridY) / (layout.cellHeight ?? layout.cell));
   if (!(row >= 0 && row < rows && col >= 0 && col < cols)) return null;
   return { row, col };
 }

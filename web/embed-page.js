@@ -6,7 +6,7 @@
 // the element's own link still reproduces the view). Deliberately stores nothing (no cookies,
 // no storage) and never puts URL text into HTML: attributes and textContent only.
 
-import { formatModelParams, parseModelParams } from './app-state.js';
+import { formatModelParams, parseModelParams, refusedNotice } from './app-state.js';
 import { define } from './embed.js';
 import { sampleInput } from './models.js';
 
@@ -21,11 +21,8 @@ if (state.seed !== null && !query.has('input')) state.input = sampleInput(state.
 document.documentElement.lang = state.lang === 'zh' ? 'zh-Hans' : 'en';
 const app = document.getElementById('app');
 const refused = document.getElementById('refused');
-if (state.refused.length) {
-  refused.textContent =
-    (state.lang === 'zh' ? '已忽略无效参数：' : 'Ignored invalid parameters: ') + state.refused.join(', ');
-  refused.hidden = false;
-}
+refused.textContent = refusedNotice(state.refused, state.lang); // the main page says it the same way
+refused.hidden = !refused.textContent;
 
 const demo = document.createElement('attn-demo');
 for (const key of ['model', 'view', 'input', 'layer', 'head', 'lang']) demo.setAttribute(key, String(state[key]));

@@ -67,8 +67,13 @@ export function selectMaps(result, config, kind = null) {
     if (k === 'cross') return m.kind === 'cross';
     return m.kind === 'self' && m.stack === k;
   });
-  const layers = 1 + Math.max(...maps.map((m) => m.layer));
-  const heads = 1 + Math.max(...maps.map((m) => m.head));
+  // Loops, not Math.max(...maps): spreading a long array into a call overflows the stack.
+  let layers = 0;
+  let heads = 0;
+  for (const m of maps) {
+    layers = Math.max(layers, m.layer + 1);
+    heads = Math.max(heads, m.head + 1);
+  }
   const grid = Array.from({ length: layers }, () => new Array(heads).fill(null));
   for (const m of maps) grid[m.layer][m.head] = m;
   return { kind: k, layers, heads, grid };

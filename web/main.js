@@ -3,13 +3,14 @@
 // (train-view.js, which trains in a worker).
 //
 // Holds: the glue between the DOM, app-state.js (the page's state in the URL hash, the
-// playground's part via state.js), data.js (seeded Q, K, V), the library, <attn-demo> and
-// <attn-heatmap>, and the language switch (i18n.js). Deliberately holds no maths, no drawing and
-// no parsing: those live in the modules it imports, which are testable on their own. The view
-// never calls the library: this file hands it plain typed arrays.
+// playground's part via state.js, and the notice naming the hash parameters it refused), data.js
+// (seeded Q, K, V), the library, <attn-demo> and <attn-heatmap>, and the language switch
+// (i18n.js). Deliberately holds no maths, no drawing and no parsing: those live in the modules it
+// imports, which are testable on their own. The view never calls the library: this file hands it
+// plain typed arrays.
 
 import { init, ops } from 'attnlab';
-import { VIEWS, formatPageHash, parsePageHash, switchView } from './app-state.js';
+import { VIEWS, formatPageHash, parsePageHash, refusedNotice, switchView } from './app-state.js';
 import { axisLabels, makeQKV } from './data.js';
 import { formatValue } from './draw.js';
 import { define } from './embed.js';
@@ -32,6 +33,7 @@ const ui = {
   status: $('status'),
   progress: $('load-progress'),
   error: $('error'),
+  refused: $('refused'),
   form: $('controls'),
   n: $('n'),
   m: $('m'),
@@ -55,6 +57,13 @@ let frame = 0; // pending compute (one per animation frame, however many inputs 
 let readoutActive = false; // a cell has been read; keep the readout in step with new data
 let train = null; // the TrainView, made on the first visit to the Train view
 let TrainView = null; // train-view.js, imported on the first visit (the first plot never waits for it)
+
+/** Say which parameters of the hash last read were refused (in the page's language), or nothing.
+ *  It stays while the person works in that view: the canonical hash no longer shows them. */
+function showRefused() {
+  ui.refused.textContent = refusedNotice(page.refused, page.lang);
+  ui.refused.hidden = !ui.refused.textContent;
+}
 
 function showError(message) {
   ui.error.textContent = message;
@@ -114,6 +123,7 @@ function applyPage({ fromDemo = false } = {}) {
   $('models-title').dataset.i18n = title;
   ui.modelsView.querySelector('.lede').dataset.i18n = lede;
   applyLanguage(page.lang);
+  showRefused();
   const playground = page.view === 'playground';
   const training = page.view === 'train';
   ui.view.hidden = !playground;
@@ -285,4 +295,5 @@ async function main() {
   ui.app.dataset.state = 'ready';
 }
 
+showRefused(); // before the library loads, and even if it cannot
 main();

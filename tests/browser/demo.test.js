@@ -8,7 +8,8 @@
 // window drawn, and its decoded rows are in the URL (step=: a fresh page and the embed page decode
 // as many; reset, another view or input drop it; hostile steps refused); compare shows every model and A − B (B teacher-forced); PNG/SVG downloads; the
 // language switch; the custom elements in a host page (and that removing one frees its model);
-// the sandboxed iframe; the iframe URL reproducing a view; hostile query/hash values refused;
+// the sandboxed iframe; the iframe URL reproducing a view; hostile query/hash values refused, and
+// named on both pages (an unknown hide flag too; a hash over 4,096 characters keeps its valid parts);
 // a missing model file reported plainly; phone width, dark mode; and no console errors, failed or
 // foreign requests.
 
@@ -448,6 +449,37 @@ test('a same-origin model path works; hostile query values are refused, nothing 
   assert.deepEqual(dialogs, []);
   assert.deepEqual(hostileProblems, []);
   assert.deepEqual(browser.foreign, []);
+  await p.close();
+});
+
+test('refused hash parameters are named on the page (en, zh); a 5,000-character input costs only itself', async () => {
+  const { page: p, problems: refusedProblems } = await browser.newPage();
+  const hash = `#view=alignment&model=dates-dot&bogus=1&hide=picker,nonsense&input=${'x'.repeat(5000)}`;
+  assert.ok(hash.length > 4096);
+  await p.goto(`${browser.url}/web/${hash}`);
+  await p.waitForFunction(() => document.getElementById('app').dataset.rendered?.startsWith('#view=alignment&model=dates-dot&'), null, { timeout: 10000 });
+  // The valid view and model open; the over-long input gives way to the model's sample.
+  const state = await p.locator('#demo').evaluate((el) => el.state);
+  assert.deepEqual([state.view, state.model, state.input], ['alignment', 'dates-dot', '22 Nov 2026']);
+  assert.equal(await p.locator('#refused').isVisible(), true);
+  assert.equal(await p.locator('#refused').textContent(), 'Ignored invalid parameters: input, hide=nonsense');
+  await screenshot(p, 'page-refused-en');
+  // The notice follows the language switch, in the embed page's words.
+  await p.locator('header #lang').selectOption('zh');
+  await p.waitForFunction(() => document.getElementById('app').dataset.rendered?.endsWith('&lang=zh'), null, { timeout: 10000 });
+  assert.equal(await p.locator('#refused').textContent(), '已忽略无效参数：input, hide=nonsense');
+  await screenshot(p, 'page-refused-zh');
+  // A clean hash (a link followed) clears it.
+  await p.evaluate(() => { location.hash = '#view=time&model=dates-dot&input=1%20Jan%202020'; });
+  await p.waitForFunction(() => document.getElementById('app').dataset.rendered?.startsWith('#view=time&'), null, { timeout: 10000 });
+  assert.equal(await p.locator('#refused').isHidden(), true);
+  // The embed page: the unknown flag is named, the known one still hides the picker.
+  await p.goto(`${browser.url}/web/embed.html?model=dates-dot&input=abc&hide=picker,nonsense`);
+  await p.waitForFunction(() => document.getElementById('app').dataset.state === 'ready');
+  assert.equal(await p.locator('#refused').textContent(), 'Ignored invalid parameters: hide=nonsense');
+  assert.equal(await p.locator('attn-demo').getAttribute('hide'), 'picker');
+  assert.equal(await p.locator('attn-demo select#model').isVisible(), false);
+  assert.deepEqual(refusedProblems, []);
   await p.close();
 });
 

@@ -308,6 +308,56 @@ test('big matrices render and summarise instead of building a huge table', async
   assert.ok(r.width > 0);
 });
 
+// Labels spread into Math.max overflowed the stack from about 100,000 (200,000 always does), and a
+// grid that long at the 2 px minimum cell is wider than any canvas Chromium allocates: nothing drew.
+for (const [rows, cols] of [[1, 200_000], [200_000, 1]]) {
+  test(`a ${rows} × ${cols} matrix (labelled) draws, within a bounded canvas, without errors`, async () => {
+    const r = await page.evaluate(async ([rows, cols]) => {
+      const el = document.createElement('attn-heatmap');
+      el.setAttribute('label', 'Huge');
+      document.body.append(el);
+      const weights = new Float32Array(rows * cols);
+      for (let i = 0; i < weights.length; i++) weights[i] = (i % 1000) / 1000;
+      const labels = (n, p) => Array.from({ length: n }, (_, i) => `${p}${i}`);
+      const errors = [];
+      const onError = (e) => errors.push(String(e.message ?? e.reason));
+      window.addEventListener('error', onError);
+      window.addEventListener('unhandledrejection', onError);
+      const started = performance.now();
+      try {
+        el.data = { weights, rows, cols, rowLabels: labels(rows, 'q'), colLabels: labels(cols, 'k') };
+        el.flush(); // draw now, so an exception surfaces here rather than in a frame callback
+      } catch (err) {
+        errors.push(err.message);
+      }
+      const ms = performance.now() - started;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      window.removeEventListener('error', onError);
+      window.removeEventListener('unhandledrejection', onError);
+      const canvas = el.shadowRoot.querySelector('canvas');
+      // Ink inside the grid area only (the legend alone would also count as ink).
+      const copy = document.createElement('canvas');
+      copy.width = canvas.width;
+      copy.height = canvas.height;
+      const ctx = copy.getContext('2d', { willReadFrequently: true });
+      ctx.drawImage(canvas, 0, 0);
+      const grid = ctx.getImageData(0, 0, Math.min(canvas.width, 400), Math.min(canvas.height, 400)).data;
+      const colours = new Set();
+      for (let i = 0; i < grid.length; i += 4) colours.add(`${grid[i]},${grid[i + 1]},${grid[i + 2]}`);
+      el.focusCell(rows - 1, cols - 1); // the last cell is reachable by keyboard
+      const focused = el.focusedCell;
+      el.remove();
+      return { errors, ms, width: canvas.width, height: canvas.height, colours: colours.size, focused: [focused.row, focused.col] };
+    }, [rows, cols]);
+    assert.deepEqual(r.errors, []);
+    assert.ok(r.width > 0 && r.height > 0, `canvas ${r.width} × ${r.height}`);
+    assert.ok(r.width <= 16384 && r.height <= 16384, `canvas ${r.width} × ${r.height} is too large to allocate`);
+    assert.ok(r.colours > 20, `only ${r.colours} colours: the grid was not drawn`);
+    assert.deepEqual(r.focused, [rows - 1, cols - 1]);
+    assert.ok(r.ms < 5000, `drawing took ${r.ms.toFixed(0)} ms`);
+  });
+}
+
 test('removing the element detaches its listeners; re-adding restores them', async () => {
   const r = await plain().evaluate(async (el) => {
     const parent = el.parentNode;

@@ -6,8 +6,10 @@ import {
   LAYOUT,
   MISSING_RGB,
   VIRIDIS,
+  canvasScale,
   cellAt,
   computeLayout,
+  downsample,
   csvField,
   escapeXml,
   fillPixels,
@@ -155,6 +157,44 @@ test('computeLayout never goes below minCell, and honours a fixed cell size', ()
   const small = computeLayout({ rows: 3, cols: 5, cellSize: 6, availableWidth: 50, rowLabelWidth: 10, colLabelHeight: 10 });
   assert.equal(small.cell, 6);
   assert.equal(small.showLabels, false);
+});
+
+test('computeLayout squeezes a side longer than maxGrid into sub-pixel cells, without labels', () => {
+  const wide = computeLayout({ rows: 1, cols: 100_000, availableWidth: 320, rowLabelWidth: 30, colLabelHeight: 30 });
+  assert.equal(wide.cellWidth, LAYOUT.maxGrid / 100_000);
+  assert.equal(wide.cellHeight, LAYOUT.minCell);
+  assert.equal(wide.gridWidth, LAYOUT.maxGrid);
+  assert.equal(wide.showLabels, false);
+  const tall = computeLayout({ rows: 100_000, cols: 1, availableWidth: 320, rowLabelWidth: 30, colLabelHeight: 30 });
+  assert.equal(tall.cellWidth, LAYOUT.maxCell);
+  assert.equal(tall.cellHeight, LAYOUT.maxGrid / 100_000);
+  assert.equal(tall.gridHeight, LAYOUT.maxGrid);
+  assert.equal(tall.showLabels, false);
+  assert.ok(tall.height < LAYOUT.maxGrid + 100);
+  // Within the limit nothing changes: square cells.
+  const fits = computeLayout({ rows: 4, cols: 1000, availableWidth: 320 });
+  assert.deepEqual([fits.cellWidth, fits.cellHeight], [fits.cell, fits.cell]);
+  assert.deepEqual(cellAt(wide, 1, 100_000, wide.gridX + LAYOUT.maxGrid - 0.01, wide.gridY + 1), { row: 0, col: 99_999 });
+});
+
+test('canvasScale keeps a canvas within the sizes browsers allocate', () => {
+  assert.equal(canvasScale(800, 600, 2), 2);
+  assert.equal(canvasScale(800, 600, 0), 1);
+  assert.equal(canvasScale(8192 + 100, 100, 2), 16384 / 8292);
+  const s = canvasScale(8300, 8300, 2);
+  assert.ok(8300 * s <= 16384 && (8300 * s) ** 2 <= 2 ** 28, String(s));
+});
+
+test('downsample keeps each block\'s peak (max, or farthest from 0) and skips non-finite values', () => {
+  const w = new Float32Array([0, 0.9, 0, 0, 0.1, 0.2, NaN, NaN]);
+  assert.deepEqual(downsample(w, 1, 8, 1, 4), { weights: new Float32Array([0.9, 0, 0.2, NaN]), rows: 1, cols: 4 });
+  const d = downsample(new Float32Array([0.5, -0.7, 0.2, 0.1]), 4, 1, 2, 4, 'absmax');
+  assert.deepEqual([...d.weights].map((v) => Math.round(v * 10) / 10), [-0.7, 0.2]);
+  assert.deepEqual([d.rows, d.cols], [2, 1]);
+  assert.equal(downsample(w, 2, 4, 8, 8).weights, w); // already fits: the same array
+  const big = downsample(new Float32Array(250_000).fill(0.25), 1, 250_000, 1, 8192);
+  assert.equal(big.cols, 8192);
+  assert.ok(big.weights.every((v) => v === 0.25));
 });
 
 test('computeLayout: the legend keeps a minimum width even for one column', () => {

@@ -11,6 +11,7 @@ import {
   formatPageHash,
   parseModelParams,
   parsePageHash,
+  refusedNotice,
 } from '../../web/app-state.js';
 import { LANGUAGES, keys, resolveLang, t } from '../../web/i18n.js';
 import { DEFAULT_MODEL, MODELS, OFFERED, ModelUnavailableError, fetchModel, findModel, resolveModel, sampleInput } from '../../web/models.js';
@@ -58,10 +59,55 @@ test('hostile values are refused or clamped, never thrown', () => {
   assert.deepEqual(s.hide, ['views', 'picker']);
   assert.equal(Array.from(s.input).length, MAX_INPUT);
   assert.ok(s.input.startsWith('ab\u202e'));
-  assert.deepEqual(s.refused.sort(), ['a', 'head', 'lang', 'layer', 'model', 'seed', 'view']);
+  assert.deepEqual(s.refused.sort(), ['a', 'head', 'hide=<script>', 'lang', 'layer', 'model', 'seed', 'view']);
   assert.equal(parseModelParams('layer=99', ORIGIN).layer, 15); // clamped
   assert.equal(parseModelParams('layer=NaN&head=Infinity', ORIGIN).layer, 0);
   for (const junk of [null, undefined, 42, {}, '%E0%A4%A', '?'.repeat(10000)]) assert.doesNotThrow(() => parseModelParams(junk, ORIGIN));
+});
+
+test('unknown hide flags are refused by name; the known ones still apply', () => {
+  const s = parseModelParams('hide=picker,nonsense%20views,,foo,nonsense', ORIGIN);
+  assert.deepEqual(s.hide, ['views', 'picker']);
+  assert.deepEqual(s.refused, ['hide=nonsense', 'hide=foo']);
+  assert.deepEqual(parseModelParams('hide=picker,card', ORIGIN).refused, []);
+  // A long flag is shortened for the notice, and a flood of them is summed up, not listed.
+  const long = parseModelParams(`hide=${'x'.repeat(100)}`, ORIGIN).refused;
+  assert.deepEqual(long, [`hide=${'x'.repeat(23)}…`]);
+  const flood = parseModelParams(`hide=${Array.from({ length: 50 }, (_, i) => `f${i}`).join(',')}`, ORIGIN).refused;
+  assert.deepEqual(flood, ['hide=f0', 'hide=f1', 'hide=f2', 'hide=f3', 'hide=…']);
+});
+
+test('over-long values are refused one by one, never silently dropped', () => {
+  const long = 'x'.repeat(5000);
+  for (const k of ['model', 'a', 'b', 'hide', 'input', 'view', 'lang']) {
+    const s = parseModelParams(`${k}=${long}`, ORIGIN);
+    assert.deepEqual(s.refused, [k], k);
+  }
+});
+
+test('a hash over 4,096 characters keeps its valid parameters and reports the refused ones', () => {
+  const hash = `#view=time&model=dates-dot&bogus=1&hide=picker,nonsense&layer=1&lang=zh&input=${'9'.repeat(5000)}`;
+  assert.ok(hash.length > 4096);
+  const s = parsePageHash(hash, ORIGIN);
+  assert.equal(s.view, 'time');
+  assert.equal(s.model, 'dates-dot');
+  assert.equal(s.layer, 1);
+  assert.equal(s.lang, 'zh');
+  assert.equal(s.input, parsePageHash('#view=time&model=dates-dot', ORIGIN).input); // the model's sample
+  assert.deepEqual(s.refused, ['input', 'hide=nonsense']);
+  // The playground's keys survive a long hash too (state.js alone ignores hashes over 1,024).
+  const pg = parsePageHash(`#view=playground&n=5&m=7&junk=${'z'.repeat(5000)}`, ORIGIN);
+  assert.equal(pg.view, 'playground');
+  assert.deepEqual([pg.playground.n, pg.playground.m], [5, 7]);
+  assert.deepEqual(pg.refused, []);
+});
+
+test('refusedNotice: one translated sentence for both pages, empty when nothing was refused', () => {
+  assert.equal(refusedNotice([], 'en'), '');
+  assert.equal(refusedNotice(['step'], 'en'), 'Ignored invalid parameters: step');
+  assert.equal(refusedNotice(['input', 'hide=nonsense'], 'en'), 'Ignored invalid parameters: input, hide=nonsense');
+  assert.equal(refusedNotice(['input', 'hide=nonsense'], 'zh'), '已忽略无效参数：input, hide=nonsense');
+  assert.equal(refusedNotice(['<b>x</b>'], 'en'), 'Ignored invalid parameters: <b>x</b>'); // text, for textContent
 });
 
 test('models: registry names and same-origin .safetensors paths only', () => {

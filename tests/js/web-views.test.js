@@ -226,6 +226,13 @@ test('selectMaps: every layer and head, per kind for an encoder-decoder', async 
   assert.equal(gridMax([[{ weights: { data: new Float32Array(4) } }]]), 1);
 });
 
+test('selectMaps sizes the grid with a loop: 200,000 maps do not overflow the stack', () => {
+  const attention = Array.from({ length: 200_000 }, (_, i) => ({ layer: i % 3, head: i % 5, kind: 'self' }));
+  const sel = selectMaps({ attention }, { variant: 'encoder' });
+  assert.deepEqual([sel.layers, sel.heads], [3, 5]);
+  assert.equal(sel.grid[2][4].layer, 2);
+});
+
 test('poolingRows: one row (attention), sentences (han), hops (structured); the penalty checks out', async () => {
   const text = 'the cat sat on the mat . not a good dog . zebra ran';
   const att = await model('tiny-clf-attention');
