@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, ops, AttnlabError } from '../../wasm/index.js';
+import { init, ops, createModel, createTrainer, AttnlabError } from '../../wasm/index.js';
 import { OP_TABLE } from './hostile-helpers.js';
 
 const lib = await init();
@@ -89,4 +89,22 @@ test('luongLocalAttention: window and t that leave float32 are refused, naming t
   refused(() => ops.luongLocalAttention(q, k, L, { window: 2, t: 1e-46 }), /options\.t 1e-46 is 0 in float32/);
   // 0.01 itself (0.0099999998 in float32) is still accepted
   assert.equal(ops.luongLocalAttention(q, k, L, { window: 0.01, t: 1 }).weights.shape.length, 1);
+});
+
+test('createTrainer: lr, momentum, weightDecay and clip that leave float32 are refused by name', async () => {
+  const model = await createModel({
+    architecture: 'classifier', cell: 'gru', embeddingSize: 4, hiddenSize: 4, numLayers: 1, pooling: 'attention', labels: ['a', 'b'],
+    tokenizer: { type: 'word', vocab: ['<pad>', '<unk>', 'x'], unk: '<unk>', pad: '<pad>' },
+  }, { seed: 1 });
+  try {
+    // clip 1e-46 would be 0 in C: "no clipping"
+    refused(() => createTrainer(model, { clip: 1e-46 }), /createTrainer: options\.clip 1e-46 is 0 in float32/);
+    refused(() => createTrainer(model, { lr: 1e-46 }), /options\.lr 1e-46 is 0 in float32/);
+    refused(() => createTrainer(model, { lr: 1e39 }), /options\.lr 1e\+39 is Infinity in float32/);
+    refused(() => createTrainer(model, { weightDecay: 1e39 }), /options\.weightDecay 1e\+39 is Infinity/);
+    refused(() => createTrainer(model, { momentum: '0.5' }), /options\.momentum must be a finite number >= 0, got "0.5"/);
+    createTrainer(model, { clip: 1e-40, lr: 1e-3 }).dispose();
+  } finally {
+    model.dispose();
+  }
 });
