@@ -443,6 +443,29 @@ export function checkOptions(options, name, allowed) {
   return o;
 }
 
+/**
+ * A number option the C library takes as a float32, checked as C will see it: a finite number
+ * (`positive`: > 0, `nonzero`: not 0, `min`: >= min), still finite after Math.fround (1e39 is
+ * Infinity in float32) and not a non-zero value that rounds to 0 (1e-46): C reads 0 as "the
+ * default" or "off" for several options, so it would be silently wrong. Returns the float32 value.
+ */
+export function f32Option(what, name, value, { min, positive = false, nonzero = false } = {}) {
+  const rule = positive ? ' > 0' : min !== undefined ? ` >= ${min}` : nonzero ? ' other than 0' : '';
+  if (typeof value !== 'number' || !Number.isFinite(value) || (positive && !(value > 0)) ||
+      (nonzero && value === 0) || (min !== undefined && !(value >= min))) {
+    const got = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' && value !== null ? typeof value : String(value);
+    throw new AttnlabError(`${what}: options.${name} must be a finite number${rule}, got ${got}`);
+  }
+  const f = Math.fround(value); // monotone, so `min` and `positive` still hold unless f is 0
+  if (!Number.isFinite(f)) {
+    throw new AttnlabError(`${what}: options.${name} ${value} is ${f} in float32, which the library computes in (largest about 3.4e38)`);
+  }
+  if (f === 0 && value !== 0) {
+    throw new AttnlabError(`${what}: options.${name} ${value} is 0 in float32, which the library computes in (smallest non-zero about 1.4e-45)`);
+  }
+  return f;
+}
+
 /** True when two shapes are equal. */
 export function sameShape(a, b) {
   return a.length === b.length && a.every((d, i) => d === b[i]);

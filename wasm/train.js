@@ -17,7 +17,7 @@
 // results out. What it does not do: any maths (but the log-softmax of a transformer's evaluate
 // loss, from the model's logits), or keep typed-array views across calls.
 
-import { AttnlabError, Arena, getLib, readCString, statusName } from './core.js';
+import { AttnlabError, Arena, f32Option, getLib, readCString, statusName } from './core.js';
 import { Model } from './model.js';
 import { readSafetensors } from './io.js';
 import { lmEvaluate } from './memory-rnn-model.js';
@@ -314,13 +314,18 @@ export function createTrainer(model, options = {}) {
   for (const k of Object.keys(options)) if (!known.includes(k)) throw new AttnlabError(`createTrainer: unknown option '${k}' (known: ${known.join(', ')})`);
   const optimizer = options.optimizer ?? 'adam';
   if (!(optimizer in OPTIMIZERS)) throw new AttnlabError(`createTrainer: optimizer must be 'adam' or 'sgd', not '${optimizer}'`);
-  const lr = options.lr ?? (optimizer === 'adam' ? 3e-3 : 0.1);
+  // checked as the float32 values C gets: a clip of 1e-46 would otherwise be 0, "no clipping"
+  const what = 'createTrainer';
+  const lr = f32Option(what, 'lr', options.lr ?? (optimizer === 'adam' ? 3e-3 : 0.1), { positive: true });
+  const momentum = f32Option(what, 'momentum', options.momentum ?? 0, { min: 0 });
+  const weightDecay = f32Option(what, 'weightDecay', options.weightDecay ?? 0, { min: 0 });
+  const clip = f32Option(what, 'clip', options.clip ?? 1, { min: 0 });
   const x = h.x;
   const ar = new Arena(x);
   let ptr;
   try {
     const pOut = ar.alloc(4, 'the handle');
-    const status = x.al_trainer_create(h.ptr, OPTIMIZERS[optimizer], lr, options.momentum ?? 0, options.weightDecay ?? 0, options.clip ?? 1, pOut);
+    const status = x.al_trainer_create(h.ptr, OPTIMIZERS[optimizer], lr, momentum, weightDecay, clip, pOut);
     if (status !== 0) throw new AttnlabError(`createTrainer: lr (${lr}) must be > 0, momentum in [0, 1), weightDecay >= 0, clip finite`, statusName(status));
     ptr = new Uint32Array(x.memory.buffer, pOut, 1)[0];
   } finally {

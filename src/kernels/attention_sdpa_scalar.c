@@ -9,6 +9,12 @@
  *  - att NULL: an online softmax (Milakov & Gimelshein 2018) streams over keys keeping a running
  *    max m, running sum l and an unnormalised output row; when a larger score arrives, the
  *    running sum and row are rescaled by e^{m_old − m_new}. No T×S buffer exists.
+ *    The unnormalised row Σ_s e^{e_s − m} v_s can leave float32's range when the answer does not
+ *    (it grows to Σ_s e^{e_s − m} ≤ S times max|v|, the answer stays within max|v|: values near
+ *    3e38 with several keys), and a score that overflowed to ±inf upsets the running max. Such a
+ *    row, found non-finite at the end, is computed again by al_sdpa_row_normalised, which takes
+ *    the att path's steps (weights normalised before they touch v) without the buffer, so both
+ *    paths agree; the hot loop pays nothing for it.
  * Causal rows stop at key t (keys after it are never touched), masked keys are skipped.
  */
 #include <string.h>
@@ -19,6 +25,38 @@
 static int visible_keys(int t, int S, int causal)
 {
     return causal ? (t + 1 < S ? t + 1 : S) : S;
+}
+
+static float score(const float *qt, const float *ks, int D, float scale)
+{
+    float dot = 0.0f;
+    for (int d = 0; d < D; d++) dot += qt[d] * ks[d];
+    return dot * scale;
+}
+
+void al_sdpa_row_normalised(float *ot, const float *qt, const float *k, const float *v, int Sv,
+                            int D, int Dv, float scale, const uint8_t *key_mask)
+{
+    /* the att path's steps (al_softmax_forward_scalar, then Σ a_s v_s), scores recomputed per pass */
+    float max = 0.0f, sum = 0.0f;
+    int any = 0;
+    for (int s = 0; s < Sv; s++) {
+        if (key_mask && key_mask[s]) continue;
+        float e = score(qt, k + (long)s * D, D, scale);
+        if (!any || e > max) max = e;
+        any = 1;
+    }
+    memset(ot, 0, sizeof(float) * (size_t)Dv);
+    if (!any) return;
+    for (int s = 0; s < Sv; s++)
+        if (!(key_mask && key_mask[s])) sum += al_expf_scalar(score(qt, k + (long)s * D, D, scale) - max);
+    float inv = 1.0f / sum;
+    for (int s = 0; s < Sv; s++) {
+        if (key_mask && key_mask[s]) continue;
+        float a = al_expf_scalar(score(qt, k + (long)s * D, D, scale) - max) * inv;
+        if (a == 0.0f) continue;
+        for (int d = 0; d < Dv; d++) ot[d] += a * v[(long)s * Dv + d];
+    }
 }
 
 void al_sdpa_forward_scalar(float *out, float *att, const float *q, const float *k,
@@ -73,6 +111,8 @@ void al_sdpa_forward_scalar(float *out, float *att, const float *q, const float 
             if (any) {
                 float inv = 1.0f / l;
                 for (int d = 0; d < Dv; d++) ot[d] *= inv;
+                if (al_first_nonfinite_scalar(ot, Dv) >= 0) /* overflowed, or a score is ±inf */
+                    al_sdpa_row_normalised(ot, qt, k, v, Sv, D, Dv, scale, key_mask);
             }
         }
     }

@@ -12,6 +12,9 @@
  *    horizontal reductions), and O_b += P V_b reads sᵀ as a transposed A. Hidden entries (causal,
  *    key mask) are set to −inf before the max and to exactly 0 after the exp.
  * Causal blocks stop at the diagonal (keys past the block's last query are never read).
+ * A streaming row that overflowed (its unnormalised sum of values near 3e38, while the answer is
+ * finite), whose running max is ±inf (scores that overflowed) or that saw no key is redone by
+ * al_sdpa_row_normalised, as in the scalar twin, so it matches the att path.
  */
 #include <math.h>
 
@@ -124,11 +127,15 @@ void al_sdpa_forward_simd128(float *out, float *att, const float *q, const float
             al_sgemm_simd128(1, 0, tb, Dv, nb, 1.0f, st, QB, v + (long)s0 * Dv, Dv,
                              s0 > 0 ? 1.0f : 0.0f, ob, Dv);
         }
-        /* normalise; a row that saw no key (l = 0) stays zero */
+        /* normalise; the rare rows the running sums cannot finish (see above) are redone */
         for (int i = 0; i < tb; i++) {
-            if (l[i] > 0.0f) scal(ob + (long)i * Dv, 1.0f / l[i], Dv);
-            else
-                for (int d = 0; d < Dv; d++) ob[(long)i * Dv + d] = 0.0f;
+            float *oi = ob + (long)i * Dv;
+            if (l[i] > 0.0f && isfinite(m[i])) {
+                scal(oi, 1.0f / l[i], Dv);
+                if (al_first_nonfinite_simd128(oi, Dv) < 0) continue;
+            }
+            int t = t0 + i, sv = causal ? (t + 1 < S ? t + 1 : S) : S;
+            al_sdpa_row_normalised(oi, q + (long)t * D, k, v, sv, D, Dv, scale, key_mask);
         }
     }
 }

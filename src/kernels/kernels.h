@@ -127,6 +127,13 @@ void al_embedding_backward(float *dweight, const int32_t *ids, int N, const floa
 void al_sdpa_forward_scalar(float *out, float *att, const float *q, const float *k,
                             const float *v, int T, int S, int D, int Dv, float scale,
                             const uint8_t *key_mask, int causal);
+/* One streaming row again over its Sv visible keys, with the att path's steps and rounding
+ * (max, Σ e^{e_s − max}, then Σ_s a_s v_s with each weight normalised before it multiplies v_s,
+ * so no partial sum exceeds max|v|) but no [S] buffer: the scores are recomputed in each of its
+ * three passes. Both twins call it for a row whose running Σ e^{e_s − m} v_s left float32's
+ * range or whose scores reached ±inf; no visible key gives zeros. */
+void al_sdpa_row_normalised(float *ot, const float *qt, const float *k, const float *v, int Sv,
+                            int D, int Dv, float scale, const uint8_t *key_mask);
 
 #if AL_SIMD128
 int al_first_nonfinite_simd128(const float *x, int n);

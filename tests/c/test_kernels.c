@@ -174,7 +174,7 @@ static void softmax_ref(double *y, const float *x, const uint8_t *mask, int mstr
     }
 }
 
-enum { FILL_UNIFORM, FILL_HIGH, FILL_OUTLIERS, FILL_HUGE };
+enum { FILL_UNIFORM, FILL_HIGH, FILL_OUTLIERS, FILL_HUGE, FILL_HUGE_V };
 
 static void fill_scores(float *x, long n, int kind)
 {
@@ -491,6 +491,9 @@ static void test_sdpa_case(int T, int S, int D, int Dv, int causal, int masked, 
         for (int i = 0; i < T * D; i++) q[i] = 1.0f;
         for (int i = 0; i < S * D; i++) k[i] = check_randf(90, 100) / (float)D;
         scale = 1.0f;
+    } else if (kind == FILL_HUGE_V) { /* values near float32's limit: Σ_s e^{s−m} v_s overflows, the answer does not */
+        for (int i = 0; i < S * Dv; i++) v[i] = (i % Dv % 2 ? -1.0f : 1.0f) * check_randf(2e38f, 3e38f);
+        scale = 0.1f;
     } else if (kind == FILL_OUTLIERS) { /* a few keys aligned with the queries */
         for (int s = 0; s < S; s++)
             if (check_uniform() < 0.2)
@@ -546,6 +549,50 @@ static void test_sdpa(void)
     test_sdpa_case(40, 200, 32, 32, 0, 2, FILL_UNIFORM);  /* everything masked: zeros */
     test_sdpa_case(33, 200, 8, 8, 0, 3, FILL_OUTLIERS);   /* first key block fully masked */
     test_sdpa_case(90, 200, 8, 8, 1, 3, FILL_OUTLIERS);   /* ... causal: early rows see nothing */
+    /* values near ±3e38: both paths give the weighted mean (|out| <= max|v|), not an overflow;
+     * D and Dv off the 4-lane width, several query and key blocks, causal and masked */
+    test_sdpa_case(1, 3, 3, 2, 0, 0, FILL_HUGE_V);
+    for (int causal = 0; causal <= 1; causal++)
+        for (int masked = 0; masked <= 1; masked++) {
+            test_sdpa_case(7, 5, 5, 7, causal, masked, FILL_HUGE_V);
+            test_sdpa_case(37, 150, 9, 5, causal, masked, FILL_HUGE_V);
+        }
+    test_sdpa_case(90, 200, 6, 3, 1, 3, FILL_HUGE_V); /* first key block masked, early rows see nothing */
+}
+
+/* Scores that overflow float32 (q·k = ±1e40 → ±inf): the streaming path must give what the att
+ * path gives, row by row: NaN where the att path's softmax meets +inf or only −inf (the JS glue
+ * then says AL_ERR_OVERFLOW), the right weights where −inf sits beside finite scores. */
+static void test_sdpa_score_overflow(void)
+{
+    enum { T = 4, S = 3, D = 3, Dv = 5 };
+    const float q[T * D] = { 1e20f, 0, 0,   -1e20f, 0, 1,   -1e20f, -1e20f, -1e20f,   1e-20f, 2e-20f, -1e-20f };
+    const float k[S * D] = { 1e20f, 0, 0,   0, 1e20f, 0,   0, 0, 1e20f };
+    float v[S * Dv], out[T * Dv], ref[T * Dv], att[T * S];
+    for (int i = 0; i < S * Dv; i++) v[i] = (float)(i + 1);
+    const uint8_t mask0[S] = { 1, 0, 0 };
+    for (int vi = 0; vi < NVARIANTS; vi++)
+        for (int causal = 0; causal <= 1; causal++)
+            for (int masked = 0; masked <= 1; masked++) {
+                const uint8_t *mask = masked ? mask0 : NULL;
+                variants[vi].sdpa(ref, att, q, k, v, T, S, D, Dv, 1.0f, mask, causal);
+                variants[vi].sdpa(out, NULL, q, k, v, T, S, D, Dv, 1.0f, mask, causal);
+                int same = 1;
+                for (int i = 0; i < T * Dv; i++) {
+                    int fo = isfinite(out[i]), fr = isfinite(ref[i]);
+                    if (fo != fr || (fr && fabs(out[i] - ref[i]) > 1e-6 + 1e-5 * fabs(ref[i]))) same = 0;
+                }
+                /* row 1 ([−inf, 0, 1e20] or a prefix) and row 3 (tiny scores) are finite answers */
+                int finite = 1;
+                for (int i = Dv; i < 2 * Dv; i++) finite &= isfinite(out[i]) && isfinite(ref[i]);
+                for (int i = 3 * Dv; i < 4 * Dv; i++) finite &= isfinite(out[i]) && isfinite(ref[i]);
+                /* row 0 sees +inf unless key 0 is masked: non-finite both ways */
+                int row0 = masked ? isfinite(out[0]) : !isfinite(out[0]) && !isfinite(ref[0]);
+                char what[120];
+                snprintf(what, sizeof what, "sdpa_%s scores ±inf causal=%d masked=%d: streaming == weights path",
+                         variants[vi].name, causal, masked);
+                check_true(what, same && finite && row0);
+            }
 }
 
 /* ------------------------------------------------------------------ finite check */
@@ -630,6 +677,7 @@ int main(void)
     test_layernorm();
     test_embedding();
     test_sdpa();
+    test_sdpa_score_overflow();
     test_first_nonfinite();
     test_api();
     return check_report("test_kernels");

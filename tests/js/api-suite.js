@@ -61,6 +61,78 @@ export function runApiSuite({ simd }) {
     }
   });
 
+  test(`${build}: sdpa with values near 3e38: streaming and weights paths both give the weighted mean`, () => {
+    // the weights sum to 1, so |output| <= max|v| < 3.4e38; the streaming path's unnormalised
+    // Σ e^{s−m} v_s must not overflow into AL_ERR_OVERFLOW. D = 5 and Dv = 3 are off the 4-lane
+    // width; 2 heads of 20 queries and 70 keys span several SIMD query and key blocks.
+    const [H, L, S, D, Dv] = [2, 20, 70, 5, 3];
+    const q = randomTensor([H, L, D], 11);
+    const k = randomTensor([H, S, D], 12);
+    const v = randomTensor([H, S, Dv], 13, 2e38, 3e38);
+    for (let i = 1; i < v.data.length; i += Dv) v.data[i] = -v.data[i]; // column 1 near -3e38
+    const mask = Array.from({ length: S }, (_, s) => s % 3 === 1);
+    for (const causal of [false, true]) {
+      for (const masked of [false, true]) {
+        // double reference
+        const want = new Float64Array(H * L * Dv);
+        for (let h = 0; h < H; h++) {
+          for (let t = 0; t < L; t++) {
+            const e = [];
+            for (let s = 0; s < S; s++) {
+              if ((causal && s > t) || (masked && mask[s])) continue;
+              let dot = 0;
+              for (let d = 0; d < D; d++) dot += q.data[(h * L + t) * D + d] * k.data[(h * S + s) * D + d];
+              e.push([s, dot * Math.fround(1 / Math.sqrt(D))]);
+            }
+            const m = Math.max(...e.map(([, x]) => x));
+            const sum = e.reduce((a, [, x]) => a + Math.exp(x - m), 0);
+            for (const [s, x] of e) {
+              for (let d = 0; d < Dv; d++) want[(h * L + t) * Dv + d] += (Math.exp(x - m) / sum) * v.data[(h * S + s) * Dv + d];
+            }
+          }
+        }
+        for (const returnWeights of [true, false]) {
+          const opts = { causal, returnWeights, ...(masked ? { keyPaddingMask: mask } : {}) };
+          const got = ops.scaledDotProductAttention(q, k, v, opts);
+          assertClose(got.output, { data: want, shape: [H, L, Dv] }, { atol: 0, rtol: 1e-4, label: `causal ${causal} masked ${masked} weights ${returnWeights}` });
+        }
+      }
+    }
+    // the issue's case: every value 3e38, several keys: exactly 3e38 (in float32) both ways
+    const allBig = [[3e38, 3e38], [3e38, 3e38], [3e38, 3e38]];
+    for (const returnWeights of [true, false]) {
+      const out = ops.scaledDotProductAttention([[0.1, 0.2, 0.3]], [[0.1, 0, 0], [0, 0.1, 0], [0, 0, 0.1]], allBig, { returnWeights }).output.data;
+      for (const x of out) assert.ok(Math.abs(x - 3e38) <= 3e38 * 1e-6, `returnWeights ${returnWeights}: ${x}`);
+    }
+    assert.equal(lib.liveAllocations(), 0);
+  });
+
+  test(`${build}: sdpa with scores that overflow float32: streaming and weights paths agree`, () => {
+    // q·k = ±2e40 is ±Infinity in float32. +Infinity, or only -Infinity, leaves no softmax: both
+    // paths must say AL_ERR_OVERFLOW (the streaming path once gave zeros, with success); a
+    // -Infinity beside a finite score is weight 0 (the streaming path once overflowed).
+    const v = [[1, 2, 3], [3, 4, 5]];
+    const cases = [
+      ['a +inf score', [[1e20, 1e20]], [[1e20, 1e20], [1, 1]], null],
+      ['a -inf score beside a finite one', [[1e20, 1e20]], [[-1e20, -1e20], [1, 1]], [3, 4, 5]],
+      ['only -inf scores', [[1e20, 1e20]], [[-1e20, -1e20], [-1e20, -1e20]], null],
+      ['the +inf key masked', [[1e20, 1e20]], [[1e20, 1e20], [1, 1]], [3, 4, 5], [true, false]],
+    ];
+    for (const [name, q, k, want, mask] of cases) {
+      for (const causal of [false, true]) {
+        for (const returnWeights of [true, false]) {
+          const label = `${name}, causal ${causal}, weights ${returnWeights}`;
+          const call = () => ops.scaledDotProductAttention(q, k, v, { scale: 1, causal, returnWeights, ...(mask ? { keyPaddingMask: mask } : {}) });
+          // causal: the single query sees key 0 only
+          const w = causal ? (name === 'a -inf score beside a finite one' ? null : mask ? [0, 0, 0] : null) : want;
+          if (w === null) assert.throws(call, (e) => e instanceof AttnlabError && e.code === 'AL_ERR_OVERFLOW', label);
+          else assert.deepEqual(Array.from(call().output.data), w, label);
+        }
+      }
+    }
+    assert.equal(lib.liveAllocations(), 0);
+  });
+
   test(`${build}: matmul in every transpose against a double reference`, () => {
     for (const [M, K, N] of [[1, 1, 1], [3, 5, 7], [9, 17, 19], [16, 8, 33], [1, 64, 256]]) {
       for (const ta of [false, true]) {

@@ -11,7 +11,7 @@
 // dimension B is accepted: query [B, dq], keys [B, n, dk], keyPaddingMask [B, n] (or [n], shared);
 // parameter gradients are summed over B. Docs: docs/additive-luong.md.
 
-import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, snapshot, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, checkOptions, f32Option, fmtShape, snapshot, toMask, toTensor, withArena } from '../core.js';
 
 const SCORES = { dot: 0, general: 1, concat: 2 };
 const POSITIONS = { monotonic: 0, predictive: 1 };
@@ -245,10 +245,7 @@ function luongPrepare(what, query, keys, params, options, local) {
   const W_c = param(what, p, 'W_c', [d, 2 * d], '[d, 2d]');
   const r = { what, ...s, d, score, scoreName, W_a, v_a, W_c, da, local };
   if (local) {
-    const window = o.window ?? 10;
-    if (typeof window !== 'number' || !Number.isFinite(window) || !(window >= 0.01)) {
-      throw new AttnlabError(`${what}: window (D) must be a finite number >= 0.01, got ${window}`);
-    }
+    const window = f32Option(what, 'window (D)', o.window ?? 10, { min: 0.01 });
     const posName = o.position ?? 'monotonic';
     if (!Object.hasOwn(POSITIONS, posName)) {
       throw new AttnlabError(`${what}: position must be 'monotonic' or 'predictive', got ${JSON.stringify(posName)}`);
@@ -258,10 +255,7 @@ function luongPrepare(what, query, keys, params, options, local) {
       if (o.t === undefined || o.t === null) {
         throw new AttnlabError(`${what}: options.t (the decoder step, p_t = t) is required for position 'monotonic'`);
       }
-      if (typeof o.t !== 'number' || !Number.isFinite(o.t)) {
-        throw new AttnlabError(`${what}: t must be a finite number, got ${o.t}`);
-      }
-      t = o.t;
+      t = f32Option(what, 't', o.t);
     }
     let W_p = null;
     let v_p = null;

@@ -2,7 +2,7 @@
 // layerNorm, embedding. Shapes are checked here with messages that name the tensors; the maths is
 // in src/kernels/ (via the al_* entry points of src/attnlab.h).
 
-import { AttnlabError, check, checkOptions, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, check, checkOptions, f32Option, toMask, toTensor, withArena } from '../core.js';
 
 export function matmul(a, b, options) {
   const o = checkOptions(options, 'matmul', ['transposeA', 'transposeB']);
@@ -84,10 +84,7 @@ export function layerNorm(input, options) {
   const Bt = o.bias === undefined ? null : toTensor(o.bias, 'bias', [1]);
   if (W && W.shape[0] !== C) throw new AttnlabError(`layerNorm: x has ${C} features but weight has ${W.shape[0]}`, 'AL_ERR_SHAPE');
   if (Bt && Bt.shape[0] !== C) throw new AttnlabError(`layerNorm: x has ${C} features but bias has ${Bt.shape[0]}`, 'AL_ERR_SHAPE');
-  const eps = o.eps ?? 1e-5;
-  if (typeof eps !== 'number' || !(eps > 0) || !Number.isFinite(eps)) {
-    throw new AttnlabError(`layerNorm: eps must be a finite number > 0, got ${eps}`);
-  }
+  const eps = f32Option('layerNorm', 'eps', o.eps ?? 1e-5, { positive: true });
   return withArena('layerNorm', (x, ar) => {
     const px = ar.f32(X.data, 'x');
     const pw = W ? ar.f32(W.data, 'weight') : 0;

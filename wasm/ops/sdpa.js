@@ -3,7 +3,7 @@
 // key-padding masks, and its backward (`scaledDotProductAttention.backward`). Maths:
 // src/kernels/attention_sdpa_scalar.c (forward), src/kernels/attention_transformer.c (backward).
 
-import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, readUpstream, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, checkOptions, f32Option, fmtShape, readUpstream, toMask, toTensor, withArena } from '../core.js';
 
 const OPTIONS = ['causal', 'keyPaddingMask', 'scale', 'returnWeights'];
 
@@ -31,13 +31,8 @@ function prepare(what, query, key, value, options) {
   if (Sv !== S) throw new AttnlabError(`${what}: key has ${S} rows but value has ${Sv}`, 'AL_ERR_SHAPE');
   const B = r === 4 ? lead[0] : 1;
   const H = r === 4 ? lead[1] : r === 3 ? lead[0] : 1;
-  let scale = 0;
-  if (o.scale !== undefined) {
-    if (typeof o.scale !== 'number' || !Number.isFinite(o.scale) || o.scale === 0) {
-      throw new AttnlabError(`${what}: scale must be a finite non-zero number, got ${o.scale}`);
-    }
-    scale = o.scale;
-  }
+  // 0 tells C "1/√D", so a given scale must stay non-zero in float32
+  const scale = o.scale === undefined ? 0 : f32Option(what, 'scale', o.scale, { nonzero: true });
   let mask = null;
   if (o.keyPaddingMask !== undefined && o.keyPaddingMask !== null) {
     const shapes = r === 4 ? [[B, S], [S]] : [[S]];

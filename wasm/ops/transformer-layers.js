@@ -4,7 +4,7 @@
 // name them; the maths is in src/kernels/transformer_layers.c (which chains the multi-head
 // attention, layer norm, activation and sgemm kernels). Docs: docs/transformer-layers.md.
 
-import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, readUpstream, sameShape, snapshot, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, checkOptions, f32Option, fmtShape, readUpstream, sameShape, snapshot, toMask, toTensor, withArena } from '../core.js';
 
 // The C params array order (al_tl_param in src/api/transformer_layers.h).
 const ALL_PARAMS = [
@@ -111,10 +111,7 @@ function prepare(what, dec, xIn, memIn, params, options) {
   if (!Object.hasOwn(ACTIVATIONS, actName)) {
     throw new AttnlabError(`${what}: activation must be 'relu' or 'gelu', got ${JSON.stringify(actName)}`);
   }
-  const eps = o.layerNormEps ?? 1e-5;
-  if (typeof eps !== 'number' || !Number.isFinite(eps) || !(eps > 0)) {
-    throw new AttnlabError(`${what}: layerNormEps must be a finite number > 0, got ${eps}`);
-  }
+  const eps = f32Option(what, 'layerNormEps', o.layerNormEps ?? 1e-5, { positive: true });
   const { P, F } = readParams(what, params, dec ? ALL_PARAMS : ENCODER_PARAMS, E);
   const selfMask = dec
     ? keyMask(o.tgtKeyPaddingMask, 'tgtKeyPaddingMask', batched, B, T)
