@@ -484,6 +484,7 @@ export function readUpstream(what, upstream, shapes) {
     throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${names.join(', ')}), e.g. { output: dOutput }`);
   }
   const u = snapshot(upstream, what, 'upstream', names);
+  requireSomeUpstream(what, u, names);
   const got = {};
   for (const [k, shape] of Object.entries(shapes)) {
     if (u[k] === undefined || u[k] === null) { got[k] = null; continue; }
@@ -522,6 +523,17 @@ export function backwardArgs(what, rest, outputs) {
     }
   }
   return { options: rest.length === 2 ? rest[0] : undefined, upstream };
+}
+
+/**
+ * Refuses an upstream snapshot that names no output: backward(...args, {}) is indistinguishable
+ * from backward(...args, options) with the upstream forgotten, and all-zero gradients are never
+ * a silent answer. Missing entries next to a given one still count as zero.
+ */
+export function requireSomeUpstream(what, snap, outputs) {
+  if (!outputs.some((k) => snap[k] !== undefined && snap[k] !== null)) {
+    throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${outputs.join(', ')}) with at least one gradient; it names none (the upstream gradients are missing?)`);
+  }
 }
 
 let lib = null; // { x: exports, api }, set by index.js once init() resolves

@@ -12,7 +12,8 @@
 // Layout: core.js (errors, tensors, arena), ops/*.js (one module per family of ops), this file
 // (loading and the op table). Types: index.d.ts, hand-written.
 
-import { AttnlabError, getLib, setLib } from './core.js';
+import { AttnlabError, getLib, kindOf, setLib } from './core.js';
+import { fetchChecked, readSource } from './source.js';
 import * as basic from './ops/basic.js';
 import * as sdpa from './ops/sdpa.js';
 import * as additiveLuong from './ops/additive-luong.js';
@@ -114,7 +115,12 @@ async function instantiate(options) {
       ? () => {}
       : () => { throw new AttnlabError(`attnlab.wasm called the unexpected import ${imp.module}.${imp.name}`); };
   }
-  const instance = await WebAssembly.instantiate(module, imports);
+  let instance;
+  try {
+    instance = await WebAssembly.instantiate(module, imports);
+  } catch (e) {
+    throw new AttnlabError(`init: the wasm could not be instantiated: ${e?.name ?? 'Error'}: ${e?.message ?? e}`, 'AL_ERR_FORMAT');
+  }
   const x = instance.exports;
   if (typeof x.al_abi_version !== 'function' || typeof x.memory !== 'object') {
     throw new AttnlabError('init: this module is not attnlab.wasm (no al_abi_version export)');
@@ -128,30 +134,31 @@ async function instantiate(options) {
 
 async function compileFrom(source) {
   if (source instanceof WebAssembly.Module) return source;
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    return WebAssembly.compile(source);
-  }
-  if (typeof source === 'string' || source instanceof URL) {
-    const url = new URL(source, import.meta.url);
-    if (url.protocol === 'file:') {
-      const { readFile } = await import('node:fs/promises');
-      return WebAssembly.compile(await readFile(url));
+  try {
+    if (typeof source === 'string' || source instanceof URL) {
+      const url = new URL(source, import.meta.url);
+      if (url.protocol !== 'file:') {
+        const response = await fetchChecked(url, 'init');
+        // Compile while downloading where the server labels the bytes correctly.
+        if (typeof WebAssembly.compileStreaming === 'function' &&
+            (response.headers.get('content-type') ?? '').startsWith('application/wasm')) {
+          return await WebAssembly.compileStreaming(response);
+        }
+        return await WebAssembly.compile(await readSource(response, 'init'));
+      }
+      return await WebAssembly.compile(await readSource(url, 'init'));
     }
-    const response = await fetch(url);
-    if (!response.ok) throw new AttnlabError(`init: fetching ${url} failed with HTTP ${response.status}`);
-    // Compile while downloading where the server labels the bytes correctly.
-    if (typeof WebAssembly.compileStreaming === 'function' &&
-        (response.headers.get('content-type') ?? '').startsWith('application/wasm')) {
-      return WebAssembly.compileStreaming(response);
+    const isBytes = source instanceof ArrayBuffer || ArrayBuffer.isView(source);
+    const isResponse = source !== null && typeof source === 'object' && typeof source.arrayBuffer === 'function' && 'ok' in source;
+    if (!isBytes && !isResponse) {
+      throw new AttnlabError(`init: options.wasm must be bytes, a URL, a Response or a WebAssembly.Module, got ${kindOf(source)}`);
     }
-    return WebAssembly.compile(await response.arrayBuffer());
+    return await WebAssembly.compile(await readSource(source, 'init'));
+  } catch (e) {
+    if (e instanceof AttnlabError) throw e;
+    // CompileError (not a .wasm), LinkError, a TypeError from compileStreaming: all named here
+    throw new AttnlabError(`init: the wasm could not be compiled: ${e?.name ?? 'Error'}: ${e?.message ?? e}`, 'AL_ERR_FORMAT');
   }
-  // A Response, duck-typed: touching the global `Response` in Node loads undici (~40 ms).
-  if (source && typeof source === 'object' && typeof source.arrayBuffer === 'function' && 'ok' in source) {
-    if (!source.ok) throw new AttnlabError(`init: fetching the wasm failed with HTTP ${source.status}`);
-    return WebAssembly.compile(await source.arrayBuffer());
-  }
-  throw new AttnlabError('init: options.wasm must be bytes, a URL, a Response or a WebAssembly.Module');
 }
 
 /** The op table; every function throws AttnlabError until init() has resolved. */

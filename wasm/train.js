@@ -17,7 +17,8 @@
 // results out. What it does not do: any maths (but the log-softmax of a transformer's evaluate
 // loss, from the model's logits), or keep typed-array views across calls.
 
-import { AttnlabError, Arena, f32Option, getLib, readCString, statusName } from './core.js';
+import { AttnlabError, Arena, checkOptions, f32Option, getLib, kindOf, readCString, statusName } from './core.js';
+import { readSource } from './source.js';
 import { Model } from './model.js';
 import { readSafetensors } from './io.js';
 import { lmEvaluate } from './memory-rnn-model.js';
@@ -26,6 +27,7 @@ const ERR_CAP = 256; // AL_MODEL_ERR_CAP
 const MAX_SOURCE = 4096;
 const MAX_STEPS = 1024;
 const OPTIMIZERS = { adam: 0, sgd: 1 };
+const MAX_BATCH = 65536; // examples in one step
 
 /** Models made here → { ptr, live, trainers } (loadModel()'s models keep their handle private). */
 const handles = new WeakMap();
@@ -61,9 +63,18 @@ function adopt(x, ptr) {
  * @param {{ seed?: number }} [options] seed: an integer in [0, 2^32)
  * @returns {Promise<Model>}
  */
-export async function createModel(config, { seed = 0 } = {}) {
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xFFFFFFFF) throw new AttnlabError(`createModel: seed ${seed} must be an integer in [0, 2^32)`);
-  const text = typeof config === 'string' ? config : JSON.stringify(config);
+export async function createModel(config, options) {
+  const seed = checkOptions(options, 'createModel', ['seed']).seed ?? 0;
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xFFFFFFFF) throw new AttnlabError(`createModel: seed ${typeof seed === 'number' ? seed : kindOf(seed)} must be an integer in [0, 2^32)`);
+  if (typeof config !== 'string' && (config === null || typeof config !== 'object' || Array.isArray(config))) {
+    throw new AttnlabError(`createModel: config must be a config object or its JSON text, got ${kindOf(config)}`);
+  }
+  let text;
+  try {
+    text = typeof config === 'string' ? config : JSON.stringify(config); // one read of every value
+  } catch (e) {
+    throw new AttnlabError(`createModel: the config cannot be written as JSON: ${e?.message ?? e}`);
+  }
   const x = await lib();
   const bytes = new TextEncoder().encode(text);
   const ar = new Arena(x);
@@ -84,22 +95,7 @@ export async function createModel(config, { seed = 0 } = {}) {
  * @returns {Promise<Model>}
  */
 export async function loadTrainableModel(source) {
-  let bytes;
-  if (source instanceof Uint8Array) bytes = source;
-  else if (source instanceof ArrayBuffer) bytes = new Uint8Array(source);
-  else if (ArrayBuffer.isView(source)) bytes = new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
-  else {
-    let url = null;
-    try { url = new URL(source); } catch { if (typeof globalThis.location?.href === 'string') url = new URL(source, globalThis.location.href); }
-    if (url === null || url.protocol === 'file:') {
-      const { readFile } = await import('node:fs/promises');
-      bytes = new Uint8Array(await readFile(url ?? source));
-    } else {
-      const r = await fetch(url);
-      if (!r.ok) throw new AttnlabError(`loadTrainableModel: fetching ${url} failed with HTTP ${r.status}`);
-      bytes = new Uint8Array(await r.arrayBuffer());
-    }
-  }
+  const bytes = await readSource(source, 'loadTrainableModel');
   const x = await lib();
   const ar = new Arena(x);
   try {
@@ -283,6 +279,8 @@ function labelId(model, label, what) {
 /** A batch of examples → padded Int32Arrays [B, S] and [B, T] with their lengths. */
 function pack(model, batch, what) {
   if (!Array.isArray(batch) || batch.length === 0) throw new AttnlabError(`${what}: the batch must be a non-empty array of examples`);
+  if (batch.length > MAX_BATCH) throw new AttnlabError(`${what}: the batch has ${batch.length} examples; at most ${MAX_BATCH} per step`, 'AL_ERR_SHAPE');
+  batch = Array.from({ length: batch.length }, (_, i) => batch[i]); // each example read once
   const example = EXAMPLES[model.architecture];
   if (!example) throw new AttnlabError(`${what}: training "${model.architecture}" models is not supported`, 'AL_ERR_UNSUPPORTED');
   const srcs = [], tgts = [];
@@ -294,7 +292,9 @@ function pack(model, batch, what) {
     tgts.push(t);
   });
   const B = batch.length;
-  const S = Math.max(...srcs.map((s) => s.length)), T = Math.max(0, ...tgts.map((t) => t.length));
+  let S = 0, T = 0; // loops, not Math.max(...): a spread of a large batch overflows the stack
+  for (const s of srcs) S = Math.max(S, s.length);
+  for (const t of tgts) T = Math.max(T, t.length);
   const src = new Int32Array(B * S), tgt = new Int32Array(Math.max(B * T, 1));
   srcs.forEach((s, b) => src.set(s, b * S));
   tgts.forEach((t, b) => tgt.set(t, b * T));
@@ -308,12 +308,13 @@ function pack(model, batch, what) {
  *           clip?: number }} [options] defaults: adam, lr 3e-3 (sgd: 0.1), momentum 0,
  *   weightDecay 0 (decoupled, AdamW-style), clip 1 (global gradient norm; 0 = off)
  */
-export function createTrainer(model, options = {}) {
+export function createTrainer(model, options) {
   const h = handle(model, 'createTrainer');
-  const known = ['optimizer', 'lr', 'momentum', 'weightDecay', 'clip', 'seed'];
-  for (const k of Object.keys(options)) if (!known.includes(k)) throw new AttnlabError(`createTrainer: unknown option '${k}' (known: ${known.join(', ')})`);
+  options = checkOptions(options, 'createTrainer', ['optimizer', 'lr', 'momentum', 'weightDecay', 'clip', 'seed']);
   const optimizer = options.optimizer ?? 'adam';
-  if (!(optimizer in OPTIMIZERS)) throw new AttnlabError(`createTrainer: optimizer must be 'adam' or 'sgd', not '${optimizer}'`);
+  if (typeof optimizer !== 'string' || !Object.hasOwn(OPTIMIZERS, optimizer)) {
+    throw new AttnlabError(`createTrainer: optimizer must be 'adam' or 'sgd', not ${typeof optimizer === 'string' ? `'${optimizer.slice(0, 40)}'` : kindOf(optimizer)}`);
+  }
   // checked as the float32 values C gets: a clip of 1e-46 would otherwise be 0, "no clipping"
   const what = 'createTrainer';
   const lr = f32Option(what, 'lr', options.lr ?? (optimizer === 'adam' ? 3e-3 : 0.1), { positive: true });
@@ -383,6 +384,7 @@ export class Trainer {
   /** Set the learning rate (for schedules). */
   setLearningRate(lr) {
     const x = this.#live('setLearningRate');
+    lr = f32Option('Trainer.setLearningRate', 'lr', lr, { positive: true });
     if (x.al_trainer_set_lr(this.#ptr, lr) !== 0) throw new AttnlabError(`Trainer.setLearningRate: lr ${lr} must be a finite number > 0`);
   }
 
@@ -402,8 +404,11 @@ export class Trainer {
    * every sentence's n − 1 predictions, perplexity = exp(loss), tokens (predictions) and count.
    * A memory-rnn classifier head evaluates as a classifier.
    */
-  evaluate(pairs, { loss = true } = {}) {
+  evaluate(pairs, options) {
     this.#live('evaluate');
+    const loss = checkOptions(options, 'Trainer.evaluate', ['loss']).loss ?? true;
+    if (typeof loss !== 'boolean') throw new AttnlabError(`Trainer.evaluate: options.loss must be true or false, got ${kindOf(loss)}`);
+    if (!Array.isArray(pairs)) throw new AttnlabError(`Trainer.evaluate: pairs must be an array of examples, got ${kindOf(pairs)}`);
     const m = this.model;
     if (m.architecture === 'memory-rnn' && m.config.head !== 'classifier') return lmEvaluate(m, pairs);
     if (m.architecture === 'classifier' || m.config.head === 'classifier') {

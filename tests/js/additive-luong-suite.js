@@ -125,8 +125,8 @@ export function runAdditiveLuongSuite({ simd }) {
     const a = ops.additiveAttention.backward(q, k, params, { weights: [1, 0, 0] });
     const b = ops.additiveAttention.backward(q, k, params, {}, { weights: [1, 0, 0], context: [0, 0, 0] });
     for (const n of ['query', 'keys', 'W_q', 'W_k', 'bias', 'v']) assert.deepEqual(a[n], b[n]);
-    const z = ops.additiveAttention.backward(q, k, params, {});
-    assert.ok(Object.values(z).every((g) => g.data.every((x) => x === 0)));
+    // an upstream naming no output is refused (it would be the options with upstream forgotten)
+    assert.throws(() => ops.additiveAttention.backward(q, k, params, {}), (e) => e instanceof AttnlabError && /upstream.*names none/.test(e.message));
   });
 
   test(`${build}: a fully masked row gives zero weights and context, never NaN`, () => {

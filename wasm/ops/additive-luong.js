@@ -11,7 +11,7 @@
 // dimension B is accepted: query [B, dq], keys [B, n, dk], keyPaddingMask [B, n] (or [n], shared);
 // parameter gradients are summed over B. Docs: docs/additive-luong.md.
 
-import { AttnlabError, backwardArgs, check, checkOptions, f32Option, fmtShape, snapshot, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, f32Option, fmtShape, snapshot, toMask, toTensor, withArena } from '../core.js';
 
 const SCORES = { dot: 0, general: 1, concat: 2 };
 const POSITIONS = { monotonic: 0, predictive: 1 };
@@ -104,6 +104,7 @@ function splitBackwardArgs(what, rest) {
   }
   const u = snapshot(upstream, `${what}.backward`, 'upstream');
   checkUpstreamKeys(what, u, outputs);
+  requireSomeUpstream(`${what}.backward`, u, outputs);
   return { options, upstream: u };
 }
 

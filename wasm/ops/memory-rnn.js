@@ -6,7 +6,7 @@
 // messages that name the tensor; the maths is in src/kernels/memory_rnn.c (via
 // src/api/memory_rnn.h). Docs: docs/memory-rnn.md.
 
-import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, snapshot, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, fmtShape, snapshot, toTensor, withArena } from '../core.js';
 
 const ALIGNS = { additive: 0, dot: 1 };
 const SARNN_PARAMS = { additive: ['A', 'b', 'W_h', 'W_s', 'v'], dot: ['A', 'b', 'W_K', 'W_Q'] };
@@ -59,6 +59,7 @@ function readUpstream(what, upstream, shapes) {
     }
   }
   const u = snapshot(upstream, what, 'upstream', names);
+  requireSomeUpstream(what, u, names);
   const out = {};
   for (const k of Object.keys(u)) {
     if (u[k] === undefined || u[k] === null) continue;

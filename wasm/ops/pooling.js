@@ -15,7 +15,7 @@
 // Here: shape checks with messages that name the tensors, copying in and out of wasm memory.
 // Not here: any maths (src/kernels/attention_pooling.c; batching in src/api/pooling.c).
 
-import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, snapshot, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, fmtShape, snapshot, toMask, toTensor, withArena } from '../core.js';
 
 /**
  * Op specifications: parameter names with their ranks, output names, the C entry points.
@@ -173,6 +173,7 @@ function backward(name, H, params, rest) {
     if (!spec.outputs.includes(k)) throw new AttnlabError(`${what}: unknown upstream gradient upstream.${k} (outputs: ${spec.outputs.join(', ')})`);
   }
   const upstream = snapshot(args.upstream, what, 'upstream', spec.outputs);
+  requireSomeUpstream(what, upstream, spec.outputs);
   const ups = spec.outputs.map((k) => {
     const shape = k === 'penalty' ? [p.B] : p.outShapes[k];
     return upstreamData(what, k, upstream[k], shape, p.batched);

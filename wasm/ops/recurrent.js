@@ -10,7 +10,7 @@
 // src/kernels/recurrent.c (equations: docs/recurrent.md); the C entry points are
 // al_recurrent_forward / al_recurrent_backward (src/api/recurrent.h).
 
-import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, sameShape, snapshot, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, fmtShape, sameShape, snapshot, toTensor, withArena } from '../core.js';
 
 const CELL = { rnn_tanh: 0, rnn_relu: 1, lstm: 2, gru: 3 };
 const GATES = { rnn: 1, lstm: 4, gru: 3 };
@@ -189,6 +189,7 @@ function backward(kind, input, params, rest) {
     if (!allowed.includes(k)) throw new AttnlabError(`${what}: unknown upstream.${k} (known: ${allowed.join(', ')})`);
   }
   const up = snapshot(upstream, what, 'upstream', allowed);
+  requireSomeUpstream(what, up, allowed);
   const grad = (name, shape) => {
     if (up[name] === undefined || up[name] === null) return null;
     const t = toTensor(up[name], `upstream.${name}`);
