@@ -247,8 +247,8 @@ export class Decoder {
   readonly srcIds: Int32Array;
   readonly srcTokens: string[];
   readonly maxLength: number;
-  steps: number;
-  done: boolean;
+  readonly steps: number;
+  readonly done: boolean;
   /** The next token (argmax, or `force`); throws once done. */
   step(force?: number): DecoderStep;
   dispose(): void;

@@ -54,7 +54,9 @@ export type LstmGradients = RecurrentGradients & { c0: Tensor };
 
 export interface RecurrentOp<O, R, U, G> {
   (x: TensorLike, params: RecurrentParams, options?: O): R;
-  backward(x: TensorLike, params: RecurrentParams, options: O | undefined, upstream?: U): G;
+  /** upstream is required and last; options may be left out. */
+  backward(x: TensorLike, params: RecurrentParams, options: O | undefined, upstream: U): G;
+  backward(x: TensorLike, params: RecurrentParams, upstream: U): G;
 }
 
 export interface RecurrentOps {

@@ -51,6 +51,12 @@ export interface ScaledDotProductAttention {
     options: SdpaOptions | undefined,
     upstream: SdpaUpstream,
   ): SdpaGradients;
+  backward(
+    query: TensorLike,
+    key: TensorLike,
+    value: TensorLike,
+    upstream: SdpaUpstream,
+  ): SdpaGradients;
 }
 
 export interface SdpaOps {

@@ -112,6 +112,11 @@ export interface RelativePositionAttention {
     options: RelativeOptions | undefined,
     upstream: MultiHeadAttentionUpstream,
   ): RelativeGradients;
+  backward(
+    x: TensorLike,
+    params: RelativeParams,
+    upstream: MultiHeadAttentionUpstream,
+  ): RelativeGradients;
   /** clip(j − i, −k, k) for query i (row) and key j (column), shape [n, n]. */
   distances(n: number, k: number): { data: Int32Array; shape: [number, number] };
 }
