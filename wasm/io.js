@@ -15,7 +15,8 @@
 // and `code` the status name ('AL_ERR_FORMAT', 'AL_ERR_UNSUPPORTED', 'AL_ERR_NONFINITE', ...).
 // Format, limits and the full error list: docs/model-format.md.
 
-import { AttnlabError, readCString, statusName, withArena } from './core.js';
+import { AttnlabError, kindOf, readCString, statusName, typedArrayType, withArena } from './core.js';
+import { bytesOf } from './source.js';
 
 const ERR_CAP = 256; // AL_SAFETENSORS_ERR_CAP
 
@@ -27,30 +28,12 @@ const ERR_CAP = 256; // AL_SAFETENSORS_ERR_CAP
  *   tensors in header order; `dtype` is the stored one ('F32', 'F16' or 'BF16'), `data` is
  *   always float32.
  */
-/** True for a detached ArrayBuffer (ArrayBuffer.prototype.detached is not in Node 20). */
-function isDetached(buffer) {
-  if (typeof buffer.detached === 'boolean') return buffer.detached;
-  try {
-    new Uint8Array(buffer); // eslint-disable-line no-new
-    return false;
-  } catch {
-    return true;
-  }
-}
-
 export function readSafetensors(bytes) {
-  let view;
-  // A detached (transferred) buffer has byteLength 0 and throws on use: name it instead.
-  const buffer = bytes instanceof ArrayBuffer ? bytes : bytes instanceof Uint8Array ? bytes.buffer : null;
-  if (buffer && buffer.byteLength === 0 && isDetached(buffer)) {
-    throw new AttnlabError('readSafetensors: the bytes\' ArrayBuffer has been detached (transferred); pass a live buffer');
+  if (!(bytes instanceof ArrayBuffer) && typedArrayType(bytes) !== 'Uint8Array') {
+    throw new AttnlabError(`readSafetensors: bytes must be a Uint8Array or an ArrayBuffer, got ${kindOf(bytes)}`);
   }
-  if (bytes instanceof ArrayBuffer) view = new Uint8Array(bytes);
-  else if (bytes instanceof Uint8Array) view = bytes;
-  else {
-    const kind = bytes === null ? 'null' : bytes?.constructor?.name ?? typeof bytes;
-    throw new AttnlabError(`readSafetensors: bytes must be a Uint8Array or an ArrayBuffer, got ${kind}`);
-  }
+  // a plain view from the intrinsic accessors: a subclass's `length` cannot size the copy
+  const view = bytesOf(bytes, 'readSafetensors');
   return withArena('readSafetensors', (x, ar) => {
     const pBytes = ar.alloc(view.length, 'the file');
     new Uint8Array(x.memory.buffer, pBytes, view.length).set(view);

@@ -22,7 +22,7 @@ function tooLarge(what, name, bytes) {
 }
 
 /** A caller's bytes as a plain Uint8Array over the same memory (its own `length` may lie). */
-function bytesOf(source, what) {
+export function bytesOf(source, what) {
   // buffer, byteOffset and byteLength from the intrinsic accessors, not from the object
   const proto = source instanceof ArrayBuffer ? null
     : typedArrayType(source) ? Object.getPrototypeOf(Uint8Array.prototype) : DataView.prototype;

@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 
-import { init, ops, loadModel, createModel, loadTrainableModel, createTrainer, AttnlabError } from '../../wasm/index.js';
+import { init, ops, loadModel, readSafetensors, createModel, loadTrainableModel, createTrainer, AttnlabError } from '../../wasm/index.js';
 import { OP_TABLE, T, expectAlError, knownAnswer } from './hostile-helpers.js';
 
 const lib = await init();
@@ -114,6 +114,9 @@ test('4: a Float32Array subclass cannot lie about its length', () => {
   // a subclass whose iterator lies is not iterated
   class Iter extends Float32Array { *[Symbol.iterator]() { yield 99; } }
   assert.deepEqual(Array.from(ops.softmax({ data: new Iter([0, 0]), shape: [2] }).data), [0.5, 0.5]);
+  // readSafetensors copies the bytes the array holds, whatever its `length` says
+  class ShortBytes extends Uint8Array { get length() { return 1; } }
+  expectAlError(lib, () => readSafetensors(new ShortBytes(20)), { codes: ['AL_ERR_FORMAT'], names: [/header length 0/] });
   // nor is a fake one (a Float32Array prototype without the internal slots) a TypeError
   expectAlError(lib, () => ops.softmax({ data: Object.create(Float32Array.prototype), shape: [2] }), { names: [/must be a Float32Array/] });
 });
