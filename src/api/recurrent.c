@@ -70,7 +70,7 @@ al_status al_recurrent_forward(int cell, int B, int T, int I, int H, int layers,
     /* gates [B,T,G·H], state [B,T,H], two ping-pong layer outputs [B,T,D·H], kernel scratch */
     const size_t n_gates = BT * G * H, n_state = BT * H;
     const size_t n_buf = layers > 1 ? BT * DH : 0;
-    const size_t n_scr = al_recurrent_layer_forward_scratch(cell, B, H);
+    const size_t n_scr = al_recurrent_layer_forward_scratch(cell, B, T, H);
     float *mem = alloc_floats((double)n_gates + n_state + 2.0 * n_buf + n_scr, &st);
     if (!mem) return st;
     float *gates = mem, *state = gates + n_gates, *buf = state + n_state;
@@ -119,7 +119,7 @@ al_status al_recurrent_backward(int cell, int B, int T, int I, int H, int layers
     /* every layer's output Y [L][B,T,D·H], gates [L·D][B,T,G·H], state [L·D][B,T,H], two
      * gradient buffers [B,T,D·H] for the layer inputs, and the larger kernel scratch */
     const size_t n_y = BT * DH, n_gates = BT * G * H, n_state = rnn ? 0 : BT * H;
-    const size_t n_scr = max_size(al_recurrent_layer_forward_scratch(cell, B, H),
+    const size_t n_scr = max_size(al_recurrent_layer_forward_scratch(cell, B, T, H),
                                   al_recurrent_layer_backward_scratch(cell, B, T, H));
     float *mem = alloc_floats((double)layers * n_y + (double)LD * (n_gates + n_state) +
                               2.0 * n_y + n_scr, &st);
