@@ -71,9 +71,12 @@ al_status al_recurrent_forward(int cell, int B, int T, int I, int H, int layers,
     const size_t n_gates = BT * G * H, n_state = BT * H;
     const size_t n_buf = layers > 1 ? BT * DH : 0;
     const size_t n_scr = al_recurrent_layer_forward_scratch(cell, B, T, H);
-    float *mem = alloc_floats((double)n_gates + n_state + 2.0 * n_buf + n_scr, &st);
+    /* + 16 floats: the gate rows start on a 64-byte line (al_malloc promises 8 bytes), so the
+     * per-step gate loads never straddle one */
+    float *mem = alloc_floats((double)n_gates + n_state + 2.0 * n_buf + n_scr + 16, &st);
     if (!mem) return st;
-    float *gates = mem, *state = gates + n_gates, *buf = state + n_state;
+    float *gates = (float *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
+    float *state = gates + n_gates, *buf = state + n_state;
     float *scratch = n_scr ? buf + 2 * n_buf : NULL;
 
     const float *in = x;
