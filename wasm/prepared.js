@@ -34,13 +34,15 @@ let ptrOf; // (tensor, what) → its offset in wasm memory; set by PreparedTenso
 /** One float tensor resident in wasm memory; made by prepare(), freed by dispose(). */
 export class PreparedTensor {
   #x;
-  #ptr;
+  #raw; // the al_malloc block, for al_free
+  #ptr; // the data, on a 64-byte line inside it
   #shape;
   #name;
 
   /** @private use prepare(tensor) */
-  constructor(x, ptr, shape, name) {
+  constructor(x, raw, ptr, shape, name) {
     this.#x = x;
+    this.#raw = raw;
     this.#ptr = ptr;
     this.#shape = shape;
     this.#name = name;
@@ -74,7 +76,7 @@ export class PreparedTensor {
   /** Free the wasm memory. Later uses throw; a second dispose() is harmless. */
   dispose() {
     if (this.#ptr === 0) return;
-    this.#x.al_free(this.#ptr);
+    this.#x.al_free(this.#raw);
     this.#ptr = 0;
     leaks?.unregister(this);
   }
@@ -118,22 +120,27 @@ export class PreparedParams {
 
 const isTensorLike = (v) => Array.isArray(v) || (v !== null && typeof v === 'object' && 'data' in v && Array.isArray(v.shape));
 
-/** Copy one validated tensor in and check it; frees its block before throwing. */
+/**
+ * Copy one validated tensor in and check it; frees its block before throwing. The data starts on
+ * a 64-byte line: al_malloc only promises 8 bytes, and 16-byte loads that straddle lines cost the
+ * kernels up to 14% (matmul 1×128×512 with b 8 bytes off a line: 5.3 µs instead of 4.65).
+ */
 function residentCopy(x, v, name, keep = name) {
   const t = toTensor(v, name);
   const bytes = t.data.length * 4;
-  if (!(bytes < MAX_ALLOC_BYTES)) {
-    throw new AttnlabError(`prepare: ${name} needs ${bytes} bytes; one buffer in wasm memory is limited to ${MAX_ALLOC_BYTES - 1}`, 'AL_ERR_NOMEM');
+  if (!(bytes + 64 < MAX_ALLOC_BYTES)) {
+    throw new AttnlabError(`prepare: ${name} needs ${bytes} bytes; one buffer in wasm memory is limited to ${MAX_ALLOC_BYTES - 65}`, 'AL_ERR_NOMEM');
   }
-  const p = x.al_malloc(bytes);
-  if (!p) throw new AttnlabError(`prepare: out of wasm memory allocating ${bytes} bytes for ${name}`, 'AL_ERR_NOMEM');
+  const raw = x.al_malloc(bytes + 64);
+  if (!raw) throw new AttnlabError(`prepare: out of wasm memory allocating ${bytes} bytes for ${name}`, 'AL_ERR_NOMEM');
+  const p = raw + ((64 - (raw % 64)) % 64);
   new Float32Array(x.memory.buffer, p, t.data.length).set(t.data);
   const bad = x.al_check_finite(p, t.data.length);
   if (bad >= 0) {
-    x.al_free(p);
+    x.al_free(raw);
     throw new AttnlabError(`prepare: ${name} contains ${t.data[bad]} at flat index ${bad}; inputs must be finite`, 'AL_ERR_NONFINITE');
   }
-  return new PreparedTensor(x, p, t.shape, keep);
+  return new PreparedTensor(x, raw, p, t.shape, keep);
 }
 
 /**
