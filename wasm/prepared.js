@@ -118,7 +118,9 @@ export class PreparedParams {
   }
 }
 
-const isTensorLike = (v) => Array.isArray(v) || (v !== null && typeof v === 'object' && 'data' in v && Array.isArray(v.shape));
+// { data, shape } is a tensor (even a malformed one, so toTensor names what is wrong with it), never
+// a state_dict with those two keys
+const isTensorLike = (v) => Array.isArray(v) || (v !== null && typeof v === 'object' && 'data' in v && 'shape' in v);
 
 /**
  * Copy one validated tensor in and check it; frees its block before throwing. The data starts on

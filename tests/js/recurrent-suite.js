@@ -241,6 +241,8 @@ export function runRecurrentSuite({ simd }) {
     err(() => prepare({ w: { data: new Float32Array(4), shape: [2 ** 31, 1] } }), /params\.w has 2147483648 elements/, 'AL_ERR_OVERFLOW');
     err(() => prepare({ w: { data: new Float32Array(0), shape: [0, 3] } }), /params\.w is empty/, 'AL_ERR_SHAPE');
     err(() => prepare(null), /expected a tensor or an object of tensors/);
+    err(() => prepare({ data: new Float32Array(3), shape: 'abc' }), /tensor\.shape must be an array of sizes/);
+    err(() => prepare({ data: [1, 2], shape: [2] }), /tensor\.data must be a Float32Array/);
     assert.equal(lib.liveAllocations(), live, 'failed prepares leak nothing');
 
     // shapes are checked at the call, with the plain call's messages
