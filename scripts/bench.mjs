@@ -11,6 +11,9 @@
 // Other flags: --rounds N, --target-ms X (time per sample), --only a,b (contenders),
 // --cases REGEX, --no-startup, --out DIR, --baseline FILE, --tolerance 0.2, --python PATH,
 // --model FILE (the whole-model rows; default the largest web/models/*.safetensors).
+// A slice, e.g. two rows against the wasm peers in ~5 s (docs/benchmarks.md, "Running a slice"):
+//   node scripts/bench.mjs --cases '^(matmul 1x128x512|gru t64)' --no-startup --out /tmp/b \
+//     --only attnlab-simd,attnlab-api,attnlab-api-plain,tfjs-wasm,ort-wasm
 //
 // Cases (scripts/bench/cases.mjs): matmul, sdpa, multi-head attention with projections, additive
 // attention, LSTM and GRU layers, a whole seq2seq model per keystroke, one training step, and
@@ -56,7 +59,7 @@ function parseArgs(argv) {
     else if (a === '--python') o.python = val();
     else if (a === '--model') o.model = val();
     else if (a === '--help' || a === '-h') {
-      console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 14).join('\n'));
+      console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 17).join('\n'));
       process.exit(0);
     } else throw new Error(`unknown option ${a} (try --help)`);
   }
@@ -295,7 +298,7 @@ async function main() {
   }
   const ortMha = cells.find((x) => x.contender === 'ort-wasm' && x.case.startsWith('mha') && x.status === 'ok');
   if (ortMha) notes.push(`onnxruntime-web multi-head attention forms tried: ${(ortMha.tried ?? [ortMha.variant]).join('; ')}; each MHA row names the one that ran (the fastest that passed).`);
-  notes.push('tfjs-wasm and onnxruntime-web rows include their per-call output read-back (dataSync(), session.run()), as the attnlab JS API row does; the attnlab SIMD/scalar/native rows time the al_* call alone on resident inputs.');
+  notes.push('tfjs-wasm and onnxruntime-web rows include their per-call output read-back (dataSync(), session.run()), as the attnlab JS API rows do; the attnlab SIMD/scalar/native rows time the al_* call alone on resident inputs. attnlab-api keeps the weights a caller reuses resident with prepare() (matmul\'s b, the LSTM / GRU state_dict), as the tfjs row keeps its tensors and onnxruntime its initializers; attnlab-api-plain copies every input on every call.');
 
   const run = {
     schema: 1,

@@ -46,7 +46,7 @@ export interface Attnlab {
   simd: boolean;
   /** Bytes of wasm linear memory currently reserved. */
   memoryBytes(): number;
-  /** Live allocations inside the wasm heap (0 between calls unless models are held). */
+  /** Live allocations inside the wasm heap (0 between calls unless models or prepared tensors are held). */
   liveAllocations(): number;
 }
 
@@ -83,10 +83,50 @@ export interface LayerNormOptions {
   eps?: number;
 }
 
+/**
+ * A float tensor kept in wasm memory across calls (`prepare(tensor)`, or an entry of a
+ * `PreparedParams`): copied and checked for NaN/Inf once, then read in place by the ops that
+ * accept it (matmul's `a` and `b`, the recurrent ops' params), so repeated calls do not copy it
+ * again; their results equal the plain call's bit for bit. Owns wasm memory until `dispose()`.
+ */
+export class PreparedTensor {
+  private constructor();
+  /** The shape it was prepared with (a copy). */
+  readonly shape: number[];
+  /** Number of elements. */
+  readonly size: number;
+  readonly disposed: boolean;
+  /** A JS-owned copy of the values. */
+  toTensor(): Tensor;
+  /** Frees the wasm memory; later uses throw `AttnlabError`, a second dispose is harmless. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** A state_dict of `PreparedTensor`s (`prepare(params)`), accepted by rnn / lstm / gru in
+ * place of plain params; `dispose()` frees every tensor. */
+export class PreparedParams {
+  private constructor();
+  /** name → resident tensor, in the order given to `prepare`. Throws once disposed. */
+  readonly tensors: Readonly<Record<string, PreparedTensor>>;
+  readonly disposed: boolean;
+  /** Frees every tensor; later uses throw `AttnlabError`, a second dispose is harmless. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/**
+ * Copy one tensor into wasm memory once (shape and finiteness checked now), for matmul's `a` or
+ * `b`. Not an entry of `ops`: it stays allocated until `dispose()` (liveAllocations() counts it).
+ */
+export function prepare(tensor: TensorLike): PreparedTensor;
+/** Copy every tensor of a state_dict into wasm memory once, for rnn / lstm / gru. */
+export function prepare(params: Record<string, TensorLike>): PreparedParams;
+
 /** The foundation kernels. */
 export interface BasicOps {
-  /** a [M,K] · b [K,N] (with optional transposes) → [M,N]. */
-  matmul(a: TensorLike, b: TensorLike, options?: MatmulOptions): Tensor;
+  /** a [M,K] · b [K,N] (with optional transposes) → [M,N]; either may be prepared (`prepare`). */
+  matmul(a: TensorLike | PreparedTensor, b: TensorLike | PreparedTensor, options?: MatmulOptions): Tensor;
   /** a [M,K] · x [K] → [M]. */
   matvec(a: TensorLike, x: TensorLike): Tensor;
   /** Softmax over the last axis; fully masked rows give zeros, never NaN. */

@@ -8,9 +8,11 @@
 // where the engine lacks SIMD128), turns JS tensors into wasm memory and back, checks shapes and
 // values with messages that name the tensor, and turns C status codes into thrown errors.
 // What it deliberately does not do: any maths (that is all in C), or hold pointers across calls
-// (typed-array views are rebuilt after every call that may grow memory; results are copies).
-// Layout: core.js (errors, tensors, arena), ops/*.js (one module per family of ops), this file
-// (loading and the op table). Types: index.d.ts, hand-written.
+// (typed-array views are rebuilt after every call that may grow memory; results are copies),
+// except for tensors the caller asked to keep resident (prepare(), until their dispose()).
+// Layout: core.js (errors, tensors, arena), prepared.js (prepare(): tensors kept resident in wasm
+// memory across calls), ops/*.js (one module per family of ops), this file (loading and the op
+// table). Types: index.d.ts, hand-written.
 
 import { AttnlabError, getLib, kindOf, setLib } from './core.js';
 import { fetchChecked, readSource } from './source.js';
@@ -24,6 +26,7 @@ import * as memoryRnn from './ops/memory-rnn.js';
 import * as transformerLayers from './ops/transformer-layers.js';
 
 export { AttnlabError } from './core.js';
+export { prepare, PreparedParams, PreparedTensor } from './prepared.js';
 export { readSafetensors } from './io.js';
 export { loadModel, Model } from './model.js';
 export { createTrainer, createModel, loadTrainableModel, saveModel, Trainer } from './train.js';

@@ -7,7 +7,9 @@
 //   await c.stop();
 //
 // In-process: attnlab SIMD and scalar .wasm instantiated directly (inputs resident in wasm
-// memory, only the al_* call timed), attnlab's public JS API (copies in and out per call),
+// memory, only the al_* call timed), attnlab's public JS API as a caller with fixed weights uses
+// it (weights kept resident with prepare(): matmul's b, the LSTM / GRU state_dict; everything else
+// copied in and out per call) and as plain calls (every input copied per call),
 // TensorFlow.js with the wasm (XNNPACK) backend, onnxruntime-web's wasm EP. The shipped-model
 // rows of attnlab SIMD and scalar go through the public JS API on that build, in a worker thread
 // each (scripts/bench/api-worker.mjs). Child processes, driven by a line protocol so their rounds
@@ -31,7 +33,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const CONTENDERS = [
   { name: 'attnlab-simd', label: 'attnlab SIMD .wasm', kind: 'attnlab' },
   { name: 'attnlab-scalar', label: 'attnlab scalar .wasm', kind: 'attnlab' },
-  { name: 'attnlab-api', label: 'attnlab JS API (SIMD, copies per call)', kind: 'attnlab' },
+  { name: 'attnlab-api', label: 'attnlab JS API (SIMD; weights resident via prepare(), inputs copied per call)', kind: 'attnlab' },
+  { name: 'attnlab-api-plain', label: 'attnlab JS API (SIMD, plain calls: every input copied per call)', kind: 'attnlab' },
   { name: 'tfjs-wasm', label: 'tfjs-backend-wasm (XNNPACK)', kind: 'peer' },
   { name: 'ort-wasm', label: 'onnxruntime-web (wasm EP)', kind: 'peer' },
   { name: 'native', label: 'native gcc -O3 -march=native', kind: 'ceiling' },
@@ -247,12 +250,16 @@ function directContender(file, trainFile, simd) {
 
 // ------------------------------------------------------------------ attnlab, public JS API
 
-function apiContender() {
+/** plain: every input copied per call (no prepare()); only the op rows, since the model and
+ * training rows hold their weights in the model either way. */
+function apiContender({ plain = false } = {}) {
   let lib;
+  let prepare;
   return {
     async start() {
-      const { init } = await import('../../wasm/index.js');
-      lib = await init();
+      const index = await import('../../wasm/index.js');
+      lib = await index.init();
+      prepare = index.prepare;
       if (!lib.simd) throw new Error('the JS API loaded the scalar build');
       return { simd: lib.simd };
     },
@@ -263,11 +270,21 @@ function apiContender() {
       let output;
       let dispose = () => {};
       let variant = 'ops.* (validates, copies in and out)';
+      if (plain && !['matmul', 'sdpa', 'mha', 'additive', 'lstm', 'gru'].includes(c.op)) return null;
       switch (c.op) {
         case 'matmul': {
           const A = { data: I.a, shape: [c.M, c.K] };
           const B = { data: I.b, shape: [c.K, c.N] };
-          run = () => ops.matmul(A, B).data;
+          if (plain) {
+            run = () => ops.matmul(A, B).data;
+            break;
+          }
+          // b as a weight matrix a caller multiplies by again and again (as the tfjs row keeps
+          // its tensor and onnxruntime's b is an initializer)
+          const pb = prepare(B);
+          run = () => ops.matmul(A, pb).data;
+          dispose = () => pb.dispose();
+          variant = 'b = prepare(b) once, then ops.matmul(a, b): a copied in, the result out';
           break;
         }
         case 'sdpa': {
@@ -307,7 +324,14 @@ function apiContender() {
             weight_ih_l0: { data: I.weight_ih, shape: [c.G * c.H, c.I] }, weight_hh_l0: { data: I.weight_hh, shape: [c.G * c.H, c.H] },
             bias_ih_l0: { data: I.bias_ih, shape: [c.G * c.H] }, bias_hh_l0: { data: I.bias_hh, shape: [c.G * c.H] },
           };
-          run = () => ops[c.op](X, P).output.data;
+          if (plain) {
+            run = () => ops[c.op](X, P).output.data;
+            break;
+          }
+          const pp = prepare(P); // the layer's weights, as a model would hold them
+          run = () => ops[c.op](X, pp).output.data;
+          dispose = () => pp.dispose();
+          variant = `params = prepare(state_dict) once, then ops.${c.op}(x, params): x copied in, the output out`;
           break;
         }
         case 'model': {
@@ -742,6 +766,7 @@ export function makeContender(name) {
     case 'attnlab-simd': return directContender(path.join(ROOT, 'wasm/attnlab.wasm'), path.join(ROOT, 'wasm/attnlab-train.wasm'), true);
     case 'attnlab-scalar': return directContender(path.join(ROOT, 'wasm/attnlab-scalar.wasm'), path.join(ROOT, 'wasm/attnlab-train-scalar.wasm'), false);
     case 'attnlab-api': return apiContender();
+    case 'attnlab-api-plain': return apiContender({ plain: true });
     case 'tfjs-wasm': return tfjsContender();
     case 'ort-wasm': return ortContender();
     case 'native': return nativeContender();

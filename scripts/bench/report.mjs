@@ -148,7 +148,7 @@ export function toMarkdown(run) {
   }
   if (shipped.length) L.push(...shippedMarkdown(run, shipped));
   L.push('## Targets', '');
-  L.push('Each target of the benchmark issue, over every row it covers; "kernel" is attnlab SIMD on resident inputs, "API" the public JS API (copies per call). A target is met on a path when every row is; "?" when a row it needs did not run.', '');
+  L.push('Each target of the benchmark issue, over every row it covers; "kernel" is attnlab SIMD on resident inputs, "API" the public JS API (weights resident via prepare() where the op takes them, inputs copied per call; the attnlab-api-plain column of the tables copies everything). A target is met on a path when every row is; "?" when a row it needs did not run.', '');
   L.push('| target (issue) | kernel | API | rows met (kernel / API) |', '| --- | :---: | :---: | ---: |');
   const verdict = (ts) => (ts.length === 0 ? '–' : ts.some((t) => t.met === null) ? '?' : ts.every((t) => t.met) ? 'yes' : '**no**');
   const count = (ts) => (ts.length ? `${ts.filter((t) => t.met).length} of ${ts.length}` : '–');
@@ -264,7 +264,7 @@ export function compareRuns(now, then, tolerance = 0.2) {
       }
       continue;
     }
-    for (const base of ['attnlab-simd', 'attnlab-scalar', 'attnlab-api']) {
+    for (const base of ['attnlab-simd', 'attnlab-scalar', 'attnlab-api', 'attnlab-api-plain']) {
       const drifts = [];
       for (const p of others) {
         const rNow = 1 / speedup(now, c.key, p, base);

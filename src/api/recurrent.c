@@ -70,10 +70,13 @@ al_status al_recurrent_forward(int cell, int B, int T, int I, int H, int layers,
     /* gates [B,T,G·H], state [B,T,H], two ping-pong layer outputs [B,T,D·H], kernel scratch */
     const size_t n_gates = BT * G * H, n_state = BT * H;
     const size_t n_buf = layers > 1 ? BT * DH : 0;
-    const size_t n_scr = al_recurrent_layer_forward_scratch(cell, B, H);
-    float *mem = alloc_floats((double)n_gates + n_state + 2.0 * n_buf + n_scr, &st);
+    const size_t n_scr = al_recurrent_layer_forward_scratch(cell, B, T, H);
+    /* + 16 floats: the gate rows start on a 64-byte line (al_malloc promises 8 bytes), so the
+     * per-step gate loads never straddle one */
+    float *mem = alloc_floats((double)n_gates + n_state + 2.0 * n_buf + n_scr + 16, &st);
     if (!mem) return st;
-    float *gates = mem, *state = gates + n_gates, *buf = state + n_state;
+    float *gates = (float *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
+    float *state = gates + n_gates, *buf = state + n_state;
     float *scratch = n_scr ? buf + 2 * n_buf : NULL;
 
     const float *in = x;
@@ -119,7 +122,7 @@ al_status al_recurrent_backward(int cell, int B, int T, int I, int H, int layers
     /* every layer's output Y [L][B,T,D·H], gates [L·D][B,T,G·H], state [L·D][B,T,H], two
      * gradient buffers [B,T,D·H] for the layer inputs, and the larger kernel scratch */
     const size_t n_y = BT * DH, n_gates = BT * G * H, n_state = rnn ? 0 : BT * H;
-    const size_t n_scr = max_size(al_recurrent_layer_forward_scratch(cell, B, H),
+    const size_t n_scr = max_size(al_recurrent_layer_forward_scratch(cell, B, T, H),
                                   al_recurrent_layer_backward_scratch(cell, B, T, H));
     float *mem = alloc_floats((double)layers * n_y + (double)LD * (n_gates + n_state) +
                               2.0 * n_y + n_scr, &st);

@@ -86,6 +86,17 @@ void al_recurrent_lstm_cell_forward(float *gates, float *c, float *h, const floa
     AL_PICK(al_recurrent_lstm_cell_forward)(gates, c, h, c_prev, H);
 }
 
+void al_recurrent_pack(float *P, const float *W, int lda, int N, int K)
+{
+    AL_PICK(al_recurrent_pack)(P, W, lda, N, K);
+}
+
+void al_recurrent_packed_gemv(float *y, const float *P, const float *x, const float *init, int N,
+                              int K)
+{
+    AL_PICK(al_recurrent_packed_gemv)(y, P, x, init, N, K);
+}
+
 void al_recurrent_gru_cell_forward(float *gates, float *h, const float *hh, const float *h_prev,
                                    int H)
 {

@@ -6,6 +6,7 @@
  *
  * Not here: validation and allocation (src/api/recurrent.c), stacking layers and directions.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "recurrent.h"
@@ -112,6 +113,41 @@ void al_recurrent_gru_cell_forward_scalar(float *gates, float *h, const float *h
     }
 }
 
+/* ------------------------------------------------------------------ packed W_hh GEMV (scalar twins) */
+
+/* The width of the block starting at column n0 of N: 32, then 8, 4, 1 for the tail. */
+static int packed_width(int N, int n0)
+{
+    int left = N - n0;
+    return left >= 32 ? 32 : left >= 8 ? 8 : left >= 4 ? 4 : 1;
+}
+
+size_t al_recurrent_packed_floats(int N, int K) { return (size_t)N * (size_t)K; }
+
+void al_recurrent_pack_scalar(float *P, const float *W, int lda, int N, int K)
+{
+    for (int n0 = 0, w; n0 < N; n0 += w) {
+        w = packed_width(N, n0);
+        float *blk = P + (long)n0 * K;
+        for (int i = 0; i < w; i++)
+            for (int k = 0; k < K; k++) blk[(long)k * w + i] = W[(long)(n0 + i) * lda + k];
+    }
+}
+
+void al_recurrent_packed_gemv_scalar(float *y, const float *P, const float *x, const float *init,
+                                     int N, int K)
+{
+    for (int n0 = 0, w; n0 < N; n0 += w) {
+        w = packed_width(N, n0);
+        const float *blk = P + (long)n0 * K;
+        for (int i = 0; i < w; i++) {
+            float acc = init ? init[n0 + i] : 0.0f;
+            for (int k = 0; k < K; k++) acc += x[k] * blk[(long)k * w + i];
+            y[n0 + i] = acc;
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ one layer, one direction */
 
 /* out[b] (row stride ldo) += W [N,K] · v[b] (row stride ldv), for b < B: a GEMV per step when
@@ -135,9 +171,19 @@ static void add_matvec_t(int B, int N, int K, const float *W, const float *v, in
         al_sgemm(0, 0, B, K, N, 1.0f, v, ldv, W, K, 1.0f, out, ldo);
 }
 
-size_t al_recurrent_layer_forward_scratch(int cell, int B, int H)
+/* 1 when the layer packs W_hh (see AL_RECURRENT_PACK_MIN_T); never in the scalar build, whose
+ * plain GEMV gains nothing from the layout. */
+static int packs_whh(int B, int T)
 {
-    return cell == AL_RECURRENT_GRU ? (size_t)B * 3 * (size_t)H : 0;
+    return AL_SIMD128 && B == 1 && T >= AL_RECURRENT_PACK_MIN_T;
+}
+
+size_t al_recurrent_layer_forward_scratch(int cell, int B, int T, int H)
+{
+    size_t n = cell == AL_RECURRENT_GRU ? (size_t)B * 3 * (size_t)H : 0;
+    if (packs_whh(B, T)) /* + 16: room to start the panels on a 64-byte line (see below) */
+        n += al_recurrent_packed_floats(al_recurrent_gates(cell) * H, H) + 16;
+    return n;
 }
 
 void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int reverse,
@@ -156,6 +202,16 @@ void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int revers
     al_sgemm(0, 1, (int)BT, GH, I, 1.0f, x, I, w_ih, I, 0.0f, gates, GH);
     if (b_ih) al_bias_add_forward(gates, GH, b_ih, cell == AL_RECURRENT_GRU ? NULL : b_hh, (int)BT, GH);
 
+    /* W_hh packed once for the whole sequence (after the GRU's hh rows in scratch) */
+    float *packed = NULL;
+    if (packs_whh(B, T) && scratch) {
+        /* on a cache line: al_malloc (emmalloc) only promises 8-byte alignment, and a panel
+         * stream whose 16-byte loads straddle lines made the whole layer 5-7% slower */
+        uintptr_t p = (uintptr_t)(scratch + (cell == AL_RECURRENT_GRU ? 3 * (size_t)H : 0));
+        packed = (float *)((p + 63) & ~(uintptr_t)63);
+        al_recurrent_pack(packed, w_hh, H, GH, H);
+    }
+
     for (int s = 0; s < T; s++) {
         const int t = reverse ? T - 1 - s : s;
         const int tp = reverse ? t + 1 : t - 1;       /* the step before, in processing order */
@@ -167,13 +223,16 @@ void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int revers
         if (cell == AL_RECURRENT_GRU) {
             /* hh [B, 3H] = W_hh h_{t−1} + b_hh, kept apart from the input part for r ⊙ h_n */
             float *hh = scratch;
-            if (hprev && B == 1) {
+            if (hprev && packed) {
+                al_recurrent_packed_gemv(hh, packed, hprev, b_hh, GH, H); /* b_hh added first */
+            } else if (hprev && B == 1) {
                 al_sgemv(0, GH, H, 1.0f, w_hh, H, hprev, 0.0f, hh);
+                if (b_hh) al_bias_add_forward(hh, GH, b_hh, NULL, B, GH);
             } else {
                 memset(hh, 0, sizeof(float) * (size_t)GH * (size_t)B);
                 if (hprev) add_matvec(B, GH, H, w_hh, hprev, ldh, hh, GH);
+                if (b_hh) al_bias_add_forward(hh, GH, b_hh, NULL, B, GH);
             }
-            if (b_hh) al_bias_add_forward(hh, GH, b_hh, NULL, B, GH);
             for (int b = 0; b < B; b++) {
                 long row = (long)b * T + t;
                 const float *hb = hh + (long)b * GH;
@@ -182,7 +241,8 @@ void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int revers
                 memcpy(state + row * H, hb + 2 * H, sizeof(float) * (size_t)H);
             }
         } else {
-            if (hprev) add_matvec(B, GH, H, w_hh, hprev, ldh, grow, T * GH);
+            if (hprev && packed) al_recurrent_packed_gemv(grow, packed, hprev, grow, GH, H);
+            else if (hprev) add_matvec(B, GH, H, w_hh, hprev, ldh, grow, T * GH);
             for (int b = 0; b < B; b++) {
                 long row = (long)b * T + t;
                 if (cell == AL_RECURRENT_LSTM) {

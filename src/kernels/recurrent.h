@@ -16,7 +16,8 @@
  *
  * How a layer runs (al_recurrent_layer_forward): one sgemm computes the input projections of
  * every (batch, step) at once (x [B·T, I] · w_ihᵀ), then each step adds W_hh h_{t-1} with one
- * sgemv (B == 1) or one sgemm over the batch (B > 1), and a fused gate kernel applies the
+ * GEMV (B == 1: over W_hh packed once per call, al_recurrent_packed_gemv, when the sequence is
+ * long enough to pay for the packing) or one sgemm over the batch (B > 1), and a fused gate kernel applies the
  * nonlinearities and the state update in one pass. The activated gates are kept (in the same
  * buffer that held the projections) for the backward, which is plain BPTT over those saved gates:
  * per step an elementwise pass and one transposed sgemv for dh_{t-1}; the weight gradients are
@@ -73,6 +74,36 @@ void al_recurrent_gru_cell_forward_simd128(float *gates, float *h, const float *
                                            const float *h_prev, int H);
 #endif
 
+/* ------------------------------------------------------------------ the recurrent GEMV, packed
+ *
+ * Each step of a B == 1 layer is one GEMV over W_hh [N = G·H, K = H]. In PyTorch's layout its
+ * rows are dot products that end in horizontal sums; packed once per layer call, the same GEMV
+ * becomes broadcast-and-multiply over contiguous panels: W is cut into blocks of w columns of
+ * Wᵀ (w = 32 while 32 rows remain, then 8, 4, 1), block n0 stored at P + n0·K as [K][w]
+ * (P[n0·K + k·w + i] = W[(n0 + i)·lda + k]), so a block's w outputs stay in registers while its
+ * K rows stream by from one pointer.
+ */
+
+/* Floats of P for W [N,K]: N·K. */
+size_t al_recurrent_packed_floats(int N, int K);
+/* P (al_recurrent_packed_floats) = W [N,K] (row stride lda) in the packed layout above. */
+void al_recurrent_pack_scalar(float *P, const float *W, int lda, int N, int K);
+/*
+ * y [N] = init + W x, W packed by al_recurrent_pack; init [N] or NULL (zeros), and it may be y
+ * itself (the LSTM adds to the input projections in place). Every output is summed in the same
+ * order in both twins: init, then k = 0, 1, ..., K − 1.
+ */
+void al_recurrent_packed_gemv_scalar(float *y, const float *P, const float *x, const float *init,
+                                     int N, int K);
+#if AL_SIMD128
+void al_recurrent_pack_simd128(float *P, const float *W, int lda, int N, int K);
+void al_recurrent_packed_gemv_simd128(float *y, const float *P, const float *x, const float *init,
+                                      int N, int K);
+#endif
+void al_recurrent_pack(float *P, const float *W, int lda, int N, int K);
+void al_recurrent_packed_gemv(float *y, const float *P, const float *x, const float *init, int N,
+                              int K);
+
 /* The dispatched twins (picked at compile time in dispatch.c). */
 void al_recurrent_rnn_cell_forward(float *h, const float *pre, int H, int relu);
 void al_recurrent_lstm_cell_forward(float *gates, float *c, float *h, const float *c_prev, int H);
@@ -88,8 +119,13 @@ float al_recurrent_tanhf(float x);
 
 /* ------------------------------------------------------------------ one layer, one direction */
 
-/* Floats of scratch al_recurrent_layer_forward needs: B·3H for the GRU, 0 otherwise. */
-size_t al_recurrent_layer_forward_scratch(int cell, int B, int H);
+/* Packing W_hh pays from this many steps on (B == 1, SIMD builds): it costs about one step's
+ * GEMV and saves a fifth of every step's. */
+#define AL_RECURRENT_PACK_MIN_T 8
+
+/* Floats of scratch al_recurrent_layer_forward needs: B·3H for the GRU, plus G·H·H for the
+ * packed W_hh when B == 1, T >= AL_RECURRENT_PACK_MIN_T and the build has SIMD twins; else 0. */
+size_t al_recurrent_layer_forward_scratch(int cell, int B, int T, int H);
 
 /*
  * Run one layer in one direction over B sequences of T steps (reverse: from t = T−1 down to 0).
@@ -101,7 +137,8 @@ size_t al_recurrent_layer_forward_scratch(int cell, int B, int H);
  *   gates [B,T,G·H] (saved for backward): the activated gates of every step (RNN: unused
  *       beyond scratch; LSTM: i f g o; GRU: r z n)
  *   state [B,T,H] (saved): LSTM c_t, GRU W_hn h_{t−1} + b_hn; NULL for the RNN
- *   scratch: al_recurrent_layer_forward_scratch floats (NULL when that is 0)
+ *   scratch: al_recurrent_layer_forward_scratch floats (NULL when that is 0; NULL for an RNN or
+ *       LSTM also just skips the packing)
  */
 void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int reverse,
                                 const float *x, const float *w_ih, const float *w_hh,

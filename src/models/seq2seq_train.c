@@ -25,7 +25,7 @@ static float *gp(const float *w0, float *g0, const float *p) { return p ? g0 + (
 static long scratch_floats(const al_seq2seq *s, int S)
 {
     const int H = s->H;
-    long n = (long)al_recurrent_layer_forward_scratch(s->cell, 1, H);
+    long n = (long)al_recurrent_layer_forward_scratch(s->cell, 1, 1, H);
     n = lmax(n, (long)al_recurrent_layer_backward_scratch(s->cell, 1, 1, H));
     switch (s->attention) {
     case AL_S2S_ADDITIVE:

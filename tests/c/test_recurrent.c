@@ -168,6 +168,60 @@ static void test_cells(void)
     for (int i = 0; i < 3; i++) test_cells_at(large[i], 1);
 }
 
+/* ------------------------------------------------------------------ 2b. packed W_hh GEMV, twins */
+
+/* y = init + W x through al_recurrent_pack + al_recurrent_packed_gemv, every twin against a
+ * double reference, and the twins against each other bit for bit (both sum init, then k = 0,
+ * 1, ... in order; no FMA in either). Widths 32, 8, 4, 1 and K % 4 tails; init NULL, separate,
+ * and y itself (the LSTM's in-place form); W with a row stride wider than K. */
+static void test_packed_gemv(void)
+{
+    check_seed(5);
+    const int Ns[] = { 1, 3, 4, 5, 8, 13, 31, 32, 33, 45, 64, 99, 132, 384 };
+    const int Ks[] = { 1, 3, 4, 7, 33, 128 };
+    for (int a = 0; a < (int)(sizeof Ns / sizeof Ns[0]); a++) {
+        for (int b = 0; b < (int)(sizeof Ks / sizeof Ks[0]); b++) {
+            const int N = Ns[a], K = Ks[b], lda = K + 3;
+            float *W = check_alloc(sizeof(float) * (size_t)N * lda), *x = check_alloc(sizeof(float) * K);
+            float *init = check_alloc(sizeof(float) * N), *P = check_alloc(sizeof(float) * al_recurrent_packed_floats(N, K));
+            float *y[2] = { check_alloc(sizeof(float) * N), check_alloc(sizeof(float) * N) };
+            double *ref = check_alloc(sizeof(double) * N);
+            check_fill(W, (long)N * lda, -1, 1);
+            check_fill(x, K, -1, 1);
+            check_fill(init, N, -1, 1);
+            for (int mode = 0; mode < 3; mode++) { /* 0: no init, 1: init, 2: init is y */
+                for (int n = 0; n < N; n++) {
+                    double acc = mode ? init[n] : 0.0;
+                    for (int k = 0; k < K; k++) acc += (double)W[(long)n * lda + k] * x[k];
+                    ref[n] = acc;
+                }
+                for (int v = 0; v < NTWINS; v++) {
+                    char what[128];
+                    memset(P, 0xff, sizeof(float) * al_recurrent_packed_floats(N, K)); /* NaN: every slot must be written */
+                    if (v == 0) al_recurrent_pack_scalar(P, W, lda, N, K);
+#if AL_SIMD128
+                    else al_recurrent_pack_simd128(P, W, lda, N, K);
+#endif
+                    if (mode == 2) memcpy(y[v], init, sizeof(float) * N);
+                    const float *in = mode == 0 ? NULL : mode == 1 ? init : y[v];
+                    if (v == 0) al_recurrent_packed_gemv_scalar(y[v], P, x, in, N, K);
+#if AL_SIMD128
+                    else al_recurrent_packed_gemv_simd128(y[v], P, x, in, N, K);
+#endif
+                    snprintf(what, sizeof what, "packed gemv %s N=%d K=%d init=%d vs double", twins[v].name, N, K, mode);
+                    check_close_d(what, y[v], ref, N, 1e-5, 1e-5);
+                }
+                if (NTWINS == 2) {
+                    char what[128];
+                    snprintf(what, sizeof what, "packed gemv simd128 = scalar, N=%d K=%d init=%d", N, K, mode);
+                    check_true(what, memcmp(y[0], y[1], sizeof(float) * N) == 0);
+                }
+            }
+            free(W); free(x); free(init); free(P); free(y[0]); free(y[1]); free(ref);
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ 3./4. whole network */
 
 struct net {
@@ -419,6 +473,10 @@ static void test_networks(void)
             mk(cell, 3, 6, 5, 7, 2, 2, 1),
             mk(cell, 2, 5, 4, 17, 1, 2, 0),
             mk(cell, 1, 12, 8, 33, 2, 1, 1),
+            /* B = 1 and T >= AL_RECURRENT_PACK_MIN_T: the packed W_hh path, with h0 (every
+             * step packed) and a reverse direction; H = 40: blocks of 32 and 8 */
+            mk(cell, 1, AL_RECURRENT_PACK_MIN_T, 3, 40, 1, 2, 1),
+            mk(cell, 1, 64, 6, 32, 1, 1, 0),
         };
         for (int i = 0; i < (int)(sizeof fw / sizeof fw[0]); i++) test_forward_case(fw[i]);
         /* gradients vs finite differences on T = 3, I = 2, H = 3 */
@@ -429,6 +487,8 @@ static void test_networks(void)
             mk(cell, 1, 3, 2, 3, 2, 2, 1),
             mk(cell, 2, 3, 2, 3, 2, 2, 1),
             mk(cell, 2, 3, 2, 3, 1, 2, 0),
+            /* the backward's forward pass on the packed path (B = 1, T long enough) */
+            mk(cell, 1, AL_RECURRENT_PACK_MIN_T + 1, 2, 3, 1, 2, 1),
         };
         for (int i = 0; i < (int)(sizeof bw / sizeof bw[0]); i++) test_backward_case(bw[i]);
     }
@@ -474,6 +534,7 @@ int main(void)
 {
     test_nonlinearities();
     test_cells();
+    test_packed_gemv();
     test_networks();
     test_statuses();
     return check_report("test_recurrent");

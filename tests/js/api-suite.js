@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, ops, AttnlabError } from '../../wasm/index.js';
+import { init, ops, prepare, AttnlabError } from '../../wasm/index.js';
 import { loadFixture, assertClose } from './fixtures.js';
 
 /** Deterministic uniform floats in [lo, hi). */
@@ -147,6 +147,40 @@ export function runApiSuite({ simd }) {
     }
     const v = ops.matvec([[1, 2, 3], [4, 5, 6]], [1, 0, -1]);
     assert.deepEqual([...v.data], [-2, -2]);
+  });
+
+  test(`${build}: matmul with prepare()d operands gives the plain call's bits; disposal is clean`, () => {
+    const live = lib.liveAllocations();
+    for (const [M, K, N] of [[1, 128, 512], [3, 5, 7], [33, 17, 9]]) {
+      for (const tb of [false, true]) {
+        const a = randomTensor([M, K], M * 5 + K);
+        const b = randomTensor(tb ? [N, K] : [K, N], N * 11 + K);
+        const pb = prepare(b);
+        const pa = prepare(a);
+        assert.deepEqual(pb.shape, b.shape);
+        assert.equal(lib.liveAllocations(), live + 2);
+        const plain = ops.matmul(a, b, { transposeB: tb });
+        for (const [x, y, what] of [[a, pb, 'b prepared'], [pa, b, 'a prepared'], [pa, pb, 'both prepared'], [a, pb, 'b prepared, again']]) {
+          const got = ops.matmul(x, y, { transposeB: tb });
+          assert.deepEqual(got.shape, [M, N]);
+          assert.deepEqual(Array.from(got.data), Array.from(plain.data), `matmul ${M}x${K}x${N} tb=${tb}, ${what}`);
+        }
+        pa.dispose();
+        pb.dispose();
+        assert.equal(lib.liveAllocations(), live);
+        assert.throws(() => ops.matmul(a, pb, { transposeB: tb }), (e) => e instanceof AttnlabError && e.code === 'AL_ERR_ARGUMENT' &&
+          /matmul: a prepared tensor of shape \[\d+, \d+\] has been disposed; prepare it again/.test(e.message));
+      }
+    }
+    // shapes and ranks are still checked at the call
+    const w = prepare([[1, 2], [3, 4], [5, 6]]);
+    assert.deepEqual(Array.from(ops.matmul([[1, 1, 1]], w).data), [9, 12]);
+    assert.throws(() => ops.matmul([[1, 1]], w), (e) => e.code === 'AL_ERR_SHAPE' && /a has 2 columns but b has 3 rows/.test(e.message));
+    const v = prepare([1, 2, 3]);
+    assert.throws(() => ops.matmul([[1, 1, 1]], v), (e) => e.code === 'AL_ERR_SHAPE' && /b must have rank 2, got shape \[3\]/.test(e.message));
+    w.dispose();
+    v.dispose();
+    assert.equal(lib.liveAllocations(), live);
   });
 
   test(`${build}: softmax is stable, masks, and a fully masked row is zeros`, () => {

@@ -20,7 +20,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 test('node scripts/bench.mjs --smoke runs every contender and every row passes its check', { timeout: 60_000 }, () => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'attnlab-bench-smoke-'));
   try {
-    const only = 'attnlab-simd,attnlab-scalar,attnlab-api,tfjs-wasm,ort-wasm,native';
+    const only = 'attnlab-simd,attnlab-scalar,attnlab-api,attnlab-api-plain,tfjs-wasm,ort-wasm,native';
     const r = spawnSync(process.execPath, ['scripts/bench.mjs', '--smoke', '--no-startup', '--only', only, '--out', out], {
       cwd: ROOT, encoding: 'utf8', timeout: 58_000,
     });
@@ -31,13 +31,15 @@ test('node scripts/bench.mjs --smoke runs every contender and every row passes i
       assert.ok(run.cases.some((c) => c.op === op), `no smoke case for ${op}`);
     }
     // every peer that has a form of an op ran it (tfjs and ORT have none for whole models; the
-    // shipped-model rows are the JS API on each build, so attnlab-api has none of its own)
+    // shipped-model rows are the JS API on each build, so attnlab-api has none of its own; the
+    // plain-call API row is for the ops only)
     for (const c of run.cases) {
+      const whole = c.op === 'model' || c.op === 'train';
       const want = c.op === 'shipped' ? ['attnlab-simd', 'attnlab-scalar']
-        : ['attnlab-simd', 'attnlab-scalar', 'attnlab-api', ...(c.op === 'model' || c.op === 'train' ? [] : ['tfjs-wasm', 'ort-wasm'])];
+        : ['attnlab-simd', 'attnlab-scalar', 'attnlab-api', ...(whole ? [] : ['attnlab-api-plain', 'tfjs-wasm', 'ort-wasm'])];
       for (const name of want) assert.ok(run.results.some((r) => r.case === c.key && r.contender === name), `${c.key}: no ${name} row`);
     }
-    for (const name of ['attnlab-simd', 'attnlab-scalar', 'attnlab-api', 'tfjs-wasm', 'ort-wasm']) {
+    for (const name of ['attnlab-simd', 'attnlab-scalar', 'attnlab-api', 'attnlab-api-plain', 'tfjs-wasm', 'ort-wasm']) {
       assert.equal(run.contenders[name]?.status, 'ok', `${name} did not start: ${run.contenders[name]?.note}`);
     }
     for (const row of run.results) {

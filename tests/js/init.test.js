@@ -40,6 +40,12 @@ test('simdSupported() is true in Node 20 and the default build is SIMD', () => {
   assert.deepEqual(got, { probe: true, simd: true });
 });
 
+test('prepare() before init is a clear AttnlabError', () => {
+  const got = run(`
+    try { al.prepare([[1, 2]]); out('prepared'); } catch (e) { out({ name: e.name, code: e.code, message: e.message }); }`);
+  assert.deepEqual(got, { name: 'AttnlabError', code: 'AL_ERR_ARGUMENT', message: 'prepare: attnlab is not initialised; await init() first' });
+});
+
 test('ops before init, and during an in-flight init, throw a clear error; a bad source is named', () => {
   const got = run(`
     const errs = [];

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, ops, AttnlabError } from '../../wasm/index.js';
+import { init, ops, prepare, AttnlabError, PreparedParams, PreparedTensor } from '../../wasm/index.js';
 import { loadFixture, assertClose } from './fixtures.js';
 
 const TOL = { atol: 1e-5, rtol: 1e-4 }; // whole model vs PyTorch fixture (STYLE.md)
@@ -170,6 +170,90 @@ export function runRecurrentSuite({ simd }) {
     err(() => ops.gru.backward(x, tinyParams('gru', 3, 2), {}, { cN: [[1, 2]] }), /unknown upstream\.cN/);
     err(() => ops.lstm.backward(x, p, {}, 5), /upstream must be an object/);
     assert.equal(lib.liveAllocations(), 0, 'failed calls leak nothing');
+  });
+
+  /** The same floats, bit for bit (NaN-safe, -0 ≠ 0). */
+  const sameBits = (a, b, label) => {
+    assert.deepEqual(a.shape, b.shape, `${label}: shape`);
+    assert.ok(Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength)
+      .equals(Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength)), `${label}: bits differ`);
+  };
+
+  test(`${build}: prepare(): resident params give the plain call's bits, forward and backward`, () => {
+    for (const kind of ['rnn', 'lstm', 'gru']) {
+      // long: B = 1, T = 20 (the packed W_hh path); bidir_two_layers: four (layer, direction) sets
+      for (const name of ['long', 'bidir_two_layers', 'odd_sizes']) {
+        const { x, params, options, upstream } = caseArgs(kind, loadFixture(kind).cases.find((c) => c.name === name));
+        const live = lib.liveAllocations();
+        const p = prepare(params);
+        assert.ok(p instanceof PreparedParams);
+        assert.deepEqual(Object.keys(p.tensors), Object.keys(params));
+        assert.ok(Object.values(p.tensors).every((t) => t instanceof PreparedTensor));
+        assert.equal(lib.liveAllocations(), live + Object.keys(params).length, 'one block per tensor');
+        const plain = ops[kind](x, params, options);
+        for (let rep = 0; rep < 2; rep++) { // reused: the second call sees the same resident weights
+          const got = ops[kind](x, p, options);
+          for (const k of Object.keys(plain)) sameBits(got[k], plain[k], `${kind} ${name} ${k} (call ${rep + 1})`);
+        }
+        // one prepared entry in an otherwise plain object works too
+        const mixed = { ...params, weight_hh_l0: p.tensors.weight_hh_l0 };
+        sameBits(ops[kind](x, mixed, options).output, plain.output, `${kind} ${name} mixed`);
+        const gPlain = ops[kind].backward(x, params, options, upstream);
+        const gPrep = ops[kind].backward(x, p, options, upstream);
+        for (const k of Object.keys(gPlain)) sameBits(gPrep[k], gPlain[k], `${kind} ${name} grad ${k}`);
+        assert.equal(lib.liveAllocations(), live + Object.keys(params).length, 'calls leave only the prepared blocks');
+        p.dispose();
+        assert.equal(lib.liveAllocations(), live, 'dispose() returns every block');
+      }
+    }
+  });
+
+  test(`${build}: prepare(): disposed objects, bad input and wrong shapes are clean errors`, () => {
+    const err = (fn, re, code = 'AL_ERR_ARGUMENT') => assert.throws(fn, (e) => {
+      assert.ok(e instanceof AttnlabError, `not an AttnlabError: ${e}`);
+      assert.match(e.message, re);
+      assert.equal(e.code, code, e.message);
+      return true;
+    });
+    const live = lib.liveAllocations();
+    const x = { data: Float32Array.from({ length: 12 }, (_, i) => Math.sin(i)), shape: [4, 3] };
+    const params = tinyParams('gru', 3, 2);
+    const p = prepare(params);
+    const w = p.tensors.weight_hh_l0;
+    assert.deepEqual(w.shape, [6, 2]);
+    assert.equal(w.size, 12);
+    assert.deepEqual(Array.from(w.toTensor().data), Array.from(params.weight_hh_l0.data));
+    p.dispose();
+    p.dispose(); // harmless
+    assert.equal(p.disposed, true);
+    assert.equal(w.disposed, true);
+    err(() => ops.gru(x, p), /gru: params has been disposed/);
+    err(() => ops.gru.backward(x, p, {}, {}), /gru\.backward: params has been disposed/);
+    err(() => p.tensors, /these params have been disposed/);
+    err(() => ops.gru(x, { ...params, weight_hh_l0: w }), /gru: the prepared tensor params\.weight_hh_l0 has been disposed/);
+    err(() => w.toTensor(), /has been disposed/);
+    assert.equal(lib.liveAllocations(), live);
+
+    // checked once, when prepared, by name; nothing is left allocated by a failed prepare
+    const bad = { ...params, bias_hh_l0: { data: new Float32Array([0, 1, Infinity, 0, 0, 0]), shape: [6] } };
+    err(() => prepare(bad), /prepare: params\.bias_hh_l0 contains Infinity at flat index 2/, 'AL_ERR_NONFINITE');
+    err(() => prepare({ ...params, weight_ih_l0: { data: [1, 2], shape: [2] } }), /params\.weight_ih_l0\.data must be a Float32Array/);
+    err(() => prepare({ ...params, bias_ih_l0: null }), /prepare: params\.bias_ih_l0 must be a tensor/);
+    err(() => prepare({}), /the params object is empty/);
+    err(() => prepare({ w: { data: new Float32Array(4), shape: [2 ** 31, 1] } }), /params\.w has 2147483648 elements/, 'AL_ERR_OVERFLOW');
+    err(() => prepare({ w: { data: new Float32Array(0), shape: [0, 3] } }), /params\.w is empty/, 'AL_ERR_SHAPE');
+    err(() => prepare(null), /expected a tensor or an object of tensors/);
+    err(() => prepare({ data: new Float32Array(3), shape: 'abc' }), /tensor\.shape must be an array of sizes/);
+    err(() => prepare({ data: [1, 2], shape: [2] }), /tensor\.data must be a Float32Array/);
+    assert.equal(lib.liveAllocations(), live, 'failed prepares leak nothing');
+
+    // shapes are checked at the call, with the plain call's messages
+    const q = prepare(params);
+    err(() => ops.lstm(x, q), /params\.weight_hh_l0 has shape \[6, 2\] but must be \[4·hidden_size, hidden_size\]/, 'AL_ERR_SHAPE');
+    err(() => ops.gru({ data: new Float32Array(10), shape: [2, 5] }, q), /params\.weight_ih_l0 has shape \[6, 3\] but must be \[6, 5\]/, 'AL_ERR_SHAPE');
+    err(() => prepare(q), /already prepared/);
+    q.dispose();
+    assert.equal(lib.liveAllocations(), live);
   });
 
   test(`${build}: a longer LSTM stays finite and leaks nothing`, () => {

@@ -3,7 +3,7 @@
 // in wasm/index.d.ts or wasm/*.d.ts fails the test.
 import {
   init, ops, simdSupported, AttnlabError, readSafetensors, loadModel, createModel, createTrainer,
-  type Tensor, type Attnlab,
+  type Tensor, type Attnlab, prepare, PreparedParams, PreparedTensor,
 } from 'attnlab';
 
 async function main(): Promise<void> {
@@ -42,6 +42,25 @@ async function main(): Promise<void> {
     weight_hh_l0: { data: new Float32Array(16 * 4), shape: [16, 4] },
   }, { numLayers: 1 });
   const ho: Tensor = lstm.output;
+
+  // weights resident across calls
+  const prepared = prepare({
+    weight_ih_l0: { data: new Float32Array(12 * 4), shape: [12, 4] },
+    weight_hh_l0: { data: new Float32Array(12 * 4), shape: [12, 4] },
+  });
+  const gru: Tensor = ops.gru(q, prepared).output;
+  const gradsP: Tensor = ops.gru.backward(q, prepared, undefined, { output: gru }).x;
+  const whh: PreparedTensor = prepared.tensors.weight_hh_l0;
+  const whhShape: number[] = whh.shape;
+  const mixedOut: Tensor = ops.gru(q, { ...{ weight_ih_l0: [[0, 0, 0, 0]], weight_hh_l0: whh } }).hN;
+  prepared.dispose();
+  const pb: PreparedTensor = prepare([[3], [4]]);
+  const mmp: Tensor = ops.matmul([[1, 2]], pb);
+  const back: Tensor = pb.toTensor();
+  const gone: boolean = pb.disposed;
+  pb.dispose();
+  const pp: PreparedParams = prepare({ w: [[1]] });
+  pp[Symbol.dispose]();
 
   const file = readSafetensors(new Uint8Array(0));
   const names: string[] = [...file.tensors.keys()];

@@ -1,13 +1,16 @@
 // attnlab/wasm/ops/basic.js: the foundation ops: matmul, matvec, softmax, activations,
 // layerNorm, embedding. Shapes are checked here with messages that name the tensors; the maths is
-// in src/kernels/ (via the al_* entry points of src/attnlab.h).
+// in src/kernels/ (via the al_* entry points of src/attnlab.h). matmul also takes tensors kept
+// resident by prepare() (wasm/prepared.js) for a or b, read in place instead of copied.
 
 import { AttnlabError, check, checkOptions, f32Option, toMask, toTensor, withArena } from '../core.js';
+import { inputPtr, tensorArg } from '../prepared.js';
 
 export function matmul(a, b, options) {
   const o = checkOptions(options, 'matmul', ['transposeA', 'transposeB']);
-  const A = toTensor(a, 'a', [2]);
-  const B = toTensor(b, 'b', [2]);
+  // either may be a PreparedTensor (prepare()): read in place, not copied
+  const A = tensorArg(a, 'a', [2], 'matmul');
+  const B = tensorArg(b, 'b', [2], 'matmul');
   const ta = !!o.transposeA;
   const tb = !!o.transposeB;
   const [M, K] = ta ? [A.shape[1], A.shape[0]] : A.shape;
@@ -18,8 +21,8 @@ export function matmul(a, b, options) {
     throw new AttnlabError(`matmul: ${aName} has ${K} columns but ${bName} has ${K2} rows`, 'AL_ERR_SHAPE');
   }
   return withArena('matmul', (x, ar) => {
-    const pa = ar.f32(A.data, 'a');
-    const pb = ar.f32(B.data, 'b');
+    const pa = inputPtr(ar, A, 'a');
+    const pb = inputPtr(ar, B, 'b');
     const pc = ar.alloc(M * N * 4, 'the result');
     check(x, x.al_matmul(pc, pa, pb, M, K, N, ta ? 1 : 0, tb ? 1 : 0), 'matmul');
     return { data: ar.read(pc, M * N), shape: [M, N] };

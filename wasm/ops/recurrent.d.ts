@@ -1,11 +1,13 @@
 // Types for wasm/ops/recurrent.js: ops.rnn, ops.lstm, ops.gru and their .backward.
 // Shapes: x [T, inputSize] or [B, T, inputSize] (batchFirst, the default; [T, B, inputSize] with
 // batchFirst: false); D = 2 when bidirectional else 1; L = numLayers; H = hidden size.
-import type { Tensor, TensorLike } from '../index.js';
+import type { PreparedParams, PreparedTensor, Tensor, TensorLike } from '../index.js';
 
 /** A PyTorch state_dict: weight_ih_l{k}, weight_hh_l{k}, bias_ih_l{k}, bias_hh_l{k} (biases
- * optional as a pair), with the _reverse suffix for the backward direction. */
-export type RecurrentParams = Record<string, TensorLike>;
+ * optional as a pair), with the _reverse suffix for the backward direction. Entries may be
+ * prepared tensors; the whole dict may be `prepare(params)` (weights resident across calls,
+ * the same results bit for bit). */
+export type RecurrentParams = Record<string, TensorLike | PreparedTensor> | PreparedParams;
 
 export interface RecurrentOptions {
   /** Run a second, reversed direction; outputs are concatenated (forward first). Default false. */

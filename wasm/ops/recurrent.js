@@ -5,12 +5,16 @@
 //   const grads = ops.lstm.backward(x, params, { h0, c0 }, { output: dOut, hN: dHn });
 //   grads.x, grads.h0, grads.c0, grads.weight_ih_l0, ...
 //
+//   const p = prepare(params);  ops.gru(x, p);  ...  p.dispose();   // weights resident
+//
 // Here: option and shape checks with messages that name the tensor (params.weight_hh_l1, h0,
-// upstream.output), the state_dict key layout, copying in and out. The maths is in
+// upstream.output), the state_dict key layout, copying in and out (params prepared with
+// prepare(), wasm/prepared.js, are read in place: checked once, never copied per call). The maths is in
 // src/kernels/recurrent.c (equations: docs/recurrent.md); the C entry points are
 // al_recurrent_forward / al_recurrent_backward (src/api/recurrent.h).
 
 import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, fmtShape, sameShape, snapshot, toTensor, withArena } from '../core.js';
+import { inputPtr, paramsEntries, sizeOf, tensorArg } from '../prepared.js';
 
 const CELL = { rnn_tanh: 0, rnn_relu: 1, lstm: 2, gru: 3 };
 const GATES = { rnn: 1, lstm: 4, gru: 3 };
@@ -69,9 +73,11 @@ function setup(kind, what, input, params, options) {
   } else [T, I] = X.shape;
 
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-    throw new AttnlabError(`${what}: params must be an object of tensors keyed like the PyTorch state_dict (weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0, ...)`);
+    throw new AttnlabError(`${what}: params must be an object of tensors keyed like the PyTorch state_dict (weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0, ...), or prepare() of one`);
   }
-  params = snapshot(params, what, 'params'); // every value read once from here on
+  // a PreparedParams (prepare()) stands for its tensors; a caller's object is read once
+  const entries = paramsEntries(params, what);
+  params = entries === params ? snapshot(params, what, 'params') : entries;
   const G = GATES[kind];
   const bias = 'bias_ih_l0' in params || 'bias_hh_l0' in params;
   // the last layer's weights must exist before we list L layers' keys (numLayers: 1e9 would
@@ -98,7 +104,7 @@ function setup(kind, what, input, params, options) {
     throw new AttnlabError(`${what}: unexpected params.${k}${hint}`);
   }
   const tensors = {};
-  const hh0 = toTensor(params.weight_hh_l0, 'params.weight_hh_l0', [2]);
+  const hh0 = tensorArg(params.weight_hh_l0, 'params.weight_hh_l0', [2], what);
   if (hh0.shape[0] % G !== 0 || hh0.shape[0] / G !== hh0.shape[1]) {
     throw new AttnlabError(`${what}: params.weight_hh_l0 has shape ${fmtShape(hh0.shape)} but must be [${G}·hidden_size, hidden_size]`, 'AL_ERR_SHAPE');
   }
@@ -113,7 +119,7 @@ function setup(kind, what, input, params, options) {
         [whh, [G * H, H], `${G > 1 ? `${G}·` : ''}hidden_size × hidden_size`]];
       if (bih) want.push([bih, [G * H], `${G > 1 ? `${G}·` : ''}hidden_size`], [bhh, [G * H], `${G > 1 ? `${G}·` : ''}hidden_size`]);
       for (const [name, shape, why] of want) {
-        const t = tensors[name] ?? toTensor(params[name], `params.${name}`);
+        const t = tensors[name] ?? tensorArg(params[name], `params.${name}`, null, what);
         if (!sameShape(t.shape, shape)) {
           throw new AttnlabError(`${what}: params.${name} has shape ${fmtShape(t.shape)} but must be ${fmtShape(shape)} (${why}, hidden_size ${H} from params.weight_hh_l0)`, 'AL_ERR_SHAPE');
         }
@@ -137,11 +143,12 @@ function setup(kind, what, input, params, options) {
   return { cell, B, T, I, H, L, D, batched, batchFirst, xdata, xShape: X.shape, keys, tensors, h0, c0, hShape, outShape };
 }
 
-/** Copy the params in and return a pointer to the C API's pointer table (L·D·4 entries). */
+/** Copy the params in (prepared ones are used in place) and return a pointer to the C API's
+ * pointer table (L·D·4 entries). */
 function paramTable(s, ar) {
   const ptrs = new Int32Array(s.keys.length * 4);
   s.keys.forEach((ks, k) => ks.forEach((name, j) => {
-    ptrs[k * 4 + j] = name ? ar.f32(s.tensors[name].data, `params.${name}`) : 0;
+    ptrs[k * 4 + j] = name ? inputPtr(ar, s.tensors[name], `params.${name}`) : 0;
   }));
   return ar.i32(ptrs, 'the params table');
 }
@@ -216,7 +223,7 @@ function backward(kind, input, params, rest) {
     const pdc0 = kind === 'lstm' ? ar.alloc(nH * 4, 'the c0 gradient') : 0;
     const gradPtrs = new Int32Array(s.keys.length * 4);
     s.keys.forEach((ks, k) => ks.forEach((name, j) => {
-      gradPtrs[k * 4 + j] = name ? ar.alloc(s.tensors[name].data.length * 4, `the ${name} gradient`) : 0;
+      gradPtrs[k * 4 + j] = name ? ar.alloc(sizeOf(s.tensors[name]) * 4, `the ${name} gradient`) : 0;
     }));
     const pdp = ar.i32(gradPtrs, 'the gradient table');
     check(x, x.al_recurrent_backward(s.cell, B, T, I, H, L, D - 1, px, pp, ph0, pc0, pdo, pdh, pdc, pdx, pdp, pdh0, pdc0), what);
@@ -227,7 +234,7 @@ function backward(kind, input, params, rest) {
     };
     if (kind === 'lstm') out.c0 = { data: ar.read(pdc0, nH), shape: s.hShape.slice() };
     s.keys.forEach((ks, k) => ks.forEach((name, j) => {
-      if (name) out[name] = { data: ar.read(gradPtrs[k * 4 + j], s.tensors[name].data.length), shape: s.tensors[name].shape.slice() };
+      if (name) out[name] = { data: ar.read(gradPtrs[k * 4 + j], sizeOf(s.tensors[name])), shape: s.tensors[name].shape.slice() };
     }));
     return out;
   });
