@@ -30,6 +30,8 @@ const leaks = typeof FinalizationRegistry === 'function'
   : null;
 
 let ptrOf; // (tensor, what) → its offset in wasm memory; set by PreparedTensor's static block
+let shapeOf; // (tensor) → a copy of the shape it was prepared with
+let tensorsOf; // (PreparedParams) → its frozen tensors, or null once disposed
 
 /** One float tensor resident in wasm memory; made by prepare(), freed by dispose(). */
 export class PreparedTensor {
@@ -56,6 +58,9 @@ export class PreparedTensor {
       }
       return t.#ptr;
     };
+    // the shape it was prepared with, from the private field: an own `shape` or `size` property a
+    // caller defines on the object shadows the getters but never reaches the glue
+    shapeOf = (t) => t.#shape.slice();
   }
 
   /** The shape it was prepared with (a copy). */
@@ -70,7 +75,8 @@ export class PreparedTensor {
   /** A JS-owned copy { data, shape } of the resident values. */
   toTensor() {
     const p = ptrOf(this, 'PreparedTensor.toTensor');
-    return { data: new Float32Array(this.#x.memory.buffer, p, this.size).slice(), shape: this.shape };
+    const n = this.#shape.reduce((a, d) => a * d, 1);
+    return { data: new Float32Array(this.#x.memory.buffer, p, n).slice(), shape: this.#shape.slice() };
   }
 
   /** Free the wasm memory. Later uses throw; a second dispose() is harmless. */
@@ -97,6 +103,10 @@ export class PreparedParams {
   }
 
   /** name → PreparedTensor, in the order given to prepare. */
+  static {
+    tensorsOf = (p) => (p.#disposed ? null : p.#tensors);
+  }
+
   get tensors() {
     if (this.#disposed) throw new AttnlabError('PreparedParams.tensors: these params have been disposed; prepare them again with prepare()', 'AL_ERR_ARGUMENT');
     return this.#tensors;
@@ -197,7 +207,7 @@ export function prepare(input) {
 export function tensorArg(v, name, ranks, what = name) {
   if (v instanceof PreparedTensor) {
     ptrOf(v, what);
-    const shape = v.shape;
+    const shape = shapeOf(v);
     if (ranks && !ranks.includes(shape.length)) {
       throw new AttnlabError(`${name} must have rank ${ranks.join(' or ')}, got shape ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
     }
@@ -212,13 +222,14 @@ export function inputPtr(ar, t, name) {
 }
 
 /** Number of elements of a tensorArg result. */
-export const sizeOf = (t) => (t.resident ? t.resident.size : t.data.length);
+export const sizeOf = (t) => (t.resident ? t.shape.reduce((a, d) => a * d, 1) : t.data.length);
 
 /** The entries of a params argument: a PreparedParams' tensors, or the plain object itself. */
 export function paramsEntries(params, what) {
   if (params instanceof PreparedParams) {
-    if (params.disposed) throw new AttnlabError(`${what}: params has been disposed; prepare it again with prepare()`, 'AL_ERR_ARGUMENT');
-    return params.tensors;
+    const tensors = tensorsOf(params); // the private field, not a shadowable getter
+    if (tensors === null) throw new AttnlabError(`${what}: params has been disposed; prepare it again with prepare()`, 'AL_ERR_ARGUMENT');
+    return tensors;
   }
   return params;
 }

@@ -266,3 +266,28 @@ test('14: a source with no end (/dev/zero, a FIFO) is refused at once, and a bod
   await rejectsAl(loadModel(new Response(body)), /over the limit of 1024\.0 MiB/, 'an endless Response');
   assert.ok(sent <= 2 ** 30 + 2 * chunk.byteLength, `stopped reading at the limit (${sent} bytes)`);
 });
+
+test('2 (prepare): resident tensors and params are sized from their private fields, not from shadowing properties', async () => {
+  const { prepare } = await import('../../wasm/index.js');
+  const base = lib.liveAllocations();
+  const b = T([128, 8], 3);
+  const a = T([1, 128], 4);
+  const pb = prepare(b);
+  const want = ops.matmul(a, b).data;
+  Object.defineProperty(pb, 'shape', { value: [128, 100000] });
+  Object.defineProperty(pb, 'size', { value: 1e9 });
+  assert.deepEqual(Array.from(ops.matmul(a, pb).data), Array.from(want));
+  assert.deepEqual(Array.from(pb.toTensor().data), Array.from(b.data));
+  const H = 4;
+  const params = { weight_ih_l0: T([3 * H, 2], 5), weight_hh_l0: T([3 * H, H], 6), bias_ih_l0: T([3 * H], 7), bias_hh_l0: T([3 * H], 8) };
+  const x = T([5, 2], 9);
+  const plain = ops.gru(x, params);
+  const pp = prepare(params);
+  Object.defineProperty(pp, 'tensors', { value: { weight_ih_l0: T([3 * 64, 2], 1), weight_hh_l0: T([3 * 64, 64], 2) } });
+  Object.defineProperty(pp, 'disposed', { value: false });
+  assert.deepEqual(Array.from(ops.gru(x, pp).output.data), Array.from(plain.output.data));
+  pp.dispose();
+  expectAlError(lib, () => ops.gru(x, pp), { names: [/disposed/] });
+  pb.dispose();
+  assert.equal(lib.liveAllocations(), base);
+});
