@@ -536,22 +536,41 @@ export function requireSomeUpstream(what, snap, outputs) {
   }
 }
 
-let lib = null; // { x: exports, api }, set by index.js once init() resolves
+let lib = null; // the default instance { x: exports, api, simd }, set by loader.js once init() resolves
+let current = null; // the instance an instance's op is running on (withLib), else null
 
-/** Called by index.js when the library is ready. */
+/** Called by loader.js when the default instance is ready. */
 export function setLib(l) {
   lib = l;
 }
 
+/** The default instance (init()), or null before it resolves. */
 export function getLib() {
   return lib;
 }
 
+/**
+ * Run fn() with `l` as the instance every op and arena uses: how an instance made by
+ * createAttnlab() runs the shared op code on its own memory. Ops are synchronous, so the
+ * instance is set for exactly the call and restored after it, also when it throws.
+ */
+export function withLib(l, fn) {
+  const prev = current;
+  current = l;
+  try {
+    return fn();
+  } finally {
+    current = prev;
+  }
+}
+
+/** The exports of the instance a call runs on: withLib's, else the default one. */
 export function requireLib(what) {
-  if (!lib) {
+  const l = current ?? lib;
+  if (!l) {
     throw new AttnlabError(`ops.${what}: attnlab is not initialised; await init() first`, 'AL_ERR_ARGUMENT');
   }
-  return lib.x;
+  return l.x;
 }
 
 /** Run fn(arena) with the library's exports and free the arena's blocks afterwards. */

@@ -57,6 +57,22 @@ export interface Attnlab {
  */
 export function init(options?: InitOptions): Promise<Attnlab>;
 
+/** An independent instance (its own wasm memory) with the whole API bound to it. */
+export interface AttnlabInstance extends Attnlab {
+  prepare: typeof prepare;
+  readSafetensors: typeof import('./io.js').readSafetensors;
+  loadModel: typeof import('./model.js').loadModel;
+  createModel: typeof import('./train.js').createModel;
+  loadTrainableModel: typeof import('./train.js').loadTrainableModel;
+}
+
+/**
+ * A new attnlab instance with its own wasm memory (init()'s options: `simd: false` for the scalar
+ * build in the same realm as a SIMD one). init() and `ops` stay the cached default instance.
+ * Models, trainers and prepared tensors belong to the instance that made them.
+ */
+export function createAttnlab(options?: InitOptions): Promise<AttnlabInstance>;
+
 /** True when this JS engine validates a WebAssembly SIMD128 module. */
 export function simdSupported(): boolean;
 

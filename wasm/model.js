@@ -19,8 +19,9 @@
 // write: a Model's fields are private, its documented properties read-only getters, its config
 // a frozen copy.
 
-import { AttnlabError, Arena, checkOptions, getLib, idsFrom, inVocab, kindOf, readCString, statusName } from './core.js';
+import { AttnlabError, Arena, checkOptions, idsFrom, inVocab, kindOf, readCString, statusName } from './core.js';
 import { readSource } from './source.js';
+import { defaultLib } from './loader.js';
 import { Tokenizer } from './tokenizer.js';
 import { transformerForward, transformerRun } from './transformer-model.js';
 import { memoryRun, memoryTokenizer } from './memory-rnn-model.js';
@@ -36,11 +37,6 @@ const leaks = typeof FinalizationRegistry === 'function'
   })
   : null;
 
-async function lib() {
-  if (!getLib()) await (await import('./index.js')).init();
-  return getLib().x;
-}
-
 /**
  * Load a model: a URL (fetched; file: URLs and plain paths are read from disk in Node), a
  * Response, or the file's bytes. Initialises attnlab first when needed. Throws AttnlabError with
@@ -48,8 +44,13 @@ async function lib() {
  * @returns {Promise<Model>}
  */
 export async function loadModel(source) {
+  return loadModelIn(null, source);
+}
+
+/** loadModel() on instance `l` (createAttnlab), or on the default instance when l is null. @internal */
+export async function loadModelIn(l, source) {
   const bytes = await readSource(source, 'loadModel');
-  const x = await lib();
+  const x = (l ?? await defaultLib()).x;
   const ar = new Arena(x);
   try {
     const pBytes = ar.alloc(bytes.length, 'the model file');

@@ -21,7 +21,7 @@
 // memory kept across a call (a prepared tensor holds an offset, which stays valid when memory
 // grows).
 
-import { AttnlabError, MAX_ALLOC_BYTES, fmtShape, getLib, toTensor } from './core.js';
+import { AttnlabError, MAX_ALLOC_BYTES, fmtShape, requireLib, toTensor } from './core.js';
 
 const leaks = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((what) => {
@@ -31,6 +31,7 @@ const leaks = typeof FinalizationRegistry === 'function'
 
 let ptrOf; // (tensor, what) → its offset in wasm memory; set by PreparedTensor's static block
 let shapeOf; // (tensor) → a copy of the shape it was prepared with
+let memoryOf; // (tensor) → the exports of the instance whose memory holds it
 let tensorsOf; // (PreparedParams) → its frozen tensors, or null once disposed
 
 /** One float tensor resident in wasm memory; made by prepare(), freed by dispose(). */
@@ -61,6 +62,7 @@ export class PreparedTensor {
     // the shape it was prepared with, from the private field: an own `shape` or `size` property a
     // caller defines on the object shadows the getters but never reaches the glue
     shapeOf = (t) => t.#shape.slice();
+    memoryOf = (t) => t.#x;
   }
 
   /** The shape it was prepared with (a copy). */
@@ -161,8 +163,12 @@ function residentCopy(x, v, name, keep = name) {
  * @param {import('./index.d.ts').TensorLike | Record<string, import('./index.d.ts').TensorLike>} input
  */
 export function prepare(input) {
-  const x = getLib()?.x;
-  if (!x) throw new AttnlabError('prepare: attnlab is not initialised; await init() first');
+  let x;
+  try {
+    x = requireLib('prepare');
+  } catch {
+    throw new AttnlabError('prepare: attnlab is not initialised; await init() first');
+  }
   if (input instanceof PreparedTensor || input instanceof PreparedParams) {
     throw new AttnlabError('prepare: the argument is already prepared; pass it to the op as it is');
   }
@@ -218,7 +224,11 @@ export function tensorArg(v, name, ranks, what = name) {
 
 /** The wasm pointer of a tensorArg result: the resident copy, or a fresh copy in the arena. */
 export function inputPtr(ar, t, name) {
-  return t.resident ? ptrOf(t.resident, ar.what) : ar.f32(t.data, name);
+  if (!t.resident) return ar.f32(t.data, name);
+  if (memoryOf(t.resident) !== ar.x) {
+    throw new AttnlabError(`${ar.what}: ${name} was prepared by another attnlab instance (createAttnlab); prepare it with this instance's prepare()`);
+  }
+  return ptrOf(t.resident, ar.what);
 }
 
 /** Number of elements of a tensorArg result. */

@@ -17,8 +17,9 @@
 // results out. What it does not do: any maths (but the log-softmax of a transformer's evaluate
 // loss, from the model's logits), or keep typed-array views across calls.
 
-import { AttnlabError, Arena, checkOptions, f32Option, getLib, kindOf, readCString, statusName } from './core.js';
+import { AttnlabError, Arena, checkOptions, f32Option, kindOf, readCString, statusName } from './core.js';
 import { readSource } from './source.js';
+import { defaultLib } from './loader.js';
 import { Model } from './model.js';
 import { readSafetensors } from './io.js';
 import { lmEvaluate } from './memory-rnn-model.js';
@@ -32,12 +33,11 @@ const MAX_BATCH = 65536; // examples in one step
 /** Models made here → { ptr, live, trainers } (loadModel()'s models keep their handle private). */
 const handles = new WeakMap();
 
-/** The training instance's exports (index.js initTraining(): attnlab-train.wasm, loaded once, on
- * first use; init() first, so the training build follows the main build's SIMD or scalar pick). */
-async function lib() {
-  const index = await import('./index.js');
-  if (!getLib()) await index.init();
-  return (await index.initTraining()).x;
+/** The training build's exports of instance `l` (createAttnlab), or of the default instance
+ * when l is null: attnlab-train.wasm, loaded once per instance on first use, following the main
+ * build's SIMD or scalar pick (loader.js). */
+async function lib(l) {
+  return (await (l ?? await defaultLib()).training()).x;
 }
 
 function adopt(x, ptr) {
@@ -64,6 +64,11 @@ function adopt(x, ptr) {
  * @returns {Promise<Model>}
  */
 export async function createModel(config, options) {
+  return createModelIn(null, config, options);
+}
+
+/** createModel() on instance `l`, or on the default instance when l is null. @internal */
+export async function createModelIn(l, config, options) {
   const seed = checkOptions(options, 'createModel', ['seed']).seed ?? 0;
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xFFFFFFFF) throw new AttnlabError(`createModel: seed ${typeof seed === 'number' ? seed : kindOf(seed)} must be an integer in [0, 2^32)`);
   if (typeof config !== 'string' && (config === null || typeof config !== 'object' || Array.isArray(config))) {
@@ -75,7 +80,7 @@ export async function createModel(config, options) {
   } catch (e) {
     throw new AttnlabError(`createModel: the config cannot be written as JSON: ${e?.message ?? e}`);
   }
-  const x = await lib();
+  const x = await lib(l);
   const bytes = new TextEncoder().encode(text);
   const ar = new Arena(x);
   try {
@@ -95,8 +100,13 @@ export async function createModel(config, options) {
  * @returns {Promise<Model>}
  */
 export async function loadTrainableModel(source) {
+  return loadTrainableModelIn(null, source);
+}
+
+/** loadTrainableModel() on instance `l`, or on the default instance when l is null. @internal */
+export async function loadTrainableModelIn(l, source) {
   const bytes = await readSource(source, 'loadTrainableModel');
-  const x = await lib();
+  const x = await lib(l);
   const ar = new Arena(x);
   try {
     const pBytes = ar.u8(bytes, 'the model file');

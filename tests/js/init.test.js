@@ -71,3 +71,40 @@ test('ops before init, and during an in-flight init, throw a clear error; a bad 
   assert.match(bad[2], /ENOENT|no such file/);
   assert.equal(bad[3], true);
 });
+
+test('createAttnlab: independent instances in one realm, each with its own memory, ops, models and prepared tensors', async () => {
+  const { createAttnlab, init: initDefault, ops: defaultOps, AttnlabError: Err } = await import('../../wasm/index.js');
+  const def = await initDefault();
+  const scalar = await createAttnlab({ simd: false });
+  const simd = await createAttnlab({ simd: true });
+  assert.equal(scalar.simd, false);
+  assert.equal(simd.simd, true);
+  const x = [[0.5, -1, 2], [3, 0, -0.25]];
+  const want = x.map((r) => { const m = Math.max(...r); const e = r.map((v) => Math.exp(v - m)); const s = e.reduce((a, b) => a + b); return e.map((v) => v / s); });
+  for (const inst of [scalar, simd]) {
+    const got = inst.ops.softmax(x).data;
+    want.flat().forEach((w, i) => assert.ok(Math.abs(got[i] - w) < 1e-6, `${inst.simd}: ${got[i]} vs ${w}`));
+  }
+  // a resident tensor lives in one memory: another instance refuses it by name
+  const p = scalar.prepare([[1, 0], [0, 1]]);
+  assert.equal(scalar.liveAllocations(), 1);
+  assert.equal(simd.liveAllocations(), 0, 'the other instance holds nothing');
+  assert.deepEqual(Array.from(scalar.ops.matmul([[1, 2]], p).data), [1, 2]);
+  assert.throws(() => simd.ops.matmul([[1, 2]], p), (e) => e instanceof Err && /prepared by another attnlab instance/.test(e.message));
+  assert.throws(() => defaultOps.matmul([[1, 2]], p), (e) => e instanceof Err && /prepared by another attnlab instance/.test(e.message));
+  p.dispose();
+  // models and trainable models load into their own instance
+  const url = new URL('../../web/models/dates-additive.safetensors', import.meta.url);
+  const m = await scalar.loadModel(url);
+  assert.equal(m.run('22 Nov 2026').output, '2026-11-22');
+  assert.ok(scalar.liveAllocations() > 0);
+  const baseDefault = def.liveAllocations();
+  const t = await scalar.loadTrainableModel(url);
+  assert.equal(def.liveAllocations(), baseDefault, 'the default instance is untouched');
+  t.dispose();
+  m.dispose();
+  assert.equal(scalar.liveAllocations(), 0);
+  // an op that throws inside an instance leaves the default instance in place for the next call
+  assert.throws(() => scalar.ops.softmax([[NaN]]), Err);
+  assert.deepEqual(Array.from(defaultOps.softmax([0, 0]).data), [0.5, 0.5]);
+});

@@ -4,10 +4,15 @@
 import {
   init, ops, simdSupported, AttnlabError, readSafetensors, loadModel, createModel, createTrainer,
   type Tensor, type Attnlab, prepare, PreparedParams, PreparedTensor,
+  createAttnlab, type AttnlabInstance, type Model,
 } from 'attnlab';
 
 async function main(): Promise<void> {
   const lib: Attnlab = await init({ simd: simdSupported() });
+  const scalar: AttnlabInstance = await createAttnlab({ simd: false });
+  const scalarSm: Tensor = scalar.ops.softmax([[1, 2, 3]]);
+  const m2: Model = await scalar.loadModel('m.safetensors');
+  void scalarSm; void m2;
   const n: number = lib.memoryBytes() + lib.liveAllocations();
   const q: Tensor = { data: new Float32Array(8), shape: [2, 4] };
 
