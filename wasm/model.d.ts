@@ -1,4 +1,4 @@
-// Types for wasm/model.js and wasm/tokenizer.js. Config keys and tensor names: docs/models.md.
+// Types for wasm/model.js and wasm/model/tokenizer.js. Config keys and tensor names: docs/models.md.
 
 /** The tokenizer section of a model config. */
 export interface TokenizerConfig {

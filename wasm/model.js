@@ -11,31 +11,28 @@
 //
 // What this file does: gets the bytes (fetch, or the file system for file: URLs and paths in
 // Node), hands them to the C loader (al_model_load validates everything and keeps the weights
-// resident in wasm memory), tokenizes with the config's tokenizer (tokenizer.js), and copies
-// every result out of wasm memory. What it does not do: any maths, or hold a typed-array view
+// resident in wasm memory), and hands each call to the model's architecture module
+// (model/seq2seq.js, model/transformer.js, model/classifier.js, model/memory-rnn.js: each owns its
+// tokenizer, run, scoring or decoding, training examples and evaluation). What it does not do: any maths, or hold a typed-array view
 // across a call. A Model owns wasm memory until dispose(); a FinalizationRegistry only warns
 // when one is garbage-collected undisposed. Every output buffer is sized from what C fixed when
 // the model was loaded (al_model_info) or computes per call, never from a property a caller can
 // write: a Model's fields are private, its documented properties read-only getters, its config
 // a frozen copy.
 
-import { AttnlabError, Arena, checkOptions, idsFrom, inVocab, kindOf, readCString, statusName } from './core.js';
+import { AttnlabError, Arena, readCString, statusName } from './core.js';
 import { readSource } from './source.js';
 import { defaultLib } from './loader.js';
-import { Tokenizer } from './tokenizer.js';
-import { transformerForward, transformerRun } from './transformer-model.js';
-import { memoryRun, memoryTokenizer } from './memory-rnn-model.js';
+import { ERR_CAP, leaks } from './model/common.js';
+import * as seq2seq from './model/seq2seq.js';
+import * as transformer from './model/transformer.js';
+import * as classifier from './model/classifier.js';
+import * as memoryRnn from './model/memory-rnn.js';
 
-const ERR_CAP = 256; // AL_MODEL_ERR_CAP
-const MAX_SOURCE = 4096; // AL_MODEL_MAX_SOURCE
-const MAX_STEPS = 1024; // AL_MODEL_MAX_STEPS
-const MAX_BEAM = 32; // AL_MODEL_MAX_BEAM
+export { Decoder } from './model/seq2seq.js';
 
-const leaks = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((what) => {
-    console.warn(`attnlab: ${what} was garbage-collected without dispose(); its wasm memory is leaked. Call dispose() (or use \`using\`).`);
-  })
-  : null;
+/** The architecture modules by al_model_info's AL_ARCH_* value. */
+const ARCHS = [seq2seq, transformer, classifier, memoryRnn];
 
 /**
  * Load a model: a URL (fetched; file: URLs and plain paths are read from disk in Node), a
@@ -69,7 +66,6 @@ export async function loadModelIn(l, source) {
 /** The al_model_info fields (src/api/model.h, AL_MODEL_INFO_*), in order. */
 const INFO_FIELDS = ['arch', 'srcVocab', 'tgtVocab', 'bos', 'eos', 'maxLength', 'hasPositions', 'layers',
   'heads', 'variant', 'maxPositions', 'hops', 'head', 'attends'];
-const ARCHITECTURES = ['seq2seq', 'transformer', 'classifier', 'memory-rnn'];
 
 /** What C fixed when it loaded the model at ptr: a frozen object of INFO_FIELDS. */
 export function modelInfo(x, ptr) {
@@ -81,7 +77,7 @@ export function modelInfo(x, ptr) {
     const v = new Int32Array(x.memory.buffer, p, n);
     const info = {};
     INFO_FIELDS.forEach((k, i) => { info[k] = v[i]; });
-    info.architecture = ARCHITECTURES[info.arch];
+    info.architecture = ARCHS[info.arch]?.name ?? `unknown architecture ${info.arch}`;
     return Object.freeze(info);
   } finally {
     ar.free();
@@ -97,9 +93,16 @@ function deepFreeze(v) {
   return v;
 }
 
+let stateOf; // (model) → its private state, for train.js; set by Model's static block
+
+/**
+ * A loaded model. Its state is private (#fields); what is documented is read through getters;
+ * each call goes to the architecture module of what C loaded (`#arch`), never to a switch.
+ */
 export class Model {
   #x;
   #ptr;
+  #arch;
   #decoders = new Set();
   #info;
   #config;
@@ -111,13 +114,19 @@ export class Model {
     this.#x = x;
     this.#ptr = ptr;
     this.#info = modelInfo(x, ptr);
+    this.#arch = ARCHS[this.#info.arch];
+    if (!this.#arch) throw new AttnlabError(`Model: ${this.#info.architecture}; is the .wasm newer than this glue?`, 'AL_ERR_UNSUPPORTED');
     this.#config = deepFreeze(JSON.parse(readCString(x, x.al_model_config(ptr))));
-    const arch = this.#info.architecture;
-    const tok = arch === 'memory-rnn' ? memoryTokenizer(this.#config)
-      : new Tokenizer(arch === 'classifier' ? classifierTokenizer(this.#config) : this.#config.tokenizer);
-    this.#tokenizer = Object.freeze(tok);
-    if (arch === 'classifier' || this.#info.head === 1) this.#labels = Object.freeze(this.#config.labels.slice());
-    leaks?.register(this, `a Model (${arch})`, this);
+    this.#tokenizer = Object.freeze(this.#arch.tokenizer(this.#config));
+    if (this.#info.arch === 2 || this.#info.head === 1) this.#labels = Object.freeze(this.#config.labels.slice());
+    leaks?.register(this, `a Model (${this.#info.architecture})`, this);
+  }
+
+  static {
+    stateOf = (model, what) => {
+      model.#live(what);
+      return model.#state();
+    };
   }
 
   /** The architecture, e.g. 'seq2seq'. */
@@ -135,8 +144,8 @@ export class Model {
   get maxLength() { return this.#info.maxLength; }
   get hasPositions() { return this.#info.hasPositions === 1; }
 
-  /** What the architecture modules need, none of it writable by a caller. @internal */
-  #inner() {
+  /** What the architecture modules get, none of it writable by a caller. */
+  #state() {
     return { x: this.#x, ptr: this.#ptr, info: this.#info, config: this.#config, tokenizer: this.#tokenizer, labels: this.#labels };
   }
 
@@ -145,23 +154,7 @@ export class Model {
     return this.#x;
   }
 
-  /** Source text or ids -> Int32Array of source ids. */
-  #source(input, what) {
-    const ids = typeof input === 'string' ? inVocab(this.#tokenizer.encode(input), this.#info.srcVocab, `Model.${what}`) : idsFrom(input, this.#info.srcVocab, `Model.${what}: input`, Infinity);
-    if (ids.length < 1) throw new AttnlabError(`Model.${what}: the input is empty (no tokens)`, 'AL_ERR_SHAPE');
-    if (ids.length > MAX_SOURCE) throw new AttnlabError(`Model.${what}: ${ids.length} input tokens; the limit is ${MAX_SOURCE}`, 'AL_ERR_SHAPE');
-    return ids;
-  }
-
-  #maxLength(options, what) {
-    const n = options.maxLength ?? this.#info.maxLength;
-    if (!Number.isInteger(n) || n < 1 || n > MAX_STEPS) {
-      throw new AttnlabError(`Model.${what}: maxLength ${n} must be an integer in [1, ${MAX_STEPS}]`, 'AL_ERR_SHAPE');
-    }
-    return n;
-  }
-
-  /** Source text or ids -> source ids (the model's tokenizer). */
+  /** Source text -> source ids (the model's tokenizer). */
   encode(text) {
     return this.#tokenizer.encode(text);
   }
@@ -172,194 +165,47 @@ export class Model {
   }
 
   /**
-   * Translate one input (text or source ids): greedy, or beam search with `beamWidth` > 1.
+   * Run one input (text or source ids) the architecture's way: seq2seq translates (greedy, or
+   * beam search with `beamWidth` > 1; `maxLength`), a transformer decodes or tags, a classifier
+   * classifies, a memory-rnn model reads (`distributions`) or classifies.
    * @param {string | ArrayLike<number>} input
-   * @param {{ maxLength?: number, beamWidth?: number }} [options]
    */
-  run(input, options = {}) {
-    if (this.#info.architecture === 'classifier') return this.classify(input, options);
-    if (this.#info.architecture === 'memory-rnn') {
-      this.#live('run');
-      const o = checkOptions(options, 'Model.run', this.#info.head === 1 ? [] : ['distributions']);
-      if (o.distributions !== undefined && typeof o.distributions !== 'boolean') {
-        throw new AttnlabError(`Model.run: options.distributions must be true or false, got ${kindOf(o.distributions)}`);
-      }
-      return memoryRun(this.#inner(), this.#source(input, 'run'), o);
-    }
-    if (this.#info.architecture === 'transformer') {
-      this.#live('run');
-      return transformerRun(this.#inner(), input, checkOptions(options, 'Model.run', ['maxLength']));
-    }
-    const x = this.#live('run');
-    options = checkOptions(options, 'Model.run', ['maxLength', 'beamWidth']);
-    const src = this.#source(input, 'run');
-    const maxLength = this.#maxLength(options, 'run');
-    const beam = options.beamWidth ?? 1;
-    if (!Number.isInteger(beam) || beam < 1 || beam > MAX_BEAM) {
-      throw new AttnlabError(`Model.run: beamWidth ${beam} must be an integer in [1, ${MAX_BEAM}]`);
-    }
-    const S = src.length;
-    const ar = new Arena(x);
-    try {
-      const pSrc = ar.i32(src, 'the input ids');
-      const pIds = ar.alloc(maxLength * 4, 'the output ids');
-      const pLogp = ar.alloc(maxLength * 4, 'the log-probs');
-      const pAtt = ar.alloc(maxLength * S * 4, 'the attention');
-      const pPos = ar.alloc(maxLength * 4, 'the positions');
-      const pLen = ar.alloc(4, 'the length');
-      const status = x.al_model_generate(this.#ptr, pSrc, S, maxLength, beam, pIds, pLogp, pAtt, pPos, pLen);
-      if (status !== 0) throw statusError(x, status, 'Model.run');
-      const T = new Int32Array(x.memory.buffer, pLen, 1)[0];
-      const ids = new Int32Array(x.memory.buffer, pIds, T).slice();
-      const result = {
-        output: this.#tokenizer.decode(ids),
-        ids,
-        tokens: this.#tokenizer.tgtTokens(ids),
-        logProbs: ar.read(pLogp, T),
-        attention: [{
-          layer: 0,
-          head: 0,
-          weights: { data: ar.read(pAtt, T * S), shape: [T, S] },
-          rowLabels: this.#tokenizer.tgtTokens(ids),
-          colLabels: this.#tokenizer.srcTokens(src),
-        }],
-        srcIds: src,
-      };
-      if ((this.#info.hasPositions === 1)) result.positions = ar.read(pPos, T);
-      return result;
-    } finally {
-      ar.free();
-    }
+  run(input, options) {
+    this.#live('run');
+    return this.#arch.run(this.#state(), input, options);
   }
 
   /**
-   * Classify one document (architecture "classifier"; `run` calls this for classifiers): text
-   * (split on whitespace, unknown words -> unk) or token ids. Returns the most probable label,
-   * the class probabilities and the pooling's attention: one map per level, `weights` shaped
-   * [rows, n] (rows: 1, or r hops for "structured"); for "han" also `sentenceWeights`,
-   * `sentences` ([start, end) token ranges) and a second map over the sentences; for
-   * "structured" the penalty ‖AAᵀ − I‖²_F.
+   * Classify one document (architecture "classifier", or a memory-rnn classifier head): the most
+   * probable label, the class probabilities and the pooling's attention (model/classifier.js).
    * @param {string | ArrayLike<number>} input
    */
-  classify(input, options = {}) {
-    const x = this.#live('classify');
-    options = checkOptions(options, 'Model.classify', []);
-    if (this.#info.architecture === 'memory-rnn' && this.#info.head === 1) return memoryRun(this.#inner(), this.#source(input, 'classify'), options);
-    if (this.#info.architecture !== 'classifier') {
-      throw new AttnlabError(`Model.classify: this is a "${this.#info.architecture}" model; classify() needs architecture "classifier" (use run())`, 'AL_ERR_UNSUPPORTED');
-    }
-    const ids = this.#source(input, 'classify');
-    const n = ids.length, C = this.#info.tgtVocab;
-    const pooling = this.#config.pooling;
-    const ar = new Arena(x);
-    try {
-      const pIds = ar.i32(ids, 'the input ids');
-      const hops = this.#info.hops;
-      const m = x.al_model_classifier_sentences(this.#ptr, pIds, n);
-      const pProbs = ar.alloc(C * 4, 'the probabilities');
-      const pW = ar.alloc(hops * n * 4, 'the attention weights');
-      const pSent = ar.alloc(n * 4, 'the sentence weights');
-      const pPen = ar.alloc(4, 'the penalty');
-      const status = x.al_model_classify(this.#ptr, pIds, n, pProbs, pW, pSent, pPen);
-      if (status !== 0) throw statusError(x, status, 'Model.classify');
-      const probs = ar.read(pProbs, C);
-      let best = 0;
-      for (let k = 1; k < C; k++) if (probs[k] > probs[best]) best = k;
-      const tokens = this.#tokenizer.srcTokens(ids);
-      const rowLabels = pooling === 'structured' ? Array.from({ length: hops }, (_, i) => `hop ${i + 1}`)
-        : [pooling === 'han' ? 'words' : 'attention'];
-      const result = {
-        label: this.#labels[best],
-        labelId: best,
-        probs,
-        attention: [{ layer: 0, head: 0, weights: { data: ar.read(pW, hops * n), shape: [hops, n] }, rowLabels, colLabels: tokens }],
-        ids,
-        tokens,
-      };
-      if (pooling === 'han') {
-        const sep = this.#tokenizer.src.get(this.#config.sentenceSeparator);
-        const sentences = [];
-        let start = 0;
-        ids.forEach((id, i) => {
-          if (id === sep || i === n - 1) { sentences.push([start, i + 1]); start = i + 1; }
-        });
-        result.sentenceWeights = ar.read(pSent, m);
-        result.sentences = sentences;
-        result.attention.push({
-          layer: 1,
-          head: 0,
-          weights: { data: result.sentenceWeights.slice(), shape: [1, m] },
-          rowLabels: ['sentences'],
-          colLabels: sentences.map(([a, b]) => tokens.slice(a, b).join(' ')),
-        });
-      }
-      if (pooling === 'structured') result.penalty = ar.read(pPen, 1)[0];
-      return result;
-    } finally {
-      ar.free();
-    }
+  classify(input, options) {
+    this.#live('classify');
+    if (this.#info.arch === 2 || (this.#info.arch === 3 && this.#info.head === 1)) return this.#arch.classify(this.#state(), input, options);
+    throw new AttnlabError(`Model.classify: this is a "${this.#info.architecture}" model; classify() needs architecture "classifier" (use run())`, 'AL_ERR_UNSUPPORTED');
   }
 
   /**
-   * Teacher forcing: the decoder is fed bos, tgt[0], ..., and returns log p(tgt[t]) per step, the
-   * attention [T, S], p_t for local attention, and the whole log-distributions [T, V].
+   * Teacher forcing (seq2seq): log p(tgt[t]) per step, the attention [T, S], p_t for local
+   * attention, and the whole log-distributions [T, V].
    * @param {string | ArrayLike<number>} src source text or ids
    * @param {string | ArrayLike<number>} tgt target text or ids (include eos to score it)
    */
   score(src, tgt) {
-    const x = this.#live('score');
-    this.#seq2seqOnly('score');
-    const s = this.#source(src, 'score');
-    if (tgt === undefined || tgt === null) throw new AttnlabError(`Model.score: tgt is ${tgt}; give the target text or ids (include eos to score it)`);
-    const t = typeof tgt === 'string' ? inVocab(this.#tokenizer.encodeTarget(tgt), this.#info.tgtVocab, 'Model.score') : idsFrom(tgt, this.#info.tgtVocab, 'Model.score: tgt', MAX_STEPS);
-    const S = s.length, T = t.length, V = this.#info.tgtVocab;
-    if (T < 1 || T > MAX_STEPS) throw new AttnlabError(`Model.score: the target has ${T} tokens; it must have 1 to ${MAX_STEPS}`, 'AL_ERR_SHAPE');
-    const ar = new Arena(x);
-    try {
-      const pSrc = ar.i32(s, 'the source ids');
-      const pTgt = ar.i32(t, 'the target ids');
-      const pLogp = ar.alloc(T * 4, 'the log-probs');
-      const pAtt = ar.alloc(T * S * 4, 'the attention');
-      const pPos = ar.alloc(T * 4, 'the positions');
-      const pDist = ar.alloc(T * V * 4, 'the distributions');
-      const status = x.al_model_score(this.#ptr, pSrc, S, pTgt, T, pLogp, pAtt, pPos, pDist);
-      if (status !== 0) throw statusError(x, status, 'Model.score');
-      const result = {
-        logProbs: ar.read(pLogp, T),
-        attention: { data: ar.read(pAtt, T * S), shape: [T, S] },
-        distributions: { data: ar.read(pDist, T * V), shape: [T, V] },
-      };
-      if ((this.#info.hasPositions === 1)) result.positions = ar.read(pPos, T);
-      return result;
-    } finally {
-      ar.free();
-    }
+    this.#live('score');
+    return this.#only('score').score(this.#state(), src, tgt);
   }
 
   /**
-   * Start decoding one input a token at a time (greedy); `step()` the returned Decoder and
-   * dispose() it (disposing the model disposes its decoders).
+   * Start decoding one input a token at a time (seq2seq, greedy); `step()` the returned Decoder
+   * and dispose() it (disposing the model disposes its decoders).
    * @param {string | ArrayLike<number>} input
    * @param {{ maxLength?: number }} [options]
    */
-  startDecoding(input, options = {}) {
-    const x = this.#live('startDecoding');
-    this.#seq2seqOnly('startDecoding');
-    options = checkOptions(options, 'Model.startDecoding', ['maxLength']);
-    const src = this.#source(input, 'startDecoding');
-    const maxLength = this.#maxLength(options, 'startDecoding');
-    const ar = new Arena(x);
-    let ptr;
-    try {
-      const pSrc = ar.i32(src, 'the input ids');
-      const pOut = ar.alloc(4, 'the handle');
-      const status = x.al_model_decoder_start(this.#ptr, pSrc, src.length, pOut);
-      if (status !== 0) throw statusError(x, status, 'Model.startDecoding');
-      ptr = new Uint32Array(x.memory.buffer, pOut, 1)[0];
-    } finally {
-      ar.free();
-    }
-    const dec = new Decoder(x, ptr, this, this.#info, src, maxLength, () => this.#decoders.delete(dec));
+  startDecoding(input, options) {
+    this.#live('startDecoding');
+    const dec = this.#only('startDecoding').startDecoding(this.#state(), this, input, options, () => this.#decoders.delete(dec));
     this.#decoders.add(dec);
     return dec;
   }
@@ -371,17 +217,19 @@ export class Model {
    * the decoder input (bos first, nothing added).
    */
   forward(input, tgt) {
-    const x = this.#live('forward');
-    if (this.#info.architecture !== 'transformer') {
+    this.#live('forward');
+    if (typeof this.#arch.forward !== 'function') {
       throw new AttnlabError(`Model.forward: for architecture "transformer"; this model is "${this.#info.architecture}" (use run)`, 'AL_ERR_UNSUPPORTED');
     }
-    return transformerForward(this.#inner(), input, tgt);
+    return this.#arch.forward(this.#state(), input, tgt);
   }
 
-  #seq2seqOnly(what) {
-    if (this.#info.architecture !== 'seq2seq') {
+  /** The architecture module when it has `what`, else a named refusal. */
+  #only(what) {
+    if (typeof this.#arch[what] !== 'function') {
       throw new AttnlabError(`Model.${what}: not available for architecture "${this.#info.architecture}" (use run)`, 'AL_ERR_UNSUPPORTED');
     }
+    return this.#arch;
   }
 
   /** Free the model's wasm memory (and its decoders'). Later calls throw; a second dispose() is harmless. */
@@ -398,111 +246,9 @@ export class Model {
   }
 }
 
-export class Decoder {
-  #x;
-  #ptr;
-  #onDispose;
-  #model;
-  #info;
-  #src;
-  #srcTokens;
-  #maxLength;
-  #steps = 0;
-  #done = false;
-
-  /** @internal use Model.startDecoding() */
-  constructor(x, ptr, model, info, src, maxLength, onDispose) {
-    this.#x = x;
-    this.#ptr = ptr;
-    this.#onDispose = onDispose;
-    this.#model = model;
-    this.#info = info;
-    this.#src = src;
-    this.#srcTokens = Object.freeze(model.tokenizer.srcTokens(src));
-    this.#maxLength = maxLength;
-    leaks?.register(this, 'a Decoder', this);
-  }
-
-  /** The model decoding. */
-  get model() { return this.#model; }
-  /** The source ids (a copy). */
-  get srcIds() { return this.#src.slice(); }
-  /** The source tokens. */
-  get srcTokens() { return this.#srcTokens; }
-  /** The step limit. */
-  get maxLength() { return this.#maxLength; }
-  /** Steps taken so far. */
-  get steps() { return this.#steps; }
-  /** True once eos was emitted or maxLength steps were taken. */
-  get done() { return this.#done; }
-
-  /**
-   * Emit the next token (the argmax, or `force` when given: a target id, for teacher forcing).
-   * @returns {{ id: number, token: string, logProb: number, weights: Float32Array,
-   *             position?: number, done: boolean, step: number }}
-   */
-  step(force) {
-    if (this.#ptr === 0) throw new AttnlabError('Decoder.step: this decoder has been disposed', 'AL_ERR_ARGUMENT');
-    if (this.#done) throw new AttnlabError(`Decoder.step: decoding has finished (${this.#steps} steps${this.#steps >= this.#maxLength ? ', maxLength reached' : ', eos emitted'}); dispose() it or start again`, 'AL_ERR_ARGUMENT');
-    const x = this.#x;
-    const V = this.#info.tgtVocab;
-    const f = force ?? -1;
-    if (f !== -1 && (!Number.isInteger(f) || f < 0 || f >= V)) {
-      throw new AttnlabError(`Decoder.step: force ${typeof f === 'number' ? f : kindOf(f)} is not a target id in [0, ${V})`, 'AL_ERR_RANGE');
-    }
-    const S = this.#src.length;
-    const ar = new Arena(x);
-    try {
-      const pId = ar.alloc(4, 'the id');
-      const pLogp = ar.alloc(4, 'the log-prob');
-      const pAtt = ar.alloc(S * 4, 'the attention row');
-      const pPos = ar.alloc(4, 'the position');
-      const pDone = ar.alloc(4, 'the done flag');
-      const status = x.al_decoder_step(this.#ptr, f, pId, pLogp, pAtt, pPos, 0, pDone);
-      if (status !== 0) throw statusError(x, status, 'Decoder.step');
-      const id = new Int32Array(x.memory.buffer, pId, 1)[0];
-      const eos = new Int32Array(x.memory.buffer, pDone, 1)[0] === 1;
-      const step = this.#steps++;
-      this.#done = eos || this.#steps >= this.#maxLength;
-      const out = {
-        id,
-        token: this.#model.tokenizer.tgtTokens([id])[0],
-        logProb: ar.read(pLogp, 1)[0],
-        weights: ar.read(pAtt, S),
-        done: this.#done,
-        step,
-      };
-      if (this.#info.hasPositions === 1) out.position = ar.read(pPos, 1)[0];
-      return out;
-    } finally {
-      ar.free();
-    }
-  }
-
-  /** Free the decoder's wasm memory; a second call is harmless. */
-  dispose() {
-    if (this.#ptr === 0) return;
-    this.#x.al_decoder_free(this.#ptr);
-    this.#ptr = 0;
-    leaks?.unregister(this);
-    this.#onDispose();
-  }
-
-  [Symbol.dispose]() {
-    this.dispose();
-  }
-}
-
-/** A classifier's tokenizer section ({ type, vocab, unk, pad? }) in the Tokenizer's terms: the
- * vocabulary as srcVocab, the labels as tgtVocab, no bos or eos. */
-function classifierTokenizer(cfg) {
-  const t = cfg.tokenizer ?? {};
-  return { type: t.type, srcVocab: t.vocab, tgtVocab: cfg.labels, unk: t.unk, pad: t.pad };
-}
-
-function statusError(x, status, context) {
-  // AL_ERR_NONFINITE from a model call: the inputs were ids, so the model's own arithmetic
-  // overflowed float32 (finite but huge weights); docs/reliability.md, "results policy"
-  const why = status === 4 ? ' (the model produced NaN or infinite values: its weights are too large for float32 arithmetic)' : '';
-  return new AttnlabError(`${context}: ${readCString(x, x.al_status_string(status))}${why}`, statusName(status));
+/** The private state of a live model and its architecture module (train.js). @internal */
+export function modelInternals(model, what) {
+  if (!(model instanceof Model)) throw new AttnlabError(`${what}: expected a Model`);
+  const m = stateOf(model, what);
+  return { m, arch: ARCHS[m.info.arch] };
 }

@@ -20,13 +20,10 @@
 import { AttnlabError, Arena, checkOptions, f32Option, kindOf, readCString, statusName } from './core.js';
 import { readSource } from './source.js';
 import { defaultLib } from './loader.js';
-import { Model } from './model.js';
+import { Model, modelInternals } from './model.js';
+import { ERR_CAP, MAX_SOURCE, MAX_STEPS } from './model/common.js';
 import { readSafetensors } from './io.js';
-import { lmEvaluate } from './memory-rnn-model.js';
 
-const ERR_CAP = 256; // AL_MODEL_ERR_CAP
-const MAX_SOURCE = 4096;
-const MAX_STEPS = 1024;
 const OPTIMIZERS = { adam: 0, sgd: 1 };
 const MAX_BATCH = 65536; // examples in one step
 
@@ -150,152 +147,16 @@ function exportBytes(x, call, what) {
   }
 }
 
-function ids(model, v, target, what) {
-  if (typeof v === 'string') return target ? model.tokenizer.encodeTarget(v) : model.tokenizer.encode(v);
-  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new AttnlabError(`${what} must be text or an array of token ids`);
-  const V = target ? model.tgtVocabSize : model.srcVocabSize;
-  return Int32Array.from(v, (id, i) => {
-    if (!Number.isInteger(id) || id < 0 || id >= V) throw new AttnlabError(`${what}[${i}] = ${id} is not a token id in [0, ${V})`, 'AL_ERR_RANGE');
-    return id;
-  });
-}
-
-/**
- * One training example → { s: source ids, t: target ids (may be empty) }, per architecture; what
- * the two arrays mean is the C architecture's (docs/training.md, models/model.h "example").
- * seq2seq: { src, tgt } text or ids; tgt gets eos appended unless it already ends in eos.
- */
-const EXAMPLES = {
-  seq2seq(model, p, what) {
-    const s = ids(model, p?.src, false, `${what}.src`);
-    let t = ids(model, p?.tgt, true, `${what}.tgt`);
-    if (t.length === 0 || t[t.length - 1] !== model.eosId) t = Int32Array.from([...t, model.eosId]);
-    return { s, t };
-  },
-  // classifier: { src: text or ids (han: separators included), label: a label or its index }
-  classifier(model, p, what) {
-    const s = ids(model, p?.src, false, `${what}.src`);
-    if (s.length === 0) throw new AttnlabError(`${what}.src is empty: a document needs at least one token`, 'AL_ERR_SHAPE');
-    return { s, t: Int32Array.of(labelId(model, p?.label, `${what}.label`)) };
-  },
-  // transformer, by variant: encoder-decoder { src, tgt } as seq2seq; decoder { src } (the
-  // sequence; text gets eos appended so the model learns to stop, ids are taken as given; no
-  // tgt); encoder { src, tags } (one label per position: label strings, ids, or the labels as
-  // text separated by spaces)
-  transformer(model, p, what) {
-    const variant = model.config.variant;
-    if (variant === 'encoder-decoder') return EXAMPLES.seq2seq(model, p, what);
-    let s = ids(model, p?.src, false, `${what}.src`);
-    if (variant === 'decoder') {
-      if (p?.tgt !== undefined) throw new AttnlabError(`${what}: a decoder-only model trains on { src } alone (the loss predicts each next token); there is no tgt`);
-      if (typeof p.src === 'string' && (s.length === 0 || s[s.length - 1] !== model.eosId)) s = Int32Array.from([...s, model.eosId]);
-      if (s.length < 2) throw new AttnlabError(`${what}.src has ${s.length} token(s); a decoder-only example needs at least 2 (text: 1, before the eos added)`, 'AL_ERR_SHAPE');
-      return { s, t: new Int32Array(0) };
-    }
-    const t = tagIds(model, p?.tags, `${what}.tags`);
-    if (t.length !== s.length) throw new AttnlabError(`${what}.tags has ${t.length} labels but src has ${s.length} tokens (one label per position)`, 'AL_ERR_SHAPE');
-    return { s, t };
-  },
-  // memory-rnn: head "lm" { src: a sentence, text (bos/eos added when the tokenizer names them)
-  // or ids, 2 tokens or more: its n − 1 next-token predictions are the loss terms };
-  // head "classifier" { src, label } as a classifier
-  'memory-rnn'(model, p, what) {
-    if (model.config.head === 'classifier') return EXAMPLES.classifier(model, p, what);
-    const s = ids(model, p?.src, false, `${what}.src`);
-    if (s.length < 2) throw new AttnlabError(`${what}.src has ${s.length} token(s); a language model needs 2 or more (it predicts tokens 2..n)`, 'AL_ERR_SHAPE');
-    return { s, t: new Int32Array(0) };
-  },
-};
-
-/** An encoder transformer's tags (label strings, ids, or labels separated by spaces) → ids. */
-function tagIds(model, v, what) {
-  const vocab = model.config.tokenizer.tgtVocab;
-  if (typeof v === 'string') v = v.split(/\s+/).filter((x) => x.length > 0);
-  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new AttnlabError(`${what} must be an array of labels or label ids`);
-  return Int32Array.from(v, (x, i) => {
-    const id = typeof x === 'string' ? vocab.indexOf(x) : x;
-    if (!Number.isInteger(id) || id < 0 || id >= vocab.length) throw new AttnlabError(`${what}[${i}] = ${JSON.stringify(x)} is not one of the model's labels (tokenizer.tgtVocab) or an index in [0, ${vocab.length})`, 'AL_ERR_RANGE');
-    return id;
-  });
-}
-
-/**
- * Trainer.evaluate for a transformer (teacher-forced; the loss is the training loss of
- * docs/training.md, from one forward's logits, log-softmax in double):
- *   encoder-decoder  exactMatch / tokenAccuracy of greedy decoding (as seq2seq), loss
- *   decoder          tokenAccuracy: next-token argmax hits over the S − 1 predictions;
- *                    exactMatch: sequences with every prediction right; loss, perplexity
- *                    (exp(loss)) and tokens (the predictions counted), as a language model's
- *   encoder          tokenAccuracy: positions whose argmax label is the tag; exactMatch:
- *                    sequences with every tag right; loss
- */
-function evaluateTransformer(m, pairs, withLoss) {
-  const variant = m.config.variant;
-  let exact = 0, right = 0, tokens = 0, nll = 0;
-  pairs.forEach((p, i) => {
-    const { s, t } = EXAMPLES.transformer(m, p, `Trainer.evaluate: pairs[${i}]`);
-    let logits, targets;
-    if (variant === 'encoder-decoder') {
-      const r = m.run(s);
-      if (r.output === m.decode(t)) exact++;
-      for (let k = 0; k < t.length; k++) if (r.ids[k] === t[k]) right++;
-      tokens += t.length;
-      if (!withLoss) return;
-      logits = m.forward(s, Int32Array.from([m.bosId, ...t.subarray(0, t.length - 1)])).logits;
-      targets = t;
-    } else {
-      logits = m.forward(s).logits;
-      targets = variant === 'decoder' ? s.subarray(1) : t;
-      const V = logits.shape[1];
-      let all = true;
-      for (let k = 0; k < targets.length; k++) {
-        let best = 0;
-        for (let v = 1; v < V; v++) if (logits.data[k * V + v] > logits.data[k * V + best]) best = v;
-        if (best === targets[k]) right++;
-        else all = false;
-      }
-      if (all) exact++;
-      tokens += targets.length;
-    }
-    if (!withLoss) return;
-    const V = logits.shape[1];
-    for (let k = 0; k < targets.length; k++) {
-      const row = logits.data.subarray(k * V, (k + 1) * V);
-      let mx = -Infinity, z = 0;
-      for (const v of row) mx = Math.max(mx, v);
-      for (const v of row) z += Math.exp(v - mx);
-      nll -= row[targets[k]] - mx - Math.log(z);
-    }
-  });
-  const n = Math.max(pairs.length, 1);
-  const out = { exactMatch: exact / n, tokenAccuracy: right / Math.max(tokens, 1), loss: withLoss ? nll / Math.max(tokens, 1) : undefined, count: pairs.length };
-  // a decoder-only model is a language model: also the fields of a memory-rnn LM's evaluation
-  if (variant === 'decoder') Object.assign(out, { perplexity: withLoss ? Math.exp(out.loss) : undefined, tokens });
-  return out;
-}
-
-/** A classifier's label (one of model.labels, or its index) → its index. */
-function labelId(model, label, what) {
-  const C = model.labels.length;
-  if (typeof label === 'string') {
-    const i = model.labels.indexOf(label);
-    if (i < 0) throw new AttnlabError(`${what} "${label}" is not one of the model's labels (${model.labels.join(', ')})`, 'AL_ERR_RANGE');
-    return i;
-  }
-  if (!Number.isInteger(label) || label < 0 || label >= C) throw new AttnlabError(`${what} = ${label} must be one of the model's labels or an index in [0, ${C})`, 'AL_ERR_RANGE');
-  return label;
-}
-
 /** A batch of examples → padded Int32Arrays [B, S] and [B, T] with their lengths. */
 function pack(model, batch, what) {
+  const { m, arch } = modelInternals(model, what);
   if (!Array.isArray(batch) || batch.length === 0) throw new AttnlabError(`${what}: the batch must be a non-empty array of examples`);
   if (batch.length > MAX_BATCH) throw new AttnlabError(`${what}: the batch has ${batch.length} examples; at most ${MAX_BATCH} per step`, 'AL_ERR_SHAPE');
   batch = Array.from({ length: batch.length }, (_, i) => batch[i]); // each example read once
-  const example = EXAMPLES[model.architecture];
-  if (!example) throw new AttnlabError(`${what}: training "${model.architecture}" models is not supported`, 'AL_ERR_UNSUPPORTED');
+  if (typeof arch.example !== 'function') throw new AttnlabError(`${what}: training "${m.info.architecture}" models is not supported`, 'AL_ERR_UNSUPPORTED');
   const srcs = [], tgts = [];
   batch.forEach((p, i) => {
-    const { s, t } = example(model, p, `${what}: batch[${i}]`);
+    const { s, t } = arch.example(m, p, `${what}: batch[${i}]`);
     if (s.length < 1 || s.length > MAX_SOURCE) throw new AttnlabError(`${what}: batch[${i}].src has ${s.length} tokens; 1 to ${MAX_SOURCE} allowed`, 'AL_ERR_SHAPE');
     if (t.length > MAX_STEPS) throw new AttnlabError(`${what}: batch[${i}].tgt has ${t.length} tokens; at most ${MAX_STEPS}`, 'AL_ERR_SHAPE');
     srcs.push(s);
@@ -419,35 +280,8 @@ export class Trainer {
     const loss = checkOptions(options, 'Trainer.evaluate', ['loss']).loss ?? true;
     if (typeof loss !== 'boolean') throw new AttnlabError(`Trainer.evaluate: options.loss must be true or false, got ${kindOf(loss)}`);
     if (!Array.isArray(pairs)) throw new AttnlabError(`Trainer.evaluate: pairs must be an array of examples, got ${kindOf(pairs)}`);
-    const m = this.model;
-    if (m.architecture === 'memory-rnn' && m.config.head !== 'classifier') return lmEvaluate(m, pairs);
-    if (m.architecture === 'classifier' || m.config.head === 'classifier') {
-      let right = 0, nll = 0, pen = 0;
-      pairs.forEach((p, i) => {
-        const y = labelId(m, p?.label, `Trainer.evaluate: pairs[${i}].label`);
-        const r = m.classify(p.src);
-        if (r.labelId === y) right++;
-        nll -= Math.log(r.probs[y]);
-        pen += r.penalty ?? 0;
-      });
-      const n = Math.max(pairs.length, 1);
-      const out = { accuracy: right / n, loss: loss ? nll / n : undefined, count: pairs.length };
-      if (m.config.pooling === 'structured') out.penalty = pen / n;
-      return out;
-    }
-    if (m.architecture === 'transformer') return evaluateTransformer(m, pairs, loss);
-    let exact = 0, right = 0, tokens = 0, nll = 0;
-    for (const p of pairs) {
-      const r = m.run(p.src);
-      const tgt = [...ids(m, p.tgt, true, 'Trainer.evaluate: tgt'), m.eosId];
-      const tgtText = typeof p.tgt === 'string' ? p.tgt : m.decode(tgt);
-      if (r.output === tgtText) exact++;
-      for (let i = 0; i < tgt.length; i++) if (r.ids[i] === tgt[i]) right++;
-      tokens += tgt.length;
-      if (loss) nll -= m.score(p.src, tgt).logProbs.reduce((a, b) => a + b, 0);
-    }
-    const n = Math.max(pairs.length, 1);
-    return { exactMatch: exact / n, tokenAccuracy: right / Math.max(tokens, 1), loss: loss ? nll / Math.max(tokens, 1) : undefined, count: pairs.length };
+    const { m, arch } = modelInternals(this.model, 'Trainer.evaluate');
+    return arch.evaluate(m, this.model, pairs, loss);
   }
 
   /** The model's safetensors bytes as they are now (loadModel reads them). */

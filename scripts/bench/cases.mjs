@@ -191,7 +191,7 @@ export async function makeCases({ smoke = false, model: modelFile = null } = {})
 
 /** Token ids of a model case (the 20-character input) or of a train case (a padded batch). */
 async function modelInputs(c, m, seed) {
-  const { Tokenizer } = await import('../../wasm/tokenizer.js');
+  const { Tokenizer } = await import('../../wasm/model/tokenizer.js');
   const tok = new Tokenizer(m.config.tokenizer);
   const unk = tok.src.get(tok.specials.unk);
   const clean = (text) => !Array.from(tok.encode(text)).includes(unk);

@@ -3,7 +3,7 @@
  * tensor listed with its exact shape), the forward pass of one sequence, and the training hooks
  * (seeded init, example checks, backward). The maths is in memory_rnn_model.h; the kernels do
  * the work (kernels/memory_rnn.h, kernels/recurrent.h, al_sgemm / al_sgemv, embeddings).
- * Deliberately not here: batching, tokenization (wasm/memory-rnn-model.js), argument checks of
+ * Deliberately not here: batching, tokenization (wasm/model/memory-rnn.js), argument checks of
  * the run-time calls (api/model.c).
  */
 #include <math.h>

@@ -7,7 +7,7 @@ import {
   analyzeAgreement, generateAgreement, normalizeSentence,
 } from '../../web/data/agreement.js';
 import { isHeldOutKey } from '../../web/data/common.js';
-import { Tokenizer } from '../../wasm/tokenizer.js';
+import { Tokenizer } from '../../wasm/model/tokenizer.js';
 
 const DEMO = 'The FBI is chasing a criminal on the run .';
 const SG = new Set(VERB_PAIRS.map((p) => p[0]));

@@ -7,7 +7,7 @@ import {
   inductionTokenizer,
 } from '../../web/data/induction.js';
 import { isHeldOutKey } from '../../web/data/common.js';
-import { Tokenizer } from '../../wasm/tokenizer.js';
+import { Tokenizer } from '../../wasm/model/tokenizer.js';
 
 const prefixOf = (x) => x.tokens.slice(1, 1 + x.k).join(' ');
 /** The induction rule itself: after token t, predict what followed t's previous occurrence. */

@@ -6,7 +6,7 @@ import {
   generateSequences, isHeldOutSequence, lengthStratified, scoreByLength, sequencesTokenizer,
   SEQUENCES_TOKENIZER, SYMBOLS, TASK_MARKERS,
 } from '../../web/data/sequences.js';
-import { Tokenizer } from '../../wasm/tokenizer.js';
+import { Tokenizer } from '../../wasm/model/tokenizer.js';
 
 const rev = (s) => [...s].reverse().join('');
 const body = (p) => p.src.slice(p.src.length - p.length);

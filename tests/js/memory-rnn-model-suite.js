@@ -1,4 +1,4 @@
-// The "memory-rnn" architecture (wasm/memory-rnn-model.js over src/models/memory_rnn_model.c)
+// The "memory-rnn" architecture (wasm/model/memory-rnn.js over src/models/memory_rnn_model.c)
 // against the PyTorch fixtures tests/fixtures/memory_rnn_<case>.safetensors +
 // memory_rnn_model_reference.safetensors (scripts/fixture_modules/memory_rnn_models.py,
 // scripts/models/memory_rnn.py): next-token log-probs, log-distributions, class probabilities,

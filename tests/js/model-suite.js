@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { loadModel, Model, AttnlabError, readSafetensors } from '../../wasm/index.js';
-import { Tokenizer } from '../../wasm/tokenizer.js';
+import { Tokenizer } from '../../wasm/model/tokenizer.js';
 import { assertClose } from './fixtures.js';
 import { fixtureSuite, ids, modelUrl } from './model-fixtures.js';
 

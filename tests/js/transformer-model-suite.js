@@ -1,4 +1,4 @@
-// The "transformer" architecture (src/models/transformer.c, wasm/transformer-model.js,
+// The "transformer" architecture (src/models/transformer.c, wasm/model/transformer.js,
 // docs/models.md "Architecture transformer") against the PyTorch fixtures
 // tests/fixtures/transformer_<case>.safetensors + transformer_model_reference.safetensors
 // (scripts/fixture_modules/transformer_models.py, scripts/models/transformer.py): logits and

@@ -37,7 +37,7 @@
 // each sentence), agreementAccuracy (an LM's P(correct) > P(wrong) rate, by attractor count),
 // analyzeAgreement (parse a sentence of the grammar), normalizeSentence, the vocabulary and a
 // word tokenizer for a decoder-only transformer (srcVocab = tgtVocab).
-// Not here: tokenisation into ids (wasm/tokenizer.js), the model.
+// Not here: tokenisation into ids (wasm/model/tokenizer.js), the model.
 
 import { checkCommon, checkInt, isHeldOutKey, sampleSplit, splitStream } from './common.js';
 

@@ -14,7 +14,7 @@
 // Randomness: mulberry32 seeded with the seed (never Math.random), one stream per call: the same
 // { seed, count, split } gives the same pairs everywhere.
 // Formats: FORMATS below (16), drawn uniformly; each maps (y, m, d, weekday) to a string.
-// Not here: tokenisation into ids (wasm/tokenizer.js does it with DATES_TOKENIZER).
+// Not here: tokenisation into ids (wasm/model/tokenizer.js does it with DATES_TOKENIZER).
 
 export const YEAR_MIN = 1950;
 export const YEAR_MAX = 2049;

@@ -29,7 +29,7 @@
 // Split: the key of an example is its text; held out when hashString(text) % 10 == 0
 // (common.js). 'train' and 'heldout' never share a text.
 // Randomness: mulberry32(seed ^ split constant) (common.js), never Math.random.
-// Not here: tokenisation into ids (wasm/tokenizer.js), the model.
+// Not here: tokenisation into ids (wasm/model/tokenizer.js), the model.
 
 import { checkCommon, checkInt, pick, sampleSplit, splitStream } from './common.js';
 

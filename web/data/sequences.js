@@ -20,7 +20,7 @@
 // Randomness: mulberry32(seed ^ split constant) (common.js), never Math.random.
 // Also: lengthStratified() (n held-out pairs per length, for accuracy-by-length curves) and
 // scoreByLength() (exact match and token accuracy per length from model outputs).
-// Not here: tokenisation into ids (wasm/tokenizer.js with SEQUENCES_TOKENIZER).
+// Not here: tokenisation into ids (wasm/model/tokenizer.js with SEQUENCES_TOKENIZER).
 
 import { checkCommon, checkInt, isHeldOutKey, randInt, sampleSplit, splitStream } from './common.js';
 

@@ -11,7 +11,7 @@
 // here: subwords (BPE), normalisation or lowercasing (a model that needs them says so in a later
 // config key).
 
-import { AttnlabError } from './core.js';
+import { AttnlabError } from '../core.js';
 
 function indexOf(vocab) {
   const m = new Map();

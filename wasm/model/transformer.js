@@ -1,4 +1,4 @@
-// attnlab/wasm/transformer-model.js: Model.run / Model.forward for architecture "transformer"
+// attnlab/wasm/model/transformer.js: architecture "transformer": Model.run / Model.forward,
 // (src/models/transformer.h, docs/models.md "Architecture transformer"). model.js dispatches
 // here; this file only tokenizes, calls al_model_transformer_forward / _generate and copies the
 // results (logits and every layer's per-head attention) out of wasm memory. Sizes come from
@@ -9,16 +9,19 @@
 //   const r = m.run('abc', { maxLength: 20 });          // greedy continuation
 //   r.output; r.attention[0];                           // { layer, head, kind, stack, weights, rowLabels, colLabels }
 //
+// Training examples and evaluation per variant are here too.
 // Deliberately not here: beam search, stepping, teacher-forced scoring (seq2seq only for now).
 
-import { AttnlabError, Arena, idsFrom, inVocab, kindOf, readCString, statusName } from './core.js';
+import { AttnlabError, Arena, checkOptions, idsFrom, inVocab, kindOf } from '../core.js';
+import { Tokenizer } from './tokenizer.js';
+import { MAX_SOURCE, MAX_STEPS, exampleIds, statusError } from './common.js';
 
-const MAX_SOURCE = 4096; // AL_MODEL_MAX_SOURCE
-const MAX_STEPS = 1024; // AL_MODEL_MAX_STEPS
 const VARIANTS = ['encoder', 'decoder', 'encoder-decoder']; // AL_TF_*
 
-function statusError(x, status, context) {
-  return new AttnlabError(`${context}: ${readCString(x, x.al_status_string(status))}`, statusName(status));
+export const name = 'transformer';
+
+export function tokenizer(config) {
+  return new Tokenizer(config.tokenizer);
 }
 
 function ids(m, input, vocabSize, encode, what) {
@@ -54,7 +57,8 @@ function maps(ar, p, L, H, T, S, kind, stack, rowLabels, colLabels, out) {
  * source and `tgt` the decoder input (bos first; text is encoded with tgtVocab, nothing added).
  * `labels` (optional) overrides the decoder-side row labels.
  */
-export function transformerForward(m, input, tgt, labels) {
+/** Model.forward. */
+export function forward(m, input, tgt, labels) {
   const { x, ptr, info } = m;
   const variant = VARIANTS[info.variant];
   const ed = variant === 'encoder-decoder';
@@ -113,12 +117,13 @@ function argmaxRows(logits) {
  * decoder / encoder-decoder: greedy decoding, then one forward over the fed sequence (the
  * prompt or bos, then every emitted token but the last) for the logits and attention.
  */
-export function transformerRun(m, input, options) {
+export function run(m, input, options) {
+  options = checkOptions(options, 'Model.run', ['maxLength']);
   const { x, ptr, info } = m;
   const variant = VARIANTS[info.variant];
   if (variant === 'encoder') {
     if (options.maxLength !== undefined) throw new AttnlabError('Model.run: maxLength is for decoder and encoder-decoder variants');
-    const r = transformerForward(m, input);
+    const r = forward(m, input);
     const pred = argmaxRows(r.logits);
     const tokens = m.tokenizer.tgtTokens(pred);
     return { output: tokens.join(' '), ids: pred, tokens, ...r };
@@ -149,12 +154,104 @@ export function transformerRun(m, input, options) {
   let r;
   if (variant === 'decoder') {
     const fed = Int32Array.from([...src, ...head]);
-    r = transformerForward(m, fed);
+    r = forward(m, fed);
     r.fedIds = fed;
     r.srcIds = src;
   } else {
     const fed = Int32Array.from([info.bos, ...head]);
-    r = transformerForward(m, src, fed, tokens);
+    r = forward(m, src, fed, tokens);
   }
   return { output: tok.decode(out), ids: out, tokens, logProbs, ...r };
+}
+
+/**
+ * A training example, by variant: encoder-decoder { src, tgt } as seq2seq (eos appended to tgt
+ * unless it ends in eos); decoder { src } (the sequence; text gets eos appended so the model
+ * learns to stop, ids are taken as given; no tgt); encoder { src, tags } (one label per position:
+ * label strings, ids, or the labels as text separated by spaces).
+ */
+export function example(m, p, what) {
+  const variant = VARIANTS[m.info.variant];
+  let s = exampleIds(m, p?.src, false, `${what}.src`);
+  if (variant === 'encoder-decoder') {
+    let t = exampleIds(m, p?.tgt, true, `${what}.tgt`);
+    if (t.length === 0 || t[t.length - 1] !== m.info.eos) t = Int32Array.from([...t, m.info.eos]);
+    return { s, t };
+  }
+  if (variant === 'decoder') {
+    if (p?.tgt !== undefined) throw new AttnlabError(`${what}: a decoder-only model trains on { src } alone (the loss predicts each next token); there is no tgt`);
+    if (typeof p.src === 'string' && (s.length === 0 || s[s.length - 1] !== m.info.eos)) s = Int32Array.from([...s, m.info.eos]);
+    if (s.length < 2) throw new AttnlabError(`${what}.src has ${s.length} token(s); a decoder-only example needs at least 2 (text: 1, before the eos added)`, 'AL_ERR_SHAPE');
+    return { s, t: new Int32Array(0) };
+  }
+  const t = tagIds(m, p?.tags, `${what}.tags`);
+  if (t.length !== s.length) throw new AttnlabError(`${what}.tags has ${t.length} labels but src has ${s.length} tokens (one label per position)`, 'AL_ERR_SHAPE');
+  return { s, t };
+}
+
+/** An encoder transformer's tags (label strings, ids, or labels separated by spaces) → ids. */
+function tagIds(m, v, what) {
+  const vocab = m.config.tokenizer.tgtVocab;
+  if (typeof v === 'string') v = v.split(/\s+/).filter((x) => x.length > 0);
+  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new AttnlabError(`${what} must be an array of labels or label ids`);
+  return Int32Array.from(v, (x, i) => {
+    const id = typeof x === 'string' ? vocab.indexOf(x) : x;
+    if (!Number.isInteger(id) || id < 0 || id >= vocab.length) throw new AttnlabError(`${what}[${i}] = ${JSON.stringify(x)} is not one of the model's labels (tokenizer.tgtVocab) or an index in [0, ${vocab.length})`, 'AL_ERR_RANGE');
+    return id;
+  });
+}
+
+/**
+ * Trainer.evaluate for a transformer (teacher-forced; the loss is the training loss of
+ * docs/training.md, from one forward's logits, log-softmax in double):
+ *   encoder-decoder  exactMatch / tokenAccuracy of greedy decoding (as seq2seq), loss
+ *   decoder          tokenAccuracy: next-token argmax hits over the S − 1 predictions;
+ *                    exactMatch: sequences with every prediction right; loss, perplexity
+ *                    (exp(loss)) and tokens (the predictions counted), as a language model's
+ *   encoder          tokenAccuracy: positions whose argmax label is the tag; exactMatch:
+ *                    sequences with every tag right; loss
+ */
+export function evaluate(inner, m, pairs, withLoss) {
+  const variant = VARIANTS[inner.info.variant];
+  let exact = 0, right = 0, tokens = 0, nll = 0;
+  pairs.forEach((p, i) => {
+    const { s, t } = example(inner, p, `Trainer.evaluate: pairs[${i}]`);
+    let logits, targets;
+    if (variant === 'encoder-decoder') {
+      const r = m.run(s);
+      if (r.output === m.decode(t)) exact++;
+      for (let k = 0; k < t.length; k++) if (r.ids[k] === t[k]) right++;
+      tokens += t.length;
+      if (!withLoss) return;
+      logits = m.forward(s, Int32Array.from([inner.info.bos, ...t.subarray(0, t.length - 1)])).logits;
+      targets = t;
+    } else {
+      logits = m.forward(s).logits;
+      targets = variant === 'decoder' ? s.subarray(1) : t;
+      const V = logits.shape[1];
+      let all = true;
+      for (let k = 0; k < targets.length; k++) {
+        let best = 0;
+        for (let v = 1; v < V; v++) if (logits.data[k * V + v] > logits.data[k * V + best]) best = v;
+        if (best === targets[k]) right++;
+        else all = false;
+      }
+      if (all) exact++;
+      tokens += targets.length;
+    }
+    if (!withLoss) return;
+    const V = logits.shape[1];
+    for (let k = 0; k < targets.length; k++) {
+      const row = logits.data.subarray(k * V, (k + 1) * V);
+      let mx = -Infinity, z = 0;
+      for (const v of row) mx = Math.max(mx, v);
+      for (const v of row) z += Math.exp(v - mx);
+      nll -= row[targets[k]] - mx - Math.log(z);
+    }
+  });
+  const n = Math.max(pairs.length, 1);
+  const out = { exactMatch: exact / n, tokenAccuracy: right / Math.max(tokens, 1), loss: withLoss ? nll / Math.max(tokens, 1) : undefined, count: pairs.length };
+  // a decoder-only model is a language model: also the fields of a memory-rnn LM's evaluation
+  if (variant === 'decoder') Object.assign(out, { perplexity: withLoss ? Math.exp(out.loss) : undefined, tokens });
+  return out;
 }

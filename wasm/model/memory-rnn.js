@@ -1,4 +1,4 @@
-// attnlab/wasm/memory-rnn-model.js: Model.run / Model.classify for architecture "memory-rnn"
+// attnlab/wasm/model/memory-rnn.js: architecture "memory-rnn": Model.run / Model.classify,
 // (src/models/memory_rnn_model.h, docs/models.md "Architecture memory-rnn"): an LSTMN,
 // self-attention RNN or LSTM over word embeddings with a language-model or classifier head.
 // model.js dispatches here; this file only builds the tokenizer (tokenizer.bos / eos wrap text),
@@ -8,14 +8,19 @@
 //   const r = m.run('the cat sat');          // { tokens, logProbs, perplexity, attention }
 //   r.attention[0].weights.shape;            // [n, n]: row t, the steps the cell read at step t
 //
+// Training examples and evaluation are here too.
 // Deliberately not here: generation or sampling, batching.
 
-import { AttnlabError, Arena, readCString, statusName } from './core.js';
+import { AttnlabError, Arena, checkOptions, kindOf, readCString, statusName } from '../core.js';
 import { Tokenizer } from './tokenizer.js';
+import { exampleIds, sourceIds } from './common.js';
+import * as classifier from './classifier.js';
+
+export const name = 'memory-rnn';
 
 /** The config's tokenizer ({ type, vocab, unk, pad?, bos?, eos? }) as a Tokenizer whose encode()
  * puts bos and eos (when the config names them) around the words of a text. */
-export function memoryTokenizer(cfg) {
+export function tokenizer(cfg) {
   const t = cfg.tokenizer ?? {};
   const tok = new Tokenizer({ type: t.type, srcVocab: t.vocab, tgtVocab: cfg.labels ?? t.vocab, unk: t.unk, pad: t.pad, bos: t.bos, eos: t.eos });
   const words = tok.encode.bind(tok);
@@ -32,7 +37,7 @@ export function memoryTokenizer(cfg) {
  * classifier: { label, labelId, probs, ids, tokens, attention }. attention is one map [n, n]
  * (rows and columns: the tokens), empty for cell "lstm".
  */
-export function memoryRun(m, ids, options) {
+function forwardIds(m, ids, options) {
   const { x, ptr, info } = m;
   const n = ids.length, C = info.tgtVocab, lm = info.head === 0;
   const distributions = options.distributions === true; // read once: it sizes a buffer
@@ -63,15 +68,45 @@ export function memoryRun(m, ids, options) {
   }
 }
 
-/** Trainer.evaluate of a language model: the mean next-token loss over every sentence's n − 1
- * predictions, its perplexity exp(loss), the predictions counted and the sentences. */
-export function lmEvaluate(model, examples) {
+/** Model.run: a language model's next-token log-probs, or a classifier head's label. */
+export function run(m, input, options) {
+  const o = checkOptions(options, 'Model.run', m.info.head === 1 ? [] : ['distributions']);
+  if (o.distributions !== undefined && typeof o.distributions !== 'boolean') {
+    throw new AttnlabError(`Model.run: options.distributions must be true or false, got ${kindOf(o.distributions)}`);
+  }
+  return forwardIds(m, sourceIds(m, input, 'run'), o);
+}
+
+/** Model.classify, for head "classifier" only (model.js refuses it for a language model). */
+export function classify(m, input, options) {
+  return forwardIds(m, sourceIds(m, input, 'classify'), checkOptions(options, 'Model.classify', []));
+}
+
+/**
+ * A training example. head "lm": { src: a sentence, text (bos/eos added when the tokenizer names
+ * them) or ids, 2 tokens or more: its n − 1 next-token predictions are the loss terms };
+ * head "classifier": { src, label } as a classifier.
+ */
+export function example(m, p, what) {
+  if (m.info.head === 1) return classifier.example(m, p, what);
+  const s = exampleIds(m, p?.src, false, `${what}.src`);
+  if (s.length < 2) throw new AttnlabError(`${what}.src has ${s.length} token(s); a language model needs 2 or more (it predicts tokens 2..n)`, 'AL_ERR_SHAPE');
+  return { s, t: new Int32Array(0) };
+}
+
+/**
+ * Trainer.evaluate. A language model: the mean next-token loss over every sentence's n − 1
+ * predictions, its perplexity exp(loss), the predictions counted and the sentences. A classifier
+ * head evaluates as a classifier.
+ */
+export function evaluate(m, model, examples, loss) {
+  if (m.info.head === 1) return classifier.evaluate(m, model, examples, loss);
   let nll = 0, tokens = 0;
   for (const p of examples) {
     const { logProbs } = model.run(p?.src ?? p);
     nll -= logProbs.reduce((a, b) => a + b, 0);
     tokens += logProbs.length;
   }
-  const loss = nll / Math.max(tokens, 1);
-  return { loss, perplexity: Math.exp(loss), tokens, count: examples.length };
+  const mean = nll / Math.max(tokens, 1);
+  return { loss: mean, perplexity: Math.exp(mean), tokens, count: examples.length };
 }
