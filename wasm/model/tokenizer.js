@@ -1,4 +1,4 @@
-// attnlab/wasm/tokenizer.js: the tokenizers of model configs (docs/models.md, "tokenizer").
+// attnlab/wasm/model/tokenizer.js: the tokenizers of model configs (docs/models.md, "tokenizer").
 //
 //   const tok = new Tokenizer(config.tokenizer);
 //   tok.encode('abc')            // Int32Array of source ids; unknown symbols become the unk id
