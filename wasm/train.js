@@ -17,7 +17,7 @@
 // results out. What it does not do: any maths (but the log-softmax of a transformer's evaluate
 // loss, from the model's logits), or keep typed-array views across calls.
 
-import { AttnlabError, Arena, checkOptions, f32Option, getLib, kindOf, readCString, statusName } from './core.js';
+import { AttnlabError, Arena, checkOptions, f32Option, getLib, kindOf, readCString, show, statusName } from './core.js';
 import { readSource } from './source.js';
 import { Model } from './model.js';
 import { readSafetensors } from './io.js';
@@ -145,7 +145,7 @@ function ids(model, v, target, what) {
   if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new AttnlabError(`${what} must be text or an array of token ids`);
   const V = target ? model.tgtVocabSize : model.srcVocabSize;
   return Int32Array.from(v, (id, i) => {
-    if (!Number.isInteger(id) || id < 0 || id >= V) throw new AttnlabError(`${what}[${i}] = ${id} is not a token id in [0, ${V})`, 'AL_ERR_RANGE');
+    if (!Number.isInteger(id) || id < 0 || id >= V) throw new AttnlabError(`${what}[${i}] = ${show(id)} is not a token id in [0, ${V})`, 'AL_ERR_RANGE');
     return id;
   });
 }
@@ -204,7 +204,7 @@ function tagIds(model, v, what) {
   if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new AttnlabError(`${what} must be an array of labels or label ids`);
   return Int32Array.from(v, (x, i) => {
     const id = typeof x === 'string' ? vocab.indexOf(x) : x;
-    if (!Number.isInteger(id) || id < 0 || id >= vocab.length) throw new AttnlabError(`${what}[${i}] = ${JSON.stringify(x)} is not one of the model's labels (tokenizer.tgtVocab) or an index in [0, ${vocab.length})`, 'AL_ERR_RANGE');
+    if (!Number.isInteger(id) || id < 0 || id >= vocab.length) throw new AttnlabError(`${what}[${i}] = ${show(x)} is not one of the model's labels (tokenizer.tgtVocab) or an index in [0, ${vocab.length})`, 'AL_ERR_RANGE');
     return id;
   });
 }
@@ -272,7 +272,7 @@ function labelId(model, label, what) {
     if (i < 0) throw new AttnlabError(`${what} "${label}" is not one of the model's labels (${model.labels.join(', ')})`, 'AL_ERR_RANGE');
     return i;
   }
-  if (!Number.isInteger(label) || label < 0 || label >= C) throw new AttnlabError(`${what} = ${label} must be one of the model's labels or an index in [0, ${C})`, 'AL_ERR_RANGE');
+  if (!Number.isInteger(label) || label < 0 || label >= C) throw new AttnlabError(`${what} = ${show(label)} must be one of the model's labels or an index in [0, ${C})`, 'AL_ERR_RANGE');
   return label;
 }
 

@@ -2,7 +2,7 @@
 // layerNorm, embedding. Shapes are checked here with messages that name the tensors; the maths is
 // in src/kernels/ (via the al_* entry points of src/attnlab.h).
 
-import { AttnlabError, check, checkOptions, f32Option, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, check, checkOptions, f32Option, show, toMask, toTensor, withArena } from '../core.js';
 
 export function matmul(a, b, options) {
   const o = checkOptions(options, 'matmul', ['transposeA', 'transposeB']);
@@ -104,7 +104,7 @@ export function embedding(ids, weight) {
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     if (!Number.isInteger(id) || id < 0 || id >= V) {
-      throw new AttnlabError(`embedding: ids[${i}] = ${id} is outside the vocabulary [0, ${V})`, 'AL_ERR_RANGE');
+      throw new AttnlabError(`embedding: ids[${i}] = ${show(id)} is outside the vocabulary [0, ${V})`, 'AL_ERR_RANGE');
     }
   }
   const N = ids.length;
