@@ -257,8 +257,13 @@ export function kindOf(v) {
   if (t) return t;
   if (Array.isArray(v)) return 'an array';
   try {
-    const c = Object.getPrototypeOf(v)?.constructor;
-    return typeof c === 'function' && typeof c.name === 'string' && c.name ? c.name : 'object';
+    const proto = Object.getPrototypeOf(v);
+    const c = proto?.constructor;
+    const name = typeof c === 'function' && typeof c.name === 'string' && c.name ? c.name : 'object';
+    // a Proxy of a typed array, or an object given a typed array's prototype, is not one: say
+    // so rather than "must be a Float32Array, got Float32Array"
+    const posing = proto !== null && (proto === TYPED_ARRAY_PROTO || Object.prototype.isPrototypeOf.call(TYPED_ARRAY_PROTO, proto));
+    return posing ? `an object posing as ${name} (a Proxy or a borrowed prototype, not a real typed array)` : name;
   } catch {
     return 'object';
   }

@@ -99,6 +99,8 @@ function check(call, expected, label = '', { readOnce = true } = {}) {
       assert.ok(error instanceof AttnlabError, `${label}: expected an AttnlabError, got ${error?.constructor?.name}: ${error?.message}\n${error?.stack}`);
       assert.ok(STATUS_CODES.includes(error.code), `${label}: code ${error.code} is not a C status name`);
       assert.ok(typeof error.message === 'string' && error.message.length > 0, `${label}: empty message`);
+      // a refusal that contradicts itself names nothing: "must be a Float32Array, got Float32Array"
+      assert.doesNotMatch(error.message, /must be an? (\w+), got \1\b/, `${label}: the message contradicts itself`);
       assert.ok(!expected.accept, `${label}: valid input refused: ${error.code}: ${error.message}`);
       assert.ok(expected.callerError === undefined || expected.orRefuse,
         `${label}: the caller's getter error must pass through, got ${error.code}: ${error.message}`);
@@ -1108,6 +1110,24 @@ test('a caller\'s value in a message is shown without String() or JSON.stringify
   refused(() => ops.transformerEncoderLayer(...E.enc, { nhead: 2, activation: loud }), /activation must be 'relu' or 'gelu', got Object/, 'activation');
   refused(() => ops.embedding([0, Symbol('id')], T([4, 3], 2)), /ids\[1\] = Symbol\(id\) is outside the vocabulary/, 'embedding ids');
   refused(() => ops.relativePositionAttention.distances(nullProto, 1), /n must be an integer >= 1, got object/, 'distances n');
+});
+
+test('a Proxy of a Float32Array or an object with its prototype is refused as an impostor, not "must be a Float32Array, got Float32Array"', () => {
+  // found by property a once messages had to name the problem without contradicting themselves
+  const b = T([1, 1], 2);
+  const impostors = [new Proxy(new Float32Array(1), {}), Object.setPrototypeOf({ 0: 1, length: 1 }, Float32Array.prototype)];
+  for (const data of impostors) {
+    const base = lib.liveAllocations();
+    const { error } = attempt(() => ops.matmul({ data, shape: [1, 1] }, b));
+    assert.ok(error instanceof AttnlabError, `expected an AttnlabError, got ${error}`);
+    assert.equal(error.code, 'AL_ERR_ARGUMENT');
+    assert.match(error.message, /a\.data must be a Float32Array, got an object posing as Float32Array \(a Proxy or a borrowed prototype, not a real typed array\)/);
+    assert.equal(lib.liveAllocations(), base);
+  }
+  // the real thing and its subclasses are still named by their type
+  const { error } = attempt(() => ops.matmul({ data: new Float64Array(1), shape: [1, 1] }, b));
+  assert.match(error.message, /a\.data must be a Float32Array, got Float64Array;/);
+  knownAnswer();
 });
 
 /** Valid leading arguments (everything before the options) of the ops the pinned test calls. */
