@@ -172,12 +172,12 @@ function fromNested(x, name, ArrayType, leaf) {
     }
     const len = level.length;
     if (depth === shape.length && leafDepth === -1) {
-      if (!Number.isInteger(len) || len < 0) throw new AttnlabError(`${name} has an array whose length is ${String(len)}`, 'AL_ERR_SHAPE');
+      if (!Number.isInteger(len) || len < 0) throw new AttnlabError(`${name} has an array whose length is ${show(len)}`, 'AL_ERR_SHAPE');
       shape.push(len);
       total *= len;
       if (total >= 2 ** 31) throw new AttnlabError(`${name} has ${total} elements; the limit is 2^31 - 1`, 'AL_ERR_OVERFLOW');
     } else if (depth >= shape.length || len !== shape[depth]) {
-      throw ragged(depth, `${Number.isInteger(len) ? len : String(len)} entries`);
+      throw ragged(depth, `${show(len)} entries`);
     }
     for (let j = 0; j < len; j++) walk(level[j], depth + 1);
   };
@@ -232,6 +232,23 @@ export function typedLength(v) {
   return taLength.call(v);
 }
 
+/**
+ * A caller's value as message text, without running any of the caller's code and without
+ * throwing: String() would call a toString or Symbol.toPrimitive (or throw for a null-prototype
+ * object), JSON.stringify a toJSON (or throw for a BigInt or a cycle). Primitives are shown,
+ * objects named by kindOf().
+ */
+export function show(v) {
+  switch (typeof v) {
+    case 'string': return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
+    case 'number': return Object.is(v, -0) ? '-0' : String(v);
+    case 'bigint': return `${v}n`;
+    case 'symbol': return String(v); // SymbolDescriptiveString: no caller code
+    case 'undefined': case 'boolean': return String(v);
+    default: return kindOf(v);
+  }
+}
+
 /** What to call a value in a message: its constructor's name, or its type. */
 export function kindOf(v) {
   if (v === null) return 'null';
@@ -240,8 +257,13 @@ export function kindOf(v) {
   if (t) return t;
   if (Array.isArray(v)) return 'an array';
   try {
-    const c = Object.getPrototypeOf(v)?.constructor;
-    return typeof c === 'function' && typeof c.name === 'string' && c.name ? c.name : 'object';
+    const proto = Object.getPrototypeOf(v);
+    const c = proto?.constructor;
+    const name = typeof c === 'function' && typeof c.name === 'string' && c.name ? c.name : 'object';
+    // a Proxy of a typed array, or an object given a typed array's prototype, is not one: say
+    // so rather than "must be a Float32Array, got Float32Array"
+    const posing = proto !== null && (proto === TYPED_ARRAY_PROTO || Object.prototype.isPrototypeOf.call(TYPED_ARRAY_PROTO, proto));
+    return posing ? `an object posing as ${name} (a Proxy or a borrowed prototype, not a real typed array)` : name;
   } catch {
     return 'object';
   }
@@ -251,7 +273,7 @@ export function kindOf(v) {
 function copyShape(shape, name) {
   if (!Array.isArray(shape)) throw new AttnlabError(`${name}.shape must be an array of sizes, got ${kindOf(shape)}`);
   const r = shape.length;
-  if (!Number.isInteger(r) || r > MAX_NESTING) throw new AttnlabError(`${name}.shape has ${String(r)} entries; tensors have rank 1 to 4`, 'AL_ERR_SHAPE');
+  if (!Number.isInteger(r) || r > MAX_NESTING) throw new AttnlabError(`${name}.shape has ${show(r)} entries; tensors have rank 1 to 4`, 'AL_ERR_SHAPE');
   const out = new Array(r);
   for (let i = 0; i < r; i++) out[i] = shape[i];
   return out;
@@ -262,7 +284,7 @@ export function checkShape(shape, name) {
   let n = 1;
   for (const d of shape) {
     if (!Number.isInteger(d) || d < 0) {
-      throw new AttnlabError(`${name}.shape ${JSON.stringify(shape)} must hold non-negative integers`, 'AL_ERR_SHAPE');
+      throw new AttnlabError(`${name}.shape [${shape.map(show).join(', ')}] must hold non-negative integers`, 'AL_ERR_SHAPE');
     }
     n *= d;
   }
@@ -327,7 +349,7 @@ export function idsFrom(input, vocabSize, what, limit) {
     throw new AttnlabError(`${what} must be text or an array of token ids, got ${kindOf(input)}`);
   }
   const n = typedArrayType(input) ? typedLength(input) : Array.isArray(input) ? input.length : NaN;
-  if (!Number.isInteger(n) || n < 0) throw new AttnlabError(`${what} has a length of ${String(n)}`, 'AL_ERR_SHAPE');
+  if (!Number.isInteger(n) || n < 0) throw new AttnlabError(`${what} has a length of ${show(n)}`, 'AL_ERR_SHAPE');
   if (n > limit) throw new AttnlabError(`${what} has ${n} tokens; the limit is ${limit}`, 'AL_ERR_SHAPE');
   const ids = new Int32Array(n);
   for (let i = 0; i < n; i++) {
@@ -371,7 +393,7 @@ export function toMask(m, name, shapes) {
       data = plainView(Uint8Array, given).map((v) => (v ? 1 : 0));
     } else if (Array.isArray(given)) {
       const len = given.length;
-      if (len !== n) throw new AttnlabError(`${name}.data has ${String(len)} entries but shape ${fmtShape(shape)} needs ${n}`, 'AL_ERR_SHAPE');
+      if (len !== n) throw new AttnlabError(`${name}.data has ${show(len)} entries but shape ${fmtShape(shape)} needs ${n}`, 'AL_ERR_SHAPE');
       const leaf = maskLeaf(`${name}.data`);
       data = new Uint8Array(n);
       for (let i = 0; i < n; i++) data[i] = leaf(given[i]);
@@ -437,7 +459,7 @@ export function checkOptions(options, name, allowed) {
   for (const k of Object.keys(o)) {
     const v = o[k];
     if (FLAG_OPTIONS.has(k) && v !== undefined && typeof v !== 'boolean') {
-      throw new AttnlabError(`${name}: options.${k} must be true or false, got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
+      throw new AttnlabError(`${name}: options.${k} must be true or false, got ${show(v)}`);
     }
   }
   return o;
@@ -453,8 +475,7 @@ export function f32Option(what, name, value, { min, positive = false, nonzero = 
   const rule = positive ? ' > 0' : min !== undefined ? ` >= ${min}` : nonzero ? ' other than 0' : '';
   if (typeof value !== 'number' || !Number.isFinite(value) || (positive && !(value > 0)) ||
       (nonzero && value === 0) || (min !== undefined && !(value >= min))) {
-    const got = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' && value !== null ? typeof value : String(value);
-    throw new AttnlabError(`${what}: options.${name} must be a finite number${rule}, got ${got}`);
+    throw new AttnlabError(`${what}: options.${name} must be a finite number${rule}, got ${show(value)}`);
   }
   const f = Math.fround(value); // monotone, so `min` and `positive` still hold unless f is 0
   if (!Number.isFinite(f)) {

@@ -17,7 +17,7 @@
 // results out. What it does not do: any maths (but the log-softmax of a transformer's evaluate
 // loss, from the model's logits), or keep typed-array views across calls.
 
-import { AttnlabError, Arena, checkOptions, f32Option, kindOf, readCString, statusName } from './core.js';
+import { AttnlabError, Arena, checkOptions, f32Option, kindOf, readCString, show, statusName } from './core.js';
 import { readSource } from './source.js';
 import { defaultLib } from './loader.js';
 import { Model, modelInternals } from './model.js';

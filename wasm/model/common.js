@@ -2,7 +2,7 @@
 // a model call's status into an AttnlabError, and the checked source ids of one call.
 // Nothing here knows an architecture.
 
-import { AttnlabError, idsFrom, inVocab, readCString, statusName } from '../core.js';
+import { AttnlabError, idsFrom, inVocab, readCString, show, statusName } from '../core.js';
 
 export const ERR_CAP = 256; // AL_MODEL_ERR_CAP
 export const MAX_SOURCE = 4096; // AL_MODEL_MAX_SOURCE
@@ -34,7 +34,7 @@ export function sourceIds(m, input, what) {
 export function maxLengthOf(m, options, what) {
   const n = options.maxLength ?? m.info.maxLength;
   if (!Number.isInteger(n) || n < 1 || n > MAX_STEPS) {
-    throw new AttnlabError(`Model.${what}: maxLength ${n} must be an integer in [1, ${MAX_STEPS}]`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(`Model.${what}: maxLength ${show(n)} must be an integer in [1, ${MAX_STEPS}]`, 'AL_ERR_SHAPE');
   }
   return n;
 }
@@ -56,6 +56,6 @@ export function labelId(m, label, what) {
     if (i < 0) throw new AttnlabError(`${what} "${label}" is not one of the model's labels (${labels.join(', ')})`, 'AL_ERR_RANGE');
     return i;
   }
-  if (!Number.isInteger(label) || label < 0 || label >= C) throw new AttnlabError(`${what} = ${label} must be one of the model's labels or an index in [0, ${C})`, 'AL_ERR_RANGE');
+  if (!Number.isInteger(label) || label < 0 || label >= C) throw new AttnlabError(`${what} = ${show(label)} must be one of the model's labels or an index in [0, ${C})`, 'AL_ERR_RANGE');
   return label;
 }

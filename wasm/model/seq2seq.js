@@ -4,7 +4,7 @@
 // evaluation. model.js dispatches here with `m`, the model's private state (x, ptr, info,
 // config, tokenizer): every buffer is sized from m.info, what C fixed at load.
 
-import { AttnlabError, Arena, checkOptions, idsFrom, inVocab, kindOf } from '../core.js';
+import { AttnlabError, Arena, checkOptions, idsFrom, inVocab, kindOf, show } from '../core.js';
 import { Tokenizer } from './tokenizer.js';
 import { MAX_BEAM, MAX_STEPS, exampleIds, leaks, maxLengthOf, sourceIds, statusError } from './common.js';
 
@@ -22,7 +22,7 @@ export function run(m, input, options) {
     const maxLength = maxLengthOf(m, options, 'run');
     const beam = options.beamWidth ?? 1;
     if (!Number.isInteger(beam) || beam < 1 || beam > MAX_BEAM) {
-      throw new AttnlabError(`Model.run: beamWidth ${beam} must be an integer in [1, ${MAX_BEAM}]`);
+      throw new AttnlabError(`Model.run: beamWidth ${show(beam)} must be an integer in [1, ${MAX_BEAM}]`);
     }
     const S = src.length;
     const ar = new Arena(x);

@@ -12,7 +12,7 @@
 // Training examples and evaluation per variant are here too.
 // Deliberately not here: beam search, stepping, teacher-forced scoring (seq2seq only for now).
 
-import { AttnlabError, Arena, checkOptions, idsFrom, inVocab, kindOf } from '../core.js';
+import { AttnlabError, Arena, checkOptions, idsFrom, inVocab, kindOf, show } from '../core.js';
 import { Tokenizer } from './tokenizer.js';
 import { MAX_SOURCE, MAX_STEPS, exampleIds, statusError } from './common.js';
 
@@ -130,7 +130,7 @@ export function run(m, input, options) {
   }
   const maxLength = options.maxLength ?? info.maxLength;
   if (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_STEPS) {
-    throw new AttnlabError(`Model.run: maxLength ${maxLength} must be an integer in [1, ${MAX_STEPS}]`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(`Model.run: maxLength ${show(maxLength)} must be an integer in [1, ${MAX_STEPS}]`, 'AL_ERR_SHAPE');
   }
   const tok = m.tokenizer;
   const src = ids(m, input, info.srcVocab, (t) => tok.encode(t), 'Model.run: input');
@@ -196,7 +196,7 @@ function tagIds(m, v, what) {
   if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new AttnlabError(`${what} must be an array of labels or label ids`);
   return Int32Array.from(v, (x, i) => {
     const id = typeof x === 'string' ? vocab.indexOf(x) : x;
-    if (!Number.isInteger(id) || id < 0 || id >= vocab.length) throw new AttnlabError(`${what}[${i}] = ${JSON.stringify(x)} is not one of the model's labels (tokenizer.tgtVocab) or an index in [0, ${vocab.length})`, 'AL_ERR_RANGE');
+    if (!Number.isInteger(id) || id < 0 || id >= vocab.length) throw new AttnlabError(`${what}[${i}] = ${show(x)} is not one of the model's labels (tokenizer.tgtVocab) or an index in [0, ${vocab.length})`, 'AL_ERR_RANGE');
     return id;
   });
 }

@@ -11,7 +11,7 @@
 // dimension B is accepted: query [B, dq], keys [B, n, dk], keyPaddingMask [B, n] (or [n], shared);
 // parameter gradients are summed over B. Docs: docs/additive-luong.md.
 
-import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, f32Option, fmtShape, snapshot, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, f32Option, fmtShape, show, snapshot, toMask, toTensor, withArena } from '../core.js';
 
 const SCORES = { dot: 0, general: 1, concat: 2 };
 const POSITIONS = { monotonic: 0, predictive: 1 };
@@ -229,8 +229,8 @@ function luongPrepare(what, query, keys, params, options, local) {
   }
   const d = s.dq;
   const scoreName = o.score ?? 'dot';
-  if (!Object.hasOwn(SCORES, scoreName)) {
-    throw new AttnlabError(`${what}: score must be 'dot', 'general' or 'concat', got ${JSON.stringify(scoreName)}`);
+  if (typeof scoreName !== 'string' || !Object.hasOwn(SCORES, scoreName)) {
+    throw new AttnlabError(`${what}: score must be 'dot', 'general' or 'concat', got ${show(scoreName)}`);
   }
   const score = SCORES[scoreName];
   const p = paramsObject(what, params);
@@ -248,8 +248,8 @@ function luongPrepare(what, query, keys, params, options, local) {
   if (local) {
     const window = f32Option(what, 'window (D)', o.window ?? 10, { min: 0.01 });
     const posName = o.position ?? 'monotonic';
-    if (!Object.hasOwn(POSITIONS, posName)) {
-      throw new AttnlabError(`${what}: position must be 'monotonic' or 'predictive', got ${JSON.stringify(posName)}`);
+    if (typeof posName !== 'string' || !Object.hasOwn(POSITIONS, posName)) {
+      throw new AttnlabError(`${what}: position must be 'monotonic' or 'predictive', got ${show(posName)}`);
     }
     let t = 0;
     if (posName === 'monotonic') {
@@ -420,7 +420,7 @@ function keyQueryPrepare(query, keys, params, options) {
   const W_K = param(what, p, 'W_K', [dk, s.dk], '[dk, dh] (dk from params.W_Q, dh from keys)');
   const W_V = param(what, p, 'W_V', [dv, s.dk], '[dv, dh] (dh from keys)');
   if (o.scaled !== undefined && typeof o.scaled !== 'boolean') {
-    throw new AttnlabError(`${what}: scaled must be true or false, got ${o.scaled}`);
+    throw new AttnlabError(`${what}: scaled must be true or false, got ${show(o.scaled)}`);
   }
   const mask = paddingMask(o.keyPaddingMask, s.batched, s.B, s.n);
   return { what, ...s, ds: s.dq, dh: s.dk, dkq: dk, dv, W_Q, W_K, W_V, scaled: o.scaled ? 1 : 0, mask };

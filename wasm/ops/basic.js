@@ -3,7 +3,7 @@
 // in src/kernels/ (via the al_* entry points of src/attnlab.h). matmul also takes tensors kept
 // resident by prepare() (wasm/prepared.js) for a or b, read in place instead of copied.
 
-import { AttnlabError, check, checkOptions, f32Option, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, check, checkOptions, f32Option, show, toMask, toTensor, withArena } from '../core.js';
 import { inputPtr, tensorArg } from '../prepared.js';
 
 export function matmul(a, b, options) {
@@ -107,7 +107,7 @@ export function embedding(ids, weight) {
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     if (!Number.isInteger(id) || id < 0 || id >= V) {
-      throw new AttnlabError(`embedding: ids[${i}] = ${id} is outside the vocabulary [0, ${V})`, 'AL_ERR_RANGE');
+      throw new AttnlabError(`embedding: ids[${i}] = ${show(id)} is outside the vocabulary [0, ${V})`, 'AL_ERR_RANGE');
     }
   }
   const N = ids.length;

@@ -6,7 +6,7 @@
 // messages that name the tensor; the maths is in src/kernels/memory_rnn.c (via
 // src/api/memory_rnn.h). Docs: docs/memory-rnn.md.
 
-import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, fmtShape, snapshot, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, fmtShape, show, snapshot, toTensor, withArena } from '../core.js';
 
 const ALIGNS = { additive: 0, dot: 1 };
 const SARNN_PARAMS = { additive: ['A', 'b', 'W_h', 'W_s', 'v'], dot: ['A', 'b', 'W_K', 'W_Q'] };
@@ -72,8 +72,8 @@ function readUpstream(what, upstream, shapes) {
 function readAlign(what, options) {
   const o = checkOptions(options, what, ['align']);
   const align = o.align ?? 'additive';
-  if (!Object.hasOwn(ALIGNS, align)) {
-    throw new AttnlabError(`${what}: unknown align ${JSON.stringify(align)} (known: ${Object.keys(ALIGNS).join(', ')})`);
+  if (typeof align !== 'string' || !Object.hasOwn(ALIGNS, align)) {
+    throw new AttnlabError(`${what}: unknown align ${show(align)} (known: ${Object.keys(ALIGNS).join(', ')})`);
   }
   return align;
 }

@@ -13,7 +13,7 @@
 // src/kernels/recurrent.c (equations: docs/recurrent.md); the C entry points are
 // al_recurrent_forward / al_recurrent_backward (src/api/recurrent.h).
 
-import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, fmtShape, sameShape, snapshot, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, fmtShape, sameShape, show, snapshot, toTensor, withArena } from '../core.js';
 import { inputPtr, paramsEntries, sizeOf, tensorArg } from '../prepared.js';
 
 const CELL = { rnn_tanh: 0, rnn_relu: 1, lstm: 2, gru: 3 };
@@ -47,16 +47,16 @@ function setup(kind, what, input, params, options) {
   if ('c0' in o && kind !== 'lstm') throw new AttnlabError(`${what}: option 'c0' is for lstm only (a ${kind} has no cell state)`);
   if ('nonlinearity' in o && kind !== 'rnn') throw new AttnlabError(`${what}: option 'nonlinearity' is for rnn only (${kind} gates are fixed)`);
   const L = o.numLayers ?? 1;
-  if (!Number.isInteger(L) || L < 1) throw new AttnlabError(`${what}: numLayers must be an integer >= 1, got ${o.numLayers}`);
+  if (!Number.isInteger(L) || L < 1) throw new AttnlabError(`${what}: numLayers must be an integer >= 1, got ${show(o.numLayers)}`);
   for (const flag of ['bidirectional', 'batchFirst']) {
-    if (o[flag] !== undefined && typeof o[flag] !== 'boolean') throw new AttnlabError(`${what}: ${flag} must be true or false, got ${o[flag]}`);
+    if (o[flag] !== undefined && typeof o[flag] !== 'boolean') throw new AttnlabError(`${what}: ${flag} must be true or false, got ${show(o[flag])}`);
   }
   const D = o.bidirectional ? 2 : 1;
   const batchFirst = o.batchFirst ?? true;
   let cell = CELL[kind];
   if (kind === 'rnn') {
     const nl = o.nonlinearity ?? 'tanh';
-    if (nl !== 'tanh' && nl !== 'relu') throw new AttnlabError(`${what}: nonlinearity must be 'tanh' or 'relu', got ${JSON.stringify(o.nonlinearity)}`);
+    if (nl !== 'tanh' && nl !== 'relu') throw new AttnlabError(`${what}: nonlinearity must be 'tanh' or 'relu', got ${show(o.nonlinearity)}`);
     cell = CELL[`rnn_${nl}`];
   }
 

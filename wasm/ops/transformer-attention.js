@@ -4,7 +4,7 @@
 // here with messages that name them; the maths is in src/kernels/attention_transformer.c.
 // The SDPA backward lives beside its forward, in ./sdpa.js.
 
-import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, readUpstream, sameShape, snapshot, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, readUpstream, sameShape, show, snapshot, toMask, toTensor, withArena } from '../core.js';
 
 const MHA_PARAMS = ['in_proj_weight', 'in_proj_bias', 'out_proj.weight', 'out_proj.bias'];
 const REL_PARAMS = ['W_Q', 'W_K', 'W_V', 'rel_K', 'rel_V'];
@@ -40,7 +40,7 @@ function intOption(what, o, name, min, fallback) {
     return fallback;
   }
   if (!Number.isInteger(v) || v < min) {
-    throw new AttnlabError(`${what}: ${name} must be an integer >= ${min}, got ${v}`);
+    throw new AttnlabError(`${what}: ${name} must be an integer >= ${min}, got ${show(v)}`);
   }
   return v;
 }
@@ -303,8 +303,8 @@ relativePositionAttention.backward = function backward(x, params, ...rest) {
  */
 relativePositionAttention.distances = function distances(n, k) {
   const what = 'relativePositionAttention.distances';
-  if (!Number.isInteger(n) || n < 1) throw new AttnlabError(`${what}: n must be an integer >= 1, got ${n}`, 'AL_ERR_SHAPE');
-  if (!Number.isInteger(k) || k < 0) throw new AttnlabError(`${what}: k (maxRelativePosition) must be an integer >= 0, got ${k}`);
+  if (!Number.isInteger(n) || n < 1) throw new AttnlabError(`${what}: n must be an integer >= 1, got ${show(n)}`, 'AL_ERR_SHAPE');
+  if (!Number.isInteger(k) || k < 0) throw new AttnlabError(`${what}: k (maxRelativePosition) must be an integer >= 0, got ${show(k)}`);
   if (n * n >= 2 ** 31) throw new AttnlabError(`${what}: n = ${n} gives ${n * n} entries; the limit is 2^31 - 1`, 'AL_ERR_OVERFLOW');
   return withArena(what, (x, ar) => {
     const p = ar.alloc(n * n * 4, 'the distances');

@@ -4,7 +4,7 @@
 // name them; the maths is in src/kernels/transformer_layers.c (which chains the multi-head
 // attention, layer norm, activation and sgemm kernels). Docs: docs/transformer-layers.md.
 
-import { AttnlabError, backwardArgs, check, checkOptions, f32Option, fmtShape, readUpstream, sameShape, snapshot, toMask, toTensor, withArena } from '../core.js';
+import { AttnlabError, backwardArgs, check, checkOptions, f32Option, fmtShape, readUpstream, sameShape, show, snapshot, toMask, toTensor, withArena } from '../core.js';
 
 // The C params array order (al_tl_param in src/api/transformer_layers.h).
 const ALL_PARAMS = [
@@ -97,19 +97,19 @@ function prepare(what, dec, xIn, memIn, params, options) {
   if (o.nhead === undefined || o.nhead === null) {
     throw new AttnlabError(`${what}: options.nhead is missing (the number of heads, e.g. { nhead: 2 })`);
   }
-  if (!Number.isInteger(o.nhead) || o.nhead < 1) throw new AttnlabError(`${what}: nhead must be an integer >= 1, got ${o.nhead}`);
+  if (!Number.isInteger(o.nhead) || o.nhead < 1) throw new AttnlabError(`${what}: nhead must be an integer >= 1, got ${show(o.nhead)}`);
   const H = o.nhead;
   if (E % H !== 0) {
     throw new AttnlabError(`${what}: d_model ${E} (the last dimension of x, shape ${fmtShape(X.shape)}) is not divisible by nhead ${H}`, 'AL_ERR_SHAPE');
   }
   for (const flag of ['normFirst', 'causal']) {
     if (o[flag] !== undefined && o[flag] !== null && typeof o[flag] !== 'boolean') {
-      throw new AttnlabError(`${what}: options.${flag} must be true or false, got ${JSON.stringify(o[flag])}`);
+      throw new AttnlabError(`${what}: options.${flag} must be true or false, got ${show(o[flag])}`);
     }
   }
   const actName = o.activation ?? 'relu';
-  if (!Object.hasOwn(ACTIVATIONS, actName)) {
-    throw new AttnlabError(`${what}: activation must be 'relu' or 'gelu', got ${JSON.stringify(actName)}`);
+  if (typeof actName !== 'string' || !Object.hasOwn(ACTIVATIONS, actName)) {
+    throw new AttnlabError(`${what}: activation must be 'relu' or 'gelu', got ${show(actName)}`);
   }
   const eps = f32Option(what, 'layerNormEps', o.layerNormEps ?? 1e-5, { positive: true });
   const { P, F } = readParams(what, params, dec ? ALL_PARAMS : ENCODER_PARAMS, E);
