@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { loadModel, AttnlabError, readSafetensors, createModel, createTrainer, loadTrainableModel, saveModel } from '../../wasm/index.js';
 import { loadFixture } from './fixtures.js';
 import { fixtureSuite, ids, modelUrl } from './model-fixtures.js';
-import { writeSafetensors } from './model-suite.js';
+import { writeSafetensors } from './model-fixtures.js';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url);
 

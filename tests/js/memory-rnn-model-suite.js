@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 
 import { loadModel, AttnlabError, readSafetensors, createModel, createTrainer, loadTrainableModel, saveModel } from '../../wasm/index.js';
 import { fixtureSuite, ids, modelUrl } from './model-fixtures.js';
-import { writeSafetensors } from './model-suite.js';
+import { writeSafetensors } from './model-fixtures.js';
 
 const row = (t, b, len) => Array.from(t.data.subarray(b * t.shape[1], b * t.shape[1] + len), Math.round);
 

@@ -5,7 +5,8 @@
 // tests/fixtures/<reference>.safetensors at the model tolerances (STYLE.md), and prints the worst
 // |diff| per quantity once its tests ran. fixtureSuite() registers the hooks (init of the asked
 // build, and that summary line) and returns the reference, a close() that records the worst
-// differences, and the initialised api once the before hook ran.
+// differences, and the initialised api once the before hook ran. writeSafetensors() builds the
+// small hand-made (often malformed) model files those suites and train.test.js load.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,4 +48,27 @@ export function fixtureSuite({ simd, reference, label }) {
     console.log(`${label} (${simd ? 'simd' : 'scalar'}): worst |diff| vs PyTorch: ${JSON.stringify(worst)}`);
   });
   return fx;
+}
+
+/** A safetensors file from Map name -> { data: Float32Array, shape } and metadata {str: str}. */
+export function writeSafetensors(tensors, metadata) {
+  const header = {};
+  if (metadata) header.__metadata__ = metadata;
+  let off = 0;
+  for (const [name, t] of tensors) {
+    header[name] = { dtype: 'F32', shape: t.shape, data_offsets: [off, off + t.data.length * 4] };
+    off += t.data.length * 4;
+  }
+  let text = JSON.stringify(header);
+  while ((8 + new TextEncoder().encode(text).length) % 8) text += ' ';
+  const h = new TextEncoder().encode(text);
+  const out = new Uint8Array(8 + h.length + off);
+  new DataView(out.buffer).setBigUint64(0, BigInt(h.length), true);
+  out.set(h, 8);
+  let p = 8 + h.length;
+  for (const t of tensors.values()) {
+    out.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.length * 4), p);
+    p += t.data.length * 4;
+  }
+  return out;
 }

@@ -10,33 +10,9 @@ import { readFileSync } from 'node:fs';
 import { loadModel, Model, AttnlabError, readSafetensors } from '../../wasm/index.js';
 import { Tokenizer } from '../../wasm/tokenizer.js';
 import { assertClose } from './fixtures.js';
-import { fixtureSuite, ids, modelUrl } from './model-fixtures.js';
+import { fixtureSuite, ids, modelUrl, writeSafetensors } from './model-fixtures.js';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url);
-
-/** A safetensors file from Map name -> { data: Float32Array, shape } and metadata {str: str}. */
-export function writeSafetensors(tensors, metadata) {
-  const header = {};
-  if (metadata) header.__metadata__ = metadata;
-  let off = 0;
-  for (const [name, t] of tensors) {
-    header[name] = { dtype: 'F32', shape: t.shape, data_offsets: [off, off + t.data.length * 4] };
-    off += t.data.length * 4;
-  }
-  let text = JSON.stringify(header);
-  while ((8 + new TextEncoder().encode(text).length) % 8) text += ' ';
-  const h = new TextEncoder().encode(text);
-  const out = new Uint8Array(8 + h.length + off);
-  new DataView(out.buffer).setBigUint64(0, BigInt(h.length), true);
-  out.set(h, 8);
-  let p = 8 + h.length;
-  for (const t of tensors.values()) {
-    out.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.length * 4), p);
-    p += t.data.length * 4;
-  }
-  return out;
-}
-
 
 export function runModelSuite({ simd }) {
   const fx = fixtureSuite({ simd, reference: 'model_reference', label: 'model fixtures' });

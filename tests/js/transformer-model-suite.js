@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { loadModel, AttnlabError, readSafetensors, createModel, createTrainer, loadTrainableModel } from '../../wasm/index.js';
 import { loadFixture } from './fixtures.js';
 import { fixtureSuite, ids, modelUrl } from './model-fixtures.js';
-import { writeSafetensors } from './model-suite.js';
+import { writeSafetensors } from './model-fixtures.js';
 
 export function runTransformerModelSuite({ simd }) {
   const fx = fixtureSuite({ simd, reference: 'transformer_model_reference', label: 'transformer fixtures' });
