@@ -85,6 +85,9 @@ test('createAttnlab: independent instances in one realm, each with its own memor
     const got = inst.ops.softmax(x).data;
     want.flat().forEach((w, i) => assert.ok(Math.abs(got[i] - w) < 1e-6, `${inst.simd}: ${got[i]} vs ${w}`));
   }
+  // every function hung on an op (.backward, relativePositionAttention.distances) runs in the instance too
+  for (const [name, fn] of Object.entries(defaultOps)) assert.deepEqual(Object.keys(scalar.ops[name]), Object.keys(fn), name);
+  assert.deepEqual(Array.from(scalar.ops.relativePositionAttention.distances(3, 1).data), [0, 1, 1, -1, 0, 1, -1, -1, 0]);
   // a resident tensor lives in one memory: another instance refuses it by name
   const p = scalar.prepare([[1, 0], [0, 1]]);
   assert.equal(scalar.liveAllocations(), 1);
