@@ -1,4 +1,4 @@
-// model-cycles-suite.js: 1,000 model load → run → dispose cycles over all four architectures
+// model-cycles.test.js: 1,000 model load → run → dispose cycles over all four architectures
 // (seq2seq with its stepped decoder, transformer encoder-decoder with relative positions and
 // decoder-only, classifier with HAN, memory-rnn LM) plus refused loads of broken files mixed in,
 // must leave liveAllocations() (the wasm's count of live al_malloc blocks) and the wasm memory
