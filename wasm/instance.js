@@ -20,10 +20,12 @@ import { readSafetensors as sharedRead } from './io.js';
 import { loadModelIn } from './model.js';
 import { createModelIn, loadTrainableModelIn } from './train.js';
 
-/** fn bound to instance l, and its .backward when it has one. */
+/** fn bound to instance l, and every function hung on it (.backward, relativePositionAttention.distances). */
 function bind(l, fn) {
   const bound = (...args) => withLib(l, () => fn(...args));
-  if (typeof fn.backward === 'function') bound.backward = (...args) => withLib(l, () => fn.backward(...args));
+  for (const [key, f] of Object.entries(fn)) {
+    if (typeof f === 'function') bound[key] = (...args) => withLib(l, () => f(...args));
+  }
   return bound;
 }
 

@@ -17,7 +17,7 @@
 // results out. What it does not do: any maths (but the log-softmax of a transformer's evaluate
 // loss, from the model's logits), or keep typed-array views across calls.
 
-import { AttnlabError, Arena, checkOptions, f32Option, kindOf, readCString, show, statusName } from './core.js';
+import { AttnlabError, Arena, checkOptions, f32Option, kindOf, readCString, show, statusName, withLib } from './core.js';
 import { readSource } from './source.js';
 import { defaultLib } from './loader.js';
 import { Model, modelInternals } from './model.js';
@@ -249,7 +249,9 @@ export class Trainer {
   gradients(batch) {
     const loss = this.#run(this.#x.al_trainer_gradient, batch, 'gradients');
     const bytes = exportBytes(this.#x, (pB, pL) => this.#x.al_trainer_save_gradients(this.#ptr, pB, pL), 'Trainer.gradients');
-    return { loss, gradients: readSafetensors(bytes).tensors };
+    // parsed in the trainer's own memory: its model may belong to a createAttnlab instance, and
+    // the default instance may not exist
+    return { loss, gradients: withLib({ x: this.#x }, () => readSafetensors(bytes)).tensors };
   }
 
   /** Set the learning rate (for schedules). */

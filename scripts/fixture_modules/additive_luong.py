@@ -24,7 +24,7 @@ in-window unmasked positions only; a_s = softmax_s · exp(−(s − p_t)²/(2σ�
 renormalised. The window is decided from p_t's value (held fixed for the gradient), while the
 Gaussian is differentiated through p_t.
 
-Does not: run attnlab or compare anything (tests/js/additive-luong-suite.js does).
+Does not: run attnlab or compare anything (tests/js/additive-luong.test.js does).
 """
 
 import math

@@ -26,7 +26,7 @@ The references run the float32 weights in float64 (model.double()). Recurrent we
 N(0, 0.45) (about 0.5/sqrt(H), STYLE.md); the pooling vectors are N(0, 1.5) so the attention
 weights are far from uniform (a wrong softmax or a swapped direction shows).
 
-Does not: run attnlab (tests/js/classifier-suite.js and tests/c/test_classifier.c do).
+Does not: run attnlab (tests/js/classifier.test.js and tests/c/test_classifier.c do).
 """
 
 import importlib.util

@@ -17,7 +17,7 @@ The references run the float32 weights in float64 (model.double()) with torch.au
 Weights: recurrent maps U(+-2*0.5/sqrt(H)) (STYLE.md), score maps U(+-1.5) and score vectors
 U(+-2) so the attention is far from uniform, embeddings N(0, 1), outputs U(+-1).
 
-Does not: run attnlab (tests/c/test_memory_rnn_model.c and tests/js/memory-rnn-model-suite.js do).
+Does not: run attnlab (tests/c/test_memory_rnn_model.c and tests/js/memory-rnn-model.test.js do).
 """
 
 import importlib.util

@@ -28,7 +28,7 @@ every step and must stop on eos after 3 to 8 steps.
       every parameter, from torch.autograd in float64. Tensors "<case>.src" [3, S_max],
       "<case>.tgt" [3, T_max] (not for the decoder; F32 integer ids padded with -1),
       "<case>.src_len", "<case>.tgt_len" [3], "<case>.loss" [1], "<case>.grad.<name>".
-Does not: run attnlab (tests/js/transformer-model-suite.js and tests/c/test_transformer_model.c
+Does not: run attnlab (tests/js/transformer-model.test.js and tests/c/test_transformer_model.c
 do).
 """
 

@@ -16,7 +16,7 @@
  *
  * The wasm test build has no host file system: there the fixture cases are skipped, and
  * tests/js/classifier*.test.js run every fixture in both wasm builds. Config and tensor
- * validation messages are tested in tests/js/classifier-suite.js.
+ * validation messages are tested in tests/js/classifier.test.js.
  */
 #include <math.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  *      every gradient (x, h0, c0, every weight and bias) on tiny shapes (T = 3, I = 2, H = 3),
  *      one layer, bidirectional, two layers, both; recurrent weights scaled to 0.5/√H;
  *   5. the statuses of the C API, and that every path frees its scratch.
- * The PyTorch comparison itself is in tests/js/recurrent-suite.js (fixtures made by
+ * The PyTorch comparison itself is in tests/js/recurrent.test.js (fixtures made by
  * scripts/fixture_modules/recurrent.py).
  */
 #include <string.h>

@@ -8,7 +8,7 @@
  * differences of the inference path's loss for every weight of tiny models of each variant and
  * position kind, seeded creation and a few Adam steps, the example checks, the config checks
  * named in docs/models.md, the seq2seq entry points refusing a transformer, and no leaks. The JS
- * suite (tests/js/transformer-model-suite.js) runs the same fixtures in both wasm builds. In
+ * suite (tests/js/transformer-model.test.js) runs the same fixtures in both wasm builds. In
  * wasm (no host files) only the in-memory checks run.
  */
 #include <stdio.h>

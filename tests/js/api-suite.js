@@ -1,6 +1,8 @@
 // The JS API suite, run once per build: api-simd.test.js and api-scalar.test.js each call
-// runApiSuite() in their own process (init() is once per process). References are computed
-// here in double precision, or come from the PyTorch fixtures.
+// runApiSuite() in their own process (init() is once per process). Unlike the other suites it
+// stays on init() and the module-level ops rather than a createAttnlab instance: they are what
+// it tests (init() returning the same instance twice, the default instance of each build).
+// References are computed here in double precision, or come from the PyTorch fixtures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 

@@ -85,6 +85,9 @@ test('createAttnlab: independent instances in one realm, each with its own memor
     const got = inst.ops.softmax(x).data;
     want.flat().forEach((w, i) => assert.ok(Math.abs(got[i] - w) < 1e-6, `${inst.simd}: ${got[i]} vs ${w}`));
   }
+  // every function hung on an op (.backward, relativePositionAttention.distances) runs in the instance too
+  for (const [name, fn] of Object.entries(defaultOps)) assert.deepEqual(Object.keys(scalar.ops[name]), Object.keys(fn), name);
+  assert.deepEqual(Array.from(scalar.ops.relativePositionAttention.distances(3, 1).data), [0, 1, 1, -1, 0, 1, -1, -1, 0]);
   // a resident tensor lives in one memory: another instance refuses it by name
   const p = scalar.prepare([[1, 0], [0, 1]]);
   assert.equal(scalar.liveAllocations(), 1);
@@ -107,4 +110,15 @@ test('createAttnlab: independent instances in one realm, each with its own memor
   // an op that throws inside an instance leaves the default instance in place for the next call
   assert.throws(() => scalar.ops.softmax([[NaN]]), Err);
   assert.deepEqual(Array.from(defaultOps.softmax([0, 0]).data), [0.5, 0.5]);
+  // a trainer of an instance's model reads its gradients in its own memory: no default instance needed
+  const alone = run(`
+    const inst = await al.createAttnlab({ simd: false });
+    const m = await inst.loadTrainableModel(new URL(${JSON.stringify(url.href)}));
+    const { loss, gradients } = al.createTrainer(m).gradients([{ src: '22 Nov 2026', tgt: '2026-11-22' }]);
+    let def = 'initialised';
+    try { al.ops.softmax([1]); } catch (e) { def = e.message; }
+    out({ loss, n: gradients.size, def });`);
+  assert.ok(Number.isFinite(alone.loss) && alone.loss > 0, JSON.stringify(alone));
+  assert.ok(alone.n > 0);
+  assert.match(alone.def, /not initialised/);
 });

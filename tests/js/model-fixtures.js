@@ -1,16 +1,19 @@
-// model-fixtures.js: the set-up the whole-model suites share (model-suite.js,
-// transformer-model-suite.js, classifier-suite.js, memory-rnn-model-suite.js; not a test file).
+// model-fixtures.js: the set-up the whole-model suites share (model.test.js,
+// transformer-model.test.js, classifier.test.js, memory-rnn-model.test.js; not a test file).
 //
 // Each suite compares one architecture's models with a PyTorch reference file
-// tests/fixtures/<reference>.safetensors at the model tolerances (STYLE.md), and prints the worst
-// |diff| per quantity once its tests ran. fixtureSuite() registers the hooks (init of the asked
-// build, and that summary line) and returns the reference, a close() that records the worst
-// differences, and the initialised api once the before hook ran.
+// tests/fixtures/<reference>.safetensors at the model tolerances (STYLE.md), once per build in
+// one process, and prints the worst |diff| per quantity once its tests ran. fixtureSuite()
+// registers the hooks (an instance of the asked build from createAttnlab, and that summary line)
+// and returns the reference, a close() that records the worst differences, the build's name for
+// test names, and that instance's loaders (api, and loadModel() and friends bound to it).
+// writeSafetensors() builds the small hand-made (often malformed) model files those suites and
+// train.test.js load.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init } from '../../wasm/index.js';
+import { createAttnlab } from '../../wasm/index.js';
 import { loadFixture, assertClose } from './fixtures.js';
 
 export const TOL = { atol: 1e-5, rtol: 1e-4 }; // whole model vs PyTorch fixture (STYLE.md)
@@ -21,25 +24,31 @@ export const modelUrl = (c) => new URL(c.file, FIXTURES);
 export const ids = (t) => Int32Array.from(t.data, Math.round);
 
 /**
- * { api (after the before hook), ref, close(what, actual, expected, c), byName(name) } for the
- * reference file `reference`; the after hook logs "<label> (simd|scalar): worst |diff| vs
- * PyTorch: {...}".
+ * { api (after the before hook), build, ref, close(what, actual, expected, c), byName(name),
+ * loadModel, readSafetensors, createModel, loadTrainableModel } for the reference file
+ * `reference`; the after hook logs "<label> (simd|scalar): worst |diff| vs PyTorch: {...}".
  */
 export function fixtureSuite({ simd, reference, label }) {
   const ref = loadFixture(reference);
   const worst = {};
   const fx = {
     api: null,
+    build: simd ? 'simd128' : 'scalar',
     ref,
     close(what, actual, expected, c) {
       const { maxAbsDiff } = assertClose(actual, expected, { ...TOL, label: `${c.name} ${what}` });
       worst[what] = Math.max(worst[what] ?? 0, maxAbsDiff);
     },
     byName: (name) => ref.cases.find((c) => c.name === name),
+    // this build's instance, made by the before hook, so tests (which run after it) use these
+    loadModel: (source) => fx.api.loadModel(source),
+    readSafetensors: (bytes) => fx.api.readSafetensors(bytes),
+    createModel: (config, opts) => fx.api.createModel(config, opts),
+    loadTrainableModel: (source) => fx.api.loadTrainableModel(source),
   };
 
   test.before(async () => {
-    fx.api = await init({ simd });
+    fx.api = await createAttnlab({ simd });
     assert.equal(fx.api.simd, simd);
   });
 
@@ -47,4 +56,27 @@ export function fixtureSuite({ simd, reference, label }) {
     console.log(`${label} (${simd ? 'simd' : 'scalar'}): worst |diff| vs PyTorch: ${JSON.stringify(worst)}`);
   });
   return fx;
+}
+
+/** A safetensors file from Map name -> { data: Float32Array, shape } and metadata {str: str}. */
+export function writeSafetensors(tensors, metadata) {
+  const header = {};
+  if (metadata) header.__metadata__ = metadata;
+  let off = 0;
+  for (const [name, t] of tensors) {
+    header[name] = { dtype: 'F32', shape: t.shape, data_offsets: [off, off + t.data.length * 4] };
+    off += t.data.length * 4;
+  }
+  let text = JSON.stringify(header);
+  while ((8 + new TextEncoder().encode(text).length) % 8) text += ' ';
+  const h = new TextEncoder().encode(text);
+  const out = new Uint8Array(8 + h.length + off);
+  new DataView(out.buffer).setBigUint64(0, BigInt(h.length), true);
+  out.set(h, 8);
+  let p = 8 + h.length;
+  for (const t of tensors.values()) {
+    out.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.length * 4), p);
+    p += t.data.length * 4;
+  }
+  return out;
 }

@@ -14,7 +14,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { init, loadModel, readSafetensors, createModel, createTrainer, loadTrainableModel, saveModel, AttnlabError } from '../../wasm/index.js';
 import { generateDates, DATES_TOKENIZER, isHeldOut, FORMATS } from '../../web/data/dates.js';
 import { loadFixture, assertClose } from './fixtures.js';
-import { writeSafetensors } from './model-suite.js';
+import { writeSafetensors } from './model-fixtures.js';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url);
 const MODELS = new URL('../../web/models/', import.meta.url);

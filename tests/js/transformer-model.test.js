@@ -8,20 +8,20 @@
 // and every parameter's gradient of tests/fixtures/transformer_train_gradients.safetensors
 // (PyTorch autograd) through trainer.gradients(), a short createModel() training run of a tiny
 // decoder-only model lowering the loss, seeded determinism, evaluate() per variant, and the
-// example errors. Run once per build: transformer-model-simd.test.js and
-// transformer-model-scalar.test.js.
+// example errors. Run for both builds in this one process, each on its own createAttnlab
+// instance (model-fixtures.js; see the bottom).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { loadModel, AttnlabError, readSafetensors, createModel, createTrainer, loadTrainableModel } from '../../wasm/index.js';
+import { AttnlabError, createTrainer } from '../../wasm/index.js';
 import { loadFixture } from './fixtures.js';
 import { fixtureSuite, ids, modelUrl } from './model-fixtures.js';
-import { writeSafetensors } from './model-suite.js';
+import { writeSafetensors } from './model-fixtures.js';
 
-export function runTransformerModelSuite({ simd }) {
+function runTransformerModelSuite({ simd }) {
   const fx = fixtureSuite({ simd, reference: 'transformer_model_reference', label: 'transformer fixtures' });
-  const { ref, close } = fx;
+  const { ref, close, build, loadModel, readSafetensors, createModel, loadTrainableModel } = fx;
   /** every attention map of r against the fixture's att.<stack>.<kind>.<layer> [H, T, S] */
   const closeAttention = (r, t, c, stackName) => {
     const H = 2, L = 2;
@@ -45,7 +45,7 @@ export function runTransformerModelSuite({ simd }) {
   };
 
   for (const c of ref.cases) {
-    test(`${c.name}: logits, every layer/head attention and greedy decoding match PyTorch`, async () => {
+    test(`${build}: ${c.name}: logits, every layer/head attention and greedy decoding match PyTorch`, async () => {
       const base = fx.api.liveAllocations();
       const model = await loadModel(modelUrl(c));
       try {
@@ -106,7 +106,7 @@ export function runTransformerModelSuite({ simd }) {
 
   const grads = loadFixture('transformer_train_gradients');
   for (const c of grads.cases) {
-    test(`${c.name}: training loss and every gradient match PyTorch autograd`, async () => {
+    test(`${build}: ${c.name}: training loss and every gradient match PyTorch autograd`, async () => {
       const base = fx.api.liveAllocations();
       const model = await loadTrainableModel(modelUrl(c));
       const trainer = createTrainer(model);
@@ -137,7 +137,7 @@ export function runTransformerModelSuite({ simd }) {
   };
   const LM_DATA = ['abcde', 'bcdea', 'cdeab', 'deabc', 'eabcd', 'abcab'];
 
-  test('a tiny decoder-only model from createModel() learns (loss falls), and the same seed gives the same bytes', async () => {
+  test(`${build}: a tiny decoder-only model from createModel() learns (loss falls), and the same seed gives the same bytes`, async () => {
     const base = fx.api.liveAllocations();
     const runOnce = async () => {
       const model = await createModel(TINY_LM, { seed: 7 });
@@ -167,7 +167,7 @@ export function runTransformerModelSuite({ simd }) {
     assert.equal(fx.api.liveAllocations(), base, 'no leaks');
   });
 
-  test('encoder and encoder-decoder examples: step, evaluate, and the example errors', async () => {
+  test(`${build}: encoder and encoder-decoder examples: step, evaluate, and the example errors`, async () => {
     const base = fx.api.liveAllocations();
     const tok = { type: 'char', srcVocab: ['<pad>', '<unk>', ...'abc'], unk: '<unk>' };
     const enc = await createModel({ architecture: 'transformer', variant: 'encoder', embeddingSize: 8, numHeads: 2, feedforwardSize: 8, numLayers: 1, positions: 'sinusoidal', tokenizer: { ...tok, tgtVocab: ['O', 'X'] } }, { seed: 1 });
@@ -199,7 +199,7 @@ export function runTransformerModelSuite({ simd }) {
     assert.equal(fx.api.liveAllocations(), base, 'no leaks');
   });
 
-  test('the encoder fixture is an nn.TransformerEncoder state dict, loaded as is', () => {
+  test(`${build}: the encoder fixture is an nn.TransformerEncoder state dict, loaded as is`, () => {
     const c = ref.cases.find((x) => x.name === 'encoder_learned_post');
     const { tensors } = readSafetensors(readFileSync(modelUrl(c)));
     const perLayer = ['self_attn.in_proj_weight', 'self_attn.in_proj_bias', 'self_attn.out_proj.weight',
@@ -210,7 +210,7 @@ export function runTransformerModelSuite({ simd }) {
     assert.deepEqual([...tensors.keys()].sort(), want.sort());
   });
 
-  test('malformed configs and tensors fail with messages naming the key or tensor', async () => {
+  test(`${build}: malformed configs and tensors fail with messages naming the key or tensor`, async () => {
     const c = ref.cases.find((x) => x.name === 'encoder_learned_post');
     const { metadata, tensors } = readSafetensors(readFileSync(modelUrl(c)));
     const cfg = JSON.parse(metadata.config);
@@ -246,7 +246,7 @@ export function runTransformerModelSuite({ simd }) {
     assert.equal(fx.api.liveAllocations(), base, 'failed loads leave nothing allocated');
   });
 
-  test('run-time errors, seq2seq-only calls, dispose, and load/run/dispose cycles without leaks', async () => {
+  test(`${build}: run-time errors, seq2seq-only calls, dispose, and load/run/dispose cycles without leaks`, async () => {
     const base = fx.api.liveAllocations();
     const enc = await loadModel(modelUrl(ref.cases.find((x) => x.name === 'encoder_learned_post')));
     assert.throws(() => enc.run(new Int32Array(11).fill(4)), (e) => e.code === 'AL_ERR_SHAPE' && /at most 10 \(config "maxPositions"\)/.test(e.message));
@@ -273,3 +273,5 @@ export function runTransformerModelSuite({ simd }) {
     assert.equal(fx.api.liveAllocations(), base, 'every cycle freed');
   });
 }
+
+for (const simd of [false, true]) runTransformerModelSuite({ simd });

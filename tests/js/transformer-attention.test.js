@@ -1,6 +1,6 @@
-// The transformer attention family against its PyTorch fixtures, run once per build:
-// transformer-attention-simd.test.js and transformer-attention-scalar.test.js each call
-// runTransformerAttentionSuite() in their own process (init() is once per process).
+// The transformer attention family against its PyTorch fixtures, run for both builds in this one
+// process, each on its own instance (createAttnlab({ simd }), one wasm memory per build; see the
+// bottom).
 //
 // Compares: scaledDotProductAttention.backward with tests/fixtures/sdpa_backward.safetensors,
 // multiHeadAttention (+ .backward) with torch.nn.MultiheadAttention in tests/fixtures/mha.safetensors,
@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, ops, AttnlabError } from '../../wasm/index.js';
+import { createAttnlab, AttnlabError } from '../../wasm/index.js';
 import { loadFixture, assertClose } from './fixtures.js';
 
 const TOL = { atol: 1e-5, rtol: 1e-4 };
@@ -40,12 +40,13 @@ function ramp(shape, seed) {
   return { data, shape };
 }
 
-export function runTransformerAttentionSuite({ simd }) {
+function runTransformerAttentionSuite({ simd }) {
   const build = simd ? 'simd128' : 'scalar';
-  let lib;
+  let lib, ops; // this build's instance and its bound API
 
   test(`${build}: init loads the requested build`, async () => {
-    lib = await init({ simd });
+    lib = await createAttnlab({ simd });
+    ({ ops } = lib);
     assert.equal(lib.simd, simd);
   });
 
@@ -248,3 +249,5 @@ export function runTransformerAttentionSuite({ simd }) {
     assert.equal(lib.memoryBytes(), mem);
   });
 }
+
+for (const simd of [false, true]) runTransformerAttentionSuite({ simd });

@@ -1,12 +1,12 @@
-// The memory-RNN family's JS suite (selfAttentionRNN, lstmn, and their .backward), run once per
-// build: memory-rnn-simd.test.js and memory-rnn-scalar.test.js each call runMemoryRnnSuite() in
-// their own process (init() is once per process). References: the PyTorch float64 fixtures of
+// The memory-RNN family's JS suite (selfAttentionRNN, lstmn, and their .backward), run for both
+// builds in this one process, each on its own instance (createAttnlab({ simd }), one wasm memory
+// per build; see the bottom). References: the PyTorch float64 fixtures of
 // scripts/fixture_modules/memory_rnn.py (forward outputs and autograd gradients for random
 // upstream on every output), at the "mechanism vs PyTorch fixture" tolerances.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, ops, AttnlabError } from '../../wasm/index.js';
+import { createAttnlab, AttnlabError } from '../../wasm/index.js';
 import { loadFixture, assertClose } from './fixtures.js';
 
 const TOL = { atol: 1e-5, rtol: 1e-4 };
@@ -16,9 +16,9 @@ const LSTMN_PARAMS = ['W_h', 'W_x', 'W_ht', 'v', 'W', 'b'];
 const pick = (tensors, names) => Object.fromEntries(names.map((k) => [k, tensors[k]]));
 const zerosLike = (t) => ({ data: new Float32Array(t.data.length), shape: t.shape });
 
-export function runMemoryRnnSuite({ simd }) {
+function runMemoryRnnSuite({ simd }) {
   const build = simd ? 'simd128' : 'scalar';
-  let lib;
+  let lib, ops; // this build's instance and its bound API
   const worst = {}; // label -> largest |diff| seen, printed at the end
 
   const close = (got, want, label) => {
@@ -28,7 +28,8 @@ export function runMemoryRnnSuite({ simd }) {
   };
 
   test(`${build}: init loads the requested build`, async () => {
-    lib = await init({ simd });
+    lib = await createAttnlab({ simd });
+    ({ ops } = lib);
     assert.equal(lib.simd, simd);
     assert.equal(lib.liveAllocations(), 0);
   });
@@ -169,3 +170,5 @@ export function runMemoryRnnSuite({ simd }) {
     t.diagnostic(`worst |diff| by output: ${JSON.stringify(worst)}`);
   });
 }
+
+for (const simd of [false, true]) runMemoryRnnSuite({ simd });

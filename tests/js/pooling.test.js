@@ -1,5 +1,5 @@
-// The pooling ops' JS suite, run once per build: pooling-simd.test.js and pooling-scalar.test.js
-// each call runPoolingSuite() in their own process (init() is once per process).
+// The pooling ops' JS suite, run for both builds in this one process, each on its own instance
+// (createAttnlab({ simd }), one wasm memory per build; see the bottom).
 //
 // Compares attentionPooling, contextPooling and structuredSelfAttention, forward and backward,
 // with the PyTorch float64 fixtures of scripts/fixture_modules/pooling.py (atol 1e-5,
@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, ops, AttnlabError } from '../../wasm/index.js';
+import { createAttnlab, AttnlabError } from '../../wasm/index.js';
 import { loadFixture, assertClose } from './fixtures.js';
 
 /** Deterministic uniform floats in [lo, hi) (xorshift32, as api-suite.js). */
@@ -40,12 +40,13 @@ const params = (op, t) => Object.fromEntries(PARAMS[op].map((k) => [k, t[k]]));
 const maskOf = (t) => (t.mask ? { data: t.mask.data, shape: t.mask.shape } : undefined);
 const zerosLike = (t) => ({ data: new Float32Array(t.data.length), shape: t.shape.slice() });
 
-export function runPoolingSuite({ simd }) {
+function runPoolingSuite({ simd }) {
   const build = simd ? 'simd128' : 'scalar';
-  let lib;
+  let lib, ops; // this build's instance and its bound API
 
   test(`${build}: init loads the requested build`, async () => {
-    lib = await init({ simd });
+    lib = await createAttnlab({ simd });
+    ({ ops } = lib);
     assert.equal(lib.simd, simd);
     assert.equal(lib.liveAllocations(), 0);
   });
@@ -216,3 +217,5 @@ export function runPoolingSuite({ simd }) {
     assert.equal(lib.memoryBytes(), mem);
   });
 }
+
+for (const simd of [false, true]) runPoolingSuite({ simd });

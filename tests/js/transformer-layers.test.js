@@ -1,6 +1,5 @@
-// The transformer layers against their PyTorch fixtures, run once per build:
-// transformer-layers-simd.test.js and transformer-layers-scalar.test.js each call
-// runTransformerLayersSuite() in their own process (init() is once per process).
+// The transformer layers against their PyTorch fixtures, run for both builds in this one process,
+// each on its own instance (createAttnlab({ simd }), one wasm memory per build; see the bottom).
 //
 // Compares transformerEncoderLayer / transformerDecoderLayer (+ .backward) with
 // torch.nn.TransformerEncoderLayer / TransformerDecoderLayer in
@@ -10,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, ops, AttnlabError } from '../../wasm/index.js';
+import { createAttnlab, AttnlabError } from '../../wasm/index.js';
 import { loadFixture, assertClose } from './fixtures.js';
 
 const TOL = { atol: 1e-5, rtol: 1e-4 };
@@ -65,15 +64,16 @@ function randomParams(names, E, F) {
   return Object.fromEntries(names.map((n, i) => [n, ramp(shape(n), i + 11)]));
 }
 
-export function runTransformerLayersSuite({ simd }) {
+function runTransformerLayersSuite({ simd }) {
   const build = simd ? 'simd128' : 'scalar';
-  let lib;
+  let lib, ops; // this build's instance and its bound API
   const fixture = loadFixture('transformer_layers');
   const worst = { forward: 0, gradient: 0 };
   const note = (kind, r) => { worst[kind] = Math.max(worst[kind], r.maxAbsDiff); };
 
   test(`${build}: init loads the requested build`, async () => {
-    lib = await init({ simd });
+    lib = await createAttnlab({ simd });
+    ({ ops } = lib);
     assert.equal(lib.simd, simd);
   });
 
@@ -248,3 +248,5 @@ export function runTransformerLayersSuite({ simd }) {
     assert.equal(lib.memoryBytes(), mem);
   });
 }
+
+for (const simd of [false, true]) runTransformerLayersSuite({ simd });

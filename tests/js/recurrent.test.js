@@ -1,12 +1,12 @@
 // The recurrent ops (ops.rnn, ops.lstm, ops.gru and their .backward) against the PyTorch
 // fixtures tests/fixtures/{rnn,lstm,gru}.safetensors (torch.nn.RNN/LSTM/GRU in float64 with
 // autograd; scripts/fixture_modules/recurrent.py), plus options, error messages and leaks.
-// Run once per build: recurrent-simd.test.js and recurrent-scalar.test.js each call
-// runRecurrentSuite() in their own process (init() is once per process).
+// Run for both builds in this one process, each on its own instance (createAttnlab({ simd }), one
+// wasm memory per build; see the bottom).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, ops, prepare, AttnlabError, PreparedParams, PreparedTensor } from '../../wasm/index.js';
+import { createAttnlab, AttnlabError, PreparedParams, PreparedTensor } from '../../wasm/index.js';
 import { loadFixture, assertClose } from './fixtures.js';
 
 const TOL = { atol: 1e-5, rtol: 1e-4 }; // whole model vs PyTorch fixture (STYLE.md)
@@ -37,12 +37,13 @@ function tinyParams(kind, I, H, suffix = '_l0') {
   };
 }
 
-export function runRecurrentSuite({ simd }) {
+function runRecurrentSuite({ simd }) {
   const build = simd ? 'simd128' : 'scalar';
-  let lib;
+  let lib, ops, prepare; // this build's instance and its bound API
 
   test(`${build}: init loads the requested build`, async () => {
-    lib = await init({ simd });
+    lib = await createAttnlab({ simd });
+    ({ ops, prepare } = lib);
     assert.equal(lib.simd, simd);
     assert.equal(lib.liveAllocations(), 0);
   });
@@ -270,3 +271,5 @@ export function runRecurrentSuite({ simd }) {
     assert.equal(lib.liveAllocations(), 0);
   });
 }
+
+for (const simd of [false, true]) runRecurrentSuite({ simd });

@@ -1,12 +1,12 @@
-// The additive_luong family's JS tests, run once per build (additive-luong-simd.test.js and
-// additive-luong-scalar.test.js each call runAdditiveLuongSuite() in their own process): every op's
+// The additive_luong family's JS tests, run for both builds in this one process, each on its own
+// instance (createAttnlab({ simd }), one wasm memory per build; see the bottom): every op's
 // forward and backward against the PyTorch fixtures (tests/fixtures/{additive,luong,luong_local,
 // key_query}.safetensors, made by scripts/fixture_modules/additive_luong.py), error messages, and
 // no leaked wasm allocations.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, ops, AttnlabError } from '../../wasm/index.js';
+import { createAttnlab, AttnlabError } from '../../wasm/index.js';
 import { loadFixture, assertClose } from './fixtures.js';
 
 const TOL = { atol: 1e-5, rtol: 1e-4 };
@@ -53,12 +53,13 @@ function checkCase(file, c, fn, params, options, outputs, gradNames) {
   for (const g of gradNames) close(file, grads[g], T[`grad_${g}`], `${file} ${c.name} grad ${g}`);
 }
 
-export function runAdditiveLuongSuite({ simd }) {
+function runAdditiveLuongSuite({ simd }) {
   const build = simd ? 'simd128' : 'scalar';
-  let lib;
+  let lib, ops; // this build's instance and its bound API
 
   test(`${build}: init`, async () => {
-    lib = await init({ simd });
+    lib = await createAttnlab({ simd });
+    ({ ops } = lib);
     assert.equal(lib.simd, simd);
   });
 
@@ -175,3 +176,5 @@ export function runAdditiveLuongSuite({ simd }) {
     assert.equal(lib.liveAllocations(), 0);
   });
 }
+
+for (const simd of [false, true]) runAdditiveLuongSuite({ simd });

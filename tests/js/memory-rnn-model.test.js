@@ -6,15 +6,15 @@
 // atol 1e-5 / rtol 1e-4; the word tokenizer (unknown words -> unk, bos/eos); the loader's
 // messages for malformed configs and tensors; a short training run from createModel() lowers
 // the loss and the same seed gives the same bytes; evaluate() reports perplexity; no leaks.
-// Run once per build: memory-rnn-model-simd.test.js and memory-rnn-model-scalar.test.js each
-// call runMemoryRnnModelSuite() in their own process.
+// Run for both builds in this one process, each on its own createAttnlab instance
+// (model-fixtures.js; see the bottom).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { loadModel, AttnlabError, readSafetensors, createModel, createTrainer, loadTrainableModel, saveModel } from '../../wasm/index.js';
+import { AttnlabError, createTrainer, saveModel } from '../../wasm/index.js';
 import { fixtureSuite, ids, modelUrl } from './model-fixtures.js';
-import { writeSafetensors } from './model-suite.js';
+import { writeSafetensors } from './model-fixtures.js';
 
 const row = (t, b, len) => Array.from(t.data.subarray(b * t.shape[1], b * t.shape[1] + len), Math.round);
 
@@ -26,13 +26,13 @@ const config = (cell, extra = {}) => ({
   tokenizer: { type: 'word', vocab: VOCAB, unk: '<unk>', bos: '<s>', eos: '</s>' }, ...extra,
 });
 
-export function runMemoryRnnModelSuite({ simd }) {
+function runMemoryRnnModelSuite({ simd }) {
   const fx = fixtureSuite({ simd, reference: 'memory_rnn_model_reference', label: 'memory-rnn model fixtures' });
-  const { ref, close, byName } = fx;
+  const { ref, close, byName, build, loadModel, readSafetensors, createModel, loadTrainableModel } = fx;
 
   for (const c of ref.cases) {
     const lm = c.head === 'lm';
-    test(`${c.name}: ${lm ? 'log-probs, distributions' : 'probabilities'} and attention weights match PyTorch`, async () => {
+    test(`${build}: ${c.name}: ${lm ? 'log-probs, distributions' : 'probabilities'} and attention weights match PyTorch`, async () => {
       const base = fx.api.liveAllocations();
       const model = await loadModel(modelUrl(c));
       try {
@@ -71,7 +71,7 @@ export function runMemoryRnnModelSuite({ simd }) {
       assert.equal(fx.api.liveAllocations(), base, 'every allocation freed');
     });
 
-    test(`${c.name}: the batch loss and every parameter's gradient match PyTorch autograd`, async () => {
+    test(`${build}: ${c.name}: the batch loss and every parameter's gradient match PyTorch autograd`, async () => {
       const model = await loadTrainableModel(readFileSync(modelUrl(c)));
       try {
         const T = c.tensors;
@@ -92,7 +92,7 @@ export function runMemoryRnnModelSuite({ simd }) {
     });
   }
 
-  test('the word tokenizer: unknown words -> unk, bos/eos around text only, ids passed as given', async () => {
+  test(`${build}: the word tokenizer: unknown words -> unk, bos/eos around text only, ids passed as given`, async () => {
     const m = await loadModel(modelUrl(byName('lm_lstmn')));
     try {
       const v = m.config.tokenizer.vocab;
@@ -120,7 +120,7 @@ export function runMemoryRnnModelSuite({ simd }) {
     }
   });
 
-  test('malformed memory-rnn models each fail with their own message, naming the tensor or key', async () => {
+  test(`${build}: malformed memory-rnn models each fail with their own message, naming the tensor or key`, async () => {
     const base = fx.api.liveAllocations();
     const variant = (name, edit) => {
       const { metadata, tensors } = readSafetensors(readFileSync(modelUrl(byName(name))));
@@ -159,7 +159,7 @@ export function runMemoryRnnModelSuite({ simd }) {
     assert.equal(fx.api.liveAllocations(), base, 'failed loads free everything');
   });
 
-  test('training from createModel() lowers the loss of each cell; the same seed gives the same bytes', async () => {
+  test(`${build}: training from createModel() lowers the loss of each cell; the same seed gives the same bytes`, async () => {
     const base = fx.api.liveAllocations();
     const data = SENTENCES.map((src) => ({ src }));
     for (const cell of ['lstmn', 'self-attention-rnn', 'lstm']) {
@@ -200,7 +200,7 @@ export function runMemoryRnnModelSuite({ simd }) {
     assert.equal(fx.api.liveAllocations(), base, 'every allocation freed');
   });
 
-  test('dispose, and 200 load/run/dispose cycles return liveAllocations to baseline', async () => {
+  test(`${build}: dispose, and 200 load/run/dispose cycles return liveAllocations to baseline`, async () => {
     const base = fx.api.liveAllocations();
     const files = ref.cases.map((c) => readFileSync(modelUrl(c)));
     for (let i = 0; i < 200; i++) {
@@ -215,3 +215,5 @@ export function runMemoryRnnModelSuite({ simd }) {
     assert.equal(fx.api.liveAllocations(), base);
   });
 }
+
+for (const simd of [false, true]) runMemoryRnnModelSuite({ simd });

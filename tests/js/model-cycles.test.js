@@ -1,13 +1,13 @@
-// model-cycles-suite.js: 1,000 model load → run → dispose cycles over all four architectures
+// model-cycles.test.js: 1,000 model load → run → dispose cycles over all four architectures
 // (seq2seq with its stepped decoder, transformer encoder-decoder with relative positions and
 // decoder-only, classifier with HAN, memory-rnn LM) plus refused loads of broken files mixed in,
 // must leave liveAllocations() (the wasm's count of live al_malloc blocks) and the wasm memory
-// size where they were after a warm-up: nothing leaks, nothing grows. Run for both builds by
-// model-cycles-simd.test.js and model-cycles-scalar.test.js.
+// size where they were after a warm-up: nothing leaks, nothing grows. Run for both builds in this
+// one process, each on its own instance (createAttnlab({ simd }): its own memory and counts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { init, loadModel } from '../../wasm/index.js';
+import { createAttnlab } from '../../wasm/index.js';
 
 const fixture = (name) => new Uint8Array(readFileSync(new URL(`../fixtures/${name}.safetensors`, import.meta.url)));
 
@@ -25,9 +25,10 @@ const CASES = [
   ['memory_rnn_lm_lstmn', (m) => m.run('the cat sat on the mat .')],
 ];
 
-export function runCycles({ simd }) {
+function runCycles({ simd }) {
   test(`1,000 load/run/dispose cycles over every architecture return to the baseline (${simd ? 'SIMD' : 'scalar'} build)`, async () => {
-    const lib = await init({ simd });
+    const lib = await createAttnlab({ simd });
+    const { loadModel } = lib;
     assert.equal(lib.simd, simd);
     const files = CASES.map(([name]) => fixture(name));
     const broken = files[0].slice(0, files[0].length - 7); // truncated: refused with a message
@@ -45,3 +46,5 @@ export function runCycles({ simd }) {
     assert.equal(lib.memoryBytes(), mem, 'memoryBytes() unchanged');
   });
 }
+
+for (const simd of [false, true]) runCycles({ simd });
