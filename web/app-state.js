@@ -204,6 +204,52 @@ function shorten(text, max) {
 }
 
 /**
+ * One attribute of <attn-demo>, validated as the element reads it: { value, refused }, value the
+ * setting (the default when the attribute is absent or refused) and refused true when a value was
+ * given and not accepted. origin: the page's (model paths stay on it); docLang: the document's
+ * lang, used when there is no lang attribute. Unknown names give { value: undefined }.
+ * @param {string} name @param {string | null} value @param {string} origin @param {string} docLang
+ */
+export function readAttribute(name, value, origin, docLang) {
+  const int = /^\d{1,3}$/;
+  switch (name) {
+    case 'model': {
+      const entry = value === null ? null : resolveModel(value, origin);
+      return { value: entry ? entry.name : DEFAULT_MODEL, refused: value !== null && !entry };
+    }
+    case 'view':
+      return { value: VIEWS.includes(value) ? value : 'alignment', refused: value !== null && !VIEWS.includes(value) };
+    case 'input':
+      return { value: value === null ? DEFAULT_INPUT : cleanInput(value), refused: false };
+    case 'layer':
+    case 'head': {
+      const max = name === 'layer' ? MAX_LAYER : MAX_HEAD;
+      return { value: value !== null && int.test(value) ? Math.min(max, Number(value)) : 0, refused: value !== null && !int.test(value) };
+    }
+    case 'kind':
+      return { value: KINDS.includes(value) ? value : null, refused: value !== null && !KINDS.includes(value) };
+    case 'step': {
+      const step = value !== null && int.test(value) ? Math.min(MAX_STEP, Number(value)) : null;
+      return { value: step, refused: value !== null && step === null };
+    }
+    case 'lang':
+      return { value: resolveLang(value ?? docLang), refused: false };
+    case 'hide': {
+      // Space- or comma-separated; unknown flags are dropped, the known ones kept in HIDE_FLAGS order.
+      const flags = String(value ?? '').split(/[,\s]+/);
+      return { value: HIDE_FLAGS.filter((f) => flags.includes(f)), refused: false };
+    }
+    case 'a':
+    case 'b': {
+      const entry = value === null ? null : resolveModel(value, origin);
+      return { value: entry ? entry.name : null, refused: value !== null && !entry };
+    }
+    default:
+      return { value: undefined, refused: false };
+  }
+}
+
+/**
  * The sentence a page shows for refused parameters (parseModelParams' or parsePageHash's
  * `refused`), in lang; '' when nothing was refused. Text for textContent, never markup.
  */

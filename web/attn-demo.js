@@ -1,4 +1,5 @@
-// attn-demo.js: <attn-demo>, a seq2seq model's attention, live, as one embeddable element.
+// attn-demo.js: <attn-demo>, a model's attention, live, as one embeddable element: a shell over
+// one module per view.
 //
 //   import { define } from './embed.js';   define();
 //   <attn-demo model="dates-additive" view="alignment" input="22 Nov 2026"></attn-demo>
@@ -14,83 +15,71 @@
 // time view has decoded, at most the whole output; absent: the whole sentence read, none decoded;
 // moving the word or stepping sets it, another view, model or input removes it), lang ('en',
 // 'zh'), hide (space- or comma-separated: views picker input explain export lang link status card), a,
-// b (the two models the compare view subtracts). Every attribute is validated; a refused value
-// falls back to the default and says so.
+// b (the two models the compare view subtracts). Every attribute is validated (app-state.js
+// readAttribute); a refused value falls back to the default and says so.
 // Properties: state (the current settings, a plain object), timings (ms of each
 // inference + redraw, newest last). Methods: whenRendered().
 // Events: 'demo-change' (detail: state) when the person using it changes a setting,
 // 'demo-render' (detail: { key, ms }) after each drawn view.
 //
-// Views: alignment (model.run on every edit, batched to one run per animation frame; hovering or
-// focusing a cell explains its weight, explain.js), time (model.startDecoding + dec.step(), one
-// row per token, as many as the step setting, the local-p window outlined), compare (every listed
-// model on the same input, and A − B on a diverging map, B teacher-forced on A's output), heads
-// (heads-view.js: every layer and head of a transformer), pooling (pooling-view.js: a
-// classifier's pooling weights), reading (reading-view.js: a language model reads word by word),
-// forgetting (forgetting-view.js: the length curve, and one input through a model with attention
-// and its partner without). Those four modules are imported on first use (LAZY_VIEWS), so the
-// first view of a page never waits for them.
+// Views (VIEW_MODULES), one module each: alignment-view.js (model.run on every edit, batched to
+// one run per animation frame; a cell's weight explained), time-view.js (decoding token by token),
+// compare-view.js (every listed model, and A − B), heads-view.js, pooling-view.js,
+// reading-view.js, forgetting-view.js. The first three are on the critical path; the other four
+// are imported on first use, so the first view of a page never waits for them. Every view has
+// node, heatmaps, clear() and update(ctx): ctx (#context) gives it the settings, the loaded model
+// (for the views of one model), the model cache (model-cache.js: models disposed when the element
+// leaves the document, curves, cards), run() (model.run, or null with the reason shown), and the
+// status line, the error line and finish(), which announces the drawn view.
 //
-// Holds: the shadow DOM, the wiring, the model cache (each model disposed when the element leaves
-// the document). Deliberately holds no maths (explain.js), no drawing (<attn-heatmap>, draw.js),
-// no URL parsing (app-state.js) and no strings (i18n.js). Text from the page, the URL or the model
-// is only ever set as textContent or an attribute value, never parsed as HTML.
+// Holds: the shadow DOM of the chrome (tabs, pickers, input, status, link, model card), the
+// settings and their attributes, and which view draws when. Deliberately holds no maths
+// (explain.js), no drawing (<attn-heatmap>, draw.js), no view (*-view.js), no validation
+// (app-state.js) and no strings (i18n.js). Text from the page, the URL or the model is only ever
+// set as textContent or an attribute value, never parsed as HTML.
 // Imports the library by a relative path, not 'attnlab', so a host page needs no import map.
 
-import { init, loadModel } from '../wasm/index.js';
+import { init } from '../wasm/index.js';
+import { ALIGNMENT_STYLE, AlignmentView } from './alignment-view.js';
 import { define as defineHeatmap } from './attention-heatmap.js';
-import { HIDE_FLAGS, KINDS, MAX_HEAD, MAX_INPUT, MAX_LAYER, MAX_STEP, VIEWS, cleanInput, formatModelParams, switchView } from './app-state.js';
-import { formatValue } from './draw.js';
-import { EQUATIONS, SOFTMAX_EQUATION, explainCell, localScoreEquation, rankText, subtractMaps, windowRange } from './explain.js';
-import { LANGUAGES, mechanismName, resolveLang, t } from './i18n.js';
-import {
-  DEFAULT_INPUT, DEFAULT_MODEL, MODELS, ModelUnavailableError, VIEW_FAMILY, defaultModelFor, fetchModel, findModel, modelFitsView,
-  cardUrl, modelUrl, modelsFor, resolveModel, sampleFor,
-} from './models.js';
-import { cardSummary, renderCard } from './model-card.js';
+import { MAX_INPUT, VIEWS, cleanInput, formatModelParams, readAttribute, switchView } from './app-state.js';
+import { COMPARE_STYLE, CompareView } from './compare-view.js';
+import { LANGUAGES, resolveLang, t } from './i18n.js';
+import { ModelCache, modelError, pageOrigin } from './model-cache.js';
+import { renderCard } from './model-card.js';
+import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, cardUrl, defaultModelFor, findModel, modelFitsView, modelsFor, resolveModel, sampleFor } from './models.js';
+import { TimeView } from './time-view.js';
 import { VIEW_STYLE, el } from './view-kit.js';
 
-const STEP_MS = 350; // play speed of the time view
-/** The architecture each lazily loaded single-model view runs. */
-const LAZY_ARCH = Object.freeze({ heads: 'transformer', pooling: 'classifier', reading: 'memory-rnn' });
 /**
- * The views in modules of their own, imported on first use so that the first view of a page
- * waits for none of them: each resolves to { view, style } (style: extra CSS for the shadow root).
+ * Every view: make(host) → { view, style } (style: extra CSS for the shadow root), at once for the
+ * views on the critical path, or load(host) → a Promise of it for the views imported on first
+ * use. one: the view draws the element's one current model (compare and forgetting load their
+ * own); arch: the architecture it needs (a same-origin path of another one is refused); keep: its
+ * maps stay when the current model fails to load (compare draws every model, not that one).
  */
-const LAZY_VIEWS = Object.freeze({
-  heads: (host) => import('./heads-view.js').then((m) => ({
-    view: new m.HeadsView({
-      onSelect: (sel) => host.onSelect(sel),
-      onKind: (kind) => host.onKind(kind),
-    }),
-  })),
-  pooling: () => import('./pooling-view.js').then((m) => ({ view: new m.PoolingView() })),
-  reading: (host) => import('./reading-view.js').then((m) => ({
-    view: new m.ReadingView({ onStep: (step) => host.onStep(step) }),
-    style: m.READING_STYLE,
-    module: m,
-  })),
-  forgetting: (host) => import('./forgetting-view.js').then((m) => ({
-    view: new m.ForgettingView({ onInput: (text) => host.onInput(text) }),
-    style: m.FORGETTING_STYLE,
-    module: m,
-  })),
+const VIEW_MODULES = Object.freeze({
+  alignment: { one: true, make: () => ({ view: new AlignmentView() }) },
+  time: { one: true, make: (host) => ({ view: new TimeView({ onStep: host.onStep, current: host.current, error: host.error }) }) },
+  compare: { keep: true, make: (host) => ({ view: new CompareView({ onPair: host.onPair }) }) },
+  heads: {
+    one: true,
+    arch: 'transformer',
+    load: (host) => import('./heads-view.js').then((m) => ({ view: new m.HeadsView({ onSelect: host.onSelect, onKind: host.onKind }) })),
+  },
+  pooling: { one: true, arch: 'classifier', load: () => import('./pooling-view.js').then((m) => ({ view: new m.PoolingView() })) },
+  reading: {
+    one: true,
+    arch: 'memory-rnn',
+    load: (host) => import('./reading-view.js').then((m) => ({ view: new m.ReadingView({ onStep: host.onStep }), style: m.READING_STYLE })),
+  },
+  forgetting: {
+    load: (host) => import('./forgetting-view.js').then((m) => ({ view: new m.ForgettingView({ onInput: host.onInput }), style: m.FORGETTING_STYLE })),
+  },
 });
 const MAX_TIMINGS = 2000;
-/** Model cards by URL, for every element of the page: a Promise while loading, then a cardSummary() or an Error. */
-const CARDS = new Map();
 
-/** A model card's summary, or an Error that names what went wrong (never rejects). */
-async function loadCard(url) {
-  try {
-    const response = await fetch(url);
-    if (!response.ok) return new Error(`${url} answered HTTP ${response.status}`);
-    return cardSummary(await response.json());
-  } catch (err) {
-    return err instanceof Error ? err : new Error(String(err));
-  }
-}
-
+/** The chrome's styles; each view brings its own (VIEW_STYLE, ALIGNMENT_STYLE, COMPARE_STYLE, …). */
 const STYLE = `
 :host { display: block; font: inherit; color: inherit; container-type: inline-size; }
 :host([hidden]) { display: none; }
@@ -107,23 +96,7 @@ input[type="text"] { width: 100%; padding: 0.25rem 0.4rem; font-family: ui-monos
 .hint, .status, .note, .honest { color: var(--attn-demo-muted, GrayText); font-size: 0.875rem; margin: 0.25rem 0; }
 .error { padding: 0.4rem 0.6rem; border-radius: 6px; background: var(--attn-demo-error-bg, #fdecea);
   color: var(--attn-demo-error-text, #8c1d18); margin: 0.5rem 0; }
-.output { font-family: ui-monospace, monospace; font-size: 1.1rem; }
-.split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; align-items: start; }
-@container (max-width: 40rem) { .split { grid-template-columns: minmax(0, 1fr); } }
 attn-heatmap { min-width: 0; max-width: 100%; }
-.explain { border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 6px; padding: 0.5rem 0.75rem;
-  font-size: 0.875rem; min-width: 0; overflow-wrap: anywhere; }
-.explain h3 { font-size: 0.95rem; margin: 0 0 0.25rem; }
-.explain .eq { font-family: "STIX Two Math", "Cambria Math", serif; font-size: 1rem; margin: 0.2rem 0; }
-.explain dl { display: grid; grid-template-columns: auto auto; gap: 0.1rem 0.75rem; margin: 0.5rem 0; }
-.explain dt { color: var(--attn-demo-muted, GrayText); }
-.explain dd { margin: 0; font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; }
-.buttons { display: flex; flex-wrap: wrap; gap: 0.25rem; margin: 0.5rem 0; }
-.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0.75rem; }
-figure { margin: 0; min-width: 0; }
-figcaption { font-size: 0.875rem; overflow-wrap: anywhere; }
-figcaption .output { font-size: 0.9rem; }
-.pair { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; margin: 0.75rem 0 0.25rem; }
 .links { font-size: 0.875rem; margin: 0.5rem 0 0; }
 .model-card { font-size: 0.875rem; margin: 0.5rem 0 0; }
 .model-card summary { cursor: pointer; }
@@ -136,26 +109,7 @@ a { color: var(--attn-demo-accent, LinkText); }
 attn-heatmap { --attn-heatmap-background: var(--attn-demo-surface, Canvas); margin-top: 0.25rem; }
 :host([data-hide-export]) attn-heatmap::part(toolbar) { display: none; }
 :host([data-hide-export]) button[data-action^="download"] { display: none; }
-${VIEW_STYLE}`;
-
-/** Parse the hide attribute into a sorted list of known flags. */
-function hideFlags(value) {
-  const flags = String(value ?? '').split(/[,\s]+/);
-  return HIDE_FLAGS.filter((f) => flags.includes(f));
-}
-
-function intAttr(value, max) {
-  return typeof value === 'string' && /^\d{1,3}$/.test(value) ? Math.min(max, Number(value)) : 0;
-}
-
-/** The origin of the page's URL ('null' documents, e.g. sandboxed iframes, still have a URL). */
-function pageOrigin() {
-  try {
-    return new URL(document.baseURI).origin;
-  } catch {
-    return 'null';
-  }
-}
+${VIEW_STYLE}${ALIGNMENT_STYLE}${COMPARE_STYLE}`;
 
 export class AttnDemo extends HTMLElement {
   static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b', 'kind', 'step'];
@@ -164,25 +118,34 @@ export class AttnDemo extends HTMLElement {
   #wrongModel = null; // a model attribute of another family than the view's (replaced, and said so)
   #renderedFamily = null;
   #cardKey = ''; // model and language of the shown model card
-  #lazy = {}; // view name -> { view, style, module } once its module has loaded (LAZY_VIEWS)
-  #lazyLoading = {}; // view name -> the import's promise
-  #lazyError = null;
-  #curves = new Map(); // curve URL -> Promise, then { curve } | { error } (the forgetting view)
-  #revealHead = false;
+  #views = {}; // view name -> its view object, once made (VIEW_MODULES)
+  #loading = {}; // view name -> the import's promise (the views imported on first use)
+  #loadError = null;
   #refused = []; // attribute names whose values were refused
   #ui = {};
-  #models = new Map(); // name -> Promise<{ model } | { error }>
-  #settled = new Map(); // name -> { model } | { error } once loaded
+  #cache = new ModelCache({ onSettle: () => this.#schedule() });
   #lib = null; // init() result
   #libError = null;
   #frame = 0;
   #waiters = [];
-  #active = null; // { row, col } the explanation describes
-  #time = null; // { key, decoder, rows: Float32Array[], tokens, positions, done, timer }
   #listeners = null;
   #reflecting = false;
   #renderedLang = null;
   timings = [];
+
+  /** What the views may ask of the element (their callbacks). */
+  #host = {
+    onSelect: ({ layer, head }) => this.#userSet({ layer, head }),
+    onKind: (kind) => this.#userSet({ kind }),
+    onInput: (input) => this.#userSet({ input: cleanInput(input), step: null }),
+    onStep: (step) => this.#userSet({ step }),
+    onPair: (patch) => this.#userSet(patch),
+    current: () => {
+      const s = this.#state;
+      return { model: this.#cache.settled(s.model)?.model ?? null, name: s.model, input: s.input, lang: s.lang };
+    },
+    error: (message) => this.#showError(message),
+  };
 
   constructor() {
     super();
@@ -218,13 +181,9 @@ export class AttnDemo extends HTMLElement {
     this.#listeners = null;
     if (this.#frame) cancelAnimationFrame(this.#frame);
     this.#frame = 0;
-    this.#stopTime();
-    this.#lazy.reading?.view.pause();
-    // Free every model's wasm memory (disposing a model disposes its decoders).
-    for (const entry of this.#settled.values()) entry.model?.dispose();
-    this.#models.clear();
-    this.#settled.clear();
-    this.#time = null;
+    this.#views.time.dispose();
+    this.#views.reading?.pause();
+    this.#cache.dispose(); // every model's wasm memory (disposing a model disposes its decoders)
     this.dataset.disposed = 'true';
   }
 
@@ -235,54 +194,13 @@ export class AttnDemo extends HTMLElement {
   }
 
   #readAttribute(name) {
-    const value = this.getAttribute(name);
-    const s = this.#state;
+    const got = readAttribute(name, this.getAttribute(name), pageOrigin(), document.documentElement.lang);
     this.#refused = this.#refused.filter((k) => k !== name);
-    const refuse = () => value !== null && this.#refused.push(name);
-    switch (name) {
-      case 'model': {
-        const entry = value === null ? null : resolveModel(value, pageOrigin());
-        s.model = entry ? entry.name : DEFAULT_MODEL;
-        if (!entry) refuse();
-        break;
-      }
-      case 'view':
-        s.view = VIEWS.includes(value) ? value : 'alignment';
-        if (!VIEWS.includes(value)) refuse();
-        break;
-      case 'input':
-        s.input = value === null ? DEFAULT_INPUT : cleanInput(value);
-        // Set from outside (the URL, the host page): show it, even in a focused field.
-        if (this.#ui.input.value !== s.input) this.#ui.input.value = s.input;
-        break;
-      case 'layer':
-      case 'head':
-        s[name] = intAttr(value, name === 'layer' ? MAX_LAYER : MAX_HEAD);
-        if (value !== null && !/^\d{1,3}$/.test(value)) refuse();
-        break;
-      case 'kind':
-        s.kind = KINDS.includes(value) ? value : null;
-        if (value !== null && !KINDS.includes(value)) refuse();
-        break;
-      case 'step':
-        s.step = value !== null && /^\d{1,3}$/.test(value) ? Math.min(MAX_STEP, Number(value)) : null;
-        if (value !== null && s.step === null) refuse();
-        break;
-      case 'lang':
-        s.lang = resolveLang(value ?? document.documentElement.lang);
-        break;
-      case 'hide':
-        s.hide = hideFlags(value);
-        break;
-      case 'a':
-      case 'b': {
-        const entry = value === null ? null : resolveModel(value, pageOrigin());
-        s[name] = entry ? entry.name : null;
-        if (value !== null && !entry) refuse();
-        break;
-      }
-      default:
-    }
+    if (got.refused) this.#refused.push(name);
+    if (got.value === undefined) return;
+    this.#state[name] = got.value;
+    // Set from outside (the URL, the host page): show it, even in a focused field.
+    if (name === 'input' && this.#ui.input.value !== got.value) this.#ui.input.value = got.value;
   }
 
   /**
@@ -312,7 +230,6 @@ export class AttnDemo extends HTMLElement {
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
-  /** A person changed a setting: reflect it to the attribute, announce it, redraw. */
   /** The settings patch for switching to view (switchView: another family's model and input). */
   #switchTo(view) {
     const s = this.#state;
@@ -322,6 +239,7 @@ export class AttnDemo extends HTMLElement {
     return patch;
   }
 
+  /** A person changed a setting: reflect it to the attribute, announce it, redraw. */
   #userSet(patch) {
     Object.assign(this.#state, patch);
     if ('input' in patch && this.#ui.input.value !== patch.input) this.#ui.input.value = patch.input;
@@ -368,63 +286,23 @@ export class AttnDemo extends HTMLElement {
     ui.status = el('p', { class: 'status', role: 'status' });
     ui.error = el('p', { class: 'error demo-error', role: 'alert', hidden: '' });
 
-    // Alignment.
-    ui.outputLabel = el('span');
-    ui.output = el('output', { class: 'output', for: 'input' });
-    ui.alignMap = el('attn-heatmap', { class: 'align-map', min: '0' });
-    ui.explain = el('aside', { class: 'explain', 'aria-live': 'polite' });
-    ui.alignment = el('section', { 'data-view': 'alignment' }, [
-      el('p', {}, [ui.outputLabel, ' ', ui.output]),
-      el('div', { class: 'split' }, [ui.alignMap, ui.explain]),
-    ]);
-
-    // Over time.
-    ui.play = el('button', { type: 'button', 'data-action': 'play' });
-    ui.pause = el('button', { type: 'button', 'data-action': 'pause' });
-    ui.step = el('button', { type: 'button', 'data-action': 'step' });
-    ui.reset = el('button', { type: 'button', 'data-action': 'reset' });
-    ui.timeStatus = el('p', { class: 'note', 'aria-live': 'polite' });
-    ui.timeOutputLabel = el('span');
-    ui.timeOutput = el('output', { class: 'output' });
-    ui.timeMap = el('attn-heatmap', { class: 'time-map', min: '0', max: '1' });
-    ui.time = el('section', { 'data-view': 'time' }, [
-      el('div', { class: 'buttons' }, [ui.play, ui.pause, ui.step, ui.reset]),
-      ui.timeStatus,
-      el('p', {}, [ui.timeOutputLabel, ' ', ui.timeOutput]),
-      ui.timeMap,
-    ]);
-
-    // Compare.
-    ui.compareIntro = el('p', { class: 'note' });
-    ui.grid = el('div', { class: 'grid' });
-    ui.skipped = el('p', { class: 'note', hidden: '' });
-    ui.aLabel = el('label', { for: 'model-a' });
-    ui.a = el('select', { id: 'model-a' });
-    ui.bLabel = el('label', { for: 'model-b' });
-    ui.b = el('select', { id: 'model-b' });
-    ui.diffNote = el('p', { class: 'note' });
-    ui.diffMap = el('attn-heatmap', { class: 'diff-map', colormap: 'diverging' });
-    ui.diffLegend = el('p', { class: 'note' });
-    ui.compare = el('section', { 'data-view': 'compare' }, [
-      ui.compareIntro,
-      ui.grid,
-      ui.skipped,
-      el('div', { class: 'pair' }, [el('div', { class: 'field' }, [ui.aLabel, ui.a]), el('div', { class: 'field' }, [ui.bLabel, ui.b])]),
-      ui.diffNote,
-      ui.diffMap,
-      ui.diffLegend,
-    ]);
-
+    // One host per view: the critical-path views' own nodes, made now; for the others an empty
+    // host each until its module has loaded.
+    ui.host = {};
+    for (const [name, m] of Object.entries(VIEW_MODULES)) {
+      if (m.make) {
+        this.#views[name] = m.make(this.#host).view;
+        ui.host[name] = this.#views[name].node;
+      } else {
+        ui.host[name] = el('div', { class: 'view-host', 'data-host': name });
+      }
+    }
     ui.link = el('a', { class: 'link', target: '_blank', rel: 'noopener' });
     ui.links = el('p', { class: 'links' }, [ui.link]);
     ui.card = el('div', { class: 'card-host' });
-    // Heads and pooling (their own modules).
-    // Views in their own modules (LAZY_VIEWS): an empty host each until its module has loaded.
-    for (const view of Object.keys(LAZY_VIEWS)) ui[view] = el('div', { class: 'view-host', 'data-host': view });
 
     this.shadowRoot.append(
-      el('style', { text: STYLE }), bar, ui.inputRow, ui.status, ui.error,
-      ui.alignment, ui.time, ui.compare, ...Object.keys(LAZY_VIEWS).map((v) => ui[v]), ui.links, ui.card,
+      el('style', { text: STYLE }), bar, ui.inputRow, ui.status, ui.error, ...VIEWS.map((v) => ui.host[v]), ui.links, ui.card,
     );
   }
 
@@ -443,56 +321,6 @@ export class AttnDemo extends HTMLElement {
     on(ui.model, 'change', () => this.#userSet({ model: ui.model.value, layer: 0, head: 0, kind: null, step: null }));
     on(ui.lang, 'change', () => this.#userSet({ lang: resolveLang(ui.lang.value) }));
     on(ui.input, 'input', () => this.#userSet({ input: cleanInput(ui.input.value), step: null }));
-    on(ui.a, 'change', () => this.#userSet({ a: ui.a.value }));
-    on(ui.b, 'change', () => this.#userSet({ b: ui.b.value }));
-    const activate = (e) => {
-      if (e.detail) {
-        this.#active = { row: e.detail.row, col: e.detail.col };
-        this.#explain();
-      }
-    };
-    on(ui.alignMap, 'heatmap-focus', activate);
-    on(ui.alignMap, 'heatmap-hover', activate);
-    on(ui.alignMap, 'focusin', () => {
-      this.#active = { ...ui.alignMap.focusedCell };
-      this.#explain();
-    });
-    on(ui.play, 'click', () => this.#play());
-    on(ui.pause, 'click', () => this.#stopTime());
-    on(ui.step, 'click', () => this.#stepOnce());
-    on(ui.reset, 'click', () => {
-      this.#resetTime();
-      this.#userSet({ step: null });
-    });
-  }
-
-  // ---- models ----------------------------------------------------------------------------------
-
-  /** The settled load of a model ({ model } or { error }), or null while loading (then redraws). */
-  #model(name) {
-    if (this.#settled.has(name)) return this.#settled.get(name);
-    if (!this.#models.has(name)) {
-      const entry = resolveModel(name, pageOrigin());
-      const promise = (entry ? fetchModel(entry, loadModel) : Promise.reject(new Error(`unknown model ${name}`))).then(
-        (model) => ({ model, entry }),
-        (error) => ({ error, entry }),
-      ).then((result) => {
-        if (this.#models.get(name) !== promise) {
-          result.model?.dispose(); // the element left the document while this loaded
-          return;
-        }
-        this.#settled.set(name, result);
-        this.#schedule();
-      });
-      this.#models.set(name, promise);
-    }
-    return null;
-  }
-
-  #modelError(name, error) {
-    const lang = this.#state.lang;
-    if (error instanceof ModelUnavailableError) return t(lang, 'model.missing', { name, url: error.url, status: error.status });
-    return t(lang, 'model.failed', { name, message: error?.message ?? String(error) });
   }
 
   // ---- rendering -------------------------------------------------------------------------------
@@ -523,38 +351,26 @@ export class AttnDemo extends HTMLElement {
       u.langLabel.textContent = t(lang, 'lang.label');
       u.inputLabel.textContent = t(lang, 'input.label');
       u.input.placeholder = t(lang, 'input.placeholder');
-      u.outputLabel.textContent = `${t(lang, 'output.label')}:`;
-      u.timeOutputLabel.textContent = `${t(lang, 'output.label')}:`;
-      u.play.textContent = t(lang, 'time.play');
-      u.pause.textContent = t(lang, 'time.pause');
-      u.step.textContent = t(lang, 'time.step');
-      u.reset.textContent = t(lang, 'time.reset');
-      u.compareIntro.textContent = t(lang, 'compare.intro');
-      u.aLabel.textContent = t(lang, 'compare.a');
-      u.bLabel.textContent = t(lang, 'compare.b');
-      u.diffLegend.textContent = t(lang, 'legend.diverging');
       u.link.textContent = t(lang, 'link.label');
-      for (const h of [u.alignMap, u.timeMap, u.diffMap]) h.setAttribute('lang', lang);
-      u.alignMap.setAttribute('label', t(lang, 'heatmap.alignment'));
-      u.timeMap.setAttribute('label', t(lang, 'heatmap.time'));
-      this.#fillModelSelects();
+      for (const view of Object.values(this.#views)) view.texts?.(lang);
+      this.#fillModelSelect();
     }
     if (this.#renderedFamily !== VIEW_FAMILY[s.view]) {
       this.#renderedFamily = VIEW_FAMILY[s.view];
-      this.#fillModelSelects();
+      this.#fillModelSelect();
     }
     u.lang.value = lang;
     for (const view of VIEWS) {
       u.tab[view].setAttribute('aria-selected', String(view === s.view));
       u.tab[view].tabIndex = view === s.view ? 0 : -1;
-      u[view].hidden = view !== s.view;
+      u.host[view].hidden = view !== s.view;
     }
     u.tabs.hidden = hide.has('views');
     // compare lists every model; forgetting always runs its pair (reversePair, forgetting-view.js)
     u.modelField.hidden = hide.has('picker') || s.view === 'compare' || s.view === 'forgetting';
     u.langField.hidden = hide.has('lang');
     u.inputRow.hidden = hide.has('input');
-    u.explain.hidden = hide.has('explain');
+    this.#views.alignment.showExplain(!hide.has('explain'));
     u.status.hidden = hide.has('status');
     u.links.hidden = hide.has('link');
     this.#renderCard(hide.has('card') || s.view === 'compare');
@@ -563,7 +379,7 @@ export class AttnDemo extends HTMLElement {
       u.model.append(el('option', { value: s.model, text: s.model })); // a same-origin path
     }
     u.model.value = s.model;
-    const tokenizer = this.#settled.get(s.model)?.model?.config.tokenizer;
+    const tokenizer = this.#cache.settled(s.model)?.model?.config.tokenizer;
     const unk = tokenizer?.unk ?? '?';
     const letters = (tokenizer?.srcVocab ?? []).filter((c) => /^\p{Ll}$/u.test(c));
     const symbols = letters.length ? `${letters[0]}–${letters.at(-1)}` : '?';
@@ -575,43 +391,36 @@ export class AttnDemo extends HTMLElement {
 
   /**
    * The current model's card (model-card.js) under the view, once its JSON has loaded; fetched
-   * after the first plot (the card never delays a view), once per model and page (CARDS).
+   * after the first plot (the card never delays a view), once per model and page (model-cache.js).
    */
   #renderCard(hidden) {
     const u = this.#ui;
     const s = this.#state;
-    const entry = findModel(s.model);
-    const url = cardUrl(entry);
+    const url = cardUrl(findModel(s.model));
     u.card.hidden = hidden || !url;
     if (u.card.hidden) return;
     const key = `${s.model}\u0000${s.lang}`;
     if (this.#cardKey === key) return;
-    const card = CARDS.get(url);
-    if (!card) {
-      if (!this.#settled.has(s.model)) return; // after the model (the first plot) has loaded
-      CARDS.set(url, loadCard(url).then((c) => CARDS.set(url, c)));
-      CARDS.get(url).then(() => this.isConnected && this.#schedule());
-      return;
-    }
-    if (card instanceof Promise) return;
+    // Started after the model (the first plot) has loaded.
+    const card = this.#cache.card(url, this.#cache.settled(s.model) !== undefined);
+    if (!card) return;
     this.#cardKey = key;
     u.card.replaceChildren(card instanceof Error
       ? el('p', { class: 'note', text: t(s.lang, 'card.unavailable', { message: card.message }) })
       : renderCard(card, s.lang, url));
   }
 
-  #fillModelSelects() {
+  /** The model picker: the models of the view's family (untrained ones marked). */
+  #fillModelSelect() {
     const lang = this.#state.lang;
-    for (const select of [this.#ui.model, this.#ui.a, this.#ui.b]) {
-      const value = select.value;
-      const list = select === this.#ui.model ? modelsFor(VIEW_FAMILY[this.#state.view] ?? 'seq2seq') : MODELS;
-      select.replaceChildren(
-        ...list.map((m) =>
-          el('option', { value: m.name, text: m.trained ? m.name : `${m.name} (${t(lang, 'model.untrained')})` }),
-        ),
-      );
-      if (value) select.value = value;
-    }
+    const select = this.#ui.model;
+    const value = select.value;
+    select.replaceChildren(
+      ...modelsFor(VIEW_FAMILY[this.#state.view] ?? 'seq2seq').map((m) =>
+        el('option', { value: m.name, text: m.trained ? m.name : `${m.name} (${t(lang, 'model.untrained')})` }),
+      ),
+    );
+    if (value) select.value = value;
   }
 
   #render() {
@@ -620,7 +429,7 @@ export class AttnDemo extends HTMLElement {
     const lang = s.lang;
     this.#normalize();
     this.#renderChrome();
-    if (s.view !== 'reading') this.#lazy.reading?.view.pause();
+    if (s.view !== 'reading') this.#views.reading?.pause();
     if (this.#libError) {
       this.#showError(t(lang, 'error.wasm', { message: this.#libError.message }));
       return this.#finish(null, t0);
@@ -634,208 +443,77 @@ export class AttnDemo extends HTMLElement {
     if (this.#wrongModel && !refused) {
       refused = t(lang, 'model.wrongView', { name: this.#wrongModel, family: t(lang, `family.${VIEW_FAMILY[s.view]}`), fallback: s.model });
     }
-    if (s.view === 'compare') return this.#renderCompare(t0, build, refused);
-    const lazy = this.#lazyView(s.view); // undefined: a view of this file; null: its module is loading
-    if (lazy === null) {
-      if (this.#lazyError) {
-        this.#showError(t(lang, 'model.failed', { name: s.view, message: this.#lazyError.message }));
+    const view = this.#view(s.view);
+    if (!view) {
+      if (this.#loadError) {
+        this.#showError(t(lang, 'model.failed', { name: s.view, message: this.#loadError.message }));
         return this.#finish(null, t0);
       }
       this.#ui.status.textContent = `${build} ${t(lang, 'model.loading', { name: s.model })}`;
       return;
     }
-    if (s.view === 'forgetting') return this.#renderForgetting(lazy.view, lazy.module, t0, build, refused);
-    const loaded = this.#model(s.model);
+    const spec = VIEW_MODULES[s.view];
+    if (!spec.one) return view.update(this.#context(t0, build, refused, null));
+    const loaded = this.#cache.model(s.model);
     if (!loaded) {
       this.#ui.status.textContent = `${build} ${t(lang, 'model.loading', { name: s.model })}`;
       return;
     }
     if (loaded.error) {
-      this.#showError([refused, this.#modelError(s.model, loaded.error)].filter(Boolean).join(' '));
-      this.#ui.alignMap.data = null;
-      this.#ui.timeMap.data = null;
-      this.#ui.output.textContent = '';
-      this.#clearLazy();
+      this.#showError([refused, modelError(lang, s.model, loaded.error)].filter(Boolean).join(' '));
+      for (const [name, v] of Object.entries(this.#views)) if (!VIEW_MODULES[name].keep) v.clear();
       return this.#finish(null, t0);
     }
-    if (lazy) {
-      const arch = LAZY_ARCH[s.view];
-      const model = loaded.model;
-      if (model.architecture !== arch || (s.view === 'reading' && model.config.head !== 'lm')) {
-        // A same-origin path of another architecture: say so instead of drawing nonsense.
-        const what = model.architecture === 'memory-rnn' ? `${model.architecture} ${model.config.head}` : model.architecture;
-        this.#showError(t(lang, 'model.wrongArch', { family: t(lang, `family.${VIEW_FAMILY[s.view]}`), name: s.model, arch: what }));
-        this.#clearLazy();
-        return this.#finish(null, t0);
-      }
-      if (s.view === 'heads') return this.#renderHeads(lazy.view, model, t0, build, refused);
-      if (s.view === 'pooling') return this.#renderPooling(lazy.view, model, t0, build, refused);
-      return this.#renderReading(lazy.view, lazy.module, model, t0, build, refused);
+    const model = loaded.model;
+    if (spec.arch && (model.architecture !== spec.arch || (s.view === 'reading' && model.config.head !== 'lm'))) {
+      // A same-origin path of another architecture: say so instead of drawing nonsense.
+      const what = model.architecture === 'memory-rnn' ? `${model.architecture} ${model.config.head}` : model.architecture;
+      this.#showError(t(lang, 'model.wrongArch', { family: t(lang, `family.${VIEW_FAMILY[s.view]}`), name: s.model, arch: what }));
+      for (const [name, v] of Object.entries(this.#views)) if (VIEW_MODULES[name].load) v.clear();
+      return this.#finish(null, t0);
     }
-    if (s.view === 'time') return this.#renderTime(loaded.model, t0, build, refused);
-    return this.#renderAlignment(loaded.model, t0, build, refused);
+    view.update(this.#context(t0, build, refused, model));
   }
 
-  // ---- views in their own modules (LAZY_VIEWS: they draw; this runs the models) -----------------
+  /** What a view's update(ctx) is given (see the header). */
+  #context(t0, build, refused, model) {
+    return {
+      state: this.state,
+      model,
+      models: this.#cache,
+      build,
+      refused,
+      run: (m, input, options) => this.#run(m, input, options),
+      error: (message) => this.#showError(message),
+      modelError: (name, error) => modelError(this.#state.lang, name, error),
+      status: (text) => {
+        this.#ui.status.textContent = text;
+      },
+      elapsed: () => performance.now() - t0,
+      flushAll: () => {
+        for (const h of this.shadowRoot.querySelectorAll('attn-heatmap')) h.flush?.();
+      },
+      finish: (result, extra) => this.#finish(result, t0, extra),
+    };
+  }
 
-  /** The loaded { view, style, module } of a LAZY_VIEWS view; null while its module loads (then
-   * redraws); undefined for the views of this file. */
-  #lazyView(name) {
-    if (!Object.hasOwn(LAZY_VIEWS, name)) return undefined;
-    if (this.#lazy[name]) return this.#lazy[name];
-    this.#lazyLoading[name] ??= LAZY_VIEWS[name](this.#lazyHost).then(
-      (loaded) => {
-        this.#lazy[name] = loaded;
-        if (loaded.style) this.shadowRoot.append(el('style', { text: loaded.style }));
-        this.#ui[name].append(loaded.view.node);
+  /** The view called name; null while its module loads (then redraws). */
+  #view(name) {
+    if (this.#views[name]) return this.#views[name];
+    this.#loading[name] ??= VIEW_MODULES[name].load(this.#host).then(
+      ({ view, style }) => {
+        this.#views[name] = view;
+        if (style) this.shadowRoot.append(el('style', { text: style }));
+        this.#ui.host[name].append(view.node);
         this.#schedule();
       },
       (err) => {
-        this.#lazyError = err;
-        delete this.#lazyLoading[name];
+        this.#loadError = err;
+        delete this.#loading[name];
         this.#schedule();
       },
     );
     return null;
-  }
-
-  /** What the lazily loaded views may ask of the element. */
-  #lazyHost = {
-    onSelect: ({ layer, head }) => {
-      this.#userSet({ layer, head });
-      this.#revealHead = true;
-    },
-    onKind: (kind) => this.#userSet({ kind }),
-    onInput: (input) => this.#userSet({ input: cleanInput(input), step: null }),
-    onStep: (step) => this.#userSet({ step }),
-  };
-
-  #clearLazy() {
-    for (const { view } of Object.values(this.#lazy)) view.clear();
-  }
-
-  #renderHeads(view, model, t0, build, refused) {
-    const s = this.#state;
-    const result = this.#run(model, s.input);
-    if (!result) {
-      view.clear();
-      return this.#finish(null, t0);
-    }
-    this.#showError(refused);
-    const shown = view.render({ result, config: model.config, name: s.model, input: s.input, lang: s.lang, layer: s.layer, head: s.head, kind: s.kind });
-    for (const h of view.heatmaps) h.flush();
-    if (this.#revealHead) view.reveal();
-    this.#revealHead = false;
-    const ms = performance.now() - t0;
-    this.#ui.status.textContent = `${build} ${t(s.lang, 'status.heads', { ...shown, ms: ms.toFixed(1) })}`;
-    this.#finish(result, t0, { output: result.output, shown });
-  }
-
-  #renderPooling(view, model, t0, build, refused) {
-    const s = this.#state;
-    const result = this.#run(model, s.input);
-    if (!result) {
-      view.clear();
-      return this.#finish(null, t0);
-    }
-    this.#showError(refused);
-    const shown = view.render({ result: { ...result, labels: model.labels }, config: model.config, name: s.model, input: s.input, lang: s.lang });
-    for (const h of view.heatmaps) h.flush();
-    const ms = performance.now() - t0;
-    this.#ui.status.textContent = `${build} ${t(s.lang, 'status.pooling', { ...shown, ms: ms.toFixed(1) })}`;
-    this.#finish(result, t0, { label: result.label, shown });
-  }
-
-  /** Reading: the typed text normalized as the agreement models read it, run with every next-word
-   * distribution; the view moves the current word without running it again, and the step it
-   * reports (onStep) is a setting like any other: the redraw for it runs the sentence again. */
-  #renderReading(view, module, model, t0, build, refused) {
-    const s = this.#state;
-    const text = module.readingInput(s.input);
-    const result = this.#run(model, text, { distributions: true });
-    if (!result) {
-      view.clear();
-      return this.#finish(null, t0);
-    }
-    this.#showError(refused);
-    const shown = view.render({ result, config: model.config, name: s.model, input: s.input, text, lang: s.lang, step: s.step });
-    for (const h of view.heatmaps) h.flush();
-    const ms = performance.now() - t0;
-    this.#ui.status.textContent = `${build} ${t(s.lang, 'status.reading', { n: shown.n, ms: ms.toFixed(1) })}`;
-    this.#finish(result, t0, { shown });
-  }
-
-  /** The forgetting view's length curve (JSON beside models.js): { curve } | { error }, or null
-   * while it loads (then redraws). */
-  #curve(file) {
-    const url = modelUrl({ file });
-    const got = this.#curves.get(url);
-    if (got && !(got instanceof Promise)) return got;
-    if (!got) {
-      const promise = fetch(url)
-        .then(async (r) => {
-          if (!r.ok) throw new Error(`${url} answered HTTP ${r.status}`);
-          return { curve: await r.json() };
-        })
-        .catch((error) => ({ error }))
-        .then((result) => {
-          this.#curves.set(url, result);
-          this.#schedule();
-        });
-      this.#curves.set(url, promise);
-    }
-    return null;
-  }
-
-  /** Forgetting: the curve, and the input through the model and its partner without attention. */
-  #renderForgetting(view, module, t0, build, refused) {
-    const s = this.#state;
-    const lang = s.lang;
-    const pair = module.reversePair(s.model);
-    const loads = [pair.attention, pair.none].filter(Boolean).map((name) => [name, this.#model(name)]);
-    const curve = pair.curve ? this.#curve(pair.curve) : { error: new Error('no curve file is registered') };
-    if (loads.some(([, l]) => !l) || !curve) {
-      const waiting = loads.filter(([, l]) => !l).map(([n]) => n);
-      this.#ui.status.textContent = `${build} ${t(lang, 'model.loading', { name: waiting.join(', ') || pair.curve })}`;
-      return;
-    }
-    const failed = loads.filter(([, l]) => l.error);
-    const wrong = loads.find(([, l]) => l.model && l.model.architecture !== 'seq2seq');
-    if (failed.length || wrong) {
-      const messages = failed.map(([n, l]) => this.#modelError(n, l.error));
-      if (wrong) messages.push(t(lang, 'model.wrongArch', { family: t(lang, 'family.reverse'), name: wrong[0], arch: wrong[1].model.architecture }));
-      this.#showError([refused, ...messages].filter(Boolean).join(' '));
-      view.clear();
-      return this.#finish(null, t0);
-    }
-    const runs = [];
-    for (const [name, { model }] of loads) {
-      const result = this.#run(model, s.input);
-      if (!result) {
-        view.clear();
-        return this.#finish(null, t0);
-      }
-      runs.push({ name, attention: model.config.attention, result });
-    }
-    this.#showError(refused);
-    let checked = null;
-    let curveError = curve.error ? curve.error.message : null;
-    if (curve.curve) {
-      try {
-        checked = module.checkCurve(curve.curve);
-      } catch (err) {
-        curveError = err.message;
-      }
-    }
-    const entry = findModel(pair.attention) ?? modelsFor('reverse')[0];
-    const shown = view.render({
-      curve: checked, curveError, runs, input: s.input, lang, fixture: entry?.trained === false,
-      note: pair.none ? '' : t(lang, 'forgetting.noPartner'),
-    });
-    for (const h of view.heatmaps) h.flush();
-    const ms = performance.now() - t0;
-    this.#ui.status.textContent = `${build} ${t(lang, 'status.forgetting', { length: Array.from(s.input).length, models: runs.length, ms: ms.toFixed(1) })}`;
-    this.#finish({}, t0, { shown });
   }
 
   #finish(result, t0, extra = {}) {
@@ -864,300 +542,6 @@ export class AttnDemo extends HTMLElement {
       this.#showError(t(this.#state.lang, 'error.run', { message: err.message }));
       return null;
     }
-  }
-
-  #map(result) {
-    // seq2seq models have one attention map; layer and head are clamped to what there is.
-    const maps = result.attention;
-    const s = this.#state;
-    return (
-      maps.find((m) => m.layer === s.layer && m.head === s.head) ??
-      maps.find((m) => m.layer === Math.min(s.layer, maps.at(-1).layer)) ??
-      maps[0]
-    );
-  }
-
-  #renderAlignment(model, t0, build, refused) {
-    const u = this.#ui;
-    const result = this.#run(model, this.#state.input);
-    if (!result) {
-      u.alignMap.data = null;
-      u.output.textContent = '';
-      u.explain.replaceChildren(el('p', { text: t(this.#state.lang, 'explain.prompt') }));
-      return this.#finish(null, t0);
-    }
-    this.#showError(refused);
-    const map = this.#map(result);
-    const [rows, cols] = map.weights.shape;
-    u.output.textContent = result.output || t(this.#state.lang, 'output.none');
-    u.alignMap.data = { weights: map.weights.data, rows, cols, rowLabels: map.rowLabels, colLabels: map.colLabels };
-    this.#alignment = { model, result, map, rows, cols };
-    if (this.#active) {
-      this.#active.row = Math.min(this.#active.row, rows - 1);
-      this.#active.col = Math.min(this.#active.col, cols - 1);
-    }
-    this.#explain();
-    u.alignMap.flush();
-    const ms = performance.now() - t0;
-    u.status.textContent = `${build} ${t(this.#state.lang, 'status.ran', { rows, cols, ms: ms.toFixed(1) })}`;
-    this.#finish(result, t0, { output: result.output });
-  }
-
-  #alignment = null; // { model, result, map, rows, cols } of the last alignment view
-
-  /** Fill the explanation panel for the active cell (hovered or focused). */
-  #explain() {
-    const u = this.#ui;
-    const lang = this.#state.lang;
-    const a = this.#alignment;
-    if (!a || !this.#active) {
-      u.explain.replaceChildren(el('p', { text: t(lang, 'explain.prompt') }));
-      u.alignMap.marks = [];
-      return;
-    }
-    const { row, col } = this.#active;
-    const cfg = a.model.config;
-    const attention = cfg.attention;
-    const weights = a.map.weights.data.subarray(row * a.cols, (row + 1) * a.cols);
-    const position = a.result.positions?.[row];
-    const info = explainCell({ row: weights, col, attention, position, window: cfg.window });
-    const f = (v) => formatValue(v);
-    const nodes = [
-      el('h3', { text: t(lang, 'explain.cell', { row, col, rowLabel: a.map.rowLabels[row], colLabel: a.map.colLabels[col] }) }),
-      el('p', { text: t(lang, 'explain.mechanism', { name: mechanismName(lang, attention) }) }),
-    ];
-    if (info.none) {
-      nodes.push(el('p', { text: t(lang, 'explain.none') }));
-      u.explain.replaceChildren(...nodes);
-      return;
-    }
-    const local = attention === 'local-p' || attention === 'local-m';
-    nodes.push(el('p', { class: 'eq', text: local ? localScoreEquation(cfg.score) : EQUATIONS[attention] ?? '' }));
-    if (local) nodes.push(el('p', { class: 'eq', text: EQUATIONS[attention] }));
-    nodes.push(el('p', { class: 'eq', text: SOFTMAX_EQUATION }));
-    const rows = [];
-    if (info.local) {
-      const w = windowRange(position, cfg.window, a.cols);
-      rows.push([t(lang, 'explain.position'), f(position)]);
-      rows.push([t(lang, 'explain.window'), `${f(position)} ± ${cfg.window} → j ∈ [${w?.from ?? '–'}, ${w?.to ?? '–'}]`]);
-    }
-    if (!info.inWindow) {
-      rows.push([t(lang, 'explain.weight'), `${f(info.weight)} (${t(lang, 'explain.outside')})`]);
-    } else {
-      rows.push([t(lang, 'explain.score'), info.underflow ? t(lang, 'explain.underflow') : f(info.shiftedScore)]);
-      rows.push([t(lang, 'explain.exp'), f(info.expShifted)]);
-      rows.push([t(lang, 'explain.sum'), f(info.sumExp)]);
-      rows.push([t(lang, 'explain.softmax'), `${f(info.expShifted)} / ${f(info.sumExp)} = ${f(info.softmax)}`]);
-      if (info.local) rows.push([t(lang, 'explain.gauss'), f(info.gauss)]);
-      rows.push([t(lang, 'explain.weight'), f(info.weight)]);
-    }
-    rows.push([t(lang, 'explain.rank'), rankText(info.rank, info.size)]);
-    rows.push([t(lang, 'explain.rowSum'), f(info.rowSum)]);
-    const dl = el('dl');
-    for (const [k, v] of rows) dl.append(el('dt', { text: k }), el('dd', { text: v }));
-    nodes.push(dl, el('p', { class: 'honest', text: t(lang, 'explain.honest') + (local ? ` ${t(lang, 'explain.honestLocal')}` : '') }));
-    u.explain.replaceChildren(...nodes);
-    // The local window of the explained row.
-    const w = info.local ? windowRange(position, cfg.window, a.cols) : null;
-    u.alignMap.marks = w ? [{ row, from: w.from, to: w.to, center: position }] : [];
-  }
-
-  // ---- over time -------------------------------------------------------------------------------
-
-  #timeKey() {
-    return `${this.#state.model}\u0000${this.#state.input}`;
-  }
-
-  #resetTime() {
-    this.#stopTime();
-    this.#time?.decoder?.dispose();
-    this.#time = null;
-  }
-
-  #stopTime() {
-    if (this.#time?.timer) clearTimeout(this.#time.timer);
-    if (this.#time) this.#time.timer = 0;
-    this.#ui.play.disabled = false;
-  }
-
-  #ensureTime() {
-    const key = this.#timeKey();
-    if (this.#time?.key === key) return this.#time;
-    this.#resetTime();
-    const loaded = this.#settled.get(this.#state.model);
-    if (!loaded?.model) return null;
-    const input = this.#state.input;
-    if (!input || loaded.model.encode(input).length === 0) return null;
-    let decoder;
-    try {
-      decoder = loaded.model.startDecoding(input);
-    } catch (err) {
-      this.#showError(t(this.#state.lang, 'error.run', { message: err.message }));
-      return null;
-    }
-    this.#time = { key, model: loaded.model, decoder, rows: [], ids: [], tokens: [], positions: [], done: false, timer: 0 };
-    return this.#time;
-  }
-
-  /** Decode one more token of tm (no redraw); false once the output is complete. */
-  #decodeOne(tm) {
-    const s = tm.decoder.step();
-    tm.rows.push(s.weights);
-    tm.tokens.push(s.token);
-    tm.ids.push(s.id);
-    if (s.position !== undefined) tm.positions.push(s.position);
-    if (s.done) {
-      tm.done = true;
-      tm.decoder.dispose();
-      this.#stopTime();
-    }
-    return !tm.done;
-  }
-
-  /** Step and play: one more token, and the step setting (so the URL) follows. */
-  #stepOnce() {
-    const tm = this.#ensureTime();
-    if (!tm || tm.done) return false;
-    const more = this.#decodeOne(tm);
-    this.#userSet({ step: tm.rows.length });
-    return more;
-  }
-
-  #play() {
-    const tm = this.#ensureTime();
-    if (!tm) return;
-    if (tm.done) {
-      this.#resetTime();
-      return this.#play();
-    }
-    this.#stopTime();
-    this.#ui.play.disabled = true;
-    const tick = () => {
-      tm.timer = 0;
-      if (this.#time !== tm || !this.isConnected) return;
-      if (this.#stepOnce()) tm.timer = setTimeout(tick, STEP_MS);
-    };
-    tick();
-  }
-
-  /** The time view's decoder with exactly `step` rows decoded (none when null; fewer when the
-   * output ends first): decoded again from the start when it holds more. */
-  #timeAt(step) {
-    const want = step ?? 0;
-    if (this.#time && this.#time.rows.length > want) this.#resetTime();
-    const tm = this.#ensureTime();
-    while (tm && !tm.done && tm.rows.length < want) this.#decodeOne(tm);
-    return tm;
-  }
-
-  #renderTime(model, t0, build, refused) {
-    const u = this.#ui;
-    const lang = this.#state.lang;
-    const tm = this.#timeAt(this.#state.step);
-    if (!tm) {
-      if (!this.#state.input) this.#showError(t(lang, 'input.empty'));
-      u.timeMap.data = null;
-      return this.#finish(null, t0);
-    }
-    this.#showError(refused);
-    const S = tm.decoder.srcTokens.length;
-    const T = tm.rows.length;
-    u.status.textContent = build;
-    u.timeOutput.textContent = model.decode(tm.ids);
-    u.step.disabled = tm.done;
-    u.pause.disabled = !tm.timer;
-    if (T === 0) {
-      u.timeMap.data = null;
-      u.timeStatus.textContent = t(lang, 'time.ready');
-      return this.#finish(null, t0, { steps: 0 });
-    }
-    const weights = new Float32Array(T * S);
-    tm.rows.forEach((r, i) => weights.set(r, i * S));
-    u.timeMap.data = { weights, rows: T, cols: S, rowLabels: tm.tokens, colLabels: tm.decoder.srcTokens };
-    let status = tm.done ? t(lang, 'time.done', { steps: T }) : t(lang, 'time.progress', { step: T, token: tm.tokens[T - 1] });
-    const cfg = model.config;
-    const p = tm.positions[T - 1];
-    const w = p !== undefined ? windowRange(p, cfg.window, S) : null;
-    u.timeMap.marks = w ? [{ row: T - 1, from: w.from, to: w.to, center: p }] : [];
-    if (w) status += ` ${t(lang, 'time.window', { p: formatValue(p), d: cfg.window })}`;
-    u.timeStatus.textContent = status;
-    u.timeMap.flush();
-    this.#finish({}, t0, { steps: T, done: tm.done });
-  }
-
-  // ---- compare ---------------------------------------------------------------------------------
-
-  #renderCompare(t0, build, refused) {
-    const u = this.#ui;
-    const s = this.#state;
-    const lang = s.lang;
-    const loads = MODELS.map((m) => [m.name, this.#model(m.name)]);
-    if (loads.some(([, l]) => l === null)) {
-      u.status.textContent = `${build} ${t(lang, 'model.loading', { name: loads.filter(([, l]) => !l).map(([n]) => n).join(', ') })}`;
-      return;
-    }
-    this.#showError(refused);
-    const available = loads.filter(([, l]) => l.model);
-    const skipped = loads.filter(([, l]) => l.error).map(([n]) => n);
-    u.skipped.hidden = skipped.length === 0;
-    u.skipped.textContent = t(lang, 'compare.skipped', { names: skipped.join(', ') });
-    const results = new Map();
-    const figures = [];
-    for (const [name, { model }] of available) {
-      const result = this.#run(model, s.input);
-      if (!result) {
-        u.grid.replaceChildren();
-        u.diffMap.data = null;
-        return this.#finish(null, t0);
-      }
-      results.set(name, { model, result });
-      const map = this.#map(result);
-      const [rows, cols] = map.weights.shape;
-      const heatmap = el('attn-heatmap', { min: '0', max: '1', label: `${name}: ${result.output}`, 'data-model': name, lang });
-      heatmap.data = { weights: map.weights.data, rows, cols, rowLabels: map.rowLabels, colLabels: map.colLabels };
-      const output = el('span', { class: 'output', text: result.output || t(lang, 'output.none') });
-      figures.push(el('figure', { 'data-model': name }, [el('figcaption', {}, [el('strong', { text: name }), ' → ', output]), heatmap]));
-    }
-    u.grid.replaceChildren(...figures);
-    // A − B.
-    const names = available.map(([n]) => n);
-    for (const select of [u.a, u.b]) {
-      for (const option of select.options) option.disabled = !names.includes(option.value);
-    }
-    const a = names.includes(s.a) ? s.a : names[0];
-    const b = names.includes(s.b) ? s.b : names[1] ?? names[0];
-    u.a.value = a;
-    u.b.value = b;
-    if (a && b) {
-      const A = results.get(a);
-      const B = results.get(b);
-      const mapA = this.#map(A.result);
-      const [T, S] = mapA.weights.shape;
-      let bWeights;
-      let rows = T;
-      const sameVocab =
-        JSON.stringify(A.model.config.tokenizer) === JSON.stringify(B.model.config.tokenizer);
-      if (sameVocab) {
-        bWeights = B.model.score(s.input, A.result.ids).attention.data; // B forced on A's output
-        u.diffNote.textContent = t(lang, 'compare.forced');
-      } else {
-        const mapB = this.#map(B.result);
-        rows = Math.min(T, mapB.weights.shape[0]);
-        bWeights = mapB.weights.data;
-        u.diffNote.textContent = t(lang, 'compare.prefix', { rows });
-      }
-      u.diffMap.setAttribute('label', t(lang, 'heatmap.diff', { a, b }));
-      u.diffMap.data = {
-        weights: subtractMaps(mapA.weights.data, bWeights, rows, S),
-        rows,
-        cols: S,
-        rowLabels: mapA.rowLabels.slice(0, rows),
-        colLabels: mapA.colLabels,
-      };
-    }
-    u.status.textContent = build;
-    for (const h of this.shadowRoot.querySelectorAll('attn-heatmap')) h.flush?.();
-    this.#finish({}, t0, { models: names });
   }
 }
 
