@@ -1,4 +1,4 @@
-// view-kit.js: small pieces the views of <attn-demo> share (web/*-view.js).
+// view-kit.js: small pieces the views of <attn-demo> share (web/views/*-view.js).
 //
 //   import { el, legend, downloadBlob, textColorFor, numbersJSON, pickMap } from './view-kit.js';
 //
@@ -11,6 +11,7 @@
 // tested there).
 
 import { colorTable, formatFloat32, formatValue } from './draw.js';
+import { t } from './i18n.js';
 
 /** A DOM element: props are attributes, except `text` (textContent); children are appended. */
 export function el(tag, props = {}, children = []) {
@@ -46,6 +47,15 @@ export function legend(colormap = 'viridis') {
       caption.textContent = text;
     },
   };
+}
+
+/** Refill a model <select> with models (registry entries; untrained ones marked), keeping its value. */
+export function fillModelOptions(select, models, lang) {
+  const value = select.value;
+  select.replaceChildren(
+    ...models.map((m) => el('option', { value: m.name, text: m.trained ? m.name : `${m.name} (${t(lang, 'model.untrained')})` })),
+  );
+  if (value) select.value = value;
 }
 
 /** Save a Blob under name (the browser's download). */

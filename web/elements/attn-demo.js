@@ -1,7 +1,7 @@
 // attn-demo.js: <attn-demo>, a model's attention, live, as one embeddable element: a shell over
 // one module per view.
 //
-//   import { define } from './embed.js';   define();
+//   import { define } from '../embed.js';   define();
 //   <attn-demo model="dates-additive" view="alignment" input="22 Nov 2026"></attn-demo>
 //
 // Attributes (settings): model (a registry name from models.js, or a same-origin
@@ -22,15 +22,11 @@
 // Events: 'demo-change' (detail: state) when the person using it changes a setting,
 // 'demo-render' (detail: { key, ms }) after each drawn view.
 //
-// Views (VIEW_MODULES), one module each: alignment-view.js (model.run on every edit, batched to
-// one run per animation frame; a cell's weight explained), time-view.js (decoding token by token),
-// compare-view.js (every listed model, and A − B), heads-view.js, pooling-view.js,
-// reading-view.js, forgetting-view.js. The first three are on the critical path; the other four
-// are imported on first use, so the first view of a page never waits for them. Every view has
-// node, heatmaps, clear() and update(ctx): ctx (#context) gives it the settings, the loaded model
-// (for the views of one model), the model cache (model-cache.js: models disposed when the element
-// leaves the document, curves, cards), run() (model.run, or null with the reason shown), and the
-// status line, the error line and finish(), which announces the drawn view.
+// Views: one module each (views/registry.js), redrawn at most once per animation frame. Each has
+// node, heatmaps, clear() and update(ctx); ctx (#context) gives it the settings, the loaded model
+// (views of one model), the model cache (shared/model-cache.js, disposed when the element leaves
+// the document), run() (model.run, or null with the reason shown), the status and error lines,
+// and finish(), which announces the drawn view.
 //
 // Holds: the shadow DOM of the chrome (tabs, pickers, input, status, link, model card), the
 // settings and their attributes, and which view draws when. Deliberately holds no maths
@@ -39,47 +35,19 @@
 // set as textContent or an attribute value, never parsed as HTML.
 // Imports the library by a relative path, not 'attnlab', so a host page needs no import map.
 
-import { init } from '../wasm/index.js';
-import { ALIGNMENT_STYLE, AlignmentView } from './alignment-view.js';
+import { init } from '../../wasm/index.js';
+import { MAX_INPUT, VIEWS, cleanInput, fitToView, formatModelParams, inputHint, readAttribute, switchView } from '../shared/app-state.js';
+import { LANGUAGES, resolveLang, t } from '../shared/i18n.js';
+import { ModelCache, modelError, pageOrigin } from '../shared/model-cache.js';
+import { renderCard } from '../shared/model-card.js';
+import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, cardUrl, findModel, modelsFor } from '../shared/models.js';
+import { el, fillModelOptions } from '../shared/view-kit.js';
+import { VIEW_MODULES, VIEWS_STYLE } from '../views/registry.js';
 import { define as defineHeatmap } from './attention-heatmap.js';
-import { MAX_INPUT, VIEWS, cleanInput, formatModelParams, readAttribute, switchView } from './app-state.js';
-import { COMPARE_STYLE, CompareView } from './compare-view.js';
-import { LANGUAGES, resolveLang, t } from './i18n.js';
-import { ModelCache, modelError, pageOrigin } from './model-cache.js';
-import { renderCard } from './model-card.js';
-import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, cardUrl, defaultModelFor, findModel, modelFitsView, modelsFor, resolveModel, sampleFor } from './models.js';
-import { TimeView } from './time-view.js';
-import { VIEW_STYLE, el } from './view-kit.js';
 
-/**
- * Every view: make(host) → { view, style } (style: extra CSS for the shadow root), at once for the
- * views on the critical path, or load(host) → a Promise of it for the views imported on first
- * use. one: the view draws the element's one current model (compare and forgetting load their
- * own); arch: the architecture it needs (a same-origin path of another one is refused); keep: its
- * maps stay when the current model fails to load (compare draws every model, not that one).
- */
-const VIEW_MODULES = Object.freeze({
-  alignment: { one: true, make: () => ({ view: new AlignmentView() }) },
-  time: { one: true, make: (host) => ({ view: new TimeView({ onStep: host.onStep, current: host.current, error: host.error }) }) },
-  compare: { keep: true, make: (host) => ({ view: new CompareView({ onPair: host.onPair }) }) },
-  heads: {
-    one: true,
-    arch: 'transformer',
-    load: (host) => import('./heads-view.js').then((m) => ({ view: new m.HeadsView({ onSelect: host.onSelect, onKind: host.onKind }) })),
-  },
-  pooling: { one: true, arch: 'classifier', load: () => import('./pooling-view.js').then((m) => ({ view: new m.PoolingView() })) },
-  reading: {
-    one: true,
-    arch: 'memory-rnn',
-    load: (host) => import('./reading-view.js').then((m) => ({ view: new m.ReadingView({ onStep: host.onStep }), style: m.READING_STYLE })),
-  },
-  forgetting: {
-    load: (host) => import('./forgetting-view.js').then((m) => ({ view: new m.ForgettingView({ onInput: host.onInput }), style: m.FORGETTING_STYLE })),
-  },
-});
 const MAX_TIMINGS = 2000;
 
-/** The chrome's styles; each view brings its own (VIEW_STYLE, ALIGNMENT_STYLE, COMPARE_STYLE, …). */
+/** The chrome's styles, then the views' (registry.js VIEWS_STYLE; the lazy views bring theirs). */
 const STYLE = `
 :host { display: block; font: inherit; color: inherit; container-type: inline-size; }
 :host([hidden]) { display: none; }
@@ -109,7 +77,7 @@ a { color: var(--attn-demo-accent, LinkText); }
 attn-heatmap { --attn-heatmap-background: var(--attn-demo-surface, Canvas); margin-top: 0.25rem; }
 :host([data-hide-export]) attn-heatmap::part(toolbar) { display: none; }
 :host([data-hide-export]) button[data-action^="download"] { display: none; }
-${VIEW_STYLE}${ALIGNMENT_STYLE}${COMPARE_STYLE}`;
+${VIEWS_STYLE}`;
 
 export class AttnDemo extends HTMLElement {
   static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b', 'kind', 'step'];
@@ -161,17 +129,10 @@ export class AttnDemo extends HTMLElement {
     this.#wire(this.#listeners.signal);
     for (const name of AttnDemo.observedAttributes) this.#readAttribute(name);
     if (!this.#lib && !this.#libError) {
-      init().then(
-        (lib) => {
-          this.#lib = lib;
-          this.dataset.simd = String(lib.simd);
-          this.#schedule();
-        },
-        (err) => {
-          this.#libError = err;
-          this.#schedule();
-        },
-      );
+      init().then((lib) => {
+        this.#lib = lib;
+        this.dataset.simd = String(lib.simd);
+      }, (err) => void (this.#libError = err)).then(() => this.#schedule());
     }
     this.#schedule();
   }
@@ -209,15 +170,9 @@ export class AttnDemo extends HTMLElement {
    */
   #normalize() {
     const s = this.#state;
-    // Said for as long as the attribute names another family's model (renders may come later).
-    const attr = this.getAttribute('model');
-    const named = attr === null ? null : resolveModel(attr, pageOrigin());
-    this.#wrongModel = named && !modelFitsView(named.name, s.view) ? named.name : null;
-    if (!modelFitsView(s.model, s.view)) s.model = defaultModelFor(s.view);
-    if (this.getAttribute('input') === null) {
-      s.input = sampleFor(s.model);
-      if (this.#ui.input.value !== s.input) this.#ui.input.value = s.input;
-    }
+    const fit = fitToView(s, this.getAttribute('model'), this.getAttribute('input'), pageOrigin());
+    [s.model, s.input, this.#wrongModel] = [fit.model, fit.input, fit.wrongModel];
+    if (this.getAttribute('input') === null && this.#ui.input.value !== s.input) this.#ui.input.value = s.input;
   }
 
   /** The current settings: { view, model, input, layer, head, lang, hide, a, b, kind, step }. */
@@ -379,14 +334,9 @@ export class AttnDemo extends HTMLElement {
       u.model.append(el('option', { value: s.model, text: s.model })); // a same-origin path
     }
     u.model.value = s.model;
-    const tokenizer = this.#cache.settled(s.model)?.model?.config.tokenizer;
-    const unk = tokenizer?.unk ?? '?';
-    const letters = (tokenizer?.srcVocab ?? []).filter((c) => /^\p{Ll}$/u.test(c));
-    const symbols = letters.length ? `${letters[0]}–${letters.at(-1)}` : '?';
-    const hint = { classifier: 'input.hintWords', 'memory-rnn': 'input.hintReading', reverse: 'input.hintReverse' }[VIEW_FAMILY[s.view]] ?? 'input.hint';
-    u.hint.textContent = t(lang, hint, { max: MAX_INPUT, unk, symbols });
+    u.hint.textContent = inputHint(lang, VIEW_FAMILY[s.view], this.#cache.settled(s.model)?.model?.config.tokenizer);
     const params = formatModelParams({ ...s, seed: null });
-    u.link.href = `${new URL('embed.html', import.meta.url).href}?${params}`;
+    u.link.href = `${new URL('../embed.html', import.meta.url).href}?${params}`;
   }
 
   /**
@@ -412,15 +362,7 @@ export class AttnDemo extends HTMLElement {
 
   /** The model picker: the models of the view's family (untrained ones marked). */
   #fillModelSelect() {
-    const lang = this.#state.lang;
-    const select = this.#ui.model;
-    const value = select.value;
-    select.replaceChildren(
-      ...modelsFor(VIEW_FAMILY[this.#state.view] ?? 'seq2seq').map((m) =>
-        el('option', { value: m.name, text: m.trained ? m.name : `${m.name} (${t(lang, 'model.untrained')})` }),
-      ),
-    );
-    if (value) select.value = value;
+    fillModelOptions(this.#ui.model, modelsFor(VIEW_FAMILY[this.#state.view] ?? 'seq2seq'), this.#state.lang);
   }
 
   #render() {
@@ -461,7 +403,7 @@ export class AttnDemo extends HTMLElement {
     }
     if (loaded.error) {
       this.#showError([refused, modelError(lang, s.model, loaded.error)].filter(Boolean).join(' '));
-      for (const [name, v] of Object.entries(this.#views)) if (!VIEW_MODULES[name].keep) v.clear();
+      this.#clearViews((m) => !m.keep);
       return this.#finish(null, t0);
     }
     const model = loaded.model;
@@ -469,10 +411,15 @@ export class AttnDemo extends HTMLElement {
       // A same-origin path of another architecture: say so instead of drawing nonsense.
       const what = model.architecture === 'memory-rnn' ? `${model.architecture} ${model.config.head}` : model.architecture;
       this.#showError(t(lang, 'model.wrongArch', { family: t(lang, `family.${VIEW_FAMILY[s.view]}`), name: s.model, arch: what }));
-      for (const [name, v] of Object.entries(this.#views)) if (VIEW_MODULES[name].load) v.clear();
+      this.#clearViews((m) => m.load); // only the views of that architecture
       return this.#finish(null, t0);
     }
     view.update(this.#context(t0, build, refused, model));
+  }
+
+  /** clear() the made views whose VIEW_MODULES entry passes pick. */
+  #clearViews(pick) {
+    for (const [name, v] of Object.entries(this.#views)) if (pick(VIEW_MODULES[name])) v.clear();
   }
 
   /** What a view's update(ctx) is given (see the header). */
@@ -486,13 +433,9 @@ export class AttnDemo extends HTMLElement {
       run: (m, input, options) => this.#run(m, input, options),
       error: (message) => this.#showError(message),
       modelError: (name, error) => modelError(this.#state.lang, name, error),
-      status: (text) => {
-        this.#ui.status.textContent = text;
-      },
+      status: (text) => void (this.#ui.status.textContent = text),
       elapsed: () => performance.now() - t0,
-      flushAll: () => {
-        for (const h of this.shadowRoot.querySelectorAll('attn-heatmap')) h.flush?.();
-      },
+      flushAll: () => this.shadowRoot.querySelectorAll('attn-heatmap').forEach((h) => h.flush?.()),
       finish: (result, extra) => this.#finish(result, t0, extra),
     };
   }

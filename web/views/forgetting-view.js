@@ -20,11 +20,11 @@
 // Deliberately does not know about wasm or fetch: update asks <attn-demo>'s ctx for the models
 // and the curve (its model cache) and runs them through ctx.run; render draws plain results.
 
-import { generateSequences } from './data/sequences.js';
-import { formatValue } from './draw.js';
-import { t } from './i18n.js';
-import { findModel, modelsFor } from './models.js';
-import { downloadBlob, el, fileName, numbersJSON } from './view-kit.js';
+import { generateSequences } from '../data/sequences.js';
+import { formatValue } from '../shared/draw.js';
+import { t } from '../shared/i18n.js';
+import { findModel, modelsFor } from '../shared/models.js';
+import { downloadBlob, el, fileName, numbersJSON } from '../shared/view-kit.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const CHART = Object.freeze({ width: 640, height: 340, left: 56, right: 16, top: 14, bottom: 46 });
@@ -87,7 +87,7 @@ export function compareReversal(output, input) {
 
 /**
  * The pair a model belongs to: { attention, none, curve } (registry names and the curve file,
- * relative to models.js; null where unknown). A same-origin path or a model without a partner is
+ * relative to web/; null where unknown). A same-origin path or a model without a partner is
  * `attention` alone, with the offered pair's curve.
  */
 export function reversePair(name) {

@@ -18,9 +18,9 @@
 // the view's DOM and its wiring (update). Deliberately does not know about wasm: update runs the
 // model through <attn-demo>'s ctx.run, and render draws the plain result.
 
-import { formatValue, rgbToHex, valueToColor } from './draw.js';
-import { t } from './i18n.js';
-import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from './view-kit.js';
+import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
+import { t } from '../shared/i18n.js';
+import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from '../shared/view-kit.js';
 
 /**
  * The shaded rows of a classify() result: { pooling, rows: [{ label, weight (sentence weight, or

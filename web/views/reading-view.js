@@ -25,10 +25,10 @@
 // about wasm: update runs the model through <attn-demo>'s ctx.run, render draws the plain result,
 // and stepping redraws without re-running.
 
-import { normalizeSentence } from './data/agreement.js';
-import { formatValue, rgbToHex, valueToColor } from './draw.js';
-import { t } from './i18n.js';
-import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from './view-kit.js';
+import { normalizeSentence } from '../data/agreement.js';
+import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
+import { t } from '../shared/i18n.js';
+import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from '../shared/view-kit.js';
 
 const STEP_MS = 700; // play speed: one word per STEP_MS
 const SVG_NS = 'http://www.w3.org/2000/svg';

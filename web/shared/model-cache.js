@@ -11,7 +11,7 @@
 // Holds: the maps of promises and settled results, and the sentence for a failed load
 // (modelError). Deliberately draws nothing and knows no view.
 
-import { loadModel } from '../wasm/index.js';
+import { loadModel } from '../../wasm/index.js';
 import { t } from './i18n.js';
 import { cardSummary } from './model-card.js';
 import { ModelUnavailableError, fetchModel, modelUrl, resolveModel } from './models.js';
@@ -82,7 +82,7 @@ export class ModelCache {
     return this.#settled.get(name);
   }
 
-  /** The forgetting view's length curve (JSON beside models.js): { curve } | { error }, or null
+  /** The forgetting view's length curve (JSON in web/models/): { curve } | { error }, or null
    * while it loads (starts it). */
   curve(file) {
     const url = modelUrl({ file });

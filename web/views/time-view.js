@@ -14,10 +14,10 @@
 // is complete; the element's models dispose theirs) and the play timer. Deliberately holds no
 // drawing (<attn-heatmap>) and no settings of its own.
 
-import { formatValue } from './draw.js';
-import { windowRange } from './explain.js';
-import { t } from './i18n.js';
-import { el } from './view-kit.js';
+import { formatValue } from '../shared/draw.js';
+import { windowRange } from '../shared/explain.js';
+import { t } from '../shared/i18n.js';
+import { el } from '../shared/view-kit.js';
 
 const STEP_MS = 350; // play speed
 

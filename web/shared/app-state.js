@@ -250,6 +250,36 @@ export function readAttribute(name, value, origin, docLang) {
 }
 
 /**
+ * What <attn-demo> draws for its settings s before each render: { model, input, wrongModel }. A
+ * model of another family than s.view's is replaced by the view's default, and without an input
+ * attribute (inputAttr null) the input is the model's sample. wrongModel: the name the model
+ * attribute gives while it is of another family (said for as long as the attribute says so), else
+ * null.
+ */
+export function fitToView(s, modelAttr, inputAttr, origin) {
+  const named = modelAttr === null ? null : resolveModel(modelAttr, origin);
+  const model = modelFitsView(s.model, s.view) ? s.model : defaultModelFor(s.view);
+  return {
+    model,
+    input: inputAttr === null ? sampleFor(model) : s.input,
+    wrongModel: named && !modelFitsView(named.name, s.view) ? named.name : null,
+  };
+}
+
+/**
+ * The hint under <attn-demo>'s input, in lang, for a view of family (VIEW_FAMILY) and the current
+ * model's tokenizer (undefined while it loads): the length limit, the unknown-token mark and the
+ * range of lower-case letters it reads.
+ */
+export function inputHint(lang, family, tokenizer) {
+  const unk = tokenizer?.unk ?? '?';
+  const letters = (tokenizer?.srcVocab ?? []).filter((c) => /^\p{Ll}$/u.test(c));
+  const symbols = letters.length ? `${letters[0]}–${letters.at(-1)}` : '?';
+  const hint = { classifier: 'input.hintWords', 'memory-rnn': 'input.hintReading', reverse: 'input.hintReverse' }[family] ?? 'input.hint';
+  return t(lang, hint, { max: MAX_INPUT, unk, symbols });
+}
+
+/**
  * The sentence a page shows for refused parameters (parseModelParams' or parsePageHash's
  * `refused`), in lang; '' when nothing was refused. Text for textContent, never markup.
  */

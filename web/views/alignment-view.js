@@ -13,10 +13,10 @@
 // Holds: the view's DOM and its wiring (update). Deliberately holds no maths (explain.js) and no
 // drawing (<attn-heatmap>); the model is run by <attn-demo>'s ctx.run, on every edit.
 
-import { formatValue } from './draw.js';
-import { EQUATIONS, SOFTMAX_EQUATION, explainCell, localScoreEquation, rankText, windowRange } from './explain.js';
-import { mechanismName, t } from './i18n.js';
-import { el, pickMap } from './view-kit.js';
+import { formatValue } from '../shared/draw.js';
+import { EQUATIONS, SOFTMAX_EQUATION, explainCell, localScoreEquation, rankText, windowRange } from '../shared/explain.js';
+import { mechanismName, t } from '../shared/i18n.js';
+import { el, pickMap } from '../shared/view-kit.js';
 
 /** Styles this view adds to <attn-demo>'s shadow root. */
 export const ALIGNMENT_STYLE = `

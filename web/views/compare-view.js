@@ -12,10 +12,10 @@
 // Holds: the view's DOM and its wiring (update). Deliberately holds no maths (explain.js) and no
 // drawing (<attn-heatmap>); the models are loaded and kept by <attn-demo>'s model cache.
 
-import { subtractMaps } from './explain.js';
-import { t } from './i18n.js';
-import { MODELS } from './models.js';
-import { el, pickMap } from './view-kit.js';
+import { subtractMaps } from '../shared/explain.js';
+import { t } from '../shared/i18n.js';
+import { MODELS } from '../shared/models.js';
+import { el, fillModelOptions, pickMap } from '../shared/view-kit.js';
 
 /** Styles this view adds to <attn-demo>'s shadow root. */
 export const COMPARE_STYLE = `
@@ -65,13 +65,7 @@ export class CompareView {
     u.bLabel.textContent = t(lang, 'compare.b');
     u.diffLegend.textContent = t(lang, 'legend.diverging');
     u.diffMap.setAttribute('lang', lang);
-    for (const select of [u.a, u.b]) {
-      const value = select.value;
-      select.replaceChildren(
-        ...MODELS.map((m) => el('option', { value: m.name, text: m.trained ? m.name : `${m.name} (${t(lang, 'model.untrained')})` })),
-      );
-      if (value) select.value = value;
-    }
+    for (const select of [u.a, u.b]) fillModelOptions(select, MODELS, lang);
   }
 
   /** Forget the drawn maps (an input that cannot be run). */

@@ -18,9 +18,9 @@
 // strongestCell), the view's DOM and its wiring (update). Deliberately does not know about wasm:
 // update runs the model through <attn-demo>'s ctx.run, and render draws the plain result.
 
-import { fillPixels, formatValue } from './draw.js';
-import { t } from './i18n.js';
-import { VIEW_STYLE, downloadBlob, el, fileName, legend, numbersJSON } from './view-kit.js';
+import { fillPixels, formatValue } from '../shared/draw.js';
+import { t } from '../shared/i18n.js';
+import { VIEW_STYLE, downloadBlob, el, fileName, legend, numbersJSON } from '../shared/view-kit.js';
 
 export { VIEW_STYLE };
 
