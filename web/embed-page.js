@@ -6,9 +6,9 @@
 // the element's own link still reproduces the view). Deliberately stores nothing (no cookies,
 // no storage) and never puts URL text into HTML: attributes and textContent only.
 
-import { formatModelParams, parseModelParams, refusedNotice } from './app-state.js';
+import { formatModelParams, parseModelParams, refusedNotice } from './shared/app-state.js';
 import { define } from './embed.js';
-import { sampleInput } from './models.js';
+import { sampleInput } from './shared/models.js';
 
 define();
 

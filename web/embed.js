@@ -11,8 +11,8 @@
 // itself, from beside this file, and disposes the model when it is removed from the document.
 // Or embed web/embed.html in an iframe (state in its query string; works sandboxed).
 
-import { define as defineHeatmap } from './attention-heatmap.js';
-import { define as defineDemo } from './attn-demo.js';
+import { define as defineHeatmap } from './elements/attention-heatmap.js';
+import { define as defineDemo } from './elements/attn-demo.js';
 
 /** Register both elements; returns { heatmap, demo } (the constructors). Idempotent. */
 export function define({ heatmapTag = 'attn-heatmap', demoTag = 'attn-demo', registry = customElements } = {}) {
@@ -21,5 +21,5 @@ export function define({ heatmapTag = 'attn-heatmap', demoTag = 'attn-demo', reg
   return { heatmap, demo };
 }
 
-export { AttentionHeatmap } from './attention-heatmap.js';
-export { AttnDemo } from './attn-demo.js';
+export { AttentionHeatmap } from './elements/attention-heatmap.js';
+export { AttnDemo } from './elements/attn-demo.js';

@@ -3,19 +3,19 @@
 // (train-view.js, which trains in a worker).
 //
 // Holds: the glue between the DOM, app-state.js (the page's state in the URL hash, the
-// playground's part via state.js, and the notice naming the hash parameters it refused), data.js
-// (seeded Q, K, V), the library, <attn-demo> and <attn-heatmap>, and the language switch
+// playground's part via state.js, and the notice naming the hash parameters it refused),
+// data/playground.js (seeded Q, K, V), the library, <attn-demo> and <attn-heatmap>, and the language switch
 // (i18n.js). Deliberately holds no maths, no drawing and no parsing: those live in the modules it
 // imports, which are testable on their own. The view never calls the library: this file hands it
 // plain typed arrays.
 
 import { init, ops } from 'attnlab';
-import { VIEWS, formatPageHash, parsePageHash, refusedNotice, switchView } from './app-state.js';
-import { axisLabels, makeQKV } from './data.js';
-import { formatValue } from './draw.js';
+import { VIEWS, formatPageHash, parsePageHash, refusedNotice, switchView } from './shared/app-state.js';
+import { axisLabels, makeQKV } from './data/playground.js';
+import { formatValue } from './shared/draw.js';
 import { define } from './embed.js';
-import { resolveLang, t } from './i18n.js';
-import { LIMITS, effectiveScale, normalizeState } from './state.js';
+import { resolveLang, t } from './shared/i18n.js';
+import { LIMITS, effectiveScale, normalizeState } from './shared/state.js';
 
 define();
 
@@ -130,7 +130,7 @@ function applyPage({ fromDemo = false } = {}) {
   ui.modelsView.hidden = playground || training;
   ui.trainView.hidden = !training;
   if (training && !TrainView) {
-    import('./train-view.js').then(
+    import('./views/train-view.js').then(
       (m) => {
         TrainView = m.TrainView;
         if (page.view === 'train') applyPage();

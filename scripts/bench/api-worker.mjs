@@ -43,7 +43,7 @@ function digest(r) {
 const handlers = {
   async load({ id, file, text, options }) {
     const model = await loadModel(readFileSync(file));
-    // as web/attn-demo.js calls it: without options unless the view passes some
+    // as the page's views (web/views/) call it: without options unless the view passes some
     const run = options ? () => model.run(text, options) : () => model.run(text);
     loaded.set(id, { model, run });
     return { ...digest(run()), tokens: model.encode(text).length };

@@ -130,15 +130,15 @@ function modelCase(m) {
 
 /**
  * One case per web/models/*.safetensors (only SMOKE_SHIPPED with smoke): its input is the
- * registry's sample (web/models.js sampleFor) and its call the one the page's view makes on a
- * keystroke (web/attn-demo.js): model.run(sample), or for the reading view's memory-rnn language
- * models model.run(readingInput(sample), { distributions: true }). Checked to 1e-4 absolute.
+ * registry's sample (web/shared/models.js sampleFor) and its call the one the page's view makes
+ * on a keystroke (web/views/*-view.js): model.run(sample), or for the reading view's memory-rnn
+ * language models model.run(readingInput(sample), { distributions: true }). Checked to 1e-4 absolute.
  */
 async function shippedCases(smoke) {
   const dir = path.join(ROOT, 'web/models');
   if (!existsSync(dir)) return [];
-  const { findModel, sampleFor } = await import('../../web/models.js');
-  const { readingInput } = await import('../../web/reading-view.js');
+  const { findModel, sampleFor } = await import('../../web/shared/models.js');
+  const { readingInput } = await import('../../web/views/reading-view.js');
   const names = readdirSync(dir).filter((f) => f.endsWith('.safetensors')).map((f) => path.basename(f, '.safetensors')).sort();
   return names.filter((name) => !smoke || SMOKE_SHIPPED.includes(name)).map((name) => {
     const rel = `web/models/${name}.safetensors`;

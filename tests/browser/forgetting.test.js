@@ -17,17 +17,17 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { before, test } from 'node:test';
 import { SYMBOLS, isHeldOutSequence } from '../../web/data/sequences.js';
-import { formatValue } from '../../web/draw.js';
-import { checkCurve, compareReversal, curveCSV, reversePair } from '../../web/forgetting-view.js';
-import { findModel, modelUrl, modelsFor, sampleFor } from '../../web/models.js';
+import { formatValue } from '../../web/shared/draw.js';
+import { checkCurve, compareReversal, curveCSV, reversePair } from '../../web/views/forgetting-view.js';
+import { findModel, modelUrl, modelsFor, sampleFor } from '../../web/shared/models.js';
 import { canvasInk, screenshot } from './harness.js';
 import { assertClose, viewHarness } from './view-harness.js';
 
-const MODELS_JS = new URL('../../web/models.js', import.meta.url);
+const WEB_DIR = new URL('../../web/', import.meta.url);
 const PAIR = modelsFor('reverse');
 const DEFAULT = PAIR[0].name;
-const TRAINED = ['seq-reverse-attention', 'seq-reverse-none'].every((n) => existsSync(fileURLToPath(modelUrl(findModel(n), MODELS_JS))))
-  && existsSync(fileURLToPath(new URL('models/forgetting.json', MODELS_JS)));
+const TRAINED = ['seq-reverse-attention', 'seq-reverse-none'].every((n) => existsSync(fileURLToPath(modelUrl(findModel(n), WEB_DIR))))
+  && existsSync(fileURLToPath(new URL('models/forgetting.json', WEB_DIR)));
 
 const harness = viewHarness('forgetting');
 const { nodeModel, stateKey, waitDemo } = harness;
@@ -37,7 +37,7 @@ let page;
 let problems;
 before(async () => ({ browser, page, problems } = await harness.start()));
 
-const curveOf = (name) => checkCurve(JSON.parse(readFileSync(fileURLToPath(new URL(reversePair(name).curve, MODELS_JS)), 'utf8')));
+const curveOf = (name) => checkCurve(JSON.parse(readFileSync(fileURLToPath(new URL(reversePair(name).curve, WEB_DIR)), 'utf8')));
 
 function shown(p, selector = '#demo') {
   return p.locator(selector).evaluate((el) => {

@@ -15,9 +15,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { before, test } from 'node:test';
 import { ops } from '../../wasm/index.js';
-import { fillPixels, formatValue } from '../../web/draw.js';
-import { gridMax, selectMaps } from '../../web/heads-view.js';
-import { modelsFor, sampleFor } from '../../web/models.js';
+import { fillPixels, formatValue } from '../../web/shared/draw.js';
+import { gridMax, selectMaps } from '../../web/views/heads-view.js';
+import { modelsFor, sampleFor } from '../../web/shared/models.js';
 import { canvasInk, screenshot } from './harness.js';
 import { assertClose, viewHarness } from './view-harness.js';
 

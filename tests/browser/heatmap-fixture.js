@@ -3,7 +3,7 @@
 // Exposes window.fixture = { ready, synthetic(rows, cols) } for the tests; importing the
 // element module alone must not register it, so this checks that before calling define().
 
-import { define } from '../../web/attention-heatmap.js';
+import { define } from '../../web/elements/attention-heatmap.js';
 
 const registeredOnImport = customElements.get('attn-heatmap') !== undefined;
 define();

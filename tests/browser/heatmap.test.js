@@ -123,7 +123,7 @@ test('many updates in one task render once, on the next animation frame', async 
 test('arrow keys move the focused cell and the live region announces its value', async () => {
   const expected = async (row, col) =>
     page.evaluate(async ([row, col]) => {
-      const { formatValue } = await import('/web/draw.js');
+      const { formatValue } = await import('/web/shared/draw.js');
       const d = document.getElementById('plain').data;
       return `${d.rowLabels[row]}, ${d.colLabels[col]}: ${formatValue(d.weights[row * d.cols + col])}`;
     }, [row, col]);

@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { init, ops } from '../../wasm/index.js';
-import { makeQKV } from '../../web/data.js';
-import { formatValue } from '../../web/draw.js';
-import { DEFAULTS, effectiveScale, formatHash, parseHash } from '../../web/state.js';
+import { makeQKV } from '../../web/data/playground.js';
+import { formatValue } from '../../web/shared/draw.js';
+import { DEFAULTS, effectiveScale, formatHash, parseHash } from '../../web/shared/state.js';
 import { attentionWeightsReference, worstDifference } from './reference.js';
 import { canvasInk, screenshot, startBrowser } from './harness.js';
 

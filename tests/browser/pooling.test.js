@@ -13,10 +13,10 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { before, test } from 'node:test';
-import { formatValue, rgbToHex, valueToColor } from '../../web/draw.js';
-import { modelsFor, sampleFor } from '../../web/models.js';
-import { frobeniusPenalty, poolingRows } from '../../web/pooling-view.js';
-import { textColorFor } from '../../web/view-kit.js';
+import { formatValue, rgbToHex, valueToColor } from '../../web/shared/draw.js';
+import { modelsFor, sampleFor } from '../../web/shared/models.js';
+import { frobeniusPenalty, poolingRows } from '../../web/views/pooling-view.js';
+import { textColorFor } from '../../web/shared/view-kit.js';
 import { canvasInk, screenshot } from './harness.js';
 import { TOLERANCE, assertClose, viewHarness } from './view-harness.js';
 

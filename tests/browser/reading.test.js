@@ -17,15 +17,15 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { before, test } from 'node:test';
-import { formatValue } from '../../web/draw.js';
-import { findModel, modelUrl, modelsFor, sampleFor } from '../../web/models.js';
-import { readingInput, strongestEarlier, attentionRow } from '../../web/reading-view.js';
+import { formatValue } from '../../web/shared/draw.js';
+import { findModel, modelUrl, modelsFor, sampleFor } from '../../web/shared/models.js';
+import { readingInput, strongestEarlier, attentionRow } from '../../web/views/reading-view.js';
 import { canvasInk, screenshot } from './harness.js';
 import { assertClose, rendersWithin, viewHarness } from './view-harness.js';
 
 const OFFERED = modelsFor('memory-rnn');
 const TRAINED = ['lm-agreement-lstmn', 'lm-agreement-sarnn', 'lm-agreement-lstm']
-  .filter((n) => existsSync(fileURLToPath(modelUrl(findModel(n), new URL('../../web/models.js', import.meta.url)))));
+  .filter((n) => existsSync(fileURLToPath(modelUrl(findModel(n), new URL('../../web/', import.meta.url)))));
 const FBI = 'The FBI is chasing a criminal on the run.';
 const ZEBRA = 'The FBI is chasing a zebra.'; // "zebra" is in no model's vocabulary
 const ATTENTIVE = OFFERED.find((m) => m.cell === 'lstmn').name;

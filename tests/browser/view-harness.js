@@ -14,8 +14,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after } from 'node:test';
 import { init, loadModel } from '../../wasm/index.js';
-import { MODEL_DEFAULTS, formatModelParams } from '../../web/app-state.js';
-import { findModel, modelUrl } from '../../web/models.js';
+import { MODEL_DEFAULTS, formatModelParams } from '../../web/shared/app-state.js';
+import { findModel, modelUrl } from '../../web/shared/models.js';
 import { startBrowser } from './harness.js';
 
 export const TOLERANCE = 1e-5; // browser wasm vs Node wasm (the same build; differences are 0 in practice)

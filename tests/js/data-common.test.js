@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hashString, isHeldOutKey, mulberry32, sampleSplit, splitStream } from '../../web/data/common.js';
-import { mulberry32 as pageMulberry32 } from '../../web/data.js';
+import { mulberry32 as pageMulberry32 } from '../../web/data/playground.js';
 
 test('common.js reuses the page PRNG (web/data.js mulberry32)', () => {
   assert.equal(mulberry32, pageMulberry32);

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { axisLabels, makeQKV, mulberry32 } from '../../web/data.js';
+import { axisLabels, makeQKV, mulberry32 } from '../../web/data/playground.js';
 
 test('mulberry32 is the reference generator (pinned outputs for seed 1)', () => {
   const next = mulberry32(1);

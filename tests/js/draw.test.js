@@ -21,7 +21,7 @@ import {
   valueToColor,
   valueToUnit,
   viridis,
-} from '../../web/draw.js';
+} from '../../web/shared/draw.js';
 
 test('viridis has 256 entries with matplotlib\'s endpoints and midpoint', () => {
   assert.equal(VIRIDIS.length, 256 * 3);

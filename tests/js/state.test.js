@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULTS, LIMITS, effectiveScale, formatHash, normalizeState, parseHash, sameState } from '../../web/state.js';
+import { DEFAULTS, LIMITS, effectiveScale, formatHash, normalizeState, parseHash, sameState } from '../../web/shared/state.js';
 
 test('an empty or missing hash gives the defaults', () => {
   for (const hash of ['', '#', undefined, null, 42]) assert.deepEqual(parseHash(hash), { ...DEFAULTS });

@@ -12,10 +12,10 @@ import {
   parseModelParams,
   parsePageHash,
   refusedNotice,
-} from '../../web/app-state.js';
-import { LANGUAGES, keys, resolveLang, t } from '../../web/i18n.js';
-import { DEFAULT_MODEL, MODELS, OFFERED, ModelUnavailableError, fetchModel, findModel, resolveModel, sampleInput } from '../../web/models.js';
-import { DEFAULTS as PLAYGROUND_DEFAULTS } from '../../web/state.js';
+} from '../../web/shared/app-state.js';
+import { LANGUAGES, keys, resolveLang, t } from '../../web/shared/i18n.js';
+import { DEFAULT_MODEL, MODELS, OFFERED, ModelUnavailableError, fetchModel, findModel, resolveModel, sampleInput } from '../../web/shared/models.js';
+import { DEFAULTS as PLAYGROUND_DEFAULTS } from '../../web/shared/state.js';
 
 const ORIGIN = 'http://127.0.0.1:8080';
 

@@ -3,8 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DIVERGING, VIRIDIS, colorTable, symmetricRange, valueToColor } from '../../web/draw.js';
-import { EQUATIONS, explainCell, subtractMaps, windowRange } from '../../web/explain.js';
+import { DIVERGING, VIRIDIS, colorTable, symmetricRange, valueToColor } from '../../web/shared/draw.js';
+import { EQUATIONS, explainCell, subtractMaps, windowRange } from '../../web/shared/explain.js';
 
 /** softmax in float64, then rounded to float32 as the model returns it. */
 function softmax32(e) {

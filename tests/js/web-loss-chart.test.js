@@ -4,8 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LOG_FLOOR, MARGIN, chartModel, drawLossChart, formatTick, linearTicks, logTicks, thinPath } from '../../web/loss-chart.js';
-import { TRAIN_DEFAULTS, TRAIN_LIMITS, checkTrainSetting, formatPageHash, parsePageHash } from '../../web/app-state.js';
+import { LOG_FLOOR, MARGIN, chartModel, drawLossChart, formatTick, linearTicks, logTicks, thinPath } from '../../web/shared/loss-chart.js';
+import { TRAIN_DEFAULTS, TRAIN_LIMITS, checkTrainSetting, formatPageHash, parsePageHash } from '../../web/shared/app-state.js';
 
 const ORIGIN = 'http://127.0.0.1:8080';
 const SIZE = { width: 600, height: 240 };

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { cardSummary, formatMetric, metricLabel } from '../../web/model-card.js';
-import { ALL_MODELS } from '../../web/models.js';
+import { cardSummary, formatMetric, metricLabel } from '../../web/shared/model-card.js';
+import { ALL_MODELS } from '../../web/shared/models.js';
 
 const dir = new URL('../../web/models/', import.meta.url);
 const cards = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'forgetting.json');

@@ -9,14 +9,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { init, loadModel } from '../../wasm/index.js';
-import { VIEWS, formatPageHash, parseModelParams, parsePageHash, switchView } from '../../web/app-state.js';
+import { VIEWS, formatPageHash, parseModelParams, parsePageHash, switchView } from '../../web/shared/app-state.js';
 import { lengthStratified, scoreByLength, SYMBOLS } from '../../web/data/sequences.js';
-import { checkCurve, compareReversal, curveCSV, nearestLength, randomReversalInput, reversePair } from '../../web/forgetting-view.js';
-import { VIEW_FAMILY, defaultModelFor, findModel, modelFitsView, modelUrl, modelsFor, sampleFor } from '../../web/models.js';
-import { attentionRow, readSoFar, readingData, readingInput, strongestEarlier, topNext } from '../../web/reading-view.js';
+import { checkCurve, compareReversal, curveCSV, nearestLength, randomReversalInput, reversePair } from '../../web/views/forgetting-view.js';
+import { VIEW_FAMILY, defaultModelFor, findModel, modelFitsView, modelUrl, modelsFor, sampleFor } from '../../web/shared/models.js';
+import { attentionRow, readSoFar, readingData, readingInput, strongestEarlier, topNext } from '../../web/views/reading-view.js';
 
 const ORIGIN = 'http://127.0.0.1:8080';
-const MODELS_JS = new URL('../../web/models.js', import.meta.url);
+const WEB_DIR = new URL('../../web/', import.meta.url);
 const loaded = new Map();
 
 before(async () => {
@@ -27,7 +27,7 @@ after(() => {
   for (const m of loaded.values()) m.dispose();
 });
 
-const fileOf = (name) => fileURLToPath(modelUrl(findModel(name), MODELS_JS));
+const fileOf = (name) => fileURLToPath(modelUrl(findModel(name), WEB_DIR));
 const have = (name) => existsSync(fileOf(name));
 
 async function model(name) {
@@ -212,7 +212,7 @@ test('reversePair: each model and its partner; paths alone', () => {
   assert.equal(path.attention, '/x/m.safetensors');
   assert.equal(path.none, null);
   assert.equal(path.curve, modelsFor('reverse')[0].curve);
-  for (const entry of modelsFor('reverse')) assert.ok(existsSync(fileURLToPath(new URL(entry.curve, MODELS_JS))), entry.curve);
+  for (const entry of modelsFor('reverse')) assert.ok(existsSync(fileURLToPath(new URL(entry.curve, WEB_DIR))), entry.curve);
 });
 
 test('randomReversalInput: held-out strings of 5 to 60 symbols a–t, one per seed', async () => {

@@ -47,7 +47,7 @@ for (const [page, entry] of [['index.html', 'main.js'], ['embed.html', 'embed-pa
     const listed = preloads(html, 'modulepreload').map((l) => l.href).sort();
     const graph = closure(entry);
     assert.deepEqual(listed, graph, `${page}: missing ${graph.filter((m) => !listed.includes(m))}; stale ${listed.filter((m) => !graph.includes(m))}`);
-    for (const lazy of ['heads-view.js', 'pooling-view.js', 'reading-view.js', 'forgetting-view.js', 'train-view.js', 'loss-chart.js']) {
+    for (const lazy of ['views/heads-view.js', 'views/pooling-view.js', 'views/reading-view.js', 'views/forgetting-view.js', 'views/train-view.js', 'shared/loss-chart.js']) {
       assert.ok(!graph.includes(lazy), `${lazy} is imported on first use, not on the critical path`);
     }
     const wasm = preloads(html, 'preload').find((l) => l.href === '../wasm/attnlab.wasm');

@@ -14,14 +14,14 @@ import { init, loadModel, ops } from '../../wasm/index.js';
 import {
   KINDS, MAX_HEAD, MAX_INPUT, MAX_LAYER, MAX_STEP, MODEL_DEFAULTS, VIEWS, formatModelParams, formatPageHash, parseModelParams, parsePageHash,
   switchView,
-} from '../../web/app-state.js';
-import { VIRIDIS } from '../../web/draw.js';
-import { clippedDistances, gridMax, positionInfo, selectMaps, strongestCell } from '../../web/heads-view.js';
+} from '../../web/shared/app-state.js';
+import { VIRIDIS } from '../../web/shared/draw.js';
+import { clippedDistances, gridMax, positionInfo, selectMaps, strongestCell } from '../../web/views/heads-view.js';
 import {
   ALL_MODELS, DEFAULT_MODEL, MODELS, VIEW_FAMILY, defaultModelFor, findModel, modelFitsView, modelUrl, modelsFor, resolveModel, sampleFor, sampleInput,
-} from '../../web/models.js';
-import { frobeniusPenalty, poolingRows, probabilityRows } from '../../web/pooling-view.js';
-import { luminance, numbersJSON, textColorFor } from '../../web/view-kit.js';
+} from '../../web/shared/models.js';
+import { frobeniusPenalty, poolingRows, probabilityRows } from '../../web/views/pooling-view.js';
+import { luminance, numbersJSON, textColorFor } from '../../web/shared/view-kit.js';
 
 const ORIGIN = 'http://127.0.0.1:8080';
 const loaded = new Map();
@@ -37,7 +37,7 @@ after(() => {
 async function model(name) {
   if (!loaded.has(name)) {
     const entry = findModel(name);
-    loaded.set(name, await loadModel(new Uint8Array(await readFile(fileURLToPath(modelUrl(entry, new URL('../../web/models.js', import.meta.url)))))));
+    loaded.set(name, await loadModel(new Uint8Array(await readFile(fileURLToPath(modelUrl(entry, new URL('../../web/', import.meta.url)))))));
   }
   return loaded.get(name);
 }

@@ -2,7 +2,7 @@
 // string hash for the held-out split, argument checks and a rejection sampler. ESM, no DOM, no
 // dependencies: runs in Node and browsers.
 //
-// Randomness: mulberry32 (web/data.js, the page's generator), never Math.random, so the same seed
+// Randomness: mulberry32 (web/data/playground.js, the page's generator), never Math.random, so the same seed
 // gives the same examples in every engine. Each call draws one stream, seeded with
 // seed ^ (split === 'heldout' ? 0x9E3779B9 : 0) as web/data/dates.js does.
 // Split: an example belongs to the held-out split when hashString(key) % 10 == 0, the key being
@@ -11,7 +11,7 @@
 // seeds and counts.
 // Not here: any generator's content (sequences.js, agreement.js, reviews.js, induction.js).
 
-import { mulberry32 } from '../data.js';
+import { mulberry32 } from './playground.js';
 
 export { mulberry32 };
 

@@ -1,15 +1,17 @@
-// view-kit.js: small pieces the heads and pooling views share (heads-view.js, pooling-view.js).
+// view-kit.js: small pieces the views of <attn-demo> share (web/views/*-view.js).
 //
-//   import { el, legend, downloadBlob, textColorFor, numbersJSON } from './view-kit.js';
+//   import { el, legend, downloadBlob, textColorFor, numbersJSON, pickMap } from './view-kit.js';
 //
 // Holds: an element builder (textContent and attributes only, never HTML), the colour-map legend
 // (a viridis bar with its range, the same map and table <attn-heatmap> draws with), a download
-// helper for the views' "every number" JSON files, the readable text colour on a map colour, and
-// float32-exact number lists for JSON. Deliberately holds no view logic and touches the DOM only
+// helper for the views' "every number" JSON files, the readable text colour on a map colour,
+// float32-exact number lists for JSON, the map of a layer and head, and the styles every view
+// uses. Deliberately holds no view logic and touches the DOM only
 // inside the functions that build elements (importing it in Node is fine: the pure helpers are
 // tested there).
 
 import { colorTable, formatFloat32, formatValue } from './draw.js';
+import { t } from './i18n.js';
 
 /** A DOM element: props are attributes, except `text` (textContent); children are appended. */
 export function el(tag, props = {}, children = []) {
@@ -47,6 +49,15 @@ export function legend(colormap = 'viridis') {
   };
 }
 
+/** Refill a model <select> with models (registry entries; untrained ones marked), keeping its value. */
+export function fillModelOptions(select, models, lang) {
+  const value = select.value;
+  select.replaceChildren(
+    ...models.map((m) => el('option', { value: m.name, text: m.trained ? m.name : `${m.name} (${t(lang, 'model.untrained')})` })),
+  );
+  if (value) select.value = value;
+}
+
 /** Save a Blob under name (the browser's download). */
 export function downloadBlob(name, blob) {
   const a = document.createElement('a');
@@ -82,8 +93,25 @@ export function textColorFor(rgb) {
   return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? '#000000' : '#ffffff';
 }
 
-/** Styles the two views add to <attn-demo>'s shadow root (light and dark follow the host). */
+/**
+ * The map of a run's attention list for layer and head, clamped to the maps there are (a seq2seq
+ * model has one): that layer and head, else the nearest layer's first head, else the first map.
+ */
+export function pickMap(maps, layer, head) {
+  return (
+    maps.find((m) => m.layer === layer && m.head === head) ??
+    maps.find((m) => m.layer === Math.min(layer, maps.at(-1).layer)) ??
+    maps[0]
+  );
+}
+
+/** Styles the views add to <attn-demo>'s shadow root (light and dark follow the host). */
 export const VIEW_STYLE = `
+.output { font-family: ui-monospace, monospace; font-size: 1.1rem; }
+.buttons { display: flex; flex-wrap: wrap; gap: 0.25rem; margin: 0.5rem 0; }
+figure { margin: 0; min-width: 0; }
+figcaption { font-size: 0.875rem; overflow-wrap: anywhere; }
+figcaption .output { font-size: 0.9rem; }
 .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; font-size: 0.8125rem; margin: 0.5rem 0; }
 .legend-bar { width: 10rem; max-width: 40vw; height: 0.75rem; image-rendering: pixelated; border-radius: 2px; }
 .legend-caption { color: var(--attn-demo-muted, GrayText); }

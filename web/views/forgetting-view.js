@@ -4,6 +4,7 @@
 //
 //   const view = new ForgettingView({ onInput: (text) => … });
 //   host.append(view.node);
+//   view.update(ctx);   // from <attn-demo>: the pair's models and curve (ctx.models), then render()
 //   view.render({ curve, runs: [{ name, attention, result }], input, lang, fixture });
 //
 // Shows: the length curve (per-token accuracy against input length on held-out strings, one line
@@ -15,14 +16,15 @@
 // input, and the attention model's alignment as an <attn-heatmap> (cell reading, text
 // alternative, PNG/SVG/CSV/JSON).
 // Holds: the pure helpers (tested in Node: checkCurve, compareReversal, reversePair,
-// nearestLength, curveCSV, randomReversalInput) and the view's DOM. Deliberately does not run the
-// models or fetch the curve: <attn-demo> hands it plain results.
+// nearestLength, curveCSV, randomReversalInput), the view's DOM and its wiring (update).
+// Deliberately does not know about wasm or fetch: update asks <attn-demo>'s ctx for the models
+// and the curve (its model cache) and runs them through ctx.run; render draws plain results.
 
-import { generateSequences } from './data/sequences.js';
-import { formatValue } from './draw.js';
-import { t } from './i18n.js';
-import { findModel, modelsFor } from './models.js';
-import { downloadBlob, el, fileName, numbersJSON } from './view-kit.js';
+import { generateSequences } from '../data/sequences.js';
+import { formatValue } from '../shared/draw.js';
+import { t } from '../shared/i18n.js';
+import { findModel, modelsFor } from '../shared/models.js';
+import { downloadBlob, el, fileName, numbersJSON } from '../shared/view-kit.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const CHART = Object.freeze({ width: 640, height: 340, left: 56, right: 16, top: 14, bottom: 46 });
@@ -85,7 +87,7 @@ export function compareReversal(output, input) {
 
 /**
  * The pair a model belongs to: { attention, none, curve } (registry names and the curve file,
- * relative to models.js; null where unknown). A same-origin path or a model without a partner is
+ * relative to web/; null where unknown). A same-origin path or a model without a partner is
  * `attention` alone, with the offered pair's curve.
  */
 export function reversePair(name) {
@@ -197,6 +199,58 @@ export class ForgettingView {
       if (kind) this.#export(kind);
     });
     u.download.addEventListener('click', () => this.#downloadRun());
+  }
+
+  /** The curve, and the input through the model and its partner without attention (ctx: see
+   * <attn-demo>'s #context). */
+  update(ctx) {
+    const s = ctx.state;
+    const lang = s.lang;
+    const pair = reversePair(s.model);
+    const loads = [pair.attention, pair.none].filter(Boolean).map((name) => [name, ctx.models.model(name)]);
+    const curve = pair.curve ? ctx.models.curve(pair.curve) : { error: new Error('no curve file is registered') };
+    if (loads.some(([, l]) => !l) || !curve) {
+      const waiting = loads.filter(([, l]) => !l).map(([n]) => n);
+      ctx.status(`${ctx.build} ${t(lang, 'model.loading', { name: waiting.join(', ') || pair.curve })}`);
+      return;
+    }
+    const failed = loads.filter(([, l]) => l.error);
+    const wrong = loads.find(([, l]) => l.model && l.model.architecture !== 'seq2seq');
+    if (failed.length || wrong) {
+      const messages = failed.map(([n, l]) => ctx.modelError(n, l.error));
+      if (wrong) messages.push(t(lang, 'model.wrongArch', { family: t(lang, 'family.reverse'), name: wrong[0], arch: wrong[1].model.architecture }));
+      ctx.error([ctx.refused, ...messages].filter(Boolean).join(' '));
+      this.clear();
+      return ctx.finish(null);
+    }
+    const runs = [];
+    for (const [name, { model }] of loads) {
+      const result = ctx.run(model, s.input);
+      if (!result) {
+        this.clear();
+        return ctx.finish(null);
+      }
+      runs.push({ name, attention: model.config.attention, result });
+    }
+    ctx.error(ctx.refused);
+    let checked = null;
+    let curveError = curve.error ? curve.error.message : null;
+    if (curve.curve) {
+      try {
+        checked = checkCurve(curve.curve);
+      } catch (err) {
+        curveError = err.message;
+      }
+    }
+    const entry = findModel(pair.attention) ?? modelsFor('reverse')[0];
+    const shown = this.render({
+      curve: checked, curveError, runs, input: s.input, lang, fixture: entry?.trained === false,
+      note: pair.none ? '' : t(lang, 'forgetting.noPartner'),
+    });
+    for (const h of this.heatmaps) h.flush();
+    const ms = ctx.elapsed();
+    ctx.status(`${ctx.build} ${t(lang, 'status.forgetting', { length: Array.from(s.input).length, models: runs.length, ms: ms.toFixed(1) })}`);
+    ctx.finish({}, { shown });
   }
 
   /** The <attn-heatmap>s (for the host's flush). */

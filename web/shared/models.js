@@ -11,15 +11,15 @@
 // missing file into a typed error with a clear message instead of a console error. Deliberately
 // does not import attnlab: the caller passes loadModel, so this module stays testable in Node.
 //
-// File URLs are resolved against this module (import.meta.url), not the host page, so
-// <attn-demo> finds the models from any page that imports web/embed.js.
+// File URLs are resolved against web/ (WEB: this module's folder's parent, from import.meta.url),
+// not the host page, so <attn-demo> finds the models from any page that imports web/embed.js.
 
-import { mulberry32 } from './data.js';
-import { generateDates } from './data/dates.js';
+import { mulberry32 } from '../data/playground.js';
+import { generateDates } from '../data/dates.js';
 
 /**
  * Shipped models: trained on the dates task (web/data/dates.js), one per mechanism.
- * `file` is relative to this module.
+ * `file` is relative to web/ (WEB).
  */
 const DATES = ['additive', 'dot', 'general', 'concat', 'local-p', 'none'].map((attention) =>
   Object.freeze({
@@ -195,18 +195,21 @@ export function modelFitsView(name, view) {
 const NAME_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const MAX_PATH = 256;
 
+/** The URL of web/, which the registry's file names (models/…) are relative to. */
+const WEB = new URL('../', import.meta.url).href;
+
 /** The registry entry called name, or null. */
 export function findModel(name) {
   return ALL_MODELS.find((m) => m.name === name) ?? null;
 }
 
-/** Absolute URL of an entry's file. */
-export function modelUrl(entry, base = import.meta.url) {
+/** Absolute URL of an entry's file (base: a URL in web/, or web/ itself). */
+export function modelUrl(entry, base = WEB) {
   return new URL(entry.file, base).href;
 }
 
 /** Absolute URL of an entry's model card (web/models/<name>.json), or null (no card). */
-export function cardUrl(entry, base = import.meta.url) {
+export function cardUrl(entry, base = WEB) {
   return entry?.card ? new URL(entry.card, base).href : null;
 }
 
@@ -258,7 +261,7 @@ export async function fetchModel(entry, loadModel, { fetchImpl = fetch, base } =
 
 /**
  * A sample input for a seed (the embed page's `seed` parameter): a held-out date from the dates
- * generator (web/data/dates.js), or 4 to 9 letters a–k for the tiny models (mulberry32, data.js).
+ * generator (web/data/dates.js), or 4 to 9 letters a–k for the tiny models (mulberry32, data/playground.js).
  * With a model name of another family: 4 to 9 letters a–h for the tiny transformers, 5 to 12
  * words of their vocabulary for the tiny classifiers, the sample input for trained ones.
  * Deterministic either way.

@@ -3,6 +3,7 @@
 //
 //   const view = new PoolingView();
 //   host.append(view.node);
+//   view.update(ctx);   // from <attn-demo>: runs ctx.model on the input, then render()
 //   view.render({ result: model.classify(text), config: model.config, name, input, lang });
 //
 // Shows: the predicted label and every class probability; the input's words shaded by their
@@ -14,11 +15,12 @@
 // <attn-heatmap>s (cell reading, text alternative, PNG/SVG/CSV/JSON), and one JSON file holds
 // every number of the run.
 // Holds: the pure helpers (tested in Node: poolingRows, frobeniusPenalty, probabilityRows) and
-// the view's DOM. Deliberately does not run the model: <attn-demo> hands it the plain result.
+// the view's DOM and its wiring (update). Deliberately does not know about wasm: update runs the
+// model through <attn-demo>'s ctx.run, and render draws the plain result.
 
-import { formatValue, rgbToHex, valueToColor } from './draw.js';
-import { t } from './i18n.js';
-import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from './view-kit.js';
+import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
+import { t } from '../shared/i18n.js';
+import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from '../shared/view-kit.js';
 
 /**
  * The shaded rows of a classify() result: { pooling, rows: [{ label, weight (sentence weight, or
@@ -122,6 +124,21 @@ export class PoolingView {
       if (span) this.#moveTo(Number(span.dataset.row), Number(span.dataset.col));
     });
     u.all.addEventListener('click', () => this.#downloadAll());
+  }
+
+  /** Run the current model on the input and draw it (ctx: see <attn-demo>'s #context). */
+  update(ctx) {
+    const s = ctx.state;
+    const result = ctx.run(ctx.model, s.input);
+    if (!result) {
+      this.clear();
+      return ctx.finish(null);
+    }
+    ctx.error(ctx.refused);
+    const shown = this.render({ result: { ...result, labels: ctx.model.labels }, config: ctx.model.config, name: s.model, input: s.input, lang: s.lang });
+    for (const h of this.heatmaps) h.flush();
+    ctx.status(`${ctx.build} ${t(s.lang, 'status.pooling', { ...shown, ms: ctx.elapsed().toFixed(1) })}`);
+    ctx.finish(result, { label: result.label, shown });
   }
 
   /** The <attn-heatmap>s (for the host's flush). */

@@ -4,6 +4,7 @@
 //
 //   const view = new ReadingView({ onStep: (step) => … });
 //   host.append(view.node);
+//   view.update(ctx);   // from <attn-demo>: runs ctx.model on readingInput(input), then render()
 //   const text = readingInput('The FBI is chasing a criminal on the run.');
 //   view.render({ result: model.run(text, { distributions: true }), config: model.config, name, input, text, lang, step });
 //
@@ -20,13 +21,14 @@
 // probabilities.
 // LSTMN rows (s_t) cover the words before t; self-attention-RNN rows (α_t) the words up to t.
 // Holds: the pure helpers (tested in Node: readingInput, readingData, attentionRow, readSoFar,
-// topNext, strongestEarlier) and the view's DOM. Deliberately does not run the model or know
-// about wasm: <attn-demo> hands it the plain result; stepping redraws without re-running.
+// topNext, strongestEarlier), the view's DOM and its wiring (update). Deliberately does not know
+// about wasm: update runs the model through <attn-demo>'s ctx.run, render draws the plain result,
+// and stepping redraws without re-running.
 
-import { normalizeSentence } from './data/agreement.js';
-import { formatValue, rgbToHex, valueToColor } from './draw.js';
-import { t } from './i18n.js';
-import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from './view-kit.js';
+import { normalizeSentence } from '../data/agreement.js';
+import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
+import { t } from '../shared/i18n.js';
+import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from '../shared/view-kit.js';
 
 const STEP_MS = 700; // play speed: one word per STEP_MS
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -188,6 +190,25 @@ export class ReadingView {
     });
     u.all.addEventListener('click', () => this.#downloadAll());
     u.csv.addEventListener('click', () => this.#downloadCSV());
+  }
+
+  /** The typed text normalized as the agreement models read it, run with every next-word
+   * distribution; the view moves the current word without running it again, and the step it
+   * reports (onStep) is a setting like any other: the redraw for it runs the sentence again.
+   * (ctx: see <attn-demo>'s #context.) */
+  update(ctx) {
+    const s = ctx.state;
+    const text = readingInput(s.input);
+    const result = ctx.run(ctx.model, text, { distributions: true });
+    if (!result) {
+      this.clear();
+      return ctx.finish(null);
+    }
+    ctx.error(ctx.refused);
+    const shown = this.render({ result, config: ctx.model.config, name: s.model, input: s.input, text, lang: s.lang, step: s.step });
+    for (const h of this.heatmaps) h.flush();
+    ctx.status(`${ctx.build} ${t(s.lang, 'status.reading', { n: shown.n, ms: ctx.elapsed().toFixed(1) })}`);
+    ctx.finish(result, { shown });
   }
 
   /** The <attn-heatmap>s (for the host's flush). */

@@ -1,4 +1,4 @@
-// data.js: the playground's synthetic inputs, Q [n, d], K [m, d] and V [m, d], from a seed.
+// playground.js: the playground's synthetic inputs, Q [n, d], K [m, d] and V [m, d], from a seed.
 //
 // Holds: a small seeded PRNG and the matrices it fills. Deliberately uses only integer maths,
 // + and * and Math.sqrt (all exactly specified by IEEE 754 / ECMAScript), never Math.random,

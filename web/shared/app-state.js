@@ -204,6 +204,82 @@ function shorten(text, max) {
 }
 
 /**
+ * One attribute of <attn-demo>, validated as the element reads it: { value, refused }, value the
+ * setting (the default when the attribute is absent or refused) and refused true when a value was
+ * given and not accepted. origin: the page's (model paths stay on it); docLang: the document's
+ * lang, used when there is no lang attribute. Unknown names give { value: undefined }.
+ * @param {string} name @param {string | null} value @param {string} origin @param {string} docLang
+ */
+export function readAttribute(name, value, origin, docLang) {
+  const int = /^\d{1,3}$/;
+  switch (name) {
+    case 'model': {
+      const entry = value === null ? null : resolveModel(value, origin);
+      return { value: entry ? entry.name : DEFAULT_MODEL, refused: value !== null && !entry };
+    }
+    case 'view':
+      return { value: VIEWS.includes(value) ? value : 'alignment', refused: value !== null && !VIEWS.includes(value) };
+    case 'input':
+      return { value: value === null ? DEFAULT_INPUT : cleanInput(value), refused: false };
+    case 'layer':
+    case 'head': {
+      const max = name === 'layer' ? MAX_LAYER : MAX_HEAD;
+      return { value: value !== null && int.test(value) ? Math.min(max, Number(value)) : 0, refused: value !== null && !int.test(value) };
+    }
+    case 'kind':
+      return { value: KINDS.includes(value) ? value : null, refused: value !== null && !KINDS.includes(value) };
+    case 'step': {
+      const step = value !== null && int.test(value) ? Math.min(MAX_STEP, Number(value)) : null;
+      return { value: step, refused: value !== null && step === null };
+    }
+    case 'lang':
+      return { value: resolveLang(value ?? docLang), refused: false };
+    case 'hide': {
+      // Space- or comma-separated; unknown flags are dropped, the known ones kept in HIDE_FLAGS order.
+      const flags = String(value ?? '').split(/[,\s]+/);
+      return { value: HIDE_FLAGS.filter((f) => flags.includes(f)), refused: false };
+    }
+    case 'a':
+    case 'b': {
+      const entry = value === null ? null : resolveModel(value, origin);
+      return { value: entry ? entry.name : null, refused: value !== null && !entry };
+    }
+    default:
+      return { value: undefined, refused: false };
+  }
+}
+
+/**
+ * What <attn-demo> draws for its settings s before each render: { model, input, wrongModel }. A
+ * model of another family than s.view's is replaced by the view's default, and without an input
+ * attribute (inputAttr null) the input is the model's sample. wrongModel: the name the model
+ * attribute gives while it is of another family (said for as long as the attribute says so), else
+ * null.
+ */
+export function fitToView(s, modelAttr, inputAttr, origin) {
+  const named = modelAttr === null ? null : resolveModel(modelAttr, origin);
+  const model = modelFitsView(s.model, s.view) ? s.model : defaultModelFor(s.view);
+  return {
+    model,
+    input: inputAttr === null ? sampleFor(model) : s.input,
+    wrongModel: named && !modelFitsView(named.name, s.view) ? named.name : null,
+  };
+}
+
+/**
+ * The hint under <attn-demo>'s input, in lang, for a view of family (VIEW_FAMILY) and the current
+ * model's tokenizer (undefined while it loads): the length limit, the unknown-token mark and the
+ * range of lower-case letters it reads.
+ */
+export function inputHint(lang, family, tokenizer) {
+  const unk = tokenizer?.unk ?? '?';
+  const letters = (tokenizer?.srcVocab ?? []).filter((c) => /^\p{Ll}$/u.test(c));
+  const symbols = letters.length ? `${letters[0]}–${letters.at(-1)}` : '?';
+  const hint = { classifier: 'input.hintWords', 'memory-rnn': 'input.hintReading', reverse: 'input.hintReverse' }[family] ?? 'input.hint';
+  return t(lang, hint, { max: MAX_INPUT, unk, symbols });
+}
+
+/**
  * The sentence a page shows for refused parameters (parseModelParams' or parsePageHash's
  * `refused`), in lang; '' when nothing was refused. Text for textContent, never markup.
  */

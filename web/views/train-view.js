@@ -17,9 +17,9 @@
 // cols, ... }, 'train-eval' { step, exactMatch, reached, ... }, 'train-state' { running, step }.
 // The root's data-state is loading | ready | running | paused | error, data-step the last step.
 
-import { checkTrainSetting, TRAIN_DEFAULTS } from './app-state.js';
-import { t } from './i18n.js';
-import { drawLossChart } from './loss-chart.js';
+import { checkTrainSetting, TRAIN_DEFAULTS } from '../shared/app-state.js';
+import { t } from '../shared/i18n.js';
+import { drawLossChart } from '../shared/loss-chart.js';
 
 /** Loss points kept; past this, neighbours are averaged in pairs (the chart stays cheap). */
 export const MAX_POINTS = 4000;
@@ -142,7 +142,7 @@ export class TrainView {
   #startWorker() {
     let worker;
     try {
-      worker = new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module', name: 'attnlab-train' });
+      worker = new Worker(new URL('../train-worker.js', import.meta.url), { type: 'module', name: 'attnlab-train' });
     } catch {
       this.#fail(t(this.#lang, 'train.noWorker'));
       return;

@@ -3,6 +3,7 @@
 //
 //   const view = new HeadsView({ onSelect: ({ layer, head }) => …, onKind: (kind) => … });
 //   host.append(view.node);
+//   view.update(ctx);   // from <attn-demo>: runs ctx.model on the input, then render()
 //   view.render({ result: model.run(input), config: model.config, name, lang, layer, head, kind });
 //
 // Shows: a layers × heads grid of thumbnails (one canvas per map, viridis on one shared range so
@@ -14,12 +15,12 @@
 // from query i through a learned vector of index clip(j − i, −k, k) + k), with the clipped
 // distance matrix drawn for relative models.
 // Holds: the pure helpers (tested in Node: positionInfo, clippedDistances, selectMaps,
-// strongestCell) and the view's DOM. Deliberately does not run the model or know about wasm:
-// <attn-demo> hands it the run's plain result.
+// strongestCell), the view's DOM and its wiring (update). Deliberately does not know about wasm:
+// update runs the model through <attn-demo>'s ctx.run, and render draws the plain result.
 
-import { fillPixels, formatValue } from './draw.js';
-import { t } from './i18n.js';
-import { VIEW_STYLE, downloadBlob, el, fileName, legend, numbersJSON } from './view-kit.js';
+import { fillPixels, formatValue } from '../shared/draw.js';
+import { t } from '../shared/i18n.js';
+import { VIEW_STYLE, downloadBlob, el, fileName, legend, numbersJSON } from '../shared/view-kit.js';
 
 export { VIEW_STYLE };
 
@@ -107,6 +108,7 @@ export class HeadsView {
   #thumbs = []; // [layer][head] -> button
   #last = null; // { name, input, info, sel, result } of the last render
   #legend = legend();
+  #reveal = false; // a thumbnail was chosen: scroll the enlarged map into view on the next update
 
   /** onSelect({ layer, head }): a thumbnail was chosen; onKind(kind): the attention kind. */
   constructor({ onSelect = () => {}, onKind = () => {} } = {}) {
@@ -159,6 +161,23 @@ export class HeadsView {
     this.#shape = '';
     this.#thumbs = [];
     this.#last = null;
+  }
+
+  /** Run the current model on the input and draw it (ctx: see <attn-demo>'s #context). */
+  update(ctx) {
+    const s = ctx.state;
+    const result = ctx.run(ctx.model, s.input);
+    if (!result) {
+      this.clear();
+      return ctx.finish(null);
+    }
+    ctx.error(ctx.refused);
+    const shown = this.render({ result, config: ctx.model.config, name: s.model, input: s.input, lang: s.lang, layer: s.layer, head: s.head, kind: s.kind });
+    for (const h of this.heatmaps) h.flush();
+    if (this.#reveal) this.reveal();
+    this.#reveal = false;
+    ctx.status(`${ctx.build} ${t(s.lang, 'status.heads', { ...shown, ms: ctx.elapsed().toFixed(1) })}`);
+    ctx.finish(result, { output: result.output, shown });
   }
 
   /**
@@ -268,6 +287,7 @@ export class HeadsView {
         button.addEventListener('click', () => {
           for (const r of this.#thumbs) for (const b of r) b.tabIndex = b === button ? 0 : -1;
           this.#on.onSelect({ layer: l, head: h });
+          this.#reveal = true;
         });
         row.push(button);
         nodes.push(button);

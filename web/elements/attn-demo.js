@@ -1,0 +1,496 @@
+// attn-demo.js: <attn-demo>, a model's attention, live, as one embeddable element: a shell over
+// one module per view.
+//
+//   import { define } from '../embed.js';   define();
+//   <attn-demo model="dates-additive" view="alignment" input="22 Nov 2026"></attn-demo>
+//
+// Attributes (settings): model (a registry name from models.js, or a same-origin
+// '/…/*.safetensors' path), view ('alignment', 'time', 'compare' for seq2seq models, 'heads' for
+// transformers, 'pooling' for classifiers, 'reading' for memory-RNN language models, 'forgetting'
+// for the reversal pair; a model of another family is replaced by the view's
+// default, and without an input attribute the model's sample input is used), input (text, at most
+// 64 characters), layer, head (integers; clamped to the maps the model has: seq2seq models have
+// one), kind (heads view of an encoder-decoder: 'encoder', 'decoder' or 'cross'), step (an
+// integer: the reading view's current word, clamped to the sentence, or the number of tokens the
+// time view has decoded, at most the whole output; absent: the whole sentence read, none decoded;
+// moving the word or stepping sets it, another view, model or input removes it), lang ('en',
+// 'zh'), hide (space- or comma-separated: views picker input explain export lang link status card), a,
+// b (the two models the compare view subtracts). Every attribute is validated (app-state.js
+// readAttribute); a refused value falls back to the default and says so.
+// Properties: state (the current settings, a plain object), timings (ms of each
+// inference + redraw, newest last). Methods: whenRendered().
+// Events: 'demo-change' (detail: state) when the person using it changes a setting,
+// 'demo-render' (detail: { key, ms }) after each drawn view.
+//
+// Views: one module each (views/registry.js), redrawn at most once per animation frame. Each has
+// node, heatmaps, clear() and update(ctx); ctx (#context) gives it the settings, the loaded model
+// (views of one model), the model cache (shared/model-cache.js, disposed when the element leaves
+// the document), run() (model.run, or null with the reason shown), the status and error lines,
+// and finish(), which announces the drawn view.
+//
+// Holds: the shadow DOM of the chrome (tabs, pickers, input, status, link, model card), the
+// settings and their attributes, and which view draws when. Deliberately holds no maths
+// (explain.js), no drawing (<attn-heatmap>, draw.js), no view (*-view.js), no validation
+// (app-state.js) and no strings (i18n.js). Text from the page, the URL or the model is only ever
+// set as textContent or an attribute value, never parsed as HTML.
+// Imports the library by a relative path, not 'attnlab', so a host page needs no import map.
+
+import { init } from '../../wasm/index.js';
+import { MAX_INPUT, VIEWS, cleanInput, fitToView, formatModelParams, inputHint, readAttribute, switchView } from '../shared/app-state.js';
+import { LANGUAGES, resolveLang, t } from '../shared/i18n.js';
+import { ModelCache, modelError, pageOrigin } from '../shared/model-cache.js';
+import { renderCard } from '../shared/model-card.js';
+import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, cardUrl, findModel, modelsFor } from '../shared/models.js';
+import { el, fillModelOptions } from '../shared/view-kit.js';
+import { VIEW_MODULES, VIEWS_STYLE } from '../views/registry.js';
+import { define as defineHeatmap } from './attention-heatmap.js';
+
+const MAX_TIMINGS = 2000;
+
+/** The chrome's styles, then the views' (registry.js VIEWS_STYLE; the lazy views bring theirs). */
+const STYLE = `
+:host { display: block; font: inherit; color: inherit; container-type: inline-size; }
+:host([hidden]) { display: none; }
+[hidden] { display: none !important; }
+* { box-sizing: border-box; }
+.bar { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; }
+.tabs { display: flex; flex-wrap: wrap; gap: 0.25rem; }
+.tabs button[aria-selected="true"] { font-weight: 700; outline: 2px solid var(--attn-demo-accent, Highlight); }
+label { font-weight: 600; }
+.field { display: flex; flex-direction: column; gap: 0.15rem; min-width: 0; }
+select, input, button { font: inherit; min-height: 2rem; max-width: 100%; }
+input[type="text"] { width: 100%; padding: 0.25rem 0.4rem; font-family: ui-monospace, monospace; }
+.input-row { margin-top: 0.75rem; }
+.hint, .status, .note, .honest { color: var(--attn-demo-muted, GrayText); font-size: 0.875rem; margin: 0.25rem 0; }
+.error { padding: 0.4rem 0.6rem; border-radius: 6px; background: var(--attn-demo-error-bg, #fdecea);
+  color: var(--attn-demo-error-text, #8c1d18); margin: 0.5rem 0; }
+attn-heatmap { min-width: 0; max-width: 100%; }
+.links { font-size: 0.875rem; margin: 0.5rem 0 0; }
+.model-card { font-size: 0.875rem; margin: 0.5rem 0 0; }
+.model-card summary { cursor: pointer; }
+.model-card dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 0.75rem; margin: 0.5rem 0; }
+.model-card dt { font-weight: 600; }
+.model-card dd { margin: 0; overflow-wrap: anywhere; }
+.model-card ul { margin: 0; padding-left: 1.1rem; }
+@container (max-width: 480px) { .model-card dl { grid-template-columns: 1fr; } .model-card dd { margin-bottom: 0.3rem; } }
+a { color: var(--attn-demo-accent, LinkText); }
+attn-heatmap { --attn-heatmap-background: var(--attn-demo-surface, Canvas); margin-top: 0.25rem; }
+:host([data-hide-export]) attn-heatmap::part(toolbar) { display: none; }
+:host([data-hide-export]) button[data-action^="download"] { display: none; }
+${VIEWS_STYLE}`;
+
+export class AttnDemo extends HTMLElement {
+  static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b', 'kind', 'step'];
+
+  #state = { view: 'alignment', model: DEFAULT_MODEL, input: DEFAULT_INPUT, layer: 0, head: 0, lang: 'en', hide: [], a: null, b: null, kind: null, step: null };
+  #wrongModel = null; // a model attribute of another family than the view's (replaced, and said so)
+  #renderedFamily = null;
+  #cardKey = ''; // model and language of the shown model card
+  #views = {}; // view name -> its view object, once made (VIEW_MODULES)
+  #loading = {}; // view name -> the import's promise (the views imported on first use)
+  #loadError = null;
+  #refused = []; // attribute names whose values were refused
+  #ui = {};
+  #cache = new ModelCache({ onSettle: () => this.#schedule() });
+  #lib = null; // init() result
+  #libError = null;
+  #frame = 0;
+  #waiters = [];
+  #listeners = null;
+  #reflecting = false;
+  #renderedLang = null;
+  timings = [];
+
+  /** What the views may ask of the element (their callbacks). */
+  #host = {
+    onSelect: ({ layer, head }) => this.#userSet({ layer, head }),
+    onKind: (kind) => this.#userSet({ kind }),
+    onInput: (input) => this.#userSet({ input: cleanInput(input), step: null }),
+    onStep: (step) => this.#userSet({ step }),
+    onPair: (patch) => this.#userSet(patch),
+    current: () => {
+      const s = this.#state;
+      return { model: this.#cache.settled(s.model)?.model ?? null, name: s.model, input: s.input, lang: s.lang };
+    },
+    error: (message) => this.#showError(message),
+  };
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.#build();
+  }
+
+  // ---- lifecycle -----------------------------------------------------------------------------
+
+  connectedCallback() {
+    defineHeatmap();
+    this.#listeners = new AbortController();
+    this.#wire(this.#listeners.signal);
+    for (const name of AttnDemo.observedAttributes) this.#readAttribute(name);
+    if (!this.#lib && !this.#libError) {
+      init().then((lib) => {
+        this.#lib = lib;
+        this.dataset.simd = String(lib.simd);
+      }, (err) => void (this.#libError = err)).then(() => this.#schedule());
+    }
+    this.#schedule();
+  }
+
+  disconnectedCallback() {
+    this.#listeners?.abort();
+    this.#listeners = null;
+    if (this.#frame) cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
+    this.#views.time.dispose();
+    this.#views.reading?.pause();
+    this.#cache.dispose(); // every model's wasm memory (disposing a model disposes its decoders)
+    this.dataset.disposed = 'true';
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (this.#reflecting || oldValue === newValue) return;
+    this.#readAttribute(name);
+    this.#schedule();
+  }
+
+  #readAttribute(name) {
+    const got = readAttribute(name, this.getAttribute(name), pageOrigin(), document.documentElement.lang);
+    this.#refused = this.#refused.filter((k) => k !== name);
+    if (got.refused) this.#refused.push(name);
+    if (got.value === undefined) return;
+    this.#state[name] = got.value;
+    // Set from outside (the URL, the host page): show it, even in a focused field.
+    if (name === 'input' && this.#ui.input.value !== got.value) this.#ui.input.value = got.value;
+  }
+
+  /**
+   * Before drawing (every attribute read): a model of another family than the view's is replaced
+   * by the view's default, and without an input attribute the input is the model's sample.
+   */
+  #normalize() {
+    const s = this.#state;
+    const fit = fitToView(s, this.getAttribute('model'), this.getAttribute('input'), pageOrigin());
+    [s.model, s.input, this.#wrongModel] = [fit.model, fit.input, fit.wrongModel];
+    if (this.getAttribute('input') === null && this.#ui.input.value !== s.input) this.#ui.input.value = s.input;
+  }
+
+  /** The current settings: { view, model, input, layer, head, lang, hide, a, b, kind, step }. */
+  get state() {
+    return { ...this.#state, hide: [...this.#state.hide] };
+  }
+
+  /** Resolves after the next drawn view. */
+  whenRendered() {
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** The settings patch for switching to view (switchView: another family's model and input). */
+  #switchTo(view) {
+    const s = this.#state;
+    const next = switchView(s, view);
+    const patch = {};
+    for (const k of ['view', 'model', 'input', 'layer', 'head', 'kind', 'step']) if (next[k] !== s[k]) patch[k] = next[k];
+    return patch;
+  }
+
+  /** A person changed a setting: reflect it to the attribute, announce it, redraw. */
+  #userSet(patch) {
+    Object.assign(this.#state, patch);
+    if ('input' in patch && this.#ui.input.value !== patch.input) this.#ui.input.value = patch.input;
+    this.#reflecting = true;
+    try {
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === null) this.removeAttribute(k);
+        else this.setAttribute(k, Array.isArray(v) ? v.join(' ') : String(v));
+        this.#refused = this.#refused.filter((r) => r !== k);
+      }
+    } finally {
+      this.#reflecting = false;
+    }
+    this.dispatchEvent(new CustomEvent('demo-change', { detail: this.state }));
+    this.#schedule();
+  }
+
+  // ---- DOM -------------------------------------------------------------------------------------
+
+  #build() {
+    const ui = this.#ui;
+    ui.tabs = el('div', { class: 'tabs', role: 'tablist' });
+    ui.tab = {};
+    for (const view of VIEWS) {
+      ui.tab[view] = el('button', { type: 'button', role: 'tab', 'data-view': view, 'aria-selected': 'false' });
+      ui.tabs.append(ui.tab[view]);
+    }
+    ui.modelLabel = el('label', { for: 'model' });
+    ui.model = el('select', { id: 'model' });
+    ui.langLabel = el('label', { for: 'lang' });
+    ui.lang = el('select', { id: 'lang' });
+    for (const lang of LANGUAGES) ui.lang.append(el('option', { value: lang, text: t(lang, 'lang.name') }));
+    ui.modelField = el('div', { class: 'field' }, [ui.modelLabel, ui.model]);
+    ui.langField = el('div', { class: 'field' }, [ui.langLabel, ui.lang]);
+    const bar = el('div', { class: 'bar' }, [ui.tabs, ui.modelField, ui.langField]);
+
+    ui.inputLabel = el('label', { for: 'input' });
+    ui.input = el('input', {
+      id: 'input', type: 'text', maxlength: String(MAX_INPUT), autocomplete: 'off', spellcheck: 'false',
+      autocapitalize: 'off', 'aria-describedby': 'hint',
+    });
+    ui.hint = el('p', { class: 'hint', id: 'hint' });
+    ui.inputRow = el('div', { class: 'field input-row' }, [ui.inputLabel, ui.input, ui.hint]);
+    ui.status = el('p', { class: 'status', role: 'status' });
+    ui.error = el('p', { class: 'error demo-error', role: 'alert', hidden: '' });
+
+    // One host per view: the critical-path views' own nodes, made now; for the others an empty
+    // host each until its module has loaded.
+    ui.host = {};
+    for (const [name, m] of Object.entries(VIEW_MODULES)) {
+      if (m.make) {
+        this.#views[name] = m.make(this.#host).view;
+        ui.host[name] = this.#views[name].node;
+      } else {
+        ui.host[name] = el('div', { class: 'view-host', 'data-host': name });
+      }
+    }
+    ui.link = el('a', { class: 'link', target: '_blank', rel: 'noopener' });
+    ui.links = el('p', { class: 'links' }, [ui.link]);
+    ui.card = el('div', { class: 'card-host' });
+
+    this.shadowRoot.append(
+      el('style', { text: STYLE }), bar, ui.inputRow, ui.status, ui.error, ...VIEWS.map((v) => ui.host[v]), ui.links, ui.card,
+    );
+  }
+
+  #wire(signal) {
+    const ui = this.#ui;
+    const on = (node, type, fn) => node.addEventListener(type, fn, { signal });
+    for (const view of VIEWS) on(ui.tab[view], 'click', () => this.#userSet(this.#switchTo(view)));
+    on(ui.tabs, 'keydown', (e) => {
+      const i = VIEWS.indexOf(this.#state.view);
+      const j = e.key === 'ArrowRight' ? i + 1 : e.key === 'ArrowLeft' ? i - 1 : null;
+      if (j === null) return;
+      const view = VIEWS[(j + VIEWS.length) % VIEWS.length];
+      this.#userSet(this.#switchTo(view));
+      ui.tab[view].focus();
+    });
+    on(ui.model, 'change', () => this.#userSet({ model: ui.model.value, layer: 0, head: 0, kind: null, step: null }));
+    on(ui.lang, 'change', () => this.#userSet({ lang: resolveLang(ui.lang.value) }));
+    on(ui.input, 'input', () => this.#userSet({ input: cleanInput(ui.input.value), step: null }));
+  }
+
+  // ---- rendering -------------------------------------------------------------------------------
+
+  #schedule() {
+    if (this.#frame || !this.isConnected) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#render();
+    });
+  }
+
+  #showError(message) {
+    this.#ui.error.textContent = message;
+    this.#ui.error.hidden = !message;
+  }
+
+  #renderChrome() {
+    const u = this.#ui;
+    const s = this.#state;
+    const lang = s.lang;
+    const hide = new Set(s.hide);
+    if (this.#renderedLang !== lang) {
+      this.#renderedLang = lang;
+      for (const view of VIEWS) u.tab[view].textContent = t(lang, `view.${view}`);
+      u.tabs.setAttribute('aria-label', t(lang, 'view.label'));
+      u.modelLabel.textContent = t(lang, 'model.label');
+      u.langLabel.textContent = t(lang, 'lang.label');
+      u.inputLabel.textContent = t(lang, 'input.label');
+      u.input.placeholder = t(lang, 'input.placeholder');
+      u.link.textContent = t(lang, 'link.label');
+      for (const view of Object.values(this.#views)) view.texts?.(lang);
+      this.#fillModelSelect();
+    }
+    if (this.#renderedFamily !== VIEW_FAMILY[s.view]) {
+      this.#renderedFamily = VIEW_FAMILY[s.view];
+      this.#fillModelSelect();
+    }
+    u.lang.value = lang;
+    for (const view of VIEWS) {
+      u.tab[view].setAttribute('aria-selected', String(view === s.view));
+      u.tab[view].tabIndex = view === s.view ? 0 : -1;
+      u.host[view].hidden = view !== s.view;
+    }
+    u.tabs.hidden = hide.has('views');
+    // compare lists every model; forgetting always runs its pair (reversePair, forgetting-view.js)
+    u.modelField.hidden = hide.has('picker') || s.view === 'compare' || s.view === 'forgetting';
+    u.langField.hidden = hide.has('lang');
+    u.inputRow.hidden = hide.has('input');
+    this.#views.alignment.showExplain(!hide.has('explain'));
+    u.status.hidden = hide.has('status');
+    u.links.hidden = hide.has('link');
+    this.#renderCard(hide.has('card') || s.view === 'compare');
+    this.toggleAttribute('data-hide-export', hide.has('export'));
+    if (!u.model.querySelector(`option[value="${CSS.escape(s.model)}"]`)) {
+      u.model.append(el('option', { value: s.model, text: s.model })); // a same-origin path
+    }
+    u.model.value = s.model;
+    u.hint.textContent = inputHint(lang, VIEW_FAMILY[s.view], this.#cache.settled(s.model)?.model?.config.tokenizer);
+    const params = formatModelParams({ ...s, seed: null });
+    u.link.href = `${new URL('../embed.html', import.meta.url).href}?${params}`;
+  }
+
+  /**
+   * The current model's card (model-card.js) under the view, once its JSON has loaded; fetched
+   * after the first plot (the card never delays a view), once per model and page (model-cache.js).
+   */
+  #renderCard(hidden) {
+    const u = this.#ui;
+    const s = this.#state;
+    const url = cardUrl(findModel(s.model));
+    u.card.hidden = hidden || !url;
+    if (u.card.hidden) return;
+    const key = `${s.model}\u0000${s.lang}`;
+    if (this.#cardKey === key) return;
+    // Started after the model (the first plot) has loaded.
+    const card = this.#cache.card(url, this.#cache.settled(s.model) !== undefined);
+    if (!card) return;
+    this.#cardKey = key;
+    u.card.replaceChildren(card instanceof Error
+      ? el('p', { class: 'note', text: t(s.lang, 'card.unavailable', { message: card.message }) })
+      : renderCard(card, s.lang, url));
+  }
+
+  /** The model picker: the models of the view's family (untrained ones marked). */
+  #fillModelSelect() {
+    fillModelOptions(this.#ui.model, modelsFor(VIEW_FAMILY[this.#state.view] ?? 'seq2seq'), this.#state.lang);
+  }
+
+  #render() {
+    const t0 = performance.now();
+    const s = this.#state;
+    const lang = s.lang;
+    this.#normalize();
+    this.#renderChrome();
+    if (s.view !== 'reading') this.#views.reading?.pause();
+    if (this.#libError) {
+      this.#showError(t(lang, 'error.wasm', { message: this.#libError.message }));
+      return this.#finish(null, t0);
+    }
+    if (!this.#lib) {
+      this.#ui.status.textContent = t(lang, 'status.wasm');
+      return;
+    }
+    const build = t(lang, this.#lib.simd ? 'status.simd' : 'status.scalar');
+    let refused = this.#refused.includes('model') ? t(lang, 'model.refused', { value: this.getAttribute('model') }) : '';
+    if (this.#wrongModel && !refused) {
+      refused = t(lang, 'model.wrongView', { name: this.#wrongModel, family: t(lang, `family.${VIEW_FAMILY[s.view]}`), fallback: s.model });
+    }
+    const view = this.#view(s.view);
+    if (!view) {
+      if (this.#loadError) {
+        this.#showError(t(lang, 'model.failed', { name: s.view, message: this.#loadError.message }));
+        return this.#finish(null, t0);
+      }
+      this.#ui.status.textContent = `${build} ${t(lang, 'model.loading', { name: s.model })}`;
+      return;
+    }
+    const spec = VIEW_MODULES[s.view];
+    if (!spec.one) return view.update(this.#context(t0, build, refused, null));
+    const loaded = this.#cache.model(s.model);
+    if (!loaded) {
+      this.#ui.status.textContent = `${build} ${t(lang, 'model.loading', { name: s.model })}`;
+      return;
+    }
+    if (loaded.error) {
+      this.#showError([refused, modelError(lang, s.model, loaded.error)].filter(Boolean).join(' '));
+      this.#clearViews((m) => !m.keep);
+      return this.#finish(null, t0);
+    }
+    const model = loaded.model;
+    if (spec.arch && (model.architecture !== spec.arch || (s.view === 'reading' && model.config.head !== 'lm'))) {
+      // A same-origin path of another architecture: say so instead of drawing nonsense.
+      const what = model.architecture === 'memory-rnn' ? `${model.architecture} ${model.config.head}` : model.architecture;
+      this.#showError(t(lang, 'model.wrongArch', { family: t(lang, `family.${VIEW_FAMILY[s.view]}`), name: s.model, arch: what }));
+      this.#clearViews((m) => m.load); // only the views of that architecture
+      return this.#finish(null, t0);
+    }
+    view.update(this.#context(t0, build, refused, model));
+  }
+
+  /** clear() the made views whose VIEW_MODULES entry passes pick. */
+  #clearViews(pick) {
+    for (const [name, v] of Object.entries(this.#views)) if (pick(VIEW_MODULES[name])) v.clear();
+  }
+
+  /** What a view's update(ctx) is given (see the header). */
+  #context(t0, build, refused, model) {
+    return {
+      state: this.state,
+      model,
+      models: this.#cache,
+      build,
+      refused,
+      run: (m, input, options) => this.#run(m, input, options),
+      error: (message) => this.#showError(message),
+      modelError: (name, error) => modelError(this.#state.lang, name, error),
+      status: (text) => void (this.#ui.status.textContent = text),
+      elapsed: () => performance.now() - t0,
+      flushAll: () => this.shadowRoot.querySelectorAll('attn-heatmap').forEach((h) => h.flush?.()),
+      finish: (result, extra) => this.#finish(result, t0, extra),
+    };
+  }
+
+  /** The view called name; null while its module loads (then redraws). */
+  #view(name) {
+    if (this.#views[name]) return this.#views[name];
+    this.#loading[name] ??= VIEW_MODULES[name].load(this.#host).then(
+      ({ view, style }) => {
+        this.#views[name] = view;
+        if (style) this.shadowRoot.append(el('style', { text: style }));
+        this.#ui.host[name].append(view.node);
+        this.#schedule();
+      },
+      (err) => {
+        this.#loadError = err;
+        delete this.#loading[name];
+        this.#schedule();
+      },
+    );
+    return null;
+  }
+
+  #finish(result, t0, extra = {}) {
+    const ms = performance.now() - t0;
+    if (result) {
+      this.timings.push(ms);
+      if (this.timings.length > MAX_TIMINGS) this.timings.shift();
+    }
+    const key = formatModelParams({ ...this.#state, seed: null, hide: [] });
+    this.dataset.rendered = key;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const resolve of waiters) resolve();
+    this.dispatchEvent(new CustomEvent('demo-render', { detail: { key, ms, ...extra } }));
+  }
+
+  /** Run the model; null (and the message shown) when the input cannot be run. */
+  #run(model, input, options = undefined) {
+    if (!input || model.encode(input).length === 0) {
+      this.#showError(t(this.#state.lang, 'input.empty'));
+      return null;
+    }
+    try {
+      return options ? model.run(input, options) : model.run(input);
+    } catch (err) {
+      this.#showError(t(this.#state.lang, 'error.run', { message: err.message }));
+      return null;
+    }
+  }
+}
+
+/** Register <attn-demo> (and <attn-heatmap>, which it uses). Safe to call more than once. */
+export function define(tag = 'attn-demo', registry = customElements) {
+  defineHeatmap();
+  if (!registry.get(tag)) registry.define(tag, tag === 'attn-demo' ? AttnDemo : class extends AttnDemo {});
+  return registry.get(tag);
+}

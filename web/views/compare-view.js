@@ -1,0 +1,149 @@
+// compare-view.js: the Compare view of <attn-demo>: the same input through every listed seq2seq
+// model, side by side, and the difference A − B of two of them on a diverging map.
+//
+//   const view = new CompareView({ onPair: ({ a } or { b }) => … });
+//   host.append(view.node);
+//   view.update(ctx);   // from <attn-demo>: loads every model (ctx.models), runs each, draws
+//
+// Shows: one small <attn-heatmap> and output per model (the models that failed to load named and
+// skipped), two pickers A and B, and A − B (explain.js subtractMaps): B teacher-forced on A's
+// output (model.score) when both read the same vocabulary, so both rows mean the same output
+// token; otherwise the common prefix of the two free-running maps, and the note says which.
+// Holds: the view's DOM and its wiring (update). Deliberately holds no maths (explain.js) and no
+// drawing (<attn-heatmap>); the models are loaded and kept by <attn-demo>'s model cache.
+
+import { subtractMaps } from '../shared/explain.js';
+import { t } from '../shared/i18n.js';
+import { MODELS } from '../shared/models.js';
+import { el, fillModelOptions, pickMap } from '../shared/view-kit.js';
+
+/** Styles this view adds to <attn-demo>'s shadow root. */
+export const COMPARE_STYLE = `
+.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0.75rem; }
+.pair { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; margin: 0.75rem 0 0.25rem; }
+`;
+
+export class CompareView {
+  #ui = {};
+
+  /** onPair({ a } or { b }): the person picked model A or B. */
+  constructor({ onPair = () => {} } = {}) {
+    const u = this.#ui;
+    u.intro = el('p', { class: 'note' });
+    u.grid = el('div', { class: 'grid' });
+    u.skipped = el('p', { class: 'note', hidden: '' });
+    u.aLabel = el('label', { for: 'model-a' });
+    u.a = el('select', { id: 'model-a' });
+    u.bLabel = el('label', { for: 'model-b' });
+    u.b = el('select', { id: 'model-b' });
+    u.diffNote = el('p', { class: 'note' });
+    u.diffMap = el('attn-heatmap', { class: 'diff-map', colormap: 'diverging' });
+    u.diffLegend = el('p', { class: 'note' });
+    this.node = el('section', { 'data-view': 'compare' }, [
+      u.intro,
+      u.grid,
+      u.skipped,
+      el('div', { class: 'pair' }, [el('div', { class: 'field' }, [u.aLabel, u.a]), el('div', { class: 'field' }, [u.bLabel, u.b])]),
+      u.diffNote,
+      u.diffMap,
+      u.diffLegend,
+    ]);
+    u.a.addEventListener('change', () => onPair({ a: u.a.value }));
+    u.b.addEventListener('change', () => onPair({ b: u.b.value }));
+  }
+
+  /** The difference map and every model's map (for the host's flush). */
+  get heatmaps() {
+    return [...this.node.querySelectorAll('attn-heatmap')];
+  }
+
+  /** The interface strings, in lang (the pickers list every model, untrained ones marked). */
+  texts(lang) {
+    const u = this.#ui;
+    u.intro.textContent = t(lang, 'compare.intro');
+    u.aLabel.textContent = t(lang, 'compare.a');
+    u.bLabel.textContent = t(lang, 'compare.b');
+    u.diffLegend.textContent = t(lang, 'legend.diverging');
+    u.diffMap.setAttribute('lang', lang);
+    for (const select of [u.a, u.b]) fillModelOptions(select, MODELS, lang);
+  }
+
+  /** Forget the drawn maps (an input that cannot be run). */
+  clear() {
+    this.#ui.grid.replaceChildren();
+    this.#ui.diffMap.data = null;
+  }
+
+  /** Load and run every model on the input, then draw (ctx: <attn-demo>'s #context). */
+  update(ctx) {
+    const u = this.#ui;
+    const s = ctx.state;
+    const lang = s.lang;
+    const loads = MODELS.map((m) => [m.name, ctx.models.model(m.name)]);
+    if (loads.some(([, l]) => l === null)) {
+      ctx.status(`${ctx.build} ${t(lang, 'model.loading', { name: loads.filter(([, l]) => !l).map(([n]) => n).join(', ') })}`);
+      return;
+    }
+    ctx.error(ctx.refused);
+    const available = loads.filter(([, l]) => l.model);
+    const skipped = loads.filter(([, l]) => l.error).map(([n]) => n);
+    u.skipped.hidden = skipped.length === 0;
+    u.skipped.textContent = t(lang, 'compare.skipped', { names: skipped.join(', ') });
+    const results = new Map();
+    const figures = [];
+    for (const [name, { model }] of available) {
+      const result = ctx.run(model, s.input);
+      if (!result) {
+        this.clear();
+        return ctx.finish(null);
+      }
+      results.set(name, { model, result });
+      const map = pickMap(result.attention, s.layer, s.head);
+      const [rows, cols] = map.weights.shape;
+      const heatmap = el('attn-heatmap', { min: '0', max: '1', label: `${name}: ${result.output}`, 'data-model': name, lang });
+      heatmap.data = { weights: map.weights.data, rows, cols, rowLabels: map.rowLabels, colLabels: map.colLabels };
+      const output = el('span', { class: 'output', text: result.output || t(lang, 'output.none') });
+      figures.push(el('figure', { 'data-model': name }, [el('figcaption', {}, [el('strong', { text: name }), ' → ', output]), heatmap]));
+    }
+    u.grid.replaceChildren(...figures);
+    // A − B.
+    const names = available.map(([n]) => n);
+    for (const select of [u.a, u.b]) {
+      for (const option of select.options) option.disabled = !names.includes(option.value);
+    }
+    const a = names.includes(s.a) ? s.a : names[0];
+    const b = names.includes(s.b) ? s.b : names[1] ?? names[0];
+    u.a.value = a;
+    u.b.value = b;
+    if (a && b) {
+      const A = results.get(a);
+      const B = results.get(b);
+      const mapA = pickMap(A.result.attention, s.layer, s.head);
+      const [T, S] = mapA.weights.shape;
+      let bWeights;
+      let rows = T;
+      const sameVocab =
+        JSON.stringify(A.model.config.tokenizer) === JSON.stringify(B.model.config.tokenizer);
+      if (sameVocab) {
+        bWeights = B.model.score(s.input, A.result.ids).attention.data; // B forced on A's output
+        u.diffNote.textContent = t(lang, 'compare.forced');
+      } else {
+        const mapB = pickMap(B.result.attention, s.layer, s.head);
+        rows = Math.min(T, mapB.weights.shape[0]);
+        bWeights = mapB.weights.data;
+        u.diffNote.textContent = t(lang, 'compare.prefix', { rows });
+      }
+      u.diffMap.setAttribute('label', t(lang, 'heatmap.diff', { a, b }));
+      u.diffMap.data = {
+        weights: subtractMaps(mapA.weights.data, bWeights, rows, S),
+        rows,
+        cols: S,
+        rowLabels: mapA.rowLabels.slice(0, rows),
+        colLabels: mapA.colLabels,
+      };
+    }
+    ctx.status(ctx.build);
+    ctx.flushAll();
+    ctx.finish({}, { models: names });
+  }
+}

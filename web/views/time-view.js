@@ -1,0 +1,205 @@
+// time-view.js: the Over time view of <attn-demo>: a seq2seq model decodes one token at a time
+// and its attention map grows a row per token (model.startDecoding, decoder.step()).
+//
+//   const view = new TimeView({ onStep: (step) => …, current: () => ({ model, input, lang }), error });
+//   host.append(view.node);
+//   view.update(ctx);   // from <attn-demo>: decodes up to the step setting, then draws
+//
+// Shows: play / pause / step / reset, the output so far, one row per decoded token as an
+// <attn-heatmap>, and for local-p (Luong et al. 2015, eq. 9) the predicted window p_t ± D of the
+// newest row outlined. The step setting (how many tokens are decoded) is the element's: stepping
+// and playing report it (onStep), so the URL reproduces the view; a smaller step decodes again
+// from the start.
+// Holds: the decoder of the current model and input (disposed when either changes or the output
+// is complete; the element's models dispose theirs) and the play timer. Deliberately holds no
+// drawing (<attn-heatmap>) and no settings of its own.
+
+import { formatValue } from '../shared/draw.js';
+import { windowRange } from '../shared/explain.js';
+import { t } from '../shared/i18n.js';
+import { el } from '../shared/view-kit.js';
+
+const STEP_MS = 350; // play speed
+
+export class TimeView {
+  #ui = {};
+  #on;
+  #time = null; // { key, decoder, rows: Float32Array[], ids, tokens, positions, done, timer }
+
+  /**
+   * onStep(step): the number of decoded tokens changed by the person (null: reset);
+   * current(): { model (loaded, or null), input, lang } of the element now; error(message).
+   */
+  constructor({ onStep = () => {}, current = () => ({ model: null, input: '', lang: 'en' }), error = () => {} } = {}) {
+    this.#on = { onStep, current, error };
+    const u = this.#ui;
+    u.play = el('button', { type: 'button', 'data-action': 'play' });
+    u.pause = el('button', { type: 'button', 'data-action': 'pause' });
+    u.step = el('button', { type: 'button', 'data-action': 'step' });
+    u.reset = el('button', { type: 'button', 'data-action': 'reset' });
+    u.status = el('p', { class: 'note', 'aria-live': 'polite' });
+    u.outputLabel = el('span');
+    u.output = el('output', { class: 'output' });
+    u.map = el('attn-heatmap', { class: 'time-map', min: '0', max: '1' });
+    this.node = el('section', { 'data-view': 'time' }, [
+      el('div', { class: 'buttons' }, [u.play, u.pause, u.step, u.reset]),
+      u.status,
+      el('p', {}, [u.outputLabel, ' ', u.output]),
+      u.map,
+    ]);
+    u.play.addEventListener('click', () => this.#play());
+    u.pause.addEventListener('click', () => this.stop());
+    u.step.addEventListener('click', () => this.#stepOnce());
+    u.reset.addEventListener('click', () => {
+      this.#reset();
+      this.#on.onStep(null);
+    });
+  }
+
+  get heatmaps() {
+    return [this.#ui.map];
+  }
+
+  /** The interface strings, in lang. */
+  texts(lang) {
+    const u = this.#ui;
+    u.outputLabel.textContent = `${t(lang, 'output.label')}:`;
+    u.play.textContent = t(lang, 'time.play');
+    u.pause.textContent = t(lang, 'time.pause');
+    u.step.textContent = t(lang, 'time.step');
+    u.reset.textContent = t(lang, 'time.reset');
+    u.map.setAttribute('lang', lang);
+    u.map.setAttribute('label', t(lang, 'heatmap.time'));
+  }
+
+  /** Forget the drawn map (the model could not be loaded). */
+  clear() {
+    this.#ui.map.data = null;
+  }
+
+  /** Stop playing. */
+  stop() {
+    if (this.#time?.timer) clearTimeout(this.#time.timer);
+    if (this.#time) this.#time.timer = 0;
+    this.#ui.play.disabled = false;
+  }
+
+  /** The element left the document: stop, and forget the decoder (its model disposes it). */
+  dispose() {
+    this.stop();
+    this.#time = null;
+  }
+
+  /** Decode up to the step setting with the current model and draw (ctx: <attn-demo>'s #context). */
+  update(ctx) {
+    const u = this.#ui;
+    const { state: s, model } = ctx;
+    const lang = s.lang;
+    const tm = this.#at(s.step);
+    if (!tm) {
+      if (!s.input) ctx.error(t(lang, 'input.empty'));
+      u.map.data = null;
+      return ctx.finish(null);
+    }
+    ctx.error(ctx.refused);
+    const S = tm.decoder.srcTokens.length;
+    const T = tm.rows.length;
+    ctx.status(ctx.build);
+    u.output.textContent = model.decode(tm.ids);
+    u.step.disabled = tm.done;
+    u.pause.disabled = !tm.timer;
+    if (T === 0) {
+      u.map.data = null;
+      u.status.textContent = t(lang, 'time.ready');
+      return ctx.finish(null, { steps: 0 });
+    }
+    const weights = new Float32Array(T * S);
+    tm.rows.forEach((r, i) => weights.set(r, i * S));
+    u.map.data = { weights, rows: T, cols: S, rowLabels: tm.tokens, colLabels: tm.decoder.srcTokens };
+    let status = tm.done ? t(lang, 'time.done', { steps: T }) : t(lang, 'time.progress', { step: T, token: tm.tokens[T - 1] });
+    const cfg = model.config;
+    const p = tm.positions[T - 1];
+    const w = p !== undefined ? windowRange(p, cfg.window, S) : null;
+    u.map.marks = w ? [{ row: T - 1, from: w.from, to: w.to, center: p }] : [];
+    if (w) status += ` ${t(lang, 'time.window', { p: formatValue(p), d: cfg.window })}`;
+    u.status.textContent = status;
+    u.map.flush();
+    ctx.finish({}, { steps: T, done: tm.done });
+  }
+
+  #reset() {
+    this.stop();
+    this.#time?.decoder?.dispose();
+    this.#time = null;
+  }
+
+  /** The decoder of the element's current model and input, started when either changed. */
+  #ensure() {
+    const { model, input, name, lang } = this.#on.current();
+    const key = `${name}\u0000${input}`;
+    if (this.#time?.key === key) return this.#time;
+    this.#reset();
+    if (!model) return null;
+    if (!input || model.encode(input).length === 0) return null;
+    let decoder;
+    try {
+      decoder = model.startDecoding(input);
+    } catch (err) {
+      this.#on.error(t(lang, 'error.run', { message: err.message }));
+      return null;
+    }
+    this.#time = { key, model, decoder, rows: [], ids: [], tokens: [], positions: [], done: false, timer: 0 };
+    return this.#time;
+  }
+
+  /** Decode one more token of tm (no redraw); false once the output is complete. */
+  #decodeOne(tm) {
+    const s = tm.decoder.step();
+    tm.rows.push(s.weights);
+    tm.tokens.push(s.token);
+    tm.ids.push(s.id);
+    if (s.position !== undefined) tm.positions.push(s.position);
+    if (s.done) {
+      tm.done = true;
+      tm.decoder.dispose();
+      this.stop();
+    }
+    return !tm.done;
+  }
+
+  /** Step and play: one more token, and the step setting (so the URL) follows. */
+  #stepOnce() {
+    const tm = this.#ensure();
+    if (!tm || tm.done) return false;
+    const more = this.#decodeOne(tm);
+    this.#on.onStep(tm.rows.length);
+    return more;
+  }
+
+  #play() {
+    const tm = this.#ensure();
+    if (!tm) return;
+    if (tm.done) {
+      this.#reset();
+      return this.#play();
+    }
+    this.stop();
+    this.#ui.play.disabled = true;
+    const tick = () => {
+      tm.timer = 0;
+      if (this.#time !== tm || !this.node.isConnected) return;
+      if (this.#stepOnce()) tm.timer = setTimeout(tick, STEP_MS);
+    };
+    tick();
+  }
+
+  /** The decoder with exactly `step` rows decoded (none when null; fewer when the output ends
+   * first): decoded again from the start when it holds more. */
+  #at(step) {
+    const want = step ?? 0;
+    if (this.#time && this.#time.rows.length > want) this.#reset();
+    const tm = this.#ensure();
+    while (tm && !tm.done && tm.rows.length < want) this.#decodeOne(tm);
+    return tm;
+  }
+}
