@@ -12,22 +12,6 @@
 #include "attnlab.h"
 #include "kernels/kernels.h"
 
-const char *al_status_string(al_status status)
-{
-    switch (status) {
-    case AL_OK: return "ok";
-    case AL_ERR_ARGUMENT: return "invalid argument";
-    case AL_ERR_SHAPE: return "shapes disagree or a dimension is less than 1";
-    case AL_ERR_RANGE: return "index out of range";
-    case AL_ERR_NONFINITE: return "NaN or infinite value";
-    case AL_ERR_NOMEM: return "out of memory";
-    case AL_ERR_FORMAT: return "malformed file";
-    case AL_ERR_UNSUPPORTED: return "unsupported";
-    case AL_ERR_OVERFLOW: return "size overflow";
-    }
-    return "unknown status";
-}
-
 int al_simd(void) { return al_kernels_simd(); }
 
 int al_check_finite(const float *x, int n)

@@ -4,6 +4,7 @@
  */
 #include <math.h>
 
+#include "../attnlab.h"
 #include "model.h"
 #include "../models/model.h"
 #include "../models/seq2seq.h"

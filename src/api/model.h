@@ -28,7 +28,9 @@
 #ifndef AL_API_MODEL_H
 #define AL_API_MODEL_H
 
-#include "../attnlab.h"
+#include <stdint.h>
+
+#include "../base.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "train.h"
+#include "model.h"
 #include "../models/model.h"
 #include "../models/optim.h"
 #include "../models/seq2seq.h"

@@ -25,7 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attnlab.h"
+#include "base.h"
+#include "api/safetensors.h"
 #include "io/json.h"
 
 /* ------------------------------------------------------------------ tables */

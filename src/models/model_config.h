@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "../attnlab.h"
+#include "../base.h"
 
 #define AL_CFG_MAX_KEY 64     /* bytes in a config key (longer keys are unknown keys) */
 #define AL_CFG_MAX_STRING 256 /* bytes in a string value (vocabulary entries included) */

@@ -691,7 +691,7 @@ al_status al_seq2seq_decoder_step(al_s2s_decoder *d, int32_t force, int32_t *id,
     d->done = y == s->eos;
     if (done) *done = d->done;
     /* api/model.c's results policy: huge finite weights can overflow; never AL_OK with NaN/inf */
-    if (!isfinite(p) || al_check_finite(d->lp, s->Vt) >= 0 || al_check_finite(d->row, d->c.S) >= 0)
+    if (!isfinite(p) || al_first_nonfinite(d->lp, s->Vt) >= 0 || al_first_nonfinite(d->row, d->c.S) >= 0)
         return AL_ERR_NONFINITE;
     return AL_OK;
 }

@@ -424,7 +424,7 @@ al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0,
 
 /* ------------------------------------------------------------------ tensor list, export */
 
-al_status al_model_tensor_list(const al_model *m, al_tensor_list **out)
+al_status al_model_tensor_list(const struct al_model *m, al_tensor_list **out)
 {
     *out = NULL;
     const al_model_arch *A = m ? al_model_arch_get(m->arch) : NULL;
@@ -494,7 +494,7 @@ static void sb_json(sbuf *b, const char *s)
     sb_put(b, "\"", 1);
 }
 
-al_status al_model_export(const al_model *m, const float *data, uint8_t **bytes, size_t *len)
+al_status al_model_export(const struct al_model *m, const float *data, uint8_t **bytes, size_t *len)
 {
     *bytes = NULL;
     *len = 0;

@@ -70,7 +70,7 @@ al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0,
                                    float scale, double *nll);
 
 /* The model's tensor list, re-derived from its config (al_malloc'd; al_free it). */
-al_status al_model_tensor_list(const al_model *m, al_tensor_list **out);
+al_status al_model_tensor_list(const struct al_model *m, al_tensor_list **out);
 
 /*
  * Safetensors bytes (al_malloc'd, *len bytes; al_free them) of data [n_weights], laid out like
@@ -78,6 +78,6 @@ al_status al_model_tensor_list(const al_model *m, al_tensor_list **out);
  * __metadata__["config"]: the format al_model_load reads. Tensors are written in list order, the
  * header padded with spaces to a multiple of 8 bytes.
  */
-al_status al_model_export(const al_model *m, const float *data, uint8_t **bytes, size_t *len);
+al_status al_model_export(const struct al_model *m, const float *data, uint8_t **bytes, size_t *len);
 
 #endif /* AL_MODELS_SEQ2SEQ_TRAIN_H */
