@@ -11,14 +11,8 @@
 #include <string.h>
 
 #include "../attnlab.h"
+#include "../toolbox.h"
 #include "../kernels/recurrent.h"
-
-/* 1 when a·b·c·d, all >= 1, stays below 2^31 elements */
-static int count_ok(double a, double b, double c, double d)
-{
-    if (a < 1 || b < 1 || c < 1 || d < 1) return 0;
-    return a * b * c * d < 2147483648.0;
-}
 
 /* Everything both entry points check. *has_bias is 1 when the params carry biases. */
 static al_status validate(int cell, int B, int T, int I, int H, int layers, int D,
@@ -27,9 +21,9 @@ static al_status validate(int cell, int B, int T, int I, int H, int layers, int 
     int G = al_recurrent_gates(cell);
     if (G == 0 || !x || !params) return AL_ERR_ARGUMENT;
     if (B < 1 || T < 1 || I < 1 || H < 1 || layers < 1) return AL_ERR_SHAPE;
-    if (!count_ok(B, T, I, 1) || !count_ok(B, T, D, H) || !count_ok(B, T, G, H) ||
-        !count_ok(G, H, I, 1) || !count_ok(G, H, D, H) || !count_ok(layers, D, B, H) ||
-        !count_ok(layers, D, 4, 1))
+    if (!al_count_ok(B, T, I, 1) || !al_count_ok(B, T, D, H) || !al_count_ok(B, T, G, H) ||
+        !al_count_ok(G, H, I, 1) || !al_count_ok(G, H, D, H) || !al_count_ok(layers, D, B, H) ||
+        !al_count_ok(layers, D, 4, 1))
         return AL_ERR_OVERFLOW;
     *has_bias = params[2] != NULL;
     for (int k = 0; k < layers * D; k++) {
@@ -38,18 +32,6 @@ static al_status validate(int cell, int B, int T, int I, int H, int layers, int 
         if ((p[2] != NULL) != *has_bias || (p[3] != NULL) != *has_bias) return AL_ERR_ARGUMENT;
     }
     return AL_OK;
-}
-
-/* al_malloc for n floats, refusing byte counts size_t cannot hold (wasm32: 4 GiB). */
-static float *alloc_floats(double n, al_status *st)
-{
-    if (n * sizeof(float) >= (double)SIZE_MAX) {
-        *st = AL_ERR_OVERFLOW;
-        return NULL;
-    }
-    float *p = al_malloc((size_t)n * sizeof(float));
-    *st = p ? AL_OK : AL_ERR_NOMEM;
-    return p;
 }
 
 static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
@@ -73,7 +55,7 @@ al_status al_recurrent_forward(int cell, int B, int T, int I, int H, int layers,
     const size_t n_scr = al_recurrent_layer_forward_scratch(cell, B, T, H);
     /* + 16 floats: the gate rows start on a 64-byte line (al_malloc promises 8 bytes), so the
      * per-step gate loads never straddle one */
-    float *mem = alloc_floats((double)n_gates + n_state + 2.0 * n_buf + n_scr + 16, &st);
+    float *mem = al_alloc_floats((double)n_gates + n_state + 2.0 * n_buf + n_scr + 16, &st);
     if (!mem) return st;
     float *gates = (float *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
     float *state = gates + n_gates, *buf = state + n_state;
@@ -124,7 +106,7 @@ al_status al_recurrent_backward(int cell, int B, int T, int I, int H, int layers
     const size_t n_y = BT * DH, n_gates = BT * G * H, n_state = rnn ? 0 : BT * H;
     const size_t n_scr = max_size(al_recurrent_layer_forward_scratch(cell, B, T, H),
                                   al_recurrent_layer_backward_scratch(cell, B, T, H));
-    float *mem = alloc_floats((double)layers * n_y + (double)LD * (n_gates + n_state) +
+    float *mem = al_alloc_floats((double)layers * n_y + (double)LD * (n_gates + n_state) +
                               2.0 * n_y + n_scr, &st);
     if (!mem) return st;
     float *Y = mem, *gates = Y + layers * n_y, *state = gates + LD * n_gates;

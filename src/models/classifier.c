@@ -20,6 +20,7 @@
 #include "../kernels/attention_pooling.h"
 #include "../kernels/kernels.h"
 #include "../kernels/recurrent.h"
+#include "../toolbox.h"
 
 /* ------------------------------------------------------------------ config */
 
@@ -33,7 +34,6 @@ static const char *const TOKENIZER_KEYS[] = { "type", "vocab", "unk", "pad", NUL
 static const char *const POOLINGS[] = { "attention", "han", "structured", NULL };
 static const char *const TOKENIZERS[] = { "word", NULL };
 
-#define TRY(x) do { al_status st_ = (x); if (st_ != AL_OK) return st_; } while (0)
 #define FIELD(f) offsetof(al_classifier, f)
 
 /* tokenizer {type, vocab, unk, pad?} and, for han, sentenceSeparator (a vocab entry) */
@@ -41,19 +41,20 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_classifier *c, char *err,
 {
     al_cfg tok;
     int type;
-    TRY(al_cfg_object(cfg, "tokenizer", "tokenizer.", &tok, err, errlen));
-    TRY(al_cfg_check_keys(&tok, TOKENIZER_KEYS, err, errlen));
-    TRY(al_cfg_enum(&tok, "type", TOKENIZERS, -1, &type, err, errlen));
+    AL_TRY(al_cfg_object(cfg, "tokenizer", "tokenizer.", &tok, err, errlen));
+    AL_TRY(al_cfg_check_keys(&tok, TOKENIZER_KEYS, err, errlen));
+    AL_TRY(al_cfg_enum(&tok, "type", TOKENIZERS, -1, &type, err, errlen));
     char unk[AL_CFG_MAX_STRING], pad[AL_CFG_MAX_STRING], sep[AL_CFG_MAX_STRING];
     const int has_pad = al_cfg_has(&tok, "pad");
-    TRY(al_cfg_string(&tok, "unk", unk, sizeof unk, err, errlen));
-    if (has_pad) TRY(al_cfg_string(&tok, "pad", pad, sizeof pad, err, errlen));
+    AL_TRY(al_cfg_string(&tok, "unk", unk, sizeof unk, err, errlen));
+    if (has_pad) AL_TRY(al_cfg_string(&tok, "pad", pad, sizeof pad, err, errlen));
     if (c->pooling == AL_CLF_HAN) {
-        TRY(al_cfg_string(cfg, "sentenceSeparator", sep, sizeof sep, err, errlen));
+        AL_TRY(al_cfg_string(cfg, "sentenceSeparator", sep, sizeof sep, err, errlen));
     }
     const char *find[3] = { unk, has_pad ? pad : unk, c->pooling == AL_CLF_HAN ? sep : unk };
     int found[3];
-    TRY(al_cfg_string_array(&tok, "vocab", AL_CLF_MAX_VOCAB, &c->V, find, found, 3, err, errlen));
+    AL_TRY(al_cfg_string_array(&tok, "vocab", AL_CLF_MAX_VOCAB, &c->V, find, found, 3, err,
+                               errlen));
     if (found[0] < 0) {
         return al_model_errf(err, errlen, AL_ERR_FORMAT,
                              "config \"tokenizer.unk\": \"%s\" is not in tokenizer.vocab", unk);
@@ -152,9 +153,9 @@ static al_status list_rnn(al_tensor_list *l, const al_classifier *c, const char 
                 if (d) for (const char *q = "_reverse"; *q; q++) *p++ = *q;
                 *p = 0;
                 const int idx = (layer * c->dirs + d) * 4 + k;
-                TRY(al_tensor_list_add(l, name, c->G * r->Hs, k == 0 ? in : k == 1 ? r->Hs : 0,
-                                       field + offsetof(al_clf_rnn, p) +
-                                           sizeof(float *) * (size_t)idx));
+                AL_TRY(al_tensor_list_add(l, name, c->G * r->Hs, k == 0 ? in : k == 1 ? r->Hs : 0,
+                                          field + offsetof(al_clf_rnn, p) +
+                                              sizeof(float *) * (size_t)idx));
             }
         }
     }
@@ -165,7 +166,7 @@ static al_status list_rnn(al_tensor_list *l, const al_classifier *c, const char 
 static al_status hidden(const al_cfg *cfg, const char *key, int dflt, int dirs, int *out,
                         char *err, size_t errlen)
 {
-    TRY(al_cfg_int(cfg, key, 1, AL_CLF_MAX_DIM, dflt, out, err, errlen));
+    AL_TRY(al_cfg_int(cfg, key, 1, AL_CLF_MAX_DIM, dflt, out, err, errlen));
     if (dirs == 2 && *out % 2) {
         return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
                              "config \"%s\": %d must be even with \"bidirectional\" "
@@ -180,66 +181,66 @@ static al_status classifier_parse(const al_cfg *cfg, void *impl, al_tensor_list 
     al_classifier *c = impl;
     int bidir, H;
     memset(c, 0, sizeof *c);
-    TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
-    TRY(al_cfg_cell(cfg, &c->cell, &c->G, err, errlen));
-    TRY(al_cfg_int(cfg, "embeddingSize", 1, AL_CLF_MAX_DIM, -1, &c->E, err, errlen));
-    TRY(al_cfg_int(cfg, "numLayers", 1, AL_CLF_MAX_LAYERS, -1, &c->L, err, errlen));
-    TRY(al_cfg_bool(cfg, "bidirectional", 0, &bidir, err, errlen));
+    AL_TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
+    AL_TRY(al_cfg_cell(cfg, &c->cell, &c->G, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "embeddingSize", 1, AL_CLF_MAX_DIM, -1, &c->E, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "numLayers", 1, AL_CLF_MAX_LAYERS, -1, &c->L, err, errlen));
+    AL_TRY(al_cfg_bool(cfg, "bidirectional", 0, &bidir, err, errlen));
     c->dirs = bidir ? 2 : 1;
-    TRY(hidden(cfg, "hiddenSize", -1, c->dirs, &H, err, errlen));
-    TRY(al_cfg_enum(cfg, "pooling", POOLINGS, -1, &c->pooling, err, errlen));
+    AL_TRY(hidden(cfg, "hiddenSize", -1, c->dirs, &H, err, errlen));
+    AL_TRY(al_cfg_enum(cfg, "pooling", POOLINGS, -1, &c->pooling, err, errlen));
     c->enc.I = c->E;
     c->enc.H = H;
     c->enc.Hs = H / c->dirs;
     if (c->pooling != AL_CLF_ATTENTION) {
-        TRY(al_cfg_int(cfg, "attentionSize", 1, AL_CLF_MAX_DIM, -1, &c->da, err, errlen));
+        AL_TRY(al_cfg_int(cfg, "attentionSize", 1, AL_CLF_MAX_DIM, -1, &c->da, err, errlen));
     }
     if (c->pooling == AL_CLF_STRUCTURED) {
-        TRY(al_cfg_int(cfg, "hops", 1, AL_CLF_MAX_HOPS, -1, &c->r, err, errlen));
+        AL_TRY(al_cfg_int(cfg, "hops", 1, AL_CLF_MAX_HOPS, -1, &c->r, err, errlen));
     }
     /* range-checked for every pooling (a typo fails anywhere), used by structured's training */
-    TRY(cfg_nonneg(cfg, "penaltyCoefficient", AL_CLF_MAX_PENALTY, &c->pc, err, errlen));
+    AL_TRY(cfg_nonneg(cfg, "penaltyCoefficient", AL_CLF_MAX_PENALTY, &c->pc, err, errlen));
     if (c->pooling != AL_CLF_STRUCTURED) c->pc = 0.0f;
     if (c->pooling == AL_CLF_HAN) {
         int Hsent;
-        TRY(hidden(cfg, "sentenceHiddenSize", H, c->dirs, &Hsent, err, errlen));
-        TRY(al_cfg_int(cfg, "sentenceAttentionSize", 1, AL_CLF_MAX_DIM, c->da, &c->das, err,
-                       errlen));
+        AL_TRY(hidden(cfg, "sentenceHiddenSize", H, c->dirs, &Hsent, err, errlen));
+        AL_TRY(al_cfg_int(cfg, "sentenceAttentionSize", 1, AL_CLF_MAX_DIM, c->da, &c->das, err,
+                          errlen));
         c->senc.I = H;
         c->senc.H = Hsent;
         c->senc.Hs = Hsent / c->dirs;
     }
-    TRY(al_cfg_string_array(cfg, "labels", AL_CLF_MAX_LABELS, &c->C, NULL, NULL, 0, err,
-                            errlen));
-    TRY(parse_tokenizer(cfg, c, err, errlen));
+    AL_TRY(al_cfg_string_array(cfg, "labels", AL_CLF_MAX_LABELS, &c->C, NULL, NULL, 0, err,
+                               errlen));
+    AL_TRY(parse_tokenizer(cfg, c, err, errlen));
     c->K = c->pooling == AL_CLF_ATTENTION ? H : c->pooling == AL_CLF_STRUCTURED ? c->r * H
            : c->senc.H;
 
     /* the tensors, in the order they are stored in the model's block */
-    TRY(al_tensor_list_add(l, "embedding.weight", c->V, c->E, FIELD(emb)));
+    AL_TRY(al_tensor_list_add(l, "embedding.weight", c->V, c->E, FIELD(emb)));
     switch (c->pooling) {
     case AL_CLF_ATTENTION:
-        TRY(list_rnn(l, c, "encoder.", FIELD(enc)));
-        TRY(al_tensor_list_add(l, "pooling.w", H, 0, FIELD(w)));
+        AL_TRY(list_rnn(l, c, "encoder.", FIELD(enc)));
+        AL_TRY(al_tensor_list_add(l, "pooling.w", H, 0, FIELD(w)));
         break;
     case AL_CLF_STRUCTURED:
-        TRY(list_rnn(l, c, "encoder.", FIELD(enc)));
-        TRY(al_tensor_list_add(l, "pooling.W_s1", c->da, H, FIELD(W_s1)));
-        TRY(al_tensor_list_add(l, "pooling.W_s2", c->r, c->da, FIELD(W_s2)));
+        AL_TRY(list_rnn(l, c, "encoder.", FIELD(enc)));
+        AL_TRY(al_tensor_list_add(l, "pooling.W_s1", c->da, H, FIELD(W_s1)));
+        AL_TRY(al_tensor_list_add(l, "pooling.W_s2", c->r, c->da, FIELD(W_s2)));
         break;
     default: /* han */
-        TRY(list_rnn(l, c, "word_encoder.", FIELD(enc)));
-        TRY(al_tensor_list_add(l, "word_pooling.W", c->da, H, FIELD(Ww)));
-        TRY(al_tensor_list_add(l, "word_pooling.b", c->da, 0, FIELD(bw)));
-        TRY(al_tensor_list_add(l, "word_pooling.u", c->da, 0, FIELD(uw)));
-        TRY(list_rnn(l, c, "sentence_encoder.", FIELD(senc)));
-        TRY(al_tensor_list_add(l, "sentence_pooling.W", c->das, c->senc.H, FIELD(Wsn)));
-        TRY(al_tensor_list_add(l, "sentence_pooling.b", c->das, 0, FIELD(bsn)));
-        TRY(al_tensor_list_add(l, "sentence_pooling.u", c->das, 0, FIELD(usn)));
+        AL_TRY(list_rnn(l, c, "word_encoder.", FIELD(enc)));
+        AL_TRY(al_tensor_list_add(l, "word_pooling.W", c->da, H, FIELD(Ww)));
+        AL_TRY(al_tensor_list_add(l, "word_pooling.b", c->da, 0, FIELD(bw)));
+        AL_TRY(al_tensor_list_add(l, "word_pooling.u", c->da, 0, FIELD(uw)));
+        AL_TRY(list_rnn(l, c, "sentence_encoder.", FIELD(senc)));
+        AL_TRY(al_tensor_list_add(l, "sentence_pooling.W", c->das, c->senc.H, FIELD(Wsn)));
+        AL_TRY(al_tensor_list_add(l, "sentence_pooling.b", c->das, 0, FIELD(bsn)));
+        AL_TRY(al_tensor_list_add(l, "sentence_pooling.u", c->das, 0, FIELD(usn)));
         break;
     }
-    TRY(al_tensor_list_add(l, "classifier.weight", c->C, c->K, FIELD(cls_w)));
-    TRY(al_tensor_list_add(l, "classifier.bias", c->C, 0, FIELD(cls_b)));
+    AL_TRY(al_tensor_list_add(l, "classifier.weight", c->C, c->K, FIELD(cls_w)));
+    AL_TRY(al_tensor_list_add(l, "classifier.bias", c->C, 0, FIELD(cls_b)));
     return AL_OK;
 }
 

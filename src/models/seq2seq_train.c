@@ -14,8 +14,7 @@
 #include "../kernels/attention_additive_luong.h"
 #include "../kernels/kernels.h"
 #include "../kernels/recurrent.h"
-
-#define TRY(x) do { al_status st_ = (x); if (st_ != AL_OK) return st_; } while (0)
+#include "../toolbox.h"
 
 static long lmax(long a, long b) { return a > b ? a : b; }
 
@@ -499,7 +498,7 @@ al_status al_model_export(const struct al_model *m, const float *data, uint8_t *
     *bytes = NULL;
     *len = 0;
     al_tensor_list *l;
-    TRY(al_model_tensor_list(m, &l));
+    AL_TRY(al_model_tensor_list(m, &l));
     sbuf h = { NULL, 0, 0, 0 };
     sb_str(&h, "{\"__metadata__\":{\"config\":");
     sb_json(&h, m->config);
