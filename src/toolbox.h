@@ -6,7 +6,11 @@
  *     al_status st;
  *     float *scratch = al_alloc_floats((double)need, &st);
  *     if (!scratch) return st;
+ *     return al_errf(err, errlen, AL_ERR_FORMAT, "missing tensor \"%s\"", name);
  *
+ * Messages: every message attnlab writes goes through al_msg, into a caller's buffer, cut to fit
+ * and never ending in half a UTF-8 character. No vsnprintf: it would pull libc's whole printf
+ * machinery (tens of KB) into the .wasm for a handful of error messages.
  * Deliberately not here: anything a caller of attnlab.h sees (base.h), any maths (kernels/).
  */
 #ifndef AL_TOOLBOX_H
@@ -30,5 +34,24 @@ int al_count_ok(double a, double b, double c, double d);
  * st may be NULL. Free with al_free.
  */
 float *al_alloc_floats(double n, al_status *st);
+
+/* A message being written into buf [cap]: truncated when full, always NUL-terminated (when
+ * cap > 0); a NULL buf or cap 0 writes nothing. Start with { buf, cap, 0 } and buf[0] = 0. */
+typedef struct {
+    char *buf;  /* [cap] */
+    size_t cap;
+    size_t len; /* bytes written, NUL excluded */
+} al_msg;
+
+void al_msg_put(al_msg *m, const char *s, size_t n); /* s [n] */
+void al_msg_str(al_msg *m, const char *s);
+void al_msg_uint(al_msg *m, unsigned long long v);   /* decimal */
+void al_msg_int(al_msg *m, long long v);
+/* Drop a UTF-8 sequence cut in half by truncation, so the message decodes cleanly. */
+void al_msg_end(al_msg *m);
+
+/* Write fmt into err [errlen] (when non-NULL) and return status: %s (a string, cut to 96 bytes:
+ * names are cut, not the message; NULL prints "(null)"), %d (an int) and %% only. */
+al_status al_errf(char *err, size_t errlen, al_status status, const char *fmt, ...);
 
 #endif /* AL_TOOLBOX_H */

@@ -56,16 +56,16 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_classifier *c, char *err,
     AL_TRY(al_cfg_string_array(&tok, "vocab", AL_CLF_MAX_VOCAB, &c->V, find, found, 3, err,
                                errlen));
     if (found[0] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.unk\": \"%s\" is not in tokenizer.vocab", unk);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.unk\": \"%s\" is not in tokenizer.vocab", unk);
     }
     if (found[1] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.pad\": \"%s\" is not in tokenizer.vocab", pad);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.pad\": \"%s\" is not in tokenizer.vocab", pad);
     }
     if (found[2] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"sentenceSeparator\": \"%s\" is not in tokenizer.vocab", sep);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"sentenceSeparator\": \"%s\" is not in tokenizer.vocab", sep);
     }
     c->sep = c->pooling == AL_CLF_HAN ? found[2] : -1;
     return AL_OK;
@@ -105,8 +105,8 @@ static al_status cfg_nonneg(const al_cfg *cfg, const char *key, double hi, float
     const char *raw;
     size_t n;
     if (json_number(&c, &raw, &n)) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT, "config \"%s\": must be a number, not %s",
-                             key, json_kind(&c));
+        return al_errf(err, errlen, AL_ERR_FORMAT, "config \"%s\": must be a number, not %s",
+                       key, json_kind(&c));
     }
     double m = 0.0;
     long e = 0, ex = 0;
@@ -128,8 +128,8 @@ static al_status cfg_nonneg(const al_cfg *cfg, const char *key, double hi, float
         const size_t k = n < sizeof text - 1 ? n : sizeof text - 1;
         memcpy(text, raw, k);
         text[k] = 0;
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"%s\": %s is out of range [0, %d]", key, text, (int)hi);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"%s\": %s is out of range [0, %d]", key, text, (int)hi);
     }
     *out = (float)v;
     return AL_OK;
@@ -168,9 +168,9 @@ static al_status hidden(const al_cfg *cfg, const char *key, int dflt, int dirs, 
 {
     AL_TRY(al_cfg_int(cfg, key, 1, AL_CLF_MAX_DIM, dflt, out, err, errlen));
     if (dirs == 2 && *out % 2) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"%s\": %d must be even with \"bidirectional\" "
-                             "(each direction has %s / 2 units)", key, *out, key);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"%s\": %d must be even with \"bidirectional\" "
+                       "(each direction has %s / 2 units)", key, *out, key);
     }
     return AL_OK;
 }

@@ -56,9 +56,9 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_memory_rnn *r, char *err,
     AL_TRY(al_cfg_string_array(&tok, "vocab", MAX_VOCAB, &r->V, find, found, 4, err, errlen));
     for (int k = 0; k < 4; k++) {
         if (found[k] < 0) {
-            return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                                 "config \"tokenizer.%s\": \"%s\" is not in tokenizer.vocab",
-                                 special[k], find[k]);
+            return al_errf(err, errlen, AL_ERR_FORMAT,
+                           "config \"tokenizer.%s\": \"%s\" is not in tokenizer.vocab",
+                           special[k], find[k]);
         }
     }
     return AL_OK;

@@ -79,7 +79,4 @@ al_status al_cfg_string_array(const al_cfg *cfg, const char *key, int max_len, i
  */
 al_status al_cfg_cell(const al_cfg *cfg, int *cell, int *gates, char *err, size_t errlen);
 
-/* snprintf into err (when non-NULL) and return status; used by every loader message. */
-al_status al_model_errf(char *err, size_t errlen, al_status status, const char *fmt, ...);
-
 #endif /* AL_MODELS_MODEL_CONFIG_H */

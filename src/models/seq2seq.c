@@ -58,18 +58,18 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_seq2seq *s, char *err, si
     AL_TRY(al_cfg_string_array(&tok, "srcVocab", AL_S2S_MAX_VOCAB, &s->Vs, find, found, 3, err,
                                errlen));
     if (found[2] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.unk\": \"%s\" is not in tokenizer.srcVocab", unk);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.unk\": \"%s\" is not in tokenizer.srcVocab", unk);
     }
     AL_TRY(al_cfg_string_array(&tok, "tgtVocab", AL_S2S_MAX_VOCAB, &s->Vt, find, found, 3, err,
                                errlen));
     if (found[0] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.bos\": \"%s\" is not in tokenizer.tgtVocab", bos);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.bos\": \"%s\" is not in tokenizer.tgtVocab", bos);
     }
     if (found[1] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.eos\": \"%s\" is not in tokenizer.tgtVocab", eos);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.eos\": \"%s\" is not in tokenizer.tgtVocab", eos);
     }
     s->bos = found[0];
     s->eos = found[1];
@@ -90,17 +90,17 @@ static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l,
     AL_TRY(al_cfg_bool(cfg, "bidirectional", 0, &bidir, err, errlen));
     s->dirs = bidir ? 2 : 1;
     if (bidir && s->H % 2) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"hiddenSize\": %d must be even with \"bidirectional\" "
-                             "(each direction has hiddenSize / 2 units)", s->H);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"hiddenSize\": %d must be even with \"bidirectional\" "
+                       "(each direction has hiddenSize / 2 units)", s->H);
     }
     s->Hs = s->H / s->dirs;
     AL_TRY(al_cfg_enum(cfg, "attention", ATTENTIONS, -1, &s->attention, err, errlen));
     AL_TRY(al_cfg_enum(cfg, "style", STYLES, -1, &s->style, err, errlen));
     AL_TRY(al_cfg_bool(cfg, "inputFeeding", 0, &s->input_feeding, err, errlen));
     if (s->input_feeding && (s->style != AL_S2S_LUONG || s->attention == AL_S2S_NONE)) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"inputFeeding\": needs \"style\": \"luong\" and an attention");
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"inputFeeding\": needs \"style\": \"luong\" and an attention");
     }
     AL_TRY(al_cfg_int(cfg, "maxLength", 1, 1024, 50, &s->max_length, err, errlen));
 

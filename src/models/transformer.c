@@ -49,40 +49,40 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_transformer *m, char *err
     AL_TRY(al_cfg_string(&tok, "unk", unk, sizeof unk, err, errlen));
     if (al_cfg_has(&tok, "pad")) AL_TRY(al_cfg_string(&tok, "pad", pad, sizeof pad, err, errlen));
     if (m->variant != AL_TF_ENCODER && !has_eos) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config: missing key \"tokenizer.eos\" (a string; variant \"%s\" "
-                             "stops generating on it)", VARIANTS[m->variant]);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config: missing key \"tokenizer.eos\" (a string; variant \"%s\" "
+                       "stops generating on it)", VARIANTS[m->variant]);
     }
     if (m->variant == AL_TF_ENCODER_DECODER && !has_bos) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config: missing key \"tokenizer.bos\" (a string; the decoder "
-                             "starts from it)");
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config: missing key \"tokenizer.bos\" (a string; the decoder "
+                       "starts from it)");
     }
     const char *find[3] = { bos, eos, unk };
     int found[3];
     AL_TRY(al_cfg_string_array(&tok, "srcVocab", AL_TF_MAX_VOCAB, &m->Vs, find, found, 3, err,
                                errlen));
     if (found[2] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.unk\": \"%s\" is not in tokenizer.srcVocab", unk);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.unk\": \"%s\" is not in tokenizer.srcVocab", unk);
     }
     AL_TRY(al_cfg_string_array(&tok, "tgtVocab", AL_TF_MAX_VOCAB, &m->Vt, find, found, 3, err,
                                errlen));
     if (has_bos && found[0] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.bos\": \"%s\" is not in tokenizer.tgtVocab", bos);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.bos\": \"%s\" is not in tokenizer.tgtVocab", bos);
     }
     if (has_eos && found[1] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.eos\": \"%s\" is not in tokenizer.tgtVocab", eos);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.eos\": \"%s\" is not in tokenizer.tgtVocab", eos);
     }
     m->bos = has_bos ? found[0] : -1;
     m->eos = has_eos ? found[1] : -1;
     if (m->variant == AL_TF_DECODER && m->Vs != m->Vt) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"tokenizer\": variant \"decoder\" reads and writes one "
-                             "vocabulary, but srcVocab has %d entries and tgtVocab %d "
-                             "(give the same list twice)", m->Vs, m->Vt);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"tokenizer\": variant \"decoder\" reads and writes one "
+                       "vocabulary, but srcVocab has %d entries and tgtVocab %d "
+                       "(give the same list twice)", m->Vs, m->Vt);
     }
     return AL_OK;
 }
@@ -166,9 +166,9 @@ static al_status transformer_parse(const al_cfg *cfg, void *impl, al_tensor_list
     AL_TRY(al_cfg_int(cfg, "embeddingSize", 1, AL_TF_MAX_DIM, -1, &m->E, err, errlen));
     AL_TRY(al_cfg_int(cfg, "numHeads", 1, AL_TF_MAX_HEADS, -1, &m->H, err, errlen));
     if (m->E % m->H) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"numHeads\": %d does not divide \"embeddingSize\" %d (each "
-                             "head is embeddingSize / numHeads wide)", m->H, m->E);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"numHeads\": %d does not divide \"embeddingSize\" %d (each "
+                       "head is embeddingSize / numHeads wide)", m->H, m->E);
     }
     AL_TRY(al_cfg_int(cfg, "feedforwardSize", 1, AL_TF_MAX_DIM, -1, &m->F, err, errlen));
     AL_TRY(al_cfg_int(cfg, "numLayers", 1, ed ? AL_TF_MAX_LAYERS_ED : AL_TF_MAX_LAYERS, -1, &m->L,
@@ -181,16 +181,16 @@ static al_status transformer_parse(const al_cfg *cfg, void *impl, al_tensor_list
         AL_TRY(al_cfg_int(cfg, "maxRelativePosition", 1, AL_TF_MAX_POSITIONS, -1, &m->lc.rel_k, err,
                           errlen));
         if (ed && m->L > AL_TF_MAX_LAYERS_ED_REL) {
-            return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                                 "config \"numLayers\": %d is out of range for an encoder-decoder "
-                                 "with relative positions (an integer in [1, %d]: the relative "
-                                 "tables add 4 tensors a layer pair)", m->L,
-                                 AL_TF_MAX_LAYERS_ED_REL);
+            return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                           "config \"numLayers\": %d is out of range for an encoder-decoder "
+                           "with relative positions (an integer in [1, %d]: the relative "
+                           "tables add 4 tensors a layer pair)", m->L,
+                           AL_TF_MAX_LAYERS_ED_REL);
         }
     } else if (al_cfg_has(cfg, "maxRelativePosition")) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"maxRelativePosition\": only for \"positions\": "
-                             "\"relative\" (this config has \"%s\")", POSITIONS[m->positions]);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"maxRelativePosition\": only for \"positions\": "
+                       "\"relative\" (this config has \"%s\")", POSITIONS[m->positions]);
     }
     AL_TRY(al_cfg_bool(cfg, "normFirst", 0, &m->lc.norm_first, err, errlen));
     AL_TRY(al_cfg_enum(cfg, "activation", ACTIVATIONS, 0, &act, err, errlen));
