@@ -203,31 +203,26 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
 
 static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
+static al_init init_rule(const al_tensor_spec *t, int k, const void *impl)
+{
+    const al_classifier *c = impl;
+    const char *name = t->name;
+    if (strcmp(name, "embedding.weight") == 0) return (al_init){ AL_INIT_NORMAL, 0.0 };
+    double fan;
+    if (starts(name, "encoder.") || starts(name, "word_encoder.")) fan = c->enc.Hs;
+    else if (starts(name, "sentence_encoder.")) fan = c->senc.Hs;
+    else if (t->rank == 2) fan = t->dim[1];                     /* nn.Linear weights */
+    else if (strcmp(name, "word_pooling.b") == 0) fan = c->enc.H; /* the bias of W h */
+    else if (strcmp(name, "sentence_pooling.b") == 0) fan = c->senc.H;
+    else if (strcmp(name, "classifier.bias") == 0) fan = c->K;
+    else fan = t->dim[0]; /* context vectors w, u: a Linear(len, 1) weight */
+    return (al_init){ AL_INIT_UNIFORM, 1.0 / sqrt(fan) };
+}
+
 void al_classifier_init(const al_tensor_list *list, const al_classifier *c, float *weights,
                         uint32_t seed)
 {
-    al_rng r;
-    al_rng_seed(&r, seed);
-    float *w = weights;
-    for (int k = 0; k < list->n; k++) {
-        const al_tensor_spec *t = &list->t[k];
-        const long n = (long)t->dim[0] * (t->rank == 2 ? t->dim[1] : 1);
-        const char *name = t->name;
-        if (strcmp(name, "embedding.weight") == 0) {
-            al_rng_normal(&r, w, n);
-        } else {
-            double fan;
-            if (starts(name, "encoder.") || starts(name, "word_encoder.")) fan = c->enc.Hs;
-            else if (starts(name, "sentence_encoder.")) fan = c->senc.Hs;
-            else if (t->rank == 2) fan = t->dim[1];                     /* nn.Linear weights */
-            else if (strcmp(name, "word_pooling.b") == 0) fan = c->enc.H; /* the bias of W h */
-            else if (strcmp(name, "sentence_pooling.b") == 0) fan = c->senc.H;
-            else if (strcmp(name, "classifier.bias") == 0) fan = c->K;
-            else fan = t->dim[0]; /* context vectors w, u: a Linear(len, 1) weight */
-            al_rng_bounded(&r, w, n, 1.0 / sqrt(fan));
-        }
-        w += n;
-    }
+    al_init_weights(list, c, weights, seed, init_rule);
 }
 
 /* ------------------------------------------------------------------ hooks */

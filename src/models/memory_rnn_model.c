@@ -225,24 +225,21 @@ al_status al_memory_rnn_forward(const al_memory_rnn *r, const int32_t *ids, int 
 
 /* ------------------------------------------------------------------ training hooks */
 
+static al_init init_rule(const al_tensor_spec *t, int k, const void *impl)
+{
+    const al_memory_rnn *r = impl;
+    if (k == 0) return (al_init){ AL_INIT_NORMAL, 0.0 };              /* embedding.weight */
+    double fan = t->rank == 2 ? t->dim[1] : r->H;     /* nn.Linear; out/classifier bias */
+    if (r->cell == AL_MEM_LSTM && strncmp(t->name, "cell.", 5) == 0) fan = r->H; /* nn.LSTM */
+    else if (strcmp(t->name, "cell.b") == 0) fan = r->E + r->H;  /* bias of W / A [·, H+E] */
+    else if (strcmp(t->name, "cell.v") == 0) fan = t->dim[0];    /* a Linear(n, 1) weight */
+    return (al_init){ AL_INIT_UNIFORM, 1.0 / sqrt(fan) };
+}
+
 void al_memory_rnn_init_hook(const al_tensor_list *list, const void *impl, float *weights,
                             uint32_t seed)
 {
-    const al_memory_rnn *r = impl;
-    al_rng g;
-    al_rng_seed(&g, seed);
-    float *w = weights;
-    for (int k = 0; k < list->n; k++) {
-        const al_tensor_spec *t = &list->t[k];
-        const long n = (long)t->dim[0] * (t->rank == 2 ? t->dim[1] : 1);
-        double fan = t->rank == 2 ? t->dim[1] : r->H;     /* nn.Linear; out/classifier bias */
-        if (r->cell == AL_MEM_LSTM && strncmp(t->name, "cell.", 5) == 0) fan = r->H; /* nn.LSTM */
-        else if (strcmp(t->name, "cell.b") == 0) fan = r->E + r->H;  /* bias of W / A [·, H+E] */
-        else if (strcmp(t->name, "cell.v") == 0) fan = t->dim[0];    /* a Linear(n, 1) weight */
-        if (k == 0) al_rng_normal(&g, w, n);                         /* embedding.weight */
-        else al_rng_bounded(&g, w, n, 1.0 / sqrt(fan));
-        w += n;
-    }
+    al_init_weights(list, impl, weights, seed, init_rule);
 }
 
 al_status al_memory_rnn_example_hook(const void *impl, const int32_t *src, int S,

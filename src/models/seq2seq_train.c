@@ -371,30 +371,25 @@ done:
 
 static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
+static al_init init_rule(const al_tensor_spec *t, int k, const void *impl)
+{
+    const al_seq2seq *s = impl;
+    const char *name = t->name;
+    if (strstr(name, "embedding")) return (al_init){ AL_INIT_NORMAL, 0.0 };
+    double fan;
+    if (starts(name, "encoder.")) fan = s->Hs;
+    else if (starts(name, "decoder.")) fan = s->H;
+    else if (strcmp(name, "attention.bias") == 0) fan = s->H;
+    else if (strcmp(name, "out.bias") == 0) fan = s->dout;
+    else if (t->rank == 2) fan = t->dim[1];
+    else fan = t->dim[0]; /* v, v_a, v_p */
+    return (al_init){ AL_INIT_UNIFORM, 1.0 / sqrt(fan) };
+}
+
 void al_seq2seq_init(const al_tensor_list *list, const al_seq2seq *s, float *weights,
                      uint32_t seed)
 {
-    al_rng r;
-    al_rng_seed(&r, seed);
-    float *w = weights;
-    for (int k = 0; k < list->n; k++) {
-        const al_tensor_spec *t = &list->t[k];
-        const long n = (long)t->dim[0] * (t->rank == 2 ? t->dim[1] : 1);
-        const char *name = t->name;
-        if (strstr(name, "embedding")) {
-            al_rng_normal(&r, w, n);
-        } else {
-            double fan;
-            if (starts(name, "encoder.")) fan = s->Hs;
-            else if (starts(name, "decoder.")) fan = s->H;
-            else if (strcmp(name, "attention.bias") == 0) fan = s->H;
-            else if (strcmp(name, "out.bias") == 0) fan = s->dout;
-            else if (t->rank == 2) fan = t->dim[1];
-            else fan = t->dim[0]; /* v, v_a, v_p */
-            al_rng_bounded(&r, w, n, 1.0 / sqrt(fan));
-        }
-        w += n;
-    }
+    al_init_weights(list, s, weights, seed, init_rule);
 }
 
 void al_seq2seq_init_hook(const al_tensor_list *list, const void *impl, float *weights,
