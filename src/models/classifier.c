@@ -2,7 +2,7 @@
  * models/classifier.c: the recurrent text classifier: config parsing (every value checked, every
  * tensor listed with its exact shape) and the forward pass of one document. The maths is in
  * classifier.h; the kernels do the work:
- *   encoders   al_recurrent_forward (api/recurrent.h)
+ *   encoders   al_recurrent_stack_forward (kernels/recurrent.h)
  *   pooling    al_attention_pooling / al_context_pooling / al_structured_self_attention
  *              _seq_forward (kernels/attention_pooling.h)
  *   output     al_sgemv, then a softmax summed in double
@@ -15,7 +15,6 @@
 
 #include "classifier.h"
 #include "classifier_train.h"
-#include "../api/recurrent.h"
 #include "../io/json.h"
 #include "../kernels/attention_pooling.h"
 #include "../kernels/kernels.h"
@@ -256,12 +255,18 @@ int al_classifier_sentences(const al_classifier *c, const int32_t *ids, int n)
     return m + (n > 0 && ids[n - 1] != c->sep);
 }
 
-/* out [n, r->H] = the stack r over x [n, r->I] (zero initial state). */
-static al_status encode(const al_classifier *c, const al_clf_rnn *r, const float *x, int n,
-                        float *out)
+/* out [n, r->H] = the stack r over x [n, r->I] (zero initial state); scratch
+ * [enc_floats(c, r, n)]. */
+static void encode(const al_classifier *c, const al_clf_rnn *r, const float *x, int n, float *out,
+                   float *scratch)
 {
-    return al_recurrent_forward(c->cell, 1, n, r->I, r->Hs, c->L, c->dirs == 2, x, r->p, NULL,
-                                NULL, out, NULL, NULL);
+    al_recurrent_stack_forward(c->cell, 1, n, r->I, r->Hs, c->L, c->dirs, x, r->p, NULL, NULL, out,
+                               NULL, NULL, scratch);
+}
+
+static double enc_floats(const al_classifier *c, const al_clf_rnn *r, int n)
+{
+    return al_recurrent_stack_forward_floats(c->cell, 1, n, r->Hs, c->L, c->dirs);
 }
 
 static size_t max_z(size_t a, size_t b) { return a > b ? a : b; }
@@ -269,7 +274,7 @@ static size_t max_z(size_t a, size_t b) { return a > b ? a : b; }
 al_status al_classifier_forward(const al_classifier *c, const int32_t *ids, int n, float *probs,
                                 float *weights, float *sent, float *penalty)
 {
-    const int E = c->E, d = c->enc.H;
+    const int E = c->E, d = c->enc.H, han = c->pooling == AL_CLF_HAN;
     const int m = al_classifier_sentences(c, ids, n);
     size_t pool;
     double floats = (double)n * E + (double)n * d + c->K + c->C;
@@ -286,7 +291,9 @@ al_status al_classifier_forward(const al_classifier *c, const int32_t *ids, int 
                      al_context_pooling_scratch_floats(m, c->senc.H, c->das));
         break;
     }
-    floats += (double)pool;
+    /* the encoders' scratch: a word encoder over at most n tokens, the sentence encoder over m */
+    const double ne = enc_floats(c, &c->enc, n), ns = han ? enc_floats(c, &c->senc, m) : 0;
+    floats += (double)pool + (ne > ns ? ne : ns);
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     for (int i = 0; i < n; i++) if (ids[i] < 0 || ids[i] >= c->V) return AL_ERR_RANGE;
     float *block = al_malloc((size_t)floats * sizeof(float));
@@ -296,25 +303,21 @@ al_status al_classifier_forward(const al_classifier *c, const int32_t *ids, int 
     float *feat = Hn + (size_t)n * d;    /* [K]    classifier input */
     float *logits = feat + c->K;         /* [C] */
     float *scratch = logits + c->C;      /* [pool] */
+    float *es = scratch + pool;          /* [max(ne, ns)] */
     al_embedding_forward(x, ids, n, c->emb, c->V, E);
 
-    al_status st = AL_OK;
     if (c->pooling == AL_CLF_ATTENTION) {
         /* r = Hᵀα into scratch; features h* = tanh(r) */
-        st = encode(c, &c->enc, x, n, Hn);
-        if (st == AL_OK) {
-            al_attention_pooling_seq_forward(scratch, feat, weights, Hn, c->w, NULL, n, d,
-                                             scratch + d);
-        }
+        encode(c, &c->enc, x, n, Hn, es);
+        al_attention_pooling_seq_forward(scratch, feat, weights, Hn, c->w, NULL, n, d,
+                                         scratch + d);
         if (penalty) *penalty = 0.0f;
     } else if (c->pooling == AL_CLF_STRUCTURED) {
         /* features M = A H [r,d], row by row */
         float p = 0.0f;
-        st = encode(c, &c->enc, x, n, Hn);
-        if (st == AL_OK) {
-            al_structured_self_attention_seq_forward(feat, weights, &p, Hn, c->W_s1, c->W_s2,
-                                                     NULL, n, d, c->da, c->r, scratch);
-        }
+        encode(c, &c->enc, x, n, Hn, es);
+        al_structured_self_attention_seq_forward(feat, weights, &p, Hn, c->W_s1, c->W_s2, NULL, n,
+                                                 d, c->da, c->r, scratch);
         if (penalty) *penalty = p;
     } else {
         const int ds = c->senc.H;
@@ -323,28 +326,21 @@ al_status al_classifier_forward(const al_classifier *c, const int32_t *ids, int 
         float *sw = G + (size_t)m * ds;             /* [m]    sentence weights */
         float *ps = sw + m;                         /* pooling scratch */
         int i = 0, start = 0;
-        for (int t = 0; t < n && st == AL_OK; t++) {
+        for (int t = 0; t < n; t++) {
             if (ids[t] != c->sep && t != n - 1) continue;
             /* sentence i = [start, t] */
             const int len = t + 1 - start;
-            st = encode(c, &c->enc, x + (size_t)start * E, len, Hn);
-            if (st != AL_OK) break;
+            encode(c, &c->enc, x + (size_t)start * E, len, Hn, es);
             al_context_pooling_seq_forward(svec + (size_t)i * d, weights + start, Hn, c->Ww,
                                            c->bw, c->uw, NULL, len, d, c->da, ps);
             i++;
             start = t + 1;
         }
-        if (st == AL_OK) st = encode(c, &c->senc, svec, m, G);
-        if (st == AL_OK) {
-            al_context_pooling_seq_forward(feat, sw, G, c->Wsn, c->bsn, c->usn, NULL, m, ds,
-                                           c->das, ps);
-            if (sent) memcpy(sent, sw, sizeof(float) * (size_t)m);
-        }
+        encode(c, &c->senc, svec, m, G, es);
+        al_context_pooling_seq_forward(feat, sw, G, c->Wsn, c->bsn, c->usn, NULL, m, ds, c->das,
+                                       ps);
+        if (sent) memcpy(sent, sw, sizeof(float) * (size_t)m);
         if (penalty) *penalty = 0.0f;
-    }
-    if (st != AL_OK) {
-        al_free(block);
-        return st;
     }
     /* probs = softmax(classifier.weight feat + classifier.bias), summed in double */
     memcpy(logits, c->cls_b, sizeof(float) * (size_t)c->C);

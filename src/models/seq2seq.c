@@ -3,7 +3,7 @@
  * checked, every tensor listed with its exact shape), the encoder pass, one decoder step, and
  * the loops built on that step: greedy and beam decoding, teacher-forced scoring, and a stepped
  * decoder handle. The maths is in seq2seq.h; the kernels do the work:
- *   encoder    al_recurrent_forward (api/recurrent.h)
+ *   encoder    al_recurrent_stack_forward (kernels/recurrent.h)
  *   decoder    al_sgemv + al_recurrent_{lstm,gru,rnn}_cell_forward (kernels/recurrent.h)
  *   attention  al_attn_{additive,luong,key_query}_forward (kernels/attention_additive_luong.h)
  * Deliberately not here: backward passes (training builds on al_seq2seq_score), batching (one
@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "seq2seq.h"
-#include "../api/recurrent.h"
 #include "../kernels/attention_additive_luong.h"
 #include "../kernels/kernels.h"
 #include "../kernels/recurrent.h"
@@ -252,7 +251,8 @@ static al_status ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, i
     double floats = (double)S * H + 3.0 * H + s->din + (double)s->G * H + 3.0 * H +
                     (s->dc > 0 ? s->dc : 1) + (need_zero_wc ? 2.0 * H * H : 0) + H + s->dout +
                     (double)attn_scratch_floats(s, S) + 1 +
-                    (double)S * E + 2.0 * s->L * s->dirs * s->Hs; /* encoder input and hn, cn */
+                    (double)S * E + 2.0 * s->L * s->dirs * s->Hs + /* encoder input and hn, cn */
+                    al_recurrent_stack_forward_floats(s->cell, 1, S, s->Hs, s->L, s->dirs);
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *p = al_malloc((size_t)floats * sizeof(float));
     if (!p) return AL_ERR_NOMEM;
@@ -273,19 +273,15 @@ static al_status ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, i
     c->scratch = p; p += attn_scratch_floats(s, S) + 1;
     float *xs = p; p += (size_t)S * E;
     float *hn = p; p += (size_t)s->L * s->dirs * s->Hs;
-    float *cn = p;
+    float *cn = p; p += (size_t)s->L * s->dirs * s->Hs;
+    float *enc_scratch = p; /* the encoder stack's, used once here */
 
     if (al_embedding_forward(xs, src, S, s->src_emb, s->Vs, E) >= 0) {
         ctx_free(c);
         return AL_ERR_RANGE;
     }
-    al_status st = al_recurrent_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs == 2, xs,
-                                        s->enc, NULL, NULL, c->keys, hn,
-                                        s->cell == AL_RECURRENT_LSTM ? cn : NULL);
-    if (st != AL_OK) {
-        ctx_free(c);
-        return st;
-    }
+    al_recurrent_stack_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs, xs, s->enc, NULL, NULL,
+                               c->keys, hn, s->cell == AL_RECURRENT_LSTM ? cn : NULL, enc_scratch);
     /* the top layer's directions are adjacent rows of hn [L·D, 1, Hs]: [→h_S; ←h_1] */
     const size_t top = (size_t)(s->L - 1) * s->dirs * s->Hs;
     memcpy(c->init, hn + top, sizeof(float) * (size_t)H);
@@ -691,7 +687,8 @@ al_status al_seq2seq_decoder_step(al_s2s_decoder *d, int32_t force, int32_t *id,
     d->done = y == s->eos;
     if (done) *done = d->done;
     /* api/model.c's results policy: huge finite weights can overflow; never AL_OK with NaN/inf */
-    if (!isfinite(p) || al_first_nonfinite(d->lp, s->Vt) >= 0 || al_first_nonfinite(d->row, d->c.S) >= 0)
+    if (!isfinite(p) || al_first_nonfinite(d->lp, s->Vt) >= 0 ||
+        al_first_nonfinite(d->row, d->c.S) >= 0)
         return AL_ERR_NONFINITE;
     return AL_OK;
 }

@@ -10,7 +10,6 @@
 
 #include "seq2seq_train.h"
 #include "optim.h"
-#include "../api/recurrent.h"
 #include "../kernels/attention_additive_luong.h"
 #include "../kernels/kernels.h"
 #include "../kernels/recurrent.h"
@@ -21,10 +20,14 @@ static long lmax(long a, long b) { return a > b ? a : b; }
 /* The gradient of parameter p: the same offset in g0 as p has in w0 (NULL for NULL). */
 static float *gp(const float *w0, float *g0, const float *p) { return p ? g0 + (p - w0) : NULL; }
 
+/* The scratch of whichever runs: the encoder stack (forward, backward), a decoder step, the
+ * attention. */
 static long scratch_floats(const al_seq2seq *s, int S)
 {
     const int H = s->H;
     long n = (long)al_recurrent_layer_forward_scratch(s->cell, 1, 1, H);
+    n = lmax(n, (long)al_recurrent_stack_forward_floats(s->cell, 1, S, s->Hs, s->L, s->dirs));
+    n = lmax(n, (long)al_recurrent_stack_backward_floats(s->cell, 1, S, s->Hs, s->L, s->dirs));
     n = lmax(n, (long)al_recurrent_layer_backward_scratch(s->cell, 1, 1, H));
     switch (s->attention) {
     case AL_S2S_ADDITIVE:
@@ -222,9 +225,8 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
         st = AL_ERR_RANGE;
         goto done;
     }
-    st = al_recurrent_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs == 2, xs, s->enc, NULL, NULL,
-                              keys, hn, lstm ? cn : NULL);
-    if (st != AL_OK) goto done;
+    al_recurrent_stack_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs, xs, s->enc, NULL, NULL,
+                               keys, hn, lstm ? cn : NULL, scratch);
     /* the decoder starts from the top layer's [→h_S; ←h_1] (adjacent rows of hn) */
     const long top = (long)(s->L - 1) * s->dirs * s->Hs;
     memcpy(hs, hn + top, sizeof(float) * (size_t)H);
@@ -342,11 +344,11 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
             }
         }
     }
-    st = al_recurrent_backward(s->cell, 1, S, E, s->Hs, s->L, s->dirs == 2, xs, s->enc, NULL,
-                               NULL, dkeys, dhn, lstm ? dcn : NULL, dxs, dparams, NULL, NULL);
-    if (st != AL_OK) goto done;
+    /* the stack's gradients accumulate: into zeros (encg, dxs untouched since the block's
+     * memset), then added to the gradient tensor by tensor */
+    al_recurrent_stack_backward(s->cell, 1, S, E, s->Hs, s->L, s->dirs, xs, s->enc, NULL, NULL,
+                                dkeys, dhn, lstm ? dcn : NULL, dxs, dparams, NULL, NULL, scratch);
     {
-        /* dparams were written (=): add them to the gradient tensor by tensor */
         const float *q = encg;
         for (int l = 0; l < s->L; l++) {
             const long in = l == 0 ? E : H;

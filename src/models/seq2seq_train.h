@@ -20,7 +20,8 @@
  *              (each recomputes its forward from the query and keys)
  *   W_c        h̃ = tanh(W_c [c; h]) by hand for additive and key-query in luong style (the
  *              Luong kernel differentiates its own W_c)
- *   encoder    al_recurrent_backward (api/recurrent.h) from ∂/∂keys and ∂/∂(initial state)
+ *   encoder    al_recurrent_stack_backward (kernels/recurrent.h) from ∂/∂keys and ∂/∂(initial
+ *              state)
  *   embeddings al_embedding_backward
  * The local window is held fixed (its bounds are piecewise constant in p_t), as in the kernels.
  *
