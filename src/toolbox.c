@@ -1,18 +1,12 @@
 /*
- * toolbox.c: toolbox.h: the size checks, the scratch allocator and the message writer shared by
- * api/, models/, io/.
+ * toolbox.c: toolbox.h: the scratch allocator and the message writer shared by api/, models/, io/
+ * (al_count_ok is inline in toolbox.h).
  */
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "toolbox.h"
-
-int al_count_ok(double a, double b, double c, double d)
-{
-    if (a < 1 || b < 1 || c < 1 || d < 1) return 0;
-    return a * b * c * d < 2147483648.0;
-}
 
 float *al_alloc_floats(double n, al_status *st)
 {

@@ -24,8 +24,13 @@
 #define AL_TRY(x) do { al_status st_ = (x); if (st_ != AL_OK) return st_; } while (0)
 
 /* 1 when a·b·c·d, all >= 1, stays below 2^31 elements (the library's limit for a tensor). Pass 1
- * for unused factors. In double, so no product wraps whatever the callers' integer types. */
-int al_count_ok(double a, double b, double c, double d);
+ * for unused factors. In double, so no product wraps whatever the callers' integer types. Inline:
+ * at each call site the constant factors fold away (a call would convert four doubles). */
+static inline int al_count_ok(double a, double b, double c, double d)
+{
+    if (a < 1 || b < 1 || c < 1 || d < 1) return 0;
+    return a * b * c * d < 2147483648.0;
+}
 
 /*
  * al_malloc for n floats (n < 1 allocates one, so a size of 0 still gets a block), n counted in
