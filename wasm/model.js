@@ -24,11 +24,7 @@ import { readSource } from './source.js';
 import { Tokenizer } from './tokenizer.js';
 import { transformerForward, transformerRun } from './transformer-model.js';
 import { memoryRun, memoryTokenizer } from './memory-rnn-model.js';
-
-const ERR_CAP = 256; // AL_MODEL_ERR_CAP
-const MAX_SOURCE = 4096; // AL_MODEL_MAX_SOURCE
-const MAX_STEPS = 1024; // AL_MODEL_MAX_STEPS
-const MAX_BEAM = 32; // AL_MODEL_MAX_BEAM
+import { ERR_CAP, MAX_SOURCE, MAX_STEPS, MAX_BEAM } from './limits.js';
 
 const leaks = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((what) => {

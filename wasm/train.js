@@ -22,10 +22,8 @@ import { readSource } from './source.js';
 import { Model } from './model.js';
 import { readSafetensors } from './io.js';
 import { lmEvaluate } from './memory-rnn-model.js';
+import { ERR_CAP, MAX_SOURCE, MAX_STEPS } from './limits.js';
 
-const ERR_CAP = 256; // AL_MODEL_ERR_CAP
-const MAX_SOURCE = 4096;
-const MAX_STEPS = 1024;
 const OPTIMIZERS = { adam: 0, sgd: 1 };
 const MAX_BATCH = 65536; // examples in one step
 

@@ -12,9 +12,8 @@
 // Deliberately not here: beam search, stepping, teacher-forced scoring (seq2seq only for now).
 
 import { AttnlabError, Arena, idsFrom, inVocab, kindOf, readCString, statusName } from './core.js';
+import { MAX_SOURCE, MAX_STEPS } from './limits.js';
 
-const MAX_SOURCE = 4096; // AL_MODEL_MAX_SOURCE
-const MAX_STEPS = 1024; // AL_MODEL_MAX_STEPS
 const VARIANTS = ['encoder', 'decoder', 'encoder-decoder']; // AL_TF_*
 
 function statusError(x, status, context) {
