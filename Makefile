@@ -14,8 +14,8 @@ NODE ?= node
 export NODE_PATH := /usr/share/nodejs
 
 CSTD := -std=c99 -Wall -Wextra -Wshadow -Wno-unused-parameter -Isrc
-LIB_SRC := src/alloc.c src/ops.c $(wildcard src/kernels/*.c src/api/*.c src/io/*.c src/models/*.c)
-LIB_HDR := src/attnlab.h $(wildcard src/kernels/*.h src/api/*.h src/io/*.h src/models/*.h)
+LIB_SRC := $(filter-out src/wasm_exports.c,$(wildcard src/*.c)) $(wildcard src/kernels/*.c src/api/*.c src/io/*.c src/models/*.c)
+LIB_HDR := $(wildcard src/*.h) $(wildcard src/kernels/*.h src/api/*.h src/io/*.h src/models/*.h)
 C_TESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 
 # The wasm exports, explicitly: the core functions of src/attnlab.h and src/wasm_exports.c here,
@@ -55,7 +55,7 @@ build/native/%.o: src/%.c $(LIB_HDR)
 	$(CC) $(CSTD) -O2 -c $< -o $@
 
 build/native/libattnlab.a: $(patsubst src/%.c,build/native/%.o,$(LIB_SRC))
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 build/native/test_%: tests/c/test_%.c tests/c/check.h tests/c/fixtures.h build/native/libattnlab.a
 	$(CC) $(CSTD) -O2 -Itests/c $< build/native/libattnlab.a -lm -o $@

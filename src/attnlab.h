@@ -14,6 +14,7 @@
  * underneath (kernels/kernels.h) assume validated input and are the place to read the maths.
  *
  * Limits: every dimension is >= 1 and every tensor has fewer than 2^31 elements.
+ * The status codes (al_status, al_status_string) and the counting allocator are in base.h.
  */
 #ifndef ATTNLAB_H
 #define ATTNLAB_H
@@ -21,35 +22,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum {
-    AL_OK = 0,
-    AL_ERR_ARGUMENT = 1,    /* a NULL array, an unknown option, a non-finite scale or eps */
-    AL_ERR_SHAPE = 2,       /* a dimension < 1, or dimensions that disagree */
-    AL_ERR_RANGE = 3,       /* an index (token id) outside its table */
-    AL_ERR_NONFINITE = 4,   /* NaN or Inf where a finite number is required */
-    AL_ERR_NOMEM = 5,       /* an allocation failed (the library stays usable) */
-    AL_ERR_FORMAT = 6,      /* a malformed file */
-    AL_ERR_UNSUPPORTED = 7, /* valid, but not something attnlab does (e.g. a dtype) */
-    AL_ERR_OVERFLOW = 8     /* a size that does not fit in memory arithmetic */
-} al_status;
-
-/* A short English description of a status, e.g. "shapes disagree". Never NULL. */
-const char *al_status_string(al_status status);
 
 /* 1 when this build runs the SIMD128 (or SSE, natively) kernels, 0 for the scalar build. */
 int al_simd(void);
 
 /* ----------------------------------------------------------------- memory */
 
-/* malloc/free that keep a count of live blocks, for leak tests. al_malloc(0) returns NULL. */
-void *al_malloc(size_t bytes);
-void al_free(void *p);
-/* The number of blocks from al_malloc not yet freed. */
-int al_alloc_live(void);
+/* (al_malloc, al_free, al_alloc_live: base.h) */
 
 /* The index of the first NaN or ±Inf in x [n] (n >= 0), or -1 when all are finite (or x is NULL). */
 int al_check_finite(const float *x, int n);

@@ -10,23 +10,8 @@
 #include <string.h>
 
 #include "attnlab.h"
+#include "toolbox.h"
 #include "kernels/kernels.h"
-
-const char *al_status_string(al_status status)
-{
-    switch (status) {
-    case AL_OK: return "ok";
-    case AL_ERR_ARGUMENT: return "invalid argument";
-    case AL_ERR_SHAPE: return "shapes disagree or a dimension is less than 1";
-    case AL_ERR_RANGE: return "index out of range";
-    case AL_ERR_NONFINITE: return "NaN or infinite value";
-    case AL_ERR_NOMEM: return "out of memory";
-    case AL_ERR_FORMAT: return "malformed file";
-    case AL_ERR_UNSUPPORTED: return "unsupported";
-    case AL_ERR_OVERFLOW: return "size overflow";
-    }
-    return "unknown status";
-}
 
 int al_simd(void) { return al_kernels_simd(); }
 
@@ -36,20 +21,13 @@ int al_check_finite(const float *x, int n)
     return al_first_nonfinite(x, n);
 }
 
-/* 1 when a·b·c·d, all >= 1, stays below 2^31 elements */
-static int count_ok(int a, int b, int c, int d)
-{
-    if (a < 1 || b < 1 || c < 1 || d < 1) return 0;
-    double n = (double)a * b * c * d;
-    return n < 2147483648.0;
-}
-
 al_status al_matmul(float *c, const float *a, const float *b, int M, int K, int N,
                     int trans_a, int trans_b)
 {
     if (!c || !a || !b) return AL_ERR_ARGUMENT;
     if (M < 1 || K < 1 || N < 1) return AL_ERR_SHAPE;
-    if (!count_ok(M, K, 1, 1) || !count_ok(K, N, 1, 1) || !count_ok(M, N, 1, 1)) return AL_ERR_OVERFLOW;
+    if (!al_count_ok(M, K, 1, 1) || !al_count_ok(K, N, 1, 1) ||
+        !al_count_ok(M, N, 1, 1)) return AL_ERR_OVERFLOW;
     al_sgemm(trans_a != 0, trans_b != 0, M, N, K, 1.0f, a, trans_a ? M : K, b, trans_b ? K : N,
              0.0f, c, N);
     return AL_OK;
@@ -59,7 +37,7 @@ al_status al_matvec(float *y, const float *a, const float *x, int M, int K)
 {
     if (!y || !a || !x) return AL_ERR_ARGUMENT;
     if (M < 1 || K < 1) return AL_ERR_SHAPE;
-    if (!count_ok(M, K, 1, 1)) return AL_ERR_OVERFLOW;
+    if (!al_count_ok(M, K, 1, 1)) return AL_ERR_OVERFLOW;
     al_sgemv(0, M, K, 1.0f, a, K, x, 0.0f, y);
     return AL_OK;
 }
@@ -68,7 +46,7 @@ al_status al_softmax(float *y, const float *x, const uint8_t *mask, int mask_str
 {
     if (!y || !x) return AL_ERR_ARGUMENT;
     if (R < 1 || C < 1) return AL_ERR_SHAPE;
-    if (!count_ok(R, C, 1, 1)) return AL_ERR_OVERFLOW;
+    if (!al_count_ok(R, C, 1, 1)) return AL_ERR_OVERFLOW;
     if (mask && mask_stride != 0 && mask_stride != C) return AL_ERR_ARGUMENT;
     al_softmax_forward(y, x, mask, mask_stride, R, C);
     return AL_OK;
@@ -92,7 +70,7 @@ al_status al_layernorm(float *y, const float *x, const float *weight, const floa
 {
     if (!y || !x) return AL_ERR_ARGUMENT;
     if (R < 1 || C < 1) return AL_ERR_SHAPE;
-    if (!count_ok(R, C, 1, 1)) return AL_ERR_OVERFLOW;
+    if (!al_count_ok(R, C, 1, 1)) return AL_ERR_OVERFLOW;
     if (!(eps > 0.0f) || !isfinite(eps)) return AL_ERR_ARGUMENT;
     al_layernorm_forward(y, NULL, NULL, x, weight, bias, R, C, eps);
     return AL_OK;
@@ -103,7 +81,7 @@ al_status al_embedding(float *out, const int32_t *ids, int N, const float *weigh
 {
     if (!out || !ids || !weight) return AL_ERR_ARGUMENT;
     if (N < 1 || V < 1 || C < 1) return AL_ERR_SHAPE;
-    if (!count_ok(N, C, 1, 1) || !count_ok(V, C, 1, 1)) return AL_ERR_OVERFLOW;
+    if (!al_count_ok(N, C, 1, 1) || !al_count_ok(V, C, 1, 1)) return AL_ERR_OVERFLOW;
     int bad = al_embedding_forward(out, ids, N, weight, V, C);
     if (bad_index) *bad_index = bad;
     return bad < 0 ? AL_OK : AL_ERR_RANGE;
@@ -115,8 +93,8 @@ al_status al_sdpa(float *out, float *att, const float *q, const float *k, const 
 {
     if (!out || !q || !k || !v) return AL_ERR_ARGUMENT;
     if (B < 1 || H < 1 || T < 1 || S < 1 || D < 1 || Dv < 1) return AL_ERR_SHAPE;
-    if (!count_ok(B, H, T, D) || !count_ok(B, H, S, D) || !count_ok(B, H, S, Dv) ||
-        !count_ok(B, H, T, Dv) || (att && !count_ok(B, H, T, S)))
+    if (!al_count_ok(B, H, T, D) || !al_count_ok(B, H, S, D) || !al_count_ok(B, H, S, Dv) ||
+        !al_count_ok(B, H, T, Dv) || (att && !al_count_ok(B, H, T, S)))
         return AL_ERR_OVERFLOW;
     if (!isfinite(scale)) return AL_ERR_ARGUMENT;
     if (scale == 0.0f) scale = 1.0f / sqrtf((float)D);

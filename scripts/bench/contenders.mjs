@@ -703,7 +703,8 @@ function serverContender(name, startServer, variantName) {
 /** The sources the Makefile's LIB_SRC names, found the same way. */
 export function libSources() {
   const dirs = ['src/kernels', 'src/api', 'src/io', 'src/models'];
-  const files = ['src/alloc.c', 'src/ops.c'];
+  const files = readdirSync(path.join(ROOT, 'src')).sort()
+    .filter((f) => f.endsWith('.c') && f !== 'wasm_exports.c').map((f) => `src/${f}`);
   for (const d of dirs) {
     const abs = path.join(ROOT, d);
     if (!existsSync(abs)) continue;

@@ -7,22 +7,8 @@
 #include <string.h>
 
 #include "additive_luong.h"
+#include "../toolbox.h"
 #include "../kernels/attention_additive_luong.h"
-
-/* 1 when a·b·c, all >= 1, stays below 2^31 elements */
-static int count_ok(int a, int b, int c)
-{
-    if (a < 1 || b < 1 || c < 1) return 0;
-    return (double)a * b * c < 2147483648.0;
-}
-
-/* scratch of `floats` floats (plus `extra`), or NULL */
-static float *scratch_alloc(long floats, long extra)
-{
-    double bytes = ((double)floats + (double)extra) * sizeof(float);
-    if (bytes >= 2147483648.0) return NULL;
-    return al_malloc((size_t)bytes);
-}
 
 /* ---------------------------------------------------------------- additive */
 
@@ -33,8 +19,8 @@ static al_status additive_check(const float *query, const float *keys, const flo
     if (!query || !keys || !W_q || !W_k || !bias || !v) return AL_ERR_ARGUMENT;
     if (B < 1 || n < 1 || dq < 1 || dk < 1 || dv < 1 || da < 1) return AL_ERR_SHAPE;
     if (!values && dv != dk) return AL_ERR_SHAPE;
-    if (!count_ok(B, n, dk) || !count_ok(B, n, dv) || !count_ok(B, dq, 1) || !count_ok(da, dq, 1) ||
-        !count_ok(da, dk, 1) || !count_ok(n, da, 1))
+    if (!al_count_ok(B, n, dk, 1) || !al_count_ok(B, n, dv, 1) || !al_count_ok(B, dq, 1, 1) ||
+        !al_count_ok(da, dq, 1, 1) || !al_count_ok(da, dk, 1, 1) || !al_count_ok(n, da, 1, 1))
         return AL_ERR_OVERFLOW;
     return AL_OK;
 }
@@ -48,7 +34,8 @@ al_status al_additive_attention_forward(float *context, float *weights, const fl
     if (!context) return AL_ERR_ARGUMENT;
     al_status st = additive_check(query, keys, values, W_q, W_k, bias, v, B, n, dq, dk, dv, da);
     if (st != AL_OK) return st;
-    float *scratch = scratch_alloc(al_attn_additive_forward_scratch_floats(n, da), n);
+    float *scratch =
+        al_alloc_floats((double)al_attn_additive_forward_scratch_floats(n, da) + n, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     float *wtmp = scratch + al_attn_additive_forward_scratch_floats(n, da);
     for (int b = 0; b < B; b++) {
@@ -75,7 +62,7 @@ al_status al_additive_attention_backward(float *dquery, float *dkeys, float *dva
         return AL_ERR_ARGUMENT;
     al_status st = additive_check(query, keys, values, W_q, W_k, bias, v, B, n, dq, dk, dv, da);
     if (st != AL_OK) return st;
-    float *scratch = scratch_alloc(al_attn_additive_backward_scratch_floats(n, da), 0);
+    float *scratch = al_alloc_floats((double)al_attn_additive_backward_scratch_floats(n, da), NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
         long kq = (long)b * n * dk, kv = (long)b * n * dv;
@@ -113,10 +100,10 @@ static al_status luong_check(const float *query, const float *keys, const float 
         if (local == 0 && !isfinite(t)) return AL_ERR_ARGUMENT;
         if (local == 1 && (!W_p || !v_p)) return AL_ERR_ARGUMENT;
         if (local == 1 && dp < 1) return AL_ERR_SHAPE;
-        if (local == 1 && !count_ok(dp, d, 1)) return AL_ERR_OVERFLOW;
+        if (local == 1 && !al_count_ok(dp, d, 1, 1)) return AL_ERR_OVERFLOW;
     }
-    if (!count_ok(B, n, d) || !count_ok(d, d, 2) ||
-        (score == AL_LUONG_CONCAT && (!count_ok(da, d, 2) || !count_ok(n, da, 1))))
+    if (!al_count_ok(B, n, d, 1) || !al_count_ok(d, d, 2, 1) ||
+        (score == AL_LUONG_CONCAT && (!al_count_ok(da, d, 2, 1) || !al_count_ok(n, da, 1, 1))))
         return AL_ERR_OVERFLOW;
     return AL_OK;
 }
@@ -184,7 +171,7 @@ static al_status luong_forward_impl(float *context, float *weights, float *atten
     if (st != AL_OK) return st;
     int mode = luong_mode(predictive), ea = luong_da(score, da), ep = mode == AL_LUONG_LOCAL_P ? dp : 0;
     long sf = al_attn_luong_forward_scratch_floats(n, d, ea, ep);
-    float *scratch = scratch_alloc(sf, n);
+    float *scratch = al_alloc_floats((double)sf + n, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
         al_attn_luong_forward(context + (long)b * d, weights ? weights + (long)b * n : scratch + sf,
@@ -216,7 +203,8 @@ static al_status luong_backward_impl(float *dquery, float *dkeys, float *dW_a, f
                                predictive, window, t, dp);
     if (st != AL_OK) return st;
     int ea = luong_da(score, da), ep = mode == AL_LUONG_LOCAL_P ? dp : 0;
-    float *scratch = scratch_alloc(al_attn_luong_backward_scratch_floats(n, d, ea, ep), 0);
+    float *scratch =
+        al_alloc_floats((double)al_attn_luong_backward_scratch_floats(n, d, ea, ep), NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
         al_attn_luong_backward(dquery + (long)b * d, dkeys + (long)b * n * d, dW_a, dv_a, dW_c,
@@ -271,8 +259,9 @@ static al_status key_query_check(const float *query, const float *keys, const fl
 {
     if (!query || !keys || !W_Q || !W_K || !W_V) return AL_ERR_ARGUMENT;
     if (B < 1 || n < 1 || ds < 1 || dh < 1 || dk < 1 || dv < 1) return AL_ERR_SHAPE;
-    if (!count_ok(B, n, dh) || !count_ok(B, ds, 1) || !count_ok(B, dv, 1) || !count_ok(dk, ds, 1) ||
-        !count_ok(dk, dh, 1) || !count_ok(dv, dh, 1))
+    if (!al_count_ok(B, n, dh, 1) || !al_count_ok(B, ds, 1, 1) || !al_count_ok(B, dv, 1, 1) ||
+        !al_count_ok(dk, ds, 1, 1) ||
+        !al_count_ok(dk, dh, 1, 1) || !al_count_ok(dv, dh, 1, 1))
         return AL_ERR_OVERFLOW;
     return AL_OK;
 }
@@ -286,7 +275,7 @@ al_status al_key_query_attention_forward(float *context, float *weights, const f
     al_status st = key_query_check(query, keys, W_Q, W_K, W_V, B, n, ds, dh, dk, dv);
     if (st != AL_OK) return st;
     long sf = al_attn_key_query_forward_scratch_floats(n, dh, dk);
-    float *scratch = scratch_alloc(sf, n);
+    float *scratch = al_alloc_floats((double)sf + n, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
         al_attn_key_query_forward(context + (long)b * dv, weights ? weights + (long)b * n : scratch + sf,
@@ -309,7 +298,8 @@ al_status al_key_query_attention_backward(float *dquery, float *dkeys, float *dW
     if (!dquery || !dkeys || !dW_Q || !dW_K || !dW_V) return AL_ERR_ARGUMENT;
     al_status st = key_query_check(query, keys, W_Q, W_K, W_V, B, n, ds, dh, dk, dv);
     if (st != AL_OK) return st;
-    float *scratch = scratch_alloc(al_attn_key_query_backward_scratch_floats(n, dh, dk), 0);
+    float *scratch =
+        al_alloc_floats((double)al_attn_key_query_backward_scratch_floats(n, dh, dk), NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
         al_attn_key_query_backward(dquery + (long)b * ds, dkeys + (long)b * n * dh, dW_Q, dW_K,

@@ -23,7 +23,9 @@
 #ifndef AL_API_ADDITIVE_LUONG_H
 #define AL_API_ADDITIVE_LUONG_H
 
-#include "../attnlab.h"
+#include <stdint.h>
+
+#include "../base.h"
 
 /* ---------------------------------------------------------------- additive (Bahdanau) */
 

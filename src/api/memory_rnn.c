@@ -8,14 +8,7 @@
 
 #include "../kernels/memory_rnn.h"
 #include "memory_rnn.h"
-
-#define LIMIT 2147483648.0 /* bytes: every tensor and buffer stays below 2^31 */
-
-/* 1 when a·b·c float32s fit under LIMIT bytes */
-static int fits(double a, double b, double c)
-{
-    return a * b * c * 4.0 < LIMIT;
-}
+#include "../toolbox.h"
 
 static al_status sarnn_check(const float *x, const float *A, const float *b, const float *Wk,
                              const float *Wq, const float *v, int B, int T, int in, int H, int da,
@@ -25,9 +18,12 @@ static al_status sarnn_check(const float *x, const float *A, const float *b, con
     if (align != AL_MEMRNN_ADDITIVE && align != AL_MEMRNN_DOT) return AL_ERR_ARGUMENT;
     if (align == AL_MEMRNN_ADDITIVE && !v) return AL_ERR_ARGUMENT;
     if (B < 1 || T < 1 || in < 1 || H < 1 || da < 1) return AL_ERR_SHAPE;
-    if (!fits(B, T, in) || !fits(B, T, H) || !fits(B, T, T) || !fits(H, (double)in + H, 1) ||
-        !fits(da, H, 1) || !fits(T, (double)H + 2.0 * da, 1) ||
-        !fits(1, (double)T * H + 2.0 * T * da + H + 2.0 * T, 1) || !fits(2, T, (double)T + H))
+    /* the last factor 4: these limits are on bytes (float32s), every tensor and buffer < 2^31 */
+    if (!al_count_ok(B, T, in, 4) || !al_count_ok(B, T, H, 4) || !al_count_ok(B, T, T, 4) ||
+        !al_count_ok(H, (double)in + H, 1, 4) ||
+        !al_count_ok(da, H, 1, 4) || !al_count_ok(T, (double)H + 2.0 * da, 1, 4) ||
+        !al_count_ok(1, (double)T * H + 2.0 * T * da + H + 2.0 * T, 1, 4) ||
+        !al_count_ok(2, T, (double)T + H, 4))
         return AL_ERR_OVERFLOW;
     return AL_OK;
 }
@@ -41,7 +37,7 @@ al_status al_self_attention_rnn_forward(float *h, float *weights, const float *x
     al_status st = sarnn_check(x, A, b, W_key, W_query, v, B, T, in, H, da, align);
     if (st != AL_OK) return st;
     size_t ns = al_sarnn_saved_floats(T, H, da), nw = al_sarnn_scratch_floats(T, H, da);
-    float *buf = al_malloc(sizeof(float) * (ns + nw));
+    float *buf = al_alloc_floats((double)(ns + nw), NULL);
     if (!buf) return AL_ERR_NOMEM;
     for (int s = 0; s < B; s++)
         al_sarnn_seq_forward(h + (size_t)s * T * H, weights + (size_t)s * T * T, buf, buf + ns,
@@ -64,7 +60,7 @@ al_status al_self_attention_rnn_backward(float *dx, float *dA, float *db, float 
     /* one sequence's forward outputs h [T,H], weights [T,T], saved, then scratch */
     size_t nh = (size_t)T * H, nw = (size_t)T * T, ns = al_sarnn_saved_floats(T, H, da);
     size_t nx = al_sarnn_scratch_floats(T, H, da);
-    float *buf = al_malloc(sizeof(float) * (nh + nw + ns + nx));
+    float *buf = al_alloc_floats((double)(nh + nw + ns + nx), NULL);
     if (!buf) return AL_ERR_NOMEM;
     float *h = buf, *w = h + nh, *saved = w + nw, *scratch = saved + ns;
     for (int s = 0; s < B; s++) {
@@ -86,8 +82,10 @@ static al_status lstmn_check(const float *x, const float *W_h, const float *W_x,
 {
     if (!x || !W_h || !W_x || !W_ht || !v || !W || !b) return AL_ERR_ARGUMENT;
     if (B < 1 || T < 1 || in < 1 || H < 1) return AL_ERR_SHAPE;
-    if (!fits(B, T, in) || !fits(B, T, H) || !fits(B, T, T) || !fits(4.0 * H, (double)H + in, 1) ||
-        !fits(1, 3.0 * T * H + (double)T * T + 9.0 * T * H + 8.0 * T * H + 3.0 * H + 2.0 * T, 1))
+    if (!al_count_ok(B, T, in, 4) || !al_count_ok(B, T, H, 4) || !al_count_ok(B, T, T, 4) ||
+        !al_count_ok(4.0 * H, (double)H + in, 1, 4) ||
+        !al_count_ok(1, 3.0 * T * H + (double)T * T + 9.0 * T * H + 8.0 * T * H + 3.0 * H + 2.0 * T,
+                     1, 4))
         return AL_ERR_OVERFLOW;
     return AL_OK;
 }
@@ -100,7 +98,7 @@ al_status al_lstmn_forward(float *h, float *c, float *weights, const float *x, c
     al_status st = lstmn_check(x, W_h, W_x, W_ht, v, W, b, B, T, in, H);
     if (st != AL_OK) return st;
     size_t ns = al_lstmn_saved_floats(T, H), nx = al_lstmn_scratch_floats(T, H);
-    float *buf = al_malloc(sizeof(float) * (ns + nx));
+    float *buf = al_alloc_floats((double)(ns + nx), NULL);
     if (!buf) return AL_ERR_NOMEM;
     for (int s = 0; s < B; s++) {
         size_t o = (size_t)s * T * H;
@@ -122,7 +120,7 @@ al_status al_lstmn_backward(float *dx, float *dW_h, float *dW_x, float *dW_ht, f
     if (st != AL_OK) return st;
     size_t nh = (size_t)T * H, nw = (size_t)T * T, ns = al_lstmn_saved_floats(T, H);
     size_t nx = al_lstmn_scratch_floats(T, H);
-    float *buf = al_malloc(sizeof(float) * (2 * nh + nw + ns + nx));
+    float *buf = al_alloc_floats((double)(2 * nh + nw + ns + nx), NULL);
     if (!buf) return AL_ERR_NOMEM;
     float *h = buf, *c = h + nh, *w = c + nh, *saved = w + nw, *scratch = saved + ns;
     for (int s = 0; s < B; s++) {

@@ -24,7 +24,9 @@
 #ifndef AL_API_MEMORY_RNN_H
 #define AL_API_MEMORY_RNN_H
 
-#include "../attnlab.h"
+#include <stdint.h>
+
+#include "../base.h"
 
 typedef enum { AL_MEMRNN_ADDITIVE = 0, AL_MEMRNN_DOT = 1 } al_memrnn_align;
 

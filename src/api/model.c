@@ -4,6 +4,7 @@
  */
 #include <math.h>
 
+#include "../attnlab.h"
 #include "model.h"
 #include "../models/model.h"
 #include "../models/seq2seq.h"
@@ -11,6 +12,17 @@
 #include "../models/transformer.h"
 #include "../models/memory_rnn_model.h"
 #include "../kernels/attention_additive_luong.h"
+
+int al_model_limit(int which)
+{
+    switch (which) {
+    case AL_MODEL_LIMIT_ERR_CAP: return AL_MODEL_ERR_CAP;
+    case AL_MODEL_LIMIT_SOURCE: return AL_MODEL_MAX_SOURCE;
+    case AL_MODEL_LIMIT_STEPS: return AL_MODEL_MAX_STEPS;
+    case AL_MODEL_LIMIT_BEAM: return AL_MODEL_MAX_BEAM;
+    }
+    return -1;
+}
 
 static const al_seq2seq *s2s(const al_model *m) { return (const al_seq2seq *)m->impl; }
 static const al_transformer *tf(const al_model *m) { return (const al_transformer *)m->impl; }

@@ -28,7 +28,9 @@
 #ifndef AL_API_MODEL_H
 #define AL_API_MODEL_H
 
-#include "../attnlab.h"
+#include <stdint.h>
+
+#include "../base.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,6 +40,12 @@ extern "C" {
 #define AL_MODEL_MAX_SOURCE 4096   /* source tokens per call */
 #define AL_MODEL_MAX_STEPS 1024    /* output steps per call */
 #define AL_MODEL_MAX_BEAM 32       /* beam width */
+
+/* The limits above by number, for glue that copies them (wasm/limits.js, checked against this by
+ * tests/js/limits.test.js): the value of AL_MODEL_ERR_CAP, _MAX_SOURCE, _MAX_STEPS, _MAX_BEAM for
+ * AL_MODEL_LIMIT_ERR_CAP, _SOURCE, _STEPS, _BEAM; -1 for any other number. */
+enum { AL_MODEL_LIMIT_ERR_CAP = 0, AL_MODEL_LIMIT_SOURCE, AL_MODEL_LIMIT_STEPS, AL_MODEL_LIMIT_BEAM };
+int al_model_limit(int which);
 
 typedef struct al_model al_model;
 typedef struct al_decoder al_decoder;

@@ -13,21 +13,8 @@
 #include <string.h>
 
 #include "../attnlab.h"
+#include "../toolbox.h"
 #include "../kernels/attention_pooling.h"
-
-/* 1 when a·b·c, all >= 1, stays below 2^31 elements */
-static int count_ok(int a, int b, int c)
-{
-    if (a < 1 || b < 1 || c < 1) return 0;
-    return (double)a * b * c < 2147483648.0;
-}
-
-/* a scratch block of `floats` floats, or NULL when it does not fit */
-static float *scratch_alloc(size_t floats)
-{
-    if (floats > (SIZE_MAX - 64) / sizeof(float)) return NULL; /* bytes would wrap (wasm32) */
-    return al_malloc(floats * sizeof(float));
-}
 
 static void zero(float *x, size_t n) { memset(x, 0, n * sizeof(float)); }
 
@@ -37,7 +24,7 @@ static al_status attention_pooling_check(const float *H, const float *w, int B, 
 {
     if (!H || !w) return AL_ERR_ARGUMENT;
     if (B < 1 || n < 1 || d < 1) return AL_ERR_SHAPE;
-    if (!count_ok(B, n, d)) return AL_ERR_OVERFLOW;
+    if (!al_count_ok(B, n, d, 1)) return AL_ERR_OVERFLOW;
     return AL_OK;
 }
 
@@ -47,7 +34,7 @@ al_status al_attention_pooling_forward(float *r, float *hstar, float *weights, c
     if (!r || !hstar || !weights) return AL_ERR_ARGUMENT;
     al_status st = attention_pooling_check(H, w, B, n, d);
     if (st != AL_OK) return st;
-    float *scratch = scratch_alloc(al_attention_pooling_scratch_floats(n, d));
+    float *scratch = al_alloc_floats((double)al_attention_pooling_scratch_floats(n, d), NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++)
         al_attention_pooling_seq_forward(r + (size_t)b * d, hstar + (size_t)b * d,
@@ -65,7 +52,7 @@ al_status al_attention_pooling_backward(float *dH, float *dw, const float *H, co
     al_status st = attention_pooling_check(H, w, B, n, d);
     if (st != AL_OK) return st;
     size_t ks = al_attention_pooling_scratch_floats(n, d);
-    float *scratch = scratch_alloc(ks + 2 * (size_t)d + (size_t)n);
+    float *scratch = al_alloc_floats((double)ks + 2.0 * d + n, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     float *r = scratch + ks, *hstar = r + d, *alpha = hstar + d; /* [d], [d], [n] */
     zero(dH, (size_t)B * n * d);
@@ -90,7 +77,8 @@ static al_status context_pooling_check(const float *H, const float *W, const flo
 {
     if (!H || !W || !bias || !u) return AL_ERR_ARGUMENT;
     if (B < 1 || n < 1 || d < 1 || dw < 1) return AL_ERR_SHAPE;
-    if (!count_ok(B, n, d) || !count_ok(dw, d, 1) || !count_ok(n, dw, 3)) return AL_ERR_OVERFLOW;
+    if (!al_count_ok(B, n, d, 1) || !al_count_ok(dw, d, 1, 1) ||
+        !al_count_ok(n, dw, 3, 1)) return AL_ERR_OVERFLOW;
     return AL_OK;
 }
 
@@ -101,7 +89,7 @@ al_status al_context_pooling_forward(float *s, float *weights, const float *H, c
     if (!s || !weights) return AL_ERR_ARGUMENT;
     al_status st = context_pooling_check(H, W, b, u, B, n, d, dw);
     if (st != AL_OK) return st;
-    float *scratch = scratch_alloc(al_context_pooling_scratch_floats(n, d, dw));
+    float *scratch = al_alloc_floats((double)al_context_pooling_scratch_floats(n, d, dw), NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int i = 0; i < B; i++)
         al_context_pooling_seq_forward(s + (size_t)i * d, weights + (size_t)i * n,
@@ -120,7 +108,7 @@ al_status al_context_pooling_backward(float *dH, float *dW, float *db, float *du
     al_status st = context_pooling_check(H, W, b, u, B, n, d, dw);
     if (st != AL_OK) return st;
     size_t ks = al_context_pooling_scratch_floats(n, d, dw);
-    float *scratch = scratch_alloc(ks + (size_t)d + (size_t)n);
+    float *scratch = al_alloc_floats((double)ks + d + n, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     float *s = scratch + ks, *alpha = s + d; /* [d], [n] */
     zero(dH, (size_t)B * n * d);
@@ -147,8 +135,9 @@ static al_status ssa_check(const float *H, const float *W_s1, const float *W_s2,
 {
     if (!H || !W_s1 || !W_s2) return AL_ERR_ARGUMENT;
     if (B < 1 || n < 1 || d < 1 || da < 1 || r < 1) return AL_ERR_SHAPE;
-    if (!count_ok(B, n, d) || !count_ok(da, d, 1) || !count_ok(r, da, 1) ||
-        !count_ok(B, r, d) || !count_ok(B, r, n) || !count_ok(n, da, 3) || !count_ok(r, r, 1))
+    if (!al_count_ok(B, n, d, 1) || !al_count_ok(da, d, 1, 1) || !al_count_ok(r, da, 1, 1) ||
+        !al_count_ok(B, r, d, 1) || !al_count_ok(B, r, n, 1) || !al_count_ok(n, da, 3, 1) ||
+        !al_count_ok(r, r, 1, 1))
         return AL_ERR_OVERFLOW;
     return AL_OK;
 }
@@ -161,7 +150,8 @@ al_status al_structured_self_attention_forward(float *M, float *weights, float *
     if (!M || !weights || !penalty) return AL_ERR_ARGUMENT;
     al_status st = ssa_check(H, W_s1, W_s2, B, n, d, da, r);
     if (st != AL_OK) return st;
-    float *scratch = scratch_alloc(al_structured_self_attention_scratch_floats(n, d, da, r));
+    float *scratch =
+        al_alloc_floats((double)al_structured_self_attention_scratch_floats(n, d, da, r), NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++)
         al_structured_self_attention_seq_forward(M + (size_t)b * r * d, weights + (size_t)b * r * n,
@@ -185,7 +175,7 @@ al_status al_structured_self_attention_backward(float *dH, float *dW_s1, float *
         for (int b = 0; b < B; b++)
             if (!isfinite(dpenalty[b])) return AL_ERR_NONFINITE;
     size_t ks = al_structured_self_attention_scratch_floats(n, d, da, r);
-    float *scratch = scratch_alloc(ks + (size_t)r * d + (size_t)r * n);
+    float *scratch = al_alloc_floats((double)ks + (double)r * d + (double)r * n, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     float *M = scratch + ks, *A = M + (size_t)r * d; /* [r,d], [r,n] */
     float penalty;

@@ -30,7 +30,9 @@
 #ifndef AL_API_POOLING_H
 #define AL_API_POOLING_H
 
-#include "../attnlab.h"
+#include <stdint.h>
+
+#include "../base.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -21,7 +21,9 @@
 #ifndef AL_API_RECURRENT_H
 #define AL_API_RECURRENT_H
 
-#include "../attnlab.h"
+#include <stdint.h>
+
+#include "../base.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -26,7 +26,9 @@
 #ifndef AL_API_SAFETENSORS_H
 #define AL_API_SAFETENSORS_H
 
-#include "../attnlab.h"
+#include <stdint.h>
+
+#include "../base.h"
 
 #ifdef __cplusplus
 extern "C" {

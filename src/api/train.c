@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "train.h"
+#include "model.h"
 #include "../models/model.h"
+#include "../toolbox.h"
 #include "../models/optim.h"
 #include "../models/seq2seq.h"
 #include "../models/seq2seq_train.h"
@@ -31,21 +33,21 @@ al_status al_model_create(const char *config, size_t len, uint32_t seed, al_mode
                           char *err, size_t errlen)
 {
     if (err && errlen) err[0] = 0;
-    if (!out) return al_model_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_create: out is NULL");
+    if (!out) return al_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_create: out is NULL");
     *out = NULL;
-    if (!config) return al_model_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_create: config is NULL");
+    if (!config) return al_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_create: config is NULL");
     if (len > 16u * 1024 * 1024) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_create: the config is over 16 MiB");
+        return al_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_create: the config is over 16 MiB");
     }
     /* a model whose config is this text and every weight zero: export needs a model, so build a
      * tiny one (no tensors) around the config to read the tensor list from */
     char *text = al_malloc(len + 1);
-    if (!text) return al_model_errf(err, errlen, AL_ERR_NOMEM, "out of memory");
+    if (!text) return al_errf(err, errlen, AL_ERR_NOMEM, "out of memory");
     memcpy(text, config, len);
     text[len] = 0;
     if (strlen(text) != len) {
         al_free(text);
-        return al_model_errf(err, errlen, AL_ERR_FORMAT, "config contains a NUL byte");
+        return al_errf(err, errlen, AL_ERR_FORMAT, "config contains a NUL byte");
     }
     al_model shell;
     memset(&shell, 0, sizeof shell);
@@ -71,8 +73,8 @@ al_status al_model_create(const char *config, size_t len, uint32_t seed, al_mode
         const al_model_arch *A = al_model_arch_get(arch);
         if (!al_model_trainer_get(arch)) {
             al_free(text);
-            return al_model_errf(err, errlen, AL_ERR_UNSUPPORTED,
-                                 "architecture \"%s\" cannot be created or trained yet", A->name);
+            return al_errf(err, errlen, AL_ERR_UNSUPPORTED,
+                           "architecture \"%s\" cannot be created or trained yet", A->name);
         }
         shell.arch = arch;
         shell.arch_name = A->name;
@@ -80,7 +82,7 @@ al_status al_model_create(const char *config, size_t len, uint32_t seed, al_mode
         char *blk = al_malloc(head + A->impl_size);
         if (!blk) {
             al_free(text);
-            return al_model_errf(err, errlen, AL_ERR_NOMEM, "out of memory");
+            return al_errf(err, errlen, AL_ERR_NOMEM, "out of memory");
         }
         memset(blk, 0, head + A->impl_size);
         al_tensor_list *l = (al_tensor_list *)blk;
@@ -94,14 +96,14 @@ al_status al_model_create(const char *config, size_t len, uint32_t seed, al_mode
         }
         if (total * 4 >= 2147483648.0) {
             al_free(text);
-            return al_model_errf(err, errlen, AL_ERR_OVERFLOW, "the weights need 2 GiB or more");
+            return al_errf(err, errlen, AL_ERR_OVERFLOW, "the weights need 2 GiB or more");
         }
         shell.n_weights = (size_t)total;
     }
     float *zeros = al_malloc(shell.n_weights * sizeof(float) + 4);
     if (!zeros) {
         al_free(text);
-        return al_model_errf(err, errlen, AL_ERR_NOMEM, "out of memory");
+        return al_errf(err, errlen, AL_ERR_NOMEM, "out of memory");
     }
     memset(zeros, 0, shell.n_weights * sizeof(float));
     uint8_t *bytes;
@@ -109,7 +111,7 @@ al_status al_model_create(const char *config, size_t len, uint32_t seed, al_mode
     al_status st = al_model_export(&shell, zeros, &bytes, &n);
     al_free(zeros);
     al_free(text);
-    if (st != AL_OK) return al_model_errf(err, errlen, st, "building the model failed");
+    if (st != AL_OK) return al_errf(err, errlen, st, "building the model failed");
     al_model *m;
     st = al_model_load(bytes, n, &m, err, errlen);
     al_free(bytes);
@@ -118,7 +120,7 @@ al_status al_model_create(const char *config, size_t len, uint32_t seed, al_mode
     st = al_model_tensor_list(m, &l);
     if (st != AL_OK) {
         al_model_free(m);
-        return al_model_errf(err, errlen, st, "building the model failed");
+        return al_errf(err, errlen, st, "building the model failed");
     }
     al_model_trainer_get(m->arch)->init(l, m->impl, m->weights, seed);
     al_free(l);

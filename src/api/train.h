@@ -25,7 +25,9 @@
 #ifndef AL_API_TRAIN_H
 #define AL_API_TRAIN_H
 
-#include "../attnlab.h"
+#include <stdint.h>
+
+#include "../base.h"
 
 #ifdef __cplusplus
 extern "C" {

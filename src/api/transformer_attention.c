@@ -7,20 +7,8 @@
 #include <string.h>
 
 #include "transformer_attention.h"
+#include "../toolbox.h"
 #include "../kernels/attention_transformer.h"
-
-/* 1 when a·b·c·d, all >= 1, stays below 2^31 elements */
-static int count_ok(long a, long b, long c, long d)
-{
-    if (a < 1 || b < 1 || c < 1 || d < 1) return 0;
-    return (double)a * b * c * d < 2147483648.0;
-}
-
-/* scratch of n floats (n >= 1, already checked against 2^31) */
-static float *scratch_alloc(long n)
-{
-    return (float *)al_malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
-}
 
 /* ------------------------------------------------------------------ SDPA backward */
 
@@ -31,14 +19,14 @@ al_status al_sdpa_backward(float *dq, float *dk, float *dv, const float *dout, c
 {
     if (!dq || !dk || !dv || !q || !k || !v) return AL_ERR_ARGUMENT;
     if (B < 1 || H < 1 || T < 1 || S < 1 || D < 1 || Dv < 1) return AL_ERR_SHAPE;
-    if (!count_ok(B, H, T, D) || !count_ok(B, H, S, D) || !count_ok(B, H, S, Dv) ||
-        !count_ok(B, H, T, Dv) || !count_ok(B, H, T, S))
+    if (!al_count_ok(B, H, T, D) || !al_count_ok(B, H, S, D) || !al_count_ok(B, H, S, Dv) ||
+        !al_count_ok(B, H, T, Dv) || !al_count_ok(B, H, T, S))
         return AL_ERR_OVERFLOW;
     if (!isfinite(scale)) return AL_ERR_ARGUMENT;
     if (scale == 0.0f) scale = 1.0f / sqrtf((float)D);
     long need = al_sdpa_backward_scratch_floats(T, S, Dv);
-    if (!count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
-    float *scratch = scratch_alloc(need);
+    if (!al_count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
+    float *scratch = al_alloc_floats(need, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
         const uint8_t *mask = key_padding_mask ? key_padding_mask + (long)b * S : NULL;
@@ -66,8 +54,8 @@ static al_status mha_check(const float *query, const float *key, const float *va
     if (H < 1) return AL_ERR_ARGUMENT;
     if (B < 1 || T < 1 || S < 1 || E < 1) return AL_ERR_SHAPE;
     if (E % H != 0) return AL_ERR_SHAPE;
-    if (!count_ok(B, T, E, 1) || !count_ok(B, S, E, 1) || !count_ok(3, E, E, 1) ||
-        !count_ok(B, H, T, S))
+    if (!al_count_ok(B, T, E, 1) || !al_count_ok(B, S, E, 1) || !al_count_ok(3, E, E, 1) ||
+        !al_count_ok(B, H, T, S))
         return AL_ERR_OVERFLOW;
     return AL_OK;
 }
@@ -83,8 +71,8 @@ al_status al_mha_forward(float *out, float *att, const float *query, const float
     if (st != AL_OK) return st;
     long fwd = al_attn_mha_scratch_floats(T, S, E);
     long need = fwd + (att ? 0 : (long)H * T * S);
-    if (!count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
-    float *scratch = scratch_alloc(need);
+    if (!al_count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
+    float *scratch = al_alloc_floats(need, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
         al_attn_mha_forward(out + (long)b * T * E, att ? att + (long)b * H * T * S : scratch + fwd,
@@ -111,8 +99,8 @@ al_status al_mha_backward(float *dquery, float *dkey, float *dvalue, float *din_
     al_status st = mha_check(query, key, value, in_proj_weight, out_proj_weight, B, T, S, E, H);
     if (st != AL_OK) return st;
     long need = al_attn_mha_backward_scratch_floats(T, S, E, H);
-    if (!count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
-    float *scratch = scratch_alloc(need);
+    if (!al_count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
+    float *scratch = al_alloc_floats(need, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
         al_attn_mha_backward(dquery + (long)b * T * E, dkey + (long)b * S * E,
@@ -142,8 +130,9 @@ static al_status relpos_check(const float *x, const float *w_q, const float *w_k
     if (B < 1 || n < 1 || d < 1 || dz < 1) return AL_ERR_SHAPE;
     if (dz % H != 0) return AL_ERR_SHAPE;
     if (k > (1 << 29)) return AL_ERR_OVERFLOW;
-    if (!count_ok(B, n, d, 1) || !count_ok(B, n, dz, 1) || !count_ok(dz, d, 1, 1) ||
-        !count_ok(B, H, n, n) || !count_ok(2L * k + 1, dz / H, 1, 1) || !count_ok(n, 2L * k + 1, 1, 1))
+    if (!al_count_ok(B, n, d, 1) || !al_count_ok(B, n, dz, 1) || !al_count_ok(dz, d, 1, 1) ||
+        !al_count_ok(B, H, n, n) || !al_count_ok(2L * k + 1, dz / H, 1, 1) ||
+        !al_count_ok(n, 2L * k + 1, 1, 1))
         return AL_ERR_OVERFLOW;
     return AL_OK;
 }
@@ -158,8 +147,8 @@ al_status al_relpos_forward(float *out, float *att, const float *x, const float 
     if (st != AL_OK) return st;
     long fwd = al_attn_relpos_scratch_floats(n, dz, k);
     long need = fwd + (att ? 0 : (long)H * n * n);
-    if (!count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
-    float *scratch = scratch_alloc(need);
+    if (!al_count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
+    float *scratch = al_alloc_floats(need, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
         al_attn_relpos_forward(out + (long)b * n * dz, att ? att + (long)b * H * n * n : scratch + fwd,
@@ -181,8 +170,8 @@ al_status al_relpos_backward(float *dx, float *dw_q, float *dw_k, float *dw_v, f
     al_status st = relpos_check(x, w_q, w_k, w_v, rel_k, rel_v, B, n, d, dz, H, k);
     if (st != AL_OK) return st;
     long need = al_attn_relpos_backward_scratch_floats(n, dz, H, k);
-    if (!count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
-    float *scratch = scratch_alloc(need);
+    if (!al_count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
+    float *scratch = al_alloc_floats(need, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
         al_attn_relpos_backward(dx + (long)b * n * d, dw_q, dw_k, dw_v, drel_k, drel_v,
@@ -200,7 +189,7 @@ al_status al_relpos_distances(int32_t *dist, int n, int k)
 {
     if (!dist || k < 0) return AL_ERR_ARGUMENT;
     if (n < 1) return AL_ERR_SHAPE;
-    if (!count_ok(n, n, 1, 1)) return AL_ERR_OVERFLOW;
+    if (!al_count_ok(n, n, 1, 1)) return AL_ERR_OVERFLOW;
     al_attn_relpos_distances(dist, n, k);
     return AL_OK;
 }

@@ -29,7 +29,9 @@
 #ifndef AL_API_TRANSFORMER_ATTENTION_H
 #define AL_API_TRANSFORMER_ATTENTION_H
 
-#include "../attnlab.h"
+#include <stdint.h>
+
+#include "../base.h"
 
 #ifdef __cplusplus
 extern "C" {

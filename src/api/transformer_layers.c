@@ -8,14 +8,8 @@
 #include <string.h>
 
 #include "transformer_layers.h"
+#include "../toolbox.h"
 #include "../kernels/transformer_layers.h"
-
-/* 1 when a·b·c·d, all >= 1, stays below 2^31 elements */
-static int count_ok(long a, long b, long c, long d)
-{
-    if (a < 1 || b < 1 || c < 1 || d < 1) return 0;
-    return (double)a * b * c * d < 2147483648.0;
-}
 
 /* 1 for the entries layer `dec` (0 encoder, 1 decoder) reads */
 static int used(int i, int dec)
@@ -38,9 +32,9 @@ static al_status check_layer(const float *x, const float *memory, const float *c
     if (B < 1 || T < 1 || E < 1 || F < 1 || (dec && S < 1)) return AL_ERR_SHAPE;
     if (E % H != 0) return AL_ERR_SHAPE;
     if (!dec) S = 1;
-    if (!count_ok(B, T, E, 1) || !count_ok(B, S, E, 1) || !count_ok(3, E, E, 1) ||
-        !count_ok(F, E, 1, 1) || !count_ok(B, H, T, T) || !count_ok(B, H, T, S) ||
-        !count_ok(T, F, 1, 1))
+    if (!al_count_ok(B, T, E, 1) || !al_count_ok(B, S, E, 1) || !al_count_ok(3, E, E, 1) ||
+        !al_count_ok(F, E, 1, 1) || !al_count_ok(B, H, T, T) || !al_count_ok(B, H, T, S) ||
+        !al_count_ok(T, F, 1, 1))
         return AL_ERR_OVERFLOW;
     return AL_OK;
 }
@@ -84,8 +78,8 @@ static al_status layer_forward(float *out, float *self_att, float *cross_att, co
     if (!dec) S = 1;
     long fwd = al_tl_forward_scratch_floats(T, S, E, F, dec);
     long need = fwd + (self_att ? 0 : (long)H * T * T) + (dec && !cross_att ? (long)H * T * S : 0);
-    if (!count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
-    float *scratch = (float *)al_malloc(sizeof(float) * (size_t)need);
+    if (!al_count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
+    float *scratch = al_alloc_floats(need, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     float *spare = scratch + fwd; /* weights nobody asked for */
     float *spare_cross = spare + (self_att ? 0 : (long)H * T * T);
@@ -112,8 +106,8 @@ static al_status layer_backward(float *dx, float *dmemory, float *const *dparams
     int dec = memory != NULL;
     if (!dec) S = 1;
     long need = al_tl_backward_scratch_floats(T, S, E, F, H, dec);
-    if (!count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
-    float *scratch = (float *)al_malloc(sizeof(float) * (size_t)need);
+    if (!al_count_ok(need, 1, 1, 1)) return AL_ERR_OVERFLOW;
+    float *scratch = al_alloc_floats(need, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     al_tl_weights w = to_weights(params, dec);
     al_tl_grads g = to_grads(dparams, dec);

@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attnlab.h"
+#include "base.h"
+#include "api/safetensors.h"
+#include "toolbox.h"
 #include "io/json.h"
 
 /* ------------------------------------------------------------------ tables */
@@ -74,58 +76,19 @@ struct al_safetensors {
 
 /* ------------------------------------------------------------------ messages */
 
-/* A message written into the caller's buffer; silently truncated, always NUL-terminated. */
-struct msg {
-    char *buf;
-    size_t cap, len;
-};
-
-static void m_put(struct msg *m, const char *s, size_t n)
-{
-    if (!m->buf || m->cap == 0) return;
-    for (size_t k = 0; k < n && m->len + 1 < m->cap; k++) m->buf[m->len++] = s[k];
-    m->buf[m->len] = 0;
-}
-
-static void m_s(struct msg *m, const char *s) { m_put(m, s, strlen(s)); }
-
-static void m_u(struct msg *m, uint64_t v)
-{
-    char tmp[24];
-    int k = 24;
-    do {
-        tmp[--k] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    m_put(m, tmp + k, (size_t)(24 - k));
-}
+/* (written with al_msg, toolbox.h) */
 
 /* raw [n] (valid UTF-8) in quotes, cut to 64 bytes at a character boundary. */
-static void m_q(struct msg *m, const char *raw, size_t n)
+static void m_q(al_msg *m, const char *raw, size_t n)
 {
     size_t cut = n;
     if (n > 64) {
         cut = 64;
         while (cut > 0 && ((uint8_t)raw[cut] & 0xC0) == 0x80) cut--;
     }
-    m_s(m, "\"");
-    m_put(m, raw, cut);
-    m_s(m, cut < n ? "...\"" : "\"");
-}
-
-/* Drop a UTF-8 sequence cut in half by truncation, so the message decodes cleanly. */
-static void m_finish(struct msg *m)
-{
-    if (!m->buf || m->len == 0) return;
-    size_t k = m->len, cont = 0;
-    while (k > 0 && ((uint8_t)m->buf[k - 1] & 0xC0) == 0x80 && cont < 3) { k--; cont++; }
-    if (k == 0) return;
-    uint8_t lead = (uint8_t)m->buf[k - 1];
-    size_t need = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
-    if (lead >= 0xC0 && cont < need) {
-        m->len = k - 1;
-        m->buf[m->len] = 0;
-    }
+    al_msg_str(m, "\"");
+    al_msg_put(m, raw, cut);
+    al_msg_str(m, cut < n ? "...\"" : "\"");
 }
 
 /* ------------------------------------------------------------------ parsing */
@@ -134,7 +97,7 @@ struct ctx {
     struct json_cursor c;   /* over the header */
     const uint8_t *data;    /* [data_len] */
     uint64_t data_len;
-    struct msg *m;
+    al_msg *m;
     int fill;               /* 0: count and check; 1: fill st */
     /* counted in pass 0 */
     uint64_t n_tensors, n_meta, str_bytes;
@@ -145,9 +108,9 @@ struct ctx {
 
 static void m_tensor(struct ctx *x, const char *raw, size_t n)
 {
-    m_s(x->m, "tensor ");
+    al_msg_str(x->m, "tensor ");
     m_q(x->m, raw, n);
-    m_s(x->m, ": ");
+    al_msg_str(x->m, ": ");
 }
 
 /* Decode the string at the cursor into the pool (fill pass) or just measure it. */
@@ -206,52 +169,52 @@ static al_status check_finite(struct ctx *x, const char *raw, size_t raw_len, in
         }
         if (bad) {
             m_tensor(x, raw, raw_len);
-            m_s(x->m, nan ? "NaN" : neg ? "-Infinity" : "Infinity");
-            m_s(x->m, " at flat index ");
-            m_u(x->m, (uint64_t)k);
-            m_s(x->m, "; attnlab refuses non-finite weights");
+            al_msg_str(x->m, nan ? "NaN" : neg ? "-Infinity" : "Infinity");
+            al_msg_str(x->m, " at flat index ");
+            al_msg_uint(x->m, (uint64_t)k);
+            al_msg_str(x->m, "; attnlab refuses non-finite weights");
             return AL_ERR_NONFINITE;
         }
     }
     return AL_OK;
 }
 
-static void m_shape(struct msg *m, const uint64_t *dims, int rank)
+static void m_shape(al_msg *m, const uint64_t *dims, int rank)
 {
-    m_s(m, "[");
+    al_msg_str(m, "[");
     for (int d = 0; d < rank; d++) {
-        if (d) m_s(m, ", ");
-        m_u(m, dims[d]);
+        if (d) al_msg_str(m, ", ");
+        al_msg_uint(m, dims[d]);
     }
-    m_s(m, "]");
+    al_msg_str(m, "]");
 }
 
 /* One tensor entry, the cursor at its value. Tensor index t in the fill pass. */
 static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, size_t name_len,
                               int name_nul, const char *stored, uint64_t t)
 {
-    struct msg *m = x->m;
+    al_msg *m = x->m;
     if (name_len == 0) {
-        m_s(m, "a tensor has an empty name");
+        al_msg_str(m, "a tensor has an empty name");
         return AL_ERR_FORMAT;
     }
     if (name_nul) {
         m_tensor(x, raw, raw_len);
-        m_s(m, "the name contains a NUL character (\\u0000)");
+        al_msg_str(m, "the name contains a NUL character (\\u0000)");
         return AL_ERR_FORMAT;
     }
     if (name_len > AL_SAFETENSORS_MAX_NAME) {
         m_tensor(x, raw, raw_len);
-        m_s(m, "the name is ");
-        m_u(m, name_len);
-        m_s(m, " bytes, over attnlab's cap of 1024");
+        al_msg_str(m, "the name is ");
+        al_msg_uint(m, name_len);
+        al_msg_str(m, " bytes, over attnlab's cap of 1024");
         return AL_ERR_UNSUPPORTED;
     }
     json_ws(&x->c);
     if (json_peek(&x->c) != '{') {
         m_tensor(x, raw, raw_len);
-        m_s(m, "expected an object {dtype, shape, data_offsets}, found ");
-        m_s(m, json_kind(&x->c));
+        al_msg_str(m, "expected an object {dtype, shape, data_offsets}, found ");
+        al_msg_str(m, json_kind(&x->c));
         return AL_ERR_FORMAT;
     }
     x->c.i++;
@@ -266,16 +229,16 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
             size_t kraw_len;
             if (read_word(x, key, sizeof key, &kraw, &kraw_len) || json_eat(&x->c, ':')) {
                 m_tensor(x, raw, raw_len);
-                m_s(m, "malformed entry");
+                al_msg_str(m, "malformed entry");
                 return AL_ERR_FORMAT;
             }
             int f = !strcmp(key, "dtype") ? F_DTYPE : !strcmp(key, "shape") ? F_SHAPE
                   : !strcmp(key, "data_offsets") ? F_OFFSETS : 0;
             if (f == 0 || (seen & f)) {
                 m_tensor(x, raw, raw_len);
-                m_s(m, f ? "duplicate field " : "unknown field ");
+                al_msg_str(m, f ? "duplicate field " : "unknown field ");
                 m_q(m, kraw, kraw_len);
-                if (!f) m_s(m, " (expected dtype, shape, data_offsets)");
+                if (!f) al_msg_str(m, " (expected dtype, shape, data_offsets)");
                 return AL_ERR_FORMAT;
             }
             seen |= f;
@@ -286,8 +249,8 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
                 size_t draw_len;
                 if (json_peek(&x->c) != '"') {
                     m_tensor(x, raw, raw_len);
-                    m_s(m, "\"dtype\" must be a string, found ");
-                    m_s(m, json_kind(&x->c));
+                    al_msg_str(m, "\"dtype\" must be a string, found ");
+                    al_msg_str(m, json_kind(&x->c));
                     return AL_ERR_FORMAT;
                 }
                 if (read_word(x, name, sizeof name, &draw, &draw_len)) return AL_ERR_FORMAT;
@@ -295,25 +258,25 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
                     if (!strcmp(name, DTYPES[d].name)) dtype = d;
                 if (dtype < 0) {
                     m_tensor(x, raw, raw_len);
-                    m_s(m, "unknown dtype ");
+                    al_msg_str(m, "unknown dtype ");
                     m_q(m, draw, draw_len);
                     return AL_ERR_FORMAT;
                 }
                 if (!DTYPES[dtype].supported) {
                     m_tensor(x, raw, raw_len);
-                    m_s(m, "dtype ");
-                    m_s(m, DTYPES[dtype].name);
-                    m_s(m, " is not supported (attnlab loads F32, F16 and BF16; convert the file)");
+                    al_msg_str(m, "dtype ");
+                    al_msg_str(m, DTYPES[dtype].name);
+                    al_msg_str(m, " is not supported (attnlab loads F32, F16 and BF16; convert the file)");
                     return AL_ERR_UNSUPPORTED;
                 }
             } else {
                 const char *what = f == F_SHAPE ? "\"shape\"" : "\"data_offsets\"";
                 if (json_peek(&x->c) != '[') {
                     m_tensor(x, raw, raw_len);
-                    m_s(m, what);
-                    m_s(m, f == F_SHAPE ? " must be an array of integers, found "
+                    al_msg_str(m, what);
+                    al_msg_str(m, f == F_SHAPE ? " must be an array of integers, found "
                                         : " must be an array [begin, end], found ");
-                    m_s(m, json_kind(&x->c));
+                    al_msg_str(m, json_kind(&x->c));
                     return AL_ERR_FORMAT;
                 }
                 x->c.i++;
@@ -328,18 +291,18 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
                                      || (json_peek(&x->c) >= '0' && json_peek(&x->c) <= '9');
                         if (!is_num || json_number(&x->c, &nraw, &nlen) || json_u53(nraw, nlen, &v)) {
                             m_tensor(x, raw, raw_len);
-                            m_s(m, f == F_SHAPE ? "shape[" : "data_offsets[");
-                            m_u(m, (uint64_t)count);
-                            m_s(m, "] is ");
+                            al_msg_str(m, f == F_SHAPE ? "shape[" : "data_offsets[");
+                            al_msg_uint(m, (uint64_t)count);
+                            al_msg_str(m, "] is ");
                             if (is_num) m_q(m, nraw, nlen);
-                            else m_s(m, json_kind(&x->c));
-                            m_s(m, ", not an integer in [0, 2^53]");
+                            else al_msg_str(m, json_kind(&x->c));
+                            al_msg_str(m, ", not an integer in [0, 2^53]");
                             return AL_ERR_FORMAT;
                         }
                         if (f == F_SHAPE) {
                             if (count >= AL_SAFETENSORS_MAX_RANK) {
                                 m_tensor(x, raw, raw_len);
-                                m_s(m, "rank above attnlab's limit of 8");
+                                al_msg_str(m, "rank above attnlab's limit of 8");
                                 return AL_ERR_UNSUPPORTED;
                             }
                             dims[count] = v;
@@ -356,9 +319,9 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
                     rank = count;
                 } else if (count != 2) {
                     m_tensor(x, raw, raw_len);
-                    m_s(m, "\"data_offsets\" must be [begin, end], found ");
-                    m_u(m, (uint64_t)count);
-                    m_s(m, count == 1 ? " entry" : " entries");
+                    al_msg_str(m, "\"data_offsets\" must be [begin, end], found ");
+                    al_msg_uint(m, (uint64_t)count);
+                    al_msg_str(m, count == 1 ? " entry" : " entries");
                     return AL_ERR_FORMAT;
                 }
             }
@@ -369,8 +332,8 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
     }
     if (seen != (F_DTYPE | F_SHAPE | F_OFFSETS)) {
         m_tensor(x, raw, raw_len);
-        m_s(m, "missing ");
-        m_s(m, !(seen & F_DTYPE) ? "\"dtype\"" : !(seen & F_SHAPE) ? "\"shape\"" : "\"data_offsets\"");
+        al_msg_str(m, "missing ");
+        al_msg_str(m, !(seen & F_DTYPE) ? "\"dtype\"" : !(seen & F_SHAPE) ? "\"shape\"" : "\"data_offsets\"");
         return AL_ERR_FORMAT;
     }
 
@@ -382,9 +345,9 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
         uint64_t limit = zero ? AL_SAFETENSORS_MAX_NUMEL : AL_SAFETENSORS_MAX_NUMEL / numel;
         if (dims[d] > limit) {
             m_tensor(x, raw, raw_len);
-            m_s(m, "shape ");
+            al_msg_str(m, "shape ");
             m_shape(m, dims, rank);
-            m_s(m, zero ? " has a dimension over 2^31 - 1" : " has more than 2^31 - 1 elements");
+            al_msg_str(m, zero ? " has a dimension over 2^31 - 1" : " has more than 2^31 - 1 elements");
             return AL_ERR_OVERFLOW;
         }
         if (!zero) numel *= dims[d];
@@ -396,26 +359,26 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
                     : off[1] > x->data_len ? "past the end of the data buffer" : NULL;
     if (bad || off[1] - off[0] != need) {
         m_tensor(x, raw, raw_len);
-        m_s(m, "data_offsets [");
-        m_u(m, off[0]);
-        m_s(m, ", ");
-        m_u(m, off[1]);
+        al_msg_str(m, "data_offsets [");
+        al_msg_uint(m, off[0]);
+        al_msg_str(m, ", ");
+        al_msg_uint(m, off[1]);
         if (bad) {
-            m_s(m, "] ");
-            m_s(m, bad);
+            al_msg_str(m, "] ");
+            al_msg_str(m, bad);
             if (off[1] >= off[0]) {
-                m_s(m, " (");
-                m_u(m, x->data_len);
-                m_s(m, " bytes)");
+                al_msg_str(m, " (");
+                al_msg_uint(m, x->data_len);
+                al_msg_str(m, " bytes)");
             }
         } else {
-            m_s(m, "] but shape ");
+            al_msg_str(m, "] but shape ");
             m_shape(m, dims, rank);
-            m_s(m, " ");
-            m_s(m, DTYPES[dtype].name);
-            m_s(m, " needs ");
-            m_u(m, need);
-            m_s(m, " bytes");
+            al_msg_str(m, " ");
+            al_msg_str(m, DTYPES[dtype].name);
+            al_msg_str(m, " needs ");
+            al_msg_uint(m, need);
+            al_msg_str(m, " bytes");
         }
         return AL_ERR_FORMAT;
     }
@@ -440,11 +403,11 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
 
 static al_status parse_metadata(struct ctx *x)
 {
-    struct msg *m = x->m;
+    al_msg *m = x->m;
     json_ws(&x->c);
     if (json_peek(&x->c) != '{') {
-        m_s(m, "\"__metadata__\" must be an object of strings, found ");
-        m_s(m, json_kind(&x->c));
+        al_msg_str(m, "\"__metadata__\" must be an object of strings, found ");
+        al_msg_str(m, json_kind(&x->c));
         return AL_ERR_FORMAT;
     }
     x->c.i++;
@@ -457,24 +420,24 @@ static al_status parse_metadata(struct ctx *x)
             return AL_ERR_FORMAT; /* unreachable: the header was validated */
         json_ws(&x->c);
         if (nul || len > AL_SAFETENSORS_MAX_NAME) {
-            m_s(m, "__metadata__ key ");
+            al_msg_str(m, "__metadata__ key ");
             m_q(m, raw, raw_len);
-            m_s(m, nul ? " contains a NUL character (\\u0000)" : " is over attnlab's cap of 1024 bytes");
+            al_msg_str(m, nul ? " contains a NUL character (\\u0000)" : " is over attnlab's cap of 1024 bytes");
             return len > AL_SAFETENSORS_MAX_NAME ? AL_ERR_UNSUPPORTED : AL_ERR_FORMAT;
         }
         if (json_peek(&x->c) != '"') {
-            m_s(m, "__metadata__ ");
+            al_msg_str(m, "__metadata__ ");
             m_q(m, raw, raw_len);
-            m_s(m, " must be a string, found ");
-            m_s(m, json_kind(&x->c));
-            m_s(m, " (safetensors metadata maps strings to strings)");
+            al_msg_str(m, " must be a string, found ");
+            al_msg_str(m, json_kind(&x->c));
+            al_msg_str(m, " (safetensors metadata maps strings to strings)");
             return AL_ERR_FORMAT;
         }
         if (read_string(x, &vraw, &vraw_len, &vlen, &vnul, &value)) return AL_ERR_FORMAT;
         if (vnul) {
-            m_s(m, "__metadata__ ");
+            al_msg_str(m, "__metadata__ ");
             m_q(m, raw, raw_len);
-            m_s(m, ": the value contains a NUL character (\\u0000)");
+            al_msg_str(m, ": the value contains a NUL character (\\u0000)");
             return AL_ERR_FORMAT;
         }
         if (x->fill) {
@@ -510,7 +473,7 @@ static al_status parse(struct ctx *x)
         al_status s;
         if (!strcmp(word, "__metadata__")) {
             if (seen_meta) {
-                m_s(x->m, "duplicate key \"__metadata__\"");
+                al_msg_str(x->m, "duplicate key \"__metadata__\"");
                 return AL_ERR_FORMAT;
             }
             seen_meta = 1;
@@ -549,16 +512,16 @@ static int by_offset(const void *a, const void *b)
     return 0;
 }
 
-static void m_range(struct msg *m, const struct st_tensor *t)
+static void m_range(al_msg *m, const struct st_tensor *t)
 {
-    m_s(m, " [");
-    m_u(m, t->begin);
-    m_s(m, ", ");
-    m_u(m, t->end);
-    m_s(m, "]");
+    al_msg_str(m, " [");
+    al_msg_uint(m, t->begin);
+    al_msg_str(m, ", ");
+    al_msg_uint(m, t->end);
+    al_msg_str(m, "]");
 }
 
-static al_status check_table(al_safetensors *st, struct msg *m)
+static al_status check_table(al_safetensors *st, al_msg *m)
 {
     int n = st->n_tensors;
     const struct st_tensor **o = (const struct st_tensor **)st->order;
@@ -566,7 +529,7 @@ static al_status check_table(al_safetensors *st, struct msg *m)
     qsort(o, (size_t)n, sizeof *o, by_name);
     for (int i = 1; i < n; i++) {
         if (!strcmp(o[i - 1]->name, o[i]->name)) {
-            m_s(m, "duplicate tensor name ");
+            al_msg_str(m, "duplicate tensor name ");
             m_q(m, o[i]->raw, o[i]->raw_len);
             return AL_ERR_FORMAT;
         }
@@ -577,7 +540,7 @@ static al_status check_table(al_safetensors *st, struct msg *m)
     qsort(mo, (size_t)st->n_meta, sizeof *mo, by_key);
     for (int i = 1; i < st->n_meta; i++) {
         if (!strcmp(mo[i - 1]->key, mo[i]->key)) {
-            m_s(m, "duplicate __metadata__ key ");
+            al_msg_str(m, "duplicate __metadata__ key ");
             m_q(m, mo[i]->key, strlen(mo[i]->key));
             return AL_ERR_FORMAT;
         }
@@ -590,20 +553,20 @@ static al_status check_table(al_safetensors *st, struct msg *m)
     const struct st_tensor *prev = NULL;
     for (int i = 0; i < n; i++) {
         if (o[i]->begin > pos) {
-            m_s(m, "gap in the data buffer: bytes [");
-            m_u(m, pos);
-            m_s(m, ", ");
-            m_u(m, o[i]->begin);
-            m_s(m, ") belong to no tensor (before tensor ");
+            al_msg_str(m, "gap in the data buffer: bytes [");
+            al_msg_uint(m, pos);
+            al_msg_str(m, ", ");
+            al_msg_uint(m, o[i]->begin);
+            al_msg_str(m, ") belong to no tensor (before tensor ");
             m_q(m, o[i]->raw, o[i]->raw_len);
-            m_s(m, ")");
+            al_msg_str(m, ")");
             return AL_ERR_FORMAT;
         }
         if (o[i]->begin < pos) {
-            m_s(m, "tensor ");
+            al_msg_str(m, "tensor ");
             m_q(m, o[i]->raw, o[i]->raw_len);
             m_range(m, o[i]);
-            m_s(m, " overlaps tensor ");
+            al_msg_str(m, " overlaps tensor ");
             m_q(m, prev->raw, prev->raw_len);
             m_range(m, prev);
             return AL_ERR_FORMAT;
@@ -612,12 +575,12 @@ static al_status check_table(al_safetensors *st, struct msg *m)
         pos = o[i]->end;
     }
     if (pos < st->data_len) {
-        m_u(m, st->data_len - pos);
-        m_s(m, " trailing bytes after the last tensor (tensors cover ");
-        m_u(m, pos);
-        m_s(m, " of the ");
-        m_u(m, st->data_len);
-        m_s(m, "-byte data buffer)");
+        al_msg_uint(m, st->data_len - pos);
+        al_msg_str(m, " trailing bytes after the last tensor (tensors cover ");
+        al_msg_uint(m, pos);
+        al_msg_str(m, " of the ");
+        al_msg_uint(m, st->data_len);
+        al_msg_str(m, "-byte data buffer)");
         return AL_ERR_FORMAT;
     }
     return AL_OK;
@@ -626,7 +589,7 @@ static al_status check_table(al_safetensors *st, struct msg *m)
 /* ------------------------------------------------------------------ open */
 
 /* First bytes that make sense to a person: an HTML page or bare JSON served instead of a model. */
-static int sniff(const uint8_t *b, size_t len, struct msg *m)
+static int sniff(const uint8_t *b, size_t len, al_msg *m)
 {
     size_t i = 0;
     if (len >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) i = 3; /* UTF-8 BOM */
@@ -634,25 +597,25 @@ static int sniff(const uint8_t *b, size_t len, struct msg *m)
     if (i >= len || (b[i] != '<' && b[i] != '{')) return 0;
     size_t n = 0;
     while (i + n < len && n < 24 && b[i + n] >= 0x20 && b[i + n] < 0x7F) n++;
-    m_s(m, b[i] == '<' ? "this looks like an HTML page, not safetensors (it starts "
+    al_msg_str(m, b[i] == '<' ? "this looks like an HTML page, not safetensors (it starts "
                        : "this looks like JSON text, not safetensors (it starts ");
     m_q(m, (const char *)b + i, n);
-    m_s(m, b[i] == '<' ? "): check the URL, the server's error page is not a model"
+    al_msg_str(m, b[i] == '<' ? "): check the URL, the server's error page is not a model"
                        : "): a safetensors file starts with an 8-byte header length");
     return 1;
 }
 
-static al_status open_checked(const uint8_t *bytes, size_t len, al_safetensors **out, struct msg *m)
+static al_status open_checked(const uint8_t *bytes, size_t len, al_safetensors **out, al_msg *m)
 {
     if (len == 0) {
-        m_s(m, "empty file (0 bytes)");
+        al_msg_str(m, "empty file (0 bytes)");
         return AL_ERR_FORMAT;
     }
     if (len < 8) {
         if (sniff(bytes, len, m)) return AL_ERR_FORMAT;
-        m_s(m, "file is ");
-        m_u(m, len);
-        m_s(m, " bytes, shorter than the 8-byte header length");
+        al_msg_str(m, "file is ");
+        al_msg_uint(m, len);
+        al_msg_str(m, " bytes, shorter than the 8-byte header length");
         return AL_ERR_FORMAT;
     }
     uint64_t n = 0;
@@ -660,27 +623,27 @@ static al_status open_checked(const uint8_t *bytes, size_t len, al_safetensors *
     uint64_t after = (uint64_t)len - 8;
     if (n > after) {
         if (sniff(bytes, len, m)) return AL_ERR_FORMAT;
-        m_s(m, "header length ");
-        m_u(m, n);
-        if (n == UINT64_MAX) m_s(m, " (2^64 - 1, all bits set)");
-        else if (n >= (uint64_t)1 << 53) m_s(m, " (>= 2^53)");
-        else if (n >= (uint64_t)1 << 32) m_s(m, " (>= 2^32)");
-        m_s(m, " is larger than the ");
-        m_u(m, after);
-        m_s(m, " bytes after it");
-        m_s(m, n >= (uint64_t)1 << 32 ? ": not a safetensors file?" : ": truncated file?");
+        al_msg_str(m, "header length ");
+        al_msg_uint(m, n);
+        if (n == UINT64_MAX) al_msg_str(m, " (2^64 - 1, all bits set)");
+        else if (n >= (uint64_t)1 << 53) al_msg_str(m, " (>= 2^53)");
+        else if (n >= (uint64_t)1 << 32) al_msg_str(m, " (>= 2^32)");
+        al_msg_str(m, " is larger than the ");
+        al_msg_uint(m, after);
+        al_msg_str(m, " bytes after it");
+        al_msg_str(m, n >= (uint64_t)1 << 32 ? ": not a safetensors file?" : ": truncated file?");
         return AL_ERR_FORMAT;
     }
     if (n > AL_SAFETENSORS_MAX_HEADER) {
-        m_s(m, "header length ");
-        m_u(m, n);
-        m_s(m, " is over attnlab's header cap of 16777216 bytes (16 MiB)");
+        al_msg_str(m, "header length ");
+        al_msg_uint(m, n);
+        al_msg_str(m, " is over attnlab's header cap of 16777216 bytes (16 MiB)");
         return AL_ERR_UNSUPPORTED;
     }
     if (n < 2) {
-        m_s(m, "header length ");
-        m_u(m, n);
-        m_s(m, " is too short for a JSON object");
+        al_msg_str(m, "header length ");
+        al_msg_uint(m, n);
+        al_msg_str(m, " is too short for a JSON object");
         return AL_ERR_FORMAT;
     }
     const char *h = (const char *)bytes + 8;
@@ -688,20 +651,20 @@ static al_status open_checked(const uint8_t *bytes, size_t len, al_safetensors *
     if (json_utf8_check((const uint8_t *)h, hn, &bad)) {
         static const char hex[] = "0123456789abcdef";
         char b[5] = { '0', 'x', hex[(uint8_t)h[bad] >> 4], hex[(uint8_t)h[bad] & 15], 0 };
-        m_s(m, "header is not valid UTF-8: byte ");
-        m_s(m, b);
-        m_s(m, " at header offset ");
-        m_u(m, bad);
+        al_msg_str(m, "header is not valid UTF-8: byte ");
+        al_msg_str(m, b);
+        al_msg_str(m, " at header offset ");
+        al_msg_uint(m, bad);
         return AL_ERR_FORMAT;
     }
     struct json_error je;
     if (json_validate(h, hn, &je)) {
-        m_s(m, "header is not valid JSON: ");
-        m_s(m, je.what);
-        m_s(m, " at header offset ");
-        m_u(m, je.pos);
-        m_s(m, " of ");
-        m_u(m, hn);
+        al_msg_str(m, "header is not valid JSON: ");
+        al_msg_str(m, je.what);
+        al_msg_str(m, " at header offset ");
+        al_msg_uint(m, je.pos);
+        al_msg_str(m, " of ");
+        al_msg_uint(m, hn);
         return AL_ERR_FORMAT;
     }
     struct ctx x;
@@ -713,9 +676,9 @@ static al_status open_checked(const uint8_t *bytes, size_t len, al_safetensors *
     x.m = m;
     json_ws(&x.c);
     if (json_peek(&x.c) != '{') {
-        m_s(m, "header is ");
-        m_s(m, json_kind(&x.c));
-        m_s(m, ", not a JSON object");
+        al_msg_str(m, "header is ");
+        al_msg_str(m, json_kind(&x.c));
+        al_msg_str(m, ", not a JSON object");
         return AL_ERR_FORMAT;
     }
     al_status s = parse(&x);
@@ -729,14 +692,14 @@ static al_status open_checked(const uint8_t *bytes, size_t len, al_safetensors *
     uint64_t a3 = a2 + ((no * sizeof(void *) + 7) & ~(uint64_t)7);
     uint64_t total = a3 + x.str_bytes;
     if (nt > 0x7FFFFFFF || nm > 0x7FFFFFFF || total > SIZE_MAX) {
-        m_s(m, "header describes more tensors than fit in memory");
+        al_msg_str(m, "header describes more tensors than fit in memory");
         return AL_ERR_OVERFLOW;
     }
     char *block = al_malloc((size_t)total);
     if (!block) {
-        m_s(m, "out of memory allocating ");
-        m_u(m, total);
-        m_s(m, " bytes for the tensor table");
+        al_msg_str(m, "out of memory allocating ");
+        al_msg_uint(m, total);
+        al_msg_str(m, " bytes for the tensor table");
         return AL_ERR_NOMEM;
     }
     al_safetensors *st = (al_safetensors *)block;
@@ -755,7 +718,7 @@ static al_status open_checked(const uint8_t *bytes, size_t len, al_safetensors *
     s = parse(&x);
     if (s == AL_OK) s = check_table(st, m);
     if (s != AL_OK) {
-        if (m->len == 0) m_s(m, "internal error: the second pass disagreed with the first");
+        if (m->len == 0) al_msg_str(m, "internal error: the second pass disagreed with the first");
         al_free(block);
         return s;
     }
@@ -766,15 +729,15 @@ static al_status open_checked(const uint8_t *bytes, size_t len, al_safetensors *
 al_status al_safetensors_open(const uint8_t *bytes, size_t len, al_safetensors **out,
                               char *err, size_t err_cap)
 {
-    struct msg m = { err, err_cap, 0 };
+    al_msg m = { err, err_cap, 0 };
     if (err && err_cap) err[0] = 0;
     if (!out || (!bytes && len)) {
-        m_s(&m, out ? "bytes is NULL" : "out is NULL");
+        al_msg_str(&m, out ? "bytes is NULL" : "out is NULL");
         return AL_ERR_ARGUMENT;
     }
     *out = NULL;
     al_status s = open_checked(bytes ? bytes : (const uint8_t *)"", len, out, &m);
-    m_finish(&m);
+    al_msg_end(&m);
     return s;
 }
 

@@ -23,8 +23,11 @@
  * per step an elementwise pass and one transposed sgemv for dh_{t-1}; the weight gradients are
  * three sgemms over all steps at the end.
  *
- * Deliberately not here: validation, allocation, several layers or directions (src/api/recurrent.c
- * stacks layers and directions on these kernels), dropout, projections (proj_size), packed
+ * Several layers and both directions (al_recurrent_stack_*, recurrent_stack.c) stack these
+ * one-layer kernels; api/recurrent.c validates and allocates for them, and the models call them
+ * inside their own blocks.
+ *
+ * Deliberately not here: validation, allocation, dropout, projections (proj_size), packed
  * sequences.
  *
  * Backward convention (kernels.h): every gradient ACCUMULATES (+=).
@@ -166,5 +169,46 @@ void al_recurrent_layer_backward(int cell, int B, int T, int I, int H, int rever
                                  const float *dy, int lddy, const float *dhn, const float *dcn,
                                  float *dx, float *dw_ih, float *dw_hh, float *db_ih, float *db_hh,
                                  float *dh0, float *dc0, float *scratch);
+
+/* ------------------------------------------------------------------ stacked layers, directions */
+
+/*
+ * Floats of scratch al_recurrent_stack_forward needs, in double (so a caller can check a sum of
+ * sizes before it could wrap size_t): gates [B,T,G·H], state [B,T,H], two ping-pong layer
+ * outputs [B,T,D·H] when layers > 1, al_recurrent_layer_forward_scratch, and 16 floats of slack
+ * to start the gates on a 64-byte line.
+ */
+double al_recurrent_stack_forward_floats(int cell, int B, int T, int H, int layers, int D);
+
+/*
+ * layers layers of D directions (1, or 2: bidirectional) over x [B,T,I]:
+ *   params [layers·D·4]: w_ih, w_hh, b_ih, b_hh of layer l, direction d at 4·(l·D + d)
+ *       (w_ih [G·H, I] for layer 0, [G·H, D·H] above; biases all NULL or all present)
+ *   h0, c0 [layers·D, B, H] or NULL (zeros; c0 for the LSTM only)
+ *   output [B,T,D·H] the top layer; hn, cn [layers·D, B, H] or NULL
+ *   scratch: al_recurrent_stack_forward_floats floats
+ */
+void al_recurrent_stack_forward(int cell, int B, int T, int I, int H, int layers, int D,
+                                const float *x, const float *const *params, const float *h0,
+                                const float *c0, float *output, float *hn, float *cn,
+                                float *scratch);
+
+/* Floats of scratch al_recurrent_stack_backward needs (in double): every layer's output
+ * [B,T,D·H], the gates and state of every layer and direction, two input-gradient buffers
+ * [B,T,D·H], and the larger of the layer kernels' scratches. */
+double al_recurrent_stack_backward_floats(int cell, int B, int T, int H, int layers, int D);
+
+/*
+ * BPTT through the stack (its forward recomputed into scratch), same arguments as the forward:
+ *   doutput [B,T,D·H], dhn, dcn [layers·D, B, H]: or NULL (zero)
+ *   dx [B,T,I] += or NULL; dparams [layers·D·4] += in params' layout (bias entries NULL when
+ *   params' are); dh0, dc0 [layers·D, B, H] += or NULL
+ *   scratch: al_recurrent_stack_backward_floats floats
+ */
+void al_recurrent_stack_backward(int cell, int B, int T, int I, int H, int layers, int D,
+                                 const float *x, const float *const *params, const float *h0,
+                                 const float *c0, const float *doutput, const float *dhn,
+                                 const float *dcn, float *dx, float *const *dparams, float *dh0,
+                                 float *dc0, float *scratch);
 
 #endif /* AL_KERNELS_RECURRENT_H */

@@ -2,7 +2,7 @@
  * models/classifier.c: the recurrent text classifier: config parsing (every value checked, every
  * tensor listed with its exact shape) and the forward pass of one document. The maths is in
  * classifier.h; the kernels do the work:
- *   encoders   al_recurrent_forward (api/recurrent.h)
+ *   encoders   al_recurrent_stack_forward (kernels/recurrent.h)
  *   pooling    al_attention_pooling / al_context_pooling / al_structured_self_attention
  *              _seq_forward (kernels/attention_pooling.h)
  *   output     al_sgemv, then a softmax summed in double
@@ -15,11 +15,11 @@
 
 #include "classifier.h"
 #include "classifier_train.h"
-#include "../api/recurrent.h"
 #include "../io/json.h"
 #include "../kernels/attention_pooling.h"
 #include "../kernels/kernels.h"
 #include "../kernels/recurrent.h"
+#include "../toolbox.h"
 
 /* ------------------------------------------------------------------ config */
 
@@ -33,7 +33,6 @@ static const char *const TOKENIZER_KEYS[] = { "type", "vocab", "unk", "pad", NUL
 static const char *const POOLINGS[] = { "attention", "han", "structured", NULL };
 static const char *const TOKENIZERS[] = { "word", NULL };
 
-#define TRY(x) do { al_status st_ = (x); if (st_ != AL_OK) return st_; } while (0)
 #define FIELD(f) offsetof(al_classifier, f)
 
 /* tokenizer {type, vocab, unk, pad?} and, for han, sentenceSeparator (a vocab entry) */
@@ -41,30 +40,31 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_classifier *c, char *err,
 {
     al_cfg tok;
     int type;
-    TRY(al_cfg_object(cfg, "tokenizer", "tokenizer.", &tok, err, errlen));
-    TRY(al_cfg_check_keys(&tok, TOKENIZER_KEYS, err, errlen));
-    TRY(al_cfg_enum(&tok, "type", TOKENIZERS, -1, &type, err, errlen));
+    AL_TRY(al_cfg_object(cfg, "tokenizer", "tokenizer.", &tok, err, errlen));
+    AL_TRY(al_cfg_check_keys(&tok, TOKENIZER_KEYS, err, errlen));
+    AL_TRY(al_cfg_enum(&tok, "type", TOKENIZERS, -1, &type, err, errlen));
     char unk[AL_CFG_MAX_STRING], pad[AL_CFG_MAX_STRING], sep[AL_CFG_MAX_STRING];
     const int has_pad = al_cfg_has(&tok, "pad");
-    TRY(al_cfg_string(&tok, "unk", unk, sizeof unk, err, errlen));
-    if (has_pad) TRY(al_cfg_string(&tok, "pad", pad, sizeof pad, err, errlen));
+    AL_TRY(al_cfg_string(&tok, "unk", unk, sizeof unk, err, errlen));
+    if (has_pad) AL_TRY(al_cfg_string(&tok, "pad", pad, sizeof pad, err, errlen));
     if (c->pooling == AL_CLF_HAN) {
-        TRY(al_cfg_string(cfg, "sentenceSeparator", sep, sizeof sep, err, errlen));
+        AL_TRY(al_cfg_string(cfg, "sentenceSeparator", sep, sizeof sep, err, errlen));
     }
     const char *find[3] = { unk, has_pad ? pad : unk, c->pooling == AL_CLF_HAN ? sep : unk };
     int found[3];
-    TRY(al_cfg_string_array(&tok, "vocab", AL_CLF_MAX_VOCAB, &c->V, find, found, 3, err, errlen));
+    AL_TRY(al_cfg_string_array(&tok, "vocab", AL_CLF_MAX_VOCAB, &c->V, find, found, 3, err,
+                               errlen));
     if (found[0] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.unk\": \"%s\" is not in tokenizer.vocab", unk);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.unk\": \"%s\" is not in tokenizer.vocab", unk);
     }
     if (found[1] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.pad\": \"%s\" is not in tokenizer.vocab", pad);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.pad\": \"%s\" is not in tokenizer.vocab", pad);
     }
     if (found[2] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"sentenceSeparator\": \"%s\" is not in tokenizer.vocab", sep);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"sentenceSeparator\": \"%s\" is not in tokenizer.vocab", sep);
     }
     c->sep = c->pooling == AL_CLF_HAN ? found[2] : -1;
     return AL_OK;
@@ -104,8 +104,8 @@ static al_status cfg_nonneg(const al_cfg *cfg, const char *key, double hi, float
     const char *raw;
     size_t n;
     if (json_number(&c, &raw, &n)) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT, "config \"%s\": must be a number, not %s",
-                             key, json_kind(&c));
+        return al_errf(err, errlen, AL_ERR_FORMAT, "config \"%s\": must be a number, not %s",
+                       key, json_kind(&c));
     }
     double m = 0.0;
     long e = 0, ex = 0;
@@ -127,8 +127,8 @@ static al_status cfg_nonneg(const al_cfg *cfg, const char *key, double hi, float
         const size_t k = n < sizeof text - 1 ? n : sizeof text - 1;
         memcpy(text, raw, k);
         text[k] = 0;
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"%s\": %s is out of range [0, %d]", key, text, (int)hi);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"%s\": %s is out of range [0, %d]", key, text, (int)hi);
     }
     *out = (float)v;
     return AL_OK;
@@ -152,9 +152,9 @@ static al_status list_rnn(al_tensor_list *l, const al_classifier *c, const char 
                 if (d) for (const char *q = "_reverse"; *q; q++) *p++ = *q;
                 *p = 0;
                 const int idx = (layer * c->dirs + d) * 4 + k;
-                TRY(al_tensor_list_add(l, name, c->G * r->Hs, k == 0 ? in : k == 1 ? r->Hs : 0,
-                                       field + offsetof(al_clf_rnn, p) +
-                                           sizeof(float *) * (size_t)idx));
+                AL_TRY(al_tensor_list_add(l, name, c->G * r->Hs, k == 0 ? in : k == 1 ? r->Hs : 0,
+                                          field + offsetof(al_clf_rnn, p) +
+                                              sizeof(float *) * (size_t)idx));
             }
         }
     }
@@ -165,11 +165,11 @@ static al_status list_rnn(al_tensor_list *l, const al_classifier *c, const char 
 static al_status hidden(const al_cfg *cfg, const char *key, int dflt, int dirs, int *out,
                         char *err, size_t errlen)
 {
-    TRY(al_cfg_int(cfg, key, 1, AL_CLF_MAX_DIM, dflt, out, err, errlen));
+    AL_TRY(al_cfg_int(cfg, key, 1, AL_CLF_MAX_DIM, dflt, out, err, errlen));
     if (dirs == 2 && *out % 2) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"%s\": %d must be even with \"bidirectional\" "
-                             "(each direction has %s / 2 units)", key, *out, key);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"%s\": %d must be even with \"bidirectional\" "
+                       "(each direction has %s / 2 units)", key, *out, key);
     }
     return AL_OK;
 }
@@ -180,66 +180,66 @@ static al_status classifier_parse(const al_cfg *cfg, void *impl, al_tensor_list 
     al_classifier *c = impl;
     int bidir, H;
     memset(c, 0, sizeof *c);
-    TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
-    TRY(al_cfg_cell(cfg, &c->cell, &c->G, err, errlen));
-    TRY(al_cfg_int(cfg, "embeddingSize", 1, AL_CLF_MAX_DIM, -1, &c->E, err, errlen));
-    TRY(al_cfg_int(cfg, "numLayers", 1, AL_CLF_MAX_LAYERS, -1, &c->L, err, errlen));
-    TRY(al_cfg_bool(cfg, "bidirectional", 0, &bidir, err, errlen));
+    AL_TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
+    AL_TRY(al_cfg_cell(cfg, &c->cell, &c->G, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "embeddingSize", 1, AL_CLF_MAX_DIM, -1, &c->E, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "numLayers", 1, AL_CLF_MAX_LAYERS, -1, &c->L, err, errlen));
+    AL_TRY(al_cfg_bool(cfg, "bidirectional", 0, &bidir, err, errlen));
     c->dirs = bidir ? 2 : 1;
-    TRY(hidden(cfg, "hiddenSize", -1, c->dirs, &H, err, errlen));
-    TRY(al_cfg_enum(cfg, "pooling", POOLINGS, -1, &c->pooling, err, errlen));
+    AL_TRY(hidden(cfg, "hiddenSize", -1, c->dirs, &H, err, errlen));
+    AL_TRY(al_cfg_enum(cfg, "pooling", POOLINGS, -1, &c->pooling, err, errlen));
     c->enc.I = c->E;
     c->enc.H = H;
     c->enc.Hs = H / c->dirs;
     if (c->pooling != AL_CLF_ATTENTION) {
-        TRY(al_cfg_int(cfg, "attentionSize", 1, AL_CLF_MAX_DIM, -1, &c->da, err, errlen));
+        AL_TRY(al_cfg_int(cfg, "attentionSize", 1, AL_CLF_MAX_DIM, -1, &c->da, err, errlen));
     }
     if (c->pooling == AL_CLF_STRUCTURED) {
-        TRY(al_cfg_int(cfg, "hops", 1, AL_CLF_MAX_HOPS, -1, &c->r, err, errlen));
+        AL_TRY(al_cfg_int(cfg, "hops", 1, AL_CLF_MAX_HOPS, -1, &c->r, err, errlen));
     }
     /* range-checked for every pooling (a typo fails anywhere), used by structured's training */
-    TRY(cfg_nonneg(cfg, "penaltyCoefficient", AL_CLF_MAX_PENALTY, &c->pc, err, errlen));
+    AL_TRY(cfg_nonneg(cfg, "penaltyCoefficient", AL_CLF_MAX_PENALTY, &c->pc, err, errlen));
     if (c->pooling != AL_CLF_STRUCTURED) c->pc = 0.0f;
     if (c->pooling == AL_CLF_HAN) {
         int Hsent;
-        TRY(hidden(cfg, "sentenceHiddenSize", H, c->dirs, &Hsent, err, errlen));
-        TRY(al_cfg_int(cfg, "sentenceAttentionSize", 1, AL_CLF_MAX_DIM, c->da, &c->das, err,
-                       errlen));
+        AL_TRY(hidden(cfg, "sentenceHiddenSize", H, c->dirs, &Hsent, err, errlen));
+        AL_TRY(al_cfg_int(cfg, "sentenceAttentionSize", 1, AL_CLF_MAX_DIM, c->da, &c->das, err,
+                          errlen));
         c->senc.I = H;
         c->senc.H = Hsent;
         c->senc.Hs = Hsent / c->dirs;
     }
-    TRY(al_cfg_string_array(cfg, "labels", AL_CLF_MAX_LABELS, &c->C, NULL, NULL, 0, err,
-                            errlen));
-    TRY(parse_tokenizer(cfg, c, err, errlen));
+    AL_TRY(al_cfg_string_array(cfg, "labels", AL_CLF_MAX_LABELS, &c->C, NULL, NULL, 0, err,
+                               errlen));
+    AL_TRY(parse_tokenizer(cfg, c, err, errlen));
     c->K = c->pooling == AL_CLF_ATTENTION ? H : c->pooling == AL_CLF_STRUCTURED ? c->r * H
            : c->senc.H;
 
     /* the tensors, in the order they are stored in the model's block */
-    TRY(al_tensor_list_add(l, "embedding.weight", c->V, c->E, FIELD(emb)));
+    AL_TRY(al_tensor_list_add(l, "embedding.weight", c->V, c->E, FIELD(emb)));
     switch (c->pooling) {
     case AL_CLF_ATTENTION:
-        TRY(list_rnn(l, c, "encoder.", FIELD(enc)));
-        TRY(al_tensor_list_add(l, "pooling.w", H, 0, FIELD(w)));
+        AL_TRY(list_rnn(l, c, "encoder.", FIELD(enc)));
+        AL_TRY(al_tensor_list_add(l, "pooling.w", H, 0, FIELD(w)));
         break;
     case AL_CLF_STRUCTURED:
-        TRY(list_rnn(l, c, "encoder.", FIELD(enc)));
-        TRY(al_tensor_list_add(l, "pooling.W_s1", c->da, H, FIELD(W_s1)));
-        TRY(al_tensor_list_add(l, "pooling.W_s2", c->r, c->da, FIELD(W_s2)));
+        AL_TRY(list_rnn(l, c, "encoder.", FIELD(enc)));
+        AL_TRY(al_tensor_list_add(l, "pooling.W_s1", c->da, H, FIELD(W_s1)));
+        AL_TRY(al_tensor_list_add(l, "pooling.W_s2", c->r, c->da, FIELD(W_s2)));
         break;
     default: /* han */
-        TRY(list_rnn(l, c, "word_encoder.", FIELD(enc)));
-        TRY(al_tensor_list_add(l, "word_pooling.W", c->da, H, FIELD(Ww)));
-        TRY(al_tensor_list_add(l, "word_pooling.b", c->da, 0, FIELD(bw)));
-        TRY(al_tensor_list_add(l, "word_pooling.u", c->da, 0, FIELD(uw)));
-        TRY(list_rnn(l, c, "sentence_encoder.", FIELD(senc)));
-        TRY(al_tensor_list_add(l, "sentence_pooling.W", c->das, c->senc.H, FIELD(Wsn)));
-        TRY(al_tensor_list_add(l, "sentence_pooling.b", c->das, 0, FIELD(bsn)));
-        TRY(al_tensor_list_add(l, "sentence_pooling.u", c->das, 0, FIELD(usn)));
+        AL_TRY(list_rnn(l, c, "word_encoder.", FIELD(enc)));
+        AL_TRY(al_tensor_list_add(l, "word_pooling.W", c->da, H, FIELD(Ww)));
+        AL_TRY(al_tensor_list_add(l, "word_pooling.b", c->da, 0, FIELD(bw)));
+        AL_TRY(al_tensor_list_add(l, "word_pooling.u", c->da, 0, FIELD(uw)));
+        AL_TRY(list_rnn(l, c, "sentence_encoder.", FIELD(senc)));
+        AL_TRY(al_tensor_list_add(l, "sentence_pooling.W", c->das, c->senc.H, FIELD(Wsn)));
+        AL_TRY(al_tensor_list_add(l, "sentence_pooling.b", c->das, 0, FIELD(bsn)));
+        AL_TRY(al_tensor_list_add(l, "sentence_pooling.u", c->das, 0, FIELD(usn)));
         break;
     }
-    TRY(al_tensor_list_add(l, "classifier.weight", c->C, c->K, FIELD(cls_w)));
-    TRY(al_tensor_list_add(l, "classifier.bias", c->C, 0, FIELD(cls_b)));
+    AL_TRY(al_tensor_list_add(l, "classifier.weight", c->C, c->K, FIELD(cls_w)));
+    AL_TRY(al_tensor_list_add(l, "classifier.bias", c->C, 0, FIELD(cls_b)));
     return AL_OK;
 }
 
@@ -255,12 +255,18 @@ int al_classifier_sentences(const al_classifier *c, const int32_t *ids, int n)
     return m + (n > 0 && ids[n - 1] != c->sep);
 }
 
-/* out [n, r->H] = the stack r over x [n, r->I] (zero initial state). */
-static al_status encode(const al_classifier *c, const al_clf_rnn *r, const float *x, int n,
-                        float *out)
+/* out [n, r->H] = the stack r over x [n, r->I] (zero initial state); scratch
+ * [enc_floats(c, r, n)]. */
+static void encode(const al_classifier *c, const al_clf_rnn *r, const float *x, int n, float *out,
+                   float *scratch)
 {
-    return al_recurrent_forward(c->cell, 1, n, r->I, r->Hs, c->L, c->dirs == 2, x, r->p, NULL,
-                                NULL, out, NULL, NULL);
+    al_recurrent_stack_forward(c->cell, 1, n, r->I, r->Hs, c->L, c->dirs, x, r->p, NULL, NULL, out,
+                               NULL, NULL, scratch);
+}
+
+static double enc_floats(const al_classifier *c, const al_clf_rnn *r, int n)
+{
+    return al_recurrent_stack_forward_floats(c->cell, 1, n, r->Hs, c->L, c->dirs);
 }
 
 static size_t max_z(size_t a, size_t b) { return a > b ? a : b; }
@@ -268,7 +274,7 @@ static size_t max_z(size_t a, size_t b) { return a > b ? a : b; }
 al_status al_classifier_forward(const al_classifier *c, const int32_t *ids, int n, float *probs,
                                 float *weights, float *sent, float *penalty)
 {
-    const int E = c->E, d = c->enc.H;
+    const int E = c->E, d = c->enc.H, han = c->pooling == AL_CLF_HAN;
     const int m = al_classifier_sentences(c, ids, n);
     size_t pool;
     double floats = (double)n * E + (double)n * d + c->K + c->C;
@@ -285,7 +291,9 @@ al_status al_classifier_forward(const al_classifier *c, const int32_t *ids, int 
                      al_context_pooling_scratch_floats(m, c->senc.H, c->das));
         break;
     }
-    floats += (double)pool;
+    /* the encoders' scratch: a word encoder over at most n tokens, the sentence encoder over m */
+    const double ne = enc_floats(c, &c->enc, n), ns = han ? enc_floats(c, &c->senc, m) : 0;
+    floats += (double)pool + (ne > ns ? ne : ns);
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     for (int i = 0; i < n; i++) if (ids[i] < 0 || ids[i] >= c->V) return AL_ERR_RANGE;
     float *block = al_malloc((size_t)floats * sizeof(float));
@@ -295,25 +303,21 @@ al_status al_classifier_forward(const al_classifier *c, const int32_t *ids, int 
     float *feat = Hn + (size_t)n * d;    /* [K]    classifier input */
     float *logits = feat + c->K;         /* [C] */
     float *scratch = logits + c->C;      /* [pool] */
+    float *es = scratch + pool;          /* [max(ne, ns)] */
     al_embedding_forward(x, ids, n, c->emb, c->V, E);
 
-    al_status st = AL_OK;
     if (c->pooling == AL_CLF_ATTENTION) {
         /* r = Hᵀα into scratch; features h* = tanh(r) */
-        st = encode(c, &c->enc, x, n, Hn);
-        if (st == AL_OK) {
-            al_attention_pooling_seq_forward(scratch, feat, weights, Hn, c->w, NULL, n, d,
-                                             scratch + d);
-        }
+        encode(c, &c->enc, x, n, Hn, es);
+        al_attention_pooling_seq_forward(scratch, feat, weights, Hn, c->w, NULL, n, d,
+                                         scratch + d);
         if (penalty) *penalty = 0.0f;
     } else if (c->pooling == AL_CLF_STRUCTURED) {
         /* features M = A H [r,d], row by row */
         float p = 0.0f;
-        st = encode(c, &c->enc, x, n, Hn);
-        if (st == AL_OK) {
-            al_structured_self_attention_seq_forward(feat, weights, &p, Hn, c->W_s1, c->W_s2,
-                                                     NULL, n, d, c->da, c->r, scratch);
-        }
+        encode(c, &c->enc, x, n, Hn, es);
+        al_structured_self_attention_seq_forward(feat, weights, &p, Hn, c->W_s1, c->W_s2, NULL, n,
+                                                 d, c->da, c->r, scratch);
         if (penalty) *penalty = p;
     } else {
         const int ds = c->senc.H;
@@ -322,28 +326,21 @@ al_status al_classifier_forward(const al_classifier *c, const int32_t *ids, int 
         float *sw = G + (size_t)m * ds;             /* [m]    sentence weights */
         float *ps = sw + m;                         /* pooling scratch */
         int i = 0, start = 0;
-        for (int t = 0; t < n && st == AL_OK; t++) {
+        for (int t = 0; t < n; t++) {
             if (ids[t] != c->sep && t != n - 1) continue;
             /* sentence i = [start, t] */
             const int len = t + 1 - start;
-            st = encode(c, &c->enc, x + (size_t)start * E, len, Hn);
-            if (st != AL_OK) break;
+            encode(c, &c->enc, x + (size_t)start * E, len, Hn, es);
             al_context_pooling_seq_forward(svec + (size_t)i * d, weights + start, Hn, c->Ww,
                                            c->bw, c->uw, NULL, len, d, c->da, ps);
             i++;
             start = t + 1;
         }
-        if (st == AL_OK) st = encode(c, &c->senc, svec, m, G);
-        if (st == AL_OK) {
-            al_context_pooling_seq_forward(feat, sw, G, c->Wsn, c->bsn, c->usn, NULL, m, ds,
-                                           c->das, ps);
-            if (sent) memcpy(sent, sw, sizeof(float) * (size_t)m);
-        }
+        encode(c, &c->senc, svec, m, G, es);
+        al_context_pooling_seq_forward(feat, sw, G, c->Wsn, c->bsn, c->usn, NULL, m, ds, c->das,
+                                       ps);
+        if (sent) memcpy(sent, sw, sizeof(float) * (size_t)m);
         if (penalty) *penalty = 0.0f;
-    }
-    if (st != AL_OK) {
-        al_free(block);
-        return st;
     }
     /* probs = softmax(classifier.weight feat + classifier.bias), summed in double */
     memcpy(logits, c->cls_b, sizeof(float) * (size_t)c->C);

@@ -39,7 +39,7 @@
 
 enum { AL_CLF_ATTENTION = 0, AL_CLF_HAN = 1, AL_CLF_STRUCTURED = 2 };
 
-/* One recurrent stack: sizes and its L·D·4 parameter pointers (api/recurrent.h order). */
+/* One recurrent stack: sizes and its L·D·4 parameter pointers (al_recurrent_stack_* order). */
 typedef struct {
     int I, H, Hs;       /* input width, output width d, units per direction */
     const float *p[AL_CLF_MAX_LAYERS * 2 * 4];

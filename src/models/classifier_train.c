@@ -10,9 +10,9 @@
 
 #include "classifier_train.h"
 #include "optim.h"
-#include "../api/recurrent.h"
 #include "../kernels/attention_pooling.h"
 #include "../kernels/kernels.h"
+#include "../kernels/recurrent.h"
 
 /* The gradient of parameter p: the same offset in g0 as p has in w0. */
 static float *gp(const float *w0, float *g0, const float *p) { return g0 + (p - w0); }
@@ -27,22 +27,30 @@ static long rnn_floats(const al_classifier *c, const al_clf_rnn *r)
     return n;
 }
 
-/* out [n, r->H] = the stack r over x [n, r->I] (zero initial state), as classifier.c's encode. */
-static al_status encode(const al_classifier *c, const al_clf_rnn *r, const float *x, int n,
-                        float *out)
+/* out [n, r->H] = the stack r over x [n, r->I] (zero initial state), as classifier.c's encode;
+ * scratch [stack_floats]. */
+static void encode(const al_classifier *c, const al_clf_rnn *r, const float *x, int n, float *out,
+                   float *scratch)
 {
-    return al_recurrent_forward(c->cell, 1, n, r->I, r->Hs, c->L, c->dirs == 2, x, r->p, NULL,
-                                NULL, out, NULL, NULL);
+    al_recurrent_stack_forward(c->cell, 1, n, r->I, r->Hs, c->L, c->dirs, x, r->p, NULL, NULL, out,
+                               NULL, NULL, scratch);
+}
+
+/* Floats of scratch encode and rnn_backward need for the stack r over n steps. */
+static double stack_floats(const al_classifier *c, const al_clf_rnn *r, int n)
+{
+    return dmax(al_recurrent_stack_forward_floats(c->cell, 1, n, r->Hs, c->L, c->dirs),
+                al_recurrent_stack_backward_floats(c->cell, 1, n, r->Hs, c->L, c->dirs));
 }
 
 /*
  * Backward of out = encode(r, x [n, r->I]) from dout [n, r->H]: dx [n, r->I] written (=), the
- * stack's parameter gradients added to g0. al_recurrent_backward writes its dparams, so they
- * land in tmp [rnn_floats] first, laid out as the tensor list orders them.
+ * stack's parameter gradients added to g0. They accumulate into tmp [rnn_floats] from zero first,
+ * laid out as the tensor list orders them, so each tensor's gradient is added to g0 in one sum.
  */
-static al_status rnn_backward(const al_classifier *c, const al_clf_rnn *r, const float *w0,
-                              float *g0, const float *x, int n, const float *dout, float *dx,
-                              float *tmp)
+static void rnn_backward(const al_classifier *c, const al_clf_rnn *r, const float *w0, float *g0,
+                         const float *x, int n, const float *dout, float *dx, float *tmp,
+                         float *scratch)
 {
     float *dp[AL_CLF_MAX_LAYERS * 2 * 4 + 1];
     const int np = c->L * c->dirs * 4;
@@ -52,14 +60,14 @@ static al_status rnn_backward(const al_classifier *c, const al_clf_rnn *r, const
         const long cols = kind == 0 ? (layer ? r->H : r->I) : kind == 1 ? r->Hs : 1;
         dp[k + 1] = dp[k] + (long)c->G * r->Hs * cols;
     }
-    al_status st = al_recurrent_backward(c->cell, 1, n, r->I, r->Hs, c->L, c->dirs == 2, x, r->p,
-                                         NULL, NULL, dout, NULL, NULL, dx, dp, NULL, NULL);
-    if (st != AL_OK) return st;
+    memset(tmp, 0, sizeof(float) * (size_t)(dp[np] - tmp));
+    memset(dx, 0, sizeof(float) * (size_t)n * r->I);
+    al_recurrent_stack_backward(c->cell, 1, n, r->I, r->Hs, c->L, c->dirs, x, r->p, NULL, NULL,
+                                dout, NULL, NULL, dx, dp, NULL, NULL, scratch);
     for (int k = 0; k < np; k++) {
         float *g = gp(w0, g0, r->p[k]);
         for (long i = 0; i < dp[k + 1] - dp[k]; i++) g[i] += dp[k][i];
     }
-    return AL_OK;
 }
 
 al_status al_classifier_backward(const al_classifier *c, const float *w0, float *g0,
@@ -83,7 +91,11 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
                     (double)al_context_pooling_scratch_floats(m, ds, c->das));
         break;
     }
-    const double floats = 2.0 * n * E + 2.0 * n * d + 2.0 * K + 2.0 * C + dmax(ne, ns) + pool;
+    /* the encoders' scratch: a word encoder over at most n tokens, the sentence encoder over m */
+    const double es_floats =
+        dmax(stack_floats(c, &c->enc, n), han ? stack_floats(c, &c->senc, m) : 0);
+    const double floats =
+        2.0 * n * E + 2.0 * n * d + 2.0 * K + 2.0 * C + dmax(ne, ns) + pool + es_floats;
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *blk = al_malloc((size_t)floats * sizeof(float));
     if (!blk) return AL_ERR_NOMEM;
@@ -98,6 +110,7 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
     float *dlog = prob + C;               /* [C] */
     float *tmp = dlog + C;                /* [max(ne, ns)] one stack's parameter gradients */
     float *p = tmp + (ne > ns ? ne : ns); /* the pooling's buffers and scratch */
+    float *es = p + (size_t)pool;         /* [es_floats] the encoders' scratch */
     al_embedding_forward(x, ids, n, c->emb, c->V, E);
 
     /* ---------------------------------------------------------------- forward */
@@ -105,12 +118,12 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
     float *al = p;                        /* attention: α [n]; structured: A [r,n]; han: α [n] */
     float *rv = NULL, *sv = NULL, *dsv = NULL, *G = NULL, *dG = NULL, *beta = NULL, *ps = NULL;
     /* attention, structured: H = encoder(x) */
-    al_status st = han ? AL_OK : encode(c, &c->enc, x, n, Hn);
-    if (st == AL_OK && c->pooling == AL_CLF_ATTENTION) {
+    if (!han) encode(c, &c->enc, x, n, Hn, es);
+    if (c->pooling == AL_CLF_ATTENTION) {
         rv = al + n;                      /* [d] r = Hᵀα */
         ps = rv + d;
         al_attention_pooling_seq_forward(rv, feat, al, Hn, c->w, NULL, n, d, ps);
-    } else if (st == AL_OK && c->pooling == AL_CLF_STRUCTURED) {
+    } else if (c->pooling == AL_CLF_STRUCTURED) {
         ps = al + (size_t)c->r * n;
         al_structured_self_attention_seq_forward(feat, al, &P, Hn, c->W_s1, c->W_s2, NULL, n, d,
                                                  c->da, c->r, ps);
@@ -121,26 +134,19 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
         dG = G + (size_t)m * ds;          /* [m,ds] */
         beta = dG + (size_t)m * ds;       /* [m] */
         ps = beta + m;
-        for (int t = 0, i = 0, start = 0; t < n && st == AL_OK; t++) {
+        for (int t = 0, i = 0, start = 0; t < n; t++) {
             if (ids[t] != c->sep && t != n - 1) continue;
             /* sentence i = [start, t] on its own */
             const int len = t + 1 - start;
-            st = encode(c, &c->enc, x + (size_t)start * E, len, Hn + (size_t)start * d);
-            if (st != AL_OK) break;
+            encode(c, &c->enc, x + (size_t)start * E, len, Hn + (size_t)start * d, es);
             al_context_pooling_seq_forward(sv + (size_t)i * d, al + start, Hn + (size_t)start * d,
                                            c->Ww, c->bw, c->uw, NULL, len, d, c->da, ps);
             i++;
             start = t + 1;
         }
-        if (st == AL_OK) st = encode(c, &c->senc, sv, m, G);
-        if (st == AL_OK) {
-            al_context_pooling_seq_forward(feat, beta, G, c->Wsn, c->bsn, c->usn, NULL, m, ds,
-                                           c->das, ps);
-        }
-    }
-    if (st != AL_OK) {
-        al_free(blk);
-        return st;
+        encode(c, &c->senc, sv, m, G, es);
+        al_context_pooling_seq_forward(feat, beta, G, c->Wsn, c->bsn, c->usn, NULL, m, ds, c->das,
+                                       ps);
     }
     /* logits = classifier.weight f + classifier.bias; −log p(label) = lse − logit[label] */
     memcpy(prob, c->cls_b, sizeof(float) * (size_t)C);
@@ -175,9 +181,9 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
         al_context_pooling_seq_backward(dG, gp(w0, g0, c->Wsn), gp(w0, g0, c->bsn),
                                         gp(w0, g0, c->usn), G, c->Wsn, c->bsn, c->usn, beta,
                                         dfeat, NULL, m, ds, c->das, ps);
-        st = rnn_backward(c, &c->senc, w0, g0, sv, m, dG, dsv, tmp);
+        rnn_backward(c, &c->senc, w0, g0, sv, m, dG, dsv, tmp, es);
         /* s_i = H_iᵀ α_i, H_i = word_encoder(x_i), sentence by sentence */
-        for (int t = 0, i = 0, start = 0; t < n && st == AL_OK; t++) {
+        for (int t = 0, i = 0, start = 0; t < n; t++) {
             if (ids[t] != c->sep && t != n - 1) continue;
             const int len = t + 1 - start;
             al_context_pooling_seq_backward(dH + (size_t)start * d, gp(w0, g0, c->Ww),
@@ -185,49 +191,44 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
                                             Hn + (size_t)start * d, c->Ww, c->bw, c->uw,
                                             al + start, dsv + (size_t)i * d, NULL, len, d, c->da,
                                             ps);
-            st = rnn_backward(c, &c->enc, w0, g0, x + (size_t)start * E, len,
-                              dH + (size_t)start * d, dx + (size_t)start * E, tmp);
+            rnn_backward(c, &c->enc, w0, g0, x + (size_t)start * E, len, dH + (size_t)start * d,
+                         dx + (size_t)start * E, tmp, es);
             i++;
             start = t + 1;
         }
     }
     /* attention, structured: H = encoder(x) */
-    if (!han) st = rnn_backward(c, &c->enc, w0, g0, x, n, dH, dx, tmp);
+    if (!han) rnn_backward(c, &c->enc, w0, g0, x, n, dH, dx, tmp, es);
     /* x = embedding[ids] */
-    if (st == AL_OK) al_embedding_backward(gp(w0, g0, c->emb), ids, n, dx, E);
+    al_embedding_backward(gp(w0, g0, c->emb), ids, n, dx, E);
     al_free(blk);
-    return st;
+    return AL_OK;
 }
 
 /* ------------------------------------------------------------------ initialisation */
 
 static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
+static al_init init_rule(const al_tensor_spec *t, int k, const void *impl)
+{
+    const al_classifier *c = impl;
+    const char *name = t->name;
+    if (strcmp(name, "embedding.weight") == 0) return (al_init){ AL_INIT_NORMAL, 0.0 };
+    double fan;
+    if (starts(name, "encoder.") || starts(name, "word_encoder.")) fan = c->enc.Hs;
+    else if (starts(name, "sentence_encoder.")) fan = c->senc.Hs;
+    else if (t->rank == 2) fan = t->dim[1];                     /* nn.Linear weights */
+    else if (strcmp(name, "word_pooling.b") == 0) fan = c->enc.H; /* the bias of W h */
+    else if (strcmp(name, "sentence_pooling.b") == 0) fan = c->senc.H;
+    else if (strcmp(name, "classifier.bias") == 0) fan = c->K;
+    else fan = t->dim[0]; /* context vectors w, u: a Linear(len, 1) weight */
+    return (al_init){ AL_INIT_UNIFORM, 1.0 / sqrt(fan) };
+}
+
 void al_classifier_init(const al_tensor_list *list, const al_classifier *c, float *weights,
                         uint32_t seed)
 {
-    al_rng r;
-    al_rng_seed(&r, seed);
-    float *w = weights;
-    for (int k = 0; k < list->n; k++) {
-        const al_tensor_spec *t = &list->t[k];
-        const long n = (long)t->dim[0] * (t->rank == 2 ? t->dim[1] : 1);
-        const char *name = t->name;
-        if (strcmp(name, "embedding.weight") == 0) {
-            al_rng_normal(&r, w, n);
-        } else {
-            double fan;
-            if (starts(name, "encoder.") || starts(name, "word_encoder.")) fan = c->enc.Hs;
-            else if (starts(name, "sentence_encoder.")) fan = c->senc.Hs;
-            else if (t->rank == 2) fan = t->dim[1];                     /* nn.Linear weights */
-            else if (strcmp(name, "word_pooling.b") == 0) fan = c->enc.H; /* the bias of W h */
-            else if (strcmp(name, "sentence_pooling.b") == 0) fan = c->senc.H;
-            else if (strcmp(name, "classifier.bias") == 0) fan = c->K;
-            else fan = t->dim[0]; /* context vectors w, u: a Linear(len, 1) weight */
-            al_rng_bounded(&r, w, n, 1.0 / sqrt(fan));
-        }
-        w += n;
-    }
+    al_init_weights(list, c, weights, seed, init_rule);
 }
 
 /* ------------------------------------------------------------------ hooks */

@@ -13,10 +13,10 @@
  *   output      dlogits = scale · (softmax − onehot(y));  classifier.weight += dlogits ⊗ f
  *   attention   al_attention_pooling_seq_backward (through h* = tanh(r))
  *   structured  al_structured_self_attention_seq_backward, dpenalty = scale · coefficient
- *   han         al_context_pooling_seq_backward over G, al_recurrent_backward of the sentence
- *               encoder (→ ∂/∂s_i), then per sentence the word pooling and word encoder
- *   encoders    al_recurrent_backward (api/recurrent.h: layers, directions; it WRITES its
- *               parameter gradients, so they go to a scratch block and are added)
+ *   han         al_context_pooling_seq_backward over G, al_recurrent_stack_backward of the
+ *               sentence encoder (→ ∂/∂s_i), then per sentence the word pooling and word encoder
+ *   encoders    al_recurrent_stack_backward (kernels/recurrent.h: layers, directions; its
+ *               parameter gradients accumulate from zero in a scratch block, then are added)
  *   embedding   al_embedding_backward
  *
  * Initialisation (PyTorch's defaults, one al_rng stream walked in tensor order, models/optim.h):

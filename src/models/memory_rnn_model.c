@@ -15,11 +15,11 @@
 #include "../kernels/kernels.h"
 #include "../kernels/memory_rnn.h"
 #include "../kernels/recurrent.h"
+#include "../toolbox.h"
 
 #define MAX_DIM 4096
 #define MAX_VOCAB 1048576
 #define MAX_LABELS 65536
-#define TRY(x) do { al_status st_ = (x); if (st_ != AL_OK) return st_; } while (0)
 #define FIELD(f) offsetof(al_memory_rnn, f)
 
 /* ------------------------------------------------------------------ config */
@@ -43,22 +43,22 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_memory_rnn *r, char *err,
     int type, found[4];
     char val[4][AL_CFG_MAX_STRING];
     const char *find[4];
-    TRY(al_cfg_object(cfg, "tokenizer", "tokenizer.", &tok, err, errlen));
-    TRY(al_cfg_check_keys(&tok, TOKENIZER_KEYS, err, errlen));
-    TRY(al_cfg_enum(&tok, "type", TOKENIZERS, -1, &type, err, errlen));
+    AL_TRY(al_cfg_object(cfg, "tokenizer", "tokenizer.", &tok, err, errlen));
+    AL_TRY(al_cfg_check_keys(&tok, TOKENIZER_KEYS, err, errlen));
+    AL_TRY(al_cfg_enum(&tok, "type", TOKENIZERS, -1, &type, err, errlen));
     for (int k = 0; k < 4; k++) {
         find[k] = val[0];
         if (k == 0 || al_cfg_has(&tok, special[k])) {
-            TRY(al_cfg_string(&tok, special[k], val[k], sizeof val[k], err, errlen));
+            AL_TRY(al_cfg_string(&tok, special[k], val[k], sizeof val[k], err, errlen));
             find[k] = val[k];
         }
     }
-    TRY(al_cfg_string_array(&tok, "vocab", MAX_VOCAB, &r->V, find, found, 4, err, errlen));
+    AL_TRY(al_cfg_string_array(&tok, "vocab", MAX_VOCAB, &r->V, find, found, 4, err, errlen));
     for (int k = 0; k < 4; k++) {
         if (found[k] < 0) {
-            return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                                 "config \"tokenizer.%s\": \"%s\" is not in tokenizer.vocab",
-                                 special[k], find[k]);
+            return al_errf(err, errlen, AL_ERR_FORMAT,
+                           "config \"tokenizer.%s\": \"%s\" is not in tokenizer.vocab",
+                           special[k], find[k]);
         }
     }
     return AL_OK;
@@ -69,20 +69,20 @@ static al_status memory_rnn_parse(const al_cfg *cfg, void *impl, al_tensor_list 
 {
     al_memory_rnn *r = impl;
     memset(r, 0, sizeof *r);
-    TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
-    TRY(al_cfg_enum(cfg, "cell", CELLS, -1, &r->cell, err, errlen));
-    TRY(al_cfg_enum(cfg, "align", ALIGNS, 0, &r->align, err, errlen));
-    TRY(al_cfg_int(cfg, "embeddingSize", 1, MAX_DIM, -1, &r->E, err, errlen));
-    TRY(al_cfg_int(cfg, "hiddenSize", 1, MAX_DIM, -1, &r->H, err, errlen));
+    AL_TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
+    AL_TRY(al_cfg_enum(cfg, "cell", CELLS, -1, &r->cell, err, errlen));
+    AL_TRY(al_cfg_enum(cfg, "align", ALIGNS, 0, &r->align, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "embeddingSize", 1, MAX_DIM, -1, &r->E, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "hiddenSize", 1, MAX_DIM, -1, &r->H, err, errlen));
     if (r->cell == AL_MEM_SARNN) {
-        TRY(al_cfg_int(cfg, "attentionSize", 1, MAX_DIM, -1, &r->da, err, errlen));
+        AL_TRY(al_cfg_int(cfg, "attentionSize", 1, MAX_DIM, -1, &r->da, err, errlen));
     }
-    TRY(al_cfg_enum(cfg, "head", HEADS, -1, &r->head, err, errlen));
-    TRY(parse_tokenizer(cfg, r, err, errlen));
+    AL_TRY(al_cfg_enum(cfg, "head", HEADS, -1, &r->head, err, errlen));
+    AL_TRY(parse_tokenizer(cfg, r, err, errlen));
     r->C = r->V;
     if (r->head == AL_MEM_CLASSIFIER) {
-        TRY(al_cfg_enum(cfg, "pool", POOLS, 0, &r->mean, err, errlen));
-        TRY(al_cfg_string_array(cfg, "labels", MAX_LABELS, &r->C, NULL, NULL, 0, err, errlen));
+        AL_TRY(al_cfg_enum(cfg, "pool", POOLS, 0, &r->mean, err, errlen));
+        AL_TRY(al_cfg_string_array(cfg, "labels", MAX_LABELS, &r->C, NULL, NULL, 0, err, errlen));
     }
 
     /* the tensors, in the order they are stored in the model's block: the cell's as "name:dims"
@@ -95,7 +95,7 @@ static al_status memory_rnn_parse(const al_cfg *cfg, void *impl, al_tensor_list 
     };
     const int dot = r->cell == AL_MEM_SARNN && r->align == AL_MEMRNN_ALIGN_DOT;
     const int H = r->H, dim[6] = { H, r->E, 4 * H, r->E + H, r->da, 0 };
-    TRY(al_tensor_list_add(l, "embedding.weight", r->V, r->E, FIELD(emb)));
+    AL_TRY(al_tensor_list_add(l, "embedding.weight", r->V, r->E, FIELD(emb)));
     const char *q = cells[dot ? 3 : r->cell];
     for (int k = 0; *q; k++) {
         char name[AL_MODEL_MAX_NAME] = "cell.";
@@ -104,11 +104,11 @@ static al_status memory_rnn_parse(const al_cfg *cfg, void *impl, al_tensor_list 
         name[i] = 0;
         for (i = 0; i < 2; i++) d[i] = dim[strchr("HEGSA-", *++q) - "HEGSA-"];
         if (*++q == ' ') q++;
-        TRY(al_tensor_list_add(l, name, d[0], d[1], FIELD(p) + sizeof(float *) * (size_t)k));
+        AL_TRY(al_tensor_list_add(l, name, d[0], d[1], FIELD(p) + sizeof(float *) * (size_t)k));
     }
     const int lm = r->head == AL_MEM_LM;
-    TRY(al_tensor_list_add(l, lm ? "out.weight" : "classifier.weight", r->C, H, FIELD(out_w)));
-    TRY(al_tensor_list_add(l, lm ? "out.bias" : "classifier.bias", r->C, 0, FIELD(out_b)));
+    AL_TRY(al_tensor_list_add(l, lm ? "out.weight" : "classifier.weight", r->C, H, FIELD(out_w)));
+    AL_TRY(al_tensor_list_add(l, lm ? "out.bias" : "classifier.bias", r->C, 0, FIELD(out_b)));
     return AL_OK;
 }
 
@@ -225,24 +225,21 @@ al_status al_memory_rnn_forward(const al_memory_rnn *r, const int32_t *ids, int 
 
 /* ------------------------------------------------------------------ training hooks */
 
+static al_init init_rule(const al_tensor_spec *t, int k, const void *impl)
+{
+    const al_memory_rnn *r = impl;
+    if (k == 0) return (al_init){ AL_INIT_NORMAL, 0.0 };              /* embedding.weight */
+    double fan = t->rank == 2 ? t->dim[1] : r->H;     /* nn.Linear; out/classifier bias */
+    if (r->cell == AL_MEM_LSTM && strncmp(t->name, "cell.", 5) == 0) fan = r->H; /* nn.LSTM */
+    else if (strcmp(t->name, "cell.b") == 0) fan = r->E + r->H;  /* bias of W / A [·, H+E] */
+    else if (strcmp(t->name, "cell.v") == 0) fan = t->dim[0];    /* a Linear(n, 1) weight */
+    return (al_init){ AL_INIT_UNIFORM, 1.0 / sqrt(fan) };
+}
+
 void al_memory_rnn_init_hook(const al_tensor_list *list, const void *impl, float *weights,
                             uint32_t seed)
 {
-    const al_memory_rnn *r = impl;
-    al_rng g;
-    al_rng_seed(&g, seed);
-    float *w = weights;
-    for (int k = 0; k < list->n; k++) {
-        const al_tensor_spec *t = &list->t[k];
-        const long n = (long)t->dim[0] * (t->rank == 2 ? t->dim[1] : 1);
-        double fan = t->rank == 2 ? t->dim[1] : r->H;     /* nn.Linear; out/classifier bias */
-        if (r->cell == AL_MEM_LSTM && strncmp(t->name, "cell.", 5) == 0) fan = r->H; /* nn.LSTM */
-        else if (strcmp(t->name, "cell.b") == 0) fan = r->E + r->H;  /* bias of W / A [·, H+E] */
-        else if (strcmp(t->name, "cell.v") == 0) fan = t->dim[0];    /* a Linear(n, 1) weight */
-        if (k == 0) al_rng_normal(&g, w, n);                         /* embedding.weight */
-        else al_rng_bounded(&g, w, n, 1.0 / sqrt(fan));
-        w += n;
-    }
+    al_init_weights(list, impl, weights, seed, init_rule);
 }
 
 al_status al_memory_rnn_example_hook(const void *impl, const int32_t *src, int S,

@@ -13,6 +13,7 @@
 #include "memory_rnn_model.h"
 #include "../api/model.h"
 #include "../api/safetensors.h"
+#include "../toolbox.h"
 
 static const al_model_arch *const ARCHS[] = { &al_seq2seq_arch, &al_transformer_arch,
                                                &al_classifier_arch, &al_memory_rnn_arch, NULL };
@@ -32,38 +33,19 @@ al_status al_tensor_list_add(al_tensor_list *l, const char *name, int dim0, int 
     return AL_OK;
 }
 
-/* "[a, b]" of tensor i of st, into buf [64] */
-static const char *file_shape(const al_safetensors *st, int i, char *buf)
+/* "[a, b]" into buf [64]: the shape of tensor i of st, or (st NULL) of the spec t. A file's rank
+ * may reach 8: past 40 bytes the dims stop, and past rank 4 ", ..." says so. */
+static const char *shape_text(char *buf, const al_safetensors *st, int i, const al_tensor_spec *t)
 {
-    char *p = buf;
-    const int r = al_safetensors_rank(st, i);
-    *p++ = '[';
-    for (int a = 0; a < r && p < buf + 40; a++) {
-        char tmp[12];
-        int k = 12, v = al_safetensors_dim(st, i, a);
-        do { tmp[--k] = (char)('0' + v % 10); v /= 10; } while (v);
-        if (a) { *p++ = ','; *p++ = ' '; }
-        while (k < 12) *p++ = tmp[k++];
+    al_msg m = { buf, 64, 0 };
+    const int r = st ? al_safetensors_rank(st, i) : t->rank;
+    al_msg_str(&m, "[");
+    for (int a = 0; a < r && m.len < 40; a++) {
+        if (a) al_msg_str(&m, ", ");
+        al_msg_int(&m, st ? al_safetensors_dim(st, i, a) : t->dim[a]);
     }
-    if (r > 4) { memcpy(p, ", ...", 5); p += 5; }
-    *p++ = ']';
-    *p = 0;
-    return buf;
-}
-
-static const char *spec_shape(const al_tensor_spec *t, char *buf)
-{
-    char *p = buf;
-    *p++ = '[';
-    for (int a = 0; a < t->rank; a++) {
-        char tmp[12];
-        int k = 12, v = t->dim[a];
-        do { tmp[--k] = (char)('0' + v % 10); v /= 10; } while (v);
-        if (a) { *p++ = ','; *p++ = ' '; }
-        while (k < 12) *p++ = tmp[k++];
-    }
-    *p++ = ']';
-    *p = 0;
+    if (r > 4) al_msg_str(&m, ", ...");
+    al_msg_str(&m, "]");
     return buf;
 }
 
@@ -77,16 +59,16 @@ static al_status check_tensors(const al_safetensors *st, const al_tensor_list *l
         const al_tensor_spec *t = &l->t[k];
         const int i = al_safetensors_find(st, t->name);
         if (i < 0) {
-            return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                                 "missing tensor \"%s\" (the config needs shape %s)", t->name,
-                                 spec_shape(t, a));
+            return al_errf(err, errlen, AL_ERR_FORMAT,
+                           "missing tensor \"%s\" (the config needs shape %s)", t->name,
+                           shape_text(a, NULL, 0, t));
         }
         int same = al_safetensors_rank(st, i) == t->rank;
         for (int d = 0; same && d < t->rank; d++) same = al_safetensors_dim(st, i, d) == t->dim[d];
         if (!same) {
-            return al_model_errf(err, errlen, AL_ERR_SHAPE,
-                                 "tensor \"%s\" has shape %s but the config needs %s", t->name,
-                                 file_shape(st, i, b), spec_shape(t, a));
+            return al_errf(err, errlen, AL_ERR_SHAPE,
+                           "tensor \"%s\" has shape %s but the config needs %s", t->name,
+                           shape_text(b, st, i, NULL), shape_text(a, NULL, 0, t));
         }
         sum += (double)t->dim[0] * (t->rank == 2 ? t->dim[1] : 1);
     }
@@ -95,14 +77,14 @@ static al_status check_tensors(const al_safetensors *st, const al_tensor_list *l
         int known = 0;
         for (int k = 0; k < l->n && !known; k++) known = strcmp(name, l->t[k].name) == 0;
         if (!known) {
-            return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                                 "unexpected tensor \"%s\" (shape %s): this config does not use it",
-                                 name, file_shape(st, i, b));
+            return al_errf(err, errlen, AL_ERR_FORMAT,
+                           "unexpected tensor \"%s\" (shape %s): this config does not use it",
+                           name, shape_text(b, st, i, NULL));
         }
     }
     if (sum * sizeof(float) >= 2147483648.0) {
-        return al_model_errf(err, errlen, AL_ERR_OVERFLOW,
-                             "the weights need 2 GiB or more; attnlab's limit is below that");
+        return al_errf(err, errlen, AL_ERR_OVERFLOW,
+                       "the weights need 2 GiB or more; attnlab's limit is below that");
     }
     *total = (size_t)sum;
     return AL_OK;
@@ -124,9 +106,9 @@ al_status al_model_load(const uint8_t *bytes, size_t len, al_model **out, char *
                         size_t errlen)
 {
     if (err && errlen) err[0] = 0;
-    if (!out) return al_model_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_load: out is NULL");
+    if (!out) return al_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_load: out is NULL");
     *out = NULL;
-    if (!bytes) return al_model_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_load: bytes is NULL");
+    if (!bytes) return al_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_load: bytes is NULL");
 
     al_safetensors *st = NULL;
     al_status s = al_safetensors_open(bytes, len, &st, err, errlen);
@@ -139,8 +121,8 @@ al_status al_model_load(const uint8_t *bytes, size_t len, al_model **out, char *
     int arch;
     size_t total = 0;
     if (!config) {
-        s = al_model_errf(err, errlen, AL_ERR_FORMAT,
-                          "no \"config\" in the file's __metadata__: is this an attnlab model?");
+        s = al_errf(err, errlen, AL_ERR_FORMAT,
+                    "no \"config\" in the file's __metadata__: is this an attnlab model?");
         goto fail;
     }
     const size_t config_len = strlen(config);
@@ -152,15 +134,15 @@ al_status al_model_load(const uint8_t *bytes, size_t len, al_model **out, char *
     if (s != AL_OK) goto fail;
     ls = al_malloc(sizeof *ls);
     if (!ls) {
-        s = al_model_errf(err, errlen, AL_ERR_NOMEM, "out of memory reading the config");
+        s = al_errf(err, errlen, AL_ERR_NOMEM, "out of memory reading the config");
         goto fail;
     }
     memset(ls, 0, sizeof *ls);
     const al_model_arch *A = ARCHS[arch];
     s = A->parse(&cfg, &ls->impl, &ls->list, err, errlen);
     if (s == AL_ERR_OVERFLOW && !(err && err[0])) {
-        al_model_errf(err, errlen, s, "the config needs more than %d tensors",
-                      AL_MODEL_MAX_TENSORS);
+        al_errf(err, errlen, s, "the config needs more than %d tensors",
+                AL_MODEL_MAX_TENSORS);
     }
     if (s != AL_OK) goto fail;
     s = check_tensors(st, &ls->list, &total, err, errlen);
@@ -187,7 +169,7 @@ al_status al_model_load(const uint8_t *bytes, size_t len, al_model **out, char *
         const size_t n = (size_t)al_safetensors_numel(st, i);
         s = al_safetensors_read_f32(st, i, w, n);
         if (s != AL_OK) {
-            al_model_errf(err, errlen, s, "reading tensor \"%s\" failed", t->name);
+            al_errf(err, errlen, s, "reading tensor \"%s\" failed", t->name);
             goto fail;
         }
         *(const float **)((char *)m->impl + t->field) = w;
@@ -199,8 +181,8 @@ al_status al_model_load(const uint8_t *bytes, size_t len, al_model **out, char *
     return AL_OK;
 
 nomem:
-    s = al_model_errf(err, errlen, AL_ERR_NOMEM, "out of memory allocating the model (%d floats)",
-                      (int)(total > 2147483647u ? 2147483647 : total));
+    s = al_errf(err, errlen, AL_ERR_NOMEM, "out of memory allocating the model (%d floats)",
+                (int)(total > 2147483647u ? 2147483647 : total));
 fail:
     if (m) {
         al_free(m->config);

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../attnlab.h"
+#include "../base.h"
 #include "model_config.h"
 
 #define AL_MODEL_MAX_TENSORS 256  /* tensors one model may hold (8+8-layer nn.Transformer: 250) */

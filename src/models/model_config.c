@@ -1,70 +1,13 @@
 /*
- * models/model_config.c: strict key lookups in a model config (see model_config.h), and the
- * loaders' message formatter.
- *
- * The formatter understands %s, %d and %% only: vsnprintf would pull libc's whole printf
- * machinery (tens of KB) into the .wasm for a handful of error messages.
+ * models/model_config.c: strict key lookups in a model config (see model_config.h). Messages are
+ * written with al_errf (toolbox.h).
  */
-#include <stdarg.h>
 #include <string.h>
 
 #include "model_config.h"
+#include "../toolbox.h"
 #include "../io/json.h"
 #include "../kernels/recurrent.h"
-
-/* ------------------------------------------------------------------ messages */
-
-static void put(char *err, size_t errlen, size_t *len, const char *s, size_t n)
-{
-    for (size_t k = 0; k < n && *len + 1 < errlen; k++) err[(*len)++] = s[k];
-    err[*len] = 0;
-}
-
-al_status al_model_errf(char *err, size_t errlen, al_status status, const char *fmt, ...)
-{
-    if (!err || errlen == 0) return status;
-    size_t len = 0;
-    err[0] = 0;
-    va_list ap;
-    va_start(ap, fmt);
-    for (const char *p = fmt; *p; p++) {
-        if (*p != '%' || !p[1]) {
-            put(err, errlen, &len, p, 1);
-            continue;
-        }
-        p++;
-        if (*p == 's') {
-            const char *s = va_arg(ap, const char *);
-            if (!s) s = "(null)";
-            size_t n = strlen(s);
-            put(err, errlen, &len, s, n > 96 ? 96 : n); /* names are cut, not the message */
-        } else if (*p == 'd') {
-            long v = va_arg(ap, int);
-            char tmp[24];
-            int k = 24;
-            int neg = v < 0;
-            unsigned long u = neg ? (unsigned long)(-v) : (unsigned long)v;
-            do {
-                tmp[--k] = (char)('0' + u % 10);
-                u /= 10;
-            } while (u);
-            if (neg) tmp[--k] = '-';
-            put(err, errlen, &len, tmp + k, (size_t)(24 - k));
-        } else {
-            put(err, errlen, &len, p, 1);
-        }
-    }
-    va_end(ap);
-    /* drop a UTF-8 sequence cut in half by truncation */
-    size_t k = len, cont = 0;
-    while (k > 0 && ((unsigned char)err[k - 1] & 0xC0) == 0x80 && cont < 3) { k--; cont++; }
-    if (k > 0) {
-        unsigned char lead = (unsigned char)err[k - 1];
-        size_t need = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
-        if (lead >= 0xC0 && cont < need) err[k - 1] = 0;
-    }
-    return status;
-}
 
 /* ------------------------------------------------------------------ walking the object */
 
@@ -72,15 +15,15 @@ int al_cfg_open(al_cfg *cfg, const char *text, size_t n, char *err, size_t errle
 {
     struct json_error e;
     if (!text || json_validate(text, n, &e) != 0) {
-        al_model_errf(err, errlen, AL_ERR_FORMAT, "config is not valid JSON (%s at byte %d)",
-                      text ? e.what : "no text", text ? (int)(e.pos > 2147483647u ? 2147483647 : e.pos) : 0);
+        al_errf(err, errlen, AL_ERR_FORMAT, "config is not valid JSON (%s at byte %d)",
+                text ? e.what : "no text", text ? (int)(e.pos > 2147483647u ? 2147483647 : e.pos) : 0);
         return -1;
     }
     struct json_cursor c = { text, n, 0 };
     json_ws(&c);
     if (json_peek(&c) != '{') {
-        al_model_errf(err, errlen, AL_ERR_FORMAT, "config must be a JSON object, not %s",
-                      json_kind(&c));
+        al_errf(err, errlen, AL_ERR_FORMAT, "config must be a JSON object, not %s",
+                json_kind(&c));
         return -1;
     }
     cfg->s = text;
@@ -152,9 +95,9 @@ al_status al_cfg_check_keys(const al_cfg *cfg, const char *const *known, char *e
         read_key(&c, k, &too_long);
         for (int i = 0; !too_long && known[i]; i++) ok |= strcmp(k, known[i]) == 0;
         if (!ok) {
-            return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                                 "config: unknown key \"%s%s\" (a typo? docs/models.md lists the keys)",
-                                 cfg->prefix, too_long ? "(a very long key)" : k);
+            return al_errf(err, errlen, AL_ERR_FORMAT,
+                           "config: unknown key \"%s%s\" (a typo? docs/models.md lists the keys)",
+                           cfg->prefix, too_long ? "(a very long key)" : k);
         }
         /* a repeated key: count it among the keys before this one */
         struct json_cursor d = { cfg->s, cfg->n, cfg->start };
@@ -166,8 +109,8 @@ al_status al_cfg_check_keys(const al_cfg *cfg, const char *const *known, char *e
             int tl2;
             read_key(&d, k2, &tl2);
             if (!tl2 && strcmp(k2, k) == 0) {
-                return al_model_errf(err, errlen, AL_ERR_FORMAT, "config: key \"%s%s\" appears twice",
-                                     cfg->prefix, k);
+                return al_errf(err, errlen, AL_ERR_FORMAT, "config: key \"%s%s\" appears twice",
+                               cfg->prefix, k);
             }
             json_skip(&d);
             json_ws(&d);
@@ -182,15 +125,15 @@ al_status al_cfg_check_keys(const al_cfg *cfg, const char *const *known, char *e
 static al_status missing(const al_cfg *cfg, const char *key, const char *what, char *err,
                          size_t errlen)
 {
-    return al_model_errf(err, errlen, AL_ERR_FORMAT, "config: missing key \"%s%s\" (%s)",
-                         cfg->prefix, key, what);
+    return al_errf(err, errlen, AL_ERR_FORMAT, "config: missing key \"%s%s\" (%s)",
+                   cfg->prefix, key, what);
 }
 
 static al_status wrong_kind(const al_cfg *cfg, const char *key, const char *want,
                             const struct json_cursor *c, char *err, size_t errlen)
 {
-    return al_model_errf(err, errlen, AL_ERR_FORMAT, "config \"%s%s\" must be %s, not %s",
-                         cfg->prefix, key, want, json_kind(c));
+    return al_errf(err, errlen, AL_ERR_FORMAT, "config \"%s%s\" must be %s, not %s",
+                   cfg->prefix, key, want, json_kind(c));
 }
 
 al_status al_cfg_int(const al_cfg *cfg, const char *key, int lo, int hi, int dflt, int *out,
@@ -214,9 +157,9 @@ al_status al_cfg_int(const al_cfg *cfg, const char *key, int lo, int hi, int dfl
     memcpy(shown, raw, k);
     shown[k] = 0;
     if (json_u53(raw, raw_len, &v) || v < (uint64_t)lo || v > (uint64_t)hi) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"%s%s\": %s is out of range (an integer in [%d, %d])",
-                             cfg->prefix, key, shown, lo, hi);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"%s%s\": %s is out of range (an integer in [%d, %d])",
+                       cfg->prefix, key, shown, lo, hi);
     }
     *out = (int)v;
     return AL_OK;
@@ -258,9 +201,9 @@ al_status al_cfg_string(const al_cfg *cfg, const char *key, char *out, size_t ca
     if (find(cfg, key, &c)) return missing(cfg, key, "a string", err, errlen);
     if (json_peek(&c) != '"') return wrong_kind(cfg, key, "a string", &c, err, errlen);
     if (read_short_string(&c, out, cap < AL_CFG_MAX_STRING ? cap : AL_CFG_MAX_STRING)) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"%s%s\": the string is too long or holds a NUL", cfg->prefix,
-                             key);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"%s%s\": the string is too long or holds a NUL", cfg->prefix,
+                       key);
     }
     return AL_OK;
 }
@@ -284,15 +227,15 @@ al_status al_cfg_enum(const al_cfg *cfg, const char *key, const char *const *cho
         }
     }
     char list[192];
-    size_t len = 0;
+    al_msg m = { list, sizeof list, 0 };
     list[0] = 0;
     for (int i = 0; choices[i]; i++) {
-        if (i) put(list, sizeof list, &len, ", ", 2);
-        put(list, sizeof list, &len, choices[i], strlen(choices[i]));
+        if (i) al_msg_str(&m, ", ");
+        al_msg_str(&m, choices[i]);
     }
-    return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                         "config \"%s%s\": unknown value \"%s\" (known: %s)", cfg->prefix, key,
-                         v[0] ? v : "(too long)", list);
+    return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                   "config \"%s%s\": unknown value \"%s\" (known: %s)", cfg->prefix, key,
+                   v[0] ? v : "(too long)", list);
 }
 
 al_status al_cfg_object(const al_cfg *cfg, const char *key, const char *prefix, al_cfg *out,
@@ -324,19 +267,19 @@ al_status al_cfg_string_array(const al_cfg *cfg, const char *key, int max_len, i
             char s[AL_CFG_MAX_STRING];
             json_ws(&c);
             if (json_peek(&c) != '"') {
-                return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                                     "config \"%s%s\": entry %d must be a string, not %s",
-                                     cfg->prefix, key, count, json_kind(&c));
+                return al_errf(err, errlen, AL_ERR_FORMAT,
+                               "config \"%s%s\": entry %d must be a string, not %s",
+                               cfg->prefix, key, count, json_kind(&c));
             }
             if (read_short_string(&c, s, sizeof s)) {
-                return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                                     "config \"%s%s\": entry %d is longer than %d bytes or holds a NUL",
-                                     cfg->prefix, key, count, AL_CFG_MAX_STRING - 1);
+                return al_errf(err, errlen, AL_ERR_FORMAT,
+                               "config \"%s%s\": entry %d is longer than %d bytes or holds a NUL",
+                               cfg->prefix, key, count, AL_CFG_MAX_STRING - 1);
             }
             if (count >= max_len) {
-                return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                                     "config \"%s%s\": more than %d entries", cfg->prefix, key,
-                                     max_len);
+                return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                               "config \"%s%s\": more than %d entries", cfg->prefix, key,
+                               max_len);
             }
             for (int f = 0; f < nfind; f++) {
                 if (found[f] < 0 && find_list[f] && strcmp(s, find_list[f]) == 0) found[f] = count;
@@ -347,8 +290,8 @@ al_status al_cfg_string_array(const al_cfg *cfg, const char *key, int max_len, i
         }
     }
     if (count == 0) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT, "config \"%s%s\": the array is empty",
-                             cfg->prefix, key);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT, "config \"%s%s\": the array is empty",
+                       cfg->prefix, key);
     }
     *len = count;
     return AL_OK;
@@ -366,8 +309,8 @@ al_status al_cfg_cell(const al_cfg *cfg, int *cell, int *gates, char *err, size_
     if (st == AL_OK) st = al_cfg_enum(cfg, "nonlinearity", NONLIN, 0, &nonlin, err, errlen);
     if (st != AL_OK) return st;
     if (nonlin == 1 && c != 0) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"nonlinearity\": \"relu\" is for cell \"rnn\" only");
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"nonlinearity\": \"relu\" is for cell \"rnn\" only");
     }
     *cell = c == 1 ? AL_RECURRENT_LSTM : c == 2 ? AL_RECURRENT_GRU
             : nonlin ? AL_RECURRENT_RNN_RELU : AL_RECURRENT_RNN_TANH;

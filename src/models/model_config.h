@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "../attnlab.h"
+#include "../base.h"
 
 #define AL_CFG_MAX_KEY 64     /* bytes in a config key (longer keys are unknown keys) */
 #define AL_CFG_MAX_STRING 256 /* bytes in a string value (vocabulary entries included) */
@@ -78,8 +78,5 @@ al_status al_cfg_string_array(const al_cfg *cfg, const char *key, int max_len, i
  * AL_RECURRENT_* kind (kernels/recurrent.h), *gates = al_recurrent_gates of it (1, 4, 3).
  */
 al_status al_cfg_cell(const al_cfg *cfg, int *cell, int *gates, char *err, size_t errlen);
-
-/* snprintf into err (when non-NULL) and return status; used by every loader message. */
-al_status al_model_errf(char *err, size_t errlen, al_status status, const char *fmt, ...);
 
 #endif /* AL_MODELS_MODEL_CONFIG_H */

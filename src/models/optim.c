@@ -80,3 +80,20 @@ void al_rng_bounded(al_rng *r, float *w, long n, double bound)
 {
     for (long i = 0; i < n; i++) w[i] = (float)((2.0 * al_rng_uniform(r) - 1.0) * bound);
 }
+
+void al_init_weights(const al_tensor_list *list, const void *impl, float *weights, uint32_t seed,
+                     al_init_rule rule)
+{
+    al_rng r;
+    al_rng_seed(&r, seed);
+    float *w = weights;
+    for (int k = 0; k < list->n; k++) {
+        const al_tensor_spec *t = &list->t[k];
+        const long n = (long)t->dim[0] * (t->rank == 2 ? t->dim[1] : 1);
+        const al_init how = rule(t, k, impl);
+        if (how.kind == AL_INIT_NORMAL) al_rng_normal(&r, w, n);
+        else if (how.kind == AL_INIT_UNIFORM) al_rng_bounded(&r, w, n, how.value);
+        else for (long i = 0; i < n; i++) w[i] = (float)how.value;
+        w += n;
+    }
+}

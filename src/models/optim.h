@@ -22,6 +22,9 @@
 #define AL_MODELS_OPTIM_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
 
 #define AL_ADAM_BETA1 0.9f
 #define AL_ADAM_BETA2 0.999f
@@ -53,5 +56,22 @@ void al_rng_seed(al_rng *r, unsigned int seed);
 double al_rng_uniform(al_rng *r);
 void al_rng_normal(al_rng *r, float *w, long n);
 void al_rng_bounded(al_rng *r, float *w, long n, double bound);
+
+/*
+ * The initialisation loop every architecture shares: one al_rng stream from seed, walked over
+ * the tensors of list in order (weights [every tensor's floats, in list order]); rule says how
+ * tensor k (t = &list->t[k]) of the architecture impl starts:
+ *   AL_INIT_NORMAL   N(0, 1)                 al_rng_normal
+ *   AL_INIT_UNIFORM  U(−value, value)        al_rng_bounded
+ *   AL_INIT_CONST    every element = value   (draws nothing from the stream)
+ */
+enum { AL_INIT_NORMAL = 0, AL_INIT_UNIFORM = 1, AL_INIT_CONST = 2 };
+typedef struct {
+    int kind;     /* AL_INIT_* */
+    double value; /* the bound, or the constant */
+} al_init;
+typedef al_init (*al_init_rule)(const al_tensor_spec *t, int k, const void *impl);
+void al_init_weights(const al_tensor_list *list, const void *impl, float *weights, uint32_t seed,
+                     al_init_rule rule);
 
 #endif /* AL_MODELS_OPTIM_H */

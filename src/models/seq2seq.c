@@ -3,7 +3,7 @@
  * checked, every tensor listed with its exact shape), the encoder pass, one decoder step, and
  * the loops built on that step: greedy and beam decoding, teacher-forced scoring, and a stepped
  * decoder handle. The maths is in seq2seq.h; the kernels do the work:
- *   encoder    al_recurrent_forward (api/recurrent.h)
+ *   encoder    al_recurrent_stack_forward (kernels/recurrent.h)
  *   decoder    al_sgemv + al_recurrent_{lstm,gru,rnn}_cell_forward (kernels/recurrent.h)
  *   attention  al_attn_{additive,luong,key_query}_forward (kernels/attention_additive_luong.h)
  * Deliberately not here: backward passes (training builds on al_seq2seq_score), batching (one
@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "seq2seq.h"
-#include "../api/recurrent.h"
 #include "../kernels/attention_additive_luong.h"
 #include "../kernels/kernels.h"
 #include "../kernels/recurrent.h"
+#include "../toolbox.h"
 
 /* ------------------------------------------------------------------ config */
 
@@ -37,39 +37,38 @@ static const char *const STYLES[] = { "bahdanau", "luong", NULL };
 static const char *const SCORES[] = { "dot", "general", "concat", NULL };
 static const char *const TOKENIZERS[] = { "char", "word", NULL };
 
-#define TRY(x) do { al_status st_ = (x); if (st_ != AL_OK) return st_; } while (0)
 #define FIELD(f) offsetof(al_seq2seq, f)
 
 static al_status parse_tokenizer(const al_cfg *cfg, al_seq2seq *s, char *err, size_t errlen)
 {
     al_cfg tok;
     int type;
-    TRY(al_cfg_object(cfg, "tokenizer", "tokenizer.", &tok, err, errlen));
-    TRY(al_cfg_check_keys(&tok, TOKENIZER_KEYS, err, errlen));
-    TRY(al_cfg_enum(&tok, "type", TOKENIZERS, -1, &type, err, errlen));
+    AL_TRY(al_cfg_object(cfg, "tokenizer", "tokenizer.", &tok, err, errlen));
+    AL_TRY(al_cfg_check_keys(&tok, TOKENIZER_KEYS, err, errlen));
+    AL_TRY(al_cfg_enum(&tok, "type", TOKENIZERS, -1, &type, err, errlen));
     char bos[AL_CFG_MAX_STRING], eos[AL_CFG_MAX_STRING], unk[AL_CFG_MAX_STRING];
     char pad[AL_CFG_MAX_STRING];
-    TRY(al_cfg_string(&tok, "bos", bos, sizeof bos, err, errlen));
-    TRY(al_cfg_string(&tok, "eos", eos, sizeof eos, err, errlen));
-    TRY(al_cfg_string(&tok, "unk", unk, sizeof unk, err, errlen));
-    if (al_cfg_has(&tok, "pad")) TRY(al_cfg_string(&tok, "pad", pad, sizeof pad, err, errlen));
+    AL_TRY(al_cfg_string(&tok, "bos", bos, sizeof bos, err, errlen));
+    AL_TRY(al_cfg_string(&tok, "eos", eos, sizeof eos, err, errlen));
+    AL_TRY(al_cfg_string(&tok, "unk", unk, sizeof unk, err, errlen));
+    if (al_cfg_has(&tok, "pad")) AL_TRY(al_cfg_string(&tok, "pad", pad, sizeof pad, err, errlen));
     const char *find[3] = { bos, eos, unk };
     int found[3];
-    TRY(al_cfg_string_array(&tok, "srcVocab", AL_S2S_MAX_VOCAB, &s->Vs, find, found, 3, err,
-                            errlen));
+    AL_TRY(al_cfg_string_array(&tok, "srcVocab", AL_S2S_MAX_VOCAB, &s->Vs, find, found, 3, err,
+                               errlen));
     if (found[2] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.unk\": \"%s\" is not in tokenizer.srcVocab", unk);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.unk\": \"%s\" is not in tokenizer.srcVocab", unk);
     }
-    TRY(al_cfg_string_array(&tok, "tgtVocab", AL_S2S_MAX_VOCAB, &s->Vt, find, found, 3, err,
-                            errlen));
+    AL_TRY(al_cfg_string_array(&tok, "tgtVocab", AL_S2S_MAX_VOCAB, &s->Vt, find, found, 3, err,
+                               errlen));
     if (found[0] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.bos\": \"%s\" is not in tokenizer.tgtVocab", bos);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.bos\": \"%s\" is not in tokenizer.tgtVocab", bos);
     }
     if (found[1] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.eos\": \"%s\" is not in tokenizer.tgtVocab", eos);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.eos\": \"%s\" is not in tokenizer.tgtVocab", eos);
     }
     s->bos = found[0];
     s->eos = found[1];
@@ -82,27 +81,27 @@ static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l,
     al_seq2seq *s = impl;
     int bidir;
     memset(s, 0, sizeof *s);
-    TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
-    TRY(al_cfg_cell(cfg, &s->cell, &s->G, err, errlen));
-    TRY(al_cfg_int(cfg, "embeddingSize", 1, AL_S2S_MAX_DIM, -1, &s->E, err, errlen));
-    TRY(al_cfg_int(cfg, "hiddenSize", 1, AL_S2S_MAX_DIM, -1, &s->H, err, errlen));
-    TRY(al_cfg_int(cfg, "numLayers", 1, AL_S2S_MAX_LAYERS, -1, &s->L, err, errlen));
-    TRY(al_cfg_bool(cfg, "bidirectional", 0, &bidir, err, errlen));
+    AL_TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
+    AL_TRY(al_cfg_cell(cfg, &s->cell, &s->G, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "embeddingSize", 1, AL_S2S_MAX_DIM, -1, &s->E, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "hiddenSize", 1, AL_S2S_MAX_DIM, -1, &s->H, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "numLayers", 1, AL_S2S_MAX_LAYERS, -1, &s->L, err, errlen));
+    AL_TRY(al_cfg_bool(cfg, "bidirectional", 0, &bidir, err, errlen));
     s->dirs = bidir ? 2 : 1;
     if (bidir && s->H % 2) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"hiddenSize\": %d must be even with \"bidirectional\" "
-                             "(each direction has hiddenSize / 2 units)", s->H);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"hiddenSize\": %d must be even with \"bidirectional\" "
+                       "(each direction has hiddenSize / 2 units)", s->H);
     }
     s->Hs = s->H / s->dirs;
-    TRY(al_cfg_enum(cfg, "attention", ATTENTIONS, -1, &s->attention, err, errlen));
-    TRY(al_cfg_enum(cfg, "style", STYLES, -1, &s->style, err, errlen));
-    TRY(al_cfg_bool(cfg, "inputFeeding", 0, &s->input_feeding, err, errlen));
+    AL_TRY(al_cfg_enum(cfg, "attention", ATTENTIONS, -1, &s->attention, err, errlen));
+    AL_TRY(al_cfg_enum(cfg, "style", STYLES, -1, &s->style, err, errlen));
+    AL_TRY(al_cfg_bool(cfg, "inputFeeding", 0, &s->input_feeding, err, errlen));
     if (s->input_feeding && (s->style != AL_S2S_LUONG || s->attention == AL_S2S_NONE)) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"inputFeeding\": needs \"style\": \"luong\" and an attention");
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"inputFeeding\": needs \"style\": \"luong\" and an attention");
     }
-    TRY(al_cfg_int(cfg, "maxLength", 1, 1024, 50, &s->max_length, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "maxLength", 1, 1024, 50, &s->max_length, err, errlen));
 
     const int a = s->attention;
     s->local = a == AL_S2S_LOCAL_M ? AL_LUONG_LOCAL_M
@@ -111,23 +110,23 @@ static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l,
     else if (a == AL_S2S_GENERAL) s->score = AL_LUONG_GENERAL;
     else if (a == AL_S2S_CONCAT) s->score = AL_LUONG_CONCAT;
     else if (a == AL_S2S_LOCAL_M || a == AL_S2S_LOCAL_P) {
-        TRY(al_cfg_enum(cfg, "score", SCORES, AL_LUONG_GENERAL, &s->score, err, errlen));
+        AL_TRY(al_cfg_enum(cfg, "score", SCORES, AL_LUONG_GENERAL, &s->score, err, errlen));
     }
     if (a == AL_S2S_ADDITIVE || s->score == AL_LUONG_CONCAT) {
-        TRY(al_cfg_int(cfg, "attentionSize", 1, AL_S2S_MAX_DIM, -1, &s->da, err, errlen));
+        AL_TRY(al_cfg_int(cfg, "attentionSize", 1, AL_S2S_MAX_DIM, -1, &s->da, err, errlen));
     }
     if (s->local != AL_LUONG_GLOBAL) {
-        TRY(al_cfg_int(cfg, "window", 1, AL_S2S_MAX_WINDOW, -1, &s->window, err, errlen));
+        AL_TRY(al_cfg_int(cfg, "window", 1, AL_S2S_MAX_WINDOW, -1, &s->window, err, errlen));
     }
     if (a == AL_S2S_LOCAL_P) {
-        TRY(al_cfg_int(cfg, "positionSize", 1, AL_S2S_MAX_DIM, -1, &s->dp, err, errlen));
+        AL_TRY(al_cfg_int(cfg, "positionSize", 1, AL_S2S_MAX_DIM, -1, &s->dp, err, errlen));
     }
     if (a == AL_S2S_KEY_QUERY) {
-        TRY(al_cfg_int(cfg, "keySize", 1, AL_S2S_MAX_DIM, -1, &s->dk, err, errlen));
-        TRY(al_cfg_int(cfg, "valueSize", 1, AL_S2S_MAX_DIM, -1, &s->dv, err, errlen));
-        TRY(al_cfg_bool(cfg, "scaled", 1, &s->scaled, err, errlen));
+        AL_TRY(al_cfg_int(cfg, "keySize", 1, AL_S2S_MAX_DIM, -1, &s->dk, err, errlen));
+        AL_TRY(al_cfg_int(cfg, "valueSize", 1, AL_S2S_MAX_DIM, -1, &s->dv, err, errlen));
+        AL_TRY(al_cfg_bool(cfg, "scaled", 1, &s->scaled, err, errlen));
     }
-    TRY(parse_tokenizer(cfg, s, err, errlen));
+    AL_TRY(parse_tokenizer(cfg, s, err, errlen));
 
     const int E = s->E, H = s->H, Hs = s->Hs, G = s->G;
     s->dc = a == AL_S2S_NONE ? 0 : a == AL_S2S_KEY_QUERY ? s->dv : H;
@@ -140,8 +139,8 @@ static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l,
     }
 
     /* the tensors, in the order they are stored in the model's block */
-    TRY(al_tensor_list_add(l, "src_embedding.weight", s->Vs, E, FIELD(src_emb)));
-    TRY(al_tensor_list_add(l, "tgt_embedding.weight", s->Vt, E, FIELD(tgt_emb)));
+    AL_TRY(al_tensor_list_add(l, "src_embedding.weight", s->Vs, E, FIELD(src_emb)));
+    AL_TRY(al_tensor_list_add(l, "tgt_embedding.weight", s->Vt, E, FIELD(tgt_emb)));
     for (int layer = 0; layer < s->L; layer++) {
         for (int d = 0; d < s->dirs; d++) {
             static const char *const kind[4] = { "weight_ih", "weight_hh", "bias_ih", "bias_hh" };
@@ -155,47 +154,47 @@ static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l,
                 if (d) for (const char *q = "_reverse"; *q; q++) *p++ = *q;
                 *p = 0;
                 const int idx = (layer * s->dirs + d) * 4 + k;
-                TRY(al_tensor_list_add(l, name, G * Hs, k == 0 ? in : k == 1 ? Hs : 0,
-                                       FIELD(enc) + sizeof(float *) * (size_t)idx));
+                AL_TRY(al_tensor_list_add(l, name, G * Hs, k == 0 ? in : k == 1 ? Hs : 0,
+                                          FIELD(enc) + sizeof(float *) * (size_t)idx));
             }
         }
     }
-    TRY(al_tensor_list_add(l, "decoder.weight_ih", G * H, s->din, FIELD(dec_w_ih)));
-    TRY(al_tensor_list_add(l, "decoder.weight_hh", G * H, H, FIELD(dec_w_hh)));
-    TRY(al_tensor_list_add(l, "decoder.bias_ih", G * H, 0, FIELD(dec_b_ih)));
-    TRY(al_tensor_list_add(l, "decoder.bias_hh", G * H, 0, FIELD(dec_b_hh)));
+    AL_TRY(al_tensor_list_add(l, "decoder.weight_ih", G * H, s->din, FIELD(dec_w_ih)));
+    AL_TRY(al_tensor_list_add(l, "decoder.weight_hh", G * H, H, FIELD(dec_w_hh)));
+    AL_TRY(al_tensor_list_add(l, "decoder.bias_ih", G * H, 0, FIELD(dec_b_ih)));
+    AL_TRY(al_tensor_list_add(l, "decoder.bias_hh", G * H, 0, FIELD(dec_b_hh)));
     switch (a) {
     case AL_S2S_ADDITIVE:
-        TRY(al_tensor_list_add(l, "attention.W_q", s->da, H, FIELD(W_q)));
-        TRY(al_tensor_list_add(l, "attention.W_k", s->da, H, FIELD(W_k)));
-        TRY(al_tensor_list_add(l, "attention.bias", s->da, 0, FIELD(bias)));
-        TRY(al_tensor_list_add(l, "attention.v", s->da, 0, FIELD(v)));
+        AL_TRY(al_tensor_list_add(l, "attention.W_q", s->da, H, FIELD(W_q)));
+        AL_TRY(al_tensor_list_add(l, "attention.W_k", s->da, H, FIELD(W_k)));
+        AL_TRY(al_tensor_list_add(l, "attention.bias", s->da, 0, FIELD(bias)));
+        AL_TRY(al_tensor_list_add(l, "attention.v", s->da, 0, FIELD(v)));
         break;
     case AL_S2S_KEY_QUERY:
-        TRY(al_tensor_list_add(l, "attention.W_Q", s->dk, H, FIELD(W_Q)));
-        TRY(al_tensor_list_add(l, "attention.W_K", s->dk, H, FIELD(W_K)));
-        TRY(al_tensor_list_add(l, "attention.W_V", s->dv, H, FIELD(W_V)));
+        AL_TRY(al_tensor_list_add(l, "attention.W_Q", s->dk, H, FIELD(W_Q)));
+        AL_TRY(al_tensor_list_add(l, "attention.W_K", s->dk, H, FIELD(W_K)));
+        AL_TRY(al_tensor_list_add(l, "attention.W_V", s->dv, H, FIELD(W_V)));
         break;
     case AL_S2S_NONE:
         break;
     default: /* the Luong family */
         if (s->score == AL_LUONG_GENERAL) {
-            TRY(al_tensor_list_add(l, "attention.W_a", H, H, FIELD(W_a)));
+            AL_TRY(al_tensor_list_add(l, "attention.W_a", H, H, FIELD(W_a)));
         } else if (s->score == AL_LUONG_CONCAT) {
-            TRY(al_tensor_list_add(l, "attention.W_a", s->da, 2 * H, FIELD(W_a)));
-            TRY(al_tensor_list_add(l, "attention.v_a", s->da, 0, FIELD(v_a)));
+            AL_TRY(al_tensor_list_add(l, "attention.W_a", s->da, 2 * H, FIELD(W_a)));
+            AL_TRY(al_tensor_list_add(l, "attention.v_a", s->da, 0, FIELD(v_a)));
         }
         if (a == AL_S2S_LOCAL_P) {
-            TRY(al_tensor_list_add(l, "attention.W_p", s->dp, H, FIELD(W_p)));
-            TRY(al_tensor_list_add(l, "attention.v_p", s->dp, 0, FIELD(v_p)));
+            AL_TRY(al_tensor_list_add(l, "attention.W_p", s->dp, H, FIELD(W_p)));
+            AL_TRY(al_tensor_list_add(l, "attention.v_p", s->dp, 0, FIELD(v_p)));
         }
         break;
     }
     if (s->style == AL_S2S_LUONG && a != AL_S2S_NONE) {
-        TRY(al_tensor_list_add(l, "attention.W_c", H, s->dc + H, FIELD(W_c)));
+        AL_TRY(al_tensor_list_add(l, "attention.W_c", H, s->dc + H, FIELD(W_c)));
     }
-    TRY(al_tensor_list_add(l, "out.weight", s->Vt, s->dout, FIELD(out_w)));
-    TRY(al_tensor_list_add(l, "out.bias", s->Vt, 0, FIELD(out_b)));
+    AL_TRY(al_tensor_list_add(l, "out.weight", s->Vt, s->dout, FIELD(out_w)));
+    AL_TRY(al_tensor_list_add(l, "out.bias", s->Vt, 0, FIELD(out_b)));
     return AL_OK;
 }
 
@@ -252,7 +251,8 @@ static al_status ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, i
     double floats = (double)S * H + 3.0 * H + s->din + (double)s->G * H + 3.0 * H +
                     (s->dc > 0 ? s->dc : 1) + (need_zero_wc ? 2.0 * H * H : 0) + H + s->dout +
                     (double)attn_scratch_floats(s, S) + 1 +
-                    (double)S * E + 2.0 * s->L * s->dirs * s->Hs; /* encoder input and hn, cn */
+                    (double)S * E + 2.0 * s->L * s->dirs * s->Hs + /* encoder input and hn, cn */
+                    al_recurrent_stack_forward_floats(s->cell, 1, S, s->Hs, s->L, s->dirs);
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *p = al_malloc((size_t)floats * sizeof(float));
     if (!p) return AL_ERR_NOMEM;
@@ -273,19 +273,15 @@ static al_status ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, i
     c->scratch = p; p += attn_scratch_floats(s, S) + 1;
     float *xs = p; p += (size_t)S * E;
     float *hn = p; p += (size_t)s->L * s->dirs * s->Hs;
-    float *cn = p;
+    float *cn = p; p += (size_t)s->L * s->dirs * s->Hs;
+    float *enc_scratch = p; /* the encoder stack's, used once here */
 
     if (al_embedding_forward(xs, src, S, s->src_emb, s->Vs, E) >= 0) {
         ctx_free(c);
         return AL_ERR_RANGE;
     }
-    al_status st = al_recurrent_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs == 2, xs,
-                                        s->enc, NULL, NULL, c->keys, hn,
-                                        s->cell == AL_RECURRENT_LSTM ? cn : NULL);
-    if (st != AL_OK) {
-        ctx_free(c);
-        return st;
-    }
+    al_recurrent_stack_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs, xs, s->enc, NULL, NULL,
+                               c->keys, hn, s->cell == AL_RECURRENT_LSTM ? cn : NULL, enc_scratch);
     /* the top layer's directions are adjacent rows of hn [L·D, 1, Hs]: [→h_S; ←h_1] */
     const size_t top = (size_t)(s->L - 1) * s->dirs * s->Hs;
     memcpy(c->init, hn + top, sizeof(float) * (size_t)H);
@@ -420,7 +416,7 @@ al_status al_seq2seq_score(const al_seq2seq *s, const int32_t *src, int S, const
 {
     if (!ids_ok(tgt, T, s->Vt)) return AL_ERR_RANGE;
     s2s_ctx c;
-    TRY(ctx_open(&c, s, src, S));
+    AL_TRY(ctx_open(&c, s, src, S));
     const int H = s->H;
     double floats = 6.0 * H + s->Vt + S;
     float *w = al_malloc((size_t)floats * sizeof(float));
@@ -626,7 +622,7 @@ al_status al_seq2seq_generate(const al_seq2seq *s, const int32_t *src, int S, in
                               int *len)
 {
     s2s_ctx c;
-    TRY(ctx_open(&c, s, src, S));
+    AL_TRY(ctx_open(&c, s, src, S));
     al_status st = beam <= 1 ? greedy(&c, max_len, ids, logp, att, pos, len)
                              : beam_search(&c, max_len, beam, ids, logp, att, pos, len);
     ctx_free(&c);
@@ -691,7 +687,8 @@ al_status al_seq2seq_decoder_step(al_s2s_decoder *d, int32_t force, int32_t *id,
     d->done = y == s->eos;
     if (done) *done = d->done;
     /* api/model.c's results policy: huge finite weights can overflow; never AL_OK with NaN/inf */
-    if (!isfinite(p) || al_check_finite(d->lp, s->Vt) >= 0 || al_check_finite(d->row, d->c.S) >= 0)
+    if (!isfinite(p) || al_first_nonfinite(d->lp, s->Vt) >= 0 ||
+        al_first_nonfinite(d->row, d->c.S) >= 0)
         return AL_ERR_NONFINITE;
     return AL_OK;
 }

@@ -63,7 +63,7 @@ typedef struct {
     int dout;          /* out.weight columns: H + dc (bahdanau) or H (luong) */
     /* weights, bound into the model's block (NULL when the config does not use them) */
     const float *src_emb, *tgt_emb;  /* [Vs,E], [Vt,E] */
-    const float *enc[AL_S2S_MAX_LAYERS * 2 * 4]; /* api/recurrent.h params order */
+    const float *enc[AL_S2S_MAX_LAYERS * 2 * 4]; /* al_recurrent_stack_* params order */
     const float *dec_w_ih, *dec_w_hh, *dec_b_ih, *dec_b_hh; /* [G·H,din] [G·H,H] [G·H] [G·H] */
     const float *W_q, *W_k, *bias, *v;   /* additive: [da,H] [da,H] [da] [da] */
     const float *W_a, *v_a;              /* general [H,H]; concat [da,2H], [da] */

@@ -10,22 +10,24 @@
 
 #include "seq2seq_train.h"
 #include "optim.h"
-#include "../api/recurrent.h"
 #include "../kernels/attention_additive_luong.h"
 #include "../kernels/kernels.h"
 #include "../kernels/recurrent.h"
-
-#define TRY(x) do { al_status st_ = (x); if (st_ != AL_OK) return st_; } while (0)
+#include "../toolbox.h"
 
 static long lmax(long a, long b) { return a > b ? a : b; }
 
 /* The gradient of parameter p: the same offset in g0 as p has in w0 (NULL for NULL). */
 static float *gp(const float *w0, float *g0, const float *p) { return p ? g0 + (p - w0) : NULL; }
 
+/* The scratch of whichever runs: the encoder stack (forward, backward), a decoder step, the
+ * attention. */
 static long scratch_floats(const al_seq2seq *s, int S)
 {
     const int H = s->H;
     long n = (long)al_recurrent_layer_forward_scratch(s->cell, 1, 1, H);
+    n = lmax(n, (long)al_recurrent_stack_forward_floats(s->cell, 1, S, s->Hs, s->L, s->dirs));
+    n = lmax(n, (long)al_recurrent_stack_backward_floats(s->cell, 1, S, s->Hs, s->L, s->dirs));
     n = lmax(n, (long)al_recurrent_layer_backward_scratch(s->cell, 1, 1, H));
     switch (s->attention) {
     case AL_S2S_ADDITIVE:
@@ -223,9 +225,8 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
         st = AL_ERR_RANGE;
         goto done;
     }
-    st = al_recurrent_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs == 2, xs, s->enc, NULL, NULL,
-                              keys, hn, lstm ? cn : NULL);
-    if (st != AL_OK) goto done;
+    al_recurrent_stack_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs, xs, s->enc, NULL, NULL,
+                               keys, hn, lstm ? cn : NULL, scratch);
     /* the decoder starts from the top layer's [→h_S; ←h_1] (adjacent rows of hn) */
     const long top = (long)(s->L - 1) * s->dirs * s->Hs;
     memcpy(hs, hn + top, sizeof(float) * (size_t)H);
@@ -343,11 +344,11 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
             }
         }
     }
-    st = al_recurrent_backward(s->cell, 1, S, E, s->Hs, s->L, s->dirs == 2, xs, s->enc, NULL,
-                               NULL, dkeys, dhn, lstm ? dcn : NULL, dxs, dparams, NULL, NULL);
-    if (st != AL_OK) goto done;
+    /* the stack's gradients accumulate: into zeros (encg, dxs untouched since the block's
+     * memset), then added to the gradient tensor by tensor */
+    al_recurrent_stack_backward(s->cell, 1, S, E, s->Hs, s->L, s->dirs, xs, s->enc, NULL, NULL,
+                                dkeys, dhn, lstm ? dcn : NULL, dxs, dparams, NULL, NULL, scratch);
     {
-        /* dparams were written (=): add them to the gradient tensor by tensor */
         const float *q = encg;
         for (int l = 0; l < s->L; l++) {
             const long in = l == 0 ? E : H;
@@ -372,30 +373,25 @@ done:
 
 static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
+static al_init init_rule(const al_tensor_spec *t, int k, const void *impl)
+{
+    const al_seq2seq *s = impl;
+    const char *name = t->name;
+    if (strstr(name, "embedding")) return (al_init){ AL_INIT_NORMAL, 0.0 };
+    double fan;
+    if (starts(name, "encoder.")) fan = s->Hs;
+    else if (starts(name, "decoder.")) fan = s->H;
+    else if (strcmp(name, "attention.bias") == 0) fan = s->H;
+    else if (strcmp(name, "out.bias") == 0) fan = s->dout;
+    else if (t->rank == 2) fan = t->dim[1];
+    else fan = t->dim[0]; /* v, v_a, v_p */
+    return (al_init){ AL_INIT_UNIFORM, 1.0 / sqrt(fan) };
+}
+
 void al_seq2seq_init(const al_tensor_list *list, const al_seq2seq *s, float *weights,
                      uint32_t seed)
 {
-    al_rng r;
-    al_rng_seed(&r, seed);
-    float *w = weights;
-    for (int k = 0; k < list->n; k++) {
-        const al_tensor_spec *t = &list->t[k];
-        const long n = (long)t->dim[0] * (t->rank == 2 ? t->dim[1] : 1);
-        const char *name = t->name;
-        if (strstr(name, "embedding")) {
-            al_rng_normal(&r, w, n);
-        } else {
-            double fan;
-            if (starts(name, "encoder.")) fan = s->Hs;
-            else if (starts(name, "decoder.")) fan = s->H;
-            else if (strcmp(name, "attention.bias") == 0) fan = s->H;
-            else if (strcmp(name, "out.bias") == 0) fan = s->dout;
-            else if (t->rank == 2) fan = t->dim[1];
-            else fan = t->dim[0]; /* v, v_a, v_p */
-            al_rng_bounded(&r, w, n, 1.0 / sqrt(fan));
-        }
-        w += n;
-    }
+    al_init_weights(list, s, weights, seed, init_rule);
 }
 
 void al_seq2seq_init_hook(const al_tensor_list *list, const void *impl, float *weights,
@@ -424,7 +420,7 @@ al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0,
 
 /* ------------------------------------------------------------------ tensor list, export */
 
-al_status al_model_tensor_list(const al_model *m, al_tensor_list **out)
+al_status al_model_tensor_list(const struct al_model *m, al_tensor_list **out)
 {
     *out = NULL;
     const al_model_arch *A = m ? al_model_arch_get(m->arch) : NULL;
@@ -494,12 +490,12 @@ static void sb_json(sbuf *b, const char *s)
     sb_put(b, "\"", 1);
 }
 
-al_status al_model_export(const al_model *m, const float *data, uint8_t **bytes, size_t *len)
+al_status al_model_export(const struct al_model *m, const float *data, uint8_t **bytes, size_t *len)
 {
     *bytes = NULL;
     *len = 0;
     al_tensor_list *l;
-    TRY(al_model_tensor_list(m, &l));
+    AL_TRY(al_model_tensor_list(m, &l));
     sbuf h = { NULL, 0, 0, 0 };
     sb_str(&h, "{\"__metadata__\":{\"config\":");
     sb_json(&h, m->config);

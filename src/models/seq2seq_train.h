@@ -20,7 +20,8 @@
  *              (each recomputes its forward from the query and keys)
  *   W_c        h̃ = tanh(W_c [c; h]) by hand for additive and key-query in luong style (the
  *              Luong kernel differentiates its own W_c)
- *   encoder    al_recurrent_backward (api/recurrent.h) from ∂/∂keys and ∂/∂(initial state)
+ *   encoder    al_recurrent_stack_backward (kernels/recurrent.h) from ∂/∂keys and ∂/∂(initial
+ *              state)
  *   embeddings al_embedding_backward
  * The local window is held fixed (its bounds are piecewise constant in p_t), as in the kernels.
  *
@@ -70,7 +71,7 @@ al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0,
                                    float scale, double *nll);
 
 /* The model's tensor list, re-derived from its config (al_malloc'd; al_free it). */
-al_status al_model_tensor_list(const al_model *m, al_tensor_list **out);
+al_status al_model_tensor_list(const struct al_model *m, al_tensor_list **out);
 
 /*
  * Safetensors bytes (al_malloc'd, *len bytes; al_free them) of data [n_weights], laid out like
@@ -78,6 +79,6 @@ al_status al_model_tensor_list(const al_model *m, al_tensor_list **out);
  * __metadata__["config"]: the format al_model_load reads. Tensors are written in list order, the
  * header padded with spaces to a multiple of 8 bytes.
  */
-al_status al_model_export(const al_model *m, const float *data, uint8_t **bytes, size_t *len);
+al_status al_model_export(const struct al_model *m, const float *data, uint8_t **bytes, size_t *len);
 
 #endif /* AL_MODELS_SEQ2SEQ_TRAIN_H */

@@ -13,6 +13,7 @@
 #include "transformer.h"
 #include "transformer_train.h"
 #include "../kernels/kernels.h"
+#include "../toolbox.h"
 
 /* ------------------------------------------------------------------ config */
 
@@ -29,7 +30,6 @@ static const char *const POSITIONS[] = { "learned", "sinusoidal", "relative", NU
 static const char *const ACTIVATIONS[] = { "relu", "gelu", NULL };
 static const char *const TOKENIZERS[] = { "char", "word", NULL };
 
-#define TRY(x) do { al_status st_ = (x); if (st_ != AL_OK) return st_; } while (0)
 #define FIELD(f) offsetof(al_transformer, f)
 
 /* bos and eos: optional, but when given they must be in tgtVocab; the variant says which it
@@ -38,51 +38,51 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_transformer *m, char *err
 {
     al_cfg tok;
     int type;
-    TRY(al_cfg_object(cfg, "tokenizer", "tokenizer.", &tok, err, errlen));
-    TRY(al_cfg_check_keys(&tok, TOKENIZER_KEYS, err, errlen));
-    TRY(al_cfg_enum(&tok, "type", TOKENIZERS, -1, &type, err, errlen));
+    AL_TRY(al_cfg_object(cfg, "tokenizer", "tokenizer.", &tok, err, errlen));
+    AL_TRY(al_cfg_check_keys(&tok, TOKENIZER_KEYS, err, errlen));
+    AL_TRY(al_cfg_enum(&tok, "type", TOKENIZERS, -1, &type, err, errlen));
     char bos[AL_CFG_MAX_STRING] = "", eos[AL_CFG_MAX_STRING] = "", unk[AL_CFG_MAX_STRING];
     char pad[AL_CFG_MAX_STRING];
     const int has_bos = al_cfg_has(&tok, "bos"), has_eos = al_cfg_has(&tok, "eos");
-    if (has_bos) TRY(al_cfg_string(&tok, "bos", bos, sizeof bos, err, errlen));
-    if (has_eos) TRY(al_cfg_string(&tok, "eos", eos, sizeof eos, err, errlen));
-    TRY(al_cfg_string(&tok, "unk", unk, sizeof unk, err, errlen));
-    if (al_cfg_has(&tok, "pad")) TRY(al_cfg_string(&tok, "pad", pad, sizeof pad, err, errlen));
+    if (has_bos) AL_TRY(al_cfg_string(&tok, "bos", bos, sizeof bos, err, errlen));
+    if (has_eos) AL_TRY(al_cfg_string(&tok, "eos", eos, sizeof eos, err, errlen));
+    AL_TRY(al_cfg_string(&tok, "unk", unk, sizeof unk, err, errlen));
+    if (al_cfg_has(&tok, "pad")) AL_TRY(al_cfg_string(&tok, "pad", pad, sizeof pad, err, errlen));
     if (m->variant != AL_TF_ENCODER && !has_eos) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config: missing key \"tokenizer.eos\" (a string; variant \"%s\" "
-                             "stops generating on it)", VARIANTS[m->variant]);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config: missing key \"tokenizer.eos\" (a string; variant \"%s\" "
+                       "stops generating on it)", VARIANTS[m->variant]);
     }
     if (m->variant == AL_TF_ENCODER_DECODER && !has_bos) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config: missing key \"tokenizer.bos\" (a string; the decoder "
-                             "starts from it)");
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config: missing key \"tokenizer.bos\" (a string; the decoder "
+                       "starts from it)");
     }
     const char *find[3] = { bos, eos, unk };
     int found[3];
-    TRY(al_cfg_string_array(&tok, "srcVocab", AL_TF_MAX_VOCAB, &m->Vs, find, found, 3, err,
-                            errlen));
+    AL_TRY(al_cfg_string_array(&tok, "srcVocab", AL_TF_MAX_VOCAB, &m->Vs, find, found, 3, err,
+                               errlen));
     if (found[2] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.unk\": \"%s\" is not in tokenizer.srcVocab", unk);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.unk\": \"%s\" is not in tokenizer.srcVocab", unk);
     }
-    TRY(al_cfg_string_array(&tok, "tgtVocab", AL_TF_MAX_VOCAB, &m->Vt, find, found, 3, err,
-                            errlen));
+    AL_TRY(al_cfg_string_array(&tok, "tgtVocab", AL_TF_MAX_VOCAB, &m->Vt, find, found, 3, err,
+                               errlen));
     if (has_bos && found[0] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.bos\": \"%s\" is not in tokenizer.tgtVocab", bos);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.bos\": \"%s\" is not in tokenizer.tgtVocab", bos);
     }
     if (has_eos && found[1] < 0) {
-        return al_model_errf(err, errlen, AL_ERR_FORMAT,
-                             "config \"tokenizer.eos\": \"%s\" is not in tokenizer.tgtVocab", eos);
+        return al_errf(err, errlen, AL_ERR_FORMAT,
+                       "config \"tokenizer.eos\": \"%s\" is not in tokenizer.tgtVocab", eos);
     }
     m->bos = has_bos ? found[0] : -1;
     m->eos = has_eos ? found[1] : -1;
     if (m->variant == AL_TF_DECODER && m->Vs != m->Vt) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"tokenizer\": variant \"decoder\" reads and writes one "
-                             "vocabulary, but srcVocab has %d entries and tgtVocab %d "
-                             "(give the same list twice)", m->Vs, m->Vt);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"tokenizer\": variant \"decoder\" reads and writes one "
+                       "vocabulary, but srcVocab has %d entries and tgtVocab %d "
+                       "(give the same list twice)", m->Vs, m->Vt);
     }
     return AL_OK;
 }
@@ -123,7 +123,7 @@ static al_status add_layer(al_tensor_list *l, const char *prefix, size_t w, int 
         memcpy(name + a, P[k].name, b + 1);
         const int rows = P[k].rows == 3 ? 3 * E : P[k].rows == 1 ? E : F;
         const int cols = P[k].cols == 1 ? E : P[k].cols == -1 ? F : 0;
-        TRY(al_tensor_list_add(l, name, rows, cols, w + P[k].off));
+        AL_TRY(al_tensor_list_add(l, name, rows, cols, w + P[k].off));
     }
     if (rel_rows > 0) {
         static const char *const R[2] = { "self_attn.relative_key.weight",
@@ -135,7 +135,7 @@ static al_status add_layer(al_tensor_list *l, const char *prefix, size_t w, int 
             if (a + b >= sizeof name) return AL_ERR_OVERFLOW;
             memcpy(name, prefix, a);
             memcpy(name + a, R[k], b + 1);
-            TRY(al_tensor_list_add(l, name, rel_rows, Dh, w + off[k]));
+            AL_TRY(al_tensor_list_add(l, name, rel_rows, Dh, w + off[k]));
         }
     }
     return AL_OK;
@@ -160,83 +160,83 @@ static al_status transformer_parse(const al_cfg *cfg, void *impl, al_tensor_list
     al_transformer *m = impl;
     int act;
     memset(m, 0, sizeof *m);
-    TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
-    TRY(al_cfg_enum(cfg, "variant", VARIANTS, -1, &m->variant, err, errlen));
+    AL_TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
+    AL_TRY(al_cfg_enum(cfg, "variant", VARIANTS, -1, &m->variant, err, errlen));
     const int ed = m->variant == AL_TF_ENCODER_DECODER;
-    TRY(al_cfg_int(cfg, "embeddingSize", 1, AL_TF_MAX_DIM, -1, &m->E, err, errlen));
-    TRY(al_cfg_int(cfg, "numHeads", 1, AL_TF_MAX_HEADS, -1, &m->H, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "embeddingSize", 1, AL_TF_MAX_DIM, -1, &m->E, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "numHeads", 1, AL_TF_MAX_HEADS, -1, &m->H, err, errlen));
     if (m->E % m->H) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"numHeads\": %d does not divide \"embeddingSize\" %d (each "
-                             "head is embeddingSize / numHeads wide)", m->H, m->E);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"numHeads\": %d does not divide \"embeddingSize\" %d (each "
+                       "head is embeddingSize / numHeads wide)", m->H, m->E);
     }
-    TRY(al_cfg_int(cfg, "feedforwardSize", 1, AL_TF_MAX_DIM, -1, &m->F, err, errlen));
-    TRY(al_cfg_int(cfg, "numLayers", 1, ed ? AL_TF_MAX_LAYERS_ED : AL_TF_MAX_LAYERS, -1, &m->L,
-                   err, errlen));
-    TRY(al_cfg_enum(cfg, "positions", POSITIONS, -1, &m->positions, err, errlen));
-    TRY(al_cfg_int(cfg, "maxPositions", 1, AL_TF_MAX_POSITIONS,
-                   m->positions == AL_TF_LEARNED ? -1 : AL_TF_MAX_POSITIONS, &m->max_positions,
-                   err, errlen));
+    AL_TRY(al_cfg_int(cfg, "feedforwardSize", 1, AL_TF_MAX_DIM, -1, &m->F, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "numLayers", 1, ed ? AL_TF_MAX_LAYERS_ED : AL_TF_MAX_LAYERS, -1, &m->L,
+                      err, errlen));
+    AL_TRY(al_cfg_enum(cfg, "positions", POSITIONS, -1, &m->positions, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "maxPositions", 1, AL_TF_MAX_POSITIONS,
+                      m->positions == AL_TF_LEARNED ? -1 : AL_TF_MAX_POSITIONS, &m->max_positions,
+                      err, errlen));
     if (m->positions == AL_TF_RELATIVE) {
-        TRY(al_cfg_int(cfg, "maxRelativePosition", 1, AL_TF_MAX_POSITIONS, -1, &m->lc.rel_k, err,
-                       errlen));
+        AL_TRY(al_cfg_int(cfg, "maxRelativePosition", 1, AL_TF_MAX_POSITIONS, -1, &m->lc.rel_k, err,
+                          errlen));
         if (ed && m->L > AL_TF_MAX_LAYERS_ED_REL) {
-            return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                                 "config \"numLayers\": %d is out of range for an encoder-decoder "
-                                 "with relative positions (an integer in [1, %d]: the relative "
-                                 "tables add 4 tensors a layer pair)", m->L,
-                                 AL_TF_MAX_LAYERS_ED_REL);
+            return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                           "config \"numLayers\": %d is out of range for an encoder-decoder "
+                           "with relative positions (an integer in [1, %d]: the relative "
+                           "tables add 4 tensors a layer pair)", m->L,
+                           AL_TF_MAX_LAYERS_ED_REL);
         }
     } else if (al_cfg_has(cfg, "maxRelativePosition")) {
-        return al_model_errf(err, errlen, AL_ERR_ARGUMENT,
-                             "config \"maxRelativePosition\": only for \"positions\": "
-                             "\"relative\" (this config has \"%s\")", POSITIONS[m->positions]);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT,
+                       "config \"maxRelativePosition\": only for \"positions\": "
+                       "\"relative\" (this config has \"%s\")", POSITIONS[m->positions]);
     }
-    TRY(al_cfg_bool(cfg, "normFirst", 0, &m->lc.norm_first, err, errlen));
-    TRY(al_cfg_enum(cfg, "activation", ACTIVATIONS, 0, &act, err, errlen));
+    AL_TRY(al_cfg_bool(cfg, "normFirst", 0, &m->lc.norm_first, err, errlen));
+    AL_TRY(al_cfg_enum(cfg, "activation", ACTIVATIONS, 0, &act, err, errlen));
     m->lc.gelu = act;
     m->lc.eps = 1e-5f;
-    TRY(al_cfg_bool(cfg, "finalNorm", 0, &m->final_norm, err, errlen));
-    TRY(al_cfg_bool(cfg, "scaleEmbedding", 0, &m->scale_embedding, err, errlen));
-    TRY(al_cfg_int(cfg, "maxLength", 1, 1024, 50, &m->max_length, err, errlen));
-    TRY(parse_tokenizer(cfg, m, err, errlen));
+    AL_TRY(al_cfg_bool(cfg, "finalNorm", 0, &m->final_norm, err, errlen));
+    AL_TRY(al_cfg_bool(cfg, "scaleEmbedding", 0, &m->scale_embedding, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "maxLength", 1, 1024, 50, &m->max_length, err, errlen));
+    AL_TRY(parse_tokenizer(cfg, m, err, errlen));
 
     const int E = m->E, F = m->F, Dh = E / m->H;
     const int rel_rows = m->positions == AL_TF_RELATIVE ? 2 * m->lc.rel_k + 1 : 0;
     char prefix[32];
     /* the tensors, in the order they are stored in the model's block */
     if (ed) {
-        TRY(al_tensor_list_add(l, "src_embedding.weight", m->Vs, E, FIELD(src_emb)));
-        TRY(al_tensor_list_add(l, "tgt_embedding.weight", m->Vt, E, FIELD(tgt_emb)));
+        AL_TRY(al_tensor_list_add(l, "src_embedding.weight", m->Vs, E, FIELD(src_emb)));
+        AL_TRY(al_tensor_list_add(l, "tgt_embedding.weight", m->Vt, E, FIELD(tgt_emb)));
     } else {
-        TRY(al_tensor_list_add(l, "embedding.weight", m->Vs, E, FIELD(src_emb)));
+        AL_TRY(al_tensor_list_add(l, "embedding.weight", m->Vs, E, FIELD(src_emb)));
     }
     if (m->positions == AL_TF_LEARNED) {
-        TRY(al_tensor_list_add(l, "pos_embedding.weight", m->max_positions, E, FIELD(pos)));
+        AL_TRY(al_tensor_list_add(l, "pos_embedding.weight", m->max_positions, E, FIELD(pos)));
     }
     for (int i = 0; i < m->L; i++) {
-        TRY(add_layer(l, layer_prefix(prefix, ed ? "encoder." : "", i),
-                      FIELD(enc) + sizeof(al_tl_weights) * (size_t)i, E, F, 0, rel_rows, Dh));
+        AL_TRY(add_layer(l, layer_prefix(prefix, ed ? "encoder." : "", i),
+                         FIELD(enc) + sizeof(al_tl_weights) * (size_t)i, E, F, 0, rel_rows, Dh));
     }
     if (m->final_norm) {
-        TRY(al_tensor_list_add(l, ed ? "encoder.norm.weight" : "norm.weight", E, 0,
-                               FIELD(enc_norm_w)));
-        TRY(al_tensor_list_add(l, ed ? "encoder.norm.bias" : "norm.bias", E, 0,
-                               FIELD(enc_norm_b)));
+        AL_TRY(al_tensor_list_add(l, ed ? "encoder.norm.weight" : "norm.weight", E, 0,
+                                  FIELD(enc_norm_w)));
+        AL_TRY(al_tensor_list_add(l, ed ? "encoder.norm.bias" : "norm.bias", E, 0,
+                                  FIELD(enc_norm_b)));
     }
     if (ed) {
         for (int i = 0; i < m->L; i++) {
-            TRY(add_layer(l, layer_prefix(prefix, "decoder.", i),
-                          FIELD(dec) + sizeof(al_tl_weights) * (size_t)i, E, F, 1, rel_rows,
-                          Dh));
+            AL_TRY(add_layer(l, layer_prefix(prefix, "decoder.", i),
+                             FIELD(dec) + sizeof(al_tl_weights) * (size_t)i, E, F, 1, rel_rows,
+                             Dh));
         }
         if (m->final_norm) {
-            TRY(al_tensor_list_add(l, "decoder.norm.weight", E, 0, FIELD(dec_norm_w)));
-            TRY(al_tensor_list_add(l, "decoder.norm.bias", E, 0, FIELD(dec_norm_b)));
+            AL_TRY(al_tensor_list_add(l, "decoder.norm.weight", E, 0, FIELD(dec_norm_w)));
+            AL_TRY(al_tensor_list_add(l, "decoder.norm.bias", E, 0, FIELD(dec_norm_b)));
         }
     }
-    TRY(al_tensor_list_add(l, "out.weight", m->Vt, E, FIELD(out_w)));
-    TRY(al_tensor_list_add(l, "out.bias", m->Vt, 0, FIELD(out_b)));
+    AL_TRY(al_tensor_list_add(l, "out.weight", m->Vt, E, FIELD(out_w)));
+    AL_TRY(al_tensor_list_add(l, "out.bias", m->Vt, 0, FIELD(out_b)));
     return AL_OK;
 }
 

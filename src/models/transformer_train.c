@@ -238,33 +238,28 @@ static int ends(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
+static al_init init_rule(const al_tensor_spec *t, int k, const void *impl)
+{
+    const al_transformer *m = impl;
+    const char *name = t->name;
+    if (ends(name, "embedding.weight") || strstr(name, ".relative_"))
+        return (al_init){ AL_INIT_NORMAL, 0.0 };
+    if (strstr(name, "norm")) return (al_init){ AL_INIT_CONST, ends(name, ".weight") ? 1.0 : 0.0 };
+    if (ends(name, "in_proj_weight")) {
+        /* xavier_uniform on [3E, E]: fan_in E, fan_out 3E */
+        return (al_init){ AL_INIT_UNIFORM, sqrt(6.0 / (t->dim[0] + t->dim[1])) };
+    }
+    if (ends(name, "in_proj_bias") || ends(name, "out_proj.bias"))
+        return (al_init){ AL_INIT_CONST, 0.0 };
+    /* nn.Linear: weight [out, in] and its bias, both U(±1/√in) */
+    const double fan = t->rank == 2 ? t->dim[1] : ends(name, "linear2.bias") ? m->F : m->E;
+    return (al_init){ AL_INIT_UNIFORM, 1.0 / sqrt(fan) };
+}
+
 void al_transformer_init(const al_tensor_list *list, const al_transformer *m, float *weights,
                          uint32_t seed)
 {
-    al_rng r;
-    al_rng_seed(&r, seed);
-    float *w = weights;
-    for (int k = 0; k < list->n; k++) {
-        const al_tensor_spec *t = &list->t[k];
-        const long n = (long)t->dim[0] * (t->rank == 2 ? t->dim[1] : 1);
-        const char *name = t->name;
-        if (ends(name, "embedding.weight") || strstr(name, ".relative_")) {
-            al_rng_normal(&r, w, n);
-        } else if (strstr(name, "norm")) {
-            const float v = ends(name, ".weight") ? 1.0f : 0.0f;
-            for (long i = 0; i < n; i++) w[i] = v;
-        } else if (ends(name, "in_proj_weight")) {
-            /* xavier_uniform on [3E, E]: fan_in E, fan_out 3E */
-            al_rng_bounded(&r, w, n, sqrt(6.0 / (t->dim[0] + t->dim[1])));
-        } else if (ends(name, "in_proj_bias") || ends(name, "out_proj.bias")) {
-            memset(w, 0, (size_t)n * sizeof(float));
-        } else {
-            /* nn.Linear: weight [out, in] and its bias, both U(±1/√in) */
-            const double fan = t->rank == 2 ? t->dim[1] : ends(name, "linear2.bias") ? m->F : m->E;
-            al_rng_bounded(&r, w, n, 1.0 / sqrt(fan));
-        }
-        w += n;
-    }
+    al_init_weights(list, m, weights, seed, init_rule);
 }
 
 void al_transformer_init_hook(const al_tensor_list *list, const void *impl, float *weights,

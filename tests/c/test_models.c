@@ -411,9 +411,20 @@ static void test_huge_weights(void)
 }
 #endif
 
+/* al_model_limit is what the JS glue's copies are checked against (tests/js/limits.test.js) */
+static void test_limits(void)
+{
+    check_true("limit: error buffer", al_model_limit(AL_MODEL_LIMIT_ERR_CAP) == AL_MODEL_ERR_CAP);
+    check_true("limit: source", al_model_limit(AL_MODEL_LIMIT_SOURCE) == AL_MODEL_MAX_SOURCE);
+    check_true("limit: steps", al_model_limit(AL_MODEL_LIMIT_STEPS) == AL_MODEL_MAX_STEPS);
+    check_true("limit: beam", al_model_limit(AL_MODEL_LIMIT_BEAM) == AL_MODEL_MAX_BEAM);
+    check_true("limit: unknown", al_model_limit(-1) == -1 && al_model_limit(4) == -1);
+}
+
 int main(void)
 {
     check_seed(7);
+    test_limits();
     const int base = al_alloc_live();
     test_validation();
     test_valid_model();

@@ -1,13 +1,13 @@
-// attnlab/wasm/model/common.js: what every architecture module shares: the C limits, turning
+// attnlab/wasm/model/common.js: what every architecture module shares: the C limits (from
+// limits.js), turning
 // a model call's status into an AttnlabError, and the checked source ids of one call.
 // Nothing here knows an architecture.
 
 import { AttnlabError, idsFrom, inVocab, readCString, show, statusName } from '../core.js';
 
-export const ERR_CAP = 256; // AL_MODEL_ERR_CAP
-export const MAX_SOURCE = 4096; // AL_MODEL_MAX_SOURCE
-export const MAX_STEPS = 1024; // AL_MODEL_MAX_STEPS
-export const MAX_BEAM = 32; // AL_MODEL_MAX_BEAM
+import { ERR_CAP, MAX_BEAM, MAX_SOURCE, MAX_STEPS } from '../limits.js'; // the one copy of the C limits
+
+export { ERR_CAP, MAX_BEAM, MAX_SOURCE, MAX_STEPS };
 
 export const leaks = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((what) => {

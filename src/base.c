@@ -1,5 +1,6 @@
 /*
- * alloc.c: the library's only allocator, a counting wrapper around malloc.
+ * base.c: base.h: the status strings and the library's only allocator, a counting wrapper around
+ * malloc.
  *
  * Everything attnlab allocates (model handles, loader buffers, and the JS glue's call buffers in
  * wasm memory) goes through here, so tests can assert that any sequence of calls returns the
@@ -9,7 +10,7 @@
  */
 #include <stdlib.h>
 
-#include "attnlab.h"
+#include "base.h"
 
 static int live_blocks;
 
@@ -29,3 +30,19 @@ void al_free(void *p)
 }
 
 int al_alloc_live(void) { return live_blocks; }
+
+const char *al_status_string(al_status status)
+{
+    switch (status) {
+    case AL_OK: return "ok";
+    case AL_ERR_ARGUMENT: return "invalid argument";
+    case AL_ERR_SHAPE: return "shapes disagree or a dimension is less than 1";
+    case AL_ERR_RANGE: return "index out of range";
+    case AL_ERR_NONFINITE: return "NaN or infinite value";
+    case AL_ERR_NOMEM: return "out of memory";
+    case AL_ERR_FORMAT: return "malformed file";
+    case AL_ERR_UNSUPPORTED: return "unsupported";
+    case AL_ERR_OVERFLOW: return "size overflow";
+    }
+    return "unknown status";
+}
