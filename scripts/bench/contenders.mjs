@@ -214,7 +214,9 @@ function directContender(file, trainFile, simd) {
           release.push(() => x.al_model_free(m));
           if (c.op === 'model') {
             const S = I.src.length;
-            const maxLen = x.al_model_max_length(m);
+            const info = alloc(14 * 4); // al_model_info: field 5 is AL_MODEL_INFO_MAX_LENGTH
+            x.al_model_info(m, info, 14);
+            const maxLen = new Int32Array(x.memory.buffer, info, 14)[5];
             const src = put(I.src);
             const [ids, logp, att, pos, len] = [maxLen, maxLen, maxLen * S, maxLen, 1].map((n) => alloc(n * 4));
             run = () => x.al_model_generate(m, src, S, maxLen, 1, ids, logp, att, pos, len);

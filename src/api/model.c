@@ -32,59 +32,76 @@ static const al_classifier *clf(const al_model *m) { return (const al_classifier
 static const al_memory_rnn *mem(const al_model *m) { return (const al_memory_rnn *)m->impl; }
 #define IS_MEM(m) ((m)->arch == AL_ARCH_MEMORY_RNN)
 
-int al_model_src_vocab(const al_model *m)
+/*
+ * What a loaded model is, in one place: every field of al_model_info, filled by the model's
+ * architecture (one switch). The single-field getters below read it.
+ */
+static void model_info(const al_model *m, int32_t v[AL_MODEL_INFO_COUNT])
 {
-    return !m ? -1 : IS_CLF(m) ? clf(m)->V : IS_MEM(m) ? mem(m)->V : IS_TF(m) ? tf(m)->Vs : s2s(m)->Vs;
-}
-int al_model_tgt_vocab(const al_model *m) /* classifiers: the number of labels */
-{
-    return !m ? -1 : IS_CLF(m) ? clf(m)->C : IS_MEM(m) ? mem(m)->C : IS_TF(m) ? tf(m)->Vt : s2s(m)->Vt;
-}
-int al_model_bos(const al_model *m)
-{
-    return !m || IS_CLF(m) || IS_MEM(m) ? -1 : IS_TF(m) ? tf(m)->bos : s2s(m)->bos;
-}
-int al_model_eos(const al_model *m)
-{
-    return !m || IS_CLF(m) || IS_MEM(m) ? -1 : IS_TF(m) ? tf(m)->eos : s2s(m)->eos;
-}
-int al_model_max_length(const al_model *m)
-{
-    return !m || IS_CLF(m) || IS_MEM(m) ? -1 : IS_TF(m) ? tf(m)->max_length : s2s(m)->max_length;
-}
-int al_model_has_positions(const al_model *m)
-{
-    return !m ? -1 : IS_TF(m) || IS_CLF(m) || IS_MEM(m) ? 0 : s2s(m)->local != AL_LUONG_GLOBAL;
+    for (int i = 0; i < AL_MODEL_INFO_COUNT; i++) v[i] = -1;
+    v[AL_MODEL_INFO_ARCH] = m->arch;
+    v[AL_MODEL_INFO_HAS_POSITIONS] = 0;
+    switch (m->arch) {
+    case AL_ARCH_SEQ2SEQ:
+        v[AL_MODEL_INFO_SRC_VOCAB] = s2s(m)->Vs;
+        v[AL_MODEL_INFO_TGT_VOCAB] = s2s(m)->Vt;
+        v[AL_MODEL_INFO_BOS] = s2s(m)->bos;
+        v[AL_MODEL_INFO_EOS] = s2s(m)->eos;
+        v[AL_MODEL_INFO_MAX_LENGTH] = s2s(m)->max_length;
+        v[AL_MODEL_INFO_HAS_POSITIONS] = s2s(m)->local != AL_LUONG_GLOBAL;
+        break;
+    case AL_ARCH_TRANSFORMER:
+        v[AL_MODEL_INFO_SRC_VOCAB] = tf(m)->Vs;
+        v[AL_MODEL_INFO_TGT_VOCAB] = tf(m)->Vt;
+        v[AL_MODEL_INFO_BOS] = tf(m)->bos;
+        v[AL_MODEL_INFO_EOS] = tf(m)->eos;
+        v[AL_MODEL_INFO_MAX_LENGTH] = tf(m)->max_length;
+        v[AL_MODEL_INFO_LAYERS] = tf(m)->L;
+        v[AL_MODEL_INFO_HEADS] = tf(m)->H;
+        v[AL_MODEL_INFO_VARIANT] = tf(m)->variant;
+        v[AL_MODEL_INFO_MAX_POSITIONS] = tf(m)->max_positions;
+        break;
+    case AL_ARCH_CLASSIFIER:
+        v[AL_MODEL_INFO_SRC_VOCAB] = clf(m)->V;
+        v[AL_MODEL_INFO_TGT_VOCAB] = clf(m)->C; /* the number of labels */
+        v[AL_MODEL_INFO_HOPS] = clf(m)->pooling == AL_CLF_STRUCTURED ? clf(m)->r : 1;
+        break;
+    case AL_ARCH_MEMORY_RNN:
+        v[AL_MODEL_INFO_SRC_VOCAB] = mem(m)->V;
+        v[AL_MODEL_INFO_TGT_VOCAB] = mem(m)->C;
+        v[AL_MODEL_INFO_HEAD] = mem(m)->head;
+        v[AL_MODEL_INFO_ATTENDS] = mem(m)->cell != AL_MEM_LSTM;
+        break;
+    default:
+        break;
+    }
 }
 
 int al_model_info(const al_model *m, int32_t *out, int n)
 {
     int32_t v[AL_MODEL_INFO_COUNT];
-    int i;
     if (!m || !out || n < 0) return -1;
-    for (i = 0; i < AL_MODEL_INFO_COUNT; i++) v[i] = -1;
-    v[AL_MODEL_INFO_ARCH] = m->arch;
-    v[AL_MODEL_INFO_SRC_VOCAB] = al_model_src_vocab(m);
-    v[AL_MODEL_INFO_TGT_VOCAB] = al_model_tgt_vocab(m);
-    v[AL_MODEL_INFO_BOS] = al_model_bos(m);
-    v[AL_MODEL_INFO_EOS] = al_model_eos(m);
-    v[AL_MODEL_INFO_MAX_LENGTH] = al_model_max_length(m);
-    v[AL_MODEL_INFO_HAS_POSITIONS] = al_model_has_positions(m);
-    if (IS_TF(m)) {
-        v[AL_MODEL_INFO_LAYERS] = tf(m)->L;
-        v[AL_MODEL_INFO_HEADS] = tf(m)->H;
-        v[AL_MODEL_INFO_VARIANT] = tf(m)->variant;
-        v[AL_MODEL_INFO_MAX_POSITIONS] = tf(m)->max_positions;
-    }
-    if (IS_CLF(m)) v[AL_MODEL_INFO_HOPS] = al_model_classifier_hops(m);
-    if (IS_MEM(m)) {
-        v[AL_MODEL_INFO_HEAD] = mem(m)->head;
-        v[AL_MODEL_INFO_ATTENDS] = mem(m)->cell != AL_MEM_LSTM;
-    }
+    model_info(m, v);
     if (n > AL_MODEL_INFO_COUNT) n = AL_MODEL_INFO_COUNT;
-    for (i = 0; i < n; i++) out[i] = v[i];
+    for (int i = 0; i < n; i++) out[i] = v[i];
     return n;
 }
+
+/* One field of al_model_info; -1 for a NULL model. */
+static int info_field(const al_model *m, int field)
+{
+    int32_t v[AL_MODEL_INFO_COUNT];
+    if (!m) return -1;
+    model_info(m, v);
+    return v[field];
+}
+
+int al_model_src_vocab(const al_model *m) { return info_field(m, AL_MODEL_INFO_SRC_VOCAB); }
+int al_model_tgt_vocab(const al_model *m) { return info_field(m, AL_MODEL_INFO_TGT_VOCAB); }
+int al_model_bos(const al_model *m) { return info_field(m, AL_MODEL_INFO_BOS); }
+int al_model_eos(const al_model *m) { return info_field(m, AL_MODEL_INFO_EOS); }
+int al_model_max_length(const al_model *m) { return info_field(m, AL_MODEL_INFO_MAX_LENGTH); }
+int al_model_has_positions(const al_model *m) { return info_field(m, AL_MODEL_INFO_HAS_POSITIONS); }
 
 double al_model_transformer_attention_floats(const al_model *m, int S, int T)
 {
@@ -200,10 +217,7 @@ al_status al_model_transformer_generate(const al_model *m, const int32_t *src, i
 
 /* ------------------------------------------------------------------ classifier */
 
-int al_model_classifier_hops(const al_model *m)
-{
-    return !m || !IS_CLF(m) ? -1 : clf(m)->pooling == AL_CLF_STRUCTURED ? clf(m)->r : 1;
-}
+int al_model_classifier_hops(const al_model *m) { return info_field(m, AL_MODEL_INFO_HOPS); }
 
 int al_model_classifier_sentences(const al_model *m, const int32_t *ids, int n)
 {
