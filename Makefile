@@ -48,23 +48,37 @@ setup:                                            ## install toolchains (Debian,
 	bash scripts/setup.sh
 
 # ---------------------------------------------------------------- native
+# Every flavour (native, asan, wasm-test, fuzz, bench) compiles the library once, into
+# build/<flavour>/obj/, with that flavour's flags; each test binary is its one test file linked
+# with those objects (all of them, as when the sources were compiled in). Objects depend on every
+# library header, tests on the harness headers too.
+# The test builds add -Werror, so a new warning fails them (`make test WERROR=` on a compiler
+# that warns about more); the shipped .wasm builds do not: their bytes are checked.
+WERROR ?= -Werror
+TEST_HDR := tests/c/check.h tests/c/fixtures.h $(LIB_HDR)
+lib_obj = $(patsubst src/%.c,build/$(1)/obj/%.o,$(LIB_SRC))
+
 native: build/native/libattnlab.a                  ## the native static library
 
-build/native/%.o: src/%.c $(LIB_HDR)
+$(call lib_obj,native): build/native/obj/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O2 -c $< -o $@
+	$(CC) $(CSTD) $(WERROR) -O2 -c $< -o $@
 
-build/native/libattnlab.a: $(patsubst src/%.c,build/native/%.o,$(LIB_SRC))
+build/native/libattnlab.a: $(call lib_obj,native)
 	ar rcs $@ $^
 
-build/native/test_%: tests/c/test_%.c tests/c/check.h tests/c/fixtures.h build/native/libattnlab.a
-	$(CC) $(CSTD) -O2 -Itests/c $< build/native/libattnlab.a -lm -o $@
+build/native/test_%: tests/c/test_%.c $(TEST_HDR) build/native/libattnlab.a
+	$(CC) $(CSTD) $(WERROR) -O2 -Itests/c $< build/native/libattnlab.a -lm -o $@
 
-# sanitizer build: every source compiled in, no recovery, so any finding fails the run
-build/asan/test_%: tests/c/test_%.c tests/c/check.h tests/c/fixtures.h $(LIB_SRC) $(LIB_HDR)
+# sanitizer build: every object linked in, no recovery, so any finding fails the run
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+$(call lib_obj,asan): build/asan/obj/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-fno-omit-frame-pointer -Itests/c $< $(LIB_SRC) -lm -o $@
+	$(CC) $(CSTD) $(WERROR) $(ASAN_CFLAGS) -c $< -o $@
+
+build/asan/test_%: tests/c/test_%.c $(TEST_HDR) $(call lib_obj,asan)
+	$(CC) $(CSTD) $(WERROR) $(ASAN_CFLAGS) -Itests/c $< $(call lib_obj,asan) -lm -o $@
 
 # ---------------------------------------------------------------- wasm
 WASM_FILES := wasm/attnlab.wasm wasm/attnlab-scalar.wasm wasm/attnlab-train.wasm \
@@ -106,10 +120,16 @@ wasm/attnlab-train-scalar.wasm: $(WASM_OBJ_SCALAR) Makefile $(wildcard src/api/*
 
 # the C tests compiled by emcc and run under Node: exercises the f32x4 twins for real.
 # (--no-experimental-fetch: emcc 3.1.6 output would try fetch() on a file path in Node 20)
-build/wasm-test/test_%.js: tests/c/test_%.c tests/c/check.h tests/c/fixtures.h $(LIB_SRC) $(LIB_HDR)
+WASM_TEST_CFLAGS := -O2 $(CSTD) $(WERROR) -msimd128
+
+$(call lib_obj,wasm-test): build/wasm-test/obj/%.o: src/%.c $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(WASM_TEST_CFLAGS) -c $< -o $@
+
+build/wasm-test/test_%.js: tests/c/test_%.c $(TEST_HDR) $(call lib_obj,wasm-test)
 	@mkdir -p $(dir $@)
 	@echo '{"type":"commonjs"}' > $(dir $@)package.json
-	$(EMCC) -O2 $(CSTD) -msimd128 -Itests/c $< $(LIB_SRC) -sENVIRONMENT=node -sEXIT_RUNTIME=1 \
+	$(EMCC) $(WASM_TEST_CFLAGS) -Itests/c $< $(call lib_obj,wasm-test) -sENVIRONMENT=node -sEXIT_RUNTIME=1 \
 		-sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1048576 -o $@
 
 # rebuild both .wasm files elsewhere and compare with the committed bytes
@@ -175,9 +195,14 @@ FUZZ_CC ?= clang
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 .PHONY: fuzz fuzz-smoke
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(LIB_HDR)
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+$(call lib_obj,fuzz): build/fuzz/obj/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $< $(LIB_SRC) -lm -o $@
+	$(FUZZ_CC) $(CSTD) $(FUZZ_CFLAGS) -c $< -o $@
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_HDR) $(call lib_obj,fuzz)
+	$(FUZZ_CC) $(CSTD) $(FUZZ_CFLAGS) $< $(call lib_obj,fuzz) -lm -o $@
 
 fuzz: $(addprefix build/fuzz/fuzz_,$(FUZZ_TARGETS))  ## libFuzzer, FUZZ_SECONDS per target
 	@set -e; for t in $(FUZZ_TARGETS); do mkdir -p build/fuzz/corpus/$$t; \
@@ -194,9 +219,14 @@ fuzz-smoke: $(addprefix build/fuzz/fuzz_,$(FUZZ_TARGETS))  ## replay the committ
 bench-native: build/bench/bench_native             ## the native driver alone (gcc -O3 -march=native), JSON on stdout
 	build/bench/bench_native
 
-build/bench/bench_native: scripts/bench/native.c $(LIB_SRC) $(LIB_HDR)
+BENCH_CFLAGS := -O3 -march=native
+
+$(call lib_obj,bench): build/bench/obj/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O3 -march=native scripts/bench/native.c $(LIB_SRC) -lm -o $@
+	$(CC) $(CSTD) $(BENCH_CFLAGS) -c $< -o $@
+
+build/bench/bench_native: scripts/bench/native.c $(LIB_HDR) $(call lib_obj,bench)
+	$(CC) $(CSTD) $(BENCH_CFLAGS) $< $(call lib_obj,bench) -lm -o $@
 
 bench-check: wasm node_modules                     ## re-run the benchmarks; fail if attnlab lost > 20% to the peers
 	$(NODE) scripts/bench.mjs --check
