@@ -106,17 +106,16 @@ build/wasm-scalar/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(wasm_opt_scalar) $(CSTD) -c $< -o $@
 
-wasm/attnlab.wasm: $(WASM_OBJ_SIMD) Makefile $(wildcard src/api/*.exports)
-	$(EMCC) -Oz $(WASM_OBJ_SIMD) $(WASM_LINK) -o $@
-
-wasm/attnlab-scalar.wasm: $(WASM_OBJ_SCALAR) Makefile $(wildcard src/api/*.exports)
-	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_LINK) -o $@
-
-wasm/attnlab-train.wasm: $(WASM_OBJ_SIMD) Makefile $(wildcard src/api/*.exports)
-	$(EMCC) -Oz $(WASM_OBJ_SIMD) $(WASM_TRAIN_LINK) -o $@
-
-wasm/attnlab-train-scalar.wasm: $(WASM_OBJ_SCALAR) Makefile $(wildcard src/api/*.exports)
-	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_TRAIN_LINK) -o $@
+# One link recipe for the four modules, in wasm/ and in build/check/ (check-wasm): the name says
+# which objects (-scalar: the scalar ones, linked -O3; else the SIMD ones, linked -Oz) and which
+# exports (-train: with the training entry points).
+WASM_CHECK_FILES := $(patsubst wasm/%,build/check/%,$(WASM_FILES))
+$(filter-out %-scalar.wasm,$(WASM_FILES) $(WASM_CHECK_FILES)): $(WASM_OBJ_SIMD)
+$(filter %-scalar.wasm,$(WASM_FILES) $(WASM_CHECK_FILES)): $(WASM_OBJ_SCALAR)
+$(WASM_FILES): Makefile $(wildcard src/api/*.exports)
+$(WASM_FILES) $(WASM_CHECK_FILES):
+	$(EMCC) $(if $(findstring -scalar,$(notdir $@)),-O3 $(WASM_OBJ_SCALAR),-Oz $(WASM_OBJ_SIMD)) \
+		$(if $(findstring -train,$(notdir $@)),$(WASM_TRAIN_LINK),$(WASM_LINK)) -o $@
 
 # the C tests compiled by emcc and run under Node: exercises the f32x4 twins for real.
 # (--no-experimental-fetch: emcc 3.1.6 output would try fetch() on a file path in Node 20)
@@ -132,24 +131,12 @@ build/wasm-test/test_%.js: tests/c/test_%.c $(TEST_HDR) $(call lib_obj,wasm-test
 	$(EMCC) $(WASM_TEST_CFLAGS) -Itests/c $< $(call lib_obj,wasm-test) -sENVIRONMENT=node -sEXIT_RUNTIME=1 \
 		-sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1048576 -o $@
 
-# rebuild both .wasm files elsewhere and compare with the committed bytes
+# rebuild the four .wasm files elsewhere and compare with the committed bytes
 check-wasm:                                       ## fail if committed .wasm differ from a rebuild
 	rm -rf build/check && mkdir -p build/check
-	$(MAKE) --no-print-directory -B $(patsubst wasm/%,build/check/%,$(WASM_FILES))
+	$(MAKE) --no-print-directory -B $(WASM_CHECK_FILES)
 	@set -e; for f in $(WASM_FILES); do cmp build/check/$${f#wasm/} $$f; done
 	@echo "check-wasm: committed .wasm files match the sources"
-
-build/check/attnlab.wasm: $(WASM_OBJ_SIMD)
-	$(EMCC) -Oz $(WASM_OBJ_SIMD) $(WASM_LINK) -o $@
-
-build/check/attnlab-scalar.wasm: $(WASM_OBJ_SCALAR)
-	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_LINK) -o $@
-
-build/check/attnlab-train.wasm: $(WASM_OBJ_SIMD)
-	$(EMCC) -Oz $(WASM_OBJ_SIMD) $(WASM_TRAIN_LINK) -o $@
-
-build/check/attnlab-train-scalar.wasm: $(WASM_OBJ_SCALAR)
-	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_TRAIN_LINK) -o $@
 
 size: wasm                                        ## what the page downloads: .wasm, JS, models (raw and gzip)
 	@for f in wasm/*.wasm; do printf '%-28s %7d bytes raw %7d gzip\n' $$f $$(stat -c %s $$f) $$(gzip -9c $$f | wc -c); done
