@@ -7,7 +7,10 @@
 # The .wasm files are committed; `make check-wasm` proves they are what the sources build.
 
 SHELL := /bin/bash
-CC ?= gcc
+# gcc unless the caller names a compiler (make's built-in default, cc, does not count)
+ifeq ($(origin CC),default)
+CC := gcc
+endif
 EMCC ?= emcc
 NODE ?= node
 # emcc 3.1.6 from Debian needs acorn from Debian's nodejs tree
@@ -38,10 +41,14 @@ WASM_LINK := $(WASM_LINK_BASE) \
 WASM_TRAIN_LINK := $(WASM_LINK_BASE) \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS) $(TRAIN_EXPORTS)))
 
-.PHONY: all native wasm test test-c test-c-wasm test-asan test-js test-browser check-wasm \
+.PHONY: all help native wasm test test-c test-c-wasm test-asan test-js test-browser check-wasm \
 	demo bench clean setup size
 
 all: native wasm                                  ## everything that builds
+
+help:                                             ## this list: each target and what it does
+	@awk -F':[^#]*## ' '/^[a-z][a-z-]*:.*## /{ printf "  make %-14s %s\n", $$1, $$2 }' \
+		$(firstword $(MAKEFILE_LIST))
 
 # ---------------------------------------------------------------- setup
 setup:                                            ## install toolchains (Debian, as root) and npm deps
