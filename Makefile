@@ -7,7 +7,10 @@
 # The .wasm files are committed; `make check-wasm` proves they are what the sources build.
 
 SHELL := /bin/bash
-CC ?= gcc
+# gcc unless the caller names a compiler (make's built-in default, cc, does not count)
+ifeq ($(origin CC),default)
+CC := gcc
+endif
 EMCC ?= emcc
 NODE ?= node
 # emcc 3.1.6 from Debian needs acorn from Debian's nodejs tree
@@ -38,33 +41,51 @@ WASM_LINK := $(WASM_LINK_BASE) \
 WASM_TRAIN_LINK := $(WASM_LINK_BASE) \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS) $(TRAIN_EXPORTS)))
 
-.PHONY: all native wasm test test-c test-c-wasm test-asan test-js test-browser check-wasm \
+.PHONY: all help native wasm test test-c test-c-wasm test-asan test-js test-browser check-wasm \
 	demo bench clean setup size
 
 all: native wasm                                  ## everything that builds
+
+help:                                             ## this list: each target and what it does
+	@awk -F':[^#]*## ' '/^[a-z][a-z-]*:.*## /{ printf "  make %-14s %s\n", $$1, $$2 }' \
+		$(firstword $(MAKEFILE_LIST))
 
 # ---------------------------------------------------------------- setup
 setup:                                            ## install toolchains (Debian, as root) and npm deps
 	bash scripts/setup.sh
 
 # ---------------------------------------------------------------- native
+# Every flavour (native, asan, wasm-test, fuzz, bench) compiles the library once, into
+# build/<flavour>/obj/, with that flavour's flags; each test binary is its one test file linked
+# with those objects (all of them, as when the sources were compiled in). Objects depend on every
+# library header, tests on the harness headers too.
+# The test builds add -Werror, so a new warning fails them (`make test WERROR=` on a compiler
+# that warns about more); the shipped .wasm builds do not: their bytes are checked.
+WERROR ?= -Werror
+TEST_HDR := tests/c/check.h tests/c/fixtures.h $(LIB_HDR)
+lib_obj = $(patsubst src/%.c,build/$(1)/obj/%.o,$(LIB_SRC))
+
 native: build/native/libattnlab.a                  ## the native static library
 
-build/native/%.o: src/%.c $(LIB_HDR)
+$(call lib_obj,native): build/native/obj/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O2 -c $< -o $@
+	$(CC) $(CSTD) $(WERROR) -O2 -c $< -o $@
 
-build/native/libattnlab.a: $(patsubst src/%.c,build/native/%.o,$(LIB_SRC))
+build/native/libattnlab.a: $(call lib_obj,native)
 	rm -f $@ && ar rcs $@ $^
 
-build/native/test_%: tests/c/test_%.c tests/c/check.h tests/c/fixtures.h build/native/libattnlab.a
-	$(CC) $(CSTD) -O2 -Itests/c $< build/native/libattnlab.a -lm -o $@
+build/native/test_%: tests/c/test_%.c $(TEST_HDR) build/native/libattnlab.a
+	$(CC) $(CSTD) $(WERROR) -O2 -Itests/c $< build/native/libattnlab.a -lm -o $@
 
-# sanitizer build: every source compiled in, no recovery, so any finding fails the run
-build/asan/test_%: tests/c/test_%.c tests/c/check.h tests/c/fixtures.h $(LIB_SRC) $(LIB_HDR)
+# sanitizer build: every object linked in, no recovery, so any finding fails the run
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+$(call lib_obj,asan): build/asan/obj/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-fno-omit-frame-pointer -Itests/c $< $(LIB_SRC) -lm -o $@
+	$(CC) $(CSTD) $(WERROR) $(ASAN_CFLAGS) -c $< -o $@
+
+build/asan/test_%: tests/c/test_%.c $(TEST_HDR) $(call lib_obj,asan)
+	$(CC) $(CSTD) $(WERROR) $(ASAN_CFLAGS) -Itests/c $< $(call lib_obj,asan) -lm -o $@
 
 # ---------------------------------------------------------------- wasm
 WASM_FILES := wasm/attnlab.wasm wasm/attnlab-scalar.wasm wasm/attnlab-train.wasm \
@@ -92,44 +113,37 @@ build/wasm-scalar/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(wasm_opt_scalar) $(CSTD) -c $< -o $@
 
-wasm/attnlab.wasm: $(WASM_OBJ_SIMD) Makefile $(wildcard src/api/*.exports)
-	$(EMCC) -Oz $(WASM_OBJ_SIMD) $(WASM_LINK) -o $@
-
-wasm/attnlab-scalar.wasm: $(WASM_OBJ_SCALAR) Makefile $(wildcard src/api/*.exports)
-	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_LINK) -o $@
-
-wasm/attnlab-train.wasm: $(WASM_OBJ_SIMD) Makefile $(wildcard src/api/*.exports)
-	$(EMCC) -Oz $(WASM_OBJ_SIMD) $(WASM_TRAIN_LINK) -o $@
-
-wasm/attnlab-train-scalar.wasm: $(WASM_OBJ_SCALAR) Makefile $(wildcard src/api/*.exports)
-	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_TRAIN_LINK) -o $@
+# One link recipe for the four modules, in wasm/ and in build/check/ (check-wasm): the name says
+# which objects (-scalar: the scalar ones, linked -O3; else the SIMD ones, linked -Oz) and which
+# exports (-train: with the training entry points).
+WASM_CHECK_FILES := $(patsubst wasm/%,build/check/%,$(WASM_FILES))
+$(filter-out %-scalar.wasm,$(WASM_FILES) $(WASM_CHECK_FILES)): $(WASM_OBJ_SIMD)
+$(filter %-scalar.wasm,$(WASM_FILES) $(WASM_CHECK_FILES)): $(WASM_OBJ_SCALAR)
+$(WASM_FILES): Makefile $(wildcard src/api/*.exports)
+$(WASM_FILES) $(WASM_CHECK_FILES):
+	$(EMCC) $(if $(findstring -scalar,$(notdir $@)),-O3 $(WASM_OBJ_SCALAR),-Oz $(WASM_OBJ_SIMD)) \
+		$(if $(findstring -train,$(notdir $@)),$(WASM_TRAIN_LINK),$(WASM_LINK)) -o $@
 
 # the C tests compiled by emcc and run under Node: exercises the f32x4 twins for real.
 # (--no-experimental-fetch: emcc 3.1.6 output would try fetch() on a file path in Node 20)
-build/wasm-test/test_%.js: tests/c/test_%.c tests/c/check.h tests/c/fixtures.h $(LIB_SRC) $(LIB_HDR)
+WASM_TEST_CFLAGS := -O2 $(CSTD) $(WERROR) -msimd128
+
+$(call lib_obj,wasm-test): build/wasm-test/obj/%.o: src/%.c $(LIB_HDR)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(WASM_TEST_CFLAGS) -c $< -o $@
+
+build/wasm-test/test_%.js: tests/c/test_%.c $(TEST_HDR) $(call lib_obj,wasm-test)
 	@mkdir -p $(dir $@)
 	@echo '{"type":"commonjs"}' > $(dir $@)package.json
-	$(EMCC) -O2 $(CSTD) -msimd128 -Itests/c $< $(LIB_SRC) -sENVIRONMENT=node -sEXIT_RUNTIME=1 \
+	$(EMCC) $(WASM_TEST_CFLAGS) -Itests/c $< $(call lib_obj,wasm-test) -sENVIRONMENT=node -sEXIT_RUNTIME=1 \
 		-sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1048576 -o $@
 
-# rebuild both .wasm files elsewhere and compare with the committed bytes
+# rebuild the four .wasm files elsewhere and compare with the committed bytes
 check-wasm:                                       ## fail if committed .wasm differ from a rebuild
 	rm -rf build/check && mkdir -p build/check
-	$(MAKE) --no-print-directory -B $(patsubst wasm/%,build/check/%,$(WASM_FILES))
+	$(MAKE) --no-print-directory -B $(WASM_CHECK_FILES)
 	@set -e; for f in $(WASM_FILES); do cmp build/check/$${f#wasm/} $$f; done
 	@echo "check-wasm: committed .wasm files match the sources"
-
-build/check/attnlab.wasm: $(WASM_OBJ_SIMD)
-	$(EMCC) -Oz $(WASM_OBJ_SIMD) $(WASM_LINK) -o $@
-
-build/check/attnlab-scalar.wasm: $(WASM_OBJ_SCALAR)
-	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_LINK) -o $@
-
-build/check/attnlab-train.wasm: $(WASM_OBJ_SIMD)
-	$(EMCC) -Oz $(WASM_OBJ_SIMD) $(WASM_TRAIN_LINK) -o $@
-
-build/check/attnlab-train-scalar.wasm: $(WASM_OBJ_SCALAR)
-	$(EMCC) -O3 $(WASM_OBJ_SCALAR) $(WASM_TRAIN_LINK) -o $@
 
 size: wasm                                        ## what the page downloads: .wasm, JS, models (raw and gzip)
 	@for f in wasm/*.wasm; do printf '%-28s %7d bytes raw %7d gzip\n' $$f $$(stat -c %s $$f) $$(gzip -9c $$f | wc -c); done
@@ -175,9 +189,14 @@ FUZZ_CC ?= clang
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 .PHONY: fuzz fuzz-smoke
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(LIB_HDR)
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+$(call lib_obj,fuzz): build/fuzz/obj/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $< $(LIB_SRC) -lm -o $@
+	$(FUZZ_CC) $(CSTD) $(FUZZ_CFLAGS) -c $< -o $@
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_HDR) $(call lib_obj,fuzz)
+	$(FUZZ_CC) $(CSTD) $(FUZZ_CFLAGS) $< $(call lib_obj,fuzz) -lm -o $@
 
 fuzz: $(addprefix build/fuzz/fuzz_,$(FUZZ_TARGETS))  ## libFuzzer, FUZZ_SECONDS per target
 	@set -e; for t in $(FUZZ_TARGETS); do mkdir -p build/fuzz/corpus/$$t; \
@@ -194,9 +213,14 @@ fuzz-smoke: $(addprefix build/fuzz/fuzz_,$(FUZZ_TARGETS))  ## replay the committ
 bench-native: build/bench/bench_native             ## the native driver alone (gcc -O3 -march=native), JSON on stdout
 	build/bench/bench_native
 
-build/bench/bench_native: scripts/bench/native.c $(LIB_SRC) $(LIB_HDR)
+BENCH_CFLAGS := -O3 -march=native
+
+$(call lib_obj,bench): build/bench/obj/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O3 -march=native scripts/bench/native.c $(LIB_SRC) -lm -o $@
+	$(CC) $(CSTD) $(BENCH_CFLAGS) -c $< -o $@
+
+build/bench/bench_native: scripts/bench/native.c $(LIB_HDR) $(call lib_obj,bench)
+	$(CC) $(CSTD) $(BENCH_CFLAGS) $< $(call lib_obj,bench) -lm -o $@
 
 bench-check: wasm node_modules                     ## re-run the benchmarks; fail if attnlab lost > 20% to the peers
 	$(NODE) scripts/bench.mjs --check

@@ -19,7 +19,7 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { existsSync, readFileSync, readdirSync, writeFileSync, statSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -702,39 +702,26 @@ function serverContender(name, startServer, variantName) {
   };
 }
 
-/** The sources the Makefile's LIB_SRC names, found the same way. */
-export function libSources() {
-  const dirs = ['src/kernels', 'src/api', 'src/io', 'src/models'];
-  const files = readdirSync(path.join(ROOT, 'src')).sort()
-    .filter((f) => f.endsWith('.c') && f !== 'wasm_exports.c').map((f) => `src/${f}`);
-  for (const d of dirs) {
-    const abs = path.join(ROOT, d);
-    if (!existsSync(abs)) continue;
-    for (const f of readdirSync(abs).sort()) if (f.endsWith('.c')) files.push(`${d}/${f}`);
-  }
-  return files;
-}
-
-export const NATIVE_FLAGS = ['-std=c99', '-O3', '-march=native', '-Isrc'];
 const NATIVE_BIN = path.join(ROOT, 'build/bench/bench_native');
 
-/** Build build/bench/bench_native when missing or older than a source. */
+/**
+ * Build build/bench/bench_native through the Makefile (`make bench-native` builds the same file),
+ * so the flags and what is stale live in one place. Returns the binary, the compile command make
+ * runs for it, and the compiler's version line.
+ */
 export function buildNative({ force = false } = {}) {
-  const which = spawnSync('sh', ['-c', 'command -v gcc'], { encoding: 'utf8' });
-  if (which.status !== 0) throw Object.assign(new Error('gcc not found'), { skip: 'gcc not installed' });
-  const srcs = ['scripts/bench/native.c', ...libSources()];
-  const hdrs = ['src/attnlab.h', ...['src/kernels', 'src/api', 'src/io', 'src/models'].flatMap((d) =>
-    (existsSync(path.join(ROOT, d)) ? readdirSync(path.join(ROOT, d)).filter((f) => f.endsWith('.h')).map((f) => `${d}/${f}`) : []))];
-  const binTime = existsSync(NATIVE_BIN) ? statSync(NATIVE_BIN).mtimeMs : 0;
-  const stale = force || [...srcs, ...hdrs].some((f) => statSync(path.join(ROOT, f)).mtimeMs > binTime);
-  const cmd = ['gcc', ...NATIVE_FLAGS, ...srcs, '-lm', '-o', 'build/bench/bench_native'];
-  if (stale) {
-    mkdirSync(path.dirname(NATIVE_BIN), { recursive: true });
-    const r = spawnSync(cmd[0], cmd.slice(1), { cwd: ROOT, encoding: 'utf8' });
-    if (r.status !== 0) throw Object.assign(new Error(`native build failed:\n${r.stderr.slice(-2000)}`), { skip: 'the native build failed (see the log)' });
+  const target = path.relative(ROOT, NATIVE_BIN);
+  const make = (args) => spawnSync('make', ['--no-print-directory', ...args], { cwd: ROOT, encoding: 'utf8' });
+  const r = make([...(force ? ['-B'] : []), target]);
+  if (r.error) throw Object.assign(new Error(`make: ${r.error.message}`), { skip: 'make not installed' });
+  if (r.status !== 0) {
+    const noGcc = /gcc: (not found|No such file)/.test(r.stderr);
+    throw Object.assign(new Error(`native build failed:\n${r.stderr.slice(-2000)}`),
+      { skip: noGcc ? 'gcc not installed' : 'the native build failed (see the log)' });
   }
+  const command = make(['-n', '-B', target]).stdout.trim().split('\n').at(-1);
   const cc = spawnSync('gcc', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0];
-  return { bin: NATIVE_BIN, command: cmd.join(' '), compiler: cc };
+  return { bin: NATIVE_BIN, command, compiler: cc };
 }
 
 function nativeContender() {

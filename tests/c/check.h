@@ -4,6 +4,9 @@
  * return non-zero when anything failed. The closing line is "N passed, N failed".
  *
  * Also a small deterministic PRNG, so every test input is reproducible.
+ *
+ * The helpers are static inline, as in fixtures.h: a test that calls only some of them gets no
+ * unused-function warning (the tests build with -Werror).
  */
 #ifndef AL_CHECK_H
 #define AL_CHECK_H
@@ -17,21 +20,21 @@ static int check_passed, check_failed;
 
 /* xorshift64*, seeded per test */
 static uint64_t check_rng_state = 0x9E3779B97F4A7C15ull;
-static void check_seed(uint64_t s) { check_rng_state = s * 0x9E3779B97F4A7C15ull + 1; }
-static double check_uniform(void) /* [0, 1) */
+static inline void check_seed(uint64_t s) { check_rng_state = s * 0x9E3779B97F4A7C15ull + 1; }
+static inline double check_uniform(void) /* [0, 1) */
 {
     check_rng_state ^= check_rng_state >> 12;
     check_rng_state ^= check_rng_state << 25;
     check_rng_state ^= check_rng_state >> 27;
     return (double)((check_rng_state * 2685821657736338717ull) >> 11) / 9007199254740992.0;
 }
-static float check_randf(float lo, float hi) { return lo + (hi - lo) * (float)check_uniform(); }
-static void check_fill(float *x, long n, float lo, float hi)
+static inline float check_randf(float lo, float hi) { return lo + (hi - lo) * (float)check_uniform(); }
+static inline void check_fill(float *x, long n, float lo, float hi)
 {
     for (long i = 0; i < n; i++) x[i] = check_randf(lo, hi);
 }
 
-static void *check_alloc(size_t bytes)
+static inline void *check_alloc(size_t bytes)
 {
     void *p = calloc(bytes ? bytes : 1, 1);
     if (!p) {
@@ -47,7 +50,7 @@ static void *check_alloc(size_t bytes)
  *   for a dot product, whose rounding error scales with that sum, not with the possibly
  *   cancelled result). NaN passes only against NaN.
  */
-static int check_close_mag(const char *what, const float *a, const double *e, const double *mag,
+static inline int check_close_mag(const char *what, const float *a, const double *e, const double *mag,
                            long n, double atol, double rtol)
 {
     long worst = -1;
@@ -77,13 +80,13 @@ static int check_close_mag(const char *what, const float *a, const double *e, co
     return 1;
 }
 
-static int check_close_d(const char *what, const float *a, const double *e, long n,
+static inline int check_close_d(const char *what, const float *a, const double *e, long n,
                          double atol, double rtol)
 {
     return check_close_mag(what, a, e, NULL, n, atol, rtol);
 }
 
-static int check_close_f(const char *what, const float *a, const float *e, long n,
+static inline int check_close_f(const char *what, const float *a, const float *e, long n,
                          double atol, double rtol)
 {
     double *ed = check_alloc(sizeof(double) * (size_t)(n ? n : 1));
@@ -93,7 +96,7 @@ static int check_close_f(const char *what, const float *a, const float *e, long 
     return ok;
 }
 
-static int check_true(const char *what, int cond)
+static inline int check_true(const char *what, int cond)
 {
     if (cond) {
         check_passed++;
@@ -104,7 +107,7 @@ static int check_true(const char *what, int cond)
     return 0;
 }
 
-static int check_report(const char *suite)
+static inline int check_report(const char *suite)
 {
     printf("%s: %d passed, %d failed\n", suite, check_passed, check_failed);
     return check_failed ? 1 : 0;
