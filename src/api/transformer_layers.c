@@ -41,6 +41,7 @@ static al_status check_layer(const float *x, const float *memory, const float *c
 
 /* Which params entry fills which field of the kernels' structs (al_tl_weights and al_tl_grads
  * share the names); 1 marks the decoder's own entries, NULL in an encoder (as used() says). */
+/* clang-format off */
 #define TL_FIELDS(X)                                                                            \
     X(sa_in_w, AL_TL_SELF_IN_PROJ_WEIGHT, 0) X(sa_in_b, AL_TL_SELF_IN_PROJ_BIAS, 0)            \
     X(sa_out_w, AL_TL_SELF_OUT_PROJ_WEIGHT, 0) X(sa_out_b, AL_TL_SELF_OUT_PROJ_BIAS, 0)        \
@@ -51,6 +52,7 @@ static al_status check_layer(const float *x, const float *memory, const float *c
     X(n1_w, AL_TL_NORM1_WEIGHT, 0) X(n1_b, AL_TL_NORM1_BIAS, 0)                                \
     X(n2_w, AL_TL_NORM2_WEIGHT, 0) X(n2_b, AL_TL_NORM2_BIAS, 0)                                \
     X(n3_w, AL_TL_NORM3_WEIGHT, 1) X(n3_b, AL_TL_NORM3_BIAS, 1)
+/* clang-format on */
 #define TL_SET(field, i, dec_only) s.field = (dec_only) && !dec ? NULL : p[i];
 
 static al_tl_weights to_weights(const float *const *p, int dec)

@@ -46,15 +46,19 @@ static inline void tile_4x8(int K, const float *A, long sam, long sak, const flo
         al_v4 b0 = al_v4_load(b), b1 = al_v4_load(b + 4);
         al_v4 a0 = al_v4_splat(a[0]), a1 = al_v4_splat(a[sam]);
         al_v4 a2 = al_v4_splat(a[2 * sam]), a3 = al_v4_splat(a[3 * sam]);
+        /* clang-format off */
         c00 = al_v4_add(c00, al_v4_mul(a0, b0)); c01 = al_v4_add(c01, al_v4_mul(a0, b1));
         c10 = al_v4_add(c10, al_v4_mul(a1, b0)); c11 = al_v4_add(c11, al_v4_mul(a1, b1));
         c20 = al_v4_add(c20, al_v4_mul(a2, b0)); c21 = al_v4_add(c21, al_v4_mul(a2, b1));
         c30 = al_v4_add(c30, al_v4_mul(a3, b0)); c31 = al_v4_add(c31, al_v4_mul(a3, b1));
+        /* clang-format on */
     }
+    /* clang-format off */
     store4(C, c00, alpha, beta);           store4(C + 4, c01, alpha, beta);
     store4(C + ldc, c10, alpha, beta);     store4(C + ldc + 4, c11, alpha, beta);
     store4(C + 2 * ldc, c20, alpha, beta); store4(C + 2 * ldc + 4, c21, alpha, beta);
     store4(C + 3 * ldc, c30, alpha, beta); store4(C + 3 * ldc + 4, c31, alpha, beta);
+    /* clang-format on */
 }
 
 /* C[1,8] row tail */
@@ -132,18 +136,22 @@ static AL_V4_NOINLINE void dots_2x4(int K, const float *A, long lda, const float
         al_v4 x0 = al_v4_load(a0 + k), x1 = al_v4_load(a1 + k);
         al_v4 y0 = al_v4_load(b0 + k), y1 = al_v4_load(b1 + k);
         al_v4 y2 = al_v4_load(b2 + k), y3 = al_v4_load(b3 + k);
+        /* clang-format off */
         s00 = al_v4_add(s00, al_v4_mul(x0, y0)); s01 = al_v4_add(s01, al_v4_mul(x0, y1));
         s02 = al_v4_add(s02, al_v4_mul(x0, y2)); s03 = al_v4_add(s03, al_v4_mul(x0, y3));
         s10 = al_v4_add(s10, al_v4_mul(x1, y0)); s11 = al_v4_add(s11, al_v4_mul(x1, y1));
         s12 = al_v4_add(s12, al_v4_mul(x1, y2)); s13 = al_v4_add(s13, al_v4_mul(x1, y3));
+        /* clang-format on */
     }
     al_v4 r0 = reduce4(s00, s01, s02, s03), r1 = reduce4(s10, s11, s12, s13);
     if (k < K) {
         float t[8] = { 0 };
         AL_V4_SCALAR_LOOP
         for (; k < K; k++) {
+            /* clang-format off */
             t[0] += a0[k] * b0[k]; t[1] += a0[k] * b1[k]; t[2] += a0[k] * b2[k]; t[3] += a0[k] * b3[k];
             t[4] += a1[k] * b0[k]; t[5] += a1[k] * b1[k]; t[6] += a1[k] * b2[k]; t[7] += a1[k] * b3[k];
+            /* clang-format on */
         }
         r0 = al_v4_add(r0, al_v4_load(t));
         r1 = al_v4_add(r1, al_v4_load(t + 4));
@@ -336,10 +344,12 @@ void al_sgemv_simd128(int trans, int M, int K, float alpha, const float *A, int 
             c6 = al_v4_add(c6, al_v4_mul(xv, al_v4_load(a + 24)));
             c7 = al_v4_add(c7, al_v4_mul(xv, al_v4_load(a + 28)));
         }
+        /* clang-format off */
         store4(y + k, c0, alpha, beta);      store4(y + k + 4, c1, alpha, beta);
         store4(y + k + 8, c2, alpha, beta);  store4(y + k + 12, c3, alpha, beta);
         store4(y + k + 16, c4, alpha, beta); store4(y + k + 20, c5, alpha, beta);
         store4(y + k + 24, c6, alpha, beta); store4(y + k + 28, c7, alpha, beta);
+        /* clang-format on */
     }
     for (; k + 8 <= K; k += 8) {
         al_v4 c0 = al_v4_zero(), c1 = al_v4_zero(), d0 = al_v4_zero(), d1 = al_v4_zero();

@@ -199,8 +199,10 @@ void al_recurrent_packed_gemv_simd128(float *y, const float *P, const float *x, 
         al_v4 c0, c1, c2, c3, c4, c5, c6, c7;
         if (init) {
             const float *b = init + n0;
+            /* clang-format off */
             c0 = al_v4_load(b);      c1 = al_v4_load(b + 4);  c2 = al_v4_load(b + 8);  c3 = al_v4_load(b + 12);
             c4 = al_v4_load(b + 16); c5 = al_v4_load(b + 20); c6 = al_v4_load(b + 24); c7 = al_v4_load(b + 28);
+            /* clang-format on */
         } else {
             c0 = c1 = c2 = c3 = c4 = c5 = c6 = c7 = al_v4_zero();
         }
@@ -216,8 +218,10 @@ void al_recurrent_packed_gemv_simd128(float *y, const float *P, const float *x, 
             c7 = al_v4_add(c7, al_v4_mul(xv, al_v4_load(p + 28)));
         }
         float *o = y + n0;
+        /* clang-format off */
         al_v4_store(o, c0);      al_v4_store(o + 4, c1);  al_v4_store(o + 8, c2);  al_v4_store(o + 12, c3);
         al_v4_store(o + 16, c4); al_v4_store(o + 20, c5); al_v4_store(o + 24, c6); al_v4_store(o + 28, c7);
+        /* clang-format on */
     }
     for (int w; n0 < N; n0 += w) {
         w = packed_width(N, n0);

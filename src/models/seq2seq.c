@@ -257,23 +257,27 @@ static al_status ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, i
     float *p = al_malloc((size_t)floats * sizeof(float));
     if (!p) return AL_ERR_NOMEM;
     c->block = p;
+    /* clang-format off */
     c->keys = p; p += (size_t)S * H;
     c->init = p; p += 3 * (size_t)H;
     c->x = p; p += s->din;
     c->gates = p; p += (size_t)s->G * H;
     c->hh = p; p += 3 * (size_t)H;
     c->ctx = p; p += s->dc > 0 ? s->dc : 1;
+    /* clang-format on */
     if (need_zero_wc) {
         c->zero_wc = p;
         memset(p, 0, sizeof(float) * 2 * (size_t)H * H);
         p += 2 * (size_t)H * H;
     }
+    /* clang-format off */
     c->tilde = p; p += H;
     c->feat = p; p += s->dout;
     c->scratch = p; p += attn_scratch_floats(s, S) + 1;
     float *xs = p; p += (size_t)S * E;
     float *hn = p; p += (size_t)s->L * s->dirs * s->Hs;
     float *cn = p; p += (size_t)s->L * s->dirs * s->Hs;
+    /* clang-format on */
     float *enc_scratch = p; /* the encoder stack's, used once here */
 
     if (al_embedding_forward(xs, src, S, s->src_emb, s->Vs, E) >= 0) {
@@ -577,7 +581,9 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
         for (int i = 0; i < live; i++) {
             const double sc = (double)cum[i] / steps;
             if ((best_f < 0 && best_l < 0) || sc > best_score) {
+                /* clang-format off */
                 best_score = sc; best_l = i; best_f = -1;
+                /* clang-format on */
             }
         }
     }

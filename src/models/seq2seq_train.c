@@ -186,9 +186,11 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
     float *dkeys = p; p += (size_t)S * H;     /* [S,H] */
     float *att = p; p += S;                   /* [S] */
     float *hn = p; p += LDH;                  /* [L·D, Hs] encoder final states */
+    /* clang-format off */
     float *cn = p; p += LDH;
     float *dhn = p; p += LDH;
     float *dcn = p; p += LDH;
+    /* clang-format on */
     float *encg = p; p += NENC;               /* this sentence's encoder gradients */
     float *hs = p; p += (size_t)(T + 1) * H;  /* [T+1,H] row t = h_{t−1} (row 0: initial) */
     float *cs = p; p += (size_t)(T + 1) * H;  /* [T+1,H] c likewise (zeros unless LSTM) */
@@ -201,20 +203,26 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
     float *LP = p; p += (size_t)T * V;        /* [T,V] log-probs */
     float *dH = p; p += H;                    /* ∂/∂h_t (then h_{t−1}) */
     float *dC = p; p += H;                    /* ∂/∂c_t */
+    /* clang-format off */
     float *dHp = p; p += H;
     float *dCp = p; p += H;
+    /* clang-format on */
     float *dF = p; p += H;                    /* ∂/∂h̃_t from step t+1's input feeding */
     float *dT = p; p += H;                    /* ∂/∂h̃_t; W_c scratch */
+    /* clang-format off */
     float *dx = p; p += din;
     float *dfeat = p; p += dout;
     float *dlog = p; p += V;
     float *dctx = p; p += dcw;
     float *dctx2 = p; p += dcw;
+    /* clang-format on */
     attn_ws w = { s, w0, g0, S, keys, dkeys, att, NULL, NULL, NULL, NULL };
     if (zwc) {
+        /* clang-format off */
         w.zero_wc = p; p += 2 * (size_t)H * H;
         w.dzero_wc = p; p += 2 * (size_t)H * H;
         w.junk = p; p += H;
+        /* clang-format on */
     }
     float *scratch = p;
     w.scratch = scratch;

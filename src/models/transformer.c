@@ -297,11 +297,13 @@ static al_status work_open(work *w, const al_transformer *m, int S, int T)
     float *p = al_malloc((size_t)floats * sizeof(float));
     if (!p) return AL_ERR_NOMEM;
     w->block = p;
+    /* clang-format off */
     w->a = p; p += (size_t)N * E;
     w->b = p; p += (size_t)N * E;
     w->mem = p; p += (size_t)S * E;
     w->spare_self = p; p += (size_t)H * N * N;
     w->spare_cross = p; p += (size_t)H * T * S;
+    /* clang-format on */
     w->layer = p;
     return AL_OK;
 }
@@ -321,7 +323,9 @@ static float *run_stack(const al_transformer *m, work *w, const al_tl_weights *l
         float *ca = mem ? (cross ? cross + (size_t)i * H * n * S : w->spare_cross) : NULL;
         al_tl_forward(out, sa, ca, in, mem, &layers[i], n, mem ? S : 0, E, m->F, H, &lc, NULL,
                       NULL, w->layer);
+        /* clang-format off */
         float *t = in; in = out; out = t;
+        /* clang-format on */
     }
     if (nw) {
         al_layernorm_forward(out, NULL, NULL, in, nw, nb, n, E, lc.eps);

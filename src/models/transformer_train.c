@@ -143,20 +143,26 @@ al_status al_transformer_backward(const al_transformer *m, const float *w0, floa
     float *p = blk;
     stack_saves enc, dec;
     memset(&dec, 0, sizeof dec);
+    /* clang-format off */
     enc.xs = p; p += (size_t)(L + 1) * S * E;
     enc.y = p; p += (size_t)S * E;
     enc.mean = p; p += S;
     enc.rstd = p; p += S;
+    /* clang-format on */
     if (ed) {
+        /* clang-format off */
         dec.xs = p; p += (size_t)(L + 1) * T * E;
         dec.y = p; p += (size_t)T * E;
         dec.mean = p; p += T;
         dec.rstd = p; p += T;
+        /* clang-format on */
     }
     float *logits = p; p += (size_t)n * V;    /* [n,V], then dlogits in place */
     float *dy = p; p += (size_t)N * E;        /* [n,E] */
     float *da = p; p += (size_t)N * E;        /* [N,E] ping-pong */
+    /* clang-format off */
     float *db = p; p += (size_t)N * E;
+    /* clang-format on */
     float *dmem = p; p += (size_t)S * E;      /* [S,E] */
     float *satt = p; p += (size_t)H * N * N;  /* [H,N,N] attention nobody reads */
     float *catt = p; p += (size_t)H * T * S;  /* [H,T,S] */
