@@ -41,20 +41,25 @@ int al_check_finite(const float *x, int n);
 /* ----------------------------------------------------------------- basic ops */
 
 /* c [M,N] = op(a) · op(b): a is [M,K] ([K,M] when trans_a), b is [K,N] ([N,K] when trans_b). */
-al_status al_matmul(float *c, const float *a, const float *b, int M, int K, int N,
-                    int trans_a, int trans_b);
+al_status al_matmul(float *c, const float *a, const float *b, int M, int K, int N, int trans_a,
+                    int trans_b);
 /* y [M] = a [M,K] · x [K] */
 al_status al_matvec(float *y, const float *a, const float *x, int M, int K);
 /* y [R,C] = softmax of each row of x; mask NULL, [R,C] (mask_stride C) or [C] (mask_stride 0),
  * 1 = masked. A fully masked row is all zeros. y may equal x. */
 al_status al_softmax(float *y, const float *x, const uint8_t *mask, int mask_stride, int R, int C);
 
-typedef enum { AL_ACT_TANH = 0, AL_ACT_SIGMOID = 1, AL_ACT_RELU = 2, AL_ACT_GELU = 3 } al_activation;
+typedef enum {
+    AL_ACT_TANH = 0,
+    AL_ACT_SIGMOID = 1,
+    AL_ACT_RELU = 2,
+    AL_ACT_GELU = 3
+} al_activation;
 /* y [n] = act(x [n]); y may equal x. */
 al_status al_activate(float *y, const float *x, int n, al_activation act);
 /* y [R,C] = LayerNorm over rows; weight/bias [C] or NULL; eps > 0 (PyTorch default 1e-5). */
-al_status al_layernorm(float *y, const float *x, const float *weight, const float *bias,
-                       int R, int C, float eps);
+al_status al_layernorm(float *y, const float *x, const float *weight, const float *bias, int R,
+                       int C, float eps);
 /* out [N,C] = weight [V,C] rows at ids [N]. AL_ERR_RANGE (and *bad_index set, if non-NULL) when an
  * id is outside [0, V). */
 al_status al_embedding(float *out, const int32_t *ids, int N, const float *weight, int V, int C,
@@ -70,9 +75,9 @@ al_status al_embedding(float *out, const int32_t *ids, int N, const float *weigh
  * probabilities are returned; without, a streaming softmax keeps memory at O(T·Dv).
  * Rows with no visible key give zeros in out and att.
  */
-al_status al_sdpa(float *out, float *att, const float *q, const float *k, const float *v,
-                  int B, int H, int T, int S, int D, int Dv, float scale,
-                  const uint8_t *key_padding_mask, int causal);
+al_status al_sdpa(float *out, float *att, const float *q, const float *k, const float *v, int B,
+                  int H, int T, int S, int D, int Dv, float scale, const uint8_t *key_padding_mask,
+                  int causal);
 
 #ifdef __cplusplus
 }

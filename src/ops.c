@@ -21,13 +21,13 @@ int al_check_finite(const float *x, int n)
     return al_first_nonfinite(x, n);
 }
 
-al_status al_matmul(float *c, const float *a, const float *b, int M, int K, int N,
-                    int trans_a, int trans_b)
+al_status al_matmul(float *c, const float *a, const float *b, int M, int K, int N, int trans_a,
+                    int trans_b)
 {
     if (!c || !a || !b) return AL_ERR_ARGUMENT;
     if (M < 1 || K < 1 || N < 1) return AL_ERR_SHAPE;
-    if (!al_count_ok(M, K, 1, 1) || !al_count_ok(K, N, 1, 1) ||
-        !al_count_ok(M, N, 1, 1)) return AL_ERR_OVERFLOW;
+    if (!al_count_ok(M, K, 1, 1) || !al_count_ok(K, N, 1, 1) || !al_count_ok(M, N, 1, 1))
+        return AL_ERR_OVERFLOW;
     al_sgemm(trans_a != 0, trans_b != 0, M, N, K, 1.0f, a, trans_a ? M : K, b, trans_b ? K : N,
              0.0f, c, N);
     return AL_OK;
@@ -65,8 +65,8 @@ al_status al_activate(float *y, const float *x, int n, al_activation act)
     return AL_ERR_ARGUMENT;
 }
 
-al_status al_layernorm(float *y, const float *x, const float *weight, const float *bias,
-                       int R, int C, float eps)
+al_status al_layernorm(float *y, const float *x, const float *weight, const float *bias, int R,
+                       int C, float eps)
 {
     if (!y || !x) return AL_ERR_ARGUMENT;
     if (R < 1 || C < 1) return AL_ERR_SHAPE;
@@ -87,9 +87,9 @@ al_status al_embedding(float *out, const int32_t *ids, int N, const float *weigh
     return bad < 0 ? AL_OK : AL_ERR_RANGE;
 }
 
-al_status al_sdpa(float *out, float *att, const float *q, const float *k, const float *v,
-                  int B, int H, int T, int S, int D, int Dv, float scale,
-                  const uint8_t *key_padding_mask, int causal)
+al_status al_sdpa(float *out, float *att, const float *q, const float *k, const float *v, int B,
+                  int H, int T, int S, int D, int Dv, float scale, const uint8_t *key_padding_mask,
+                  int causal)
 {
     if (!out || !q || !k || !v) return AL_ERR_ARGUMENT;
     if (B < 1 || H < 1 || T < 1 || S < 1 || D < 1 || Dv < 1) return AL_ERR_SHAPE;
@@ -102,9 +102,9 @@ al_status al_sdpa(float *out, float *att, const float *q, const float *k, const 
         const uint8_t *mask = key_padding_mask ? key_padding_mask + (long)b * S : NULL;
         for (int h = 0; h < H; h++) {
             long head = (long)b * H + h;
-            al_sdpa_forward(out + head * T * Dv, att ? att + head * T * S : NULL,
-                            q + head * T * D, k + head * S * D, v + head * S * Dv,
-                            T, S, D, Dv, scale, mask, causal != 0);
+            al_sdpa_forward(out + head * T * Dv, att ? att + head * T * S : NULL, q + head * T * D,
+                            k + head * S * D, v + head * S * Dv, T, S, D, Dv, scale, mask,
+                            causal != 0);
         }
     }
     return AL_OK;

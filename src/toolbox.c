@@ -52,7 +52,10 @@ void al_msg_end(al_msg *m)
 {
     if (!m->buf || m->len == 0) return;
     size_t k = m->len, cont = 0;
-    while (k > 0 && ((unsigned char)m->buf[k - 1] & 0xC0) == 0x80 && cont < 3) { k--; cont++; }
+    while (k > 0 && ((unsigned char)m->buf[k - 1] & 0xC0) == 0x80 && cont < 3) {
+        k--;
+        cont++;
+    }
     if (k == 0) return;
     unsigned char lead = (unsigned char)m->buf[k - 1];
     size_t need = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;

@@ -21,7 +21,11 @@
 #include "base.h"
 
 /* Return the status of x from the enclosing function unless it is AL_OK. */
-#define AL_TRY(x) do { al_status st_ = (x); if (st_ != AL_OK) return st_; } while (0)
+#define AL_TRY(x)                                                                                  \
+    do {                                                                                           \
+        al_status st_ = (x);                                                                       \
+        if (st_ != AL_OK) return st_;                                                              \
+    } while (0)
 
 /* 1 when a·b·c·d, all >= 1, stays below 2^31 elements (the library's limit for a tensor). Pass 1
  * for unused factors. In double, so no product wraps whatever the callers' integer types. Inline:
@@ -43,14 +47,14 @@ float *al_alloc_floats(double n, al_status *st);
 /* A message being written into buf [cap]: truncated when full, always NUL-terminated (when
  * cap > 0); a NULL buf or cap 0 writes nothing. Start with { buf, cap, 0 } and buf[0] = 0. */
 typedef struct {
-    char *buf;  /* [cap] */
+    char *buf; /* [cap] */
     size_t cap;
     size_t len; /* bytes written, NUL excluded */
 } al_msg;
 
 void al_msg_put(al_msg *m, const char *s, size_t n); /* s [n] */
 void al_msg_str(al_msg *m, const char *s);
-void al_msg_uint(al_msg *m, unsigned long long v);   /* decimal */
+void al_msg_uint(al_msg *m, unsigned long long v); /* decimal */
 void al_msg_int(al_msg *m, long long v);
 /* Drop a UTF-8 sequence cut in half by truncation, so the message decodes cleanly. */
 void al_msg_end(al_msg *m);

@@ -14,7 +14,4 @@
 int al_abi_version(void) { return 1; }
 
 /* Current linear memory size in bytes. */
-unsigned al_memory_bytes(void)
-{
-    return (unsigned)__builtin_wasm_memory_size(0) * 65536u;
-}
+unsigned al_memory_bytes(void) { return (unsigned)__builtin_wasm_memory_size(0) * 65536u; }

@@ -45,18 +45,21 @@ enum { OP_MATMUL, OP_SDPA, OP_MHA, OP_ADDITIVE, OP_LSTM, OP_GRU, OP_MODEL, OP_TR
 
 typedef struct {
     int used, op;
-    int M, K, N;                       /* matmul */
-    int B, H, T, S, D, Dv, causal;     /* sdpa; mha uses T (= S), H and E; recurrent T, H and I */
-    int E, I, n, dq, dk, da;           /* mha E; recurrent I; additive n, dq, dk, da */
-    float *a, *b, *c;                  /* matmul a [M,K], b [K,N], c [M,N] */
-    float *q, *k, *v, *out, *att;      /* sdpa q [B,H,T,D], k [B,H,S,D], v [B,H,S,Dv], out [B,H,T,Dv], att [B,H,T,S] or NULL */
-    float *blob;                       /* the other ops: every input, as read; the pointers below point into it */
-    const float *p[8];                 /* mha x, w_in, b_in, w_out, b_out; additive query, keys, W_q, W_k,
+    int M, K, N;                   /* matmul */
+    int B, H, T, S, D, Dv, causal; /* sdpa; mha uses T (= S), H and E; recurrent T, H and I */
+    int E, I, n, dq, dk, da;       /* mha E; recurrent I; additive n, dq, dk, da */
+    float *a, *b, *c;              /* matmul a [M,K], b [K,N], c [M,N] */
+    float *q, *k, *v, *out,
+        *att; /* sdpa q [B,H,T,D], k [B,H,S,D], v [B,H,S,Dv], out [B,H,T,Dv], att [B,H,T,S] or NULL */
+    float *blob;         /* the other ops: every input, as read; the pointers below point into it */
+    const float *p[8];   /* mha x, w_in, b_in, w_out, b_out; additive query, keys, W_q, W_k,
                                           bias, v; recurrent x, w_ih, w_hh, b_ih, b_hh */
-    al_model *model;                   /* model, train */
-    al_trainer *trainer;               /* train */
-    int32_t *ids, *len;                /* model: ids [max_len], len [1]; train: src [B,S], src_len [B], tgt [B,T], tgt_len [B] in blob */
-    float *logp, *pos, loss;           /* model logp [max_len], pos [max_len]; out doubles as att [max_len,S] */
+    al_model *model;     /* model, train */
+    al_trainer *trainer; /* train */
+    int32_t *ids,
+        *len; /* model: ids [max_len], len [1]; train: src [B,S], src_len [B], tgt [B,T], tgt_len [B] in blob */
+    float *logp, *pos,
+        loss; /* model logp [max_len], pos [max_len]; out doubles as att [max_len,S] */
     int max_len;
 } bench_case;
 
@@ -89,8 +92,8 @@ static int run_case(bench_case *c)
         return al_recurrent_forward(c->op == OP_LSTM ? AL_LSTM : AL_GRU, 1, c->T, c->I, c->H, 1, 0,
                                     p[0], p + 1, NULL, NULL, c->out, NULL, NULL);
     case OP_MODEL:
-        return al_model_generate(c->model, ib, c->S, c->max_len, 1, c->ids, c->logp, c->out,
-                                 c->pos, c->len);
+        return al_model_generate(c->model, ib, c->S, c->max_len, 1, c->ids, c->logp, c->out, c->pos,
+                                 c->len);
     case OP_TRAIN: {
         /* blob: src [B,S], src_len [B], tgt [B,T], tgt_len [B] */
         const int32_t *src = ib, *src_len = src + c->B * c->S, *tgt = src_len + c->B;
@@ -103,9 +106,19 @@ static int run_case(bench_case *c)
 
 static void free_case(bench_case *c)
 {
-    free(c->a); free(c->b); free(c->c);
-    free(c->q); free(c->k); free(c->v); free(c->out); free(c->att);
-    free(c->blob); free(c->ids); free(c->len); free(c->logp); free(c->pos);
+    free(c->a);
+    free(c->b);
+    free(c->c);
+    free(c->q);
+    free(c->k);
+    free(c->v);
+    free(c->out);
+    free(c->att);
+    free(c->blob);
+    free(c->ids);
+    free(c->len);
+    free(c->logp);
+    free(c->pos);
     al_trainer_free(c->trainer);
     al_model_free(c->model);
     memset(c, 0, sizeof *c);
@@ -119,7 +132,10 @@ static void *read_file(const char *path, long *n)
     void *p = NULL;
     if (fseek(f, 0, SEEK_END) == 0 && (*n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
         p = malloc((size_t)*n);
-        if (p && fread(p, 1, (size_t)*n, f) != (size_t)*n) { free(p); p = NULL; }
+        if (p && fread(p, 1, (size_t)*n, f) != (size_t)*n) {
+            free(p);
+            p = NULL;
+        }
     }
     fclose(f);
     return p;
@@ -166,7 +182,8 @@ static void setup_other(bench_case *c, const char *op, const char *line)
         ok = sscanf(line, "%*s %*d %d %d %d %2047s %2047s", &c->T, &c->E, &c->H, in, outp) == 5;
     } else if (!strcmp(op, "additive")) {
         c->op = OP_ADDITIVE;
-        ok = sscanf(line, "%*s %*d %d %d %d %d %2047s %2047s", &c->n, &c->dq, &c->dk, &c->da, in, outp) == 6;
+        ok = sscanf(line, "%*s %*d %d %d %d %d %2047s %2047s", &c->n, &c->dq, &c->dk, &c->da, in,
+                    outp) == 6;
     } else if (!strcmp(op, "lstm") || !strcmp(op, "gru")) {
         c->op = op[0] == 'l' ? OP_LSTM : OP_GRU;
         ok = sscanf(line, "%*s %*d %d %d %d %2047s %2047s", &c->T, &c->I, &c->H, in, outp) == 5;
@@ -179,7 +196,11 @@ static void setup_other(bench_case *c, const char *op, const char *line)
                     &lr, &clip, in, outp) == 8;
     }
     long nbytes = 0;
-    if (!ok || !(c->blob = read_file(in, &nbytes))) { reply_error("bad set-up line or input file"); free_case(c); return; }
+    if (!ok || !(c->blob = read_file(in, &nbytes))) {
+        reply_error("bad set-up line or input file");
+        free_case(c);
+        return;
+    }
     long nin = nbytes / 4;
     /* sizes of the inputs in the order the harness wrote them */
     long sizes[8] = { 0 };
@@ -187,27 +208,43 @@ static void setup_other(bench_case *c, const char *op, const char *line)
     if (c->op == OP_MHA) {
         long E = c->E;
         long s[5] = { (long)c->T * E, 3 * E * E, 3 * E, E * E, E };
-        memcpy(sizes, s, sizeof s); count = 5;
+        memcpy(sizes, s, sizeof s);
+        count = 5;
     } else if (c->op == OP_ADDITIVE) {
-        long s[6] = { c->dq, (long)c->n * c->dk, (long)c->da * c->dq, (long)c->da * c->dk, c->da, c->da };
-        memcpy(sizes, s, sizeof s); count = 6;
+        long s[6] = { c->dq, (long)c->n * c->dk, (long)c->da * c->dq, (long)c->da * c->dk, c->da,
+                      c->da };
+        memcpy(sizes, s, sizeof s);
+        count = 6;
     } else if (c->op == OP_LSTM || c->op == OP_GRU) {
         long G = c->op == OP_LSTM ? 4 : 3, GH = G * c->H;
         long s[5] = { (long)c->T * c->I, GH * c->I, GH * c->H, GH, GH };
-        memcpy(sizes, s, sizeof s); count = 5;
+        memcpy(sizes, s, sizeof s);
+        count = 5;
     }
     long off = 0;
-    for (int i = 0; i < count; i++) { c->p[i] = c->blob + off; off += sizes[i]; }
-    if (off > nin) { reply_error("short input file"); free_case(c); return; }
+    for (int i = 0; i < count; i++) {
+        c->p[i] = c->blob + off;
+        off += sizes[i];
+    }
+    if (off > nin) {
+        reply_error("short input file");
+        free_case(c);
+        return;
+    }
     long nout = 0;
     float *result = NULL, two[2];
     if (c->op == OP_MODEL || c->op == OP_TRAIN) {
         long mlen = 0;
         uint8_t *bytes = read_file(file, &mlen);
         char err[AL_MODEL_ERR_CAP] = "cannot read the model file";
-        int st = bytes ? al_model_load(bytes, (size_t)mlen, &c->model, err, sizeof err) : AL_ERR_ARGUMENT;
+        int st = bytes ? al_model_load(bytes, (size_t)mlen, &c->model, err, sizeof err)
+                       : AL_ERR_ARGUMENT;
         free(bytes);
-        if (st != AL_OK) { reply_error(err); free_case(c); return; }
+        if (st != AL_OK) {
+            reply_error(err);
+            free_case(c);
+            return;
+        }
         if (c->op == OP_MODEL) {
             c->max_len = al_model_max_length(c->model);
             c->ids = malloc(sizeof(int32_t) * (size_t)c->max_len);
@@ -215,27 +252,53 @@ static void setup_other(bench_case *c, const char *op, const char *line)
             c->logp = malloc(sizeof(float) * (size_t)c->max_len);
             c->pos = malloc(sizeof(float) * (size_t)c->max_len);
             c->out = malloc(sizeof(float) * (size_t)c->max_len * (size_t)c->S);
-            if (!c->ids || !c->len || !c->logp || !c->pos || !c->out) { reply_error("out of memory"); free_case(c); return; }
-        } else if (al_trainer_create(c->model, AL_OPTIM_ADAM, lr, 0.0f, 0.0f, clip, &c->trainer) != AL_OK) {
-            reply_error("al_trainer_create failed"); free_case(c); return;
+            if (!c->ids || !c->len || !c->logp || !c->pos || !c->out) {
+                reply_error("out of memory");
+                free_case(c);
+                return;
+            }
+        } else if (al_trainer_create(c->model, AL_OPTIM_ADAM, lr, 0.0f, 0.0f, clip, &c->trainer) !=
+                   AL_OK) {
+            reply_error("al_trainer_create failed");
+            free_case(c);
+            return;
         }
     } else {
-        nout = c->op == OP_MHA ? (long)c->T * c->E : c->op == OP_ADDITIVE ? c->dk : (long)c->T * c->H;
+        nout = c->op == OP_MHA        ? (long)c->T * c->E
+               : c->op == OP_ADDITIVE ? c->dk
+                                      : (long)c->T * c->H;
         c->out = malloc(sizeof(float) * (size_t)nout);
-        if (!c->out) { reply_error("out of memory"); free_case(c); return; }
+        if (!c->out) {
+            reply_error("out of memory");
+            free_case(c);
+            return;
+        }
         result = c->out;
     }
     int st = run_case(c);
-    if (st != AL_OK) { reply_error(al_status_string(st)); free_case(c); return; }
-    if (c->op == OP_MODEL) { result = c->logp; nout = *c->len; }
+    if (st != AL_OK) {
+        reply_error(al_status_string(st));
+        free_case(c);
+        return;
+    }
+    if (c->op == OP_MODEL) {
+        result = c->logp;
+        nout = *c->len;
+    }
     if (c->op == OP_TRAIN) {
         two[0] = c->loss;
         two[1] = al_trainer_grad_norm(c->trainer);
         result = two;
         nout = 2;
     }
-    if (nout > 0 && !write_floats(outp, result, nout)) { reply_error("cannot write output"); return; }
-    if (nout == 0) { FILE *f = fopen(outp, "wb"); if (f) fclose(f); }
+    if (nout > 0 && !write_floats(outp, result, nout)) {
+        reply_error("cannot write output");
+        return;
+    }
+    if (nout == 0) {
+        FILE *f = fopen(outp, "wb");
+        if (f) fclose(f);
+    }
     c->used = 1;
     printf("{\"ok\":true}\n");
 }
@@ -252,10 +315,13 @@ static void serve(void)
             fflush(stdout);
             continue;
         }
-        if (id < 0 || id >= MAX_CASES) { reply_error("bad id"); continue; }
+        if (id < 0 || id >= MAX_CASES) {
+            reply_error("bad id");
+            continue;
+        }
         bench_case *c = &cases[id];
-        if (!strcmp(op, "mha") || !strcmp(op, "additive") || !strcmp(op, "lstm") || !strcmp(op, "gru") ||
-            !strcmp(op, "model") || !strcmp(op, "train")) {
+        if (!strcmp(op, "mha") || !strcmp(op, "additive") || !strcmp(op, "lstm") ||
+            !strcmp(op, "gru") || !strcmp(op, "model") || !strcmp(op, "train")) {
             free_case(c);
             setup_other(c, op, line);
         } else if (!strcmp(op, "matmul") || !strcmp(op, "sdpa")) {
@@ -266,13 +332,17 @@ static void serve(void)
             float *outbuf;
             if (op[0] == 'm') {
                 c->op = 0;
-                ok = sscanf(line, "%*s %*d %d %d %d %2047s %2047s", &c->M, &c->K, &c->N, in, outp) == 5;
+                ok = sscanf(line, "%*s %*d %d %d %d %2047s %2047s", &c->M, &c->K, &c->N, in,
+                            outp) == 5;
             } else {
                 c->op = 1;
-                ok = sscanf(line, "%*s %*d %d %d %d %d %d %d %d %d %2047s %2047s", &c->B, &c->H, &c->T,
-                            &c->S, &c->D, &c->Dv, &c->causal, &weights, in, outp) == 10;
+                ok = sscanf(line, "%*s %*d %d %d %d %d %d %d %d %d %2047s %2047s", &c->B, &c->H,
+                            &c->T, &c->S, &c->D, &c->Dv, &c->causal, &weights, in, outp) == 10;
             }
-            if (!ok || !(f = fopen(in, "rb"))) { reply_error("bad set-up line or input file"); continue; }
+            if (!ok || !(f = fopen(in, "rb"))) {
+                reply_error("bad set-up line or input file");
+                continue;
+            }
             if (c->op == 0) {
                 c->a = read_floats(f, (long)c->M * c->K);
                 c->b = read_floats(f, (long)c->K * c->N);
@@ -292,15 +362,29 @@ static void serve(void)
                 nout = bh * c->T * c->Dv;
             }
             fclose(f);
-            if (!ok) { free_case(c); reply_error("short input file or out of memory"); continue; }
+            if (!ok) {
+                free_case(c);
+                reply_error("short input file or out of memory");
+                continue;
+            }
             int st = run_case(c);
-            if (st != AL_OK) { reply_error(al_status_string(st)); free_case(c); continue; }
-            if (!write_floats(outp, outbuf, nout)) { reply_error("cannot write output"); continue; }
+            if (st != AL_OK) {
+                reply_error(al_status_string(st));
+                free_case(c);
+                continue;
+            }
+            if (!write_floats(outp, outbuf, nout)) {
+                reply_error("cannot write output");
+                continue;
+            }
             c->used = 1;
             printf("{\"ok\":true}\n");
         } else if (!strcmp(op, "time")) {
             int reps = 1;
-            if (sscanf(line, "%*s %*d %d", &reps) != 1 || reps < 1 || !c->used) { reply_error("bad time line"); continue; }
+            if (sscanf(line, "%*s %*d %d", &reps) != 1 || reps < 1 || !c->used) {
+                reply_error("bad time line");
+                continue;
+            }
             double t0 = now_ms();
             for (int r = 0; r < reps; r++) run_case(c);
             printf("{\"ms\":%.9g}\n", (now_ms() - t0) / reps);
@@ -356,20 +440,25 @@ static double median_ms(bench_case *c)
 
 static void standalone(void)
 {
-    static const int mm[][3] = { { 1, 64, 256 }, { 1, 128, 512 }, { 32, 64, 64 },
+    static const int mm[][3] = { { 1, 64, 256 },    { 1, 128, 512 },  { 32, 64, 64 },
                                  { 128, 128, 128 }, { 256, 64, 256 }, { 512, 512, 512 } };
     static const int ns[] = { 16, 64, 256, 1024 };
     int first = 1;
-    printf("{\"driver\":\"attnlab native (gcc -O3 -march=native, SSE-width twins)\",\"simd\":%d,\"results\":[", al_simd());
+    printf("{\"driver\":\"attnlab native (gcc -O3 -march=native, SSE-width "
+           "twins)\",\"simd\":%d,\"results\":[",
+           al_simd());
     for (size_t i = 0; i < sizeof mm / sizeof mm[0]; i++) {
         bench_case c = { 0 };
-        c.op = 0; c.M = mm[i][0]; c.K = mm[i][1]; c.N = mm[i][2];
+        c.op = 0;
+        c.M = mm[i][0];
+        c.K = mm[i][1];
+        c.N = mm[i][2];
         c.a = rand_array((long)c.M * c.K);
         c.b = rand_array((long)c.K * c.N);
         c.c = malloc(sizeof(float) * (size_t)c.M * c.N);
         double ms = median_ms(&c);
-        printf("%s\n{\"op\":\"matmul\",\"M\":%d,\"K\":%d,\"N\":%d,\"ms\":%.6g,\"gflops\":%.4g}", first ? "" : ",",
-               c.M, c.K, c.N, ms, 2.0 * c.M * c.K * c.N / ms * 1e-6);
+        printf("%s\n{\"op\":\"matmul\",\"M\":%d,\"K\":%d,\"N\":%d,\"ms\":%.6g,\"gflops\":%.4g}",
+               first ? "" : ",", c.M, c.K, c.N, ms, 2.0 * c.M * c.K * c.N / ms * 1e-6);
         first = 0;
         free_case(&c);
     }
@@ -377,14 +466,20 @@ static void standalone(void)
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
             for (int causal = 0; causal <= 1; causal++) {
                 bench_case c = { 0 };
-                c.op = 1; c.B = 1; c.H = h; c.T = c.S = ns[i]; c.D = c.Dv = 64; c.causal = causal;
+                c.op = 1;
+                c.B = 1;
+                c.H = h;
+                c.T = c.S = ns[i];
+                c.D = c.Dv = 64;
+                c.causal = causal;
                 long bh = (long)c.B * c.H;
                 c.q = rand_array(bh * c.T * c.D);
                 c.k = rand_array(bh * c.S * c.D);
                 c.v = rand_array(bh * c.S * c.Dv);
                 c.out = malloc(sizeof(float) * (size_t)(bh * c.T * c.Dv));
                 double ms = median_ms(&c);
-                printf(",\n{\"op\":\"sdpa\",\"H\":%d,\"n\":%d,\"D\":64,\"causal\":%d,\"ms\":%.6g}", h, ns[i], causal, ms);
+                printf(",\n{\"op\":\"sdpa\",\"H\":%d,\"n\":%d,\"D\":64,\"causal\":%d,\"ms\":%.6g}",
+                       h, ns[i], causal, ms);
                 free_case(&c);
             }
     printf("\n]}\n");
@@ -392,8 +487,10 @@ static void standalone(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && !strcmp(argv[1], "serve")) serve();
-    else standalone();
+    if (argc > 1 && !strcmp(argv[1], "serve"))
+        serve();
+    else
+        standalone();
     for (int i = 0; i < MAX_CASES; i++) free_case(&cases[i]);
     return 0;
 }

@@ -41,11 +41,10 @@ al_status al_additive_attention_forward(float *context, float *weights, const fl
 al_status al_additive_attention_backward(float *dquery, float *dkeys, float *dvalues, float *dW_q,
                                          float *dW_k, float *dbias, float *dv_param,
                                          const float *dcontext, const float *dweights,
-                                         const float *query, const float *keys,
-                                         const float *values, const float *W_q, const float *W_k,
-                                         const float *bias, const float *v,
-                                         const uint8_t *key_padding_mask, int B, int n, int dq,
-                                         int dk, int dv, int da);
+                                         const float *query, const float *keys, const float *values,
+                                         const float *W_q, const float *W_k, const float *bias,
+                                         const float *v, const uint8_t *key_padding_mask, int B,
+                                         int n, int dq, int dk, int dv, int da);
 
 /* ---------------------------------------------------------------- Luong */
 
@@ -74,20 +73,16 @@ al_status al_luong_local_attention_forward(float *context, float *weights, float
                                            const float *W_a, const float *v_a, const float *W_c,
                                            const float *W_p, const float *v_p,
                                            const uint8_t *key_padding_mask, int B, int n, int d,
-                                           int score, int da, int predictive, float window,
-                                           float t, int dp);
+                                           int score, int da, int predictive, float window, float t,
+                                           int dp);
 /* dposition [B] (NULL = zero) reaches W_p, v_p and the query through p_t for local-p; the
  * window is held fixed. dW_p, dv_p are used (non-NULL) for local-p only. */
-al_status al_luong_local_attention_backward(float *dquery, float *dkeys, float *dW_a, float *dv_a,
-                                            float *dW_c, float *dW_p, float *dv_p,
-                                            const float *dcontext, const float *dweights,
-                                            const float *dattentional, const float *dposition,
-                                            const float *query, const float *keys,
-                                            const float *W_a, const float *v_a, const float *W_c,
-                                            const float *W_p, const float *v_p,
-                                            const uint8_t *key_padding_mask, int B, int n, int d,
-                                            int score, int da, int predictive, float window,
-                                            float t, int dp);
+al_status al_luong_local_attention_backward(
+    float *dquery, float *dkeys, float *dW_a, float *dv_a, float *dW_c, float *dW_p, float *dv_p,
+    const float *dcontext, const float *dweights, const float *dattentional, const float *dposition,
+    const float *query, const float *keys, const float *W_a, const float *v_a, const float *W_c,
+    const float *W_p, const float *v_p, const uint8_t *key_padding_mask, int B, int n, int d,
+    int score, int da, int predictive, float window, float t, int dp);
 
 /* ---------------------------------------------------------------- key-query */
 
@@ -98,11 +93,10 @@ al_status al_key_query_attention_forward(float *context, float *weights, const f
                                          const float *W_V, const uint8_t *key_padding_mask, int B,
                                          int n, int ds, int dh, int dk, int dv, int scaled);
 al_status al_key_query_attention_backward(float *dquery, float *dkeys, float *dW_Q, float *dW_K,
-                                          float *dW_V, const float *dcontext,
-                                          const float *dweights, const float *query,
-                                          const float *keys, const float *W_Q, const float *W_K,
-                                          const float *W_V, const uint8_t *key_padding_mask,
-                                          int B, int n, int ds, int dh, int dk, int dv,
-                                          int scaled);
+                                          float *dW_V, const float *dcontext, const float *dweights,
+                                          const float *query, const float *keys, const float *W_Q,
+                                          const float *W_K, const float *W_V,
+                                          const uint8_t *key_padding_mask, int B, int n, int ds,
+                                          int dh, int dk, int dv, int scaled);
 
 #endif /* AL_API_ADDITIVE_LUONG_H */

@@ -20,8 +20,8 @@ static al_status sarnn_check(const float *x, const float *A, const float *b, con
     if (B < 1 || T < 1 || in < 1 || H < 1 || da < 1) return AL_ERR_SHAPE;
     /* the last factor 4: these limits are on bytes (float32s), every tensor and buffer < 2^31 */
     if (!al_count_ok(B, T, in, 4) || !al_count_ok(B, T, H, 4) || !al_count_ok(B, T, T, 4) ||
-        !al_count_ok(H, (double)in + H, 1, 4) ||
-        !al_count_ok(da, H, 1, 4) || !al_count_ok(T, (double)H + 2.0 * da, 1, 4) ||
+        !al_count_ok(H, (double)in + H, 1, 4) || !al_count_ok(da, H, 1, 4) ||
+        !al_count_ok(T, (double)H + 2.0 * da, 1, 4) ||
         !al_count_ok(1, (double)T * H + 2.0 * T * da + H + 2.0 * T, 1, 4) ||
         !al_count_ok(2, T, (double)T + H, 4))
         return AL_ERR_OVERFLOW;
@@ -41,7 +41,7 @@ al_status al_self_attention_rnn_forward(float *h, float *weights, const float *x
     if (!buf) return AL_ERR_NOMEM;
     for (int s = 0; s < B; s++)
         al_sarnn_seq_forward(h + (size_t)s * T * H, weights + (size_t)s * T * T, buf, buf + ns,
-                         x + (size_t)s * T * in, A, b, W_key, W_query, v, T, in, H, da, align);
+                             x + (size_t)s * T * in, A, b, W_key, W_query, v, T, in, H, da, align);
     al_free(buf);
     return AL_OK;
 }
@@ -49,9 +49,9 @@ al_status al_self_attention_rnn_forward(float *h, float *weights, const float *x
 al_status al_self_attention_rnn_backward(float *dx, float *dA, float *db, float *dW_key,
                                          float *dW_query, float *dv, const float *dh,
                                          const float *dweights, const float *x, const float *A,
-                                         const float *b, const float *W_key,
-                                         const float *W_query, const float *v, int B, int T,
-                                         int in, int H, int da, int align)
+                                         const float *b, const float *W_key, const float *W_query,
+                                         const float *v, int B, int T, int in, int H, int da,
+                                         int align)
 {
     if (!dx || !dA || !db || !dW_key || !dW_query) return AL_ERR_ARGUMENT;
     if (align == AL_MEMRNN_ADDITIVE && !dv) return AL_ERR_ARGUMENT;
@@ -65,20 +65,21 @@ al_status al_self_attention_rnn_backward(float *dx, float *dA, float *db, float 
     float *h = buf, *w = h + nh, *saved = w + nw, *scratch = saved + ns;
     for (int s = 0; s < B; s++) {
         const float *xs = x + (size_t)s * T * in;
-        al_sarnn_seq_forward(h, w, saved, scratch, xs, A, b, W_key, W_query, v, T, in, H, da, align);
+        al_sarnn_seq_forward(h, w, saved, scratch, xs, A, b, W_key, W_query, v, T, in, H, da,
+                             align);
         al_sarnn_seq_backward(dx + (size_t)s * T * in, dA, db, dW_key, dW_query,
-                          align == AL_MEMRNN_ADDITIVE ? dv : NULL,
-                          dh ? dh + (size_t)s * T * H : NULL,
-                          dweights ? dweights + (size_t)s * T * T : NULL, h, w, saved, scratch,
-                          xs, A, W_key, W_query, v, T, in, H, da, align);
+                              align == AL_MEMRNN_ADDITIVE ? dv : NULL,
+                              dh ? dh + (size_t)s * T * H : NULL,
+                              dweights ? dweights + (size_t)s * T * T : NULL, h, w, saved, scratch,
+                              xs, A, W_key, W_query, v, T, in, H, da, align);
     }
     al_free(buf);
     return AL_OK;
 }
 
-static al_status lstmn_check(const float *x, const float *W_h, const float *W_x,
-                             const float *W_ht, const float *v, const float *W, const float *b,
-                             int B, int T, int in, int H)
+static al_status lstmn_check(const float *x, const float *W_h, const float *W_x, const float *W_ht,
+                             const float *v, const float *W, const float *b, int B, int T, int in,
+                             int H)
 {
     if (!x || !W_h || !W_x || !W_ht || !v || !W || !b) return AL_ERR_ARGUMENT;
     if (B < 1 || T < 1 || in < 1 || H < 1) return AL_ERR_SHAPE;
@@ -103,17 +104,17 @@ al_status al_lstmn_forward(float *h, float *c, float *weights, const float *x, c
     for (int s = 0; s < B; s++) {
         size_t o = (size_t)s * T * H;
         al_lstmn_seq_forward(h + o, c + o, weights + (size_t)s * T * T, buf, buf + ns,
-                         x + (size_t)s * T * in, W_h, W_x, W_ht, v, W, b, T, in, H);
+                             x + (size_t)s * T * in, W_h, W_x, W_ht, v, W, b, T, in, H);
     }
     al_free(buf);
     return AL_OK;
 }
 
-al_status al_lstmn_backward(float *dx, float *dW_h, float *dW_x, float *dW_ht, float *dv,
-                            float *dW, float *db, const float *dh, const float *dc,
-                            const float *dweights, const float *x, const float *W_h,
-                            const float *W_x, const float *W_ht, const float *v, const float *W,
-                            const float *b, int B, int T, int in, int H)
+al_status al_lstmn_backward(float *dx, float *dW_h, float *dW_x, float *dW_ht, float *dv, float *dW,
+                            float *db, const float *dh, const float *dc, const float *dweights,
+                            const float *x, const float *W_h, const float *W_x, const float *W_ht,
+                            const float *v, const float *W, const float *b, int B, int T, int in,
+                            int H)
 {
     if (!dx || !dW_h || !dW_x || !dW_ht || !dv || !dW || !db) return AL_ERR_ARGUMENT;
     al_status st = lstmn_check(x, W_h, W_x, W_ht, v, W, b, B, T, in, H);
@@ -128,9 +129,9 @@ al_status al_lstmn_backward(float *dx, float *dW_h, float *dW_x, float *dW_ht, f
         const float *xs = x + (size_t)s * T * in;
         al_lstmn_seq_forward(h, c, w, saved, scratch, xs, W_h, W_x, W_ht, v, W, b, T, in, H);
         al_lstmn_seq_backward(dx + (size_t)s * T * in, dW_h, dW_x, dW_ht, dv, dW, db,
-                          dh ? dh + o : NULL, dc ? dc + o : NULL,
-                          dweights ? dweights + (size_t)s * T * T : NULL, h, c, w, saved,
-                          scratch, xs, W_h, W_x, W_ht, v, W, T, in, H);
+                              dh ? dh + o : NULL, dc ? dc + o : NULL,
+                              dweights ? dweights + (size_t)s * T * T : NULL, h, c, w, saved,
+                              scratch, xs, W_h, W_x, W_ht, v, W, T, in, H);
     }
     al_free(buf);
     return AL_OK;

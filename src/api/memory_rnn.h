@@ -44,9 +44,9 @@ al_status al_self_attention_rnn_forward(float *h, float *weights, const float *x
 al_status al_self_attention_rnn_backward(float *dx, float *dA, float *db, float *dW_key,
                                          float *dW_query, float *dv, const float *dh,
                                          const float *dweights, const float *x, const float *A,
-                                         const float *b, const float *W_key,
-                                         const float *W_query, const float *v, int B, int T,
-                                         int in, int H, int da, int align);
+                                         const float *b, const float *W_key, const float *W_query,
+                                         const float *v, int B, int T, int in, int H, int da,
+                                         int align);
 
 /*
  * h, c [B,T,H], weights [B,T,T] (row t: s over i < t; row 0 zeros) from x [B,T,in],
@@ -56,10 +56,10 @@ al_status al_lstmn_forward(float *h, float *c, float *weights, const float *x, c
                            const float *W_x, const float *W_ht, const float *v, const float *W,
                            const float *b, int B, int T, int in, int H);
 /* dx, dW_h, dW_x, dW_ht, dv, dW, db +=, from dh, dc [B,T,H] and dweights [B,T,T]. */
-al_status al_lstmn_backward(float *dx, float *dW_h, float *dW_x, float *dW_ht, float *dv,
-                            float *dW, float *db, const float *dh, const float *dc,
-                            const float *dweights, const float *x, const float *W_h,
-                            const float *W_x, const float *W_ht, const float *v, const float *W,
-                            const float *b, int B, int T, int in, int H);
+al_status al_lstmn_backward(float *dx, float *dW_h, float *dW_x, float *dW_ht, float *dv, float *dW,
+                            float *db, const float *dh, const float *dc, const float *dweights,
+                            const float *x, const float *W_h, const float *W_x, const float *W_ht,
+                            const float *v, const float *W, const float *b, int B, int T, int in,
+                            int H);
 
 #endif

@@ -72,8 +72,7 @@ static void model_info(const al_model *m, int32_t v[AL_MODEL_INFO_COUNT])
         v[AL_MODEL_INFO_HEAD] = mem(m)->head;
         v[AL_MODEL_INFO_ATTENDS] = mem(m)->cell != AL_MEM_LSTM;
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -154,7 +153,8 @@ al_status al_model_score(const al_model *m, const int32_t *src, int S, const int
     if (st != AL_OK) return st;
     if (!tgt || !logp) return AL_ERR_ARGUMENT;
     if (T < 1 || T > AL_MODEL_MAX_STEPS) return AL_ERR_SHAPE;
-    if ((double)T * s2s(m)->Vt >= 2147483648.0 || (double)T * S >= 2147483648.0) return AL_ERR_OVERFLOW;
+    if ((double)T * s2s(m)->Vt >= 2147483648.0 || (double)T * S >= 2147483648.0)
+        return AL_ERR_OVERFLOW;
     st = al_seq2seq_score(s2s(m), src, S, tgt, T, logp, att, pos, dist);
     st = finite_or(st, logp, T);
     st = finite_or(st, att, (double)T * S);
@@ -204,8 +204,8 @@ al_status al_model_transformer_forward(const al_model *m, const int32_t *src, in
     return finite_or(st, att, al_transformer_attention_floats(tf(m), S, T));
 }
 
-al_status al_model_transformer_generate(const al_model *m, const int32_t *src, int S,
-                                        int max_len, int32_t *ids, float *logp, int *len)
+al_status al_model_transformer_generate(const al_model *m, const int32_t *src, int S, int max_len,
+                                        int32_t *ids, float *logp, int *len)
 {
     if (!m || !src || !ids || !logp || !len) return AL_ERR_ARGUMENT;
     *len = 0;

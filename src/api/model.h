@@ -36,15 +36,20 @@
 extern "C" {
 #endif
 
-#define AL_MODEL_ERR_CAP 256       /* a message buffer this size holds every loader message */
-#define AL_MODEL_MAX_SOURCE 4096   /* source tokens per call */
-#define AL_MODEL_MAX_STEPS 1024    /* output steps per call */
-#define AL_MODEL_MAX_BEAM 32       /* beam width */
+#define AL_MODEL_ERR_CAP 256     /* a message buffer this size holds every loader message */
+#define AL_MODEL_MAX_SOURCE 4096 /* source tokens per call */
+#define AL_MODEL_MAX_STEPS 1024  /* output steps per call */
+#define AL_MODEL_MAX_BEAM 32     /* beam width */
 
 /* The limits above by number, for glue that copies them (wasm/limits.js, checked against this by
  * tests/js/limits.test.js): the value of AL_MODEL_ERR_CAP, _MAX_SOURCE, _MAX_STEPS, _MAX_BEAM for
  * AL_MODEL_LIMIT_ERR_CAP, _SOURCE, _STEPS, _BEAM; -1 for any other number. */
-enum { AL_MODEL_LIMIT_ERR_CAP = 0, AL_MODEL_LIMIT_SOURCE, AL_MODEL_LIMIT_STEPS, AL_MODEL_LIMIT_BEAM };
+enum {
+    AL_MODEL_LIMIT_ERR_CAP = 0,
+    AL_MODEL_LIMIT_SOURCE,
+    AL_MODEL_LIMIT_STEPS,
+    AL_MODEL_LIMIT_BEAM
+};
 int al_model_limit(int which);
 
 typedef struct al_model al_model;
@@ -56,8 +61,7 @@ typedef struct al_decoder al_decoder;
  * AL_ERR_ARGUMENT (a config value out of range or unknown, e.g. an unknown architecture),
  * AL_ERR_UNSUPPORTED, AL_ERR_NONFINITE, AL_ERR_OVERFLOW (from the safetensors loader),
  * AL_ERR_NOMEM. */
-al_status al_model_load(const uint8_t *bytes, size_t len, al_model **out, char *err,
-                        size_t errlen);
+al_status al_model_load(const uint8_t *bytes, size_t len, al_model **out, char *err, size_t errlen);
 /* Free a model (NULL is fine). Free its decoders first. */
 void al_model_free(al_model *m);
 
@@ -81,20 +85,20 @@ int al_model_has_positions(const al_model *m);
  * buffer from these (never from its own, caller-writable copies of the config).
  */
 enum {
-    AL_MODEL_INFO_ARCH = 0,          /* AL_ARCH_*: 0 seq2seq, 1 transformer, 2 classifier, 3 memory-rnn */
-    AL_MODEL_INFO_SRC_VOCAB,         /* input ids are in [0, this) */
-    AL_MODEL_INFO_TGT_VOCAB,         /* output ids / distribution rows (classes for classifiers) */
+    AL_MODEL_INFO_ARCH = 0,  /* AL_ARCH_*: 0 seq2seq, 1 transformer, 2 classifier, 3 memory-rnn */
+    AL_MODEL_INFO_SRC_VOCAB, /* input ids are in [0, this) */
+    AL_MODEL_INFO_TGT_VOCAB, /* output ids / distribution rows (classes for classifiers) */
     AL_MODEL_INFO_BOS,
     AL_MODEL_INFO_EOS,
-    AL_MODEL_INFO_MAX_LENGTH,        /* default output steps */
-    AL_MODEL_INFO_HAS_POSITIONS,     /* seq2seq local attention: writes p_t */
-    AL_MODEL_INFO_LAYERS,            /* transformer: layers per stack */
-    AL_MODEL_INFO_HEADS,             /* transformer: attention heads */
-    AL_MODEL_INFO_VARIANT,           /* transformer: 0 encoder, 1 decoder, 2 encoder-decoder (AL_TF_*) */
-    AL_MODEL_INFO_MAX_POSITIONS,     /* transformer: longest sequence */
-    AL_MODEL_INFO_HOPS,              /* classifier: attention rows (r for structured, else 1) */
-    AL_MODEL_INFO_HEAD,              /* memory-rnn: 0 language model, 1 classifier */
-    AL_MODEL_INFO_ATTENDS,           /* memory-rnn: 1 when the cell writes attention weights */
+    AL_MODEL_INFO_MAX_LENGTH,    /* default output steps */
+    AL_MODEL_INFO_HAS_POSITIONS, /* seq2seq local attention: writes p_t */
+    AL_MODEL_INFO_LAYERS,        /* transformer: layers per stack */
+    AL_MODEL_INFO_HEADS,         /* transformer: attention heads */
+    AL_MODEL_INFO_VARIANT, /* transformer: 0 encoder, 1 decoder, 2 encoder-decoder (AL_TF_*) */
+    AL_MODEL_INFO_MAX_POSITIONS, /* transformer: longest sequence */
+    AL_MODEL_INFO_HOPS,          /* classifier: attention rows (r for structured, else 1) */
+    AL_MODEL_INFO_HEAD,          /* memory-rnn: 0 language model, 1 classifier */
+    AL_MODEL_INFO_ATTENDS,       /* memory-rnn: 1 when the cell writes attention weights */
     AL_MODEL_INFO_COUNT
 };
 int al_model_info(const al_model *m, int32_t *out, int n);
@@ -149,8 +153,8 @@ al_status al_model_transformer_forward(const al_model *m, const int32_t *src, in
  * of that output: al_model_transformer_forward on the fed sequence (the prompt, or bos, then
  * every emitted token but the last). AL_ERR_ARGUMENT for variant "encoder".
  */
-al_status al_model_transformer_generate(const al_model *m, const int32_t *src, int S,
-                                        int max_len, int32_t *ids, float *logp, int *len);
+al_status al_model_transformer_generate(const al_model *m, const int32_t *src, int S, int max_len,
+                                        int32_t *ids, float *logp, int *len);
 
 /*
  * Architecture "classifier" (models/classifier.h; the seq2seq and transformer functions return

@@ -38,8 +38,8 @@ al_status al_attention_pooling_forward(float *r, float *hstar, float *weights, c
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++)
         al_attention_pooling_seq_forward(r + (size_t)b * d, hstar + (size_t)b * d,
-                                     weights + (size_t)b * n, H + (size_t)b * n * d, w,
-                                     mask ? mask + (size_t)b * n : NULL, n, d, scratch);
+                                         weights + (size_t)b * n, H + (size_t)b * n * d, w,
+                                         mask ? mask + (size_t)b * n : NULL, n, d, scratch);
     al_free(scratch);
     return AL_OK;
 }
@@ -60,11 +60,11 @@ al_status al_attention_pooling_backward(float *dH, float *dw, const float *H, co
     for (int b = 0; b < B; b++) {
         const float *Hb = H + (size_t)b * n * d;
         al_attention_pooling_seq_forward(r, hstar, alpha, Hb, w, mask ? mask + (size_t)b * n : NULL,
-                                     n, d, scratch);
-        al_attention_pooling_seq_backward(dH + (size_t)b * n * d, dw, Hb, w, alpha, hstar,
-                                      dr ? dr + (size_t)b * d : NULL,
-                                      dhstar ? dhstar + (size_t)b * d : NULL,
-                                      dweights ? dweights + (size_t)b * n : NULL, n, d, scratch);
+                                         n, d, scratch);
+        al_attention_pooling_seq_backward(
+            dH + (size_t)b * n * d, dw, Hb, w, alpha, hstar, dr ? dr + (size_t)b * d : NULL,
+            dhstar ? dhstar + (size_t)b * d : NULL, dweights ? dweights + (size_t)b * n : NULL, n,
+            d, scratch);
     }
     al_free(scratch);
     return AL_OK;
@@ -77,8 +77,8 @@ static al_status context_pooling_check(const float *H, const float *W, const flo
 {
     if (!H || !W || !bias || !u) return AL_ERR_ARGUMENT;
     if (B < 1 || n < 1 || d < 1 || dw < 1) return AL_ERR_SHAPE;
-    if (!al_count_ok(B, n, d, 1) || !al_count_ok(dw, d, 1, 1) ||
-        !al_count_ok(n, dw, 3, 1)) return AL_ERR_OVERFLOW;
+    if (!al_count_ok(B, n, d, 1) || !al_count_ok(dw, d, 1, 1) || !al_count_ok(n, dw, 3, 1))
+        return AL_ERR_OVERFLOW;
     return AL_OK;
 }
 
@@ -93,8 +93,8 @@ al_status al_context_pooling_forward(float *s, float *weights, const float *H, c
     if (!scratch) return AL_ERR_NOMEM;
     for (int i = 0; i < B; i++)
         al_context_pooling_seq_forward(s + (size_t)i * d, weights + (size_t)i * n,
-                                   H + (size_t)i * n * d, W, b, u,
-                                   mask ? mask + (size_t)i * n : NULL, n, d, dw, scratch);
+                                       H + (size_t)i * n * d, W, b, u,
+                                       mask ? mask + (size_t)i * n : NULL, n, d, dw, scratch);
     al_free(scratch);
     return AL_OK;
 }
@@ -118,11 +118,10 @@ al_status al_context_pooling_backward(float *dH, float *dW, float *db, float *du
     for (int i = 0; i < B; i++) {
         const float *Hi = H + (size_t)i * n * d;
         al_context_pooling_seq_forward(s, alpha, Hi, W, b, u, mask ? mask + (size_t)i * n : NULL, n,
-                                   d, dw, scratch);
-        al_context_pooling_seq_backward(dH + (size_t)i * n * d, dW, db, du, Hi, W, b, u, alpha,
-                                    ds ? ds + (size_t)i * d : NULL,
-                                    dweights ? dweights + (size_t)i * n : NULL, n, d, dw,
-                                    scratch);
+                                       d, dw, scratch);
+        al_context_pooling_seq_backward(
+            dH + (size_t)i * n * d, dW, db, du, Hi, W, b, u, alpha, ds ? ds + (size_t)i * d : NULL,
+            dweights ? dweights + (size_t)i * n : NULL, n, d, dw, scratch);
     }
     al_free(scratch);
     return AL_OK;
@@ -143,9 +142,9 @@ static al_status ssa_check(const float *H, const float *W_s1, const float *W_s2,
 }
 
 al_status al_structured_self_attention_forward(float *M, float *weights, float *penalty,
-                                               const float *H, const float *W_s1,
-                                               const float *W_s2, const uint8_t *mask, int B,
-                                               int n, int d, int da, int r)
+                                               const float *H, const float *W_s1, const float *W_s2,
+                                               const uint8_t *mask, int B, int n, int d, int da,
+                                               int r)
 {
     if (!M || !weights || !penalty) return AL_ERR_ARGUMENT;
     al_status st = ssa_check(H, W_s1, W_s2, B, n, d, da, r);
@@ -154,10 +153,9 @@ al_status al_structured_self_attention_forward(float *M, float *weights, float *
         al_alloc_floats((double)al_structured_self_attention_scratch_floats(n, d, da, r), NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++)
-        al_structured_self_attention_seq_forward(M + (size_t)b * r * d, weights + (size_t)b * r * n,
-                                             penalty + b, H + (size_t)b * n * d, W_s1, W_s2,
-                                             mask ? mask + (size_t)b * n : NULL, n, d, da, r,
-                                             scratch);
+        al_structured_self_attention_seq_forward(
+            M + (size_t)b * r * d, weights + (size_t)b * r * n, penalty + b, H + (size_t)b * n * d,
+            W_s1, W_s2, mask ? mask + (size_t)b * n : NULL, n, d, da, r, scratch);
     al_free(scratch);
     return AL_OK;
 }
@@ -185,13 +183,12 @@ al_status al_structured_self_attention_backward(float *dH, float *dW_s1, float *
     for (int b = 0; b < B; b++) {
         const float *Hb = H + (size_t)b * n * d;
         al_structured_self_attention_seq_forward(M, A, &penalty, Hb, W_s1, W_s2,
-                                             mask ? mask + (size_t)b * n : NULL, n, d, da, r,
-                                             scratch);
-        al_structured_self_attention_seq_backward(dH + (size_t)b * n * d, dW_s1, dW_s2, Hb, W_s1,
-                                              W_s2, A, dM ? dM + (size_t)b * r * d : NULL,
-                                              dweights ? dweights + (size_t)b * r * n : NULL,
-                                              dpenalty ? dpenalty[b] : 0.0f, n, d, da, r,
-                                              scratch);
+                                                 mask ? mask + (size_t)b * n : NULL, n, d, da, r,
+                                                 scratch);
+        al_structured_self_attention_seq_backward(
+            dH + (size_t)b * n * d, dW_s1, dW_s2, Hb, W_s1, W_s2, A,
+            dM ? dM + (size_t)b * r * d : NULL, dweights ? dweights + (size_t)b * r * n : NULL,
+            dpenalty ? dpenalty[b] : 0.0f, n, d, da, r, scratch);
     }
     al_free(scratch);
     return AL_OK;

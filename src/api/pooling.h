@@ -59,9 +59,9 @@ al_status al_context_pooling_backward(float *dH, float *dW, float *db, float *du
 /* M [B,r,d], weights [B,r,n], penalty [B] from H [B,n,d], W_s1 [da,d], W_s2 [r,da],
  * mask [B,n] or NULL (shared by the r hops). */
 al_status al_structured_self_attention_forward(float *M, float *weights, float *penalty,
-                                               const float *H, const float *W_s1,
-                                               const float *W_s2, const uint8_t *mask, int B,
-                                               int n, int d, int da, int r);
+                                               const float *H, const float *W_s1, const float *W_s2,
+                                               const uint8_t *mask, int B, int n, int d, int da,
+                                               int r);
 /* dH [B,n,d], dW_s1 [da,d], dW_s2 [r,da] = from dM [B,r,d], dweights [B,r,n], dpenalty [B]
  * (each may be NULL). */
 al_status al_structured_self_attention_backward(float *dH, float *dW_s1, float *dW_s2,

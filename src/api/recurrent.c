@@ -15,8 +15,8 @@
 #include "../kernels/recurrent.h"
 
 /* Everything both entry points check. *has_bias is 1 when the params carry biases. */
-static al_status validate(int cell, int B, int T, int I, int H, int layers, int D,
-                          const float *x, const float *const *params, int *has_bias)
+static al_status validate(int cell, int B, int T, int I, int H, int layers, int D, const float *x,
+                          const float *const *params, int *has_bias)
 {
     int G = al_recurrent_gates(cell);
     if (G == 0 || !x || !params) return AL_ERR_ARGUMENT;
@@ -35,17 +35,16 @@ static al_status validate(int cell, int B, int T, int I, int H, int layers, int 
 }
 
 al_status al_recurrent_forward(int cell, int B, int T, int I, int H, int layers, int bidirectional,
-                               const float *x, const float *const *params,
-                               const float *h0, const float *c0,
-                               float *output, float *hn, float *cn)
+                               const float *x, const float *const *params, const float *h0,
+                               const float *c0, float *output, float *hn, float *cn)
 {
     const int D = bidirectional ? 2 : 1;
     int has_bias;
     al_status st = validate(cell, B, T, I, H, layers, D, x, params, &has_bias);
     if (st != AL_OK) return st;
     if (!output) return AL_ERR_ARGUMENT;
-    float *scratch = al_alloc_floats(al_recurrent_stack_forward_floats(cell, B, T, H, layers, D),
-                                     &st);
+    float *scratch =
+        al_alloc_floats(al_recurrent_stack_forward_floats(cell, B, T, H, layers, D), &st);
     if (!scratch) return st;
     al_recurrent_stack_forward(cell, B, T, I, H, layers, D, x, params, h0, c0, output, hn, cn,
                                scratch);
@@ -53,11 +52,11 @@ al_status al_recurrent_forward(int cell, int B, int T, int I, int H, int layers,
     return AL_OK;
 }
 
-al_status al_recurrent_backward(int cell, int B, int T, int I, int H, int layers,
-                                int bidirectional, const float *x, const float *const *params,
-                                const float *h0, const float *c0, const float *doutput,
-                                const float *dhn, const float *dcn, float *dx,
-                                float *const *dparams, float *dh0, float *dc0)
+al_status al_recurrent_backward(int cell, int B, int T, int I, int H, int layers, int bidirectional,
+                                const float *x, const float *const *params, const float *h0,
+                                const float *c0, const float *doutput, const float *dhn,
+                                const float *dcn, float *dx, float *const *dparams, float *dh0,
+                                float *dc0)
 {
     const int D = bidirectional ? 2 : 1;
     int has_bias;
@@ -71,8 +70,8 @@ al_status al_recurrent_backward(int cell, int B, int T, int I, int H, int layers
     }
     const int G = al_recurrent_gates(cell), DH = D * H;
     const size_t BT = (size_t)B * T, LD = (size_t)layers * D;
-    float *scratch = al_alloc_floats(al_recurrent_stack_backward_floats(cell, B, T, H, layers, D),
-                                     &st);
+    float *scratch =
+        al_alloc_floats(al_recurrent_stack_backward_floats(cell, B, T, H, layers, D), &st);
     if (!scratch) return st;
     /* gradients are written, not accumulated (the kernel's +=): start from zero */
     if (dx) memset(dx, 0, sizeof(float) * BT * I);

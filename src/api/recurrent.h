@@ -39,9 +39,8 @@ enum { AL_RNN_TANH = 0, AL_RNN_RELU = 1, AL_LSTM = 2, AL_GRU = 3 };
  * AL_ERR_NOMEM.
  */
 al_status al_recurrent_forward(int cell, int B, int T, int I, int H, int layers, int bidirectional,
-                               const float *x, const float *const *params,
-                               const float *h0, const float *c0,
-                               float *output, float *hn, float *cn);
+                               const float *x, const float *const *params, const float *h0,
+                               const float *c0, float *output, float *hn, float *cn);
 
 /*
  * Backward (the forward is rerun inside, keeping its gates): gradients of a loss L given
@@ -50,11 +49,11 @@ al_status al_recurrent_forward(int cell, int B, int T, int I, int H, int layers,
  * for AL_LSTM only) and every parameter gradient through dparams, laid out like params (bias
  * entries must be non-NULL exactly when the params' biases are).
  */
-al_status al_recurrent_backward(int cell, int B, int T, int I, int H, int layers,
-                                int bidirectional, const float *x, const float *const *params,
-                                const float *h0, const float *c0, const float *doutput,
-                                const float *dhn, const float *dcn, float *dx,
-                                float *const *dparams, float *dh0, float *dc0);
+al_status al_recurrent_backward(int cell, int B, int T, int I, int H, int layers, int bidirectional,
+                                const float *x, const float *const *params, const float *h0,
+                                const float *c0, const float *doutput, const float *dhn,
+                                const float *dcn, float *dx, float *const *dparams, float *dh0,
+                                float *dc0);
 
 #ifdef __cplusplus
 }

@@ -38,7 +38,8 @@ extern "C" {
 #define AL_SAFETENSORS_MAX_NAME 1024          /* bytes in a tensor name or metadata key (UTF-8) */
 #define AL_SAFETENSORS_MAX_RANK 8             /* dimensions per tensor */
 #define AL_SAFETENSORS_MAX_NUMEL 2147483647   /* elements per tensor: 2^31 - 1, as everywhere */
-#define AL_SAFETENSORS_ERR_CAP 256            /* a message buffer this size is never truncated
+#define AL_SAFETENSORS_ERR_CAP                                                                     \
+    256 /* a message buffer this size is never truncated
                                                  except for names, which are cut to 64 bytes */
 
 typedef struct al_safetensors al_safetensors;
@@ -51,8 +52,8 @@ typedef struct al_safetensors al_safetensors;
  * AL_ERR_OVERFLOW (a shape of 2^31 or more elements), AL_ERR_NONFINITE (a NaN or Inf weight),
  * AL_ERR_NOMEM, AL_ERR_ARGUMENT (a NULL pointer).
  */
-al_status al_safetensors_open(const uint8_t *bytes, size_t len, al_safetensors **out,
-                              char *err, size_t err_cap);
+al_status al_safetensors_open(const uint8_t *bytes, size_t len, al_safetensors **out, char *err,
+                              size_t err_cap);
 void al_safetensors_free(al_safetensors *st);
 
 /* Tensors, in header order: i in [0, count). Bad i or NULL st: NULL / -1. */
@@ -61,7 +62,7 @@ const char *al_safetensors_name(const al_safetensors *st, int i);
 const char *al_safetensors_dtype(const al_safetensors *st, int i); /* "F32", "F16" or "BF16" */
 int al_safetensors_rank(const al_safetensors *st, int i);          /* 0 for a scalar */
 int al_safetensors_dim(const al_safetensors *st, int i, int axis); /* >= 0; 0 is legal */
-int al_safetensors_numel(const al_safetensors *st, int i);         /* product of dims; 1 at rank 0 */
+int al_safetensors_numel(const al_safetensors *st, int i); /* product of dims; 1 at rank 0 */
 /* The index of the tensor called name, or -1. */
 int al_safetensors_find(const al_safetensors *st, const char *name);
 /* out [n] = tensor i as float32 (n must equal its numel; n = 0 needs no out). Unaligned data is

@@ -17,20 +17,20 @@
 
 struct al_trainer {
     al_model *m;
-    size_t n;          /* weights */
-    float *grad;       /* [n] */
-    float *m1, *m2;    /* [n] Adam moments, or m1 the SGD momentum buffer (m2 NULL) */
+    size_t n;       /* weights */
+    float *grad;    /* [n] */
+    float *m1, *m2; /* [n] Adam moments, or m1 the SGD momentum buffer (m2 NULL) */
     int optimizer;
     float lr, momentum, weight_decay, clip;
-    float norm;        /* the last gradient's norm before clipping */
+    float norm; /* the last gradient's norm before clipping */
     long steps;
 };
 
 float *al_model_weights(al_model *m) { return m ? m->weights : NULL; }
 int al_model_weight_count(const al_model *m) { return m ? (int)m->n_weights : -1; }
 
-al_status al_model_create(const char *config, size_t len, uint32_t seed, al_model **out,
-                          char *err, size_t errlen)
+al_status al_model_create(const char *config, size_t len, uint32_t seed, al_model **out, char *err,
+                          size_t errlen)
 {
     if (err && errlen) err[0] = 0;
     if (!out) return al_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_create: out is NULL");
@@ -88,7 +88,8 @@ al_status al_model_create(const char *config, size_t len, uint32_t seed, al_mode
         al_tensor_list *l = (al_tensor_list *)blk;
         st = A->parse(&cfg, blk + head, l, err, errlen);
         double total = 0;
-        for (int k = 0; k < l->n; k++) total += (double)l->t[k].dim[0] * (l->t[k].rank == 2 ? l->t[k].dim[1] : 1);
+        for (int k = 0; k < l->n; k++)
+            total += (double)l->t[k].dim[0] * (l->t[k].rank == 2 ? l->t[k].dim[1] : 1);
         al_free(blk);
         if (st != AL_OK) {
             al_free(text);
@@ -208,9 +209,9 @@ al_status al_trainer_gradient(al_trainer *t, const int32_t *src, const int32_t *
     double sum = 0.0;
     for (int b = 0; b < B; b++) {
         double nll;
-        al_status st = A->backward(impl, t->m->weights, t->grad, src + (size_t)b * S_max,
-                                   src_len[b], T_max > 0 ? tgt + (size_t)b * T_max : NULL,
-                                   tgt_len[b], scale, &nll);
+        al_status st =
+            A->backward(impl, t->m->weights, t->grad, src + (size_t)b * S_max, src_len[b],
+                        T_max > 0 ? tgt + (size_t)b * T_max : NULL, tgt_len[b], scale, &nll);
         if (st != AL_OK) return st;
         sum += nll;
     }
@@ -220,8 +221,7 @@ al_status al_trainer_gradient(al_trainer *t, const int32_t *src, const int32_t *
 }
 
 al_status al_trainer_step(al_trainer *t, const int32_t *src, const int32_t *src_len, int S_max,
-                          const int32_t *tgt, const int32_t *tgt_len, int T_max, int B,
-                          float *loss)
+                          const int32_t *tgt, const int32_t *tgt_len, int T_max, int B, float *loss)
 {
     al_status st = al_trainer_gradient(t, src, src_len, S_max, tgt, tgt_len, T_max, B, loss);
     if (st != AL_OK) return st;

@@ -13,8 +13,8 @@
 /* ------------------------------------------------------------------ SDPA backward */
 
 al_status al_sdpa_backward(float *dq, float *dk, float *dv, const float *dout, const float *datt,
-                           const float *att, const float *q, const float *k, const float *v,
-                           int B, int H, int T, int S, int D, int Dv, float scale,
+                           const float *att, const float *q, const float *k, const float *v, int B,
+                           int H, int T, int S, int D, int Dv, float scale,
                            const uint8_t *key_padding_mask, int causal)
 {
     if (!dq || !dk || !dv || !q || !k || !v) return AL_ERR_ARGUMENT;
@@ -32,12 +32,11 @@ al_status al_sdpa_backward(float *dq, float *dk, float *dv, const float *dout, c
         const uint8_t *mask = key_padding_mask ? key_padding_mask + (long)b * S : NULL;
         for (int h = 0; h < H; h++) {
             long head = (long)b * H + h;
-            al_sdpa_backward_kernel(dq + head * T * D, dk + head * S * D, dv + head * S * Dv,
-                                    dout ? dout + head * T * Dv : NULL,
-                                    datt ? datt + head * T * S : NULL,
-                                    att ? att + head * T * S : NULL,
-                                    q + head * T * D, k + head * S * D, v + head * S * Dv,
-                                    T, S, D, Dv, scale, mask, causal != 0, scratch);
+            al_sdpa_backward_kernel(
+                dq + head * T * D, dk + head * S * D, dv + head * S * Dv,
+                dout ? dout + head * T * Dv : NULL, datt ? datt + head * T * S : NULL,
+                att ? att + head * T * S : NULL, q + head * T * D, k + head * S * D,
+                v + head * S * Dv, T, S, D, Dv, scale, mask, causal != 0, scratch);
         }
     }
     al_free(scratch);
@@ -47,8 +46,7 @@ al_status al_sdpa_backward(float *dq, float *dk, float *dv, const float *dout, c
 /* ------------------------------------------------------------------ multi-head attention */
 
 static al_status mha_check(const float *query, const float *key, const float *value,
-                           const float *w_in, const float *w_out, int B, int T, int S, int E,
-                           int H)
+                           const float *w_in, const float *w_out, int B, int T, int S, int E, int H)
 {
     if (!query || !key || !value || !w_in || !w_out) return AL_ERR_ARGUMENT;
     if (H < 1) return AL_ERR_ARGUMENT;
@@ -61,10 +59,9 @@ static al_status mha_check(const float *query, const float *key, const float *va
 }
 
 al_status al_mha_forward(float *out, float *att, const float *query, const float *key,
-                         const float *value, const float *in_proj_weight,
-                         const float *in_proj_bias, const float *out_proj_weight,
-                         const float *out_proj_bias, int B, int T, int S, int E, int H,
-                         const uint8_t *key_padding_mask, int causal)
+                         const float *value, const float *in_proj_weight, const float *in_proj_bias,
+                         const float *out_proj_weight, const float *out_proj_bias, int B, int T,
+                         int S, int E, int H, const uint8_t *key_padding_mask, int causal)
 {
     if (!out) return AL_ERR_ARGUMENT;
     al_status st = mha_check(query, key, value, in_proj_weight, out_proj_weight, B, T, S, E, H);
@@ -76,11 +73,10 @@ al_status al_mha_forward(float *out, float *att, const float *query, const float
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
         al_attn_mha_forward(out + (long)b * T * E, att ? att + (long)b * H * T * S : scratch + fwd,
-                            query + (long)b * T * E, key + (long)b * S * E,
-                            value + (long)b * S * E, in_proj_weight, in_proj_bias,
-                            out_proj_weight, out_proj_bias, T, S, E, H,
-                            key_padding_mask ? key_padding_mask + (long)b * S : NULL, causal != 0,
-                            scratch);
+                            query + (long)b * T * E, key + (long)b * S * E, value + (long)b * S * E,
+                            in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias, T, S, E,
+                            H, key_padding_mask ? key_padding_mask + (long)b * S : NULL,
+                            causal != 0, scratch);
     }
     al_free(scratch);
     return AL_OK;
@@ -94,8 +90,10 @@ al_status al_mha_backward(float *dquery, float *dkey, float *dvalue, float *din_
                           const float *out_proj_bias, int B, int T, int S, int E, int H,
                           const uint8_t *key_padding_mask, int causal)
 {
-    if (!dquery || !dkey || !dvalue || !din_proj_weight || !dout_proj_weight) return AL_ERR_ARGUMENT;
-    if ((in_proj_bias && !din_proj_bias) || (out_proj_bias && !dout_proj_bias)) return AL_ERR_ARGUMENT;
+    if (!dquery || !dkey || !dvalue || !din_proj_weight || !dout_proj_weight)
+        return AL_ERR_ARGUMENT;
+    if ((in_proj_bias && !din_proj_bias) || (out_proj_bias && !dout_proj_bias))
+        return AL_ERR_ARGUMENT;
     al_status st = mha_check(query, key, value, in_proj_weight, out_proj_weight, B, T, S, E, H);
     if (st != AL_OK) return st;
     long need = al_attn_mha_backward_scratch_floats(T, S, E, H);
@@ -103,17 +101,14 @@ al_status al_mha_backward(float *dquery, float *dkey, float *dvalue, float *din_
     float *scratch = al_alloc_floats(need, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
-        al_attn_mha_backward(dquery + (long)b * T * E, dkey + (long)b * S * E,
-                             dvalue + (long)b * S * E, din_proj_weight,
-                             in_proj_bias ? din_proj_bias : NULL, dout_proj_weight,
-                             out_proj_bias ? dout_proj_bias : NULL,
-                             dout ? dout + (long)b * T * E : NULL,
-                             datt ? datt + (long)b * H * T * S : NULL,
-                             query + (long)b * T * E, key + (long)b * S * E,
-                             value + (long)b * S * E, in_proj_weight, in_proj_bias,
-                             out_proj_weight, out_proj_bias, T, S, E, H,
-                             key_padding_mask ? key_padding_mask + (long)b * S : NULL,
-                             causal != 0, scratch);
+        al_attn_mha_backward(
+            dquery + (long)b * T * E, dkey + (long)b * S * E, dvalue + (long)b * S * E,
+            din_proj_weight, in_proj_bias ? din_proj_bias : NULL, dout_proj_weight,
+            out_proj_bias ? dout_proj_bias : NULL, dout ? dout + (long)b * T * E : NULL,
+            datt ? datt + (long)b * H * T * S : NULL, query + (long)b * T * E,
+            key + (long)b * S * E, value + (long)b * S * E, in_proj_weight, in_proj_bias,
+            out_proj_weight, out_proj_bias, T, S, E, H,
+            key_padding_mask ? key_padding_mask + (long)b * S : NULL, causal != 0, scratch);
     }
     al_free(scratch);
     return AL_OK;
@@ -121,9 +116,9 @@ al_status al_mha_backward(float *dquery, float *dkey, float *dvalue, float *din_
 
 /* ------------------------------------------------------------------ relative position */
 
-static al_status relpos_check(const float *x, const float *w_q, const float *w_k,
-                              const float *w_v, const float *rel_k, const float *rel_v, int B,
-                              int n, int d, int dz, int H, int k)
+static al_status relpos_check(const float *x, const float *w_q, const float *w_k, const float *w_v,
+                              const float *rel_k, const float *rel_v, int B, int n, int d, int dz,
+                              int H, int k)
 {
     if (!x || !w_q || !w_k || !w_v || !rel_k || !rel_v) return AL_ERR_ARGUMENT;
     if (H < 1 || k < 0) return AL_ERR_ARGUMENT;
@@ -151,10 +146,10 @@ al_status al_relpos_forward(float *out, float *att, const float *x, const float 
     float *scratch = al_alloc_floats(need, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
-        al_attn_relpos_forward(out + (long)b * n * dz, att ? att + (long)b * H * n * n : scratch + fwd,
-                               x + (long)b * n * d, w_q, w_k, w_v, rel_k, rel_v, n, d, dz, H, k,
-                               key_padding_mask ? key_padding_mask + (long)b * n : NULL,
-                               causal != 0, scratch);
+        al_attn_relpos_forward(
+            out + (long)b * n * dz, att ? att + (long)b * H * n * n : scratch + fwd,
+            x + (long)b * n * d, w_q, w_k, w_v, rel_k, rel_v, n, d, dz, H, k,
+            key_padding_mask ? key_padding_mask + (long)b * n : NULL, causal != 0, scratch);
     }
     al_free(scratch);
     return AL_OK;
@@ -174,12 +169,11 @@ al_status al_relpos_backward(float *dx, float *dw_q, float *dw_k, float *dw_v, f
     float *scratch = al_alloc_floats(need, NULL);
     if (!scratch) return AL_ERR_NOMEM;
     for (int b = 0; b < B; b++) {
-        al_attn_relpos_backward(dx + (long)b * n * d, dw_q, dw_k, dw_v, drel_k, drel_v,
-                                dout ? dout + (long)b * n * dz : NULL,
-                                datt ? datt + (long)b * H * n * n : NULL, x + (long)b * n * d,
-                                w_q, w_k, w_v, rel_k, rel_v, n, d, dz, H, k,
-                                key_padding_mask ? key_padding_mask + (long)b * n : NULL,
-                                causal != 0, scratch);
+        al_attn_relpos_backward(
+            dx + (long)b * n * d, dw_q, dw_k, dw_v, drel_k, drel_v,
+            dout ? dout + (long)b * n * dz : NULL, datt ? datt + (long)b * H * n * n : NULL,
+            x + (long)b * n * d, w_q, w_k, w_v, rel_k, rel_v, n, d, dz, H, k,
+            key_padding_mask ? key_padding_mask + (long)b * n : NULL, causal != 0, scratch);
     }
     al_free(scratch);
     return AL_OK;

@@ -44,8 +44,8 @@ extern "C" {
  * weights, or NULL to recompute them.
  */
 al_status al_sdpa_backward(float *dq, float *dk, float *dv, const float *dout, const float *datt,
-                           const float *att, const float *q, const float *k, const float *v,
-                           int B, int H, int T, int S, int D, int Dv, float scale,
+                           const float *att, const float *q, const float *k, const float *v, int B,
+                           int H, int T, int S, int D, int Dv, float scale,
                            const uint8_t *key_padding_mask, int causal);
 
 /*
@@ -55,10 +55,9 @@ al_status al_sdpa_backward(float *dq, float *dk, float *dv, const float *dout, c
  *   out_proj_weight [E,E], out_proj_bias [E] or NULL, key_padding_mask [B,S] or NULL.
  */
 al_status al_mha_forward(float *out, float *att, const float *query, const float *key,
-                         const float *value, const float *in_proj_weight,
-                         const float *in_proj_bias, const float *out_proj_weight,
-                         const float *out_proj_bias, int B, int T, int S, int E, int H,
-                         const uint8_t *key_padding_mask, int causal);
+                         const float *value, const float *in_proj_weight, const float *in_proj_bias,
+                         const float *out_proj_weight, const float *out_proj_bias, int B, int T,
+                         int S, int E, int H, const uint8_t *key_padding_mask, int causal);
 /* dquery/dkey/dvalue (input shapes), din_proj_weight [3E,E], din_proj_bias [3E],
  * dout_proj_weight [E,E], dout_proj_bias [E], all +=, from dout [B,T,E] and datt [B,H,T,S]. */
 al_status al_mha_backward(float *dquery, float *dkey, float *dvalue, float *din_proj_weight,

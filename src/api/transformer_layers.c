@@ -19,9 +19,8 @@ static int used(int i, int dec)
            i != AL_TL_NORM3_WEIGHT && i != AL_TL_NORM3_BIAS;
 }
 
-static al_status check_layer(const float *x, const float *memory, const float *const *params,
-                             int B, int T, int S, int E, int F, int H, int activation, float eps,
-                             int dec)
+static al_status check_layer(const float *x, const float *memory, const float *const *params, int B,
+                             int T, int S, int E, int F, int H, int activation, float eps, int dec)
 {
     if (!x || !params || (dec && !memory)) return AL_ERR_ARGUMENT;
     for (int i = 0; i < AL_TL_NUM_PARAMS; i++)
@@ -71,10 +70,9 @@ static al_tl_grads to_grads(float *const *p, int dec)
 
 /* The forward of either layer (memory NULL: encoder). */
 static al_status layer_forward(float *out, float *self_att, float *cross_att, const float *x,
-                               const float *memory, const float *const *params, int B, int T,
-                               int S, int E, int F, int H, int norm_first, int activation,
-                               int causal, const uint8_t *self_mask, const uint8_t *mem_mask,
-                               float eps)
+                               const float *memory, const float *const *params, int B, int T, int S,
+                               int E, int F, int H, int norm_first, int activation, int causal,
+                               const uint8_t *self_mask, const uint8_t *mem_mask, float eps)
 {
     int dec = memory != NULL;
     if (!dec) S = 1;
@@ -98,12 +96,12 @@ static al_status layer_forward(float *out, float *self_att, float *cross_att, co
     return AL_OK;
 }
 
-static al_status layer_backward(float *dx, float *dmemory, float *const *dparams,
-                                const float *dout, const float *dself_att,
-                                const float *dcross_att, const float *x, const float *memory,
-                                const float *const *params, int B, int T, int S, int E, int F,
-                                int H, int norm_first, int activation, int causal,
-                                const uint8_t *self_mask, const uint8_t *mem_mask, float eps)
+static al_status layer_backward(float *dx, float *dmemory, float *const *dparams, const float *dout,
+                                const float *dself_att, const float *dcross_att, const float *x,
+                                const float *memory, const float *const *params, int B, int T,
+                                int S, int E, int F, int H, int norm_first, int activation,
+                                int causal, const uint8_t *self_mask, const uint8_t *mem_mask,
+                                float eps)
 {
     int dec = memory != NULL;
     if (!dec) S = 1;
@@ -143,8 +141,8 @@ al_status al_transformer_encoder_forward(float *out, float *att, const float *x,
     if (!out) return AL_ERR_ARGUMENT;
     al_status st = check_layer(x, NULL, params, B, T, 1, E, F, H, activation, eps, 0);
     if (st != AL_OK) return st;
-    return layer_forward(out, att, NULL, x, NULL, params, B, T, 1, E, F, H, norm_first,
-                         activation, causal, key_padding_mask, NULL, eps);
+    return layer_forward(out, att, NULL, x, NULL, params, B, T, 1, E, F, H, norm_first, activation,
+                         causal, key_padding_mask, NULL, eps);
 }
 
 al_status al_transformer_encoder_backward(float *dx, float *const *dparams, const float *dout,
@@ -174,14 +172,11 @@ al_status al_transformer_decoder_forward(float *out, float *self_att, float *cro
                          activation, causal, tgt_key_padding_mask, memory_key_padding_mask, eps);
 }
 
-al_status al_transformer_decoder_backward(float *dx, float *dmemory, float *const *dparams,
-                                          const float *dout, const float *dself_att,
-                                          const float *dcross_att, const float *x,
-                                          const float *memory, const float *const *params,
-                                          int B, int T, int S, int E, int F, int H,
-                                          int norm_first, int activation, int causal,
-                                          const uint8_t *tgt_key_padding_mask,
-                                          const uint8_t *memory_key_padding_mask, float eps)
+al_status al_transformer_decoder_backward(
+    float *dx, float *dmemory, float *const *dparams, const float *dout, const float *dself_att,
+    const float *dcross_att, const float *x, const float *memory, const float *const *params, int B,
+    int T, int S, int E, int F, int H, int norm_first, int activation, int causal,
+    const uint8_t *tgt_key_padding_mask, const uint8_t *memory_key_padding_mask, float eps)
 {
     if (!dx || !dmemory || !grads_ok(dparams, 1)) return AL_ERR_ARGUMENT;
     al_status st = check_layer(x, memory, params, B, T, S, E, F, H, activation, eps, 1);

@@ -97,14 +97,11 @@ al_status al_transformer_decoder_forward(float *out, float *self_att, float *cro
                                          const uint8_t *memory_key_padding_mask, float eps);
 /* dx [B,T,E] +=, dmemory [B,S,E] +=, dparams[i] += (all 18), from dout [B,T,E],
  * dself_att [B,H,T,T] and dcross_att [B,H,T,S]. */
-al_status al_transformer_decoder_backward(float *dx, float *dmemory, float *const *dparams,
-                                          const float *dout, const float *dself_att,
-                                          const float *dcross_att, const float *x,
-                                          const float *memory, const float *const *params,
-                                          int B, int T, int S, int E, int F, int H,
-                                          int norm_first, int activation, int causal,
-                                          const uint8_t *tgt_key_padding_mask,
-                                          const uint8_t *memory_key_padding_mask, float eps);
+al_status al_transformer_decoder_backward(
+    float *dx, float *dmemory, float *const *dparams, const float *dout, const float *dself_att,
+    const float *dcross_att, const float *x, const float *memory, const float *const *params, int B,
+    int T, int S, int E, int F, int H, int norm_first, int activation, int causal,
+    const uint8_t *tgt_key_padding_mask, const uint8_t *memory_key_padding_mask, float eps);
 
 #ifdef __cplusplus
 }

@@ -15,16 +15,22 @@ static size_t utf8_seq(const uint8_t *s, size_t n)
     if (c < 0x80) return 1;
     size_t len;
     uint8_t lo = 0x80, hi = 0xBF; /* range of the second byte */
-    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2;
     else if (c >= 0xE0 && c <= 0xEF) {
         len = 3;
-        if (c == 0xE0) lo = 0xA0;      /* no overlongs */
-        else if (c == 0xED) hi = 0x9F; /* no UTF-16 surrogates */
+        if (c == 0xE0)
+            lo = 0xA0; /* no overlongs */
+        else if (c == 0xED)
+            hi = 0x9F; /* no UTF-16 surrogates */
     } else if (c >= 0xF0 && c <= 0xF4) {
         len = 4;
-        if (c == 0xF0) lo = 0x90;      /* no overlongs */
-        else if (c == 0xF4) hi = 0x8F; /* nothing above U+10FFFF */
-    } else return 0;
+        if (c == 0xF0)
+            lo = 0x90; /* no overlongs */
+        else if (c == 0xF4)
+            hi = 0x8F; /* nothing above U+10FFFF */
+    } else
+        return 0;
     if (n < len) return 0;
     if (s[1] < lo || s[1] > hi) return 0;
     for (size_t k = 2; k < len; k++)
@@ -56,10 +62,14 @@ static int hex4(const uint8_t *s, size_t n, size_t i, unsigned *out)
     for (int k = 0; k < 4; k++) {
         int c = s[i + k];
         v <<= 4;
-        if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
-        else return -1;
+        if (c >= '0' && c <= '9')
+            v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= (unsigned)(c - 'A' + 10);
+        else
+            return -1;
     }
     *out = v;
     return 0;
@@ -70,28 +80,43 @@ static const char *scan_string(const uint8_t *s, size_t n, size_t *i)
 {
     size_t k = *i + 1;
     for (;;) {
-        if (k >= n) { *i = k; return "unterminated string"; }
+        if (k >= n) {
+            *i = k;
+            return "unterminated string";
+        }
         uint8_t c = s[k];
         if (c == '"') break;
-        if (c < 0x20) { *i = k; return "control character in a string (escape it)"; }
+        if (c < 0x20) {
+            *i = k;
+            return "control character in a string (escape it)";
+        }
         if (c == '\\') {
-            if (k + 1 >= n) { *i = k; return "unterminated string"; }
+            if (k + 1 >= n) {
+                *i = k;
+                return "unterminated string";
+            }
             uint8_t e = s[k + 1];
             if (e == 'u') {
                 unsigned u, u2;
-                if (hex4(s, n, k + 2, &u)) { *i = k; return "bad \\u escape (needs 4 hex digits)"; }
+                if (hex4(s, n, k + 2, &u)) {
+                    *i = k;
+                    return "bad \\u escape (needs 4 hex digits)";
+                }
                 k += 6;
-                if (u >= 0xDC00 && u <= 0xDFFF) { *i = k - 6; return "lone low surrogate \\u escape"; }
+                if (u >= 0xDC00 && u <= 0xDFFF) {
+                    *i = k - 6;
+                    return "lone low surrogate \\u escape";
+                }
                 if (u >= 0xD800 && u <= 0xDBFF) {
-                    if (n - k < 6 || s[k] != '\\' || s[k + 1] != 'u' || hex4(s, n, k + 2, &u2)
-                        || u2 < 0xDC00 || u2 > 0xDFFF) {
+                    if (n - k < 6 || s[k] != '\\' || s[k + 1] != 'u' || hex4(s, n, k + 2, &u2) ||
+                        u2 < 0xDC00 || u2 > 0xDFFF) {
                         *i = k - 6;
                         return "high surrogate \\u escape not followed by a low surrogate";
                     }
                     k += 6;
                 }
-            } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n'
-                       || e == 'r' || e == 't') {
+            } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' ||
+                       e == 'r' || e == 't') {
                 k += 2;
             } else {
                 *i = k;
@@ -99,7 +124,10 @@ static const char *scan_string(const uint8_t *s, size_t n, size_t *i)
             }
         } else if (c >= 0x80) {
             size_t len = utf8_seq(s + k, n - k);
-            if (len == 0) { *i = k; return "invalid UTF-8 in a string"; }
+            if (len == 0) {
+                *i = k;
+                return "invalid UTF-8 in a string";
+            }
             k += len;
         } else {
             k++;
@@ -114,18 +142,29 @@ static const char *scan_number(const uint8_t *s, size_t n, size_t *i)
 {
     size_t k = *i;
     if (k < n && s[k] == '-') k++;
-    if (k >= n || !is_digit(s[k])) { *i = k; return "malformed number"; }
-    if (s[k] == '0') k++;
-    else while (k < n && is_digit(s[k])) k++;
+    if (k >= n || !is_digit(s[k])) {
+        *i = k;
+        return "malformed number";
+    }
+    if (s[k] == '0')
+        k++;
+    else
+        while (k < n && is_digit(s[k])) k++;
     if (k < n && s[k] == '.') {
         k++;
-        if (k >= n || !is_digit(s[k])) { *i = k; return "malformed number (digits must follow '.')"; }
+        if (k >= n || !is_digit(s[k])) {
+            *i = k;
+            return "malformed number (digits must follow '.')";
+        }
         while (k < n && is_digit(s[k])) k++;
     }
     if (k < n && (s[k] == 'e' || s[k] == 'E')) {
         k++;
         if (k < n && (s[k] == '+' || s[k] == '-')) k++;
-        if (k >= n || !is_digit(s[k])) { *i = k; return "malformed number (bad exponent)"; }
+        if (k >= n || !is_digit(s[k])) {
+            *i = k;
+            return "malformed number (bad exponent)";
+        }
         while (k < n && is_digit(s[k])) k++;
     }
     *i = k;
@@ -153,12 +192,20 @@ int json_validate(const char *text, size_t n, struct json_error *e)
     for (;;) {
         while (i < n && is_ws(s[i])) i++;
         if (state == VALUE) {
-            if (i >= n) { err = depth ? "unexpected end of text (truncated?)" : "empty document"; break; }
+            if (i >= n) {
+                err = depth ? "unexpected end of text (truncated?)" : "empty document";
+                break;
+            }
             uint8_t c = s[i];
             if (c == '{' || c == '[') {
-                if (depth >= JSON_MAX_DEPTH) { err = "nesting deeper than 64 levels"; break; }
-                if (c == '{') is_object |= (uint64_t)1 << depth;
-                else is_object &= ~((uint64_t)1 << depth);
+                if (depth >= JSON_MAX_DEPTH) {
+                    err = "nesting deeper than 64 levels";
+                    break;
+                }
+                if (c == '{')
+                    is_object |= (uint64_t)1 << depth;
+                else
+                    is_object &= ~((uint64_t)1 << depth);
                 depth++;
                 i++;
                 while (i < n && is_ws(s[i])) i++;
@@ -171,21 +218,36 @@ int json_validate(const char *text, size_t n, struct json_error *e)
                 }
                 continue;
             }
-            if (c == '"') err = scan_string(s, n, &i);
-            else if (c == '-' || is_digit(c)) err = scan_number(s, n, &i);
-            else if (c == 't') err = scan_literal(s, n, &i, "true") ? "bad literal (expected true)" : NULL;
-            else if (c == 'f') err = scan_literal(s, n, &i, "false") ? "bad literal (expected false)" : NULL;
-            else if (c == 'n') err = scan_literal(s, n, &i, "null") ? "bad literal (expected null)" : NULL;
-            else err = "unexpected character where a value was expected";
+            if (c == '"')
+                err = scan_string(s, n, &i);
+            else if (c == '-' || is_digit(c))
+                err = scan_number(s, n, &i);
+            else if (c == 't')
+                err = scan_literal(s, n, &i, "true") ? "bad literal (expected true)" : NULL;
+            else if (c == 'f')
+                err = scan_literal(s, n, &i, "false") ? "bad literal (expected false)" : NULL;
+            else if (c == 'n')
+                err = scan_literal(s, n, &i, "null") ? "bad literal (expected null)" : NULL;
+            else
+                err = "unexpected character where a value was expected";
             if (err) break;
             state = AFTER;
         } else if (state == KEY) {
-            if (i >= n) { err = "unexpected end of text (truncated?)"; break; }
-            if (s[i] != '"') { err = "expected a string key"; break; }
+            if (i >= n) {
+                err = "unexpected end of text (truncated?)";
+                break;
+            }
+            if (s[i] != '"') {
+                err = "expected a string key";
+                break;
+            }
             err = scan_string(s, n, &i);
             if (err) break;
             while (i < n && is_ws(s[i])) i++;
-            if (i >= n || s[i] != ':') { err = i >= n ? "unexpected end of text (truncated?)" : "expected ':' after a key"; break; }
+            if (i >= n || s[i] != ':') {
+                err = i >= n ? "unexpected end of text (truncated?)" : "expected ':' after a key";
+                break;
+            }
             i++;
             state = VALUE;
         } else { /* AFTER a value */
@@ -194,7 +256,10 @@ int json_validate(const char *text, size_t n, struct json_error *e)
                 break;
             }
             int obj = (int)((is_object >> (depth - 1)) & 1);
-            if (i >= n) { err = "unexpected end of text (truncated?)"; break; }
+            if (i >= n) {
+                err = "unexpected end of text (truncated?)";
+                break;
+            }
             if (s[i] == ',') {
                 i++;
                 state = obj ? KEY : VALUE;
@@ -238,7 +303,8 @@ const char *json_kind(const struct json_cursor *c)
     case '{': return "an object";
     case '[': return "an array";
     case '"': return "a string";
-    case 't': case 'f': return "a boolean";
+    case 't':
+    case 'f': return "a boolean";
     case 'n': return "null";
     case 0: return "nothing";
     default: return "a number";
@@ -250,9 +316,14 @@ static void put_utf8(char *out, size_t *k, unsigned u)
 {
     unsigned char b[4];
     size_t len;
-    if (u < 0x80) { b[0] = (unsigned char)u; len = 1; }
-    else if (u < 0x800) { b[0] = (unsigned char)(0xC0 | (u >> 6)); b[1] = (unsigned char)(0x80 | (u & 0x3F)); len = 2; }
-    else if (u < 0x10000) {
+    if (u < 0x80) {
+        b[0] = (unsigned char)u;
+        len = 1;
+    } else if (u < 0x800) {
+        b[0] = (unsigned char)(0xC0 | (u >> 6));
+        b[1] = (unsigned char)(0x80 | (u & 0x3F));
+        len = 2;
+    } else if (u < 0x10000) {
         b[0] = (unsigned char)(0xE0 | (u >> 12));
         b[1] = (unsigned char)(0x80 | ((u >> 6) & 0x3F));
         b[2] = (unsigned char)(0x80 | (u & 0x3F));
@@ -292,8 +363,8 @@ int json_string(struct json_cursor *c, char *out, const char **raw, size_t *raw_
                 i += 6;
                 if (u >= 0xD800 && u <= 0xDBFF) {
                     unsigned lo;
-                    if (n - i < 6 || s[i] != '\\' || s[i + 1] != 'u' || hex4(s, n, i + 2, &lo)
-                        || lo < 0xDC00 || lo > 0xDFFF)
+                    if (n - i < 6 || s[i] != '\\' || s[i + 1] != 'u' || hex4(s, n, i + 2, &lo) ||
+                        lo < 0xDC00 || lo > 0xDFFF)
                         return -1;
                     u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
                     i += 6;
@@ -376,7 +447,10 @@ int json_skip(struct json_cursor *c)
             c->i++;
         } else if (ch == 't' || ch == 'f' || ch == 'n') {
             size_t i = c->i;
-            if (scan_literal((const uint8_t *)c->s, c->n, &i, ch == 't' ? "true" : ch == 'f' ? "false" : "null"))
+            if (scan_literal((const uint8_t *)c->s, c->n, &i,
+                             ch == 't'   ? "true"
+                             : ch == 'f' ? "false"
+                                         : "null"))
                 return -1;
             c->i = i;
         } else {

@@ -40,20 +40,20 @@ struct dtype_info {
 
 /* Every dtype the safetensors reference knows (v0.4/0.5); attnlab loads the first three. */
 static const struct dtype_info DTYPES[] = {
-    { "F32", 4, 1 }, { "F16", 2, 1 }, { "BF16", 2, 1 },
-    { "F64", 8, 0 }, { "I64", 8, 0 }, { "I32", 4, 0 }, { "I16", 2, 0 }, { "I8", 1, 0 },
-    { "U64", 8, 0 }, { "U32", 4, 0 }, { "U16", 2, 0 }, { "U8", 1, 0 }, { "BOOL", 1, 0 },
-    { "F8_E4M3", 1, 0 }, { "F8_E5M2", 1, 0 }, { "F8_E8M0", 1, 0 }, { "F6_E2M3", 1, 0 },
-    { "F6_E3M2", 1, 0 }, { "F4", 1, 0 }, { "C64", 8, 0 },
+    { "F32", 4, 1 },     { "F16", 2, 1 },     { "BF16", 2, 1 },    { "F64", 8, 0 },
+    { "I64", 8, 0 },     { "I32", 4, 0 },     { "I16", 2, 0 },     { "I8", 1, 0 },
+    { "U64", 8, 0 },     { "U32", 4, 0 },     { "U16", 2, 0 },     { "U8", 1, 0 },
+    { "BOOL", 1, 0 },    { "F8_E4M3", 1, 0 }, { "F8_E5M2", 1, 0 }, { "F8_E8M0", 1, 0 },
+    { "F6_E2M3", 1, 0 }, { "F6_E3M2", 1, 0 }, { "F4", 1, 0 },      { "C64", 8, 0 },
 };
 #define N_DTYPES ((int)(sizeof(DTYPES) / sizeof(DTYPES[0])))
 enum { DT_F32 = 0, DT_F16 = 1, DT_BF16 = 2 };
 
 struct st_tensor {
-    const char *name;    /* NUL-terminated, decoded, in the handle's string pool */
-    const char *raw;     /* [raw_len] the name as written in the JSON (for messages) */
+    const char *name; /* NUL-terminated, decoded, in the handle's string pool */
+    const char *raw;  /* [raw_len] the name as written in the JSON (for messages) */
     size_t raw_len;
-    int dtype;           /* index into DTYPES */
+    int dtype; /* index into DTYPES */
     int rank;
     int32_t shape[AL_SAFETENSORS_MAX_RANK]; /* [rank] */
     int32_t numel;
@@ -65,7 +65,7 @@ struct st_meta {
 };
 
 struct al_safetensors {
-    const uint8_t *data;       /* [data_len] borrowed from the caller */
+    const uint8_t *data; /* [data_len] borrowed from the caller */
     uint64_t data_len;
     int n_tensors, n_meta;
     struct st_tensor *tensors; /* [n_tensors] header order */
@@ -94,11 +94,11 @@ static void m_q(al_msg *m, const char *raw, size_t n)
 /* ------------------------------------------------------------------ parsing */
 
 struct ctx {
-    struct json_cursor c;   /* over the header */
-    const uint8_t *data;    /* [data_len] */
+    struct json_cursor c; /* over the header */
+    const uint8_t *data;  /* [data_len] */
     uint64_t data_len;
     al_msg *m;
-    int fill;               /* 0: count and check; 1: fill st */
+    int fill; /* 0: count and check; 1: fill st */
     /* counted in pass 0 */
     uint64_t n_tensors, n_meta, str_bytes;
     /* filled in pass 1 */
@@ -114,8 +114,8 @@ static void m_tensor(struct ctx *x, const char *raw, size_t n)
 }
 
 /* Decode the string at the cursor into the pool (fill pass) or just measure it. */
-static int read_string(struct ctx *x, const char **raw, size_t *raw_len, size_t *len,
-                       int *nul, const char **stored)
+static int read_string(struct ctx *x, const char **raw, size_t *raw_len, size_t *len, int *nul,
+                       const char **stored)
 {
     char *out = x->fill ? x->st->pool + x->pool_used : NULL;
     if (json_string(&x->c, out, raw, raw_len, len, nul)) return -1;
@@ -232,8 +232,10 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
                 al_msg_str(m, "malformed entry");
                 return AL_ERR_FORMAT;
             }
-            int f = !strcmp(key, "dtype") ? F_DTYPE : !strcmp(key, "shape") ? F_SHAPE
-                  : !strcmp(key, "data_offsets") ? F_OFFSETS : 0;
+            int f = !strcmp(key, "dtype")          ? F_DTYPE
+                    : !strcmp(key, "shape")        ? F_SHAPE
+                    : !strcmp(key, "data_offsets") ? F_OFFSETS
+                                                   : 0;
             if (f == 0 || (seen & f)) {
                 m_tensor(x, raw, raw_len);
                 al_msg_str(m, f ? "duplicate field " : "unknown field ");
@@ -266,7 +268,8 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
                     m_tensor(x, raw, raw_len);
                     al_msg_str(m, "dtype ");
                     al_msg_str(m, DTYPES[dtype].name);
-                    al_msg_str(m, " is not supported (attnlab loads F32, F16 and BF16; convert the file)");
+                    al_msg_str(
+                        m, " is not supported (attnlab loads F32, F16 and BF16; convert the file)");
                     return AL_ERR_UNSUPPORTED;
                 }
             } else {
@@ -275,7 +278,7 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
                     m_tensor(x, raw, raw_len);
                     al_msg_str(m, what);
                     al_msg_str(m, f == F_SHAPE ? " must be an array of integers, found "
-                                        : " must be an array [begin, end], found ");
+                                               : " must be an array [begin, end], found ");
                     al_msg_str(m, json_kind(&x->c));
                     return AL_ERR_FORMAT;
                 }
@@ -287,15 +290,18 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
                         size_t nlen;
                         uint64_t v;
                         json_ws(&x->c);
-                        int is_num = json_peek(&x->c) == '-'
-                                     || (json_peek(&x->c) >= '0' && json_peek(&x->c) <= '9');
-                        if (!is_num || json_number(&x->c, &nraw, &nlen) || json_u53(nraw, nlen, &v)) {
+                        int is_num = json_peek(&x->c) == '-' ||
+                                     (json_peek(&x->c) >= '0' && json_peek(&x->c) <= '9');
+                        if (!is_num || json_number(&x->c, &nraw, &nlen) ||
+                            json_u53(nraw, nlen, &v)) {
                             m_tensor(x, raw, raw_len);
                             al_msg_str(m, f == F_SHAPE ? "shape[" : "data_offsets[");
                             al_msg_uint(m, (uint64_t)count);
                             al_msg_str(m, "] is ");
-                            if (is_num) m_q(m, nraw, nlen);
-                            else al_msg_str(m, json_kind(&x->c));
+                            if (is_num)
+                                m_q(m, nraw, nlen);
+                            else
+                                al_msg_str(m, json_kind(&x->c));
                             al_msg_str(m, ", not an integer in [0, 2^53]");
                             return AL_ERR_FORMAT;
                         }
@@ -333,7 +339,9 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
     if (seen != (F_DTYPE | F_SHAPE | F_OFFSETS)) {
         m_tensor(x, raw, raw_len);
         al_msg_str(m, "missing ");
-        al_msg_str(m, !(seen & F_DTYPE) ? "\"dtype\"" : !(seen & F_SHAPE) ? "\"shape\"" : "\"data_offsets\"");
+        al_msg_str(m, !(seen & F_DTYPE)   ? "\"dtype\""
+                      : !(seen & F_SHAPE) ? "\"shape\""
+                                          : "\"data_offsets\"");
         return AL_ERR_FORMAT;
     }
 
@@ -347,7 +355,8 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
             m_tensor(x, raw, raw_len);
             al_msg_str(m, "shape ");
             m_shape(m, dims, rank);
-            al_msg_str(m, zero ? " has a dimension over 2^31 - 1" : " has more than 2^31 - 1 elements");
+            al_msg_str(m, zero ? " has a dimension over 2^31 - 1"
+                               : " has more than 2^31 - 1 elements");
             return AL_ERR_OVERFLOW;
         }
         if (!zero) numel *= dims[d];
@@ -355,8 +364,9 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
     if (zero) numel = 0;
 
     uint64_t need = numel * (uint64_t)DTYPES[dtype].size;
-    const char *bad = off[1] < off[0] ? "end before begin"
-                    : off[1] > x->data_len ? "past the end of the data buffer" : NULL;
+    const char *bad = off[1] < off[0]        ? "end before begin"
+                      : off[1] > x->data_len ? "past the end of the data buffer"
+                                             : NULL;
     if (bad || off[1] - off[0] != need) {
         m_tensor(x, raw, raw_len);
         al_msg_str(m, "data_offsets [");
@@ -422,7 +432,8 @@ static al_status parse_metadata(struct ctx *x)
         if (nul || len > AL_SAFETENSORS_MAX_NAME) {
             al_msg_str(m, "__metadata__ key ");
             m_q(m, raw, raw_len);
-            al_msg_str(m, nul ? " contains a NUL character (\\u0000)" : " is over attnlab's cap of 1024 bytes");
+            al_msg_str(m, nul ? " contains a NUL character (\\u0000)"
+                              : " is over attnlab's cap of 1024 bytes");
             return len > AL_SAFETENSORS_MAX_NAME ? AL_ERR_UNSUPPORTED : AL_ERR_FORMAT;
         }
         if (json_peek(&x->c) != '"') {
@@ -496,17 +507,20 @@ static al_status parse(struct ctx *x)
 
 static int by_name(const void *a, const void *b)
 {
-    return strcmp((*(const struct st_tensor *const *)a)->name, (*(const struct st_tensor *const *)b)->name);
+    return strcmp((*(const struct st_tensor *const *)a)->name,
+                  (*(const struct st_tensor *const *)b)->name);
 }
 
 static int by_key(const void *a, const void *b)
 {
-    return strcmp((*(const struct st_meta *const *)a)->key, (*(const struct st_meta *const *)b)->key);
+    return strcmp((*(const struct st_meta *const *)a)->key,
+                  (*(const struct st_meta *const *)b)->key);
 }
 
 static int by_offset(const void *a, const void *b)
 {
-    const struct st_tensor *p = *(const struct st_tensor *const *)a, *q = *(const struct st_tensor *const *)b;
+    const struct st_tensor *p = *(const struct st_tensor *const *)a,
+                           *q = *(const struct st_tensor *const *)b;
     if (p->begin != q->begin) return p->begin < q->begin ? -1 : 1;
     if (p->end != q->end) return p->end < q->end ? -1 : 1;
     return 0;
@@ -598,10 +612,10 @@ static int sniff(const uint8_t *b, size_t len, al_msg *m)
     size_t n = 0;
     while (i + n < len && n < 24 && b[i + n] >= 0x20 && b[i + n] < 0x7F) n++;
     al_msg_str(m, b[i] == '<' ? "this looks like an HTML page, not safetensors (it starts "
-                       : "this looks like JSON text, not safetensors (it starts ");
+                              : "this looks like JSON text, not safetensors (it starts ");
     m_q(m, (const char *)b + i, n);
     al_msg_str(m, b[i] == '<' ? "): check the URL, the server's error page is not a model"
-                       : "): a safetensors file starts with an 8-byte header length");
+                              : "): a safetensors file starts with an 8-byte header length");
     return 1;
 }
 
@@ -625,9 +639,12 @@ static al_status open_checked(const uint8_t *bytes, size_t len, al_safetensors *
         if (sniff(bytes, len, m)) return AL_ERR_FORMAT;
         al_msg_str(m, "header length ");
         al_msg_uint(m, n);
-        if (n == UINT64_MAX) al_msg_str(m, " (2^64 - 1, all bits set)");
-        else if (n >= (uint64_t)1 << 53) al_msg_str(m, " (>= 2^53)");
-        else if (n >= (uint64_t)1 << 32) al_msg_str(m, " (>= 2^32)");
+        if (n == UINT64_MAX)
+            al_msg_str(m, " (2^64 - 1, all bits set)");
+        else if (n >= (uint64_t)1 << 53)
+            al_msg_str(m, " (>= 2^53)");
+        else if (n >= (uint64_t)1 << 32)
+            al_msg_str(m, " (>= 2^32)");
         al_msg_str(m, " is larger than the ");
         al_msg_uint(m, after);
         al_msg_str(m, " bytes after it");
@@ -726,8 +743,8 @@ static al_status open_checked(const uint8_t *bytes, size_t len, al_safetensors *
     return AL_OK;
 }
 
-al_status al_safetensors_open(const uint8_t *bytes, size_t len, al_safetensors **out,
-                              char *err, size_t err_cap)
+al_status al_safetensors_open(const uint8_t *bytes, size_t len, al_safetensors **out, char *err,
+                              size_t err_cap)
 {
     al_msg m = { err, err_cap, 0 };
     if (err && err_cap) err[0] = 0;
@@ -799,7 +816,10 @@ static float f16_to_f32(unsigned h)
             bits = sign;
         } else { /* subnormal mant · 2^-24: shift until the implicit bit appears */
             uint32_t shift = 0;
-            while (!(mant & 0x400)) { mant <<= 1; shift++; }
+            while (!(mant & 0x400)) {
+                mant <<= 1;
+                shift++;
+            }
             bits = sign | ((113 - shift) << 23) | ((mant & 0x3FF) << 13);
         }
     } else if (e == 31) {
@@ -823,7 +843,8 @@ al_status al_safetensors_read_f32(const al_safetensors *st, int i, float *out, s
         uint32_t bits;
         if (t->dtype == DT_F32) { /* assembled bytewise: any alignment, any host byte order */
             const uint8_t *b = p + 4 * k;
-            bits = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+            bits =
+                (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
         } else {
             const uint8_t *b = p + 2 * k;
             unsigned h = (unsigned)b[0] | (unsigned)b[1] << 8;

@@ -10,15 +10,13 @@
 
 void al_tanh_forward(float *y, const float *x, int n)
 {
-    for (int i = 0; i < n; i++)
-        y[i] = tanhf(x[i]);
+    for (int i = 0; i < n; i++) y[i] = tanhf(x[i]);
 }
 
 void al_tanh_backward(float *dx, const float *y, const float *dy, int n)
 {
     /* y = tanh(x)  →  dy/dx = 1 − y² */
-    for (int i = 0; i < n; i++)
-        dx[i] += dy[i] * (1.0f - y[i] * y[i]);
+    for (int i = 0; i < n; i++) dx[i] += dy[i] * (1.0f - y[i] * y[i]);
 }
 
 void al_sigmoid_forward(float *y, const float *x, int n)
@@ -38,14 +36,12 @@ void al_sigmoid_forward(float *y, const float *x, int n)
 void al_sigmoid_backward(float *dx, const float *y, const float *dy, int n)
 {
     /* y = σ(x)  →  dy/dx = y (1 − y) */
-    for (int i = 0; i < n; i++)
-        dx[i] += dy[i] * y[i] * (1.0f - y[i]);
+    for (int i = 0; i < n; i++) dx[i] += dy[i] * y[i] * (1.0f - y[i]);
 }
 
 void al_relu_forward(float *y, const float *x, int n)
 {
-    for (int i = 0; i < n; i++)
-        y[i] = x[i] > 0.0f ? x[i] : 0.0f;
+    for (int i = 0; i < n; i++) y[i] = x[i] > 0.0f ? x[i] : 0.0f;
 }
 
 void al_relu_backward(float *dx, const float *x, const float *dy, int n)
@@ -58,8 +54,7 @@ void al_relu_backward(float *dx, const float *x, const float *dy, int n)
 void al_gelu_forward(float *y, const float *x, int n)
 {
     /* y = x · Φ(x), Φ(x) = ½ (1 + erf(x/√2)) */
-    for (int i = 0; i < n; i++)
-        y[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710678118654752f));
+    for (int i = 0; i < n; i++) y[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710678118654752f));
 }
 
 void al_gelu_backward(float *dx, const float *x, const float *dy, int n)

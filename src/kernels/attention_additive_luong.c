@@ -54,7 +54,6 @@ void al_additive_scores_scalar(float *e, float *t, const float *pre, const float
     }
 }
 
-
 /* A [M,N] (row stride lda) += alpha · x [M] yᵀ [N]: the outer products of the weight gradients. */
 static void ger(int M, int N, float alpha, const float *x, const float *y, float *A, int lda)
 {
@@ -73,9 +72,9 @@ static void additive_scores_forward(float *e, float *t, float *pre, const float 
 {
     al_sgemv(0, da, dq, 1.0f, W_q, ldq, q, 0.0f, pre); /* pre = W_q q */
     if (bias)
-        for (int a = 0; a < da; a++) pre[a] += bias[a]; /* pre += bias */
+        for (int a = 0; a < da; a++) pre[a] += bias[a];            /* pre += bias */
     al_sgemm(0, 1, n, da, dk, 1.0f, K, dk, W_k, ldk, 0.0f, t, da); /* hk = K W_kᵀ  [n,da] */
-    al_additive_scores(e, t, pre, t, v, n, da);                     /* e, t = tanh(pre + hk) */
+    al_additive_scores(e, t, pre, t, v, n, da);                    /* e, t = tanh(pre + hk) */
 }
 
 /*
@@ -101,9 +100,9 @@ static void additive_scores_backward(float *dq, float *dK, float *dW_q, float *d
     for (int j = 0; j < n; j++)
         for (int a = 0; a < da; a++) dpq[a] += t[(long)j * da + a];
     if (dbias)
-        for (int a = 0; a < da; a++) dbias[a] += dpq[a];        /* pre += bias */
-    ger(da, dq_n, 1.0f, dpq, q, dW_q, ldq);                     /* pre = W_q q: dW_q += dpq qᵀ */
-    al_sgemv(1, da, dq_n, 1.0f, W_q, ldq, dpq, 1.0f, dq);       /*              dq += W_qᵀ dpq */
+        for (int a = 0; a < da; a++) dbias[a] += dpq[a];  /* pre += bias */
+    ger(da, dq_n, 1.0f, dpq, q, dW_q, ldq);               /* pre = W_q q: dW_q += dpq qᵀ */
+    al_sgemv(1, da, dq_n, 1.0f, W_q, ldq, dpq, 1.0f, dq); /*              dq += W_qᵀ dpq */
     /* hk = K W_kᵀ  →  dW_k += dpreᵀ K,  dK += dpre W_k */
     al_sgemm(1, 0, da, dk, n, 1.0f, t, da, K, dk, 1.0f, dW_k, ldk);
     al_sgemm(0, 0, n, dk, da, 1.0f, t, da, W_k, ldk, 1.0f, dK, dk);
@@ -117,17 +116,16 @@ long al_attn_additive_backward_scratch_floats(int n, int da)
     return 2L * da + (long)n * da + 3L * n;
 }
 
-void al_attn_additive_forward(float *context, float *weights, const float *query,
-                              const float *keys, const float *values, const float *W_q,
-                              const float *W_k, const float *bias, const float *v,
-                              const uint8_t *mask, int n, int dq, int dk, int dv, int da,
-                              float *scratch)
+void al_attn_additive_forward(float *context, float *weights, const float *query, const float *keys,
+                              const float *values, const float *W_q, const float *W_k,
+                              const float *bias, const float *v, const uint8_t *mask, int n, int dq,
+                              int dk, int dv, int da, float *scratch)
 {
-    float *pre = scratch;   /* [da] */
-    float *t = pre + da;    /* [n,da] */
+    float *pre = scratch; /* [da] */
+    float *t = pre + da;  /* [n,da] */
     const float *V = values ? values : keys;
     additive_scores_forward(weights, t, pre, query, dq, keys, dk, W_q, dq, W_k, dk, bias, v, n, da);
-    al_softmax_forward(weights, weights, mask, 0, 1, n); /* α = softmax(e), masked keys 0 */
+    al_softmax_forward(weights, weights, mask, 0, 1, n);     /* α = softmax(e), masked keys 0 */
     al_sgemv(1, n, dv, 1.0f, V, dv, weights, 0.0f, context); /* c = Σ_j α_j h_j */
 }
 
@@ -138,9 +136,9 @@ void al_attn_additive_backward(float *dquery, float *dkeys, float *dvalues, floa
                                const float *bias, const float *v, const uint8_t *mask, int n,
                                int dq, int dk, int dv, int da, float *scratch)
 {
-    float *pre = scratch;     /* [da] */
-    float *dpq = pre + da;    /* [da] */
-    float *t = dpq + da;      /* [n,da] */
+    float *pre = scratch;            /* [da] */
+    float *dpq = pre + da;           /* [da] */
+    float *t = dpq + da;             /* [n,da] */
     float *alpha = t + (long)n * da; /* [n] */
     float *dalpha = alpha + n;       /* [n] */
     float *de = dalpha + n;          /* [n] */
@@ -150,8 +148,10 @@ void al_attn_additive_backward(float *dquery, float *dkeys, float *dvalues, floa
     additive_scores_forward(alpha, t, pre, query, dq, keys, dk, W_q, dq, W_k, dk, bias, v, n, da);
     al_softmax_forward(alpha, alpha, mask, 0, 1, n);
 
-    if (dweights) memcpy(dalpha, dweights, sizeof(float) * (size_t)n);
-    else memset(dalpha, 0, sizeof(float) * (size_t)n);
+    if (dweights)
+        memcpy(dalpha, dweights, sizeof(float) * (size_t)n);
+    else
+        memset(dalpha, 0, sizeof(float) * (size_t)n);
     if (dcontext) {
         /* c = Σ_j α_j V_j  →  dV_j += α_j dc,  dα_j += V_j · dc */
         ger(n, dv, 1.0f, alpha, dcontext, dV, dv);
@@ -177,9 +177,9 @@ long al_attn_luong_backward_scratch_floats(int n, int d, int da, int dp)
 
 /* What the forward leaves for the backward besides its scratch arrays. */
 typedef struct {
-    float p;     /* p_t (0 for global) */
-    float sig;   /* local-p: sigmoid(v_pᵀ tanh(W_p h_t)) */
-    int lo, nw;  /* window [lo, lo + nw), nw may be 0 */
+    float p;    /* p_t (0 for global) */
+    float sig;  /* local-p: sigmoid(v_pᵀ tanh(W_p h_t)) */
+    int lo, nw; /* window [lo, lo + nw), nw may be 0 */
 } luong_state;
 
 /*
@@ -224,7 +224,7 @@ static luong_state luong_forward(float *context, float *weights, float *attentio
     }
     const int lo = st.lo, nw = st.nw;
     const float *Kw = keys + (long)lo * d; /* the window's keys [nw,d] */
-    float *sw = weights + lo;             /* the window's scores, then weights [nw] */
+    float *sw = weights + lo;              /* the window's scores, then weights [nw] */
 
     memset(weights, 0, sizeof(float) * (size_t)n);
     if (nw > 0) {
@@ -237,8 +237,8 @@ static luong_state luong_forward(float *context, float *weights, float *attentio
             al_sgemv(0, nw, d, 1.0f, Kw, d, u, 0.0f, sw);
             break;
         default: /* concat: score_s = v_aᵀ tanh(W_a[:, :d] h_t + W_a[:, d:] h̄_s) */
-            additive_scores_forward(sw, t, pre, h, d, Kw, d, W_a, 2 * d, W_a + d, 2 * d, NULL,
-                                    v_a, nw, da);
+            additive_scores_forward(sw, t, pre, h, d, Kw, d, W_a, 2 * d, W_a + d, 2 * d, NULL, v_a,
+                                    nw, da);
             break;
         }
         al_softmax_forward(sw, sw, mask ? mask + lo : NULL, 0, 1, nw); /* a = softmax(score) */
@@ -252,8 +252,10 @@ static luong_state luong_forward(float *context, float *weights, float *attentio
             sw[j] *= expf(-x * x / two_sigma2);
         }
     }
-    if (nw > 0) al_sgemv(1, nw, d, 1.0f, Kw, d, sw, 0.0f, context); /* c = Σ_s a_s h̄_s */
-    else memset(context, 0, sizeof(float) * (size_t)d);
+    if (nw > 0)
+        al_sgemv(1, nw, d, 1.0f, Kw, d, sw, 0.0f, context); /* c = Σ_s a_s h̄_s */
+    else
+        memset(context, 0, sizeof(float) * (size_t)d);
     /* eq. (5): h̃ = tanh(W_c [c; h_t]) = tanh(W_c[:, :d] c + W_c[:, d:] h_t) */
     al_sgemv(0, d, d, 1.0f, W_c, 2 * d, context, 0.0f, attentional);
     al_sgemv(0, d, d, 1.0f, W_c + d, 2 * d, h, 1.0f, attentional);
@@ -267,39 +269,39 @@ void al_attn_luong_forward(float *context, float *weights, float *attentional, f
                            const uint8_t *mask, int n, int d, int score, int da, int local,
                            float window, float t, int dp, float *scratch)
 {
-    float *u = scratch;               /* [d] */
-    float *pre = u + d;               /* [da] */
-    float *tt = pre + da;             /* [n·da] */
-    float *up = tt + (long)n * da;    /* [dp] */
-    luong_state st = luong_forward(context, weights, attentional, NULL, u, pre, tt, up, query, keys,
-                                   W_a, v_a, W_c, W_p, v_p, mask, n, d, score, da, local, window,
-                                   t, dp);
+    float *u = scratch;            /* [d] */
+    float *pre = u + d;            /* [da] */
+    float *tt = pre + da;          /* [n·da] */
+    float *up = tt + (long)n * da; /* [dp] */
+    luong_state st =
+        luong_forward(context, weights, attentional, NULL, u, pre, tt, up, query, keys, W_a, v_a,
+                      W_c, W_p, v_p, mask, n, d, score, da, local, window, t, dp);
     if (position) *position = st.p;
 }
 
 void al_attn_luong_backward(float *dquery, float *dkeys, float *dW_a, float *dv_a, float *dW_c,
                             float *dW_p, float *dv_p, const float *dcontext, const float *dweights,
-                            const float *dattentional, const float *dposition,
-                            const float *query, const float *keys, const float *W_a,
-                            const float *v_a, const float *W_c, const float *W_p, const float *v_p,
-                            const uint8_t *mask, int n, int d, int score, int da, int local,
-                            float window, float tpos, int dp, float *scratch)
+                            const float *dattentional, const float *dposition, const float *query,
+                            const float *keys, const float *W_a, const float *v_a, const float *W_c,
+                            const float *W_p, const float *v_p, const uint8_t *mask, int n, int d,
+                            int score, int da, int local, float window, float tpos, int dp,
+                            float *scratch)
 {
-    float *u = scratch;                /* [d]    general: W_aᵀ h_t */
-    float *c = u + d;                  /* [d]    context */
-    float *att = c + d;                /* [d]    h̃ */
-    float *dz = att + d;               /* [d]    gradient of W_c [c; h_t] */
-    float *dc = dz + d;                /* [d]    total gradient of c */
-    float *du = dc + d;                /* [d] */
-    float *pre = du + d;               /* [da]   concat */
-    float *dpq = pre + da;             /* [da] */
-    float *t = dpq + da;               /* [n·da] concat tanh values, then dpre */
-    float *up = t + (long)n * da;      /* [dp]   local-p tanh(W_p h_t) */
-    float *dup = up + dp;              /* [dp] */
-    float *alpha = dup + dp;           /* [n]    window softmax */
-    float *a = alpha + n;              /* [n]    final weights */
-    float *da_ = a + n;                /* [n]    gradient of the final weights */
-    float *ds = da_ + n;               /* [n]    gradient of the scores */
+    float *u = scratch;           /* [d]    general: W_aᵀ h_t */
+    float *c = u + d;             /* [d]    context */
+    float *att = c + d;           /* [d]    h̃ */
+    float *dz = att + d;          /* [d]    gradient of W_c [c; h_t] */
+    float *dc = dz + d;           /* [d]    total gradient of c */
+    float *du = dc + d;           /* [d] */
+    float *pre = du + d;          /* [da]   concat */
+    float *dpq = pre + da;        /* [da] */
+    float *t = dpq + da;          /* [n·da] concat tanh values, then dpre */
+    float *up = t + (long)n * da; /* [dp]   local-p tanh(W_p h_t) */
+    float *dup = up + dp;         /* [dp] */
+    float *alpha = dup + dp;      /* [n]    window softmax */
+    float *a = alpha + n;         /* [n]    final weights */
+    float *da_ = a + n;           /* [n]    gradient of the final weights */
+    float *ds = da_ + n;          /* [n]    gradient of the scores */
     const float *h = query;
 
     luong_state st = luong_forward(c, a, att, alpha, u, pre, t, up, h, keys, W_a, v_a, W_c, W_p,
@@ -315,8 +317,10 @@ void al_attn_luong_backward(float *dquery, float *dkeys, float *dW_a, float *dv_
      *                                        dh_t += W_c[:, d:]ᵀ dz */
     ger(d, d, 1.0f, dz, c, dW_c, 2 * d);
     ger(d, d, 1.0f, dz, h, dW_c + d, 2 * d);
-    if (dcontext) memcpy(dc, dcontext, sizeof(float) * (size_t)d);
-    else memset(dc, 0, sizeof(float) * (size_t)d);
+    if (dcontext)
+        memcpy(dc, dcontext, sizeof(float) * (size_t)d);
+    else
+        memset(dc, 0, sizeof(float) * (size_t)d);
     al_sgemv(1, d, d, 1.0f, W_c, 2 * d, dz, 1.0f, dc);
     al_sgemv(1, d, d, 1.0f, W_c + d, 2 * d, dz, 1.0f, dquery);
 
@@ -358,8 +362,8 @@ void al_attn_luong_backward(float *dquery, float *dkeys, float *dW_a, float *dv_
             al_sgemv(0, d, d, 1.0f, W_a, d, du, 1.0f, dquery);
             break;
         default: /* concat: the additive score with W_q = W_a[:, :d], W_k = W_a[:, d:] */
-            additive_scores_backward(dquery, dKw, dW_a, dW_a + d, NULL, dv_a, dsw, t, dpq, h, d,
-                                     Kw, d, W_a, 2 * d, W_a + d, 2 * d, v_a, nw, da);
+            additive_scores_backward(dquery, dKw, dW_a, dW_a + d, NULL, dv_a, dsw, t, dpq, h, d, Kw,
+                                     d, W_a, 2 * d, W_a + d, 2 * d, v_a, nw, da);
             break;
         }
     }
@@ -400,8 +404,8 @@ static void key_query_forward(float *weights, float *q, float *u, float *hbar, c
 
 void al_attn_key_query_forward(float *context, float *weights, const float *query,
                                const float *keys, const float *W_Q, const float *W_K,
-                               const float *W_V, const uint8_t *mask, int n, int ds, int dh,
-                               int dk, int dv, int scaled, float *scratch)
+                               const float *W_V, const uint8_t *mask, int n, int ds, int dh, int dk,
+                               int dv, int scaled, float *scratch)
 {
     float *q = scratch, *u = q + dk, *hbar = u + dh;
     float scale = scaled ? 1.0f / sqrtf((float)dk) : 1.0f;
@@ -409,26 +413,28 @@ void al_attn_key_query_forward(float *context, float *weights, const float *quer
     al_sgemv(0, dv, dh, 1.0f, W_V, dh, hbar, 0.0f, context); /* c = Σ_i α_i W_V h_i = W_V hbar */
 }
 
-void al_attn_key_query_backward(float *dquery, float *dkeys, float *dW_Q, float *dW_K,
-                                float *dW_V, const float *dcontext, const float *dweights,
-                                const float *query, const float *keys, const float *W_Q,
-                                const float *W_K, const float *W_V, const uint8_t *mask, int n,
-                                int ds, int dh, int dk, int dv, int scaled, float *scratch)
+void al_attn_key_query_backward(float *dquery, float *dkeys, float *dW_Q, float *dW_K, float *dW_V,
+                                const float *dcontext, const float *dweights, const float *query,
+                                const float *keys, const float *W_Q, const float *W_K,
+                                const float *W_V, const uint8_t *mask, int n, int ds, int dh,
+                                int dk, int dv, int scaled, float *scratch)
 {
-    float *q = scratch;          /* [dk] */
-    float *dq = q + dk;          /* [dk] */
-    float *u = dq + dk;          /* [dh] */
-    float *hbar = u + dh;        /* [dh] */
-    float *dhbar = hbar + dh;    /* [dh] */
-    float *du = dhbar + dh;      /* [dh] */
-    float *alpha = du + dh;      /* [n] */
-    float *dalpha = alpha + n;   /* [n] */
-    float *dsc = dalpha + n;     /* [n] */
+    float *q = scratch;        /* [dk] */
+    float *dq = q + dk;        /* [dk] */
+    float *u = dq + dk;        /* [dh] */
+    float *hbar = u + dh;      /* [dh] */
+    float *dhbar = hbar + dh;  /* [dh] */
+    float *du = dhbar + dh;    /* [dh] */
+    float *alpha = du + dh;    /* [n] */
+    float *dalpha = alpha + n; /* [n] */
+    float *dsc = dalpha + n;   /* [n] */
     float scale = scaled ? 1.0f / sqrtf((float)dk) : 1.0f;
     key_query_forward(alpha, q, u, hbar, query, keys, W_Q, W_K, mask, n, ds, dh, dk, scale);
 
-    if (dweights) memcpy(dalpha, dweights, sizeof(float) * (size_t)n);
-    else memset(dalpha, 0, sizeof(float) * (size_t)n);
+    if (dweights)
+        memcpy(dalpha, dweights, sizeof(float) * (size_t)n);
+    else
+        memset(dalpha, 0, sizeof(float) * (size_t)n);
     if (dcontext) {
         /* c = W_V hbar  →  dW_V += dc hbarᵀ,  dhbar = W_Vᵀ dc */
         ger(dv, dh, 1.0f, dcontext, hbar, dW_V, dh);

@@ -70,18 +70,17 @@ void al_additive_scores(float *e, float *t, const float *pre, const float *hk, c
 /* ------------------------------------------------------------------ additive (Bahdanau) */
 
 /* scratch floats for al_attn_additive_forward and _backward */
-long al_attn_additive_forward_scratch_floats(int n, int da);   /* da + n·da */
-long al_attn_additive_backward_scratch_floats(int n, int da);  /* 2·da + n·da + 3·n */
+long al_attn_additive_forward_scratch_floats(int n, int da);  /* da + n·da */
+long al_attn_additive_backward_scratch_floats(int n, int da); /* 2·da + n·da + 3·n */
 
 /*
  * context [dv], weights [n] from query [dq], keys [n,dk], values [n,dv] (NULL: the keys, dv = dk),
  * W_q [da,dq], W_k [da,dk], bias [da], v [da], mask [n] or NULL.
  */
-void al_attn_additive_forward(float *context, float *weights, const float *query,
-                              const float *keys, const float *values, const float *W_q,
-                              const float *W_k, const float *bias, const float *v,
-                              const uint8_t *mask, int n, int dq, int dk, int dv, int da,
-                              float *scratch);
+void al_attn_additive_forward(float *context, float *weights, const float *query, const float *keys,
+                              const float *values, const float *W_q, const float *W_k,
+                              const float *bias, const float *v, const uint8_t *mask, int n, int dq,
+                              int dk, int dv, int da, float *scratch);
 /*
  * Accumulates dquery [dq], dkeys [n,dk], dvalues [n,dv] (ignored when values is NULL: then the
  * value gradient goes into dkeys), dW_q [da,dq], dW_k [da,dk], dbias [da], dv_param [da] from
@@ -99,8 +98,9 @@ void al_attn_additive_backward(float *dquery, float *dkeys, float *dvalues, floa
 enum { AL_LUONG_DOT = 0, AL_LUONG_GENERAL = 1, AL_LUONG_CONCAT = 2 };
 enum { AL_LUONG_GLOBAL = 0, AL_LUONG_LOCAL_M = 1, AL_LUONG_LOCAL_P = 2 };
 
-long al_attn_luong_forward_scratch_floats(int n, int d, int da, int dp);  /* d + da + n·da + dp */
-long al_attn_luong_backward_scratch_floats(int n, int d, int da, int dp); /* 6d + 2da + n·da + 2dp + 4n */
+long al_attn_luong_forward_scratch_floats(int n, int d, int da, int dp); /* d + da + n·da + dp */
+long al_attn_luong_backward_scratch_floats(int n, int d, int da,
+                                           int dp); /* 6d + 2da + n·da + 2dp + 4n */
 
 /*
  * context [d], weights [n], attentional [d] = h̃, position [1] (p_t; may be NULL; 0 for global)
@@ -121,11 +121,11 @@ void al_attn_luong_forward(float *context, float *weights, float *attentional, f
  */
 void al_attn_luong_backward(float *dquery, float *dkeys, float *dW_a, float *dv_a, float *dW_c,
                             float *dW_p, float *dv_p, const float *dcontext, const float *dweights,
-                            const float *dattentional, const float *dposition,
-                            const float *query, const float *keys, const float *W_a,
-                            const float *v_a, const float *W_c, const float *W_p, const float *v_p,
-                            const uint8_t *mask, int n, int d, int score, int da, int local,
-                            float window, float t, int dp, float *scratch);
+                            const float *dattentional, const float *dposition, const float *query,
+                            const float *keys, const float *W_a, const float *v_a, const float *W_c,
+                            const float *W_p, const float *v_p, const uint8_t *mask, int n, int d,
+                            int score, int da, int local, float window, float t, int dp,
+                            float *scratch);
 
 /* ------------------------------------------------------------------ key-query */
 
@@ -138,13 +138,13 @@ long al_attn_key_query_backward_scratch_floats(int n, int dh, int dk); /* 4·dh 
  */
 void al_attn_key_query_forward(float *context, float *weights, const float *query,
                                const float *keys, const float *W_Q, const float *W_K,
-                               const float *W_V, const uint8_t *mask, int n, int ds, int dh,
-                               int dk, int dv, int scaled, float *scratch);
+                               const float *W_V, const uint8_t *mask, int n, int ds, int dh, int dk,
+                               int dv, int scaled, float *scratch);
 /* Accumulates dquery [ds], dkeys [n,dh], dW_Q, dW_K, dW_V from dcontext [dv], dweights [n]. */
-void al_attn_key_query_backward(float *dquery, float *dkeys, float *dW_Q, float *dW_K,
-                                float *dW_V, const float *dcontext, const float *dweights,
-                                const float *query, const float *keys, const float *W_Q,
-                                const float *W_K, const float *W_V, const uint8_t *mask, int n,
-                                int ds, int dh, int dk, int dv, int scaled, float *scratch);
+void al_attn_key_query_backward(float *dquery, float *dkeys, float *dW_Q, float *dW_K, float *dW_V,
+                                const float *dcontext, const float *dweights, const float *query,
+                                const float *keys, const float *W_Q, const float *W_K,
+                                const float *W_V, const uint8_t *mask, int n, int ds, int dh,
+                                int dk, int dv, int scaled, float *scratch);
 
 #endif /* AL_ATTENTION_ADDITIVE_LUONG_H */

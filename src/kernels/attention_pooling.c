@@ -18,8 +18,10 @@
 /* dst [n] = src, or 0 when src is NULL (a missing upstream gradient) */
 static void copy_or_zero(float *dst, const float *src, long n)
 {
-    if (src) memcpy(dst, src, sizeof(float) * (size_t)n);
-    else memset(dst, 0, sizeof(float) * (size_t)n);
+    if (src)
+        memcpy(dst, src, sizeof(float) * (size_t)n);
+    else
+        memset(dst, 0, sizeof(float) * (size_t)n);
 }
 
 /* ================================================================== attention pooling (Zhou) */
@@ -30,8 +32,8 @@ size_t al_attention_pooling_scratch_floats(int n, int d)
 }
 
 void al_attention_pooling_seq_forward(float *r, float *hstar, float *alpha, const float *H,
-                                  const float *w, const uint8_t *mask, int n, int d,
-                                  float *scratch)
+                                      const float *w, const uint8_t *mask, int n, int d,
+                                      float *scratch)
 {
     float *M = scratch; /* [n,d] */
     /* M = tanh(H) */
@@ -46,15 +48,15 @@ void al_attention_pooling_seq_forward(float *r, float *hstar, float *alpha, cons
 }
 
 void al_attention_pooling_seq_backward(float *dH, float *dw, const float *H, const float *w,
-                                   const float *alpha, const float *hstar, const float *dr,
-                                   const float *dhstar, const float *dalpha, int n, int d,
-                                   float *scratch)
+                                       const float *alpha, const float *hstar, const float *dr,
+                                       const float *dhstar, const float *dalpha, int n, int d,
+                                       float *scratch)
 {
-    float *M = scratch;                 /* [n,d] tanh(H), recomputed */
-    float *dM = M + (size_t)n * d;      /* [n,d] */
-    float *da = dM + (size_t)n * d;     /* [n] total gradient of α */
-    float *ds = da + n;                 /* [n] gradient of the scores */
-    float *g = ds + n;                  /* [d] total gradient of r */
+    float *M = scratch;             /* [n,d] tanh(H), recomputed */
+    float *dM = M + (size_t)n * d;  /* [n,d] */
+    float *da = dM + (size_t)n * d; /* [n] total gradient of α */
+    float *ds = da + n;             /* [n] gradient of the scores */
+    float *g = ds + n;              /* [d] total gradient of r */
 
     /* h* = tanh(r)  →  g = dr + dh* ⊙ (1 − h*²) */
     copy_or_zero(g, dr, d);
@@ -89,15 +91,14 @@ static void context_hidden(float *U, const float *H, const float *W, const float
     al_sgemm(0, 1, n, dw, d, 1.0f, H, d, W, d, 0.0f, U, dw);
     for (int i = 0; i < n; i++) {
         float *Ui = U + (size_t)i * dw;
-        for (int k = 0; k < dw; k++)
-            Ui[k] += b[k];
+        for (int k = 0; k < dw; k++) Ui[k] += b[k];
     }
     al_tanh_forward(U, U, n * dw);
 }
 
 void al_context_pooling_seq_forward(float *s, float *alpha, const float *H, const float *W,
-                                const float *b, const float *u, const uint8_t *mask, int n, int d,
-                                int dw, float *scratch)
+                                    const float *b, const float *u, const uint8_t *mask, int n,
+                                    int d, int dw, float *scratch)
 {
     float *U = scratch; /* [n,dw] */
     /* uᵢ = tanh(W hᵢ + b) */
@@ -110,15 +111,15 @@ void al_context_pooling_seq_forward(float *s, float *alpha, const float *H, cons
 }
 
 void al_context_pooling_seq_backward(float *dH, float *dW, float *db, float *du, const float *H,
-                                 const float *W, const float *b, const float *u,
-                                 const float *alpha, const float *ds, const float *dalpha, int n,
-                                 int d, int dw, float *scratch)
+                                     const float *W, const float *b, const float *u,
+                                     const float *alpha, const float *ds, const float *dalpha,
+                                     int n, int d, int dw, float *scratch)
 {
-    float *U = scratch;                 /* [n,dw] tanh(H Wᵀ + b), recomputed */
-    float *dU = U + (size_t)n * dw;     /* [n,dw] */
-    float *dZ = dU + (size_t)n * dw;    /* [n,dw] gradient of the pre-activation H Wᵀ + b */
-    float *da = dZ + (size_t)n * dw;    /* [n] total gradient of α */
-    float *de = da + n;                 /* [n] gradient of the scores */
+    float *U = scratch;              /* [n,dw] tanh(H Wᵀ + b), recomputed */
+    float *dU = U + (size_t)n * dw;  /* [n,dw] */
+    float *dZ = dU + (size_t)n * dw; /* [n,dw] gradient of the pre-activation H Wᵀ + b */
+    float *da = dZ + (size_t)n * dw; /* [n] total gradient of α */
+    float *de = da + n;              /* [n] gradient of the scores */
 
     /* s = Hᵀ α  →  dH += α dsᵀ, dα += H ds */
     copy_or_zero(da, dalpha, n);
@@ -139,8 +140,7 @@ void al_context_pooling_seq_backward(float *dH, float *dW, float *db, float *du,
     /* Z = H Wᵀ + b  →  db += Σᵢ dZᵢ, dW += dZᵀ H, dH += dZ W */
     for (int i = 0; i < n; i++) {
         const float *dZi = dZ + (size_t)i * dw;
-        for (int k = 0; k < dw; k++)
-            db[k] += dZi[k];
+        for (int k = 0; k < dw; k++) db[k] += dZi[k];
     }
     al_sgemm(1, 0, dw, d, n, 1.0f, dZ, dw, H, d, 1.0f, dW, d);
     al_sgemm(0, 0, n, d, dw, 1.0f, dZ, dw, W, d, 1.0f, dH, d);
@@ -162,12 +162,12 @@ static void ssa_hidden(float *T, const float *H, const float *W_s1, int n, int d
 }
 
 void al_structured_self_attention_seq_forward(float *M, float *A, float *penalty, const float *H,
-                                          const float *W_s1, const float *W_s2,
-                                          const uint8_t *mask, int n, int d, int da, int r,
-                                          float *scratch)
+                                              const float *W_s1, const float *W_s2,
+                                              const uint8_t *mask, int n, int d, int da, int r,
+                                              float *scratch)
 {
-    float *T = scratch;                 /* [n,da] */
-    float *G = T + (size_t)n * da;      /* [r,r] */
+    float *T = scratch;            /* [n,da] */
+    float *G = T + (size_t)n * da; /* [r,r] */
     /* T = tanh(W_s1 Hᵀ)ᵀ */
     ssa_hidden(T, H, W_s1, n, d, da);
     /* A = softmax(W_s2 Tᵀ), each of the r rows over n (eq. 6; eq. 5 for r = 1) */
@@ -186,17 +186,18 @@ void al_structured_self_attention_seq_forward(float *M, float *A, float *penalty
     *penalty = (float)p;
 }
 
-void al_structured_self_attention_seq_backward(float *dH, float *dW_s1, float *dW_s2, const float *H,
-                                           const float *W_s1, const float *W_s2, const float *A,
-                                           const float *dM, const float *dA, float dpenalty,
-                                           int n, int d, int da, int r, float *scratch)
+void al_structured_self_attention_seq_backward(float *dH, float *dW_s1, float *dW_s2,
+                                               const float *H, const float *W_s1, const float *W_s2,
+                                               const float *A, const float *dM, const float *dA,
+                                               float dpenalty, int n, int d, int da, int r,
+                                               float *scratch)
 {
-    float *T = scratch;                 /* [n,da] tanh(H W_s1ᵀ), recomputed */
-    float *dT = T + (size_t)n * da;     /* [n,da] */
-    float *dZ = dT + (size_t)n * da;    /* [n,da] gradient of the pre-activation H W_s1ᵀ */
-    float *dAt = dZ + (size_t)n * da;   /* [r,n] total gradient of A */
-    float *dS = dAt + (size_t)r * n;    /* [r,n] gradient of the scores */
-    float *E = dS + (size_t)r * n;      /* [r,r] A Aᵀ − I */
+    float *T = scratch;               /* [n,da] tanh(H W_s1ᵀ), recomputed */
+    float *dT = T + (size_t)n * da;   /* [n,da] */
+    float *dZ = dT + (size_t)n * da;  /* [n,da] gradient of the pre-activation H W_s1ᵀ */
+    float *dAt = dZ + (size_t)n * da; /* [r,n] total gradient of A */
+    float *dS = dAt + (size_t)r * n;  /* [r,n] gradient of the scores */
+    float *E = dS + (size_t)r * n;    /* [r,r] A Aᵀ − I */
 
     /* M = A H  →  dA += dM Hᵀ, dH += Aᵀ dM */
     copy_or_zero(dAt, dA, (long)r * n);
@@ -208,8 +209,7 @@ void al_structured_self_attention_seq_backward(float *dH, float *dW_s1, float *d
      * dA += (2E + 2Eᵀ) A · dP = 4 dP · E A */
     if (dpenalty != 0.0f) {
         al_sgemm(0, 1, r, r, n, 1.0f, A, n, A, n, 0.0f, E, r);
-        for (int i = 0; i < r; i++)
-            E[(size_t)i * r + i] -= 1.0f;
+        for (int i = 0; i < r; i++) E[(size_t)i * r + i] -= 1.0f;
         al_sgemm(0, 0, r, n, r, 4.0f * dpenalty, E, r, A, n, 1.0f, dAt, n);
     }
     /* A = softmax(S) row by row  →  dS = A ⊙ (dA − Σ dA·A) */

@@ -43,17 +43,17 @@ size_t al_attention_pooling_scratch_floats(int n, int d);
  * mask [n] or NULL.
  */
 void al_attention_pooling_seq_forward(float *r, float *hstar, float *alpha, const float *H,
-                                  const float *w, const uint8_t *mask, int n, int d,
-                                  float *scratch);
+                                      const float *w, const uint8_t *mask, int n, int d,
+                                      float *scratch);
 
 /*
  * dH [n,d] +=, dw [d] += from dr [d], dhstar [d], dalpha [n] (each may be NULL), given the
  * forward's alpha [n] and hstar [d].
  */
 void al_attention_pooling_seq_backward(float *dH, float *dw, const float *H, const float *w,
-                                   const float *alpha, const float *hstar, const float *dr,
-                                   const float *dhstar, const float *dalpha, int n, int d,
-                                   float *scratch);
+                                       const float *alpha, const float *hstar, const float *dr,
+                                       const float *dhstar, const float *dalpha, int n, int d,
+                                       float *scratch);
 
 /* ------------------------------------------------------------------ context pooling (HAN) */
 
@@ -65,14 +65,14 @@ size_t al_context_pooling_scratch_floats(int n, int d, int dw);
  * mask [n] or NULL.
  */
 void al_context_pooling_seq_forward(float *s, float *alpha, const float *H, const float *W,
-                                const float *b, const float *u, const uint8_t *mask, int n, int d,
-                                int dw, float *scratch);
+                                    const float *b, const float *u, const uint8_t *mask, int n,
+                                    int d, int dw, float *scratch);
 
 /* dH [n,d], dW [dw,d], db [dw], du [dw] += from ds [d], dalpha [n] (either may be NULL). */
 void al_context_pooling_seq_backward(float *dH, float *dW, float *db, float *du, const float *H,
-                                 const float *W, const float *b, const float *u,
-                                 const float *alpha, const float *ds, const float *dalpha, int n,
-                                 int d, int dw, float *scratch);
+                                     const float *W, const float *b, const float *u,
+                                     const float *alpha, const float *ds, const float *dalpha,
+                                     int n, int d, int dw, float *scratch);
 
 /* ------------------------------------------------------------------ structured self-attention */
 
@@ -84,15 +84,16 @@ size_t al_structured_self_attention_scratch_floats(int n, int d, int da, int r);
  * H [n,d], W_s1 [da,d], W_s2 [r,da], mask [n] or NULL (shared by the r hops).
  */
 void al_structured_self_attention_seq_forward(float *M, float *A, float *penalty, const float *H,
-                                          const float *W_s1, const float *W_s2,
-                                          const uint8_t *mask, int n, int d, int da, int r,
-                                          float *scratch);
+                                              const float *W_s1, const float *W_s2,
+                                              const uint8_t *mask, int n, int d, int da, int r,
+                                              float *scratch);
 
 /* dH [n,d], dW_s1 [da,d], dW_s2 [r,da] += from dM [r,d], dA [r,n] (either may be NULL) and the
  * penalty's upstream gradient dpenalty (a number; 0 for none), given the forward's A [r,n]. */
-void al_structured_self_attention_seq_backward(float *dH, float *dW_s1, float *dW_s2, const float *H,
-                                           const float *W_s1, const float *W_s2, const float *A,
-                                           const float *dM, const float *dA, float dpenalty,
-                                           int n, int d, int da, int r, float *scratch);
+void al_structured_self_attention_seq_backward(float *dH, float *dW_s1, float *dW_s2,
+                                               const float *H, const float *W_s1, const float *W_s2,
+                                               const float *A, const float *dM, const float *dA,
+                                               float dpenalty, int n, int d, int da, int r,
+                                               float *scratch);
 
 #endif /* AL_ATTENTION_POOLING_H */

@@ -22,10 +22,7 @@
 #include "kernels.h"
 
 /* Keys row t may see: [0, S) or, when causal, [0, min(S, t+1)). */
-static int visible_keys(int t, int S, int causal)
-{
-    return causal ? (t + 1 < S ? t + 1 : S) : S;
-}
+static int visible_keys(int t, int S, int causal) { return causal ? (t + 1 < S ? t + 1 : S) : S; }
 
 static float score(const float *qt, const float *ks, int D, float scale)
 {
@@ -49,7 +46,8 @@ void al_sdpa_row_normalised(float *ot, const float *qt, const float *k, const fl
     memset(ot, 0, sizeof(float) * (size_t)Dv);
     if (!any) return;
     for (int s = 0; s < Sv; s++)
-        if (!(key_mask && key_mask[s])) sum += al_expf_scalar(score(qt, k + (long)s * D, D, scale) - max);
+        if (!(key_mask && key_mask[s]))
+            sum += al_expf_scalar(score(qt, k + (long)s * D, D, scale) - max);
     float inv = 1.0f / sum;
     for (int s = 0; s < Sv; s++) {
         if (key_mask && key_mask[s]) continue;
@@ -59,9 +57,9 @@ void al_sdpa_row_normalised(float *ot, const float *qt, const float *k, const fl
     }
 }
 
-void al_sdpa_forward_scalar(float *out, float *att, const float *q, const float *k,
-                            const float *v, int T, int S, int D, int Dv, float scale,
-                            const uint8_t *key_mask, int causal)
+void al_sdpa_forward_scalar(float *out, float *att, const float *q, const float *k, const float *v,
+                            int T, int S, int D, int Dv, float scale, const uint8_t *key_mask,
+                            int causal)
 {
     for (int t = 0; t < T; t++) {
         const float *qt = q + (long)t * D;

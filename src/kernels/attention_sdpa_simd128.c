@@ -59,17 +59,17 @@ static void sdpa_weights(float *out, float *att, const float *q, const float *k,
     }
 }
 
-void al_sdpa_forward_simd128(float *out, float *att, const float *q, const float *k,
-                             const float *v, int T, int S, int D, int Dv, float scale,
-                             const uint8_t *key_mask, int causal)
+void al_sdpa_forward_simd128(float *out, float *att, const float *q, const float *k, const float *v,
+                             int T, int S, int D, int Dv, float scale, const uint8_t *key_mask,
+                             int causal)
 {
     if (att) {
         sdpa_weights(out, att, q, k, v, T, S, D, Dv, scale, key_mask, causal);
         return;
     }
     enum { QB = AL_SDPA_QB, KB = AL_SDPA_KB };
-    float st[KB * QB];   /* sᵀ: st[j·QB + i] = score of query t0 + i against key s0 + j */
-    float m[QB], l[QB];  /* running max and running Σ e^{s − m} per query */
+    float st[KB * QB];  /* sᵀ: st[j·QB + i] = score of query t0 + i against key s0 + j */
+    float m[QB], l[QB]; /* running max and running Σ e^{s − m} per query */
     const al_v4 ninf = al_v4_splat(-INFINITY), lowest = al_v4_splat(-3.4028235e38f);
     for (int t0 = 0; t0 < T; t0 += QB) {
         int tb = T - t0 < QB ? T - t0 : QB;
@@ -86,7 +86,8 @@ void al_sdpa_forward_simd128(float *out, float *att, const float *q, const float
         for (int s0 = 0; s0 < s_end; s0 += KB) {
             int nb = s_end - s0 < KB ? s_end - s0 : KB;
             /* sᵀ = K_b Q_bᵀ · scale */
-            al_sgemm_simd128(0, 1, nb, tb, D, scale, k + (long)s0 * D, D, q + (long)t0 * D, D, 0.0f, st, QB);
+            al_sgemm_simd128(0, 1, nb, tb, D, scale, k + (long)s0 * D, D, q + (long)t0 * D, D, 0.0f,
+                             st, QB);
             /* hide masked keys and, on the diagonal, keys after each query: −inf */
             int hidden = 0;
             if (key_mask)

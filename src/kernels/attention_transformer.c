@@ -24,10 +24,7 @@
 #endif
 
 /* Keys row t may see: [0, S) or, when causal, [0, min(S, t+1)). */
-static int visible_keys(int t, int S, int causal)
-{
-    return causal ? (t + 1 < S ? t + 1 : S) : S;
-}
+static int visible_keys(int t, int S, int causal) { return causal ? (t + 1 < S ? t + 1 : S) : S; }
 
 AL_NOINLINE int al_attn_row_dead(int t, int S, const uint8_t *key_mask, int causal)
 {
@@ -40,7 +37,8 @@ AL_NOINLINE int al_attn_row_dead(int t, int S, const uint8_t *key_mask, int caus
 
 /* att [T,S] holds scores; turn each row into probabilities over its visible unmasked keys.
  * Keys past the causal limit get 0, a row with nothing visible is all zeros. */
-AL_NOINLINE static void masked_softmax_rows(float *att, int T, int S, const uint8_t *key_mask, int causal)
+AL_NOINLINE static void masked_softmax_rows(float *att, int T, int S, const uint8_t *key_mask,
+                                            int causal)
 {
     if (!causal) {
         al_softmax_forward(att, att, key_mask, 0, T, S);
@@ -70,9 +68,9 @@ AL_NOINLINE static void sum_rows(float *db, const float *dy, int ldy, int R, int
 /* ------------------------------------------------------------------ one head */
 
 AL_NOINLINE void al_attn_head_forward(float *ctx, int ldc, float *att, const float *q, int ldq,
-                          const float *k, int ldk, const float *v, int ldv,
-                          int T, int S, int D, int Dv, float scale,
-                          const uint8_t *key_mask, int causal)
+                                      const float *k, int ldk, const float *v, int ldv, int T,
+                                      int S, int D, int Dv, float scale, const uint8_t *key_mask,
+                                      int causal)
 {
     /* e = scale · q kᵀ */
     al_sgemm(0, 1, T, S, D, scale, q, ldq, k, ldk, 0.0f, att, S);
@@ -82,13 +80,11 @@ AL_NOINLINE void al_attn_head_forward(float *ctx, int ldc, float *att, const flo
     al_sgemm(0, 0, T, Dv, S, 1.0f, att, S, v, ldv, 0.0f, ctx, ldc);
 }
 
-long al_attn_head_backward_scratch_floats(int T, int S)
-{
-    return (long)T * S + S;
-}
+long al_attn_head_backward_scratch_floats(int T, int S) { return (long)T * S + S; }
 
 /* dE [T,S] = softmax vjp of att given dP [T,S], in place in dP (row is an [S] buffer) */
-AL_NOINLINE static void softmax_backward_inplace(float *dP, const float *att, int T, int S, float *row)
+AL_NOINLINE static void softmax_backward_inplace(float *dP, const float *att, int T, int S,
+                                                 float *row)
 {
     for (int t = 0; t < T; t++) {
         memset(row, 0, sizeof(float) * (size_t)S);
@@ -98,14 +94,14 @@ AL_NOINLINE static void softmax_backward_inplace(float *dP, const float *att, in
     }
 }
 
-AL_NOINLINE void al_attn_head_backward(float *dq, int lddq, float *dk, int lddk, float *dv, int lddv,
-                           const float *dctx, int ldo, const float *datt, const float *att,
-                           const float *q, int ldq, const float *k, int ldk,
-                           const float *v, int ldv, int T, int S, int D, int Dv, float scale,
-                           float *scratch)
+AL_NOINLINE void al_attn_head_backward(float *dq, int lddq, float *dk, int lddk, float *dv,
+                                       int lddv, const float *dctx, int ldo, const float *datt,
+                                       const float *att, const float *q, int ldq, const float *k,
+                                       int ldk, const float *v, int ldv, int T, int S, int D,
+                                       int Dv, float scale, float *scratch)
 {
-    float *dP = scratch;                 /* [T,S] d att, then d e */
-    float *row = scratch + (long)T * S;  /* [S] */
+    float *dP = scratch;                /* [T,S] d att, then d e */
+    float *row = scratch + (long)T * S; /* [S] */
     if (dctx) {
         /* ctx = att v  →  d att = dctx vᵀ,  dv += attᵀ dctx */
         al_sgemm(0, 1, T, S, Dv, 1.0f, dctx, ldo, v, ldv, 0.0f, dP, S);
@@ -132,20 +128,21 @@ long al_sdpa_backward_scratch_floats(int T, int S, int Dv)
 }
 
 AL_NOINLINE void al_sdpa_backward_kernel(float *dq, float *dk, float *dv, const float *dout,
-                             const float *datt, const float *att, const float *q,
-                             const float *k, const float *v, int T, int S, int D, int Dv,
-                             float scale, const uint8_t *key_mask, int causal, float *scratch)
+                                         const float *datt, const float *att, const float *q,
+                                         const float *k, const float *v, int T, int S, int D,
+                                         int Dv, float scale, const uint8_t *key_mask, int causal,
+                                         float *scratch)
 {
-    float *att_r = scratch;                       /* [T,S] */
-    float *out_r = att_r + (long)T * S;           /* [T,Dv] */
+    float *att_r = scratch;             /* [T,S] */
+    float *out_r = att_r + (long)T * S; /* [T,Dv] */
     float *rest = out_r + (long)T * Dv;
     if (!att) {
         /* recompute the probabilities with the forward kernel itself */
         al_sdpa_forward(out_r, att_r, q, k, v, T, S, D, Dv, scale, key_mask, causal);
         att = att_r;
     }
-    al_attn_head_backward(dq, D, dk, D, dv, Dv, dout, Dv, datt, att, q, D, k, D, v, Dv,
-                          T, S, D, Dv, scale, rest);
+    al_attn_head_backward(dq, D, dk, D, dv, Dv, dout, Dv, datt, att, q, D, k, D, v, Dv, T, S, D, Dv,
+                          scale, rest);
 }
 
 /* ------------------------------------------------------------------ multi-head attention */
@@ -156,9 +153,9 @@ long al_attn_mha_scratch_floats(int T, int S, int E)
 }
 
 AL_NOINLINE void al_attn_mha_forward(float *out, float *att, const float *query, const float *key,
-                         const float *value, const float *w_in, const float *b_in,
-                         const float *w_out, const float *b_out, int T, int S, int E, int H,
-                         const uint8_t *key_mask, int causal, float *scratch)
+                                     const float *value, const float *w_in, const float *b_in,
+                                     const float *w_out, const float *b_out, int T, int S, int E,
+                                     int H, const uint8_t *key_mask, int causal, float *scratch)
 {
     int Dh = E / H;
     float scale = 1.0f / sqrtf((float)Dh);
@@ -174,8 +171,8 @@ AL_NOINLINE void al_attn_mha_forward(float *out, float *att, const float *query,
     }
     /* ctx_h = softmax(Q_h K_hᵀ / √Dh + mask) V_h, each head a column slice */
     for (int h = 0; h < H; h++)
-        al_attn_head_forward(ctx + h * Dh, E, att + (long)h * T * S, Q + h * Dh, E,
-                             K + h * Dh, E, V + h * Dh, E, T, S, Dh, Dh, scale, key_mask, causal);
+        al_attn_head_forward(ctx + h * Dh, E, att + (long)h * T * S, Q + h * Dh, E, K + h * Dh, E,
+                             V + h * Dh, E, T, S, Dh, Dh, scale, key_mask, causal);
     /* out = ctx W_outᵀ + b_out; a row that saw no key has a zero context, so its output is b_out */
     al_sgemm(0, 1, T, E, E, 1.0f, ctx, E, w_out, E, 0.0f, out, E);
     if (b_out) add_bias_rows(out, E, b_out, T, E);
@@ -183,19 +180,19 @@ AL_NOINLINE void al_attn_mha_forward(float *out, float *att, const float *query,
 
 long al_attn_mha_backward_scratch_floats(int T, int S, int E, int H)
 {
-    return al_attn_mha_scratch_floats(T, S, E)       /* Q, K, V, ctx */
-           + (long)T * E                              /* out (recomputed, unused) */
-           + (long)H * T * S                          /* att */
-           + (2L * T + 2L * S) * E                    /* dctx, dQ, dK, dV */
+    return al_attn_mha_scratch_floats(T, S, E) /* Q, K, V, ctx */
+           + (long)T * E                       /* out (recomputed, unused) */
+           + (long)H * T * S                   /* att */
+           + (2L * T + 2L * S) * E             /* dctx, dQ, dK, dV */
            + al_attn_head_backward_scratch_floats(T, S);
 }
 
-AL_NOINLINE void al_attn_mha_backward(float *dquery, float *dkey, float *dvalue, float *dw_in, float *db_in,
-                          float *dw_out, float *db_out, const float *dout, const float *datt,
-                          const float *query, const float *key, const float *value,
-                          const float *w_in, const float *b_in, const float *w_out,
-                          const float *b_out, int T, int S, int E, int H,
-                          const uint8_t *key_mask, int causal, float *scratch)
+AL_NOINLINE void al_attn_mha_backward(float *dquery, float *dkey, float *dvalue, float *dw_in,
+                                      float *db_in, float *dw_out, float *db_out, const float *dout,
+                                      const float *datt, const float *query, const float *key,
+                                      const float *value, const float *w_in, const float *b_in,
+                                      const float *w_out, const float *b_out, int T, int S, int E,
+                                      int H, const uint8_t *key_mask, int causal, float *scratch)
 {
     int Dh = E / H;
     float scale = 1.0f / sqrtf((float)Dh);
@@ -206,8 +203,8 @@ AL_NOINLINE void al_attn_mha_backward(float *dquery, float *dkey, float *dvalue,
     float *dctx = att + (long)H * T * S;
     float *dQ = dctx + (long)T * E, *dK = dQ + (long)T * E, *dV = dK + (long)S * E;
     float *rest = dV + (long)S * E;
-    al_attn_mha_forward(out, att, query, key, value, w_in, b_in, w_out, b_out, T, S, E, H,
-                        key_mask, causal, fwd);
+    al_attn_mha_forward(out, att, query, key, value, w_in, b_in, w_out, b_out, T, S, E, H, key_mask,
+                        causal, fwd);
     memset(dctx, 0, sizeof(float) * (size_t)(2L * T + 2L * S) * E); /* dctx, dQ, dK, dV */
 
     if (dout) {
@@ -222,8 +219,8 @@ AL_NOINLINE void al_attn_mha_backward(float *dquery, float *dkey, float *dvalue,
     for (int h = 0; h < H; h++)
         al_attn_head_backward(dQ + h * Dh, E, dK + h * Dh, E, dV + h * Dh, E,
                               dout ? dctx + h * Dh : NULL, E, datt ? datt + (long)h * T * S : NULL,
-                              att + (long)h * T * S, Q + h * Dh, E, K + h * Dh, E, V + h * Dh, E,
-                              T, S, Dh, Dh, scale, rest);
+                              att + (long)h * T * S, Q + h * Dh, E, K + h * Dh, E, V + h * Dh, E, T,
+                              S, Dh, Dh, scale, rest);
     /* Q = query W_qᵀ + b_q  →  dW_q += dQᵀ query,  db_q += Σ dQ,  dquery += dQ W_q (same for K, V) */
     const float *in[3] = { query, key, value };
     const float *dX[3] = { dQ, dK, dV };
@@ -282,16 +279,15 @@ AL_NOINLINE void al_relpos_bucket_sum_scalar(float *b, const float *m, int n, in
     }
 }
 
-
 long al_attn_relpos_scratch_floats(int n, int dz, int k)
 {
     return 3L * n * dz + (long)n * (2 * k + 1); /* Q, K, V, one [n,R] bucket buffer */
 }
 
 AL_NOINLINE void al_attn_relpos_forward(float *out, float *att, const float *x, const float *w_q,
-                            const float *w_k, const float *w_v, const float *rel_k,
-                            const float *rel_v, int n, int d, int dz, int H, int k,
-                            const uint8_t *key_mask, int causal, float *scratch)
+                                        const float *w_k, const float *w_v, const float *rel_k,
+                                        const float *rel_v, int n, int d, int dz, int H, int k,
+                                        const uint8_t *key_mask, int causal, float *scratch)
 {
     int Dh = dz / H, R = 2 * k + 1;
     float scale = 1.0f / sqrtf((float)Dh);
@@ -325,11 +321,12 @@ long al_attn_relpos_backward_scratch_floats(int n, int dz, int H, int k)
            + (long)n * n + n;                      /* dP, softmax row */
 }
 
-AL_NOINLINE void al_attn_relpos_backward(float *dx, float *dw_q, float *dw_k, float *dw_v, float *drel_k,
-                             float *drel_v, const float *dout, const float *datt, const float *x,
-                             const float *w_q, const float *w_k, const float *w_v,
-                             const float *rel_k, const float *rel_v, int n, int d, int dz, int H,
-                             int k, const uint8_t *key_mask, int causal, float *scratch)
+AL_NOINLINE void al_attn_relpos_backward(float *dx, float *dw_q, float *dw_k, float *dw_v,
+                                         float *drel_k, float *drel_v, const float *dout,
+                                         const float *datt, const float *x, const float *w_q,
+                                         const float *w_k, const float *w_v, const float *rel_k,
+                                         const float *rel_v, int n, int d, int dz, int H, int k,
+                                         const uint8_t *key_mask, int causal, float *scratch)
 {
     int Dh = dz / H, R = 2 * k + 1;
     float scale = 1.0f / sqrtf((float)Dh);

@@ -38,10 +38,9 @@ int al_attn_row_dead(int t, int S, const uint8_t *key_mask, int causal);
  *   att [T,S] = softmax(scale · q kᵀ + mask),  ctx [T,Dv] (row stride ldc) = att v.
  * q [T,D] (ldq), k [S,D] (ldk), v [S,Dv] (ldv). att is required (contiguous).
  */
-void al_attn_head_forward(float *ctx, int ldc, float *att, const float *q, int ldq,
-                          const float *k, int ldk, const float *v, int ldv,
-                          int T, int S, int D, int Dv, float scale,
-                          const uint8_t *key_mask, int causal);
+void al_attn_head_forward(float *ctx, int ldc, float *att, const float *q, int ldq, const float *k,
+                          int ldk, const float *v, int ldv, int T, int S, int D, int Dv,
+                          float scale, const uint8_t *key_mask, int causal);
 
 /*
  * The vjp of al_attn_head_forward given its probabilities att [T,S]:
@@ -52,9 +51,8 @@ void al_attn_head_forward(float *ctx, int ldc, float *att, const float *q, int l
 long al_attn_head_backward_scratch_floats(int T, int S);
 void al_attn_head_backward(float *dq, int lddq, float *dk, int lddk, float *dv, int lddv,
                            const float *dctx, int ldo, const float *datt, const float *att,
-                           const float *q, int ldq, const float *k, int ldk,
-                           const float *v, int ldv, int T, int S, int D, int Dv, float scale,
-                           float *scratch);
+                           const float *q, int ldq, const float *k, int ldk, const float *v,
+                           int ldv, int T, int S, int D, int Dv, float scale, float *scratch);
 
 /* ------------------------------------------------------------------ SDPA backward */
 
@@ -65,10 +63,10 @@ void al_attn_head_backward(float *dq, int lddq, float *dk, int lddk, float *dv, 
  * scratch: al_sdpa_backward_scratch_floats(T, S, Dv) floats.
  */
 long al_sdpa_backward_scratch_floats(int T, int S, int Dv);
-void al_sdpa_backward_kernel(float *dq, float *dk, float *dv, const float *dout,
-                             const float *datt, const float *att, const float *q,
-                             const float *k, const float *v, int T, int S, int D, int Dv,
-                             float scale, const uint8_t *key_mask, int causal, float *scratch);
+void al_sdpa_backward_kernel(float *dq, float *dk, float *dv, const float *dout, const float *datt,
+                             const float *att, const float *q, const float *k, const float *v,
+                             int T, int S, int D, int Dv, float scale, const uint8_t *key_mask,
+                             int causal, float *scratch);
 
 /* ------------------------------------------------------------------ multi-head attention */
 
@@ -102,8 +100,8 @@ void al_attn_mha_backward(float *dquery, float *dkey, float *dvalue, float *dw_i
                           float *dw_out, float *db_out, const float *dout, const float *datt,
                           const float *query, const float *key, const float *value,
                           const float *w_in, const float *b_in, const float *w_out,
-                          const float *b_out, int T, int S, int E, int H,
-                          const uint8_t *key_mask, int causal, float *scratch);
+                          const float *b_out, int T, int S, int E, int H, const uint8_t *key_mask,
+                          int causal, float *scratch);
 
 /* ------------------------------------------------------------------ relative position (Shaw) */
 

@@ -22,7 +22,8 @@ static void add_splat(float *x, float c, int len)
 static void add_vec(float *x, const float *y, int len)
 {
     int j = 0;
-    for (; j + 4 <= len; j += 4) al_v4_store(x + j, al_v4_add(al_v4_load(x + j), al_v4_load(y + j)));
+    for (; j + 4 <= len; j += 4)
+        al_v4_store(x + j, al_v4_add(al_v4_load(x + j), al_v4_load(y + j)));
     for (; j < len; j++) x[j] += y[j];
 }
 

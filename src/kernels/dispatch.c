@@ -19,19 +19,16 @@
 
 int al_kernels_simd(void) { return AL_SIMD128; }
 
-int al_first_nonfinite(const float *x, int n)
-{
-    return AL_PICK(al_first_nonfinite)(x, n);
-}
+int al_first_nonfinite(const float *x, int n) { return AL_PICK(al_first_nonfinite)(x, n); }
 
-void al_sgemm(int trans_a, int trans_b, int M, int N, int K, float alpha,
-              const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc)
+void al_sgemm(int trans_a, int trans_b, int M, int N, int K, float alpha, const float *A, int lda,
+              const float *B, int ldb, float beta, float *C, int ldc)
 {
     AL_PICK(al_sgemm)(trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
-void al_sgemv(int trans, int M, int K, float alpha, const float *A, int lda,
-              const float *x, float beta, float *y)
+void al_sgemv(int trans, int M, int K, float alpha, const float *A, int lda, const float *x,
+              float beta, float *y)
 {
     AL_PICK(al_sgemv)(trans, M, K, alpha, A, lda, x, beta, y);
 }
@@ -41,7 +38,8 @@ void al_bias_add_forward(float *y, int ldy, const float *b, const float *b2, int
     AL_PICK(al_bias_add_forward)(y, ldy, b, b2, R, C);
 }
 
-void al_softmax_forward(float *y, const float *x, const uint8_t *mask, int mask_stride, int R, int C)
+void al_softmax_forward(float *y, const float *x, const uint8_t *mask, int mask_stride, int R,
+                        int C)
 {
     AL_PICK(al_softmax_forward)(y, x, mask, mask_stride, R, C);
 }
@@ -51,8 +49,8 @@ void al_softmax_backward(float *dx, const float *y, const float *dy, int R, int 
     AL_PICK(al_softmax_backward)(dx, y, dy, R, C);
 }
 
-void al_sdpa_forward(float *out, float *att, const float *q, const float *k, const float *v,
-                     int T, int S, int D, int Dv, float scale, const uint8_t *key_mask, int causal)
+void al_sdpa_forward(float *out, float *att, const float *q, const float *k, const float *v, int T,
+                     int S, int D, int Dv, float scale, const uint8_t *key_mask, int causal)
 {
     AL_PICK(al_sdpa_forward)(out, att, q, k, v, T, S, D, Dv, scale, key_mask, causal);
 }

@@ -48,16 +48,16 @@ int al_first_nonfinite_scalar(const float *x, int n);
  * The leading dimensions let callers multiply head slices of [T, H·D] matrices in place.
  * M, N or K may be 0 (K == 0 gives C = beta·C).
  */
-void al_sgemm_scalar(int trans_a, int trans_b, int M, int N, int K, float alpha,
-                     const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc);
+void al_sgemm_scalar(int trans_a, int trans_b, int M, int N, int K, float alpha, const float *A,
+                     int lda, const float *B, int ldb, float beta, float *C, int ldc);
 
 /*
  * y = alpha · op(A) · x + beta · y with A [M,K] (row stride lda):
  *   trans == 0: y [M] = A x, x [K];   trans == 1: y [K] = Aᵀ x, x [M].
  * beta == 0 overwrites y without reading it.
  */
-void al_sgemv_scalar(int trans, int M, int K, float alpha, const float *A, int lda,
-                     const float *x, float beta, float *y);
+void al_sgemv_scalar(int trans, int M, int K, float alpha, const float *A, int lda, const float *x,
+                     float beta, float *y);
 
 /*
  * The bias half of a linear layer: y [R,C] (row stride ldy) += b [C] on every row, or
@@ -82,14 +82,14 @@ void al_softmax_backward_scalar(float *dx, const float *y, const float *dy, int 
 /* ------------------------------------------------------------------ activations, n elements */
 
 void al_tanh_forward(float *y, const float *x, int n);
-void al_tanh_backward(float *dx, const float *y, const float *dy, int n);   /* uses the output */
+void al_tanh_backward(float *dx, const float *y, const float *dy, int n); /* uses the output */
 void al_sigmoid_forward(float *y, const float *x, int n);
 void al_sigmoid_backward(float *dx, const float *y, const float *dy, int n); /* uses the output */
 void al_relu_forward(float *y, const float *x, int n);
-void al_relu_backward(float *dx, const float *x, const float *dy, int n);    /* uses the input */
+void al_relu_backward(float *dx, const float *x, const float *dy, int n); /* uses the input */
 /* Exact GELU x·Φ(x) with Φ the normal CDF (erf form), torch.nn.functional.gelu's default. */
 void al_gelu_forward(float *y, const float *x, int n);
-void al_gelu_backward(float *dx, const float *x, const float *dy, int n);    /* uses the input */
+void al_gelu_backward(float *dx, const float *x, const float *dy, int n); /* uses the input */
 
 /* ------------------------------------------------------------------ layer norm */
 
@@ -98,12 +98,11 @@ void al_gelu_backward(float *dx, const float *x, const float *dy, int n);    /* 
  * biased variance (torch.nn.LayerNorm). weight/bias [C] may be NULL (1 and 0). mean/rstd [R]
  * are saved for backward and may be NULL when no backward follows.
  */
-void al_layernorm_forward(float *y, float *mean, float *rstd, const float *x,
-                          const float *weight, const float *bias, int R, int C, float eps);
+void al_layernorm_forward(float *y, float *mean, float *rstd, const float *x, const float *weight,
+                          const float *bias, int R, int C, float eps);
 /* dx [R,C] +=, dweight/dbias [C] += (either may be NULL). */
-void al_layernorm_backward(float *dx, float *dweight, float *dbias, const float *dy,
-                           const float *x, const float *mean, const float *rstd,
-                           const float *weight, int R, int C);
+void al_layernorm_backward(float *dx, float *dweight, float *dbias, const float *dy, const float *x,
+                           const float *mean, const float *rstd, const float *weight, int R, int C);
 
 /* ------------------------------------------------------------------ embedding */
 
@@ -124,9 +123,9 @@ void al_embedding_backward(float *dweight, const int32_t *ids, int N, const floa
  *   softmax and no T×S buffer exists: memory stays O(T·Dv + S·D).
  * Rows with no visible key get a zero output and a zero att row.
  */
-void al_sdpa_forward_scalar(float *out, float *att, const float *q, const float *k,
-                            const float *v, int T, int S, int D, int Dv, float scale,
-                            const uint8_t *key_mask, int causal);
+void al_sdpa_forward_scalar(float *out, float *att, const float *q, const float *k, const float *v,
+                            int T, int S, int D, int Dv, float scale, const uint8_t *key_mask,
+                            int causal);
 /* One streaming row again over its Sv visible keys, with the att path's steps and rounding
  * (max, Σ e^{e_s − max}, then Σ_s a_s v_s with each weight normalised before it multiplies v_s,
  * so no partial sum exceeds max|v|) but no [S] buffer: the scores are recomputed in each of its
@@ -137,17 +136,17 @@ void al_sdpa_row_normalised(float *ot, const float *qt, const float *k, const fl
 
 #if AL_SIMD128
 int al_first_nonfinite_simd128(const float *x, int n);
-void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha,
-                      const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc);
-void al_sgemv_simd128(int trans, int M, int K, float alpha, const float *A, int lda,
-                      const float *x, float beta, float *y);
+void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha, const float *A,
+                      int lda, const float *B, int ldb, float beta, float *C, int ldc);
+void al_sgemv_simd128(int trans, int M, int K, float alpha, const float *A, int lda, const float *x,
+                      float beta, float *y);
 void al_bias_add_forward_simd128(float *y, int ldy, const float *b, const float *b2, int R, int C);
 void al_softmax_forward_simd128(float *y, const float *x, const uint8_t *mask, int mask_stride,
                                 int R, int C);
 void al_softmax_backward_simd128(float *dx, const float *y, const float *dy, int R, int C);
-void al_sdpa_forward_simd128(float *out, float *att, const float *q, const float *k,
-                             const float *v, int T, int S, int D, int Dv, float scale,
-                             const uint8_t *key_mask, int causal);
+void al_sdpa_forward_simd128(float *out, float *att, const float *q, const float *k, const float *v,
+                             int T, int S, int D, int Dv, float scale, const uint8_t *key_mask,
+                             int causal);
 #endif
 
 /* ------------------------------------------------------------------ dispatched names (dispatch.c) */
@@ -155,14 +154,15 @@ void al_sdpa_forward_simd128(float *out, float *att, const float *q, const float
 /* 1 when the dispatched kernels are the _simd128 twins. */
 int al_kernels_simd(void);
 int al_first_nonfinite(const float *x, int n);
-void al_sgemm(int trans_a, int trans_b, int M, int N, int K, float alpha,
-              const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc);
-void al_sgemv(int trans, int M, int K, float alpha, const float *A, int lda,
-              const float *x, float beta, float *y);
+void al_sgemm(int trans_a, int trans_b, int M, int N, int K, float alpha, const float *A, int lda,
+              const float *B, int ldb, float beta, float *C, int ldc);
+void al_sgemv(int trans, int M, int K, float alpha, const float *A, int lda, const float *x,
+              float beta, float *y);
 void al_bias_add_forward(float *y, int ldy, const float *b, const float *b2, int R, int C);
-void al_softmax_forward(float *y, const float *x, const uint8_t *mask, int mask_stride, int R, int C);
+void al_softmax_forward(float *y, const float *x, const uint8_t *mask, int mask_stride, int R,
+                        int C);
 void al_softmax_backward(float *dx, const float *y, const float *dy, int R, int C);
-void al_sdpa_forward(float *out, float *att, const float *q, const float *k, const float *v,
-                     int T, int S, int D, int Dv, float scale, const uint8_t *key_mask, int causal);
+void al_sdpa_forward(float *out, float *att, const float *q, const float *k, const float *v, int T,
+                     int S, int D, int Dv, float scale, const uint8_t *key_mask, int causal);
 
 #endif /* AL_KERNELS_H */

@@ -9,8 +9,8 @@
 
 #include "kernels.h"
 
-void al_layernorm_forward(float *y, float *mean, float *rstd, const float *x,
-                          const float *weight, const float *bias, int R, int C, float eps)
+void al_layernorm_forward(float *y, float *mean, float *rstd, const float *x, const float *weight,
+                          const float *bias, int R, int C, float eps)
 {
     for (int r = 0; r < R; r++) {
         const float *xr = x + (long)r * C;
@@ -34,9 +34,8 @@ void al_layernorm_forward(float *y, float *mean, float *rstd, const float *x,
     }
 }
 
-void al_layernorm_backward(float *dx, float *dweight, float *dbias, const float *dy,
-                           const float *x, const float *mean, const float *rstd,
-                           const float *weight, int R, int C)
+void al_layernorm_backward(float *dx, float *dweight, float *dbias, const float *dy, const float *x,
+                           const float *mean, const float *rstd, const float *weight, int R, int C)
 {
     for (int r = 0; r < R; r++) {
         const float *xr = x + (long)r * C;
@@ -58,7 +57,7 @@ void al_layernorm_backward(float *dx, float *dweight, float *dbias, const float 
             float norm = (xr[c] - m) * rs;
             float g = dyr[c] * (weight ? weight[c] : 1.0f);
             dxr[c] += rs * (g - (float)gmean - norm * (float)gnorm);
-            if (dweight) dweight[c] += dyr[c] * norm;   /* y = norm·w + b */
+            if (dweight) dweight[c] += dyr[c] * norm; /* y = norm·w + b */
             if (dbias) dbias[c] += dyr[c];
         }
     }

@@ -8,8 +8,8 @@
  */
 #include "kernels.h"
 
-void al_sgemm_scalar(int trans_a, int trans_b, int M, int N, int K, float alpha,
-                     const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc)
+void al_sgemm_scalar(int trans_a, int trans_b, int M, int N, int K, float alpha, const float *A,
+                     int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
     for (int m = 0; m < M; m++) {
         for (int n = 0; n < N; n++) {
@@ -27,23 +27,21 @@ void al_sgemm_scalar(int trans_a, int trans_b, int M, int N, int K, float alpha,
     }
 }
 
-void al_sgemv_scalar(int trans, int M, int K, float alpha, const float *A, int lda,
-                     const float *x, float beta, float *y)
+void al_sgemv_scalar(int trans, int M, int K, float alpha, const float *A, int lda, const float *x,
+                     float beta, float *y)
 {
     if (!trans) {
         /* y[m] = alpha · Σ_k A[m,k] x[k] + beta · y[m] */
         for (int m = 0; m < M; m++) {
             float acc = 0.0f;
-            for (int k = 0; k < K; k++)
-                acc += A[(long)m * lda + k] * x[k];
+            for (int k = 0; k < K; k++) acc += A[(long)m * lda + k] * x[k];
             y[m] = beta == 0.0f ? alpha * acc : alpha * acc + beta * y[m];
         }
     } else {
         /* y[k] = alpha · Σ_m A[m,k] x[m] + beta · y[k] */
         for (int k = 0; k < K; k++) {
             float acc = 0.0f;
-            for (int m = 0; m < M; m++)
-                acc += A[(long)m * lda + k] * x[m];
+            for (int m = 0; m < M; m++) acc += A[(long)m * lda + k] * x[m];
             y[k] = beta == 0.0f ? alpha * acc : alpha * acc + beta * y[k];
         }
     }

@@ -36,7 +36,7 @@ static inline void store1(float *c, float acc, float alpha, float beta)
 
 /* C[4,8] tile; op(A)[i,k] = A[i*sam + k*sak]; B rows contiguous with stride ldb. */
 static inline void tile_4x8(int K, const float *A, long sam, long sak, const float *B, long ldb,
-                     float *C, long ldc, float alpha, float beta)
+                            float *C, long ldc, float alpha, float beta)
 {
     al_v4 c00 = al_v4_zero(), c01 = al_v4_zero(), c10 = al_v4_zero(), c11 = al_v4_zero();
     al_v4 c20 = al_v4_zero(), c21 = al_v4_zero(), c30 = al_v4_zero(), c31 = al_v4_zero();
@@ -62,8 +62,8 @@ static inline void tile_4x8(int K, const float *A, long sam, long sak, const flo
 }
 
 /* C[1,8] row tail */
-static inline void tile_1x8(int K, const float *A, long sak, const float *B, long ldb,
-                     float *C, float alpha, float beta)
+static inline void tile_1x8(int K, const float *A, long sak, const float *B, long ldb, float *C,
+                            float alpha, float beta)
 {
     al_v4 c0 = al_v4_zero(), c1 = al_v4_zero(), d0 = al_v4_zero(), d1 = al_v4_zero();
     int k = 0;
@@ -87,8 +87,9 @@ static inline void tile_1x8(int K, const float *A, long sak, const float *B, lon
 }
 
 /* C[rows,4] column tail, rows <= 4 */
-static AL_V4_NOINLINE void tile_rx4(int rows, int K, const float *A, long sam, long sak, const float *B, long ldb,
-                     float *C, long ldc, float alpha, float beta)
+static AL_V4_NOINLINE void tile_rx4(int rows, int K, const float *A, long sam, long sak,
+                                    const float *B, long ldb, float *C, long ldc, float alpha,
+                                    float beta)
 {
     al_v4 c[4] = { al_v4_zero(), al_v4_zero(), al_v4_zero(), al_v4_zero() };
     for (int k = 0; k < K; k++) {
@@ -125,7 +126,7 @@ static inline al_v4 reduce4(al_v4 s0, al_v4 s1, al_v4 s2, al_v4 s3)
 
 /* A·Bᵀ: C[2,4] of dots between rows of A and rows of B */
 static AL_V4_NOINLINE void dots_2x4(int K, const float *A, long lda, const float *B, long ldb,
-                     float *C, long ldc, float alpha, float beta)
+                                    float *C, long ldc, float alpha, float beta)
 {
     const float *a0 = A, *a1 = A + lda;
     const float *b0 = B, *b1 = B + ldb, *b2 = B + 2 * ldb, *b3 = B + 3 * ldb;
@@ -162,7 +163,8 @@ static AL_V4_NOINLINE void dots_2x4(int K, const float *A, long lda, const float
 
 /* Copy op(B)[k0..k0+kc, n..n+w) (w = 4 or 8 columns) into panel [kc, w], rows contiguous. B is
  * [K,N] (row stride ldb) or, when trans_b, [N,K]: then each 4×4 block is transposed in registers. */
-static AL_V4_NOINLINE void pack_b(float *panel, int w, int trans_b, const float *B, long ldb, int n, int k0, int kc)
+static AL_V4_NOINLINE void pack_b(float *panel, int w, int trans_b, const float *B, long ldb, int n,
+                                  int k0, int kc)
 {
     if (!trans_b) {
         for (int k = 0; k < kc; k++) {
@@ -192,8 +194,8 @@ static AL_V4_NOINLINE void pack_b(float *panel, int w, int trans_b, const float 
         for (int j = 0; j < w; j++) panel[k * w + j] = b[j * ldb + k];
 }
 
-void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha,
-                      const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc)
+void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha, const float *A,
+                      int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
     if (M <= 0 || N <= 0) return;
     if (M == 1 && (!trans_a || lda == 1) && K > 0) {
@@ -218,7 +220,8 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
                 const float *a0 = A + k0 * sak;
                 int m = 0;
                 for (; m + 4 <= M; m += 4)
-                    tile_4x8(kc, a0 + m * sam, sam, sak, panel, 8, C + (long)m * ldc + n, ldc, alpha, bk);
+                    tile_4x8(kc, a0 + m * sam, sam, sak, panel, 8, C + (long)m * ldc + n, ldc,
+                             alpha, bk);
                 for (; m < M; m++)
                     tile_1x8(kc, a0 + m * sam, sak, panel, 8, C + (long)m * ldc + n, alpha, bk);
             }
@@ -238,8 +241,8 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
             if (trans_b && !trans_a) {
                 for (int m = 0; m < M; m++)
                     for (int j = n; j < N; j++)
-                        store1(C + (long)m * ldc + j, dot_v(A + (long)m * lda, B + (long)j * ldb, K),
-                               alpha, beta);
+                        store1(C + (long)m * ldc + j,
+                               dot_v(A + (long)m * lda, B + (long)j * ldb, K), alpha, beta);
             } else {
                 al_sgemm_scalar(trans_a, trans_b, M, N - n, K, alpha, A, lda,
                                 trans_b ? B + (long)n * ldb : B + n, ldb, beta, C + n, ldc);
@@ -252,7 +255,8 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
         for (; n + 8 <= N; n += 8) {
             int m = 0;
             for (; m + 4 <= M; m += 4)
-                tile_4x8(K, A + m * sam, sam, sak, B + n, ldb, C + (long)m * ldc + n, ldc, alpha, beta);
+                tile_4x8(K, A + m * sam, sam, sak, B + n, ldb, C + (long)m * ldc + n, ldc, alpha,
+                         beta);
             for (; m < M; m++)
                 tile_1x8(K, A + m * sam, sak, B + n, ldb, C + (long)m * ldc + n, alpha, beta);
         }
@@ -278,14 +282,16 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
             dots_2x4(K, A + (long)m * lda, lda, B + (long)n * ldb, ldb, C + (long)m * ldc + n, ldc,
                      alpha, beta);
         for (; n < N; n++) {
-            store1(C + (long)m * ldc + n, dot_v(A + (long)m * lda, B + (long)n * ldb, K), alpha, beta);
-            store1(C + (long)(m + 1) * ldc + n, dot_v(A + (long)(m + 1) * lda, B + (long)n * ldb, K),
-                   alpha, beta);
+            store1(C + (long)m * ldc + n, dot_v(A + (long)m * lda, B + (long)n * ldb, K), alpha,
+                   beta);
+            store1(C + (long)(m + 1) * ldc + n,
+                   dot_v(A + (long)(m + 1) * lda, B + (long)n * ldb, K), alpha, beta);
         }
     }
     for (; m < M; m++)
         for (int n = 0; n < N; n++)
-            store1(C + (long)m * ldc + n, dot_v(A + (long)m * lda, B + (long)n * ldb, K), alpha, beta);
+            store1(C + (long)m * ldc + n, dot_v(A + (long)m * lda, B + (long)n * ldb, K), alpha,
+                   beta);
 }
 
 /* y[0..4) += the K % 4 tail of rows a, a + lda, a + 2·lda, a + 3·lda (k from k0) */
@@ -301,8 +307,8 @@ static AL_V4_NOINLINE al_v4 tail4(al_v4 r, const float *a, long lda, const float
     return al_v4_add(r, al_v4_load(t));
 }
 
-void al_sgemv_simd128(int trans, int M, int K, float alpha, const float *A, int lda,
-                      const float *x, float beta, float *y)
+void al_sgemv_simd128(int trans, int M, int K, float alpha, const float *A, int lda, const float *x,
+                      float beta, float *y)
 {
     if (!trans) {
         int m = 0;
@@ -392,9 +398,11 @@ void al_bias_add_forward_simd128(float *y, int ldy, const float *b, const float 
         int c = 0;
         if (b2)
             for (; c + 4 <= C; c += 4)
-                al_v4_store(yr + c, al_v4_add(al_v4_load(yr + c), al_v4_add(al_v4_load(b + c), al_v4_load(b2 + c))));
+                al_v4_store(yr + c, al_v4_add(al_v4_load(yr + c),
+                                              al_v4_add(al_v4_load(b + c), al_v4_load(b2 + c))));
         else
-            for (; c + 4 <= C; c += 4) al_v4_store(yr + c, al_v4_add(al_v4_load(yr + c), al_v4_load(b + c)));
+            for (; c + 4 <= C; c += 4)
+                al_v4_store(yr + c, al_v4_add(al_v4_load(yr + c), al_v4_load(b + c)));
         AL_V4_SCALAR_LOOP
         for (; c < C; c++) yr[c] += b2 ? b[c] + b2[c] : b[c];
     }

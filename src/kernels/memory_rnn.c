@@ -19,20 +19,16 @@
 
 /* tanh(x) = 1 − 2/(e^{2x} + 1): exact at ±∞ through the exp clamp, ~2e-7 absolute error near 0.
  * The SIMD twin evaluates the same expression lane by lane. */
-static float score_tanh(float x)
-{
-    return 1.0f - 2.0f / (al_expf_scalar(2.0f * x) + 1.0f);
-}
+static float score_tanh(float x) { return 1.0f - 2.0f / (al_expf_scalar(2.0f * x) + 1.0f); }
 
-void al_memory_score_forward_scalar(float *e, const float *P, const float *q, const float *v,
-                                    int n, int d)
+void al_memory_score_forward_scalar(float *e, const float *P, const float *q, const float *v, int n,
+                                    int d)
 {
     for (int i = 0; i < n; i++) {
         const float *p = P + (size_t)i * d;
         /* e_i = Σ_k v_k tanh(P_i[k] + q[k]) */
         float acc = 0.0f;
-        for (int k = 0; k < d; k++)
-            acc += v[k] * score_tanh(p[k] + q[k]);
+        for (int k = 0; k < d; k++) acc += v[k] * score_tanh(p[k] + q[k]);
         e[i] = acc;
     }
 }
@@ -56,13 +52,9 @@ void al_memory_score_backward_scalar(float *dP, float *dq, float *dv, const floa
     }
 }
 
-
 /* ------------------------------------------------------------------ self-attention RNN */
 
-size_t al_sarnn_saved_floats(int T, int H, int da)
-{
-    return (size_t)T * H + 2 * (size_t)T * da;
-}
+size_t al_sarnn_saved_floats(int T, int H, int da) { return (size_t)T * H + 2 * (size_t)T * da; }
 
 size_t al_sarnn_scratch_floats(int T, int H, int da)
 {
@@ -70,13 +62,13 @@ size_t al_sarnn_scratch_floats(int T, int H, int da)
 }
 
 void al_sarnn_seq_forward(float *h, float *weights, float *saved, float *scratch, const float *x,
-                      const float *A, const float *b, const float *W_key, const float *W_query,
-                      const float *v, int T, int in, int H, int da, int align)
+                          const float *A, const float *b, const float *W_key, const float *W_query,
+                          const float *v, int T, int in, int H, int da, int align)
 {
-    float *c = saved;                          /* [T,H]  c_t */
-    float *K = c + (size_t)T * H;              /* [T,da] keys W_h h_i (or W_K h_i) */
-    float *Q = K + (size_t)T * da;             /* [T,da] queries W_s h_t (or W_Q h_t) */
-    float *e = scratch;                        /* [T]    scores of one step */
+    float *c = saved;              /* [T,H]  c_t */
+    float *K = c + (size_t)T * H;  /* [T,da] keys W_h h_i (or W_K h_i) */
+    float *Q = K + (size_t)T * da; /* [T,da] queries W_s h_t (or W_Q h_t) */
+    float *e = scratch;            /* [T]    scores of one step */
     const int lda = in + H;
 
     /* the input half of A for every step at once: h [T,H] = x [T,in] · A[:, :in]ᵀ */
@@ -92,9 +84,11 @@ void al_sarnn_seq_forward(float *h, float *weights, float *saved, float *scratch
         al_sgemv(0, da, H, 1.0f, W_query, H, ht, 0.0f, Q + (size_t)t * da);
         /* score_i = align(h_i, h_t) for i = 0 … t, h_t itself included */
         if (align == AL_MEMRNN_ALIGN_ADDITIVE)
-            al_memory_score_forward(e, K, Q + (size_t)t * da, v, t + 1, da); /* vᵀ tanh(W_h h_i + W_s h_t) */
+            al_memory_score_forward(e, K, Q + (size_t)t * da, v, t + 1,
+                                    da); /* vᵀ tanh(W_h h_i + W_s h_t) */
         else
-            al_sgemv(0, t + 1, da, 1.0f, K, da, Q + (size_t)t * da, 0.0f, e); /* (W_K h_i)ᵀ (W_Q h_t) */
+            al_sgemv(0, t + 1, da, 1.0f, K, da, Q + (size_t)t * da, 0.0f,
+                     e); /* (W_K h_i)ᵀ (W_Q h_t) */
         /* α_t = softmax(score); entries i > t stay 0 */
         al_softmax_forward(wt, e, NULL, 0, 1, t + 1);
         for (int i = t + 1; i < T; i++) wt[i] = 0.0f;
@@ -103,25 +97,27 @@ void al_sarnn_seq_forward(float *h, float *weights, float *saved, float *scratch
     }
 }
 
-void al_sarnn_seq_backward(float *dx, float *dA, float *db, float *dW_key, float *dW_query, float *dv,
-                       const float *dh, const float *dweights, const float *h,
-                       const float *weights, const float *saved, float *scratch, const float *x,
-                       const float *A, const float *W_key, const float *W_query, const float *v,
-                       int T, int in, int H, int da, int align)
+void al_sarnn_seq_backward(float *dx, float *dA, float *db, float *dW_key, float *dW_query,
+                           float *dv, const float *dh, const float *dweights, const float *h,
+                           const float *weights, const float *saved, float *scratch, const float *x,
+                           const float *A, const float *W_key, const float *W_query, const float *v,
+                           int T, int in, int H, int da, int align)
 {
     const float *c = saved;
     const float *K = c + (size_t)T * H;
     const float *Q = K + (size_t)T * da;
-    float *dH = scratch;                       /* [T,H]  dL/dh_t, all paths; then dL/dz_t */
-    float *dK = dH + (size_t)T * H;            /* [T,da] */
-    float *dQ = dK + (size_t)T * da;           /* [T,da] */
-    float *dc = dQ + (size_t)T * da;           /* [H]    dL/dc_t of the step being undone */
-    float *dal = dc + H;                       /* [T]    dL/dα_t */
-    float *de = dal + T;                       /* [T]    dL/dscore */
+    float *dH = scratch;             /* [T,H]  dL/dh_t, all paths; then dL/dz_t */
+    float *dK = dH + (size_t)T * H;  /* [T,da] */
+    float *dQ = dK + (size_t)T * da; /* [T,da] */
+    float *dc = dQ + (size_t)T * da; /* [H]    dL/dc_t of the step being undone */
+    float *dal = dc + H;             /* [T]    dL/dα_t */
+    float *de = dal + T;             /* [T]    dL/dscore */
     const int lda = in + H;
 
-    if (dh) memcpy(dH, dh, sizeof(float) * (size_t)T * H);
-    else memset(dH, 0, sizeof(float) * (size_t)T * H);
+    if (dh)
+        memcpy(dH, dh, sizeof(float) * (size_t)T * H);
+    else
+        memset(dH, 0, sizeof(float) * (size_t)T * H);
     memset(dK, 0, sizeof(float) * 2 * (size_t)T * da);
     memset(dc, 0, sizeof(float) * (size_t)H);
 
@@ -166,38 +162,36 @@ void al_sarnn_seq_backward(float *dx, float *dA, float *db, float *dW_key, float
     /* dH now holds dz [T,H]. z_t = A [x_t; c_{t−1}] + b, for all steps at once: */
     for (int t = 0; t < T; t++)
         for (int j = 0; j < H; j++) db[j] += dH[(size_t)t * H + j];
-    al_sgemm(1, 0, H, in, T, 1.0f, dH, H, x, in, 1.0f, dA, lda);            /* dA_x += dzᵀ x */
-    if (T > 1) al_sgemm(1, 0, H, H, T - 1, 1.0f, dH + H, H, c, H, 1.0f, dA + in, lda); /* dA_c += dz_{1:}ᵀ c_{:−1} */
-    al_sgemm(0, 0, T, in, H, 1.0f, dH, H, A, lda, 1.0f, dx, in);            /* dx += dz A_x */
-    al_sgemm(1, 0, da, H, T, 1.0f, dK, da, h, H, 1.0f, dW_key, H);          /* K = h W_keyᵀ */
-    al_sgemm(1, 0, da, H, T, 1.0f, dQ, da, h, H, 1.0f, dW_query, H);        /* Q = h W_queryᵀ */
+    al_sgemm(1, 0, H, in, T, 1.0f, dH, H, x, in, 1.0f, dA, lda); /* dA_x += dzᵀ x */
+    if (T > 1)
+        al_sgemm(1, 0, H, H, T - 1, 1.0f, dH + H, H, c, H, 1.0f, dA + in,
+                 lda);                                           /* dA_c += dz_{1:}ᵀ c_{:−1} */
+    al_sgemm(0, 0, T, in, H, 1.0f, dH, H, A, lda, 1.0f, dx, in); /* dx += dz A_x */
+    al_sgemm(1, 0, da, H, T, 1.0f, dK, da, h, H, 1.0f, dW_key, H);   /* K = h W_keyᵀ */
+    al_sgemm(1, 0, da, H, T, 1.0f, dQ, da, h, H, 1.0f, dW_query, H); /* Q = h W_queryᵀ */
 }
 
 /* ------------------------------------------------------------------ LSTMN */
 
-size_t al_lstmn_saved_floats(int T, int H)
-{
-    return 9 * (size_t)T * H;
-}
+size_t al_lstmn_saved_floats(int T, int H) { return 9 * (size_t)T * H; }
 
 size_t al_lstmn_scratch_floats(int T, int H)
 {
     return 8 * (size_t)T * H + 3 * (size_t)H + 2 * (size_t)T;
 }
 
-
 void al_lstmn_seq_forward(float *h, float *c, float *weights, float *saved, float *scratch,
-                      const float *x, const float *W_h, const float *W_x, const float *W_ht,
-                      const float *v, const float *W, const float *b, int T, int in, int H)
+                          const float *x, const float *W_h, const float *W_x, const float *W_ht,
+                          const float *v, const float *W, const float *b, int T, int in, int H)
 {
     const size_t TH = (size_t)T * H;
-    float *ht = saved;                         /* [T,H]  h̃_t (row 0 = 0) */
-    float *ct = ht + TH;                       /* [T,H]  c̃_t (row 0 = 0) */
-    float *G = ct + TH;                        /* [T,4H] i, f, g, o after σ/tanh */
-    float *tc = G + 4 * TH;                    /* [T,H]  tanh(c_t) */
-    float *P = tc + TH;                        /* [T,H]  keys W_h h_i */
-    float *Q = P + TH;                         /* [T,H]  queries W_x x_t + W_ht h̃_{t−1} */
-    float *e = scratch;                        /* [T] */
+    float *ht = saved;      /* [T,H]  h̃_t (row 0 = 0) */
+    float *ct = ht + TH;    /* [T,H]  c̃_t (row 0 = 0) */
+    float *G = ct + TH;     /* [T,4H] i, f, g, o after σ/tanh */
+    float *tc = G + 4 * TH; /* [T,H]  tanh(c_t) */
+    float *P = tc + TH;     /* [T,H]  keys W_h h_i */
+    float *Q = P + TH;      /* [T,H]  queries W_x x_t + W_ht h̃_{t−1} */
+    float *e = scratch;     /* [T] */
     const int ldw = H + in, H4 = 4 * H;
 
     /* the x_t parts of every step at once: G = x W[:, H:]ᵀ, Q = x W_xᵀ */
@@ -239,27 +233,34 @@ void al_lstmn_seq_forward(float *h, float *c, float *weights, float *saved, floa
 }
 
 void al_lstmn_seq_backward(float *dx, float *dW_h, float *dW_x, float *dW_ht, float *dv, float *dW,
-                       float *db, const float *dh, const float *dc, const float *dweights,
-                       const float *h, const float *c, const float *weights, const float *saved,
-                       float *scratch, const float *x, const float *W_h, const float *W_x,
-                       const float *W_ht, const float *v, const float *W, int T, int in, int H)
+                           float *db, const float *dh, const float *dc, const float *dweights,
+                           const float *h, const float *c, const float *weights, const float *saved,
+                           float *scratch, const float *x, const float *W_h, const float *W_x,
+                           const float *W_ht, const float *v, const float *W, int T, int in, int H)
 {
     const size_t TH = (size_t)T * H;
-    const float *ht = saved, *ct = ht + TH, *G = ct + TH, *tc = G + 4 * TH, *P = tc + TH, *Q = P + TH;
-    float *dHa = scratch;                      /* [T,H]  dL/dh_t, all paths */
-    float *dCa = dHa + TH;                     /* [T,H]  dL/dc_t, all paths */
-    float *dP = dCa + TH;                      /* [T,H]  dL/d(W_h h_i) */
-    float *dQ = dP + TH;                       /* [T,H]  dL/dquery_t (row 0 stays 0) */
-    float *dG = dQ + TH;                       /* [T,4H] dL/dgate pre-activations */
-    float *dht_next = dG + 4 * TH;             /* [H]    dL/dh̃_t through query_{t+1} */
-    float *dht = dht_next + H;                 /* [H]    dL/dh̃_t */
-    float *dct = dht + H;                      /* [H]    dL/dc̃_t */
-    float *ds = dct + H;                       /* [T]    dL/ds_t */
-    float *da = ds + T;                        /* [T]    dL/da_t */
+    const float *ht = saved, *ct = ht + TH, *G = ct + TH, *tc = G + 4 * TH, *P = tc + TH,
+                *Q = P + TH;
+    float *dHa = scratch;          /* [T,H]  dL/dh_t, all paths */
+    float *dCa = dHa + TH;         /* [T,H]  dL/dc_t, all paths */
+    float *dP = dCa + TH;          /* [T,H]  dL/d(W_h h_i) */
+    float *dQ = dP + TH;           /* [T,H]  dL/dquery_t (row 0 stays 0) */
+    float *dG = dQ + TH;           /* [T,4H] dL/dgate pre-activations */
+    float *dht_next = dG + 4 * TH; /* [H]    dL/dh̃_t through query_{t+1} */
+    float *dht = dht_next + H;     /* [H]    dL/dh̃_t */
+    float *dct = dht + H;          /* [H]    dL/dc̃_t */
+    float *ds = dct + H;           /* [T]    dL/ds_t */
+    float *da = ds + T;            /* [T]    dL/da_t */
     const int ldw = H + in, H4 = 4 * H;
 
-    if (dh) memcpy(dHa, dh, sizeof(float) * TH); else memset(dHa, 0, sizeof(float) * TH);
-    if (dc) memcpy(dCa, dc, sizeof(float) * TH); else memset(dCa, 0, sizeof(float) * TH);
+    if (dh)
+        memcpy(dHa, dh, sizeof(float) * TH);
+    else
+        memset(dHa, 0, sizeof(float) * TH);
+    if (dc)
+        memcpy(dCa, dc, sizeof(float) * TH);
+    else
+        memset(dCa, 0, sizeof(float) * TH);
     memset(dP, 0, sizeof(float) * 2 * TH);
     memset(dht_next, 0, sizeof(float) * (size_t)H);
 
@@ -311,11 +312,12 @@ void al_lstmn_seq_backward(float *dx, float *dW_h, float *dW_x, float *dW_ht, fl
     /* parameter and input gradients of the all-steps products */
     for (int t = 0; t < T; t++)
         for (int j = 0; j < H4; j++) db[j] += dG[(size_t)t * H4 + j];
-    al_sgemm(1, 0, H4, H, T, 1.0f, dG, H4, ht, H, 1.0f, dW, ldw);           /* dW[:, :H] += dGᵀ h̃ */
-    al_sgemm(1, 0, H4, in, T, 1.0f, dG, H4, x, in, 1.0f, dW + H, ldw);      /* dW[:, H:] += dGᵀ x */
-    al_sgemm(0, 0, T, in, H4, 1.0f, dG, H4, W + H, ldw, 1.0f, dx, in);      /* dx += dG W[:, H:] */
-    al_sgemm(0, 0, T, in, H, 1.0f, dQ, H, W_x, in, 1.0f, dx, in);           /* dx += dQ W_x */
-    al_sgemm(1, 0, H, in, T, 1.0f, dQ, H, x, in, 1.0f, dW_x, in);           /* dW_x += dQᵀ x */
-    if (T > 1) al_sgemm(1, 0, H, H, T - 1, 1.0f, dQ + H, H, ht, H, 1.0f, dW_ht, H); /* dQ_{1:}ᵀ h̃_{:−1} */
-    al_sgemm(1, 0, H, H, T, 1.0f, dP, H, h, H, 1.0f, dW_h, H);              /* dW_h += dPᵀ h */
+    al_sgemm(1, 0, H4, H, T, 1.0f, dG, H4, ht, H, 1.0f, dW, ldw);      /* dW[:, :H] += dGᵀ h̃ */
+    al_sgemm(1, 0, H4, in, T, 1.0f, dG, H4, x, in, 1.0f, dW + H, ldw); /* dW[:, H:] += dGᵀ x */
+    al_sgemm(0, 0, T, in, H4, 1.0f, dG, H4, W + H, ldw, 1.0f, dx, in); /* dx += dG W[:, H:] */
+    al_sgemm(0, 0, T, in, H, 1.0f, dQ, H, W_x, in, 1.0f, dx, in);      /* dx += dQ W_x */
+    al_sgemm(1, 0, H, in, T, 1.0f, dQ, H, x, in, 1.0f, dW_x, in);      /* dW_x += dQᵀ x */
+    if (T > 1)
+        al_sgemm(1, 0, H, H, T - 1, 1.0f, dQ + H, H, ht, H, 1.0f, dW_ht, H); /* dQ_{1:}ᵀ h̃_{:−1} */
+    al_sgemm(1, 0, H, H, T, 1.0f, dP, H, h, H, 1.0f, dW_h, H);               /* dW_h += dPᵀ h */
 }

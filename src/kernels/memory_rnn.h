@@ -38,8 +38,8 @@ enum { AL_MEMRNN_ALIGN_ADDITIVE = 0, AL_MEMRNN_ALIGN_DOT = 1 };
  * tanh is 1 − 2/(e^{2x} + 1) with the shared Cephes exp (al_expf_scalar / al_v4_exp), so both
  * twins agree to rounding; absolute error about 2e-7.
  */
-void al_memory_score_forward_scalar(float *e, const float *P, const float *q, const float *v,
-                                    int n, int d);
+void al_memory_score_forward_scalar(float *e, const float *P, const float *q, const float *v, int n,
+                                    int d);
 /* From de [n]: dP [n,d] +=, dq [d] +=, dv [d] += (dv may be NULL). u = tanh(P_i + q) is recomputed. */
 void al_memory_score_backward_scalar(float *dP, float *dq, float *dv, const float *de,
                                      const float *P, const float *q, const float *v, int n, int d);
@@ -50,7 +50,8 @@ void al_memory_score_backward_simd128(float *dP, float *dq, float *dv, const flo
                                       const float *P, const float *q, const float *v, int n, int d);
 #endif
 /* the dispatched twins (dispatch.c) */
-void al_memory_score_forward(float *e, const float *P, const float *q, const float *v, int n, int d);
+void al_memory_score_forward(float *e, const float *P, const float *q, const float *v, int n,
+                             int d);
 void al_memory_score_backward(float *dP, float *dq, float *dv, const float *de, const float *P,
                               const float *q, const float *v, int n, int d);
 
@@ -67,18 +68,18 @@ size_t al_sarnn_scratch_floats(int T, int H, int da);
  * for dot). Writes h [T,H], weights [T,T] (row t: α_t over i ≤ t, zeros for i > t) and saved.
  */
 void al_sarnn_seq_forward(float *h, float *weights, float *saved, float *scratch, const float *x,
-                      const float *A, const float *b, const float *W_key, const float *W_query,
-                      const float *v, int T, int in, int H, int da, int align);
+                          const float *A, const float *b, const float *W_key, const float *W_query,
+                          const float *v, int T, int in, int H, int da, int align);
 /*
  * Full BPTT from dh [T,H] and dweights [T,T] (either may be NULL = zero), given the forward's
  * h, weights and saved. Accumulates dx [T,in], dA [H,in+H], db [H], dW_key, dW_query [da,H],
  * dv [da] (additive only; may be NULL for dot).
  */
-void al_sarnn_seq_backward(float *dx, float *dA, float *db, float *dW_key, float *dW_query, float *dv,
-                       const float *dh, const float *dweights, const float *h,
-                       const float *weights, const float *saved, float *scratch, const float *x,
-                       const float *A, const float *W_key, const float *W_query, const float *v,
-                       int T, int in, int H, int da, int align);
+void al_sarnn_seq_backward(float *dx, float *dA, float *db, float *dW_key, float *dW_query,
+                           float *dv, const float *dh, const float *dweights, const float *h,
+                           const float *weights, const float *saved, float *scratch, const float *x,
+                           const float *A, const float *W_key, const float *W_query, const float *v,
+                           int T, int in, int H, int da, int align);
 
 /* ------------------------------------------------------------------ LSTMN */
 
@@ -94,14 +95,14 @@ size_t al_lstmn_scratch_floats(int T, int H);
  * weights [T,T] (row t: s_t over i < t; row 0 all zeros) and saved.
  */
 void al_lstmn_seq_forward(float *h, float *c, float *weights, float *saved, float *scratch,
-                      const float *x, const float *W_h, const float *W_x, const float *W_ht,
-                      const float *v, const float *W, const float *b, int T, int in, int H);
+                          const float *x, const float *W_h, const float *W_x, const float *W_ht,
+                          const float *v, const float *W, const float *b, int T, int in, int H);
 /* Full BPTT from dh, dc [T,H] and dweights [T,T] (each may be NULL = zero). Accumulates
  * dx [T,in], dW_h, dW_ht [H,H], dW_x [H,in], dv [H], dW [4H,H+in], db [4H]. */
 void al_lstmn_seq_backward(float *dx, float *dW_h, float *dW_x, float *dW_ht, float *dv, float *dW,
-                       float *db, const float *dh, const float *dc, const float *dweights,
-                       const float *h, const float *c, const float *weights, const float *saved,
-                       float *scratch, const float *x, const float *W_h, const float *W_x,
-                       const float *W_ht, const float *v, const float *W, int T, int in, int H);
+                           float *db, const float *dh, const float *dc, const float *dweights,
+                           const float *h, const float *c, const float *weights, const float *saved,
+                           float *scratch, const float *x, const float *W_h, const float *W_x,
+                           const float *W_ht, const float *v, const float *W, int T, int in, int H);
 
 #endif /* AL_KERNELS_MEMORY_RNN_H */

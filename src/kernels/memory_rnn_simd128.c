@@ -13,10 +13,7 @@ static inline al_v4 v4_tanh(al_v4 x) /* 1 − 2/(e^{2x} + 1) */
     return al_v4_sub(one, al_v4_div(al_v4_splat(2.0f), al_v4_add(al_v4_exp(al_v4_add(x, x)), one)));
 }
 
-static inline float s_tanh(float x)
-{
-    return 1.0f - 2.0f / (al_expf_scalar(2.0f * x) + 1.0f);
-}
+static inline float s_tanh(float x) { return 1.0f - 2.0f / (al_expf_scalar(2.0f * x) + 1.0f); }
 
 void al_memory_score_forward_simd128(float *e, const float *P, const float *q, const float *v,
                                      int n, int d)
@@ -48,7 +45,8 @@ void al_memory_score_backward_simd128(float *dP, float *dq, float *dv, const flo
         for (; k + 4 <= d; k += 4) {
             al_v4 u = v4_tanh(al_v4_add(al_v4_load(p + k), al_v4_load(q + k)));
             if (dv) al_v4_store(dv + k, al_v4_add(al_v4_load(dv + k), al_v4_mul(gv, u)));
-            al_v4 dpre = al_v4_mul(al_v4_mul(gv, al_v4_load(v + k)), al_v4_sub(one, al_v4_mul(u, u)));
+            al_v4 dpre =
+                al_v4_mul(al_v4_mul(gv, al_v4_load(v + k)), al_v4_sub(one, al_v4_mul(u, u)));
             al_v4_store(dp + k, al_v4_add(al_v4_load(dp + k), dpre));
             al_v4_store(dq + k, al_v4_add(al_v4_load(dq + k), dpre));
         }

@@ -81,18 +81,18 @@ void al_recurrent_lstm_cell_forward_scalar(float *gates, float *c, float *h, con
 {
     float *gi = gates, *gf = gates + H, *gg = gates + 2 * H, *go = gates + 3 * H;
     for (int j = 0; j < H; j++) {
-        float i = al_recurrent_sigmoidf(gi[j]);  /* input gate */
-        float f = al_recurrent_sigmoidf(gf[j]);  /* forget gate */
-        float g = al_recurrent_tanhf(gg[j]);     /* cell candidate */
-        float o = al_recurrent_sigmoidf(go[j]);  /* output gate */
+        float i = al_recurrent_sigmoidf(gi[j]); /* input gate */
+        float f = al_recurrent_sigmoidf(gf[j]); /* forget gate */
+        float g = al_recurrent_tanhf(gg[j]);    /* cell candidate */
+        float o = al_recurrent_sigmoidf(go[j]); /* output gate */
         float cp = c_prev ? c_prev[j] : 0.0f;
-        float cj = f * cp + i * g;               /* c_t = f ⊙ c_{t−1} + i ⊙ g */
+        float cj = f * cp + i * g; /* c_t = f ⊙ c_{t−1} + i ⊙ g */
         gi[j] = i;
         gf[j] = f;
         gg[j] = g;
         go[j] = o;
         c[j] = cj;
-        h[j] = o * al_recurrent_tanhf(cj);       /* h_t = o ⊙ tanh(c_t) */
+        h[j] = o * al_recurrent_tanhf(cj); /* h_t = o ⊙ tanh(c_t) */
     }
 }
 
@@ -102,14 +102,15 @@ void al_recurrent_gru_cell_forward_scalar(float *gates, float *h, const float *h
     float *ar = gates, *az = gates + H, *an = gates + 2 * H;
     const float *hr = hh, *hz = hh + H, *hn = hh + 2 * H;
     for (int j = 0; j < H; j++) {
-        float r = al_recurrent_sigmoidf(ar[j] + hr[j]);    /* r = σ(W_ir x + b_ir + W_hr h + b_hr) */
-        float z = al_recurrent_sigmoidf(az[j] + hz[j]);    /* z = σ(W_iz x + b_iz + W_hz h + b_hz) */
-        float n = al_recurrent_tanhf(an[j] + r * hn[j]);   /* n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn)) */
+        float r = al_recurrent_sigmoidf(ar[j] + hr[j]); /* r = σ(W_ir x + b_ir + W_hr h + b_hr) */
+        float z = al_recurrent_sigmoidf(az[j] + hz[j]); /* z = σ(W_iz x + b_iz + W_hz h + b_hz) */
+        float n = al_recurrent_tanhf(an[j] +
+                                     r * hn[j]); /* n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn)) */
         float hp = h_prev ? h_prev[j] : 0.0f;
         ar[j] = r;
         az[j] = z;
         an[j] = n;
-        h[j] = (1.0f - z) * n + z * hp;                    /* h_t = (1 − z) ⊙ n + z ⊙ h_{t−1} */
+        h[j] = (1.0f - z) * n + z * hp; /* h_t = (1 − z) ⊙ n + z ⊙ h_{t−1} */
     }
 }
 
@@ -173,10 +174,7 @@ static void add_matvec_t(int B, int N, int K, const float *W, const float *v, in
 
 /* 1 when the layer packs W_hh (see AL_RECURRENT_PACK_MIN_T); never in the scalar build, whose
  * plain GEMV gains nothing from the layout. */
-static int packs_whh(int B, int T)
-{
-    return AL_SIMD128 && B == 1 && T >= AL_RECURRENT_PACK_MIN_T;
-}
+static int packs_whh(int B, int T) { return AL_SIMD128 && B == 1 && T >= AL_RECURRENT_PACK_MIN_T; }
 
 size_t al_recurrent_layer_forward_scratch(int cell, int B, int T, int H)
 {
@@ -186,12 +184,11 @@ size_t al_recurrent_layer_forward_scratch(int cell, int B, int T, int H)
     return n;
 }
 
-void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int reverse,
-                                const float *x, const float *w_ih, const float *w_hh,
-                                const float *b_ih, const float *b_hh,
-                                const float *h0, const float *c0,
-                                float *y, int ldy, float *hn, float *cn,
-                                float *gates, float *state, float *scratch)
+void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int reverse, const float *x,
+                                const float *w_ih, const float *w_hh, const float *b_ih,
+                                const float *b_hh, const float *h0, const float *c0, float *y,
+                                int ldy, float *hn, float *cn, float *gates, float *state,
+                                float *scratch)
 {
     const int G = al_recurrent_gates(cell);
     const int GH = G * H;
@@ -200,7 +197,8 @@ void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int revers
     /* The input projections of every step at once: gates [B·T, G·H] = x [B·T, I] · w_ihᵀ + b_ih
      * (+ b_hh too, except for the GRU, whose b_hn must stay inside r ⊙ (W_hn h + b_hn)). */
     al_sgemm(0, 1, (int)BT, GH, I, 1.0f, x, I, w_ih, I, 0.0f, gates, GH);
-    if (b_ih) al_bias_add_forward(gates, GH, b_ih, cell == AL_RECURRENT_GRU ? NULL : b_hh, (int)BT, GH);
+    if (b_ih)
+        al_bias_add_forward(gates, GH, b_ih, cell == AL_RECURRENT_GRU ? NULL : b_hh, (int)BT, GH);
 
     /* W_hh packed once for the whole sequence (after the GRU's hh rows in scratch) */
     float *packed = NULL;
@@ -214,11 +212,11 @@ void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int revers
 
     for (int s = 0; s < T; s++) {
         const int t = reverse ? T - 1 - s : s;
-        const int tp = reverse ? t + 1 : t - 1;       /* the step before, in processing order */
+        const int tp = reverse ? t + 1 : t - 1; /* the step before, in processing order */
         /* h_{t−1} of batch row b is hprev + b·ldh (NULL: zeros, i.e. no h0 at the first step) */
         const float *hprev = s == 0 ? h0 : y + (long)tp * ldy;
         const int ldh = s == 0 ? H : T * ldy;
-        float *grow = gates + (long)t * GH;           /* batch row b at grow + b·T·GH */
+        float *grow = gates + (long)t * GH; /* batch row b at grow + b·T·GH */
 
         if (cell == AL_RECURRENT_GRU) {
             /* hh [B, 3H] = W_hh h_{t−1} + b_hh, kept apart from the input part for r ⊙ h_n */
@@ -241,15 +239,17 @@ void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int revers
                 memcpy(state + row * H, hb + 2 * H, sizeof(float) * (size_t)H);
             }
         } else {
-            if (hprev && packed) al_recurrent_packed_gemv(grow, packed, hprev, grow, GH, H);
-            else if (hprev) add_matvec(B, GH, H, w_hh, hprev, ldh, grow, T * GH);
+            if (hprev && packed)
+                al_recurrent_packed_gemv(grow, packed, hprev, grow, GH, H);
+            else if (hprev)
+                add_matvec(B, GH, H, w_hh, hprev, ldh, grow, T * GH);
             for (int b = 0; b < B; b++) {
                 long row = (long)b * T + t;
                 if (cell == AL_RECURRENT_LSTM) {
-                    const float *cprev = s == 0 ? (c0 ? c0 + (long)b * H : NULL)
-                                                : state + ((long)b * T + tp) * H;
-                    al_recurrent_lstm_cell_forward(gates + row * GH, state + row * H,
-                                                   y + row * ldy, cprev, H);
+                    const float *cprev =
+                        s == 0 ? (c0 ? c0 + (long)b * H : NULL) : state + ((long)b * T + tp) * H;
+                    al_recurrent_lstm_cell_forward(gates + row * GH, state + row * H, y + row * ldy,
+                                                   cprev, H);
                 } else {
                     al_recurrent_rnn_cell_forward(y + row * ldy, gates + row * GH, H,
                                                   cell == AL_RECURRENT_RNN_RELU);
@@ -258,7 +258,7 @@ void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int revers
         }
     }
 
-    const int tl = reverse ? 0 : T - 1;               /* the last step processed */
+    const int tl = reverse ? 0 : T - 1; /* the last step processed */
     for (int b = 0; b < B; b++) {
         long row = (long)b * T + tl;
         if (hn) memcpy(hn + (long)b * H, y + row * ldy, sizeof(float) * (size_t)H);
@@ -273,13 +273,12 @@ size_t al_recurrent_layer_backward_scratch(int cell, int B, int T, int H)
     return bt * gh * (cell == AL_RECURRENT_GRU ? 2 : 1) + bt * (size_t)H + 3 * (size_t)B * H;
 }
 
-void al_recurrent_layer_backward(int cell, int B, int T, int I, int H, int reverse,
-                                 const float *x, const float *w_ih, const float *w_hh,
-                                 const float *h0, const float *c0,
-                                 const float *y, int ldy, const float *gates, const float *state,
-                                 const float *dy, int lddy, const float *dhn, const float *dcn,
-                                 float *dx, float *dw_ih, float *dw_hh, float *db_ih, float *db_hh,
-                                 float *dh0, float *dc0, float *scratch)
+void al_recurrent_layer_backward(int cell, int B, int T, int I, int H, int reverse, const float *x,
+                                 const float *w_ih, const float *w_hh, const float *h0,
+                                 const float *c0, const float *y, int ldy, const float *gates,
+                                 const float *state, const float *dy, int lddy, const float *dhn,
+                                 const float *dcn, float *dx, float *dw_ih, float *dw_hh,
+                                 float *db_ih, float *db_hh, float *dh0, float *dc0, float *scratch)
 {
     const int G = al_recurrent_gates(cell);
     const int GH = G * H;
@@ -297,15 +296,22 @@ void al_recurrent_layer_backward(int cell, int B, int T, int I, int H, int rever
         for (int t = 0; t < T; t++) {
             int tp = reverse ? t + 1 : t - 1;
             float *dst = hprev + ((long)b * T + t) * H;
-            if (tp >= 0 && tp < T) memcpy(dst, y + ((long)b * T + tp) * ldy, sizeof(float) * (size_t)H);
-            else if (h0) memcpy(dst, h0 + (long)b * H, sizeof(float) * (size_t)H);
-            else memset(dst, 0, sizeof(float) * (size_t)H);
+            if (tp >= 0 && tp < T)
+                memcpy(dst, y + ((long)b * T + tp) * ldy, sizeof(float) * (size_t)H);
+            else if (h0)
+                memcpy(dst, h0 + (long)b * H, sizeof(float) * (size_t)H);
+            else
+                memset(dst, 0, sizeof(float) * (size_t)H);
         }
     }
-    if (dhn) memcpy(dh, dhn, sizeof(float) * BH);
-    else memset(dh, 0, sizeof(float) * BH);
-    if (dcn && cell == AL_RECURRENT_LSTM) memcpy(dc, dcn, sizeof(float) * BH);
-    else memset(dc, 0, sizeof(float) * BH);
+    if (dhn)
+        memcpy(dh, dhn, sizeof(float) * BH);
+    else
+        memset(dh, 0, sizeof(float) * BH);
+    if (dcn && cell == AL_RECURRENT_LSTM)
+        memcpy(dc, dcn, sizeof(float) * BH);
+    else
+        memset(dc, 0, sizeof(float) * BH);
 
     for (int s = T - 1; s >= 0; s--) {
         const int t = reverse ? T - 1 - s : s;
@@ -320,7 +326,8 @@ void al_recurrent_layer_backward(int cell, int B, int T, int I, int H, int rever
             if (cell == AL_RECURRENT_LSTM) {
                 const float *g = gates + row * GH;
                 const float *cs = state + row * H;
-                const float *cp = s == 0 ? (c0 ? c0 + (long)b * H : NULL) : state + ((long)b * T + tp) * H;
+                const float *cp =
+                    s == 0 ? (c0 ? c0 + (long)b * H : NULL) : state + ((long)b * T + tp) * H;
                 float *dcb = dc + (long)b * H;
                 for (int j = 0; j < H; j++) {
                     float i = g[j], f = g[H + j], gg = g[2 * H + j], o = g[3 * H + j];
@@ -341,7 +348,7 @@ void al_recurrent_layer_backward(int cell, int B, int T, int I, int H, int rever
                 }
             } else if (cell == AL_RECURRENT_GRU) {
                 const float *g = gates + row * GH;
-                const float *hn_lin = state + row * H;   /* W_hn h_{t−1} + b_hn */
+                const float *hn_lin = state + row * H; /* W_hn h_{t−1} + b_hn */
                 float *dq = dhh + row * GH;
                 for (int j = 0; j < H; j++) {
                     float r = g[j], z = g[H + j], n = g[2 * H + j];
@@ -370,8 +377,7 @@ void al_recurrent_layer_backward(int cell, int B, int T, int I, int H, int rever
             }
         }
         /* dh_{t−1} += W_hhᵀ · ∂L/∂(W_hh h_{t−1}) (not needed past the first step without dh0) */
-        if (s > 0 || dh0)
-            add_matvec_t(B, GH, H, w_hh, dhh + (long)t * GH, T * GH, dh_prev, H);
+        if (s > 0 || dh0) add_matvec_t(B, GH, H, w_hh, dhh + (long)t * GH, T * GH, dh_prev, H);
         float *tmp = dh;
         dh = dh_prev;
         dh_prev = tmp;
@@ -397,4 +403,3 @@ void al_recurrent_layer_backward(int cell, int B, int T, int I, int H, int rever
     }
     if (dx) al_sgemm(0, 0, (int)BT, I, GH, 1.0f, dpre, GH, w_ih, I, 1.0f, dx, I);
 }
-

@@ -143,12 +143,11 @@ size_t al_recurrent_layer_forward_scratch(int cell, int B, int T, int H);
  *   scratch: al_recurrent_layer_forward_scratch floats (NULL when that is 0; NULL for an RNN or
  *       LSTM also just skips the packing)
  */
-void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int reverse,
-                                const float *x, const float *w_ih, const float *w_hh,
-                                const float *b_ih, const float *b_hh,
-                                const float *h0, const float *c0,
-                                float *y, int ldy, float *hn, float *cn,
-                                float *gates, float *state, float *scratch);
+void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int reverse, const float *x,
+                                const float *w_ih, const float *w_hh, const float *b_ih,
+                                const float *b_hh, const float *h0, const float *c0, float *y,
+                                int ldy, float *hn, float *cn, float *gates, float *state,
+                                float *scratch);
 
 /* Floats of scratch al_recurrent_layer_backward needs:
  * B·T·G·H (dpre) + B·T·G·H (GRU: dhh) + B·T·H (h_{t−1} rows) + 3·B·H (dh, dh_prev, dc). */
@@ -162,13 +161,13 @@ size_t al_recurrent_layer_backward_scratch(int cell, int B, int T, int H);
  *   dh0, dc0 [B,H] += or NULL
  *   scratch: al_recurrent_layer_backward_scratch floats
  */
-void al_recurrent_layer_backward(int cell, int B, int T, int I, int H, int reverse,
-                                 const float *x, const float *w_ih, const float *w_hh,
-                                 const float *h0, const float *c0,
-                                 const float *y, int ldy, const float *gates, const float *state,
-                                 const float *dy, int lddy, const float *dhn, const float *dcn,
-                                 float *dx, float *dw_ih, float *dw_hh, float *db_ih, float *db_hh,
-                                 float *dh0, float *dc0, float *scratch);
+void al_recurrent_layer_backward(int cell, int B, int T, int I, int H, int reverse, const float *x,
+                                 const float *w_ih, const float *w_hh, const float *h0,
+                                 const float *c0, const float *y, int ldy, const float *gates,
+                                 const float *state, const float *dy, int lddy, const float *dhn,
+                                 const float *dcn, float *dx, float *dw_ih, float *dw_hh,
+                                 float *db_ih, float *db_hh, float *dh0, float *dc0,
+                                 float *scratch);
 
 /* ------------------------------------------------------------------ stacked layers, directions */
 

@@ -18,16 +18,19 @@ static inline al_v4 v4_sigmoid(al_v4 x)
 /* al_recurrent_tanhf on four lanes: same clamp, same Horner steps */
 static inline al_v4 v4_tanh(al_v4 x)
 {
-    x = al_v4_min(al_v4_max(x, al_v4_splat(-7.90531110763549805f)), al_v4_splat(7.90531110763549805f));
+    x = al_v4_min(al_v4_max(x, al_v4_splat(-7.90531110763549805f)),
+                  al_v4_splat(7.90531110763549805f));
     al_v4 x2 = al_v4_mul(x, x);
-    al_v4 p = al_v4_add(al_v4_mul(x2, al_v4_splat(-2.76076847742355e-16f)), al_v4_splat(2.00018790482477e-13f));
+    al_v4 p = al_v4_add(al_v4_mul(x2, al_v4_splat(-2.76076847742355e-16f)),
+                        al_v4_splat(2.00018790482477e-13f));
     p = al_v4_add(al_v4_mul(x2, p), al_v4_splat(-8.60467152213735e-11f));
     p = al_v4_add(al_v4_mul(x2, p), al_v4_splat(5.12229709037114e-08f));
     p = al_v4_add(al_v4_mul(x2, p), al_v4_splat(1.48572235717979e-05f));
     p = al_v4_add(al_v4_mul(x2, p), al_v4_splat(6.37261928875436e-04f));
     p = al_v4_add(al_v4_mul(x2, p), al_v4_splat(4.89352455891786e-03f));
     p = al_v4_mul(x, p);
-    al_v4 q = al_v4_add(al_v4_mul(x2, al_v4_splat(1.19825839466702e-06f)), al_v4_splat(1.18534705686654e-04f));
+    al_v4 q = al_v4_add(al_v4_mul(x2, al_v4_splat(1.19825839466702e-06f)),
+                        al_v4_splat(1.18534705686654e-04f));
     q = al_v4_add(al_v4_mul(x2, q), al_v4_splat(2.26843463243900e-03f));
     q = al_v4_add(al_v4_mul(x2, q), al_v4_splat(4.89352518554385e-03f));
     return al_v4_div(p, q);
@@ -97,7 +100,8 @@ void al_recurrent_gru_cell_forward_simd128(float *gates, float *h, const float *
         al_v4 z0 = v4_sigmoid(al_v4_add(al_v4_load(az + j), al_v4_load(hz + j)));
         al_v4 z1 = v4_sigmoid(al_v4_add(al_v4_load(az + j + 4), al_v4_load(hz + j + 4)));
         al_v4 n0 = v4_tanh(al_v4_add(al_v4_load(an + j), al_v4_mul(r0, al_v4_load(hn + j))));
-        al_v4 n1 = v4_tanh(al_v4_add(al_v4_load(an + j + 4), al_v4_mul(r1, al_v4_load(hn + j + 4))));
+        al_v4 n1 =
+            v4_tanh(al_v4_add(al_v4_load(an + j + 4), al_v4_mul(r1, al_v4_load(hn + j + 4))));
         al_v4 hp0 = h_prev ? al_v4_load(h_prev + j) : al_v4_zero();
         al_v4 hp1 = h_prev ? al_v4_load(h_prev + j + 4) : al_v4_zero();
         al_v4_store(ar + j, r0);
@@ -183,7 +187,8 @@ static AL_V4_NOINLINE void packed_gemv_narrow(float *y, const float *blk, const 
 {
     for (int g = 0; g < w; g += 4) {
         al_v4 c = init ? al_v4_load(init + g) : al_v4_zero();
-        for (int k = 0; k < K; k++) c = al_v4_add(c, al_v4_mul(al_v4_splat(x[k]), al_v4_load(blk + (long)k * w + g)));
+        for (int k = 0; k < K; k++)
+            c = al_v4_add(c, al_v4_mul(al_v4_splat(x[k]), al_v4_load(blk + (long)k * w + g)));
         al_v4_store(y + g, c);
     }
 }

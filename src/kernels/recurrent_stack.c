@@ -49,11 +49,10 @@ void al_recurrent_stack_forward(int cell, int B, int T, int I, int H, int layers
             const int k = l * D + d;
             const float *const *p = params + 4 * k;
             const size_t off = (size_t)k * B * H;
-            al_recurrent_layer_forward(cell, B, T, l == 0 ? I : DH, H, d, in, p[0], p[1], p[2],
-                                       p[3], h0 ? h0 + off : NULL, lstm && c0 ? c0 + off : NULL,
-                                       out + (size_t)d * H, DH, hn ? hn + off : NULL,
-                                       lstm && cn ? cn + off : NULL, gates, rnn ? NULL : state,
-                                       scr);
+            al_recurrent_layer_forward(
+                cell, B, T, l == 0 ? I : DH, H, d, in, p[0], p[1], p[2], p[3], h0 ? h0 + off : NULL,
+                lstm && c0 ? c0 + off : NULL, out + (size_t)d * H, DH, hn ? hn + off : NULL,
+                lstm && cn ? cn + off : NULL, gates, rnn ? NULL : state, scr);
         }
         in = out;
     }
@@ -95,8 +94,7 @@ void al_recurrent_stack_backward(int cell, int B, int T, int I, int H, int layer
             al_recurrent_layer_forward(cell, B, T, l == 0 ? I : DH, H, d, in, p[0], p[1], p[2],
                                        p[3], h0 ? h0 + off : NULL, lstm && c0 ? c0 + off : NULL,
                                        Y + l * n_y + (size_t)d * H, DH, NULL, NULL,
-                                       gates + k * n_gates, rnn ? NULL : state + k * n_state,
-                                       scr);
+                                       gates + k * n_gates, rnn ? NULL : state + k * n_state, scr);
         }
     }
 
@@ -111,14 +109,12 @@ void al_recurrent_stack_backward(int cell, int B, int T, int I, int H, int layer
             const size_t k = (size_t)l * D + d, off = k * B * H;
             const float *const *p = params + 4 * k;
             float *const *q = dparams + 4 * k;
-            al_recurrent_layer_backward(cell, B, T, l == 0 ? I : DH, H, d, in, p[0], p[1],
-                                        h0 ? h0 + off : NULL, lstm && c0 ? c0 + off : NULL,
-                                        Y + l * n_y + (size_t)d * H, DH, gates + k * n_gates,
-                                        rnn ? NULL : state + k * n_state,
-                                        dcur ? dcur + (size_t)d * H : NULL, DH,
-                                        dhn ? dhn + off : NULL, lstm && dcn ? dcn + off : NULL,
-                                        din, q[0], q[1], q[2], q[3], dh0 ? dh0 + off : NULL,
-                                        lstm && dc0 ? dc0 + off : NULL, scr);
+            al_recurrent_layer_backward(
+                cell, B, T, l == 0 ? I : DH, H, d, in, p[0], p[1], h0 ? h0 + off : NULL,
+                lstm && c0 ? c0 + off : NULL, Y + l * n_y + (size_t)d * H, DH, gates + k * n_gates,
+                rnn ? NULL : state + k * n_state, dcur ? dcur + (size_t)d * H : NULL, DH,
+                dhn ? dhn + off : NULL, lstm && dcn ? dcn + off : NULL, din, q[0], q[1], q[2], q[3],
+                dh0 ? dh0 + off : NULL, lstm && dc0 ? dc0 + off : NULL, scr);
         }
         dcur = din;
         float *tmp = dA;

@@ -54,15 +54,16 @@ static inline float al_v4_hmax(al_v4 a)
     return wasm_f32x4_extract_lane(s, 0);
 }
 /* (r0..r3 as rows) → columns, in place: the 4×4 transpose of packing and of dot reductions */
-#define AL_V4_TRANSPOSE4(r0, r1, r2, r3) do {                                        \
-        al_v4 t0_ = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5);                          \
-        al_v4 t1_ = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5);                          \
-        al_v4 t2_ = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);                          \
-        al_v4 t3_ = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);                          \
-        r0 = wasm_i32x4_shuffle(t0_, t1_, 0, 1, 4, 5);                               \
-        r1 = wasm_i32x4_shuffle(t0_, t1_, 2, 3, 6, 7);                               \
-        r2 = wasm_i32x4_shuffle(t2_, t3_, 0, 1, 4, 5);                               \
-        r3 = wasm_i32x4_shuffle(t2_, t3_, 2, 3, 6, 7);                               \
+#define AL_V4_TRANSPOSE4(r0, r1, r2, r3)                                                           \
+    do {                                                                                           \
+        al_v4 t0_ = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5);                                        \
+        al_v4 t1_ = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5);                                        \
+        al_v4 t2_ = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);                                        \
+        al_v4 t3_ = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);                                        \
+        r0 = wasm_i32x4_shuffle(t0_, t1_, 0, 1, 4, 5);                                             \
+        r1 = wasm_i32x4_shuffle(t0_, t1_, 2, 3, 6, 7);                                             \
+        r2 = wasm_i32x4_shuffle(t2_, t3_, 0, 1, 4, 5);                                             \
+        r3 = wasm_i32x4_shuffle(t2_, t3_, 2, 3, 6, 7);                                             \
     } while (0)
 /* Bit casts and integer lanes, for exp's 2^n scaling. */
 static inline al_v4i al_v4_as_i(al_v4 a) { return a; }

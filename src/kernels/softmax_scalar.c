@@ -68,8 +68,7 @@ void al_softmax_forward_scalar(float *y, const float *x, const uint8_t *mask, in
             sum += e;
         }
         float inv = 1.0f / sum;
-        for (int c = 0; c < C; c++)
-            yr[c] *= inv;
+        for (int c = 0; c < C; c++) yr[c] *= inv;
     }
 }
 
@@ -81,9 +80,7 @@ void al_softmax_backward_scalar(float *dx, const float *y, const float *dy, int 
         float *dxr = dx + (long)r * C;
         /* forward: y_c = e^{x_c} / Σ e;  vjp: dx_c = y_c (dy_c − Σ_j dy_j y_j) */
         float dot = 0.0f;
-        for (int c = 0; c < C; c++)
-            dot += dyr[c] * yr[c];
-        for (int c = 0; c < C; c++)
-            dxr[c] += yr[c] * (dyr[c] - dot);
+        for (int c = 0; c < C; c++) dot += dyr[c] * yr[c];
+        for (int c = 0; c < C; c++) dxr[c] += yr[c] * (dyr[c] - dot);
     }
 }

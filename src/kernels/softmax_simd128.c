@@ -19,7 +19,8 @@ static void softmax_row(float *y, const float *x, const uint8_t *m, int C)
         al_v4 mv = al_v4_splat(x[0]);
         for (; c + 4 <= C; c += 4) mv = al_v4_max(mv, al_v4_load(x + c));
         max = al_v4_hmax(mv);
-        for (; c < C; c++) if (x[c] > max) max = x[c];
+        for (; c < C; c++)
+            if (x[c] > max) max = x[c];
     } else {
         int any = 0;
         max = 0.0f;
@@ -35,10 +36,12 @@ static void softmax_row(float *y, const float *x, const uint8_t *m, int C)
     }
     /* y = exp(x − max) */
     al_v4 mv = al_v4_splat(max);
-    for (c = 0; c + 4 <= C; c += 4) al_v4_store(y + c, al_v4_exp_neg(al_v4_sub(al_v4_load(x + c), mv)));
+    for (c = 0; c + 4 <= C; c += 4)
+        al_v4_store(y + c, al_v4_exp_neg(al_v4_sub(al_v4_load(x + c), mv)));
     for (; c < C; c++) y[c] = al_expf_scalar(x[c] - max);
     if (m)
-        for (c = 0; c < C; c++) if (m[c]) y[c] = 0.0f;
+        for (c = 0; c < C; c++)
+            if (m[c]) y[c] = 0.0f;
     /* normalise */
     al_v4 sv = al_v4_zero();
     for (c = 0; c + 4 <= C; c += 4) sv = al_v4_add(sv, al_v4_load(y + c));
@@ -53,7 +56,8 @@ void al_softmax_forward_simd128(float *y, const float *x, const uint8_t *mask, i
                                 int R, int C)
 {
     for (int r = 0; r < R; r++)
-        softmax_row(y + (long)r * C, x + (long)r * C, mask ? mask + (long)r * mask_stride : NULL, C);
+        softmax_row(y + (long)r * C, x + (long)r * C, mask ? mask + (long)r * mask_stride : NULL,
+                    C);
 }
 
 void al_softmax_backward_simd128(float *dx, const float *y, const float *dy, int R, int C)
@@ -63,7 +67,8 @@ void al_softmax_backward_simd128(float *dx, const float *y, const float *dy, int
         float *dxr = dx + (long)r * C;
         al_v4 sv = al_v4_zero();
         int c = 0;
-        for (; c + 4 <= C; c += 4) sv = al_v4_add(sv, al_v4_mul(al_v4_load(dyr + c), al_v4_load(yr + c)));
+        for (; c + 4 <= C; c += 4)
+            sv = al_v4_add(sv, al_v4_mul(al_v4_load(dyr + c), al_v4_load(yr + c)));
         float dot = al_v4_hsum(sv);
         for (; c < C; c++) dot += dyr[c] * yr[c];
         al_v4 dv = al_v4_splat(dot);

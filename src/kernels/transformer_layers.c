@@ -37,14 +37,14 @@ static int max_keys(int T, int S, int dec) { return dec && S > T ? S : T; }
 
 /* The forward's saved activations, carved from the front of the scratch. */
 struct saves {
-    float *z[3];      /* [T,E] per block: post-norm in + f(in), pre-norm LN(in) */
-    float *mean[3];   /* [T] per block, of the norm */
-    float *rstd[3];   /* [T] */
-    float *xs[3];     /* [T,E] block outputs 0 .. nb−2 (the last is the layer's out) */
-    float *u, *act;   /* [T,F] linear1 output and its activation */
-    float *fo;        /* [T,E] the current sublayer's output */
-    float *mha;       /* al_attn_mha_scratch_floats(T, max(T,S), E) */
-    long floats;      /* total */
+    float *z[3];    /* [T,E] per block: post-norm in + f(in), pre-norm LN(in) */
+    float *mean[3]; /* [T] per block, of the norm */
+    float *rstd[3]; /* [T] */
+    float *xs[3];   /* [T,E] block outputs 0 .. nb−2 (the last is the layer's out) */
+    float *u, *act; /* [T,F] linear1 output and its activation */
+    float *fo;      /* [T,E] the current sublayer's output */
+    float *mha;     /* al_attn_mha_scratch_floats(T, max(T,S), E) */
+    long floats;    /* total */
 };
 
 /* Carve s into the saved activations; with s == NULL only count the floats (no pointer
@@ -83,13 +83,13 @@ long al_tl_forward_scratch_floats(int T, int S, int E, int F, int dec)
 
 /* The relative self-attention's buffers (cfg->rel_k >= 1), carved from the end of the scratch. */
 struct rel_ws {
-    float *xa;   /* [T,E+1] x' = [sub, 1] */
-    float *wa;   /* [3E,E+1] W' = [W_in | b_in] */
-    float *z;    /* [T,E] the heads' concatenated output, before out_proj */
-    float *dz;   /* [T,E] */
-    float *dxa;  /* [T,E+1] */
-    float *dwa;  /* [3E,E+1] */
-    float *ks;   /* al_attn_relpos_backward_scratch_floats(T, E, H, k) (the forward needs less) */
+    float *xa;  /* [T,E+1] x' = [sub, 1] */
+    float *wa;  /* [3E,E+1] W' = [W_in | b_in] */
+    float *z;   /* [T,E] the heads' concatenated output, before out_proj */
+    float *dz;  /* [T,E] */
+    float *dxa; /* [T,E+1] */
+    float *dwa; /* [3E,E+1] */
+    float *ks;  /* al_attn_relpos_backward_scratch_floats(T, E, H, k) (the forward needs less) */
     long floats;
 };
 
@@ -138,9 +138,9 @@ static void rel_sa_forward(float *fo, float *att, const float *sub, const al_tl_
 }
 
 /* Its vjp, after rel_sa_forward filled r (x', W', z): dsub [T,E] +=, g->sa_* +=. */
-static void rel_sa_backward(float *dsub, const al_tl_grads *g, const float *dfo,
-                            const float *datt, const al_tl_weights *w, int T, int E, int H,
-                            const al_tl_config *cfg, const uint8_t *mask, const struct rel_ws *r)
+static void rel_sa_backward(float *dsub, const al_tl_grads *g, const float *dfo, const float *datt,
+                            const al_tl_weights *w, int T, int E, int H, const al_tl_config *cfg,
+                            const uint8_t *mask, const struct rel_ws *r)
 {
     const int E1 = E + 1;
     /* fo = z W_outᵀ + b_out  →  dW_out += dfoᵀ z,  db_out += Σ dfo,  dz = dfo W_out */
@@ -152,8 +152,8 @@ static void rel_sa_backward(float *dsub, const al_tl_grads *g, const float *dfo,
     memset(r->dwa, 0, sizeof(float) * (size_t)3 * E * E1);
     al_attn_relpos_backward(r->dxa, r->dwa, r->dwa + (long)E * E1, r->dwa + 2L * E * E1,
                             g->sa_rel_k, g->sa_rel_v, r->dz, datt, r->xa, r->wa,
-                            r->wa + (long)E * E1, r->wa + 2L * E * E1, w->sa_rel_k, w->sa_rel_v,
-                            T, E1, E, H, cfg->rel_k, mask, cfg->causal, r->ks);
+                            r->wa + (long)E * E1, r->wa + 2L * E * E1, w->sa_rel_k, w->sa_rel_v, T,
+                            E1, E, H, cfg->rel_k, mask, cfg->causal, r->ks);
     /* x' = [sub, 1], W' = [W_in | b_in]: split the constant column back off */
     for (int t = 0; t < T; t++)
         for (int c = 0; c < E; c++) dsub[(long)t * E + c] += r->dxa[(long)t * E1 + c];
@@ -171,7 +171,10 @@ static void block_norm(const al_tl_weights *w, int k, const float **nw, const fl
 }
 
 /* Which sublayer block k of an nb-block layer is. */
-static int block_kind(int k, int nb) { return k == nb - 1 ? BLOCK_FF : k == 0 ? BLOCK_SA : BLOCK_CA; }
+static int block_kind(int k, int nb)
+{
+    return k == nb - 1 ? BLOCK_FF : k == 0 ? BLOCK_SA : BLOCK_CA;
+}
 
 /* The forward, leaving every activation the backward needs in v. */
 static void forward_saved(float *out, float *self_att, float *cross_att, const float *x,
@@ -201,14 +204,16 @@ static void forward_saved(float *out, float *self_att, float *cross_att, const f
                                 w->sa_out_b, T, T, E, H, self_mask, cfg->causal, v->mha);
             break;
         case BLOCK_CA: /* fo = MHA(sub, mem, mem), never causal */
-            al_attn_mha_forward(v->fo, cross_att, sub, mem, mem, w->ca_in_w, w->ca_in_b, w->ca_out_w,
-                                w->ca_out_b, T, S, E, H, mem_mask, 0, v->mha);
+            al_attn_mha_forward(v->fo, cross_att, sub, mem, mem, w->ca_in_w, w->ca_in_b,
+                                w->ca_out_w, w->ca_out_b, T, S, E, H, mem_mask, 0, v->mha);
             break;
         default: /* fo = linear2(act(linear1(sub))): u = sub W1ᵀ + b1, act = act(u), fo = act W2ᵀ + b2 */
             al_sgemm(0, 1, T, F, E, 1.0f, sub, E, w->l1_w, E, 0.0f, v->u, F);
             add_bias(v->u, w->l1_b, T, F);
-            if (cfg->gelu) al_gelu_forward(v->act, v->u, T * F);
-            else al_relu_forward(v->act, v->u, T * F);
+            if (cfg->gelu)
+                al_gelu_forward(v->act, v->u, T * F);
+            else
+                al_relu_forward(v->act, v->u, T * F);
             al_sgemm(0, 1, T, E, F, 1.0f, v->act, F, w->l2_w, F, 0.0f, v->fo, E);
             add_bias(v->fo, w->l2_b, T, E);
             break;
@@ -216,7 +221,7 @@ static void forward_saved(float *out, float *self_att, float *cross_att, const f
         long n = (long)T * E;
         if (cfg->norm_first) { /* next = in + f(LN(in)) */
             for (long i = 0; i < n; i++) next[i] = in[i] + v->fo[i];
-        } else {               /* z = in + f(in), next = LN(z) */
+        } else { /* z = in + f(in), next = LN(z) */
             for (long i = 0; i < n; i++) v->z[k][i] = in[i] + v->fo[i];
             al_layernorm_forward(next, v->mean[k], v->rstd[k], v->z[k], nw, nbias, T, E, cfg->eps);
         }
@@ -224,8 +229,8 @@ static void forward_saved(float *out, float *self_att, float *cross_att, const f
     }
 }
 
-void al_tl_forward(float *out, float *self_att, float *cross_att, const float *x,
-                   const float *mem, const al_tl_weights *w, int T, int S, int E, int F, int H,
+void al_tl_forward(float *out, float *self_att, float *cross_att, const float *x, const float *mem,
+                   const al_tl_weights *w, int T, int S, int E, int F, int H,
                    const al_tl_config *cfg, const uint8_t *self_mask, const uint8_t *mem_mask,
                    float *scratch)
 {
@@ -237,15 +242,15 @@ void al_tl_forward(float *out, float *self_att, float *cross_att, const float *x
 
 /* The backward's own buffers, after the saves. */
 struct grads_scratch {
-    float *out;        /* [T,E] the recomputed output (unused) */
-    float *satt;       /* [H,T,T] */
-    float *catt;       /* [H,T,S] (decoder) */
-    float *dxs[3];     /* [T,E] gradients of the block outputs 0 .. nb−2 */
-    float *dz;         /* [T,E] post-norm: gradient of z = in + f(in) */
-    float *dn;         /* [T,E] pre-norm: gradient of the sublayer input LN(in) */
-    float *dtop;       /* [T,E] zeros, standing in for a NULL dout */
-    float *dact, *du;  /* [T,F] */
-    float *mha;        /* al_attn_mha_backward_scratch_floats(T, max(T,S), E, H) */
+    float *out;       /* [T,E] the recomputed output (unused) */
+    float *satt;      /* [H,T,T] */
+    float *catt;      /* [H,T,S] (decoder) */
+    float *dxs[3];    /* [T,E] gradients of the block outputs 0 .. nb−2 */
+    float *dz;        /* [T,E] post-norm: gradient of z = in + f(in) */
+    float *dn;        /* [T,E] pre-norm: gradient of the sublayer input LN(in) */
+    float *dtop;      /* [T,E] zeros, standing in for a NULL dout */
+    float *dact, *du; /* [T,F] */
+    float *mha;       /* al_attn_mha_backward_scratch_floats(T, max(T,S), E, H) */
     long floats;
 };
 
@@ -337,8 +342,8 @@ void al_tl_backward(float *dx, float *dmem, const al_tl_grads *g, const float *d
             break;
         case BLOCK_CA: /* f = MHA(sub, mem, mem) */
             al_attn_mha_backward(dsub, dmem, dmem, g->ca_in_w, g->ca_in_b, g->ca_out_w, g->ca_out_b,
-                                 dfo, dcross_att, sub, mem, mem, w->ca_in_w, w->ca_in_b, w->ca_out_w,
-                                 w->ca_out_b, T, S, E, H, mem_mask, 0, d.mha);
+                                 dfo, dcross_att, sub, mem, mem, w->ca_in_w, w->ca_in_b,
+                                 w->ca_out_w, w->ca_out_b, T, S, E, H, mem_mask, 0, d.mha);
             break;
         default:
             /* fo = act W2ᵀ + b2  →  dW2 += dfoᵀ act,  db2 += Σ dfo,  dact = dfo W2 */
@@ -347,8 +352,10 @@ void al_tl_backward(float *dx, float *dmem, const al_tl_grads *g, const float *d
             al_sgemm(0, 0, T, F, E, 1.0f, dfo, E, w->l2_w, F, 0.0f, d.dact, F);
             /* act = act(u)  →  du = act'(u) ⊙ dact */
             memset(d.du, 0, sizeof(float) * (size_t)T * F);
-            if (cfg->gelu) al_gelu_backward(d.du, v.u, d.dact, T * F);
-            else al_relu_backward(d.du, v.u, d.dact, T * F);
+            if (cfg->gelu)
+                al_gelu_backward(d.du, v.u, d.dact, T * F);
+            else
+                al_relu_backward(d.du, v.u, d.dact, T * F);
             /* u = sub W1ᵀ + b1  →  dW1 += duᵀ sub,  db1 += Σ du,  dsub += du W1 */
             al_sgemm(1, 0, F, E, T, 1.0f, d.du, F, sub, E, 1.0f, g->l1_w, E);
             sum_rows(g->l1_b, d.du, T, F);

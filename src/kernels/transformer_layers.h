@@ -44,21 +44,21 @@
 /* The parameters of a layer, named as in the PyTorch state dict. The encoder reads only sa_*,
  * l1_*, l2_*, n1_*, n2_*; the decoder reads all of them. Every pointer is non-NULL when read. */
 typedef struct al_tl_weights {
-    const float *sa_in_w;   /* [3E,E] self_attn.in_proj_weight */
-    const float *sa_in_b;   /* [3E]   self_attn.in_proj_bias */
-    const float *sa_out_w;  /* [E,E]  self_attn.out_proj.weight */
-    const float *sa_out_b;  /* [E]    self_attn.out_proj.bias */
-    const float *ca_in_w;   /* [3E,E] multihead_attn.in_proj_weight (decoder) */
-    const float *ca_in_b;   /* [3E]   multihead_attn.in_proj_bias */
-    const float *ca_out_w;  /* [E,E]  multihead_attn.out_proj.weight */
-    const float *ca_out_b;  /* [E]    multihead_attn.out_proj.bias */
-    const float *l1_w;      /* [F,E]  linear1.weight */
-    const float *l1_b;      /* [F]    linear1.bias */
-    const float *l2_w;      /* [E,F]  linear2.weight */
-    const float *l2_b;      /* [E]    linear2.bias */
+    const float *sa_in_w;  /* [3E,E] self_attn.in_proj_weight */
+    const float *sa_in_b;  /* [3E]   self_attn.in_proj_bias */
+    const float *sa_out_w; /* [E,E]  self_attn.out_proj.weight */
+    const float *sa_out_b; /* [E]    self_attn.out_proj.bias */
+    const float *ca_in_w;  /* [3E,E] multihead_attn.in_proj_weight (decoder) */
+    const float *ca_in_b;  /* [3E]   multihead_attn.in_proj_bias */
+    const float *ca_out_w; /* [E,E]  multihead_attn.out_proj.weight */
+    const float *ca_out_b; /* [E]    multihead_attn.out_proj.bias */
+    const float *l1_w;     /* [F,E]  linear1.weight */
+    const float *l1_b;     /* [F]    linear1.bias */
+    const float *l2_w;     /* [E,F]  linear2.weight */
+    const float *l2_b;     /* [E]    linear2.bias */
     const float *n1_w, *n1_b, *n2_w, *n2_b, *n3_w, *n3_b; /* [E] norm1/2/3 weight, bias */
-    const float *sa_rel_k;  /* [2k+1,E/H] self_attn.relative_key.weight (read when cfg->rel_k) */
-    const float *sa_rel_v;  /* [2k+1,E/H] self_attn.relative_value.weight */
+    const float *sa_rel_k; /* [2k+1,E/H] self_attn.relative_key.weight (read when cfg->rel_k) */
+    const float *sa_rel_v; /* [2k+1,E/H] self_attn.relative_value.weight */
 } al_tl_weights;
 
 /* Their gradients, same names and shapes (+=). */
@@ -92,8 +92,8 @@ long al_tl_relative_scratch_floats(int T, int E, int H, int k);
  * dec = 1 for the decoder (+ al_tl_relative_scratch_floats(T, E, H, cfg->rel_k)).
  */
 long al_tl_forward_scratch_floats(int T, int S, int E, int F, int dec);
-void al_tl_forward(float *out, float *self_att, float *cross_att, const float *x,
-                   const float *mem, const al_tl_weights *w, int T, int S, int E, int F, int H,
+void al_tl_forward(float *out, float *self_att, float *cross_att, const float *x, const float *mem,
+                   const al_tl_weights *w, int T, int S, int E, int F, int H,
                    const al_tl_config *cfg, const uint8_t *self_mask, const uint8_t *mem_mask,
                    float *scratch);
 

@@ -23,12 +23,26 @@
 
 /* ------------------------------------------------------------------ config */
 
-static const char *const TOP_KEYS[] = {
-    "architecture", "cell", "nonlinearity", "embeddingSize", "hiddenSize", "numLayers",
-    "bidirectional", "pooling", "attentionSize", "hops", "sentenceHiddenSize",
-    "sentenceAttentionSize", "sentenceSeparator", "penaltyCoefficient", "labels", "tokenizer",
-    "name", "description", "training", NULL
-};
+static const char *const TOP_KEYS[] = { "architecture",
+                                        "cell",
+                                        "nonlinearity",
+                                        "embeddingSize",
+                                        "hiddenSize",
+                                        "numLayers",
+                                        "bidirectional",
+                                        "pooling",
+                                        "attentionSize",
+                                        "hops",
+                                        "sentenceHiddenSize",
+                                        "sentenceAttentionSize",
+                                        "sentenceSeparator",
+                                        "penaltyCoefficient",
+                                        "labels",
+                                        "tokenizer",
+                                        "name",
+                                        "description",
+                                        "training",
+                                        NULL };
 static const char *const TOKENIZER_KEYS[] = { "type", "vocab", "unk", "pad", NULL };
 static const char *const POOLINGS[] = { "attention", "han", "structured", NULL };
 static const char *const TOKENIZERS[] = { "word", NULL };
@@ -52,8 +66,8 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_classifier *c, char *err,
     }
     const char *find[3] = { unk, has_pad ? pad : unk, c->pooling == AL_CLF_HAN ? sep : unk };
     int found[3];
-    AL_TRY(al_cfg_string_array(&tok, "vocab", AL_CLF_MAX_VOCAB, &c->V, find, found, 3, err,
-                               errlen));
+    AL_TRY(
+        al_cfg_string_array(&tok, "vocab", AL_CLF_MAX_VOCAB, &c->V, find, found, 3, err, errlen));
     if (found[0] < 0) {
         return al_errf(err, errlen, AL_ERR_FORMAT,
                        "config \"tokenizer.unk\": \"%s\" is not in tokenizer.vocab", unk);
@@ -104,21 +118,25 @@ static al_status cfg_nonneg(const al_cfg *cfg, const char *key, double hi, float
     const char *raw;
     size_t n;
     if (json_number(&c, &raw, &n)) {
-        return al_errf(err, errlen, AL_ERR_FORMAT, "config \"%s\": must be a number, not %s",
-                       key, json_kind(&c));
+        return al_errf(err, errlen, AL_ERR_FORMAT, "config \"%s\": must be a number, not %s", key,
+                       json_kind(&c));
     }
     double m = 0.0;
     long e = 0, ex = 0;
     int neg = 0, eneg = 0;
     size_t i = 0;
-    if (raw[i] == '-') { neg = 1; i++; }
+    if (raw[i] == '-') {
+        neg = 1;
+        i++;
+    }
     for (; i < n && raw[i] >= '0' && raw[i] <= '9'; i++) m = m * 10.0 + (raw[i] - '0');
     if (i < n && raw[i] == '.')
         for (i++; i < n && raw[i] >= '0' && raw[i] <= '9'; i++, e--) m = m * 10.0 + (raw[i] - '0');
     if (i < n && (raw[i] == 'e' || raw[i] == 'E')) {
         i++;
         if (i < n && (raw[i] == '-' || raw[i] == '+')) eneg = raw[i++] == '-';
-        for (; i < n && raw[i] >= '0' && raw[i] <= '9'; i++) ex = ex < 100000 ? ex * 10 + (raw[i] - '0') : ex;
+        for (; i < n && raw[i] >= '0' && raw[i] <= '9'; i++)
+            ex = ex < 100000 ? ex * 10 + (raw[i] - '0') : ex;
     }
     e += eneg ? -ex : ex;
     const double v = (neg ? -m : m) * pow(10.0, (double)e);
@@ -127,8 +145,8 @@ static al_status cfg_nonneg(const al_cfg *cfg, const char *key, double hi, float
         const size_t k = n < sizeof text - 1 ? n : sizeof text - 1;
         memcpy(text, raw, k);
         text[k] = 0;
-        return al_errf(err, errlen, AL_ERR_ARGUMENT,
-                       "config \"%s\": %s is out of range [0, %d]", key, text, (int)hi);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT, "config \"%s\": %s is out of range [0, %d]",
+                       key, text, (int)hi);
     }
     *out = (float)v;
     return AL_OK;
@@ -147,12 +165,17 @@ static al_status list_rnn(al_tensor_list *l, const al_classifier *c, const char 
                 char name[AL_MODEL_MAX_NAME];
                 char *p = name;
                 const char *parts[3] = { prefix, kind[k], "_l" };
-                for (int i = 0; i < 3; i++) for (const char *q = parts[i]; *q; q++) *p++ = *q;
+                for (int i = 0; i < 3; i++)
+                    for (const char *q = parts[i]; *q; q++) *p++ = *q;
                 *p++ = (char)('0' + layer);
-                if (d) for (const char *q = "_reverse"; *q; q++) *p++ = *q;
+                if (d)
+                    for (const char *q = "_reverse"; *q; q++) *p++ = *q;
                 *p = 0;
                 const int idx = (layer * c->dirs + d) * 4 + k;
-                AL_TRY(al_tensor_list_add(l, name, c->G * r->Hs, k == 0 ? in : k == 1 ? r->Hs : 0,
+                AL_TRY(al_tensor_list_add(l, name, c->G * r->Hs,
+                                          k == 0   ? in
+                                          : k == 1 ? r->Hs
+                                                   : 0,
                                           field + offsetof(al_clf_rnn, p) +
                                               sizeof(float *) * (size_t)idx));
             }
@@ -162,14 +185,15 @@ static al_status list_rnn(al_tensor_list *l, const al_classifier *c, const char 
 }
 
 /* A hidden size: in range, even when bidirectional. */
-static al_status hidden(const al_cfg *cfg, const char *key, int dflt, int dirs, int *out,
-                        char *err, size_t errlen)
+static al_status hidden(const al_cfg *cfg, const char *key, int dflt, int dirs, int *out, char *err,
+                        size_t errlen)
 {
     AL_TRY(al_cfg_int(cfg, key, 1, AL_CLF_MAX_DIM, dflt, out, err, errlen));
     if (dirs == 2 && *out % 2) {
         return al_errf(err, errlen, AL_ERR_ARGUMENT,
                        "config \"%s\": %d must be even with \"bidirectional\" "
-                       "(each direction has %s / 2 units)", key, *out, key);
+                       "(each direction has %s / 2 units)",
+                       key, *out, key);
     }
     return AL_OK;
 }
@@ -209,11 +233,12 @@ static al_status classifier_parse(const al_cfg *cfg, void *impl, al_tensor_list 
         c->senc.H = Hsent;
         c->senc.Hs = Hsent / c->dirs;
     }
-    AL_TRY(al_cfg_string_array(cfg, "labels", AL_CLF_MAX_LABELS, &c->C, NULL, NULL, 0, err,
-                               errlen));
+    AL_TRY(
+        al_cfg_string_array(cfg, "labels", AL_CLF_MAX_LABELS, &c->C, NULL, NULL, 0, err, errlen));
     AL_TRY(parse_tokenizer(cfg, c, err, errlen));
-    c->K = c->pooling == AL_CLF_ATTENTION ? H : c->pooling == AL_CLF_STRUCTURED ? c->r * H
-           : c->senc.H;
+    c->K = c->pooling == AL_CLF_ATTENTION    ? H
+           : c->pooling == AL_CLF_STRUCTURED ? c->r * H
+                                             : c->senc.H;
 
     /* the tensors, in the order they are stored in the model's block */
     AL_TRY(al_tensor_list_add(l, "embedding.weight", c->V, c->E, FIELD(emb)));
@@ -295,22 +320,22 @@ al_status al_classifier_forward(const al_classifier *c, const int32_t *ids, int 
     const double ne = enc_floats(c, &c->enc, n), ns = han ? enc_floats(c, &c->senc, m) : 0;
     floats += (double)pool + (ne > ns ? ne : ns);
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
-    for (int i = 0; i < n; i++) if (ids[i] < 0 || ids[i] >= c->V) return AL_ERR_RANGE;
+    for (int i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= c->V) return AL_ERR_RANGE;
     float *block = al_malloc((size_t)floats * sizeof(float));
     if (!block) return AL_ERR_NOMEM;
-    float *x = block;                    /* [n,E]  embeddings */
-    float *Hn = x + (size_t)n * E;       /* [n,d]  encoder outputs (han: one sentence at a time) */
-    float *feat = Hn + (size_t)n * d;    /* [K]    classifier input */
-    float *logits = feat + c->K;         /* [C] */
-    float *scratch = logits + c->C;      /* [pool] */
-    float *es = scratch + pool;          /* [max(ne, ns)] */
+    float *x = block;                 /* [n,E]  embeddings */
+    float *Hn = x + (size_t)n * E;    /* [n,d]  encoder outputs (han: one sentence at a time) */
+    float *feat = Hn + (size_t)n * d; /* [K]    classifier input */
+    float *logits = feat + c->K;      /* [C] */
+    float *scratch = logits + c->C;   /* [pool] */
+    float *es = scratch + pool;       /* [max(ne, ns)] */
     al_embedding_forward(x, ids, n, c->emb, c->V, E);
 
     if (c->pooling == AL_CLF_ATTENTION) {
         /* r = Hᵀα into scratch; features h* = tanh(r) */
         encode(c, &c->enc, x, n, Hn, es);
-        al_attention_pooling_seq_forward(scratch, feat, weights, Hn, c->w, NULL, n, d,
-                                         scratch + d);
+        al_attention_pooling_seq_forward(scratch, feat, weights, Hn, c->w, NULL, n, d, scratch + d);
         if (penalty) *penalty = 0.0f;
     } else if (c->pooling == AL_CLF_STRUCTURED) {
         /* features M = A H [r,d], row by row */
@@ -321,18 +346,18 @@ al_status al_classifier_forward(const al_classifier *c, const int32_t *ids, int 
         if (penalty) *penalty = p;
     } else {
         const int ds = c->senc.H;
-        float *svec = scratch;                      /* [m,d]  s_i */
-        float *G = svec + (size_t)m * d;            /* [m,ds] sentence encoder outputs */
-        float *sw = G + (size_t)m * ds;             /* [m]    sentence weights */
-        float *ps = sw + m;                         /* pooling scratch */
+        float *svec = scratch;           /* [m,d]  s_i */
+        float *G = svec + (size_t)m * d; /* [m,ds] sentence encoder outputs */
+        float *sw = G + (size_t)m * ds;  /* [m]    sentence weights */
+        float *ps = sw + m;              /* pooling scratch */
         int i = 0, start = 0;
         for (int t = 0; t < n; t++) {
             if (ids[t] != c->sep && t != n - 1) continue;
             /* sentence i = [start, t] */
             const int len = t + 1 - start;
             encode(c, &c->enc, x + (size_t)start * E, len, Hn, es);
-            al_context_pooling_seq_forward(svec + (size_t)i * d, weights + start, Hn, c->Ww,
-                                           c->bw, c->uw, NULL, len, d, c->da, ps);
+            al_context_pooling_seq_forward(svec + (size_t)i * d, weights + start, Hn, c->Ww, c->bw,
+                                           c->uw, NULL, len, d, c->da, ps);
             i++;
             start = t + 1;
         }

@@ -30,9 +30,9 @@
 
 #include "model.h"
 
-#define AL_CLF_MAX_DIM 4096      /* embeddingSize, hidden and attention sizes */
+#define AL_CLF_MAX_DIM 4096 /* embeddingSize, hidden and attention sizes */
 #define AL_CLF_MAX_LAYERS 8
-#define AL_CLF_MAX_HOPS 64       /* structured: r */
+#define AL_CLF_MAX_HOPS 64 /* structured: r */
 #define AL_CLF_MAX_VOCAB 1048576
 #define AL_CLF_MAX_LABELS 65536
 #define AL_CLF_MAX_PENALTY 10000 /* penaltyCoefficient's upper bound */
@@ -41,32 +41,32 @@ enum { AL_CLF_ATTENTION = 0, AL_CLF_HAN = 1, AL_CLF_STRUCTURED = 2 };
 
 /* One recurrent stack: sizes and its L·D·4 parameter pointers (al_recurrent_stack_* order). */
 typedef struct {
-    int I, H, Hs;       /* input width, output width d, units per direction */
+    int I, H, Hs; /* input width, output width d, units per direction */
     const float *p[AL_CLF_MAX_LAYERS * 2 * 4];
 } al_clf_rnn;
 
 typedef struct {
     /* settings from the config */
-    int cell;           /* AL_RECURRENT_RNN_TANH, _RNN_RELU, _LSTM or _GRU */
-    int G;              /* gates: 1, 4, 3 */
-    int E, L, dirs;     /* embedding width, layers and directions of every encoder */
-    int pooling;        /* AL_CLF_* */
-    int da, r;          /* attentionSize (han: the word context width), hops (structured) */
-    int das;            /* han: sentenceAttentionSize */
-    int V, C;           /* vocabulary size, classes */
-    int sep;            /* han: the separator's token id (-1 otherwise) */
-    int K;              /* classifier.weight columns: d, r·d, or the sentence encoder's width */
-    float pc;           /* structured: penaltyCoefficient, the penalty's weight in the training
+    int cell;        /* AL_RECURRENT_RNN_TANH, _RNN_RELU, _LSTM or _GRU */
+    int G;           /* gates: 1, 4, 3 */
+    int E, L, dirs;  /* embedding width, layers and directions of every encoder */
+    int pooling;     /* AL_CLF_* */
+    int da, r;       /* attentionSize (han: the word context width), hops (structured) */
+    int das;         /* han: sentenceAttentionSize */
+    int V, C;        /* vocabulary size, classes */
+    int sep;         /* han: the separator's token id (-1 otherwise) */
+    int K;           /* classifier.weight columns: d, r·d, or the sentence encoder's width */
+    float pc;        /* structured: penaltyCoefficient, the penalty's weight in the training
                          * loss (0 otherwise; the forward pass never reads it) */
-    al_clf_rnn enc;     /* attention, structured: "encoder."; han: "word_encoder." */
-    al_clf_rnn senc;    /* han: "sentence_encoder." */
+    al_clf_rnn enc;  /* attention, structured: "encoder."; han: "word_encoder." */
+    al_clf_rnn senc; /* han: "sentence_encoder." */
     /* weights, bound into the model's block (NULL when the config does not use them) */
-    const float *emb;                   /* [V,E] */
-    const float *w;                     /* attention: pooling.w [d] */
-    const float *W_s1, *W_s2;           /* structured: [da,d] [r,da] */
-    const float *Ww, *bw, *uw;          /* han word_pooling: W [da,d], b [da], u [da] */
-    const float *Wsn, *bsn, *usn;       /* han sentence_pooling: [das,ds] [das] [das] */
-    const float *cls_w, *cls_b;         /* [C,K] [C] */
+    const float *emb;             /* [V,E] */
+    const float *w;               /* attention: pooling.w [d] */
+    const float *W_s1, *W_s2;     /* structured: [da,d] [r,da] */
+    const float *Ww, *bw, *uw;    /* han word_pooling: W [da,d], b [da], u [da] */
+    const float *Wsn, *bsn, *usn; /* han sentence_pooling: [das,ds] [das] [das] */
+    const float *cls_w, *cls_b;   /* [C,K] [C] */
 } al_classifier;
 
 extern const al_model_arch al_classifier_arch;

@@ -23,7 +23,8 @@ static double dmax(double a, double b) { return a > b ? a : b; }
 static long rnn_floats(const al_classifier *c, const al_clf_rnn *r)
 {
     long n = 0;
-    for (int l = 0; l < c->L; l++) n += (long)c->dirs * c->G * r->Hs * ((l ? r->H : r->I) + r->Hs + 2);
+    for (int l = 0; l < c->L; l++)
+        n += (long)c->dirs * c->G * r->Hs * ((l ? r->H : r->I) + r->Hs + 2);
     return n;
 }
 
@@ -82,8 +83,8 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
         pool = (double)d + n + (double)al_attention_pooling_scratch_floats(n, d);
         break;
     case AL_CLF_STRUCTURED: /* A [r,n] */
-        pool = (double)c->r * n + (double)al_structured_self_attention_scratch_floats(n, d, c->da,
-                                                                                      c->r);
+        pool = (double)c->r * n +
+               (double)al_structured_self_attention_scratch_floats(n, d, c->da, c->r);
         break;
     default: /* α [n], s and ds [m,d], G and dG [m,ds], β [m] */
         pool = (double)n + 2.0 * m * d + 2.0 * m * ds + m +
@@ -115,12 +116,12 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
 
     /* ---------------------------------------------------------------- forward */
     float P = 0.0f;
-    float *al = p;                        /* attention: α [n]; structured: A [r,n]; han: α [n] */
+    float *al = p; /* attention: α [n]; structured: A [r,n]; han: α [n] */
     float *rv = NULL, *sv = NULL, *dsv = NULL, *G = NULL, *dG = NULL, *beta = NULL, *ps = NULL;
     /* attention, structured: H = encoder(x) */
     if (!han) encode(c, &c->enc, x, n, Hn, es);
     if (c->pooling == AL_CLF_ATTENTION) {
-        rv = al + n;                      /* [d] r = Hᵀα */
+        rv = al + n; /* [d] r = Hᵀα */
         ps = rv + d;
         al_attention_pooling_seq_forward(rv, feat, al, Hn, c->w, NULL, n, d, ps);
     } else if (c->pooling == AL_CLF_STRUCTURED) {
@@ -128,11 +129,11 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
         al_structured_self_attention_seq_forward(feat, al, &P, Hn, c->W_s1, c->W_s2, NULL, n, d,
                                                  c->da, c->r, ps);
     } else if (han) {
-        sv = al + n;                      /* [m,d]  s_i */
-        dsv = sv + (size_t)m * d;         /* [m,d] */
-        G = dsv + (size_t)m * d;          /* [m,ds] */
-        dG = G + (size_t)m * ds;          /* [m,ds] */
-        beta = dG + (size_t)m * ds;       /* [m] */
+        sv = al + n;                /* [m,d]  s_i */
+        dsv = sv + (size_t)m * d;   /* [m,d] */
+        G = dsv + (size_t)m * d;    /* [m,ds] */
+        dG = G + (size_t)m * ds;    /* [m,ds] */
+        beta = dG + (size_t)m * ds; /* [m] */
         ps = beta + m;
         for (int t = 0, i = 0, start = 0; t < n; t++) {
             if (ids[t] != c->sep && t != n - 1) continue;
@@ -173,14 +174,14 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
                                           NULL, n, d, ps);
     } else if (c->pooling == AL_CLF_STRUCTURED) {
         /* f = A H, and the loss's coefficient · P(A) */
-        al_structured_self_attention_seq_backward(dH, gp(w0, g0, c->W_s1), gp(w0, g0, c->W_s2),
-                                                  Hn, c->W_s1, c->W_s2, al, dfeat, NULL,
-                                                  scale * c->pc, n, d, c->da, c->r, ps);
+        al_structured_self_attention_seq_backward(dH, gp(w0, g0, c->W_s1), gp(w0, g0, c->W_s2), Hn,
+                                                  c->W_s1, c->W_s2, al, dfeat, NULL, scale * c->pc,
+                                                  n, d, c->da, c->r, ps);
     } else {
         /* f = v = Gᵀβ, G = sentence_encoder(s_1..s_m) */
         al_context_pooling_seq_backward(dG, gp(w0, g0, c->Wsn), gp(w0, g0, c->bsn),
-                                        gp(w0, g0, c->usn), G, c->Wsn, c->bsn, c->usn, beta,
-                                        dfeat, NULL, m, ds, c->das, ps);
+                                        gp(w0, g0, c->usn), G, c->Wsn, c->bsn, c->usn, beta, dfeat,
+                                        NULL, m, ds, c->das, ps);
         rnn_backward(c, &c->senc, w0, g0, sv, m, dG, dsv, tmp, es);
         /* s_i = H_iᵀ α_i, H_i = word_encoder(x_i), sentence by sentence */
         for (int t = 0, i = 0, start = 0; t < n; t++) {
@@ -188,9 +189,8 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
             const int len = t + 1 - start;
             al_context_pooling_seq_backward(dH + (size_t)start * d, gp(w0, g0, c->Ww),
                                             gp(w0, g0, c->bw), gp(w0, g0, c->uw),
-                                            Hn + (size_t)start * d, c->Ww, c->bw, c->uw,
-                                            al + start, dsv + (size_t)i * d, NULL, len, d, c->da,
-                                            ps);
+                                            Hn + (size_t)start * d, c->Ww, c->bw, c->uw, al + start,
+                                            dsv + (size_t)i * d, NULL, len, d, c->da, ps);
             rnn_backward(c, &c->enc, w0, g0, x + (size_t)start * E, len, dH + (size_t)start * d,
                          dx + (size_t)start * E, tmp, es);
             i++;
@@ -207,7 +207,10 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
 
 /* ------------------------------------------------------------------ initialisation */
 
-static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+static int starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
 
 static al_init init_rule(const al_tensor_spec *t, int k, const void *impl)
 {
@@ -215,13 +218,20 @@ static al_init init_rule(const al_tensor_spec *t, int k, const void *impl)
     const char *name = t->name;
     if (strcmp(name, "embedding.weight") == 0) return (al_init){ AL_INIT_NORMAL, 0.0 };
     double fan;
-    if (starts(name, "encoder.") || starts(name, "word_encoder.")) fan = c->enc.Hs;
-    else if (starts(name, "sentence_encoder.")) fan = c->senc.Hs;
-    else if (t->rank == 2) fan = t->dim[1];                     /* nn.Linear weights */
-    else if (strcmp(name, "word_pooling.b") == 0) fan = c->enc.H; /* the bias of W h */
-    else if (strcmp(name, "sentence_pooling.b") == 0) fan = c->senc.H;
-    else if (strcmp(name, "classifier.bias") == 0) fan = c->K;
-    else fan = t->dim[0]; /* context vectors w, u: a Linear(len, 1) weight */
+    if (starts(name, "encoder.") || starts(name, "word_encoder."))
+        fan = c->enc.Hs;
+    else if (starts(name, "sentence_encoder."))
+        fan = c->senc.Hs;
+    else if (t->rank == 2)
+        fan = t->dim[1]; /* nn.Linear weights */
+    else if (strcmp(name, "word_pooling.b") == 0)
+        fan = c->enc.H; /* the bias of W h */
+    else if (strcmp(name, "sentence_pooling.b") == 0)
+        fan = c->senc.H;
+    else if (strcmp(name, "classifier.bias") == 0)
+        fan = c->K;
+    else
+        fan = t->dim[0]; /* context vectors w, u: a Linear(len, 1) weight */
     return (al_init){ AL_INIT_UNIFORM, 1.0 / sqrt(fan) };
 }
 
@@ -244,7 +254,8 @@ al_status al_classifier_example_hook(const void *impl, const int32_t *src, int S
 {
     const al_classifier *c = (const al_classifier *)impl;
     if (!src || S < 1 || !tgt || T != 1) return AL_ERR_SHAPE;
-    for (int i = 0; i < S; i++) if (src[i] < 0 || src[i] >= c->V) return AL_ERR_RANGE;
+    for (int i = 0; i < S; i++)
+        if (src[i] < 0 || src[i] >= c->V) return AL_ERR_RANGE;
     if (tgt[0] < 0 || tgt[0] >= c->C) return AL_ERR_RANGE;
     *terms = 1.0;
     return AL_OK;

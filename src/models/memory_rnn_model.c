@@ -25,8 +25,8 @@
 /* ------------------------------------------------------------------ config */
 
 static const char *const TOP_KEYS[] = {
-    "architecture", "cell", "align", "embeddingSize", "hiddenSize", "attentionSize", "head",
-    "pool", "labels", "tokenizer", "name", "description", "training", NULL
+    "architecture", "cell",   "align",     "embeddingSize", "hiddenSize",  "attentionSize", "head",
+    "pool",         "labels", "tokenizer", "name",          "description", "training",      NULL
 };
 static const char *const TOKENIZER_KEYS[] = { "type", "vocab", "unk", "pad", "bos", "eos", NULL };
 static const char *const CELLS[] = { "lstmn", "self-attention-rnn", "lstm", NULL };
@@ -57,8 +57,8 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_memory_rnn *r, char *err,
     for (int k = 0; k < 4; k++) {
         if (found[k] < 0) {
             return al_errf(err, errlen, AL_ERR_FORMAT,
-                           "config \"tokenizer.%s\": \"%s\" is not in tokenizer.vocab",
-                           special[k], find[k]);
+                           "config \"tokenizer.%s\": \"%s\" is not in tokenizer.vocab", special[k],
+                           find[k]);
         }
     }
     return AL_OK;
@@ -88,10 +88,9 @@ static al_status memory_rnn_parse(const al_cfg *cfg, void *impl, al_tensor_list 
     /* the tensors, in the order they are stored in the model's block: the cell's as "name:dims"
      * with dims letters H, E, G = 4H, S = E+H, A = da and "-" for a vector */
     static const char *const cells[4] = {
-        "W_h:HH W_x:HE W_ht:HH v:H- W:GS b:G-",
-        "A:HS b:H- W_h:AH W_s:AH v:A-",
+        "W_h:HH W_x:HE W_ht:HH v:H- W:GS b:G-", "A:HS b:H- W_h:AH W_s:AH v:A-",
         "weight_ih_l0:GE weight_hh_l0:GH bias_ih_l0:G- bias_hh_l0:G-",
-        "A:HS b:H- W_K:AH W_Q:AH",                                   /* dot align */
+        "A:HS b:H- W_K:AH W_Q:AH", /* dot align */
     };
     const int dot = r->cell == AL_MEM_SARNN && r->align == AL_MEMRNN_ALIGN_DOT;
     const int H = r->H, dim[6] = { H, r->E, 4 * H, r->E + H, r->da, 0 };
@@ -130,9 +129,18 @@ static float *work_alloc(const al_memory_rnn *r, int n, float **w, al_status *st
 {
     const int H = r->H;
     const double nE = (double)n * r->E, nH = (double)n * H;
-    double sz[NW] = { nE, nE, nH, nH, nH, (double)n * n, 4.0 * nH,
+    double sz[NW] = { nE,
+                      nE,
+                      nH,
+                      nH,
+                      nH,
+                      (double)n * n,
+                      4.0 * nH,
                       (double)al_recurrent_layer_backward_scratch(AL_RECURRENT_LSTM, 1, n, H),
-                      r->head == AL_MEM_LM ? (double)n * r->C : r->C, H, H }, total = 0.0;
+                      r->head == AL_MEM_LM ? (double)n * r->C : r->C,
+                      H,
+                      H },
+           total = 0.0;
     if (r->cell == AL_MEM_LSTMN) {
         sz[SAVED] = (double)al_lstmn_saved_floats(n, H);
         sz[SCRATCH] = (double)al_lstmn_scratch_floats(n, H);
@@ -185,14 +193,16 @@ static void run(const al_memory_rnn *r, const int32_t *ids, int n, float *const 
     }
     if (r->head == AL_MEM_LM) {
         /* logits [n,V] = h out.weightᵀ + out.bias, then log_softmax row by row */
-        for (int t = 0; t < n; t++) memcpy(w[OUT] + (size_t)t * C, r->out_b, sizeof(float) * (size_t)C);
+        for (int t = 0; t < n; t++)
+            memcpy(w[OUT] + (size_t)t * C, r->out_b, sizeof(float) * (size_t)C);
         al_sgemm(0, 1, n, C, H, 1.0f, w[HS], H, r->out_w, H, 1.0f, w[OUT], C);
         for (int t = 0; t < n; t++) log_softmax(w[OUT] + (size_t)t * C, C);
         return;
     }
     /* f = h_{n−1} or the mean of h; logits = classifier.weight f + classifier.bias */
     if (r->mean) {
-        for (int t = 0; t < n; t++) for (int j = 0; j < H; j++) w[FEAT][j] += w[HS][(size_t)t * H + j];
+        for (int t = 0; t < n; t++)
+            for (int j = 0; j < H; j++) w[FEAT][j] += w[HS][(size_t)t * H + j];
         for (int j = 0; j < H; j++) w[FEAT][j] /= (float)n;
     } else {
         memcpy(w[FEAT], w[HS] + (size_t)(n - 1) * H, sizeof(float) * (size_t)H);
@@ -205,7 +215,8 @@ static void run(const al_memory_rnn *r, const int32_t *ids, int n, float *const 
 al_status al_memory_rnn_forward(const al_memory_rnn *r, const int32_t *ids, int n, float *dist,
                                 float *logp, float *weights)
 {
-    for (int i = 0; i < n; i++) if (ids[i] < 0 || ids[i] >= r->V) return AL_ERR_RANGE;
+    for (int i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= r->V) return AL_ERR_RANGE;
     float *w[NW];
     al_status st;
     float *blk = work_alloc(r, n, w, &st);
@@ -214,7 +225,8 @@ al_status al_memory_rnn_forward(const al_memory_rnn *r, const int32_t *ids, int 
     const int C = r->C;
     if (r->head == AL_MEM_LM) {
         if (dist) memcpy(dist, w[OUT], sizeof(float) * (size_t)n * C);
-        if (logp) for (int t = 0; t + 1 < n; t++) logp[t] = w[OUT][(size_t)t * C + ids[t + 1]];
+        if (logp)
+            for (int t = 0; t + 1 < n; t++) logp[t] = w[OUT][(size_t)t * C + ids[t + 1]];
     } else {
         for (int k = 0; k < C; k++) dist[k] = (float)exp((double)w[OUT][k]);
     }
@@ -228,38 +240,42 @@ al_status al_memory_rnn_forward(const al_memory_rnn *r, const int32_t *ids, int 
 static al_init init_rule(const al_tensor_spec *t, int k, const void *impl)
 {
     const al_memory_rnn *r = impl;
-    if (k == 0) return (al_init){ AL_INIT_NORMAL, 0.0 };              /* embedding.weight */
-    double fan = t->rank == 2 ? t->dim[1] : r->H;     /* nn.Linear; out/classifier bias */
-    if (r->cell == AL_MEM_LSTM && strncmp(t->name, "cell.", 5) == 0) fan = r->H; /* nn.LSTM */
-    else if (strcmp(t->name, "cell.b") == 0) fan = r->E + r->H;  /* bias of W / A [·, H+E] */
-    else if (strcmp(t->name, "cell.v") == 0) fan = t->dim[0];    /* a Linear(n, 1) weight */
+    if (k == 0) return (al_init){ AL_INIT_NORMAL, 0.0 }; /* embedding.weight */
+    double fan = t->rank == 2 ? t->dim[1] : r->H;        /* nn.Linear; out/classifier bias */
+    if (r->cell == AL_MEM_LSTM && strncmp(t->name, "cell.", 5) == 0)
+        fan = r->H; /* nn.LSTM */
+    else if (strcmp(t->name, "cell.b") == 0)
+        fan = r->E + r->H; /* bias of W / A [·, H+E] */
+    else if (strcmp(t->name, "cell.v") == 0)
+        fan = t->dim[0]; /* a Linear(n, 1) weight */
     return (al_init){ AL_INIT_UNIFORM, 1.0 / sqrt(fan) };
 }
 
 void al_memory_rnn_init_hook(const al_tensor_list *list, const void *impl, float *weights,
-                            uint32_t seed)
+                             uint32_t seed)
 {
     al_init_weights(list, impl, weights, seed, init_rule);
 }
 
 al_status al_memory_rnn_example_hook(const void *impl, const int32_t *src, int S,
-                                    const int32_t *tgt, int T, double *terms)
+                                     const int32_t *tgt, int T, double *terms)
 {
     const al_memory_rnn *r = impl;
     const int lm = r->head == AL_MEM_LM;
     if (!src || S < (lm ? 2 : 1) || T != (lm ? 0 : 1) || (!lm && !tgt)) return AL_ERR_SHAPE;
-    for (int i = 0; i < S; i++) if (src[i] < 0 || src[i] >= r->V) return AL_ERR_RANGE;
+    for (int i = 0; i < S; i++)
+        if (src[i] < 0 || src[i] >= r->V) return AL_ERR_RANGE;
     if (!lm && (tgt[0] < 0 || tgt[0] >= r->C)) return AL_ERR_RANGE;
     *terms = lm ? S - 1 : 1;
     return AL_OK;
 }
 
 /* The gradient of parameter q: the same offset in g0 as q has in w0. */
-#define G(q) (g0 + ((q) - w0))
+#define G(q) (g0 + ((q)-w0))
 
 al_status al_memory_rnn_backward_hook(const void *impl, const float *w0, float *g0,
-                                     const int32_t *src, int S, const int32_t *tgt, int T,
-                                     float scale, double *nll)
+                                      const int32_t *src, int S, const int32_t *tgt, int T,
+                                      float scale, double *nll)
 {
     const al_memory_rnn *r = impl;
     const int E = r->E, H = r->H, C = r->C, n = S;
@@ -282,7 +298,8 @@ al_status al_memory_rnn_backward_hook(const void *impl, const float *w0, float *
     }
     *nll = total;
     float *gw = G(r->out_w), *gb = G(r->out_b);
-    for (int t = 0; t < rows; t++) for (int i = 0; i < C; i++) gb[i] += w[OUT][(size_t)t * C + i];
+    for (int t = 0; t < rows; t++)
+        for (int i = 0; i < C; i++) gb[i] += w[OUT][(size_t)t * C + i];
     if (r->head == AL_MEM_LM) {
         /* logits_t = out.weight h_t + out.bias, t < n−1 (the last row has no target):
          * out.weight += dlogitsᵀ h;  dh = dlogits out.weight */
@@ -294,7 +311,8 @@ al_status al_memory_rnn_backward_hook(const void *impl, const float *w0, float *
         al_sgemv(1, C, H, 1.0f, r->out_w, H, w[OUT], 0.0f, w[DF]);
         /* f = h_{n−1}, or (1/n) Σ_t h_t */
         for (int t = r->mean ? 0 : n - 1; t < n; t++) {
-            for (int j = 0; j < H; j++) w[DH][(size_t)t * H + j] = r->mean ? w[DF][j] / (float)n : w[DF][j];
+            for (int j = 0; j < H; j++)
+                w[DH][(size_t)t * H + j] = r->mean ? w[DF][j] / (float)n : w[DF][j];
         }
     }
 
@@ -302,13 +320,13 @@ al_status al_memory_rnn_backward_hook(const void *impl, const float *w0, float *
     switch (r->cell) {
     case AL_MEM_LSTMN:
         al_lstmn_seq_backward(w[DX], G(p[0]), G(p[1]), G(p[2]), G(p[3]), G(p[4]), G(p[5]), w[DH],
-                              NULL, NULL, w[HS], w[CS], w[ATT], w[SAVED], w[SCRATCH], w[X], p[0], p[1],
-                              p[2], p[3], p[4], n, E, H);
+                              NULL, NULL, w[HS], w[CS], w[ATT], w[SAVED], w[SCRATCH], w[X], p[0],
+                              p[1], p[2], p[3], p[4], n, E, H);
         break;
     case AL_MEM_SARNN:
         al_sarnn_seq_backward(w[DX], G(p[0]), G(p[1]), G(p[2]), G(p[3]), p[4] ? G(p[4]) : NULL,
-                              w[DH], NULL, w[HS], w[ATT], w[SAVED], w[SCRATCH], w[X], p[0], p[2], p[3],
-                              p[4], n, E, H, r->da, r->align);
+                              w[DH], NULL, w[HS], w[ATT], w[SAVED], w[SCRATCH], w[X], p[0], p[2],
+                              p[3], p[4], n, E, H, r->da, r->align);
         break;
     default:
         al_recurrent_layer_backward(AL_RECURRENT_LSTM, 1, n, E, H, 0, w[X], p[0], p[1], NULL, NULL,

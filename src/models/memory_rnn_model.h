@@ -32,15 +32,15 @@
 
 #include "model.h"
 
-enum { AL_MEM_LSTMN = 0, AL_MEM_SARNN = 1, AL_MEM_LSTM = 2 };  /* "cell" */
-enum { AL_MEM_LM = 0, AL_MEM_CLASSIFIER = 1 };                 /* "head" */
+enum { AL_MEM_LSTMN = 0, AL_MEM_SARNN = 1, AL_MEM_LSTM = 2 }; /* "cell" */
+enum { AL_MEM_LM = 0, AL_MEM_CLASSIFIER = 1 };                /* "head" */
 
 typedef struct {
-    int cell, align;    /* AL_MEM_*, AL_MEMRNN_ALIGN_* (self-attention-rnn) */
-    int head, mean;     /* AL_MEM_LM / _CLASSIFIER; 1: pool "mean" */
-    int E, H, da;       /* embeddingSize, hiddenSize, attentionSize (self-attention-rnn) */
-    int V, C;           /* vocabulary; outputs: V (lm) or the number of labels */
-    const float *emb;   /* [V,E] */
+    int cell, align;  /* AL_MEM_*, AL_MEMRNN_ALIGN_* (self-attention-rnn) */
+    int head, mean;   /* AL_MEM_LM / _CLASSIFIER; 1: pool "mean" */
+    int E, H, da;     /* embeddingSize, hiddenSize, attentionSize (self-attention-rnn) */
+    int V, C;         /* vocabulary; outputs: V (lm) or the number of labels */
+    const float *emb; /* [V,E] */
     /* the cell, in list order: lstmn W_h [H,H], W_x [H,E], W_ht [H,H], v [H], W [4H,H+E],
      * b [4H]; self-attention-rnn A [H,E+H], b [H], W_h|W_K [da,H], W_s|W_Q [da,H], v [da]
      * (additive); lstm weight_ih [4H,E], weight_hh [4H,H], bias_ih, bias_hh [4H] */

@@ -16,12 +16,11 @@
 #include "../toolbox.h"
 
 static const al_model_arch *const ARCHS[] = { &al_seq2seq_arch, &al_transformer_arch,
-                                               &al_classifier_arch, &al_memory_rnn_arch, NULL };
+                                              &al_classifier_arch, &al_memory_rnn_arch, NULL };
 static const char *const ARCH_NAMES[] = { "seq2seq", "transformer", "classifier", "memory-rnn",
                                           NULL };
 
-al_status al_tensor_list_add(al_tensor_list *l, const char *name, int dim0, int dim1,
-                             size_t field)
+al_status al_tensor_list_add(al_tensor_list *l, const char *name, int dim0, int dim1, size_t field)
 {
     if (l->n >= AL_MODEL_MAX_TENSORS || strlen(name) >= AL_MODEL_MAX_NAME) return AL_ERR_OVERFLOW;
     al_tensor_spec *t = &l->t[l->n++];
@@ -78,8 +77,8 @@ static al_status check_tensors(const al_safetensors *st, const al_tensor_list *l
         for (int k = 0; k < l->n && !known; k++) known = strcmp(name, l->t[k].name) == 0;
         if (!known) {
             return al_errf(err, errlen, AL_ERR_FORMAT,
-                           "unexpected tensor \"%s\" (shape %s): this config does not use it",
-                           name, shape_text(b, st, i, NULL));
+                           "unexpected tensor \"%s\" (shape %s): this config does not use it", name,
+                           shape_text(b, st, i, NULL));
         }
     }
     if (sum * sizeof(float) >= 2147483648.0) {
@@ -102,8 +101,7 @@ typedef struct {
     } impl;
 } load_scratch;
 
-al_status al_model_load(const uint8_t *bytes, size_t len, al_model **out, char *err,
-                        size_t errlen)
+al_status al_model_load(const uint8_t *bytes, size_t len, al_model **out, char *err, size_t errlen)
 {
     if (err && errlen) err[0] = 0;
     if (!out) return al_errf(err, errlen, AL_ERR_ARGUMENT, "al_model_load: out is NULL");
@@ -141,8 +139,7 @@ al_status al_model_load(const uint8_t *bytes, size_t len, al_model **out, char *
     const al_model_arch *A = ARCHS[arch];
     s = A->parse(&cfg, &ls->impl, &ls->list, err, errlen);
     if (s == AL_ERR_OVERFLOW && !(err && err[0])) {
-        al_errf(err, errlen, s, "the config needs more than %d tensors",
-                AL_MODEL_MAX_TENSORS);
+        al_errf(err, errlen, s, "the config needs more than %d tensors", AL_MODEL_MAX_TENSORS);
     }
     if (s != AL_OK) goto fail;
     s = check_tensors(st, &ls->list, &total, err, errlen);

@@ -25,16 +25,16 @@
 #include "../base.h"
 #include "model_config.h"
 
-#define AL_MODEL_MAX_TENSORS 256  /* tensors one model may hold (8+8-layer nn.Transformer: 250) */
-#define AL_MODEL_MAX_NAME 56      /* bytes in a tensor name built by a parser, NUL included */
+#define AL_MODEL_MAX_TENSORS 256 /* tensors one model may hold (8+8-layer nn.Transformer: 250) */
+#define AL_MODEL_MAX_NAME 56     /* bytes in a tensor name built by a parser, NUL included */
 
 /* One tensor the config needs: its name, exact shape, and where the pointer to its data goes
  * (a byte offset of a `float *` field inside the architecture's struct). */
 typedef struct {
     char name[AL_MODEL_MAX_NAME];
-    int rank;          /* 1 or 2 */
+    int rank; /* 1 or 2 */
     int dim[2];
-    size_t field;      /* offsetof(arch struct, the float * field) */
+    size_t field; /* offsetof(arch struct, the float * field) */
 } al_tensor_spec;
 
 typedef struct {
@@ -43,13 +43,12 @@ typedef struct {
 } al_tensor_list;
 
 /* Append a tensor (dim1 = 0 for rank 1); AL_ERR_OVERFLOW past AL_MODEL_MAX_TENSORS. */
-al_status al_tensor_list_add(al_tensor_list *l, const char *name, int dim0, int dim1,
-                             size_t field);
+al_status al_tensor_list_add(al_tensor_list *l, const char *name, int dim0, int dim1, size_t field);
 
 /* An architecture: its config key and how to parse, check and finish one. */
 typedef struct {
-    const char *name;     /* the config's "architecture" value */
-    size_t impl_size;     /* bytes of its struct */
+    const char *name; /* the config's "architecture" value */
+    size_t impl_size; /* bytes of its struct */
     /* Check the config, fill impl (plain settings) and list the tensors. No allocation. */
     al_status (*parse)(const al_cfg *cfg, void *impl, al_tensor_list *tensors, char *err,
                        size_t errlen);
@@ -80,7 +79,12 @@ typedef struct {
 /* The training hooks of an AL_ARCH_* value; NULL when it cannot be trained. */
 const al_model_trainer *al_model_trainer_get(int arch);
 
-enum { AL_ARCH_SEQ2SEQ = 0, AL_ARCH_TRANSFORMER = 1, AL_ARCH_CLASSIFIER = 2, AL_ARCH_MEMORY_RNN = 3 };
+enum {
+    AL_ARCH_SEQ2SEQ = 0,
+    AL_ARCH_TRANSFORMER = 1,
+    AL_ARCH_CLASSIFIER = 2,
+    AL_ARCH_MEMORY_RNN = 3
+};
 
 struct al_model {
     int arch;              /* AL_ARCH_* */
@@ -88,7 +92,7 @@ struct al_model {
     char *config;          /* [config_len + 1] the config JSON, NUL-terminated */
     float *weights;        /* [n_weights] every tensor, in list order */
     size_t n_weights;
-    void *impl;            /* the architecture's struct, in the same block as the handle */
+    void *impl; /* the architecture's struct, in the same block as the handle */
 };
 
 #endif /* AL_MODELS_MODEL_H */

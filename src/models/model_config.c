@@ -16,14 +16,14 @@ int al_cfg_open(al_cfg *cfg, const char *text, size_t n, char *err, size_t errle
     struct json_error e;
     if (!text || json_validate(text, n, &e) != 0) {
         al_errf(err, errlen, AL_ERR_FORMAT, "config is not valid JSON (%s at byte %d)",
-                text ? e.what : "no text", text ? (int)(e.pos > 2147483647u ? 2147483647 : e.pos) : 0);
+                text ? e.what : "no text",
+                text ? (int)(e.pos > 2147483647u ? 2147483647 : e.pos) : 0);
         return -1;
     }
     struct json_cursor c = { text, n, 0 };
     json_ws(&c);
     if (json_peek(&c) != '{') {
-        al_errf(err, errlen, AL_ERR_FORMAT, "config must be a JSON object, not %s",
-                json_kind(&c));
+        al_errf(err, errlen, AL_ERR_FORMAT, "config must be a JSON object, not %s", json_kind(&c));
         return -1;
     }
     cfg->s = text;
@@ -125,15 +125,15 @@ al_status al_cfg_check_keys(const al_cfg *cfg, const char *const *known, char *e
 static al_status missing(const al_cfg *cfg, const char *key, const char *what, char *err,
                          size_t errlen)
 {
-    return al_errf(err, errlen, AL_ERR_FORMAT, "config: missing key \"%s%s\" (%s)",
-                   cfg->prefix, key, what);
+    return al_errf(err, errlen, AL_ERR_FORMAT, "config: missing key \"%s%s\" (%s)", cfg->prefix,
+                   key, what);
 }
 
 static al_status wrong_kind(const al_cfg *cfg, const char *key, const char *want,
                             const struct json_cursor *c, char *err, size_t errlen)
 {
-    return al_errf(err, errlen, AL_ERR_FORMAT, "config \"%s%s\" must be %s, not %s",
-                   cfg->prefix, key, want, json_kind(c));
+    return al_errf(err, errlen, AL_ERR_FORMAT, "config \"%s%s\" must be %s, not %s", cfg->prefix,
+                   key, want, json_kind(c));
 }
 
 al_status al_cfg_int(const al_cfg *cfg, const char *key, int lo, int hi, int dflt, int *out,
@@ -158,8 +158,8 @@ al_status al_cfg_int(const al_cfg *cfg, const char *key, int lo, int hi, int dfl
     shown[k] = 0;
     if (json_u53(raw, raw_len, &v) || v < (uint64_t)lo || v > (uint64_t)hi) {
         return al_errf(err, errlen, AL_ERR_ARGUMENT,
-                       "config \"%s%s\": %s is out of range (an integer in [%d, %d])",
-                       cfg->prefix, key, shown, lo, hi);
+                       "config \"%s%s\": %s is out of range (an integer in [%d, %d])", cfg->prefix,
+                       key, shown, lo, hi);
     }
     *out = (int)v;
     return AL_OK;
@@ -174,9 +174,12 @@ al_status al_cfg_bool(const al_cfg *cfg, const char *key, int dflt, int *out, ch
         *out = dflt;
         return AL_OK;
     }
-    if (c.i + 4 <= c.n && memcmp(c.s + c.i, "true", 4) == 0) *out = 1;
-    else if (c.i + 5 <= c.n && memcmp(c.s + c.i, "false", 5) == 0) *out = 0;
-    else return wrong_kind(cfg, key, "true or false", &c, err, errlen);
+    if (c.i + 4 <= c.n && memcmp(c.s + c.i, "true", 4) == 0)
+        *out = 1;
+    else if (c.i + 5 <= c.n && memcmp(c.s + c.i, "false", 5) == 0)
+        *out = 0;
+    else
+        return wrong_kind(cfg, key, "true or false", &c, err, errlen);
     return AL_OK;
 }
 
@@ -202,8 +205,7 @@ al_status al_cfg_string(const al_cfg *cfg, const char *key, char *out, size_t ca
     if (json_peek(&c) != '"') return wrong_kind(cfg, key, "a string", &c, err, errlen);
     if (read_short_string(&c, out, cap < AL_CFG_MAX_STRING ? cap : AL_CFG_MAX_STRING)) {
         return al_errf(err, errlen, AL_ERR_FORMAT,
-                       "config \"%s%s\": the string is too long or holds a NUL", cfg->prefix,
-                       key);
+                       "config \"%s%s\": the string is too long or holds a NUL", cfg->prefix, key);
     }
     return AL_OK;
 }
@@ -268,8 +270,8 @@ al_status al_cfg_string_array(const al_cfg *cfg, const char *key, int max_len, i
             json_ws(&c);
             if (json_peek(&c) != '"') {
                 return al_errf(err, errlen, AL_ERR_FORMAT,
-                               "config \"%s%s\": entry %d must be a string, not %s",
-                               cfg->prefix, key, count, json_kind(&c));
+                               "config \"%s%s\": entry %d must be a string, not %s", cfg->prefix,
+                               key, count, json_kind(&c));
             }
             if (read_short_string(&c, s, sizeof s)) {
                 return al_errf(err, errlen, AL_ERR_FORMAT,
@@ -278,8 +280,7 @@ al_status al_cfg_string_array(const al_cfg *cfg, const char *key, int max_len, i
             }
             if (count >= max_len) {
                 return al_errf(err, errlen, AL_ERR_ARGUMENT,
-                               "config \"%s%s\": more than %d entries", cfg->prefix, key,
-                               max_len);
+                               "config \"%s%s\": more than %d entries", cfg->prefix, key, max_len);
             }
             for (int f = 0; f < nfind; f++) {
                 if (found[f] < 0 && find_list[f] && strcmp(s, find_list[f]) == 0) found[f] = count;
@@ -312,8 +313,10 @@ al_status al_cfg_cell(const al_cfg *cfg, int *cell, int *gates, char *err, size_
         return al_errf(err, errlen, AL_ERR_ARGUMENT,
                        "config \"nonlinearity\": \"relu\" is for cell \"rnn\" only");
     }
-    *cell = c == 1 ? AL_RECURRENT_LSTM : c == 2 ? AL_RECURRENT_GRU
-            : nonlin ? AL_RECURRENT_RNN_RELU : AL_RECURRENT_RNN_TANH;
+    *cell = c == 1   ? AL_RECURRENT_LSTM
+            : c == 2 ? AL_RECURRENT_GRU
+            : nonlin ? AL_RECURRENT_RNN_RELU
+                     : AL_RECURRENT_RNN_TANH;
     *gates = al_recurrent_gates(*cell);
     return AL_OK;
 }

@@ -91,9 +91,12 @@ void al_init_weights(const al_tensor_list *list, const void *impl, float *weight
         const al_tensor_spec *t = &list->t[k];
         const long n = (long)t->dim[0] * (t->rank == 2 ? t->dim[1] : 1);
         const al_init how = rule(t, k, impl);
-        if (how.kind == AL_INIT_NORMAL) al_rng_normal(&r, w, n);
-        else if (how.kind == AL_INIT_UNIFORM) al_rng_bounded(&r, w, n, how.value);
-        else for (long i = 0; i < n; i++) w[i] = (float)how.value;
+        if (how.kind == AL_INIT_NORMAL)
+            al_rng_normal(&r, w, n);
+        else if (how.kind == AL_INIT_UNIFORM)
+            al_rng_bounded(&r, w, n, how.value);
+        else
+            for (long i = 0; i < n; i++) w[i] = (float)how.value;
         w += n;
     }
 }

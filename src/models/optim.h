@@ -51,7 +51,9 @@ void al_optim_sgd(float *w, const float *g, float *buf, size_t n, float lr, floa
  *   al_rng_normal    w [n] ~ N(0, 1) by Box-Muller, both values of each pair used (nn.Embedding)
  *   al_rng_bounded   w [n] ~ U(−bound, bound) (nn.Linear, nn.LSTM: bound = 1/√fan)
  */
-typedef struct { unsigned long long x; } al_rng;
+typedef struct {
+    unsigned long long x;
+} al_rng;
 void al_rng_seed(al_rng *r, unsigned int seed);
 double al_rng_uniform(al_rng *r);
 void al_rng_normal(al_rng *r, float *w, long n);

@@ -22,17 +22,15 @@
 /* ------------------------------------------------------------------ config */
 
 static const char *const TOP_KEYS[] = {
-    "architecture", "cell", "nonlinearity", "embeddingSize", "hiddenSize", "numLayers",
-    "bidirectional", "attention", "style", "inputFeeding", "score", "attentionSize", "window",
-    "positionSize", "keySize", "valueSize", "scaled", "maxLength", "tokenizer",
-    "name", "description", "training", NULL
+    "architecture",  "cell",         "nonlinearity", "embeddingSize", "hiddenSize", "numLayers",
+    "bidirectional", "attention",    "style",        "inputFeeding",  "score",      "attentionSize",
+    "window",        "positionSize", "keySize",      "valueSize",     "scaled",     "maxLength",
+    "tokenizer",     "name",         "description",  "training",      NULL
 };
-static const char *const TOKENIZER_KEYS[] = {
-    "type", "srcVocab", "tgtVocab", "pad", "bos", "eos", "unk", NULL
-};
-static const char *const ATTENTIONS[] = {
-    "none", "additive", "dot", "general", "concat", "local-m", "local-p", "key-query", NULL
-};
+static const char *const TOKENIZER_KEYS[] = { "type", "srcVocab", "tgtVocab", "pad",
+                                              "bos",  "eos",      "unk",      NULL };
+static const char *const ATTENTIONS[] = { "none",    "additive", "dot",       "general", "concat",
+                                          "local-m", "local-p",  "key-query", NULL };
 static const char *const STYLES[] = { "bahdanau", "luong", NULL };
 static const char *const SCORES[] = { "dot", "general", "concat", NULL };
 static const char *const TOKENIZERS[] = { "char", "word", NULL };
@@ -91,7 +89,8 @@ static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l,
     if (bidir && s->H % 2) {
         return al_errf(err, errlen, AL_ERR_ARGUMENT,
                        "config \"hiddenSize\": %d must be even with \"bidirectional\" "
-                       "(each direction has hiddenSize / 2 units)", s->H);
+                       "(each direction has hiddenSize / 2 units)",
+                       s->H);
     }
     s->Hs = s->H / s->dirs;
     AL_TRY(al_cfg_enum(cfg, "attention", ATTENTIONS, -1, &s->attention, err, errlen));
@@ -104,11 +103,15 @@ static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l,
     AL_TRY(al_cfg_int(cfg, "maxLength", 1, 1024, 50, &s->max_length, err, errlen));
 
     const int a = s->attention;
-    s->local = a == AL_S2S_LOCAL_M ? AL_LUONG_LOCAL_M
-               : a == AL_S2S_LOCAL_P ? AL_LUONG_LOCAL_P : AL_LUONG_GLOBAL;
-    if (a == AL_S2S_DOT) s->score = AL_LUONG_DOT;
-    else if (a == AL_S2S_GENERAL) s->score = AL_LUONG_GENERAL;
-    else if (a == AL_S2S_CONCAT) s->score = AL_LUONG_CONCAT;
+    s->local = a == AL_S2S_LOCAL_M   ? AL_LUONG_LOCAL_M
+               : a == AL_S2S_LOCAL_P ? AL_LUONG_LOCAL_P
+                                     : AL_LUONG_GLOBAL;
+    if (a == AL_S2S_DOT)
+        s->score = AL_LUONG_DOT;
+    else if (a == AL_S2S_GENERAL)
+        s->score = AL_LUONG_GENERAL;
+    else if (a == AL_S2S_CONCAT)
+        s->score = AL_LUONG_CONCAT;
     else if (a == AL_S2S_LOCAL_M || a == AL_S2S_LOCAL_P) {
         AL_TRY(al_cfg_enum(cfg, "score", SCORES, AL_LUONG_GENERAL, &s->score, err, errlen));
     }
@@ -149,12 +152,17 @@ static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l,
                 char name[AL_MODEL_MAX_NAME];
                 char *p = name;
                 const char *parts[3] = { "encoder.", kind[k], "_l" };
-                for (int i = 0; i < 3; i++) for (const char *q = parts[i]; *q; q++) *p++ = *q;
+                for (int i = 0; i < 3; i++)
+                    for (const char *q = parts[i]; *q; q++) *p++ = *q;
                 *p++ = (char)('0' + layer);
-                if (d) for (const char *q = "_reverse"; *q; q++) *p++ = *q;
+                if (d)
+                    for (const char *q = "_reverse"; *q; q++) *p++ = *q;
                 *p = 0;
                 const int idx = (layer * s->dirs + d) * 4 + k;
-                AL_TRY(al_tensor_list_add(l, name, G * Hs, k == 0 ? in : k == 1 ? Hs : 0,
+                AL_TRY(al_tensor_list_add(l, name, G * Hs,
+                                          k == 0   ? in
+                                          : k == 1 ? Hs
+                                                   : 0,
                                           FIELD(enc) + sizeof(float *) * (size_t)idx));
             }
         }
@@ -175,8 +183,7 @@ static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l,
         AL_TRY(al_tensor_list_add(l, "attention.W_K", s->dk, H, FIELD(W_K)));
         AL_TRY(al_tensor_list_add(l, "attention.W_V", s->dv, H, FIELD(W_V)));
         break;
-    case AL_S2S_NONE:
-        break;
+    case AL_S2S_NONE: break;
     default: /* the Luong family */
         if (s->score == AL_LUONG_GENERAL) {
             AL_TRY(al_tensor_list_add(l, "attention.W_a", H, H, FIELD(W_a)));
@@ -210,16 +217,16 @@ typedef struct {
     const al_seq2seq *s;
     int S;
     float *block;
-    float *keys;     /* [S,H]   encoder outputs h̄ */
-    float *init;     /* [3H]    decoder initial state: h0, c0, h̃_{−1} = 0 */
-    float *x;        /* [din]   decoder input */
-    float *gates;    /* [G·H] */
-    float *hh;       /* [3H]    GRU: W_hh h + b_hh */
-    float *ctx;      /* [max(dc,1)] */
-    float *zero_wc;  /* [H,2H]  zeros: a W_c for Luong-family scores in bahdanau style */
-    float *tilde;    /* [H]     h̃ scratch when it is discarded */
-    float *feat;     /* [dout]  input of the output layer */
-    float *scratch;  /* the attention kernel's scratch */
+    float *keys;    /* [S,H]   encoder outputs h̄ */
+    float *init;    /* [3H]    decoder initial state: h0, c0, h̃_{−1} = 0 */
+    float *x;       /* [din]   decoder input */
+    float *gates;   /* [G·H] */
+    float *hh;      /* [3H]    GRU: W_hh h + b_hh */
+    float *ctx;     /* [max(dc,1)] */
+    float *zero_wc; /* [H,2H]  zeros: a W_c for Luong-family scores in bahdanau style */
+    float *tilde;   /* [H]     h̃ scratch when it is discarded */
+    float *feat;    /* [dout]  input of the output layer */
+    float *scratch; /* the attention kernel's scratch */
 } s2s_ctx;
 
 static long attn_scratch_floats(const al_seq2seq *s, int S)
@@ -245,13 +252,13 @@ static al_status ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, i
     memset(c, 0, sizeof *c);
     c->s = s;
     c->S = S;
-    const int need_zero_wc = s->style == AL_S2S_BAHDANAU && s->attention >= AL_S2S_DOT &&
-                             s->attention <= AL_S2S_LOCAL_P;
+    const int need_zero_wc =
+        s->style == AL_S2S_BAHDANAU && s->attention >= AL_S2S_DOT && s->attention <= AL_S2S_LOCAL_P;
     /* sizes in double: S <= 4096 and the dims <= 4096 keep every product far below 2^53 */
     double floats = (double)S * H + 3.0 * H + s->din + (double)s->G * H + 3.0 * H +
                     (s->dc > 0 ? s->dc : 1) + (need_zero_wc ? 2.0 * H * H : 0) + H + s->dout +
-                    (double)attn_scratch_floats(s, S) + 1 +
-                    (double)S * E + 2.0 * s->L * s->dirs * s->Hs + /* encoder input and hn, cn */
+                    (double)attn_scratch_floats(s, S) + 1 + (double)S * E +
+                    2.0 * s->L * s->dirs * s->Hs + /* encoder input and hn, cn */
                     al_recurrent_stack_forward_floats(s->cell, 1, S, s->Hs, s->L, s->dirs);
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *p = al_malloc((size_t)floats * sizeof(float));
@@ -289,8 +296,10 @@ static al_status ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, i
     /* the top layer's directions are adjacent rows of hn [L·D, 1, Hs]: [→h_S; ←h_1] */
     const size_t top = (size_t)(s->L - 1) * s->dirs * s->Hs;
     memcpy(c->init, hn + top, sizeof(float) * (size_t)H);
-    if (s->cell == AL_RECURRENT_LSTM) memcpy(c->init + H, cn + top, sizeof(float) * (size_t)H);
-    else memset(c->init + H, 0, sizeof(float) * (size_t)H);
+    if (s->cell == AL_RECURRENT_LSTM)
+        memcpy(c->init + H, cn + top, sizeof(float) * (size_t)H);
+    else
+        memset(c->init + H, 0, sizeof(float) * (size_t)H);
     memset(c->init + 2 * H, 0, sizeof(float) * (size_t)H);
     return AL_OK;
 }
@@ -382,8 +391,10 @@ static void step(s2s_ctx *c, const float *in, int y, int t, float *out, float *l
         /* h_t = cell([y; h̃_{t−1}], h_{t−1}); c_t from h_t; h̃_t = tanh(W_c [c_t; h_t]) */
         if (s->input_feeding) memcpy(c->x + E, feed_prev, sizeof(float) * (size_t)H);
         cell_step(c, h_prev, c_prev, h, cn);
-        if (dc) attend(c, h, t, att, pos, feed);
-        else memcpy(feed, h, sizeof(float) * (size_t)H);
+        if (dc)
+            attend(c, h, t, att, pos, feed);
+        else
+            memcpy(feed, h, sizeof(float) * (size_t)H);
         memcpy(c->feat, feed, sizeof(float) * (size_t)H);
     }
     if (s->cell != AL_RECURRENT_LSTM) memset(cn, 0, sizeof(float) * (size_t)H);
@@ -403,13 +414,15 @@ static void step(s2s_ctx *c, const float *in, int y, int t, float *out, float *l
 static int argmax(const float *x, int n)
 {
     int best = 0;
-    for (int i = 1; i < n; i++) if (x[i] > x[best]) best = i;
+    for (int i = 1; i < n; i++)
+        if (x[i] > x[best]) best = i;
     return best;
 }
 
 static int ids_ok(const int32_t *ids, int n, int V)
 {
-    for (int i = 0; i < n; i++) if (ids[i] < 0 || ids[i] >= V) return 0;
+    for (int i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= V) return 0;
     return 1;
 }
 
@@ -446,8 +459,8 @@ al_status al_seq2seq_score(const al_seq2seq *s, const int32_t *src, int S, const
 
 /* ------------------------------------------------------------------ greedy and beam search */
 
-static al_status greedy(s2s_ctx *c, int max_len, int32_t *ids, float *logp, float *att,
-                        float *pos, int *len)
+static al_status greedy(s2s_ctx *c, int max_len, int32_t *ids, float *logp, float *att, float *pos,
+                        int *len)
 {
     const al_seq2seq *s = c->s;
     const int H = s->H, S = c->S;
@@ -497,21 +510,21 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
         al_free(fin);
         return AL_ERR_NOMEM;
     }
-    float *h_logp = blk;                               /* [max_len, K] */
-    float *h_pos = h_logp + (size_t)max_len * K;       /* [max_len, K] */
-    float *h_att = h_pos + (size_t)max_len * K;        /* [max_len, K, S] */
-    float *f_att = h_att + (size_t)max_len * K * S;    /* [2K, S] */
-    float *states = f_att + (size_t)2 * K * S;         /* [K, 3H] live */
-    float *states_new = states + (size_t)K * 3 * H;    /* [K, 3H] */
-    float *next = states_new + (size_t)K * 3 * H;      /* [K, 3H] after a step of slot i */
-    float *cand = next + (size_t)K * 3 * H;            /* [K, V] log-probs of each slot */
-    float *rows = cand + (size_t)K * V;                /* [K, S] attention of each slot */
-    float *cum = rows + (size_t)K * S;                 /* [K] */
-    float *cum_new = cum + K;                          /* [K] */
-    float *ppos = cum_new + K;                         /* [K] */
-    int32_t *h_tok = iblk;                             /* [max_len, K] */
-    int32_t *h_par = h_tok + (size_t)max_len * K;      /* [max_len, K] */
-    int32_t *taken = h_par + (size_t)max_len * K;      /* [2K] candidate indices picked */
+    float *h_logp = blk;                            /* [max_len, K] */
+    float *h_pos = h_logp + (size_t)max_len * K;    /* [max_len, K] */
+    float *h_att = h_pos + (size_t)max_len * K;     /* [max_len, K, S] */
+    float *f_att = h_att + (size_t)max_len * K * S; /* [2K, S] */
+    float *states = f_att + (size_t)2 * K * S;      /* [K, 3H] live */
+    float *states_new = states + (size_t)K * 3 * H; /* [K, 3H] */
+    float *next = states_new + (size_t)K * 3 * H;   /* [K, 3H] after a step of slot i */
+    float *cand = next + (size_t)K * 3 * H;         /* [K, V] log-probs of each slot */
+    float *rows = cand + (size_t)K * V;             /* [K, S] attention of each slot */
+    float *cum = rows + (size_t)K * S;              /* [K] */
+    float *cum_new = cum + K;                       /* [K] */
+    float *ppos = cum_new + K;                      /* [K] */
+    int32_t *h_tok = iblk;                          /* [max_len, K] */
+    int32_t *h_par = h_tok + (size_t)max_len * K;   /* [max_len, K] */
+    int32_t *taken = h_par + (size_t)max_len * K;   /* [2K] candidate indices picked */
     int nf = 0, live = 1, t = 0;
 
     memcpy(states, c->init, sizeof(float) * 3 * (size_t)H);
@@ -534,7 +547,10 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
                     for (int k = 0; k < ntaken; k++) used |= taken[k] == idx;
                     if (used) continue;
                     const float sc = cum[i] + cand[idx];
-                    if (best < 0 || sc > bv) { best = idx; bv = sc; }
+                    if (best < 0 || sc > bv) {
+                        best = idx;
+                        bv = sc;
+                    }
                 }
             }
             taken[ntaken++] = (int32_t)best;
@@ -567,7 +583,10 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
         memcpy(states, states_new, sizeof(float) * (size_t)nl * 3 * H);
         memcpy(cum, cum_new, sizeof(float) * (size_t)nl);
         live = nl;
-        if (nf >= K || live == 0) { t++; break; }
+        if (nf >= K || live == 0) {
+            t++;
+            break;
+        }
     }
     const int steps = t > max_len ? max_len : t; /* steps taken */
     /* the winner: best (Σ log p) / length among the finished, and the live when too few finished */
@@ -575,7 +594,10 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
     double best_score = 0.0;
     for (int f = 0; f < nf; f++) {
         const double sc = (double)fin[f].total / (fin[f].t + 1);
-        if ((best_f < 0 && best_l < 0) || sc > best_score) { best_score = sc; best_f = f; }
+        if ((best_f < 0 && best_l < 0) || sc > best_score) {
+            best_score = sc;
+            best_f = f;
+        }
     }
     if (nf < K) {
         for (int i = 0; i < live; i++) {
@@ -623,9 +645,8 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
     return AL_OK;
 }
 
-al_status al_seq2seq_generate(const al_seq2seq *s, const int32_t *src, int S, int max_len,
-                              int beam, int32_t *ids, float *logp, float *att, float *pos,
-                              int *len)
+al_status al_seq2seq_generate(const al_seq2seq *s, const int32_t *src, int S, int max_len, int beam,
+                              int32_t *ids, float *logp, float *att, float *pos, int *len)
 {
     s2s_ctx c;
     AL_TRY(ctx_open(&c, s, src, S));

@@ -35,14 +35,20 @@
 
 #include "model.h"
 
-#define AL_S2S_MAX_DIM 4096      /* embeddingSize, hiddenSize, attention sizes */
+#define AL_S2S_MAX_DIM 4096 /* embeddingSize, hiddenSize, attention sizes */
 #define AL_S2S_MAX_LAYERS 8
 #define AL_S2S_MAX_VOCAB 1048576
 #define AL_S2S_MAX_WINDOW 1024
 
 enum {
-    AL_S2S_NONE = 0, AL_S2S_ADDITIVE, AL_S2S_DOT, AL_S2S_GENERAL, AL_S2S_CONCAT, AL_S2S_LOCAL_M,
-    AL_S2S_LOCAL_P, AL_S2S_KEY_QUERY
+    AL_S2S_NONE = 0,
+    AL_S2S_ADDITIVE,
+    AL_S2S_DOT,
+    AL_S2S_GENERAL,
+    AL_S2S_CONCAT,
+    AL_S2S_LOCAL_M,
+    AL_S2S_LOCAL_P,
+    AL_S2S_KEY_QUERY
 };
 enum { AL_S2S_BAHDANAU = 0, AL_S2S_LUONG = 1 };
 
@@ -58,28 +64,27 @@ typedef struct {
     int score, local;  /* AL_LUONG_DOT/GENERAL/CONCAT and AL_LUONG_GLOBAL/LOCAL_M/LOCAL_P */
     int da, window, dp, dk, dv, scaled;
     int Vs, Vt, bos, eos, max_length;
-    int dc;            /* context width: 0 (none), H, or dv (key-query) */
-    int din;           /* decoder cell input width: E + dc (bahdanau) or E [+ H] (luong) */
-    int dout;          /* out.weight columns: H + dc (bahdanau) or H (luong) */
+    int dc;   /* context width: 0 (none), H, or dv (key-query) */
+    int din;  /* decoder cell input width: E + dc (bahdanau) or E [+ H] (luong) */
+    int dout; /* out.weight columns: H + dc (bahdanau) or H (luong) */
     /* weights, bound into the model's block (NULL when the config does not use them) */
-    const float *src_emb, *tgt_emb;  /* [Vs,E], [Vt,E] */
-    const float *enc[AL_S2S_MAX_LAYERS * 2 * 4]; /* al_recurrent_stack_* params order */
+    const float *src_emb, *tgt_emb;                         /* [Vs,E], [Vt,E] */
+    const float *enc[AL_S2S_MAX_LAYERS * 2 * 4];            /* al_recurrent_stack_* params order */
     const float *dec_w_ih, *dec_w_hh, *dec_b_ih, *dec_b_hh; /* [G·H,din] [G·H,H] [G·H] [G·H] */
-    const float *W_q, *W_k, *bias, *v;   /* additive: [da,H] [da,H] [da] [da] */
-    const float *W_a, *v_a;              /* general [H,H]; concat [da,2H], [da] */
-    const float *W_c;                    /* luong: [H, dc+H] */
-    const float *W_p, *v_p;              /* local-p: [dp,H] [dp] */
-    const float *W_Q, *W_K, *W_V;        /* key-query: [dk,H] [dk,H] [dv,H] */
-    const float *out_w, *out_b;          /* [Vt,dout] [Vt] */
+    const float *W_q, *W_k, *bias, *v;                      /* additive: [da,H] [da,H] [da] [da] */
+    const float *W_a, *v_a;       /* general [H,H]; concat [da,2H], [da] */
+    const float *W_c;             /* luong: [H, dc+H] */
+    const float *W_p, *v_p;       /* local-p: [dp,H] [dp] */
+    const float *W_Q, *W_K, *W_V; /* key-query: [dk,H] [dk,H] [dv,H] */
+    const float *out_w, *out_b;   /* [Vt,dout] [Vt] */
 } al_seq2seq;
 
 extern const al_model_arch al_seq2seq_arch;
 
 /* The decoding entry points; arguments already checked by api/model.c (ids in range are checked
  * here: AL_ERR_RANGE). */
-al_status al_seq2seq_generate(const al_seq2seq *s, const int32_t *src, int S, int max_len,
-                              int beam, int32_t *ids, float *logp, float *att, float *pos,
-                              int *len);
+al_status al_seq2seq_generate(const al_seq2seq *s, const int32_t *src, int S, int max_len, int beam,
+                              int32_t *ids, float *logp, float *att, float *pos, int *len);
 al_status al_seq2seq_score(const al_seq2seq *s, const int32_t *src, int S, const int32_t *tgt,
                            int T, float *logp, float *att, float *pos, float *dist);
 

@@ -38,8 +38,7 @@ static long scratch_floats(const al_seq2seq *s, int S)
         n = lmax(n, al_attn_key_query_forward_scratch_floats(S, H, s->dk));
         n = lmax(n, al_attn_key_query_backward_scratch_floats(S, H, s->dk));
         break;
-    case AL_S2S_NONE:
-        break;
+    case AL_S2S_NONE: break;
     default:
         n = lmax(n, al_attn_luong_forward_scratch_floats(S, H, s->da, s->dp));
         n = lmax(n, al_attn_luong_backward_scratch_floats(S, H, s->da, s->dp));
@@ -72,9 +71,9 @@ typedef struct {
     const float *w0;
     float *g0;
     int S;
-    float *keys, *dkeys;   /* [S,H] */
-    float *att;            /* [S]   the attention row of the current step (unused by backward) */
-    float *zero_wc;        /* [H,2H] zeros, dzero_wc [H,2H] its discarded gradient and junk [H]
+    float *keys, *dkeys; /* [S,H] */
+    float *att;          /* [S]   the attention row of the current step (unused by backward) */
+    float *zero_wc;      /* [H,2H] zeros, dzero_wc [H,2H] its discarded gradient and junk [H]
                             * the discarded h̃ (bahdanau style with a Luong-family score) */
     float *dzero_wc, *junk;
     float *scratch;
@@ -97,9 +96,9 @@ static void attend_forward(const attn_ws *w, const float *query, int t, float *c
                                   H, s->dk, s->dv, s->scaled, w->scratch);
         break;
     default: /* the Luong family computes h̃ itself (into the scratch row when not wanted) */
-        al_attn_luong_forward(ctx, w->att, tilde ? tilde : w->junk, &p, query, w->keys,
-                              s->W_a, s->v_a, tilde ? s->W_c : w->zero_wc, s->W_p, s->v_p, NULL,
-                              S, H, s->score, s->da, s->local, (float)s->window, (float)t, s->dp,
+        al_attn_luong_forward(ctx, w->att, tilde ? tilde : w->junk, &p, query, w->keys, s->W_a,
+                              s->v_a, tilde ? s->W_c : w->zero_wc, s->W_p, s->v_p, NULL, S, H,
+                              s->score, s->da, s->local, (float)s->window, (float)t, s->dp,
                               w->scratch);
         return;
     }
@@ -127,11 +126,11 @@ static void attend_backward(const attn_ws *w, const float *query, int t, const f
     if (luong_family(s)) {
         const int in_luong = dtilde != NULL;
         al_attn_luong_backward(dquery, w->dkeys, gp(w0, g0, s->W_a), gp(w0, g0, s->v_a),
-                               in_luong ? gp(w0, g0, s->W_c) : w->dzero_wc,
-                               gp(w0, g0, s->W_p), gp(w0, g0, s->v_p), dctx, NULL, dtilde, NULL,
-                               query, w->keys, s->W_a, s->v_a, in_luong ? s->W_c : w->zero_wc,
-                               s->W_p, s->v_p, NULL, S, H, s->score, s->da, s->local,
-                               (float)s->window, (float)t, s->dp, w->scratch);
+                               in_luong ? gp(w0, g0, s->W_c) : w->dzero_wc, gp(w0, g0, s->W_p),
+                               gp(w0, g0, s->v_p), dctx, NULL, dtilde, NULL, query, w->keys, s->W_a,
+                               s->v_a, in_luong ? s->W_c : w->zero_wc, s->W_p, s->v_p, NULL, S, H,
+                               s->score, s->da, s->local, (float)s->window, (float)t, s->dp,
+                               w->scratch);
         return;
     }
     if (dtilde) {
@@ -148,9 +147,9 @@ static void attend_backward(const attn_ws *w, const float *query, int t, const f
     }
     if (s->attention == AL_S2S_ADDITIVE) {
         al_attn_additive_backward(dquery, w->dkeys, NULL, gp(w0, g0, s->W_q), gp(w0, g0, s->W_k),
-                                  gp(w0, g0, s->bias), gp(w0, g0, s->v), dctx, NULL, query,
-                                  w->keys, NULL, s->W_q, s->W_k, s->bias, s->v, NULL, S, H, H, H,
-                                  s->da, w->scratch);
+                                  gp(w0, g0, s->bias), gp(w0, g0, s->v), dctx, NULL, query, w->keys,
+                                  NULL, s->W_q, s->W_k, s->bias, s->v, NULL, S, H, H, H, s->da,
+                                  w->scratch);
     } else {
         al_attn_key_query_backward(dquery, w->dkeys, gp(w0, g0, s->W_Q), gp(w0, g0, s->W_K),
                                    gp(w0, g0, s->W_V), dctx, NULL, query, w->keys, s->W_Q, s->W_K,
@@ -158,9 +157,8 @@ static void attend_backward(const attn_ws *w, const float *query, int t, const f
     }
 }
 
-al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
-                              const int32_t *src, int S, const int32_t *tgt, int T, float scale,
-                              double *nll)
+al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, const int32_t *src,
+                              int S, const int32_t *tgt, int T, float scale, double *nll)
 {
     const int E = s->E, H = s->H, GH = s->G * s->H, V = s->Vt, dc = s->dc;
     const int din = s->din, dout = s->dout, bahdanau = s->style == AL_S2S_BAHDANAU;
@@ -171,44 +169,63 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
     const int zwc = bahdanau && luong_family(s);
 
     /* one block: the saved forward, the gradient buffers, the scratch */
-    const double floats =
-        2.0 * S * E + 2.0 * S * H + S + 4.0 * LDH + NENC +
-        3.0 * (T + 1) * H + (double)T * (din + GH + H + dcw + dout + V) +
-        6.0 * H + din + dout + V + 2.0 * dcw + (zwc ? 4.0 * H * H + H : 0) + scratch_floats(s, S);
+    const double floats = 2.0 * S * E + 2.0 * S * H + S + 4.0 * LDH + NENC + 3.0 * (T + 1) * H +
+                          (double)T * (din + GH + H + dcw + dout + V) + 6.0 * H + din + dout + V +
+                          2.0 * dcw + (zwc ? 4.0 * H * H + H : 0) + scratch_floats(s, S);
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *blk = al_malloc((size_t)floats * sizeof(float));
     if (!blk) return AL_ERR_NOMEM;
     memset(blk, 0, (size_t)floats * sizeof(float));
     float *p = blk;
-    float *xs = p; p += (size_t)S * E;        /* [S,E]  source embeddings */
-    float *dxs = p; p += (size_t)S * E;       /* [S,E] */
-    float *keys = p; p += (size_t)S * H;      /* [S,H]  h̄ */
-    float *dkeys = p; p += (size_t)S * H;     /* [S,H] */
-    float *att = p; p += S;                   /* [S] */
-    float *hn = p; p += LDH;                  /* [L·D, Hs] encoder final states */
+    float *xs = p;
+    p += (size_t)S * E; /* [S,E]  source embeddings */
+    float *dxs = p;
+    p += (size_t)S * E; /* [S,E] */
+    float *keys = p;
+    p += (size_t)S * H; /* [S,H]  h̄ */
+    float *dkeys = p;
+    p += (size_t)S * H; /* [S,H] */
+    float *att = p;
+    p += S; /* [S] */
+    float *hn = p;
+    p += LDH; /* [L·D, Hs] encoder final states */
     /* clang-format off */
     float *cn = p; p += LDH;
     float *dhn = p; p += LDH;
     float *dcn = p; p += LDH;
     /* clang-format on */
-    float *encg = p; p += NENC;               /* this sentence's encoder gradients */
-    float *hs = p; p += (size_t)(T + 1) * H;  /* [T+1,H] row t = h_{t−1} (row 0: initial) */
-    float *cs = p; p += (size_t)(T + 1) * H;  /* [T+1,H] c likewise (zeros unless LSTM) */
-    float *tl = p; p += (size_t)(T + 1) * H;  /* [T+1,H] row t = h̃_{t−1} (row 0: 0) */
-    float *X = p; p += (size_t)T * din;       /* [T,din] cell inputs */
-    float *GT = p; p += (size_t)T * GH;       /* [T,G·H] activated gates */
-    float *ST = p; p += (size_t)T * H;        /* [T,H] LSTM c_t / GRU W_hn h + b_hn */
-    float *CT = p; p += (size_t)T * dcw;      /* [T,dc] contexts */
-    float *FT = p; p += (size_t)T * dout;     /* [T,dout] output features */
-    float *LP = p; p += (size_t)T * V;        /* [T,V] log-probs */
-    float *dH = p; p += H;                    /* ∂/∂h_t (then h_{t−1}) */
-    float *dC = p; p += H;                    /* ∂/∂c_t */
+    float *encg = p;
+    p += NENC; /* this sentence's encoder gradients */
+    float *hs = p;
+    p += (size_t)(T + 1) * H; /* [T+1,H] row t = h_{t−1} (row 0: initial) */
+    float *cs = p;
+    p += (size_t)(T + 1) * H; /* [T+1,H] c likewise (zeros unless LSTM) */
+    float *tl = p;
+    p += (size_t)(T + 1) * H; /* [T+1,H] row t = h̃_{t−1} (row 0: 0) */
+    float *X = p;
+    p += (size_t)T * din; /* [T,din] cell inputs */
+    float *GT = p;
+    p += (size_t)T * GH; /* [T,G·H] activated gates */
+    float *ST = p;
+    p += (size_t)T * H; /* [T,H] LSTM c_t / GRU W_hn h + b_hn */
+    float *CT = p;
+    p += (size_t)T * dcw; /* [T,dc] contexts */
+    float *FT = p;
+    p += (size_t)T * dout; /* [T,dout] output features */
+    float *LP = p;
+    p += (size_t)T * V; /* [T,V] log-probs */
+    float *dH = p;
+    p += H; /* ∂/∂h_t (then h_{t−1}) */
+    float *dC = p;
+    p += H; /* ∂/∂c_t */
     /* clang-format off */
     float *dHp = p; p += H;
     float *dCp = p; p += H;
     /* clang-format on */
-    float *dF = p; p += H;                    /* ∂/∂h̃_t from step t+1's input feeding */
-    float *dT = p; p += H;                    /* ∂/∂h̃_t; W_c scratch */
+    float *dF = p;
+    p += H; /* ∂/∂h̃_t from step t+1's input feeding */
+    float *dT = p;
+    p += H; /* ∂/∂h̃_t; W_c scratch */
     /* clang-format off */
     float *dx = p; p += din;
     float *dfeat = p; p += dout;
@@ -233,8 +250,8 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
         st = AL_ERR_RANGE;
         goto done;
     }
-    al_recurrent_stack_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs, xs, s->enc, NULL, NULL,
-                               keys, hn, lstm ? cn : NULL, scratch);
+    al_recurrent_stack_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs, xs, s->enc, NULL, NULL, keys,
+                               hn, lstm ? cn : NULL, scratch);
     /* the decoder starts from the top layer's [→h_S; ←h_1] (adjacent rows of hn) */
     const long top = (long)(s->L - 1) * s->dirs * s->Hs;
     memcpy(hs, hn + top, sizeof(float) * (size_t)H);
@@ -263,11 +280,13 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
                                    lstm ? c : NULL, GT + (size_t)t * GH,
                                    rnn ? NULL : ST + (size_t)t * H, scratch);
         if (bahdanau) {
-            memcpy(feat, h, sizeof(float) * (size_t)H);                 /* [s_t; c_t] */
+            memcpy(feat, h, sizeof(float) * (size_t)H); /* [s_t; c_t] */
             if (dc) memcpy(feat + H, ctx, sizeof(float) * (size_t)dc);
         } else {
-            if (dc) attend_forward(&w, h, t, ctx, tilde);             /* h̃_t */
-            else memcpy(tilde, h, sizeof(float) * (size_t)H);
+            if (dc)
+                attend_forward(&w, h, t, ctx, tilde); /* h̃_t */
+            else
+                memcpy(tilde, h, sizeof(float) * (size_t)H);
             memcpy(feat, tilde, sizeof(float) * (size_t)H);
         }
         /* logits = out.weight feat + out.bias; log_softmax (sum in double) */
@@ -310,19 +329,18 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
             if (dc) {
                 attend_backward(&w, h, t, ctx, tilde, NULL, dT, dH, dHp, dctx2);
             } else {
-                for (int i = 0; i < H; i++) dH[i] += dT[i];                /* h̃ = h */
+                for (int i = 0; i < H; i++) dH[i] += dT[i]; /* h̃ = h */
             }
         }
         /* s_t = cell(x, s_{t−1}) */
         memset(dx, 0, sizeof(float) * (size_t)din);
         memset(dHp, 0, sizeof(float) * (size_t)H);
         memset(dCp, 0, sizeof(float) * (size_t)H);
-        al_recurrent_layer_backward(s->cell, 1, 1, din, H, 0, x, s->dec_w_ih, s->dec_w_hh, hp,
-                                    lstm ? cp : NULL, h, H, GT + (size_t)t * GH,
-                                    rnn ? NULL : ST + (size_t)t * H, dH, H, NULL,
-                                    lstm ? dC : NULL, dx, gp(w0, g0, s->dec_w_ih),
-                                    gp(w0, g0, s->dec_w_hh), gp(w0, g0, s->dec_b_ih),
-                                    gp(w0, g0, s->dec_b_hh), dHp, lstm ? dCp : NULL, scratch);
+        al_recurrent_layer_backward(
+            s->cell, 1, 1, din, H, 0, x, s->dec_w_ih, s->dec_w_hh, hp, lstm ? cp : NULL, h, H,
+            GT + (size_t)t * GH, rnn ? NULL : ST + (size_t)t * H, dH, H, NULL, lstm ? dC : NULL, dx,
+            gp(w0, g0, s->dec_w_ih), gp(w0, g0, s->dec_w_hh), gp(w0, g0, s->dec_b_ih),
+            gp(w0, g0, s->dec_b_hh), dHp, lstm ? dCp : NULL, scratch);
         /* x = [y_emb; c_t] (bahdanau) or [y_emb; h̃_{t−1}] (luong, feeding) */
         al_embedding_backward(gemb, &y, 1, dx, E);
         if (bahdanau && dc) {
@@ -379,7 +397,10 @@ done:
 
 /* ------------------------------------------------------------------ initialisation */
 
-static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+static int starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
 
 static al_init init_rule(const al_tensor_spec *t, int k, const void *impl)
 {
@@ -387,17 +408,22 @@ static al_init init_rule(const al_tensor_spec *t, int k, const void *impl)
     const char *name = t->name;
     if (strstr(name, "embedding")) return (al_init){ AL_INIT_NORMAL, 0.0 };
     double fan;
-    if (starts(name, "encoder.")) fan = s->Hs;
-    else if (starts(name, "decoder.")) fan = s->H;
-    else if (strcmp(name, "attention.bias") == 0) fan = s->H;
-    else if (strcmp(name, "out.bias") == 0) fan = s->dout;
-    else if (t->rank == 2) fan = t->dim[1];
-    else fan = t->dim[0]; /* v, v_a, v_p */
+    if (starts(name, "encoder."))
+        fan = s->Hs;
+    else if (starts(name, "decoder."))
+        fan = s->H;
+    else if (strcmp(name, "attention.bias") == 0)
+        fan = s->H;
+    else if (strcmp(name, "out.bias") == 0)
+        fan = s->dout;
+    else if (t->rank == 2)
+        fan = t->dim[1];
+    else
+        fan = t->dim[0]; /* v, v_a, v_p */
     return (al_init){ AL_INIT_UNIFORM, 1.0 / sqrt(fan) };
 }
 
-void al_seq2seq_init(const al_tensor_list *list, const al_seq2seq *s, float *weights,
-                     uint32_t seed)
+void al_seq2seq_init(const al_tensor_list *list, const al_seq2seq *s, float *weights, uint32_t seed)
 {
     al_init_weights(list, s, weights, seed, init_rule);
 }
@@ -413,15 +439,16 @@ al_status al_seq2seq_example_hook(const void *impl, const int32_t *src, int S, c
 {
     const al_seq2seq *s = (const al_seq2seq *)impl;
     if (S < 1 || T < 1 || !src || !tgt) return AL_ERR_SHAPE;
-    for (int i = 0; i < S; i++) if (src[i] < 0 || src[i] >= s->Vs) return AL_ERR_RANGE;
-    for (int i = 0; i < T; i++) if (tgt[i] < 0 || tgt[i] >= s->Vt) return AL_ERR_RANGE;
+    for (int i = 0; i < S; i++)
+        if (src[i] < 0 || src[i] >= s->Vs) return AL_ERR_RANGE;
+    for (int i = 0; i < T; i++)
+        if (tgt[i] < 0 || tgt[i] >= s->Vt) return AL_ERR_RANGE;
     *terms = T;
     return AL_OK;
 }
 
-al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0,
-                                   const int32_t *src, int S, const int32_t *tgt, int T,
-                                   float scale, double *nll)
+al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0, const int32_t *src,
+                                   int S, const int32_t *tgt, int T, float scale, double *nll)
 {
     return al_seq2seq_backward((const al_seq2seq *)impl, w0, g0, src, S, tgt, T, scale, nll);
 }
@@ -452,7 +479,11 @@ al_status al_model_tensor_list(const struct al_model *m, al_tensor_list **out)
 }
 
 /* append to a growing byte buffer (cap doubles); returns 0 on failure */
-typedef struct { char *p; size_t n, cap; int bad; } sbuf;
+typedef struct {
+    char *p;
+    size_t n, cap;
+    int bad;
+} sbuf;
 static void sb_put(sbuf *b, const char *s, size_t n)
 {
     if (b->bad) return;
@@ -460,7 +491,10 @@ static void sb_put(sbuf *b, const char *s, size_t n)
         size_t cap = b->cap ? b->cap : 1024;
         while (b->n + n + 1 > cap) cap *= 2;
         char *q = al_malloc(cap);
-        if (!q) { b->bad = 1; return; }
+        if (!q) {
+            b->bad = 1;
+            return;
+        }
         if (b->p) memcpy(q, b->p, b->n);
         al_free(b->p);
         b->p = q;
@@ -475,7 +509,10 @@ static void sb_num(sbuf *b, unsigned long v)
 {
     char tmp[24];
     int k = 24;
-    do { tmp[--k] = (char)('0' + v % 10); v /= 10; } while (v);
+    do {
+        tmp[--k] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
     sb_put(b, tmp + k, (size_t)(24 - k));
 }
 /* a JSON string literal of s (quotes, backslashes and control characters escaped) */

@@ -42,9 +42,8 @@
  * weight block (the pointers in s point into it) and g0 [n] the gradient laid out the same way.
  * *nll receives the sum over the T steps, in double. AL_ERR_NOMEM, AL_ERR_OVERFLOW.
  */
-al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0,
-                              const int32_t *src, int S, const int32_t *tgt, int T, float scale,
-                              double *nll);
+al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, const int32_t *src,
+                              int S, const int32_t *tgt, int T, float scale, double *nll);
 
 /*
  * Seeded initialisation of every weight (PyTorch's default schemes, from one 64-bit PRNG stream
@@ -66,9 +65,8 @@ void al_seq2seq_init_hook(const al_tensor_list *list, const void *impl, float *w
                           uint32_t seed);
 al_status al_seq2seq_example_hook(const void *impl, const int32_t *src, int S, const int32_t *tgt,
                                   int T, double *terms);
-al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0,
-                                   const int32_t *src, int S, const int32_t *tgt, int T,
-                                   float scale, double *nll);
+al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0, const int32_t *src,
+                                   int S, const int32_t *tgt, int T, float scale, double *nll);
 
 /* The model's tensor list, re-derived from its config (al_malloc'd; al_free it). */
 al_status al_model_tensor_list(const struct al_model *m, al_tensor_list **out);
@@ -79,6 +77,7 @@ al_status al_model_tensor_list(const struct al_model *m, al_tensor_list **out);
  * __metadata__["config"]: the format al_model_load reads. Tensors are written in list order, the
  * header padded with spaces to a multiple of 8 bytes.
  */
-al_status al_model_export(const struct al_model *m, const float *data, uint8_t **bytes, size_t *len);
+al_status al_model_export(const struct al_model *m, const float *data, uint8_t **bytes,
+                          size_t *len);
 
 #endif /* AL_MODELS_SEQ2SEQ_TRAIN_H */

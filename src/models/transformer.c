@@ -18,13 +18,13 @@
 /* ------------------------------------------------------------------ config */
 
 static const char *const TOP_KEYS[] = {
-    "architecture", "variant", "embeddingSize", "numHeads", "feedforwardSize", "numLayers",
-    "positions", "maxPositions", "normFirst", "activation", "finalNorm", "scaleEmbedding",
-    "maxLength", "tokenizer", "name", "description", "training", "maxRelativePosition", NULL
+    "architecture", "variant",        "embeddingSize",       "numHeads",  "feedforwardSize",
+    "numLayers",    "positions",      "maxPositions",        "normFirst", "activation",
+    "finalNorm",    "scaleEmbedding", "maxLength",           "tokenizer", "name",
+    "description",  "training",       "maxRelativePosition", NULL
 };
-static const char *const TOKENIZER_KEYS[] = {
-    "type", "srcVocab", "tgtVocab", "pad", "bos", "eos", "unk", NULL
-};
+static const char *const TOKENIZER_KEYS[] = { "type", "srcVocab", "tgtVocab", "pad",
+                                              "bos",  "eos",      "unk",      NULL };
 static const char *const VARIANTS[] = { "encoder", "decoder", "encoder-decoder", NULL };
 static const char *const POSITIONS[] = { "learned", "sinusoidal", "relative", NULL };
 static const char *const ACTIVATIONS[] = { "relu", "gelu", NULL };
@@ -51,7 +51,8 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_transformer *m, char *err
     if (m->variant != AL_TF_ENCODER && !has_eos) {
         return al_errf(err, errlen, AL_ERR_FORMAT,
                        "config: missing key \"tokenizer.eos\" (a string; variant \"%s\" "
-                       "stops generating on it)", VARIANTS[m->variant]);
+                       "stops generating on it)",
+                       VARIANTS[m->variant]);
     }
     if (m->variant == AL_TF_ENCODER_DECODER && !has_bos) {
         return al_errf(err, errlen, AL_ERR_FORMAT,
@@ -82,7 +83,8 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_transformer *m, char *err
         return al_errf(err, errlen, AL_ERR_ARGUMENT,
                        "config \"tokenizer\": variant \"decoder\" reads and writes one "
                        "vocabulary, but srcVocab has %d entries and tgtVocab %d "
-                       "(give the same list twice)", m->Vs, m->Vt);
+                       "(give the same list twice)",
+                       m->Vs, m->Vt);
     }
     return AL_OK;
 }
@@ -93,7 +95,12 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_transformer *m, char *err
 static al_status add_layer(al_tensor_list *l, const char *prefix, size_t w, int E, int F, int dec,
                            int rel_rows, int Dh)
 {
-    static const struct { const char *name; int rows, cols; size_t off; int dec_only; } P[] = {
+    static const struct {
+        const char *name;
+        int rows, cols;
+        size_t off;
+        int dec_only;
+    } P[] = {
         /* rows, cols in units: 3 = 3E, 1 = E, -1 = F; cols 0 = a vector */
         { "self_attn.in_proj_weight", 3, 1, offsetof(al_tl_weights, sa_in_w), 0 },
         { "self_attn.in_proj_bias", 3, 0, offsetof(al_tl_weights, sa_in_b), 0 },
@@ -128,7 +135,8 @@ static al_status add_layer(al_tensor_list *l, const char *prefix, size_t w, int 
     if (rel_rows > 0) {
         static const char *const R[2] = { "self_attn.relative_key.weight",
                                           "self_attn.relative_value.weight" };
-        const size_t off[2] = { offsetof(al_tl_weights, sa_rel_k), offsetof(al_tl_weights, sa_rel_v) };
+        const size_t off[2] = { offsetof(al_tl_weights, sa_rel_k),
+                                offsetof(al_tl_weights, sa_rel_v) };
         for (int k = 0; k < 2; k++) {
             char name[AL_MODEL_MAX_NAME];
             const size_t a = strlen(prefix), b = strlen(R[k]);
@@ -168,7 +176,8 @@ static al_status transformer_parse(const al_cfg *cfg, void *impl, al_tensor_list
     if (m->E % m->H) {
         return al_errf(err, errlen, AL_ERR_ARGUMENT,
                        "config \"numHeads\": %d does not divide \"embeddingSize\" %d (each "
-                       "head is embeddingSize / numHeads wide)", m->H, m->E);
+                       "head is embeddingSize / numHeads wide)",
+                       m->H, m->E);
     }
     AL_TRY(al_cfg_int(cfg, "feedforwardSize", 1, AL_TF_MAX_DIM, -1, &m->F, err, errlen));
     AL_TRY(al_cfg_int(cfg, "numLayers", 1, ed ? AL_TF_MAX_LAYERS_ED : AL_TF_MAX_LAYERS, -1, &m->L,
@@ -184,13 +193,14 @@ static al_status transformer_parse(const al_cfg *cfg, void *impl, al_tensor_list
             return al_errf(err, errlen, AL_ERR_ARGUMENT,
                            "config \"numLayers\": %d is out of range for an encoder-decoder "
                            "with relative positions (an integer in [1, %d]: the relative "
-                           "tables add 4 tensors a layer pair)", m->L,
-                           AL_TF_MAX_LAYERS_ED_REL);
+                           "tables add 4 tensors a layer pair)",
+                           m->L, AL_TF_MAX_LAYERS_ED_REL);
         }
     } else if (al_cfg_has(cfg, "maxRelativePosition")) {
         return al_errf(err, errlen, AL_ERR_ARGUMENT,
                        "config \"maxRelativePosition\": only for \"positions\": "
-                       "\"relative\" (this config has \"%s\")", POSITIONS[m->positions]);
+                       "\"relative\" (this config has \"%s\")",
+                       POSITIONS[m->positions]);
     }
     AL_TRY(al_cfg_bool(cfg, "normFirst", 0, &m->lc.norm_first, err, errlen));
     AL_TRY(al_cfg_enum(cfg, "activation", ACTIVATIONS, 0, &act, err, errlen));
@@ -221,8 +231,8 @@ static al_status transformer_parse(const al_cfg *cfg, void *impl, al_tensor_list
     if (m->final_norm) {
         AL_TRY(al_tensor_list_add(l, ed ? "encoder.norm.weight" : "norm.weight", E, 0,
                                   FIELD(enc_norm_w)));
-        AL_TRY(al_tensor_list_add(l, ed ? "encoder.norm.bias" : "norm.bias", E, 0,
-                                  FIELD(enc_norm_b)));
+        AL_TRY(
+            al_tensor_list_add(l, ed ? "encoder.norm.bias" : "norm.bias", E, 0, FIELD(enc_norm_b)));
     }
     if (ed) {
         for (int i = 0; i < m->L; i++) {
@@ -252,8 +262,8 @@ double al_transformer_attention_floats(const al_transformer *m, int S, int T)
     return LH * ((double)S * S + (double)T * T + (double)T * S);
 }
 
-void al_transformer_embed(const al_transformer *m, float *x, const float *table,
-                          const int32_t *ids, int n)
+void al_transformer_embed(const al_transformer *m, float *x, const float *table, const int32_t *ids,
+                          int n)
 {
     const int E = m->E;
     const float scale = m->scale_embedding ? (float)sqrt((double)E) : 1.0f;
@@ -288,9 +298,9 @@ static al_status work_open(work *w, const al_transformer *m, int S, int T)
 {
     const int N = S > T ? S : T, E = m->E, H = m->H;
     const double layer = (double)al_tl_forward_scratch_floats(S, 0, E, m->F, 0) >
-                         (T ? (double)al_tl_forward_scratch_floats(T, S, E, m->F, 1) : 0.0)
-                         ? (double)al_tl_forward_scratch_floats(S, 0, E, m->F, 0)
-                         : (double)al_tl_forward_scratch_floats(T, S, E, m->F, 1);
+                                 (T ? (double)al_tl_forward_scratch_floats(T, S, E, m->F, 1) : 0.0)
+                             ? (double)al_tl_forward_scratch_floats(S, 0, E, m->F, 0)
+                             : (double)al_tl_forward_scratch_floats(T, S, E, m->F, 1);
     const double floats = 2.0 * N * E + (double)S * E + (double)H * N * N + (double)H * T * S +
                           layer + (double)al_tl_relative_scratch_floats(N, E, H, m->lc.rel_k) + 1;
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
@@ -321,8 +331,8 @@ static float *run_stack(const al_transformer *m, work *w, const al_tl_weights *l
     for (int i = 0; i < m->L; i++) {
         float *sa = att ? att + (size_t)i * H * n * n : w->spare_self;
         float *ca = mem ? (cross ? cross + (size_t)i * H * n * S : w->spare_cross) : NULL;
-        al_tl_forward(out, sa, ca, in, mem, &layers[i], n, mem ? S : 0, E, m->F, H, &lc, NULL,
-                      NULL, w->layer);
+        al_tl_forward(out, sa, ca, in, mem, &layers[i], n, mem ? S : 0, E, m->F, H, &lc, NULL, NULL,
+                      w->layer);
         /* clang-format off */
         float *t = in; in = out; out = t;
         /* clang-format on */
@@ -346,17 +356,18 @@ static void project(const al_transformer *m, float *logits, const float *x, int 
 
 static int ids_ok(const int32_t *ids, int n, int V)
 {
-    for (int i = 0; i < n; i++) if (ids[i] < 0 || ids[i] >= V) return 0;
+    for (int i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= V) return 0;
     return 1;
 }
 
 /* encoder / decoder variants: logits [n,Vt] of seq [n]; att [L,H,n,n] or NULL */
-static void single_stack(const al_transformer *m, work *w, const int32_t *seq, int n,
-                         float *logits, float *att)
+static void single_stack(const al_transformer *m, work *w, const int32_t *seq, int n, float *logits,
+                         float *att)
 {
     al_transformer_embed(m, w->a, m->src_emb, seq, n);
-    const float *y = run_stack(m, w, m->enc, n, NULL, 0, m->variant == AL_TF_DECODER,
-                               m->enc_norm_w, m->enc_norm_b, att, NULL);
+    const float *y = run_stack(m, w, m->enc, n, NULL, 0, m->variant == AL_TF_DECODER, m->enc_norm_w,
+                               m->enc_norm_b, att, NULL);
     project(m, logits, y, n);
 }
 
@@ -364,8 +375,8 @@ static void single_stack(const al_transformer *m, work *w, const int32_t *seq, i
 static void encode(const al_transformer *m, work *w, const int32_t *src, int S, float *att)
 {
     al_transformer_embed(m, w->a, m->src_emb, src, S);
-    const float *y = run_stack(m, w, m->enc, S, NULL, 0, 0, m->enc_norm_w, m->enc_norm_b, att,
-                               NULL);
+    const float *y =
+        run_stack(m, w, m->enc, S, NULL, 0, 0, m->enc_norm_w, m->enc_norm_b, att, NULL);
     memcpy(w->mem, y, sizeof(float) * (size_t)S * m->E);
 }
 
@@ -374,8 +385,8 @@ static void decode(const al_transformer *m, work *w, int S, const int32_t *tgt, 
                    float *logits, float *att, float *cross)
 {
     al_transformer_embed(m, w->a, m->tgt_emb, tgt, T);
-    const float *y = run_stack(m, w, m->dec, T, w->mem, S, 1, m->dec_norm_w, m->dec_norm_b, att,
-                               cross);
+    const float *y =
+        run_stack(m, w, m->dec, T, w->mem, S, 1, m->dec_norm_w, m->dec_norm_b, att, cross);
     project(m, logits, y, T);
 }
 
@@ -413,12 +424,13 @@ static float log_prob(const float *row, int V, int id)
 static int argmax(const float *x, int n)
 {
     int best = 0;
-    for (int i = 1; i < n; i++) if (x[i] > x[best]) best = i;
+    for (int i = 1; i < n; i++)
+        if (x[i] > x[best]) best = i;
     return best;
 }
 
-al_status al_transformer_generate(const al_transformer *m, const int32_t *src, int S,
-                                  int max_len, int32_t *ids, float *logp, int *len)
+al_status al_transformer_generate(const al_transformer *m, const int32_t *src, int S, int max_len,
+                                  int32_t *ids, float *logp, int *len)
 {
     const int ed = m->variant == AL_TF_ENCODER_DECODER;
     *len = 0;
@@ -454,8 +466,10 @@ al_status al_transformer_generate(const al_transformer *m, const int32_t *src, i
         n = S;
     }
     for (int g = 0; g < max_len; g++) {
-        if (ed) decode(m, &w, S, seq, n, logits, NULL, NULL);
-        else single_stack(m, &w, seq, n, logits, NULL);
+        if (ed)
+            decode(m, &w, S, seq, n, logits, NULL, NULL);
+        else
+            single_stack(m, &w, seq, n, logits, NULL);
         const float *last = logits + (size_t)(n - 1) * m->Vt;
         const int id = argmax(last, m->Vt);
         ids[g] = id;

@@ -37,39 +37,40 @@
 #include "model.h"
 #include "../kernels/transformer_layers.h"
 
-#define AL_TF_MAX_DIM 4096         /* embeddingSize, feedforwardSize */
+#define AL_TF_MAX_DIM 4096 /* embeddingSize, feedforwardSize */
 #define AL_TF_MAX_HEADS 64
-#define AL_TF_MAX_LAYERS 16        /* encoder / decoder variants */
-#define AL_TF_MAX_LAYERS_ED 8      /* encoder-decoder: per stack (tensor-count limit of model.h) */
+#define AL_TF_MAX_LAYERS 16   /* encoder / decoder variants */
+#define AL_TF_MAX_LAYERS_ED 8 /* encoder-decoder: per stack (tensor-count limit of model.h) */
 #define AL_TF_MAX_VOCAB 1048576
 #define AL_TF_MAX_POSITIONS 4096
 
 enum { AL_TF_ENCODER = 0, AL_TF_DECODER = 1, AL_TF_ENCODER_DECODER = 2 };
 enum { AL_TF_LEARNED = 0, AL_TF_SINUSOIDAL = 1, AL_TF_RELATIVE = 2 };
-#define AL_TF_MAX_LAYERS_ED_REL 7  /* encoder-decoder with relative positions (4 more tensors a layer pair) */
+#define AL_TF_MAX_LAYERS_ED_REL                                                                    \
+    7 /* encoder-decoder with relative positions (4 more tensors a layer pair) */
 
 typedef struct {
     /* settings from the config */
-    int variant;          /* AL_TF_* */
-    int E, H, F, L;       /* model size, heads, feed-forward size, layers (per stack) */
-    int positions;        /* AL_TF_LEARNED, AL_TF_SINUSOIDAL or AL_TF_RELATIVE */
-    int max_positions;    /* longest sequence (rows of pos_embedding.weight when learned) */
-    int final_norm;       /* norm.* (encoder-decoder: encoder.norm.*, decoder.norm.*) */
-    int scale_embedding;  /* multiply embeddings by √E */
-    al_tl_config lc;      /* norm_first, gelu, causal (set per call), eps 1e-5, rel_k (relative:
+    int variant;         /* AL_TF_* */
+    int E, H, F, L;      /* model size, heads, feed-forward size, layers (per stack) */
+    int positions;       /* AL_TF_LEARNED, AL_TF_SINUSOIDAL or AL_TF_RELATIVE */
+    int max_positions;   /* longest sequence (rows of pos_embedding.weight when learned) */
+    int final_norm;      /* norm.* (encoder-decoder: encoder.norm.*, decoder.norm.*) */
+    int scale_embedding; /* multiply embeddings by √E */
+    al_tl_config lc;     /* norm_first, gelu, causal (set per call), eps 1e-5, rel_k (relative:
                            * maxRelativePosition, else 0) */
-    int Vs, Vt;           /* input vocabulary, output rows (labels or target vocabulary) */
-    int bos, eos;         /* target ids, -1 when the tokenizer has none */
-    int max_length;       /* default output steps */
+    int Vs, Vt;          /* input vocabulary, output rows (labels or target vocabulary) */
+    int bos, eos;        /* target ids, -1 when the tokenizer has none */
+    int max_length;      /* default output steps */
     /* weights, bound into the model's block (NULL when unused) */
-    const float *src_emb; /* [Vs,E] embedding.weight (src_embedding.weight) */
-    const float *tgt_emb; /* [Vt,E] tgt_embedding.weight (encoder-decoder) */
-    const float *pos;     /* [max_positions,E] pos_embedding.weight (learned) */
-    al_tl_weights enc[AL_TF_MAX_LAYERS]; /* layers.{i}.* / encoder.layers.{i}.* */
+    const float *src_emb;                   /* [Vs,E] embedding.weight (src_embedding.weight) */
+    const float *tgt_emb;                   /* [Vt,E] tgt_embedding.weight (encoder-decoder) */
+    const float *pos;                       /* [max_positions,E] pos_embedding.weight (learned) */
+    al_tl_weights enc[AL_TF_MAX_LAYERS];    /* layers.{i}.* / encoder.layers.{i}.* */
     al_tl_weights dec[AL_TF_MAX_LAYERS_ED]; /* decoder.layers.{i}.* */
-    const float *enc_norm_w, *enc_norm_b; /* [E] norm.* / encoder.norm.* */
-    const float *dec_norm_w, *dec_norm_b; /* [E] decoder.norm.* */
-    const float *out_w, *out_b;           /* [Vt,E] [Vt] */
+    const float *enc_norm_w, *enc_norm_b;   /* [E] norm.* / encoder.norm.* */
+    const float *dec_norm_w, *dec_norm_b;   /* [E] decoder.norm.* */
+    const float *out_w, *out_b;             /* [Vt,E] [Vt] */
 } al_transformer;
 
 extern const al_model_arch al_transformer_arch;
@@ -80,8 +81,8 @@ double al_transformer_attention_floats(const al_transformer *m, int S, int T);
 
 /* x [n,E] = table[ids]·(√E if scaleEmbedding) + P[0..n−1] (no P for relative positions); ids
  * checked by the caller, n <= max_positions. */
-void al_transformer_embed(const al_transformer *m, float *x, const float *table,
-                          const int32_t *ids, int n);
+void al_transformer_embed(const al_transformer *m, float *x, const float *table, const int32_t *ids,
+                          int n);
 
 /*
  * One forward pass. encoder / decoder: src [S] is the sequence (tgt NULL, T 0); logits [S,Vt];
@@ -98,7 +99,7 @@ al_status al_transformer_forward(const al_transformer *m, const int32_t *src, in
  * starting from bos): *len <= max_len emitted ids and their log-probs. AL_ERR_ARGUMENT for the
  * encoder variant or a tokenizer without eos (and bos for encoder-decoder).
  */
-al_status al_transformer_generate(const al_transformer *m, const int32_t *src, int S,
-                                  int max_len, int32_t *ids, float *logp, int *len);
+al_status al_transformer_generate(const al_transformer *m, const int32_t *src, int S, int max_len,
+                                  int32_t *ids, float *logp, int *len);
 
 #endif /* AL_MODELS_TRANSFORMER_H */

@@ -52,9 +52,10 @@ typedef struct {
 } stack_saves;
 
 /* x_0 = xs block 0 (already embedded) through the L layers and the final norm nw/nb (NULL: none). */
-static void stack_forward(const al_transformer *m, const stack_saves *s, const al_tl_weights *layers,
-                          int n, const float *mem, int S, int causal, const float *nw,
-                          const float *nb, float *satt, float *catt, float *scratch)
+static void stack_forward(const al_transformer *m, const stack_saves *s,
+                          const al_tl_weights *layers, int n, const float *mem, int S, int causal,
+                          const float *nw, const float *nb, float *satt, float *catt,
+                          float *scratch)
 {
     const int E = m->E;
     al_tl_config lc = m->lc;
@@ -64,8 +65,9 @@ static void stack_forward(const al_transformer *m, const stack_saves *s, const a
                       s->xs + (size_t)l * n * E, mem, &layers[l], n, mem ? S : 0, E, m->F, m->H,
                       &lc, NULL, NULL, scratch);
     }
-    if (nw) al_layernorm_forward(s->y, s->mean, s->rstd, s->xs + (size_t)m->L * n * E, nw, nb, n,
-                                 E, lc.eps);
+    if (nw)
+        al_layernorm_forward(s->y, s->mean, s->rstd, s->xs + (size_t)m->L * n * E, nw, nb, n, E,
+                             lc.eps);
 }
 
 /*
@@ -120,22 +122,24 @@ static void embed_backward(const al_transformer *m, const float *w0, float *g0, 
 }
 
 al_status al_transformer_backward(const al_transformer *m, const float *w0, float *g0,
-                                  const int32_t *src, int S, const int32_t *tgt, int T,
-                                  float scale, double *nll)
+                                  const int32_t *src, int S, const int32_t *tgt, int T, float scale,
+                                  double *nll)
 {
     const int ed = m->variant == AL_TF_ENCODER_DECODER;
     const int E = m->E, H = m->H, F = m->F, L = m->L, V = m->Vt;
-    const int n = ed ? T : S;              /* rows of logits */
+    const int n = ed ? T : S; /* rows of logits */
     const int N = S > n ? S : n;
     const int rk = m->lc.rel_k;
     *nll = 0.0;
     long scratch = al_tl_backward_scratch_floats(S, 0, E, F, H, 0) +
                    al_tl_relative_scratch_floats(S, E, H, rk);
-    if (ed) scratch = lmax(scratch, al_tl_backward_scratch_floats(T, S, E, F, H, 1) +
+    if (ed)
+        scratch = lmax(scratch, al_tl_backward_scratch_floats(T, S, E, F, H, 1) +
                                     al_tl_relative_scratch_floats(T, E, H, rk));
-    const double floats = (double)(L + 1) * S * E + (double)S * E + 2.0 * S +      /* encoder */
+    const double floats = (double)(L + 1) * S * E + (double)S * E + 2.0 * S + /* encoder */
                           (ed ? (double)(L + 1) * T * E + (double)T * E + 2.0 * T : 0) +
-                          (double)n * V + 3.0 * N * E + (double)S * E +           /* dlogits, dy, da, db, dmem */
+                          (double)n * V + 3.0 * N * E +
+                          (double)S * E + /* dlogits, dy, da, db, dmem */
                           (double)H * N * N + (double)H * T * S + (double)scratch + 1 + T;
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *blk = al_malloc((size_t)floats * sizeof(float));
@@ -157,16 +161,23 @@ al_status al_transformer_backward(const al_transformer *m, const float *w0, floa
         dec.rstd = p; p += T;
         /* clang-format on */
     }
-    float *logits = p; p += (size_t)n * V;    /* [n,V], then dlogits in place */
-    float *dy = p; p += (size_t)N * E;        /* [n,E] */
-    float *da = p; p += (size_t)N * E;        /* [N,E] ping-pong */
+    float *logits = p;
+    p += (size_t)n * V; /* [n,V], then dlogits in place */
+    float *dy = p;
+    p += (size_t)N * E; /* [n,E] */
+    float *da = p;
+    p += (size_t)N * E; /* [N,E] ping-pong */
     /* clang-format off */
     float *db = p; p += (size_t)N * E;
     /* clang-format on */
-    float *dmem = p; p += (size_t)S * E;      /* [S,E] */
-    float *satt = p; p += (size_t)H * N * N;  /* [H,N,N] attention nobody reads */
-    float *catt = p; p += (size_t)H * T * S;  /* [H,T,S] */
-    int32_t *fed = (int32_t *)p; p += T;      /* [T] the decoder input: bos, tgt[0..T−2] */
+    float *dmem = p;
+    p += (size_t)S * E; /* [S,E] */
+    float *satt = p;
+    p += (size_t)H * N * N; /* [H,N,N] attention nobody reads */
+    float *catt = p;
+    p += (size_t)H * T * S; /* [H,T,S] */
+    int32_t *fed = (int32_t *)p;
+    p += T; /* [T] the decoder input: bos, tgt[0..T−2] */
     float *work = p;
 
     /* ---- forward */
@@ -229,8 +240,7 @@ al_status al_transformer_backward(const al_transformer *m, const float *w0, floa
         memcpy(dy, dmem, (size_t)S * E * sizeof(float));
     }
     float *dx0 = stack_backward(m, w0, g0, &enc, m->enc, S, NULL, NULL, 0,
-                                m->variant == AL_TF_DECODER, encw, m->enc_norm_b, dy, da, db,
-                                work);
+                                m->variant == AL_TF_DECODER, encw, m->enc_norm_b, dy, da, db, work);
     embed_backward(m, w0, g0, m->src_emb, src, S, dx0);
     al_free(blk);
     return AL_OK;
@@ -276,7 +286,8 @@ void al_transformer_init_hook(const al_tensor_list *list, const void *impl, floa
 
 static int ids_in(const int32_t *ids, int n, int V)
 {
-    for (int i = 0; i < n; i++) if (ids[i] < 0 || ids[i] >= V) return 0;
+    for (int i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= V) return 0;
     return 1;
 }
 

@@ -39,8 +39,8 @@
  * AL_ERR_NOMEM, AL_ERR_OVERFLOW.
  */
 al_status al_transformer_backward(const al_transformer *m, const float *w0, float *g0,
-                                  const int32_t *src, int S, const int32_t *tgt, int T,
-                                  float scale, double *nll);
+                                  const int32_t *src, int S, const int32_t *tgt, int T, float scale,
+                                  double *nll);
 
 /*
  * Seeded initialisation, PyTorch's defaults, from one al_rng stream (models/optim.h) walked in

@@ -28,7 +28,10 @@ static inline double check_uniform(void) /* [0, 1) */
     check_rng_state ^= check_rng_state >> 27;
     return (double)((check_rng_state * 2685821657736338717ull) >> 11) / 9007199254740992.0;
 }
-static inline float check_randf(float lo, float hi) { return lo + (hi - lo) * (float)check_uniform(); }
+static inline float check_randf(float lo, float hi)
+{
+    return lo + (hi - lo) * (float)check_uniform();
+}
 static inline void check_fill(float *x, long n, float lo, float hi)
 {
     for (long i = 0; i < n; i++) x[i] = check_randf(lo, hi);
@@ -50,8 +53,8 @@ static inline void *check_alloc(size_t bytes)
  *   for a dot product, whose rounding error scales with that sum, not with the possibly
  *   cancelled result). NaN passes only against NaN.
  */
-static inline int check_close_mag(const char *what, const float *a, const double *e, const double *mag,
-                           long n, double atol, double rtol)
+static inline int check_close_mag(const char *what, const float *a, const double *e,
+                                  const double *mag, long n, double atol, double rtol)
 {
     long worst = -1;
     double worst_excess = 0.0;
@@ -72,8 +75,10 @@ static inline int check_close_mag(const char *what, const float *a, const double
     }
     if (worst >= 0) {
         check_failed++;
-        printf("FAIL %s: worst at [%ld] of %ld: got %.9g, want %.9g (|diff| %.3g, atol %g, rtol %g)\n",
-               what, worst, n, (double)a[worst], e[worst], fabs((double)a[worst] - e[worst]), atol, rtol);
+        printf(
+            "FAIL %s: worst at [%ld] of %ld: got %.9g, want %.9g (|diff| %.3g, atol %g, rtol %g)\n",
+            what, worst, n, (double)a[worst], e[worst], fabs((double)a[worst] - e[worst]), atol,
+            rtol);
         return 0;
     }
     check_passed++;
@@ -81,13 +86,13 @@ static inline int check_close_mag(const char *what, const float *a, const double
 }
 
 static inline int check_close_d(const char *what, const float *a, const double *e, long n,
-                         double atol, double rtol)
+                                double atol, double rtol)
 {
     return check_close_mag(what, a, e, NULL, n, atol, rtol);
 }
 
 static inline int check_close_f(const char *what, const float *a, const float *e, long n,
-                         double atol, double rtol)
+                                double atol, double rtol)
 {
     double *ed = check_alloc(sizeof(double) * (size_t)(n ? n : 1));
     for (long i = 0; i < n; i++) ed[i] = e[i];

@@ -108,11 +108,15 @@ static void test_tanh(void)
     for (int i = -200000; i <= 200000; i++) {
         float x = (float)i * 1e-3f * (i % 7 == 0 ? 100.0f : 1.0f);
         double err = fabs((double)al_tanhf_scalar(x) - tanh((double)x));
-        if (err > worst) { worst = err; at = x; }
+        if (err > worst) {
+            worst = err;
+            at = x;
+        }
     }
     static const float big[] = { 44.0f, 45.0f, 88.0f, 100.0f, 1e4f, 1e30f, 3e38f };
     int ok = 1;
-    for (int i = 0; i < 7; i++) ok &= al_tanhf_scalar(big[i]) == 1.0f && al_tanhf_scalar(-big[i]) == -1.0f;
+    for (int i = 0; i < 7; i++)
+        ok &= al_tanhf_scalar(big[i]) == 1.0f && al_tanhf_scalar(-big[i]) == -1.0f;
     printf("tanh: al_tanhf_scalar worst |diff| vs libm %.3g at x = %g\n", worst, at);
     check_true("al_tanhf_scalar within 2.5e-7 of tanh", worst < 2.5e-7);
     check_true("al_tanhf_scalar(±large) = ±1, never NaN", ok);
@@ -126,8 +130,10 @@ static void scores_case(int n, int da, float lo, float hi, double *worst_e)
     check_fill(pre, da, lo, hi);
     check_fill(hk, (long)n * da, lo, hi);
     check_fill(v, da, -1, 1);
-    for (long i = 0; i < (long)n * da; i += 5) hk[i] *= -1e-4f / (fabsf(lo) + 1e-30f); /* small |x| too */
-    double *ref = check_alloc(sizeof(double) * (size_t)n), *mag = check_alloc(sizeof(double) * (size_t)n);
+    for (long i = 0; i < (long)n * da; i += 5)
+        hk[i] *= -1e-4f / (fabsf(lo) + 1e-30f); /* small |x| too */
+    double *ref = check_alloc(sizeof(double) * (size_t)n),
+           *mag = check_alloc(sizeof(double) * (size_t)n);
     double *tref = check_alloc(sizeof(double) * (size_t)n * da);
     for (int j = 0; j < n; j++) {
         double s = 0, m = 0;
@@ -143,7 +149,8 @@ static void scores_case(int n, int da, float lo, float hi, double *worst_e)
     char what[160];
     float *e_s = falloc(n), *t_s = falloc((long)n * da);
     al_additive_scores_scalar(e_s, t_s, pre, hk, v, n, da);
-    snprintf(what, sizeof what, "additive_scores_scalar n=%d da=%d x in [%g,%g] vs double", n, da, lo, hi);
+    snprintf(what, sizeof what, "additive_scores_scalar n=%d da=%d x in [%g,%g] vs double", n, da,
+             lo, hi);
     check_close_mag(what, e_s, ref, mag, n, ATOL, RTOL);
     snprintf(what, sizeof what, "additive_scores_scalar tanh values n=%d da=%d", n, da);
     check_close_d(what, t_s, tref, (long)n * da, 3e-7, 0); /* Cephes tanhf: ~2 ulp */
@@ -156,7 +163,8 @@ static void scores_case(int n, int da, float lo, float hi, double *worst_e)
         double d = fabs((double)e_v[j] - e_s[j]);
         if (d > *worst_e) *worst_e = d;
     }
-    snprintf(what, sizeof what, "additive_scores simd128 vs scalar n=%d da=%d x in [%g,%g]", n, da, lo, hi);
+    snprintf(what, sizeof what, "additive_scores simd128 vs scalar n=%d da=%d x in [%g,%g]", n, da,
+             lo, hi);
     check_close_mag(what, e_v, es, mag, n, ATOL, RTOL);
     snprintf(what, sizeof what, "additive_scores simd128 tanh == scalar tanh n=%d da=%d", n, da);
     check_close_f(what, t_v, t_s, (long)n * da, 0, 0); /* the same maths lane-wise: bit for bit */
@@ -165,9 +173,18 @@ static void scores_case(int n, int da, float lo, float hi, double *worst_e)
     al_additive_scores_simd128(e_v, t_v, pre, t_v, v, n, da);
     snprintf(what, sizeof what, "additive_scores simd128 in place n=%d da=%d", n, da);
     check_close_f(what, t_v, t_s, (long)n * da, 0, 0);
-    free(e_v); free(t_v); free(es);
+    free(e_v);
+    free(t_v);
+    free(es);
 #endif
-    free(pre); free(hk); free(v); free(ref); free(mag); free(tref); free(e_s); free(t_s);
+    free(pre);
+    free(hk);
+    free(v);
+    free(ref);
+    free(mag);
+    free(tref);
+    free(e_s);
+    free(t_s);
 }
 
 static void test_scores_twins(void)
@@ -195,13 +212,15 @@ struct additive_case {
 
 static void additive_ref(double *ctx, double *w, const struct additive_case *c)
 {
-    double *pre = check_alloc(sizeof(double) * (size_t)c->da), *e = check_alloc(sizeof(double) * (size_t)c->n);
+    double *pre = check_alloc(sizeof(double) * (size_t)c->da),
+           *e = check_alloc(sizeof(double) * (size_t)c->n);
     matvec_d(pre, c->Wq, c->dq, c->q, c->da, c->dq);
     for (int j = 0; j < c->n; j++) {
         double s = 0;
         for (int a = 0; a < c->da; a++) {
             double x = pre[a] + c->b[a];
-            for (int k = 0; k < c->dk; k++) x += c->Wk[(long)a * c->dk + k] * c->K[(long)j * c->dk + k];
+            for (int k = 0; k < c->dk; k++)
+                x += c->Wk[(long)a * c->dk + k] * c->K[(long)j * c->dk + k];
             s += c->v[a] * tanh(x); /* e_j = vᵀ tanh(W_q s + W_k h_j + b) */
         }
         e[j] = s;
@@ -214,26 +233,31 @@ static void additive_ref(double *ctx, double *w, const struct additive_case *c)
         for (int j = 0; j < c->n; j++) s += w[j] * V[(long)j * dv + i];
         ctx[i] = s;
     }
-    free(pre); free(e);
+    free(pre);
+    free(e);
 }
 
 static double additive_loss(void *p)
 {
     const struct additive_case *c = p;
     int dv = c->use_values ? c->dv : c->dk;
-    double *ctx = check_alloc(sizeof(double) * (size_t)dv), *w = check_alloc(sizeof(double) * (size_t)c->n);
+    double *ctx = check_alloc(sizeof(double) * (size_t)dv),
+           *w = check_alloc(sizeof(double) * (size_t)c->n);
     additive_ref(ctx, w, c);
     double L = 0;
     for (int i = 0; i < dv; i++) L += ctx[i] * c->gc[i];
     for (int j = 0; j < c->n; j++) L += w[j] * c->gw[j];
-    free(ctx); free(w);
+    free(ctx);
+    free(w);
     return L;
 }
 
 static void test_additive_case(int n, int dq, int dk, int dv, int da, int use_values,
                                const uint8_t *mask, float kscale)
 {
-    struct additive_case c = { n, dq, dk, use_values ? dv : dk, da, use_values, mask, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    struct additive_case c = {
+        n, dq, dk, use_values ? dv : dk, da, use_values, mask, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    };
     dv = c.dv;
     c.q = dvec(dq, -1, 1);
     c.K = dvec((long)n * dk, -kscale, kscale);
@@ -253,9 +277,10 @@ static void test_additive_case(int n, int dq, int dk, int dv, int da, int use_va
     snprintf(what, sizeof what, "additive n=%d dq=%d dk=%d dv=%d da=%d values=%d mask=%d", n, dq,
              dk, dv, da, use_values, mask != NULL);
 
-    al_attn_additive_forward(ctx, w, q, K, use_values ? V : NULL, Wq, Wk, b, v, mask, n, dq, dk,
-                             dv, da, scratch);
-    double *rc = check_alloc(sizeof(double) * (size_t)dv), *rw = check_alloc(sizeof(double) * (size_t)n);
+    al_attn_additive_forward(ctx, w, q, K, use_values ? V : NULL, Wq, Wk, b, v, mask, n, dq, dk, dv,
+                             da, scratch);
+    double *rc = check_alloc(sizeof(double) * (size_t)dv),
+           *rw = check_alloc(sizeof(double) * (size_t)n);
     additive_ref(rc, rw, &c);
     char w1[200];
     snprintf(w1, sizeof w1, "%s context", what);
@@ -264,20 +289,51 @@ static void test_additive_case(int n, int dq, int dk, int dv, int da, int use_va
     close_fwd(w1, w, rw, n);
 
     float *dq_ = falloc(dq), *dK = falloc((long)n * dk), *dV = falloc((long)n * dv);
-    float *dWq = falloc((long)da * dq), *dWk = falloc((long)da * dk), *db = falloc(da), *dvp = falloc(da);
+    float *dWq = falloc((long)da * dq), *dWk = falloc((long)da * dk), *db = falloc(da),
+          *dvp = falloc(da);
     al_attn_additive_backward(dq_, dK, dV, dWq, dWk, db, dvp, gc, gw, q, K, use_values ? V : NULL,
                               Wq, Wk, b, v, mask, n, dq, dk, dv, da, scratch);
     struct param ps[] = {
-        { "query", c.q, dq, dq_ }, { "keys", c.K, (long)n * dk, dK }, { "W_q", c.Wq, (long)da * dq, dWq },
-        { "W_k", c.Wk, (long)da * dk, dWk }, { "bias", c.b, da, db }, { "v", c.v, da, dvp },
+        { "query", c.q, dq, dq_ },
+        { "keys", c.K, (long)n * dk, dK },
+        { "W_q", c.Wq, (long)da * dq, dWq },
+        { "W_k", c.Wk, (long)da * dk, dWk },
+        { "bias", c.b, da, db },
+        { "v", c.v, da, dvp },
         { "values", c.V, (long)n * dv, dV },
     };
     fd_check(what, additive_loss, &c, ps, use_values ? 7 : 6);
 
-    free(c.q); free(c.K); free(c.V); free(c.Wq); free(c.Wk); free(c.b); free(c.v); free(c.gc); free(c.gw);
-    free(q); free(K); free(V); free(Wq); free(Wk); free(b); free(v); free(gc); free(gw);
-    free(ctx); free(w); free(scratch); free(rc); free(rw);
-    free(dq_); free(dK); free(dV); free(dWq); free(dWk); free(db); free(dvp);
+    free(c.q);
+    free(c.K);
+    free(c.V);
+    free(c.Wq);
+    free(c.Wk);
+    free(c.b);
+    free(c.v);
+    free(c.gc);
+    free(c.gw);
+    free(q);
+    free(K);
+    free(V);
+    free(Wq);
+    free(Wk);
+    free(b);
+    free(v);
+    free(gc);
+    free(gw);
+    free(ctx);
+    free(w);
+    free(scratch);
+    free(rc);
+    free(rw);
+    free(dq_);
+    free(dK);
+    free(dV);
+    free(dWq);
+    free(dWk);
+    free(db);
+    free(dvp);
 }
 
 static void test_additive(void)
@@ -333,7 +389,8 @@ static void luong_ref(double *ctx, double *w, double *att, double *pos, const st
             for (int a = 0; a < c->da; a++) {
                 double x = 0;
                 for (int k = 0; k < d; k++)
-                    x += c->Wa[(long)a * 2 * d + k] * c->h[k] + c->Wa[(long)a * 2 * d + d + k] * hs[k];
+                    x += c->Wa[(long)a * 2 * d + k] * c->h[k] +
+                         c->Wa[(long)a * 2 * d + d + k] * hs[k];
                 e += c->va[a] * tanh(x);
             }
         }
@@ -351,23 +408,28 @@ static void luong_ref(double *ctx, double *w, double *att, double *pos, const st
     }
     for (int i = 0; i < d; i++) {
         double z = 0;
-        for (int k = 0; k < d; k++) z += c->Wc[(long)i * 2 * d + k] * ctx[k] + c->Wc[(long)i * 2 * d + d + k] * c->h[k];
+        for (int k = 0; k < d; k++)
+            z += c->Wc[(long)i * 2 * d + k] * ctx[k] + c->Wc[(long)i * 2 * d + d + k] * c->h[k];
         att[i] = tanh(z);
     }
     *pos = p;
-    free(sc); free(m);
+    free(sc);
+    free(m);
 }
 
 static double luong_loss(void *pc)
 {
     const struct luong_case *c = pc;
-    double *ctx = check_alloc(sizeof(double) * (size_t)c->d), *att = check_alloc(sizeof(double) * (size_t)c->d);
+    double *ctx = check_alloc(sizeof(double) * (size_t)c->d),
+           *att = check_alloc(sizeof(double) * (size_t)c->d);
     double *w = check_alloc(sizeof(double) * (size_t)c->n), p;
     luong_ref(ctx, w, att, &p, c);
     double L = p * c->gp;
     for (int i = 0; i < c->d; i++) L += ctx[i] * c->gc[i] + att[i] * c->ga[i];
     for (int j = 0; j < c->n; j++) L += w[j] * c->gw[j];
-    free(ctx); free(att); free(w);
+    free(ctx);
+    free(att);
+    free(w);
     return L;
 }
 
@@ -376,8 +438,18 @@ static void test_luong_case(int n, int d, int score, int da, int mode, float D, 
 {
     struct luong_case c;
     memset(&c, 0, sizeof c);
-    c.n = n; c.d = d; c.score = score; c.da = da; c.mode = mode; c.dp = dp; c.D = D; c.t = t; c.mask = mask;
-    long nWa = score == AL_LUONG_GENERAL ? (long)d * d : score == AL_LUONG_CONCAT ? (long)da * 2 * d : 0;
+    c.n = n;
+    c.d = d;
+    c.score = score;
+    c.da = da;
+    c.mode = mode;
+    c.dp = dp;
+    c.D = D;
+    c.t = t;
+    c.mask = mask;
+    long nWa = score == AL_LUONG_GENERAL  ? (long)d * d
+               : score == AL_LUONG_CONCAT ? (long)da * 2 * d
+                                          : 0;
     c.h = dvec(d, -1, 1);
     c.K = dvec((long)n * d, -1.5f, 1.5f);
     c.Wa = dvec(nWa, -1, 1);
@@ -389,19 +461,21 @@ static void test_luong_case(int n, int d, int score, int da, int mode, float D, 
     c.gw = dvec(n, -1, 1);
     c.ga = dvec(d, -1, 1);
     c.gp = mode == AL_LUONG_LOCAL_P ? 0.37 : 0.0;
-    float *h = fvec(c.h, d), *K = fvec(c.K, (long)n * d), *Wa = fvec(c.Wa, nWa), *va = fvec(c.va, da);
+    float *h = fvec(c.h, d), *K = fvec(c.K, (long)n * d), *Wa = fvec(c.Wa, nWa),
+          *va = fvec(c.va, da);
     float *Wc = fvec(c.Wc, 2L * d * d), *Wp = fvec(c.Wp, (long)dp * d), *vp = fvec(c.vp, dp);
     float *gc = fvec(c.gc, d), *gw = fvec(c.gw, n), *ga = fvec(c.ga, d), gp = (float)c.gp;
     int ea = score == AL_LUONG_CONCAT ? da : 0, ep = mode == AL_LUONG_LOCAL_P ? dp : 0;
     float *scratch = falloc(al_attn_luong_backward_scratch_floats(n, d, ea, ep));
     float *ctx = falloc(d), *w = falloc(n), *att = falloc(d), pos = -1;
     char what[200];
-    snprintf(what, sizeof what, "luong score=%d mode=%d n=%d d=%d da=%d D=%g t=%g dp=%d mask=%d", score,
-             mode, n, d, da, D, t, dp, mask != NULL);
+    snprintf(what, sizeof what, "luong score=%d mode=%d n=%d d=%d da=%d D=%g t=%g dp=%d mask=%d",
+             score, mode, n, d, da, D, t, dp, mask != NULL);
 
     al_attn_luong_forward(ctx, w, att, &pos, h, K, Wa, va, Wc, Wp, vp, mask, n, d, score, ea, mode,
                           D, t, ep, scratch);
-    double *rc = check_alloc(sizeof(double) * (size_t)d), *ra = check_alloc(sizeof(double) * (size_t)d);
+    double *rc = check_alloc(sizeof(double) * (size_t)d),
+           *ra = check_alloc(sizeof(double) * (size_t)d);
     double *rw = check_alloc(sizeof(double) * (size_t)n), rp;
     luong_ref(rc, rw, ra, &rp, &c);
     char w1[260];
@@ -431,11 +505,40 @@ static void test_luong_case(int n, int d, int score, int da, int mode, float D, 
     }
     fd_check(what, luong_loss, &c, ps, np);
 
-    free(c.h); free(c.K); free(c.Wa); free(c.va); free(c.Wc); free(c.Wp); free(c.vp);
-    free(c.gc); free(c.gw); free(c.ga);
-    free(h); free(K); free(Wa); free(va); free(Wc); free(Wp); free(vp); free(gc); free(gw); free(ga);
-    free(scratch); free(ctx); free(w); free(att); free(rc); free(ra); free(rw);
-    free(dh); free(dK); free(dWa); free(dva); free(dWc); free(dWp); free(dvp);
+    free(c.h);
+    free(c.K);
+    free(c.Wa);
+    free(c.va);
+    free(c.Wc);
+    free(c.Wp);
+    free(c.vp);
+    free(c.gc);
+    free(c.gw);
+    free(c.ga);
+    free(h);
+    free(K);
+    free(Wa);
+    free(va);
+    free(Wc);
+    free(Wp);
+    free(vp);
+    free(gc);
+    free(gw);
+    free(ga);
+    free(scratch);
+    free(ctx);
+    free(w);
+    free(att);
+    free(rc);
+    free(ra);
+    free(rw);
+    free(dh);
+    free(dK);
+    free(dWa);
+    free(dva);
+    free(dWc);
+    free(dWp);
+    free(dvp);
 }
 
 static void test_luong(void)
@@ -472,8 +575,10 @@ struct kq_case {
 
 static void kq_ref(double *ctx, double *w, const struct kq_case *c)
 {
-    double *q = check_alloc(sizeof(double) * (size_t)c->dk), *e = check_alloc(sizeof(double) * (size_t)c->n);
-    double *kj = check_alloc(sizeof(double) * (size_t)c->dk), *vj = check_alloc(sizeof(double) * (size_t)c->dv);
+    double *q = check_alloc(sizeof(double) * (size_t)c->dk),
+           *e = check_alloc(sizeof(double) * (size_t)c->n);
+    double *kj = check_alloc(sizeof(double) * (size_t)c->dk),
+           *vj = check_alloc(sizeof(double) * (size_t)c->dv);
     matvec_d(q, c->WQ, c->ds, c->s, c->dk, c->ds);
     for (int j = 0; j < c->n; j++) {
         matvec_d(kj, c->WK, c->dh, c->H + (long)j * c->dh, c->dk, c->dh); /* k_j = W_K h_j */
@@ -487,18 +592,23 @@ static void kq_ref(double *ctx, double *w, const struct kq_case *c)
         matvec_d(vj, c->WV, c->dh, c->H + (long)j * c->dh, c->dv, c->dh); /* v_j = W_V h_j */
         for (int i = 0; i < c->dv; i++) ctx[i] += w[j] * vj[i];
     }
-    free(q); free(e); free(kj); free(vj);
+    free(q);
+    free(e);
+    free(kj);
+    free(vj);
 }
 
 static double kq_loss(void *pc)
 {
     const struct kq_case *c = pc;
-    double *ctx = check_alloc(sizeof(double) * (size_t)c->dv), *w = check_alloc(sizeof(double) * (size_t)c->n);
+    double *ctx = check_alloc(sizeof(double) * (size_t)c->dv),
+           *w = check_alloc(sizeof(double) * (size_t)c->n);
     kq_ref(ctx, w, c);
     double L = 0;
     for (int i = 0; i < c->dv; i++) L += ctx[i] * c->gc[i];
     for (int j = 0; j < c->n; j++) L += w[j] * c->gw[j];
-    free(ctx); free(w);
+    free(ctx);
+    free(w);
     return L;
 }
 
@@ -513,14 +623,16 @@ static void test_kq_case(int n, int ds, int dh, int dk, int dv, int scaled, cons
     c.gc = dvec(dv, -1, 1);
     c.gw = dvec(n, -1, 1);
     float *s = fvec(c.s, ds), *H = fvec(c.H, (long)n * dh), *WQ = fvec(c.WQ, (long)dk * ds);
-    float *WK = fvec(c.WK, (long)dk * dh), *WV = fvec(c.WV, (long)dv * dh), *gc = fvec(c.gc, dv), *gw = fvec(c.gw, n);
+    float *WK = fvec(c.WK, (long)dk * dh), *WV = fvec(c.WV, (long)dv * dh), *gc = fvec(c.gc, dv),
+          *gw = fvec(c.gw, n);
     float *scratch = falloc(al_attn_key_query_backward_scratch_floats(n, dh, dk));
     float *ctx = falloc(dv), *w = falloc(n);
     char what[160], w1[200];
-    snprintf(what, sizeof what, "key_query n=%d ds=%d dh=%d dk=%d dv=%d scaled=%d mask=%d", n, ds, dh,
-             dk, dv, scaled, mask != NULL);
+    snprintf(what, sizeof what, "key_query n=%d ds=%d dh=%d dk=%d dv=%d scaled=%d mask=%d", n, ds,
+             dh, dk, dv, scaled, mask != NULL);
     al_attn_key_query_forward(ctx, w, s, H, WQ, WK, WV, mask, n, ds, dh, dk, dv, scaled, scratch);
-    double *rc = check_alloc(sizeof(double) * (size_t)dv), *rw = check_alloc(sizeof(double) * (size_t)n);
+    double *rc = check_alloc(sizeof(double) * (size_t)dv),
+           *rw = check_alloc(sizeof(double) * (size_t)n);
     kq_ref(rc, rw, &c);
     snprintf(w1, sizeof w1, "%s context", what);
     close_fwd(w1, ctx, rc, dv);
@@ -528,16 +640,38 @@ static void test_kq_case(int n, int ds, int dh, int dk, int dv, int scaled, cons
     close_fwd(w1, w, rw, n);
     float *dsq = falloc(ds), *dH = falloc((long)n * dh), *dWQ = falloc((long)dk * ds);
     float *dWK = falloc((long)dk * dh), *dWV = falloc((long)dv * dh);
-    al_attn_key_query_backward(dsq, dH, dWQ, dWK, dWV, gc, gw, s, H, WQ, WK, WV, mask, n, ds, dh, dk,
-                               dv, scaled, scratch);
+    al_attn_key_query_backward(dsq, dH, dWQ, dWK, dWV, gc, gw, s, H, WQ, WK, WV, mask, n, ds, dh,
+                               dk, dv, scaled, scratch);
     struct param ps[] = {
-        { "query", c.s, ds, dsq }, { "keys", c.H, (long)n * dh, dH }, { "W_Q", c.WQ, (long)dk * ds, dWQ },
-        { "W_K", c.WK, (long)dk * dh, dWK }, { "W_V", c.WV, (long)dv * dh, dWV },
+        { "query", c.s, ds, dsq },           { "keys", c.H, (long)n * dh, dH },
+        { "W_Q", c.WQ, (long)dk * ds, dWQ }, { "W_K", c.WK, (long)dk * dh, dWK },
+        { "W_V", c.WV, (long)dv * dh, dWV },
     };
     fd_check(what, kq_loss, &c, ps, 5);
-    free(c.s); free(c.H); free(c.WQ); free(c.WK); free(c.WV); free(c.gc); free(c.gw);
-    free(s); free(H); free(WQ); free(WK); free(WV); free(gc); free(gw); free(scratch); free(ctx);
-    free(w); free(rc); free(rw); free(dsq); free(dH); free(dWQ); free(dWK); free(dWV);
+    free(c.s);
+    free(c.H);
+    free(c.WQ);
+    free(c.WK);
+    free(c.WV);
+    free(c.gc);
+    free(c.gw);
+    free(s);
+    free(H);
+    free(WQ);
+    free(WK);
+    free(WV);
+    free(gc);
+    free(gw);
+    free(scratch);
+    free(ctx);
+    free(w);
+    free(rc);
+    free(rw);
+    free(dsq);
+    free(dH);
+    free(dWQ);
+    free(dWK);
+    free(dWV);
 }
 
 static void test_key_query(void)
@@ -559,34 +693,48 @@ static void test_api(void)
 {
     check_seed(51);
     const int B = 2, n = 5, dq = 4, dk = 3, dv = 2, da = 6;
-    float *q = falloc(B * dq), *K = falloc(B * n * dk), *V = falloc(B * n * dv), *Wq = falloc(da * dq);
+    float *q = falloc(B * dq), *K = falloc(B * n * dk), *V = falloc(B * n * dv),
+          *Wq = falloc(da * dq);
     float *Wk = falloc(da * dk), *b = falloc(da), *v = falloc(da);
     uint8_t mask[10] = { 0, 1, 0, 0, 0, 1, 1, 1, 1, 1 }; /* batch row 1 fully masked */
-    check_fill(q, B * dq, -1, 1); check_fill(K, B * n * dk, -1, 1); check_fill(V, B * n * dv, -1, 1);
-    check_fill(Wq, da * dq, -1, 1); check_fill(Wk, da * dk, -1, 1); check_fill(b, da, -1, 1);
+    check_fill(q, B * dq, -1, 1);
+    check_fill(K, B * n * dk, -1, 1);
+    check_fill(V, B * n * dv, -1, 1);
+    check_fill(Wq, da * dq, -1, 1);
+    check_fill(Wk, da * dk, -1, 1);
+    check_fill(b, da, -1, 1);
     check_fill(v, da, -1, 1);
     float ctx[4], w[10], ctx1[2], w1[5];
     float *scratch = falloc(al_attn_additive_backward_scratch_floats(n, da));
     check_true("al_additive_attention_forward batched ok",
-               al_additive_attention_forward(ctx, w, q, K, V, Wq, Wk, b, v, mask, B, n, dq, dk, dv, da) == AL_OK);
+               al_additive_attention_forward(ctx, w, q, K, V, Wq, Wk, b, v, mask, B, n, dq, dk, dv,
+                                             da) == AL_OK);
     for (int bi = 0; bi < B; bi++) {
-        al_attn_additive_forward(ctx1, w1, q + bi * dq, K + bi * n * dk, V + bi * n * dv, Wq, Wk, b, v,
-                                 mask + bi * n, n, dq, dk, dv, da, scratch);
+        al_attn_additive_forward(ctx1, w1, q + bi * dq, K + bi * n * dk, V + bi * n * dv, Wq, Wk, b,
+                                 v, mask + bi * n, n, dq, dk, dv, da, scratch);
         check_close_f("additive batched context = per row", ctx + bi * dv, ctx1, dv, 0, 0);
         check_close_f("additive batched weights = per row", w + bi * n, w1, n, 0, 0);
     }
     check_true("fully masked batch row: zero weights and context",
                w[5] == 0 && w[9] == 0 && ctx[2] == 0 && ctx[3] == 0);
     check_true("additive forward without weights ok",
-               al_additive_attention_forward(ctx1, NULL, q, K, V, Wq, Wk, b, v, NULL, 1, n, dq, dk, dv, da) == AL_OK);
+               al_additive_attention_forward(ctx1, NULL, q, K, V, Wq, Wk, b, v, NULL, 1, n, dq, dk,
+                                             dv, da) == AL_OK);
     /* accumulation: two backward calls give twice one */
-    float gc[4] = { 0.3f, -0.2f, 0.5f, 0.1f }, gw[10] = { 0.1f, 0.2f, -0.3f, 0.4f, 0.5f, 1, 1, 1, 1, 1 };
+    float gc[4] = { 0.3f, -0.2f, 0.5f, 0.1f },
+          gw[10] = { 0.1f, 0.2f, -0.3f, 0.4f, 0.5f, 1, 1, 1, 1, 1 };
     float *g1[7], *g2[7];
     const long sizes[7] = { B * dq, B * n * dk, B * n * dv, da * dq, da * dk, da, da };
-    for (int i = 0; i < 7; i++) { g1[i] = falloc(sizes[i]); g2[i] = falloc(sizes[i]); }
-    al_status s1 = al_additive_attention_backward(g1[0], g1[1], g1[2], g1[3], g1[4], g1[5], g1[6], gc, gw, q, K, V, Wq, Wk, b, v, mask, B, n, dq, dk, dv, da);
+    for (int i = 0; i < 7; i++) {
+        g1[i] = falloc(sizes[i]);
+        g2[i] = falloc(sizes[i]);
+    }
+    al_status s1 =
+        al_additive_attention_backward(g1[0], g1[1], g1[2], g1[3], g1[4], g1[5], g1[6], gc, gw, q,
+                                       K, V, Wq, Wk, b, v, mask, B, n, dq, dk, dv, da);
     for (int r = 0; r < 2; r++)
-        al_additive_attention_backward(g2[0], g2[1], g2[2], g2[3], g2[4], g2[5], g2[6], gc, gw, q, K, V, Wq, Wk, b, v, mask, B, n, dq, dk, dv, da);
+        al_additive_attention_backward(g2[0], g2[1], g2[2], g2[3], g2[4], g2[5], g2[6], gc, gw, q,
+                                       K, V, Wq, Wk, b, v, mask, B, n, dq, dk, dv, da);
     check_true("additive backward ok", s1 == AL_OK);
     for (int i = 0; i < 7; i++) {
         for (long j = 0; j < sizes[i]; j++) g1[i][j] *= 2;
@@ -596,34 +744,83 @@ static void test_api(void)
                g1[1][n * dk] == 0 && g1[1][2 * n * dk - 1] == 0 && g1[2][n * dv] == 0);
 
     /* status codes */
-    check_true("additive NULL query", al_additive_attention_forward(ctx, w, NULL, K, V, Wq, Wk, b, v, NULL, 1, n, dq, dk, dv, da) == AL_ERR_ARGUMENT);
-    check_true("additive n = 0", al_additive_attention_forward(ctx, w, q, K, V, Wq, Wk, b, v, NULL, 1, 0, dq, dk, dv, da) == AL_ERR_SHAPE);
-    check_true("additive values NULL with dv != dk", al_additive_attention_forward(ctx, w, q, K, NULL, Wq, Wk, b, v, NULL, 1, n, dq, dk, dv, da) == AL_ERR_SHAPE);
-    check_true("additive overflow", al_additive_attention_forward(ctx, w, q, K, V, Wq, Wk, b, v, NULL, 65536, 65536, dq, dk, dv, da) == AL_ERR_OVERFLOW);
-    check_true("additive backward NULL dvalues with values", al_additive_attention_backward(g1[0], g1[1], NULL, g1[3], g1[4], g1[5], g1[6], gc, gw, q, K, V, Wq, Wk, b, v, NULL, 1, n, dq, dk, dv, da) == AL_ERR_ARGUMENT);
+    check_true("additive NULL query",
+               al_additive_attention_forward(ctx, w, NULL, K, V, Wq, Wk, b, v, NULL, 1, n, dq, dk,
+                                             dv, da) == AL_ERR_ARGUMENT);
+    check_true("additive n = 0",
+               al_additive_attention_forward(ctx, w, q, K, V, Wq, Wk, b, v, NULL, 1, 0, dq, dk, dv,
+                                             da) == AL_ERR_SHAPE);
+    check_true("additive values NULL with dv != dk",
+               al_additive_attention_forward(ctx, w, q, K, NULL, Wq, Wk, b, v, NULL, 1, n, dq, dk,
+                                             dv, da) == AL_ERR_SHAPE);
+    check_true("additive overflow",
+               al_additive_attention_forward(ctx, w, q, K, V, Wq, Wk, b, v, NULL, 65536, 65536, dq,
+                                             dk, dv, da) == AL_ERR_OVERFLOW);
+    check_true("additive backward NULL dvalues with values",
+               al_additive_attention_backward(g1[0], g1[1], NULL, g1[3], g1[4], g1[5], g1[6], gc,
+                                              gw, q, K, V, Wq, Wk, b, v, NULL, 1, n, dq, dk, dv,
+                                              da) == AL_ERR_ARGUMENT);
     float Wc[2 * 3 * 3] = { 0 }, Wa[9] = { 0 }, att[6], pos[2];
-    check_true("luong unknown score", al_luong_attention_forward(ctx, w, att, q, K, Wa, NULL, Wc, NULL, 1, n, 3, 3, 0) == AL_ERR_ARGUMENT);
-    check_true("luong general without W_a", al_luong_attention_forward(ctx, w, att, q, K, NULL, NULL, Wc, NULL, 1, n, 3, 1, 0) == AL_ERR_ARGUMENT);
-    check_true("luong concat da = 0", al_luong_attention_forward(ctx, w, att, q, K, Wa, v, Wc, NULL, 1, n, 3, 2, 0) == AL_ERR_SHAPE);
-    check_true("luong dot ok", al_luong_attention_forward(ctx, w, att, q, K, NULL, NULL, Wc, NULL, 1, n, 3, 0, 0) == AL_OK);
-    check_true("luong local window 0", al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL, 1, n, 3, 0, 0, 0, 0.0f, 1.0f, 0) == AL_ERR_ARGUMENT);
-    check_true("luong local window 1e-45 (2σ² would underflow)", al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL, 1, n, 3, 0, 0, 0, 1e-45f, 1.0f, 0) == AL_ERR_ARGUMENT);
-    {   /* a NaN query makes p_t NaN (local-p): the empty window, no crash (a fuzzer finding) */
-        float qn[3] = { NAN, 1.0f, 0.5f }, Wp[2 * 3] = { 0.3f, 0.3f, 0.3f, 0.3f, 0.3f, 0.3f }, vp[2] = { 1.0f, 1.0f };
-        al_status st = al_luong_local_attention_forward(ctx, w, att, pos, qn, K, NULL, NULL, Wc, Wp, vp, NULL, 1, n, 3, 0, 0, 1, 2.0f, 0.0f, 2);
+    check_true("luong unknown score",
+               al_luong_attention_forward(ctx, w, att, q, K, Wa, NULL, Wc, NULL, 1, n, 3, 3, 0) ==
+                   AL_ERR_ARGUMENT);
+    check_true("luong general without W_a",
+               al_luong_attention_forward(ctx, w, att, q, K, NULL, NULL, Wc, NULL, 1, n, 3, 1, 0) ==
+                   AL_ERR_ARGUMENT);
+    check_true("luong concat da = 0", al_luong_attention_forward(ctx, w, att, q, K, Wa, v, Wc, NULL,
+                                                                 1, n, 3, 2, 0) == AL_ERR_SHAPE);
+    check_true("luong dot ok", al_luong_attention_forward(ctx, w, att, q, K, NULL, NULL, Wc, NULL,
+                                                          1, n, 3, 0, 0) == AL_OK);
+    check_true("luong local window 0", al_luong_local_attention_forward(
+                                           ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL,
+                                           1, n, 3, 0, 0, 0, 0.0f, 1.0f, 0) == AL_ERR_ARGUMENT);
+    check_true("luong local window 1e-45 (2σ² would underflow)",
+               al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL,
+                                                NULL, 1, n, 3, 0, 0, 0, 1e-45f, 1.0f,
+                                                0) == AL_ERR_ARGUMENT);
+    { /* a NaN query makes p_t NaN (local-p): the empty window, no crash (a fuzzer finding) */
+        float qn[3] = { NAN, 1.0f, 0.5f }, Wp[2 * 3] = { 0.3f, 0.3f, 0.3f, 0.3f, 0.3f, 0.3f },
+              vp[2] = { 1.0f, 1.0f };
+        al_status st = al_luong_local_attention_forward(ctx, w, att, pos, qn, K, NULL, NULL, Wc, Wp,
+                                                        vp, NULL, 1, n, 3, 0, 0, 1, 2.0f, 0.0f, 2);
         int zero = 1;
         for (int i = 0; i < n; i++) zero &= w[i] == 0.0f;
-        check_true("luong local-p with a NaN query: empty window, zero weights", st == AL_OK && zero);
+        check_true("luong local-p with a NaN query: empty window, zero weights",
+                   st == AL_OK && zero);
     }
-    check_true("luong local t NaN", al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL, 1, n, 3, 0, 0, 0, 2.0f, NAN, 0) == AL_ERR_ARGUMENT);
-    check_true("luong local bad mode", al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL, 1, n, 3, 0, 0, -1, 2.0f, 1.0f, 0) == AL_ERR_ARGUMENT);
-    check_true("luong local-p without W_p", al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL, 1, n, 3, 0, 0, 1, 2.0f, 0.0f, 2) == AL_ERR_ARGUMENT);
-    check_true("luong local-m ok, p = t", al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL, 1, n, 3, 0, 0, 0, 2.0f, 3.0f, 0) == AL_OK && pos[0] == 3.0f);
-    check_true("key_query NULL W_V", al_key_query_attention_forward(ctx, w, q, K, Wq, Wk, NULL, NULL, 1, n, 4, 3, 6, 2, 1) == AL_ERR_ARGUMENT);
-    check_true("key_query dk = 0", al_key_query_attention_forward(ctx, w, q, K, Wq, Wk, Wk, NULL, 1, n, 4, 3, 0, 2, 1) == AL_ERR_SHAPE);
+    check_true("luong local t NaN", al_luong_local_attention_forward(
+                                        ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL, 1,
+                                        n, 3, 0, 0, 0, 2.0f, NAN, 0) == AL_ERR_ARGUMENT);
+    check_true("luong local bad mode", al_luong_local_attention_forward(
+                                           ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL, NULL,
+                                           1, n, 3, 0, 0, -1, 2.0f, 1.0f, 0) == AL_ERR_ARGUMENT);
+    check_true("luong local-p without W_p",
+               al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL,
+                                                NULL, 1, n, 3, 0, 0, 1, 2.0f, 0.0f,
+                                                2) == AL_ERR_ARGUMENT);
+    check_true("luong local-m ok, p = t",
+               al_luong_local_attention_forward(ctx, w, att, pos, q, K, NULL, NULL, Wc, NULL, NULL,
+                                                NULL, 1, n, 3, 0, 0, 0, 2.0f, 3.0f, 0) == AL_OK &&
+                   pos[0] == 3.0f);
+    check_true("key_query NULL W_V",
+               al_key_query_attention_forward(ctx, w, q, K, Wq, Wk, NULL, NULL, 1, n, 4, 3, 6, 2,
+                                              1) == AL_ERR_ARGUMENT);
+    check_true("key_query dk = 0",
+               al_key_query_attention_forward(ctx, w, q, K, Wq, Wk, Wk, NULL, 1, n, 4, 3, 0, 2,
+                                              1) == AL_ERR_SHAPE);
     check_true("no leaks in the API", al_alloc_live() == 0);
-    for (int i = 0; i < 7; i++) { free(g1[i]); free(g2[i]); }
-    free(q); free(K); free(V); free(Wq); free(Wk); free(b); free(v); free(scratch);
+    for (int i = 0; i < 7; i++) {
+        free(g1[i]);
+        free(g2[i]);
+    }
+    free(q);
+    free(K);
+    free(V);
+    free(Wq);
+    free(Wk);
+    free(b);
+    free(v);
+    free(scratch);
 }
 
 int main(void)
@@ -635,6 +832,7 @@ int main(void)
     test_key_query();
     test_api();
     printf("additive/luong/key-query: worst |forward - double reference| %.3g, "
-           "worst |backward - finite differences| %.3g\n", worst_fwd, worst_fd);
+           "worst |backward - finite differences| %.3g\n",
+           worst_fwd, worst_fd);
     return check_report("test_additive_luong");
 }

@@ -31,8 +31,8 @@
 static void test_fixtures(void)
 {
     static const char *const CASES[] = {
-        "attention_bilstm", "attention_gru", "attention_birnn_relu", "han_bigru", "han_bilstm",
-        "structured_bilstm", "structured_bigru",
+        "attention_bilstm", "attention_gru",     "attention_birnn_relu", "han_bigru",
+        "han_bilstm",       "structured_bilstm", "structured_bigru",
     };
     fixture_file f;
     if (!fixture_open(&f, "tests/fixtures/classifier_reference.safetensors", "reference opens",
@@ -85,16 +85,23 @@ static void test_fixtures(void)
         int steps;
         check_true(label,
                    al_model_classify(m, ids, 0, probs, w, NULL, NULL) == AL_ERR_SHAPE &&
-                   al_model_classify(m, ids, 4097, probs, w, NULL, NULL) == AL_ERR_SHAPE &&
-                   al_model_classify(m, NULL, n, probs, w, NULL, NULL) == AL_ERR_ARGUMENT &&
-                   al_model_classify(m, ids, n, NULL, w, NULL, NULL) == AL_ERR_ARGUMENT &&
-                   al_model_classify(NULL, ids, n, probs, w, NULL, &p1) == AL_ERR_ARGUMENT &&
-                   al_model_classify(m, bad, 2, probs, w, sent, NULL) == AL_ERR_RANGE &&
-                   al_model_generate(m, src, 1, 4, 1, out_ids, lp, att, NULL, &steps) ==
-                       AL_ERR_UNSUPPORTED &&
-                   al_model_bos(m) == -1 && al_model_has_positions(m) == 0);
-        free(idf); free(wp); free(ww); free(wsent); free(wpen);
-        free(ids); free(probs); free(w); free(sent);
+                       al_model_classify(m, ids, 4097, probs, w, NULL, NULL) == AL_ERR_SHAPE &&
+                       al_model_classify(m, NULL, n, probs, w, NULL, NULL) == AL_ERR_ARGUMENT &&
+                       al_model_classify(m, ids, n, NULL, w, NULL, NULL) == AL_ERR_ARGUMENT &&
+                       al_model_classify(NULL, ids, n, probs, w, NULL, &p1) == AL_ERR_ARGUMENT &&
+                       al_model_classify(m, bad, 2, probs, w, sent, NULL) == AL_ERR_RANGE &&
+                       al_model_generate(m, src, 1, 4, 1, out_ids, lp, att, NULL, &steps) ==
+                           AL_ERR_UNSUPPORTED &&
+                       al_model_bos(m) == -1 && al_model_has_positions(m) == 0);
+        free(idf);
+        free(wp);
+        free(ww);
+        free(wsent);
+        free(wpen);
+        free(ids);
+        free(probs);
+        free(w);
+        free(sent);
         al_model_free(m);
     }
     fixture_free(&f);
@@ -104,7 +111,10 @@ static void test_fixtures(void)
 static void test_gradient_fixtures(void)
 {
     static const char *const CASES[] = {
-        "attention_bilstm", "attention_gru", "han_bigru", "structured_bilstm_penalty",
+        "attention_bilstm",
+        "attention_gru",
+        "han_bigru",
+        "structured_bilstm_penalty",
     };
     fixture_file f;
     if (!fixture_open(&f, "tests/fixtures/classifier_gradients.safetensors",
@@ -142,7 +152,11 @@ static void test_gradient_fixtures(void)
             fixture_gradients(tr, ref, cas, "%s d%s vs PyTorch", NULL);
         }
         al_trainer_free(tr);
-        free(srcf); free(lenf); free(labf); free(lossf); free(src);
+        free(srcf);
+        free(lenf);
+        free(labf);
+        free(lossf);
+        free(src);
         al_model_free(m);
     }
     printf("classifier gradients: worst |diff| vs PyTorch %.3g\n", fixture_worst);
@@ -158,15 +172,15 @@ static const char *TOK = "\"labels\":[\"x\",\"y\",\"z\"],\"tokenizer\":{\"type\"
 
 static al_model *create(const char *opts, uint32_t seed, char *err)
 {
-    return fixture_create(seed, err,
-                          "{\"architecture\":\"classifier\",\"embeddingSize\":4,%s,%s}", opts, TOK);
+    return fixture_create(seed, err, "{\"architecture\":\"classifier\",\"embeddingSize\":4,%s,%s}",
+                          opts, TOK);
 }
 
 /* a batch of 3 documents (S_max 7): three sentences (the last without "."), one word, and a
  * document opening with a one-token sentence */
 #define NB 3
 #define SM 7
-static const int32_t SRC[NB * SM] = { 3, 4, 2, 5, 6, 2, 7, /**/ 5, 0, 0, 0, 0, 0, 0,
+static const int32_t SRC[NB * SM] = { 3,      4, 2, 5, 6, 2, 7, /**/ 5, 0, 0, 0, 0, 0, 0,
                                       /**/ 2, 3, 3, 4, 0, 0, 0 };
 static const int32_t SRC_LEN[NB] = { 7, 1, 4 };
 static const int32_t LABEL[NB] = { 2, 0, 1 };
@@ -178,7 +192,8 @@ static double classify_loss(const al_model *m, double coef)
     float probs[3], w[4 * SM], sent[SM], pen = 0.0f;
     double sum = 0.0;
     for (int b = 0; b < NB; b++) {
-        if (al_model_classify(m, SRC + b * SM, SRC_LEN[b], probs, w, sent, &pen) != AL_OK) return NAN;
+        if (al_model_classify(m, SRC + b * SM, SRC_LEN[b], probs, w, sent, &pen) != AL_OK)
+            return NAN;
         sum += -log((double)probs[LABEL[b]]) + coef * pen;
     }
     return sum / NB;
@@ -223,20 +238,32 @@ static void fd_check(const char *name, const char *opts, double coef)
 
 static void test_training(void)
 {
-    fd_check("attention bilstm", "\"cell\":\"lstm\",\"bidirectional\":true,\"hiddenSize\":6,"
-             "\"numLayers\":1,\"pooling\":\"attention\"", 0.0);
-    fd_check("attention rnn 2-layer", "\"cell\":\"rnn\",\"hiddenSize\":5,\"numLayers\":2,"
-             "\"pooling\":\"attention\"", 0.0);
-    fd_check("han bigru", "\"cell\":\"gru\",\"bidirectional\":true,\"hiddenSize\":6,\"numLayers\":1,"
+    fd_check("attention bilstm",
+             "\"cell\":\"lstm\",\"bidirectional\":true,\"hiddenSize\":6,"
+             "\"numLayers\":1,\"pooling\":\"attention\"",
+             0.0);
+    fd_check("attention rnn 2-layer",
+             "\"cell\":\"rnn\",\"hiddenSize\":5,\"numLayers\":2,"
+             "\"pooling\":\"attention\"",
+             0.0);
+    fd_check("han bigru",
+             "\"cell\":\"gru\",\"bidirectional\":true,\"hiddenSize\":6,\"numLayers\":1,"
              "\"pooling\":\"han\",\"attentionSize\":3,\"sentenceHiddenSize\":4,"
-             "\"sentenceAttentionSize\":5,\"sentenceSeparator\":\".\"", 0.0);
-    fd_check("han lstm 2-layer", "\"cell\":\"lstm\",\"hiddenSize\":4,\"numLayers\":2,"
-             "\"pooling\":\"han\",\"attentionSize\":3,\"sentenceSeparator\":\".\"", 0.0);
-    fd_check("structured bilstm penalty 0.5", "\"cell\":\"lstm\",\"bidirectional\":true,"
+             "\"sentenceAttentionSize\":5,\"sentenceSeparator\":\".\"",
+             0.0);
+    fd_check("han lstm 2-layer",
+             "\"cell\":\"lstm\",\"hiddenSize\":4,\"numLayers\":2,"
+             "\"pooling\":\"han\",\"attentionSize\":3,\"sentenceSeparator\":\".\"",
+             0.0);
+    fd_check("structured bilstm penalty 0.5",
+             "\"cell\":\"lstm\",\"bidirectional\":true,"
              "\"hiddenSize\":6,\"numLayers\":1,\"pooling\":\"structured\",\"attentionSize\":4,"
-             "\"hops\":3,\"penaltyCoefficient\":0.5", 0.5);
-    fd_check("structured bigru 2-layer", "\"cell\":\"gru\",\"bidirectional\":true,\"hiddenSize\":4,"
-             "\"numLayers\":2,\"pooling\":\"structured\",\"attentionSize\":3,\"hops\":2", 0.0);
+             "\"hops\":3,\"penaltyCoefficient\":0.5",
+             0.5);
+    fd_check("structured bigru 2-layer",
+             "\"cell\":\"gru\",\"bidirectional\":true,\"hiddenSize\":4,"
+             "\"numLayers\":2,\"pooling\":\"structured\",\"attentionSize\":3,\"hops\":2",
+             0.0);
 
     /* seeded creation; the example checks; a short Adam run lowers the loss */
     const char *att = "\"cell\":\"gru\",\"hiddenSize\":6,\"numLayers\":1,\"pooling\":\"attention\"";
@@ -244,8 +271,10 @@ static void test_training(void)
     al_model *a = create(att, 3, err), *b = create(att, 3, err), *c = create(att, 4, err);
     if (!check_true("create", a && b && c)) return;
     const size_t nbytes = sizeof(float) * (size_t)al_model_weight_count(a);
-    check_true("same seed, same weights", memcmp(al_model_weights(a), al_model_weights(b), nbytes) == 0);
-    check_true("another seed, other weights", memcmp(al_model_weights(a), al_model_weights(c), nbytes) != 0);
+    check_true("same seed, same weights",
+               memcmp(al_model_weights(a), al_model_weights(b), nbytes) == 0);
+    check_true("another seed, other weights",
+               memcmp(al_model_weights(a), al_model_weights(c), nbytes) != 0);
     al_trainer *tr;
     float loss = 0.0f, first = 0.0f;
     check_true("trainer", al_trainer_create(a, AL_OPTIM_ADAM, 3e-2f, 0, 0, 1.0f, &tr) == AL_OK);
@@ -255,15 +284,17 @@ static void test_training(void)
     memcpy(bad_id, SRC, sizeof bad_id);
     bad_id[2] = 8;
     const int32_t tgt2[NB * 2] = { 2, 0, 0, 0, 1, 0 };
-    check_true("bad examples refused",
-               al_trainer_step(tr, SRC, SRC_LEN, SM, bad_label, ONE, 1, NB, &loss) == AL_ERR_RANGE &&
-               al_trainer_step(tr, SRC, SRC_LEN, SM, neg_label, ONE, 1, NB, &loss) == AL_ERR_RANGE &&
-               al_trainer_step(tr, bad_id, SRC_LEN, SM, LABEL, ONE, 1, NB, &loss) == AL_ERR_RANGE &&
-               al_trainer_step(tr, SRC, zero_len, SM, LABEL, ONE, 1, NB, &loss) == AL_ERR_SHAPE &&
-               al_trainer_step(tr, SRC, SRC_LEN, SM, tgt2, two, 2, NB, &loss) == AL_ERR_SHAPE &&
-               al_trainer_steps(tr) == 0);
+    check_true(
+        "bad examples refused",
+        al_trainer_step(tr, SRC, SRC_LEN, SM, bad_label, ONE, 1, NB, &loss) == AL_ERR_RANGE &&
+            al_trainer_step(tr, SRC, SRC_LEN, SM, neg_label, ONE, 1, NB, &loss) == AL_ERR_RANGE &&
+            al_trainer_step(tr, bad_id, SRC_LEN, SM, LABEL, ONE, 1, NB, &loss) == AL_ERR_RANGE &&
+            al_trainer_step(tr, SRC, zero_len, SM, LABEL, ONE, 1, NB, &loss) == AL_ERR_SHAPE &&
+            al_trainer_step(tr, SRC, SRC_LEN, SM, tgt2, two, 2, NB, &loss) == AL_ERR_SHAPE &&
+            al_trainer_steps(tr) == 0);
     for (int k = 0; k < 30; k++) {
-        check_true("step", al_trainer_step(tr, SRC, SRC_LEN, SM, LABEL, ONE, 1, NB, &loss) == AL_OK);
+        check_true("step",
+                   al_trainer_step(tr, SRC, SRC_LEN, SM, LABEL, ONE, 1, NB, &loss) == AL_OK);
         if (k == 0) first = loss;
     }
     printf("classifier adam: loss %.4f -> %.4f in 30 steps\n", first, loss);
@@ -274,18 +305,30 @@ static void test_training(void)
     al_model_free(c);
 
     /* penaltyCoefficient: a number in [0, 10000] */
-    static const struct { const char *value; al_status st; const char *msg; } PC[] = {
-        { "0", AL_OK, "" }, { "2.5e-1", AL_OK, "" }, { "10000", AL_OK, "" },
-        { "-0.5", AL_ERR_ARGUMENT, "config \"penaltyCoefficient\": -0.5 is out of range [0, 10000]" },
-        { "1e999", AL_ERR_ARGUMENT, "config \"penaltyCoefficient\": 1e999 is out of range [0, 10000]" },
-        { "10000.5", AL_ERR_ARGUMENT, "config \"penaltyCoefficient\": 10000.5 is out of range [0, 10000]" },
-        { "\"0.1\"", AL_ERR_FORMAT, "config \"penaltyCoefficient\": must be a number, not a string" },
+    static const struct {
+        const char *value;
+        al_status st;
+        const char *msg;
+    } PC[] = {
+        { "0", AL_OK, "" },
+        { "2.5e-1", AL_OK, "" },
+        { "10000", AL_OK, "" },
+        { "-0.5", AL_ERR_ARGUMENT,
+          "config \"penaltyCoefficient\": -0.5 is out of range [0, 10000]" },
+        { "1e999", AL_ERR_ARGUMENT,
+          "config \"penaltyCoefficient\": 1e999 is out of range [0, 10000]" },
+        { "10000.5", AL_ERR_ARGUMENT,
+          "config \"penaltyCoefficient\": 10000.5 is out of range [0, 10000]" },
+        { "\"0.1\"", AL_ERR_FORMAT,
+          "config \"penaltyCoefficient\": must be a number, not a string" },
     };
     for (size_t k = 0; k < sizeof PC / sizeof PC[0]; k++) {
         char opts[256], what[128];
-        snprintf(opts, sizeof opts, "\"cell\":\"gru\",\"hiddenSize\":4,\"numLayers\":1,"
+        snprintf(opts, sizeof opts,
+                 "\"cell\":\"gru\",\"hiddenSize\":4,\"numLayers\":1,"
                  "\"pooling\":\"structured\",\"attentionSize\":3,\"hops\":2,"
-                 "\"penaltyCoefficient\":%s", PC[k].value);
+                 "\"penaltyCoefficient\":%s",
+                 PC[k].value);
         char cfg[1024];
         snprintf(cfg, sizeof cfg, "{\"architecture\":\"classifier\",\"embeddingSize\":4,%s,%s}",
                  opts, TOK);
@@ -307,7 +350,8 @@ int main(void)
     test_fixtures();
     test_gradient_fixtures();
 #else
-    printf("note: fixture cases run natively and in tests/js/classifier*.test.js (no host files here)\n");
+    printf("note: fixture cases run natively and in tests/js/classifier*.test.js (no host files "
+           "here)\n");
     (void)check_close_f;
 #endif
     /* no model: every entry point refuses NULL */
@@ -315,8 +359,8 @@ int main(void)
     float probs[1], w[1];
     check_true("NULL model",
                al_model_classify(NULL, &id, 1, probs, w, NULL, NULL) == AL_ERR_ARGUMENT &&
-               al_model_classifier_hops(NULL) == -1 &&
-               al_model_classifier_sentences(NULL, &id, 1) == -1);
+                   al_model_classifier_hops(NULL) == -1 &&
+                   al_model_classifier_sentences(NULL, &id, 1) == -1);
     test_training();
     check_true("all freed", al_alloc_live() == base);
     return check_report("test_classifier");

@@ -33,9 +33,11 @@ struct variant {
 };
 
 static const struct variant variants[] = {
-    { "scalar", al_sgemm_scalar, al_sgemv_scalar, al_softmax_forward_scalar, al_sdpa_forward_scalar },
+    { "scalar", al_sgemm_scalar, al_sgemv_scalar, al_softmax_forward_scalar,
+      al_sdpa_forward_scalar },
 #if AL_SIMD128
-    { "simd128", al_sgemm_simd128, al_sgemv_simd128, al_softmax_forward_simd128, al_sdpa_forward_simd128 },
+    { "simd128", al_sgemm_simd128, al_sgemv_simd128, al_softmax_forward_simd128,
+      al_sdpa_forward_simd128 },
 #endif
 };
 #define NVARIANTS ((int)(sizeof(variants) / sizeof(variants[0])))
@@ -82,7 +84,11 @@ static void test_sgemm_case(const struct variant *v, int ta, int tb, int M, int 
     snprintf(what, sizeof what, "sgemm_%s ta=%d tb=%d M=%d N=%d K=%d alpha=%g beta=%g pad=%d",
              v->name, ta, tb, M, N, K, alpha, beta, pad);
     check_close_mag(what, C, ref, mag, (long)M * ldc, ATOL, RTOL);
-    free(A); free(Bm); free(C); free(ref); free(mag);
+    free(A);
+    free(Bm);
+    free(C);
+    free(ref);
+    free(mag);
 }
 
 static void test_sgemm(void)
@@ -111,7 +117,8 @@ static void test_sgemm(void)
 
 /* ------------------------------------------------------------------ sgemv */
 
-static void test_sgemv_case(const struct variant *v, int trans, int M, int K, float alpha, float beta)
+static void test_sgemv_case(const struct variant *v, int trans, int M, int K, float alpha,
+                            float beta)
 {
     int lda = K + 2, ylen = trans ? K : M, xlen = trans ? M : K;
     float *A = check_alloc(sizeof(float) * (size_t)M * lda);
@@ -137,7 +144,11 @@ static void test_sgemv_case(const struct variant *v, int trans, int M, int K, fl
     char what[128];
     snprintf(what, sizeof what, "sgemv_%s trans=%d M=%d K=%d beta=%g", v->name, trans, M, K, beta);
     check_close_mag(what, y, ref, mag, ylen, ATOL, RTOL);
-    free(A); free(x); free(y); free(ref); free(mag);
+    free(A);
+    free(x);
+    free(y);
+    free(ref);
+    free(mag);
 }
 
 static void test_sgemv(void)
@@ -181,8 +192,10 @@ static void fill_scores(float *x, long n, int kind)
     for (long i = 0; i < n; i++) {
         switch (kind) {
         case FILL_UNIFORM: x[i] = check_randf(-3, 3); break;
-        case FILL_HIGH: x[i] = check_randf(90, 100); break;     /* e^x overflows float */
-        case FILL_OUTLIERS: x[i] = check_uniform() < 0.15 ? check_randf(5, 12) : check_randf(-1, 1); break;
+        case FILL_HIGH: x[i] = check_randf(90, 100); break; /* e^x overflows float */
+        case FILL_OUTLIERS:
+            x[i] = check_uniform() < 0.15 ? check_randf(5, 12) : check_randf(-1, 1);
+            break;
         default: x[i] = check_uniform() < 0.5 ? 1e30f : -1e30f; break; /* near ±1e30 */
         }
     }
@@ -219,7 +232,10 @@ static void test_softmax_case(const struct variant *v, int R, int C, int kind, i
     snprintf(what, sizeof what, "softmax_%s R=%d C=%d kind=%d masked=%d full=%d inplace=%d",
              v->name, R, C, kind, masked, mstride_full, inplace);
     check_close_d(what, y, ref, n, ATOL, RTOL);
-    free(x); free(y); free(ref); free(mask);
+    free(x);
+    free(y);
+    free(ref);
+    free(mask);
 }
 
 static void test_softmax(void)
@@ -261,11 +277,16 @@ static void test_softmax_backward(void)
     for (int i = 0; i < R * C; i++) {
         float xs = x[i], yp[21], ym[21];
         const float h = 1e-2f;
-        x[i] = xs + h; al_softmax_forward_scalar(yp, x, NULL, 0, R, C);
-        x[i] = xs - h; al_softmax_forward_scalar(ym, x, NULL, 0, R, C);
+        x[i] = xs + h;
+        al_softmax_forward_scalar(yp, x, NULL, 0, R, C);
+        x[i] = xs - h;
+        al_softmax_forward_scalar(ym, x, NULL, 0, R, C);
         x[i] = xs;
         double lp = 0, lm = 0;
-        for (int j = 0; j < R * C; j++) { lp += (double)w[j] * yp[j]; lm += (double)w[j] * ym[j]; }
+        for (int j = 0; j < R * C; j++) {
+            lp += (double)w[j] * yp[j];
+            lm += (double)w[j] * ym[j];
+        }
         num[i] = (lp - lm) / (2.0 * h);
     }
     check_close_d("softmax_backward vs finite differences", dx, num, R * C, 1e-4, 1e-2);
@@ -286,7 +307,10 @@ static void test_exp(void)
     float at = 0;
     for (float x = -87.0f; x <= 88.0f; x += 0.0137f) {
         double e = exp((double)x), r = fabs(al_expf_scalar(x) - e) / e;
-        if (r > worst) { worst = r; at = x; }
+        if (r > worst) {
+            worst = r;
+            at = x;
+        }
     }
     char what[96];
     snprintf(what, sizeof what, "expf_scalar rel err %.3g at %g (<= 4 ulp)", worst, at);
@@ -315,7 +339,10 @@ static void test_exp(void)
 static void test_bias_add(void)
 {
     typedef void (*bias_fn)(float *, int, const float *, const float *, int, int);
-    static const struct { const char *name; bias_fn f; } twins[] = {
+    static const struct {
+        const char *name;
+        bias_fn f;
+    } twins[] = {
         { "scalar", al_bias_add_forward_scalar },
 #if AL_SIMD128
         { "simd128", al_bias_add_forward_simd128 },
@@ -353,14 +380,18 @@ static void test_activations(void)
     double ref[N], num[N];
     check_seed(21);
     check_fill(x, N, -4, 4);
-    for (int i = 0; i < N; i++) if (fabsf(x[i]) < 0.05f) x[i] = 0.5f; /* keep relu off its kink */
+    for (int i = 0; i < N; i++)
+        if (fabsf(x[i]) < 0.05f) x[i] = 0.5f; /* keep relu off its kink */
     check_fill(w, N, -1, 1);
     const char *names[4] = { "tanh", "sigmoid", "relu", "gelu" };
     for (int act = 0; act < 4; act++) {
         al_activate(y, x, N, (al_activation)act);
         for (int i = 0; i < N; i++) {
             double v = x[i];
-            ref[i] = act == 0 ? tanh(v) : act == 1 ? 1 / (1 + exp(-v)) : act == 2 ? (v > 0 ? v : 0) : gelu_d(v);
+            ref[i] = act == 0   ? tanh(v)
+                     : act == 1 ? 1 / (1 + exp(-v))
+                     : act == 2 ? (v > 0 ? v : 0)
+                                : gelu_d(v);
         }
         char what[64];
         snprintf(what, sizeof what, "%s forward vs double", names[act]);
@@ -405,10 +436,13 @@ static void test_layernorm(void)
         mu /= C;
         for (int c = 0; c < C; c++) var += (x[r * C + c] - mu) * (x[r * C + c] - mu);
         var /= C;
-        for (int c = 0; c < C; c++) ref[r * C + c] = (x[r * C + c] - mu) / sqrt(var + 1e-5) * wt[c] + bs[c];
+        for (int c = 0; c < C; c++)
+            ref[r * C + c] = (x[r * C + c] - mu) / sqrt(var + 1e-5) * wt[c] + bs[c];
     }
     check_close_d("layernorm forward vs double", y, ref, R * C, ATOL, RTOL);
-    memset(dx, 0, sizeof dx); memset(dw, 0, sizeof dw); memset(db, 0, sizeof db);
+    memset(dx, 0, sizeof dx);
+    memset(dw, 0, sizeof dw);
+    memset(db, 0, sizeof db);
     al_layernorm_backward(dx, dw, db, g, x, mean, rstd, wt, R, C);
     /* L(p) = Σ g·y(p), central differences in each input and parameter */
     float *params[3] = { x, wt, bs };
@@ -418,11 +452,16 @@ static void test_layernorm(void)
         for (int i = 0; i < lens[p]; i++) {
             float s = params[p][i], yp[R * C], ym[R * C];
             const float h = 1e-2f;
-            params[p][i] = s + h; al_layernorm_forward(yp, NULL, NULL, x, wt, bs, R, C, 1e-5f);
-            params[p][i] = s - h; al_layernorm_forward(ym, NULL, NULL, x, wt, bs, R, C, 1e-5f);
+            params[p][i] = s + h;
+            al_layernorm_forward(yp, NULL, NULL, x, wt, bs, R, C, 1e-5f);
+            params[p][i] = s - h;
+            al_layernorm_forward(ym, NULL, NULL, x, wt, bs, R, C, 1e-5f);
             params[p][i] = s;
             double lp = 0, lm = 0;
-            for (int j = 0; j < R * C; j++) { lp += (double)g[j] * yp[j]; lm += (double)g[j] * ym[j]; }
+            for (int j = 0; j < R * C; j++) {
+                lp += (double)g[j] * yp[j];
+                lm += (double)g[j] * ym[j];
+            }
             nums[p][i] = (lp - lm) / (2.0 * h);
         }
     check_close_d("layernorm dx vs finite differences", dx, num, R * C, 1e-4, 1e-2);
@@ -436,11 +475,13 @@ static void test_embedding(void)
     for (int i = 0; i < 15; i++) table[i] = (float)i;
     int32_t ids[4] = { 4, 0, 4, 2 };
     int bad = 99;
-    check_true("embedding ok status", al_embedding(out, ids, 4, table, 5, 3, &bad) == AL_OK && bad == -1);
+    check_true("embedding ok status",
+               al_embedding(out, ids, 4, table, 5, 3, &bad) == AL_OK && bad == -1);
     check_true("embedding picks rows", out[0] == 12 && out[3] == 0 && out[6] == 12 && out[11] == 8);
     for (int i = 0; i < 12; i++) g[i] = 1.0f;
     al_embedding_backward(dtab, ids, 4, g, 3);
-    check_true("embedding backward adds repeated ids", dtab[12] == 2 && dtab[0] == 1 && dtab[3] == 0 && dtab[6] == 1);
+    check_true("embedding backward adds repeated ids",
+               dtab[12] == 2 && dtab[0] == 1 && dtab[3] == 0 && dtab[6] == 1);
     int32_t badids[3] = { 1, 5, -1 };
     check_true("embedding id == V is AL_ERR_RANGE at position 1",
                al_embedding(out, badids, 3, table, 5, 3, &bad) == AL_ERR_RANGE && bad == 1);
@@ -465,8 +506,14 @@ static void sdpa_ref(double *out, double *att, const float *q, const float *k, c
             if (e[s] > max) max = e[s];
         }
         double sum = 0;
-        for (int s = 0; s < S; s++) { e[s] = max == -INFINITY ? 0 : exp(e[s] - max); sum += e[s]; }
-        for (int s = 0; s < S; s++) { e[s] = sum > 0 ? e[s] / sum : 0; att[(long)t * S + s] = e[s]; }
+        for (int s = 0; s < S; s++) {
+            e[s] = max == -INFINITY ? 0 : exp(e[s] - max);
+            sum += e[s];
+        }
+        for (int s = 0; s < S; s++) {
+            e[s] = sum > 0 ? e[s] / sum : 0;
+            att[(long)t * S + s] = e[s];
+        }
         for (int d = 0; d < Dv; d++) {
             double acc = 0;
             for (int s = 0; s < S; s++) acc += e[s] * v[s * Dv + d];
@@ -478,10 +525,13 @@ static void sdpa_ref(double *out, double *att, const float *q, const float *k, c
 
 static void test_sdpa_case(int T, int S, int D, int Dv, int causal, int masked, int kind)
 {
-    float *q = check_alloc(sizeof(float) * (size_t)T * D), *k = check_alloc(sizeof(float) * (size_t)S * D);
+    float *q = check_alloc(sizeof(float) * (size_t)T * D),
+          *k = check_alloc(sizeof(float) * (size_t)S * D);
     float *v = check_alloc(sizeof(float) * (size_t)S * Dv);
-    float *out = check_alloc(sizeof(float) * (size_t)T * Dv), *att = check_alloc(sizeof(float) * (size_t)T * S);
-    double *rout = check_alloc(sizeof(double) * (size_t)T * Dv), *ratt = check_alloc(sizeof(double) * (size_t)T * S);
+    float *out = check_alloc(sizeof(float) * (size_t)T * Dv),
+          *att = check_alloc(sizeof(float) * (size_t)T * S);
+    double *rout = check_alloc(sizeof(double) * (size_t)T * Dv),
+           *ratt = check_alloc(sizeof(double) * (size_t)T * S);
     uint8_t *mask = NULL;
     check_fill(q, (long)T * D, -1, 1);
     check_fill(k, (long)S * D, -1, 1);
@@ -491,8 +541,11 @@ static void test_sdpa_case(int T, int S, int D, int Dv, int causal, int masked, 
         for (int i = 0; i < T * D; i++) q[i] = 1.0f;
         for (int i = 0; i < S * D; i++) k[i] = check_randf(90, 100) / (float)D;
         scale = 1.0f;
-    } else if (kind == FILL_HUGE_V) { /* values near float32's limit: Σ_s e^{s−m} v_s overflows, the answer does not */
-        for (int i = 0; i < S * Dv; i++) v[i] = (i % Dv % 2 ? -1.0f : 1.0f) * check_randf(2e38f, 3e38f);
+    } else if (
+        kind ==
+        FILL_HUGE_V) { /* values near float32's limit: Σ_s e^{s−m} v_s overflows, the answer does not */
+        for (int i = 0; i < S * Dv; i++)
+            v[i] = (i % Dv % 2 ? -1.0f : 1.0f) * check_randf(2e38f, 3e38f);
         scale = 0.1f;
     } else if (kind == FILL_OUTLIERS) { /* a few keys aligned with the queries */
         for (int s = 0; s < S; s++)
@@ -512,8 +565,10 @@ static void test_sdpa_case(int T, int S, int D, int Dv, int causal, int masked, 
         for (int path = 0; path < 2; path++) {
             memset(att, 0x7f, sizeof(float) * (size_t)T * S); /* junk that must be overwritten */
             variants[vi].sdpa(out, path ? att : NULL, q, k, v, T, S, D, Dv, scale, mask, causal);
-            snprintf(what, sizeof what, "sdpa_%s %s T=%d S=%d D=%d Dv=%d causal=%d mask=%d kind=%d out",
-                     variants[vi].name, path ? "weights" : "streaming", T, S, D, Dv, causal, masked, kind);
+            snprintf(what, sizeof what,
+                     "sdpa_%s %s T=%d S=%d D=%d Dv=%d causal=%d mask=%d kind=%d out",
+                     variants[vi].name, path ? "weights" : "streaming", T, S, D, Dv, causal, masked,
+                     kind);
             check_close_d(what, out, rout, (long)T * Dv, ATOL, RTOL);
             if (path) {
                 snprintf(what, sizeof what, "sdpa_%s T=%d S=%d D=%d causal=%d mask=%d kind=%d att",
@@ -522,7 +577,14 @@ static void test_sdpa_case(int T, int S, int D, int Dv, int causal, int masked, 
             }
         }
     }
-    free(q); free(k); free(v); free(out); free(att); free(rout); free(ratt); free(mask);
+    free(q);
+    free(k);
+    free(v);
+    free(out);
+    free(att);
+    free(rout);
+    free(ratt);
+    free(mask);
 }
 
 static void test_sdpa(void)
@@ -537,18 +599,18 @@ static void test_sdpa(void)
         test_sdpa_case(2, n, 5, 3, 0, 1, FILL_OUTLIERS);
         test_sdpa_case(n, 3, 4, 4, 0, 0, FILL_HIGH);
     }
-    test_sdpa_case(4, 6, 5, 5, 0, 2, FILL_UNIFORM);   /* fully masked: zeros */
-    test_sdpa_case(6, 4, 5, 5, 1, 1, FILL_OUTLIERS);  /* causal with T > S, masked */
+    test_sdpa_case(4, 6, 5, 5, 0, 2, FILL_UNIFORM);  /* fully masked: zeros */
+    test_sdpa_case(6, 4, 5, 5, 1, 1, FILL_OUTLIERS); /* causal with T > S, masked */
     test_sdpa_case(3, 300, 7, 9, 0, 1, FILL_OUTLIERS);
     test_sdpa_case(64, 64, 64, 64, 1, 0, FILL_UNIFORM);
     test_sdpa_case(16, 1024, 64, 64, 0, 1, FILL_OUTLIERS);
     /* several query blocks (16) and key blocks (64) of the SIMD twin, with their tails */
-    test_sdpa_case(37, 150, 9, 5, 1, 1, FILL_OUTLIERS);   /* causal, T < S, masked */
-    test_sdpa_case(150, 70, 16, 16, 1, 1, FILL_OUTLIERS); /* causal, T > S, masked */
+    test_sdpa_case(37, 150, 9, 5, 1, 1, FILL_OUTLIERS);    /* causal, T < S, masked */
+    test_sdpa_case(150, 70, 16, 16, 1, 1, FILL_OUTLIERS);  /* causal, T > S, masked */
     test_sdpa_case(100, 130, 16, 16, 1, 0, FILL_OUTLIERS); /* causal, unmasked, T < S */
-    test_sdpa_case(40, 200, 32, 32, 0, 2, FILL_UNIFORM);  /* everything masked: zeros */
-    test_sdpa_case(33, 200, 8, 8, 0, 3, FILL_OUTLIERS);   /* first key block fully masked */
-    test_sdpa_case(90, 200, 8, 8, 1, 3, FILL_OUTLIERS);   /* ... causal: early rows see nothing */
+    test_sdpa_case(40, 200, 32, 32, 0, 2, FILL_UNIFORM);   /* everything masked: zeros */
+    test_sdpa_case(33, 200, 8, 8, 0, 3, FILL_OUTLIERS);    /* first key block fully masked */
+    test_sdpa_case(90, 200, 8, 8, 1, 3, FILL_OUTLIERS);    /* ... causal: early rows see nothing */
     /* values near ±3e38: both paths give the weighted mean (|out| <= max|v|), not an overflow;
      * D and Dv off the 4-lane width, several query and key blocks, causal and masked */
     test_sdpa_case(1, 3, 3, 2, 0, 0, FILL_HUGE_V);
@@ -557,7 +619,8 @@ static void test_sdpa(void)
             test_sdpa_case(7, 5, 5, 7, causal, masked, FILL_HUGE_V);
             test_sdpa_case(37, 150, 9, 5, causal, masked, FILL_HUGE_V);
         }
-    test_sdpa_case(90, 200, 6, 3, 1, 3, FILL_HUGE_V); /* first key block masked, early rows see nothing */
+    test_sdpa_case(90, 200, 6, 3, 1, 3,
+                   FILL_HUGE_V); /* first key block masked, early rows see nothing */
 }
 
 /* Scores that overflow float32 (q·k = ±1e40 → ±inf): the streaming path must give what the att
@@ -566,8 +629,9 @@ static void test_sdpa(void)
 static void test_sdpa_score_overflow(void)
 {
     enum { T = 4, S = 3, D = 3, Dv = 5 };
-    const float q[T * D] = { 1e20f, 0, 0,   -1e20f, 0, 1,   -1e20f, -1e20f, -1e20f,   1e-20f, 2e-20f, -1e-20f };
-    const float k[S * D] = { 1e20f, 0, 0,   0, 1e20f, 0,   0, 0, 1e20f };
+    const float q[T * D] = { 1e20f,  0,      0,      -1e20f, 0,      1,
+                             -1e20f, -1e20f, -1e20f, 1e-20f, 2e-20f, -1e-20f };
+    const float k[S * D] = { 1e20f, 0, 0, 0, 1e20f, 0, 0, 0, 1e20f };
     float v[S * Dv], out[T * Dv], ref[T * Dv], att[T * S];
     for (int i = 0; i < S * Dv; i++) v[i] = (float)(i + 1);
     const uint8_t mask0[S] = { 1, 0, 0 };
@@ -580,16 +644,19 @@ static void test_sdpa_score_overflow(void)
                 int same = 1;
                 for (int i = 0; i < T * Dv; i++) {
                     int fo = isfinite(out[i]), fr = isfinite(ref[i]);
-                    if (fo != fr || (fr && fabs(out[i] - ref[i]) > 1e-6 + 1e-5 * fabs(ref[i]))) same = 0;
+                    if (fo != fr || (fr && fabs(out[i] - ref[i]) > 1e-6 + 1e-5 * fabs(ref[i])))
+                        same = 0;
                 }
                 /* row 1 ([−inf, 0, 1e20] or a prefix) and row 3 (tiny scores) are finite answers */
                 int finite = 1;
                 for (int i = Dv; i < 2 * Dv; i++) finite &= isfinite(out[i]) && isfinite(ref[i]);
-                for (int i = 3 * Dv; i < 4 * Dv; i++) finite &= isfinite(out[i]) && isfinite(ref[i]);
+                for (int i = 3 * Dv; i < 4 * Dv; i++)
+                    finite &= isfinite(out[i]) && isfinite(ref[i]);
                 /* row 0 sees +inf unless key 0 is masked: non-finite both ways */
                 int row0 = masked ? isfinite(out[0]) : !isfinite(out[0]) && !isfinite(ref[0]);
                 char what[120];
-                snprintf(what, sizeof what, "sdpa_%s scores ±inf causal=%d masked=%d: streaming == weights path",
+                snprintf(what, sizeof what,
+                         "sdpa_%s scores ±inf causal=%d masked=%d: streaming == weights path",
                          variants[vi].name, causal, masked);
                 check_true(what, same && finite && row0);
             }
@@ -617,7 +684,8 @@ static void test_first_nonfinite(void)
             }
     }
     check_true("first_nonfinite twins find the first NaN/Inf at every position, n = 1..40", ok);
-    check_true("al_check_finite(NULL) and n = 0 are -1", al_check_finite(NULL, 4) == -1 && al_check_finite(x, 0) == -1);
+    check_true("al_check_finite(NULL) and n = 0 are -1",
+               al_check_finite(NULL, 4) == -1 && al_check_finite(x, 0) == -1);
 }
 
 /* ------------------------------------------------------------------ API statuses */
@@ -625,18 +693,25 @@ static void test_first_nonfinite(void)
 static void test_api(void)
 {
     float a[16] = { 0 }, b[16] = { 0 }, c[16];
-    check_true("matmul NULL is AL_ERR_ARGUMENT", al_matmul(c, NULL, b, 2, 2, 2, 0, 0) == AL_ERR_ARGUMENT);
+    check_true("matmul NULL is AL_ERR_ARGUMENT",
+               al_matmul(c, NULL, b, 2, 2, 2, 0, 0) == AL_ERR_ARGUMENT);
     check_true("matmul M=0 is AL_ERR_SHAPE", al_matmul(c, a, b, 0, 2, 2, 0, 0) == AL_ERR_SHAPE);
-    check_true("matmul huge is AL_ERR_OVERFLOW", al_matmul(c, a, b, 65536, 65536, 1, 0, 0) == AL_ERR_OVERFLOW);
-    check_true("softmax bad mask stride", al_softmax(c, a, (const uint8_t *)b, 3, 2, 2) == AL_ERR_ARGUMENT);
+    check_true("matmul huge is AL_ERR_OVERFLOW",
+               al_matmul(c, a, b, 65536, 65536, 1, 0, 0) == AL_ERR_OVERFLOW);
+    check_true("softmax bad mask stride",
+               al_softmax(c, a, (const uint8_t *)b, 3, 2, 2) == AL_ERR_ARGUMENT);
     check_true("layernorm eps 0", al_layernorm(c, a, NULL, NULL, 2, 2, 0.0f) == AL_ERR_ARGUMENT);
     check_true("layernorm eps NaN", al_layernorm(c, a, NULL, NULL, 2, 2, NAN) == AL_ERR_ARGUMENT);
     check_true("activate unknown kind", al_activate(c, a, 4, (al_activation)9) == AL_ERR_ARGUMENT);
     check_true("sdpa D=0", al_sdpa(c, NULL, a, a, a, 1, 1, 2, 2, 0, 2, 0, NULL, 0) == AL_ERR_SHAPE);
-    check_true("sdpa scale NaN", al_sdpa(c, NULL, a, a, a, 1, 1, 2, 2, 2, 2, NAN, NULL, 0) == AL_ERR_ARGUMENT);
-    check_true("sdpa scale inf", al_sdpa(c, NULL, a, a, a, 1, 1, 2, 2, 2, 2, INFINITY, NULL, 0) == AL_ERR_ARGUMENT);
-    check_true("status strings", strcmp(al_status_string(AL_ERR_SHAPE), "shapes disagree or a dimension is less than 1") == 0
-               && strcmp(al_status_string((al_status)77), "unknown status") == 0);
+    check_true("sdpa scale NaN",
+               al_sdpa(c, NULL, a, a, a, 1, 1, 2, 2, 2, 2, NAN, NULL, 0) == AL_ERR_ARGUMENT);
+    check_true("sdpa scale inf",
+               al_sdpa(c, NULL, a, a, a, 1, 1, 2, 2, 2, 2, INFINITY, NULL, 0) == AL_ERR_ARGUMENT);
+    check_true("status strings",
+               strcmp(al_status_string(AL_ERR_SHAPE),
+                      "shapes disagree or a dimension is less than 1") == 0 &&
+                   strcmp(al_status_string((al_status)77), "unknown status") == 0);
     int live = al_alloc_live();
     void *p = al_malloc(100), *z = al_malloc(0);
     check_true("al_malloc counts", p && !z && al_alloc_live() == live + 1);
@@ -646,22 +721,27 @@ static void test_api(void)
 
     /* batched heads with a [B,S] mask: batch 1 fully masked → zeros; batch 0 = one-head call */
     enum { B = 2, H = 2, T = 3, S = 4, D = 5 };
-    float q[B * H * T * D], k[B * H * S * D], v[B * H * S * D], out[B * H * T * D], att[B * H * T * S];
+    float q[B * H * T * D], k[B * H * S * D], v[B * H * S * D], out[B * H * T * D],
+        att[B * H * T * S];
     float out1[T * D], att1[T * S];
     uint8_t mask[B * S] = { 0, 1, 0, 0, 1, 1, 1, 1 };
     check_seed(51);
     check_fill(q, B * H * T * D, -1, 1);
     check_fill(k, B * H * S * D, -1, 1);
     check_fill(v, B * H * S * D, -1, 1);
-    check_true("sdpa batched ok", al_sdpa(out, att, q, k, v, B, H, T, S, D, D, 0.0f, mask, 0) == AL_OK);
+    check_true("sdpa batched ok",
+               al_sdpa(out, att, q, k, v, B, H, T, S, D, D, 0.0f, mask, 0) == AL_OK);
     int zeros = 1;
     for (int i = H * T * D; i < B * H * T * D; i++) zeros &= out[i] == 0.0f;
     for (int i = H * T * S; i < B * H * T * S; i++) zeros &= att[i] == 0.0f;
     check_true("sdpa fully masked batch gives zeros", zeros);
     int h = 1;
-    al_sdpa(out1, att1, q + h * T * D, k + h * S * D, v + h * S * D, 1, 1, T, S, D, D, 0.0f, mask, 0);
-    check_close_f("sdpa batch 0 head 1 equals the single-head call", out + h * T * D, out1, T * D, 0, 0);
-    check_close_f("sdpa batch 0 head 1 weights equal the single-head call", att + h * T * S, att1, T * S, 0, 0);
+    al_sdpa(out1, att1, q + h * T * D, k + h * S * D, v + h * S * D, 1, 1, T, S, D, D, 0.0f, mask,
+            0);
+    check_close_f("sdpa batch 0 head 1 equals the single-head call", out + h * T * D, out1, T * D,
+                  0, 0);
+    check_close_f("sdpa batch 0 head 1 weights equal the single-head call", att + h * T * S, att1,
+                  T * S, 0, 0);
 }
 
 int main(void)

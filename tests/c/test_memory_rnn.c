@@ -25,7 +25,8 @@
 static void ref_softmax(double *y, const double *e, int n)
 {
     double m = e[0], s = 0;
-    for (int i = 1; i < n; i++) if (e[i] > m) m = e[i];
+    for (int i = 1; i < n; i++)
+        if (e[i] > m) m = e[i];
     for (int i = 0; i < n; i++) s += (y[i] = exp(e[i] - m));
     for (int i = 0; i < n; i++) y[i] /= s;
 }
@@ -55,7 +56,9 @@ static void sarnn_ref(double *h, double *w, const double *x, const double *A, co
         for (int j = 0; j < H; j++) {
             double s = b[j];
             for (int k = 0; k < in; k++) s += A[(long)j * (in + H) + k] * x[(long)t * in + k];
-            if (t > 0) for (int k = 0; k < H; k++) s += A[(long)j * (in + H) + in + k] * c[(long)(t - 1) * H + k];
+            if (t > 0)
+                for (int k = 0; k < H; k++)
+                    s += A[(long)j * (in + H) + in + k] * c[(long)(t - 1) * H + k];
             z[j] = s;
         }
         for (int j = 0; j < H; j++) h[(long)t * H + j] = tanh(z[j]);
@@ -77,7 +80,11 @@ static void sarnn_ref(double *h, double *w, const double *x, const double *A, co
             c[(long)t * H + j] = s;
         }
     }
-    free(c); free(K); free(q); free(e); free(z);
+    free(c);
+    free(K);
+    free(q);
+    free(e);
+    free(z);
 }
 
 static double sigm(double x) { return 1.0 / (1.0 + exp(-x)); }
@@ -127,14 +134,21 @@ static void lstmn_ref(double *h, double *c, double *w, const double *x, const do
             g[r] = s;
         }
         for (int j = 0; j < H; j++) {
-            double ig = sigm(g[j]), fg = sigm(g[H + j]), gg = tanh(g[2 * H + j]), og = sigm(g[3 * H + j]);
+            double ig = sigm(g[j]), fg = sigm(g[H + j]), gg = tanh(g[2 * H + j]),
+                   og = sigm(g[3 * H + j]);
             double cn = fg * ctl[j] + ig * gg;
             c[(long)t * H + j] = cn;
             h[(long)t * H + j] = og * tanh(cn);
         }
         ref_mv(P + (long)t * H, Wh, H, h + (long)t * H, H, H, 0);
     }
-    free(P); free(htl); free(ctl); free(hprev); free(q); free(e); free(g);
+    free(P);
+    free(htl);
+    free(ctl);
+    free(hprev);
+    free(q);
+    free(e);
+    free(g);
 }
 
 /* ------------------------------------------------------------------ parameter packing */
@@ -143,12 +157,12 @@ static void lstmn_ref(double *h, double *c, double *w, const double *x, const do
  * named slices; the float copies are what the library sees. */
 #define MAXP 8
 struct pack {
-    int n;                 /* number of slices */
+    int n; /* number of slices */
     const char *name[MAXP];
     long off[MAXP], len[MAXP], total;
-    double *theta;         /* [total] */
-    float *f;              /* [total] float copy */
-    float *grad;           /* [total] analytic gradient */
+    double *theta; /* [total] */
+    float *f;      /* [total] float copy */
+    float *grad;   /* [total] analytic gradient */
 };
 
 static void pack_add(struct pack *p, const char *name, long len)
@@ -179,12 +193,14 @@ static void pack_fill(struct pack *p, int s, double scale)
 
 static void pack_free(struct pack *p)
 {
-    free(p->theta); free(p->f); free(p->grad);
+    free(p->theta);
+    free(p->f);
+    free(p->grad);
 }
 
 /* compare the analytic gradient with central differences of loss(theta), slice by slice */
-static void check_fd(const char *what, struct pack *p, double (*loss)(const struct pack *, const void *),
-                     const void *ctx)
+static void check_fd(const char *what, struct pack *p,
+                     double (*loss)(const struct pack *, const void *), const void *ctx)
 {
     double *fd = check_alloc(sizeof(double) * (size_t)p->total);
     const double eps = 1e-6;
@@ -226,7 +242,8 @@ static double sarnn_loss(const struct pack *p, const void *vctx)
         for (long i = 0; i < (long)c->T * c->H; i++) L += c->gh[(long)s * c->T * c->H + i] * h[i];
         for (long i = 0; i < (long)c->T * c->T; i++) L += c->gw[(long)s * c->T * c->T + i] * w[i];
     }
-    free(h); free(w);
+    free(h);
+    free(w);
     return L;
 }
 
@@ -254,17 +271,20 @@ static void test_sarnn_case(int B, int T, int in, int H, int da, int align, int 
 
     /* forward against the double reference */
     long nh = (long)B * T * H, nw = (long)B * T * T;
-    float *h = check_alloc(sizeof(float) * (size_t)nh), *w = check_alloc(sizeof(float) * (size_t)nw);
-    double *hr = check_alloc(sizeof(double) * (size_t)nh), *wr = check_alloc(sizeof(double) * (size_t)nw);
+    float *h = check_alloc(sizeof(float) * (size_t)nh),
+          *w = check_alloc(sizeof(float) * (size_t)nw);
+    double *hr = check_alloc(sizeof(double) * (size_t)nh),
+           *wr = check_alloc(sizeof(double) * (size_t)nw);
     const float *f = p.f;
     al_status st = al_self_attention_rnn_forward(h, w, f + p.off[SX], f + p.off[SA], f + p.off[SB],
-                                                 f + p.off[SWK], f + p.off[SWQ], f + p.off[SV],
-                                                 B, T, in, H, da, align);
+                                                 f + p.off[SWK], f + p.off[SWQ], f + p.off[SV], B,
+                                                 T, in, H, da, align);
     check_true("sarnn forward status", st == AL_OK);
     for (int s = 0; s < B; s++)
-        sarnn_ref(hr + (long)s * T * H, wr + (long)s * T * T, p.theta + p.off[SX] + (long)s * T * in,
-                  p.theta + p.off[SA], p.theta + p.off[SB], p.theta + p.off[SWK],
-                  p.theta + p.off[SWQ], p.theta + p.off[SV], T, in, H, da, align);
+        sarnn_ref(hr + (long)s * T * H, wr + (long)s * T * T,
+                  p.theta + p.off[SX] + (long)s * T * in, p.theta + p.off[SA], p.theta + p.off[SB],
+                  p.theta + p.off[SWK], p.theta + p.off[SWQ], p.theta + p.off[SV], T, in, H, da,
+                  align);
     char buf[200];
     /* float32 recurrence over T steps: rounding compounds through c_{t−1}; 1e-5 absolute */
     snprintf(buf, sizeof buf, "%s h", what);
@@ -279,24 +299,32 @@ static void test_sarnn_case(int B, int T, int in, int H, int da, int align, int 
     check_true(buf, upper_zero);
 
     if (fd) {
-        double *gh = check_alloc(sizeof(double) * (size_t)nh), *gw = check_alloc(sizeof(double) * (size_t)nw);
-        float *ghf = check_alloc(sizeof(float) * (size_t)nh), *gwf = check_alloc(sizeof(float) * (size_t)nw);
+        double *gh = check_alloc(sizeof(double) * (size_t)nh),
+               *gw = check_alloc(sizeof(double) * (size_t)nw);
+        float *ghf = check_alloc(sizeof(float) * (size_t)nh),
+              *gwf = check_alloc(sizeof(float) * (size_t)nw);
         for (long i = 0; i < nh; i++) gh[i] = ghf[i] = check_randf(-1, 1);
         for (long i = 0; i < nw; i++) gw[i] = gwf[i] = check_randf(-1, 1);
         float *g = p.grad;
-        st = al_self_attention_rnn_backward(g + p.off[SX], g + p.off[SA], g + p.off[SB],
-                                            g + p.off[SWK], g + p.off[SWQ], g + p.off[SV], ghf, gwf,
-                                            f + p.off[SX], f + p.off[SA], f + p.off[SB],
-                                            f + p.off[SWK], f + p.off[SWQ], f + p.off[SV], B, T,
-                                            in, H, da, align);
+        st = al_self_attention_rnn_backward(
+            g + p.off[SX], g + p.off[SA], g + p.off[SB], g + p.off[SWK], g + p.off[SWQ],
+            g + p.off[SV], ghf, gwf, f + p.off[SX], f + p.off[SA], f + p.off[SB], f + p.off[SWK],
+            f + p.off[SWQ], f + p.off[SV], B, T, in, H, da, align);
         check_true("sarnn backward status", st == AL_OK);
         if (align == AL_MEMRNN_DOT) /* v is not a parameter of dot align: its gradient stays 0 */
-            for (long i = 0; i < da; i++) check_true("dot align leaves dv alone", g[p.off[SV] + i] == 0.0f);
+            for (long i = 0; i < da; i++)
+                check_true("dot align leaves dv alone", g[p.off[SV] + i] == 0.0f);
         struct sarnn_ctx ctx = { B, T, in, H, da, align, gh, gw };
         check_fd(what, &p, sarnn_loss, &ctx);
-        free(gh); free(gw); free(ghf); free(gwf);
+        free(gh);
+        free(gw);
+        free(ghf);
+        free(gwf);
     }
-    free(h); free(w); free(hr); free(wr);
+    free(h);
+    free(w);
+    free(hr);
+    free(wr);
     pack_free(&p);
 }
 
@@ -312,17 +340,21 @@ static double lstmn_loss(const struct pack *p, const void *vctx)
 {
     const struct lstmn_ctx *c = vctx;
     long TH = (long)c->T * c->H, TT = (long)c->T * c->T;
-    double *h = check_alloc(sizeof(double) * (size_t)TH), *cc = check_alloc(sizeof(double) * (size_t)TH);
+    double *h = check_alloc(sizeof(double) * (size_t)TH),
+           *cc = check_alloc(sizeof(double) * (size_t)TH);
     double *w = check_alloc(sizeof(double) * (size_t)TT);
     double L = 0;
     const double *t = p->theta;
     for (int s = 0; s < c->B; s++) {
-        lstmn_ref(h, cc, w, t + p->off[LX] + (long)s * c->T * c->in, t + p->off[LWH], t + p->off[LWX],
-                  t + p->off[LWHT], t + p->off[LV], t + p->off[LW], t + p->off[LB], c->T, c->in, c->H);
+        lstmn_ref(h, cc, w, t + p->off[LX] + (long)s * c->T * c->in, t + p->off[LWH],
+                  t + p->off[LWX], t + p->off[LWHT], t + p->off[LV], t + p->off[LW], t + p->off[LB],
+                  c->T, c->in, c->H);
         for (long i = 0; i < TH; i++) L += c->gh[s * TH + i] * h[i] + c->gc[s * TH + i] * cc[i];
         for (long i = 0; i < TT; i++) L += c->gw[s * TT + i] * w[i];
     }
-    free(h); free(cc); free(w);
+    free(h);
+    free(cc);
+    free(w);
     return L;
 }
 
@@ -349,14 +381,16 @@ static void test_lstmn_case(int B, int T, int in, int H, int fd)
     snprintf(what, sizeof what, "lstmn B=%d T=%d in=%d H=%d", B, T, in, H);
 
     long nh = (long)B * T * H, nw = (long)B * T * T;
-    float *h = check_alloc(sizeof(float) * (size_t)nh), *c = check_alloc(sizeof(float) * (size_t)nh);
+    float *h = check_alloc(sizeof(float) * (size_t)nh),
+          *c = check_alloc(sizeof(float) * (size_t)nh);
     float *w = check_alloc(sizeof(float) * (size_t)nw);
-    double *hr = check_alloc(sizeof(double) * (size_t)nh), *cr = check_alloc(sizeof(double) * (size_t)nh);
+    double *hr = check_alloc(sizeof(double) * (size_t)nh),
+           *cr = check_alloc(sizeof(double) * (size_t)nh);
     double *wr = check_alloc(sizeof(double) * (size_t)nw);
     const float *f = p.f;
-    al_status st = al_lstmn_forward(h, c, w, f + p.off[LX], f + p.off[LWH], f + p.off[LWX],
-                                    f + p.off[LWHT], f + p.off[LV], f + p.off[LW], f + p.off[LB],
-                                    B, T, in, H);
+    al_status st =
+        al_lstmn_forward(h, c, w, f + p.off[LX], f + p.off[LWH], f + p.off[LWX], f + p.off[LWHT],
+                         f + p.off[LV], f + p.off[LW], f + p.off[LB], B, T, in, H);
     check_true("lstmn forward status", st == AL_OK);
     const double *t = p.theta;
     for (int s = 0; s < B; s++)
@@ -379,9 +413,11 @@ static void test_lstmn_case(int B, int T, int in, int H, int fd)
     check_true(buf, zero);
 
     if (fd) {
-        double *gh = check_alloc(sizeof(double) * (size_t)nh), *gc = check_alloc(sizeof(double) * (size_t)nh);
+        double *gh = check_alloc(sizeof(double) * (size_t)nh),
+               *gc = check_alloc(sizeof(double) * (size_t)nh);
         double *gw = check_alloc(sizeof(double) * (size_t)nw);
-        float *ghf = check_alloc(sizeof(float) * (size_t)nh), *gcf = check_alloc(sizeof(float) * (size_t)nh);
+        float *ghf = check_alloc(sizeof(float) * (size_t)nh),
+              *gcf = check_alloc(sizeof(float) * (size_t)nh);
         float *gwf = check_alloc(sizeof(float) * (size_t)nw);
         for (long i = 0; i < nh; i++) gh[i] = ghf[i] = check_randf(-1, 1);
         for (long i = 0; i < nh; i++) gc[i] = gcf[i] = check_randf(-1, 1);
@@ -394,17 +430,27 @@ static void test_lstmn_case(int B, int T, int in, int H, int fd)
         check_true("lstmn backward status", st == AL_OK);
         struct lstmn_ctx ctx = { B, T, in, H, gh, gc, gw };
         check_fd(what, &p, lstmn_loss, &ctx);
-        free(gh); free(gc); free(gw); free(ghf); free(gcf); free(gwf);
+        free(gh);
+        free(gc);
+        free(gw);
+        free(ghf);
+        free(gcf);
+        free(gwf);
     }
-    free(h); free(c); free(w); free(hr); free(cr); free(wr);
+    free(h);
+    free(c);
+    free(w);
+    free(hr);
+    free(cr);
+    free(wr);
     pack_free(&p);
 }
 
 /* ------------------------------------------------------------------ the score twins */
 
 typedef void (*score_fwd_fn)(float *, const float *, const float *, const float *, int, int);
-typedef void (*score_bwd_fn)(float *, float *, float *, const float *, const float *,
-                             const float *, const float *, int, int);
+typedef void (*score_bwd_fn)(float *, float *, float *, const float *, const float *, const float *,
+                             const float *, int, int);
 static const struct {
     const char *name;
     score_fwd_fn fwd;
@@ -422,16 +468,20 @@ static void test_score(void)
     check_seed(41);
     for (unsigned di = 0; di < sizeof ds / sizeof ds[0]; di++) {
         int d = ds[di], n = 1 + di % 6;
-        float *P = check_alloc(sizeof(float) * (size_t)n * d), *q = check_alloc(sizeof(float) * (size_t)d);
-        float *v = check_alloc(sizeof(float) * (size_t)d), *de = check_alloc(sizeof(float) * (size_t)n);
+        float *P = check_alloc(sizeof(float) * (size_t)n * d),
+              *q = check_alloc(sizeof(float) * (size_t)d);
+        float *v = check_alloc(sizeof(float) * (size_t)d),
+              *de = check_alloc(sizeof(float) * (size_t)n);
         /* pre-activations from −30 to 30: saturated, tiny and in-between tanh arguments */
         check_fill(P, (long)n * d, -15, 15);
         check_fill(q, d, -15, 15);
         for (int k = 0; k < d; k += 3) q[k] *= 1e-4f; /* and some near 0 */
         check_fill(v, d, -1, 1);
         check_fill(de, n, -1, 1);
-        double *er = check_alloc(sizeof(double) * (size_t)n), *mag = check_alloc(sizeof(double) * (size_t)n);
-        double *dPr = check_alloc(sizeof(double) * (size_t)n * d), *dqr = check_alloc(sizeof(double) * (size_t)d);
+        double *er = check_alloc(sizeof(double) * (size_t)n),
+               *mag = check_alloc(sizeof(double) * (size_t)n);
+        double *dPr = check_alloc(sizeof(double) * (size_t)n * d),
+               *dqr = check_alloc(sizeof(double) * (size_t)d);
         double *dvr = check_alloc(sizeof(double) * (size_t)d);
         for (int i = 0; i < n; i++) {
             double s = 0, m = 0;
@@ -447,11 +497,15 @@ static void test_score(void)
             er[i] = s;
             mag[i] = m;
         }
-        for (int k = 0; k < d; k++) { dqr[k] += 1.0; dvr[k] += 1.0; }
+        for (int k = 0; k < d; k++) {
+            dqr[k] += 1.0;
+            dvr[k] += 1.0;
+        }
         float *outs[2] = { NULL, NULL };
         for (unsigned vi = 0; vi < sizeof score_variants / sizeof score_variants[0]; vi++) {
             float *e = check_alloc(sizeof(float) * (size_t)n);
-            float *dP = check_alloc(sizeof(float) * (size_t)n * d), *dq = check_alloc(sizeof(float) * (size_t)d);
+            float *dP = check_alloc(sizeof(float) * (size_t)n * d),
+                  *dq = check_alloc(sizeof(float) * (size_t)d);
             float *dv = check_alloc(sizeof(float) * (size_t)d);
             for (long i = 0; i < (long)n * d; i++) dP[i] = 1.0f;
             for (int k = 0; k < d; k++) dq[k] = dv[k] = 1.0f;
@@ -459,25 +513,42 @@ static void test_score(void)
             score_variants[vi].bwd(dP, dq, dv, de, P, q, v, n, d);
             char buf[160];
             /* tanh through exp: ~2e-7 absolute per term, so the magnitude is Σ|v_k| (+ Σ|v u|) */
-            snprintf(buf, sizeof buf, "memory_score_forward_%s n=%d d=%d", score_variants[vi].name, n, d);
+            snprintf(buf, sizeof buf, "memory_score_forward_%s n=%d d=%d", score_variants[vi].name,
+                     n, d);
             check_close_mag(buf, e, er, mag, n, ATOL, RTOL);
-            snprintf(buf, sizeof buf, "memory_score_backward_%s dP n=%d d=%d", score_variants[vi].name, n, d);
+            snprintf(buf, sizeof buf, "memory_score_backward_%s dP n=%d d=%d",
+                     score_variants[vi].name, n, d);
             check_close_d(buf, dP, dPr, (long)n * d, ATOL, RTOL);
-            snprintf(buf, sizeof buf, "memory_score_backward_%s dq n=%d d=%d", score_variants[vi].name, n, d);
+            snprintf(buf, sizeof buf, "memory_score_backward_%s dq n=%d d=%d",
+                     score_variants[vi].name, n, d);
             check_close_d(buf, dq, dqr, d, ATOL * n, RTOL);
-            snprintf(buf, sizeof buf, "memory_score_backward_%s dv n=%d d=%d", score_variants[vi].name, n, d);
+            snprintf(buf, sizeof buf, "memory_score_backward_%s dv n=%d d=%d",
+                     score_variants[vi].name, n, d);
             check_close_d(buf, dv, dvr, d, ATOL * n, RTOL);
-            if (vi < 2) outs[vi] = e;
-            else free(e);
-            free(dP); free(dq); free(dv);
+            if (vi < 2)
+                outs[vi] = e;
+            else
+                free(e);
+            free(dP);
+            free(dq);
+            free(dv);
         }
         if (outs[1]) {
             char buf[160];
             snprintf(buf, sizeof buf, "memory_score_forward simd128 vs scalar n=%d d=%d", n, d);
             check_close_f(buf, outs[1], outs[0], n, ATOL, RTOL);
         }
-        free(outs[0]); free(outs[1]);
-        free(P); free(q); free(v); free(de); free(er); free(mag); free(dPr); free(dqr); free(dvr);
+        free(outs[0]);
+        free(outs[1]);
+        free(P);
+        free(q);
+        free(v);
+        free(de);
+        free(er);
+        free(mag);
+        free(dPr);
+        free(dqr);
+        free(dvr);
     }
 }
 
@@ -489,27 +560,71 @@ static void test_api_errors(void)
     float *f = buf;
     int live = al_alloc_live();
     /* self-attention RNN: T=2, in=2, H=2, da=2 */
-    check_true("sarnn ok", al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48, f + 56, 1, 2, 2, 2, 2, AL_MEMRNN_ADDITIVE) == AL_OK);
-    check_true("sarnn dot needs no v", al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48, NULL, 1, 2, 2, 2, 2, AL_MEMRNN_DOT) == AL_OK);
-    check_true("sarnn NULL h", al_self_attention_rnn_forward(NULL, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48, f + 56, 1, 2, 2, 2, 2, 0) == AL_ERR_ARGUMENT);
-    check_true("sarnn NULL A", al_self_attention_rnn_forward(f, f + 8, f + 16, NULL, f + 32, f + 40, f + 48, f + 56, 1, 2, 2, 2, 2, 0) == AL_ERR_ARGUMENT);
-    check_true("sarnn additive NULL v", al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48, NULL, 1, 2, 2, 2, 2, 0) == AL_ERR_ARGUMENT);
-    check_true("sarnn unknown align", al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48, f + 56, 1, 2, 2, 2, 2, 7) == AL_ERR_ARGUMENT);
-    check_true("sarnn T=0", al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48, f + 56, 1, 0, 2, 2, 2, 0) == AL_ERR_SHAPE);
-    check_true("sarnn da=-1", al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48, f + 56, 1, 2, 2, 2, -1, 0) == AL_ERR_SHAPE);
-    check_true("sarnn overflow", al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48, f + 56, 1, 100000, 2, 2, 2, 0) == AL_ERR_OVERFLOW);
-    check_true("sarnn backward NULL dA", al_self_attention_rnn_backward(f, NULL, f, f, f, f, NULL, NULL, f + 16, f + 24, f + 32, f + 40, f + 48, f + 56, 1, 2, 2, 2, 2, 0) == AL_ERR_ARGUMENT);
-    check_true("sarnn backward unknown align", al_self_attention_rnn_backward(f + 64, f + 72, f + 80, f + 88, f + 96, f + 104, NULL, NULL, f + 16, f + 24, f + 32, f + 40, f + 48, f + 56, 1, 2, 2, 2, 2, -1) == AL_ERR_ARGUMENT);
-    check_true("sarnn backward overflow", al_self_attention_rnn_backward(f + 64, f + 72, f + 80, f + 88, f + 96, f + 104, NULL, NULL, f + 16, f + 24, f + 32, f + 40, f + 48, f + 56, 40000, 40000, 2, 2, 2, 0) == AL_ERR_OVERFLOW);
-    check_true("sarnn backward, no upstream, ok", al_self_attention_rnn_backward(f + 64, f + 72, f + 80, f + 88, f + 96, f + 104, NULL, NULL, f + 16, f + 24, f + 32, f + 40, f + 48, f + 56, 1, 2, 2, 2, 2, 0) == AL_OK);
+    check_true("sarnn ok",
+               al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48,
+                                             f + 56, 1, 2, 2, 2, 2, AL_MEMRNN_ADDITIVE) == AL_OK);
+    check_true("sarnn dot needs no v",
+               al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48, NULL,
+                                             1, 2, 2, 2, 2, AL_MEMRNN_DOT) == AL_OK);
+    check_true("sarnn NULL h",
+               al_self_attention_rnn_forward(NULL, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48,
+                                             f + 56, 1, 2, 2, 2, 2, 0) == AL_ERR_ARGUMENT);
+    check_true("sarnn NULL A",
+               al_self_attention_rnn_forward(f, f + 8, f + 16, NULL, f + 32, f + 40, f + 48, f + 56,
+                                             1, 2, 2, 2, 2, 0) == AL_ERR_ARGUMENT);
+    check_true("sarnn additive NULL v",
+               al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48, NULL,
+                                             1, 2, 2, 2, 2, 0) == AL_ERR_ARGUMENT);
+    check_true("sarnn unknown align",
+               al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48,
+                                             f + 56, 1, 2, 2, 2, 2, 7) == AL_ERR_ARGUMENT);
+    check_true("sarnn T=0",
+               al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48,
+                                             f + 56, 1, 0, 2, 2, 2, 0) == AL_ERR_SHAPE);
+    check_true("sarnn da=-1",
+               al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48,
+                                             f + 56, 1, 2, 2, 2, -1, 0) == AL_ERR_SHAPE);
+    check_true("sarnn overflow",
+               al_self_attention_rnn_forward(f, f + 8, f + 16, f + 24, f + 32, f + 40, f + 48,
+                                             f + 56, 1, 100000, 2, 2, 2, 0) == AL_ERR_OVERFLOW);
+    check_true("sarnn backward NULL dA",
+               al_self_attention_rnn_backward(f, NULL, f, f, f, f, NULL, NULL, f + 16, f + 24,
+                                              f + 32, f + 40, f + 48, f + 56, 1, 2, 2, 2, 2,
+                                              0) == AL_ERR_ARGUMENT);
+    check_true("sarnn backward unknown align",
+               al_self_attention_rnn_backward(f + 64, f + 72, f + 80, f + 88, f + 96, f + 104, NULL,
+                                              NULL, f + 16, f + 24, f + 32, f + 40, f + 48, f + 56,
+                                              1, 2, 2, 2, 2, -1) == AL_ERR_ARGUMENT);
+    check_true("sarnn backward overflow",
+               al_self_attention_rnn_backward(f + 64, f + 72, f + 80, f + 88, f + 96, f + 104, NULL,
+                                              NULL, f + 16, f + 24, f + 32, f + 40, f + 48, f + 56,
+                                              40000, 40000, 2, 2, 2, 0) == AL_ERR_OVERFLOW);
+    check_true("sarnn backward, no upstream, ok",
+               al_self_attention_rnn_backward(f + 64, f + 72, f + 80, f + 88, f + 96, f + 104, NULL,
+                                              NULL, f + 16, f + 24, f + 32, f + 40, f + 48, f + 56,
+                                              1, 2, 2, 2, 2, 0) == AL_OK);
     /* LSTMN: T=2, in=1, H=1 */
-    check_true("lstmn ok", al_lstmn_forward(f, f + 4, f + 8, f + 16, f + 20, f + 24, f + 28, f + 32, f + 36, f + 44, 1, 2, 1, 1) == AL_OK);
-    check_true("lstmn NULL W_ht", al_lstmn_forward(f, f + 4, f + 8, f + 16, f + 20, f + 24, NULL, f + 32, f + 36, f + 44, 1, 2, 1, 1) == AL_ERR_ARGUMENT);
-    check_true("lstmn NULL c", al_lstmn_forward(f, NULL, f + 8, f + 16, f + 20, f + 24, f + 28, f + 32, f + 36, f + 44, 1, 2, 1, 1) == AL_ERR_ARGUMENT);
-    check_true("lstmn H=0", al_lstmn_forward(f, f + 4, f + 8, f + 16, f + 20, f + 24, f + 28, f + 32, f + 36, f + 44, 1, 2, 1, 0) == AL_ERR_SHAPE);
-    check_true("lstmn overflow", al_lstmn_forward(f, f + 4, f + 8, f + 16, f + 20, f + 24, f + 28, f + 32, f + 36, f + 44, 1, 2, 1, 30000) == AL_ERR_OVERFLOW);
-    check_true("lstmn backward NULL db", al_lstmn_backward(f + 64, f + 72, f + 80, f + 88, f + 96, f + 104, NULL, NULL, NULL, NULL, f + 16, f + 20, f + 24, f + 28, f + 32, f + 36, f + 44, 1, 2, 1, 1) == AL_ERR_ARGUMENT);
-    check_true("lstmn backward, no upstream, ok", al_lstmn_backward(f + 64, f + 72, f + 80, f + 88, f + 96, f + 104, f + 120, NULL, NULL, NULL, f + 16, f + 20, f + 24, f + 28, f + 32, f + 36, f + 44, 1, 2, 1, 1) == AL_OK);
+    check_true("lstmn ok", al_lstmn_forward(f, f + 4, f + 8, f + 16, f + 20, f + 24, f + 28, f + 32,
+                                            f + 36, f + 44, 1, 2, 1, 1) == AL_OK);
+    check_true("lstmn NULL W_ht",
+               al_lstmn_forward(f, f + 4, f + 8, f + 16, f + 20, f + 24, NULL, f + 32, f + 36,
+                                f + 44, 1, 2, 1, 1) == AL_ERR_ARGUMENT);
+    check_true("lstmn NULL c",
+               al_lstmn_forward(f, NULL, f + 8, f + 16, f + 20, f + 24, f + 28, f + 32, f + 36,
+                                f + 44, 1, 2, 1, 1) == AL_ERR_ARGUMENT);
+    check_true("lstmn H=0", al_lstmn_forward(f, f + 4, f + 8, f + 16, f + 20, f + 24, f + 28,
+                                             f + 32, f + 36, f + 44, 1, 2, 1, 0) == AL_ERR_SHAPE);
+    check_true("lstmn overflow",
+               al_lstmn_forward(f, f + 4, f + 8, f + 16, f + 20, f + 24, f + 28, f + 32, f + 36,
+                                f + 44, 1, 2, 1, 30000) == AL_ERR_OVERFLOW);
+    check_true("lstmn backward NULL db",
+               al_lstmn_backward(f + 64, f + 72, f + 80, f + 88, f + 96, f + 104, NULL, NULL, NULL,
+                                 NULL, f + 16, f + 20, f + 24, f + 28, f + 32, f + 36, f + 44, 1, 2,
+                                 1, 1) == AL_ERR_ARGUMENT);
+    check_true("lstmn backward, no upstream, ok",
+               al_lstmn_backward(f + 64, f + 72, f + 80, f + 88, f + 96, f + 104, f + 120, NULL,
+                                 NULL, NULL, f + 16, f + 20, f + 24, f + 28, f + 32, f + 36, f + 44,
+                                 1, 2, 1, 1) == AL_OK);
     check_true("memory-RNN calls free every block they allocate", al_alloc_live() == live);
 }
 
@@ -518,18 +633,18 @@ int main(void)
     test_score();
     check_seed(1);
     for (int align = 0; align < 2; align++) {
-        test_sarnn_case(1, 4, 2, 3, 2, align, 1);  /* the tiny FD shape of the brief */
-        test_sarnn_case(2, 4, 2, 3, 2, align, 1);  /* batch */
-        test_sarnn_case(1, 1, 2, 3, 2, align, 1);  /* T = 1: attends to itself only */
-        test_sarnn_case(1, 5, 3, 5, 4, align, 1);  /* odd sizes, da on the vector width */
-        test_sarnn_case(2, 9, 5, 6, 7, align, 0);  /* forward at SIMD-tail sizes */
+        test_sarnn_case(1, 4, 2, 3, 2, align, 1); /* the tiny FD shape of the brief */
+        test_sarnn_case(2, 4, 2, 3, 2, align, 1); /* batch */
+        test_sarnn_case(1, 1, 2, 3, 2, align, 1); /* T = 1: attends to itself only */
+        test_sarnn_case(1, 5, 3, 5, 4, align, 1); /* odd sizes, da on the vector width */
+        test_sarnn_case(2, 9, 5, 6, 7, align, 0); /* forward at SIMD-tail sizes */
         test_sarnn_case(1, 24, 8, 16, 12, align, 0);
     }
     check_seed(2);
     test_lstmn_case(1, 4, 2, 3, 1);
     test_lstmn_case(2, 4, 2, 3, 1);
     test_lstmn_case(1, 1, 2, 3, 1);
-    test_lstmn_case(1, 5, 3, 5, 1);   /* H = 5: the score's vector loop and a tail */
+    test_lstmn_case(1, 5, 3, 5, 1); /* H = 5: the score's vector loop and a tail */
     test_lstmn_case(2, 9, 5, 6, 0);
     test_lstmn_case(1, 24, 8, 16, 0);
     test_api_errors();

@@ -38,7 +38,8 @@ static void test_fixture(al_safetensors *ref, const char *cas, int lm)
     snprintf(label, sizeof label, "%s sizes", cas);
     check_true(label, strcmp(al_model_architecture(m), "memory-rnn") == 0 && nw == n * n &&
                           nd == (lm ? n * C : C) && al_model_bos(m) == -1);
-    float *out = check_alloc(sizeof(float) * (size_t)nd), *w = check_alloc(sizeof(float) * (size_t)nw);
+    float *out = check_alloc(sizeof(float) * (size_t)nd),
+          *w = check_alloc(sizeof(float) * (size_t)nw);
     float *logp = check_alloc(sizeof(float) * (size_t)n);
     al_status st = lm ? al_model_lm_forward(m, ids, n, logp, out, w)
                       : al_model_memory_classify(m, ids, n, out, w);
@@ -60,11 +61,12 @@ static void test_fixture(al_safetensors *ref, const char *cas, int lm)
     int32_t out_ids[2];
     int steps;
     snprintf(label, sizeof label, "%s other entry points refuse it", cas);
-    check_true(label, (lm ? al_model_memory_classify(m, ids, n, out, w)
-                          : al_model_lm_forward(m, ids, n, logp, NULL, NULL)) == AL_ERR_UNSUPPORTED &&
-                          al_model_generate(m, ids, n, 2, 1, out_ids, logp, w, NULL, &steps) ==
-                              AL_ERR_UNSUPPORTED &&
-                          al_model_classify(m, ids, n, out, w, NULL, NULL) == AL_ERR_UNSUPPORTED);
+    check_true(label,
+               (lm ? al_model_memory_classify(m, ids, n, out, w)
+                   : al_model_lm_forward(m, ids, n, logp, NULL, NULL)) == AL_ERR_UNSUPPORTED &&
+                   al_model_generate(m, ids, n, 2, 1, out_ids, logp, w, NULL, &steps) ==
+                       AL_ERR_UNSUPPORTED &&
+                   al_model_classify(m, ids, n, out, w, NULL, NULL) == AL_ERR_UNSUPPORTED);
 
     /* the batch gradient against autograd */
     int nb, nsl, nlab, nloss;
@@ -79,7 +81,8 @@ static void test_fixture(al_safetensors *ref, const char *cas, int lm)
     al_trainer *tr = NULL;
     float loss = 0.0f;
     st = al_trainer_create(m, AL_OPTIM_ADAM, 1e-3f, 0.0f, 0.0f, 0.0f, &tr);
-    if (st == AL_OK) st = al_trainer_gradient(tr, src, src_len, SM, tgt, tgt_len, lm ? 0 : 1, 2, &loss);
+    if (st == AL_OK)
+        st = al_trainer_gradient(tr, src, src_len, SM, tgt, tgt_len, lm ? 0 : 1, 2, &loss);
     snprintf(label, sizeof label, "%s trainer gradient", cas);
     if (check_true(label, st == AL_OK)) {
         snprintf(label, sizeof label, "%s batch loss", cas);
@@ -88,15 +91,24 @@ static void test_fixture(al_safetensors *ref, const char *cas, int lm)
             check_true("gradients export", 0);
     }
     al_trainer_free(tr);
-    free(srcf); free(slf); free(labf); free(lossf);
-    free(idf); free(ww); free(want); free(ids); free(out); free(w); free(logp);
+    free(srcf);
+    free(slf);
+    free(labf);
+    free(lossf);
+    free(idf);
+    free(ww);
+    free(want);
+    free(ids);
+    free(out);
+    free(w);
+    free(logp);
     al_model_free(m);
 }
 
 static void test_fixtures(void)
 {
     static const char *const CASES[] = { "lm_lstmn", "lm_sarnn_additive", "lm_sarnn_dot",
-                                         "lm_lstm", "clf_lstmn", "clf_sarnn_mean" };
+                                         "lm_lstm",  "clf_lstmn",         "clf_sarnn_mean" };
     fixture_file f;
     if (!fixture_open(&f, "tests/fixtures/memory_rnn_model_reference.safetensors",
                       "reference opens", "fixture cases"))
@@ -121,12 +133,20 @@ typedef struct {
 
 static const variant VARIANTS[] = {
     { "lm lstmn", "\"cell\":\"lstmn\",\"head\":\"lm\"", 1 },
-    { "lm self-attention-rnn additive", "\"cell\":\"self-attention-rnn\",\"attentionSize\":3,\"head\":\"lm\"", 1 },
-    { "lm self-attention-rnn dot", "\"cell\":\"self-attention-rnn\",\"align\":\"dot\",\"attentionSize\":2,\"head\":\"lm\"", 1 },
+    { "lm self-attention-rnn additive",
+      "\"cell\":\"self-attention-rnn\",\"attentionSize\":3,\"head\":\"lm\"", 1 },
+    { "lm self-attention-rnn dot",
+      "\"cell\":\"self-attention-rnn\",\"align\":\"dot\",\"attentionSize\":2,\"head\":\"lm\"", 1 },
     { "lm lstm", "\"cell\":\"lstm\",\"head\":\"lm\"", 1 },
-    { "classifier lstmn last", "\"cell\":\"lstmn\",\"head\":\"classifier\",\"labels\":[\"x\",\"y\",\"z\"]", 0 },
-    { "classifier self-attention-rnn dot mean", "\"cell\":\"self-attention-rnn\",\"align\":\"dot\",\"attentionSize\":3,\"head\":\"classifier\",\"pool\":\"mean\",\"labels\":[\"x\",\"y\"]", 0 },
-    { "classifier lstm mean", "\"cell\":\"lstm\",\"head\":\"classifier\",\"pool\":\"mean\",\"labels\":[\"x\",\"y\",\"z\"]", 0 },
+    { "classifier lstmn last",
+      "\"cell\":\"lstmn\",\"head\":\"classifier\",\"labels\":[\"x\",\"y\",\"z\"]", 0 },
+    { "classifier self-attention-rnn dot mean",
+      "\"cell\":\"self-attention-rnn\",\"align\":\"dot\",\"attentionSize\":3,\"head\":"
+      "\"classifier\",\"pool\":\"mean\",\"labels\":[\"x\",\"y\"]",
+      0 },
+    { "classifier lstm mean",
+      "\"cell\":\"lstm\",\"head\":\"classifier\",\"pool\":\"mean\",\"labels\":[\"x\",\"y\",\"z\"]",
+      0 },
 };
 
 /* a batch of 2: lengths 5 and 2 (S_max 5); labels 2 and 1 */
@@ -137,8 +157,10 @@ static const int32_t TGT_LEN[2] = { 1, 1 };
 
 static al_model *make(const variant *v, uint32_t seed, char *err)
 {
-    return fixture_create(seed, err, "{\"architecture\":\"memory-rnn\",\"embeddingSize\":3,"
-                          "\"hiddenSize\":4,%s,%s}", v->opts, VOCAB);
+    return fixture_create(seed, err,
+                          "{\"architecture\":\"memory-rnn\",\"embeddingSize\":3,"
+                          "\"hiddenSize\":4,%s,%s}",
+                          v->opts, VOCAB);
 }
 
 /* the batch loss through the inference path, in double: (Σ −log p) / terms */
@@ -213,13 +235,16 @@ static void train_and_seed(const variant *v)
     al_model_save(c, &bc, &lc);
     snprintf(what, sizeof what, "%s: same seed same bytes, other seed other bytes", v->name);
     check_true(what, la == lb && memcmp(ba, bb, la) == 0 && la == lc && memcmp(ba, bc, la) != 0);
-    al_free(ba); al_free(bb); al_free(bc);
+    al_free(ba);
+    al_free(bb);
+    al_free(bc);
     al_trainer *tr;
     al_trainer_create(a, AL_OPTIM_ADAM, 2e-2f, 0, 0, 1.0f, &tr);
     float first = NAN, last = NAN;
     for (int s = 0; s < 40; s++) {
         float loss = NAN;
-        al_trainer_step(tr, SRC, SRC_LEN, 5, LABELS, v->lm ? zeros : TGT_LEN, v->lm ? 0 : 1, 2, &loss);
+        al_trainer_step(tr, SRC, SRC_LEN, 5, LABELS, v->lm ? zeros : TGT_LEN, v->lm ? 0 : 1, 2,
+                        &loss);
         if (s == 0) first = loss;
         last = loss;
     }
@@ -227,39 +252,52 @@ static void train_and_seed(const variant *v)
     snprintf(what, sizeof what, "%s: training lowers the loss", v->name);
     check_true(what, last < 0.5f * first);
     al_trainer_free(tr);
-    al_model_free(a); al_model_free(b); al_model_free(c);
+    al_model_free(a);
+    al_model_free(b);
+    al_model_free(c);
 }
 
 /* ------------------------------------------------------------------ config errors, checks */
 
 static void config_errors(void)
 {
-    static const struct { const char *cfg; al_status st; const char *msg; } BAD[] = {
+    static const struct {
+        const char *cfg;
+        al_status st;
+        const char *msg;
+    } BAD[] = {
         { "\"cell\":\"gru\",\"head\":\"lm\"", AL_ERR_ARGUMENT,
           "config \"cell\": unknown value \"gru\" (known: lstmn, self-attention-rnn, lstm)" },
-        { "\"cell\":\"self-attention-rnn\",\"head\":\"lm\"", AL_ERR_FORMAT, "missing key \"attentionSize\"" },
-        { "\"cell\":\"self-attention-rnn\",\"attentionSize\":2,\"align\":\"general\",\"head\":\"lm\"",
+        { "\"cell\":\"self-attention-rnn\",\"head\":\"lm\"", AL_ERR_FORMAT,
+          "missing key \"attentionSize\"" },
+        { "\"cell\":\"self-attention-rnn\",\"attentionSize\":2,\"align\":\"general\",\"head\":"
+          "\"lm\"",
           AL_ERR_ARGUMENT, "\"align\": unknown value \"general\"" },
-        { "\"cell\":\"lstmn\",\"head\":\"decoder\"", AL_ERR_ARGUMENT, "\"head\": unknown value \"decoder\"" },
+        { "\"cell\":\"lstmn\",\"head\":\"decoder\"", AL_ERR_ARGUMENT,
+          "\"head\": unknown value \"decoder\"" },
         { "\"cell\":\"lstmn\"", AL_ERR_FORMAT, "missing key \"head\"" },
         { "\"cell\":\"lstmn\",\"head\":\"classifier\"", AL_ERR_FORMAT, "missing key \"labels\"" },
-        { "\"cell\":\"lstmn\",\"head\":\"classifier\",\"pool\":\"max\",\"labels\":[\"x\"]", AL_ERR_ARGUMENT,
-          "\"pool\": unknown value \"max\" (known: last, mean)" },
+        { "\"cell\":\"lstmn\",\"head\":\"classifier\",\"pool\":\"max\",\"labels\":[\"x\"]",
+          AL_ERR_ARGUMENT, "\"pool\": unknown value \"max\" (known: last, mean)" },
         { "\"cell\":\"lstmn\",\"head\":\"lm\",\"hops\":2", AL_ERR_FORMAT, "unknown key \"hops\"" },
     };
     char cfg[1024], err[AL_MODEL_ERR_CAP];
     for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
-        snprintf(cfg, sizeof cfg, "{\"architecture\":\"memory-rnn\",\"embeddingSize\":3,"
-                 "\"hiddenSize\":4,%s,%s}", BAD[k].cfg, VOCAB);
+        snprintf(cfg, sizeof cfg,
+                 "{\"architecture\":\"memory-rnn\",\"embeddingSize\":3,"
+                 "\"hiddenSize\":4,%s,%s}",
+                 BAD[k].cfg, VOCAB);
         al_model *m = NULL;
         al_status st = al_model_create(cfg, strlen(cfg), 1, &m, err, sizeof err);
         char what[300];
-        snprintf(what, sizeof what, "config error %s: %s (got \"%s\")", BAD[k].cfg, BAD[k].msg, err);
+        snprintf(what, sizeof what, "config error %s: %s (got \"%s\")", BAD[k].cfg, BAD[k].msg,
+                 err);
         check_true(what, st == BAD[k].st && !m && strstr(err, BAD[k].msg) != NULL);
     }
     /* the tokenizer: bos / eos must be in the vocabulary; sizes in range */
     static const char *const TOK[][2] = {
-        { "\"tokenizer\":{\"type\":\"word\",\"vocab\":[\"<unk>\",\"a\"],\"unk\":\"<unk>\",\"bos\":\"<s>\"}",
+        { "\"tokenizer\":{\"type\":\"word\",\"vocab\":[\"<unk>\",\"a\"],\"unk\":\"<unk>\",\"bos\":"
+          "\"<s>\"}",
           "config \"tokenizer.bos\": \"<s>\" is not in tokenizer.vocab" },
         { "\"tokenizer\":{\"type\":\"char\",\"vocab\":[\"<unk>\",\"a\"],\"unk\":\"<unk>\"}",
           "\"tokenizer.type\": unknown value \"char\" (known: word)" },
@@ -267,19 +305,24 @@ static void config_errors(void)
           "config \"tokenizer.unk\": \"<unk>\" is not in tokenizer.vocab" },
     };
     for (size_t k = 0; k < sizeof TOK / sizeof TOK[0]; k++) {
-        snprintf(cfg, sizeof cfg, "{\"architecture\":\"memory-rnn\",\"embeddingSize\":3,"
-                 "\"hiddenSize\":4,\"cell\":\"lstm\",\"head\":\"lm\",%s}", TOK[k][0]);
+        snprintf(cfg, sizeof cfg,
+                 "{\"architecture\":\"memory-rnn\",\"embeddingSize\":3,"
+                 "\"hiddenSize\":4,\"cell\":\"lstm\",\"head\":\"lm\",%s}",
+                 TOK[k][0]);
         al_model *m = NULL;
         al_model_create(cfg, strlen(cfg), 1, &m, err, sizeof err);
         char what[300];
         snprintf(what, sizeof what, "tokenizer error: %s (got \"%s\")", TOK[k][1], err);
         check_true(what, !m && strstr(err, TOK[k][1]) != NULL);
     }
-    snprintf(cfg, sizeof cfg, "{\"architecture\":\"memory-rnn\",\"embeddingSize\":3,"
-             "\"hiddenSize\":0,\"cell\":\"lstm\",\"head\":\"lm\",%s}", VOCAB);
+    snprintf(cfg, sizeof cfg,
+             "{\"architecture\":\"memory-rnn\",\"embeddingSize\":3,"
+             "\"hiddenSize\":0,\"cell\":\"lstm\",\"head\":\"lm\",%s}",
+             VOCAB);
     al_model *m = NULL;
-    check_true("hiddenSize 0", al_model_create(cfg, strlen(cfg), 1, &m, err, sizeof err) ==
-                                   AL_ERR_ARGUMENT && strstr(err, "\"hiddenSize\": 0 is out of range"));
+    check_true("hiddenSize 0",
+               al_model_create(cfg, strlen(cfg), 1, &m, err, sizeof err) == AL_ERR_ARGUMENT &&
+                   strstr(err, "\"hiddenSize\": 0 is out of range"));
 
     /* the entry points' checks on a good LM */
     m = make(&VARIANTS[0], 1, err);
@@ -288,14 +331,14 @@ static void config_errors(void)
     float lp[3], dist[3 * 7], w[9], probs[7];
     check_true("lm argument checks",
                al_model_lm_forward(m, ids, 0, lp, NULL, NULL) == AL_ERR_SHAPE &&
-               al_model_lm_forward(m, ids, 4097, lp, NULL, NULL) == AL_ERR_SHAPE &&
-               al_model_lm_forward(m, NULL, 3, lp, NULL, NULL) == AL_ERR_ARGUMENT &&
-               al_model_lm_forward(NULL, ids, 3, lp, NULL, NULL) == AL_ERR_ARGUMENT &&
-               al_model_lm_forward(m, bad, 2, lp, NULL, NULL) == AL_ERR_RANGE &&
-               al_model_memory_classify(m, ids, 3, probs, w) == AL_ERR_UNSUPPORTED &&
-               al_model_src_vocab(m) == 7 && al_model_tgt_vocab(m) == 7 &&
-               al_model_eos(m) == -1 && al_model_max_length(m) == -1 &&
-               al_model_has_positions(m) == 0);
+                   al_model_lm_forward(m, ids, 4097, lp, NULL, NULL) == AL_ERR_SHAPE &&
+                   al_model_lm_forward(m, NULL, 3, lp, NULL, NULL) == AL_ERR_ARGUMENT &&
+                   al_model_lm_forward(NULL, ids, 3, lp, NULL, NULL) == AL_ERR_ARGUMENT &&
+                   al_model_lm_forward(m, bad, 2, lp, NULL, NULL) == AL_ERR_RANGE &&
+                   al_model_memory_classify(m, ids, 3, probs, w) == AL_ERR_UNSUPPORTED &&
+                   al_model_src_vocab(m) == 7 && al_model_tgt_vocab(m) == 7 &&
+                   al_model_eos(m) == -1 && al_model_max_length(m) == -1 &&
+                   al_model_has_positions(m) == 0);
     /* one token: a distribution and no log-prob; every row of dist sums to 1, row 0 of the
      * LSTMN's weights is zeros */
     check_true("lm n = 1", al_model_lm_forward(m, ids, 1, NULL, dist, w) == AL_OK && w[0] == 0.0f);
@@ -315,21 +358,26 @@ static void config_errors(void)
     float loss;
     check_true("lm examples",
                al_trainer_gradient(tr, one, len1, 1, y, len0, 0, 1, &loss) == AL_ERR_SHAPE &&
-               al_trainer_gradient(tr, ids, (int32_t[]){ 3 }, 3, y, len1, 1, 1, &loss) == AL_ERR_SHAPE &&
-               al_trainer_gradient(tr, bad, (int32_t[]){ 2 }, 2, y, len0, 0, 1, &loss) == AL_ERR_RANGE &&
-               al_trainer_gradient(tr, ids, (int32_t[]){ 3 }, 3, y, len0, 0, 1, &loss) == AL_OK);
+                   al_trainer_gradient(tr, ids, (int32_t[]){ 3 }, 3, y, len1, 1, 1, &loss) ==
+                       AL_ERR_SHAPE &&
+                   al_trainer_gradient(tr, bad, (int32_t[]){ 2 }, 2, y, len0, 0, 1, &loss) ==
+                       AL_ERR_RANGE &&
+                   al_trainer_gradient(tr, ids, (int32_t[]){ 3 }, 3, y, len0, 0, 1, &loss) ==
+                       AL_OK);
     al_trainer_free(tr);
     al_model_free(m);
     m = make(&VARIANTS[4], 1, err);
     al_trainer_create(m, AL_OPTIM_SGD, 0.1f, 0, 0, 0, &tr);
     int32_t y3[1] = { 3 };
-    check_true("classifier examples",
-               al_trainer_gradient(tr, ids, (int32_t[]){ 3 }, 3, y3, len1, 1, 1, &loss) == AL_ERR_RANGE &&
-               al_trainer_gradient(tr, ids, (int32_t[]){ 3 }, 3, y, len0, 1, 1, &loss) == AL_ERR_SHAPE &&
-               al_trainer_gradient(tr, ids, (int32_t[]){ 3 }, 3, y, len1, 1, 1, &loss) == AL_OK &&
-               al_model_memory_classify(m, ids, 3, probs, NULL) == AL_OK &&
-               al_model_lm_forward(m, ids, 3, lp, NULL, NULL) == AL_ERR_UNSUPPORTED &&
-               al_model_tgt_vocab(m) == 3 && fabs(probs[0] + probs[1] + probs[2] - 1.0) < 1e-6);
+    check_true(
+        "classifier examples",
+        al_trainer_gradient(tr, ids, (int32_t[]){ 3 }, 3, y3, len1, 1, 1, &loss) == AL_ERR_RANGE &&
+            al_trainer_gradient(tr, ids, (int32_t[]){ 3 }, 3, y, len0, 1, 1, &loss) ==
+                AL_ERR_SHAPE &&
+            al_trainer_gradient(tr, ids, (int32_t[]){ 3 }, 3, y, len1, 1, 1, &loss) == AL_OK &&
+            al_model_memory_classify(m, ids, 3, probs, NULL) == AL_OK &&
+            al_model_lm_forward(m, ids, 3, lp, NULL, NULL) == AL_ERR_UNSUPPORTED &&
+            al_model_tgt_vocab(m) == 3 && fabs(probs[0] + probs[1] + probs[2] - 1.0) < 1e-6);
     al_trainer_free(tr);
     al_model_free(m);
 }

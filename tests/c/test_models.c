@@ -50,8 +50,11 @@ static file_t make_file(const char *config, const tspec *ts, int nt)
         append(h, cap, &n, "\"__metadata__\":{\"config\":\"");
         for (const char *p = config; *p; p++) {
             char e[3] = { 0 };
-            if (*p == '"' || *p == '\\') { e[0] = '\\'; e[1] = *p; }
-            else e[0] = *p;
+            if (*p == '"' || *p == '\\') {
+                e[0] = '\\';
+                e[1] = *p;
+            } else
+                e[0] = *p;
             append(h, cap, &n, e);
         }
         append(h, cap, &n, "\"}");
@@ -60,10 +63,13 @@ static file_t make_file(const char *config, const tspec *ts, int nt)
     for (int i = 0; i < nt; i++) {
         long numel = (long)ts[i].d0 * (ts[i].rank == 2 ? ts[i].d1 : 1);
         if (ts[i].rank == 2) {
-            snprintf(tmp, sizeof tmp, "%s\"%s\":{\"dtype\":\"F32\",\"shape\":[%d,%d],\"data_offsets\":[%ld,%ld]}",
-                     (config || i) ? "," : "", ts[i].name, ts[i].d0, ts[i].d1, off, off + numel * 4);
+            snprintf(tmp, sizeof tmp,
+                     "%s\"%s\":{\"dtype\":\"F32\",\"shape\":[%d,%d],\"data_offsets\":[%ld,%ld]}",
+                     (config || i) ? "," : "", ts[i].name, ts[i].d0, ts[i].d1, off,
+                     off + numel * 4);
         } else {
-            snprintf(tmp, sizeof tmp, "%s\"%s\":{\"dtype\":\"F32\",\"shape\":[%d],\"data_offsets\":[%ld,%ld]}",
+            snprintf(tmp, sizeof tmp,
+                     "%s\"%s\":{\"dtype\":\"F32\",\"shape\":[%d],\"data_offsets\":[%ld,%ld]}",
                      (config || i) ? "," : "", ts[i].name, ts[i].d0, off, off + numel * 4);
         }
         append(h, cap, &n, tmp);
@@ -93,13 +99,22 @@ static const char *CONFIG =
     ",\"bos\":\"<s>\",\"eos\":\"</s>\",\"unk\":\"<unk>\",\"pad\":\"<pad>\"}}";
 
 static const tspec TENSORS[] = {
-    { "src_embedding.weight", 2, 7, 3 }, { "tgt_embedding.weight", 2, 7, 3 },
-    { "encoder.weight_ih_l0", 2, 16, 3 }, { "encoder.weight_hh_l0", 2, 16, 4 },
-    { "encoder.bias_ih_l0", 1, 16, 0 }, { "encoder.bias_hh_l0", 1, 16, 0 },
-    { "decoder.weight_ih", 2, 16, 7 }, { "decoder.weight_hh", 2, 16, 4 },
-    { "decoder.bias_ih", 1, 16, 0 }, { "decoder.bias_hh", 1, 16, 0 },
-    { "attention.W_q", 2, 2, 4 }, { "attention.W_k", 2, 2, 4 }, { "attention.bias", 1, 2, 0 },
-    { "attention.v", 1, 2, 0 }, { "out.weight", 2, 7, 8 }, { "out.bias", 1, 7, 0 },
+    { "src_embedding.weight", 2, 7, 3 },
+    { "tgt_embedding.weight", 2, 7, 3 },
+    { "encoder.weight_ih_l0", 2, 16, 3 },
+    { "encoder.weight_hh_l0", 2, 16, 4 },
+    { "encoder.bias_ih_l0", 1, 16, 0 },
+    { "encoder.bias_hh_l0", 1, 16, 0 },
+    { "decoder.weight_ih", 2, 16, 7 },
+    { "decoder.weight_hh", 2, 16, 4 },
+    { "decoder.bias_ih", 1, 16, 0 },
+    { "decoder.bias_hh", 1, 16, 0 },
+    { "attention.W_q", 2, 2, 4 },
+    { "attention.W_k", 2, 2, 4 },
+    { "attention.bias", 1, 2, 0 },
+    { "attention.v", 1, 2, 0 },
+    { "out.weight", 2, 7, 8 },
+    { "out.bias", 1, 7, 0 },
 };
 #define NT ((int)(sizeof TENSORS / sizeof TENSORS[0]))
 
@@ -107,7 +122,10 @@ static const tspec TENSORS[] = {
 static char *config_with(const char *from, const char *to)
 {
     const char *p = strstr(CONFIG, from);
-    if (!p) { printf("test bug: %s not in CONFIG\n", from); exit(2); }
+    if (!p) {
+        printf("test bug: %s not in CONFIG\n", from);
+        exit(2);
+    }
     size_t n = strlen(CONFIG) - strlen(from) + strlen(to) + 1;
     char *s = check_alloc(n);
     memcpy(s, CONFIG, (size_t)(p - CONFIG));
@@ -127,7 +145,8 @@ static void expect_fail(const char *what, const char *config, const tspec *ts, i
     al_status st = al_model_load(f.bytes, f.len, &m, err, sizeof err);
     char label[512];
     snprintf(label, sizeof label, "%s: status %d (want %d), message \"%s\"", what, st, want, err);
-    check_true(label, st == want && m == NULL && (!n1 || strstr(err, n1)) && (!n2 || strstr(err, n2)));
+    check_true(label,
+               st == want && m == NULL && (!n1 || strstr(err, n1)) && (!n2 || strstr(err, n2)));
     snprintf(label, sizeof label, "%s: no leak", what);
     check_true(label, al_alloc_live() == base);
     free(f.bytes);
@@ -141,12 +160,15 @@ static void test_validation(void)
     /* missing tensor: drop decoder.weight_hh */
     tspec missing[NT];
     int k = 0;
-    for (int i = 0; i < NT; i++) if (strcmp(TENSORS[i].name, "decoder.weight_hh")) missing[k++] = TENSORS[i];
-    expect_fail("missing tensor", CONFIG, missing, k, AL_ERR_FORMAT, "\"decoder.weight_hh\"", "[16, 4]");
+    for (int i = 0; i < NT; i++)
+        if (strcmp(TENSORS[i].name, "decoder.weight_hh")) missing[k++] = TENSORS[i];
+    expect_fail("missing tensor", CONFIG, missing, k, AL_ERR_FORMAT, "\"decoder.weight_hh\"",
+                "[16, 4]");
 
     /* extra tensor */
     ts[NT] = (tspec){ "attention.W_a", 2, 4, 4 };
-    expect_fail("extra tensor", CONFIG, ts, NT + 1, AL_ERR_FORMAT, "\"attention.W_a\"", "unexpected");
+    expect_fail("extra tensor", CONFIG, ts, NT + 1, AL_ERR_FORMAT, "\"attention.W_a\"",
+                "unexpected");
 
     /* wrong shape: both shapes named */
     memcpy(ts, TENSORS, sizeof TENSORS);
@@ -176,7 +198,8 @@ static void test_validation(void)
     expect_fail("unknown attention", c, TENSORS, NT, AL_ERR_ARGUMENT, "\"attention\"", "telepathy");
     free(c);
     c = config_with("\"architecture\":\"seq2seq\"", "\"architecture\":\"perceiver\"");
-    expect_fail("unknown architecture", c, TENSORS, NT, AL_ERR_ARGUMENT, "\"architecture\"", "perceiver");
+    expect_fail("unknown architecture", c, TENSORS, NT, AL_ERR_ARGUMENT, "\"architecture\"",
+                "perceiver");
     free(c);
     c = config_with("\"cell\":\"lstm\",", "");
     expect_fail("missing cell", c, TENSORS, NT, AL_ERR_FORMAT, "\"cell\"", "missing");
@@ -191,7 +214,8 @@ static void test_validation(void)
     expect_fail("eos not in vocab", c, TENSORS, NT, AL_ERR_FORMAT, "\"tokenizer.eos\"", "<end>");
     free(c);
     c = config_with("\"style\":\"bahdanau\"", "\"style\":\"bahdanau\",\"inputFeeding\":true");
-    expect_fail("input feeding in bahdanau style", c, TENSORS, NT, AL_ERR_ARGUMENT, "\"inputFeeding\"", NULL);
+    expect_fail("input feeding in bahdanau style", c, TENSORS, NT, AL_ERR_ARGUMENT,
+                "\"inputFeeding\"", NULL);
     free(c);
     c = config_with("\"hiddenSize\":4", "\"hiddenSize\":3,\"bidirectional\":true");
     expect_fail("odd bidirectional", c, TENSORS, NT, AL_ERR_ARGUMENT, "\"hiddenSize\"", "even");
@@ -199,7 +223,8 @@ static void test_validation(void)
     c = config_with("\"attentionSize\":2,", "");
     expect_fail("missing attentionSize", c, TENSORS, NT, AL_ERR_FORMAT, "\"attentionSize\"", NULL);
     free(c);
-    expect_fail("config not JSON", "{\"architecture\": seq2seq}", TENSORS, NT, AL_ERR_FORMAT, "not valid JSON", NULL);
+    expect_fail("config not JSON", "{\"architecture\": seq2seq}", TENSORS, NT, AL_ERR_FORMAT,
+                "not valid JSON", NULL);
     expect_fail("config an array", "[1]", TENSORS, NT, AL_ERR_FORMAT, "object", NULL);
     expect_fail("no config", NULL, TENSORS, NT, AL_ERR_FORMAT, "\"config\"", NULL);
 
@@ -209,9 +234,11 @@ static void test_validation(void)
         uint8_t junk[16] = { 1, 2, 3 };
         char err[AL_MODEL_ERR_CAP];
         al_model *m;
-        check_true("junk bytes", al_model_load(junk, sizeof junk, &m, err, sizeof err) == AL_ERR_FORMAT && !m);
+        check_true("junk bytes",
+                   al_model_load(junk, sizeof junk, &m, err, sizeof err) == AL_ERR_FORMAT && !m);
         check_true("junk bytes: no leak", al_alloc_live() == base);
-        check_true("NULL out", al_model_load(junk, sizeof junk, NULL, err, sizeof err) == AL_ERR_ARGUMENT);
+        check_true("NULL out",
+                   al_model_load(junk, sizeof junk, NULL, err, sizeof err) == AL_ERR_ARGUMENT);
     }
 }
 
@@ -238,17 +265,20 @@ static void test_valid_model(void)
         for (int i = 0; i < AL_MODEL_INFO_COUNT + 2; i++) info[i] = 12345;
         check_true("al_model_info writes every field and no more",
                    al_model_info(m, info, AL_MODEL_INFO_COUNT + 2) == AL_MODEL_INFO_COUNT &&
-                       info[AL_MODEL_INFO_COUNT] == 12345 && info[AL_MODEL_INFO_COUNT + 1] == 12345);
-        check_true("al_model_info: seq2seq fields", info[AL_MODEL_INFO_ARCH] == 0 &&
-                       info[AL_MODEL_INFO_SRC_VOCAB] == 7 && info[AL_MODEL_INFO_TGT_VOCAB] == 7 &&
-                       info[AL_MODEL_INFO_BOS] == 1 && info[AL_MODEL_INFO_EOS] == 2 &&
-                       info[AL_MODEL_INFO_MAX_LENGTH] == 9 && info[AL_MODEL_INFO_HAS_POSITIONS] == 0 &&
-                       info[AL_MODEL_INFO_LAYERS] == -1 && info[AL_MODEL_INFO_HOPS] == -1);
+                       info[AL_MODEL_INFO_COUNT] == 12345 &&
+                       info[AL_MODEL_INFO_COUNT + 1] == 12345);
+        check_true("al_model_info: seq2seq fields",
+                   info[AL_MODEL_INFO_ARCH] == 0 && info[AL_MODEL_INFO_SRC_VOCAB] == 7 &&
+                       info[AL_MODEL_INFO_TGT_VOCAB] == 7 && info[AL_MODEL_INFO_BOS] == 1 &&
+                       info[AL_MODEL_INFO_EOS] == 2 && info[AL_MODEL_INFO_MAX_LENGTH] == 9 &&
+                       info[AL_MODEL_INFO_HAS_POSITIONS] == 0 && info[AL_MODEL_INFO_LAYERS] == -1 &&
+                       info[AL_MODEL_INFO_HOPS] == -1);
         info[1] = 12345;
         check_true("al_model_info: a short buffer gets a prefix",
                    al_model_info(m, info, 1) == 1 && info[0] == 0 && info[1] == 12345);
         check_true("al_model_info: NULL model or buffer", al_model_info(NULL, info, 4) == -1 &&
-                       al_model_info(m, NULL, 4) == -1 && al_model_info(m, info, -1) == -1);
+                                                              al_model_info(m, NULL, 4) == -1 &&
+                                                              al_model_info(m, info, -1) == -1);
         check_true("attention floats: not a transformer",
                    al_model_transformer_attention_floats(m, 3, 3) == -1.0);
     }
@@ -257,8 +287,10 @@ static void test_valid_model(void)
     int32_t ids[9], ids_b[9];
     float logp[9], att[9 * 5], logp_b[9], att_b[9 * 5];
     int n = 0, nb = 0;
-    check_true("greedy", al_model_generate(m, src, 5, 9, 1, ids, logp, att, NULL, &n) == AL_OK && n >= 1);
-    check_true("beam 1", al_model_generate(m, src, 5, 9, 1, ids_b, logp_b, att_b, NULL, &nb) == AL_OK);
+    check_true("greedy",
+               al_model_generate(m, src, 5, 9, 1, ids, logp, att, NULL, &n) == AL_OK && n >= 1);
+    check_true("beam 1",
+               al_model_generate(m, src, 5, 9, 1, ids_b, logp_b, att_b, NULL, &nb) == AL_OK);
     int same = n == nb;
     for (int t = 0; same && t < n; t++) same = ids[t] == ids_b[t];
     check_true("beam width 1 equals greedy", same);
@@ -268,7 +300,9 @@ static void test_valid_model(void)
         if (!check_true("attention rows sum to 1", fabsf(sum - 1.0f) < 1e-5f)) break;
     }
     /* beam 3 runs, and its output is at least as good (normalised) as greedy's */
-    check_true("beam 3", al_model_generate(m, src, 5, 9, 3, ids_b, logp_b, att_b, NULL, &nb) == AL_OK && nb >= 1);
+    check_true("beam 3",
+               al_model_generate(m, src, 5, 9, 3, ids_b, logp_b, att_b, NULL, &nb) == AL_OK &&
+                   nb >= 1);
     double sg = 0, sb = 0;
     for (int t = 0; t < n; t++) sg += logp[t];
     for (int t = 0; t < nb; t++) sb += logp_b[t];
@@ -288,19 +322,28 @@ static void test_valid_model(void)
     int32_t id;
     int agree = 1;
     while (!done && t < 9) {
-        if (al_decoder_step(d, -1, &id, &lp, row, NULL, NULL, &done) != AL_OK) { agree = 0; break; }
+        if (al_decoder_step(d, -1, &id, &lp, row, NULL, NULL, &done) != AL_OK) {
+            agree = 0;
+            break;
+        }
         agree &= id == ids[t] && lp == logp[t] && memcmp(row, att + t * 5, sizeof row) == 0;
         t++;
     }
     check_true("stepping equals run", agree && t == n);
-    if (done) check_true("step after eos refused", al_decoder_step(d, -1, &id, &lp, row, NULL, NULL, &done) == AL_ERR_ARGUMENT);
+    if (done)
+        check_true("step after eos refused",
+                   al_decoder_step(d, -1, &id, &lp, row, NULL, NULL, &done) == AL_ERR_ARGUMENT);
     al_decoder_free(d);
     /* bad ids */
     const int32_t bad[2] = { 4, 7 };
-    check_true("source id out of range", al_model_generate(m, bad, 2, 9, 1, ids, logp, att, NULL, &n) == AL_ERR_RANGE);
-    check_true("target id out of range", al_model_score(m, src, 2, bad, 2, tl, ta, NULL, NULL) == AL_ERR_RANGE);
-    check_true("max_len 0", al_model_generate(m, src, 5, 0, 1, ids, logp, att, NULL, &n) == AL_ERR_SHAPE);
-    check_true("beam too wide", al_model_generate(m, src, 5, 9, 99, ids, logp, att, NULL, &n) == AL_ERR_ARGUMENT);
+    check_true("source id out of range",
+               al_model_generate(m, bad, 2, 9, 1, ids, logp, att, NULL, &n) == AL_ERR_RANGE);
+    check_true("target id out of range",
+               al_model_score(m, src, 2, bad, 2, tl, ta, NULL, NULL) == AL_ERR_RANGE);
+    check_true("max_len 0",
+               al_model_generate(m, src, 5, 0, 1, ids, logp, att, NULL, &n) == AL_ERR_SHAPE);
+    check_true("beam too wide",
+               al_model_generate(m, src, 5, 9, 99, ids, logp, att, NULL, &n) == AL_ERR_ARGUMENT);
     al_model_free(m);
     al_model_free(NULL);
     check_true("valid model: no leak", al_alloc_live() == base);
@@ -313,16 +356,28 @@ static void test_valid_model(void)
 static float *tensor(al_safetensors *ref, const char *cas, const char *what, int *n)
 {
     float *x = fixture_get(ref, cas, what, n);
-    if (!x) { printf("fixture tensor %s.%s missing\n", cas, what); exit(2); }
+    if (!x) {
+        printf("fixture tensor %s.%s missing\n", cas, what);
+        exit(2);
+    }
     return x;
 }
 
 static void test_fixtures(void)
 {
     static const char *const CASES[] = {
-        "lstm_additive_bahdanau", "gru_general_luong_feed", "bilstm_concat_luong", "rnn_dot_luong",
-        "gru_dot_bahdanau", "lstm_local_p", "gru_local_m_concat", "lstm_key_query_bahdanau",
-        "bigru_key_query_luong", "rnn_relu_additive_luong", "lstm_none", "bilstm_local_p_bahdanau",
+        "lstm_additive_bahdanau",
+        "gru_general_luong_feed",
+        "bilstm_concat_luong",
+        "rnn_dot_luong",
+        "gru_dot_bahdanau",
+        "lstm_local_p",
+        "gru_local_m_concat",
+        "lstm_key_query_bahdanau",
+        "bigru_key_query_luong",
+        "rnn_relu_additive_luong",
+        "lstm_none",
+        "bilstm_local_p_bahdanau",
     };
     fixture_file f;
     if (!fixture_open(&f, "tests/fixtures/model_reference.safetensors", "reference opens",
@@ -337,7 +392,8 @@ static void test_fixtures(void)
         int S, T, G, k;
         float *srcf = tensor(ref, cas, "src", &S), *tgtf = tensor(ref, cas, "tgt", &T);
         float *gid = tensor(ref, cas, "greedy_ids", &G);
-        float *glp = tensor(ref, cas, "greedy_logp", &k), *gatt = tensor(ref, cas, "greedy_att", &k);
+        float *glp = tensor(ref, cas, "greedy_logp", &k),
+              *gatt = tensor(ref, cas, "greedy_att", &k);
         float *gpos = tensor(ref, cas, "greedy_pos", &k);
         float *tlp = tensor(ref, cas, "tf_logp", &k), *tatt = tensor(ref, cas, "tf_att", &k);
         float *tpos = tensor(ref, cas, "tf_pos", &k);
@@ -366,8 +422,15 @@ static void test_fixtures(void)
         check_close_f(label, att, tatt, (long)T * S, 1e-5, 1e-4);
         snprintf(label, sizeof label, "%s teacher-forced p_t", cas);
         check_close_f(label, pos, tpos, T, 1e-5, 1e-4);
-        free(srcf); free(tgtf); free(gid); free(glp); free(gatt); free(gpos);
-        free(tlp); free(tatt); free(tpos);
+        free(srcf);
+        free(tgtf);
+        free(gid);
+        free(glp);
+        free(gatt);
+        free(gpos);
+        free(tlp);
+        free(tatt);
+        free(tpos);
         al_model_free(m);
     }
     fixture_free(&f);
@@ -383,7 +446,8 @@ static void test_huge_weights(void)
     if (!bytes) return;
     al_model *m = NULL;
     char err[AL_MODEL_ERR_CAP];
-    check_true("huge weights: the fixture loads", al_model_load(bytes, len, &m, err, sizeof err) == AL_OK);
+    check_true("huge weights: the fixture loads",
+               al_model_load(bytes, len, &m, err, sizeof err) == AL_OK);
     free(bytes);
     if (!m) return;
     float *w = al_model_weights(m);
@@ -398,7 +462,7 @@ static void test_huge_weights(void)
                al_model_generate(m, src, 5, 8, 3, ids, logp, att, pos, &n) == AL_ERR_NONFINITE);
     check_true("huge weights: score is AL_ERR_NONFINITE",
                al_model_tgt_vocab(m) <= 64 &&
-               al_model_score(m, src, 5, tgt, 3, logp, att, pos, dist) == AL_ERR_NONFINITE);
+                   al_model_score(m, src, 5, tgt, 3, logp, att, pos, dist) == AL_ERR_NONFINITE);
     al_decoder *d = NULL;
     check_true("huge weights: a decoder starts", al_model_decoder_start(m, src, 5, &d) == AL_OK);
     int32_t id;

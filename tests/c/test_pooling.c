@@ -34,12 +34,16 @@ static void track(const char *what, const float *a, const double *e, long n, int
         if (fd ? diff > worst_fd : diff > worst_forward) {
             char *buf = fd ? worst_fd_buf : worst_forward_buf;
             snprintf(buf, 160, "%s [%ld]", what, i);
-            if (fd) { worst_fd = diff; worst_fd_at = buf; }
-            else { worst_forward = diff; worst_forward_at = buf; }
+            if (fd) {
+                worst_fd = diff;
+                worst_fd_at = buf;
+            } else {
+                worst_forward = diff;
+                worst_forward_at = buf;
+            }
         }
     }
 }
-
 
 /* y [C] = softmax of x [C] over unmasked entries, in double; all masked → zeros */
 static void softmax_d(double *y, const double *x, const uint8_t *mask, int C)
@@ -132,14 +136,14 @@ static void ssa_ref(double *M, double *A, double *pen, const float *H, const flo
 
 /* One batched problem of any of the three ops: inputs, parameters, upstream gradients. */
 struct problem {
-    int op; /* 0 attention pooling, 1 context pooling, 2 structured self-attention */
-    int B, n, d, dw, r;  /* dw is dw (context) or da (structured) */
-    float *H, *P[3];     /* H [B,n,d], parameters (w | W,b,u | W_s1,W_s2) */
-    long np[3];          /* parameter sizes */
+    int op;             /* 0 attention pooling, 1 context pooling, 2 structured self-attention */
+    int B, n, d, dw, r; /* dw is dw (context) or da (structured) */
+    float *H, *P[3];    /* H [B,n,d], parameters (w | W,b,u | W_s1,W_s2) */
+    long np[3];         /* parameter sizes */
     int nparams;
-    uint8_t *mask;       /* [B,n] or NULL */
-    float *up[3];        /* upstream gradients of the outputs */
-    long nout[3];        /* output sizes (whole batch) */
+    uint8_t *mask; /* [B,n] or NULL */
+    float *up[3];  /* upstream gradients of the outputs */
+    long nout[3];  /* output sizes (whole batch) */
     int nouts;
 };
 
@@ -147,19 +151,38 @@ static void problem_init(struct problem *p, int op, int B, int n, int d, int dw,
                          const uint8_t *mask, uint64_t seed)
 {
     memset(p, 0, sizeof *p);
-    p->op = op; p->B = B; p->n = n; p->d = d; p->dw = dw; p->r = r;
+    p->op = op;
+    p->B = B;
+    p->n = n;
+    p->d = d;
+    p->dw = dw;
+    p->r = r;
     check_seed(seed);
     p->H = falloc((long)B * n * d);
     check_fill(p->H, (long)B * n * d, -2, 2);
     if (op == 0) {
-        p->nparams = 1; p->np[0] = d;
-        p->nouts = 3; p->nout[0] = (long)B * d; p->nout[1] = (long)B * d; p->nout[2] = (long)B * n;
+        p->nparams = 1;
+        p->np[0] = d;
+        p->nouts = 3;
+        p->nout[0] = (long)B * d;
+        p->nout[1] = (long)B * d;
+        p->nout[2] = (long)B * n;
     } else if (op == 1) {
-        p->nparams = 3; p->np[0] = (long)dw * d; p->np[1] = dw; p->np[2] = dw;
-        p->nouts = 2; p->nout[0] = (long)B * d; p->nout[1] = (long)B * n;
+        p->nparams = 3;
+        p->np[0] = (long)dw * d;
+        p->np[1] = dw;
+        p->np[2] = dw;
+        p->nouts = 2;
+        p->nout[0] = (long)B * d;
+        p->nout[1] = (long)B * n;
     } else {
-        p->nparams = 2; p->np[0] = (long)dw * d; p->np[1] = (long)r * dw;
-        p->nouts = 3; p->nout[0] = (long)B * r * d; p->nout[1] = (long)B * r * n; p->nout[2] = B;
+        p->nparams = 2;
+        p->np[0] = (long)dw * d;
+        p->np[1] = (long)r * dw;
+        p->nouts = 3;
+        p->nout[0] = (long)B * r * d;
+        p->nout[1] = (long)B * r * n;
+        p->nout[2] = B;
     }
     /* weights large enough that the softmax is far from uniform */
     for (int k = 0; k < p->nparams; k++) {
@@ -181,19 +204,24 @@ static void problem_free(struct problem *p)
 {
     free(p->H);
     free(p->mask);
-    for (int k = 0; k < 3; k++) { free(p->P[k]); free(p->up[k]); }
+    for (int k = 0; k < 3; k++) {
+        free(p->P[k]);
+        free(p->up[k]);
+    }
 }
 
 static al_status problem_forward(const struct problem *p, float **out)
 {
     switch (p->op) {
-    case 0: return al_attention_pooling_forward(out[0], out[1], out[2], p->H, p->P[0], p->mask,
-                                                p->B, p->n, p->d);
-    case 1: return al_context_pooling_forward(out[0], out[1], p->H, p->P[0], p->P[1], p->P[2],
-                                              p->mask, p->B, p->n, p->d, p->dw);
-    default: return al_structured_self_attention_forward(out[0], out[1], out[2], p->H, p->P[0],
-                                                         p->P[1], p->mask, p->B, p->n, p->d,
-                                                         p->dw, p->r);
+    case 0:
+        return al_attention_pooling_forward(out[0], out[1], out[2], p->H, p->P[0], p->mask, p->B,
+                                            p->n, p->d);
+    case 1:
+        return al_context_pooling_forward(out[0], out[1], p->H, p->P[0], p->P[1], p->P[2], p->mask,
+                                          p->B, p->n, p->d, p->dw);
+    default:
+        return al_structured_self_attention_forward(out[0], out[1], out[2], p->H, p->P[0], p->P[1],
+                                                    p->mask, p->B, p->n, p->d, p->dw, p->r);
     }
 }
 
@@ -201,15 +229,17 @@ static al_status problem_forward(const struct problem *p, float **out)
 static al_status problem_backward(const struct problem *p, float **grads)
 {
     switch (p->op) {
-    case 0: return al_attention_pooling_backward(grads[0], grads[1], p->H, p->P[0], p->mask, p->B,
-                                                 p->n, p->d, p->up[0], p->up[1], p->up[2]);
-    case 1: return al_context_pooling_backward(grads[0], grads[1], grads[2], grads[3], p->H,
-                                               p->P[0], p->P[1], p->P[2], p->mask, p->B, p->n,
-                                               p->d, p->dw, p->up[0], p->up[1]);
-    default: return al_structured_self_attention_backward(grads[0], grads[1], grads[2], p->H,
-                                                          p->P[0], p->P[1], p->mask, p->B, p->n,
-                                                          p->d, p->dw, p->r, p->up[0], p->up[1],
-                                                          p->up[2]);
+    case 0:
+        return al_attention_pooling_backward(grads[0], grads[1], p->H, p->P[0], p->mask, p->B, p->n,
+                                             p->d, p->up[0], p->up[1], p->up[2]);
+    case 1:
+        return al_context_pooling_backward(grads[0], grads[1], grads[2], grads[3], p->H, p->P[0],
+                                           p->P[1], p->P[2], p->mask, p->B, p->n, p->d, p->dw,
+                                           p->up[0], p->up[1]);
+    default:
+        return al_structured_self_attention_backward(grads[0], grads[1], grads[2], p->H, p->P[0],
+                                                     p->P[1], p->mask, p->B, p->n, p->d, p->dw,
+                                                     p->r, p->up[0], p->up[1], p->up[2]);
     }
 }
 
@@ -230,7 +260,8 @@ static double problem_loss(const struct problem *p)
     return L;
 }
 
-static const char *op_names[3] = { "attention_pooling", "context_pooling", "structured_self_attention" };
+static const char *op_names[3] = { "attention_pooling", "context_pooling",
+                                   "structured_self_attention" };
 static const char *param_names[3][3] = { { "w" }, { "W", "b", "u" }, { "W_s1", "W_s2" } };
 
 /* every gradient of every input and parameter against central finite differences */
@@ -251,8 +282,10 @@ static void check_gradients(struct problem *p, const char *label)
         for (long i = 0; i < ng[k]; i++) {
             const float h = 1e-2f;
             float x0 = x[i];
-            x[i] = x0 + h; double lp = problem_loss(p);
-            x[i] = x0 - h; double lm = problem_loss(p);
+            x[i] = x0 + h;
+            double lp = problem_loss(p);
+            x[i] = x0 - h;
+            double lm = problem_loss(p);
             x[i] = x0;
             /* the float step actually taken, not h: x0 ± h rounds */
             num[i] = (lp - lm) / ((double)(x0 + h) - (double)(x0 - h));
@@ -285,16 +318,17 @@ static void check_forward(const struct problem *p, const char *label)
         const float *Hb = p->H + (long)b * n * d;
         const uint8_t *mb = p->mask ? p->mask + (long)b * n : NULL;
         if (p->op == 0)
-            attention_pooling_ref(ref[0] + b * per[0], ref[1] + b * per[1], ref[2] + b * per[2],
-                                  Hb, p->P[0], mb, n, d);
+            attention_pooling_ref(ref[0] + b * per[0], ref[1] + b * per[1], ref[2] + b * per[2], Hb,
+                                  p->P[0], mb, n, d);
         else if (p->op == 1)
             context_pooling_ref(ref[0] + b * per[0], ref[1] + b * per[1], Hb, p->P[0], p->P[1],
                                 p->P[2], mb, n, d, p->dw);
         else
-            ssa_ref(ref[0] + b * per[0], ref[1] + b * per[1], ref[2] + b, Hb, p->P[0], p->P[1],
-                    mb, n, d, p->dw, p->r);
+            ssa_ref(ref[0] + b * per[0], ref[1] + b * per[1], ref[2] + b, Hb, p->P[0], p->P[1], mb,
+                    n, d, p->dw, p->r);
     }
-    static const char *out_names[3][3] = { { "r", "hStar", "weights" }, { "s", "weights" },
+    static const char *out_names[3][3] = { { "r", "hStar", "weights" },
+                                           { "s", "weights" },
                                            { "M", "weights", "penalty" } };
     for (int k = 0; k < p->nouts; k++) {
         char what[160];
@@ -369,7 +403,8 @@ static void test_fully_masked(void)
             for (long i = 0; i < p.nout[k]; i++)
                 ok &= (op == 2 && k == 2) ? out[k][i] == 3.0f : out[k][i] == 0.0f;
         char what[128];
-        snprintf(what, sizeof what, "%s fully masked: weights and outputs are exactly 0 (penalty r)", op_names[op]);
+        snprintf(what, sizeof what,
+                 "%s fully masked: weights and outputs are exactly 0 (penalty r)", op_names[op]);
         check_true(what, ok);
         long ng[4] = { (long)p.B * p.n * p.d, p.np[0], p.np[1], p.np[2] };
         for (int k = 0; k <= p.nparams; k++) grads[k] = falloc(ng[k]);
@@ -399,8 +434,8 @@ static void test_accumulation(void)
     check_fill(W2, r * da, -2, 2);
     check_fill(dM, r * d, -1, 1);
     al_structured_self_attention_seq_forward(M, A, &pen, H, W1, W2, NULL, n, d, da, r, scratch);
-    al_structured_self_attention_seq_backward(dH1, dW1, dW2, H, W1, W2, A, dM, NULL, 0.5f, n, d,
-                                              da, r, scratch);
+    al_structured_self_attention_seq_backward(dH1, dW1, dW2, H, W1, W2, A, dM, NULL, 0.5f, n, d, da,
+                                              r, scratch);
     memcpy(dH2, dH1, sizeof dH1);
     memcpy(dW12, dW1, sizeof dW1);
     memcpy(dW22, dW2, sizeof dW2);
@@ -419,22 +454,44 @@ static void test_api(void)
 {
     float x[64] = { 0 }, y[64], z[64], q[64];
     uint8_t m[8] = { 0 };
-    check_true("attention pooling NULL H", al_attention_pooling_forward(y, z, q, NULL, x, m, 1, 2, 2) == AL_ERR_ARGUMENT);
-    check_true("attention pooling NULL r", al_attention_pooling_forward(NULL, z, q, x, x, m, 1, 2, 2) == AL_ERR_ARGUMENT);
-    check_true("attention pooling n=0", al_attention_pooling_forward(y, z, q, x, x, m, 1, 0, 2) == AL_ERR_SHAPE);
-    check_true("attention pooling B=0", al_attention_pooling_forward(y, z, q, x, x, m, 0, 2, 2) == AL_ERR_SHAPE);
-    check_true("attention pooling huge", al_attention_pooling_forward(y, z, q, x, x, m, 65536, 65536, 1) == AL_ERR_OVERFLOW);
-    check_true("attention pooling backward NULL dw", al_attention_pooling_backward(y, NULL, x, x, m, 1, 2, 2, NULL, NULL, NULL) == AL_ERR_ARGUMENT);
-    check_true("context pooling NULL b", al_context_pooling_forward(y, z, x, x, NULL, x, m, 1, 2, 2, 2) == AL_ERR_ARGUMENT);
-    check_true("context pooling dw=0", al_context_pooling_forward(y, z, x, x, x, x, m, 1, 2, 2, 0) == AL_ERR_SHAPE);
-    check_true("context pooling backward NULL du", al_context_pooling_backward(y, z, q, NULL, x, x, x, x, m, 1, 2, 2, 2, NULL, NULL) == AL_ERR_ARGUMENT);
-    check_true("context pooling huge W", al_context_pooling_forward(y, z, x, x, x, x, m, 1, 1, 65536, 65536) == AL_ERR_OVERFLOW);
-    check_true("structured NULL W_s2", al_structured_self_attention_forward(y, z, q, x, x, NULL, m, 1, 2, 2, 2, 2) == AL_ERR_ARGUMENT);
-    check_true("structured NULL penalty", al_structured_self_attention_forward(y, z, NULL, x, x, x, m, 1, 2, 2, 2, 2) == AL_ERR_ARGUMENT);
-    check_true("structured r=0", al_structured_self_attention_forward(y, z, q, x, x, x, m, 1, 2, 2, 2, 0) == AL_ERR_SHAPE);
-    check_true("structured huge", al_structured_self_attention_forward(y, z, q, x, x, x, m, 1, 2, 2, 2, 65536 * 2) == AL_ERR_OVERFLOW);
+    check_true("attention pooling NULL H",
+               al_attention_pooling_forward(y, z, q, NULL, x, m, 1, 2, 2) == AL_ERR_ARGUMENT);
+    check_true("attention pooling NULL r",
+               al_attention_pooling_forward(NULL, z, q, x, x, m, 1, 2, 2) == AL_ERR_ARGUMENT);
+    check_true("attention pooling n=0",
+               al_attention_pooling_forward(y, z, q, x, x, m, 1, 0, 2) == AL_ERR_SHAPE);
+    check_true("attention pooling B=0",
+               al_attention_pooling_forward(y, z, q, x, x, m, 0, 2, 2) == AL_ERR_SHAPE);
+    check_true("attention pooling huge",
+               al_attention_pooling_forward(y, z, q, x, x, m, 65536, 65536, 1) == AL_ERR_OVERFLOW);
+    check_true("attention pooling backward NULL dw",
+               al_attention_pooling_backward(y, NULL, x, x, m, 1, 2, 2, NULL, NULL, NULL) ==
+                   AL_ERR_ARGUMENT);
+    check_true("context pooling NULL b",
+               al_context_pooling_forward(y, z, x, x, NULL, x, m, 1, 2, 2, 2) == AL_ERR_ARGUMENT);
+    check_true("context pooling dw=0",
+               al_context_pooling_forward(y, z, x, x, x, x, m, 1, 2, 2, 0) == AL_ERR_SHAPE);
+    check_true("context pooling backward NULL du",
+               al_context_pooling_backward(y, z, q, NULL, x, x, x, x, m, 1, 2, 2, 2, NULL, NULL) ==
+                   AL_ERR_ARGUMENT);
+    check_true("context pooling huge W",
+               al_context_pooling_forward(y, z, x, x, x, x, m, 1, 1, 65536, 65536) ==
+                   AL_ERR_OVERFLOW);
+    check_true("structured NULL W_s2",
+               al_structured_self_attention_forward(y, z, q, x, x, NULL, m, 1, 2, 2, 2, 2) ==
+                   AL_ERR_ARGUMENT);
+    check_true("structured NULL penalty",
+               al_structured_self_attention_forward(y, z, NULL, x, x, x, m, 1, 2, 2, 2, 2) ==
+                   AL_ERR_ARGUMENT);
+    check_true("structured r=0", al_structured_self_attention_forward(y, z, q, x, x, x, m, 1, 2, 2,
+                                                                      2, 0) == AL_ERR_SHAPE);
+    check_true("structured huge",
+               al_structured_self_attention_forward(y, z, q, x, x, x, m, 1, 2, 2, 2, 65536 * 2) ==
+                   AL_ERR_OVERFLOW);
     float bad[2] = { 1.0f, NAN };
-    check_true("structured backward NaN dpenalty", al_structured_self_attention_backward(y, z, q, x, x, x, NULL, 2, 1, 1, 1, 1, NULL, NULL, bad) == AL_ERR_NONFINITE);
+    check_true("structured backward NaN dpenalty",
+               al_structured_self_attention_backward(y, z, q, x, x, x, NULL, 2, 1, 1, 1, 1, NULL,
+                                                     NULL, bad) == AL_ERR_NONFINITE);
     check_true("no leaks after the API calls", al_alloc_live() == 0);
 }
 

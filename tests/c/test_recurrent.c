@@ -34,7 +34,8 @@ static void test_nonlinearities(void)
     for (int i = 0; i < N; i++) {
         /* [−20, 20] in steps of 0.01, then ±1e-6 .. ±1e-2 (tanh x ≈ x: relative accuracy) */
         float v = i < 4001 ? -20.0f + 0.01f * (float)i
-                           : (i % 2 ? -1.0f : 1.0f) * powf(10.0f, -6.0f + 4.0f * (float)(i - 4001) / 200.0f);
+                           : (i % 2 ? -1.0f : 1.0f) *
+                                 powf(10.0f, -6.0f + 4.0f * (float)(i - 4001) / 200.0f);
         got_t[i] = al_recurrent_tanhf(v);
         got_s[i] = al_recurrent_sigmoidf(v);
         ref_t[i] = tanh((double)v);
@@ -42,7 +43,10 @@ static void test_nonlinearities(void)
     }
     check_close_d("al_recurrent_tanhf vs tanh", got_t, ref_t, N, 1e-6, 1e-5);
     check_close_d("al_recurrent_sigmoidf vs 1/(1+e^-x)", got_s, ref_s, N, 1e-6, 1e-5);
-    free(got_t); free(got_s); free(ref_t); free(ref_s);
+    free(got_t);
+    free(got_s);
+    free(ref_t);
+    free(ref_s);
 }
 
 /* ------------------------------------------------------------------ 2. gate kernels, twins */
@@ -98,31 +102,40 @@ static void test_cells_at(int H, int with_prev)
         for (int j = 0; j < H; j++) rh[j] = relu ? (pre[j] > 0 ? pre[j] : 0) : tanh(pre[j]);
         for (int v = 0; v < NTWINS; v++) {
             twins[v].rnn(h[v], pre, H, relu);
-            snprintf(what, sizeof what, "rnn %s cell %s H=%d vs double", relu ? "relu" : "tanh", twins[v].name, H);
+            snprintf(what, sizeof what, "rnn %s cell %s H=%d vs double", relu ? "relu" : "tanh",
+                     twins[v].name, H);
             check_close_d(what, h[v], rh, H, 1e-6, 1e-5);
         }
         if (NTWINS > 1) {
-            snprintf(what, sizeof what, "rnn %s cell simd128 vs scalar H=%d", relu ? "relu" : "tanh", H);
+            snprintf(what, sizeof what, "rnn %s cell simd128 vs scalar H=%d",
+                     relu ? "relu" : "tanh", H);
             check_close_f(what, h[1], h[0], H, 1e-6, 1e-5);
         }
     }
 
     /* LSTM: i f g o = σ σ tanh σ; c = f c_prev + i g; h = o tanh(c) */
     for (int j = 0; j < H; j++) {
-        double i = sigm(pre[j]), f = sigm(pre[H + j]), gg = tanh(pre[2 * H + j]), o = sigm(pre[3 * H + j]);
+        double i = sigm(pre[j]), f = sigm(pre[H + j]), gg = tanh(pre[2 * H + j]),
+               o = sigm(pre[3 * H + j]);
         double cp = pv ? pv[j] : 0;
-        rg[j] = i; rg[H + j] = f; rg[2 * H + j] = gg; rg[3 * H + j] = o;
+        rg[j] = i;
+        rg[H + j] = f;
+        rg[2 * H + j] = gg;
+        rg[3 * H + j] = o;
         rc[j] = f * cp + i * gg;
         rh[j] = o * tanh(rc[j]);
     }
     for (int v = 0; v < NTWINS; v++) {
         memcpy(g[v], pre, sizeof(float) * 4 * H);
         twins[v].lstm(g[v], c[v], h[v], pv, H);
-        snprintf(what, sizeof what, "lstm cell %s H=%d prev=%d gates vs double", twins[v].name, H, with_prev);
+        snprintf(what, sizeof what, "lstm cell %s H=%d prev=%d gates vs double", twins[v].name, H,
+                 with_prev);
         check_close_d(what, g[v], rg, 4 * H, 1e-6, 1e-5);
-        snprintf(what, sizeof what, "lstm cell %s H=%d prev=%d c vs double", twins[v].name, H, with_prev);
+        snprintf(what, sizeof what, "lstm cell %s H=%d prev=%d c vs double", twins[v].name, H,
+                 with_prev);
         check_close_d(what, c[v], rc, H, 1e-6, 1e-5);
-        snprintf(what, sizeof what, "lstm cell %s H=%d prev=%d h vs double", twins[v].name, H, with_prev);
+        snprintf(what, sizeof what, "lstm cell %s H=%d prev=%d h vs double", twins[v].name, H,
+                 with_prev);
         check_close_d(what, h[v], rh, H, 1e-6, 1e-5);
     }
     if (NTWINS > 1) {
@@ -136,15 +149,19 @@ static void test_cells_at(int H, int with_prev)
     for (int j = 0; j < H; j++) {
         double r = sigm((double)pre[j] + hh[j]), z = sigm((double)pre[H + j] + hh[H + j]);
         double n = tanh(pre[2 * H + j] + r * hh[2 * H + j]);
-        rg[j] = r; rg[H + j] = z; rg[2 * H + j] = n;
+        rg[j] = r;
+        rg[H + j] = z;
+        rg[2 * H + j] = n;
         rh[j] = (1 - z) * n + z * (pv ? pv[j] : 0);
     }
     for (int v = 0; v < NTWINS; v++) {
         memcpy(g[v], pre, sizeof(float) * 3 * H);
         twins[v].gru(g[v], h[v], hh, pv, H);
-        snprintf(what, sizeof what, "gru cell %s H=%d prev=%d gates vs double", twins[v].name, H, with_prev);
+        snprintf(what, sizeof what, "gru cell %s H=%d prev=%d gates vs double", twins[v].name, H,
+                 with_prev);
         check_close_d(what, g[v], rg, 3 * H, 1e-6, 1e-5);
-        snprintf(what, sizeof what, "gru cell %s H=%d prev=%d h vs double", twins[v].name, H, with_prev);
+        snprintf(what, sizeof what, "gru cell %s H=%d prev=%d h vs double", twins[v].name, H,
+                 with_prev);
         check_close_d(what, h[v], rh, H, 1e-6, 1e-5);
     }
     if (NTWINS > 1) {
@@ -153,8 +170,17 @@ static void test_cells_at(int H, int with_prev)
         check_close_f(what, h[1], h[0], H, 1e-6, 1e-5);
     }
 
-    for (int v = 0; v < 2; v++) { free(g[v]); free(c[v]); free(h[v]); }
-    free(pre); free(prev); free(hh); free(rg); free(rc); free(rh);
+    for (int v = 0; v < 2; v++) {
+        free(g[v]);
+        free(c[v]);
+        free(h[v]);
+    }
+    free(pre);
+    free(prev);
+    free(hh);
+    free(rg);
+    free(rc);
+    free(rh);
 }
 
 static void test_cells(void)
@@ -182,8 +208,10 @@ static void test_packed_gemv(void)
     for (int a = 0; a < (int)(sizeof Ns / sizeof Ns[0]); a++) {
         for (int b = 0; b < (int)(sizeof Ks / sizeof Ks[0]); b++) {
             const int N = Ns[a], K = Ks[b], lda = K + 3;
-            float *W = check_alloc(sizeof(float) * (size_t)N * lda), *x = check_alloc(sizeof(float) * K);
-            float *init = check_alloc(sizeof(float) * N), *P = check_alloc(sizeof(float) * al_recurrent_packed_floats(N, K));
+            float *W = check_alloc(sizeof(float) * (size_t)N * lda),
+                  *x = check_alloc(sizeof(float) * K);
+            float *init = check_alloc(sizeof(float) * N),
+                  *P = check_alloc(sizeof(float) * al_recurrent_packed_floats(N, K));
             float *y[2] = { check_alloc(sizeof(float) * N), check_alloc(sizeof(float) * N) };
             double *ref = check_alloc(sizeof(double) * N);
             check_fill(W, (long)N * lda, -1, 1);
@@ -197,27 +225,39 @@ static void test_packed_gemv(void)
                 }
                 for (int v = 0; v < NTWINS; v++) {
                     char what[128];
-                    memset(P, 0xff, sizeof(float) * al_recurrent_packed_floats(N, K)); /* NaN: every slot must be written */
+                    memset(P, 0xff,
+                           sizeof(float) * al_recurrent_packed_floats(
+                                               N, K)); /* NaN: every slot must be written */
                     if (v == 0) al_recurrent_pack_scalar(P, W, lda, N, K);
 #if AL_SIMD128
-                    else al_recurrent_pack_simd128(P, W, lda, N, K);
+                    else
+                        al_recurrent_pack_simd128(P, W, lda, N, K);
 #endif
                     if (mode == 2) memcpy(y[v], init, sizeof(float) * N);
                     const float *in = mode == 0 ? NULL : mode == 1 ? init : y[v];
                     if (v == 0) al_recurrent_packed_gemv_scalar(y[v], P, x, in, N, K);
 #if AL_SIMD128
-                    else al_recurrent_packed_gemv_simd128(y[v], P, x, in, N, K);
+                    else
+                        al_recurrent_packed_gemv_simd128(y[v], P, x, in, N, K);
 #endif
-                    snprintf(what, sizeof what, "packed gemv %s N=%d K=%d init=%d vs double", twins[v].name, N, K, mode);
+                    snprintf(what, sizeof what, "packed gemv %s N=%d K=%d init=%d vs double",
+                             twins[v].name, N, K, mode);
                     check_close_d(what, y[v], ref, N, 1e-5, 1e-5);
                 }
                 if (NTWINS == 2) {
                     char what[128];
-                    snprintf(what, sizeof what, "packed gemv simd128 = scalar, N=%d K=%d init=%d", N, K, mode);
+                    snprintf(what, sizeof what, "packed gemv simd128 = scalar, N=%d K=%d init=%d",
+                             N, K, mode);
                     check_true(what, memcmp(y[0], y[1], sizeof(float) * N) == 0);
                 }
             }
-            free(W); free(x); free(init); free(P); free(y[0]); free(y[1]); free(ref);
+            free(W);
+            free(x);
+            free(init);
+            free(P);
+            free(y[0]);
+            free(y[1]);
+            free(ref);
         }
     }
 }
@@ -237,7 +277,14 @@ static struct net mk(int cell, int B, int T, int I, int H, int L, int D, int bia
 {
     struct net m;
     memset(&m, 0, sizeof m);
-    m.cell = cell; m.B = B; m.T = T; m.I = I; m.H = H; m.L = L; m.D = D; m.bias = bias;
+    m.cell = cell;
+    m.B = B;
+    m.T = T;
+    m.I = I;
+    m.H = H;
+    m.L = L;
+    m.D = D;
+    m.bias = bias;
     return m;
 }
 
@@ -245,12 +292,16 @@ static void net_layout(struct net *m)
 {
     int G = gates_of(m->cell);
     long o = 0;
-    m->off_x = o; o += (long)m->B * m->T * m->I;
-    m->off_h0 = o; o += (long)m->L * m->D * m->B * m->H;
-    m->off_c0 = o; if (m->cell == 2) o += (long)m->L * m->D * m->B * m->H;
+    m->off_x = o;
+    o += (long)m->B * m->T * m->I;
+    m->off_h0 = o;
+    o += (long)m->L * m->D * m->B * m->H;
+    m->off_c0 = o;
+    if (m->cell == 2) o += (long)m->L * m->D * m->B * m->H;
     for (int k = 0; k < m->L * m->D; k++) {
         int Il = k < m->D ? m->I : m->D * m->H;
-        long sz[4] = { (long)G * m->H * Il, (long)G * m->H * m->H, m->bias ? G * m->H : 0, m->bias ? G * m->H : 0 };
+        long sz[4] = { (long)G * m->H * Il, (long)G * m->H * m->H, m->bias ? G * m->H : 0,
+                       m->bias ? G * m->H : 0 };
         for (int j = 0; j < 4; j++) {
             m->off_p[k][j] = o;
             m->size_p[k][j] = sz[j];
@@ -290,7 +341,8 @@ static void net_ref(const struct net *m, const double *th, double *out, double *
         for (int d = 0; d < D; d++) {
             int k = l * D + d;
             const double *wih = th + m->off_p[k][0], *whh = th + m->off_p[k][1];
-            const double *bih = m->bias ? th + m->off_p[k][2] : NULL, *bhh = m->bias ? th + m->off_p[k][3] : NULL;
+            const double *bih = m->bias ? th + m->off_p[k][2] : NULL,
+                         *bhh = m->bias ? th + m->off_p[k][3] : NULL;
             for (int bb = 0; bb < B; bb++) {
                 for (int j = 0; j < H; j++) {
                     h[j] = th[m->off_h0 + ((long)k * B + bb) * H + j];
@@ -299,7 +351,7 @@ static void net_ref(const struct net *m, const double *th, double *out, double *
                 for (int s = 0; s < T; s++) {
                     int t = d ? T - 1 - s : s;
                     const double *xt = in + ((long)bb * T + t) * Il;
-                    for (int r = 0; r < G * H; r++) {  /* a = W_ih x + b_ih, b = W_hh h + b_hh */
+                    for (int r = 0; r < G * H; r++) { /* a = W_ih x + b_ih, b = W_hh h + b_hh */
                         double sa = bih ? bih[r] : 0, sb = bhh ? bhh[r] : 0;
                         for (int i = 0; i < Il; i++) sa += wih[(long)r * Il + i] * xt[i];
                         for (int i = 0; i < H; i++) sb += whh[(long)r * H + i] * h[i];
@@ -307,11 +359,14 @@ static void net_ref(const struct net *m, const double *th, double *out, double *
                         b[r] = sb;
                     }
                     for (int j = 0; j < H; j++) {
-                        if (m->cell == 0) hnew[j] = tanh(a[j] + b[j]);
-                        else if (m->cell == 1) hnew[j] = a[j] + b[j] > 0 ? a[j] + b[j] : 0;
+                        if (m->cell == 0)
+                            hnew[j] = tanh(a[j] + b[j]);
+                        else if (m->cell == 1)
+                            hnew[j] = a[j] + b[j] > 0 ? a[j] + b[j] : 0;
                         else if (m->cell == 2) {
                             double ig = sigm(a[j] + b[j]), fg = sigm(a[H + j] + b[H + j]);
-                            double gg = tanh(a[2 * H + j] + b[2 * H + j]), og = sigm(a[3 * H + j] + b[3 * H + j]);
+                            double gg = tanh(a[2 * H + j] + b[2 * H + j]),
+                                   og = sigm(a[3 * H + j] + b[3 * H + j]);
                             c[j] = fg * c[j] + ig * gg;
                             hnew[j] = og * tanh(c[j]);
                         } else {
@@ -333,7 +388,13 @@ static void net_ref(const struct net *m, const double *th, double *out, double *
         Il = DH;
     }
     memcpy(out, y, sizeof(double) * (size_t)B * T * DH);
-    free(in); free(y); free(h); free(c); free(hnew); free(a); free(b);
+    free(in);
+    free(y);
+    free(h);
+    free(c);
+    free(hnew);
+    free(a);
+    free(b);
 }
 
 /* pointer tables into a float array laid out as theta */
@@ -382,7 +443,14 @@ static void test_forward_case(struct net m)
         snprintf(what, sizeof what, "%s: cn vs double reference", desc);
         check_close_d(what, cn, rcn, nh, 1e-5, 1e-4);
     }
-    free(theta); free(thd); free(out); free(hn); free(cn); free(rout); free(rhn); free(rcn);
+    free(theta);
+    free(thd);
+    free(out);
+    free(hn);
+    free(cn);
+    free(rout);
+    free(rhn);
+    free(rcn);
 }
 
 /* L = Σ wo·output + Σ wh·hn (+ Σ wc·cn), in double */
@@ -423,11 +491,10 @@ static void test_backward_case(struct net m)
     net_ptrs(&m, theta, ptrs);
     net_ptrs(&m, grad, gptrs);
     int live = al_alloc_live();
-    al_status st = al_recurrent_backward(m.cell, m.B, m.T, m.I, m.H, m.L, m.D == 2, theta + m.off_x,
-                                         (const float *const *)ptrs, theta + m.off_h0,
-                                         m.cell == 2 ? theta + m.off_c0 : NULL, wo, wh,
-                                         m.cell == 2 ? wc : NULL, grad + m.off_x, gptrs,
-                                         grad + m.off_h0, m.cell == 2 ? grad + m.off_c0 : NULL);
+    al_status st = al_recurrent_backward(
+        m.cell, m.B, m.T, m.I, m.H, m.L, m.D == 2, theta + m.off_x, (const float *const *)ptrs,
+        theta + m.off_h0, m.cell == 2 ? theta + m.off_c0 : NULL, wo, wh, m.cell == 2 ? wc : NULL,
+        grad + m.off_x, gptrs, grad + m.off_h0, m.cell == 2 ? grad + m.off_c0 : NULL);
     snprintf(what, sizeof what, "%s: backward status", desc);
     check_true(what, st == AL_OK && al_alloc_live() == live);
     /* central differences of the double reference (step 1e-6: truncation ~1e-12, rounding
@@ -455,11 +522,20 @@ static void test_backward_case(struct net m)
             if (!m.size_p[k][j]) continue;
             snprintf(what, sizeof what, "%s: d%s_l%d%s vs finite differences", desc, pn[j], k / m.D,
                      k % m.D ? "_reverse" : "");
-            check_close_d(what, grad + m.off_p[k][j], num + m.off_p[k][j], m.size_p[k][j], 1e-4, 1e-2);
+            check_close_d(what, grad + m.off_p[k][j], num + m.off_p[k][j], m.size_p[k][j], 1e-4,
+                          1e-2);
         }
     }
-    free(theta); free(grad); free(thd); free(num); free(wo); free(wh); free(wc);
-    free(out); free(hn); free(cn);
+    free(theta);
+    free(grad);
+    free(thd);
+    free(num);
+    free(wo);
+    free(wh);
+    free(wc);
+    free(out);
+    free(hn);
+    free(cn);
 }
 
 static void test_networks(void)
@@ -507,26 +583,52 @@ static void test_statuses(void)
     float *gp_nobias[4] = { g, g + 64, NULL, NULL };
     int live = al_alloc_live();
 
-    check_true("forward ok", al_recurrent_forward(AL_LSTM, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL, out, hn, cn) == AL_OK);
-    check_true("forward without bias ok", al_recurrent_forward(AL_GRU, 1, 2, 2, 2, 1, 0, x, p_nobias, NULL, NULL, out, NULL, NULL) == AL_OK);
-    check_true("NULL x", al_recurrent_forward(AL_LSTM, 1, 2, 2, 2, 1, 0, NULL, p, NULL, NULL, out, hn, cn) == AL_ERR_ARGUMENT);
-    check_true("NULL params", al_recurrent_forward(AL_LSTM, 1, 2, 2, 2, 1, 0, x, NULL, NULL, NULL, out, hn, cn) == AL_ERR_ARGUMENT);
-    check_true("NULL output", al_recurrent_forward(AL_LSTM, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL, NULL, hn, cn) == AL_ERR_ARGUMENT);
-    check_true("NULL weight", al_recurrent_forward(AL_RNN_TANH, 1, 2, 2, 2, 1, 0, x, p_noweight, NULL, NULL, out, hn, NULL) == AL_ERR_ARGUMENT);
-    check_true("half a bias pair", al_recurrent_forward(AL_RNN_TANH, 1, 2, 2, 2, 1, 0, x, p_half_bias, NULL, NULL, out, hn, NULL) == AL_ERR_ARGUMENT);
-    check_true("unknown cell", al_recurrent_forward(7, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL, out, hn, NULL) == AL_ERR_ARGUMENT);
-    check_true("negative cell", al_recurrent_forward(-1, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL, out, hn, NULL) == AL_ERR_ARGUMENT);
-    check_true("B = 0", al_recurrent_forward(AL_LSTM, 0, 2, 2, 2, 1, 0, x, p, NULL, NULL, out, hn, cn) == AL_ERR_SHAPE);
-    check_true("T = 0", al_recurrent_forward(AL_LSTM, 1, 0, 2, 2, 1, 0, x, p, NULL, NULL, out, hn, cn) == AL_ERR_SHAPE);
-    check_true("I = -1", al_recurrent_forward(AL_LSTM, 1, 2, -1, 2, 1, 0, x, p, NULL, NULL, out, hn, cn) == AL_ERR_SHAPE);
-    check_true("H = 0", al_recurrent_forward(AL_LSTM, 1, 2, 2, 0, 1, 0, x, p, NULL, NULL, out, hn, cn) == AL_ERR_SHAPE);
-    check_true("numLayers = 0", al_recurrent_forward(AL_LSTM, 1, 2, 2, 2, 0, 0, x, p, NULL, NULL, out, hn, cn) == AL_ERR_SHAPE);
-    check_true("B·T·I overflow", al_recurrent_forward(AL_LSTM, 65536, 65536, 2, 2, 1, 0, x, p, NULL, NULL, out, hn, cn) == AL_ERR_OVERFLOW);
-    check_true("4·H·H overflow", al_recurrent_forward(AL_LSTM, 1, 1, 1, 30000, 1, 0, x, p, NULL, NULL, out, hn, cn) == AL_ERR_OVERFLOW);
-    check_true("backward ok", al_recurrent_backward(AL_LSTM, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL, NULL, NULL, NULL, NULL, gp, NULL, NULL) == AL_OK);
-    check_true("backward NULL dparams", al_recurrent_backward(AL_LSTM, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) == AL_ERR_ARGUMENT);
-    check_true("backward dparams without bias slots", al_recurrent_backward(AL_LSTM, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL, NULL, NULL, NULL, NULL, gp_nobias, NULL, NULL) == AL_ERR_ARGUMENT);
-    check_true("backward numLayers = 0", al_recurrent_backward(AL_GRU, 1, 2, 2, 2, 0, 0, x, p, NULL, NULL, NULL, NULL, NULL, NULL, gp, NULL, NULL) == AL_ERR_SHAPE);
+    check_true("forward ok", al_recurrent_forward(AL_LSTM, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL, out,
+                                                  hn, cn) == AL_OK);
+    check_true("forward without bias ok",
+               al_recurrent_forward(AL_GRU, 1, 2, 2, 2, 1, 0, x, p_nobias, NULL, NULL, out, NULL,
+                                    NULL) == AL_OK);
+    check_true("NULL x", al_recurrent_forward(AL_LSTM, 1, 2, 2, 2, 1, 0, NULL, p, NULL, NULL, out,
+                                              hn, cn) == AL_ERR_ARGUMENT);
+    check_true("NULL params", al_recurrent_forward(AL_LSTM, 1, 2, 2, 2, 1, 0, x, NULL, NULL, NULL,
+                                                   out, hn, cn) == AL_ERR_ARGUMENT);
+    check_true("NULL output", al_recurrent_forward(AL_LSTM, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL,
+                                                   NULL, hn, cn) == AL_ERR_ARGUMENT);
+    check_true("NULL weight", al_recurrent_forward(AL_RNN_TANH, 1, 2, 2, 2, 1, 0, x, p_noweight,
+                                                   NULL, NULL, out, hn, NULL) == AL_ERR_ARGUMENT);
+    check_true("half a bias pair",
+               al_recurrent_forward(AL_RNN_TANH, 1, 2, 2, 2, 1, 0, x, p_half_bias, NULL, NULL, out,
+                                    hn, NULL) == AL_ERR_ARGUMENT);
+    check_true("unknown cell", al_recurrent_forward(7, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL, out, hn,
+                                                    NULL) == AL_ERR_ARGUMENT);
+    check_true("negative cell", al_recurrent_forward(-1, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL, out,
+                                                     hn, NULL) == AL_ERR_ARGUMENT);
+    check_true("B = 0", al_recurrent_forward(AL_LSTM, 0, 2, 2, 2, 1, 0, x, p, NULL, NULL, out, hn,
+                                             cn) == AL_ERR_SHAPE);
+    check_true("T = 0", al_recurrent_forward(AL_LSTM, 1, 0, 2, 2, 1, 0, x, p, NULL, NULL, out, hn,
+                                             cn) == AL_ERR_SHAPE);
+    check_true("I = -1", al_recurrent_forward(AL_LSTM, 1, 2, -1, 2, 1, 0, x, p, NULL, NULL, out, hn,
+                                              cn) == AL_ERR_SHAPE);
+    check_true("H = 0", al_recurrent_forward(AL_LSTM, 1, 2, 2, 0, 1, 0, x, p, NULL, NULL, out, hn,
+                                             cn) == AL_ERR_SHAPE);
+    check_true("numLayers = 0", al_recurrent_forward(AL_LSTM, 1, 2, 2, 2, 0, 0, x, p, NULL, NULL,
+                                                     out, hn, cn) == AL_ERR_SHAPE);
+    check_true("B·T·I overflow", al_recurrent_forward(AL_LSTM, 65536, 65536, 2, 2, 1, 0, x, p, NULL,
+                                                      NULL, out, hn, cn) == AL_ERR_OVERFLOW);
+    check_true("4·H·H overflow", al_recurrent_forward(AL_LSTM, 1, 1, 1, 30000, 1, 0, x, p, NULL,
+                                                      NULL, out, hn, cn) == AL_ERR_OVERFLOW);
+    check_true("backward ok",
+               al_recurrent_backward(AL_LSTM, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL, NULL, NULL, NULL,
+                                     NULL, gp, NULL, NULL) == AL_OK);
+    check_true("backward NULL dparams",
+               al_recurrent_backward(AL_LSTM, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL, NULL, NULL, NULL,
+                                     NULL, NULL, NULL, NULL) == AL_ERR_ARGUMENT);
+    check_true("backward dparams without bias slots",
+               al_recurrent_backward(AL_LSTM, 1, 2, 2, 2, 1, 0, x, p, NULL, NULL, NULL, NULL, NULL,
+                                     NULL, gp_nobias, NULL, NULL) == AL_ERR_ARGUMENT);
+    check_true("backward numLayers = 0",
+               al_recurrent_backward(AL_GRU, 1, 2, 2, 2, 0, 0, x, p, NULL, NULL, NULL, NULL, NULL,
+                                     NULL, gp, NULL, NULL) == AL_ERR_SHAPE);
     check_true("no allocation left behind", al_alloc_live() == live);
 }
 

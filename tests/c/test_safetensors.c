@@ -23,8 +23,8 @@ static uint8_t *dup_bytes(const void *raw, size_t n)
 }
 
 /* 8-byte length N, the header text, the data: a file of exactly the right size. */
-static uint8_t *file_with_len(uint64_t n_field, const char *header, size_t hlen,
-                              const void *data, size_t dlen, size_t *len)
+static uint8_t *file_with_len(uint64_t n_field, const char *header, size_t hlen, const void *data,
+                              size_t dlen, size_t *len)
 {
     *len = 8 + hlen + dlen;
     uint8_t *b = check_alloc(*len);
@@ -44,7 +44,8 @@ static uint8_t *file_make(const char *header, const void *data, size_t dlen, siz
 static char err[AL_SAFETENSORS_ERR_CAP];
 
 /* Open b [n], expect status want and a message containing needle; then free b. */
-static void expect_fail_bytes(const char *what, uint8_t *b, size_t n, al_status want, const char *needle)
+static void expect_fail_bytes(const char *what, uint8_t *b, size_t n, al_status want,
+                              const char *needle)
 {
     int base = al_alloc_live();
     al_safetensors *st = (al_safetensors *)&err; /* must be overwritten with NULL */
@@ -52,7 +53,8 @@ static void expect_fail_bytes(const char *what, uint8_t *b, size_t n, al_status 
     al_status s = al_safetensors_open(b, n, &st, err, sizeof err);
     int ok = s == want && st == NULL && strstr(err, needle) != NULL && strlen(err) < sizeof err;
     if (!ok)
-        printf("  %s: status %d (want %d), message \"%s\" (want \"%s\")\n", what, (int)s, (int)want, err, needle);
+        printf("  %s: status %d (want %d), message \"%s\" (want \"%s\")\n", what, (int)s, (int)want,
+               err, needle);
     check_true(what, ok);
     char live[160];
     snprintf(live, sizeof live, "%s: allocations back to baseline", what);
@@ -103,26 +105,28 @@ static void test_prefix(void)
     {
         al_safetensors *st;
         check_true("NULL bytes with len 0 is an empty file",
-                   al_safetensors_open(NULL, 0, &st, err, sizeof err) == AL_ERR_FORMAT && st == NULL);
+                   al_safetensors_open(NULL, 0, &st, err, sizeof err) == AL_ERR_FORMAT &&
+                       st == NULL);
         check_true("NULL bytes with len 5 is an argument error",
                    al_safetensors_open(NULL, 5, &st, err, sizeof err) == AL_ERR_ARGUMENT);
         check_true("NULL out is an argument error",
-                   al_safetensors_open((const uint8_t *)"12345678", 8, NULL, err, sizeof err) == AL_ERR_ARGUMENT);
+                   al_safetensors_open((const uint8_t *)"12345678", 8, NULL, err, sizeof err) ==
+                       AL_ERR_ARGUMENT);
     }
     expect_fail_bytes("5-byte file", dup_bytes("\x10\0\0\0\0", 5), 5, AL_ERR_FORMAT,
                       "file is 5 bytes, shorter than the 8-byte header length");
 
     static const char body[] = "{}                  "; /* 20 bytes after the prefix */
     expect_fail_len("header length larger than the file", 100, body, 20, AL_ERR_FORMAT,
-                      "header length 100 is larger than the 20 bytes after it: truncated file?");
-    expect_fail_len("header length 2^32", (uint64_t)1 << 32, body, 20,
-                      AL_ERR_FORMAT, "header length 4294967296 (>= 2^32) is larger than the 20 bytes");
-    expect_fail_len("header length 2^53", (uint64_t)1 << 53, body, 20,
-                      AL_ERR_FORMAT, "header length 9007199254740992 (>= 2^53)");
-    expect_fail_len("header length 2^64 - 1", UINT64_MAX, body, 20,
-                      AL_ERR_FORMAT, "header length 18446744073709551615 (2^64 - 1, all bits set)");
+                    "header length 100 is larger than the 20 bytes after it: truncated file?");
+    expect_fail_len("header length 2^32", (uint64_t)1 << 32, body, 20, AL_ERR_FORMAT,
+                    "header length 4294967296 (>= 2^32) is larger than the 20 bytes");
+    expect_fail_len("header length 2^53", (uint64_t)1 << 53, body, 20, AL_ERR_FORMAT,
+                    "header length 9007199254740992 (>= 2^53)");
+    expect_fail_len("header length 2^64 - 1", UINT64_MAX, body, 20, AL_ERR_FORMAT,
+                    "header length 18446744073709551615 (2^64 - 1, all bits set)");
     expect_fail_len("header length 0", 0, body, 20, AL_ERR_FORMAT,
-                      "header length 0 is too short for a JSON object");
+                    "header length 0 is too short for a JSON object");
 
     /* a header one byte over the 16 MiB cap, really present in the file */
     size_t big = AL_SAFETENSORS_MAX_HEADER + 1;
@@ -130,8 +134,8 @@ static void test_prefix(void)
     memset(h, ' ', big);
     h[0] = '{';
     h[big - 1] = '}';
-    expect_fail_len("header over the 16 MiB cap", big, h, big,
-                      AL_ERR_UNSUPPORTED, "header length 16777217 is over attnlab's header cap of 16777216 bytes");
+    expect_fail_len("header over the 16 MiB cap", big, h, big, AL_ERR_UNSUPPORTED,
+                    "header length 16777217 is over attnlab's header cap of 16777216 bytes");
     /* exactly at the cap is fine */
     size_t nb;
     uint8_t *at = file_with_len(big - 1, h + 1, big - 1, NULL, 0, &nb);
@@ -141,11 +145,15 @@ static void test_prefix(void)
     free(at);
     free(h);
 
-    static const char html[] = "<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head></html>\n";
-    expect_fail_bytes("an HTML error page", dup_bytes(html, strlen(html)), strlen(html), AL_ERR_FORMAT,
+    static const char html[] =
+        "<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head></html>\n";
+    expect_fail_bytes("an HTML error page", dup_bytes(html, strlen(html)), strlen(html),
+                      AL_ERR_FORMAT,
                       "looks like an HTML page, not safetensors (it starts \"<!DOCTYPE html>");
-    expect_fail_bytes("a tiny HTML page", dup_bytes("<html>", 6), 6, AL_ERR_FORMAT, "looks like an HTML page");
-    static const char json[] = "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}}";
+    expect_fail_bytes("a tiny HTML page", dup_bytes("<html>", 6), 6, AL_ERR_FORMAT,
+                      "looks like an HTML page");
+    static const char json[] =
+        "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}}";
     expect_fail_bytes("bare JSON text", dup_bytes(json, strlen(json)), strlen(json), AL_ERR_FORMAT,
                       "looks like JSON text, not safetensors");
 }
@@ -156,26 +164,39 @@ static void test_json(void)
 {
     expect_fail("invalid UTF-8 (0xff)", "{\"a\xff\": {}}", NULL, 0, AL_ERR_FORMAT,
                 "header is not valid UTF-8: byte 0xff at header offset 3");
-    expect_fail("overlong UTF-8", "{\"\xc0\xaf\": {}}", NULL, 0, AL_ERR_FORMAT, "not valid UTF-8: byte 0xc0");
-    expect_fail("UTF-8 encoded surrogate", "{\"\xed\xa0\x80\": {}}", NULL, 0, AL_ERR_FORMAT, "not valid UTF-8");
-    expect_fail("UTF-8 cut at the end", "{\"a\":{}}\xe2\x82", NULL, 0, AL_ERR_FORMAT, "not valid UTF-8: byte 0xe2 at header offset 8");
+    expect_fail("overlong UTF-8", "{\"\xc0\xaf\": {}}", NULL, 0, AL_ERR_FORMAT,
+                "not valid UTF-8: byte 0xc0");
+    expect_fail("UTF-8 encoded surrogate", "{\"\xed\xa0\x80\": {}}", NULL, 0, AL_ERR_FORMAT,
+                "not valid UTF-8");
+    expect_fail("UTF-8 cut at the end", "{\"a\":{}}\xe2\x82", NULL, 0, AL_ERR_FORMAT,
+                "not valid UTF-8: byte 0xe2 at header offset 8");
     expect_fail("not JSON", "hello, world", NULL, 0, AL_ERR_FORMAT,
-                "header is not valid JSON: unexpected character where a value was expected at header offset 0");
+                "header is not valid JSON: unexpected character where a value was expected at "
+                "header offset 0");
     expect_fail("truncated JSON", "{\"w\": {\"dtype\": \"F3", NULL, 0, AL_ERR_FORMAT,
                 "header is not valid JSON: unterminated string");
     expect_fail("truncated JSON object", "{\"w\": {\"dtype\": \"F32\"", NULL, 0, AL_ERR_FORMAT,
                 "unexpected end of text (truncated?)");
-    expect_fail("a JSON array", "[1, 2, 3]", NULL, 0, AL_ERR_FORMAT, "header is an array, not a JSON object");
-    expect_fail("a JSON string", "\"model\"", NULL, 0, AL_ERR_FORMAT, "header is a string, not a JSON object");
-    expect_fail("trailing garbage", "{} x", NULL, 0, AL_ERR_FORMAT, "trailing characters after the JSON value");
-    expect_fail("trailing comma", "{\"__metadata__\": {\"a\": \"b\",}}", NULL, 0, AL_ERR_FORMAT, "expected a string key");
+    expect_fail("a JSON array", "[1, 2, 3]", NULL, 0, AL_ERR_FORMAT,
+                "header is an array, not a JSON object");
+    expect_fail("a JSON string", "\"model\"", NULL, 0, AL_ERR_FORMAT,
+                "header is a string, not a JSON object");
+    expect_fail("trailing garbage", "{} x", NULL, 0, AL_ERR_FORMAT,
+                "trailing characters after the JSON value");
+    expect_fail("trailing comma", "{\"__metadata__\": {\"a\": \"b\",}}", NULL, 0, AL_ERR_FORMAT,
+                "expected a string key");
     expect_fail("single quotes", "{'a': 1}", NULL, 0, AL_ERR_FORMAT, "expected a string key");
-    expect_fail("raw control character", "{\"a\tb\": 1}", NULL, 0, AL_ERR_FORMAT, "control character in a string");
+    expect_fail("raw control character", "{\"a\tb\": 1}", NULL, 0, AL_ERR_FORMAT,
+                "control character in a string");
     expect_fail("bad escape", "{\"a\\qb\": 1}", NULL, 0, AL_ERR_FORMAT, "unknown escape");
-    expect_fail("lone high surrogate", "{\"\\ud800x\": 1}", NULL, 0, AL_ERR_FORMAT, "high surrogate");
-    expect_fail("lone low surrogate", "{\"\\udc00\": 1}", NULL, 0, AL_ERR_FORMAT, "lone low surrogate");
-    expect_fail("leading zero", "{\"w\": {\"shape\": [01]}}", NULL, 0, AL_ERR_FORMAT, "expected ',' or ']'");
-    expect_fail("NaN literal", "{\"w\": {\"shape\": [NaN]}}", NULL, 0, AL_ERR_FORMAT, "unexpected character");
+    expect_fail("lone high surrogate", "{\"\\ud800x\": 1}", NULL, 0, AL_ERR_FORMAT,
+                "high surrogate");
+    expect_fail("lone low surrogate", "{\"\\udc00\": 1}", NULL, 0, AL_ERR_FORMAT,
+                "lone low surrogate");
+    expect_fail("leading zero", "{\"w\": {\"shape\": [01]}}", NULL, 0, AL_ERR_FORMAT,
+                "expected ',' or ']'");
+    expect_fail("NaN literal", "{\"w\": {\"shape\": [NaN]}}", NULL, 0, AL_ERR_FORMAT,
+                "unexpected character");
 
     /* 100,000 nested arrays: stops at the depth cap, no recursion */
     size_t deep = 100000;
@@ -190,7 +211,8 @@ static void test_json(void)
     memset(hb + 5, '[', deep);
     memset(hb + 5 + deep, ']', deep);
     memcpy(hb + 5 + 2 * deep, "}", 2);
-    expect_fail("100,000-deep balanced nesting", hb, NULL, 0, AL_ERR_FORMAT, "nesting deeper than 64 levels");
+    expect_fail("100,000-deep balanced nesting", hb, NULL, 0, AL_ERR_FORMAT,
+                "nesting deeper than 64 levels");
     free(h);
     free(hb);
 }
@@ -204,20 +226,25 @@ static void test_schema(void)
     static const uint8_t four[4] = { 0, 0, 128, 63 }; /* 1.0f */
     static const uint8_t eight[8] = { 0, 0, 128, 63, 0, 0, 0, 64 };
 
-    expect_fail("duplicate tensor names", "{\"w\": {" T1 "}, \"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [4, 8]}}",
+    expect_fail("duplicate tensor names",
+                "{\"w\": {" T1
+                "}, \"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [4, 8]}}",
                 eight, 8, AL_ERR_FORMAT, "duplicate tensor name \"w\"");
-    expect_fail("duplicate metadata keys", "{\"__metadata__\": {\"k\": \"a\", \"k\": \"b\"}}", NULL, 0,
-                AL_ERR_FORMAT, "duplicate __metadata__ key \"k\"");
+    expect_fail("duplicate metadata keys", "{\"__metadata__\": {\"k\": \"a\", \"k\": \"b\"}}", NULL,
+                0, AL_ERR_FORMAT, "duplicate __metadata__ key \"k\"");
     expect_fail("duplicate __metadata__", "{\"__metadata__\": {}, \"__metadata__\": {}}", NULL, 0,
                 AL_ERR_FORMAT, "duplicate key \"__metadata__\"");
     expect_fail("duplicate field", "{\"w\": {" T1 ", \"dtype\": \"F32\"}}", four, 4, AL_ERR_FORMAT,
                 "tensor \"w\": duplicate field \"dtype\"");
-    expect_fail("duplicate names spelled differently", "{\"w\": {" T1 "}, \"\\u0077\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [4, 8]}}",
+    expect_fail("duplicate names spelled differently",
+                "{\"w\": {" T1
+                "}, \"\\u0077\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [4, 8]}}",
                 eight, 8, AL_ERR_FORMAT, "duplicate tensor name");
 
     expect_fail("NUL in a tensor name", "{\"enc\\u0000w\": {" T1 "}}", four, 4, AL_ERR_FORMAT,
                 "tensor \"enc\\u0000w\": the name contains a NUL character");
-    expect_fail("empty tensor name", "{\"\": {" T1 "}}", four, 4, AL_ERR_FORMAT, "a tensor has an empty name");
+    expect_fail("empty tensor name", "{\"\": {" T1 "}}", four, 4, AL_ERR_FORMAT,
+                "a tensor has an empty name");
     {
         size_t big = 1 << 20;
         char *h = check_alloc(big + 200);
@@ -228,7 +255,8 @@ static void test_schema(void)
                     "the name is 1048576 bytes, over attnlab's cap of 1024");
         h[2 + 1025] = 0;
         strcpy(h + 2 + 1025, "\": {" T1 "}}");
-        expect_fail("1025-byte tensor name", h, four, 4, AL_ERR_UNSUPPORTED, "1025 bytes, over attnlab's cap");
+        expect_fail("1025-byte tensor name", h, four, 4, AL_ERR_UNSUPPORTED,
+                    "1025 bytes, over attnlab's cap");
         h[2 + 1024] = 0;
         strcpy(h + 2 + 1024, "\": {" T1 "}}");
         size_t n;
@@ -240,107 +268,155 @@ static void test_schema(void)
         free(h);
     }
 
-    expect_fail("metadata value a number", "{\"__metadata__\": {\"layers\": 2}}", NULL, 0, AL_ERR_FORMAT,
-                "__metadata__ \"layers\" must be a string, found a number");
-    expect_fail("metadata value an object", "{\"__metadata__\": {\"config\": {\"d\": 2}}}", NULL, 0, AL_ERR_FORMAT,
-                "__metadata__ \"config\" must be a string, found an object");
+    expect_fail("metadata value a number", "{\"__metadata__\": {\"layers\": 2}}", NULL, 0,
+                AL_ERR_FORMAT, "__metadata__ \"layers\" must be a string, found a number");
+    expect_fail("metadata value an object", "{\"__metadata__\": {\"config\": {\"d\": 2}}}", NULL, 0,
+                AL_ERR_FORMAT, "__metadata__ \"config\" must be a string, found an object");
     expect_fail("metadata value null", "{\"__metadata__\": {\"x\": null}}", NULL, 0, AL_ERR_FORMAT,
                 "must be a string, found null");
     expect_fail("metadata not an object", "{\"__metadata__\": [\"a\"]}", NULL, 0, AL_ERR_FORMAT,
                 "\"__metadata__\" must be an object of strings, found an array");
-    expect_fail("NUL in a metadata value", "{\"__metadata__\": {\"k\": \"a\\u0000b\"}}", NULL, 0, AL_ERR_FORMAT,
-                "__metadata__ \"k\": the value contains a NUL character");
+    expect_fail("NUL in a metadata value", "{\"__metadata__\": {\"k\": \"a\\u0000b\"}}", NULL, 0,
+                AL_ERR_FORMAT, "__metadata__ \"k\": the value contains a NUL character");
 
-    expect_fail("unknown dtype", "{\"w\": {\"dtype\": \"F31\", \"shape\": [1], \"data_offsets\": [0, 4]}}", four, 4,
+    expect_fail("unknown dtype",
+                "{\"w\": {\"dtype\": \"F31\", \"shape\": [1], \"data_offsets\": [0, 4]}}", four, 4,
                 AL_ERR_FORMAT, "tensor \"w\": unknown dtype \"F31\"");
-    expect_fail("lowercase dtype", "{\"w\": {\"dtype\": \"f32\", \"shape\": [1], \"data_offsets\": [0, 4]}}", four, 4,
+    expect_fail("lowercase dtype",
+                "{\"w\": {\"dtype\": \"f32\", \"shape\": [1], \"data_offsets\": [0, 4]}}", four, 4,
                 AL_ERR_FORMAT, "unknown dtype \"f32\"");
-    static const char *unsupported[] = { "F64", "I64", "I32", "I16", "I8", "U8", "U16", "U32", "U64", "BOOL",
-                                         "F8_E4M3", "F8_E5M2" };
+    static const char *unsupported[] = { "F64", "I64", "I32", "I16",  "I8",      "U8",
+                                         "U16", "U32", "U64", "BOOL", "F8_E4M3", "F8_E5M2" };
     for (size_t k = 0; k < sizeof unsupported / sizeof *unsupported; k++) {
         char h[160], want[80], what[60];
-        snprintf(h, sizeof h, "{\"ids\": {\"dtype\": \"%s\", \"shape\": [1], \"data_offsets\": [0, 1]}}", unsupported[k]);
+        snprintf(h, sizeof h,
+                 "{\"ids\": {\"dtype\": \"%s\", \"shape\": [1], \"data_offsets\": [0, 1]}}",
+                 unsupported[k]);
         snprintf(want, sizeof want, "tensor \"ids\": dtype %s is not supported", unsupported[k]);
         snprintf(what, sizeof what, "unsupported dtype %s", unsupported[k]);
         expect_fail(what, h, four, 1, AL_ERR_UNSUPPORTED, want);
     }
 
-    expect_fail("missing dtype", "{\"w\": {\"shape\": [1], \"data_offsets\": [0, 4]}}", four, 4, AL_ERR_FORMAT,
+    expect_fail("missing dtype", "{\"w\": {\"shape\": [1], \"data_offsets\": [0, 4]}}", four, 4,
+                AL_ERR_FORMAT, "tensor \"w\": missing \"dtype\"");
+    expect_fail("missing shape", "{\"w\": {\"dtype\": \"F32\", \"data_offsets\": [0, 4]}}", four, 4,
+                AL_ERR_FORMAT, "tensor \"w\": missing \"shape\"");
+    expect_fail("missing data_offsets", "{\"w\": {\"dtype\": \"F32\", \"shape\": [1]}}", four, 4,
+                AL_ERR_FORMAT, "tensor \"w\": missing \"data_offsets\"");
+    expect_fail("empty tensor entry", "{\"w\": {}}", NULL, 0, AL_ERR_FORMAT,
                 "tensor \"w\": missing \"dtype\"");
-    expect_fail("missing shape", "{\"w\": {\"dtype\": \"F32\", \"data_offsets\": [0, 4]}}", four, 4, AL_ERR_FORMAT,
-                "tensor \"w\": missing \"shape\"");
-    expect_fail("missing data_offsets", "{\"w\": {\"dtype\": \"F32\", \"shape\": [1]}}", four, 4, AL_ERR_FORMAT,
-                "tensor \"w\": missing \"data_offsets\"");
-    expect_fail("empty tensor entry", "{\"w\": {}}", NULL, 0, AL_ERR_FORMAT, "tensor \"w\": missing \"dtype\"");
     expect_fail("extra field", "{\"w\": {" T1 ", \"layout\": \"nchw\"}}", four, 4, AL_ERR_FORMAT,
                 "tensor \"w\": unknown field \"layout\" (expected dtype, shape, data_offsets)");
     expect_fail("tensor entry a string", "{\"w\": \"F32\"}", NULL, 0, AL_ERR_FORMAT,
                 "tensor \"w\": expected an object {dtype, shape, data_offsets}, found a string");
-    expect_fail("dtype a number", "{\"w\": {\"dtype\": 32, \"shape\": [1], \"data_offsets\": [0, 4]}}", four, 4,
+    expect_fail("dtype a number",
+                "{\"w\": {\"dtype\": 32, \"shape\": [1], \"data_offsets\": [0, 4]}}", four, 4,
                 AL_ERR_FORMAT, "tensor \"w\": \"dtype\" must be a string, found a number");
-    expect_fail("shape a string", "{\"w\": {\"dtype\": \"F32\", \"shape\": \"1\", \"data_offsets\": [0, 4]}}", four, 4,
-                AL_ERR_FORMAT, "tensor \"w\": \"shape\" must be an array of integers, found a string");
-    expect_fail("shape entry fractional", "{\"w\": {\"dtype\": \"F32\", \"shape\": [1.5], \"data_offsets\": [0, 4]}}", four, 4,
-                AL_ERR_FORMAT, "tensor \"w\": shape[0] is \"1.5\", not an integer in [0, 2^53]");
-    expect_fail("shape entry with exponent", "{\"w\": {\"dtype\": \"F32\", \"shape\": [1e0], \"data_offsets\": [0, 4]}}", four, 4,
-                AL_ERR_FORMAT, "shape[0] is \"1e0\"");
-    expect_fail("shape entry negative", "{\"w\": {\"dtype\": \"F32\", \"shape\": [2, -1], \"data_offsets\": [0, 4]}}", four, 4,
-                AL_ERR_FORMAT, "tensor \"w\": shape[1] is \"-1\", not an integer");
-    expect_fail("shape entry a string", "{\"w\": {\"dtype\": \"F32\", \"shape\": [\"1\"], \"data_offsets\": [0, 4]}}", four, 4,
-                AL_ERR_FORMAT, "shape[0] is a string");
-    expect_fail("shape entry over 2^53", "{\"w\": {\"dtype\": \"F32\", \"shape\": [9007199254740993], \"data_offsets\": [0, 4]}}", four, 4,
-                AL_ERR_FORMAT, "shape[0] is \"9007199254740993\"");
-    expect_fail("data_offsets an object", "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": {\"begin\": 0}}}", four, 4,
-                AL_ERR_FORMAT, "\"data_offsets\" must be an array [begin, end], found an object");
-    expect_fail("data_offsets one entry", "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0]}}", four, 4,
+    expect_fail("shape a string",
+                "{\"w\": {\"dtype\": \"F32\", \"shape\": \"1\", \"data_offsets\": [0, 4]}}", four,
+                4, AL_ERR_FORMAT,
+                "tensor \"w\": \"shape\" must be an array of integers, found a string");
+    expect_fail("shape entry fractional",
+                "{\"w\": {\"dtype\": \"F32\", \"shape\": [1.5], \"data_offsets\": [0, 4]}}", four,
+                4, AL_ERR_FORMAT, "tensor \"w\": shape[0] is \"1.5\", not an integer in [0, 2^53]");
+    expect_fail("shape entry with exponent",
+                "{\"w\": {\"dtype\": \"F32\", \"shape\": [1e0], \"data_offsets\": [0, 4]}}", four,
+                4, AL_ERR_FORMAT, "shape[0] is \"1e0\"");
+    expect_fail("shape entry negative",
+                "{\"w\": {\"dtype\": \"F32\", \"shape\": [2, -1], \"data_offsets\": [0, 4]}}", four,
+                4, AL_ERR_FORMAT, "tensor \"w\": shape[1] is \"-1\", not an integer");
+    expect_fail("shape entry a string",
+                "{\"w\": {\"dtype\": \"F32\", \"shape\": [\"1\"], \"data_offsets\": [0, 4]}}", four,
+                4, AL_ERR_FORMAT, "shape[0] is a string");
+    expect_fail(
+        "shape entry over 2^53",
+        "{\"w\": {\"dtype\": \"F32\", \"shape\": [9007199254740993], \"data_offsets\": [0, 4]}}",
+        four, 4, AL_ERR_FORMAT, "shape[0] is \"9007199254740993\"");
+    expect_fail("data_offsets an object",
+                "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": {\"begin\": 0}}}",
+                four, 4, AL_ERR_FORMAT,
+                "\"data_offsets\" must be an array [begin, end], found an object");
+    expect_fail("data_offsets one entry",
+                "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0]}}", four, 4,
                 AL_ERR_FORMAT, "\"data_offsets\" must be [begin, end], found 1 entry");
-    expect_fail("data_offsets three entries", "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4, 8]}}", four, 4,
-                AL_ERR_FORMAT, "found 3 entries");
-    expect_fail("data_offsets negative", "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [-4, 0]}}", four, 4,
+    expect_fail("data_offsets three entries",
+                "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4, 8]}}", four,
+                4, AL_ERR_FORMAT, "found 3 entries");
+    expect_fail("data_offsets negative",
+                "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [-4, 0]}}", four, 4,
                 AL_ERR_FORMAT, "data_offsets[0] is \"-4\"");
-    expect_fail("rank 9", "{\"w\": {\"dtype\": \"F32\", \"shape\": [1,1,1,1,1,1,1,1,1], \"data_offsets\": [0, 4]}}", four, 4,
-                AL_ERR_UNSUPPORTED, "tensor \"w\": rank above attnlab's limit of 8");
+    expect_fail(
+        "rank 9",
+        "{\"w\": {\"dtype\": \"F32\", \"shape\": [1,1,1,1,1,1,1,1,1], \"data_offsets\": [0, 4]}}",
+        four, 4, AL_ERR_UNSUPPORTED, "tensor \"w\": rank above attnlab's limit of 8");
 
-    expect_fail("shape product over 2^31", "{\"w\": {\"dtype\": \"F32\", \"shape\": [65536, 32768], \"data_offsets\": [0, 4]}}", four, 4,
-                AL_ERR_OVERFLOW, "tensor \"w\": shape [65536, 32768] has more than 2^31 - 1 elements");
-    expect_fail("shape product over 2^64", "{\"w\": {\"dtype\": \"F32\", \"shape\": [9007199254740992, 9007199254740992, 4096], \"data_offsets\": [0, 4]}}", four, 4,
-                AL_ERR_OVERFLOW, "has more than 2^31 - 1 elements");
-    expect_fail("shape product wrapping to a small number", "{\"w\": {\"dtype\": \"F32\", \"shape\": [4294967296, 4294967296, 1], \"data_offsets\": [0, 4]}}", four, 4,
-                AL_ERR_OVERFLOW, "more than 2^31 - 1 elements");
-    expect_fail("zero-size with a huge dimension", "{\"w\": {\"dtype\": \"F32\", \"shape\": [0, 1099511627776], \"data_offsets\": [0, 0]}}", NULL, 0,
-                AL_ERR_OVERFLOW, "shape [0, 1099511627776] has a dimension over 2^31 - 1");
+    expect_fail(
+        "shape product over 2^31",
+        "{\"w\": {\"dtype\": \"F32\", \"shape\": [65536, 32768], \"data_offsets\": [0, 4]}}", four,
+        4, AL_ERR_OVERFLOW, "tensor \"w\": shape [65536, 32768] has more than 2^31 - 1 elements");
+    expect_fail("shape product over 2^64",
+                "{\"w\": {\"dtype\": \"F32\", \"shape\": [9007199254740992, 9007199254740992, "
+                "4096], \"data_offsets\": [0, 4]}}",
+                four, 4, AL_ERR_OVERFLOW, "has more than 2^31 - 1 elements");
+    expect_fail("shape product wrapping to a small number",
+                "{\"w\": {\"dtype\": \"F32\", \"shape\": [4294967296, 4294967296, 1], "
+                "\"data_offsets\": [0, 4]}}",
+                four, 4, AL_ERR_OVERFLOW, "more than 2^31 - 1 elements");
+    expect_fail(
+        "zero-size with a huge dimension",
+        "{\"w\": {\"dtype\": \"F32\", \"shape\": [0, 1099511627776], \"data_offsets\": [0, 0]}}",
+        NULL, 0, AL_ERR_OVERFLOW, "shape [0, 1099511627776] has a dimension over 2^31 - 1");
 
-    expect_fail("bytes disagree with the shape", "{\"enc.weight\": {\"dtype\": \"F32\", \"shape\": [5, 5], \"data_offsets\": [0, 96]}}",
-                NULL, 0, AL_ERR_FORMAT, "data_offsets [0, 96] past the end of the data buffer (0 bytes)");
+    expect_fail(
+        "bytes disagree with the shape",
+        "{\"enc.weight\": {\"dtype\": \"F32\", \"shape\": [5, 5], \"data_offsets\": [0, 96]}}",
+        NULL, 0, AL_ERR_FORMAT, "data_offsets [0, 96] past the end of the data buffer (0 bytes)");
     {
         uint8_t d[100] = { 0 };
-        expect_fail("bytes disagree with the shape (in range)", "{\"enc.weight\": {\"dtype\": \"F32\", \"shape\": [5, 5], \"data_offsets\": [0, 96]}}",
-                    d, 100, AL_ERR_FORMAT, "tensor \"enc.weight\": data_offsets [0, 96] but shape [5, 5] F32 needs 100 bytes");
-        expect_fail("F16 bytes disagree", "{\"h\": {\"dtype\": \"F16\", \"shape\": [3], \"data_offsets\": [0, 4]}}",
-                    d, 4, AL_ERR_FORMAT, "tensor \"h\": data_offsets [0, 4] but shape [3] F16 needs 6 bytes");
-        expect_fail("end before begin", "{\"w\": {\"dtype\": \"F32\", \"shape\": [0], \"data_offsets\": [8, 4]}}",
-                    d, 8, AL_ERR_FORMAT, "tensor \"w\": data_offsets [8, 4] end before begin");
-        expect_fail("offsets out of range", "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [8, 12]}}",
-                    d, 8, AL_ERR_FORMAT, "tensor \"w\": data_offsets [8, 12] past the end of the data buffer (8 bytes)");
-        expect_fail("offsets near 2^53", "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [9007199254740988, 9007199254740992]}}",
+        expect_fail(
+            "bytes disagree with the shape (in range)",
+            "{\"enc.weight\": {\"dtype\": \"F32\", \"shape\": [5, 5], \"data_offsets\": [0, 96]}}",
+            d, 100, AL_ERR_FORMAT,
+            "tensor \"enc.weight\": data_offsets [0, 96] but shape [5, 5] F32 needs 100 bytes");
+        expect_fail("F16 bytes disagree",
+                    "{\"h\": {\"dtype\": \"F16\", \"shape\": [3], \"data_offsets\": [0, 4]}}", d, 4,
+                    AL_ERR_FORMAT,
+                    "tensor \"h\": data_offsets [0, 4] but shape [3] F16 needs 6 bytes");
+        expect_fail("end before begin",
+                    "{\"w\": {\"dtype\": \"F32\", \"shape\": [0], \"data_offsets\": [8, 4]}}", d, 8,
+                    AL_ERR_FORMAT, "tensor \"w\": data_offsets [8, 4] end before begin");
+        expect_fail("offsets out of range",
+                    "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [8, 12]}}", d,
+                    8, AL_ERR_FORMAT,
+                    "tensor \"w\": data_offsets [8, 12] past the end of the data buffer (8 bytes)");
+        expect_fail("offsets near 2^53",
+                    "{\"w\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": "
+                    "[9007199254740988, 9007199254740992]}}",
                     d, 8, AL_ERR_FORMAT, "past the end of the data buffer");
-        expect_fail("a gap between tensors",
-                    "{\"a\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}, \"b\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [8, 12]}}",
-                    d, 12, AL_ERR_FORMAT, "gap in the data buffer: bytes [4, 8) belong to no tensor (before tensor \"b\")");
+        expect_fail(
+            "a gap between tensors",
+            "{\"a\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}, \"b\": "
+            "{\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [8, 12]}}",
+            d, 12, AL_ERR_FORMAT,
+            "gap in the data buffer: bytes [4, 8) belong to no tensor (before tensor \"b\")");
         expect_fail("a gap at the start",
-                    "{\"a\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [4, 8]}}",
-                    d, 8, AL_ERR_FORMAT, "gap in the data buffer: bytes [0, 4)");
+                    "{\"a\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [4, 8]}}", d, 8,
+                    AL_ERR_FORMAT, "gap in the data buffer: bytes [0, 4)");
         expect_fail("overlapping tensors",
-                    "{\"a\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [0, 8]}, \"b\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [4, 12]}}",
+                    "{\"a\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [0, 8]}, "
+                    "\"b\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [4, 12]}}",
                     d, 12, AL_ERR_FORMAT, "tensor \"b\" [4, 12] overlaps tensor \"a\" [0, 8]");
         expect_fail("the same range twice",
-                    "{\"a\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}, \"b\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}}",
+                    "{\"a\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}, "
+                    "\"b\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]}}",
                     d, 4, AL_ERR_FORMAT, "overlaps tensor");
         expect_fail("a zero-size tensor inside another",
-                    "{\"a\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [0, 8]}, \"z\": {\"dtype\": \"F32\", \"shape\": [0], \"data_offsets\": [4, 4]}}",
+                    "{\"a\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [0, 8]}, "
+                    "\"z\": {\"dtype\": \"F32\", \"shape\": [0], \"data_offsets\": [4, 4]}}",
                     d, 8, AL_ERR_FORMAT, "tensor \"z\" [4, 4] overlaps tensor \"a\" [0, 8]");
-        expect_fail("trailing bytes", "{\"w\": {" T1 "}}", d, 8, AL_ERR_FORMAT,
-                    "4 trailing bytes after the last tensor (tensors cover 4 of the 8-byte data buffer)");
+        expect_fail(
+            "trailing bytes", "{\"w\": {" T1 "}}", d, 8, AL_ERR_FORMAT,
+            "4 trailing bytes after the last tensor (tensors cover 4 of the 8-byte data buffer)");
         expect_fail("data but no tensors", "{}", d, 3, AL_ERR_FORMAT, "3 trailing bytes");
     }
 }
@@ -353,11 +429,14 @@ static void test_nonfinite(void)
     put_f32(d, 1.0f);
     put_f32(d + 4, 2.0f);
     put_f32(d + 8, NAN);
-    const char *h = "{\"enc.weight\": {\"dtype\": \"F32\", \"shape\": [3], \"data_offsets\": [0, 12]}}";
-    expect_fail("F32 NaN", h, d, 12, AL_ERR_NONFINITE, "tensor \"enc.weight\": NaN at flat index 2; attnlab refuses non-finite weights");
+    const char *h =
+        "{\"enc.weight\": {\"dtype\": \"F32\", \"shape\": [3], \"data_offsets\": [0, 12]}}";
+    expect_fail("F32 NaN", h, d, 12, AL_ERR_NONFINITE,
+                "tensor \"enc.weight\": NaN at flat index 2; attnlab refuses non-finite weights");
     put_f32(d + 8, 3.0f);
     put_f32(d + 4, -INFINITY);
-    expect_fail("F32 -Inf", h, d, 12, AL_ERR_NONFINITE, "tensor \"enc.weight\": -Infinity at flat index 1");
+    expect_fail("F32 -Inf", h, d, 12, AL_ERR_NONFINITE,
+                "tensor \"enc.weight\": -Infinity at flat index 1");
     put_f32(d + 4, INFINITY);
     expect_fail("F32 Inf", h, d, 12, AL_ERR_NONFINITE, "Infinity at flat index 1");
     /* largest finite float passes */
@@ -369,16 +448,20 @@ static void test_nonfinite(void)
     free(b);
 
     static const uint8_t h16[6] = { 0x00, 0x3C, 0x00, 0x7C, 0x00, 0x00 }; /* 1, +Inf, 0 */
-    expect_fail("F16 Inf", "{\"h\": {\"dtype\": \"F16\", \"shape\": [3], \"data_offsets\": [0, 6]}}", h16, 6,
+    expect_fail("F16 Inf",
+                "{\"h\": {\"dtype\": \"F16\", \"shape\": [3], \"data_offsets\": [0, 6]}}", h16, 6,
                 AL_ERR_NONFINITE, "tensor \"h\": Infinity at flat index 1");
     static const uint8_t n16[4] = { 0x00, 0x3C, 0x01, 0xFE }; /* 1, NaN */
-    expect_fail("F16 NaN", "{\"h\": {\"dtype\": \"F16\", \"shape\": [2], \"data_offsets\": [0, 4]}}", n16, 4,
+    expect_fail("F16 NaN",
+                "{\"h\": {\"dtype\": \"F16\", \"shape\": [2], \"data_offsets\": [0, 4]}}", n16, 4,
                 AL_ERR_NONFINITE, "tensor \"h\": NaN at flat index 1");
     static const uint8_t b16[4] = { 0x80, 0xFF, 0x80, 0x3F }; /* -Inf, 1 */
-    expect_fail("BF16 -Inf", "{\"b\": {\"dtype\": \"BF16\", \"shape\": [2], \"data_offsets\": [0, 4]}}", b16, 4,
+    expect_fail("BF16 -Inf",
+                "{\"b\": {\"dtype\": \"BF16\", \"shape\": [2], \"data_offsets\": [0, 4]}}", b16, 4,
                 AL_ERR_NONFINITE, "tensor \"b\": -Infinity at flat index 0");
     static const uint8_t c16[4] = { 0x80, 0x3F, 0xC1, 0x7F }; /* 1, NaN */
-    expect_fail("BF16 NaN", "{\"b\": {\"dtype\": \"BF16\", \"shape\": [2], \"data_offsets\": [0, 4]}}", c16, 4,
+    expect_fail("BF16 NaN",
+                "{\"b\": {\"dtype\": \"BF16\", \"shape\": [2], \"data_offsets\": [0, 4]}}", c16, 4,
                 AL_ERR_NONFINITE, "tensor \"b\": NaN at flat index 1");
 }
 
@@ -398,7 +481,8 @@ static void test_valid(void)
     memcpy(d + 32, b16, 4);
     put_f32(d + 36, -0.5f);
     const char *h =
-        "{\"__metadata__\": {\"config\": \"{\\\"d_model\\\": 4, \\\"name\\\": \\\"t\\u00e9st \\ud83d\\ude00\\\"}\", \"format\": \"pt\"},"
+        "{\"__metadata__\": {\"config\": \"{\\\"d_model\\\": 4, \\\"name\\\": \\\"t\\u00e9st "
+        "\\ud83d\\ude00\\\"}\", \"format\": \"pt\"},"
         " \"w\": {\"dtype\": \"F32\", \"shape\": [2, 3], \"data_offsets\": [0, 24]},"
         " \"half\": {\"data_offsets\": [24, 32], \"shape\": [4], \"dtype\": \"F16\"},"
         " \"bf\": {\"dtype\": \"BF16\", \"shape\": [2], \"data_offsets\": [32, 36]},"
@@ -410,17 +494,23 @@ static void test_valid(void)
     al_safetensors *st = expect_open("valid F32/F16/BF16/zero-size/rank-0 file", b, n);
     if (st) {
         check_true("6 tensors", al_safetensors_count(st) == 6);
-        check_true("header order", !strcmp(al_safetensors_name(st, 0), "w") && !strcmp(al_safetensors_name(st, 4), "scalar"));
-        check_true("dtypes", !strcmp(al_safetensors_dtype(st, 0), "F32") && !strcmp(al_safetensors_dtype(st, 1), "F16")
-                                 && !strcmp(al_safetensors_dtype(st, 2), "BF16"));
-        check_true("shape of w", al_safetensors_rank(st, 0) == 2 && al_safetensors_dim(st, 0, 0) == 2
-                                     && al_safetensors_dim(st, 0, 1) == 3 && al_safetensors_numel(st, 0) == 6);
-        check_true("zero-size tensor", al_safetensors_numel(st, 3) == 0 && al_safetensors_dim(st, 3, 0) == 0
-                                           && al_safetensors_read_f32(st, 3, NULL, 0) == AL_OK);
-        check_true("rank-0 tensor", al_safetensors_rank(st, 4) == 0 && al_safetensors_numel(st, 4) == 1);
+        check_true("header order", !strcmp(al_safetensors_name(st, 0), "w") &&
+                                       !strcmp(al_safetensors_name(st, 4), "scalar"));
+        check_true("dtypes", !strcmp(al_safetensors_dtype(st, 0), "F32") &&
+                                 !strcmp(al_safetensors_dtype(st, 1), "F16") &&
+                                 !strcmp(al_safetensors_dtype(st, 2), "BF16"));
+        check_true("shape of w",
+                   al_safetensors_rank(st, 0) == 2 && al_safetensors_dim(st, 0, 0) == 2 &&
+                       al_safetensors_dim(st, 0, 1) == 3 && al_safetensors_numel(st, 0) == 6);
+        check_true("zero-size tensor", al_safetensors_numel(st, 3) == 0 &&
+                                           al_safetensors_dim(st, 3, 0) == 0 &&
+                                           al_safetensors_read_f32(st, 3, NULL, 0) == AL_OK);
+        check_true("rank-0 tensor",
+                   al_safetensors_rank(st, 4) == 0 && al_safetensors_numel(st, 4) == 1);
         check_true("surrogate-pair name decoded", al_safetensors_find(st, "\xf0\x9f\x98\x80") == 5);
-        check_true("find", al_safetensors_find(st, "bf") == 2 && al_safetensors_find(st, "nope") == -1
-                               && al_safetensors_find(st, NULL) == -1);
+        check_true("find", al_safetensors_find(st, "bf") == 2 &&
+                               al_safetensors_find(st, "nope") == -1 &&
+                               al_safetensors_find(st, NULL) == -1);
         float out[6];
         check_true("read w", al_safetensors_read_f32(st, 0, out, 6) == AL_OK);
         check_close_f("w values", out, f32v, 6, 0, 0);
@@ -430,30 +520,39 @@ static void test_valid(void)
         check_true("read bf", al_safetensors_read_f32(st, 2, out, 2) == AL_OK);
         double eb[2] = { 3.140625, -2.0 };
         check_close_d("BF16 values", out, eb, 2, 0, 0);
-        check_true("read scalar", al_safetensors_read_f32(st, 4, out, 1) == AL_OK && out[0] == -0.5f);
+        check_true("read scalar",
+                   al_safetensors_read_f32(st, 4, out, 1) == AL_OK && out[0] == -0.5f);
         check_true("wrong element count", al_safetensors_read_f32(st, 0, out, 5) == AL_ERR_SHAPE);
-        check_true("bad index", al_safetensors_read_f32(st, 6, out, 1) == AL_ERR_ARGUMENT
-                                    && al_safetensors_read_f32(st, -1, out, 1) == AL_ERR_ARGUMENT
-                                    && al_safetensors_name(st, 6) == NULL && al_safetensors_dtype(st, -1) == NULL
-                                    && al_safetensors_rank(st, 9) == -1 && al_safetensors_dim(st, 0, 2) == -1
-                                    && al_safetensors_dim(st, 0, -1) == -1 && al_safetensors_numel(st, 7) == -1);
-        check_true("NULL out with n > 0", al_safetensors_read_f32(st, 0, NULL, 6) == AL_ERR_ARGUMENT);
-        check_true("metadata", al_safetensors_meta_count(st) == 2 && !strcmp(al_safetensors_meta_key(st, 1), "format")
-                                   && !strcmp(al_safetensors_meta_value(st, 1), "pt")
-                                   && al_safetensors_meta_key(st, 2) == NULL && al_safetensors_meta_value(st, -1) == NULL);
+        check_true("bad index",
+                   al_safetensors_read_f32(st, 6, out, 1) == AL_ERR_ARGUMENT &&
+                       al_safetensors_read_f32(st, -1, out, 1) == AL_ERR_ARGUMENT &&
+                       al_safetensors_name(st, 6) == NULL && al_safetensors_dtype(st, -1) == NULL &&
+                       al_safetensors_rank(st, 9) == -1 && al_safetensors_dim(st, 0, 2) == -1 &&
+                       al_safetensors_dim(st, 0, -1) == -1 && al_safetensors_numel(st, 7) == -1);
+        check_true("NULL out with n > 0",
+                   al_safetensors_read_f32(st, 0, NULL, 6) == AL_ERR_ARGUMENT);
+        check_true("metadata", al_safetensors_meta_count(st) == 2 &&
+                                   !strcmp(al_safetensors_meta_key(st, 1), "format") &&
+                                   !strcmp(al_safetensors_meta_value(st, 1), "pt") &&
+                                   al_safetensors_meta_key(st, 2) == NULL &&
+                                   al_safetensors_meta_value(st, -1) == NULL);
         const char *cfg = al_safetensors_meta_find(st, "config");
-        check_true("config string decoded", cfg && !strcmp(cfg, "{\"d_model\": 4, \"name\": \"t\xc3\xa9st \xf0\x9f\x98\x80\"}"));
+        check_true(
+            "config string decoded",
+            cfg && !strcmp(cfg, "{\"d_model\": 4, \"name\": \"t\xc3\xa9st \xf0\x9f\x98\x80\"}"));
         check_true("missing key", al_safetensors_meta_find(st, "missing") == NULL);
     }
     al_safetensors_free(st);
     free(b);
-    check_true("NULL handle accessors", al_safetensors_count(NULL) == 0 && al_safetensors_name(NULL, 0) == NULL
-                                            && al_safetensors_meta_find(NULL, "x") == NULL);
+    check_true("NULL handle accessors", al_safetensors_count(NULL) == 0 &&
+                                            al_safetensors_name(NULL, 0) == NULL &&
+                                            al_safetensors_meta_find(NULL, "x") == NULL);
     al_safetensors_free(NULL);
 
     /* misaligned F32: the data starts at file offset 8 + 61 = 69 */
     {
-        const char *hm = "{\"w\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,12]}}    "; /* 58 + 3 */
+        const char *hm =
+            "{\"w\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,12]}}    "; /* 58 + 3 */
         uint8_t dm[12];
         float v[3] = { 0.1f, -123.5f, 6e-39f };
         for (int k = 0; k < 3; k++) put_f32(dm + 4 * k, v[k]);
@@ -471,18 +570,22 @@ static void test_valid(void)
         static const uint8_t four[4] = { 0, 0, 128, 63 };
         uint8_t *be = file_make("{}", NULL, 0, &n);
         st = expect_open("empty header {}", be, n);
-        check_true("no tensors", st && al_safetensors_count(st) == 0 && al_safetensors_meta_count(st) == 0);
+        check_true("no tensors",
+                   st && al_safetensors_count(st) == 0 && al_safetensors_meta_count(st) == 0);
         al_safetensors_free(st);
         free(be);
-        be = file_make("{\"w\": {\"\\u0064\\u0074\\u0079\\u0070\\u0065\": \"\\u0046\\u0031\\u0036\", \"shape\": [], \"data_offsets\": [0, 2]}}", four, 2, &n);
+        be = file_make("{\"w\": {\"\\u0064\\u0074\\u0079\\u0070\\u0065\": "
+                       "\"\\u0046\\u0031\\u0036\", \"shape\": [], \"data_offsets\": [0, 2]}}",
+                       four, 2, &n);
         st = expect_open("escaped field name and dtype", be, n);
         check_true("escaped dtype decoded", st && !strcmp(al_safetensors_dtype(st, 0), "F16"));
         al_safetensors_free(st);
         free(be);
         be = file_make("{\"\\u005f_metadata__\": {\"a\": \"\"}}", NULL, 0, &n);
         st = expect_open("escaped __metadata__ key", be, n);
-        check_true("escaped __metadata__ is metadata", st && al_safetensors_meta_count(st) == 1
-                                                           && !strcmp(al_safetensors_meta_find(st, "a"), ""));
+        check_true("escaped __metadata__ is metadata",
+                   st && al_safetensors_meta_count(st) == 1 &&
+                       !strcmp(al_safetensors_meta_find(st, "a"), ""));
         al_safetensors_free(st);
         free(be);
     }
@@ -493,8 +596,9 @@ static void test_valid(void)
         check_true("NULL err buffer", al_safetensors_open(bx, n, &sx, NULL, 0) == AL_ERR_FORMAT);
         char tiny[8];
         memset(tiny, 'x', sizeof tiny);
-        check_true("tiny err buffer", al_safetensors_open(bx, n, &sx, tiny, sizeof tiny) == AL_ERR_FORMAT
-                                          && strlen(tiny) == 7 && !strncmp(tiny, "header ", 7));
+        check_true("tiny err buffer",
+                   al_safetensors_open(bx, n, &sx, tiny, sizeof tiny) == AL_ERR_FORMAT &&
+                       strlen(tiny) == 7 && !strncmp(tiny, "header ", 7));
         free(bx);
     }
     check_true("valid files: allocations back to baseline", al_alloc_live() == base);

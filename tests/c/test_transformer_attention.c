@@ -25,7 +25,6 @@
 /* the worst |float − reference| seen, printed at the end */
 static double worst_fwd, worst_fd;
 
-
 /* ------------------------------------------------------------------ double references */
 
 /* one head: out [T,Dv] (row stride ldo), att [T,S]; q/k/v rows with strides; mask [S] or NULL */
@@ -58,7 +57,8 @@ static void sdpa_ref(double *out, int ldo, double *att, const double *q, int ldq
 }
 
 /* y [R,O] = x [R,I] Wᵀ + b  (W [O,I], b [O] or NULL) */
-static void linear_ref(double *y, const double *x, const double *W, const double *b, int R, int I, int O)
+static void linear_ref(double *y, const double *x, const double *W, const double *b, int R, int I,
+                       int O)
 {
     for (int r = 0; r < R; r++)
         for (int o = 0; o < O; o++) {
@@ -88,13 +88,16 @@ static void mha_ref(const struct mha_case *c, double **p, double *out, double *a
         linear_ref(K, key, p[3] + (long)E * E, c->bias ? p[4] + E : NULL, S, E, E);
         linear_ref(V, value, p[3] + 2L * E * E, c->bias ? p[4] + 2 * E : NULL, S, E, E);
         for (int h = 0; h < H; h++)
-            sdpa_ref(ctx + h * Dh, E, att + ((long)b * H + h) * T * S, Q + h * Dh, E, K + h * Dh,
-                     E, V + h * Dh, E, T, S, Dh, Dh, 1.0 / sqrt((double)Dh), mask, c->causal);
+            sdpa_ref(ctx + h * Dh, E, att + ((long)b * H + h) * T * S, Q + h * Dh, E, K + h * Dh, E,
+                     V + h * Dh, E, T, S, Dh, Dh, 1.0 / sqrt((double)Dh), mask, c->causal);
         double *o = out + (long)b * T * E;
         /* a row with no visible key has a zero ctx row (sdpa_ref), so its output is out_proj.bias */
         linear_ref(o, ctx, p[5], c->bias ? p[6] : NULL, T, E, E);
     }
-    free(Q); free(K); free(V); free(ctx);
+    free(Q);
+    free(K);
+    free(V);
+    free(ctx);
 }
 
 struct relpos_case {
@@ -121,7 +124,8 @@ static void relpos_ref(const struct relpos_case *c, double **p, double *out, dou
                     int r = j - i < -k ? 0 : j - i > k ? 2 * k : j - i + k;
                     double e = 0;
                     for (int u = 0; u < Dh; u++)
-                        e += Q[(long)i * dz + h * Dh + u] * (K[(long)j * dz + h * Dh + u] + p[4][(long)r * Dh + u]);
+                        e += Q[(long)i * dz + h * Dh + u] *
+                             (K[(long)j * dz + h * Dh + u] + p[4][(long)r * Dh + u]);
                     int hidden = (mask && mask[j]) || (c->causal && j > i);
                     a[(long)i * n + j] = hidden ? -INFINITY : e / sqrt((double)Dh);
                     if (a[(long)i * n + j] > m) m = a[(long)i * n + j];
@@ -130,24 +134,28 @@ static void relpos_ref(const struct relpos_case *c, double **p, double *out, dou
                     a[(long)i * n + j] = isinf(m) ? 0.0 : exp(a[(long)i * n + j] - m);
                     sum += a[(long)i * n + j];
                 }
-                for (int j = 0; j < n; j++) a[(long)i * n + j] = sum > 0 ? a[(long)i * n + j] / sum : 0.0;
+                for (int j = 0; j < n; j++)
+                    a[(long)i * n + j] = sum > 0 ? a[(long)i * n + j] / sum : 0.0;
                 for (int u = 0; u < Dh; u++) {
                     double z = 0;
                     for (int j = 0; j < n; j++) {
                         int r = j - i < -k ? 0 : j - i > k ? 2 * k : j - i + k;
-                        z += a[(long)i * n + j] * (V[(long)j * dz + h * Dh + u] + p[5][(long)r * Dh + u]);
+                        z += a[(long)i * n + j] *
+                             (V[(long)j * dz + h * Dh + u] + p[5][(long)r * Dh + u]);
                     }
                     out[((long)b * n + i) * dz + h * Dh + u] = z;
                 }
             }
         }
     }
-    free(Q); free(K); free(V);
+    free(Q);
+    free(K);
+    free(V);
 }
 
 struct sdpa_case {
     int B, H, T, S, D, Dv, causal;
-    float scale; /* 0 = 1/√D */
+    float scale;         /* 0 = 1/√D */
     const uint8_t *mask; /* [B,S] or NULL */
 };
 
@@ -158,9 +166,10 @@ static void sdpa_batched_ref(const struct sdpa_case *c, double **p, double *out,
     for (int b = 0; b < c->B; b++)
         for (int h = 0; h < c->H; h++) {
             long hd = (long)b * c->H + h;
-            sdpa_ref(out + hd * c->T * c->Dv, c->Dv, att + hd * c->T * c->S, p[0] + hd * c->T * c->D,
-                     c->D, p[1] + hd * c->S * c->D, c->D, p[2] + hd * c->S * c->Dv, c->Dv, c->T, c->S,
-                     c->D, c->Dv, scale, c->mask ? c->mask + (long)b * c->S : NULL, c->causal);
+            sdpa_ref(out + hd * c->T * c->Dv, c->Dv, att + hd * c->T * c->S,
+                     p[0] + hd * c->T * c->D, c->D, p[1] + hd * c->S * c->D, c->D,
+                     p[2] + hd * c->S * c->Dv, c->Dv, c->T, c->S, c->D, c->Dv, scale,
+                     c->mask ? c->mask + (long)b * c->S : NULL, c->causal);
         }
 }
 
@@ -169,14 +178,15 @@ static void sdpa_batched_ref(const struct sdpa_case *c, double **p, double *out,
 typedef void (*ref_fn)(const void *c, double **p, double *out, double *att);
 
 /* L = Σ gout·out + Σ gatt·att from the double reference at parameters p */
-static double loss_ref(ref_fn f, const void *c, double **p, long nout, long natt,
-                       const float *gout, const float *gatt)
+static double loss_ref(ref_fn f, const void *c, double **p, long nout, long natt, const float *gout,
+                       const float *gatt)
 {
     double *out = dalloc(nout), *att = dalloc(natt), L = 0;
     f(c, p, out, att);
     for (long i = 0; i < nout; i++) L += gout[i] * out[i];
     for (long i = 0; i < natt; i++) L += gatt[i] * att[i];
-    free(out); free(att);
+    free(out);
+    free(att);
     return L;
 }
 
@@ -214,7 +224,8 @@ static void fd_check(const char *what, ref_fn f, const void *c, int np, const ch
 
 /* forward float results against the double reference at the float parameters */
 static void forward_check(const char *what, ref_fn f, const void *c, int np, float *const *pf,
-                          const long *sizes, const float *out, long nout, const float *att, long natt)
+                          const long *sizes, const float *out, long nout, const float *att,
+                          long natt)
 {
     double *pd[8];
     for (int i = 0; i < np; i++) {
@@ -236,7 +247,8 @@ static void forward_check(const char *what, ref_fn f, const void *c, int np, flo
     for (long i = 0; i < nout; i++) finite &= isfinite(out[i]);
     snprintf(label, sizeof label, "%s output is finite", what);
     check_true(label, finite);
-    free(ro); free(ra);
+    free(ro);
+    free(ra);
     for (int i = 0; i < np; i++) free(pd[i]);
 }
 
@@ -252,7 +264,8 @@ static void test_sdpa_backward_case(const char *what, const struct sdpa_case *c)
     long nq = (long)c->B * c->H * c->T * c->D, nk = (long)c->B * c->H * c->S * c->D;
     long nv = (long)c->B * c->H * c->S * c->Dv, nout = (long)c->B * c->H * c->T * c->Dv;
     long natt = (long)c->B * c->H * c->T * c->S;
-    float *q = falloc(nq), *k = falloc(nk), *v = falloc(nv), *out = falloc(nout), *att = falloc(natt);
+    float *q = falloc(nq), *k = falloc(nk), *v = falloc(nv), *out = falloc(nout),
+          *att = falloc(natt);
     float *gout = falloc(nout), *gatt = falloc(natt);
     float *dq = falloc(nq), *dk = falloc(nk), *dv = falloc(nv);
     float *dq2 = falloc(nq), *dk2 = falloc(nk), *dv2 = falloc(nv);
@@ -264,9 +277,9 @@ static void test_sdpa_backward_case(const char *what, const struct sdpa_case *c)
     check_true("sdpa forward ok", al_sdpa(out, att, q, k, v, c->B, c->H, c->T, c->S, c->D, c->Dv,
                                           c->scale, c->mask, c->causal) == AL_OK);
     /* recomputed weights */
-    check_true("sdpa backward ok", al_sdpa_backward(dq, dk, dv, gout, gatt, NULL, q, k, v, c->B, c->H,
-                                                    c->T, c->S, c->D, c->Dv, c->scale, c->mask,
-                                                    c->causal) == AL_OK);
+    check_true("sdpa backward ok",
+               al_sdpa_backward(dq, dk, dv, gout, gatt, NULL, q, k, v, c->B, c->H, c->T, c->S, c->D,
+                                c->Dv, c->scale, c->mask, c->causal) == AL_OK);
     float *pf[3] = { q, k, v };
     long sizes[3] = { nq, nk, nv };
     const char *names[3] = { "q", "k", "v" };
@@ -288,8 +301,19 @@ static void test_sdpa_backward_case(const char *what, const struct sdpa_case *c)
     check_close_f(label, dk2, dk, nk, ATOL, RTOL);
     snprintf(label, sizeof label, "%s given weights accumulate dv", what);
     check_close_f(label, dv2, dv, nv, ATOL, RTOL);
-    free(q); free(k); free(v); free(out); free(att); free(gout); free(gatt);
-    free(dq); free(dk); free(dv); free(dq2); free(dk2); free(dv2);
+    free(q);
+    free(k);
+    free(v);
+    free(out);
+    free(att);
+    free(gout);
+    free(gatt);
+    free(dq);
+    free(dk);
+    free(dv);
+    free(dq2);
+    free(dk2);
+    free(dv2);
 }
 
 static void test_sdpa_backward(void)
@@ -319,9 +343,12 @@ static void mha_ref_cb(const void *c, double **p, double *out, double *att)
 static void test_mha_case(const char *what, const struct mha_case *c)
 {
     int B = c->B, T = c->T, S = c->S, E = c->E, H = c->H;
-    long sizes[7] = { (long)B * T * E, (long)B * S * E, (long)B * S * E, 3L * E * E, 3L * E, (long)E * E, E };
-    const char *names[7] = { "query", "key", "value", "in_proj_weight", "in_proj_bias",
-                             "out_proj.weight", "out_proj.bias" };
+    long sizes[7] = {
+        (long)B * T * E, (long)B * S * E, (long)B * S * E, 3L * E * E, 3L * E, (long)E * E, E
+    };
+    const char *names[7] = { "query",          "key",          "value",
+                             "in_proj_weight", "in_proj_bias", "out_proj.weight",
+                             "out_proj.bias" };
     float *p[7], *g[7];
     for (int i = 0; i < 7; i++) {
         p[i] = falloc(sizes[i]);
@@ -341,7 +368,8 @@ static void test_mha_case(const char *what, const struct mha_case *c)
                                                 B, T, S, E, H, c->mask, c->causal) == AL_OK);
     forward_check(what, mha_ref_cb, c, 7, p, sizes, out, nout, att, natt);
     /* without weights: the same output */
-    al_mha_forward(out2, NULL, p[0], key, value, p[3], b_in, p[5], b_out, B, T, S, E, H, c->mask, c->causal);
+    al_mha_forward(out2, NULL, p[0], key, value, p[3], b_in, p[5], b_out, B, T, S, E, H, c->mask,
+                   c->causal);
     char label[160];
     snprintf(label, sizeof label, "%s output without weights", what);
     check_close_f(label, out2, out, nout, 0, 0);
@@ -352,11 +380,20 @@ static void test_mha_case(const char *what, const struct mha_case *c)
                al_mha_backward(g[0], dkey, dvalue, g[3], c->bias ? g[4] : NULL, g[5],
                                c->bias ? g[6] : NULL, gout, gatt, p[0], key, value, p[3], b_in,
                                p[5], b_out, B, T, S, E, H, c->mask, c->causal) == AL_OK);
-    float *an[7] = { g[0], c->self ? NULL : g[1], c->self ? NULL : g[2], g[3],
-                     c->bias ? g[4] : NULL, g[5], c->bias ? g[6] : NULL };
+    float *an[7] = {
+        g[0], c->self ? NULL : g[1], c->self ? NULL : g[2], g[3], c->bias ? g[4] : NULL,
+        g[5], c->bias ? g[6] : NULL
+    };
     fd_check(what, mha_ref_cb, c, 7, names, p, sizes, an, nout, natt, gout, gatt);
-    for (int i = 0; i < 7; i++) { free(p[i]); free(g[i]); }
-    free(out); free(att); free(out2); free(gout); free(gatt);
+    for (int i = 0; i < 7; i++) {
+        free(p[i]);
+        free(g[i]);
+    }
+    free(out);
+    free(att);
+    free(out2);
+    free(gout);
+    free(gatt);
 }
 
 static void test_mha(void)
@@ -390,7 +427,8 @@ static void relpos_ref_cb(const void *c, double **p, double *out, double *att)
 static void test_relpos_case(const char *what, const struct relpos_case *c)
 {
     int B = c->B, n = c->n, d = c->d, dz = c->dz, H = c->H, R = 2 * c->k + 1;
-    long sizes[6] = { (long)B * n * d, (long)dz * d, (long)dz * d, (long)dz * d, (long)R * (dz / H), (long)R * (dz / H) };
+    long sizes[6] = { (long)B * n * d, (long)dz * d,       (long)dz * d,
+                      (long)dz * d,    (long)R * (dz / H), (long)R * (dz / H) };
     const char *names[6] = { "x", "W_Q", "W_K", "W_V", "rel_K", "rel_V" };
     float *p[6], *g[6];
     for (int i = 0; i < 6; i++) {
@@ -402,15 +440,23 @@ static void test_relpos_case(const char *what, const struct relpos_case *c)
     float *out = falloc(nout), *att = falloc(natt), *gout = falloc(nout), *gatt = falloc(natt);
     check_fill(gout, nout, -1, 1);
     check_fill(gatt, natt, -1, 1);
-    check_true("relpos forward ok", al_relpos_forward(out, att, p[0], p[1], p[2], p[3], p[4], p[5], B, n,
-                                                      d, dz, H, c->k, c->mask, c->causal) == AL_OK);
+    check_true("relpos forward ok",
+               al_relpos_forward(out, att, p[0], p[1], p[2], p[3], p[4], p[5], B, n, d, dz, H, c->k,
+                                 c->mask, c->causal) == AL_OK);
     forward_check(what, relpos_ref_cb, c, 6, p, sizes, out, nout, att, natt);
     check_true("relpos backward ok",
                al_relpos_backward(g[0], g[1], g[2], g[3], g[4], g[5], gout, gatt, p[0], p[1], p[2],
-                                  p[3], p[4], p[5], B, n, d, dz, H, c->k, c->mask, c->causal) == AL_OK);
+                                  p[3], p[4], p[5], B, n, d, dz, H, c->k, c->mask,
+                                  c->causal) == AL_OK);
     fd_check(what, relpos_ref_cb, c, 6, names, p, sizes, g, nout, natt, gout, gatt);
-    for (int i = 0; i < 6; i++) { free(p[i]); free(g[i]); }
-    free(out); free(att); free(gout); free(gatt);
+    for (int i = 0; i < 6; i++) {
+        free(p[i]);
+        free(g[i]);
+    }
+    free(out);
+    free(att);
+    free(gout);
+    free(gatt);
 }
 
 static void test_relpos(void)
@@ -441,7 +487,9 @@ static void test_relpos(void)
 static void test_relpos_twins(void)
 {
     check_seed(404);
-    static const int ns[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 67 };
+    static const int ns[] = {
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 67
+    };
     static const int ks[] = { 0, 1, 2, 5, 9, 70 };
     for (unsigned a = 0; a < sizeof ns / sizeof ns[0]; a++)
         for (unsigned c = 0; c < sizeof ks / sizeof ks[0]; c++) {
@@ -475,9 +523,15 @@ static void test_relpos_twins(void)
             al_relpos_bucket_sum_simd128(b2, m, n, k);
             snprintf(label, sizeof label, "relpos bucket simd128 vs scalar n=%d k=%d", n, k);
             check_close_f(label, b2, b1, (long)n * R, 1e-6, 1e-5);
-            free(m2); free(b2);
+            free(m2);
+            free(b2);
 #endif
-            free(m); free(g); free(m1); free(b1); free(mref); free(bref);
+            free(m);
+            free(g);
+            free(m1);
+            free(b1);
+            free(mref);
+            free(bref);
         }
 }
 
@@ -489,26 +543,49 @@ static void test_statuses(void)
     int32_t ib[16];
     float *f = buf;
     /* SDPA backward */
-    check_true("sdpa_backward NULL dq", al_sdpa_backward(NULL, f, f, f, f, NULL, f, f, f, 1, 1, 2, 2, 2, 2, 0, NULL, 0) == AL_ERR_ARGUMENT);
-    check_true("sdpa_backward T=0", al_sdpa_backward(f, f, f, f, f, NULL, f, f, f, 1, 1, 0, 2, 2, 2, 0, NULL, 0) == AL_ERR_SHAPE);
-    check_true("sdpa_backward NaN scale", al_sdpa_backward(f, f, f, f, f, NULL, f, f, f, 1, 1, 2, 2, 2, 2, NAN, NULL, 0) == AL_ERR_ARGUMENT);
-    check_true("sdpa_backward overflow", al_sdpa_backward(f, f, f, f, f, NULL, f, f, f, 1, 1, 65536, 65536, 1, 1, 0, NULL, 0) == AL_ERR_OVERFLOW);
-    check_true("sdpa_backward no upstream ok", al_sdpa_backward(f, f + 100, f + 200, NULL, NULL, NULL, f + 300, f + 400, f + 500, 1, 1, 2, 2, 2, 2, 0, NULL, 0) == AL_OK);
+    check_true("sdpa_backward NULL dq", al_sdpa_backward(NULL, f, f, f, f, NULL, f, f, f, 1, 1, 2,
+                                                         2, 2, 2, 0, NULL, 0) == AL_ERR_ARGUMENT);
+    check_true("sdpa_backward T=0", al_sdpa_backward(f, f, f, f, f, NULL, f, f, f, 1, 1, 0, 2, 2, 2,
+                                                     0, NULL, 0) == AL_ERR_SHAPE);
+    check_true("sdpa_backward NaN scale", al_sdpa_backward(f, f, f, f, f, NULL, f, f, f, 1, 1, 2, 2,
+                                                           2, 2, NAN, NULL, 0) == AL_ERR_ARGUMENT);
+    check_true("sdpa_backward overflow",
+               al_sdpa_backward(f, f, f, f, f, NULL, f, f, f, 1, 1, 65536, 65536, 1, 1, 0, NULL,
+                                0) == AL_ERR_OVERFLOW);
+    check_true("sdpa_backward no upstream ok",
+               al_sdpa_backward(f, f + 100, f + 200, NULL, NULL, NULL, f + 300, f + 400, f + 500, 1,
+                                1, 2, 2, 2, 2, 0, NULL, 0) == AL_OK);
     /* MHA */
-    check_true("mha E % H", al_mha_forward(f, NULL, f, f, f, f, f, f, f, 1, 2, 2, 6, 4, NULL, 0) == AL_ERR_SHAPE);
-    check_true("mha H = 0", al_mha_forward(f, NULL, f, f, f, f, f, f, f, 1, 2, 2, 6, 0, NULL, 0) == AL_ERR_ARGUMENT);
-    check_true("mha NULL weight", al_mha_forward(f, NULL, f, f, f, NULL, f, f, f, 1, 2, 2, 6, 2, NULL, 0) == AL_ERR_ARGUMENT);
-    check_true("mha S = 0", al_mha_forward(f, NULL, f, f, f, f, f, f, f, 1, 2, 0, 6, 2, NULL, 0) == AL_ERR_SHAPE);
-    check_true("mha overflow", al_mha_forward(f, NULL, f, f, f, f, f, f, f, 1, 2, 2, 65536, 1, NULL, 0) == AL_ERR_OVERFLOW);
-    check_true("mha_backward bias without its gradient", al_mha_backward(f, f, f, f, NULL, f, f, NULL, NULL, f, f, f, f, f, f, f, 1, 2, 2, 4, 2, NULL, 0) == AL_ERR_ARGUMENT);
-    check_true("mha_backward E % H", al_mha_backward(f, f, f, f, f, f, f, NULL, NULL, f, f, f, f, f, f, f, 1, 2, 2, 5, 2, NULL, 0) == AL_ERR_SHAPE);
+    check_true("mha E % H", al_mha_forward(f, NULL, f, f, f, f, f, f, f, 1, 2, 2, 6, 4, NULL, 0) ==
+                                AL_ERR_SHAPE);
+    check_true("mha H = 0", al_mha_forward(f, NULL, f, f, f, f, f, f, f, 1, 2, 2, 6, 0, NULL, 0) ==
+                                AL_ERR_ARGUMENT);
+    check_true("mha NULL weight", al_mha_forward(f, NULL, f, f, f, NULL, f, f, f, 1, 2, 2, 6, 2,
+                                                 NULL, 0) == AL_ERR_ARGUMENT);
+    check_true("mha S = 0", al_mha_forward(f, NULL, f, f, f, f, f, f, f, 1, 2, 0, 6, 2, NULL, 0) ==
+                                AL_ERR_SHAPE);
+    check_true("mha overflow", al_mha_forward(f, NULL, f, f, f, f, f, f, f, 1, 2, 2, 65536, 1, NULL,
+                                              0) == AL_ERR_OVERFLOW);
+    check_true("mha_backward bias without its gradient",
+               al_mha_backward(f, f, f, f, NULL, f, f, NULL, NULL, f, f, f, f, f, f, f, 1, 2, 2, 4,
+                               2, NULL, 0) == AL_ERR_ARGUMENT);
+    check_true("mha_backward E % H", al_mha_backward(f, f, f, f, f, f, f, NULL, NULL, f, f, f, f, f,
+                                                     f, f, 1, 2, 2, 5, 2, NULL, 0) == AL_ERR_SHAPE);
     /* relative position */
-    check_true("relpos k < 0", al_relpos_forward(f, NULL, f, f, f, f, f, f, 1, 3, 2, 4, 1, -1, NULL, 0) == AL_ERR_ARGUMENT);
-    check_true("relpos dz % H", al_relpos_forward(f, NULL, f, f, f, f, f, f, 1, 3, 2, 5, 2, 1, NULL, 0) == AL_ERR_SHAPE);
-    check_true("relpos H = 0", al_relpos_forward(f, NULL, f, f, f, f, f, f, 1, 3, 2, 4, 0, 1, NULL, 0) == AL_ERR_ARGUMENT);
-    check_true("relpos NULL rel_V", al_relpos_forward(f, NULL, f, f, f, f, f, NULL, 1, 3, 2, 4, 1, 1, NULL, 0) == AL_ERR_ARGUMENT);
-    check_true("relpos_backward NULL drel_K", al_relpos_backward(f, f, f, f, NULL, f, NULL, NULL, f, f, f, f, f, f, 1, 3, 2, 4, 1, 1, NULL, 0) == AL_ERR_ARGUMENT);
-    check_true("relpos_backward n = 0", al_relpos_backward(f, f, f, f, f, f, NULL, NULL, f, f, f, f, f, f, 1, 0, 2, 4, 1, 1, NULL, 0) == AL_ERR_SHAPE);
+    check_true("relpos k < 0", al_relpos_forward(f, NULL, f, f, f, f, f, f, 1, 3, 2, 4, 1, -1, NULL,
+                                                 0) == AL_ERR_ARGUMENT);
+    check_true("relpos dz % H", al_relpos_forward(f, NULL, f, f, f, f, f, f, 1, 3, 2, 5, 2, 1, NULL,
+                                                  0) == AL_ERR_SHAPE);
+    check_true("relpos H = 0", al_relpos_forward(f, NULL, f, f, f, f, f, f, 1, 3, 2, 4, 0, 1, NULL,
+                                                 0) == AL_ERR_ARGUMENT);
+    check_true("relpos NULL rel_V", al_relpos_forward(f, NULL, f, f, f, f, f, NULL, 1, 3, 2, 4, 1,
+                                                      1, NULL, 0) == AL_ERR_ARGUMENT);
+    check_true("relpos_backward NULL drel_K",
+               al_relpos_backward(f, f, f, f, NULL, f, NULL, NULL, f, f, f, f, f, f, 1, 3, 2, 4, 1,
+                                  1, NULL, 0) == AL_ERR_ARGUMENT);
+    check_true("relpos_backward n = 0",
+               al_relpos_backward(f, f, f, f, f, f, NULL, NULL, f, f, f, f, f, f, 1, 0, 2, 4, 1, 1,
+                                  NULL, 0) == AL_ERR_SHAPE);
     check_true("relpos distances n = 0", al_relpos_distances(ib, 0, 1) == AL_ERR_SHAPE);
     check_true("relpos distances k < 0", al_relpos_distances(ib, 2, -1) == AL_ERR_ARGUMENT);
     check_true("relpos distances NULL", al_relpos_distances(NULL, 2, 1) == AL_ERR_ARGUMENT);

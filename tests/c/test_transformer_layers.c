@@ -25,7 +25,6 @@
 
 static double worst_fwd, worst_fd;
 
-
 struct tl_case {
     int dec, B, T, S, E, F, H, norm_first, gelu, causal;
     const uint8_t *self_mask; /* [B,T] or NULL */
@@ -35,7 +34,8 @@ struct tl_case {
 /* ------------------------------------------------------------------ double reference */
 
 /* y [R,O] = x [R,I] Wᵀ + b */
-static void linear_ref(double *y, const double *x, const double *W, const double *b, int R, int I, int O)
+static void linear_ref(double *y, const double *x, const double *W, const double *b, int R, int I,
+                       int O)
 {
     for (int r = 0; r < R; r++)
         for (int o = 0; o < O; o++) {
@@ -46,7 +46,8 @@ static void linear_ref(double *y, const double *x, const double *W, const double
 }
 
 /* torch.nn.LayerNorm: y = (x − mean) / sqrt(var + eps) · w + b, biased variance */
-static void layernorm_ref(double *y, const double *x, const double *w, const double *b, int R, int C)
+static void layernorm_ref(double *y, const double *x, const double *w, const double *b, int R,
+                          int C)
 {
     for (int r = 0; r < R; r++) {
         const double *xr = x + (long)r * C;
@@ -55,7 +56,8 @@ static void layernorm_ref(double *y, const double *x, const double *w, const dou
         mu /= C;
         for (int c = 0; c < C; c++) var += (xr[c] - mu) * (xr[c] - mu);
         var /= C;
-        for (int c = 0; c < C; c++) y[(long)r * C + c] = (xr[c] - mu) / sqrt(var + 1e-5) * w[c] + b[c];
+        for (int c = 0; c < C; c++)
+            y[(long)r * C + c] = (xr[c] - mu) / sqrt(var + 1e-5) * w[c] + b[c];
     }
 }
 
@@ -76,7 +78,8 @@ static void mha_ref(double *out, double *att, const double *q, const double *kv,
             double *a = att + ((long)h * T + t) * S, m = -INFINITY, sum = 0;
             for (int s = 0; s < S; s++) {
                 double e = 0;
-                for (int d = 0; d < Dh; d++) e += Q[(long)t * E + h * Dh + d] * K[(long)s * E + h * Dh + d];
+                for (int d = 0; d < Dh; d++)
+                    e += Q[(long)t * E + h * Dh + d] * K[(long)s * E + h * Dh + d];
                 int hidden = (mask && mask[s]) || (causal && s > t);
                 a[s] = hidden ? -INFINITY : e / sqrt((double)Dh);
                 if (a[s] > m) m = a[s];
@@ -93,7 +96,10 @@ static void mha_ref(double *out, double *att, const double *q, const double *kv,
             }
         }
     linear_ref(out, ctx, w_out, b_out, T, E, E);
-    free(Q); free(K); free(V); free(ctx);
+    free(Q);
+    free(K);
+    free(V);
+    free(ctx);
 }
 
 /* FF(x) = linear2(act(linear1(x))), act relu or exact gelu */
@@ -122,9 +128,12 @@ static void layer_ref(const struct tl_case *c, double **p, double *out, double *
         memcpy(cur, p[0] + b * n, sizeof(double) * (size_t)n);
         const double *mem = c->dec ? p[1] + (long)b * S * E : NULL;
         for (int k = 0; k < nb; k++) {
-            const double *nw = p[2 + AL_TL_NORM1_WEIGHT + 2 * k], *nbias = p[2 + AL_TL_NORM1_BIAS + 2 * k];
-            if (c->norm_first) layernorm_ref(sub, cur, nw, nbias, T, E);
-            else memcpy(sub, cur, sizeof(double) * (size_t)n);
+            const double *nw = p[2 + AL_TL_NORM1_WEIGHT + 2 * k],
+                         *nbias = p[2 + AL_TL_NORM1_BIAS + 2 * k];
+            if (c->norm_first)
+                layernorm_ref(sub, cur, nw, nbias, T, E);
+            else
+                memcpy(sub, cur, sizeof(double) * (size_t)n);
             if (k == 0) {
                 mha_ref(f, att + (long)b * H * T * T, sub, sub, T, T, E, H,
                         p[2 + AL_TL_SELF_IN_PROJ_WEIGHT], p[2 + AL_TL_SELF_IN_PROJ_BIAS],
@@ -146,7 +155,9 @@ static void layer_ref(const struct tl_case *c, double **p, double *out, double *
         }
         memcpy(out + b * n, cur, sizeof(double) * (size_t)n);
     }
-    free(cur); free(sub); free(f);
+    free(cur);
+    free(sub);
+    free(f);
 }
 
 /* ------------------------------------------------------------------ sizes */
@@ -156,8 +167,8 @@ static void sizes_of(const struct tl_case *c, long *sz)
     long E = c->E, F = c->F;
     sz[0] = (long)c->B * c->T * E;
     sz[1] = c->dec ? (long)c->B * c->S * E : 0;
-    long ps[AL_TL_NUM_PARAMS] = { 3 * E * E, 3 * E, E * E, E, 3 * E * E, 3 * E, E * E, E,
-                                  F * E, F, E * F, E, E, E, E, E, E, E };
+    long ps[AL_TL_NUM_PARAMS] = { 3 * E * E, 3 * E, E * E, E, 3 * E * E, 3 * E, E * E, E, F * E,
+                                  F,         E * F, E,     E, E,         E,     E,     E, E };
     for (int i = 0; i < AL_TL_NUM_PARAMS; i++) {
         int cross = i >= AL_TL_CROSS_IN_PROJ_WEIGHT && i <= AL_TL_CROSS_OUT_PROJ_BIAS;
         int norm3 = i == AL_TL_NORM3_WEIGHT || i == AL_TL_NORM3_BIAS;
@@ -166,23 +177,38 @@ static void sizes_of(const struct tl_case *c, long *sz)
 }
 
 static const char *const NAMES[NP] = {
-    "x", "memory", "self_attn.in_proj_weight", "self_attn.in_proj_bias",
-    "self_attn.out_proj.weight", "self_attn.out_proj.bias", "multihead_attn.in_proj_weight",
-    "multihead_attn.in_proj_bias", "multihead_attn.out_proj.weight",
-    "multihead_attn.out_proj.bias", "linear1.weight", "linear1.bias", "linear2.weight",
-    "linear2.bias", "norm1.weight", "norm1.bias", "norm2.weight", "norm2.bias", "norm3.weight",
+    "x",
+    "memory",
+    "self_attn.in_proj_weight",
+    "self_attn.in_proj_bias",
+    "self_attn.out_proj.weight",
+    "self_attn.out_proj.bias",
+    "multihead_attn.in_proj_weight",
+    "multihead_attn.in_proj_bias",
+    "multihead_attn.out_proj.weight",
+    "multihead_attn.out_proj.bias",
+    "linear1.weight",
+    "linear1.bias",
+    "linear2.weight",
+    "linear2.bias",
+    "norm1.weight",
+    "norm1.bias",
+    "norm2.weight",
+    "norm2.bias",
+    "norm3.weight",
     "norm3.bias",
 };
 
 /* L = Σ gout·out + Σ gatt·att at parameters p (double) */
-static double loss_ref(const struct tl_case *c, double **p, long nout, long natt,
-                       const float *gout, const float *gatt)
+static double loss_ref(const struct tl_case *c, double **p, long nout, long natt, const float *gout,
+                       const float *gatt)
 {
     double *out = dalloc(nout), *att = dalloc(natt), L = 0;
     layer_ref(c, p, out, att);
     for (long i = 0; i < nout; i++) L += gout[i] * out[i];
     for (long i = 0; i < natt; i++) L += gatt[i] * att[i];
-    free(out); free(att);
+    free(out);
+    free(att);
     return L;
 }
 
@@ -202,8 +228,9 @@ static void run_layer(const struct tl_case *c, float **p, float *out, float *att
     if (!c->dec) {
         *fst = al_transformer_encoder_forward(out, att, p[0], params, B, T, E, F, H, c->norm_first,
                                               act, c->causal, c->self_mask, 1e-5f);
-        *bst = al_transformer_encoder_backward(g[0], dparams, gout, gatt, p[0], params, B, T, E, F,
-                                               H, c->norm_first, act, c->causal, c->self_mask, 1e-5f);
+        *bst =
+            al_transformer_encoder_backward(g[0], dparams, gout, gatt, p[0], params, B, T, E, F, H,
+                                            c->norm_first, act, c->causal, c->self_mask, 1e-5f);
     } else {
         *fst = al_transformer_decoder_forward(out, att, att + nself, p[0], p[1], params, B, T, S, E,
                                               F, H, c->norm_first, act, c->causal, c->self_mask,
@@ -228,7 +255,8 @@ static void test_case(const char *what, const struct tl_case *c)
     }
     double ws = 1.2 / sqrt((double)c->E); /* weights ~ 1/√E so scores and activations stay O(1) */
     for (int i = 2; i < NP; i++)
-        if (sz[i] && i - 2 != AL_TL_NORM1_WEIGHT && i - 2 != AL_TL_NORM2_WEIGHT && i - 2 != AL_TL_NORM3_WEIGHT)
+        if (sz[i] && i - 2 != AL_TL_NORM1_WEIGHT && i - 2 != AL_TL_NORM2_WEIGHT &&
+            i - 2 != AL_TL_NORM3_WEIGHT)
             for (long e = 0; e < sz[i]; e++) p[i][e] *= (float)ws;
     for (int k = 0; k < 3; k++) /* norm weights around 1 */
         if (sz[2 + AL_TL_NORM1_WEIGHT + 2 * k])
@@ -296,15 +324,25 @@ static void test_case(const char *what, const struct tl_case *c)
         check_close_f(label, g2[i], g[i], sz[i], 1e-6, 1e-5);
     }
 
-    for (int i = 0; i < NP; i++) { free(p[i]); free(g[i]); free(g2[i]); free(pd[i]); }
-    free(out); free(att); free(gout); free(gatt); free(ro); free(ra);
+    for (int i = 0; i < NP; i++) {
+        free(p[i]);
+        free(g[i]);
+        free(g2[i]);
+        free(pd[i]);
+    }
+    free(out);
+    free(att);
+    free(gout);
+    free(gatt);
+    free(ro);
+    free(ra);
 }
 
 static void test_layers(void)
 {
     check_seed(505);
-    static const uint8_t dead_batch[2 * 3] = { 0, 1, 0, 1, 1, 1 };   /* batch 1 sees nothing */
-    static const uint8_t hide_first[3] = { 1, 0, 0 };                /* causal: row 0 is dead */
+    static const uint8_t dead_batch[2 * 3] = { 0, 1, 0, 1, 1, 1 }; /* batch 1 sees nothing */
+    static const uint8_t hide_first[3] = { 1, 0, 0 };              /* causal: row 0 is dead */
     static const uint8_t mem_dead[2 * 4] = { 0, 0, 1, 0, 1, 1, 1, 1 };
     static const uint8_t tgt_mask[2 * 3] = { 0, 0, 1, 1, 0, 0 };
     /*                              dec B  T  S  E  F  H  pre gelu causal self_mask mem_mask */
@@ -342,51 +380,76 @@ static void test_statuses(void)
     float *f = buf;
     const float *p[AL_TL_NUM_PARAMS];
     float *d[AL_TL_NUM_PARAMS];
-    for (int i = 0; i < AL_TL_NUM_PARAMS; i++) { p[i] = f + 1024; d[i] = f + 2048; }
+    for (int i = 0; i < AL_TL_NUM_PARAMS; i++) {
+        p[i] = f + 1024;
+        d[i] = f + 2048;
+    }
     const float *enc[AL_TL_NUM_PARAMS];
     memcpy(enc, p, sizeof p);
     for (int i = AL_TL_CROSS_IN_PROJ_WEIGHT; i <= AL_TL_CROSS_OUT_PROJ_BIAS; i++) enc[i] = NULL;
     enc[AL_TL_NORM3_WEIGHT] = enc[AL_TL_NORM3_BIAS] = NULL;
     check_true("encoder ignores decoder-only entries",
-               al_transformer_encoder_forward(f, NULL, f + 100, enc, 1, 2, 4, 3, 2, 0, AL_ACT_RELU, 0, NULL, 1e-5f) == AL_OK);
-    check_true("decoder needs them",
-               al_transformer_decoder_forward(f, NULL, NULL, f + 100, f + 200, enc, 1, 2, 2, 4, 3, 2, 0, AL_ACT_RELU, 1, NULL, NULL, 1e-5f) == AL_ERR_ARGUMENT);
+               al_transformer_encoder_forward(f, NULL, f + 100, enc, 1, 2, 4, 3, 2, 0, AL_ACT_RELU,
+                                              0, NULL, 1e-5f) == AL_OK);
+    check_true("decoder needs them", al_transformer_decoder_forward(
+                                         f, NULL, NULL, f + 100, f + 200, enc, 1, 2, 2, 4, 3, 2, 0,
+                                         AL_ACT_RELU, 1, NULL, NULL, 1e-5f) == AL_ERR_ARGUMENT);
     p[AL_TL_NORM2_WEIGHT] = NULL;
     check_true("encoder NULL norm2.weight",
-               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 4, 3, 2, 0, AL_ACT_RELU, 0, NULL, 1e-5f) == AL_ERR_ARGUMENT);
+               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 4, 3, 2, 0, AL_ACT_RELU, 0,
+                                              NULL, 1e-5f) == AL_ERR_ARGUMENT);
     p[AL_TL_NORM2_WEIGHT] = f + 1024;
     check_true("encoder E % H",
-               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 6, 3, 4, 0, AL_ACT_RELU, 0, NULL, 1e-5f) == AL_ERR_SHAPE);
+               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 6, 3, 4, 0, AL_ACT_RELU, 0,
+                                              NULL, 1e-5f) == AL_ERR_SHAPE);
     check_true("encoder H = 0",
-               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 6, 3, 0, 0, AL_ACT_RELU, 0, NULL, 1e-5f) == AL_ERR_ARGUMENT);
+               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 6, 3, 0, 0, AL_ACT_RELU, 0,
+                                              NULL, 1e-5f) == AL_ERR_ARGUMENT);
     check_true("encoder tanh activation",
-               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 4, 3, 2, 0, AL_ACT_TANH, 0, NULL, 1e-5f) == AL_ERR_ARGUMENT);
+               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 4, 3, 2, 0, AL_ACT_TANH, 0,
+                                              NULL, 1e-5f) == AL_ERR_ARGUMENT);
     check_true("encoder eps 0",
-               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 4, 3, 2, 0, AL_ACT_RELU, 0, NULL, 0.0f) == AL_ERR_ARGUMENT);
+               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 4, 3, 2, 0, AL_ACT_RELU, 0,
+                                              NULL, 0.0f) == AL_ERR_ARGUMENT);
     check_true("encoder eps NaN",
-               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 4, 3, 2, 0, AL_ACT_RELU, 0, NULL, NAN) == AL_ERR_ARGUMENT);
+               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 4, 3, 2, 0, AL_ACT_RELU, 0,
+                                              NULL, NAN) == AL_ERR_ARGUMENT);
     check_true("encoder F = 0",
-               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 4, 0, 2, 0, AL_ACT_RELU, 0, NULL, 1e-5f) == AL_ERR_SHAPE);
+               al_transformer_encoder_forward(f, NULL, f + 100, p, 1, 2, 4, 0, 2, 0, AL_ACT_RELU, 0,
+                                              NULL, 1e-5f) == AL_ERR_SHAPE);
     check_true("encoder NULL x",
-               al_transformer_encoder_forward(f, NULL, NULL, p, 1, 2, 4, 3, 2, 0, AL_ACT_RELU, 0, NULL, 1e-5f) == AL_ERR_ARGUMENT);
+               al_transformer_encoder_forward(f, NULL, NULL, p, 1, 2, 4, 3, 2, 0, AL_ACT_RELU, 0,
+                                              NULL, 1e-5f) == AL_ERR_ARGUMENT);
     check_true("encoder NULL params",
-               al_transformer_encoder_forward(f, NULL, f, NULL, 1, 2, 4, 3, 2, 0, AL_ACT_RELU, 0, NULL, 1e-5f) == AL_ERR_ARGUMENT);
+               al_transformer_encoder_forward(f, NULL, f, NULL, 1, 2, 4, 3, 2, 0, AL_ACT_RELU, 0,
+                                              NULL, 1e-5f) == AL_ERR_ARGUMENT);
     check_true("encoder overflow",
-               al_transformer_encoder_forward(f, NULL, f, p, 1, 65536, 65536, 3, 1, 0, AL_ACT_RELU, 0, NULL, 1e-5f) == AL_ERR_OVERFLOW);
+               al_transformer_encoder_forward(f, NULL, f, p, 1, 65536, 65536, 3, 1, 0, AL_ACT_RELU,
+                                              0, NULL, 1e-5f) == AL_ERR_OVERFLOW);
     check_true("encoder backward NULL gradient",
-               al_transformer_encoder_backward(f, NULL, NULL, NULL, f, p, 1, 2, 4, 3, 2, 0, AL_ACT_RELU, 0, NULL, 1e-5f) == AL_ERR_ARGUMENT);
+               al_transformer_encoder_backward(f, NULL, NULL, NULL, f, p, 1, 2, 4, 3, 2, 0,
+                                               AL_ACT_RELU, 0, NULL, 1e-5f) == AL_ERR_ARGUMENT);
     check_true("encoder backward no upstream ok",
-               al_transformer_encoder_backward(f + 3000, d, NULL, NULL, f + 100, p, 1, 2, 4, 3, 2, 1, AL_ACT_GELU, 1, NULL, 1e-5f) == AL_OK);
-    check_true("decoder S = 0",
-               al_transformer_decoder_forward(f, NULL, NULL, f + 100, f + 200, p, 1, 2, 0, 4, 3, 2, 0, AL_ACT_RELU, 1, NULL, NULL, 1e-5f) == AL_ERR_SHAPE);
-    check_true("decoder NULL memory",
-               al_transformer_decoder_forward(f, NULL, NULL, f + 100, NULL, p, 1, 2, 2, 4, 3, 2, 0, AL_ACT_RELU, 1, NULL, NULL, 1e-5f) == AL_ERR_ARGUMENT);
+               al_transformer_encoder_backward(f + 3000, d, NULL, NULL, f + 100, p, 1, 2, 4, 3, 2,
+                                               1, AL_ACT_GELU, 1, NULL, 1e-5f) == AL_OK);
+    check_true("decoder S = 0", al_transformer_decoder_forward(f, NULL, NULL, f + 100, f + 200, p,
+                                                               1, 2, 0, 4, 3, 2, 0, AL_ACT_RELU, 1,
+                                                               NULL, NULL, 1e-5f) == AL_ERR_SHAPE);
+    check_true("decoder NULL memory", al_transformer_decoder_forward(
+                                          f, NULL, NULL, f + 100, NULL, p, 1, 2, 2, 4, 3, 2, 0,
+                                          AL_ACT_RELU, 1, NULL, NULL, 1e-5f) == AL_ERR_ARGUMENT);
     check_true("decoder backward NULL dmemory",
-               al_transformer_decoder_backward(f + 3000, NULL, d, NULL, NULL, NULL, f + 100, f + 200, p, 1, 2, 2, 4, 3, 2, 0, AL_ACT_RELU, 1, NULL, NULL, 1e-5f) == AL_ERR_ARGUMENT);
+               al_transformer_decoder_backward(f + 3000, NULL, d, NULL, NULL, NULL, f + 100,
+                                               f + 200, p, 1, 2, 2, 4, 3, 2, 0, AL_ACT_RELU, 1,
+                                               NULL, NULL, 1e-5f) == AL_ERR_ARGUMENT);
     check_true("decoder backward E % H",
-               al_transformer_decoder_backward(f + 3000, f + 3500, d, NULL, NULL, NULL, f + 100, f + 200, p, 1, 2, 2, 5, 3, 2, 0, AL_ACT_RELU, 1, NULL, NULL, 1e-5f) == AL_ERR_SHAPE);
+               al_transformer_decoder_backward(f + 3000, f + 3500, d, NULL, NULL, NULL, f + 100,
+                                               f + 200, p, 1, 2, 2, 5, 3, 2, 0, AL_ACT_RELU, 1,
+                                               NULL, NULL, 1e-5f) == AL_ERR_SHAPE);
     check_true("decoder backward no upstream ok",
-               al_transformer_decoder_backward(f + 3000, f + 3500, d, NULL, NULL, NULL, f + 100, f + 200, p, 1, 2, 3, 4, 3, 2, 0, AL_ACT_RELU, 1, NULL, NULL, 1e-5f) == AL_OK);
+               al_transformer_decoder_backward(f + 3000, f + 3500, d, NULL, NULL, NULL, f + 100,
+                                               f + 200, p, 1, 2, 3, 4, 3, 2, 0, AL_ACT_RELU, 1,
+                                               NULL, NULL, 1e-5f) == AL_OK);
     check_true("no blocks leaked", al_alloc_live() == 0);
 }
 

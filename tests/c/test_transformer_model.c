@@ -28,7 +28,8 @@ static uint8_t *config_file(const char *config, size_t *len)
     static char header[4096];
     int n = snprintf(header, sizeof header,
                      "{\"__metadata__\":{\"config\":\"%s\"},\"x\":{\"dtype\":\"F32\","
-                     "\"shape\":[1],\"data_offsets\":[0,4]}}", config);
+                     "\"shape\":[1],\"data_offsets\":[0,4]}}",
+                     config);
     while ((8 + n) % 8) header[n++] = ' ';
     uint8_t *b = check_alloc((size_t)(8 + n + 4));
     for (int i = 0; i < 8; i++) b[i] = (uint8_t)(((uint64_t)n >> (8 * i)) & 0xff);
@@ -37,8 +38,9 @@ static uint8_t *config_file(const char *config, size_t *len)
     return b;
 }
 
-#define TOK "\\\"tokenizer\\\":{\\\"type\\\":\\\"char\\\",\\\"srcVocab\\\":[\\\"a\\\",\\\"u\\\"]," \
-            "\\\"tgtVocab\\\":[\\\"a\\\",\\\"e\\\"],\\\"unk\\\":\\\"u\\\",\\\"eos\\\":\\\"e\\\"}"
+#define TOK                                                                                        \
+    "\\\"tokenizer\\\":{\\\"type\\\":\\\"char\\\",\\\"srcVocab\\\":[\\\"a\\\",\\\"u\\\"],"         \
+    "\\\"tgtVocab\\\":[\\\"a\\\",\\\"e\\\"],\\\"unk\\\":\\\"u\\\",\\\"eos\\\":\\\"e\\\"}"
 
 static void expect_error(const char *label, const char *config, al_status want, const char *needle)
 {
@@ -78,16 +80,18 @@ static void test_config(void)
                  "\\\"embeddingSize\\\":8,\\\"numHeads\\\":2,\\\"feedforwardSize\\\":16,"
                  "\\\"numLayers\\\":2,\\\"positions\\\":\\\"learned\\\"," TOK "}",
                  AL_ERR_ARGUMENT, "\"variant\"");
-    expect_error("encoder-decoder needs bos",
-                 "{\\\"architecture\\\":\\\"transformer\\\",\\\"variant\\\":\\\"encoder-decoder\\\","
-                 "\\\"embeddingSize\\\":8,\\\"numHeads\\\":2,\\\"feedforwardSize\\\":16,"
-                 "\\\"numLayers\\\":2,\\\"positions\\\":\\\"sinusoidal\\\"," TOK "}",
-                 AL_ERR_FORMAT, "tokenizer.bos");
+    expect_error(
+        "encoder-decoder needs bos",
+        "{\\\"architecture\\\":\\\"transformer\\\",\\\"variant\\\":\\\"encoder-decoder\\\","
+        "\\\"embeddingSize\\\":8,\\\"numHeads\\\":2,\\\"feedforwardSize\\\":16,"
+        "\\\"numLayers\\\":2,\\\"positions\\\":\\\"sinusoidal\\\"," TOK "}",
+        AL_ERR_FORMAT, "tokenizer.bos");
     expect_error("a valid config lists its tensors",
                  "{\\\"architecture\\\":\\\"transformer\\\",\\\"variant\\\":\\\"encoder\\\","
                  "\\\"embeddingSize\\\":8,\\\"numHeads\\\":2,\\\"feedforwardSize\\\":16,"
                  "\\\"numLayers\\\":2,\\\"positions\\\":\\\"sinusoidal\\\"," TOK "}",
-                 AL_ERR_FORMAT, "missing tensor \"embedding.weight\" (the config needs shape [2, 8])");
+                 AL_ERR_FORMAT,
+                 "missing tensor \"embedding.weight\" (the config needs shape [2, 8])");
     expect_error("relative needs maxRelativePosition",
                  "{\\\"architecture\\\":\\\"transformer\\\",\\\"variant\\\":\\\"encoder\\\","
                  "\\\"embeddingSize\\\":8,\\\"numHeads\\\":2,\\\"feedforwardSize\\\":16,"
@@ -96,7 +100,8 @@ static void test_config(void)
     expect_error("maxRelativePosition without relative",
                  "{\\\"architecture\\\":\\\"transformer\\\",\\\"variant\\\":\\\"encoder\\\","
                  "\\\"embeddingSize\\\":8,\\\"numHeads\\\":2,\\\"feedforwardSize\\\":16,"
-                 "\\\"numLayers\\\":2,\\\"positions\\\":\\\"sinusoidal\\\",\\\"maxRelativePosition\\\":2," TOK "}",
+                 "\\\"numLayers\\\":2,\\\"positions\\\":\\\"sinusoidal\\\","
+                 "\\\"maxRelativePosition\\\":2," TOK "}",
                  AL_ERR_ARGUMENT, "only for \"positions\": \"relative\"");
     check_true("config checks: no leak", al_alloc_live() == base);
 }
@@ -115,28 +120,33 @@ static const tiny TINY[] = {
     { "encoder learned post-norm final norm", "encoder",
       "\"positions\":\"learned\",\"maxPositions\":8,\"finalNorm\":true,\"activation\":\"gelu\"" },
     { "encoder relative k=1 pre-norm scaled", "encoder",
-      "\"positions\":\"relative\",\"maxRelativePosition\":1,\"normFirst\":true,\"scaleEmbedding\":true,\"activation\":\"gelu\"" },
+      "\"positions\":\"relative\",\"maxRelativePosition\":1,\"normFirst\":true,\"scaleEmbedding\":"
+      "true,\"activation\":\"gelu\"" },
     { "decoder sinusoidal pre-norm", "decoder",
-      "\"positions\":\"sinusoidal\",\"normFirst\":true,\"finalNorm\":true,\"activation\":\"gelu\"" },
+      "\"positions\":\"sinusoidal\",\"normFirst\":true,\"finalNorm\":true,\"activation\":"
+      "\"gelu\"" },
     { "decoder relative k=2 post-norm relu", "decoder",
       "\"positions\":\"relative\",\"maxRelativePosition\":2,\"activation\":\"relu\"" },
     { "encoder-decoder learned post-norm", "encoder-decoder",
       "\"positions\":\"learned\",\"maxPositions\":8,\"finalNorm\":true,\"activation\":\"gelu\"" },
     { "encoder-decoder relative k=2 pre-norm scaled", "encoder-decoder",
-      "\"positions\":\"relative\",\"maxRelativePosition\":2,\"normFirst\":true,\"finalNorm\":true,\"scaleEmbedding\":true,\"activation\":\"gelu\"" },
+      "\"positions\":\"relative\",\"maxRelativePosition\":2,\"normFirst\":true,\"finalNorm\":true,"
+      "\"scaleEmbedding\":true,\"activation\":\"gelu\"" },
 };
 
 static al_model *make_tiny(const tiny *v, uint32_t seed)
 {
     char err[AL_MODEL_ERR_CAP];
     const int enc = strcmp(v->variant, "encoder") == 0;
-    al_model *m = fixture_create(seed, err,
-             "{\"architecture\":\"transformer\",\"variant\":\"%s\",\"embeddingSize\":4,"
-             "\"numHeads\":2,\"feedforwardSize\":6,\"numLayers\":2,%s,\"tokenizer\":{\"type\":"
-             "\"char\",\"srcVocab\":[\"<pad>\",\"<s>\",\"</s>\",\"<unk>\",\"a\",\"b\",\"c\"],"
-             "\"tgtVocab\":%s,\"unk\":\"<unk>\"%s}}", v->variant, v->opts,
-             enc ? "[\"O\",\"B\",\"I\"]" : "[\"<pad>\",\"<s>\",\"</s>\",\"<unk>\",\"a\",\"b\",\"c\"]",
-             enc ? "" : ",\"bos\":\"<s>\",\"eos\":\"</s>\"");
+    al_model *m = fixture_create(
+        seed, err,
+        "{\"architecture\":\"transformer\",\"variant\":\"%s\",\"embeddingSize\":4,"
+        "\"numHeads\":2,\"feedforwardSize\":6,\"numLayers\":2,%s,\"tokenizer\":{\"type\":"
+        "\"char\",\"srcVocab\":[\"<pad>\",\"<s>\",\"</s>\",\"<unk>\",\"a\",\"b\",\"c\"],"
+        "\"tgtVocab\":%s,\"unk\":\"<unk>\"%s}}",
+        v->variant, v->opts,
+        enc ? "[\"O\",\"B\",\"I\"]" : "[\"<pad>\",\"<s>\",\"</s>\",\"<unk>\",\"a\",\"b\",\"c\"]",
+        enc ? "" : ",\"bos\":\"<s>\",\"eos\":\"</s>\"");
     if (!m) printf("FAIL create %s: %s\n", v->name, err);
     return m;
 }
@@ -229,8 +239,8 @@ static void fd_check(const tiny *v)
     al_trainer *tr;
     check_true("trainer", al_trainer_create(m, AL_OPTIM_ADAM, 1e-3f, 0, 0, 0, &tr) == AL_OK);
     float loss;
-    al_status st = al_trainer_gradient(tr, b.src, b.src_len, TSM, b.tgt, b.tgt_len, b.T_max, TB,
-                                       &loss);
+    al_status st =
+        al_trainer_gradient(tr, b.src, b.src_len, TSM, b.tgt, b.tgt_len, b.T_max, TB, &loss);
     char what[200];
     snprintf(what, sizeof what, "%s: gradient status", v->name);
     check_true(what, st == AL_OK);
@@ -256,7 +266,7 @@ static void test_training(void)
     uint8_t *ba = NULL, *bb = NULL, *bc = NULL;
     size_t la = 0, lb = 0, lc = 0;
     check_true("save", al_model_save(a, &ba, &la) == AL_OK && al_model_save(b, &bb, &lb) == AL_OK &&
-                       al_model_save(c, &bc, &lc) == AL_OK);
+                           al_model_save(c, &bc, &lc) == AL_OK);
     check_true("same seed, same bytes", la == lb && memcmp(ba, bb, la) == 0);
     check_true("another seed, other bytes", la == lc && memcmp(ba, bc, la) != 0);
     al_safetensors *st;
@@ -266,10 +276,11 @@ static void test_training(void)
         for (int k = 0; k < 2; k++) {
             const int i = al_safetensors_find(st, names[k]);
             check_true(names[k], i >= 0 && al_safetensors_dim(st, i, 0) == 5 &&
-                                 al_safetensors_dim(st, i, 1) == 2);
+                                     al_safetensors_dim(st, i, 1) == 2);
         }
         check_true("no relative table in the cross-attention",
-                   al_safetensors_find(st, "decoder.layers.0.multihead_attn.relative_key.weight") < 0);
+                   al_safetensors_find(st, "decoder.layers.0.multihead_attn.relative_key.weight") <
+                       0);
         check_true("no position table", al_safetensors_find(st, "pos_embedding.weight") < 0);
         al_safetensors_free(st);
     }
@@ -314,7 +325,8 @@ static void test_training(void)
         check_true("encoder: one label per position",
                    al_trainer_gradient(te, one, len1, 1, tags, len2, 2, 1, &loss) == AL_ERR_SHAPE);
         check_true("encoder: label out of range",
-                   al_trainer_gradient(te, two, len2, 2, bad_tags, len2, 2, 1, &loss) == AL_ERR_RANGE);
+                   al_trainer_gradient(te, two, len2, 2, bad_tags, len2, 2, 1, &loss) ==
+                       AL_ERR_RANGE);
         check_true("encoder: a good example",
                    al_trainer_gradient(te, two, len2, 2, tags, len2, 2, 1, &loss) == AL_OK);
         al_trainer_free(td);
@@ -336,7 +348,10 @@ static void check_att(al_safetensors *ref, const char *cas, const char *stack, c
         snprintf(what, sizeof what, "att.%s.%s.%d", stack, kind, l);
         float *want = fixture_get(ref, cas, what, &n);
         snprintf(label, sizeof label, "%s %s", cas, what);
-        if (!check_true(label, want && n == per_layer)) { free(want); continue; }
+        if (!check_true(label, want && n == per_layer)) {
+            free(want);
+            continue;
+        }
         check_close_f(label, got + per_layer * l, want, n, 1e-5, 1e-4);
         free(want);
     }
@@ -345,8 +360,10 @@ static void check_att(al_safetensors *ref, const char *cas, const char *stack, c
 static void test_fixtures(void)
 {
     static const char *const CASES[] = {
-        "encoder_learned_post", "encoder_sinusoidal_pre_gelu", "decoder_learned",
-        "encdec_sinusoidal", "encoder_relative", "decoder_relative", "encdec_relative",
+        "encoder_learned_post", "encoder_sinusoidal_pre_gelu",
+        "decoder_learned",      "encdec_sinusoidal",
+        "encoder_relative",     "decoder_relative",
+        "encdec_relative",
     };
     fixture_file f;
     if (!fixture_open(&f, "tests/fixtures/transformer_model_reference.safetensors",
@@ -361,8 +378,10 @@ static void test_fixtures(void)
         const int ed = strncmp(cas, "encdec", 6) == 0, enc = strncmp(cas, "encoder", 7) == 0;
         const int V = al_model_tgt_vocab(m), L = 2, H = 2;
         int S, k, F = 0, G = 0;
-        float *srcf = fixture_get(ref, cas, "src", &S), *logits = fixture_get(ref, cas, "logits", &k);
-        float *fedf = fixture_get(ref, cas, "fed", &F), *gid = fixture_get(ref, cas, "greedy_ids", &G);
+        float *srcf = fixture_get(ref, cas, "src", &S),
+              *logits = fixture_get(ref, cas, "logits", &k);
+        float *fedf = fixture_get(ref, cas, "fed", &F),
+              *gid = fixture_get(ref, cas, "greedy_ids", &G);
         float *glp = fixture_get(ref, cas, "greedy_logp", &k);
         int32_t src[16], fed[16], ids[16];
         for (int i = 0; i < S; i++) src[i] = (int32_t)srcf[i];
@@ -372,8 +391,11 @@ static void test_fixtures(void)
         const int n = enc ? S : F, T = ed ? F : 0, Sa = ed ? S : n;
         float *out = check_alloc(sizeof(float) * (size_t)n * V);
         float *att = check_alloc(sizeof(float) * (size_t)L * H * (Sa * Sa + T * T + T * Sa + 1));
-        al_status s = al_model_transformer_forward(m, ed ? src : enc ? src : fed, Sa,
-                                                   ed ? fed : NULL, T, out, att);
+        al_status s = al_model_transformer_forward(m,
+                                                   ed    ? src
+                                                   : enc ? src
+                                                         : fed,
+                                                   Sa, ed ? fed : NULL, T, out, att);
         snprintf(label, sizeof label, "%s forward", cas);
         check_true(label, s == AL_OK);
         snprintf(label, sizeof label, "%s logits", cas);
@@ -400,18 +422,24 @@ static void test_fixtures(void)
             int got;
             snprintf(label, sizeof label, "%s: no generation for an encoder", cas);
             check_true(label, al_model_transformer_generate(m, src, S, 4, ids, lp, &got) ==
-                              AL_ERR_ARGUMENT);
+                                  AL_ERR_ARGUMENT);
         }
         snprintf(label, sizeof label, "%s: seq2seq entry points refuse it", cas);
         float lp1[4], att1[64], pos1[4];
         int got1;
         check_true(label, al_model_generate(m, src, S, 4, 1, ids, lp1, att1, pos1, &got1) ==
-                          AL_ERR_UNSUPPORTED);
+                              AL_ERR_UNSUPPORTED);
         src[0] = 999;
         snprintf(label, sizeof label, "%s: out-of-vocabulary id", cas);
         check_true(label, al_model_transformer_forward(m, src, S, ed ? fed : NULL, T, out, att) ==
-                          AL_ERR_RANGE);
-        free(srcf); free(logits); free(fedf); free(gid); free(glp); free(out); free(att);
+                              AL_ERR_RANGE);
+        free(srcf);
+        free(logits);
+        free(fedf);
+        free(gid);
+        free(glp);
+        free(out);
+        free(att);
         al_model_free(m);
     }
     fixture_free(&f);
@@ -421,8 +449,10 @@ static void test_fixtures(void)
 static void test_gradient_fixture(void)
 {
     static const char *const CASES[] = {
-        "encoder_learned_post", "encoder_sinusoidal_pre_gelu", "decoder_learned",
-        "encdec_sinusoidal", "encoder_relative", "decoder_relative", "encdec_relative",
+        "encoder_learned_post", "encoder_sinusoidal_pre_gelu",
+        "decoder_learned",      "encdec_sinusoidal",
+        "encoder_relative",     "decoder_relative",
+        "encdec_relative",
     };
     fixture_file f;
     if (!fixture_open(&f, "tests/fixtures/transformer_train_gradients.safetensors",
@@ -436,7 +466,8 @@ static void test_gradient_fixture(void)
         if (!m) continue;
         int ns = 0, nt = 0, nl = 0, k;
         float *srcf = fixture_get(ref, cas, "src", &ns), *tgtf = fixture_get(ref, cas, "tgt", &nt);
-        float *slf = fixture_get(ref, cas, "src_len", &nl), *tlf = fixture_get(ref, cas, "tgt_len", &nl);
+        float *slf = fixture_get(ref, cas, "src_len", &nl),
+              *tlf = fixture_get(ref, cas, "tgt_len", &nl);
         float *want_loss = fixture_get(ref, cas, "loss", &k);
         const int B = nl, S_max = ns / B, T_max = nt / B;
         int32_t src[64], tgt[64], sl[4], tl[4];

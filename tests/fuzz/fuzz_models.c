@@ -31,7 +31,10 @@
 
 #include "attnlab.h"
 
-#define REQUIRE(c) do { if (!(c)) __builtin_trap(); } while (0)
+#define REQUIRE(c)                                                                                 \
+    do {                                                                                           \
+        if (!(c)) __builtin_trap();                                                                \
+    } while (0)
 #define CTRL 16
 
 static uint32_t rng;
@@ -94,21 +97,24 @@ static void run_model(const al_model *m, const uint8_t *ctl)
     REQUIRE(local == 0 || local == 1);
 
     int S = pick(ctl[0], 12, S_special), max_len = pick(ctl[1], 16, L_special);
-    int beam = ctl[2] < 224 ? ctl[2] % 5 : (int[4]){ -1, AL_MODEL_MAX_BEAM, AL_MODEL_MAX_BEAM + 1, 2 }[(ctl[2] - 224) % 4];
+    int beam = ctl[2] < 224 ? ctl[2] % 5
+                            : (int[4]){ -1, AL_MODEL_MAX_BEAM, AL_MODEL_MAX_BEAM + 1,
+                                        2 }[(ctl[2] - 224) % 4];
     int T = pick(ctl[3], 12, L_special);
-    rng = (uint32_t)ctl[4] | (uint32_t)ctl[5] << 8 | (uint32_t)ctl[6] << 16 | (uint32_t)ctl[7] << 24;
+    rng =
+        (uint32_t)ctl[4] | (uint32_t)ctl[5] << 8 | (uint32_t)ctl[6] << 16 | (uint32_t)ctl[7] << 24;
     if (!rng) rng = 0x9e3779b9u;
     int bad_rate = ctl[8] < 192 ? 0 : ctl[8] - 191;
     int calls = ctl[10];
 
     int S_ok = S >= 1 && S <= AL_MODEL_MAX_SOURCE;
-    int Sa = S_ok ? S : 4;                              /* the array we hand over */
+    int Sa = S_ok ? S : 4; /* the array we hand over */
     int32_t *src = malloc(sizeof(int32_t) * (size_t)Sa);
     REQUIRE(src);
     int src_bad = 0;
     make_ids(src, Sa, Vs, bad_rate, &src_bad);
 
-    if (calls & 1) {   /* generate */
+    if (calls & 1) { /* generate */
         int L_ok = max_len >= 1 && max_len <= AL_MODEL_MAX_STEPS;
         int La = L_ok ? max_len : 4;
         int32_t *ids = malloc(sizeof(int32_t) * (size_t)La);
@@ -120,8 +126,10 @@ static void run_model(const al_model *m, const uint8_t *ctl)
         al_status st = al_model_generate(m, src, S, max_len, beam, ids, logp, att, pos, &len);
         REQUIRE((int)st >= AL_OK && (int)st <= AL_ERR_OVERFLOW);
         int valid = S_ok && L_ok && !src_bad && beam <= AL_MODEL_MAX_BEAM;
-        if (!valid) REQUIRE(st != AL_OK);
-        else REQUIRE(st == AL_OK || st == AL_ERR_NOMEM || st == AL_ERR_NONFINITE);
+        if (!valid)
+            REQUIRE(st != AL_OK);
+        else
+            REQUIRE(st == AL_OK || st == AL_ERR_NOMEM || st == AL_ERR_NONFINITE);
         if (st == AL_OK) {
             REQUIRE(len >= 1 && len <= max_len);
             for (int i = 0; i < len; i++) {
@@ -131,10 +139,13 @@ static void run_model(const al_model *m, const uint8_t *ctl)
             }
             check_rows(att, len, S, local);
         }
-        free(ids); free(logp); free(att); free(pos);
+        free(ids);
+        free(logp);
+        free(att);
+        free(pos);
     }
 
-    if (calls & 4) {   /* score */
+    if (calls & 4) { /* score */
         int T_ok = T >= 1 && T <= AL_MODEL_MAX_STEPS;
         int Ta = T_ok ? T : 4, tgt_bad = 0;
         int32_t *tgt = malloc(sizeof(int32_t) * (size_t)Ta);
@@ -146,8 +157,10 @@ static void run_model(const al_model *m, const uint8_t *ctl)
         al_status st = al_model_score(m, src, S, tgt, T, logp, att, NULL, dist);
         REQUIRE((int)st >= AL_OK && (int)st <= AL_ERR_OVERFLOW);
         int valid = S_ok && T_ok && !src_bad && !tgt_bad;
-        if (!valid) REQUIRE(st != AL_OK);
-        else REQUIRE(st == AL_OK || st == AL_ERR_NOMEM || st == AL_ERR_NONFINITE);
+        if (!valid)
+            REQUIRE(st != AL_OK);
+        else
+            REQUIRE(st == AL_OK || st == AL_ERR_NOMEM || st == AL_ERR_NONFINITE);
         if (st == AL_OK) {
             for (int t = 0; t < T; t++) REQUIRE(isfinite(logp[t]) && logp[t] <= 1e-5f);
             if (att) check_rows(att, T, S, local);
@@ -159,17 +172,21 @@ static void run_model(const al_model *m, const uint8_t *ctl)
                     REQUIRE(fabsf(dist[(size_t)t * Vt + tgt[t]] - logp[t]) <= 1e-4f);
                 }
         }
-        free(tgt); free(logp); free(att); free(dist);
+        free(tgt);
+        free(logp);
+        free(att);
+        free(dist);
     }
 
-    if (calls & 32) {  /* stepped decoding */
+    if (calls & 32) { /* stepped decoding */
         al_decoder *d = (al_decoder *)src;
         al_status st = al_model_decoder_start(m, src, S, &d);
         REQUIRE((int)st >= AL_OK && (int)st <= AL_ERR_OVERFLOW);
         if (!(S_ok && !src_bad)) REQUIRE(st != AL_OK);
         if (st == AL_OK) {
             REQUIRE(d);
-            float *att = malloc(sizeof(float) * (size_t)Sa), *dist = malloc(sizeof(float) * (size_t)Vt);
+            float *att = malloc(sizeof(float) * (size_t)Sa),
+                  *dist = malloc(sizeof(float) * (size_t)Vt);
             REQUIRE(att && dist);
             int done = 0, steps = 1 + ctl[9] % 24;
             for (int i = 0; i < steps; i++) {
@@ -190,7 +207,8 @@ static void run_model(const al_model *m, const uint8_t *ctl)
                 if (force >= 0) REQUIRE(id == force);
                 check_rows(att, 1, S, local);
             }
-            free(att); free(dist);
+            free(att);
+            free(dist);
             al_decoder_free(d);
         } else {
             REQUIRE(d == NULL);
@@ -225,7 +243,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     REQUIRE(m != NULL);
-    free(bytes);                                    /* the model must not borrow the bytes */
+    free(bytes); /* the model must not borrow the bytes */
     /* run_model drives the seq2seq calls; a mutation that loads as another architecture gets
      * the check that those calls refuse it (AL_ERR_UNSUPPORTED), then the save round trip */
     if (strcmp(al_model_architecture(m), "seq2seq") == 0) {
@@ -237,7 +255,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         REQUIRE(al_model_generate(m, src, 1, 1, 1, ids, logp, att, NULL, &n) == AL_ERR_UNSUPPORTED);
     }
 
-    if (ctl[10] & 128) {   /* save, reload, compare */
+    if (ctl[10] & 128) { /* save, reload, compare */
         uint8_t *saved = NULL;
         size_t saved_len = 0;
         st = al_model_save(m, &saved, &saved_len);
@@ -247,7 +265,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             REQUIRE(al_model_load(saved, saved_len, &m2, NULL, 0) == AL_OK);
             int n = al_model_weight_count(m);
             REQUIRE(n == al_model_weight_count(m2));
-            REQUIRE(memcmp(al_model_weights(m), al_model_weights(m2), sizeof(float) * (size_t)n) == 0);
+            REQUIRE(memcmp(al_model_weights(m), al_model_weights(m2), sizeof(float) * (size_t)n) ==
+                    0);
             al_model_free(m2);
             al_free(saved);
         }

@@ -37,41 +37,44 @@
 
 #include "attnlab.h"
 
-#define REQUIRE(c) do { if (!(c)) __builtin_trap(); } while (0)
+#define REQUIRE(c)                                                                                 \
+    do {                                                                                           \
+        if (!(c)) __builtin_trap();                                                                \
+    } while (0)
 
 #define HDR 18
-#define CAP_TENSOR 16384        /* floats in one array of a valid call */
-#define CAP_TOTAL 65536         /* floats in all arrays of a valid call */
+#define CAP_TENSOR 16384 /* floats in one array of a valid call */
+#define CAP_TOTAL 65536  /* floats in all arrays of a valid call */
 #define MAX_BLOCKS 128
-#define TOO_BIG (1LL << 40)     /* saturation of size products */
-#define LIMIT31 2147483648LL    /* 2^31: the documented element limit */
+#define TOO_BIG (1LL << 40)  /* saturation of size products */
+#define LIMIT31 2147483648LL /* 2^31: the documented element limit */
 
 typedef struct {
-    const uint8_t *data;        /* data [size]: array contents, consumed in order */
+    const uint8_t *data; /* data [size]: array contents, consumed in order */
     size_t size;
     int op;
-    int d[8];                   /* decoded dimensions */
-    uint8_t f[4];               /* flag bytes */
-    float x[4];                 /* float options */
-    int xmod[4];                /* x[i] finite and |x[i]| <= 4 */
-    int nullpick;               /* index of the required pointer to pass as NULL, or -1 */
-    int dry;                    /* 1: only size the arrays */
-    int small;                  /* 1: tiny buffers (the call must fail) */
+    int d[8];     /* decoded dimensions */
+    uint8_t f[4]; /* flag bytes */
+    float x[4];   /* float options */
+    int xmod[4];  /* x[i] finite and |x[i]| <= 4 */
+    int nullpick; /* index of the required pointer to pass as NULL, or -1 */
+    int dry;      /* 1: only size the arrays */
+    int small;    /* 1: tiny buffers (the call must fail) */
     /* what the dry pass learns */
     int shapebad, over, toolarge, optbad, nullbad, ambig;
-    int nreq;                   /* required pointers seen so far */
-    long long total;            /* floats allocated */
-    int moderate;               /* data finite and |x| <= 4 */
+    int nreq;        /* required pointers seen so far */
+    long long total; /* floats allocated */
+    int moderate;    /* data finite and |x| <= 4 */
     /* blocks to free, outputs to check */
     void *blocks[MAX_BLOCKS];
     int nblocks;
     float *outs[MAX_BLOCKS];
     long long nouts[MAX_BLOCKS];
     int nout;
-    float *rows[16];            /* attention weights: rows of rowlen sum to 1 or are all zero */
+    float *rows[16]; /* attention weights: rows of rowlen sum to 1 or are all zero */
     long long nrows[16], rowlen[16];
-    int nrow, rows_loose;       /* rows_loose: weights in [0,1] only (local attention) */
-    int finite_data;            /* 1: map NaN/Inf/1e30 data to 1 (FUZZ_SKIP_KNOWN, below) */
+    int nrow, rows_loose; /* rows_loose: weights in [0,1] only (local attention) */
+    int finite_data;      /* 1: map NaN/Inf/1e30 data to 1 (FUZZ_SKIP_KNOWN, below) */
 } ctx;
 
 /* -DFUZZ_SKIP_KNOWN=1 steers around findings already reported (docs/reliability.md), so a long
@@ -82,7 +85,7 @@ typedef struct {
 #define FUZZ_SKIP_KNOWN 0
 #endif
 
-static ctx *C;                  /* the current input (one at a time) */
+static ctx *C; /* the current input (one at a time) */
 
 static uint8_t next_byte(void)
 {
@@ -93,8 +96,10 @@ static uint8_t next_byte(void)
 
 static int dim(uint8_t b)
 {
-    static const int special[16] = { 0, -1, -2, INT_MIN, INT_MAX, 1 << 30, 1 << 16, 46341,
-                                     65537, 1 << 20, 25, 100, 0, -1, 1 << 15, 1 << 24 };
+    static const int special[16] = {
+        0,     -1,      -2, INT_MIN, INT_MAX, 1 << 30, 1 << 16, 46341,
+        65537, 1 << 20, 25, 100,     0,       -1,      1 << 15, 1 << 24
+    };
     if (b < 176) return 1 + b % 4;
     if (b < 240) return 1 + b % 24;
     return special[b - 240];
@@ -102,9 +107,9 @@ static int dim(uint8_t b)
 
 static float fopt(uint8_t b, int *moderate)
 {
-    static const float special[16] = { NAN, INFINITY, -INFINITY, 1e30f, -1e30f, 1e-30f, 1e-45f,
-                                       FLT_MAX, -FLT_MAX, 1e-8f, 1e8f, 0.0f, -0.0f, 1e-6f,
-                                       1e-3f, 1e5f };
+    static const float special[16] = { NAN,    INFINITY, -INFINITY, 1e30f, -1e30f, 1e-30f,
+                                       1e-45f, FLT_MAX,  -FLT_MAX,  1e-8f, 1e8f,   0.0f,
+                                       -0.0f,  1e-6f,    1e-3f,     1e5f };
     float v = b < 200 ? (b - 100) / 25.0f : special[(b - 200) % 16];
     *moderate = isfinite(v) && fabsf(v) <= 4.0f;
     return v;
@@ -113,13 +118,14 @@ static float fopt(uint8_t b, int *moderate)
 /* a data value: [-4, 4) mostly; NaN, ±Inf, ±1e30, tiny ones now and then */
 static float fdata(void)
 {
-    static const float special[16] = { NAN, INFINITY, -INFINITY, 1e30f, -1e30f, 1e-30f, -0.0f,
-                                       1e-45f, 4.0f, -4.0f, 1.0f, -1.0f, 0.0f, 0.5f, 2.0f, 3.0f };
+    static const float special[16] = { NAN,   INFINITY, -INFINITY, 1e30f, -1e30f, 1e-30f,
+                                       -0.0f, 1e-45f,   4.0f,      -4.0f, 1.0f,   -1.0f,
+                                       0.0f,  0.5f,     2.0f,      3.0f };
     if (!C->size) return 0.25f;
     uint8_t b = next_byte();
     if (b < 240) return (b - 120) / 30.0f;
     if (b - 240 < 5 && C->finite_data) return 1.0f;
-    if (b - 240 < 5) C->moderate = 0;   /* NaN, ±Inf, ±1e30 */
+    if (b - 240 < 5) C->moderate = 0; /* NaN, ±Inf, ±1e30 */
     return special[b - 240];
 }
 
@@ -153,12 +159,15 @@ enum { IN, OUT, ACC, WR };
 static float *arr(long long n, int kind, int required)
 {
     int nulled = required && C->nreq++ == C->nullpick;
-    if (C->dry) {   /* sized even when NULL: its dimensions must still be checked */
-        if (n < 0) C->shapebad = 1;
-        else if (n >= LIMIT31) C->over = 1;
-        else if (n > CAP_TENSOR || (C->total += n) > CAP_TOTAL) C->toolarge = 1;
+    if (C->dry) { /* sized even when NULL: its dimensions must still be checked */
+        if (n < 0)
+            C->shapebad = 1;
+        else if (n >= LIMIT31)
+            C->over = 1;
+        else if (n > CAP_TENSOR || (C->total += n) > CAP_TOTAL)
+            C->toolarge = 1;
         if (nulled) C->nullbad = 1;
-        return nulled ? NULL : (float *)C->blocks;   /* never dereferenced */
+        return nulled ? NULL : (float *)C->blocks; /* never dereferenced */
     }
     if (nulled) return NULL;
     if (C->small) {
@@ -167,8 +176,7 @@ static float *arr(long long n, int kind, int required)
         return p;
     }
     float *p = block((size_t)n * sizeof(float));
-    for (long long i = 0; i < n; i++)
-        p[i] = kind == IN ? fdata() : kind == ACC ? 0.0f : NAN;
+    for (long long i = 0; i < n; i++) p[i] = kind == IN ? fdata() : kind == ACC ? 0.0f : NAN;
     if (kind != IN && C->nout < MAX_BLOCKS) {
         C->outs[C->nout] = p;
         C->nouts[C->nout++] = n;
@@ -189,9 +197,12 @@ static uint8_t *mask_opt(long long n)
 {
     if (!opt(7)) return NULL;
     if (C->dry) {
-        if (n < 0) C->shapebad = 1;
-        else if (n >= LIMIT31) C->over = 1;
-        else if (n > CAP_TENSOR) C->toolarge = 1;
+        if (n < 0)
+            C->shapebad = 1;
+        else if (n >= LIMIT31)
+            C->over = 1;
+        else if (n > CAP_TENSOR)
+            C->toolarge = 1;
         return (uint8_t *)C->blocks;
     }
     if (C->small) return memset(block(16), 0, 16);
@@ -215,7 +226,11 @@ static void rows(float *w, long long n, long long len)
 
 /* ------------------------------------------------------------------ the ops */
 
-#define CALL(e) do { if (C->dry) return AL_OK; return (e); } while (0)
+#define CALL(e)                                                                                    \
+    do {                                                                                           \
+        if (C->dry) return AL_OK;                                                                  \
+        return (e);                                                                                \
+    } while (0)
 #define D0 C->d[0]
 #define D1 C->d[1]
 #define D2 C->d[2]
@@ -278,7 +293,7 @@ static al_status op_layernorm(void)
     int R = D0, Cc = D1;
     float eps = C->x[0];
     if (!(eps > 0.0f) || !isfinite(eps)) C->optbad = 1;
-    if (!(eps >= 1e-6f)) C->moderate = 0;   /* 1/√eps grows without bound */
+    if (!(eps >= 1e-6f)) C->moderate = 0; /* 1/√eps grows without bound */
     float *y = out(P2(R, Cc)), *x = in(P2(R, Cc));
     float *w = in_opt(P1(Cc), 0), *b = in_opt(P1(Cc), 1);
     CALL(al_layernorm(y, x, w, b, R, Cc, eps));
@@ -290,12 +305,16 @@ static al_status op_embedding(void)
     float *o = out(P2(N, Cc)), *w = in(P2(V, Cc));
     int32_t *ids = NULL;
     int any_bad = 0;
-    if (C->nreq++ == C->nullpick) C->nullbad = 1;
+    if (C->nreq++ == C->nullpick)
+        C->nullbad = 1;
     else if (C->dry) {
         long long n = P1(N);
-        if (n < 0) C->shapebad = 1;
-        else if (n >= LIMIT31) C->over = 1;
-        else if (n > CAP_TENSOR) C->toolarge = 1;
+        if (n < 0)
+            C->shapebad = 1;
+        else if (n >= LIMIT31)
+            C->over = 1;
+        else if (n > CAP_TENSOR)
+            C->toolarge = 1;
         ids = (int32_t *)C->blocks;
     } else if (C->small) {
         ids = memset(block(64), 0, 64);
@@ -315,7 +334,7 @@ static al_status op_embedding(void)
         if (any_bad) {
             REQUIRE(st == AL_ERR_RANGE);
             if (pbad) REQUIRE(bad >= 0 && bad < N && (ids[bad] < 0 || ids[bad] >= V));
-            C->ambig = 1;   /* the output is unspecified after AL_ERR_RANGE */
+            C->ambig = 1; /* the output is unspecified after AL_ERR_RANGE */
             C->nout = 0;
         }
     }
@@ -364,8 +383,10 @@ static al_status op_mha(int backward)
     int B = D0, T = D1, S = D2, H = (int)(int8_t)F1 % 8, causal = F0 & 1;
     if (F2 & 1) H = D4;
     int E = embed_dim(H, D3);
-    if (H < 1) C->optbad = 1;
-    else if (E >= 1 && E % H) C->optbad = 1;
+    if (H < 1)
+        C->optbad = 1;
+    else if (E >= 1 && E % H)
+        C->optbad = 1;
     long long E3 = 3LL * E;
     if (C->dry && (double)B * H * T * S > 4e6) C->toolarge = 1; /* much work, small arrays */
     float *query = in(P3(B, T, E)), *key = in(P3(B, S, E)), *value = in(P3(B, S, E));
@@ -393,8 +414,10 @@ static al_status op_relpos(int backward)
     if (F2 & 1) H = D4;
     if (F2 & 2) k = D5;
     int dz = embed_dim(H, D3);
-    if (H < 1 || k < 0) C->optbad = 1;
-    else if (dz >= 1 && dz % H) C->optbad = 1;
+    if (H < 1 || k < 0)
+        C->optbad = 1;
+    else if (dz >= 1 && dz % H)
+        C->optbad = 1;
     long long R = 2LL * k + 1, dh = H >= 1 ? dz / H : -1;
     /* small arrays can still mean much work (B·H·n² scores per call): 100·100·100² took 12 s
      * under ASan, a timeout rather than a finding; run such sizes only where another size fails */
@@ -410,8 +433,8 @@ static al_status op_relpos(int backward)
     float *dx = acc(P3(B, n, d)), *dwq = acc(P2(dz, d)), *dwk = acc(P2(dz, d));
     float *dwv = acc(P2(dz, d)), *drk = acc(P2(R, dh)), *drv = acc(P2(R, dh));
     float *dout = in_opt(P3(B, n, dz), 3), *datt = in_opt(P(B, H, n, n), 4);
-    CALL(al_relpos_backward(dx, dwq, dwk, dwv, drk, drv, dout, datt, x, wq, wk, wv, rk, rv, B, n,
-                            d, dz, H, k, mask, causal));
+    CALL(al_relpos_backward(dx, dwq, dwk, dwv, drk, drv, dout, datt, x, wq, wk, wv, rk, rv, B, n, d,
+                            dz, H, k, mask, causal));
 }
 
 static al_status op_relpos_distances(void)
@@ -419,15 +442,21 @@ static al_status op_relpos_distances(void)
     int n = D0, k = (F0 & 1) || D1 == INT_MIN ? D1 : D1 - 1;
     if (k < 0) C->optbad = 1;
     int32_t *dist = NULL;
-    if (C->nreq++ == C->nullpick) C->nullbad = 1;
+    if (C->nreq++ == C->nullpick)
+        C->nullbad = 1;
     else if (C->dry) {
         long long m = P2(n, n);
-        if (m < 0) C->shapebad = 1;
-        else if (m >= LIMIT31) C->over = 1;
-        else if (m > CAP_TENSOR) C->toolarge = 1;
+        if (m < 0)
+            C->shapebad = 1;
+        else if (m >= LIMIT31)
+            C->over = 1;
+        else if (m > CAP_TENSOR)
+            C->toolarge = 1;
         return AL_OK;
-    } else if (C->small) dist = memset(block(64), 0, 64);
-    else dist = block((size_t)n * n * sizeof(int32_t));
+    } else if (C->small)
+        dist = memset(block(64), 0, 64);
+    else
+        dist = block((size_t)n * n * sizeof(int32_t));
     al_status st = al_relpos_distances(dist, n, k);
     if (st == AL_OK && !C->small && dist)
         for (int i = 0; i < n; i++)
@@ -446,14 +475,14 @@ static al_status op_additive(int backward)
     if (!has_values) dv = (F1 & 2) ? dv : dk;
     if (!has_values && dv != dk) C->optbad = 1;
     float *query = in(P2(B, dq)), *keys = in(P3(B, n, dk));
-    float *values = has_values ? arr(P3(B, n, dv), IN, 0) : NULL;   /* NULL: values = keys */
+    float *values = has_values ? arr(P3(B, n, dv), IN, 0) : NULL; /* NULL: values = keys */
     float *W_q = in(P2(da, dq)), *W_k = in(P2(da, dk)), *bias = in(P1(da)), *v = in(P1(da));
     uint8_t *mask = mask_opt(P2(B, n));
     if (!backward) {
         float *ctxt = out(P2(B, dv)), *w = out_opt(P2(B, n), 0);
         rows(w, P2(B, n), n);
-        CALL(al_additive_attention_forward(ctxt, w, query, keys, values, W_q, W_k, bias, v, mask,
-                                           B, n, dq, dk, dv, da));
+        CALL(al_additive_attention_forward(ctxt, w, query, keys, values, W_q, W_k, bias, v, mask, B,
+                                           n, dq, dk, dv, da));
     }
     float *dquery = acc(P2(B, dq)), *dkeys = acc(P3(B, n, dk));
     float *dvalues = values ? acc(P3(B, n, dv)) : NULL;
@@ -461,8 +490,8 @@ static al_status op_additive(int backward)
     float *dv_param = acc(P1(da));
     float *dcontext = in_opt(P2(B, dv), 1), *dweights = in_opt(P2(B, n), 2);
     CALL(al_additive_attention_backward(dquery, dkeys, dvalues, dW_q, dW_k, dbias, dv_param,
-                                        dcontext, dweights, query, keys, values, W_q, W_k, bias,
-                                        v, mask, B, n, dq, dk, dv, da));
+                                        dcontext, dweights, query, keys, values, W_q, W_k, bias, v,
+                                        mask, B, n, dq, dk, dv, da));
 }
 
 /* global: al_luong_attention_*; else local with predictive = local (0 local-m, 1 local-p, or out
@@ -476,12 +505,12 @@ static al_status op_luong(int backward, int global, int local)
     if (FUZZ_SKIP_KNOWN && local == 1) C->finite_data = 1;
     if (!global) {
         if (local != 0 && local != 1) C->optbad = 1;
-        if (!isfinite(window) || !(window >= 0.01f)) C->optbad = 1;   /* api/additive_luong.h */
+        if (!isfinite(window) || !(window >= 0.01f)) C->optbad = 1; /* api/additive_luong.h */
         if (local == 0 && !isfinite(t)) C->optbad = 1;
         if (!isfinite(window) || !isfinite(t)) C->moderate = 0;
         /* |t| up to 4 and any accepted window must stay finite */
         if (local == 0 && !C->xmod[1]) C->moderate = 0;
-        if (FUZZ_SKIP_KNOWN && !(window >= 1e-3f)) C->moderate = 0;   /* σ² underflows */
+        if (FUZZ_SKIP_KNOWN && !(window >= 1e-3f)) C->moderate = 0; /* σ² underflows */
     }
     float *query = in(P2(B, d)), *keys = in(P3(B, n, d));
     float *W_a = score == 1 ? in(P2(d, d)) : score == 2 ? in(P2(da, 2LL * d)) : NULL;
@@ -493,15 +522,14 @@ static al_status op_luong(int backward, int global, int local)
         float *ctxt = out(P2(B, d)), *w = out_opt(P2(B, n), 0), *att = out(P2(B, d));
         if (global) {
             rows(w, P2(B, n), n);
-            CALL(al_luong_attention_forward(ctxt, w, att, query, keys, W_a, v_a, W_c, mask, B, n,
-                                            d, score, da));
+            CALL(al_luong_attention_forward(ctxt, w, att, query, keys, W_a, v_a, W_c, mask, B, n, d,
+                                            score, da));
         }
         float *pos = out_opt(P1(B), 1);
         C->rows_loose = 1;
         rows(w, P2(B, n), n);
         CALL(al_luong_local_attention_forward(ctxt, w, att, pos, query, keys, W_a, v_a, W_c, W_p,
-                                              v_p, mask, B, n, d, score, da, local, window, t,
-                                              dp));
+                                              v_p, mask, B, n, d, score, da, local, window, t, dp));
     }
     float *dquery = acc(P2(B, d)), *dkeys = acc(P3(B, n, d));
     float *dW_a = score == 1 ? acc(P2(d, d)) : score == 2 ? acc(P2(da, 2LL * d)) : NULL;
@@ -515,10 +543,9 @@ static al_status op_luong(int backward, int global, int local)
                                          score, da));
     float *dW_p = local == 1 ? acc(P2(dp, d)) : NULL, *dv_p = local == 1 ? acc(P1(dp)) : NULL;
     float *dposition = in_opt(P1(B), 5);
-    CALL(al_luong_local_attention_backward(dquery, dkeys, dW_a, dv_a, dW_c, dW_p, dv_p, dcontext,
-                                           dweights, dattentional, dposition, query, keys, W_a,
-                                           v_a, W_c, W_p, v_p, mask, B, n, d, score, da, local,
-                                           window, t, dp));
+    CALL(al_luong_local_attention_backward(
+        dquery, dkeys, dW_a, dv_a, dW_c, dW_p, dv_p, dcontext, dweights, dattentional, dposition,
+        query, keys, W_a, v_a, W_c, W_p, v_p, mask, B, n, d, score, da, local, window, t, dp));
 }
 
 static al_status op_key_query(int backward)
@@ -530,15 +557,14 @@ static al_status op_key_query(int backward)
     if (!backward) {
         float *ctxt = out(P2(B, dv)), *w = out_opt(P2(B, n), 0);
         rows(w, P2(B, n), n);
-        CALL(al_key_query_attention_forward(ctxt, w, query, keys, W_Q, W_K, W_V, mask, B, n, ds,
-                                            dh, dk, dv, scaled));
+        CALL(al_key_query_attention_forward(ctxt, w, query, keys, W_Q, W_K, W_V, mask, B, n, ds, dh,
+                                            dk, dv, scaled));
     }
     float *dquery = acc(P2(B, ds)), *dkeys = acc(P3(B, n, dh));
     float *dW_Q = acc(P2(dk, ds)), *dW_K = acc(P2(dk, dh)), *dW_V = acc(P2(dv, dh));
     float *dcontext = in_opt(P2(B, dv), 1), *dweights = in_opt(P2(B, n), 2);
-    CALL(al_key_query_attention_backward(dquery, dkeys, dW_Q, dW_K, dW_V, dcontext, dweights,
-                                         query, keys, W_Q, W_K, W_V, mask, B, n, ds, dh, dk, dv,
-                                         scaled));
+    CALL(al_key_query_attention_backward(dquery, dkeys, dW_Q, dW_K, dW_V, dcontext, dweights, query,
+                                         keys, W_Q, W_K, W_V, mask, B, n, ds, dh, dk, dv, scaled));
 }
 
 static al_status op_attention_pooling(int backward)
@@ -579,8 +605,8 @@ static al_status op_structured(int backward)
     if (!backward) {
         float *M = out(P3(B, r, d)), *weights = out(P3(B, r, n)), *pen = out(P1(B));
         rows(weights, P3(B, r, n), n);
-        CALL(al_structured_self_attention_forward(M, weights, pen, H, W1, W2, mask, B, n, d, da,
-                                                  r));
+        CALL(
+            al_structured_self_attention_forward(M, weights, pen, H, W1, W2, mask, B, n, d, da, r));
     }
     float *dH = wr(P3(B, n, d)), *dW1 = wr(P2(da, d)), *dW2 = wr(P2(r, da));
     float *dM = in_opt(P3(B, r, d), 0), *dws = in_opt(P3(B, r, n), 1);
@@ -594,7 +620,10 @@ static al_status op_recurrent(int backward)
     int cell = (F1 & 0x80) ? (int)(int8_t)F1 : F1 % 4;
     int B = D0, T = D1, I = D2, H = D3, layers = (F2 & 1) ? D4 : 1 + D4 % 3;
     int bidir = (F2 >> 1) & 1, D = bidir ? 2 : 1, bias = (F2 >> 2) & 1;
-    int G = cell == AL_RNN_TANH || cell == AL_RNN_RELU ? 1 : cell == AL_LSTM ? 4 : cell == AL_GRU ? 3 : 0;
+    int G = cell == AL_RNN_TANH || cell == AL_RNN_RELU ? 1
+            : cell == AL_LSTM                          ? 4
+            : cell == AL_GRU                           ? 3
+                                                       : 0;
     if (G == 0) {
         C->optbad = 1;
         G = 1;
@@ -603,8 +632,8 @@ static al_status op_recurrent(int backward)
     /* activations and gradients may legitimately overflow over long, wide recurrences */
     if ((cell == AL_RNN_RELU || backward) && ((long long)T + layers > 6 || H > 8)) C->moderate = 0;
     if (layers < 1) C->shapebad = 1;
-    if (layers > 4 && C->dry) C->toolarge = 1;  /* only run when another size makes it fail */
-    int Lp = layers < 1 || layers > 4 ? 1 : layers;     /* layers given arrays */
+    if (layers > 4 && C->dry) C->toolarge = 1;      /* only run when another size makes it fail */
+    int Lp = layers < 1 || layers > 4 ? 1 : layers; /* layers given arrays */
     int np = Lp * D * 4 < 16 ? 16 : Lp * D * 4;
     const float **params = block((size_t)np * sizeof(float *));
     float **dparams = block((size_t)np * sizeof(float *));
@@ -665,8 +694,8 @@ static al_status op_sarnn(int backward)
     float *dWk = acc(P2(da, H)), *dWq = acc(P2(da, H));
     float *dv = align == 1 ? (opt(1) ? arr(P1(da), ACC, 0) : NULL) : acc(P1(da));
     float *dh = in_opt(P3(B, T, H), 2), *dw = in_opt(P3(B, T, T), 3);
-    CALL(al_self_attention_rnn_backward(dx, dA, db, dWk, dWq, dv, dh, dw, x, A, b, Wk, Wq, v, B,
-                                        T, inn, H, da, align));
+    CALL(al_self_attention_rnn_backward(dx, dA, db, dWk, dWq, dv, dh, dw, x, A, b, Wk, Wq, v, B, T,
+                                        inn, H, da, align));
 }
 
 static al_status op_lstmn(int backward)
@@ -693,9 +722,12 @@ static al_status op_lstmn(int backward)
 static long long tl_size(int i, long long E, long long F)
 {
     switch (i) {
-    case AL_TL_SELF_IN_PROJ_WEIGHT: case AL_TL_CROSS_IN_PROJ_WEIGHT: return P2(3 * E, E);
-    case AL_TL_SELF_IN_PROJ_BIAS: case AL_TL_CROSS_IN_PROJ_BIAS: return P1(3 * E);
-    case AL_TL_SELF_OUT_PROJ_WEIGHT: case AL_TL_CROSS_OUT_PROJ_WEIGHT: return P2(E, E);
+    case AL_TL_SELF_IN_PROJ_WEIGHT:
+    case AL_TL_CROSS_IN_PROJ_WEIGHT: return P2(3 * E, E);
+    case AL_TL_SELF_IN_PROJ_BIAS:
+    case AL_TL_CROSS_IN_PROJ_BIAS: return P1(3 * E);
+    case AL_TL_SELF_OUT_PROJ_WEIGHT:
+    case AL_TL_CROSS_OUT_PROJ_WEIGHT: return P2(E, E);
     case AL_TL_LINEAR1_WEIGHT: return P2(F, E);
     case AL_TL_LINEAR1_BIAS: return P1(F);
     case AL_TL_LINEAR2_WEIGHT: return P2(E, F);
@@ -710,8 +742,10 @@ static al_status op_transformer(int backward, int dec)
     float eps = C->x[0];
     if (F2 & 2) H = D4;
     int E = embed_dim(H, D3);
-    if (H < 1) C->optbad = 1;
-    else if (E >= 1 && E % H) C->optbad = 1;
+    if (H < 1)
+        C->optbad = 1;
+    else if (E >= 1 && E % H)
+        C->optbad = 1;
     if (act != AL_ACT_RELU && act != AL_ACT_GELU) C->optbad = 1;
     if (!(eps > 0.0f) || !isfinite(eps)) C->optbad = 1;
     if (!(eps >= 1e-6f)) C->moderate = 0;
@@ -720,8 +754,10 @@ static al_status op_transformer(int backward, int dec)
     float *dparams[AL_TL_NUM_PARAMS] = { 0 };
     for (int i = 0; i < AL_TL_NUM_PARAMS; i++) {
         int used = dec || !((i >= 4 && i <= 7) || i >= 16);
-        if (used) params[i] = in(tl_size(i, E, F));
-        else if (opt(6)) params[i] = (const float *)params;   /* ignored: any pointer */
+        if (used)
+            params[i] = in(tl_size(i, E, F));
+        else if (opt(6))
+            params[i] = (const float *)params; /* ignored: any pointer */
     }
     float *x = in(P3(B, T, E)), *mem = dec ? in(P3(B, S, E)) : NULL;
     uint8_t *tmask = mask_opt(P2(B, T)), *mmask = dec ? mask_opt(P2(B, S)) : NULL;
@@ -733,8 +769,8 @@ static al_status op_transformer(int backward, int dec)
                                                 causal, tmask, eps));
         float *ca = out_opt(P(B, H, T, S), 1);
         rows(ca, P(B, H, T, S), S);
-        CALL(al_transformer_decoder_forward(o, sa, ca, x, mem, params, B, T, S, E, F, H,
-                                            norm_first, act, causal, tmask, mmask, eps));
+        CALL(al_transformer_decoder_forward(o, sa, ca, x, mem, params, B, T, S, E, F, H, norm_first,
+                                            act, causal, tmask, mmask, eps));
     }
     for (int i = 0; i < AL_TL_NUM_PARAMS; i++) {
         int used = dec || !((i >= 4 && i <= 7) || i >= 16);
@@ -746,8 +782,8 @@ static al_status op_transformer(int backward, int dec)
         CALL(al_transformer_encoder_backward(dx, dparams, dout, dsa, x, params, B, T, E, F, H,
                                              norm_first, act, causal, tmask, eps));
     float *dmem = acc(P3(B, S, E)), *dca = in_opt(P(B, H, T, S), 4);
-    CALL(al_transformer_decoder_backward(dx, dmem, dparams, dout, dsa, dca, x, mem, params, B, T,
-                                         S, E, F, H, norm_first, act, causal, tmask, mmask, eps));
+    CALL(al_transformer_decoder_backward(dx, dmem, dparams, dout, dsa, dca, x, mem, params, B, T, S,
+                                         E, F, H, norm_first, act, causal, tmask, mmask, eps));
 }
 
 static al_status op_misc(void)
@@ -824,7 +860,7 @@ static al_status run_op(int op)
     case 36: return op_transformer(1, 0);
     case 37: return op_transformer(0, 1);
     case 38: return op_transformer(1, 1);
-    case 39: return op_luong(0, 0, (int)(int8_t)C->f[2]);   /* predictive out of range */
+    case 39: return op_luong(0, 0, (int)(int8_t)C->f[2]); /* predictive out of range */
     case 40: return op_luong(1, 0, (int)(int8_t)C->f[2]);
     default: return op_misc();
     }
@@ -867,7 +903,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free_blocks();
     int dims_bad = c.shapebad || c.over;
     int bad = dims_bad || c.optbad || c.nullbad;
-    if (c.toolarge && !dims_bad) return 0;          /* valid or not, no exact buffers to give */
+    if (c.toolarge && !dims_bad) return 0; /* valid or not, no exact buffers to give */
     c.dry = 0;
     c.small = dims_bad;
     reset_pass();
@@ -876,7 +912,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     al_status st = run_op(c.op);
     REQUIRE(al_alloc_live() == base);
     REQUIRE((int)st >= AL_OK && (int)st <= AL_ERR_OVERFLOW);
-    if (bad) REQUIRE(st != AL_OK);
+    if (bad)
+        REQUIRE(st != AL_OK);
     else if (!c.ambig)
         REQUIRE(st == AL_OK || st == AL_ERR_NOMEM || (!c.moderate && st == AL_ERR_NONFINITE));
     if (st == AL_OK && !c.small && c.moderate) {

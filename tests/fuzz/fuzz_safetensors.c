@@ -18,7 +18,10 @@
 
 #include "attnlab.h"
 
-#define REQUIRE(c) do { if (!(c)) __builtin_trap(); } while (0)
+#define REQUIRE(c)                                                                                 \
+    do {                                                                                           \
+        if (!(c)) __builtin_trap();                                                                \
+    } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
