@@ -41,7 +41,7 @@ WASM_LINK := $(WASM_LINK_BASE) \
 WASM_TRAIN_LINK := $(WASM_LINK_BASE) \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS) $(TRAIN_EXPORTS)))
 
-.PHONY: all help native wasm test test-c test-c-wasm test-asan test-js test-browser check-wasm \
+.PHONY: format format-check all help native wasm test test-c test-c-wasm test-asan test-js test-browser check-wasm \
 	demo bench clean setup size
 
 all: native wasm                                  ## everything that builds
@@ -230,3 +230,14 @@ bench-check: wasm node_modules                     ## re-run the benchmarks; fai
 
 models: wasm                                      ## train every shipped model into web/models/ (reproducible; ~14 min on 2 cores)
 	$(NODE) scripts/train.mjs --all
+
+# ---------------------------------------------------------------- format
+FORMAT_FILES = $(shell git ls-files 'src/*.c' 'src/*.h' 'tests/c/*.c' 'tests/c/*.h' 'tests/fuzz/*.c' 'scripts/bench/*.c' 2>/dev/null)
+
+format:                                           ## clang-format the C sources in place (.clang-format)
+	clang-format -i --style=file $(FORMAT_FILES)
+
+format-check:                                     ## fail when a C source is not as clang-format writes it
+	@out=$$(for f in $(FORMAT_FILES); do clang-format --style=file "$$f" | cmp -s - "$$f" || echo "$$f"; done); \
+	if [ -n "$$out" ]; then echo "not formatted (run make format):"; echo "$$out"; exit 1; fi; \
+	echo "format-check: $(words $(FORMAT_FILES)) files as clang-format writes them"
