@@ -470,6 +470,11 @@ export function checkOptions(options, name, allowed) {
  * (`positive`: > 0, `nonzero`: not 0, `min`: >= min), still finite after Math.fround (1e39 is
  * Infinity in float32) and not a non-zero value that rounds to 0 (1e-46): C reads 0 as "the
  * default" or "off" for several options, so it would be silently wrong. Returns the float32 value.
+ * @param {string} what
+ * @param {string} name
+ * @param {unknown} value
+ * @param {{ min?: number, positive?: boolean, nonzero?: boolean }} [rules]
+ * @returns {number}
  */
 export function f32Option(what, name, value, { min, positive = false, nonzero = false } = {}) {
   const rule = positive ? ' > 0' : min !== undefined ? ` >= ${min}` : nonzero ? ' other than 0' : '';

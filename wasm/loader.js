@@ -109,6 +109,7 @@ async function instantiate(options) {
     source = new URL(useSimd ? 'attnlab.wasm' : 'attnlab-scalar.wasm', import.meta.url);
   }
   const module = await compileFrom(source);
+  /** @type {WebAssembly.Imports} */
   const imports = {};
   for (const imp of WebAssembly.Module.imports(module)) {
     if (imp.kind !== 'function') {

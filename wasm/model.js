@@ -31,7 +31,13 @@ import * as memoryRnn from './model/memory-rnn.js';
 
 export { Decoder } from './model/seq2seq.js';
 
-/** The architecture modules by al_model_info's AL_ARCH_* value. */
+/**
+ * What every architecture module exports (name, tokenizer, run, ...) and what only some do
+ * (classify, score, startDecoding, forward: Model checks before calling).
+ * @typedef {{ name: string, tokenizer: (config: any) => any, [entry: string]: any }} ArchModule
+ */
+
+/** The architecture modules by al_model_info's AL_ARCH_* value. @type {ArchModule[]} */
 const ARCHS = [seq2seq, transformer, classifier, memoryRnn];
 
 /**
@@ -67,7 +73,16 @@ export async function loadModelIn(l, source) {
 const INFO_FIELDS = ['arch', 'srcVocab', 'tgtVocab', 'bos', 'eos', 'maxLength', 'hasPositions', 'layers',
   'heads', 'variant', 'maxPositions', 'hops', 'head', 'attends'];
 
-/** What C fixed when it loaded the model at ptr: a frozen object of INFO_FIELDS. */
+/**
+ * @typedef {{ arch: number, srcVocab: number, tgtVocab: number, bos: number, eos: number,
+ *   maxLength: number, hasPositions: number, layers: number, heads: number, variant: number,
+ *   maxPositions: number, hops: number, head: number, attends: number, architecture: string }} ModelInfo
+ */
+
+/**
+ * What C fixed when it loaded the model at ptr: a frozen object of INFO_FIELDS.
+ * @returns {Readonly<ModelInfo>}
+ */
 export function modelInfo(x, ptr) {
   const ar = new Arena(x, 'Model');
   try {
@@ -75,7 +90,7 @@ export function modelInfo(x, ptr) {
     const n = x.al_model_info(ptr, p, INFO_FIELDS.length);
     if (n !== INFO_FIELDS.length) throw new AttnlabError(`Model: al_model_info gave ${n} fields, expected ${INFO_FIELDS.length}; is the .wasm older than this glue?`, 'AL_ERR_UNSUPPORTED');
     const v = new Int32Array(x.memory.buffer, p, n);
-    const info = {};
+    const info = /** @type {ModelInfo} */ ({});
     INFO_FIELDS.forEach((k, i) => { info[k] = v[i]; });
     info.architecture = ARCHS[info.arch]?.name ?? `unknown architecture ${info.arch}`;
     return Object.freeze(info);

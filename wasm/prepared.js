@@ -42,7 +42,7 @@ export class PreparedTensor {
   #shape;
   #name;
 
-  /** @private use prepare(tensor) */
+  /** @internal use prepare(tensor) */
   constructor(x, raw, ptr, shape, name) {
     this.#x = x;
     this.#raw = raw;
@@ -99,7 +99,7 @@ export class PreparedParams {
   #tensors;
   #disposed = false;
 
-  /** @private use prepare(params) */
+  /** @internal use prepare(params) */
   constructor(tensors) {
     this.#tensors = Object.freeze(tensors);
   }

@@ -37,8 +37,11 @@ async function lib(l) {
   return (await (l ?? await defaultLib()).training()).x;
 }
 
+/** Model's constructor, which model.d.ts keeps out of the public types (loadModel() is the way in). */
+const ModelIn = /** @type {new (x: object, ptr: number) => Model} */ (/** @type {unknown} */ (Model));
+
 function adopt(x, ptr) {
-  const model = new Model(x, ptr);
+  const model = new ModelIn(x, ptr);
   const h = { x, ptr, live: true, trainers: new Set() };
   handles.set(model, h);
   // disposing the model disposes its trainers first (they borrow its weights)

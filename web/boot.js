@@ -30,7 +30,7 @@ const status = document.getElementById('status');
 const progress = document.getElementById('load-progress');
 const error = document.getElementById('error');
 const app = document.getElementById('app');
-const views = document.querySelectorAll('.view');
+const views = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.view'));
 
 import('./main.js').catch((err) => {
   if (progress) progress.hidden = true;

@@ -31,10 +31,10 @@ for (const key of ['a', 'b', 'kind', 'step']) if (state[key] !== null) demo.setA
 app.append(demo);
 demo.addEventListener('demo-render', (e) => {
   app.dataset.state = 'ready';
-  app.dataset.rendered = e.detail.key;
+  app.dataset.rendered = /** @type {CustomEvent} */ (e).detail.key;
 });
 demo.addEventListener('demo-change', (e) => {
-  const search = `?${formatModelParams({ ...e.detail, hide: state.hide, seed: null })}`;
+  const search = `?${formatModelParams({ .../** @type {CustomEvent} */ (e).detail, hide: state.hide, seed: null })}`;
   try {
     if (location.search !== search) history.replaceState(null, '', search);
   } catch {

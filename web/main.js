@@ -19,6 +19,7 @@ import { LIMITS, effectiveScale, normalizeState } from './shared/state.js';
 
 define();
 
+/** @type {(id: string) => any} the page's elements, each used as what index.html makes it (input, link, custom element) */
 const $ = (id) => document.getElementById(id);
 const ui = {
   app: $('app'),
@@ -103,7 +104,7 @@ function setState(next, { editing = null } = {}) {
 /** Interface text in the page's language (the static parts; <attn-demo> does its own). */
 function applyLanguage(lang) {
   document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
-  for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(lang, node.dataset.i18n);
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-i18n]'))) node.textContent = t(lang, node.dataset.i18n);
   ui.nav.setAttribute('aria-label', t(lang, 'view.label'));
   ui.lang.value = lang;
 }

@@ -37,7 +37,7 @@ const CARD_URL = new URL('./models/dates-additive.json', import.meta.url);
 const EXAMPLE = { src: 'Sunday, 22 November 2026', tgt: '2026-11-22' };
 const INIT_SEED = 1;
 const TRAIN_SEED = 1000; // batch seeds: TRAIN_SEED + step, as scripts/train.mjs
-const EVAL_SAMPLE = { seed: 7, count: 200, split: 'heldout' }; // the 200-date sample of docs/training.md
+const EVAL_SAMPLE = { seed: 7, count: 200, split: /** @type {const} */ ('heldout') }; // the 200-date sample of docs/training.md
 const MAX_LENGTH = 12; // as scripts/train.mjs (the card does not record it)
 const REACH = 0.9;
 
@@ -72,7 +72,9 @@ port.port1.onmessage = slice;
 const scheduleSlice = () => port.port2.postMessage(0);
 
 const elapsed = () => elapsedBefore + (running ? performance.now() - segmentStart : 0);
-const post = (msg, transfer = []) => self.postMessage(msg, transfer);
+// The checker sees the page's lib (dom), where self is a Window; here it is the worker's scope.
+const workerScope = /** @type {{ postMessage(message: unknown, transfer: Transferable[]): void }} */ (/** @type {unknown} */ (self));
+const post = (msg, transfer = []) => workerScope.postMessage(msg, transfer);
 
 function configFromCard(card) {
   const arch = card?.architecture;

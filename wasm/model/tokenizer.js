@@ -21,7 +21,7 @@ function indexOf(vocab) {
 
 export class Tokenizer {
   /** @param {{ type: 'char' | 'word', srcVocab: string[], tgtVocab: string[],
-   *            bos: string, eos: string, unk: string, pad?: string }} cfg */
+   *            bos?: string, eos?: string, unk: string, pad?: string }} cfg (no bos/eos: a classifier's) */
   constructor(cfg) {
     if (!cfg || typeof cfg !== 'object') throw new AttnlabError('tokenizer: the config has no "tokenizer" object', 'AL_ERR_FORMAT');
     if (cfg.type !== 'char' && cfg.type !== 'word') {

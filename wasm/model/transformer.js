@@ -194,7 +194,7 @@ function tagIds(m, v, what) {
   const vocab = m.config.tokenizer.tgtVocab;
   if (typeof v === 'string') v = v.split(/\s+/).filter((x) => x.length > 0);
   if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new AttnlabError(`${what} must be an array of labels or label ids`);
-  return Int32Array.from(v, (x, i) => {
+  return Int32Array.from(/** @type {ArrayLike<string | number>} */ (v), (x, i) => {
     const id = typeof x === 'string' ? vocab.indexOf(x) : x;
     if (!Number.isInteger(id) || id < 0 || id >= vocab.length) throw new AttnlabError(`${what}[${i}] = ${show(x)} is not one of the model's labels (tokenizer.tgtVocab) or an index in [0, ${vocab.length})`, 'AL_ERR_RANGE');
     return id;

@@ -244,6 +244,7 @@ function luongPrepare(what, query, keys, params, options, local) {
     v_a = param(what, p, 'v_a', [da], '[da]');
   }
   const W_c = param(what, p, 'W_c', [d, 2 * d], '[d, 2d]');
+  /** @type {Record<string, any>} the local and mask fields are added below */
   const r = { what, ...s, d, score, scoreName, W_a, v_a, W_c, da, local };
   if (local) {
     const window = f32Option(what, 'window (D)', o.window ?? 10, { min: 0.01 });

@@ -99,11 +99,11 @@ function prepareSarnn(what, input, params, options) {
 
 /**
  * The SimpleRNN with self-attention over its own states.
- * @param x [T, in] or [B, T, in]
- * @param params { A [H, in+H], b [H], W_h, W_s [da, H], v [da] } (additive) or
+ * @param {import('../index.d.ts').TensorLike} x [T, in] or [B, T, in]
+ * @param {import('./memory-rnn.d.ts').SelfAttentionRNNParams} params { A [H, in+H], b [H], W_h, W_s [da, H], v [da] } (additive) or
  *   { A, b, W_K, W_Q [da, H] } (dot)
- * @param options { align: 'additive' (default) | 'dot' }
- * @returns { h [T, H], weights [T, T] } (leading [B] when batched); weights row t holds the α
+ * @param {import('./memory-rnn.d.ts').SelfAttentionRNNOptions} [options] { align: 'additive' (default) | 'dot' }
+ * @returns {import('./memory-rnn.d.ts').SelfAttentionRNNResult} { h [T, H], weights [T, T] } (leading [B] when batched); weights row t holds the α
  *   that made c_t, zeros for i > t.
  */
 export function selfAttentionRNN(x, params, options) {
@@ -128,8 +128,8 @@ export function selfAttentionRNN(x, params, options) {
 
 /**
  * Gradients of selfAttentionRNN by backpropagation through time.
- * @param upstream { h?, weights? } shaped like the outputs; a missing entry means zero.
- * @returns { x, A, b, W_h, W_s, v } (additive) or { x, A, b, W_K, W_Q } (dot), shaped like the inputs.
+ * upstream (the last argument): { h?, weights? } shaped like the outputs; a missing entry means zero.
+ * @returns {import('./memory-rnn.d.ts').SelfAttentionRNNGradients} { x, A, b, W_h, W_s, v } (additive) or { x, A, b, W_K, W_Q } (dot), shaped like the inputs.
  */
 selfAttentionRNN.backward = function selfAttentionRNNBackward(x, params, ...rest) {
   const what = 'selfAttentionRNN.backward';
@@ -172,9 +172,9 @@ function prepareLstmn(what, input, params, options) {
 
 /**
  * The LSTMN (Cheng, Dong & Lapata 2016, §3.1): an LSTM attending over its memory tape.
- * @param x [T, in] or [B, T, in]
- * @param params { W_h [H,H], W_x [H,in], W_ht [H,H], v [H], W [4H, H+in], b [4H] } (gates i, f, g, o)
- * @returns { h [T, H], c [T, H], weights [T, T] } (leading [B] when batched); weights row t holds
+ * @param {import('../index.d.ts').TensorLike} x [T, in] or [B, T, in]
+ * @param {import('./memory-rnn.d.ts').LstmnParams} params { W_h [H,H], W_x [H,in], W_ht [H,H], v [H], W [4H, H+in], b [4H] } (gates i, f, g, o)
+ * @returns {import('./memory-rnn.d.ts').LstmnResult} { h [T, H], c [T, H], weights [T, T] } (leading [B] when batched); weights row t holds
  *   the attention over steps i < t; row 0 is all zeros.
  */
 export function lstmn(x, params, options) {
@@ -200,8 +200,8 @@ export function lstmn(x, params, options) {
 
 /**
  * Gradients of lstmn by backpropagation through time (through the attention over the tape).
- * @param upstream { h?, c?, weights? } shaped like the outputs; a missing entry means zero.
- * @returns { x, W_h, W_x, W_ht, v, W, b }, shaped like the inputs.
+ * upstream (the last argument): { h?, c?, weights? } shaped like the outputs; a missing entry means zero.
+ * @returns {import('./memory-rnn.d.ts').LstmnGradients} { x, W_h, W_x, W_ht, v, W, b }, shaped like the inputs.
  */
 lstmn.backward = function lstmnBackward(x, params, ...rest) {
   const what = 'lstmn.backward';

@@ -115,6 +115,7 @@ function setup(kind, what, input, params, options) {
     const inName = l === 0 ? `input_size ${I} from x` : `${D === 2 ? '2·' : ''}hidden_size from layer ${l - 1}`;
     for (let d = 0; d < D; d++) {
       const [wih, whh, bih, bhh] = keys[l * D + d];
+      /** @type {[string, number[], string][]} */
       const want = [[wih, [G * H, Il], `${G > 1 ? `${G}·` : ''}hidden_size × ${inName}`],
         [whh, [G * H, H], `${G > 1 ? `${G}·` : ''}hidden_size × hidden_size`]];
       if (bih) want.push([bih, [G * H], `${G > 1 ? `${G}·` : ''}hidden_size`], [bhh, [G * H], `${G > 1 ? `${G}·` : ''}hidden_size`]);

@@ -18,7 +18,7 @@ function prepare(what, query, key, value, options) {
     throw new AttnlabError(`${what}: query has rank ${r} but key has rank ${K.shape.length} and value rank ${V.shape.length}; they must match`, 'AL_ERR_SHAPE');
   }
   const lead = Q.shape.slice(0, r - 2);
-  for (const [t, n] of [[K, 'key'], [V, 'value']]) {
+  for (const [t, n] of /** @type {[typeof K, string][]} */ ([[K, 'key'], [V, 'value']])) {
     const l = t.shape.slice(0, r - 2);
     if (l.some((d, i) => d !== lead[i])) {
       throw new AttnlabError(`${what}: query has leading shape ${fmtShape(lead)} but ${n} has ${fmtShape(l)}`, 'AL_ERR_SHAPE');

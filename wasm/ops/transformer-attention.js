@@ -124,7 +124,7 @@ function copyMha(ar, p) {
  * @param {import('../index.d.ts').TensorLike} value [S,E] or [B,S,E]
  * @param {import('./transformer-attention.d.ts').MhaParams} params the module's state dict
  * @param {import('./transformer-attention.d.ts').MhaOptions} options numHeads is required
- * @returns {import('./transformer-attention.d.ts').AttentionResult} output [...,L,E],
+ * @returns {import('./transformer-attention.d.ts').MultiHeadAttentionResult} output [...,L,E],
  *   weights [...,h,L,S] (null when needWeights is false)
  */
 export function multiHeadAttention(query, key, value, params, options) {
@@ -246,7 +246,7 @@ function copyRel(ar, p) {
  * @param {import('../index.d.ts').TensorLike} x [n,d] or [B,n,d]
  * @param {import('./transformer-attention.d.ts').RelativeParams} params
  * @param {import('./transformer-attention.d.ts').RelativeOptions} [options]
- * @returns {import('./transformer-attention.d.ts').AttentionResult} output [...,n,dz], weights [...,h,n,n]
+ * @returns {import('./transformer-attention.d.ts').MultiHeadAttentionResult} output [...,n,dz], weights [...,h,n,n]
  */
 export function relativePositionAttention(x, params, options) {
   const what = 'relativePositionAttention';

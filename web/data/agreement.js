@@ -313,10 +313,10 @@ export function agreementAccuracy(items, logProb) {
   let right = 0;
   for (const it of items) {
     const ok = logProb(it.prefix, it.correct) > logProb(it.prefix, it.wrong);
-    right += ok;
+    right += ok ? 1 : 0;
     const b = by.get(it.attractors) ?? { attractors: it.attractors, count: 0, right: 0 };
     b.count++;
-    b.right += ok;
+    b.right += ok ? 1 : 0;
     by.set(it.attractors, b);
   }
   return {
@@ -345,6 +345,7 @@ export function analyzeAgreement(text, { maxModifiers = 6 } = {}) {
     const script = stack.pop();
     let k = 0;
     const words = [];
+    /** @type {{ n: number, weights?: ArrayLike<number> } | null} set by choose() when the script runs out */
     let pending = null;
     const g = {
       maxModifiers,

@@ -45,7 +45,7 @@ function checkSymbols(name, symbols) {
  * The word tokenizer of a decoder-only transformer on these sequences (docs/models.md:
  * srcVocab = tgtVocab = <pad> <unk> <s> </s> + symbols). Ids: 0 pad, 1 unk, 2 bos, 3 eos, 4.. symbols.
  * A model needs maxPositions >= 2·maxK + 1.
- * @param {string[] | string} [symbols]
+ * @param {readonly string[] | string} [symbols]
  */
 export function inductionTokenizer(symbols = INDUCTION_SYMBOLS) {
   const vocab = Object.freeze([...SPECIALS, ...checkSymbols('inductionTokenizer', symbols)]);
@@ -60,7 +60,7 @@ export const INDUCTION_TOKENIZER = inductionTokenizer();
  * in inductionTokenizer(symbols).srcVocab; src repeats text (a decoder-only transformer's training
  * example { src } as it is).
  * @param {{ seed?: number, count?: number, split?: 'train' | 'heldout', minK?: number, maxK?: number,
- *           symbols?: string[] | string, distinct?: boolean }} [opts]
+ *           symbols?: readonly string[] | string, distinct?: boolean }} [opts]
  *   defaults: seed 0, count 1000, 'train', 4, 16, a–z, true
  * @returns {{ tokens: string[], text: string, src: string, ids: number[], k: number }[]}
  */
@@ -131,8 +131,8 @@ export function inductionAccuracy(examples, predictions) {
       const p = pred[t];
       return typeof p === 'string' ? p === ex.tokens[t + 1] : p === ex.ids[t + 1];
     };
-    for (const t of first) { fn++; f += right(t); }
-    for (const t of repeated) { rn++; r += right(t); }
+    for (const t of first) { fn++; f += right(t) ? 1 : 0; }
+    for (const t of repeated) { rn++; r += right(t) ? 1 : 0; }
   });
   return { firstHalf: fn ? f / fn : 0, repeatedHalf: rn ? r / rn : 0, firstCount: fn, repeatedCount: rn };
 }

@@ -33,6 +33,7 @@
 
 import { checkCommon, checkInt, pick, sampleSplit, splitStream } from './common.js';
 
+/** @type {readonly ['negative', 'positive']} */
 export const REVIEW_LABELS = Object.freeze(['negative', 'positive']);
 /** The sentence separator (the classifier config's sentenceSeparator for HAN). */
 export const REVIEWS_SEPARATOR = '.';
@@ -61,7 +62,7 @@ export const REVIEW_LEXICON = Object.freeze({
   positive: Object.freeze([...POSITIVE]), negative: Object.freeze([...NEGATIVE]),
   negator: NEGATOR, connectives: Object.freeze([...CONNECTIVES]),
 });
-const POLARITY = new Map([...POSITIVE.map((w) => [w, 1]), ...NEGATIVE.map((w) => [w, 0])]);
+const POLARITY = new Map(/** @type {[string, number][]} */ ([...POSITIVE.map((w) => [w, 1]), ...NEGATIVE.map((w) => [w, 0])]));
 
 function allWords() {
   const set = new Set([REVIEWS_SEPARATOR, NEGATOR, ...CONNECTIVES, 'the', 'i', 'found', 'it', 'was', 'a', 'an',

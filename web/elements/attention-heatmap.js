@@ -197,7 +197,8 @@ export class AttentionHeatmap extends HTMLElement {
     this.shadowRoot.querySelector('.toolbar').addEventListener(
       'click',
       (e) => {
-        const kind = e.target.closest?.('button[data-export]')?.dataset.export;
+        const button = /** @type {HTMLElement | null | undefined} */ (/** @type {Element} */ (e.target).closest?.('button[data-export]'));
+        const kind = button?.dataset.export;
         if (kind) this.#download(kind).catch((err) => this.#showError(err.message));
       },
       { signal },

@@ -435,7 +435,7 @@ export class AttnDemo extends HTMLElement {
       modelError: (name, error) => modelError(this.#state.lang, name, error),
       status: (text) => void (this.#ui.status.textContent = text),
       elapsed: () => performance.now() - t0,
-      flushAll: () => this.shadowRoot.querySelectorAll('attn-heatmap').forEach((h) => h.flush?.()),
+      flushAll: () => this.shadowRoot.querySelectorAll('attn-heatmap').forEach((h) => /** @type {any} an <attn-heatmap> */ (h).flush?.()),
       finish: (result, extra) => this.#finish(result, t0, extra),
     };
   }

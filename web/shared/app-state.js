@@ -90,6 +90,14 @@ export function parseTrainParams(params) {
   return { train: out, refused };
 }
 
+/**
+ * The model views' state (a and b: the compare view's two models; kind, step: the view's own).
+ * @typedef {{ view: string, model: string, input: string, layer: number, head: number,
+ *   lang: string, hide: readonly string[], seed: number | null, a: string | null,
+ *   b: string | null, kind: string | null, step: number | null }} ModelState
+ */
+
+/** @type {Readonly<ModelState>} */
 export const MODEL_DEFAULTS = Object.freeze({
   view: 'alignment',
   model: DEFAULT_MODEL,

@@ -66,6 +66,7 @@ export const MISSING_RGB = Object.freeze([128, 128, 128]);
 /**
  * Viridis colour at t in [0, 1] (clamped; NaN gives MISSING_RGB), as [r, g, b] bytes.
  * The nearest of the 256 entries, so t = 0 and t = 1 hit the exact endpoints.
+ * @returns {number[]}
  */
 export function viridis(t, table = VIRIDIS) {
   if (Number.isNaN(t)) return [...MISSING_RGB];
@@ -89,7 +90,7 @@ export function valueToColor(value, min, max, table = VIRIDIS) {
   return viridis(valueToUnit(value, min, max), table);
 }
 
-/** '#rrggbb' for an [r, g, b] triple. */
+/** '#rrggbb' for an [r, g, b] triple. @param {readonly number[]} rgb */
 export function rgbToHex([r, g, b]) {
   return '#' + ((1 << 24) | (r << 16) | (g << 8) | b).toString(16).slice(1);
 }

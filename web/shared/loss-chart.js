@@ -111,6 +111,8 @@ export function thinPath(points) {
  * Everything drawLossChart paints, as numbers: { plot: { x, y, w, h }, x: { min, max, ticks },
  * y: { min, max, ticks, log }, loss: [[px, py]...], exact: [[px, py]...], lossDropped, empty }.
  * width, height: CSS pixels of the whole chart (at least 120 × 80).
+ * @param {any} series
+ * @param {{ width?: number, height?: number, log?: boolean }} [size]
  */
 export function chartModel(series, { width, height, log = false } = {}) {
   if (!Number.isFinite(width) || !Number.isFinite(height) || width < 120 || height < 80) {

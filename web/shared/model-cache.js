@@ -66,7 +66,7 @@ export class ModelCache {
         (error) => ({ error, entry }),
       ).then((result) => {
         if (this.#models.get(name) !== promise) {
-          result.model?.dispose(); // the element left the document while this loaded
+          /** @type {{ model?: import('attnlab').Model }} */ (result).model?.dispose(); // the element left the document while this loaded
           return;
         }
         this.#settled.set(name, result);

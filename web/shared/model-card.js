@@ -29,6 +29,7 @@ const ARCH_KEYS = ['architecture', 'variant', 'cell', 'head', 'attention', 'styl
 
 const text = (v) => (typeof v === 'string' && v.length > 0 ? (v.length > MAX_TEXT ? `${v.slice(0, MAX_TEXT - 1)}…` : v) : null);
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/** @type {(v: unknown) => v is Record<string, any>} */
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** 'exactMatch' → 'exact match', 'agreement.accuracy' → 'agreement accuracy'. */

@@ -94,7 +94,7 @@ const TINY_FAMILIES = [
     attention: null,
     trained: false,
     sample,
-    ...extra,
+    .../** @type {object} */ (extra),
   }),
 );
 
@@ -132,7 +132,7 @@ const TRAINED = [
     trained: true,
     ready: true,
     sample,
-    ...extra,
+    .../** @type {object} */ (extra),
   }),
 );
 
@@ -251,6 +251,9 @@ export class ModelUnavailableError extends Error {
  * Fetch an entry's file and hand it to loadModel (attnlab's, passed in). A 404 or any non-2xx
  * answer becomes ModelUnavailableError (nothing is logged); a broken file becomes loadModel's
  * AttnlabError.
+ * @param {any} entry a MODELS entry (or resolveModel's)
+ * @param {(bytes: Uint8Array) => Promise<any>} loadModel
+ * @param {{ fetchImpl?: typeof fetch, base?: string }} [options]
  */
 export async function fetchModel(entry, loadModel, { fetchImpl = fetch, base } = {}) {
   const url = entry.path ? entry.file : modelUrl(entry, base);

@@ -36,6 +36,7 @@ function parseNumber(text) {
   return Number.isFinite(value) ? value : null;
 }
 
+/** @param {number} value @param {readonly number[]} limits [lo, hi] */
 function clamp(value, [lo, hi]) {
   return Math.min(hi, Math.max(lo, value));
 }
@@ -51,6 +52,7 @@ function roundScale(value) {
 /**
  * A complete, valid state from any partial object: integers rounded and clamped, causal a
  * boolean, scale null (auto) or a clamped number with 3 significant digits.
+ * @param {any} [partial]
  */
 export function normalizeState(partial = {}) {
   const p = partial && typeof partial === 'object' ? partial : {};

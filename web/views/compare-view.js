@@ -26,7 +26,10 @@ export const COMPARE_STYLE = `
 export class CompareView {
   #ui = {};
 
-  /** onPair({ a } or { b }): the person picked model A or B. */
+  /**
+   * onPair({ a } or { b }): the person picked model A or B.
+   * @param {{ onPair?: (pair: { a?: string, b?: string }) => void }} [handlers]
+   */
   constructor({ onPair = () => {} } = {}) {
     const u = this.#ui;
     u.intro = el('p', { class: 'note' });

@@ -157,7 +157,10 @@ export class ForgettingView {
   #last = null; // { runs, input, compare } of the last render
   #fixture = false;
 
-  /** onInput(text): the person asked for a random input. */
+  /**
+   * onInput(text): the person asked for a random input.
+   * @param {{ onInput?: (text: string) => void }} [handlers]
+   */
   constructor({ onInput = () => {} } = {}) {
     this.#on = { onInput };
     const u = this.#ui;

@@ -110,7 +110,10 @@ export class HeadsView {
   #legend = legend();
   #reveal = false; // a thumbnail was chosen: scroll the enlarged map into view on the next update
 
-  /** onSelect({ layer, head }): a thumbnail was chosen; onKind(kind): the attention kind. */
+  /**
+   * onSelect({ layer, head }): a thumbnail was chosen; onKind(kind): the attention kind.
+   * @param {{ onSelect?: (at: { layer: number, head: number }) => void, onKind?: (kind: string) => void }} [handlers]
+   */
   constructor({ onSelect = () => {}, onKind = () => {} } = {}) {
     this.#on = { onSelect, onKind };
     const u = this.#ui;

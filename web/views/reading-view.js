@@ -123,7 +123,10 @@ export class ReadingView {
   #lang = 'en';
   #spans = [];
 
-  /** onStep(step): the person moved the current word (not called when render() sets it). */
+  /**
+   * onStep(step): the person moved the current word (not called when render() sets it).
+   * @param {{ onStep?: (step: number) => void }} [handlers]
+   */
   constructor({ onStep = () => {} } = {}) {
     this.#on = { onStep };
     const u = this.#ui;

@@ -23,6 +23,10 @@ import { TimeView } from './time-view.js';
  * use. one: the view draws the element's one current model (compare and forgetting load their
  * own); arch: the architecture it needs (a same-origin path of another one is refused); keep: its
  * maps stay when the current model fails to load (compare draws every model, not that one).
+ * @typedef {{ view: any, style?: string }} ViewMade
+ * @typedef {{ one?: boolean, keep?: boolean, arch?: string, make?: (host: any) => ViewMade,
+ *   load?: (host: any) => Promise<ViewMade> }} ViewModule
+ * @type {Readonly<Record<string, ViewModule>>}
  */
 export const VIEW_MODULES = Object.freeze({
   alignment: { one: true, make: () => ({ view: new AlignmentView() }) },

@@ -29,6 +29,9 @@ export class TimeView {
   /**
    * onStep(step): the number of decoded tokens changed by the person (null: reset);
    * current(): { model (loaded, or null), input, lang } of the element now; error(message).
+   * @param {{ onStep?: (step: number | null) => void,
+   *   current?: () => { model: import('attnlab').Model | null, name?: string, input: string, lang: string },
+   *   error?: (message: string) => void }} [handlers]
    */
   constructor({ onStep = () => {}, current = () => ({ model: null, input: '', lang: 'en' }), error = () => {} } = {}) {
     this.#on = { onStep, current, error };

@@ -54,6 +54,11 @@ export class TrainView {
   #resize = null;
   #chartWidth = 0;
 
+  /**
+   * @param {any} root where the view draws (its children are found by selector)
+   * @param {{ lang?: string, settings?: { lr: number, batch: number },
+   *   onSettings?: (settings: { lr: number, batch: number }) => void }} [options]
+   */
   constructor(root, { lang = 'en', settings = TRAIN_DEFAULTS, onSettings = () => {} } = {}) {
     this.#root = root;
     this.#lang = lang;
