@@ -9,6 +9,19 @@ export interface TokenizerConfig {
   eos: string;
   unk: string;
   pad?: string;
+  /** The normalisation the model was trained with, applied before lookup (docs/models.md,
+   * "Normalisation"); char tokenizers take nfc, quotes, lowercase, whitespace only. */
+  normalize?: NormalizeStep[];
+}
+
+/** A step of tokenizer.normalize; whatever the list's order they apply in this order. */
+export type NormalizeStep = 'nfc' | 'quotes' | 'lowercase' | 'whitespace' | 'punctuation' | 'contractions';
+
+/** Word-level models add this to every result of run / classify / score / forward. */
+export interface UnknownWords {
+  /** The typed words (after normalisation) not in the vocabulary, read as unk: each once, in
+   * input order; [] when the input was ids. Char-level models leave it out. */
+  unknownWords?: string[];
 }
 
 /** A model config (the JSON in the file's __metadata__["config"]). */
@@ -58,7 +71,7 @@ export interface ClassifierConfig {
   /** han: the token that ends a sentence (in tokenizer.vocab). */
   sentenceSeparator?: string;
   labels: string[];
-  tokenizer: { type: 'word'; vocab: string[]; unk: string; pad?: string };
+  tokenizer: { type: 'word'; vocab: string[]; unk: string; pad?: string; normalize?: NormalizeStep[] };
   name?: string;
   description?: string;
   training?: unknown;
@@ -110,14 +123,14 @@ export interface MemoryRnnConfig {
   /** classifier: the classes. */
   labels?: string[];
   /** bos / eos (in vocab): put around the words of a text by encode() and run(). */
-  tokenizer: { type: 'word'; vocab: string[]; unk: string; pad?: string; bos?: string; eos?: string };
+  tokenizer: { type: 'word'; vocab: string[]; unk: string; pad?: string; bos?: string; eos?: string; normalize?: NormalizeStep[] };
   name?: string;
   description?: string;
   training?: unknown;
 }
 
 /** Model.run of a memory-rnn language model (head "lm"). */
-export interface MemoryRnnLmResult {
+export interface MemoryRnnLmResult extends UnknownWords {
   ids: Int32Array;
   tokens: string[];
   /** [n − 1]: log p(ids[t+1] | ids[≤t]). */
@@ -131,7 +144,7 @@ export interface MemoryRnnLmResult {
 }
 
 /** Model.run / classify of a memory-rnn classifier head. */
-export interface MemoryRnnClassifyResult {
+export interface MemoryRnnClassifyResult extends UnknownWords {
   label: string;
   labelId: number;
   probs: Float32Array;
@@ -153,7 +166,7 @@ export interface TransformerAttentionMap {
 }
 
 /** Model.forward of a transformer. */
-export interface TransformerForwardResult {
+export interface TransformerForwardResult extends UnknownWords {
   /** [n, V]: one row per position (encoder, decoder) or per decoder input (encoder-decoder). */
   logits: { data: Float32Array; shape: [number, number] };
   attention: TransformerAttentionMap[];
@@ -192,7 +205,7 @@ export interface RunOptions {
   beamWidth?: number;
 }
 
-export interface RunResult {
+export interface RunResult extends UnknownWords {
   /** Decoded text (bos, eos and pad left out). */
   output: string;
   ids: Int32Array;
@@ -207,7 +220,7 @@ export interface RunResult {
 }
 
 /** Model.classify (and Model.run of a classifier). */
-export interface ClassifyResult {
+export interface ClassifyResult extends UnknownWords {
   /** The most probable label and its index. */
   label: string;
   labelId: number;
@@ -224,7 +237,7 @@ export interface ClassifyResult {
   penalty?: number;
 }
 
-export interface ScoreResult {
+export interface ScoreResult extends UnknownWords {
   logProbs: Float32Array;
   attention: { data: Float32Array; shape: [number, number] };
   distributions: { data: Float32Array; shape: [number, number] };
@@ -258,7 +271,14 @@ export class Decoder {
 export class Tokenizer {
   constructor(config: TokenizerConfig);
   readonly type: 'char' | 'word';
+  /** The config's normalize steps in the order they apply ([] when none). */
+  readonly normalization: readonly NormalizeStep[];
+  /** Normalise, then split into tokens (no lookup). */
   split(text: string): string[];
+  /** The text as the model reads it: the tokens joined ('' for char, ' ' for word). */
+  normalize(text: string): string;
+  /** The tokens of text not in the source vocabulary, each once, in input order. */
+  unknownWords(text: string): string[];
   encode(text: string): Int32Array;
   encodeTarget(text: string): Int32Array;
   srcTokens(ids: ArrayLike<number>): string[];
@@ -280,6 +300,8 @@ export class Model {
   readonly labels?: string[];
   encode(text: string): Int32Array;
   decode(ids: Iterable<number>): string;
+  /** The text as the model reads it (tokenizer.normalize): the tokens joined. */
+  normalize(text: string): string;
   /** Seq2seq decoding. For a classifier, run returns what classify() returns (call classify() for that type).
    * For a transformer it returns a TransformerRunResult (cast it; only maxLength is an option).
    * For a memory-rnn model: a MemoryRnnLmResult (option distributions) or MemoryRnnClassifyResult. */

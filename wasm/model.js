@@ -174,6 +174,21 @@ export class Model {
     return this.#tokenizer.encode(text);
   }
 
+  /** Text as the model reads it: the config's normalisation (tokenizer.normalize), tokens joined
+   * ('' for char models, one space for word models). */
+  normalize(text) {
+    return this.#tokenizer.normalize(text);
+  }
+
+  /** A word-level model's result gets the typed words it did not know (unknownWords, each once,
+   * in input order; [] for ids); char-level results are left as they are. */
+  #withUnknown(result, input) {
+    if (this.#tokenizer.type === 'word' && result && typeof result === 'object') {
+      result.unknownWords = typeof input === 'string' ? this.#tokenizer.unknownWords(input) : [];
+    }
+    return result;
+  }
+
   /** Target ids -> text (bos, eos and pad left out). */
   decode(ids) {
     return this.#tokenizer.decode(ids);
@@ -187,7 +202,7 @@ export class Model {
    */
   run(input, options) {
     this.#live('run');
-    return this.#arch.run(this.#state(), input, options);
+    return this.#withUnknown(this.#arch.run(this.#state(), input, options), input);
   }
 
   /**
@@ -197,7 +212,7 @@ export class Model {
    */
   classify(input, options) {
     this.#live('classify');
-    if (this.#info.arch === 2 || (this.#info.arch === 3 && this.#info.head === 1)) return this.#arch.classify(this.#state(), input, options);
+    if (this.#info.arch === 2 || (this.#info.arch === 3 && this.#info.head === 1)) return this.#withUnknown(this.#arch.classify(this.#state(), input, options), input);
     throw new AttnlabError(`Model.classify: this is a "${this.#info.architecture}" model; classify() needs architecture "classifier" (use run())`, 'AL_ERR_UNSUPPORTED');
   }
 
@@ -209,7 +224,7 @@ export class Model {
    */
   score(src, tgt) {
     this.#live('score');
-    return this.#only('score').score(this.#state(), src, tgt);
+    return this.#withUnknown(this.#only('score').score(this.#state(), src, tgt), src);
   }
 
   /**
@@ -236,7 +251,7 @@ export class Model {
     if (typeof this.#arch.forward !== 'function') {
       throw new AttnlabError(`Model.forward: for architecture "transformer"; this model is "${this.#info.architecture}" (use run)`, 'AL_ERR_UNSUPPORTED');
     }
-    return this.#arch.forward(this.#state(), input, tgt);
+    return this.#withUnknown(this.#arch.forward(this.#state(), input, tgt), input);
   }
 
   /** The architecture module when it has `what`, else a named refusal. */

@@ -23,7 +23,7 @@ static const char *const TOP_KEYS[] = {
     "finalNorm",    "scaleEmbedding", "maxLength",           "tokenizer", "name",
     "description",  "training",       "maxRelativePosition", NULL
 };
-static const char *const TOKENIZER_KEYS[] = { "type", "srcVocab", "tgtVocab", "pad",
+static const char *const TOKENIZER_KEYS[] = { "type", "srcVocab", "tgtVocab", "pad", "normalize",
                                               "bos",  "eos",      "unk",      NULL };
 static const char *const VARIANTS[] = { "encoder", "decoder", "encoder-decoder", NULL };
 static const char *const POSITIONS[] = { "learned", "sinusoidal", "relative", NULL };

@@ -15,7 +15,7 @@ export const name = 'classifier';
  * vocabulary as srcVocab, the labels as tgtVocab, no bos or eos. */
 export function tokenizer(cfg) {
   const t = cfg.tokenizer ?? {};
-  return new Tokenizer({ type: t.type, srcVocab: t.vocab, tgtVocab: cfg.labels, unk: t.unk, pad: t.pad });
+  return new Tokenizer({ type: t.type, srcVocab: t.vocab, tgtVocab: cfg.labels, unk: t.unk, pad: t.pad, normalize: t.normalize });
 }
 
 /** Model.run of a classifier is classify. */

@@ -22,7 +22,7 @@ export const name = 'memory-rnn';
  * puts bos and eos (when the config names them) around the words of a text. */
 export function tokenizer(cfg) {
   const t = cfg.tokenizer ?? {};
-  const tok = new Tokenizer({ type: t.type, srcVocab: t.vocab, tgtVocab: cfg.labels ?? t.vocab, unk: t.unk, pad: t.pad, bos: t.bos, eos: t.eos });
+  const tok = new Tokenizer({ type: t.type, srcVocab: t.vocab, tgtVocab: cfg.labels ?? t.vocab, unk: t.unk, pad: t.pad, bos: t.bos, eos: t.eos, normalize: t.normalize });
   const words = tok.encode.bind(tok);
   const bos = t.bos === undefined ? [] : [tok.src.get(t.bos)];
   const eos = t.eos === undefined ? [] : [tok.src.get(t.eos)];

@@ -7,11 +7,17 @@
 // Two kinds: "char" (one token per Unicode code point, joined with '') and "word" (tokens split on
 // whitespace, joined with one space). The vocabularies are the config's srcVocab and tgtVocab; a
 // token listed twice maps to its first index. Special tokens (bos, eos, unk, pad) are named in the
-// config. Nothing here throws on text: unknown characters or words map to unk. Deliberately not
-// here: subwords (BPE), normalisation or lowercasing (a model that needs them says so in a later
-// config key).
+// config. Nothing here throws on text: unknown characters or words map to unk. An optional
+// `normalize` list names the normalisation the model was trained with (normalize.js: NFC,
+// quotes, lowercase, whitespace, punctuation, contractions); split() applies it, so encode() and
+// everything built on it read raw text as the trainer did. Without the key, text is split as
+// typed (the files before it keep their behaviour). unknownWords() lists what mapped to unk.
+// Deliberately not here: subwords (BPE).
 
 import { AttnlabError } from '../core.js';
+import { normalizeChars, normalizeSteps, normalizeWords } from './normalize.js';
+
+import { NORMALIZE_STEPS as STEP_ORDER } from './normalize.js';
 
 function indexOf(vocab) {
   const m = new Map();
@@ -21,7 +27,8 @@ function indexOf(vocab) {
 
 export class Tokenizer {
   /** @param {{ type: 'char' | 'word', srcVocab: string[], tgtVocab: string[],
-   *            bos?: string, eos?: string, unk: string, pad?: string }} cfg (no bos/eos: a classifier's) */
+   *            bos?: string, eos?: string, unk: string, pad?: string, normalize?: string[] }} cfg
+   *   (no bos/eos: a classifier's) */
   constructor(cfg) {
     if (!cfg || typeof cfg !== 'object') throw new AttnlabError('tokenizer: the config has no "tokenizer" object', 'AL_ERR_FORMAT');
     if (cfg.type !== 'char' && cfg.type !== 'word') {
@@ -33,6 +40,9 @@ export class Tokenizer {
       }
     }
     this.type = cfg.type;
+    this.normalizeSteps = normalizeSteps(cfg.normalize, cfg.type);
+    /** The normalize steps of the config, in the order they apply ([] when none). */
+    this.normalization = Object.freeze([...this.normalizeSteps].sort((a, b) => STEP_ORDER.indexOf(a) - STEP_ORDER.indexOf(b)));
     this.srcVocab = cfg.srcVocab.slice();
     this.tgtVocab = cfg.tgtVocab.slice();
     this.src = indexOf(this.srcVocab);
@@ -45,10 +55,26 @@ export class Tokenizer {
     this.padId = cfg.pad === undefined ? -1 : (this.tgt.get(cfg.pad) ?? -1);
   }
 
-  /** Split text into tokens (strings), without looking them up. */
+  /** Split text into tokens (strings) after the config's normalisation, without looking them up. */
   split(text) {
     if (typeof text !== 'string') throw new AttnlabError(`tokenizer: expected text, got ${typeof text}`);
-    return this.type === 'char' ? Array.from(text) : text.split(/\s+/).filter((w) => w.length > 0);
+    return this.type === 'char' ? Array.from(normalizeChars(text, this.normalizeSteps)) : normalizeWords(text, this.normalizeSteps);
+  }
+
+  /** The text as the model reads it: its tokens joined ('' for char, one space for word). */
+  normalize(text) {
+    return this.split(text).join(this.type === 'char' ? '' : ' ');
+  }
+
+  /** The source tokens of text that are not in the vocabulary (read as unk), each once, in the
+   * order they first appear; the unk token itself, typed, is not counted. */
+  unknownWords(text) {
+    const out = [];
+    const seen = new Set();
+    for (const t of this.split(text)) {
+      if (!this.src.has(t) && t !== this.specials.unk && !seen.has(t)) { seen.add(t); out.push(t); }
+    }
+    return out;
   }
 
   /** Source text -> Int32Array of source ids (unknown tokens -> the unk id). */
