@@ -93,7 +93,8 @@ export declare class Trainer {
   /** a transformer encoder: tokenAccuracy over positions, exactMatch over sequences */
   evaluate(examples: TaggingExample[], options?: { loss?: boolean }): Evaluation;
   /** the model's safetensors bytes now (loadModel reads them) */
-  save(): Uint8Array;
+  /** The model's safetensors bytes; { dtype: 'F16' } stores half-precision weights (half the bytes). */
+  save(options?: SaveOptions): Uint8Array;
   dispose(): void;
   [Symbol.dispose](): void;
 }
@@ -103,6 +104,10 @@ export function createModel(config: ModelConfig | ClassifierConfig | MemoryRnnCo
 /** loadModel() for a model you will train. */
 export function loadTrainableModel(source: string | URL | ArrayBuffer | ArrayBufferView): Promise<Model>;
 /** Safetensors bytes of a model made by createModel / loadTrainableModel. */
-export function saveModel(model: Model): Uint8Array;
+export interface SaveOptions {
+  /** 'F32' (default) or 'F16': binary16, round to nearest even; a weight beyond ±65504 is refused (AL_ERR_RANGE). */
+  dtype?: 'F32' | 'F16';
+}
+export function saveModel(model: Model, options?: SaveOptions): Uint8Array;
 /** A trainer for a model made by createModel / loadTrainableModel. */
 export function createTrainer(model: Model, options?: TrainerOptions): Trainer;

@@ -23,6 +23,7 @@ import { defaultLib } from './loader.js';
 import { Model, modelInternals } from './model.js';
 import { ERR_CAP, MAX_SOURCE, MAX_STEPS } from './model/common.js';
 import { readSafetensors } from './io.js';
+import { toF16Safetensors } from './f16.js';
 
 const OPTIMIZERS = { adam: 0, sgd: 1 };
 const MAX_BATCH = 65536; // examples in one step
@@ -120,10 +121,18 @@ export async function loadTrainableModelIn(l, source) {
   }
 }
 
-/** Safetensors bytes of a model made here, as it is now. */
-export function saveModel(model) {
+/**
+ * Safetensors bytes of a model made here, as it is now: F32 tensors, or with { dtype: 'F16' }
+ * half-precision ones (half the bytes; loadModel widens them back; f16.js).
+ * @param {{ dtype?: 'F32' | 'F16' }} [options]
+ */
+export function saveModel(model, options) {
   const h = handle(model, 'saveModel');
-  return exportBytes(h.x, (pB, pL) => h.x.al_model_save(h.ptr, pB, pL), 'saveModel');
+  const o = checkOptions(options, 'saveModel', ['dtype']);
+  const dtype = o.dtype ?? 'F32';
+  if (dtype !== 'F32' && dtype !== 'F16') throw new AttnlabError(`saveModel: options.dtype must be 'F32' or 'F16', got ${show(dtype)}`);
+  const bytes = exportBytes(h.x, (pB, pL) => h.x.al_model_save(h.ptr, pB, pL), 'saveModel');
+  return dtype === 'F16' ? toF16Safetensors(bytes, 'saveModel') : bytes;
 }
 
 function handle(model, what) {
@@ -289,10 +298,10 @@ export class Trainer {
     return arch.evaluate(m, this.model, pairs, loss);
   }
 
-  /** The model's safetensors bytes as they are now (loadModel reads them). */
-  save() {
+  /** The model's safetensors bytes as they are now (loadModel reads them); options as saveModel's. */
+  save(options) {
     this.#live('save');
-    return saveModel(this.model);
+    return saveModel(this.model, options);
   }
 
   /** Free the trainer's wasm memory (gradients, optimiser state); a second call is harmless. */
