@@ -3,6 +3,7 @@
 // years; disjoint seeded splits; every named format and variation writing a date that a small
 // independent reader (below) reads back to the target; the tokenizer covering every character;
 // datesDomain's codes.
+// readDate: tests/js/dates-reader.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -10,6 +11,7 @@ import {
   generateDates, datesDomain, yearOf, pivotYear, isHeldOut, civilFromDays, daysFromCivil, weekdayOf,
   FORMATS, VARIATIONS, TWO_DIGIT_FORMATS, DATES_TOKENIZER, DATES_MAX_LENGTH, YEAR_MIN, YEAR_MAX,
 } from '../../web/data/dates.js';
+import { readDate } from './dates-reader.js';
 
 /** Zeller's congruence for the Gregorian calendar, 0-6 = Sunday-Saturday. */
 function zeller(y, m, d) {
@@ -21,26 +23,6 @@ function zeller(y, m, d) {
 }
 
 const norm = (s) => s.toLowerCase().replace(/\s+/g, ' ').trim();
-const MONTH3 = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-
-/** An independent reader of what the generator writes: → 'yyyy-mm-dd'. */
-function readDate(src) {
-  const s = norm(src);
-  const nums = s.match(/\d+/g);
-  const month = (s.match(/[a-z]+/g) ?? []).map((w) => MONTH3.indexOf(w.slice(0, 3))).find((i) => i >= 0);
-  const year = (t) => (t.length === 4 ? Number(t) : pivotYear(Number(t)));
-  let y, m, d;
-  if (month !== undefined) {
-    assert.equal(nums.length, 2, src);
-    [d, m, y] = [Number(nums[0]), month + 1, year(nums[1])];
-  } else {
-    assert.equal(nums.length, 3, src);
-    if (nums[0].length === 4) [y, m, d] = nums.map(Number);
-    else if (s.includes('/')) [m, d, y] = [Number(nums[0]), Number(nums[1]), year(nums[2])];
-    else [d, m, y] = [Number(nums[0]), Number(nums[1]), year(nums[2])];
-  }
-  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-}
 
 test('calendar: known weekdays, Zeller and Date agree on every day of 1000-2999', () => {
   // [y, m, d, weekday]: proleptic Gregorian (1066-10-14 was a Saturday in the Julian calendar,
