@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  generateDates, datesDomain, yearOf, pivotYear, isHeldOut, civilFromDays, daysFromCivil, weekdayOf,
+  generateDates, datesDomain, yearOf, pivotYear, isHeldOut, civilFromDays, daysFromCivil, weekdayOf, daysInMonth,
   FORMATS, VARIATIONS, TWO_DIGIT_FORMATS, DATES_TOKENIZER, DATES_MAX_LENGTH, YEAR_MIN, YEAR_MAX,
 } from '../../web/data/dates.js';
 import { readDate } from './dates-reader.js';
@@ -152,6 +152,21 @@ test('datesDomain: the problems of an input, with details', () => {
   assert.deepEqual(datesDomain('22 Nov 2026', { maxLength: 5 }), [{ code: 'too-long', length: 11, max: 5 }]);
   // spaces are squeezed before counting, as the tokenizer does
   assert.deepEqual(datesDomain(`  22    Nov    2026${' '.repeat(60)}`), []);
+  // days the calendar does not have, read the way the formats write them
+  assert.deepEqual(datesDomain('31 February 2026'), [{ code: 'no-such-day', year: 2026, month: 2, day: 31 }]);
+  assert.deepEqual(datesDomain('29 Feb 1900'), [{ code: 'no-such-day', year: 1900, month: 2, day: 29 }]);
+  assert.deepEqual(datesDomain('29 Feb 2000'), []);
+  assert.deepEqual(datesDomain('2/29/2100'), [{ code: 'no-such-day', year: 2100, month: 2, day: 29 }]);
+  assert.deepEqual(datesDomain('31.04.1999'), [{ code: 'no-such-day', year: 1999, month: 4, day: 31 }]);
+  assert.deepEqual(datesDomain('2026-13-01'), [{ code: 'no-such-day', year: 2026, month: 13, day: 1 }]);
+  assert.deepEqual(datesDomain('the 0th of May, 2026'), [{ code: 'no-such-day', year: 2026, month: 5, day: 0 }]);
+  assert.deepEqual(datesDomain('11/31/26'), [{ code: 'no-such-day', year: 2026, month: 11, day: 31 }]);
+  for (let y = 1000; y <= 2999; y += 7) {
+    for (let m = 1; m <= 12; m++) {
+      const n = daysInMonth(y, m);
+      assert.deepEqual(civilFromDays(daysFromCivil(y, m, 1) + n - 1).slice(0, 3), [y, m, n]);
+    }
+  }
   // several problems at once, in a fixed order
   assert.deepEqual(datesDomain('x'.repeat(50)).map((p) => p.code), ['too-long', 'no-digits', 'unknown-characters']);
 });

@@ -8,6 +8,7 @@
 //   generateDates({ seed: 1, count: 3, split: 'heldout', set: 'variations' });
 //   // [{ src: 'nov. 22ND  2026', tgt: '2026-11-22', format: 'v-month-day-year' }, ...]
 //   datesDomain('22 Nov 3050');   // [{ code: 'year-range', year: 3050, min: 1000, max: 2999 }]
+//   datesDomain('31 Feb 2026');   // [{ code: 'no-such-day', year: 2026, month: 2, day: 31 }]
 //
 // Dates: every day of 1000-01-01 … 2999-12-31 in the proleptic Gregorian calendar (days counted
 // with civilFromDays / daysFromCivil below, not with Date, so the calendar is ours and tested).
@@ -299,11 +300,35 @@ export function generateDates({ seed = 0, count = 1000, split = 'train', set = '
 
 const VOCAB = new Set(DATES_TOKENIZER.srcVocab.slice(2));
 const MONTH_WORD = /(?<![a-z])(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/;
+const MONTH_KEYS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** Days in month m (1-12) of year y, proleptic Gregorian. */
+export const daysInMonth = (y, m) => daysFromCivil(m === 12 ? y + 1 : y, m === 12 ? 1 : m + 1, 1) - daysFromCivil(y, m, 1);
+
+/**
+ * The year, month and day an input writes, read the way the formats write them, or null:
+ * the year as yearOf(); with a month name, the first number under three digits is the day;
+ * without, year-first when a number of three or more digits comes first, month/day with
+ * slashes, day.month (or day-month) otherwise.
+ */
+function partsOf(s, runs) {
+  const year = yearOf(s);
+  if (year === null) return null;
+  const named = s.match(MONTH_WORD);
+  if (named) {
+    const day = runs.find((r) => r.length <= 2);
+    return day === undefined ? null : { year, month: MONTH_KEYS.indexOf(named[1]) + 1, day: Number(day) };
+  }
+  if (runs.length !== 3) return null;
+  const [a, b, c] = runs.map(Number);
+  if (runs[0].length >= 3) return { year, month: b, day: c };
+  return s.includes('/') ? { year, month: a, day: b } : { year, month: b, day: a };
+}
 
 /**
  * What about a typed input lies outside what the dates models learned, as a list of problems
  * ([] when none), so the page can say so beside the output instead of showing a confident wrong
- * date. Pure: no model needed. Codes:
+ * date. Pure: no model needed. Codes, in this order:
  *   { code: 'too-long', length, max }       more characters (after squeezing spaces) than the
  *                                             models were trained on (maxLength, default DATES_MAX_LENGTH)
  *   { code: 'no-digits' }                   no digit at all: there is no date to read
@@ -311,6 +336,9 @@ const MONTH_WORD = /(?<![a-z])(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/
  *                                             more digits) is outside YEAR_MIN–YEAR_MAX
  *   { code: 'no-year' }                     digits, but no year: fewer than three numbers and no
  *                                             month name with two, or only one number
+ *   { code: 'no-such-day', year, month, day }  the input names a day the calendar does not have
+ *                                             (31 February, month 13); the models never learned
+ *                                             month lengths and answer such dates confidently
  *   { code: 'unknown-characters', chars }   characters (after lowercasing) the models never saw
  * Two-digit years (the last of three numbers, or of two beside a month name) read with the POSIX
  * pivot and are always in range.
@@ -325,12 +353,13 @@ export function datesDomain(text, { maxLength = DATES_MAX_LENGTH } = {}) {
   const runs = s.match(/\d+/g) ?? [];
   if (runs.length === 0) problems.push({ code: 'no-digits' });
   else {
-    const long = runs.find((r) => r.length >= 3);
-    if (long !== undefined) {
-      const year = Number(long);
-      if (long.length > 4 || year < YEAR_MIN || year > YEAR_MAX) problems.push({ code: 'year-range', year, min: YEAR_MIN, max: YEAR_MAX });
-    } else if (!(runs.length >= 3 || (runs.length === 2 && MONTH_WORD.test(s)))) {
-      problems.push({ code: 'no-year' });
+    const year = yearOf(s);
+    if (year === null) problems.push({ code: 'no-year' });
+    else if ((runs.find((r) => r.length >= 3)?.length ?? 2) > 4 || year < YEAR_MIN || year > YEAR_MAX) {
+      problems.push({ code: 'year-range', year, min: YEAR_MIN, max: YEAR_MAX });
+    } else {
+      const p = partsOf(s, runs);
+      if (p && (p.month < 1 || p.month > 12 || p.day < 1 || p.day > daysInMonth(p.year, p.month))) problems.push({ code: 'no-such-day', ...p });
     }
   }
   const unknown = [...new Set([...s].filter((c) => !VOCAB.has(c)))];
@@ -338,7 +367,7 @@ export function datesDomain(text, { maxLength = DATES_MAX_LENGTH } = {}) {
   return problems;
 }
 
-/** The year an input writes, as the models read it (four digits as is, two with the pivot), or null. */
+/** The year an input writes, as the models read it (three or more digits as is, two with the pivot), or null. */
 export function yearOf(text) {
   const s = String(text).toLowerCase();
   const runs = s.match(/\d+/g) ?? [];
