@@ -10,9 +10,11 @@
 //                      induction head (Olsson et al. 2022)
 //
 // Dates: E 32, 4 heads, F 64, 2 + 2 layers, post-norm, weights from createModel(config, { seed: 1 }),
-// Adam 2e-3 with the common schedule, clip 1, 3,000 batches of 64 generateDates({ seed: 1000 + step,
-// split: 'train' }); held out: exact match of greedy decoding on 2,000 held-out dates (seed 2024)
-// and the 200-date sample (seed 7) that tests/js/shipped-transformers.test.js re-checks.
+// Adam 2e-3 with the common schedule, clip 1, batches of 64 of the seq2seq dates models' data
+// (dates.mjs datesBatch: named formats and variations, years 1000-2999); held out: exact match of
+// greedy decoding on 2,000 held-out dates of the named formats and 2,000 of the variations (seed
+// 2024), and the 200-date samples (seed 7) that tests/js/shipped-transformers.test.js re-checks
+// (dates.mjs datesEvaluation, datesExamples, datesData: the cards read as the seq2seq ones).
 // Induction: E 32, 2 heads, F 64, 2 layers, learned positions (33), Adam 2e-3, 5,000 batches of 32
 // generateInduction({ seed: 1000 + step }) fed as ids (no eos); held out: next-token accuracy on
 // the repeated half vs the first half of 1,000 held-out sequences (inductionAccuracy), and per
@@ -20,7 +22,8 @@
 // Not here: any maths (wasm), the data generators.
 
 import { init, createModel, createTrainer } from '../../wasm/index.js';
-import { generateDates, DATES_TOKENIZER } from '../../web/data/dates.js';
+import { DATES_TOKENIZER } from '../../web/data/dates.js';
+import { datesBatch, datesProbe, datesEvaluation, datesExamples, datesData, datesShown } from './dates.mjs';
 import { generateInduction, inductionAccuracy, argmaxRows, INDUCTION_TOKENIZER } from '../../web/data/induction.js';
 import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded } from './common.mjs';
 
@@ -34,11 +37,11 @@ const datesBase = {
 };
 const SPECS = {
   'tf-dates-absolute': {
-    kind: 'dates', cfg: { ...datesBase, positions: 'learned', maxPositions: 32 }, steps: 3000, lr: 2e-3, batch: 64, cost: 90,
+    kind: 'dates', cfg: { ...datesBase, positions: 'learned', maxPositions: 48 }, steps: 4000, lr: 2e-3, batch: 64, cost: 90,
     what: 'encoder-decoder transformer, learned absolute positions',
   },
   'tf-dates-relative': {
-    kind: 'dates', cfg: { ...datesBase, positions: 'relative', maxRelativePosition: 16 }, steps: 3000, lr: 2e-3, batch: 64, cost: 115,
+    kind: 'dates', cfg: { ...datesBase, positions: 'relative', maxRelativePosition: 16 }, steps: 4000, lr: 2e-3, batch: 64, cost: 125,
     what: 'encoder-decoder transformer, relative positions (Shaw et al. 2018, k = 16)',
   },
   'tf-induction': {
@@ -83,7 +86,7 @@ const configOf = (name) => ({
   description: SPECS[name].kind === 'dates' ? `Human-readable dates to ISO yyyy-mm-dd; ${SPECS[name].what}` : `Continues a repeated random sequence; ${SPECS[name].what}`,
 });
 const batchOf = (name) => (s, count = SPECS[name].batch) => (SPECS[name].kind === 'dates'
-  ? generateDates({ seed: TRAIN_SEED + s, count, split: 'train' })
+  ? datesBatch(s, count)
   : generateInduction({ seed: TRAIN_SEED + s, count, split: 'train' }).map((ex) => ({ src: ex.ids })));
 
 async function train(name, { steps: stepsOverride, out }) {
@@ -96,25 +99,13 @@ async function train(name, { steps: stepsOverride, out }) {
   const batch = batchOf(name);
   const model = await createModel(config, { seed });
   const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
-  let run, heldout, test, data, task;
+  let run, heldout, test, data, task, examples;
   if (spec.kind === 'dates') {
-    const probe = generateDates({ seed: HELDOUT_SEED + 1, count: 200, split: 'heldout' });
-    run = trainLoop({
-      name, trainer, steps, lr,
-      batch: (s) => batch(s),
-      probe: () => ({ probeExactMatch: trainer.evaluate(probe, { loss: false }).exactMatch }),
-    });
-    const h = trainer.evaluate(generateDates({ seed: HELDOUT_SEED, count: 2000, split: 'heldout' }));
-    heldout = { count: 2000, seed: HELDOUT_SEED, exactMatch: h.exactMatch, tokenAccuracy: h.tokenAccuracy, loss: h.loss };
-    const t = trainer.evaluate(generateDates({ seed: TEST_SEED, count: 200, split: 'heldout' }), { loss: false });
-    test = { count: 200, seed: TEST_SEED, exactMatch: t.exactMatch };
+    run = trainLoop({ name, trainer, steps, lr, batch: (s) => batch(s), probe: datesProbe(trainer) });
+    ({ heldout, testSample: test } = datesEvaluation(trainer));
+    examples = datesExamples(model);
     task = 'dates: a date in one of many human formats → ISO 8601 yyyy-mm-dd, character by character';
-    data = {
-      generator: 'web/data/dates.js generateDates()',
-      split: 'held out when hash(yyyymmdd) % 10 == 0 (isHeldOut); training never sees those dates',
-      train: `generateDates({ seed: ${TRAIN_SEED} + step, count: ${B}, split: 'train' }) per step`,
-      heldout: `generateDates({ seed: ${HELDOUT_SEED}, count: 2000, split: 'heldout' })`,
-    };
+    data = datesData(B);
   } else {
     const probe = generateInduction({ seed: HELDOUT_SEED + 1, count: 100, split: 'heldout' });
     run = trainLoop({
@@ -148,10 +139,11 @@ async function train(name, { steps: stepsOverride, out }) {
       machine: machine(), log: run.log,
     },
     metrics: { heldout, testSample: test },
+    ...(examples ? { examples } : {}),
   };
   const file = await writeModel(out, name, bytes, rounded(card));
   const shown = spec.kind === 'dates'
-    ? `held-out exact match ${pct(heldout.exactMatch)} (2000 dates), token accuracy ${pct(heldout.tokenAccuracy)}`
+    ? datesShown({ heldout })
     : `held-out next-token accuracy: repeated half ${pct(heldout.repeatedHalf)}, first half ${pct(heldout.firstHalf)} (1000 sequences); induction head layer ${heldout.inductionHead.layer} head ${heldout.inductionHead.head} (${pct(heldout.inductionHead.induction, 1)} of its attention on the token after the previous occurrence); heads ${heldout.heads.map((h) => `${h.layer}.${h.head}: induction ${pct(h.induction, 1)} prev ${pct(h.previousToken, 1)}`).join(', ')}`;
   console.log(`${name}: ${shown}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`);
   trainer.dispose();

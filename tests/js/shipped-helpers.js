@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { countParams } from '../../scripts/train/common.mjs';
+import { readDate } from './dates-reader.js';
 
 export const MODELS_DIR = new URL('../../web/models/', import.meta.url);
 
@@ -27,4 +28,51 @@ export function shipped(name) {
  */
 export function assertNear(name, what, measured, expected, slack) {
   assert.ok(Math.abs(measured - expected) <= slack + 1e-9, `${name}: ${what} ${measured} on the test sample vs the card's ${expected} (slack ${slack})`);
+}
+
+/**
+ * The checks of a shipped dates model (seq2seq or transformer, web/data/dates.js): on the card's
+ * 200-date test samples (named formats and variations) it reaches the card's exact match, within
+ * one date; the card's held-out numbers meet the targets (99% named, 95% variations; `bound`
+ * false for a model the targets do not bind, the one without attention); raw text with capitals
+ * and extra spaces gives the same output as its normalised form; the card states the year range,
+ * the pivot, the normalisation and its examples, and the model answers its best examples right.
+ */
+export function checkDatesModel(name, card, model, { generateDates, YEAR_MIN, YEAR_MAX, DATES_TOKENIZER }, { bound = true } = {}) {
+  const t = card.metrics.testSample;
+  for (const set of ['named', 'variations']) {
+    const { seed, count, exactMatch } = t[set];
+    let right = 0;
+    for (const p of generateDates({ seed, count, split: 'heldout', set })) if (model.run(p.src).output === p.tgt) right++;
+    assertNear(name, `${set} exact match`, right / count, exactMatch, 1 / count);
+  }
+  assert.equal(t.exactMatch, t.named.exactMatch);
+  const h = card.metrics.heldout;
+  assert.equal(h.exactMatch, h.named.exactMatch);
+  assert.ok(h.named.count >= 2000 && h.variations.count >= 2000);
+  if (bound) {
+    assert.ok(h.named.exactMatch >= 0.99, `${name}: held-out exact match on the named formats ${h.named.exactMatch} (target 0.99)`);
+    assert.ok(h.variations.exactMatch >= 0.95, `${name}: held-out exact match on the variations ${h.variations.exactMatch} (target 0.95)`);
+  }
+  assert.deepEqual(card.data.years, [YEAR_MIN, YEAR_MAX]);
+  assert.match(card.data.twoDigitYears, /69-99 -> 1969-1999, 00-68 -> 2000-2068/);
+  assert.deepEqual(card.data.normalize, DATES_TOKENIZER.normalize);
+  assert.deepEqual(model.config.tokenizer.normalize, DATES_TOKENIZER.normalize);
+  // raw text as typed and its normalised form read the same
+  const raws = generateDates({ seed: 99, count: 40, split: 'heldout', set: 'variations' }).map((p) => p.src)
+    .concat(['  SUNDAY,   22  NOVEMBER 2026  ', 'tHe 3Rd   oF sEPT.  1999', '\t11/22/2026\n']);
+  for (const raw of raws) {
+    const norm = raw.toLowerCase().replace(/\s+/g, ' ').trim();
+    assert.equal(model.normalize(raw), norm);
+    const a = model.run(raw), b = model.run(norm);
+    assert.equal(a.output, b.output, `${name}: '${raw}' vs '${norm}'`);
+    assert.deepEqual(a.ids, b.ids);
+  }
+  const ex = card.examples;
+  assert.equal(ex.best.length, 3);
+  for (const src of ex.best) assert.equal(model.run(src).output, readDate(src), `${name}: best example '${src}'`);
+  assert.equal(typeof ex.limit, 'string');
+  assert.equal(model.run(ex.limit).output, ex.limitOutput, `${name}: the limit example's output`);
+  if (ex.limitExpected !== null) assert.notEqual(ex.limitOutput, ex.limitExpected);
+  assert.equal(model.run('22 Nov 2026').output, '2026-11-22', `${name}: the page's default input`);
 }

@@ -6,15 +6,19 @@
 //   - a short run from scratch lowers the loss; seeds make creation and training reproducible;
 //   - save → loadModel round-trips exactly;
 //   - every shipped web/models/dates-*.safetensors reaches its card's exact match on the card's
-//     200-date held-out sample.
+//     200-date held-out samples (named formats and variations), meets the targets (99% named, 95%
+//     variations on 2,000 held-out dates each, years 1000-2999; the model without attention is
+//     reported, not bound), and reads raw text as its normalised form (shipped-helpers.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 
 import { init, loadModel, readSafetensors, createModel, createTrainer, loadTrainableModel, saveModel, AttnlabError } from '../../wasm/index.js';
+import * as DATES from '../../web/data/dates.js';
 import { generateDates, DATES_TOKENIZER, isHeldOut, FORMATS } from '../../web/data/dates.js';
 import { loadFixture, assertClose } from './fixtures.js';
 import { writeSafetensors } from './model-fixtures.js';
+import { shipped, checkDatesModel } from './shipped-helpers.js';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url);
 const MODELS = new URL('../../web/models/', import.meta.url);
@@ -155,32 +159,25 @@ test('errors name the problem', async () => {
   t.dispose();
 });
 
-test('dates data: seeded, disjoint splits, every format', () => {
+test('dates data: seeded, disjoint splits, every format (more in data-dates.test.js)', () => {
   assert.deepEqual(generateDates({ seed: 4, count: 50 }), generateDates({ seed: 4, count: 50 }));
-  const train = generateDates({ seed: 4, count: 3000 });
-  const held = generateDates({ seed: 4, count: 500, split: 'heldout' });
+  const train = generateDates({ seed: 4, count: 3000, set: 'all' });
+  const held = generateDates({ seed: 4, count: 500, split: 'heldout', set: 'all' });
   for (const p of train) assert.ok(!isHeldOut(...p.tgt.split('-').map(Number)));
   for (const p of held) assert.ok(isHeldOut(...p.tgt.split('-').map(Number)));
-  assert.equal(new Set(train.map((p) => p.format)).size, Object.keys(FORMATS).length);
+  assert.equal(new Set(generateDates({ seed: 4, count: 3000 }).map((p) => p.format)).size, Object.keys(FORMATS).length);
   const vocab = new Set(DATES_TOKENIZER.srcVocab);
-  for (const p of train) for (const ch of p.src) assert.ok(vocab.has(ch), `'${ch}' in the vocabulary`);
+  for (const p of train) for (const ch of p.src.toLowerCase().replace(/\s+/g, ' ').trim()) assert.ok(vocab.has(ch), `'${ch}' in the vocabulary`);
   assert.equal(FORMATS['weekday-d-month-y'](2026, 11, 22, 0), 'Sunday, 22 November 2026');
 });
 
-test('shipped dates models reach their cards\' exact match on 200 held-out dates', async () => {
+test('shipped dates models reach their cards\' exact match on 200 held-out dates of each set', async () => {
   const cards = readdirSync(MODELS).filter((f) => /^dates-.*\.json$/.test(f));
-  assert.ok(cards.length >= 1, 'at least one dates model is shipped');
+  assert.equal(cards.length, 6, 'the six attention mechanisms');
   for (const f of cards) {
-    const card = JSON.parse(readFileSync(new URL(f, MODELS), 'utf8'));
-    const bytes = readFileSync(new URL(card.file, MODELS));
-    assert.ok(bytes.length < 500 * 1024, `${card.file}: ${bytes.length} bytes`);
+    const { card, bytes } = shipped(f.replace(/\.json$/, ''));
     const model = await loadModel(bytes);
-    const { count, seed, exactMatch } = card.metrics.testSample;
-    let right = 0;
-    for (const p of generateDates({ seed, count, split: 'heldout' })) if (model.run(p.src).output === p.tgt) right++;
-    // one date of slack: the SIMD and scalar builds round differently
-    assert.ok(right / count >= exactMatch - 1 / count, `${card.name}: ${right}/${count} vs card ${exactMatch}`);
-    assert.ok(card.metrics.heldout.exactMatch >= 0.99 || card.architecture.attention === 'none', `${card.name}: held-out exact match ${card.metrics.heldout.exactMatch} (target 0.99)`);
+    checkDatesModel(card.name, card, model, DATES, { bound: card.architecture.attention !== 'none' });
     model.dispose();
   }
 });

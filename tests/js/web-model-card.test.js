@@ -38,7 +38,8 @@ test('labels and formats', () => {
   assert.equal(formatMetric('count', 2000), '2,000');
   assert.equal(formatMetric('accuracy', 3), '3'); // not a fraction: as is
   const dates = cardSummary(JSON.parse(readFileSync(new URL('dates-additive.json', dir), 'utf8')));
-  assert.deepEqual(dates.metrics.map((m) => m.key), ['count', 'exactMatch', 'tokenAccuracy', 'loss']);
+  assert.deepEqual(dates.metrics.map((m) => m.key), ['count', 'exactMatch', 'tokenAccuracy', 'loss',
+    'named.count', 'named.exactMatch', 'variations.count', 'variations.exactMatch', 'variations.tokenAccuracy']);
   assert.match(dates.architecture, /^cell lstm|lstm/);
 });
 

@@ -12,7 +12,8 @@
 // the caller (attn-demo.js) owns loading and errors.
 //
 // Metrics: every finite number of the card's `metrics.heldout`, nested one level (agreement
-// accuracy, the worst length of the reversal models), in the card's order; fractions of
+// accuracy, the worst length of the reversal models, the dates models' named formats and
+// variations), in the card's order, seeds left out; fractions of
 // accuracy-like keys shown as percentages. Arrays (per-length tables, training logs) are left to
 // the card file itself, which the summary links to.
 
@@ -64,7 +65,7 @@ export function cardSummary(card) {
   }
   const metrics = [];
   const add = (key, v) => {
-    if (num(v) === null || metrics.length >= MAX_METRICS || key === 'seed') return;
+    if (num(v) === null || metrics.length >= MAX_METRICS || key === 'seed' || key.endsWith('.seed')) return;
     metrics.push({ key, label: metricLabel(key), value: v, text: formatMetric(key, v) });
   };
   for (const [k, v] of Object.entries(heldout)) {
