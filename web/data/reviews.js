@@ -38,12 +38,16 @@
 // decisive: the token indices of the deciding clause(s): the polar word or phrase (stop words left
 // out) and its negator; distractors: the same for every overridden clause. The label is a function
 // of the clause structure kept in sentences[].clauses (reviewLabel recomputes it): no noise.
+// Vocabulary (REVIEWS_TOKENIZER): every normalised token the generator can write (5,600+: the hand
+// lists below, AFINN words by slot, SUBTLEX nouns and plurals), except REVIEW_UNKNOWN_WORDS, 400
+// rarer nouns it writes in neutral places only (~8% of reviews) so that the models learn <unk>
+// is no verdict.
 // Split: the key is the text; held out when hashString(text) % 10 == 0 (common.js): 'train' and
 // 'heldout' never share a text. Randomness: mulberry32(seed ^ split constant), never Math.random.
 // Not here: tokenisation into ids (wasm/model/tokenizer.js), the model.
 
 import { checkCommon, checkInt, pick, sampleSplit, splitStream } from './common.js';
-import { AFINN, NEUTRAL_NOUNS, LEXICON_SOURCES } from './reviews-lexicon.js';
+import { AFINN, NEUTRAL_NOUNS, NEUTRAL_PLURALS, RARE_NOUNS, LEXICON_SOURCES } from './reviews-lexicon.js';
 
 export { LEXICON_SOURCES };
 /** @type {readonly ['negative', 'positive']} */
@@ -56,7 +60,7 @@ export const REVIEWS_NORMALIZE = Object.freeze(['nfc', 'quotes', 'lowercase', 'p
 export const NEGATORS = Object.freeze(['not', "n't", 'never', 'no', 'nothing']);
 
 const w = (s) => s.split('|');
-const INTENSIFIERS = w('very|really|so|extremely|incredibly|truly|absolutely|totally|super|genuinely|seriously|quite|remarkably|insanely');
+const INTENSIFIERS = w('very|really|so|extremely|incredibly|truly|absolutely|totally|super|genuinely|seriously|quite|remarkably|insanely|surprisingly|properly');
 const HEDGES = w('kind of|a bit|somewhat|fairly|pretty|rather|a little|slightly|mostly|reasonably');
 const NEG_DEGREE = w('very|really|that|too|particularly|at all|even|remotely'); // after not: "not very good"
 const OPENERS = w('honestly ,|overall ,|well ,|frankly ,|i think|in the end ,|for me ,|to be honest ,|all in all ,|again ,|basically ,|i have to say');
@@ -137,6 +141,12 @@ const A_ADJ = polar(AFINN.adjectives), A_NOUN = polar(AFINN.nouns), A_PART = pol
   A_GER = polar(AFINN.gerunds), A_VERB = polar(AFINN.verbs), A_VERB3 = polar(AFINN.verbs3), A_ADV = polar(AFINN.adverbs);
 const POLAR_REGISTRY = new Set([...A_ADJ, ...A_NOUN, ...A_PART, ...A_GER, ...A_VERB, ...A_VERB3, ...A_ADV].flat());
 const NOUNS = NEUTRAL_NOUNS.filter((n) => !HAND.has(n) && !POLAR_REGISTRY.has(n));
+const PLURALS = NEUTRAL_PLURALS.filter((n) => !HAND.has(n) && !POLAR_REGISTRY.has(n));
+/** Words the generator writes but the vocabulary leaves out: typed text is full of words a
+ * 5,000-word vocabulary lacks, so the models meet <unk> in neutral places while training. */
+export const REVIEW_UNKNOWN_WORDS = Object.freeze(RARE_NOUNS.filter((n) => !HAND.has(n) && !POLAR_REGISTRY.has(n) && !NOUNS.includes(n) && !PLURALS.includes(n)));
+/** A neutral noun: now and then one outside the vocabulary. */
+const noun = (rand) => (rand() < 0.15 ? pick(rand, REVIEW_UNKNOWN_WORDS) : pick(rand, NOUNS));
 
 const STOP = new Set(w('the|a|an|it|i|my|we|our|they|this|that|is|was|were|be|been|to|of|in|on|at|for|with|and|me|us|you|your|\'s|\'d|\'ll|\'ve|\'re|\'m|,|.|!|its|am|are|had|has|have|so|up|from|by|as|or|their|them|he|she|his|her|after|all|whole|thing|everything'));
 const VOWEL = /^(?:[aeio]|u(?!ni|se|su|ro|ti)|hour|honest)/;
@@ -164,8 +174,8 @@ const chance = (rand, p) => rand() < p;
 function subject(rand, d) {
   const r = rand();
   if (r < 0.55) return `the ${pick(rand, d.aspects)}`;
-  if (r < 0.7) return `the ${pick(rand, d.kinds)}`;
-  if (r < 0.82) return `the ${pick(rand, NOUNS)}`;
+  if (r < 0.7) return rand() < 0.25 ? `the ${pick(rand, REVIEW_UNKNOWN_WORDS)} ${pick(rand, d.kinds)}` : `the ${pick(rand, d.kinds)}`; // a name the vocabulary lacks: "the Zenith kettle"
+  if (r < 0.82) return `the ${noun(rand)}`;
   if (r < 0.9) return `my ${pick(rand, d.aspects)}`;
   return pick(rand, ['it', 'this', 'this one', 'everything']);
 }
@@ -367,7 +377,7 @@ function comparativeClause(rand, d, p) {
     const c = Clause('comparative', p);
     if (chance(rand, 0.5)) put(c, pick(rand, w('it was|it \'s|it is|this one is|the food was|the sequel is|the new one is|the room was')));
     if (chance(rand, 0.4)) put(c, pick(rand, w('much|far|a lot|way|even|so much')));
-    put(c, p ? 'better' : 'worse', true); put(c, 'than'); put(c, pick(rand, REFS));
+    put(c, pick(rand, p ? w('better|better|cheaper|faster|quicker|easier|funnier|tastier|cleaner|comfier|nicer') : w('worse|worse|slower|smaller|weaker|flimsier|duller|noisier|dirtier|harder')), true); put(c, 'than'); put(c, pick(rand, REFS));
     return c;
   }
   // not as good as / not as bad as / every bit as good as
@@ -464,7 +474,8 @@ function opinion(rand, d, dname, p, lead) {
 }
 
 function neutral(rand, d, dname) {
-  const n = () => pick(rand, NOUNS);
+  const n = () => noun(rand);
+  const ns = () => pick(rand, PLURALS);
   const t = pick(rand, [
     () => `we went there ${pick(rand, TIMES)}`,
     () => `i bought it ${pick(rand, TIMES)}`,
@@ -487,6 +498,18 @@ function neutral(rand, d, dname) {
     () => `this was my first ${pick(rand, d.kinds)} from them`,
     () => `the ${n()} is on the ${pick(rand, w('left|right|second floor|top shelf|corner'))}`,
     () => `i 've had it for ${pick(rand, DURATIONS)}`,
+    () => `we got some ${ns()} for the ${n()}`,
+    () => `i bought ${pick(rand, w('two|three|some|a few'))} ${ns()} ${pick(rand, TIMES)}`,
+    () => `i did n't know anything about it before`,
+    () => `we had never been there before`,
+    () => `i had n't read any of the ${ns()}`,
+    () => `it 's my first time buying ${ns()} online`,
+    () => `we 've been ${pick(rand, w('there|twice|three times'))} now`,
+    () => `it comes with ${ns()} and a ${n()}`,
+    () => `there are ${ns()} in every ${pick(rand, d.aspects)}`,
+    () => `ok so i ordered it ${pick(rand, TIMES)}`,
+    () => `the ${pick(rand, d.kinds)} has ${ns()} on the ${n()}`,
+    () => `have you ever tried the ${pick(rand, d.kinds)}`,
     () => `it 's the ${pick(rand, w('second|third|new|latest|first'))} ${pick(rand, d.kinds)} in the ${n()}`,
   ])();
   return t.split(' ');
@@ -604,7 +627,8 @@ export function reviewLabel(r) {
 
 function allWords() {
   const set = new Set(HAND);
-  for (const x of [...A_ADJ, ...A_NOUN, ...A_PART, ...A_GER, ...A_VERB, ...A_VERB3, ...A_ADV, NOUNS]) for (const t of x) set.add(t);
+  for (const x of [...A_ADJ, ...A_NOUN, ...A_PART, ...A_GER, ...A_VERB, ...A_VERB3, ...A_ADV, NOUNS, PLURALS]) for (const t of x) set.add(t);
+  for (const t of w('some|a|few|two|three|did|n\'t|know|anything|before|had|never|been|there|read|any|of|it|\'s|my|first|time|buying|online|we|\'ve|twice|times|now|comes|with|and|are|in|every|ok|so|i|ordered|has|on|have|you|ever|tried|better|cheaper|faster|quicker|easier|funnier|tastier|cleaner|comfier|nicer|worse|slower|smaller|weaker|flimsier|duller|noisier|dirtier|harder')) set.add(t);
   for (const s of [...INTENSIFIERS]) for (const t of s.split(' ')) set.add(t);
   for (const v of [...A_VERB[0], ...A_VERB[1], ...w('love|like|enjoy|adore|recommend|hate|dislike|regret')]) { set.add(v); set.add(past(v)); }
   for (const s of [...OPENERS_POLAR.flat(), 'even though']) for (const t of s.split(' ')) set.add(t);
