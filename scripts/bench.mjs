@@ -10,7 +10,7 @@
 //                                     relative to the peers
 // Other flags: --rounds N, --target-ms X (time per sample), --only a,b (contenders),
 // --cases REGEX, --no-startup, --out DIR, --baseline FILE, --tolerance 0.2, --python PATH,
-// --model FILE (the whole-model rows; default the largest web/models/*.safetensors).
+// --model FILE (the whole-model rows; default the largest seq2seq web/models/*.safetensors).
 // A slice, e.g. two rows against the wasm peers in ~5 s (docs/benchmarks.md, "Running a slice"):
 //   node scripts/bench.mjs --cases '^(matmul 1x128x512|gru t64)' --no-startup --out /tmp/b \
 //     --only attnlab-simd,attnlab-api,attnlab-api-plain,tfjs-wasm,ort-wasm

@@ -87,18 +87,21 @@ function recurrentCase(cell, T, I, H) {
   return { op: cell, B: 1, T, I, H, G, key: `${cell} t${T} i${I} h${H}`, label: `${cell.toUpperCase()} T=${T} I=${I} H=${H}`, flops: 2 * T * G * H * (I + H) };
 }
 
-/** The model the whole-model rows use: the largest web/models/*.safetensors, else the fixture
+/** The model the whole-model rows use: the largest seq2seq web/models/*.safetensors, else the fixture
  * (or `file`, from --model). */
 export function pickModel(file = null) {
   const dir = path.join(ROOT, 'web/models');
+  // seq2seq only: the whole-model rows run greedy decoding (the review classifiers, larger since
+  // their 5,000-word embeddings, are timed in the shipped rows)
+  const seq2seq = (f) => readHeader(readFileSync(f)).config.architecture === 'seq2seq';
   const shipped = file ? [path.resolve(file)] : existsSync(dir)
-    ? readdirSync(dir).filter((f) => f.endsWith('.safetensors')).map((f) => path.join(dir, f))
+    ? readdirSync(dir).filter((f) => f.endsWith('.safetensors')).map((f) => path.join(dir, f)).filter(seq2seq)
       .sort((a, b) => statSync(b).size - statSync(a).size)
     : [];
   const model = shipped[0] ?? path.join(ROOT, 'tests/fixtures/model_lstm_additive_bahdanau.safetensors');
   const bytes = readFileSync(model);
   const { config } = readHeader(bytes);
-  const why = file ? 'chosen with --model' : shipped.length ? 'the largest of web/models/*.safetensors' : 'no model in web/models/, so the test fixture';
+  const why = file ? 'chosen with --model' : shipped.length ? 'the largest seq2seq model of web/models/*.safetensors' : 'no seq2seq model in web/models/, so the test fixture';
   return { file: model, rel: path.relative(ROOT, model), why, bytes: bytes.length, config };
 }
 

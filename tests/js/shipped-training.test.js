@@ -19,15 +19,17 @@ await init();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 // name → [steps, batch size, lr, extra batch options]: short runs; the classifiers sit at log 2
-// for their first 50-200 steps (the tanh RNN has to find the decisive words), so they get more
-// steps and a larger lr; the reversal runs on short strings
+// for their first 150-300 steps (the tanh RNN has to find the decisive words among 5,000 words of
+// real English; measured, the fixed batch's loss: attention 0.65 → 0.52 at 400 steps of lr 6e-3,
+// han 0.71 → 0.60 at 500 of 3e-3, structured 1.05 → 0.86 at 200 of 3e-3), so they get more
+// steps; the reversal runs on short strings
 const RUNS = {
   'dates-additive': [20, 16, 3e-3],
   'seq-reverse-attention': [30, 16, 3e-3, { minLen: 5, maxLen: 8 }],
   'seq-reverse-none': [30, 16, 3e-3, { minLen: 5, maxLen: 8 }],
-  'clf-reviews-attention': [150, 32, 1e-2],
-  'clf-reviews-han': [300, 32, 1e-2],
-  'clf-reviews-structured': [200, 32, 1e-2],
+  'clf-reviews-attention': [400, 32, 6e-3],
+  'clf-reviews-han': [500, 32, 3e-3],
+  'clf-reviews-structured': [200, 32, 3e-3],
   'lm-agreement-lstmn': [30, 16, 3e-3],
   'lm-agreement-sarnn': [30, 16, 3e-3],
   'lm-agreement-lstm': [30, 16, 3e-3],

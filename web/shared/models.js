@@ -110,9 +110,9 @@ const TRAINED = [
   ['tf-dates-absolute', 'transformer', '22 Nov 2026'],
   ['tf-dates-relative', 'transformer', '22 Nov 2026'],
   ['tf-induction', 'transformer', '<s> k f t b m w k f t'],
-  ['clf-reviews-attention', 'classifier', 'the plot was not bad but the music felt boring .'],
-  ['clf-reviews-han', 'classifier', 'it lasts two hours . the plot was not bad . the music was dull .'],
-  ['clf-reviews-structured', 'classifier', 'i found the music boring but the dialogue felt excellent .'],
+  ['clf-reviews-attention', 'classifier', 'The plot was not bad, but the music felt boring.'],
+  ['clf-reviews-han', 'classifier', 'Fast delivery. Broke in a week. Would not recommend.'],
+  ['clf-reviews-structured', 'classifier', "I expected to hate it and I didn't."],
   // The reading view (Cheng, Dong & Lapata 2016): language models of the agreement grammar.
   ['lm-agreement-lstmn', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'lstmn' }],
   ['lm-agreement-sarnn', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'self-attention-rnn' }],
