@@ -40,6 +40,9 @@ import { MAX_INPUT, VIEWS, cleanInput, fitToView, formatModelParams, inputHint, 
 import { LANGUAGES, resolveLang, t } from '../shared/i18n.js';
 import { ModelCache, modelError, pageOrigin } from '../shared/model-cache.js';
 import { renderCard } from '../shared/model-card.js';
+import { domainWarnings } from '../shared/domain.js';
+import { examplesFor } from '../shared/examples.js';
+import { INPUT_NOTES_STYLE, InputNotes } from '../shared/input-notes.js';
 import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, cardUrl, findModel, modelsFor } from '../shared/models.js';
 import { el, fillModelOptions } from '../shared/view-kit.js';
 import { VIEW_MODULES, VIEWS_STYLE } from '../views/registry.js';
@@ -77,7 +80,7 @@ a { color: var(--attn-demo-accent, LinkText); }
 attn-heatmap { --attn-heatmap-background: var(--attn-demo-surface, Canvas); margin-top: 0.25rem; }
 :host([data-hide-export]) attn-heatmap::part(toolbar) { display: none; }
 :host([data-hide-export]) button[data-action^="download"] { display: none; }
-${VIEWS_STYLE}`;
+${INPUT_NOTES_STYLE}${VIEWS_STYLE}`;
 
 export class AttnDemo extends HTMLElement {
   static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b', 'kind', 'step'];
@@ -91,6 +94,8 @@ export class AttnDemo extends HTMLElement {
   #loadError = null;
   #refused = []; // attribute names whose values were refused
   #ui = {};
+  #notes = new InputNotes({ onPick: (input) => this.#userSet({ input: cleanInput(input), step: null }) });
+  #unknown = []; // the unknown words of this render's runs (#run), shown by #finish
   #cache = new ModelCache({ onSettle: () => this.#schedule() });
   #lib = null; // init() result
   #libError = null;
@@ -237,7 +242,7 @@ export class AttnDemo extends HTMLElement {
       autocapitalize: 'off', 'aria-describedby': 'hint',
     });
     ui.hint = el('p', { class: 'hint', id: 'hint' });
-    ui.inputRow = el('div', { class: 'field input-row' }, [ui.inputLabel, ui.input, ui.hint]);
+    ui.inputRow = el('div', { class: 'field input-row' }, [ui.inputLabel, ui.input, ui.hint, this.#notes.menu]);
     ui.status = el('p', { class: 'status', role: 'status' });
     ui.error = el('p', { class: 'error demo-error', role: 'alert', hidden: '' });
 
@@ -257,7 +262,7 @@ export class AttnDemo extends HTMLElement {
     ui.card = el('div', { class: 'card-host' });
 
     this.shadowRoot.append(
-      el('style', { text: STYLE }), bar, ui.inputRow, ui.status, ui.error, ...VIEWS.map((v) => ui.host[v]), ui.links, ui.card,
+      el('style', { text: STYLE }), bar, ui.inputRow, this.#notes.node, ui.status, ui.error, ...VIEWS.map((v) => ui.host[v]), ui.links, ui.card,
     );
   }
 
@@ -276,6 +281,7 @@ export class AttnDemo extends HTMLElement {
     on(ui.model, 'change', () => this.#userSet({ model: ui.model.value, layer: 0, head: 0, kind: null, step: null }));
     on(ui.lang, 'change', () => this.#userSet({ lang: resolveLang(ui.lang.value) }));
     on(ui.input, 'input', () => this.#userSet({ input: cleanInput(ui.input.value), step: null }));
+    this.#notes.wire(signal);
   }
 
   // ---- rendering -------------------------------------------------------------------------------
@@ -335,6 +341,10 @@ export class AttnDemo extends HTMLElement {
     }
     u.model.value = s.model;
     u.hint.textContent = inputHint(lang, VIEW_FAMILY[s.view], this.#cache.settled(s.model)?.model?.config.tokenizer);
+    const entry = findModel(s.model);
+    const cardUrlOf = cardUrl(entry);
+    const card = cardUrlOf ? this.#cache.card(cardUrlOf, false) : null;
+    this.#notes.setExamples(examplesFor(entry?.task, card instanceof Error ? null : card, lang, MAX_INPUT), lang);
     const params = formatModelParams({ ...s, seed: null });
     u.link.href = `${new URL('../embed.html', import.meta.url).href}?${params}`;
   }
@@ -369,6 +379,7 @@ export class AttnDemo extends HTMLElement {
     const t0 = performance.now();
     const s = this.#state;
     const lang = s.lang;
+    this.#unknown = [];
     this.#normalize();
     this.#renderChrome();
     if (s.view !== 'reading') this.#views.reading?.pause();
@@ -460,6 +471,7 @@ export class AttnDemo extends HTMLElement {
   }
 
   #finish(result, t0, extra = {}) {
+    this.#showNotes();
     const ms = performance.now() - t0;
     if (result) {
       this.timings.push(ms);
@@ -473,6 +485,17 @@ export class AttnDemo extends HTMLElement {
     this.dispatchEvent(new CustomEvent('demo-render', { detail: { key, ms, ...extra } }));
   }
 
+  /** Under the input: the words this render's runs did not know (the reading view lists its own,
+   * in place) and what domain.js finds outside the current model's domain (none while it loads or
+   * when it failed to load). */
+  #showNotes() {
+    const s = this.#state;
+    const model = this.#cache.settled(s.model)?.model ?? null;
+    const unknown = s.view !== 'reading' ? this.#unknown : [];
+    const warnings = model ? domainWarnings(findModel(s.model), model, s.input, s.lang) : [];
+    this.#notes.show({ unknown, unk: model?.tokenizer.specials?.unk ?? '<unk>', warnings }, s.lang);
+  }
+
   /** Run the model; null (and the message shown) when the input cannot be run. */
   #run(model, input, options = undefined) {
     if (!input || model.encode(input).length === 0) {
@@ -480,7 +503,9 @@ export class AttnDemo extends HTMLElement {
       return null;
     }
     try {
-      return options ? model.run(input, options) : model.run(input);
+      const result = options ? model.run(input, options) : model.run(input);
+      for (const w of result?.unknownWords ?? []) if (!this.#unknown.includes(w)) this.#unknown.push(w);
+      return result;
     } catch (err) {
       this.#showError(t(this.#state.lang, 'error.run', { message: err.message }));
       return null;

