@@ -21,6 +21,8 @@ ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# a CJK font, or the Chinese page (lang=zh) renders as boxes in headless Chromium
+[ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || need+=(fonts-wqy-zenhei)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup: missing ${need[*]}; run as root or: sudo apt-get install -y ${need[*]}" >&2
