@@ -186,7 +186,8 @@ test('positions: absolute models say so; relative models show clip(j − i, −k
   assert.match(await page.locator('#demo .positions').textContent(), /Absolute positions: a learned vector per position \(at most 16\)/);
   assert.equal(await page.locator('#demo .relative').isHidden(), true);
   await openHeads({ model: ENCDEC, input: DATE });
-  assert.match(await page.locator('#demo .positions').textContent(), /Absolute positions: a learned vector per position \(at most 32\)/);
+  const maxPositions = (await nodeModel(ENCDEC)).config.maxPositions;
+  assert.match(await page.locator('#demo .positions').textContent(), new RegExp(`Absolute positions: a learned vector per position \\(at most ${maxPositions}\\)`));
   await openHeads({ model: SINUSOIDAL, input: 'abc' });
   assert.match(await page.locator('#demo .positions').textContent(), /fixed sinusoids/);
   const model = await nodeModel(RELATIVE);

