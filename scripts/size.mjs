@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { DEFAULT_MODEL, findModel } from '../web/shared/models.js';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -54,3 +55,20 @@ console.log('| what | files | raw | gzip |\n| --- | ---: | ---: | ---: |');
 for (const r of rows) console.log(`| ${r.name} | ${r.files} | ${kb(r.raw)} | ${kb(r.gz)} |`);
 const all = total((r) => !r.name.includes('scalar'));
 console.log(`| **total with SIMD (what a visitor can download)** | | **${kb(all.raw)}** | **${kb(all.gz)}** |`);
+
+// The budgets of docs/training.md "Size" (issue: every model at most 1 MB gzip, the first view's
+// model at most 300 KB, everything the page can fetch at most 5 MB gzip): printed, and the exit
+// status is 1 when one is broken, so `make size` fails loudly.
+const MB = 1024 * 1024;
+const checks = [];
+for (const p of files.filter((f) => f.endsWith('.safetensors'))) {
+  const gz = gzipSync(readFileSync(p), { level: 9 }).length;
+  checks.push({ what: `${rel(p)} ≤ 1 MB gzip`, value: gz, limit: MB });
+}
+const first = path.join(ROOT, 'web', findModel(DEFAULT_MODEL).file); // the model the first view opens with
+checks.push({ what: `the first view's model (${DEFAULT_MODEL}) ≤ 300 KB gzip`, value: gzipSync(readFileSync(first), { level: 9 }).length, limit: 300 * 1024 });
+checks.push({ what: 'everything the page can fetch ≤ 5 MB gzip', value: all.gz, limit: 5 * MB });
+const broken = checks.filter((c) => c.value > c.limit);
+console.log(`\nbudgets: ${checks.length - broken.length} of ${checks.length} met; largest model ${kb(Math.max(...checks.slice(0, -2).map((c) => c.value)))} gzip, first view's model ${kb(checks.at(-2).value)}, all ${kb(all.gz)}`);
+for (const c of broken) console.log(`  BROKEN: ${c.what}: ${kb(c.value)}`);
+if (broken.length) process.exitCode = 1;

@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 
-import { simdSupported } from '../../wasm/index.js';
+import { simdSupported, loadTrainableModel, createTrainer } from '../../wasm/index.js';
+import { toF16Safetensors } from '../../wasm/f16.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const MODELS_DIR = path.join(ROOT, 'web', 'models');
@@ -64,10 +65,13 @@ export function elapsed(t0, c0) {
   return { seconds: +((performance.now() - t0) / 1000).toFixed(1), cpuSeconds: +((c.user + c.system) / 1e6).toFixed(1) };
 }
 
-/** Parameters in safetensors bytes of F32 tensors: (file size − 8 − header) / 4. */
+/** Parameters in safetensors bytes (any dtype): the sum of the tensors' element counts. */
 export function countParams(bytes) {
   const n = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
-  return (bytes.length - 8 - n) / 4;
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
+  let total = 0;
+  for (const [k, t] of Object.entries(header)) if (k !== '__metadata__') total += t.shape.reduce((a, b) => a * b, 1);
+  return total;
 }
 
 /** Where a card was made. */
@@ -98,4 +102,37 @@ export async function writeModel(out, name, bytes, card) {
   await writeFile(file, bytes);
   await writeFile(path.join(out, `${name}.json`), `${JSON.stringify(card, null, 2)}\n`);
   return path.relative(ROOT, file);
+}
+
+/** How far (in points of a percentage) the F16 file may fall below the float32 model's metric. */
+export const F16_TOLERANCE_POINTS = 0.5;
+
+/**
+ * What is shipped (docs/training.md, "Size"): the trained model's weights stored as F16, loaded
+ * back, so the card's metrics are measured on the file a visitor downloads. Returns { bytes (the
+ * F16 file), float32Bytes, model, trainer (of the loaded F16 file; evaluate() only), dispose() }.
+ * @param {any} trainer the trainer of the float32 model
+ */
+export async function shipF16(trainer) {
+  const float32 = trainer.save();
+  const bytes = toF16Safetensors(float32, 'shipF16');
+  const model = await loadTrainableModel(bytes);
+  const shipped = createTrainer(model, { optimizer: 'sgd', lr: 1e-3 }); // never stepped: evaluate() only
+  return {
+    bytes, float32Bytes: float32.length, model, trainer: shipped,
+    dispose() { shipped.dispose(); model.dispose(); },
+  };
+}
+
+/**
+ * The card's storage record, and the check that F16 costs at most F16_TOLERANCE_POINTS of the
+ * headline metric (a fraction in [0, 1], higher is better): throws, naming both numbers, when it
+ * costs more.
+ */
+export function f16Storage(shipped, metric, float32, float16) {
+  const lost = 100 * (float32 - float16);
+  if (lost > F16_TOLERANCE_POINTS) {
+    throw new Error(`F16: ${metric} ${(100 * float16).toFixed(2)}% as F16 against ${(100 * float32).toFixed(2)}% as float32: more than ${F16_TOLERANCE_POINTS} points lost`);
+  }
+  return { dtype: 'F16', bytes: shipped.bytes.length, float32Bytes: shipped.float32Bytes, metric, float32: +float32.toFixed(5), float16: +float16.toFixed(5) };
 }

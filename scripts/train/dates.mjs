@@ -13,7 +13,7 @@
 
 import { init, createModel, createTrainer } from '../../wasm/index.js';
 import { generateDates, DATES_TOKENIZER, DATES_MAX_LENGTH, FORMATS, VARIATIONS, YEAR_MIN, YEAR_MAX } from '../../web/data/dates.js';
-import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct } from './common.mjs';
+import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, shipF16, f16Storage } from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -134,8 +134,12 @@ async function trainDates(attn, { steps: stepsOverride, out }) {
   const model = await createModel(config, { seed });
   const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
   const run = trainLoop({ name, trainer, steps, lr, batch: (s) => datesBatch(s), probe: datesProbe(trainer) });
-  const metrics = datesEvaluation(trainer);
-  const bytes = trainer.save();
+  // what ships is the F16 file: every metric below is measured on it, loaded back
+  const float32 = datesEvaluation(trainer).heldout.named.exactMatch;
+  const shipped = await shipF16(trainer);
+  const metrics = datesEvaluation(shipped.trainer);
+  const storage = f16Storage(shipped, 'heldout.named.exactMatch', float32, metrics.heldout.named.exactMatch);
+  const bytes = shipped.bytes;
   const card = {
     name,
     task: 'dates: a date in one of many human formats → ISO 8601 yyyy-mm-dd, character by character',
@@ -155,10 +159,12 @@ async function trainDates(attn, { steps: stepsOverride, out }) {
       log: run.log,
     },
     metrics,
-    examples: datesExamples(model),
+    storage,
+    examples: datesExamples(shipped.model),
   };
   const file = await writeModel(out, name, bytes, card);
-  console.log(`${name}: ${datesShown(metrics)}, ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${bytes.length} bytes -> ${file}`);
+  console.log(`${name}: ${datesShown(metrics)}, ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${bytes.length} bytes (F16; float32 named exact match ${pct(float32)}) -> ${file}`);
+  shipped.dispose();
   trainer.dispose();
   model.dispose();
   return card;

@@ -26,7 +26,7 @@
 import { init, createModel, createTrainer } from '../../wasm/index.js';
 import { readFileSync } from 'node:fs';
 import { generateReviews, REVIEWS_TOKENIZER, REVIEW_LABELS, REVIEWS_SEPARATOR, REVIEW_WORDS, LEXICON_SOURCES } from '../../web/data/reviews.js';
-import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded, ROOT } from './common.mjs';
+import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded, ROOT, shipF16, f16Storage } from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -162,14 +162,20 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
     probe: () => ({ probeAccuracy: trainer.evaluate(probe, { loss: false }).accuracy, naturalDevAccuracy: naturalAccuracy(model, natural).accuracy }),
   });
   const heldoutSet = gen({ seed: HELDOUT_SEED, count: 1000, split: 'heldout' });
-  const ev = trainer.evaluate(heldoutSet);
-  const heldout = { ...attentionShares(model, heldoutSet), loss: ev.loss, ...(ev.penalty !== undefined ? { penalty: ev.penalty } : {}) };
-  const test = attentionShares(model, gen({ seed: TEST_SEED, count: 200, split: 'heldout' }));
-  const nat = naturalAccuracy(model, natural);
-  const shown = SHOWCASE.map(([text, label]) => ({ text, label, r: model.classify(text) }))
+  // what ships is the F16 file: every metric below is measured on it, loaded back (m16)
+  const float32 = trainer.evaluate(heldoutSet, { loss: false }).accuracy;
+  const float32Natural = naturalAccuracy(model, natural).accuracy;
+  const shipped = await shipF16(trainer);
+  const m16 = shipped.model;
+  const ev = shipped.trainer.evaluate(heldoutSet);
+  const heldout = { ...attentionShares(m16, heldoutSet), loss: ev.loss, ...(ev.penalty !== undefined ? { penalty: ev.penalty } : {}) };
+  const storage = { ...f16Storage(shipped, 'heldout.accuracy', float32, heldout.accuracy), float32Natural };
+  const test = attentionShares(m16, gen({ seed: TEST_SEED, count: 200, split: 'heldout' }));
+  const nat = naturalAccuracy(m16, natural);
+  const shown = SHOWCASE.map(([text, label]) => ({ text, label, r: m16.classify(text) }))
     .filter((x) => x.r.label === x.label).sort((a, b) => b.r.probs[b.r.labelId] - a.r.probs[a.r.labelId]);
   const limit = [...nat.wrong].sort((a, b) => a.probability - b.probability)[0];
-  const bytes = trainer.save();
+  const bytes = shipped.bytes;
   const card = {
     name,
     task: 'sentiment of a review as typed (movies, books, restaurants, hotels, products; 1-4 sentences) → negative / positive',
@@ -211,6 +217,7 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
       },
       shares: 'decisive*: mean share of the attention mass on the words that decide the label (web/data/reviews.js `decisive`); uniform*: the same share if the attention were spread evenly',
     },
+    storage,
     examples: {
       best: shown.slice(0, 3).map((x) => x.text),
       limit: limit ? limit.text : [...SHOWCASE].map(([t]) => t).find((t) => !shown.some((x) => x.text === t)) ?? null,
@@ -222,6 +229,8 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
     : `attention on decisive words ${pct(heldout.decisiveShare, 1)}${heldout.decisiveShareBestHop !== undefined ? ` (mean of ${config.hops} hops; best hop ${pct(heldout.decisiveShareBestHop, 1)})` : ''} (even spread ${pct(heldout.uniformShare, 1)})`;
   console.log(`${name}: held-out accuracy ${pct(heldout.accuracy)} (1000), natural dev ${pct(nat.accuracy)} (${nat.count}), ${shares}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`);
   if (nat.wrong.length) console.log(`${name}: natural dev set wrong: ${nat.wrong.map((x) => `${x.text} (${x.label})`).join(' | ')}`);
+  console.log(`${name}: stored as F16 (${bytes.length} bytes, float32 ${shipped.float32Bytes}); float32 held-out ${pct(float32)}, natural dev ${pct(float32Natural)}`);
+  shipped.dispose();
   trainer.dispose();
   model.dispose();
   return card;

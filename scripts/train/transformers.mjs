@@ -25,7 +25,7 @@ import { init, createModel, createTrainer } from '../../wasm/index.js';
 import { DATES_TOKENIZER } from '../../web/data/dates.js';
 import { datesBatch, datesProbe, datesEvaluation, datesExamples, datesData, datesShown } from './dates.mjs';
 import { generateInduction, inductionAccuracy, argmaxRows, INDUCTION_TOKENIZER } from '../../web/data/induction.js';
-import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded } from './common.mjs';
+import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded, shipF16, f16Storage } from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -99,11 +99,15 @@ async function train(name, { steps: stepsOverride, out }) {
   const batch = batchOf(name);
   const model = await createModel(config, { seed });
   const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
-  let run, heldout, test, data, task, examples;
+  let run, heldout, test, data, task, examples, storage;
+  let shipped; // the F16 file, loaded back: what ships, and what every metric below is measured on
   if (spec.kind === 'dates') {
     run = trainLoop({ name, trainer, steps, lr, batch: (s) => batch(s), probe: datesProbe(trainer) });
-    ({ heldout, testSample: test } = datesEvaluation(trainer));
-    examples = datesExamples(model);
+    const float32 = datesEvaluation(trainer).heldout.named.exactMatch;
+    shipped = await shipF16(trainer);
+    ({ heldout, testSample: test } = datesEvaluation(shipped.trainer));
+    storage = f16Storage(shipped, 'heldout.named.exactMatch', float32, heldout.named.exactMatch);
+    examples = datesExamples(shipped.model);
     task = 'dates: a date in one of many human formats → ISO 8601 yyyy-mm-dd, character by character';
     data = datesData(B);
   } else {
@@ -114,10 +118,14 @@ async function train(name, { steps: stepsOverride, out }) {
       probe: () => { const m = inductionMetrics(model, probe); return { probeRepeatedHalf: m.repeatedHalf, probeFirstHalf: m.firstHalf }; },
     });
     const held = generateInduction({ seed: HELDOUT_SEED, count: 1000, split: 'heldout' });
-    heldout = { seed: HELDOUT_SEED, ...inductionMetrics(model, held), heads: headScores(model, held.slice(0, 300)) };
+    const float32 = inductionMetrics(model, held).repeatedHalf;
+    shipped = await shipF16(trainer);
+    const m16 = shipped.model;
+    heldout = { seed: HELDOUT_SEED, ...inductionMetrics(m16, held), heads: headScores(m16, held.slice(0, 300)) };
+    storage = f16Storage(shipped, 'heldout.repeatedHalf', float32, heldout.repeatedHalf);
     const best = heldout.heads.reduce((a, h) => (h.induction > a.induction ? h : a));
     heldout.inductionHead = { layer: best.layer, head: best.head, induction: best.induction, chanceLevel: 'about 2 / (2k + 1)' };
-    test = { seed: TEST_SEED, ...inductionMetrics(model, generateInduction({ seed: TEST_SEED, count: 200, split: 'heldout' })) };
+    test = { seed: TEST_SEED, ...inductionMetrics(m16, generateInduction({ seed: TEST_SEED, count: 200, split: 'heldout' })) };
     task = 'induction: <s> A A for a random sequence A of 4-16 distinct letters; predict each next token (the second copy is predictable by looking back)';
     data = {
       generator: 'web/data/induction.js generateInduction()',
@@ -126,7 +134,7 @@ async function train(name, { steps: stepsOverride, out }) {
       heldout: `generateInduction({ seed: ${HELDOUT_SEED}, count: 1000, split: 'heldout' }); head scores on its first 300`,
     };
   }
-  const bytes = trainer.save();
+  const bytes = shipped.bytes;
   const { tokenizer, ...arch } = spec.cfg;
   const card = {
     name, task, file: `${name}.safetensors`,
@@ -139,6 +147,7 @@ async function train(name, { steps: stepsOverride, out }) {
       machine: machine(), log: run.log,
     },
     metrics: { heldout, testSample: test },
+    storage,
     ...(examples ? { examples } : {}),
   };
   const file = await writeModel(out, name, bytes, rounded(card));
@@ -146,6 +155,7 @@ async function train(name, { steps: stepsOverride, out }) {
     ? datesShown({ heldout })
     : `held-out next-token accuracy: repeated half ${pct(heldout.repeatedHalf)}, first half ${pct(heldout.firstHalf)} (1000 sequences); induction head layer ${heldout.inductionHead.layer} head ${heldout.inductionHead.head} (${pct(heldout.inductionHead.induction, 1)} of its attention on the token after the previous occurrence); heads ${heldout.heads.map((h) => `${h.layer}.${h.head}: induction ${pct(h.induction, 1)} prev ${pct(h.previousToken, 1)}`).join(', ')}`;
   console.log(`${name}: ${shown}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`);
+  shipped.dispose();
   trainer.dispose();
   model.dispose();
   return card;

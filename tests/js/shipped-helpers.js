@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { countParams } from '../../scripts/train/common.mjs';
+import { countParams, F16_TOLERANCE_POINTS } from '../../scripts/train/common.mjs';
 import { readDate } from './dates-reader.js';
 
 export const MODELS_DIR = new URL('../../web/models/', import.meta.url);
@@ -21,6 +21,17 @@ export function shipped(name, { maxBytes = 500 * 1024 } = {}) {
   assert.equal(card.architecture.parameters, countParams(bytes), `${name}: the card's parameter count`);
   assert.match(card.training.command, new RegExp(`^node scripts/train\\.mjs ${name}`));
   assert.ok(card.training.seconds > 0 && Number.isInteger(card.training.initSeed), `${name}: training time and seed`);
+  if (card.storage) {
+    // stored as F16 (scripts/train/common.mjs shipF16): every tensor F16, the card's sizes, and
+    // at most F16_TOLERANCE_POINTS lost against the float32 model
+    const n = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
+    for (const [k, t] of Object.entries(header)) if (k !== '__metadata__') assert.equal(t.dtype, card.storage.dtype, `${name}: ${k}`);
+    assert.equal(card.storage.dtype, 'F16');
+    assert.equal(card.storage.bytes, bytes.length);
+    assert.ok(card.storage.float32Bytes > 1.8 * (bytes.length - 8 - n), `${name}: F16 about halves the tensor bytes`);
+    assert.ok(100 * (card.storage.float32 - card.storage.float16) <= F16_TOLERANCE_POINTS, `${name}: ${card.storage.metric} ${card.storage.float16} as F16 vs ${card.storage.float32}`);
+  }
   return { card, bytes };
 }
 
