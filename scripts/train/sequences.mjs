@@ -25,7 +25,7 @@ import path from 'node:path';
 
 import { init, createModel, createTrainer } from '../../wasm/index.js';
 import { generateSequences, lengthStratified, scoreByLength, SEQUENCES_TOKENIZER, SYMBOLS } from '../../web/data/sequences.js';
-import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded } from './common.mjs';
+import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded, shipF16, f16Storage } from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -82,9 +82,15 @@ async function trainSequences(name, { steps: stepsOverride, out }) {
     batch: (s) => batchOf(s),
     probe: () => ({ probeTokenAccuracy: score(model, probe).tokenAccuracy }),
   });
-  const heldout = score(model, lengthStratified({ seed: HELDOUT_SEED, perLength: 20, minLen: MIN_LEN, maxLen: MAX_LEN }));
-  const test = score(model, lengthStratified({ seed: TEST_SEED, perLength: 1, minLen: MIN_LEN, maxLen: MAX_LEN }));
-  const bytes = trainer.save();
+  // what ships is the F16 file: every metric below (and the forgetting curve, from the cards) is
+  // measured on it, loaded back
+  const heldoutSet = lengthStratified({ seed: HELDOUT_SEED, perLength: 20, minLen: MIN_LEN, maxLen: MAX_LEN });
+  const float32 = score(model, heldoutSet).tokenAccuracy;
+  const shipped = await shipF16(trainer);
+  const heldout = score(shipped.model, heldoutSet);
+  const storage = f16Storage(shipped, 'heldout.tokenAccuracy', float32, heldout.tokenAccuracy);
+  const test = score(shipped.model, lengthStratified({ seed: TEST_SEED, perLength: 1, minLen: MIN_LEN, maxLen: MAX_LEN }));
+  const bytes = shipped.bytes;
   const worst = heldout.rows.reduce((a, r) => (r.tokenAccuracy < a.tokenAccuracy ? r : a));
   const card = {
     name,
@@ -115,9 +121,11 @@ async function trainSequences(name, { steps: stepsOverride, out }) {
       },
       testSample: { count: test.count, seed: TEST_SEED, perLength: 1, tokenAccuracy: test.tokenAccuracy, exactMatch: test.exactMatch },
     },
+    storage,
   };
   const file = await writeModel(out, name, bytes, rounded(card));
   console.log(`${name}: held-out per-token accuracy ${pct(heldout.tokenAccuracy)}, exact match ${pct(heldout.exactMatch)} (${heldout.count} strings, lengths ${MIN_LEN}-${MAX_LEN}); worst length ${worst.length}: ${pct(worst.tokenAccuracy)}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`);
+  shipped.dispose();
   trainer.dispose();
   model.dispose();
   return card;
