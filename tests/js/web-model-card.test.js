@@ -20,7 +20,9 @@ test('every shipped model has a card, and the summary holds its fields and held-
     for (const k of ['task', 'architecture', 'generator', 'heldoutSet', 'command', 'machine']) assert.ok(s[k], `${m.name}: ${k}`);
     assert.equal(s.command, `node scripts/train.mjs ${m.name}`);
     assert.ok(s.parameters > 0 && s.bytes > 0 && s.seconds > 0, m.name);
-    assert.ok(s.bytes < 500 * 1024, `${m.name}: ${s.bytes} bytes (each model under 500 KB)`);
+    // the Brown language models carry a 5,004-word output layer: under 2 MB as float32 (issue #13)
+    const limit = m.name.startsWith('lm-agreement-') ? 2048 : 500;
+    assert.ok(s.bytes < limit * 1024, `${m.name}: ${s.bytes} bytes (limit ${limit} KB)`);
     assert.ok(s.metrics.length > 0, m.name);
     for (const metric of s.metrics) {
       const [a, b] = metric.key.split('.');

@@ -59,7 +59,8 @@ export function normalizeBrownToken(word, rawTag) {
   const pieces = normalizeWords(word, STEPS);
   if (pieces.length === 1) return [[pieces[0], tag.replace(/\*$/, '') || tag]];
   const parts = tag.split('+');
-  const lastWord = pieces.findLastIndex((p) => hasWordChar(p) && !CLITICS.has(p));
+  let lastWord = -1;
+  pieces.forEach((p, i) => { if (hasWordChar(p) && !CLITICS.has(p)) lastWord = i; });
   let part = 0;
   const out = [];
   pieces.forEach((p, i) => {
@@ -186,6 +187,7 @@ export function brownAgreementItems(s, verbPairs) {
     // the noun phrase is start..i−1; its head is its last word, a common noun
     const head = i - 1;
     if (head < start || !hasWordChar(words[start])) continue;
+    /** @type {'sg' | 'pl' | null} */
     const number = tags[head] === 'nn' ? 'sg' : tags[head] === 'nns' ? 'pl' : null;
     if (!number) continue;
     let j = i;
