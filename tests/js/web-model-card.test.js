@@ -20,8 +20,9 @@ test('every shipped model has a card, and the summary holds its fields and held-
     for (const k of ['task', 'architecture', 'generator', 'heldoutSet', 'command', 'machine']) assert.ok(s[k], `${m.name}: ${k}`);
     assert.equal(s.command, `node scripts/train.mjs ${m.name}`);
     assert.ok(s.parameters > 0 && s.bytes > 0 && s.seconds > 0, m.name);
-    // each model under 500 KB, the review classifiers (5,000-word embeddings) under 2 MB as float32
-    const limit = m.name.startsWith('clf-reviews-') ? 2048 : 500;
+    // each model under 500 KB; the review classifiers and the Brown language models (5,000-word
+    // embeddings and output layers) under 2 MB
+    const limit = /^(clf-reviews|lm-agreement)-/.test(m.name) ? 2048 : 500;
     assert.ok(s.bytes < limit * 1024, `${m.name}: ${s.bytes} bytes (under ${limit} KB)`);
     assert.ok(s.metrics.length > 0, m.name);
     for (const metric of s.metrics) {

@@ -1,6 +1,7 @@
 // attnlab/web/data/agreement.js: a seeded English-like grammar with long-range subject–verb
 // agreement, for language models (Linzen et al. 2016's number-prediction test on generated text),
-// shared by the trainer and the page. ESM, no DOM, no dependencies: runs in Node and browsers.
+// shared by the trainer and the page. ESM, no DOM; imports only the library's normaliser
+// (wasm/model/normalize.js): runs in Node and browsers.
 //
 //   import { generateAgreement, agreementTestSet, AGREEMENT_TOKENIZER } from './data/agreement.js';
 //   generateAgreement({ seed: 1, count: 3 })[2];
@@ -27,12 +28,14 @@
 // modifiers ("car", "reporter") are the attractors when their number differs.
 // "the fbi is chasing a criminal on the run ." is in the language (tested; analyzeAgreement()).
 // "run" is a noun in "on the run" only (counted as a singular noun) and a verb elsewhere.
-// Casing: every word is lowercase and "." is its own word. The attnlab word tokenizer does not
-// lowercase (docs/models.md), so text typed by a person goes through normalizeSentence() first:
+// Casing: every word is lowercase and "." is its own word. normalizeSentence() reads typed text
+// the way the shipped agreement models' tokenizer does (tokenizer.normalize, AGREEMENT_NORMALIZE):
 // "The FBI is chasing a criminal on the run." → "the fbi is chasing a criminal on the run .".
 // Split: the key of a sentence is its text; held out when hashString(text) % 10 == 0 (common.js).
 // 'train' and 'heldout' never share a sentence.
 // Randomness: mulberry32(seed ^ split constant) (common.js), never Math.random.
+// Widened (agreementLexicon): the same grammar over a larger lexicon taken from the Brown corpus
+// (web/data/brown.js brownLexicon), the agreement LMs' generated training text.
 // Exports: generateAgreement, agreementTestSet (the correct and wrong verb form at verbIndex for
 // each sentence), agreementAccuracy (an LM's P(correct) > P(wrong) rate, by attractor count),
 // analyzeAgreement (parse a sentence of the grammar), normalizeSentence, the vocabulary and a
@@ -40,6 +43,7 @@
 // Not here: tokenisation into ids (wasm/model/tokenizer.js), the model.
 
 import { checkCommon, checkInt, isHeldOutKey, sampleSplit, splitStream } from './common.js';
+import { normalizeSteps, normalizeWords } from '../../wasm/model/normalize.js';
 
 // ---- the lexicon ------------------------------------------------------------------------------
 
@@ -84,11 +88,22 @@ const DET = { sg: ['the', 'a'], pl: ['the', 'some'] };
 const SUBJECT_KINDS = new Set(['person', 'animal', 'org']);
 
 /** Every verb form at verbIndex ↔ its other-number form. */
-const FLIP = new Map();
-for (const [s, p] of [BE_PRES, BE_PAST, HAVE, ...TRANSITIVE.map((v) => v.slice(0, 2)), ...INTRANSITIVE.map((v) => v.slice(0, 2))]) {
-  FLIP.set(s, p);
-  FLIP.set(p, s);
+function flipMap(transitive, intransitive) {
+  const flip = new Map();
+  for (const [s, p] of [BE_PRES, BE_PAST, HAVE, ...transitive.map((v) => v.slice(0, 2)), ...intransitive.map((v) => v.slice(0, 2))]) {
+    flip.set(s, p);
+    flip.set(p, s);
+  }
+  return flip;
 }
+
+/** The grammar's lexicon (the page's 140 words); agreementLexicon() widens it. */
+const BASE_LEXICON = Object.freeze({
+  nouns: NOUNS, theOnly: THE_ONLY, adjectives: ADJECTIVES, predAdjectives: PRED_ADJECTIVES,
+  prepositions: PREPOSITIONS, transitive: TRANSITIVE, intransitive: INTRANSITIVE, det: DET,
+  subjectKinds: SUBJECT_KINDS, flip: flipMap(TRANSITIVE, INTRANSITIVE), onTheRun: true, orcPresent: false,
+});
+const FLIP = BASE_LEXICON.flip;
 
 const vowel = (w) => /^[aeiou]/.test(w);
 
@@ -96,7 +111,7 @@ const vowel = (w) => /^[aeiou]/.test(w);
 // derive(g) walks the grammar, asking g.choose(n, weights?) for every decision and handing every
 // word to g.word(w). Generation answers with the PRNG; analyzeAgreement answers by search.
 
-function derive(g) {
+function derive(g, L = BASE_LEXICON) {
   const nouns = []; // [index, number] of every noun
   let subjectIndex = -1;
   let verbIndex = -1;
@@ -109,21 +124,21 @@ function derive(g) {
   // NP → DET ADJ? N, with kinds allowed; returns the noun's number
   const np = (kinds) => {
     const number = choose(['sg', 'pl']);
-    const entries = NOUNS.filter((n) => kinds.has(n[2]) && n[number === 'sg' ? 0 : 1] !== null);
+    const entries = L.nouns.filter((n) => kinds.has(n[2]) && n[number === 'sg' ? 0 : 1] !== null);
     const entry = choose(entries);
     const n = entry[number === 'sg' ? 0 : 1];
-    const only = THE_ONLY.has(n);
-    const adj = only ? null : choose([null, ...ADJECTIVES], [3 * ADJECTIVES.length, ...ADJECTIVES.map(() => 1)]);
-    let det = only ? 'the' : choose(DET[number]);
+    const only = L.theOnly.has(n);
+    const adj = only ? null : choose([null, ...L.adjectives], [3 * L.adjectives.length, ...L.adjectives.map(() => 1)]);
+    let det = only ? 'the' : choose(L.det[number]);
     if (det === 'a' && vowel(adj ?? n)) det = 'an';
     g.word(det);
     if (adj) g.word(adj);
     return { number, n, index: (noun(n, number), nouns[nouns.length - 1][0]) };
   };
-  const ANY = new Set(['person', 'animal', 'org', 'thing']);
-  let onTheRun = false; // "on the run" at most once per sentence
+  const ANY = new Set(['person', 'animal', 'org', 'thing', 'any']);
+  let onTheRun = !L.onTheRun; // "on the run" at most once per sentence
   const pp = () => {
-    const p = choose(onTheRun ? PREPOSITIONS : [...PREPOSITIONS, 'on']);
+    const p = choose(onTheRun ? L.prepositions : [...L.prepositions, 'on']);
     g.word(p);
     if (p === 'on') {
       onTheRun = true;
@@ -135,10 +150,10 @@ function derive(g) {
   const agree = (pair, number) => pair[number === 'sg' ? 0 : 1];
 
   // S → NP_subj MOD* VP PP? '.'
-  const subj = np(SUBJECT_KINDS);
+  const subj = np(L.subjectKinds);
   subjectIndex = subj.index;
   const number = subj.number;
-  const person = NOUNS.find((n) => n[0] === subj.n || n[1] === subj.n)[2] === 'person';
+  const person = L.nouns.find((n) => n[0] === subj.n || n[1] === subj.n)[2] === 'person';
   const mods = g.choose(g.maxModifiers + 1, [1, 2, 2, 1, 1, 1, 1].slice(0, g.maxModifiers + 1));
   let prev = null;
   for (let m = 0; m < mods; m++) {
@@ -148,16 +163,19 @@ function derive(g) {
     if (kind === 'pp') pp();
     else if (kind === 'orc') {
       g.word('that');
-      np(SUBJECT_KINDS);
-      g.word(choose(TRANSITIVE)[3]);
+      const inner = np(L.subjectKinds);
+      // the wide grammar also has "that the boys like": a present verb agreeing with the inner
+      // subject, an attractor right before the verb
+      const v = choose(L.transitive);
+      g.word(L.orcPresent && choose(['present', 'past']) === 'present' ? agree(v, inner.number) : v[3]);
     } else {
       g.word(person ? choose(['who', 'that']) : 'that');
       if (choose(['transitive', 'intransitive']) === 'transitive') {
-        const v = choose(TRANSITIVE);
+        const v = choose(L.transitive);
         g.word(choose(['present', 'past']) === 'present' ? agree(v, number) : v[3]);
         np(ANY);
       } else {
-        const v = choose(INTRANSITIVE);
+        const v = choose(L.intransitive);
         g.word(choose(['present', 'past']) === 'present' ? agree(v, number) : v[3]);
       }
     }
@@ -166,26 +184,26 @@ function derive(g) {
   const vp = choose(['prog', 'progPast', 'simple', 'perfect', 'copula', 'intransitive', 'progIntransitive', 'perfectIntransitive']);
   if (vp === 'prog' || vp === 'progPast') {
     g.word(agree(vp === 'prog' ? BE_PRES : BE_PAST, number));
-    g.word(choose(TRANSITIVE)[2]);
+    g.word(choose(L.transitive)[2]);
     np(ANY);
   } else if (vp === 'simple') {
-    g.word(agree(choose(TRANSITIVE), number));
+    g.word(agree(choose(L.transitive), number));
     np(ANY);
   } else if (vp === 'perfect') {
     g.word(agree(HAVE, number));
-    g.word(choose(TRANSITIVE)[4]);
+    g.word(choose(L.transitive)[4]);
     np(ANY);
   } else if (vp === 'copula') {
     g.word(agree(choose([BE_PRES, BE_PAST]), number));
-    g.word(choose(PRED_ADJECTIVES));
+    g.word(choose(L.predAdjectives));
   } else if (vp === 'perfectIntransitive') {
     g.word(agree(HAVE, number));
-    g.word(choose(INTRANSITIVE)[4]);
+    g.word(choose(L.intransitive)[4]);
   } else if (vp === 'intransitive') {
-    g.word(agree(choose(INTRANSITIVE), number));
+    g.word(agree(choose(L.intransitive), number));
   } else {
     g.word(agree(BE_PRES, number));
-    g.word(choose(INTRANSITIVE)[2]);
+    g.word(choose(L.intransitive)[2]);
   }
   if (choose([false, true], [2, 1])) pp();
   g.word('.');
@@ -213,12 +231,57 @@ function randomChooser(rand, maxModifiers) {
   };
 }
 
-function sentence(rand, maxModifiers) {
+function sentence(rand, maxModifiers, L = BASE_LEXICON) {
   const g = randomChooser(rand, maxModifiers);
-  const meta = derive(g);
+  const meta = derive(g, L);
   const words = g.words;
   const text = words.join(' ');
-  return { text, src: `<s> ${text}`, words, ...meta, correct: words[meta.verbIndex], wrong: FLIP.get(words[meta.verbIndex]) };
+  return { text, src: `<s> ${text}`, words, ...meta, correct: words[meta.verbIndex], wrong: L.flip.get(words[meta.verbIndex]) };
+}
+
+/** Person nouns of a widened lexicon: their relative clauses may open with "who". */
+const PERSON_NOUNS = new Set(['man', 'woman', 'boy', 'girl', 'child', 'student', 'teacher', 'author', 'writer',
+  'doctor', 'worker', 'member', 'friend', 'leader', 'player', 'officer', 'soldier', 'farmer', 'artist', 'parent',
+  'neighbor', 'senator', 'official', 'scientist', 'customer', 'visitor', 'citizen', 'reader', 'owner', 'driver',
+  'lawyer', 'judge', 'reporter', 'agent', 'detective', 'witness', 'suspect', 'criminal', 'patient', 'priest',
+  'teacher', 'brother', 'sister', 'mother', 'father', 'son', 'daughter', 'wife', 'husband', 'king', 'queen']);
+
+/**
+ * The grammar widened to a larger vocabulary (the agreement LMs' training text): the base
+ * lexicon plus `nouns` ([singular, plural] pairs; a person noun of PERSON_NOUNS may take "who"),
+ * `adjectives` (attributive and predicative), `verbs` ([3sg, base, -ing, past, participle], used
+ * with and without an object) and `prepositions`. Determiners this/these/those join the/a/some,
+ * "on the run" is not special, and object relative clauses may have a present verb agreeing
+ * with their own subject ("the book that the boys like is"), an attractor next to the verb.
+ * Every noun of a widened sentence can be a subject.
+ * @param {{ nouns?: string[][], adjectives?: string[], verbs?: string[][], prepositions?: string[] }} extra
+ */
+export function agreementLexicon({ nouns = [], adjectives = [], verbs = [], prepositions = [] } = {}) {
+  const seen = new Set(NOUNS.flatMap(([s, p]) => [s, p]));
+  const wideNouns = [...NOUNS, ...nouns.filter(([s, p]) => !seen.has(s) && !seen.has(p))
+    .map(([s, p]) => [s, p, PERSON_NOUNS.has(s) ? 'person' : 'any'])];
+  const verbSeen = new Set(TRANSITIVE.concat(INTRANSITIVE).map((v) => v[0]));
+  const wideVerbs = [...TRANSITIVE, ...verbs.filter((v) => v.length === 5 && !verbSeen.has(v[0]))];
+  const uniq = (xs) => [...new Set(xs)];
+  return Object.freeze({
+    nouns: wideNouns, theOnly: THE_ONLY,
+    adjectives: uniq([...ADJECTIVES, ...adjectives]), predAdjectives: uniq([...PRED_ADJECTIVES, ...adjectives]),
+    prepositions: uniq([...PREPOSITIONS, ...prepositions.filter((p) => p !== 'on'), 'on']),
+    transitive: wideVerbs, intransitive: INTRANSITIVE,
+    det: { sg: ['the', 'a', 'this'], pl: ['the', 'some', 'these', 'those'] },
+    subjectKinds: new Set(['person', 'animal', 'org', 'thing', 'any']),
+    flip: flipMap(wideVerbs, INTRANSITIVE), onTheRun: false, orcPresent: true,
+  });
+}
+
+/** Every word a lexicon can produce, sorted. */
+export function lexiconWords(L) {
+  const set = new Set(['.', 'that', 'who', 'an', ...L.adjectives, ...L.predAdjectives, ...L.prepositions,
+    ...BE_PRES, ...BE_PAST, ...HAVE, ...L.det.sg, ...L.det.pl]);
+  if (L.onTheRun) set.add('on').add('run');
+  for (const [s, p] of L.nouns) { if (s) set.add(s); if (p) set.add(p); }
+  for (const v of [...L.transitive, ...L.intransitive]) for (const w of v) set.add(w);
+  return [...set].sort();
 }
 
 // ---- the vocabulary -------------------------------------------------------------------------------
@@ -251,17 +314,22 @@ export const AGREEMENT_TOKENIZER = Object.freeze({
 /** Pairs of agreeing verb forms [singular, plural], as they can appear at verbIndex. */
 export const VERB_PAIRS = Object.freeze([BE_PRES, BE_PAST, HAVE, ...TRANSITIVE.map((v) => v.slice(0, 2)), ...INTRANSITIVE.map((v) => v.slice(0, 2))].map((p) => Object.freeze([...p])));
 
-/** Lowercases text and makes '.', ',', '!' and '?' words of their own, single-spaced. */
+/** The normalisation of the agreement language models (their tokenizer.normalize, wasm/model/normalize.js). */
+export const AGREEMENT_NORMALIZE = Object.freeze(['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions']);
+const READ_STEPS = normalizeSteps([...AGREEMENT_NORMALIZE]);
+
+/** Text as the agreement models read it (AGREEMENT_NORMALIZE): lowercase, punctuation a word of
+ * its own ("run." → "run ."), clitics split ("didn't" → "did n't"), single-spaced. */
 export function normalizeSentence(text) {
-  return String(text).toLowerCase().replace(/([.,!?])/g, ' $1 ').split(/\s+/).filter(Boolean).join(' ');
+  return normalizeWords(String(text), READ_STEPS).join(' ');
 }
 
 // ---- the generators ------------------------------------------------------------------------------
 
 /**
  * Seeded sentences of the grammar with their agreement metadata.
- * @param {{ seed?: number, count?: number, split?: 'train' | 'heldout', maxModifiers?: number }} [opts]
- *   defaults: seed 0, count 1000, 'train', maxModifiers 2 (0..6)
+ * @param {{ seed?: number, count?: number, split?: 'train' | 'heldout', maxModifiers?: number, lexicon?: object }} [opts]
+ *   defaults: seed 0, count 1000, 'train', maxModifiers 2 (0..6), the base lexicon (agreementLexicon() widens it)
  *   src = '<s> ' + text: a decoder-only transformer's training example { src } as it is
  *   (the trainer appends '</s>').
  * @returns {{ text: string, src: string, words: string[], subjectIndex: number, verbIndex: number,
@@ -270,11 +338,11 @@ export function normalizeSentence(text) {
  *   intervening: all nouns between them; correct / wrong: the verb form at verbIndex and its
  *   other-number form.
  */
-export function generateAgreement({ seed = 0, count = 1000, split = 'train', maxModifiers = 2 } = {}) {
+export function generateAgreement({ seed = 0, count = 1000, split = 'train', maxModifiers = 2, lexicon = BASE_LEXICON } = {}) {
   checkCommon('generateAgreement', { seed, count, split });
   checkInt('generateAgreement', 'maxModifiers', maxModifiers, 0, 6);
   const rand = splitStream(seed, split);
-  return sampleSplit('generateAgreement', rand, count, split, (r) => sentence(r, maxModifiers), (s) => s.text);
+  return sampleSplit('generateAgreement', rand, count, split, (r) => sentence(r, maxModifiers, lexicon), (s) => s.text);
 }
 
 /**
@@ -282,11 +350,11 @@ export function generateAgreement({ seed = 0, count = 1000, split = 'train', max
  * LM gets an item right when P(correct | prefix) > P(wrong | prefix) (agreementAccuracy).
  * minAttractors keeps only sentences with at least that many attractors (the hard cases).
  * @param {{ seed?: number, count?: number, split?: 'train' | 'heldout', maxModifiers?: number,
- *           minAttractors?: number }} [opts] defaults: seed 0, count 1000, 'heldout', 2, 0
+ *           minAttractors?: number, lexicon?: object }} [opts] defaults: seed 0, count 1000, 'heldout', 2, 0, base
  * @returns {{ prefix: string[], prefixText: string, correct: string, wrong: string, verbIndex: number,
  *   subjectIndex: number, number: 'sg' | 'pl', attractors: number, text: string }[]}
  */
-export function agreementTestSet({ seed = 0, count = 1000, split = 'heldout', maxModifiers = 2, minAttractors = 0 } = {}) {
+export function agreementTestSet({ seed = 0, count = 1000, split = 'heldout', maxModifiers = 2, minAttractors = 0, lexicon = BASE_LEXICON } = {}) {
   checkCommon('agreementTestSet', { seed, count, split });
   checkInt('agreementTestSet', 'maxModifiers', maxModifiers, 0, 6);
   // each modifier holds one noun at most, so more attractors than modifiers never occur
@@ -294,7 +362,7 @@ export function agreementTestSet({ seed = 0, count = 1000, split = 'heldout', ma
   const rand = splitStream(seed, split);
   const out = [];
   while (out.length < count) {
-    const [s] = sampleSplit('agreementTestSet', rand, 1, split, (r) => sentence(r, maxModifiers), (x) => x.text);
+    const [s] = sampleSplit('agreementTestSet', rand, 1, split, (r) => sentence(r, maxModifiers, lexicon), (x) => x.text);
     if (s.attractors < minAttractors) continue;
     const prefix = s.words.slice(0, s.verbIndex);
     out.push({ prefix, prefixText: prefix.join(' '), correct: s.correct, wrong: s.wrong, verbIndex: s.verbIndex,

