@@ -35,7 +35,8 @@ export const EXAMPLES = Object.freeze({
     { input: 'Fast delivery. Broke in a week.', shows: { en: 'two sentences, the second decides', zh: '两句话，第二句决定' } },
   ],
   agreement: [
-    { input: 'The keys to the cabinet are on the table.', shows: { en: 'an attractor: “cabinet” is singular, the verb agrees with “keys”', zh: '吸引子：“cabinet” 是单数，动词与 “keys” 一致' } },
+    { input: 'The keys to the door are on the table.', shows: { en: 'an attractor: “door” is singular, the verb agrees with “keys”', zh: '吸引子：“door” 是单数，动词与 “keys” 一致' } },
+    { input: 'The author of the books is here.', shows: { en: 'a plural attractor before a singular verb', zh: '单数动词前有复数吸引子' } },
     { input: 'The girls who like the boy are happy.', shows: { en: 'a relative clause between the subject and its verb', zh: '主语和动词之间隔着关系从句' } },
     { input: 'The FBI is chasing a criminal on the run.', shows: { en: 'the sentence of Cheng, Dong & Lapata (2016), Figure 1', zh: 'Cheng、Dong 与 Lapata（2016）图 1 的句子' } },
   ],

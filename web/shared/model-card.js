@@ -77,9 +77,12 @@ export function cardSummary(card) {
   }
   const heldoutSeed = num(heldout.seed);
   const ex = isObject(c.examples) ? c.examples : {};
-  const usable = (v) => typeof v === 'string' && v.length > 0 && v.length <= MAX_EXAMPLE; // an input as it would be typed
-  const best = Array.isArray(ex.best) ? ex.best.filter(usable).slice(0, MAX_EXAMPLES) : [];
-  const limit = usable(ex.limit) ? ex.limit : null;
+  // an input as it would be typed: a string, or an object whose `text` is one (the language
+  // models' cards add what the model read)
+  const input = (v) => (isObject(v) ? v.text : v);
+  const usable = (v) => typeof v === 'string' && v.length > 0 && v.length <= MAX_EXAMPLE;
+  const best = Array.isArray(ex.best) ? ex.best.map(input).filter(usable).slice(0, MAX_EXAMPLES) : [];
+  const limit = usable(input(ex.limit)) ? input(ex.limit) : null;
   // what the model knows (card.knows, else the card's vocabulary { size, sources: [{ package,
   // license }] } and data.years): vocabulary size and sources, the years or lengths it learned
   const knows = isObject(c.knows) ? c.knows : {};
