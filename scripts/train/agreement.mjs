@@ -39,7 +39,7 @@ import { generateAgreement, agreementTestSet, agreementAccuracy, agreementLexico
 import { BROWN_NORMALIZE, brownVocabulary, brownVerbPairs, brownAgreementItems, brownLexicon } from '../../web/data/brown.js';
 import { mulberry32 } from '../../web/data/common.js';
 import { loadBrown } from './brown.mjs';
-import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded, ROOT, elapsed } from './common.mjs';
+import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded, ROOT, elapsed, shipF16, f16Storage } from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -221,23 +221,29 @@ async function trainLm(name, { steps: stepsOverride, out }) {
     }),
   });
   const c1 = process.cpuUsage();
-  const byBrown = agreement(model, d.items);
+  // what ships is the F16 file: every metric below is measured on it, loaded back (lm)
+  const float32 = agreement(model, d.items).accuracy;
+  const float32Natural = naturalAgreement(model).accuracy;
+  const shipped = await shipF16(trainer);
+  const lm = shipped.model;
+  const byBrown = agreement(lm, d.items);
   const heldout = {
-    brownPerplexity: perplexity(model, d.brown.heldout).perplexity,
+    brownPerplexity: perplexity(lm, d.brown.heldout).perplexity,
     brownAgreement: flat(byBrown),
-    naturalPairs: naturalAgreement(model),
-    agreement: agreement(model, agreementTestSet({ seed: HELDOUT_SEED, count: 1000 })),
-    widenedAgreement: agreement(model, agreementTestSet({ seed: HELDOUT_SEED, count: 1000, lexicon: d.lexicon, maxModifiers: GEN_MODIFIERS })),
-    deeperAgreement: agreement(model, agreementTestSet({ seed: DEEP_SEED, count: 500, maxModifiers: 6, minAttractors: 4 })),
+    naturalPairs: naturalAgreement(lm),
+    agreement: agreement(lm, agreementTestSet({ seed: HELDOUT_SEED, count: 1000 })),
+    widenedAgreement: agreement(lm, agreementTestSet({ seed: HELDOUT_SEED, count: 1000, lexicon: d.lexicon, maxModifiers: GEN_MODIFIERS })),
+    deeperAgreement: agreement(lm, agreementTestSet({ seed: DEEP_SEED, count: 500, maxModifiers: 6, minAttractors: 4 })),
   };
   const sample = testSample();
-  const test = { ...perplexity(model, sample.sentences), agreement: agreement(model, sample.items) };
+  const test = { ...perplexity(lm, sample.sentences), agreement: agreement(lm, sample.items) };
   const evalCpu = (process.cpuUsage(c1).user + process.cpuUsage(c1).system) / 1e6;
   const examples = {
-    best: EXAMPLES.best.map((text) => showExample(model, text)),
-    limit: showExample(model, EXAMPLES.limit),
+    best: EXAMPLES.best.map((text) => showExample(lm, text)),
+    limit: showExample(lm, EXAMPLES.limit),
   };
-  const bytes = trainer.save();
+  const storage = { ...f16Storage(shipped, 'heldout.brownAgreement.accuracy', float32, byBrown.accuracy), float32NaturalPairs: float32Natural };
+  const bytes = shipped.bytes;
   const total = elapsed(t0, c0);
   const heldTokens = d.brown.heldout.reduce((a, s) => a + s.words.length, 0);
   const heldUnk = d.brown.heldout.reduce((a, s) => a + s.words.filter((w) => !d.vocabSet.has(w)).length, 0);
@@ -277,12 +283,15 @@ async function trainLm(name, { steps: stepsOverride, out }) {
       heldout: { seed: HELDOUT_SEED, ...heldout },
       testSample: { seed: TEST_SEED, ...test, naturalPairs: heldout.naturalPairs.accuracy },
     },
+    storage,
     examples,
   };
   const file = await writeModel(out, name, bytes, rounded(card));
   const by = (a) => a.byAttractors.map((b) => `${b.attractors}: ${pct(b.accuracy, 1)} (${b.count})`).join(', ');
   console.log(`${name}: Brown held-out perplexity ${heldout.brownPerplexity.toFixed(2)}, Brown agreement ${pct(byBrown.accuracy)} (${by(byBrown)}), hand-written pairs ${pct(heldout.naturalPairs.accuracy)} (${heldout.naturalPairs.count}), grammar ${pct(heldout.agreement.accuracy)}, widened ${pct(heldout.widenedAgreement.accuracy)}, deeper ${pct(heldout.deeperAgreement.accuracy)}; train ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), eval cpu ${evalCpu.toFixed(0)} s, ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`);
   console.log(`  wrong pairs: ${heldout.naturalPairs.wrong.join(' | ')}`);
+  console.log(`  stored as F16 (${bytes.length} bytes, float32 ${shipped.float32Bytes}): Brown agreement ${pct(float32)} as float32, hand-written pairs ${pct(float32Natural)}`);
+  shipped.dispose();
   trainer.dispose();
   model.dispose();
   return card;
