@@ -3,10 +3,11 @@
  *
  * sgemm: 4×8 register tiles, 8 f32x4 accumulators; each k step loads 8 floats of an op(B) row
  *   and broadcasts 4 elements of op(A). A is addressed through (row, k) strides so Aᵀ uses the
- *   same tile. op(B) is first packed into contiguous [kc, 8] panels (AL_GEMM_KC rows at a time)
- *   when that pays: for Bᵀ when M >= 4 and (M >= 32 or K < 64), by a 4×4 register transpose per
- *   block (the tiles then replace dot products that end in horizontal sums); for B when
- *   M >= 32 and K >= 64. Otherwise A·B reads B in place, and A·Bᵀ (the pack would cost more
+ *   same tile. op(B) is first packed into contiguous [kc, 8] panels (AL_GEMM_KC rows, AL_GEMM_NC
+ *   columns at a time, and then 4 rows of op(A) into [kc, 4], so the tile's loop does no
+ *   address arithmetic) when that pays: for Bᵀ when M >= 4 and (M >= 32 or K < 64), by a 4×4
+ *   register transpose per block (the tiles then replace dot products that end in horizontal
+ *   sums); for B when M >= 32 and K >= 64. Otherwise A·B reads B in place, and A·Bᵀ (the pack would cost more
  *   than it saves) runs 2×4 tiles of dot products, lanes along k, reduced by a transpose.
  *   Tails: 1-row tiles, 4-wide columns, then dot products or the scalar twin for the last < 4
  *   columns. M = 1 is a GEMV.
@@ -20,6 +21,8 @@
 
 /* Rows of B packed per panel in large products (8 columns × 256 rows = 8 KB of stack). */
 #define AL_GEMM_KC 256
+/* Columns of B per block in large products (kc × 64 floats = 64 KB of stack at most). */
+#define AL_GEMM_NC 64
 
 /* c[0..3] = alpha·acc + beta·c (beta == 0: no read) */
 static inline void store4(float *c, al_v4 acc, float alpha, float beta)
@@ -194,6 +197,56 @@ static AL_V4_NOINLINE void pack_b(float *panel, int w, int trans_b, const float 
         for (int j = 0; j < w; j++) panel[k * w + j] = b[j * ldb + k];
 }
 
+/* Copy op(A)[0..4, 0..kc) into apack [kc, 4] (the 4 values of one k side by side): the tile
+ * then reads A at fixed offsets from one pointer. op(A)[i,k] = A[i*sam + k*sak]. */
+static AL_V4_NOINLINE void pack_a4(float *apack, const float *A, long sam, long sak, int kc)
+{
+    int k = 0;
+    if (sak == 1) {
+        for (; k + 4 <= kc; k += 4) {
+            al_v4 r0 = al_v4_load(A + k), r1 = al_v4_load(A + sam + k);
+            al_v4 r2 = al_v4_load(A + 2 * sam + k), r3 = al_v4_load(A + 3 * sam + k);
+            AL_V4_TRANSPOSE4(r0, r1, r2, r3);
+            al_v4_store(apack + 4 * k, r0);
+            al_v4_store(apack + 4 * k + 4, r1);
+            al_v4_store(apack + 4 * k + 8, r2);
+            al_v4_store(apack + 4 * k + 12, r3);
+        }
+    } else if (sam == 1) {
+        for (; k < kc; k++) al_v4_store(apack + 4 * k, al_v4_load(A + k * sak));
+    }
+    AL_V4_SCALAR_LOOP
+    for (; k < kc; k++)
+        for (int i = 0; i < 4; i++) apack[4 * k + i] = A[i * sam + k * sak];
+}
+
+/* C[4,8] tile from packed A [kc, 4] and a packed B panel [kc, 8]: both pointers only step, so
+ * each k costs 2 loads, 4 broadcasts and 16 arithmetic ops with no address arithmetic (the
+ * strided tile_4x8 spends as many instructions again on addresses). Same sums, same order. */
+static AL_V4_NOINLINE void kern_4x8(int kc, const float *a, const float *b, float *C, long ldc,
+                                    float alpha, float beta)
+{
+    al_v4 c00 = al_v4_zero(), c01 = al_v4_zero(), c10 = al_v4_zero(), c11 = al_v4_zero();
+    al_v4 c20 = al_v4_zero(), c21 = al_v4_zero(), c30 = al_v4_zero(), c31 = al_v4_zero();
+    for (const float *end = a + 4 * kc; a < end; a += 4, b += 8) {
+        al_v4 b0 = al_v4_load(b), b1 = al_v4_load(b + 4);
+        al_v4 a0 = al_v4_splat(a[0]), a1 = al_v4_splat(a[1]);
+        al_v4 a2 = al_v4_splat(a[2]), a3 = al_v4_splat(a[3]);
+        /* clang-format off */
+        c00 = al_v4_add(c00, al_v4_mul(a0, b0)); c01 = al_v4_add(c01, al_v4_mul(a0, b1));
+        c10 = al_v4_add(c10, al_v4_mul(a1, b0)); c11 = al_v4_add(c11, al_v4_mul(a1, b1));
+        c20 = al_v4_add(c20, al_v4_mul(a2, b0)); c21 = al_v4_add(c21, al_v4_mul(a2, b1));
+        c30 = al_v4_add(c30, al_v4_mul(a3, b0)); c31 = al_v4_add(c31, al_v4_mul(a3, b1));
+        /* clang-format on */
+    }
+    /* clang-format off */
+    store4(C, c00, alpha, beta);           store4(C + 4, c01, alpha, beta);
+    store4(C + ldc, c10, alpha, beta);     store4(C + ldc + 4, c11, alpha, beta);
+    store4(C + 2 * ldc, c20, alpha, beta); store4(C + 2 * ldc + 4, c21, alpha, beta);
+    store4(C + 3 * ldc, c30, alpha, beta); store4(C + 3 * ldc + 4, c31, alpha, beta);
+    /* clang-format on */
+}
+
 void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha, const float *A,
                       int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
@@ -210,20 +263,30 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
      * a new cache line of a row ldb floats away, and a tall strip no longer stays in L1). */
     int pack = K > 0 && (trans_b ? M >= 4 && (M >= 32 || K < 64) : M >= 32 && K >= 64);
     if (pack) {
-        float panel[AL_GEMM_KC * 8];
-        int n = 0;
-        for (; n + 8 <= N; n += 8) {
+        /* B blocks of kc × AL_GEMM_NC, one [kc, 8] panel per strip; 4 rows of A packed [kc, 4]
+         * at a time and run against every strip of the block (see kern_4x8) */
+        float panel[AL_GEMM_KC * AL_GEMM_NC];
+        float apack[AL_GEMM_KC * 4];
+        int N8 = N & ~7, n = N8;
+        for (int n0 = 0; n0 < N8; n0 += AL_GEMM_NC) {
+            int nc = N8 - n0 < AL_GEMM_NC ? N8 - n0 : AL_GEMM_NC;
             for (int k0 = 0; k0 < K; k0 += AL_GEMM_KC) {
                 int kc = K - k0 < AL_GEMM_KC ? K - k0 : AL_GEMM_KC;
-                pack_b(panel, 8, trans_b, B, ldb, n, k0, kc);
+                for (int j = 0; j < nc; j += 8)
+                    pack_b(panel + j * kc, 8, trans_b, B, ldb, n0 + j, k0, kc);
                 float bk = k0 == 0 ? beta : 1.0f; /* later K blocks add to the first */
                 const float *a0 = A + k0 * sak;
                 int m = 0;
-                for (; m + 4 <= M; m += 4)
-                    tile_4x8(kc, a0 + m * sam, sam, sak, panel, 8, C + (long)m * ldc + n, ldc,
-                             alpha, bk);
+                for (; m + 4 <= M; m += 4) {
+                    pack_a4(apack, a0 + m * sam, sam, sak, kc);
+                    for (int j = 0; j < nc; j += 8)
+                        kern_4x8(kc, apack, panel + j * kc, C + (long)m * ldc + n0 + j, ldc, alpha,
+                                 bk);
+                }
                 for (; m < M; m++)
-                    tile_1x8(kc, a0 + m * sam, sak, panel, 8, C + (long)m * ldc + n, alpha, bk);
+                    for (int j = 0; j < nc; j += 8)
+                        tile_1x8(kc, a0 + m * sam, sak, panel + j * kc, 8,
+                                 C + (long)m * ldc + n0 + j, alpha, bk);
             }
         }
         if (n + 4 <= N) {

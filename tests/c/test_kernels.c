@@ -112,6 +112,9 @@ static void test_sgemm(void)
                 /* packed B panels with two K blocks (K > 256), alpha, beta and padding */
                 test_sgemm_case(&variants[vi], ta, tb, 21, 37, 300, 0.75f, 0.5f, 2);
                 test_sgemm_case(&variants[vi], ta, tb, 16, 8, 64, 1.0f, 0.0f, 0);
+                /* packed path: two K blocks, B blocks of 64 and 8 columns, then 4 + 0 / 3 + 1 tails */
+                test_sgemm_case(&variants[vi], ta, tb, 37, 140, 300, 0.75f, 0.5f, 1);
+                test_sgemm_case(&variants[vi], ta, tb, 34, 75, 260, 1.0f, 0.0f, 0);
             }
 }
 
