@@ -37,6 +37,18 @@ static inline void store1(float *c, float acc, float alpha, float beta)
     *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
 }
 
+/* The 4×8 tile's accumulators (row r: cr0, cr1) to C, rows ldc apart (store4 each). */
+static inline void store_4x8(float *C, long ldc, al_v4 c00, al_v4 c01, al_v4 c10, al_v4 c11,
+                             al_v4 c20, al_v4 c21, al_v4 c30, al_v4 c31, float alpha, float beta)
+{
+    /* clang-format off */
+    store4(C, c00, alpha, beta);           store4(C + 4, c01, alpha, beta);
+    store4(C + ldc, c10, alpha, beta);     store4(C + ldc + 4, c11, alpha, beta);
+    store4(C + 2 * ldc, c20, alpha, beta); store4(C + 2 * ldc + 4, c21, alpha, beta);
+    store4(C + 3 * ldc, c30, alpha, beta); store4(C + 3 * ldc + 4, c31, alpha, beta);
+    /* clang-format on */
+}
+
 /* C[4,8] tile; op(A)[i,k] = A[i*sam + k*sak]; B rows contiguous with stride ldb. */
 static inline void tile_4x8(int K, const float *A, long sam, long sak, const float *B, long ldb,
                             float *C, long ldc, float alpha, float beta)
@@ -56,12 +68,7 @@ static inline void tile_4x8(int K, const float *A, long sam, long sak, const flo
         c30 = al_v4_add(c30, al_v4_mul(a3, b0)); c31 = al_v4_add(c31, al_v4_mul(a3, b1));
         /* clang-format on */
     }
-    /* clang-format off */
-    store4(C, c00, alpha, beta);           store4(C + 4, c01, alpha, beta);
-    store4(C + ldc, c10, alpha, beta);     store4(C + ldc + 4, c11, alpha, beta);
-    store4(C + 2 * ldc, c20, alpha, beta); store4(C + 2 * ldc + 4, c21, alpha, beta);
-    store4(C + 3 * ldc, c30, alpha, beta); store4(C + 3 * ldc + 4, c31, alpha, beta);
-    /* clang-format on */
+    store_4x8(C, ldc, c00, c01, c10, c11, c20, c21, c30, c31, alpha, beta);
 }
 
 /* C[1,8] row tail */
@@ -239,12 +246,7 @@ static AL_V4_NOINLINE void kern_4x8(int kc, const float *a, const float *b, floa
         c30 = al_v4_add(c30, al_v4_mul(a3, b0)); c31 = al_v4_add(c31, al_v4_mul(a3, b1));
         /* clang-format on */
     }
-    /* clang-format off */
-    store4(C, c00, alpha, beta);           store4(C + 4, c01, alpha, beta);
-    store4(C + ldc, c10, alpha, beta);     store4(C + ldc + 4, c11, alpha, beta);
-    store4(C + 2 * ldc, c20, alpha, beta); store4(C + 2 * ldc + 4, c21, alpha, beta);
-    store4(C + 3 * ldc, c30, alpha, beta); store4(C + 3 * ldc + 4, c31, alpha, beta);
-    /* clang-format on */
+    store_4x8(C, ldc, c00, c01, c10, c11, c20, c21, c30, c31, alpha, beta);
 }
 
 void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha, const float *A,
