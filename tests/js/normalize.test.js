@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { init, createModel, loadModel, saveModel } from '../../wasm/index.js';
-import { normalizeSteps, normalizeWords, normalizeChars, NORMALIZE_STEPS } from '../../wasm/model/normalize.js';
+import { normalizeSteps, normalizeWords, normalizeChars, joinTokens, NORMALIZE_STEPS } from '../../wasm/model/normalize.js';
 import { Tokenizer } from '../../wasm/model/tokenizer.js';
 
 const ALL = normalizeSteps(['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions']);
@@ -38,7 +38,36 @@ test('steps apply only when named; order of the list does not matter', () => {
   assert.equal(words("didn't", normalizeSteps(['contractions', 'punctuation'])), "did n't");
   assert.equal(normalizeChars('  5 MAY   1850 ', normalizeSteps(['whitespace', 'lowercase'], 'char')), '5 may 1850');
   assert.equal(normalizeChars('Cafe\u0301', normalizeSteps(['nfc'], 'char')), 'Café');
-  assert.deepEqual([...NORMALIZE_STEPS], ['nfc', 'quotes', 'lowercase', 'whitespace', 'punctuation', 'contractions']);
+  assert.deepEqual([...NORMALIZE_STEPS], ['nfc', 'quotes', 'lowercase', 'whitespace', 'punctuation', 'contractions', 'elision']);
+});
+
+test('elision: French elided prefixes are tokens of their own, and join back without a space', () => {
+  const E = normalizeSteps(['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions', 'elision']);
+  const cases = [
+    ["Les enfants n'aiment pas le pain.", "les enfants n' aiment pas le pain ."],
+    ["l'os du chien", "l' os du chien"],
+    ['Qu’elle', "qu' elle"],
+    ["S'il voit jusqu'ici", "s' il voit jusqu' ici"],
+    ["l' os", "l' os"], // typed apart: the same tokens
+    ["aujourd'hui", "aujourd'hui"], // not a prefix
+    ["they don't see my brother's dog", "they do n't see my brother 's dog"], // English clitics unchanged
+    ["n't", "n't"],
+  ];
+  for (const [raw, want] of cases) assert.equal(normalizeWords(raw, E).join(' '), want, raw);
+  assert.equal(joinTokens(["j'", 'aime', "l'", 'os', 'du', 'chien', '.'], E), "j'aime l'os du chien .");
+  assert.equal(joinTokens(["j'", 'aime'], normalizeSteps(['punctuation'])), "j' aime"); // without the step: spaces
+  assert.throws(() => normalizeSteps(['elision']), /"elision" needs "punctuation"/);
+  assert.throws(() => normalizeSteps(['punctuation', 'elision'], 'char'), /for word tokenizers only/);
+});
+
+test('elision: normalising normalised text changes nothing, joined either way (seeded random text)', () => {
+  const E = normalizeSteps(['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions', 'elision']);
+  const alphabet = fc.constantFrom(...'aAélLnNtTsSdDjJqu\' ’.,'.split(''), "qu'", "n't", "'s", "l'", 'dont', ' ');
+  fc.assert(fc.property(fc.array(alphabet, { maxLength: 40 }), (parts) => {
+    const once = normalizeWords(parts.join(''), E);
+    assert.deepEqual(normalizeWords(once.join(' '), E), once);
+    assert.deepEqual(normalizeWords(joinTokens(once, E), E), once);
+  }), { seed: 20261124, numRuns: 2000 });
 });
 
 test('normalising normalised text changes nothing (seeded random text)', () => {

@@ -22,6 +22,10 @@
 //                 "it's" → "it 's"), with can't → "can n't", won't → "will n't", shan't → "shall
 //                 n't", cannot → "can not"; the forms people type without the apostrophe (dont,
 //                 didnt, isnt, wont, cant, im, ... CONTRACTION_TYPOS, lowercase) are read as if they had it
+//   elision       word tokenizers, with punctuation: a French elided word is a token of its own,
+//                 apostrophe included ("n'aiment" → "n' aiment", "qu'elle" → "qu' elle", "l'os" →
+//                 "l' os"): the prefixes c' d' j' l' m' n' s' t' qu' jusqu' lorsqu' puisqu' before a
+//                 letter (English "n't" is left alone); joinTokens() glues them back
 // Normalising normalised text changes nothing (tests/js/normalize.test.js checks it on random
 // text), so a trainer may normalise its examples and the tokenizer normalise them again.
 // Deliberately not here: stemming, spelling correction, subwords.
@@ -29,8 +33,8 @@
 import { AttnlabError } from '../core.js';
 
 /** The known step names, in the order they are applied. */
-export const NORMALIZE_STEPS = Object.freeze(['nfc', 'quotes', 'lowercase', 'whitespace', 'punctuation', 'contractions']);
-const WORD_ONLY = new Set(['punctuation', 'contractions']);
+export const NORMALIZE_STEPS = Object.freeze(['nfc', 'quotes', 'lowercase', 'whitespace', 'punctuation', 'contractions', 'elision']);
+const WORD_ONLY = new Set(['punctuation', 'contractions', 'elision']);
 
 /**
  * Validate a config's tokenizer.normalize (undefined: none) for a tokenizer of `type`.
@@ -50,8 +54,10 @@ export function normalizeSteps(list, type = 'word') {
     if (type === 'char' && WORD_ONLY.has(s)) throw new AttnlabError(`tokenizer: normalize step "${s}" is for word tokenizers only`, 'AL_ERR_FORMAT');
     steps.add(s);
   }
-  if (steps.has('contractions') && !steps.has('punctuation')) {
-    throw new AttnlabError('tokenizer: normalize step "contractions" needs "punctuation" (the clitic\'s apostrophe is punctuation)', 'AL_ERR_FORMAT');
+  for (const s of ['contractions', 'elision']) {
+    if (steps.has(s) && !steps.has('punctuation')) {
+      throw new AttnlabError(`tokenizer: normalize step "${s}" needs "punctuation" (the apostrophe is punctuation)`, 'AL_ERR_FORMAT');
+    }
   }
   return steps;
 }
@@ -87,6 +93,11 @@ const CLITIC = String.raw`(?<![\p{L}\p{M}\p{N}])(?:'(?:s|re|ve|ll|d|m)|n't)(?![\
 const WORD = String.raw`[\p{L}\p{M}\p{N}]+(?:'[\p{L}\p{M}\p{N}]+)*`;
 const TOKEN_RE = new RegExp(`${NUMBER}|${CLITIC}|${WORD}|\\S`, 'gu');
 const TOKEN_NO_CLITIC_RE = new RegExp(`${NUMBER}|${WORD}|\\S`, 'gu');
+// with elision: an elided prefix standing alone ("l' os", as joinTokens never writes but people
+// may type) is one token too
+const ELIDED_TOKEN = String.raw`(?<![\p{L}\p{M}\p{N}])(?:jusqu|lorsqu|puisqu|qu|[cdjlmnst])'(?![\p{L}\p{M}\p{N}])`;
+const TOKEN_ELISION_RE = new RegExp(`${NUMBER}|${CLITIC}|${ELIDED_TOKEN}|${WORD}|\\S`, 'gu');
+const TOKEN_ELISION_NO_CLITIC_RE = new RegExp(`${NUMBER}|${ELIDED_TOKEN}|${WORD}|\\S`, 'gu');
 
 /** The irregular n't stems: what the word before n't is. */
 const NT_STEMS = Object.freeze({ ca: 'can', wo: 'will', sha: 'shall' });
@@ -134,10 +145,37 @@ export function normalizeWords(text, steps) {
   const s = prepare(text, steps);
   if (!steps.has('punctuation')) return s.split(/\s+/u).filter((w) => w.length > 0);
   const clitics = steps.has('contractions');
+  const elision = steps.has('elision');
   const out = [];
-  for (const m of s.matchAll(clitics ? TOKEN_RE : TOKEN_NO_CLITIC_RE)) {
-    if (clitics) for (const t of splitClitics(m[0])) out.push(t);
-    else out.push(m[0]);
+  for (const m of s.matchAll(elision ? (clitics ? TOKEN_ELISION_RE : TOKEN_ELISION_NO_CLITIC_RE) : clitics ? TOKEN_RE : TOKEN_NO_CLITIC_RE)) {
+    let w = m[0];
+    if (elision) {
+      for (let e = ELIDED_RE.exec(w); e && w.toLowerCase() !== "n't"; e = ELIDED_RE.exec(w)) { out.push(e[1]); w = w.slice(e[1].length); }
+    }
+    if (clitics) for (const t of splitClitics(w)) out.push(t);
+    else out.push(w);
   }
   return out;
 }
+
+/** An elided French prefix at the start of a word: its text (apostrophe included). */
+const ELIDED_RE = /^((?:jusqu|lorsqu|puisqu|qu|[cdjlmnst])')(?=[\p{L}])/iu;
+
+/**
+ * Tokens → text as a word tokenizer writes it: one space between tokens, none after an elided
+ * prefix when the steps include elision ("l'" + "os" → "l'os"). normalizeWords(joinTokens(t))
+ * gives t back for tokens it made.
+ * @param {string[]} tokens
+ * @param {ReadonlySet<string>} steps
+ */
+export function joinTokens(tokens, steps) {
+  if (!steps.has('elision')) return tokens.join(' ');
+  let s = '';
+  tokens.forEach((w, i) => {
+    const next = tokens[i + 1];
+    // glued unless the pair would read as English "n't" ("n'" + "t")
+    s += w + (next !== undefined && !(ELIDED_ALONE_RE.test(w) && `${w}${next}`.toLowerCase() !== "n't") ? ' ' : '');
+  });
+  return s;
+}
+const ELIDED_ALONE_RE = /^(?:jusqu|lorsqu|puisqu|qu|[cdjlmnst])'$/iu;

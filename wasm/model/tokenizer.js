@@ -15,7 +15,7 @@
 // Deliberately not here: subwords (BPE).
 
 import { AttnlabError } from '../core.js';
-import { normalizeChars, normalizeSteps, normalizeWords } from './normalize.js';
+import { normalizeChars, normalizeSteps, normalizeWords, joinTokens } from './normalize.js';
 
 import { NORMALIZE_STEPS as STEP_ORDER } from './normalize.js';
 
@@ -63,7 +63,13 @@ export class Tokenizer {
 
   /** The text as the model reads it: its tokens joined ('' for char, one space for word). */
   normalize(text) {
-    return this.split(text).join(this.type === 'char' ? '' : ' ');
+    return this.join(this.split(text));
+  }
+
+  /** Tokens → text: '' between char tokens; one space between words, none after a French elided
+   * prefix (l' j' n' …) when the config normalises with "elision". */
+  join(tokens) {
+    return this.type === 'char' ? tokens.join('') : joinTokens(tokens, this.normalizeSteps);
   }
 
   /** The source tokens of text that are not in the vocabulary (read as unk), each once, in the
@@ -106,6 +112,6 @@ export class Tokenizer {
     const skip = new Set([this.bosId, this.eosId, this.padId]);
     const toks = [];
     for (const i of ids) if (!skip.has(i)) toks.push(this.tgtVocab[i] ?? this.specials.unk);
-    return toks.join(this.type === 'char' ? '' : ' ');
+    return this.join(toks);
   }
 }
