@@ -13,6 +13,8 @@ Writes:
   tests/fuzz/corpus/safetensors/*          the fuzzer's seed corpus: tiny valid files of every
                                            accepted kind and a few malformed ones (a few KB)
 
+    python3 scripts/make_malformed.py --i8-seeds          # only the I8 seeds: no torch needed
+
 Deliberately does not write the malformed suite itself: tests/c/test_safetensors.c and
 tests/js/safetensors.test.js build those bytes inline, beside the assertion they belong to.
 Format: https://github.com/huggingface/safetensors ("Format").
@@ -23,12 +25,14 @@ import os
 import struct
 import sys
 
-import numpy as np
-import torch
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from fixtures_lib import write_safetensors  # noqa: E402
+CORPUS = os.path.join(ROOT, "tests", "fuzz", "corpus", "safetensors")
+if sys.argv[1:] != ["--i8-seeds"]:  # the I8 seeds need neither torch nor numpy
+    import numpy as np  # noqa: F401
+    import torch
+
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from fixtures_lib import write_safetensors  # noqa: E402
 
 SIZES = {"F32": 4, "F16": 2, "BF16": 2, "I64": 8, "U8": 1}
 
@@ -69,6 +73,23 @@ def raw_file(header_text, data=b""):
     return struct.pack("<Q", len(h)) + h + data
 
 
+def i8_seeds():
+    """I8 corpus seeds (docs/model-format.md "I8"): int8 [2, 3] with its F32 "W:scale" [2] beside
+    an F16 bias, and the same with the scales missing, negative, or a -128 weight. No torch."""
+    q = struct.pack("<6b", 127, -1, 0, 5, -127, 64)
+    scales = struct.pack("<2f", 0.5, 0.1)
+    bias = b"\x00\x3c\x00\xc0"  # F16 1, -2
+    w = '"W":{"dtype":"I8","shape":[2,3],"data_offsets":[0,6]}'
+    s = '"W:scale":{"dtype":"F32","shape":[2],"data_offsets":[6,14]}'
+    b = '"b":{"dtype":"F16","shape":[2],"data_offsets":[14,18]}'
+    return {
+        "i8": raw_file("{" + ",".join([s, w, b]) + "}", q + scales + bias),
+        "i8-no-scale": raw_file("{" + w + "}", q),
+        "i8-negative-scale": raw_file("{" + w + "," + s + "}", q + struct.pack("<2f", 0.5, -0.1)),
+        "i8-minus-128": raw_file("{" + w + "," + s + "}", q[:4] + b"\x80" + q[5:] + scales),
+    }
+
+
 def main():
     torch.manual_seed(20240607)
     fixtures = os.path.join(ROOT, "tests", "fixtures")
@@ -94,7 +115,7 @@ def main():
     with open(os.path.join(fixtures, "torch-half.safetensors"), "wb") as f:
         f.write(pack(half, {"note": "w.f16 and w.bf16 next to torch's own float32 conversion"}))
 
-    corpus = os.path.join(ROOT, "tests", "fuzz", "corpus", "safetensors")
+    corpus = CORPUS
     os.makedirs(corpus, exist_ok=True)
     small = torch.tensor([[1.0, -2.0, 0.5], [3.25, 0.0, -0.125]])
     seeds = {
@@ -120,6 +141,7 @@ def main():
         "gap": raw_file('{"a":{"dtype":"F16","shape":[1],"data_offsets":[0,2]},'
                         '"b":{"dtype":"F16","shape":[1],"data_offsets":[4,6]}}', bytes(6)),
     }
+    seeds.update(i8_seeds())
     for name, data in seeds.items():
         with open(os.path.join(corpus, name + ".safetensors"), "wb") as f:
             f.write(data)
@@ -127,4 +149,10 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--i8-seeds"]:
+        for name, data in i8_seeds().items():
+            with open(os.path.join(CORPUS, name + ".safetensors"), "wb") as f:
+                f.write(data)
+        print(f"wrote {len(i8_seeds())} I8 corpus seeds")
+    else:
+        main()

@@ -1,10 +1,13 @@
 // Types for wasm/io.js.
 
-/** A tensor read from a safetensors file: data always float32, dtype as stored. */
+/**
+ * A tensor read from a safetensors file: data always float32, dtype as stored ('I8': int8 times
+ * its row's scale, from the tensor "<name>:scale", which is not listed itself).
+ */
 export interface SafetensorsTensor {
   data: Float32Array;
   shape: number[];
-  dtype: 'F32' | 'F16' | 'BF16';
+  dtype: 'F32' | 'F16' | 'BF16' | 'I8';
 }
 
 /**

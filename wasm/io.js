@@ -7,7 +7,8 @@
 //   const w = tensors.get('enc.weight');                // { data: Float32Array, shape, dtype }
 //
 // What this file does: copies the bytes into wasm memory, lets the C loader validate and convert
-// them (F16 and BF16 become float32), copies every tensor out as a JS-owned Float32Array, and
+// them (F16 and BF16 become float32, I8 int8 · its row's scale: the scale tensors "<name>:scale"
+// are read by the loader and not listed), copies every tensor out as a JS-owned Float32Array, and
 // frees everything before returning or throwing. What it deliberately does not do: parse the
 // format itself (one parser, the fuzzed C one, decides what is a valid file), fetch, or keep
 // anything in wasm memory. Errors are AttnlabError with the C loader's message, e.g.
@@ -25,8 +26,8 @@ const ERR_CAP = 256; // AL_SAFETENSORS_ERR_CAP
  * @param {Uint8Array | ArrayBuffer} bytes the whole file
  * @returns {{ metadata: Record<string, string>,
  *             tensors: Map<string, { data: Float32Array, shape: number[], dtype: string }> }}
- *   tensors in header order; `dtype` is the stored one ('F32', 'F16' or 'BF16'), `data` is
- *   always float32.
+ *   tensors in header order; `dtype` is the stored one ('F32', 'F16', 'BF16' or 'I8'), `data`
+ *   is always float32 (I8: dequantised; its "<name>:scale" tensor is not listed).
  */
 export function readSafetensors(bytes) {
   if (!(bytes instanceof ArrayBuffer) && typedArrayType(bytes) !== 'Uint8Array') {

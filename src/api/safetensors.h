@@ -7,14 +7,16 @@
  *     if (s != AL_OK) { fprintf(stderr, "%s: %s\n", al_status_string(s), err); return s; }
  *     int i = al_safetensors_find(st, "enc.weight");          // -1 if absent
  *     float *w = malloc(sizeof(float) * al_safetensors_numel(st, i));
- *     al_safetensors_read_f32(st, i, w, al_safetensors_numel(st, i)); // F16/BF16 converted
+ *     al_safetensors_read_f32(st, i, w, al_safetensors_numel(st, i)); // F16/BF16/I8 converted
  *     const char *config = al_safetensors_meta_find(st, "config");   // NULL if absent
  *     al_safetensors_free(st);
  *
  * The loader takes bytes, never a path. al_safetensors_open() validates the whole file before it
  * allocates anything: the 8-byte header length, the header (strict UTF-8 JSON, a fixed schema,
  * no duplicate keys), every tensor's dtype, shape and byte range (which must tile the data buffer
- * exactly), and every weight (NaN and Inf are refused). On failure it returns a status and writes
+ * exactly), every weight (NaN and Inf are refused), and every I8 tensor's per-row scales (the
+ * tensor "<name>:scale", which is then hidden: the table lists the I8 tensor alone, read as
+ * float32 int8 * scale[row]). On failure it returns a status and writes
  * a message naming the problem, the tensor or the key into err, e.g.
  *   tensor "enc.weight": data_offsets [0, 96] but shape [5, 5] F32 needs 100 bytes
  * After a successful open nothing can fail except a caller's bad index or buffer size.
@@ -48,7 +50,8 @@ typedef struct al_safetensors al_safetensors;
  * Parse and validate bytes [len]. On AL_OK, *out is a handle to free with al_safetensors_free.
  * On failure *out is NULL, nothing stays allocated, and err [err_cap] (may be NULL) holds a
  * NUL-terminated message. Statuses: AL_ERR_FORMAT (malformed), AL_ERR_UNSUPPORTED (valid
- * safetensors attnlab does not load: I64, F64, ... dtypes; rank > 8; a header over 16 MiB),
+ * safetensors attnlab does not load: I64, F64, ... dtypes; I8 without per-row scales or not 2-D;
+ * rank > 8; a header over 16 MiB),
  * AL_ERR_OVERFLOW (a shape of 2^31 or more elements), AL_ERR_NONFINITE (a NaN or Inf weight),
  * AL_ERR_NOMEM, AL_ERR_ARGUMENT (a NULL pointer).
  */
@@ -59,7 +62,7 @@ void al_safetensors_free(al_safetensors *st);
 /* Tensors, in header order: i in [0, count). Bad i or NULL st: NULL / -1. */
 int al_safetensors_count(const al_safetensors *st);
 const char *al_safetensors_name(const al_safetensors *st, int i);
-const char *al_safetensors_dtype(const al_safetensors *st, int i); /* "F32", "F16" or "BF16" */
+const char *al_safetensors_dtype(const al_safetensors *st, int i); /* F32, F16, BF16 or I8 */
 int al_safetensors_rank(const al_safetensors *st, int i);          /* 0 for a scalar */
 int al_safetensors_dim(const al_safetensors *st, int i, int axis); /* >= 0; 0 is legal */
 int al_safetensors_numel(const al_safetensors *st, int i); /* product of dims; 1 at rank 0 */

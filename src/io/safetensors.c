@@ -18,10 +18,16 @@
  *      the byte ranges tile the data buffer exactly (no gaps, overlaps or trailing bytes).
  * Every failure frees what was allocated and writes one message naming the tensor or key.
  *
+ * I8 (docs/model-format.md, "I8: per-row int8 weights"): a 2-D tensor W [rows, cols] of int8 in
+ * [-127, 127] with its scales in the F32 tensor "W:scale" [rows]; it reads as float32
+ * q * scale[row]. link_i8() pairs each I8 tensor with its scales once the names are sorted, and
+ * the scale tensors then leave the table: callers see W alone, dtype "I8".
+ *
  * Deliberately not here: file or network access, memory mapping, writing safetensors, dtypes
- * other than F32/F16/BF16 (they are recognised and refused by name), big-endian hosts' F32 fast
- * path (bytes are assembled explicitly, so any host and any alignment work).
+ * other than F32/F16/BF16/I8 (they are recognised and refused by name), big-endian hosts' F32
+ * fast path (bytes are assembled explicitly, so any host and any alignment work).
  */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,16 +44,20 @@ struct dtype_info {
     int supported; /* converted to float32 on load */
 };
 
-/* Every dtype the safetensors reference knows (v0.4/0.5); attnlab loads the first three. */
+/* Every dtype the safetensors reference knows (v0.4/0.5); attnlab loads the first four (I8 only
+ * as per-row quantised 2-D weights). */
 static const struct dtype_info DTYPES[] = {
-    { "F32", 4, 1 },     { "F16", 2, 1 },     { "BF16", 2, 1 },    { "F64", 8, 0 },
-    { "I64", 8, 0 },     { "I32", 4, 0 },     { "I16", 2, 0 },     { "I8", 1, 0 },
+    { "F32", 4, 1 },     { "F16", 2, 1 },     { "BF16", 2, 1 },    { "I8", 1, 1 },
+    { "F64", 8, 0 },     { "I64", 8, 0 },     { "I32", 4, 0 },     { "I16", 2, 0 },
     { "U64", 8, 0 },     { "U32", 4, 0 },     { "U16", 2, 0 },     { "U8", 1, 0 },
     { "BOOL", 1, 0 },    { "F8_E4M3", 1, 0 }, { "F8_E5M2", 1, 0 }, { "F8_E8M0", 1, 0 },
     { "F6_E2M3", 1, 0 }, { "F6_E3M2", 1, 0 }, { "F4", 1, 0 },      { "C64", 8, 0 },
 };
 #define N_DTYPES ((int)(sizeof(DTYPES) / sizeof(DTYPES[0])))
-enum { DT_F32 = 0, DT_F16 = 1, DT_BF16 = 2 };
+enum { DT_F32 = 0, DT_F16 = 1, DT_BF16 = 2, DT_I8 = 3 };
+
+/* An I8 tensor W's scales are the tensor named W followed by this. */
+static const char SCALE_SUFFIX[] = ":scale";
 
 struct st_tensor {
     const char *name; /* NUL-terminated, decoded, in the handle's string pool */
@@ -57,7 +67,9 @@ struct st_tensor {
     int rank;
     int32_t shape[AL_SAFETENSORS_MAX_RANK]; /* [rank] */
     int32_t numel;
-    uint64_t begin, end; /* byte range in the data buffer */
+    uint64_t begin, end;  /* byte range in the data buffer */
+    uint64_t scale_begin; /* I8: where its F32 scales [shape[0]] begin in the data buffer */
+    int is_scale;         /* the scales of an I8 tensor: dropped from the table after the checks */
 };
 
 struct st_meta {
@@ -148,6 +160,18 @@ static int read_word(struct ctx *x, char *small, size_t cap, const char **raw, s
 static al_status check_finite(struct ctx *x, const char *raw, size_t raw_len, int dtype,
                               const uint8_t *p, int32_t numel)
 {
+    if (dtype == DT_I8) { /* every int8 is finite; -128 is outside the symmetric range */
+        for (int32_t k = 0; k < numel; k++) {
+            if (p[k] == 0x80) {
+                m_tensor(x, raw, raw_len);
+                al_msg_str(x->m, "int8 value -128 at flat index ");
+                al_msg_uint(x->m, (uint64_t)k);
+                al_msg_str(x->m, "; I8 weights are symmetric, in [-127, 127]");
+                return AL_ERR_FORMAT;
+            }
+        }
+        return AL_OK;
+    }
     for (int32_t k = 0; k < numel; k++) {
         int bad = 0, neg = 0, nan = 0;
         if (dtype == DT_F32) {
@@ -269,7 +293,8 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
                     al_msg_str(m, "dtype ");
                     al_msg_str(m, DTYPES[dtype].name);
                     al_msg_str(
-                        m, " is not supported (attnlab loads F32, F16 and BF16; convert the file)");
+                        m, " is not supported (attnlab loads F32, F16, BF16 and I8 with per-row "
+                           "scales; convert the file)");
                     return AL_ERR_UNSUPPORTED;
                 }
             } else {
@@ -408,6 +433,8 @@ static al_status parse_tensor(struct ctx *x, const char *raw, size_t raw_len, si
     o->numel = (int32_t)numel;
     o->begin = off[0];
     o->end = off[1];
+    o->scale_begin = 0;
+    o->is_scale = 0;
     return AL_OK;
 }
 
@@ -526,6 +553,100 @@ static int by_offset(const void *a, const void *b)
     return 0;
 }
 
+/* The float32 at b (4 bytes little-endian), assembled bytewise: any alignment, any host order. */
+static float f32_at(const uint8_t *b)
+{
+    uint32_t bits =
+        (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+/* "tensor "name": dtype [dims]" for a tensor of the table. */
+static void m_dtype_shape(al_msg *m, const struct st_tensor *t)
+{
+    uint64_t dims[AL_SAFETENSORS_MAX_RANK];
+    for (int d = 0; d < t->rank; d++) dims[d] = (uint64_t)t->shape[d];
+    al_msg_str(m, "tensor ");
+    m_q(m, t->raw, t->raw_len);
+    al_msg_str(m, ": ");
+    al_msg_str(m, DTYPES[t->dtype].name);
+    al_msg_str(m, " ");
+    m_shape(m, dims, t->rank);
+}
+
+/* strcmp(a, the concatenation of b and c), without building it (by_name's order). */
+static int cmp_cat(const char *a, const char *b, const char *c)
+{
+    for (; *b; a++, b++)
+        if (*a != *b) return (int)(unsigned char)*a - (int)(unsigned char)*b;
+    return strcmp(a, c);
+}
+
+/* Pairs every I8 tensor with its scales, o [n] sorted by name: the I8 tensor is 2-D, the scales
+ * are F32 [rows], each finite (checked in parse) and >= 0 (sign bit clear), and 127 times each
+ * is finite, so every weight read is finite. A ":scale" tensor with no I8 tensor of its base name
+ * is an ordinary tensor. */
+static al_status link_i8(al_safetensors *st, struct st_tensor **o, int n, al_msg *m)
+{
+    for (int i = 0; i < n; i++) {
+        struct st_tensor *t = o[i];
+        if (t->dtype != DT_I8) continue;
+        if (t->rank != 2) {
+            m_dtype_shape(m, t);
+            al_msg_str(m,
+                       "; attnlab loads I8 only as 2-D weights [rows, cols] with per-row scales");
+            return AL_ERR_UNSUPPORTED;
+        }
+        int lo = 0, hi = n; /* binary search for name + ":scale" */
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            if (cmp_cat(o[mid]->name, t->name, SCALE_SUFFIX) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        struct st_tensor *sc =
+            lo < n && !cmp_cat(o[lo]->name, t->name, SCALE_SUFFIX) ? o[lo] : NULL;
+        if (!sc) {
+            al_msg_str(m, "tensor ");
+            m_q(m, t->raw, t->raw_len);
+            al_msg_str(m, ": dtype I8 without its \":scale\" tensor (F32 [");
+            al_msg_uint(m, (uint64_t)t->shape[0]);
+            al_msg_str(m, "], one scale per row); attnlab loads I8 only with per-row scales");
+            return AL_ERR_UNSUPPORTED;
+        }
+        if (sc->dtype != DT_F32 || sc->rank != 1 || sc->shape[0] != t->shape[0]) {
+            m_dtype_shape(m, sc);
+            al_msg_str(m, ", but the scales of an I8 tensor with ");
+            al_msg_uint(m, (uint64_t)t->shape[0]);
+            al_msg_str(m, " rows are F32 [");
+            al_msg_uint(m, (uint64_t)t->shape[0]);
+            al_msg_str(m, "]");
+            return AL_ERR_FORMAT;
+        }
+        const uint8_t *p = st->data + (size_t)sc->begin;
+        for (int32_t r = 0; r < sc->numel; r++) {
+            const float v = f32_at(p + 4 * (size_t)r);
+            const float top = 127.0f * v;
+            const int negative = p[4 * (size_t)r + 3] >> 7; /* the sign bit: -0 too */
+            if (negative || !(top <= FLT_MAX)) {
+                al_msg_str(m, "tensor ");
+                m_q(m, sc->raw, sc->raw_len);
+                al_msg_str(m, negative ? ": negative scale at row " : ": the scale at row ");
+                al_msg_uint(m, (uint64_t)r);
+                al_msg_str(m, negative ? " (-0 included); per-row scales are >= 0"
+                                       : " is over FLT_MAX / 127: its weights would overflow");
+                return AL_ERR_FORMAT;
+            }
+        }
+        t->scale_begin = sc->begin;
+        sc->is_scale = 1;
+    }
+    return AL_OK;
+}
+
 static void m_range(al_msg *m, const struct st_tensor *t)
 {
     al_msg_str(m, " [");
@@ -548,6 +669,8 @@ static al_status check_table(al_safetensors *st, al_msg *m)
             return AL_ERR_FORMAT;
         }
     }
+    al_status s = link_i8(st, (struct st_tensor **)st->order, n, m);
+    if (s != AL_OK) return s;
 
     const struct st_meta **mo = (const struct st_meta **)st->order;
     for (int i = 0; i < st->n_meta; i++) mo[i] = &st->meta[i];
@@ -597,6 +720,11 @@ static al_status check_table(al_safetensors *st, al_msg *m)
         al_msg_str(m, "-byte data buffer)");
         return AL_ERR_FORMAT;
     }
+    /* everything checked: the scales of I8 tensors leave the table (header order kept) */
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (!st->tensors[i].is_scale) st->tensors[kept++] = st->tensors[i];
+    st->n_tensors = kept;
     return AL_OK;
 }
 
@@ -839,21 +967,29 @@ al_status al_safetensors_read_f32(const al_safetensors *st, int i, float *out, s
     if (n != (size_t)t->numel) return AL_ERR_SHAPE;
     if (n && !out) return AL_ERR_ARGUMENT;
     const uint8_t *p = st->data + (size_t)t->begin;
-    for (size_t k = 0; k < n; k++) {
-        uint32_t bits;
-        if (t->dtype == DT_F32) { /* assembled bytewise: any alignment, any host byte order */
-            const uint8_t *b = p + 4 * k;
-            bits =
-                (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-        } else {
-            const uint8_t *b = p + 2 * k;
-            unsigned h = (unsigned)b[0] | (unsigned)b[1] << 8;
-            if (t->dtype == DT_F16) {
-                out[k] = f16_to_f32(h);
-                continue;
+    if (t->dtype == DT_I8) { /* q [rows, cols] * scale [rows]: one float32 product per weight */
+        const size_t cols = (size_t)t->shape[1];
+        for (size_t r = 0; r * cols < n; r++) {
+            const float s = f32_at(st->data + (size_t)t->scale_begin + 4 * r);
+            for (size_t c = 0; c < cols; c++) {
+                const int q = (int)p[r * cols + c] - (p[r * cols + c] >> 7 << 8); /* two's compl. */
+                out[r * cols + c] = (float)q * s;
             }
-            bits = (uint32_t)h << 16; /* bfloat16 is the top half of a float32 */
         }
+        return AL_OK;
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (t->dtype == DT_F32) {
+            out[k] = f32_at(p + 4 * k);
+            continue;
+        }
+        const uint8_t *b = p + 2 * k;
+        unsigned h = (unsigned)b[0] | (unsigned)b[1] << 8;
+        if (t->dtype == DT_F16) {
+            out[k] = f16_to_f32(h);
+            continue;
+        }
+        uint32_t bits = (uint32_t)h << 16; /* bfloat16 is the top half of a float32 */
         memcpy(&out[k], &bits, 4);
     }
     return AL_OK;

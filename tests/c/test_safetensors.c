@@ -1,6 +1,7 @@
 /*
  * test_safetensors.c: the safetensors loader against every malformed file we could think of, and
- * against valid F32/F16/BF16, misaligned, zero-size and rank-0 files.
+ * against valid F32/F16/BF16, misaligned, zero-size and rank-0 files, and I8 files (int8 with
+ * per-row F32 scales in "<name>:scale"): known values, and every way the pair can be wrong.
  *
  * Every file is built here as bytes, in a heap block of exactly its length (so ASan catches a
  * read one past the end). Every failure case asserts the specific status and a substring of the
@@ -285,8 +286,8 @@ static void test_schema(void)
     expect_fail("lowercase dtype",
                 "{\"w\": {\"dtype\": \"f32\", \"shape\": [1], \"data_offsets\": [0, 4]}}", four, 4,
                 AL_ERR_FORMAT, "unknown dtype \"f32\"");
-    static const char *unsupported[] = { "F64", "I64", "I32", "I16",  "I8",      "U8",
-                                         "U16", "U32", "U64", "BOOL", "F8_E4M3", "F8_E5M2" };
+    static const char *unsupported[] = { "F64", "I64", "I32",  "I16",     "U8",     "U16",
+                                         "U32", "U64", "BOOL", "F8_E4M3", "F8_E5M2" };
     for (size_t k = 0; k < sizeof unsupported / sizeof *unsupported; k++) {
         char h[160], want[80], what[60];
         snprintf(h, sizeof h,
@@ -465,6 +466,202 @@ static void test_nonfinite(void)
                 AL_ERR_NONFINITE, "tensor \"b\": NaN at flat index 1");
 }
 
+/* ------------------------------------------------------------------ I8 */
+
+/* An I8 file: "W" int8 [2, 3] = q, then "W:scale" described by scale_entry (its dtype, shape and
+ * data_offsets from byte 6) holding the bytes sc [sc_len]. */
+static void expect_fail_i8(const char *what, const int8_t q[6], const char *scale_entry,
+                           const uint8_t *sc, size_t sc_len, al_status want, const char *needle)
+{
+    char h[300];
+    snprintf(h, sizeof h,
+             "{\"W\": {\"dtype\": \"I8\", \"shape\": [2, 3], \"data_offsets\": [0, 6]},"
+             " \"W:scale\": {%s}}",
+             scale_entry);
+    uint8_t d[32];
+    memcpy(d, q, 6);
+    memcpy(d + 6, sc, sc_len);
+    expect_fail(what, h, d, 6 + sc_len, want, needle);
+}
+
+static void test_i8(void)
+{
+    int base = al_alloc_live();
+    /* known answer: q [3, 3] and scales [3] (row 2 all zero with scale 0), the scales listed
+     * before the tensor they scale, an F16 bias [2] between them in the data buffer */
+    static const int8_t q[9] = { 127, -1, 0, 5, -127, 64, 0, 0, 0 };
+    const float sc[3] = { 0.5f, 0.1f, 0.0f };
+    uint8_t d[9 + 4 + 12];
+    memcpy(d, q, 9);
+    static const uint8_t bias16[4] = { 0x00, 0x3C, 0x00, 0xC0 }; /* F16 1, -2 */
+    memcpy(d + 9, bias16, 4);
+    for (int r = 0; r < 3; r++) put_f32(d + 13 + 4 * r, sc[r]);
+    const char *h = "{\"enc.weight:scale\": {\"dtype\": \"F32\", \"shape\": [3], "
+                    "\"data_offsets\": [13, 25]},"
+                    " \"enc.weight\": {\"dtype\": \"I8\", \"shape\": [3, 3], "
+                    "\"data_offsets\": [0, 9]},"
+                    " \"enc.bias\": {\"dtype\": \"F16\", \"shape\": [2], "
+                    "\"data_offsets\": [9, 13]}}";
+    size_t n;
+    uint8_t *b = file_make(h, d, sizeof d, &n);
+    al_safetensors *st = expect_open("I8 file with per-row scales", b, n);
+    if (st) {
+        check_true("the scales leave the table: 2 tensors in header order",
+                   al_safetensors_count(st) == 2 &&
+                       !strcmp(al_safetensors_name(st, 0), "enc.weight") &&
+                       !strcmp(al_safetensors_name(st, 1), "enc.bias") &&
+                       al_safetensors_find(st, "enc.weight:scale") == -1 &&
+                       al_safetensors_find(st, "enc.bias") == 1);
+        check_true("I8 dtype and shape",
+                   !strcmp(al_safetensors_dtype(st, 0), "I8") && al_safetensors_rank(st, 0) == 2 &&
+                       al_safetensors_dim(st, 0, 1) == 3 && al_safetensors_numel(st, 0) == 9);
+        float out[9];
+        check_true("read the I8 tensor", al_safetensors_read_f32(st, 0, out, 9) == AL_OK);
+        /* q * scale[row], one float32 product each: 3 * 0.1f is not 0.3f's nearest float */
+        double e[9];
+        for (int k = 0; k < 9; k++) e[k] = (double)((float)q[k] * sc[k / 3]);
+        check_true("known answer",
+                   e[0] == 63.5 && e[1] == -0.5 && e[5] == (double)(64 * 0.1f) && e[6] == 0.0);
+        check_close_d("I8 values are int8 * scale[row], exactly", out, e, 9, 0, 0);
+        check_true("wrong count", al_safetensors_read_f32(st, 0, out, 8) == AL_ERR_SHAPE);
+        check_true("read the F16 bias beside it", al_safetensors_read_f32(st, 1, out, 2) == AL_OK &&
+                                                      out[0] == 1.0f && out[1] == -2.0f);
+    }
+    al_safetensors_free(st);
+    free(b);
+
+    /* zero-size I8 tensors: [0, 4] with scales [0], [2, 0] with scales [2] */
+    {
+        uint8_t z[8];
+        put_f32(z, 1.0f);
+        put_f32(z + 4, 2.0f);
+        b = file_make(
+            "{\"a\": {\"dtype\": \"I8\", \"shape\": [0, 4], \"data_offsets\": [0, 0]},"
+            " \"a:scale\": {\"dtype\": \"F32\", \"shape\": [0], \"data_offsets\": [0, 0]},"
+            " \"b\": {\"dtype\": \"I8\", \"shape\": [2, 0], \"data_offsets\": [0, 0]},"
+            " \"b:scale\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [0, 8]}}",
+            z, 8, &n);
+        st = expect_open("zero-size I8 tensors", b, n);
+        check_true("zero-size I8 reads", st && al_safetensors_count(st) == 2 &&
+                                             al_safetensors_read_f32(st, 0, NULL, 0) == AL_OK &&
+                                             al_safetensors_read_f32(st, 1, NULL, 0) == AL_OK);
+        al_safetensors_free(st);
+        free(b);
+    }
+    /* a ":scale" tensor without an I8 tensor of its base name is an ordinary tensor */
+    {
+        static const uint8_t four[8] = { 0, 0, 128, 63, 0, 0, 0, 64 };
+        b = file_make(
+            "{\"x:scale\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]},"
+            " \"y\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [4, 8]},"
+            " \"y:scale\": {\"dtype\": \"F16\", \"shape\": [0], \"data_offsets\": [8, 8]}}",
+            four, 8, &n);
+        st = expect_open("\":scale\" tensors without an I8 base", b, n);
+        float v = 0;
+        check_true("orphan scales stay ordinary tensors",
+                   st && al_safetensors_count(st) == 3 && al_safetensors_find(st, "x:scale") == 0 &&
+                       !strcmp(al_safetensors_dtype(st, 2), "F16") &&
+                       al_safetensors_read_f32(st, 0, &v, 1) == AL_OK && v == 1.0f);
+        al_safetensors_free(st);
+        free(b);
+    }
+
+    /* refusals */
+    static const int8_t ok_q[6] = { 1, 2, 3, -4, -5, 127 };
+    uint8_t s2[8], s3[12];
+    put_f32(s2, 0.5f);
+    put_f32(s2 + 4, 2.0f);
+    for (int k = 0; k < 3; k++) put_f32(s3 + 4 * k, 1.0f);
+    static const int8_t bad_q[6] = { 1, 2, 3, -4, -128, 127 };
+    expect_fail_i8("int8 -128", bad_q,
+                   "\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [6, 14]", s2, 8,
+                   AL_ERR_FORMAT,
+                   "tensor \"W\": int8 value -128 at flat index 4; I8 weights are symmetric, in "
+                   "[-127, 127]");
+    expect_fail("I8 without scales",
+                "{\"W\": {\"dtype\": \"I8\", \"shape\": [2, 3], \"data_offsets\": [0, 6]}}", ok_q,
+                6, AL_ERR_UNSUPPORTED,
+                "tensor \"W\": dtype I8 without its \":scale\" tensor (F32 [2], one scale per "
+                "row); attnlab loads I8 only with per-row scales");
+    expect_fail("I8 whose scales are spelled otherwise",
+                "{\"W\": {\"dtype\": \"I8\", \"shape\": [2, 3], \"data_offsets\": [0, 6]},"
+                " \"W.scale\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [6, 14]}}",
+                (const uint8_t[]){ 1, 2, 3, 4, 5, 6, 0, 0, 0, 63, 0, 0, 0, 64 }, 14,
+                AL_ERR_UNSUPPORTED, "tensor \"W\": dtype I8 without its \":scale\" tensor");
+    expect_fail("I8 1-D",
+                "{\"ids\": {\"dtype\": \"I8\", \"shape\": [1], \"data_offsets\": [0, 1]}}", ok_q, 1,
+                AL_ERR_UNSUPPORTED,
+                "tensor \"ids\": I8 [1]; attnlab loads I8 only as 2-D weights "
+                "[rows, cols] with per-row scales");
+    expect_fail("I8 3-D with scales",
+                "{\"W\": {\"dtype\": \"I8\", \"shape\": [2, 1, 3], \"data_offsets\": [0, 6]},"
+                " \"W:scale\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [6, 14]}}",
+                (const uint8_t[]){ 1, 2, 3, 4, 5, 6, 0, 0, 0, 63, 0, 0, 0, 64 }, 14,
+                AL_ERR_UNSUPPORTED, "tensor \"W\": I8 [2, 1, 3]");
+    expect_fail("I8 rank 0",
+                "{\"s\": {\"dtype\": \"I8\", \"shape\": [], \"data_offsets\": [0, 1]}}", ok_q, 1,
+                AL_ERR_UNSUPPORTED, "tensor \"s\": I8 []");
+    expect_fail_i8("F16 scales", ok_q,
+                   "\"dtype\": \"F16\", \"shape\": [2], \"data_offsets\": [6, 10]", s2, 4,
+                   AL_ERR_FORMAT,
+                   "tensor \"W:scale\": F16 [2], but the scales of an I8 tensor with 2 rows are "
+                   "F32 [2]");
+    expect_fail_i8("I8 scales", ok_q, "\"dtype\": \"I8\", \"shape\": [2], \"data_offsets\": [6, 8]",
+                   s2, 2, AL_ERR_FORMAT, "tensor \"W:scale\": I8 [2], but the scales of an I8");
+    expect_fail_i8("3 scales for 2 rows", ok_q,
+                   "\"dtype\": \"F32\", \"shape\": [3], \"data_offsets\": [6, 18]", s3, 12,
+                   AL_ERR_FORMAT,
+                   "tensor \"W:scale\": F32 [3], but the scales of an I8 tensor "
+                   "with 2 rows are F32 [2]");
+    expect_fail_i8("scales [2, 1]", ok_q,
+                   "\"dtype\": \"F32\", \"shape\": [2, 1], \"data_offsets\": [6, 14]", s2, 8,
+                   AL_ERR_FORMAT, "tensor \"W:scale\": F32 [2, 1], but the scales");
+    uint8_t sb[8];
+    const char *f32_2 = "\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [6, 14]";
+    put_f32(sb, 1.0f);
+    put_f32(sb + 4, NAN);
+    expect_fail_i8("NaN scale", ok_q, f32_2, sb, 8, AL_ERR_NONFINITE,
+                   "tensor \"W:scale\": NaN at flat index 1; attnlab refuses non-finite weights");
+    put_f32(sb + 4, INFINITY);
+    expect_fail_i8("Inf scale", ok_q, f32_2, sb, 8, AL_ERR_NONFINITE,
+                   "tensor \"W:scale\": Infinity at flat index 1");
+    put_f32(sb + 4, -0.25f);
+    expect_fail_i8("negative scale", ok_q, f32_2, sb, 8, AL_ERR_FORMAT,
+                   "tensor \"W:scale\": negative scale at row 1 (-0 included); per-row scales "
+                   "are >= 0");
+    put_f32(sb, -0.0f);
+    put_f32(sb + 4, 1.0f);
+    expect_fail_i8("-0 scale", ok_q, f32_2, sb, 8, AL_ERR_FORMAT, "negative scale at row 0");
+    put_f32(sb, 3.0e36f); /* 127 * 3e36 > FLT_MAX */
+    expect_fail_i8("scale over FLT_MAX / 127", ok_q, f32_2, sb, 8, AL_ERR_FORMAT,
+                   "tensor \"W:scale\": the scale at row 0 is over FLT_MAX / 127: its weights "
+                   "would overflow");
+    /* the largest scale that still works (one below FLT_MAX / 127, rounded: 127 times that
+     * rounds up to infinity): every weight finite */
+    {
+        put_f32(sb, 1.0f);
+        put_f32(sb + 4, 3.40282347e38f / 127.0f);
+        expect_fail_i8("scale FLT_MAX / 127, rounded up", ok_q, f32_2, sb, 8, AL_ERR_FORMAT,
+                       "the scale at row 1 is over FLT_MAX / 127");
+        put_f32(sb + 4, nextafterf(3.40282347e38f / 127.0f, 0.0f));
+        uint8_t d6[14];
+        memcpy(d6, ok_q, 6);
+        memcpy(d6 + 6, sb, 8);
+        b = file_make(
+            "{\"W\": {\"dtype\": \"I8\", \"shape\": [2, 3], \"data_offsets\": [0, 6]},"
+            " \"W:scale\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [6, 14]}}",
+            d6, 14, &n);
+        st = expect_open("scale FLT_MAX / 127", b, n);
+        float o6[6] = { 0 };
+        check_true("FLT_MAX / 127 scale reads finite",
+                   st && al_safetensors_read_f32(st, 0, o6, 6) == AL_OK && isfinite(o6[5]) &&
+                       o6[5] > 3.0e38f);
+        al_safetensors_free(st);
+        free(b);
+    }
+    check_true("I8 files: allocations back to baseline", al_alloc_live() == base);
+}
+
 /* ------------------------------------------------------------------ valid files */
 
 static void test_valid(void)
@@ -630,6 +827,7 @@ int main(void)
     test_json();
     test_schema();
     test_nonfinite();
+    test_i8();
     test_valid();
     test_cycles();
     return check_report("test_safetensors");

@@ -96,7 +96,7 @@ test('the schema', () => {
     '__metadata__ "layers" must be a string, found a number');
   rejects('unknown dtype', file('{"w": {"dtype": "F31", "shape": [1], "data_offsets": [0, 4]}}', f32(1)),
     'AL_ERR_FORMAT', 'tensor "w": unknown dtype "F31"');
-  for (const dt of ['F64', 'I64', 'I32', 'I16', 'I8', 'U8', 'BOOL']) {
+  for (const dt of ['F64', 'I64', 'I32', 'I16', 'U8', 'BOOL']) {
     rejects(`dtype ${dt}`, file(`{"ids": {"dtype": "${dt}", "shape": [1], "data_offsets": [0, 1]}}`, new Uint8Array(1)),
       'AL_ERR_UNSUPPORTED', `tensor "ids": dtype ${dt} is not supported`);
   }
@@ -126,6 +126,31 @@ test('the schema', () => {
     'AL_ERR_NONFINITE', 'tensor "enc.weight": NaN at flat index 2');
   rejects('Inf weight (F16)', file('{"h": {"dtype": "F16", "shape": [2], "data_offsets": [0, 4]}}', new Uint8Array([0, 0x3c, 0, 0x7c])),
     'AL_ERR_NONFINITE', 'tensor "h": Infinity at flat index 1');
+});
+
+test('I8 with per-row scales: int8 * scale[row], the scales not listed; refusals by name', () => {
+  const I8W = '"W": {"dtype": "I8", "shape": [2, 3], "data_offsets": [0, 6]}';
+  const q = new Uint8Array(new Int8Array([127, -1, 0, 5, -127, 64]).buffer);
+  const withScales = (entry, scales) => { const d = new Uint8Array(6 + scales.length); d.set(q); d.set(scales, 6); return file(`{"W:scale": {${entry}}, ${I8W}}`, d); };
+  const { tensors } = readSafetensors(withScales('"dtype": "F32", "shape": [2], "data_offsets": [6, 14]', f32(0.5, 0.1)));
+  assert.deepEqual([...tensors.keys()], ['W']);
+  const w = tensors.get('W');
+  assert.equal(w.dtype, 'I8');
+  assert.deepEqual(w.shape, [2, 3]);
+  assert.deepEqual([...w.data], [63.5, -0.5, 0, 5 * Math.fround(0.1), -127 * Math.fround(0.1), 64 * Math.fround(0.1)].map(Math.fround));
+  rejects('no scales', file(`{${I8W}}`, q), 'AL_ERR_UNSUPPORTED', 'tensor "W": dtype I8 without its ":scale" tensor (F32 [2], one scale per row)');
+  rejects('1-D I8', file('{"ids": {"dtype": "I8", "shape": [1], "data_offsets": [0, 1]}}', new Uint8Array(1)), 'AL_ERR_UNSUPPORTED',
+    'tensor "ids": I8 [1]; attnlab loads I8 only as 2-D weights');
+  rejects('F16 scales', withScales('"dtype": "F16", "shape": [2], "data_offsets": [6, 10]', new Uint8Array([0, 0x3c, 0, 0x3c])), 'AL_ERR_FORMAT',
+    'tensor "W:scale": F16 [2], but the scales of an I8 tensor with 2 rows are F32 [2]');
+  rejects('negative scale', withScales('"dtype": "F32", "shape": [2], "data_offsets": [6, 14]', f32(0.5, -1)), 'AL_ERR_FORMAT',
+    'tensor "W:scale": negative scale at row 1');
+  rejects('NaN scale', withScales('"dtype": "F32", "shape": [2], "data_offsets": [6, 14]', f32(NaN, 1)), 'AL_ERR_NONFINITE',
+    'tensor "W:scale": NaN at flat index 0');
+  q[2] = 0x80;
+  rejects('-128', withScales('"dtype": "F32", "shape": [2], "data_offsets": [6, 14]', f32(0.5, 1)), 'AL_ERR_FORMAT',
+    'tensor "W": int8 value -128 at flat index 2; I8 weights are symmetric, in [-127, 127]');
+  assert.equal(lib.liveAllocations(), 0);
 });
 
 test('bad arguments', () => {
