@@ -7,8 +7,9 @@
 //
 // Only files this library wrote are rewritten (the header is the one al_model_save writes: F32
 // tensors, data in header order); a weight beyond ±65504 (binary16's largest finite value) is
-// refused by name rather than stored as infinity. Deliberately not here: reading (the C loader
-// is the one parser), other dtypes.
+// refused by name rather than stored as infinity. rewriteSafetensors is the rewriting itself,
+// shared with i8.js (I8 storage rounds to float16 first and keeps small tensors F16).
+// Deliberately not here: reading (the C loader is the one parser), other dtypes.
 
 import { AttnlabError } from './core.js';
 
@@ -54,12 +55,34 @@ export function f16Value(h) {
 }
 
 /**
- * Safetensors bytes with F32 tensors (al_model_save's) → the same file with F16 tensors.
+ * A tensor's float32 values → binary16 bits; a value beyond ±65504 is refused by name.
+ * @param {Float32Array} values
+ * @param {string} name the tensor's, for messages
+ * @param {string} what the caller's name, for messages
+ */
+export function f16Array(values, name, what) {
+  const dst = new Uint16Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!(Math.abs(v) <= F16_MAX)) {
+      throw new AttnlabError(`${what}: tensor "${name}"[${i}] = ${v} does not fit float16 (largest finite value ±${F16_MAX}); save it as F32`, 'AL_ERR_RANGE');
+    }
+    dst[i] = f16Bits(v);
+  }
+  return dst;
+}
+
+/**
+ * Safetensors bytes with F32 tensors (al_model_save's) → a new file with the same metadata in
+ * which each tensor, in data order, is replaced by what convert(name, shape, values) returns: a
+ * list of [name, dtype, shape, typed array of the stored values (little-endian host)].
  * @param {Uint8Array} bytes
  * @param {string} what the caller's name, for messages
+ * @param {string} target the stored dtype, for messages
+ * @param {(name: string, shape: number[], values: Float32Array) => Array<[string, string, number[], ArrayBufferView]>} convert
  * @returns {Uint8Array}
  */
-export function toF16Safetensors(bytes, what = 'saveModel') {
+export function rewriteSafetensors(bytes, what, target, convert) {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = Number(dv.getBigUint64(0, true));
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
@@ -71,20 +94,14 @@ export function toF16Safetensors(bytes, what = 'saveModel') {
   const parts = [];
   for (const name of names) {
     const t = header[name];
-    if (t.dtype !== 'F32') throw new AttnlabError(`${what}: tensor "${name}" is ${t.dtype}; only F32 tensors are converted to F16`, 'AL_ERR_UNSUPPORTED');
+    if (t.dtype !== 'F32') throw new AttnlabError(`${what}: tensor "${name}" is ${t.dtype}; only F32 tensors are converted to ${target}`, 'AL_ERR_UNSUPPORTED');
     const [a, b] = t.data_offsets;
-    const src = new Float32Array(data.slice(a, b).buffer);
-    const dst = new Uint16Array(src.length);
-    for (let i = 0; i < src.length; i++) {
-      const v = src[i];
-      if (!(Math.abs(v) <= F16_MAX)) {
-        throw new AttnlabError(`${what}: tensor "${name}"[${i}] = ${v} does not fit float16 (largest finite value ±${F16_MAX}); save it as F32`, 'AL_ERR_RANGE');
-      }
-      dst[i] = f16Bits(v);
+    for (const [stored, dtype, shape, values] of convert(name, t.shape, new Float32Array(data.slice(a, b).buffer))) {
+      if (Object.hasOwn(out, stored)) throw new AttnlabError(`${what}: two tensors would be stored as "${stored}"`, 'AL_ERR_UNSUPPORTED');
+      out[stored] = { dtype, shape, data_offsets: [offset, offset + values.byteLength] };
+      offset += values.byteLength;
+      parts.push(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
     }
-    out[name] = { dtype: 'F16', shape: t.shape, data_offsets: [offset, offset + dst.byteLength] };
-    offset += dst.byteLength;
-    parts.push(new Uint8Array(dst.buffer));
   }
   let json = JSON.stringify(out);
   json += ' '.repeat((8 - ((8 + new TextEncoder().encode(json).length) % 8)) % 8); // data 8-byte aligned
@@ -95,4 +112,14 @@ export function toF16Safetensors(bytes, what = 'saveModel') {
   let at = 8 + head.length;
   for (const p of parts) { file.set(p, at); at += p.length; }
   return file;
+}
+
+/**
+ * Safetensors bytes with F32 tensors (al_model_save's) → the same file with F16 tensors.
+ * @param {Uint8Array} bytes
+ * @param {string} what the caller's name, for messages
+ * @returns {Uint8Array}
+ */
+export function toF16Safetensors(bytes, what = 'saveModel') {
+  return rewriteSafetensors(bytes, what, 'F16', (name, shape, values) => [[name, 'F16', shape, f16Array(values, name, what)]]);
 }

@@ -93,7 +93,7 @@ export declare class Trainer {
   /** a transformer encoder: tokenAccuracy over positions, exactMatch over sequences */
   evaluate(examples: TaggingExample[], options?: { loss?: boolean }): Evaluation;
   /** the model's safetensors bytes now (loadModel reads them) */
-  /** The model's safetensors bytes; { dtype: 'F16' } stores half-precision weights (half the bytes). */
+  /** The model's safetensors bytes; { dtype: 'F16' } stores half-precision weights (half the bytes), { dtype: 'I8' } per-row int8 matrices (about a quarter). */
   save(options?: SaveOptions): Uint8Array;
   dispose(): void;
   [Symbol.dispose](): void;
@@ -105,8 +105,12 @@ export function createModel(config: ModelConfig | ClassifierConfig | MemoryRnnCo
 export function loadTrainableModel(source: string | URL | ArrayBuffer | ArrayBufferView): Promise<Model>;
 /** Safetensors bytes of a model made by createModel / loadTrainableModel. */
 export interface SaveOptions {
-  /** 'F32' (default) or 'F16': binary16, round to nearest even; a weight beyond ±65504 is refused (AL_ERR_RANGE). */
-  dtype?: 'F32' | 'F16';
+  /**
+   * 'F32' (default); 'F16': binary16, round to nearest even; 'I8': every 2-D tensor of at least
+   * 1,024 elements as int8 with a float32 scale per row (tensor "<name>:scale"), the rest F16,
+   * each weight rounded to float16 first. F16 and I8 refuse a weight beyond ±65504 (AL_ERR_RANGE).
+   */
+  dtype?: 'F32' | 'F16' | 'I8';
 }
 export function saveModel(model: Model, options?: SaveOptions): Uint8Array;
 /** A trainer for a model made by createModel / loadTrainableModel. */

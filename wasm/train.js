@@ -24,6 +24,7 @@ import { Model, modelInternals } from './model.js';
 import { ERR_CAP, MAX_SOURCE, MAX_STEPS } from './model/common.js';
 import { readSafetensors } from './io.js';
 import { toF16Safetensors } from './f16.js';
+import { toI8Safetensors } from './i8.js';
 
 const OPTIMIZERS = { adam: 0, sgd: 1 };
 const MAX_BATCH = 65536; // examples in one step
@@ -121,18 +122,24 @@ export async function loadTrainableModelIn(l, source) {
   }
 }
 
+const SAVE_AS = { F32: (bytes) => bytes, F16: toF16Safetensors, I8: toI8Safetensors };
+
 /**
  * Safetensors bytes of a model made here, as it is now: F32 tensors, or with { dtype: 'F16' }
- * half-precision ones (half the bytes; loadModel widens them back; f16.js).
- * @param {{ dtype?: 'F32' | 'F16' }} [options]
+ * half-precision ones (half the bytes; loadModel widens them back; f16.js), or with
+ * { dtype: 'I8' } per-row int8 matrices and F16 for the rest (about a quarter; loadModel
+ * dequantises them; i8.js).
+ * @param {{ dtype?: 'F32' | 'F16' | 'I8' }} [options]
  */
 export function saveModel(model, options) {
   const h = handle(model, 'saveModel');
   const o = checkOptions(options, 'saveModel', ['dtype']);
   const dtype = o.dtype ?? 'F32';
-  if (dtype !== 'F32' && dtype !== 'F16') throw new AttnlabError(`saveModel: options.dtype must be 'F32' or 'F16', got ${show(dtype)}`);
+  if (typeof dtype !== 'string' || !Object.hasOwn(SAVE_AS, dtype)) {
+    throw new AttnlabError(`saveModel: options.dtype must be 'F32', 'F16' or 'I8', got ${show(dtype)}`);
+  }
   const bytes = exportBytes(h.x, (pB, pL) => h.x.al_model_save(h.ptr, pB, pL), 'saveModel');
-  return dtype === 'F16' ? toF16Safetensors(bytes, 'saveModel') : bytes;
+  return SAVE_AS[dtype](bytes, 'saveModel');
 }
 
 function handle(model, what) {

@@ -18,6 +18,7 @@ import path from 'node:path';
 
 import { simdSupported, loadTrainableModel, createTrainer } from '../../wasm/index.js';
 import { toF16Safetensors } from '../../wasm/f16.js';
+import { toI8Safetensors, I8_SCALE_SUFFIX } from '../../wasm/i8.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const MODELS_DIR = path.join(ROOT, 'web', 'models');
@@ -65,12 +66,14 @@ export function elapsed(t0, c0) {
   return { seconds: +((performance.now() - t0) / 1000).toFixed(1), cpuSeconds: +((c.user + c.system) / 1e6).toFixed(1) };
 }
 
-/** Parameters in safetensors bytes (any dtype): the sum of the tensors' element counts. */
+/** Parameters in safetensors bytes (any dtype): the sum of the tensors' element counts, an I8
+ * tensor's scales ("<name>:scale") not counted: they are storage, not parameters. */
 export function countParams(bytes) {
   const n = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
+  const scales = (k) => k.endsWith(I8_SCALE_SUFFIX) && header[k.slice(0, -I8_SCALE_SUFFIX.length)]?.dtype === 'I8';
   let total = 0;
-  for (const [k, t] of Object.entries(header)) if (k !== '__metadata__') total += t.shape.reduce((a, b) => a * b, 1);
+  for (const [k, t] of Object.entries(header)) if (k !== '__metadata__' && !scales(k)) total += t.shape.reduce((a, b) => a * b, 1);
   return total;
 }
 
@@ -104,35 +107,59 @@ export async function writeModel(out, name, bytes, card) {
   return path.relative(ROOT, file);
 }
 
-/** How far (in points of a percentage) the F16 file may fall below the float32 model's metric. */
+/** How far (in points of a percentage) the F16 or I8 file may fall below the float32 model's metric. */
 export const F16_TOLERANCE_POINTS = 0.5;
 
-/**
- * What is shipped (docs/training.md, "Size"): the trained model's weights stored as F16, loaded
- * back, so the card's metrics are measured on the file a visitor downloads. Returns { bytes (the
- * F16 file), float32Bytes, model, trainer (of the loaded F16 file; evaluate() only), dispose() }.
- * @param {any} trainer the trainer of the float32 model
- */
-export async function shipF16(trainer) {
+const STORE = { F16: toF16Safetensors, I8: toI8Safetensors };
+/** The card's storage key for the metric measured on the stored file. */
+const MEASURED_KEY = { F16: 'float16', I8: 'int8' };
+
+/** shipF16/shipI8: the trained weights stored as dtype, loaded back. */
+async function ship(trainer, dtype) {
   const float32 = trainer.save();
-  const bytes = toF16Safetensors(float32, 'shipF16');
+  const bytes = STORE[dtype](float32, `ship${dtype}`);
   const model = await loadTrainableModel(bytes);
   const shipped = createTrainer(model, { optimizer: 'sgd', lr: 1e-3 }); // never stepped: evaluate() only
   return {
-    bytes, float32Bytes: float32.length, model, trainer: shipped,
+    dtype, bytes, float32Bytes: float32.length, model, trainer: shipped,
     dispose() { shipped.dispose(); model.dispose(); },
   };
 }
 
 /**
- * The card's storage record, and the check that F16 costs at most F16_TOLERANCE_POINTS of the
- * headline metric (a fraction in [0, 1], higher is better): throws, naming both numbers, when it
- * costs more.
+ * What is shipped (docs/training.md, "Size"): the trained model's weights stored as F16, loaded
+ * back, so the card's metrics are measured on the file a visitor downloads. Returns { dtype: 'F16',
+ * bytes (the F16 file), float32Bytes, model, trainer (of the loaded F16 file; evaluate() only),
+ * dispose() }.
+ * @param {any} trainer the trainer of the float32 model
  */
-export function f16Storage(shipped, metric, float32, float16) {
-  const lost = 100 * (float32 - float16);
-  if (lost > F16_TOLERANCE_POINTS) {
-    throw new Error(`F16: ${metric} ${(100 * float16).toFixed(2)}% as F16 against ${(100 * float32).toFixed(2)}% as float32: more than ${F16_TOLERANCE_POINTS} points lost`);
-  }
-  return { dtype: 'F16', bytes: shipped.bytes.length, float32Bytes: shipped.float32Bytes, metric, float32: +float32.toFixed(5), float16: +float16.toFixed(5) };
+export function shipF16(trainer) {
+  return ship(trainer, 'F16');
 }
+
+/**
+ * shipF16 with I8 storage (wasm/i8.js: per-row int8 matrices, the rest F16; about half the F16
+ * bytes): the same record, bytes being the I8 file and dtype 'I8'.
+ * @param {any} trainer the trainer of the float32 model
+ */
+export function shipI8(trainer) {
+  return ship(trainer, 'I8');
+}
+
+/**
+ * The card's storage record of a shipF16/shipI8 result, and the check that the stored file costs
+ * at most F16_TOLERANCE_POINTS of the headline metric (a fraction in [0, 1], higher is better):
+ * throws, naming both numbers, when it costs more. The record: { dtype, bytes, float32Bytes,
+ * metric, float32, float16 (F16) or int8 (I8): the metric on the stored file }.
+ */
+export function storageRecord(shipped, metric, float32, measured) {
+  const { dtype } = shipped;
+  const lost = 100 * (float32 - measured);
+  if (lost > F16_TOLERANCE_POINTS) {
+    throw new Error(`${dtype}: ${metric} ${(100 * measured).toFixed(2)}% as ${dtype} against ${(100 * float32).toFixed(2)}% as float32: more than ${F16_TOLERANCE_POINTS} points lost`);
+  }
+  return { dtype, bytes: shipped.bytes.length, float32Bytes: shipped.float32Bytes, metric, float32: +float32.toFixed(5), [MEASURED_KEY[dtype]]: +measured.toFixed(5) };
+}
+
+/** storageRecord under its first name (the F16 families call it so). */
+export const f16Storage = storageRecord;

@@ -63,7 +63,7 @@ test("saveModel(model, { dtype: 'F16' }): the C loader reads every weight as its
       const p32 = m.run('not good film').probs, p16 = m16.run('not good film').probs;
       for (let k = 0; k < 2; k++) assert.ok(Math.abs(p32[k] - p16[k]) < 5e-3, `${p32[k]} vs ${p16[k]}`);
     } finally { m16.dispose(); }
-    assert.throws(() => saveModel(m, { dtype: 'F8' }), /dtype must be 'F32' or 'F16'/);
+    assert.throws(() => saveModel(m, { dtype: 'F8' }), /dtype must be 'F32', 'F16' or 'I8'/);
     assert.throws(() => saveModel(m, { dtpye: 'F16' }), /dtpye/);
   } finally { m.dispose(); }
 });
