@@ -12,8 +12,9 @@ import * as sequences from './sequences.mjs';
 import * as reviews from './reviews.mjs';
 import * as agreement from './agreement.mjs';
 import * as transformers from './transformers.mjs';
+import * as translation from './translation.mjs';
 
-export const FAMILIES = Object.freeze({ dates, sequences, reviews, agreement, transformers });
+export const FAMILIES = Object.freeze({ dates, sequences, reviews, agreement, transformers, translation });
 
 /** Every model: name → its registry entry. */
 export const MODELS = Object.freeze(Object.assign({}, ...Object.values(FAMILIES).map((f) => f.MODELS)));

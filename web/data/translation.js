@@ -63,7 +63,9 @@ const genderOf = (np) => (np.pronoun ? np.pronoun.gender : np.noun.gender);
 /** English of a noun phrase; records the indices it needs on the node (np._). */
 function npEn(o, np) {
   if (np.pronoun) { np._ = { head: o.e(np.role === 'obj' ? np.pronoun.en.obj : np.pronoun.en.subj) }; return; }
-  const _ = (np._ = {});
+  /** @type {{ s?: number, det?: number, adjs?: number[], head?: number }} */
+  const _ = {};
+  np._ = _;
   if (np.possessor) {
     npEn(o, np.possessor);
     _.s = o.e("'s");
