@@ -39,7 +39,7 @@ import { generateAgreement, agreementTestSet, agreementAccuracy, agreementLexico
 import { BROWN_NORMALIZE, brownVocabulary, brownVerbPairs, brownAgreementItems, brownLexicon } from '../../web/data/brown.js';
 import { mulberry32 } from '../../web/data/common.js';
 import { loadBrown } from './brown.mjs';
-import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded, ROOT, elapsed, shipF16, f16Storage } from './common.mjs';
+import { trainLoop, countParams, trainingBlock, writeModel, pct, rounded, ROOT, elapsed, shipI8, storageRecord } from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -198,33 +198,17 @@ export function testSample() {
   return { sentences: sampleOf(brown.heldout, 200, TEST_SEED), items: sampleOf(items, 200, TEST_SEED) };
 }
 
-async function trainLm(name, { steps: stepsOverride, out }) {
-  await init();
-  const t0 = performance.now(), c0 = process.cpuUsage();
+/**
+ * The card of a Brown language model from its stored file loaded back (shipped: common.mjs shipI8
+ * or loadShipped): every metric, the examples and the storage record measured on that file,
+ * rounded as written (after() then adds the LSTM's figures to the attention models' cards).
+ * training: the card's training block; float32: the float32 model's Brown agreement accuracy;
+ * extra: more of the storage record (train() adds float32NaturalPairs). train() and
+ * scripts/recard.mjs both make the card here.
+ */
+export function agreementCard(name, shipped, { training, float32, extra = {} }) {
   const spec = SPECS[name];
-  const steps = stepsOverride ?? spec.steps;
-  const lr = LR, seed = 1;
-  const config = configOf(name);
   const d = agreementData();
-  const model = await createModel(config, { seed });
-  const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
-  const probeSentences = sampleOf(d.brown.heldout, 100, HELDOUT_SEED + 1);
-  const probeItems = agreementTestSet({ seed: HELDOUT_SEED + 1, count: 200, lexicon: d.lexicon, maxModifiers: GEN_MODIFIERS });
-  const probeBrown = sampleOf(d.items, 200, HELDOUT_SEED + 1);
-  const run = trainLoop({
-    name, trainer, steps, lr, every: 500,
-    batch: (s) => batchOf(s),
-    probe: () => ({
-      probePerplexity: perplexity(model, probeSentences).perplexity,
-      probeWidened: agreement(model, probeItems).accuracy,
-      probeBrownAgreement: agreement(model, probeBrown).accuracy,
-    }),
-  });
-  const c1 = process.cpuUsage();
-  // what ships is the F16 file: every metric below is measured on it, loaded back (lm)
-  const float32 = agreement(model, d.items).accuracy;
-  const float32Natural = naturalAgreement(model).accuracy;
-  const shipped = await shipF16(trainer);
   const lm = shipped.model;
   const byBrown = agreement(lm, d.items);
   const heldout = {
@@ -237,17 +221,15 @@ async function trainLm(name, { steps: stepsOverride, out }) {
   };
   const sample = testSample();
   const test = { ...perplexity(lm, sample.sentences), agreement: agreement(lm, sample.items) };
-  const evalCpu = (process.cpuUsage(c1).user + process.cpuUsage(c1).system) / 1e6;
   const examples = {
     best: EXAMPLES.best.map((text) => showExample(lm, text)),
     limit: showExample(lm, EXAMPLES.limit),
   };
-  const storage = { ...f16Storage(shipped, 'heldout.brownAgreement.accuracy', float32, byBrown.accuracy), float32NaturalPairs: float32Natural };
+  const storage = storageRecord(shipped, 'heldout.brownAgreement.accuracy', float32, byBrown.accuracy, extra);
   const bytes = shipped.bytes;
-  const total = elapsed(t0, c0);
   const heldTokens = d.brown.heldout.reduce((a, s) => a + s.words.length, 0);
   const heldUnk = d.brown.heldout.reduce((a, s) => a + s.words.filter((w) => !d.vocabSet.has(w)).length, 0);
-  const card = {
+  return rounded({
     name,
     task: 'language model of English: the next word of a sentence (Brown corpus); the test is whether it prefers the verb form that agrees with the subject',
     file: `${name}.safetensors`,
@@ -272,25 +254,58 @@ async function trainLm(name, { steps: stepsOverride, out }) {
       train: `per step ${BROWN_PER_BATCH} Brown training sentences of at most ${MAX_TOKENS} tokens (${d.trainSentences.length} of ${d.brown.train.length}; a seeded shuffle per epoch, seed ${TRAIN_SEED} + epoch), ${GEN_PER_BATCH / 2} sentences generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train' }) (the page's grammar) and ${GEN_PER_BATCH / 2} generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train', lexicon: widened, maxModifiers: ${GEN_MODIFIERS} }); <s> words </s>`,
       heldout: `perplexity: every held-out Brown sentence; brownAgreement: the subject-verb pairs of held-out Brown sentences (brownAgreementItems, Linzen et al. 2016 with the Brown tags; ${d.items.length} pairs); naturalPairs: tests/fixtures/agreement-natural.json (hand-written, never trained on); agreement: the page's grammar agreementTestSet({ seed: ${HELDOUT_SEED}, count: 1000 }); widenedAgreement: the widened grammar's held-out split; deeper: agreementTestSet({ seed: ${DEEP_SEED}, count: 500, maxModifiers: 6, minAttractors: 4 })`,
     },
-    training: {
-      command: command(name, { steps, stepsOverride }),
-      initSeed: seed, optimizer: 'adam', lr, schedule: scheduleText(steps),
-      clip: 1, batchSize: BROWN_PER_BATCH + GEN_PER_BATCH, steps, seconds: run.seconds, cpuSeconds: run.cpuSeconds,
-      evaluationCpuSeconds: evalCpu, totalCpuSeconds: total.cpuSeconds,
-      machine: machine(), log: run.log,
-    },
+    training,
     metrics: {
       heldout: { seed: HELDOUT_SEED, ...heldout },
       testSample: { seed: TEST_SEED, ...test, naturalPairs: heldout.naturalPairs.accuracy },
     },
     storage,
     examples,
-  };
-  const file = await writeModel(out, name, bytes, rounded(card));
-  const by = (a) => a.byAttractors.map((b) => `${b.attractors}: ${pct(b.accuracy, 1)} (${b.count})`).join(', ');
-  console.log(`${name}: Brown held-out perplexity ${heldout.brownPerplexity.toFixed(2)}, Brown agreement ${pct(byBrown.accuracy)} (${by(byBrown)}), hand-written pairs ${pct(heldout.naturalPairs.accuracy)} (${heldout.naturalPairs.count}), grammar ${pct(heldout.agreement.accuracy)}, widened ${pct(heldout.widenedAgreement.accuracy)}, deeper ${pct(heldout.deeperAgreement.accuracy)}; train ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), eval cpu ${evalCpu.toFixed(0)} s, ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`);
+  });
+}
+
+async function trainLm(name, { steps: stepsOverride, out }) {
+  await init();
+  const t0 = performance.now(), c0 = process.cpuUsage();
+  const spec = SPECS[name];
+  const steps = stepsOverride ?? spec.steps;
+  const lr = LR, seed = 1;
+  const config = configOf(name);
+  const d = agreementData();
+  const model = await createModel(config, { seed });
+  const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
+  const probeSentences = sampleOf(d.brown.heldout, 100, HELDOUT_SEED + 1);
+  const probeItems = agreementTestSet({ seed: HELDOUT_SEED + 1, count: 200, lexicon: d.lexicon, maxModifiers: GEN_MODIFIERS });
+  const probeBrown = sampleOf(d.items, 200, HELDOUT_SEED + 1);
+  const run = trainLoop({
+    name, trainer, steps, lr, every: 500,
+    batch: (s) => batchOf(s),
+    probe: () => ({
+      probePerplexity: perplexity(model, probeSentences).perplexity,
+      probeWidened: agreement(model, probeItems).accuracy,
+      probeBrownAgreement: agreement(model, probeBrown).accuracy,
+    }),
+  });
+  const c1 = process.cpuUsage();
+  // what ships is the I8 file: every metric of the card is measured on it, loaded back
+  const float32 = agreement(model, d.items).accuracy;
+  const float32Natural = naturalAgreement(model).accuracy;
+  const shipped = await shipI8(trainer);
+  // evaluationCpuSeconds and totalCpuSeconds are known once the card's evaluation is done
+  const training = trainingBlock({ name, steps, stepsOverride, seed, lr, batchSize: BROWN_PER_BATCH + GEN_PER_BATCH, run }, {
+    timing: { evaluationCpuSeconds: 0, totalCpuSeconds: 0 },
+  });
+  const card = agreementCard(name, shipped, { training, float32, extra: { float32NaturalPairs: float32Natural } });
+  const evalCpu = (process.cpuUsage(c1).user + process.cpuUsage(c1).system) / 1e6;
+  Object.assign(card.training, rounded({ evaluationCpuSeconds: evalCpu, totalCpuSeconds: elapsed(t0, c0).cpuSeconds }));
+  const bytes = shipped.bytes;
+  const file = await writeModel(out, name, bytes, card);
+  const { heldout } = card.metrics;
+  const byBrown = heldout.brownAgreement;
+  const by = `0: ${pct(byBrown.attractors0, 1)} (${byBrown.attractors0Count}), 1: ${pct(byBrown.attractors1, 1)} (${byBrown.attractors1Count}), 2+: ${pct(byBrown.attractors2plus, 1)} (${byBrown.attractors2plusCount})`;
+  console.log(`${name}: Brown held-out perplexity ${heldout.brownPerplexity.toFixed(2)}, Brown agreement ${pct(byBrown.accuracy)} (${by}), hand-written pairs ${pct(heldout.naturalPairs.accuracy)} (${heldout.naturalPairs.count}), grammar ${pct(heldout.agreement.accuracy)}, widened ${pct(heldout.widenedAgreement.accuracy)}, deeper ${pct(heldout.deeperAgreement.accuracy)}; train ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), eval cpu ${evalCpu.toFixed(0)} s, ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`);
   console.log(`  wrong pairs: ${heldout.naturalPairs.wrong.join(' | ')}`);
-  console.log(`  stored as F16 (${bytes.length} bytes, float32 ${shipped.float32Bytes}): Brown agreement ${pct(float32)} as float32, hand-written pairs ${pct(float32Natural)}`);
+  console.log(`  stored as ${shipped.dtype} (${bytes.length} bytes, float32 ${shipped.float32Bytes}): Brown agreement ${pct(float32)} as float32, hand-written pairs ${pct(float32Natural)}`);
   shipped.dispose();
   trainer.dispose();
   model.dispose();
@@ -342,5 +357,8 @@ export function after(out) {
 }
 
 export const MODELS = Object.fromEntries(Object.entries(SPECS).map(([name, spec]) => [
-  name, { family: 'agreement', cost: spec.cost, config: () => configOf(name), batch: batchOf, train: (o) => trainLm(name, o) },
+  name, {
+    family: 'agreement', cost: spec.cost, config: () => configOf(name), batch: batchOf,
+    train: (o) => trainLm(name, o), card: (shipped, o) => agreementCard(name, shipped, o),
+  },
 ]));

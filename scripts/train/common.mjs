@@ -2,8 +2,12 @@
 // schedule and training loop, the model card's common fields, and writing a model and its card.
 //
 //   const run = await trainLoop({ name, trainer, steps, lr, batch: (s) => examples, probe: () => ({ ... }) });
-//   await writeModel(out, name, bytes, card);     // <out>/<name>.safetensors and <name>.json
+//   const shipped = await shipI8(trainer);      // the I8 file, loaded back: what the card measures
+//   const card = familyCard(name, shipped, { training: trainingBlock({ ... }), float32 });
+//   await writeModel(out, name, shipped.bytes, card);   // <out>/<name>.safetensors and <name>.json
 //
+// Each family's card function (datesCard, sequencesCard, ...) measures everything on `shipped`,
+// so scripts/recard.mjs can rebuild a card from a stored file (loadShipped) without training.
 // The schedule (the dates models' since the first release, so their bytes do not move): Adam at
 // lr constant for the first 60% of the steps, then linear decay to lr/10 over the last 40%.
 // Timing: `seconds` is wall time, `cpuSeconds` this process's CPU time (user + system): on a
@@ -87,6 +91,20 @@ export function command(name, { steps, stepsOverride }) {
   return `node scripts/train.mjs ${name}${stepsOverride ? ` --steps ${steps}` : ''}`;
 }
 
+/**
+ * A card's training block (Adam, clip 1, the common schedule): the command, seed, optimizer, lr,
+ * schedule, clip, batch size, steps, wall and CPU seconds of `run` (trainLoop's), the machine and
+ * the log; `timing` (more CPU figures) goes after cpuSeconds, `notes` after the log.
+ */
+export function trainingBlock({ name, steps, stepsOverride, seed, lr, batchSize, run }, { timing = {}, notes = {} } = {}) {
+  return {
+    command: command(name, { steps, stepsOverride }),
+    initSeed: seed, optimizer: 'adam', lr, schedule: scheduleText(steps),
+    clip: 1, batchSize, steps, seconds: run.seconds, cpuSeconds: run.cpuSeconds,
+    ...timing, machine: machine(), log: run.log, ...notes,
+  };
+}
+
 /** x in [0, 1] as a percentage string with `d` decimals. */
 export const pct = (x, d = 2) => `${(100 * x).toFixed(d)}%`;
 
@@ -114,23 +132,44 @@ const STORE = { F16: toF16Safetensors, I8: toI8Safetensors };
 /** The card's storage key for the metric measured on the stored file. */
 const MEASURED_KEY = { F16: 'float16', I8: 'int8' };
 
-/** shipF16/shipI8: the trained weights stored as dtype, loaded back. */
-async function ship(trainer, dtype) {
-  const float32 = trainer.save();
-  const bytes = STORE[dtype](float32, `ship${dtype}`);
-  const model = await loadTrainableModel(bytes);
-  const shipped = createTrainer(model, { optimizer: 'sgd', lr: 1e-3 }); // never stepped: evaluate() only
-  return {
-    dtype, bytes, float32Bytes: float32.length, model, trainer: shipped,
-    dispose() { shipped.dispose(); model.dispose(); },
-  };
+/** The dtype a model file is stored in: 'I8' when a tensor is I8, else 'F16' or 'F32' when every
+ * tensor is (anything else: null). */
+export function storedDtype(bytes) {
+  const n = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
+  const dtypes = new Set(Object.entries(header).filter(([k]) => k !== '__metadata__').map(([, t]) => t.dtype));
+  if (dtypes.has('I8')) return 'I8';
+  return dtypes.size === 1 && (dtypes.has('F16') || dtypes.has('F32')) ? [...dtypes][0] : null;
 }
 
 /**
- * What is shipped (docs/training.md, "Size"): the trained model's weights stored as F16, loaded
- * back, so the card's metrics are measured on the file a visitor downloads. Returns { dtype: 'F16',
- * bytes (the F16 file), float32Bytes, model, trainer (of the loaded F16 file; evaluate() only),
- * dispose() }.
+ * A stored model file loaded back as shipF16/shipI8 load theirs: { dtype (storedDtype), bytes,
+ * float32Bytes (the size of the float32 file it was made from: given, since the file does not
+ * say), model, trainer (evaluate() only), dispose() }. What a family's card function reads,
+ * whether the file was just trained (ship) or is a shipped file re-measured (scripts/recard.mjs).
+ */
+export async function loadShipped(bytes, float32Bytes) {
+  const dtype = storedDtype(bytes);
+  if (dtype !== 'F16' && dtype !== 'I8') throw new Error(`loadShipped: the file is stored as ${dtype ?? 'a mix of dtypes'}, not F16 or I8`);
+  const model = await loadTrainableModel(bytes);
+  const trainer = createTrainer(model, { optimizer: 'sgd', lr: 1e-3 }); // never stepped: evaluate() only
+  return {
+    dtype, bytes, float32Bytes, model, trainer,
+    dispose() { trainer.dispose(); model.dispose(); },
+  };
+}
+
+/** shipF16/shipI8: the trained weights stored as dtype, loaded back. */
+async function ship(trainer, dtype) {
+  const float32 = trainer.save();
+  return loadShipped(STORE[dtype](float32, `ship${dtype}`), float32.length);
+}
+
+/**
+ * The trained model's weights stored as F16, loaded back, so the card's metrics are measured on
+ * the file a visitor downloads (what shipped before I8; a family whose headline metric I8 cost
+ * more than F16_TOLERANCE_POINTS would ship this). Returns { dtype: 'F16', bytes (the F16 file),
+ * float32Bytes, model, trainer (of the loaded F16 file; evaluate() only), dispose() }.
  * @param {any} trainer the trainer of the float32 model
  */
 export function shipF16(trainer) {
@@ -138,8 +177,10 @@ export function shipF16(trainer) {
 }
 
 /**
- * shipF16 with I8 storage (wasm/i8.js: per-row int8 matrices, the rest F16; about half the F16
- * bytes): the same record, bytes being the I8 file and dtype 'I8'.
+ * What is shipped (docs/training.md, "Size"): shipF16 with I8 storage (wasm/i8.js: per-row int8
+ * matrices, the rest F16; about 58% of the F16 gzip bytes): the same record, bytes being the I8
+ * file and dtype 'I8'. Its weights are rounded to float16 before they are quantised, so this is
+ * the file scripts/quantize.mjs makes from the F16 file of the same weights.
  * @param {any} trainer the trainer of the float32 model
  */
 export function shipI8(trainer) {
@@ -150,16 +191,17 @@ export function shipI8(trainer) {
  * The card's storage record of a shipF16/shipI8 result, and the check that the stored file costs
  * at most F16_TOLERANCE_POINTS of the headline metric (a fraction in [0, 1], higher is better):
  * throws, naming both numbers, when it costs more. The record: { dtype, bytes, float32Bytes,
- * metric, float32, float16 (F16) or int8 (I8): the metric on the stored file }.
+ * metric, float32, float16 (F16) or int8 (I8): the metric on the stored file }; `extra` (the
+ * float32 model's other figures a family records, e.g. float32Natural) follows.
  */
-export function storageRecord(shipped, metric, float32, measured) {
+export function storageRecord(shipped, metric, float32, measured, extra = {}) {
   const { dtype } = shipped;
   const lost = 100 * (float32 - measured);
   if (lost > F16_TOLERANCE_POINTS) {
     throw new Error(`${dtype}: ${metric} ${(100 * measured).toFixed(2)}% as ${dtype} against ${(100 * float32).toFixed(2)}% as float32: more than ${F16_TOLERANCE_POINTS} points lost`);
   }
-  return { dtype, bytes: shipped.bytes.length, float32Bytes: shipped.float32Bytes, metric, float32: +float32.toFixed(5), [MEASURED_KEY[dtype]]: +measured.toFixed(5) };
+  return { dtype, bytes: shipped.bytes.length, float32Bytes: shipped.float32Bytes, metric, float32: +float32.toFixed(5), [MEASURED_KEY[dtype]]: +measured.toFixed(5), ...extra };
 }
 
-/** storageRecord under its first name (the F16 families call it so). */
+/** storageRecord under its first name. */
 export const f16Storage = storageRecord;

@@ -13,7 +13,7 @@
 
 import { init, createModel, createTrainer } from '../../wasm/index.js';
 import { generateDates, DATES_TOKENIZER, DATES_MAX_LENGTH, FORMATS, VARIATIONS, YEAR_MIN, YEAR_MAX } from '../../web/data/dates.js';
-import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, shipF16, f16Storage } from './common.mjs';
+import { trainLoop, countParams, trainingBlock, writeModel, pct, shipI8, storageRecord } from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -124,6 +124,37 @@ export function datesData(B) {
 /** The log line of a dates model's held-out numbers. */
 export const datesShown = (m) => `held-out exact match: named formats ${pct(m.heldout.named.exactMatch)}, variations ${pct(m.heldout.variations.exactMatch)} (${HELDOUT_COUNT} dates each), token accuracy ${pct(m.heldout.tokenAccuracy)}`;
 
+/**
+ * The card of dates-<attn> from its stored file loaded back (shipped: common.mjs shipI8 or
+ * loadShipped): every metric, the examples and the storage record measured on that file.
+ * training: the card's training block; float32: the float32 model's named exact match (the
+ * storage record's reference); extra: more of the storage record. train() and scripts/recard.mjs
+ * both make the card here.
+ */
+export function datesCard(attn, shipped, { training, float32, extra = {} }) {
+  const name = `dates-${attn}`;
+  const config = configOf(attn);
+  const metrics = datesEvaluation(shipped.trainer);
+  const storage = storageRecord(shipped, 'heldout.named.exactMatch', float32, metrics.heldout.named.exactMatch, extra);
+  const bytes = shipped.bytes;
+  return {
+    name,
+    task: 'dates: a date in one of many human formats → ISO 8601 yyyy-mm-dd, character by character',
+    file: `${name}.safetensors`,
+    architecture: {
+      family: 'seq2seq (docs/models.md)', cell: config.cell, embeddingSize: config.embeddingSize,
+      hiddenSize: config.hiddenSize, numLayers: config.numLayers, bidirectional: config.bidirectional,
+      attention: config.attention, style: config.style, ...SPECS[attn].cfg,
+      parameters: countParams(bytes), bytes: bytes.length,
+    },
+    data: datesData(BATCH),
+    training,
+    metrics,
+    storage,
+    examples: datesExamples(shipped.model),
+  };
+}
+
 async function trainDates(attn, { steps: stepsOverride, out }) {
   await init();
   const name = `dates-${attn}`;
@@ -134,36 +165,16 @@ async function trainDates(attn, { steps: stepsOverride, out }) {
   const model = await createModel(config, { seed });
   const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
   const run = trainLoop({ name, trainer, steps, lr, batch: (s) => datesBatch(s), probe: datesProbe(trainer) });
-  // what ships is the F16 file: every metric below is measured on it, loaded back
+  // what ships is the I8 file: every metric of the card is measured on it, loaded back
   const float32 = datesEvaluation(trainer).heldout.named.exactMatch;
-  const shipped = await shipF16(trainer);
-  const metrics = datesEvaluation(shipped.trainer);
-  const storage = f16Storage(shipped, 'heldout.named.exactMatch', float32, metrics.heldout.named.exactMatch);
+  const shipped = await shipI8(trainer);
+  const card = datesCard(attn, shipped, {
+    float32,
+    training: trainingBlock({ name, steps, stepsOverride, seed, lr, batchSize: BATCH, run }),
+  });
   const bytes = shipped.bytes;
-  const card = {
-    name,
-    task: 'dates: a date in one of many human formats → ISO 8601 yyyy-mm-dd, character by character',
-    file: `${name}.safetensors`,
-    architecture: {
-      family: 'seq2seq (docs/models.md)', cell: config.cell, embeddingSize: config.embeddingSize,
-      hiddenSize: config.hiddenSize, numLayers: config.numLayers, bidirectional: config.bidirectional,
-      attention: config.attention, style: config.style, ...spec.cfg,
-      parameters: countParams(bytes), bytes: bytes.length,
-    },
-    data: datesData(BATCH),
-    training: {
-      command: command(name, { steps, stepsOverride }),
-      initSeed: seed, optimizer: 'adam', lr, schedule: scheduleText(steps),
-      clip: 1, batchSize: BATCH, steps, seconds: run.seconds, cpuSeconds: run.cpuSeconds,
-      machine: machine(),
-      log: run.log,
-    },
-    metrics,
-    storage,
-    examples: datesExamples(shipped.model),
-  };
   const file = await writeModel(out, name, bytes, card);
-  console.log(`${name}: ${datesShown(metrics)}, ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${bytes.length} bytes (F16; float32 named exact match ${pct(float32)}) -> ${file}`);
+  console.log(`${name}: ${datesShown(card.metrics)}, ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${bytes.length} bytes (${shipped.dtype}; float32 named exact match ${pct(float32)}) -> ${file}`);
   shipped.dispose();
   trainer.dispose();
   model.dispose();
@@ -172,8 +183,12 @@ async function trainDates(attn, { steps: stepsOverride, out }) {
 
 /**
  * name → { family, cost (rough seconds on a quiet core, for scheduling), config(), batch(step,
- * count) (the training examples of a step), train(options) → card }; alias: the old short names.
+ * count) (the training examples of a step), train(options) → card, card(shipped, { training,
+ * float32, extra }) → card (scripts/recard.mjs) }; alias: the old short names.
  */
 export const MODELS = Object.fromEntries(Object.entries(SPECS).map(([attn, spec]) => [
-  `dates-${attn}`, { family: 'dates', alias: attn, cost: spec.cost, config: () => configOf(attn), batch: datesBatch, train: (o) => trainDates(attn, o) },
+  `dates-${attn}`, {
+    family: 'dates', alias: attn, cost: spec.cost, config: () => configOf(attn), batch: datesBatch,
+    train: (o) => trainDates(attn, o), card: (shipped, o) => datesCard(attn, shipped, o),
+  },
 ]));

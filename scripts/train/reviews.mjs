@@ -26,7 +26,7 @@
 import { init, createModel, createTrainer } from '../../wasm/index.js';
 import { readFileSync } from 'node:fs';
 import { generateReviews, REVIEWS_TOKENIZER, REVIEW_LABELS, REVIEWS_SEPARATOR, REVIEW_WORDS, LEXICON_SOURCES } from '../../web/data/reviews.js';
-import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded, ROOT, shipF16, f16Storage } from './common.mjs';
+import { trainLoop, countParams, trainingBlock, writeModel, pct, rounded, ROOT, shipI8, storageRecord } from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -145,38 +145,31 @@ const configOf = (name) => ({
 /** The examples (the same reviews for every model; name kept for the callers). */
 export const examplesFor = (name, o) => generateReviews(o);
 
-async function trainReviews(name, { steps: stepsOverride, out }) {
-  await init();
+/** The held-out set of a card: 1,000 generated reviews. */
+const heldoutSetOf = (name) => examplesFor(name, { seed: HELDOUT_SEED, count: 1000, split: 'heldout' });
+
+/**
+ * The card of a review classifier from its stored file loaded back (shipped: common.mjs shipI8
+ * or loadShipped): every metric, the examples and the storage record measured on that file,
+ * rounded as written. training: the card's training block; float32: the float32 model's held-out
+ * accuracy; extra: more of the storage record (train() adds float32Natural). train() and
+ * scripts/recard.mjs both make the card here.
+ */
+export function reviewsCard(name, shipped, { training, float32, extra = {} }) {
   const spec = SPECS[name];
-  const steps = stepsOverride ?? spec.steps;
-  const lr = spec.lr, seed = 1;
-  const config = configOf(name);
-  const model = await createModel(config, { seed });
-  const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
   const gen = (o) => examplesFor(name, o);
-  const probe = gen({ seed: HELDOUT_SEED + 1, count: 200, split: 'heldout' });
-  const natural = naturalReviews();
-  const run = trainLoop({
-    name, trainer, steps, lr, every: 500,
-    batch: (s) => gen({ seed: TRAIN_SEED + s, count: BATCH, split: 'train' }),
-    probe: () => ({ probeAccuracy: trainer.evaluate(probe, { loss: false }).accuracy, naturalDevAccuracy: naturalAccuracy(model, natural).accuracy }),
-  });
-  const heldoutSet = gen({ seed: HELDOUT_SEED, count: 1000, split: 'heldout' });
-  // what ships is the F16 file: every metric below is measured on it, loaded back (m16)
-  const float32 = trainer.evaluate(heldoutSet, { loss: false }).accuracy;
-  const float32Natural = naturalAccuracy(model, natural).accuracy;
-  const shipped = await shipF16(trainer);
-  const m16 = shipped.model;
+  const heldoutSet = heldoutSetOf(name);
+  const m = shipped.model;
   const ev = shipped.trainer.evaluate(heldoutSet);
-  const heldout = { ...attentionShares(m16, heldoutSet), loss: ev.loss, ...(ev.penalty !== undefined ? { penalty: ev.penalty } : {}) };
-  const storage = { ...f16Storage(shipped, 'heldout.accuracy', float32, heldout.accuracy), float32Natural };
-  const test = attentionShares(m16, gen({ seed: TEST_SEED, count: 200, split: 'heldout' }));
-  const nat = naturalAccuracy(m16, natural);
-  const shown = SHOWCASE.map(([text, label]) => ({ text, label, r: m16.classify(text) }))
+  const heldout = { ...attentionShares(m, heldoutSet), loss: ev.loss, ...(ev.penalty !== undefined ? { penalty: ev.penalty } : {}) };
+  const storage = storageRecord(shipped, 'heldout.accuracy', float32, heldout.accuracy, extra);
+  const test = attentionShares(m, gen({ seed: TEST_SEED, count: 200, split: 'heldout' }));
+  const nat = naturalAccuracy(m, naturalReviews());
+  const shown = SHOWCASE.map(([text, label]) => ({ text, label, r: m.classify(text) }))
     .filter((x) => x.r.label === x.label).sort((a, b) => b.r.probs[b.r.labelId] - a.r.probs[a.r.labelId]);
   const limit = [...nat.wrong].sort((a, b) => a.probability - b.probability)[0];
   const bytes = shipped.bytes;
-  const card = {
+  return rounded({
     name,
     task: 'sentiment of a review as typed (movies, books, restaurants, hotels, products; 1-4 sentences) → negative / positive',
     file: `${name}.safetensors`,
@@ -200,14 +193,7 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
       heldout: `generateReviews({ seed: ${HELDOUT_SEED}, count: 1000, split: 'heldout' })`,
       natural: `${NATURAL_FILE}: natural hand-written reviews (dev set, not trained on)`,
     },
-    training: {
-      command: command(name, { steps, stepsOverride }),
-      initSeed: seed, optimizer: 'adam', lr, schedule: scheduleText(steps),
-      clip: 1, batchSize: BATCH, steps, seconds: run.seconds, cpuSeconds: run.cpuSeconds,
-      machine: machine(), log: run.log,
-      encoderChoice: 'a bidirectional tanh RNN instead of a BiLSTM, so that the attention is readable (header of scripts/train/reviews.mjs)',
-      sentences: 'HAN: a sentence ends after each "." (one separator token); "!" and an unpunctuated end do not split (what follows the last "." is a sentence of its own)',
-    },
+    training,
     metrics: {
       heldout: { seed: HELDOUT_SEED, ...heldout },
       testSample: { seed: TEST_SEED, ...test },
@@ -222,14 +208,47 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
       best: shown.slice(0, 3).map((x) => x.text),
       limit: limit ? limit.text : [...SHOWCASE].map(([t]) => t).find((t) => !shown.some((x) => x.text === t)) ?? null,
     },
-  };
-  const file = await writeModel(out, name, bytes, rounded(card));
+  });
+}
+
+async function trainReviews(name, { steps: stepsOverride, out }) {
+  await init();
+  const spec = SPECS[name];
+  const steps = stepsOverride ?? spec.steps;
+  const lr = spec.lr, seed = 1;
+  const config = configOf(name);
+  const model = await createModel(config, { seed });
+  const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
+  const gen = (o) => examplesFor(name, o);
+  const probe = gen({ seed: HELDOUT_SEED + 1, count: 200, split: 'heldout' });
+  const natural = naturalReviews();
+  const run = trainLoop({
+    name, trainer, steps, lr, every: 500,
+    batch: (s) => gen({ seed: TRAIN_SEED + s, count: BATCH, split: 'train' }),
+    probe: () => ({ probeAccuracy: trainer.evaluate(probe, { loss: false }).accuracy, naturalDevAccuracy: naturalAccuracy(model, natural).accuracy }),
+  });
+  // what ships is the I8 file: every metric of the card is measured on it, loaded back
+  const float32 = trainer.evaluate(heldoutSetOf(name), { loss: false }).accuracy;
+  const float32Natural = naturalAccuracy(model, natural).accuracy;
+  const shipped = await shipI8(trainer);
+  const card = reviewsCard(name, shipped, {
+    float32, extra: { float32Natural },
+    training: trainingBlock({ name, steps, stepsOverride, seed, lr, batchSize: BATCH, run }, {
+      notes: {
+        encoderChoice: 'a bidirectional tanh RNN instead of a BiLSTM, so that the attention is readable (header of scripts/train/reviews.mjs)',
+        sentences: 'HAN: a sentence ends after each "." (one separator token); "!" and an unpunctuated end do not split (what follows the last "." is a sentence of its own)',
+      },
+    }),
+  });
+  const bytes = shipped.bytes;
+  const file = await writeModel(out, name, bytes, card);
+  const { heldout, natural: nat } = card.metrics;
   const shares = config.pooling === 'han'
     ? `word attention on decisive words (within their HAN sentence) ${pct(heldout.decisiveWordShare, 1)} (even spread ${pct(heldout.uniformWordShare, 1)}), sentence attention on it ${pct(heldout.decisiveSentenceShare, 1)} (even ${pct(heldout.uniformSentenceShare, 1)})`
     : `attention on decisive words ${pct(heldout.decisiveShare, 1)}${heldout.decisiveShareBestHop !== undefined ? ` (mean of ${config.hops} hops; best hop ${pct(heldout.decisiveShareBestHop, 1)})` : ''} (even spread ${pct(heldout.uniformShare, 1)})`;
   console.log(`${name}: held-out accuracy ${pct(heldout.accuracy)} (1000), natural dev ${pct(nat.accuracy)} (${nat.count}), ${shares}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`);
-  if (nat.wrong.length) console.log(`${name}: natural dev set wrong: ${nat.wrong.map((x) => `${x.text} (${x.label})`).join(' | ')}`);
-  console.log(`${name}: stored as F16 (${bytes.length} bytes, float32 ${shipped.float32Bytes}); float32 held-out ${pct(float32)}, natural dev ${pct(float32Natural)}`);
+  if (nat.wrong.length) console.log(`${name}: natural dev set wrong: ${nat.wrong.join(' | ')}`);
+  console.log(`${name}: stored as ${shipped.dtype} (${bytes.length} bytes, float32 ${shipped.float32Bytes}); float32 held-out ${pct(float32)}, natural dev ${pct(float32Natural)}`);
   shipped.dispose();
   trainer.dispose();
   model.dispose();
@@ -240,6 +259,6 @@ export const MODELS = Object.fromEntries(Object.entries(SPECS).map(([name, spec]
   name, {
     family: 'reviews', cost: spec.cost, config: () => configOf(name),
     batch: (s, count = BATCH) => examplesFor(name, { seed: TRAIN_SEED + s, count, split: 'train' }),
-    train: (o) => trainReviews(name, o),
+    train: (o) => trainReviews(name, o), card: (shipped, o) => reviewsCard(name, shipped, o),
   },
 ]));

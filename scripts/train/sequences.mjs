@@ -25,7 +25,7 @@ import path from 'node:path';
 
 import { init, createModel, createTrainer } from '../../wasm/index.js';
 import { generateSequences, lengthStratified, scoreByLength, SEQUENCES_TOKENIZER, SYMBOLS } from '../../web/data/sequences.js';
-import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded, shipF16, f16Storage } from './common.mjs';
+import { trainLoop, countParams, trainingBlock, writeModel, pct, rounded, shipI8, storageRecord } from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -68,31 +68,25 @@ const configOf = (name) => ({
 const batchOf = (s, count = BATCH, { minLen = MIN_LEN, maxLen = MAX_LEN } = {}) =>
   generateSequences({ seed: TRAIN_SEED + s, count, split: 'train', task: 'reverse', minLen, maxLen });
 
-async function trainSequences(name, { steps: stepsOverride, out }) {
-  await init();
+/** The held-out set of a card: 20 strings of every length. */
+const heldoutSetOf = () => lengthStratified({ seed: HELDOUT_SEED, perLength: 20, minLen: MIN_LEN, maxLen: MAX_LEN });
+
+/**
+ * The card of a reversal model from its stored file loaded back (shipped: common.mjs shipI8 or
+ * loadShipped): every metric (and so the forgetting curve, drawn from the cards) and the storage
+ * record measured on that file, rounded as written. training: the card's training block;
+ * float32: the float32 model's held-out per-token accuracy; extra: more of the storage record.
+ * train() and scripts/recard.mjs both make the card here.
+ */
+export function sequencesCard(name, shipped, { training, float32, extra = {} }) {
   const spec = SPECS[name];
-  const steps = stepsOverride ?? spec.steps;
-  const lr = 3e-3, seed = 1;
   const config = configOf(name);
-  const model = await createModel(config, { seed });
-  const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
-  const probe = lengthStratified({ seed: HELDOUT_SEED + 1, perLength: 2, minLen: MIN_LEN, maxLen: MAX_LEN });
-  const run = trainLoop({
-    name, trainer, steps, lr,
-    batch: (s) => batchOf(s),
-    probe: () => ({ probeTokenAccuracy: score(model, probe).tokenAccuracy }),
-  });
-  // what ships is the F16 file: every metric below (and the forgetting curve, from the cards) is
-  // measured on it, loaded back
-  const heldoutSet = lengthStratified({ seed: HELDOUT_SEED, perLength: 20, minLen: MIN_LEN, maxLen: MAX_LEN });
-  const float32 = score(model, heldoutSet).tokenAccuracy;
-  const shipped = await shipF16(trainer);
-  const heldout = score(shipped.model, heldoutSet);
-  const storage = f16Storage(shipped, 'heldout.tokenAccuracy', float32, heldout.tokenAccuracy);
+  const heldout = score(shipped.model, heldoutSetOf());
+  const storage = storageRecord(shipped, 'heldout.tokenAccuracy', float32, heldout.tokenAccuracy, extra);
   const test = score(shipped.model, lengthStratified({ seed: TEST_SEED, perLength: 1, minLen: MIN_LEN, maxLen: MAX_LEN }));
   const bytes = shipped.bytes;
   const worst = heldout.rows.reduce((a, r) => (r.tokenAccuracy < a.tokenAccuracy ? r : a));
-  const card = {
+  return rounded({
     name,
     task: `reversal: a random string of ${MIN_LEN}-${MAX_LEN} symbols (a-t) → the same symbols in reverse order, character by character`,
     file: `${name}.safetensors`,
@@ -107,12 +101,7 @@ async function trainSequences(name, { steps: stepsOverride, out }) {
       train: `generateSequences({ seed: ${TRAIN_SEED} + step, count: ${BATCH}, split: 'train', task: 'reverse' }) per step`,
       heldout: `lengthStratified({ seed: ${HELDOUT_SEED}, perLength: 20 }): 20 held-out strings of every length ${MIN_LEN}..${MAX_LEN}`,
     },
-    training: {
-      command: command(name, { steps, stepsOverride }),
-      initSeed: seed, optimizer: 'adam', lr, schedule: scheduleText(steps),
-      clip: 1, batchSize: BATCH, steps, seconds: run.seconds, cpuSeconds: run.cpuSeconds,
-      machine: machine(), log: run.log,
-    },
+    training,
     metrics: {
       heldout: {
         count: heldout.count, seed: HELDOUT_SEED, perLength: 20, tokenAccuracy: heldout.tokenAccuracy, exactMatch: heldout.exactMatch,
@@ -122,9 +111,35 @@ async function trainSequences(name, { steps: stepsOverride, out }) {
       testSample: { count: test.count, seed: TEST_SEED, perLength: 1, tokenAccuracy: test.tokenAccuracy, exactMatch: test.exactMatch },
     },
     storage,
-  };
-  const file = await writeModel(out, name, bytes, rounded(card));
-  console.log(`${name}: held-out per-token accuracy ${pct(heldout.tokenAccuracy)}, exact match ${pct(heldout.exactMatch)} (${heldout.count} strings, lengths ${MIN_LEN}-${MAX_LEN}); worst length ${worst.length}: ${pct(worst.tokenAccuracy)}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`);
+  });
+}
+
+async function trainSequences(name, { steps: stepsOverride, out }) {
+  await init();
+  const spec = SPECS[name];
+  const steps = stepsOverride ?? spec.steps;
+  const lr = 3e-3, seed = 1;
+  const config = configOf(name);
+  const model = await createModel(config, { seed });
+  const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
+  const probe = lengthStratified({ seed: HELDOUT_SEED + 1, perLength: 2, minLen: MIN_LEN, maxLen: MAX_LEN });
+  const run = trainLoop({
+    name, trainer, steps, lr,
+    batch: (s) => batchOf(s),
+    probe: () => ({ probeTokenAccuracy: score(model, probe).tokenAccuracy }),
+  });
+  // what ships is the I8 file: every metric of the card (and the forgetting curve, from the
+  // cards) is measured on it, loaded back
+  const float32 = score(model, heldoutSetOf()).tokenAccuracy;
+  const shipped = await shipI8(trainer);
+  const card = sequencesCard(name, shipped, {
+    float32,
+    training: trainingBlock({ name, steps, stepsOverride, seed, lr, batchSize: BATCH, run }),
+  });
+  const bytes = shipped.bytes;
+  const file = await writeModel(out, name, bytes, card);
+  const h = card.metrics.heldout;
+  console.log(`${name}: held-out per-token accuracy ${pct(h.tokenAccuracy)}, exact match ${pct(h.exactMatch)} (${h.count} strings, lengths ${MIN_LEN}-${MAX_LEN}); worst length ${h.worstLength.length}: ${pct(h.worstLength.tokenAccuracy)}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes (${shipped.dtype}) -> ${file}`);
   shipped.dispose();
   trainer.dispose();
   model.dispose();
@@ -224,7 +239,10 @@ async function writeForgetting(out) {
 }
 
 export const MODELS = Object.fromEntries(Object.entries(SPECS).map(([name, spec]) => [
-  name, { family: 'sequences', cost: spec.cost, config: () => configOf(name), batch: batchOf, train: (o) => trainSequences(name, o) },
+  name, {
+    family: 'sequences', cost: spec.cost, config: () => configOf(name), batch: batchOf,
+    train: (o) => trainSequences(name, o), card: (shipped, o) => sequencesCard(name, shipped, o),
+  },
 ]));
 
 export const after = writeForgetting;

@@ -25,7 +25,7 @@ import { init, createModel, createTrainer } from '../../wasm/index.js';
 import { DATES_TOKENIZER } from '../../web/data/dates.js';
 import { datesBatch, datesProbe, datesEvaluation, datesExamples, datesData, datesShown } from './dates.mjs';
 import { generateInduction, inductionAccuracy, argmaxRows, INDUCTION_TOKENIZER } from '../../web/data/induction.js';
-import { trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded, shipF16, f16Storage } from './common.mjs';
+import { trainLoop, countParams, trainingBlock, writeModel, pct, rounded, shipI8, storageRecord } from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -89,6 +89,54 @@ const batchOf = (name) => (s, count = SPECS[name].batch) => (SPECS[name].kind ==
   ? datesBatch(s, count)
   : generateInduction({ seed: TRAIN_SEED + s, count, split: 'train' }).map((ex) => ({ src: ex.ids })));
 
+/** The held-out set of tf-induction's card (its head scores read the first 300). */
+const inductionHeldout = () => generateInduction({ seed: HELDOUT_SEED, count: 1000, split: 'heldout' });
+
+/**
+ * The card of a transformer from its stored file loaded back (shipped: common.mjs shipI8 or
+ * loadShipped): every metric, the examples and the storage record measured on that file, rounded
+ * as written. training: the card's training block; float32: the float32 model's headline metric
+ * (dates: named exact match; induction: repeated-half accuracy); extra: more of the storage
+ * record. train() and scripts/recard.mjs both make the card here.
+ */
+export function transformerCard(name, shipped, { training, float32, extra = {} }) {
+  const spec = SPECS[name];
+  let heldout, test, data, task, examples, storage;
+  if (spec.kind === 'dates') {
+    ({ heldout, testSample: test } = datesEvaluation(shipped.trainer));
+    storage = storageRecord(shipped, 'heldout.named.exactMatch', float32, heldout.named.exactMatch, extra);
+    examples = datesExamples(shipped.model);
+    task = 'dates: a date in one of many human formats → ISO 8601 yyyy-mm-dd, character by character';
+    data = datesData(spec.batch);
+  } else {
+    const m = shipped.model;
+    const held = inductionHeldout();
+    heldout = { seed: HELDOUT_SEED, ...inductionMetrics(m, held), heads: headScores(m, held.slice(0, 300)) };
+    storage = storageRecord(shipped, 'heldout.repeatedHalf', float32, heldout.repeatedHalf, extra);
+    const best = heldout.heads.reduce((a, h) => (h.induction > a.induction ? h : a));
+    heldout.inductionHead = { layer: best.layer, head: best.head, induction: best.induction, chanceLevel: 'about 2 / (2k + 1)' };
+    test = { seed: TEST_SEED, ...inductionMetrics(m, generateInduction({ seed: TEST_SEED, count: 200, split: 'heldout' })) };
+    task = 'induction: <s> A A for a random sequence A of 4-16 distinct letters; predict each next token (the second copy is predictable by looking back)';
+    data = {
+      generator: 'web/data/induction.js generateInduction()',
+      split: 'held out when hash(A) % 10 == 0; training never sees those sequences',
+      train: `generateInduction({ seed: ${TRAIN_SEED} + step, count: ${spec.batch}, split: 'train' }) per step, fed as ids (no eos)`,
+      heldout: `generateInduction({ seed: ${HELDOUT_SEED}, count: 1000, split: 'heldout' }); head scores on its first 300`,
+    };
+  }
+  const bytes = shipped.bytes;
+  const { tokenizer, ...arch } = spec.cfg;
+  return rounded({
+    name, task, file: `${name}.safetensors`,
+    architecture: { family: 'transformer (docs/models.md)', ...arch, parameters: countParams(bytes), bytes: bytes.length },
+    data,
+    training,
+    metrics: { heldout, testSample: test },
+    storage,
+    ...(examples ? { examples } : {}),
+  });
+}
+
 async function train(name, { steps: stepsOverride, out }) {
   await init();
   const spec = SPECS[name];
@@ -99,17 +147,10 @@ async function train(name, { steps: stepsOverride, out }) {
   const batch = batchOf(name);
   const model = await createModel(config, { seed });
   const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
-  let run, heldout, test, data, task, examples, storage;
-  let shipped; // the F16 file, loaded back: what ships, and what every metric below is measured on
+  let run, float32;
   if (spec.kind === 'dates') {
     run = trainLoop({ name, trainer, steps, lr, batch: (s) => batch(s), probe: datesProbe(trainer) });
-    const float32 = datesEvaluation(trainer).heldout.named.exactMatch;
-    shipped = await shipF16(trainer);
-    ({ heldout, testSample: test } = datesEvaluation(shipped.trainer));
-    storage = f16Storage(shipped, 'heldout.named.exactMatch', float32, heldout.named.exactMatch);
-    examples = datesExamples(shipped.model);
-    task = 'dates: a date in one of many human formats → ISO 8601 yyyy-mm-dd, character by character';
-    data = datesData(B);
+    float32 = datesEvaluation(trainer).heldout.named.exactMatch;
   } else {
     const probe = generateInduction({ seed: HELDOUT_SEED + 1, count: 100, split: 'heldout' });
     run = trainLoop({
@@ -117,44 +158,21 @@ async function train(name, { steps: stepsOverride, out }) {
       batch: (s) => batch(s),
       probe: () => { const m = inductionMetrics(model, probe); return { probeRepeatedHalf: m.repeatedHalf, probeFirstHalf: m.firstHalf }; },
     });
-    const held = generateInduction({ seed: HELDOUT_SEED, count: 1000, split: 'heldout' });
-    const float32 = inductionMetrics(model, held).repeatedHalf;
-    shipped = await shipF16(trainer);
-    const m16 = shipped.model;
-    heldout = { seed: HELDOUT_SEED, ...inductionMetrics(m16, held), heads: headScores(m16, held.slice(0, 300)) };
-    storage = f16Storage(shipped, 'heldout.repeatedHalf', float32, heldout.repeatedHalf);
-    const best = heldout.heads.reduce((a, h) => (h.induction > a.induction ? h : a));
-    heldout.inductionHead = { layer: best.layer, head: best.head, induction: best.induction, chanceLevel: 'about 2 / (2k + 1)' };
-    test = { seed: TEST_SEED, ...inductionMetrics(m16, generateInduction({ seed: TEST_SEED, count: 200, split: 'heldout' })) };
-    task = 'induction: <s> A A for a random sequence A of 4-16 distinct letters; predict each next token (the second copy is predictable by looking back)';
-    data = {
-      generator: 'web/data/induction.js generateInduction()',
-      split: 'held out when hash(A) % 10 == 0; training never sees those sequences',
-      train: `generateInduction({ seed: ${TRAIN_SEED} + step, count: ${B}, split: 'train' }) per step, fed as ids (no eos)`,
-      heldout: `generateInduction({ seed: ${HELDOUT_SEED}, count: 1000, split: 'heldout' }); head scores on its first 300`,
-    };
+    float32 = inductionMetrics(model, inductionHeldout()).repeatedHalf;
   }
+  // what ships is the I8 file, loaded back: every metric of the card is measured on it
+  const shipped = await shipI8(trainer);
+  const card = transformerCard(name, shipped, {
+    float32,
+    training: trainingBlock({ name, steps, stepsOverride, seed, lr, batchSize: B, run }),
+  });
   const bytes = shipped.bytes;
-  const { tokenizer, ...arch } = spec.cfg;
-  const card = {
-    name, task, file: `${name}.safetensors`,
-    architecture: { family: 'transformer (docs/models.md)', ...arch, parameters: countParams(bytes), bytes: bytes.length },
-    data,
-    training: {
-      command: command(name, { steps, stepsOverride }),
-      initSeed: seed, optimizer: 'adam', lr, schedule: scheduleText(steps),
-      clip: 1, batchSize: B, steps, seconds: run.seconds, cpuSeconds: run.cpuSeconds,
-      machine: machine(), log: run.log,
-    },
-    metrics: { heldout, testSample: test },
-    storage,
-    ...(examples ? { examples } : {}),
-  };
-  const file = await writeModel(out, name, bytes, rounded(card));
+  const file = await writeModel(out, name, bytes, card);
+  const { heldout } = card.metrics;
   const shown = spec.kind === 'dates'
     ? datesShown({ heldout })
     : `held-out next-token accuracy: repeated half ${pct(heldout.repeatedHalf)}, first half ${pct(heldout.firstHalf)} (1000 sequences); induction head layer ${heldout.inductionHead.layer} head ${heldout.inductionHead.head} (${pct(heldout.inductionHead.induction, 1)} of its attention on the token after the previous occurrence); heads ${heldout.heads.map((h) => `${h.layer}.${h.head}: induction ${pct(h.induction, 1)} prev ${pct(h.previousToken, 1)}`).join(', ')}`;
-  console.log(`${name}: ${shown}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`);
+  console.log(`${name}: ${shown}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes (${shipped.dtype}) -> ${file}`);
   shipped.dispose();
   trainer.dispose();
   model.dispose();
@@ -162,5 +180,8 @@ async function train(name, { steps: stepsOverride, out }) {
 }
 
 export const MODELS = Object.fromEntries(Object.entries(SPECS).map(([name, spec]) => [
-  name, { family: 'transformers', cost: spec.cost, config: () => configOf(name), batch: batchOf(name), train: (o) => train(name, o) },
+  name, {
+    family: 'transformers', cost: spec.cost, config: () => configOf(name), batch: batchOf(name),
+    train: (o) => train(name, o), card: (shipped, o) => transformerCard(name, shipped, o),
+  },
 ]));
