@@ -13,6 +13,8 @@
 //   node scripts/recard.mjs tf-induction                  # web/models/tf-induction.json re-measured
 //   node scripts/recard.mjs --all --dir /tmp/models        # every model, cards and files in /tmp/models
 //
+// --all is every model whose family has a card function (all but translation.mjs's, which
+// measures its cards inside train() for now).
 // With the same file, the card is the one `node scripts/train.mjs <name>` writes, training block
 // aside (docs/training.md "Size"). Not here: quantising (scripts/quantize.mjs), training.
 
@@ -32,6 +34,7 @@ const RECORD_KEYS = new Set(['dtype', 'bytes', 'float32Bytes', 'metric', 'float3
  * float32 figures of the card <dir>/<name>.json has now. Returns { old, card }.
  */
 export async function recard(name, dir = MODELS_DIR) {
+  if (!MODELS[name].card) throw new Error(`${name}: the ${MODELS[name].family} family has no card function yet: retrain it (node scripts/train.mjs ${name})`);
   const old = JSON.parse(readFileSync(path.join(dir, `${name}.json`), 'utf8'));
   if (!old.storage) throw new Error(`${name}: the card has no storage record (its float32 figures are needed)`);
   const bytes = new Uint8Array(readFileSync(path.join(dir, old.file)));
@@ -49,7 +52,7 @@ function parseArgs(argv) {
   const a = { names: [], dir: MODELS_DIR };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i];
-    if (v === '--all') a.names.push(...Object.keys(MODELS));
+    if (v === '--all') a.names.push(...Object.keys(MODELS).filter((n) => MODELS[n].card));
     else if (v === '--dir') a.dir = path.resolve(argv[++i]);
     else if (v === '--family' && argv[i + 1] in FAMILIES) a.names.push(...Object.keys(FAMILIES[argv[++i]].MODELS));
     else if (v in MODELS) a.names.push(v);
