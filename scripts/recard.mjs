@@ -2,7 +2,7 @@
 // scripts/recard.mjs: rewrites shipped models' cards from their stored files, without training:
 // each <dir>/<name>.safetensors is loaded back (common.mjs loadShipped) and its family's card
 // function, the one its train() calls (scripts/train/<family>.mjs: datesCard, sequencesCard,
-// reviewsCard, agreementCard, transformerCard), measures every metric, the examples and the
+// reviewsCard, agreementCard, transformerCard, translationCard), measures every metric, the examples and the
 // storage record on it; the old card's training block (command, seeds, log, seconds, machine) is
 // kept, since no training happened, and so are the float32 figures of its storage record (the
 // float32 model is gone). Then each family's after() runs as after training (the forgetting
@@ -13,8 +13,7 @@
 //   node scripts/recard.mjs tf-induction                  # web/models/tf-induction.json re-measured
 //   node scripts/recard.mjs --all --dir /tmp/models        # every model, cards and files in /tmp/models
 //
-// --all is every model whose family has a card function (all but translation.mjs's, which
-// measures its cards inside train() for now).
+// --all is every model (each family has a card function: datesCard … translationCard).
 // With the same file, the card is the one `node scripts/train.mjs <name>` writes, training block
 // aside (docs/training.md "Size"). Not here: quantising (scripts/quantize.mjs), training.
 

@@ -11,7 +11,7 @@
 // Equal budgets: every model takes STEPS steps of BATCH fresh pairs
 // generateTranslation({ seed: 1000 + step, count: BATCH, split: 'train' }) (3-30 words), Adam
 // with the common schedule, clip 1, weights from createModel(config, { seed: 1 }).
-// Measured on the shipped file (translationMetrics): on HELDOUT_COUNT held-out sentences (seed
+// Measured on the shipped file (translationCard, which scripts/recard.mjs also calls): on HELDOUT_COUNT held-out sentences (seed
 // 2024) exact match and corpus BLEU-4 of greedy decoding, and the alignment error rate (AER) of
 // the attention with the reference forced (teacher forcing: row j is French token j), overall and
 // per phenomenon, for the transformers per layer and head; by length (3..30 words, PER_LENGTH of
@@ -28,7 +28,7 @@ import { init, createModel, createTrainer } from '../../wasm/index.js';
 import { generateTranslation, TRANSLATION_TOKENIZER, TRANSLATION_EXAMPLES, PHENOMENA, MIN_WORDS, MAX_WORDS, ENGLISH_WORDS, FRENCH_TOKENS, parseEnglish } from '../../web/data/translation.js';
 import { bleu, alignmentError, sumAlignment } from '../../web/shared/translation-metrics.js';
 import { Tokenizer } from '../../wasm/model/tokenizer.js';
-import { ROOT, trainLoop, countParams, machine, command, scheduleText, writeModel, pct, rounded, shipI8, storageRecord } from './common.mjs';
+import { ROOT, trainLoop, countParams, trainingBlock, writeModel, pct, rounded, shipI8, storageRecord } from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -208,23 +208,17 @@ export function translationShown(name, m) {
   return lines.join('\n');
 }
 
-async function trainTranslation(attn, { steps: stepsOverride, out }) {
-  await init();
+/**
+ * The card of a stored translation model (shipped: common.mjs ship/loadShipped), every metric
+ * measured on it; train() and scripts/recard.mjs both call it. training: the training block;
+ * float32: the float32 model's held-out exact match (the storage record's check).
+ */
+export function translationCard(attn, shipped, { training, float32, extra = {} }) {
   const name = `en-fr-${attn}`;
   const spec = SPECS[attn];
-  const steps = stepsOverride ?? STEPS;
-  const seed = 1;
-  const config = configOf(attn);
-  const model = await createModel(config, { seed });
-  const trainer = createTrainer(model, { optimizer: 'adam', lr: spec.lr, clip: 1 });
-  const probeSet = heldoutSet(100, HELDOUT_SEED + 1);
-  const run = trainLoop({ name, trainer, steps, lr: spec.lr, batch: (s) => translationBatch(s), probe: () => ({ probeExactMatch: trainer.evaluate(probeSet, { loss: false }).exactMatch }) });
-  const float32 = quality(model, heldoutSet()).exactMatch;
-  const shipped = await shipI8(trainer);
   const metrics = translationMetrics(shipped.model);
-  const storage = storageRecord(shipped, 'heldout.exactMatch', float32, metrics.heldout.exactMatch);
   const bytes = shipped.bytes;
-  const card = {
+  return {
     name,
     task: 'translation: English → French, word by word, with the gold word alignment (web/data/translation.js)',
     file: `${name}.safetensors`,
@@ -241,17 +235,30 @@ async function trainTranslation(attn, { steps: stepsOverride, out }) {
       train: `generateTranslation({ seed: ${TRAIN_SEED} + step, count: ${BATCH}, split: 'train' }) per step`,
       heldout: `generateTranslation({ seed: ${HELDOUT_SEED}, count: ${HELDOUT_COUNT}, split: 'heldout' }); by length: ${PER_LENGTH} of each length L, seed ${LENGTH_SEED} + L`,
     },
-    training: {
-      command: command(name, { steps, stepsOverride }), initSeed: seed, optimizer: 'adam', lr: spec.lr, schedule: scheduleText(steps),
-      clip: 1, batchSize: BATCH, steps, seconds: run.seconds, cpuSeconds: run.cpuSeconds, machine: machine(), log: run.log,
-    },
+    training,
     metrics: rounded(metrics),
-    storage,
+    storage: storageRecord(shipped, 'heldout.exactMatch', float32, metrics.heldout.exactMatch, extra),
     examples: translationExamples(shipped.model),
   };
-  const file = await writeModel(out, name, bytes, card);
-  console.log(translationShown(name, metrics));
-  console.log(`${name}: ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${bytes.length} bytes (${storage.dtype}; float32 exact match ${pct(float32)}) -> ${file}`);
+}
+
+async function trainTranslation(attn, { steps: stepsOverride, out }) {
+  await init();
+  const name = `en-fr-${attn}`;
+  const spec = SPECS[attn];
+  const steps = stepsOverride ?? STEPS;
+  const seed = 1;
+  const model = await createModel(configOf(attn), { seed });
+  const trainer = createTrainer(model, { optimizer: 'adam', lr: spec.lr, clip: 1 });
+  const probeSet = heldoutSet(100, HELDOUT_SEED + 1);
+  const run = trainLoop({ name, trainer, steps, lr: spec.lr, batch: (s) => translationBatch(s), probe: () => ({ probeExactMatch: trainer.evaluate(probeSet, { loss: false }).exactMatch }) });
+  // what ships is the I8 file: every metric of the card is measured on it, loaded back
+  const float32 = quality(model, heldoutSet()).exactMatch;
+  const shipped = await shipI8(trainer);
+  const card = translationCard(attn, shipped, { float32, training: trainingBlock({ name, steps, stepsOverride, seed, lr: spec.lr, batchSize: BATCH, run }) });
+  const file = await writeModel(out, name, shipped.bytes, card);
+  console.log(translationShown(name, card.metrics));
+  console.log(`${name}: ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${shipped.bytes.length} bytes (${shipped.dtype}; float32 exact match ${pct(float32)}) -> ${file}`);
   shipped.dispose();
   trainer.dispose();
   model.dispose();
@@ -319,7 +326,11 @@ async function writeLengthCurve(out) {
 }
 
 export const MODELS = Object.fromEntries(Object.entries(SPECS).map(([attn, spec]) => [
-  `en-fr-${attn}`, { family: 'translation', cost: spec.cost, config: () => configOf(attn), batch: translationBatch, train: (o) => trainTranslation(attn, o) },
+  `en-fr-${attn}`, {
+    family: 'translation', cost: spec.cost, config: () => configOf(attn), batch: translationBatch,
+    train: (o) => trainTranslation(attn, o), card: (shipped, o) => translationCard(attn, shipped, o),
+  },
 ]));
 
 export const after = writeLengthCurve;
+
