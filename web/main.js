@@ -15,6 +15,7 @@ import { axisLabels, makeQKV } from './data/playground.js';
 import { formatValue } from './shared/draw.js';
 import { define } from './embed.js';
 import { resolveLang, t } from './shared/i18n.js';
+import { findModel } from './shared/models.js';
 import { LIMITS, effectiveScale, normalizeState } from './shared/state.js';
 
 define();
@@ -120,7 +121,8 @@ const MODELS_TEXT = {
 /** Show the view the page state names and hand the model views their settings. */
 function applyPage({ fromDemo = false } = {}) {
   const hash = writeHash();
-  const [title, lede] = MODELS_TEXT[page.view] ?? ['page.modelsTitle', 'page.modelsLede'];
+  const words = findModel(page.model)?.task === 'translation'; // a word-level seq2seq model: words, not characters
+  const [title, lede] = MODELS_TEXT[page.view] ?? ['page.modelsTitle', words ? 'page.modelsLedeWords' : 'page.modelsLede'];
   $('models-title').dataset.i18n = title;
   ui.modelsView.querySelector('.lede').dataset.i18n = lede;
   applyLanguage(page.lang);

@@ -7,12 +7,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { init, loadModel } from '../../wasm/index.js';
-import { EXAMPLES, examplesFor } from '../../web/shared/examples.js';
+import { EXAMPLES, PHENOMENON_LABELS, examplesFor } from '../../web/shared/examples.js';
 import { domainWarnings } from '../../web/shared/domain.js';
 import { cardSummary } from '../../web/shared/model-card.js';
 import { MAX_INPUT } from '../../web/shared/app-state.js';
 import { ALL_MODELS, findModel } from '../../web/shared/models.js';
 import { YEAR_MAX, YEAR_MIN } from '../../web/data/dates.js';
+import { PHENOMENA, TRANSLATION_EXAMPLES, parseEnglish } from '../../web/data/translation.js';
 
 const web = new URL('../../web/', import.meta.url);
 const shipped = ALL_MODELS.filter((m) => m.trained && m.task);
@@ -57,6 +58,28 @@ test('examplesFor: the task list, then the card\'s best and limit once each, in 
   assert.deepEqual(cardSummary({ examples: { best: [1, null, ''], limit: ['x'] } }).examples, { best: [], limit: null });
   assert.deepEqual(cardSummary({ examples: { best: [{ text: 'The dog runs.', perplexity: 3 }, { text: 7 }], limit: { text: 'x'.repeat(65) } } }).examples,
     { best: ['The dog runs.'], limit: null }, 'objects with text (the language models\' cards)');
+});
+
+test('translation: the generator\'s examples, one label per phenomenon in both languages, the card\'s merged in', () => {
+  assert.deepEqual(EXAMPLES.translation.map((e) => [e.phenomenon, e.input]), TRANSLATION_EXAMPLES.map((e) => [e.phenomenon, e.src]),
+    'examples.js lists web/data/translation.js TRANSLATION_EXAMPLES, in order');
+  assert.deepEqual(Object.keys(PHENOMENON_LABELS).sort(), [...PHENOMENA].sort(), 'a label for every phenomenon, and no other');
+  for (const [p, label] of Object.entries(PHENOMENON_LABELS)) assert.ok(label.en && label.zh && label.en !== label.zh, p);
+  for (const e of EXAMPLES.translation) {
+    assert.equal(e.shows, PHENOMENON_LABELS[e.phenomenon]);
+    const ex = parseEnglish(e.input);
+    assert.ok(ex, `the generator writes "${e.input}"`);
+    assert.ok(ex.phenomena.includes(e.phenomenon), `"${e.input}" shows ${e.phenomenon}`);
+  }
+  const en = examplesFor('translation', cardSummary({ examples: { best: ['the cat sees the red car .', 'she likes the dog .'], limit: 'the dog .' } }), 'en', MAX_INPUT);
+  assert.equal(en.length, EXAMPLES.translation.length + 2, 'the card\'s first best one is already listed');
+  assert.equal(en[0].shows, PHENOMENON_LABELS['adjective-after'].en);
+  assert.deepEqual(en.slice(-2).map((e) => e.input), ['she likes the dog .', 'the dog .']);
+  assert.equal(examplesFor('translation', null, 'zh')[9].shows, PHENOMENON_LABELS['adjectives-reversed'].zh);
+  for (const m of ALL_MODELS.filter((e) => e.task === 'translation')) {
+    assert.ok(parseEnglish(m.sample), `${m.name}: the sample "${m.sample}" has a gold alignment`);
+    assert.ok(m.sample.length <= MAX_INPUT, m.name);
+  }
 });
 
 test('domain warnings: a year outside the learned range, no digits, too long; none inside', () => {

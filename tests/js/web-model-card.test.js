@@ -35,6 +35,9 @@ test('every shipped model has a card, and the summary holds its fields and held-
 test('labels and formats', () => {
   assert.equal(metricLabel('exactMatch'), 'exact match');
   assert.equal(metricLabel('agreement.accuracy'), 'agreement accuracy');
+  assert.equal(metricLabel('aer'), 'AER');
+  assert.equal(metricLabel('adjectiveAfter.aer'), 'adjective after AER');
+  assert.equal(metricLabel('bleu'), 'BLEU');
   assert.equal(formatMetric('exactMatch', 0.9995), '99.95%');
   assert.equal(formatMetric('repeatedHalf', 0.99966), '99.97%');
   assert.equal(formatMetric('perplexity', 7.74586), '7.7459');

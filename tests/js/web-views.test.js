@@ -18,7 +18,7 @@ import {
 import { VIRIDIS } from '../../web/shared/draw.js';
 import { clippedDistances, gridMax, positionInfo, selectMaps, strongestCell } from '../../web/views/heads-view.js';
 import {
-  ALL_MODELS, DEFAULT_MODEL, MODELS, VIEW_FAMILY, defaultModelFor, findModel, modelFitsView, modelUrl, modelsFor, resolveModel, sampleFor, sampleInput,
+  ALL_MODELS, DEFAULT_MODEL, MODELS, VIEW_FAMILY, compareSet, defaultModelFor, findModel, modelFitsView, modelUrl, modelsFor, resolveModel, sampleFor, sampleInput,
 } from '../../web/shared/models.js';
 import { frobeniusPenalty, poolingRows, probabilityRows } from '../../web/views/pooling-view.js';
 import { luminance, numbersJSON, textColorFor } from '../../web/shared/view-kit.js';
@@ -130,7 +130,11 @@ test('switchView: the model and input follow the family; within a family nothing
 });
 
 test('registry: families, offered models, the trained models are offered first', () => {
-  assert.deepEqual(modelsFor('seq2seq'), MODELS);
+  // the dates models (MODELS: the first view's set), then the English → French ones
+  assert.deepEqual(modelsFor('seq2seq').slice(0, MODELS.length), MODELS);
+  assert.deepEqual(modelsFor('seq2seq').slice(MODELS.length).map((m) => [m.name, m.task, m.attention]),
+    ['additive', 'dot', 'general', 'concat', 'local-p', 'none'].map((a) => [`en-fr-${a}`, 'translation', a]));
+  assert.equal(defaultModelFor('alignment'), MODELS[0].name, 'the first view keeps its default model');
   for (const [view, family] of Object.entries(VIEW_FAMILY)) {
     const list = modelsFor(family);
     assert.ok(list.length > 0, view);
@@ -146,7 +150,8 @@ test('registry: families, offered models, the trained models are offered first',
   }
   const names = ALL_MODELS.map((m) => m.name);
   assert.equal(new Set(names).size, names.length, 'names are unique');
-  const trained = [['tf-dates-absolute', 'tf-dates-relative', 'tf-induction'], ['clf-reviews-attention', 'clf-reviews-han', 'clf-reviews-structured']];
+  const trained = [['tf-dates-absolute', 'tf-dates-relative', 'tf-induction', 'en-fr-transformer-absolute', 'en-fr-transformer-relative'],
+    ['clf-reviews-attention', 'clf-reviews-han', 'clf-reviews-structured']];
   for (const names of trained) {
     const family = findModel(names[0]).family;
     assert.deepEqual(modelsFor(family).map((m) => m.name), names, `${family}: the trained models, in order, and no untrained fixture`);
@@ -165,6 +170,14 @@ test('registry: families, offered models, the trained models are offered first',
   for (const m of ALL_MODELS.filter((e) => !e.trained)) {
     assert.ok(existsSync(new URL(`../../web/${m.file}`, import.meta.url)), `${m.name}: ${m.file}`);
   }
+});
+
+test('compareSet: the compare view runs the models of the current model\'s task', () => {
+  assert.equal(compareSet(DEFAULT_MODEL), MODELS);
+  assert.deepEqual(compareSet('en-fr-dot').map((m) => m.name), modelsFor('seq2seq').filter((m) => m.task === 'translation').map((m) => m.name));
+  assert.equal(compareSet('tiny-additive'), MODELS, 'a tiny model (no task): the first set');
+  assert.equal(compareSet('/x/m.safetensors'), MODELS, 'a path: the first set');
+  assert.equal(sampleInput(3, 'en-fr-additive'), findModel('en-fr-additive').sample, 'the translation sample, not a date');
 });
 
 test('sample inputs are valid for their models (no unknown tokens, within maxPositions)', async () => {

@@ -1,5 +1,6 @@
 // examples.js: the "Examples" menu of each view: inputs chosen to show something (a date with a
-// weekday, a negation that flips the label, an attractor), in English and Chinese, per task, and
+// weekday, a negation that flips the label, an attractor, an adjective that French puts after the
+// noun), in English and Chinese, per task, and
 // the ones a model's card names (card.examples: { best: [three inputs], limit: one input }).
 //
 //   import { examplesFor } from './examples.js';
@@ -11,7 +12,30 @@
 // most MAX_INPUT characters (tests/js/web-examples.test.js checks them, and that each one runs).
 // Holds: the lists and their merge. Deliberately holds no DOM: the element builds the menu.
 
+import { TRANSLATION_EXAMPLES } from '../data/translation-examples.js';
+
 /** @typedef {{ input: string, shows: { en: string, zh: string } }} Example */
+
+/**
+ * What each phenomenon of the translation data (web/data/translation.js PHENOMENA) is called in
+ * the menu, in English and Chinese.
+ * @type {Readonly<Record<string, { en: string, zh: string }>>}
+ */
+export const PHENOMENON_LABELS = Object.freeze({
+  'adjective-after': { en: 'adjective after the noun (the red car → la voiture rouge)', zh: '形容词后置（the red car → la voiture rouge）' },
+  'adjective-before': { en: 'adjective before the noun, as in English (petit, grand…)', zh: '形容词前置，与英语相同（petit、grand……）' },
+  'adjectives-reversed': { en: 'two adjectives after the noun, in reverse order', zh: '两个形容词后置，顺序颠倒' },
+  possessive: { en: 'possessive ’s → “le … de …”: the owner moves to the end', zh: '所有格 ’s → “le … de …”：所有者移到后面' },
+  negation: { en: 'negation: “do not see” → “ne … pas” around the verb', zh: '否定：“do not see” → 动词两边的 “ne … pas”' },
+  'object-pronoun': { en: 'object pronoun before the verb (sees him → le voit)', zh: '宾语代词在动词之前（sees him → le voit）' },
+  'compound-past': { en: 'compound past with participle agreement', zh: '复合过去时与过去分词的配合' },
+  elision: { en: 'elision: ne aiment → n’aiment, le arbre → l’arbre', zh: '省音：ne aiment → n’aiment，le arbre → l’arbre' },
+  contraction: { en: 'contraction: de le → du, à les → aux', zh: '缩合：de le → du，à les → aux' },
+  subordinate: { en: 'relative and that-clauses (que, qui)', zh: '关系从句与 that 从句（que、qui）' },
+});
+
+/** The translation models' menu: one sentence per phenomenon (web/data/translation-examples.js). */
+const TRANSLATION = TRANSLATION_EXAMPLES.map(({ phenomenon, src }) => ({ input: src, phenomenon, shows: PHENOMENON_LABELS[phenomenon] }));
 
 /** @type {Readonly<Record<string, readonly Example[]>>} */
 export const EXAMPLES = Object.freeze({
@@ -40,6 +64,7 @@ export const EXAMPLES = Object.freeze({
     { input: 'The girls who like the boy are happy.', shows: { en: 'a relative clause between the subject and its verb', zh: '主语和动词之间隔着关系从句' } },
     { input: 'The FBI is chasing a criminal on the run.', shows: { en: 'the sentence of Cheng, Dong & Lapata (2016), Figure 1', zh: 'Cheng、Dong 与 Lapata（2016）图 1 的句子' } },
   ],
+  translation: TRANSLATION,
   reverse: [
     { input: 'abcdefghij', shows: { en: 'ten symbols: both models reverse them', zh: '十个符号：两个模型都能反转' } },
     { input: 'npclaihprtgffsaakacoopbmpdgcorffoitggsqp', shows: { en: 'forty symbols: the model without attention forgets the start', zh: '四十个符号：无注意力的模型忘了开头' } },

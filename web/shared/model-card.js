@@ -36,9 +36,11 @@ const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 /** @type {(v: unknown) => v is Record<string, any>} */
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** 'exactMatch' → 'exact match', 'agreement.accuracy' → 'agreement accuracy'. */
+/** 'exactMatch' → 'exact match', 'agreement.accuracy' → 'agreement accuracy'; the
+ * translation measures' acronyms in capitals ('aer' → 'AER', 'bleu' → 'BLEU'). */
 export function metricLabel(key) {
-  return String(key).replace(/\./g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return String(key).replace(/\./g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()
+    .replace(/\b(aer|bleu)\b/g, (w) => w.toUpperCase());
 }
 
 /** A metric value as shown: percentages for accuracy-like fractions, else up to 5 significant digits. */

@@ -35,6 +35,26 @@ const DATES = ['additive', 'dot', 'general', 'concat', 'local-p', 'none'].map((a
 );
 
 /**
+ * English → French translation (web/data/translation.js, issue #14), one per mechanism: word-level
+ * seq2seq models offered beside the dates ones by the alignment, time and compare views (compare
+ * shows the models of the current model's task). The transformers are in TRAINED (heads view).
+ */
+export const TRANSLATION_SAMPLE = 'the cat sees the red car .';
+const EN_FR = ['additive', 'dot', 'general', 'concat', 'local-p', 'none'].map((attention) =>
+  Object.freeze({
+    name: `en-fr-${attention}`,
+    file: `models/en-fr-${attention}.safetensors`,
+    card: `models/en-fr-${attention}.json`,
+    family: 'seq2seq',
+    task: 'translation',
+    attention,
+    trained: true,
+    ready: true,
+    sample: TRANSLATION_SAMPLE,
+  }),
+);
+
+/**
  * Tiny random test models (tests/fixtures, docs/models.md "Tests and accuracy"): 15-symbol
  * vocabularies (a–k), untrained, so their alignments are noise; they exercise every mechanism.
  */
@@ -111,6 +131,9 @@ const TRAINED = [
   ['tf-dates-absolute', 'transformer', '22 Nov 2026', { task: 'dates' }],
   ['tf-dates-relative', 'transformer', '22 Nov 2026', { task: 'dates' }],
   ['tf-induction', 'transformer', '<s> k f t b m w k f t', { task: 'induction' }],
+  // English → French encoder-decoders: the heads view, cross-attention for the alignment.
+  ['en-fr-transformer-absolute', 'transformer', TRANSLATION_SAMPLE, { task: 'translation' }],
+  ['en-fr-transformer-relative', 'transformer', TRANSLATION_SAMPLE, { task: 'translation' }],
   ['clf-reviews-attention', 'classifier', 'The plot was not bad, but the music felt boring.', { task: 'reviews' }],
   ['clf-reviews-han', 'classifier', 'Fast delivery. Broke in a week. Would not recommend.', { task: 'reviews' }],
   ['clf-reviews-structured', 'classifier', "I expected to hate it and I didn't.", { task: 'reviews' }],
@@ -153,12 +176,13 @@ export const OFFERED = 'dates';
 
 /** Every model the registry knows, offered ones first. */
 export const ALL_MODELS = Object.freeze([
-  ...(OFFERED === 'dates' ? [...DATES, ...TINY] : [...TINY, ...DATES]),
+  ...(OFFERED === 'dates' ? [...DATES, ...EN_FR, ...TINY] : [...TINY, ...DATES, ...EN_FR]),
   ...TRAINED,
   ...TINY_FAMILIES,
 ]);
 
-/** The models the page's picker and the compare view list. */
+/** The first set of the seq2seq views: the dates models (or the tiny ones), the compare view's
+ * default list. */
 export const MODELS = Object.freeze(OFFERED === 'dates' ? DATES : TINY);
 
 export const DEFAULT_MODEL = MODELS[0].name;
@@ -166,12 +190,15 @@ export const DEFAULT_MODEL = MODELS[0].name;
 /** A sample input for each set (what the dates task reads; letters for the tiny models). */
 export const DEFAULT_INPUT = OFFERED === 'dates' ? '22 Nov 2026' : 'abcdefg';
 
+const SEQ2SEQ = Object.freeze([...MODELS, ...EN_FR]);
+
 /**
- * The models a view of `family` offers: seq2seq as MODELS; the other families: the trained ones
- * that are ready, or else the tiny untrained fixtures (which stay reachable by name).
+ * The models a view of `family` offers: seq2seq MODELS then the translation models; the other
+ * families: the trained ones that are ready, or else the tiny untrained fixtures (which stay
+ * reachable by name).
  */
 export function modelsFor(family) {
-  if (family === 'seq2seq') return MODELS;
+  if (family === 'seq2seq') return SEQ2SEQ;
   const trained = TRAINED.filter((m) => m.family === family && m.ready);
   return Object.freeze(trained.length ? trained : TINY_FAMILIES.filter((m) => m.family === family));
 }
@@ -180,6 +207,21 @@ export function modelsFor(family) {
 export function defaultModelFor(view) {
   return modelsFor(VIEW_FAMILY[view] ?? 'seq2seq')[0].name;
 }
+
+/**
+ * The seq2seq models the compare view runs side by side for the current model: those of its task
+ * (the translation models for an en-fr one), else MODELS (a path, a tiny model, the dates).
+ */
+export function compareSet(name) {
+  const task = findModel(name)?.task;
+  if (!task || MODELS.some((m) => m.task === task)) return MODELS;
+  if (!COMPARE_SETS.has(task)) {
+    const same = SEQ2SEQ.filter((m) => m.task === task);
+    COMPARE_SETS.set(task, same.length > 1 ? Object.freeze(same) : MODELS);
+  }
+  return COMPARE_SETS.get(task); // one array per task: the view refills its pickers when it changes
+}
+const COMPARE_SETS = new Map();
 
 /** The sample input of a registry model (DEFAULT_INPUT for paths and unknown names). */
 export function sampleFor(name) {
@@ -267,12 +309,13 @@ export async function fetchModel(entry, loadModel, { fetchImpl = fetch, base } =
  * A sample input for a seed (the embed page's `seed` parameter): a held-out date from the dates
  * generator (web/data/dates.js), or 4 to 9 letters a–k for the tiny models (mulberry32, data/playground.js).
  * With a model name of another family: 4 to 9 letters a–h for the tiny transformers, 5 to 12
- * words of their vocabulary for the tiny classifiers, the sample input for trained ones.
+ * words of their vocabulary for the tiny classifiers, the sample input for trained ones (and for
+ * the translation models, whose generator stays off the first view's critical path).
  * Deterministic either way.
  */
 export function sampleInput(seed, name = null) {
   const entry = name === null ? null : findModel(name);
-  if (entry && entry.family !== 'seq2seq') {
+  if (entry && (entry.family !== 'seq2seq' || entry.task === 'translation')) {
     if (entry.trained) return entry.sample;
     const next = mulberry32(seed);
     if (entry.family === 'classifier' || entry.family === 'memory-rnn') {

@@ -49,12 +49,17 @@ export function legend(colormap = 'viridis') {
   };
 }
 
-/** Refill a model <select> with models (registry entries; untrained ones marked), keeping its value. */
+/**
+ * Refill a model <select> with models (registry entries; untrained ones marked), keeping its value;
+ * models of more than one task (dates, translation) are grouped by task (<optgroup>, task.* labels).
+ */
 export function fillModelOptions(select, models, lang) {
   const value = select.value;
-  select.replaceChildren(
-    ...models.map((m) => el('option', { value: m.name, text: m.trained ? m.name : `${m.name} (${t(lang, 'model.untrained')})` })),
-  );
+  const option = (m) => el('option', { value: m.name, text: m.trained ? m.name : `${m.name} (${t(lang, 'model.untrained')})` });
+  const tasks = [...new Set(models.map((m) => m.task ?? ''))];
+  select.replaceChildren(...(tasks.length > 1
+    ? tasks.map((task) => el('optgroup', { label: t(lang, task ? `task.${task}` : 'task.other') }, models.filter((m) => (m.task ?? '') === task).map(option)))
+    : models.map(option)));
   if (value) select.value = value;
 }
 

@@ -1,5 +1,6 @@
-// compare-view.js: the Compare view of <attn-demo>: the same input through every listed seq2seq
-// model, side by side, and the difference A − B of two of them on a diverging map.
+// compare-view.js: the Compare view of <attn-demo>: the same input through every seq2seq model of
+// the current model's task (the dates models, or the English → French ones: models.js
+// compareSet), side by side, and the difference A − B of two of them on a diverging map.
 //
 //   const view = new CompareView({ onPair: ({ a } or { b }) => … });
 //   host.append(view.node);
@@ -14,7 +15,7 @@
 
 import { subtractMaps } from '../shared/explain.js';
 import { t } from '../shared/i18n.js';
-import { MODELS } from '../shared/models.js';
+import { compareSet } from '../shared/models.js';
 import { el, fillModelOptions, pickMap } from '../shared/view-kit.js';
 
 /** Styles this view adds to <attn-demo>'s shadow root. */
@@ -25,6 +26,8 @@ export const COMPARE_STYLE = `
 
 export class CompareView {
   #ui = {};
+  #set = null; // the models listed (compareSet of the current model)
+  #lang = 'en';
 
   /**
    * onPair({ a } or { b }): the person picked model A or B.
@@ -68,7 +71,8 @@ export class CompareView {
     u.bLabel.textContent = t(lang, 'compare.b');
     u.diffLegend.textContent = t(lang, 'legend.diverging');
     u.diffMap.setAttribute('lang', lang);
-    for (const select of [u.a, u.b]) fillModelOptions(select, MODELS, lang);
+    this.#lang = lang;
+    if (this.#set) for (const select of [u.a, u.b]) fillModelOptions(select, this.#set, lang);
   }
 
   /** Forget the drawn maps (an input that cannot be run). */
@@ -82,7 +86,12 @@ export class CompareView {
     const u = this.#ui;
     const s = ctx.state;
     const lang = s.lang;
-    const loads = MODELS.map((m) => [m.name, ctx.models.model(m.name)]);
+    const set = compareSet(s.model);
+    if (set !== this.#set) {
+      this.#set = set;
+      for (const select of [u.a, u.b]) fillModelOptions(select, set, this.#lang);
+    }
+    const loads = set.map((m) => [m.name, ctx.models.model(m.name)]);
     if (loads.some(([, l]) => l === null)) {
       ctx.status(`${ctx.build} ${t(lang, 'model.loading', { name: loads.filter(([, l]) => !l).map(([n]) => n).join(', ') })}`);
       return;
