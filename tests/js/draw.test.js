@@ -147,6 +147,16 @@ test('computeLayout drops labels when cells get small, and reclaims their room',
   assert.ok(layout.width <= 320);
 });
 
+test('computeLayout: a key line under the legend (the gold outline) adds its height and widens to fit', () => {
+  const L = LAYOUT;
+  const plain = computeLayout({ rows: 3, cols: 3, cellSize: 20 });
+  const keyed = computeLayout({ rows: 3, cols: 3, cellSize: 20, keyWidth: 300 });
+  assert.equal(keyed.height, plain.height + L.keyHeight);
+  assert.equal(keyed.keyY, keyed.legendY + L.legendBar + L.legendText + 2);
+  assert.equal(keyed.width, Math.ceil(keyed.legendX + 300 + L.pad), 'as wide as the key');
+  assert.equal(computeLayout({ rows: 3, cols: 3, cellSize: 20, keyWidth: 10 }).width, plain.width, 'a short key: no wider');
+});
+
 test('computeLayout never goes below minCell, and honours a fixed cell size', () => {
   const tiny = computeLayout({ rows: 4, cols: 1000, availableWidth: 320 });
   assert.equal(tiny.cell, LAYOUT.minCell);

@@ -10,7 +10,10 @@
 // white–red map over a range symmetric about 0, for differences). Property (data): `data`; the
 // weights array is kept by reference, not copied, so set `data` again after changing it.
 // Property `marks`: [{ row, from, to, center? }] outlines cells from..to of a row (e.g. a local
-// attention window p_t ± D) and ticks the fractional column `center`.
+// attention window p_t ± D) and ticks the fractional column `center`. Property `gold`:
+// gold[row] = the columns of that row to outline as a reference alignment (a solid white-and-red
+// outline per cell, a key line under the colour legend, "(gold)" in the tooltip, the text
+// alternative, the SVG and the JSON); null (default) for none.
 // Methods: focusCell(row, col), whenRendered(), flush() (draw a pending frame now), toPNG()
 // (Promise<Blob>), toSVG() (string), toCSV() (string), toJSON() (plain object, so
 // JSON.stringify(el) works).
@@ -25,6 +28,7 @@
 // for settings, a property for data, a separate define()), TensorFlow Playground's checked heatmap.
 
 import {
+  GOLD_STROKE,
   LAYOUT,
   cellAt,
   canvasScale,
@@ -150,6 +154,7 @@ export class AttentionHeatmap extends HTMLElement {
   #listeners = null; // AbortController for everything added in connectedCallback
   #resizeObserver = null;
   #marks = []; // [{ row, from, to, center }] outlines drawn over the grid
+  #gold = null; // [row] -> column indices outlined as the gold alignment, or null
   #hover = null; // 'row,col' of the hovered cell, for heatmap-hover
 
   // Shadow DOM parts.
@@ -273,6 +278,35 @@ export class AttentionHeatmap extends HTMLElement {
     this.#schedule();
   }
 
+  /** The gold alignment outlined over the grid: gold[row] = column indices; null for none. */
+  get gold() {
+    return this.#gold;
+  }
+
+  set gold(value) {
+    this.#gold = Array.isArray(value)
+      ? value.map((cols) => (Array.isArray(cols) ? cols.filter((c) => Number.isInteger(c) && c >= 0) : []))
+      : null;
+    this.#dataDirty = true; // the text alternative marks the gold cells
+    this.#schedule();
+  }
+
+  /** Is (row, col) a gold cell? */
+  #isGold(row, col) {
+    return this.#gold !== null && (this.#gold[row]?.includes(col) ?? false);
+  }
+
+  /** The gold cells inside the matrix: [[row, col], …]. */
+  #goldCells() {
+    const d = this.#data;
+    const out = [];
+    if (!d || !this.#gold) return out;
+    this.#gold.forEach((cols, r) => {
+      if (r < d.rows) for (const c of cols) if (c < d.cols) out.push([r, c]);
+    });
+    return out;
+  }
+
   /** Draw a pending frame now (callers that time a redraw, or read pixels right away). */
   flush() {
     this.#flush();
@@ -358,7 +392,18 @@ export class AttentionHeatmap extends HTMLElement {
       }
     }
     out.push('</g>');
+    const gold = this.#goldCells();
+    if (gold.length) {
+      const outline = (x, y, w, h) => [['halo', 'haloWidth'], ['line', 'lineWidth']].map(([c, wd]) =>
+        `<rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" fill="none" stroke="${GOLD_STROKE[c]}" stroke-width="${GOLD_STROKE[wd]}"/>`).join('');
+      out.push('<g class="gold">');
+      for (const [r, c] of gold) out.push(outline(gridX + c * cw + 1.5, gridY + r * ch + 1.5, Math.max(cw - 3, 1), Math.max(ch - 3, 1)));
+      out.push(outline(layout.legendX + 1, layout.keyY + 3, LAYOUT.keySwatch, LAYOUT.keySwatch), '</g>');
+    }
     out.push(`<g fill="${escapeXml(fg)}" font-family="${escapeXml(font.family)}" font-size="${LAYOUT.fontSize}">`);
+    if (gold.length) {
+      out.push(`<text x="${n(layout.legendX + LAYOUT.keySwatch + 6)}" y="${n(layout.keyY + 3 + LAYOUT.keySwatch / 2)}" dominant-baseline="middle">${escapeXml(t(this.#lang, 'heatmap.goldKey'))}</text>`);
+    }
     if (layout.showLabels) {
       d.rowLabels.forEach((label, r) => {
         out.push(
@@ -398,7 +443,7 @@ export class AttentionHeatmap extends HTMLElement {
   }
 
   /**
-   * A plain object: { label, rows, cols, rowLabels, colLabels, min, max, weights } with weights
+   * A plain object: { label, rows, cols, rowLabels, colLabels, min, max, weights, gold? } with weights
    * as a flat row-major number array (shortest decimals that read back to the float32 values;
    * NaN and infinities become null, as JSON has no such numbers). null without data.
    */
@@ -415,6 +460,7 @@ export class AttentionHeatmap extends HTMLElement {
       min,
       max,
       weights: Array.from(d.weights, (v) => (Number.isFinite(v) ? Number(formatFloat32(v)) : null)),
+      ...(this.#gold ? { gold: this.#gold.slice(0, d.rows).map((cols) => cols.filter((c) => c < d.cols)) } : {}),
     };
   }
 
@@ -474,6 +520,10 @@ export class AttentionHeatmap extends HTMLElement {
     };
     // Labels only ever make cells smaller, so when the cells are too small for labels even
     // without them, skip measuring (100,000 labels would cost a measureText each, for nothing).
+    if (this.#gold) {
+      ctx.font = font.css;
+      shape.keyWidth = Math.ceil(LAYOUT.keySwatch + 6 + ctx.measureText(t(this.#lang, 'heatmap.goldKey')).width);
+    }
     const bare = computeLayout(shape);
     if (Math.min(bare.cellWidth, bare.cellHeight) < LAYOUT.labelMinCell) return bare;
     ctx.font = font.css;
@@ -600,6 +650,31 @@ export class AttentionHeatmap extends HTMLElement {
       ctx.restore();
     }
 
+    // The gold alignment: each gold cell outlined (white halo, red line), and its key line.
+    const gold = this.#goldCells();
+    if (gold.length) {
+      ctx.save();
+      const outline = (x, y, w, h) => {
+        ctx.lineWidth = GOLD_STROKE.haloWidth;
+        ctx.strokeStyle = GOLD_STROKE.halo;
+        ctx.strokeRect(x, y, w, h);
+        ctx.lineWidth = GOLD_STROKE.lineWidth;
+        ctx.strokeStyle = GOLD_STROKE.line;
+        ctx.strokeRect(x, y, w, h);
+      };
+      for (const [r, c] of gold) {
+        const cw = layout.cellWidth;
+        const ch = layout.cellHeight;
+        outline(layout.gridX + c * cw + 1.5, layout.gridY + r * ch + 1.5, Math.max(cw - 3, 1), Math.max(ch - 3, 1));
+      }
+      outline(layout.legendX + 1, layout.keyY + 3, LAYOUT.keySwatch, LAYOUT.keySwatch);
+      ctx.fillStyle = fg;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(t(this.#lang, 'heatmap.goldKey'), layout.legendX + LAYOUT.keySwatch + 6, layout.keyY + 3 + LAYOUT.keySwatch / 2);
+      ctx.restore();
+    }
+
     // Focused cell: a two-tone ring, visible on every colour of the map.
     if (this.shadowRoot.activeElement === this.#plot) {
       const x = layout.gridX + this.#col * layout.cellWidth;
@@ -631,14 +706,17 @@ export class AttentionHeatmap extends HTMLElement {
 
   #describe(row, col) {
     const d = this.#data;
-    return `${d.rowLabels[row]}, ${d.colLabels[col]}: ${formatValue(d.weights[row * d.cols + col])}`;
+    const gold = this.#isGold(row, col) ? ` ${t(this.#lang, 'heatmap.goldCell')}` : '';
+    return `${d.rowLabels[row]}, ${d.colLabels[col]}: ${formatValue(d.weights[row * d.cols + col])}${gold}`;
   }
 
   #summary() {
     const d = this.#data;
     if (!d) return t(this.#lang, 'heatmap.noData', { label: this.label });
     const [min, max] = this.#range();
-    return t(this.#lang, 'heatmap.summary', { label: this.label, rows: d.rows, cols: d.cols, min: formatValue(min), max: formatValue(max) });
+    const summary = t(this.#lang, 'heatmap.summary', { label: this.label, rows: d.rows, cols: d.cols, min: formatValue(min), max: formatValue(max) });
+    const gold = this.#goldCells().length;
+    return gold ? `${summary} ${t(this.#lang, 'heatmap.goldSummary', { n: gold })}` : summary;
   }
 
   /** Interface language: the lang attribute ('en' or 'zh'; i18n.js), English otherwise. */
@@ -673,7 +751,10 @@ export class AttentionHeatmap extends HTMLElement {
     const body = el('tbody');
     for (let r = 0; r < d.rows; r++) {
       const tr = el('tr', {}, [el('th', { scope: 'row', text: d.rowLabels[r] })]);
-      for (let c = 0; c < d.cols; c++) tr.append(el('td', { text: formatValue(d.weights[r * d.cols + c]) }));
+      for (let c = 0; c < d.cols; c++) {
+        const gold = this.#isGold(r, c) ? ` ${t(this.#lang, 'heatmap.goldCell')}` : '';
+        tr.append(el('td', { text: `${formatValue(d.weights[r * d.cols + c])}${gold}` }));
+      }
       body.append(tr);
     }
     table.append(el('thead', {}, [head]), body);

@@ -176,8 +176,13 @@ export const LAYOUT = Object.freeze({
   legendBar: 10, // legend bar height
   legendText: 14, // legend tick text height
   legendMinWidth: 160,
+  keyHeight: 18, // the line under the legend that names an overlay (the gold alignment's outline)
+  keySwatch: 10,
   fontSize: 11,
 });
+
+/** The gold-alignment outline: a white halo under a red line, visible on every viridis colour. */
+export const GOLD_STROKE = Object.freeze({ halo: '#ffffff', line: '#ff2d2d', haloWidth: 3.5, lineWidth: 1.75 });
 
 /**
  * Where everything goes on the canvas (CSS pixels).
@@ -191,8 +196,11 @@ export const LAYOUT = Object.freeze({
  * cellWidth / cellHeight (used for drawing and hit-testing) can be smaller than cell, and
  * fractional.
  *
+ * keyWidth: the width of a key line under the legend (an overlay's swatch and name; 0: none),
+ * which adds LAYOUT.keyHeight at the bottom (keyY: its top).
+ *
  * Returns { cell, cellWidth, cellHeight, showLabels, gridX, gridY, gridWidth, gridHeight,
- *           legendX, legendY, legendWidth, width, height }.
+ *           legendX, legendY, legendWidth, keyY, width, height }.
  */
 export function computeLayout({
   rows,
@@ -201,6 +209,7 @@ export function computeLayout({
   availableWidth = 320,
   rowLabelWidth = 0,
   colLabelHeight = 0,
+  keyWidth = 0,
 }) {
   const L = LAYOUT;
   const fit = (labelW) => {
@@ -224,9 +233,10 @@ export function computeLayout({
   const legendWidth = Math.max(L.legendMinWidth, Math.min(gridWidth, 2 * L.legendMinWidth));
   const legendX = gridX;
   const legendY = gridY + gridHeight + L.legendGap;
-  const width = Math.ceil(Math.max(gridX + gridWidth, legendX + legendWidth) + L.pad);
-  const height = Math.ceil(legendY + L.legendBar + L.legendText + L.pad);
-  return { cell, cellWidth, cellHeight, showLabels, gridX, gridY, gridWidth, gridHeight, legendX, legendY, legendWidth, width, height };
+  const keyY = legendY + L.legendBar + L.legendText + 2;
+  const width = Math.ceil(Math.max(gridX + gridWidth, legendX + legendWidth, keyWidth > 0 ? legendX + keyWidth : 0) + L.pad);
+  const height = Math.ceil(legendY + L.legendBar + L.legendText + (keyWidth > 0 ? L.keyHeight : 0) + L.pad);
+  return { cell, cellWidth, cellHeight, showLabels, gridX, gridY, gridWidth, gridHeight, legendX, legendY, legendWidth, keyY, width, height };
 }
 
 /** Canvas pixels per CSS pixel for a width × height (CSS px) canvas: dpr, lowered only as far
