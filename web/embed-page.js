@@ -28,6 +28,7 @@ const demo = document.createElement('attn-demo');
 for (const key of ['model', 'view', 'input', 'layer', 'head', 'lang']) demo.setAttribute(key, String(state[key]));
 if (state.hide.length) demo.setAttribute('hide', state.hide.join(' '));
 for (const key of ['a', 'b', 'kind', 'step']) if (state[key] !== null) demo.setAttribute(key, String(state[key]));
+if (state.gold) demo.setAttribute('gold', '1');
 app.append(demo);
 demo.addEventListener('demo-render', (e) => {
   app.dataset.state = 'ready';

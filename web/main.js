@@ -53,7 +53,7 @@ const ui = {
 };
 
 const origin = new URL(location.href).origin;
-let page = parsePageHash(location.hash, origin); // { view, model, input, layer, head, kind, step, lang, playground }
+let page = parsePageHash(location.hash, origin); // { view, model, input, layer, head, kind, step, gold, lang, playground }
 let state = page.playground; // the playground's part
 let frame = 0; // pending compute (one per animation frame, however many inputs fired)
 let readoutActive = false; // a cell has been read; keep the readout in step with new data
@@ -170,6 +170,8 @@ function applyPage({ fromDemo = false } = {}) {
         if (page[key] !== null) ui.demo.setAttribute(key, String(page[key]));
         else ui.demo.removeAttribute(key);
       }
+      if (page.gold) ui.demo.setAttribute('gold', '1');
+      else ui.demo.removeAttribute('gold');
     } else {
       ui.demo.setAttribute('lang', page.lang);
     }
@@ -255,8 +257,8 @@ function wireControls() {
   });
   // The model views report what the person changed; the hash follows.
   ui.demo.addEventListener('demo-change', (event) => {
-    const { view, model, input, layer, head, lang, a, b, kind, step } = event.detail;
-    page = { ...page, view, model, input, layer, head, lang, a, b, kind, step };
+    const { view, model, input, layer, head, lang, a, b, kind, step, gold } = event.detail;
+    page = { ...page, view, model, input, layer, head, lang, a, b, kind, step, gold };
     applyPage({ fromDemo: true });
   });
   ui.demo.addEventListener('demo-render', (event) => {

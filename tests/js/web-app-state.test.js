@@ -11,6 +11,7 @@ import {
   formatPageHash,
   parseModelParams,
   parsePageHash,
+  readAttribute,
   refusedNotice,
 } from '../../web/shared/app-state.js';
 import { LANGUAGES, keys, resolveLang, t } from '../../web/shared/i18n.js';
@@ -26,6 +27,25 @@ test('a canonical query round-trips', () => {
   const back = parseModelParams(q, ORIGIN);
   assert.deepEqual({ ...back, refused: undefined }, { ...state, refused: undefined });
   assert.deepEqual(back.refused, []);
+});
+
+test('gold: 1 or 0 in the URL and the attribute, absent when off, anything else refused', () => {
+  const on = parsePageHash('#view=alignment&model=en-fr-additive&input=she%20sees%20him%20.&gold=1', ORIGIN);
+  assert.equal(on.gold, true);
+  assert.deepEqual(on.refused, []);
+  assert.match(formatPageHash(on), /&gold=1$/);
+  assert.equal(on.model, 'en-fr-additive', 'a translation model opens the alignment view');
+  assert.equal(parsePageHash('#view=alignment&gold=0', ORIGIN).gold, false);
+  assert.doesNotMatch(formatPageHash(parsePageHash('#view=alignment&gold=0', ORIGIN)), /gold/);
+  for (const bad of ['true', 'yes', '2', '', '<b>']) {
+    const s = parsePageHash(`#view=alignment&gold=${encodeURIComponent(bad)}`, ORIGIN);
+    assert.equal(s.gold, false, bad);
+    assert.deepEqual(s.refused, ['gold'], bad);
+  }
+  assert.deepEqual(readAttribute('gold', '1', ORIGIN, 'en'), { value: true, refused: false });
+  assert.deepEqual(readAttribute('gold', null, ORIGIN, 'en'), { value: false, refused: false });
+  assert.deepEqual(readAttribute('gold', 'on', ORIGIN, 'en'), { value: false, refused: true });
+  assert.equal(parsePageHash('#view=heads&model=en-fr-transformer-absolute&gold=1', ORIGIN).model, 'en-fr-transformer-absolute');
 });
 
 test('defaults for an empty query; unknown keys ignored', () => {

@@ -15,7 +15,8 @@
 // time view has decoded, at most the whole output; absent: the whole sentence read, none decoded;
 // moving the word or stepping sets it, another view, model or input removes it), lang ('en',
 // 'zh'), hide (space- or comma-separated: views picker input explain export lang link status card), a,
-// b (the two models the compare view subtracts). Every attribute is validated (app-state.js
+// b (the two models the compare view subtracts), gold ('1': the translation models' gold alignment
+// outlined over the alignment and heads views' maps; absent or '0': off). Every attribute is validated (app-state.js
 // readAttribute); a refused value falls back to the default and says so.
 // Properties: state (the current settings, a plain object), timings (ms of each
 // inference + redraw, newest last). Methods: whenRendered().
@@ -83,9 +84,9 @@ attn-heatmap { --attn-heatmap-background: var(--attn-demo-surface, Canvas); marg
 ${INPUT_NOTES_STYLE}${VIEWS_STYLE}`;
 
 export class AttnDemo extends HTMLElement {
-  static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b', 'kind', 'step'];
+  static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b', 'kind', 'step', 'gold'];
 
-  #state = { view: 'alignment', model: DEFAULT_MODEL, input: DEFAULT_INPUT, layer: 0, head: 0, lang: 'en', hide: [], a: null, b: null, kind: null, step: null };
+  #state = { view: 'alignment', model: DEFAULT_MODEL, input: DEFAULT_INPUT, layer: 0, head: 0, lang: 'en', hide: [], a: null, b: null, kind: null, step: null, gold: false };
   #wrongModel = null; // a model attribute of another family than the view's (replaced, and said so)
   #renderedFamily = null;
   #cardKey = ''; // model and language of the shown model card
@@ -113,6 +114,8 @@ export class AttnDemo extends HTMLElement {
     onInput: (input) => this.#userSet({ input: cleanInput(input), step: null }),
     onStep: (step) => this.#userSet({ step }),
     onPair: (patch) => this.#userSet(patch),
+    onGold: (gold) => this.#userSet({ gold }),
+    refresh: () => this.#schedule(),
     current: () => {
       const s = this.#state;
       return { model: this.#cache.settled(s.model)?.model ?? null, name: s.model, input: s.input, lang: s.lang };
@@ -180,7 +183,7 @@ export class AttnDemo extends HTMLElement {
     if (this.getAttribute('input') === null && this.#ui.input.value !== s.input) this.#ui.input.value = s.input;
   }
 
-  /** The current settings: { view, model, input, layer, head, lang, hide, a, b, kind, step }. */
+  /** The current settings: { view, model, input, layer, head, lang, hide, a, b, kind, step, gold }. */
   get state() {
     return { ...this.#state, hide: [...this.#state.hide] };
   }
@@ -206,8 +209,8 @@ export class AttnDemo extends HTMLElement {
     this.#reflecting = true;
     try {
       for (const [k, v] of Object.entries(patch)) {
-        if (v === null) this.removeAttribute(k);
-        else this.setAttribute(k, Array.isArray(v) ? v.join(' ') : String(v));
+        if (v === null || v === false) this.removeAttribute(k); // gold: absent for off
+        else this.setAttribute(k, Array.isArray(v) ? v.join(' ') : v === true ? '1' : String(v));
         this.#refused = this.#refused.filter((r) => r !== k);
       }
     } finally {
@@ -491,7 +494,9 @@ export class AttnDemo extends HTMLElement {
   #showNotes() {
     const s = this.#state;
     const model = this.#cache.settled(s.model)?.model ?? null;
-    const unknown = s.view !== 'reading' ? this.#unknown : [];
+    // the time view decodes without run(): its input's unknown words are read off the tokenizer
+    const unknown = s.view === 'reading' ? []
+      : s.view === 'time' && model?.tokenizer.type === 'word' ? model.tokenizer.unknownWords(s.input) : this.#unknown;
     const warnings = model ? domainWarnings(findModel(s.model), model, s.input, s.lang) : [];
     this.#notes.show({ unknown, unk: model?.tokenizer.specials?.unk ?? '<unk>', warnings }, s.lang);
   }

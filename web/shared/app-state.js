@@ -22,7 +22,8 @@
 // the view's default (the whole sentence read, no token decoded; the element clamps it to the
 // sentence or output), dropped by any switch of view (switchView) and by a new model or input
 // (the element); lang en or zh; hide a subset of HIDE_FLAGS; seed an integer in [0, 2^32 − 1]
-// (for sample inputs). An unknown hide flag is refused as `hide=<flag>` (the known ones still
+// (for sample inputs); gold (the translation models' gold-alignment overlay) 1 or 0, absent for
+// off. An unknown hide flag is refused as `hide=<flag>` (the known ones still
 // apply); a value over MAX_URL_PART characters is refused by its key, whatever the key; keys
 // nobody reads are ignored (links stay open to new parameters), and are not reported.
 // refusedNotice() words `refused` for a person, the same on the page and the embed page.
@@ -94,7 +95,7 @@ export function parseTrainParams(params) {
  * The model views' state (a and b: the compare view's two models; kind, step: the view's own).
  * @typedef {{ view: string, model: string, input: string, layer: number, head: number,
  *   lang: string, hide: readonly string[], seed: number | null, a: string | null,
- *   b: string | null, kind: string | null, step: number | null }} ModelState
+ *   b: string | null, kind: string | null, step: number | null, gold: boolean }} ModelState
  */
 
 /** @type {Readonly<ModelState>} */
@@ -111,7 +112,13 @@ export const MODEL_DEFAULTS = Object.freeze({
   b: null,
   kind: null,
   step: null,
+  gold: false,
 });
+
+/** A gold value ('1' on, '0' off) as a boolean, or null (refused). */
+function goldParam(text) {
+  return text === '1' ? true : text === '0' ? false : null;
+}
 
 /** Input text as the views accept it: control characters removed, at most MAX_INPUT code points. */
 export function cleanInput(text) {
@@ -178,6 +185,9 @@ export function parseModelParams(input, origin) {
   const step = intParam(get('step'), 0, MAX_STEP);
   if (step !== null) s.step = step;
   else refuse('step');
+  const gold = goldParam(get('gold'));
+  if (gold !== null) s.gold = gold;
+  else refuse('gold');
   const lang = get('lang');
   if (lang !== null && resolveLang(lang) === lang) s.lang = lang;
   else refuse('lang');
@@ -242,6 +252,10 @@ export function readAttribute(name, value, origin, docLang) {
     }
     case 'lang':
       return { value: resolveLang(value ?? docLang), refused: false };
+    case 'gold': {
+      const gold = value === null ? false : goldParam(value);
+      return { value: gold ?? false, refused: gold === null };
+    }
     case 'hide': {
       // Space- or comma-separated; unknown flags are dropped, the known ones kept in HIDE_FLAGS order.
       const flags = String(value ?? '').split(/[,\s]+/);
@@ -297,7 +311,7 @@ export function refusedNotice(refused, lang) {
   return refused?.length ? t(lang, 'url.refused', { list: refused.join(', ') }) : '';
 }
 
-/** Canonical query parameters for a model-view state (seed/a/b/hide/kind/step left out when unset). */
+/** Canonical query parameters for a model-view state (seed/a/b/hide/kind/step/gold left out when unset). */
 export function formatModelParams(state) {
   const p = new URLSearchParams();
   p.set('view', state.view);
@@ -312,6 +326,7 @@ export function formatModelParams(state) {
   if (state.b) p.set('b', state.b);
   if (state.kind) p.set('kind', state.kind);
   if (state.step !== null && state.step !== undefined) p.set('step', String(state.step));
+  if (state.gold) p.set('gold', '1');
   // URLSearchParams writes spaces as '+'; %20 reads the same and survives more copy-paste paths.
   return p.toString().replace(/\+/g, '%20');
 }

@@ -1,7 +1,7 @@
 // alignment-view.js: the Alignment view of <attn-demo>: a seq2seq model's attention map for the
 // whole output (Bahdanau et al. 2015, Fig. 3), and what one cell's weight is made of.
 //
-//   const view = new AlignmentView();
+//   const view = new AlignmentView({ onGold: (on) => …, refresh: () => … });
 //   host.append(view.node);
 //   view.update(ctx);   // from <attn-demo>: runs ctx.model on the input, then render()
 //   view.render({ result: model.run(input), config: model.config, layer, head, lang });
@@ -9,7 +9,10 @@
 // Shows: the output, the map as an <attn-heatmap> (rows: output tokens, columns: input tokens)
 // and beside it an explanation of the hovered or focused cell (explain.js: the mechanism's
 // equation, the score relative to the row's largest, the softmax, for local attention the window
-// and the Gaussian, the rank in the row), the local window of that row outlined.
+// and the Gaussian, the rank in the row), the local window of that row outlined; for the
+// translation models a "gold alignment" toggle (gold.js): the generator's alignment of the
+// sentence outlined over the map, its AER and gold attention mass, the reference forced when the
+// model's output differs from it, or a plain note when the generator cannot write the sentence.
 // Holds: the view's DOM and its wiring (update). Deliberately holds no maths (explain.js) and no
 // drawing (<attn-heatmap>); the model is run by <attn-demo>'s ctx.run, on every edit.
 
@@ -17,6 +20,8 @@ import { formatValue } from '../shared/draw.js';
 import { EQUATIONS, SOFTMAX_EQUATION, explainCell, localScoreEquation, rankText, windowRange } from '../shared/explain.js';
 import { mechanismName, t } from '../shared/i18n.js';
 import { el, pickMap } from '../shared/view-kit.js';
+import { GOLD_STYLE, GoldPanel, hasGold } from '../shared/gold.js';
+import { findModel } from '../shared/models.js';
 
 /** Styles this view adds to <attn-demo>'s shadow root. */
 export const ALIGNMENT_STYLE = `
@@ -29,22 +34,31 @@ export const ALIGNMENT_STYLE = `
 .explain dl { display: grid; grid-template-columns: auto auto; gap: 0.1rem 0.75rem; margin: 0.5rem 0; }
 .explain dt { color: var(--attn-demo-muted, GrayText); }
 .explain dd { margin: 0; font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; }
-`;
+${GOLD_STYLE}`;
 
 export class AlignmentView {
   #ui = {};
   #lang = 'en';
   #active = null; // { row, col } the explanation describes
   #shown = null; // { config, result, map, rows, cols } of the last render
+  #gold;
+  #refresh;
 
-  constructor() {
+  /**
+   * onGold(on): the gold-alignment toggle changed; refresh(): draw again (the generator loaded).
+   * @param {{ onGold?: (on: boolean) => void, refresh?: () => void }} [handlers]
+   */
+  constructor({ onGold = () => {}, refresh = () => {} } = {}) {
     const u = this.#ui;
+    this.#gold = new GoldPanel({ onToggle: onGold });
+    this.#refresh = refresh;
     u.outputLabel = el('span');
     u.output = el('output', { class: 'output', for: 'input' });
     u.map = el('attn-heatmap', { class: 'align-map', min: '0' });
     u.explain = el('aside', { class: 'explain', 'aria-live': 'polite' });
     this.node = el('section', { 'data-view': 'alignment' }, [
       el('p', {}, [u.outputLabel, ' ', u.output]),
+      this.#gold.node,
       el('div', { class: 'split' }, [u.map, u.explain]),
     ]);
     const activate = (e) => {
@@ -71,6 +85,7 @@ export class AlignmentView {
     this.#ui.outputLabel.textContent = `${t(lang, 'output.label')}:`;
     this.#ui.map.setAttribute('lang', lang);
     this.#ui.map.setAttribute('label', t(lang, 'heatmap.alignment'));
+    this.#gold.texts(lang);
   }
 
   /** The explanation panel shown or not (the hide flag 'explain'). */
@@ -81,23 +96,31 @@ export class AlignmentView {
   /** Forget the drawn map (the model could not be loaded). */
   clear() {
     this.#ui.map.data = null;
+    this.#ui.map.gold = null;
     this.#ui.output.textContent = '';
   }
 
   /** Run the current model on the input and draw it (ctx: see <attn-demo>'s #context). */
   update(ctx) {
     const { state: s } = ctx;
-    const result = ctx.run(ctx.model, s.input);
+    const gold = hasGold(findModel(s.model));
+    this.#gold.show(gold, s.gold);
+    const { result, g } = this.#gold.prepare({
+      model: ctx.model, input: s.input, result: ctx.run(ctx.model, s.input), run: (source) => ctx.run(ctx.model, source), on: gold && s.gold, refresh: this.#refresh,
+    });
     if (!result) {
       this.clear();
       this.#ui.explain.replaceChildren(el('p', { text: t(s.lang, 'explain.prompt') }));
       return ctx.finish(null);
     }
     ctx.error(ctx.refused);
+    const words = ctx.model.tokenizer.type === 'word';
+    this.#ui.map.setAttribute('label', t(s.lang, words ? 'heatmap.alignmentWords' : 'heatmap.alignment'));
     const { rows, cols } = this.render({ result, config: ctx.model.config, layer: s.layer, head: s.head, lang: s.lang });
+    const shownGold = this.#gold.draw(this.#ui.map, this.#shown.map, g, { hasAttention: ctx.model.config.attention !== 'none' });
     this.#ui.map.flush();
     ctx.status(`${ctx.build} ${t(s.lang, 'status.ran', { rows, cols, ms: ctx.elapsed().toFixed(1) })}`);
-    ctx.finish(result, { output: result.output });
+    ctx.finish(result, { output: result.output, gold: shownGold });
   }
 
   /** Draw a run (its map of layer and head, clamped). Returns { rows, cols }. */

@@ -13,7 +13,10 @@
 // decoder self- or cross-attention, and which positions the model uses: absolute (learned or
 // sinusoidal, Vaswani et al. 2017 §3.5) or relative (Shaw et al. 2018, eqs. 3–4: key j is seen
 // from query i through a learned vector of index clip(j − i, −k, k) + k), with the clipped
-// distance matrix drawn for relative models.
+// distance matrix drawn for relative models. For the translation encoder-decoders, the gold
+// alignment toggle (gold.js): the generator's alignment outlined over the enlarged
+// cross-attention map, its AER and gold attention mass (the reference forced when the model's
+// output differs from it).
 // Holds: the pure helpers (tested in Node: positionInfo, clippedDistances, selectMaps,
 // strongestCell), the view's DOM and its wiring (update). Deliberately does not know about wasm:
 // update runs the model through <attn-demo>'s ctx.run, and render draws the plain result.
@@ -21,6 +24,8 @@
 import { fillPixels, formatValue } from '../shared/draw.js';
 import { t } from '../shared/i18n.js';
 import { VIEW_STYLE, downloadBlob, el, fileName, legend, numbersJSON } from '../shared/view-kit.js';
+import { GoldPanel, hasGold } from '../shared/gold.js';
+import { findModel } from '../shared/models.js';
 
 export { VIEW_STYLE };
 
@@ -110,12 +115,19 @@ export class HeadsView {
   #legend = legend();
   #reveal = false; // a thumbnail was chosen: scroll the enlarged map into view on the next update
 
+  #gold;
+  #refresh;
+
   /**
-   * onSelect({ layer, head }): a thumbnail was chosen; onKind(kind): the attention kind.
-   * @param {{ onSelect?: (at: { layer: number, head: number }) => void, onKind?: (kind: string) => void }} [handlers]
+   * onSelect({ layer, head }): a thumbnail was chosen; onKind(kind): the attention kind;
+   * onGold(on): the gold-alignment toggle; refresh(): draw again (the generator loaded).
+   * @param {{ onSelect?: (at: { layer: number, head: number }) => void, onKind?: (kind: string) => void,
+   *   onGold?: (on: boolean) => void, refresh?: () => void }} [handlers]
    */
-  constructor({ onSelect = () => {}, onKind = () => {} } = {}) {
+  constructor({ onSelect = () => {}, onKind = () => {}, onGold = () => {}, refresh = () => {} } = {}) {
     this.#on = { onSelect, onKind };
+    this.#gold = new GoldPanel({ onToggle: onGold });
+    this.#refresh = refresh;
     const u = this.#ui;
     u.about = el('p', { class: 'note positions' });
     u.outputLabel = el('span');
@@ -137,6 +149,7 @@ export class HeadsView {
       u.about,
       el('p', {}, [u.outputLabel, ' ', u.output]),
       u.kindField,
+      this.#gold.node,
       u.gridTitle,
       u.grid,
       this.#legend.node,
@@ -158,6 +171,7 @@ export class HeadsView {
   /** Forget the drawn maps (the input cannot be run). */
   clear() {
     this.#ui.map.data = null;
+    this.#ui.map.gold = null;
     this.#ui.distance.data = null;
     this.#ui.output.textContent = '';
     this.#ui.grid.replaceChildren();
@@ -169,18 +183,24 @@ export class HeadsView {
   /** Run the current model on the input and draw it (ctx: see <attn-demo>'s #context). */
   update(ctx) {
     const s = ctx.state;
-    const result = ctx.run(ctx.model, s.input);
+    const gold = hasGold(findModel(s.model)) && ctx.model.config.variant === 'encoder-decoder';
+    this.#gold.texts(s.lang);
+    this.#gold.show(gold, s.gold);
+    const { result, g } = this.#gold.prepare({
+      model: ctx.model, input: s.input, result: ctx.run(ctx.model, s.input), run: (source) => ctx.run(ctx.model, source), on: gold && s.gold, refresh: this.#refresh,
+    });
     if (!result) {
       this.clear();
       return ctx.finish(null);
     }
     ctx.error(ctx.refused);
     const shown = this.render({ result, config: ctx.model.config, name: s.model, input: s.input, lang: s.lang, layer: s.layer, head: s.head, kind: s.kind });
+    const shownGold = this.#gold.draw(this.#ui.map, this.#last.sel.grid[shown.layer][shown.head], g, { drawIt: shown.kind === 'cross' });
     for (const h of this.heatmaps) h.flush();
     if (this.#reveal) this.reveal();
     this.#reveal = false;
     ctx.status(`${ctx.build} ${t(s.lang, 'status.heads', { ...shown, ms: ctx.elapsed().toFixed(1) })}`);
-    ctx.finish(result, { output: result.output, shown });
+    ctx.finish(result, { output: result.output, shown, gold: shownGold });
   }
 
   /**

@@ -7,7 +7,7 @@
 // alignment, time and compare are imported statically, so the first view of a page never waits
 // for an import; heads, pooling, reading and forgetting are import()ed on first use, so the first
 // view never waits for them either. host: the element's callbacks (onSelect, onKind, onInput,
-// onStep, onPair, current, error; see attn-demo.js #host). Every view has node, heatmaps,
+// onStep, onPair, onGold, refresh, current, error; see attn-demo.js #host). Every view has node, heatmaps,
 // clear() and update(ctx) (attn-demo.js #context).
 // Holds: the list, and the CSS of the critical-path views. Deliberately holds no view and no
 // wiring: the element picks one, the view draws.
@@ -29,13 +29,15 @@ import { TimeView } from './time-view.js';
  * @type {Readonly<Record<string, ViewModule>>}
  */
 export const VIEW_MODULES = Object.freeze({
-  alignment: { one: true, make: () => ({ view: new AlignmentView() }) },
+  alignment: { one: true, make: (host) => ({ view: new AlignmentView({ onGold: host.onGold, refresh: host.refresh }) }) },
   time: { one: true, make: (host) => ({ view: new TimeView({ onStep: host.onStep, current: host.current, error: host.error }) }) },
   compare: { keep: true, make: (host) => ({ view: new CompareView({ onPair: host.onPair }) }) },
   heads: {
     one: true,
     arch: 'transformer',
-    load: (host) => import('./heads-view.js').then((m) => ({ view: new m.HeadsView({ onSelect: host.onSelect, onKind: host.onKind }) })),
+    load: (host) => import('./heads-view.js').then((m) => ({
+      view: new m.HeadsView({ onSelect: host.onSelect, onKind: host.onKind, onGold: host.onGold, refresh: host.refresh }),
+    })),
   },
   pooling: { one: true, arch: 'classifier', load: () => import('./pooling-view.js').then((m) => ({ view: new m.PoolingView() })) },
   reading: {
