@@ -1,0 +1,217 @@
+// translation.test.js: the English → French models on the page (issue #14), in Chromium, in
+// English and in Chinese: the gold-alignment toggle outlines the generator's alignment over the
+// map and states the sentence's AER and gold attention mass, the same numbers Node computes with
+// translation-metrics.js alignmentError on the same model (teacher-forced on the reference when
+// the model's output differs from it, as the page says); a sentence the generator cannot write
+// gets the plain "no gold alignment" note and no outline; the Examples menu lists one sentence per
+// phenomenon and loads the one picked; the heads view outlines an en-fr transformer's
+// cross-attention; gold in the hash is validated; no console errors. Nothing here asserts
+// translation quality: every number is recomputed from whichever model files are present.
+
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { EXAMPLES } from '../../web/shared/examples.js';
+import { GOLD_STROKE } from '../../web/shared/draw.js';
+import { t } from '../../web/shared/i18n.js';
+import { parseEnglish } from '../../web/data/translation.js';
+import { alignmentError } from '../../web/shared/translation-metrics.js';
+import { screenshot } from './harness.js';
+import { viewHarness } from './view-harness.js';
+
+const harness = viewHarness('alignment');
+let browser;
+let page;
+let problems;
+before(async () => ({ browser, page, problems } = await harness.start()));
+
+const SEQ = 'en-fr-additive';
+const TF = 'en-fr-transformer-absolute';
+const SENTENCE = 'the cat sees the red car .';
+const key = (view, s) => viewHarness(view).stateKey(s);
+
+async function open(view, s) {
+  const k = key(view, s);
+  await page.goto(`${browser.url}/web/#${k}`);
+  await harness.waitDemo(page, '#demo', k);
+  return k;
+}
+
+/** Wait until the view's gold note says kind ('metrics', 'none', …); then what the view shows. */
+async function goldShown(view, kind) {
+  await page.waitForFunction(([v, k]) => document.querySelector('#demo').shadowRoot
+    .querySelector(`section[data-view="${v}"] .gold-note p[data-gold="${k}"]`), [view, kind], { timeout: 15000 });
+  return page.locator('#demo').evaluate((el, v) => {
+    const section = el.shadowRoot.querySelector(`section[data-view="${v}"]`);
+    const map = section.querySelector(v === 'heads' ? '.head-map' : '.align-map');
+    const note = {};
+    for (const p of section.querySelectorAll('.gold-note p')) note[p.dataset.gold] = p.textContent;
+    return {
+      note,
+      checked: section.querySelector('input[data-action="gold"]').checked,
+      toggle: section.querySelector('.gold-toggle label').textContent,
+      gold: map.gold,
+      rowLabels: [...map.data.rowLabels],
+      colLabels: [...map.data.colLabels],
+      json: map.toJSON(),
+    };
+  }, view);
+}
+
+/** Canvas pixels of the map at selector close to the gold outline's red (viridis has none). */
+function redPixels(selector) {
+  return page.locator('#demo').evaluate((el, [sel, rgb]) => {
+    const canvas = el.shadowRoot.querySelector(sel).shadowRoot.querySelector('canvas');
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const ctx = copy.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(canvas, 0, 0);
+    const { data } = ctx.getImageData(0, 0, copy.width, copy.height);
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (Math.abs(data[i] - rgb[0]) + Math.abs(data[i + 1] - rgb[1]) + Math.abs(data[i + 2] - rgb[2]) < 40) n++;
+    }
+    return n;
+  }, [selector, [1, 3, 5].map((i) => parseInt(GOLD_STROKE.line.slice(i, i + 2), 16))]);
+}
+
+/**
+ * Node's own reading of the gold (an oracle beside web/shared/gold.js): the generator's record,
+ * the map the page must draw (the model's own, or teacher-forced on the reference when its output
+ * differs), and alignmentError of that map.
+ */
+async function nodeGold(name, input, { layer = 0, head = 0 } = {}) {
+  const model = await harness.nodeModel(name);
+  const ex = parseEnglish(input);
+  const source = model.tokenizer.split(input).join(' ') === ex.srcTokens.join(' ') ? input : ex.src;
+  const r = model.run(source);
+  const eos = model.tokenizer.specials.eos;
+  const forced = r.tokens.filter((w) => w !== eos).join(' ') !== ex.tgtTokens.join(' ');
+  const ids = ex.tgtTokens.map((w) => model.tokenizer.tgt.get(w));
+  let weights;
+  if (model.architecture === 'transformer') {
+    const maps = forced ? model.forward(source, Int32Array.from([model.bosId, ...ids])).attention : r.attention;
+    weights = maps.find((m) => m.kind === 'cross' && m.layer === layer && m.head === head).weights;
+  } else {
+    weights = forced ? model.score(source, Int32Array.from([...ids, model.eosId])).attention : r.attention[0].weights;
+  }
+  return { ex, forced, source, metrics: alignmentError(weights, ex.alignment), rows: forced ? [...ex.tgtTokens, eos] : r.tokens };
+}
+
+/** The note's metrics sentence for m, as the page words it (gold.js: three decimals). */
+const metricsText = (lang, m) => t(lang, 'gold.metrics', { aer: m.aer.toFixed(3), mass: m.mass.toFixed(3), hits: m.hits, rows: m.rows, links: m.gold });
+
+test('the gold toggle outlines the generator\'s alignment; AER and mass as Node computes them (English and Chinese)', async () => {
+  // off: the toggle is there, unchecked, nothing outlined; a click turns it on and into the URL
+  await open('alignment', { model: SEQ, input: SENTENCE });
+  assert.equal(await redPixels('.align-map'), 0, 'no outline while the toggle is off');
+  await page.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('section[data-view="alignment"] input[data-action="gold"]').click());
+  await harness.waitDemo(page, '#demo', key('alignment', { model: SEQ, input: SENTENCE, gold: true }));
+  assert.equal(new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('gold'), '1');
+  const want = await nodeGold(SEQ, SENTENCE);
+  for (const lang of ['en', 'zh']) {
+    await open('alignment', { model: SEQ, input: SENTENCE, gold: true, lang });
+    const g = await goldShown('alignment', 'metrics');
+    assert.equal(g.checked, true);
+    assert.equal(g.toggle, t(lang, 'gold.toggle'));
+    assert.equal(g.note.metrics, metricsText(lang, want.metrics), `${lang}: the note's AER and mass are Node's`);
+    assert.deepEqual(g.gold, want.ex.alignment, 'gold[j]: the English words of French token j');
+    assert.deepEqual(g.json.gold, want.ex.alignment, 'the JSON export carries the gold');
+    assert.deepEqual(g.rowLabels, want.rows, 'rows: the reference\'s tokens when forced, else the output\'s');
+    assert.deepEqual(g.colLabels, want.ex.srcTokens);
+    assert.equal('forced' in g.note, want.forced, 'the forced note exactly when the output differs from the reference');
+    if (want.forced) assert.equal(g.note.forced, t(lang, 'gold.forced', { reference: want.ex.tgt }));
+    assert.ok(await redPixels('.align-map') >= 8 * want.ex.alignment.length, 'every gold cell outlined on the canvas');
+    await screenshot(page, `translation-gold-${lang}`);
+  }
+  // typed without the final '.': read as the generator writes it, and said so
+  const bare = 'she sees him';
+  const w2 = await nodeGold(SEQ, bare);
+  await open('alignment', { model: SEQ, input: bare, gold: true });
+  const g2 = await goldShown('alignment', 'metrics');
+  assert.equal(g2.note.period, t('en', 'gold.period', { source: w2.source }));
+  assert.equal(g2.note.metrics, metricsText('en', w2.metrics));
+  assert.deepEqual(g2.colLabels, w2.ex.srcTokens);
+  assert.deepEqual(problems, []);
+});
+
+test('a sentence the generator cannot write: a plain "no gold alignment" note, no outline (English and Chinese)', async () => {
+  const input = 'colorless green ideas sleep furiously';
+  assert.equal(parseEnglish(input), null);
+  for (const lang of ['en', 'zh']) {
+    await open('alignment', { model: SEQ, input, gold: true, lang });
+    const g = await goldShown('alignment', 'none');
+    assert.deepEqual(Object.keys(g.note), ['none']);
+    assert.equal(g.note.none, t(lang, 'gold.none'));
+    assert.equal(g.gold, null);
+    assert.equal(await redPixels('.align-map'), 0);
+    await screenshot(page, `translation-no-gold-${lang}`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('the Examples menu lists one sentence per phenomenon and loads the one picked (English and Chinese)', async () => {
+  const list = EXAMPLES.translation;
+  const pick = list.findIndex((e) => e.phenomenon === 'adjectives-reversed');
+  for (const lang of ['en', 'zh']) {
+    await open('alignment', { model: SEQ, input: SENTENCE, gold: true, lang });
+    const options = await page.locator('#demo').evaluate((el) => Array.from(el.shadowRoot.querySelectorAll('#examples option'), (o) => o.textContent));
+    assert.equal(options[0], t(lang, 'examples.choose'));
+    assert.deepEqual(options.slice(1, list.length + 1), list.map((e) => `${e.input} — ${e.shows[lang]}`), `${lang}: every phenomenon, labelled`);
+    await page.locator('#demo').evaluate((el, i) => {
+      const sel = el.shadowRoot.querySelector('#examples');
+      sel.value = String(i);
+      sel.dispatchEvent(new Event('change'));
+    }, pick);
+    const input = list[pick].input;
+    await harness.waitDemo(page, '#demo', key('alignment', { model: SEQ, input, gold: true, lang }));
+    assert.equal(await page.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('#input').value), input);
+    const g = await goldShown('alignment', 'metrics');
+    assert.equal(g.note.metrics, metricsText(lang, (await nodeGold(SEQ, input)).metrics));
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open('alignment', { model: SEQ, input: list[pick].input, gold: true, lang: 'zh' });
+  await goldShown('alignment', 'metrics');
+  await screenshot(page, 'translation-gold-phone-zh');
+  const fits = await page.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('.gold').scrollWidth <= 390);
+  assert.ok(fits, 'the gold panel fits a phone');
+  await page.setViewportSize({ width: 1024, height: 800 });
+  assert.deepEqual(problems, []);
+});
+
+test('the heads view outlines an en-fr transformer\'s cross-attention; other kinds say why not', async () => {
+  const input = 'she sees him .';
+  for (const [layer, head] of [[0, 0], [1, 2]]) {
+    await open('heads', { model: TF, input, gold: true, layer, head });
+    const g = await goldShown('heads', 'metrics');
+    const want = await nodeGold(TF, input, { layer, head });
+    assert.equal(g.note.metrics, metricsText('en', want.metrics), `layer ${layer} head ${head}`);
+    assert.deepEqual(g.gold, want.ex.alignment);
+    assert.deepEqual(g.rowLabels, want.rows);
+  }
+  await open('heads', { model: TF, input, gold: true, kind: 'encoder' });
+  const g = await goldShown('heads', 'kind');
+  assert.equal(g.gold, null);
+  assert.deepEqual(problems, []);
+});
+
+test('gold in the hash: anything but 1 or 0 is refused and named; dates models show no toggle', async () => {
+  await page.goto(`${browser.url}/web/#view=alignment&model=${SEQ}&input=she%20sees%20him%20.&gold=yes`);
+  await page.waitForFunction(() => document.querySelector('#demo')?.dataset.rendered, null, { timeout: 15000 });
+  assert.match(await page.locator('#refused').textContent(), /gold/);
+  assert.equal(await page.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('section[data-view="alignment"] input[data-action="gold"]').checked), false);
+  await open('alignment', { model: 'dates-additive', input: '22 Nov 2026', gold: true });
+  assert.equal(await page.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('section[data-view="alignment"] .gold').hidden), true);
+  assert.equal(await redPixels('.align-map'), 0);
+});
+
+test('the over-time view of a translation model lists the words it does not know', async () => {
+  const input = 'the zorblax sees the cat .';
+  const model = await harness.nodeModel(SEQ);
+  const want = model.run(input).unknownWords;
+  assert.deepEqual(want, ['zorblax']);
+  await open('time', { model: SEQ, input });
+  const note = await page.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('.unknown-words').textContent);
+  assert.equal(note, t('en', 'input.unknown', { unk: '<unk>', words: want.join(', ') }));
+  assert.deepEqual(problems, []);
+});
