@@ -5,12 +5,14 @@
 // the model's output differs from it, as the page says); a sentence the generator cannot write
 // gets the plain "no gold alignment" note and no outline; the Examples menu lists one sentence per
 // phenomenon and loads the one picked; the heads view outlines an en-fr transformer's
-// cross-attention; gold in the hash is validated; no console errors. Nothing here asserts
+// cross-attention; compare runs the translation models together; gold in the hash is validated;
+// no console errors. Nothing here asserts
 // translation quality: every number is recomputed from whichever model files are present.
 
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { EXAMPLES } from '../../web/shared/examples.js';
+import { modelsFor } from '../../web/shared/models.js';
 import { GOLD_STROKE } from '../../web/shared/draw.js';
 import { t } from '../../web/shared/i18n.js';
 import { parseEnglish } from '../../web/data/translation.js';
@@ -203,6 +205,16 @@ test('gold in the hash: anything but 1 or 0 is refused and named; dates models s
   await open('alignment', { model: 'dates-additive', input: '22 Nov 2026', gold: true });
   assert.equal(await page.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('section[data-view="alignment"] .gold').hidden), true);
   assert.equal(await redPixels('.align-map'), 0);
+});
+
+test('compare runs the translation models side by side when the current model is one', async () => {
+  const input = 'she sees him .';
+  await open('compare', { model: 'en-fr-dot', input });
+  const figures = await page.locator('#demo').evaluate((el) => Array.from(el.shadowRoot.querySelectorAll('figure[data-model]'), (f) => f.dataset.model));
+  assert.deepEqual(figures, modelsFor('seq2seq').filter((m) => m.task === 'translation').map((m) => m.name));
+  const pickers = await page.locator('#demo').evaluate((el) => Array.from(el.shadowRoot.querySelectorAll('#model-a option'), (o) => o.value));
+  assert.deepEqual(pickers, figures);
+  assert.deepEqual(problems, []);
 });
 
 test('the over-time view of a translation model lists the words it does not know', async () => {
