@@ -142,6 +142,7 @@ export class GoldPanel {
   /** The note of a drawn map: the metrics, and why it is forced or read with a final '.'. */
   report(g, metrics, hasAttention = true) {
     const lang = this.#lang;
+    /** @type {[string, string][]} */
     const lines = [];
     if (g.period) lines.push(['period', t(lang, 'gold.period', { source: g.source })]);
     if (g.forced) lines.push(['forced', t(lang, 'gold.forced', { reference: g.ex.tgt })]);

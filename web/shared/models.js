@@ -214,9 +214,9 @@ export function defaultModelFor(view) {
  */
 export function compareSet(name) {
   const task = findModel(name)?.task;
-  if (!task || MODELS.some((m) => m.task === task)) return MODELS;
+  if (!task || task === findModel(DEFAULT_MODEL)?.task) return MODELS;
   if (!COMPARE_SETS.has(task)) {
-    const same = SEQ2SEQ.filter((m) => m.task === task);
+    const same = SEQ2SEQ.filter((m) => 'task' in m && m.task === task);
     COMPARE_SETS.set(task, same.length > 1 ? Object.freeze(same) : MODELS);
   }
   return COMPARE_SETS.get(task); // one array per task: the view refills its pickers when it changes
