@@ -117,10 +117,11 @@ export async function screenshot(page, name) {
 
 /**
  * Pixels of el's canvas that differ from its background colour, counted in the page:
- * { total, ink, background }.
+ * { total, ink, background }; with near ([r, g, b]), ink counts the pixels close to that colour
+ * instead (an overlay's, e.g. the gold outline).
  */
-export async function canvasInk(handle) {
-  return handle.evaluate((el) => {
+export async function canvasInk(handle, { near = null } = {}) {
+  return handle.evaluate((el, near) => {
     const canvas = el.shadowRoot.querySelector('canvas');
     // Read a copy, so the element's own context is never flagged for repeated readbacks.
     const copy = document.createElement('canvas');
@@ -132,9 +133,10 @@ export async function canvasInk(handle) {
     const bg = getComputedStyle(el).backgroundColor.match(/\d+(\.\d+)?/g).map(Number);
     let ink = 0;
     for (let i = 0; i < data.length; i += 4) {
-      const d = Math.abs(data[i] - bg[0]) + Math.abs(data[i + 1] - bg[1]) + Math.abs(data[i + 2] - bg[2]);
-      if (d > 24) ink++;
+      const c = near ?? bg;
+      const d = Math.abs(data[i] - c[0]) + Math.abs(data[i + 1] - c[1]) + Math.abs(data[i + 2] - c[2]);
+      if (near ? d < 40 : d > 24) ink++;
     }
     return { total: data.length / 4, ink, background: bg };
-  });
+  }, near);
 }

@@ -17,7 +17,7 @@ import { GOLD_STROKE } from '../../web/shared/draw.js';
 import { t } from '../../web/shared/i18n.js';
 import { parseEnglish } from '../../web/data/translation.js';
 import { alignmentError } from '../../web/shared/translation-metrics.js';
-import { screenshot } from './harness.js';
+import { canvasInk, screenshot } from './harness.js';
 import { viewHarness } from './view-harness.js';
 
 const harness = viewHarness('alignment');
@@ -60,21 +60,9 @@ async function goldShown(view, kind) {
 }
 
 /** Canvas pixels of the map at selector close to the gold outline's red (viridis has none). */
-function redPixels(selector) {
-  return page.locator('#demo').evaluate((el, [sel, rgb]) => {
-    const canvas = el.shadowRoot.querySelector(sel).shadowRoot.querySelector('canvas');
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const ctx = copy.getContext('2d', { willReadFrequently: true });
-    ctx.drawImage(canvas, 0, 0);
-    const { data } = ctx.getImageData(0, 0, copy.width, copy.height);
-    let n = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      if (Math.abs(data[i] - rgb[0]) + Math.abs(data[i + 1] - rgb[1]) + Math.abs(data[i + 2] - rgb[2]) < 40) n++;
-    }
-    return n;
-  }, [selector, [1, 3, 5].map((i) => parseInt(GOLD_STROKE.line.slice(i, i + 2), 16))]);
+async function redPixels(selector) {
+  const red = [1, 3, 5].map((i) => parseInt(GOLD_STROKE.line.slice(i, i + 2), 16));
+  return (await canvasInk(page.locator(`#demo ${selector}`), { near: red })).ink;
 }
 
 /**
