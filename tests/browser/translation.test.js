@@ -55,6 +55,7 @@ async function goldShown(view, kind) {
       rowLabels: [...map.data.rowLabels],
       colLabels: [...map.data.colLabels],
       json: map.toJSON(),
+      svgGold: (map.toSVG().match(/<g class="gold">[\s\S]*?<\/g>/)?.[0].match(/<rect /g) ?? []).length,
     };
   }, view);
 }
@@ -107,6 +108,8 @@ test('the gold toggle outlines the generator\'s alignment; AER and mass as Node 
     assert.equal(g.note.metrics, metricsText(lang, want.metrics), `${lang}: the note's AER and mass are Node's`);
     assert.deepEqual(g.gold, want.ex.alignment, 'gold[j]: the English words of French token j');
     assert.deepEqual(g.json.gold, want.ex.alignment, 'the JSON export carries the gold');
+    const links = want.ex.alignment.flat().length;
+    assert.equal(g.svgGold, 2 * (links + 1), 'the SVG outlines every gold cell and the key (halo and line each)');
     assert.deepEqual(g.rowLabels, want.rows, 'rows: the reference\'s tokens when forced, else the output\'s');
     assert.deepEqual(g.colLabels, want.ex.srcTokens);
     assert.equal('forced' in g.note, want.forced, 'the forced note exactly when the output differs from the reference');
