@@ -11,6 +11,11 @@
 //
 // goldRun(model, input, result, run) → { status: 'none' } or { status: 'ok', ex, result, forced,
 // period, source }; goldMetrics(map, ex) → translation-metrics.js alignmentError of the map.
+// The views that draw something else than one whole run (time-view.js: the rows decoded so far;
+// compare-view.js: every model) use the pieces: panel.tools(refresh) (the generator, or the
+// loading note), goldSource(model, input) → { ex, period, source } or null, referenceRows(model,
+// ex), goldScore(model, { ex, source }) (the reference forced on a seq2seq model) and
+// panel.metricsLine(metrics, hasAttention) in their own note.
 //
 // The gold is web/data/translation.js parseEnglish(input): the generator's record of the sentence
 // (English and French tokens, alignment[j] = the English indices of French token j), or null when
@@ -67,28 +72,49 @@ function targetIds(model, tokens) {
  * @param {(source: string) => any} run the view's ctx.run on this model
  */
 export function goldRun(model, input, run0, run) {
-  const ex = tools.parseEnglish(input);
-  if (!ex) return { status: 'none' };
-  const period = model.tokenizer.split(input).join(' ') !== ex.srcTokens.join(' ');
-  const source = period ? ex.src : input;
+  const gs = goldSource(model, input);
+  if (!gs) return { status: 'none' };
+  const { ex, period, source } = gs;
   const result = period ? run(source) : run0;
   if (!result) return null;
   const eos = model.tokenizer.specials.eos;
   const own = result.tokens.filter((w) => w !== eos).join(' ');
   if (own === ex.tgtTokens.join(' ')) return { status: 'ok', ex, result, forced: false, period, source };
-  const rows = [...ex.tgtTokens, eos];
+  const rows = referenceRows(model, ex);
   const ids = targetIds(model, ex.tgtTokens);
   let attention;
   if (model.architecture === 'transformer') {
     const fed = model.forward(source, Int32Array.from([model.bosId, ...ids]));
     attention = fed.attention.map((m) => (m.stack === 'decoder' ? { ...m, rowLabels: rows } : m));
   } else {
-    const scored = model.score(source, Int32Array.from([...ids, model.eosId]));
+    const scored = goldScore(model, gs);
     const map = result.attention[0];
     attention = [{ ...map, weights: scored.attention, rowLabels: rows }];
     if (scored.positions) result.positions = scored.positions;
   }
   return { status: 'ok', ex, result: { ...result, attention }, forced: true, period, source };
+}
+
+/**
+ * The generator's reading of input for model (call after goldTools() answered): null when the
+ * grammar cannot write it, else { ex, period, source }: period when the typed sentence lacked the
+ * generator's final "." (source, the English to run, is then ex.src; else input itself).
+ */
+export function goldSource(model, input) {
+  const ex = tools.parseEnglish(input);
+  if (!ex) return null;
+  const period = model.tokenizer.split(input).join(' ') !== ex.srcTokens.join(' ');
+  return { ex, period, source: period ? ex.src : input };
+}
+
+/** The reference's rows: its French tokens, then the end token. */
+export function referenceRows(model, ex) {
+  return [...ex.tgtTokens, model.tokenizer.specials.eos];
+}
+
+/** A seq2seq model's attention with the reference forced (model.score of the reference and eos). */
+export function goldScore(model, { ex, source }) {
+  return model.score(source, Int32Array.from([...targetIds(model, ex.tgtTokens), model.eosId]));
 }
 
 /** The alignment error of the drawn map ({ weights: { data, shape } }) against the gold. */
@@ -146,10 +172,18 @@ export class GoldPanel {
     const lines = [];
     if (g.period) lines.push(['period', t(lang, 'gold.period', { source: g.source })]);
     if (g.forced) lines.push(['forced', t(lang, 'gold.forced', { reference: g.ex.tgt })]);
-    lines.push(hasAttention
-      ? ['metrics', t(lang, 'gold.metrics', { aer: goldNumber(metrics.aer), mass: goldNumber(metrics.mass), hits: metrics.hits, rows: metrics.rows, links: metrics.gold })]
-      : ['metrics', t(lang, 'gold.noAttention')]);
+    lines.push(this.metricsLine(metrics, hasAttention));
     this.say(...lines);
+  }
+
+  /** The note's line of metrics (alignmentError's), or that the model has no attention. */
+  metricsLine(metrics, hasAttention = true) {
+    const lang = this.#lang;
+    /** @type {[string, string]} */
+    const line = hasAttention
+      ? ['metrics', t(lang, 'gold.metrics', { aer: goldNumber(metrics.aer), mass: goldNumber(metrics.mass), hits: metrics.hits, rows: metrics.rows, links: metrics.gold })]
+      : ['metrics', t(lang, 'gold.noAttention')];
+    return line;
   }
 
   /**
@@ -161,11 +195,7 @@ export class GoldPanel {
    */
   prepare({ model, input, result, run, on, refresh }) {
     if (!result || !on) return { result, g: null };
-    if (!goldTools(refresh)) {
-      if (loadError) this.failed(loadError);
-      else this.loading();
-      return { result, g: null };
-    }
+    if (!this.tools(refresh)) return { result, g: null };
     const g = goldRun(model, input, result, run);
     if (g?.status === 'none') this.none();
     return { result: g ? g.result ?? result : null, g };
@@ -183,6 +213,16 @@ export class GoldPanel {
     if (metrics) this.report(g, metrics, hasAttention);
     else if (ok) this.kind();
     return g && { status: g.status, forced: g.forced ?? false, aer: metrics?.aer ?? null, mass: metrics?.mass ?? null };
+  }
+
+  /** goldTools(refresh), or null with the note saying the generator is loading or failed to. */
+  tools(refresh) {
+    const got = goldTools(refresh);
+    if (!got) {
+      if (loadError) this.failed(loadError);
+      else this.loading();
+    }
+    return got;
   }
 
   /** The note when there is no gold (the generator cannot write the sentence), loading or failed. */
