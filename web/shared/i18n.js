@@ -321,6 +321,9 @@ const EN = {
   'gold.period': 'Read as “{source}”: the generator ends every sentence with “.”.',
   'gold.noAttention': 'This model has no attention: its map is empty, so there is no AER to measure.',
   'gold.kind': 'The gold alignment is drawn over cross-attention (output × input) only: choose it under Attention.',
+  'gold.timeReady': 'Nothing decoded yet: press Step or Play, and the gold alignment is outlined over each row as it is decoded.',
+  'gold.timeSoFar': 'The output so far is the reference’s first {rows} of {total} words (counting the end token), so the outline and the numbers below cover the rows decoded so far.',
+  'gold.timeForced': 'The output so far differs from the reference “{reference}”, so the map shows the attention over the reference’s first {rows} words with the reference forced (teacher forcing), not over the words decoded; the output above is the model’s own.',
 };
 
 const ZH = {
@@ -627,6 +630,9 @@ const ZH = {
   'gold.period': '按“{source}”读入：生成器的每个句子都以“.”结尾。',
   'gold.noAttention': '这个模型没有注意力：它的图是空的，因此没有 AER 可测。',
   'gold.kind': '标准对齐只画在交叉注意力（输出 × 输入）上：请在“注意力”中选择它。',
+  'gold.timeReady': '尚未解码：按“单步”或“播放”，每解码一行就在该行框出标准对齐。',
+  'gold.timeSoFar': '目前的输出就是参考译文 {total} 个词（含结束符）中的前 {rows} 个，因此下面的描边和数值只覆盖已解码的行。',
+  'gold.timeForced': '目前的输出与参考译文“{reference}”不同，因此图中是强制输入参考译文（教师强制）时、参考译文前 {rows} 个词的注意力，而不是已解码的词；上面的输出是模型自己的。',
 };
 
 const TABLES = { en: EN, zh: ZH };

@@ -9,14 +9,20 @@
 // <attn-heatmap>, and for local-p (Luong et al. 2015, eq. 9) the predicted window p_t ± D of the
 // newest row outlined. The step setting (how many tokens are decoded) is the element's: stepping
 // and playing report it (onStep), so the URL reproduces the view; a smaller step decodes again
-// from the start.
+// from the start. For the translation models the gold-alignment toggle (gold.js): the decoded
+// rows' gold outlined and their AER and gold mass in the note while the output so far is the
+// reference's prefix; once it departs, the map shows the first rows of the reference forced
+// (teacher forcing, model.score) and the note says so; a sentence typed without its final "." is
+// decoded with it, as alignment-view reads it.
 // Holds: the decoder of the current model and input (disposed when either changes or the output
 // is complete; the element's models dispose theirs) and the play timer. Deliberately holds no
 // drawing (<attn-heatmap>) and no settings of its own.
 
 import { formatValue } from '../shared/draw.js';
 import { windowRange } from '../shared/explain.js';
+import { GoldPanel, goldMetrics, goldScore, goldSource, hasGold, referenceRows } from '../shared/gold.js';
 import { t } from '../shared/i18n.js';
+import { findModel } from '../shared/models.js';
 import { el } from '../shared/view-kit.js';
 
 const STEP_MS = 350; // play speed
@@ -25,16 +31,20 @@ export class TimeView {
   #ui = {};
   #on;
   #time = null; // { key, decoder, rows: Float32Array[], ids, tokens, positions, done, timer }
+  #gold;
+  #source = null; // { input, source }: the English decoded for the typed input (its '.' added for the gold)
 
   /**
    * onStep(step): the number of decoded tokens changed by the person (null: reset);
-   * current(): { model (loaded, or null), input, lang } of the element now; error(message).
+   * current(): { model (loaded, or null), input, lang } of the element now; error(message);
+   * onGold(on): the gold-alignment toggle changed; refresh(): draw again (the generator loaded).
    * @param {{ onStep?: (step: number | null) => void,
    *   current?: () => { model: import('attnlab').Model | null, name?: string, input: string, lang: string },
-   *   error?: (message: string) => void }} [handlers]
+   *   error?: (message: string) => void, onGold?: (on: boolean) => void, refresh?: () => void }} [handlers]
    */
-  constructor({ onStep = () => {}, current = () => ({ model: null, input: '', lang: 'en' }), error = () => {} } = {}) {
-    this.#on = { onStep, current, error };
+  constructor({ onStep = () => {}, current = () => ({ model: null, input: '', lang: 'en' }), error = () => {}, onGold = () => {}, refresh = () => {} } = {}) {
+    this.#on = { onStep, current, error, refresh };
+    this.#gold = new GoldPanel({ onToggle: onGold });
     const u = this.#ui;
     u.play = el('button', { type: 'button', 'data-action': 'play' });
     u.pause = el('button', { type: 'button', 'data-action': 'pause' });
@@ -48,6 +58,7 @@ export class TimeView {
       el('div', { class: 'buttons' }, [u.play, u.pause, u.step, u.reset]),
       u.status,
       el('p', {}, [u.outputLabel, ' ', u.output]),
+      this.#gold.node,
       u.map,
     ]);
     u.play.addEventListener('click', () => this.#play());
@@ -73,11 +84,13 @@ export class TimeView {
     u.reset.textContent = t(lang, 'time.reset');
     u.map.setAttribute('lang', lang);
     u.map.setAttribute('label', t(lang, 'heatmap.time'));
+    this.#gold.texts(lang);
   }
 
   /** Forget the drawn map (the model could not be loaded). */
   clear() {
     this.#ui.map.data = null;
+    this.#ui.map.gold = null;
   }
 
   /** Stop playing. */
@@ -98,7 +111,9 @@ export class TimeView {
     const u = this.#ui;
     const { state: s, model } = ctx;
     const lang = s.lang;
+    const gs = this.#goldSource(ctx);
     const tm = this.#at(s.step);
+    u.map.gold = null;
     if (!tm) {
       if (!s.input) ctx.error(t(lang, 'input.empty'));
       u.map.data = null;
@@ -114,20 +129,70 @@ export class TimeView {
     if (T === 0) {
       u.map.data = null;
       u.status.textContent = t(lang, 'time.ready');
+      if (gs) this.#gold.say(['ready', t(lang, 'gold.timeReady')]);
       return ctx.finish(null, { steps: 0 });
     }
-    const weights = new Float32Array(T * S);
+    let weights = new Float32Array(T * S);
     tm.rows.forEach((r, i) => weights.set(r, i * S));
-    u.map.data = { weights, rows: T, cols: S, rowLabels: tm.tokens, colLabels: tm.decoder.srcTokens };
+    let rowLabels = tm.tokens;
+    let positions = tm.positions;
+    let gold = null;
+    if (gs) {
+      // the decoded rows are the reference's while the output so far is its prefix; else the
+      // reference is forced and its first rows drawn (at most its length and the end token)
+      const reference = referenceRows(model, gs.ex);
+      const forced = tm.tokens.some((w, i) => w !== reference[i]);
+      let rows = T;
+      if (forced) {
+        const scored = goldScore(model, gs);
+        rows = Math.min(T, scored.attention.shape[0]);
+        weights = scored.attention.data.slice(0, rows * S);
+        rowLabels = reference.slice(0, rows);
+        positions = scored.positions ? Array.from(scored.positions.slice(0, rows)) : [];
+      }
+      const metrics = goldMetrics({ weights: { data: weights, shape: [rows, S] } }, { alignment: gs.ex.alignment.slice(0, rows) });
+      u.map.gold = gs.ex.alignment;
+      /** @type {[string, string][]} */
+      const lines = [];
+      if (gs.period) lines.push(['period', t(lang, 'gold.period', { source: gs.source })]);
+      lines.push(forced
+        ? ['forced', t(lang, 'gold.timeForced', { reference: gs.ex.tgt, rows })]
+        : ['steps', t(lang, 'gold.timeSoFar', { rows, total: reference.length })]);
+      lines.push(this.#gold.metricsLine(metrics, model.config.attention !== 'none'));
+      this.#gold.say(...lines);
+      gold = { status: 'ok', forced, aer: metrics.aer, mass: metrics.mass, rows };
+    }
+    const R = weights.length / S;
+    u.map.data = { weights, rows: R, cols: S, rowLabels, colLabels: tm.decoder.srcTokens };
     let status = tm.done ? t(lang, 'time.done', { steps: T }) : t(lang, 'time.progress', { step: T, token: tm.tokens[T - 1] });
     const cfg = model.config;
-    const p = tm.positions[T - 1];
+    const p = positions[R - 1];
     const w = p !== undefined ? windowRange(p, cfg.window, S) : null;
-    u.map.marks = w ? [{ row: T - 1, from: w.from, to: w.to, center: p }] : [];
+    u.map.marks = w ? [{ row: R - 1, from: w.from, to: w.to, center: p }] : [];
     if (w) status += ` ${t(lang, 'time.window', { p: formatValue(p), d: cfg.window })}`;
     u.status.textContent = status;
     u.map.flush();
-    ctx.finish({}, { steps: T, done: tm.done });
+    ctx.finish({}, { steps: T, done: tm.done, gold });
+  }
+
+  /**
+   * The gold toggle's state for this render: the panel shown for a translation model, and when it
+   * is on and the generator can write the input, goldSource's { ex, period, source } (source is
+   * what #ensure decodes); else null, the note saying why (loading, failed, no gold).
+   */
+  #goldSource(ctx) {
+    const { state: s, model } = ctx;
+    const shown = hasGold(findModel(s.model));
+    this.#gold.show(shown, s.gold);
+    let gs = null;
+    if (shown && s.gold && s.input) {
+      if (this.#gold.tools(this.#on.refresh)) {
+        gs = goldSource(model, s.input);
+        if (!gs) this.#gold.none();
+      }
+    }
+    this.#source = { input: s.input, source: gs?.source ?? s.input };
+    return gs;
   }
 
   #reset() {
@@ -138,7 +203,8 @@ export class TimeView {
 
   /** The decoder of the element's current model and input, started when either changed. */
   #ensure() {
-    const { model, input, name, lang } = this.#on.current();
+    const { model, input: typed, name, lang } = this.#on.current();
+    const input = this.#source?.input === typed ? this.#source.source : typed;
     const key = `${name}\u0000${input}`;
     if (this.#time?.key === key) return this.#time;
     this.#reset();
