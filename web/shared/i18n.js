@@ -324,6 +324,10 @@ const EN = {
   'gold.timeReady': 'Nothing decoded yet: press Step or Play, and the gold alignment is outlined over each row as it is decoded.',
   'gold.timeSoFar': 'The output so far is the reference’s first {rows} of {total} words (counting the end token), so the outline and the numbers below cover the rows decoded so far.',
   'gold.timeForced': 'The output so far differs from the reference “{reference}”, so the map shows the attention over the reference’s first {rows} words with the reference forced (teacher forcing), not over the words decoded; the output above is the model’s own.',
+  'gold.compare': 'Outlined on every model’s map: the gold alignment of the reference “{reference}” ({links} links). Under each map, that model’s AER (lower is better) and gold attention mass (higher is better); a map marked “reference forced” shows that model’s attention with the reference forced (teacher forcing), because its own output differs. A − B below compares the models’ own outputs.',
+  'gold.compareScore': 'AER {aer} · gold mass {mass}',
+  'gold.compareForced': '(reference forced)',
+  'gold.compareNone': 'No attention: nothing to score.',
 };
 
 const ZH = {
@@ -633,6 +637,10 @@ const ZH = {
   'gold.timeReady': '尚未解码：按“单步”或“播放”，每解码一行就在该行框出标准对齐。',
   'gold.timeSoFar': '目前的输出就是参考译文 {total} 个词（含结束符）中的前 {rows} 个，因此下面的描边和数值只覆盖已解码的行。',
   'gold.timeForced': '目前的输出与参考译文“{reference}”不同，因此图中是强制输入参考译文（教师强制）时、参考译文前 {rows} 个词的注意力，而不是已解码的词；上面的输出是模型自己的。',
+  'gold.compare': '每个模型的图上都框出了参考译文“{reference}”的标准对齐（{links} 条连接）。每张图下面是该模型的 AER（越低越好）和标准注意力质量（越高越好）；标有“强制参考译文”的图，是因为模型自己的输出不同，显示的是强制输入参考译文（教师强制）时的注意力。下方的 A − B 比较的是模型自己的输出。',
+  'gold.compareScore': 'AER {aer} · 标准质量 {mass}',
+  'gold.compareForced': '（强制参考译文）',
+  'gold.compareNone': '没有注意力：无从评分。',
 };
 
 const TABLES = { en: EN, zh: ZH };

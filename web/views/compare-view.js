@@ -9,18 +9,24 @@
 // Shows: one small <attn-heatmap> and output per model (the models that failed to load named and
 // skipped), two pickers A and B, and A − B (explain.js subtractMaps): B teacher-forced on A's
 // output (model.score) when both read the same vocabulary, so both rows mean the same output
-// token; otherwise the common prefix of the two free-running maps, and the note says which.
+// token; otherwise the common prefix of the two free-running maps, and the note says which. For
+// the translation models the gold-alignment toggle (gold.js): the gold outlined on every model's
+// map and its AER and gold mass under it (the map forced on the reference for a model whose output
+// differs, marked so; the model without attention says it has none to score); A − B stays on the
+// models' own outputs.
 // Holds: the view's DOM and its wiring (update). Deliberately holds no maths (explain.js) and no
 // drawing (<attn-heatmap>); the models are loaded and kept by <attn-demo>'s model cache.
 
 import { subtractMaps } from '../shared/explain.js';
+import { GoldPanel, goldMetrics, goldNumber, goldRun, hasGold } from '../shared/gold.js';
 import { t } from '../shared/i18n.js';
-import { compareSet } from '../shared/models.js';
+import { compareSet, findModel } from '../shared/models.js';
 import { el, fillModelOptions, pickMap } from '../shared/view-kit.js';
 
 /** Styles this view adds to <attn-demo>'s shadow root. */
 export const COMPARE_STYLE = `
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0.75rem; }
+.gold-score { margin: 0.25rem 0 0; font-size: 0.8125rem; font-variant-numeric: tabular-nums; }
 .pair { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; margin: 0.75rem 0 0.25rem; }
 `;
 
@@ -28,13 +34,18 @@ export class CompareView {
   #ui = {};
   #set = null; // the models listed (compareSet of the current model)
   #lang = 'en';
+  #gold;
+  #refresh;
 
   /**
-   * onPair({ a } or { b }): the person picked model A or B.
-   * @param {{ onPair?: (pair: { a?: string, b?: string }) => void }} [handlers]
+   * onPair({ a } or { b }): the person picked model A or B; onGold(on): the gold-alignment toggle
+   * changed; refresh(): draw again (the generator loaded).
+   * @param {{ onPair?: (pair: { a?: string, b?: string }) => void, onGold?: (on: boolean) => void, refresh?: () => void }} [handlers]
    */
-  constructor({ onPair = () => {} } = {}) {
+  constructor({ onPair = () => {}, onGold = () => {}, refresh = () => {} } = {}) {
     const u = this.#ui;
+    this.#gold = new GoldPanel({ onToggle: onGold });
+    this.#refresh = refresh;
     u.intro = el('p', { class: 'note' });
     u.grid = el('div', { class: 'grid' });
     u.skipped = el('p', { class: 'note', hidden: '' });
@@ -47,6 +58,7 @@ export class CompareView {
     u.diffLegend = el('p', { class: 'note' });
     this.node = el('section', { 'data-view': 'compare' }, [
       u.intro,
+      this.#gold.node,
       u.grid,
       u.skipped,
       el('div', { class: 'pair' }, [el('div', { class: 'field' }, [u.aLabel, u.a]), el('div', { class: 'field' }, [u.bLabel, u.b])]),
@@ -72,6 +84,7 @@ export class CompareView {
     u.diffLegend.textContent = t(lang, 'legend.diverging');
     u.diffMap.setAttribute('lang', lang);
     this.#lang = lang;
+    this.#gold.texts(lang);
     if (this.#set) for (const select of [u.a, u.b]) fillModelOptions(select, this.#set, lang);
   }
 
@@ -103,6 +116,12 @@ export class CompareView {
     u.skipped.textContent = t(lang, 'compare.skipped', { names: skipped.join(', ') });
     const results = new Map();
     const figures = [];
+    const goldShown = hasGold(findModel(s.model));
+    this.#gold.show(goldShown, s.gold);
+    const goldOn = goldShown && s.gold && Boolean(this.#gold.tools(this.#refresh));
+    let ex = null;
+    /** @type {Record<string, { forced: boolean, aer: number | null, mass: number | null }>} */
+    const scores = {};
     for (const [name, { model }] of available) {
       const result = ctx.run(model, s.input);
       if (!result) {
@@ -110,12 +129,35 @@ export class CompareView {
         return ctx.finish(null);
       }
       results.set(name, { model, result });
-      const map = pickMap(result.attention, s.layer, s.head);
+      // with the gold on: the map the gold is read over (the reference forced when the output differs)
+      const g = goldOn ? goldRun(model, s.input, result, (source) => ctx.run(model, source)) : null;
+      const ok = g?.status === 'ok';
+      const map = pickMap(ok ? g.result.attention : result.attention, s.layer, s.head);
       const [rows, cols] = map.weights.shape;
       const heatmap = el('attn-heatmap', { min: '0', max: '1', label: `${name}: ${result.output}`, 'data-model': name, lang });
       heatmap.data = { weights: map.weights.data, rows, cols, rowLabels: map.rowLabels, colLabels: map.colLabels };
       const output = el('span', { class: 'output', text: result.output || t(lang, 'output.none') });
-      figures.push(el('figure', { 'data-model': name }, [el('figcaption', {}, [el('strong', { text: name }), ' → ', output]), heatmap]));
+      const parts = [el('figcaption', {}, [el('strong', { text: name }), ' → ', output]), heatmap];
+      if (ok) {
+        ex = g.ex;
+        heatmap.gold = g.ex.alignment;
+        const hasAttention = model.config.attention !== 'none';
+        const m = hasAttention ? goldMetrics(map, g.ex) : null;
+        scores[name] = { forced: g.forced, aer: m?.aer ?? null, mass: m?.mass ?? null };
+        const text = m ? [t(lang, 'gold.compareScore', { aer: goldNumber(m.aer), mass: goldNumber(m.mass) }), ...(g.forced ? [t(lang, 'gold.compareForced')] : [])].join(' ')
+          : t(lang, 'gold.compareNone');
+        parts.splice(1, 0, el('p', { class: 'gold-score', 'data-gold': m ? 'metrics' : 'noAttention', text })); // under the caption
+        if (g.period) ex = { ...g.ex, period: g.source };
+      }
+      figures.push(el('figure', { 'data-model': name }, parts));
+    }
+    if (goldOn && !ex && available.length) this.#gold.none();
+    if (ex) {
+      /** @type {[string, string][]} */
+      const lines = [];
+      if (ex.period) lines.push(['period', t(lang, 'gold.period', { source: ex.period })]);
+      lines.push(['compare', t(lang, 'gold.compare', { reference: ex.tgt, links: ex.alignment.flat().length })]);
+      this.#gold.say(...lines);
     }
     u.grid.replaceChildren(...figures);
     // A − B.
@@ -156,6 +198,6 @@ export class CompareView {
     }
     ctx.status(ctx.build);
     ctx.flushAll();
-    ctx.finish({}, { models: names });
+    ctx.finish({}, { models: names, ...(ex ? { gold: scores } : {}) });
   }
 }

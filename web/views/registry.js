@@ -31,7 +31,7 @@ import { TimeView } from './time-view.js';
 export const VIEW_MODULES = Object.freeze({
   alignment: { one: true, make: (host) => ({ view: new AlignmentView({ onGold: host.onGold, refresh: host.refresh }) }) },
   time: { one: true, make: (host) => ({ view: new TimeView({ onStep: host.onStep, current: host.current, error: host.error, onGold: host.onGold, refresh: host.refresh }) }) },
-  compare: { keep: true, make: (host) => ({ view: new CompareView({ onPair: host.onPair }) }) },
+  compare: { keep: true, make: (host) => ({ view: new CompareView({ onPair: host.onPair, onGold: host.onGold, refresh: host.refresh }) }) },
   heads: {
     one: true,
     arch: 'transformer',
