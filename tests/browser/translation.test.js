@@ -5,7 +5,9 @@
 // the model's output differs from it, as the page says); a sentence the generator cannot write
 // gets the plain "no gold alignment" note and no outline; the Examples menu lists one sentence per
 // phenomenon and loads the one picked; the heads view outlines an en-fr transformer's
-// cross-attention; compare runs the translation models together; gold in the hash is validated;
+// cross-attention; the over-time view outlines the rows decoded so far (the reference forced once
+// the output departs from it) and compare outlines every model's map with its AER and mass under
+// it; compare runs the translation models together; gold in the hash is validated;
 // no console errors. Nothing here asserts
 // translation quality: every number is recomputed from whichever model files are present.
 
@@ -38,13 +40,15 @@ async function open(view, s) {
   return k;
 }
 
+const MAP_OF = { heads: '.head-map', time: '.time-map' };
+
 /** Wait until the view's gold note says kind ('metrics', 'none', …); then what the view shows. */
 async function goldShown(view, kind) {
   await page.waitForFunction(([v, k]) => document.querySelector('#demo').shadowRoot
     .querySelector(`section[data-view="${v}"] .gold-note p[data-gold="${k}"]`), [view, kind], { timeout: 15000 });
-  return page.locator('#demo').evaluate((el, v) => {
+  return page.locator('#demo').evaluate((el, [v, mapSelector]) => {
     const section = el.shadowRoot.querySelector(`section[data-view="${v}"]`);
-    const map = section.querySelector(v === 'heads' ? '.head-map' : '.align-map');
+    const map = section.querySelector(mapSelector);
     const note = {};
     for (const p of section.querySelectorAll('.gold-note p')) note[p.dataset.gold] = p.textContent;
     return {
@@ -52,12 +56,12 @@ async function goldShown(view, kind) {
       checked: section.querySelector('input[data-action="gold"]').checked,
       toggle: section.querySelector('.gold-toggle label').textContent,
       gold: map.gold,
-      rowLabels: [...map.data.rowLabels],
-      colLabels: [...map.data.colLabels],
-      json: map.toJSON(),
-      svgGold: (map.toSVG().match(/<g class="gold">[\s\S]*?<\/g>/)?.[0].match(/<rect /g) ?? []).length,
+      rowLabels: map.data && [...map.data.rowLabels],
+      colLabels: map.data && [...map.data.colLabels],
+      json: map.data && map.toJSON(),
+      svgGold: map.data && (map.toSVG().match(/<g class="gold">[\s\S]*?<\/g>/)?.[0].match(/<rect /g) ?? []).length,
     };
-  }, view);
+  }, [view, MAP_OF[view] ?? '.align-map']);
 }
 
 /** Canvas pixels of the map at selector close to the gold outline's red (viridis has none). */
@@ -216,5 +220,146 @@ test('the over-time view of a translation model lists the words it does not know
   await open('time', { model: SEQ, input });
   const note = await page.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('.unknown-words').textContent);
   assert.equal(note, t('en', 'input.unknown', { unk: '<unk>', words: want.join(', ') }));
+  assert.deepEqual(problems, []);
+});
+
+/** A sentence the general model translates with "de écoles" where the reference elides "d'écoles". */
+const DEPARTS = 'this goat does not paint some schools .';
+
+/**
+ * Node's own over-time reading (an oracle beside time-view.js): decode steps tokens of the source;
+ * while they are the reference's prefix, those rows; else the reference forced (model.score), its
+ * first rows; alignmentError of the rows drawn against their gold.
+ */
+async function nodeTimeGold(name, input, steps) {
+  const model = await harness.nodeModel(name);
+  const ex = parseEnglish(input);
+  const source = model.tokenizer.split(input).join(' ') === ex.srcTokens.join(' ') ? input : ex.src;
+  const decoder = model.startDecoding(source);
+  const S = decoder.srcTokens.length;
+  const rows = [];
+  const tokens = [];
+  for (let i = 0; i < steps; i++) {
+    const st = decoder.step();
+    rows.push(Array.from(st.weights));
+    tokens.push(st.token);
+    if (st.done) break;
+  }
+  if (!tokens.includes(model.tokenizer.specials.eos)) decoder.dispose();
+  const reference = [...ex.tgtTokens, model.tokenizer.specials.eos];
+  const forced = tokens.some((w, i) => w !== reference[i]);
+  let data = Float32Array.from(rows.flat());
+  let n = tokens.length;
+  if (forced) {
+    const ids = ex.tgtTokens.map((w) => model.tokenizer.tgt.get(w));
+    const scored = model.score(source, Int32Array.from([...ids, model.eosId])).attention;
+    n = Math.min(n, scored.shape[0]);
+    data = scored.data.slice(0, n * S);
+  }
+  const gold = ex.alignment.slice(0, n);
+  return { ex, forced, n, gold, rowLabels: forced ? reference.slice(0, n) : tokens, metrics: alignmentError({ data, shape: [n, S] }, gold) };
+}
+
+test('the over-time view outlines the gold of the rows decoded so far; AER and mass as Node computes them (English and Chinese)', async () => {
+  const model = 'en-fr-general';
+  for (const lang of ['en', 'zh']) {
+    // the output so far is the reference's prefix: the decoded rows, scored
+    for (const [input, step, kind] of [[SENTENCE, 3, 'steps'], [DEPARTS, 4, 'steps'], [DEPARTS, 7, 'forced']]) {
+      await open('time', { model, input, gold: true, step, lang });
+      const g = await goldShown('time', 'metrics');
+      const want = await nodeTimeGold(model, input, step);
+      assert.equal(want.forced, kind === 'forced', `${input} at ${step}: the oracle agrees on which case it is`);
+      assert.equal(g.checked, true);
+      assert.equal(g.toggle, t(lang, 'gold.toggle'));
+      assert.ok(kind in g.note, `${lang} ${input} at ${step}: the ${kind} note`);
+      if (kind === 'forced') assert.equal(g.note.forced, t(lang, 'gold.timeForced', { reference: want.ex.tgt, rows: want.n }));
+      else assert.equal(g.note.steps, t(lang, 'gold.timeSoFar', { rows: want.n, total: want.ex.tgtTokens.length + 1 }));
+      assert.equal(g.note.metrics, metricsText(lang, want.metrics), `${lang} ${input} at ${step}: the note's AER and mass are Node's`);
+      assert.deepEqual(g.rowLabels, want.rowLabels);
+      assert.deepEqual(g.colLabels, want.ex.srcTokens);
+      assert.deepEqual(g.json.gold, want.gold, 'the outline covers the rows drawn');
+      const links = want.gold.flat().length;
+      assert.equal(links, want.metrics.gold);
+      assert.equal(g.svgGold, 2 * (links + 1), 'the SVG outlines every gold cell drawn and the key');
+      assert.ok(await redPixels('.time-map') >= 8 * want.n, 'every drawn gold cell outlined on the canvas');
+    }
+    await screenshot(page, `translation-time-gold-${lang}`);
+    // nothing decoded yet: the note says how the gold will appear
+    await open('time', { model, input: SENTENCE, gold: true, lang });
+    assert.equal((await goldShown('time', 'ready')).note.ready, t(lang, 'gold.timeReady'));
+    // a sentence the generator cannot write
+    await open('time', { model, input: 'colorless green ideas sleep furiously', gold: true, step: 2, lang });
+    const none = await goldShown('time', 'none');
+    assert.deepEqual(Object.keys(none.note), ['none']);
+    assert.equal(none.note.none, t(lang, 'gold.none'));
+    assert.equal(none.gold, null);
+    assert.equal(await redPixels('.time-map'), 0);
+  }
+  // typed without its final '.': decoded with it, and said so
+  await open('time', { model, input: 'she sees him', gold: true, step: 2 });
+  const g = await goldShown('time', 'metrics');
+  const want = await nodeTimeGold(model, 'she sees him', 2);
+  assert.equal(g.note.period, t('en', 'gold.period', { source: 'she sees him .' }));
+  assert.equal(g.note.metrics, metricsText('en', want.metrics));
+  assert.deepEqual(g.colLabels, want.ex.srcTokens);
+  assert.deepEqual(problems, []);
+});
+
+/** What compare shows with the gold on: per model its score line, outline and SVG count; the note. */
+async function compareGold(kind) {
+  await page.waitForFunction((k) => document.querySelector('#demo').shadowRoot
+    .querySelector(`section[data-view="compare"] .gold-note p[data-gold="${k}"]`), kind, { timeout: 15000 });
+  return page.locator('#demo').evaluate((el) => {
+    const section = el.shadowRoot.querySelector('section[data-view="compare"]');
+    const note = {};
+    for (const p of section.querySelectorAll('.gold-note p')) note[p.dataset.gold] = p.textContent;
+    const figures = {};
+    for (const f of section.querySelectorAll('figure[data-model]')) {
+      const map = f.querySelector('attn-heatmap');
+      const score = f.querySelector('.gold-score');
+      figures[f.dataset.model] = {
+        score: score && { kind: score.dataset.gold, text: score.textContent },
+        gold: map.gold,
+        rowLabels: [...map.data.rowLabels],
+        svgGold: (map.toSVG().match(/<g class="gold">[\s\S]*?<\/g>/)?.[0].match(/<rect /g) ?? []).length,
+      };
+    }
+    return { note, figures, diffGold: section.querySelector('.diff-map').gold };
+  });
+}
+
+test('compare outlines the gold on every model\'s map with its AER and mass; the model without attention says so (English and Chinese)', async () => {
+  const input = DEPARTS;
+  for (const lang of ['en', 'zh']) {
+    await open('compare', { model: 'en-fr-general', input, gold: true, lang, a: 'en-fr-general', b: 'en-fr-none' });
+    const c = await compareGold('compare');
+    const ex = parseEnglish(input);
+    const links = ex.alignment.flat().length;
+    assert.equal(c.note.compare, t(lang, 'gold.compare', { reference: ex.tgt, links }));
+    const names = modelsFor('seq2seq').filter((m) => m.task === 'translation').map((m) => m.name);
+    assert.deepEqual(Object.keys(c.figures), names);
+    for (const name of names) {
+      const f = c.figures[name];
+      const want = await nodeGold(name, input);
+      assert.deepEqual(f.gold, ex.alignment, `${name}: outlined`);
+      assert.equal(f.svgGold, 2 * (links + 1), `${name}: every gold cell outlined, and the key`);
+      assert.deepEqual(f.rowLabels, want.rows, `${name}: the reference's rows when forced, else its own`);
+      if (name === 'en-fr-none') {
+        assert.deepEqual(f.score, { kind: 'noAttention', text: t(lang, 'gold.compareNone') });
+      } else {
+        const text = [t(lang, 'gold.compareScore', { aer: want.metrics.aer.toFixed(3), mass: want.metrics.mass.toFixed(3) }), ...(want.forced ? [t(lang, 'gold.compareForced')] : [])].join(' ');
+        assert.deepEqual(f.score, { kind: 'metrics', text }, `${lang} ${name}: Node's AER and mass`);
+      }
+    }
+    assert.equal(c.diffGold, null, 'A − B (the models\' own outputs) is not outlined');
+    for (const name of ['en-fr-general', 'en-fr-none']) {
+      assert.ok(await redPixels(`figure[data-model="${name}"] attn-heatmap`) >= 8 * ex.alignment.length, `${name}: outlined on the canvas`);
+    }
+    await screenshot(page, `translation-compare-gold-${lang}`);
+    await open('compare', { model: 'en-fr-general', input: 'colorless green ideas sleep furiously', gold: true, lang });
+    const none = await compareGold('none');
+    assert.equal(none.note.none, t(lang, 'gold.none'));
+    for (const f of Object.values(none.figures)) assert.deepEqual([f.gold, f.score], [null, null]);
+  }
   assert.deepEqual(problems, []);
 });
