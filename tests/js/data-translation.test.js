@@ -135,7 +135,12 @@ test('every Examples sentence parses and shows its phenomenon; generated sentenc
   for (const x of held) assert.deepEqual(parseEnglish(x.src), x, x.src);
   assert.equal(parseEnglish(''), null);
   assert.equal(parseEnglish('the cat sees the red car . '.repeat(10)), null);
-  assert.equal(render(generateTranslationTree()).length >= 0, true);
+  // render() of a hand-built tree: "i sleep ." -> "je dors .", je <- i, dors <- sleep
+  const r = render(generateTranslationTree());
+  assert.equal(r.src, 'i sleep .');
+  assert.equal(r.tgt, 'je dors .');
+  assert.deepEqual(r.alignment, [[0], [1], [2]]);
+  assert.equal(r.length, 2);
 });
 
 function generateTranslationTree() {

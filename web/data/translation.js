@@ -564,7 +564,7 @@ function* withRel(t, np, j, rel) {
   for (const [pred, k] of parsePred(t, j + 1, p, { say: false, relHead: true })) yield [{ ...np, rel: { kind: 'subj', word, pred } }, k];
   if (word === 'that') {
     for (const [subj, k] of parseNp(t, j + 1, { role: 'subj', rel: false, possessor: false })) {
-      for (const [vg, m] of parseVerbGroup(t, k, personOf(subj), TRANSITIVE)) {
+      for (const [vg, m] of parseVerbGroup(t, k, TRANSITIVE)) {
         if (vg.verb === 'be') continue;
         yield [{ ...np, rel: { kind: 'obj', word, subj, verb: vg.verb, tense: vg.tense, neg: vg.neg } }, m];
       }
@@ -572,8 +572,8 @@ function* withRel(t, np, j, rel) {
   }
 }
 
-/** The verb group for person p: every reading { verb, tense, neg } and its end. */
-function* parseVerbGroup(t, i, p, verbs, { be = false } = {}) {
+/** The verb group: every reading { verb, tense, neg } and its end (agreement is checked by rendering). */
+function* parseVerbGroup(t, i, verbs, { be = false } = {}) {
   const negAt = (j) => (t[j] === 'not' || t[j] === "n't" ? t[j] : null);
   // present, do-support negation
   if (t[i] === 'do' || t[i] === 'does') {
@@ -591,11 +591,10 @@ function* parseVerbGroup(t, i, p, verbs, { be = false } = {}) {
     const neg = negAt(i + 1);
     yield [{ verb: 'be', tense: 'present', neg }, neg ? i + 2 : i + 1];
   }
-  void p;
 }
 
 function* parsePred(t, i, p, { say = true, relHead = false } = {}) {
-  for (const [vg, j] of parseVerbGroup(t, i, p, [...VERBS, ...(say ? SAY_VERBS : [])], { be: true })) {
+  for (const [vg, j] of parseVerbGroup(t, i, [...VERBS, ...(say ? SAY_VERBS : [])], { be: true })) {
     if (vg.verb === 'be') {
       if (ADJ_BY.has(t[j])) yield [{ kind: 'copula', tense: vg.tense, neg: vg.neg, adj: ADJ_BY.get(t[j]) }, j + 1];
     } else if (SAY_VERBS.includes(vg.verb)) {
