@@ -37,7 +37,7 @@ export const TEST_SEED = 7;
 export const HELDOUT_COUNT = 1000;
 export const TEST_COUNT = 100;
 export const PER_LENGTH = 30;
-export const STEPS = 6000;
+export const STEPS = 12000;
 const BATCH = 64;
 
 const seq2seq = {

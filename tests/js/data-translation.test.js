@@ -18,9 +18,11 @@ const tok = new Tokenizer(TRANSLATION_TOKENIZER);
 const train = generateTranslation({ seed: 11, count: 3000, split: 'train' });
 const held = generateTranslation({ seed: 11, count: 600, split: 'heldout' });
 
-test('the splits are disjoint, whatever the seeds', () => {
-  const seen = new Set(generateTranslation({ seed: 99, count: 4000, split: 'train' }).map((x) => x.src));
-  for (const x of held) assert.ok(!seen.has(x.src), x.src);
+test('the splits are disjoint, whatever the seeds, and whatever the final mark', () => {
+  // "she sees him ." in one split never meets "she sees him" or "she sees him ?" in the other
+  const bare = (x) => x.srcTokens.filter((w) => !['.', '?', '!'].includes(w)).join(' ');
+  const seen = new Set(generateTranslation({ seed: 99, count: 4000, split: 'train' }).map(bare));
+  for (const x of held) assert.ok(!seen.has(bare(x)), x.src);
   const seen2 = new Set(train.map((x) => x.src));
   for (const x of generateTranslation({ seed: 5, count: 600, split: 'heldout' })) assert.ok(!seen2.has(x.src), x.src);
 });
@@ -40,8 +42,12 @@ test('gold alignments are consistent with the sentences: every French token alig
       assert.ok(links.length >= 1, `${x.tgt}: French token ${j} "${x.tgtTokens[j]}" is unaligned`);
       for (const i of links) assert.ok(Number.isInteger(i) && i >= 0 && i < x.srcTokens.length, `${x.src}: link ${i}`);
     });
-    // the final full stops align with each other
-    assert.deepEqual(x.alignment.at(-1), [x.srcTokens.length - 1]);
+    // the final marks (., ? or !) are the same on both sides and align with each other; or neither side has one
+    const end = x.srcTokens.at(-1);
+    if (['.', '?', '!'].includes(end)) {
+      assert.equal(x.tgtTokens.at(-1), end, x.src);
+      assert.deepEqual(x.alignment.at(-1), [x.srcTokens.length - 1]);
+    } else assert.ok(/\p{L}/u.test(x.tgtTokens.at(-1)), `${x.src} -> ${x.tgt}`);
     for (const ts of x.tags) for (const t of ts) assert.ok(PHENOMENA.includes(t), t);
   }
 });
@@ -136,16 +142,39 @@ test('every Examples sentence parses and shows its phenomenon; generated sentenc
   assert.equal(parseEnglish(''), null);
   assert.equal(parseEnglish('the cat sees the red car . '.repeat(10)), null);
   // render() of a hand-built tree: "i sleep ." -> "je dors .", je <- i, dors <- sleep
-  const r = render(generateTranslationTree());
+  const r = render(generateTranslationTree('.'));
   assert.equal(r.src, 'i sleep .');
   assert.equal(r.tgt, 'je dors .');
   assert.deepEqual(r.alignment, [[0], [1], [2]]);
   assert.equal(r.length, 2);
+  // the same tree with no final mark, and with "?"
+  const bare = render(generateTranslationTree(''));
+  assert.deepEqual([bare.src, bare.tgt, bare.alignment, bare.length], ['i sleep', 'je dors', [[0], [1]], 2]);
+  const q = render(generateTranslationTree('?'));
+  assert.deepEqual([q.src, q.tgt, q.alignment], ['i sleep ?', 'je dors ?', [[0], [1], [2]]]);
 });
 
-function generateTranslationTree() {
-  return { clauses: [{ subj: { pronoun: PERSONS[0], role: 'subj' }, pred: { kind: 'intrans', verb: VERBS.find((v) => v.en.base === 'sleep'), tense: 'present', neg: null }, pps: [] }], conjs: [] };
+function generateTranslationTree(end) {
+  return { clauses: [{ subj: { pronoun: PERSONS[0], role: 'subj' }, pred: { kind: 'intrans', verb: VERBS.find((v) => v.en.base === 'sleep'), tense: 'present', neg: null }, pps: [] }], conjs: [], end };
 }
+
+test('sentences end in ".", "?", "!" or nothing, each often enough to learn; the endings share a split', () => {
+  const ends = new Map();
+  for (const x of train) {
+    const e = ['.', '?', '!'].includes(x.srcTokens.at(-1)) ? x.srcTokens.at(-1) : '';
+    ends.set(e, (ends.get(e) ?? 0) + 1);
+  }
+  for (const [e, share] of [['.', 0.6], ['', 0.1], ['?', 0.05], ['!', 0.05]]) assert.ok((ends.get(e) ?? 0) >= share * train.length, `"${e}": ${ends.get(e)} of ${train.length}`);
+  // a mark is never inside a sentence
+  for (const x of train) assert.ok(x.srcTokens.slice(0, -1).every((w) => !['.', '?', '!'].includes(w)), x.src);
+  // typed text: any ending, or none, reads back; the French ends the same way
+  assert.equal(parseEnglish('She sees him')?.tgt, 'elle le voit');
+  assert.equal(parseEnglish('She sees him?')?.tgt, 'elle le voit ?');
+  assert.equal(parseEnglish('She sees him!')?.tgt, 'elle le voit !');
+  assert.equal(parseEnglish('She sees him.')?.tgt, 'elle le voit .');
+  assert.equal(parseEnglish('She sees him. She sees him.'), null);
+  assert.equal(parseEnglish('She sees him ?!'), null);
+});
 
 test('BLEU-4 on hand-computed cases', () => {
   const ref = 'le chat voit la voiture rouge .'.split(' ');
