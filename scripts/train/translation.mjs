@@ -47,14 +47,14 @@ const transformer = {
   architecture: 'transformer', variant: 'encoder-decoder', embeddingSize: 32, numHeads: 4, feedforwardSize: 64, numLayers: 2, maxLength: 48,
 };
 const SPECS = {
-  additive: { cfg: { ...seq2seq, attention: 'additive', style: 'bahdanau', attentionSize: 32 }, lr: 4e-3, cost: 700, what: 'additive (Bahdanau et al. 2015)' },
-  dot: { cfg: { ...seq2seq, attention: 'dot', style: 'luong', inputFeeding: true }, lr: 4e-3, cost: 650, what: 'dot (Luong et al. 2015, input feeding)' },
-  general: { cfg: { ...seq2seq, attention: 'general', style: 'luong', inputFeeding: true }, lr: 4e-3, cost: 660, what: 'general (Luong et al. 2015, input feeding)' },
-  concat: { cfg: { ...seq2seq, attention: 'concat', style: 'luong', inputFeeding: true, attentionSize: 32 }, lr: 4e-3, cost: 720, what: 'concat (Luong et al. 2015, input feeding)' },
-  'local-p': { cfg: { ...seq2seq, attention: 'local-p', style: 'luong', inputFeeding: true, score: 'general', window: 16, positionSize: 32 }, lr: 4e-3, cost: 700, what: 'local-p, general score, D = 16 (Luong et al. 2015, input feeding)' },
-  none: { cfg: { ...seq2seq, attention: 'none', style: 'bahdanau' }, lr: 4e-3, cost: 600, what: 'none (encoder-decoder without attention)' },
-  'transformer-absolute': { cfg: { ...transformer, positions: 'learned', maxPositions: 64 }, lr: 2e-3, cost: 650, what: 'transformer, learned absolute positions (Vaswani et al. 2017)' },
-  'transformer-relative': { cfg: { ...transformer, positions: 'relative', maxRelativePosition: 16 }, lr: 2e-3, cost: 800, what: 'transformer, relative positions, k = 16 (Shaw et al. 2018)' },
+  additive: { cfg: { ...seq2seq, attention: 'additive', style: 'bahdanau', attentionSize: 32 }, lr: 4e-3, cost: 1850, what: 'additive (Bahdanau et al. 2015)' },
+  dot: { cfg: { ...seq2seq, attention: 'dot', style: 'luong', inputFeeding: true }, lr: 4e-3, cost: 1250, what: 'dot (Luong et al. 2015, input feeding)' },
+  general: { cfg: { ...seq2seq, attention: 'general', style: 'luong', inputFeeding: true }, lr: 4e-3, cost: 1300, what: 'general (Luong et al. 2015, input feeding)' },
+  concat: { cfg: { ...seq2seq, attention: 'concat', style: 'luong', inputFeeding: true, attentionSize: 32 }, lr: 4e-3, cost: 1400, what: 'concat (Luong et al. 2015, input feeding)' },
+  'local-p': { cfg: { ...seq2seq, attention: 'local-p', style: 'luong', inputFeeding: true, score: 'general', window: 16, positionSize: 32 }, lr: 4e-3, cost: 1250, what: 'local-p, general score, D = 16 (Luong et al. 2015, input feeding)' },
+  none: { cfg: { ...seq2seq, attention: 'none', style: 'bahdanau' }, lr: 4e-3, cost: 1050, what: 'none (encoder-decoder without attention)' },
+  'transformer-absolute': { cfg: { ...transformer, positions: 'learned', maxPositions: 64 }, lr: 2e-3, cost: 850, what: 'transformer, learned absolute positions (Vaswani et al. 2017)' },
+  'transformer-relative': { cfg: { ...transformer, positions: 'relative', maxRelativePosition: 16 }, lr: 2e-3, cost: 950, what: 'transformer, relative positions, k = 16 (Shaw et al. 2018)' },
 };
 
 export const NAMES = Object.keys(SPECS).map((k) => `en-fr-${k}`);
