@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 
 import {
-  generateTranslation, parseEnglish, render, TRANSLATION_TOKENIZER, TRANSLATION_EXAMPLES, PHENOMENA,
+  generateTranslation, parseEnglish, translationDomain, render, TRANSLATION_TOKENIZER, TRANSLATION_EXAMPLES, PHENOMENA,
   ENGLISH_WORDS, FRENCH_TOKENS, NOUNS, VERBS, ADJECTIVES, PERSONS, MIN_WORDS, MAX_WORDS,
 } from '../../web/data/translation.js';
 import { bleu, alignmentError, sumAlignment } from '../../web/shared/translation-metrics.js';
@@ -219,4 +219,17 @@ test('AER and gold mass on hand-computed cases', () => {
   assert.ok(Math.abs(sum.aer - (1 - (2 * 4) / (5 + 6))) < 1e-12);
   assert.throws(() => alignmentError(att, [[0], [3], [1]]), /outside the 3 English tokens/);
   assert.throws(() => alignmentError(eye, gold), /2 rows for 3 French tokens/);
+});
+
+test('translationDomain: unknown words, too many words, a construction the grammar never writes', () => {
+  assert.deepEqual(translationDomain('The cat sees the red car.'), []);
+  assert.deepEqual(translationDomain('she sees him'), []);
+  assert.deepEqual(translationDomain(''), []);
+  assert.deepEqual(translationDomain('him sees she'), [{ code: 'grammar' }]);
+  assert.deepEqual(translationDomain('the cat sees the red car , the dog sleeps'), [{ code: 'unknown-words', words: [','] }]);
+  assert.deepEqual(translationDomain('The movie was great. The movie!'), [{ code: 'unknown-words', words: ['movie', 'was', 'great'] }]);
+  const long = Array.from({ length: 8 }, () => 'the cat sees the dog').join(' and ') + ' .';
+  assert.deepEqual(translationDomain(long), [{ code: 'too-long', words: 47, max: MAX_WORDS }]);
+  // every generated sentence is in the domain
+  for (const x of held.slice(0, 200)) assert.deepEqual(translationDomain(x.src), [], x.src);
 });

@@ -7,6 +7,7 @@
 //   //    srcTokens: [...], tgtTokens: [...], alignment: [[5], [1], [2], [0], [1], ...], tags: [[...], ...],
 //   //    phenomena: ['possessive', 'adjective-after'], length: 8 }, ...]
 //   parseEnglish('She sees him.')   // the same record for a sentence typed by hand, or null
+//   translationDomain('him sees she')   // [{ code: 'grammar' }]: what the page warns about
 //
 // Every example is a tree (clauses, noun phrases, verbs) rendered twice: English first, then
 // French, each French token naming the English tokens it translates. So alignment[j] lists the
@@ -664,6 +665,29 @@ const PARSE_STEPS = normalizeSteps(TRANSLATION_NORMALIZE);
 /** parseEnglishTokens on raw text, normalised as the models read it. */
 export function parseEnglish(text) {
   return parseEnglishTokens(normalizeWords(String(text), PARSE_STEPS));
+}
+
+const KNOWN = new Set(ENGLISH_WORDS);
+
+/**
+ * What lies outside the translators' domain in typed English, so the page can say it next to a
+ * confident translation: [] when the generator could have written the sentence (or it is empty);
+ * else problems, in this order: { code: 'unknown-words', words } (not in ENGLISH_WORDS, each
+ * once, as normalised), { code: 'too-long', words, max } (more than MAX_WORDS words), and
+ * { code: 'grammar' } when every word is known but the grammar cannot write the sentence (an
+ * order or construction it never uses).
+ * @param {string} text
+ */
+export function translationDomain(text) {
+  const tokens = normalizeWords(String(text), PARSE_STEPS);
+  if (tokens.length === 0) return [];
+  const out = [];
+  const unknown = [...new Set(tokens.filter((w) => !KNOWN.has(w)))];
+  if (unknown.length) out.push({ code: 'unknown-words', words: unknown });
+  const words = tokens.filter((w) => /[\p{L}']/u.test(w)).length;
+  if (words > MAX_WORDS) out.push({ code: 'too-long', words, max: MAX_WORDS });
+  if (out.length === 0 && !parseEnglishTokens(tokens)) out.push({ code: 'grammar' });
+  return out;
 }
 
 /** Sentences that show each phenomenon (translation-examples.js, off the page's critical path):
