@@ -7,11 +7,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 import { init, loadModel } from '../../wasm/index.js';
 import { PHENOMENA, TRANSLATION_TOKENIZER, MIN_WORDS, MAX_WORDS, parseEnglish } from '../../web/data/translation.js';
 import { NAMES, quality, heldoutSet, alignmentMetrics, handwritten } from '../../scripts/train/translation.mjs';
 import { shipped, assertNear, MODELS_DIR } from './shipped-helpers.js';
+import { translationTables } from '../../scripts/translation-tables.mjs';
 
 await init();
 
@@ -86,4 +88,11 @@ test('translation-length.{json,csv,svg}: every model, every length 3..30', () =>
     m.bleu.forEach((b, j) => assert.ok(Math.abs(b - card.metrics.byLength[j].bleu) < 1e-3, `${m.name} length ${data.lengths[j]}`));
   }
   assert.match(readFileSync(new URL('translation-length.svg', MODELS_DIR), 'utf8'), /^<svg[^>]*>\n<title>Translation quality by sentence length/);
+});
+
+test('docs/translation.md quotes the cards: every table row scripts/translation-tables.mjs prints from them is in the docs', () => {
+  const docs = readFileSync(new URL('../../docs/translation.md', import.meta.url), 'utf8');
+  const rows = translationTables(fileURLToPath(MODELS_DIR)).filter((l) => l.startsWith('| ') && !l.startsWith('| ---'));
+  assert.ok(rows.length >= 8 + 8 + 10 + 8, `only ${rows.length} rows`);
+  for (const r of rows) assert.ok(docs.includes(r), `docs/translation.md lacks the row\n${r}\n(run node scripts/translation-tables.mjs and paste its tables)`);
 });
