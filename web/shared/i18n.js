@@ -673,6 +673,42 @@ export const MECHANISM_NAMES = Object.freeze({
   },
 });
 
+/** The model cards' held-out measures in Chinese, by card key (model-card.js metricLabel gives
+ * the English from the key itself; a key not listed here shows that English label). */
+const METRIC_NAMES_ZH = Object.freeze({
+  accuracy: '准确率',
+  count: '样本数',
+  loss: '损失',
+  exactMatch: '完全匹配率',
+  tokenAccuracy: '词元准确率',
+  'named.count': '命名格式样本数',
+  'named.exactMatch': '命名格式完全匹配率',
+  'variations.count': '变体样本数',
+  'variations.exactMatch': '变体完全匹配率',
+  'variations.tokenAccuracy': '变体词元准确率',
+  bleu: 'BLEU-4',
+  'alignment.aer': '对齐错误率（AER）',
+  'alignment.mass': '标准对齐上的注意力质量',
+  brownPerplexity: 'Brown 语料困惑度',
+  'brownAgreement.accuracy': 'Brown 主谓一致准确率',
+  'brownAgreement.count': 'Brown 主谓一致句对数',
+  'naturalPairs.accuracy': '手写句对准确率',
+  'naturalPairs.count': '手写句对数',
+  'agreement.accuracy': '主谓一致准确率',
+  'agreement.count': '主谓一致句对数',
+  decisiveShare: '决定性注意力占比',
+  uniformShare: '均匀注意力占比',
+  penalty: '冗余惩罚',
+  repeatedHalf: '重复部分准确率',
+  firstHalf: '前半部分准确率',
+});
+
+/** A card metric's name in lang: Chinese from the table above when listed, else english (the
+ * label made from the key). */
+export function metricName(lang, key, english) {
+  return resolveLang(lang) === 'zh' && Object.hasOwn(METRIC_NAMES_ZH, key) ? METRIC_NAMES_ZH[key] : english;
+}
+
 /** 'en' or 'zh' from any value ('zh-CN' → 'zh'); anything else gives the default. */
 export function resolveLang(value) {
   if (typeof value !== 'string') return DEFAULT_LANG;
