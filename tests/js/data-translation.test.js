@@ -229,7 +229,7 @@ test('translationDomain: unknown words, too many words, a construction the gramm
   assert.deepEqual(translationDomain('the cat sees the red car , the dog sleeps'), [{ code: 'unknown-words', words: [','] }]);
   assert.deepEqual(translationDomain('The movie was great. The movie!'), [{ code: 'unknown-words', words: ['movie', 'was', 'great'] }]);
   const long = Array.from({ length: 8 }, () => 'the cat sees the dog').join(' and ') + ' .';
-  assert.deepEqual(translationDomain(long), [{ code: 'too-long', words: 47, max: MAX_WORDS }]);
+  assert.deepEqual(translationDomain(long), [{ code: 'too-long', count: 47, max: MAX_WORDS }]);
   // every generated sentence is in the domain
   for (const x of held.slice(0, 200)) assert.deepEqual(translationDomain(x.src), [], x.src);
 });

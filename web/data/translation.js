@@ -673,7 +673,7 @@ const KNOWN = new Set(ENGLISH_WORDS);
  * What lies outside the translators' domain in typed English, so the page can say it next to a
  * confident translation: [] when the generator could have written the sentence (or it is empty);
  * else problems, in this order: { code: 'unknown-words', words } (not in ENGLISH_WORDS, each
- * once, as normalised), { code: 'too-long', words, max } (more than MAX_WORDS words), and
+ * once, as normalised), { code: 'too-long', count, max } (count words, more than MAX_WORDS), and
  * { code: 'grammar' } when every word is known but the grammar cannot write the sentence (an
  * order or construction it never uses).
  * @param {string} text
@@ -684,8 +684,8 @@ export function translationDomain(text) {
   const out = [];
   const unknown = [...new Set(tokens.filter((w) => !KNOWN.has(w)))];
   if (unknown.length) out.push({ code: 'unknown-words', words: unknown });
-  const words = tokens.filter((w) => /[\p{L}']/u.test(w)).length;
-  if (words > MAX_WORDS) out.push({ code: 'too-long', words, max: MAX_WORDS });
+  const count = tokens.filter((w) => /[\p{L}']/u.test(w)).length;
+  if (count > MAX_WORDS) out.push({ code: 'too-long', count, max: MAX_WORDS });
   if (out.length === 0 && !parseEnglishTokens(tokens)) out.push({ code: 'grammar' });
   return out;
 }

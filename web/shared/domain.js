@@ -18,7 +18,7 @@
 import { YEAR_MAX, YEAR_MIN, datesDomain } from '../data/dates.js';
 import { t } from './i18n.js';
 
-/** @type {{ translationDomain: (text: string) => { code: string, words?: number, max?: number }[] } | null} */
+/** @type {{ translationDomain: (text: string) => { code: string, words?: string[], count?: number, max?: number }[] } | null} */
 let translation = null;
 /** @type {Promise<boolean> | null} resolves true once translation is loaded, false if it failed */
 let translationLoading = null;
@@ -56,7 +56,7 @@ function translationWarnings(input, lang, onReady) {
     return [];
   }
   return translation.translationDomain(input).filter((p) => p.code !== 'unknown-words').map((p) => {
-    if (p.code === 'too-long') return t(lang, 'domain.tooManyWords', { words: p.words, max: p.max });
+    if (p.code === 'too-long') return t(lang, 'domain.tooManyWords', { words: p.count, max: p.max });
     if (p.code === 'grammar') return t(lang, 'domain.grammar');
     return t(lang, 'domain.other', { code: String(p.code) });
   });
