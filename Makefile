@@ -228,7 +228,7 @@ bench-check: wasm node_modules                     ## re-run the benchmarks; fai
 # ---------------------------------------------------------------- trained models (docs/training.md)
 .PHONY: models
 
-models: wasm                                      ## train every shipped model into web/models/ (reproducible; ~70 min on 2 cores: ~15 the Brown LMs, ~40 the en-fr translators)
+models: wasm                                      ## train every shipped model into web/models/ (reproducible; ~110 min on 2 cores: ~15 the Brown LMs, ~81 the en-fr translators)
 	$(NODE) scripts/train.mjs --all
 
 # ---------------------------------------------------------------- format

@@ -267,15 +267,21 @@ function wireControls() {
   });
 }
 
+/** The page's status line, in the page's language and again on every language change (data-i18n). */
+function setStatus(key) {
+  ui.status.dataset.i18n = key;
+  ui.status.textContent = t(page.lang, key);
+}
+
 async function main() {
-  ui.status.textContent = 'Loading the WebAssembly module…';
+  setStatus('status.wasm');
   let lib;
   try {
     if (typeof WebAssembly !== 'object') throw new Error('this browser has no WebAssembly');
     lib = await init();
   } catch (err) {
     ui.progress.hidden = true;
-    ui.status.textContent = 'Not running.';
+    setStatus('status.notRunning');
     showError(
       `Could not start the attnlab WebAssembly module: ${err.message}. ` +
         'Serve the repository root over http (node scripts/serve.mjs) after building with ' +
@@ -290,9 +296,7 @@ async function main() {
   }
   ui.progress.hidden = true;
   ui.app.dataset.simd = String(lib.simd);
-  ui.status.textContent = lib.simd
-    ? 'Running the SIMD128 build of attnlab.'
-    : 'Running the scalar build of attnlab (this browser has no WebAssembly SIMD128).';
+  setStatus(lib.simd ? 'status.simd' : 'status.scalar');
   wireControls();
   applyPage();
   ui.view.inert = false;

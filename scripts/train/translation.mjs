@@ -37,7 +37,7 @@ export const TEST_SEED = 7;
 export const HELDOUT_COUNT = 1000;
 export const TEST_COUNT = 100;
 export const PER_LENGTH = 30;
-export const STEPS = 6000;
+export const STEPS = 12000;
 const BATCH = 64;
 
 const seq2seq = {
@@ -47,14 +47,14 @@ const transformer = {
   architecture: 'transformer', variant: 'encoder-decoder', embeddingSize: 32, numHeads: 4, feedforwardSize: 64, numLayers: 2, maxLength: 48,
 };
 const SPECS = {
-  additive: { cfg: { ...seq2seq, attention: 'additive', style: 'bahdanau', attentionSize: 32 }, lr: 4e-3, cost: 700, what: 'additive (Bahdanau et al. 2015)' },
-  dot: { cfg: { ...seq2seq, attention: 'dot', style: 'luong', inputFeeding: true }, lr: 4e-3, cost: 650, what: 'dot (Luong et al. 2015, input feeding)' },
-  general: { cfg: { ...seq2seq, attention: 'general', style: 'luong', inputFeeding: true }, lr: 4e-3, cost: 660, what: 'general (Luong et al. 2015, input feeding)' },
-  concat: { cfg: { ...seq2seq, attention: 'concat', style: 'luong', inputFeeding: true, attentionSize: 32 }, lr: 4e-3, cost: 720, what: 'concat (Luong et al. 2015, input feeding)' },
-  'local-p': { cfg: { ...seq2seq, attention: 'local-p', style: 'luong', inputFeeding: true, score: 'general', window: 16, positionSize: 32 }, lr: 4e-3, cost: 700, what: 'local-p, general score, D = 16 (Luong et al. 2015, input feeding)' },
-  none: { cfg: { ...seq2seq, attention: 'none', style: 'bahdanau' }, lr: 4e-3, cost: 600, what: 'none (encoder-decoder without attention)' },
-  'transformer-absolute': { cfg: { ...transformer, positions: 'learned', maxPositions: 64 }, lr: 2e-3, cost: 650, what: 'transformer, learned absolute positions (Vaswani et al. 2017)' },
-  'transformer-relative': { cfg: { ...transformer, positions: 'relative', maxRelativePosition: 16 }, lr: 2e-3, cost: 800, what: 'transformer, relative positions, k = 16 (Shaw et al. 2018)' },
+  additive: { cfg: { ...seq2seq, attention: 'additive', style: 'bahdanau', attentionSize: 32 }, lr: 4e-3, cost: 1850, what: 'additive (Bahdanau et al. 2015)' },
+  dot: { cfg: { ...seq2seq, attention: 'dot', style: 'luong', inputFeeding: true }, lr: 4e-3, cost: 1250, what: 'dot (Luong et al. 2015, input feeding)' },
+  general: { cfg: { ...seq2seq, attention: 'general', style: 'luong', inputFeeding: true }, lr: 4e-3, cost: 1300, what: 'general (Luong et al. 2015, input feeding)' },
+  concat: { cfg: { ...seq2seq, attention: 'concat', style: 'luong', inputFeeding: true, attentionSize: 32 }, lr: 4e-3, cost: 1400, what: 'concat (Luong et al. 2015, input feeding)' },
+  'local-p': { cfg: { ...seq2seq, attention: 'local-p', style: 'luong', inputFeeding: true, score: 'general', window: 16, positionSize: 32 }, lr: 4e-3, cost: 1250, what: 'local-p, general score, D = 16 (Luong et al. 2015, input feeding)' },
+  none: { cfg: { ...seq2seq, attention: 'none', style: 'bahdanau' }, lr: 4e-3, cost: 1050, what: 'none (encoder-decoder without attention)' },
+  'transformer-absolute': { cfg: { ...transformer, positions: 'learned', maxPositions: 64 }, lr: 2e-3, cost: 850, what: 'transformer, learned absolute positions (Vaswani et al. 2017)' },
+  'transformer-relative': { cfg: { ...transformer, positions: 'relative', maxRelativePosition: 16 }, lr: 2e-3, cost: 950, what: 'transformer, relative positions, k = 16 (Shaw et al. 2018)' },
 };
 
 export const NAMES = Object.keys(SPECS).map((k) => `en-fr-${k}`);
@@ -85,11 +85,28 @@ const TOKENIZER = new Tokenizer(TRANSLATION_TOKENIZER);
 
 /** Exact match (the output string equals the reference; spaces ignored) and corpus BLEU-4 of greedy outputs. */
 export function quality(model, examples) {
-  const outs = examples.map((ex) => model.run(ex.src).output);
+  return scoreOutputs(model, examples, examples.map((ex) => model.run(ex.src).output));
+}
+
+/** quality() of outputs already decoded (outs[i] for examples[i]). */
+function scoreOutputs(model, examples, outs) {
   const squash = (s) => s.replace(/\s+/g, '');
   const exact = outs.filter((o, i) => squash(o) === squash(examples[i].tgt)).length;
   const b = bleu(outs.map((o) => model.tokenizer.split(o)), examples.map((ex) => ex.tgtTokens));
   return { count: examples.length, exactMatch: exact / examples.length, bleu: b.bleu, outputs: outs };
+}
+
+/** The ways a sentence ends (web/data/translation.js writes each): its last token, or none. */
+export const ENDINGS = ['.', '?', '!', 'none'];
+const endingOf = (ex) => (ENDINGS.includes(ex.srcTokens.at(-1)) ? ex.srcTokens.at(-1) : 'none');
+
+/** Exact match and BLEU of outs per ending ({ '.': { count, exactMatch, bleu }, ... }). */
+export function byEnding(model, examples, outs) {
+  return Object.fromEntries(ENDINGS.map((e) => {
+    const idx = examples.flatMap((ex, i) => (endingOf(ex) === e ? [i] : []));
+    const q = scoreOutputs(model, idx.map((i) => examples[i]), idx.map((i) => outs[i]));
+    return [e, { count: q.count, exactMatch: q.exactMatch, bleu: q.bleu }];
+  }));
 }
 
 /**
@@ -179,7 +196,7 @@ export function translationMetrics(model) {
   const testAlign = alignmentMetrics(model, testSet);
   const h = quality(model, handwritten());
   return {
-    heldout: { count: HELDOUT_COUNT, seed: HELDOUT_SEED, exactMatch: q.exactMatch, bleu: q.bleu, alignment: alignmentMetrics(model, held) },
+    heldout: { count: HELDOUT_COUNT, seed: HELDOUT_SEED, exactMatch: q.exactMatch, bleu: q.bleu, byEnding: byEnding(model, held, q.outputs), alignment: alignmentMetrics(model, held) },
     byLength: byLength(model),
     testSample: { count: TEST_COUNT, seed: TEST_SEED, exactMatch: test.exactMatch, bleu: test.bleu, aer: testAlign?.aer ?? null, mass: testAlign?.mass ?? null },
     handwritten: { count: h.count, exactMatch: h.exactMatch, bleu: h.bleu, file: 'tests/fixtures/translation-handwritten.json' },
@@ -202,6 +219,7 @@ const f2 = (x) => (x === null || x === undefined || Number.isNaN(x) ? 'n/a' : x.
 export function translationShown(name, m) {
   const a = m.heldout.alignment;
   const lines = [`${name}: held-out (${m.heldout.count}) exact match ${pct(m.heldout.exactMatch)}, BLEU-4 ${m.heldout.bleu.toFixed(2)}, AER ${a ? f2(a.aer) : 'n/a (no attention)'}${a ? `, gold mass ${f2(a.mass)}` : ''}; hand-written ${Math.round(m.handwritten.exactMatch * m.handwritten.count)}/${m.handwritten.count}`];
+  lines.push(`${name}: by ending (exact match / BLEU): ${ENDINGS.map((e) => { const r = m.heldout.byEnding[e]; return `${e} (${r.count}) ${pct(r.exactMatch)}/${r.bleu.toFixed(2)}`; }).join(', ')}`);
   if (a) lines.push(`${name}: AER by phenomenon: ${PHENOMENA.map((p) => `${p} ${f2(a.byPhenomenon[p].aer)}`).join(', ')}`);
   if (a?.byLayer) lines.push(`${name}: AER by layer: ${Object.entries(a.byLayer).map(([k, v]) => `${k} ${f2(v.aer)}`).join(', ')}; by head: ${Object.entries(a.byHead).map(([k, v]) => `${k.replace('layer ', 'L').replace(' head ', 'h')} ${f2(v.aer)}`).join(' ')}`);
   lines.push(`${name}: by length (words: exact match / BLEU): ${m.byLength.filter((r) => r.length % 3 === 0).map((r) => `${r.length}: ${pct(r.exactMatch, 0)}/${r.bleu.toFixed(0)}`).join('  ')}`);

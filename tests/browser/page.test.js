@@ -13,6 +13,7 @@ import { makeQKV } from '../../web/data/playground.js';
 import { formatValue } from '../../web/shared/draw.js';
 import { DEFAULTS, effectiveScale, formatHash, parseHash } from '../../web/shared/state.js';
 import { attentionWeightsReference, worstDifference } from './reference.js';
+import { t } from '../../web/shared/i18n.js';
 import { canvasInk, screenshot, startBrowser } from './harness.js';
 
 const TOLERANCE = 1e-5; // page (browser wasm) vs Node wasm, and vs the float64 reference
@@ -103,7 +104,12 @@ test('the page loads, says which build runs, and draws the default view', async 
   const status = await page.locator('#status').textContent();
   const simd = await page.locator('#app').getAttribute('data-simd');
   assert.equal(simd, 'true', 'Chromium supports SIMD128, so the page should run the SIMD build');
-  assert.match(status, /SIMD128 build/);
+  assert.equal(status, t('en', 'status.simd'));
+  // the status line follows the language, like the rest of the page
+  await page.locator('#lang').first().selectOption('zh');
+  await page.waitForFunction((want) => document.querySelector('#status').textContent === want, t('zh', 'status.simd'));
+  await page.locator('#lang').first().selectOption('en');
+  await page.waitForFunction((want) => document.querySelector('#status').textContent === want, t('en', 'status.simd'));
   assert.equal(await page.locator('#load-progress').isHidden(), true);
   assert.equal(await page.locator('#error').isHidden(), true);
   assert.equal(await page.locator('#sdpa-view').evaluate((v) => v.inert || v.hasAttribute('aria-busy')), false);

@@ -304,7 +304,9 @@ test('the model card: task, size, training command and held-out numbers from web
   assert.match(c.link, /\/web\/models\/clf-reviews-han\.json$/);
   assert.equal(c.hidden, false);
   await openPooling({ model: HAN, input: TEXT, lang: 'zh' });
-  assert.match((await read(page)).summary, /^模型卡：clf-reviews-han/);
+  const zh = await read(page);
+  assert.match(zh.summary, new RegExp(`^模型卡：clf-reviews-han · 准确率 ${acc}%`), 'the headline measure in Chinese');
+  assert.ok(zh.metrics.includes(`准确率: ${acc}%`), zh.metrics.join(' | '));
   // hide=card on the embed page.
   const { page: p, problems: embedProblems } = await browser.newPage();
   await p.goto(`${browser.url}/web/embed.html?${stateKey({ model: HAN, input: TEXT })}&hide=card`);

@@ -78,19 +78,18 @@ async function redPixels(selector) {
 async function nodeGold(name, input, { layer = 0, head = 0 } = {}) {
   const model = await harness.nodeModel(name);
   const ex = parseEnglish(input);
-  const source = model.tokenizer.split(input).join(' ') === ex.srcTokens.join(' ') ? input : ex.src;
-  const r = model.run(source);
+  const r = model.run(input);
   const eos = model.tokenizer.specials.eos;
   const forced = r.tokens.filter((w) => w !== eos).join(' ') !== ex.tgtTokens.join(' ');
   const ids = ex.tgtTokens.map((w) => model.tokenizer.tgt.get(w));
   let weights;
   if (model.architecture === 'transformer') {
-    const maps = forced ? model.forward(source, Int32Array.from([model.bosId, ...ids])).attention : r.attention;
+    const maps = forced ? model.forward(input, Int32Array.from([model.bosId, ...ids])).attention : r.attention;
     weights = maps.find((m) => m.kind === 'cross' && m.layer === layer && m.head === head).weights;
   } else {
-    weights = forced ? model.score(source, Int32Array.from([...ids, model.eosId])).attention : r.attention[0].weights;
+    weights = forced ? model.score(input, Int32Array.from([...ids, model.eosId])).attention : r.attention[0].weights;
   }
-  return { ex, forced, source, metrics: alignmentError(weights, ex.alignment), rows: forced ? [...ex.tgtTokens, eos] : r.tokens };
+  return { ex, forced, metrics: alignmentError(weights, ex.alignment), rows: forced ? [...ex.tgtTokens, eos] : r.tokens };
 }
 
 /** The note's metrics sentence for m, as the page words it (gold.js: three decimals). */
@@ -121,14 +120,15 @@ test('the gold toggle outlines the generator\'s alignment; AER and mass as Node 
     assert.ok(await redPixels('.align-map') >= 8 * want.ex.alignment.length, 'every gold cell outlined on the canvas');
     await screenshot(page, `translation-gold-${lang}`);
   }
-  // typed without the final '.': read as the generator writes it, and said so
-  const bare = 'she sees him';
-  const w2 = await nodeGold(SEQ, bare);
-  await open('alignment', { model: SEQ, input: bare, gold: true });
-  const g2 = await goldShown('alignment', 'metrics');
-  assert.equal(g2.note.period, t('en', 'gold.period', { source: w2.source }));
-  assert.equal(g2.note.metrics, metricsText('en', w2.metrics));
-  assert.deepEqual(g2.colLabels, w2.ex.srcTokens);
+  // typed without a final mark, or with "?": read as typed (the generator writes every ending)
+  for (const typed of ['she sees him', 'she sees him?']) {
+    const w2 = await nodeGold(SEQ, typed);
+    await open('alignment', { model: SEQ, input: typed, gold: true });
+    const g2 = await goldShown('alignment', 'metrics');
+    assert.equal(g2.note.metrics, metricsText('en', w2.metrics));
+    assert.deepEqual(g2.colLabels, typed.endsWith('?') ? ['she', 'sees', 'him', '?'] : ['she', 'sees', 'him']);
+    assert.deepEqual(g2.gold, w2.ex.alignment);
+  }
   assert.deepEqual(problems, []);
 });
 
@@ -234,8 +234,7 @@ const DEPARTS = 'this goat does not paint some schools .';
 async function nodeTimeGold(name, input, steps) {
   const model = await harness.nodeModel(name);
   const ex = parseEnglish(input);
-  const source = model.tokenizer.split(input).join(' ') === ex.srcTokens.join(' ') ? input : ex.src;
-  const decoder = model.startDecoding(source);
+  const decoder = model.startDecoding(input);
   const S = decoder.srcTokens.length;
   const rows = [];
   const tokens = [];
@@ -252,7 +251,7 @@ async function nodeTimeGold(name, input, steps) {
   let n = tokens.length;
   if (forced) {
     const ids = ex.tgtTokens.map((w) => model.tokenizer.tgt.get(w));
-    const scored = model.score(source, Int32Array.from([...ids, model.eosId])).attention;
+    const scored = model.score(input, Int32Array.from([...ids, model.eosId])).attention;
     n = Math.min(n, scored.shape[0]);
     data = scored.data.slice(0, n * S);
   }
@@ -295,12 +294,12 @@ test('the over-time view outlines the gold of the rows decoded so far; AER and m
     assert.equal(none.gold, null);
     assert.equal(await redPixels('.time-map'), 0);
   }
-  // typed without its final '.': decoded with it, and said so
+  // typed without a final mark: decoded as typed
   await open('time', { model, input: 'she sees him', gold: true, step: 2 });
   const g = await goldShown('time', 'metrics');
   const want = await nodeTimeGold(model, 'she sees him', 2);
-  assert.equal(g.note.period, t('en', 'gold.period', { source: 'she sees him .' }));
   assert.equal(g.note.metrics, metricsText('en', want.metrics));
+  assert.deepEqual(g.colLabels, ['she', 'sees', 'him']);
   assert.deepEqual(g.colLabels, want.ex.srcTokens);
   assert.deepEqual(problems, []);
 });
@@ -361,5 +360,35 @@ test('compare outlines the gold on every model\'s map with its AER and mass; the
     assert.equal(none.note.none, t(lang, 'gold.none'));
     for (const f of Object.values(none.figures)) assert.deepEqual([f.gold, f.score], [null, null]);
   }
+  assert.deepEqual(problems, []);
+});
+
+/** The warning under the input once it has settled on text (null: no warning shown). */
+async function warningShown(expected) {
+  await page.waitForFunction((want) => {
+    const w = document.querySelector('#demo').shadowRoot.querySelector('.domain-warning');
+    return want === null ? w.hidden : !w.hidden && w.textContent === want;
+  }, expected, { timeout: 15000 });
+  return page.locator('#demo').evaluate((el) => {
+    const r = el.shadowRoot;
+    const w = r.querySelector('.domain-warning');
+    return { warning: w.hidden ? null : w.textContent, unknown: r.querySelector('.unknown-words').hidden ? null : r.querySelector('.unknown-words').textContent };
+  });
+}
+
+test('a sentence outside the generator\'s grammar is warned about next to the French; its own sentences, with any ending, are not (English and Chinese)', async () => {
+  for (const lang of ['en', 'zh']) {
+    await open('alignment', { model: SEQ, input: 'him sees she', lang });
+    assert.equal((await warningShown(t(lang, 'domain.grammar'))).warning, t(lang, 'domain.grammar'));
+    await screenshot(page, `translation-warning-${lang}`);
+    for (const input of ['she sees him', 'she sees him?', SENTENCE]) {
+      await open('alignment', { model: SEQ, input, lang });
+      assert.equal((await warningShown(null)).warning, null, input);
+    }
+  }
+  // unknown words: named by the unknown-words note, no grammar warning on top
+  await open('alignment', { model: SEQ, input: 'the movie was great .' });
+  const u = await warningShown(null);
+  assert.match(u.unknown, /movie/);
   assert.deepEqual(problems, []);
 });

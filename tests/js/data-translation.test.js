@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 
 import {
-  generateTranslation, parseEnglish, render, TRANSLATION_TOKENIZER, TRANSLATION_EXAMPLES, PHENOMENA,
+  generateTranslation, parseEnglish, translationDomain, render, TRANSLATION_TOKENIZER, TRANSLATION_EXAMPLES, PHENOMENA,
   ENGLISH_WORDS, FRENCH_TOKENS, NOUNS, VERBS, ADJECTIVES, PERSONS, MIN_WORDS, MAX_WORDS,
 } from '../../web/data/translation.js';
 import { bleu, alignmentError, sumAlignment } from '../../web/shared/translation-metrics.js';
@@ -18,9 +18,11 @@ const tok = new Tokenizer(TRANSLATION_TOKENIZER);
 const train = generateTranslation({ seed: 11, count: 3000, split: 'train' });
 const held = generateTranslation({ seed: 11, count: 600, split: 'heldout' });
 
-test('the splits are disjoint, whatever the seeds', () => {
-  const seen = new Set(generateTranslation({ seed: 99, count: 4000, split: 'train' }).map((x) => x.src));
-  for (const x of held) assert.ok(!seen.has(x.src), x.src);
+test('the splits are disjoint, whatever the seeds, and whatever the final mark', () => {
+  // "she sees him ." in one split never meets "she sees him" or "she sees him ?" in the other
+  const bare = (x) => x.srcTokens.filter((w) => !['.', '?', '!'].includes(w)).join(' ');
+  const seen = new Set(generateTranslation({ seed: 99, count: 4000, split: 'train' }).map(bare));
+  for (const x of held) assert.ok(!seen.has(bare(x)), x.src);
   const seen2 = new Set(train.map((x) => x.src));
   for (const x of generateTranslation({ seed: 5, count: 600, split: 'heldout' })) assert.ok(!seen2.has(x.src), x.src);
 });
@@ -40,8 +42,12 @@ test('gold alignments are consistent with the sentences: every French token alig
       assert.ok(links.length >= 1, `${x.tgt}: French token ${j} "${x.tgtTokens[j]}" is unaligned`);
       for (const i of links) assert.ok(Number.isInteger(i) && i >= 0 && i < x.srcTokens.length, `${x.src}: link ${i}`);
     });
-    // the final full stops align with each other
-    assert.deepEqual(x.alignment.at(-1), [x.srcTokens.length - 1]);
+    // the final marks (., ? or !) are the same on both sides and align with each other; or neither side has one
+    const end = x.srcTokens.at(-1);
+    if (['.', '?', '!'].includes(end)) {
+      assert.equal(x.tgtTokens.at(-1), end, x.src);
+      assert.deepEqual(x.alignment.at(-1), [x.srcTokens.length - 1]);
+    } else assert.ok(/\p{L}/u.test(x.tgtTokens.at(-1)), `${x.src} -> ${x.tgt}`);
     for (const ts of x.tags) for (const t of ts) assert.ok(PHENOMENA.includes(t), t);
   }
 });
@@ -136,16 +142,39 @@ test('every Examples sentence parses and shows its phenomenon; generated sentenc
   assert.equal(parseEnglish(''), null);
   assert.equal(parseEnglish('the cat sees the red car . '.repeat(10)), null);
   // render() of a hand-built tree: "i sleep ." -> "je dors .", je <- i, dors <- sleep
-  const r = render(generateTranslationTree());
+  const r = render(generateTranslationTree('.'));
   assert.equal(r.src, 'i sleep .');
   assert.equal(r.tgt, 'je dors .');
   assert.deepEqual(r.alignment, [[0], [1], [2]]);
   assert.equal(r.length, 2);
+  // the same tree with no final mark, and with "?"
+  const bare = render(generateTranslationTree(''));
+  assert.deepEqual([bare.src, bare.tgt, bare.alignment, bare.length], ['i sleep', 'je dors', [[0], [1]], 2]);
+  const q = render(generateTranslationTree('?'));
+  assert.deepEqual([q.src, q.tgt, q.alignment], ['i sleep ?', 'je dors ?', [[0], [1], [2]]]);
 });
 
-function generateTranslationTree() {
-  return { clauses: [{ subj: { pronoun: PERSONS[0], role: 'subj' }, pred: { kind: 'intrans', verb: VERBS.find((v) => v.en.base === 'sleep'), tense: 'present', neg: null }, pps: [] }], conjs: [] };
+function generateTranslationTree(end) {
+  return { clauses: [{ subj: { pronoun: PERSONS[0], role: 'subj' }, pred: { kind: 'intrans', verb: VERBS.find((v) => v.en.base === 'sleep'), tense: 'present', neg: null }, pps: [] }], conjs: [], end };
 }
+
+test('sentences end in ".", "?", "!" or nothing, each often enough to learn; the endings share a split', () => {
+  const ends = new Map();
+  for (const x of train) {
+    const e = ['.', '?', '!'].includes(x.srcTokens.at(-1)) ? x.srcTokens.at(-1) : '';
+    ends.set(e, (ends.get(e) ?? 0) + 1);
+  }
+  for (const [e, share] of [['.', 0.6], ['', 0.1], ['?', 0.05], ['!', 0.05]]) assert.ok((ends.get(e) ?? 0) >= share * train.length, `"${e}": ${ends.get(e)} of ${train.length}`);
+  // a mark is never inside a sentence
+  for (const x of train) assert.ok(x.srcTokens.slice(0, -1).every((w) => !['.', '?', '!'].includes(w)), x.src);
+  // typed text: any ending, or none, reads back; the French ends the same way
+  assert.equal(parseEnglish('She sees him')?.tgt, 'elle le voit');
+  assert.equal(parseEnglish('She sees him?')?.tgt, 'elle le voit ?');
+  assert.equal(parseEnglish('She sees him!')?.tgt, 'elle le voit !');
+  assert.equal(parseEnglish('She sees him.')?.tgt, 'elle le voit .');
+  assert.equal(parseEnglish('She sees him. She sees him.'), null);
+  assert.equal(parseEnglish('She sees him ?!'), null);
+});
 
 test('BLEU-4 on hand-computed cases', () => {
   const ref = 'le chat voit la voiture rouge .'.split(' ');
@@ -190,4 +219,17 @@ test('AER and gold mass on hand-computed cases', () => {
   assert.ok(Math.abs(sum.aer - (1 - (2 * 4) / (5 + 6))) < 1e-12);
   assert.throws(() => alignmentError(att, [[0], [3], [1]]), /outside the 3 English tokens/);
   assert.throws(() => alignmentError(eye, gold), /2 rows for 3 French tokens/);
+});
+
+test('translationDomain: unknown words, too many words, a construction the grammar never writes', () => {
+  assert.deepEqual(translationDomain('The cat sees the red car.'), []);
+  assert.deepEqual(translationDomain('she sees him'), []);
+  assert.deepEqual(translationDomain(''), []);
+  assert.deepEqual(translationDomain('him sees she'), [{ code: 'grammar' }]);
+  assert.deepEqual(translationDomain('the cat sees the red car , the dog sleeps'), [{ code: 'unknown-words', words: [','] }]);
+  assert.deepEqual(translationDomain('The movie was great. The movie!'), [{ code: 'unknown-words', words: ['movie', 'was', 'great'] }]);
+  const long = Array.from({ length: 8 }, () => 'the cat sees the dog').join(' and ') + ' .';
+  assert.deepEqual(translationDomain(long), [{ code: 'too-long', count: 47, max: MAX_WORDS }]);
+  // every generated sentence is in the domain
+  for (const x of held.slice(0, 200)) assert.deepEqual(translationDomain(x.src), [], x.src);
 });

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { init, loadModel } from '../../wasm/index.js';
 import { EXAMPLES, PHENOMENON_LABELS, examplesFor } from '../../web/shared/examples.js';
 import { domainWarnings } from '../../web/shared/domain.js';
+import { t } from '../../web/shared/i18n.js';
 import { cardSummary } from '../../web/shared/model-card.js';
 import { MAX_INPUT } from '../../web/shared/app-state.js';
 import { ALL_MODELS, findModel } from '../../web/shared/models.js';
@@ -95,4 +96,24 @@ test('domain warnings: a year outside the learned range, no digits, too long; no
   // other tasks and paths have no date rules
   assert.deepEqual(domainWarnings(findModel('clf-reviews-attention'), null, 'the year 3050', 'en'), []);
   assert.deepEqual(domainWarnings(null, null, 'the year 3050', 'en'), []);
+});
+
+test('domain warnings of the translators: a sentence the generator never writes, or too long; none for its own sentences (both languages)', async () => {
+  const mt = findModel('en-fr-dot');
+  // the first call loads web/data/translation.js: [] until then, and onReady once it is loaded
+  let ready;
+  const loaded = new Promise((resolve) => { ready = resolve; });
+  assert.deepEqual(domainWarnings(mt, null, 'him sees she', 'en', ready), []);
+  await loaded;
+  for (const input of ['the cat sees the red car .', 'She sees him', 'she sees him?', 'I do not see the dog!', 'my brother\'s dog likes the white house', ...TRANSLATION_EXAMPLES.map((e) => e.src)]) {
+    assert.deepEqual(domainWarnings(mt, null, input, 'en'), [], input);
+  }
+  assert.deepEqual(domainWarnings(mt, null, 'him sees she', 'en'), [t('en', 'domain.grammar')]);
+  assert.deepEqual(domainWarnings(mt, null, 'the the cat', 'zh'), [t('zh', 'domain.grammar')]);
+  // unknown words are the page's other note, not a warning here
+  assert.deepEqual(domainWarnings(mt, null, 'the movie was great .', 'en'), []);
+  const long = Array.from({ length: 8 }, () => 'the cat sees the dog').join(' and ');
+  assert.deepEqual(domainWarnings(mt, null, long, 'en'), [t('en', 'domain.tooManyWords', { words: 47, max: 30 })]);
+  assert.match(domainWarnings(mt, null, long, 'zh')[0], /47 个词/);
+  assert.deepEqual(domainWarnings(mt, null, '   ', 'en'), []);
 });

@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { cardSummary, formatMetric, metricLabel } from '../../web/shared/model-card.js';
 import { ALL_MODELS } from '../../web/shared/models.js';
+import { metricName } from '../../web/shared/i18n.js';
 
 const dir = new URL('../../web/models/', import.meta.url);
 const cards = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'forgetting.json' && f !== 'translation-length.json');
@@ -38,6 +39,12 @@ test('labels and formats', () => {
   assert.equal(metricLabel('aer'), 'AER');
   assert.equal(metricLabel('adjectiveAfter.aer'), 'adjective after AER');
   assert.equal(metricLabel('bleu'), 'BLEU');
+  // the Chinese page names the measures it knows, and keeps the English label of the others
+  assert.equal(metricName('zh', 'exactMatch', metricLabel('exactMatch')), '完全匹配率');
+  assert.equal(metricName('zh', 'alignment.aer', metricLabel('alignment.aer')), '对齐错误率（AER）');
+  assert.equal(metricName('en', 'exactMatch', metricLabel('exactMatch')), 'exact match');
+  assert.equal(metricName('zh', 'someNewMeasure', metricLabel('someNewMeasure')), 'some new measure');
+  assert.equal(metricName('zh', 'toString', 'to string'), 'to string');
   assert.equal(formatMetric('exactMatch', 0.9995), '99.95%');
   assert.equal(formatMetric('repeatedHalf', 0.99966), '99.97%');
   assert.equal(formatMetric('perplexity', 7.74586), '7.7459');

@@ -7,6 +7,7 @@
 //   //    srcTokens: [...], tgtTokens: [...], alignment: [[5], [1], [2], [0], [1], ...], tags: [[...], ...],
 //   //    phenomena: ['possessive', 'adjective-after'], length: 8 }, ...]
 //   parseEnglish('She sees him.')   // the same record for a sentence typed by hand, or null
+//   translationDomain('him sees she')   // [{ code: 'grammar' }]: what the page warns about
 //
 // Every example is a tree (clauses, noun phrases, verbs) rendered twice: English first, then
 // French, each French token naming the English tokens it translates. So alignment[j] lists the
@@ -38,6 +39,8 @@ export const PHENOMENA = Object.freeze([
 ]);
 export const MIN_WORDS = 3;
 export const MAX_WORDS = 30;
+/** The marks a sentence may end with (or none). */
+const ENDS = new Set(['.', '?', '!']);
 /** The normalisation both sides were written in (wasm/model/normalize.js). */
 export const TRANSLATION_NORMALIZE = Object.freeze(['nfc', 'quotes', 'lowercase', 'whitespace', 'punctuation', 'contractions', 'elision']);
 
@@ -254,7 +257,7 @@ function sentenceEn(o, s) {
     if (i > 0) s._.push(o.e(s.conjs[i - 1].en));
     clauseEn(o, c);
   });
-  s._.push(o.e('.'));
+  if (s.end) s._.push(o.e(s.end));
 }
 
 function sentenceFr(o, s) {
@@ -262,7 +265,7 @@ function sentenceFr(o, s) {
     if (i > 0) for (const w of s.conjs[i - 1].fr) o.f(w, s._[i - 1], 'subordinate');
     clauseFr(o, c);
   });
-  o.f('.', s._.at(-1));
+  if (s.end) o.f(s.end, s._.at(-1));
 }
 
 // ---------------------------------------------------------------- French spelling rules
@@ -433,7 +436,13 @@ function sampleTree(r, target) {
     if (i > 0) conjs.push(pick(r, CONJUNCTIONS));
     clauses.push(sampleClause(r, size));
   }
-  return { clauses, conjs };
+  return { clauses, conjs, end: sampleEnd(r) };
+}
+
+/** The sentence's last token: "." mostly; "?", "!" or none (people do not always type one). */
+function sampleEnd(r) {
+  const u = r();
+  return u < 0.7 ? '.' : u < 0.85 ? '' : u < 0.925 ? '?' : '!';
 }
 
 /**
@@ -454,7 +463,13 @@ export function generateTranslation({ seed = 0, count = 1000, split = 'train', m
       if (ex.length >= minWords && ex.length <= maxWords) return ex;
     }
   };
-  return sampleSplit(name, rand, count, split, make, (x) => x.src);
+  return sampleSplit(name, rand, count, split, make, splitKey);
+}
+
+/** The split's key: the sentence without its final mark, so "she sees him ." and "she sees him"
+ * always fall in the same split. */
+function splitKey(ex) {
+  return ENDS.has(ex.srcTokens.at(-1)) ? ex.srcTokens.slice(0, -1).join(' ') : ex.srcTokens.join(' ');
 }
 
 // ---------------------------------------------------------------- vocabularies
@@ -472,7 +487,7 @@ function frenchForms() {
   for (const p of PERSONS) add(p.fr.subj, p.fr.obj, ...p.fr.poss);
   add(...Object.values(ETRE), ...Object.values(AVOIR));
   for (const x of [...PREPOSITIONS, ...CONJUNCTIONS]) add(...x.fr);
-  add('le', 'la', 'les', 'un', 'une', 'des', 'de', 'ce', 'cet', 'cette', 'ces', 'ne', 'pas', 'qui', 'que', 'du', 'au', 'aux', 'ton', '.');
+  add('le', 'la', 'les', 'un', 'une', 'des', 'de', 'ce', 'cet', 'cette', 'ces', 'ne', 'pas', 'qui', 'que', 'du', 'au', 'aux', 'ton', ...ENDS);
   add(...ELIDE.values(), "s'");
   return [...out];
 }
@@ -485,7 +500,7 @@ function englishForms() {
   for (const v of [...VERBS, ...SAY_VERBS]) add(v.en.base, v.en.s3, v.en.pp);
   for (const p of PERSONS) add(...Object.values(p.en));
   for (const x of [...PREPOSITIONS, ...CONJUNCTIONS]) add(x.en);
-  add('the', 'a', 'an', 'some', 'this', 'these', 'not', "n't", "'s", 'is', 'are', 'am', 'has', 'been', 'does', 'that', 'who', '.');
+  add('the', 'a', 'an', 'some', 'this', 'these', 'not', "n't", "'s", 'is', 'are', 'am', 'has', 'been', 'does', 'that', 'who', ...ENDS);
   return [...out];
 }
 
@@ -620,21 +635,21 @@ function* parseClause(t, i, depth = 0) {
 
 function* parseSentence(t, i, clauses, conjs) {
   for (const [c, j] of parseClause(t, i)) {
-    if (t[j] === '.' && j === t.length - 1) yield { clauses: [...clauses, c], conjs };
+    if (j === t.length) yield { clauses: [...clauses, c], conjs, end: '' };
+    else if (ENDS.has(t[j]) && j === t.length - 1) yield { clauses: [...clauses, c], conjs, end: t[j] };
     else if (CONJ_BY.has(t[j]) && clauses.length < 3) yield* parseSentence(t, j + 1, [...clauses, c], [...conjs, CONJ_BY.get(t[j])]);
   }
 }
 
 /**
  * The generator's record for an English sentence typed by hand (tokens as the tokenizer splits
- * them; a final "." is added when missing), or null when the grammar cannot produce it (an
+ * them; ending in ".", "?", "!" or no mark at all), or null when the grammar cannot produce it (an
  * unknown word, or an order the generator never writes). Cheap enough to run on every keystroke:
  * the readings are cut at 2,000.
  * @param {string[]} tokens
  */
 export function parseEnglishTokens(tokens) {
   const t = tokens.slice();
-  if (t.at(-1) !== '.') t.push('.');
   if (t.length > 40) return null;
   let n = 0;
   for (const tree of parseSentence(t, 0, [], [])) {
@@ -650,6 +665,29 @@ const PARSE_STEPS = normalizeSteps(TRANSLATION_NORMALIZE);
 /** parseEnglishTokens on raw text, normalised as the models read it. */
 export function parseEnglish(text) {
   return parseEnglishTokens(normalizeWords(String(text), PARSE_STEPS));
+}
+
+const KNOWN = new Set(ENGLISH_WORDS);
+
+/**
+ * What lies outside the translators' domain in typed English, so the page can say it next to a
+ * confident translation: [] when the generator could have written the sentence (or it is empty);
+ * else problems, in this order: { code: 'unknown-words', words } (not in ENGLISH_WORDS, each
+ * once, as normalised), { code: 'too-long', count, max } (count words, more than MAX_WORDS), and
+ * { code: 'grammar' } when every word is known but the grammar cannot write the sentence (an
+ * order or construction it never uses).
+ * @param {string} text
+ */
+export function translationDomain(text) {
+  const tokens = normalizeWords(String(text), PARSE_STEPS);
+  if (tokens.length === 0) return [];
+  const out = [];
+  const unknown = [...new Set(tokens.filter((w) => !KNOWN.has(w)))];
+  if (unknown.length) out.push({ code: 'unknown-words', words: unknown });
+  const count = tokens.filter((w) => /[\p{L}']/u.test(w)).length;
+  if (count > MAX_WORDS) out.push({ code: 'too-long', count, max: MAX_WORDS });
+  if (out.length === 0 && !parseEnglishTokens(tokens)) out.push({ code: 'grammar' });
+  return out;
 }
 
 /** Sentences that show each phenomenon (translation-examples.js, off the page's critical path):

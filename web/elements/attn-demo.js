@@ -497,7 +497,7 @@ export class AttnDemo extends HTMLElement {
     // the time view decodes without run(): its input's unknown words are read off the tokenizer
     const unknown = s.view === 'reading' ? []
       : s.view === 'time' && model?.tokenizer.type === 'word' ? model.tokenizer.unknownWords(s.input) : this.#unknown;
-    const warnings = model ? domainWarnings(findModel(s.model), model, s.input, s.lang) : [];
+    const warnings = model ? domainWarnings(findModel(s.model), model, s.input, s.lang, () => this.#showNotes()) : [];
     this.#notes.show({ unknown, unk: model?.tokenizer.specials?.unk ?? '<unk>', warnings }, s.lang);
   }
 

@@ -9,11 +9,11 @@
 //   // … draw result (forced on the reference when the model wrote something else) …
 //   panel.draw(heatmap, drawnMap, g);   // outlines the gold, says AER and mass (or why there is none)
 //
-// goldRun(model, input, result, run) → { status: 'none' } or { status: 'ok', ex, result, forced,
-// period, source }; goldMetrics(map, ex) → translation-metrics.js alignmentError of the map.
+// goldRun(model, input, result) → { status: 'none' } or { status: 'ok', ex, result, forced };
+// goldMetrics(map, ex) → translation-metrics.js alignmentError of the map.
 // The views that draw something else than one whole run (time-view.js: the rows decoded so far;
 // compare-view.js: every model) use the pieces: panel.tools(refresh) (the generator, or the
-// loading note), goldSource(model, input) → { ex, period, source } or null, referenceRows(model,
+// loading note), goldSource(model, input) → { ex, source } or null, referenceRows(model,
 // ex), goldScore(model, { ex, source }) (the reference forced on a seq2seq model) and
 // panel.metricsLine(metrics, hasAttention) in their own note.
 //
@@ -61,25 +61,21 @@ function targetIds(model, tokens) {
 
 /**
  * The gold of input for result, model's run of it (call after goldTools() answered): { status:
- * 'none' } or { status: 'ok', ex, result, forced, period, source }: ex the generator's record;
- * result the run itself when its output tokens are the reference's, else the reference forced
- * (forced: true; output and ids stay the model's own); period: the typed sentence lacked the
- * generator's final "." (then source, the English read, is ex.src, run again with run(source)).
- * null when that run failed.
+ * 'none' } or { status: 'ok', ex, result, forced }: ex the generator's record; result the run
+ * itself when its output tokens are the reference's, else the reference forced (forced: true;
+ * output and ids stay the model's own). null when there is a gold but no run (result null).
  * @param {any} model a loaded seq2seq or encoder-decoder transformer
  * @param {string} input
- * @param {any} run0 model's run of input
- * @param {(source: string) => any} run the view's ctx.run on this model
+ * @param {any} result model's run of input
  */
-export function goldRun(model, input, run0, run) {
+export function goldRun(model, input, result) {
   const gs = goldSource(model, input);
   if (!gs) return { status: 'none' };
-  const { ex, period, source } = gs;
-  const result = period ? run(source) : run0;
   if (!result) return null;
+  const { ex, source } = gs;
   const eos = model.tokenizer.specials.eos;
   const own = result.tokens.filter((w) => w !== eos).join(' ');
-  if (own === ex.tgtTokens.join(' ')) return { status: 'ok', ex, result, forced: false, period, source };
+  if (own === ex.tgtTokens.join(' ')) return { status: 'ok', ex, result, forced: false };
   const rows = referenceRows(model, ex);
   const ids = targetIds(model, ex.tgtTokens);
   let attention;
@@ -92,19 +88,19 @@ export function goldRun(model, input, run0, run) {
     attention = [{ ...map, weights: scored.attention, rowLabels: rows }];
     if (scored.positions) result.positions = scored.positions;
   }
-  return { status: 'ok', ex, result: { ...result, attention }, forced: true, period, source };
+  return { status: 'ok', ex, result: { ...result, attention }, forced: true };
 }
 
 /**
  * The generator's reading of input for model (call after goldTools() answered): null when the
- * grammar cannot write it, else { ex, period, source }: period when the typed sentence lacked the
- * generator's final "." (source, the English to run, is then ex.src; else input itself).
+ * grammar cannot write it, else { ex, source }: ex its record, source the English the model reads
+ * (input itself: the generator ends sentences as people do, with ".", "?", "!" or nothing).
+ * @param {any} _model
+ * @param {string} input
  */
-export function goldSource(model, input) {
+export function goldSource(_model, input) {
   const ex = tools.parseEnglish(input);
-  if (!ex) return null;
-  const period = model.tokenizer.split(input).join(' ') !== ex.srcTokens.join(' ');
-  return { ex, period, source: period ? ex.src : input };
+  return ex ? { ex, source: input } : null;
 }
 
 /** The reference's rows: its French tokens, then the end token. */
@@ -157,7 +153,7 @@ export class GoldPanel {
 
   /**
    * The note under the toggle: paragraphs (strings), each with a data-gold attribute naming what it
-   * says ('none', 'metrics', 'forced', 'period', 'loading', 'error', 'kind'), for the tests.
+   * says ('none', 'metrics', 'forced', 'loading', 'error', 'kind'), for the tests.
    * @param {...[string, string]} lines [kind, text]
    */
   say(...lines) {
@@ -165,12 +161,11 @@ export class GoldPanel {
     this.note.hidden = lines.length === 0;
   }
 
-  /** The note of a drawn map: the metrics, and why it is forced or read with a final '.'. */
+  /** The note of a drawn map: the metrics, and whether the reference is forced. */
   report(g, metrics, hasAttention = true) {
     const lang = this.#lang;
     /** @type {[string, string][]} */
     const lines = [];
-    if (g.period) lines.push(['period', t(lang, 'gold.period', { source: g.source })]);
     if (g.forced) lines.push(['forced', t(lang, 'gold.forced', { reference: g.ex.tgt })]);
     lines.push(this.metricsLine(metrics, hasAttention));
     this.say(...lines);
@@ -188,15 +183,15 @@ export class GoldPanel {
 
   /**
    * Before drawing: the run to draw when the toggle is on (on) for a translation model. Returns
-   * { result, g }: result the run (forced on the reference, or of the sentence with its final
-   * '.', when goldRun says so; null when that run failed) and g goldRun's answer, or null while
-   * the generator loads (refresh redraws then) or when the toggle is off. The note says which.
-   * @param {{ model: any, input: string, result: any, run: (source: string) => any, on: boolean, refresh: () => void }} a
+   * { result, g }: result the run (forced on the reference when goldRun says so) and g goldRun's
+   * answer, or null while the generator loads (refresh redraws then) or when the toggle is off.
+   * The note says which.
+   * @param {{ model: any, input: string, result: any, on: boolean, refresh: () => void }} a
    */
-  prepare({ model, input, result, run, on, refresh }) {
+  prepare({ model, input, result, on, refresh }) {
     if (!result || !on) return { result, g: null };
     if (!this.tools(refresh)) return { result, g: null };
-    const g = goldRun(model, input, result, run);
+    const g = goldRun(model, input, result);
     if (g?.status === 'none') this.none();
     return { result: g ? g.result ?? result : null, g };
   }

@@ -140,6 +140,7 @@ const EN = {
   'heatmap.time': 'Alignment so far, one row per decoded token',
   'heatmap.diff': 'Difference {a} − {b}',
   'status.wasm': 'Loading the WebAssembly module…',
+  'status.notRunning': 'Not running.',
   'status.simd': 'Running the SIMD128 build of attnlab.',
   'status.scalar': 'Running the scalar build of attnlab: this browser has no WebAssembly SIMD128, so it is slower.',
   'status.ran': '{rows} output × {cols} input tokens in {ms} ms.',
@@ -243,6 +244,8 @@ const EN = {
   'domain.noYear': 'There is no year in the input (a date needs a day, a month and a year): the output below is a guess.',
   'domain.noSuchDay': 'There is no day {day} in month {month} of {year}: the model never learned month lengths, so it will still write a date.',
   'domain.unknownChars': 'The model never saw these characters: {chars}; it reads them as unknown.',
+  'domain.grammar': 'The translators learned only the sentences their generator writes, and this is not one of them (a word order or construction it never uses): the French below may be wrong.',
+  'domain.tooManyWords': 'This sentence has {words} words; the translators learned sentences of 3 to {max}: the French below may be wrong.',
   'domain.other': 'The input is outside what this model learned ({code}).',
   'reading.allKnown': 'Every word is in the model’s vocabulary.',
   'reading.back': 'Back',
@@ -318,7 +321,6 @@ const EN = {
   'gold.none': 'No gold alignment: the data generator cannot produce this sentence (a word or a word order it never writes), so there is nothing to compare the attention with. Try one of the Examples.',
   'gold.metrics': 'Outlined: the gold alignment ({links} links). AER {aer}: {hits} of {rows} French words put their strongest attention on a gold English word. Gold attention mass {mass}: the share of each French word’s attention on its gold words, averaged.',
   'gold.forced': 'The model’s output differs from the reference “{reference}”, so the map shows its attention with the reference translation forced (teacher forcing): the gold rows are the reference’s words.',
-  'gold.period': 'Read as “{source}”: the generator ends every sentence with “.”.',
   'gold.noAttention': 'This model has no attention: its map is empty, so there is no AER to measure.',
   'gold.kind': 'The gold alignment is drawn over cross-attention (output × input) only: choose it under Attention.',
   'gold.timeReady': 'Nothing decoded yet: press Step or Play, and the gold alignment is outlined over each row as it is decoded.',
@@ -456,6 +458,7 @@ const ZH = {
   'heatmap.time': '目前的对齐，每个解码词元一行',
   'heatmap.diff': '差值 {a} − {b}',
   'status.wasm': '正在加载 WebAssembly 模块…',
+  'status.notRunning': '未在运行。',
   'status.simd': '正在运行 attnlab 的 SIMD128 版本。',
   'status.scalar': '正在运行 attnlab 的标量版本：此浏览器不支持 WebAssembly SIMD128，因此较慢。',
   'status.ran': '{rows} 个输出 × {cols} 个输入词元，用时 {ms} 毫秒。',
@@ -556,6 +559,8 @@ const ZH = {
   'domain.noYear': '输入中没有年份（日期需要日、月、年）：下面的输出只是猜测。',
   'domain.noSuchDay': '{year} 年 {month} 月没有 {day} 日：模型没有学过每月的天数，所以它仍会写出一个日期。',
   'domain.unknownChars': '模型从未见过这些字符：{chars}；它把它们当作未知字符读。',
+  'domain.grammar': '翻译模型只学过其生成器写出的句子，而这一句不在其中（生成器从不使用这种词序或结构）：下面的法语可能有误。',
+  'domain.tooManyWords': '这句有 {words} 个词；翻译模型学过的句子是 3 到 {max} 个词：下面的法语可能有误。',
   'domain.other': '输入超出了模型学过的范围（{code}）。',
   'reading.allKnown': '每个词都在模型的词表中。',
   'reading.back': '后退',
@@ -631,7 +636,6 @@ const ZH = {
   'gold.none': '没有标准对齐：数据生成器写不出这个句子（有它从不使用的词或词序），因此无法与注意力比较。请试试“示例”中的句子。',
   'gold.metrics': '描边：标准对齐（{links} 条连接）。AER {aer}：{rows} 个法语词中有 {hits} 个把最强的注意力放在标准对齐的英语词上。标准注意力质量 {mass}：每个法语词落在其标准英语词上的注意力份额的平均值。',
   'gold.forced': '模型的输出与参考译文“{reference}”不同，因此图中是强制输入参考译文（教师强制）时的注意力：标准对齐的行就是参考译文的词。',
-  'gold.period': '按“{source}”读入：生成器的每个句子都以“.”结尾。',
   'gold.noAttention': '这个模型没有注意力：它的图是空的，因此没有 AER 可测。',
   'gold.kind': '标准对齐只画在交叉注意力（输出 × 输入）上：请在“注意力”中选择它。',
   'gold.timeReady': '尚未解码：按“单步”或“播放”，每解码一行就在该行框出标准对齐。',
@@ -668,6 +672,42 @@ export const MECHANISM_NAMES = Object.freeze({
     none: '无',
   },
 });
+
+/** The model cards' held-out measures in Chinese, by card key (model-card.js metricLabel gives
+ * the English from the key itself; a key not listed here shows that English label). */
+const METRIC_NAMES_ZH = Object.freeze({
+  accuracy: '准确率',
+  count: '样本数',
+  loss: '损失',
+  exactMatch: '完全匹配率',
+  tokenAccuracy: '词元准确率',
+  'named.count': '命名格式样本数',
+  'named.exactMatch': '命名格式完全匹配率',
+  'variations.count': '变体样本数',
+  'variations.exactMatch': '变体完全匹配率',
+  'variations.tokenAccuracy': '变体词元准确率',
+  bleu: 'BLEU-4',
+  'alignment.aer': '对齐错误率（AER）',
+  'alignment.mass': '标准对齐上的注意力质量',
+  brownPerplexity: 'Brown 语料困惑度',
+  'brownAgreement.accuracy': 'Brown 主谓一致准确率',
+  'brownAgreement.count': 'Brown 主谓一致句对数',
+  'naturalPairs.accuracy': '手写句对准确率',
+  'naturalPairs.count': '手写句对数',
+  'agreement.accuracy': '主谓一致准确率',
+  'agreement.count': '主谓一致句对数',
+  decisiveShare: '决定性注意力占比',
+  uniformShare: '均匀注意力占比',
+  penalty: '冗余惩罚',
+  repeatedHalf: '重复部分准确率',
+  firstHalf: '前半部分准确率',
+});
+
+/** A card metric's name in lang: Chinese from the table above when listed, else english (the
+ * label made from the key). */
+export function metricName(lang, key, english) {
+  return resolveLang(lang) === 'zh' && Object.hasOwn(METRIC_NAMES_ZH, key) ? METRIC_NAMES_ZH[key] : english;
+}
 
 /** 'en' or 'zh' from any value ('zh-CN' → 'zh'); anything else gives the default. */
 export function resolveLang(value) {

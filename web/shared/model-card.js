@@ -17,7 +17,7 @@
 // accuracy-like keys shown as percentages. Arrays (per-length tables, training logs) are left to
 // the card file itself, which the summary links to.
 
-import { t } from './i18n.js';
+import { metricName, t } from './i18n.js';
 import { el } from './view-kit.js';
 
 const MAX_TEXT = 400; // longer card strings are cut (a card is ours, but the page stays tidy)
@@ -135,7 +135,8 @@ export function knowsLine(s, lang, withSources = false) {
 export function renderCard(summary, lang, cardUrl = null) {
   const s = summary;
   const headline = s.metrics.find((m) => PERCENT.test(m.key)) ?? s.metrics[0];
-  const head = [headline ? `${headline.label} ${headline.text}` : null, knowsLine(s, lang)].filter(Boolean).map((x) => ` · ${x}`).join('');
+  const label = (m) => metricName(lang, m.key, m.label);
+  const head = [headline ? `${label(headline)} ${headline.text}` : null, knowsLine(s, lang)].filter(Boolean).map((x) => ` · ${x}`).join('');
   const dl = el('dl');
   const row = (key, value) => value !== null && value !== undefined && value !== '' && dl.append(el('dt', { text: t(lang, key) }), el('dd', { text: String(value) }));
   row('card.task', s.task);
@@ -148,7 +149,7 @@ export function renderCard(summary, lang, cardUrl = null) {
   if (s.seconds !== null) row('card.time', t(lang, 'card.timeValue', { seconds: s.seconds, cpu: s.cpuSeconds ?? '?', machine: s.machine ?? '' }));
   if (s.metrics.length) {
     dl.append(el('dt', { text: t(lang, 'card.metrics') }), el('dd', {}, [
-      el('ul', { class: 'card-metrics' }, s.metrics.map((m) => el('li', { text: `${m.label}: ${m.text}` }))),
+      el('ul', { class: 'card-metrics' }, s.metrics.map((m) => el('li', { text: `${label(m)}: ${m.text}` }))),
     ]));
   }
   if (s.examples.best.length) {

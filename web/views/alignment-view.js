@@ -106,7 +106,7 @@ export class AlignmentView {
     const gold = hasGold(findModel(s.model));
     this.#gold.show(gold, s.gold);
     const { result, g } = this.#gold.prepare({
-      model: ctx.model, input: s.input, result: ctx.run(ctx.model, s.input), run: (source) => ctx.run(ctx.model, source), on: gold && s.gold, refresh: this.#refresh,
+      model: ctx.model, input: s.input, result: ctx.run(ctx.model, s.input), on: gold && s.gold, refresh: this.#refresh,
     });
     if (!result) {
       this.clear();

@@ -130,7 +130,7 @@ export class CompareView {
       }
       results.set(name, { model, result });
       // with the gold on: the map the gold is read over (the reference forced when the output differs)
-      const g = goldOn ? goldRun(model, s.input, result, (source) => ctx.run(model, source)) : null;
+      const g = goldOn ? goldRun(model, s.input, result) : null;
       const ok = g?.status === 'ok';
       const map = pickMap(ok ? g.result.attention : result.attention, s.layer, s.head);
       const [rows, cols] = map.weights.shape;
@@ -147,7 +147,6 @@ export class CompareView {
         const text = m ? [t(lang, 'gold.compareScore', { aer: goldNumber(m.aer), mass: goldNumber(m.mass) }), ...(g.forced ? [t(lang, 'gold.compareForced')] : [])].join(' ')
           : t(lang, 'gold.compareNone');
         parts.splice(1, 0, el('p', { class: 'gold-score', 'data-gold': m ? 'metrics' : 'noAttention', text })); // under the caption
-        if (g.period) ex = { ...g.ex, period: g.source };
       }
       figures.push(el('figure', { 'data-model': name }, parts));
     }
@@ -155,7 +154,6 @@ export class CompareView {
     if (ex) {
       /** @type {[string, string][]} */
       const lines = [];
-      if (ex.period) lines.push(['period', t(lang, 'gold.period', { source: ex.period })]);
       lines.push(['compare', t(lang, 'gold.compare', { reference: ex.tgt, links: ex.alignment.flat().length })]);
       this.#gold.say(...lines);
     }

@@ -12,8 +12,7 @@
 // from the start. For the translation models the gold-alignment toggle (gold.js): the decoded
 // rows' gold outlined and their AER and gold mass in the note while the output so far is the
 // reference's prefix; once it departs, the map shows the first rows of the reference forced
-// (teacher forcing, model.score) and the note says so; a sentence typed without its final "." is
-// decoded with it, as alignment-view reads it.
+// (teacher forcing, model.score) and the note says so.
 // Holds: the decoder of the current model and input (disposed when either changes or the output
 // is complete; the element's models dispose theirs) and the play timer. Deliberately holds no
 // drawing (<attn-heatmap>) and no settings of its own.
@@ -32,7 +31,6 @@ export class TimeView {
   #on;
   #time = null; // { key, decoder, rows: Float32Array[], ids, tokens, positions, done, timer }
   #gold;
-  #source = null; // { input, source }: the English decoded for the typed input (its '.' added for the gold)
 
   /**
    * onStep(step): the number of decoded tokens changed by the person (null: reset);
@@ -154,7 +152,6 @@ export class TimeView {
       u.map.gold = gs.ex.alignment;
       /** @type {[string, string][]} */
       const lines = [];
-      if (gs.period) lines.push(['period', t(lang, 'gold.period', { source: gs.source })]);
       lines.push(forced
         ? ['forced', t(lang, 'gold.timeForced', { reference: gs.ex.tgt, rows })]
         : ['steps', t(lang, 'gold.timeSoFar', { rows, total: reference.length })]);
@@ -177,8 +174,8 @@ export class TimeView {
 
   /**
    * The gold toggle's state for this render: the panel shown for a translation model, and when it
-   * is on and the generator can write the input, goldSource's { ex, period, source } (source is
-   * what #ensure decodes); else null, the note saying why (loading, failed, no gold).
+   * is on and the generator can write the input, goldSource's { ex, source }; else null, the note
+   * saying why (loading, failed, no gold).
    */
   #goldSource(ctx) {
     const { state: s, model } = ctx;
@@ -191,7 +188,6 @@ export class TimeView {
         if (!gs) this.#gold.none();
       }
     }
-    this.#source = { input: s.input, source: gs?.source ?? s.input };
     return gs;
   }
 
@@ -203,8 +199,7 @@ export class TimeView {
 
   /** The decoder of the element's current model and input, started when either changed. */
   #ensure() {
-    const { model, input: typed, name, lang } = this.#on.current();
-    const input = this.#source?.input === typed ? this.#source.source : typed;
+    const { model, input, name, lang } = this.#on.current();
     const key = `${name}\u0000${input}`;
     if (this.#time?.key === key) return this.#time;
     this.#reset();
