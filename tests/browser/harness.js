@@ -2,7 +2,8 @@
 //
 // Starts scripts/serve.mjs on a free port, launches Debian's Chromium through playwright-core
 // with a fresh temporary profile, and opens pages that record every console error, page error,
-// failed or non-2xx request, and any request that leaves the test server's origin (blocked).
+// failed or non-2xx request, and any request that leaves the test server's origin (blocked),
+// unless the test names that origin in allowOrigins (a second server of its own: a CDN).
 // Deliberately never downloads a browser: a missing /usr/bin/chromium is a loud failure that
 // names the install command, never a silent skip.
 
@@ -42,8 +43,9 @@ export function requireChromium() {
 /**
  * Server plus browser: { url, context, newPage(), close() }. newPage() returns
  * { page, problems } where problems lists everything that went wrong on that page.
+ * allowOrigins: other origins the pages may reach (e.g. 'http://127.0.0.1:PORT'), all local.
  */
-export async function startBrowser({ root = REPO_ROOT } = {}) {
+export async function startBrowser({ root = REPO_ROOT, allowOrigins = [] } = {}) {
   requireChromium();
   const server = await startServer({ root, port: 0 });
   const profile = await mkdtemp(path.join(tmpdir(), 'attnlab-chromium-'));
@@ -61,10 +63,11 @@ export async function startBrowser({ root = REPO_ROOT } = {}) {
     throw err;
   }
   const origin = new URL(server.url).origin;
-  // Block (and record) anything that leaves the test server: the page must be self-contained.
+  const allowed = new Set([origin, ...allowOrigins]);
+  // Block (and record) anything that leaves the test servers: the page must be self-contained.
   const foreign = [];
   await context.route(
-    (url) => !['data:', 'blob:'].includes(url.protocol) && url.origin !== origin,
+    (url) => !['data:', 'blob:'].includes(url.protocol) && !allowed.has(url.origin),
     (route) => {
       foreign.push(route.request().url());
       return route.abort('blockedbyclient');
@@ -91,7 +94,7 @@ export async function startBrowser({ root = REPO_ROOT } = {}) {
     });
     page.on('request', (req) => {
       const url = new URL(req.url());
-      if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== origin) problems.push(`foreign request: ${req.url()}`);
+      if (!['data:', 'blob:'].includes(url.protocol) && !allowed.has(url.origin)) problems.push(`foreign request: ${req.url()}`);
     });
     return { page, problems };
   }
