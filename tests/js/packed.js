@@ -2,7 +2,7 @@
 // working tree into a temporary folder, then `npm install --offline` of that tarball into an empty
 // project beside it (the package has no runtime dependencies, so nothing is fetched).
 //
-//   const pkg = await packAndInstall({ type: 'module' });
+//   const pkg = packAndInstall({ type: 'module' });   // synchronous: npm pack, npm install
 //   pkg.files      // paths in the tarball, sorted
 //   pkg.app        // the project folder: pkg.app/node_modules/attnlab is the installed package
 //   pkg.run('main.mjs')   // node main.mjs in the project → stdout (throws with stderr on failure)

@@ -115,7 +115,9 @@ test('the tarball holds everything the elements and the iframe page load, and no
   const dev = pkg.files.filter((f) => /^(src|tests|scripts|bench|docs|\.ci)\//.test(f) || /^web\/(index\.html|main\.js|boot\.js|train-worker\.js|views\/train-view\.js)$/.test(f));
   assert.deepEqual(dev, [], 'development files in the tarball');
   for (const f of ['LICENSE', 'README.md', 'CHANGELOG.md', 'web/elements.d.ts', 'web/embed.d.ts', 'web/style.css']) assert.ok(files.has(f), `the tarball holds ${f}`);
-  const version = JSON.parse(readFileSync(path.join(pkg.installed, 'package.json'), 'utf8')).version;
+  const manifest = JSON.parse(readFileSync(path.join(pkg.installed, 'package.json'), 'utf8'));
+  assert.deepEqual([manifest.dependencies, manifest.peerDependencies, manifest.optionalDependencies], [undefined, undefined, undefined], 'no runtime dependencies: `npm install --offline` and a CDN need nothing else');
+  const version = manifest.version;
   assert.match(readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8'), new RegExp(`^## ${version.replaceAll('.', '\\.')} `, 'm'), `CHANGELOG.md has an entry for ${version}`);
 });
 
