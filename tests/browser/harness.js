@@ -42,8 +42,10 @@ export function requireChromium() {
 /**
  * Server plus browser: { url, context, newPage(), close() }. newPage() returns
  * { page, problems } where problems lists everything that went wrong on that page.
+ * allow(url: URL): other URLs the pages may reach (a test's own second origin, a file:// page);
+ * everything else off the server's origin is blocked and recorded.
  */
-export async function startBrowser({ root = REPO_ROOT } = {}) {
+export async function startBrowser({ root = REPO_ROOT, allow = () => false } = {}) {
   requireChromium();
   const server = await startServer({ root, port: 0 });
   const profile = await mkdtemp(path.join(tmpdir(), 'attnlab-chromium-'));
@@ -63,8 +65,9 @@ export async function startBrowser({ root = REPO_ROOT } = {}) {
   const origin = new URL(server.url).origin;
   // Block (and record) anything that leaves the test server: the page must be self-contained.
   const foreign = [];
+  const foreignUrl = (url) => !['data:', 'blob:'].includes(url.protocol) && url.origin !== origin && !allow(url);
   await context.route(
-    (url) => !['data:', 'blob:'].includes(url.protocol) && url.origin !== origin,
+    foreignUrl,
     (route) => {
       foreign.push(route.request().url());
       return route.abort('blockedbyclient');
@@ -90,8 +93,7 @@ export async function startBrowser({ root = REPO_ROOT } = {}) {
       if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
     });
     page.on('request', (req) => {
-      const url = new URL(req.url());
-      if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== origin) problems.push(`foreign request: ${req.url()}`);
+      if (foreignUrl(new URL(req.url()))) problems.push(`foreign request: ${req.url()}`);
     });
     return { page, problems };
   }
@@ -107,6 +109,21 @@ export async function startBrowser({ root = REPO_ROOT } = {}) {
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Put one iframe (sandbox="allow-scripts" unless sandbox is null) into page's #host, replacing
+ * what is there, and resolve to its Frame. style: its CSS text.
+ */
+export async function hostIframe(page, src, { sandbox = 'allow-scripts', style = '' } = {}) {
+  await page.evaluate(({ src, sandbox, style }) => {
+    const f = document.createElement('iframe');
+    if (sandbox !== null) f.setAttribute('sandbox', sandbox);
+    f.src = src;
+    f.style.cssText = style;
+    document.getElementById('host').replaceChildren(f);
+  }, { src, sandbox, style });
+  return (await page.waitForSelector('#host iframe')).contentFrame();
 }
 
 /** Save a screenshot under tests/browser/screenshots/ (gitignored). */
