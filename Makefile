@@ -42,7 +42,7 @@ WASM_TRAIN_LINK := $(WASM_LINK_BASE) \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS) $(TRAIN_EXPORTS)))
 
 .PHONY: format format-check all help native wasm test test-c test-c-wasm test-asan test-js test-browser check-wasm \
-	demo bench clean setup size
+	demo bench clean setup size committed-wasm
 
 all: native wasm                                  ## everything that builds
 
@@ -145,7 +145,10 @@ check-wasm:                                       ## fail if committed .wasm dif
 	@set -e; for f in $(WASM_FILES); do cmp build/check/$${f#wasm/} $$f; done
 	@echo "check-wasm: committed .wasm files match the sources"
 
-size: wasm                                        ## what the page downloads: .wasm, JS, models (raw and gzip)
+# size and demo read the committed .wasm files as they are, and never rebuild them (a fresh clone
+# has no emcc, and its checkout times say nothing about which file is newer): `make wasm` first
+# to measure or serve a rebuild.
+size: committed-wasm                              ## what the page downloads (raw and gzip) and the npm tarball
 	@for f in wasm/*.wasm; do printf '%-28s %7d bytes raw %7d gzip\n' $$f $$(stat -c %s $$f) $$(gzip -9c $$f | wc -c); done
 	@$(NODE) scripts/size.mjs
 
@@ -172,8 +175,12 @@ node_modules: package.json package-lock.json
 	@touch node_modules
 
 # ---------------------------------------------------------------- demo and bench
-demo: wasm                                        ## serve the page on localhost and print its URL
+demo: committed-wasm                              ## serve the page (and the committed .wasm) on localhost; print its URL
 	$(NODE) scripts/serve.mjs
+
+# The four .wasm files are there (they are committed); never builds them.
+committed-wasm:
+	@for f in $(WASM_FILES); do [ -f $$f ] || { echo "$$f is missing: 'git checkout -- wasm/' restores the committed build, 'make wasm' rebuilds it (needs emcc)"; exit 1; }; done
 
 bench: wasm node_modules                          ## benchmarks (see scripts/bench)
 	$(NODE) scripts/bench.mjs

@@ -3,8 +3,11 @@
 // training, SIMD and the scalar fallback; the total counts the SIMD ones), the JS (the
 // wasm/ glue and the page's web/ modules), the page's HTML/CSS/SVG, and every shipped model
 // (web/models/*.safetensors and their cards). `make size` runs it; the README quotes it.
-// Only files the page can request are counted (no tests, scripts or .d.ts).
+// Only files the page can request are counted (no tests, scripts or .d.ts). Then the npm
+// tarball as `npm pack --dry-run` reports it (package.json "files": the glue, the elements and
+// the shipped models; see docs/npm.md).
 
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,3 +75,11 @@ const broken = checks.filter((c) => c.value > c.limit);
 console.log(`\nbudgets: ${checks.length - broken.length} of ${checks.length} met; largest model ${kb(Math.max(...checks.slice(0, -2).map((c) => c.value)))} gzip, first view's model ${kb(checks.at(-2).value)}, all ${kb(all.gz)}`);
 for (const c of broken) console.log(`  BROKEN: ${c.what}: ${kb(c.value)}`);
 if (broken.length) process.exitCode = 1;
+
+// The npm tarball (what `npm install attnlab` downloads, and what a CDN serves file by file).
+try {
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: ROOT, encoding: 'utf8' }));
+  console.log(`\nnpm tarball ${packed.filename}: ${packed.entryCount} files, ${kb(packed.size)} packed, ${kb(packed.unpackedSize)} unpacked`);
+} catch (err) {
+  console.log(`\nnpm tarball: not measured (npm pack --dry-run failed: ${err.message.split('\n')[0]})`);
+}

@@ -35,7 +35,9 @@ demo.addEventListener('demo-render', (e) => {
   app.dataset.rendered = /** @type {CustomEvent} */ (e).detail.key;
 });
 demo.addEventListener('demo-change', (e) => {
-  const search = `?${formatModelParams({ .../** @type {CustomEvent} */ (e).detail, hide: state.hide, seed: null })}`;
+  // id (embed-size.js: the height messages' name) is kept, so a reload still sends it.
+  const id = query.has('id') ? `&${new URLSearchParams({ id: query.get('id') })}` : '';
+  const search = `?${formatModelParams({ .../** @type {CustomEvent} */ (e).detail, hide: state.hide, seed: null })}${id}`;
   try {
     if (location.search !== search) history.replaceState(null, '', search);
   } catch {

@@ -14,6 +14,7 @@ import { VIEWS, formatPageHash, parsePageHash, refusedNotice, switchView } from 
 import { axisLabels, makeQKV } from './data/playground.js';
 import { formatValue } from './shared/draw.js';
 import { define } from './embed.js';
+import { diagnoseFetch, fetchProblem, wasmUrl } from './shared/fetch-problem.js';
 import { resolveLang, t } from './shared/i18n.js';
 import { findModel } from './shared/models.js';
 import { LIMITS, effectiveScale, normalizeState } from './shared/state.js';
@@ -280,13 +281,12 @@ async function main() {
     if (typeof WebAssembly !== 'object') throw new Error('this browser has no WebAssembly');
     lib = await init();
   } catch (err) {
+    // Why the .wasm could not be fetched (another origin without CORS, a 404, file://), if it was that.
+    const problem = typeof WebAssembly === 'object' ? await diagnoseFetch(wasmUrl()) : null;
+    applyLanguage(page.lang);
     ui.progress.hidden = true;
     setStatus('status.notRunning');
-    showError(
-      `Could not start the attnlab WebAssembly module: ${err.message}. ` +
-        'Serve the repository root over http (node scripts/serve.mjs) after building with ' +
-        '`make wasm`; pages opened as file:// cannot fetch .wasm files.',
-    );
+    showError(problem && problem.kind !== 'ok' ? fetchProblem(page.lang, 'wasm', problem) : t(page.lang, 'error.wasm', { message: err.message }));
     ui.view.hidden = true;
     ui.modelsView.hidden = true;
     ui.trainView.hidden = true;

@@ -21,7 +21,7 @@ import { MODEL_DEFAULTS, formatModelParams } from '../../web/shared/app-state.js
 import { formatValue } from '../../web/shared/draw.js';
 import { windowRange } from '../../web/shared/explain.js';
 import { MODELS, modelUrl } from '../../web/shared/models.js';
-import { canvasInk, screenshot, startBrowser } from './harness.js';
+import { canvasInk, hostIframe, screenshot, startBrowser } from './harness.js';
 import { TOLERANCE, assertClose, rendersWithin } from './view-harness.js';
 import { startServer } from '../../scripts/serve.mjs';
 
@@ -501,14 +501,7 @@ test('sandboxed iframe (allow-scripts only, opaque origin) runs the view', async
   const { page: p, problems: sandboxProblems } = await browser.newPage();
   await p.goto(`${browser.url}/tests/browser/embed-host.html`);
   const s = { view: 'alignment', model: MODELS[0].name, input: INPUT };
-  await p.evaluate((src) => {
-    const f = document.createElement('iframe');
-    f.setAttribute('sandbox', 'allow-scripts');
-    f.src = src;
-    f.style.cssText = 'width: 900px; height: 700px';
-    document.getElementById('host').append(f);
-  }, `/web/embed.html?${stateKey(s)}`);
-  const frame = await (await p.waitForSelector('iframe')).contentFrame();
+  const frame = await hostIframe(p, `/web/embed.html?${stateKey(s)}`, { style: 'width: 900px; height: 700px' });
   await frame.waitForFunction((k) => document.querySelector('attn-demo')?.dataset.rendered === k, stateKey(s), { timeout: 10000 });
   assert.equal(await frame.evaluate(() => self.origin), 'null');
   await assertAlignmentMatchesNode(frame, 'attn-demo', s.model, INPUT);

@@ -2,7 +2,8 @@
 //
 // Starts scripts/serve.mjs on a free port, launches Debian's Chromium through playwright-core
 // with a fresh temporary profile, and opens pages that record every console error, page error,
-// failed or non-2xx request, and any request that leaves the test server's origin (blocked).
+// failed or non-2xx request, and any request that leaves the test server's origin (blocked),
+// unless the test names that origin in allowOrigins (a second server of its own: a CDN).
 // Deliberately never downloads a browser: a missing /usr/bin/chromium is a loud failure that
 // names the install command, never a silent skip.
 
@@ -42,8 +43,11 @@ export function requireChromium() {
 /**
  * Server plus browser: { url, context, newPage(), close() }. newPage() returns
  * { page, problems } where problems lists everything that went wrong on that page.
+ * allowOrigins: other origins the pages may reach (e.g. 'http://127.0.0.1:PORT'), all local;
+ * allow(url: URL): other URLs they may reach (a test's own second origin, a file:// page).
+ * Everything else off the server's origin is blocked and recorded.
  */
-export async function startBrowser({ root = REPO_ROOT } = {}) {
+export async function startBrowser({ root = REPO_ROOT, allowOrigins = [], allow = () => false } = {}) {
   requireChromium();
   const server = await startServer({ root, port: 0 });
   const profile = await mkdtemp(path.join(tmpdir(), 'attnlab-chromium-'));
@@ -61,10 +65,12 @@ export async function startBrowser({ root = REPO_ROOT } = {}) {
     throw err;
   }
   const origin = new URL(server.url).origin;
-  // Block (and record) anything that leaves the test server: the page must be self-contained.
+  const allowed = new Set([origin, ...allowOrigins]);
+  // Block (and record) anything that leaves the test servers: the page must be self-contained.
   const foreign = [];
+  const foreignUrl = (url) => !['data:', 'blob:'].includes(url.protocol) && !allowed.has(url.origin) && !allow(url);
   await context.route(
-    (url) => !['data:', 'blob:'].includes(url.protocol) && url.origin !== origin,
+    foreignUrl,
     (route) => {
       foreign.push(route.request().url());
       return route.abort('blockedbyclient');
@@ -90,8 +96,7 @@ export async function startBrowser({ root = REPO_ROOT } = {}) {
       if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
     });
     page.on('request', (req) => {
-      const url = new URL(req.url());
-      if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== origin) problems.push(`foreign request: ${req.url()}`);
+      if (foreignUrl(new URL(req.url()))) problems.push(`foreign request: ${req.url()}`);
     });
     return { page, problems };
   }
@@ -107,6 +112,21 @@ export async function startBrowser({ root = REPO_ROOT } = {}) {
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Put one iframe (sandbox="allow-scripts" unless sandbox is null) into page's #host, replacing
+ * what is there, and resolve to its Frame. style: its CSS text.
+ */
+export async function hostIframe(page, src, { sandbox = 'allow-scripts', style = '' } = {}) {
+  await page.evaluate(({ src, sandbox, style }) => {
+    const f = document.createElement('iframe');
+    if (sandbox !== null) f.setAttribute('sandbox', sandbox);
+    f.src = src;
+    f.style.cssText = style;
+    document.getElementById('host').replaceChildren(f);
+  }, { src, sandbox, style });
+  return (await page.waitForSelector('#host iframe')).contentFrame();
 }
 
 /** Save a screenshot under tests/browser/screenshots/ (gitignored). */

@@ -4,13 +4,15 @@
 // Checks that the page loads with no console errors, failed requests or foreign requests; that
 // the heatmap draws; that the weights it shows equal the same computation done here in Node with
 // wasm/index.js (and a float64 reference); keyboard reading; exports; that the URL hash
-// reproduces a view; and that a hostile hash is clamped or ignored without injecting anything.
+// reproduces a view; that a hostile hash is clamped or ignored without injecting anything; and
+// that a missing .wasm or page module is named, with the fix.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { init, ops } from '../../wasm/index.js';
 import { makeQKV } from '../../web/data/playground.js';
 import { formatValue } from '../../web/shared/draw.js';
+import { sentences, t } from '../../web/shared/i18n.js';
 import { DEFAULTS, effectiveScale, formatHash, parseHash } from '../../web/shared/state.js';
 import { attentionWeightsReference, worstDifference } from './reference.js';
 import { t } from '../../web/shared/i18n.js';
@@ -239,7 +241,8 @@ test('a hostile hash is clamped or ignored, with no errors and nothing injected'
     scripts: Array.from(document.scripts, (s) => s.src || s.type).join(' '),
     error: document.getElementById('error').hidden,
   }));
-  assert.deepEqual(injected, { imgs: 0, svgs: 0, scripts: 'importmap http://' + new URL(browser.url).host + '/web/boot.js', error: true });
+  const web = `${browser.url}/web`;
+  assert.deepEqual(injected, { imgs: 0, svgs: 0, scripts: `importmap ${web}/load-guard.js ${web}/boot.js`, error: true });
   assert.deepEqual(dialogs, []);
 });
 
@@ -271,7 +274,10 @@ test('if the wasm cannot be fetched, the page says so clearly', async () => {
   await broken.goto(`${browser.url}/web/`);
   await broken.waitForSelector('#app[data-state="error"]');
   const error = await broken.locator('#error').textContent();
-  assert.match(error, /^Could not start the attnlab WebAssembly module: .+make wasm/);
+  // The file, why and the fix (tests/browser/embed-errors.test.js: the other causes, and Chinese).
+  assert.equal(error, sentences('en', [t('en', 'load.wasm'), t('en', 'load.http', { url: `${browser.url}/wasm/attnlab.wasm`, status: 404 }), t('en', 'load.missing.wasm')]));
+  assert.match(error, /make wasm/);
+  assert.equal(await broken.locator('#status').textContent(), t('en', 'status.notRunning'));
   assert.equal(await broken.locator('#error').isVisible(), true);
   assert.equal(await broken.locator('#load-progress').isHidden(), true);
   assert.equal(await broken.locator('#sdpa-view').isHidden(), true); // no dead controls
@@ -280,12 +286,13 @@ test('if the wasm cannot be fetched, the page says so clearly', async () => {
   await broken.close();
 });
 
-test('if the page code cannot load at all, boot.js says so clearly', async () => {
+test('if the page code cannot load at all, boot.js and load-guard.js say which file, and the fix', async () => {
   const { page: broken } = await browser.newPage();
   await broken.route('**/wasm/index.js', (route) => route.fulfill({ status: 404, body: 'not here' }));
   await broken.goto(`${browser.url}/web/`);
   await broken.waitForSelector('#app[data-state="error"]');
-  assert.match(await broken.locator('#error').textContent(), /^Could not load the page code: .+make wasm/);
+  assert.equal(await broken.locator('#error').textContent(),
+    sentences('en', [t('en', 'load.code'), t('en', 'load.http', { url: `${browser.url}/wasm/index.js`, status: 404 }), t('en', 'load.missing.code')]));
   assert.equal(await broken.locator('#sdpa-view').isHidden(), true);
   await broken.close();
 });

@@ -1,29 +1,21 @@
 // The published package as a user gets it: `npm pack`, install the tarball into an empty
-// folder, and `import { init, ops } from 'attnlab'` there, with one attention call.
+// folder, and `import { init, ops } from 'attnlab'` there, with one attention call. (The README's
+// quickstarts and the elements from a second origin: tests/js/readme-package.test.js and
+// tests/browser/package.test.js.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' });
+import { packAndInstall } from './packed.js';
 
 test('npm pack + install into an empty folder + import + scaledDotProductAttention', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attnlab-pack-'));
+  const pkg = packAndInstall({ type: 'module' });
   try {
-    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], ROOT));
-    const files = packed[0].files.map((f) => f.path).sort();
+    const { files, app } = pkg;
     for (const f of ['package.json', 'wasm/index.js', 'wasm/index.d.ts', 'wasm/attnlab.wasm', 'wasm/attnlab-scalar.wasm', 'wasm/attnlab-train.wasm', 'wasm/attnlab-train-scalar.wasm']) {
       assert.ok(files.includes(f), `the tarball holds ${f}: ${files.join(', ')}`);
     }
     assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('tests/')), 'no sources or tests in the tarball');
-    const app = join(dir, 'app');
-    execFileSync('mkdir', ['-p', app]);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-    npm(['install', '--offline', join(dir, packed[0].filename)], app);
     writeFileSync(join(app, 'main.js'), `
       import { init, ops } from 'attnlab';
       const lib = await init();
@@ -42,7 +34,7 @@ test('npm pack + install into an empty folder + import + scaledDotProductAttenti
       for (let i = 0; i < 20; i++) last = trainer.step(batch);
       console.log(JSON.stringify({ simd: lib.simd, output: [...output.data], weights: [...weights.data], first, last }));
     `);
-    const got = JSON.parse(execFileSync(process.execPath, ['main.js'], { cwd: app, encoding: 'utf8' }));
+    const got = JSON.parse(pkg.run('main.js'));
     assert.equal(got.simd, true);
     assert.ok(got.last < got.first / 2, `training from the installed package lowers the loss: ${got.first} → ${got.last}`);
     // row 0 sees key 0 only; row 1 sees keys 0 and 1 with scores [0, 1]
@@ -51,6 +43,6 @@ test('npm pack + install into an empty folder + import + scaledDotProductAttenti
     got.output.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 1e-6, `output[${i}] ${v} vs ${expected[i]}`));
     assert.deepEqual(got.weights.map((v) => Math.round(v * 1e6) / 1e6), [1, 0, 0, Math.round((1 - w) * 1e6) / 1e6, Math.round(w * 1e6) / 1e6, 0]);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    pkg.remove();
   }
 });

@@ -2,23 +2,19 @@
 // module that imports it back (directly or through others) cannot be read, tested or moved alone,
 // and its top-level code may run before what it imports has been evaluated.
 //
-// Reads every .js file under web/ and wasm/, takes its static imports (import … from, export …
-// from, a bare import '…') and its dynamic import('…') with a literal specifier (a cycle through a
-// lazy import is still a cycle of the design), resolves them (the page's import map sends
-// 'attnlab' to wasm/index.js; node: and other bare specifiers are outside the graph) and fails on
-// the first cycle it finds, naming every module on it. Comments are stripped first, so a JSDoc
-// type such as import('./index.d.ts') or a usage line in a header is not an edge.
+// Reads every .js file under web/ and wasm/, takes its static imports and its dynamic import('…')
+// with a literal specifier (a cycle through a lazy import is still a cycle of the design; the
+// reader is import-graph.js), resolves them (the page's import map sends 'attnlab' to
+// wasm/index.js; node: and other bare specifiers are outside the graph) and fails on the first
+// cycle it finds, naming every module on it.
 // wasm/ has its own test: the loader (loader.js) is imported by model.js and train.js, and
 // imports neither, so no module of the glue imports one that imports it back.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const IMPORT_MAP = { attnlab: path.join(ROOT, 'wasm/index.js') };
+import { ROOT, importsOf } from './import-graph.js';
 
 function jsFiles(dir) {
   const out = [];
@@ -26,25 +22,6 @@ function jsFiles(dir) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) out.push(...jsFiles(p));
     else if (e.name.endsWith('.js')) out.push(p);
-  }
-  return out;
-}
-
-/** Source without comments: line comments (// after a line start or a space), then blocks. */
-function stripComments(src) {
-  return src.replace(/(^|\s)\/\/.*$/gm, '$1').replace(/\/\*[\s\S]*?\*\//g, '');
-}
-
-/** The modules file imports, as absolute paths (static and literal dynamic imports). */
-export function importsOf(file) {
-  const src = stripComments(readFileSync(file, 'utf8'));
-  const specs = [];
-  for (const m of src.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)) specs.push(m[1] ?? m[2]);
-  for (const m of src.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) specs.push(m[1]);
-  const out = [];
-  for (const spec of specs) {
-    if (IMPORT_MAP[spec]) out.push(IMPORT_MAP[spec]);
-    else if (spec.startsWith('.') || spec.startsWith('/')) out.push(path.resolve(path.dirname(file), spec));
   }
   return out;
 }

@@ -42,6 +42,7 @@ import { LANGUAGES, resolveLang, t } from '../shared/i18n.js';
 import { ModelCache, modelError, pageOrigin } from '../shared/model-cache.js';
 import { renderCard } from '../shared/model-card.js';
 import { domainWarnings } from '../shared/domain.js';
+import { diagnoseFetch, fetchProblem, wasmUrl } from '../shared/fetch-problem.js';
 import { examplesFor } from '../shared/examples.js';
 import { INPUT_NOTES_STYLE, InputNotes } from '../shared/input-notes.js';
 import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, cardUrl, findModel, modelsFor } from '../shared/models.js';
@@ -100,6 +101,7 @@ export class AttnDemo extends HTMLElement {
   #cache = new ModelCache({ onSettle: () => this.#schedule() });
   #lib = null; // init() result
   #libError = null;
+  #libProblem = null; // diagnoseFetch() of the .wasm, when init() failed
   #frame = 0;
   #waiters = [];
   #listeners = null;
@@ -140,7 +142,11 @@ export class AttnDemo extends HTMLElement {
       init().then((lib) => {
         this.#lib = lib;
         this.dataset.simd = String(lib.simd);
-      }, (err) => void (this.#libError = err)).then(() => this.#schedule());
+      }, async (err) => {
+        // Why the .wasm could not be fetched (another origin without CORS, a 404, file://), if it was that.
+        this.#libProblem = typeof WebAssembly === 'object' ? await diagnoseFetch(wasmUrl()) : null;
+        this.#libError = err;
+      }).then(() => this.#schedule());
     }
     this.#schedule();
   }
@@ -387,7 +393,10 @@ export class AttnDemo extends HTMLElement {
     this.#renderChrome();
     if (s.view !== 'reading') this.#views.reading?.pause();
     if (this.#libError) {
-      this.#showError(t(lang, 'error.wasm', { message: this.#libError.message }));
+      const problem = this.#libProblem;
+      this.#showError(problem && problem.kind !== 'ok' ? fetchProblem(lang, 'wasm', problem) : t(lang, 'error.wasm', { message: this.#libError.message }));
+      this.#ui.status.textContent = t(lang, 'status.notRunning');
+      for (const v of VIEWS) this.#ui.host[v].hidden = true; // no view can draw: the message alone
       return this.#finish(null, t0);
     }
     if (!this.#lib) {
@@ -417,6 +426,8 @@ export class AttnDemo extends HTMLElement {
     }
     if (loaded.error) {
       this.#showError([refused, modelError(lang, s.model, loaded.error)].filter(Boolean).join(' '));
+      this.#ui.status.textContent = build; // no longer loading
+      this.#ui.host[s.view].hidden = true; // nothing to draw: the message alone
       this.#clearViews((m) => !m.keep);
       return this.#finish(null, t0);
     }

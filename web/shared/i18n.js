@@ -126,7 +126,23 @@ const EN = {
   'model.label': 'Model',
   'model.untrained': 'untrained test model',
   'model.loading': 'Loading model {name}…',
-  'model.missing': 'Model {name} is not available: {url} answered HTTP {status}. It may not be trained yet; pick another model.',
+  // A file the page could not fetch (fetch-problem.js; web/load-guard.js keeps a copy of the
+  // strings the page code needs, load.code … load.broken and status.notRunning, as it runs where no
+  // module can: tests/js/web-load-guard.test.js keeps the copies equal).
+  // A message is what failed (load.code, load.wasm, load.model), then why, then the fix.
+  'load.code': 'The page code could not be loaded:',
+  'load.wasm': 'The attnlab WebAssembly module could not be loaded:',
+  'load.model': 'Model {name} is not available:',
+  'load.file': '{url} cannot be fetched by a page opened as a file (file://). Serve it over http instead: run node scripts/serve.mjs in the attnlab folder, then open the address it prints.',
+  'load.cors': '{url} was refused by the browser: it is on (or redirects to) another origin than this page, or this page is in a sandboxed iframe, and the server did not send Access-Control-Allow-Origin. The server must send that header for the .js, .wasm and model files (node scripts/serve.mjs does; on a static host, turn on CORS).',
+  'load.unreachable': '{url} could not be fetched: the server did not answer. Check the address, and that the server is running.',
+  'load.http': '{url} answered HTTP {status}.',
+  'load.missing.code': 'The file is missing: copy web/ and wasm/ side by side to the server, or check the path.',
+  'load.missing.wasm': 'The file is missing: copy wasm/ with its .wasm files beside web/ (make wasm builds them), or check the path.',
+  'load.missing.model': 'The file is missing: run make models, or check the path; or pick another model.',
+  'load.http.other': 'Check the path, and the server’s log.',
+  'load.broken': '{url}, or a module it imports, could not be run: the browser’s console names the file and the problem.',
+  'status.notRunning': 'Not running.',
   'model.failed': 'Model {name} could not be loaded: {message}',
   'model.refused': 'The model "{value}" was refused: only the listed models or same-origin .safetensors paths can be loaded.',
   'input.label': 'Input',
@@ -140,7 +156,6 @@ const EN = {
   'heatmap.time': 'Alignment so far, one row per decoded token',
   'heatmap.diff': 'Difference {a} − {b}',
   'status.wasm': 'Loading the WebAssembly module…',
-  'status.notRunning': 'Not running.',
   'status.simd': 'Running the SIMD128 build of attnlab.',
   'status.scalar': 'Running the scalar build of attnlab: this browser has no WebAssembly SIMD128, so it is slower.',
   'status.ran': '{rows} output × {cols} input tokens in {ms} ms.',
@@ -444,7 +459,19 @@ const ZH = {
   'model.label': '模型',
   'model.untrained': '未训练的测试模型',
   'model.loading': '正在加载模型 {name}…',
-  'model.missing': '模型 {name} 不可用：{url} 返回 HTTP {status}。它可能尚未训练；请选择其他模型。',
+  'load.code': '无法加载页面代码：',
+  'load.wasm': '无法加载 attnlab WebAssembly 模块：',
+  'load.model': '模型 {name} 不可用：',
+  'load.file': '以文件（file://）打开的页面无法获取 {url}。请改用 http 提供此页面：在 attnlab 文件夹中运行 node scripts/serve.mjs，然后打开它显示的地址。',
+  'load.cors': '浏览器拒绝了 {url}：它与本页面不同源（或重定向到其他源），或本页面位于沙盒 iframe 中，而服务器没有发送 Access-Control-Allow-Origin。服务器必须为 .js、.wasm 和模型文件发送这个响应头（node scripts/serve.mjs 会发送；在静态托管上请开启 CORS）。',
+  'load.unreachable': '无法获取 {url}：服务器没有响应。请检查地址，以及服务器是否在运行。',
+  'load.http': '{url} 返回 HTTP {status}。',
+  'load.missing.code': '文件缺失：请把 web/ 和 wasm/ 并排复制到服务器上，或检查路径。',
+  'load.missing.wasm': '文件缺失：请把 wasm/ 连同其中的 .wasm 文件复制到 web/ 旁边（make wasm 会构建它们），或检查路径。',
+  'load.missing.model': '文件缺失：请运行 make models，或检查路径；也可以选择其他模型。',
+  'load.http.other': '请检查路径和服务器日志。',
+  'load.broken': '{url} 或它导入的某个模块无法运行：浏览器的控制台会指出是哪个文件、什么问题。',
+  'status.notRunning': '未运行。',
   'model.failed': '无法加载模型 {name}：{message}',
   'model.refused': '已拒绝模型“{value}”：只能加载列表中的模型或同源的 .safetensors 路径。',
   'input.label': '输入',
@@ -458,7 +485,6 @@ const ZH = {
   'heatmap.time': '目前的对齐，每个解码词元一行',
   'heatmap.diff': '差值 {a} − {b}',
   'status.wasm': '正在加载 WebAssembly 模块…',
-  'status.notRunning': '未在运行。',
   'status.simd': '正在运行 attnlab 的 SIMD128 版本。',
   'status.scalar': '正在运行 attnlab 的标量版本：此浏览器不支持 WebAssembly SIMD128，因此较慢。',
   'status.ran': '{rows} 个输出 × {cols} 个输入词元，用时 {ms} 毫秒。',
@@ -721,6 +747,11 @@ export function t(lang, key, params = {}) {
   const table = TABLES[resolveLang(lang)];
   const template = Object.hasOwn(table, key) ? table[key] : Object.hasOwn(EN, key) ? EN[key] : key;
   return template.replace(/\{(\w+)\}/g, (m, name) => (Object.hasOwn(params, name) ? String(params[name]) : m));
+}
+
+/** Sentences of one message, in lang: joined by a space in English, by nothing in Chinese. */
+export function sentences(lang, parts) {
+  return parts.filter(Boolean).join(resolveLang(lang) === 'zh' ? '' : ' ');
 }
 
 /** Every key of every language (for the tests: no language may miss one). */

@@ -12,6 +12,7 @@
 // (modelError). Deliberately draws nothing and knows no view.
 
 import { loadModel } from '../../wasm/index.js';
+import { diagnoseFetch, fetchProblem } from './fetch-problem.js';
 import { t } from './i18n.js';
 import { cardSummary } from './model-card.js';
 import { ModelUnavailableError, fetchModel, modelUrl, resolveModel } from './models.js';
@@ -39,10 +40,23 @@ export function pageOrigin() {
   }
 }
 
-/** What to say when model name could not be loaded (error: fetchModel's or loadModel's). */
+/**
+ * What to say when model name could not be loaded (error: fetchModel's or loadModel's): the URL,
+ * why and the fix for a file that could not be fetched (a fetch with no answer carries
+ * diagnoseFetch's `problem`, added by ModelCache), loadModel's message for a broken one.
+ */
 export function modelError(lang, name, error) {
-  if (error instanceof ModelUnavailableError) return t(lang, 'model.missing', { name, url: error.url, status: error.status });
+  if (error instanceof ModelUnavailableError) {
+    const problem = error.status ? { kind: 'http', url: error.url, status: error.status } : /** @type {any} */ (error).problem;
+    if (problem && problem.kind !== 'ok') return fetchProblem(lang, 'model', problem, { name });
+  }
   return t(lang, 'model.failed', { name, message: error?.message ?? String(error) });
+}
+
+/** A fetch with no answer: diagnoseFetch's look at why, kept on the error for modelError. */
+async function withProblem(error) {
+  if (error instanceof ModelUnavailableError && !error.status) /** @type {any} */ (error).problem = await diagnoseFetch(error.url);
+  return error;
 }
 
 export class ModelCache {
@@ -63,7 +77,7 @@ export class ModelCache {
       const entry = resolveModel(name, pageOrigin());
       const promise = (entry ? fetchModel(entry, loadModel) : Promise.reject(new Error(`unknown model ${name}`))).then(
         (model) => ({ model, entry }),
-        (error) => ({ error, entry }),
+        async (error) => ({ error: await withProblem(error), entry }),
       ).then((result) => {
         if (this.#models.get(name) !== promise) {
           /** @type {{ model?: import('attnlab').Model }} */ (result).model?.dispose(); // the element left the document while this loaded

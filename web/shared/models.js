@@ -279,10 +279,16 @@ export function resolveModel(value, pageOrigin) {
   return Object.freeze({ name: value, file: url.href, card: null, family: null, attention: null, trained: null, path: true });
 }
 
-/** Thrown by fetchModel when the file is missing; `status` is the HTTP status. */
+/**
+ * Thrown by fetchModel when the file cannot be fetched: `status` is the HTTP status, or 0 when
+ * there was no answer the page may read (a network failure, a CORS refusal, a file:// page;
+ * fetch-problem.js diagnoseFetch tells which).
+ */
 export class ModelUnavailableError extends Error {
-  constructor(entry, url, status) {
-    super(`model ${entry.name} is not available: ${url} answered HTTP ${status}`);
+  constructor(entry, url, status, cause = undefined) {
+    super(status
+      ? `model ${entry.name} is not available: ${url} answered HTTP ${status}`
+      : `model ${entry.name} is not available: fetching ${url} failed: ${cause?.message ?? cause}`);
     this.name = 'ModelUnavailableError';
     this.entry = entry;
     this.url = url;
@@ -292,15 +298,20 @@ export class ModelUnavailableError extends Error {
 
 /**
  * Fetch an entry's file and hand it to loadModel (attnlab's, passed in). A 404 or any non-2xx
- * answer becomes ModelUnavailableError (nothing is logged); a broken file becomes loadModel's
- * AttnlabError.
+ * answer, or a fetch that fails, becomes ModelUnavailableError (nothing is logged); a broken file
+ * becomes loadModel's AttnlabError.
  * @param {any} entry a MODELS entry (or resolveModel's)
  * @param {(bytes: Uint8Array) => Promise<any>} loadModel
  * @param {{ fetchImpl?: typeof fetch, base?: string }} [options]
  */
 export async function fetchModel(entry, loadModel, { fetchImpl = fetch, base } = {}) {
   const url = entry.path ? entry.file : modelUrl(entry, base);
-  const response = await fetchImpl(url);
+  let response;
+  try {
+    response = await fetchImpl(url);
+  } catch (err) {
+    throw new ModelUnavailableError(entry, url, 0, err);
+  }
   if (!response.ok) throw new ModelUnavailableError(entry, url, response.status);
   return loadModel(new Uint8Array(await response.arrayBuffer()));
 }

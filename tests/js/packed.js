@@ -1,0 +1,74 @@
+// packed.js: the published package as a user gets it (not a test file itself). `npm pack` of the
+// working tree into a temporary folder, then `npm install --offline` of that tarball into an empty
+// project beside it (the package has no runtime dependencies, so nothing is fetched).
+//
+//   const pkg = packAndInstall({ type: 'module' });   // synchronous: npm pack, npm install
+//   pkg.files      // paths in the tarball, sorted
+//   pkg.app        // the project folder: pkg.app/node_modules/attnlab is the installed package
+//   pkg.run('main.mjs')   // node main.mjs in the project → stdout (throws with stderr on failure)
+//   pkg.remove()
+//   readmeBlocks()        // Map: 'quickstart.mjs' -> the code block under <!-- npm-test: quickstart.mjs -->
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' });
+
+/**
+ * Pack the repository and install the tarball into an empty project whose package.json has
+ * `type` (omitted when undefined: Node's default, CommonJS for .js files).
+ * @param {{ type?: 'module' | 'commonjs' }} [options]
+ */
+export function packAndInstall({ type } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'attnlab-pack-'));
+  try {
+    const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], ROOT));
+    const app = join(dir, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, ...(type ? { type } : {}) }));
+    npm(['install', '--offline', join(dir, packed.filename)], app);
+    return {
+      dir,
+      app,
+      packed,
+      tarball: join(dir, packed.filename),
+      files: packed.files.map((f) => f.path).sort(),
+      installed: join(app, 'node_modules', 'attnlab'),
+      run(file) {
+        try {
+          return execFileSync(process.execPath, [file], { cwd: app, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        } catch (err) {
+          throw new Error(`node ${file} in the installed project failed:\n${err.stderr || err.message}`);
+        }
+      },
+      remove: () => rmSync(dir, { recursive: true, force: true }),
+    };
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/**
+ * The README's code blocks marked for the package tests: a line `<!-- npm-test: <file> -->` right
+ * above a fenced block. Map from the file name (what the test saves the block as) to its text,
+ * exactly as the README shows it. A marker without a block under it throws, so a marker cannot
+ * silently stop testing anything.
+ */
+export function readmeBlocks(readme = readFileSync(join(ROOT, 'README.md'), 'utf8')) {
+  const blocks = new Map();
+  const markers = [...readme.matchAll(/<!-- npm-test: (\S+) -->/g)];
+  for (const m of markers) {
+    const rest = readme.slice(m.index + m[0].length);
+    const block = /^\n```[a-z]*\n([\s\S]*?)\n```\n/.exec(rest);
+    if (!block) throw new Error(`README.md: the marker '${m[0]}' is not right above a fenced code block`);
+    if (blocks.has(m[1])) throw new Error(`README.md: two blocks are marked ${m[1]}`);
+    blocks.set(m[1], block[1] + '\n');
+  }
+  return blocks;
+}

@@ -1,0 +1,166 @@
+// Types of the embeddable elements: web/embed.js (`attnlab/embed`: define(), no side effects) and
+// web/elements.js (`attnlab/elements`: the same exports, registered on import).
+//
+//   import 'attnlab/elements';
+//   const demo = document.createElement('attn-demo');        // AttnDemo
+//   demo.setAttribute('model', 'dates-additive');
+//   demo.addEventListener('demo-render', (e) => console.log(e.detail.ms));
+//   const map = document.querySelector('attn-heatmap');      // AttentionHeatmap | null
+//   if (map) map.data = { weights: new Float32Array([0.9, 0.1, 0.2, 0.8]), rows: 2, cols: 2 };
+//
+// The element classes extend HTMLElement: a browser (DOM) lib is needed to use these types.
+
+/** The views of <attn-demo> (its `view` attribute). */
+export type AttnDemoView = 'alignment' | 'time' | 'compare' | 'heads' | 'pooling' | 'reading' | 'forgetting';
+
+/** What the `hide` attribute may name (space- or comma-separated). */
+export type AttnDemoHideFlag = 'views' | 'picker' | 'input' | 'explain' | 'export' | 'lang' | 'link' | 'status' | 'card';
+
+/** <attn-demo>'s settings, as its `state` property returns them (a copy) and 'demo-change' carries them. */
+export interface AttnDemoState {
+  view: AttnDemoView;
+  /** A registry name (e.g. 'dates-additive') or a same-origin '/…/*.safetensors' path. */
+  model: string;
+  input: string;
+  /** 0-based (the page shows layer + 1). */
+  layer: number;
+  /** 0-based (the page shows head + 1). */
+  head: number;
+  lang: 'en' | 'zh';
+  hide: AttnDemoHideFlag[];
+  /** The compare view's two models (A − B), or null for its defaults. */
+  a: string | null;
+  b: string | null;
+  /** The heads view of an encoder-decoder: which attention (null: cross). */
+  kind: 'encoder' | 'decoder' | 'cross' | null;
+  /** Reading view: the current word, 0-based (null: the last); time view: tokens decoded (null: none). */
+  step: number | null;
+  /** The translation models' gold alignment drawn over the map. */
+  gold: boolean;
+}
+
+/** 'demo-render' detail: the canonical settings string of the drawn view and its milliseconds. */
+export interface AttnDemoRenderDetail {
+  key: string;
+  ms: number;
+  [extra: string]: unknown;
+}
+
+export interface AttnDemoEventMap extends HTMLElementEventMap {
+  /** A person changed a setting (the attributes already reflect it). */
+  'demo-change': CustomEvent<AttnDemoState>;
+  /** A view was drawn. */
+  'demo-render': CustomEvent<AttnDemoRenderDetail>;
+}
+
+/** <attn-demo>: a model's attention, live. Settings are attributes (README: "<attn-demo> attributes"). */
+export declare class AttnDemo extends HTMLElement {
+  static readonly observedAttributes: string[];
+  /** The current settings (a copy). */
+  readonly state: AttnDemoState;
+  /** Milliseconds of each inference + redraw, newest last (at most 2,000). */
+  timings: number[];
+  /** Resolves after the next drawn view. */
+  whenRendered(): Promise<void>;
+  addEventListener<K extends keyof AttnDemoEventMap>(type: K, listener: (this: AttnDemo, ev: AttnDemoEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof AttnDemoEventMap>(type: K, listener: (this: AttnDemo, ev: AttnDemoEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}
+
+/** What `<attn-heatmap>.data` accepts: a row-major matrix and optional labels. */
+export interface HeatmapInput {
+  /** rows × cols values, row-major; kept by reference when a Float32Array (set `data` again after changing it). */
+  weights: Float32Array | ArrayLike<number>;
+  rows: number;
+  cols: number;
+  rowLabels?: ArrayLike<string | number>;
+  colLabels?: ArrayLike<string | number>;
+}
+
+/** What `<attn-heatmap>.data` returns: the checked matrix, frozen. */
+export interface HeatmapData {
+  readonly weights: Float32Array;
+  readonly rows: number;
+  readonly cols: number;
+  readonly rowLabels: readonly string[];
+  readonly colLabels: readonly string[];
+}
+
+/** An outline over columns from..to (inclusive, 0-based) of one row, with an optional tick at a fractional column. */
+export interface HeatmapMark {
+  row: number;
+  from: number;
+  to: number;
+  center?: number;
+}
+
+/** A cell (0-based) and its value, as focusedCell and 'heatmap-focus' / 'heatmap-hover' give it. */
+export interface HeatmapCell {
+  row: number;
+  col: number;
+  value: number;
+  rowLabel: string;
+  colLabel: string;
+}
+
+export interface AttentionHeatmapEventMap extends HTMLElementEventMap {
+  'heatmap-render': Event;
+  'heatmap-focus': CustomEvent<HeatmapCell | null>;
+  /** null when the pointer leaves the grid. */
+  'heatmap-hover': CustomEvent<HeatmapCell | null>;
+}
+
+/**
+ * <attn-heatmap>: a canvas heatmap of any row-major matrix. Attributes: label, min, max,
+ * cell-size, colormap ('viridis' | 'diverging'), lang.
+ */
+export declare class AttentionHeatmap extends HTMLElement {
+  static readonly observedAttributes: string[];
+  get data(): HeatmapData | null;
+  /** Throws (and shows the error in the element) when the shape or labels do not fit. */
+  set data(value: HeatmapInput | null | undefined);
+  get marks(): HeatmapMark[];
+  set marks(value: readonly HeatmapMark[] | null);
+  /** gold[row] = the columns outlined as a reference alignment; null for none. */
+  get gold(): number[][] | null;
+  set gold(value: readonly (readonly number[])[] | null);
+  label: string;
+  readonly focusedCell: HeatmapCell | null;
+  /** Move the focused cell (clamped into the matrix). */
+  focusCell(row: number, col: number): void;
+  /** Resolves after the pending render (at once when none is pending). */
+  whenRendered(): Promise<void>;
+  /** Draw a pending frame now. */
+  flush(): void;
+  toPNG(): Promise<Blob>;
+  toSVG(): string;
+  toCSV(): string;
+  toJSON(): {
+    label: string; rows: number; cols: number; rowLabels: string[]; colLabels: string[];
+    min: number; max: number; weights: (number | null)[]; gold?: number[][];
+  } | null;
+  addEventListener<K extends keyof AttentionHeatmapEventMap>(type: K, listener: (this: AttentionHeatmap, ev: AttentionHeatmapEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof AttentionHeatmapEventMap>(type: K, listener: (this: AttentionHeatmap, ev: AttentionHeatmapEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}
+
+export interface DefineOptions {
+  /** Default 'attn-heatmap'. */
+  heatmapTag?: string;
+  /** Default 'attn-demo'. */
+  demoTag?: string;
+  /** Default: the page's customElements. */
+  registry?: CustomElementRegistry;
+}
+
+/** Register both elements (idempotent; a tag already taken is left as it is); returns their constructors. */
+export declare function define(options?: DefineOptions): { heatmap: typeof AttentionHeatmap; demo: typeof AttnDemo };
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'attn-demo': AttnDemo;
+    'attn-heatmap': AttentionHeatmap;
+  }
+}
