@@ -15,7 +15,6 @@ import { formatValue } from '../../web/shared/draw.js';
 import { sentences, t } from '../../web/shared/i18n.js';
 import { DEFAULTS, effectiveScale, formatHash, parseHash } from '../../web/shared/state.js';
 import { attentionWeightsReference, worstDifference } from './reference.js';
-import { t } from '../../web/shared/i18n.js';
 import { canvasInk, screenshot, startBrowser } from './harness.js';
 
 const TOLERANCE = 1e-5; // page (browser wasm) vs Node wasm, and vs the float64 reference
