@@ -4,6 +4,9 @@
 // what a static host should serve for a fast first plot on a slow network (docs/hosting.md).
 //
 //   node scripts/build-web.mjs [--out dist]        # then: node scripts/serve.mjs --root dist --compress
+//   node scripts/build-web.mjs --precompress       # also f.gz and f.br beside each text file and .wasm,
+//                                                  # for hosts that serve precompressed files (GitLab
+//                                                  # Pages, nginx gzip_static, Caddy precompressed)
 //
 // dist/ keeps the repository's layout, so every URL the code computes from import.meta.url
 // (the .wasm beside wasm/loader.js, the models under web/models/, the train worker, embed.html)
@@ -18,13 +21,15 @@
 // In the bundle one output file holds many source modules, so each source's import.meta.url is
 // rewritten to the URL that module had in the repository (new URL('shared/models.js',
 // import.meta.url) for web/shared/models.js): every output file lives in dist/web/, which stands
-// where web/ stood. Deliberately does not compress: the host does (serve.mjs --compress shows how).
+// where web/ stood. Compresses nothing unless asked (--precompress): most hosts compress on the fly
+// (docs/hosting.md; serve.mjs --compress does what they do).
 
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
@@ -137,7 +142,7 @@ export function rewritePage(html, preloads, inline = {}) {
 }
 
 /** Build dist/ (outRoot) from web/ and wasm/; resolves to { files, bytes, version }. */
-export async function buildWeb({ outRoot = path.join(ROOT, 'dist'), log = console.log } = {}) {
+export async function buildWeb({ outRoot = path.join(ROOT, 'dist'), precompress = false, log = console.log } = {}) {
   rmSync(outRoot, { recursive: true, force: true });
   const outdir = path.join(outRoot, 'web');
   const metafile = { inputs: {}, outputs: {} };
@@ -186,6 +191,13 @@ export async function buildWeb({ outRoot = path.join(ROOT, 'dist'), log = consol
     .map((f) => (f === 'web/index.html' ? './' : path.posix.relative('web', f)))
     .concat(['../wasm/attnlab.wasm']);
   writeFileSync(path.join(outdir, 'sw.js'), serviceWorker(version, shell));
+  if (precompress) {
+    for (const f of walk(outRoot).filter((p) => /\.(html|js|css|json|svg|wasm)$/.test(p))) {
+      const raw = readFileSync(f);
+      writeFileSync(`${f}.gz`, gzipSync(raw, { level: 9 }));
+      writeFileSync(`${f}.br`, brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    }
+  }
   const all = walk(outRoot);
   const bytes = all.reduce((a, f) => a + statSync(f).size, 0);
   log(`build-web: ${path.relative(ROOT, outRoot)}/ (${all.length} files, ${(bytes / 1024).toFixed(0)} KB), cache ${version}`);
@@ -209,5 +221,5 @@ function walk(dir) {
 const args = process.argv.slice(2);
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const i = args.indexOf('--out');
-  await buildWeb({ outRoot: i >= 0 ? path.resolve(args[i + 1]) : undefined });
+  await buildWeb({ outRoot: i >= 0 ? path.resolve(args[i + 1]) : undefined, precompress: args.includes('--precompress') });
 }
