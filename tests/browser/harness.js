@@ -9,6 +9,11 @@
 // ATTNLAB_TEST_ROOT=dist (a folder made by `make dist`) serves the production build instead of the
 // repository, compressed as a static host would (gzip), to the tests that take the default root:
 //   make dist && ATTNLAB_TEST_ROOT=dist node --test tests/browser/startup.test.js
+// (startup, train, translation and input-notes pass whole, and the page's own views in demo, page,
+// heads, pooling, reading and forgetting; the tests that load files the build does not hold, the
+// tiny models of tests/fixtures, the host pages of tests/browser, web/embed.js or wasm/index.js,
+// that read the development page's HTML (its import map, no inline script), or that proxy its
+// gzip'd answers (embed-errors) fail there by design.)
 // Service workers are blocked unless a test asks for them (serviceWorkers: 'allow'): Playwright's
 // page.route() does not see the requests a service worker answers, and the tests that stub a 404
 // rely on it; tests/browser/offline.test.js is the one that lets web/sw.js run.
