@@ -6,6 +6,7 @@
 //   node scripts/first-plot.mjs                 # 5 runs each, median; a table, then one JSON line
 //   node scripts/first-plot.mjs --runs 9 --json out.json --pages dev-raw,dev,prod,prod-br
 //   node scripts/first-plot.mjs --ci            # 1 run each, prod only; exit 1 when over 3× a target
+//   node scripts/first-plot.mjs --dev-root /tmp/old --pages dev-raw,dev   # another checkout's web/ (before)
 //   import { measure } from './scripts/first-plot.mjs';   // tests/browser/first-plot.test.js
 //
 // First plot: from navigation start (the page's performance.timeOrigin, 0 on its clock) to the
@@ -48,8 +49,8 @@ export const CI_FACTOR = 3;
 
 /** The pages: where each is served from and how. */
 const PAGES = {
-  'dev-raw': { root: () => ROOT, compress: null, label: 'dev, uncompressed' },
-  dev: { root: () => ROOT, compress: 'gzip', label: 'dev, gzip' },
+  'dev-raw': { root: (dist, devRoot) => devRoot, compress: null, label: 'dev, uncompressed' },
+  dev: { root: (dist, devRoot) => devRoot, compress: 'gzip', label: 'dev, gzip' },
   prod: { root: (dist) => dist, compress: 'gzip', label: 'prod, gzip' },
   'prod-br': { root: (dist) => dist, compress: 'br', label: 'prod, br' },
 };
@@ -98,28 +99,29 @@ const median = (xs) => {
  * Measure pages × networks, runs cold loads each: resolves to rows { page, network, runs: [ms],
  * median, requests, bytes, target, limit } (limit: the target × factor, or null).
  */
-export async function measure({ pages = ['dev', 'prod'], networks = NETWORKS, runs = 5, factor = 1, log = () => {} } = {}) {
+export async function measure({ pages = ['dev', 'prod'], networks = NETWORKS, runs = 5, factor = 1, devRoot = ROOT, log = () => {} } = {}) {
   for (const name of pages) if (!PAGES[name]) throw new Error(`first-plot: unknown page ${name} (${Object.keys(PAGES).join(', ')})`);
   const tmp = await mkdtemp(path.join(tmpdir(), 'attnlab-first-plot-'));
   const dist = path.join(tmp, 'dist');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update'] });
   const rows = [];
   try {
-    if (pages.some((p) => PAGES[p].root(null) === null)) await buildWeb({ outRoot: dist, log });
+    if (pages.some((p) => PAGES[p].root(null, devRoot) === null)) await buildWeb({ outRoot: dist, log });
     for (const name of pages) {
       const spec = PAGES[name];
-      const server = await startServer({ root: spec.root(dist), port: 0, compress: spec.compress });
+      const server = await startServer({ root: spec.root(dist, devRoot), port: 0, compress: spec.compress });
       try {
         for (const network of networks) {
           const got = [];
           for (let i = 0; i < runs; i++) got.push(await once(browser, `${server.url}/web/`, network));
           const target = name.startsWith('prod') ? TARGETS[network.name] ?? null : null;
+          const label = spec.root(null, devRoot) === devRoot && devRoot !== ROOT ? `${spec.label} (${devRoot})` : spec.label;
           const row = {
-            page: name, network: network.name, runs: got.map((g) => Math.round(g.ms)), median: Math.round(median(got.map((g) => g.ms))),
+            page: name, label, network: network.name, runs: got.map((g) => Math.round(g.ms)), median: Math.round(median(got.map((g) => g.ms))),
             requests: got[0].requests, bytes: got[0].bytes, target, limit: target === null ? null : target * factor,
           };
           rows.push(row);
-          log(`first-plot: ${spec.label}, ${network.label}: ${row.median} ms (runs ${row.runs.join(', ')}), ${row.requests} requests, ${(row.bytes / 1024).toFixed(0)} KB`);
+          log(`first-plot: ${label}, ${network.label}: ${row.median} ms (runs ${row.runs.join(', ')}), ${row.requests} requests, ${(row.bytes / 1024).toFixed(0)} KB`);
         }
       } finally {
         await server.close();
@@ -142,7 +144,7 @@ export function table(rows) {
       const r = mine.find((x) => x.network === n.name);
       return r ? `${(r.median / 1000).toFixed(2)} s${r.target ? ` (≤ ${(r.target / 1000).toFixed(1)})` : ''}` : '';
     };
-    lines.push(`| ${PAGES[page].label} | ${nets.map(cell).join(' | ')} | ${mine[0].requests} | ${(mine[0].bytes / 1024).toFixed(0)} KB |`);
+    lines.push(`| ${mine[0].label} | ${nets.map(cell).join(' | ')} | ${mine[0].requests} | ${(mine[0].bytes / 1024).toFixed(0)} KB |`);
   }
   return lines.join('\n');
 }
@@ -167,11 +169,12 @@ async function main(argv) {
   const pages = opt('--pages', ci ? 'prod' : 'dev-raw,dev,prod').split(',');
   const runs = Number(opt('--runs', ci ? 1 : 5));
   const before = machine();
-  const rows = await measure({ pages, runs, factor: ci ? CI_FACTOR : 1, log: (m) => console.error(m) });
+  const devRoot = path.resolve(opt('--dev-root', ROOT));
+  const rows = await measure({ pages, runs, factor: ci ? CI_FACTOR : 1, devRoot, log: (m) => console.error(m) });
   const after = machine();
   console.log(table(rows));
   console.log(`\n${after.cpu}; load average ${before.load.join(' ')} before, ${after.load.join(' ')} after; ${runs} cold run(s) each, median.`);
-  const report = { date: new Date().toISOString(), cpu: after.cpu, loadBefore: before.load, loadAfter: after.load, runs, ci, rows };
+  const report = { date: new Date().toISOString(), cpu: after.cpu, loadBefore: before.load, loadAfter: after.load, runs, ci, devRoot: path.relative(ROOT, devRoot) || '.', rows };
   console.log(JSON.stringify(report));
   const out = opt('--json', null);
   if (out) await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
