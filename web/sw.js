@@ -12,10 +12,14 @@
 // Network first: online, every request goes to the network as without this worker (a new page or
 // model is never hidden behind a stale copy) and the answer is stored; offline, or when the
 // server does not answer, the stored copy is served, else a network error, which the page reports
-// as "needs the network" (i18n.js model.offline). Never stores an error, a redirect, a partial
-// (206) or an opaque (cross-origin) answer. Activating deletes every other attnlab-* cache, so a
-// new release (a new VERSION) replaces the old one instead of growing beside it. The development
-// copy is VERSION 'dev' with an empty PRECACHE: it stores what the page loads.
+// as "needs the network" (i18n.js model.offline); an error status (404, 5xx) for a file it stored
+// is answered with the copy too (a page of the previous release, still open, asking for a chunk
+// the new release no longer has). Never stores an error, a redirect, a partial (206) or an opaque
+// (cross-origin) answer. A new release (a new VERSION) installs beside the old one and waits until
+// no page of the old one is open (no skipWaiting: those pages' lazy chunks come from the old
+// cache); activating, it deletes every other attnlab-* cache, so releases replace each other
+// instead of piling up. The development copy is VERSION 'dev' with an empty PRECACHE: it stores
+// what the page loads.
 // Deliberately handles nothing but same-origin GETs, and never answers from the cache first.
 
 /* eslint-env serviceworker */
@@ -40,7 +44,7 @@ function storable(/** @type {Response} */ response) {
 }
 
 sw.addEventListener('install', (/** @type {any} */ event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE.map((u) => new URL(u, sw.location.href).href))).then(() => sw.skipWaiting()));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE.map((u) => new URL(u, sw.location.href).href))));
 });
 
 sw.addEventListener('activate', (/** @type {any} */ event) => {
@@ -77,17 +81,21 @@ sw.addEventListener('fetch', (/** @type {any} */ event) => {
   const url = new URL(request.url);
   if (request.method !== 'GET' || url.origin !== sw.location.origin || request.headers.has('range')) return;
   event.respondWith((async () => {
+    let response;
     try {
-      const response = await fetch(request);
-      if (storable(response)) {
-        const copy = response.clone();
-        event.waitUntil(caches.open(CACHE).then((cache) => cache.put(keyOf(request), copy)));
-      }
-      return response;
+      response = await fetch(request);
     } catch (err) {
       const stored = await caches.match(keyOf(request), { cacheName: CACHE });
       if (stored) return stored;
       throw err; // not stored: the network error the page would have had without this worker
     }
+    if (storable(response)) {
+      const copy = response.clone();
+      event.waitUntil(caches.open(CACHE).then((cache) => cache.put(keyOf(request), copy)));
+    } else if (response.status >= 400) {
+      const stored = await caches.match(keyOf(request), { cacheName: CACHE });
+      if (stored) return stored;
+    }
+    return response;
   })());
 });

@@ -5,7 +5,7 @@
 // model not seen as needing the network, in English and in Chinese, and says so under it; picking
 // one of those says that model needs the network, in the page's language, and a view whose code was
 // never fetched (pooling) says it needs the network; back online, the marks go. Also: the cache is versioned (one
-// attnlab-* cache, 'attnlab-dev' for web/) and holds no error.
+// attnlab-* cache, 'attnlab-dev' for web/) and a 404 is passed on, not stored.
 // The development page here; tests/browser/dist.test.js runs the production build's worker.
 
 import assert from 'node:assert/strict';
@@ -69,7 +69,14 @@ test('first visit online: the service worker stores the page, its code, the .was
     assert.ok(caches.keys.includes(path), `${path} stored (${caches.keys.length} stored)`);
   }
   assert.ok(!caches.keys.includes(`/web/models/${UNSEEN}.safetensors`), 'a model never fetched is not stored');
-  assert.deepEqual(problems, []);
+  // an error is passed on, never stored
+  const missing = await page.evaluate(async () => {
+    const r = await fetch('models/no-such-model.safetensors');
+    await new Promise((done) => setTimeout(done, 200));
+    return { status: r.status, stored: Boolean(await globalThis.caches.match(r.url)) };
+  });
+  assert.deepEqual(missing, { status: 404, stored: false });
+  assert.deepEqual(problems.filter((p) => !p.includes('no-such-model') && !p.includes('status of 404')), []);
   await page.close();
 });
 
@@ -109,7 +116,7 @@ test('second visit offline: the views whose model was seen draw; the others say 
     // a view whose module was never fetched (web/ stores what it loads; the production build
     // stores every view's code at install: tests/browser/dist.test.js)
     await page.evaluate(() => { location.hash = '#view=pooling&lang=en'; });
-    await page.waitForFunction(() => document.querySelector('#demo')?.shadowRoot.querySelector('.demo-error:not([hidden])'), null, { timeout: 20000 });
+    await drawn(page, 'pooling'); // drawn with its message (the demo announces it as rendered)
     assert.equal(await demoError(page), t('en', 'view.offline', { view: t('en', 'view.pooling') }));
 
     // back online: the marks and the note go
