@@ -20,7 +20,7 @@
 // 300 ms RTT at 2 Mbit/s (1 Mbit = 10^6 bit). Cold cache: every run is a new browser context (an
 // empty profile: no HTTP cache, no service worker) with the cache disabled as well.
 // Pages: dev-raw (web/ uncompressed, as serve.mjs served it before --compress: the baseline),
-// dev (web/, gzip), prod (the build, gzip as GitHub Pages sends it), prod-br (br, as Netlify).
+// dev (web/, gzip), prod (the build, gzip), prod-br (the build, br: hosts that offer brotli).
 // Targets (issue #17): prod ≤ 800 ms at 100 ms / 10 Mbit/s, ≤ 2,000 ms at 300 ms / 2 Mbit/s.
 // --ci checks 3× those (a loaded CI machine must not fail the build for noise; a page that lost
 // its bundle or its preloads is slower than that). Deliberately launches no browser download:

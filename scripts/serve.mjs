@@ -18,8 +18,9 @@
 // at most six files at a time from one host anyway. Deliberately does not list directories,
 // serve dotfiles ('.git'), follow a path or symlink out of the root, cache or listen on anything
 // but loopback: it is a development server, not a production one. No dependencies beyond node:.
-// compress (off by default) does what GitHub Pages (gzip) or Netlify (br) do for the first-plot
-// measurement (scripts/first-plot.mjs): the text types and the .wasm are sent compressed to a
+// compress (off by default) does what a static host that compresses does (gzip, or br where the
+// host offers brotli), for the first-plot measurement (scripts/first-plot.mjs): the text types and
+// the .wasm are sent compressed to a
 // client that accepts it (Content-Encoding, Vary: Accept-Encoding), each file compressed once and
 // kept in memory while it is unchanged; the models (application/octet-stream, int8 weights that
 // gzip by 6 %) and images go as they are, as those hosts send them.
@@ -90,7 +91,7 @@ function send(res, status, message, headers = {}) {
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
-/** Types a static host compresses (GitHub Pages and Netlify: text, JSON, SVG and WebAssembly). */
+/** Types a static host compresses: text, JSON, SVG and WebAssembly (docs/hosting.md: check yours). */
 const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg\+xml)/;
 
 /** The encoding to send (compress: 'gzip' or 'br', what the server offers), or null. */
