@@ -42,7 +42,7 @@ WASM_TRAIN_LINK := $(WASM_LINK_BASE) \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS) $(TRAIN_EXPORTS)))
 
 .PHONY: format format-check all help native wasm test test-c test-c-wasm test-asan test-js test-browser check-wasm \
-	demo bench clean setup size committed-wasm
+	demo bench clean setup size committed-wasm dist first-plot
 
 all: native wasm                                  ## everything that builds
 
@@ -181,6 +181,15 @@ demo: committed-wasm                              ## serve the page (and the com
 # The four .wasm files are there (they are committed); never builds them.
 committed-wasm:
 	@for f in $(WASM_FILES); do [ -f $$f ] || { echo "$$f is missing: 'git checkout -- wasm/' restores the committed build, 'make wasm' rebuilds it (needs emcc)"; exit 1; }; done
+
+# The production page: web/ bundled and minified by esbuild into dist/ (gitignored; the committed
+# .wasm copied, never rebuilt). A static host serves dist/ (docs/hosting.md); locally:
+# node scripts/serve.mjs --root dist --compress. The development page (web/) needs none of it.
+dist: committed-wasm node_modules                 ## the production page in dist/ (bundled, minified; serve with scripts/serve.mjs --root dist --compress)
+	$(NODE) scripts/build-web.mjs
+
+first-plot: committed-wasm node_modules           ## time to first plot, web/ and dist/, three emulated networks, 5 cold runs each (~2 min; CI runs 1: tests/browser/first-plot.test.js)
+	$(NODE) scripts/first-plot.mjs
 
 bench: wasm node_modules                          ## benchmarks (see scripts/bench)
 	$(NODE) scripts/bench.mjs

@@ -2,9 +2,11 @@
 // serve.mjs: a tiny static file server for the demo page and the browser tests.
 //
 //   node scripts/serve.mjs [port]          # or PORT=8080 node scripts/serve.mjs; port 0 = any free
+//   node scripts/serve.mjs --root dist --compress [port]   # the production page (make dist), gzip'd
 //   import { startServer } from './scripts/serve.mjs';
 //   const { url, close } = await startServer({ root, port: 0 });   // url: 'http://127.0.0.1:PORT'
 //   startServer({ ..., maxStreams: 64 })   // cap on file bodies being sent at once (default 64)
+//   startServer({ ..., compress: 'gzip' }) // or 'br': as a static host compresses (below)
 //
 // Holds: GET/HEAD of files under one root on 127.0.0.1 with the MIME types the page needs
 // (application/wasm for instantiateStreaming), '/' redirected to '/web/', index.html for a
@@ -14,15 +16,21 @@
 // out of descriptors, a GET gets 503 with Retry-After: 1 rather than a queue: a queue would
 // hold a socket (a descriptor) per waiting request and grow without bound, and one page loads
 // at most six files at a time from one host anyway. Deliberately does not list directories,
-// serve dotfiles ('.git'), follow a path or symlink out of the root, cache, compress or listen
-// on anything but loopback: it is a development server, not a production one. No dependencies
-// beyond node:.
+// serve dotfiles ('.git'), follow a path or symlink out of the root, cache or listen on anything
+// but loopback: it is a development server, not a production one. No dependencies beyond node:.
+// compress (off by default) does what a static host that compresses does (gzip, or br where the
+// host offers brotli), for the first-plot measurement (scripts/first-plot.mjs): the text types and
+// the .wasm are sent compressed to a
+// client that accepts it (Content-Encoding, Vary: Accept-Encoding), each file compressed once and
+// kept in memory while it is unchanged; the models (application/octet-stream, int8 weights that
+// gzip by 6 %) and images go as they are, as those hosts send them.
 
-import { open, realpath, stat } from 'node:fs/promises';
+import { open, readFile, realpath, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 
 const HOST = '127.0.0.1';
 const DEFAULT_PORT = 8080;
@@ -83,7 +91,31 @@ function send(res, status, message, headers = {}) {
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
-async function handle({ root, streams }, req, res) {
+/** Types a static host compresses: text, JSON, SVG and WebAssembly (docs/hosting.md: check yours). */
+const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg\+xml)/;
+
+/** The encoding to send (compress: 'gzip' or 'br', what the server offers), or null. */
+function pickEncoding(compress, accept, type) {
+  if (!compress || !COMPRESSIBLE.test(type)) return null;
+  const offered = String(accept ?? '').split(',').map((s) => s.trim().split(';')[0]);
+  if (compress === 'br' && offered.includes('br')) return 'br';
+  return offered.includes('gzip') ? 'gzip' : null;
+}
+
+/** A file's compressed bytes, made once per (path, encoding, size, mtime). */
+async function compressed(cache, filePath, info, encoding) {
+  const key = `${encoding}\u0000${filePath}`;
+  const hit = cache.get(key);
+  if (hit && hit.size === info.size && hit.mtimeMs === info.mtimeMs) return hit.body;
+  const raw = await readFile(filePath);
+  const body = encoding === 'br'
+    ? brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+    : gzipSync(raw, { level: 9 });
+  cache.set(key, { size: info.size, mtimeMs: info.mtimeMs, body });
+  return body;
+}
+
+async function handle({ root, streams, compress, packed }, req, res) {
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
   let url;
   try {
@@ -109,6 +141,21 @@ async function handle({ root, streams }, req, res) {
     return send(res, 404, 'Not Found');
   }
   if (!info.isFile()) return send(res, 404, 'Not Found');
+  const type = mimeType(filePath);
+  const encoding = pickEncoding(compress, req.headers['accept-encoding'], type);
+  if (encoding) {
+    const body = await compressed(packed, filePath, info, encoding);
+    res.writeHead(200, {
+      'Content-Type': type,
+      'Content-Encoding': encoding,
+      'Content-Length': body.length,
+      Vary: 'Accept-Encoding',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'Access-Control-Allow-Origin': '*',
+    });
+    return res.end(req.method === 'HEAD' ? undefined : body);
+  }
   let file = null;
   if (req.method === 'GET') {
     // Take the slot before any await, so concurrent requests cannot all pass the check.
@@ -123,8 +170,9 @@ async function handle({ root, streams }, req, res) {
     }
   }
   res.writeHead(200, {
-    'Content-Type': mimeType(filePath),
+    'Content-Type': type,
     'Content-Length': info.size,
+    ...(compress && COMPRESSIBLE.test(type) ? { Vary: 'Accept-Encoding' } : {}),
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
     // A page in <iframe sandbox="allow-scripts"> has the opaque origin "null": its module
@@ -142,15 +190,17 @@ async function handle({ root, streams }, req, res) {
 
 /**
  * Serve root (default: the repository) on 127.0.0.1:port (0 picks a free port), sending at
- * most maxStreams file bodies at once. Resolves to
+ * most maxStreams file bodies at once, compressed as compress says (null, 'gzip' or 'br'). Resolves to
  * { url: 'http://127.0.0.1:PORT', port, close(): Promise<void>, activeStreams(): number }.
  */
-export async function startServer({ root = REPO_ROOT, port = DEFAULT_PORT, maxStreams = DEFAULT_MAX_STREAMS } = {}) {
+export async function startServer({ root = REPO_ROOT, port = DEFAULT_PORT, maxStreams = DEFAULT_MAX_STREAMS, compress = null } = {}) {
   if (!Number.isInteger(maxStreams) || maxStreams < 1) throw new RangeError(`serve.mjs: maxStreams must be a positive integer, got ${maxStreams}.`);
+  if (![null, 'gzip', 'br'].includes(compress)) throw new RangeError(`serve.mjs: compress must be null, 'gzip' or 'br', got ${compress}.`);
   const realRoot = await realpath(path.resolve(root));
   const streams = { active: 0, max: maxStreams };
+  const packed = new Map(); // compressed bodies, by encoding and path
   const server = createServer((req, res) => {
-    handle({ root: realRoot, streams }, req, res).catch(() => {
+    handle({ root: realRoot, streams, compress, packed }, req, res).catch(() => {
       if (!res.headersSent) send(res, 500, 'Internal Server Error');
       else res.destroy();
     });
@@ -181,17 +231,33 @@ function parsePort(text) {
   return port;
 }
 
+/** argv: [--root DIR] [--compress[=gzip|br]] [port]. */
+export function parseArgs(argv) {
+  const out = { root: REPO_ROOT, compress: null, port: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--root') out.root = path.resolve(argv[++i] ?? '');
+    else if (a === '--compress') out.compress = 'gzip';
+    else if (a.startsWith('--compress=')) out.compress = a.slice('--compress='.length);
+    else if (a.startsWith('--')) throw new Error(`serve.mjs: unknown option ${a} (--root DIR, --compress[=gzip|br], port)`);
+    else out.port = a;
+  }
+  if (![null, 'gzip', 'br'].includes(out.compress)) throw new Error(`serve.mjs: --compress takes gzip or br, got '${out.compress}'.`);
+  return out;
+}
+
 async function main() {
-  let port;
+  let port, args;
   try {
-    port = parsePort(process.argv[2] ?? process.env.PORT);
+    args = parseArgs(process.argv.slice(2));
+    port = parsePort(args.port ?? process.env.PORT);
   } catch (err) {
     console.error(err.message);
     process.exit(2);
   }
   let server;
   try {
-    server = await startServer({ port });
+    server = await startServer({ port, root: args.root, compress: args.compress });
   } catch (err) {
     console.error(`serve.mjs: cannot listen on ${HOST}:${port}: ${err.message}`);
     process.exit(1);

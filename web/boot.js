@@ -4,28 +4,9 @@
 // not built, a 404, a syntax error) the whole module graph fails before any page code runs,
 // and the page would sit at "Loading…" forever. This file has no imports, so it runs whenever a
 // module can, and turns such a failure into a visible message (load-guard.js's, which names the
-// file; where even this module cannot run, file:// or no CORS, load-guard.js says so itself). It also starts fetching the first view's model
-// while the page code loads (index.html preloads the modules and the wasm). Deliberately does
-// nothing else.
-
-// The model of the first view, as a preload that models.js's fetch() reuses (the same cors,
-// same-origin-credentials request). Only where the hash names the alignment or over-time view of
-// a dates model, or nothing (the default view): other views fetch their own models later, and a
-// preload left unused would be a console warning.
-(function preloadFirstModel() {
-  const raw = location.hash.slice(1);
-  const params = new URLSearchParams(raw);
-  const playground = /(^|&)(n|m|d|seed|causal|scale)=/.test(raw);
-  const view = params.get('view') ?? (playground ? 'playground' : 'alignment');
-  const model = params.get('model') ?? 'dates-additive';
-  if ((view !== 'alignment' && view !== 'time') || !/^dates-(additive|dot|general|concat|local-p|none)$/.test(model)) return;
-  const link = document.createElement('link');
-  link.rel = 'preload';
-  link.as = 'fetch';
-  link.crossOrigin = 'anonymous';
-  link.href = new URL(`models/${model}.safetensors`, import.meta.url).href;
-  document.head.append(link);
-})();
+// file; where even this module cannot run, file:// or no CORS, load-guard.js says so itself).
+// (index.html preloads the modules and the wasm; first-model.js, the first view's model.)
+// Deliberately does nothing else.
 
 const status = document.getElementById('status');
 const progress = document.getElementById('load-progress');

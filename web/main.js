@@ -17,6 +17,7 @@ import { define } from './embed.js';
 import { diagnoseFetch, fetchProblem, wasmUrl } from './shared/fetch-problem.js';
 import { resolveLang, t } from './shared/i18n.js';
 import { findModel } from './shared/models.js';
+import { registerOffline } from './shared/offline.js';
 import { LIMITS, effectiveScale, normalizeState } from './shared/state.js';
 
 define();
@@ -60,6 +61,14 @@ let frame = 0; // pending compute (one per animation frame, however many inputs 
 let readoutActive = false; // a cell has been read; keep the readout in step with new data
 let train = null; // the TrainView, made on the first visit to the Train view
 let TrainView = null; // train-view.js, imported on the first visit (the first plot never waits for it)
+let offline = null; // registerOffline()'s promise, started after the first plot (web/sw.js)
+
+/** A view is on screen: now (never before: the bandwidth is the first plot's) the service worker
+ * may store the page for the next visit, offline included. */
+function plotted(hash) {
+  ui.app.dataset.rendered = hash; // for tests and screenshots: this view is on screen
+  offline ??= registerOffline(new URL('./sw.js', import.meta.url));
+}
 
 /** Say which parameters of the hash last read were refused (in the page's language), or nothing.
  *  It stays while the person works in that view: the canonical hash no longer shows them. */
@@ -211,9 +220,7 @@ function compute() {
   const hash = formatPageHash(page);
   ui.permalink.href = hash;
   if (readoutActive) updateReadout(ui.heatmap.focusedCell);
-  ui.heatmap.whenRendered().then(() => {
-    ui.app.dataset.rendered = hash; // for tests and screenshots: this view is on screen
-  });
+  ui.heatmap.whenRendered().then(() => plotted(hash));
 }
 
 function updateReadout(cell) {
@@ -263,7 +270,7 @@ function wireControls() {
     applyPage({ fromDemo: true });
   });
   ui.demo.addEventListener('demo-render', (event) => {
-    if (page.view !== 'playground' && page.view !== 'train') ui.app.dataset.rendered = location.hash;
+    if (page.view !== 'playground' && page.view !== 'train') plotted(location.hash);
     ui.app.dataset.demoRendered = event.detail.key;
   });
 }

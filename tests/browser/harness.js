@@ -6,6 +6,17 @@
 // unless the test names that origin in allowOrigins (a second server of its own: a CDN).
 // Deliberately never downloads a browser: a missing /usr/bin/chromium is a loud failure that
 // names the install command, never a silent skip.
+// ATTNLAB_TEST_ROOT=dist (a folder made by `make dist`) serves the production build instead of the
+// repository, compressed as a static host would (gzip), to the tests that take the default root:
+//   make dist && ATTNLAB_TEST_ROOT=dist node --test tests/browser/startup.test.js
+// (startup, train, translation and input-notes pass whole, and the page's own views in demo, page,
+// heads, pooling, reading and forgetting; the tests that load files the build does not hold, the
+// tiny models of tests/fixtures, the host pages of tests/browser, web/embed.js or wasm/index.js,
+// that read the development page's HTML (its import map, no inline script), or that proxy its
+// gzip'd answers (embed-errors) fail there by design.)
+// Service workers are blocked unless a test asks for them (serviceWorkers: 'allow'): Playwright's
+// page.route() does not see the requests a service worker answers, and the tests that stub a 404
+// rely on it; tests/browser/offline.test.js is the one that lets web/sw.js run.
 
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -18,6 +29,7 @@ import { startServer } from '../../scripts/serve.mjs';
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENSHOTS = path.join(REPO_ROOT, 'tests', 'browser', 'screenshots');
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const TEST_ROOT = process.env.ATTNLAB_TEST_ROOT ? path.resolve(REPO_ROOT, process.env.ATTNLAB_TEST_ROOT) : null;
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -45,11 +57,12 @@ export function requireChromium() {
  * { page, problems } where problems lists everything that went wrong on that page.
  * allowOrigins: other origins the pages may reach (e.g. 'http://127.0.0.1:PORT'), all local;
  * allow(url: URL): other URLs they may reach (a test's own second origin, a file:// page).
+ * serviceWorkers: 'block' (default) or 'allow'; compress: serve.mjs's (null, 'gzip', 'br').
  * Everything else off the server's origin is blocked and recorded.
  */
-export async function startBrowser({ root = REPO_ROOT, allowOrigins = [], allow = () => false } = {}) {
+export async function startBrowser({ root = TEST_ROOT ?? REPO_ROOT, allowOrigins = [], allow = () => false, serviceWorkers = 'block', compress = root === TEST_ROOT ? 'gzip' : null } = {}) {
   requireChromium();
-  const server = await startServer({ root, port: 0 });
+  const server = await startServer({ root, port: 0, compress });
   const profile = await mkdtemp(path.join(tmpdir(), 'attnlab-chromium-'));
   let context;
   try {
@@ -58,6 +71,7 @@ export async function startBrowser({ root = REPO_ROOT, allowOrigins = [], allow 
       args: CHROMIUM_ARGS,
       viewport: { width: 1024, height: 800 },
       acceptDownloads: true,
+      serviceWorkers,
     });
   } catch (err) {
     await server.close();
@@ -82,6 +96,8 @@ export async function startBrowser({ root = REPO_ROOT, allowOrigins = [], allow 
     const page = await context.newPage();
     const problems = [];
     page.on('console', (msg) => {
+      // Playwright's own note when serviceWorkers is 'block' (web/main.js registers web/sw.js): not the page's
+      if (serviceWorkers === 'block' && msg.text() === 'Service Worker registration blocked by Playwright') return;
       if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
     });
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));

@@ -241,7 +241,7 @@ test('a hostile hash is clamped or ignored, with no errors and nothing injected'
     error: document.getElementById('error').hidden,
   }));
   const web = `${browser.url}/web`;
-  assert.deepEqual(injected, { imgs: 0, svgs: 0, scripts: `importmap ${web}/load-guard.js ${web}/boot.js`, error: true });
+  assert.deepEqual(injected, { imgs: 0, svgs: 0, scripts: `importmap ${web}/load-guard.js ${web}/first-model.js ${web}/boot.js`, error: true });
   assert.deepEqual(dialogs, []);
 });
 

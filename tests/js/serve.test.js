@@ -1,5 +1,6 @@
 // serve.test.js: the static server (scripts/serve.mjs): MIME types, redirects, traversal, and
-// that aborted downloads close their files and the cap on concurrent file streams holds.
+// that aborted downloads close their files and the cap on concurrent file streams holds; --compress
+// (gzip or br for the types a static host compresses) and --root.
 
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -397,4 +398,57 @@ test('startServer refuses a maxStreams that is not a positive integer', async ()
   for (const bad of [0, -1, 1.5, '64', Number.NaN]) {
     await assert.rejects(startServer({ root, port: 0, maxStreams: bad }), (err) => err instanceof RangeError && /maxStreams must be a positive integer/.test(err.message), String(bad));
   }
+});
+
+test('compress: text, JSON, SVG and .wasm gzip\'d or br\'d as a static host sends them; models and images as they are', async () => {
+  const { gunzipSync, brotliDecompressSync } = await import('node:zlib');
+  const big = await mkdtemp(path.join(tmpdir(), 'attnlab-serve-compress-'));
+  const js = `export const a = ${JSON.stringify('attention '.repeat(2000))};\n`;
+  await mkdir(path.join(big, 'web'));
+  await writeFile(path.join(big, 'web', 'a.js'), js);
+  await writeFile(path.join(big, 'web', 'm.wasm'), Buffer.alloc(4096, 7));
+  await writeFile(path.join(big, 'web', 'w.safetensors'), Buffer.alloc(4096, 7));
+  await writeFile(path.join(big, 'web', 'a.png'), Buffer.alloc(4096, 7));
+  for (const compress of ['gzip', 'br']) {
+    const s = await startServer({ root: big, port: 0, compress });
+    try {
+      // node:http, not fetch(): fetch sets Accept-Encoding itself and decodes the body
+      const get = (p, accept) => new Promise((resolve, reject) => {
+        request(`${s.url}${p}`, { headers: { 'accept-encoding': accept } }, (res) => {
+          const parts = [];
+          res.on('data', (d) => parts.push(d)).on('error', reject).on('end', () => {
+            const wire = Buffer.concat(parts);
+            const encoding = res.headers['content-encoding'] ?? null;
+            const raw = encoding === 'gzip' ? gunzipSync(wire) : encoding === 'br' ? brotliDecompressSync(wire) : wire;
+            resolve({ encoding, vary: res.headers.vary, length: wire.length, type: res.headers['content-type'], raw });
+          });
+        }).on('error', reject).end();
+      });
+      const a = await get('/web/a.js', 'gzip, deflate, br');
+      assert.equal(a.encoding, compress);
+      assert.equal(a.vary, 'Accept-Encoding');
+      assert.equal(a.raw.toString(), js);
+      assert.ok(a.length < js.length / 10, `${compress}: ${a.length} bytes on the wire for ${js.length}`);
+      assert.equal((await get('/web/m.wasm', 'gzip, br')).encoding, compress);
+      assert.equal((await get('/web/m.wasm', 'gzip, br')).type, 'application/wasm');
+      for (const p of ['/web/w.safetensors', '/web/a.png']) assert.equal((await get(p, 'gzip, br')).encoding, null, p);
+      assert.equal((await get('/web/a.js', 'identity')).encoding, null, 'nothing the client did not accept');
+      assert.equal((await get('/web/a.js', 'gzip')).encoding, 'gzip', 'br only where the client accepts it');
+    } finally {
+      await s.close();
+    }
+  }
+  // off by default: the development server sends files as they are
+  const plain = await fetch(`${server.url}/web/a.js`, { headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(plain.headers.get('content-encoding'), null);
+  await rm(big, { recursive: true, force: true });
+  await assert.rejects(startServer({ root, port: 0, compress: 'zstd' }), RangeError);
+});
+
+test('run directly, --root and --compress choose the folder and the encoding', async () => {
+  const { parseArgs } = await import('../../scripts/serve.mjs');
+  assert.deepEqual(parseArgs(['--root', 'dist', '--compress', '8081']), { root: path.resolve('dist'), compress: 'gzip', port: '8081' });
+  assert.equal(parseArgs(['--compress=br']).compress, 'br');
+  assert.throws(() => parseArgs(['--compress=zstd']), /gzip or br/);
+  assert.throws(() => parseArgs(['--gzip']), /unknown option/);
 });

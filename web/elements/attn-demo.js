@@ -45,7 +45,8 @@ import { domainWarnings } from '../shared/domain.js';
 import { diagnoseFetch, fetchProblem, wasmUrl } from '../shared/fetch-problem.js';
 import { examplesFor } from '../shared/examples.js';
 import { INPUT_NOTES_STYLE, InputNotes } from '../shared/input-notes.js';
-import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, cardUrl, findModel, modelsFor } from '../shared/models.js';
+import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, cardUrl, findModel, modelUrl, modelsFor } from '../shared/models.js';
+import { isOffline, savedUrls } from '../shared/offline.js';
 import { el, fillModelOptions } from '../shared/view-kit.js';
 import { VIEW_MODULES, VIEWS_STYLE } from '../views/registry.js';
 import { define as defineHeatmap } from './attention-heatmap.js';
@@ -107,6 +108,7 @@ export class AttnDemo extends HTMLElement {
   #listeners = null;
   #reflecting = false;
   #renderedLang = null;
+  #needsNetwork = null; // offline: names of the listed models not saved on this device (web/sw.js); online: null
   timings = [];
 
   /** What the views may ask of the element (their callbacks). */
@@ -137,6 +139,8 @@ export class AttnDemo extends HTMLElement {
     defineHeatmap();
     this.#listeners = new AbortController();
     this.#wire(this.#listeners.signal);
+    for (const type of ['online', 'offline']) window.addEventListener(type, () => this.#checkOffline(), { signal: this.#listeners.signal });
+    if (isOffline()) this.#checkOffline();
     for (const name of AttnDemo.observedAttributes) this.#readAttribute(name);
     if (!this.#lib && !this.#libError) {
       init().then((lib) => {
@@ -253,6 +257,7 @@ export class AttnDemo extends HTMLElement {
     ui.hint = el('p', { class: 'hint', id: 'hint' });
     ui.inputRow = el('div', { class: 'field input-row' }, [ui.inputLabel, ui.input, ui.hint, this.#notes.menu]);
     ui.status = el('p', { class: 'status', role: 'status' });
+    ui.offline = el('p', { class: 'note offline-note', hidden: '' });
     ui.error = el('p', { class: 'error demo-error', role: 'alert', hidden: '' });
 
     // One host per view: the critical-path views' own nodes, made now; for the others an empty
@@ -271,7 +276,7 @@ export class AttnDemo extends HTMLElement {
     ui.card = el('div', { class: 'card-host' });
 
     this.shadowRoot.append(
-      el('style', { text: STYLE }), bar, ui.inputRow, this.#notes.node, ui.status, ui.error, ...VIEWS.map((v) => ui.host[v]), ui.links, ui.card,
+      el('style', { text: STYLE }), bar, ui.inputRow, this.#notes.node, ui.status, ui.offline, ui.error, ...VIEWS.map((v) => ui.host[v]), ui.links, ui.card,
     );
   }
 
@@ -322,6 +327,7 @@ export class AttnDemo extends HTMLElement {
       u.inputLabel.textContent = t(lang, 'input.label');
       u.input.placeholder = t(lang, 'input.placeholder');
       u.link.textContent = t(lang, 'link.label');
+      u.offline.textContent = t(lang, 'status.offline');
       for (const view of Object.values(this.#views)) view.texts?.(lang);
       this.#fillModelSelect();
     }
@@ -379,9 +385,26 @@ export class AttnDemo extends HTMLElement {
       : renderCard(card, s.lang, url));
   }
 
-  /** The model picker: the models of the view's family (untrained ones marked). */
+  /** The model picker: the models of the view's family (untrained ones marked; offline, those
+   * not saved on this device marked as needing the network). */
   #fillModelSelect() {
-    fillModelOptions(this.#ui.model, modelsFor(VIEW_FAMILY[this.#state.view] ?? 'seq2seq'), this.#state.lang);
+    fillModelOptions(this.#ui.model, modelsFor(VIEW_FAMILY[this.#state.view] ?? 'seq2seq'), this.#state.lang, this.#needsNetwork);
+  }
+
+  /** Online or offline again: offline, find which models the service worker has saved (every
+   * family's), mark the others in the picker and say so under it; online, drop the marks. */
+  async #checkOffline() {
+    let missing = null;
+    if (isOffline()) {
+      const models = [...new Set(Object.values(VIEW_FAMILY))].flatMap((family) => modelsFor(family));
+      const saved = await savedUrls(models.map((m) => modelUrl(m)));
+      if (saved && isOffline()) missing = new Set(models.filter((m) => !saved.has(modelUrl(m))).map((m) => m.name));
+    }
+    this.#needsNetwork = missing;
+    this.#ui.offline.hidden = !missing;
+    this.#fillModelSelect();
+    this.#renderedLang = null; // the offline note's language
+    this.#schedule();
   }
 
   #render() {
@@ -411,7 +434,7 @@ export class AttnDemo extends HTMLElement {
     const view = this.#view(s.view);
     if (!view) {
       if (this.#loadError) {
-        this.#showError(t(lang, 'model.failed', { name: s.view, message: this.#loadError.message }));
+        this.#showError(isOffline() ? t(lang, 'view.offline', { view: t(lang, `view.${s.view}`) }) : t(lang, 'model.failed', { name: s.view, message: this.#loadError.message }));
         return this.#finish(null, t0);
       }
       this.#ui.status.textContent = `${build} ${t(lang, 'model.loading', { name: s.model })}`;

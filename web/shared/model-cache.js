@@ -16,6 +16,7 @@ import { diagnoseFetch, fetchProblem } from './fetch-problem.js';
 import { t } from './i18n.js';
 import { cardSummary } from './model-card.js';
 import { ModelUnavailableError, fetchModel, modelUrl, resolveModel } from './models.js';
+import { isOffline } from './offline.js';
 
 /** Model cards by URL, for every element of the page: a Promise while loading, then a cardSummary() or an Error. */
 const CARDS = new Map();
@@ -43,10 +44,13 @@ export function pageOrigin() {
 /**
  * What to say when model name could not be loaded (error: fetchModel's or loadModel's): the URL,
  * why and the fix for a file that could not be fetched (a fetch with no answer carries
- * diagnoseFetch's `problem`, added by ModelCache), loadModel's message for a broken one.
+ * diagnoseFetch's `problem`, added by ModelCache), loadModel's message for a broken one; offline, a
+ * model the service worker has not saved (web/sw.js) needs the network, and says so.
  */
 export function modelError(lang, name, error) {
   if (error instanceof ModelUnavailableError) {
+    // offline and not saved by web/sw.js: no server to diagnose, the network is what is missing
+    if (!error.status && isOffline()) return t(lang, 'model.offline', { name });
     const problem = error.status ? { kind: 'http', url: error.url, status: error.status } : /** @type {any} */ (error).problem;
     if (problem && problem.kind !== 'ok') return fetchProblem(lang, 'model', problem, { name });
   }
@@ -55,7 +59,7 @@ export function modelError(lang, name, error) {
 
 /** A fetch with no answer: diagnoseFetch's look at why, kept on the error for modelError. */
 async function withProblem(error) {
-  if (error instanceof ModelUnavailableError && !error.status) /** @type {any} */ (error).problem = await diagnoseFetch(error.url);
+  if (error instanceof ModelUnavailableError && !error.status && !isOffline()) /** @type {any} */ (error).problem = await diagnoseFetch(error.url);
   return error;
 }
 

@@ -52,10 +52,16 @@ export function legend(colormap = 'viridis') {
 /**
  * Refill a model <select> with models (registry entries; untrained ones marked), keeping its value;
  * models of more than one task (dates, translation) are grouped by task (<optgroup>, task.* labels).
+ * needsNetwork: names of models not saved on this device while offline (marked, data-offline="missing").
  */
-export function fillModelOptions(select, models, lang) {
+export function fillModelOptions(select, models, lang, needsNetwork = null) {
   const value = select.value;
-  const option = (m) => el('option', { value: m.name, text: m.trained ? m.name : `${m.name} (${t(lang, 'model.untrained')})` });
+  const option = (m) => {
+    const notes = [m.trained ? '' : t(lang, 'model.untrained'), needsNetwork?.has(m.name) ? t(lang, 'model.needsNetwork') : ''].filter(Boolean);
+    const o = el('option', { value: m.name, text: notes.length ? `${m.name} (${notes.join(lang === 'zh' ? '；' : '; ')})` : m.name });
+    if (needsNetwork?.has(m.name)) o.dataset.offline = 'missing';
+    return o;
+  };
   const tasks = [...new Set(models.map((m) => m.task ?? ''))];
   select.replaceChildren(...(tasks.length > 1
     ? tasks.map((task) => el('optgroup', { label: t(lang, task ? `task.${task}` : 'task.other') }, models.filter((m) => (m.task ?? '') === task).map(option)))

@@ -1,0 +1,151 @@
+// dist.test.js: the production page (scripts/build-web.mjs, `make dist`), built into a temporary
+// folder and served gzip'd as a static host would (serve.mjs --compress), in Chromium.
+//
+// Checks: the first plot comes from a handful of requests (the page, the .wasm, the model, the
+// stylesheet, boot.js, main.js and one shared chunk: no waterfall of modules) with every script
+// and the .wasm sent compressed, no view but the first's code fetched before it is shown, the
+// same first view as the development page (output text and weights); every view draws from the
+// bundle (its lazy chunk loaded on first use), the Train view's worker (bundled on its own)
+// reports ready, and the iframe page draws; the service worker of the build is versioned by
+// content (attnlab-<hash>), stores every view's code at install, so offline a view whose model
+// was never seen says the model, not the code, needs the network; and nothing is logged as an
+// error. tests/browser/startup.test.js and others run against a build too:
+// ATTNLAB_TEST_ROOT=dist (harness.js).
+
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { buildWeb } from '../../scripts/build-web.mjs';
+import { t } from '../../web/shared/i18n.js';
+import { defaultModelFor } from '../../web/shared/models.js';
+import { canvasInk, startBrowser } from './harness.js';
+
+let tmp;
+let dist;
+let browser;
+
+before(async () => {
+  tmp = await mkdtemp(path.join(tmpdir(), 'attnlab-dist-'));
+  dist = path.join(tmp, 'dist');
+  await buildWeb({ outRoot: dist, log: () => {} });
+  browser = await startBrowser({ root: dist, compress: 'gzip', serviceWorkers: 'allow' });
+});
+
+after(async () => {
+  await browser?.close();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+/** Wait until the page's <attn-demo> has drawn view. */
+async function drawn(page, view) {
+  await page.waitForFunction((v) => new URLSearchParams(document.querySelector('#demo')?.dataset.rendered ?? '').get('view') === v, view, { timeout: 20000 });
+}
+
+test('the first plot: seven requests, compressed, no lazy view, the same map as web/', async () => {
+  const { page, problems } = await browser.newPage();
+  const responses = [];
+  page.on('response', (res) => responses.push({ url: res.url(), encoding: res.headers()['content-encoding'] ?? null }));
+  await page.addInitScript(() => {
+    new MutationObserver((_, obs) => {
+      if (document.getElementById('app')?.dataset.rendered) {
+        /** @type {any} */ (window).__firstPlot = performance.getEntriesByType('resource').map((e) => e.name);
+        obs.disconnect();
+      }
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-rendered'] });
+  });
+  await page.goto(`${browser.url}/web/`);
+  await page.waitForFunction(() => /** @type {any} */ (window).__firstPlot);
+  const before = (await page.evaluate(() => /** @type {any} */ (window).__firstPlot)).map((u) => new URL(u).pathname);
+  const html = await readFile(path.join(dist, 'web', 'index.html'), 'utf8');
+  const chunks = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+  assert.deepEqual(chunks.slice(0, 1), ['main.js']);
+  assert.equal(chunks.length, 2, 'main.js and one shared chunk');
+  const expected = ['/wasm/attnlab.wasm', '/web/models/dates-additive.safetensors', '/web/style.css', '/web/boot.js', ...chunks.map((c) => `/web/${c}`)];
+  assert.deepEqual(before.filter((p) => p !== '/web/favicon.svg').sort(), expected.sort(), 'what the first plot waited for');
+  for (const r of responses.filter((x) => /\.(js|wasm|css|html)$|\/web\/$/.test(new URL(x.url).pathname))) assert.equal(r.encoding, 'gzip', r.url);
+  const ink = await canvasInk(await page.locator('#demo attn-heatmap').first().elementHandle());
+  assert.ok(ink.ink > 100, `the first plot has ink (${ink.ink} pixels)`);
+  // The development page's first view, for comparison: the same output and weights.
+  const shown = () => page.locator('#demo').evaluate((el) => {
+    const map = el.shadowRoot.querySelector('section[data-view="alignment"] attn-heatmap');
+    return { output: el.shadowRoot.querySelector('section[data-view="alignment"] output').textContent, weights: Array.from(map.data.weights).slice(0, 40) };
+  });
+  const prod = await shown();
+  const dev = await startBrowser();
+  try {
+    const { page: devPage } = await dev.newPage();
+    await devPage.goto(`${dev.url}/web/`);
+    await devPage.waitForSelector('#app[data-rendered]');
+    const want = await devPage.locator('#demo').evaluate((el) => {
+      const map = el.shadowRoot.querySelector('section[data-view="alignment"] attn-heatmap');
+      return { output: el.shadowRoot.querySelector('section[data-view="alignment"] output').textContent, weights: Array.from(map.data.weights).slice(0, 40) };
+    });
+    assert.deepEqual(prod, want);
+  } finally {
+    await dev.close();
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('every view draws from the bundle; the train worker and the iframe page run', async () => {
+  const { page, problems } = await browser.newPage();
+  await page.goto(`${browser.url}/web/`);
+  await drawn(page, 'alignment');
+  for (const view of ['time', 'compare', 'heads', 'pooling', 'reading', 'forgetting']) {
+    await page.evaluate((v) => { location.hash = `#view=${v}`; }, view);
+    await drawn(page, view);
+    const error = await page.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('.demo-error:not([hidden])')?.textContent ?? null);
+    assert.equal(error, null, `${view}: ${error}`);
+  }
+  await page.evaluate(() => { location.hash = '#n=8&m=8&d=16&seed=1'; });
+  await page.waitForFunction(() => document.getElementById('app').dataset.rendered?.includes('seed=1'));
+  assert.ok((await canvasInk(await page.locator('#heatmap').elementHandle())).ink > 100, 'the playground draws');
+  await page.evaluate(() => { location.hash = '#view=train'; });
+  await page.waitForFunction(() => document.getElementById('train-view').dataset.state === 'ready', null, { timeout: 30000 });
+  const { page: embed, problems: embedProblems } = await browser.newPage();
+  await embed.goto(`${browser.url}/web/embed.html?view=heads&model=${defaultModelFor('heads')}`);
+  await embed.waitForSelector('#app[data-rendered]', { timeout: 20000 });
+  assert.deepEqual([...problems, ...embedProblems], []);
+  await embed.close();
+  await page.close();
+});
+
+test('the service worker: a versioned cache with every view\'s code; offline, only unseen models need the network', async () => {
+  // a browser of its own: the one above has seen every view's model
+  const fresh = await startBrowser({ root: dist, compress: 'gzip', serviceWorkers: 'allow' });
+  try {
+    await offlineVisit(fresh);
+  } finally {
+    await fresh.close();
+  }
+});
+
+async function offlineVisit(browser) {
+  const { page, problems } = await browser.newPage();
+  await page.goto(`${browser.url}/web/`);
+  await drawn(page, 'alignment');
+  await page.waitForSelector('html[data-offline-ready="true"]', { timeout: 30000 });
+  const names = await page.evaluate(() => globalThis.caches.keys());
+  assert.equal(names.length, 1);
+  assert.match(names[0], /^attnlab-[0-9a-f]{12}$/, 'named after the build');
+  const sw = await readFile(path.join(dist, 'web', 'sw.js'), 'utf8');
+  assert.ok(sw.includes(names[0].slice('attnlab-'.length)));
+  await page.close();
+  await browser.context.setOffline(true);
+  try {
+    const { page: off, problems: offProblems } = await browser.newPage();
+    await off.goto(`${browser.url}/web/#view=pooling`);
+    const model = defaultModelFor('pooling');
+    await off.waitForFunction(() => document.querySelector('#demo')?.shadowRoot.querySelector('.demo-error:not([hidden])'), null, { timeout: 20000 });
+    const error = await off.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('.demo-error:not([hidden])').textContent);
+    assert.equal(error, t('en', 'model.offline', { name: model }), 'the pooling view\'s code was stored at install; its model was never seen');
+    assert.deepEqual(offProblems.filter((p) => !p.startsWith('request failed:') && p !== 'console.error: Failed to load resource: net::ERR_FAILED'), []);
+    await off.close();
+  } finally {
+    await browser.context.setOffline(false);
+  }
+  assert.deepEqual(problems, []);
+}
