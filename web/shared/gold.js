@@ -13,7 +13,7 @@
 // goldMetrics(map, ex) → translation-metrics.js alignmentError of the map.
 // The views that draw something else than one whole run (time-view.js: the rows decoded so far;
 // compare-view.js: every model) use the pieces: panel.tools(refresh) (the generator, or the
-// loading note), goldSource(model, input) → { ex, source } or null, referenceRows(model,
+// loading note), goldSource(input) → { ex, source } or null, referenceRows(model,
 // ex), goldScore(model, { ex, source }) (the reference forced on a seq2seq model) and
 // panel.metricsLine(metrics, hasAttention) in their own note.
 //
@@ -69,7 +69,7 @@ function targetIds(model, tokens) {
  * @param {any} result model's run of input
  */
 export function goldRun(model, input, result) {
-  const gs = goldSource(model, input);
+  const gs = goldSource(input);
   if (!gs) return { status: 'none' };
   if (!result) return null;
   const { ex, source } = gs;
@@ -92,13 +92,12 @@ export function goldRun(model, input, result) {
 }
 
 /**
- * The generator's reading of input for model (call after goldTools() answered): null when the
+ * The generator's reading of input (call after goldTools() answered): null when the
  * grammar cannot write it, else { ex, source }: ex its record, source the English the model reads
  * (input itself: the generator ends sentences as people do, with ".", "?", "!" or nothing).
- * @param {any} _model
  * @param {string} input
  */
-export function goldSource(_model, input) {
+export function goldSource(input) {
   const ex = tools.parseEnglish(input);
   return ex ? { ex, source: input } : null;
 }

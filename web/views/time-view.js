@@ -178,13 +178,13 @@ export class TimeView {
    * saying why (loading, failed, no gold).
    */
   #goldSource(ctx) {
-    const { state: s, model } = ctx;
+    const { state: s } = ctx;
     const shown = hasGold(findModel(s.model));
     this.#gold.show(shown, s.gold);
     let gs = null;
     if (shown && s.gold && s.input) {
       if (this.#gold.tools(this.#on.refresh)) {
-        gs = goldSource(model, s.input);
+        gs = goldSource(s.input);
         if (!gs) this.#gold.none();
       }
     }
