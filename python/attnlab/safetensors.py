@@ -1,13 +1,14 @@
-"""Small helpers for writing attnlab's PyTorch reference fixtures.
+"""attnlab's safetensors files in Python: a byte-for-byte deterministic writer and a strict reader.
 
-Holds: a byte-for-byte deterministic safetensors writer (`write_safetensors`), a strict reader
-used only to check what the writer produced (`read_safetensors`), and two conveniences for
-fixture functions (`rng`, `f32`).
+Holds: `write_safetensors(path, tensors, metadata)` (what `attnlab.export` and
+scripts/gen_fixtures.py write), `read_safetensors(path)` (the raw stored arrays), `dequantize`
+(an attnlab model file's tensors as float32, exactly as the C loader widens them:
+src/io/safetensors.c, docs/model-format.md "dtypes"), and two conveniences for fixture functions
+(`rng`, `f32`).
 
-Deliberately does not: depend on the `safetensors` pip package (numpy and torch only, so the
-generator runs on Debian's python3-torch without a venv); support dtypes the fixtures do not
-need (F16, BF16, I8, ...); memory-map files; or know anything about attention. Fixture
-contents live in gen_fixtures.py.
+Deliberately does not: depend on the `safetensors` pip package (numpy only, torch optional, so it
+runs on Debian's python3-torch without PyPI); write F16 or I8 itself (the JS library's
+saveModel / scripts/quantize.mjs do: one quantiser); memory-map files; know any architecture.
 
 Format followed: https://github.com/huggingface/safetensors ("Format" section). A file is
   8 bytes   N, the header length, unsigned 64-bit little-endian
@@ -19,12 +20,13 @@ Determinism: "__metadata__" first (its keys sorted), then the tensors ordered by
 widest first, then by name (as the reference Rust writer does, so every tensor is aligned to
 its element size); header order and data order are the same. json separators (',', ':'),
 ASCII-only JSON, and nothing time- or machine-dependent.
+Widening (dequantize): F16 and BF16 exactly to float32; I8 (a 2-D weight W with float32 scales
+"W:scale" [rows]) as float32(q) * scale[row], one float32 product per weight, as C does.
 """
 
 import json
 import os
 import struct
-import zlib
 
 import numpy as np
 
@@ -41,7 +43,11 @@ DTYPES = {
     "BOOL": np.dtype("?"),
     "I32": np.dtype("<i4"),
     "I64": np.dtype("<i8"),
+    "F16": np.dtype("<f2"),
+    "BF16": np.dtype("<u2"),   # raw bits: numpy has no bfloat16 (dequantize widens it)
+    "I8": np.dtype("i1"),
 }
+SCALE_SUFFIX = ":scale"   # an I8 tensor W's per-row scales are the F32 tensor "W:scale" [rows]
 
 MAX_HEADER = 100 << 20  # same cap as the reference implementation
 
@@ -66,11 +72,11 @@ def _to_numpy(x):
 def _dtype_name(arr, name):
     """safetensors dtype name for a numpy array (either byte order; the writer swaps)."""
     for dtype, dt in DTYPES.items():
-        if arr.dtype.kind == dt.kind and arr.dtype.itemsize == dt.itemsize:
+        if dtype != "BF16" and arr.dtype.kind == dt.kind and arr.dtype.itemsize == dt.itemsize:
             return dtype
     raise ValueError(
         f"tensor {name!r}: dtype {arr.dtype} is not one of "
-        f"{', '.join(DTYPES)} (cast it first, e.g. with f32())")
+        f"{', '.join(d for d in DTYPES if d != 'BF16')} (cast it first, e.g. with f32())")
 
 
 def write_safetensors(path, tensors, metadata):
@@ -122,10 +128,14 @@ def read_safetensors(path):
     """Read a safetensors file -> (tensors {name: numpy array}, metadata {str: str}).
 
     Strict: rejects a header that overruns the file, unknown dtypes, sizes that disagree with
-    shapes, and data ranges that do not tile the buffer. Meant for checking what
-    write_safetensors produced; tests/js/fixtures.js applies the same rules in JS."""
-    with open(path, "rb") as f:
-        raw = f.read()
+    shapes, and data ranges that do not tile the buffer (tests/js/fixtures.js applies the same
+    rules in JS). `path` may also be the file's bytes. BF16 tensors come back as their raw
+    uint16 bits; `dequantize` widens everything to float32."""
+    if isinstance(path, (bytes, bytearray, memoryview)):
+        raw, path = bytes(path), "<bytes>"
+    else:
+        with open(path, "rb") as f:
+            raw = f.read()
     if len(raw) < 8:
         raise ValueError(f"{path}: {len(raw)} bytes, shorter than the 8-byte header length")
     (n,) = struct.unpack("<Q", raw[:8])
@@ -141,7 +151,8 @@ def read_safetensors(path):
     tensors = {}
     ranges = []
     for name, info in header.items():
-        if set(info) != {"dtype", "shape", "data_offsets"} or info["dtype"] not in DTYPES:
+        if not isinstance(info, dict) or set(info) != {"dtype", "shape", "data_offsets"} \
+                or info["dtype"] not in DTYPES:
             raise ValueError(f"{path}: tensor {name!r}: bad entry {info!r}")
         dt = DTYPES[info["dtype"]]
         shape = tuple(info["shape"])
@@ -161,28 +172,47 @@ def read_safetensors(path):
     return tensors, metadata
 
 
-# ---------------------------------------------------------------------------------------------
-# The fixture registry, shared by gen_fixtures.py and scripts/fixture_modules/*.py
-
-# name -> function returning (tensors {name: array}, metadata {str: str}); file = <name>.safetensors
-FIXTURES = {}
+def _f16_to_f32(bits):
+    """binary16 -> float32, exact (numpy's half conversion is exact, subnormals included)."""
+    return bits.astype(np.float32)
 
 
-def fixture(name):
-    """Register a function as the generator of tests/fixtures/<name>.safetensors."""
-    def register(fn):
-        if name in FIXTURES:
-            raise ValueError(f"fixture {name!r} registered twice")
-        FIXTURES[name] = fn
-        return fn
-    return register
-
-
-def case_rng(fixture_name, case_name):
-    """A Generator seeded from the case's own name, so cases are independent of each other and
-    of their order: adding or reordering cases never changes an existing case's numbers."""
-    return rng(zlib.crc32(f"{fixture_name}/{case_name}".encode()))
-
-
-def dump_cases(cases):
-    return json.dumps(cases, separators=(",", ":"), allow_nan=False)
+def dequantize(tensors, path="the file"):
+    """A model file's stored tensors ({name: array} from read_safetensors) -> {name: float32
+    array}, as the C loader reads them: F32 as is, F16 exactly, BF16 as the top half of a
+    float32, I8 W [rows, cols] as float32(q) * float32(W:scale[row]); the ":scale" tensors
+    leave the table. An I8 tensor without its scales, scales without their I8 tensor, a non-2-D
+    I8 tensor, -128, a negative or non-finite scale are refused by name."""
+    out = {}
+    scales = {k for k in tensors if k.endswith(SCALE_SUFFIX)}
+    for name, arr in tensors.items():
+        if name in scales:
+            base = name[:-len(SCALE_SUFFIX)]
+            if base not in tensors or tensors[base].dtype != DTYPES["I8"]:
+                raise ValueError(f"{path}: tensor {name!r} holds scales but {base!r} is not an I8 "
+                                 "tensor")
+            continue
+        if arr.dtype == DTYPES["F32"]:
+            out[name] = np.array(arr, dtype=np.float32)
+        elif arr.dtype == DTYPES["F16"]:
+            out[name] = _f16_to_f32(arr)
+        elif arr.dtype == DTYPES["BF16"]:
+            out[name] = (arr.astype(np.uint32) << 16).view(np.float32)
+        elif arr.dtype == DTYPES["I8"]:
+            sc = tensors.get(name + SCALE_SUFFIX)
+            if arr.ndim != 2:
+                raise ValueError(f"{path}: I8 tensor {name!r} has shape {list(arr.shape)}; "
+                                 "attnlab reads I8 only as 2-D weights [rows, cols]")
+            if sc is None or sc.dtype != DTYPES["F32"] or sc.shape != (arr.shape[0],):
+                raise ValueError(f"{path}: I8 tensor {name!r} needs its scales "
+                                 f"{name + SCALE_SUFFIX!r}, F32 [{arr.shape[0]}]")
+            if (arr == -128).any():
+                raise ValueError(f"{path}: I8 tensor {name!r} holds -128; I8 weights are "
+                                 "symmetric, in [-127, 127]")
+            if not np.isfinite(sc).all() or np.signbit(sc).any():
+                raise ValueError(f"{path}: the scales of {name!r} must be finite and >= 0")
+            out[name] = arr.astype(np.float32) * sc.astype(np.float32)[:, None]
+        else:
+            raise ValueError(f"{path}: tensor {name!r} is {arr.dtype}; attnlab model files hold "
+                             "F32, F16, BF16 or I8 weights")
+    return out

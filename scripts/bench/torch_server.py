@@ -7,7 +7,7 @@ interleave with the other contenders:
     mha <id> <L> <E> <H> <in> <out>           nn.MultiheadAttention(E, H, batch_first), self-attention
     additive <id> <n> <dq> <dk> <da> <in> <out>   softmax(tanh(keys W_k^T + W_q s + b) v) keys
     lstm|gru <id> <T> <I> <H> <in> <out>      nn.LSTM / nn.GRU, one layer, batch 1
-    model <id> <file> <S> <in> <out>          scripts/models/seq2seq.py greedy -> log-probs
+    model <id> <file> <S> <in> <out>          python/attnlab/torch/seq2seq.py greedy -> log-probs
     train <id> <file> <B> <S> <T> <lr> <clip> <in> <out>
                                               one Adam step of the seq2seq model on a padded batch
                                               -> [loss, gradient norm before clipping]
@@ -34,7 +34,6 @@ except ImportError as e:  # the harness reports this and skips the contender
     sys.stdout.write(json.dumps({"error": "PyTorch not importable: " + str(e)}) + "\n")
     sys.exit(0)
 
-import importlib.util
 import os
 
 torch.set_num_threads(1)
@@ -48,22 +47,21 @@ _s2s = None
 
 
 def s2s():
-    """scripts/models/seq2seq.py, loaded on first use."""
+    """python/attnlab/torch/seq2seq.py (the package's reference), imported on first use."""
     global _s2s
     if _s2s is None:
-        spec = importlib.util.spec_from_file_location("attnlab_seq2seq", os.path.join(SCRIPTS, "models", "seq2seq.py"))
-        _s2s = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(_s2s)
+        sys.path.insert(0, os.path.join(os.path.dirname(SCRIPTS), "python"))
+        from attnlab.torch import seq2seq
+        _s2s = seq2seq
     return _s2s
 
 
 def load_seq2seq(path):
-    from fixtures_lib import read_safetensors
-    weights, meta = read_safetensors(path)
-    cfg = json.loads(meta["config"])
-    model = s2s().Seq2Seq(cfg)
-    model.load_state_dict({k: torch.from_numpy(np.array(v, dtype=np.float32)) for k, v in weights.items()})
-    return model, cfg
+    """A model file (F32, F16 or I8: widened as the C loader does) -> (Seq2Seq, config)."""
+    s2s()
+    import attnlab
+    model = attnlab.load(path)
+    return model, model.config
 
 
 def attend_batched(att, q, keys, mask):

@@ -1,5 +1,5 @@
 """PyTorch reference fixtures for the "classifier" architecture (src/models/classifier.c,
-docs/models.md, scripts/models/classifier.py).
+docs/models.md, python/attnlab/torch/classifier.py).
 
 Writes, with `/usr/bin/python3 scripts/gen_fixtures.py classifier_reference`:
   tests/fixtures/classifier_<case>.safetensors   one tiny random classifier per case (a few KB,
@@ -29,7 +29,6 @@ weights are far from uniform (a wrong softmax or a swapped direction shows).
 Does not: run attnlab (tests/js/classifier.test.js and tests/c/test_classifier.c do).
 """
 
-import importlib.util
 import os
 
 import torch
@@ -40,11 +39,7 @@ import numpy as np
 
 from fixtures_lib import case_rng, dump_cases, f32, fixture, read_safetensors, write_safetensors
 
-_spec = importlib.util.spec_from_file_location(
-    "attnlab_classifier", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                       "models", "classifier.py"))
-clf = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(clf)
+from attnlab.torch import classifier as clf  # noqa: E402  (python/ is on sys.path: fixtures_lib)
 
 OUT_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "tests", "fixtures")
@@ -101,10 +96,10 @@ def classifier_reference():
         cfg = make_config(opts)
         r = case_rng("classifier_reference", name)
         torch.manual_seed(0)
-        model = clf.Classifier(cfg)
+        model = clf.Classifier.from_config(cfg)
         with torch.no_grad():
             init(model, r)
-        ref = clf.Classifier(cfg).double()
+        ref = clf.Classifier.from_config(cfg).double()
         ref.load_state_dict({k: v.double() for k, v in model.state_dict().items()})
         ids = clf.encode(cfg, text)
         out = clf.classify(ref, ids)
@@ -158,7 +153,7 @@ def classifier_gradients():
         weights, meta = read_safetensors(path)
         cfg = json.loads(meta["config"])
         torch.manual_seed(0)
-        model = clf.Classifier(cfg).double()
+        model = clf.Classifier.from_config(cfg).double()
         model.load_state_dict({k: torch.from_numpy(np.asarray(v, dtype=np.float64))
                                for k, v in weights.items()})
         docs = [clf.encode(cfg, t) for t in texts]

@@ -1,5 +1,5 @@
 """PyTorch reference fixtures for the "memory-rnn" architecture (src/models/memory_rnn_model.c,
-docs/models.md, scripts/models/memory_rnn.py).
+docs/models.md, python/attnlab/torch/memory_rnn.py).
 
 Writes, with `/usr/bin/python3 scripts/gen_fixtures.py memory_rnn_model_reference`:
   tests/fixtures/memory_rnn_<case>.safetensors   one tiny random model per case (a 16-entry word
@@ -20,7 +20,6 @@ U(+-2) so the attention is far from uniform, embeddings N(0, 1), outputs U(+-1).
 Does not: run attnlab (tests/c/test_memory_rnn_model.c and tests/js/memory-rnn-model.test.js do).
 """
 
-import importlib.util
 import math
 import os
 
@@ -29,11 +28,7 @@ import torch
 
 from fixtures_lib import case_rng, dump_cases, f32, fixture
 
-_spec = importlib.util.spec_from_file_location(
-    "attnlab_memory_rnn", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                       "models", "memory_rnn.py"))
-mrnn = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(mrnn)
+from attnlab.torch import memory_rnn as mrnn  # noqa: E402  (python/ is on sys.path: fixtures_lib)
 
 OUT_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "tests", "fixtures")
@@ -93,10 +88,10 @@ def memory_rnn_model_reference():
         cfg = make_config(opts, tok)
         r = case_rng("memory_rnn_model_reference", name)
         torch.manual_seed(0)
-        model = mrnn.MemoryRNN(cfg)
+        model = mrnn.MemoryRNN.from_config(cfg)
         with torch.no_grad():
             init(model, r, cfg["hiddenSize"])
-        ref = mrnn.MemoryRNN(cfg).double()
+        ref = mrnn.MemoryRNN.from_config(cfg).double()
         ref.load_state_dict({k: v.double() for k, v in model.state_dict().items()})
         ids = mrnn.encode(cfg, TEXT)
         out = mrnn.forward(ref, ids)

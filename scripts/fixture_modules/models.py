@@ -24,13 +24,8 @@ import torch
 
 from fixtures_lib import case_rng, dump_cases, f32, fixture
 
-import importlib.util
 
-_spec = importlib.util.spec_from_file_location(
-    "attnlab_seq2seq", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                    "models", "seq2seq.py"))
-s2s = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(s2s)
+from attnlab.torch import seq2seq as s2s  # noqa: E402  (python/ is on sys.path: fixtures_lib)
 
 OUT_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "tests", "fixtures")
@@ -106,12 +101,12 @@ def model_reference():
         for attempt in range(200):
             r = case_rng("model_reference", f"{name}/{attempt}")
             torch.manual_seed(0)
-            model = s2s.Seq2Seq(cfg)
+            model = s2s.Seq2Seq.from_config(cfg)
             with torch.no_grad():
                 init(model, r)
                 # nudge the eos bias so greedy decoding stops on eos within 3..11 steps
                 model.out.bias[eos] += float(r.uniform(0.0, 3.0))
-            ref = s2s.Seq2Seq(cfg).double()
+            ref = s2s.Seq2Seq.from_config(cfg).double()
             ref.load_state_dict({k: v.double() for k, v in model.state_dict().items()})
             S = int(r.integers(4, 8))
             src = [int(x) for x in r.integers(4, V, size=S)]

@@ -10,7 +10,7 @@ Writes, with `/usr/bin/python3 scripts/gen_fixtures.py train_gradients`:
   Tensors: "<case>.src" [3, S_max] and "<case>.tgt" [3, T_max] (F32 holding integer ids, padded
   with -1), "<case>.src_len", "<case>.tgt_len" [3], "<case>.loss" [1], "<case>.grad.<name>" for
   every tensor <name> of the model file.
-The local window is held fixed (p_t detached in the window test, as in scripts/models/seq2seq.py
+The local window is held fixed (p_t detached in the window test, as in python/attnlab/torch/seq2seq.py
 and the C kernels); the Gaussian factor carries p_t's gradient.
 
 Does not: run attnlab (tests/js/train.test.js compares).
@@ -24,13 +24,9 @@ import torch
 
 from fixtures_lib import case_rng, dump_cases, f32, fixture, read_safetensors
 
-import importlib.util
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location(
-    "attnlab_seq2seq", os.path.join(os.path.dirname(HERE), "models", "seq2seq.py"))
-s2s = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(s2s)
+from attnlab.torch import seq2seq as s2s  # noqa: E402  (python/ is on sys.path: fixtures_lib)
 import importlib as _il  # noqa: E402
 models_fixture = _il.import_module("fixture_modules.models")  # the CASES (registered once)
 
@@ -55,7 +51,7 @@ def train_gradients():
         weights, meta = read_safetensors(path)
         cfg = json.loads(meta["config"])
         torch.manual_seed(0)
-        model = s2s.Seq2Seq(cfg).double()
+        model = s2s.Seq2Seq.from_config(cfg).double()
         model.load_state_dict({k: torch.from_numpy(np.asarray(v, dtype=np.float64))
                                for k, v in weights.items()})
         r = case_rng("train_gradients", name)

@@ -1,5 +1,5 @@
 """PyTorch reference fixtures for the "transformer" architecture (src/models/transformer.c,
-docs/models.md "Architecture transformer", scripts/models/transformer.py).
+docs/models.md "Architecture transformer", python/attnlab/torch/transformer.py).
 
 Writes, with `/usr/bin/python3 scripts/gen_fixtures.py transformer_model_reference
 transformer_train_gradients` (in that order: the second reads the models the first writes):
@@ -14,7 +14,7 @@ nn.TransformerEncoder's state_dict (plus embedding.weight, pos_embedding.weight,
 encoder with sinusoidal positions, pre-norm, gelu, scaled embeddings; decoder-only (causal)
 with learned positions, greedy; encoder-decoder (nn.TransformerEncoder/Decoder, final norms,
 sinusoidal), greedy with cross-attention.
-Relative positions (Shaw et al. 2018, RelativeMultiheadAttention of scripts/models/transformer.py):
+Relative positions (Shaw et al. 2018, RelativeMultiheadAttention of python/attnlab/torch/transformer.py):
 an encoder (k = 2, post-norm), a decoder-only model (k = 3, pre-norm, gelu) and an
 encoder-decoder (k = 2, pre-norm, scaled embeddings), sequences longer than k + 1 so the
 clipping is exercised.
@@ -32,7 +32,6 @@ Does not: run attnlab (tests/js/transformer-model.test.js and tests/c/test_trans
 do).
 """
 
-import importlib.util
 import json
 import os
 
@@ -41,11 +40,7 @@ import torch
 
 from fixtures_lib import case_rng, dump_cases, f32, fixture, read_safetensors
 
-_spec = importlib.util.spec_from_file_location(
-    "attnlab_transformer", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                        "models", "transformer.py"))
-tfm = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tfm)
+from attnlab.torch import transformer as tfm  # noqa: E402  (python/ is on sys.path: fixtures_lib)
 
 OUT_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "tests", "fixtures")
@@ -112,12 +107,12 @@ def transformer_model_reference():
         for attempt in range(400):
             r = case_rng("transformer_model_reference", f"{name}/{attempt}")
             torch.manual_seed(0)
-            model = tfm.Transformer(cfg)
+            model = tfm.Transformer.from_config(cfg)
             with torch.no_grad():
                 init(model, r)
                 if opts["variant"] != "encoder":
                     model.out.bias[tok["tgtVocab"].index("</s>")] += float(r.uniform(0.0, 3.0))
-            ref = tfm.Transformer(cfg).double()
+            ref = tfm.Transformer.from_config(cfg).double()
             ref.load_state_dict({k: v.double() for k, v in model.state_dict().items()})
             S = int(r.integers(3, 7))
             src = [int(x) for x in r.integers(4, V, size=S)]
@@ -176,7 +171,7 @@ def transformer_train_gradients():
         weights, meta = read_safetensors(os.path.join(OUT_DIR, f"transformer_{name}.safetensors"))
         cfg = json.loads(meta["config"])
         torch.manual_seed(0)
-        model = tfm.Transformer(cfg).double()
+        model = tfm.Transformer.from_config(cfg).double()
         model.load_state_dict({k: torch.from_numpy(np.asarray(v, dtype=np.float64))
                                for k, v in weights.items()})
         r = case_rng("transformer_train_gradients", name)

@@ -1,13 +1,14 @@
 """PyTorch reference for attnlab's "classifier" model (src/models/classifier.c, docs/models.md).
 
 Holds: `Classifier`, an nn.Module computing exactly what the C model computes, whose state_dict
-names are the names of the model file; `export(model, config, path)`, which writes that file
+names are the names of the model file (nn.Embedding, nn.LSTM / GRU / RNN, nn.Linear and the
+pooling parameters); `export(model, config, path)`, which writes that file
 (F32 safetensors, the config JSON in __metadata__["config"]); `encode(config, text)`, the word
 tokenizer (whitespace split, unknown words -> unk); and `classify(model, ids)`, the reference
 forward pass returning class probabilities, attention weights and, per pooling, the extras.
 
-    model = Classifier(config)                  # config: the dict documented in docs/models.md
-    export(model, config, "my.safetensors")     # then: const m = await loadModel('my.safetensors')
+    model = Classifier(tok, pooling="attention", labels=["neg", "pos"])  # or from_config(config)
+    out = model(tok.encode("the cat sat"))      # logits, probs, attention (the JS maps' shapes)
     out = classify(model.double(), encode(config, "the cat sat . a dog ran"))
     out["probs"], out["weights"], out.get("sentence_weights"), out.get("penalty")
 
@@ -35,14 +36,13 @@ Does not: batch, pad or mask (one document at a time, every position real), or o
 """
 
 import json
-import os
-import sys
 
 import torch
 from torch import nn
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from fixtures_lib import f32, write_safetensors  # noqa: E402
+from ..safetensors import f32, write_safetensors
+from ..tokenizer import Tokenizer
+from ._config import ConfigModule
 
 LAYERS = {"lstm": nn.LSTM, "gru": nn.GRU, "rnn": nn.RNN}
 
@@ -97,19 +97,57 @@ class StructuredPooling(nn.Module):
         return M.reshape(-1), A, P
 
 
-class Classifier(nn.Module):
-    def __init__(self, cfg):
+class Classifier(ConfigModule):
+    """The "classifier" architecture. Keywords are the config keys in snake_case
+    (docs/models.md, "The classifier architecture"): cell ('lstm', 'gru', 'rnn'), pooling
+    ('attention', 'han', 'structured'), labels (a list of strings, or a count: '0', '1', ...),
+    embedding_size, hidden_size, num_layers, bidirectional, attention_size, hops,
+    sentence_hidden_size, sentence_attention_size, sentence_separator, penalty_coefficient,
+    nonlinearity. The vocabulary size comes from `tokenizer` or vocab_size (han needs the
+    tokenizer: its separator is a word)."""
+
+    ARCHITECTURE = "classifier"
+    KEYS = ("cell", "nonlinearity", "embeddingSize", "hiddenSize", "numLayers", "bidirectional",
+            "pooling", "attentionSize", "hops", "sentenceHiddenSize", "sentenceAttentionSize",
+            "sentenceSeparator", "penaltyCoefficient", "labels")
+    ENUMS = {"cell": ("lstm", "gru", "rnn"), "nonlinearity": ("tanh", "relu"),
+             "pooling": ("attention", "han", "structured")}
+
+    def __init__(self, tokenizer=None, *, vocab_size=None, labels=None, cell=None, pooling=None,
+                 embedding_size=None, hidden_size=None, num_layers=None, _strict=False, **options):
         super().__init__()
-        self.cfg = cfg
-        tok = cfg["tokenizer"]
+        if isinstance(labels, int):
+            labels = [str(i) for i in range(labels)]
+        cfg = self._keys_from(dict(labels=labels, cell=cell, pooling=pooling,
+                                   embedding_size=embedding_size, hidden_size=hidden_size,
+                                   num_layers=num_layers, **options), _strict)
+        if "labels" not in cfg:
+            raise ValueError("Classifier: needs labels= (a list of class names, or their count)")
+        self._need("cell", "lstm", "lstm, gru or rnn")
+        kind = self._need("pooling", "attention", "attention, han or structured")
+        E = self._need("embeddingSize", 32, "an integer")
+        H = self._need("hiddenSize", 64, "an integer")
+        self._need("numLayers", 1, "an integer")
+        if kind in ("han", "structured"):
+            self._need("attentionSize", H, f'needed by pooling "{kind}"')
+        if kind == "structured":
+            self._need("hops", 4, 'needed by pooling "structured"')
+        if kind == "han":
+            self._need("sentenceSeparator", ".", 'needed by pooling "han"')
+        sizes = self._tokenizer_sizes(tokenizer, {"vocab_size": vocab_size},
+                                      {"vocab_size": lambda t: len(t.src_vocab)})
+        self.kind = kind
+        self.V, self.C = sizes["vocab_size"], len(cfg["labels"])
         E, H = cfg["embeddingSize"], cfg["hiddenSize"]
-        self.kind = cfg["pooling"]
-        self.V, self.C = len(tok["vocab"]), len(cfg["labels"])
+        if kind == "han":
+            if tokenizer is None or cfg["sentenceSeparator"] not in tokenizer.src:
+                raise ValueError(f'Classifier: config "sentenceSeparator": '
+                                 f'{cfg["sentenceSeparator"]!r} is not in tokenizer.vocab')
         self.embedding = nn.Embedding(self.V, E)
         if self.kind == "han":
             Hs = cfg.get("sentenceHiddenSize", H)
             da = cfg["attentionSize"]
-            self.sep = tok["vocab"].index(cfg["sentenceSeparator"])
+            self.sep = tokenizer.src[cfg["sentenceSeparator"]]
             self.word_encoder = _rnn(cfg, E, H)
             self.word_pooling = ContextPooling(H, da)
             self.sentence_encoder = _rnn(cfg, H, Hs)
@@ -124,6 +162,31 @@ class Classifier(nn.Module):
                 self.pooling = StructuredPooling(H, cfg["attentionSize"], cfg["hops"])
                 K = cfg["hops"] * H
         self.classifier = nn.Linear(K, self.C)
+        self._init_own_parameters()
+
+    @property
+    def labels(self):
+        return self._keys["labels"]
+
+    def forward(self, ids):
+        """One document (ids [n]) with autograd (Model.classify in JS) -> dict logits [C],
+        probs [C], attention: the JS maps' weights, [1, n] (attention, han: the words) or
+        [r, n] (structured), and for han a second [1, m] over the sentences; han also
+        sentences [(start, end)], structured penalty (a 0-d tensor)."""
+        out = forward(self, [int(i) for i in ids])
+        w = out["weights"]
+        out["attention"] = [w if w.dim() == 2 else w[None]]
+        if "sentence_weights" in out:
+            out["attention"].append(out["sentence_weights"][None])
+        return out
+
+    @torch.no_grad()
+    def run(self, text):
+        """Model.classify in JS: dict label, label_id and forward's entries."""
+        ids = self.tokenizer.encode(text) if isinstance(text, str) else [int(i) for i in text]
+        out = self(ids)
+        best = int(out["probs"].argmax())
+        return {"label": self.labels[best], "label_id": best, "ids": ids, **out}
 
 
 def sentences(ids, sep):
@@ -153,7 +216,7 @@ def loss(model, ids, label):
     out = forward(model, ids)
     value = -torch.log_softmax(out["logits"], -1)[label]
     if "penalty" in out:
-        value = value + model.cfg.get("penaltyCoefficient", 0) * out["penalty"]
+        value = value + model._keys.get("penaltyCoefficient", 0) * out["penalty"]
     return value
 
 
@@ -186,12 +249,9 @@ def forward(model, ids):
 
 
 def encode(cfg, text):
-    """The word tokenizer: split on whitespace, unknown words -> unk (first index of a repeat)."""
-    tok = cfg["tokenizer"]
-    index = {}
-    for i, w in enumerate(tok["vocab"]):
-        index.setdefault(w, i)
-    return [index.get(w, index[tok["unk"]]) for w in text.split()]
+    """The word tokenizer of the config (normalisation included): unknown words -> unk (first
+    index of a repeat)."""
+    return Tokenizer.from_config(cfg).encode(text)
 
 
 def export(model, config, path):

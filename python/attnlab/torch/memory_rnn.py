@@ -10,8 +10,8 @@ names them); `forward(model, ids)`, the reference forward returning log-probabil
 probabilities (classifier) and the attention weights; `loss(model, ids, label=None)`, the
 summed training loss of one example with autograd.
 
-    model = MemoryRNN(config)                 # config: the dict documented in docs/models.md
-    export(model, config, "lm.safetensors")   # then: const m = await loadModel('lm.safetensors')
+    model = MemoryRNN(tok, cell="lstmn", head="lm")   # or MemoryRNN.from_config(config)
+    r = model(model.encode("the cat sat"))    # logits [n, V], attention [[n, n]] (JS shapes)
     out = forward(model.double(), encode(config, "the cat sat"))
     out["logp"], out["dist"], out["weights"]  # lm; a classifier has out["probs"]
 
@@ -39,14 +39,13 @@ Does not: batch, pad or mask (one sequence at a time), generate text.
 
 import json
 import math
-import os
-import sys
 
 import torch
 from torch import nn
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from fixtures_lib import f32, write_safetensors  # noqa: E402
+from ..safetensors import f32, write_safetensors
+from ..tokenizer import Tokenizer
+from ._config import ConfigModule
 
 
 def _p(*shape):
@@ -122,15 +121,41 @@ class LSTMCellStack(nn.LSTM):
         return h, x.new_zeros(x.shape[0], x.shape[0])
 
 
-class MemoryRNN(nn.Module):
-    def __init__(self, cfg):
+class MemoryRNN(ConfigModule):
+    """The "memory-rnn" architecture. Keywords are the config keys in snake_case
+    (docs/models.md, "Architecture memory-rnn"): cell ('lstmn', 'self-attention' or
+    'self-attention-rnn', 'lstm'), head ('lm', 'classifier'), align ('additive', 'dot'),
+    embedding_size, hidden_size, attention_size, pool ('last', 'mean'), labels (classifier: a
+    list of strings or a count). The vocabulary size comes from `tokenizer` or vocab_size."""
+
+    ARCHITECTURE = "memory-rnn"
+    KEYS = ("cell", "align", "embeddingSize", "hiddenSize", "attentionSize", "head", "pool",
+            "labels")
+    ENUMS = {"cell": ("lstmn", "self-attention-rnn", "lstm"), "align": ("additive", "dot"),
+             "head": ("lm", "classifier"), "pool": ("last", "mean")}
+
+    def __init__(self, tokenizer=None, *, vocab_size=None, cell=None, head=None,
+                 embedding_size=None, hidden_size=None, labels=None, _strict=False, **options):
         super().__init__()
-        tok = cfg["tokenizer"]
-        E, H = cfg["embeddingSize"], cfg["hiddenSize"]
-        self.cfg, self.E, self.H = cfg, E, H
+        if cell == "self-attention" and not _strict:
+            cell = "self-attention-rnn"
+        if isinstance(labels, int):
+            labels = [str(i) for i in range(labels)]
+        cfg = self._keys_from(dict(cell=cell, head=head, embedding_size=embedding_size,
+                                   hidden_size=hidden_size, labels=labels, **options), _strict)
+        kind = self._need("cell", "lstmn", "lstmn, self-attention-rnn or lstm")
+        hd = self._need("head", "lm", "lm or classifier")
+        E = self._need("embeddingSize", 32, "an integer")
+        H = self._need("hiddenSize", 64, "an integer")
+        if kind == "self-attention-rnn":
+            self._need("attentionSize", H, 'needed by cell "self-attention-rnn"')
+        if hd == "classifier" and "labels" not in cfg:
+            raise ValueError('MemoryRNN: head "classifier" needs labels= (class names or a count)')
+        V = self._tokenizer_sizes(tokenizer, {"vocab_size": vocab_size},
+                                  {"vocab_size": lambda t: len(t.src_vocab)})["vocab_size"]
+        self.E, self.H = E, H
         self.lm = cfg["head"] == "lm"
         self.mean = cfg.get("pool", "last") == "mean"
-        V = len(tok["vocab"])
         self.embedding = nn.Embedding(V, E)
         kind = cfg["cell"]
         if kind == "lstmn":
@@ -162,7 +187,7 @@ class MemoryRNN(nn.Module):
                 fan = p.shape[0]
             nn.init.uniform_(p, -1 / math.sqrt(fan), 1 / math.sqrt(fan))
 
-    def forward(self, ids):
+    def logits(self, ids):
         """ids (list of ints) -> logits [n, V] (lm) or [C], weights [n, n]."""
         x = self.embedding(torch.tensor(ids))
         h, w = self.cell(x)
@@ -170,12 +195,50 @@ class MemoryRNN(nn.Module):
             return self.out(h), w
         return self.classifier(h.mean(0) if self.mean else h[-1]), w
 
+    @property
+    def labels(self):
+        return self._keys.get("labels")
+
+    def encode(self, text):
+        """Text -> ids as the JS tokenizer reads it: normalised words, bos / eos around them
+        when the tokenizer names them."""
+        tok = self.tokenizer
+        return ([tok.src[tok.bos]] if tok.bos is not None else []) + tok.encode(text) + \
+            ([tok.src[tok.eos]] if tok.eos is not None else [])
+
+    def forward(self, ids):
+        """One sequence (ids [n]) with autograd -> dict logits ([n, V] lm, [C] classifier),
+        log_probs (lm: [n, V] log-distributions; log p of token t+1 is log_probs[t, ids[t+1]])
+        or probs (classifier, [C]), attention: the JS maps' weights, [[n, n]] (row t: what the
+        cell read at step t), [] for the "lstm" cell."""
+        ids = [int(i) for i in ids]
+        logits, w = self.logits(ids)
+        out = {"logits": logits, "attention": [] if isinstance(self.cell, nn.LSTM) else [w]}
+        if self.lm:
+            out["log_probs"] = torch.log_softmax(logits, -1)
+        else:
+            out["probs"] = torch.softmax(logits, -1)
+        return out
+
+    @torch.no_grad()
+    def run(self, text):
+        """Model.run in JS: lm: ids, log_probs [n-1] of each next token, perplexity, attention;
+        classifier: label, label_id, probs, attention."""
+        ids = self.encode(text) if isinstance(text, str) else [int(i) for i in text]
+        out = self(ids)
+        if self.lm:
+            lp = out["log_probs"][torch.arange(len(ids) - 1), torch.tensor(ids[1:])]
+            ppl = float(torch.exp(-lp.mean())) if len(ids) > 1 else None
+            return {"ids": ids, "token_log_probs": lp, "perplexity": ppl, **out}
+        best = int(out["probs"].argmax())
+        return {"label": self.labels[best], "label_id": best, "ids": ids, **out}
+
 
 @torch.no_grad()
 def forward(model, ids):
     """-> dict: lm: dist [n, V] log-distributions, logp [n-1]; classifier: probs [C], logits;
     both: weights [n, n]."""
-    logits, w = model(ids)
+    logits, w = model.logits(ids)
     out = {"weights": w, "logits": logits}
     if model.lm:
         dist = torch.log_softmax(logits, -1)
@@ -187,7 +250,7 @@ def forward(model, ids):
 
 def loss(model, ids, label=None):
     """The summed loss of one training example (with autograd) and its number of terms."""
-    logits, _ = model(ids)
+    logits, _ = model.logits(ids)
     if model.lm:
         lp = torch.log_softmax(logits[:-1], -1)
         return -lp[torch.arange(len(ids) - 1), torch.tensor(ids[1:])].sum(), len(ids) - 1
@@ -195,15 +258,11 @@ def loss(model, ids, label=None):
 
 
 def encode(cfg, text):
-    """The word tokenizer: split on whitespace, unknown words -> unk (first index of a repeat),
-    tokenizer.bos / eos (when named) before and after the words."""
-    tok = cfg["tokenizer"]
-    index = {}
-    for i, w in enumerate(tok["vocab"]):
-        index.setdefault(w, i)
-    ids = [index.get(w, index[tok["unk"]]) for w in text.split()]
-    return ([index[tok["bos"]]] if "bos" in tok else []) + ids + \
-        ([index[tok["eos"]]] if "eos" in tok else [])
+    """The word tokenizer of the config (normalisation included): unknown words -> unk (first
+    index of a repeat), tokenizer.bos / eos (when named) before and after the words."""
+    tok = Tokenizer.from_config(cfg)
+    return ([tok.src[tok.bos]] if tok.bos is not None else []) + tok.encode(text) + \
+        ([tok.src[tok.eos]] if tok.eos is not None else [])
 
 
 def export(model, config, path):

@@ -1,14 +1,16 @@
 """PyTorch reference for attnlab's "seq2seq" model (src/models/seq2seq.c, docs/models.md).
 
 Holds: `Seq2Seq`, an nn.Module computing exactly what the C model computes, whose state_dict
-names are the names of the model file; `export(model, config, path)`, which writes that file
-(F32 safetensors, the config JSON in __metadata__["config"]); and three ways to run it:
-`greedy` (argmax until eos or max_length, eos included), `beam` (the C beam search, for
+names are the names of the model file (nn.Embedding, nn.LSTM / GRU / RNN, nn.LSTMCell / GRUCell /
+RNNCell, nn.Linear); `export(model, config, path)`, which writes that file (F32 safetensors, the
+config JSON in __metadata__["config"]; attnlab.export is the public way); and three ways to run
+it: `greedy` (argmax until eos or max_length, eos included), `beam` (the C beam search, for
 cross-checks) and `score` (teacher forcing: log-probs, alignments and local p_t).
+`Seq2Seq.forward(src, tgt)` is `score` with autograd, for training.
 
-    model = Seq2Seq(config)                   # config: the dict documented in docs/models.md
-    export(model, config, "my.safetensors")   # then: const m = await loadModel('my.safetensors')
-    ids, logp, att, pos = greedy(model.double(), [4, 5, 6])
+    model = Seq2Seq(tok, cell='lstm', attention='additive', hidden_size=64)   # or from_config(c)
+    out = model(src_ids, tgt_ids)              # log_probs [T, V], attention [T, S], positions [T]
+    ids, logp, att, pos, margin = greedy(model.double(), [4, 5, 6])
 
 Maths (same order of operations as the C code, one sentence, no batch):
   encoder  x = src_embedding(src); out, h_n = nn.LSTM/GRU/RNN(x) (numLayers, hiddenSize/2 per
@@ -30,14 +32,12 @@ Does not: batch, train (the training issue adds that), or tokenize (token ids in
 
 import json
 import math
-import os
-import sys
 
 import torch
 from torch import nn
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from fixtures_lib import f32, write_safetensors  # noqa: E402
+from ..safetensors import f32, write_safetensors
+from ._config import ConfigModule
 
 CELLS = {"lstm": (nn.LSTM, nn.LSTMCell), "gru": (nn.GRU, nn.GRUCell), "rnn": (nn.RNN, nn.RNNCell)}
 LUONG = ("dot", "general", "concat", "local-m", "local-p")
@@ -118,16 +118,71 @@ class Attention(nn.Module):
         return a @ keys, a, p
 
 
-class Seq2Seq(nn.Module):
-    def __init__(self, cfg):
+class Seq2Seq(ConfigModule):
+    """The "seq2seq" architecture. Keywords are the config keys in snake_case (docs/models.md,
+    "Config keys"): cell ('lstm', 'gru', 'rnn'), attention ('additive', 'dot', 'general',
+    'concat', 'local-m', 'local-p', 'key-query', 'none'), style ('bahdanau', 'luong'; default:
+    bahdanau for additive, key-query and none, luong for the Luong scores), embedding_size,
+    hidden_size, num_layers, bidirectional, input_feeding, score, attention_size, window,
+    position_size, key_size, value_size, scaled, nonlinearity, max_length. The vocabulary
+    sizes come from `tokenizer` (an attnlab.Tokenizer with bos and eos) or src_vocab_size /
+    tgt_vocab_size."""
+
+    ARCHITECTURE = "seq2seq"
+    KEYS = ("cell", "nonlinearity", "embeddingSize", "hiddenSize", "numLayers", "bidirectional",
+            "attention", "style", "inputFeeding", "score", "attentionSize", "window",
+            "positionSize", "keySize", "valueSize", "scaled", "maxLength")
+    ENUMS = {"cell": ("lstm", "gru", "rnn"), "nonlinearity": ("tanh", "relu"),
+             "attention": ("none", "additive", "dot", "general", "concat", "local-m", "local-p",
+                           "key-query"),
+             "style": ("bahdanau", "luong"), "score": ("dot", "general", "concat")}
+
+    def __init__(self, tokenizer=None, *, src_vocab_size=None, tgt_vocab_size=None, cell=None,
+                 attention=None, style=None, embedding_size=None, hidden_size=None,
+                 num_layers=None, _strict=False, **options):
         super().__init__()
-        self.cfg = cfg
-        tok = cfg["tokenizer"]
+        keys = self._keys_from(dict(cell=cell, attention=attention, style=style,
+                                    embedding_size=embedding_size, hidden_size=hidden_size,
+                                    num_layers=num_layers, **options), _strict)
+        a = self._need("attention", "additive", "none, additive, dot, ...")
+        self._need("cell", "lstm", "lstm, gru or rnn")
+        self._need("style", "luong" if a in LUONG else "bahdanau", "bahdanau or luong")
+        self._need("embeddingSize", 32, "an integer")
+        H = self._need("hiddenSize", 64, "an integer")
+        self._need("numLayers", 1, "an integer")
+        if a == "additive" or (a == "concat") or (a in ("local-m", "local-p")
+                                                   and keys.get("score") == "concat"):
+            self._need("attentionSize", H, f'needed by attention "{a}"')
+        if a in ("local-m", "local-p"):
+            self._need("window", 4, f'needed by attention "{a}"')
+        if a == "local-p":
+            self._need("positionSize", H, 'needed by attention "local-p"')
+        if a == "key-query":
+            self._need("keySize", H, 'needed by attention "key-query"')
+            self._need("valueSize", H, 'needed by attention "key-query"')
+        sizes = self._tokenizer_sizes(tokenizer, {"src_vocab_size": src_vocab_size,
+                                                  "tgt_vocab_size": tgt_vocab_size},
+                                      {"src_vocab_size": lambda t: len(t.src_vocab),
+                                       "tgt_vocab_size": lambda t: len(t.tgt_vocab if t.tgt_vocab is not None
+                                                                      else t.src_vocab)})
+        self._build(keys, sizes["src_vocab_size"], sizes["tgt_vocab_size"])
+        self._init_own_parameters()
+
+    @property
+    def bos(self):
+        return self.tokenizer.bos_id if self.tokenizer is not None else -1
+
+    @property
+    def eos(self):
+        return self.tokenizer.eos_id if self.tokenizer is not None else -1
+
+    def _build(self, cfg, Vs, Vt):
         E, H, L = cfg["embeddingSize"], cfg["hiddenSize"], cfg["numLayers"]
         bi = cfg.get("bidirectional", False)
+        if bi and H % 2:
+            raise ValueError(f'Seq2Seq: config "hiddenSize": {H} must be even when bidirectional')
         a, style = cfg["attention"], cfg["style"]
-        self.Vs, self.Vt = len(tok["srcVocab"]), len(tok["tgtVocab"])
-        self.bos, self.eos = tok["tgtVocab"].index(tok["bos"]), tok["tgtVocab"].index(tok["eos"])
+        self.Vs, self.Vt = Vs, Vt
         self.max_length = cfg.get("maxLength", 50)
         self.src_embedding = nn.Embedding(self.Vs, E)
         self.tgt_embedding = nn.Embedding(self.Vt, E)
@@ -143,6 +198,31 @@ class Seq2Seq(nn.Module):
         self.style, self.feed, self.dc, self.H = style, feed, dc, H
         self.lstm = cfg["cell"] == "lstm"
         self.dirs = 2 if bi else 1
+
+    def forward(self, src, tgt):
+        """Teacher forcing with autograd (Model.score in JS): src ids [S], tgt ids [T] (eos at
+        the end to score it) -> dict log_probs [T, V] (log p of every word at each step; the
+        loss is -log_probs[t, tgt[t]] summed), attention [T, S], positions [T] (p_t of local
+        attention, else 0)."""
+        src, tgt = [int(i) for i in src], [int(i) for i in tgt]
+        keys, state = self.encode(src)
+        dists, atts, pos = [], [], []
+        for t in range(len(tgt)):
+            logp, att, p, state = self.step(keys, state, tgt[t - 1] if t else self.bos, t)
+            dists.append(logp)
+            atts.append(att)
+            pos.append(p)
+        return {"log_probs": torch.stack(dists), "attention": torch.stack(atts),
+                "positions": torch.tensor(pos, dtype=keys.dtype)}
+
+    @torch.no_grad()
+    def run(self, text, max_length=None):
+        """Greedy decoding of text (or source ids), as Model.run in JS: dict output (text, eos
+        left out), ids (eos included), log_probs [T], attention [T, S], positions [T]."""
+        src = self.tokenizer.encode(text) if isinstance(text, str) else [int(i) for i in text]
+        ids, lps, att, pos, _ = greedy(self, src, max_length)
+        return {"output": self.tokenizer.decode(ids) if self.tokenizer is not None else None,
+                "ids": ids, "log_probs": lps, "attention": att, "positions": pos, "src": src}
 
     def encode(self, src):
         """src: list of ids -> keys [S, H], the decoder's initial state (h, c, h~)."""
@@ -265,6 +345,6 @@ def beam(model, src, width, max_length=None):
 
 def export(model, config, path):
     """Write model's state_dict as F32 safetensors with json.dumps(config) in
-    __metadata__["config"]."""
+    __metadata__["config"] (the fixtures' writer; attnlab.export checks before it writes)."""
     tensors = {k: f32(v) for k, v in model.state_dict().items()}
     write_safetensors(path, tensors, {"config": json.dumps(config, separators=(",", ":"))})

@@ -1,13 +1,14 @@
 """PyTorch reference for attnlab's "transformer" model (src/models/transformer.c, docs/models.md).
 
-Holds: `Transformer(config)`, an nn.Module built from nn.TransformerEncoderLayer /
+Holds: `Transformer(variant=...)` and `TransformerSeq2Seq` (variant "encoder-decoder"), an
+nn.Module built from nn.TransformerEncoderLayer /
 nn.TransformerDecoderLayer themselves (dropout 0, batch_first), whose state_dict names are the
 names of the model file; `export(model, config, path)`, which writes that file (F32
 safetensors, the config JSON in __metadata__["config"]); `forward(model, src, tgt=None)`, which
 returns the logits and every layer's per-head attention; `greedy(model, src, max_len)`.
 
-    model = Transformer(config)                # config: the dict documented in docs/models.md
-    export(model, config, "lm.safetensors")    # then: const m = await loadModel('lm.safetensors')
+    model = TransformerSeq2Seq(tok, num_layers=2, num_heads=2)   # or Transformer.from_config(c)
+    out = model(src_ids, tgt_ids)   # logits [T, V], attention: the JS maps, one per layer and head
     logits, att = forward(model.double(), [4, 5, 6])
 
 Maths (docs/models.md, "Architecture transformer"):
@@ -29,14 +30,12 @@ Does not: batch, train, or tokenize (token ids in, ids out).
 
 import json
 import math
-import os
-import sys
 
 import torch
 from torch import nn
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from fixtures_lib import f32, write_safetensors  # noqa: E402
+from ..safetensors import f32, write_safetensors
+from ._config import ConfigModule
 
 
 def sinusoidal(n, E, dtype=torch.float64):
@@ -90,13 +89,53 @@ class RelativeMultiheadAttention(nn.MultiheadAttention):
         return out, a.mean(1) if average_attn_weights else a
 
 
-class Transformer(nn.Module):
-    def __init__(self, cfg):
+class Transformer(ConfigModule):
+    """The "transformer" architecture. Keywords are the config keys in snake_case
+    (docs/models.md, "Architecture transformer"): variant ('encoder', 'decoder',
+    'encoder-decoder'), embedding_size, num_heads, feedforward_size, num_layers, positions
+    ('learned', 'sinusoidal', 'relative'), max_relative_position, max_positions, norm_first,
+    activation ('relu', 'gelu'), final_norm, scale_embedding, max_length. Vocabulary sizes from
+    `tokenizer` or src_vocab_size / tgt_vocab_size (the decoder variant: one vocabulary)."""
+
+    ARCHITECTURE = "transformer"
+    KEYS = ("variant", "embeddingSize", "numHeads", "feedforwardSize", "numLayers", "positions",
+            "maxRelativePosition", "maxPositions", "normFirst", "activation", "finalNorm",
+            "scaleEmbedding", "maxLength")
+    ENUMS = {"variant": ("encoder", "decoder", "encoder-decoder"),
+             "positions": ("learned", "sinusoidal", "relative"), "activation": ("relu", "gelu")}
+    DEFAULT_VARIANT = None
+
+    def __init__(self, tokenizer=None, *, src_vocab_size=None, tgt_vocab_size=None, variant=None,
+                 embedding_size=None, num_heads=None, feedforward_size=None, num_layers=None,
+                 positions=None, _strict=False, **options):
         super().__init__()
-        self.cfg = cfg
+        cfg = self._keys_from(dict(variant=variant, embedding_size=embedding_size,
+                                   num_heads=num_heads, feedforward_size=feedforward_size,
+                                   num_layers=num_layers, positions=positions, **options), _strict)
+        if self.DEFAULT_VARIANT and cfg.setdefault("variant", self.DEFAULT_VARIANT) != self.DEFAULT_VARIANT:
+            raise ValueError(f'{type(self).__name__}: variant is "{self.DEFAULT_VARIANT}"')
+        if "variant" not in cfg:
+            raise ValueError('Transformer: variant= is required ("encoder", "decoder" or '
+                             '"encoder-decoder"; TransformerSeq2Seq is the encoder-decoder)')
+        E = self._need("embeddingSize", 32, "an integer")
+        H = self._need("numHeads", 2, "an integer")
+        self._need("feedforwardSize", 4 * E, "an integer")
+        self._need("numLayers", 2, "an integer")
+        pos = self._need("positions", "learned", "learned, sinusoidal or relative")
+        if pos == "learned":
+            self._need("maxPositions", 64, 'needed by positions "learned"')
+        if pos == "relative":
+            self._need("maxRelativePosition", 4, 'needed by positions "relative"')
+        if E % H:
+            raise ValueError(f'{type(self).__name__}: config "numHeads": {H} does not divide '
+                             f'"embeddingSize" {E}')
+        sizes = self._tokenizer_sizes(tokenizer, {"src_vocab_size": src_vocab_size,
+                                                  "tgt_vocab_size": tgt_vocab_size},
+                                      {"src_vocab_size": lambda t: len(t.src_vocab),
+                                       "tgt_vocab_size": lambda t: len(t.tgt_vocab if t.tgt_vocab
+                                                                       is not None else t.src_vocab)})
         E, H, F_, L = cfg["embeddingSize"], cfg["numHeads"], cfg["feedforwardSize"], cfg["numLayers"]
-        tok = cfg["tokenizer"]
-        Vs, Vt = len(tok["srcVocab"]), len(tok["tgtVocab"])
+        Vs, Vt = sizes["src_vocab_size"], sizes["tgt_vocab_size"]
         self.variant = cfg["variant"]
         kw = dict(dim_feedforward=F_, dropout=0.0, activation=cfg.get("activation", "relu"),
                   batch_first=True, norm_first=cfg.get("normFirst", False))
@@ -127,18 +166,84 @@ class Transformer(nn.Module):
                 self.norm = nn.LayerNorm(E)
         self.out = nn.Linear(E, Vt)
         self.train()  # dropout is 0: train() only keeps torch off its fused fast path
+        self._init_own_parameters()
+
+    def train(self, mode=True):
+        """Always train mode: dropout is 0, so eval() would change nothing but send torch 1.13's
+        nn.TransformerEncoderLayer down its fused fast path, which returns no weights."""
+        return super().train(True)
+
+    def forward(self, src, tgt=None):
+        """One forward pass with autograd (Model.forward in JS): encoder / decoder: src ids [n];
+        encoder-decoder: src ids [S] and the decoder input tgt ids [T] (bos first). -> dict
+        logits [n or T, V_t] and attention: the JS result's maps, in its order (encoder self,
+        then decoder self, then cross, each by layer then head), each a dict layer, head, kind
+        ('self' or 'cross'), stack ('encoder' or 'decoder'), weights [rows, cols]."""
+        src = [int(i) for i in src]
+        tgt = None if tgt is None else [int(i) for i in tgt]
+        if self.variant == "encoder-decoder" and tgt is None:
+            raise ValueError("TransformerSeq2Seq.forward: needs the decoder input tgt (bos first)")
+        logits, store = forward(self, src, tgt)
+        return {"logits": logits, "attention": attention_maps(self, store)}
+
+    @torch.no_grad()
+    def run(self, text, max_length=None):
+        """Model.run in JS: encoder: the argmax label per position; decoder: greedy
+        continuation of text; encoder-decoder: greedy translation from bos. -> dict ids, tokens,
+        output, log_probs (not for encoder), logits and attention over the fed sequence."""
+        src = self.tokenizer.encode(text) if isinstance(text, str) else [int(i) for i in text]
+        tgt_vocab = self.tokenizer.tgt_vocab or self.tokenizer.src_vocab
+        if self.variant == "encoder":
+            out = self(src)
+            ids = [int(i) for i in out["logits"].argmax(-1)]
+            tokens = [tgt_vocab[i] for i in ids]
+            return {"ids": ids, "tokens": tokens, "output": " ".join(tokens), **out}
+        ids, lps, fed, _ = greedy(self, src, max_length or self.cfg.get("maxLength", 50))
+        out = self(src, fed) if self.variant == "encoder-decoder" else self(fed)
+        return {"ids": ids, "tokens": [tgt_vocab[i] for i in ids], "log_probs": lps,
+                "output": self.tokenizer.decode(ids), "fed": fed, **out}
 
     def embed(self, table, ids):
-        E = self.cfg["embeddingSize"]
+        E = self._keys["embeddingSize"]
         x = table(torch.tensor([ids]))
-        if self.cfg.get("scaleEmbedding", False):
+        if self._keys.get("scaleEmbedding", False):
             x = x * math.sqrt(E)
         n = len(ids)
-        if self.cfg["positions"] == "learned":
+        if self._keys["positions"] == "learned":
             return x + self.pos_embedding.weight[:n]
-        if self.cfg["positions"] == "relative":
+        if self._keys["positions"] == "relative":
             return x
         return x + sinusoidal(n, E, x.dtype)
+
+
+class TransformerSeq2Seq(Transformer):
+    """The "transformer" architecture's encoder-decoder variant (nn.Transformer's layers): the
+    same keywords as Transformer, variant fixed."""
+
+    DEFAULT_VARIANT = "encoder-decoder"
+
+    @classmethod
+    def from_config(cls, config):
+        if cls is TransformerSeq2Seq and config.get("variant") != "encoder-decoder":
+            return Transformer.from_config(config)
+        return super().from_config(config)
+
+
+def attention_maps(model, store):
+    """forward's store {(stack, kind, layer): [H, T, S]} -> the JS result's list of maps."""
+    order = [("encoder", "self"), ("decoder", "self"), ("decoder", "cross")] \
+        if model.variant == "encoder-decoder" else [("encoder", "self")]
+    stack_name = (lambda s: s) if model.variant == "encoder-decoder" else (lambda s: model.variant)
+    out = []
+    for stack, kind in order:
+        layer = 0
+        while (stack, kind, layer) in store:
+            w = store[(stack, kind, layer)]
+            for h in range(w.shape[0]):
+                out.append({"layer": layer, "head": h, "kind": kind, "stack": stack_name(stack),
+                            "weights": w[h]})
+            layer += 1
+    return out
 
 
 def _record(mha, store, key):

@@ -1,0 +1,28 @@
+"""attnlab for PyTorch: study and build attnlab's models in Python (docs/python.md).
+
+    import attnlab
+    from attnlab.torch import Seq2Seq
+    tok = attnlab.Tokenizer.fit(sources, targets, type='char')
+    model = Seq2Seq(tok, cell='gru', attention='additive')            # train it as any nn.Module
+    attnlab.export(model, 'my.safetensors', card={'title': 'mine'})   # loadModel / the page read it
+    same = attnlab.load('my.safetensors')                            # and back (F32, F16, I8)
+
+Holds: export / load (attnlab.io), Tokenizer (attnlab.tokenizer, the JS normalisation),
+the reference modules (attnlab.torch), the safetensors reader/writer (attnlab.safetensors).
+`attnlab.show` (a notebook view) is imported on first use, so a setup without it still imports.
+"""
+
+from .io import ExportError, LoadError, export, load
+from .tokenizer import Tokenizer
+from . import torch  # noqa: F401  (attnlab.torch: the modules)
+
+__version__ = "0.2.0"
+__all__ = ["export", "load", "Tokenizer", "ExportError", "LoadError", "show", "torch"]
+
+
+def __getattr__(name):
+    """attnlab.show, imported when first used (python/attnlab/show.py)."""
+    if name == "show":
+        from .show import show
+        return show
+    raise AttributeError(f"module 'attnlab' has no attribute {name!r}")

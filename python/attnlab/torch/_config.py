@@ -1,0 +1,144 @@
+"""What the four reference modules share: building a docs/models.md config from keyword
+arguments (`Seq2Seq(cell='gru', hidden_size=64)` -> "cell": "gru", "hiddenSize": 64), the
+reverse (`from_config`), the `.config` property, and the tokenizer a module carries.
+
+Keyword names are the config keys in snake_case; a keyword left at None is left out of the
+config (the format's default applies). `from_config` is strict where the keyword constructor is
+kind: a key the config needs but lacks is an error there (as the JS loader's), while a keyword
+call fills it with a documented default. Free-form keys (name, description, training) ride
+along unchanged. Deliberately not here: the maths (each module's file) and file I/O (attnlab.io).
+"""
+
+import re
+
+import torch
+from torch import nn
+
+from ..tokenizer import Tokenizer
+
+FREE_FORM = ("name", "description", "training")
+
+
+def camel(key):
+    head, *rest = key.split("_")
+    return head + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def snake(key):
+    return re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), key)
+
+
+class ConfigModule(nn.Module):
+    """Base of Seq2Seq, Transformer, Classifier and MemoryRNN (not instantiated alone)."""
+
+    ARCHITECTURE = None
+    KEYS = ()            # the config keys (camelCase) besides architecture, tokenizer, free-form
+    ENUMS = {}           # key -> the values it may take
+
+    def _keys_from(self, kwargs, strict):
+        """kwargs (snake_case, None = absent) -> self._keys; unknown keywords refused by name."""
+        who = type(self).__name__
+        keys = {}
+        for k, v in kwargs.items():
+            ck = camel(k)
+            if ck not in self.KEYS:
+                known = ", ".join(snake(x) for x in self.KEYS)
+                raise TypeError(f"{who}: unknown keyword {k!r} (known: {known})")
+            if v is not None:
+                keys[ck] = v
+        for k, values in self.ENUMS.items():
+            if k in keys and keys[k] not in values:
+                raise ValueError(f'{who}: config "{k}": unknown value {keys[k]!r} '
+                                 f"(known: {', '.join(values)})")
+        self._keys, self._strict, self._extra = keys, strict, {}
+        return keys
+
+    def _need(self, key, default, why):
+        """A key the config needs in this setting: present, or the keyword default (an error
+        from a config, as the JS loader's)."""
+        if key in self._keys:
+            return self._keys[key]
+        if self._strict:
+            raise ValueError(f'{type(self).__name__}: config: missing key "{key}" ({why})')
+        self._keys[key] = default
+        return default
+
+    def _tokenizer_sizes(self, tokenizer, given, from_tok):
+        """The vocabulary sizes: from the tokenizer, or given (both: they must agree)."""
+        who = type(self).__name__
+        if tokenizer is not None and not isinstance(tokenizer, Tokenizer):
+            raise TypeError(f"{who}: tokenizer must be an attnlab Tokenizer, not "
+                            f"{type(tokenizer).__name__}")
+        out = {}
+        for name, value in given.items():
+            tv = from_tok[name](tokenizer) if tokenizer is not None else None
+            if value is None and tv is None:
+                raise ValueError(f"{who}: needs {name}= or tokenizer= (to size its embeddings)")
+            if value is not None and tv is not None and value != tv:
+                raise ValueError(f"{who}: {name}={value} but the tokenizer has {tv}")
+            out[name] = value if value is not None else tv
+        self.tokenizer = tokenizer
+        return out
+
+    @torch.no_grad()
+    def _init_own_parameters(self):
+        """PyTorch's layers initialise themselves; the parameters of attnlab's own submodules
+        (attention, pooling) are made with torch.empty, so they get U(+-1/sqrt(fan_in)) here
+        (fan_in: a matrix's columns, a vector's length), as nn.Linear would."""
+        for mod in self.modules():
+            if type(mod).__module__.startswith("attnlab.") and mod is not self \
+                    and not isinstance(mod, (nn.MultiheadAttention, nn.RNNBase)):
+                for p in mod.parameters(recurse=False):
+                    fan = p.shape[-1]
+                    nn.init.uniform_(p, -1 / fan ** 0.5, 1 / fan ** 0.5)
+
+    @property
+    def config(self):
+        """The model file's config (docs/models.md): architecture, every key set, the
+        tokenizer's object when the module has a tokenizer, and the free-form keys."""
+        c = {"architecture": self.ARCHITECTURE, **self._keys}
+        if self.tokenizer is not None:
+            c["tokenizer"] = self.tokenizer.config(self.ARCHITECTURE)
+        c.update(self._extra)
+        return c
+
+    @property
+    def cfg(self):   # the name the reference functions (greedy, score, ...) read
+        return self.config
+
+    @classmethod
+    def config_kwargs(cls, config):
+        """A config -> (tokenizer, keyword arguments, free-form keys); unknown keys refused."""
+        who = cls.__name__
+        if not isinstance(config, dict):
+            raise TypeError(f"{who}.from_config: config must be a dict, not {type(config).__name__}")
+        if config.get("architecture") != cls.ARCHITECTURE:
+            raise ValueError(f'{who}.from_config: config "architecture" is '
+                             f'{config.get("architecture")!r}, not "{cls.ARCHITECTURE}"')
+        kwargs, extra = {}, {}
+        for k, v in config.items():
+            if k in ("architecture", "tokenizer"):
+                continue
+            if k in FREE_FORM:
+                extra[k] = v
+            elif k in cls.KEYS:
+                kwargs[snake(k)] = v
+            else:
+                raise ValueError(f'{who}.from_config: config: unknown key "{k}"')
+        tok = Tokenizer.from_config(config) if "tokenizer" in config else None
+        return tok, kwargs, extra
+
+    @classmethod
+    def from_config(cls, config):
+        """The module a config describes (weights freshly initialised)."""
+        tok, kwargs, extra = cls.config_kwargs(config)
+        m = cls(tokenizer=tok, _strict=True, **kwargs)
+        m._extra = extra
+        return m
+
+    def expected_shapes(self):
+        """{tensor name: shape} a file of this config holds, from a fresh module built from
+        self.config (the global random state is left as it was). Needs the tokenizer."""
+        with torch.random.fork_rng():
+            ref = type(self).from_config(self.config)
+        return {k: tuple(v.shape) for k, v in ref.state_dict().items()}
