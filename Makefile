@@ -41,7 +41,7 @@ WASM_LINK := $(WASM_LINK_BASE) \
 WASM_TRAIN_LINK := $(WASM_LINK_BASE) \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS) $(TRAIN_EXPORTS)))
 
-.PHONY: format format-check all help native wasm test test-c test-c-wasm test-asan test-js test-browser check-wasm \
+.PHONY: format format-check all help native wasm test test-c test-c-wasm test-asan test-js test-browser test-python check-wasm \
 	demo bench clean setup size committed-wasm dist first-plot
 
 all: native wasm                                  ## everything that builds
@@ -153,7 +153,7 @@ size: committed-wasm                              ## what the page downloads (ra
 	@$(NODE) scripts/size.mjs
 
 # ---------------------------------------------------------------- tests
-test: test-c test-asan test-c-wasm test-js test-browser  ## everything CI runs
+test: test-c test-asan test-c-wasm test-js test-browser test-python  ## everything CI runs
 
 test-c: $(addprefix build/native/,$(C_TESTS))      ## native C tests
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
@@ -169,6 +169,17 @@ test-js: wasm node_modules                        ## node --test tests of the JS
 
 test-browser: wasm node_modules                   ## Chromium tests of the page
 	$(NODE) --test tests/browser/
+
+# The Python package (python/, docs/python.md) against the JS library, offline: a venv over
+# Debian's python3-torch (--system-site-packages), the package pip-installed without build
+# isolation (no PyPI), then pytest on python/tests (which runs Node for the JS side).
+PYTHON ?= /usr/bin/python3
+PY_VENV := build/python-venv
+test-python: node_modules                         ## the Python package's tests (PyTorch <-> JS round trips)
+	@$(PYTHON) -c 'import torch' 2>/dev/null || { echo "test-python: PyTorch missing for $(PYTHON): run 'make setup' (apt-get install python3-torch)"; exit 1; }
+	@[ -x $(PY_VENV)/bin/python ] || $(PYTHON) -m venv --system-site-packages $(PY_VENV)
+	$(PY_VENV)/bin/pip install --quiet --no-build-isolation --no-index --no-deps ./python
+	cd python/tests && ../../$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider .
 
 node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund

@@ -418,7 +418,8 @@ class Tokenizer:
             out["tgtVocab"] = list(self.tgt_vocab if self.tgt_vocab is not None else self.src_vocab)
         else:
             out["vocab"] = list(self.src_vocab)
-        for k in ("bos", "eos", "unk", "pad"):
+        # a classifier reads no bos / eos (its config refuses the keys); the others name them
+        for k in ("unk", "pad") if architecture == "classifier" else ("bos", "eos", "unk", "pad"):
             if getattr(self, k) is not None:
                 out[k] = getattr(self, k)
         if self._normalize_given is not None:
