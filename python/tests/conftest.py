@@ -40,9 +40,11 @@ def close(name, js, py, atol=1e-5, rtol=0.0):
     worst = float(d.max()) if d.size else 0.0
     key = name.split(":")[0]
     WORST[key] = max(WORST.get(key, 0.0), worst)
-    where = np.unravel_index(int(d.argmax()), d.shape) if d.size else ()
-    assert np.all(d <= atol + rtol * np.abs(b)), \
-        f"{name}: worst |JS - PyTorch| {worst:.3g} at {where} (JS {a[where]}, PyTorch {b[where]})"
+    excess = d - (atol + rtol * np.abs(b))
+    where = np.unravel_index(int(excess.argmax()), d.shape) if d.size else ()
+    assert not d.size or excess.max() <= 0, \
+        f"{name}: |JS - PyTorch| {d[where]:.3g} at {where} (JS {a[where]}, PyTorch {b[where]}) " \
+        f"exceeds atol {atol} + rtol {rtol}; worst difference {worst:.3g}"
     return worst
 
 

@@ -5,7 +5,9 @@
 //     {"file": "/tmp/m.safetensors", "calls": [["run", "abc"], ["score", [4, 5], [6, 2]]]},
 //     {"file": "...", "calls": [["encode", "The movie"], ["normalize", "didn’t"]]},
 //     {"tokenizer": {...config "tokenizer" object...}, "texts": ["The movie", ...]},
-//     {"op": "multiHeadAttention", "file": "/tmp/mha.safetensors", "query": [[...]], ...}]}
+//     {"op": "multiHeadAttention", "file": "/tmp/mha.safetensors", "query": [[...]], ...},
+//     {"tensors": "web/models/tf-induction.safetensors"},     // readSafetensors' float32 values
+//     {"samples": ["dates-additive", ...]}]}                  // web/shared/models.js sampleFor
 //   -> {"results": [[<run result>, <score result>], ..., {"split": [[...]], "normalize": [...]}]}
 //
 // Every model call is the public API (loadModel, Model methods, readSafetensors, ops), so the
@@ -31,6 +33,14 @@ async function job(j) {
   if (j.tokenizer) {
     const tok = new Tokenizer(j.tokenizer);
     return { split: j.texts.map((t) => tok.split(t)), normalize: j.texts.map((t) => tok.normalize(t)), encode: j.texts.map((t) => Array.from(tok.encode(t))) };
+  }
+  if (j.samples) {
+    const { sampleFor } = await import('../../web/shared/models.js');
+    return j.samples.map((name) => sampleFor(name));
+  }
+  if (j.tensors) {
+    const { tensors } = readSafetensors(readFileSync(j.tensors));
+    return Object.fromEntries([...tensors].map(([k, t]) => [k, { data: t.data, shape: t.shape, dtype: t.dtype }]));
   }
   if (j.op === 'multiHeadAttention') {
     const { tensors, metadata } = readSafetensors(readFileSync(j.file));

@@ -311,6 +311,10 @@ def greedy(model, src, max_len):
     tok = model.cfg["tokenizer"]
     eos = tok["tgtVocab"].index(tok["eos"])
     ed = model.variant == "encoder-decoder"
+    # as the C generator: the fed sequence never outgrows maxPositions (the last emitted token
+    # is not fed), so at most maxPositions tokens (encoder-decoder) or maxPositions - S + 1
+    P = model._keys.get("maxPositions", 4096)
+    max_len = min(max_len, P if ed else P - len(src) + 1)
     fed = [tok["tgtVocab"].index(tok["bos"])] if ed else list(src)
     ids, lps, margin = [], [], float("inf")
     for _ in range(max_len):
