@@ -14,7 +14,7 @@ score, forward, classify, loss, nll) stay in the submodules. Deliberately not he
 """
 
 from ..tokenizer import Tokenizer
-from .classifier import Classifier
+from .classifier import AttentionPooling, Classifier
 from .memory_rnn import MemoryRNN
 from .seq2seq import Seq2Seq
 from .transformer import RelativeMultiheadAttention, Transformer, TransformerSeq2Seq
@@ -23,4 +23,4 @@ ARCHITECTURES = {"seq2seq": Seq2Seq, "transformer": Transformer, "classifier": C
                  "memory-rnn": MemoryRNN}
 
 __all__ = ["Tokenizer", "Seq2Seq", "Transformer", "TransformerSeq2Seq", "Classifier", "MemoryRNN",
-           "RelativeMultiheadAttention", "ARCHITECTURES"]
+           "RelativeMultiheadAttention", "AttentionPooling", "ARCHITECTURES"]

@@ -59,11 +59,14 @@ def _rnn(cfg, inp, hidden):
 
 
 class AttentionPooling(nn.Module):
-    """Zhou et al. 2016: pooling.w [d]."""
+    """Zhou et al. 2016, eqs. 9-12: pooling.w [d]; H [n, d] -> (h* = tanh(H^T alpha) [d],
+    alpha = softmax(tanh(H) w) [n]). Usable in your own module (docs/python.md, "Stock
+    modules"): attnlab.export maps embedding / encoder / pooling / classifier to a classifier."""
 
     def __init__(self, d):
         super().__init__()
         self.w = _p(d)
+        nn.init.uniform_(self.w, -1 / d ** 0.5, 1 / d ** 0.5)
 
     def forward(self, H):
         a = torch.softmax(torch.tanh(H) @ self.w, -1)
