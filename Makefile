@@ -175,7 +175,7 @@ test-browser: wasm node_modules                   ## Chromium tests of the page
 # isolation (no PyPI), then pytest on python/tests (which runs Node for the JS side).
 PYTHON ?= /usr/bin/python3
 PY_VENV := build/python-venv
-test-python: node_modules                         ## the Python package's tests (PyTorch <-> JS round trips)
+test-python:                                      ## the Python package's tests (PyTorch <-> JS round trips)
 	@$(PYTHON) -c 'import torch' 2>/dev/null || { echo "test-python: PyTorch missing for $(PYTHON): run 'make setup' (apt-get install python3-torch)"; exit 1; }
 	@[ -x $(PY_VENV)/bin/python ] || $(PYTHON) -m venv --system-site-packages $(PY_VENV)
 	$(PY_VENV)/bin/pip install --quiet --no-build-isolation --no-index --no-deps ./python

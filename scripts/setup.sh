@@ -2,10 +2,11 @@
 # Install everything attnlab's build, tests and demo need on Debian 12, as root:
 #   gcc/make (native build, sanitizers), clang + libclang-rt (libFuzzer), emscripten (the .wasm),
 #   wabt (wasm2wat checks),
-#   chromium (browser tests), node + npm (glue, tests), and the npm dev dependencies (npm ci).
+#   chromium (browser tests), node + npm (glue, tests), the Python package's needs (python3-torch,
+#   venv, setuptools, wheel, pytest: make test-python; Jupyter and nbconvert for the example
+#   notebook's test), and the npm dev dependencies (npm ci).
 # Safe to run again: apt-get skips what is installed. Nothing is downloaded outside Debian's
-# and npm's registries. PyTorch (python3-torch) is NOT installed here: only
-# scripts/gen_fixtures.py needs it, by hand; CI uses the committed fixtures.
+# and npm's registries (no PyPI: the Python package installs offline over python3-torch).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +24,13 @@ command -v npm >/dev/null || need+=(npm)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 # a CJK font, or the Chinese page (lang=zh) renders as boxes in headless Chromium
 [ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || need+=(fonts-wqy-zenhei)
+# the Python package (python/, docs/python.md): PyTorch 1.13 from Debian, a venv over it, pip
+# install --no-build-isolation (setuptools + wheel from Debian), pytest; and for the example
+# notebook's test, Jupyter with nbconvert, an IPython kernel and nbformat
+for p in python3-torch python3-venv python3-setuptools python3-wheel python3-pytest \
+  jupyter-notebook python3-nbconvert python3-ipykernel python3-nbformat; do
+  dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+done
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup: missing ${need[*]}; run as root or: sudo apt-get install -y ${need[*]}" >&2
