@@ -746,7 +746,7 @@ function torchContender() {
     additive: 'tanh(keys W_kᵀ + W_q s + b) v, softmax, α keys',
     lstm: 'nn.LSTM',
     gru: 'nn.GRU',
-    model: 'scripts/models/seq2seq.py greedy (float32, no_grad)',
+    model: 'python/attnlab/torch/seq2seq.py greedy (float32, no_grad)',
     train: 'batched seq2seq, Adam, clip_grad_norm_',
   });
 }

@@ -1,6 +1,6 @@
 // The "classifier" architecture (wasm/model.js over src/models/classifier.c) against the PyTorch
 // fixtures tests/fixtures/classifier_<case>.safetensors + classifier_reference.safetensors
-// (scripts/fixture_modules/classifier_models.py, scripts/models/classifier.py): probabilities,
+// (scripts/fixture_modules/classifier_models.py, python/attnlab/torch/classifier.py): probabilities,
 // attention weights, HAN's sentence weights and Lin's penalty at atol 1e-5 / rtol 1e-4; the word
 // tokenizer (unknown words -> unk); the loader's messages for malformed configs and tensors;
 // dispose and leaks. Training (wasm/train.js over src/models/classifier_train.c): the batch

@@ -1,7 +1,7 @@
 // The "memory-rnn" architecture (wasm/model/memory-rnn.js over src/models/memory_rnn_model.c)
 // against the PyTorch fixtures tests/fixtures/memory_rnn_<case>.safetensors +
 // memory_rnn_model_reference.safetensors (scripts/fixture_modules/memory_rnn_models.py,
-// scripts/models/memory_rnn.py): next-token log-probs, log-distributions, class probabilities,
+// python/attnlab/torch/memory_rnn.py): next-token log-probs, log-distributions, class probabilities,
 // attention weights, and the loss and every parameter's gradient of a 2-example batch, at
 // atol 1e-5 / rtol 1e-4; the word tokenizer (unknown words -> unk, bos/eos); the loader's
 // messages for malformed configs and tensors; a short training run from createModel() lowers

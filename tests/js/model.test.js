@@ -1,6 +1,6 @@
 // Whole models (wasm/model.js over src/models/) against the PyTorch fixtures
 // tests/fixtures/model_<case>.safetensors + model_reference.safetensors
-// (scripts/fixture_modules/models.py, scripts/models/seq2seq.py), plus the loader's error messages,
+// (scripts/fixture_modules/models.py, python/attnlab/torch/seq2seq.py), plus the loader's error messages,
 // tokenizers, stepping, dispose and leaks. Run for both builds in this one process, each on its
 // own createAttnlab instance (model-fixtures.js; see the bottom).
 import { test } from 'node:test';

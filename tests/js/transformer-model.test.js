@@ -1,7 +1,7 @@
 // The "transformer" architecture (src/models/transformer.c, wasm/model/transformer.js,
 // docs/models.md "Architecture transformer") against the PyTorch fixtures
 // tests/fixtures/transformer_<case>.safetensors + transformer_model_reference.safetensors
-// (scripts/fixture_modules/transformer_models.py, scripts/models/transformer.py): logits and
+// (scripts/fixture_modules/transformer_models.py, python/attnlab/torch/transformer.py): logits and
 // every layer/head attention of one forward, greedy decoding, the config and tensor errors, an
 // nn.TransformerEncoder state dict loading as is, and dispose / leaks; learned, sinusoidal and
 // relative (Shaw) positions. Training (src/models/transformer_train.c, wasm/train.js): the loss

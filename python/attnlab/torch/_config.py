@@ -92,6 +92,45 @@ class ConfigModule(nn.Module):
                     fan = p.shape[-1]
                     nn.init.uniform_(p, -1 / fan ** 0.5, 1 / fan ** 0.5)
 
+    def example_loss(self, example):
+        """The summed training loss of one example (each architecture defines it)."""
+        raise NotImplementedError
+
+    def _label_id(self, label):
+        labels = self._keys.get("labels") or []
+        if isinstance(label, str):
+            if label not in labels:
+                raise ValueError(f"{type(self).__name__}.fit: label {label!r} is not one of "
+                                 f"{labels}")
+            return labels.index(label)
+        return int(label)
+
+    def fit(self, examples, epochs=1, lr=1e-2, batch_size=8, seed=0):
+        """Train with Adam on `examples` (text, as docs/python.md lists per architecture:
+        seq2seq (source, target) pairs; transformer encoder-decoder pairs, decoder texts,
+        encoder (text, [label per token]); classifier and memory-rnn classifier (text, label);
+        memory-rnn lm texts). Losses are summed over `batch_size` examples a step, examples
+        shuffled each epoch with `seed`. Returns the mean loss per example of each epoch."""
+        examples = list(examples)
+        if not examples:
+            raise ValueError(f"{type(self).__name__}.fit: no examples")
+        if self.tokenizer is None:
+            raise ValueError(f"{type(self).__name__}.fit: needs a tokenizer (to read the text)")
+        opt = torch.optim.Adam(self.parameters(), lr=lr)
+        gen = torch.Generator().manual_seed(seed)
+        history = []
+        for _ in range(epochs):
+            order = torch.randperm(len(examples), generator=gen).tolist()
+            total = 0.0
+            for i in range(0, len(order), batch_size):
+                opt.zero_grad()
+                loss = sum(self.example_loss(examples[j]) for j in order[i:i + batch_size])
+                loss.backward()
+                opt.step()
+                total += float(loss)
+            history.append(total / len(examples))
+        return history
+
     @property
     def config(self):
         """The model file's config (docs/models.md): architecture, every key set, the

@@ -183,6 +183,11 @@ class Classifier(ConfigModule):
             out["attention"].append(out["sentence_weights"][None])
         return out
 
+    def example_loss(self, example):
+        """(text, label name or index) -> -log p(label) (+ the structured penalty term)."""
+        text, label = example
+        return loss(self, self.tokenizer.encode(text), self._label_id(label))
+
     @torch.no_grad()
     def run(self, text):
         """Model.classify in JS: dict label, label_id and forward's entries."""

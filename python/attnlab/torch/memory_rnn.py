@@ -220,6 +220,13 @@ class MemoryRNN(ConfigModule):
             out["probs"] = torch.softmax(logits, -1)
         return out
 
+    def example_loss(self, example):
+        """lm: a text -> sum_t -log p(token t+1); classifier: (text, label) -> -log p(label)."""
+        if self.lm:
+            return loss(self, self.encode(example))[0]
+        text, label = example
+        return loss(self, self.encode(text), self._label_id(label))[0]
+
     @torch.no_grad()
     def run(self, text):
         """Model.run in JS: lm: ids, log_probs [n-1] of each next token, perplexity, attention;

@@ -215,6 +215,13 @@ class Seq2Seq(ConfigModule):
         return {"log_probs": torch.stack(dists), "attention": torch.stack(atts),
                 "positions": torch.tensor(pos, dtype=keys.dtype)}
 
+    def example_loss(self, example):
+        """(source text, target text) -> sum_t -log p(target[t]), eos included."""
+        src, tgt = example
+        t = self.tokenizer.encode_target(tgt) + [self.eos]
+        lp = self(self.tokenizer.encode(src), t)["log_probs"]
+        return -lp[torch.arange(len(t)), torch.tensor(t)].sum()
+
     @torch.no_grad()
     def run(self, text, max_length=None):
         """Greedy decoding of text (or source ids), as Model.run in JS: dict output (text, eos

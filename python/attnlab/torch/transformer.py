@@ -186,6 +186,19 @@ class Transformer(ConfigModule):
         logits, store = forward(self, src, tgt)
         return {"logits": logits, "attention": attention_maps(self, store)}
 
+    def example_loss(self, example):
+        """encoder-decoder: (source, target) text; decoder: a text; encoder: (text, one label
+        per token) -> the summed loss of `nll` (docs/training.md)."""
+        tok = self.tokenizer
+        if self.variant == "encoder-decoder":
+            src, tgt = example
+            return nll(self, tok.encode(src), tok.encode_target(tgt) + [tok.eos_id])
+        if self.variant == "decoder":
+            return nll(self, tok.encode(example))
+        text, labels = example
+        return nll(self, tok.encode(text), [tok.tgt[x] if isinstance(x, str) else int(x)
+                                           for x in labels])
+
     @torch.no_grad()
     def run(self, text, max_length=None):
         """Model.run in JS: encoder: the argmax label per position; decoder: greedy
