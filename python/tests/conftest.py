@@ -39,7 +39,8 @@ def close(name, js, py, atol=1e-5, rtol=0.0):
     d = np.abs(a - b)
     worst = float(d.max()) if d.size else 0.0
     key = name.split(":")[0]
-    WORST[key] = max(WORST.get(key, 0.0), worst)
+    if worst >= WORST.get(key, (0.0, ""))[0]:
+        WORST[key] = (worst, name[len(key) + 1:].strip())
     excess = d - (atol + rtol * np.abs(b))
     where = np.unravel_index(int(excess.argmax()), d.shape) if d.size else ()
     assert not d.size or excess.max() <= 0, \
@@ -52,7 +53,8 @@ def pytest_terminal_summary(terminalreporter):
     if WORST:
         terminalreporter.write_sep("-", "worst |JS - PyTorch| differences seen")
         for k in sorted(WORST):
-            terminalreporter.write_line(f"{k:44s} {WORST[k]:.2e}")
+            value, where = WORST[k]
+            terminalreporter.write_line(f"{k:40s} {value:.2e}  {where}")
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,8 @@ distributions, attention weights (every map), local positions, class probabiliti
 sentence weights and the structured penalty. attnlab.load of each file gives the module back:
 the same config, the same tensors, the same outputs.
 
-All Node work of this file runs in one process (the `js` fixture), so the file takes seconds.
+Node runs every file with the SIMD128 build and with the scalar build (init({ simd: false })),
+one process each (the `roundtrip` fixture), so the file takes seconds.
 """
 
 import pytest
@@ -173,9 +174,11 @@ def build(tmp_models):
 
 @pytest.fixture(scope="module")
 def roundtrip(tmp_models):
+    """The cases with Node's results from the SIMD128 build and from the scalar build."""
     cases = build(tmp_models)
-    results = node([{"file": path, "calls": calls} for _, _, _, path, calls, _ in cases])
-    return [(c, r) for c, r in zip(cases, results)]
+    jobs = [{"file": path, "calls": calls} for _, _, _, path, calls, _ in cases]
+    simd, scalar = node(jobs), node(jobs, simd=False)
+    return [(c, {"simd128": a, "scalar": b}) for c, a, b in zip(cases, simd, scalar)]
 
 
 def _ids(name, js, py):
@@ -255,12 +258,14 @@ CASES = [("seq2seq", n) for n in SEQ2SEQ] + [("transformer", n) for n in TRANSFO
     [("classifier", n) for n in CLASSIFIERS] + [("memory-rnn", n) for n in MEMORY]
 
 
+@pytest.mark.parametrize("build_", ["simd128", "scalar"])
 @pytest.mark.parametrize("kind, name", CASES, ids=[f"{k}-{n}" for k, n in CASES])
-def test_js_equals_pytorch(roundtrip, kind, name):
-    (k, n, m, path, calls, inputs), js = next(x for x in roundtrip if x[0][:2] == (kind, name))
-    assert not (isinstance(js, dict) and "error" in js), f"{name}: Node: {js}"
+def test_js_equals_pytorch(roundtrip, kind, name, build_):
+    (k, n, m, path, calls, inputs), both = next(x for x in roundtrip if x[0][:2] == (kind, name))
+    js = both[build_]
+    assert not (isinstance(js, dict) and "error" in js), f"{name}: Node ({build_}): {js}"
     with torch.no_grad():
-        CHECKS[kind](name, m, js, inputs)
+        CHECKS[kind](f"{name} ({build_})", m, js, inputs)
 
 
 @pytest.mark.parametrize("kind, name", CASES, ids=[f"{k}-{n}" for k, n in CASES])

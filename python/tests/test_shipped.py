@@ -8,6 +8,7 @@ The PyTorch side runs in float64 from the widened float32 weights (the house ref
 tolerance: atol 1e-5, rtol 1e-4 (docs/python.md quotes the worst differences)."""
 
 import glob
+import json
 import os
 
 import numpy as np
@@ -109,3 +110,22 @@ def test_widening_equals_the_js_loader_to_the_bit():
     for k, t in js.items():
         a = np.asarray(t["data"], dtype=np.float32).reshape(t["shape"])
         assert np.array_equal(a, ours[k]), k
+
+
+def test_a_shipped_model_exported_again_with_its_card(shipped, tmp_path):
+    """A shipped I8 model loaded into PyTorch and exported again (F32, its real card embedded
+    as __metadata__["card"]) runs in Node as PyTorch does; load returns the card."""
+    samples, models, _ = shipped
+    name = "dates-additive"
+    text = samples[NAMES.index(name)]
+    path = tmp_path / "again.safetensors"
+    attnlab.export(models[name].float(), path, card=os.path.join(MODELS, name + ".json"))
+    (run,) = node([{"file": str(path), "calls": [["run", text]]}])[0]
+    with torch.no_grad():
+        py = models[name].float().run(text)
+    assert run["output"] == py["output"]
+    close(f"shipped log-probs: {name} re-exported", run["logProbs"], py["log_probs"])
+    close(f"shipped attention: {name} re-exported", run["attention"][0]["weights"]["data"],
+          py["attention"])
+    with open(os.path.join(MODELS, name + ".json"), encoding="utf-8") as f:
+        assert attnlab.load(path).card == json.load(f)
