@@ -16,8 +16,11 @@ import sys
 import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
-from attnlab.safetensors import (DTYPES, MAX_HEADER, f32, read_safetensors, rng,  # noqa: E402,F401
+from attnlab.safetensors import (DTYPES, MAX_HEADER, f32, read_safetensors, rng,  # noqa: E402
                                  write_safetensors)
+
+__all__ = ["DTYPES", "MAX_HEADER", "f32", "read_safetensors", "rng", "write_safetensors",
+           "FIXTURES", "fixture", "case_rng", "dump_cases"]
 
 
 # The fixture registry, shared by gen_fixtures.py and scripts/fixture_modules/*.py

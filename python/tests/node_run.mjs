@@ -7,15 +7,17 @@
 //     {"tokenizer": {...config "tokenizer" object...}, "texts": ["The movie", ...]},
 //     {"op": "multiHeadAttention", "file": "/tmp/mha.safetensors", "query": [[...]], ...},
 //     {"tensors": "web/models/tf-induction.safetensors"},     // readSafetensors' float32 values
-//     {"samples": ["dates-additive", ...]}]}                  // web/shared/models.js sampleFor
+//     {"samples": ["dates-additive", ...]}                    // web/shared/models.js sampleFor
+//     {"train": {...config}, "examples": [...], "steps": 20, "dtype": "I8", "file": "/tmp/t.safetensors",
+//      "calls": [...]}]}     // createModel + createTrainer + save, then the calls on the saved file
 //   -> {"results": [[<run result>, <score result>], ..., {"split": [[...]], "normalize": [...]}]}
 //
 // Every model call is the public API (loadModel, Model methods, readSafetensors, ops), so the
 // Python side compares PyTorch with exactly what a JS user gets. Deliberately not a test itself:
 // python/tests/*.py hold the expectations and tolerances.
 
-import { readFileSync } from 'node:fs';
-import { init, loadModel, ops, readSafetensors } from '../../wasm/index.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createModel, createTrainer, init, loadModel, ops, readSafetensors } from '../../wasm/index.js';
 import { Tokenizer } from '../../wasm/model/tokenizer.js';
 
 function plain(v) {
@@ -47,6 +49,15 @@ async function job(j) {
     const op = JSON.parse(metadata.op);
     const params = Object.fromEntries([...tensors].map(([k, t]) => [k, { data: t.data, shape: t.shape }]));
     return ops.multiHeadAttention(j.query, j.key, j.value, params, { numHeads: op.numHeads });
+  }
+  if (j.train) {
+    // a model trained in JS, as the page's Train view does: createModel, Adam steps, saved
+    const made = await createModel(j.train, { seed: j.seed ?? 1 });
+    const trainer = createTrainer(made, { optimizer: 'adam', lr: j.lr ?? 1e-2 });
+    for (let s = 0; s < j.steps; s++) trainer.step(j.examples);
+    writeFileSync(j.file, trainer.save({ dtype: j.dtype ?? 'F32' }));
+    trainer.dispose();
+    made.dispose();
   }
   const model = await loadModel(new Uint8Array(readFileSync(j.file)));
   try {

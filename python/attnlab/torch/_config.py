@@ -63,15 +63,20 @@ class ConfigModule(nn.Module):
         self._keys[key] = default
         return default
 
-    def _tokenizer_sizes(self, tokenizer, given, from_tok):
-        """The vocabulary sizes: from the tokenizer, or given (both: they must agree)."""
+    SIZES = {"src_vocab_size": lambda t: len(t.src_vocab),
+             "vocab_size": lambda t: len(t.src_vocab),
+             "tgt_vocab_size": lambda t: len(t.tgt_vocab if t.tgt_vocab is not None else t.src_vocab)}
+
+    def _tokenizer_sizes(self, tokenizer, given):
+        """The vocabulary sizes {name: size or None} (names of SIZES): from the tokenizer, or
+        given (both: they must agree)."""
         who = type(self).__name__
         if tokenizer is not None and not isinstance(tokenizer, Tokenizer):
             raise TypeError(f"{who}: tokenizer must be an attnlab Tokenizer, not "
                             f"{type(tokenizer).__name__}")
         out = {}
         for name, value in given.items():
-            tv = from_tok[name](tokenizer) if tokenizer is not None else None
+            tv = self.SIZES[name](tokenizer) if tokenizer is not None else None
             if value is None and tv is None:
                 raise ValueError(f"{who}: needs {name}= or tokenizer= (to size its embeddings)")
             if value is not None and tv is not None and value != tv:

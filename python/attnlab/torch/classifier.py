@@ -137,8 +137,7 @@ class Classifier(ConfigModule):
             self._need("hops", 4, 'needed by pooling "structured"')
         if kind == "han":
             self._need("sentenceSeparator", ".", 'needed by pooling "han"')
-        sizes = self._tokenizer_sizes(tokenizer, {"vocab_size": vocab_size},
-                                      {"vocab_size": lambda t: len(t.src_vocab)})
+        sizes = self._tokenizer_sizes(tokenizer, {"vocab_size": vocab_size})
         self.kind = kind
         self.V, self.C = sizes["vocab_size"], len(cfg["labels"])
         E, H = cfg["embeddingSize"], cfg["hiddenSize"]

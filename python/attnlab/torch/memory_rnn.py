@@ -151,8 +151,7 @@ class MemoryRNN(ConfigModule):
             self._need("attentionSize", H, 'needed by cell "self-attention-rnn"')
         if hd == "classifier" and "labels" not in cfg:
             raise ValueError('MemoryRNN: head "classifier" needs labels= (class names or a count)')
-        V = self._tokenizer_sizes(tokenizer, {"vocab_size": vocab_size},
-                                  {"vocab_size": lambda t: len(t.src_vocab)})["vocab_size"]
+        V = self._tokenizer_sizes(tokenizer, {"vocab_size": vocab_size})["vocab_size"]
         self.E, self.H = E, H
         self.lm = cfg["head"] == "lm"
         self.mean = cfg.get("pool", "last") == "mean"

@@ -150,10 +150,10 @@ class Seq2Seq(ConfigModule):
         self._need("embeddingSize", 32, "an integer")
         H = self._need("hiddenSize", 64, "an integer")
         self._need("numLayers", 1, "an integer")
-        if a == "additive" or (a == "concat") or (a in ("local-m", "local-p")
-                                                   and keys.get("score") == "concat"):
+        local = a in ("local-m", "local-p")
+        if a in ("additive", "concat") or (local and keys.get("score") == "concat"):
             self._need("attentionSize", H, f'needed by attention "{a}"')
-        if a in ("local-m", "local-p"):
+        if local:
             self._need("window", 4, f'needed by attention "{a}"')
         if a == "local-p":
             self._need("positionSize", H, 'needed by attention "local-p"')
@@ -161,10 +161,7 @@ class Seq2Seq(ConfigModule):
             self._need("keySize", H, 'needed by attention "key-query"')
             self._need("valueSize", H, 'needed by attention "key-query"')
         sizes = self._tokenizer_sizes(tokenizer, {"src_vocab_size": src_vocab_size,
-                                                  "tgt_vocab_size": tgt_vocab_size},
-                                      {"src_vocab_size": lambda t: len(t.src_vocab),
-                                       "tgt_vocab_size": lambda t: len(t.tgt_vocab if t.tgt_vocab is not None
-                                                                      else t.src_vocab)})
+                                                  "tgt_vocab_size": tgt_vocab_size})
         self._build(keys, sizes["src_vocab_size"], sizes["tgt_vocab_size"])
         self._init_own_parameters()
 

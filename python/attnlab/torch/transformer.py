@@ -130,10 +130,7 @@ class Transformer(ConfigModule):
             raise ValueError(f'{type(self).__name__}: config "numHeads": {H} does not divide '
                              f'"embeddingSize" {E}')
         sizes = self._tokenizer_sizes(tokenizer, {"src_vocab_size": src_vocab_size,
-                                                  "tgt_vocab_size": tgt_vocab_size},
-                                      {"src_vocab_size": lambda t: len(t.src_vocab),
-                                       "tgt_vocab_size": lambda t: len(t.tgt_vocab if t.tgt_vocab
-                                                                       is not None else t.src_vocab)})
+                                                  "tgt_vocab_size": tgt_vocab_size})
         E, H, F_, L = cfg["embeddingSize"], cfg["numHeads"], cfg["feedforwardSize"], cfg["numLayers"]
         Vs, Vt = sizes["src_vocab_size"], sizes["tgt_vocab_size"]
         self.variant = cfg["variant"]
