@@ -258,9 +258,8 @@ def _export_rnn_pooling(encoder, emb, pooling, clf, labels, tokenizer, who):
                           "parameter is w")
     if not isinstance(clf, nn.Linear) or clf.bias is None:
         raise ExportError(f"{who}: classifier must be an nn.Linear(d, C) with a bias")
-    if not encoder.batch_first:
-        pass  # one sequence per call: batch_first changes no parameter
-    if encoder.proj_size if isinstance(encoder, nn.LSTM) else 0:
+    # batch_first changes no parameter, so either layout exports
+    if isinstance(encoder, nn.LSTM) and encoder.proj_size:
         raise ExportError(f"{who}: an nn.LSTM with proj_size is not in attnlab's format")
     if not encoder.bias:
         raise ExportError(f"{who}: the encoder needs biases (bias=True)")

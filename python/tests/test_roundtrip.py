@@ -100,7 +100,8 @@ def build(tmp_models):
         tok = char_tokenizer()
         m = train(Seq2Seq(tok, embedding_size=6, hidden_size=8, **kw), seq2seq_loss)
         src, tgt = "abdce", tok.encode_target("ecdba") + [tok.eos_id]
-        cases.append(("seq2seq", name, m, [["run", src], ["score", src, tgt]], (src, tgt)))
+        cases.append(("seq2seq", name, m, [["run", src], ["score", src, tgt],
+                                           ["run", src, {"beamWidth": 3}]], (src, tgt)))
     for name, (cls, kw) in TRANSFORMERS.items():
         if cls is TransformerSeq2Seq:
             tok = char_tokenizer()
@@ -186,8 +187,13 @@ def _ids(name, js, py):
 
 
 def check_seq2seq(name, m, js, inputs):
-    run, score = js
+    run, score, beam3 = js
     src, tgt = inputs
+    b = m.run(src, beam_width=3)
+    _ids(f"{name} beam 3", beam3["ids"], b["ids"])
+    close(f"seq2seq log-probs: {name} beam 3", beam3["logProbs"], b["log_probs"])
+    close(f"seq2seq attention: {name} beam 3", beam3["attention"][0]["weights"]["data"],
+          b["attention"])
     py = m.run(src)
     _ids(f"{name} greedy", run["ids"], py["ids"])
     assert run["output"] == py["output"]

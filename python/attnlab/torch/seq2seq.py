@@ -220,11 +220,17 @@ class Seq2Seq(ConfigModule):
         return -lp[torch.arange(len(t)), torch.tensor(t)].sum()
 
     @torch.no_grad()
-    def run(self, text, max_length=None):
-        """Greedy decoding of text (or source ids), as Model.run in JS: dict output (text, eos
-        left out), ids (eos included), log_probs [T], attention [T, S], positions [T]."""
+    def run(self, text, max_length=None, beam_width=1):
+        """Decoding of text (or source ids), as Model.run in JS: greedy, or the C beam search
+        with beam_width > 1 (then the winner's per-step values, from teacher forcing). -> dict
+        output (text, eos left out), ids (eos included), log_probs [T], attention [T, S],
+        positions [T]."""
         src = self.tokenizer.encode(text) if isinstance(text, str) else [int(i) for i in text]
-        ids, lps, att, pos, _ = greedy(self, src, max_length)
+        if beam_width > 1:
+            ids = beam(self, src, beam_width, max_length)
+            lps, att, pos, _ = score(self, src, ids)
+        else:
+            ids, lps, att, pos, _ = greedy(self, src, max_length)
         return {"output": self.tokenizer.decode(ids) if self.tokenizer is not None else None,
                 "ids": ids, "log_probs": lps, "attention": att, "positions": pos, "src": src}
 
