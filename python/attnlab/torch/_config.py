@@ -6,7 +6,8 @@ Keyword names are the config keys in snake_case; a keyword left at None is left 
 config (the format's default applies). `from_config` is strict where the keyword constructor is
 kind: a key the config needs but lacks is an error there (as the JS loader's), while a keyword
 call fills it with a documented default. Free-form keys (name, description, training) ride
-along unchanged. Deliberately not here: the maths (each module's file) and file I/O (attnlab.io).
+along unchanged. Also `fit` (Adam over text examples, each class's `example_loss`). Deliberately not here: the
+maths (each module's file) and file I/O (attnlab.io).
 """
 
 import re
@@ -179,10 +180,3 @@ class ConfigModule(nn.Module):
         m = cls(tokenizer=tok, _strict=True, **kwargs)
         m._extra = extra
         return m
-
-    def expected_shapes(self):
-        """{tensor name: shape} a file of this config holds, from a fresh module built from
-        self.config (the global random state is left as it was). Needs the tokenizer."""
-        with torch.random.fork_rng():
-            ref = type(self).from_config(self.config)
-        return {k: tuple(v.shape) for k, v in ref.state_dict().items()}
