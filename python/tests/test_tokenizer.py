@@ -23,7 +23,7 @@ TEXTS = [
     "l'os n'aiment qu'elle jusqu'ici lorsqu'il s'en c'est", "L'HOMME Qu'Il N'T n'a",
     "İstanbul straße ﬁne Kelvin\u212a ſhip", "emoji 😀 and 𝒜𝒷𝒸 and 中文字符", "",
     "ab''s x'' 'd ''s can''t", "DONT Dont dont im IM thats", "3.a 1,,2 4:5:6 .5 7.",
-    "hasOwnProperty isn't __proto__", "tab\tnew\nline\rcr\u2028ls", "x.y,z:w", "don’t’s",
+    "hasOwnProperty isn't __proto__ constructorn't toStringn't", "tab\tnew\nline\rcr\u2028ls", "x.y,z:w", "don’t’s",
 ]
 
 STEP_SETS = [

@@ -27,6 +27,8 @@ test('word normalisation: known answers', () => {
     ['Cafe\u0301 CAFÉ café', 'café café café'],
     ['  lots\t of \n  space  ', 'lots of space'],
     ['', ''],
+    // a stem named like an Object.prototype key is a word like any other (it threw before)
+    ["constructorn't toStringn't hasOwnPropertyn't", "constructor n't tostring n't hasownproperty n't"],
   ];
   for (const [raw, want] of cases) assert.equal(words(raw), want, JSON.stringify(raw));
 });

@@ -123,7 +123,7 @@ function splitClitics(w) {
   if (w.length > 3 && w.slice(-3).toLowerCase() === "n't") {
     stem = w.slice(0, -3);
     clitic = w.slice(-3);
-    stem = NT_STEMS[stem] ?? stem;
+    if (Object.hasOwn(NT_STEMS, stem)) stem = NT_STEMS[stem]; // own keys only: "constructorn't" is a word
   } else {
     const m = /^(.+?)('(?:s|re|ve|ll|d|m))$/iu.exec(w);
     if (!m) return [w];
