@@ -89,6 +89,16 @@ def test_keyword_and_config_errors():
         Seq2Seq(tok(), hiden_size=4)
     with pytest.raises(ValueError, match=r'config "attention": unknown value \'bilinear\''):
         Seq2Seq(tok(), attention="bilinear")
+    with pytest.raises(ValueError, match=r'Seq2Seq: config "numLayers": 0 is out of range '
+                                         r'\(an integer in \[1, 8\]\)'):
+        Seq2Seq(tok(), num_layers=0)
+    with pytest.raises(ValueError, match=r'config "bidirectional" must be true or false, not 1'):
+        Seq2Seq(tok(), bidirectional=1)
+    with pytest.raises(ValueError, match=r'config "numLayers": 8 is out of range \(an integer in '
+                                         r'\[1, 7\] for this variant\)'):
+        Transformer(tok(), variant="encoder-decoder", positions="relative", num_layers=8)
+    with pytest.raises(ValueError, match=r'config "penaltyCoefficient": -1 is out of range'):
+        Classifier(tok(), labels=2, pooling="structured", penalty_coefficient=-1)
     with pytest.raises(ValueError, match=r"needs src_vocab_size= or tokenizer="):
         Seq2Seq(tgt_vocab_size=4)
     with pytest.raises(ValueError, match=r'missing key "attentionSize" \(needed by attention '

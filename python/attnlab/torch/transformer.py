@@ -104,6 +104,7 @@ class Transformer(ConfigModule):
     ENUMS = {"variant": ("encoder", "decoder", "encoder-decoder"),
              "positions": ("learned", "sinusoidal", "relative"), "activation": ("relu", "gelu")}
     DEFAULT_VARIANT = None
+    MAX_LAYERS = 16      # per stack; the encoder-decoder's 8 (7 relative) are checked below
 
     def __init__(self, tokenizer=None, *, src_vocab_size=None, tgt_vocab_size=None, variant=None,
                  embedding_size=None, num_heads=None, feedforward_size=None, num_layers=None,
@@ -126,6 +127,10 @@ class Transformer(ConfigModule):
             self._need("maxPositions", 64, 'needed by positions "learned"')
         if pos == "relative":
             self._need("maxRelativePosition", 4, 'needed by positions "relative"')
+        top = (7 if pos == "relative" else 8) if cfg["variant"] == "encoder-decoder" else 16
+        if not 1 <= cfg["numLayers"] <= top:
+            raise ValueError(f'{type(self).__name__}: config "numLayers": {cfg["numLayers"]} is '
+                             f"out of range (an integer in [1, {top}] for this variant)")
         if E % H:
             raise ValueError(f'{type(self).__name__}: config "numHeads": {H} does not divide '
                              f'"embeddingSize" {E}')
