@@ -18,8 +18,15 @@
 // b (the two models the compare view subtracts), gold ('1': the translation models' gold alignment
 // outlined over the alignment and heads views' maps; absent or '0': off). Every attribute is validated (app-state.js
 // readAttribute); a refused value falls back to the default and says so.
+// Also file-picker (present: an "Open a model file…" button, and drops on the element open the file).
+// A model file of the visitor's own (docs/open-a-model.md, shared/open-model.js): the model
+// attribute may be a same-origin blob: URL (URL.createObjectURL), and the modelFile property takes
+// a File, Blob, ArrayBuffer or Uint8Array (brand-checked, read once; anything else is refused with
+// a message). The file opens in the view of its architecture, joins that view's model list as
+// "your file" (state.model 'file:<name>', or the blob: URL), and its inspector shows under the
+// view (hide="card" hides it); a new file frees the old one's model; links never carry it.
 // Properties: state (the current settings, a plain object), timings (ms of each
-// inference + redraw, newest last). Methods: whenRendered().
+// inference + redraw, newest last), modelFile. Methods: whenRendered(), openDropped(dataTransfer).
 // Events: 'demo-change' (detail: state) when the person using it changes a setting,
 // 'demo-render' (detail: { key, ms }) after each drawn view.
 //
@@ -89,6 +96,7 @@ ${INPUT_NOTES_STYLE}${INSPECTOR_STYLE}${VIEWS_STYLE}`;
 export class AttnDemo extends HTMLElement {
   static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b', 'kind', 'step', 'gold', 'file-picker'];
 
+  /** @type {{ view: string, model: string, input: string, layer: number, head: number, lang: string, hide: string[], a: string | null, b: string | null, kind: string | null, step: number | null, gold: boolean }} */
   #state = { view: 'alignment', model: DEFAULT_MODEL, input: DEFAULT_INPUT, layer: 0, head: 0, lang: 'en', hide: [], a: null, b: null, kind: null, step: null, gold: false };
   #wrongModel = null; // a model attribute of another family than the view's (replaced, and said so)
   #renderedFamily = null;
@@ -236,8 +244,8 @@ export class AttnDemo extends HTMLElement {
   }
 
   set modelFile(value) {
-    if (value === null || value === undefined) return this.#closeLocal();
-    this.#openValue(value, true);
+    if (value === null || value === undefined) this.#closeLocal();
+    else this.#openValue(value, true);
   }
 
   /**
@@ -247,6 +255,7 @@ export class AttnDemo extends HTMLElement {
    * @param {DataTransfer} dataTransfer
    */
   openDropped(dataTransfer) {
+    /** @type {{ problem?: LocalFileError, source?: any, value?: File }} */
     let got;
     try {
       got = droppedFile(dataTransfer);
@@ -366,8 +375,9 @@ export class AttnDemo extends HTMLElement {
       local.inspect = inspect;
       if (gen !== this.#openGen) throw new Error('replaced'); // a newer file: its model is never made
       const model = await loadModel(bytes);
-      local.arch = model.architecture === 'memory-rnn' ? `memory-rnn ${model.config.head}` : model.architecture;
-      local.view = viewFor(model.architecture, model.config.head, this.#state.view);
+      const head = /** @type {any} */ (model.config).head; // memory-rnn: 'lm' or 'classifier'
+      local.arch = model.architecture === 'memory-rnn' ? `memory-rnn ${head}` : model.architecture;
+      local.view = viewFor(model.architecture, head, this.#state.view);
       local.family = local.view ? VIEW_FAMILY[local.view] : null;
       return { model };
     })().then((result) => result, (error) => ({ error }));
