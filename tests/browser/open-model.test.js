@@ -127,9 +127,14 @@ function assertInspector(shows, f, lang = 'en') {
 
 test('the picker opens a transformer in the heads view, with its inspector; the hash never holds it', async () => {
   await openPage('#view=alignment&model=dates-additive&input=22%20Nov%202026&lang=en');
-  await page.locator('#demo .open-button').focus();
+  // keyboard: Tab reaches the button, Enter opens the file dialog (a real <input type=file>)
+  await page.locator('#demo #input').focus();
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await page.locator('#demo').evaluate((d) => d.shadowRoot.activeElement?.className), 'open-button');
   assert.equal(await page.locator('#demo .open-button').textContent(), t('en', 'open.button'));
-  await page.locator('#demo input[type="file"]').setInputFiles({ name: TRANSFORMER.name, mimeType: '', buffer: TRANSFORMER.bytes });
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  assert.equal(chooser.isMultiple(), false);
+  await chooser.setFiles({ name: TRANSFORMER.name, mimeType: '', buffer: TRANSFORMER.bytes });
   await waitOpened(TRANSFORMER.name);
   const shows = await demoShows();
   assert.equal(shows.view, 'heads');
@@ -283,13 +288,24 @@ test('wrong files: each named in English and Chinese, nothing left of the file b
   assert.deepEqual(problems, []);
 });
 
-test('a drop on the SDPA playground opens the model views', async () => {
+test('a drop on the SDPA playground or the Train view opens the model views; the picker via setInputFiles', async () => {
   await openPage('#view=playground&lang=en');
   await drop('#heatmap', [CLASSIFIER]);
   await waitOpened(CLASSIFIER.name);
   assert.equal((await demoShows()).view, 'pooling');
   await page.waitForFunction(() => /view=pooling/.test(location.hash));
   assert.equal(await page.locator('#models-view').isVisible(), true);
+  await page.goto(`${browser.url}/web/#view=train&lang=en`);
+  await page.waitForSelector('#app[data-state="ready"]');
+  await drop('#train-view', [LM]);
+  await waitOpened(LM.name);
+  assert.equal((await demoShows()).view, 'reading');
+  await page.waitForFunction(() => /view=reading/.test(location.hash));
+  assert.equal(await page.locator('#train-view').isVisible(), false);
+  // the hidden input itself, as a test or an assistive tool reaches it
+  await page.locator('#demo input[type="file"]').setInputFiles({ name: SEQ2SEQ.name, mimeType: '', buffer: SEQ2SEQ.bytes });
+  await waitOpened(SEQ2SEQ.name);
+  assertInspector(await demoShows(), SEQ2SEQ);
   assert.deepEqual(problems, []);
 });
 
