@@ -14,7 +14,8 @@
 // count); a drop on the SDPA playground opens the model views; <attn-demo> draws a model given as
 // a blob: URL and as a File (the same weights as the model run in Node), and refuses hostile
 // values (a Proxy, an object with getters, a revoked blob: URL) with a message, never a page error.
-// Screenshots: the inspector and an error, English and Chinese, desktop and a 390-px phone.
+// Screenshots (tests/browser/screenshots/open-model-{inspector,error}-{en,zh}-{desktop,phone}.png):
+// the inspector and an error, English and Chinese, desktop and a 390-px phone.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ import { after, before, test } from 'node:test';
 import { init, loadModel, readSafetensors } from '../../wasm/index.js';
 import { t } from '../../web/shared/i18n.js';
 import { MAX_MODEL_BYTES } from '../../web/shared/open-model.js';
+import { defaultModelFor, sampleFor } from '../../web/shared/models.js';
 import { REPO_ROOT, screenshot, startBrowser } from './harness.js';
 
 const file = (rel) => ({ name: path.basename(rel), bytes: readFileSync(path.join(REPO_ROOT, rel)) });
@@ -152,7 +154,6 @@ test('the picker opens a transformer in the heads view, with its inspector; the 
   assert.match(hash, /model=tf-dates-absolute(&|$)/, 'the hash names the heads view\'s own first model');
   assert.equal(await page.locator('#link-note').textContent(), t('en', 'open.linkNote', { fallback: 'tf-dates-absolute', name: TRANSFORMER.name }));
   assert.equal(await page.locator('#link-note').isVisible(), true);
-  await screenshot(page, 'open-model-inspector-en');
   assert.deepEqual(problems, []);
 });
 
@@ -164,6 +165,9 @@ test('drops: each architecture opens in its view; a memory-RNN classifier fits n
     const shows = await demoShows();
     assert.equal(shows.view, view, f.name);
     assert.equal(shows.error, '', `${f.name}: ${shows.error}`);
+    if (f !== SEQ2SEQ) { // into another family's view: its sample input, as a tab gives (the seq2seq file stays in alignment)
+      assert.equal(await page.locator('#demo').evaluate((d) => d.state.input), sampleFor(defaultModelFor(view)), f.name);
+    }
     assertInspector(shows, f);
   }
   await drop('#demo', [MEMORY_CLF]);
@@ -264,7 +268,6 @@ test('wrong files: each named in English and Chinese, nothing left of the file b
         assert.equal(shows.inspector, null, `${lang}, ${what}: no inspector left from the file before`);
       }
       assert.equal(shows.viewHidden, true, `${lang}, ${what}: no map left from the file before`);
-      if (what === 'truncated') await screenshot(page, `open-model-error-${lang}`);
     }
   }
   // too large: a file over the limit is refused before it is read
@@ -309,19 +312,25 @@ test('a drop on the SDPA playground or the Train view opens the model views; the
   assert.deepEqual(problems, []);
 });
 
-test('phone width, Chinese: the inspector fits 390 px', async () => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await openPage('#view=alignment&model=dates-additive&input=22%20Nov%202026&lang=zh');
-  await drop('#demo', [CLASSIFIER]);
-  await waitOpened(CLASSIFIER.name);
-  const shows = await demoShows();
-  assertInspector(shows, CLASSIFIER, 'zh');
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
-  await screenshot(page, 'open-model-inspector-zh-phone');
-  await drop('#demo', [{ name: 'half.safetensors', bytes: TRANSFORMER.bytes.subarray(0, 999) }]);
-  await waitOpened('half.safetensors');
-  await screenshot(page, 'open-model-error-zh-phone');
+test('desktop and a 390-px phone, English and Chinese: the inspector and an error fit the width', async () => {
+  for (const [width, height, device] of [[1280, 900, 'desktop'], [390, 844, 'phone']]) {
+    await page.setViewportSize({ width, height });
+    for (const lang of ['en', 'zh']) {
+      await openPage(`#view=alignment&model=dates-additive&input=22%20Nov%202026&lang=${lang}`);
+      await drop('#demo', [CLASSIFIER]);
+      await waitOpened(CLASSIFIER.name);
+      assertInspector(await demoShows(), CLASSIFIER, lang);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `${device}, ${lang}: the page scrolls sideways by ${overflow} px`);
+      await page.locator('#demo').evaluate((d) => d.shadowRoot.querySelector('.inspector').scrollIntoView());
+      await screenshot(page, `open-model-inspector-${lang}-${device}`);
+      const half = { name: 'half.safetensors', bytes: TRANSFORMER.bytes.subarray(0, 999) };
+      await drop('#demo', [half]);
+      await waitOpened(half.name);
+      assert.equal((await demoShows()).error, t(lang, 'open.failed', { name: half.name, message: await loaderMessage(half.bytes) }));
+      await screenshot(page, `open-model-error-${lang}-${device}`);
+    }
+  }
   await page.setViewportSize({ width: 1280, height: 900 });
   assert.deepEqual(problems, []);
 });

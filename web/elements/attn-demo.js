@@ -395,7 +395,10 @@ export class AttnDemo extends HTMLElement {
     loading.then(() => {
       if (gen !== this.#openGen || !this.#isLocal(this.#state.model) || !local.view || local.view === this.#state.view) return;
       if (this.#localFits(this.#state.view)) return;
-      this.#userSet({ view: local.view, input: this.getAttribute('input') ?? this.#state.input, layer: 0, head: 0, kind: null, step: null });
+      // into another family's view: that view's sample input, as a tab does (switchView); a dates
+      // input means nothing to a classifier
+      const input = VIEW_FAMILY[local.view] === VIEW_FAMILY[this.#state.view] ? this.#state.input : sampleFor(defaultModelFor(local.view));
+      this.#userSet({ view: local.view, input, layer: 0, head: 0, kind: null, step: null });
     });
   }
 
