@@ -200,7 +200,7 @@ function applyPage({ fromDemo = false } = {}) {
     const local = isLocalModel(page.model, origin);
     ui.linkNote.hidden = !local;
     ui.linkNote.textContent = local
-      ? t(page.lang, 'open.linkNote', { fallback: defaultModelFor(page.view), name: ui.demo.modelFile?.name ?? page.model.replace(/^file:/, '') })
+      ? t(page.lang, 'open.linkNote', { fallback: defaultModelFor(page.view), name: page.model.replace(/^file:/, '') || t(page.lang, 'open.yourFile') })
       : '';
   } else {
     writeControls(state);

@@ -257,7 +257,7 @@ test('wrong files: each named in English and Chinese, nothing left of the file b
       await drop('#demo', [TRANSFORMER]); // a good file first: nothing of it may stay
       await waitOpened(TRANSFORMER.name);
       await drop('#demo', files);
-      const name = files.length > 1 ? '(drop)' : files[0].name;
+      const name = files.length > 1 ? '' : files[0].name; // several files: no name (the key is 'file:')
       await waitOpened(name);
       const shows = await demoShows();
       assert.equal(shows.error, await expected(lang, files), `${lang}, ${what}`);
@@ -286,7 +286,7 @@ test('wrong files: each named in English and Chinese, nothing left of the file b
     dt.items.remove(1); // ... then only text is left
     d.openDropped(dt);
   });
-  await waitOpened('(drop)');
+  await waitOpened('');
   assert.equal((await demoShows()).error, t('zh', 'open.notFile'));
   assert.deepEqual(problems, []);
 });

@@ -264,7 +264,7 @@ export class AttnDemo extends HTMLElement {
     }
     if (got.problem) {
       this.#modelFile = null;
-      return this.#openLocal(null, got.problem, true, got.problem.params?.name ?? '(drop)');
+      return this.#openLocal(null, got.problem, true, got.problem.params?.name ?? ''); // several, or no file: no name
     }
     this.#modelFile = got.value;
     this.#openLocal(got.source, null, true);
@@ -320,9 +320,10 @@ export class AttnDemo extends HTMLElement {
     return local.view === view || (local.family === 'seq2seq' && (view === 'alignment' || view === 'time'));
   }
 
-  /** A model's name as the page says it: the file's name for the open model file. */
+  /** A model's name as the page says it: the file's name for the open model file ("your file" when a drop had none). */
   #displayName(name) {
-    return this.#isLocal(name) ? this.#local.name : name;
+    if (!this.#isLocal(name)) return name;
+    return this.#local.name || t(this.#state.lang, 'open.yourFile');
   }
 
   /** Open a modelFile value (localSource reads it once, brand-checked). */
@@ -632,7 +633,8 @@ export class AttnDemo extends HTMLElement {
   /** An <option> for a model outside the registry: the model file ("name (your file)") or a path. */
   #modelOption(name) {
     if (!this.#isLocal(name)) return el('option', { value: name, text: name });
-    const o = el('option', { value: name, text: `${this.#local.name} (${t(this.#state.lang, 'open.yourFile')})` });
+    const yours = t(this.#state.lang, 'open.yourFile');
+    const o = el('option', { value: name, text: this.#local.name ? `${this.#local.name} (${yours})` : `(${yours})` });
     o.dataset.local = 'true';
     return o;
   }
