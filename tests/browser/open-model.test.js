@@ -401,3 +401,51 @@ test('<attn-demo>: a blob: URL model attribute and the modelFile property draw t
   assert.deepEqual(hostProblems.filter((p) => !expectedProblems(p)), []);
   await host.close();
 });
+
+test('<attn-demo>: removal frees the file\'s model, putting the element back opens modelFile again; a seq2seq file stays in the time view', async () => {
+  const { page: host, problems: hostProblems } = await browser.newPage();
+  await host.goto(`${browser.url}/tests/browser/embed-host.html`);
+  const result = await host.evaluate(async (bytes) => {
+    const { define } = await import('/web/embed.js');
+    define();
+    const api = await (await import('/wasm/index.js')).init();
+    const baseline = api.liveAllocations();
+    const el = document.createElement('attn-demo');
+    el.setAttribute('view', 'time');
+    el.setAttribute('input', 'abcdefg');
+    const drawn = () => new Promise((resolve) => {
+      const done = () => {
+        if (/Reading|Loading/.test(el.shadowRoot.querySelector('.status').textContent)) return;
+        el.removeEventListener('demo-render', done);
+        resolve({ view: el.state.view, model: el.state.model, live: api.liveAllocations(), inspector: !el.shadowRoot.querySelector('.inspector-host').hidden });
+      };
+      el.addEventListener('demo-render', done);
+    });
+    const file = new File([new Uint8Array(bytes)], 'mine.safetensors');
+    el.modelFile = file;
+    let wait = drawn();
+    document.getElementById('host').append(el);
+    const first = await wait;
+    el.remove();
+    const removed = api.liveAllocations();
+    wait = drawn();
+    document.getElementById('host').append(el);
+    const again = await wait;
+    const same = el.modelFile === file;
+    el.modelFile = null;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const closed = { model: el.state.model, inspector: !el.shadowRoot.querySelector('.inspector-host').hidden };
+    el.remove();
+    return { baseline, first, removed, again, same, closed, end: api.liveAllocations() };
+  }, [...SEQ2SEQ.bytes]);
+  assert.deepEqual({ view: result.first.view, model: result.first.model, inspector: result.first.inspector }, { view: 'time', model: 'file:mine.safetensors', inspector: true });
+  assert.ok(result.first.live > result.baseline, 'the file\'s model holds wasm memory while shown');
+  assert.equal(result.removed, result.baseline, 'removing the element freed the file\'s model');
+  assert.deepEqual({ view: result.again.view, model: result.again.model }, { view: 'time', model: 'file:mine.safetensors' });
+  assert.equal(result.again.live, result.first.live, 'put back: the same file, the same memory');
+  assert.equal(result.same, true, 'modelFile reads back what was set');
+  assert.deepEqual(result.closed, { model: 'dates-additive', inspector: false }, 'modelFile = null: back to the view\'s first model');
+  assert.equal(result.end, result.baseline);
+  assert.deepEqual(hostProblems, []);
+  await host.close();
+});
