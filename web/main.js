@@ -4,8 +4,8 @@
 //
 // Holds: the glue between the DOM, app-state.js (the page's state in the URL hash, the
 // playground's part via state.js, and the notice naming the hash parameters it refused),
-// data/playground.js (seeded Q, K, V), the library, <attn-demo> and <attn-heatmap>, and the language switch
-// (i18n.js). Deliberately holds no maths, no drawing and no parsing: those live in the modules it
+// data/playground.js (seeded Q, K, V), the library, <attn-demo> and <attn-heatmap>, the language switch
+// (i18n.js), and model files dropped outside the element (handed to it; links never carry one). Deliberately holds no maths, no drawing and no parsing: those live in the modules it
 // imports, which are testable on their own. The view never calls the library: this file hands it
 // plain typed arrays.
 
