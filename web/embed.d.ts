@@ -19,7 +19,11 @@ export type AttnDemoHideFlag = 'views' | 'picker' | 'input' | 'explain' | 'expor
 /** <attn-demo>'s settings, as its `state` property returns them (a copy) and 'demo-change' carries them. */
 export interface AttnDemoState {
   view: AttnDemoView;
-  /** A registry name (e.g. 'dates-additive') or a same-origin '/…/*.safetensors' path. */
+  /**
+   * A registry name (e.g. 'dates-additive'), a same-origin '/…/*.safetensors' path, a same-origin
+   * object URL ('blob:<origin>/<uuid>', URL.createObjectURL), or 'file:<name>' while a model file
+   * given as `modelFile` (or picked, or dropped) is shown. The last two never go into a link.
+   */
   model: string;
   input: string;
   /** 0-based (the page shows layer + 1). */
@@ -60,6 +64,23 @@ export declare class AttnDemo extends HTMLElement {
   readonly state: AttnDemoState;
   /** Milliseconds of each inference + redraw, newest last (at most 2,000). */
   timings: number[];
+  /**
+   * A model file of the visitor's own (docs/open-a-model.md): a File (an <input type=file>'s, a
+   * drop's), a Blob, an ArrayBuffer or a Uint8Array (copied when set), at most 64 MB. It opens in
+   * the view that draws its architecture (seq2seq: alignment or time; transformer: heads;
+   * classifier: pooling; memory-RNN language model: reading), joins that view's model list as
+   * "your file", and its inspector (config, tensors and shapes, parameter count, the card its
+   * metadata carries) shows under the view unless `hide` has 'card'. A new value replaces the old
+   * one and frees its wasm memory; null closes it. Any other value, or a file that is not a model,
+   * is refused with a message in the element, never thrown. Reads back what was set (null after a
+   * refusal).
+   */
+  modelFile: File | Blob | ArrayBuffer | Uint8Array | null;
+  /**
+   * Open what a drop carried: its one file, or a message naming why not (several files, a folder,
+   * text). The element does this itself for drops on it when it has the `file-picker` attribute.
+   */
+  openDropped(dataTransfer: DataTransfer): void;
   /** Resolves after the next drawn view. */
   whenRendered(): Promise<void>;
   addEventListener<K extends keyof AttnDemoEventMap>(type: K, listener: (this: AttnDemo, ev: AttnDemoEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;

@@ -4,8 +4,8 @@
 //
 // Holds: the glue between the DOM, app-state.js (the page's state in the URL hash, the
 // playground's part via state.js, and the notice naming the hash parameters it refused),
-// data/playground.js (seeded Q, K, V), the library, <attn-demo> and <attn-heatmap>, and the language switch
-// (i18n.js). Deliberately holds no maths, no drawing and no parsing: those live in the modules it
+// data/playground.js (seeded Q, K, V), the library, <attn-demo> and <attn-heatmap>, the language switch
+// (i18n.js), and model files dropped outside the element (handed to it; links never carry one). Deliberately holds no maths, no drawing and no parsing: those live in the modules it
 // imports, which are testable on their own. The view never calls the library: this file hands it
 // plain typed arrays.
 
@@ -16,7 +16,7 @@ import { formatValue } from './shared/draw.js';
 import { define } from './embed.js';
 import { diagnoseFetch, fetchProblem, wasmUrl } from './shared/fetch-problem.js';
 import { resolveLang, t } from './shared/i18n.js';
-import { findModel } from './shared/models.js';
+import { defaultModelFor, findModel, isLocalModel } from './shared/models.js';
 import { registerOffline } from './shared/offline.js';
 import { LIMITS, effectiveScale, normalizeState } from './shared/state.js';
 
@@ -33,6 +33,7 @@ const ui = {
   lang: $('lang'),
   nav: $('page-views'),
   modelPermalink: $('model-permalink'),
+  linkNote: $('link-note'),
   embedLink: $('embed-link'),
   status: $('status'),
   progress: $('load-progress'),
@@ -96,9 +97,18 @@ function writeControls(s, editing = null) {
   ui.scaleAuto.disabled = s.scale === null;
 }
 
+/**
+ * The page state a link can hold: a model file of the visitor's own (<attn-demo>'s modelFile, a
+ * drop, the picker: 'file:<name>' or a blob: URL) cannot travel in a URL, so links and the hash
+ * name the view's first model instead (and #link-note says so).
+ */
+function linkable(p) {
+  return isLocalModel(p.model, origin) ? { ...p, model: defaultModelFor(p.view) } : p;
+}
+
 /** Mirror the page state in the URL hash (canonical form). */
 function writeHash() {
-  const hash = formatPageHash(page);
+  const hash = formatPageHash(linkable(page));
   if (location.hash !== hash) history.replaceState(null, '', hash);
   return hash;
 }
@@ -169,7 +179,7 @@ function applyPage({ fromDemo = false } = {}) {
     if (a.dataset.view === page.view) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
     // Into another family's view (e.g. alignment -> heads): that view's model and sample input.
-    a.href = formatPageHash(VIEWS.includes(a.dataset.view) ? switchView(page, a.dataset.view) : { ...page, view: a.dataset.view });
+    a.href = formatPageHash(linkable(VIEWS.includes(a.dataset.view) ? switchView(page, a.dataset.view) : { ...page, view: a.dataset.view }));
   }
   if (training) {
     // the Train view draws itself (train-view.js)
@@ -187,6 +197,11 @@ function applyPage({ fromDemo = false } = {}) {
     }
     ui.modelPermalink.href = hash;
     ui.embedLink.href = `embed.html?${hash.slice(1)}`;
+    const local = isLocalModel(page.model, origin);
+    ui.linkNote.hidden = !local;
+    ui.linkNote.textContent = local
+      ? t(page.lang, 'open.linkNote', { fallback: defaultModelFor(page.view), name: page.model.replace(/^file:/, '') || t(page.lang, 'open.yourFile') })
+      : '';
   } else {
     writeControls(state);
     if (!frame) frame = requestAnimationFrame(compute);
@@ -268,6 +283,24 @@ function wireControls() {
     const { view, model, input, layer, head, lang, a, b, kind, step, gold } = event.detail;
     page = { ...page, view, model, input, layer, head, lang, a, b, kind, step, gold };
     applyPage({ fromDemo: true });
+  });
+  // A model file dropped anywhere on the page (the element opens drops on itself): into the model
+  // views, where <attn-demo> opens it in the view of its architecture or names the problem. Never
+  // the browser's default of leaving the page for the file.
+  const carriesFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes('Files');
+  document.addEventListener('dragover', (event) => {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+  });
+  document.addEventListener('drop', (event) => {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    if (page.view === 'playground' || page.view === 'train') {
+      page = { ...page, view: 'alignment' };
+      applyPage();
+    }
+    ui.demo.openDropped(event.dataTransfer);
   });
   ui.demo.addEventListener('demo-render', (event) => {
     if (page.view !== 'playground' && page.view !== 'train') plotted(location.hash);

@@ -18,8 +18,15 @@
 // b (the two models the compare view subtracts), gold ('1': the translation models' gold alignment
 // outlined over the alignment and heads views' maps; absent or '0': off). Every attribute is validated (app-state.js
 // readAttribute); a refused value falls back to the default and says so.
+// Also file-picker (present: an "Open a model file…" button, and drops on the element open the file).
+// A model file of the visitor's own (docs/open-a-model.md, shared/open-model.js): the model
+// attribute may be a same-origin blob: URL (URL.createObjectURL), and the modelFile property takes
+// a File, Blob, ArrayBuffer or Uint8Array (brand-checked, read once; anything else is refused with
+// a message). The file opens in the view of its architecture, joins that view's model list as
+// "your file" (state.model 'file:<name>', or the blob: URL), and its inspector shows under the
+// view (hide="card" hides it); a new file frees the old one's model; links never carry it.
 // Properties: state (the current settings, a plain object), timings (ms of each
-// inference + redraw, newest last). Methods: whenRendered().
+// inference + redraw, newest last), modelFile. Methods: whenRendered(), openDropped(dataTransfer).
 // Events: 'demo-change' (detail: state) when the person using it changes a setting,
 // 'demo-render' (detail: { key, ms }) after each drawn view.
 //
@@ -36,7 +43,7 @@
 // set as textContent or an attribute value, never parsed as HTML.
 // Imports the library by a relative path, not 'attnlab', so a host page needs no import map.
 
-import { init } from '../../wasm/index.js';
+import { init, loadModel, readSafetensors } from '../../wasm/index.js';
 import { MAX_INPUT, VIEWS, cleanInput, fitToView, formatModelParams, inputHint, readAttribute, switchView } from '../shared/app-state.js';
 import { LANGUAGES, resolveLang, t } from '../shared/i18n.js';
 import { ModelCache, modelError, pageOrigin } from '../shared/model-cache.js';
@@ -45,7 +52,8 @@ import { domainWarnings } from '../shared/domain.js';
 import { diagnoseFetch, fetchProblem, wasmUrl } from '../shared/fetch-problem.js';
 import { examplesFor } from '../shared/examples.js';
 import { INPUT_NOTES_STYLE, InputNotes } from '../shared/input-notes.js';
-import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, cardUrl, findModel, modelUrl, modelsFor } from '../shared/models.js';
+import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, cardUrl, defaultModelFor, findModel, isBlobUrl, isLocalModel, modelUrl, modelsFor, sampleFor } from '../shared/models.js';
+import { INSPECTOR_STYLE, LocalFileError, MAX_MODEL_BYTES, droppedFile, localError, localSource, readLocal, renderInspector, viewFor } from '../shared/open-model.js';
 import { isOffline, savedUrls } from '../shared/offline.js';
 import { el, fillModelOptions } from '../shared/view-kit.js';
 import { VIEW_MODULES, VIEWS_STYLE } from '../views/registry.js';
@@ -83,11 +91,12 @@ a { color: var(--attn-demo-accent, LinkText); }
 attn-heatmap { --attn-heatmap-background: var(--attn-demo-surface, Canvas); margin-top: 0.25rem; }
 :host([data-hide-export]) attn-heatmap::part(toolbar) { display: none; }
 :host([data-hide-export]) button[data-action^="download"] { display: none; }
-${INPUT_NOTES_STYLE}${VIEWS_STYLE}`;
+${INPUT_NOTES_STYLE}${INSPECTOR_STYLE}${VIEWS_STYLE}`;
 
 export class AttnDemo extends HTMLElement {
-  static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b', 'kind', 'step', 'gold'];
+  static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b', 'kind', 'step', 'gold', 'file-picker'];
 
+  /** @type {{ view: string, model: string, input: string, layer: number, head: number, lang: string, hide: string[], a: string | null, b: string | null, kind: string | null, step: number | null, gold: boolean }} */
   #state = { view: 'alignment', model: DEFAULT_MODEL, input: DEFAULT_INPUT, layer: 0, head: 0, lang: 'en', hide: [], a: null, b: null, kind: null, step: null, gold: false };
   #wrongModel = null; // a model attribute of another family than the view's (replaced, and said so)
   #renderedFamily = null;
@@ -109,6 +118,13 @@ export class AttnDemo extends HTMLElement {
   #reflecting = false;
   #renderedLang = null;
   #needsNetwork = null; // offline: names of the listed models not saved on this device (web/sw.js); online: null
+  // The visitor's own model file, one at a time (open-model.js): { key ('file:<name>' or the
+  // blob: URL), name, size, inspect (once read), view and family (once loaded; view null: no view
+  // draws it) }; a new one disposes the old one's model (ModelCache.forget).
+  #local = null;
+  #openGen = 0; // bumped by each open: a read that lands after a newer open is dropped
+  #modelFile = null; // the File/Blob/bytes the local model came from (the modelFile property)
+  #inspectKey = '';
   timings = [];
 
   /** What the views may ask of the element (their callbacks). */
@@ -141,6 +157,8 @@ export class AttnDemo extends HTMLElement {
     this.#wire(this.#listeners.signal);
     for (const type of ['online', 'offline']) window.addEventListener(type, () => this.#checkOffline(), { signal: this.#listeners.signal });
     if (isOffline()) this.#checkOffline();
+    // back in the document: the model file given before it left (disconnectedCallback freed it)
+    if (this.#modelFile !== null && !this.#local) this.#openValue(this.#modelFile, false);
     for (const name of AttnDemo.observedAttributes) this.#readAttribute(name);
     if (!this.#lib && !this.#libError) {
       init().then((lib) => {
@@ -163,6 +181,8 @@ export class AttnDemo extends HTMLElement {
     this.#views.time.dispose();
     this.#views.reading?.pause();
     this.#cache.dispose(); // every model's wasm memory (disposing a model disposes its decoders)
+    this.#local = null; // its model went with the cache; a modelFile is reopened on connect
+    this.#openGen++;
     this.dataset.disposed = 'true';
   }
 
@@ -173,6 +193,20 @@ export class AttnDemo extends HTMLElement {
   }
 
   #readAttribute(name) {
+    if (name === 'file-picker') return; // read where drawn (#renderChrome) and dropped (#wire)
+    if (name === 'model') {
+      const value = this.getAttribute('model');
+      if (value !== null && value === this.#local?.key) { // the open model file (set back by the page)
+        this.#refused = this.#refused.filter((k) => k !== 'model');
+        this.#state.model = value;
+        return;
+      }
+      if (isBlobUrl(value, pageOrigin())) {
+        this.#refused = this.#refused.filter((k) => k !== 'model');
+        this.#openBlobUrl(value);
+        return;
+      }
+    }
     const got = readAttribute(name, this.getAttribute(name), pageOrigin(), document.documentElement.lang);
     this.#refused = this.#refused.filter((k) => k !== name);
     if (got.refused) this.#refused.push(name);
@@ -198,6 +232,44 @@ export class AttnDemo extends HTMLElement {
     return { ...this.#state, hide: [...this.#state.hide] };
   }
 
+  /**
+   * A model file of the visitor's own: a File (a picker's, a drop's), a Blob, an ArrayBuffer or a
+   * Uint8Array (copied when set). It opens in the view that draws its architecture, joins that
+   * view's model list as "your file", and its inspector shows under the view; a new one replaces
+   * (and frees) the old one; null closes it. A value of any other kind, or a file that is not a
+   * model, is refused with a message in the element (never thrown). Returns what was set.
+   */
+  get modelFile() {
+    return this.#modelFile;
+  }
+
+  set modelFile(value) {
+    if (value === null || value === undefined) this.#closeLocal();
+    else this.#openValue(value, true);
+  }
+
+  /**
+   * Open what a drop carried (a DragEvent's dataTransfer): its one file, or a message naming why
+   * not (several files, a folder, text). The element does this itself for drops on it when it has
+   * the file-picker attribute; a page calls it for drops elsewhere (web/main.js).
+   * @param {DataTransfer} dataTransfer
+   */
+  openDropped(dataTransfer) {
+    /** @type {{ problem?: LocalFileError, source?: any, value?: File }} */
+    let got;
+    try {
+      got = droppedFile(dataTransfer);
+    } catch {
+      got = { problem: new LocalFileError('open.notFile') };
+    }
+    if (got.problem) {
+      this.#modelFile = null;
+      return this.#openLocal(null, got.problem, true, got.problem.params?.name ?? ''); // several, or no file: no name
+    }
+    this.#modelFile = got.value;
+    this.#openLocal(got.source, null, true);
+  }
+
   /** Resolves after the next drawn view. */
   whenRendered() {
     return new Promise((resolve) => this.#waiters.push(resolve));
@@ -207,6 +279,10 @@ export class AttnDemo extends HTMLElement {
   #switchTo(view) {
     const s = this.#state;
     const next = switchView(s, view);
+    if (this.#isLocal(s.model) && !this.#localFits(view)) {
+      Object.assign(next, { model: defaultModelFor(view), layer: 0, head: 0, kind: null });
+      next.input = sampleFor(next.model);
+    }
     const patch = {};
     for (const k of ['view', 'model', 'input', 'layer', 'head', 'kind', 'step']) if (next[k] !== s[k]) patch[k] = next[k];
     return patch;
@@ -228,6 +304,124 @@ export class AttnDemo extends HTMLElement {
     }
     this.dispatchEvent(new CustomEvent('demo-change', { detail: this.state }));
     this.#schedule();
+  }
+
+  // ---- the visitor's model file (open-model.js) --------------------------------------------------
+
+  /** Is name the open model file's key? */
+  #isLocal(name) {
+    return this.#local !== null && name === this.#local.key;
+  }
+
+  /** Does the open model file fit view (the one its architecture opened in; seq2seq: alignment and time)? */
+  #localFits(view) {
+    const local = this.#local;
+    if (!local?.view) return false;
+    return local.view === view || (local.family === 'seq2seq' && (view === 'alignment' || view === 'time'));
+  }
+
+  /** A model's name as the page says it: the file's name for the open model file ("your file" when a drop had none). */
+  #displayName(name) {
+    if (!this.#isLocal(name)) return name;
+    return this.#local.name || t(this.#state.lang, 'open.yourFile');
+  }
+
+  /** Open a modelFile value (localSource reads it once, brand-checked). */
+  #openValue(value, fromUser) {
+    this.#modelFile = value;
+    const got = localSource(value);
+    if (got.problem) this.#modelFile = null;
+    this.#openLocal(got.source ?? null, got.problem ?? null, fromUser);
+  }
+
+  /** Open a blob: URL model attribute (a same-origin object URL; a revoked one says so). */
+  #openBlobUrl(url) {
+    if (this.#isLocal(url)) return;
+    this.#modelFile = null;
+    const source = {
+      name: url,
+      size: -1, // known once read (readLocal checks it then)
+      type: '',
+      read: async () => {
+        let response;
+        try {
+          response = await fetch(url);
+        } catch {
+          throw new LocalFileError('open.blobFailed', { name: url });
+        }
+        const length = Number(response.headers.get('content-length'));
+        if (length > MAX_MODEL_BYTES) throw new LocalFileError('open.tooLarge', { name: url, mb: (length / 1048576).toFixed(1), limit: MAX_MODEL_BYTES / 1048576 });
+        return new Uint8Array(await response.arrayBuffer());
+      },
+    };
+    this.#openLocal(source, null, false, url, url);
+  }
+
+  /**
+   * Open the visitor's model file (source: open-model.js localSource's) or say why not (problem):
+   * the old one is freed first; the element shows it as the current model at once (loading, then
+   * its error), and once loaded moves to the view that draws it. fromUser: a person did it (the
+   * change is announced with 'demo-change'), not a page setting a property or an attribute.
+   */
+  #openLocal(source, problem, fromUser, name = source?.name ?? 'modelFile', key = `file:${name}`) {
+    const gen = ++this.#openGen;
+    this.#dropLocal();
+    const local = { key, name, size: source?.size ?? 0, inspect: null, view: null, family: null, arch: null };
+    this.#local = local;
+    const loading = (async () => {
+      if (problem) throw problem;
+      await init();
+      const { bytes, inspect } = await readLocal(source, readSafetensors);
+      local.size = bytes.length;
+      local.inspect = inspect;
+      if (gen !== this.#openGen) throw new Error('replaced'); // a newer file: its model is never made
+      const model = await loadModel(bytes);
+      const head = /** @type {any} */ (model.config).head; // memory-rnn: 'lm' or 'classifier'
+      local.arch = model.architecture === 'memory-rnn' ? `memory-rnn ${head}` : model.architecture;
+      local.view = viewFor(model.architecture, head, this.#state.view);
+      local.family = local.view ? VIEW_FAMILY[local.view] : null;
+      return { model };
+    })().then((result) => result, (error) => ({ error }));
+    this.#cache.local(key, loading);
+    this.#renderedFamily = null; // the picker lists the file
+    // Shown at once, in a view that draws one model (compare and forgetting draw their own).
+    const s = this.#state;
+    const view = VIEW_MODULES[s.view].one ? s.view : 'alignment';
+    const patch = { model: key, view, layer: 0, head: 0, kind: null, step: null };
+    if (fromUser) this.#userSet(patch);
+    else {
+      Object.assign(s, patch);
+      this.#schedule();
+    }
+    loading.then(() => {
+      if (gen !== this.#openGen || !this.#isLocal(this.#state.model) || !local.view || local.view === this.#state.view) return;
+      if (this.#localFits(this.#state.view)) return;
+      // into another family's view: that view's sample input, as a tab does (switchView); a dates
+      // input means nothing to a classifier
+      const input = VIEW_FAMILY[local.view] === VIEW_FAMILY[this.#state.view] ? this.#state.input : sampleFor(defaultModelFor(local.view));
+      this.#userSet({ view: local.view, input, layer: 0, head: 0, kind: null, step: null });
+    });
+  }
+
+  /** Free the open model file's model (if any) and forget it. */
+  #dropLocal() {
+    if (!this.#local) return;
+    this.#cache.forget(this.#local.key);
+    this.#local = null;
+    this.#inspectKey = '';
+    this.#renderedFamily = null;
+  }
+
+  /** modelFile = null: close the file; the view goes back to its own first model. */
+  #closeLocal() {
+    this.#openGen++;
+    this.#modelFile = null;
+    const wasShown = this.#isLocal(this.#state.model);
+    this.#dropLocal();
+    if (wasShown) {
+      const model = defaultModelFor(this.#state.view);
+      this.#userSet({ model, input: sampleFor(model), layer: 0, head: 0, kind: null, step: null });
+    } else this.#schedule();
   }
 
   // ---- DOM -------------------------------------------------------------------------------------
@@ -256,6 +450,11 @@ export class AttnDemo extends HTMLElement {
     });
     ui.hint = el('p', { class: 'hint', id: 'hint' });
     ui.inputRow = el('div', { class: 'field input-row' }, [ui.inputLabel, ui.input, ui.hint, this.#notes.menu]);
+    // The model file picker (file-picker attribute): a real button that opens a real file input.
+    ui.openButton = el('button', { type: 'button', class: 'open-button' });
+    ui.openInput = el('input', { type: 'file', accept: '.safetensors', class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true' });
+    ui.openHint = el('p', { class: 'hint open-hint' });
+    ui.openRow = el('div', { class: 'open-row', hidden: '' }, [ui.openButton, ui.openInput, ui.openHint]);
     ui.status = el('p', { class: 'status', role: 'status' });
     ui.offline = el('p', { class: 'note offline-note', hidden: '' });
     ui.error = el('p', { class: 'error demo-error', role: 'alert', hidden: '' });
@@ -272,11 +471,13 @@ export class AttnDemo extends HTMLElement {
       }
     }
     ui.link = el('a', { class: 'link', target: '_blank', rel: 'noopener' });
-    ui.links = el('p', { class: 'links' }, [ui.link]);
+    ui.linkNote = el('span', { class: 'link-note', hidden: '' });
+    ui.links = el('p', { class: 'links' }, [ui.link, ui.linkNote]);
     ui.card = el('div', { class: 'card-host' });
+    ui.inspector = el('div', { class: 'inspector-host', hidden: '' });
 
     this.shadowRoot.append(
-      el('style', { text: STYLE }), bar, ui.inputRow, this.#notes.node, ui.status, ui.offline, ui.error, ...VIEWS.map((v) => ui.host[v]), ui.links, ui.card,
+      el('style', { text: STYLE }), bar, ui.openRow, ui.inputRow, this.#notes.node, ui.status, ui.offline, ui.error, ...VIEWS.map((v) => ui.host[v]), ui.inspector, ui.links, ui.card,
     );
   }
 
@@ -295,6 +496,32 @@ export class AttnDemo extends HTMLElement {
     on(ui.model, 'change', () => this.#userSet({ model: ui.model.value, layer: 0, head: 0, kind: null, step: null }));
     on(ui.lang, 'change', () => this.#userSet({ lang: resolveLang(ui.lang.value) }));
     on(ui.input, 'input', () => this.#userSet({ input: cleanInput(ui.input.value), step: null }));
+    on(ui.openButton, 'click', () => ui.openInput.click());
+    on(ui.openInput, 'change', () => {
+      const file = ui.openInput.files?.[0];
+      ui.openInput.value = ''; // picking the same file again opens it again
+      if (file) this.#openValue(file, true);
+    });
+    // Drops on the element (file-picker): one file opens; anything else is named (open-model.js).
+    const picking = (e) => this.hasAttribute('file-picker') && [...(e.dataTransfer?.types ?? [])].includes('Files');
+    for (const type of ['dragenter', 'dragover']) {
+      on(this, type, (e) => {
+        if (!picking(e)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        this.toggleAttribute('data-dragging', true);
+      });
+    }
+    on(this, 'dragleave', (e) => {
+      if (!e.relatedTarget || !this.contains(/** @type {Node} */ (e.relatedTarget))) this.removeAttribute('data-dragging');
+    });
+    on(this, 'drop', (e) => {
+      this.removeAttribute('data-dragging');
+      if (!this.hasAttribute('file-picker')) return;
+      e.preventDefault();
+      e.stopPropagation(); // the page's own drop handler (web/main.js) leaves it to the element
+      this.openDropped(e.dataTransfer);
+    });
     this.#notes.wire(signal);
   }
 
@@ -327,6 +554,8 @@ export class AttnDemo extends HTMLElement {
       u.inputLabel.textContent = t(lang, 'input.label');
       u.input.placeholder = t(lang, 'input.placeholder');
       u.link.textContent = t(lang, 'link.label');
+      u.openButton.textContent = t(lang, 'open.button');
+      u.openHint.textContent = t(lang, 'open.hint', { limit: MAX_MODEL_BYTES / 1048576 });
       u.offline.textContent = t(lang, 'status.offline');
       for (const view of Object.values(this.#views)) view.texts?.(lang);
       this.#fillModelSelect();
@@ -346,13 +575,14 @@ export class AttnDemo extends HTMLElement {
     u.modelField.hidden = hide.has('picker') || s.view === 'compare' || s.view === 'forgetting';
     u.langField.hidden = hide.has('lang');
     u.inputRow.hidden = hide.has('input');
+    u.openRow.hidden = !this.hasAttribute('file-picker');
     this.#views.alignment.showExplain(!hide.has('explain'));
     u.status.hidden = hide.has('status');
     u.links.hidden = hide.has('link');
     this.#renderCard(hide.has('card') || s.view === 'compare');
     this.toggleAttribute('data-hide-export', hide.has('export'));
     if (!u.model.querySelector(`option[value="${CSS.escape(s.model)}"]`)) {
-      u.model.append(el('option', { value: s.model, text: s.model })); // a same-origin path
+      u.model.append(this.#modelOption(s.model)); // a same-origin path, a model file still loading or refused
     }
     u.model.value = s.model;
     u.hint.textContent = inputHint(lang, VIEW_FAMILY[s.view], this.#cache.settled(s.model)?.model?.config.tokenizer);
@@ -360,8 +590,14 @@ export class AttnDemo extends HTMLElement {
     const cardUrlOf = cardUrl(entry);
     const card = cardUrlOf ? this.#cache.card(cardUrlOf, false) : null;
     this.#notes.setExamples(examplesFor(entry?.task, card instanceof Error ? null : card, lang, MAX_INPUT), lang);
-    const params = formatModelParams({ ...s, seed: null });
+    // A link cannot carry the visitor's file: it opens the view's own first model, and says so.
+    const local = isLocalModel(s.model, pageOrigin());
+    const fallback = defaultModelFor(s.view);
+    const params = formatModelParams({ ...s, seed: null, ...(local ? { model: fallback } : {}) });
     u.link.href = `${new URL('../embed.html', import.meta.url).href}?${params}`;
+    u.linkNote.hidden = !local;
+    u.linkNote.textContent = local ? ` ${t(lang, 'open.linkNote', { fallback, name: this.#displayName(s.model) })}` : '';
+    this.#renderInspector();
   }
 
   /**
@@ -388,7 +624,32 @@ export class AttnDemo extends HTMLElement {
   /** The model picker: the models of the view's family (untrained ones marked; offline, those
    * not saved on this device marked as needing the network). */
   #fillModelSelect() {
-    fillModelOptions(this.#ui.model, modelsFor(VIEW_FAMILY[this.#state.view] ?? 'seq2seq'), this.#state.lang, this.#needsNetwork);
+    const family = VIEW_FAMILY[this.#state.view] ?? 'seq2seq';
+    fillModelOptions(this.#ui.model, modelsFor(family), this.#state.lang, this.#needsNetwork);
+    // the visitor's model file joins the list of the views that draw it, for as long as it is open
+    if (this.#local && this.#local.family === family) this.#ui.model.append(this.#modelOption(this.#local.key));
+  }
+
+  /** An <option> for a model outside the registry: the model file ("name (your file)") or a path. */
+  #modelOption(name) {
+    if (!this.#isLocal(name)) return el('option', { value: name, text: name });
+    const yours = t(this.#state.lang, 'open.yourFile');
+    const o = el('option', { value: name, text: this.#local.name ? `${this.#local.name} (${yours})` : `(${yours})` });
+    o.dataset.local = 'true';
+    return o;
+  }
+
+  /** The open model file's inspector (open-model.js renderInspector), under a view that draws one model. */
+  #renderInspector() {
+    const u = this.#ui;
+    const s = this.#state;
+    const local = this.#isLocal(s.model) ? this.#local : null;
+    u.inspector.hidden = !local?.inspect || s.hide.includes('card') || !VIEW_MODULES[s.view].one;
+    if (u.inspector.hidden) return;
+    const key = `${local.key}\u0000${s.lang}\u0000${this.#openGen}`;
+    if (this.#inspectKey === key) return;
+    this.#inspectKey = key;
+    u.inspector.replaceChildren(renderInspector(local, s.lang));
   }
 
   /** Online or offline again: offline, find which models the service worker has saved (every
@@ -443,18 +704,32 @@ export class AttnDemo extends HTMLElement {
     const spec = VIEW_MODULES[s.view];
     if (!spec.one) return view.update(this.#context(t0, build, refused, null));
     const loaded = this.#cache.model(s.model);
+    const local = this.#isLocal(s.model) ? this.#local : null;
     if (!loaded) {
-      this.#ui.status.textContent = `${build} ${t(lang, 'model.loading', { name: s.model })}`;
+      this.#ui.status.textContent = `${build} ${local ? t(lang, 'open.loading', { name: local.name }) : t(lang, 'model.loading', { name: s.model })}`;
+      this.#showError(''); // nothing stays from the model before
+      if (local) this.#ui.host[s.view].hidden = true;
       return;
     }
     if (loaded.error) {
-      this.#showError([refused, modelError(lang, s.model, loaded.error)].filter(Boolean).join(' '));
+      const message = local ? localError(lang, local.name, loaded.error) : modelError(lang, s.model, loaded.error);
+      this.#showError([refused, message].filter(Boolean).join(' '));
       this.#ui.status.textContent = build; // no longer loading
       this.#ui.host[s.view].hidden = true; // nothing to draw: the message alone
       this.#clearViews((m) => !m.keep);
       return this.#finish(null, t0);
     }
     const model = loaded.model;
+    if (local && !this.#localFits(s.view)) {
+      // The visitor's file draws in no view (or in another one): say so; the inspector stays.
+      this.#showError(local.view
+        ? t(lang, 'model.wrongArch', { family: t(lang, `family.${VIEW_FAMILY[s.view]}`), name: local.name, arch: local.arch })
+        : t(lang, 'open.noView', { name: local.name, arch: local.arch }));
+      this.#ui.status.textContent = build;
+      this.#ui.host[s.view].hidden = true;
+      this.#clearViews((m) => !m.keep);
+      return this.#finish(null, t0);
+    }
     if (spec.arch && (model.architecture !== spec.arch || (s.view === 'reading' && model.config.head !== 'lm'))) {
       // A same-origin path of another architecture: say so instead of drawing nonsense.
       const what = model.architecture === 'memory-rnn' ? `${model.architecture} ${model.config.head}` : model.architecture;

@@ -95,6 +95,30 @@ export class ModelCache {
     return null;
   }
 
+  /**
+   * A model of the visitor's own (open-model.js) under key: promise resolves to { model } or
+   * { error } (never rejects); it settles like a fetched one. A key already held is forgotten first.
+   */
+  local(key, promise) {
+    this.forget(key);
+    const p = promise.then((result) => {
+      if (this.#models.get(key) !== p) {
+        result.model?.dispose(); // replaced (or the element left the document) while it loaded
+        return;
+      }
+      this.#settled.set(key, result);
+      this.#onSettle();
+    });
+    this.#models.set(key, p);
+  }
+
+  /** Drop the model under key and free its wasm memory (one still loading is freed when it lands). */
+  forget(key) {
+    this.#settled.get(key)?.model?.dispose();
+    this.#settled.delete(key);
+    this.#models.delete(key);
+  }
+
   /** The settled load of a model without starting one (undefined until it has landed). */
   settled(name) {
     return this.#settled.get(name);

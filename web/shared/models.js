@@ -266,6 +266,9 @@ export function cardUrl(entry, base = WEB) {
 export function resolveModel(value, pageOrigin) {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_PATH) return null;
   if (NAME_RE.test(value)) return findModel(value);
+  if (isBlobUrl(value, pageOrigin)) {
+    return Object.freeze({ name: value, file: value, card: null, family: null, attention: null, trained: null, path: true, blob: true });
+  }
   if (!value.startsWith('/') || value.startsWith('//')) return null;
   if (/[\\\u0000-\u001f\u007f]/.test(value) || !/\.safetensors$/.test(value)) return null;
   if (value.split('/').some((s) => s === '..' || s === '.')) return null;
@@ -277,6 +280,22 @@ export function resolveModel(value, pageOrigin) {
   }
   if (url.origin !== pageOrigin || url.search || url.hash) return null;
   return Object.freeze({ name: value, file: url.href, card: null, family: null, attention: null, trained: null, path: true });
+}
+
+/**
+ * Is value an object URL this page made (URL.createObjectURL: 'blob:' + the page's origin + '/' +
+ * a UUID)? A course page hands <attn-demo> a visitor's file that way (open-model.js); another
+ * origin's blob: URL could not be read anyway.
+ */
+export function isBlobUrl(value, pageOrigin) {
+  return typeof value === 'string' && value.length <= MAX_PATH && value.startsWith(`blob:${pageOrigin}/`)
+    && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value.slice(`blob:${pageOrigin}/`.length));
+}
+
+/** A model of the visitor's own, opened from a file ('file:<name>', open-model.js) or a blob: URL:
+ * never in a link (a URL cannot carry it). */
+export function isLocalModel(name, pageOrigin) {
+  return typeof name === 'string' && (name.startsWith('file:') || isBlobUrl(name, pageOrigin));
 }
 
 /**
