@@ -56,12 +56,13 @@ async function live(root, shadow, d) {
     about: el('p', { class: 'about' }),
     label: el('label', { for: 'input', text: 'Input' }),
     input: el('input', { id: 'input', type: 'text', maxlength: String(MAX_INPUT), autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off' }),
+    hint: el('p', { class: 'about' }),
     status: el('p', { class: 'status', role: 'status', text: 'Loading attnlab…' }),
     error: el('p', { class: 'error', role: 'alert', hidden: '' }),
   };
   const view = new AlignmentView();
   view.texts('en');
-  shadow.append(ui.title, ui.about, el('div', {}, [ui.label, ui.input]), ui.status, ui.error, view.node);
+  shadow.append(ui.title, ui.about, el('div', {}, [ui.label, ui.input]), ui.hint, ui.status, ui.error, view.node);
   ui.input.value = String(d.input ?? '').slice(0, MAX_INPUT);
 
   const lib = await createAttnlab({ wasm: await compile(d.wasm) });
@@ -70,6 +71,8 @@ async function live(root, shadow, d) {
   ui.title.textContent = d.title || config.name || 'attnlab model';
   ui.about.textContent = [config.description, `${model.architecture}, ${config.cell ?? ''} cell, ${config.attention ?? ''} attention`]
     .filter(Boolean).join(' · ');
+  const unit = model.tokenizer.type === 'word' ? 'word' : 'character';
+  ui.hint.textContent = `Each row of the map is one ${unit} the model wrote; the columns are the input it read. Hover or tap a cell to see how its weight was computed.`;
 
   let frame = 0;
   const draw = () => {
