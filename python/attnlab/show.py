@@ -21,8 +21,8 @@ Notebook, JupyterLab, VS Code, Colab and nbconvert's HTML export each render it 
 output alone (Colab and VS Code put each in an iframe of its own). Jupyter shows it only in a
 trusted notebook (outputs you ran are; File → Trust Notebook for others); until the script runs,
 the output says so.
-Sizes: a heatmap output is about 80 KB (the bundle) plus 5.4 bytes a weight; a live view about
-440 KB (the bundle and the .wasm) plus 4/3 of the model file.
+Sizes: a heatmap output is about 77 KB (the bundle) plus 5.4 bytes a weight; a live view about
+433 KB (the bundle and the .wasm) plus 4/3 of the model file.
 """
 
 import base64

@@ -115,7 +115,8 @@ function worst(a, b) {
 test('nbconvert executes the notebook end to end (training ≤ 30 s of CPU) and the HTML holds two outputs', () => {
   const [, wall, cpu] = html.match(/trained in ([\d.]+) s \(([\d.]+) s of CPU\)/).map(Number);
   const bytes = statSync(path.join(dir, 'dates.html')).size;
-  const sizes = [...html.matchAll(/<div class="attnlab-output"[^]*?\.mount\(r\)[^]*?<\/script>/g)].map((m) => m[0].length);
+  // bytes of each output: its root div to the end of its mount line (show.py _output)
+  const sizes = [...html.matchAll(/<div class="attnlab-output"[^]*?setTimeout\(go,25\);\}go\(\);\}\)\(\);<\/script>/g)].map((m) => Buffer.byteLength(m[0]));
   console.log(`# nbconvert --execute: ${nbconvertSeconds.toFixed(1)} s (training ${wall} s, ${cpu} s of CPU); HTML ${bytes} bytes; attnlab outputs ${sizes.join(' and ')} bytes`);
   assert.ok(cpu > 0 && cpu <= 30, `training took ${cpu} s of CPU`); // CPU time: the machine may be busy
   assert.equal(sizes.length, 2);
@@ -123,6 +124,7 @@ test('nbconvert executes the notebook end to end (training ≤ 30 s of CPU) and 
 });
 
 test('both outputs draw from file:// with no request but the page, data: and blob: (and no errors)', async () => {
+  assert.ok(requests.some(isSelfContained), 'the route saw the page itself (file:// requests are routed)');
   const others = [...new Set(requests.filter((u) => !isSelfContained(u)))];
   // nbconvert's own template loads require.js and MathJax (Debian: from /usr/share/javascript);
   // blocked above, they must be all there is besides the page, and none may come from attnlab.
@@ -189,6 +191,62 @@ test('typing another date re-runs the model in the page and redraws the map', as
   await input.fill('3/4/1999');
   await page.waitForFunction(() => document.querySelector('.attnlab-output[data-attnlab-kind="model"]').dataset.attnlabInput === '3/4/1999');
   assert.deepEqual(problems.filter((p) => !p.includes('ERR_BLOCKED_BY_CLIENT')), []);
+});
+
+test('several outputs on one page do not clash, inserted as JupyterLab inserts them (scripts re-created)', async () => {
+  // three outputs of show() (two live views of the exported file, one heatmap), in one document,
+  // added after the page loaded: innerHTML, then each <script> replaced by a new one (JupyterLab's
+  // and VS Code's way; innerHTML alone runs no script)
+  const code = 'import sys, json; from attnlab.show import show\n' +
+    'm = sys.argv[1]\n' +
+    'print(json.dumps([show(m, input="22 nov 2026").html, show(m, input="3/4/1999").html, show([[0.25, 0.75], [1, 0]], rows="ab", cols="xy").html]))';
+  const outputs = JSON.parse(execFileSync(PYTHON, ['-c', code, path.join(dir, 'dates-tiny.safetensors')], {
+    env: { ...process.env, PYTHONPATH: [path.join(REPO_ROOT, 'python'), process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) },
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  }));
+  const p2 = await browser.newPage({ viewport: { width: 1024, height: 900 } });
+  const errors = [];
+  p2.on('pageerror', (err) => errors.push(err.message));
+  p2.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  await p2.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : (errors.push(`request ${route.request().url()}`), route.abort())));
+  await p2.setContent('<!doctype html><meta charset="utf-8"><main></main>');
+  await p2.evaluate((outputs) => {
+    for (const h of outputs) {
+      const cell = document.createElement('div');
+      cell.innerHTML = h;
+      document.querySelector('main').append(cell);
+      for (const old of cell.querySelectorAll('script:not([type="application/json"])')) {
+        const s = document.createElement('script');
+        s.textContent = old.textContent;
+        old.replaceWith(s);
+      }
+    }
+  }, outputs);
+  await p2.waitForFunction(() => [...document.querySelectorAll('.attnlab-output')].filter((r) => r.dataset.attnlabState === 'ready').length === 3);
+  const ids = await p2.evaluate(() => [...document.querySelectorAll('.attnlab-output')].map((r) => r.id));
+  assert.equal(new Set(ids).size, 3);
+  const state = () => p2.evaluate(() => [...document.querySelectorAll('.attnlab-output')].map((r) => {
+    const d = /** @type {any} */ (r.querySelector('.attnlab-mount').shadowRoot.querySelector('attn-heatmap')).data;
+    return { input: r.dataset.attnlabInput, output: r.dataset.attnlabOutput, weights: Array.from(d.weights) };
+  }));
+  const first = await state();
+  assert.deepEqual(first.map((s) => s.input), ['22 nov 2026', '3/4/1999', undefined]);
+  assert.deepEqual(first[2].weights, [0.25, 0.75, 1, 0]);
+  for (const [i, text] of [[0, '22 nov 2026'], [1, '3/4/1999']]) {
+    const { d } = worst(first[i].weights, (await runInNode(text)).weights);
+    assert.ok(d <= 1e-6, `output ${i}: ${d}`);
+  }
+  // typing in the second live view redraws it alone
+  await p2.locator('.attnlab-output >> nth=1').locator('input[type="text"]').fill('jan 9, 2001');
+  await p2.waitForFunction(() => document.querySelectorAll('.attnlab-output')[1].dataset.attnlabInput === 'jan 9, 2001' &&
+    document.querySelectorAll('.attnlab-output')[1].dataset.attnlabState === 'ready');
+  const next = await state();
+  assert.deepEqual(next[0], first[0]);
+  assert.deepEqual(next[2], first[2]);
+  assert.ok(worst(next[1].weights, (await runInNode('jan 9, 2001')).weights).d <= 1e-6);
+  assert.deepEqual(errors, []);
+  await p2.close();
 });
 
 test('on a 390 px phone the outputs fit the width', async () => {
