@@ -111,9 +111,12 @@ def _output(kind, data, bundle, global_name, text, title):
     waiting = ("attnlab: drawing… If this stays, JavaScript did not run here: in Jupyter, run "
                "the cell again or trust the notebook (File → Trust Notebook).")
     # The mount line waits for the root to be in the document (a notebook may run the scripts
-    # before it attaches the output), then mounts; each output's bundle sets the global again.
-    mount = (f'(function(){{var id="{uid}",n=0;function go(){{var r=document.getElementById(id);'
-             f'if(r&&window.{global_name})window.{global_name}.mount(r);'
+    # before it attaches the output), then mounts every root of this id (one Shown displayed
+    # twice puts it twice on a page; mount() skips a mounted root); each output's bundle sets the
+    # global again.
+    mount = (f'(function(){{var id="{uid}",n=0;function go(){{var g=window.{global_name},'
+             f'r=document.querySelectorAll(\'[id="\'+id+\'"]\');'
+             f'if(g&&r.length)for(var i=0;i<r.length;i++)g.mount(r[i]);'
              f'else if(n++<200)setTimeout(go,25);}}go();}})();')
     return Shown(
         f'<div class="attnlab-output" id="{uid}" data-attnlab-kind="{kind}">\n'

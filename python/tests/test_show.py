@@ -95,7 +95,7 @@ def test_heatmap_keeps_the_weights_and_labels_and_is_self_contained():
     assert "wasm" not in data
     with open(os.path.join(ASSETS, "heatmap.js"), encoding="utf-8") as f:
         assert f.read() in out.html
-    assert f'getElementById(id)' in out.html and f'var id="{uid}"' in out.html
+    assert "querySelectorAll('[id=\"'+id+'\"]')" in out.html and f'var id="{uid}"' in out.html
     assert out._repr_html_() == out.html
     bundle = out._repr_mimebundle_()
     assert bundle["text/html"] == out.html and bundle["text/plain"] == "attnlab.show: heatmap 2 × 3 (two queries)"

@@ -193,14 +193,16 @@ test('typing another date re-runs the model in the page and redraws the map', as
   assert.deepEqual(problems.filter((p) => !p.includes('ERR_BLOCKED_BY_CLIENT')), []);
 });
 
-test('several outputs on one page do not clash, inserted as JupyterLab inserts them (scripts re-created)', async () => {
-  // three outputs of show() (two live views of the exported file, one heatmap), in one document,
-  // added after the page loaded: innerHTML, then each <script> replaced by a new one (JupyterLab's
+test('several outputs on one page do not clash, inserted as JupyterLab inserts them (scripts re-created); save() pages work', async () => {
+  // four outputs of show() (two live views of the exported file, one heatmap displayed twice: the
+  // same id twice), in one document, added after the page loaded: innerHTML, then each <script> replaced by a new one (JupyterLab's
   // and VS Code's way; innerHTML alone runs no script)
   const code = 'import sys, json; from attnlab.show import show\n' +
     'm = sys.argv[1]\n' +
-    'print(json.dumps([show(m, input="22 nov 2026").html, show(m, input="3/4/1999").html, show([[0.25, 0.75], [1, 0]], rows="ab", cols="xy").html]))';
-  const outputs = JSON.parse(execFileSync(PYTHON, ['-c', code, path.join(dir, 'dates-tiny.safetensors')], {
+    'h = show([[0.25, 0.75], [1, 0]], rows="ab", cols="xy").html\n' +
+    'show(m, input="jan 9, 2001").save(sys.argv[2])\n' +
+    'print(json.dumps([show(m, input="22 nov 2026").html, show(m, input="3/4/1999").html, h, h]))';
+  const outputs = JSON.parse(execFileSync(PYTHON, ['-c', code, path.join(dir, 'dates-tiny.safetensors'), path.join(dir, 'saved.html')], {
     env: { ...process.env, PYTHONPATH: [path.join(REPO_ROOT, 'python'), process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) },
     encoding: 'utf8',
     maxBuffer: 64 << 20,
@@ -223,16 +225,18 @@ test('several outputs on one page do not clash, inserted as JupyterLab inserts t
       }
     }
   }, outputs);
-  await p2.waitForFunction(() => [...document.querySelectorAll('.attnlab-output')].filter((r) => r.dataset.attnlabState === 'ready').length === 3);
+  await p2.waitForFunction(() => [...document.querySelectorAll('.attnlab-output')].filter((r) => r.dataset.attnlabState === 'ready').length === 4);
   const ids = await p2.evaluate(() => [...document.querySelectorAll('.attnlab-output')].map((r) => r.id));
   assert.equal(new Set(ids).size, 3);
+  assert.equal(ids[2], ids[3]);
   const state = () => p2.evaluate(() => [...document.querySelectorAll('.attnlab-output')].map((r) => {
     const d = /** @type {any} */ (r.querySelector('.attnlab-mount').shadowRoot.querySelector('attn-heatmap')).data;
     return { input: r.dataset.attnlabInput, output: r.dataset.attnlabOutput, weights: Array.from(d.weights) };
   }));
   const first = await state();
-  assert.deepEqual(first.map((s) => s.input), ['22 nov 2026', '3/4/1999', undefined]);
+  assert.deepEqual(first.map((s) => s.input), ['22 nov 2026', '3/4/1999', undefined, undefined]);
   assert.deepEqual(first[2].weights, [0.25, 0.75, 1, 0]);
+  assert.deepEqual(first[3].weights, [0.25, 0.75, 1, 0]);
   for (const [i, text] of [[0, '22 nov 2026'], [1, '3/4/1999']]) {
     const { d } = worst(first[i].weights, (await runInNode(text)).weights);
     assert.ok(d <= 1e-6, `output ${i}: ${d}`);
@@ -245,6 +249,12 @@ test('several outputs on one page do not clash, inserted as JupyterLab inserts t
   assert.deepEqual(next[0], first[0]);
   assert.deepEqual(next[2], first[2]);
   assert.ok(worst(next[1].weights, (await runInNode('jan 9, 2001')).weights).d <= 1e-6);
+  // Shown.save(): a page of its own, from file://
+  await p2.unroute('**/*');
+  await p2.route('**/*', (route) => (route.request().url() === pathToFileURL(path.join(dir, 'saved.html')).href ? route.continue() : (errors.push(`request ${route.request().url()}`), route.abort())));
+  await p2.goto(pathToFileURL(path.join(dir, 'saved.html')).href);
+  await p2.waitForFunction(() => document.querySelector('.attnlab-output')?.dataset.attnlabState === 'ready');
+  assert.equal(await p2.evaluate(() => document.querySelector('.attnlab-output').dataset.attnlabOutput), (await runInNode('jan 9, 2001')).output);
   assert.deepEqual(errors, []);
   await p2.close();
 });

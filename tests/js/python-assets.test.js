@@ -2,12 +2,14 @@
 // the committed bundles and .wasm copy must be what scripts/build-python-assets.mjs builds now
 // (`make python-assets` rewrites them), as check-wasm does for the .wasm. And what a sandboxed
 // output cell cannot have: a module import, a URL it would fetch, a '</script' that would end
-// the inline script early.
+// the inline script early. And the live view's way in (python/js/notebook.js): an instance of its
+// own from the compiled bytes, the model from bytes, the same numbers as loadModel(path).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildAssets } from '../../scripts/build-python-assets.mjs';
+import { createAttnlab, loadModel } from '../../wasm/index.js';
 
 const ASSETS = fileURLToPath(new URL('../../python/attnlab/assets/', import.meta.url));
 
@@ -35,4 +37,22 @@ test('the bundles are classic scripts that fetch nothing and cannot end their <s
     const imports = [...js.matchAll(/import\(\s*["'`]([^"'`]*)/g)].map((m) => m[1]);
     assert.ok(imports.every((s) => s.startsWith('node:')), `${name}: import() of ${imports}`);
   }
+});
+
+test("the live view's way in: createAttnlab from the asset's compiled bytes, loadModel from bytes", async () => {
+  const file = fileURLToPath(new URL('../../web/models/dates-additive.safetensors', import.meta.url));
+  const lib = await createAttnlab({ wasm: await WebAssembly.compile(readFileSync(ASSETS + 'attnlab.wasm')) });
+  assert.equal(lib.simd, true);
+  const mine = await lib.loadModel(new Uint8Array(readFileSync(file)));
+  const reference = await loadModel(file);
+  for (const input of ['22 Nov 2026', 'March 3, 1999']) {
+    const a = mine.run(input);
+    const b = reference.run(input);
+    assert.equal(a.output, b.output);
+    assert.deepEqual(a.attention[0].weights.shape, b.attention[0].weights.shape);
+    assert.deepEqual(Array.from(a.attention[0].weights.data), Array.from(b.attention[0].weights.data), input);
+  }
+  mine.dispose();
+  reference.dispose();
+  assert.equal(lib.liveAllocations(), 0);
 });
