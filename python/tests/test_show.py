@@ -200,3 +200,15 @@ def test_bad_model_files_are_refused_with_the_reason(tmp_path):
     classifier = os.path.join(REPO, "web", "models", "clf-reviews-attention.safetensors")
     with pytest.raises(ValueError, match=r"draws seq2seq models.*'classifier'"):
         show(classifier)
+
+
+def test_attnlab_show_stays_the_function():
+    """`attnlab.show(...)` twice, and after `import attnlab.show`: the package must import the
+    function eagerly (`from .show import show`): a lazy module __getattr__ is shadowed by the
+    submodule once it is imported, and the second call finds a module."""
+    import attnlab
+    if getattr(attnlab, "__file__", None) is None:
+        pytest.skip("no attnlab/__init__.py here (the package core is another branch)")
+    import attnlab.show  # noqa: F401
+    assert attnlab.show is show
+    assert attnlab.show(WEIGHTS).text == attnlab.show(WEIGHTS).text
