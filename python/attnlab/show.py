@@ -14,7 +14,7 @@ inlined attnlab.wasm on every edit (the alignment view of <attn-demo>, with its 
 the hovered cell).
 
 What an output holds: a div with a unique id, its data as JSON in a <script type=
-"application/json"> (weights or model bytes and the .wasm, base64), the bundle (assets/heatmap.js
+"application/json"> (weights, or the model file and the gzipped .wasm, base64), the bundle (assets/heatmap.js
 or assets/notebook.js, built by scripts/build-python-assets.mjs from python/js/) as a classic
 inline script, and a line that mounts it. No module script, no URL, no network: Jupyter
 Notebook, JupyterLab, VS Code, Colab and nbconvert's HTML export each render it as it is, every
@@ -22,10 +22,11 @@ output alone (Colab and VS Code put each in an iframe of its own). Jupyter shows
 trusted notebook (outputs you ran are; File → Trust Notebook for others); until the script runs,
 the output says so.
 Sizes: a heatmap output is about 77 KB (the bundle) plus 5.4 bytes a weight; a live view about
-433 KB (the bundle and the .wasm) plus 4/3 of the model file.
+322 KB (the bundle and the gzipped .wasm) plus 4/3 of the model file.
 """
 
 import base64
+import gzip
 import json
 import math
 import os
@@ -56,6 +57,14 @@ def _asset(name):
                 f"attnlab.show: {path} is missing ({e.strerror}); reinstall attnlab, or in a "
                 "checkout run `make python-assets`") from None
     return _cache[name]
+
+
+def _wasm_gzip_b64():
+    """base64 of attnlab.wasm gzipped (the same bytes every time: mtime 0), computed once."""
+    if "wasm.gz.b64" not in _cache:
+        packed = gzip.compress(_asset("attnlab.wasm"), compresslevel=9, mtime=0)
+        _cache["wasm.gz.b64"] = base64.b64encode(packed).decode("ascii")
+    return _cache["wasm.gz.b64"]
 
 
 def _script_text(js):
@@ -262,7 +271,7 @@ def _live(source, input, title):
         raise ValueError(f"attnlab.show: input is {len(text_in)} characters; the live view runs at most {MAX_INPUT}")
     name = config.get("name") or "model"
     data = {
-        "wasm": base64.b64encode(_asset("attnlab.wasm")).decode("ascii"),
+        "wasmGzip": _wasm_gzip_b64(),
         "model": base64.b64encode(b).decode("ascii"),
         "input": text_in,
         "title": title,

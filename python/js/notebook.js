@@ -12,7 +12,7 @@
 //
 // kind 'heatmap': { weights (base64 float32 LE, row-major), rows, cols, rowLabels, colLabels,
 //   label, min, max, colormap, cellSize } → one <attn-heatmap>.
-// kind 'model': { wasm (base64 of attnlab.wasm), model (base64 of a .safetensors), input,
+// kind 'model': { wasmGzip (base64 of attnlab.wasm gzipped), model (base64 of a .safetensors), input,
 //   title } → the live view: an input box; every edit re-runs the model in this page's own
 //   attnlab instance (createAttnlab from the inlined bytes) and redraws <attn-demo>'s alignment
 //   view (the output, the map, the explanation of the hovered cell).
@@ -40,11 +40,16 @@ input[type="text"] { font: 1rem ui-monospace, monospace; width: 100%; max-width:
 .about, .status { color: #5c5c66; font-size: 0.8125rem; margin: 0.25rem 0; }
 ${VIEW_STYLE}${ALIGNMENT_STYLE}`;
 
-/** The compiled attnlab.wasm of a base64 string, compiled once per page (outputs may repeat it). */
-const compiled = new Map();
-function compile(b64) {
-  if (!compiled.has(b64)) compiled.set(b64, WebAssembly.compile(fromBase64(b64)));
-  return compiled.get(b64);
+/**
+ * attnlab.wasm from an output's data (base64 of its gzip: 87 KB instead of 199 KB), compiled.
+ * DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 (which SIMD128 needs anyway).
+ */
+async function compileWasm(b64) {
+  if (typeof DecompressionStream !== 'function') {
+    throw new Error('this browser cannot unpack the inlined attnlab.wasm (DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 or later)');
+  }
+  const stream = new Blob([fromBase64(b64)]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return WebAssembly.compile(await new Response(stream).arrayBuffer());
 }
 
 /** Draw the output whose root element is root (the div holding its JSON data), once. */
@@ -65,7 +70,7 @@ async function live(root, shadow, d) {
   shadow.append(ui.title, ui.about, el('div', {}, [ui.label, ui.input]), ui.hint, ui.status, ui.error, view.node);
   ui.input.value = String(d.input ?? '').slice(0, MAX_INPUT);
 
-  const lib = await createAttnlab({ wasm: await compile(d.wasm) });
+  const lib = await createAttnlab({ wasm: await compileWasm(d.wasmGzip) });
   const model = await lib.loadModel(fromBase64(d.model));
   const config = model.config;
   ui.title.textContent = d.title || config.name || 'attnlab model';

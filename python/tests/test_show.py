@@ -2,12 +2,13 @@
 
 What a notebook output cell must be (python/attnlab/show.py): self-contained (no URL, no
 <script src>, no module script, no <link>), unique ids, the data intact (the weights and labels
-as given; the .wasm and the model file byte for byte), text from the caller unable to end its
-<script>, and errors that name the problem. That the HTML draws and reacts in a browser is
+as given; the .wasm, gzipped, and the model file byte for byte), text from the caller unable to
+end its <script>, and errors that name the problem. That the HTML draws and reacts in a browser is
 tests/browser/notebook.test.js.
 """
 
 import base64
+import gzip
 import json
 import os
 import re
@@ -92,7 +93,7 @@ def test_heatmap_keeps_the_weights_and_labels_and_is_self_contained():
     assert data["title"] == "two queries"
     assert_self_contained(out.html)
     # the heatmap bundle, without the wasm, and a mount line naming this output's id
-    assert "wasm" not in data
+    assert "wasmGzip" not in data
     with open(os.path.join(ASSETS, "heatmap.js"), encoding="utf-8") as f:
         assert f.read() in out.html
     assert "querySelectorAll('[id=\"'+id+'\"]')" in out.html and f'var id="{uid}"' in out.html
@@ -127,7 +128,7 @@ def test_live_view_inlines_the_wasm_and_the_model_byte_for_byte():
     out = show(MODEL, input="22 Nov 2026")
     data, _, _ = data_of(out.html)
     assert data["kind"] == "model" and data["input"] == "22 Nov 2026"
-    wasm = base64.b64decode(data["wasm"])
+    wasm = gzip.decompress(base64.b64decode(data["wasmGzip"]))
     assert wasm[:4] == b"\0asm"
     with open(os.path.join(ASSETS, "attnlab.wasm"), "rb") as f:
         assert wasm == f.read()
