@@ -77,7 +77,7 @@ async function live(root, shadow, d) {
   ui.about.textContent = [config.description, `${model.architecture}, ${config.cell ?? ''} cell, ${config.attention ?? ''} attention`]
     .filter(Boolean).join(' · ');
   const unit = model.tokenizer.type === 'word' ? 'word' : 'character';
-  ui.hint.textContent = `Each row of the map is one ${unit} the model wrote; the columns are the input it read. Hover or tap a cell to see how its weight was computed.`;
+  ui.hint.textContent = `Each row of the map is one ${unit} the model wrote; the columns are the input it read.`;
 
   let frame = 0;
   const draw = () => {
