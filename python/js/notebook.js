@@ -72,7 +72,7 @@ async function live(root, shadow, d) {
 
   const lib = await createAttnlab({ wasm: await compileWasm(d.wasmGzip) });
   const model = await lib.loadModel(fromBase64(d.model));
-  const config = model.config;
+  const config = /** @type {any} a seq2seq config (show.py refuses the others) */ (model.config);
   ui.title.textContent = d.title || config.name || 'attnlab model';
   ui.about.textContent = [config.description, `${model.architecture}, ${config.cell ?? ''} cell, ${config.attention ?? ''} attention`]
     .filter(Boolean).join(' · ');
