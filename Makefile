@@ -42,7 +42,7 @@ WASM_TRAIN_LINK := $(WASM_LINK_BASE) \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS) $(TRAIN_EXPORTS)))
 
 .PHONY: format format-check all help native wasm test test-c test-c-wasm test-asan test-js test-browser test-python check-wasm \
-	demo bench clean setup size committed-wasm dist first-plot
+	demo bench clean setup size committed-wasm dist first-plot python-assets
 
 all: native wasm                                  ## everything that builds
 
@@ -198,6 +198,13 @@ committed-wasm:
 # node scripts/serve.mjs --root dist --compress. The development page (web/) needs none of it.
 dist: committed-wasm node_modules                 ## the production page in dist/ (bundled, minified; serve with scripts/serve.mjs --root dist --compress)
 	$(NODE) scripts/build-web.mjs
+
+# What attnlab.show() (python/attnlab/show.py) inlines into a notebook cell: python/js/ bundled by
+# esbuild into two classic scripts, and wasm/attnlab.wasm copied, in python/attnlab/assets/
+# (committed, so `pip install ./python` needs no npm; tests/js/python-assets.test.js fails when
+# they are older than their sources).
+python-assets: committed-wasm node_modules        ## rebuild python/attnlab/assets/ (the notebook bundles and .wasm) from python/js/ and wasm/
+	$(NODE) scripts/build-python-assets.mjs
 
 first-plot: committed-wasm node_modules           ## time to first plot, web/ and dist/, three emulated networks, 5 cold runs each (~2 min; CI runs 1: tests/browser/first-plot.test.js)
 	$(NODE) scripts/first-plot.mjs

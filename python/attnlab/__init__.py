@@ -9,20 +9,14 @@
 
 Holds: export / load (attnlab.io), Tokenizer (attnlab.tokenizer, the JS normalisation),
 the reference modules (attnlab.torch), the safetensors reader/writer (attnlab.safetensors).
-`attnlab.show` (a notebook view) is imported on first use, so a setup without it still imports.
+`attnlab.show` (a notebook view, attnlab.show; standard library only).
 """
 
 from .io import ExportError, LoadError, export, load
 from .tokenizer import Tokenizer
 from . import torch  # noqa: F401  (attnlab.torch: the modules)
+from .show import show  # noqa: E402  (after the submodule import: attnlab.show stays the function)
 
 __version__ = "0.2.0"
 __all__ = ["export", "load", "Tokenizer", "ExportError", "LoadError", "show", "torch"]
 
-
-def __getattr__(name):
-    """attnlab.show, imported when first used (python/attnlab/show.py)."""
-    if name == "show":
-        from .show import show
-        return show
-    raise AttributeError(f"module 'attnlab' has no attribute {name!r}")
