@@ -260,10 +260,17 @@ bench-check: wasm node_modules                     ## re-run the benchmarks; fai
 	$(NODE) scripts/bench.mjs --check
 
 # ---------------------------------------------------------------- trained models (docs/training.md)
-.PHONY: models
+.PHONY: models models-translation models-all
 
-models: wasm                                      ## train every shipped model into web/models/ (reproducible; ~110 min on 2 cores: ~15 the Brown LMs, ~81 the en-fr translators)
-	$(NODE) scripts/train.mjs --all
+MODEL_FAMILIES := dates sequences reviews agreement transformers
+
+models: wasm                                      ## train the shipped models but the translators into web/models/ (reproducible; ~50 min on 2 cores, ~35 of it the Brown LMs)
+	$(NODE) scripts/train.mjs $(addprefix --family ,$(MODEL_FAMILIES)) --jobs 2
+
+models-translation: wasm                          ## train the 8 en-fr translators into web/models/ (~95 min on 2 cores)
+	$(NODE) scripts/train.mjs --family translation --jobs 2
+
+models-all: models models-translation             ## every shipped model (~145 min on 2 cores)
 
 # ---------------------------------------------------------------- format
 FORMAT_FILES = $(shell git ls-files 'src/*.c' 'src/*.h' 'tests/c/*.c' 'tests/c/*.h' 'tests/fuzz/*.c' 'scripts/bench/*.c' 2>/dev/null)

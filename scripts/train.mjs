@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // scripts/train.mjs: trains the shipped models (docs/training.md, "The shipped models") with the
 // wasm library, reproducibly, and writes web/models/<name>.safetensors and its model card
-// web/models/<name>.json. `make models` runs `--all`.
+// web/models/<name>.json. `make models` runs every family but translation, `make models-all` `--all`.
 //
 //   node scripts/train.mjs --all                      # every model, two at a time (child processes)
 //   node scripts/train.mjs dates-additive tf-induction  # some, one after another

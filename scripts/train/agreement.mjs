@@ -13,15 +13,15 @@
 // text reads as the corpus was read.
 // Each: E 24, H 64 (the 5,004 × 64 output layer is most of the ~470k parameters: float32 files
 // under 2 MB), weights from createModel(config, { seed: 1 }), Adam 1e-2 with the common schedule
-// (3e-3 learnt agreement about half as fast in short runs), clip 1, 8,000 steps; a step is
+// (3e-3 learnt agreement about half as fast in short runs), clip 1, 16,000 steps; a step is
 // BROWN_PER_BATCH Brown training sentences of at most MAX_TOKENS tokens (a seeded shuffle per
-// epoch) and GEN_PER_BATCH generated ones, half from the page's grammar, half from the widened
+// epoch) and GEN_PER_BATCH generated ones, a quarter from the page's grammar, the rest from the widened
 // grammar (up to 3 modifiers: prepositional phrases, subject and object relative clauses), read
 // as <s> words </s>. Why so much generated text: with 24 Brown + 8 widened sentences a step, the
 // LSTM's Brown agreement was 69% after 1,500 steps and it still preferred "is" after "the old
 // men"; Brown alone teaches agreement slowly at this size, the grammar's one decision per
 // sentence teaches it fast. Budget: about 12 steps per CPU-second for each cell (measured), so
-// the three models train in about 2,000 CPU-seconds.
+// the three models train in about 3,700 CPU-seconds.
 // Held out (by document: brownSplit, 43 of 500 files): perplexity on every held-out sentence; the
 // agreement test of Linzen, Dupoux & Goldberg 2016 on subject-verb pairs of held-out sentences
 // (brownAgreementItems), by attractors 0, 1, 2+; the page's grammar (agreementTestSet) and the

@@ -37,6 +37,8 @@ test('shipped agreement LMs reach their cards\' Brown perplexity, agreement and 
     assert.ok(nat.count >= 60);
     assertNear(name, 'hand-written pairs', nat.accuracy, card.metrics.heldout.naturalPairs.accuracy, 1 / nat.count);
     assertNear(name, 'hand-written pairs (test sample)', nat.accuracy, t.naturalPairs, 1 / nat.count);
+    // issue #13's target (>= 90% of hand-written pairs): met by the LSTMN; the others' figures are reported (docs/training.md)
+    if (name === 'lm-agreement-lstmn') assert.ok(nat.accuracy >= 0.9, `${name}: hand-written pairs ${nat.accuracy}`);
     // the held-out figures are real language modelling: far better than a uniform guess over V
     assert.ok(card.metrics.heldout.brownPerplexity < VOCAB_WORDS / 10, `${name}: Brown perplexity ${card.metrics.heldout.brownPerplexity}`);
     assert.ok(card.metrics.heldout.brownAgreement.accuracy > 0.75, `${name}: Brown agreement ${card.metrics.heldout.brownAgreement.accuracy}`);
