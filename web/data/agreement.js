@@ -102,7 +102,7 @@ const BASE_LEXICON = Object.freeze({
   nouns: NOUNS, theOnly: THE_ONLY, adjectives: ADJECTIVES, predAdjectives: PRED_ADJECTIVES,
   prepositions: PREPOSITIONS, transitive: TRANSITIVE, intransitive: INTRANSITIVE, det: DET,
   subjectKinds: SUBJECT_KINDS, flip: flipMap(TRANSITIVE, INTRANSITIVE), onTheRun: true, orcPresent: false,
-  progressive: TRANSITIVE,
+  progressive: TRANSITIVE, detWeights: /** @type {{ sg: number[], pl: number[] } | null} */ (null),
 });
 const FLIP = BASE_LEXICON.flip;
 
