@@ -451,7 +451,7 @@ test('small cells: every k-th label is drawn, k from the cell size, and none ove
     const r = await map.evaluate(async (el) => {
       const { LAYOUT, labelStep } = await import('/web/shared/draw.js');
       const d = el.drawnLabels;
-      return { d, line: LAYOUT.labelLine, expected: labelStep(d.cellHeight), expectedCol: Math.min(labelStep(d.cellWidth), labelStep(d.cellWidth, 0)) };
+      return { d, line: LAYOUT.labelLine, expected: labelStep(d.cellHeight), expectedCol: labelStep(d.cellWidth, d.colExtent) };
     });
     const { d, line } = r;
     assert.equal(d.cellHeight, size);
@@ -461,7 +461,9 @@ test('small cells: every k-th label is drawn, k from the cell size, and none ove
     assert.ok(d.cols.length >= Math.floor(40 / d.colStep), `cell ${size}: ${d.cols.length} column labels drawn`);
     assert.deepEqual(d.rows, Array.from({ length: Math.ceil(40 / d.rowStep) }, (_, i) => i * d.rowStep));
     for (let i = 1; i < d.rows.length; i++) assert.ok((d.rows[i] - d.rows[i - 1]) * d.cellHeight >= line, `cell ${size}: rows ${d.rows[i - 1]}, ${d.rows[i]} overlap`);
-    for (let i = 1; i < d.cols.length; i++) assert.ok((d.cols[i] - d.cols[i - 1]) * d.cellWidth >= line, `cell ${size}: columns overlap`);
+    assert.equal(d.colStep, r.expectedCol, `cell ${size}: column step`);
+    assert.equal(d.colExtent, d.rotated ? line : d.colExtent, 'rotated labels need a line across');
+    for (let i = 1; i < d.cols.length; i++) assert.ok((d.cols[i] - d.cols[i - 1]) * d.cellWidth >= d.colExtent, `cell ${size}: columns overlap`);
     if (size >= line) assert.equal(d.rows.length, 40, 'big enough cells: every label');
   }
   // The labels really are on the canvas: ink left of the grid, in the row-label gutter.

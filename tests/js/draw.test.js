@@ -165,6 +165,12 @@ test('computeLayout keeps labels when cells get small: every k-th, k from the ce
   assert.equal(chars.colLabelsRotated, false);
   assert.equal(chars.colStep, labelStep(9, 7 + L.labelGap));
   assert.equal(chars.colStep, 2);
+  // in 7 px cells, 11 px wide characters: every 3rd upright beats every 2nd sideways
+  const phone = computeLayout({ rows: 4, cols: 30, cellSize: 7, rowLabelWidth: 11, colLabelHeight: 11 });
+  assert.deepEqual([phone.colLabelsRotated, phone.colStep], [false, 3]);
+  // words in 7 px cells: rotated (every 2nd) instead of every 9th upright
+  const words = computeLayout({ rows: 4, cols: 30, cellSize: 7, rowLabelWidth: 50, colLabelHeight: 50 });
+  assert.deepEqual([words.colLabelsRotated, words.colStep], [true, 2]);
 });
 
 test('labelStep: the smallest k with k × cell >= the room a label needs', () => {
@@ -248,7 +254,9 @@ test('computeLayout never goes below minCell, and honours a fixed cell size', ()
   const small = computeLayout({ rows: 3, cols: 5, cellSize: 6, availableWidth: 50, rowLabelWidth: 10, colLabelHeight: 10 });
   assert.equal(small.cell, 6);
   assert.equal(small.showLabels, true); // every other label
-  assert.deepEqual([small.rowStep, small.colStep], [labelStep(6), labelStep(6)]);
+  assert.equal(small.rowStep, labelStep(6));
+  assert.equal(small.colStep, labelStep(6, small.colExtent)); // 10 px labels upright: every 3rd
+  assert.equal(small.colLabelsRotated, false);
 });
 
 test('computeLayout squeezes a side longer than maxGrid into sub-pixel cells, labels thinned to match', () => {

@@ -935,7 +935,7 @@ export class AttentionHeatmap extends HTMLElement {
     ctx.font = font.css;
   }
 
-  /** The labels the last render drew: { rowStep, colStep, rotated, cellWidth, cellHeight, gridX,
+  /** The labels the last render drew: { rowStep, colStep, colExtent, rotated, cellWidth, cellHeight, gridX,
    * gridY, rows, cols, pinnedRows, pinnedCols } (indices), or null before one; for tests. */
   get drawnLabels() {
     const layout = this.#layout;
@@ -945,7 +945,7 @@ export class AttentionHeatmap extends HTMLElement {
     const rows = Number.isFinite(layout.rowStep) ? labelIndices(d.rows, layout.rowStep, p.rows) : { regular: [], pinned: [] };
     const cols = Number.isFinite(layout.colStep) ? labelIndices(d.cols, layout.colStep, p.cols) : { regular: [], pinned: [] };
     return {
-      rowStep: layout.rowStep, colStep: layout.colStep, rotated: layout.colLabelsRotated,
+      rowStep: layout.rowStep, colStep: layout.colStep, colExtent: layout.colExtent, rotated: layout.colLabelsRotated,
       cellWidth: layout.cellWidth, cellHeight: layout.cellHeight, gridX: layout.gridX, gridY: layout.gridY,
       rows: rows.regular, cols: cols.regular, pinnedRows: rows.pinned, pinnedCols: cols.pinned,
     };

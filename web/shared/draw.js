@@ -333,8 +333,8 @@ export function wrapText(text, maxWidth, measure) {
  * rowLabelWidth / colLabelHeight: measured extent of the longest row label and of the longest
  * column label (0: that axis has no labels). Labels never vanish: when the cells are smaller than
  * a label line, every rowStep-th / colStep-th label is drawn (labelStep). Column labels are drawn
- * rotated (their width becomes a height), or horizontal (colLabelsRotated false) when that shows
- * at least as many of them: short labels, such as characters, in cells wider than they are.
+ * rotated (their width becomes a height), or horizontal (colLabelsRotated false) unless rotated
+ * ones show over 1.5 times as many: short labels, such as characters, stay upright.
  *
  * Cells are cell × cell, except that a side over LAYOUT.maxGrid is squeezed to fit it, so
  * cellWidth / cellHeight (used for drawing and hit-testing) can be smaller than cell, and
@@ -345,7 +345,8 @@ export function wrapText(text, maxWidth, measure) {
  * (captionY: its baseline). keyWidth: the width of a key line under the legend (an overlay's
  * swatch and name; 0: none), which adds LAYOUT.keyHeight at the bottom (keyY: its top).
  *
- * Returns { cell, cellWidth, cellHeight, showLabels, rowStep, colStep, colLabelsRotated, gridX,
+ * Returns { cell, cellWidth, cellHeight, showLabels, rowStep, colStep, colExtent (the room one
+ *           column label needs across: colStep × cellWidth >= colExtent), colLabelsRotated, gridX,
  *           gridY, gridWidth, gridHeight, legendX, legendY, legendWidth, captionX, captionY,
  *           keyY, width, height }.
  */
@@ -373,8 +374,11 @@ export function computeLayout({
   const rowStep = rowLabelWidth > 0 ? labelStep(cellHeight) : Infinity;
   const rotatedStep = labelStep(cellWidth);
   const flatStep = labelStep(cellWidth, colLabelHeight + L.labelGap);
-  const colLabelsRotated = colLabelHeight > 0 && flatStep > rotatedStep;
-  const colStep = colLabelHeight > 0 ? Math.min(rotatedStep, flatStep) : Infinity;
+  // Horizontal text reads better (one character sideways is hard to read): rotated only when it
+  // shows clearly more labels, i.e. horizontal ones would be over 1.5 times as sparse.
+  const colLabelsRotated = colLabelHeight > 0 && flatStep > 1.5 * rotatedStep;
+  const colStep = colLabelHeight > 0 ? (colLabelsRotated ? rotatedStep : flatStep) : Infinity;
+  const colExtent = colLabelsRotated ? L.labelLine : colLabelHeight + L.labelGap; // the room a column label needs across
   const colBand = colLabelHeight > 0 ? (colLabelsRotated ? colLabelHeight : L.labelLine) : 0;
   const gridX = L.pad + (rowLabelWidth > 0 ? rowLabelWidth + L.labelGap : 0);
   const gridY = L.pad + (colBand > 0 ? colBand + L.labelGap : 0);
@@ -397,7 +401,7 @@ export function computeLayout({
   ) + L.pad);
   const height = Math.ceil(legendY + L.legendBar + L.legendText + captionLine + (keyWidth > 0 ? L.keyHeight : 0) + L.pad);
   return {
-    cell, cellWidth, cellHeight, showLabels, rowStep, colStep, colLabelsRotated, gridX, gridY, gridWidth, gridHeight,
+    cell, cellWidth, cellHeight, showLabels, rowStep, colStep, colExtent, colLabelsRotated, gridX, gridY, gridWidth, gridHeight,
     legendX, legendY, legendWidth, captionInline, captionX, captionY, keyY, width, height,
   };
 }
