@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { MODEL_DEFAULTS, formatModelParams } from '../../web/shared/app-state.js';
 import { labelStep } from '../../web/shared/draw.js';
 import { t } from '../../web/shared/i18n.js';
-import { DEFAULT_MODEL, modelsFor } from '../../web/shared/models.js';
+import { DEFAULT_MODEL } from '../../web/shared/models.js';
 import { screenshot, startBrowser } from './harness.js';
 import { waitDemo } from './view-harness.js';
 
@@ -153,10 +153,8 @@ test('an input that cannot be run: the export buttons are disabled', async () =>
 
 test('the forgetting chart export: a title and a legend in the SVG and the PNG', async () => {
   await page.setViewportSize({ width: 1280, height: 900 });
-  const key = stateKey({ view: 'forgetting', model: modelsFor('reverse')[0]?.name ?? DEFAULT_MODEL, input: 'abcdefghij' });
   await page.goto(`${browser.url}/web/#view=forgetting&input=abcdefghij`);
   await page.waitForFunction(() => document.querySelector('#demo')?.shadowRoot?.querySelector('.forgetting-chart polyline.curve'), null, { timeout: 20000 });
-  void key;
   const files = {};
   for (const kind of ['svg', 'png']) {
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`#demo button[data-chart-export="${kind}"]`).click()]);
@@ -183,6 +181,17 @@ test('the forgetting chart export: a title and a legend in the SVG and the PNG',
   assert.deepEqual(r.legend, r.onScreen, 'the same legend as on the page');
   assert.deepEqual(r.swatches, r.curves, 'each legend swatch drawn like its line');
   assert.deepEqual(r.png, [2 * r.size[0], 2 * r.size[1]], 'the PNG is the SVG at twice the size, title and legend included');
+});
+
+test('the forgetting view with nothing to run: its run download and map exports are disabled', async () => {
+  await page.goto(`${browser.url}/web/#view=forgetting&input=abcdefghij`);
+  await page.waitForFunction(() => document.querySelector('#demo')?.shadowRoot?.querySelector('.forgetting-map')?.data, null, { timeout: 20000 });
+  assert.equal(await page.locator('#demo button[data-action="download-run"]').isDisabled(), false);
+  await page.evaluate(() => { location.hash = location.hash.replace(/input=[^&]*/, 'input='); });
+  await page.waitForFunction(() => document.querySelector('#demo').shadowRoot.querySelector('.forgetting-map').data === null);
+  assert.equal(await page.locator('#demo button[data-action="download-run"]').isDisabled(), true);
+  const map = await page.locator('#demo .forgetting-map').evaluate((el) => Array.from(el.shadowRoot.querySelectorAll('button[data-export]'), (b) => b.disabled));
+  assert.deepEqual(map, [true, true, true, true]);
 });
 
 test('no console errors, failed requests or requests off the test server', () => {

@@ -270,6 +270,7 @@ export class ForgettingView {
     this.#ui.map.data = null;
     this.#ui.runs.replaceChildren();
     this.#last = null;
+    this.#ui.download.disabled = true; // nothing to download: no run
   }
 
   /**
@@ -334,6 +335,8 @@ export class ForgettingView {
     u.map.setAttribute('lang', lang);
     u.download.textContent = t(lang, 'forgetting.downloadRun');
     this.#last = { runs, input, compare };
+    u.download.disabled = false;
+    for (const b of u.exports.children) /** @type {HTMLButtonElement} */ (b).disabled = !this.#curve; // no curve: nothing to export
     return { lengths: curve?.lengths.length ?? 0, runs: runs.map((r, i) => ({ name: r.name, right: compare[i].right, total: compare[i].total })) };
   }
 
