@@ -568,9 +568,9 @@ test('spaces, tabs and newlines are drawn as muted markers, in the tooltip and t
   assert.match(r.live, /^↵, ␣: /);
   assert.deepEqual(r.cols.map((c) => c.text), ['␣', 'x', '⇥', '␣y']);
   assert.deepEqual(r.cols.map((c) => c.muted), [['␣'], [], ['⇥'], ['␣']], 'only the markers are muted');
-  assert.deepEqual(r.rows, ['a␣b', '↵']);
+  assert.deepEqual(r.rows, ['a b', '↵'], 'a space between characters stays a space');
   const header = parseCSV(r.csv)[5];
-  assert.deepEqual(header, ['row \\ column', '␣', 'x', '⇥', ' y'], 'a blank header shows its marker; other labels are kept');
+  assert.deepEqual(header, ['row \\ column', '␣', 'x', '⇥', '␣y'], 'no blank header: markers as drawn');
   assert.deepEqual(r.json.colLabels, [' ', 'x', '\t', ' y'], 'the JSON keeps the labels as they are');
 });
 

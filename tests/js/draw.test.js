@@ -208,11 +208,16 @@ test('labels show spaces and other invisible characters as markers', () => {
   assert.equal(displayLabel('\n'), '↵');
   assert.equal(displayLabel('\u200b'), '·');
   assert.equal(displayLabel(''), '∅');
-  assert.equal(displayLabel('New York'), 'New␣York');
+  assert.equal(displayLabel('New York'), 'New York', 'spaces between characters stay spaces');
+  assert.equal(displayLabel('hop 3'), 'hop 3');
+  assert.equal(displayLabel(' the '), '␣the␣', 'leading and trailing ones get markers');
+  assert.equal(displayLabel('a\tb'), 'a⇥b', 'a tab anywhere does');
+  assert.equal(displayLabel('  '), '␣␣');
   assert.equal(displayLabel('猫'), '猫');
   assert.deepEqual(labelSegments(' the'), [{ text: '␣', marker: true }, { text: 'the', marker: false }]);
-  assert.deepEqual(labelSegments('a  b'), [{ text: 'a', marker: false }, { text: '␣␣', marker: true }, { text: 'b', marker: false }]);
-  assert.deepEqual(truncateSegments(labelSegments('abc def'), 5), [{ text: 'abc', marker: false }, { text: '␣', marker: true }, { text: '…', marker: false }]);
+  assert.deepEqual(labelSegments('a  b'), [{ text: 'a  b', marker: false }]);
+  assert.deepEqual(labelSegments('\nab\n'), [{ text: '↵', marker: true }, { text: 'ab', marker: false }, { text: '↵', marker: true }]);
+  assert.deepEqual(truncateSegments(labelSegments('  abcdef'), 5), [{ text: '␣␣', marker: true }, { text: 'ab', marker: false }, { text: '…', marker: false }]);
   assert.deepEqual(truncateSegments(labelSegments('ab'), 5), labelSegments('ab'));
 });
 
@@ -221,6 +226,7 @@ test('uniqueNames: duplicates numbered by occurrence, blanks and spaces visible,
   assert.deepEqual(uniqueNames([' ', 'a', ' ']), ['␣ (1)', 'a', '␣ (2)']);
   assert.deepEqual(uniqueNames(['', 'x']), ['∅', 'x']);
   assert.deepEqual(uniqueNames(['a', 'a (1)', 'a']), ['a (2)', 'a (1)', 'a (3)']);
+  assert.deepEqual(uniqueNames(['New York', ' the']), ['New York', '␣the']);
   const names = uniqueNames(Array.from('the cat sat on the mat'));
   assert.equal(new Set(names).size, names.length);
 });

@@ -234,21 +234,26 @@ function invisible(ch) {
 
 /**
  * A label for display, in segments: [{ text, marker }] where marker segments stand for invisible
- * characters (a space as '␣', a tab '⇥', a newline '↵', others '·') and are drawn muted. An empty
- * label becomes one marker '∅'. Joining the texts gives displayLabel(label).
+ * characters (a space as '␣', a tab '⇥', a newline '↵', others '·') and are drawn muted. Spaces
+ * between visible characters stay spaces ('hop 3', 'New York'): only leading and trailing ones
+ * (a subword token's ' the'), and labels of nothing else (' '), get markers. An empty label
+ * becomes one marker '∅'. Joining the texts gives displayLabel(label).
  * @returns {{ text: string, marker: boolean }[]}
  */
 export function labelSegments(label) {
-  const s = String(label);
-  if (s === '') return [{ text: '∅', marker: true }];
+  const chars = Array.from(String(label));
+  if (chars.length === 0) return [{ text: '∅', marker: true }];
+  const first = chars.findIndex((ch) => !invisible(ch));
+  const last = chars.length - 1 - [...chars].reverse().findIndex((ch) => !invisible(ch));
   const out = [];
-  for (const ch of s) {
-    const marker = invisible(ch);
+  chars.forEach((ch, i) => {
+    const inner = first >= 0 && i > first && i < last && ch === ' ';
+    const marker = invisible(ch) && !inner;
     const text = marker ? (INVISIBLE_MARKERS[ch] ?? '·') : ch;
-    const last = out[out.length - 1];
-    if (last && last.marker === marker) last.text += text;
+    const prev = out[out.length - 1];
+    if (prev && prev.marker === marker) prev.text += text;
     else out.push({ text, marker });
-  }
+  });
   return out;
 }
 
@@ -275,12 +280,11 @@ export function truncateSegments(segments, max) {
 
 /**
  * Names made unique for a table's header: a name that occurs more than once gets its occurrence,
- * 'the (1)', 'the (2)', …, skipping any that is already taken. A name of nothing but invisible
- * characters is shown with markers (displayLabel): a space token is '␣', an empty one '∅', never a
- * blank header; other names are kept as they are ('New York').
+ * 'the (1)', 'the (2)', …, skipping any that is already taken. Names are shown as displayLabel
+ * does: a space token is '␣' and an empty one '∅', never a blank header; 'New York' stays.
  */
 export function uniqueNames(labels) {
-  const shown = Array.from(labels, (l) => (String(l).trim() === '' || /^[\p{Cc}\p{Cf}\s]+$/u.test(String(l)) ? displayLabel(l) : String(l)));
+  const shown = Array.from(labels, (l) => displayLabel(l));
   const counts = new Map();
   for (const s of shown) counts.set(s, (counts.get(s) ?? 0) + 1);
   const taken = new Set(shown.filter((s) => counts.get(s) === 1));
