@@ -125,8 +125,42 @@ export interface HeatmapCell {
   colLabel: string;
 }
 
+/** What an <attn-heatmap>'s exports say the map is of (a header over the PNG and SVG, rows above
+ * the CSV's matrix, fields of the JSON). */
+export interface HeatmapContext {
+  /** Default: the label attribute. */
+  title?: string;
+  model?: string;
+  input?: string;
+  output?: string;
+}
+
+/** The colour scale drawn: 'fixed' 0–1, 'fit' the data's range, 'fit-from-0' 0 to the data's
+ * largest, 'symmetric' about 0 (diverging), 'set' by the min and max attributes. */
+export type HeatmapScaleMode = 'fixed' | 'fit' | 'fit-from-0' | 'symmetric' | 'set';
+
+/** The labels the last render drew (every rowStep-th / colStep-th, and the pinned hovered and
+ * focused ones), with the geometry that chose them. */
+export interface HeatmapDrawnLabels {
+  rowStep: number;
+  colStep: number;
+  /** The room one column label needs across (CSS px): colStep × cellWidth >= colExtent. */
+  colExtent: number;
+  rotated: boolean;
+  cellWidth: number;
+  cellHeight: number;
+  gridX: number;
+  gridY: number;
+  rows: number[];
+  cols: number[];
+  pinnedRows: number[];
+  pinnedCols: number[];
+}
+
 export interface AttentionHeatmapEventMap extends HTMLElementEventMap {
   'heatmap-render': Event;
+  /** The colour-scale checkbox set the scale attribute. */
+  'heatmap-scale': CustomEvent<{ scale: 'fixed' | 'fit' }>;
   'heatmap-focus': CustomEvent<HeatmapCell | null>;
   /** null when the pointer leaves the grid. */
   'heatmap-hover': CustomEvent<HeatmapCell | null>;
@@ -134,7 +168,8 @@ export interface AttentionHeatmapEventMap extends HTMLElementEventMap {
 
 /**
  * <attn-heatmap>: a canvas heatmap of any row-major matrix. Attributes: label, min, max,
- * cell-size, colormap ('viridis' | 'diverging'), lang.
+ * scale ('fixed' | 'fit'; absent: min and max, the data's range where missing), cell-size,
+ * colormap ('viridis' | 'diverging'), lang.
  */
 export declare class AttentionHeatmap extends HTMLElement {
   static readonly observedAttributes: string[];
@@ -146,6 +181,10 @@ export declare class AttentionHeatmap extends HTMLElement {
   /** gold[row] = the columns outlined as a reference alignment; null for none. */
   get gold(): number[][] | null;
   set gold(value: readonly (readonly number[])[] | null);
+  get context(): HeatmapContext;
+  set context(value: HeatmapContext | null | undefined);
+  readonly scaleMode: HeatmapScaleMode;
+  readonly drawnLabels: HeatmapDrawnLabels | null;
   label: string;
   readonly focusedCell: HeatmapCell | null;
   /** Move the focused cell (clamped into the matrix). */
@@ -158,7 +197,8 @@ export declare class AttentionHeatmap extends HTMLElement {
   toSVG(): string;
   toCSV(): string;
   toJSON(): {
-    label: string; rows: number; cols: number; rowLabels: string[]; colLabels: string[];
+    label: string; title: string; model: string | null; input: string | null; output: string | null;
+    scale: HeatmapScaleMode; rows: number; cols: number; rowLabels: string[]; colLabels: string[];
     min: number; max: number; weights: (number | null)[]; gold?: number[][];
   } | null;
   addEventListener<K extends keyof AttentionHeatmapEventMap>(type: K, listener: (this: AttentionHeatmap, ev: AttentionHeatmapEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;

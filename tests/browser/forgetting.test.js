@@ -184,7 +184,7 @@ test('the chart: arrow keys move the cursor and announce both accuracies; table,
   const live = await map.evaluate((el) => el.shadowRoot.querySelector('[aria-live]').textContent);
   assert.equal(live, `${r.attention[0].rowLabels[1]}, ${r.attention[0].colLabels[1]}: ${formatValue(r.attention[0].weights.data[S + 1])}`);
   const [csv] = await Promise.all([page.waitForEvent('download'), map.locator('button[data-export="csv"]').click()]);
-  assert.equal((await readFile(await csv.path(), 'utf8')).trim().split('\r\n').length, r.attention[0].weights.shape[0] + 1);
+  assert.equal((await readFile(await csv.path(), 'utf8')).trim().split('\r\n').length, r.attention[0].weights.shape[0] + 6); // 4 context rows, a blank one, the header
   // This run as JSON.
   const [run] = await Promise.all([page.waitForEvent('download'), page.locator('#demo button[data-action="download-run"]').click()]);
   const doc = JSON.parse(await readFile(await run.path(), 'utf8'));

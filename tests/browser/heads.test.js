@@ -237,7 +237,7 @@ test('exports: PNG, SVG, CSV and JSON of the enlarged map; every map as JSON', a
   assert.ok(files.png.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) && files.png.length > 1000);
   assert.match(files.svg.toString(), /^<svg xmlns/);
   const m = sel.grid[1][1];
-  assert.equal(files.csv.toString().trim().split('\r\n').length, m.weights.shape[0] + 1);
+  assert.equal(files.csv.toString().trim().split('\r\n').length, m.weights.shape[0] + 6); // 4 context rows, a blank one, the header
   assertClose(JSON.parse(files.json).weights, m.weights.data, 'JSON export');
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#demo button[data-action="download-maps"]').click()]);
   assert.match(download.suggestedFilename(), /\.json$/);

@@ -247,10 +247,12 @@ test('exports: PNG, SVG, CSV and JSON hold the data, and labels stay text', asyn
   assert.ok(r.svgTexts.includes('<b>sat</b>'));
   assert.equal(r.svgInjected, 0);
   const lines = r.csv.trimEnd().split('\r\n');
-  assert.equal(lines.length, 7);
-  assert.equal(lines[0], ',k0,k1,k2,k3,k4,k5,k6,k7,k8');
-  assert.ok(lines[3].startsWith('<b>sat</b>,'));
-  const csvValues = lines.slice(1).flatMap((l) => l.split(',').slice(1).map(Number));
+  assert.equal(lines.length, 6 + 6); // title, model, input, output, a blank record, the header; 6 rows
+  assert.equal(lines[0], 'title,Synthetic 6 × 9,,,,,,,,');
+  assert.equal(lines[5], 'row \\ column,k0,k1,k2,k3,k4,k5,k6,k7,k8');
+  assert.ok(lines[8].startsWith('<b>sat</b>,'));
+  assert.ok(lines[6].startsWith('the (1),') && lines[10].startsWith('the (2),'), 'duplicate row labels numbered');
+  const csvValues = lines.slice(6).flatMap((l) => l.split(',').slice(1).map(Number));
   assert.deepEqual(csvValues.map(Math.fround), r.weights);
   assert.equal(r.json.rows, 6);
   assert.equal(r.json.cols, 9);
@@ -390,6 +392,363 @@ test('dark colour scheme redraws with a dark background', async () => {
   assert.ok(ink / total > 0.2);
   await screenshot(page, 'heatmap-fixture-dark');
   await page.emulateMedia({ colorScheme: 'light' });
+});
+
+// ---- issue 18: labels that thin out instead of vanishing, markers, the colour scale, exports ----
+
+/** RFC 4180 records: quoted fields (with "" for a quote, and line breaks inside), CRLF between. */
+function parseCSV(text) {
+  const records = [];
+  let record = [];
+  let field = '';
+  let i = 0;
+  let quoted = false;
+  while (i < text.length) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') { field += '"'; i += 2; continue; }
+      if (ch === '"') { quoted = false; i++; continue; }
+      field += ch;
+      i++;
+      continue;
+    }
+    if (ch === '"' && field === '') { quoted = true; i++; continue; }
+    if (ch === ',') { record.push(field); field = ''; i++; continue; }
+    if (ch === '\r' && text[i + 1] === '\n') { record.push(field); records.push(record); record = []; field = ''; i += 2; continue; }
+    assert.ok(ch !== '"' && ch !== '\n' && ch !== '\r', `bare ${JSON.stringify(ch)} at ${i}: not RFC 4180`);
+    field += ch;
+    i++;
+  }
+  assert.equal(field, '', 'the last record ends with CRLF');
+  assert.equal(record.length, 0);
+  return records;
+}
+
+/** A fresh <attn-heatmap> in the page (id, attributes), with data built in the page by build(). */
+async function addHeatmap(id, attrs, build) {
+  await page.evaluate(([id, attrs, build]) => {
+    document.getElementById(id)?.remove();
+    const el = document.createElement('attn-heatmap');
+    el.id = id;
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    document.body.append(el);
+    el.data = (0, eval)(`(${build})`)(window.fixture);
+    return el.whenRendered();
+  }, [id, attrs, build.toString()]);
+  return page.locator(`#${id}`);
+}
+
+/** 40 × 40, labels 'r0'.., 'c0'.. (row 7's label is long), weights the fixture's diagonal. */
+const forty = (f) => ({
+  weights: f.synthetic(40, 40), rows: 40, cols: 40,
+  rowLabels: Array.from({ length: 40 }, (_, i) => (i === 7 ? 'a-very-long-row-label-of-twenty-six' : `r${i}`)),
+  colLabels: Array.from({ length: 40 }, (_, i) => `c${i}`),
+});
+
+test('small cells: every k-th label is drawn, k from the cell size, and none overlap', async () => {
+  for (const size of [3, 5, 8, 11, 12, 20]) {
+    const map = await addHeatmap('thin', { 'cell-size': String(size), label: 'Thin' }, forty);
+    const r = await map.evaluate(async (el) => {
+      const { LAYOUT, labelStep } = await import('/web/shared/draw.js');
+      const d = el.drawnLabels;
+      return { d, line: LAYOUT.labelLine, expected: labelStep(d.cellHeight), expectedCol: labelStep(d.cellWidth, d.colExtent) };
+    });
+    const { d, line } = r;
+    assert.equal(d.cellHeight, size);
+    assert.equal(d.rowStep, r.expected, `cell ${size}: row step`);
+    assert.equal(d.rowStep, Math.max(1, Math.ceil(line / size)));
+    assert.ok(d.rows.length >= Math.floor(40 / d.rowStep), `cell ${size}: ${d.rows.length} row labels drawn`);
+    assert.ok(d.cols.length >= Math.floor(40 / d.colStep), `cell ${size}: ${d.cols.length} column labels drawn`);
+    assert.deepEqual(d.rows, Array.from({ length: Math.ceil(40 / d.rowStep) }, (_, i) => i * d.rowStep));
+    for (let i = 1; i < d.rows.length; i++) assert.ok((d.rows[i] - d.rows[i - 1]) * d.cellHeight >= line, `cell ${size}: rows ${d.rows[i - 1]}, ${d.rows[i]} overlap`);
+    assert.equal(d.colStep, r.expectedCol, `cell ${size}: column step`);
+    assert.equal(d.colExtent, d.rotated ? line : d.colExtent, 'rotated labels need a line across');
+    for (let i = 1; i < d.cols.length; i++) assert.ok((d.cols[i] - d.cols[i - 1]) * d.cellWidth >= d.colExtent, `cell ${size}: columns overlap`);
+    if (size >= line) assert.equal(d.rows.length, 40, 'big enough cells: every label');
+  }
+  // The labels really are on the canvas: ink left of the grid, in the row-label gutter.
+  const map = await addHeatmap('thin', { 'cell-size': '5', label: 'Thin' }, forty);
+  const gutter = await map.evaluate((el) => {
+    const { gridX, gridY } = el.drawnLabels;
+    const canvas = el.shadowRoot.querySelector('canvas');
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const ctx = copy.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(canvas, 0, 0);
+    const scale = canvas.width / parseFloat(canvas.style.width);
+    // left of the grid, rows 20 to 40 (row 7's long label is above them): the short labels only
+    const y0 = Math.round((gridY + 20 * 5) * scale);
+    const { data } = ctx.getImageData(0, y0, Math.round((gridX - 1) * scale), Math.round(20 * 5 * scale));
+    let ink = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i] + data[i + 1] + data[i + 2] < 600) ink++;
+    return ink;
+  });
+  assert.ok(gutter > 20, `only ${gutter} dark pixels where the row labels go`);
+  await screenshot(page, 'heatmap-thinned-labels');
+});
+
+test('hovering a cell draws its row and column labels (bold) even between the k-th ones; the tooltip has them in full', async () => {
+  const map = await addHeatmap('thin', { 'cell-size': '5', label: 'Thin' }, forty);
+  const r = await map.evaluate(async (el) => {
+    const before = el.drawnLabels;
+    const canvas = el.shadowRoot.querySelector('canvas');
+    const box = canvas.getBoundingClientRect();
+    // probe for the cell (7, 10): neither is a multiple of the step
+    let at = null;
+    for (let y = 0; y < box.height && !at; y += 1) {
+      for (let x = 0; x < box.width; x += 1) {
+        canvas.dispatchEvent(new PointerEvent('pointermove', { clientX: box.x + x, clientY: box.y + y, bubbles: true }));
+        const tip = el.shadowRoot.querySelector('.tooltip');
+        if (!tip.hidden && tip.textContent.startsWith('a-very-long-row-label-of-twenty-six, c10:')) { at = [x, y]; break; }
+      }
+    }
+    await el.whenRendered();
+    const after = el.drawnLabels;
+    const tip = el.shadowRoot.querySelector('.tooltip').textContent;
+    canvas.dispatchEvent(new PointerEvent('pointerleave', { bubbles: true }));
+    await el.whenRendered();
+    return { before, after, tip, found: at !== null, left: el.drawnLabels };
+  });
+  assert.ok(r.found, 'no point shows the tooltip of cell (7, 10)');
+  const k = r.before.rowStep;
+  assert.ok(k > 1 && 7 % k !== 0 && 10 % r.before.colStep !== 0, 'the hovered labels are not among the k-th ones');
+  assert.ok(!r.before.rows.includes(7) && !r.before.cols.includes(10));
+  assert.deepEqual(r.after.pinnedRows, [7]);
+  assert.deepEqual(r.after.pinnedCols, [10]);
+  for (const i of r.after.rows) assert.ok(Math.abs(i - 7) >= k, `row label ${i} would overlap the hovered one`);
+  for (const i of r.after.cols) assert.ok(Math.abs(i - 10) >= r.after.colStep, `column label ${i} would overlap the hovered one`);
+  assert.match(r.tip, /^a-very-long-row-label-of-twenty-six, c10: /, 'the full label, not cut at 12 characters');
+  assert.deepEqual(r.left.pinnedRows, [], 'leaving the map drops the pinned labels');
+  assert.deepEqual(r.left.rows, r.before.rows);
+  // The focused cell's labels too, while the map has focus.
+  const focused = await map.evaluate(async (el) => {
+    el.focusCell(13, 22);
+    el.shadowRoot.querySelector('.plot').focus();
+    await el.whenRendered();
+    const d = el.drawnLabels;
+    el.shadowRoot.querySelector('.plot').blur();
+    return d;
+  });
+  assert.deepEqual([focused.pinnedRows, focused.pinnedCols], [[13], [22]]);
+});
+
+test('the FBI-length case: 1280 px wide, 100+ character columns, labels drawn (they used to vanish)', async () => {
+  const map = await addHeatmap('fbi', { label: 'FBI' }, (f) => {
+    const text = 'The FBI is chasing a criminal on the run. The FBI agent followed the suspect into the building.';
+    const chars = Array.from(text);
+    return { weights: f.synthetic(chars.length, chars.length), rows: chars.length, cols: chars.length, rowLabels: chars, colLabels: chars };
+  });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await map.evaluate((el) => { el.style.width = '700px'; });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await map.evaluate((el) => el.whenRendered());
+  const d = await map.evaluate((el) => el.drawnLabels);
+  assert.ok(d.cellWidth < 12, `cells of ${d.cellWidth} px (the case that lost every label)`);
+  assert.ok(d.rows.length > 10 && d.cols.length > 10, `${d.rows.length} row and ${d.cols.length} column labels`);
+  await map.evaluate((el) => { el.style.width = ''; });
+  await page.setViewportSize({ width: 1024, height: 800 });
+});
+
+test('spaces, tabs and newlines are drawn as muted markers, in the tooltip and the SVG too', async () => {
+  const map = await addHeatmap('spaces', { 'cell-size': '24', label: 'Spaces' }, (f) => ({
+    weights: f.synthetic(2, 4), rows: 2, cols: 4, rowLabels: ['a b', '\n'], colLabels: [' ', 'x', '\t', ' y'],
+  }));
+  const r = await map.evaluate(async (el) => {
+    el.focusCell(1, 0);
+    const live = el.shadowRoot.querySelector('[aria-live]').textContent;
+    const doc = new DOMParser().parseFromString(el.toSVG(), 'image/svg+xml');
+    const cols = Array.from(doc.querySelectorAll('text.col-label'), (t) => ({
+      text: t.textContent,
+      muted: Array.from(t.querySelectorAll('tspan[fill-opacity="0.5"]'), (s) => s.textContent),
+    }));
+    const rows = Array.from(doc.querySelectorAll('text.row-label'), (t) => t.textContent);
+    return { live, cols, rows, csv: el.toCSV(), json: el.toJSON() };
+  });
+  assert.match(r.live, /^↵, ␣: /);
+  assert.deepEqual(r.cols.map((c) => c.text), ['␣', 'x', '⇥', '␣y']);
+  assert.deepEqual(r.cols.map((c) => c.muted), [['␣'], [], ['⇥'], ['␣']], 'only the markers are muted');
+  assert.deepEqual(r.rows, ['a b', '↵'], 'a space between characters stays a space');
+  const header = parseCSV(r.csv)[5];
+  assert.deepEqual(header, ['row \\ column', '␣', 'x', '⇥', '␣y'], 'no blank header: markers as drawn');
+  assert.deepEqual(r.json.colLabels, [' ', 'x', '\t', ' y'], 'the JSON keeps the labels as they are');
+});
+
+test('scale="fixed" colours a cell on 0–1, scale="fit" on the data range; the checkbox and the caption follow', async () => {
+  // weights in [0.05, 0.45]: the two scales give clearly different colours
+  const map = await addHeatmap('scale', { 'cell-size': '30', label: 'Scale', min: '0' }, () => ({
+    weights: new Float32Array([0.05, 0.15, 0.25, 0.45]), rows: 2, cols: 2, rowLabels: ['a', 'b'], colLabels: ['x', 'y'],
+  }));
+  const read = () => map.evaluate(async (el) => {
+    await el.whenRendered();
+    const canvas = el.shadowRoot.querySelector('canvas');
+    const box = canvas.getBoundingClientRect();
+    // the centre of cell (1, 0) (value 0.25), found by hit-testing like the tooltip does
+    let px = null;
+    for (let y = 0; y < box.height && !px; y += 2) {
+      for (let x = 0; x < box.width; x += 2) {
+        canvas.dispatchEvent(new PointerEvent('pointermove', { clientX: box.x + x, clientY: box.y + y, bubbles: true }));
+        const tip = el.shadowRoot.querySelector('.tooltip');
+        if (!tip.hidden && tip.textContent.startsWith('b, x:')) { px = [x + 10, y + 10]; break; }
+      }
+    }
+    canvas.dispatchEvent(new PointerEvent('pointerleave', { bubbles: true }));
+    await el.whenRendered();
+    const s = canvas.width / box.width;
+    const copy = document.createElement('canvas'); // read a copy: the element's own context is never read back
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const cctx = copy.getContext('2d', { willReadFrequently: true });
+    cctx.drawImage(canvas, 0, 0);
+    const rgb = Array.from(cctx.getImageData(Math.round(px[0] * s), Math.round(px[1] * s), 1, 1).data.slice(0, 3));
+    const box2 = el.shadowRoot.querySelector('input[data-scale]');
+    const doc = new DOMParser().parseFromString(el.toSVG(), 'image/svg+xml');
+    return {
+      rgb, mode: el.scaleMode, checked: box2.checked, visible: !box2.parentElement.hidden,
+      caption: doc.querySelector('text.legend-caption').textContent,
+      ends: [doc.querySelector('text.legend-min').textContent, doc.querySelector('text.legend-max').textContent],
+      json: el.toJSON(),
+    };
+  });
+  const expected = (v, lo, hi, lang = 'en') => page.evaluate(async ([v, lo, hi]) => {
+    const { valueToColor } = await import('/web/shared/draw.js');
+    return valueToColor(Math.fround(v), lo, hi);
+  }, [v, lo, hi, lang]);
+  const caption = (key) => page.evaluate(async (key) => (await import('/web/shared/i18n.js')).t('en', key), key);
+  // today's behaviour (min="0", max from the data)
+  const auto = await read();
+  assert.deepEqual(auto.rgb, await expected(0.25, 0, Math.fround(0.45)));
+  assert.equal(auto.mode, 'fit-from-0');
+  assert.equal(auto.caption, await caption('heatmap.scaleFitFrom0'));
+  assert.equal(auto.checked, false);
+  assert.ok(auto.visible);
+  // fixed: 0–1
+  await map.evaluate((el) => el.setAttribute('scale', 'fixed'));
+  const fixed = await read();
+  assert.deepEqual(fixed.rgb, await expected(0.25, 0, 1));
+  assert.deepEqual([fixed.json.min, fixed.json.max, fixed.json.scale], [0, 1, 'fixed']);
+  assert.deepEqual(fixed.ends, ['0', '1']);
+  assert.equal(fixed.caption, await caption('heatmap.scaleFixed'));
+  assert.equal(fixed.checked, true);
+  // fit: the data's own range, min attribute or not
+  await map.evaluate((el) => el.setAttribute('scale', 'fit'));
+  const fit = await read();
+  assert.deepEqual(fit.rgb, await expected(0.25, Math.fround(0.05), Math.fround(0.45)));
+  assert.deepEqual([fit.json.min, fit.json.max], [Math.fround(0.05), Math.fround(0.45)]);
+  assert.equal(fit.caption, await caption('heatmap.scaleFit'));
+  assert.equal(fit.checked, false);
+  assert.notDeepEqual(fixed.rgb, fit.rgb);
+  // the checkbox sets the attribute (and says so with an event)
+  const clicked = await map.evaluate(async (el) => {
+    const events = [];
+    el.addEventListener('heatmap-scale', (e) => events.push(e.detail.scale));
+    el.shadowRoot.querySelector('input[data-scale]').click();
+    const a = el.getAttribute('scale');
+    el.shadowRoot.querySelector('input[data-scale]').click();
+    return { a, b: el.getAttribute('scale'), events };
+  });
+  assert.deepEqual(clicked, { a: 'fixed', b: 'fit', events: ['fixed', 'fit'] });
+  // Chinese
+  await map.evaluate((el) => el.setAttribute('lang', 'zh'));
+  const zh = await map.evaluate((el) => el.shadowRoot.querySelector('label.scale').textContent);
+  assert.equal(zh, await page.evaluate(async () => (await import('/web/shared/i18n.js')).t('zh', 'heatmap.scaleControl')));
+  // a diverging map has no such control
+  assert.equal(await map.evaluate((el) => { el.setAttribute('colormap', 'diverging'); return el.shadowRoot.querySelector('label.scale').hidden; }), true);
+});
+
+test('exports carry the title, model, input and output: SVG header, CSV rows, JSON fields, PNG header', async () => {
+  const ctx = { title: 'Alignment of a date', model: 'dates-additive', input: 'the 3rd of March, 2001', output: '2001-03-03' };
+  const map = await addHeatmap('exp', { label: 'Alignment', 'cell-size': '16' }, (f) => ({
+    weights: f.synthetic(4, 6), rows: 4, cols: 6, rowLabels: ['2', '0', '0', '1'], colLabels: ['t', 'h', 'e', ' ', 'e', ',x"y'],
+  }));
+  const r = await map.evaluate(async (el, ctx) => {
+    el.context = ctx;
+    const svg = el.toSVG();
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    const png = await el.toPNG();
+    const bitmap = await createImageBitmap(png);
+    const c = document.createElement('canvas');
+    c.width = bitmap.width;
+    c.height = bitmap.height;
+    const g = c.getContext('2d', { willReadFrequently: true });
+    g.drawImage(bitmap, 0, 0);
+    const canvas = el.shadowRoot.querySelector('canvas');
+    // the header band: the rows above the heatmap as drawn
+    const headerPx = bitmap.height - canvas.height;
+    const band = g.getImageData(0, 0, c.width, Math.max(1, headerPx)).data;
+    const bg = Array.from(band.slice(0, 3));
+    let ink = 0;
+    for (let i = 0; i < band.length; i += 4) if (Math.abs(band[i] - bg[0]) + Math.abs(band[i + 1] - bg[1]) + Math.abs(band[i + 2] - bg[2]) > 60) ink++;
+    // below the header: the heatmap's own pixels, unchanged
+    const below = g.getImageData(0, headerPx, canvas.width, canvas.height).data;
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const cctx = copy.getContext('2d', { willReadFrequently: true });
+    cctx.drawImage(canvas, 0, 0);
+    const own = cctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    let same = 0;
+    for (let i = 0; i < own.length; i += 4) if (Math.abs(own[i] - below[i]) + Math.abs(own[i + 1] - below[i + 1]) + Math.abs(own[i + 2] - below[i + 2]) < 8) same++;
+    return {
+      header: Array.from(doc.querySelectorAll('text.header'), (t) => t.textContent),
+      title: doc.querySelector('title').textContent,
+      caption: doc.querySelector('text.legend-caption')?.textContent,
+      legendBar: doc.querySelectorAll('rect[fill="url(#attn-heatmap-legend)"]').length,
+      cells: Array.from(doc.querySelectorAll('svg svg g[shape-rendering] rect'), (n) => n.getAttribute('fill')),
+      error: doc.querySelector('parsererror')?.textContent ?? null,
+      csv: el.toCSV(),
+      json: JSON.parse(JSON.stringify(el)),
+      weights: Array.from(el.data.weights),
+      png: { width: bitmap.width, height: bitmap.height, canvasWidth: canvas.width, canvasHeight: canvas.height, headerPx, ink, same, total: own.length / 4 },
+      disabled: Array.from(el.shadowRoot.querySelectorAll('button[data-export]'), (b) => b.disabled),
+    };
+  }, ctx);
+  const t = (key, vars) => page.evaluate(async ([key, vars]) => (await import('/web/shared/i18n.js')).t('en', key, vars), [key, vars]);
+  // SVG: a title, the model, input and output as visible text, the colour bar and its caption
+  assert.equal(r.error, null);
+  assert.equal(r.title, ctx.title);
+  assert.deepEqual(r.header, [ctx.title, await t('heatmap.exportModel', { name: ctx.model }), await t('heatmap.exportInput', { text: ctx.input }), await t('heatmap.exportOutput', { text: ctx.output })]);
+  assert.equal(r.legendBar, 1);
+  assert.equal(r.caption, await t('heatmap.scaleFit'));
+  const colours = await page.evaluate(async (w) => {
+    const { valueToColor, rgbToHex, resolveRange } = await import('/web/shared/draw.js');
+    const [lo, hi] = resolveRange(Float32Array.from(w));
+    return w.map((v) => rgbToHex(valueToColor(v, lo, hi)));
+  }, r.weights);
+  assert.deepEqual(r.cells, colours, 'the SVG cells are the drawn weights');
+  // CSV: valid RFC 4180, the context rows, then a matrix with a named corner and unique columns
+  const records = parseCSV(r.csv);
+  assert.ok(records.every((rec) => rec.length === 7), 'every record has as many fields');
+  assert.deepEqual(records.slice(0, 4).map((rec) => rec.slice(0, 2)), [['title', ctx.title], ['model', ctx.model], ['input', ctx.input], ['output', ctx.output]]);
+  assert.ok(records[4].every((f) => f === ''));
+  const header = records[5];
+  assert.notEqual(header[0], '');
+  assert.deepEqual(header, ['row \\ column', 't', 'h', 'e (1)', '␣', 'e (2)', ',x"y']);
+  assert.equal(new Set(header).size, header.length, 'unique column names');
+  assert.deepEqual(records.slice(6).map((rec) => rec[0]), ['2', '0 (1)', '0 (2)', '1']);
+  assert.deepEqual(records.slice(6).flatMap((rec) => rec.slice(1).map(Number)).map(Math.fround), r.weights);
+  // JSON: fields
+  assert.deepEqual([r.json.title, r.json.model, r.json.input, r.json.output], [ctx.title, ctx.model, ctx.input, ctx.output]);
+  assert.deepEqual(r.json.weights.map(Math.fround), r.weights);
+  // PNG: the heatmap as drawn under a header band that is not blank
+  assert.equal(r.png.width, Math.max(r.png.canvasWidth, r.png.width));
+  assert.ok(r.png.headerPx >= 4 * 14, `header of ${r.png.headerPx} px for 4 lines`);
+  assert.equal(r.png.height, r.png.canvasHeight + r.png.headerPx);
+  assert.ok(r.png.ink > 200, `only ${r.png.ink} ink pixels in the PNG's title band`);
+  assert.ok(r.png.same / r.png.total > 0.99, 'the map under the header is the drawn canvas');
+  assert.deepEqual(r.disabled, [false, false, false, false]);
+  // Without data: the export buttons are disabled, and the exports say why
+  const empty = await map.evaluate((el) => {
+    el.data = null;
+    let message = null;
+    try { el.toCSV(); } catch (err) { message = err.message; }
+    return { disabled: Array.from(el.shadowRoot.querySelectorAll('button[data-export]'), (b) => b.disabled), json: el.toJSON(), message, scaleHidden: el.shadowRoot.querySelector('label.scale').hidden };
+  });
+  assert.deepEqual(empty.disabled, [true, true, true, true]);
+  assert.equal(empty.json, null);
+  assert.match(empty.message, /no data to export/);
+  assert.equal(empty.scaleHidden, true);
+  await map.evaluate((el) => el.remove());
 });
 
 test('no console errors, failed requests or requests off the test server', () => {

@@ -178,7 +178,7 @@ test('exports: PNG, SVG, CSV, JSON of the matrix and every number as JSON', asyn
   }
   assert.ok(files.png.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) && files.png.length > 500);
   assert.match(files.svg.toString(), /^<svg xmlns/);
-  assert.equal(files.csv.toString().trim().split('\r\n').length, r.attention[0].weights.shape[0] + 1);
+  assert.equal(files.csv.toString().trim().split('\r\n').length, r.attention[0].weights.shape[0] + 6); // 4 context rows, a blank one, the header
   assertClose(JSON.parse(files.json).weights, r.attention[0].weights.data, 'JSON export');
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#demo button[data-action="download-pooling"]').click()]);
   const all = JSON.parse(await readFile(await download.path(), 'utf8'));

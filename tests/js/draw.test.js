@@ -11,16 +11,23 @@ import {
   computeLayout,
   downsample,
   csvField,
+  displayLabel,
   escapeXml,
   fillPixels,
   formatFloat32,
   formatValue,
+  labelIndices,
+  labelSegments,
+  labelStep,
   resolveRange,
   rgbToHex,
   truncate,
+  truncateSegments,
+  uniqueNames,
   valueToColor,
   valueToUnit,
   viridis,
+  wrapText,
 } from '../../web/shared/draw.js';
 
 test('viridis has 256 entries with matplotlib\'s endpoints and midpoint', () => {
@@ -128,8 +135,11 @@ test('computeLayout fits cells to the width, capped at maxCell, with labels', ()
   const layout = computeLayout({ rows: 8, cols: 8, availableWidth: 400, rowLabelWidth: 20, colLabelHeight: 20 });
   assert.equal(layout.cell, L.maxCell); // (400 - 16 - 24) / 8 = 45, capped
   assert.equal(layout.showLabels, true);
+  assert.deepEqual([layout.rowStep, layout.colStep], [1, 1]);
+  // 20 px labels fit across 40 px cells: column labels horizontal, one text line high
+  assert.equal(layout.colLabelsRotated, false);
   assert.equal(layout.gridX, L.pad + 20 + L.labelGap);
-  assert.equal(layout.gridY, L.pad + 20 + L.labelGap);
+  assert.equal(layout.gridY, L.pad + L.labelLine + L.labelGap);
   assert.equal(layout.gridWidth, 8 * L.maxCell);
   assert.equal(layout.gridHeight, 8 * L.maxCell);
   assert.equal(layout.legendY, layout.gridY + layout.gridHeight + L.legendGap);
@@ -137,14 +147,97 @@ test('computeLayout fits cells to the width, capped at maxCell, with labels', ()
   assert.equal(layout.height, layout.legendY + L.legendBar + L.legendText + L.pad);
 });
 
-test('computeLayout drops labels when cells get small, and reclaims their room', () => {
+test('computeLayout keeps labels when cells get small: every k-th, k from the cell size', () => {
   const L = LAYOUT;
   const layout = computeLayout({ rows: 64, cols: 64, availableWidth: 320, rowLabelWidth: 30, colLabelHeight: 30 });
-  assert.equal(layout.showLabels, false);
-  assert.equal(layout.gridX, L.pad);
-  assert.equal(layout.gridY, L.pad);
-  assert.equal(layout.cell, Math.floor((320 - 2 * L.pad) / 64));
+  assert.equal(layout.showLabels, true);
+  assert.equal(layout.gridX, L.pad + 30 + L.labelGap);
+  assert.equal(layout.gridY, L.pad + 30 + L.labelGap); // rotated: the widest label is the band's height
+  assert.equal(layout.colLabelsRotated, true);
+  assert.equal(layout.cell, Math.floor((320 - 2 * L.pad - 30 - L.labelGap) / 64));
+  assert.equal(layout.rowStep, Math.ceil(L.labelLine / layout.cell));
+  assert.equal(layout.colStep, Math.ceil(L.labelLine / layout.cell));
+  assert.ok(layout.rowStep * layout.cellHeight >= L.labelLine, 'drawn row labels are a line apart');
+  assert.ok((layout.rowStep - 1) * layout.cellHeight < L.labelLine, 'and no sparser than needed');
   assert.ok(layout.width <= 320);
+  // one-character labels in 9 px cells: horizontal labels show as many as rotated ones
+  const chars = computeLayout({ rows: 4, cols: 30, cellSize: 9, rowLabelWidth: 7, colLabelHeight: 7 });
+  assert.equal(chars.colLabelsRotated, false);
+  assert.equal(chars.colStep, labelStep(9, 7 + L.labelGap));
+  assert.equal(chars.colStep, 2);
+  // in 7 px cells, 11 px wide characters: every 3rd upright beats every 2nd sideways
+  const phone = computeLayout({ rows: 4, cols: 30, cellSize: 7, rowLabelWidth: 11, colLabelHeight: 11 });
+  assert.deepEqual([phone.colLabelsRotated, phone.colStep], [false, 3]);
+  // words in 7 px cells: rotated (every 2nd) instead of every 9th upright
+  const words = computeLayout({ rows: 4, cols: 30, cellSize: 7, rowLabelWidth: 50, colLabelHeight: 50 });
+  assert.deepEqual([words.colLabelsRotated, words.colStep], [true, 2]);
+});
+
+test('labelStep: the smallest k with k × cell >= the room a label needs', () => {
+  assert.equal(labelStep(12, 12), 1);
+  assert.equal(labelStep(11, 12), 2);
+  assert.equal(labelStep(6, 12), 2);
+  assert.equal(labelStep(5.9, 12), 3);
+  assert.equal(labelStep(2), Math.ceil(LAYOUT.labelLine / 2));
+  assert.equal(labelStep(0), Infinity);
+  for (const cell of [0.04, 0.5, 1, 2.5, 3, 7, 11.9, 40]) {
+    const k = labelStep(cell);
+    assert.ok(k * cell >= LAYOUT.labelLine - 1e-9 && (k === 1 || (k - 1) * cell < LAYOUT.labelLine), `cell ${cell}: k ${k}`);
+  }
+});
+
+test('labelIndices: every step-th label, the pinned ones always, nothing within step of a pin', () => {
+  assert.deepEqual(labelIndices(10, 3), { regular: [0, 3, 6, 9], pinned: [] });
+  assert.deepEqual(labelIndices(10, 3, [4]), { regular: [0, 9], pinned: [4] }); // 3 and 6 give way
+  assert.deepEqual(labelIndices(10, 1, [4, 4]), { regular: [0, 1, 2, 3, 5, 6, 7, 8, 9], pinned: [4] });
+  assert.deepEqual(labelIndices(10, 3, [4, 5]).pinned, [4], 'two close pins: the first (hovered) wins');
+  assert.deepEqual(labelIndices(10, 3, [1, 8]), { regular: [], pinned: [1, 8] }); // 0, 3, 6, 9 are all within 3 of a pin
+  assert.deepEqual(labelIndices(5, 2, [-1, 7, 1.5]), { regular: [0, 2, 4], pinned: [] });
+  // no two drawn labels are closer than step
+  for (const [n, step, pins] of [[50, 4, [7]], [50, 5, [0, 49]], [33, 2, [16, 17]]]) {
+    const { regular, pinned } = labelIndices(n, step, pins);
+    const all = [...regular, ...pinned].sort((a, b) => a - b);
+    for (let i = 1; i < all.length; i++) assert.ok(all[i] - all[i - 1] >= step, `${n}/${step}/${pins}: ${all}`);
+    for (const p of pins) assert.ok(pinned.includes(p) || pinned.some((q) => Math.abs(q - p) < step));
+  }
+});
+
+test('labels show spaces and other invisible characters as markers', () => {
+  assert.equal(displayLabel(' '), '␣');
+  assert.equal(displayLabel('\t'), '⇥');
+  assert.equal(displayLabel('\n'), '↵');
+  assert.equal(displayLabel('\u200b'), '·');
+  assert.equal(displayLabel(''), '∅');
+  assert.equal(displayLabel('New York'), 'New York', 'spaces between characters stay spaces');
+  assert.equal(displayLabel('hop 3'), 'hop 3');
+  assert.equal(displayLabel(' the '), '␣the␣', 'leading and trailing ones get markers');
+  assert.equal(displayLabel('a\tb'), 'a⇥b', 'a tab anywhere does');
+  assert.equal(displayLabel('  '), '␣␣');
+  assert.equal(displayLabel('猫'), '猫');
+  assert.deepEqual(labelSegments(' the'), [{ text: '␣', marker: true }, { text: 'the', marker: false }]);
+  assert.deepEqual(labelSegments('a  b'), [{ text: 'a  b', marker: false }]);
+  assert.deepEqual(labelSegments('\nab\n'), [{ text: '↵', marker: true }, { text: 'ab', marker: false }, { text: '↵', marker: true }]);
+  assert.deepEqual(truncateSegments(labelSegments('  abcdef'), 5), [{ text: '␣␣', marker: true }, { text: 'ab', marker: false }, { text: '…', marker: false }]);
+  assert.deepEqual(truncateSegments(labelSegments('ab'), 5), labelSegments('ab'));
+});
+
+test('uniqueNames: duplicates numbered by occurrence, blanks and spaces visible, never a clash', () => {
+  assert.deepEqual(uniqueNames(['the', 'cat', 'the', 'mat']), ['the (1)', 'cat', 'the (2)', 'mat']);
+  assert.deepEqual(uniqueNames([' ', 'a', ' ']), ['␣ (1)', 'a', '␣ (2)']);
+  assert.deepEqual(uniqueNames(['', 'x']), ['∅', 'x']);
+  assert.deepEqual(uniqueNames(['a', 'a (1)', 'a']), ['a (2)', 'a (1)', 'a (3)']);
+  assert.deepEqual(uniqueNames(['New York', ' the']), ['New York', '␣the']);
+  const names = uniqueNames(Array.from('the cat sat on the mat'));
+  assert.equal(new Set(names).size, names.length);
+});
+
+test('wrapText breaks at spaces, and inside words (or Chinese) too long for a line', () => {
+  const measure = (s) => s.length * 10; // 10 px a character
+  assert.deepEqual(wrapText('the cat sat on the mat', 80, measure), ['the cat', 'sat on', 'the mat']);
+  assert.deepEqual(wrapText('abcdefghij', 40, measure), ['abcd', 'efgh', 'ij']);
+  assert.deepEqual(wrapText('输入：今天天气很好', 40, measure), ['输入：今', '天天气很', '好']);
+  assert.deepEqual(wrapText('short', 400, measure), ['short']);
+  for (const line of wrapText('x'.repeat(33) + ' yy zz', 50, measure)) assert.ok(measure(line) <= 50, line);
 });
 
 test('computeLayout: a key line under the legend (the gold outline) adds its height and widens to fit', () => {
@@ -166,20 +259,24 @@ test('computeLayout never goes below minCell, and honours a fixed cell size', ()
   assert.equal(fixed.showLabels, true);
   const small = computeLayout({ rows: 3, cols: 5, cellSize: 6, availableWidth: 50, rowLabelWidth: 10, colLabelHeight: 10 });
   assert.equal(small.cell, 6);
-  assert.equal(small.showLabels, false);
+  assert.equal(small.showLabels, true); // every other label
+  assert.equal(small.rowStep, labelStep(6));
+  assert.equal(small.colStep, labelStep(6, small.colExtent)); // 10 px labels upright: every 3rd
+  assert.equal(small.colLabelsRotated, false);
 });
 
-test('computeLayout squeezes a side longer than maxGrid into sub-pixel cells, without labels', () => {
+test('computeLayout squeezes a side longer than maxGrid into sub-pixel cells, labels thinned to match', () => {
   const wide = computeLayout({ rows: 1, cols: 100_000, availableWidth: 320, rowLabelWidth: 30, colLabelHeight: 30 });
   assert.equal(wide.cellWidth, LAYOUT.maxGrid / 100_000);
   assert.equal(wide.cellHeight, LAYOUT.minCell);
   assert.equal(wide.gridWidth, LAYOUT.maxGrid);
-  assert.equal(wide.showLabels, false);
+  assert.equal(wide.colStep, labelStep(wide.cellWidth));
+  assert.ok(100_000 / wide.colStep < LAYOUT.maxGrid / LAYOUT.labelLine + 1, 'no more labels than fit');
   const tall = computeLayout({ rows: 100_000, cols: 1, availableWidth: 320, rowLabelWidth: 30, colLabelHeight: 30 });
   assert.equal(tall.cellWidth, LAYOUT.maxCell);
   assert.equal(tall.cellHeight, LAYOUT.maxGrid / 100_000);
   assert.equal(tall.gridHeight, LAYOUT.maxGrid);
-  assert.equal(tall.showLabels, false);
+  assert.equal(tall.rowStep, labelStep(tall.cellHeight));
   assert.ok(tall.height < LAYOUT.maxGrid + 100);
   // Within the limit nothing changes: square cells.
   const fits = computeLayout({ rows: 4, cols: 1000, availableWidth: 320 });

@@ -5,18 +5,28 @@
 //   const el = document.querySelector('attn-heatmap');
 //   el.data = { weights, rows: T, cols: S, rowLabels, colLabels };  // weights: Float32Array [T * S]
 //
-// Attributes (settings): label, min, max (colour range; default: the data's range), cell-size
-// (CSS pixels; default: fit the width), colormap ('viridis', default, or 'diverging': a blue–
-// white–red map over a range symmetric about 0, for differences). Property (data): `data`; the
-// weights array is kept by reference, not copied, so set `data` again after changing it.
+// Attributes (settings): label, min, max (colour range; default: the data's range), scale
+// ('fixed': 0 to 1 whatever min and max say; 'fit': the data's own range; absent: min and max as
+// given, the data's range where missing; a checkbox under the map sets it, and the colour bar's
+// caption says which scale is drawn), cell-size (CSS pixels; default: fit the width), colormap
+// ('viridis', default, or 'diverging': a blue–white–red map over a range symmetric about 0, for
+// differences; no scale control). Property (data): `data`; the weights array is kept by
+// reference, not copied, so set `data` again after changing it. Property `context`: { title?,
+// model?, input?, output? } (strings) written into every export: a header over the PNG and SVG
+// (title, default the label; model; input; output), fields of the JSON, rows above the CSV's matrix.
+// Labels: when the cells are too small for every label, every k-th is drawn (k from the cell size,
+// so none overlap), column labels horizontal when that shows as many as rotated ones; the hovered
+// and the focused row's and column's labels are always drawn (bold); spaces and other invisible
+// characters are drawn as muted markers (␣ ⇥ ↵ ·; draw.js labelSegments).
 // Property `marks`: [{ row, from, to, center? }] outlines cells from..to of a row (e.g. a local
 // attention window p_t ± D) and ticks the fractional column `center`. Property `gold`:
 // gold[row] = the columns of that row to outline as a reference alignment (a solid white-and-red
 // outline per cell, a key line under the colour legend, "(gold)" in the tooltip, the text
 // alternative, the SVG and the JSON); null (default) for none.
 // Methods: focusCell(row, col), whenRendered(), flush() (draw a pending frame now), toPNG()
-// (Promise<Blob>), toSVG() (string), toCSV() (string), toJSON() (plain object, so
-// JSON.stringify(el) works).
+// (Promise<Blob>), toSVG() (string), toCSV() (string: RFC 4180, the context rows, a blank row,
+// then the matrix under a header of unique column names), toJSON() (plain object, so
+// JSON.stringify(el) works). The export buttons are disabled while there is no data.
 // Events: 'heatmap-render' after each drawn frame, 'heatmap-focus' ({ row, col, value }) when
 // the focused cell moves, 'heatmap-hover' (the same detail, or null on leaving) when the pointer
 // moves onto another cell.
@@ -34,17 +44,22 @@ import {
   canvasScale,
   computeLayout,
   csvField,
+  displayLabel,
   downsample,
   escapeXml,
   colorTable,
   fillPixels,
   formatFloat32,
   formatValue,
+  labelIndices,
+  labelSegments,
   resolveRange,
   rgbToHex,
   symmetricRange,
-  truncate,
+  truncateSegments,
+  uniqueNames,
   valueToColor,
+  wrapText,
 } from '../shared/draw.js';
 import { t } from '../shared/i18n.js';
 
@@ -54,6 +69,13 @@ const LABEL_CHARS = 12;
 const MAX_TABLE_CELLS = 4096;
 /** PageUp / PageDown move this many rows. */
 const PAGE_ROWS = 10;
+/** The first header cell of the CSV's matrix (rows are the matrix's rows, columns its columns). */
+const CSV_CORNER = 'row \\ column';
+
+/** Input or output text for an export header: line breaks and tabs shown as markers. */
+function displayInput(text) {
+  return String(text).replace(/\t/g, '⇥').replace(/\r?\n/g, '↵');
+}
 
 const STYLE = `
 :host { display: block; position: relative; font: inherit;
@@ -67,7 +89,11 @@ canvas { display: block; touch-action: manipulation; }
 .tooltip { position: absolute; z-index: 1; pointer-events: none; white-space: nowrap;
   padding: 2px 6px; border-radius: 3px; font-size: 0.75rem;
   background: var(--attn-heatmap-color, CanvasText); color: var(--attn-heatmap-background, Canvas); }
-.toolbar { display: flex; flex-wrap: wrap; gap: 0.25rem; margin-top: 0.25rem; }
+.controls { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.75rem; margin-top: 0.25rem; }
+.toolbar { display: flex; flex-wrap: wrap; gap: 0.25rem; }
+.toolbar button:disabled { opacity: 0.5; }
+.scale { display: inline-flex; align-items: center; gap: 0.3rem; font-size: 0.8125rem; min-height: 2rem; }
+.scale input { margin: 0; }
 .toolbar button { font: inherit; font-size: 0.8125rem; min-height: 2rem; padding: 0.25rem 0.6rem; }
 .error { margin: 0.25rem 0; color: #b3261e; color: light-dark(#b3261e, #ff8a80); }
 [hidden] { display: none !important; }
@@ -139,8 +165,36 @@ function checkData(value) {
   });
 }
 
+/** A label as drawn: segments (markers for invisible characters), cut at LABEL_CHARS. */
+function labelParts(label) {
+  return truncateSegments(labelSegments(label), LABEL_CHARS);
+}
+
+/** The text of labelParts(label). */
+function labelText(label) {
+  return labelParts(label).map((p) => p.text).join('');
+}
+
+/**
+ * Draw label parts on ctx at (x, y), aligned 'left', 'right' or 'center' (ctx.textBaseline as
+ * set), marker parts at half opacity: muted, so '␣' reads as a space, not as a character.
+ */
+function drawParts(ctx, parts, x, y, align) {
+  const widths = parts.map((p) => ctx.measureText(p.text).width);
+  const total = widths.reduce((a, b) => a + b, 0);
+  let at = align === 'right' ? x - total : align === 'center' ? x - total / 2 : x;
+  ctx.save();
+  ctx.textAlign = 'left';
+  parts.forEach((p, i) => {
+    ctx.globalAlpha = p.marker ? 0.5 : 1;
+    ctx.fillText(p.text, at, y);
+    at += widths[i];
+  });
+  ctx.restore();
+}
+
 export class AttentionHeatmap extends HTMLElement {
-  static observedAttributes = ['label', 'min', 'max', 'cell-size', 'colormap', 'lang'];
+  static observedAttributes = ['label', 'min', 'max', 'scale', 'cell-size', 'colormap', 'lang'];
 
   #data = null; // frozen { weights: Float32Array [rows * cols], rows, cols, rowLabels, colLabels }
   #row = 0; // focused cell
@@ -156,6 +210,9 @@ export class AttentionHeatmap extends HTMLElement {
   #marks = []; // [{ row, from, to, center }] outlines drawn over the grid
   #gold = null; // [row] -> column indices outlined as the gold alignment, or null
   #hover = null; // 'row,col' of the hovered cell, for heatmap-hover
+  #hoverCell = null; // { row, col } of the hovered cell (its labels are drawn), or null
+  #context = {}; // { title?, model?, input?, output? } for the exports
+  #pixelKey = null; // what #pixels holds: [matrix, min, max, table]
 
   // Shadow DOM parts.
   #plot;
@@ -164,6 +221,8 @@ export class AttentionHeatmap extends HTMLElement {
   #live;
   #error;
   #alternative;
+  #scaleBox; // the 'colour scale fixed to 0–1' checkbox
+  #scaleText;
   #pixels = null; // scratch canvas [cols x rows], one pixel per cell (per block when shrunk)
   #legendPixels = null; // scratch canvas [256 x 1], the colour map
 
@@ -182,9 +241,13 @@ export class AttentionHeatmap extends HTMLElement {
     this.#alternative = el('div', { class: 'visually-hidden' });
     const toolbar = el('div', { class: 'toolbar', part: 'toolbar', role: 'group' });
     for (const [kind, text] of [['png', 'PNG'], ['svg', 'SVG'], ['csv', 'CSV'], ['json', 'JSON']]) {
-      toolbar.append(el('button', { type: 'button', 'data-export': kind, text }));
+      toolbar.append(el('button', { type: 'button', 'data-export': kind, text, disabled: '' }));
     }
-    root.append(el('style', { text: STYLE }), this.#plot, this.#error, toolbar, this.#live, this.#alternative);
+    this.#scaleBox = el('input', { type: 'checkbox', 'data-scale': '' });
+    this.#scaleText = el('span');
+    const scale = el('label', { class: 'scale', part: 'scale', hidden: '' }, [this.#scaleBox, this.#scaleText]);
+    const controls = el('div', { class: 'controls', part: 'controls' }, [scale, toolbar]);
+    root.append(el('style', { text: STYLE }), this.#plot, this.#error, controls, this.#live, this.#alternative);
   }
 
   connectedCallback() {
@@ -197,6 +260,10 @@ export class AttentionHeatmap extends HTMLElement {
     this.#canvas.addEventListener('pointerleave', () => {
       this.#tooltip.hidden = true;
       this.#setHover(null);
+    }, { signal });
+    this.#scaleBox.addEventListener('change', () => {
+      this.setAttribute('scale', this.#scaleBox.checked ? 'fixed' : 'fit');
+      this.dispatchEvent(new CustomEvent('heatmap-scale', { detail: { scale: this.getAttribute('scale') } }));
     }, { signal });
     this.#canvas.addEventListener('pointerdown', (e) => this.#onPointerDown(e), { signal });
     this.shadowRoot.querySelector('.toolbar').addEventListener(
@@ -238,7 +305,10 @@ export class AttentionHeatmap extends HTMLElement {
       this.#updateLabel();
       this.#dataDirty = true;
     }
-    if (name === 'min' || name === 'max' || name === 'colormap') this.#dataDirty = true; // the summary quotes the range
+    if (name === 'min' || name === 'max' || name === 'scale' || name === 'colormap') {
+      this.#dataDirty = true; // the summary quotes the range
+      this.#updateLabel(); // the scale checkbox
+    }
     this.#schedule();
   }
 
@@ -264,6 +334,44 @@ export class AttentionHeatmap extends HTMLElement {
     this.#dataDirty = true;
     this.#updateLabel();
     this.#schedule();
+  }
+
+  /** What the exports say the map is of: { title?, model?, input?, output? } (strings or null). */
+  get context() {
+    return { ...this.#context };
+  }
+
+  set context(value) {
+    const out = {};
+    for (const key of ['title', 'model', 'input', 'output']) {
+      const v = value?.[key];
+      if (v !== undefined && v !== null) out[key] = String(v);
+    }
+    this.#context = out;
+  }
+
+  /** The colour scale drawn: 'fixed' (0–1), 'fit' (the data's range), 'fit-from-0' (0 to the data's
+   * largest), 'symmetric' (diverging, about 0) or 'set' (min and max attributes). */
+  get scaleMode() {
+    if (this.getAttribute('colormap') === 'diverging') {
+      return parseNumberAttribute(this.getAttribute('min')) !== null && parseNumberAttribute(this.getAttribute('max')) !== null ? 'set' : 'symmetric';
+    }
+    const scale = this.getAttribute('scale');
+    if (scale === 'fixed' || scale === 'fit') return scale;
+    const min = parseNumberAttribute(this.getAttribute('min'));
+    const max = parseNumberAttribute(this.getAttribute('max'));
+    if (min === null && max === null) return 'fit';
+    if (min === 0 && max === 1) return 'fixed';
+    if (min === 0 && max === null) return 'fit-from-0';
+    return min !== null && max !== null ? 'set' : 'fit';
+  }
+
+  /** The colour bar's caption: what the scale is, in the element's language. */
+  #scaleCaption() {
+    const mode = this.scaleMode;
+    const [min, max] = this.#range();
+    const key = { fixed: 'heatmap.scaleFixed', fit: 'heatmap.scaleFit', 'fit-from-0': 'heatmap.scaleFitFrom0', symmetric: 'heatmap.scaleSymmetric', set: 'heatmap.scaleSet' }[mode];
+    return t(this.#lang, key, { min: formatValue(min), max: formatValue(max) });
   }
 
   /** Outlines over the grid: [{ row, from, to, center? }] (columns; from/to inclusive). */
@@ -349,37 +457,95 @@ export class AttentionHeatmap extends HTMLElement {
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
-  /** A PNG of the heatmap as drawn (grid, labels, legend) at device resolution. */
+  /**
+   * The header every PNG and SVG export carries: the title (context.title, else the label), then
+   * the model, the input and the output where the context names them, wrapped to width (CSS px).
+   * Returns { width, height, lines: [{ text, bold, size, y }] } (y: each line's baseline).
+   */
+  #exportHeader(ctx, font, minWidth) {
+    const c = this.#context;
+    const lang = this.#lang;
+    const width = Math.max(minWidth, 360);
+    const room = width - 2 * LAYOUT.pad;
+    const items = [{ text: c.title ?? this.label, bold: true, size: 14 }];
+    if (c.model) items.push({ text: t(lang, 'heatmap.exportModel', { name: c.model }), bold: false, size: 12 });
+    if (c.input !== undefined) items.push({ text: t(lang, 'heatmap.exportInput', { text: displayInput(c.input) }), bold: false, size: 12 });
+    if (c.output !== undefined) items.push({ text: t(lang, 'heatmap.exportOutput', { text: displayInput(c.output) }), bold: false, size: 12 });
+    const lines = [];
+    let y = LAYOUT.pad;
+    for (const item of items) {
+      ctx.font = `${item.bold ? 'bold ' : ''}${item.size}px ${font.family}`;
+      for (const text of wrapText(item.text, room, (s) => ctx.measureText(s).width)) {
+        y += Math.round(item.size * 1.35);
+        lines.push({ text, bold: !!item.bold, size: item.size, y: y - Math.round(item.size * 0.3) });
+      }
+    }
+    ctx.font = font.css;
+    return { width, height: y + 6, lines };
+  }
+
+  /** A PNG of the heatmap as drawn (grid, labels, legend) at device resolution, under the export
+   * header (title, model, input, output). */
   async toPNG() {
     this.#requireData();
     this.#flush();
     if (!this.#layout) this.#render(); // never drawn (e.g. not in the document)
+    const source = this.#canvas;
+    const { fg, bg, font } = this.#colors();
+    const scale = source.width / this.#layout.width;
+    const out = document.createElement('canvas');
+    const ctx = out.getContext('2d');
+    const header = this.#exportHeader(ctx, font, this.#layout.width);
+    const width = Math.max(header.width, this.#layout.width);
+    out.width = Math.round(width * scale);
+    out.height = Math.round((header.height + this.#layout.height) * scale);
+    ctx.scale(scale, scale);
+    ctx.fillStyle = bg;
+    ctx.fillRect(0, 0, width, header.height + this.#layout.height);
+    ctx.fillStyle = fg;
+    ctx.textBaseline = 'alphabetic';
+    for (const line of header.lines) {
+      ctx.font = `${line.bold ? 'bold ' : ''}${line.size}px ${font.family}`;
+      ctx.fillText(line.text, LAYOUT.pad, line.y);
+    }
+    ctx.drawImage(source, 0, header.height, this.#layout.width, this.#layout.height);
     return new Promise((resolve, reject) =>
-      this.#canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('<attn-heatmap>: the canvas is empty.'))), 'image/png'),
+      out.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('<attn-heatmap>: the canvas is empty.'))), 'image/png'),
     );
   }
 
-  /** A standalone SVG document: one rect per cell (with a <title>), labels and legend. */
+  /** A standalone SVG document: the export header (title, model, input, output), then one rect per
+   * cell (with a <title>), the labels (as drawn: every k-th), the colour bar and its caption. */
   toSVG() {
     const d = this.#requireData();
     const ctx = this.#canvas.getContext('2d');
     const { fg, bg, font } = this.#colors();
     const layout = this.#computeLayout(ctx, font);
+    const header = this.#exportHeader(ctx, font, layout.width);
+    const width = Math.max(header.width, layout.width);
+    const height = header.height + layout.height;
     const [min, max] = this.#range();
     const table = this.#table();
     const { cellWidth: cw, cellHeight: ch, gridX, gridY } = layout;
     const n = (v) => String(Math.round(v * 100) / 100);
+    const parts = (label) => labelParts(label)
+      .map((p) => (p.marker ? `<tspan fill-opacity="0.5">${escapeXml(p.text)}</tspan>` : escapeXml(p.text))).join('');
     const out = [
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${layout.width}" height="${layout.height}" ` +
-        `viewBox="0 0 ${layout.width} ${layout.height}" role="img">`,
-      `<title>${escapeXml(this.label)}</title>`,
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
+        `viewBox="0 0 ${width} ${height}" role="img">`,
+      `<title>${escapeXml(this.#context.title ?? this.label)}</title>`,
       '<defs><linearGradient id="attn-heatmap-legend">' +
         Array.from({ length: 17 }, (_, i) => {
           const j = Math.min(255, i * 16) * 3;
           return `<stop offset="${n(i / 16)}" stop-color="${rgbToHex([table[j], table[j + 1], table[j + 2]])}"/>`;
         }).join('') +
         '</linearGradient></defs>',
-      `<rect width="${layout.width}" height="${layout.height}" fill="${escapeXml(bg)}"/>`,
+      `<rect width="${width}" height="${height}" fill="${escapeXml(bg)}"/>`,
+      ...header.lines.map((line) =>
+        `<text class="header" x="${LAYOUT.pad}" y="${line.y}" fill="${escapeXml(fg)}" font-family="${escapeXml(font.family)}" ` +
+          `font-size="${line.size}"${line.bold ? ' font-weight="bold"' : ''}>${escapeXml(line.text)}</text>`),
+      // the map, as drawn on the canvas, below the header
+      `<svg x="0" y="${header.height}" width="${layout.width}" height="${layout.height}" viewBox="0 0 ${layout.width} ${layout.height}">`,
       '<g shape-rendering="crispEdges">',
     ];
     for (let r = 0; r < d.rows; r++) {
@@ -404,55 +570,83 @@ export class AttentionHeatmap extends HTMLElement {
     if (gold.length) {
       out.push(`<text x="${n(layout.legendX + LAYOUT.keySwatch + 6)}" y="${n(layout.keyY + 3 + LAYOUT.keySwatch / 2)}" dominant-baseline="middle">${escapeXml(t(this.#lang, 'heatmap.goldKey'))}</text>`);
     }
-    if (layout.showLabels) {
-      d.rowLabels.forEach((label, r) => {
+    if (layout.showLabels && Number.isFinite(layout.rowStep)) {
+      for (const r of labelIndices(d.rows, layout.rowStep).regular) {
         out.push(
-          `<text x="${n(gridX - LAYOUT.labelGap)}" y="${n(gridY + (r + 0.5) * ch)}" text-anchor="end" ` +
-            `dominant-baseline="middle">${escapeXml(truncate(label, LABEL_CHARS))}</text>`,
+          `<text class="row-label" x="${n(gridX - LAYOUT.labelGap)}" y="${n(gridY + (r + 0.5) * ch)}" text-anchor="end" ` +
+            `dominant-baseline="middle">${parts(d.rowLabels[r])}</text>`,
         );
-      });
-      d.colLabels.forEach((label, c) => {
-        out.push(
-          `<text transform="translate(${n(gridX + (c + 0.5) * cw)} ${n(gridY - LAYOUT.labelGap)}) rotate(-90)" ` +
-            `dominant-baseline="middle">${escapeXml(truncate(label, LABEL_CHARS))}</text>`,
-        );
-      });
+      }
+    }
+    if (layout.showLabels && Number.isFinite(layout.colStep)) {
+      for (const c of labelIndices(d.cols, layout.colStep).regular) {
+        const x = n(gridX + (c + 0.5) * cw);
+        out.push(layout.colLabelsRotated
+          ? `<text class="col-label" transform="translate(${x} ${n(gridY - LAYOUT.labelGap)}) rotate(-90)" dominant-baseline="middle">${parts(d.colLabels[c])}</text>`
+          : `<text class="col-label" x="${x}" y="${n(gridY - LAYOUT.labelGap - LAYOUT.labelLine / 2)}" text-anchor="middle" dominant-baseline="middle">${parts(d.colLabels[c])}</text>`);
+      }
     }
     const textY = layout.legendY + LAYOUT.legendBar + LAYOUT.legendText - 2;
     out.push(
       `<rect x="${layout.legendX}" y="${layout.legendY}" width="${layout.legendWidth}" height="${LAYOUT.legendBar}" ` +
         'fill="url(#attn-heatmap-legend)"/>',
-      `<text x="${layout.legendX}" y="${n(textY)}">${escapeXml(formatValue(min))}</text>`,
-      `<text x="${layout.legendX + layout.legendWidth}" y="${n(textY)}" text-anchor="end">${escapeXml(formatValue(max))}</text>`,
+      `<text class="legend-min" x="${layout.legendX}" y="${n(textY)}">${escapeXml(formatValue(min))}</text>`,
+      `<text class="legend-max" x="${layout.legendX + layout.legendWidth}" y="${n(textY)}" text-anchor="end">${escapeXml(formatValue(max))}</text>`,
+      `<text class="legend-caption" x="${n(layout.captionX)}" y="${n(layout.captionY)}"${layout.captionInline ? ' text-anchor="middle"' : ''}>${escapeXml(this.#scaleCaption())}</text>`,
       '</g>',
+      '</svg>',
       '</svg>',
     );
     return out.join('\n') + '\n';
   }
 
-  /** CSV: a header row of column labels, then one row per matrix row, led by its label. */
+  /**
+   * CSV (RFC 4180: CRLF, quoted where needed, every record as many fields): rows naming the title,
+   * model, input and output (key, value; blank where there is none), a blank record, then the
+   * matrix: a header row ('row \ column', then the column labels made unique: 'the (1)', 'the (2)';
+   * spaces shown as '␣') and one row per matrix row, led by its (unique) label. A spreadsheet shows
+   * it as is; pandas reads the matrix with read_csv(f, skiprows=5, index_col=0).
+   */
   toCSV() {
     const d = this.#requireData();
-    const lines = [['', ...d.colLabels].map(csvField).join(',')];
+    const width = d.cols + 1;
+    const record = (fields) => [...fields, ...Array(Math.max(0, width - fields.length)).fill('')].map(csvField).join(',');
+    const c = this.#context;
+    const lines = [
+      record(['title', c.title ?? this.label]),
+      record(['model', c.model ?? '']),
+      record(['input', c.input ?? '']),
+      record(['output', c.output ?? '']),
+      record([]),
+      record([CSV_CORNER, ...uniqueNames(d.colLabels)]),
+    ];
+    const rowNames = uniqueNames(d.rowLabels);
     for (let r = 0; r < d.rows; r++) {
-      const cells = [csvField(d.rowLabels[r])];
-      for (let c = 0; c < d.cols; c++) cells.push(formatFloat32(d.weights[r * d.cols + c]));
+      const cells = [csvField(rowNames[r])];
+      for (let col = 0; col < d.cols; col++) cells.push(formatFloat32(d.weights[r * d.cols + col]));
       lines.push(cells.join(','));
     }
     return lines.join('\r\n') + '\r\n';
   }
 
   /**
-   * A plain object: { label, rows, cols, rowLabels, colLabels, min, max, weights, gold? } with weights
-   * as a flat row-major number array (shortest decimals that read back to the float32 values;
-   * NaN and infinities become null, as JSON has no such numbers). null without data.
+   * A plain object: { label, title, model, input, output, scale, rows, cols, rowLabels, colLabels,
+   * min, max, weights, gold? } with weights as a flat row-major number array (shortest decimals that
+   * read back to the float32 values; NaN and infinities become null, as JSON has no such numbers);
+   * model, input and output are null where the context names none. null without data.
    */
   toJSON() {
     const d = this.#data;
     if (!d) return null;
     const [min, max] = this.#range();
+    const c = this.#context;
     return {
       label: this.label,
+      title: c.title ?? this.label,
+      model: c.model ?? null,
+      input: c.input ?? null,
+      output: c.output ?? null,
+      scale: this.scaleMode,
       rows: d.rows,
       cols: d.cols,
       rowLabels: [...d.rowLabels],
@@ -486,6 +680,9 @@ export class AttentionHeatmap extends HTMLElement {
   }
 
   #range() {
+    const scale = this.getAttribute('scale');
+    if (this.getAttribute('colormap') !== 'diverging' && scale === 'fixed') return [0, 1];
+    if (this.getAttribute('colormap') !== 'diverging' && scale === 'fit') return resolveRange(this.#data ? this.#data.weights : []);
     if (this.getAttribute('colormap') === 'diverging') {
       return symmetricRange(
         this.#data ? this.#data.weights : [],
@@ -512,25 +709,22 @@ export class AttentionHeatmap extends HTMLElement {
   #computeLayout(ctx, font) {
     const d = this.#data;
     const cellSize = parseNumberAttribute(this.getAttribute('cell-size'));
+    ctx.font = font.css;
     const shape = {
       rows: d.rows,
       cols: d.cols,
       cellSize: cellSize !== null && cellSize >= 1 ? Math.min(cellSize, 200) : null,
       availableWidth: this.#width || this.clientWidth || 320,
+      captionWidth: Math.ceil(ctx.measureText(this.#scaleCaption()).width),
     };
-    // Labels only ever make cells smaller, so when the cells are too small for labels even
-    // without them, skip measuring (100,000 labels would cost a measureText each, for nothing).
-    if (this.#gold) {
-      ctx.font = font.css;
-      shape.keyWidth = Math.ceil(LAYOUT.keySwatch + 6 + ctx.measureText(t(this.#lang, 'heatmap.goldKey')).width);
-    }
-    const bare = computeLayout(shape);
-    if (Math.min(bare.cellWidth, bare.cellHeight) < LAYOUT.labelMinCell) return bare;
-    ctx.font = font.css;
-    // A loop, not Math.max(...widths): spreading ~100,000 values into a call overflows the stack.
+    if (this.#gold) shape.keyWidth = Math.ceil(LAYOUT.keySwatch + 6 + ctx.measureText(t(this.#lang, 'heatmap.goldKey')).width);
+    // The widest label as drawn (markers, cut at LABEL_CHARS). A loop, not Math.max(...widths):
+    // spreading ~100,000 values into a call overflows the stack; past LAYOUT.labelSample labels an
+    // even sample is measured (a label there is at most LABEL_CHARS wide anyway).
     const widest = (labels) => {
+      const stride = Math.max(1, Math.ceil(labels.length / LAYOUT.labelSample));
       let w = 0;
-      for (const l of labels) w = Math.max(w, ctx.measureText(truncate(l, LABEL_CHARS)).width);
+      for (let i = 0; i < labels.length; i += stride) w = Math.max(w, ctx.measureText(labelText(labels[i])).width);
       return w;
     };
     return computeLayout({ ...shape, rowLabelWidth: Math.ceil(widest(d.rowLabels)), colLabelHeight: Math.ceil(widest(d.colLabels)) });
@@ -574,36 +768,26 @@ export class AttentionHeatmap extends HTMLElement {
     // a matrix too big for one canvas is first shrunk to at most LAYOUT.maxGrid pixels a side.
     const [min, max] = this.#range();
     const m = this.#reduced();
-    this.#pixels ??= document.createElement('canvas');
-    this.#pixels.width = m.cols;
-    this.#pixels.height = m.rows;
-    const pctx = this.#pixels.getContext('2d');
-    const image = pctx.createImageData(m.cols, m.rows);
     const table = this.#table();
-    fillPixels(m.weights, min, max, image.data, table);
-    pctx.putImageData(image, 0, 0);
+    const key = this.#pixelKey;
+    if (!this.#pixels || !key || key[0] !== m || key[1] !== min || key[2] !== max || key[3] !== table) {
+      // Filled again only when the matrix or the scale changed, not on every hover.
+      this.#pixels ??= document.createElement('canvas');
+      this.#pixels.width = m.cols;
+      this.#pixels.height = m.rows;
+      const pctx = this.#pixels.getContext('2d');
+      const image = pctx.createImageData(m.cols, m.rows);
+      fillPixels(m.weights, min, max, image.data, table);
+      pctx.putImageData(image, 0, 0);
+      this.#pixelKey = [m, min, max, table];
+    }
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this.#pixels, layout.gridX, layout.gridY, layout.gridWidth, layout.gridHeight);
 
     ctx.fillStyle = fg;
-    ctx.font = font.css;
-    if (layout.showLabels) {
-      ctx.textAlign = 'right';
-      ctx.textBaseline = 'middle';
-      d.rowLabels.forEach((label, r) => {
-        ctx.fillText(truncate(label, LABEL_CHARS), layout.gridX - LAYOUT.labelGap, layout.gridY + (r + 0.5) * layout.cellHeight);
-      });
-      ctx.textAlign = 'left';
-      d.colLabels.forEach((label, c) => {
-        ctx.save();
-        ctx.translate(layout.gridX + (c + 0.5) * layout.cellWidth, layout.gridY - LAYOUT.labelGap);
-        ctx.rotate(-Math.PI / 2);
-        ctx.fillText(truncate(label, LABEL_CHARS), 0, 0);
-        ctx.restore();
-      });
-    }
+    this.#drawLabels(ctx, layout, font, this.#pinnedLabels());
 
-    // Legend: the colour map as a bar, the range's ends as text.
+    // Legend: the colour map as a bar, the range's ends as text, and what the scale is.
     if (!this.#legendPixels || this.#legendPixels.table !== table) {
       this.#legendPixels = document.createElement('canvas');
       this.#legendPixels.table = table;
@@ -615,12 +799,15 @@ export class AttentionHeatmap extends HTMLElement {
       lctx.putImageData(bar, 0, 0);
     }
     ctx.drawImage(this.#legendPixels, layout.legendX, layout.legendY, layout.legendWidth, LAYOUT.legendBar);
+    ctx.font = font.css;
     ctx.textBaseline = 'alphabetic';
     const textY = layout.legendY + LAYOUT.legendBar + LAYOUT.legendText - 2;
     ctx.textAlign = 'left';
     ctx.fillText(formatValue(min), layout.legendX, textY);
     ctx.textAlign = 'right';
     ctx.fillText(formatValue(max), layout.legendX + layout.legendWidth, textY);
+    ctx.textAlign = layout.captionInline ? 'center' : 'left';
+    ctx.fillText(this.#scaleCaption(), layout.captionX, layout.captionY);
 
     // Marks (e.g. a local window p_t ± D): a two-tone dashed outline, and a tick at the centre.
     for (const m of this.#marks) {
@@ -694,6 +881,76 @@ export class AttentionHeatmap extends HTMLElement {
     this.#finishRender();
   }
 
+  /** The labels always drawn: the hovered cell's row and column, then the focused one's. */
+  #pinnedLabels() {
+    const rows = [];
+    const cols = [];
+    if (this.#hoverCell) {
+      rows.push(this.#hoverCell.row);
+      cols.push(this.#hoverCell.col);
+    }
+    if (this.shadowRoot.activeElement === this.#plot) {
+      rows.push(this.#row);
+      cols.push(this.#col);
+    }
+    return { rows, cols };
+  }
+
+  /**
+   * Row and column labels: every rowStep-th / colStep-th (computeLayout), the pinned ones (hovered,
+   * focused) in bold, and nothing a pinned one would overlap.
+   */
+  #drawLabels(ctx, layout, font, pinned = { rows: [], cols: [] }) {
+    const d = this.#data;
+    if (!layout.showLabels) return;
+    const rows = labelIndices(d.rows, layout.rowStep, pinned.rows);
+    const cols = labelIndices(d.cols, layout.colStep, pinned.cols);
+    const bold = `bold ${font.css}`;
+    ctx.textBaseline = 'middle';
+    const row = (r, isPinned) => {
+      ctx.font = isPinned ? bold : font.css;
+      drawParts(ctx, labelParts(d.rowLabels[r]), layout.gridX - LAYOUT.labelGap, layout.gridY + (r + 0.5) * layout.cellHeight, 'right');
+    };
+    const col = (c, isPinned) => {
+      ctx.font = isPinned ? bold : font.css;
+      const x = layout.gridX + (c + 0.5) * layout.cellWidth;
+      if (!layout.colLabelsRotated) {
+        drawParts(ctx, labelParts(d.colLabels[c]), x, layout.gridY - LAYOUT.labelGap - LAYOUT.labelLine / 2, 'center');
+        return;
+      }
+      ctx.save();
+      ctx.translate(x, layout.gridY - LAYOUT.labelGap);
+      ctx.rotate(-Math.PI / 2);
+      drawParts(ctx, labelParts(d.colLabels[c]), 0, 0, 'left');
+      ctx.restore();
+    };
+    if (Number.isFinite(layout.rowStep)) {
+      for (const r of rows.regular) row(r, false);
+      for (const r of rows.pinned) row(r, true);
+    }
+    if (Number.isFinite(layout.colStep)) {
+      for (const c of cols.regular) col(c, false);
+      for (const c of cols.pinned) col(c, true);
+    }
+    ctx.font = font.css;
+  }
+
+  /** The labels the last render drew: { rowStep, colStep, colExtent, rotated, cellWidth, cellHeight, gridX,
+   * gridY, rows, cols, pinnedRows, pinnedCols } (indices), or null before one; for tests. */
+  get drawnLabels() {
+    const layout = this.#layout;
+    const d = this.#data;
+    if (!layout || !d) return null;
+    const p = this.#pinnedLabels();
+    const rows = Number.isFinite(layout.rowStep) ? labelIndices(d.rows, layout.rowStep, p.rows) : { regular: [], pinned: [] };
+    const cols = Number.isFinite(layout.colStep) ? labelIndices(d.cols, layout.colStep, p.cols) : { regular: [], pinned: [] };
+    return {
+      rowStep: layout.rowStep, colStep: layout.colStep, colExtent: layout.colExtent, rotated: layout.colLabelsRotated,
+      cellWidth: layout.cellWidth, cellHeight: layout.cellHeight, gridX: layout.gridX, gridY: layout.gridY,
+      rows: rows.regular, cols: cols.regular, pinnedRows: rows.pinned, pinnedCols: cols.pinned,
+    };
+  }
+
   #finishRender() {
     this.#dataDirty = false;
     const waiters = this.#waiters;
@@ -707,7 +964,7 @@ export class AttentionHeatmap extends HTMLElement {
   #describe(row, col) {
     const d = this.#data;
     const gold = this.#isGold(row, col) ? ` ${t(this.#lang, 'heatmap.goldCell')}` : '';
-    return `${d.rowLabels[row]}, ${d.colLabels[col]}: ${formatValue(d.weights[row * d.cols + col])}${gold}`;
+    return `${displayLabel(d.rowLabels[row])}, ${displayLabel(d.colLabels[col])}: ${formatValue(d.weights[row * d.cols + col])}${gold}`;
   }
 
   #summary() {
@@ -727,8 +984,14 @@ export class AttentionHeatmap extends HTMLElement {
   #updateLabel() {
     const toolbar = this.shadowRoot.querySelector('.toolbar');
     toolbar.setAttribute('aria-label', t(this.#lang, 'export.group'));
-    for (const b of toolbar.querySelectorAll('button')) b.setAttribute('aria-label', t(this.#lang, 'heatmap.download', { kind: b.textContent }));
     const d = this.#data;
+    for (const b of toolbar.querySelectorAll('button')) {
+      b.setAttribute('aria-label', t(this.#lang, 'heatmap.download', { kind: b.textContent }));
+      /** @type {HTMLButtonElement} */ (b).disabled = !d; // nothing to export
+    }
+    /** @type {HTMLElement} */ (this.#scaleBox.parentElement).hidden = !d || this.getAttribute('colormap') === 'diverging';
+    this.#scaleBox.checked = this.scaleMode === 'fixed';
+    this.#scaleText.textContent = t(this.#lang, 'heatmap.scaleControl');
     const size = d ? `, ${d.rows} by ${d.cols}` : '';
     this.#plot.setAttribute('aria-label', `${this.label}${size}`);
     this.#plot.setAttribute(
@@ -834,6 +1097,8 @@ export class AttentionHeatmap extends HTMLElement {
     const key = hit ? `${hit.row},${hit.col}` : null;
     if (key === this.#hover) return;
     this.#hover = key;
+    this.#hoverCell = hit ? { row: hit.row, col: hit.col } : null;
+    this.#schedule(); // the hovered row's and column's labels
     const d = this.#data;
     const detail = hit && d
       ? { row: hit.row, col: hit.col, value: d.weights[hit.row * d.cols + hit.col], rowLabel: d.rowLabels[hit.row], colLabel: d.colLabels[hit.col] }

@@ -784,6 +784,7 @@ export class AttnDemo extends HTMLElement {
 
   #finish(result, t0, extra = {}) {
     this.#showNotes();
+    this.#exportContext(result, extra);
     const ms = performance.now() - t0;
     if (result) {
       this.timings.push(ms);
@@ -795,6 +796,19 @@ export class AttnDemo extends HTMLElement {
     this.#waiters = [];
     for (const resolve of waiters) resolve();
     this.dispatchEvent(new CustomEvent('demo-render', { detail: { key, ms, ...extra } }));
+  }
+
+  /** What the current view's maps are of, for their exports (<attn-heatmap> context): the model,
+   * the input and the output (a classifier's label), in the views that draw the one current model;
+   * compare and forgetting, which run models of their own, set their maps' context themselves. */
+  #exportContext(result, extra) {
+    const s = this.#state;
+    if (!VIEW_MODULES[s.view]?.one) return;
+    const name = this.#isLocal(s.model) ? this.#local?.name ?? s.model : s.model;
+    const output = extra.output ?? extra.label ?? null;
+    for (const h of this.#views[s.view]?.heatmaps ?? []) {
+      h.context = result ? { model: name, input: s.input, output } : {};
+    }
   }
 
   /** Under the input: the words this render's runs did not know (the reading view lists its own,

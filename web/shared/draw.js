@@ -2,7 +2,9 @@
 //
 // Holds: the viridis colour map, value -> colour mapping, value formatting, the canvas layout
 // (where the grid, the labels and the legend go), hit-testing a point against it, shrinking a
-// matrix too big for one canvas to one that fits, and the escaping the SVG and CSV exports need.
+// matrix too big for one canvas to one that fits, which labels to draw when the cells are too
+// small for all of them (every k-th), visible markers for spaces and other invisible characters,
+// unique column names and the escaping the SVG and CSV exports need, and wrapping header text.
 // Deliberately does not touch a canvas or the DOM: attention-heatmap.js does the drawing and
 // hands these functions plain numbers.
 //
@@ -168,7 +170,9 @@ export const LAYOUT = Object.freeze({
   labelGap: 4, // between a label and the grid
   minCell: 2,
   maxCell: 40,
-  labelMinCell: 12, // smaller cells get no per-row/column labels (they would overlap)
+  labelMinCell: 12, // a cell this big holds a label across it (smaller: every k-th label, labelStep)
+  labelLine: 12, // the room one label line needs across it (the 11 px font and 1 px), in CSS pixels
+  labelSample: 5000, // measure at most this many labels a side (evenly spaced) for the layout
   // The grid never gets wider or taller than this: browsers refuse bigger canvases (Chromium:
   // 32,767 px a side), so a 100,000-column matrix gets sub-pixel cells instead of no canvas.
   maxGrid: 8192,
@@ -185,22 +189,170 @@ export const LAYOUT = Object.freeze({
 export const GOLD_STROKE = Object.freeze({ halo: '#ffffff', line: '#ff2d2d', haloWidth: 3.5, lineWidth: 1.75 });
 
 /**
+ * How many labels apart to draw them so they do not overlap: every k-th label, k the smallest
+ * whole number with k × cell >= extent (the room one label needs along the axis: a text line
+ * across, LAYOUT.labelLine, or a horizontal column label's width plus a gap). 1: every label.
+ * @param {number} cell @param {number} [extent]
+ */
+export function labelStep(cell, extent = LAYOUT.labelLine) {
+  if (!(cell > 0)) return Infinity;
+  return Math.max(1, Math.ceil(extent / cell - 1e-9));
+}
+
+/**
+ * Which labels of an axis of n cells to draw: every step-th from 0, and always the pinned ones
+ * (the hovered and the focused row or column, drawn in full); a regular label too close to a
+ * pinned one (fewer than step cells away) gives way to it, so no two drawn labels overlap.
+ * Returns { regular: number[], pinned: number[] } (indices, ascending).
+ */
+export function labelIndices(n, step, pinned = []) {
+  const kept = [];
+  for (const p of pinned) {
+    if (!Number.isInteger(p) || p < 0 || p >= n) continue;
+    if (!kept.some((q) => Math.abs(q - p) < step)) kept.push(p); // the first of two close pins wins
+  }
+  const regular = [];
+  if (Number.isFinite(step) && step >= 1) {
+    for (let i = 0; i < n; i += step) if (!kept.some((p) => Math.abs(p - i) < step)) regular.push(i);
+  }
+  return { regular, pinned: kept.sort((a, b) => a - b) };
+}
+
+/** Markers for characters a label would otherwise show as nothing. */
+export const INVISIBLE_MARKERS = Object.freeze({
+  ' ': '␣',
+  '\t': '⇥',
+  '\n': '↵',
+  '\r': '␍',
+  '\u00a0': '⍽', // no-break space
+});
+
+/** An invisible or blank character (a space, a control character, a zero-width one)? */
+function invisible(ch) {
+  return /^[\s\p{Cc}\p{Cf}]$/u.test(ch);
+}
+
+/**
+ * A label for display, in segments: [{ text, marker }] where marker segments stand for invisible
+ * characters (a space as '␣', a tab '⇥', a newline '↵', others '·') and are drawn muted. Spaces
+ * between visible characters stay spaces ('hop 3', 'New York'): only leading and trailing ones
+ * (a subword token's ' the'), and labels of nothing else (' '), get markers. An empty label
+ * becomes one marker '∅'. Joining the texts gives displayLabel(label).
+ * @returns {{ text: string, marker: boolean }[]}
+ */
+export function labelSegments(label) {
+  const chars = Array.from(String(label));
+  if (chars.length === 0) return [{ text: '∅', marker: true }];
+  const first = chars.findIndex((ch) => !invisible(ch));
+  const last = chars.length - 1 - [...chars].reverse().findIndex((ch) => !invisible(ch));
+  const out = [];
+  chars.forEach((ch, i) => {
+    const inner = first >= 0 && i > first && i < last && ch === ' ';
+    const marker = invisible(ch) && !inner;
+    const text = marker ? (INVISIBLE_MARKERS[ch] ?? '·') : ch;
+    const prev = out[out.length - 1];
+    if (prev && prev.marker === marker) prev.text += text;
+    else out.push({ text, marker });
+  });
+  return out;
+}
+
+/** The label with its invisible characters shown as markers ('␣', '⇥', '↵', '·'; '' as '∅'). */
+export function displayLabel(label) {
+  return labelSegments(label).map((p) => p.text).join('');
+}
+
+/** Segments cut to at most max characters in all (by code point), the last ending with '…'. */
+export function truncateSegments(segments, max) {
+  const total = segments.reduce((n, p) => n + Array.from(p.text).length, 0);
+  if (total <= max) return segments;
+  const out = [];
+  let room = Math.max(0, max - 1);
+  for (const p of segments) {
+    if (room <= 0) break;
+    const chars = Array.from(p.text).slice(0, room);
+    room -= chars.length;
+    out.push({ text: chars.join(''), marker: p.marker });
+  }
+  out.push({ text: '…', marker: false });
+  return out;
+}
+
+/**
+ * Names made unique for a table's header: a name that occurs more than once gets its occurrence,
+ * 'the (1)', 'the (2)', …, skipping any that is already taken. Names are shown as displayLabel
+ * does: a space token is '␣' and an empty one '∅', never a blank header; 'New York' stays.
+ */
+export function uniqueNames(labels) {
+  const shown = Array.from(labels, (l) => displayLabel(l));
+  const counts = new Map();
+  for (const s of shown) counts.set(s, (counts.get(s) ?? 0) + 1);
+  const taken = new Set(shown.filter((s) => counts.get(s) === 1));
+  const seen = new Map();
+  return shown.map((s) => {
+    if (counts.get(s) === 1) return s;
+    let k = seen.get(s) ?? 0;
+    let name;
+    do name = `${s} (${++k})`; while (taken.has(name));
+    seen.set(s, k);
+    taken.add(name);
+    return name;
+  });
+}
+
+/**
+ * Lines of text at most maxWidth wide (measure(text) gives a width), broken at spaces, or inside
+ * a word too long for a line (by code point, so Chinese text without spaces wraps too).
+ * @param {string} text @param {number} maxWidth @param {(s: string) => number} measure
+ * @returns {string[]}
+ */
+export function wrapText(text, maxWidth, measure) {
+  const lines = [];
+  for (const paragraph of String(text).split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(/(?<= )/)) {
+      if (measure(line + word) <= maxWidth) {
+        line += word;
+        continue;
+      }
+      if (line !== '') lines.push(line.trimEnd());
+      line = '';
+      for (const ch of word) { // a word too long for a line: split it where it overflows
+        if (line !== '' && measure(line + ch) > maxWidth) {
+          lines.push(line.trimEnd());
+          line = '';
+        }
+        line += ch;
+      }
+    }
+    lines.push(line.trimEnd());
+  }
+  return lines;
+}
+
+/**
  * Where everything goes on the canvas (CSS pixels).
  *
  * rows, cols: grid shape. cellSize: fixed cell size, or null to fit availableWidth.
  * rowLabelWidth / colLabelHeight: measured extent of the longest row label and of the longest
- * column label (column labels are drawn rotated, so their width becomes a height). Labels are
- * dropped when cells are smaller than LAYOUT.labelMinCell.
+ * column label (0: that axis has no labels). Labels never vanish: when the cells are smaller than
+ * a label line, every rowStep-th / colStep-th label is drawn (labelStep). Column labels are drawn
+ * rotated (their width becomes a height), or horizontal (colLabelsRotated false) unless rotated
+ * ones show over 1.5 times as many: short labels, such as characters, stay upright.
  *
  * Cells are cell × cell, except that a side over LAYOUT.maxGrid is squeezed to fit it, so
  * cellWidth / cellHeight (used for drawing and hit-testing) can be smaller than cell, and
  * fractional.
  *
- * keyWidth: the width of a key line under the legend (an overlay's swatch and name; 0: none),
- * which adds LAYOUT.keyHeight at the bottom (keyY: its top).
+ * captionWidth: the width of the colour bar's caption (what the scale is: fixed 0–1, fitted to the
+ * data); it goes between the bar's end values when there is room, else on a line of its own
+ * (captionY: its baseline). keyWidth: the width of a key line under the legend (an overlay's
+ * swatch and name; 0: none), which adds LAYOUT.keyHeight at the bottom (keyY: its top).
  *
- * Returns { cell, cellWidth, cellHeight, showLabels, gridX, gridY, gridWidth, gridHeight,
- *           legendX, legendY, legendWidth, keyY, width, height }.
+ * Returns { cell, cellWidth, cellHeight, showLabels, rowStep, colStep, colExtent (the room one
+ *           column label needs across: colStep × cellWidth >= colExtent), colLabelsRotated, gridX,
+ *           gridY, gridWidth, gridHeight, legendX, legendY, legendWidth, captionX, captionY,
+ *           keyY, width, height }.
  */
 export function computeLayout({
   rows,
@@ -209,6 +361,7 @@ export function computeLayout({
   availableWidth = 320,
   rowLabelWidth = 0,
   colLabelHeight = 0,
+  captionWidth = 0,
   keyWidth = 0,
 }) {
   const L = LAYOUT;
@@ -218,25 +371,43 @@ export function computeLayout({
     return Math.min(L.maxCell, Math.max(L.minCell, Math.floor(room / Math.max(1, cols))));
   };
   const squeeze = (c, n) => (n * c > L.maxGrid ? L.maxGrid / n : c);
-  const smallest = (c) => Math.min(squeeze(c, cols), squeeze(c, rows));
-  const labelW = rowLabelWidth > 0 ? rowLabelWidth + L.labelGap : 0;
-  let cell = fit(labelW);
-  let showLabels = smallest(cell) >= L.labelMinCell && (rowLabelWidth > 0 || colLabelHeight > 0);
-  if (!showLabels && cellSize == null) cell = fit(0); // reclaim the label space
-  showLabels = showLabels && smallest(cell) >= L.labelMinCell;
+  const showLabels = rowLabelWidth > 0 || colLabelHeight > 0;
+  const cell = fit(rowLabelWidth > 0 ? rowLabelWidth + L.labelGap : 0);
   const cellWidth = squeeze(cell, cols);
   const cellHeight = squeeze(cell, rows);
-  const gridX = L.pad + (showLabels && rowLabelWidth > 0 ? rowLabelWidth + L.labelGap : 0);
-  const gridY = L.pad + (showLabels && colLabelHeight > 0 ? colLabelHeight + L.labelGap : 0);
+  const rowStep = rowLabelWidth > 0 ? labelStep(cellHeight) : Infinity;
+  const rotatedStep = labelStep(cellWidth);
+  const flatStep = labelStep(cellWidth, colLabelHeight + L.labelGap);
+  // Horizontal text reads better (one character sideways is hard to read): rotated only when it
+  // shows clearly more labels, i.e. horizontal ones would be over 1.5 times as sparse.
+  const colLabelsRotated = colLabelHeight > 0 && flatStep > 1.5 * rotatedStep;
+  const colStep = colLabelHeight > 0 ? (colLabelsRotated ? rotatedStep : flatStep) : Infinity;
+  const colExtent = colLabelsRotated ? L.labelLine : colLabelHeight + L.labelGap; // the room a column label needs across
+  const colBand = colLabelHeight > 0 ? (colLabelsRotated ? colLabelHeight : L.labelLine) : 0;
+  const gridX = L.pad + (rowLabelWidth > 0 ? rowLabelWidth + L.labelGap : 0);
+  const gridY = L.pad + (colBand > 0 ? colBand + L.labelGap : 0);
   const gridWidth = cols * cellWidth;
   const gridHeight = rows * cellHeight;
   const legendWidth = Math.max(L.legendMinWidth, Math.min(gridWidth, 2 * L.legendMinWidth));
   const legendX = gridX;
   const legendY = gridY + gridHeight + L.legendGap;
-  const keyY = legendY + L.legendBar + L.legendText + 2;
-  const width = Math.ceil(Math.max(gridX + gridWidth, legendX + legendWidth, keyWidth > 0 ? legendX + keyWidth : 0) + L.pad);
-  const height = Math.ceil(legendY + L.legendBar + L.legendText + (keyWidth > 0 ? L.keyHeight : 0) + L.pad);
-  return { cell, cellWidth, cellHeight, showLabels, gridX, gridY, gridWidth, gridHeight, legendX, legendY, legendWidth, keyY, width, height };
+  // The caption sits between the end values (about 56 px each at most) when it fits.
+  const captionInline = captionWidth > 0 && captionWidth + 2 * 56 <= legendWidth;
+  const captionLine = captionWidth > 0 && !captionInline ? L.legendText : 0;
+  const captionX = captionInline ? legendX + legendWidth / 2 : legendX;
+  const captionY = legendY + L.legendBar + L.legendText - 2 + captionLine;
+  const keyY = legendY + L.legendBar + L.legendText + captionLine + 2;
+  const width = Math.ceil(Math.max(
+    gridX + gridWidth,
+    legendX + legendWidth,
+    captionLine ? legendX + captionWidth : 0,
+    keyWidth > 0 ? legendX + keyWidth : 0,
+  ) + L.pad);
+  const height = Math.ceil(legendY + L.legendBar + L.legendText + captionLine + (keyWidth > 0 ? L.keyHeight : 0) + L.pad);
+  return {
+    cell, cellWidth, cellHeight, showLabels, rowStep, colStep, colExtent, colLabelsRotated, gridX, gridY, gridWidth, gridHeight,
+    legendX, legendY, legendWidth, captionInline, captionX, captionY, keyY, width, height,
+  };
 }
 
 /** Canvas pixels per CSS pixel for a width × height (CSS px) canvas: dpr, lowered only as far

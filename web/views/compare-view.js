@@ -136,6 +136,7 @@ export class CompareView {
       const [rows, cols] = map.weights.shape;
       const heatmap = el('attn-heatmap', { min: '0', max: '1', label: `${name}: ${result.output}`, 'data-model': name, lang });
       heatmap.data = { weights: map.weights.data, rows, cols, rowLabels: map.rowLabels, colLabels: map.colLabels };
+      heatmap.context = { model: name, input: s.input, output: result.output }; // for its exports
       const output = el('span', { class: 'output', text: result.output || t(lang, 'output.none') });
       const parts = [el('figcaption', {}, [el('strong', { text: name }), ' → ', output]), heatmap];
       if (ok) {
@@ -186,6 +187,7 @@ export class CompareView {
         u.diffNote.textContent = t(lang, 'compare.prefix', { rows });
       }
       u.diffMap.setAttribute('label', t(lang, 'heatmap.diff', { a, b }));
+      u.diffMap.context = { model: `${a} − ${b}`, input: s.input, output: A.result.output };
       u.diffMap.data = {
         weights: subtractMaps(mapA.weights.data, bWeights, rows, S),
         rows,

@@ -270,6 +270,7 @@ export class ForgettingView {
     this.#ui.map.data = null;
     this.#ui.runs.replaceChildren();
     this.#last = null;
+    this.#ui.download.disabled = true; // nothing to download: no run
   }
 
   /**
@@ -327,12 +328,15 @@ export class ForgettingView {
       u.mapTitle.textContent = t(lang, 'forgetting.mapTitle', { name: withMap.name });
       u.map.setAttribute('label', u.mapTitle.textContent);
       u.map.data = { weights: m.weights.data, rows, cols, rowLabels: m.rowLabels, colLabels: m.colLabels };
+      u.map.context = { model: withMap.name, input, output: withMap.result.output }; // for its exports
     } else {
       u.map.data = null;
     }
     u.map.setAttribute('lang', lang);
     u.download.textContent = t(lang, 'forgetting.downloadRun');
     this.#last = { runs, input, compare };
+    u.download.disabled = false;
+    for (const b of u.exports.children) /** @type {HTMLButtonElement} */ (b).disabled = !this.#curve; // no curve: nothing to export
     return { lengths: curve?.lengths.length ?? 0, runs: runs.map((r, i) => ({ name: r.name, right: compare[i].right, total: compare[i].total })) };
   }
 
@@ -483,12 +487,40 @@ export class ForgettingView {
     this.#ui.live.textContent = this.focusedText;
   }
 
-  /** A standalone copy of the chart: concrete colours on white. */
+  /**
+   * A standalone copy of the chart for a slide: concrete colours on white, a title above it (what
+   * is plotted) and a legend below (each line's style, kind, model and size), the on-screen title
+   * and legend being HTML outside the chart's <svg>.
+   */
   chartSVG() {
-    const root = this.#chartSvg(this.#lastLength);
-    root.setAttribute('color', '#1b1b1f');
-    root.setAttribute('style', 'color: #1b1b1f');
-    root.querySelector('rect.bg').setAttribute('fill', '#ffffff');
+    const c = this.#curve;
+    const lang = this.#lang;
+    const { width: W, height: H } = CHART;
+    const chart = this.#chartSvg(this.#lastLength);
+    chart.querySelector('rect.bg').setAttribute('fill', '#ffffff');
+    chart.setAttribute('x', '0');
+    const titleH = 30;
+    const legendRow = 20;
+    const legendH = 12 + legendRow * c.models.length;
+    chart.setAttribute('y', String(titleH));
+    const root = svg('svg', { xmlns: SVG_NS, viewBox: `0 0 ${W} ${titleH + H + legendH}`, width: W, height: titleH + H + legendH,
+      'font-family': 'system-ui, sans-serif', 'font-size': 12, fill: '#1b1b1f', color: '#1b1b1f', style: 'color: #1b1b1f' });
+    root.append(svg('title', {}, t(lang, 'forgetting.curveTitle')));
+    root.append(svg('rect', { width: W, height: titleH + H + legendH, fill: '#ffffff' }));
+    root.append(svg('text', { class: 'chart-title', x: CHART.left, y: 20, 'font-size': 15, 'font-weight': 'bold' }, t(lang, 'forgetting.curveTitle')));
+    root.append(chart);
+    const legend = svg('g', { class: 'chart-legend' });
+    c.models.forEach((m, i) => {
+      const style = LINES[i] ?? { color: '#555', dash: '' };
+      const y = titleH + H + 8 + legendRow * i + legendRow / 2;
+      const line = { x1: CHART.left, x2: CHART.left + 28, y1: y, y2: y, stroke: style.color, 'stroke-width': 2.5 };
+      if (style.dash) line['stroke-dasharray'] = style.dash;
+      legend.append(svg('line', line));
+      legend.append(svg('text', { x: CHART.left + 36, y, dy: 4 }, t(lang, 'forgetting.lineName', {
+        kind: this.#kindName(m.attention), name: m.name, params: m.parameters?.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US') ?? '?',
+      })));
+    });
+    root.append(legend);
     return `${new XMLSerializer().serializeToString(root)}\n`;
   }
 
@@ -509,11 +541,11 @@ export class ForgettingView {
       image.src = url;
       await image.decode();
       const canvas = document.createElement('canvas');
-      canvas.width = CHART.width * 2;
-      canvas.height = CHART.height * 2;
+      canvas.width = image.width * 2;
+      canvas.height = image.height * 2;
       const ctx = canvas.getContext('2d');
       ctx.scale(2, 2);
-      ctx.drawImage(image, 0, 0, CHART.width, CHART.height);
+      ctx.drawImage(image, 0, 0, image.width, image.height);
       const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
       downloadBlob(name, blob);
     } finally {
