@@ -136,6 +136,7 @@ export class TimeView {
     const none = model.config.attention === 'none';
     this.#none.show(none, lang);
     u.map.hidden = none;
+    u.intro.hidden = none; // no rows to explain: the panel says why
     const S = tm.decoder.srcTokens.length;
     const T = tm.rows.length;
     ctx.status('');

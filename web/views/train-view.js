@@ -24,7 +24,7 @@ import { drawLossChart } from '../shared/loss-chart.js';
 /** Loss points kept; past this, neighbours are averaged in pairs (the chart stays cheap). */
 export const MAX_POINTS = 4000;
 /** The worker averages the loss over this many steps per point (train-worker.js PROGRESS_STEPS). */
-const STEPS_PER_POINT = 10;
+export const STEPS_PER_POINT = 10;
 const CHART_HEIGHT = 240; // CSS pixels
 const RATE_WINDOW_MS = 3000; // steps/s over the last few seconds of training
 
