@@ -12,7 +12,7 @@
 // 64 characters), layer, head (integers; clamped to the maps the model has: seq2seq models have
 // one), kind (heads view of an encoder-decoder: 'encoder', 'decoder' or 'cross'), step (an
 // integer: the reading view's current word, clamped to the sentence, or the number of tokens the
-// time view has decoded, at most the whole output; absent: the whole sentence read, none decoded;
+// time view has decoded, at most the whole output; absent: the whole sentence read, the whole output decoded; 0 decodes none;
 // moving the word or stepping sets it, another view, model or input removes it), lang ('en',
 // 'zh'), hide (space- or comma-separated: views picker input explain export lang link status card), a,
 // b (the two models the compare view subtracts), gold ('1': the translation models' gold alignment
@@ -33,8 +33,10 @@
 // Views: one module each (views/registry.js), redrawn at most once per animation frame. Each has
 // node, heatmaps, clear() and update(ctx); ctx (#context) gives it the settings, the loaded model
 // (views of one model), the model cache (shared/model-cache.js, disposed when the element leaves
-// the document), run() (model.run, or null with the reason shown), the status and error lines,
-// and finish(), which announces the drawn view.
+// the document), run() (model.run, or null with the reason shown and the view blanked),
+// inputProblem() and blank() (why an input cannot be drawn: empty, or over the model's
+// maxPositions; the message alone on screen, docs/view-states.md), the status and error lines,
+// and finish(), which announces the drawn view. build is '' (the page says which build runs).
 //
 // Holds: the shadow DOM of the chrome (tabs, pickers, input, status, link, model card), the
 // settings and their attributes, and which view draws when. Deliberately holds no maths

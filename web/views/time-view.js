@@ -7,9 +7,11 @@
 //
 // Shows: play / pause / step / reset, the output so far, one row per decoded token as an
 // <attn-heatmap>, and for local-p (Luong et al. 2015, eq. 9) the predicted window p_t ± D of the
-// newest row outlined. The step setting (how many tokens are decoded) is the element's: stepping
-// and playing report it (onStep), so the URL reproduces the view; a smaller step decodes again
-// from the start. For the translation models the gold-alignment toggle (gold.js): the decoded
+// newest row outlined (and mentioned in the introduction only for local models); for a model
+// without attention a panel instead of the map. The step setting (how many tokens are decoded) is
+// the element's: stepping and playing report it (onStep), so the URL reproduces the view; a
+// smaller step decodes again from the start; no step is the whole output (the view never opens
+// empty), Reset is step 0. Empty and too-long inputs blank the view (ctx.inputProblem, ctx.blank). For the translation models the gold-alignment toggle (gold.js): the decoded
 // rows' gold outlined and their AER and gold mass in the note while the output so far is the
 // reference's prefix; once it departs, the map shows the first rows of the reference forced
 // (teacher forcing, model.score) and the note says so.
