@@ -770,7 +770,7 @@ export class AttnDemo extends HTMLElement {
       blank: (message) => this.#blank(message),
       error: (message) => this.#showError(message),
       modelError: (name, error) => modelError(this.#state.lang, name, error),
-      status: (text) => void (this.#ui.status.textContent = text),
+      status: (text) => void (this.#ui.status.textContent = text.trim()), // trimmed: a view may still prefix the '' build
       elapsed: () => performance.now() - t0,
       flushAll: () => this.shadowRoot.querySelectorAll('attn-heatmap').forEach((h) => /** @type {any} an <attn-heatmap> */ (h).flush?.()),
       finish: (result, extra) => this.#finish(result, t0, extra),
