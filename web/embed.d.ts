@@ -26,9 +26,9 @@ export interface AttnDemoState {
    */
   model: string;
   input: string;
-  /** 0-based (the page shows layer + 1). */
+  /** 0-based (the page shows layer + 1, and says the 0-based value beside it; docs/view-states.md). */
   layer: number;
-  /** 0-based (the page shows head + 1). */
+  /** 0-based (the page shows head + 1, and says the 0-based value beside it). */
   head: number;
   lang: 'en' | 'zh';
   hide: AttnDemoHideFlag[];
@@ -37,7 +37,8 @@ export interface AttnDemoState {
   b: string | null;
   /** The heads view of an encoder-decoder: which attention (null: cross). */
   kind: 'encoder' | 'decoder' | 'cross' | null;
-  /** Reading view: the current word, 0-based (null: the last); time view: tokens decoded (null: none). */
+  /** Reading view: the current word, 0-based (the page shows step + 1; null: the last); time view:
+   * tokens decoded, a count (0: none, as after Reset; null: the whole output). */
   step: number | null;
   /** The translation models' gold alignment drawn over the map. */
   gold: boolean;

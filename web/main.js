@@ -34,6 +34,9 @@ const ui = {
   nav: $('page-views'),
   modelPermalink: $('model-permalink'),
   linkNote: $('link-note'),
+  linkCopied: $('link-copied'),
+  linkText: $('link-text'),
+  trainBadge: $('train-badge'),
   embedLink: $('embed-link'),
   status: $('status'),
   progress: $('load-progress'),
@@ -78,6 +81,51 @@ function showRefused() {
   ui.refused.hidden = !ui.refused.textContent;
 }
 
+/**
+ * "Link to this view" (a click on anchor): copy the URL it points to (this view, its hash) to the
+ * clipboard and say so; when the browser refuses (no permission, no clipboard API, an insecure
+ * page), say that and show the URL in a read-only field, selected, to copy by hand. Either way
+ * the page stays where it is (the link is to the view already shown).
+ */
+async function copyLink(event, anchor) {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab or window: the browser's
+  event.preventDefault();
+  const url = new URL(anchor.getAttribute('href'), location.href).href;
+  ui.linkText.hidden = true;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(url);
+    copied = true;
+  } catch {
+    copied = false;
+  }
+  ui.linkCopied.dataset.i18n = copied ? 'link.copied' : 'link.copyManual';
+  ui.linkCopied.textContent = t(page.lang, ui.linkCopied.dataset.i18n);
+  ui.linkCopied.hidden = false;
+  ui.linkCopied.dataset.url = url;
+  if (!copied) {
+    ui.linkText.value = url;
+    ui.linkText.hidden = false;
+    ui.linkText.focus();
+    ui.linkText.select();
+  }
+}
+
+/** The confirmation of copyLink goes once the view changes (it was about the link before). */
+function hideCopied() {
+  ui.linkCopied.hidden = true;
+  ui.linkText.hidden = true;
+}
+
+/** The Train tab while training runs: a "running" badge (training goes on in the worker while
+ * the other views are shown; the Train view's Pause stops it). */
+function showTraining(running) {
+  ui.trainBadge.hidden = !running;
+  ui.trainBadge.dataset.i18n = 'train.badge';
+  ui.trainBadge.textContent = t(page.lang, 'train.badge');
+  ui.trainBadge.title = t(page.lang, 'train.badgeLabel');
+}
+
 function showError(message) {
   ui.error.textContent = message;
   ui.error.hidden = !message;
@@ -115,6 +163,7 @@ function writeHash() {
 
 /** Adopt a new playground state: normalise it, mirror it in the URL and the controls, recompute. */
 function setState(next, { editing = null } = {}) {
+  hideCopied(); // a copied link was to the view before
   state = normalizeState(next);
   page = { ...page, playground: state };
   writeHash();
@@ -141,6 +190,7 @@ const MODELS_TEXT = {
 /** Show the view the page state names and hand the model views their settings. */
 function applyPage({ fromDemo = false } = {}) {
   const hash = writeHash();
+  if (ui.linkCopied.dataset.url && new URL(ui.linkCopied.dataset.url).hash !== hash) hideCopied(); // about another view
   const words = findModel(page.model)?.task === 'translation'; // a word-level seq2seq model: words, not characters
   const [title, lede] = MODELS_TEXT[page.view] ?? ['page.modelsTitle', words ? 'page.modelsLedeWords' : 'page.modelsLede'];
   $('models-title').dataset.i18n = title;
@@ -161,6 +211,7 @@ function applyPage({ fromDemo = false } = {}) {
       (err) => showError(`Could not load the Train view: ${err.message}`),
     );
   } else if (training) {
+    if (!train) ui.trainView.addEventListener('train-state', (/** @type {CustomEvent} */ e) => showTraining(Boolean(e.detail?.running)));
     train ??= new TrainView(ui.trainView, {
       lang: page.lang,
       settings: page.train,
@@ -267,6 +318,7 @@ function wireControls() {
   });
   ui.scaleAuto.addEventListener('click', () => setState({ ...state, scale: null }));
   ui.form.addEventListener('submit', (event) => event.preventDefault());
+  for (const a of [ui.modelPermalink, ui.permalink]) a.addEventListener('click', (event) => copyLink(event, a));
   ui.heatmap.addEventListener('heatmap-focus', (event) => updateReadout(event.detail));
   // Back/forward or an edited URL: the hash is the source of truth.
   window.addEventListener('hashchange', () => {

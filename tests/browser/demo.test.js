@@ -6,7 +6,9 @@
 // asserted); keyboard navigation announces values and the explanation panel shows the weight,
 // its rank and the recovered score; the time view steps to the same rows as run, with the local-p
 // window drawn, and its decoded rows are in the URL (step=: a fresh page and the embed page decode
-// as many; reset, another view or input drop it; hostile steps refused); compare shows every model and A − B (B teacher-forced); PNG/SVG downloads; the
+// as many; another view or input drop it; hostile steps refused; no step: the whole output); the
+// model without attention drawn as a panel, not a map; compare shows every model and A − B (B
+// teacher-forced); PNG/SVG downloads; the
 // language switch; the custom elements in a host page (and that removing one frees its model);
 // the sandboxed iframe; the iframe URL reproducing a view; hostile query/hash values refused, and
 // named on both pages (an unknown hide flag too; a hash over 4,096 characters keeps its valid parts);
@@ -20,6 +22,7 @@ import { init, loadModel } from '../../wasm/index.js';
 import { MODEL_DEFAULTS, formatModelParams } from '../../web/shared/app-state.js';
 import { formatValue } from '../../web/shared/draw.js';
 import { windowRange } from '../../web/shared/explain.js';
+import { plural, t } from '../../web/shared/i18n.js';
 import { MODELS, modelUrl } from '../../web/shared/models.js';
 import { canvasInk, hostIframe, screenshot, startBrowser } from './harness.js';
 import { TOLERANCE, assertClose, rendersWithin } from './view-harness.js';
@@ -113,12 +116,20 @@ test('alignment: every offered model draws the same output and weights as Node',
   for (const m of MODELS) {
     await openPage({ view: 'alignment', model: m.name, input: INPUT });
     await assertAlignmentMatchesNode(page, '#demo', m.name, INPUT);
+    if (m.attention === 'none') {
+      // no map of zeros: the no-attention panel (states.test.js checks its text)
+      assert.equal(await page.locator('#demo .align-map').isVisible(), false, `${m.name}: no map`);
+      assert.equal(await page.locator('#demo section[data-view="alignment"] .no-attention').isVisible(), true, `${m.name}: the panel`);
+      continue;
+    }
     const { ink, total } = await canvasInk(page.locator('#demo .align-map'));
     assert.ok(ink / total > 0.1, `${m.name}: only ${ink} of ${total} canvas pixels have ink`);
   }
   await openPage({ view: 'alignment', model: MODELS[0].name, input: INPUT });
   assert.equal(await page.locator('#demo').getAttribute('data-simd'), 'true');
-  assert.match(await page.locator('#demo .status').textContent(), /SIMD128 build/);
+  // the run alone; the build is said once, by the page, and is the status line's tooltip here
+  assert.match(await page.locator('#demo .status').textContent(), /^\d+ output × \d+ input tokens in [\d.]+ ms\.$/);
+  assert.equal(await page.locator('#demo .status').getAttribute('title'), t('en', 'status.simd'));
   await screenshot(page, 'demo-alignment');
 });
 
@@ -212,7 +223,8 @@ test('over time: Step grows the alignment one row at a time, as run; local-p win
     }
     if (t === 2) await screenshot(page, 'demo-time-step');
   }
-  assert.equal(await step.isDisabled(), true);
+  // done; Step would start again from the first token
+  assert.ok((await page.locator('#demo section[data-view="time"] p[aria-live]').textContent()).startsWith(t('en', 'time.done', { steps: plural('en', 'count.steps', T) })));
   assert.equal(await page.locator('#demo section[data-view="time"] output').textContent(), r.output);
   // Reset, then Play runs to the end by itself.
   await page.locator('#demo button[data-action="reset"]').click();
@@ -261,22 +273,24 @@ test('over time: the decoded rows are in the URL; a fresh page and the embed pag
   assert.equal((await shown(p, 'attn-demo .time-map')).rows, T);
   assert.equal(await timeOutput(p, 'attn-demo'), r.output);
   assert.equal(await p.locator('#refused').isHidden(), true);
-  // Hostile steps: refused (said on the embed page, dropped from the page's hash), nothing decoded.
+  // Hostile steps: refused (said on the embed page, dropped from the page's hash); the view opens
+  // as without a step, on the whole output.
   for (const bad of ['-1', '1e9', 'abc']) {
     const q = `view=time&model=${name}&input=${encodeURIComponent(INPUT)}&step=${bad}`;
     await p.goto(`${browser.url}/web/embed.html?${q}`);
     await waitDemo(p, 'attn-demo', stateKey({ ...s, step: null }));
     assert.equal(await p.locator('#refused').textContent(), 'Ignored invalid parameters: step', bad);
-    assert.equal(await shown(p, 'attn-demo .time-map'), null, bad);
+    assert.equal((await shown(p, 'attn-demo .time-map')).rows, T, bad);
     await p.goto(`${browser.url}/web/#${q}`);
     await waitDemo(p, '#demo', stateKey({ ...s, step: null }));
     assert.equal(await p.evaluate(() => location.hash), `#${stateKey({ ...s, step: null })}`, bad);
   }
   assert.deepEqual(freshProblems, []);
   await p.close();
-  // Reset, another view and another input drop the step; play writes every row it decodes.
+  // Reset decodes nothing (step=0); another view and another input drop the step (the whole
+  // output again); play writes every row it decodes.
   await page.locator('#demo button[data-action="reset"]').click();
-  await waitDemo(page, '#demo', stateKey({ ...s, step: null }));
+  await waitDemo(page, '#demo', stateKey({ ...s, step: 0 }));
   assert.equal(await shown(page, '#demo .time-map'), null);
   await step.click();
   await waitDemo(page, '#demo', stateKey({ ...s, step: 1 }));
@@ -284,13 +298,13 @@ test('over time: the decoded rows are in the URL; a fresh page and the embed pag
   await waitDemo(page, '#demo', stateKey({ ...s, view: 'alignment', step: null }));
   await page.locator('#page-views a[data-view="time"]').click();
   await waitDemo(page, '#demo', stateKey({ ...s, step: null }));
-  assert.equal(await shown(page, '#demo .time-map'), null, 'back in the time view: nothing decoded, as the URL says');
+  assert.equal((await shown(page, '#demo .time-map')).rows, T, 'back in the time view: the whole output, as the URL (no step) says');
   await page.locator('#demo button[data-action="play"]').click();
   await page.waitForFunction((n) => location.hash.endsWith(`&step=${n}`), T, { timeout: 20000 });
   assert.equal((await shown(page, '#demo .time-map')).rows, T);
   await page.locator('#demo input#input').fill('1 Jan 2000');
   await waitDemo(page, '#demo', stateKey({ ...s, input: '1 Jan 2000', step: null }));
-  assert.equal(await shown(page, '#demo .time-map'), null);
+  assert.equal((await shown(page, '#demo .time-map')).rows, (await nodeModel(name)).run('1 Jan 2000').attention[0].weights.shape[0]);
 });
 
 test('compare: every model on the same input, and A − B with B teacher-forced on A', async () => {
@@ -299,6 +313,10 @@ test('compare: every model on the same input, and A − B with B teacher-forced 
   const figures = await page.locator('#demo .grid figure').evaluateAll((fs) => fs.map((f) => f.dataset.model));
   assert.deepEqual(figures, MODELS.map((m) => m.name));
   for (const m of MODELS) {
+    if (m.attention === 'none') { // its output and the no-attention panel, no map of zeros (states.test.js)
+      assert.equal(await page.locator(`#demo figure[data-model="${m.name}"] .no-attention`).isVisible(), true, m.name);
+      continue;
+    }
     const data = await shown(page, `#demo figure[data-model="${m.name}"] attn-heatmap`);
     assertClose(data.weights, (await nodeModel(m.name)).run(INPUT).attention[0].weights.data, `compare ${m.name}`);
   }

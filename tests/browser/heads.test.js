@@ -16,6 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { before, test } from 'node:test';
 import { ops } from '../../wasm/index.js';
 import { fillPixels, formatValue } from '../../web/shared/draw.js';
+import { t } from '../../web/shared/i18n.js';
 import { gridMax, selectMaps } from '../../web/views/heads-view.js';
 import { modelsFor, sampleFor } from '../../web/shared/models.js';
 import { canvasInk, screenshot } from './harness.js';
@@ -270,7 +271,8 @@ test('typing re-runs the model; an input longer than the model\'s positions is r
   await assertHeadsMatchNode(page, '#demo', name, 'abcdh');
   await page.locator('#demo input#input').fill('abcdefghabcdefghabc');
   await waitDemo(page, '#demo', stateKey({ model: name, input: 'abcdefghabcdefghabc' }));
-  assert.match(await page.locator('#demo p.demo-error').textContent(), /takes at most 16/);
+  // in the model's units, from its config (maxPositions 16), no developer message (states.test.js: both languages)
+  assert.equal(await page.locator('#demo p.demo-error').textContent(), t('en', 'input.tooLong', { name, max: 16, unit: t('en', 'unit.char'), n: 19 }));
   // The trained induction model, typed into word by word.
   await openHeads({ model: 'tf-induction', input: '<s> q' });
   await page.locator('#demo input#input').fill('<s> q w e r q w');

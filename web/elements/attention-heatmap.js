@@ -239,7 +239,7 @@ export class AttentionHeatmap extends HTMLElement {
     this.#live = el('div', { class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'true' });
     this.#error = el('p', { class: 'error', part: 'error', role: 'alert', hidden: '' });
     this.#alternative = el('div', { class: 'visually-hidden' });
-    const toolbar = el('div', { class: 'toolbar', part: 'toolbar', role: 'group' });
+    const toolbar = el('div', { class: 'toolbar', part: 'toolbar', role: 'group', hidden: '' }); // shown with data
     for (const [kind, text] of [['png', 'PNG'], ['svg', 'SVG'], ['csv', 'CSV'], ['json', 'JSON']]) {
       toolbar.append(el('button', { type: 'button', 'data-export': kind, text, disabled: '' }));
     }
@@ -327,6 +327,7 @@ export class AttentionHeatmap extends HTMLElement {
     }
     this.#showError('');
     this.#data = data;
+    /** @type {HTMLElement} */ (this.shadowRoot.querySelector('.toolbar')).hidden = !data; // nothing to export: no buttons
     if (data) {
       this.#row = Math.min(this.#row, data.rows - 1);
       this.#col = Math.min(this.#col, data.cols - 1);

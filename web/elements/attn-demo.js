@@ -12,7 +12,7 @@
 // 64 characters), layer, head (integers; clamped to the maps the model has: seq2seq models have
 // one), kind (heads view of an encoder-decoder: 'encoder', 'decoder' or 'cross'), step (an
 // integer: the reading view's current word, clamped to the sentence, or the number of tokens the
-// time view has decoded, at most the whole output; absent: the whole sentence read, none decoded;
+// time view has decoded, at most the whole output; absent: the whole sentence read, the whole output decoded; 0 decodes none;
 // moving the word or stepping sets it, another view, model or input removes it), lang ('en',
 // 'zh'), hide (space- or comma-separated: views picker input explain export lang link status card), a,
 // b (the two models the compare view subtracts), gold ('1': the translation models' gold alignment
@@ -33,8 +33,10 @@
 // Views: one module each (views/registry.js), redrawn at most once per animation frame. Each has
 // node, heatmaps, clear() and update(ctx); ctx (#context) gives it the settings, the loaded model
 // (views of one model), the model cache (shared/model-cache.js, disposed when the element leaves
-// the document), run() (model.run, or null with the reason shown), the status and error lines,
-// and finish(), which announces the drawn view.
+// the document), run() (model.run, or null with the reason shown and the view blanked),
+// inputProblem() and blank() (why an input cannot be drawn: empty, or over the model's
+// maxPositions; the message alone on screen, docs/view-states.md), the status and error lines,
+// and finish(), which announces the drawn view. build is '' (the page says which build runs).
 //
 // Holds: the shadow DOM of the chrome (tabs, pickers, input, status, link, model card), the
 // settings and their attributes, and which view draws when. Deliberately holds no maths
@@ -108,6 +110,7 @@ export class AttnDemo extends HTMLElement {
   #ui = {};
   #notes = new InputNotes({ onPick: (input) => this.#userSet({ input: cleanInput(input), step: null }) });
   #unknown = []; // the unknown words of this render's runs (#run), shown by #finish
+  #blanked = false; // this render could not draw its input (#blank): no notes about an output
   #cache = new ModelCache({ onSettle: () => this.#schedule() });
   #lib = null; // init() result
   #libError = null;
@@ -585,7 +588,12 @@ export class AttnDemo extends HTMLElement {
       u.model.append(this.#modelOption(s.model)); // a same-origin path, a model file still loading or refused
     }
     u.model.value = s.model;
-    u.hint.textContent = inputHint(lang, VIEW_FAMILY[s.view], this.#cache.settled(s.model)?.model?.config.tokenizer);
+    const shownModel = this.#cache.settled(s.model)?.model;
+    const limit = shownModel && VIEW_MODULES[s.view].one ? inputLimit(shownModel) : null;
+    u.hint.textContent = [
+      inputHint(lang, VIEW_FAMILY[s.view], shownModel?.config.tokenizer),
+      limit ? t(lang, 'input.limit', { name: this.#displayName(s.model), max: limit.max, unit: t(lang, limit.unit) }) : '',
+    ].filter(Boolean).join(lang === 'zh' ? '' : ' ');
     const entry = findModel(s.model);
     const cardUrlOf = cardUrl(entry);
     const card = cardUrlOf ? this.#cache.card(cardUrlOf, false) : null;
@@ -673,6 +681,7 @@ export class AttnDemo extends HTMLElement {
     const s = this.#state;
     const lang = s.lang;
     this.#unknown = [];
+    this.#blanked = false;
     this.#normalize();
     this.#renderChrome();
     if (s.view !== 'reading') this.#views.reading?.pause();
@@ -687,7 +696,10 @@ export class AttnDemo extends HTMLElement {
       this.#ui.status.textContent = t(lang, 'status.wasm');
       return;
     }
-    const build = t(lang, this.#lib.simd ? 'status.simd' : 'status.scalar');
+    // Which build runs is said once, by the page (web/main.js #status); here only as the status
+    // line's tooltip, a details line for whoever asks (ctx.build stays '' for the views).
+    this.#ui.status.title = t(lang, this.#lib.simd ? 'status.simd' : 'status.scalar');
+    const build = '';
     let refused = this.#refused.includes('model') ? t(lang, 'model.refused', { value: this.getAttribute('model') }) : '';
     if (this.#wrongModel && !refused) {
       refused = t(lang, 'model.wrongView', { name: this.#wrongModel, family: t(lang, `family.${VIEW_FAMILY[s.view]}`), fallback: s.model });
@@ -698,7 +710,7 @@ export class AttnDemo extends HTMLElement {
         this.#showError(isOffline() ? t(lang, 'view.offline', { view: t(lang, `view.${s.view}`) }) : t(lang, 'model.failed', { name: s.view, message: this.#loadError.message }));
         return this.#finish(null, t0);
       }
-      this.#ui.status.textContent = `${build} ${t(lang, 'model.loading', { name: s.model })}`;
+      this.#ui.status.textContent = t(lang, 'model.loading', { name: s.model });
       return;
     }
     const spec = VIEW_MODULES[s.view];
@@ -706,15 +718,15 @@ export class AttnDemo extends HTMLElement {
     const loaded = this.#cache.model(s.model);
     const local = this.#isLocal(s.model) ? this.#local : null;
     if (!loaded) {
-      this.#ui.status.textContent = `${build} ${local ? t(lang, 'open.loading', { name: local.name }) : t(lang, 'model.loading', { name: s.model })}`;
+      this.#ui.status.textContent = local ? t(lang, 'open.loading', { name: local.name }) : t(lang, 'model.loading', { name: s.model });
       this.#showError(''); // nothing stays from the model before
-      if (local) this.#ui.host[s.view].hidden = true;
+      this.#ui.host[s.view].hidden = true; // nor its drawing: "Loading…" alone until it is here
       return;
     }
     if (loaded.error) {
       const message = local ? localError(lang, local.name, loaded.error) : modelError(lang, s.model, loaded.error);
       this.#showError([refused, message].filter(Boolean).join(' '));
-      this.#ui.status.textContent = build; // no longer loading
+      this.#ui.status.textContent = ''; // no longer loading
       this.#ui.host[s.view].hidden = true; // nothing to draw: the message alone
       this.#clearViews((m) => !m.keep);
       return this.#finish(null, t0);
@@ -725,7 +737,7 @@ export class AttnDemo extends HTMLElement {
       this.#showError(local.view
         ? t(lang, 'model.wrongArch', { family: t(lang, `family.${VIEW_FAMILY[s.view]}`), name: local.name, arch: local.arch })
         : t(lang, 'open.noView', { name: local.name, arch: local.arch }));
-      this.#ui.status.textContent = build;
+      this.#ui.status.textContent = '';
       this.#ui.host[s.view].hidden = true;
       this.#clearViews((m) => !m.keep);
       return this.#finish(null, t0);
@@ -754,9 +766,11 @@ export class AttnDemo extends HTMLElement {
       build,
       refused,
       run: (m, input, options) => this.#run(m, input, options),
+      inputProblem: (m, input) => this.#inputProblem(m, input),
+      blank: (message) => this.#blank(message),
       error: (message) => this.#showError(message),
       modelError: (name, error) => modelError(this.#state.lang, name, error),
-      status: (text) => void (this.#ui.status.textContent = text),
+      status: (text) => void (this.#ui.status.textContent = text.trim()), // trimmed: a view may still prefix the '' build
       elapsed: () => performance.now() - t0,
       flushAll: () => this.shadowRoot.querySelectorAll('attn-heatmap').forEach((h) => /** @type {any} an <attn-heatmap> */ (h).flush?.()),
       finish: (result, extra) => this.#finish(result, t0, extra),
@@ -820,14 +834,41 @@ export class AttnDemo extends HTMLElement {
     // the time view decodes without run(): its input's unknown words are read off the tokenizer
     const unknown = s.view === 'reading' ? []
       : s.view === 'time' && model?.tokenizer.type === 'word' ? model.tokenizer.unknownWords(s.input) : this.#unknown;
-    const warnings = model ? domainWarnings(findModel(s.model), model, s.input, s.lang, () => this.#showNotes()) : [];
+    const warnings = model && !this.#blanked ? domainWarnings(findModel(s.model), model, s.input, s.lang, () => this.#showNotes()) : [];
     this.#notes.show({ unknown, unk: model?.tokenizer.specials?.unk ?? '<unk>', warnings }, s.lang);
   }
 
-  /** Run the model; null (and the message shown) when the input cannot be run. */
+  /**
+   * Why model cannot read input, in the current language, or null: empty (no token), or longer
+   * than the positions the model learned (config maxPositions, in its tokens: characters or words).
+   */
+  #inputProblem(model, input) {
+    const lang = this.#state.lang;
+    const n = input ? model.encode(input).length : 0;
+    if (n === 0) return t(lang, 'input.empty');
+    const limit = inputLimit(model);
+    if (limit && n > limit.max) return t(lang, 'input.tooLong', { name: this.#displayName(this.#state.model), max: limit.max, unit: t(lang, limit.unit), n });
+    return null;
+  }
+
+  /**
+   * A view that cannot draw this input (empty, too long, the run failed): the message alone, in
+   * the error line; the view hidden, so nothing of the input before stays on screen (its map,
+   * output, words, step, status, export buttons); the next drawable input shows it again
+   * (#renderChrome).
+   */
+  #blank(message) {
+    this.#blanked = true;
+    this.#showError(message);
+    this.#ui.status.textContent = '';
+    this.#ui.host[this.#state.view].hidden = true;
+  }
+
+  /** Run the model; null (and the view blanked with the reason, #blank) when the input cannot be run. */
   #run(model, input, options = undefined) {
-    if (!input || model.encode(input).length === 0) {
-      this.#showError(t(this.#state.lang, 'input.empty'));
+    const problem = this.#inputProblem(model, input);
+    if (problem) {
+      this.#blank(problem);
       return null;
     }
     try {
@@ -835,10 +876,21 @@ export class AttnDemo extends HTMLElement {
       for (const w of result?.unknownWords ?? []) if (!this.#unknown.includes(w)) this.#unknown.push(w);
       return result;
     } catch (err) {
-      this.#showError(t(this.#state.lang, 'error.run', { message: err.message }));
+      this.#blank(t(this.#state.lang, 'error.run', { message: err.message }));
       return null;
     }
   }
+}
+
+/**
+ * The most tokens model reads, when its config caps them (a transformer's learned positions,
+ * config maxPositions): { max, unit } with unit the i18n key of its tokens ('unit.char' or
+ * 'unit.word'); null when only the input box's MAX_INPUT characters limit it.
+ */
+export function inputLimit(model) {
+  const max = /** @type {any} */ (model?.config)?.maxPositions;
+  if (!Number.isInteger(max) || max <= 0) return null;
+  return { max, unit: model.tokenizer?.type === 'word' ? 'unit.word' : 'unit.char' };
 }
 
 /** Register <attn-demo> (and <attn-heatmap>, which it uses). Safe to call more than once. */

@@ -116,6 +116,22 @@ export function pickMap(maps, layer, head) {
   );
 }
 
+/**
+ * The panel a view shows instead of a map for a model without attention (config attention
+ * 'none': its maps are all zeros, which a 0–1 colour bar would present as a finding). Hidden
+ * until show(on, lang).
+ */
+export function noAttentionPanel() {
+  const node = el('p', { class: 'no-attention', role: 'note', hidden: '' });
+  return {
+    node,
+    show(on, lang) {
+      node.hidden = !on;
+      node.textContent = on ? t(lang, 'attention.none') : '';
+    },
+  };
+}
+
 /** Styles the views add to <attn-demo>'s shadow root (light and dark follow the host). */
 export const VIEW_STYLE = `
 .output { font-family: ui-monospace, monospace; font-size: 1.1rem; }
@@ -126,7 +142,7 @@ figcaption .output { font-size: 0.9rem; }
 .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; font-size: 0.8125rem; margin: 0.5rem 0; }
 .legend-bar { width: 10rem; max-width: 40vw; height: 0.75rem; image-rendering: pixelated; border-radius: 2px; }
 .legend-caption { color: var(--attn-demo-muted, GrayText); }
-.heads-grid { display: grid; gap: 0.25rem; align-items: center; margin: 0.5rem 0; max-width: 48rem; }
+.heads-grid { display: grid; gap: 0.25rem; align-items: center; justify-content: start; margin: 0.5rem 0; max-width: 48rem; }
 .heads-grid .axis { font-size: 0.75rem; color: var(--attn-demo-muted, GrayText); text-align: center; overflow-wrap: anywhere; }
 .heads-grid .axis.row { text-align: right; padding-right: 0.25rem; }
 .thumb { display: block; padding: 2px; min-height: 0; min-width: 0; width: 100%; border: 2px solid transparent; border-radius: 4px;
@@ -136,8 +152,11 @@ figcaption .output { font-size: 0.9rem; }
 .thumb:focus-visible { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: 2px; }
 .selected-title { font-size: 0.95rem; margin: 0.75rem 0 0; }
 .relative h3 { font-size: 0.95rem; margin: 0.75rem 0 0; }
-.probs { list-style: none; padding: 0; margin: 0.25rem 0 0.75rem; display: grid; gap: 0.2rem; max-width: 32rem; }
-.probs li { display: grid; grid-template-columns: minmax(4rem, 8rem) minmax(0, 1fr) 5.5rem; gap: 0.5rem; align-items: center; }
+.probs { list-style: none; padding: 0; margin: 0.25rem 0 0.75rem; display: grid; gap: 0.2rem; max-width: 32rem; min-width: 0; }
+.probs li { display: grid; grid-template-columns: minmax(0, 8rem) minmax(2rem, 1fr) max-content; gap: 0.5rem; align-items: center; min-width: 0; }
+.probs .label { overflow-wrap: anywhere; min-width: 0; }
+.no-attention { border: 1px dashed var(--attn-demo-border, #d6d6df); border-radius: 6px; padding: 0.75rem; margin: 0.5rem 0;
+  font-size: 0.875rem; max-width: 40rem; }
 .probs .bar { height: 0.8rem; border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 2px; overflow: hidden; }
 .probs .fill { display: block; height: 100%; background: var(--attn-demo-accent, Highlight); }
 .probs .value { font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; text-align: right; }

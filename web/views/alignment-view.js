@@ -19,7 +19,7 @@
 import { formatValue } from '../shared/draw.js';
 import { EQUATIONS, SOFTMAX_EQUATION, explainCell, localScoreEquation, rankText, windowRange } from '../shared/explain.js';
 import { mechanismName, t } from '../shared/i18n.js';
-import { el, pickMap } from '../shared/view-kit.js';
+import { el, noAttentionPanel, pickMap } from '../shared/view-kit.js';
 import { GOLD_STYLE, GoldPanel, hasGold } from '../shared/gold.js';
 import { findModel } from '../shared/models.js';
 
@@ -43,6 +43,7 @@ export class AlignmentView {
   #shown = null; // { config, result, map, rows, cols } of the last render
   #gold;
   #refresh;
+  #none = noAttentionPanel();
 
   /**
    * onGold(on): the gold-alignment toggle changed; refresh(): draw again (the generator loaded).
@@ -59,7 +60,8 @@ export class AlignmentView {
     this.node = el('section', { 'data-view': 'alignment' }, [
       el('p', {}, [u.outputLabel, ' ', u.output]),
       this.#gold.node,
-      el('div', { class: 'split' }, [u.map, u.explain]),
+      this.#none.node,
+      u.split = el('div', { class: 'split' }, [u.map, u.explain]),
     ]);
     const activate = (e) => {
       if (e.detail) {
@@ -117,9 +119,12 @@ export class AlignmentView {
     const words = ctx.model.tokenizer.type === 'word';
     this.#ui.map.setAttribute('label', t(s.lang, words ? 'heatmap.alignmentWords' : 'heatmap.alignment'));
     const { rows, cols } = this.render({ result, config: ctx.model.config, layer: s.layer, head: s.head, lang: s.lang });
-    const shownGold = this.#gold.draw(this.#ui.map, this.#shown.map, g, { hasAttention: ctx.model.config.attention !== 'none' });
+    const none = ctx.model.config.attention === 'none';
+    this.#none.show(none, s.lang); // its maps are zeros: the panel, not a map that looks like a finding
+    this.#ui.split.hidden = none;
+    const shownGold = this.#gold.draw(this.#ui.map, this.#shown.map, g, { hasAttention: !none });
     this.#ui.map.flush();
-    ctx.status(`${ctx.build} ${t(s.lang, 'status.ran', { rows, cols, ms: ctx.elapsed().toFixed(1) })}`);
+    ctx.status(t(s.lang, 'status.ran', { rows, cols, ms: ctx.elapsed().toFixed(1) }));
     ctx.finish(result, { output: result.output, gold: shownGold });
   }
 

@@ -21,7 +21,7 @@ import { subtractMaps } from '../shared/explain.js';
 import { GoldPanel, goldMetrics, goldNumber, goldRun, hasGold } from '../shared/gold.js';
 import { t } from '../shared/i18n.js';
 import { compareSet, findModel } from '../shared/models.js';
-import { el, fillModelOptions, pickMap } from '../shared/view-kit.js';
+import { el, fillModelOptions, noAttentionPanel, pickMap } from '../shared/view-kit.js';
 
 /** Styles this view adds to <attn-demo>'s shadow root. */
 export const COMPARE_STYLE = `
@@ -106,7 +106,7 @@ export class CompareView {
     }
     const loads = set.map((m) => [m.name, ctx.models.model(m.name)]);
     if (loads.some(([, l]) => l === null)) {
-      ctx.status(`${ctx.build} ${t(lang, 'model.loading', { name: loads.filter(([, l]) => !l).map(([n]) => n).join(', ') })}`);
+      ctx.status(t(lang, 'model.loading', { name: loads.filter(([, l]) => !l).map(([n]) => n).join(', ') }));
       return;
     }
     ctx.error(ctx.refused);
@@ -138,7 +138,12 @@ export class CompareView {
       heatmap.data = { weights: map.weights.data, rows, cols, rowLabels: map.rowLabels, colLabels: map.colLabels };
       heatmap.context = { model: name, input: s.input, output: result.output }; // for its exports
       const output = el('span', { class: 'output', text: result.output || t(lang, 'output.none') });
-      const parts = [el('figcaption', {}, [el('strong', { text: name }), ' → ', output]), heatmap];
+      // A model without attention: its output, and a panel saying why there is no map (its
+      // weights are zeros; drawn on the 0–1 scale they would look like a finding).
+      const none = model.config.attention === 'none';
+      const panel = noAttentionPanel();
+      panel.show(none, lang);
+      const parts = [el('figcaption', {}, [el('strong', { text: name }), ' → ', output]), none ? panel.node : heatmap];
       if (ok) {
         ex = g.ex;
         heatmap.gold = g.ex.alignment;
@@ -196,7 +201,7 @@ export class CompareView {
         colLabels: mapA.colLabels,
       };
     }
-    ctx.status(ctx.build);
+    ctx.status('');
     ctx.flushAll();
     ctx.finish({}, { models: names, ...(ex ? { gold: scores } : {}) });
   }

@@ -22,7 +22,7 @@
 // update runs the model through <attn-demo>'s ctx.run, and render draws the plain result.
 
 import { fillPixels, formatValue } from '../shared/draw.js';
-import { t } from '../shared/i18n.js';
+import { plural, t } from '../shared/i18n.js';
 import { VIEW_STYLE, downloadBlob, el, fileName, legend, numbersJSON } from '../shared/view-kit.js';
 import { GoldPanel, hasGold } from '../shared/gold.js';
 import { findModel } from '../shared/models.js';
@@ -139,6 +139,7 @@ export class HeadsView {
     u.gridTitle = el('h3', { class: 'selected-title grid-title' });
     u.grid = el('div', { class: 'heads-grid', role: 'group' });
     u.selected = el('h3', { class: 'selected-title', id: 'head-title' });
+    u.index = el('p', { class: 'note index-note' });
     u.map = el('attn-heatmap', { class: 'head-map', min: '0' });
     u.all = el('button', { type: 'button', 'data-action': 'download-maps' });
     u.relTitle = el('h3');
@@ -154,6 +155,7 @@ export class HeadsView {
       u.grid,
       this.#legend.node,
       u.selected,
+      u.index,
       u.map,
       el('div', { class: 'buttons' }, [u.all]),
       u.relative,
@@ -199,7 +201,7 @@ export class HeadsView {
     for (const h of this.heatmaps) h.flush();
     if (this.#reveal) this.reveal();
     this.#reveal = false;
-    ctx.status(`${ctx.build} ${t(s.lang, 'status.heads', { ...shown, ms: ctx.elapsed().toFixed(1) })}`);
+    ctx.status(t(s.lang, 'status.heads', { ...shown, layers: plural(s.lang, 'count.layers', shown.layers), heads: plural(s.lang, 'count.heads', shown.heads), ms: ctx.elapsed().toFixed(1) }));
     ctx.finish(result, { output: result.output, shown, gold: shownGold });
   }
 
@@ -245,6 +247,8 @@ export class HeadsView {
     const [rows, cols] = m.weights.shape;
     const kindName = t(lang, `heads.kind.${sel.kind ?? (config.variant === 'encoder' ? 'encoder' : 'decoder')}`);
     u.selected.textContent = t(lang, 'heads.selected', { layer: L + 1, head: H + 1, kind: kindName });
+    // shown from 1 for people; the layer and head attributes (and links) count from 0: say both
+    u.index.textContent = t(lang, 'index.note', { layer: L, head: H });
     u.map.setAttribute('label', t(lang, 'heads.mapLabel', { layer: L + 1, head: H + 1, kind: kindName }));
     u.map.setAttribute('max', String(max));
     u.map.data = { weights: m.weights.data, rows, cols, rowLabels: m.rowLabels, colLabels: m.colLabels };
@@ -289,7 +293,7 @@ export class HeadsView {
     u.outputLabel.textContent = `${t(lang, config.variant === 'decoder' ? 'heads.continuation' : config.variant === 'encoder' ? 'heads.labels' : 'output.label')}:`;
     u.kindLabel.textContent = t(lang, 'heads.kind');
     for (const o of u.kind.options) o.textContent = t(lang, `heads.kind.${o.value}`);
-    u.gridTitle.textContent = t(lang, 'heads.grid', { layers: sel.layers, heads: sel.heads });
+    u.gridTitle.textContent = t(lang, 'heads.grid', { layers: plural(lang, 'count.layers', sel.layers), heads: plural(lang, 'count.heads', sel.heads) });
     u.grid.setAttribute('aria-label', t(lang, 'heads.gridLabel'));
     u.grid.setAttribute('aria-description', t(lang, 'heads.gridKeys'));
     u.all.textContent = t(lang, 'heads.downloadAll');

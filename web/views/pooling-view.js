@@ -19,7 +19,7 @@
 // model through <attn-demo>'s ctx.run, and render draws the plain result.
 
 import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
-import { t } from '../shared/i18n.js';
+import { plural, t } from '../shared/i18n.js';
 import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from '../shared/view-kit.js';
 
 /**
@@ -137,7 +137,7 @@ export class PoolingView {
     ctx.error(ctx.refused);
     const shown = this.render({ result: { ...result, labels: ctx.model.labels }, config: ctx.model.config, name: s.model, input: s.input, lang: s.lang });
     for (const h of this.heatmaps) h.flush();
-    ctx.status(`${ctx.build} ${t(s.lang, 'status.pooling', { ...shown, ms: ctx.elapsed().toFixed(1) })}`);
+    ctx.status(t(s.lang, 'status.pooling', { words: plural(s.lang, 'count.words', shown.words), rows: plural(s.lang, 'count.rows', shown.rows), ms: ctx.elapsed().toFixed(1) }));
     ctx.finish(result, { label: result.label, shown });
   }
 

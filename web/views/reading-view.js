@@ -27,7 +27,7 @@
 
 import { normalizeSentence } from '../data/agreement.js';
 import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
-import { t } from '../shared/i18n.js';
+import { plural, t } from '../shared/i18n.js';
 import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from '../shared/view-kit.js';
 
 const STEP_MS = 700; // play speed: one word per STEP_MS
@@ -213,7 +213,7 @@ export class ReadingView {
     ctx.error(ctx.refused);
     const shown = this.render({ result, config: ctx.model.config, name: s.model, input: s.input, text, lang: s.lang, step: s.step });
     for (const h of this.heatmaps) h.flush();
-    ctx.status(`${ctx.build} ${t(s.lang, 'status.reading', { n: shown.n, ms: ctx.elapsed().toFixed(1) })}`);
+    ctx.status(t(s.lang, 'status.reading', { n: plural(s.lang, 'count.tokens', shown.n), ms: ctx.elapsed().toFixed(1) }));
     ctx.finish(result, { shown });
   }
 
@@ -361,6 +361,7 @@ export class ReadingView {
     this.node.dataset.step = String(s);
     u.slider.value = String(s);
     u.position.textContent = t(lang, 'reading.positionOf', { t: s + 1, n: d.n, word: d.tokens[s] });
+    u.position.title = t(lang, 'index.step', { step: s }); // the attribute counts from 0 (docs/embedding: indices)
     u.back.disabled = s === 0;
     u.step.disabled = s === d.n - 1;
     this.#spans.forEach((node, i) => {

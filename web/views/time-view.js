@@ -7,9 +7,11 @@
 //
 // Shows: play / pause / step / reset, the output so far, one row per decoded token as an
 // <attn-heatmap>, and for local-p (Luong et al. 2015, eq. 9) the predicted window p_t ± D of the
-// newest row outlined. The step setting (how many tokens are decoded) is the element's: stepping
-// and playing report it (onStep), so the URL reproduces the view; a smaller step decodes again
-// from the start. For the translation models the gold-alignment toggle (gold.js): the decoded
+// newest row outlined (and mentioned in the introduction only for local models); for a model
+// without attention a panel instead of the map. The step setting (how many tokens are decoded) is
+// the element's: stepping and playing report it (onStep), so the URL reproduces the view; a
+// smaller step decodes again from the start; no step is the whole output (the view never opens
+// empty), Reset is step 0. Empty and too-long inputs blank the view (ctx.inputProblem, ctx.blank). For the translation models the gold-alignment toggle (gold.js): the decoded
 // rows' gold outlined and their AER and gold mass in the note while the output so far is the
 // reference's prefix; once it departs, the map shows the first rows of the reference forced
 // (teacher forcing, model.score) and the note says so.
@@ -20,9 +22,9 @@
 import { formatValue } from '../shared/draw.js';
 import { windowRange } from '../shared/explain.js';
 import { GoldPanel, goldMetrics, goldScore, goldSource, hasGold, referenceRows } from '../shared/gold.js';
-import { t } from '../shared/i18n.js';
+import { plural, t } from '../shared/i18n.js';
 import { findModel } from '../shared/models.js';
-import { el } from '../shared/view-kit.js';
+import { el, noAttentionPanel } from '../shared/view-kit.js';
 
 const STEP_MS = 350; // play speed
 
@@ -31,6 +33,7 @@ export class TimeView {
   #on;
   #time = null; // { key, decoder, rows: Float32Array[], ids, tokens, positions, done, timer }
   #gold;
+  #none = noAttentionPanel();
 
   /**
    * onStep(step): the number of decoded tokens changed by the person (null: reset);
@@ -48,23 +51,27 @@ export class TimeView {
     u.pause = el('button', { type: 'button', 'data-action': 'pause' });
     u.step = el('button', { type: 'button', 'data-action': 'step' });
     u.reset = el('button', { type: 'button', 'data-action': 'reset' });
+    u.intro = el('p', { class: 'note time-intro' });
     u.status = el('p', { class: 'note', 'aria-live': 'polite' });
     u.outputLabel = el('span');
     u.output = el('output', { class: 'output' });
     u.map = el('attn-heatmap', { class: 'time-map', min: '0', max: '1' });
     this.node = el('section', { 'data-view': 'time' }, [
+      u.intro,
       el('div', { class: 'buttons' }, [u.play, u.pause, u.step, u.reset]),
       u.status,
       el('p', {}, [u.outputLabel, ' ', u.output]),
       this.#gold.node,
+      this.#none.node,
       u.map,
     ]);
     u.play.addEventListener('click', () => this.#play());
     u.pause.addEventListener('click', () => this.stop());
     u.step.addEventListener('click', () => this.#stepOnce());
+    // Reset: nothing decoded (step 0); the view opens (no step) on the whole output.
     u.reset.addEventListener('click', () => {
       this.#reset();
-      this.#on.onStep(null);
+      this.#on.onStep(0);
     });
   }
 
@@ -85,10 +92,12 @@ export class TimeView {
     this.#gold.texts(lang);
   }
 
-  /** Forget the drawn map (the model could not be loaded). */
+  /** Forget the drawn map (the model could not be loaded, the input cannot be decoded). */
   clear() {
     this.#ui.map.data = null;
     this.#ui.map.gold = null;
+    this.#ui.output.textContent = '';
+    this.#ui.status.textContent = '';
   }
 
   /** Stop playing. */
@@ -109,20 +118,33 @@ export class TimeView {
     const u = this.#ui;
     const { state: s, model } = ctx;
     const lang = s.lang;
+    const problem = ctx.inputProblem(model, s.input);
+    if (problem) {
+      this.#reset();
+      this.clear();
+      ctx.blank(problem);
+      return ctx.finish(null);
+    }
     const gs = this.#goldSource(ctx);
     const tm = this.#at(s.step);
     u.map.gold = null;
     if (!tm) {
-      if (!s.input) ctx.error(t(lang, 'input.empty'));
-      u.map.data = null;
+      this.clear();
       return ctx.finish(null);
     }
     ctx.error(ctx.refused);
+    const local = model.config.attention === 'local-p' || model.config.attention === 'local-m';
+    u.intro.textContent = [t(lang, 'time.intro'), local ? t(lang, 'time.introLocal') : ''].filter(Boolean).join(lang === 'zh' ? '' : ' ');
+    const none = model.config.attention === 'none';
+    this.#none.show(none, lang);
+    u.map.hidden = none;
+    u.intro.hidden = none; // no rows to explain: the panel says why
     const S = tm.decoder.srcTokens.length;
     const T = tm.rows.length;
-    ctx.status(ctx.build);
+    ctx.status('');
     u.output.textContent = model.decode(tm.ids);
-    u.step.disabled = tm.done;
+    // Step goes on from here, or from the first token again once the output is complete.
+    u.step.disabled = false;
     u.pause.disabled = !tm.timer;
     if (T === 0) {
       u.map.data = null;
@@ -161,7 +183,9 @@ export class TimeView {
     }
     const R = weights.length / S;
     u.map.data = { weights, rows: R, cols: S, rowLabels, colLabels: tm.decoder.srcTokens };
-    let status = tm.done ? t(lang, 'time.done', { steps: T }) : t(lang, 'time.progress', { step: T, token: tm.tokens[T - 1] });
+    const steps = plural(lang, 'count.steps', T);
+    let status = !tm.done ? t(lang, 'time.progress', { step: T, token: tm.tokens[T - 1] })
+      : s.step === null ? t(lang, 'time.whole', { steps }) : t(lang, 'time.done', { steps });
     const cfg = model.config;
     const p = positions[R - 1];
     const w = p !== undefined ? windowRange(p, cfg.window, S) : null;
@@ -231,8 +255,10 @@ export class TimeView {
     return !tm.done;
   }
 
-  /** Step and play: one more token, and the step setting (so the URL) follows. */
+  /** Step and play: one more token, and the step setting (so the URL) follows; a complete output
+   * starts again from its first token. */
   #stepOnce() {
+    if (this.#time?.done) this.#reset();
     const tm = this.#ensure();
     if (!tm || tm.done) return false;
     const more = this.#decodeOne(tm);
@@ -257,10 +283,11 @@ export class TimeView {
     tick();
   }
 
-  /** The decoder with exactly `step` rows decoded (none when null; fewer when the output ends
-   * first): decoded again from the start when it holds more. */
+  /** The decoder with exactly `step` rows decoded (all of them when null: the view opens on the
+   * whole output; fewer when the output ends first): decoded again from the start when it holds
+   * more. */
   #at(step) {
-    const want = step ?? 0;
+    const want = step ?? Infinity;
     if (this.#time && this.#time.rows.length > want) this.#reset();
     const tm = this.#ensure();
     while (tm && !tm.done && tm.rows.length < want) this.#decodeOne(tm);

@@ -24,7 +24,7 @@ import { drawLossChart } from '../shared/loss-chart.js';
 /** Loss points kept; past this, neighbours are averaged in pairs (the chart stays cheap). */
 export const MAX_POINTS = 4000;
 /** The worker averages the loss over this many steps per point (train-worker.js PROGRESS_STEPS). */
-const STEPS_PER_POINT = 10;
+export const STEPS_PER_POINT = 10;
 const CHART_HEIGHT = 240; // CSS pixels
 const RATE_WINDOW_MS = 3000; // steps/s over the last few seconds of training
 
@@ -91,6 +91,8 @@ export class TrainView {
       chartBox: $('train-chart-box'),
       chart: $('train-chart'),
       heatmap: $('train-heatmap'),
+      background: $('train-background'), // optional: what runs while the view is hidden
+      spikes: $('train-spikes'), // optional: why the loss jumps
     };
     this.#writeInputs();
     this.#wire();
@@ -108,7 +110,8 @@ export class TrainView {
     this.#schedule();
   }
 
-  /** Hidden views skip drawing; training goes on in the worker. */
+  /** Hidden views skip drawing; training goes on in the worker (the page marks the Train tab while
+   * it runs: 'train-state' events, web/main.js). */
   hide() {
     this.#visible = false;
   }
@@ -324,6 +327,8 @@ export class TrainView {
       status += ` ${t(lang, 'train.reached', { pct: '90%', seconds: seconds(reached.elapsed), step: reached.step })}`;
     }
     ui.status.textContent = status;
+    if (ui.background) ui.background.textContent = t(lang, 'train.background');
+    if (ui.spikes) ui.spikes.textContent = t(lang, 'train.spikes', { steps: STEPS_PER_POINT });
     ui.status.classList.toggle('error', state === 'error');
 
     const hm = ui.heatmap;
