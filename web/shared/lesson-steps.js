@@ -104,6 +104,7 @@ export const LESSON_HIDE = 'views lang link card';
  * @param {string} source @returns {Array<[string, string]>}
  */
 export function equationParts(source) {
+  /** @type {Array<[string, string]>} */
   const parts = [];
   let text = '';
   const chars = Array.from(source);
@@ -129,9 +130,10 @@ export function equationParts(source) {
   return parts;
 }
 
-/** An equation as plain Unicode text (subscripts and superscripts inline), for aria-label. */
+/** An equation back in its markup, normalised (x_i, x_{ti}): what the tests search. */
 export function equationText(source) {
-  return equationParts(source).map(([k, s]) => (k === 'text' ? s : k === 'sub' ? `_${s}` : `^${s}`)).join('');
+  const arg = (s) => (Array.from(s).length === 1 ? s : `{${s}}`);
+  return equationParts(source).map(([k, s]) => (k === 'text' ? s : `${k === 'sub' ? '_' : '^'}${arg(s)}`)).join('');
 }
 
 /** Words in an English text (whitespace-separated runs holding a letter or digit). */

@@ -38,7 +38,7 @@ export function equationNode(source) {
 function ownedKey(event, widget) {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return true;
   for (const node of event.composedPath()) {
-    if (!(node instanceof Element)) continue;
+    if (!(node instanceof HTMLElement)) continue;
     if (node === widget) return true;
     if (KEY_OWNERS.has(node.tagName) || node.isContentEditable || node.getAttribute('role') === 'slider') return true;
   }
