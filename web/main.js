@@ -308,7 +308,9 @@ function wireControls() {
   ui.heatmap.addEventListener('heatmap-focus', (event) => updateReadout(event.detail));
   // Back/forward or an edited URL: the hash is the source of truth.
   window.addEventListener('hashchange', () => {
-    page = parsePageHash(location.hash, origin);
+    const next = parsePageHash(location.hash, origin);
+    // out of the lesson (a nav link): its Lesson link still returns to the step the person was on
+    page = next.view === 'lesson' ? next : { ...next, lesson: page.lesson };
     state = page.playground;
     applyPage();
   });
