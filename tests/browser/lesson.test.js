@@ -122,6 +122,11 @@ async function assertWidget(n, v) {
   } else if (w.view === 'reading') {
     const r = (await nodeModel(w.model)).run(readingInput(FBI_SENTENCE));
     assert.deepEqual([map('reading-map').rows, map('reading-map').cols], [r.tokens.length, r.tokens.length]);
+  } else if (w.view === 'heads' && w.kind === 'encoder') {
+    // encoder self-attention, n × n, and beside it the clipped offsets j − i of the same n tokens
+    const heads = map('head-map');
+    assert.equal(heads.rows, heads.cols);
+    assert.deepEqual([map('distance-map').rows, map('distance-map').cols], [heads.rows, heads.cols]);
   } else if (w.view === 'compare') {
     const own = v.maps.find((m) => m.model === w.model);
     assert.deepEqual([own.rows, own.cols], await nodeShape(w.model, input));

@@ -145,3 +145,22 @@ test('step 5: fixed inputs over a–t, a median, the chart\'s points inside its 
   }
   assert.ok(g.yTicks.at(-1).v >= 30, 'the y axis reaches the largest value');
 });
+
+test('the prompts\' example inputs are ones the models read (no unknown words, the right date)', async () => {
+  const { init, loadModel } = await import('../../wasm/index.js');
+  const { readFileSync } = await import('node:fs');
+  await init();
+  const load = async (name) => loadModel(new Uint8Array(readFileSync(fileURLToPath(modelUrl(findModel(name))))));
+  for (const [name, input] of [['dates-additive', 'November 22, 2026'], ['dates-local-p', 'November 22nd, 2026'], ['tf-dates-relative', 'Sunday, 22 Nov 2026']]) {
+    const model = await load(name);
+    assert.equal(model.run(input).output, '2026-11-22', `${name}: ${input}`);
+    model.dispose();
+  }
+  for (const key of ['lesson.2.try', 'lesson.4.try', 'lesson.9.try']) assert.match(t('en', key), /2026/);
+  const clf = await load('clf-reviews-attention');
+  const before = clf.classify(findModel('clf-reviews-attention').sample);
+  const after = clf.classify(findModel('clf-reviews-attention').sample.replace('boring', 'lovely'));
+  assert.deepEqual(after.unknownWords, [], '“lovely” is in the vocabulary');
+  assert.notEqual(after.label, before.label, 'the prompt’s one-word change flips the label');
+  clf.dispose();
+});

@@ -83,7 +83,7 @@ export const LESSON_STEPS = Object.freeze([
   {
     key: 'lesson.9',
     equations: ['e_{ij} = x_i W^Q (x_j W^K + a^K_{ij})^T / √d', 'a^K_{ij} = w^K_{clip(j − i, k)}'],
-    widgets: [{ view: 'heads', model: 'tf-dates-relative', input: '22 Nov 2026' }],
+    widgets: [{ view: 'heads', model: 'tf-dates-relative', input: '22 Nov 2026', kind: 'encoder' }], // self-attention: where the offsets are
   },
   {
     key: 'lesson.10',

@@ -228,6 +228,7 @@ export class LessonView {
     demo.setAttribute('model', w.model);
     if (w.input !== undefined) demo.setAttribute('input', w.input);
     if (w.step !== undefined) demo.setAttribute('step', String(w.step));
+    if (w.kind !== undefined) demo.setAttribute('kind', w.kind);
     demo.setAttribute('lang', this.#lang);
     demo.setAttribute('hide', LESSON_HIDE);
     this.#widget = { kind: 'demo', node: demo };
