@@ -10,14 +10,15 @@
 // step. Screenshots of step 2 at 1280 and 390 px in both languages go to tests/browser/screenshots/.
 
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { before, test } from 'node:test';
 import { refusedNotice } from '../../web/shared/app-state.js';
 import { t } from '../../web/shared/i18n.js';
-import { FBI_SENTENCE, COST_LENGTHS, LESSON_STEPS, countChineseUnits, countWords } from '../../web/shared/lesson-steps.js';
+import { FBI_SENTENCE, COST_LENGTHS, LESSON_STEPS, countChineseUnits, countWords, equationSource } from '../../web/shared/lesson-steps.js';
 import { findModel } from '../../web/shared/models.js';
 import { readingInput } from '../../web/views/reading-view.js';
 import { COST_MODELS, costInput } from '../../web/views/lesson-cost.js';
-import { canvasInk, screenshot } from './harness.js';
+import { SCREENSHOTS, canvasInk, screenshot } from './harness.js';
 import { viewHarness } from './view-harness.js';
 
 const harness = viewHarness('lesson');
@@ -151,9 +152,11 @@ for (const lang of ['en', 'zh']) {
       assert.equal(v.text, t(lang, `${step.key}.text`));
       if (lang === 'en') assert.ok(countWords(v.text) <= 150, `step ${n}: ${countWords(v.text)} words`);
       else assert.ok(countChineseUnits(v.text) <= 250, `step ${n}: ${countChineseUnits(v.text)} units`);
-      assert.equal(v.tryText, `${t(lang, 'lesson.try')}: ${t(lang, `${step.key}.try`)}`);
+      assert.equal(v.tryText, `${t(lang, 'lesson.try')}${t(lang, 'lesson.colon')}${t(lang, `${step.key}.try`)}`);
       assert.equal(v.eqs.length, step.equations.length);
-      if (step.equations.some((e) => /[_^]/.test(e))) assert.ok(v.subs > 0, 'sub- and superscripts as HTML');
+      if (step.equations.some((e) => /[_^]/.test(equationSource(e)))) assert.ok(v.subs > 0, 'sub- and superscripts as HTML');
+      // a named equation is named in the page's language
+      step.equations.forEach((e, i) => typeof e !== 'string' && assert.ok(v.eqs[i].startsWith(`${t(lang, e.label)}${t(lang, 'lesson.colon')}`), v.eqs[i]));
       assert.equal(v.current, String(n));
       assert.deepEqual(v.links, LESSON_STEPS.map((s, i) => `${i + 1} ${t(lang, `${s.key}.short`)}`));
       assert.deepEqual([v.prevDisabled, v.nextDisabled], [n === 1, n === 10]);
@@ -188,6 +191,8 @@ test('step 2 selects a cell, so its arithmetic is on screen; screenshots at 1280
       assert.equal(explain.focused.col, explain.argmax);
       assert.equal(explain.heading, t(lang, 'explain.cell', { row: 0, col: explain.argmax, rowLabel: explain.labels[0], colLabel: explain.labels[1][explain.argmax] }));
       await screenshot(page, `lesson-step2-${width}-${lang}`);
+      // the README's picture (docs/lesson-step2.png is a copy of the English one): the lesson alone
+      if (width === 1280) await page.locator('#lesson-view').screenshot({ path: path.join(SCREENSHOTS, `lesson-readme-${lang}.png`) });
     }
   }
   await page.setViewportSize({ width: 1024, height: 800 });
@@ -275,7 +280,7 @@ test('the embed page shows one step: text, widget, prompt, a link to the whole l
     const step = LESSON_STEPS[n - 1];
     assert.equal(v.title, t(lang, `${step.key}.title`));
     assert.equal(v.text, t(lang, `${step.key}.text`));
-    assert.equal(v.tryText, `${t(lang, 'lesson.try')}: ${t(lang, `${step.key}.try`)}`);
+    assert.equal(v.tryText, `${t(lang, 'lesson.try')}${t(lang, 'lesson.colon')}${t(lang, `${step.key}.try`)}`);
     assert.deepEqual([v.list, v.buttons], [0, 0], 'one step, no navigation');
     assert.ok(v.whole.endsWith(`/web/index.html#view=lesson&step=${n}&lang=${lang}`));
     assert.equal(v.demo, Array.isArray(step.widgets) ? step.widgets[0].model : null);

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { LESSON_STEP_COUNT, formatPageHash, parseLessonParams, parseLessonStep, parsePageHash } from '../../web/shared/app-state.js';
 import { LANGUAGES, keys, t } from '../../web/shared/i18n.js';
-import { LESSON_STEPS, countChineseUnits, countWords, equationParts, equationText } from '../../web/shared/lesson-steps.js';
+import { LESSON_STEPS, countChineseUnits, countWords, equationParts, equationSource, equationText } from '../../web/shared/lesson-steps.js';
 import { findModel, modelFitsView, modelUrl } from '../../web/shared/models.js';
 import { COST_MODELS, chartGeometry, costInput, median } from '../../web/views/lesson-cost.js';
 
@@ -74,7 +74,11 @@ test('each widget names a shipped model its view draws; the steps follow the iss
 });
 
 test('the issue\'s equations are there', () => {
-  const all = LESSON_STEPS.flatMap((s) => s.equations.map(equationText)).join('\n');
+  const all = LESSON_STEPS.flatMap((s) => s.equations.map((e) => equationText(equationSource(e)))).join('\n');
+  // an equation's name is an i18n key of both languages
+  for (const e of LESSON_STEPS.flatMap((s) => s.equations)) {
+    if (typeof e !== 'string') for (const lang of LANGUAGES) assert.ok(keys(lang).includes(e.label), `${lang}: ${e.label}`);
+  }
   for (const eq of ['c_t = Σ_i α_{ti} h_i', 'k_i = W_K h_i', 'q = W_Q s', 'α̃_i = k_i^T q', 'h_t = tanh(A · [x_t; c_{t−1}] + b)', 'O(m + t)', 'O(m · t)']) {
     assert.ok(all.includes(eq), eq);
   }

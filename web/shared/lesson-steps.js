@@ -5,8 +5,8 @@
 //   equationParts('c = Σ_i α_i h_i')   // [['c = Σ'], ['α'], ['sub', 'i'], …] for the DOM builder
 //
 // Holds: for each step (1-based number = index + 1) its i18n key stem (lesson.<n>.title / .short
-// / .text / .try in i18n.js), its equations (language-neutral, in a small markup: x_i, x_{t−1},
-// v^T, a^{K}), and its widget: the <attn-demo> settings of one or more variants (a step with two
+// / .text / .try in i18n.js), its equations (in a small markup: x_i, x_{t−1}, v^T, a^{K}; an
+// equation that needs a name, 'dot' or 'no attention', carries the name's i18n key), and its widget: the <attn-demo> settings of one or more variants (a step with two
 // models, e.g. the self-attention RNN then the LSTMN, offers both, and only the chosen one is
 // made), or 'cost' (step 5's live measurement, lesson-cost.js) or 'train' (step 10: a link to the
 // Train view). Deliberately holds no text (i18n.js) and no DOM (lesson-view.js).
@@ -26,7 +26,8 @@ export const COST_LENGTHS = Object.freeze([5, 10, 20, 30, 40, 50, 60]);
  * there are several); hide: the element's hide flags (the lesson page has its own language switch
  * and links). Each step's model is named here, never guessed: tests load the same files.
  * @typedef {{ label?: string, view: string, model: string, input?: string, step?: number, kind?: string }} LessonWidget
- * @typedef {{ key: string, equations: readonly string[], widgets: readonly LessonWidget[] | 'cost' | 'train' }} LessonStep
+ * @typedef {string | { label: string, eq: string }} LessonEquation an equation, or one with a name (an i18n key)
+ * @typedef {{ key: string, equations: readonly LessonEquation[], widgets: readonly LessonWidget[] | 'cost' | 'train' }} LessonStep
  * @type {readonly LessonStep[]}
  */
 export const LESSON_STEPS = Object.freeze([
@@ -42,7 +43,12 @@ export const LESSON_STEPS = Object.freeze([
   },
   {
     key: 'lesson.3',
-    equations: ['dot: e_i = s^T h_i    general: e_i = s^T W_a h_i    concat: e_i = v_a^T tanh(W_a [s; h_i])', 'k_i = W_K h_i,   q = W_Q s,   α̃_i = k_i^T q'],
+    equations: [
+      { label: 'lesson.eq.dot', eq: 'e_i = s^T h_i' },
+      { label: 'lesson.eq.general', eq: 'e_i = s^T W_a h_i' },
+      { label: 'lesson.eq.concat', eq: 'e_i = v_a^T tanh(W_a [s; h_i])' },
+      { label: 'lesson.eq.keyQuery', eq: 'k_i = W_K h_i,   q = W_Q s,   α̃_i = k_i^T q' },
+    ],
     widgets: [{ view: 'compare', model: 'dates-additive', input: '22 Nov 2026' }],
   },
   {
@@ -52,7 +58,7 @@ export const LESSON_STEPS = Object.freeze([
   },
   {
     key: 'lesson.5',
-    equations: ['no attention: O(m + t)', 'attention: O(m · t)'],
+    equations: [{ label: 'lesson.cost.noneKey', eq: 'O(m + t)' }, { label: 'lesson.cost.attnKey', eq: 'O(m · t)' }],
     widgets: 'cost',
   },
   {
@@ -94,6 +100,11 @@ export const LESSON_STEPS = Object.freeze([
 
 /** How many steps the lesson has (the hash's step=N is 1…LESSON_STEP_COUNT). */
 export const LESSON_STEP_COUNT = LESSON_STEPS.length;
+
+/** An equation's markup, without its name. @param {LessonEquation} e */
+export function equationSource(e) {
+  return typeof e === 'string' ? e : e.eq;
+}
 
 /** The hide flags of a lesson widget: the page around it has the language switch and the links. */
 export const LESSON_HIDE = 'views lang link card';

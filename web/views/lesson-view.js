@@ -21,16 +21,18 @@
 // (lesson-steps.js) and no URL logic (the page's href/onStep: the step lives in its hash).
 
 import { t } from '../shared/i18n.js';
-import { LESSON_HIDE, LESSON_STEPS, equationParts } from '../shared/lesson-steps.js';
+import { LESSON_HIDE, LESSON_STEPS, equationParts, equationSource } from '../shared/lesson-steps.js';
 import { el } from '../shared/view-kit.js';
 
 /** Elements whose arrow keys are their own. */
 const KEY_OWNERS = new Set(['INPUT', 'TEXTAREA', 'SELECT', 'ATTN-HEATMAP', 'ATTN-DEMO']);
 
-/** An equation's DOM: text, <sub> and <sup> from its markup. */
-export function equationNode(source) {
+/** An equation's DOM: its name in lang (if it has one), then text, <sub> and <sup> from its markup.
+ * @param {import('../shared/lesson-steps.js').LessonEquation} e @param {string} lang */
+export function equationNode(e, lang) {
   const p = el('p', { class: 'eq' });
-  for (const [kind, text] of equationParts(source)) p.append(kind === 'text' ? text : el(kind, { text }));
+  if (typeof e !== 'string') p.append(el('span', { class: 'eq-name', text: `${t(lang, e.label)}${t(lang, 'lesson.colon')}` }));
+  for (const [kind, text] of equationParts(equationSource(e))) p.append(kind === 'text' ? text : el(kind, { text }));
   return p;
 }
 
@@ -73,7 +75,8 @@ export class LessonView {
     u.widget = el('div', { class: 'lesson-widget' });
     u.tryLabel = el('strong');
     u.tryText = el('span');
-    u.try = el('aside', { class: 'lesson-try' }, [u.tryLabel, ' ', u.tryText]);
+    u.tryGap = document.createTextNode(' ');
+    u.try = el('aside', { class: 'lesson-try' }, [u.tryLabel, u.tryGap, u.tryText]);
     u.prev = el('button', { type: 'button', class: 'lesson-prev' });
     u.next = el('button', { type: 'button', class: 'lesson-next' });
     u.whole = el('a', { class: 'lesson-whole' });
@@ -160,9 +163,11 @@ export class LessonView {
     u.title.textContent = t(lang, `${step.key}.title`);
     u.text.textContent = t(lang, `${step.key}.text`);
     u.eqs.setAttribute('aria-label', t(lang, 'lesson.equations'));
-    u.eqs.replaceChildren(...step.equations.map(equationNode));
+    u.eqs.replaceChildren(...step.equations.map((e) => equationNode(e, lang)));
     u.eqs.hidden = step.equations.length === 0;
-    u.tryLabel.textContent = `${t(lang, 'lesson.try')}:`;
+    const colon = t(lang, 'lesson.colon'); // ': ' or '：'; the space, if any, after the bold label
+    u.tryLabel.textContent = `${t(lang, 'lesson.try')}${colon.trimEnd()}`;
+    u.tryGap.textContent = colon.slice(colon.trimEnd().length);
     u.tryText.textContent = t(lang, `${step.key}.try`);
     u.prev.textContent = t(lang, 'lesson.prev');
     u.next.textContent = t(lang, 'lesson.next');
