@@ -1,4 +1,5 @@
-// embed-page.js: wiring for web/embed.html, the iframe page. Query string -> <attn-demo>.
+// embed-page.js: wiring for web/embed.html, the iframe page. Query string -> <attn-demo>, or
+// (view=lesson&step=N) one step of the guided lesson (views/lesson-view.js).
 //
 // Holds: reading and validating the query (app-state.js), creating the element with those
 // settings, saying which parameters were refused, and keeping the query in step with what the
