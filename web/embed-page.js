@@ -1,4 +1,5 @@
-// embed-page.js: wiring for web/embed.html, the iframe page. Query string -> <attn-demo>.
+// embed-page.js: wiring for web/embed.html, the iframe page. Query string -> <attn-demo>, or
+// (view=lesson&step=N) one step of the guided lesson (views/lesson-view.js).
 //
 // Holds: reading and validating the query (app-state.js), creating the element with those
 // settings, saying which parameters were refused, and keeping the query in step with what the
@@ -6,8 +7,9 @@
 // the element's own link still reproduces the view). Deliberately stores nothing (no cookies,
 // no storage) and never puts URL text into HTML: attributes and textContent only.
 
-import { formatModelParams, parseModelParams, refusedNotice } from './shared/app-state.js';
+import { formatModelParams, parseLessonParams, parseModelParams, refusedNotice } from './shared/app-state.js';
 import { define } from './embed.js';
+import { t } from './shared/i18n.js';
 import { sampleInput } from './shared/models.js';
 
 define();
@@ -15,32 +17,72 @@ define();
 // The URL's origin, not the document's: a sandboxed iframe's document origin is 'null'.
 const origin = new URL(location.href).origin;
 const query = new URLSearchParams(location.search);
-const state = parseModelParams(query, origin);
-if (state.seed !== null && !query.has('input')) state.input = sampleInput(state.seed, state.model);
+if (query.get('view') === 'lesson') embedLesson();
+else embedDemo();
 
-document.documentElement.lang = state.lang === 'zh' ? 'zh-Hans' : 'en';
-const app = document.getElementById('app');
-const refused = document.getElementById('refused');
-refused.textContent = refusedNotice(state.refused, state.lang); // the main page says it the same way
-refused.hidden = !refused.textContent;
+/**
+ * One step of the guided lesson (embed.html?view=lesson&step=3&lang=zh): its text, equations,
+ * widget and prompt, and a link to the whole lesson on the page (views/lesson-view.js, imported
+ * here so the other embeds never load it).
+ */
+function embedLesson() {
+  const lesson = parseLessonParams(query);
+  document.documentElement.lang = lesson.lang === 'zh' ? 'zh-Hans' : 'en';
+  const app = document.getElementById('app');
+  const refused = document.getElementById('refused');
+  refused.textContent = refusedNotice(lesson.refused, lesson.lang);
+  refused.hidden = !refused.textContent;
+  const box = document.createElement('div');
+  app.append(box);
+  const page = (hash) => new URL(`index.html${hash}`, location.href).href;
+  import('./views/lesson-view.js').then(({ LessonView }) => {
+    const view = new LessonView(box, {
+      single: true,
+      wholeHref: (n, lang) => page(`#view=lesson&step=${n}&lang=${lang}`),
+      trainHref: (lang) => page(`#view=train&lang=${lang}`),
+      onRender: (n) => {
+        app.dataset.state = 'ready';
+        app.dataset.rendered = `view=lesson&step=${n}&lang=${lesson.lang}`;
+      },
+    });
+    view.show(lesson.step, lesson.lang);
+  }, (err) => {
+    const error = document.getElementById('error');
+    error.textContent = t(lesson.lang, 'lesson.failed', { message: err.message });
+    error.hidden = false;
+    app.dataset.state = 'error';
+  });
+}
 
-const demo = document.createElement('attn-demo');
-for (const key of ['model', 'view', 'input', 'layer', 'head', 'lang']) demo.setAttribute(key, String(state[key]));
-if (state.hide.length) demo.setAttribute('hide', state.hide.join(' '));
-for (const key of ['a', 'b', 'kind', 'step']) if (state[key] !== null) demo.setAttribute(key, String(state[key]));
-if (state.gold) demo.setAttribute('gold', '1');
-app.append(demo);
-demo.addEventListener('demo-render', (e) => {
-  app.dataset.state = 'ready';
-  app.dataset.rendered = /** @type {CustomEvent} */ (e).detail.key;
-});
-demo.addEventListener('demo-change', (e) => {
-  // id (embed-size.js: the height messages' name) is kept, so a reload still sends it.
-  const id = query.has('id') ? `&${new URLSearchParams({ id: query.get('id') })}` : '';
-  const search = `?${formatModelParams({ .../** @type {CustomEvent} */ (e).detail, hide: state.hide, seed: null })}${id}`;
-  try {
-    if (location.search !== search) history.replaceState(null, '', search);
-  } catch {
-    // An opaque-origin document may not be allowed to rewrite its URL; the link still works.
-  }
-});
+/** The model views: one <attn-demo> with the query's settings. */
+function embedDemo() {
+  const state = parseModelParams(query, origin);
+  if (state.seed !== null && !query.has('input')) state.input = sampleInput(state.seed, state.model);
+
+  document.documentElement.lang = state.lang === 'zh' ? 'zh-Hans' : 'en';
+  const app = document.getElementById('app');
+  const refused = document.getElementById('refused');
+  refused.textContent = refusedNotice(state.refused, state.lang); // the main page says it the same way
+  refused.hidden = !refused.textContent;
+
+  const demo = document.createElement('attn-demo');
+  for (const key of ['model', 'view', 'input', 'layer', 'head', 'lang']) demo.setAttribute(key, String(state[key]));
+  if (state.hide.length) demo.setAttribute('hide', state.hide.join(' '));
+  for (const key of ['a', 'b', 'kind', 'step']) if (state[key] !== null) demo.setAttribute(key, String(state[key]));
+  if (state.gold) demo.setAttribute('gold', '1');
+  app.append(demo);
+  demo.addEventListener('demo-render', (e) => {
+    app.dataset.state = 'ready';
+    app.dataset.rendered = /** @type {CustomEvent} */ (e).detail.key;
+  });
+  demo.addEventListener('demo-change', (e) => {
+    // id (embed-size.js: the height messages' name) is kept, so a reload still sends it.
+    const id = query.has('id') ? `&${new URLSearchParams({ id: query.get('id') })}` : '';
+    const search = `?${formatModelParams({ .../** @type {CustomEvent} */ (e).detail, hide: state.hide, seed: null })}${id}`;
+    try {
+      if (location.search !== search) history.replaceState(null, '', search);
+    } catch {
+      // An opaque-origin document may not be allowed to rewrite its URL; the link still works.
+    }
+  });
+}

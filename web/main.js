@@ -29,6 +29,8 @@ const ui = {
   view: $('sdpa-view'),
   modelsView: $('models-view'),
   trainView: $('train-view'),
+  lessonView: $('lesson-view'),
+  lesson: $('lesson'),
   demo: $('demo'),
   lang: $('lang'),
   nav: $('page-views'),
@@ -65,6 +67,8 @@ let frame = 0; // pending compute (one per animation frame, however many inputs 
 let readoutActive = false; // a cell has been read; keep the readout in step with new data
 let train = null; // the TrainView, made on the first visit to the Train view
 let TrainView = null; // train-view.js, imported on the first visit (the first plot never waits for it)
+let lesson = null; // the LessonView, made on the first visit to the lesson
+let LessonView = null; // views/lesson-view.js, imported on the first visit
 let offline = null; // registerOffline()'s promise, started after the first plot (web/sw.js)
 
 /** A view is on screen: now (never before: the bandwidth is the first plot's) the service worker
@@ -199,9 +203,12 @@ function applyPage({ fromDemo = false } = {}) {
   showRefused();
   const playground = page.view === 'playground';
   const training = page.view === 'train';
+  const lessonOn = page.view === 'lesson';
   ui.view.hidden = !playground;
-  ui.modelsView.hidden = playground || training;
+  ui.modelsView.hidden = playground || training || lessonOn;
   ui.trainView.hidden = !training;
+  ui.lessonView.hidden = !lessonOn;
+  showLesson(lessonOn);
   if (training && !TrainView) {
     import('./views/train-view.js').then(
       (m) => {
@@ -232,8 +239,8 @@ function applyPage({ fromDemo = false } = {}) {
     // Into another family's view (e.g. alignment -> heads): that view's model and sample input.
     a.href = formatPageHash(linkable(VIEWS.includes(a.dataset.view) ? switchView(page, a.dataset.view) : { ...page, view: a.dataset.view }));
   }
-  if (training) {
-    // the Train view draws itself (train-view.js)
+  if (training || lessonOn) {
+    // the Train view and the lesson draw themselves (train-view.js, lesson-view.js)
   } else if (!playground) {
     if (!fromDemo) {
       for (const key of ['view', 'model', 'input', 'layer', 'head', 'lang']) ui.demo.setAttribute(key, String(page[key]));
@@ -257,6 +264,37 @@ function applyPage({ fromDemo = false } = {}) {
     writeControls(state);
     if (!frame) frame = requestAnimationFrame(compute);
   }
+}
+
+/** The lesson on (imported and made on the first visit, then shown at page.lesson) or off. */
+function showLesson(on) {
+  if (!on) {
+    lesson?.hide();
+    return;
+  }
+  if (!LessonView) {
+    import('./views/lesson-view.js').then(
+      (m) => {
+        LessonView ??= m.LessonView;
+        if (page.view === 'lesson') applyPage();
+      },
+      (err) => showError(t(page.lang, 'lesson.failed', { message: err.message })),
+    );
+    return;
+  }
+  lesson ??= new LessonView(ui.lesson, {
+    href: (n, lang) => formatPageHash({ ...page, view: 'lesson', lesson: n, lang }),
+    trainHref: (lang) => formatPageHash({ ...page, view: 'train', lang }),
+    onStep: (n) => {
+      page = { ...page, lesson: n };
+      applyPage();
+    },
+    onRender: (n) => {
+      if (page.view === 'lesson' && page.lesson === n) plotted(location.hash);
+    },
+  });
+  lesson.show(page.lesson, page.lang);
+  if (lesson.renderedStep === page.lesson) plotted(location.hash); // a new language, same step
 }
 
 function compute() {
@@ -322,7 +360,9 @@ function wireControls() {
   ui.heatmap.addEventListener('heatmap-focus', (event) => updateReadout(event.detail));
   // Back/forward or an edited URL: the hash is the source of truth.
   window.addEventListener('hashchange', () => {
-    page = parsePageHash(location.hash, origin);
+    const next = parsePageHash(location.hash, origin);
+    // out of the lesson (a nav link): its Lesson link still returns to the step the person was on
+    page = next.view === 'lesson' ? next : { ...next, lesson: page.lesson };
     state = page.playground;
     applyPage();
   });
@@ -348,14 +388,14 @@ function wireControls() {
   document.addEventListener('drop', (event) => {
     if (!carriesFiles(event)) return;
     event.preventDefault();
-    if (page.view === 'playground' || page.view === 'train') {
+    if (['playground', 'train', 'lesson'].includes(page.view)) {
       page = { ...page, view: 'alignment' };
       applyPage();
     }
     ui.demo.openDropped(event.dataTransfer);
   });
   ui.demo.addEventListener('demo-render', (event) => {
-    if (page.view !== 'playground' && page.view !== 'train') plotted(location.hash);
+    if (!['playground', 'train', 'lesson'].includes(page.view)) plotted(location.hash);
     ui.app.dataset.demoRendered = event.detail.key;
   });
 }
@@ -382,6 +422,7 @@ async function main() {
     ui.view.hidden = true;
     ui.modelsView.hidden = true;
     ui.trainView.hidden = true;
+    ui.lessonView.hidden = true;
     ui.app.dataset.state = 'error';
     console.error(err);
     return;

@@ -30,13 +30,17 @@
 // The Train view (#view=train&lr=0.005&batch=32&lang=en) keeps its learning rate and batch size:
 // checkTrainSetting() validates them for the form (a message key when refused), parseTrainParams()
 // clamps them for a URL.
+// The guided lesson (#view=lesson&step=3&lang=en; embed.html?view=lesson&step=3) keeps its step,
+// 1 … LESSON_STEP_COUNT; any other value (0, 11, 2.5, junk) is refused and named, and step 1 shown.
 
 import { resolveLang, t } from './i18n.js';
 import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, defaultModelFor, modelFitsView, resolveModel, sampleFor } from './models.js';
 import { formatHash as formatPlaygroundHash, parseHash as parsePlaygroundHash } from './state.js';
 
 export const VIEWS = Object.freeze(['alignment', 'time', 'compare', 'heads', 'pooling', 'reading', 'forgetting']);
-export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground', 'train']);
+export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground', 'train', 'lesson']);
+/** The guided lesson's steps (web/shared/lesson-steps.js LESSON_STEPS.length; a test keeps them equal). */
+export const LESSON_STEP_COUNT = 10;
 export const HIDE_FLAGS = Object.freeze(['views', 'picker', 'input', 'explain', 'export', 'lang', 'link', 'status', 'card']);
 export const MAX_INPUT = 64;
 export const MAX_INDEX = 15;
@@ -89,6 +93,37 @@ export function parseTrainParams(params) {
     } else refused.push(key);
   }
   return { train: out, refused };
+}
+
+/**
+ * The lesson's step from a URL value: { step, refused }. Absent: step 1. An integer 1 …
+ * LESSON_STEP_COUNT (at most two digits, no sign or point) is the step; anything else is refused
+ * (step 1): the steps are few and numbered, so a wrong number is a typo worth naming.
+ * @param {string | null} text
+ */
+export function parseLessonStep(text) {
+  if (text === null || text === undefined) return { step: 1, refused: false };
+  const ok = typeof text === 'string' && /^\d{1,2}$/.test(text) && Number(text) >= 1 && Number(text) <= LESSON_STEP_COUNT;
+  return ok ? { step: Number(text), refused: false } : { step: 1, refused: true };
+}
+
+/**
+ * The embed page's lesson (embed.html?view=lesson&step=3&lang=zh): { view: 'lesson', step, lang,
+ * refused }. Other keys are not read here (a step embeds its own widget's settings).
+ * @param {URLSearchParams} params
+ */
+export function parseLessonParams(params) {
+  const refused = [];
+  const get = (k) => {
+    const v = params.get(k);
+    return v !== null && v.length <= MAX_URL_PART ? v : params.has(k) ? '' : null;
+  };
+  const { step, refused: badStep } = parseLessonStep(get('step'));
+  if (badStep) refused.push('step');
+  const lang = get('lang');
+  const okLang = lang !== null && resolveLang(lang) === lang;
+  if (lang !== null && !okLang) refused.push('lang');
+  return { view: 'lesson', step, lang: okLang ? lang : MODEL_DEFAULTS.lang, refused };
 }
 
 /**
@@ -369,15 +404,27 @@ export function parsePageHash(hash, origin) {
   const view = params.get('view');
   const isPlayground = view === 'playground' || (view === null && PLAYGROUND_KEYS.some((k) => params.has(k)));
   const isTrain = view === 'train';
+  const isLesson = view === 'lesson';
   const model = parseModelParams(params, origin);
-  if (isPlayground || isTrain) model.refused = model.refused.filter((k) => k !== 'view');
+  if (isPlayground || isTrain || isLesson) model.refused = model.refused.filter((k) => k !== 'view');
   const { train, refused } = parseTrainParams(params);
   if (isTrain) model.refused.push(...refused);
+  let lesson = 1;
+  if (isLesson) {
+    // the lesson's step is its own (1-based), not the reading or time view's position
+    const raw = params.get('step');
+    const got = parseLessonStep(raw !== null && raw.length > MAX_URL_PART ? '' : raw);
+    lesson = got.step;
+    model.step = null;
+    model.refused = model.refused.filter((k) => k !== 'step');
+    if (got.refused) model.refused.push('step');
+  }
   return {
     ...model,
-    view: isPlayground ? 'playground' : isTrain ? 'train' : model.view,
+    view: isPlayground ? 'playground' : isTrain ? 'train' : isLesson ? 'lesson' : model.view,
     playground: parsePlaygroundHash(playground.toString()),
     train,
+    lesson,
   };
 }
 
@@ -390,5 +437,6 @@ export function formatPageHash(state) {
     const train = { ...TRAIN_DEFAULTS, ...(state.train ?? {}) };
     return `#view=train&lr=${train.lr}&batch=${train.batch}&lang=${state.lang}`;
   }
+  if (state.view === 'lesson') return `#view=lesson&step=${state.lesson ?? 1}&lang=${state.lang}`;
   return `#${formatModelParams({ ...state, hide: [] })}`;
 }
