@@ -172,13 +172,13 @@ test-browser: wasm node_modules                   ## Chromium tests of the page
 
 # The smoke suite (tests/engines/smoke.js) in the two other engines, from Debian's packages
 # (make setup): every view draws, typing redraws, the embed page in a sandboxed iframe, training
-# starts, each file downloaded once, no error. WebKit's MiniBrowser needs an X display: a private
-# Xvfb server per run (xvfb-run -a picks a free display number).
+# starts, each file downloaded once, no error. WebKit's MiniBrowser needs an X display: the
+# harness starts a private Xvfb server per run (tests/engines/harness.js).
 test-firefox: wasm node_modules                   ## smoke suite in Firefox (firefox-esr, WebDriver BiDi)
 	$(NODE) --test tests/engines/firefox.test.js
 
-test-webkit: wasm node_modules                    ## smoke suite in WebKit (Safari's engine: MiniBrowser + WebKitWebDriver, Xvfb)
-	xvfb-run -a $(NODE) --test tests/engines/webkit.test.js
+test-webkit: wasm node_modules                    ## smoke suite in WebKit (Safari's engine: MiniBrowser + WebKitWebDriver on Xvfb)
+	$(NODE) --test tests/engines/webkit.test.js
 
 # The Python package (python/, docs/python.md) against the JS library, offline: a venv over
 # Debian's python3-torch (--system-site-packages), the package pip-installed without build

@@ -11,8 +11,8 @@
 //
 // Firefox: Debian's firefox-esr, headless, over WebDriver BiDi with puppeteer-core (a fresh
 // temporary profile; no geckodriver). WebKit: Debian's WebKitWebDriver driving the WebKitGTK
-// MiniBrowser (run the test under an X server: xvfb-run, as the Makefile does), over plain W3C
-// WebDriver HTTP calls with fetch(). WebKit's WebDriver shows no console, so the server in front
+// MiniBrowser on a private Xvfb display the harness starts and stops, over plain W3C WebDriver
+// HTTP calls with fetch(). WebKit's WebDriver shows no console, so the server in front
 // of scripts/serve.mjs puts RECORDER inline at the top of every HTML page it serves (both
 // engines, iframes too): it keeps window errors, unhandled rejections and console.error/warn
 // calls in window.__attnlabProblems, which problems() reads from every page visited. Firefox's
@@ -207,16 +207,54 @@ async function freePort() {
   return port;
 }
 
+/**
+ * A private X server for MiniBrowser: Xvfb on the first free display number (-displayfd), no TCP,
+ * and no xauth (the server accepts local clients: it lives only as long as the test).
+ * { name: ':N', close() }. Not xvfb-run: its clean-up fails now and then (exit 5) when a WebKit
+ * process still holds its temporary Xauthority folder, which would fail a passing run.
+ */
+async function startXvfb() {
+  const xvfb = process.env.XVFB_PATH || '/usr/bin/Xvfb';
+  if (!existsSync(xvfb)) throw new Error(`${xvfb} not found; WebKit's MiniBrowser needs an X display: apt-get install -y xvfb`);
+  const server = spawn(xvfb, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  const errors = [];
+  server.stderr.on('data', (d) => errors.push(String(d)));
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  const number = await new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`Xvfb did not start in 10 s: ${errors.join('')}`)), 10000);
+    server.stdio[3].on('data', (d) => {
+      text += d;
+      if (text.includes('\n')) {
+        clearTimeout(timer);
+        resolve(text.trim());
+      }
+    });
+    server.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Xvfb exited (${code}): ${errors.join('')}`));
+    });
+  });
+  return {
+    name: `:${number}`,
+    async close() {
+      server.kill();
+      await exited;
+    },
+  };
+}
+
 async function webkit() {
   for (const [file, pkg] of [[WEBKIT_DRIVER, 'webkit2gtk-driver'], [MINIBROWSER, 'libwebkit2gtk-4.1-0']]) {
     if (!existsSync(file)) throw new Error(`${file} not found; install it with: apt-get install -y ${pkg} xvfb`);
   }
-  if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-    throw new Error('WebKit (MiniBrowser) needs a display: run the test under xvfb-run -a (apt-get install -y xvfb), as `make test-webkit` does');
-  }
+  const display = await startXvfb();
   const port = await freePort();
   const log = [];
-  const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`, '--host=127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`, '--host=127.0.0.1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, DISPLAY: display.name, WAYLAND_DISPLAY: '' },
+  });
   driver.stdout.on('data', (d) => log.push(String(d)));
   driver.stderr.on('data', (d) => log.push(String(d)));
   const exited = new Promise((resolve) => driver.once('exit', resolve));
@@ -250,6 +288,8 @@ async function webkit() {
     })).sessionId;
   } catch (err) {
     driver.kill();
+    await exited;
+    await display.close();
     throw err;
   }
   const s = `/session/${session}`;
@@ -288,6 +328,7 @@ async function webkit() {
       await wd('DELETE', s).catch(() => {});
       driver.kill();
       await exited;
+      await display.close();
     },
   };
 }

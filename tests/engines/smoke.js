@@ -7,7 +7,7 @@
 //   - every other view draws: its heatmaps hold rows × cols weights with as many labels, finite
 //     attention rows that sum to 1, ink on the canvas, and the model's own maps where Node can
 //     say which (pooling, heads, the compare view's models, the playground's n × m);
-//   - training starts in the Train view (a finite loss after step 1);
+//   - training starts in the Train view (a finite loss, then a lower one: it learns);
 //   - nothing is downloaded twice (Resource Timing: each URL once in the page's whole visit);
 //   - the embed page works inside <iframe sandbox="allow-scripts"> (an opaque origin);
 //   - the Chinese page at phone width (screenshots, 1280 and 390 px, under tests/browser/screenshots);
@@ -236,7 +236,7 @@ export function smokeSuite(name) {
     assertWellFormed(maps, 'playground');
     assert.deepEqual([maps[0].rows, maps[0].cols], [s.n, s.m], 'playground: n queries × m keys');
   });
-  test(`${name}: training starts in the Train view (a finite loss appears)`, async () => {
+  test(`${name}: training starts in the Train view: a finite loss, then a lower one`, async () => {
     await engine.evaluate(() => { location.hash = '#view=train'; });
     await engine.waitFor(() => !document.querySelector('#train-view').hidden && !document.querySelector('#train-run').disabled, [], { what: 'the training worker', timeout: 30000 });
     await engine.evaluate(() => document.querySelector('#train-run').click());
@@ -246,6 +246,15 @@ export function smokeSuite(name) {
       return step > 0 && Number.isFinite(value) ? { step, value } : null;
     }, [], { what: 'a loss value', timeout: 60000 });
     assert.ok(loss.value > 0, `loss ${loss.value} at step ${loss.step}`);
+    // it learns: a later mean loss below the first one, and the chart says so in its label
+    const later = await engine.waitFor((first) => {
+      const step = Number(document.querySelector('#train-step').textContent.replace(/[^\d]/g, ''));
+      const value = parseFloat(document.querySelector('#train-loss').textContent);
+      const label = document.querySelector('#train-chart').getAttribute('aria-label');
+      return value < first && label.includes(`step ${step},`) ? { step, value, label } : null;
+    }, [loss.value], { what: `a loss below ${loss.value}`, timeout: 60000 });
+    assert.ok(later.step > loss.step, `step ${later.step} after ${loss.step}`);
+    assert.match(later.label, new RegExp(`^${t('en', 'train.chartAlt', { step: later.step, loss: 'LOSS', exact: 'EXACT' }).replace(/[.]/g, '\\.').replace('LOSS', '[\\d.]+').replace('EXACT', '.+')}$`));
     await engine.screenshot(`${name}-train-1280`);
     await engine.evaluate(() => document.querySelector('#train-pause').click());
   });
