@@ -41,7 +41,7 @@ WASM_LINK := $(WASM_LINK_BASE) \
 WASM_TRAIN_LINK := $(WASM_LINK_BASE) \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS) $(TRAIN_EXPORTS)))
 
-.PHONY: format format-check all help native wasm test test-c test-c-wasm test-asan test-js test-browser test-python check-wasm \
+.PHONY: format format-check all help native wasm test test-c test-c-wasm test-asan test-js test-browser test-firefox test-webkit test-python check-wasm \
 	demo bench clean setup size committed-wasm dist first-plot python-assets
 
 all: native wasm                                  ## everything that builds
@@ -153,7 +153,7 @@ size: committed-wasm                              ## what the page downloads (ra
 	@$(NODE) scripts/size.mjs
 
 # ---------------------------------------------------------------- tests
-test: test-c test-asan test-c-wasm test-js test-browser test-python  ## everything CI runs
+test: test-c test-asan test-c-wasm test-js test-browser test-firefox test-webkit test-python  ## everything CI runs
 
 test-c: $(addprefix build/native/,$(C_TESTS))      ## native C tests
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
@@ -169,6 +169,16 @@ test-js: wasm node_modules                        ## node --test tests of the JS
 
 test-browser: wasm node_modules                   ## Chromium tests of the page
 	$(NODE) --test tests/browser/
+
+# The smoke suite (tests/engines/smoke.js) in the two other engines, from Debian's packages
+# (make setup): every view draws, typing redraws, the embed page in a sandboxed iframe, training
+# starts, each file downloaded once, no error. WebKit's MiniBrowser needs an X display: the
+# harness starts a private Xvfb server per run (tests/engines/harness.js).
+test-firefox: wasm node_modules                   ## smoke suite in Firefox (firefox-esr, WebDriver BiDi)
+	$(NODE) --test tests/engines/firefox.test.js
+
+test-webkit: wasm node_modules                    ## smoke suite in WebKit (Safari's engine: MiniBrowser + WebKitWebDriver on Xvfb)
+	$(NODE) --test tests/engines/webkit.test.js
 
 # The Python package (python/, docs/python.md) against the JS library, offline: a venv over
 # Debian's python3-torch (--system-site-packages), the package pip-installed without build

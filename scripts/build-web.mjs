@@ -111,25 +111,24 @@ async function inlineScript(file) {
 /**
  * page.html for the production build: the import map gone (nothing is left to map); the
  * modulepreload list replaced by the bundle's critical path (preloads); the first requests put
- * first, for a slow network: the .wasm preload, then (inline, so they cost no request)
- * first-model.js, which starts the model's fetch, and load-guard.js, both before the stylesheet
- * (an inline script waits for the stylesheets above it). inline: { 'first-model.js': '<script>…' }.
+ * first, for a slow network: (inline, so they cost no request) first-model.js, which starts the
+ * fetches of the .wasm and the first model, and load-guard.js, both before the stylesheet (an
+ * inline script waits for the stylesheets above it). inline: { 'first-model.js': '<script>…' }.
  */
 export function rewritePage(html, preloads, inline = {}) {
-  const links = preloads.map((href) => `<link rel="modulepreload" href="${href}">`).join('\n    ');
+  // not a module a <script type="module" src> of the page loads: that element fetches it already,
+  // and Firefox fires error on a modulepreload of it (tests/engines/)
+  const scripts = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1]);
+  const links = preloads.filter((href) => !scripts.includes(href)).map((href) => `<link rel="modulepreload" href="${href}">`).join('\n    ');
   let out = html.replace(/\s*<!--[^]*?-->\s*<script type="importmap">[^]*?<\/script>/, '');
   const early = [];
-  out = out.replace(/[ \t]*<link rel="preload" href="\.\.\/wasm\/attnlab\.wasm"[^>]*>\n/, (m) => {
-    early.push(m.trim());
-    return '';
-  });
   for (const [file, script] of Object.entries(inline)) {
     out = out.replace(new RegExp(`[ \\t]*<script src="${file.replace('.', '\\.')}"[^>]*></script>\\n`), () => {
       early.push(script);
       return '';
     });
   }
-  if (early.length !== 1 + Object.keys(inline).length) throw new Error('build-web: the page lacks the wasm preload or a script to inline');
+  if (early.length !== Object.keys(inline).length) throw new Error('build-web: the page lacks a script to inline');
   out = out.replace(/[ \t]*<!--[^]*?-->\n?/g, ''); // the development page's notes (this file's header says what changed)
   out = out.replace(/([ \t]*)<link rel="stylesheet"/, (m, indent) => `${early.map((e) => indent + e).join('\n')}\n${m}`);
   let placed = false;

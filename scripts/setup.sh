@@ -2,7 +2,8 @@
 # Install everything attnlab's build, tests and demo need on Debian 12, as root:
 #   gcc/make (native build, sanitizers), clang + libclang-rt (libFuzzer), emscripten (the .wasm),
 #   wabt (wasm2wat checks),
-#   chromium (browser tests), node + npm (glue, tests), the Python package's needs (python3-torch,
+#   chromium (browser tests), firefox-esr, webkit2gtk-driver and xvfb (the smoke suite in Firefox
+#   and WebKit: make test-firefox, make test-webkit), node + npm (glue, tests), the Python package's needs (python3-torch,
 #   venv, setuptools, wheel, pytest: make test-python; Jupyter and nbconvert for the example
 #   notebook's test), and the npm dev dependencies (npm ci).
 # Safe to run again: apt-get skips what is installed. Nothing is downloaded outside Debian's
@@ -22,6 +23,12 @@ ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# the smoke suite in Firefox (tests/engines/firefox.test.js: firefox-esr over WebDriver BiDi, no
+# geckodriver) and WebKit (webkit.test.js: WebKitWebDriver drives the WebKitGTK MiniBrowser, which
+# needs an X display: the test starts its own Xvfb)
+[ -x /usr/bin/firefox-esr ] || need+=(firefox-esr)
+command -v WebKitWebDriver >/dev/null || need+=(webkit2gtk-driver)
+command -v Xvfb >/dev/null || need+=(xvfb)
 # a CJK font, or the Chinese page (lang=zh) renders as boxes in headless Chromium
 [ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || need+=(fonts-wqy-zenhei)
 # the Python package (python/, docs/python.md): PyTorch 1.13 from Debian, a venv over it, pip

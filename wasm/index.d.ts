@@ -26,13 +26,17 @@ export type MaskLike =
   | number[][]
   | Uint8Array;
 
+/** What init() compiles the module from. */
+export type WasmSource = BufferSource | URL | string | Response | WebAssembly.Module;
+
 export interface InitOptions {
   /**
    * Where to get the module: bytes, a URL (string or URL), a `Response`, or a compiled
-   * `WebAssembly.Module`. Defaults to `attnlab.wasm` (or `attnlab-scalar.wasm` where SIMD128
+   * `WebAssembly.Module`, or a promise of one (e.g. a `fetch()` a page started before this
+   * module loaded). Defaults to `attnlab.wasm` (or `attnlab-scalar.wasm` where SIMD128
    * is missing) beside index.js.
    */
-  wasm?: BufferSource | URL | string | Response | WebAssembly.Module;
+  wasm?: WasmSource | PromiseLike<WasmSource>;
   /**
    * Force the SIMD (`true`) or scalar (`false`) build; default: detect. Ignored with `wasm`: then
    * the module itself says which build it is (`Attnlab.simd`).

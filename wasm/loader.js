@@ -140,6 +140,14 @@ async function instantiate(options) {
 }
 
 async function compileFrom(source) {
+  // A promise of a source (a fetch started early, before this module loaded): its value.
+  if (source !== null && typeof source === 'object' && typeof source.then === 'function') {
+    try {
+      source = await source;
+    } catch (e) {
+      throw new AttnlabError(`init: options.wasm (a promise) rejected: ${e?.message ?? e}`);
+    }
+  }
   if (source instanceof WebAssembly.Module) return source;
   try {
     if (typeof source === 'string' || source instanceof URL) {
@@ -158,7 +166,13 @@ async function compileFrom(source) {
     const isBytes = source instanceof ArrayBuffer || ArrayBuffer.isView(source);
     const isResponse = source !== null && typeof source === 'object' && typeof source.arrayBuffer === 'function' && 'ok' in source;
     if (!isBytes && !isResponse) {
-      throw new AttnlabError(`init: options.wasm must be bytes, a URL, a Response or a WebAssembly.Module, got ${kindOf(source)}`);
+      throw new AttnlabError(`init: options.wasm must be bytes, a URL, a Response or a WebAssembly.Module (or a promise of one), got ${kindOf(source)}`);
+    }
+    // A Response the caller fetched: compiled while it downloads, as a URL's is (a failed one is
+    // named by readSource below).
+    if (isResponse && source.ok && typeof WebAssembly.compileStreaming === 'function' && typeof Response === 'function' &&
+        source instanceof Response && (source.headers.get('content-type') ?? '').startsWith('application/wasm')) {
+      return await WebAssembly.compileStreaming(source);
     }
     return await WebAssembly.compile(await readSource(source, 'init'));
   } catch (e) {

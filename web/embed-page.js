@@ -7,11 +7,18 @@
 // the element's own link still reproduces the view). Deliberately stores nothing (no cookies,
 // no storage) and never puts URL text into HTML: attributes and textContent only.
 
+import { init } from '../wasm/index.js';
 import { formatModelParams, parseLessonParams, parseModelParams, refusedNotice } from './shared/app-state.js';
 import { define } from './embed.js';
+import { wasmUrl } from './shared/fetch-problem.js';
 import { t } from './shared/i18n.js';
-import { sampleInput } from './shared/models.js';
+import { sampleInput, takeEarly } from './shared/models.js';
 
+// The wasm first-model.js started fetching, when it is the build this engine runs: init() takes
+// it (so it is downloaded once; every later init() shares this one). A failed early fetch falls
+// back to init()'s own, which names the problem.
+const earlyWasm = takeEarly(wasmUrl());
+if (earlyWasm) init({ wasm: earlyWasm.then((r) => (r?.ok ? r : wasmUrl())) }).catch(() => {});
 define();
 
 // The URL's origin, not the document's: a sandboxed iframe's document origin is 'null'.

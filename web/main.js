@@ -16,10 +16,15 @@ import { formatValue } from './shared/draw.js';
 import { define } from './embed.js';
 import { diagnoseFetch, fetchProblem, wasmUrl } from './shared/fetch-problem.js';
 import { resolveLang, t } from './shared/i18n.js';
-import { defaultModelFor, findModel, isLocalModel } from './shared/models.js';
+import { defaultModelFor, findModel, isLocalModel, takeEarly } from './shared/models.js';
 import { registerOffline } from './shared/offline.js';
 import { LIMITS, effectiveScale, normalizeState } from './shared/state.js';
 
+// The wasm first-model.js started fetching, when it is the build this engine runs: init() takes
+// it (so it is downloaded once; every later init() shares this one). A failed early fetch falls
+// back to init()'s own, which names the problem.
+const earlyWasm = takeEarly(wasmUrl());
+if (earlyWasm) init({ wasm: earlyWasm.then((r) => (r?.ok ? r : wasmUrl())) }).catch(() => {});
 define();
 
 /** @type {(id: string) => any} the page's elements, each used as what index.html makes it (input, link, custom element) */

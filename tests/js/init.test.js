@@ -1,4 +1,5 @@
-// init() in its four source forms (default file beside index.js, bytes, URL, compiled Module),
+// init() in its source forms (default file beside index.js, bytes, URL, Response, compiled Module,
+// and a promise of one),
 // the SIMD probe, and calls made before init resolves. init() is once per process, so each
 // case runs in its own child Node process.
 import { test } from 'node:test';
@@ -25,6 +26,11 @@ for (const [name, setup] of [
   ['bytes', `const lib = await al.init({ wasm: readFileSync(${JSON.stringify(WASM)}) });`],
   ['a file URL', `const lib = await al.init({ wasm: new URL('file://' + ${JSON.stringify(WASM)}) });`],
   ['a Response', `const lib = await al.init({ wasm: new Response(readFileSync(${JSON.stringify(WASM)})) });`],
+  // compiled while it streams (compileStreaming: the server's content type says application/wasm)
+  ['a Response labelled application/wasm', `const lib = await al.init({ wasm: new Response(readFileSync(${JSON.stringify(WASM)}), { headers: { 'content-type': 'application/wasm' } }) });`],
+  // a fetch a page started before the library loaded (web/first-model.js), handed on unresolved
+  ['a promise of a Response', `const lib = await al.init({ wasm: Promise.resolve(new Response(readFileSync(${JSON.stringify(WASM)}), { headers: { 'content-type': 'application/wasm' } })) });`],
+  ['a promise of bytes', `const lib = await al.init({ wasm: Promise.resolve(readFileSync(${JSON.stringify(WASM)})) });`],
   ['a compiled WebAssembly.Module', `const lib = await al.init({ wasm: await WebAssembly.compile(readFileSync(${JSON.stringify(WASM)})) });`],
   ['the scalar build', 'const lib = await al.init({ simd: false });'],
 ]) {
@@ -60,7 +66,10 @@ test('ops before init, and during an in-flight init, throw a clear error; a bad 
   assert.equal(got[2], 0.5);
   const bad = run(`
     const errs = [];
-    for (const wasm of [new Uint8Array([1, 2, 3]), 42, new URL('file:///nonexistent/attnlab.wasm')]) {
+    const failed = Promise.reject(new Error('network down'));
+    failed.catch(() => {});
+    const notFound = Promise.resolve(new Response('missing', { status: 404, headers: { 'content-type': 'application/wasm' } }));
+    for (const wasm of [new Uint8Array([1, 2, 3]), 42, new URL('file:///nonexistent/attnlab.wasm'), failed, notFound]) {
       try { await al.init({ wasm }); errs.push('loaded'); } catch (e) { errs.push(e.message); }
     }
     const lib = await al.init();  // a failed init can be retried
@@ -69,7 +78,9 @@ test('ops before init, and during an in-flight init, throw a clear error; a bad 
   assert.match(bad[0], /./);
   assert.match(bad[1], /options\.wasm must be bytes, a URL, a Response or a WebAssembly\.Module/);
   assert.match(bad[2], /ENOENT|no such file/);
-  assert.equal(bad[3], true);
+  assert.equal(bad[3], 'init: options.wasm (a promise) rejected: network down');
+  assert.match(bad[4], /HTTP 404/);
+  assert.equal(bad[5], true);
 });
 
 test('createAttnlab: independent instances in one realm, each with its own memory, ops, models and prepared tensors', async () => {

@@ -8,7 +8,8 @@
 // (a view shows one family: seq2seq, transformer, classifier, memory-rnn language models for the
 // reading view, or the reversal pair for the forgetting view), the validation of a model named in a URL (registry
 // names, or same-origin *.safetensors paths; anything else is refused), and a fetch that turns a
-// missing file into a typed error with a clear message instead of a console error. Deliberately
+// missing file into a typed error with a clear message instead of a console error (and takes the
+// page's early fetch of a file, web/first-model.js, instead of fetching it again). Deliberately
 // does not import attnlab: the caller passes loadModel, so this module stays testable in Node.
 //
 // File URLs are resolved against web/ (WEB: this module's folder's parent, from import.meta.url),
@@ -321,9 +322,9 @@ export class ModelUnavailableError extends Error {
  * becomes loadModel's AttnlabError.
  * @param {any} entry a MODELS entry (or resolveModel's)
  * @param {(bytes: Uint8Array) => Promise<any>} loadModel
- * @param {{ fetchImpl?: typeof fetch, base?: string }} [options]
+ * @param {{ fetchImpl?: (url: string) => Promise<Response>, base?: string }} [options] fetchImpl: default fetchOnce
  */
-export async function fetchModel(entry, loadModel, { fetchImpl = fetch, base } = {}) {
+export async function fetchModel(entry, loadModel, { fetchImpl = fetchOnce, base } = {}) {
   const url = entry.path ? entry.file : modelUrl(entry, base);
   let response;
   try {
@@ -333,6 +334,31 @@ export async function fetchModel(entry, loadModel, { fetchImpl = fetch, base } =
   }
   if (!response.ok) throw new ModelUnavailableError(entry, url, response.status);
   return loadModel(new Uint8Array(await response.arrayBuffer()));
+}
+
+/**
+ * The fetch of url (absolute) the page started before its modules loaded, taken once (a body is
+ * read once), or null: web/first-model.js starts the wasm's and the first model's and hands them
+ * on in window.attnlabEarly, because WebKit never reuses a <link rel="preload" as="fetch">.
+ * Resolves to the Response, or to null when that fetch failed (fetch again, for its error).
+ * @param {string} url
+ * @returns {Promise<Response | null> | null}
+ */
+export function takeEarly(url) {
+  const early = /** @type {{ attnlabEarly?: unknown }} */ (globalThis).attnlabEarly;
+  if (!(early instanceof Map) || !early.has(url)) return null;
+  const promise = early.get(url);
+  early.delete(url);
+  return promise;
+}
+
+/**
+ * fetch(url), or the page's early fetch of it (takeEarly) when there is one; fetchModel's default.
+ * @param {string} url
+ * @returns {Promise<Response>}
+ */
+export async function fetchOnce(url) {
+  return (await takeEarly(url)) ?? fetch(url);
 }
 
 /**
