@@ -8,6 +8,7 @@
 
 import { formatModelParams, parseModelParams, refusedNotice } from './shared/app-state.js';
 import { define } from './embed.js';
+import { t } from './shared/i18n.js';
 import { sampleInput } from './shared/models.js';
 
 define();
@@ -19,6 +20,7 @@ const state = parseModelParams(query, origin);
 if (state.seed !== null && !query.has('input')) state.input = sampleInput(state.seed, state.model);
 
 document.documentElement.lang = state.lang === 'zh' ? 'zh-Hans' : 'en';
+document.title = t(state.lang, 'page.embedTitle');
 const app = document.getElementById('app');
 const refused = document.getElementById('refused');
 refused.textContent = refusedNotice(state.refused, state.lang); // the main page says it the same way
@@ -35,6 +37,9 @@ demo.addEventListener('demo-render', (e) => {
   app.dataset.rendered = /** @type {CustomEvent} */ (e).detail.key;
 });
 demo.addEventListener('demo-change', (e) => {
+  const { lang } = /** @type {CustomEvent} */ (e).detail; // the element's own language picker
+  document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
+  document.title = t(lang, 'page.embedTitle');
   // id (embed-size.js: the height messages' name) is kept, so a reload still sends it.
   const id = query.has('id') ? `&${new URLSearchParams({ id: query.get('id') })}` : '';
   const search = `?${formatModelParams({ .../** @type {CustomEvent} */ (e).detail, hide: state.hide, seed: null })}${id}`;

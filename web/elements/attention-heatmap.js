@@ -313,7 +313,7 @@ export class AttentionHeatmap extends HTMLElement {
   }
 
   get label() {
-    return this.getAttribute('label') ?? 'Heatmap';
+    return this.getAttribute('label') ?? t(this.#lang, 'heatmap.defaultLabel');
   }
 
   set label(value) {
@@ -729,8 +729,7 @@ export class AttentionHeatmap extends HTMLElement {
     toolbar.setAttribute('aria-label', t(this.#lang, 'export.group'));
     for (const b of toolbar.querySelectorAll('button')) b.setAttribute('aria-label', t(this.#lang, 'heatmap.download', { kind: b.textContent }));
     const d = this.#data;
-    const size = d ? `, ${d.rows} by ${d.cols}` : '';
-    this.#plot.setAttribute('aria-label', `${this.label}${size}`);
+    this.#plot.setAttribute('aria-label', d ? t(this.#lang, 'heatmap.size', { label: this.label, rows: d.rows, cols: d.cols }) : this.label);
     this.#plot.setAttribute(
       'aria-description',
       t(this.#lang, 'heatmap.keys'),

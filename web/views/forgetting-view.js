@@ -35,6 +35,21 @@ const LINES = Object.freeze([
 ]);
 
 /**
+ * Where the curve was measured, in lang: "Measured on 20 held-out strings of every length from 5
+ * to 60:" and the call that made them as code (curve.heldout is the card's English,
+ * 'lengthStratified({ seed: 2024, perLength: 20 }): 20 held-out strings …'); a heldout of
+ * another form is shown whole, as code.
+ */
+export function sourceNodes(curve, lang) {
+  const call = /^[\w.]+\([^()]*\)/.exec(curve.heldout)?.[0];
+  const count = /perLength:\s*(\d+)/.exec(curve.heldout)?.[1];
+  const code = (text) => el('code', { translate: 'no', text });
+  if (call && count) return [t(lang, 'forgetting.sourceSet', { count, min: curve.lengths[0], max: curve.lengths.at(-1) }), ' ', code(call)];
+  const [before, after = ''] = t(lang, 'forgetting.source', { heldout: '\u0000' }).split('\u0000');
+  return [before, code(curve.heldout), after];
+}
+
+/**
  * The length curve, validated: { what, heldout, symbols, lengths, models: [{ name, attention,
  * hiddenSize, parameters, tokenAccuracy, exactMatch }] }. Throws an Error naming the problem.
  */
@@ -289,7 +304,7 @@ export class ForgettingView {
     u.fixture.hidden = !(curve && fixture);
     u.fixture.textContent = t(lang, 'forgetting.fixture');
     u.source.hidden = !curve?.heldout;
-    u.source.textContent = curve ? t(lang, 'forgetting.source', { heldout: curve.heldout }) : '';
+    u.source.replaceChildren(...(curve ? sourceNodes(curve, lang) : []));
     for (const b of u.exports.children) b.textContent = t(lang, 'forgetting.export', { kind: b.dataset.chartExport.toUpperCase() });
     u.altSummary.textContent = t(lang, 'forgetting.asText');
     u.chart.setAttribute('aria-label', t(lang, 'forgetting.curveLabel'));
