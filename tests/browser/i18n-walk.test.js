@@ -14,7 +14,8 @@
 // class labels) and ALLOWED (names, acronyms, formula symbols and key caps that a Chinese
 // sentence writes in Latin letters, as the zh table of web/shared/i18n.js does).
 //
-// Screenshots of every view in zh at 1280 and 390 px go to tests/browser/screenshots/ (walk-*.png).
+// Screenshots of every view (model card open) in zh and en at 1280 and 390 px go to
+// tests/browser/screenshots/ (walk-<lang>-<view>-<device>.png).
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -171,7 +172,7 @@ before(async () => {
     const card = url ? JSON.parse(await readFile(new URL(url), 'utf8')) : null;
     // The classifiers' labels (negative, positive), read from their cards: what the model predicts.
     if (m.family === 'classifier') classLabels.push(...(card?.architecture?.labels ?? []));
-    for (const e of examplesFor(m.task, card && cardSummary(card), 'zh', MAX_INPUT)) strings.add(e.input);
+    for (const e of examplesFor(m.task, card && cardSummary(card), 'zh', MAX_INPUT)) strings.add(e.input.trim()); // texts are read trimmed
   }
   dataStrings = [...strings].sort((a, b) => b.length - a.length);
   browser = await startBrowser();
@@ -326,14 +327,17 @@ test('the walk would notice an English string and an English attribute', async (
   assert.deepEqual(bad.map((b) => b.words), [['Export', 'picture', 'as'], ['Loading', 'weights', 'failed']]); // document order: #demo's shadow root first
 });
 
-test('zh screenshots of every view, desktop and phone', async () => {
+test('screenshots of every view with its model card open, zh and en, desktop and phone', async () => {
   for (const [device, width] of [['desktop', 1280], ['phone', 390]]) {
     await page.setViewportSize({ width, height: 900 });
-    for (const view of PAGE_VIEWS) {
-      await openView(`#view=${view}&lang=zh`);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      assert.ok(overflow <= 0, `${view}, ${device}: the page scrolls sideways by ${overflow} px`);
-      await screenshot(page, `walk-zh-${view}-${device}`);
+    for (const lang of ['zh', 'en']) {
+      for (const view of PAGE_VIEWS) {
+        await openView(`#view=${view}&lang=${lang}`);
+        await page.evaluate(() => document.getElementById('demo').shadowRoot.querySelectorAll('.model-card').forEach((d) => { d.open = true; }));
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(overflow <= 0, `${view}, ${device}, ${lang}: the page scrolls sideways by ${overflow} px`);
+        await screenshot(page, `walk-${lang}-${view}-${device}`);
+      }
     }
   }
   await page.setViewportSize({ width: 1024, height: 800 });

@@ -629,7 +629,7 @@ const ZH = {
   'sdpa.shapeError': 'attnlab 返回的权重形状为 [{shape}]，应为 [{n}, {m}]。',
   'train.loadFailed': '无法加载训练视图：{message}',
   'heatmap.defaultLabel': '热图',
-  'heatmap.size': '{label}，{rows} × {cols}',
+  'heatmap.size': '{label}，{rows} 行 × {cols} 列',
   'card.taskText.dates': '日期：多种人类写法之一的日期 → ISO 8601 格式（年-月-日），逐字符输出',
   'card.taskText.translation': '翻译：英语 → 法语，逐词输出，附标准词对齐',
   'card.taskText.reviews': '按原样输入的评论（电影、书籍、餐厅、酒店、商品；1–4 句）的情感 → 负面或正面',
@@ -925,6 +925,11 @@ export function t(lang, key, params = {}) {
   const table = TABLES[resolveLang(lang)];
   const template = Object.hasOwn(table, key) ? table[key] : Object.hasOwn(EN, key) ? EN[key] : key;
   return template.replace(/\{(\w+)\}/g, (m, name) => (Object.hasOwn(params, name) ? String(params[name]) : m));
+}
+
+/** A label's colon in lang: ':' in English, the full-width '：' in Chinese ("输出：", not "输出:"). */
+export function colon(lang) {
+  return resolveLang(lang) === 'zh' ? '：' : ':';
 }
 
 /** Sentences of one message, in lang: joined by a space in English, by nothing in Chinese. */

@@ -22,7 +22,7 @@
 
 import { generateSequences } from '../data/sequences.js';
 import { formatValue } from '../shared/draw.js';
-import { t } from '../shared/i18n.js';
+import { colon, t } from '../shared/i18n.js';
 import { findModel, modelsFor } from '../shared/models.js';
 import { downloadBlob, el, fileName, numbersJSON } from '../shared/view-kit.js';
 
@@ -327,7 +327,7 @@ export class ForgettingView {
     u.runTitle.textContent = t(lang, 'forgetting.runTitle');
     u.random.textContent = t(lang, 'forgetting.random');
     u.randomHint.textContent = t(lang, 'forgetting.randomHint');
-    u.expectedLabel.textContent = `${t(lang, 'forgetting.expected')}:`;
+    u.expectedLabel.textContent = `${t(lang, 'forgetting.expected')}${colon(lang)}`;
     const compare = runs.map((r) => compareReversal(r.result.output, input));
     u.expected.textContent = compare[0]?.expected ?? '';
     u.runs.replaceChildren(...runs.map((r, i) => this.#runNode(r, compare[i], i)));
@@ -371,7 +371,7 @@ export class ForgettingView {
     chars.setAttribute('aria-label', `${run.result.output || t(lang, 'output.none')}; ${wrong.length ? t(lang, 'forgetting.wrongAt', { positions: wrong.join(', ') }) : t(lang, 'forgetting.allRight')}`);
     const score = el('p', { class: 'note score', text: `${t(lang, 'forgetting.score', { right: cmp.right, total: cmp.total, pct: pct(cmp.accuracy) })}; ${wrong.length ? t(lang, 'forgetting.wrongAt', { positions: wrong.join(', ') }) : t(lang, 'forgetting.allRight')}` });
     const node = el('figure', { class: 'run', 'data-model': run.name, 'data-attention': run.attention ?? '' }, [
-      el('h4', { text: `${this.#kindName(run.attention)}: ${run.name}` }), chars, score,
+      el('h4', { text: `${this.#kindName(run.attention)}${colon(lang)}${lang === 'zh' ? '' : ' '}${run.name}` }), chars, score,
     ]);
     node.style.setProperty('--line-color', LINES[i]?.color ?? '#555');
     return node;

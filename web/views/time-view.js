@@ -20,7 +20,7 @@
 import { formatValue } from '../shared/draw.js';
 import { windowRange } from '../shared/explain.js';
 import { GoldPanel, goldMetrics, goldScore, goldSource, hasGold, referenceRows } from '../shared/gold.js';
-import { t } from '../shared/i18n.js';
+import { colon, t } from '../shared/i18n.js';
 import { findModel } from '../shared/models.js';
 import { el } from '../shared/view-kit.js';
 
@@ -75,7 +75,7 @@ export class TimeView {
   /** The interface strings, in lang. */
   texts(lang) {
     const u = this.#ui;
-    u.outputLabel.textContent = `${t(lang, 'output.label')}:`;
+    u.outputLabel.textContent = `${t(lang, 'output.label')}${colon(lang)}`;
     u.play.textContent = t(lang, 'time.play');
     u.pause.textContent = t(lang, 'time.pause');
     u.step.textContent = t(lang, 'time.step');
