@@ -288,6 +288,39 @@ for (const lang of ['zh', 'en']) {
     assert.deepEqual(failures, [], failures.join('\n'));
   });
 
+  test(`${lang}: edge states: an empty input, unknown characters, a long input, a missing model, no WebAssembly`, async () => {
+    const failures = [];
+    const run = async (p, label) => {
+      const r = await check(p, lang);
+      if (r.bad.length) failures.push(report(label, r));
+    };
+    await openView(`#view=alignment&lang=${lang}`);
+    const input = page.locator('#demo input#input');
+    for (const [text, label] of [['', 'empty input'], ['22 Nov 2026 ☃ ✓', 'unknown characters'], ['1'.repeat(MAX_INPUT), 'a long input']]) {
+      await input.fill(text);
+      await page.waitForFunction((v) => document.getElementById('demo').getAttribute('input') === v || new URLSearchParams(location.hash.slice(1)).get('input') === v, text, { timeout: 5000 }).catch(() => {});
+      await page.waitForTimeout(500); // the view redraws on the next frame
+      await run(page, label);
+    }
+    // its own pages: the 404s are the point, not problems of the walk's page
+    const { page: missing } = await browser.newPage();
+    await missing.route('**/web/models/dates-dot.safetensors', (route) => route.fulfill({ status: 404, body: 'not here' }));
+    await missing.goto(`${browser.url}/web/#view=alignment&model=dates-dot&lang=${lang}`);
+    await missing.waitForFunction(() => {
+      const e = document.getElementById('demo')?.shadowRoot?.querySelector('.demo-error');
+      return e && !e.hidden && e.textContent;
+    }, null, { timeout: 20000 });
+    await run(missing, 'a missing model');
+    await missing.close();
+    const { page: noWasm } = await browser.newPage();
+    await noWasm.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'not here' }));
+    await noWasm.goto(`${browser.url}/web/#view=alignment&lang=${lang}`);
+    await noWasm.waitForFunction(() => document.getElementById('app').dataset.state === 'error', null, { timeout: 20000 });
+    await run(noWasm, 'no WebAssembly');
+    await noWasm.close();
+    assert.deepEqual(failures, [], failures.join('\n'));
+  });
+
   test(`${lang}: the embed page, every model view`, async () => {
     const failures = [];
     for (const view of VIEWS) {
@@ -324,6 +357,7 @@ test('the walk would notice an English string and an English attribute', async (
     document.getElementById('demo').shadowRoot.append(Object.assign(document.createElement('button'), { textContent: '导出', title: 'Export picture as PNG' }));
   });
   const { bad } = await check(page, 'zh');
+  await page.reload(); // nothing injected stays for the next test
   assert.deepEqual(bad.map((b) => b.words), [['Export', 'picture', 'as'], ['Loading', 'weights', 'failed']]); // document order: #demo's shadow root first
 });
 

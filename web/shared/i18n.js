@@ -902,7 +902,7 @@ const ARCH_NAMES_ZH = Object.freeze({
 });
 
 /** An architecture field's label in lang (model-card.js): Chinese from the table above when
- * listed, else english (the card's key, or 'not key' for a false flag). */
+ * listed, else english (model-card.js passes null, and shows the card's key as code). */
 export function archName(lang, key, english) {
   return resolveLang(lang) === 'zh' && Object.hasOwn(ARCH_NAMES_ZH, key) ? ARCH_NAMES_ZH[key] : english;
 }

@@ -150,8 +150,10 @@ function archNodes(parts, lang) {
   const out = [];
   parts.forEach(({ key, value }, i) => {
     if (i > 0) out.push(lang === 'zh' ? '，' : ', ');
-    if (typeof value === 'boolean') out.push(value ? archName(lang, key, key) : archName(lang, `!${key}`, `not ${key}`));
-    else if (typeof value === 'number') out.push(`${archName(lang, key, key)} ${value}`);
+    // a field without a name in lang is shown by its key, as code (numLayers 1, not bidirectional)
+    const named = archName(lang, typeof value === 'boolean' && !value ? `!${key}` : key, null);
+    if (typeof value === 'boolean') out.push(...(named !== null ? [named] : value ? [code(key)] : ['not ', code(key)]));
+    else if (typeof value === 'number') out.push(...(named !== null ? [`${named} ${value}`] : [code(key), ` ${value}`]));
     else out.push(code(value));
   });
   return out;
@@ -179,7 +181,7 @@ export function renderCard(summary, lang, cardUrl = null, task = null) {
   if (s.archParts.length) rowOf('card.architecture', archNodes(s.archParts, lang));
   if (s.parameters !== null) row('card.size', t(lang, 'card.sizeValue', { parameters: s.parameters.toLocaleString('en-US'), kb: s.bytes === null ? '?' : (s.bytes / 1024).toFixed(1) }));
   const knows = knowsLine(s, lang);
-  if (knows !== null) rowOf('card.knows', s.vocabulary?.sources.length ? [knows, ' (', code(s.vocabulary.sources.join('; ')), ')'] : [knows]);
+  if (knows !== null) rowOf('card.knows', s.vocabulary?.sources.length ? [knows, lang === 'zh' ? '（' : ' (', code(s.vocabulary.sources.join('; ')), lang === 'zh' ? '）' : ')'] : [knows]);
   for (const [key, value] of [['card.data', s.generator], ['card.heldout', s.heldoutSet], ['card.command', s.command]]) {
     if (value !== null) rowOf(key, [code(value)]);
   }
