@@ -329,6 +329,7 @@ for (const lang of ['zh', 'en']) {
       assert.equal(await page.title(), t(lang, 'page.embedTitle'));
       const r = await check(page, lang);
       if (r.bad.length) failures.push(report(`embed ${view}`, r));
+      await screenshot(page, `walk-${lang}-embed-${view}`);
     }
     assert.deepEqual(failures, [], failures.join('\n'));
   });

@@ -4,13 +4,15 @@
 // both languages, listed below), so an English string copied into the zh table fails here before
 // the browser walk (tests/browser/i18n-walk.test.js) sees it; every held-out measure of every
 // shipped model card (web/models/*.json, read as model-card.js reads them) and every architecture
-// field the cards show has a Chinese name.
+// field the cards show has a Chinese name; every task of a shipped card has its Chinese
+// description, data and held-out set (renderCard's card.taskText.*, card.about.*).
 
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { archName, keys, metricName, t } from '../../web/shared/i18n.js';
 import { cardSummary } from '../../web/shared/model-card.js';
+import { ALL_MODELS, cardUrl } from '../../web/shared/models.js';
 
 const CJK = /[\u3400-\u4dbf\u4e00-\u9fff]/;
 
@@ -53,4 +55,14 @@ test('every measure and architecture field of the shipped model cards has a Chin
   }
   assert.ok(cards >= 20, `read the cards (${cards})`);
   assert.deepEqual([...missing], []);
+});
+
+test('every task of a model with a card has its description, data and held-out set in Chinese', () => {
+  const tasks = new Set(ALL_MODELS.filter((m) => cardUrl(m)).map((m) => m.task));
+  assert.ok(tasks.size >= 5, [...tasks].join(', '));
+  for (const task of tasks) {
+    for (const key of [`card.taskText.${task}`, `card.about.${task}.data`, `card.about.${task}.heldout`]) {
+      assert.ok(keys('zh').includes(key), `${key} (model-card.js shows it on the Chinese page)`);
+    }
+  }
 });

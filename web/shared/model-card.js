@@ -182,8 +182,14 @@ export function renderCard(summary, lang, cardUrl = null, task = null) {
   if (s.parameters !== null) row('card.size', t(lang, 'card.sizeValue', { parameters: s.parameters.toLocaleString('en-US'), kb: s.bytes === null ? '?' : (s.bytes / 1024).toFixed(1) }));
   const knows = knowsLine(s, lang);
   if (knows !== null) rowOf('card.knows', s.vocabulary?.sources.length ? [knows, lang === 'zh' ? '（' : ' (', code(s.vocabulary.sources.join('; ')), lang === 'zh' ? '）' : ')'] : [knows]);
-  for (const [key, value] of [['card.data', s.generator], ['card.heldout', s.heldoutSet], ['card.command', s.command]]) {
-    if (value !== null) rowOf(key, [code(value)]);
+  // on a page in another language, what the task's data and held-out set are (card.about.*),
+  // above the card's own text, which stays as code
+  const about = (what) => {
+    const k = `card.about.${task}.${what}`;
+    return lang !== 'en' && t(lang, k) !== k ? [t(lang, k), el('br')] : [];
+  };
+  for (const [key, value, what] of [['card.data', s.generator, 'data'], ['card.heldout', s.heldoutSet, 'heldout'], ['card.command', s.command, null]]) {
+    if (value !== null) rowOf(key, [...(what ? about(what) : []), code(value)]);
   }
   if (s.seconds !== null) rowOf('card.time', fill(lang, 'card.timeValue', { seconds: s.seconds, cpu: s.cpuSeconds ?? '?' }, { machine: s.machine === null ? '' : code(s.machine) }));
   if (s.metrics.length) {
