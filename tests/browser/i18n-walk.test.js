@@ -234,6 +234,8 @@ const STATES = [
   '#view=compare&model=en-fr-additive&gold=1',
   '#view=alignment&model=dates-local-p',
   '#view=heads&model=tf-induction',
+  '#view=heads&model=en-fr-transformer-relative&kind=encoder',
+  '#view=time&model=en-fr-local-p&gold=1',
   '#view=pooling&model=clf-reviews-han',
   '#view=pooling&model=clf-reviews-structured',
   '#view=reading&model=lm-agreement-sarnn',
