@@ -35,6 +35,7 @@ else embedDemo();
 function embedLesson() {
   const lesson = parseLessonParams(query);
   document.documentElement.lang = lesson.lang === 'zh' ? 'zh-Hans' : 'en';
+  document.title = t(lesson.lang, 'page.embedTitle');
   const app = document.getElementById('app');
   const refused = document.getElementById('refused');
   refused.textContent = refusedNotice(lesson.refused, lesson.lang);
@@ -67,6 +68,7 @@ function embedDemo() {
   if (state.seed !== null && !query.has('input')) state.input = sampleInput(state.seed, state.model);
 
   document.documentElement.lang = state.lang === 'zh' ? 'zh-Hans' : 'en';
+  document.title = t(state.lang, 'page.embedTitle');
   const app = document.getElementById('app');
   const refused = document.getElementById('refused');
   refused.textContent = refusedNotice(state.refused, state.lang); // the main page says it the same way
@@ -83,6 +85,9 @@ function embedDemo() {
     app.dataset.rendered = /** @type {CustomEvent} */ (e).detail.key;
   });
   demo.addEventListener('demo-change', (e) => {
+    const { lang } = /** @type {CustomEvent} */ (e).detail; // the element's own language picker
+    document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
+    document.title = t(lang, 'page.embedTitle');
     // id (embed-size.js: the height messages' name) is kept, so a reload still sends it.
     const id = query.has('id') ? `&${new URLSearchParams({ id: query.get('id') })}` : '';
     const search = `?${formatModelParams({ .../** @type {CustomEvent} */ (e).detail, hide: state.hide, seed: null })}${id}`;

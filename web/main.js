@@ -183,8 +183,13 @@ function setState(next, { editing = null } = {}) {
 /** Interface text in the page's language (the static parts; <attn-demo> does its own). */
 function applyLanguage(lang) {
   document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
+  document.title = t(lang, 'page.title');
   for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-i18n]'))) node.textContent = t(lang, node.dataset.i18n);
   ui.nav.setAttribute('aria-label', t(lang, 'view.label'));
+  ui.progress.setAttribute('aria-label', t(lang, 'status.loadingLabel'));
+  ui.heatmap.setAttribute('lang', lang);
+  ui.heatmap.setAttribute('label', t(lang, 'sdpa.heatmap'));
+  showReadout();
   ui.lang.value = lang;
 }
 
@@ -220,7 +225,7 @@ function applyPage({ fromDemo = false } = {}) {
         TrainView = m.TrainView;
         if (page.view === 'train') applyPage();
       },
-      (err) => showError(`Could not load the Train view: ${err.message}`),
+      (err) => showError(t(page.lang, 'train.loadFailed', { message: err.message })),
     );
   } else if (training) {
     if (!train) ui.trainView.addEventListener('train-state', (/** @type {CustomEvent} */ e) => showTraining(Boolean(e.detail?.running)));
@@ -312,30 +317,36 @@ function compute() {
   try {
     result = ops.scaledDotProductAttention(q, k, v, { causal: s.causal, scale, returnWeights: true });
   } catch (err) {
-    showError(`attnlab could not compute this view (${err.code ?? err.name}): ${err.message}`);
+    showError(t(page.lang, 'sdpa.error', { code: err.code ?? err.name, message: err.message }));
     return;
   }
   const ms = performance.now() - t0;
   const weights = result.weights;
   if (!weights || weights.shape.length !== 2 || weights.shape[0] !== s.n || weights.shape[1] !== s.m) {
-    showError(`attnlab returned weights of shape [${weights?.shape}], expected [${s.n}, ${s.m}].`);
+    showError(t(page.lang, 'sdpa.shapeError', { shape: String(weights?.shape), n: s.n, m: s.m }));
     return;
   }
   showError('');
   ui.heatmap.data = { weights: weights.data, rows: s.n, cols: s.m, ...axisLabels(s.n, s.m) };
-  ui.info.textContent =
-    `${s.n} × ${s.m} weights, d = ${s.d}, scale ${formatValue(scale)}${s.causal ? ', causal' : ''}; ` +
-    `computed in ${ms.toFixed(2)} ms.`;
+  ui.info.textContent = t(page.lang, s.causal ? 'sdpa.infoCausal' : 'sdpa.info', { n: s.n, m: s.m, d: s.d, scale: formatValue(scale), ms: ms.toFixed(2) });
   const hash = formatPageHash(page);
   ui.permalink.href = hash;
-  if (readoutActive) updateReadout(ui.heatmap.focusedCell);
+  showReadout();
   ui.heatmap.whenRendered().then(() => plotted(hash));
 }
 
 function updateReadout(cell) {
   if (!cell) return;
   readoutActive = true;
-  ui.readout.textContent = `Query ${cell.rowLabel} gives key ${cell.colLabel} the weight ${formatValue(cell.value)}.`;
+  showReadout();
+}
+
+/** The readout in the page's language: the focused cell's weight once one has been read, else how to read one. */
+function showReadout() {
+  const cell = readoutActive ? ui.heatmap.focusedCell : null;
+  ui.readout.textContent = cell
+    ? t(page.lang, 'sdpa.readout', { row: cell.rowLabel, col: cell.colLabel, value: formatValue(cell.value) })
+    : t(page.lang, 'sdpa.readoutPrompt');
 }
 
 function wireControls() {
@@ -412,6 +423,7 @@ function setStatus(key) {
 }
 
 async function main() {
+  applyLanguage(page.lang); // the title and the loading status in the page's language from the start
   setStatus('status.wasm');
   let lib;
   try {

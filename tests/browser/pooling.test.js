@@ -306,7 +306,7 @@ test('the model card: task, size, training command and held-out numbers from web
   await openPooling({ model: HAN, input: TEXT, lang: 'zh' });
   const zh = await read(page);
   assert.match(zh.summary, new RegExp(`^模型卡：clf-reviews-han · 准确率 ${acc}%`), 'the headline measure in Chinese');
-  assert.ok(zh.metrics.includes(`准确率: ${acc}%`), zh.metrics.join(' | '));
+  assert.ok(zh.metrics.includes(`准确率：${acc}%`), zh.metrics.join(' | ')); // a full-width colon in Chinese
   // hide=card on the embed page.
   const { page: p, problems: embedProblems } = await browser.newPage();
   await p.goto(`${browser.url}/web/embed.html?${stateKey({ model: HAN, input: TEXT })}&hide=card`);

@@ -422,7 +422,7 @@ export class AttentionHeatmap extends HTMLElement {
   }
 
   get label() {
-    return this.getAttribute('label') ?? 'Heatmap';
+    return this.getAttribute('label') ?? t(this.#lang, 'heatmap.defaultLabel');
   }
 
   set label(value) {
@@ -993,8 +993,7 @@ export class AttentionHeatmap extends HTMLElement {
     /** @type {HTMLElement} */ (this.#scaleBox.parentElement).hidden = !d || this.getAttribute('colormap') === 'diverging';
     this.#scaleBox.checked = this.scaleMode === 'fixed';
     this.#scaleText.textContent = t(this.#lang, 'heatmap.scaleControl');
-    const size = d ? `, ${d.rows} by ${d.cols}` : '';
-    this.#plot.setAttribute('aria-label', `${this.label}${size}`);
+    this.#plot.setAttribute('aria-label', d ? t(this.#lang, 'heatmap.size', { label: this.label, rows: d.rows, cols: d.cols }) : this.label);
     this.#plot.setAttribute(
       'aria-description',
       t(this.#lang, 'heatmap.keys'),

@@ -441,7 +441,7 @@ export class AttnDemo extends HTMLElement {
     ui.model = el('select', { id: 'model' });
     ui.langLabel = el('label', { for: 'lang' });
     ui.lang = el('select', { id: 'lang' });
-    for (const lang of LANGUAGES) ui.lang.append(el('option', { value: lang, text: t(lang, 'lang.name') }));
+    for (const lang of LANGUAGES) ui.lang.append(el('option', { value: lang, lang: lang === 'zh' ? 'zh-Hans' : lang, text: t(lang, 'lang.name') }));
     ui.modelField = el('div', { class: 'field' }, [ui.modelLabel, ui.model]);
     ui.langField = el('div', { class: 'field' }, [ui.langLabel, ui.lang]);
     const bar = el('div', { class: 'bar' }, [ui.tabs, ui.modelField, ui.langField]);
@@ -626,7 +626,7 @@ export class AttnDemo extends HTMLElement {
     this.#cardKey = key;
     u.card.replaceChildren(card instanceof Error
       ? el('p', { class: 'note', text: t(s.lang, 'card.unavailable', { message: card.message }) })
-      : renderCard(card, s.lang, url));
+      : renderCard(card, s.lang, url, findModel(s.model)?.task ?? null));
   }
 
   /** The model picker: the models of the view's family (untrained ones marked; offline, those

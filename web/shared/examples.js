@@ -22,16 +22,16 @@ import { TRANSLATION_EXAMPLES } from '../data/translation-examples.js';
  * @type {Readonly<Record<string, { en: string, zh: string }>>}
  */
 export const PHENOMENON_LABELS = Object.freeze({
-  'adjective-after': { en: 'adjective after the noun (the red car → la voiture rouge)', zh: '形容词后置（the red car → la voiture rouge）' },
-  'adjective-before': { en: 'adjective before the noun, as in English (petit, grand…)', zh: '形容词前置，与英语相同（petit、grand……）' },
+  'adjective-after': { en: 'adjective after the noun (the red car → la voiture rouge)', zh: '形容词后置（“the red car” → “la voiture rouge”）' },
+  'adjective-before': { en: 'adjective before the noun, as in English (petit, grand…)', zh: '形容词前置，与英语相同（“petit”、“grand”……）' },
   'adjectives-reversed': { en: 'two adjectives after the noun, in reverse order', zh: '两个形容词后置，顺序颠倒' },
   possessive: { en: 'possessive ’s → “le … de …”: the owner moves to the end', zh: '所有格 ’s → “le … de …”：所有者移到后面' },
   negation: { en: 'negation: “do not see” → “ne … pas” around the verb', zh: '否定：“do not see” → 动词两边的 “ne … pas”' },
-  'object-pronoun': { en: 'object pronoun before the verb (sees him → le voit)', zh: '宾语代词在动词之前（sees him → le voit）' },
+  'object-pronoun': { en: 'object pronoun before the verb (sees him → le voit)', zh: '宾语代词在动词之前（“sees him” → “le voit”）' },
   'compound-past': { en: 'compound past with participle agreement', zh: '复合过去时与过去分词的配合' },
-  elision: { en: 'elision: ne aiment → n’aiment, le arbre → l’arbre', zh: '省音：ne aiment → n’aiment，le arbre → l’arbre' },
-  contraction: { en: 'contraction: de le → du, à les → aux', zh: '缩合：de le → du，à les → aux' },
-  subordinate: { en: 'relative and that-clauses (que, qui)', zh: '关系从句与 that 从句（que、qui）' },
+  elision: { en: 'elision: ne aiment → n’aiment, le arbre → l’arbre', zh: '省音：“ne aiment” → “n’aiment”，“le arbre” → “l’arbre”' },
+  contraction: { en: 'contraction: de le → du, à les → aux', zh: '缩合：“de le” → “du”，“à les” → “aux”' },
+  subordinate: { en: 'relative and that-clauses (que, qui)', zh: '关系从句与 “that” 从句（“que”、“qui”）' },
 });
 
 /** The translation models' menu: one sentence per phenomenon (web/data/translation-examples.js). */
@@ -41,7 +41,7 @@ const TRANSLATION = TRANSLATION_EXAMPLES.map(({ phenomenon, src }) => ({ input: 
 export const EXAMPLES = Object.freeze({
   dates: [
     { input: 'Sunday, 22 November 2026', shows: { en: 'a weekday: the ISO date never needs it, watch the attention skip it', zh: '带星期：ISO 日期用不到它，看注意力跳过它' } },
-    { input: '11/22/26', shows: { en: 'US order and a two-digit year (69–99 → 19yy, 00–68 → 20yy)', zh: '美式顺序与两位年份（69–99 → 19yy，00–68 → 20yy）' } },
+    { input: '11/22/26', shows: { en: 'US order and a two-digit year (69–99 → 19yy, 00–68 → 20yy)', zh: '美式顺序与两位年份（69–99 → 19××，00–68 → 20××）' } },
     { input: 'the 14th of October, 1066', shows: { en: 'words around the numbers; the day comes after “the”', zh: '数字周围有文字；日在 “the” 之后' } },
     { input: '2026-11-22', shows: { en: 'already ISO: the attention runs straight down the diagonal', zh: '已是 ISO：注意力沿对角线走' } },
     { input: 'TUESDAY  4 JULY 1776', shows: { en: 'capitals and a doubled space: normalised before the model reads them', zh: '大写与双空格：读入前已规范化' } },

@@ -335,6 +335,53 @@ const EN = {
   'page.modelsLede':
     'Type an input: the model runs in your browser on every keystroke, and the heatmap shows how much each output character (row) attended to each input character (column).',
   'page.sdpaTitle': 'Scaled dot-product attention playground',
+  // The page's title, header and the SDPA playground (index.html #sdpa-view, main.js), and the
+  // strings of the model cards and the heatmap element that were English on every page (issue 18).
+  'page.title': 'attnlab: attention kernels in WebAssembly',
+  'page.embedTitle': 'attnlab: live attention',
+  'status.loadingLabel': 'Loading',
+  'sdpa.lede': 'Random queries Q [n × d], keys K [m × d] and values V [m × d] from a seeded generator; the heatmap shows softmax(Q Kᵀ · scale), the weight each query (row) gives each key (column).',
+  'sdpa.queries': 'Queries',
+  'sdpa.keys': 'Keys',
+  'sdpa.headSize': 'Head size',
+  'sdpa.seed': 'Seed',
+  'sdpa.reseed': 'New seed',
+  'sdpa.causal': 'Causal mask (query i sees keys j ≤ i)',
+  'sdpa.scale': 'Scale (inverse temperature)',
+  'sdpa.scaleAuto': 'Use 1/√d',
+  'sdpa.heatmap': 'Attention weights (query × key)',
+  'sdpa.readoutPrompt': 'Click a cell, or focus the heatmap and use the arrow keys, to read a weight.',
+  'sdpa.readout': 'Query {row} gives key {col} the weight {value}.',
+  'sdpa.info': '{n} × {m} weights, d = {d}, scale {scale}; computed in {ms} ms.',
+  'sdpa.infoCausal': '{n} × {m} weights, d = {d}, scale {scale}, causal; computed in {ms} ms.',
+  'sdpa.error': 'attnlab could not compute this view ({code}): {message}',
+  'sdpa.shapeError': 'attnlab returned weights of shape [{shape}], expected [{n}, {m}].',
+  'train.loadFailed': 'Could not load the Train view: {message}',
+  'heatmap.defaultLabel': 'Heatmap',
+  'heatmap.size': '{label}, {rows} by {cols}',
+  'train.axisLossLog': 'loss (log)',
+  // what the cards' data generator and held-out set are, by task, shown above the card's own
+  // (English, code-like) text on a page in another language (model-card.js)
+  'card.about.dates.data': 'random dates written in many human formats',
+  'card.about.dates.heldout': 'dates from a held-out seed, in two sets: the named formats and their variations',
+  'card.about.translation.data': 'English sentences of a small grammar, with their French translation and gold word alignment',
+  'card.about.translation.heldout': 'sentences from a held-out seed, and a set of every sentence length',
+  'card.about.reviews.data': 'reviews written from templates and sentiment lexicons, as typed (capitals, contractions, punctuation)',
+  'card.about.reviews.heldout': 'reviews from a held-out seed',
+  'card.about.agreement.data': 'the Brown corpus, and the agreement grammar widened to its vocabulary',
+  'card.about.agreement.heldout': 'perplexity: every held-out Brown sentence; agreement: the subject–verb pairs of held-out Brown sentences (as Linzen et al. 2016), hand-written pairs never trained on, the page’s grammar and a deeper one',
+  'card.about.reverse.data': 'random strings of the symbols a–t',
+  'card.about.reverse.heldout': 'held-out random strings, the same number of every length',
+  'card.about.induction.data': 'a random sequence A of distinct letters, then A again',
+  'card.about.induction.heldout': 'sequences from a held-out seed; the induction-head scores on some of them',
+  'train.seconds': '{s} s',
+  'card.taskText.dates': 'dates: a date in one of many human formats → ISO 8601 (year-month-day), character by character',
+  'card.taskText.translation': 'translation: English → French, word by word, with the gold word alignment',
+  'card.taskText.reviews': 'sentiment of a review as typed (movies, books, restaurants, hotels, products; 1–4 sentences) → negative or positive',
+  'card.taskText.agreement': 'language model of English: the next word of a sentence (Brown corpus); the test is whether it prefers the verb form that agrees with the subject',
+  'card.taskText.reverse': 'reversal: a random string of symbols → the same symbols in reverse order, character by character',
+  'card.taskText.induction': 'induction: a random sequence A of distinct letters, then A again; predict each next token (the second copy is predictable by looking back)',
+  'forgetting.sourceSet': 'Measured on {count} held-out strings of every length from {min} to {max}:',
   'page.footer': 'Runs entirely in your browser; nothing is sent anywhere. Embed the views with web/embed.js or web/embed.html.',  // The reading and forgetting views (reading-view.js, forgetting-view.js).
   'view.reading': 'Reading',
   'view.forgetting': 'Forgetting',
@@ -562,7 +609,7 @@ const ZH = {
   'status.heads': '{layers} × {heads}，每张 {rows} × {cols} 个权重，用时 {ms} 毫秒。',
   'pooling.about.attention': '注意力池化（Zhou 等 2016）：对各词计算 α = softmax(w · tanh(H))，分类器读取 Σ αⱼ hⱼ。',
   'pooling.about.han': '层次注意力（Yang 等 2016）：每个句子内部的词权重 α（每句之和为 1），再对句子计算句子权重 β（“.”结束一个句子）。',
-  'pooling.about.structured': '结构化自注意力（Lin 等 2017）：{r} 个跳（hop），每个对各词做一次 softmax（A 的各行）；分类器读取全部。',
+  'pooling.about.structured': '结构化自注意力（Lin 等 2017）：{r} 个注意力跳（“hop”），每个对各词做一次 softmax（A 的各行）；分类器读取全部。',
   'pooling.predicted': '预测',
   'pooling.probs': '各类别概率',
   'pooling.words.attention': '按权重 α 着色的词',
@@ -819,6 +866,51 @@ const ZH = {
   'page.modelsTitle': '序列到序列模型的注意力，实时呈现',
   'page.modelsLede': '输入文字：每次按键模型都会在浏览器中运行，热图显示每个输出字符（行）对每个输入字符（列）的关注程度。',
   'page.sdpaTitle': '缩放点积注意力演练场',
+  // 页面标题、页头和 SDPA 演练场（index.html #sdpa-view、main.js），以及模型卡和热图元素中原先只有英文的字符串（issue 18）。
+  'page.title': 'attnlab：WebAssembly 中的注意力内核',
+  'page.embedTitle': 'attnlab：实时注意力',
+  'status.loadingLabel': '加载中',
+  'sdpa.lede': '查询 Q [n × d]、键 K [m × d] 和值 V [m × d] 由带种子的随机数生成器产生；热图显示 softmax(Q Kᵀ × 缩放系数)，即每个查询（行）分给每个键（列）的权重。',
+  'sdpa.queries': '查询数',
+  'sdpa.keys': '键数',
+  'sdpa.headSize': '头维度',
+  'sdpa.seed': '随机种子',
+  'sdpa.reseed': '换一个种子',
+  'sdpa.causal': '因果掩码（查询 i 只看键 j ≤ i）',
+  'sdpa.scale': '缩放系数（逆温度）',
+  'sdpa.scaleAuto': '使用 1/√d',
+  'sdpa.heatmap': '注意力权重（查询 × 键）',
+  'sdpa.readoutPrompt': '点击一个单元格，或聚焦热图后用方向键移动，即可读出权重。',
+  'sdpa.readout': '查询 {row} 分给键 {col} 的权重为 {value}。',
+  'sdpa.info': '{n} × {m} 个权重，d = {d}，缩放系数 {scale}；用时 {ms} 毫秒。',
+  'sdpa.infoCausal': '{n} × {m} 个权重，d = {d}，缩放系数 {scale}，因果掩码；用时 {ms} 毫秒。',
+  'sdpa.error': 'attnlab 无法计算此视图（{code}）：{message}',
+  'sdpa.shapeError': 'attnlab 返回的权重形状为 [{shape}]，应为 [{n}, {m}]。',
+  'train.loadFailed': '无法加载训练视图：{message}',
+  'heatmap.defaultLabel': '热图',
+  'heatmap.size': '{label}，{rows} 行 × {cols} 列',
+  'train.axisLossLog': '损失（对数刻度）',
+  // 模型卡的数据生成器和留出集按任务的说明，在非英语页面上显示在模型卡原文（英文、代码）之上（model-card.js）
+  'card.about.dates.data': '用多种人类写法随机写出的日期',
+  'card.about.dates.heldout': '用留出的随机种子生成的日期，分两组：命名格式及其变体',
+  'card.about.translation.data': '一个小型语法生成的英语句子，及其法语译文和标准词对齐',
+  'card.about.translation.heldout': '用留出的随机种子生成的句子，以及按句长各取一组的句子',
+  'card.about.reviews.data': '由模板和情感词表写成的评论，保留原样（大写、缩写、标点）',
+  'card.about.reviews.heldout': '用留出的随机种子生成的评论',
+  'card.about.agreement.data': 'Brown 语料库，以及扩展到其词表的主谓一致语法',
+  'card.about.agreement.heldout': '困惑度：全部留出的 Brown 句子；主谓一致：留出 Brown 句子中的主谓对（按 Linzen 等 2016 的方法）、从未用于训练的手写句对、页面的语法及一个嵌套更深的语法',
+  'card.about.reverse.data': '由符号 a–t 组成的随机字符串',
+  'card.about.reverse.heldout': '留出的随机字符串，每个长度数量相同',
+  'card.about.induction.data': '一串由不同字母组成的随机序列 A，再重复一遍 A',
+  'card.about.induction.heldout': '用留出的随机种子生成的序列；归纳头得分取自其中一部分',
+  'train.seconds': '{s} 秒',
+  'card.taskText.dates': '日期：多种人类写法之一的日期 → ISO 8601 格式（年-月-日），逐字符输出',
+  'card.taskText.translation': '翻译：英语 → 法语，逐词输出，附标准词对齐',
+  'card.taskText.reviews': '按原样输入的评论（电影、书籍、餐厅、酒店、商品；1–4 句）的情感 → 负面或正面',
+  'card.taskText.agreement': '英语语言模型：预测句子的下一个词（Brown 语料库）；测试它是否偏好与主语一致的动词形式',
+  'card.taskText.reverse': '反转：一串随机符号 → 同样的符号按相反顺序，逐字符输出',
+  'card.taskText.induction': '归纳：一串由不同字母组成的随机序列 A，再重复一遍 A；预测每个下一个词元（第二遍可通过回看预测）',
+  'forgetting.sourceSet': '测量数据：每个长度（{min} 到 {max}）各 {count} 个留出字符串：',
   'page.footer': '完全在浏览器中运行，不向任何地方发送数据。可用 web/embed.js 或 web/embed.html 嵌入这些视图。',  // 阅读与遗忘视图（reading-view.js、forgetting-view.js）。
   'view.reading': '阅读',
   'view.forgetting': '遗忘',
@@ -1048,7 +1140,57 @@ const METRIC_NAMES_ZH = Object.freeze({
   penalty: '冗余惩罚',
   repeatedHalf: '重复部分准确率',
   firstHalf: '前半部分准确率',
+  // the rest of the shipped cards' measures (tests/js/web-model-card.test.js: every one has a name)
+  decisiveWordShare: '词级决定性注意力占比',
+  decisiveSentenceShare: '句级决定性注意力占比',
+  uniformWordShare: '词级均匀注意力占比',
+  uniformSentenceShare: '句级均匀注意力占比',
+  decisiveShareBestHop: '最佳注意力跳的决定性占比',
+  'brownAgreement.attractors0': 'Brown 主谓一致准确率（无干扰名词）',
+  'brownAgreement.attractors0Count': 'Brown 句对数（无干扰名词）',
+  'brownAgreement.attractors1': 'Brown 主谓一致准确率（1 个干扰名词）',
+  'brownAgreement.attractors1Count': 'Brown 句对数（1 个干扰名词）',
+  'brownAgreement.attractors2plus': 'Brown 主谓一致准确率（2 个及以上干扰名词）',
+  'brownAgreement.attractors2plusCount': 'Brown 句对数（2 个及以上干扰名词）',
+  'widenedAgreement.accuracy': '扩展语法主谓一致准确率',
+  'widenedAgreement.count': '扩展语法句对数',
+  'deeperAgreement.accuracy': '深层嵌套主谓一致准确率',
+  'deeperAgreement.count': '深层嵌套句对数',
+  'lstm.brownPerplexity': 'LSTM 基线 Brown 语料困惑度',
+  'lstm.brownAgreement': 'LSTM 基线 Brown 主谓一致准确率',
+  'lstm.attractors1': 'LSTM 基线准确率（1 个干扰名词）',
+  'lstm.attractors2plus': 'LSTM 基线准确率（2 个及以上干扰名词）',
+  'lstm.naturalPairs': 'LSTM 基线手写句对准确率',
+  perLength: '每个长度的样本数',
+  'worstLength.length': '最差长度',
+  'worstLength.tokenAccuracy': '最差长度的词元准确率',
+  repeatedCount: '重复部分词元数',
+  firstCount: '前半部分词元数',
+  'inductionHead.layer': '归纳头所在层',
+  'inductionHead.head': '归纳头编号',
+  'inductionHead.induction': '归纳头得分',
 });
+
+/** The model cards' architecture fields in Chinese (model-card.js shows the card's own key in
+ * English, and the value: a string value is a config identifier, shown as code in both languages;
+ * a boolean shows the name for true or, under '!key', for false). */
+const ARCH_NAMES_ZH = Object.freeze({
+  bidirectional: '双向',
+  '!bidirectional': '单向',
+  numLayers: '层数',
+  embeddingSize: '嵌入维度',
+  hiddenSize: '隐藏维度',
+  attentionSize: '注意力维度',
+  numHeads: '头数',
+  feedforwardSize: '前馈维度',
+  hops: '注意力跳数',
+});
+
+/** An architecture field's label in lang (model-card.js): Chinese from the table above when
+ * listed, else english (model-card.js passes null, and shows the card's key as code). */
+export function archName(lang, key, english) {
+  return resolveLang(lang) === 'zh' && Object.hasOwn(ARCH_NAMES_ZH, key) ? ARCH_NAMES_ZH[key] : english;
+}
 
 /** A card metric's name in lang: Chinese from the table above when listed, else english (the
  * label made from the key). */
@@ -1079,6 +1221,11 @@ export function plural(lang, key, n, params = {}) {
   const l = resolveLang(lang);
   const own = `${key}#${new Intl.PluralRules(l).select(n)}`;
   return t(l, Object.hasOwn(TABLES[l], own) || Object.hasOwn(EN, own) ? own : `${key}#other`, { ...params, n });
+}
+
+/** A label's colon in lang: ':' in English, the full-width '：' in Chinese ("输出：", not "输出:"). */
+export function colon(lang) {
+  return resolveLang(lang) === 'zh' ? '：' : ':';
 }
 
 /** Sentences of one message, in lang: joined by a space in English, by nothing in Chinese. */

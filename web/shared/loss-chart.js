@@ -179,7 +179,8 @@ export function chartModel(series, { width, height, log = false } = {}) {
 /**
  * Paint the chart on ctx (whose transform maps CSS pixels; the caller applies devicePixelRatio).
  * options: { width, height, log, colors: { background, text, grid, loss, exact }, font,
- * labels: { x, loss, exact, empty } }. Returns the model it drew (for hit-testing and tests).
+ * labels: { x, loss, lossLog, exact, empty } } (lossLog: the loss legend on a log scale, by default
+ * `${loss} (log)`). Returns the model it drew (for hit-testing and tests).
  */
 export function drawLossChart(ctx, series, options = {}) {
   const m = chartModel(series, options);
@@ -226,7 +227,7 @@ export function drawLossChart(ctx, series, options = {}) {
   ctx.textBaseline = 'top';
   ctx.textAlign = 'left';
   ctx.fillStyle = colors.loss;
-  ctx.fillText(`— ${labels.loss}${m.y.log ? ' (log)' : ''}`, plot.x, 2);
+  ctx.fillText(`— ${m.y.log ? labels.lossLog ?? `${labels.loss} (log)` : labels.loss}`, plot.x, 2);
   ctx.textAlign = 'right';
   ctx.fillStyle = colors.exact;
   ctx.fillText(`● ${labels.exact}`, plot.x + plot.w, 2);

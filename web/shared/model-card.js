@@ -17,7 +17,7 @@
 // accuracy-like keys shown as percentages. Arrays (per-length tables, training logs) are left to
 // the card file itself, which the summary links to.
 
-import { metricName, t } from './i18n.js';
+import { archName, metricName, t } from './i18n.js';
 import { el } from './view-kit.js';
 
 const MAX_TEXT = 400; // longer card strings are cut (a card is ours, but the page stays tidy)
@@ -63,10 +63,13 @@ export function cardSummary(card) {
   const training = isObject(c.training) ? c.training : {};
   const heldout = isObject(c.metrics) && isObject(c.metrics.heldout) ? c.metrics.heldout : {};
   const parts = [];
+  const archParts = []; // the same fields as { key, value }, for renderCard to name in the page's language
   for (const k of ARCH_KEYS) {
     const v = arch[k];
     if (typeof v === 'boolean') parts.push(v ? k : `not ${k}`);
-    else if (text(v) || num(v) !== null) parts.push(typeof v === 'number' ? `${k} ${v}` : v);
+    else if (text(v) || num(v) !== null) parts.push(typeof v === 'number' ? `${k} ${v}` : text(v));
+    else continue;
+    archParts.push({ key: k, value: typeof v === 'string' ? text(v) : v });
   }
   const metrics = [];
   const add = (key, v) => {
@@ -98,6 +101,7 @@ export function cardSummary(card) {
     name: text(c.name),
     task: text(c.task),
     architecture: parts.length ? parts.join(', ') : null,
+    archParts,
     parameters: num(arch.parameters),
     bytes: num(arch.bytes),
     generator: text(data.generator),
@@ -128,34 +132,75 @@ export function knowsLine(s, lang, withSources = false) {
   return parts.length ? parts.join(' · ') : null;
 }
 
+/** Code as the card file has it (identifiers, calls, commands, package names): never translated. */
+const code = (v) => el('code', { translate: 'no', text: String(v) });
+
+/**
+ * The template t(lang, key, params) as nodes, its {name} placeholders for the names in nodes
+ * replaced by those nodes (the others by params, as t() does).
+ */
+function fill(lang, key, params, nodes) {
+  const keep = Object.fromEntries(Object.keys(nodes).map((k) => [k, `{${k}}`]));
+  return t(lang, key, { ...params, ...keep }).split(/(\{\w+\})/).filter(Boolean)
+    .map((part) => (Object.hasOwn(nodes, part.slice(1, -1)) && /^\{\w+\}$/.test(part) ? nodes[part.slice(1, -1)] : part));
+}
+
+/** The architecture fields: config identifiers as code, sizes and flags named in lang. */
+function archNodes(parts, lang) {
+  const out = [];
+  parts.forEach(({ key, value }, i) => {
+    if (i > 0) out.push(lang === 'zh' ? '，' : ', ');
+    // a field without a name in lang is shown by its key, as code (numLayers 1, not bidirectional)
+    const named = archName(lang, typeof value === 'boolean' && !value ? `!${key}` : key, null);
+    if (typeof value === 'boolean') out.push(...(named !== null ? [named] : value ? [code(key)] : ['not ', code(key)]));
+    else if (typeof value === 'number') out.push(...(named !== null ? [`${named} ${value}`] : [code(key), ` ${value}`]));
+    else out.push(code(value));
+  });
+  return out;
+}
+
 /**
  * A <details class="model-card"> of a cardSummary(): its summary line names the model and its
  * headline metric; inside, a <dl> of the fields and a link to the card file (cardUrl, optional).
+ * task: the registry's task of the model ('dates', 'reviews' …), whose description card.taskText.*
+ * replaces the card's own English one on a page in another language. What the card file holds as
+ * code (data generator, held-out set, training command, machine, vocabulary sources) is shown as
+ * code, in its own words; example inputs are marked translate="no" (they are what the model reads).
  */
-export function renderCard(summary, lang, cardUrl = null) {
+export function renderCard(summary, lang, cardUrl = null, task = null) {
   const s = summary;
   const headline = s.metrics.find((m) => PERCENT.test(m.key)) ?? s.metrics[0];
   const label = (m) => metricName(lang, m.key, m.label);
   const head = [headline ? `${label(headline)} ${headline.text}` : null, knowsLine(s, lang)].filter(Boolean).map((x) => ` · ${x}`).join('');
   const dl = el('dl');
   const row = (key, value) => value !== null && value !== undefined && value !== '' && dl.append(el('dt', { text: t(lang, key) }), el('dd', { text: String(value) }));
-  row('card.task', s.task);
-  row('card.architecture', s.architecture);
+  /** A row whose value is nodes (text and elements). */
+  const rowOf = (key, nodes) => dl.append(el('dt', { text: t(lang, key) }), el('dd', {}, nodes));
+  const taskKey = `card.taskText.${task}`;
+  row('card.task', lang !== 'en' && s.task !== null && task !== null && t(lang, taskKey) !== taskKey ? t(lang, taskKey) : s.task);
+  if (s.archParts.length) rowOf('card.architecture', archNodes(s.archParts, lang));
   if (s.parameters !== null) row('card.size', t(lang, 'card.sizeValue', { parameters: s.parameters.toLocaleString('en-US'), kb: s.bytes === null ? '?' : (s.bytes / 1024).toFixed(1) }));
-  row('card.knows', knowsLine(s, lang, true));
-  row('card.data', s.generator);
-  row('card.heldout', s.heldoutSet);
-  row('card.command', s.command);
-  if (s.seconds !== null) row('card.time', t(lang, 'card.timeValue', { seconds: s.seconds, cpu: s.cpuSeconds ?? '?', machine: s.machine ?? '' }));
+  const knows = knowsLine(s, lang);
+  if (knows !== null) rowOf('card.knows', s.vocabulary?.sources.length ? [knows, lang === 'zh' ? '（' : ' (', code(s.vocabulary.sources.join('; ')), lang === 'zh' ? '）' : ')'] : [knows]);
+  // on a page in another language, what the task's data and held-out set are (card.about.*),
+  // above the card's own text, which stays as code
+  const about = (what) => {
+    const k = `card.about.${task}.${what}`;
+    return lang !== 'en' && t(lang, k) !== k ? [t(lang, k), el('br')] : [];
+  };
+  for (const [key, value, what] of [['card.data', s.generator, 'data'], ['card.heldout', s.heldoutSet, 'heldout'], ['card.command', s.command, null]]) {
+    if (value !== null) rowOf(key, [...(what ? about(what) : []), code(value)]);
+  }
+  if (s.seconds !== null) rowOf('card.time', fill(lang, 'card.timeValue', { seconds: s.seconds, cpu: s.cpuSeconds ?? '?' }, { machine: s.machine === null ? '' : code(s.machine) }));
   if (s.metrics.length) {
     dl.append(el('dt', { text: t(lang, 'card.metrics') }), el('dd', {}, [
-      el('ul', { class: 'card-metrics' }, s.metrics.map((m) => el('li', { text: `${label(m)}: ${m.text}` }))),
+      el('ul', { class: 'card-metrics' }, s.metrics.map((m) => el('li', { text: `${label(m)}${lang === 'zh' ? '：' : ': '}${m.text}` }))),
     ]));
   }
   if (s.examples.best.length) {
-    dl.append(el('dt', { text: t(lang, 'card.best') }), el('dd', {}, [el('ul', { class: 'card-examples' }, s.examples.best.map((b) => el('li', { text: b })))]));
+    dl.append(el('dt', { text: t(lang, 'card.best') }), el('dd', {}, [el('ul', { class: 'card-examples', translate: 'no' }, s.examples.best.map((b) => el('li', { text: b })))]));
   }
-  row('card.limit', s.examples.limit);
+  if (s.examples.limit !== null) dl.append(el('dt', { text: t(lang, 'card.limit') }), el('dd', { translate: 'no', text: s.examples.limit }));
   const children = [el('summary', { text: `${t(lang, 'card.title', { name: s.name ?? '?' })}${head}` }), dl];
   if (cardUrl) children.push(el('p', {}, [el('a', { href: cardUrl, target: '_blank', rel: 'noopener', text: t(lang, 'card.file') })]));
   return el('details', { class: 'model-card' }, children);

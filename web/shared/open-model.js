@@ -228,7 +228,8 @@ export function renderInspector(local, lang) {
   if (x.scales) parts.push(el('p', { class: 'note', text: t(lang, 'inspect.scales', { n: x.scales }) }));
   const configBlock = el('details', { class: 'inspect-config', open: '' }, [el('summary', { text: t(lang, 'inspect.config') })]);
   if (x.config && typeof x.config === 'object' && !Array.isArray(x.config)) {
-    const dl = el('dl');
+    // the file's own keys and JSON values: code, never translated
+    const dl = el('dl', { translate: 'no' });
     for (const [k, v] of Object.entries(x.config)) dl.append(el('dt', { text: k }), el('dd', { text: shownValue(v) }));
     configBlock.append(dl);
   } else {

@@ -18,7 +18,7 @@
 
 import { formatValue } from '../shared/draw.js';
 import { EQUATIONS, SOFTMAX_EQUATION, explainCell, localScoreEquation, rankText, windowRange } from '../shared/explain.js';
-import { mechanismName, t } from '../shared/i18n.js';
+import { colon, mechanismName, t } from '../shared/i18n.js';
 import { el, noAttentionPanel, pickMap } from '../shared/view-kit.js';
 import { GOLD_STYLE, GoldPanel, hasGold } from '../shared/gold.js';
 import { findModel } from '../shared/models.js';
@@ -84,7 +84,7 @@ export class AlignmentView {
   /** The interface strings, in lang. */
   texts(lang) {
     this.#lang = lang;
-    this.#ui.outputLabel.textContent = `${t(lang, 'output.label')}:`;
+    this.#ui.outputLabel.textContent = `${t(lang, 'output.label')}${colon(lang)}`;
     this.#ui.map.setAttribute('lang', lang);
     this.#ui.map.setAttribute('label', t(lang, 'heatmap.alignment'));
     this.#gold.texts(lang);

@@ -22,7 +22,7 @@
 
 import { generateSequences } from '../data/sequences.js';
 import { formatValue } from '../shared/draw.js';
-import { t } from '../shared/i18n.js';
+import { colon, t } from '../shared/i18n.js';
 import { findModel, modelsFor } from '../shared/models.js';
 import { downloadBlob, el, fileName, numbersJSON } from '../shared/view-kit.js';
 
@@ -33,6 +33,21 @@ const LINES = Object.freeze([
   Object.freeze({ color: '#1f77b4', dash: '' }),
   Object.freeze({ color: '#d62728', dash: '6 4' }),
 ]);
+
+/**
+ * Where the curve was measured, in lang: "Measured on 20 held-out strings of every length from 5
+ * to 60:" and the call that made them as code (curve.heldout is the card's English,
+ * 'lengthStratified({ seed: 2024, perLength: 20 }): 20 held-out strings …'); a heldout of
+ * another form is shown whole, as code.
+ */
+export function sourceNodes(curve, lang) {
+  const call = /^[\w.]+\([^()]*\)/.exec(curve.heldout)?.[0];
+  const count = /perLength:\s*(\d+)/.exec(curve.heldout)?.[1];
+  const code = (text) => el('code', { translate: 'no', text });
+  if (call && count) return [t(lang, 'forgetting.sourceSet', { count, min: curve.lengths[0], max: curve.lengths.at(-1) }), ' ', code(call)];
+  const [before, after = ''] = t(lang, 'forgetting.source', { heldout: '\u0000' }).split('\u0000');
+  return [before, code(curve.heldout), after];
+}
 
 /**
  * The length curve, validated: { what, heldout, symbols, lengths, models: [{ name, attention,
@@ -290,7 +305,7 @@ export class ForgettingView {
     u.fixture.hidden = !(curve && fixture);
     u.fixture.textContent = t(lang, 'forgetting.fixture');
     u.source.hidden = !curve?.heldout;
-    u.source.textContent = curve ? t(lang, 'forgetting.source', { heldout: curve.heldout }) : '';
+    u.source.replaceChildren(...(curve ? sourceNodes(curve, lang) : []));
     for (const b of u.exports.children) b.textContent = t(lang, 'forgetting.export', { kind: b.dataset.chartExport.toUpperCase() });
     u.altSummary.textContent = t(lang, 'forgetting.asText');
     u.chart.setAttribute('aria-label', t(lang, 'forgetting.curveLabel'));
@@ -313,7 +328,7 @@ export class ForgettingView {
     u.runTitle.textContent = t(lang, 'forgetting.runTitle');
     u.random.textContent = t(lang, 'forgetting.random');
     u.randomHint.textContent = t(lang, 'forgetting.randomHint');
-    u.expectedLabel.textContent = `${t(lang, 'forgetting.expected')}:`;
+    u.expectedLabel.textContent = `${t(lang, 'forgetting.expected')}${colon(lang)}`;
     const compare = runs.map((r) => compareReversal(r.result.output, input));
     u.expected.textContent = compare[0]?.expected ?? '';
     u.runs.replaceChildren(...runs.map((r, i) => this.#runNode(r, compare[i], i)));
@@ -360,7 +375,7 @@ export class ForgettingView {
     chars.setAttribute('aria-label', `${run.result.output || t(lang, 'output.none')}; ${wrong.length ? t(lang, 'forgetting.wrongAt', { positions: wrong.join(', ') }) : t(lang, 'forgetting.allRight')}`);
     const score = el('p', { class: 'note score', text: `${t(lang, 'forgetting.score', { right: cmp.right, total: cmp.total, pct: pct(cmp.accuracy) })}; ${wrong.length ? t(lang, 'forgetting.wrongAt', { positions: wrong.join(', ') }) : t(lang, 'forgetting.allRight')}` });
     const node = el('figure', { class: 'run', 'data-model': run.name, 'data-attention': run.attention ?? '' }, [
-      el('h4', { text: `${this.#kindName(run.attention)}: ${run.name}` }), chars, score,
+      el('h4', { text: `${this.#kindName(run.attention)}${colon(lang)}${lang === 'zh' ? '' : ' '}${run.name}` }), chars, score,
     ]);
     node.style.setProperty('--line-color', LINES[i]?.color ?? '#555');
     return node;

@@ -22,7 +22,7 @@
 // update runs the model through <attn-demo>'s ctx.run, and render draws the plain result.
 
 import { fillPixels, formatValue } from '../shared/draw.js';
-import { plural, t } from '../shared/i18n.js';
+import { colon, plural, t } from '../shared/i18n.js';
 import { VIEW_STYLE, downloadBlob, el, fileName, legend, numbersJSON } from '../shared/view-kit.js';
 import { GoldPanel, hasGold } from '../shared/gold.js';
 import { findModel } from '../shared/models.js';
@@ -290,7 +290,7 @@ export class HeadsView {
           ? t(lang, 'heads.pos.relative', { k: info.k ?? '?' })
           : t(lang, 'heads.pos.unknown', { value: String(config.positions) });
     u.about.textContent = `${variant} ${positions}`;
-    u.outputLabel.textContent = `${t(lang, config.variant === 'decoder' ? 'heads.continuation' : config.variant === 'encoder' ? 'heads.labels' : 'output.label')}:`;
+    u.outputLabel.textContent = `${t(lang, config.variant === 'decoder' ? 'heads.continuation' : config.variant === 'encoder' ? 'heads.labels' : 'output.label')}${colon(lang)}`;
     u.kindLabel.textContent = t(lang, 'heads.kind');
     for (const o of u.kind.options) o.textContent = t(lang, `heads.kind.${o.value}`);
     u.gridTitle.textContent = t(lang, 'heads.grid', { layers: plural(lang, 'count.layers', sel.layers), heads: plural(lang, 'count.heads', sel.heads) });

@@ -19,7 +19,7 @@
 // model through <attn-demo>'s ctx.run, and render draws the plain result.
 
 import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
-import { plural, t } from '../shared/i18n.js';
+import { colon, plural, t } from '../shared/i18n.js';
 import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from '../shared/view-kit.js';
 
 /**
@@ -168,7 +168,7 @@ export class PoolingView {
     this.#last = { result, config, name, input };
 
     u.about.textContent = t(lang, `pooling.about.${['attention', 'han', 'structured'].includes(pooling) ? pooling : 'attention'}`, { r: result.attention[0].weights.shape[0] });
-    u.predLabel.textContent = `${t(lang, 'pooling.predicted')}:`;
+    u.predLabel.textContent = `${t(lang, 'pooling.predicted')}${colon(lang)}`;
     u.pred.textContent = result.label;
     u.probsTitle.textContent = t(lang, 'pooling.probs');
     u.probs.replaceChildren(...probabilityRows(result.labels ?? config.labels, result.probs, result.labelId).map((p) => {

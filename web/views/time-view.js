@@ -22,7 +22,7 @@
 import { formatValue } from '../shared/draw.js';
 import { windowRange } from '../shared/explain.js';
 import { GoldPanel, goldMetrics, goldScore, goldSource, hasGold, referenceRows } from '../shared/gold.js';
-import { plural, t } from '../shared/i18n.js';
+import { colon, plural, t } from '../shared/i18n.js';
 import { findModel } from '../shared/models.js';
 import { el, noAttentionPanel } from '../shared/view-kit.js';
 
@@ -82,7 +82,7 @@ export class TimeView {
   /** The interface strings, in lang. */
   texts(lang) {
     const u = this.#ui;
-    u.outputLabel.textContent = `${t(lang, 'output.label')}:`;
+    u.outputLabel.textContent = `${t(lang, 'output.label')}${colon(lang)}`;
     u.play.textContent = t(lang, 'time.play');
     u.pause.textContent = t(lang, 'time.pause');
     u.step.textContent = t(lang, 'time.step');

@@ -306,7 +306,7 @@ export class TrainView {
     ui.step.textContent = String(this.#step);
     const lastLoss = this.#loss.length ? this.#loss[this.#loss.length - 1][1] : null;
     ui.loss.textContent = lastLoss === null ? '–' : lastLoss.toPrecision(3);
-    ui.elapsed.textContent = `${seconds(this.#elapsed)} s`;
+    ui.elapsed.textContent = t(lang, 'train.seconds', { s: seconds(this.#elapsed) });
     const r = this.#rate;
     const rate = r.length >= 2 && r[r.length - 1][0] > r[0][0]
       ? (1000 * (r[r.length - 1][1] - r[0][1])) / (r[r.length - 1][0] - r[0][0]) : null;
@@ -396,6 +396,7 @@ export class TrainView {
       labels: {
         x: t(lang, 'train.axisStep'),
         loss: t(lang, 'train.axisLoss'),
+        lossLog: t(lang, 'train.axisLossLog'),
         exact: t(lang, 'train.axisExact'),
         empty: this.#loss.length ? '' : t(lang, 'train.chartEmpty'),
       },

@@ -1,0 +1,68 @@
+// i18n-zh.test.js: the Chinese table of web/shared/i18n.js is a translation, in Node.
+//
+// Checks: every zh string holds Chinese (or is one of the few that are a formula or a name in
+// both languages, listed below), so an English string copied into the zh table fails here before
+// the browser walk (tests/browser/i18n-walk.test.js) sees it; every held-out measure of every
+// shipped model card (web/models/*.json, read as model-card.js reads them) and every architecture
+// field the cards show has a Chinese name; every task of a shipped card has its Chinese
+// description, data and held-out set (renderCard's card.taskText.*, card.about.*).
+
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { test } from 'node:test';
+import { archName, keys, metricName, t } from '../../web/shared/i18n.js';
+import { cardSummary } from '../../web/shared/model-card.js';
+import { ALL_MODELS, cardUrl } from '../../web/shared/models.js';
+
+const CJK = /[\u3400-\u4dbf\u4e00-\u9fff]/;
+
+/** zh strings that are the same symbols in both languages: formulas, and a model's name. */
+const SAME_IN_BOTH = new Set([
+  'explain.exp', // exp(eₜⱼ − max)
+  'explain.sum', // Σₖ exp(eₜₖ − max)
+  'explain.softmax', // softmax
+  'family.transformer', // Transformer: the architecture's name, written so in Chinese texts
+]);
+
+test('every zh string is Chinese, except formulas and names, and none is a copy of the English', () => {
+  const bad = [];
+  for (const key of keys('zh')) {
+    const zh = t('zh', key);
+    if (SAME_IN_BOTH.has(key)) continue;
+    if (!CJK.test(zh)) bad.push(`${key}: ${JSON.stringify(zh)} holds no Chinese`);
+    else if (zh === t('en', key)) bad.push(`${key}: the same as the English`);
+  }
+  assert.deepEqual(bad, []);
+  for (const key of SAME_IN_BOTH) assert.ok(keys('zh').includes(key), `${key} is still a key`);
+});
+
+test('every measure and architecture field of the shipped model cards has a Chinese name', async () => {
+  const dir = new URL('../../web/models/', import.meta.url);
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.json'));
+  const missing = new Set();
+  let cards = 0;
+  for (const f of files) {
+    const doc = JSON.parse(await readFile(new URL(f, dir), 'utf8'));
+    if (!doc.metrics) continue; // forgetting.json, translation-length.json: curves, not cards
+    cards++;
+    const s = cardSummary(doc);
+    for (const m of s.metrics) if (metricName('zh', m.key, m.label) === m.label) missing.add(`metric ${m.key} (${f})`);
+    for (const { key, value } of s.archParts) {
+      if (typeof value === 'string') continue; // a config identifier, shown as code in both languages
+      const k = value === false ? `!${key}` : key;
+      if (archName('zh', k, k) === k) missing.add(`architecture ${k} (${f})`);
+    }
+  }
+  assert.ok(cards >= 20, `read the cards (${cards})`);
+  assert.deepEqual([...missing], []);
+});
+
+test('every task of a model with a card has its description, data and held-out set in Chinese', () => {
+  const tasks = new Set(ALL_MODELS.filter((m) => cardUrl(m)).map((m) => m.task));
+  assert.ok(tasks.size >= 5, [...tasks].join(', '));
+  for (const task of tasks) {
+    for (const key of [`card.taskText.${task}`, `card.about.${task}.data`, `card.about.${task}.heldout`]) {
+      assert.ok(keys('zh').includes(key), `${key} (model-card.js shows it on the Chinese page)`);
+    }
+  }
+});
