@@ -22,6 +22,10 @@ const SAME_IN_BOTH = new Set([
   'explain.sum', // Σₖ exp(eₜₖ − max)
   'explain.softmax', // softmax
   'family.transformer', // Transformer: the architecture's name, written so in Chinese texts
+  'heads.grid', // {layers} × {heads}: both counts are plural() phrases, Chinese in the zh table
+  'lesson.colon', // '：', the full-width colon itself
+  'lesson.6.lstmn', // LSTMN: the model's name (Cheng, Dong & Lapata 2016)
+  'lesson.7.han', // HAN: the model's name (Yang et al. 2016)
 ]);
 
 test('every zh string is Chinese, except formulas and names, and none is a copy of the English', () => {
