@@ -136,17 +136,20 @@ test('the README snippet sizes the iframe to the embed page’s height, and foll
   assert.ok(opened.height > first.height + 50, `the card adds height (${first.height} -> ${opened.height})`);
   await screenshot(page, 'embed-height-card');
 
-  // The second iframe, named: another view (the over-time view, nothing decoded yet) is shorter;
-  // stepping adds rows. The id stays in its URL as the page rewrites the query.
+  // The second iframe, named: another view (the over-time view, which opens fully decoded);
+  // Reset empties it (shorter), stepping adds rows (taller). The id stays in its URL as the page
+  // rewrites the query.
   const alignment = await fits(1, 'second iframe (alignment)');
   assert.equal(alignment.id, 'second');
   await frames[1].locator('attn-demo button[role="tab"][data-view="time"]').click();
   const time = await fits(1, 'second iframe, over time');
-  assert.ok(time.height < alignment.height - 100, `the over-time view is shorter before decoding (${alignment.height} -> ${time.height})`);
   assert.equal(new URL(frames[1].url()).searchParams.get('id'), 'second');
+  await frames[1].locator('attn-demo button[data-action="reset"]').click();
+  const reset = await fits(1, 'second iframe, over time after Reset');
+  assert.ok(reset.height < time.height - 100, `nothing decoded is shorter (${time.height} -> ${reset.height})`);
   for (let k = 0; k < 4; k++) await frames[1].locator('attn-demo button[data-action="step"]').click();
   const stepped = await fits(1, 'second iframe, 4 rows decoded');
-  assert.ok(stepped.height > time.height, `decoded rows add height (${time.height} -> ${stepped.height})`);
+  assert.ok(stepped.height > reset.height, `decoded rows add height (${reset.height} -> ${stepped.height})`);
   assert.equal(stepped.id, 'second');
   await screenshot(page, 'embed-height-snippet');
   assert.deepEqual(problems, []);

@@ -44,7 +44,10 @@ const DATA_SELECTOR = 'code, kbd, samp, var, [translate="no"], .output';
  *   SDPA, JSON … (digits make a run an identifier anyway: SIMD128, int8, float32);
  * - model families named by their acronyms or as in the papers: LSTM, RNN, Transformer …;
  *   Brown (the corpus), Adam (the optimiser);
- * - authors cited: Bahdanau, Luong, Vaswani, Shaw, Zhou, Yang, Lin, Cheng, Dong, Lapata, Linzen;
+ * - model families named by their acronyms as in the papers: HAN (Yang et al. 2016), local-p
+ *   (Luong et al. 2015's predictive local attention, the name the model list shows);
+ * - authors cited: Bahdanau, Luong, Vaswani, Shaw, Zhou, Yang, Lin, Cheng, Dong, Lapata, Linzen,
+ *   and the lesson's Sutskever, Vinyals, Le (2014) and Cho (2014);
  * - functions in formulas: softmax, exp, max, ln, tanh, clip; the AAᵀ of the penalty;
  * - key caps (Home, End, Page Up, Page Down, Enter);
  * - web platform names in the load errors: http, iframe, Access-Control-Allow-Origin, Worker,
@@ -52,8 +55,9 @@ const DATA_SELECTOR = 'code, kbd, samp, var, [translate="no"], .output';
  */
 const ALLOWED = new Set([
   'attnlab', 'WebAssembly', 'SDPA', 'JSON', 'CSV', 'PNG', 'SVG', 'HTTP', 'CORS', 'URL', 'API', 'ISO', 'CPU', 'KB', 'MB',
-  'LSTM', 'LSTMN', 'RNN', 'GRU', 'Transformer', 'BLEU', 'AER', 'Brown', 'Adam',
+  'LSTM', 'LSTMN', 'RNN', 'GRU', 'Transformer', 'BLEU', 'AER', 'Brown', 'Adam', 'HAN', 'local-p',
   'Bahdanau', 'Luong', 'Vaswani', 'Shaw', 'Zhou', 'Yang', 'Lin', 'Cheng', 'Dong', 'Lapata', 'Linzen',
+  'Sutskever', 'Vinyals', 'Le', 'Cho',
   'softmax', 'exp', 'max', 'ln', 'tanh', 'clip', 'AA',
   'Home', 'End', 'Page', 'Up', 'Down', 'Enter',
   'http', 'iframe', 'Access-Control-Allow-Origin', 'Worker', 'File', 'Blob',
@@ -66,8 +70,9 @@ const CJK = /[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]/;
 /**
  * Strip what is code by its shape before looking for words: commands (make models, node
  * scripts/serve.mjs), URLs, paths and dotted names (web/embed.js, .safetensors,
- * __metadata__.config), camelCase API names (modelFile, revokeObjectURL), special tokens (<unk>)
- * and what a Chinese sentence quotes (“fbi”: a token, an output).
+ * __metadata__.config), camelCase API names (modelFile, revokeObjectURL), special tokens (<unk>),
+ * attribute settings as written in a link (layer=0 head=0, step=11) and what a Chinese sentence
+ * quotes (“fbi”: a token, an output).
  */
 function stripCode(text) {
   return text
@@ -76,6 +81,7 @@ function stripCode(text) {
     .replace(/[\w$-]*[./_][\w$./-]*/g, ' ')
     .replace(/\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*/g, ' ')
     .replace(/<\/?[\w-]+>/g, ' ')
+    .replace(/\b[a-z]+=\d+\b/g, ' ')
     .replace(/“[^”]*”/g, ' ');
 }
 
