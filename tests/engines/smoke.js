@@ -202,11 +202,17 @@ export function smokeSuite(name) {
         assert.deepEqual([m.rows, m.cols], [Math.min(step, T), S], `time: ${step} decoded rows of ${T} × ${S}`);
         assertClose(m.weights, r.attention[0].weights.data.slice(0, m.rows * S), 'time: decoded rows');
       } else if (view === 'compare') {
+        // one map per model of the set that has attention; the one without says so in a panel
+        const set = compareSet(model).map((m) => m.name);
+        const withAttention = [];
+        for (const name of set) if ((await nodeModel(name)).config.attention !== 'none') withAttention.push(name);
         const drawn = maps.filter((m) => m.model);
-        assert.deepEqual(drawn.map((m) => m.model), compareSet(model).map((m) => m.name), 'compare: one map per model of the set');
+        assert.deepEqual(drawn.map((m) => m.model), withAttention, 'compare: one map per model of the set with attention');
+        const panels = await engine.evaluate(() => [...document.querySelector('#demo').shadowRoot.querySelectorAll('.no-attention')]
+          .filter((p) => !p.hidden && p.getClientRects().length > 0).length);
+        assert.equal(panels, set.length - withAttention.length, 'compare: a "no attention" panel for each model without');
         for (const m of drawn) {
           const other = (await nodeModel(m.model)).run(input);
-          if (!other.attention.length) continue; // the model without attention (a map of zeros)
           assert.deepEqual([m.rows, m.cols], other.attention[0].weights.shape, `compare ${m.model}: output × input`);
           assertClose(m.weights, other.attention[0].weights.data, `compare ${m.model}`);
         }
