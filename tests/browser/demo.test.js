@@ -188,7 +188,8 @@ test('keyboard navigation announces values; the panel explains the cell with rea
     live: el.getAttribute('aria-live'),
   }));
   assert.equal(panel.live, 'polite');
-  assert.equal(panel.heading, `Output 1 “${map.rowLabels[1]}” attending to input 1 “${map.colLabels[1]}”`);
+  // the cell at (1, 1) counted from 0 is said counted from 1, as every position shown to people
+  assert.equal(panel.heading, `Output 2 “${map.rowLabels[1]}” attending to input 2 “${map.colLabels[1]}”`);
   const row = Array.from(w.subarray(S, 2 * S));
   const weight = row[1];
   assert.equal(panel.terms['Weight αₜⱼ'], formatValue(weight));

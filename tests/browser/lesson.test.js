@@ -189,7 +189,7 @@ test('step 2 selects a cell, so its arithmetic is on screen; screenshots at 1280
       });
       assert.equal(explain.focused.row, 0);
       assert.equal(explain.focused.col, explain.argmax);
-      assert.equal(explain.heading, t(lang, 'explain.cell', { row: 0, col: explain.argmax, rowLabel: explain.labels[0], colLabel: explain.labels[1][explain.argmax] }));
+      assert.equal(explain.heading, t(lang, 'explain.cell', { row: 1, col: explain.argmax + 1, rowLabel: explain.labels[0], colLabel: explain.labels[1][explain.argmax] }));
       await screenshot(page, `lesson-step2-${width}-${lang}`);
       // the README's picture (docs/lesson-step2.png is a copy of the English one): the lesson alone
       if (width === 1280) await page.locator('#lesson-view').screenshot({ path: path.join(SCREENSHOTS, `lesson-readme-${lang}.png`) });

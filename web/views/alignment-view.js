@@ -162,7 +162,7 @@ export class AlignmentView {
     const info = explainCell({ row: weights, col, attention, position, window: cfg.window });
     const f = (v) => formatValue(v);
     const nodes = [
-      el('h3', { text: t(lang, 'explain.cell', { row, col, rowLabel: a.map.rowLabels[row], colLabel: a.map.colLabels[col] }) }),
+      el('h3', { text: t(lang, 'explain.cell', { row: row + 1, col: col + 1, rowLabel: a.map.rowLabels[row], colLabel: a.map.colLabels[col] }) }),
       el('p', { text: t(lang, 'explain.mechanism', { name: mechanismName(lang, attention) }) }),
     ];
     if (info.none) {
