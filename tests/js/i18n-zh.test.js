@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { archName, keys, metricName, t } from '../../web/shared/i18n.js';
+import '../../web/shared/lesson-text.js'; // the lesson's strings, added to the tables as the lesson adds them
 import { cardSummary } from '../../web/shared/model-card.js';
 import { ALL_MODELS, cardUrl } from '../../web/shared/models.js';
 

@@ -15,6 +15,7 @@ import {
   refusedNotice,
 } from '../../web/shared/app-state.js';
 import { LANGUAGES, keys, resolveLang, t } from '../../web/shared/i18n.js';
+import '../../web/shared/lesson-text.js'; // the lesson's strings, added to the tables as the lesson adds them
 import { DEFAULT_MODEL, MODELS, OFFERED, ModelUnavailableError, fetchModel, findModel, resolveModel, sampleInput } from '../../web/shared/models.js';
 import { DEFAULTS as PLAYGROUND_DEFAULTS } from '../../web/shared/state.js';
 

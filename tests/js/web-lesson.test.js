@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { LESSON_STEP_COUNT, formatPageHash, parseLessonParams, parseLessonStep, parsePageHash } from '../../web/shared/app-state.js';
 import { LANGUAGES, keys, t } from '../../web/shared/i18n.js';
+import { LESSON_EN, LESSON_ZH } from '../../web/shared/lesson-text.js'; // the lesson's strings, added to the tables
 import { LESSON_STEPS, countChineseUnits, countWords, equationParts, equationSource, equationText } from '../../web/shared/lesson-steps.js';
 import { findModel, modelFitsView, modelUrl } from '../../web/shared/models.js';
 import { COST_MODELS, chartGeometry, costInput, median } from '../../web/views/lesson-cost.js';
@@ -167,4 +168,18 @@ test('the prompts\' example inputs are ones the models read (no unknown words, t
   assert.deepEqual(after.unknownWords, [], '“lovely” is in the vocabulary');
   assert.notEqual(after.label, before.label, 'the prompt’s one-word change flips the label');
   clf.dispose();
+});
+
+test('the steps\' texts load with the lesson, not with the first view: i18n.js holds none, lesson-text.js adds them once', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const source = await readFile(new URL('../../web/shared/i18n.js', import.meta.url), 'utf8');
+  const inI18n = [...source.matchAll(/^ {2}'(lesson\.[^']+)':/gm)].map((m) => m[1]);
+  assert.deepEqual([...new Set(inI18n)].sort(), ['lesson.failed', 'lesson.lede', 'lesson.title'], 'only the page\'s own lesson strings');
+  assert.deepEqual(Object.keys(LESSON_EN).sort(), Object.keys(LESSON_ZH).sort(), 'the same keys in both languages');
+  for (const [key, text] of Object.entries(LESSON_EN)) assert.equal(t('en', key), text, key);
+  for (const [key, text] of Object.entries(LESSON_ZH)) assert.equal(t('zh', key), text, key);
+  const { addStrings } = await import('../../web/shared/i18n.js');
+  addStrings({ en: LESSON_EN, zh: LESSON_ZH }); // loading it twice changes nothing
+  assert.throws(() => addStrings({ en: { 'lesson.1.title': 'something else' } }), /"lesson\.1\.title" is already in the en table/);
+  assert.equal(t('en', 'lesson.1.title'), LESSON_EN['lesson.1.title']);
 });

@@ -18,6 +18,7 @@
 import { init, loadModel } from '../../wasm/index.js';
 import { COST_LENGTHS } from '../shared/lesson-steps.js';
 import { t } from '../shared/i18n.js';
+import '../shared/lesson-text.js'; // the lesson's texts, added to the tables on first use
 import { findModel, modelUrl } from '../shared/models.js';
 import { el } from '../shared/view-kit.js';
 

@@ -21,6 +21,7 @@
 // (lesson-steps.js) and no URL logic (the page's href/onStep: the step lives in its hash).
 
 import { t } from '../shared/i18n.js';
+import '../shared/lesson-text.js'; // the lesson's texts, added to the tables on first use
 import { LESSON_HIDE, LESSON_STEPS, equationParts, equationSource } from '../shared/lesson-steps.js';
 import { el } from '../shared/view-kit.js';
 
