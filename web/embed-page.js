@@ -71,7 +71,7 @@ function embedDemo() {
   document.title = t(state.lang, 'page.embedTitle');
   const app = document.getElementById('app');
   const refused = document.getElementById('refused');
-  refused.textContent = refusedNotice(state.refused, state.lang); // the main page says it the same way
+  refused.textContent = refusedNotice(state.refused, state.lang, state.inputCut); // the main page says it the same way
   refused.hidden = !refused.textContent;
 
   const demo = document.createElement('attn-demo');

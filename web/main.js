@@ -86,7 +86,7 @@ function plotted(hash) {
 /** Say which parameters of the hash last read were refused (in the page's language), or nothing.
  *  It stays while the person works in that view: the canonical hash no longer shows them. */
 function showRefused() {
-  ui.refused.textContent = refusedNotice(page.refused, page.lang);
+  ui.refused.textContent = refusedNotice(page.refused, page.lang, page.inputCut);
   ui.refused.hidden = !ui.refused.textContent;
 }
 

@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { init, loadModel } from '../../wasm/index.js';
-import { MODEL_DEFAULTS, formatModelParams } from '../../web/shared/app-state.js';
+import { MAX_INPUT, MODEL_DEFAULTS, formatModelParams } from '../../web/shared/app-state.js';
 import { formatValue } from '../../web/shared/draw.js';
 import { windowRange } from '../../web/shared/explain.js';
 import { plural, t } from '../../web/shared/i18n.js';
@@ -498,6 +498,16 @@ test('refused hash parameters are named on the page (en, zh); a 5,000-character 
   assert.equal(await p.locator('#refused').textContent(), 'Ignored invalid parameters: hide=nonsense');
   assert.equal(await p.locator('attn-demo').getAttribute('hide'), 'picker');
   assert.equal(await p.locator('attn-demo select#model').isVisible(), false);
+  // An input a little over the box's MAX_INPUT (under the 1,024-character part limit): cut, and
+  // said so, on the page (en, zh) and on the embed page.
+  const long = 'The FBI is chasing a criminal on the run. '.repeat(2); // 84 characters
+  await p.goto(`${browser.url}/web/#view=alignment&model=dates-dot&input=${encodeURIComponent(long)}&lang=zh`);
+  await p.waitForFunction(() => document.getElementById('app').dataset.rendered?.startsWith('#view=alignment&model=dates-dot&'), null, { timeout: 10000 });
+  assert.equal(await p.locator('#demo').evaluate((el) => el.state.input), long.slice(0, MAX_INPUT));
+  assert.equal(await p.locator('#refused').textContent(), t('zh', 'url.inputCut', { n: long.length, max: MAX_INPUT }));
+  await p.goto(`${browser.url}/web/embed.html?model=dates-dot&input=${encodeURIComponent(long)}`);
+  await p.waitForFunction(() => document.getElementById('app').dataset.state === 'ready');
+  assert.equal(await p.locator('#refused').textContent(), t('en', 'url.inputCut', { n: long.length, max: MAX_INPUT }));
   assert.deepEqual(refusedProblems, []);
   await p.close();
 });

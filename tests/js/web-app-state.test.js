@@ -26,7 +26,8 @@ test('a canonical query round-trips', () => {
   const q = formatModelParams(state);
   assert.match(q, /input=22%20Nov%202026%20%3Cb%3E%26/);
   const back = parseModelParams(q, ORIGIN);
-  assert.deepEqual({ ...back, refused: undefined }, { ...state, refused: undefined });
+  assert.deepEqual({ ...back, refused: undefined, inputCut: undefined }, { ...state, refused: undefined, inputCut: undefined });
+  assert.equal(back.inputCut, 0, 'an input that fits is not cut');
   assert.deepEqual(back.refused, []);
 });
 
@@ -129,6 +130,25 @@ test('refusedNotice: one translated sentence for both pages, empty when nothing 
   assert.equal(refusedNotice(['input', 'hide=nonsense'], 'en'), 'Ignored invalid parameters: input, hide=nonsense');
   assert.equal(refusedNotice(['input', 'hide=nonsense'], 'zh'), '已忽略无效参数：input, hide=nonsense');
   assert.equal(refusedNotice(['<b>x</b>'], 'en'), 'Ignored invalid parameters: <b>x</b>'); // text, for textContent
+});
+
+test('a link\'s input longer than the box takes is cut to MAX_INPUT and said so, on both pages, in both languages', () => {
+  const long = 'abcdefghij'.repeat(7) + '😀'; // 71 code points, one of them outside the BMP
+  for (const parse of [(q) => parseModelParams(q, ORIGIN), (q) => parsePageHash(`#${q}`, ORIGIN)]) {
+    const s = parse(new URLSearchParams({ view: 'alignment', model: DEFAULT_MODEL, input: long }).toString());
+    assert.equal(s.input, long.slice(0, MAX_INPUT));
+    assert.equal(s.inputCut, 71);
+    assert.deepEqual(s.refused, []);
+    assert.equal(refusedNotice(s.refused, 'en', s.inputCut), t('en', 'url.inputCut', { n: 71, max: MAX_INPUT }));
+    assert.match(refusedNotice(s.refused, 'zh', s.inputCut), /71 个字符/);
+    // exactly MAX_INPUT code points (control characters do not count): nothing to say
+    const fits = parse(new URLSearchParams({ input: `${'x'.repeat(MAX_INPUT)}\u0007` }).toString());
+    assert.equal(fits.inputCut, 0);
+    assert.equal(refusedNotice(fits.refused, 'en', fits.inputCut), '');
+  }
+  // with refused parameters too: both sentences, the refused first
+  assert.equal(refusedNotice(['step'], 'en', 80), `Ignored invalid parameters: step ${t('en', 'url.inputCut', { n: 80, max: MAX_INPUT })}`);
+  for (const junk of [NaN, -1, 3.5, '99', null, MAX_INPUT]) assert.equal(refusedNotice([], 'en', junk), '', String(junk));
 });
 
 test('models: registry names and same-origin .safetensors paths only', () => {

@@ -48,7 +48,7 @@ test('views: heads and pooling parse, format and round-trip with kind', () => {
   const q = formatModelParams(s);
   assert.equal(q, 'view=heads&model=tiny-tf-encdec&input=abc&layer=1&head=40&lang=zh&kind=decoder');
   const back = parseModelParams(q, ORIGIN);
-  assert.deepEqual({ ...back, refused: undefined }, { ...s, hide: [], refused: undefined });
+  assert.deepEqual({ ...back, refused: undefined, inputCut: undefined }, { ...s, hide: [], refused: undefined, inputCut: undefined });
   assert.deepEqual(back.refused, []);
   const p = parsePageHash(`#${q}`, ORIGIN);
   assert.equal(formatPageHash(p), `#${q}`);
@@ -89,7 +89,7 @@ test('step (reading, time): parsed, clamped, junk refused, written only when set
   const q = formatModelParams(s);
   assert.equal(q, `view=reading&model=${s.model}&input=the%20dog%20runs%20.&layer=0&head=0&lang=en&step=3`);
   const back = parseModelParams(q, ORIGIN);
-  assert.deepEqual({ ...back, refused: undefined }, { ...s, hide: [], refused: undefined });
+  assert.deepEqual({ ...back, refused: undefined, inputCut: undefined }, { ...s, hide: [], refused: undefined, inputCut: undefined });
   assert.deepEqual(back.refused, []);
   assert.equal(formatPageHash(parsePageHash(`#${q}`, ORIGIN)), `#${q}`);
   assert.match(formatModelParams({ ...s, view: 'time', model: DEFAULT_MODEL, step: 0 }), /&step=0$/, '0 is a position, not the default');

@@ -33,7 +33,7 @@
 // The guided lesson (#view=lesson&step=3&lang=en; embed.html?view=lesson&step=3) keeps its step,
 // 1 … LESSON_STEP_COUNT; any other value (0, 11, 2.5, junk) is refused and named, and step 1 shown.
 
-import { resolveLang, t } from './i18n.js';
+import { resolveLang, sentences, t } from './i18n.js';
 import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, defaultModelFor, modelFitsView, resolveModel, sampleFor } from './models.js';
 import { formatHash as formatPlaygroundHash, parseHash as parsePlaygroundHash } from './state.js';
 
@@ -158,9 +158,13 @@ function goldParam(text) {
 /** Input text as the views accept it: control characters removed, at most MAX_INPUT code points. */
 export function cleanInput(text) {
   if (typeof text !== 'string') return null;
+  return inputChars(text).slice(0, MAX_INPUT).join('');
+}
+
+/** The code points of text without its control characters (what cleanInput keeps, uncut). */
+function inputChars(text) {
   // eslint-disable-next-line no-control-regex
-  const chars = Array.from(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''));
-  return chars.slice(0, MAX_INPUT).join('');
+  return Array.from(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''));
 }
 
 function intParam(text, lo, hi) {
@@ -187,7 +191,8 @@ export function parseModelParams(input, origin) {
   } catch {
     params = new URLSearchParams();
   }
-  const s = { ...MODEL_DEFAULTS, hide: [], refused: [] };
+  /** @type {ModelState & { refused: string[], hide: string[], inputCut: number }} */
+  const s = { ...MODEL_DEFAULTS, hide: [], refused: [], inputCut: 0 };
   const get = (k) => {
     const v = params.get(k);
     return v !== null && v.length <= MAX_URL_PART ? v : null;
@@ -204,7 +209,12 @@ export function parseModelParams(input, origin) {
   } else refuse('model'); // present but over-long
   if (!modelFitsView(s.model, s.view)) s.model = defaultModelFor(s.view);
   const text = get('input');
-  if (text !== null) s.input = cleanInput(text);
+  if (text !== null) {
+    s.input = cleanInput(text);
+    // a link's input longer than the box takes is cut, and the page says so (refusedNotice)
+    const length = inputChars(text).length;
+    if (length > MAX_INPUT) s.inputCut = length;
+  }
   else {
     s.input = sampleFor(s.model);
     refuse('input');
@@ -340,10 +350,14 @@ export function inputHint(lang, family, tokenizer) {
 
 /**
  * The sentence a page shows for refused parameters (parseModelParams' or parsePageHash's
- * `refused`), in lang; '' when nothing was refused. Text for textContent, never markup.
+ * `refused`) and for a link's input cut to MAX_INPUT (their `inputCut`: its length), in lang; ''
+ * when there is neither. Text for textContent, never markup.
  */
-export function refusedNotice(refused, lang) {
-  return refused?.length ? t(lang, 'url.refused', { list: refused.join(', ') }) : '';
+export function refusedNotice(refused, lang, inputCut = 0) {
+  return sentences(lang, [
+    refused?.length ? t(lang, 'url.refused', { list: refused.join(', ') }) : '',
+    Number.isInteger(inputCut) && inputCut > MAX_INPUT ? t(lang, 'url.inputCut', { n: inputCut, max: MAX_INPUT }) : '',
+  ]);
 }
 
 /** Canonical query parameters for a model-view state (seed/a/b/hide/kind/step/gold left out when unset). */
