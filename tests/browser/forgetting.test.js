@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { before, test } from 'node:test';
 import { SYMBOLS, isHeldOutSequence } from '../../web/data/sequences.js';
 import { formatValue } from '../../web/shared/draw.js';
+import { t } from '../../web/shared/i18n.js';
 import { checkCurve, compareReversal, curveCSV, reversePair } from '../../web/views/forgetting-view.js';
 import { findModel, modelUrl, modelsFor, sampleFor } from '../../web/shared/models.js';
 import { canvasInk, screenshot } from './harness.js';
@@ -116,6 +117,22 @@ test('the offered pair and the trained pair: the curve is the JSON, the outputs 
     assert.ok(v.runs[0].wrong.length <= 2, `with attention: ${v.runs[0].wrong.length} wrong`);
     assert.ok(v.runs[1].wrong.length > 10, `without attention: ${v.runs[1].wrong.length} wrong`);
   }
+});
+
+test('an input longer than the models write: the view says where the reversal stops (en, zh)', async () => {
+  const pair = reversePair(DEFAULT);
+  const max = Math.min((await nodeModel(pair.attention)).config.maxLength, (await nodeModel(pair.none)).config.maxLength);
+  const input = 'abcdefghijklmnopqrst'.repeat(4).slice(0, max + 3); // within the 64-character box
+  assert.ok(input.length <= 64);
+  for (const lang of ['en', 'zh']) {
+    await openForgetting({ model: DEFAULT, input, lang });
+    const note = await page.locator('#demo').evaluate((d) => d.shadowRoot.querySelector('.run-note').textContent);
+    assert.ok(note.includes(t(lang, 'forgetting.outputCut', { max, n: input.length })), note);
+  }
+  // one that fits: no such note
+  await openForgetting({ model: DEFAULT, input: input.slice(0, max) });
+  const note = await page.locator('#demo').evaluate((d) => d.shadowRoot.querySelector('.run-note').textContent);
+  assert.ok(!note.includes(t('en', 'forgetting.outputCut', { max, n: max })), note);
 });
 
 test('the random string: held out, 5 to 60 symbols a–t; both models run on it and the URL follows', async () => {

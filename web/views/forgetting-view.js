@@ -22,7 +22,7 @@
 
 import { generateSequences } from '../data/sequences.js';
 import { formatValue } from '../shared/draw.js';
-import { colon, t } from '../shared/i18n.js';
+import { colon, sentences, t } from '../shared/i18n.js';
 import { findModel, modelsFor } from '../shared/models.js';
 import { downloadBlob, el, fileName, numbersJSON } from '../shared/view-kit.js';
 
@@ -261,9 +261,16 @@ export class ForgettingView {
       }
     }
     const entry = findModel(pair.attention) ?? modelsFor('reverse')[0];
+    // The models write at most config maxLength symbols (61 for the shipped pair) while the box
+    // takes MAX_INPUT: a longer input's reversal is cut there, and the view says so.
+    const maxOut = Math.min(...loads.map(([, l]) => l.model.config.maxLength ?? Infinity));
+    const length = Array.from(s.input).length;
     const shown = this.render({
       curve: checked, curveError, runs, input: s.input, lang, fixture: entry?.trained === false,
-      note: pair.none ? '' : t(lang, 'forgetting.noPartner'),
+      note: sentences(lang, [
+        pair.none ? '' : t(lang, 'forgetting.noPartner'),
+        Number.isFinite(maxOut) && length > maxOut ? t(lang, 'forgetting.outputCut', { max: maxOut, n: length }) : '',
+      ]),
     });
     for (const h of this.heatmaps) h.flush();
     const ms = ctx.elapsed();
