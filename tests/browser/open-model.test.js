@@ -22,7 +22,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { init, loadModel, readSafetensors } from '../../wasm/index.js';
-import { t } from '../../web/shared/i18n.js';
+import { errorDetail, t } from '../../web/shared/i18n.js';
 import { MAX_MODEL_BYTES } from '../../web/shared/open-model.js';
 import { defaultModelFor, sampleFor } from '../../web/shared/models.js';
 import { REPO_ROOT, screenshot, startBrowser } from './harness.js';
@@ -239,12 +239,12 @@ test('a second file replaces the first and frees it: the wasm heap does not grow
 });
 
 /** What the loader says of bytes (readSafetensors first, as the page does, then loadModel). */
-async function loaderMessage(bytes) {
+async function loaderMessage(bytes, lang) {
   try {
     readSafetensors(new Uint8Array(bytes));
     (await loadModel(new Uint8Array(bytes))).dispose();
   } catch (err) {
-    return err.message;
+    return errorDetail(lang, err); // the loader's English; in Chinese its kind, the original quoted
   }
   throw new Error('the loader accepted it');
 }
@@ -260,9 +260,9 @@ function withConfig(config) {
 test('wrong files: each named in English and Chinese, nothing left of the file before', async () => {
   const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cf00000301010018dd8db40000000049454e44ae426082', 'hex');
   const cases = [
-    ['not safetensors', [{ name: 'notes.safetensors', bytes: Buffer.from('hello, I am text') }], async (lang, [f]) => t(lang, 'open.failed', { name: f.name, message: await loaderMessage(f.bytes) })],
-    ['truncated', [{ name: 'half.safetensors', bytes: TRANSFORMER.bytes.subarray(0, TRANSFORMER.bytes.length >> 1) }], async (lang, [f]) => t(lang, 'open.failed', { name: f.name, message: await loaderMessage(f.bytes) })],
-    ['wrong config', [{ name: 'wrong.safetensors', bytes: withConfig('{"architecture": "perceptron"}') }], async (lang, [f]) => t(lang, 'open.failed', { name: f.name, message: await loaderMessage(f.bytes) })],
+    ['not safetensors', [{ name: 'notes.safetensors', bytes: Buffer.from('hello, I am text') }], async (lang, [f]) => t(lang, 'open.failed', { name: f.name, message: await loaderMessage(f.bytes, lang) })],
+    ['truncated', [{ name: 'half.safetensors', bytes: TRANSFORMER.bytes.subarray(0, TRANSFORMER.bytes.length >> 1) }], async (lang, [f]) => t(lang, 'open.failed', { name: f.name, message: await loaderMessage(f.bytes, lang) })],
+    ['wrong config', [{ name: 'wrong.safetensors', bytes: withConfig('{"architecture": "perceptron"}') }], async (lang, [f]) => t(lang, 'open.failed', { name: f.name, message: await loaderMessage(f.bytes, lang) })],
     ['empty', [{ name: 'empty.safetensors', bytes: Buffer.alloc(0) }], (lang, [f]) => t(lang, 'open.empty', { name: f.name })],
     ['a .json', [{ name: 'tf-dates-absolute.json', type: 'application/json', bytes: readFileSync(path.join(REPO_ROOT, 'web/models/tf-dates-absolute.json')) }], (lang, [f]) => t(lang, 'open.json', { name: f.name })],
     ['an image', [{ name: 'dot.png', type: 'image/png', bytes: png }], (lang, [f]) => t(lang, 'open.image', { name: f.name })],
@@ -344,7 +344,7 @@ test('desktop and a 390-px phone, English and Chinese: the inspector and an erro
       const half = { name: 'half.safetensors', bytes: TRANSFORMER.bytes.subarray(0, 999) };
       await drop('#demo', [half]);
       await waitOpened(half.name);
-      assert.equal((await demoShows()).error, t(lang, 'open.failed', { name: half.name, message: await loaderMessage(half.bytes) }));
+      assert.equal((await demoShows()).error, t(lang, 'open.failed', { name: half.name, message: await loaderMessage(half.bytes, lang) }));
       await screenshot(page, `open-model-error-${lang}-${device}`);
     }
   }

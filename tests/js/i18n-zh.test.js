@@ -71,3 +71,32 @@ test('every task of a model with a card has its description, data and held-out s
     }
   }
 });
+
+test('errorDetail: the library\'s English message stays as it is in English; in Chinese its kind by code, the original quoted', async () => {
+  const { errorDetail } = await import('../../web/shared/i18n.js');
+  const { STATUS_NAMES, AttnlabError } = await import('../../wasm/core.js');
+  const { init, loadModel } = await import('../../wasm/index.js');
+  await init();
+  let real;
+  try {
+    await loadModel(new Uint8Array([1, 2, 3]));
+  } catch (err) {
+    real = err;
+  }
+  assert.ok(real instanceof AttnlabError, 'the loader throws an AttnlabError on 3 bytes');
+  assert.equal(errorDetail('en', real), real.message);
+  const zh = errorDetail('zh', real);
+  assert.ok(zh.includes(`“${real.message}”`), zh);
+  assert.match(zh.slice(0, zh.indexOf('（')), /[\u4e00-\u9fff]/, `${zh}: a Chinese kind first`);
+  // every status code but AL_OK has its own Chinese kind; an error without a code is the browser's
+  const kinds = new Set();
+  for (const code of STATUS_NAMES.slice(1)) {
+    const text = errorDetail('zh', new AttnlabError('x', code));
+    assert.match(text, /^[^“]*[\u4e00-\u9fff][^“]*（原文：“x”）$/, `${code}: ${text}`);
+    kinds.add(text);
+  }
+  assert.equal(kinds.size, STATUS_NAMES.length - 1, 'one kind per code');
+  assert.equal(errorDetail('zh', new SyntaxError('Unexpected token')), '浏览器报告的错误（原文：“Unexpected token”）');
+  assert.equal(errorDetail('zh', 'plain'), '浏览器报告的错误（原文：“plain”）');
+  assert.equal(errorDetail('en', null), 'null');
+});

@@ -47,7 +47,7 @@
 
 import { init, loadModel, readSafetensors } from '../../wasm/index.js';
 import { MAX_INPUT, VIEWS, cleanInput, fitToView, formatModelParams, inputHint, readAttribute, switchView } from '../shared/app-state.js';
-import { LANGUAGES, resolveLang, t } from '../shared/i18n.js';
+import { LANGUAGES, errorDetail, resolveLang, t } from '../shared/i18n.js';
 import { ModelCache, modelError, pageOrigin } from '../shared/model-cache.js';
 import { renderCard } from '../shared/model-card.js';
 import { domainWarnings } from '../shared/domain.js';
@@ -707,7 +707,7 @@ export class AttnDemo extends HTMLElement {
     const view = this.#view(s.view);
     if (!view) {
       if (this.#loadError) {
-        this.#showError(isOffline() ? t(lang, 'view.offline', { view: t(lang, `view.${s.view}`) }) : t(lang, 'model.failed', { name: s.view, message: this.#loadError.message }));
+        this.#showError(isOffline() ? t(lang, 'view.offline', { view: t(lang, `view.${s.view}`) }) : t(lang, 'model.failed', { name: s.view, message: errorDetail(lang, this.#loadError) }));
         return this.#finish(null, t0);
       }
       this.#ui.status.textContent = t(lang, 'model.loading', { name: s.model });
@@ -876,7 +876,7 @@ export class AttnDemo extends HTMLElement {
       for (const w of result?.unknownWords ?? []) if (!this.#unknown.includes(w)) this.#unknown.push(w);
       return result;
     } catch (err) {
-      this.#blank(t(this.#state.lang, 'error.run', { message: err.message }));
+      this.#blank(t(this.#state.lang, 'error.run', { message: errorDetail(this.#state.lang, err) }));
       return null;
     }
   }

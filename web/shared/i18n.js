@@ -1078,6 +1078,33 @@ export function colon(lang) {
   return resolveLang(lang) === 'zh' ? '：' : ':';
 }
 
+/** What each attnlab status code (AttnlabError.code, wasm/core.js) is, for a Chinese reader. */
+const ERROR_KINDS_ZH = Object.freeze({
+  AL_ERR_ARGUMENT: '参数无效',
+  AL_ERR_SHAPE: '张量形状不符',
+  AL_ERR_RANGE: '数值超出范围',
+  AL_ERR_NONFINITE: '含有非有限数值（NaN 或无穷大）',
+  AL_ERR_NOMEM: '内存不足',
+  AL_ERR_FORMAT: '文件格式不对',
+  AL_ERR_UNSUPPORTED: '不支持此功能',
+  AL_ERR_OVERFLOW: '数值溢出',
+});
+
+/**
+ * An error's message for a sentence in lang ({message} of model.failed, open.failed, error.run).
+ * The library and the browser write their messages in English: in Chinese the sentence names the
+ * kind of error (by AttnlabError's code; a browser's error otherwise) and quotes the original,
+ * which names the tensor or key at fault, in “…”.
+ * @param {string} lang @param {unknown} error
+ */
+export function errorDetail(lang, error) {
+  const message = /** @type {any} */ (error)?.message ?? String(error);
+  if (resolveLang(lang) !== 'zh') return message;
+  const code = /** @type {any} */ (error)?.code;
+  const kind = typeof code === 'string' && Object.hasOwn(ERROR_KINDS_ZH, code) ? ERROR_KINDS_ZH[code] : '浏览器报告的错误';
+  return `${kind}（原文：“${message}”）`;
+}
+
 /** Sentences of one message, in lang: joined by a space in English, by nothing in Chinese. */
 export function sentences(lang, parts) {
   return parts.filter(Boolean).join(resolveLang(lang) === 'zh' ? '' : ' ');

@@ -13,7 +13,7 @@
 
 import { loadModel } from '../../wasm/index.js';
 import { diagnoseFetch, fetchProblem } from './fetch-problem.js';
-import { t } from './i18n.js';
+import { errorDetail, t } from './i18n.js';
 import { cardSummary } from './model-card.js';
 import { ModelUnavailableError, fetchModel, modelUrl, resolveModel } from './models.js';
 import { isOffline } from './offline.js';
@@ -54,7 +54,7 @@ export function modelError(lang, name, error) {
     const problem = error.status ? { kind: 'http', url: error.url, status: error.status } : /** @type {any} */ (error).problem;
     if (problem && problem.kind !== 'ok') return fetchProblem(lang, 'model', problem, { name });
   }
-  return t(lang, 'model.failed', { name, message: error?.message ?? String(error) });
+  return t(lang, 'model.failed', { name, message: errorDetail(lang, error) });
 }
 
 /** A fetch with no answer: diagnoseFetch's look at why, kept on the error for modelError. */

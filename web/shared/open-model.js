@@ -15,7 +15,7 @@
 // Deliberately does not parse safetensors itself: readSafetensors (the C loader, passed in) is the
 // one parser that decides what a valid file is, and its message is the one shown.
 
-import { t } from './i18n.js';
+import { errorDetail, t } from './i18n.js';
 import { cardSummary, renderCard } from './model-card.js';
 import { el } from './view-kit.js';
 
@@ -200,7 +200,7 @@ export function viewFor(architecture, head, current) {
 /** A message for a local file's failure, in lang: LocalFileError's own sentence, else the loader's message. */
 export function localError(lang, name, error) {
   if (error instanceof LocalFileError) return t(lang, error.key, error.params);
-  return t(lang, 'open.failed', { name, message: error?.message ?? String(error) });
+  return t(lang, 'open.failed', { name, message: errorDetail(lang, error) });
 }
 
 /** A config value as shown: JSON, cut at MAX_VALUE characters. */
