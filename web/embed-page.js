@@ -1,5 +1,6 @@
 // embed-page.js: wiring for web/embed.html, the iframe page. Query string -> <attn-demo>, or
-// (view=lesson&step=N) one step of the guided lesson (views/lesson-view.js).
+// (view=lesson&step=N) one step of the guided lesson (views/lesson-view.js), or (view=lab&…) the
+// lab, <attn-lab>, with the experiment of the query (web/lab/spec.js parseLabParams).
 //
 // Holds: reading and validating the query (app-state.js), creating the element with those
 // settings, saying which parameters were refused, and keeping the query in step with what the
@@ -25,7 +26,52 @@ define();
 const origin = new URL(location.href).origin;
 const query = new URLSearchParams(location.search);
 if (query.get('view') === 'lesson') embedLesson();
+else if (query.get('view') === 'lab') embedLab();
 else embedDemo();
+
+/**
+ * The lab (embed.html?view=lab&task=reverse&…&lang=zh, or &preset=with-without): the query's
+ * experiment checked by spec.js (imported here, so the other embeds never load it), what it
+ * refused named, and the query kept in step with the person's changes (lab-change).
+ */
+function embedLab() {
+  const lang = query.get('lang') === 'zh' ? 'zh' : 'en';
+  document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
+  document.title = t(lang, 'page.embedTitle');
+  const app = document.getElementById('app');
+  import('./lab/spec.js').then((spec) => {
+    const own = new URLSearchParams();
+    for (const [k, v] of query) if (!['view', 'lang', 'id'].includes(k)) own.append(k, v);
+    const presetId = own.get('preset');
+    const preset = presetId === null ? null : spec.PRESETS.find((p) => p.id === presetId);
+    const { experiment, refused } = presetId === null ? spec.parseLabParams(own)
+      : preset ? spec.checkExperiment(preset.experiment)
+        : { experiment: spec.DEFAULT_EXPERIMENT, refused: [`preset=${presetId.slice(0, 40)}`] };
+    if (query.has('lang') && !['en', 'zh'].includes(query.get('lang') ?? '')) refused.push('lang');
+    const notice = document.getElementById('refused');
+    notice.textContent = refusedNotice(refused, lang);
+    notice.hidden = !notice.textContent;
+    const lab = document.createElement('attn-lab');
+    lab.setAttribute('experiment', spec.formatLabParams(experiment).toString());
+    lab.setAttribute('lang', lang);
+    app.append(lab);
+    /** @type {any} */ (lab).whenReady().then(() => { app.dataset.state = 'ready'; }, () => { app.dataset.state = 'error'; });
+    lab.addEventListener('lab-change', (e) => {
+      const id = query.has('id') ? `&${new URLSearchParams({ id: query.get('id') })}` : '';
+      const search = `?view=lab&${/** @type {CustomEvent} */ (e).detail.params}&lang=${lang}${id}`;
+      try {
+        if (location.search !== search) history.replaceState(null, '', search);
+      } catch {
+        // An opaque-origin document may not be allowed to rewrite its URL.
+      }
+    });
+  }, (err) => {
+    const error = document.getElementById('error');
+    error.textContent = t(lang, 'page.labFailed', { message: err.message });
+    error.hidden = false;
+    app.dataset.state = 'error';
+  });
+}
 
 /**
  * One step of the guided lesson (embed.html?view=lesson&step=3&lang=zh): its text, equations,
@@ -48,6 +94,7 @@ function embedLesson() {
       single: true,
       wholeHref: (n, lang) => page(`#view=lesson&step=${n}&lang=${lang}`),
       trainHref: (lang) => page(`#view=train&lang=${lang}`),
+      labHref: (preset, lang) => page(`#view=lab&preset=${preset}&lang=${lang}`),
       onRender: (n) => {
         app.dataset.state = 'ready';
         app.dataset.rendered = `view=lesson&step=${n}&lang=${lesson.lang}`;

@@ -1,6 +1,6 @@
 // main.js: wiring for the demo page. URL hash -> page state -> the model views (<attn-demo>),
-// the SDPA playground (controls -> inputs -> attnlab -> <attn-heatmap>) or the Train view
-// (train-view.js, which trains in a worker).
+// the SDPA playground (controls -> inputs -> attnlab -> <attn-heatmap>), the Train view
+// (train-view.js, which trains in a worker) or the lab (<attn-lab>, which trains two runs in workers).
 //
 // Holds: the glue between the DOM, app-state.js (the page's state in the URL hash, the
 // playground's part via state.js, and the notice naming the hash parameters it refused),
@@ -44,6 +44,8 @@ const ui = {
   linkCopied: $('link-copied'),
   linkText: $('link-text'),
   trainBadge: $('train-badge'),
+  labView: $('lab-view'),
+  labBadge: $('lab-badge'),
   embedLink: $('embed-link'),
   status: $('status'),
   progress: $('load-progress'),
@@ -74,6 +76,8 @@ let train = null; // the TrainView, made on the first visit to the Train view
 let TrainView = null; // train-view.js, imported on the first visit (the first plot never waits for it)
 let lesson = null; // the LessonView, made on the first visit to the lesson
 let LessonView = null; // views/lesson-view.js, imported on the first visit
+let lab = null; // the <attn-lab>, made on the first visit to the lab (so the first view never loads it)
+let labSpec = null; // web/lab/spec.js, imported on the first visit: checks the hash's experiment
 let offline = null; // registerOffline()'s promise, started after the first plot (web/sw.js)
 
 /** A view is on screen: now (never before: the bandwidth is the first plot's) the service worker
@@ -133,6 +137,14 @@ function showTraining(running) {
   ui.trainBadge.dataset.i18n = 'train.badge';
   ui.trainBadge.textContent = t(page.lang, 'train.badge');
   ui.trainBadge.title = t(page.lang, 'train.badgeLabel');
+}
+
+/** The Lab tab while either of its runs trains: the same badge as the Train tab's. */
+function showLabTraining(running) {
+  ui.labBadge.hidden = !running;
+  ui.labBadge.dataset.i18n = 'train.badge';
+  ui.labBadge.textContent = t(page.lang, 'train.badge');
+  ui.labBadge.title = t(page.lang, 'page.labBadge');
 }
 
 function showError(message) {
@@ -214,8 +226,11 @@ function applyPage({ fromDemo = false } = {}) {
   const playground = page.view === 'playground';
   const training = page.view === 'train';
   const lessonOn = page.view === 'lesson';
+  const labOn = page.view === 'lab';
   ui.view.hidden = !playground;
-  ui.modelsView.hidden = playground || training || lessonOn;
+  ui.modelsView.hidden = playground || training || lessonOn || labOn;
+  ui.labView.hidden = !labOn;
+  if (labOn) showLab();
   ui.trainView.hidden = !training;
   ui.lessonView.hidden = !lessonOn;
   showLesson(lessonOn);
@@ -249,8 +264,8 @@ function applyPage({ fromDemo = false } = {}) {
     // Into another family's view (e.g. alignment -> heads): that view's model and sample input.
     a.href = formatPageHash(linkable(VIEWS.includes(a.dataset.view) ? switchView(page, a.dataset.view) : { ...page, view: a.dataset.view }));
   }
-  if (training || lessonOn) {
-    // the Train view and the lesson draw themselves (train-view.js, lesson-view.js)
+  if (training || lessonOn || labOn) {
+    // the Train view, the lesson and the lab draw themselves (train-view.js, lesson-view.js, <attn-lab>)
   } else if (!playground) {
     if (!fromDemo) {
       for (const key of ['view', 'model', 'input', 'layer', 'head', 'lang']) ui.demo.setAttribute(key, String(page[key]));
@@ -276,6 +291,59 @@ function applyPage({ fromDemo = false } = {}) {
   }
 }
 
+/**
+ * The lab: on the first visit, spec.js is imported and <attn-lab> made (its own module loads on
+ * connect); the hash's experiment is checked with parseLabParams (what it refused is named like any
+ * other refused parameter) and handed to the element, which reports changes by lab-change (the
+ * hash follows, canonical) and training by lab-state (the tab's badge). Runs keep training while
+ * another view is shown; the element pauses nothing by being hidden.
+ */
+function showLab() {
+  if (!labSpec) {
+    import('./lab/spec.js').then(
+      (m) => {
+        labSpec ??= m;
+        if (page.view === 'lab') applyPage();
+      },
+      (err) => showError(t(page.lang, 'page.labFailed', { message: err.message })),
+    );
+    return;
+  }
+  // #view=lab&preset=with-without (the lesson's links): that preset's whole experiment
+  const raw = new URLSearchParams(page.lab);
+  const presetId = raw.get('preset');
+  const preset = presetId === null ? null : labSpec.PRESETS.find((p) => p.id === presetId);
+  const { experiment, refused } = presetId === null ? labSpec.parseLabParams(raw)
+    : preset ? labSpec.checkExperiment(preset.experiment)
+      : { experiment: labSpec.DEFAULT_EXPERIMENT, refused: [`preset=${presetId.slice(0, 40)}`] };
+  const params = labSpec.formatLabParams(experiment).toString();
+  if (params !== page.lab) {
+    // the canonical form in the hash, and what was refused on the way said once, as the models' views do
+    page = { ...page, lab: params, refused: [...page.refused, ...refused] };
+    showRefused();
+    writeHash();
+  }
+  if (!lab) {
+    lab = document.createElement('attn-lab');
+    lab.id = 'lab';
+    lab.addEventListener('lab-change', (/** @type {CustomEvent} */ e) => {
+      page = { ...page, lab: String(e.detail?.params ?? '') };
+      if (page.view === 'lab') writeHash();
+    });
+    lab.addEventListener('lab-state', (/** @type {CustomEvent} */ e) => showLabTraining(Boolean(e.detail?.running)));
+    lab.setAttribute('experiment', params);
+    lab.setAttribute('lang', page.lang);
+    ui.labView.append(lab);
+    lab.whenReady?.().then(() => {
+      if (page.view === 'lab') plotted(location.hash);
+    }, () => {});
+  } else {
+    if (lab.getAttribute('experiment') !== params) lab.setAttribute('experiment', params);
+    if (lab.getAttribute('lang') !== page.lang) lab.setAttribute('lang', page.lang);
+    if (lab.dataset.state && lab.dataset.state !== 'loading') plotted(location.hash);
+  }
+}
+
 /** The lesson on (imported and made on the first visit, then shown at page.lesson) or off. */
 function showLesson(on) {
   if (!on) {
@@ -295,6 +363,7 @@ function showLesson(on) {
   lesson ??= new LessonView(ui.lesson, {
     href: (n, lang) => formatPageHash({ ...page, view: 'lesson', lesson: n, lang }),
     trainHref: (lang) => formatPageHash({ ...page, view: 'train', lang }),
+    labHref: (preset, lang) => `#view=lab&preset=${preset}&lang=${lang}`,
     onStep: (n) => {
       page = { ...page, lesson: n };
       applyPage();
@@ -404,14 +473,14 @@ function wireControls() {
   document.addEventListener('drop', (event) => {
     if (!carriesFiles(event)) return;
     event.preventDefault();
-    if (['playground', 'train', 'lesson'].includes(page.view)) {
+    if (['playground', 'train', 'lesson', 'lab'].includes(page.view)) {
       page = { ...page, view: 'alignment' };
       applyPage();
     }
     ui.demo.openDropped(event.dataTransfer);
   });
   ui.demo.addEventListener('demo-render', (event) => {
-    if (!['playground', 'train', 'lesson'].includes(page.view)) plotted(location.hash);
+    if (!['playground', 'train', 'lesson', 'lab'].includes(page.view)) plotted(location.hash);
     ui.app.dataset.demoRendered = event.detail.key;
   });
 }
@@ -440,6 +509,7 @@ async function main() {
     ui.modelsView.hidden = true;
     ui.trainView.hidden = true;
     ui.lessonView.hidden = true;
+    ui.labView.hidden = true;
     ui.app.dataset.state = 'error';
     console.error(err);
     return;

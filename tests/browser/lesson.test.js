@@ -14,6 +14,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import { refusedNotice } from '../../web/shared/app-state.js';
 import { t } from '../../web/shared/i18n.js';
+import { PRESETS } from '../../web/lab/spec.js';
 import { FBI_SENTENCE, COST_LENGTHS, LESSON_STEPS, countChineseUnits, countWords, equationSource } from '../../web/shared/lesson-steps.js';
 import { findModel } from '../../web/shared/models.js';
 import { readingInput } from '../../web/views/reading-view.js';
@@ -67,7 +68,7 @@ function shownStep(p = page, root = '#lesson') {
       })),
       costLines: box.querySelectorAll('.lesson-cost-chart polyline').length,
       train: q('.lesson-train-link')?.getAttribute('href') ?? null,
-      missing: q('.lesson-missing')?.textContent ?? null,
+      labLinks: Array.from(box.querySelectorAll('.lesson-lab-link'), (a) => a.getAttribute('href')),
       variants: Array.from(box.querySelectorAll('.lesson-variants button'), (b) => [b.textContent, b.getAttribute('aria-pressed')]),
       prevDisabled: q('.lesson-prev')?.disabled ?? null,
       nextDisabled: q('.lesson-next')?.disabled ?? null,
@@ -86,7 +87,12 @@ async function assertWidget(n, v) {
   if (step.widgets === 'train') {
     assert.equal(v.demos, 0);
     assert.match(v.train, /#view=train&/);
-    assert.ok(v.missing);
+    // the lab's presets, each a real one of web/lab/spec.js (the page opens it: main.js showLab)
+    assert.equal(v.labLinks.length, 2);
+    for (const href of v.labLinks) {
+      const id = new URLSearchParams(href.slice(href.indexOf('#') + 1)).get('preset');
+      assert.ok(PRESETS.some((p) => p.id === id), `${href} names a preset of spec.js`);
+    }
     return;
   }
   if (step.widgets === 'cost') {

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   MAX_INPUT,
+  MAX_LAB_PARAMS,
+  PAGE_VIEWS,
   MODEL_DEFAULTS,
   cleanInput,
   formatModelParams,
@@ -211,4 +213,26 @@ test('i18n: every key in every language; placeholders; no markup', () => {
   assert.equal(resolveLang('zh-CN'), 'zh');
   assert.equal(resolveLang('fr'), 'en');
   assert.equal(resolveLang(null), 'en');
+});
+
+test('the lab\'s hash: its own keys kept raw for spec.js (step, b, seed are its own), lang read, the canonical form round-trips', async () => {
+  const { DEFAULT_EXPERIMENT, formatLabParams, parseLabParams } = await import('../../web/lab/spec.js');
+  const params = formatLabParams(DEFAULT_EXPERIMENT).toString();
+  const p = parsePageHash(`#view=lab&${params}&lang=zh`, ORIGIN);
+  assert.equal(p.view, 'lab');
+  assert.equal(p.lang, 'zh');
+  assert.equal(p.lab, params);
+  assert.deepEqual(p.refused, []);
+  assert.equal(formatPageHash(p), `#view=lab&${params}&lang=zh`);
+  assert.deepEqual(parseLabParams(new URLSearchParams(p.lab)).experiment, parseLabParams(new URLSearchParams(params)).experiment);
+  // keys the model views read mean other things in the lab: not refused here
+  const q = parsePageHash('#view=lab&step=banana&b=off&seed=-1&lang=en', ORIGIN);
+  assert.deepEqual(q.refused, []);
+  assert.equal(q.lab, 'step=banana&b=off&seed=-1');
+  // a bad language is still named; an over-long lab part is refused whole
+  assert.deepEqual(parsePageHash('#view=lab&lang=xx', ORIGIN).refused, ['lang']);
+  const long = parsePageHash(`#view=lab&task=${'x'.repeat(MAX_LAB_PARAMS)}&lang=en`, ORIGIN);
+  assert.equal(long.lab, '');
+  assert.ok(long.refused.includes('lab=too long'));
+  assert.ok(PAGE_VIEWS.includes('lab'));
 });

@@ -32,13 +32,19 @@
 // clamps them for a URL.
 // The guided lesson (#view=lesson&step=3&lang=en; embed.html?view=lesson&step=3) keeps its step,
 // 1 … LESSON_STEP_COUNT; any other value (0, 11, 2.5, junk) is refused and named, and step 1 shown.
+// The lab (#view=lab&task=reverse&min=5&…&lang=en) keeps its experiment as web/lab/spec.js
+// formatLabParams writes it: here only as raw text (every key but view and lang, at most
+// MAX_LAB_PARAMS characters), so the first view never loads the lab's modules; the page checks it
+// with parseLabParams once the lab is opened, and names what it refused.
 
 import { resolveLang, sentences, t } from './i18n.js';
 import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, defaultModelFor, modelFitsView, resolveModel, sampleFor } from './models.js';
 import { formatHash as formatPlaygroundHash, parseHash as parsePlaygroundHash } from './state.js';
 
 export const VIEWS = Object.freeze(['alignment', 'time', 'compare', 'heads', 'pooling', 'reading', 'forgetting']);
-export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground', 'train', 'lesson']);
+export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground', 'train', 'lesson', 'lab']);
+/** The lab's part of a hash, unchecked (spec.js parseLabParams checks it): at most this long. */
+export const MAX_LAB_PARAMS = 4096;
 /** The guided lesson's steps (web/shared/lesson-steps.js LESSON_STEPS.length; a test keeps them equal). */
 export const LESSON_STEP_COUNT = 10;
 export const HIDE_FLAGS = Object.freeze(['views', 'picker', 'input', 'explain', 'export', 'lang', 'link', 'status', 'card']);
@@ -419,8 +425,22 @@ export function parsePageHash(hash, origin) {
   const isPlayground = view === 'playground' || (view === null && PLAYGROUND_KEYS.some((k) => params.has(k)));
   const isTrain = view === 'train';
   const isLesson = view === 'lesson';
+  const isLab = view === 'lab';
   const model = parseModelParams(params, origin);
-  if (isPlayground || isTrain || isLesson) model.refused = model.refused.filter((k) => k !== 'view');
+  if (isPlayground || isTrain || isLesson || isLab) model.refused = model.refused.filter((k) => k !== 'view');
+  let lab = '';
+  if (isLab) {
+    // the lab's keys are its own (b, step, seed mean other things there): only lang is read here
+    model.refused = model.refused.filter((k) => k === 'lang');
+    model.step = null;
+    const own = new URLSearchParams();
+    for (const [k, v] of params) if (k !== 'view' && k !== 'lang') own.append(k, v);
+    lab = own.toString();
+    if (lab.length > MAX_LAB_PARAMS) {
+      model.refused.push('lab=too long');
+      lab = '';
+    }
+  }
   const { train, refused } = parseTrainParams(params);
   if (isTrain) model.refused.push(...refused);
   let lesson = 1;
@@ -435,10 +455,11 @@ export function parsePageHash(hash, origin) {
   }
   return {
     ...model,
-    view: isPlayground ? 'playground' : isTrain ? 'train' : isLesson ? 'lesson' : model.view,
+    view: isPlayground ? 'playground' : isTrain ? 'train' : isLesson ? 'lesson' : isLab ? 'lab' : model.view,
     playground: parsePlaygroundHash(playground.toString()),
     train,
     lesson,
+    lab,
   };
 }
 
@@ -452,5 +473,6 @@ export function formatPageHash(state) {
     return `#view=train&lr=${train.lr}&batch=${train.batch}&lang=${state.lang}`;
   }
   if (state.view === 'lesson') return `#view=lesson&step=${state.lesson ?? 1}&lang=${state.lang}`;
+  if (state.view === 'lab') return `#view=lab${state.lab ? `&${state.lab}` : ''}&lang=${state.lang}`;
   return `#${formatModelParams({ ...state, hide: [] })}`;
 }

@@ -3,7 +3,8 @@
 //
 //   const lesson = new LessonView(container, {
 //     href: (n, lang) => `#view=lesson&step=${n}&lang=${lang}`,   // the step list's links
-//     trainHref: (lang) => '#view=train&lang=' + lang,            // step 10's link
+//     trainHref: (lang) => '#view=train&lang=' + lang,            // step 10's links
+//     labHref: (preset, lang) => `#view=lab&preset=${preset}&lang=${lang}`,
 //     onStep: (n) => …,                                            // previous / next / ← →
 //     onRender: (n) => …,                                          // step n's widget has drawn
 //   });
@@ -61,10 +62,11 @@ export class LessonView {
   /**
    * @param {HTMLElement} container
    * @param {{ single?: boolean, href?: (n: number, lang: string) => string, trainHref?: (lang: string) => string,
+   *   labHref?: (preset: string, lang: string) => string,
    *   wholeHref?: (n: number, lang: string) => string, onStep?: (n: number) => void, onRender?: (n: number) => void }} [options]
    */
   constructor(container, options = {}) {
-    this.#opts = { single: false, href: (n, lang) => `#view=lesson&step=${n}&lang=${lang}`, trainHref: (lang) => `#view=train&lang=${lang}`, wholeHref: null, onStep: () => {}, onRender: () => {}, ...options };
+    this.#opts = { single: false, href: (n, lang) => `#view=lesson&step=${n}&lang=${lang}`, trainHref: (lang) => `#view=train&lang=${lang}`, labHref: (preset, lang) => `#view=lab&preset=${preset}&lang=${lang}`, wholeHref: null, onStep: () => {}, onRender: () => {}, ...options };
     const u = this.#ui;
     u.list = el('ol', { class: 'lesson-steps' });
     u.nav = el('nav', { class: 'lesson-nav' }, [u.list]);
@@ -260,8 +262,10 @@ export class LessonView {
 
   #fillTrain(node) {
     const lang = this.#lang;
+    // the lab's two comparisons of the papers (web/lab/spec.js PRESETS), then the one-model Train view
+    const lab = (preset, key) => el('li', {}, [el('a', { class: 'lesson-lab-link', href: this.#opts.labHref(preset, lang), text: t(lang, key) })]);
     node.replaceChildren(
-      el('p', { class: 'lesson-missing', text: t(lang, 'lesson.train.missing') }),
+      el('ul', { class: 'lesson-lab-links' }, [lab('with-without', 'lesson.lab.withWithout'), lab('additive-dot', 'lesson.lab.additiveDot')]),
       el('p', {}, [el('a', { class: 'lesson-train-link', href: this.#opts.trainHref(lang), text: t(lang, 'lesson.train.link') })]),
     );
   }
