@@ -15,7 +15,8 @@
 // Float32Array), whenReady() (both runs ready), whenSteps(n) (both runs past step n).
 // Events: 'lab-state' { running } when training starts or stops; 'lab-change' { experiment,
 // params } when a person changes the experiment (params: formatLabParams' string, for the URL).
-// data-state on the element: loading | ready | running | paused | error; data-step-a, data-step-b.
+// data-state on the element: loading | waiting (for custom pairs) | ready | running | paused | error;
+// data-step-a, data-step-b: the steps each run has reported.
 //
 // Holds: the element's attributes, properties and methods; on first connect it imports
 // web/lab/lab-view.js (the controls, runs, charts and maps) and hands everything to it. Until then
@@ -110,20 +111,21 @@ export class AttnLab extends HTMLElement {
     return this.#view?.losses(id) ?? null;
   }
 
+  /** start(), pause(), step(), reset(): both runs; each resolves once the workers have done it. */
   async start() {
-    (await this.#load()).start();
+    await (await this.#load()).start();
   }
 
   async pause() {
-    (await this.#load()).pause();
+    await (await this.#load()).pause();
   }
 
   async step() {
-    (await this.#load()).step();
+    await (await this.#load()).step();
   }
 
   async reset() {
-    (await this.#load()).reset();
+    await (await this.#load()).reset();
   }
 }
 

@@ -31,18 +31,27 @@ const DEFAULT_COLORS = Object.freeze({ background: '#ffffff', text: '#1b1b1f', g
 /** 10^k exactly as written. */
 const decade = (k) => Number(`1e${k}`);
 
+/** A label's width in CSS px at 12 px, estimated: 7 px a character, 12 px a wide (CJK) one. */
+export function estimateWidth(label) {
+  let w = 0;
+  for (const ch of label) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 12 : 7;
+  return w;
+}
+
 /**
- * How many legend lines `labels` take across `width` CSS px (each entry about 7 px a character
- * plus the 26 px line sample); the legend wraps rather than overflows on a phone.
+ * Where each legend entry goes ({ row, x }) across `width` CSS px: the 24 px line sample, a gap,
+ * the label (measure: its width, by default estimateWidth); the legend wraps rather than
+ * overflows on a phone.
  * @param {string[]} labels
  * @param {number} width
+ * @param {(label: string) => number} [measure]
  */
-export function legendRows(labels, width) {
+export function legendRows(labels, width, measure = estimateWidth) {
   const rows = [];
   let x = 0;
   let row = 0;
   for (const label of labels) {
-    const w = 30 + 7 * [...label].length;
+    const w = 28 + measure(label);
     if (x > 0 && x + w > width) {
       row++;
       x = 0;
@@ -58,16 +67,17 @@ export function legendRows(labels, width) {
  * percent, ticks }, series: [{ label, color, dash, dots, path: [[px, py]...], dropped }], legend:
  * [{ label, x, y }], empty }.
  * options: width, height (CSS px, at least 120 × 80); log (a log10 y axis); percent (y fixed 0–1,
- * labelled 0–100 %); xMin (default 0; null: the smallest x seen); xInteger (integer x ticks only).
+ * labelled 0–100 %); xMin (default 0; null: the smallest x seen); xInteger (integer x ticks only);
+ * measure (a label's width in CSS px; drawLabChart passes the context's measureText).
  * @param {{ label: string, color?: string, dash?: number[], dots?: boolean, points: ArrayLike<[number, number]> | [number, number][] }[]} series
- * @param {{ width: number, height: number, log?: boolean, percent?: boolean, xMin?: number | null, xInteger?: boolean }} options
+ * @param {{ width: number, height: number, log?: boolean, percent?: boolean, xMin?: number | null, xInteger?: boolean, measure?: (label: string) => number }} options
  */
-export function labChartModel(series, { width, height, log = false, percent = false, xMin = 0, xInteger = false }) {
+export function labChartModel(series, { width, height, log = false, percent = false, xMin = 0, xInteger = false, measure = undefined }) {
   if (!Number.isFinite(width) || !Number.isFinite(height) || width < 120 || height < 80) {
     throw new RangeError(`lab-chart: the chart needs a finite size of at least 120 × 80 CSS pixels, not ${width} × ${height}`);
   }
   if (!Array.isArray(series)) throw new TypeError('lab-chart: series must be an array');
-  const legendAt = legendRows(series.map((s) => String(s.label ?? '')), width - LAB_MARGIN.left - LAB_MARGIN.right);
+  const legendAt = legendRows(series.map((s) => String(s.label ?? '')), width - LAB_MARGIN.left - LAB_MARGIN.right, measure);
   const legendHeight = series.length ? (Math.max(...legendAt.map((l) => l.row)) + 1) * LEGEND_LINE : 0;
   const top = LAB_MARGIN.top + legendHeight;
   const plot = { x: LAB_MARGIN.left, y: top, w: width - LAB_MARGIN.left - LAB_MARGIN.right, h: height - top - LAB_MARGIN.bottom };
@@ -159,13 +169,14 @@ export function labChartModel(series, { width, height, log = false, percent = fa
  * @param {Parameters<typeof labChartModel>[1] & { colors?: Record<string, string>, font?: string, xLabel?: string, empty?: string }} options
  */
 export function drawLabChart(ctx, series, options) {
-  const m = labChartModel(series, options);
+  ctx.save();
+  ctx.font = options.font ?? '12px system-ui, sans-serif';
+  const measure = typeof ctx.measureText === 'function' ? (/** @type {string} */ s) => Number(ctx.measureText(s)?.width) || estimateWidth(s) : undefined;
+  const m = labChartModel(series, { ...options, measure });
   const colors = { ...DEFAULT_COLORS, ...(options.colors ?? {}) };
   const { plot } = m;
-  ctx.save();
   ctx.fillStyle = colors.background;
   ctx.fillRect(0, 0, m.width, m.height);
-  ctx.font = options.font ?? '12px system-ui, sans-serif';
   ctx.lineWidth = 1;
   ctx.setLineDash([]);
 

@@ -97,12 +97,13 @@ fieldset.run-b { border-left: 4px dashed var(--lab-b); }
 .params { font-weight: 600; }
 .equation { font-family: "Cambria Math", "STIX Two Math", serif; font-size: 1.05rem; margin: 0.2rem 0; overflow-wrap: anywhere; }
 .cite, .hint, .note, .status, .refused { color: var(--attn-lab-muted, GrayText); font-size: 0.85rem; margin: 0.2rem 0; }
+.note, .stats p, .example, .problem, .error { overflow-wrap: anywhere; }
 .error, .problem { padding: 0.4rem 0.6rem; border-radius: 6px; background: var(--attn-lab-error-bg, #fdecea);
   color: var(--attn-lab-error-text, #8c1d18); margin: 0.4rem 0; }
 .drop { border: 2px dashed var(--attn-lab-border, #d6d6df); border-radius: 8px; padding: 0.5rem; }
 .drop.over { border-color: var(--lab-a); }
 .controls { position: sticky; top: 0; z-index: 2; background: var(--attn-lab-surface, Canvas);
-  padding: 0.5rem 0; border-bottom: 1px solid var(--attn-lab-border, #d6d6df); margin-bottom: 0.5rem; }
+  padding: 0.4rem 0; border-bottom: 1px solid var(--attn-lab-border, #d6d6df); margin-bottom: 0.75rem; }
 .controls button.primary { font-weight: 700; min-width: 6rem; }
 .stats { display: grid; grid-template-columns: 1fr 1fr; gap: 0.25rem 0.75rem; font-size: 0.875rem; margin: 0.3rem 0 0; font-variant-numeric: tabular-nums; }
 @container (max-width: 480px) { .stats { grid-template-columns: 1fr; } }
@@ -276,24 +277,29 @@ export class LabView {
     return this.#runs[id]?.loss.all ?? null;
   }
 
+  /** Start every run; resolves once each worker has said it runs (or failed). */
   start() {
-    for (const r of this.#live()) if (r.state !== 'error' || r.info) r.run.start().catch(quiet);
+    return Promise.all(this.#live().filter((r) => r.state !== 'error' || r.info).map((r) => r.run.start().catch(quiet)));
   }
 
+  /** Pause every run; resolves once each worker has stopped (its last progress is in). */
   pause() {
-    for (const r of this.#live()) r.run.pause().catch(quiet);
+    return Promise.all(this.#live().map((r) => r.run.pause().catch(quiet)));
   }
 
+  /** One step of every run (they stay paused); resolves once each has done it. */
   step() {
-    for (const r of this.#live()) if (r.state !== 'error' || r.info) r.run.step().catch(quiet);
+    return Promise.all(this.#live().filter((r) => r.state !== 'error' || r.info).map((r) => r.run.step().catch(quiet)));
   }
 
+  /** Every run back to its initial weights at step 0; resolves once each worker has done it. */
   reset() {
-    for (const r of this.#live()) {
-      r.run.reset().catch(quiet);
+    const all = this.#live().map((r) => {
       this.#clearHistory(r);
-    }
+      return r.run.reset().catch(quiet);
+    });
     this.#schedule();
+    return Promise.all(all);
   }
 
   /** Resolves once every run is ready (or failed). */
@@ -602,7 +608,9 @@ export class LabView {
       ui.charts, ui.mapsTitle, ui.example, ui.maps,
     ]);
 
-    root.append(el('style', { text: STYLE }), presetBox, form, controls, results);
+    // The controls right under the presets, sticky: Start and the numbers stay in reach while
+    // the settings, charts and maps scroll (a phone shows one column).
+    root.append(el('style', { text: STYLE }), presetBox, controls, form, results);
   }
 
   #wire(signal) {
@@ -1027,6 +1035,7 @@ export class LabView {
     const live = this.#live(true);
     const errors = live.filter((r) => r.state === 'error');
     const state = errors.length ? 'error'
+      : custom && !this.#pairsFit() ? 'waiting'
       : live.length === 0 || live.some((r) => r.state === 'loading') ? 'loading'
       : this.#running ? 'running'
       : live.some((r) => r.step > 0) ? 'paused' : 'ready';
