@@ -32,9 +32,9 @@ import { screenshot, startBrowser } from './harness.js';
 const STEPS = 30; // steps of each short run
 const WINDOW = 5; // mean of the first and the last WINDOW losses compared
 // A page that paints at 60 Hz draws ~120 frames in 2 s. Two training workers on this 2-core
-// machine leave the main thread at most one core's share: measured 100–120 frames in 2 s (50–60
-// fps) when the machine is otherwise quiet. 90 frames (45 fps) leaves room for the other jobs
-// this machine runs in parallel; a page whose main thread trained would draw a handful.
+// machine share the cores with the page: measured 97–112 frames in 2 s (48–56 fps) with other
+// jobs on the same cores (load average ~6). 90 frames (45 fps) leaves room for such load; a page
+// whose main thread trained would draw a handful (a 40 ms training slice per frame at best).
 const MIN_FRAMES = 90;
 
 const SMALL_SEQ = { family: 'seq2seq', cell: 'gru', bidirectional: false, layers: 1, hidden: 32, embedding: 16, attention: 'additive', style: 'bahdanau' };
