@@ -150,6 +150,12 @@ test('presets are one click each: the whole experiment, announced for the URL', 
   assert.match(await page.locator('attn-lab #a-equation').textContent(), /tanh/);
   assert.match(await page.locator('attn-lab #b-equation').textContent(), /= 0/);
   assert.equal(await page.locator('attn-lab #a-cite').textContent(), 'Bahdanau et al. 2015, eq. 6');
+  // the lang attribute switches every string at once
+  await page.evaluate(() => document.querySelector('attn-lab').setAttribute('lang', 'zh'));
+  await page.waitForFunction((text) => document.querySelector('attn-lab').shadowRoot.getElementById('step').textContent === text, t('zh', 'lab.oneStep'), { timeout: 5000 });
+  assert.equal(await page.locator('attn-lab button[data-preset="with-without"]').textContent(), t('zh', 'lab.preset.with-without'));
+  assert.equal(await page.locator('attn-lab label[for="a-hidden"]').textContent(), t('zh', 'lab.field.hidden'));
+  assert.equal(await page.locator('attn-lab #task option[value="dates"]').textContent(), t('zh', 'lab.task.dates'));
   assert.deepEqual(problems, []);
 });
 
