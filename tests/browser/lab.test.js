@@ -251,6 +251,55 @@ test('a run downloaded as .safetensors loads in Node’s loadModel, and loads ba
   assert.deepEqual(problems, []);
 });
 
+test('One step, Reset: one step each; Reset goes back to step 0 and the same seeds give the same losses again', { timeout: 60000 }, async () => {
+  const { page, problems } = await openLab('preset=additive-dot&lang=en');
+  const step = page.locator('attn-lab #step');
+  for (let i = 1; i <= 3; i++) {
+    await step.click();
+    await page.waitForFunction((i) => Object.values(document.querySelector('attn-lab').runs).every((r) => r.step === i && r.state === 'paused'), i, { timeout: 20000 });
+  }
+  const first = await page.evaluate(() => ({ a: Array.from(document.querySelector('attn-lab').losses('a')), b: Array.from(document.querySelector('attn-lab').losses('b')) }));
+  assert.equal(first.a.length, 3);
+  assert.equal(first.b.length, 3);
+  // the numbers beside the buttons: the step, the last loss, the last held-out evaluation
+  const runA = await page.evaluate(() => document.querySelector('attn-lab').runs.a);
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  const evalText = runA.exactMatch === null ? '' : ` · ${t('en', 'lab.stat.eval', { exact: pct(runA.exactMatch), token: pct(runA.tokenAccuracy) })}`;
+  await page.waitForFunction((text) => document.querySelector('attn-lab').shadowRoot.getElementById('stat-a').textContent === text,
+    `Model A · ${t('en', 'lab.stat.step', { step: 3 })} · ${t('en', 'lab.stat.loss', { loss: first.a[2].toPrecision(3) })}${evalText}`, { timeout: 5000 });
+  await train(page, 8);
+  await page.locator('attn-lab #reset').click();
+  await page.waitForFunction(() => Object.values(document.querySelector('attn-lab').runs).every((r) => r.step === 0 && r.state === 'ready'), null, { timeout: 20000 });
+  assert.deepEqual(await page.evaluate(() => document.querySelector('attn-lab').losses('a').length), 0);
+  assert.equal(await page.locator('attn-lab #reset').isDisabled(), true);
+  const again = await train(page, 3);
+  assert.deepEqual(again.a, first.a, 'A after Reset');
+  assert.deepEqual(again.b, first.b, 'B after Reset');
+  assert.deepEqual(problems, []);
+});
+
+test('pairs dropped on the box are used (a file, then plain text)', { timeout: 60000 }, async () => {
+  const { page, problems } = await openLab('lang=en');
+  await page.locator('attn-lab #task').selectOption('custom');
+  const drop = (payload) => page.evaluate(({ file, text }) => {
+    const dt = new DataTransfer();
+    if (file) dt.items.add(new File([file], 'pairs.csv', { type: 'text/csv' }));
+    if (text) dt.setData('text/plain', text);
+    const box = document.querySelector('attn-lab').shadowRoot.getElementById('pairs');
+    box.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, payload);
+  const csv = 'input,output\n"a,b","b,a"\nabc,cba\n';
+  await drop({ file: csv });
+  await page.waitForFunction(() => document.querySelector('attn-lab').pairs?.length === 2);
+  assert.deepEqual(await page.evaluate(() => document.querySelector('attn-lab').pairs), parsePairs(csv).pairs);
+  assert.match(await page.locator('attn-lab #pairs-summary').textContent(), /2 pairs \(pairs\.csv\)/);
+  await drop({ text: CUSTOM });
+  await page.waitForFunction((n) => document.querySelector('attn-lab').pairs?.length === n, WORDS.length);
+  await page.evaluate(() => document.querySelector('attn-lab').whenReady());
+  assert.equal(await page.evaluate(() => document.querySelector('attn-lab').dataset.state), 'ready');
+  assert.deepEqual(problems, []);
+});
+
 test('the page keeps painting while two runs train', { timeout: 60000 }, async () => {
   const { page, problems } = await openLab('preset=with-without&lang=en');
   await page.evaluate(() => document.querySelector('attn-lab').start());

@@ -980,7 +980,7 @@ export class LabView {
     ui.pairsProblem.textContent = this.#pairsProblem ? this.#pairsMessage(this.#pairsProblem) : '';
     ui.pairsText.setAttribute('aria-invalid', String(Boolean(this.#pairsProblem)));
     ui.pairsSummary.textContent = this.#custom
-      ? t(lang, 'lab.pairs.summary', { n: this.#custom.pairs.length, level: t(lang, `lab.level.${this.#custom.level}`), name: this.#custom.name || t(lang, 'lab.pairs.pasted') })
+      ? t(lang, 'lab.pairs.summary', { n: this.#custom.pairs.length, level: t(lang, `lab.level.${exp.task.level === 'auto' ? this.#custom.level : exp.task.level}`), name: this.#custom.name || t(lang, 'lab.pairs.pasted') })
       : '';
     ui.refusedNote.hidden = this.#refused.length === 0;
     ui.refusedNote.textContent = this.#refused.length ? t(lang, 'lab.refused', { list: this.#refused.join(', ') }) : '';
