@@ -8,7 +8,10 @@
 // invalid UTF-8 bytes from a file) gets the line and the problem in English and in Chinese, from
 // the i18n table, at the line parsePairs names here in Node; a run downloaded as .safetensors
 // loads in Node's loadModel with the parameter count the page showed, and loads back into the lab,
-// whose next download holds the same weights; the page keeps painting while two runs train
+// whose next download holds the same weights; One step does one step of each run and Reset goes
+// back to step 0, after which the same seeds give the same losses; pairs dropped on the box (a
+// file, text) are used; a run split across two data-parallel workers trains and says so (B off:
+// no B panel, no A − B); the page keeps painting while two runs train
 // (requestAnimationFrame count over 2 s); the experiment's URL string opened in a fresh browser
 // gives the same first 20 losses for A and B, value for value; every control has a label and
 // the keyboard alone starts and pauses; the phone width shows no sideways scrolling; no console
@@ -297,6 +300,21 @@ test('pairs dropped on the box are used (a file, then plain text)', { timeout: 6
   await page.waitForFunction((n) => document.querySelector('attn-lab').pairs?.length === n, WORDS.length);
   await page.evaluate(() => document.querySelector('attn-lab').whenReady());
   assert.equal(await page.evaluate(() => document.querySelector('attn-lab').dataset.state), 'ready');
+  assert.deepEqual(problems, []);
+});
+
+test('workers: a run split across two data-parallel workers trains, and says so', { timeout: 60000 }, async () => {
+  const { page, problems } = await openLab('lang=en');
+  const experiment = { task: { name: 'reverse', minLength: 3, maxLength: 8, size: 0, level: 'auto', seed: 7, data: null }, a: { model: SMALL_SEQ, train: { ...TRAIN, workers: 2 } }, b: null };
+  await page.evaluate((e) => { document.querySelector('attn-lab').experiment = e; }, experiment);
+  assert.equal(await page.locator('attn-lab #a-workers').inputValue(), '2');
+  assert.equal(await page.locator('attn-lab #b-enabled').isChecked(), false);
+  const got = await train(page, STEPS);
+  assertFalls(got.a, 'reverse A, 2 workers');
+  assert.equal(got.b, null);
+  assert.match(await page.locator('attn-lab #stat-a').textContent(), new RegExp(t('en', 'lab.stat.workers', { n: 2 })));
+  assert.equal(await page.locator('attn-lab #stat-b').isVisible(), false);
+  assert.equal(await page.locator('attn-lab #figure-diff').isVisible(), false);
   assert.deepEqual(problems, []);
 });
 
