@@ -296,6 +296,8 @@ export declare class AttnLab extends HTMLElement {
   readonly runs: { a: LabRunState | null; b: LabRunState | null } | null;
   /** Every loss of run id so far (a copy), or null. */
   losses(id: 'a' | 'b'): Float32Array | null;
+  /** Milliseconds of each render on the page's thread, newest last (at most 2,000; a copy). */
+  readonly timings: number[];
   /** Both runs: each resolves once the workers have done it. */
   start(): Promise<void>;
   pause(): Promise<void>;

@@ -34,11 +34,16 @@ import { screenshot, startBrowser } from './harness.js';
 // Short runs: the machine has 2 cores shared with other jobs (a run here does 5–30 steps/s).
 const STEPS = 30; // steps of each short run
 const WINDOW = 5; // mean of the first and the last WINDOW losses compared
-// A page that paints at 60 Hz draws ~120 frames in 2 s. Two training workers on this 2-core
-// machine share the cores with the page: measured 97–112 frames in 2 s (48–56 fps) with other
-// jobs on the same cores (load average ~6). 90 frames (45 fps) leaves room for such load; a page
-// whose main thread trained would draw a handful (a 40 ms training slice per frame at best).
-const MIN_FRAMES = 90;
+// A page that paints at 60 Hz draws ~120 frames in 2 s. Training runs in workers, so what a run
+// costs the page is the drawing of what it reports (a few ms a frame) and its share of the cores:
+// on this 2-core machine, with other jobs on the same cores (load average ~6), the page drew
+// 116–120 frames in 2 s idle and 87–112 while A and B trained. A page whose main thread trained
+// would draw a handful (a 40 ms training slice per frame at best). Asserted: at least 60 frames
+// (30 fps) and at least 60 % of the same page's idle count measured just before, so the test
+// measures the lab, not the machine's load; and the lab's own median render under 8 ms.
+const MIN_FRAMES = 60;
+const MIN_SHARE = 0.6;
+const MAX_RENDER_MS = 8;
 
 const SMALL_SEQ = { family: 'seq2seq', cell: 'gru', bidirectional: false, layers: 1, hidden: 32, embedding: 16, attention: 'additive', style: 'bahdanau' };
 const SMALL_TF = { family: 'transformer', layers: 1, heads: 2, width: 32, feedforward: 64, positions: 'learned' };
@@ -299,7 +304,7 @@ test('pairs dropped on the box are used (a file, then plain text)', { timeout: 6
   await drop({ text: CUSTOM });
   await page.waitForFunction((n) => document.querySelector('attn-lab').pairs?.length === n, WORDS.length);
   await page.evaluate(() => document.querySelector('attn-lab').whenReady());
-  assert.equal(await page.evaluate(() => document.querySelector('attn-lab').dataset.state), 'ready');
+  await page.waitForFunction(() => document.querySelector('attn-lab').dataset.state === 'ready', null, { timeout: 5000 });
   assert.deepEqual(problems, []);
 });
 
@@ -320,9 +325,7 @@ test('workers: a run split across two data-parallel workers trains, and says so'
 
 test('the page keeps painting while two runs train', { timeout: 60000 }, async () => {
   const { page, problems } = await openLab('preset=with-without&lang=en');
-  await page.evaluate(() => document.querySelector('attn-lab').start());
-  await page.waitForFunction(() => Object.values(document.querySelector('attn-lab').runs).every((r) => r && r.step >= 3), null, { timeout: 30000 });
-  const frames = await page.evaluate(() => new Promise((resolve) => {
+  const frames = () => page.evaluate(() => new Promise((resolve) => {
     let n = 0;
     const t0 = performance.now();
     const tick = (now) => {
@@ -332,12 +335,20 @@ test('the page keeps painting while two runs train', { timeout: 60000 }, async (
     };
     requestAnimationFrame(tick);
   }));
+  const idle = await frames(); // the same page, the same machine, the same moment: nothing training
+  await page.evaluate(() => document.querySelector('attn-lab').start());
+  await page.waitForFunction(() => Object.values(document.querySelector('attn-lab').runs).every((r) => r && r.step >= 3), null, { timeout: 30000 });
+  const busy = await frames();
   const runs = await page.evaluate(() => document.querySelector('attn-lab').runs);
+  const timings = await page.evaluate(() => document.querySelector('attn-lab').timings.slice(1)); // the first render builds the page
   await page.evaluate(() => document.querySelector('attn-lab').pause());
-  console.log(`frames in 2 s while A and B trained: ${frames} (A ${runs.a.stepsPerSecond?.toFixed(1)} steps/s, B ${runs.b.stepsPerSecond?.toFixed(1)} steps/s)`);
+  timings.sort((a, b) => a - b);
+  const median = timings[timings.length >> 1];
+  console.log(`frames in 2 s: ${idle} idle, ${busy} while A and B trained (A ${runs.a.stepsPerSecond?.toFixed(1)} steps/s, B ${runs.b.stepsPerSecond?.toFixed(1)} steps/s); the lab's renders: ${timings.length}, median ${median.toFixed(2)} ms`);
   assert.equal(runs.a.state, 'running');
   assert.equal(runs.b.state, 'running');
-  assert.ok(frames >= MIN_FRAMES, `${frames} frames in 2 s (at least ${MIN_FRAMES})`);
+  assert.ok(busy >= MIN_FRAMES && busy >= MIN_SHARE * idle, `${busy} frames in 2 s while training (idle: ${idle}; at least ${MIN_FRAMES} and ${MIN_SHARE} of idle)`);
+  assert.ok(median < MAX_RENDER_MS, `the lab's median render took ${median.toFixed(2)} ms`);
   assert.deepEqual(problems, []);
 });
 

@@ -10,9 +10,11 @@
 // page's #view=lab&… hash holds the same), or preset (a PRESETS id); then task, min-length,
 // max-length, size, level and data-seed override the task's fields; lang ('en' | 'zh').
 // Properties: experiment (a copy; setting it checks it with checkExperiment), pairs (the custom
-// pairs, [{ src, tgt }], or null), runs (a snapshot of each run: step, losses, last evaluation).
-// Methods: start(), pause(), step(), reset(), losses('a' | 'b') (every loss so far, a
-// Float32Array), whenReady() (both runs ready), whenSteps(n) (both runs past step n).
+// pairs, [{ src, tgt }], or null), runs (a snapshot of each run: step, losses, last evaluation),
+// timings (ms of each render on the page's thread, newest last).
+// Methods: start(), pause(), step(), reset() (promises: the workers have done it), losses('a' |
+// 'b') (every loss so far, a Float32Array), whenReady() (every run ready), whenSteps(n) (every
+// run at step n or past it).
 // Events: 'lab-state' { running } when training starts or stops; 'lab-change' { experiment,
 // params } when a person changes the experiment (params: formatLabParams' string, for the URL).
 // data-state on the element: loading | waiting (for custom pairs) | ready | running | paused | error;
@@ -104,6 +106,11 @@ export class AttnLab extends HTMLElement {
   /** Each run's state (null until loaded; a run is null when it does not exist). */
   get runs() {
     return this.#view?.runs ?? null;
+  }
+
+  /** Milliseconds of each render on the page's thread (the lab's own drawing, not the heatmaps'), newest last (at most 2,000). */
+  get timings() {
+    return this.#view ? [...this.#view.timings] : [];
   }
 
   /** Every loss of run id ('a' or 'b') so far, a Float32Array copy (null: no such run). */

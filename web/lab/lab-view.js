@@ -23,6 +23,7 @@ import { define as defineHeatmap } from '../elements/attention-heatmap.js';
 
 const RUNS = /** @type {const} */ (['a', 'b']);
 const CHART_HEIGHT = 220;
+const MAX_TIMINGS = 2000;
 const COLORS = { a: '#3b528b', b: '#b8641c' };
 const DASH = { a: [], b: [6, 3] };
 const TOKEN_DASH = { a: [2, 3], b: [6, 3, 2, 3] };
@@ -122,6 +123,8 @@ attn-heatmap { min-width: 0; max-width: 100%; --attn-heatmap-background: var(--a
 
 export class LabView {
   #host;
+  /** Milliseconds of each render (the page's thread), newest last, at most MAX_TIMINGS. */
+  timings = /** @type {number[]} */ ([]);
 
   /** @type {any} the checked experiment (spec.js shape) */
   #experiment = clone(DEFAULT_EXPERIMENT);
@@ -140,7 +143,8 @@ export class LabView {
   #running = false;
   #waiters = /** @type {{ test: () => boolean, resolve: (value?: any) => void }[]} */ ([]);
   #resize = /** @type {ResizeObserver | null} */ (null);
-  #initTimer = 0;
+  #serial = 0; // numbers each run made, so a chart knows a new run from the old one
+  #styleKey = 0; // bumped when the colours may have changed (light/dark), so the charts redraw
 
   /** @param {HTMLElement} host the <attn-lab> element (its attributes, dataset, events, shadow root) */
   constructor(host) {
@@ -161,6 +165,10 @@ export class LabView {
     this.#wire(this.#listeners.signal);
     this.#readAttributes();
     this.#resize = new ResizeObserver(() => this.#schedule());
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+      this.#styleKey++;
+      this.#schedule();
+    }, { signal: this.#listeners.signal });
     this.#resize.observe(this.#ui.charts);
     this.#writeForm();
     this.#initRuns(['a', 'b']);
@@ -174,7 +182,6 @@ export class LabView {
     this.#resize = null;
     if (this.#frame) cancelAnimationFrame(this.#frame);
     this.#frame = 0;
-    clearTimeout(this.#initTimer);
     for (const id of RUNS) this.#disposeRun(id);
     this.#setRunning(false);
   }
@@ -366,6 +373,7 @@ export class LabView {
   }
 
   #clearHistory(r) {
+    r.serial = ++this.#serial;
     r.loss.clear();
     r.exact = [];
     r.token = [];
@@ -381,7 +389,7 @@ export class LabView {
   #makeRun(id, checkpoint = undefined) {
     const exp = this.#experiment;
     const r = {
-      id, run: createRun(), state: 'loading', info: null, step: 0, elapsed: 0, sps: 0, error: '', disposed: false,
+      id, serial: ++this.#serial, run: createRun(), state: 'loading', info: null, step: 0, elapsed: 0, sps: 0, error: '', disposed: false,
       loss: new LossSeries(), exact: [], token: [], evals: [], eval: null, attention: null,
     };
     const on = (type, fn) => r.run.on(type, (msg) => {
@@ -964,6 +972,7 @@ export class LabView {
   #render() {
     if (this.#frame) cancelAnimationFrame(this.#frame);
     this.#frame = 0;
+    const t0 = performance.now();
     const ui = this.#ui;
     const lang = this.#lang;
     const exp = this.#experiment;
@@ -1052,44 +1061,69 @@ export class LabView {
 
     this.#drawCharts();
     this.#drawMaps();
+    this.timings.push(performance.now() - t0);
+    if (this.timings.length > MAX_TIMINGS) this.timings.shift();
   }
 
+  /**
+   * The three charts, each redrawn only when what it shows changed (its key: the runs, their
+   * loss count or evaluations, the width, the language, the scale), so a frame with only a
+   * progress message repaints the loss chart alone: the page's thread stays free for painting.
+   */
   #drawCharts() {
     const ui = this.#ui;
     const lang = this.#lang;
-    const width = Math.max(200, Math.floor(ui.chart.loss.clientWidth || ui.charts.clientWidth || 320));
     const dpr = window.devicePixelRatio || 1;
-    const css = getComputedStyle(this.#host);
-    const v = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
-    const colors = { background: v('--attn-lab-surface', v('--surface', '#ffffff')), text: v('--attn-lab-text', v('--text', '#1b1b1f')), grid: v('--attn-lab-border', v('--border', '#d6d6df')) };
-    const font = `12px ${css.fontFamily || 'system-ui, sans-serif'}`;
     const runs = RUNS.map((id) => this.#runs[id]).filter(Boolean);
     const name = (r) => t(lang, `lab.run.${r.id}`);
-    const draw = (canvas, series, options, alt) => {
-      const w = Math.max(200, Math.floor(canvas.clientWidth || width));
+    let style = null; // computed once per frame, and only when a chart is redrawn
+    const draw = (canvas, data, make) => {
+      const w = Math.max(200, Math.floor(canvas.clientWidth || ui.charts.clientWidth || 320));
+      const key = `${w}:${dpr}:${lang}:${this.#styleKey}:${runs.map((r) => `${r.serial}`).join(',')}:${data}`;
+      if (canvas.dataset.key === key) return;
+      canvas.dataset.key = key;
+      if (!style) {
+        const css = getComputedStyle(this.#host);
+        const v = (n, fallback) => css.getPropertyValue(n).trim() || fallback;
+        style = {
+          colors: { background: v('--attn-lab-surface', v('--surface', '#ffffff')), text: v('--attn-lab-text', v('--text', '#1b1b1f')), grid: v('--attn-lab-border', v('--border', '#d6d6df')) },
+          font: `12px ${css.fontFamily || 'system-ui, sans-serif'}`,
+        };
+      }
       if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(CHART_HEIGHT * dpr)) {
         canvas.width = Math.round(w * dpr);
         canvas.height = Math.round(CHART_HEIGHT * dpr);
       }
+      const [series, options, alt] = make();
       const ctx = canvas.getContext('2d');
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawLabChart(ctx, series, { width: w, height: CHART_HEIGHT, colors, font, empty: t(lang, 'lab.chart.empty'), ...options });
+      drawLabChart(ctx, series, { width: w, height: CHART_HEIGHT, ...style, empty: t(lang, 'lab.chart.empty'), ...options });
       canvas.setAttribute('aria-label', alt);
     };
     const summary = (fn) => runs.map((r) => `${name(r)}: ${fn(r)}`).join('; ') || t(lang, 'lab.chart.empty');
-    draw(ui.chart.loss, runs.map((r) => ({ label: t(lang, 'lab.series.loss', { run: name(r) }), color: COLORS[r.id], dash: DASH[r.id], points: r.loss.points })),
-      { log: ui.logScale.checked, xLabel: t(lang, 'lab.axis.step') },
-      `${t(lang, 'lab.chart.loss')}. ${summary((r) => (r.loss.last === null ? '–' : t(lang, 'lab.stat.loss', { loss: r.loss.last.toPrecision(3) })))}`);
-    draw(ui.chart.accuracy, runs.flatMap((r) => [
-      { label: t(lang, 'lab.series.exact', { run: name(r) }), color: COLORS[r.id], dash: DASH[r.id], points: r.exact, dots: true },
-      { label: t(lang, 'lab.series.token', { run: name(r) }), color: COLORS[r.id], dash: TOKEN_DASH[r.id], points: r.token },
-    ]), { percent: true, xLabel: t(lang, 'lab.axis.step') },
-    `${t(lang, 'lab.chart.accuracy')}. ${summary((r) => (r.eval ? t(lang, 'lab.stat.eval', { exact: pct(r.eval.exactMatch), token: pct(r.eval.tokenAccuracy) }) : '–'))}`);
-    draw(ui.chart.length, runs.map((r) => ({
-      label: t(lang, 'lab.series.byLength', { run: name(r) }), color: COLORS[r.id], dash: DASH[r.id], dots: true,
-      points: (r.eval?.byLength ?? []).filter((b) => b.count > 0).map((b) => [b.length, b.exactMatch]),
-    })), { percent: true, xMin: null, xInteger: true, xLabel: t(lang, 'lab.axis.length') },
-    `${t(lang, 'lab.chart.length')}. ${summary((r) => (r.eval?.byLength ?? []).filter((b) => b.count > 0).map((b) => `${b.length}: ${pct(b.exactMatch)}`).join(', ') || '–')}`);
+    const log = ui.logScale.checked;
+    draw(ui.chart.loss, `${log}:${runs.map((r) => r.loss.length).join(',')}`, () => [
+      runs.map((r) => ({ label: t(lang, 'lab.series.loss', { run: name(r) }), color: COLORS[r.id], dash: DASH[r.id], points: r.loss.points })),
+      { log, xLabel: t(lang, 'lab.axis.step') },
+      `${t(lang, 'lab.chart.loss')}. ${summary((r) => (r.loss.last === null ? '–' : t(lang, 'lab.stat.loss', { loss: r.loss.last.toPrecision(3) })))}`,
+    ]);
+    const evals = runs.map((r) => r.evals.length).join(',');
+    draw(ui.chart.accuracy, evals, () => [
+      runs.flatMap((r) => [
+        { label: t(lang, 'lab.series.exact', { run: name(r) }), color: COLORS[r.id], dash: DASH[r.id], points: r.exact, dots: true },
+        { label: t(lang, 'lab.series.token', { run: name(r) }), color: COLORS[r.id], dash: TOKEN_DASH[r.id], points: r.token },
+      ]),
+      { percent: true, xLabel: t(lang, 'lab.axis.step') },
+      `${t(lang, 'lab.chart.accuracy')}. ${summary((r) => (r.eval ? t(lang, 'lab.stat.eval', { exact: pct(r.eval.exactMatch), token: pct(r.eval.tokenAccuracy) }) : '–'))}`,
+    ]);
+    draw(ui.chart.length, evals, () => [
+      runs.map((r) => ({
+        label: t(lang, 'lab.series.byLength', { run: name(r) }), color: COLORS[r.id], dash: DASH[r.id], dots: true,
+        points: (r.eval?.byLength ?? []).filter((b) => b.count > 0).map((b) => [b.length, b.exactMatch]),
+      })),
+      { percent: true, xMin: null, xInteger: true, xLabel: t(lang, 'lab.axis.length') },
+      `${t(lang, 'lab.chart.length')}. ${summary((r) => (r.eval?.byLength ?? []).filter((b) => b.count > 0).map((b) => `${b.length}: ${pct(b.exactMatch)}`).join(', ') || '–')}`,
+    ]);
   }
 
   #drawMaps() {
