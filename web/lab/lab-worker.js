@@ -362,7 +362,8 @@ function snapshot(r) {
 const channel = new MessageChannel();
 const tick = () => { queue = queue.then(slice); };
 channel.port1.onmessage = tick;
-const schedule = typeof setImmediate === 'function' ? () => setImmediate(tick) : () => channel.port2.postMessage(0);
+const immediate = /** @type {any} */ (globalThis).setImmediate;
+const schedule = typeof immediate === 'function' ? () => immediate(tick) : () => channel.port2.postMessage(0);
 
 function postState(re) {
   post({ type: 'state', running, step: R?.step ?? 0, elapsed: elapsed(), re });
