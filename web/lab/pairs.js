@@ -1,0 +1,234 @@
+// attnlab/web/lab/pairs.js: reads the lab's "your own pairs" paste or file (TSV or CSV of
+// input → output pairs) into [{ src, tgt }], or throws a PairsError naming the line and the
+// problem. ESM, no DOM, no dependency: runs in the page, in workers and in Node.
+//
+//   import { parsePairs, PairsError } from './pairs.js';
+//   parsePairs('abc\tcba\nhello\tolleh\n');          // { pairs: [...2], level: 'char', lines: 2, format: 'tsv', header: false }
+//   parsePairs(bytes);                                // a dropped file's bytes: strict UTF-8
+//   try { parsePairs('a,b,c\n'); } catch (e) { e.line; e.problem; e.message; } // 1, 'ragged', …
+//
+// Format: TSV when the first non-empty line holds a tab, else CSV. TSV fields are literal (split
+// on tabs; a quote is an ordinary character). CSV follows RFC 4180: fields separated by commas, a
+// field may be enclosed in double quotes, and inside it "" is one quote and commas and line breaks
+// are data. Line ends: LF, CRLF or a lone CR. A leading byte-order mark is dropped. Blank lines are
+// skipped. Fields are trimmed of surrounding whitespace. A first row whose two fields are column
+// names (input/output, source/target, src/tgt, question/answer, …) is skipped as a header.
+// Level: 'char' or 'word' as asked; 'auto' picks 'word' when more than half of the outputs hold
+// a space, else 'char'.
+// Errors (PairsError { line, problem, message }; line is the 1-based line where the offending row
+// starts, null when the problem is the whole input), with stable problem codes the UI translates:
+//   'invalid-utf8'  the bytes are not UTF-8 (line of the first bad byte)
+//   'too-long'      a row longer than maxLength characters (found while scanning: never reads on)
+//   'ragged'        a row without exactly two fields
+//   'empty-input'   an empty input field;   'empty-output'  an empty output field
+//   'unterminated-quote'  a CSV quoted field that never closes (line where it opened)
+//   'bad-quote'     characters between a closing quote and the next comma or line end
+//   'too-many'      more than maxPairs pairs (line of the first one too many)
+//   'no-pairs'      nothing but blank lines (line null)
+// Linear time: one pass over the characters, stopping at the first problem; a 10 MB paste takes
+// tens of milliseconds. Messages are English; the UI owns translations and keys them by problem.
+// Not here: the tokenizer and the train / held-out split (tasks.js), any DOM.
+
+import { hashString } from '../data/common.js';
+
+/** The problem codes parsePairs may throw, in the order the header lists them. */
+export const PAIRS_PROBLEMS = Object.freeze(['invalid-utf8', 'too-long', 'ragged', 'empty-input', 'empty-output',
+  'unterminated-quote', 'bad-quote', 'too-many', 'no-pairs']);
+/** Defaults: the issue's 50,000 pairs; a row of at most 1,000 characters. */
+export const MAX_PAIRS = 50000;
+export const MAX_LINE = 1000;
+
+export class PairsError extends Error {
+  /**
+   * @param {number | null} line 1-based line where the row starts, null for the whole input
+   * @param {string} problem one of PAIRS_PROBLEMS
+   * @param {string} message English, names the line and the problem
+   */
+  constructor(line, problem, message) {
+    super(message);
+    this.name = 'PairsError';
+    this.line = line;
+    this.problem = problem;
+  }
+}
+
+const HEADER_WORDS = new Set(['input', 'output', 'source', 'target', 'src', 'tgt', 'question', 'answer',
+  'from', 'to', 'in', 'out', 'x', 'y', 'prompt', 'response', 'english', 'french']);
+
+/** The 1-based line of the first invalid UTF-8 sequence in bytes (a hand-written validator, used
+ * only once TextDecoder has refused the bytes, to name the line). */
+function firstBadUtf8Line(bytes) {
+  let line = 1;
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i];
+    if (b === 0x0A) { line++; i++; continue; }
+    if (b < 0x80) { i++; continue; }
+    let n, min;
+    if (b >= 0xC2 && b <= 0xDF) { n = 1; min = 0x80; } else if (b >= 0xE0 && b <= 0xEF) { n = 2; min = 0x800; } else if (b >= 0xF0 && b <= 0xF4) { n = 3; min = 0x10000; } else return line;
+    let cp = b & (0x3F >> n);
+    for (let k = 1; k <= n; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xC0) !== 0x80) return line;
+      cp = (cp << 6) | (c & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return line;
+    i += n + 1;
+  }
+  return line;
+}
+
+/** Text of the input: strings as they are, bytes decoded as strict UTF-8 (BOM dropped). */
+function toText(input) {
+  if (typeof input === 'string') return input;
+  let bytes;
+  if (input instanceof Uint8Array) bytes = input;
+  else if (input instanceof ArrayBuffer) bytes = new Uint8Array(input);
+  else if (ArrayBuffer.isView(input)) bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  else throw new PairsError(null, 'no-pairs', 'parsePairs: the input must be text or bytes');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const line = firstBadUtf8Line(bytes);
+    throw new PairsError(line, 'invalid-utf8', `line ${line}: the file is not UTF-8 text (save it as UTF-8 and try again)`);
+  }
+}
+
+/**
+ * Splits text into rows of fields, calling onRow(fields, line) for each non-blank row.
+ * One pass; throws PairsError for too-long rows and CSV quoting errors.
+ */
+function scanRows(text, sep, maxLength, onRow) {
+  const n = text.length;
+  let i = 0;
+  let line = 1;
+  while (i < n) {
+    const rowLine = line;
+    const rowStart = i;
+    const fields = [];
+    let field = '';
+    let blank = true;
+    for (;;) {
+      if (i - rowStart > maxLength) {
+        throw new PairsError(rowLine, 'too-long', `line ${rowLine} is longer than ${maxLength} characters`);
+      }
+      if (i >= n) { fields.push(field); break; }
+      const c = text.charCodeAt(i);
+      if (c === 10 || c === 13) {
+        fields.push(field);
+        i += c === 13 && text.charCodeAt(i + 1) === 10 ? 2 : 1;
+        line++;
+        break;
+      }
+      if (sep === 44 && c === 34 && field.trim() === '') {
+        // an RFC 4180 quoted field: up to the closing quote, "" is one quote
+        const openLine = line;
+        let value = '';
+        i++;
+        for (;;) {
+          if (i - rowStart > maxLength) throw new PairsError(rowLine, 'too-long', `line ${rowLine} is longer than ${maxLength} characters`);
+          if (i >= n) throw new PairsError(openLine, 'unterminated-quote', `line ${openLine}: a quoted field is never closed (a missing ")`);
+          const q = text.charCodeAt(i);
+          if (q === 34) {
+            if (text.charCodeAt(i + 1) === 34) { value += '"'; i += 2; continue; }
+            i++;
+            break;
+          }
+          if (q === 13 || q === 10) {
+            line++;
+            if (q === 13 && text.charCodeAt(i + 1) === 10) { value += '\r\n'; i += 2; continue; }
+          }
+          value += text[i];
+          i++;
+        }
+        // after the closing quote: spaces, then a separator or a line end
+        while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+        const d = i < n ? text.charCodeAt(i) : -1;
+        if (d !== -1 && d !== 44 && d !== 10 && d !== 13) {
+          throw new PairsError(rowLine, 'bad-quote', `line ${rowLine}: characters after a closing quote (write "" for a quote inside a quoted field)`);
+        }
+        field = value;
+        blank = false;
+        if (d === 44) { fields.push(field); field = ''; i++; }
+        continue;
+      }
+      if (c === sep) { fields.push(field); field = ''; blank = false; i++; continue; }
+      // copy a run of ordinary characters at once (keeps the scan linear and fast)
+      let j = i + 1;
+      while (j < n && j - rowStart <= maxLength) {
+        const d = text.charCodeAt(j);
+        if (d === sep || d === 10 || d === 13) break;
+        j++;
+      }
+      const run = text.slice(i, j);
+      if (blank && run.trim() !== '') blank = false;
+      field += run;
+      i = j;
+    }
+    if (blank && fields.length === 1 && fields[0].trim() === '') continue;
+    onRow(fields, rowLine);
+  }
+  return line;
+}
+
+/**
+ * Reads a TSV or CSV of input → output pairs.
+ * @param {string | Uint8Array | ArrayBuffer} input
+ * @param {{ level?: 'auto' | 'char' | 'word', maxPairs?: number, maxLength?: number }} [options]
+ *   maxLength: the longest row in characters (default 1,000)
+ * @returns {{ pairs: { src: string, tgt: string }[], level: 'char' | 'word', lines: number,
+ *             format: 'tsv' | 'csv', header: boolean }}
+ * @throws {PairsError}
+ */
+export function parsePairs(input, options = {}) {
+  const level = options.level === 'char' || options.level === 'word' ? options.level : 'auto';
+  const maxPairs = Number.isInteger(options.maxPairs) && options.maxPairs > 0 ? options.maxPairs : MAX_PAIRS;
+  const maxLength = Number.isInteger(options.maxLength) && options.maxLength > 0 ? options.maxLength : MAX_LINE;
+  let text = toText(input);
+  if (text.charCodeAt(0) === 0xFEFF) text = text.slice(1);
+  // the format: a tab on the first non-blank line (looked at up to maxLength characters)
+  let k = 0;
+  while (k < text.length && /\s/.test(text[k]) && text[k] !== '\t') k++;
+  let sep = 44;
+  for (let j = k; j < text.length && j - k <= maxLength; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 9) { sep = 9; break; }
+    if (c === 10 || c === 13) break;
+  }
+  const pairs = [];
+  let header = false;
+  let outputsWithSpace = 0;
+  const lines = scanRows(text, sep, maxLength, (fields, line) => {
+    if (fields.length !== 2) {
+      throw new PairsError(line, 'ragged', `line ${line} has ${fields.length} field${fields.length === 1 ? '' : 's'}; each line needs exactly 2 (input ${sep === 9 ? 'TAB' : ','} output)`);
+    }
+    const src = fields[0].trim();
+    const tgt = fields[1].trim();
+    if (pairs.length === 0 && !header && HEADER_WORDS.has(src.toLowerCase()) && HEADER_WORDS.has(tgt.toLowerCase())) {
+      header = true;
+      return;
+    }
+    if (src === '') throw new PairsError(line, 'empty-input', `line ${line}: the input (first field) is empty`);
+    if (tgt === '') throw new PairsError(line, 'empty-output', `line ${line}: the output (second field) is empty`);
+    if (pairs.length >= maxPairs) throw new PairsError(line, 'too-many', `line ${line}: more than ${maxPairs} pairs (keep the first ${maxPairs})`);
+    if (/\s/.test(tgt)) outputsWithSpace++;
+    pairs.push({ src, tgt });
+  });
+  if (pairs.length === 0) throw new PairsError(null, 'no-pairs', 'no pairs found: write one input and output per line, separated by a tab or a comma');
+  const picked = level !== 'auto' ? level : outputsWithSpace * 2 > pairs.length ? 'word' : 'char';
+  return { pairs, level: picked, lines: lines - (text.endsWith('\n') || text.endsWith('\r') ? 1 : 0), format: sep === 9 ? 'tsv' : 'csv', header };
+}
+
+/**
+ * A short stable hash of the pairs (16 hex digits), what the URL holds instead of the data
+ * (`data=<hash>`): the UI asks for the file when the hash names pairs it does not have.
+ * @param {{ src: string, tgt: string }[]} pairs
+ */
+export function pairsHash(pairs) {
+  let h1 = 0x12345678, h2 = 0x9abcdef0;
+  for (const p of pairs) {
+    const a = hashString(`${p.src}\t${p.tgt}`);
+    h1 = hashString(`${h1}:${a}`);
+    h2 = Math.imul(h2 ^ a, 0x01000193) >>> 0;
+  }
+  return h1.toString(16).padStart(8, '0') + hashString(`${h2}:${pairs.length}`).toString(16).padStart(8, '0');
+}
