@@ -53,7 +53,7 @@ export function makeTask(spec) {
       while (out.length < size) {
         const src = word(next, minLength, maxLength);
         if (held.has(src)) continue;
-        out.push({ src, tgt: name === 'broken' ? 'x' : [...src].reverse().join('') }); // 'x' is no target token
+        out.push({ src, tgt: name === 'broken' ? 'a'.repeat(5000) : [...src].reverse().join('') }); // over the decoder's step limit
       }
       return out;
     },

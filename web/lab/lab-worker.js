@@ -16,7 +16,7 @@
 // it at once; the shards apply the same g with their next step's message. No SharedArrayBuffer:
 // gradients are transferred Float32Arrays.
 // Pacing, as web/train-worker.js: slices of SLICE_MS with MessageChannel yields (setTimeout is
-// clamped to 4 ms when nested); pause, step and reset stop a running slice at its next step.
+// clamped to 4 ms when nested; Node: setImmediate, see schedule); pause, step and reset stop a running slice at its next step.
 // Evaluation runs when the training time since the last one is at least its cost / EVAL_SHARE
 // (so it costs ≤ 15 % of the training time), attention snapshots every SNAPSHOT_MS.
 // Deliberately no DOM and no drawing: plain data out, typed arrays transferred.
@@ -216,8 +216,18 @@ function split(batch, k) {
   return out;
 }
 
-/** One optimiser step on the task's batch for this step; returns its loss (before the update). */
+/** One optimiser step on the task's batch for this step; returns its loss (before the update).
+ * A failure names the step. */
 async function stepOnce(r) {
+  try {
+    return await stepInner(r);
+  } catch (err) {
+    const message = err?.message ?? String(err);
+    throw new Error(message.startsWith('step ') ? message : `step ${r.step}: ${message}`);
+  }
+}
+
+async function stepInner(r) {
   const batch = r.task.batch(r.step, r.train.batch);
   let loss;
   if (r.workers === 1) {
@@ -230,8 +240,10 @@ async function stepOnce(r) {
       const a = apply ? apply.slice() : null;
       return ask(s, { type: 'step', apply: a, batch: parts[i + 1] }, a ? [a.buffer] : []);
     });
+    const theirs = Promise.all(replies);
+    theirs.catch(() => {}); // handled below; a local failure must not leave it unhandled
     const mine = parts[0].length ? r.trainer.gradient(parts[0]) : { loss: 0, terms: 0, gradient: null };
-    const all = [mine, ...(await Promise.all(replies))];
+    const all = [mine, ...(await theirs)];
     let N = 0, L = 0;
     for (const g of all) {
       N += g.terms;
@@ -344,9 +356,14 @@ function snapshot(r) {
   }, [weights.buffer]);
 }
 
+// The yield between slices: a MessageChannel message in browsers; setImmediate in Node, whose
+// ports drain up to 1,000 queued messages in one go, so a channel that re-posts itself from each
+// slice would keep the parent's pause waiting for ~1,000 slices.
 const channel = new MessageChannel();
-channel.port1.onmessage = () => { queue = queue.then(slice); };
-const schedule = () => channel.port2.postMessage(0);
+const tick = () => { queue = queue.then(slice); };
+channel.port1.onmessage = tick;
+const immediate = /** @type {any} */ (globalThis).setImmediate;
+const schedule = typeof immediate === 'function' ? () => immediate(tick) : () => channel.port2.postMessage(0);
 
 function postState(re) {
   post({ type: 'state', running, step: R?.step ?? 0, elapsed: elapsed(), re });

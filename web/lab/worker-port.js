@@ -12,7 +12,7 @@
 // by a variable specifier only where there is no browser Worker, so bundlers leave it alone.
 
 const NODE_WORKERS = 'node:worker_threads';
-const inNode = () => typeof process === 'object' && typeof process?.versions?.node === 'string';
+const inNode = () => typeof /** @type {any} */ (globalThis).process?.versions?.node === 'string';
 
 /**
  * @typedef {{ post(msg: unknown, transfer?: Transferable[]): void,
