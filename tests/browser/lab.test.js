@@ -11,7 +11,9 @@
 // whose next download holds the same weights; One step does one step of each run and Reset goes
 // back to step 0, after which the same seeds give the same losses; pairs dropped on the box (a
 // file, text) are used; a run split across two data-parallel workers trains and says so (B off:
-// no B panel, no A − B); the page keeps painting while two runs train
+// no B panel, no A − B); pausing saves both runs on the device (IndexedDB), a reload offers to
+// resume them, and the resumed runs' losses equal an uninterrupted run's; the page keeps painting
+// while two runs train
 // (requestAnimationFrame count over 2 s); the experiment's URL string opened in a fresh browser
 // gives the same first 20 losses for A and B, value for value; every control has a label and
 // the keyboard alone starts and pauses; the phone width shows no sideways scrolling; no console
@@ -320,6 +322,35 @@ test('workers: a run split across two data-parallel workers trains, and says so'
   assert.match(await page.locator('attn-lab #stat-a').textContent(), new RegExp(t('en', 'lab.stat.workers', { n: 2 })));
   assert.equal(await page.locator('attn-lab #stat-b').isVisible(), false);
   assert.equal(await page.locator('attn-lab #figure-diff').isVisible(), false);
+  assert.deepEqual(problems, []);
+});
+
+test('a reload offers to resume from this device, and the resumed runs go on exactly as if never stopped', { timeout: 120000 }, async () => {
+  const query = 'preset=additive-dot&lang=en';
+  const { page, problems } = await openLab(query);
+  await page.evaluate(() => document.querySelector('attn-lab').experiment.task).then((task) => assert.equal(task.name, 'reverse'));
+  const before = await train(page, 6); // pausing saves both runs (IndexedDB, checkpoints.js)
+  await page.waitForFunction(() => document.querySelector('attn-lab').dataset.saved !== undefined, null, { timeout: 20000 });
+  const saved = (await page.evaluate(() => document.querySelector('attn-lab').dataset.saved)).split(',').map(Number);
+  assert.deepEqual(saved, [before.runs.a.step, before.runs.b.step]);
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('attn-lab')?.dataset.resume === 'offered', null, { timeout: 20000 });
+  await page.waitForFunction(() => !document.querySelector('attn-lab').shadowRoot.getElementById('resume').hidden);
+  await screenshot(page, 'lab-resume-en');
+  const text = await page.locator('attn-lab #resume-text').textContent();
+  assert.ok(text.startsWith(t('en', 'lab.saved.offerAB', { a: saved[0], b: saved[1], when: '' }).split('saved')[0]), text);
+  await page.locator('attn-lab #resume-yes').click();
+  await page.evaluate(() => document.querySelector('attn-lab').whenReady());
+  const resumed = await page.evaluate(() => document.querySelector('attn-lab').runs);
+  assert.equal(resumed.a.step, saved[0]);
+  assert.equal(resumed.b.step, saved[1]);
+  const n = Math.max(...saved) + 4;
+  const after = await train(page, n);
+  // the same experiment from scratch: Reset, then as many steps
+  await page.locator('attn-lab #reset').click();
+  await page.waitForFunction(() => Object.values(document.querySelector('attn-lab').runs).every((r) => r.step === 0), null, { timeout: 20000 });
+  const scratch = await train(page, n);
+  for (const id of ['a', 'b']) assert.deepEqual(after[id], scratch[id], `run ${id}: resumed losses differ from an uninterrupted run's`);
   assert.deepEqual(problems, []);
 });
 

@@ -15,6 +15,7 @@ import { DEFAULT_EXPERIMENT, LIMITS, PRESETS, TASK_NAMES, ATTENTIONS, attentionE
 import { TASK_INFO, makeTask } from './tasks.js';
 import { pairsHash, parsePairs } from './pairs.js';
 import { createRun } from './run.js';
+import { checkpointSupport, deleteCheckpoints, loadCheckpoints, saveCheckpoints } from './checkpoints.js';
 import { LossSeries, attentionDifference, drawLabChart } from './lab-chart.js';
 import './lab-text.js';
 import { mechanismName, resolveLang, t } from '../shared/i18n.js';
@@ -24,6 +25,8 @@ import { define as defineHeatmap } from '../elements/attention-heatmap.js';
 const RUNS = /** @type {const} */ (['a', 'b']);
 const CHART_HEIGHT = 220;
 const MAX_TIMINGS = 2000;
+/** While training, the runs are saved to this device (IndexedDB, checkpoints.js) this often, and on every pause. */
+const SAVE_MS = 20000;
 const COLORS = { a: '#3b528b', b: '#b8641c' };
 const DASH = { a: [], b: [6, 3] };
 const TOKEN_DASH = { a: [2, 3], b: [6, 3, 2, 3] };
@@ -108,6 +111,7 @@ fieldset.run-b { border-left: 4px dashed var(--lab-b); }
 .controls button.primary { font-weight: 700; min-width: 6rem; }
 .stats { display: grid; grid-template-columns: 1fr 1fr; gap: 0.25rem 0.75rem; font-size: 0.875rem; margin: 0.3rem 0 0; font-variant-numeric: tabular-nums; }
 @container (max-width: 480px) { .stats { grid-template-columns: 1fr; } }
+.resume { margin-top: 0.4rem; padding: 0.4rem 0.6rem; border-radius: 6px; background: var(--attn-lab-note-bg, #eef2fb); font-size: 0.9rem; }
 .stat-a { border-left: 4px solid var(--lab-a); padding-left: 0.4rem; }
 .stat-b { border-left: 4px dashed var(--lab-b); padding-left: 0.4rem; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 20rem), 1fr)); gap: 0.75rem; }
@@ -144,6 +148,10 @@ export class LabView {
   #waiters = /** @type {{ test: () => boolean, resolve: (value?: any) => void }[]} */ ([]);
   #resize = /** @type {ResizeObserver | null} */ (null);
   #serial = 0; // numbers each run made, so a chart knows a new run from the old one
+  #saveTimer = /** @type {any} */ (0);
+  #saving = false;
+  #offer = /** @type {any} */ (null); // a saved record of this experiment, offered for resuming
+  #offerKey = '';
   #styleKey = 0; // bumped when the colours may have changed (light/dark), so the charts redraw
 
   /** @param {HTMLElement} host the <attn-lab> element (its attributes, dataset, events, shadow root) */
@@ -172,6 +180,9 @@ export class LabView {
     this.#resize.observe(this.#ui.charts);
     this.#writeForm();
     this.#initRuns(['a', 'b']);
+    this.#saveTimer = setInterval(() => {
+      if (this.#running) this.#save();
+    }, SAVE_MS);
     this.#schedule();
   }
 
@@ -182,6 +193,7 @@ export class LabView {
     this.#resize = null;
     if (this.#frame) cancelAnimationFrame(this.#frame);
     this.#frame = 0;
+    clearInterval(this.#saveTimer);
     for (const id of RUNS) this.#disposeRun(id);
     this.#setRunning(false);
   }
@@ -359,6 +371,75 @@ export class LabView {
       this.#runs[id] = this.#makeRun(id);
     }
     this.#setRunning(this.#live().some((r) => r.state === 'running'));
+    this.#findSaved();
+    this.#schedule();
+  }
+
+  // ---- checkpoints on this device (checkpoints.js: IndexedDB, keyed by the experiment's URL) ----
+
+  /** The key of the current experiment's checkpoints: its URL string. */
+  #key() {
+    return formatLabParams(this.#experiment).toString();
+  }
+
+  /** Is there a saved record of this experiment (at a step past 0)? Then offer to resume it. */
+  #findSaved() {
+    const key = this.#key();
+    if (key === this.#offerKey) return;
+    this.#offerKey = key;
+    this.#offer = null;
+    if (!checkpointSupport().available) return;
+    loadCheckpoints(key).then((rec) => {
+      if (key !== this.#key() || !rec?.runs?.some((c) => c?.step > 0)) return;
+      if (this.#experiment.task.name === 'custom' && !this.#pairsFit()) return; // the pairs are not here
+      if (this.#live(true).some((r) => r.step > 0)) return; // training already went on here
+      this.#offer = rec;
+      this.#host.dataset.resume = 'offered';
+      this.#schedule();
+    }, quiet);
+  }
+
+  /** Save every run's checkpoint (weights, optimiser, losses) for this experiment; one save at a time. */
+  #save() {
+    if (this.#saving || !checkpointSupport().available) return;
+    const runs = RUNS.map((id) => (this.#experiment[id] ? this.#runs[id] : null));
+    if (runs.some((r, i) => this.#experiment[RUNS[i]] && (!r || !r.info || r.state === 'error')) || !runs.some((r) => r?.step > 0)) return;
+    this.#saving = true;
+    const key = this.#key();
+    const experiment = clone(this.#experiment);
+    Promise.all(runs.filter(Boolean).map((r) => r.run.checkpoint()))
+      .then((cps) => (key === this.#key() ? saveCheckpoints(key, { experiment, runs: cps }).then((got) => {
+        if (got.saved) this.#host.dataset.saved = cps.map((c) => c.step).join(',');
+      }) : null))
+      .catch(quiet)
+      .finally(() => {
+        this.#saving = false;
+      });
+  }
+
+  /** Resume the offered record: each run from its checkpoint, its losses so far back on the chart. */
+  #resume() {
+    const rec = this.#offer;
+    this.#offer = null;
+    delete this.#host.dataset.resume;
+    if (!rec) return;
+    RUNS.forEach((id, i) => {
+      const cp = rec.runs[i];
+      if (!this.#experiment[id] || !cp) return;
+      this.#disposeRun(id);
+      const r = this.#makeRun(id, cp);
+      for (let k = 0; k < cp.losses.length; k++) r.loss.add(k + 1, cp.losses[k]);
+      r.step = cp.step;
+      this.#runs[id] = r;
+    });
+    this.#schedule();
+  }
+
+  /** Forget the offered record (and delete it from this device). */
+  #discard() {
+    this.#offer = null;
+    delete this.#host.dataset.resume;
+    deleteCheckpoints(this.#key()).catch(quiet);
     this.#schedule();
   }
 
@@ -426,11 +507,14 @@ export class LabView {
     });
     on('state', (msg) => {
       if (msg.step === 0 && !msg.running && r.step > 0) this.#clearHistory(r); // a reset
+      const paused = r.state === 'running' && !msg.running;
       r.step = msg.step;
       r.elapsed = msg.elapsed;
       if (r.state !== 'error' || msg.running) r.state = msg.running ? 'running' : msg.step > 0 ? 'paused' : 'ready';
       if (msg.running) r.error = '';
       this.#setRunning(this.#live().some((x) => x.state === 'running'));
+      if (msg.running && this.#offer) this.#discard(); // training on: the saved run is not wanted
+      if (paused && !this.#running) this.#save();
     });
     on('error', (msg) => {
       r.error = String(msg.message ?? msg);
@@ -577,9 +661,14 @@ export class LabView {
     ui.stat = {};
     for (const id of RUNS) ui.stat[id] = el('p', { class: `stat-${id}`, id: `stat-${id}` });
     ui.runError = el('p', { class: 'error', id: 'run-error', role: 'alert', hidden: '' });
+    ui.resumeText = el('span', { id: 'resume-text' });
+    ui.resumeYes = el('button', { type: 'button', id: 'resume-yes' });
+    ui.resumeNo = el('button', { type: 'button', id: 'resume-no' });
+    ui.resume = el('div', { class: 'buttons resume', id: 'resume', role: 'status', hidden: '' }, [ui.resumeText, ui.resumeYes, ui.resumeNo]);
     const controls = el('div', { class: 'controls' }, [
       el('div', { class: 'buttons' }, [ui.start, ui.stepBtn, ui.reset, ui.status]),
       el('div', { class: 'stats' }, [ui.stat.a, ui.stat.b]),
+      ui.resume,
       ui.runError,
     ]);
 
@@ -639,6 +728,8 @@ export class LabView {
     ui.start.addEventListener('click', () => (this.#running ? this.pause() : this.start()), opts);
     ui.stepBtn.addEventListener('click', () => this.step(), opts);
     ui.reset.addEventListener('click', () => this.reset(), opts);
+    ui.resumeYes.addEventListener('click', () => this.#resume(), opts);
+    ui.resumeNo.addEventListener('click', () => this.#discard(), opts);
     ui.logScale.addEventListener('change', () => this.#schedule(), opts);
     // Custom pairs: typed or pasted (Use), a file (Open), or dropped on the box.
     ui.pairsUse.addEventListener('click', () => this.#usePairs(ui.pairsText.value, ''), opts);
@@ -1056,6 +1147,16 @@ export class LabView {
     ui.stepBtn.disabled = !canRun || this.#running;
     ui.reset.disabled = !canRun || !live.some((r) => r.step > 0 || r.state === 'running');
     ui.status.textContent = t(lang, `lab.status.${state}`);
+    const offer = this.#offer;
+    ui.resume.hidden = !offer;
+    if (offer) {
+      const steps = offer.runs.map((c) => c?.step ?? 0);
+      ui.resumeText.textContent = t(lang, offer.runs.length > 1 ? 'lab.saved.offerAB' : 'lab.saved.offerA', {
+        a: steps[0], b: steps[1] ?? 0, when: new Date(offer.saved ?? Date.now()).toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-GB'),
+      });
+      ui.resumeYes.textContent = t(lang, 'lab.saved.resume');
+      ui.resumeNo.textContent = t(lang, 'lab.saved.discard');
+    }
     ui.runError.hidden = errors.length === 0;
     ui.runError.textContent = errors.map((r) => t(lang, 'lab.runError', { run: t(lang, `lab.run.${r.id}`), message: r.error })).join(' ');
 
