@@ -409,7 +409,7 @@ test('the same experiment in a fresh browser gives the same first 20 losses', { 
   }
 });
 
-test('keyboard and labels: every control is named, Start and One step work from the keyboard', { timeout: 60000 }, async () => {
+test('keyboard and labels: every control is named, Start and One step work from the keyboard; the parameter count follows the settings', { timeout: 60000 }, async () => {
   const { page, problems } = await openLab('preset=with-without&lang=en');
   const unnamed = await page.evaluate(() => {
     const root = document.querySelector('attn-lab').shadowRoot;
@@ -432,6 +432,25 @@ test('keyboard and labels: every control is named, Start and One step work from 
   assert.equal(await page.locator('attn-lab #start').textContent(), t('en', 'lab.pause'));
   await page.keyboard.press('Space');
   await page.waitForFunction(() => document.querySelector('attn-lab').dataset.state === 'paused', null, { timeout: 10000 });
+  // the parameter count and the equation follow the settings as they change (spec.js, computed here)
+  const params = async () => {
+    const exp = await page.evaluate(() => document.querySelector('attn-lab').experiment);
+    const want = String(parameterCount(exp.a.model, makeTask(exp.task)));
+    await page.waitForFunction((n) => document.querySelector('attn-lab').shadowRoot.getElementById('a-params').dataset.count === n, want, { timeout: 5000 });
+    return exp;
+  };
+  await page.locator('attn-lab #a-hidden').fill('128');
+  await page.locator('attn-lab #a-hidden').press('Tab');
+  assert.equal((await params()).a.model.hidden, 128);
+  await page.locator('attn-lab #a-attention').selectOption('general');
+  assert.equal((await params()).a.model.attention, 'general');
+  await page.waitForFunction(() => /Luong/.test(document.querySelector('attn-lab').shadowRoot.getElementById('a-cite').textContent));
+  await page.locator('attn-lab #a-family').selectOption('transformer');
+  const tf = await params();
+  assert.equal(tf.a.model.family, 'transformer');
+  assert.equal(await page.locator('attn-lab #a-heads').isVisible(), true);
+  assert.equal(await page.locator('attn-lab #a-cell').isVisible(), false);
+  assert.match(await page.locator('attn-lab #a-cite').textContent(), /Vaswani|Shaw/);
   // Tab from the task select reaches the length fields next (the order the eye reads)
   await page.locator('attn-lab #task').focus();
   await page.keyboard.press('Tab');
