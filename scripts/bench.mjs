@@ -10,7 +10,10 @@
 //                                     relative to the peers
 // Other flags: --rounds N, --target-ms X (time per sample), --only a,b (contenders),
 // --cases REGEX, --no-startup, --out DIR, --baseline FILE, --tolerance 0.2, --python PATH,
-// --model FILE (the whole-model rows; default the largest seq2seq web/models/*.safetensors).
+// --model FILE (the whole-model rows; default the largest seq2seq web/models/*.safetensors),
+// --lab REGEX (which lab rows: '<preset> <a|b>', e.g. '^(reverse|dates) a'), --no-lab,
+// --lab-only (only the lab rows: steps per second of every preset, 1 and 2 workers, ~3 min;
+// scripts/bench/lab.mjs), --lab-rounds N.
 // A slice, e.g. two rows against the wasm peers in ~5 s (docs/benchmarks.md, "Running a slice"):
 //   node scripts/bench.mjs --cases '^(matmul 1x128x512|gru t64)' --no-startup --out /tmp/b \
 //     --only attnlab-simd,attnlab-api,attnlab-api-plain,tfjs-wasm,ort-wasm
@@ -35,11 +38,12 @@ import { makeCases } from './bench/cases.mjs';
 import { CONTENDERS, ROOT, makeContender, writeInputs } from './bench/contenders.mjs';
 import { compareRuns, evaluateTargets, shippedRows, toMarkdown } from './bench/report.mjs';
 import { summarize } from './bench/stats.mjs';
+import { measureLab } from './bench/lab.mjs';
 
 // ------------------------------------------------------------------ options
 
 function parseArgs(argv) {
-  const o = { smoke: false, check: false, startup: true, only: null, cases: null, tolerance: 0.2 };
+  const o = { smoke: false, check: false, startup: true, only: null, cases: null, tolerance: 0.2, lab: true, labOnly: false, labFilter: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -49,6 +53,10 @@ function parseArgs(argv) {
     if (a === '--smoke') o.smoke = true;
     else if (a === '--check') o.check = true;
     else if (a === '--no-startup') o.startup = false;
+    else if (a === '--no-lab') o.lab = false;
+    else if (a === '--lab-only') o.labOnly = true;
+    else if (a === '--lab') o.labFilter = new RegExp(val());
+    else if (a === '--lab-rounds') o.labRounds = Number(val());
     else if (a === '--rounds') o.rounds = Number(val());
     else if (a === '--target-ms') o.targetMs = Number(val());
     else if (a === '--only') o.only = val().split(',');
@@ -59,7 +67,7 @@ function parseArgs(argv) {
     else if (a === '--python') o.python = val();
     else if (a === '--model') o.model = val();
     else if (a === '--help' || a === '-h') {
-      console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 17).join('\n'));
+      console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 20).join('\n'));
       process.exit(0);
     } else throw new Error(`unknown option ${a} (try --help)`);
   }
@@ -67,7 +75,13 @@ function parseArgs(argv) {
   o.targetMs ??= o.smoke ? 0 : 20; // 0: one call per sample
   o.warmupMs = o.smoke ? 0 : 50;
   o.startupRuns = o.smoke ? 1 : 5;
-  o.out ??= path.join(ROOT, o.smoke || o.check ? 'build/bench' : 'bench');
+  if (o.labOnly) { // the lab rows alone: no cases, no start-up; the scalar reference still starts
+    o.cases = /$^/;
+    o.startup = false;
+    o.lab = true;
+    o.only ??= ['attnlab-scalar'];
+  }
+  o.out ??= path.join(ROOT, o.smoke || o.check || o.labOnly ? 'build/bench' : 'bench');
   o.baseline ??= path.join(ROOT, 'bench/results.json');
   return o;
 }
@@ -291,6 +305,19 @@ async function main() {
     startup = measureStartup(o);
     log(`start-up: ${o.startupRuns} fresh child processes per library in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
+  // the lab's rows, also after the timed rounds: they start worker threads of their own
+  let lab = null;
+  if (o.lab) {
+    const t0 = performance.now();
+    log('lab: steps per second of the presets, 1 and 2 workers (scripts/bench/lab.mjs)');
+    try {
+      lab = await measureLab({ filter: o.labFilter, smoke: o.smoke, rounds: o.labRounds, log });
+    } catch (e) {
+      lab = { error: String(e.message ?? e) };
+      log(`lab rows failed: ${e.stack ?? e}`);
+    }
+    log(`lab: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
   const ortCell = cells.find((x) => x.contender === 'ort-wasm' && x.tried && x.case.startsWith('sdpa') && !x.case.includes('weights'));
   if (ortCell) notes.push(`onnxruntime-web attention forms tried: ${ortCell.tried.join('; ')}; each row names the one that ran (the fastest that passed the check).`);
   for (const c of cases.filter((x) => x.op === 'model' || x.op === 'train')) {
@@ -313,6 +340,7 @@ async function main() {
     results: cells,
     startup,
     startupRuns: o.startupRuns,
+    lab,
     sizes: wasmSizes(),
     notes,
     wallSeconds: 0,
@@ -329,6 +357,10 @@ async function main() {
   log(`wrote ${path.relative(ROOT, o.out) || '.'}/results.{json,md} in ${run.wallSeconds.toFixed(0)} s`);
 
   let code = 0;
+  if (lab?.error) {
+    log(`the lab rows failed: ${lab.error}`);
+    code = 1;
+  }
   const bad = cells.filter((x) => x.status !== 'ok' && x.contender.startsWith('attnlab'));
   if (bad.length) {
     log(`attnlab rows that failed: ${bad.map((b) => `${b.case} ${b.contender} (${b.status})`).join(', ')}`);

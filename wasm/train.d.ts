@@ -41,6 +41,17 @@ export interface LanguageModelEvaluation {
   count: number;
 }
 
+/** Trainer.exportState(): the steps taken and the moment buffers (one value per weight). */
+export interface TrainerState {
+  /** 'adam' when m1 and m2 are Adam's moments; 'sgd' otherwise */
+  optimizer: 'adam' | 'sgd';
+  steps: number;
+  /** Adam's first moment; SGD with momentum: the momentum buffer; plain SGD: empty */
+  m1: Float32Array;
+  /** Adam's second moment; SGD: empty */
+  m2: Float32Array;
+}
+
 export interface TrainerOptions {
   /** default 'adam' (β1 0.9, β2 0.999, ε 1e-8) */
   optimizer?: 'adam' | 'sgd';
@@ -83,6 +94,15 @@ export declare class Trainer {
   step(batch: TrainingPair[] | ClassifierExample[] | LanguageModelExample[] | TaggingExample[]): number;
   /** loss and gradient without an update; gradients under the model's tensor names */
   gradients(batch: TrainingPair[] | ClassifierExample[] | LanguageModelExample[] | TaggingExample[]): { loss: number; gradients: Map<string, { data: Float32Array; shape: number[]; dtype: string }> };
+  /** loss, loss terms (target tokens; documents for a classifier) and the flat unclipped
+   * gradient (one value per weight, the file's order; a copy), no update */
+  gradient(batch: TrainingPair[] | ClassifierExample[] | LanguageModelExample[] | TaggingExample[]): { loss: number; terms: number; gradient: Float32Array };
+  /** one optimiser step from a given flat gradient: exactly step()'s update after its gradient */
+  applyGradient(gradient: Float32Array | number[]): void;
+  /** the optimiser state for a checkpoint (copies) */
+  exportState(): TrainerState;
+  /** restore exportState()'s object; checked (lengths, finiteness, m2 >= 0) before any change */
+  importState(state: { steps: number; m1: Float32Array | number[]; m2: Float32Array | number[] }): void;
   setLearningRate(lr: number): void;
   readonly steps: number;
   /** the last gradient's global norm, before clipping */

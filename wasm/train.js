@@ -191,6 +191,14 @@ function pack(model, batch, what) {
   return { B, S, T, src, tgt, srcLen: Int32Array.from(srcs, (s) => s.length), tgtLen: Int32Array.from(tgts, (t) => t.length) };
 }
 
+/** A caller's floats (Float32Array or an array of numbers) of exactly n values, copied once. */
+function floats(v, n, what, name) {
+  if (!(v instanceof Float32Array) && !Array.isArray(v)) throw new AttnlabError(`${what}: ${name} must be a Float32Array or an array of numbers, got ${kindOf(v)}`);
+  const copy = Float32Array.from(v); // one read; from here on only the copy is used
+  if (copy.length !== n) throw new AttnlabError(`${what}: ${name} has ${copy.length} values; this model needs ${n}`, 'AL_ERR_SHAPE');
+  return copy;
+}
+
 /**
  * A trainer for a model made by createModel() or loadTrainableModel().
  * @param {Model} model
@@ -271,6 +279,103 @@ export class Trainer {
     // parsed in the trainer's own memory: its model may belong to a createAttnlab instance, and
     // the default instance may not exist
     return { loss, gradients: withLib({ x: this.#x }, () => readSafetensors(bytes)).tensors };
+  }
+
+  /** The weight count, from C (every buffer below is sized from it, never from a caller). */
+  #count(what) {
+    const x = this.#live(what);
+    return x.al_model_weight_count(this.#h.ptr);
+  }
+
+  /**
+   * The loss, the loss terms (target tokens; documents for a classifier) and the flat gradient
+   * of a batch, no update: { loss, terms, gradient: Float32Array [every weight in the file's
+   * order] } (a copy, unclipped). For data parallelism (web/lab/run.js): shards' gradients
+   * combine as Σ terms·gradient / Σ terms, which applyGradient() then applies. The loss may be
+   * non-finite here: applyGradient() refuses a non-finite gradient.
+   */
+  gradient(batch) {
+    const loss = this.#run(this.#x.al_trainer_gradient, batch, 'gradient');
+    const x = this.#x, n = this.#count('gradient');
+    const terms = x.al_trainer_terms(this.#ptr);
+    const gradient = new Float32Array(x.memory.buffer, x.al_trainer_gradients(this.#ptr), n).slice();
+    return { loss, terms, gradient };
+  }
+
+  /**
+   * One optimiser step from a given gradient (Float32Array or numbers, one per weight): exactly
+   * what step() does after its gradient (non-finite check, clipping, Adam or SGD), so
+   * step(batch) and applyGradient(gradient(batch).gradient) give the same bits.
+   */
+  applyGradient(gradient) {
+    const what = 'Trainer.applyGradient';
+    const n = this.#count('applyGradient');
+    const g = floats(gradient, n, what, 'the gradient');
+    const x = this.#x;
+    const ar = new Arena(x);
+    try {
+      const status = x.al_trainer_apply(this.#ptr, ar.f32(g, `${what}: the gradient`));
+      if (status !== 0) throw new AttnlabError(`${what}: ${readCString(x, x.al_status_string(status))}`, statusName(status));
+    } finally {
+      ar.free();
+    }
+  }
+
+  /**
+   * The optimiser state for a checkpoint: { optimizer, steps, m1, m2 } with m1, m2 Float32Arrays
+   * of one value per weight (copies): Adam's first and second moments; SGD with momentum: m1 the
+   * momentum buffer and m2 empty; plain SGD: both empty.
+   */
+  exportState() {
+    const x = this.#live('exportState');
+    const n = this.#count('exportState');
+    const k = x.al_trainer_moments(this.#ptr);
+    const ar = new Arena(x);
+    try {
+      const pSteps = ar.alloc(4, 'the steps');
+      const p1 = ar.alloc(k >= 1 ? n * 4 : 4, 'the first moment');
+      const p2 = ar.alloc(k === 2 ? n * 4 : 4, 'the second moment');
+      const status = x.al_trainer_get_state(this.#ptr, pSteps, p1, p2);
+      if (status !== 0) throw new AttnlabError(`Trainer.exportState: ${readCString(x, x.al_status_string(status))}`, statusName(status));
+      return {
+        optimizer: k === 2 ? 'adam' : 'sgd',
+        steps: new Int32Array(x.memory.buffer, pSteps, 1)[0],
+        m1: k >= 1 ? new Float32Array(x.memory.buffer, p1, n).slice() : new Float32Array(0),
+        m2: k === 2 ? new Float32Array(x.memory.buffer, p2, n).slice() : new Float32Array(0),
+      };
+    } finally {
+      ar.free();
+    }
+  }
+
+  /**
+   * Restore exportState()'s object (a checkpoint; the model's weights come back separately, with
+   * loadTrainableModel). Checked before anything changes: steps an integer >= 0, m1 and m2 of the
+   * lengths this trainer's optimiser keeps, every value finite, m2 >= 0.
+   */
+  importState(state) {
+    const what = 'Trainer.importState';
+    const x = this.#live('importState');
+    const n = this.#count('importState');
+    const k = x.al_trainer_moments(this.#ptr);
+    if (state === null || typeof state !== 'object' || Array.isArray(state)) throw new AttnlabError(`${what}: state must be an object { steps, m1, m2 } from exportState(), got ${kindOf(state)}`);
+    const s = { steps: state.steps, m1: state.m1, m2: state.m2 }; // each field read once
+    if (!Number.isInteger(s.steps) || s.steps < 0 || s.steps > 0x7FFFFFFF) throw new AttnlabError(`${what}: state.steps must be an integer in [0, 2^31), got ${show(s.steps)}`, 'AL_ERR_RANGE');
+    const kind = k === 2 ? 'Adam keeps two moments' : k === 1 ? 'SGD with momentum keeps one buffer (m1; m2 empty)' : 'plain SGD keeps none (m1 and m2 empty)';
+    const m1 = floats(s.m1, k >= 1 ? n : 0, what, `state.m1 (${kind}, ${n} values each)`);
+    const m2 = floats(s.m2, k === 2 ? n : 0, what, `state.m2 (${kind}, ${n} values each)`);
+    const ar = new Arena(x);
+    try {
+      const p1 = k >= 1 ? ar.f32(m1, `${what}: state.m1`) : 0;
+      const p2 = k === 2 ? ar.f32(m2, `${what}: state.m2`) : 0;
+      const status = x.al_trainer_set_state(this.#ptr, s.steps, p1, p2);
+      if (status !== 0) {
+        const why = status === 3 ? 'state.m2 has a negative value (it is a mean of squares)' : readCString(x, x.al_status_string(status));
+        throw new AttnlabError(`${what}: ${why}`, statusName(status));
+      }
+    } finally {
+      ar.free();
+    }
   }
 
   /** Set the learning rate (for schedules). */

@@ -1,5 +1,5 @@
 // elements.js: the one-line entry for a course page (npm: `attnlab/elements`). Importing it
-// registers <attn-demo> and <attn-heatmap>:
+// registers <attn-demo>, <attn-heatmap> and <attn-lab>:
 //
 //   <script type="module" src="https://cdn.jsdelivr.net/npm/attnlab@0.2.0/web/elements.js"></script>
 //   <attn-demo model="dates-additive" view="alignment" input="22 Nov 2026"></attn-demo>
@@ -15,4 +15,4 @@ import { define } from './embed.js';
 
 define();
 
-export { AttentionHeatmap, AttnDemo, define } from './embed.js';
+export { AttentionHeatmap, AttnDemo, AttnLab, define } from './embed.js';

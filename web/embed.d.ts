@@ -1,4 +1,4 @@
-// Types of the embeddable elements: web/embed.js (`attnlab/embed`: define(), no side effects) and
+// Types of the embeddable elements (<attn-demo>, <attn-heatmap>, <attn-lab>): web/embed.js (`attnlab/embed`: define(), no side effects) and
 // web/elements.js (`attnlab/elements`: the same exports, registered on import).
 //
 //   import 'attnlab/elements';
@@ -208,21 +208,129 @@ export declare class AttentionHeatmap extends HTMLElement {
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }
 
+/** The lab's task (web/lab/spec.js TaskSpec). */
+export interface LabTaskSpec {
+  name: 'copy' | 'reverse' | 'sort' | 'addition' | 'dates' | 'translation' | 'custom';
+  /** Input lengths, in the task's units (characters; digits per operand for addition; words for translation). */
+  minLength: number;
+  maxLength: number;
+  /** Training pairs; 0: an endless fresh stream. */
+  size: number;
+  level: 'auto' | 'char' | 'word';
+  /** The data stream's seed (A and B always see the same stream). */
+  seed: number;
+  /** The custom pairs' hash (pairs.js pairsHash), never the pairs; null for the other tasks. */
+  data: string | null;
+}
+
+/** One run's model (web/lab/spec.js ModelSpec). */
+export type LabModelSpec =
+  | { family: 'seq2seq'; cell: 'rnn' | 'gru' | 'lstm'; bidirectional: boolean; layers: number; hidden: number; embedding: number;
+      attention: 'none' | 'additive' | 'dot' | 'general' | 'concat' | 'local-m' | 'local-p' | 'key-query'; style: 'bahdanau' | 'luong' }
+  | { family: 'transformer'; layers: number; heads: number; width: number; feedforward: number; positions: 'learned' | 'sinusoidal' | 'relative' };
+
+/** One run's training (web/lab/spec.js TrainSpec). */
+export interface LabTrainSpec {
+  optimizer: 'adam' | 'sgd';
+  lr: number;
+  batch: number;
+  clip: number;
+  /** The weights' initial seed. */
+  seed: number;
+  /** Data-parallel workers for this run (1–4). */
+  workers: number;
+}
+
+/** An experiment: what a link (or the experiment attribute) holds; never weights. */
+export interface LabExperiment {
+  task: LabTaskSpec;
+  a: { model: LabModelSpec; train: LabTrainSpec };
+  /** null: A alone. */
+  b: { model: LabModelSpec; train: LabTrainSpec } | null;
+}
+
+/** One run as <attn-lab>.runs reports it. */
+export interface LabRunState {
+  state: 'loading' | 'ready' | 'running' | 'paused' | 'error';
+  step: number;
+  /** Training milliseconds. */
+  elapsed: number;
+  stepsPerSecond: number;
+  parameters: number | null;
+  /** The last step's loss. */
+  loss: number | null;
+  /** The last held-out evaluation. */
+  exactMatch: number | null;
+  tokenAccuracy: number | null;
+  byLength: { length: number; count: number; exactMatch: number; tokenAccuracy: number }[] | null;
+  /** Evaluations so far. */
+  evals: number;
+  /** Whether an attention map of the fixed example has arrived. */
+  attention: boolean;
+  error: string;
+}
+
+export interface AttnLabEventMap extends HTMLElementEventMap {
+  /** Training started or stopped (any run). */
+  'lab-state': CustomEvent<{ running: boolean }>;
+  /** A person changed the experiment; params is formatLabParams' string (for the page's URL). */
+  'lab-change': CustomEvent<{ experiment: LabExperiment; params: string }>;
+}
+
+/**
+ * <attn-lab>: design two models, train them side by side in workers, watch them learn
+ * (docs/lab.md). Attributes: experiment (formatLabParams' string) or preset (a PRESETS id); task,
+ * min-length, max-length, size, level, data-seed (override the task's fields); lang ('en' | 'zh').
+ * Its module (web/lab/lab-view.js) is imported on first connect: until then experiment, pairs and
+ * runs read null and the methods wait for it.
+ */
+export declare class AttnLab extends HTMLElement {
+  static readonly observedAttributes: string[];
+  /** The experiment (a copy); setting it checks it (spec.js checkExperiment: clamped, defaulted). */
+  get experiment(): LabExperiment | null;
+  set experiment(value: LabExperiment | Record<string, unknown> | null);
+  /** The custom pairs in use; set an array, a TSV/CSV text or its bytes (parsed by pairs.js). */
+  get pairs(): { src: string; tgt: string }[] | null;
+  set pairs(value: { src: string; tgt: string }[] | string | Uint8Array | null);
+  /** Each run's state; b is null when the experiment has no B. */
+  readonly runs: { a: LabRunState | null; b: LabRunState | null } | null;
+  /** Every loss of run id so far (a copy), or null. */
+  losses(id: 'a' | 'b'): Float32Array | null;
+  /** Milliseconds of each render on the page's thread, newest last (at most 2,000; a copy). */
+  readonly timings: number[];
+  /** Both runs: each resolves once the workers have done it. */
+  start(): Promise<void>;
+  pause(): Promise<void>;
+  step(): Promise<void>;
+  reset(): Promise<void>;
+  /** Resolves once the module has loaded and every run is ready (or failed). */
+  whenReady(): Promise<void>;
+  /** Resolves once every run has reported step n (or failed). */
+  whenSteps(n: number): Promise<void>;
+  addEventListener<K extends keyof AttnLabEventMap>(type: K, listener: (this: AttnLab, ev: AttnLabEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof AttnLabEventMap>(type: K, listener: (this: AttnLab, ev: AttnLabEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}
+
 export interface DefineOptions {
   /** Default 'attn-heatmap'. */
   heatmapTag?: string;
   /** Default 'attn-demo'. */
   demoTag?: string;
+  /** Default 'attn-lab'. */
+  labTag?: string;
   /** Default: the page's customElements. */
   registry?: CustomElementRegistry;
 }
 
-/** Register both elements (idempotent; a tag already taken is left as it is); returns their constructors. */
-export declare function define(options?: DefineOptions): { heatmap: typeof AttentionHeatmap; demo: typeof AttnDemo };
+/** Register the elements (idempotent; a tag already taken is left as it is); returns their constructors. */
+export declare function define(options?: DefineOptions): { heatmap: typeof AttentionHeatmap; demo: typeof AttnDemo; lab: typeof AttnLab };
 
 declare global {
   interface HTMLElementTagNameMap {
     'attn-demo': AttnDemo;
     'attn-heatmap': AttentionHeatmap;
+    'attn-lab': AttnLab;
   }
 }

@@ -3,6 +3,7 @@
 // Pure functions of the run object: nothing here times, spawns or writes files.
 
 import { geomean, medianRatio, summarize } from './stats.mjs';
+import { labMarkdown } from './lab.mjs';
 
 const BASE = 'attnlab-simd';
 const PEERS = ['tfjs-wasm', 'ort-wasm'];
@@ -183,6 +184,8 @@ export function toMarkdown(run) {
     for (const s of run.sizes) L.push(`| ${s.file} | ${fmtKB(s.raw)} | ${fmtKB(s.gzip)} |`);
     L.push('');
   }
+  if (run.lab?.rows) L.push(...labMarkdown(run.lab));
+  else if (run.lab?.error) L.push('## The lab: training steps per second', '', `**failed**: ${run.lab.error}`, '');
   L.push('## Every row', '');
   L.push('Checked against attnlab scalar before timing (max |Δ| over the output); spread is p10–p90 over rounds; GFLOP/s counts the useful work (causal: visible pairs only).', '');
   L.push('| case | contender | variant | median ms | p10–p90 ms | GFLOP/s | max abs diff | ÷ attnlab SIMD |', '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |');

@@ -22,7 +22,8 @@ struct al_trainer {
     float *m1, *m2; /* [n] Adam moments, or m1 the SGD momentum buffer (m2 NULL) */
     int optimizer;
     float lr, momentum, weight_decay, clip;
-    float norm; /* the last gradient's norm before clipping */
+    float norm;   /* the last gradient's norm before clipping */
+    double terms; /* the last gradient's loss terms (target tokens, documents, ...); 0: none yet */
     long steps;
 };
 
@@ -216,16 +217,15 @@ al_status al_trainer_gradient(al_trainer *t, const int32_t *src, const int32_t *
         sum += nll;
     }
     *loss = (float)(sum / terms);
+    t->terms = terms;
     t->norm = (float)al_optim_clip(t->grad, t->n, 0.0f);
     return AL_OK;
 }
 
-al_status al_trainer_step(al_trainer *t, const int32_t *src, const int32_t *src_len, int S_max,
-                          const int32_t *tgt, const int32_t *tgt_len, int T_max, int B, float *loss)
+/* Clipping and one optimiser step from t->grad (its norm in t->norm): al_trainer_step's and
+ * al_trainer_apply's shared tail, so both give the same bits for the same gradient. */
+static void trainer_update(al_trainer *t)
 {
-    al_status st = al_trainer_gradient(t, src, src_len, S_max, tgt, tgt_len, T_max, B, loss);
-    if (st != AL_OK) return st;
-    if (!isfinite(*loss) || !isfinite(t->norm)) return AL_ERR_NONFINITE;
     al_optim_clip(t->grad, t->n, t->clip);
     t->steps++;
     if (t->optimizer == AL_OPTIM_ADAM) {
@@ -234,6 +234,64 @@ al_status al_trainer_step(al_trainer *t, const int32_t *src, const int32_t *src_
         al_optim_sgd(t->m->weights, t->grad, t->m1, t->n, t->lr, t->momentum, t->weight_decay,
                      t->steps);
     }
+}
+
+al_status al_trainer_step(al_trainer *t, const int32_t *src, const int32_t *src_len, int S_max,
+                          const int32_t *tgt, const int32_t *tgt_len, int T_max, int B, float *loss)
+{
+    al_status st = al_trainer_gradient(t, src, src_len, S_max, tgt, tgt_len, T_max, B, loss);
+    if (st != AL_OK) return st;
+    if (!isfinite(*loss) || !isfinite(t->norm)) return AL_ERR_NONFINITE;
+    trainer_update(t);
+    return AL_OK;
+}
+
+al_status al_trainer_apply(al_trainer *t, const float *grad)
+{
+    if (!t || !grad) return AL_ERR_ARGUMENT;
+    if (grad != t->grad) memmove(t->grad, grad, t->n * sizeof(float));
+    t->norm = (float)al_optim_clip(t->grad, t->n, 0.0f);
+    /* a non-finite element makes the norm non-finite: one check covers the whole block */
+    if (!isfinite(t->norm)) return AL_ERR_NONFINITE;
+    trainer_update(t);
+    return AL_OK;
+}
+
+double al_trainer_terms(const al_trainer *t) { return t ? t->terms : -1.0; }
+
+int al_trainer_moments(const al_trainer *t)
+{
+    if (!t) return -1;
+    return t->m2 ? 2 : t->m1 ? 1 : 0;
+}
+
+al_status al_trainer_get_state(const al_trainer *t, int *steps, float *m1, float *m2)
+{
+    if (!t || !steps) return AL_ERR_ARGUMENT;
+    const int k = al_trainer_moments(t);
+    if ((k >= 1 && !m1) || (k == 2 && !m2)) return AL_ERR_ARGUMENT;
+    *steps = (int)t->steps;
+    if (k >= 1) memcpy(m1, t->m1, t->n * sizeof(float));
+    if (k == 2) memcpy(m2, t->m2, t->n * sizeof(float));
+    return AL_OK;
+}
+
+al_status al_trainer_set_state(al_trainer *t, int steps, const float *m1, const float *m2)
+{
+    if (!t) return AL_ERR_ARGUMENT;
+    const int k = al_trainer_moments(t);
+    if ((k >= 1 && !m1) || (k == 2 && !m2)) return AL_ERR_ARGUMENT;
+    if (steps < 0) return AL_ERR_RANGE;
+    /* check everything before changing anything: a refused state leaves the trainer as it was */
+    for (size_t i = 0; k >= 1 && i < t->n; i++)
+        if (!isfinite(m1[i])) return AL_ERR_NONFINITE;
+    for (size_t i = 0; k == 2 && i < t->n; i++) {
+        if (!isfinite(m2[i])) return AL_ERR_NONFINITE;
+        if (m2[i] < 0.0f) return AL_ERR_RANGE; /* a mean of squares */
+    }
+    t->steps = steps;
+    if (k >= 1) memcpy(t->m1, m1, t->n * sizeof(float));
+    if (k == 2) memcpy(t->m2, m2, t->n * sizeof(float));
     return AL_OK;
 }
 

@@ -80,6 +80,32 @@ al_status al_trainer_step(al_trainer *t, const int32_t *src, const int32_t *src_
                           const int32_t *tgt, const int32_t *tgt_len, int T_max, int B,
                           float *loss);
 
+/*
+ * Data parallelism and checkpoints (web/lab/run.js): k replicas of one model each compute
+ * al_trainer_gradient on a shard of the batch, the caller combines g = Σ nᵢ gᵢ / Σ nᵢ with nᵢ =
+ * al_trainer_terms (the shard's loss terms: target tokens for seq2seq), and every replica applies
+ * the same g with al_trainer_apply, so the replicas stay equal.
+ *
+ * al_trainer_apply: one update from the given gradient grad [al_model_weight_count] (it may be
+ * al_trainer_gradients(t) itself): exactly al_trainer_step's tail (AL_ERR_NONFINITE when an
+ * element is not finite, then clipping, then one optimiser step), so step(batch) and
+ * gradient(batch) + apply(its gradient) give the same bits. The gradient is copied in first.
+ * al_trainer_terms: the loss terms of the last al_trainer_gradient / al_trainer_step (0 before).
+ */
+al_status al_trainer_apply(al_trainer *t, const float *grad);
+double al_trainer_terms(const al_trainer *t);
+
+/*
+ * The optimiser state, for checkpoints: the steps taken and the moment buffers
+ * [al_model_weight_count] each; al_trainer_moments says how many there are (Adam: 2, m1 the first
+ * moment and m2 the second; SGD with momentum: 1, the momentum buffer; plain SGD: 0, m1 and m2
+ * may be NULL). set_state checks everything before it changes anything: AL_ERR_RANGE for
+ * steps < 0 or a negative second moment, AL_ERR_NONFINITE for a non-finite element.
+ */
+int al_trainer_moments(const al_trainer *t);
+al_status al_trainer_get_state(const al_trainer *t, int *steps, float *m1, float *m2);
+al_status al_trainer_set_state(al_trainer *t, int steps, const float *m1, const float *m2);
+
 /* The last gradient [al_model_weight_count] (after clipping, when a step clipped it), the global
  * norm before clipping, and the steps taken. */
 const float *al_trainer_gradients(const al_trainer *t);

@@ -1,7 +1,7 @@
 // Compiled (never run) by tests/js/types.test.js with `tsc --noEmit --strict`: the custom
 // elements as a TypeScript page uses them (web/embed.d.ts, through `attnlab/elements`), so a
 // wrong or missing declaration, or a lost HTMLElementTagNameMap entry, fails the test.
-import { define, AttnDemo, AttentionHeatmap, type AttnDemoState, type HeatmapData } from 'attnlab/elements';
+import { define, AttnDemo, AttentionHeatmap, AttnLab, type AttnDemoState, type HeatmapData, type LabExperiment } from 'attnlab/elements';
 import { define as defineQuietly } from 'attnlab/embed';
 
 const both: { heatmap: typeof AttentionHeatmap; demo: typeof AttnDemo } = define();
@@ -38,3 +38,20 @@ void [both, found, layer, step, data, svg, png];
 
 // @ts-expect-error: data must have rows and cols
 map.data = { weights: new Float32Array(4) };
+
+// <attn-lab>: the experiment (never weights), its runs and its events
+const lab: AttnLab = document.createElement('attn-lab');
+lab.setAttribute('preset', 'with-without');
+lab.addEventListener('lab-change', (e) => {
+  const params: string = e.detail.params;
+  const exp: LabExperiment = e.detail.experiment;
+  void [params, exp.task.name, exp.b?.model.family];
+});
+lab.addEventListener('lab-state', (e) => void (e.detail.running satisfies boolean));
+void lab.whenReady().then(() => lab.start()).then(() => lab.whenSteps(20)).then(() => lab.pause());
+const losses: Float32Array | null = lab.losses('a');
+const stepA: number | undefined = lab.runs?.a?.step;
+lab.pairs = 'abc\tcba\n';
+void [losses, stepA, define().lab];
+// @ts-expect-error: runs are 'a' and 'b'
+lab.losses('c');

@@ -14,7 +14,8 @@
 // fixed training set of `size` pairs (stream step −1) and batches sample from it (with
 // replacement); with size 0 every batch is fresh.
 // Split: every task keys its examples (copy / reverse: min(s, reverse(s)) as sequences.js; sort,
-// addition, custom: the input; dates: the day; translation: the English sentence) and holds an
+// addition, custom: the input; dates: the day; translation: the English sentence without its
+// final mark, as translation.js) and holds an
 // example out when hashString(key) % 10 == 0 (common.js; dates.js's own date hash for dates), so
 // training and held-out examples never meet, whatever the seeds and sizes. The held-out set draws
 // from the held-out split's own stream, up to 40 distinct pairs per input length of the range (at
@@ -30,7 +31,10 @@
 import { hashString, isHeldOutKey, mulberry32, randInt } from '../data/common.js';
 import { SYMBOLS, SEQUENCES_TOKENIZER } from '../data/sequences.js';
 import { DATES_TOKENIZER, generateDates } from '../data/dates.js';
-import { TRANSLATION_TOKENIZER, generateTranslation } from '../data/translation.js';
+import { TRANSLATION_TOKENIZER, TRANSLATION_NORMALIZE, generateTranslation } from '../data/translation.js';
+import { normalizeSteps, normalizeWords } from '../../wasm/model/normalize.js';
+
+const TRANSLATION_STEPS = normalizeSteps(TRANSLATION_NORMALIZE);
 
 /** Per task: its level, the allowed input length range and the default range. */
 export const TASK_INFO = Object.freeze({
@@ -279,7 +283,8 @@ function translationTask(spec) {
     }
   }
   const heldout = lengths.flatMap((n) => buckets.get(n));
-  const lengthOf = (src) => String(src).toLowerCase().split(/\s+/).filter((w) => w && /[\p{L}\p{N}]/u.test(w) && !/^'/.test(w)).length;
+  // the generator's length: tokens (as the tokenizer reads them) holding a letter or an apostrophe
+  const lengthOf = (src) => normalizeWords(String(src), TRANSLATION_STEPS).filter((w) => /[\p{L}']/u.test(w)).length;
   return { level: 'word', tokenizer: TRANSLATION_TOKENIZER, maxSource, maxTarget, batch, trainCount, heldout,
     lengths: lengths.filter((n) => buckets.get(n).length > 0), lengthOf };
 }

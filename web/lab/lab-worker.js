@@ -1,0 +1,471 @@
+// web/lab/lab-worker.js: one run of the lab (A or B): a model from the experiment's spec, trained
+// on the task's data stream in slices, with held-out evaluation by input length, attention
+// snapshots of the fixed example, checkpoints and export. The page (or Node, for the tests and
+// `make bench`) drives it through run.js; the protocol is docs/lab.md's and
+// /work/prompts/lab-contract.md's "Engine" section:
+//
+//   in : init { task, run: { model, train }, pairs?, checkpoint? } | start | pause | step | reset
+//        | export { dtype } | checkpoint                         (each may carry an id)
+//   out: ready | progress | eval | attention | state | exported | checkpoint | error
+//        (the answer to a request carries re: its id)
+//
+// Data parallelism (train.workers = k > 1): this worker holds replica 0 and starts k − 1
+// shard-worker.js replicas. Each step splits the batch into k contiguous shards; every replica
+// computes its shard's gradient gᵢ and loss terms nᵢ (target tokens), this worker combines
+// g = Σ nᵢ gᵢ / Σ nᵢ (in double, in shard order: the same spec gives the same bits) and applies
+// it at once; the shards apply the same g with their next step's message. No SharedArrayBuffer:
+// gradients are transferred Float32Arrays.
+// Pacing, as web/train-worker.js: slices of SLICE_MS with MessageChannel yields (setTimeout is
+// clamped to 4 ms when nested; Node: setImmediate, see schedule); pause, step and reset stop a running slice at its next step.
+// Evaluation runs when the training time since the last one is at least its cost / EVAL_SHARE
+// (so it costs ≤ 15 % of the training time), attention snapshots every SNAPSHOT_MS.
+// Deliberately no DOM and no drawing: plain data out, typed arrays transferred.
+
+import { init, createModel, createTrainer, loadTrainableModel, readSafetensors } from '../../wasm/index.js';
+import { hostPort, startWorker } from './worker-port.js';
+
+const SLICE_MS = 40;
+const SNAPSHOT_MS = 400;
+const EVAL_SHARE = 0.15;
+const EVAL_MIN_MS = 500; // training ms between evaluations at least (charts need no more)
+const RATE_WINDOW_MS = 2000; // steps per second over the last 2 s of training
+
+const port = await hostPort();
+const post = (/** @type {any} */ msg, /** @type {Transferable[]} */ transfer = []) => port.post(msg, transfer);
+const now = () => performance.now();
+
+/** Everything one init sets up; null before init and after a failed one. */
+let R = null;
+let running = false;
+let elapsedBefore = 0; // ms of training before the current segment
+let segmentStart = 0;
+let queue = Promise.resolve();
+
+const elapsed = () => elapsedBefore + (running ? now() - segmentStart : 0);
+
+function stop() {
+  if (!running) return;
+  elapsedBefore = elapsed();
+  running = false;
+}
+
+// ------------------------------------------------------------------ setup
+
+/** The task and spec modules: ./tasks.js and ./spec.js, or stand-ins named by init.modules
+ * (URLs; tests use this to run the engine on a tiny task). */
+async function modules(m) {
+  const [tasks, spec] = await Promise.all([
+    import(m?.tasks ?? './tasks.js'),
+    import(m?.spec ?? './spec.js'),
+  ]);
+  return { tasks, spec };
+}
+
+function checkRun(spec, taskSpec, run) {
+  if (!run || typeof run !== 'object' || !run.model || !run.train) throw new Error('init: run must be { model, train }');
+  if (typeof spec.checkExperiment === 'function') {
+    const { experiment, refused } = spec.checkExperiment({ task: taskSpec, a: run, b: null });
+    if (refused.length) throw new Error(`the experiment has values out of range: ${refused.join(', ')}`);
+    return { task: experiment.task, run: experiment.a };
+  }
+  return { task: taskSpec, run };
+}
+
+/** Held-out pairs grouped by input length, with each group's target token count (eos included)
+ * so the overall token accuracy weighs groups as one evaluation over all pairs would. */
+function groupsOf(task, model) {
+  const by = new Map();
+  for (const p of task.heldout) {
+    const length = task.lengthOf(p.src);
+    if (!by.has(length)) by.set(length, []);
+    by.get(length).push(p);
+  }
+  return [...by.keys()].sort((a, b) => a - b).map((length) => {
+    const pairs = by.get(length);
+    let tokens = 0;
+    for (const p of pairs) tokens += (typeof p.tgt === 'string' ? model.tokenizer.encodeTarget(p.tgt).length : p.tgt.length) + 1;
+    return { length, pairs, tokens };
+  });
+}
+
+async function setup(msg) {
+  await dispose();
+  const api = await init();
+  const { tasks, spec } = await modules(msg.modules);
+  const checked = checkRun(spec, msg.task, msg.run);
+  const task = tasks.makeTask(checked.task, msg.pairs);
+  const config = spec.modelConfig(checked.run.model, task);
+  const train = checked.run.train;
+  const options = { optimizer: train.optimizer, lr: train.lr, clip: train.clip };
+  const workers = Math.max(1, Math.min(4, Math.floor(train.workers ?? 1)));
+  const r = {
+    task, config, train, options, workers, simd: api.simd,
+    model: null, trainer: null, shards: [], pending: null,
+    step: 0, losses: new Float32Array(1024), fresh: [], // fresh: losses not yet posted
+    trainMs: 0, evalCost: 0, trainAtEval: 0, lastSnapshot: 0, marks: [],
+    groups: [], parameters: 0, attention: true,
+  };
+  try {
+    await build(r, msg.checkpoint ?? null);
+  } catch (err) {
+    for (const s of r.shards) s.w.terminate();
+    r.trainer?.dispose();
+    r.model?.dispose();
+    throw err;
+  }
+  R = r;
+  return r;
+}
+
+async function build(r, cp) {
+  const { task, config, train, options, workers } = r;
+  if (cp) checkCheckpoint(cp);
+  await local(r, cp);
+  for (let i = 1; i < workers; i++) {
+    const w = await startWorker(new URL('./shard-worker.js', import.meta.url));
+    const shard = { w, waiting: new Map(), index: i };
+    w.onMessage((m) => {
+      const k = shard.waiting.get(m.re);
+      if (!k) return;
+      shard.waiting.delete(m.re);
+      if (m.type === 'error') k.reject(new Error(`shard worker ${i}: ${m.message}`));
+      else k.resolve(m);
+    });
+    w.onFailure((message) => {
+      shard.dead = message;
+      for (const k of shard.waiting.values()) k.reject(new Error(message));
+      shard.waiting.clear();
+      if (R === r) queue = queue.then(() => fail(new Error(`a data-parallel worker stopped: ${message}`)));
+    });
+    r.shards.push(shard);
+  }
+  await Promise.all(r.shards.map((s) => ask(s, {
+    type: 'init', config, seed: train.seed, trainer: options,
+    checkpoint: cp ? { bytes: cp.bytes, optimizer: cp.optimizer } : undefined,
+  })));
+  if (cp) {
+    r.step = cp.step;
+    r.losses = grow(new Float32Array(0), cp.losses.length);
+    r.losses.set(cp.losses);
+  }
+  r.groups = groupsOf(task, r.model);
+  r.parameters = parameterCount(r.trainer);
+}
+
+function checkCheckpoint(cp) {
+  if (typeof cp !== 'object' || !(cp.bytes instanceof Uint8Array) || !cp.optimizer) {
+    throw new Error('init: checkpoint must be { step, bytes, optimizer, losses } as a checkpoint message gave it');
+  }
+  if (!Number.isInteger(cp.step) || cp.step < 0) throw new Error(`init: checkpoint.step ${cp.step} is not an integer >= 0`);
+  if (!(cp.losses instanceof Float32Array) || cp.losses.length !== cp.step) {
+    throw new Error(`init: checkpoint.losses must be a Float32Array of its ${cp.step} steps' losses`);
+  }
+}
+
+/** Replica 0 (this worker's model and trainer): the seed's weights or a checkpoint's. */
+async function local(r, cp) {
+  r.trainer?.dispose();
+  r.model?.dispose();
+  r.trainer = null;
+  r.model = null;
+  r.model = cp ? await loadTrainableModel(cp.bytes) : await createModel(r.config, { seed: r.train.seed });
+  r.trainer = createTrainer(r.model, r.options);
+  if (cp) r.trainer.importState(cp.optimizer);
+  r.pending = null;
+}
+
+function parameterCount(trainer) {
+  let n = 0;
+  for (const t of readSafetensors(trainer.save()).tensors.values()) n += t.data.length;
+  return n;
+}
+
+let asked = 0;
+function ask(shard, msg, transfer = []) {
+  if (shard.dead) return Promise.reject(new Error(shard.dead));
+  const id = ++asked;
+  return new Promise((resolve, reject) => {
+    shard.waiting.set(id, { resolve, reject });
+    shard.w.post({ ...msg, id }, transfer);
+  });
+}
+
+async function dispose() {
+  stop();
+  const r = R;
+  R = null;
+  if (!r) return;
+  for (const s of r.shards) s.w.terminate();
+  r.trainer?.dispose();
+  r.model?.dispose();
+}
+
+function grow(a, n) {
+  if (n <= a.length) return a;
+  const b = new Float32Array(Math.max(n, a.length * 2, 1024));
+  b.set(a);
+  return b;
+}
+
+// ------------------------------------------------------------------ training
+
+/** Contiguous near-equal shards of a batch, one per replica (some empty when batch < k). */
+function split(batch, k) {
+  const out = [];
+  for (let i = 0; i < k; i++) out.push(batch.slice(Math.floor((i * batch.length) / k), Math.floor(((i + 1) * batch.length) / k)));
+  return out;
+}
+
+/** One optimiser step on the task's batch for this step; returns its loss (before the update).
+ * A failure names the step. */
+async function stepOnce(r) {
+  try {
+    return await stepInner(r);
+  } catch (err) {
+    const message = err?.message ?? String(err);
+    throw new Error(message.startsWith('step ') ? message : `step ${r.step}: ${message}`);
+  }
+}
+
+async function stepInner(r) {
+  const batch = r.task.batch(r.step, r.train.batch);
+  let loss;
+  if (r.workers === 1) {
+    loss = r.trainer.step(batch);
+  } else {
+    const parts = split(batch, r.workers);
+    const apply = r.pending;
+    r.pending = null;
+    const replies = r.shards.map((s, i) => {
+      const a = apply ? apply.slice() : null;
+      return ask(s, { type: 'step', apply: a, batch: parts[i + 1] }, a ? [a.buffer] : []);
+    });
+    const theirs = Promise.all(replies);
+    theirs.catch(() => {}); // handled below; a local failure must not leave it unhandled
+    const mine = parts[0].length ? r.trainer.gradient(parts[0]) : { loss: 0, terms: 0, gradient: null };
+    const all = [mine, ...(await theirs)];
+    let N = 0, L = 0;
+    for (const g of all) {
+      N += g.terms;
+      L += g.terms * g.loss;
+    }
+    const sum = new Float64Array(mine.gradient?.length ?? all.find((g) => g.gradient).gradient.length);
+    for (const g of all) {
+      if (!g.terms) continue;
+      const w = g.terms / N, d = g.gradient;
+      for (let j = 0; j < sum.length; j++) sum[j] += w * d[j];
+    }
+    loss = L / N;
+    if (!Number.isFinite(loss)) throw new Error(nonFinite(r, loss));
+    const g = Float32Array.from(sum);
+    r.trainer.applyGradient(g);
+    r.pending = g;
+  }
+  if (!Number.isFinite(loss)) throw new Error(nonFinite(r, loss));
+  r.losses = grow(r.losses, r.step + 1);
+  r.losses[r.step] = loss;
+  r.fresh.push(loss);
+  r.step++;
+  return loss;
+}
+
+const nonFinite = (r, loss) => `step ${r.step}: the loss is ${loss}: the training diverged; lower the learning rate or set clipping, then reset`;
+
+/** Steps until SLICE_MS have passed (or a pause/step/reset arrived), then the due reports. */
+async function slice() {
+  const r = R;
+  if (!running || !r) return;
+  const t0 = now();
+  try {
+    do {
+      const s0 = now();
+      await stepOnce(r);
+      r.trainMs += now() - s0;
+    } while (running && R === r && now() - t0 < SLICE_MS);
+    if (R !== r) return;
+    progress(r);
+    reports(r, false);
+  } catch (err) {
+    fail(err);
+    return;
+  }
+  if (running && R === r) schedule();
+}
+
+function reports(r, force) {
+  const t = now();
+  if (force || t - r.lastSnapshot >= SNAPSHOT_MS) snapshot(r);
+  const since = r.trainMs - r.trainAtEval;
+  if (force || (since >= EVAL_MIN_MS && since >= r.evalCost / EVAL_SHARE)) evaluate(r);
+}
+
+function progress(r) {
+  if (!r.fresh.length) return;
+  const e = elapsed();
+  r.marks.push([e, r.step]);
+  while (r.marks.length > 2 && e - r.marks[1][0] >= RATE_WINDOW_MS) r.marks.shift();
+  const [e0, s0] = r.marks[0];
+  const stepsPerSecond = e > e0 ? ((r.step - s0) * 1000) / (e - e0) : 0;
+  const losses = Float32Array.from(r.fresh);
+  r.fresh = [];
+  post({ type: 'progress', step: r.step, losses, elapsed: e, stepsPerSecond }, [losses.buffer]);
+}
+
+function evaluate(r) {
+  const t0 = now();
+  let exact = 0, right = 0, count = 0, tokens = 0;
+  const byLength = r.groups.map((g) => {
+    const e = r.trainer.evaluate(g.pairs, { loss: false });
+    exact += e.exactMatch * e.count;
+    right += e.tokenAccuracy * g.tokens;
+    count += e.count;
+    tokens += g.tokens;
+    return { length: g.length, count: e.count, exactMatch: e.exactMatch, tokenAccuracy: e.tokenAccuracy };
+  });
+  r.evalCost = now() - t0;
+  r.trainAtEval = r.trainMs;
+  post({
+    type: 'eval', step: r.step, elapsed: elapsed(), exactMatch: count ? exact / count : 0,
+    tokenAccuracy: tokens ? right / tokens : 0, count, byLength,
+  });
+}
+
+/** The fixed example's attention: seq2seq the decoder's map; transformer the last decoder
+ * layer's cross-attention, mean over heads; none for a model without attention. */
+function snapshot(r) {
+  r.lastSnapshot = now();
+  if (!r.attention) return;
+  const out = r.model.run(r.task.example.src);
+  let maps = out.attention ?? [];
+  if (maps.length && 'kind' in maps[0]) {
+    const cross = maps.filter((m) => m.kind === 'cross');
+    const last = Math.max(...cross.map((m) => m.layer));
+    maps = cross.filter((m) => m.layer === last);
+  }
+  if (!maps.length) {
+    r.attention = false; // the architecture has none: it never will
+    return;
+  }
+  const [rows, cols] = maps[0].weights.shape;
+  if (rows < 1) return;
+  const weights = new Float32Array(rows * cols);
+  for (const m of maps) for (let i = 0; i < weights.length; i++) weights[i] += m.weights.data[i] / maps.length;
+  post({
+    type: 'attention', step: r.step, output: out.output, weights, rows, cols,
+    rowLabels: maps[0].rowLabels, colLabels: maps[0].colLabels,
+  }, [weights.buffer]);
+}
+
+// The yield between slices: a MessageChannel message in browsers; setImmediate in Node, whose
+// ports drain up to 1,000 queued messages in one go, so a channel that re-posts itself from each
+// slice would keep the parent's pause waiting for ~1,000 slices.
+const channel = new MessageChannel();
+const tick = () => { queue = queue.then(slice); };
+channel.port1.onmessage = tick;
+const immediate = /** @type {any} */ (globalThis).setImmediate;
+const schedule = typeof immediate === 'function' ? () => immediate(tick) : () => channel.port2.postMessage(0);
+
+function postState(re) {
+  post({ type: 'state', running, step: R?.step ?? 0, elapsed: elapsed(), re });
+}
+
+function fail(err, re) {
+  stop();
+  const r = R;
+  try {
+    if (r) progress(r);
+  } catch { /* the error below is the news */ }
+  post({ type: 'error', message: err?.message ?? String(err), re });
+  postState();
+}
+
+// ------------------------------------------------------------------ messages
+
+function need() {
+  if (!R) throw new Error('the run is not initialised: send init first (or it failed; see the earlier error)');
+  return R;
+}
+
+async function handle(msg) {
+  const re = msg?.id;
+  switch (msg?.type) {
+    case 'init': {
+      elapsedBefore = 0;
+      const r = await setup(msg);
+      post({
+        type: 'ready', re, parameters: r.parameters, config: r.config, example: r.task.example,
+        heldoutCount: r.task.heldout.length, lengths: r.groups.map((g) => g.length),
+        simd: r.simd, workers: r.workers, step: r.step,
+      });
+      reports(r, true);
+      postState();
+      return;
+    }
+    case 'start': {
+      need();
+      if (!running) {
+        running = true;
+        segmentStart = now();
+        schedule();
+      }
+      postState(re);
+      return;
+    }
+    case 'pause': {
+      const r = need();
+      stop();
+      progress(r);
+      reports(r, true);
+      postState(re);
+      return;
+    }
+    case 'step': {
+      const r = need();
+      stop();
+      const s0 = now();
+      await stepOnce(r);
+      const d = now() - s0;
+      r.trainMs += d;
+      elapsedBefore += d;
+      progress(r);
+      reports(r, false);
+      snapshot(r);
+      postState(re);
+      return;
+    }
+    case 'reset': {
+      const r = need();
+      stop();
+      await local(r, null);
+      await Promise.all(r.shards.map((s) => ask(s, { type: 'reset' })));
+      Object.assign(r, { step: 0, fresh: [], trainMs: 0, trainAtEval: 0, marks: [], losses: new Float32Array(1024) });
+      elapsedBefore = 0;
+      reports(r, true);
+      postState(re);
+      return;
+    }
+    case 'export': {
+      const r = need();
+      const bytes = r.trainer.save({ dtype: msg.dtype ?? 'F32' });
+      post({ type: 'exported', re, step: r.step, bytes }, [bytes.buffer]);
+      return;
+    }
+    case 'checkpoint': {
+      const r = need();
+      const bytes = r.trainer.save();
+      const optimizer = r.trainer.exportState();
+      const losses = r.losses.slice(0, r.step);
+      post({ type: 'checkpoint', re, step: r.step, bytes, optimizer, losses },
+        [bytes.buffer, optimizer.m1.buffer, optimizer.m2.buffer, losses.buffer]);
+      return;
+    }
+    default:
+      throw new Error(`unknown message ${JSON.stringify(msg?.type)}`);
+  }
+}
+
+port.onMessage((msg) => {
+  // a running slice stops at its next step; the request itself waits its turn in the queue
+  if (msg?.type === 'pause' || msg?.type === 'step' || msg?.type === 'reset' || msg?.type === 'init') stop();
+  queue = queue.then(() => handle(msg)).catch((err) => fail(err, msg?.id));
+});
