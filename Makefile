@@ -42,7 +42,7 @@ WASM_TRAIN_LINK := $(WASM_LINK_BASE) \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS) $(TRAIN_EXPORTS)))
 
 .PHONY: format format-check all help native wasm test test-c test-c-wasm test-asan test-js test-browser test-firefox test-webkit test-python check-wasm \
-	demo bench clean setup size committed-wasm dist first-plot python-assets
+	demo bench clean setup size committed-wasm dist first-plot lab-targets python-assets
 
 all: native wasm                                  ## everything that builds
 
@@ -218,6 +218,9 @@ python-assets: committed-wasm node_modules        ## rebuild python/attnlab/asse
 
 first-plot: committed-wasm node_modules           ## time to first plot, web/ and dist/, three emulated networks, 5 cold runs each (~2 min; CI runs 1: tests/browser/first-plot.test.js)
 	$(NODE) scripts/first-plot.mjs
+
+lab-targets: committed-wasm node_modules          ## the lab's targets (issue 15) in Chromium, A and B training together (~5 min; docs/lab.md)
+	$(NODE) scripts/lab-targets.mjs
 
 bench: wasm node_modules                          ## benchmarks (see scripts/bench)
 	$(NODE) scripts/bench.mjs
