@@ -1,8 +1,7 @@
 // web/lab/lab-worker.js: one run of the lab (A or B): a model from the experiment's spec, trained
 // on the task's data stream in slices, with held-out evaluation by input length, attention
 // snapshots of the fixed example, checkpoints and export. The page (or Node, for the tests and
-// `make bench`) drives it through run.js; the protocol is docs/lab.md's and
-// /work/prompts/lab-contract.md's "Engine" section:
+// `make bench`) drives it through run.js; the protocol is docs/lab-engine.md's:
 //
 //   in : init { task, run: { model, train }, pairs?, checkpoint? } | start | pause | step | reset
 //        | export { dtype } | checkpoint                         (each may carry an id)
