@@ -203,6 +203,13 @@ test('parameterCount equals the weight count of createModel for a grid of 40+ sp
     const task = tasks[taskName];
     assert.equal(parameterCount(model, task), await realCount(model, task), `${taskName} ${JSON.stringify(model)}`);
   }
+  // and every preset's two models on their own task
+  for (const p of PRESETS) {
+    const task = makeTask(p.experiment.task);
+    for (const run of [p.experiment.a, p.experiment.b]) {
+      assert.equal(parameterCount(run.model, task), await realCount(run.model, task), `preset ${p.id}`);
+    }
+  }
 });
 
 test('modelConfig: sizes chosen from hidden and the task; transformers cover the task\'s lengths', async () => {
