@@ -14,7 +14,8 @@
 // fixed training set of `size` pairs (stream step −1) and batches sample from it (with
 // replacement); with size 0 every batch is fresh.
 // Split: every task keys its examples (copy / reverse: min(s, reverse(s)) as sequences.js; sort,
-// addition, custom: the input; dates: the day; translation: the English sentence) and holds an
+// addition, custom: the input; dates: the day; translation: the English sentence without its
+// final mark, as translation.js) and holds an
 // example out when hashString(key) % 10 == 0 (common.js; dates.js's own date hash for dates), so
 // training and held-out examples never meet, whatever the seeds and sizes. The held-out set draws
 // from the held-out split's own stream, up to 40 distinct pairs per input length of the range (at
@@ -30,7 +31,10 @@
 import { hashString, isHeldOutKey, mulberry32, randInt } from '../data/common.js';
 import { SYMBOLS, SEQUENCES_TOKENIZER } from '../data/sequences.js';
 import { DATES_TOKENIZER, generateDates } from '../data/dates.js';
-import { TRANSLATION_TOKENIZER, generateTranslation } from '../data/translation.js';
+import { TRANSLATION_TOKENIZER, TRANSLATION_NORMALIZE, generateTranslation } from '../data/translation.js';
+import { normalizeSteps, normalizeWords } from '../../wasm/model/normalize.js';
+
+const TRANSLATION_STEPS = normalizeSteps(TRANSLATION_NORMALIZE);
 
 /** Per task: its level, the allowed input length range and the default range. */
 export const TASK_INFO = Object.freeze({
@@ -38,7 +42,8 @@ export const TASK_INFO = Object.freeze({
   reverse: Object.freeze({ level: 'char', lengths: [2, 60], defaults: [5, 20], unit: 'characters' }),
   sort: Object.freeze({ level: 'char', lengths: [2, 60], defaults: [5, 20], unit: 'characters' }),
   addition: Object.freeze({ level: 'char', lengths: [1, 12], defaults: [1, 4], unit: 'digits' }),
-  dates: Object.freeze({ level: 'char', lengths: [6, 29], defaults: [6, 29], unit: 'characters' }),
+  // dates: the named formats write 6 to 29 characters; 29 is too rare (1 in 5,000) to draw batches of
+  dates: Object.freeze({ level: 'char', lengths: [6, 28], defaults: [6, 28], unit: 'characters' }),
   translation: Object.freeze({ level: 'word', lengths: [3, 30], defaults: [3, 12], unit: 'words' }),
   custom: Object.freeze({ level: 'auto', lengths: [1, 200], defaults: [1, 200], unit: 'tokens' }),
 });
@@ -220,9 +225,10 @@ function datesTask(spec) {
   // generateDates draws its own split; a stream seed per call keeps batches pure
   const drawTrain = (rand, count) => {
     const out = [];
-    for (let k = 0; out.length < count && k < 50; k++) {
-      const got = generateDates({ seed: Math.floor(rand() * 4294967296), count: count - out.length, split: 'train' });
-      for (const p of got) if (inRange(p)) out.push({ src: p.src, tgt: p.tgt });
+    // a narrow range keeps a few percent of the draws: draw in chunks, a bounded number of them
+    for (let k = 0; out.length < count && k < 64; k++) {
+      const got = generateDates({ seed: Math.floor(rand() * 4294967296), count: k === 0 ? count + 8 : Math.max(256, 16 * (count - out.length)), split: 'train' });
+      for (const p of got) if (inRange(p) && out.length < count) out.push({ src: p.src, tgt: p.tgt });
     }
     return out;
   };
@@ -279,7 +285,8 @@ function translationTask(spec) {
     }
   }
   const heldout = lengths.flatMap((n) => buckets.get(n));
-  const lengthOf = (src) => String(src).toLowerCase().split(/\s+/).filter((w) => w && /[\p{L}\p{N}]/u.test(w) && !/^'/.test(w)).length;
+  // the generator's length: tokens (as the tokenizer reads them) holding a letter or an apostrophe
+  const lengthOf = (src) => normalizeWords(String(src), TRANSLATION_STEPS).filter((w) => /[\p{L}']/u.test(w)).length;
   return { level: 'word', tokenizer: TRANSLATION_TOKENIZER, maxSource, maxTarget, batch, trainCount, heldout,
     lengths: lengths.filter((n) => buckets.get(n).length > 0), lengthOf };
 }
