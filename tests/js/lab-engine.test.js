@@ -360,3 +360,22 @@ test('checkpoints.js in Node (no IndexedDB): every call is a no-op that names th
   await assert.rejects(cp.saveCheckpoints('k', { experiment: {}, runs: [{ ...runs[0], losses: [] }] }), /runs\[0\] must be what run.checkpoint\(\) gave/);
   await assert.rejects(cp.saveCheckpoints('k', { experiment: {}, runs: [] }), /runs: \[A\] or \[A, B\]/);
 });
+
+test('a worker that dies mid-run gives error and rejects what waits; init again replaces a run', async () => {
+  const r = recorded();
+  await r.run.init(spec({}, {}, { name: 'crash' }));
+  await assert.rejects(answer(r.run.step(), 'a step in a dying worker'), /lab-worker\.js stopped \(exit code 3\)/);
+  assert.match(r.log.error.at(-1).message, /lab-worker\.js stopped \(exit code 3\)/);
+  await assert.rejects(r.run.start(), /stopped/, 'a dead run refuses further requests');
+  r.run.dispose();
+
+  const q = recorded();
+  await q.run.init(spec({ workers: 2 }));
+  for (let i = 0; i < 3; i++) await q.run.step();
+  const again = await q.run.init(spec({ workers: 1, seed: 8 }));
+  assert.equal(again.step, 0);
+  assert.equal(again.workers, 1);
+  const s = await q.run.step();
+  assert.equal(s.step, 1);
+  q.run.dispose();
+});

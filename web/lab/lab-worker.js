@@ -136,7 +136,7 @@ async function build(r, cp) {
       shard.dead = message;
       for (const k of shard.waiting.values()) k.reject(new Error(message));
       shard.waiting.clear();
-      if (R === r) queue = queue.then(() => fail(new Error(`a data-parallel worker stopped: ${message}`)));
+      if (R === r) queue = queue.then(() => fail(new Error(`a data-parallel worker stopped: ${message}; start the run again (init)`)));
     });
     r.shards.push(shard);
   }
