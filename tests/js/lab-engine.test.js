@@ -13,7 +13,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, createModel, createTrainer, loadModel, loadTrainableModel, readSafetensors } from '../../wasm/index.js';
+import { init, createModel, createTrainer, loadModel, loadTrainableModel, readSafetensors, saveModel } from '../../wasm/index.js';
 import { createRun } from '../../web/lab/run.js';
 import { MODULES, TASK, MODEL, TRAIN, makeTask, modelConfig } from './lab-engine-stub.js';
 
@@ -68,8 +68,9 @@ async function stepped(n, train, model) {
   const ready = await answer(run.init(spec(train, model)), 'init');
   for (let i = 0; i < n; i++) await run.step();
   const bytes = await run.export('F32');
+  const smaller = { F16: await run.export('F16'), I8: await run.export('I8') };
   run.dispose();
-  return { ready, log, bytes, tensors: readSafetensors(bytes).tensors };
+  return { ready, log, bytes, smaller, tensors: readSafetensors(bytes).tensors };
 }
 
 test('one worker and two (and three) give the same parameters after 20 steps within 1e-5 relative', async () => {
@@ -102,6 +103,10 @@ test('the exported run equals a model trained here on the same batches, bit for 
   assert.equal(x.output, y.output);
   assert.deepEqual(x.attention[0].weights.data, y.attention[0].weights.data);
   loaded.dispose();
+  // export { dtype: 'F16' | 'I8' } gives saveModel's bytes of the same weights
+  assert.deepEqual(r.smaller.F16, saveModel(model, { dtype: 'F16' }));
+  assert.deepEqual(r.smaller.I8, saveModel(model, { dtype: 'I8' }));
+  for (const b of Object.values(r.smaller)) (await loadModel(b)).dispose();
   model.dispose();
 });
 
