@@ -232,6 +232,12 @@ for (const workers of [1, 2]) {
     const cp2 = await b.run.checkpoint();
     assert.deepEqual(cp2.losses, Float32Array.from(a.log.losses), 'the checkpoint carries every loss since step 0');
     b.run.dispose();
+    // a checkpoint of another model, or a damaged one, is refused by name
+    const c = recorded();
+    await assert.rejects(c.run.init({ ...spec({ workers }, { hidden: 24 }), checkpoint: cp }), /the checkpoint holds another model than this run's spec/);
+    await assert.rejects(c.run.init({ ...spec({ workers }), checkpoint: { ...cp, losses: cp.losses.subarray(1) } }), /checkpoint.losses must be a Float32Array of its 8 steps' losses/);
+    await assert.rejects(c.run.init({ ...spec({ workers }, {}), checkpoint: { ...cp, optimizer: { ...cp.optimizer, m2: new Float32Array(3) } } }), /state\.m2 .*has 3 values/);
+    c.run.dispose();
   });
 }
 

@@ -22,7 +22,7 @@
 // SNAPSHOT_MS of running.
 // Deliberately no DOM and no drawing: plain data out, typed arrays transferred.
 
-import { init, createModel, createTrainer, loadTrainableModel, readSafetensors } from '../../wasm/index.js';
+import { init, createModel, createTrainer, loadTrainableModel, readSafetensors, saveModel } from '../../wasm/index.js';
 import { hostPort, startWorker } from './worker-port.js';
 
 const SLICE_MS = 40;
@@ -169,10 +169,26 @@ async function local(r, cp) {
   r.model?.dispose();
   r.trainer = null;
   r.model = null;
-  r.model = cp ? await loadTrainableModel(cp.bytes) : await createModel(r.config, { seed: r.train.seed });
+  r.model = await createModel(r.config, { seed: r.train.seed });
+  if (cp) {
+    const fresh = r.model;
+    r.model = null;
+    try {
+      r.model = await loadTrainableModel(cp.bytes);
+      const want = layout(saveModel(fresh)), got = layout(saveModel(r.model));
+      if (want !== got) throw new Error('init: the checkpoint holds another model than this run\'s spec (its tensors differ): it belongs to another experiment');
+    } finally {
+      fresh.dispose();
+    }
+  }
   r.trainer = createTrainer(r.model, r.options);
   if (cp) r.trainer.importState(cp.optimizer);
   r.pending = null;
+}
+
+/** A model file's tensor names and shapes, as one string. */
+function layout(bytes) {
+  return JSON.stringify([...readSafetensors(bytes).tensors].map(([name, t]) => [name, t.shape]));
 }
 
 function parameterCount(trainer) {
