@@ -2,7 +2,8 @@
 // timing claims. What it proves: every contender that is installed loads offline, the ONNX graphs
 // the harness encodes by hand are accepted by onnxruntime-web, and every row (matmul, sdpa, MHA,
 // additive, LSTM, GRU, whole model, training step, and two shipped models through the JS API on
-// both builds) passes its check against attnlab's scalar build; the report has the "every shipped
+// both builds) passes its check against attnlab's scalar build; the lab's rows (one preset run,
+// 1 and 2 workers, steps per second) are there; the report has the "every shipped
 // model, per input" section with finite numbers. PyTorch is left out (CI has none); the native
 // driver runs when gcc is there. The ONNX LSTM and GRU graphs are also checked against plain JS
 // recurrences here, so a gate-order or bias-layout slip shows up as its own failure. Must finish
@@ -59,7 +60,12 @@ test('node scripts/bench.mjs --smoke runs every contender and every row passes i
       }
       assert.ok(m.input.length > 0 && m.architecture.length > 0, `${m.model}: input and architecture`);
     }
+    // the lab's rows (scripts/bench/lab.mjs): one preset run with 1 and 2 workers, steps per second
+    assert.equal(run.lab?.rows?.length, 2, `lab rows: ${JSON.stringify(run.lab)}`);
+    assert.deepEqual(run.lab.rows.map((r) => r.workers), [1, 2]);
+    for (const r of run.lab.rows) assert.ok(positive(r.summary.median) && positive(r.parameters), `${r.key}: ${JSON.stringify(r.summary)}`);
     const md = readFileSync(path.join(out, 'results.md'), 'utf8');
+    assert.match(md, /^## The lab: training steps per second$/m);
     assert.match(md, /\| matmul 32×64×64 \|/);
     assert.match(md, /\| LSTM \/ GRU layers: ≥ 1\.5× onnxruntime-web \|/);
     assert.match(md, /\| whole model: under 1 ms per keystroke \|/);

@@ -1,6 +1,7 @@
 // A tiny stand-in for web/lab/tasks.js and web/lab/spec.js (branch lab-spec), written against the
 // contract's shapes, so the engine's tests run on a task they control: reverse over a 5-letter
-// alphabet, and a 'broken' task whose batches the model cannot read (an error path). The engine
+// alphabet, a 'broken' task whose batches the model cannot read (an error path), and a 'crash'
+// task whose first batch ends the worker thread (a dying worker). The engine
 // loads it through init.modules = { tasks: <this URL>, spec: <this URL> }.
 // Not a test file (node --test runs *.test.js).
 
@@ -33,7 +34,7 @@ function word(next, min, max) {
 
 export function makeTask(spec) {
   const { name = 'reverse', minLength = 2, maxLength = 6, seed = 1 } = spec;
-  if (name !== 'reverse' && name !== 'broken') throw new Error(`stub task: unknown task ${name}`);
+  if (name !== 'reverse' && name !== 'broken' && name !== 'crash') throw new Error(`stub task: unknown task ${name}`);
   const held = new Set();
   const heldout = [];
   for (let L = minLength; L <= maxLength; L++) {
@@ -48,6 +49,7 @@ export function makeTask(spec) {
   return {
     name, level: 'char', tokenizer: TOKENIZER, maxSource: maxLength, maxTarget: maxLength,
     batch(step, size) {
+      if (name === 'crash') process.exit(3); // in a worker thread: the thread dies, as on a crash
       const next = rng(seed, step, size);
       const out = [];
       while (out.length < size) {

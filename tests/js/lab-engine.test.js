@@ -1,7 +1,8 @@
 // The lab's engine through its page-facing controller (web/lab/run.js → lab-worker.js →
 // shard-worker.js, in worker_threads), on the contract stand-in task of lab-engine-stub.js:
 //   - one worker and two (and three) give the same parameters after 20 steps within 1e-5
-//     relative (the issue's done-when), and losses within 1e-5;
+//     relative (the issue's done-when: ‖Δθ‖/‖θ‖ and max |Δ| / max |θ|, see distance()), and
+//     losses within 1e-5; also on a real preset (spec.js, tasks.js);
 //   - the same spec twice gives identical first 20 losses, free-running (1 and 2 workers);
 //   - the exported F32 bytes load with loadModel and equal, bit for bit, a model trained in this
 //     thread on the same batches; eval and attention messages equal what the exported model gives;
@@ -12,7 +13,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, createModel, createTrainer, loadModel, loadTrainableModel, readSafetensors } from '../../wasm/index.js';
+import { init, createModel, createTrainer, loadModel, loadTrainableModel, readSafetensors, saveModel } from '../../wasm/index.js';
 import { createRun } from '../../web/lab/run.js';
 import { MODULES, TASK, MODEL, TRAIN, makeTask, modelConfig } from './lab-engine-stub.js';
 
@@ -41,13 +42,35 @@ const until = async (fn, what, ms = 20000) => {
   }
 };
 
+/**
+ * How far two runs' parameters are apart: ‖θ₁ − θ₂‖₂ / ‖θ₁‖₂ over every weight (the issue's
+ * "within 1e-5 relative") and max |Δ| / max |θ₁|. Not per element: Adam maps a gradient element
+ * near its ε (1e-8) to an update of about ±lr/2, so an element whose gradient is rounding noise
+ * moves differently under another summation order (seen: 4.5e-6 after the first step, then flat).
+ */
+function distance(t1, t2) {
+  let d2 = 0, a2 = 0, dmax = 0, amax = 0, where = '';
+  for (const [name, t] of t1) {
+    const u = t2.get(name).data;
+    for (let i = 0; i < t.data.length; i++) {
+      const d = Math.abs(t.data[i] - u[i]);
+      d2 += d * d;
+      a2 += t.data[i] * t.data[i];
+      if (d > dmax) [dmax, where] = [d, `${name}[${i}]`];
+      amax = Math.max(amax, Math.abs(t.data[i]));
+    }
+  }
+  return { norm: Math.sqrt(d2 / a2), max: dmax / amax, where, dmax };
+}
+
 async function stepped(n, train, model) {
   const { run, log } = recorded();
   const ready = await answer(run.init(spec(train, model)), 'init');
   for (let i = 0; i < n; i++) await run.step();
   const bytes = await run.export('F32');
+  const smaller = { F16: await run.export('F16'), I8: await run.export('I8') };
   run.dispose();
-  return { ready, log, bytes, tensors: readSafetensors(bytes).tensors };
+  return { ready, log, bytes, smaller, tensors: readSafetensors(bytes).tensors };
 }
 
 test('one worker and two (and three) give the same parameters after 20 steps within 1e-5 relative', async () => {
@@ -56,18 +79,9 @@ test('one worker and two (and three) give the same parameters after 20 steps wit
   for (const workers of [2, 3]) {
     const k = await stepped(20, { workers });
     assert.equal(k.ready.workers, workers);
-    let worst = 0, where = '', scale = 0;
-    for (const [name, t] of one.tensors) {
-      const u = k.tensors.get(name).data;
-      let big = 0;
-      for (const v of t.data) big = Math.max(big, Math.abs(v));
-      for (let i = 0; i < t.data.length; i++) {
-        const rel = Math.abs(t.data[i] - u[i]) / big; // relative to the tensor's largest weight
-        if (rel > worst) [worst, where, scale] = [rel, `${name}[${i}]`, big];
-      }
-    }
-    console.log(`${workers} workers vs 1 after 20 steps: worst difference ${worst.toExponential(2)} × the tensor's largest weight (${where}, ${scale.toFixed(3)})`);
-    assert.ok(worst <= 1e-5, `${where}: ${worst} relative`);
+    const d = distance(one.tensors, k.tensors);
+    console.log(`${workers} workers vs 1 after 20 steps: ‖Δθ‖/‖θ‖ ${d.norm.toExponential(2)}, max |Δ|/max |θ| ${d.max.toExponential(2)} (|Δ| ${d.dmax.toExponential(2)} at ${d.where})`);
+    assert.ok(d.norm <= 1e-5 && d.max <= 1e-5, JSON.stringify(d));
     assert.equal(k.log.losses.length, 20);
     k.log.losses.forEach((l, i) => assert.ok(Math.abs(l - one.log.losses[i]) <= 1e-5 * Math.abs(l), `loss ${i}: ${l} vs ${one.log.losses[i]}`));
   }
@@ -89,6 +103,10 @@ test('the exported run equals a model trained here on the same batches, bit for 
   assert.equal(x.output, y.output);
   assert.deepEqual(x.attention[0].weights.data, y.attention[0].weights.data);
   loaded.dispose();
+  // export { dtype: 'F16' | 'I8' } gives saveModel's bytes of the same weights
+  assert.deepEqual(r.smaller.F16, saveModel(model, { dtype: 'F16' }));
+  assert.deepEqual(r.smaller.I8, saveModel(model, { dtype: 'I8' }));
+  for (const b of Object.values(r.smaller)) (await loadModel(b)).dispose();
   model.dispose();
 });
 
@@ -103,6 +121,7 @@ test('eval by length and the attention snapshot are what the exported model give
   await until(() => log.losses.length >= 30, '30 steps');
   const paused = await run.pause();
   const bytes = await run.export('F32');
+  await until(() => log.eval.at(-1).step === paused.step, 'the pause\'s evaluation'); // it follows the pause's answer
   run.dispose();
   const e = log.eval.at(-1), a = log.attention.at(-1);
   assert.equal(e.step, paused.step, 'pause evaluates the paused weights');
@@ -178,7 +197,7 @@ test('pause, one step and reset take effect within a slice; reset replays the ru
   const before = log.losses.slice();
   const reset = await run.reset();
   assert.equal(reset.step, 0);
-  assert.equal(log.eval.at(-1).step, 0, 'reset evaluates the fresh weights');
+  await until(() => log.eval.at(-1).step === 0, 'reset evaluates the fresh weights');
   for (let i = 0; i < 5; i++) await run.step();
   assert.deepEqual(log.losses.slice(before.length), before.slice(0, 5), 'reset: the seed\'s weights and the stream from step 0');
   // reset while running stops the run
@@ -213,6 +232,12 @@ for (const workers of [1, 2]) {
     const cp2 = await b.run.checkpoint();
     assert.deepEqual(cp2.losses, Float32Array.from(a.log.losses), 'the checkpoint carries every loss since step 0');
     b.run.dispose();
+    // a checkpoint of another model, or a damaged one, is refused by name
+    const c = recorded();
+    await assert.rejects(c.run.init({ ...spec({ workers }, { hidden: 24 }), checkpoint: cp }), /the checkpoint holds another model than this run's spec/);
+    await assert.rejects(c.run.init({ ...spec({ workers }), checkpoint: { ...cp, losses: cp.losses.subarray(1) } }), /checkpoint.losses must be a Float32Array of its 8 steps' losses/);
+    await assert.rejects(c.run.init({ ...spec({ workers }, {}), checkpoint: { ...cp, optimizer: { ...cp.optimizer, m2: new Float32Array(3) } } }), /state\.m2 .*has 3 values/);
+    c.run.dispose();
   });
 }
 
@@ -270,4 +295,98 @@ test('after a failed step the run lives on: reset and checkpoint work', async ()
     assert.equal(cp.step, 0);
     r.run.dispose();
   }
+});
+
+test('evaluation costs at most 15 % of the training time; attention comes every 400 ms', async () => {
+  // the with-without preset's run A: 792 held-out pairs up to 40 characters, a costly evaluation
+  const { PRESETS } = await import('../../web/lab/spec.js');
+  const p = PRESETS.find((x) => x.id === 'with-without').experiment;
+  const { run, log } = recorded();
+  await run.init({ task: p.task, run: p.a });
+  await until(() => log.eval.length > 0, 'the first evaluation');
+  const first = log.eval[0].cost;
+  const started = await run.start();
+  const n0 = log.eval.length, a0 = log.attention.length;
+  await new Promise((r) => setTimeout(r, 2500 + 8 * first));
+  const t0 = performance.now();
+  const paused = await run.pause();
+  const took = performance.now() - t0;
+  await until(() => log.eval.at(-1).step === paused.step, 'the pause\'s evaluation');
+  run.dispose();
+  console.log(`pause answered in ${took.toFixed(1)} ms (an evaluation takes ${first.toFixed(0)} ms; it runs in slices)`);
+  assert.ok(took < 400, `pause took ${took} ms`);
+  const evals = log.eval.slice(n0, -1); // the last one is pause's own
+  const cost = evals.reduce((s, e) => s + e.cost, 0);
+  console.log(`${evals.length} evaluations while running cost ${cost.toFixed(1)} ms of ${paused.elapsed.toFixed(0)} ms (${((100 * cost) / paused.elapsed).toFixed(1)} %)`);
+  console.log(`the first evaluation (${log.eval[0].count} pairs) took ${first.toFixed(0)} ms`);
+  assert.ok(evals.length >= 1, `${evals.length} evaluations`);
+  assert.ok(cost <= 0.15 * paused.elapsed, `evaluation took ${cost} of ${paused.elapsed} ms`);
+  const shots = log.attention.slice(a0, -1);
+  const times = [started.elapsed, ...shots.map((a) => a.elapsed)];
+  let gap = 0;
+  for (let i = 1; i < times.length; i++) {
+    // the weights stand still while an evaluation runs: its time is no gap in the pictures
+    const still = evals.filter((e) => e.elapsed > times[i - 1] && e.elapsed <= times[i]).reduce((s, e) => s + e.cost, 0);
+    gap = Math.max(gap, times[i] - times[i - 1] - still);
+  }
+  console.log(`${shots.length} attention snapshots while running, longest gap ${gap.toFixed(0)} ms of training`);
+  // due at 400 ms, taken at the end of the slice that passes it (a slice: 40 ms and one step)
+  assert.ok(gap <= 400 + 40 + 200, `attention gap ${gap} ms`);
+  assert.ok(shots.length >= 5);
+});
+
+test('the real spec and tasks (web/lab/spec.js, tasks.js): one and two workers agree within 1e-5 after 20 steps', async () => {
+  const { PRESETS } = await import('../../web/lab/spec.js');
+  const p = PRESETS.find((x) => x.id === 'additive-dot').experiment;
+  const after20 = async (workers) => {
+    const run = createRun();
+    const losses = [];
+    run.on('progress', (m) => losses.push(...m.losses));
+    const ready = await run.init({ task: p.task, run: { ...p.a, train: { ...p.a.train, workers } } });
+    for (let i = 0; i < 20; i++) await run.step();
+    const bytes = await run.export();
+    run.dispose();
+    return { ready, losses, tensors: readSafetensors(bytes).tensors };
+  };
+  const one = await after20(1), two = await after20(2);
+  assert.equal(two.ready.workers, 2);
+  assert.equal(one.ready.parameters, two.ready.parameters);
+  const d = distance(one.tensors, two.tensors);
+  console.log(`additive-dot A, 2 workers vs 1 after 20 steps: ‖Δθ‖/‖θ‖ ${d.norm.toExponential(2)}, max |Δ|/max |θ| ${d.max.toExponential(2)} (|Δ| ${d.dmax.toExponential(2)} at ${d.where})`);
+  assert.ok(d.norm <= 1e-5 && d.max <= 1e-5, JSON.stringify(d));
+  one.losses.forEach((l, i) => assert.ok(Math.abs(l - two.losses[i]) <= 1e-5 * l, `loss ${i}`));
+  assert.ok(one.losses[19] < one.losses[0]);
+});
+
+test('checkpoints.js in Node (no IndexedDB): every call is a no-op that names the reason', async () => {
+  const cp = await import('../../web/lab/checkpoints.js');
+  assert.deepEqual(cp.checkpointSupport(), { available: false, reason: 'this environment has no IndexedDB; checkpoints are off' });
+  const runs = [{ step: 0, bytes: new Uint8Array(8), losses: new Float32Array(0), optimizer: { steps: 0, m1: new Float32Array(0), m2: new Float32Array(0) } }];
+  assert.deepEqual(await cp.saveCheckpoints('view=lab', { experiment: {}, runs }), { saved: false, reason: 'this environment has no IndexedDB; checkpoints are off' });
+  assert.equal(await cp.loadCheckpoints('view=lab'), null);
+  assert.deepEqual(await cp.listCheckpoints(), []);
+  await cp.deleteCheckpoints('view=lab');
+  assert.match(cp.lastReason(), /no IndexedDB/);
+  await assert.rejects(cp.saveCheckpoints('', { experiment: {}, runs }), /key must be the experiment's URL string/);
+  await assert.rejects(cp.saveCheckpoints('k', { experiment: {}, runs: [{ ...runs[0], losses: [] }] }), /runs\[0\] must be what run.checkpoint\(\) gave/);
+  await assert.rejects(cp.saveCheckpoints('k', { experiment: {}, runs: [] }), /runs: \[A\] or \[A, B\]/);
+});
+
+test('a worker that dies mid-run gives error and rejects what waits; init again replaces a run', async () => {
+  const r = recorded();
+  await r.run.init(spec({}, {}, { name: 'crash' }));
+  await assert.rejects(answer(r.run.step(), 'a step in a dying worker'), /lab-worker\.js stopped \(exit code 3\)/);
+  assert.match(r.log.error.at(-1).message, /lab-worker\.js stopped \(exit code 3\)/);
+  await assert.rejects(r.run.start(), /stopped/, 'a dead run refuses further requests');
+  r.run.dispose();
+
+  const q = recorded();
+  await q.run.init(spec({ workers: 2 }));
+  for (let i = 0; i < 3; i++) await q.run.step();
+  const again = await q.run.init(spec({ workers: 1, seed: 8 }));
+  assert.equal(again.step, 0);
+  assert.equal(again.workers, 1);
+  const s = await q.run.step();
+  assert.equal(s.step, 1);
+  q.run.dispose();
 });

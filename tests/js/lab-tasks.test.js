@@ -17,7 +17,7 @@ import { normalizeSteps, normalizeWords } from '../../wasm/model/normalize.js';
 const TRANSLATION_STEPS = normalizeSteps(TRANSLATION_NORMALIZE);
 
 const BUILT_IN = ['copy', 'reverse', 'sort', 'addition', 'dates', 'translation'];
-const RANGES = { copy: [3, 14], reverse: [5, 20], sort: [2, 9], addition: [1, 4], dates: [6, 29], translation: [3, 8] };
+const RANGES = { copy: [3, 14], reverse: [5, 20], sort: [2, 9], addition: [1, 4], dates: [6, 28], translation: [3, 8] };
 const spec = (name, o = {}) => ({ name, minLength: RANGES[name][0], maxLength: RANGES[name][1], size: 0, level: 'auto', seed: 7, ...o });
 const rev = (s) => [...s].reverse().join('');
 
@@ -204,4 +204,16 @@ test('custom pairs too few for the hash split still hold one out; none gives emp
   const empty = makeTask({ name: 'custom', minLength: 1, maxLength: 200, size: 0, level: 'auto', seed: 1 }, []);
   assert.deepEqual(empty.batch(0, 4), []);
   assert.deepEqual(empty.heldout, []);
+});
+
+test('dates: a narrow length range still gives whole batches, quickly', () => {
+  for (const [lo, hi] of [[28, 28], [6, 6], [17, 18]]) {
+    const t = makeTask(spec('dates', { minLength: lo, maxLength: hi }));
+    const t0 = performance.now();
+    const b = t.batch(0, 32);
+    assert.equal(b.length, 32, `${lo}–${hi}`);
+    for (const p of b) assert.ok(t.lengthOf(p.src) >= lo && t.lengthOf(p.src) <= hi);
+    assert.ok(performance.now() - t0 < 1000, `${lo}–${hi}: ${(performance.now() - t0).toFixed(0)} ms`);
+    assert.deepEqual(t.lengths, Array.from({ length: hi - lo + 1 }, (_, i) => lo + i));
+  }
 });

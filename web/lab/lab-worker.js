@@ -1,8 +1,7 @@
 // web/lab/lab-worker.js: one run of the lab (A or B): a model from the experiment's spec, trained
 // on the task's data stream in slices, with held-out evaluation by input length, attention
 // snapshots of the fixed example, checkpoints and export. The page (or Node, for the tests and
-// `make bench`) drives it through run.js; the protocol is docs/lab.md's and
-// /work/prompts/lab-contract.md's "Engine" section:
+// `make bench`) drives it through run.js; the protocol is docs/lab-engine.md's:
 //
 //   in : init { task, run: { model, train }, pairs?, checkpoint? } | start | pause | step | reset
 //        | export { dtype } | checkpoint                         (each may carry an id)
@@ -17,17 +16,20 @@
 // gradients are transferred Float32Arrays.
 // Pacing, as web/train-worker.js: slices of SLICE_MS with MessageChannel yields (setTimeout is
 // clamped to 4 ms when nested; Node: setImmediate, see schedule); pause, step and reset stop a running slice at its next step.
-// Evaluation runs when the training time since the last one is at least its cost / EVAL_SHARE
-// (so it costs ≤ 15 % of the training time), attention snapshots every SNAPSHOT_MS.
+// Evaluation runs in slices too (the weights stand still meanwhile; a pause answers at once and
+// the pause's own evaluation follows), when the evaluations so far plus this one (estimated by
+// the last) stay within EVAL_SHARE (15 %) of the training time; attention snapshots every
+// SNAPSHOT_MS of running.
 // Deliberately no DOM and no drawing: plain data out, typed arrays transferred.
 
-import { init, createModel, createTrainer, loadTrainableModel, readSafetensors } from '../../wasm/index.js';
+import { init, createModel, createTrainer, loadTrainableModel, readSafetensors, saveModel } from '../../wasm/index.js';
 import { hostPort, startWorker } from './worker-port.js';
 
 const SLICE_MS = 40;
 const SNAPSHOT_MS = 400;
 const EVAL_SHARE = 0.15;
 const EVAL_MIN_MS = 500; // training ms between evaluations at least (charts need no more)
+const EVAL_CHUNK = 8; // held-out pairs per evaluate() call inside a slice
 const RATE_WINDOW_MS = 2000; // steps per second over the last 2 s of training
 
 const port = await hostPort();
@@ -71,8 +73,8 @@ function checkRun(spec, taskSpec, run) {
   return { task: taskSpec, run };
 }
 
-/** Held-out pairs grouped by input length, with each group's target token count (eos included)
- * so the overall token accuracy weighs groups as one evaluation over all pairs would. */
+/** Held-out pairs grouped by input length, with each pair's target token count (eos included)
+ * so the overall token accuracy weighs pairs as one evaluation over all of them would. */
 function groupsOf(task, model) {
   const by = new Map();
   for (const p of task.heldout) {
@@ -82,9 +84,8 @@ function groupsOf(task, model) {
   }
   return [...by.keys()].sort((a, b) => a - b).map((length) => {
     const pairs = by.get(length);
-    let tokens = 0;
-    for (const p of pairs) tokens += (typeof p.tgt === 'string' ? model.tokenizer.encodeTarget(p.tgt).length : p.tgt.length) + 1;
-    return { length, pairs, tokens };
+    const tokenCounts = pairs.map((p) => (typeof p.tgt === 'string' ? model.tokenizer.encodeTarget(p.tgt).length : p.tgt.length) + 1);
+    return { length, pairs, tokenCounts };
   });
 }
 
@@ -102,7 +103,7 @@ async function setup(msg) {
     task, config, train, options, workers, simd: api.simd,
     model: null, trainer: null, shards: [], pending: null,
     step: 0, losses: new Float32Array(1024), fresh: [], // fresh: losses not yet posted
-    trainMs: 0, evalCost: 0, trainAtEval: 0, lastSnapshot: 0, marks: [],
+    trainMs: 0, evalCost: 0, evalMs: 0, trainAtEval: 0, lastSnapshot: 0, marks: [], job: null,
     groups: [], parameters: 0, attention: true,
   };
   try {
@@ -135,7 +136,7 @@ async function build(r, cp) {
       shard.dead = message;
       for (const k of shard.waiting.values()) k.reject(new Error(message));
       shard.waiting.clear();
-      if (R === r) queue = queue.then(() => fail(new Error(`a data-parallel worker stopped: ${message}`)));
+      if (R === r) queue = queue.then(() => fail(new Error(`a data-parallel worker stopped: ${message}; start the run again (init)`)));
     });
     r.shards.push(shard);
   }
@@ -168,10 +169,26 @@ async function local(r, cp) {
   r.model?.dispose();
   r.trainer = null;
   r.model = null;
-  r.model = cp ? await loadTrainableModel(cp.bytes) : await createModel(r.config, { seed: r.train.seed });
+  r.model = await createModel(r.config, { seed: r.train.seed });
+  if (cp) {
+    const fresh = r.model;
+    r.model = null;
+    try {
+      r.model = await loadTrainableModel(cp.bytes);
+      const want = layout(saveModel(fresh)), got = layout(saveModel(r.model));
+      if (want !== got) throw new Error('init: the checkpoint holds another model than this run\'s spec (its tensors differ): it belongs to another experiment');
+    } finally {
+      fresh.dispose();
+    }
+  }
   r.trainer = createTrainer(r.model, r.options);
   if (cp) r.trainer.importState(cp.optimizer);
   r.pending = null;
+}
+
+/** A model file's tensor names and shapes, as one string. */
+function layout(bytes) {
+  return JSON.stringify([...readSafetensors(bytes).tensors].map(([name, t]) => [name, t.shape]));
 }
 
 function parameterCount(trainer) {
@@ -271,32 +288,42 @@ async function stepInner(r) {
 
 const nonFinite = (r, loss) => `step ${r.step}: the loss is ${loss}: the training diverged; lower the learning rate or set clipping, then reset`;
 
-/** Steps until SLICE_MS have passed (or a pause/step/reset arrived), then the due reports. */
+/**
+ * One slice: a piece of the evaluation in progress, if any (the weights stand still meanwhile),
+ * else steps until SLICE_MS have passed (or a pause/step/reset arrived) and the due reports.
+ */
 async function slice() {
   const r = R;
-  if (!running || !r) return;
+  if (!r || (!running && !r.job)) return;
   const t0 = now();
   try {
-    do {
-      const s0 = now();
-      await stepOnce(r);
-      r.trainMs += now() - s0;
-    } while (running && R === r && now() - t0 < SLICE_MS);
-    if (R !== r) return;
-    progress(r);
-    reports(r, false);
+    if (r.job) {
+      evalSlice(r);
+    } else {
+      do {
+        const s0 = now();
+        await stepOnce(r);
+        r.trainMs += now() - s0;
+      } while (running && R === r && now() - t0 < SLICE_MS);
+      if (R !== r) return;
+      progress(r);
+      reports(r, false);
+    }
   } catch (err) {
     fail(err);
     return;
   }
-  if (running && R === r) schedule();
+  if (R === r && (running || r.job)) schedule();
 }
 
+/** The attention snapshot when due (or forced), and the evaluation when due: when the training
+ * since the last one reached EVAL_MIN_MS and the evaluations run while training, this one
+ * included (estimated by the last one's cost), stay within EVAL_SHARE of the training time. */
 function reports(r, force) {
-  const t = now();
-  if (force || t - r.lastSnapshot >= SNAPSHOT_MS) snapshot(r);
+  if (force || now() - r.lastSnapshot >= SNAPSHOT_MS) snapshot(r);
   const since = r.trainMs - r.trainAtEval;
-  if (force || (since >= EVAL_MIN_MS && since >= r.evalCost / EVAL_SHARE)) evaluate(r);
+  if (force) startEval(r, false);
+  else if (running && since >= EVAL_MIN_MS && r.evalMs + r.evalCost <= EVAL_SHARE * r.trainMs) startEval(r, true);
 }
 
 function progress(r) {
@@ -311,22 +338,52 @@ function progress(r) {
   post({ type: 'progress', step: r.step, losses, elapsed: e, stepsPerSecond }, [losses.buffer]);
 }
 
-function evaluate(r) {
+/** An evaluation of the weights as they are (a new one replaces one in progress); it runs in
+ * slices of EVAL_CHUNK pairs, so pause, step and reset answer within a slice meanwhile.
+ * budgeted: started by the training schedule (its cost counts against EVAL_SHARE). */
+function startEval(r, budgeted) {
+  r.job = { step: r.step, budgeted, g: 0, i: 0, cost: 0, exact: 0, right: 0, count: 0, tokens: 0, byLength: [], cur: null };
+  ensureSlice();
+}
+
+/** Evaluate pairs for up to SLICE_MS; post eval when the last length group is done. Counts are
+ * integers (exact matches, right tokens), so the fractions equal trainer.evaluate's over a group. */
+function evalSlice(r) {
+  const job = r.job;
+  if (job.step !== r.step) return startEval(r, job.budgeted); // the weights moved: start again
   const t0 = now();
-  let exact = 0, right = 0, count = 0, tokens = 0;
-  const byLength = r.groups.map((g) => {
-    const e = r.trainer.evaluate(g.pairs, { loss: false });
-    exact += e.exactMatch * e.count;
-    right += e.tokenAccuracy * g.tokens;
-    count += e.count;
-    tokens += g.tokens;
-    return { length: g.length, count: e.count, exactMatch: e.exactMatch, tokenAccuracy: e.tokenAccuracy };
-  });
-  r.evalCost = now() - t0;
+  while (job.g < r.groups.length && now() - t0 < SLICE_MS) {
+    const g = r.groups[job.g];
+    const pairs = g.pairs.slice(job.i, job.i + EVAL_CHUNK);
+    let tokens = 0;
+    for (let k = job.i; k < job.i + pairs.length; k++) tokens += g.tokenCounts[k];
+    const e = r.trainer.evaluate(pairs, { loss: false });
+    const cur = (job.cur ??= { exact: 0, right: 0, count: 0, tokens: 0 });
+    cur.exact += Math.round(e.exactMatch * e.count);
+    cur.right += Math.round(e.tokenAccuracy * tokens);
+    cur.count += e.count;
+    cur.tokens += tokens;
+    job.i += pairs.length;
+    if (job.i >= g.pairs.length) {
+      job.byLength.push({ length: g.length, count: cur.count, exactMatch: cur.exact / cur.count, tokenAccuracy: cur.right / cur.tokens });
+      job.exact += cur.exact;
+      job.right += cur.right;
+      job.count += cur.count;
+      job.tokens += cur.tokens;
+      job.g++;
+      job.i = 0;
+      job.cur = null;
+    }
+  }
+  job.cost += now() - t0;
+  if (job.g < r.groups.length) return;
+  r.job = null;
+  r.evalCost = job.cost;
+  if (job.budgeted) r.evalMs += job.cost;
   r.trainAtEval = r.trainMs;
   post({
-    type: 'eval', step: r.step, elapsed: elapsed(), exactMatch: count ? exact / count : 0,
-    tokenAccuracy: tokens ? right / tokens : 0, count, byLength,
+    type: 'eval', step: job.step, elapsed: elapsed(), exactMatch: job.count ? job.exact / job.count : 0,
+    tokenAccuracy: job.tokens ? job.right / job.tokens : 0, count: job.count, byLength: job.byLength, cost: job.cost,
   });
 }
 
@@ -351,7 +408,7 @@ function snapshot(r) {
   const weights = new Float32Array(rows * cols);
   for (const m of maps) for (let i = 0; i < weights.length; i++) weights[i] += m.weights.data[i] / maps.length;
   post({
-    type: 'attention', step: r.step, output: out.output, weights, rows, cols,
+    type: 'attention', step: r.step, elapsed: elapsed(), output: out.output, weights, rows, cols,
     rowLabels: maps[0].rowLabels, colLabels: maps[0].colLabels,
   }, [weights.buffer]);
 }
@@ -360,10 +417,20 @@ function snapshot(r) {
 // ports drain up to 1,000 queued messages in one go, so a channel that re-posts itself from each
 // slice would keep the parent's pause waiting for ~1,000 slices.
 const channel = new MessageChannel();
-const tick = () => { queue = queue.then(slice); };
+let pending = false; // one slice scheduled at most
+const tick = () => {
+  pending = false;
+  queue = queue.then(slice);
+};
 channel.port1.onmessage = tick;
 const immediate = /** @type {any} */ (globalThis).setImmediate;
-const schedule = typeof immediate === 'function' ? () => immediate(tick) : () => channel.port2.postMessage(0);
+const post0 = typeof immediate === 'function' ? () => immediate(tick) : () => channel.port2.postMessage(0);
+const schedule = () => {
+  if (pending) return;
+  pending = true;
+  post0();
+};
+const ensureSlice = schedule;
 
 function postState(re) {
   post({ type: 'state', running, step: R?.step ?? 0, elapsed: elapsed(), re });
@@ -428,7 +495,6 @@ async function handle(msg) {
       r.trainMs += d;
       elapsedBefore += d;
       progress(r);
-      reports(r, false);
       snapshot(r);
       postState(re);
       return;
@@ -438,7 +504,7 @@ async function handle(msg) {
       stop();
       await local(r, null);
       await Promise.all(r.shards.map((s) => ask(s, { type: 'reset' })));
-      Object.assign(r, { step: 0, fresh: [], trainMs: 0, trainAtEval: 0, marks: [], losses: new Float32Array(1024) });
+      Object.assign(r, { step: 0, fresh: [], trainMs: 0, evalMs: 0, trainAtEval: 0, marks: [], losses: new Float32Array(1024), job: null });
       elapsedBefore = 0;
       reports(r, true);
       postState(re);

@@ -128,7 +128,7 @@ export const PRESETS = freeze([
   {
     id: 'dates',
     experiment: {
-      task: { name: 'dates', minLength: 6, maxLength: 29, size: 0, level: 'auto', seed: 1, data: null },
+      task: { name: 'dates', minLength: 6, maxLength: 28, size: 0, level: 'auto', seed: 1, data: null },
       a: { model: seq({ attention: 'additive', bidirectional: true }), train: tr() },
       b: { model: seq({ attention: 'dot', style: 'luong', bidirectional: true }), train: tr() },
     },

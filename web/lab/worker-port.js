@@ -7,11 +7,14 @@
 //   const w = await startWorker(url, Worker?);    // start one: browser Worker or worker_threads
 //   w.onMessage(fn); w.onFailure((message) => ...); w.post(msg, transfer); w.terminate();
 //
+// In a sandboxed iframe (opaque origin) a worker starts from a blob: module that imports the
+// script (construct below), so the lab runs there too, with no SharedArrayBuffer and no isolation.
 // What it deliberately does not do: restart a failed worker, or any protocol (run.js,
 // lab-worker.js and shard-worker.js each define theirs). No DOM. node:worker_threads is imported
 // by a variable specifier only where there is no browser Worker, so bundlers leave it alone.
 
 const NODE_WORKERS = 'node:worker_threads';
+const QUEUE = '__attnlabEarlyMessages';
 const inNode = () => typeof /** @type {any} */ (globalThis).process?.versions?.node === 'string';
 
 /**
@@ -29,7 +32,14 @@ export async function hostPort() {
   if (!inNode() && scope && typeof scope.postMessage === 'function') {
     return {
       post: (msg, transfer = []) => scope.postMessage(msg, transfer),
-      onMessage: (fn) => { scope.onmessage = (/** @type {MessageEvent} */ e) => fn(e.data); },
+      onMessage: (fn) => {
+        scope.onmessage = (/** @type {MessageEvent} */ e) => fn(e.data);
+        // messages that reached a blob: wrapper (construct) before this module ran, in order and
+        // in this same task, so none of the later ones can overtake them
+        const early = scope[QUEUE];
+        delete scope[QUEUE];
+        for (const e of early ?? []) fn(e.data);
+      },
     };
   }
   const { parentPort } = await import(NODE_WORKERS);
@@ -38,6 +48,27 @@ export async function hostPort() {
     post: (msg, transfer = []) => parentPort.postMessage(msg, transfer),
     onMessage: (fn) => parentPort.on('message', fn),
   };
+}
+
+/**
+ * new W(url) for a module worker; where the document's origin cannot start a worker from url
+ * (a sandboxed iframe without allow-same-origin has the opaque origin 'null': SecurityError), a
+ * same-origin blob: worker that import()s url instead; its scripts then load as CORS requests,
+ * as from a CDN (serve.mjs and hosts that serve the page to other origins answer them). The
+ * blob is a classic script (Chromium 156 refuses module workers from an opaque origin's blob:
+ * URLs) that queues messages until the module's hostPort() takes them, in order.
+ */
+function construct(W, url, name) {
+  try {
+    return new W(url, { type: 'module', name });
+  } catch (err) {
+    const g = /** @type {any} */ (globalThis);
+    if (err?.name !== 'SecurityError' || typeof g.Blob !== 'function' || typeof g.URL?.createObjectURL !== 'function') throw err;
+    const href = JSON.stringify(new URL(String(url), g.location?.href).href);
+    const src = `self.${QUEUE} = []; self.onmessage = (e) => self.${QUEUE}.push(e);\n` +
+      `import(${href}).catch((e) => setTimeout(() => { throw e; }));\n`;
+    return new W(g.URL.createObjectURL(new g.Blob([src], { type: 'text/javascript' })), { name });
+  }
 }
 
 /**
@@ -52,7 +83,7 @@ export async function startWorker(url, WorkerClass) {
   const W = WorkerClass ?? /** @type {any} */ (globalThis).Worker ?? (inNode() ? (await import(NODE_WORKERS)).Worker : null);
   if (!W) throw new Error('this environment has no Worker: the lab trains in workers');
   const name = String(url).replace(/^.*\//, '');
-  const w = new W(url, { type: 'module', name });
+  const w = construct(W, url, name);
   let failed = (/** @type {string} */ _message) => {};
   let done = false;
   const fail = (/** @type {string} */ message) => {
