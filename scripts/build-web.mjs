@@ -9,10 +9,11 @@
 //                                                  # Pages, nginx gzip_static, Caddy precompressed)
 //
 // dist/ keeps the repository's layout, so every URL the code computes from import.meta.url
-// (the .wasm beside wasm/loader.js, the models under web/models/, the train worker, embed.html)
+// (the .wasm beside wasm/loader.js, the models under web/models/, the train and lab workers, embed.html)
 // still points at a real file:
 //   dist/web/index.html, embed.html   the two pages, their modulepreload lists rewritten to the bundle's
 //   dist/web/{boot,main,embed-page,train-worker}.js   entries, bundled and minified by esbuild
+//   dist/web/lab/{lab-worker,shard-worker}.js          the lab's workers, likewise
 //   dist/web/chunk-*.js               code shared by entries, or import()ed on first use (the
 //                                     views other than the first stay lazy: code splitting)
 //   dist/web/sw.js                    the service worker, its cache named after the build's hash
@@ -44,6 +45,8 @@ const ENTRIES = [
   { entry: 'main.js', splitting: true },
   { entry: 'embed-page.js', splitting: true },
   { entry: 'train-worker.js', splitting: false },
+  { entry: 'lab/lab-worker.js', splitting: false }, // the lab's workers (web/lab/run.js, lab-worker.js start them)
+  { entry: 'lab/shard-worker.js', splitting: false },
   { entry: 'boot.js', splitting: false, external: ['./main.js'] },
 ];
 /** Files copied as they are (classic scripts, styles, icon); the models and .wasm are copied as folders. */
@@ -58,12 +61,13 @@ const COPIED = ['style.css', 'favicon.svg', 'load-guard.js', 'embed-size.js'];
  * critical path but the entry's own code is one chunk: two files on the first plot's path, and
  * the lazy modules still load on first use (what they import for nothing is loaded already).
  */
-function pagePlugin({ lazy = new Set(), shared = [] } = {}) {
+function pagePlugin({ lazy = new Set(), shared = [] } = {}, base = WEB) {
   return {
     name: 'attnlab-page',
     setup(b) {
       b.onLoad({ filter: /\.js$/ }, (args) => {
-        const rel = path.relative(WEB, args.path).split(path.sep).join('/');
+        // relative to where the bundle lands (an entry in web/lab/ lands in dist/web/lab/)
+        const rel = path.relative(base, args.path).split(path.sep).join('/');
         let code = readFileSync(args.path, 'utf8').replace(/\bimport\.meta\.url\b/g, `new URL(${JSON.stringify(rel)}, import.meta.url).href`);
         if (lazy.has(args.path)) code += shared.map((f) => `\nimport ${JSON.stringify(f)};`).join('');
         return { contents: code, loader: 'js' };
@@ -165,7 +169,7 @@ export async function buildWeb({ outRoot = path.join(ROOT, 'dist'), precompress 
     };
     const file = path.join(WEB, entry);
     const graph = splitting ? await entryGraph(file, { ...options, plugins: [pagePlugin()] }) : {};
-    const result = await build({ ...options, entryPoints: [file], plugins: [pagePlugin(graph)] });
+    const result = await build({ ...options, entryPoints: [file], plugins: [pagePlugin(graph, path.dirname(file))] });
     Object.assign(metafile.outputs, result.metafile.outputs);
   }
   for (const f of COPIED) cpSync(path.join(WEB, f), path.join(outdir, f));

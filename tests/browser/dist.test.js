@@ -90,7 +90,7 @@ test('the first plot: seven requests, compressed, no lazy view, the same map as 
   await page.close();
 });
 
-test('every view draws from the bundle; the train worker and the iframe page run', async () => {
+test('every view draws from the bundle; the train worker, the lab\'s workers and the iframe page run', async () => {
   const { page, problems } = await browser.newPage();
   await page.goto(`${browser.url}/web/`);
   await drawn(page, 'alignment');
@@ -105,6 +105,19 @@ test('every view draws from the bundle; the train worker and the iframe page run
   assert.ok((await canvasInk(await page.locator('#heatmap').elementHandle())).ink > 100, 'the playground draws');
   await page.evaluate(() => { location.hash = '#view=train'; });
   await page.waitForFunction(() => document.getElementById('train-view').dataset.state === 'ready', null, { timeout: 30000 });
+  // the lab: its modules are chunks of main.js, its two workers (run and data-parallel shard) entries of their own
+  await page.evaluate(() => { location.hash = '#view=lab&preset=additive-dot'; });
+  await page.waitForFunction(() => document.querySelector('attn-lab')?.experiment, null, { timeout: 30000 });
+  const lab = await page.evaluate(async () => {
+    const el = document.querySelector('attn-lab');
+    await el.whenReady();
+    await el.start();
+    await el.whenSteps(3);
+    await el.pause();
+    return el.runs;
+  });
+  assert.ok(lab.a.step >= 3 && lab.b.step >= 3, `the lab trains from the bundle: steps ${lab.a.step}, ${lab.b.step}`);
+  assert.equal(lab.a.error ?? '', '');
   const { page: embed, problems: embedProblems } = await browser.newPage();
   await embed.goto(`${browser.url}/web/embed.html?view=heads&model=${defaultModelFor('heads')}`);
   await embed.waitForSelector('#app[data-rendered]', { timeout: 20000 });

@@ -24,6 +24,8 @@
 
 import { init, createModel, createTrainer, loadTrainableModel, readSafetensors, saveModel } from '../../wasm/index.js';
 import { hostPort, startWorker } from './worker-port.js';
+import * as SPEC from './spec.js';
+import * as TASKS from './tasks.js';
 
 const SLICE_MS = 40;
 const SNAPSHOT_MS = 400;
@@ -56,9 +58,11 @@ function stop() {
 /** The task and spec modules: ./tasks.js and ./spec.js, or stand-ins named by init.modules
  * (URLs; tests use this to run the engine on a tiny task). */
 async function modules(m) {
+  // the real ones imported statically, so a bundler (scripts/build-web.mjs) puts them in the worker
+  if (!m?.tasks && !m?.spec) return { tasks: TASKS, spec: SPEC };
   const [tasks, spec] = await Promise.all([
-    import(m?.tasks ?? './tasks.js'),
-    import(m?.spec ?? './spec.js'),
+    m.tasks ? import(m.tasks) : TASKS,
+    m.spec ? import(m.spec) : SPEC,
   ]);
   return { tasks, spec };
 }
