@@ -10,8 +10,10 @@
  *   sums); for B when M >= 32 and K >= 64. Otherwise A·B reads B in place, and A·Bᵀ (the pack would cost more
  *   than it saves) runs 2×4 tiles of dot products, lanes along k, reduced by a transpose.
  *   Tails: 1-row tiles, 4-wide columns, then dot products or the scalar twin for the last < 4
- *   columns. M = 1 is a GEMV; K = 1 (a rank-1 update: a weight gradient of one time step) runs
- *   row by row with no tile, the same operations as the tiles do for one k.
+ *   columns. M = 1 is a GEMV; K = 1 with alpha = beta = 1 (a rank-1 update: a weight gradient of
+ *   one time step) runs row by row with no tile, the same operations as the tiles do for one k.
+ *   Aᵀ·B (the weight gradients of a sequence) runs 4×8 tiles that load the 4 values of op(A)
+ *   for one k at once.
  * sgemv: 4 rows at a time along k (8 k per pass), reduced by a transpose (A x); or strips of 32
  *   columns of y in registers while the rows of A stream by, two per pass (Aᵀ x).
  * Every reshaping of a loop here keeps each output's sums in the same order: the training build's
@@ -69,6 +71,27 @@ static inline void tile_4x8(int K, const float *A, long sam, long sak, const flo
         c10 = al_v4_add(c10, al_v4_mul(a1, b0)); c11 = al_v4_add(c11, al_v4_mul(a1, b1));
         c20 = al_v4_add(c20, al_v4_mul(a2, b0)); c21 = al_v4_add(c21, al_v4_mul(a2, b1));
         c30 = al_v4_add(c30, al_v4_mul(a3, b0)); c31 = al_v4_add(c31, al_v4_mul(a3, b1));
+        /* clang-format on */
+    }
+    store_4x8(C, ldc, c00, c01, c10, c11, c20, c21, c30, c31, alpha, beta);
+}
+
+/* tile_4x8 when op(A)'s 4 rows are adjacent (sam = 1, Aᵀ): one load of a[0..3] per k, each lane
+ * broadcast by a shuffle as it is used. Same sums, same order; V8 keeps the tile in registers
+ * (4 broadcasts held at once push it past its 15 vector registers) and computes one address
+ * per k instead of four. */
+static AL_V4_NOINLINE void tile_4x8_t(int K, const float *A, long sak, const float *B, long ldb,
+                                      float *C, long ldc, float alpha, float beta)
+{
+    al_v4 c00 = al_v4_zero(), c01 = al_v4_zero(), c10 = al_v4_zero(), c11 = al_v4_zero();
+    al_v4 c20 = al_v4_zero(), c21 = al_v4_zero(), c30 = al_v4_zero(), c31 = al_v4_zero();
+    for (; K > 0; K--, A += sak, B += ldb) {
+        al_v4 b0 = al_v4_load(B), b1 = al_v4_load(B + 4), a = al_v4_load(A), s;
+        /* clang-format off */
+        s = al_v4_bcast(a, 0); c00 = al_v4_add(c00, al_v4_mul(s, b0)); c01 = al_v4_add(c01, al_v4_mul(s, b1));
+        s = al_v4_bcast(a, 1); c10 = al_v4_add(c10, al_v4_mul(s, b0)); c11 = al_v4_add(c11, al_v4_mul(s, b1));
+        s = al_v4_bcast(a, 2); c20 = al_v4_add(c20, al_v4_mul(s, b0)); c21 = al_v4_add(c21, al_v4_mul(s, b1));
+        s = al_v4_bcast(a, 3); c30 = al_v4_add(c30, al_v4_mul(s, b0)); c31 = al_v4_add(c31, al_v4_mul(s, b1));
         /* clang-format on */
     }
     store_4x8(C, ldc, c00, c01, c10, c11, c20, c21, c30, c31, alpha, beta);
@@ -252,42 +275,33 @@ static AL_V4_NOINLINE void kern_4x8(int kc, const float *a, const float *b, floa
     store_4x8(C, ldc, c00, c01, c10, c11, c20, c21, c30, c31, alpha, beta);
 }
 
-/* K = 1 (a rank-1 update, the weight gradient of one time step): C[m,n] = alpha · (0 + a_m b_n)
- * (+ beta · C[m,n]), the very operations every path below does when K = 1 (each starts its sum
- * at 0 and adds the one product), so the result is the same to the bit; alpha · x and 1 · c are
- * skipped when the factor is 1 (exact). Row by row, b contiguous, no accumulators to keep. */
-static AL_V4_NOINLINE void rank1(int M, int N, float alpha, const float *A, long sam,
-                                 const float *b, float beta, float *C, long ldc)
+/* K = 1, alpha = beta = 1 (a rank-1 update: the weight gradient of one time step): C[m,n] =
+ * (0 + a_m b_n) + C[m,n], the very operations every path below does when K = 1 (each starts its
+ * sum at 0 and adds the one product, then 1 · acc + 1 · c, both exact), so the result is the same
+ * to the bit. Row by row, b contiguous, no accumulators to keep. */
+static AL_V4_NOINLINE void rank1(int M, int N, const float *A, long sam, const float *b, float *C,
+                                 long ldc)
 {
-    const al_v4 zero = al_v4_zero(), va = al_v4_splat(alpha), vb = al_v4_splat(beta);
-    const int plain = alpha == 1.0f && beta == 1.0f;
+    const al_v4 zero = al_v4_zero();
     for (int m = 0; m < M; m++) {
         const float am = A[m * sam];
         const al_v4 a = al_v4_splat(am);
         float *c = C + m * ldc;
         int n = 0;
-        if (plain) {
-            for (; n + 8 <= N; n += 8) {
-                al_v4 p0 = al_v4_add(zero, al_v4_mul(a, al_v4_load(b + n)));
-                al_v4 p1 = al_v4_add(zero, al_v4_mul(a, al_v4_load(b + n + 4)));
-                al_v4_store(c + n, al_v4_add(p0, al_v4_load(c + n)));
-                al_v4_store(c + n + 4, al_v4_add(p1, al_v4_load(c + n + 4)));
-            }
-            for (; n + 4 <= N; n += 4)
-                al_v4_store(c + n, al_v4_add(al_v4_add(zero, al_v4_mul(a, al_v4_load(b + n))),
-                                             al_v4_load(c + n)));
-        } else {
-            for (; n + 4 <= N; n += 4) {
-                al_v4 p = al_v4_mul(al_v4_add(zero, al_v4_mul(a, al_v4_load(b + n))), va);
-                if (beta != 0.0f) p = al_v4_add(p, al_v4_mul(vb, al_v4_load(c + n)));
-                al_v4_store(c + n, p);
-            }
+        for (; n + 8 <= N; n += 8) {
+            al_v4 p0 = al_v4_add(zero, al_v4_mul(a, al_v4_load(b + n)));
+            al_v4 p1 = al_v4_add(zero, al_v4_mul(a, al_v4_load(b + n + 4)));
+            al_v4_store(c + n, al_v4_add(p0, al_v4_load(c + n)));
+            al_v4_store(c + n + 4, al_v4_add(p1, al_v4_load(c + n + 4)));
         }
+        for (; n + 4 <= N; n += 4)
+            al_v4_store(c + n, al_v4_add(al_v4_add(zero, al_v4_mul(a, al_v4_load(b + n))),
+                                         al_v4_load(c + n)));
         AL_V4_SCALAR_LOOP
         for (; n < N; n++) {
             float acc = 0.0f;
             acc += am * b[n];
-            store1(c + n, acc, alpha, beta);
+            c[n] = acc + c[n];
         }
     }
 }
@@ -296,9 +310,9 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
                       int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
     if (M <= 0 || N <= 0) return;
-    if (K == 1 && (!trans_b || ldb == 1)) {
+    if (K == 1 && alpha == 1.0f && beta == 1.0f && (!trans_b || ldb == 1)) {
         /* op(A) [M,1]: A[m·lda] (A[m] when transposed); op(B) [1,N]: B[n] */
-        rank1(M, N, alpha, A, trans_a ? 1 : lda, B, beta, C, ldc);
+        rank1(M, N, A, trans_a ? 1 : lda, B, C, ldc);
         return;
     }
     if (M == 1 && (!trans_a || lda == 1) && K > 0) {
@@ -367,6 +381,10 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
         int n = 0;
         for (; n + 8 <= N; n += 8) {
             int m = 0;
+            if (sam == 1)
+                for (; m + 4 <= M; m += 4)
+                    tile_4x8_t(K, A + m, sak, B + n, ldb, C + (long)m * ldc + n, ldc, alpha, beta);
+
             for (; m + 4 <= M; m += 4)
                 tile_4x8(K, A + m * sam, sam, sak, B + n, ldb, C + (long)m * ldc + n, ldc, alpha,
                          beta);
