@@ -98,13 +98,15 @@ wasm: $(WASM_FILES)                               ## the four shipped .wasm file
 # short tails, and the orchestration, validation, model and file-parsing code runs a few times
 # per call (-O3's inlining and unrolling of it cost ~25 KB for nothing measurable). The scalar
 # build keeps -O3 for every kernel: there the scalar twins are the hot loops.
-# The SIMD training build (attnlab-train.wasm, loaded only to train) has objects of its own, every
-# one at -O3, linked -O3: a training step runs the model backward passes and the kernels' backward
-# loops (not _simd128 twins) once per sentence and time step, and an -Oz link takes the -Oz libc,
-# whose memset and memcpy copy a byte at a time (10% of a dates step). No -ffast-math, and wasm
-# has no FMA to contract into: every float is the same as the -Oz build's (scripts/train-hash.mjs).
+# The SIMD training build (attnlab-train.wasm, loaded only to train) has objects of its own, the
+# kernels and models at -O3 (the rest, parsing and API glue, -Oz), linked -O3: a training step runs
+# the model backward passes and the kernels' backward loops (not _simd128 twins) once per sentence
+# and time step, and an -Oz link takes the -Oz libc, whose memset and memcpy copy a byte at a time
+# (10% of a dates step). No -ffast-math, and wasm has no FMA to contract into: every float is the
+# same as the -Oz build's (scripts/train-hash.mjs).
 wasm_opt_simd = $(if $(findstring _simd128.c,$<),-O3,-Oz)
 wasm_opt_scalar = $(if $(findstring src/kernels/,$<),-O3,-Os)
+wasm_opt_train = $(if $(filter src/kernels/% src/models/%,$<),-O3,-Oz)
 WASM_OBJ_SIMD := $(patsubst src/%.c,build/wasm-simd/%.o,$(LIB_SRC) src/wasm_exports.c)
 WASM_OBJ_SIMD_TRAIN := $(patsubst src/%.c,build/wasm-simd-train/%.o,$(LIB_SRC) src/wasm_exports.c)
 WASM_OBJ_SCALAR := $(patsubst src/%.c,build/wasm-scalar/%.o,$(LIB_SRC) src/wasm_exports.c)
@@ -117,7 +119,7 @@ build/wasm-simd/%.o: src/%.c $(LIB_HDR)
 build/wasm-simd-train/%.o: src/%.c $(LIB_HDR)
 	@command -v $(EMCC) >/dev/null || { echo "emcc not found: run 'make setup' (apt-get install emscripten)"; exit 1; }
 	@mkdir -p $(dir $@)
-	$(EMCC) -O3 $(CSTD) -msimd128 -c $< -o $@
+	$(EMCC) $(wasm_opt_train) $(CSTD) -msimd128 -c $< -o $@
 
 build/wasm-scalar/%.o: src/%.c $(LIB_HDR)
 	@command -v $(EMCC) >/dev/null || { echo "emcc not found: run 'make setup' (apt-get install emscripten)"; exit 1; }
