@@ -77,9 +77,8 @@ static inline void tile_4x8(int K, const float *A, long sam, long sak, const flo
 }
 
 /* tile_4x8 when op(A)'s 4 rows are adjacent (sam = 1, Aᵀ): one load of a[0..3] per k, each lane
- * broadcast by a shuffle as it is used. Same sums, same order; V8 keeps the tile in registers
- * (4 broadcasts held at once push it past its 15 vector registers) and computes one address
- * per k instead of four. */
+ * broadcast by a shuffle as it is used (V8 computes one address per k instead of four, and
+ * holds one broadcast at a time). Same sums, same order. */
 static AL_V4_NOINLINE void tile_4x8_t(int K, const float *A, long sak, const float *B, long ldb,
                                       float *C, long ldc, float alpha, float beta)
 {
@@ -384,7 +383,6 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
             if (sam == 1)
                 for (; m + 4 <= M; m += 4)
                     tile_4x8_t(K, A + m, sak, B + n, ldb, C + (long)m * ldc + n, ldc, alpha, beta);
-
             for (; m + 4 <= M; m += 4)
                 tile_4x8(K, A + m * sam, sam, sak, B + n, ldb, C + (long)m * ldc + n, ldc, alpha,
                          beta);
@@ -484,7 +482,7 @@ void al_sgemv_simd128(int trans, int M, int K, float alpha, const float *A, int 
         al_v4 c0 = al_v4_zero(), c1 = al_v4_zero(), c2 = al_v4_zero(), c3 = al_v4_zero();
         al_v4 c4 = al_v4_zero(), c5 = al_v4_zero(), c6 = al_v4_zero(), c7 = al_v4_zero();
         /* two rows per pass (each column still sums row after row): the loop's overhead is
-         * paid once per two rows */
+         * paid once per two rows (AL_V4_SCALAR_LOOP: clang must not unroll it further either) */
         const float *a = A + k;
         int m = 0;
         AL_V4_SCALAR_LOOP
