@@ -98,9 +98,17 @@ wasm: $(WASM_FILES)                               ## the four shipped .wasm file
 # short tails, and the orchestration, validation, model and file-parsing code runs a few times
 # per call (-O3's inlining and unrolling of it cost ~25 KB for nothing measurable). The scalar
 # build keeps -O3 for every kernel: there the scalar twins are the hot loops.
+# The SIMD training build (attnlab-train.wasm, loaded only to train) has objects of its own, the
+# kernels and models at -O3 (the rest, parsing and API glue, -Oz), linked -O3: a training step runs
+# the model backward passes and the kernels' backward loops (not _simd128 twins) once per sentence
+# and time step, and an -Oz link takes the -Oz libc, whose memset and memcpy copy a byte at a time
+# (10% of a dates step). No -ffast-math, and wasm has no FMA to contract into: every float is the
+# same as the -Oz build's (scripts/train-hash.mjs).
 wasm_opt_simd = $(if $(findstring _simd128.c,$<),-O3,-Oz)
 wasm_opt_scalar = $(if $(findstring src/kernels/,$<),-O3,-Os)
+wasm_opt_train = $(if $(filter src/kernels/% src/models/%,$<),-O3,-Oz)
 WASM_OBJ_SIMD := $(patsubst src/%.c,build/wasm-simd/%.o,$(LIB_SRC) src/wasm_exports.c)
+WASM_OBJ_SIMD_TRAIN := $(patsubst src/%.c,build/wasm-simd-train/%.o,$(LIB_SRC) src/wasm_exports.c)
 WASM_OBJ_SCALAR := $(patsubst src/%.c,build/wasm-scalar/%.o,$(LIB_SRC) src/wasm_exports.c)
 
 build/wasm-simd/%.o: src/%.c $(LIB_HDR)
@@ -108,20 +116,28 @@ build/wasm-simd/%.o: src/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(EMCC) $(wasm_opt_simd) $(CSTD) -msimd128 -c $< -o $@
 
+build/wasm-simd-train/%.o: src/%.c $(LIB_HDR)
+	@command -v $(EMCC) >/dev/null || { echo "emcc not found: run 'make setup' (apt-get install emscripten)"; exit 1; }
+	@mkdir -p $(dir $@)
+	$(EMCC) $(wasm_opt_train) $(CSTD) -msimd128 -c $< -o $@
+
 build/wasm-scalar/%.o: src/%.c $(LIB_HDR)
 	@command -v $(EMCC) >/dev/null || { echo "emcc not found: run 'make setup' (apt-get install emscripten)"; exit 1; }
 	@mkdir -p $(dir $@)
 	$(EMCC) $(wasm_opt_scalar) $(CSTD) -c $< -o $@
 
 # One link recipe for the four modules, in wasm/ and in build/check/ (check-wasm): the name says
-# which objects (-scalar: the scalar ones, linked -O3; else the SIMD ones, linked -Oz) and which
-# exports (-train: with the training entry points).
+# which objects (-scalar: the scalar ones, linked -O3; -train without -scalar: the SIMD training
+# ones, linked -O3; else the SIMD ones, linked -Oz) and which exports (-train: with the training
+# entry points).
 WASM_CHECK_FILES := $(patsubst wasm/%,build/check/%,$(WASM_FILES))
-$(filter-out %-scalar.wasm,$(WASM_FILES) $(WASM_CHECK_FILES)): $(WASM_OBJ_SIMD)
+wasm_link_objs = $(if $(findstring -scalar,$(notdir $@)),-O3 $(WASM_OBJ_SCALAR),$(if $(findstring -train,$(notdir $@)),-O3 $(WASM_OBJ_SIMD_TRAIN),-Oz $(WASM_OBJ_SIMD)))
+$(filter-out %-scalar.wasm %-train.wasm,$(WASM_FILES) $(WASM_CHECK_FILES)): $(WASM_OBJ_SIMD)
+$(filter %-train.wasm,$(WASM_FILES) $(WASM_CHECK_FILES)): $(WASM_OBJ_SIMD_TRAIN)
 $(filter %-scalar.wasm,$(WASM_FILES) $(WASM_CHECK_FILES)): $(WASM_OBJ_SCALAR)
 $(WASM_FILES): Makefile $(wildcard src/api/*.exports)
 $(WASM_FILES) $(WASM_CHECK_FILES):
-	$(EMCC) $(if $(findstring -scalar,$(notdir $@)),-O3 $(WASM_OBJ_SCALAR),-Oz $(WASM_OBJ_SIMD)) \
+	$(EMCC) $(wasm_link_objs) \
 		$(if $(findstring -train,$(notdir $@)),$(WASM_TRAIN_LINK),$(WASM_LINK)) -o $@
 
 # the C tests compiled by emcc and run under Node: exercises the f32x4 twins for real.

@@ -10,9 +10,14 @@
  *   sums); for B when M >= 32 and K >= 64. Otherwise A·B reads B in place, and A·Bᵀ (the pack would cost more
  *   than it saves) runs 2×4 tiles of dot products, lanes along k, reduced by a transpose.
  *   Tails: 1-row tiles, 4-wide columns, then dot products or the scalar twin for the last < 4
- *   columns. M = 1 is a GEMV.
- * sgemv: 4 rows at a time along k, reduced by a transpose (A x); or strips of 32 columns of y in
- *   registers while the rows of A stream by (Aᵀ x).
+ *   columns. M = 1 is a GEMV; K = 1 with alpha = beta = 1 (a rank-1 update: a weight gradient of
+ *   one time step) runs row by row with no tile, the same operations as the tiles do for one k.
+ *   Aᵀ·B (the weight gradients of a sequence) runs 4×8 tiles that load the 4 values of op(A)
+ *   for one k at once.
+ * sgemv: 4 rows at a time along k (8 k per pass), reduced by a transpose (A x); or strips of 32
+ *   columns of y in registers while the rows of A stream by, two per pass (Aᵀ x).
+ * Every reshaping of a loop here keeps each output's sums in the same order: the training build's
+ *   results are reproducible bit for bit across these changes (scripts/train-hash.mjs).
  * bias add: four lanes along the row.
  */
 #include "kernels.h"
@@ -66,6 +71,26 @@ static inline void tile_4x8(int K, const float *A, long sam, long sak, const flo
         c10 = al_v4_add(c10, al_v4_mul(a1, b0)); c11 = al_v4_add(c11, al_v4_mul(a1, b1));
         c20 = al_v4_add(c20, al_v4_mul(a2, b0)); c21 = al_v4_add(c21, al_v4_mul(a2, b1));
         c30 = al_v4_add(c30, al_v4_mul(a3, b0)); c31 = al_v4_add(c31, al_v4_mul(a3, b1));
+        /* clang-format on */
+    }
+    store_4x8(C, ldc, c00, c01, c10, c11, c20, c21, c30, c31, alpha, beta);
+}
+
+/* tile_4x8 when op(A)'s 4 rows are adjacent (sam = 1, Aᵀ): one load of a[0..3] per k, each lane
+ * broadcast by a shuffle as it is used (V8 computes one address per k instead of four, and
+ * holds one broadcast at a time). Same sums, same order. */
+static AL_V4_NOINLINE void tile_4x8_t(int K, const float *A, long sak, const float *B, long ldb,
+                                      float *C, long ldc, float alpha, float beta)
+{
+    al_v4 c00 = al_v4_zero(), c01 = al_v4_zero(), c10 = al_v4_zero(), c11 = al_v4_zero();
+    al_v4 c20 = al_v4_zero(), c21 = al_v4_zero(), c30 = al_v4_zero(), c31 = al_v4_zero();
+    for (; K > 0; K--, A += sak, B += ldb) {
+        al_v4 b0 = al_v4_load(B), b1 = al_v4_load(B + 4), a = al_v4_load(A), s;
+        /* clang-format off */
+        s = al_v4_bcast(a, 0); c00 = al_v4_add(c00, al_v4_mul(s, b0)); c01 = al_v4_add(c01, al_v4_mul(s, b1));
+        s = al_v4_bcast(a, 1); c10 = al_v4_add(c10, al_v4_mul(s, b0)); c11 = al_v4_add(c11, al_v4_mul(s, b1));
+        s = al_v4_bcast(a, 2); c20 = al_v4_add(c20, al_v4_mul(s, b0)); c21 = al_v4_add(c21, al_v4_mul(s, b1));
+        s = al_v4_bcast(a, 3); c30 = al_v4_add(c30, al_v4_mul(s, b0)); c31 = al_v4_add(c31, al_v4_mul(s, b1));
         /* clang-format on */
     }
     store_4x8(C, ldc, c00, c01, c10, c11, c20, c21, c30, c31, alpha, beta);
@@ -249,10 +274,46 @@ static AL_V4_NOINLINE void kern_4x8(int kc, const float *a, const float *b, floa
     store_4x8(C, ldc, c00, c01, c10, c11, c20, c21, c30, c31, alpha, beta);
 }
 
+/* K = 1, alpha = beta = 1 (a rank-1 update: the weight gradient of one time step): C[m,n] =
+ * (0 + a_m b_n) + C[m,n], the very operations every path below does when K = 1 (each starts its
+ * sum at 0 and adds the one product, then 1 · acc + 1 · c, both exact), so the result is the same
+ * to the bit. Row by row, b contiguous, no accumulators to keep. */
+static AL_V4_NOINLINE void rank1(int M, int N, const float *A, long sam, const float *b, float *C,
+                                 long ldc)
+{
+    const al_v4 zero = al_v4_zero();
+    for (int m = 0; m < M; m++) {
+        const float am = A[m * sam];
+        const al_v4 a = al_v4_splat(am);
+        float *c = C + m * ldc;
+        int n = 0;
+        for (; n + 8 <= N; n += 8) {
+            al_v4 p0 = al_v4_add(zero, al_v4_mul(a, al_v4_load(b + n)));
+            al_v4 p1 = al_v4_add(zero, al_v4_mul(a, al_v4_load(b + n + 4)));
+            al_v4_store(c + n, al_v4_add(p0, al_v4_load(c + n)));
+            al_v4_store(c + n + 4, al_v4_add(p1, al_v4_load(c + n + 4)));
+        }
+        for (; n + 4 <= N; n += 4)
+            al_v4_store(c + n, al_v4_add(al_v4_add(zero, al_v4_mul(a, al_v4_load(b + n))),
+                                         al_v4_load(c + n)));
+        AL_V4_SCALAR_LOOP
+        for (; n < N; n++) {
+            float acc = 0.0f;
+            acc += am * b[n];
+            c[n] = acc + c[n];
+        }
+    }
+}
+
 void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha, const float *A,
                       int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
     if (M <= 0 || N <= 0) return;
+    if (K == 1 && alpha == 1.0f && beta == 1.0f && (!trans_b || ldb == 1)) {
+        /* op(A) [M,1]: A[m·lda] (A[m] when transposed); op(B) [1,N]: B[n] */
+        rank1(M, N, A, trans_a ? 1 : lda, B, C, ldc);
+        return;
+    }
     if (M == 1 && (!trans_a || lda == 1) && K > 0) {
         /* one row: c = alpha · op(B)ᵀ a + beta · c as a GEMV over B's rows (streams B once) */
         al_sgemv_simd128(!trans_b, trans_b ? N : K, trans_b ? K : N, alpha, B, ldb, A, beta, C);
@@ -319,6 +380,9 @@ void al_sgemm_simd128(int trans_a, int trans_b, int M, int N, int K, float alpha
         int n = 0;
         for (; n + 8 <= N; n += 8) {
             int m = 0;
+            if (sam == 1)
+                for (; m + 4 <= M; m += 4)
+                    tile_4x8_t(K, A + m, sak, B + n, ldb, C + (long)m * ldc + n, ldc, alpha, beta);
             for (; m + 4 <= M; m += 4)
                 tile_4x8(K, A + m * sam, sam, sak, B + n, ldb, C + (long)m * ldc + n, ldc, alpha,
                          beta);
@@ -383,12 +447,26 @@ void al_sgemv_simd128(int trans, int M, int K, float alpha, const float *A, int 
             const float *a0 = A + (long)m * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
             al_v4 s0 = al_v4_zero(), s1 = al_v4_zero(), s2 = al_v4_zero(), s3 = al_v4_zero();
             int k = 0;
-            for (; k + 4 <= K; k += 4) {
+            /* 8 k per pass, the two halves added one after the other (each lane still sums
+             * k, k + 4, k + 8, ... in turn): one address per row for two loads */
+            for (; k + 8 <= K; k += 8) {
+                al_v4 xv = al_v4_load(x + k), xw = al_v4_load(x + k + 4);
+                s0 = al_v4_add(al_v4_add(s0, al_v4_mul(al_v4_load(a0 + k), xv)),
+                               al_v4_mul(al_v4_load(a0 + k + 4), xw));
+                s1 = al_v4_add(al_v4_add(s1, al_v4_mul(al_v4_load(a1 + k), xv)),
+                               al_v4_mul(al_v4_load(a1 + k + 4), xw));
+                s2 = al_v4_add(al_v4_add(s2, al_v4_mul(al_v4_load(a2 + k), xv)),
+                               al_v4_mul(al_v4_load(a2 + k + 4), xw));
+                s3 = al_v4_add(al_v4_add(s3, al_v4_mul(al_v4_load(a3 + k), xv)),
+                               al_v4_mul(al_v4_load(a3 + k + 4), xw));
+            }
+            if (k + 4 <= K) {
                 al_v4 xv = al_v4_load(x + k);
                 s0 = al_v4_add(s0, al_v4_mul(al_v4_load(a0 + k), xv));
                 s1 = al_v4_add(s1, al_v4_mul(al_v4_load(a1 + k), xv));
                 s2 = al_v4_add(s2, al_v4_mul(al_v4_load(a2 + k), xv));
                 s3 = al_v4_add(s3, al_v4_mul(al_v4_load(a3 + k), xv));
+                k += 4;
             }
             al_v4 r = reduce4(s0, s1, s2, s3);
             if (k < K) r = tail4(r, a0, lda, x, k, K);
@@ -403,8 +481,32 @@ void al_sgemv_simd128(int trans, int M, int K, float alpha, const float *A, int 
     for (; k + 32 <= K; k += 32) {
         al_v4 c0 = al_v4_zero(), c1 = al_v4_zero(), c2 = al_v4_zero(), c3 = al_v4_zero();
         al_v4 c4 = al_v4_zero(), c5 = al_v4_zero(), c6 = al_v4_zero(), c7 = al_v4_zero();
-        for (int m = 0; m < M; m++) {
-            const float *a = A + (long)m * lda + k;
+        /* two rows per pass (each column still sums row after row): the loop's overhead is
+         * paid once per two rows (AL_V4_SCALAR_LOOP: clang must not unroll it further either) */
+        const float *a = A + k;
+        int m = 0;
+        AL_V4_SCALAR_LOOP
+        for (; m + 2 <= M; m += 2, a += 2 * (long)lda) {
+            const float *b = a + lda;
+            al_v4 xv = al_v4_splat(x[m]), xw = al_v4_splat(x[m + 1]);
+            c0 = al_v4_add(al_v4_add(c0, al_v4_mul(xv, al_v4_load(a))),
+                           al_v4_mul(xw, al_v4_load(b)));
+            c1 = al_v4_add(al_v4_add(c1, al_v4_mul(xv, al_v4_load(a + 4))),
+                           al_v4_mul(xw, al_v4_load(b + 4)));
+            c2 = al_v4_add(al_v4_add(c2, al_v4_mul(xv, al_v4_load(a + 8))),
+                           al_v4_mul(xw, al_v4_load(b + 8)));
+            c3 = al_v4_add(al_v4_add(c3, al_v4_mul(xv, al_v4_load(a + 12))),
+                           al_v4_mul(xw, al_v4_load(b + 12)));
+            c4 = al_v4_add(al_v4_add(c4, al_v4_mul(xv, al_v4_load(a + 16))),
+                           al_v4_mul(xw, al_v4_load(b + 16)));
+            c5 = al_v4_add(al_v4_add(c5, al_v4_mul(xv, al_v4_load(a + 20))),
+                           al_v4_mul(xw, al_v4_load(b + 20)));
+            c6 = al_v4_add(al_v4_add(c6, al_v4_mul(xv, al_v4_load(a + 24))),
+                           al_v4_mul(xw, al_v4_load(b + 24)));
+            c7 = al_v4_add(al_v4_add(c7, al_v4_mul(xv, al_v4_load(a + 28))),
+                           al_v4_mul(xw, al_v4_load(b + 28)));
+        }
+        if (m < M) {
             al_v4 xv = al_v4_splat(x[m]);
             c0 = al_v4_add(c0, al_v4_mul(xv, al_v4_load(a)));
             c1 = al_v4_add(c1, al_v4_mul(xv, al_v4_load(a + 4)));

@@ -53,6 +53,8 @@ static inline float al_v4_hmax(al_v4 a)
     s = wasm_f32x4_pmax(s, wasm_i32x4_shuffle(s, s, 1, 0, 3, 2));
     return wasm_f32x4_extract_lane(s, 0);
 }
+/* lane i (a constant) of a in all four lanes */
+#define al_v4_bcast(a, i) wasm_i32x4_shuffle(a, a, i, i, i, i)
 /* (r0..r3 as rows) → columns, in place: the 4×4 transpose of packing and of dot reductions */
 #define AL_V4_TRANSPOSE4(r0, r1, r2, r3)                                                           \
     do {                                                                                           \
@@ -118,6 +120,7 @@ static inline al_v4i al_v4i_splat(int32_t x) { return _mm_set1_epi32(x); }
 static inline al_v4i al_v4i_shl23(al_v4i a) { return _mm_slli_epi32(a, 23); }
 static inline al_v4 al_v4_gt(al_v4 a, al_v4 b) { return _mm_cmpgt_ps(a, b); }
 static inline al_v4 al_v4_and(al_v4 a, al_v4 keep) { return _mm_and_ps(a, keep); }
+#define al_v4_bcast(a, i) _mm_shuffle_ps(a, a, _MM_SHUFFLE(i, i, i, i))
 #define AL_V4_TRANSPOSE4(r0, r1, r2, r3) _MM_TRANSPOSE4_PS(r0, r1, r2, r3)
 
 #else

@@ -168,6 +168,69 @@ static void test_sgemv(void)
         }
 }
 
+/*
+ * Where the SIMD twin sums in the scalar order, the two agree bit for bit: K = 1 (a rank-1 update,
+ * each output alpha · (0 + a·b) + beta · c in both), and Aᵀ x whose y length is a multiple of 32
+ * (strips of 32 columns sum row after row, as the scalar loop does). The training build's weight
+ * gradients lean on both paths; signed zeros in the inputs check that 0 + a·b is kept.
+ */
+static void test_simd_scalar_order(void)
+{
+#if AL_SIMD128
+    check_seed(11);
+    const float alphas[] = { 1.0f, -0.75f }, betas[] = { 0.0f, 1.0f, 0.5f };
+    const int dims[] = { 1, 2, 3, 4, 5, 7, 8, 9, 13, 33, 96 };
+    const int nd = (int)(sizeof dims / sizeof *dims);
+    float *A = check_alloc(sizeof(float) * 4096), *B = check_alloc(sizeof(float) * 4096);
+    float *C1 = check_alloc(sizeof(float) * 16384), *C2 = check_alloc(sizeof(float) * 16384);
+    for (int i = 0; i < 4096; i++) {
+        A[i] = i % 7 == 0 ? (i % 2 ? -0.0f : 0.0f) : check_randf(-1, 1);
+        B[i] = i % 5 == 0 ? -0.0f : check_randf(-1, 1);
+    }
+    int same = 1;
+    for (int ta = 0; ta < 2; ta++)
+        for (int tb = 0; tb < 2; tb++)
+            for (int mi = 0; mi < nd; mi++)
+                for (int ni = 0; ni < nd; ni++)
+                    for (int ab = 0; ab < 6; ab++) {
+                        const int M = dims[mi], N = dims[ni], pad = ab % 2;
+                        const float alpha = alphas[ab % 2], beta = betas[ab / 2];
+                        const int lda = (ta ? M : 1) + pad, ldb = tb ? 1 : N + pad, ldc = N + pad;
+                        for (int i = 0; i < M * ldc; i++)
+                            C1[i] = C2[i] = i % 3 ? check_randf(-1, 1) : i % 2 ? -0.0f : 0.0f;
+                        al_sgemm_scalar(ta, tb, M, N, 1, alpha, A, lda, B, ldb, beta, C1, ldc);
+                        al_sgemm_simd128(ta, tb, M, N, 1, alpha, A, lda, B, ldb, beta, C2, ldc);
+                        if (memcmp(C1, C2, sizeof(float) * (size_t)(M * ldc)) != 0) {
+                            if (same)
+                                printf("sgemm K=1 ta=%d tb=%d M=%d N=%d alpha=%g beta=%g differs\n",
+                                       ta, tb, M, N, alpha, beta);
+                            same = 0;
+                        }
+                    }
+    check_true("sgemm simd128 = scalar bit for bit at K = 1", same);
+    same = 1;
+    for (int M = 1; M <= 40; M += 3)
+        for (int K = 32; K <= 96; K += 32)
+            for (int ab = 0; ab < 6; ab++) {
+                const float alpha = alphas[ab % 2], beta = betas[ab / 2];
+                for (int i = 0; i < K; i++) C1[i] = C2[i] = check_randf(-1, 1);
+                al_sgemv_scalar(1, M, K, alpha, A, K, B, beta, C1);
+                al_sgemv_simd128(1, M, K, alpha, A, K, B, beta, C2);
+                if (memcmp(C1, C2, sizeof(float) * (size_t)K) != 0) {
+                    if (same)
+                        printf("sgemv trans M=%d K=%d alpha=%g beta=%g differs\n", M, K, alpha,
+                               beta);
+                    same = 0;
+                }
+            }
+    check_true("sgemv simd128 = scalar bit for bit for Aᵀ x with 32·n columns", same);
+    free(A);
+    free(B);
+    free(C1);
+    free(C2);
+#endif
+}
+
 /* ------------------------------------------------------------------ softmax */
 
 /* double reference with the masked-row rule */
@@ -752,6 +815,7 @@ int main(void)
     printf("kernels: %s build\n", al_simd() ? "simd128" : "scalar");
     test_sgemm();
     test_sgemv();
+    test_simd_scalar_order();
     test_exp();
     test_bias_add();
     test_softmax();

@@ -88,8 +88,14 @@ test('training builds: the inference exports plus exactly src/api/train.exports;
     const extra = [...b.exports.keys()].filter((n) => !a.exports.has(n)).sort();
     assert.deepEqual(extra, trainExports, `${train} adds the training entry points`);
     assert.deepEqual([...a.exports.keys()].filter((n) => !b.exports.has(n)), [], `${train} keeps every export of ${main}`);
-    // the trainers, optimisers and every model backward are in the training build only
-    assert.ok(b.bodies.size - a.bodies.size >= 20, `${train} has ${b.bodies.size} functions, ${main} ${a.bodies.size}`);
+    // the trainers, optimisers and every model backward are in the training build only; counted
+    // on the scalar pair, built with the same flags: the SIMD training build compiles its kernels
+    // and models at -O3 (the Makefile), whose inlining leaves it fewer, larger functions than the
+    // -Oz attnlab.wasm.
+    // Both pairs link the same sources for the same export lists, so one count proves both.
+    if (main === 'attnlab-scalar.wasm') {
+      assert.ok(b.bodies.size - a.bodies.size >= 20, `${train} has ${b.bodies.size} functions, ${main} ${a.bodies.size}`);
+    }
   }
   assert.equal(count(wat('attnlab-train-scalar.wasm'), /v128|f32x4|i32x4/g), 0, 'the scalar training build has no v128');
 });
