@@ -161,9 +161,9 @@ export const LAB_EN = Object.freeze({
 
 export const LAB_ZH = Object.freeze({
   'lab.presets': '预设（一键设好整个实验）',
-  'lab.preset.with-without': '有注意力 vs 无注意力',
+  'lab.preset.with-without': '有注意力与无注意力',
   'lab.preset.with-without.about': '反转 5–40 个字母的字符串：同一个 LSTM 编码器–解码器，A 用加性注意力，B 不用注意力。',
-  'lab.preset.additive-dot': '加性 vs 点积',
+  'lab.preset.additive-dot': '加性与点积',
   'lab.preset.additive-dot.about': '同一个模型，A 用 Bahdanau 的加性打分，B 用 Luong 的点积打分。',
   'lab.preset.copy': '复制',
   'lab.preset.reverse': '反转',
@@ -171,7 +171,7 @@ export const LAB_ZH = Object.freeze({
   'lab.preset.addition': '加法',
   'lab.preset.dates': '日期',
   'lab.preset.translation': '翻译',
-  'lab.preset.transformer-positions': '学习的位置 vs 相对位置',
+  'lab.preset.transformer-positions': '学习的位置与相对位置',
   'lab.preset.transformer-positions.about': '两个反转字符串的 Transformer 模型：A 用学习的绝对位置，B 用相对位置（Shaw 等 2018）。',
   'lab.task': '任务与数据',
   'lab.task.copy': '复制',

@@ -1109,7 +1109,7 @@ export class LabView {
         if (u.equation.dataset.key !== eqKey) {
           u.equation.dataset.key = eqKey;
           u.equation.replaceChildren(...(eq?.html ? equationNodes(eq.html) : [t(lang, 'lab.noEquation')]));
-          u.cite.textContent = eq?.cite ?? '';
+          u.cite.textContent = citeIn(lang, eq?.cite ?? '');
         }
       }
       u.download.disabled = !r || r.state === 'loading' || r.state === 'running';
@@ -1277,6 +1277,15 @@ export class LabView {
       ui.map.diff.data = d;
     }
   }
+}
+
+/**
+ * A paper's citation (spec.js attentionEquation: 'Bahdanau et al. 2015, eq. 6') in the lab's
+ * language: in Chinese 'Bahdanau 等 2015，式 6', as the lesson cites (lesson-text.js).
+ */
+export function citeIn(lang, cite) {
+  if (lang !== 'zh') return cite;
+  return cite.replace(/ et al\. /g, ' 等 ').replace(/, eqs?\. /g, '，式 ');
 }
 
 const quiet = () => {}; // a request's rejection: the run reports it as an error message too
