@@ -161,7 +161,8 @@ export const PRESETS = freeze([
   },
   {
     // The second target: dates + additive ≥ 90 % within 15 s. A (bidirectional LSTM,
-    // H 64, additive, lr 0.005, batch 32): 91.5 % at step 150, 4.5 wall s (33 steps per s);
+    // H 64, additive, lr 0.005, batch 32): 91.8 % at step 150, 3.1 s on the quiet machine (48
+    // steps per s), 4.5 s loaded;
     // lr 0.01: 90.2 % at step 100, 3.0 s; batch 64: 97.6 % at step 150, 5.9 s.
     // B (dot, Luong): 95.0 % at step 150 (2.3 CPU s).
     id: 'dates',
