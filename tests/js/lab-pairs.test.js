@@ -171,3 +171,8 @@ test('pairsHash: 16 hex digits, stable, sensitive to content and order', () => {
   assert.notEqual(pairsHash(a), pairsHash([{ src: 'a', tgt: 'b' }, { src: 'c', tgt: 'e' }]));
   assert.notEqual(pairsHash(a), pairsHash([{ src: 'a\tb', tgt: 'c' }, { src: 'd', tgt: '' }].slice(0, 1)));
 });
+
+test('a short first pair that looks like column letters is data, not a header', () => {
+  assert.deepEqual(parsePairs('x\ty\nin\tout\n').pairs, [{ src: 'x', tgt: 'y' }, { src: 'in', tgt: 'out' }]);
+  assert.equal(parsePairs('Source,Target\nhi,salut\n').header, true);
+});

@@ -52,8 +52,10 @@ export class PairsError extends Error {
   }
 }
 
+// Column names a first row may hold (both fields must be one of them); short words such as x, y,
+// in, out are left out: they are too likely to be a real first pair.
 const HEADER_WORDS = new Set(['input', 'output', 'source', 'target', 'src', 'tgt', 'question', 'answer',
-  'from', 'to', 'in', 'out', 'x', 'y', 'prompt', 'response', 'english', 'french']);
+  'prompt', 'response', 'english', 'french']);
 
 /** The 1-based line of the first invalid UTF-8 sequence in bytes (a hand-written validator, used
  * only once TextDecoder has refused the bytes, to name the line). */
