@@ -45,6 +45,8 @@ const WINDOW = 5; // mean of the first and the last WINDOW losses compared
 // measures the lab, not the machine's load; and the lab's own median render under 8 ms.
 const MIN_FRAMES = 60;
 const MIN_SHARE = 0.6;
+const TARGET_FRAMES = 100; // 50 per second over the 2 s
+const IDLE_FOR_TARGET = 110; // the machine paints ≥ 55 per second with nothing training
 const MAX_RENDER_MS = 8;
 
 const SMALL_SEQ = { family: 'seq2seq', cell: 'gru', bidirectional: false, layers: 1, hidden: 32, embedding: 16, attention: 'additive', style: 'bahdanau' };
@@ -55,7 +57,7 @@ const TASKS = [
   { name: 'reverse', minLength: 3, maxLength: 8 },
   { name: 'sort', minLength: 3, maxLength: 8 },
   { name: 'addition', minLength: 1, maxLength: 3 },
-  { name: 'dates', minLength: 6, maxLength: 29 },
+  { name: 'dates', minLength: 6, maxLength: 28 },
   { name: 'translation', minLength: 3, maxLength: 6 },
 ];
 /** Pasted pairs: short words and their reversals (the custom task, char level). */
@@ -379,6 +381,9 @@ test('the page keeps painting while two runs train', { timeout: 60000 }, async (
   assert.equal(runs.a.state, 'running');
   assert.equal(runs.b.state, 'running');
   assert.ok(busy >= MIN_FRAMES && busy >= MIN_SHARE * idle, `${busy} frames in 2 s while training (idle: ${idle}; at least ${MIN_FRAMES} and ${MIN_SHARE} of idle)`);
+  // The issue's figure, ≥ 50 frames per second while two runs train, wherever the machine itself
+  // paints at ≥ 55 idle (a quiet machine: 117–119 of 118–120 measured on 2 cores, 2026-11-25).
+  if (idle >= IDLE_FOR_TARGET) assert.ok(busy >= TARGET_FRAMES, `${busy} frames in 2 s while A and B trained (idle ${idle}): under 50 per second`);
   assert.ok(median < MAX_RENDER_MS, `the lab's median render took ${median.toFixed(2)} ms`);
   assert.deepEqual(problems, []);
 });
