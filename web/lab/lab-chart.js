@@ -19,7 +19,7 @@
 // each series may have its own dash pattern and the legend names it.
 // Pattern: TensorFlow Playground's linechart.ts; the axes are loss-chart.js's.
 
-import { LOG_FLOOR, formatTick, linearTicks, logTicks, thinPath } from '../shared/loss-chart.js';
+import { LOG_FLOOR, drawGrid, formatTick, linearTicks, logTicks, thinPath } from '../shared/loss-chart.js';
 
 /** CSS pixels around the plot: tick labels left and below, the legend above. */
 export const LAB_MARGIN = Object.freeze({ left: 46, right: 12, top: 8, bottom: 34 });
@@ -180,24 +180,7 @@ export function drawLabChart(ctx, series, options) {
   ctx.lineWidth = 1;
   ctx.setLineDash([]);
 
-  ctx.strokeStyle = colors.grid;
-  ctx.beginPath();
-  for (const t of m.y.ticks) {
-    ctx.moveTo(plot.x, Math.round(t.py) + 0.5);
-    ctx.lineTo(plot.x + plot.w, Math.round(t.py) + 0.5);
-  }
-  for (const t of m.x.ticks) {
-    ctx.moveTo(Math.round(t.px) + 0.5, plot.y);
-    ctx.lineTo(Math.round(t.px) + 0.5, plot.y + plot.h);
-  }
-  ctx.stroke();
-  ctx.strokeStyle = colors.text;
-  ctx.strokeRect(plot.x + 0.5, plot.y + 0.5, plot.w, plot.h);
-
-  ctx.fillStyle = colors.text;
-  ctx.textBaseline = 'middle';
-  ctx.textAlign = 'right';
-  for (const t of m.y.ticks) ctx.fillText(t.label, plot.x - 4, t.py);
+  drawGrid(ctx, m, colors);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   for (const t of m.x.ticks) ctx.fillText(t.label, t.px, plot.y + plot.h + 3);

@@ -233,23 +233,33 @@ function datesTask(spec) {
     return out;
   };
   const { batch, trainCount } = batcher(seed, size, drawTrain);
-  const lengths = [];
-  for (let n = lo; n <= hi; n++) lengths.push(n);
-  const per = heldoutPerLength(lengths.length);
-  const buckets = new Map(lengths.map((n) => [n, []]));
+  const { heldout, lengths } = heldoutByLength(seed, lo, hi, 12, (rand) =>
+    generateDates({ seed: Math.floor(rand() * 4294967296), count: 4000, split: 'heldout' }).map((p) => ({ ...p, length: lengthOf(p.src) })));
+  return { level: 'char', tokenizer: DATES_TOKENIZER, maxSource: hi, maxTarget: 10, batch, trainCount, heldout, lengths, lengthOf };
+}
+
+/**
+ * A held-out set of up to heldoutPerLength() distinct pairs per input length lo … hi, from the
+ * held-out split of a generator: draw(rand, want) → [{ src, tgt, length }] (want: pairs still
+ * missing), at most `rounds` times, from the held-out stream of `seed`. → { heldout (by length,
+ * then draw order), lengths (those with at least one pair) }.
+ */
+function heldoutByLength(seed, lo, hi, rounds, draw) {
+  const all = [];
+  for (let n = lo; n <= hi; n++) all.push(n);
+  const per = heldoutPerLength(all.length);
+  const buckets = new Map(all.map((n) => [n, []]));
   const seen = new Set();
   const rand = mulberry32(streamSeed(seed ^ HELDOUT_SALT, 0));
-  for (let k = 0; k < 12; k++) {
-    const got = generateDates({ seed: Math.floor(rand() * 4294967296), count: 4000, split: 'heldout' });
-    for (const p of got) {
-      const b = buckets.get(lengthOf(p.src));
+  for (let k = 0; k < rounds; k++) {
+    const want = all.reduce((sum, n) => sum + Math.max(0, per - buckets.get(n).length), 0);
+    if (want === 0) break;
+    for (const p of draw(rand, want)) {
+      const b = buckets.get(p.length);
       if (b && b.length < per && !seen.has(p.src)) { seen.add(p.src); b.push({ src: p.src, tgt: p.tgt }); }
     }
-    if ([...buckets.values()].every((b) => b.length >= per)) break;
   }
-  const heldout = lengths.flatMap((n) => buckets.get(n));
-  return { level: 'char', tokenizer: DATES_TOKENIZER, maxSource: hi, maxTarget: 10, batch, trainCount, heldout,
-    lengths: lengths.filter((n) => buckets.get(n).length > 0), lengthOf };
+  return { heldout: all.flatMap((n) => buckets.get(n)), lengths: all.filter((n) => buckets.get(n).length > 0) };
 }
 
 /** Upper bounds on the translation generator's token counts for n English words (measured:
@@ -270,25 +280,10 @@ function translationTask(spec) {
     return out;
   };
   const { batch, trainCount } = batcher(seed, size, (rand, count) => drawSplit(rand, count, 'train').map(({ src, tgt }) => ({ src, tgt })));
-  const lengths = [];
-  for (let n = lo; n <= hi; n++) lengths.push(n);
-  const per = heldoutPerLength(lengths.length);
-  const buckets = new Map(lengths.map((n) => [n, []]));
-  const seen = new Set();
-  const rand = mulberry32(streamSeed(seed ^ HELDOUT_SALT, 0));
-  for (let k = 0; k < 30; k++) {
-    const want = lengths.reduce((s, n) => s + Math.max(0, per - buckets.get(n).length), 0);
-    if (want === 0) break;
-    for (const p of drawSplit(rand, Math.min(2000, want + 20), 'heldout')) {
-      const b = buckets.get(p.length);
-      if (b && b.length < per && !seen.has(p.src)) { seen.add(p.src); b.push({ src: p.src, tgt: p.tgt }); }
-    }
-  }
-  const heldout = lengths.flatMap((n) => buckets.get(n));
+  const { heldout, lengths } = heldoutByLength(seed, lo, hi, 30, (rand, want) => drawSplit(rand, Math.min(2000, want + 20), 'heldout'));
   // the generator's length: tokens (as the tokenizer reads them) holding a letter or an apostrophe
   const lengthOf = (src) => normalizeWords(String(src), TRANSLATION_STEPS).filter((w) => /[\p{L}']/u.test(w)).length;
-  return { level: 'word', tokenizer: TRANSLATION_TOKENIZER, maxSource, maxTarget, batch, trainCount, heldout,
-    lengths: lengths.filter((n) => buckets.get(n).length > 0), lengthOf };
+  return { level: 'word', tokenizer: TRANSLATION_TOKENIZER, maxSource, maxTarget, batch, trainCount, heldout, lengths, lengthOf };
 }
 
 /** Tokens of a custom text at a level (char: code points; word: whitespace-separated). */

@@ -177,6 +177,33 @@ export function chartModel(series, { width, height, log = false } = {}) {
 }
 
 /**
+ * The plot's grid (a line at every y tick and x tick), its frame and the y tick labels on the
+ * left: { plot: { x, y, w, h }, x: { ticks: [{ px }] }, y: { ticks: [{ py, label }] } } as a chart
+ * model gives them (this file's and web/lab/lab-chart.js's). Leaves fillStyle the text colour,
+ * textBaseline 'middle' and textAlign 'right'.
+ */
+export function drawGrid(ctx, m, colors) {
+  const { plot } = m;
+  ctx.strokeStyle = colors.grid;
+  ctx.beginPath();
+  for (const t of m.y.ticks) {
+    ctx.moveTo(plot.x, Math.round(t.py) + 0.5);
+    ctx.lineTo(plot.x + plot.w, Math.round(t.py) + 0.5);
+  }
+  for (const t of m.x.ticks) {
+    ctx.moveTo(Math.round(t.px) + 0.5, plot.y);
+    ctx.lineTo(Math.round(t.px) + 0.5, plot.y + plot.h);
+  }
+  ctx.stroke();
+  ctx.strokeStyle = colors.text;
+  ctx.strokeRect(plot.x + 0.5, plot.y + 0.5, plot.w, plot.h);
+  ctx.fillStyle = colors.text;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'right';
+  for (const t of m.y.ticks) ctx.fillText(t.label, plot.x - 4, t.py);
+}
+
+/**
  * Paint the chart on ctx (whose transform maps CSS pixels; the caller applies devicePixelRatio).
  * options: { width, height, log, colors: { background, text, grid, loss, exact }, font,
  * labels: { x, loss, lossLog, exact, empty } } (lossLog: the loss legend on a log scale, by default
@@ -195,24 +222,7 @@ export function drawLossChart(ctx, series, options = {}) {
   ctx.lineWidth = 1;
 
   // Grid and ticks: horizontal lines at the loss ticks, vertical at the step ticks.
-  ctx.strokeStyle = colors.grid;
-  ctx.beginPath();
-  for (const t of m.y.ticks) {
-    ctx.moveTo(plot.x, Math.round(t.py) + 0.5);
-    ctx.lineTo(plot.x + plot.w, Math.round(t.py) + 0.5);
-  }
-  for (const t of m.x.ticks) {
-    ctx.moveTo(Math.round(t.px) + 0.5, plot.y);
-    ctx.lineTo(Math.round(t.px) + 0.5, plot.y + plot.h);
-  }
-  ctx.stroke();
-  ctx.strokeStyle = colors.text;
-  ctx.strokeRect(plot.x + 0.5, plot.y + 0.5, plot.w, plot.h);
-
-  ctx.fillStyle = colors.text;
-  ctx.textBaseline = 'middle';
-  ctx.textAlign = 'right';
-  for (const t of m.y.ticks) ctx.fillText(t.label, plot.x - 4, t.py);
+  drawGrid(ctx, m, colors);
   ctx.textAlign = 'left';
   ctx.fillStyle = colors.exact;
   for (const t of m.right.ticks) ctx.fillText(t.label, plot.x + plot.w + 4, t.py);
