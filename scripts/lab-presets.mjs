@@ -5,6 +5,7 @@
 //
 //   node scripts/lab-presets.mjs with-without a [--lr 0.005] [--batch 32] [--hidden 64]
 //        [--embedding 32] [--seconds 180] [--every 5] [--target 0.99] [--all-lengths 0.95]
+//        [--halflife N] (the learning rate halves every N steps: lr · 0.5^(step / N))
 //
 // Prints one line per evaluation: step, training seconds, held-out exact match, worst length.
 // Not a test: the figures go into the presets' comments (spec.js).
@@ -60,6 +61,7 @@ while (train < seconds && step < maxSteps) {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const batch = task.batch(step, r.train.batch);
+  if (opt.halflife) trainer.setLearningRate(r.train.lr * 0.5 ** (step / Number(opt.halflife)));
   lossSum += trainer.step(batch);
   lossN++;
   step++;

@@ -390,3 +390,30 @@ test('a worker that dies mid-run gives error and rejects what waits; init again 
   assert.equal(s.step, 1);
   q.run.dispose();
 });
+
+test('a learning-rate half-life: each step at lr · 0.5^(step / H), on one worker bit for bit, on two within 1e-5', async () => {
+  const { lrAt } = await import('../../web/lab/spec.js');
+  const H = 4; // short, so 12 steps see the rate fall to an eighth
+  const steps = 12;
+  const r = await stepped(steps, { workers: 1, halfLife: H });
+  const task = makeTask(TASK);
+  const model = await createModel(modelConfig(MODEL, task), { seed: TRAIN.seed });
+  const trainer = createTrainer(model, { optimizer: TRAIN.optimizer, lr: TRAIN.lr, clip: TRAIN.clip });
+  const losses = [];
+  for (let s = 0; s < steps; s++) {
+    const lr = TRAIN.lr * 0.5 ** (s / H);
+    assert.equal(lrAt({ lr: TRAIN.lr, halfLife: H }, s), lr);
+    trainer.setLearningRate(lr);
+    losses.push(trainer.step(task.batch(s, TRAIN.batch)));
+  }
+  assert.deepEqual(r.log.losses, losses, 'the same losses');
+  assert.deepEqual(r.bytes, trainer.save(), 'the same bytes');
+  // and not the constant rate's run
+  const constant = await stepped(steps, { workers: 1 });
+  assert.notDeepEqual(constant.bytes, r.bytes);
+  model.dispose();
+  // the shards apply each combined gradient at its step's rate too
+  const two = await stepped(steps, { workers: 2, halfLife: H });
+  const d = distance(r.tensors, two.tensors);
+  assert.ok(d.norm <= 1e-5 && d.max <= 1e-5, JSON.stringify(d));
+});

@@ -27,6 +27,7 @@ test('the contract\'s names and shapes', () => {
   assert.deepEqual([...LIMITS.train.batch], [1, 256]);
   assert.deepEqual([...LIMITS.train.clip], [0, 10]);
   assert.deepEqual([...LIMITS.train.workers], [1, 4]);
+  assert.deepEqual([...LIMITS.train.halfLife], [0, 100000]);
   assert.deepEqual([...LIMITS.train.seed], [0, 2 ** 32 - 1]);
   const { experiment, refused } = checkExperiment(DEFAULT_EXPERIMENT);
   assert.deepEqual(refused, []);
@@ -34,7 +35,7 @@ test('the contract\'s names and shapes', () => {
   assert.ok(Object.isFrozen(DEFAULT_EXPERIMENT) && Object.isFrozen(DEFAULT_EXPERIMENT.a.model));
   assert.deepEqual(Object.keys(experiment.task).sort(), ['data', 'level', 'maxLength', 'minLength', 'name', 'seed', 'size']);
   assert.deepEqual(Object.keys(experiment.a).sort(), ['model', 'train']);
-  assert.deepEqual(Object.keys(experiment.a.train).sort(), ['batch', 'clip', 'lr', 'optimizer', 'seed', 'workers']);
+  assert.deepEqual(Object.keys(experiment.a.train).sort(), ['batch', 'clip', 'halfLife', 'lr', 'optimizer', 'seed', 'workers']);
 });
 
 test('presets: the two the contract names, every one a whole valid experiment with two runs', () => {

@@ -33,7 +33,7 @@ const TOKEN_DASH = { a: [2, 3], b: [6, 3, 2, 3] };
 const EQUATION_TAGS = new Set(['VAR', 'SUB', 'SUP', 'I', 'EM', 'B', 'SPAN']);
 const SEQ2SEQ_KEYS = ['cell', 'bidirectional', 'layers', 'hidden', 'embedding', 'attention', 'style'];
 const TRANSFORMER_KEYS = ['layers', 'heads', 'width', 'feedforward', 'positions'];
-const TRAIN_KEYS = ['optimizer', 'lr', 'batch', 'clip', 'seed', 'workers'];
+const TRAIN_KEYS = ['optimizer', 'lr', 'batch', 'clip', 'seed', 'workers', 'halfLife'];
 const DTYPES = ['F32', 'F16', 'I8'];
 const MAX_FILE_BYTES = 64 * 1048576;
 
@@ -617,6 +617,7 @@ export class LabView {
       u.clip = number(`${p}clip`, limit('train.clip', [0, 10]), 'any');
       u.seed = number(`${p}seed`, [0, 4294967295]);
       u.workers = number(`${p}workers`, limit('train.workers', [1, 4]));
+      u.halfLife = number(`${p}half-life`, limit('train.halfLife', [0, 100000]));
       u.params = el('p', { class: 'params', id: `${p}params`, 'aria-live': 'polite' });
       u.equation = el('p', { class: 'equation', id: `${p}equation` });
       u.cite = el('p', { class: 'cite', id: `${p}cite` });
@@ -640,7 +641,7 @@ export class LabView {
         el('div', { class: 'about' }, [u.params, u.equation, u.cite]),
         u.trainTitle,
         el('div', { class: 'grid' }, [
-          f('optimizer', u.optimizer), f('lr', u.lr), f('batch', u.batch), f('clip', u.clip), f('seed', u.seed), f('workers', u.workers),
+          f('optimizer', u.optimizer), f('lr', u.lr), f('batch', u.batch), f('clip', u.clip), f('halfLife', u.halfLife), f('seed', u.seed), f('workers', u.workers),
         ]),
         el('div', { class: 'buttons files' }, [f('dtype', u.dtype), u.download, u.load, u.loadFile]),
         u.fileNote,
@@ -792,7 +793,7 @@ export class LabView {
         const other = [DEFAULT_EXPERIMENT, ...PRESETS.map(presetExperiment)].flatMap((e) => [e.a, e.b]).find((r) => r?.model?.family === family);
         if (other) Object.assign(model, other.model, { family });
       }
-      const train = { optimizer: u.optimizer.value, lr: num(u.lr), batch: num(u.batch), clip: num(u.clip), seed: num(u.seed), workers: num(u.workers) };
+      const train = { optimizer: u.optimizer.value, lr: num(u.lr), batch: num(u.batch), clip: num(u.clip), seed: num(u.seed), workers: num(u.workers), halfLife: num(u.halfLife) };
       exp[id] = { model, train };
     }
     this.#userExperiment(exp);
@@ -984,7 +985,7 @@ export class LabView {
       const m = spec.model;
       const tr = spec.train;
       u.legend.textContent = t(lang, `lab.run.${id}`);
-      for (const k of ['family', 'cell', 'bidirectional', 'layers', 'hidden', 'embedding', 'attention', 'style', 'heads', 'width', 'feedforward', 'positions', 'optimizer', 'lr', 'batch', 'clip', 'seed', 'workers', 'dtype']) {
+      for (const k of ['family', 'cell', 'bidirectional', 'layers', 'hidden', 'embedding', 'attention', 'style', 'heads', 'width', 'feedforward', 'positions', 'optimizer', 'lr', 'batch', 'clip', 'seed', 'workers', 'halfLife', 'dtype']) {
         if (u.labels[k]) u.labels[k].textContent = t(lang, `lab.field.${k}`);
       }
       u.labels.tLayers.textContent = t(lang, 'lab.field.layers');
@@ -1028,6 +1029,7 @@ export class LabView {
       u.clip.value = String(tr.clip);
       u.seed.value = String(tr.seed);
       u.workers.value = String(tr.workers);
+      u.halfLife.value = String(tr.halfLife ?? 0);
       if (id === 'b') {
         u.enabled.checked = exp.b !== null;
         u.body.hidden = exp.b === null;

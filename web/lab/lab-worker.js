@@ -25,6 +25,7 @@
 import { init, createModel, createTrainer, loadTrainableModel, readSafetensors, saveModel } from '../../wasm/index.js';
 import { hostPort, startWorker } from './worker-port.js';
 import * as SPEC from './spec.js';
+import { lrAt } from './spec.js';
 import * as TASKS from './tasks.js';
 
 const SLICE_MS = 40;
@@ -105,7 +106,7 @@ async function setup(msg) {
   const workers = Math.max(1, Math.min(4, Math.floor(train.workers ?? 1)));
   const r = {
     task, config, train, options, workers, simd: api.simd,
-    model: null, trainer: null, shards: [], pending: null,
+    model: null, trainer: null, shards: [], pending: null, pendingLr: null,
     step: 0, losses: new Float32Array(1024), fresh: [], // fresh: losses not yet posted
     trainMs: 0, evalCost: 0, evalMs: 0, trainAtEval: 0, lastSnapshot: 0, marks: [], job: null,
     groups: [], parameters: 0, attention: true,
@@ -250,16 +251,19 @@ async function stepOnce(r) {
 
 async function stepInner(r) {
   const batch = r.task.batch(r.step, r.train.batch);
+  // a learning-rate schedule (spec.js lrAt): this step's rate, set on every replica before its update
+  const lr = lrAt(r.train, r.step);
+  if (r.train.halfLife > 0) r.trainer.setLearningRate(lr);
   let loss;
   if (r.workers === 1) {
     loss = r.trainer.step(batch);
   } else {
     const parts = split(batch, r.workers);
-    const apply = r.pending;
+    const apply = r.pending, applyLr = r.pendingLr;
     r.pending = null;
     const replies = r.shards.map((s, i) => {
       const a = apply ? apply.slice() : null;
-      return ask(s, { type: 'step', apply: a, batch: parts[i + 1] }, a ? [a.buffer] : []);
+      return ask(s, { type: 'step', apply: a, lr: applyLr, batch: parts[i + 1] }, a ? [a.buffer] : []);
     });
     const theirs = Promise.all(replies);
     theirs.catch(() => {}); // handled below; a local failure must not leave it unhandled
@@ -281,6 +285,7 @@ async function stepInner(r) {
     const g = Float32Array.from(sum);
     r.trainer.applyGradient(g);
     r.pending = g;
+    r.pendingLr = r.train.halfLife > 0 ? lr : null; // the shards apply g at their next step, at this rate
   }
   if (!Number.isFinite(loss)) throw new Error(nonFinite(r, loss));
   r.losses = grow(r.losses, r.step + 1);

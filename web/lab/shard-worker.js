@@ -9,7 +9,7 @@
 //                                   → ok
 //   reset { id }                    → ok        (the seed's weights again, fresh optimiser)
 //   load  { id, bytes, optimizer }  → ok        (a checkpoint: F32 safetensors + exportState())
-//   step  { id, apply: Float32Array | null, batch: [{src, tgt}] }
+//   step  { id, apply: Float32Array | null, lr?: number (apply's rate under a schedule), batch: [{src, tgt}] }
 //                                   → grad { loss, terms, gradient } (terms 0 and no gradient
 //                                     for an empty shard)
 // Anything that fails answers error { re, message }.
@@ -57,7 +57,10 @@ async function handle(msg) {
       return { type: 'ok' };
     case 'step': {
       if (!trainer) throw new Error('shard worker: step before init');
-      if (msg.apply) trainer.applyGradient(msg.apply);
+      if (msg.apply) {
+        if (msg.lr) trainer.setLearningRate(msg.lr); // a schedule's rate for that update (spec.js lrAt)
+        trainer.applyGradient(msg.apply);
+      }
       if (!msg.batch?.length) return { type: 'grad', loss: 0, terms: 0, gradient: null };
       const g = trainer.gradient(msg.batch);
       return { type: 'grad', loss: g.loss, terms: g.terms, gradient: g.gradient };

@@ -50,6 +50,7 @@ export const LIMITS = Object.freeze({
     clip: Object.freeze([0, 10]), // a number; 0 turns clipping off
     seed: Object.freeze([0, 0xFFFFFFFF]),
     workers: Object.freeze([1, 4]),
+    halfLife: Object.freeze([0, 100000]), // steps; 0 keeps the learning rate constant
   }),
 });
 
@@ -60,9 +61,17 @@ const freeze = (o) => {
 const clone = (o) => JSON.parse(JSON.stringify(o));
 
 const WITH_WITHOUT_LR = 0.003;
+// The learning rate halves every 600 steps: with a constant rate the attention run's longest
+// strings kept failing in loss spikes after it first had every length ≥ 95 % (in Chromium its worst
+// length went 27–100 % between 119 and 180 s). Half-lives measured on A (scripts/lab-presets.mjs
+// --halflife H, Node, one core each, 2-vCPU Xeon, 2026-11-25; worst length every 100 steps):
+// 600: every length ≥ 95 % first at step 1,100 (90 s), then 95 95 95 77 100 95 100 100 100 100 95 to
+// step 2,200; 1,200: 95 91 95 100 95 82 95 100 100 95 100 100; 450: 91 95 91 95 91 from 1,100;
+// 300: stalls at 86 % (decays before it has learned the longest strings).
+const WITH_WITHOUT_HALF_LIFE = 600;
 const SEQ2SEQ_DEFAULT = { family: 'seq2seq', cell: 'lstm', bidirectional: false, layers: 1, hidden: 64, embedding: 32, attention: 'additive', style: 'bahdanau' };
 const TRANSFORMER_DEFAULT = { family: 'transformer', layers: 2, heads: 4, width: 64, feedforward: 128, positions: 'learned' };
-const TRAIN_DEFAULT = { optimizer: 'adam', lr: 0.005, batch: 32, clip: 1, seed: 1, workers: 1 };
+const TRAIN_DEFAULT = { optimizer: 'adam', lr: 0.005, batch: 32, clip: 1, seed: 1, workers: 1, halfLife: 0 };
 
 /** The lab's first experiment: the reverse preset (reverse 5–20; the same LSTM with additive attention and without). */
 export const DEFAULT_EXPERIMENT = freeze({
@@ -103,8 +112,8 @@ export const PRESETS = freeze([
     id: 'with-without',
     experiment: {
       task: { name: 'reverse', minLength: 5, maxLength: 40, size: 0, level: 'auto', seed: 1, data: null },
-      a: { model: seq({ attention: 'additive', bidirectional: true }), train: tr({ lr: WITH_WITHOUT_LR, batch: 64 }) },
-      b: { model: seq({ attention: 'none', bidirectional: true }), train: tr({ lr: WITH_WITHOUT_LR, batch: 64 }) },
+      a: { model: seq({ attention: 'additive', bidirectional: true }), train: tr({ lr: WITH_WITHOUT_LR, batch: 64, halfLife: WITH_WITHOUT_HALF_LIFE }) },
+      b: { model: seq({ attention: 'none', bidirectional: true }), train: tr({ lr: WITH_WITHOUT_LR, batch: 64, halfLife: WITH_WITHOUT_HALF_LIFE }) },
     },
   },
   {
@@ -302,7 +311,17 @@ function checkTrain(path, t, c, fallback) {
     clip: c.num(`${path}.clip`, c.own(t, 'clip'), L.clip, fallback.clip),
     seed: c.int(`${path}.seed`, c.own(t, 'seed'), L.seed, fallback.seed),
     workers: c.int(`${path}.workers`, c.own(t, 'workers'), L.workers, fallback.workers),
+    halfLife: c.int(`${path}.halfLife`, c.own(t, 'halfLife'), L.halfLife, fallback.halfLife ?? 0),
   };
+}
+
+/**
+ * The learning rate of step `step` (0-based): lr, or with a half-life of H steps lr · 0.5^(step / H)
+ * (it halves every H steps). The run worker sets it before every step, on every replica.
+ * @param {{ lr: number, halfLife?: number }} train
+ */
+export function lrAt(train, step) {
+  return train.halfLife > 0 ? train.lr * 0.5 ** (step / train.halfLife) : train.lr;
 }
 
 function checkRun(path, r, c, refused, fallback) {
@@ -340,7 +359,7 @@ export function checkExperiment(obj) {
 /**
  * @typedef {{ name: string, minLength: number, maxLength: number, size: number, level: string, seed: number, data: string | null }} TaskSpec
  * @typedef {Record<string, any>} ModelSpec
- * @typedef {{ optimizer: string, lr: number, batch: number, clip: number, seed: number, workers: number }} TrainSpec
+ * @typedef {{ optimizer: string, lr: number, batch: number, clip: number, seed: number, workers: number, halfLife: number }} TrainSpec
  * @typedef {{ task: TaskSpec, a: { model: ModelSpec, train: TrainSpec }, b: { model: ModelSpec, train: TrainSpec } | null }} Experiment
  */
 
@@ -350,7 +369,7 @@ export function checkExperiment(obj) {
 const TASK_KEYS = [['task', 'name'], ['min', 'minLength'], ['max', 'maxLength'], ['size', 'size'], ['level', 'level'], ['dseed', 'seed'], ['data', 'data']];
 const SEQ_KEYS = [['f', 'family'], ['c', 'cell'], ['bi', 'bidirectional'], ['l', 'layers'], ['h', 'hidden'], ['e', 'embedding'], ['at', 'attention'], ['st', 'style']];
 const TF_KEYS = [['f', 'family'], ['l', 'layers'], ['hd', 'heads'], ['w', 'width'], ['ff', 'feedforward'], ['p', 'positions']];
-const TRAIN_KEYS = [['o', 'optimizer'], ['lr', 'lr'], ['bs', 'batch'], ['cl', 'clip'], ['sd', 'seed'], ['wk', 'workers']];
+const TRAIN_KEYS = [['o', 'optimizer'], ['lr', 'lr'], ['bs', 'batch'], ['cl', 'clip'], ['sd', 'seed'], ['wk', 'workers'], ['hl', 'halfLife']];
 /** The longest parameter value read; longer values are refused by name, unread. */
 const MAX_VALUE = 64;
 const MAX_PARAMS = 200;
