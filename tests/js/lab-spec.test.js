@@ -53,7 +53,9 @@ test('presets: the two the contract names, every one a whole valid experiment wi
   assert.equal(ww.a.model.attention, 'additive');
   assert.equal(ww.b.model.attention, 'none');
   assert.deepEqual({ ...ww.a.model, attention: 'none' }, ww.b.model, 'the same model but for attention');
-  assert.deepEqual(ww.a.train, ww.b.train);
+  // the same training but A's learning-rate half-life (B, ~4× the steps per second, keeps a constant rate: spec.js)
+  assert.deepEqual({ ...ww.a.train, halfLife: 0 }, ww.b.train);
+  assert.ok(ww.a.train.halfLife > 0);
   const ad = PRESETS.find((p) => p.id === 'additive-dot').experiment;
   assert.deepEqual([ad.a.model.attention, ad.b.model.attention], ['additive', 'dot']);
   for (const family of TASK_NAMES.filter((n) => n !== 'custom')) {
