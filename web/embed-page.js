@@ -42,11 +42,7 @@ function embedLab() {
   import('./lab/spec.js').then((spec) => {
     const own = new URLSearchParams();
     for (const [k, v] of query) if (!['view', 'lang', 'id'].includes(k)) own.append(k, v);
-    const presetId = own.get('preset');
-    const preset = presetId === null ? null : spec.PRESETS.find((p) => p.id === presetId);
-    const { experiment, refused } = presetId === null ? spec.parseLabParams(own)
-      : preset ? spec.checkExperiment(preset.experiment)
-        : { experiment: spec.DEFAULT_EXPERIMENT, refused: [`preset=${presetId.slice(0, 40)}`] };
+    const { experiment, refused } = spec.parseLabLink(own);
     if (query.has('lang') && !['en', 'zh'].includes(query.get('lang') ?? '')) refused.push('lang');
     const notice = document.getElementById('refused');
     notice.textContent = refusedNotice(refused, lang);

@@ -309,13 +309,7 @@ function showLab() {
     );
     return;
   }
-  // #view=lab&preset=with-without (the lesson's links): that preset's whole experiment
-  const raw = new URLSearchParams(page.lab);
-  const presetId = raw.get('preset');
-  const preset = presetId === null ? null : labSpec.PRESETS.find((p) => p.id === presetId);
-  const { experiment, refused } = presetId === null ? labSpec.parseLabParams(raw)
-    : preset ? labSpec.checkExperiment(preset.experiment)
-      : { experiment: labSpec.DEFAULT_EXPERIMENT, refused: [`preset=${presetId.slice(0, 40)}`] };
+  const { experiment, refused } = labSpec.parseLabLink(new URLSearchParams(page.lab)); // preset=… too
   const params = labSpec.formatLabParams(experiment).toString();
   if (params !== page.lab) {
     // the canonical form in the hash, and what was refused on the way said once, as the models' views do

@@ -378,6 +378,19 @@ const MAX_VALUE = 64;
 const MAX_PARAMS = 200;
 
 /**
+ * The experiment of a link (the page's #view=lab&…, embed.html?view=lab&…): with `preset=ID` that
+ * preset's whole experiment (the lesson's links; an unknown id is refused by name and the default
+ * shown), else parseLabParams(params). → { experiment, refused }; never throws.
+ * @param {URLSearchParams} params
+ */
+export function parseLabLink(params) {
+  const id = params.get('preset');
+  if (id === null) return parseLabParams(params);
+  const preset = PRESETS.find((p) => p.id === id);
+  return preset ? checkExperiment(preset.experiment) : { experiment: DEFAULT_EXPERIMENT, refused: [`preset=${id.slice(0, 40)}`] };
+}
+
+/**
  * The experiment of a URL's parameters (the page hash after '#view=lab&', or an element's
  * experiment attribute). Unknown keys are ignored; wrong values are clamped or defaulted and named.
  * @param {URLSearchParams | string} params
