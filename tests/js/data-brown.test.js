@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  BROWN_NORMALIZE, baseTag, brownAgreementItems, brownLexicon, brownSplit, brownVerbPairs, brownVocabulary,
+  BROWN_NORMALIZE, baseTag, brownAgreementItems, brownLexicon, brownSplit, brownVerbPairs, brownVocabulary, numberPartners,
   normalizeBrownToken, otherVerbForm, parseBrownFile,
 } from '../../web/data/brown.js';
 import { agreementLexicon, generateAgreement, lexiconWords, AGREEMENT_WORDS } from '../../web/data/agreement.js';
@@ -96,6 +96,56 @@ test('brownVocabulary: kept words first, then by frequency (ties alphabetical); 
   assert.deepEqual(v.unknown, [['b', 1], ['d', 1]]);
 });
 
+test('numberPartners: nouns by their tags (regular and irregular plurals), present verbs by brownVerbPairs, both ways', () => {
+  const s = [
+    'The/at cup/nn and/cc the/at cups/nns ./.',
+    'The/at city/nn has/hvz many/ap cities/nns ./.',
+    'A/at man/nn and/cc two/cd men/nns ./.',
+    'The/at box/nn ,/, the/at boxes/nns ./.',
+    'She/pps likes/vbz it/ppo ;/. they/ppss like/vb it/ppo ./.',
+    'He/pps runs/vbz ;/. we/ppss run/vb ;/. the/at run/nn ./.',
+    'The/at news/nn is/bez old/jj ./.',
+  ].map(tagged);
+  const p = numberPartners(s);
+  for (const [a, b] of [['cup', 'cups'], ['city', 'cities'], ['man', 'men'], ['box', 'boxes'], ['likes', 'like']]) {
+    assert.equal(p.get(a), b, a);
+    assert.equal(p.get(b), a, b);
+  }
+  // "runs" is the verb's: the noun "run" does not take it as its plural
+  assert.equal(p.get('runs'), 'run');
+  assert.equal(p.has('news'), false);
+});
+
+test('brownVocabulary with core: the frequent words, then their other-number forms, then everyday words, to size', () => {
+  const s = [
+    ...Array(5).fill('The/at cup/nn is/bez here/rn ./.'),
+    ...Array(4).fill('A/at dog/nn likes/vbz it/ppo ./.'),
+    ...Array(2).fill('Two/cd cups/nns ./.'),
+    ...Array(2).fill('They/ppss like/vb dogs/nns ./.'),
+    ...Array(2).fill('The/at shelf/nn ./.'),
+    'The/at shelves/nns ./.',
+    ...Array(3).fill('A/at rare/jj word/nn ./.'),
+  ].map(tagged);
+  // frequency alone: the top 8 words
+  const plain = brownVocabulary(s, { size: 8 });
+  assert.equal(plain.words.length, 8);
+  assert.deepEqual(plain.added, { partners: 0, everyday: 0 });
+  // core 5 (., the, a, cup, is), then partners (cups: 2 uses; minCount 2), everyday shelf, shelves is once only
+  const v = brownVocabulary(s, { size: 8, core: 5, everyday: ['shelf', 'zzz', 'dog'] });
+  assert.deepEqual(v.added, { partners: 1, everyday: 2 });
+  for (const w of ['cup', 'cups', 'shelf', 'dog']) assert.ok(v.words.includes(w), w);
+  assert.ok(!v.words.includes('shelves') && !v.words.includes('zzz'));
+  // with minCount 1 the everyday word brings its partner
+  const w1 = brownVocabulary(s, { size: 9, core: 5, everyday: ['shelf'], minCount: 1 });
+  assert.ok(w1.words.includes('shelves'));
+  assert.equal(w1.words.length, 9);
+  // kept words are always in, and size is never passed
+  const k = brownVocabulary(s, { size: 6, keep: ['zebra'], core: 4, everyday: ['shelf', 'dog'] });
+  assert.equal(k.words.length, 6);
+  assert.ok(k.words.includes('zebra'));
+  assert.throws(() => brownVocabulary([{ words: ['a', 'b'] }], { size: 2, core: 1 }), /core below size needs tagged sentences/);
+});
+
 test('the widened grammar: words of its lexicon, agreeing verbs, disjoint splits, base grammar unchanged', () => {
   const lex = agreementLexicon({ nouns: [['key', 'keys'], ['cabinet', 'cabinets'], ['girl', 'girls']], adjectives: ['red'], verbs: [['likes', 'like', 'liking', 'liked', 'liked']], prepositions: ['to', 'of'] });
   const words = new Set(lexiconWords(lex));
@@ -116,6 +166,37 @@ test('the widened grammar: words of its lexicon, agreeing verbs, disjoint splits
   // the page's grammar is as before
   assert.equal(lexiconWords(agreementLexicon()).length >= AGREEMENT_WORDS.length, true);
   assert.deepEqual(generateAgreement({ seed: 1, count: 50 }), generateAgreement({ seed: 1, count: 50, lexicon: undefined }));
+});
+
+test('the widened grammar: personShare makes people that share of the subjects, "who" 3 in 4 for them; theWeight weighs "the"', () => {
+  const extra = { nouns: [['key', 'keys'], ['cabinet', 'cabinets'], ['girl', 'girls'], ['lawyer', 'lawyers'], ['table', 'tables'], ['door', 'doors']], verbs: [['likes', 'like', 'liking', 'liked', 'liked']], prepositions: ['to', 'of'] };
+  const plain = agreementLexicon(extra);
+  // the defaults are the lexicon without the options: the same draws
+  assert.deepEqual(generateAgreement({ seed: 5, count: 300, lexicon: agreementLexicon({ ...extra, personShare: 0, theWeight: 8 }), maxModifiers: 3 }),
+    generateAgreement({ seed: 5, count: 300, lexicon: plain, maxModifiers: 3 }));
+  const lex = agreementLexicon({ ...extra, personShare: 0.4, theWeight: 14 });
+  const kind = new Map(lex.nouns.flatMap(([sg, pl, k]) => [[sg, k], [pl, k]]));
+  const count = (lexicon) => {
+    const xs = generateAgreement({ seed: 9, count: 4000, lexicon, maxModifiers: 3 });
+    const people = xs.filter((x) => kind.get(x.words[x.subjectIndex]) === 'person').length / xs.length;
+    // subject relative clauses right after a person subject: "who" or "that" then the verb (an
+    // object relative clause has "that" then a determiner)
+    const dets = new Set([...lex.det.sg, ...lex.det.pl, 'an']);
+    const src = xs.filter((x) => kind.get(x.words[x.subjectIndex]) === 'person'
+      && ['who', 'that'].includes(x.words[x.subjectIndex + 1]) && !dets.has(x.words[x.subjectIndex + 2]));
+    const who = src.filter((x) => x.words[x.subjectIndex + 1] === 'who').length / src.length;
+    const the = xs.filter((x) => x.words[0] === 'the').length / xs.length;
+    return { people, who, the };
+  };
+  const a = count(plain), b = count(lex);
+  // people: with 6 person nouns (man, woman, ... of the page's grammar and girl, lawyer) among many, and 40% when asked
+  assert.ok(Math.abs(b.people - 0.4) < 0.03, `person subjects ${b.people}`);
+  assert.ok(b.who > 0.68 && b.who < 0.82, `"who" after a person subject ${b.who}`);
+  assert.ok(a.who > 0.42 && a.who < 0.58, `"who" without personShare ${a.who}`);
+  assert.ok(b.the > a.the + 0.1, `"the" first: ${a.the} -> ${b.the}`);
+  assert.throws(() => agreementLexicon({ personShare: 1 }), /personShare must be in \[0, 1\), got 1/);
+  assert.throws(() => agreementLexicon({ personShare: NaN }), /personShare/);
+  assert.throws(() => agreementLexicon({ theWeight: 0 }), /theWeight must be a positive number, got 0/);
 });
 
 test('the real corpus: 500 files split 457 / 43 by document, sentences and a lexicon from it', () => {

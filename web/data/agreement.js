@@ -35,7 +35,8 @@
 // 'train' and 'heldout' never share a sentence.
 // Randomness: mulberry32(seed ^ split constant) (common.js), never Math.random.
 // Widened (agreementLexicon): the same grammar over a larger lexicon taken from the Brown corpus
-// (web/data/brown.js brownLexicon), the agreement LMs' generated training text.
+// (web/data/brown.js brownLexicon), the agreement LMs' generated training text; it can make a share
+// of the subjects people (relative clauses with "who") and weigh "the" as Brown does.
 // Exports: generateAgreement, agreementTestSet (the correct and wrong verb form at verbIndex for
 // each sentence), agreementAccuracy (an LM's P(correct) > P(wrong) rate, by attractor count),
 // analyzeAgreement (parse a sentence of the grammar), normalizeSentence, the vocabulary and a
@@ -103,6 +104,7 @@ const BASE_LEXICON = Object.freeze({
   prepositions: PREPOSITIONS, transitive: TRANSITIVE, intransitive: INTRANSITIVE, det: DET,
   subjectKinds: SUBJECT_KINDS, flip: flipMap(TRANSITIVE, INTRANSITIVE), onTheRun: true, orcPresent: false,
   progressive: TRANSITIVE, detWeights: /** @type {{ sg: number[], pl: number[] } | null} */ (null),
+  personShare: 0,
 });
 const FLIP = BASE_LEXICON.flip;
 
@@ -125,7 +127,11 @@ function derive(g, L = BASE_LEXICON) {
   // NP → DET ADJ? N, with kinds allowed; returns the noun's number
   const np = (kinds) => {
     const number = choose(['sg', 'pl']);
-    const entries = L.nouns.filter((n) => kinds.has(n[2]) && n[number === 'sg' ? 0 : 1] !== null);
+    // the widened grammar's subjects are people a personShare of the time (the person nouns are
+    // few among hundreds, and people are what sentences are mostly about; "who" needs them)
+    const people = kinds === L.subjectKinds && L.personShare ? choose([true, false], [L.personShare, 1 - L.personShare]) : null;
+    const entries = L.nouns.filter((n) => kinds.has(n[2]) && n[number === 'sg' ? 0 : 1] !== null
+      && (people === null || (n[2] === 'person') === people));
     const entry = choose(entries);
     const n = entry[number === 'sg' ? 0 : 1];
     const only = L.theOnly.has(n);
@@ -170,7 +176,8 @@ function derive(g, L = BASE_LEXICON) {
       const v = choose(L.transitive);
       g.word(L.orcPresent && choose(['present', 'past']) === 'present' ? agree(v, inner.number) : v[3]);
     } else {
-      g.word(person ? choose(['who', 'that']) : 'that');
+      // "who" is what English mostly uses for people (the widened grammar: 3 to 1)
+      g.word(person ? choose(['who', 'that'], L.personShare ? [3, 1] : undefined) : 'that');
       if (choose(['transitive', 'intransitive']) === 'transitive') {
         const v = choose(L.transitive);
         g.word(choose(['present', 'past']) === 'present' ? agree(v, number) : v[3]);
@@ -255,9 +262,15 @@ const PERSON_NOUNS = new Set(['man', 'woman', 'boy', 'girl', 'child', 'student',
  * widen to WIDE_DET (the/a/some stay the most frequent), "on the run" is not special, and object
  * relative clauses may have a present verb agreeing with their own subject ("the book that the
  * boys like is"), an attractor next to the verb. Every noun of a widened sentence can be a subject.
- * @param {{ nouns?: string[][], people?: string[], adjectives?: string[], verbs?: (string|null)[][], prepositions?: string[] }} extra
+ * `personShare` (0: the noun drawn from all of them) makes that share of the subjects people, whose
+ * subject relative clauses then open with "who" 3 times in 4 ("that" otherwise); `theWeight` is
+ * the weight of "the" among the determiners (WIDE_DET: "a" 4, "this" 2, most others 1). With the
+ * defaults the draws are those of the lexicon without them.
+ * @param {{ nouns?: string[][], people?: string[], adjectives?: string[], verbs?: (string|null)[][], prepositions?: string[], personShare?: number, theWeight?: number }} extra
  */
-export function agreementLexicon({ nouns = [], people = [], adjectives = [], verbs = [], prepositions = [] } = {}) {
+export function agreementLexicon({ nouns = [], people = [], adjectives = [], verbs = [], prepositions = [], personShare = 0, theWeight = 8 } = {}) {
+  if (!(personShare >= 0 && personShare < 1)) throw new RangeError(`agreementLexicon: personShare must be in [0, 1), got ${personShare}`);
+  if (!(theWeight > 0 && Number.isFinite(theWeight))) throw new RangeError(`agreementLexicon: theWeight must be a positive number, got ${theWeight}`);
   const seen = new Set(NOUNS.flatMap(([s, p]) => [s, p]));
   const person = new Set([...PERSON_NOUNS, ...people]);
   const wideNouns = [...NOUNS, ...nouns.filter(([s, p]) => !seen.has(s) && !seen.has(p))
@@ -271,13 +284,13 @@ export function agreementLexicon({ nouns = [], people = [], adjectives = [], ver
     prepositions: uniq([...PREPOSITIONS, ...prepositions.filter((p) => p !== 'on'), 'on']),
     transitive: wideVerbs, intransitive: INTRANSITIVE, progressive: wideVerbs.filter((v) => v[2]),
     det: { sg: WIDE_DET.sg.map(([w]) => w), pl: WIDE_DET.pl.map(([w]) => w) },
-    detWeights: { sg: WIDE_DET.sg.map(([, k]) => k), pl: WIDE_DET.pl.map(([, k]) => k) },
+    detWeights: { sg: WIDE_DET.sg.map(([w, k]) => (w === 'the' ? theWeight : k)), pl: WIDE_DET.pl.map(([w, k]) => (w === 'the' ? theWeight : k)) },
     subjectKinds: new Set(['person', 'animal', 'org', 'thing', 'any']),
-    flip: flipMap(wideVerbs, INTRANSITIVE), onTheRun: false, orcPresent: true,
+    flip: flipMap(wideVerbs, INTRANSITIVE), onTheRun: false, orcPresent: true, personShare,
   });
 }
 
-/** The widened grammar's determiners by number: [word, weight]. */
+/** The widened grammar's determiners by number: [word, weight] ("the" about three times "a", as in Brown). */
 const WIDE_DET = {
   sg: [['the', 8], ['a', 4], ['this', 2], ['that', 1], ['my', 1], ['his', 1], ['her', 1], ['our', 1], ['their', 1],
     ['your', 1], ['every', 1], ['each', 1], ['one', 1]],

@@ -105,25 +105,95 @@ export function brownSplit(file) {
 }
 
 /**
- * The vocabulary: every word of `keep` (the grammar's words), then the most frequent tokens of
- * the sentences (ties broken alphabetically) until `size` words. Returns { words (sorted),
- * counts (Map token → count), unknown ([token, count] of the rest, most frequent first),
- * coverage (share of the sentences' tokens in words) }.
- * @param {{ words: string[] }[]} sentences @param {{ size: number, keep?: Iterable<string> }} opts
+ * The vocabulary: every word of `keep` (the grammar's words), then the `core` most frequent
+ * tokens of the sentences (ties broken alphabetically), then the other-number form of every
+ * noun and present verb chosen so far (numberPartners: "likes" for "like", "rivers" for
+ * "river"; an agreement test needs both forms, and Brown has one far more often than the other),
+ * then `everyday` words (a ranked list: words people type that Brown has but too rarely for its
+ * top ranks) with their partners, then more of the frequency ranking, until `size` words.
+ * A partner or everyday word needs at least `minCount` occurrences (a word the model never reads
+ * would only be noise). core defaults to size (the plain frequency vocabulary).
+ * Returns { words (sorted), counts (Map token → count), unknown ([token, count] of the rest, most
+ * frequent first), coverage (share of the sentences' tokens in words), added: { partners,
+ * everyday } (how many words each step added) }.
+ * @param {{ words: string[], tags?: string[] }[]} sentences
+ * @param {{ size: number, keep?: Iterable<string>, core?: number, everyday?: Iterable<string>, minCount?: number }} opts
  */
-export function brownVocabulary(sentences, { size, keep = [] }) {
+export function brownVocabulary(sentences, { size, keep = [], core = size, everyday = [], minCount = 2 }) {
   const counts = new Map();
   let total = 0;
   for (const s of sentences) for (const w of s.words) { counts.set(w, (counts.get(w) ?? 0) + 1); total++; }
   const chosen = new Set(keep);
   const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  for (const [w] of ranked) {
-    if (chosen.size >= size) break;
-    chosen.add(w);
+  const added = { partners: 0, everyday: 0 };
+  const room = () => chosen.size < size;
+  let next = 0;
+  for (; next < ranked.length && chosen.size < Math.min(core, size); next++) chosen.add(ranked[next][0]);
+  if (core < size) {
+    if (!sentences.every((s) => Array.isArray(s.tags))) throw new TypeError('brownVocabulary: a core below size needs tagged sentences ({ words, tags }): the partners are found by their tags');
+    const partners = numberPartners(/** @type {{ words: string[], tags: string[] }[]} */ (sentences));
+    const known = (w) => (counts.get(w) ?? 0) >= minCount;
+    const withPartner = (w, key) => {
+      const p = partners.get(w);
+      if (p && known(p) && !chosen.has(p) && room()) { chosen.add(p); added[key]++; }
+    };
+    for (const w of [...chosen].sort()) withPartner(w, 'partners');
+    for (const w of everyday) {
+      if (!room()) break;
+      if (chosen.has(w) || !known(w)) continue;
+      chosen.add(w);
+      added.everyday++;
+      withPartner(w, 'everyday');
+    }
   }
+  for (; next < ranked.length && room(); next++) chosen.add(ranked[next][0]);
   let covered = 0;
   for (const [w, c] of counts) if (chosen.has(w)) covered += c;
-  return { words: [...chosen].sort(), counts, unknown: ranked.filter(([w]) => !chosen.has(w)), coverage: total ? covered / total : 0 };
+  return { words: [...chosen].sort(), counts, unknown: ranked.filter(([w]) => !chosen.has(w)), coverage: total ? covered / total : 0, added };
+}
+
+/** Irregular noun plurals English's everyday nouns need (singular → plural). */
+const IRREGULAR_PLURAL = new Map(Object.entries({
+  man: 'men', woman: 'women', child: 'children', person: 'people', foot: 'feet', tooth: 'teeth',
+  mouse: 'mice', goose: 'geese', wife: 'wives', life: 'lives', knife: 'knives', leaf: 'leaves',
+  half: 'halves', wolf: 'wolves', shelf: 'shelves', thief: 'thieves', loaf: 'loaves', calf: 'calves',
+}));
+
+/**
+ * How often each word carries each of two tags: [Map word → count with tag a, the same for b].
+ * @param {{ words: string[], tags: string[] }[]} sentences @param {string} a @param {string} b
+ */
+function tagCounts(sentences, a, b) {
+  const ma = new Map(), mb = new Map();
+  for (const s of sentences) {
+    s.tags.forEach((t, i) => {
+      const m = t === a ? ma : t === b ? mb : null;
+      if (m) m.set(s.words[i], (m.get(s.words[i]) ?? 0) + 1);
+    });
+  }
+  return [ma, mb];
+}
+
+/**
+ * Every noun's and present verb's other-number form seen in tagged sentences: Map word → partner,
+ * both ways. Verbs: brownVerbPairs (vbz ↔ vb). Nouns: a word tagged nn whose regular plural (-s,
+ * -es, -ies) or IRREGULAR_PLURAL form is tagged nns; the more frequent reading of a word wins
+ * ("runs" is a verb before it is a plural noun).
+ * @param {{ words: string[], tags: string[] }[]} sentences
+ */
+export function numberPartners(sentences) {
+  const [nn, nns] = tagCounts(sentences, 'nn', 'nns');
+  const pairs = new Map(brownVerbPairs(sentences));
+  for (const w of [...nn.keys()].sort()) {
+    if (pairs.has(w)) continue;
+    const cands = IRREGULAR_PLURAL.has(w) ? [IRREGULAR_PLURAL.get(w)] : [`${w}s`, `${w}es`, w.endsWith('y') ? `${w.slice(0, -1)}ies` : null];
+    const p = cands.filter((c) => c && nns.has(c) && !pairs.has(c)).sort((a, b) => nns.get(b) - nns.get(a))[0];
+    if (p) {
+      pairs.set(w, p);
+      pairs.set(p, w);
+    }
+  }
+  return pairs;
 }
 
 const SG_VERB = new Set(['vbz', 'bez', 'hvz', 'doz', 'bedz']);
@@ -142,13 +212,7 @@ const PP_TAGS = new Set([...NP_TAGS, 'in', 'np', 'nps', 'ppo', 'pps', 'ppss', 'p
  * @param {{ words: string[], tags: string[] }[]} sentences
  */
 export function brownVerbPairs(sentences) {
-  const vb = new Map(), vbz = new Map();
-  for (const s of sentences) {
-    s.tags.forEach((t, i) => {
-      const m = t === 'vb' ? vb : t === 'vbz' ? vbz : null;
-      if (m) m.set(s.words[i], (m.get(s.words[i]) ?? 0) + 1);
-    });
-  }
+  const [vb, vbz] = tagCounts(sentences, 'vb', 'vbz');
   const pairs = new Map();
   for (const z of [...vbz.keys()].sort()) {
     const cands = [];
