@@ -145,7 +145,7 @@ test('datesDomain: the problems of an input, with details', () => {
   assert.deepEqual(datesDomain('the 22nd of November'), [{ code: 'no-year' }]);
   assert.deepEqual(datesDomain('11/22'), [{ code: 'no-year' }]);
   assert.deepEqual(datesDomain('22 Nov 2026 at 5:30pm'), [{ code: 'unknown-characters', chars: [':'] }]); // letters of the months are known
-  assert.deepEqual(datesDomain('Q4 2026'), [{ code: 'unknown-characters', chars: ['q'] }]);
+  assert.deepEqual(datesDomain('Q4 2026'), [{ code: 'no-day', year: 2026 }, { code: 'unknown-characters', chars: ['q'] }]);
   assert.deepEqual(datesDomain('22 Nov 2026 @ 5:30'), [{ code: 'unknown-characters', chars: ['@', ':'] }]);
   const long = 'Wednesday, the 23rd of September, 2026, in the afternoon';
   assert.deepEqual(datesDomain(long), [{ code: 'too-long', length: long.length, max: DATES_MAX_LENGTH }]);
@@ -161,6 +161,21 @@ test('datesDomain: the problems of an input, with details', () => {
   assert.deepEqual(datesDomain('2026-13-01'), [{ code: 'no-such-day', year: 2026, month: 13, day: 1 }]);
   assert.deepEqual(datesDomain('the 0th of May, 2026'), [{ code: 'no-such-day', year: 2026, month: 5, day: 0 }]);
   assert.deepEqual(datesDomain('11/31/26'), [{ code: 'no-such-day', year: 2026, month: 11, day: 31 }]);
+  // a year but no day: the models always write one
+  assert.deepEqual(datesDomain('Nov 2026'), [{ code: 'no-day', year: 2026 }]);
+  assert.deepEqual(datesDomain('2026 november'), [{ code: 'no-day', year: 2026 }]);
+  assert.deepEqual(datesDomain('11/2026'), [{ code: 'no-day', year: 2026 }]);
+  assert.deepEqual(datesDomain('1492'), [{ code: 'no-day', year: 1492 }]);
+  // a weekday the date is not (22 November 2026 is a Sunday, 1 January 1970 a Thursday, 4 July
+  // 1776 a Thursday, 1 January 1000 a Wednesday in the proleptic Gregorian calendar)
+  assert.deepEqual(datesDomain('Monday, 22 November 2026'), [{ code: 'weekday-mismatch', year: 2026, month: 11, day: 22, written: 1, actual: 0 }]);
+  assert.deepEqual(datesDomain('SAT 11/22/26'), [{ code: 'weekday-mismatch', year: 2026, month: 11, day: 22, written: 6, actual: 0 }]);
+  assert.deepEqual(datesDomain('tues. 4 July 1776'), [{ code: 'weekday-mismatch', year: 1776, month: 7, day: 4, written: 2, actual: 4 }]);
+  for (const quiet of ['Sunday, 22 November 2026', 'sun 22 nov 2026', 'thu, 1/1/70', 'Thurs. July 4th, 1776', 'wednesday 1 january 1000', 'the 22nd of November, 2026']) {
+    assert.deepEqual(datesDomain(quiet), [], quiet);
+  }
+  // every generated date names its own weekday: no warning on any of them
+  for (const e of generateDates({ seed: 5, count: 2000, set: 'all' })) assert.deepEqual(datesDomain(e.src), [], e.src);
   for (let y = 1000; y <= 2999; y += 7) {
     for (let m = 1; m <= 12; m++) {
       const n = daysInMonth(y, m);

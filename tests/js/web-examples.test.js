@@ -93,6 +93,10 @@ test('domain warnings: a year outside the learned range, no digits, too long; no
   assert.match(below, new RegExp(`${YEAR_MIN - 150} 年不在`));
   assert.match(domainWarnings(dates, null, 'the day after tomorrow', 'en')[0], /no digits/);
   assert.ok(domainWarnings(dates, null, `Sunday, the 22nd of November in the year of our lord ${2026}`, 'en').some((w) => /characters/.test(w)));
+  assert.deepEqual(domainWarnings(dates, null, 'Nov 2026', 'en'), [t('en', 'domain.noDay')]);
+  assert.deepEqual(domainWarnings(dates, null, 'Monday, 22 November 2026', 'en'),
+    ['The input says Monday, but 2026-11-22 is a Sunday: the model reads the numbers and ignores the weekday.']);
+  assert.deepEqual(domainWarnings(dates, null, 'Monday, 22 November 2026', 'zh'), ['输入写的是星期一，但 2026-11-22 是星期日：模型只读数字，不看星期几。']);
   // other tasks and paths have no date rules
   assert.deepEqual(domainWarnings(findModel('clf-reviews-attention'), null, 'the year 3050', 'en'), []);
   assert.deepEqual(domainWarnings(null, null, 'the year 3050', 'en'), []);

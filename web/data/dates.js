@@ -339,6 +339,13 @@ function partsOf(s, runs) {
  *   { code: 'no-such-day', year, month, day }  the input names a day the calendar does not have
  *                                             (31 February, month 13); the models never learned
  *                                             month lengths and answer such dates confidently
+ *   { code: 'no-day', year }                 a year, but no day: a month name without a day
+ *                                             number ("Nov 2026"), or fewer than three numbers
+ *                                             ("11/2026", "2026"); the models always write a day
+ *   { code: 'weekday-mismatch', year, month, day, written, actual }  the input names a weekday
+ *                                             (written, 0-6 = Sunday-Saturday) that the date it
+ *                                             writes is not (actual): the models read the numbers
+ *                                             and ignore the weekday
  *   { code: 'unknown-characters', chars }   characters (after lowercasing) the models never saw
  * Two-digit years (the last of three numbers, or of two beside a month name) read with the POSIX
  * pivot and are always in range.
@@ -360,11 +367,29 @@ export function datesDomain(text, { maxLength = DATES_MAX_LENGTH } = {}) {
     } else {
       const p = partsOf(s, runs);
       if (p && (p.month < 1 || p.month > 12 || p.day < 1 || p.day > daysInMonth(p.year, p.month))) problems.push({ code: 'no-such-day', ...p });
+      else if (!p && (MONTH_WORD.test(s) || runs.length < 3)) problems.push({ code: 'no-day', year });
+      else if (p) {
+        const written = weekdayWritten(s);
+        const actual = weekdayOf(p.year, p.month, p.day);
+        if (written !== null && written !== actual) problems.push({ code: 'weekday-mismatch', ...p, written, actual });
+      }
     }
   }
   const unknown = [...new Set([...s].filter((c) => !VOCAB.has(c)))];
   if (unknown.length) problems.push({ code: 'unknown-characters', chars: unknown });
   return problems;
+}
+
+/**
+ * The weekday an input names (0-6 = Sunday-Saturday: a word of three or more letters that begins
+ * its name, as "sun", "tues", "thurs", "wednesday"), or null when it names none.
+ */
+function weekdayWritten(s) {
+  for (const word of s.match(/[a-z]{3,}/g) ?? []) {
+    const w = WEEKDAYS.findIndex((name) => name.toLowerCase().startsWith(word));
+    if (w >= 0) return w;
+  }
+  return null;
 }
 
 /** The year an input writes, as the models read it (three or more digits as is, two with the pivot), or null. */

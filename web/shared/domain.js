@@ -1,6 +1,6 @@
 // domain.js: what the page says when an input lies outside what a model learned, next to its
-// output (a year outside the model's range, no digits at all, more characters than it was trained
-// on; an English sentence the translators' generator never writes), instead of letting a
+// output (a year outside the model's range, no digits at all, no day, a weekday the date is not,
+// more characters than it was trained on; an English sentence the translators' generator never writes), instead of letting a
 // confident wrong answer speak for itself.
 //
 //   domainWarnings(findModel('dates-additive'), model, '5 May 3050', 'en')
@@ -44,6 +44,11 @@ export function domainWarnings(entry, model, input, lang, onReady = () => {}) {
     if (p.code === 'too-long') return t(lang, 'domain.tooLong', { length: p.length, max: p.max });
     if (p.code === 'no-year') return t(lang, 'domain.noYear');
     if (p.code === 'no-such-day') return t(lang, 'domain.noSuchDay', { year: p.year, month: p.month, day: p.day });
+    if (p.code === 'no-day') return t(lang, 'domain.noDay');
+    if (p.code === 'weekday-mismatch') {
+      const date = `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+      return t(lang, 'domain.weekdayMismatch', { written: t(lang, `weekday.${p.written}`), actual: t(lang, `weekday.${p.actual}`), date });
+    }
     if (p.code === 'unknown-characters') return t(lang, 'domain.unknownChars', { chars: p.chars.map((c) => `“${c}”`).join(' ') });
     return t(lang, 'domain.other', { code: String(p.code) });
   });
