@@ -104,6 +104,7 @@ test('the dates views warn when the input is outside what the model learned', as
   await screenshot(page, 'notes-dates-warning-zh');
   await open('alignment', { model: 'dates-additive', input: 'Monday, 22 November 2026' });
   assert.equal((await notes()).warning, 'The input says Monday, but 2026-11-22 is a Sunday: the model reads the numbers and ignores the weekday.');
+  await screenshot(page, 'notes-dates-weekday');
   await open('time', { model: 'dates-general', input: 'Nov 2026', lang: 'zh' });
   assert.equal((await notes()).warning, '输入中没有日（模型学的是完整的日期：日、月、年），所以下面的日只是猜测。');
   await open('alignment', { model: 'dates-additive', input: '22 Nov 2026' });
