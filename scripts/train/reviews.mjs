@@ -36,15 +36,15 @@ const BATCH = 32;
 const encoder = { cell: 'rnn', nonlinearity: 'tanh', embeddingSize: 24, hiddenSize: 64, numLayers: 1, bidirectional: true }; // E 24, not 32: the page's 5 MB budget (docs/training.md "Size")
 const SPECS = {
   'clf-reviews-attention': {
-    cfg: { pooling: 'attention' }, steps: 10000, lr: 3e-3, cost: 60,
+    cfg: { pooling: 'attention' }, steps: 20000, lr: 3e-3, cost: 110,
     what: 'attention pooling (Zhou et al. 2016, Att-BLSTM with a tanh RNN)',
   },
   'clf-reviews-han': {
-    cfg: { pooling: 'han', attentionSize: 32, sentenceSeparator: REVIEWS_SEPARATOR }, steps: 10000, lr: 3e-3, cost: 70,
+    cfg: { pooling: 'han', attentionSize: 32, sentenceSeparator: REVIEWS_SEPARATOR }, steps: 20000, lr: 3e-3, cost: 120,
     what: 'hierarchical attention network (Yang et al. 2016) over sentences ending in "."',
   },
   'clf-reviews-structured': {
-    cfg: { pooling: 'structured', attentionSize: 32, hops: 4, penaltyCoefficient: 0.1 }, steps: 10000, lr: 3e-3, cost: 60,
+    cfg: { pooling: 'structured', attentionSize: 32, hops: 4, penaltyCoefficient: 0.1 }, steps: 20000, lr: 3e-3, cost: 110,
     what: 'structured self-attention (Lin et al. 2017), 4 hops, penalty coefficient 0.1',
   },
 };

@@ -14,7 +14,7 @@ test('README quickstart: a classifier on a raw sentence', async () => {
   try {
     const c = clf.classify('The soup was cold and the waiter ignored us.');
     assert.equal(c.label, 'negative');
-    assert.ok(c.probs[c.labelId] > 0.99, `p = ${c.probs[c.labelId]} (the README prints 0.99…)`);
+    assert.ok(c.probs[c.labelId] > 0.9, `p = ${c.probs[c.labelId]} (the README prints 0.9…)`);
     assert.equal(c.tokens.join(' '), 'the soup was cold and the waiter ignored us .');
     assert.deepEqual(c.unknownWords, []);
     assert.deepEqual(clf.classify('A zorblaxian film!').unknownWords, ['zorblaxian']);

@@ -29,6 +29,12 @@
 //   worth       "it was [not] worth the money"
 //   expectation "I expected to hate it and I didn't" (the verb's polarity, flipped by n't)
 //   comparative "better than I expected", "not as good as the book", "not as bad as I feared"
+//   service     "the seller never replied", "nobody answered the phone", "they didn't even
+//               apologise" (a service negated: negative), "support replied within an hour"
+//   breakdown   "the app crashes every time I open it" (negative), "it has never crashed" (negated:
+//               positive)
+// Phrases include idioms that turn on no polar word, or reverse one's usual sign ("we had a
+// blast", "I laughed till I cried", "could have been better", "not my cup of tea").
 // Links between two clauses: "and" / "," (same polarity, both decide); "but" (opposite, the clause
 // after it decides); "although A, B" / "though A, B" (opposite, B decides); "A, although B" /
 // "A, though B" / "A even though B" (opposite, A decides).
@@ -57,7 +63,7 @@ export const REVIEWS_SEPARATOR = '.';
 /** The normalisation the review models are trained with (tokenizer.normalize). */
 export const REVIEWS_NORMALIZE = Object.freeze(['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions']);
 /** Words that negate a clause. */
-export const NEGATORS = Object.freeze(['not', "n't", 'never', 'no', 'nothing']);
+export const NEGATORS = Object.freeze(['not', "n't", 'never', 'no', 'nothing', 'nobody']);
 
 const w = (s) => s.split('|');
 const INTENSIFIERS = w('very|really|so|extremely|incredibly|truly|absolutely|totally|super|genuinely|seriously|quite|remarkably|insanely|surprisingly|properly');
@@ -127,10 +133,23 @@ const IT = w('it|this|the whole thing|everything');
 const NO_NEG = w('problems|issues|complaints|regrets|faults|defects|surprises|hiccups|trouble|complaints whatsoever');
 const NO_POS = w('flavour|taste|plot|atmosphere|help|hot water|signal|instructions|story|effort|charm|soul|jokes|customer service|refund|apology|tension|point');
 const TOO = w('long|expensive|salty|sweet|loud|small|slow|short|dark|hot|cold|noisy|busy|pricey|heavy|complicated|greasy|fiddly|big|tight|predictable|much|spicy|bright|thin|soft|hard');
+// Idioms of praise and complaint that turn on no polar word (or on one whose usual sign they
+// reverse: "had a blast", "laughed till I cried", "could have been better", "not my cup of tea").
+const IDIOMS_POS = w('could n\'t have been better|could n\'t be better|could n\'t ask for more|can n\'t wait to go back|can n\'t wait to come back|can n\'t wait to go again|can n\'t wait for the next one|now i get the hype|i finally get the hype|it lives up to the hype|believe the hype|we had a blast|the kids had a blast|i had a blast|we had a ball|we had so much fun|i had so much fun|so much fun|i laughed so hard i cried|i laughed till i cried|we had the time of our lives|perfect for a rainy afternoon|perfect for a night in|perfect for a long flight|perfect for beginners|perfect for kids|perfect for a weekend away|it worked perfectly|it worked first time|it worked like a charm|it still works perfectly|it still works like new|i would n\'t change a thing|i have nothing bad to say|i can n\'t say enough good things|i keep going back to it|it was everything i hoped for|it was all i wanted|it was money well spent|it made our trip|it made my week|it was the highlight of our trip|it blew me away|it blew my mind|i was blown away|it grew on me|it kept me guessing|it kept me guessing until the end');
+const IDIOMS_NEG = w('could have been better|could have been so much better|it should have been better|it should have been so much better|i do n\'t get the hype|i do n\'t understand the hype|i do n\'t see the appeal|i do n\'t know what the fuss is about|not my cup of tea|not my thing|it did n\'t work|it does n\'t work properly|it did n\'t work at all|it did n\'t last|it did n\'t last long|it never worked right|it never really worked|nothing works the way it should|nothing works|nothing worked|it felt rushed|the ending felt rushed|everything felt rushed|i saw the twist coming|you can see the twist coming a mile away|the twist was so obvious|the ending was so obvious|you can guess the ending from the first page|too many characters and not enough story|all style and no substance|it was all downhill from there|it went downhill fast|it was a chore to get through|it put me to sleep|i could n\'t wait to leave|we could n\'t wait to leave|i would n\'t wish it on anyone|shame about the ending|pity about the ending|what a shame|such a shame|what a pity|the photos lie|it looks nothing like the photos|i expected so much more|i \'m still waiting for a refund|we are still waiting for a refund');
+// Service that never came (a good thing negated: "the seller never replied") or came quickly, and
+// things that break down ("the app crashes every time I open it") or never do.
+const AGENTS = w('the seller|customer service|the owner|the manager|the staff|support|the company|they|the hotel|the restaurant|the waiter|the host|the shop|the landlord');
+const SERVICE = [['respond', 'responded'], ['reply', 'replied'], ['answer my emails', 'answered my emails'], ['call back', 'called back'], ['get back to me', 'got back to me'], ['get back to us', 'got back to us'], ['apologise', 'apologised'], ['apologize', 'apologized'], ['answer the phone', 'answered the phone'], ['show up', 'showed up'], ['help', 'helped'], ['refund me', 'refunded me'], ['fix it', 'fixed it'], ['sort it out', 'sorted it out'], ['send a replacement', 'sent a replacement']].map(([a, b]) => [w(a)[0], w(b)[0]]);
+const SERVICE_WHEN = w('within an hour|the same day|right away|straight away|quickly|the next morning|in minutes|in no time|the next day');
+const THINGS = w('it|the app|the phone|my laptop|the printer|the speaker|the tv|the game|the website|the screen|the wifi|the software|the camera');
+const BREAKS = w('crashes|freezes|shuts down|disconnects|overheats|restarts|keeps crashing|keeps freezing|keeps disconnecting|stops working|lags|dies|breaks down');
+const BREAKS_WHEN = w('every time i open it|all the time|constantly|every day|twice a day|every few minutes|at random|every time i use it|after ten minutes|for no reason');
+const NEVER_BROKE = w('crashed|frozen|let me down|lagged|overheated|disconnected|failed|broken down|stopped working|given me any trouble');
 
 // ---- the registry lists, placed: the sign of AFINN's valence is the polarity ----------------------
 const HAND = new Set();
-for (const list of [NO_NEG, NO_POS, TOO, w('too|way|far|much|a bit|a little|just|simply|slightly|for me|for what you get|for the price|for my taste|to enjoy|i had|we had|there were|there was|zero|absolutely|so far|honestly|i have had|there is|it has|it had|it \'s got|at all|whatsoever|with it|to report|here|be|buying|ordering|shopping|eating|staying|booking|from them again|there again|with them again'), INTENSIFIERS, HEDGES, NEG_DEGREE, OPENERS, CLOSERS, TIMES, RELATIVES, REFS, DURATIONS, GENERAL_POS, GENERAL_NEG, PHRASES_POS, PHRASES_NEG, IT]) for (const s of list) for (const t of s.split(' ')) HAND.add(t);
+for (const list of [NO_NEG, NO_POS, TOO, w('too|way|far|much|a bit|a little|just|simply|slightly|for me|for what you get|for the price|for my taste|to enjoy|i had|we had|there were|there was|zero|absolutely|so far|honestly|i have had|there is|it has|it had|it \'s got|at all|whatsoever|with it|to report|here|be|buying|ordering|shopping|eating|staying|booking|from them again|there again|with them again'), INTENSIFIERS, HEDGES, NEG_DEGREE, OPENERS, CLOSERS, TIMES, RELATIVES, REFS, DURATIONS, GENERAL_POS, GENERAL_NEG, PHRASES_POS, PHRASES_NEG, IT, IDIOMS_POS, IDIOMS_NEG, AGENTS, SERVICE.flat(), SERVICE_WHEN, THINGS, BREAKS, BREAKS_WHEN, NEVER_BROKE, w('never|has|n\'t|once|so far|in two years|nobody|not|did|would|could|be|bothered|to|and|even')]) for (const s of list) for (const t of s.split(' ')) HAND.add(t);
 for (const d of Object.values(DOMAINS)) for (const list of Object.values(d)) for (const s of list) for (const t of s.split(' ')) HAND.add(t);
 const polar = (pairs) => {
   const out = [[], []];
@@ -317,7 +336,40 @@ function past(v) {
 function phraseClause(rand, d, p) {
   const c = Clause('phrase', p);
   const own = p ? d.phrasesPos : d.phrasesNeg;
-  put(c, pick(rand, chance(rand, 0.55) ? own : (p ? PHRASES_POS : PHRASES_NEG)), 'content');
+  const r = rand();
+  put(c, pick(rand, r < 0.45 ? own : r < 0.8 ? (p ? PHRASES_POS : PHRASES_NEG) : (p ? IDIOMS_POS : IDIOMS_NEG)), 'content');
+  return c;
+}
+
+/**
+ * "the seller never replied", "nobody answered the phone" (a service that should come, negated:
+ * negative) or "customer service replied within an hour" (positive): core positive, negated when p is 0.
+ */
+function serviceClause(rand, d, p) {
+  const c = Clause('service', 1);
+  c.negated = p === 0;
+  const [base, done] = pick(rand, SERVICE);
+  if (c.negated && chance(rand, 0.2)) { put(c, 'nobody', true); put(c, done, 'content'); return c; }
+  put(c, pick(rand, AGENTS));
+  if (!c.negated) { put(c, done, 'content'); put(c, pick(rand, SERVICE_WHEN), 'content'); return c; }
+  const r = rand();
+  if (r < 0.35) { put(c, 'never', true); put(c, done, 'content'); } else if (r < 0.8) { put(c, pick(rand, w('did|did|would|could')), false); put(c, chance(rand, 0.7) ? "n't" : 'not', true); if (chance(rand, 0.15)) put(c, 'even'); put(c, base, 'content'); } else { put(c, pick(rand, w('could n\'t be bothered to|did not bother to|did n\'t even')), 'content'); put(c, base, 'content'); }
+  return c;
+}
+
+/**
+ * "the app crashes every time I open it" (a breakdown: negative) or "it has never crashed"
+ * (one negated: positive): core negative, negated when p is 1.
+ */
+function breakdownClause(rand, d, p) {
+  const c = Clause('breakdown', 0);
+  c.negated = p === 1;
+  put(c, pick(rand, THINGS));
+  if (!c.negated) { put(c, pick(rand, BREAKS), 'content'); if (chance(rand, 0.8)) put(c, pick(rand, BREAKS_WHEN)); return c; }
+  const r = rand();
+  if (r < 0.5) { put(c, 'has'); put(c, 'never', true); } else if (r < 0.75) { put(c, 'has'); put(c, "n't", true); put(c, 'once'); } else put(c, 'never', true);
+  put(c, pick(rand, NEVER_BROKE), 'content');
+  if (chance(rand, 0.4)) put(c, pick(rand, w('once|so far|in two years')));
   return c;
 }
 
@@ -413,7 +465,7 @@ function tooClause(rand, d) {
 }
 const tooOrPhrase = (rand, d, p) => (p ? phraseClause(rand, d, p) : tooClause(rand, d));
 /** @type {[(rand: () => number, d: any, p: number, dname: string) => any, number][]} */
-const KINDS = [[adjectiveClause, 0.27], [fragmentClause, 0.13], [verbClause, 0.15], [phraseClause, 0.2], [recommendClause, 0.06], [worthClause, 0.04], [expectationClause, 0.06], [comparativeClause, 0.05], [noClause, 0.02], [tooOrPhrase, 0.02]];
+const KINDS = [[adjectiveClause, 0.22], [fragmentClause, 0.13], [verbClause, 0.15], [phraseClause, 0.21], [recommendClause, 0.06], [worthClause, 0.04], [expectationClause, 0.06], [comparativeClause, 0.05], [noClause, 0.02], [tooOrPhrase, 0.02], [serviceClause, 0.02], [breakdownClause, 0.02]];
 function anyClause(rand, d, p, dname) {
   let r = rand();
   for (const [f, q] of KINDS) { if (r < q) return f(rand, d, p, dname); r -= q; }
