@@ -293,7 +293,7 @@ bench-check: wasm node_modules                     ## re-run the benchmarks; fai
 
 MODEL_FAMILIES := dates sequences reviews agreement transformers
 
-models: wasm                                      ## train the shipped models but the translators into web/models/ (reproducible: byte-identical files; 45 min on 2 cores)
+models: wasm                                      ## train the shipped models but the translators into web/models/ (reproducible: byte-identical files; 44 min on 2 cores)
 	$(NODE) scripts/train.mjs $(addprefix --family ,$(MODEL_FAMILIES)) --jobs 2
 
 models-translation: wasm                          ## train the 8 en-fr translators into web/models/ (~95 min on 2 cores)
