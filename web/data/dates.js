@@ -367,6 +367,8 @@ export function datesDomain(text, { maxLength = DATES_MAX_LENGTH } = {}) {
     } else {
       const p = partsOf(s, runs);
       if (p && (p.month < 1 || p.month > 12 || p.day < 1 || p.day > daysInMonth(p.year, p.month))) problems.push({ code: 'no-such-day', ...p });
+      // no parts with a year: a month name without a short number, or one or two numbers (more
+      // than three numbers without a month name is not read as a date at all)
       else if (!p && (MONTH_WORD.test(s) || runs.length < 3)) problems.push({ code: 'no-day', year });
       else if (p) {
         const written = weekdayWritten(s);

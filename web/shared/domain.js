@@ -1,7 +1,7 @@
 // domain.js: what the page says when an input lies outside what a model learned, next to its
 // output (a year outside the model's range, no digits at all, no day, a weekday the date is not,
-// more characters than it was trained on; an English sentence the translators' generator never writes), instead of letting a
-// confident wrong answer speak for itself.
+// more characters than it was trained on; an English sentence the translators' generator never
+// writes), instead of letting a confident wrong answer speak for itself.
 //
 //   domainWarnings(findModel('dates-additive'), model, '5 May 3050', 'en')
 //   // ['Year 3050 is outside the years this model learned (1000–2999): the date below is a guess.']
@@ -15,7 +15,7 @@
 // names them in its own note. A same-origin path has no task and gets no warning. Deliberately
 // holds no DOM.
 
-import { YEAR_MAX, YEAR_MIN, datesDomain } from '../data/dates.js';
+import { FORMATS, YEAR_MAX, YEAR_MIN, datesDomain } from '../data/dates.js';
 import { t } from './i18n.js';
 
 /** @type {{ translationDomain: (text: string) => { code: string, words?: string[], count?: number, max?: number }[] } | null} */
@@ -46,8 +46,7 @@ export function domainWarnings(entry, model, input, lang, onReady = () => {}) {
     if (p.code === 'no-such-day') return t(lang, 'domain.noSuchDay', { year: p.year, month: p.month, day: p.day });
     if (p.code === 'no-day') return t(lang, 'domain.noDay');
     if (p.code === 'weekday-mismatch') {
-      const date = `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
-      return t(lang, 'domain.weekdayMismatch', { written: t(lang, `weekday.${p.written}`), actual: t(lang, `weekday.${p.actual}`), date });
+      return t(lang, 'domain.weekdayMismatch', { written: t(lang, `weekday.${p.written}`), actual: t(lang, `weekday.${p.actual}`), date: FORMATS.iso(p.year, p.month, p.day) });
     }
     if (p.code === 'unknown-characters') return t(lang, 'domain.unknownChars', { chars: p.chars.map((c) => `“${c}”`).join(' ') });
     return t(lang, 'domain.other', { code: String(p.code) });
