@@ -3,7 +3,9 @@
 // training, SIMD and the scalar fallback; the total counts the SIMD ones), the JS (the
 // wasm/ glue and the page's web/ modules), the page's HTML/CSS/SVG, and every shipped model
 // (web/models/*.safetensors and their cards). `make size` runs it; the README quotes it.
-// Only files the page can request are counted (no tests, scripts or .d.ts). Then the npm
+// Only files the page can request are counted: the JS reachable from the page's entry points
+// (tests/js/import-graph.js pageEntries: imports and new URL targets, workers included), so the
+// training-data generators the page never imports (reviews, brown, induction) stay out. Then the npm
 // tarball as `npm pack --dry-run` reports it (package.json "files": the glue, the elements and
 // the shipped models; see docs/npm.md).
 
@@ -13,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { DEFAULT_MODEL, findModel } from '../web/shared/models.js';
+import { pageEntries, reachable } from '../tests/js/import-graph.js';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -27,13 +30,16 @@ function walk(dir) {
 }
 
 const rel = (p) => path.relative(ROOT, p);
-const files = [...walk(path.join(ROOT, 'wasm')), ...walk(path.join(ROOT, 'web'))].filter((p) => !p.endsWith('.d.ts'));
+const pageJs = reachable(pageEntries());
+const files = [...walk(path.join(ROOT, 'wasm')), ...walk(path.join(ROOT, 'web'))].filter(
+  (p) => !p.endsWith('.d.ts') && (!/\.m?js$/.test(p) || pageJs.has(p)),
+);
 const groups = {
   'wasm (SIMD build)': (p) => rel(p) === 'wasm/attnlab.wasm',
   'wasm (scalar fallback, only without SIMD)': (p) => rel(p) === 'wasm/attnlab-scalar.wasm',
   'wasm for training (SIMD; the Train view and createModel only)': (p) => rel(p) === 'wasm/attnlab-train.wasm',
   'wasm for training (scalar fallback)': (p) => rel(p) === 'wasm/attnlab-train-scalar.wasm',
-  'JavaScript (wasm/ glue + web/ modules)': (p) => p.endsWith('.js') || p.endsWith('.mjs'),
+  'JavaScript (the wasm/ glue and web/ modules the page imports)': (p) => p.endsWith('.js') || p.endsWith('.mjs'),
   'HTML, CSS, SVG': (p) => /\.(html|css|svg)$/.test(p),
   'models (web/models/*.safetensors)': (p) => p.endsWith('.safetensors'),
   'model cards (web/models/*.json, *.svg data)': (p) => rel(p).startsWith('web/models/') && /\.(json|csv)$/.test(p),

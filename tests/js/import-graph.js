@@ -10,7 +10,7 @@
 // literal specifier. Comments are stripped first, so a JSDoc type such as import('./index.d.ts')
 // or a usage line in a header is not an edge.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,4 +49,36 @@ export function urlsOf(file) {
   return [...src.matchAll(/new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g)]
     .filter((m) => !m[1].endsWith('/'))
     .map((m) => path.resolve(path.dirname(file), m[1]));
+}
+
+/** Every file reachable from the seeds (absolute paths) through imports and new URL(…) targets:
+ * the modules, workers and files a page with those entry points can request. */
+export function reachable(seeds) {
+  const seen = new Set();
+  const stack = [...seeds];
+  while (stack.length) {
+    const file = stack.pop();
+    if (seen.has(file) || !existsSync(file)) continue;
+    seen.add(file);
+    if (/\.m?js$/.test(file)) stack.push(...importsOf(file), ...urlsOf(file));
+  }
+  return seen;
+}
+
+/** The page's entry points: the scripts web/index.html and web/embed.html load, the element
+ * entries, the service worker and the library's entry. */
+export function pageEntries() {
+  const seeds = [
+    'web/elements.js',
+    'web/embed.js',
+    'web/attention-heatmap.js',
+    'web/sw.js',
+    'wasm/index.js',
+  ].map((p) => path.join(ROOT, p));
+  for (const html of ['web/index.html', 'web/embed.html']) {
+    const src = readFileSync(path.join(ROOT, html), 'utf8');
+    for (const m of src.matchAll(/<script[^>]*\ssrc="([^"]+)"/g))
+      seeds.push(path.resolve(ROOT, path.dirname(html), m[1]));
+  }
+  return seeds;
 }
