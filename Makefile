@@ -301,13 +301,18 @@ models-translation: wasm                          ## train the 8 en-fr translato
 
 models-all: models models-translation             ## every shipped model (~145 min on 2 cores)
 
-# ---------------------------------------------------------------- format
+# ---------------------------------------------------------------- format and lint
 FORMAT_FILES = $(shell git ls-files 'src/*.c' 'src/*.h' 'tests/c/*.c' 'tests/c/*.h' 'tests/fuzz/*.c' 'scripts/bench/*.c' 2>/dev/null)
 
-format:                                           ## clang-format the C sources in place (.clang-format)
+format: node_modules                              ## format in place: clang-format the C, Prettier the JS and CSS
 	clang-format -i --style=file $(FORMAT_FILES)
+	$(NODE) node_modules/prettier/bin/prettier.cjs --write --log-level warn .
 
-format-check:                                     ## fail when a C source is not as clang-format writes it
+# C as .clang-format writes it; JS, .d.ts and CSS as Prettier writes it (.prettierrc.json; what it
+# leaves out, generated bundles and data, is in .prettierignore)
+format-check: node_modules                        ## fail when a source is not as clang-format or Prettier writes it
 	@out=$$(for f in $(FORMAT_FILES); do clang-format --style=file "$$f" | cmp -s - "$$f" || echo "$$f"; done); \
 	if [ -n "$$out" ]; then echo "not formatted (run make format):"; echo "$$out"; exit 1; fi; \
-	echo "format-check: $(words $(FORMAT_FILES)) files as clang-format writes them"
+	echo "format-check: $(words $(FORMAT_FILES)) C files as clang-format writes them"
+	@$(NODE) node_modules/prettier/bin/prettier.cjs --check --log-level warn . || { echo "not formatted (run make format)"; exit 1; }
+	@echo "format-check: the JS and CSS as Prettier writes them"

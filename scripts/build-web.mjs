@@ -27,7 +27,15 @@
 
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -68,8 +76,12 @@ function pagePlugin({ lazy = new Set(), shared = [] } = {}, base = WEB) {
       b.onLoad({ filter: /\.js$/ }, (args) => {
         // relative to where the bundle lands (an entry in web/lab/ lands in dist/web/lab/)
         const rel = path.relative(base, args.path).split(path.sep).join('/');
-        let code = readFileSync(args.path, 'utf8').replace(/\bimport\.meta\.url\b/g, `new URL(${JSON.stringify(rel)}, import.meta.url).href`);
-        if (lazy.has(args.path)) code += shared.map((f) => `\nimport ${JSON.stringify(f)};`).join('');
+        let code = readFileSync(args.path, 'utf8').replace(
+          /\bimport\.meta\.url\b/g,
+          `new URL(${JSON.stringify(rel)}, import.meta.url).href`,
+        );
+        if (lazy.has(args.path))
+          code += shared.map((f) => `\nimport ${JSON.stringify(f)};`).join('');
         return { contents: code, loader: 'js' };
       });
     },
@@ -79,15 +91,25 @@ function pagePlugin({ lazy = new Set(), shared = [] } = {}, base = WEB) {
 /** An entry's modules, from a first esbuild pass: { lazy: import()ed paths, shared: the static
  * closure but the entry itself } (absolute paths). */
 async function entryGraph(entry, options) {
-  const { metafile } = await build({ ...options, entryPoints: [entry], write: false, splitting: false, outdir: '/nonexistent', sourcemap: false });
+  const { metafile } = await build({
+    ...options,
+    entryPoints: [entry],
+    write: false,
+    splitting: false,
+    outdir: '/nonexistent',
+    sourcemap: false,
+  });
   const abs = (p) => path.resolve(ROOT, p);
   const lazy = new Set();
-  for (const input of Object.values(metafile.inputs)) for (const i of input.imports) if (i.kind === 'dynamic-import' && !i.external) lazy.add(abs(i.path));
+  for (const input of Object.values(metafile.inputs))
+    for (const i of input.imports)
+      if (i.kind === 'dynamic-import' && !i.external) lazy.add(abs(i.path));
   const seen = new Set();
   const walk = (p) => {
     if (seen.has(p)) return;
     seen.add(p);
-    for (const i of metafile.inputs[p]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) walk(i.path);
+    for (const i of metafile.inputs[p]?.imports ?? [])
+      if (i.kind === 'import-statement' && !i.external) walk(i.path);
   };
   walk(path.relative(ROOT, entry).split(path.sep).join('/'));
   return { lazy, shared: [...seen].map(abs).filter((f) => f !== entry) };
@@ -99,7 +121,8 @@ function staticClosure(metafile, outdir, entry) {
   const walk = (file) => {
     if (seen.includes(file)) return;
     seen.push(file);
-    for (const imp of metafile.outputs[file].imports) if (imp.kind === 'import-statement' && !imp.external) walk(imp.path);
+    for (const imp of metafile.outputs[file].imports)
+      if (imp.kind === 'import-statement' && !imp.external) walk(imp.path);
   };
   walk(path.relative(ROOT, path.join(outdir, entry)).split(path.sep).join('/'));
   return seen.map((f) => path.relative(path.relative(ROOT, outdir), f).split(path.sep).join('/'));
@@ -107,8 +130,14 @@ function staticClosure(metafile, outdir, entry) {
 
 /** A classic script, minified, for inlining (no '</script' can end it early). */
 async function inlineScript(file) {
-  const { code } = await transform(readFileSync(path.join(WEB, file), 'utf8'), { minify: true, target: 'es2020', charset: 'utf8', legalComments: 'none' });
-  if (/<\/script/i.test(code)) throw new Error(`build-web: ${file} cannot be inlined (it contains '</script')`);
+  const { code } = await transform(readFileSync(path.join(WEB, file), 'utf8'), {
+    minify: true,
+    target: 'es2020',
+    charset: 'utf8',
+    legalComments: 'none',
+  });
+  if (/<\/script/i.test(code))
+    throw new Error(`build-web: ${file} cannot be inlined (it contains '</script')`);
   return `<script>${code.trim()}</script>`;
 }
 
@@ -123,18 +152,28 @@ export function rewritePage(html, preloads, inline = {}) {
   // not a module a <script type="module" src> of the page loads: that element fetches it already,
   // and Firefox fires error on a modulepreload of it (tests/engines/)
   const scripts = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1]);
-  const links = preloads.filter((href) => !scripts.includes(href)).map((href) => `<link rel="modulepreload" href="${href}">`).join('\n    ');
+  const links = preloads
+    .filter((href) => !scripts.includes(href))
+    .map((href) => `<link rel="modulepreload" href="${href}">`)
+    .join('\n    ');
   let out = html.replace(/\s*<!--[^]*?-->\s*<script type="importmap">[^]*?<\/script>/, '');
   const early = [];
   for (const [file, script] of Object.entries(inline)) {
-    out = out.replace(new RegExp(`[ \\t]*<script src="${file.replace('.', '\\.')}"[^>]*></script>\\n`), () => {
-      early.push(script);
-      return '';
-    });
+    out = out.replace(
+      new RegExp(`[ \\t]*<script src="${file.replace('.', '\\.')}"[^>]*></script>\\n`),
+      () => {
+        early.push(script);
+        return '';
+      },
+    );
   }
-  if (early.length !== Object.keys(inline).length) throw new Error('build-web: the page lacks a script to inline');
+  if (early.length !== Object.keys(inline).length)
+    throw new Error('build-web: the page lacks a script to inline');
   out = out.replace(/[ \t]*<!--[^]*?-->\n?/g, ''); // the development page's notes (this file's header says what changed)
-  out = out.replace(/([ \t]*)<link rel="stylesheet"/, (m, indent) => `${early.map((e) => indent + e).join('\n')}\n${m}`);
+  out = out.replace(
+    /([ \t]*)<link rel="stylesheet"/,
+    (m, indent) => `${early.map((e) => indent + e).join('\n')}\n${m}`,
+  );
   let placed = false;
   out = out.replace(/(?:[ \t]*<link rel="modulepreload" href="[^"]+">\n)+/, (m) => {
     placed = true;
@@ -145,7 +184,11 @@ export function rewritePage(html, preloads, inline = {}) {
 }
 
 /** Build dist/ (outRoot) from web/ and wasm/; resolves to { files, bytes, version }. */
-export async function buildWeb({ outRoot = path.join(ROOT, 'dist'), precompress = false, log = console.log } = {}) {
+export async function buildWeb({
+  outRoot = path.join(ROOT, 'dist'),
+  precompress = false,
+  log = console.log,
+} = {}) {
   rmSync(outRoot, { recursive: true, force: true });
   const outdir = path.join(outRoot, 'web');
   const metafile = { inputs: {}, outputs: {} };
@@ -169,7 +212,11 @@ export async function buildWeb({ outRoot = path.join(ROOT, 'dist'), precompress 
     };
     const file = path.join(WEB, entry);
     const graph = splitting ? await entryGraph(file, { ...options, plugins: [pagePlugin()] }) : {};
-    const result = await build({ ...options, entryPoints: [file], plugins: [pagePlugin(graph, path.dirname(file))] });
+    const result = await build({
+      ...options,
+      entryPoints: [file],
+      plugins: [pagePlugin(graph, path.dirname(file))],
+    });
     Object.assign(metafile.outputs, result.metafile.outputs);
   }
   for (const f of COPIED) cpSync(path.join(WEB, f), path.join(outdir, f));
@@ -178,19 +225,35 @@ export async function buildWeb({ outRoot = path.join(ROOT, 'dist'), precompress 
   for (const f of readdirSync(path.join(ROOT, 'wasm')).filter((n) => n.endsWith('.wasm'))) {
     cpSync(path.join(ROOT, 'wasm', f), path.join(outRoot, 'wasm', f));
   }
-  for (const [page, entry] of [['index.html', 'main.js'], ['embed.html', 'embed-page.js']]) {
+  for (const [page, entry] of [
+    ['index.html', 'main.js'],
+    ['embed.html', 'embed-page.js'],
+  ]) {
     const html = readFileSync(path.join(WEB, page), 'utf8');
     const inline = {};
-    for (const f of ['first-model.js', 'load-guard.js']) if (html.includes(`<script src="${f}"`)) inline[f] = await inlineScript(f);
-    writeFileSync(path.join(outdir, page), rewritePage(html, staticClosure(metafile, outdir, entry), inline));
+    for (const f of ['first-model.js', 'load-guard.js'])
+      if (html.includes(`<script src="${f}"`)) inline[f] = await inlineScript(f);
+    writeFileSync(
+      path.join(outdir, page),
+      rewritePage(html, staticClosure(metafile, outdir, entry), inline),
+    );
   }
   // The service worker's cache is named after everything it may serve, so a new build (a
   // release) replaces it; it precaches the page and its code (not the models: those once seen).
-  const files = walk(outRoot).map((f) => path.relative(outRoot, f).split(path.sep).join('/')).sort();
+  const files = walk(outRoot)
+    .map((f) => path.relative(outRoot, f).split(path.sep).join('/'))
+    .sort();
   const hash = createHash('sha256');
   for (const f of files) hash.update(f).update(readFileSync(path.join(outRoot, f)));
   const version = hash.digest('hex').slice(0, 12);
-  const shell = files.filter((f) => f.startsWith('web/') && !f.startsWith('web/models/') && !f.endsWith('.map') && f !== 'web/sw.js')
+  const shell = files
+    .filter(
+      (f) =>
+        f.startsWith('web/') &&
+        !f.startsWith('web/models/') &&
+        !f.endsWith('.map') &&
+        f !== 'web/sw.js',
+    )
     .map((f) => (f === 'web/index.html' ? './' : path.posix.relative('web', f)))
     .concat(['../wasm/attnlab.wasm']);
   writeFileSync(path.join(outdir, 'sw.js'), serviceWorker(version, shell));
@@ -198,12 +261,17 @@ export async function buildWeb({ outRoot = path.join(ROOT, 'dist'), precompress 
     for (const f of walk(outRoot).filter((p) => /\.(html|js|css|json|svg|wasm)$/.test(p))) {
       const raw = readFileSync(f);
       writeFileSync(`${f}.gz`, gzipSync(raw, { level: 9 }));
-      writeFileSync(`${f}.br`, brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      writeFileSync(
+        `${f}.br`,
+        brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      );
     }
   }
   const all = walk(outRoot);
   const bytes = all.reduce((a, f) => a + statSync(f).size, 0);
-  log(`build-web: ${path.relative(ROOT, outRoot)}/ (${all.length} files, ${(bytes / 1024).toFixed(0)} KB), cache ${version}`);
+  log(
+    `build-web: ${path.relative(ROOT, outRoot)}/ (${all.length} files, ${(bytes / 1024).toFixed(0)} KB), cache ${version}`,
+  );
   return { files: all.length, bytes, version };
 }
 
@@ -213,16 +281,22 @@ function serviceWorker(version, shell) {
   const out = src
     .replace(/^const VERSION = 'dev';$/m, `const VERSION = ${JSON.stringify(version)};`)
     .replace(/^const PRECACHE = \[\];$/m, `const PRECACHE = ${JSON.stringify(shell)};`);
-  if (out === src || !out.includes(version) || !out.includes('chunk-')) throw new Error('build-web: web/sw.js has no VERSION/PRECACHE line to fill');
+  if (out === src || !out.includes(version) || !out.includes('chunk-'))
+    throw new Error('build-web: web/sw.js has no VERSION/PRECACHE line to fill');
   return out;
 }
 
 function walk(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+  );
 }
 
 const args = process.argv.slice(2);
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const i = args.indexOf('--out');
-  await buildWeb({ outRoot: i >= 0 ? path.resolve(args[i + 1]) : undefined, precompress: args.includes('--precompress') });
+  await buildWeb({
+    outRoot: i >= 0 ? path.resolve(args[i + 1]) : undefined,
+    precompress: args.includes('--precompress'),
+  });
 }

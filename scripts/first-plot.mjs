@@ -65,7 +65,12 @@ async function once(browser, url, network) {
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     if (network.mbit) {
       const bytesPerSecond = (network.mbit * 1e6) / 8;
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: network.latency, downloadThroughput: bytesPerSecond, uploadThroughput: bytesPerSecond });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: network.latency,
+        downloadThroughput: bytesPerSecond,
+        uploadThroughput: bytesPerSecond,
+      });
     }
     await page.addInitScript(() => {
       new MutationObserver((_, obs) => {
@@ -77,13 +82,33 @@ async function once(browser, url, network) {
       }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-rendered'] });
     });
     await page.goto(url, { waitUntil: 'commit' });
-    await page.waitForFunction(() => /** @type {any} */ (window).__firstPlot !== undefined || document.getElementById('app')?.dataset.state === 'error', null, { timeout: 60_000 });
+    await page.waitForFunction(
+      () =>
+        /** @type {any} */ (window).__firstPlot !== undefined ||
+        document.getElementById('app')?.dataset.state === 'error',
+      null,
+      { timeout: 60_000 },
+    );
     return await page.evaluate(() => {
       const at = /** @type {any} */ (window).__firstPlot;
-      if (at === undefined) throw new Error(`the page shows an error: ${document.getElementById('error')?.textContent}`);
-      const nav = /** @type {PerformanceResourceTiming} */ (performance.getEntriesByType('navigation')[0]);
-      const done = [nav, ...performance.getEntriesByType('resource')].filter((e) => /** @type {PerformanceResourceTiming} */ (e).responseEnd <= at);
-      return { ms: at, requests: done.length, bytes: done.reduce((a, e) => a + /** @type {PerformanceResourceTiming} */ (e).transferSize, 0) };
+      if (at === undefined)
+        throw new Error(
+          `the page shows an error: ${document.getElementById('error')?.textContent}`,
+        );
+      const nav = /** @type {PerformanceResourceTiming} */ (
+        performance.getEntriesByType('navigation')[0]
+      );
+      const done = [nav, ...performance.getEntriesByType('resource')].filter(
+        (e) => /** @type {PerformanceResourceTiming} */ (e).responseEnd <= at,
+      );
+      return {
+        ms: at,
+        requests: done.length,
+        bytes: done.reduce(
+          (a, e) => a + /** @type {PerformanceResourceTiming} */ (e).transferSize,
+          0,
+        ),
+      };
     });
   } finally {
     await context.close();
@@ -99,29 +124,65 @@ const median = (xs) => {
  * Measure pages × networks, runs cold loads each: resolves to rows { page, network, runs: [ms],
  * median, requests, bytes, target, limit } (limit: the target × factor, or null).
  */
-export async function measure({ pages = ['dev', 'prod'], networks = NETWORKS, runs = 5, factor = 1, devRoot = ROOT, log = () => {} } = {}) {
-  for (const name of pages) if (!PAGES[name]) throw new Error(`first-plot: unknown page ${name} (${Object.keys(PAGES).join(', ')})`);
+export async function measure({
+  pages = ['dev', 'prod'],
+  networks = NETWORKS,
+  runs = 5,
+  factor = 1,
+  devRoot = ROOT,
+  log = () => {},
+} = {}) {
+  for (const name of pages)
+    if (!PAGES[name])
+      throw new Error(`first-plot: unknown page ${name} (${Object.keys(PAGES).join(', ')})`);
   const tmp = await mkdtemp(path.join(tmpdir(), 'attnlab-first-plot-'));
   const dist = path.join(tmp, 'dist');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
+  });
   const rows = [];
   try {
-    if (pages.some((p) => PAGES[p].root(null, devRoot) === null)) await buildWeb({ outRoot: dist, log });
+    if (pages.some((p) => PAGES[p].root(null, devRoot) === null))
+      await buildWeb({ outRoot: dist, log });
     for (const name of pages) {
       const spec = PAGES[name];
-      const server = await startServer({ root: spec.root(dist, devRoot), port: 0, compress: spec.compress });
+      const server = await startServer({
+        root: spec.root(dist, devRoot),
+        port: 0,
+        compress: spec.compress,
+      });
       try {
         for (const network of networks) {
           const got = [];
-          for (let i = 0; i < runs; i++) got.push(await once(browser, `${server.url}/web/`, network));
-          const target = name.startsWith('prod') ? TARGETS[network.name] ?? null : null;
-          const label = spec.root(null, devRoot) === devRoot && devRoot !== ROOT ? `${spec.label} (${devRoot})` : spec.label;
+          for (let i = 0; i < runs; i++)
+            got.push(await once(browser, `${server.url}/web/`, network));
+          const target = name.startsWith('prod') ? (TARGETS[network.name] ?? null) : null;
+          const label =
+            spec.root(null, devRoot) === devRoot && devRoot !== ROOT
+              ? `${spec.label} (${devRoot})`
+              : spec.label;
           const row = {
-            page: name, label, network: network.name, runs: got.map((g) => Math.round(g.ms)), median: Math.round(median(got.map((g) => g.ms))),
-            requests: got[0].requests, bytes: got[0].bytes, target, limit: target === null ? null : target * factor,
+            page: name,
+            label,
+            network: network.name,
+            runs: got.map((g) => Math.round(g.ms)),
+            median: Math.round(median(got.map((g) => g.ms))),
+            requests: got[0].requests,
+            bytes: got[0].bytes,
+            target,
+            limit: target === null ? null : target * factor,
           };
           rows.push(row);
-          log(`first-plot: ${label}, ${network.label}: ${row.median} ms (runs ${row.runs.join(', ')}), ${row.requests} requests, ${(row.bytes / 1024).toFixed(0)} KB`);
+          log(
+            `first-plot: ${label}, ${network.label}: ${row.median} ms (runs ${row.runs.join(', ')}), ${row.requests} requests, ${(row.bytes / 1024).toFixed(0)} KB`,
+          );
         }
       } finally {
         await server.close();
@@ -137,14 +198,21 @@ export async function measure({ pages = ['dev', 'prod'], networks = NETWORKS, ru
 /** The rows as a Markdown table: one line per page, one column per network. */
 export function table(rows) {
   const nets = NETWORKS.filter((n) => rows.some((r) => r.network === n.name));
-  const lines = [`| page | ${nets.map((n) => n.label).join(' | ')} | requests | transferred |`, `| --- | ${nets.map(() => '---:').join(' | ')} | ---: | ---: |`];
+  const lines = [
+    `| page | ${nets.map((n) => n.label).join(' | ')} | requests | transferred |`,
+    `| --- | ${nets.map(() => '---:').join(' | ')} | ---: | ---: |`,
+  ];
   for (const page of [...new Set(rows.map((r) => r.page))]) {
     const mine = rows.filter((r) => r.page === page);
     const cell = (n) => {
       const r = mine.find((x) => x.network === n.name);
-      return r ? `${(r.median / 1000).toFixed(2)} s${r.target ? ` (≤ ${(r.target / 1000).toFixed(1)})` : ''}` : '';
+      return r
+        ? `${(r.median / 1000).toFixed(2)} s${r.target ? ` (≤ ${(r.target / 1000).toFixed(1)})` : ''}`
+        : '';
     };
-    lines.push(`| ${mine[0].label} | ${nets.map(cell).join(' | ')} | ${mine[0].requests} | ${(mine[0].bytes / 1024).toFixed(0)} KB |`);
+    lines.push(
+      `| ${mine[0].label} | ${nets.map(cell).join(' | ')} | ${mine[0].requests} | ${(mine[0].bytes / 1024).toFixed(0)} KB |`,
+    );
   }
   return lines.join('\n');
 }
@@ -153,7 +221,10 @@ export function table(rows) {
 export function machine() {
   let cpu = 'unknown CPU';
   try {
-    cpu = execFileSync('lscpu', { encoding: 'utf8' }).match(/^Model name:\s*(.+)$/m)?.[1].trim() ?? cpu;
+    cpu =
+      execFileSync('lscpu', { encoding: 'utf8' })
+        .match(/^Model name:\s*(.+)$/m)?.[1]
+        .trim() ?? cpu;
   } catch {
     // no lscpu
   }
@@ -170,17 +241,38 @@ async function main(argv) {
   const runs = Number(opt('--runs', ci ? 1 : 5));
   const before = machine();
   const devRoot = path.resolve(opt('--dev-root', ROOT));
-  const rows = await measure({ pages, runs, factor: ci ? CI_FACTOR : 1, devRoot, log: (m) => console.error(m) });
+  const rows = await measure({
+    pages,
+    runs,
+    factor: ci ? CI_FACTOR : 1,
+    devRoot,
+    log: (m) => console.error(m),
+  });
   const after = machine();
   console.log(table(rows));
-  console.log(`\n${after.cpu}; load average ${before.load.join(' ')} before, ${after.load.join(' ')} after; ${runs} cold run(s) each, median.`);
-  const report = { date: new Date().toISOString(), cpu: after.cpu, loadBefore: before.load, loadAfter: after.load, runs, ci, devRoot: path.relative(ROOT, devRoot) || '.', rows };
+  console.log(
+    `\n${after.cpu}; load average ${before.load.join(' ')} before, ${after.load.join(' ')} after; ${runs} cold run(s) each, median.`,
+  );
+  const report = {
+    date: new Date().toISOString(),
+    cpu: after.cpu,
+    loadBefore: before.load,
+    loadAfter: after.load,
+    runs,
+    ci,
+    devRoot: path.relative(ROOT, devRoot) || '.',
+    rows,
+  };
   console.log(JSON.stringify(report));
   const out = opt('--json', null);
   if (out) await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
   const over = rows.filter((r) => r.limit !== null && r.median > r.limit);
-  for (const r of over) console.error(`first-plot: ${r.page} at ${r.network}: ${r.median} ms, over ${ci ? `${CI_FACTOR}× ` : ''}the target (${r.limit} ms)`);
+  for (const r of over)
+    console.error(
+      `first-plot: ${r.page} at ${r.network}: ${r.median} ms, over ${ci ? `${CI_FACTOR}× ` : ''}the target (${r.limit} ms)`,
+    );
   if (over.length) process.exitCode = 1;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv.slice(2));
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await main(process.argv.slice(2));

@@ -49,12 +49,18 @@ export async function replay(dirs = DEFAULT_DIRS) {
         const { tensors } = readSafetensors(bytes);
         for (const [k, t] of tensors) {
           const n = t.shape.reduce((a, b) => a * b, 1);
-          if (t.data.length !== n) throw new Error(`tensor ${k}: ${t.data.length} values for shape ${t.shape}`);
-          if (!t.data.every(Number.isFinite)) throw new Error(`tensor ${k}: a non-finite value was loaded`);
+          if (t.data.length !== n)
+            throw new Error(`tensor ${k}: ${t.data.length} values for shape ${t.shape}`);
+          if (!t.data.every(Number.isFinite))
+            throw new Error(`tensor ${k}: a non-finite value was loaded`);
         }
         result.loaded++;
       } catch (e) {
-        if (e instanceof AttnlabError && e.code !== 'AL_ERR_ARGUMENT' && e.message.length > 'readSafetensors: '.length) {
+        if (
+          e instanceof AttnlabError &&
+          e.code !== 'AL_ERR_ARGUMENT' &&
+          e.message.length > 'readSafetensors: '.length
+        ) {
           result.refused++;
           result.codes[e.code] = (result.codes[e.code] ?? 0) + 1;
         } else {
@@ -62,7 +68,10 @@ export async function replay(dirs = DEFAULT_DIRS) {
         }
       }
       if (lib.liveAllocations() !== 0) {
-        result.failures.push({ file: path, problem: `liveAllocations() is ${lib.liveAllocations()} afterwards` });
+        result.failures.push({
+          file: path,
+          problem: `liveAllocations() is ${lib.liveAllocations()} afterwards`,
+        });
         break;
       }
     }
@@ -134,7 +143,10 @@ export async function replayModels(dirs = DEFAULT_MODEL_DIRS) {
         m.dispose();
       }
       if (lib.liveAllocations() !== 0) {
-        result.failures.push({ file: path, problem: `liveAllocations() is ${lib.liveAllocations()} afterwards` });
+        result.failures.push({
+          file: path,
+          problem: `liveAllocations() is ${lib.liveAllocations()} afterwards`,
+        });
         break;
       }
     }
@@ -148,7 +160,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const dirs = args.length ? args : models ? DEFAULT_MODEL_DIRS : DEFAULT_DIRS;
   const r = models ? await replayModels(dirs) : await replay(dirs);
   for (const f of r.failures) console.error(`FAIL ${f.file}: ${f.problem}`);
-  const ran = models ? `, ${r.ran} ran, ${r.failed} runs refused` : "";
-  console.log(`fuzz-replay-wasm: ${r.files} files, ${r.loaded} loaded, ${r.refused} refused ${JSON.stringify(r.codes)}${ran}, ${r.failures.length} failures`);
+  const ran = models ? `, ${r.ran} ran, ${r.failed} runs refused` : '';
+  console.log(
+    `fuzz-replay-wasm: ${r.files} files, ${r.loaded} loaded, ${r.refused} refused ${JSON.stringify(r.codes)}${ran}, ${r.failures.length} failures`,
+  );
   process.exitCode = r.failures.length ? 1 : 0;
 }

@@ -24,8 +24,10 @@ const exp = JSON.parse(JSON.stringify(preset.experiment));
 const run = exp[which];
 for (const k of ['lr', 'batch', 'clip']) if (opt[k] !== undefined) run.train[k] = Number(opt[k]);
 if (opt.optimizer) run.train.optimizer = opt.optimizer;
-for (const k of ['hidden', 'embedding', 'layers', 'width', 'heads', 'feedforward']) if (opt[k] !== undefined) run.model[k] = Number(opt[k]);
-for (const k of ['cell', 'attention', 'style', 'positions']) if (opt[k] !== undefined) run.model[k] = opt[k];
+for (const k of ['hidden', 'embedding', 'layers', 'width', 'heads', 'feedforward'])
+  if (opt[k] !== undefined) run.model[k] = Number(opt[k]);
+for (const k of ['cell', 'attention', 'style', 'positions'])
+  if (opt[k] !== undefined) run.model[k] = opt[k];
 if (opt.bidirectional !== undefined) run.model.bidirectional = opt.bidirectional === '1';
 if (opt.seed) run.train.seed = Number(opt.seed);
 if (opt.dseed) exp.task.seed = Number(opt.dseed);
@@ -43,20 +45,27 @@ const allLengths = opt['all-lengths'] !== undefined ? Number(opt['all-lengths'])
 
 const task = makeTask(experiment.task);
 const model = await createModel(modelConfig(r.model, task), { seed: r.train.seed });
-const trainer = createTrainer(model, { optimizer: r.train.optimizer, lr: r.train.lr, clip: r.train.clip });
+const trainer = createTrainer(model, {
+  optimizer: r.train.optimizer,
+  lr: r.train.lr,
+  clip: r.train.clip,
+});
 const byLength = new Map();
 for (const p of task.heldout) {
   const n = task.lengthOf(p.src);
   if (!byLength.has(n)) byLength.set(n, []);
   byLength.get(n).push(p);
 }
-console.log(`# ${id} ${which}: ${JSON.stringify(r)} task ${JSON.stringify(experiment.task)}; ${parameterCount(r.model, task)} parameters; heldout ${task.heldout.length}; ${os.cpus()[0].model}, node ${process.version}`);
+console.log(
+  `# ${id} ${which}: ${JSON.stringify(r)} task ${JSON.stringify(experiment.task)}; ${parameterCount(r.model, task)} parameters; heldout ${task.heldout.length}; ${os.cpus()[0].model}, node ${process.version}`,
+);
 let train = 0;
 let cpu = 0; // the process's CPU seconds while stepping: one core's time, whatever else runs
 let step = 0;
 let nextEval = every;
 let reached = null;
-let lossSum = 0, lossN = 0;
+let lossSum = 0,
+  lossN = 0;
 while (train < seconds && step < maxSteps) {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
@@ -66,27 +75,41 @@ while (train < seconds && step < maxSteps) {
   lossN++;
   step++;
   train += (performance.now() - t0) / 1000;
-  { const c = process.cpuUsage(c0); cpu += (c.user + c.system) / 1e6; }
+  {
+    const c = process.cpuUsage(c0);
+    cpu += (c.user + c.system) / 1e6;
+  }
   if (everySteps ? step % everySteps === 0 : train >= nextEval) {
     nextEval += every;
     const e0 = performance.now();
-    let exact = 0, count = 0, worst = 1, worstLen = 0;
+    let exact = 0,
+      count = 0,
+      worst = 1,
+      worstLen = 0;
     const parts = [];
     for (const [n, pairs] of byLength) {
       const ev = trainer.evaluate(pairs, { loss: false });
       exact += ev.exactMatch * ev.count;
       count += ev.count;
-      if (ev.exactMatch < worst) { worst = ev.exactMatch; worstLen = n; }
+      if (ev.exactMatch < worst) {
+        worst = ev.exactMatch;
+        worstLen = n;
+      }
       parts.push(`${n}:${Math.round(ev.exactMatch * 100)}`);
     }
     const em = exact / count;
     const evalS = (performance.now() - e0) / 1000;
-    console.log(`step ${step} train ${train.toFixed(1)} s cpu ${cpu.toFixed(1)} s loss ${(lossSum / lossN).toFixed(4)} exact ${(em * 100).toFixed(1)}% worst ${(worst * 100).toFixed(0)}%@${worstLen} (eval ${evalS.toFixed(1)} s) ${opt.verbose ? parts.join(' ') : ''}`);
-    lossSum = 0; lossN = 0;
+    console.log(
+      `step ${step} train ${train.toFixed(1)} s cpu ${cpu.toFixed(1)} s loss ${(lossSum / lossN).toFixed(4)} exact ${(em * 100).toFixed(1)}% worst ${(worst * 100).toFixed(0)}%@${worstLen} (eval ${evalS.toFixed(1)} s) ${opt.verbose ? parts.join(' ') : ''}`,
+    );
+    lossSum = 0;
+    lossN = 0;
     const ok = allLengths !== null ? worst >= allLengths : em >= target;
     if (ok && !reached) {
       reached = { step, seconds: train };
-      console.log(`REACHED step ${step} train ${train.toFixed(1)} s cpu ${cpu.toFixed(1)} s (${(step / train).toFixed(1)} steps/s wall, ${(step / cpu).toFixed(1)} per CPU s) exact ${(em * 100).toFixed(1)}% by length ${parts.join(' ')}`);
+      console.log(
+        `REACHED step ${step} train ${train.toFixed(1)} s cpu ${cpu.toFixed(1)} s (${(step / train).toFixed(1)} steps/s wall, ${(step / cpu).toFixed(1)} per CPU s) exact ${(em * 100).toFixed(1)}% by length ${parts.join(' ')}`,
+      );
       if (!opt.continue) break;
     }
   }

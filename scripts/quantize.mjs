@@ -26,7 +26,8 @@ import { init, loadModel, loadTrainableModel, readSafetensors, saveModel } from 
 export async function quantizeModelFile(bytes) {
   await init();
   for (const [name, t] of readSafetensors(bytes).tensors) {
-    if (t.dtype === 'I8') throw new Error(`tensor "${name}" is already I8: quantize the F32 or F16 file it came from`);
+    if (t.dtype === 'I8')
+      throw new Error(`tensor "${name}" is already I8: quantize the F32 or F16 file it came from`);
   }
   const model = await loadTrainableModel(bytes);
   try {
@@ -46,14 +47,20 @@ async function main(argv) {
   const out = await quantizeModelFile(bytes);
   (await loadModel(out)).dispose(); // the C loader reads what was written
   writeFileSync(dst, out);
-  const kb = (b) => `${(b.length / 1024).toFixed(1)} KB (${(gzipSync(b, { level: 9 }).length / 1024).toFixed(1)} KB gzip)`;
+  const kb = (b) =>
+    `${(b.length / 1024).toFixed(1)} KB (${(gzipSync(b, { level: 9 }).length / 1024).toFixed(1)} KB gzip)`;
   console.log(`${src}: ${kb(bytes)} → ${dst}: ${kb(out)}`);
   return 0;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
-    console.error(`quantize: ${e.message}`);
-    process.exitCode = 1;
-  });
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      console.error(`quantize: ${e.message}`);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -26,21 +26,39 @@ import { MODELS_DIR, loadShipped } from './train/common.mjs';
 import { FAMILIES, MODELS, ALIASES } from './train/registry.mjs';
 
 /** The storage record's own keys; the rest of an old record (float32Natural, ...) is the family's extra. */
-const RECORD_KEYS = new Set(['dtype', 'bytes', 'float32Bytes', 'metric', 'float32', 'float16', 'int8']);
+const RECORD_KEYS = new Set([
+  'dtype',
+  'bytes',
+  'float32Bytes',
+  'metric',
+  'float32',
+  'float16',
+  'int8',
+]);
 
 /**
  * The card of <dir>/<name>.safetensors, measured on that file, with the training block and the
  * float32 figures of the card <dir>/<name>.json has now. Returns { old, card }.
  */
 export async function recard(name, dir = MODELS_DIR) {
-  if (!MODELS[name].card) throw new Error(`${name}: the ${MODELS[name].family} family has no card function yet: retrain it (node scripts/train.mjs ${name})`);
+  if (!MODELS[name].card)
+    throw new Error(
+      `${name}: the ${MODELS[name].family} family has no card function yet: retrain it (node scripts/train.mjs ${name})`,
+    );
   const old = JSON.parse(readFileSync(path.join(dir, `${name}.json`), 'utf8'));
-  if (!old.storage) throw new Error(`${name}: the card has no storage record (its float32 figures are needed)`);
+  if (!old.storage)
+    throw new Error(`${name}: the card has no storage record (its float32 figures are needed)`);
   const bytes = new Uint8Array(readFileSync(path.join(dir, old.file)));
-  const extra = Object.fromEntries(Object.entries(old.storage).filter(([k]) => !RECORD_KEYS.has(k)));
+  const extra = Object.fromEntries(
+    Object.entries(old.storage).filter(([k]) => !RECORD_KEYS.has(k)),
+  );
   const shipped = await loadShipped(bytes, old.storage.float32Bytes);
   try {
-    const card = MODELS[name].card(shipped, { training: old.training, float32: old.storage.float32, extra });
+    const card = MODELS[name].card(shipped, {
+      training: old.training,
+      float32: old.storage.float32,
+      extra,
+    });
     return { old, card };
   } finally {
     shipped.dispose();
@@ -53,12 +71,17 @@ function parseArgs(argv) {
     const v = argv[i];
     if (v === '--all') a.names.push(...Object.keys(MODELS).filter((n) => MODELS[n].card));
     else if (v === '--dir') a.dir = path.resolve(argv[++i]);
-    else if (v === '--family' && argv[i + 1] in FAMILIES) a.names.push(...Object.keys(FAMILIES[argv[++i]].MODELS));
+    else if (v === '--family' && argv[i + 1] in FAMILIES)
+      a.names.push(...Object.keys(FAMILIES[argv[++i]].MODELS));
     else if (v in MODELS) a.names.push(v);
     else if (v in ALIASES) a.names.push(ALIASES[v]);
-    else throw new Error(`unknown argument '${v}' (models: ${Object.keys(MODELS).join(', ')}; options --all --family F --dir DIR)`);
+    else
+      throw new Error(
+        `unknown argument '${v}' (models: ${Object.keys(MODELS).join(', ')}; options --all --family F --dir DIR)`,
+      );
   }
-  if (!a.names.length) throw new Error('usage: node scripts/recard.mjs <name...> | --all | --family F [--dir DIR]');
+  if (!a.names.length)
+    throw new Error('usage: node scripts/recard.mjs <name...> | --all | --family F [--dir DIR]');
   a.names = [...new Set(a.names)];
   return a;
 }
@@ -70,9 +93,13 @@ async function main(argv) {
     const t0 = performance.now();
     const { old, card } = await recard(name, dir);
     writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(card, null, 2)}\n`);
-    const s = card.storage, was = old.storage;
-    const key = s.dtype === 'I8' ? 'int8' : 'float16', wasKey = was.dtype === 'I8' ? 'int8' : 'float16';
-    console.log(`${name}: ${s.dtype} file, ${s.bytes} bytes (card said ${was.dtype}, ${was.bytes}); ${s.metric} ${s[key]} (was ${was[wasKey]}, float32 ${s.float32}); ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const s = card.storage,
+      was = old.storage;
+    const key = s.dtype === 'I8' ? 'int8' : 'float16',
+      wasKey = was.dtype === 'I8' ? 'int8' : 'float16';
+    console.log(
+      `${name}: ${s.dtype} file, ${s.bytes} bytes (card said ${was.dtype}, ${was.bytes}); ${s.metric} ${s[key]} (was ${was[wasKey]}, float32 ${s.float32}); ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
   }
   for (const f of Object.values(FAMILIES)) {
     if (f.after && names.some((n) => n in f.MODELS)) await f.after(dir);

@@ -97,7 +97,9 @@ const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg\+xml)/;
 /** The encoding to send (compress: 'gzip' or 'br', what the server offers), or null. */
 function pickEncoding(compress, accept, type) {
   if (!compress || !COMPRESSIBLE.test(type)) return null;
-  const offered = String(accept ?? '').split(',').map((s) => s.trim().split(';')[0]);
+  const offered = String(accept ?? '')
+    .split(',')
+    .map((s) => s.trim().split(';')[0]);
   if (compress === 'br' && offered.includes('br')) return 'br';
   return offered.includes('gzip') ? 'gzip' : null;
 }
@@ -108,15 +110,22 @@ async function compressed(cache, filePath, info, encoding) {
   const hit = cache.get(key);
   if (hit && hit.size === info.size && hit.mtimeMs === info.mtimeMs) return hit.body;
   const raw = await readFile(filePath);
-  const body = encoding === 'br'
-    ? brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
-    : gzipSync(raw, { level: 9 });
+  const body =
+    encoding === 'br'
+      ? brotliCompressSync(raw, {
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+          },
+        })
+      : gzipSync(raw, { level: 9 });
   cache.set(key, { size: info.size, mtimeMs: info.mtimeMs, body });
   return body;
 }
 
 async function handle({ root, streams, compress, packed }, req, res) {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return send(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
   let url;
   try {
     url = new URL(req.url, `http://${HOST}`);
@@ -130,7 +139,8 @@ async function handle({ root, streams, compress, packed }, req, res) {
   try {
     info = await stat(filePath);
     if (info.isDirectory()) {
-      if (!url.pathname.endsWith('/')) return send(res, 301, 'Moved Permanently', { Location: `${url.pathname}/${url.search}` });
+      if (!url.pathname.endsWith('/'))
+        return send(res, 301, 'Moved Permanently', { Location: `${url.pathname}/${url.search}` });
       filePath = path.join(filePath, 'index.html');
       info = await stat(filePath);
     }
@@ -159,13 +169,15 @@ async function handle({ root, streams, compress, packed }, req, res) {
   let file = null;
   if (req.method === 'GET') {
     // Take the slot before any await, so concurrent requests cannot all pass the check.
-    if (streams.active >= streams.max) return send(res, 503, 'Service Unavailable', { 'Retry-After': '1' });
+    if (streams.active >= streams.max)
+      return send(res, 503, 'Service Unavailable', { 'Retry-After': '1' });
     streams.active++;
     try {
       file = await open(filePath, 'r');
     } catch (err) {
       streams.active--;
-      if (err.code === 'EMFILE' || err.code === 'ENFILE') return send(res, 503, 'Service Unavailable', { 'Retry-After': '1' });
+      if (err.code === 'EMFILE' || err.code === 'ENFILE')
+        return send(res, 503, 'Service Unavailable', { 'Retry-After': '1' });
       return send(res, 404, 'Not Found'); // removed since the stat, or unreadable
     }
   }
@@ -193,9 +205,16 @@ async function handle({ root, streams, compress, packed }, req, res) {
  * most maxStreams file bodies at once, compressed as compress says (null, 'gzip' or 'br'). Resolves to
  * { url: 'http://127.0.0.1:PORT', port, close(): Promise<void>, activeStreams(): number }.
  */
-export async function startServer({ root = REPO_ROOT, port = DEFAULT_PORT, maxStreams = DEFAULT_MAX_STREAMS, compress = null } = {}) {
-  if (!Number.isInteger(maxStreams) || maxStreams < 1) throw new RangeError(`serve.mjs: maxStreams must be a positive integer, got ${maxStreams}.`);
-  if (![null, 'gzip', 'br'].includes(compress)) throw new RangeError(`serve.mjs: compress must be null, 'gzip' or 'br', got ${compress}.`);
+export async function startServer({
+  root = REPO_ROOT,
+  port = DEFAULT_PORT,
+  maxStreams = DEFAULT_MAX_STREAMS,
+  compress = null,
+} = {}) {
+  if (!Number.isInteger(maxStreams) || maxStreams < 1)
+    throw new RangeError(`serve.mjs: maxStreams must be a positive integer, got ${maxStreams}.`);
+  if (![null, 'gzip', 'br'].includes(compress))
+    throw new RangeError(`serve.mjs: compress must be null, 'gzip' or 'br', got ${compress}.`);
   const realRoot = await realpath(path.resolve(root));
   const streams = { active: 0, max: maxStreams };
   const packed = new Map(); // compressed bodies, by encoding and path
@@ -219,7 +238,9 @@ export async function startServer({ root = REPO_ROOT, port = DEFAULT_PORT, maxSt
     activeStreams: () => streams.active,
     close() {
       server.closeAllConnections?.(); // keep-alive sockets would hold close() open
-      return new Promise((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+      return new Promise((resolve, reject) =>
+        server.close((err) => (err ? reject(err) : resolve())),
+      );
     },
   };
 }
@@ -227,7 +248,8 @@ export async function startServer({ root = REPO_ROOT, port = DEFAULT_PORT, maxSt
 function parsePort(text) {
   if (text === undefined || text === '') return DEFAULT_PORT;
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new Error(`serve.mjs: port must be an integer 0–65535, got '${text}'.`);
+  if (!/^\d+$/.test(text) || port > 65535)
+    throw new Error(`serve.mjs: port must be an integer 0–65535, got '${text}'.`);
   return port;
 }
 
@@ -239,10 +261,12 @@ export function parseArgs(argv) {
     if (a === '--root') out.root = path.resolve(argv[++i] ?? '');
     else if (a === '--compress') out.compress = 'gzip';
     else if (a.startsWith('--compress=')) out.compress = a.slice('--compress='.length);
-    else if (a.startsWith('--')) throw new Error(`serve.mjs: unknown option ${a} (--root DIR, --compress[=gzip|br], port)`);
+    else if (a.startsWith('--'))
+      throw new Error(`serve.mjs: unknown option ${a} (--root DIR, --compress[=gzip|br], port)`);
     else out.port = a;
   }
-  if (![null, 'gzip', 'br'].includes(out.compress)) throw new Error(`serve.mjs: --compress takes gzip or br, got '${out.compress}'.`);
+  if (![null, 'gzip', 'br'].includes(out.compress))
+    throw new Error(`serve.mjs: --compress takes gzip or br, got '${out.compress}'.`);
   return out;
 }
 
@@ -263,8 +287,12 @@ async function main() {
     process.exit(1);
   }
   console.log(`attnlab demo: ${server.url}/web/`);
-  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => server.close().then(() => process.exit(0)));
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => server.close().then(() => process.exit(0)));
 }
 
-const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(await realpath(process.argv[1]).catch(() => process.argv[1])).href;
+const invokedDirectly =
+  process.argv[1] &&
+  import.meta.url ===
+    pathToFileURL(await realpath(process.argv[1]).catch(() => process.argv[1])).href;
 if (invokedDirectly) await main();

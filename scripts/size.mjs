@@ -37,12 +37,15 @@ const files = [...walk(path.join(ROOT, 'wasm')), ...walk(path.join(ROOT, 'web'))
 const groups = {
   'wasm (SIMD build)': (p) => rel(p) === 'wasm/attnlab.wasm',
   'wasm (scalar fallback, only without SIMD)': (p) => rel(p) === 'wasm/attnlab-scalar.wasm',
-  'wasm for training (SIMD; the Train view and createModel only)': (p) => rel(p) === 'wasm/attnlab-train.wasm',
+  'wasm for training (SIMD; the Train view and createModel only)': (p) =>
+    rel(p) === 'wasm/attnlab-train.wasm',
   'wasm for training (scalar fallback)': (p) => rel(p) === 'wasm/attnlab-train-scalar.wasm',
-  'JavaScript (the wasm/ glue and web/ modules the page imports)': (p) => p.endsWith('.js') || p.endsWith('.mjs'),
+  'JavaScript (the wasm/ glue and web/ modules the page imports)': (p) =>
+    p.endsWith('.js') || p.endsWith('.mjs'),
   'HTML, CSS, SVG': (p) => /\.(html|css|svg)$/.test(p),
   'models (web/models/*.safetensors)': (p) => p.endsWith('.safetensors'),
-  'model cards (web/models/*.json, *.svg data)': (p) => rel(p).startsWith('web/models/') && /\.(json|csv)$/.test(p),
+  'model cards (web/models/*.json, *.svg data)': (p) =>
+    rel(p).startsWith('web/models/') && /\.(json|csv)$/.test(p),
 };
 
 const rows = [];
@@ -50,7 +53,8 @@ const seen = new Set();
 for (const [name, pick] of Object.entries(groups)) {
   const fs = files.filter((p) => !seen.has(p) && pick(p));
   fs.forEach((p) => seen.add(p));
-  let raw = 0, gz = 0;
+  let raw = 0,
+    gz = 0;
   for (const p of fs) {
     const b = readFileSync(p);
     raw += statSync(p).size;
@@ -59,11 +63,14 @@ for (const [name, pick] of Object.entries(groups)) {
   rows.push({ name, files: fs.length, raw, gz });
 }
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-const total = (pick) => rows.filter(pick).reduce((a, r) => ({ raw: a.raw + r.raw, gz: a.gz + r.gz }), { raw: 0, gz: 0 });
+const total = (pick) =>
+  rows.filter(pick).reduce((a, r) => ({ raw: a.raw + r.raw, gz: a.gz + r.gz }), { raw: 0, gz: 0 });
 console.log('| what | files | raw | gzip |\n| --- | ---: | ---: | ---: |');
 for (const r of rows) console.log(`| ${r.name} | ${r.files} | ${kb(r.raw)} | ${kb(r.gz)} |`);
 const all = total((r) => !r.name.includes('scalar'));
-console.log(`| **total with SIMD (what a visitor can download)** | | **${kb(all.raw)}** | **${kb(all.gz)}** |`);
+console.log(
+  `| **total with SIMD (what a visitor can download)** | | **${kb(all.raw)}** | **${kb(all.gz)}** |`,
+);
 
 // The budgets of docs/training.md "Size" (issue: every model at most 1 MB gzip, the first view's
 // model at most 300 KB, everything the page can fetch at most 5 MB gzip): printed, and the exit
@@ -75,17 +82,32 @@ for (const p of files.filter((f) => f.endsWith('.safetensors'))) {
   checks.push({ what: `${rel(p)} ≤ 1 MB gzip`, value: gz, limit: MB });
 }
 const first = path.join(ROOT, 'web', findModel(DEFAULT_MODEL).file); // the model the first view opens with
-checks.push({ what: `the first view's model (${DEFAULT_MODEL}) ≤ 300 KB gzip`, value: gzipSync(readFileSync(first), { level: 9 }).length, limit: 300 * 1024 });
+checks.push({
+  what: `the first view's model (${DEFAULT_MODEL}) ≤ 300 KB gzip`,
+  value: gzipSync(readFileSync(first), { level: 9 }).length,
+  limit: 300 * 1024,
+});
 checks.push({ what: 'everything the page can fetch ≤ 5 MB gzip', value: all.gz, limit: 5 * MB });
 const broken = checks.filter((c) => c.value > c.limit);
-console.log(`\nbudgets: ${checks.length - broken.length} of ${checks.length} met; largest model ${kb(Math.max(...checks.slice(0, -2).map((c) => c.value)))} gzip, first view's model ${kb(checks.at(-2).value)}, all ${kb(all.gz)}`);
+console.log(
+  `\nbudgets: ${checks.length - broken.length} of ${checks.length} met; largest model ${kb(Math.max(...checks.slice(0, -2).map((c) => c.value)))} gzip, first view's model ${kb(checks.at(-2).value)}, all ${kb(all.gz)}`,
+);
 for (const c of broken) console.log(`  BROKEN: ${c.what}: ${kb(c.value)}`);
 if (broken.length) process.exitCode = 1;
 
 // The npm tarball (what `npm install attnlab` downloads, and what a CDN serves file by file).
 try {
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: ROOT, encoding: 'utf8' }));
-  console.log(`\nnpm tarball ${packed.filename}: ${packed.entryCount} files, ${kb(packed.size)} packed, ${kb(packed.unpackedSize)} unpacked`);
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }),
+  );
+  console.log(
+    `\nnpm tarball ${packed.filename}: ${packed.entryCount} files, ${kb(packed.size)} packed, ${kb(packed.unpackedSize)} unpacked`,
+  );
 } catch (err) {
-  console.log(`\nnpm tarball: not measured (npm pack --dry-run failed: ${err.message.split('\n')[0]})`);
+  console.log(
+    `\nnpm tarball: not measured (npm pack --dry-run failed: ${err.message.split('\n')[0]})`,
+  );
 }

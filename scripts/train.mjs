@@ -26,7 +26,15 @@ import { MODELS_DIR } from './train/common.mjs';
 import { FAMILIES, MODELS, ALIASES } from './train/registry.mjs';
 
 function parseArgs(argv) {
-  const a = { names: [], all: false, steps: null, out: MODELS_DIR, jobs: null, list: false, child: false };
+  const a = {
+    names: [],
+    all: false,
+    steps: null,
+    out: MODELS_DIR,
+    jobs: null,
+    list: false,
+    child: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i];
     if (v === '--all') a.all = true;
@@ -37,13 +45,20 @@ function parseArgs(argv) {
     else if (v === '--jobs') a.jobs = Number(argv[++i]);
     else if (v === '--family') {
       const f = argv[++i];
-      if (!(f in FAMILIES)) throw new Error(`train.mjs: unknown family '${f}' (families: ${Object.keys(FAMILIES).join(', ')})`);
+      if (!(f in FAMILIES))
+        throw new Error(
+          `train.mjs: unknown family '${f}' (families: ${Object.keys(FAMILIES).join(', ')})`,
+        );
       a.names.push(...Object.keys(FAMILIES[f].MODELS));
     } else if (v in MODELS) a.names.push(v);
     else if (v in ALIASES) a.names.push(ALIASES[v]);
-    else throw new Error(`train.mjs: unknown argument '${v}' (models: ${Object.keys(MODELS).join(', ')}; options --all --family F --steps N --out DIR --jobs N --list)`);
+    else
+      throw new Error(
+        `train.mjs: unknown argument '${v}' (models: ${Object.keys(MODELS).join(', ')}; options --all --family F --steps N --out DIR --jobs N --list)`,
+      );
   }
-  if (a.steps !== null && !(Number.isInteger(a.steps) && a.steps > 0)) throw new Error('train.mjs: --steps needs a positive integer');
+  if (a.steps !== null && !(Number.isInteger(a.steps) && a.steps > 0))
+    throw new Error('train.mjs: --steps needs a positive integer');
   if (a.all) a.names = Object.keys(MODELS);
   if (a.names.length === 0 && !a.list) a.names = ['dates-additive'];
   a.names = [...new Set(a.names)];
@@ -60,7 +75,8 @@ async function afterAll(names, out) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.list) {
-    for (const [n, m] of Object.entries(MODELS)) console.log(`${n.padEnd(24)} ${m.family.padEnd(13)} ~${m.cost} s`);
+    for (const [n, m] of Object.entries(MODELS))
+      console.log(`${n.padEnd(24)} ${m.family.padEnd(13)} ~${m.cost} s`);
     return;
   }
   const opts = { steps: args.steps ?? undefined, out: args.out };
@@ -71,18 +87,32 @@ async function main() {
   } else {
     // one child process per model, `jobs` at a time, most expensive first
     const queue = [...args.names].sort((x, y) => MODELS[y].cost - MODELS[x].cost);
-    const runOne = (name) => new Promise((resolve, reject) => {
-      const extra = [...(args.steps ? ['--steps', String(args.steps)] : []), '--out', args.out, '--child'];
-      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), name, ...extra], { stdio: 'inherit' });
-      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`train.mjs ${name} exited with ${code}`))));
-    });
-    await Promise.all(Array.from({ length: jobs }, async () => {
-      while (queue.length) await runOne(queue.shift());
-    }));
+    const runOne = (name) =>
+      new Promise((resolve, reject) => {
+        const extra = [
+          ...(args.steps ? ['--steps', String(args.steps)] : []),
+          '--out',
+          args.out,
+          '--child',
+        ];
+        const child = spawn(process.execPath, [fileURLToPath(import.meta.url), name, ...extra], {
+          stdio: 'inherit',
+        });
+        child.on('exit', (code) =>
+          code === 0 ? resolve() : reject(new Error(`train.mjs ${name} exited with ${code}`)),
+        );
+      });
+    await Promise.all(
+      Array.from({ length: jobs }, async () => {
+        while (queue.length) await runOne(queue.shift());
+      }),
+    );
   }
   if (!args.child) {
     await afterAll(args.names, args.out);
-    console.log(`${args.names.length} model(s) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    console.log(
+      `${args.names.length} model(s) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    );
   }
 }
 

@@ -6,8 +6,15 @@
 // Nothing here does maths, and nothing keeps a typed-array view of wasm memory across a call.
 
 export const STATUS_NAMES = [
-  'AL_OK', 'AL_ERR_ARGUMENT', 'AL_ERR_SHAPE', 'AL_ERR_RANGE', 'AL_ERR_NONFINITE', 'AL_ERR_NOMEM',
-  'AL_ERR_FORMAT', 'AL_ERR_UNSUPPORTED', 'AL_ERR_OVERFLOW',
+  'AL_OK',
+  'AL_ERR_ARGUMENT',
+  'AL_ERR_SHAPE',
+  'AL_ERR_RANGE',
+  'AL_ERR_NONFINITE',
+  'AL_ERR_NOMEM',
+  'AL_ERR_FORMAT',
+  'AL_ERR_UNSUPPORTED',
+  'AL_ERR_OVERFLOW',
 ];
 
 /** An error from attnlab: input validation (code 'AL_ERR_ARGUMENT', 'AL_ERR_SHAPE', ...) or a C status. */
@@ -18,7 +25,6 @@ export class AttnlabError extends Error {
     this.code = code;
   }
 }
-
 
 // ------------------------------------------------------------------ memory
 
@@ -35,7 +41,9 @@ function live(data, what) {
   if (!ArrayBuffer.isView(data)) return data.length; // the glue's own plain arrays
   const n = typedLength(data);
   if (n === 0 && isDetached(taBuffer.call(data))) {
-    throw new AttnlabError(`${what}: its buffer was detached (transferred) while the call's arguments were read; pass a live buffer`);
+    throw new AttnlabError(
+      `${what}: its buffer was detached (transferred) while the call's arguments were read; pass a live buffer`,
+    );
   }
   return n;
 }
@@ -61,10 +69,17 @@ export class Arena {
   alloc(bytes, what) {
     // wasm32 sizes are 32-bit: anything from 2^31 bytes up would wrap in al_malloc's size_t.
     if (!(bytes < MAX_ALLOC_BYTES)) {
-      throw new AttnlabError(`${what} needs ${bytes} bytes; one buffer in wasm memory is limited to ${MAX_ALLOC_BYTES - 1}`, 'AL_ERR_NOMEM');
+      throw new AttnlabError(
+        `${what} needs ${bytes} bytes; one buffer in wasm memory is limited to ${MAX_ALLOC_BYTES - 1}`,
+        'AL_ERR_NOMEM',
+      );
     }
     const p = this.x.al_malloc(Math.max(bytes, 4));
-    if (!p) throw new AttnlabError(`out of wasm memory allocating ${bytes} bytes for ${what}`, 'AL_ERR_NOMEM');
+    if (!p)
+      throw new AttnlabError(
+        `out of wasm memory allocating ${bytes} bytes for ${what}`,
+        'AL_ERR_NOMEM',
+      );
     this.ptrs.push(p);
     return p;
   }
@@ -76,7 +91,10 @@ export class Arena {
     new Float32Array(this.x.memory.buffer, p, n).set(data);
     const bad = this.x.al_check_finite(p, n);
     if (bad >= 0) {
-      throw new AttnlabError(`${what} contains ${data[bad]} at flat index ${bad}; inputs must be finite`, 'AL_ERR_NONFINITE');
+      throw new AttnlabError(
+        `${what} contains ${data[bad]} at flat index ${bad}; inputs must be finite`,
+        'AL_ERR_NONFINITE',
+      );
     }
     return p;
   }
@@ -105,7 +123,10 @@ export class Arena {
     const i = this.x.al_check_finite(p, n);
     if (i >= 0) {
       const v = new Float32Array(this.x.memory.buffer, p, n)[i];
-      throw new AttnlabError(`${this.what}: the result has ${v} at flat index ${i}: an intermediate value overflowed float32 (about ±3.4e38); scale the inputs down`, 'AL_ERR_OVERFLOW');
+      throw new AttnlabError(
+        `${this.what}: the result has ${v} at flat index ${i}: an intermediate value overflowed float32 (about ±3.4e38); scale the inputs down`,
+        'AL_ERR_OVERFLOW',
+      );
     }
     return new Float32Array(this.x.memory.buffer, p, n).slice();
   }
@@ -129,7 +150,10 @@ export function readCString(x, p) {
 
 export function check(x, status, context) {
   if (status !== 0) {
-    throw new AttnlabError(`${context}: ${readCString(x, x.al_status_string(status))}`, statusName(status));
+    throw new AttnlabError(
+      `${context}: ${readCString(x, x.al_status_string(status))}`,
+      statusName(status),
+    );
   }
 }
 
@@ -154,13 +178,20 @@ function fromNested(x, name, ArrayType, leaf) {
   let total = 1; // the product of shape so far: bounds the walk before it starts
   let out = null;
   let i = 0;
-  const ragged = (depth, found) => new AttnlabError(`${name} is ragged: expected ${depth < shape.length ? shape[depth] : 'a number'} entries at depth ${depth}, found ${found}`, 'AL_ERR_SHAPE');
+  const ragged = (depth, found) =>
+    new AttnlabError(
+      `${name} is ragged: expected ${depth < shape.length ? shape[depth] : 'a number'} entries at depth ${depth}, found ${found}`,
+      'AL_ERR_SHAPE',
+    );
   const walk = (level, depth) => {
     if (!Array.isArray(level)) {
       if (leafDepth === -1) {
         leafDepth = depth;
         if (total >= MAX_NESTED_ELEMENTS) {
-          throw new AttnlabError(`${name} has ${total} elements as nested arrays; above ${MAX_NESTED_ELEMENTS - 1} pass { data: Float32Array, shape }`, 'AL_ERR_OVERFLOW');
+          throw new AttnlabError(
+            `${name} has ${total} elements as nested arrays; above ${MAX_NESTED_ELEMENTS - 1} pass { data: Float32Array, shape }`,
+            'AL_ERR_OVERFLOW',
+          );
         }
         out = new ArrayType(total);
       } else if (depth !== leafDepth) throw ragged(depth, typeof level);
@@ -168,27 +199,38 @@ function fromNested(x, name, ArrayType, leaf) {
       return;
     }
     if (depth >= MAX_NESTING) {
-      throw new AttnlabError(`${name} is nested more than ${MAX_NESTING} arrays deep (a cyclic array?); tensors have rank 1 to 4`, 'AL_ERR_SHAPE');
+      throw new AttnlabError(
+        `${name} is nested more than ${MAX_NESTING} arrays deep (a cyclic array?); tensors have rank 1 to 4`,
+        'AL_ERR_SHAPE',
+      );
     }
     const len = level.length;
     if (depth === shape.length && leafDepth === -1) {
-      if (!Number.isInteger(len) || len < 0) throw new AttnlabError(`${name} has an array whose length is ${show(len)}`, 'AL_ERR_SHAPE');
+      if (!Number.isInteger(len) || len < 0)
+        throw new AttnlabError(`${name} has an array whose length is ${show(len)}`, 'AL_ERR_SHAPE');
       shape.push(len);
       total *= len;
-      if (total >= 2 ** 31) throw new AttnlabError(`${name} has ${total} elements; the limit is 2^31 - 1`, 'AL_ERR_OVERFLOW');
+      if (total >= 2 ** 31)
+        throw new AttnlabError(
+          `${name} has ${total} elements; the limit is 2^31 - 1`,
+          'AL_ERR_OVERFLOW',
+        );
     } else if (depth >= shape.length || len !== shape[depth]) {
       throw ragged(depth, `${show(len)} entries`);
     }
     for (let j = 0; j < len; j++) walk(level[j], depth + 1);
   };
   walk(x, 0);
-  if (shape.length === 0) throw new AttnlabError(`${name} must be a tensor ({ data, shape }) or nested arrays`);
+  if (shape.length === 0)
+    throw new AttnlabError(`${name} must be a tensor ({ data, shape }) or nested arrays`);
   return { shape, data: out ?? new ArrayType(0) };
 }
 
 const numberLeaf = (name) => (v, depth) => {
   if (typeof v !== 'number') {
-    throw new AttnlabError(`${name} must hold numbers; found ${v === null ? 'null' : typeof v} at depth ${depth}`);
+    throw new AttnlabError(
+      `${name} must hold numbers; found ${v === null ? 'null' : typeof v} at depth ${depth}`,
+    );
   }
   return v;
 };
@@ -197,7 +239,9 @@ const numberLeaf = (name) => (v, depth) => {
 const maskLeaf = (name) => (v) => {
   if (v === true || v === 1) return 1;
   if (v === false || v === 0) return 0;
-  throw new AttnlabError(`${name} must hold booleans or 0/1; found ${typeof v === 'number' ? v : typeof v === 'string' ? JSON.stringify(v.slice(0, 20)) : v === null ? 'null' : typeof v}`);
+  throw new AttnlabError(
+    `${name} must hold booleans or 0/1; found ${typeof v === 'number' ? v : typeof v === 'string' ? JSON.stringify(v.slice(0, 20)) : v === null ? 'null' : typeof v}`,
+  );
 };
 
 // ------------------------------------------------------------------ typed arrays, read once
@@ -240,12 +284,19 @@ export function typedLength(v) {
  */
 export function show(v) {
   switch (typeof v) {
-    case 'string': return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
-    case 'number': return Object.is(v, -0) ? '-0' : String(v);
-    case 'bigint': return `${v}n`;
-    case 'symbol': return String(v); // SymbolDescriptiveString: no caller code
-    case 'undefined': case 'boolean': return String(v);
-    default: return kindOf(v);
+    case 'string':
+      return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
+    case 'number':
+      return Object.is(v, -0) ? '-0' : String(v);
+    case 'bigint':
+      return `${v}n`;
+    case 'symbol':
+      return String(v); // SymbolDescriptiveString: no caller code
+    case 'undefined':
+    case 'boolean':
+      return String(v);
+    default:
+      return kindOf(v);
   }
 }
 
@@ -259,11 +310,17 @@ export function kindOf(v) {
   try {
     const proto = Object.getPrototypeOf(v);
     const c = proto?.constructor;
-    const name = typeof c === 'function' && typeof c.name === 'string' && c.name ? c.name : 'object';
+    const name =
+      typeof c === 'function' && typeof c.name === 'string' && c.name ? c.name : 'object';
     // a Proxy of a typed array, or an object given a typed array's prototype, is not one: say
     // so rather than "must be a Float32Array, got Float32Array"
-    const posing = proto !== null && (proto === TYPED_ARRAY_PROTO || Object.prototype.isPrototypeOf.call(TYPED_ARRAY_PROTO, proto));
-    return posing ? `an object posing as ${name} (a Proxy or a borrowed prototype, not a real typed array)` : name;
+    const posing =
+      proto !== null &&
+      (proto === TYPED_ARRAY_PROTO ||
+        Object.prototype.isPrototypeOf.call(TYPED_ARRAY_PROTO, proto));
+    return posing
+      ? `an object posing as ${name} (a Proxy or a borrowed prototype, not a real typed array)`
+      : name;
   } catch {
     return 'object';
   }
@@ -271,33 +328,51 @@ export function kindOf(v) {
 
 /** A shape as a plain array of integers, its length and entries each read once. */
 function copyShape(shape, name) {
-  if (!Array.isArray(shape)) throw new AttnlabError(`${name}.shape must be an array of sizes, got ${kindOf(shape)}`);
+  if (!Array.isArray(shape))
+    throw new AttnlabError(`${name}.shape must be an array of sizes, got ${kindOf(shape)}`);
   const r = shape.length;
-  if (!Number.isInteger(r) || r > MAX_NESTING) throw new AttnlabError(`${name}.shape has ${show(r)} entries; tensors have rank 1 to 4`, 'AL_ERR_SHAPE');
+  if (!Number.isInteger(r) || r > MAX_NESTING)
+    throw new AttnlabError(
+      `${name}.shape has ${show(r)} entries; tensors have rank 1 to 4`,
+      'AL_ERR_SHAPE',
+    );
   const out = new Array(r);
   for (let i = 0; i < r; i++) out[i] = shape[i];
   return out;
 }
 
 export function checkShape(shape, name) {
-  if (!Array.isArray(shape)) throw new AttnlabError(`${name}.shape must be an array of sizes, got ${kindOf(shape)}`);
+  if (!Array.isArray(shape))
+    throw new AttnlabError(`${name}.shape must be an array of sizes, got ${kindOf(shape)}`);
   let n = 1;
   for (const d of shape) {
     if (!Number.isInteger(d) || d < 0) {
-      throw new AttnlabError(`${name}.shape [${shape.map(show).join(', ')}] must hold non-negative integers`, 'AL_ERR_SHAPE');
+      throw new AttnlabError(
+        `${name}.shape [${shape.map(show).join(', ')}] must hold non-negative integers`,
+        'AL_ERR_SHAPE',
+      );
     }
     n *= d;
   }
-  if (n === 0) throw new AttnlabError(`${name} is empty (shape ${fmtShape(shape)}); every dimension must be at least 1`, 'AL_ERR_SHAPE');
-  if (n >= 2 ** 31) throw new AttnlabError(`${name} has ${n} elements; the limit is 2^31 - 1`, 'AL_ERR_OVERFLOW');
+  if (n === 0)
+    throw new AttnlabError(
+      `${name} is empty (shape ${fmtShape(shape)}); every dimension must be at least 1`,
+      'AL_ERR_SHAPE',
+    );
+  if (n >= 2 ** 31)
+    throw new AttnlabError(`${name} has ${n} elements; the limit is 2^31 - 1`, 'AL_ERR_OVERFLOW');
   return n;
 }
 
 export function checkFinite(data, name) {
   for (let i = 0; i < data.length; i++) {
     const v = data[i];
-    if (v - v !== 0) { // NaN or ±Infinity
-      throw new AttnlabError(`${name} contains ${v} at flat index ${i}; inputs must be finite`, 'AL_ERR_NONFINITE');
+    if (v - v !== 0) {
+      // NaN or ±Infinity
+      throw new AttnlabError(
+        `${name} contains ${v} at flat index ${i}; inputs must be finite`,
+        'AL_ERR_NONFINITE',
+      );
     }
   }
 }
@@ -320,19 +395,29 @@ export function toTensor(x, name, ranks) {
     shape = copyShape(x.shape, name);
     const n = checkShape(shape, name);
     if (typedArrayType(given) !== 'Float32Array') {
-      throw new AttnlabError(`${name}.data must be a Float32Array, got ${kindOf(given)}; convert with Float32Array.from(...)`);
+      throw new AttnlabError(
+        `${name}.data must be a Float32Array, got ${kindOf(given)}; convert with Float32Array.from(...)`,
+      );
     }
     const len = typedLength(given);
     if (len !== n) {
       const hint = len === 0 ? ' (its buffer may have been detached or transferred)' : '';
-      throw new AttnlabError(`${name}.data has ${len} elements but shape ${fmtShape(shape)} needs ${n}${hint}`, 'AL_ERR_SHAPE');
+      throw new AttnlabError(
+        `${name}.data has ${len} elements but shape ${fmtShape(shape)} needs ${n}${hint}`,
+        'AL_ERR_SHAPE',
+      );
     }
     data = plainView(Float32Array, given);
   } else {
-    throw new AttnlabError(`${name} must be a tensor ({ data: Float32Array, shape }) or nested arrays, got ${kindOf(x)}`);
+    throw new AttnlabError(
+      `${name} must be a tensor ({ data: Float32Array, shape }) or nested arrays, got ${kindOf(x)}`,
+    );
   }
   if (ranks && !ranks.includes(shape.length)) {
-    throw new AttnlabError(`${name} must have rank ${ranks.join(' or ')}, got shape ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${name} must have rank ${ranks.join(' or ')}, got shape ${fmtShape(shape)}`,
+      'AL_ERR_SHAPE',
+    );
   }
   // NaN/Inf are refused when the data is copied into wasm memory (Arena.f32), where the check
   // runs on four lanes: a JS scan here cost more than a small op itself.
@@ -349,13 +434,18 @@ export function idsFrom(input, vocabSize, what, limit) {
     throw new AttnlabError(`${what} must be text or an array of token ids, got ${kindOf(input)}`);
   }
   const n = typedArrayType(input) ? typedLength(input) : Array.isArray(input) ? input.length : NaN;
-  if (!Number.isInteger(n) || n < 0) throw new AttnlabError(`${what} has a length of ${show(n)}`, 'AL_ERR_SHAPE');
-  if (n > limit) throw new AttnlabError(`${what} has ${n} tokens; the limit is ${limit}`, 'AL_ERR_SHAPE');
+  if (!Number.isInteger(n) || n < 0)
+    throw new AttnlabError(`${what} has a length of ${show(n)}`, 'AL_ERR_SHAPE');
+  if (n > limit)
+    throw new AttnlabError(`${what} has ${n} tokens; the limit is ${limit}`, 'AL_ERR_SHAPE');
   const ids = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const v = input[i];
     if (!Number.isInteger(v) || v < 0 || v >= vocabSize) {
-      throw new AttnlabError(`${what}[${i}] = ${typeof v === 'number' ? v : kindOf(v)} is not a token id in [0, ${vocabSize})`, 'AL_ERR_RANGE');
+      throw new AttnlabError(
+        `${what}[${i}] = ${typeof v === 'number' ? v : kindOf(v)} is not a token id in [0, ${vocabSize})`,
+        'AL_ERR_RANGE',
+      );
     }
     ids[i] = v;
   }
@@ -369,7 +459,11 @@ export function idsFrom(input, vocabSize, what, limit) {
 export function inVocab(ids, vocabSize, what) {
   for (let i = 0; i < ids.length; i++) {
     const v = ids[i];
-    if (!(v >= 0 && v < vocabSize)) throw new AttnlabError(`${what}: the tokenizer gave id ${v} at ${i}, outside [0, ${vocabSize}); was model.tokenizer changed?`, 'AL_ERR_RANGE');
+    if (!(v >= 0 && v < vocabSize))
+      throw new AttnlabError(
+        `${what}: the tokenizer gave id ${v} at ${i}, outside [0, ${vocabSize}); was model.tokenizer changed?`,
+        'AL_ERR_RANGE',
+      );
   }
   return ids;
 }
@@ -381,7 +475,11 @@ export function toMask(m, name, shapes) {
   if (typedArrayType(m) === 'Uint8Array') {
     data = plainView(Uint8Array, m).map((v) => (v ? 1 : 0)); // a copy: later changes to m cannot reach C
     shape = [data.length];
-    if (data.length === 0) throw new AttnlabError(`${name} is empty (shape [0])${isDetached(taBuffer.call(m)) ? ' (its buffer may have been detached or transferred)' : ''}`, 'AL_ERR_SHAPE');
+    if (data.length === 0)
+      throw new AttnlabError(
+        `${name} is empty (shape [0])${isDetached(taBuffer.call(m)) ? ' (its buffer may have been detached or transferred)' : ''}`,
+        'AL_ERR_SHAPE',
+      );
   } else if (Array.isArray(m)) {
     ({ shape, data } = fromNested(m, name, Uint8Array, maskLeaf(name)));
     checkShape(shape, name);
@@ -393,27 +491,51 @@ export function toMask(m, name, shapes) {
       data = plainView(Uint8Array, given).map((v) => (v ? 1 : 0));
     } else if (Array.isArray(given)) {
       const len = given.length;
-      if (len !== n) throw new AttnlabError(`${name}.data has ${show(len)} entries but shape ${fmtShape(shape)} needs ${n}`, 'AL_ERR_SHAPE');
+      if (len !== n)
+        throw new AttnlabError(
+          `${name}.data has ${show(len)} entries but shape ${fmtShape(shape)} needs ${n}`,
+          'AL_ERR_SHAPE',
+        );
       const leaf = maskLeaf(`${name}.data`);
       data = new Uint8Array(n);
       for (let i = 0; i < n; i++) data[i] = leaf(given[i]);
     } else {
-      throw new AttnlabError(`${name}.data must be a Uint8Array or an array of booleans, got ${kindOf(given)}`);
+      throw new AttnlabError(
+        `${name}.data must be a Uint8Array or an array of booleans, got ${kindOf(given)}`,
+      );
     }
-    if (data.length !== n) throw new AttnlabError(`${name}.data has ${data.length} entries but shape ${fmtShape(shape)} needs ${n}`, 'AL_ERR_SHAPE');
+    if (data.length !== n)
+      throw new AttnlabError(
+        `${name}.data has ${data.length} entries but shape ${fmtShape(shape)} needs ${n}`,
+        'AL_ERR_SHAPE',
+      );
   } else {
-    throw new AttnlabError(`${name} must be a Uint8Array, boolean arrays or { data, shape }, got ${kindOf(m)}`);
+    throw new AttnlabError(
+      `${name} must be a Uint8Array, boolean arrays or { data, shape }, got ${kindOf(m)}`,
+    );
   }
   const match = shapes.find((s) => s.length === shape.length && s.every((d, i) => d === shape[i]));
   if (!match) {
-    throw new AttnlabError(`${name} has shape ${fmtShape(shape)} but must be ${shapes.map(fmtShape).join(' or ')}`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${name} has shape ${fmtShape(shape)} but must be ${shapes.map(fmtShape).join(' or ')}`,
+      'AL_ERR_SHAPE',
+    );
   }
   return { data, shape };
 }
 
 /** Options that are switches: given, they must be true or false ('false' is not false). */
-const FLAG_OPTIONS = new Set(['causal', 'returnWeights', 'needWeights', 'transposeA', 'transposeB',
-  'scaled', 'bidirectional', 'normFirst', 'batchFirst']);
+const FLAG_OPTIONS = new Set([
+  'causal',
+  'returnWeights',
+  'needWeights',
+  'transposeA',
+  'transposeB',
+  'scaled',
+  'bidirectional',
+  'normFirst',
+  'batchFirst',
+]);
 
 /**
  * A snapshot of a caller's object of named values (options, params, upstream): its own
@@ -428,20 +550,29 @@ export function snapshot(obj, what, label, allowed) {
   }
   const keys = Object.keys(obj);
   const own = new Set(keys);
-  for (let p = Object.getPrototypeOf(obj), depth = 0; p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-    if (++depth > 64) throw new AttnlabError(`${what}: ${label} has a prototype chain over 64 long`);
+  for (
+    let p = Object.getPrototypeOf(obj), depth = 0;
+    p !== null && p !== Object.prototype;
+    p = Object.getPrototypeOf(p)
+  ) {
+    if (++depth > 64)
+      throw new AttnlabError(`${what}: ${label} has a prototype chain over 64 long`);
     for (const k of Object.getOwnPropertyNames(p)) {
       if (own.has(k) || k === 'constructor') continue;
       const d = Object.getOwnPropertyDescriptor(p, k);
       if (d.enumerable || allowed?.includes(k)) {
-        throw new AttnlabError(`${what}: ${label}.${k} is inherited from a prototype; pass ${label} as a plain object of own properties`);
+        throw new AttnlabError(
+          `${what}: ${label}.${k} is inherited from a prototype; pass ${label} as a plain object of own properties`,
+        );
       }
     }
   }
   const out = Object.create(null);
   for (const k of keys) {
     if (allowed && !allowed.includes(k)) {
-      throw new AttnlabError(`${what}: unknown ${label === 'options' ? 'option' : label} '${k}' (known: ${allowed.join(', ')})`);
+      throw new AttnlabError(
+        `${what}: unknown ${label === 'options' ? 'option' : label} '${k}' (known: ${allowed.join(', ')})`,
+      );
     }
     out[k] = obj[k];
   }
@@ -454,7 +585,8 @@ export function snapshot(obj, what, label, allowed) {
  */
 export function checkOptions(options, name, allowed) {
   if (options === undefined) return Object.create(null);
-  if (options === null || typeof options !== 'object') throw new AttnlabError(`${name}: options must be an object`);
+  if (options === null || typeof options !== 'object')
+    throw new AttnlabError(`${name}: options must be an object`);
   const o = snapshot(options, name, 'options', allowed);
   for (const k of Object.keys(o)) {
     const v = o[k];
@@ -477,17 +609,34 @@ export function checkOptions(options, name, allowed) {
  * @returns {number}
  */
 export function f32Option(what, name, value, { min, positive = false, nonzero = false } = {}) {
-  const rule = positive ? ' > 0' : min !== undefined ? ` >= ${min}` : nonzero ? ' other than 0' : '';
-  if (typeof value !== 'number' || !Number.isFinite(value) || (positive && !(value > 0)) ||
-      (nonzero && value === 0) || (min !== undefined && !(value >= min))) {
-    throw new AttnlabError(`${what}: options.${name} must be a finite number${rule}, got ${show(value)}`);
+  const rule = positive
+    ? ' > 0'
+    : min !== undefined
+      ? ` >= ${min}`
+      : nonzero
+        ? ' other than 0'
+        : '';
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    (positive && !(value > 0)) ||
+    (nonzero && value === 0) ||
+    (min !== undefined && !(value >= min))
+  ) {
+    throw new AttnlabError(
+      `${what}: options.${name} must be a finite number${rule}, got ${show(value)}`,
+    );
   }
   const f = Math.fround(value); // monotone, so `min` and `positive` still hold unless f is 0
   if (!Number.isFinite(f)) {
-    throw new AttnlabError(`${what}: options.${name} ${value} is ${f} in float32, which the library computes in (largest about 3.4e38)`);
+    throw new AttnlabError(
+      `${what}: options.${name} ${value} is ${f} in float32, which the library computes in (largest about 3.4e38)`,
+    );
   }
   if (f === 0 && value !== 0) {
-    throw new AttnlabError(`${what}: options.${name} ${value} is 0 in float32, which the library computes in (smallest non-zero about 1.4e-45)`);
+    throw new AttnlabError(
+      `${what}: options.${name} ${value} is 0 in float32, which the library computes in (smallest non-zero about 1.4e-45)`,
+    );
   }
   return f;
 }
@@ -504,19 +653,29 @@ export function sameShape(a, b) {
 export function readUpstream(what, upstream, shapes) {
   const names = Object.keys(shapes);
   if (upstream === undefined) {
-    throw new AttnlabError(`${what}: the upstream gradients are missing: upstream must be an object keyed by output name (${names.join(', ')}), passed last, e.g. { ${names[0]}: d${names[0][0].toUpperCase()}${names[0].slice(1)} }`);
+    throw new AttnlabError(
+      `${what}: the upstream gradients are missing: upstream must be an object keyed by output name (${names.join(', ')}), passed last, e.g. { ${names[0]}: d${names[0][0].toUpperCase()}${names[0].slice(1)} }`,
+    );
   }
   if (upstream === null || typeof upstream !== 'object' || Array.isArray(upstream)) {
-    throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${names.join(', ')}), e.g. { output: dOutput }`);
+    throw new AttnlabError(
+      `${what}: upstream must be an object keyed by output name (${names.join(', ')}), e.g. { output: dOutput }`,
+    );
   }
   const u = snapshot(upstream, what, 'upstream', names);
   requireSomeUpstream(what, u, names);
   const got = {};
   for (const [k, shape] of Object.entries(shapes)) {
-    if (u[k] === undefined || u[k] === null) { got[k] = null; continue; }
+    if (u[k] === undefined || u[k] === null) {
+      got[k] = null;
+      continue;
+    }
     const t = toTensor(u[k], `upstream.${k}`);
     if (!sameShape(t.shape, shape)) {
-      throw new AttnlabError(`${what}: upstream.${k} has shape ${fmtShape(t.shape)} but the ${k} has shape ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
+      throw new AttnlabError(
+        `${what}: upstream.${k} has shape ${fmtShape(t.shape)} but the ${k} has shape ${fmtShape(shape)}`,
+        'AL_ERR_SHAPE',
+      );
     }
     got[k] = t;
   }
@@ -531,21 +690,34 @@ export function readUpstream(what, upstream, shapes) {
  */
 export function backwardArgs(what, rest, outputs) {
   if (rest.length === 0) {
-    throw new AttnlabError(`${what}: the upstream gradients are missing: upstream must be an object keyed by output name (${outputs.join(', ')}), passed after the forward's arguments`);
+    throw new AttnlabError(
+      `${what}: the upstream gradients are missing: upstream must be an object keyed by output name (${outputs.join(', ')}), passed after the forward's arguments`,
+    );
   }
   if (rest.length > 2) {
-    throw new AttnlabError(`${what}: takes the forward's arguments, then upstream; got ${rest.length} arguments after the required ones (at most options and upstream)`);
+    throw new AttnlabError(
+      `${what}: takes the forward's arguments, then upstream; got ${rest.length} arguments after the required ones (at most options and upstream)`,
+    );
   }
   const upstream = rest[rest.length - 1];
   if (upstream === undefined || upstream === null) {
-    throw new AttnlabError(`${what}: upstream is ${upstream}; upstream must be an object keyed by output name (${outputs.join(', ')}), passed last`);
+    throw new AttnlabError(
+      `${what}: upstream is ${upstream}; upstream must be an object keyed by output name (${outputs.join(', ')}), passed last`,
+    );
   }
   // backward(...required, options) with the upstream forgotten: the options would be read as
   // upstream; say what is more likely wrong than "unknown upstream 'numHeads'"
-  if (rest.length === 1 && typeof upstream === 'object' && !Array.isArray(upstream) && !ArrayBuffer.isView(upstream)) {
+  if (
+    rest.length === 1 &&
+    typeof upstream === 'object' &&
+    !Array.isArray(upstream) &&
+    !ArrayBuffer.isView(upstream)
+  ) {
     const keys = Object.keys(upstream);
     if (keys.length > 0 && !keys.some((k) => outputs.includes(k))) {
-      throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${outputs.join(', ')}), passed last; the last argument has ${keys.map((k) => `'${k}'`).join(', ')}: are these the options, with the upstream gradients missing?`);
+      throw new AttnlabError(
+        `${what}: upstream must be an object keyed by output name (${outputs.join(', ')}), passed last; the last argument has ${keys.map((k) => `'${k}'`).join(', ')}: are these the options, with the upstream gradients missing?`,
+      );
     }
   }
   return { options: rest.length === 2 ? rest[0] : undefined, upstream };
@@ -558,7 +730,9 @@ export function backwardArgs(what, rest, outputs) {
  */
 export function requireSomeUpstream(what, snap, outputs) {
   if (!outputs.some((k) => snap[k] !== undefined && snap[k] !== null)) {
-    throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${outputs.join(', ')}) with at least one gradient; it names none (the upstream gradients are missing?)`);
+    throw new AttnlabError(
+      `${what}: upstream must be an object keyed by output name (${outputs.join(', ')}) with at least one gradient; it names none (the upstream gradients are missing?)`,
+    );
   }
 }
 
@@ -594,7 +768,10 @@ export function withLib(l, fn) {
 export function requireLib(what) {
   const l = current ?? lib;
   if (!l) {
-    throw new AttnlabError(`ops.${what}: attnlab is not initialised; await init() first`, 'AL_ERR_ARGUMENT');
+    throw new AttnlabError(
+      `ops.${what}: attnlab is not initialised; await init() first`,
+      'AL_ERR_ARGUMENT',
+    );
   }
   return l.x;
 }
@@ -609,4 +786,3 @@ export function withArena(what, fn) {
     arena.free();
   }
 }
-

@@ -35,12 +35,12 @@ export function f16Bits(value) {
     const half = 1 << (shift - 1);
     const rest = mant & ((1 << shift) - 1);
     let m = mant >>> shift;
-    if (rest > half || (rest === half && (m & 1))) m++;
+    if (rest > half || (rest === half && m & 1)) m++;
     return sign | m; // m may round up into the smallest normal: the bits are still right
   }
   const rest = mant & 0x1fff;
   let h = sign | (e << 10) | (mant >>> 13);
-  if (rest > 0x1000 || (rest === 0x1000 && (h & 1))) h++; // may carry into the exponent: correct
+  if (rest > 0x1000 || (rest === 0x1000 && h & 1)) h++; // may carry into the exponent: correct
   return h;
 }
 
@@ -65,7 +65,10 @@ export function f16Array(values, name, what) {
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (!(Math.abs(v) <= F16_MAX)) {
-      throw new AttnlabError(`${what}: tensor "${name}"[${i}] = ${v} does not fit float16 (largest finite value ±${F16_MAX}); save it as F32`, 'AL_ERR_RANGE');
+      throw new AttnlabError(
+        `${what}: tensor "${name}"[${i}] = ${v} does not fit float16 (largest finite value ±${F16_MAX}); save it as F32`,
+        'AL_ERR_RANGE',
+      );
     }
     dst[i] = f16Bits(v);
   }
@@ -94,10 +97,22 @@ export function rewriteSafetensors(bytes, what, target, convert) {
   const parts = [];
   for (const name of names) {
     const t = header[name];
-    if (t.dtype !== 'F32') throw new AttnlabError(`${what}: tensor "${name}" is ${t.dtype}; only F32 tensors are converted to ${target}`, 'AL_ERR_UNSUPPORTED');
+    if (t.dtype !== 'F32')
+      throw new AttnlabError(
+        `${what}: tensor "${name}" is ${t.dtype}; only F32 tensors are converted to ${target}`,
+        'AL_ERR_UNSUPPORTED',
+      );
     const [a, b] = t.data_offsets;
-    for (const [stored, dtype, shape, values] of convert(name, t.shape, new Float32Array(data.slice(a, b).buffer))) {
-      if (Object.hasOwn(out, stored)) throw new AttnlabError(`${what}: two tensors would be stored as "${stored}"`, 'AL_ERR_UNSUPPORTED');
+    for (const [stored, dtype, shape, values] of convert(
+      name,
+      t.shape,
+      new Float32Array(data.slice(a, b).buffer),
+    )) {
+      if (Object.hasOwn(out, stored))
+        throw new AttnlabError(
+          `${what}: two tensors would be stored as "${stored}"`,
+          'AL_ERR_UNSUPPORTED',
+        );
       out[stored] = { dtype, shape, data_offsets: [offset, offset + values.byteLength] };
       offset += values.byteLength;
       parts.push(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
@@ -110,7 +125,10 @@ export function rewriteSafetensors(bytes, what, target, convert) {
   new DataView(file.buffer).setBigUint64(0, BigInt(head.length), true);
   file.set(head, 8);
   let at = 8 + head.length;
-  for (const p of parts) { file.set(p, at); at += p.length; }
+  for (const p of parts) {
+    file.set(p, at);
+    at += p.length;
+  }
   return file;
 }
 
@@ -121,5 +139,7 @@ export function rewriteSafetensors(bytes, what, target, convert) {
  * @returns {Uint8Array}
  */
 export function toF16Safetensors(bytes, what = 'saveModel') {
-  return rewriteSafetensors(bytes, what, 'F16', (name, shape, values) => [[name, 'F16', shape, f16Array(values, name, what)]]);
+  return rewriteSafetensors(bytes, what, 'F16', (name, shape, values) => [
+    [name, 'F16', shape, f16Array(values, name, what)],
+  ]);
 }

@@ -61,6 +61,9 @@ export function toI8Safetensors(bytes, what = 'saveModel') {
     const half = f16Array(values, name, what); // refuses what float16 cannot hold, by name
     if (!storedAsI8(shape)) return [[name, 'F16', shape, half]];
     const { q, scale } = quantizeRows(Array.from(half, f16Value), shape[0], shape[1]);
-    return [[name, 'I8', shape, q], [name + I8_SCALE_SUFFIX, 'F32', [shape[0]], scale]];
+    return [
+      [name, 'I8', shape, q],
+      [name + I8_SCALE_SUFFIX, 'F32', [shape[0]], scale],
+    ];
   });
 }

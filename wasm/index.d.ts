@@ -146,7 +146,11 @@ export function prepare(params: Record<string, TensorLike>): PreparedParams;
 /** The foundation kernels. */
 export interface BasicOps {
   /** a [M,K] · b [K,N] (with optional transposes) → [M,N]; either may be prepared (`prepare`). */
-  matmul(a: TensorLike | PreparedTensor, b: TensorLike | PreparedTensor, options?: MatmulOptions): Tensor;
+  matmul(
+    a: TensorLike | PreparedTensor,
+    b: TensorLike | PreparedTensor,
+    options?: MatmulOptions,
+  ): Tensor;
   /** a [M,K] · x [K] → [M]. */
   matvec(a: TensorLike, x: TensorLike): Tensor;
   /** Softmax over the last axis; fully masked rows give zeros, never NaN. */
@@ -182,7 +186,15 @@ export * from './model.js';
 export * from './train.js';
 
 /** Every op: one interface per family, declared in wasm/ops/*.d.ts. */
-export interface Ops extends BasicOps, SdpaOps, AdditiveLuongOps, TransformerAttentionOps, PoolingOps, RecurrentOps, MemoryRnnOps, TransformerLayersOps {}
+export interface Ops
+  extends BasicOps,
+    SdpaOps,
+    AdditiveLuongOps,
+    TransformerAttentionOps,
+    PoolingOps,
+    RecurrentOps,
+    MemoryRnnOps,
+    TransformerLayersOps {}
 
 /** The op table; usable once `init()` has resolved. */
 export const ops: Ops;

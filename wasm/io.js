@@ -16,7 +16,14 @@
 // and `code` the status name ('AL_ERR_FORMAT', 'AL_ERR_UNSUPPORTED', 'AL_ERR_NONFINITE', ...).
 // Format, limits and the full error list: docs/model-format.md.
 
-import { AttnlabError, kindOf, readCString, statusName, typedArrayType, withArena } from './core.js';
+import {
+  AttnlabError,
+  kindOf,
+  readCString,
+  statusName,
+  typedArrayType,
+  withArena,
+} from './core.js';
 import { bytesOf } from './source.js';
 
 const ERR_CAP = 256; // AL_SAFETENSORS_ERR_CAP
@@ -31,7 +38,9 @@ const ERR_CAP = 256; // AL_SAFETENSORS_ERR_CAP
  */
 export function readSafetensors(bytes) {
   if (!(bytes instanceof ArrayBuffer) && typedArrayType(bytes) !== 'Uint8Array') {
-    throw new AttnlabError(`readSafetensors: bytes must be a Uint8Array or an ArrayBuffer, got ${kindOf(bytes)}`);
+    throw new AttnlabError(
+      `readSafetensors: bytes must be a Uint8Array or an ArrayBuffer, got ${kindOf(bytes)}`,
+    );
   }
   // a plain view from the intrinsic accessors: a subclass's `length` cannot size the copy
   const view = bytesOf(bytes, 'readSafetensors');
@@ -51,7 +60,10 @@ export function readSafetensors(bytes) {
       for (let i = 0; i < nMeta; i++) {
         // defineProperty, not assignment: a key "__proto__" from a hostile file stays plain data
         Object.defineProperty(metadata, readCString(x, x.al_safetensors_meta_key(st, i)), {
-          value: readCString(x, x.al_safetensors_meta_value(st, i)), enumerable: true, writable: true, configurable: true,
+          value: readCString(x, x.al_safetensors_meta_value(st, i)),
+          enumerable: true,
+          writable: true,
+          configurable: true,
         });
       }
       const n = x.al_safetensors_count(st);
@@ -62,10 +74,15 @@ export function readSafetensors(bytes) {
       for (let i = 0; i < n; i++) {
         const name = readCString(x, x.al_safetensors_name(st, i));
         const shape = [];
-        for (let a = 0, r = x.al_safetensors_rank(st, i); a < r; a++) shape.push(x.al_safetensors_dim(st, i, a));
+        for (let a = 0, r = x.al_safetensors_rank(st, i); a < r; a++)
+          shape.push(x.al_safetensors_dim(st, i, a));
         const numel = x.al_safetensors_numel(st, i);
         const s = x.al_safetensors_read_f32(st, i, pData, numel);
-        if (s !== 0) throw new AttnlabError(`readSafetensors: reading tensor "${name}" failed (${statusName(s)})`, statusName(s));
+        if (s !== 0)
+          throw new AttnlabError(
+            `readSafetensors: reading tensor "${name}" failed (${statusName(s)})`,
+            statusName(s),
+          );
         const data = new Float32Array(x.memory.buffer, pData, numel).slice();
         tensors.set(name, { data, shape, dtype: readCString(x, x.al_safetensors_dtype(st, i)) });
       }

@@ -16,7 +16,8 @@ const ABI_VERSION = 1;
 
 // The smallest module that uses a v128 instruction: (func (result v128) i32.const 0 i8x16.splat)
 const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11,
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15,
+  11,
 ]);
 
 /** True when this engine validates WebAssembly SIMD128. */
@@ -78,7 +79,11 @@ export function initTraining(options = {}) {
 }
 
 function trainingFor(simd, wasm) {
-  return instantiate({ simd, wasm: wasm ?? new URL(simd ? 'attnlab-train.wasm' : 'attnlab-train-scalar.wasm', import.meta.url) });
+  return instantiate({
+    simd,
+    wasm:
+      wasm ?? new URL(simd ? 'attnlab-train.wasm' : 'attnlab-train-scalar.wasm', import.meta.url),
+  });
 }
 
 /** The default instance, initialised on first use (for loadModel() and friends). */
@@ -95,7 +100,11 @@ export async function defaultLib() {
 export async function loadLib(options = {}) {
   const l = await instantiate(options);
   let t = null;
-  l.training = () => (t ??= trainingFor(l.simd).catch((e) => { t = null; throw e; }));
+  l.training = () =>
+    (t ??= trainingFor(l.simd).catch((e) => {
+      t = null;
+      throw e;
+    }));
   return l;
 }
 
@@ -113,20 +122,30 @@ async function instantiate(options) {
   const imports = {};
   for (const imp of WebAssembly.Module.imports(module)) {
     if (imp.kind !== 'function') {
-      throw new AttnlabError(`init: the module imports ${imp.kind} ${imp.module}.${imp.name}; is this attnlab.wasm?`);
+      throw new AttnlabError(
+        `init: the module imports ${imp.kind} ${imp.module}.${imp.name}; is this attnlab.wasm?`,
+      );
     }
     imports[imp.module] ??= {};
     // emscripten_notify_memory_growth is the only import of a standalone attnlab build, and
     // views are rebuilt on every use, so it needs to do nothing.
-    imports[imp.module][imp.name] = imp.name === 'emscripten_notify_memory_growth'
-      ? () => {}
-      : () => { throw new AttnlabError(`attnlab.wasm called the unexpected import ${imp.module}.${imp.name}`); };
+    imports[imp.module][imp.name] =
+      imp.name === 'emscripten_notify_memory_growth'
+        ? () => {}
+        : () => {
+            throw new AttnlabError(
+              `attnlab.wasm called the unexpected import ${imp.module}.${imp.name}`,
+            );
+          };
   }
   let instance;
   try {
     instance = await WebAssembly.instantiate(module, imports);
   } catch (e) {
-    throw new AttnlabError(`init: the wasm could not be instantiated: ${e?.name ?? 'Error'}: ${e?.message ?? e}`, 'AL_ERR_FORMAT');
+    throw new AttnlabError(
+      `init: the wasm could not be instantiated: ${e?.name ?? 'Error'}: ${e?.message ?? e}`,
+      'AL_ERR_FORMAT',
+    );
   }
   const x = instance.exports;
   if (typeof x.al_abi_version !== 'function' || typeof x.memory !== 'object') {
@@ -134,7 +153,9 @@ async function instantiate(options) {
   }
   if (typeof x._initialize === 'function') x._initialize();
   if (x.al_abi_version() !== ABI_VERSION) {
-    throw new AttnlabError(`init: attnlab.wasm has ABI ${x.al_abi_version()}, this index.js expects ${ABI_VERSION}; use the .wasm shipped beside it`);
+    throw new AttnlabError(
+      `init: attnlab.wasm has ABI ${x.al_abi_version()}, this index.js expects ${ABI_VERSION}; use the .wasm shipped beside it`,
+    );
   }
   return makeLib(x);
 }
@@ -155,8 +176,10 @@ async function compileFrom(source) {
       if (url.protocol !== 'file:') {
         const response = await fetchChecked(url, 'init');
         // Compile while downloading where the server labels the bytes correctly.
-        if (typeof WebAssembly.compileStreaming === 'function' &&
-            (response.headers.get('content-type') ?? '').startsWith('application/wasm')) {
+        if (
+          typeof WebAssembly.compileStreaming === 'function' &&
+          (response.headers.get('content-type') ?? '').startsWith('application/wasm')
+        ) {
           return await WebAssembly.compileStreaming(response);
         }
         return await WebAssembly.compile(await readSource(response, 'init'));
@@ -164,21 +187,36 @@ async function compileFrom(source) {
       return await WebAssembly.compile(await readSource(url, 'init'));
     }
     const isBytes = source instanceof ArrayBuffer || ArrayBuffer.isView(source);
-    const isResponse = source !== null && typeof source === 'object' && typeof source.arrayBuffer === 'function' && 'ok' in source;
+    const isResponse =
+      source !== null &&
+      typeof source === 'object' &&
+      typeof source.arrayBuffer === 'function' &&
+      'ok' in source;
     if (!isBytes && !isResponse) {
-      throw new AttnlabError(`init: options.wasm must be bytes, a URL, a Response or a WebAssembly.Module (or a promise of one), got ${kindOf(source)}`);
+      throw new AttnlabError(
+        `init: options.wasm must be bytes, a URL, a Response or a WebAssembly.Module (or a promise of one), got ${kindOf(source)}`,
+      );
     }
     // A Response the caller fetched: compiled while it downloads, as a URL's is (a failed one is
     // named by readSource below).
-    if (isResponse && source.ok && typeof WebAssembly.compileStreaming === 'function' && typeof Response === 'function' &&
-        source instanceof Response && (source.headers.get('content-type') ?? '').startsWith('application/wasm')) {
+    if (
+      isResponse &&
+      source.ok &&
+      typeof WebAssembly.compileStreaming === 'function' &&
+      typeof Response === 'function' &&
+      source instanceof Response &&
+      (source.headers.get('content-type') ?? '').startsWith('application/wasm')
+    ) {
       return await WebAssembly.compileStreaming(source);
     }
     return await WebAssembly.compile(await readSource(source, 'init'));
   } catch (e) {
     if (e instanceof AttnlabError) throw e;
     // CompileError (not a .wasm), LinkError, a TypeError from compileStreaming: all named here
-    throw new AttnlabError(`init: the wasm could not be compiled: ${e?.name ?? 'Error'}: ${e?.message ?? e}`, 'AL_ERR_FORMAT');
+    throw new AttnlabError(
+      `init: the wasm could not be compiled: ${e?.name ?? 'Error'}: ${e?.message ?? e}`,
+      'AL_ERR_FORMAT',
+    );
   }
 }
 

@@ -15,7 +15,13 @@ export interface TokenizerConfig {
 }
 
 /** A step of tokenizer.normalize; whatever the list's order they apply in this order. */
-export type NormalizeStep = 'nfc' | 'quotes' | 'lowercase' | 'whitespace' | 'punctuation' | 'contractions';
+export type NormalizeStep =
+  | 'nfc'
+  | 'quotes'
+  | 'lowercase'
+  | 'whitespace'
+  | 'punctuation'
+  | 'contractions';
 
 /** Word-level models add this to every result of run / classify / score / forward. */
 export interface UnknownWords {
@@ -33,7 +39,15 @@ export interface ModelConfig {
   hiddenSize: number;
   numLayers: number;
   bidirectional?: boolean;
-  attention: 'none' | 'additive' | 'dot' | 'general' | 'concat' | 'local-m' | 'local-p' | 'key-query';
+  attention:
+    | 'none'
+    | 'additive'
+    | 'dot'
+    | 'general'
+    | 'concat'
+    | 'local-m'
+    | 'local-p'
+    | 'key-query';
   style: 'bahdanau' | 'luong';
   inputFeeding?: boolean;
   score?: 'dot' | 'general' | 'concat';
@@ -71,7 +85,13 @@ export interface ClassifierConfig {
   /** han: the token that ends a sentence (in tokenizer.vocab). */
   sentenceSeparator?: string;
   labels: string[];
-  tokenizer: { type: 'word'; vocab: string[]; unk: string; pad?: string; normalize?: NormalizeStep[] };
+  tokenizer: {
+    type: 'word';
+    vocab: string[];
+    unk: string;
+    pad?: string;
+    normalize?: NormalizeStep[];
+  };
   name?: string;
   description?: string;
   training?: unknown;
@@ -123,7 +143,15 @@ export interface MemoryRnnConfig {
   /** classifier: the classes. */
   labels?: string[];
   /** bos / eos (in vocab): put around the words of a text by encode() and run(). */
-  tokenizer: { type: 'word'; vocab: string[]; unk: string; pad?: string; bos?: string; eos?: string; normalize?: NormalizeStep[] };
+  tokenizer: {
+    type: 'word';
+    vocab: string[];
+    unk: string;
+    pad?: string;
+    bos?: string;
+    eos?: string;
+    normalize?: NormalizeStep[];
+  };
   name?: string;
   description?: string;
   training?: unknown;
@@ -305,9 +333,15 @@ export class Model {
   /** Seq2seq decoding. For a classifier, run returns what classify() returns (call classify() for that type).
    * For a transformer it returns a TransformerRunResult (cast it; only maxLength is an option).
    * For a memory-rnn model: a MemoryRnnLmResult (option distributions) or MemoryRnnClassifyResult. */
-  run(input: string | ArrayLike<number>, options?: RunOptions & { distributions?: boolean }): RunResult;
+  run(
+    input: string | ArrayLike<number>,
+    options?: RunOptions & { distributions?: boolean },
+  ): RunResult;
   /** Transformers only: one forward pass (encoder-decoder: tgt is the decoder input, bos first). */
-  forward(input: string | ArrayLike<number>, tgt?: string | ArrayLike<number>): TransformerForwardResult;
+  forward(
+    input: string | ArrayLike<number>,
+    tgt?: string | ArrayLike<number>,
+  ): TransformerForwardResult;
   /** Classify one document (architecture "classifier"; other architectures throw AL_ERR_UNSUPPORTED). */
   classify(input: string | ArrayLike<number>): ClassifyResult;
   score(src: string | ArrayLike<number>, tgt: string | ArrayLike<number>): ScoreResult;
@@ -322,4 +356,6 @@ export class Model {
  * or the file's bytes. Calls init() when needed. Throws AttnlabError naming the config key or
  * tensor at fault.
  */
-export function loadModel(source: string | URL | Response | ArrayBuffer | ArrayBufferView): Promise<Model>;
+export function loadModel(
+  source: string | URL | Response | ArrayBuffer | ArrayBufferView,
+): Promise<Model>;

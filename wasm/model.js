@@ -53,7 +53,7 @@ export async function loadModel(source) {
 /** loadModel() on instance `l` (createAttnlab), or on the default instance when l is null. @internal */
 export async function loadModelIn(l, source) {
   const bytes = await readSource(source, 'loadModel');
-  const x = (l ?? await defaultLib()).x;
+  const x = (l ?? (await defaultLib())).x;
   const ar = new Arena(x);
   try {
     const pBytes = ar.alloc(bytes.length, 'the model file');
@@ -61,7 +61,8 @@ export async function loadModelIn(l, source) {
     const pOut = ar.alloc(4, 'the handle');
     const pErr = ar.alloc(ERR_CAP, 'the error message');
     const status = x.al_model_load(pBytes, bytes.length, pOut, pErr, ERR_CAP);
-    if (status !== 0) throw new AttnlabError(`loadModel: ${readCString(x, pErr)}`, statusName(status));
+    if (status !== 0)
+      throw new AttnlabError(`loadModel: ${readCString(x, pErr)}`, statusName(status));
     const ptr = new Uint32Array(x.memory.buffer, pOut, 1)[0];
     return new Model(x, ptr);
   } finally {
@@ -70,8 +71,22 @@ export async function loadModelIn(l, source) {
 }
 
 /** The al_model_info fields (src/api/model.h, AL_MODEL_INFO_*), in order. */
-const INFO_FIELDS = ['arch', 'srcVocab', 'tgtVocab', 'bos', 'eos', 'maxLength', 'hasPositions', 'layers',
-  'heads', 'variant', 'maxPositions', 'hops', 'head', 'attends'];
+const INFO_FIELDS = [
+  'arch',
+  'srcVocab',
+  'tgtVocab',
+  'bos',
+  'eos',
+  'maxLength',
+  'hasPositions',
+  'layers',
+  'heads',
+  'variant',
+  'maxPositions',
+  'hops',
+  'head',
+  'attends',
+];
 
 /**
  * @typedef {{ arch: number, srcVocab: number, tgtVocab: number, bos: number, eos: number,
@@ -88,10 +103,16 @@ export function modelInfo(x, ptr) {
   try {
     const p = ar.alloc(INFO_FIELDS.length * 4, 'the model info');
     const n = x.al_model_info(ptr, p, INFO_FIELDS.length);
-    if (n !== INFO_FIELDS.length) throw new AttnlabError(`Model: al_model_info gave ${n} fields, expected ${INFO_FIELDS.length}; is the .wasm older than this glue?`, 'AL_ERR_UNSUPPORTED');
+    if (n !== INFO_FIELDS.length)
+      throw new AttnlabError(
+        `Model: al_model_info gave ${n} fields, expected ${INFO_FIELDS.length}; is the .wasm older than this glue?`,
+        'AL_ERR_UNSUPPORTED',
+      );
     const v = new Int32Array(x.memory.buffer, p, n);
     const info = /** @type {ModelInfo} */ ({});
-    INFO_FIELDS.forEach((k, i) => { info[k] = v[i]; });
+    INFO_FIELDS.forEach((k, i) => {
+      info[k] = v[i];
+    });
     info.architecture = ARCHS[info.arch]?.name ?? `unknown architecture ${info.arch}`;
     return Object.freeze(info);
   } finally {
@@ -130,10 +151,15 @@ export class Model {
     this.#ptr = ptr;
     this.#info = modelInfo(x, ptr);
     this.#arch = ARCHS[this.#info.arch];
-    if (!this.#arch) throw new AttnlabError(`Model: ${this.#info.architecture}; is the .wasm newer than this glue?`, 'AL_ERR_UNSUPPORTED');
+    if (!this.#arch)
+      throw new AttnlabError(
+        `Model: ${this.#info.architecture}; is the .wasm newer than this glue?`,
+        'AL_ERR_UNSUPPORTED',
+      );
     this.#config = deepFreeze(JSON.parse(readCString(x, x.al_model_config(ptr))));
     this.#tokenizer = Object.freeze(this.#arch.tokenizer(this.#config));
-    if (this.#info.arch === 2 || this.#info.head === 1) this.#labels = Object.freeze(this.#config.labels.slice());
+    if (this.#info.arch === 2 || this.#info.head === 1)
+      this.#labels = Object.freeze(this.#config.labels.slice());
     leaks?.register(this, `a Model (${this.#info.architecture})`, this);
   }
 
@@ -145,27 +171,58 @@ export class Model {
   }
 
   /** The architecture, e.g. 'seq2seq'. */
-  get architecture() { return this.#info.architecture; }
+  get architecture() {
+    return this.#info.architecture;
+  }
   /** The parsed config (docs/models.md), frozen. */
-  get config() { return this.#config; }
+  get config() {
+    return this.#config;
+  }
   /** The config's tokenizer (frozen). */
-  get tokenizer() { return this.#tokenizer; }
+  get tokenizer() {
+    return this.#tokenizer;
+  }
   /** Classifiers (and memory-rnn classifier heads): the class labels (the config's "labels"); otherwise undefined. */
-  get labels() { return this.#labels; }
-  get srcVocabSize() { return this.#info.srcVocab; }
-  get tgtVocabSize() { return this.#info.tgtVocab; }
-  get bosId() { return this.#info.bos; }
-  get eosId() { return this.#info.eos; }
-  get maxLength() { return this.#info.maxLength; }
-  get hasPositions() { return this.#info.hasPositions === 1; }
+  get labels() {
+    return this.#labels;
+  }
+  get srcVocabSize() {
+    return this.#info.srcVocab;
+  }
+  get tgtVocabSize() {
+    return this.#info.tgtVocab;
+  }
+  get bosId() {
+    return this.#info.bos;
+  }
+  get eosId() {
+    return this.#info.eos;
+  }
+  get maxLength() {
+    return this.#info.maxLength;
+  }
+  get hasPositions() {
+    return this.#info.hasPositions === 1;
+  }
 
   /** What the architecture modules get, none of it writable by a caller. */
   #state() {
-    return { x: this.#x, ptr: this.#ptr, info: this.#info, config: this.#config, tokenizer: this.#tokenizer, labels: this.#labels };
+    return {
+      x: this.#x,
+      ptr: this.#ptr,
+      info: this.#info,
+      config: this.#config,
+      tokenizer: this.#tokenizer,
+      labels: this.#labels,
+    };
   }
 
   #live(what) {
-    if (this.#ptr === 0) throw new AttnlabError(`Model.${what}: this model has been disposed; load it again with loadModel()`, 'AL_ERR_ARGUMENT');
+    if (this.#ptr === 0)
+      throw new AttnlabError(
+        `Model.${what}: this model has been disposed; load it again with loadModel()`,
+        'AL_ERR_ARGUMENT',
+      );
     return this.#x;
   }
 
@@ -212,8 +269,12 @@ export class Model {
    */
   classify(input, options) {
     this.#live('classify');
-    if (this.#info.arch === 2 || (this.#info.arch === 3 && this.#info.head === 1)) return this.#withUnknown(this.#arch.classify(this.#state(), input, options), input);
-    throw new AttnlabError(`Model.classify: this is a "${this.#info.architecture}" model; classify() needs architecture "classifier" (use run())`, 'AL_ERR_UNSUPPORTED');
+    if (this.#info.arch === 2 || (this.#info.arch === 3 && this.#info.head === 1))
+      return this.#withUnknown(this.#arch.classify(this.#state(), input, options), input);
+    throw new AttnlabError(
+      `Model.classify: this is a "${this.#info.architecture}" model; classify() needs architecture "classifier" (use run())`,
+      'AL_ERR_UNSUPPORTED',
+    );
   }
 
   /**
@@ -235,7 +296,9 @@ export class Model {
    */
   startDecoding(input, options) {
     this.#live('startDecoding');
-    const dec = this.#only('startDecoding').startDecoding(this.#state(), this, input, options, () => this.#decoders.delete(dec));
+    const dec = this.#only('startDecoding').startDecoding(this.#state(), this, input, options, () =>
+      this.#decoders.delete(dec),
+    );
     this.#decoders.add(dec);
     return dec;
   }
@@ -249,7 +312,10 @@ export class Model {
   forward(input, tgt) {
     this.#live('forward');
     if (typeof this.#arch.forward !== 'function') {
-      throw new AttnlabError(`Model.forward: for architecture "transformer"; this model is "${this.#info.architecture}" (use run)`, 'AL_ERR_UNSUPPORTED');
+      throw new AttnlabError(
+        `Model.forward: for architecture "transformer"; this model is "${this.#info.architecture}" (use run)`,
+        'AL_ERR_UNSUPPORTED',
+      );
     }
     return this.#withUnknown(this.#arch.forward(this.#state(), input, tgt), input);
   }
@@ -257,7 +323,10 @@ export class Model {
   /** The architecture module when it has `what`, else a named refusal. */
   #only(what) {
     if (typeof this.#arch[what] !== 'function') {
-      throw new AttnlabError(`Model.${what}: not available for architecture "${this.#info.architecture}" (use run)`, 'AL_ERR_UNSUPPORTED');
+      throw new AttnlabError(
+        `Model.${what}: not available for architecture "${this.#info.architecture}" (use run)`,
+        'AL_ERR_UNSUPPORTED',
+      );
     }
     return this.#arch;
   }

@@ -23,11 +23,14 @@
 
 import { AttnlabError, MAX_ALLOC_BYTES, fmtShape, requireLib, toTensor } from './core.js';
 
-const leaks = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((what) => {
-    console.warn(`attnlab: ${what} was garbage-collected without dispose(); its wasm memory is leaked. Call dispose() (or use \`using\`).`);
-  })
-  : null;
+const leaks =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry((what) => {
+        console.warn(
+          `attnlab: ${what} was garbage-collected without dispose(); its wasm memory is leaked. Call dispose() (or use \`using\`).`,
+        );
+      })
+    : null;
 
 let ptrOf; // (tensor, what) → its offset in wasm memory; set by PreparedTensor's static block
 let shapeOf; // (tensor) → a copy of the shape it was prepared with
@@ -54,8 +57,13 @@ export class PreparedTensor {
   static {
     ptrOf = (t, what) => {
       if (t.#ptr === 0) {
-        const which = t.#name ? `the prepared tensor ${t.#name}` : `a prepared tensor of shape ${fmtShape(t.#shape)}`;
-        throw new AttnlabError(`${what}: ${which} has been disposed; prepare it again with prepare()`, 'AL_ERR_ARGUMENT');
+        const which = t.#name
+          ? `the prepared tensor ${t.#name}`
+          : `a prepared tensor of shape ${fmtShape(t.#shape)}`;
+        throw new AttnlabError(
+          `${what}: ${which} has been disposed; prepare it again with prepare()`,
+          'AL_ERR_ARGUMENT',
+        );
       }
       return t.#ptr;
     };
@@ -66,19 +74,28 @@ export class PreparedTensor {
   }
 
   /** The shape it was prepared with (a copy). */
-  get shape() { return this.#shape.slice(); }
+  get shape() {
+    return this.#shape.slice();
+  }
 
   /** Number of elements. */
-  get size() { return this.#shape.reduce((a, d) => a * d, 1); }
+  get size() {
+    return this.#shape.reduce((a, d) => a * d, 1);
+  }
 
   /** True once dispose() has run. */
-  get disposed() { return this.#ptr === 0; }
+  get disposed() {
+    return this.#ptr === 0;
+  }
 
   /** A JS-owned copy { data, shape } of the resident values. */
   toTensor() {
     const p = ptrOf(this, 'PreparedTensor.toTensor');
     const n = this.#shape.reduce((a, d) => a * d, 1);
-    return { data: new Float32Array(this.#x.memory.buffer, p, n).slice(), shape: this.#shape.slice() };
+    return {
+      data: new Float32Array(this.#x.memory.buffer, p, n).slice(),
+      shape: this.#shape.slice(),
+    };
   }
 
   /** Free the wasm memory. Later uses throw; a second dispose() is harmless. */
@@ -110,12 +127,18 @@ export class PreparedParams {
   }
 
   get tensors() {
-    if (this.#disposed) throw new AttnlabError('PreparedParams.tensors: these params have been disposed; prepare them again with prepare()', 'AL_ERR_ARGUMENT');
+    if (this.#disposed)
+      throw new AttnlabError(
+        'PreparedParams.tensors: these params have been disposed; prepare them again with prepare()',
+        'AL_ERR_ARGUMENT',
+      );
     return this.#tensors;
   }
 
   /** True once dispose() has run. */
-  get disposed() { return this.#disposed; }
+  get disposed() {
+    return this.#disposed;
+  }
 
   /** Free every tensor's wasm memory. Later uses throw; a second dispose() is harmless. */
   dispose() {
@@ -132,7 +155,8 @@ export class PreparedParams {
 
 // { data, shape } is a tensor (even a malformed one, so toTensor names what is wrong with it), never
 // a state_dict with those two keys
-const isTensorLike = (v) => Array.isArray(v) || (v !== null && typeof v === 'object' && 'data' in v && 'shape' in v);
+const isTensorLike = (v) =>
+  Array.isArray(v) || (v !== null && typeof v === 'object' && 'data' in v && 'shape' in v);
 
 /**
  * Copy one validated tensor in and check it; frees its block before throwing. The data starts on
@@ -143,16 +167,26 @@ function residentCopy(x, v, name, keep = name) {
   const t = toTensor(v, name);
   const bytes = t.data.length * 4;
   if (!(bytes + 64 < MAX_ALLOC_BYTES)) {
-    throw new AttnlabError(`prepare: ${name} needs ${bytes} bytes; one buffer in wasm memory is limited to ${MAX_ALLOC_BYTES - 65}`, 'AL_ERR_NOMEM');
+    throw new AttnlabError(
+      `prepare: ${name} needs ${bytes} bytes; one buffer in wasm memory is limited to ${MAX_ALLOC_BYTES - 65}`,
+      'AL_ERR_NOMEM',
+    );
   }
   const raw = x.al_malloc(bytes + 64);
-  if (!raw) throw new AttnlabError(`prepare: out of wasm memory allocating ${bytes} bytes for ${name}`, 'AL_ERR_NOMEM');
+  if (!raw)
+    throw new AttnlabError(
+      `prepare: out of wasm memory allocating ${bytes} bytes for ${name}`,
+      'AL_ERR_NOMEM',
+    );
   const p = raw + ((64 - (raw % 64)) % 64);
   new Float32Array(x.memory.buffer, p, t.data.length).set(t.data);
   const bad = x.al_check_finite(p, t.data.length);
   if (bad >= 0) {
     x.al_free(raw);
-    throw new AttnlabError(`prepare: ${name} contains ${t.data[bad]} at flat index ${bad}; inputs must be finite`, 'AL_ERR_NONFINITE');
+    throw new AttnlabError(
+      `prepare: ${name} contains ${t.data[bad]} at flat index ${bad}; inputs must be finite`,
+      'AL_ERR_NONFINITE',
+    );
   }
   return new PreparedTensor(x, raw, p, t.shape, keep);
 }
@@ -178,7 +212,9 @@ export function prepare(input) {
     return t;
   }
   if (input === null || typeof input !== 'object') {
-    throw new AttnlabError(`prepare: expected a tensor or an object of tensors (a state_dict), got ${input === null ? 'null' : typeof input}`);
+    throw new AttnlabError(
+      `prepare: expected a tensor or an object of tensors (a state_dict), got ${input === null ? 'null' : typeof input}`,
+    );
   }
   const names = Object.keys(input);
   if (names.length === 0) throw new AttnlabError('prepare: the params object is empty');
@@ -187,10 +223,14 @@ export function prepare(input) {
     for (const k of names) {
       const v = input[k];
       if (v instanceof PreparedTensor || v instanceof PreparedParams) {
-        throw new AttnlabError(`prepare: params.${k} is already prepared; prepare the plain tensors together`);
+        throw new AttnlabError(
+          `prepare: params.${k} is already prepared; prepare the plain tensors together`,
+        );
       }
       if (!isTensorLike(v)) {
-        throw new AttnlabError(`prepare: params.${k} must be a tensor ({ data: Float32Array, shape }) or nested arrays, got ${v === null ? 'null' : typeof v}`);
+        throw new AttnlabError(
+          `prepare: params.${k} must be a tensor ({ data: Float32Array, shape }) or nested arrays, got ${v === null ? 'null' : typeof v}`,
+        );
       }
       tensors[k] = residentCopy(x, v, `params.${k}`);
     }
@@ -215,7 +255,10 @@ export function tensorArg(v, name, ranks, what = name) {
     ptrOf(v, what);
     const shape = shapeOf(v);
     if (ranks && !ranks.includes(shape.length)) {
-      throw new AttnlabError(`${name} must have rank ${ranks.join(' or ')}, got shape ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
+      throw new AttnlabError(
+        `${name} must have rank ${ranks.join(' or ')}, got shape ${fmtShape(shape)}`,
+        'AL_ERR_SHAPE',
+      );
     }
     return { data: null, shape, resident: v };
   }
@@ -226,7 +269,9 @@ export function tensorArg(v, name, ranks, what = name) {
 export function inputPtr(ar, t, name) {
   if (!t.resident) return ar.f32(t.data, name);
   if (memoryOf(t.resident) !== ar.x) {
-    throw new AttnlabError(`${ar.what}: ${name} was prepared by another attnlab instance (createAttnlab); prepare it with this instance's prepare()`);
+    throw new AttnlabError(
+      `${ar.what}: ${name} was prepared by another attnlab instance (createAttnlab); prepare it with this instance's prepare()`,
+    );
   }
   return ptrOf(t.resident, ar.what);
 }
@@ -238,7 +283,11 @@ export const sizeOf = (t) => (t.resident ? t.shape.reduce((a, d) => a * d, 1) : 
 export function paramsEntries(params, what) {
   if (params instanceof PreparedParams) {
     const tensors = tensorsOf(params); // the private field, not a shadowable getter
-    if (tensors === null) throw new AttnlabError(`${what}: params has been disposed; prepare it again with prepare()`, 'AL_ERR_ARGUMENT');
+    if (tensors === null)
+      throw new AttnlabError(
+        `${what}: params has been disposed; prepare it again with prepare()`,
+        'AL_ERR_ARGUMENT',
+      );
     return tensors;
   }
   return params;

@@ -18,20 +18,31 @@ export const MAX_SOURCE_BYTES = 2 ** 30;
 const mib = (n) => `${(n / 2 ** 20).toFixed(1)} MiB`;
 
 function tooLarge(what, name, bytes) {
-  return new AttnlabError(`${what}: ${name} is ${bytes === undefined ? 'over' : mib(bytes) + ',' } the limit of ${mib(MAX_SOURCE_BYTES)}`, 'AL_ERR_NOMEM');
+  return new AttnlabError(
+    `${what}: ${name} is ${bytes === undefined ? 'over' : mib(bytes) + ','} the limit of ${mib(MAX_SOURCE_BYTES)}`,
+    'AL_ERR_NOMEM',
+  );
 }
 
 /** A caller's bytes as a plain Uint8Array over the same memory (its own `length` may lie). */
 export function bytesOf(source, what) {
   // buffer, byteOffset and byteLength from the intrinsic accessors, not from the object
-  const proto = source instanceof ArrayBuffer ? null
-    : typedArrayType(source) ? Object.getPrototypeOf(Uint8Array.prototype) : DataView.prototype;
+  const proto =
+    source instanceof ArrayBuffer
+      ? null
+      : typedArrayType(source)
+        ? Object.getPrototypeOf(Uint8Array.prototype)
+        : DataView.prototype;
   const get = (k) => Object.getOwnPropertyDescriptor(proto, k).get.call(source);
   const buffer = proto ? get('buffer') : source;
   if (isDetached(buffer)) {
-    throw new AttnlabError(`${what}: the bytes' ArrayBuffer has been detached (transferred); pass a live buffer`);
+    throw new AttnlabError(
+      `${what}: the bytes' ArrayBuffer has been detached (transferred); pass a live buffer`,
+    );
   }
-  const view = proto ? new Uint8Array(buffer, get('byteOffset'), get('byteLength')) : new Uint8Array(buffer);
+  const view = proto
+    ? new Uint8Array(buffer, get('byteOffset'), get('byteLength'))
+    : new Uint8Array(buffer);
   if (view.byteLength > MAX_SOURCE_BYTES) throw tooLarge(what, 'the byte array', view.byteLength);
   return view;
 }
@@ -39,7 +50,8 @@ export function bytesOf(source, what) {
 /** A response body, read chunk by chunk and refused as soon as it passes the limit. */
 async function readBody(response, what, name) {
   const declared = Number(response.headers?.get?.('content-length'));
-  if (Number.isFinite(declared) && declared > MAX_SOURCE_BYTES) throw tooLarge(what, name, declared);
+  if (Number.isFinite(declared) && declared > MAX_SOURCE_BYTES)
+    throw tooLarge(what, name, declared);
   try {
     const reader = response.body?.getReader?.();
     if (!reader) {
@@ -61,7 +73,10 @@ async function readBody(response, what, name) {
     }
     const out = new Uint8Array(total);
     let at = 0;
-    for (const c of chunks) { out.set(c, at); at += c.byteLength; }
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.byteLength;
+    }
     return out;
   } catch (e) {
     if (e instanceof AttnlabError) throw e;
@@ -78,7 +93,9 @@ async function readPath(path, what) {
   try {
     const st = await fs.stat(path); // before opening: opening a FIFO would block
     if (!st.isFile()) {
-      throw new AttnlabError(`${what}: ${name} is ${st.isDirectory() ? 'a directory' : 'not a regular file (a device, FIFO or socket)'}; give a file`);
+      throw new AttnlabError(
+        `${what}: ${name} is ${st.isDirectory() ? 'a directory' : 'not a regular file (a device, FIFO or socket)'}; give a file`,
+      );
     }
     if (st.size > MAX_SOURCE_BYTES) throw tooLarge(what, name, st.size);
     handle = await fs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -94,7 +111,12 @@ async function readPath(path, what) {
     return at === out.byteLength ? out : out.subarray(0, at);
   } catch (e) {
     if (e instanceof AttnlabError) throw e;
-    const why = e?.code === 'ENOENT' ? 'no such file' : e?.code === 'EACCES' ? 'permission denied' : e?.message ?? String(e);
+    const why =
+      e?.code === 'ENOENT'
+        ? 'no such file'
+        : e?.code === 'EACCES'
+          ? 'permission denied'
+          : (e?.message ?? String(e));
     throw new AttnlabError(`${what}: cannot read ${name}: ${why}${e?.code ? ` (${e.code})` : ''}`);
   } finally {
     await handle?.close().catch(() => {});
@@ -108,9 +130,12 @@ export async function fetchChecked(url, what) {
     response = await fetch(url);
   } catch (e) {
     const cause = e?.cause?.code ?? e?.cause?.message;
-    throw new AttnlabError(`${what}: fetching ${url} failed: ${e?.message ?? e}${cause ? ` (${cause})` : ''}`);
+    throw new AttnlabError(
+      `${what}: fetching ${url} failed: ${e?.message ?? e}${cause ? ` (${cause})` : ''}`,
+    );
   }
-  if (!response.ok) throw new AttnlabError(`${what}: fetching ${url} failed with HTTP ${response.status}`);
+  if (!response.ok)
+    throw new AttnlabError(`${what}: fetching ${url} failed with HTTP ${response.status}`);
   return response;
 }
 
@@ -119,7 +144,8 @@ export function sourceUrl(source) {
   try {
     return new URL(source);
   } catch {
-    if (typeof globalThis.location?.href === 'string') return new URL(source, globalThis.location.href);
+    if (typeof globalThis.location?.href === 'string')
+      return new URL(source, globalThis.location.href);
     return null; // a plain path (Node)
   }
 }
@@ -130,15 +156,23 @@ export function sourceUrl(source) {
  */
 export async function readSource(source, what) {
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return bytesOf(source, what);
-  if (source !== null && typeof source === 'object' && typeof source.arrayBuffer === 'function' && 'ok' in source) {
-    if (!source.ok) throw new AttnlabError(`${what}: the response failed with HTTP ${source.status}`);
+  if (
+    source !== null &&
+    typeof source === 'object' &&
+    typeof source.arrayBuffer === 'function' &&
+    'ok' in source
+  ) {
+    if (!source.ok)
+      throw new AttnlabError(`${what}: the response failed with HTTP ${source.status}`);
     return readBody(source, what, 'the response body');
   }
   if (typeof source !== 'string' && !(source instanceof URL)) {
     throw new AttnlabError(`${what}: expected a URL, a path or bytes, got ${kindOf(source)}`);
   }
   if (typeof source === 'string' && (source.length === 0 || source.includes('\0'))) {
-    throw new AttnlabError(`${what}: the path ${JSON.stringify(source.slice(0, 80))} is ${source.length === 0 ? 'empty' : 'not a valid path (it holds a NUL)'}`);
+    throw new AttnlabError(
+      `${what}: the path ${JSON.stringify(source.slice(0, 80))} is ${source.length === 0 ? 'empty' : 'not a valid path (it holds a NUL)'}`,
+    );
   }
   const url = source instanceof URL ? source : sourceUrl(source);
   if (url === null || url.protocol === 'file:') return readPath(url ?? source, what);

@@ -1,5 +1,11 @@
 // Types for wasm/train.js (docs/training.md).
-import type { Model, ModelConfig, ClassifierConfig, MemoryRnnConfig, TransformerConfig } from './model.js';
+import type {
+  Model,
+  ModelConfig,
+  ClassifierConfig,
+  MemoryRnnConfig,
+  TransformerConfig,
+} from './model.js';
 
 /** A training pair: text (tokenised with the model's tokenizer) or token ids. eos is appended to
  * tgt unless it already ends with it. */
@@ -91,18 +97,31 @@ export interface ClassifierEvaluation {
 export declare class Trainer {
   readonly model: Model;
   /** one optimiser step; returns the batch's mean token loss before the step */
-  step(batch: TrainingPair[] | ClassifierExample[] | LanguageModelExample[] | TaggingExample[]): number;
+  step(
+    batch: TrainingPair[] | ClassifierExample[] | LanguageModelExample[] | TaggingExample[],
+  ): number;
   /** loss and gradient without an update; gradients under the model's tensor names */
-  gradients(batch: TrainingPair[] | ClassifierExample[] | LanguageModelExample[] | TaggingExample[]): { loss: number; gradients: Map<string, { data: Float32Array; shape: number[]; dtype: string }> };
+  gradients(
+    batch: TrainingPair[] | ClassifierExample[] | LanguageModelExample[] | TaggingExample[],
+  ): {
+    loss: number;
+    gradients: Map<string, { data: Float32Array; shape: number[]; dtype: string }>;
+  };
   /** loss, loss terms (target tokens; documents for a classifier) and the flat unclipped
    * gradient (one value per weight, the file's order; a copy), no update */
-  gradient(batch: TrainingPair[] | ClassifierExample[] | LanguageModelExample[] | TaggingExample[]): { loss: number; terms: number; gradient: Float32Array };
+  gradient(
+    batch: TrainingPair[] | ClassifierExample[] | LanguageModelExample[] | TaggingExample[],
+  ): { loss: number; terms: number; gradient: Float32Array };
   /** one optimiser step from a given flat gradient: exactly step()'s update after its gradient */
   applyGradient(gradient: Float32Array | number[]): void;
   /** the optimiser state for a checkpoint (copies) */
   exportState(): TrainerState;
   /** restore exportState()'s object; checked (lengths, finiteness, m2 >= 0) before any change */
-  importState(state: { steps: number; m1: Float32Array | number[]; m2: Float32Array | number[] }): void;
+  importState(state: {
+    steps: number;
+    m1: Float32Array | number[];
+    m2: Float32Array | number[];
+  }): void;
   setLearningRate(lr: number): void;
   readonly steps: number;
   /** the last gradient's global norm, before clipping */
@@ -120,9 +139,14 @@ export declare class Trainer {
 }
 
 /** A new model from a config with seeded weights (seed: integer in [0, 2^32); default 0). */
-export function createModel(config: ModelConfig | ClassifierConfig | MemoryRnnConfig | TransformerConfig | string, options?: { seed?: number }): Promise<Model>;
+export function createModel(
+  config: ModelConfig | ClassifierConfig | MemoryRnnConfig | TransformerConfig | string,
+  options?: { seed?: number },
+): Promise<Model>;
 /** loadModel() for a model you will train. */
-export function loadTrainableModel(source: string | URL | ArrayBuffer | ArrayBufferView): Promise<Model>;
+export function loadTrainableModel(
+  source: string | URL | ArrayBuffer | ArrayBufferView,
+): Promise<Model>;
 /** Safetensors bytes of a model made by createModel / loadTrainableModel. */
 export interface SaveOptions {
   /**

@@ -17,7 +17,17 @@
 // results out. What it does not do: any maths (but the log-softmax of a transformer's evaluate
 // loss, from the model's logits), or keep typed-array views across calls.
 
-import { AttnlabError, Arena, checkOptions, f32Option, kindOf, readCString, show, statusName, withLib } from './core.js';
+import {
+  AttnlabError,
+  Arena,
+  checkOptions,
+  f32Option,
+  kindOf,
+  readCString,
+  show,
+  statusName,
+  withLib,
+} from './core.js';
 import { readSource } from './source.js';
 import { defaultLib } from './loader.js';
 import { Model, modelInternals } from './model.js';
@@ -36,11 +46,13 @@ const handles = new WeakMap();
  * when l is null: attnlab-train.wasm, loaded once per instance on first use, following the main
  * build's SIMD or scalar pick (loader.js). */
 async function lib(l) {
-  return (await (l ?? await defaultLib()).training()).x;
+  return (await (l ?? (await defaultLib())).training()).x;
 }
 
 /** Model's constructor, which model.d.ts keeps out of the public types (loadModel() is the way in). */
-const ModelIn = /** @type {new (x: object, ptr: number) => Model} */ (/** @type {unknown} */ (Model));
+const ModelIn = /** @type {new (x: object, ptr: number) => Model} */ (
+  /** @type {unknown} */ (Model)
+);
 
 function adopt(x, ptr) {
   const model = new ModelIn(x, ptr);
@@ -72,9 +84,17 @@ export async function createModel(config, options) {
 /** createModel() on instance `l`, or on the default instance when l is null. @internal */
 export async function createModelIn(l, config, options) {
   const seed = checkOptions(options, 'createModel', ['seed']).seed ?? 0;
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xFFFFFFFF) throw new AttnlabError(`createModel: seed ${typeof seed === 'number' ? seed : kindOf(seed)} must be an integer in [0, 2^32)`);
-  if (typeof config !== 'string' && (config === null || typeof config !== 'object' || Array.isArray(config))) {
-    throw new AttnlabError(`createModel: config must be a config object or its JSON text, got ${kindOf(config)}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new AttnlabError(
+      `createModel: seed ${typeof seed === 'number' ? seed : kindOf(seed)} must be an integer in [0, 2^32)`,
+    );
+  if (
+    typeof config !== 'string' &&
+    (config === null || typeof config !== 'object' || Array.isArray(config))
+  ) {
+    throw new AttnlabError(
+      `createModel: config must be a config object or its JSON text, got ${kindOf(config)}`,
+    );
   }
   let text;
   try {
@@ -90,7 +110,8 @@ export async function createModelIn(l, config, options) {
     const pOut = ar.alloc(4, 'the handle');
     const pErr = ar.alloc(ERR_CAP, 'the error message');
     const status = x.al_model_create(pText, bytes.length, seed, pOut, pErr, ERR_CAP);
-    if (status !== 0) throw new AttnlabError(`createModel: ${readCString(x, pErr)}`, statusName(status));
+    if (status !== 0)
+      throw new AttnlabError(`createModel: ${readCString(x, pErr)}`, statusName(status));
     return adopt(x, new Uint32Array(x.memory.buffer, pOut, 1)[0]);
   } finally {
     ar.free();
@@ -115,7 +136,8 @@ export async function loadTrainableModelIn(l, source) {
     const pOut = ar.alloc(4, 'the handle');
     const pErr = ar.alloc(ERR_CAP, 'the error message');
     const status = x.al_model_load(pBytes, bytes.length, pOut, pErr, ERR_CAP);
-    if (status !== 0) throw new AttnlabError(`loadTrainableModel: ${readCString(x, pErr)}`, statusName(status));
+    if (status !== 0)
+      throw new AttnlabError(`loadTrainableModel: ${readCString(x, pErr)}`, statusName(status));
     return adopt(x, new Uint32Array(x.memory.buffer, pOut, 1)[0]);
   } finally {
     ar.free();
@@ -136,7 +158,9 @@ export function saveModel(model, options) {
   const o = checkOptions(options, 'saveModel', ['dtype']);
   const dtype = o.dtype ?? 'F32';
   if (typeof dtype !== 'string' || !Object.hasOwn(SAVE_AS, dtype)) {
-    throw new AttnlabError(`saveModel: options.dtype must be 'F32', 'F16' or 'I8', got ${show(dtype)}`);
+    throw new AttnlabError(
+      `saveModel: options.dtype must be 'F32', 'F16' or 'I8', got ${show(dtype)}`,
+    );
   }
   const bytes = exportBytes(h.x, (pB, pL) => h.x.al_model_save(h.ptr, pB, pL), 'saveModel');
   return SAVE_AS[dtype](bytes, 'saveModel');
@@ -144,7 +168,10 @@ export function saveModel(model, options) {
 
 function handle(model, what) {
   const h = handles.get(model);
-  if (!h) throw new AttnlabError(`${what}: this model was not made by createModel() or loadTrainableModel(); loadModel() keeps its handle private, so load the file with loadTrainableModel() to train it`);
+  if (!h)
+    throw new AttnlabError(
+      `${what}: this model was not made by createModel() or loadTrainableModel(); loadModel() keeps its handle private, so load the file with loadTrainableModel() to train it`,
+    );
   if (!h.live) throw new AttnlabError(`${what}: this model has been disposed`);
   return h;
 }
@@ -155,7 +182,11 @@ function exportBytes(x, call, what) {
     const pB = ar.alloc(4, 'the bytes pointer');
     const pL = ar.alloc(4, 'the length');
     const status = call(pB, pL);
-    if (status !== 0) throw new AttnlabError(`${what}: ${readCString(x, x.al_status_string(status))}`, statusName(status));
+    if (status !== 0)
+      throw new AttnlabError(
+        `${what}: ${readCString(x, x.al_status_string(status))}`,
+        statusName(status),
+      );
     const p = new Uint32Array(x.memory.buffer, pB, 1)[0];
     const n = new Uint32Array(x.memory.buffer, pL, 1)[0];
     const out = new Uint8Array(x.memory.buffer, p, n).slice();
@@ -169,33 +200,68 @@ function exportBytes(x, call, what) {
 /** A batch of examples → padded Int32Arrays [B, S] and [B, T] with their lengths. */
 function pack(model, batch, what) {
   const { m, arch } = modelInternals(model, what);
-  if (!Array.isArray(batch) || batch.length === 0) throw new AttnlabError(`${what}: the batch must be a non-empty array of examples`);
-  if (batch.length > MAX_BATCH) throw new AttnlabError(`${what}: the batch has ${batch.length} examples; at most ${MAX_BATCH} per step`, 'AL_ERR_SHAPE');
+  if (!Array.isArray(batch) || batch.length === 0)
+    throw new AttnlabError(`${what}: the batch must be a non-empty array of examples`);
+  if (batch.length > MAX_BATCH)
+    throw new AttnlabError(
+      `${what}: the batch has ${batch.length} examples; at most ${MAX_BATCH} per step`,
+      'AL_ERR_SHAPE',
+    );
   batch = Array.from({ length: batch.length }, (_, i) => batch[i]); // each example read once
-  if (typeof arch.example !== 'function') throw new AttnlabError(`${what}: training "${m.info.architecture}" models is not supported`, 'AL_ERR_UNSUPPORTED');
-  const srcs = [], tgts = [];
+  if (typeof arch.example !== 'function')
+    throw new AttnlabError(
+      `${what}: training "${m.info.architecture}" models is not supported`,
+      'AL_ERR_UNSUPPORTED',
+    );
+  const srcs = [],
+    tgts = [];
   batch.forEach((p, i) => {
     const { s, t } = arch.example(m, p, `${what}: batch[${i}]`);
-    if (s.length < 1 || s.length > MAX_SOURCE) throw new AttnlabError(`${what}: batch[${i}].src has ${s.length} tokens; 1 to ${MAX_SOURCE} allowed`, 'AL_ERR_SHAPE');
-    if (t.length > MAX_STEPS) throw new AttnlabError(`${what}: batch[${i}].tgt has ${t.length} tokens; at most ${MAX_STEPS}`, 'AL_ERR_SHAPE');
+    if (s.length < 1 || s.length > MAX_SOURCE)
+      throw new AttnlabError(
+        `${what}: batch[${i}].src has ${s.length} tokens; 1 to ${MAX_SOURCE} allowed`,
+        'AL_ERR_SHAPE',
+      );
+    if (t.length > MAX_STEPS)
+      throw new AttnlabError(
+        `${what}: batch[${i}].tgt has ${t.length} tokens; at most ${MAX_STEPS}`,
+        'AL_ERR_SHAPE',
+      );
     srcs.push(s);
     tgts.push(t);
   });
   const B = batch.length;
-  let S = 0, T = 0; // loops, not Math.max(...): a spread of a large batch overflows the stack
+  let S = 0,
+    T = 0; // loops, not Math.max(...): a spread of a large batch overflows the stack
   for (const s of srcs) S = Math.max(S, s.length);
   for (const t of tgts) T = Math.max(T, t.length);
-  const src = new Int32Array(B * S), tgt = new Int32Array(Math.max(B * T, 1));
+  const src = new Int32Array(B * S),
+    tgt = new Int32Array(Math.max(B * T, 1));
   srcs.forEach((s, b) => src.set(s, b * S));
   tgts.forEach((t, b) => tgt.set(t, b * T));
-  return { B, S, T, src, tgt, srcLen: Int32Array.from(srcs, (s) => s.length), tgtLen: Int32Array.from(tgts, (t) => t.length) };
+  return {
+    B,
+    S,
+    T,
+    src,
+    tgt,
+    srcLen: Int32Array.from(srcs, (s) => s.length),
+    tgtLen: Int32Array.from(tgts, (t) => t.length),
+  };
 }
 
 /** A caller's floats (Float32Array or an array of numbers) of exactly n values, copied once. */
 function floats(v, n, what, name) {
-  if (!(v instanceof Float32Array) && !Array.isArray(v)) throw new AttnlabError(`${what}: ${name} must be a Float32Array or an array of numbers, got ${kindOf(v)}`);
+  if (!(v instanceof Float32Array) && !Array.isArray(v))
+    throw new AttnlabError(
+      `${what}: ${name} must be a Float32Array or an array of numbers, got ${kindOf(v)}`,
+    );
   const copy = Float32Array.from(v); // one read; from here on only the copy is used
-  if (copy.length !== n) throw new AttnlabError(`${what}: ${name} has ${copy.length} values; this model needs ${n}`, 'AL_ERR_SHAPE');
+  if (copy.length !== n)
+    throw new AttnlabError(
+      `${what}: ${name} has ${copy.length} values; this model needs ${n}`,
+      'AL_ERR_SHAPE',
+    );
   return copy;
 }
 
@@ -208,14 +274,25 @@ function floats(v, n, what, name) {
  */
 export function createTrainer(model, options) {
   const h = handle(model, 'createTrainer');
-  options = checkOptions(options, 'createTrainer', ['optimizer', 'lr', 'momentum', 'weightDecay', 'clip', 'seed']);
+  options = checkOptions(options, 'createTrainer', [
+    'optimizer',
+    'lr',
+    'momentum',
+    'weightDecay',
+    'clip',
+    'seed',
+  ]);
   const optimizer = options.optimizer ?? 'adam';
   if (typeof optimizer !== 'string' || !Object.hasOwn(OPTIMIZERS, optimizer)) {
-    throw new AttnlabError(`createTrainer: optimizer must be 'adam' or 'sgd', not ${typeof optimizer === 'string' ? `'${optimizer.slice(0, 40)}'` : kindOf(optimizer)}`);
+    throw new AttnlabError(
+      `createTrainer: optimizer must be 'adam' or 'sgd', not ${typeof optimizer === 'string' ? `'${optimizer.slice(0, 40)}'` : kindOf(optimizer)}`,
+    );
   }
   // checked as the float32 values C gets: a clip of 1e-46 would otherwise be 0, "no clipping"
   const what = 'createTrainer';
-  const lr = f32Option(what, 'lr', options.lr ?? (optimizer === 'adam' ? 3e-3 : 0.1), { positive: true });
+  const lr = f32Option(what, 'lr', options.lr ?? (optimizer === 'adam' ? 3e-3 : 0.1), {
+    positive: true,
+  });
   const momentum = f32Option(what, 'momentum', options.momentum ?? 0, { min: 0 });
   const weightDecay = f32Option(what, 'weightDecay', options.weightDecay ?? 0, { min: 0 });
   const clip = f32Option(what, 'clip', options.clip ?? 1, { min: 0 });
@@ -224,8 +301,20 @@ export function createTrainer(model, options) {
   let ptr;
   try {
     const pOut = ar.alloc(4, 'the handle');
-    const status = x.al_trainer_create(h.ptr, OPTIMIZERS[optimizer], lr, momentum, weightDecay, clip, pOut);
-    if (status !== 0) throw new AttnlabError(`createTrainer: lr (${lr}) must be > 0, momentum in [0, 1), weightDecay >= 0, clip finite`, statusName(status));
+    const status = x.al_trainer_create(
+      h.ptr,
+      OPTIMIZERS[optimizer],
+      lr,
+      momentum,
+      weightDecay,
+      clip,
+      pOut,
+    );
+    if (status !== 0)
+      throw new AttnlabError(
+        `createTrainer: lr (${lr}) must be > 0, momentum in [0, 1), weightDecay >= 0, clip finite`,
+        statusName(status),
+      );
     ptr = new Uint32Array(x.memory.buffer, pOut, 1)[0];
   } finally {
     ar.free();
@@ -258,8 +347,22 @@ export class Trainer {
     const ar = new Arena(x);
     try {
       const pLoss = ar.alloc(4, 'the loss');
-      const status = fn(this.#ptr, ar.i32(p.src, 'src'), ar.i32(p.srcLen, 'src lengths'), p.S, ar.i32(p.tgt, 'tgt'), ar.i32(p.tgtLen, 'tgt lengths'), p.T, p.B, pLoss);
-      if (status !== 0) throw new AttnlabError(`Trainer.${what}: ${readCString(x, x.al_status_string(status))}${status === 4 ? ' (the loss or gradient is not finite: lower lr or set clip)' : ''}`, statusName(status));
+      const status = fn(
+        this.#ptr,
+        ar.i32(p.src, 'src'),
+        ar.i32(p.srcLen, 'src lengths'),
+        p.S,
+        ar.i32(p.tgt, 'tgt'),
+        ar.i32(p.tgtLen, 'tgt lengths'),
+        p.T,
+        p.B,
+        pLoss,
+      );
+      if (status !== 0)
+        throw new AttnlabError(
+          `Trainer.${what}: ${readCString(x, x.al_status_string(status))}${status === 4 ? ' (the loss or gradient is not finite: lower lr or set clip)' : ''}`,
+          statusName(status),
+        );
       return new Float32Array(x.memory.buffer, pLoss, 1)[0];
     } finally {
       ar.free();
@@ -275,7 +378,11 @@ export class Trainer {
   /** The loss and gradient of a batch without updating: { loss, gradients: Map<name, {data, shape}> }. */
   gradients(batch) {
     const loss = this.#run(this.#x.al_trainer_gradient, batch, 'gradients');
-    const bytes = exportBytes(this.#x, (pB, pL) => this.#x.al_trainer_save_gradients(this.#ptr, pB, pL), 'Trainer.gradients');
+    const bytes = exportBytes(
+      this.#x,
+      (pB, pL) => this.#x.al_trainer_save_gradients(this.#ptr, pB, pL),
+      'Trainer.gradients',
+    );
     // parsed in the trainer's own memory: its model may belong to a createAttnlab instance, and
     // the default instance may not exist
     return { loss, gradients: withLib({ x: this.#x }, () => readSafetensors(bytes)).tensors };
@@ -296,9 +403,14 @@ export class Trainer {
    */
   gradient(batch) {
     const loss = this.#run(this.#x.al_trainer_gradient, batch, 'gradient');
-    const x = this.#x, n = this.#count('gradient');
+    const x = this.#x,
+      n = this.#count('gradient');
     const terms = x.al_trainer_terms(this.#ptr);
-    const gradient = new Float32Array(x.memory.buffer, x.al_trainer_gradients(this.#ptr), n).slice();
+    const gradient = new Float32Array(
+      x.memory.buffer,
+      x.al_trainer_gradients(this.#ptr),
+      n,
+    ).slice();
     return { loss, terms, gradient };
   }
 
@@ -315,7 +427,11 @@ export class Trainer {
     const ar = new Arena(x);
     try {
       const status = x.al_trainer_apply(this.#ptr, ar.f32(g, `${what}: the gradient`));
-      if (status !== 0) throw new AttnlabError(`${what}: ${readCString(x, x.al_status_string(status))}`, statusName(status));
+      if (status !== 0)
+        throw new AttnlabError(
+          `${what}: ${readCString(x, x.al_status_string(status))}`,
+          statusName(status),
+        );
     } finally {
       ar.free();
     }
@@ -336,7 +452,11 @@ export class Trainer {
       const p1 = ar.alloc(k >= 1 ? n * 4 : 4, 'the first moment');
       const p2 = ar.alloc(k === 2 ? n * 4 : 4, 'the second moment');
       const status = x.al_trainer_get_state(this.#ptr, pSteps, p1, p2);
-      if (status !== 0) throw new AttnlabError(`Trainer.exportState: ${readCString(x, x.al_status_string(status))}`, statusName(status));
+      if (status !== 0)
+        throw new AttnlabError(
+          `Trainer.exportState: ${readCString(x, x.al_status_string(status))}`,
+          statusName(status),
+        );
       return {
         optimizer: k === 2 ? 'adam' : 'sgd',
         steps: new Int32Array(x.memory.buffer, pSteps, 1)[0],
@@ -358,10 +478,22 @@ export class Trainer {
     const x = this.#live('importState');
     const n = this.#count('importState');
     const k = x.al_trainer_moments(this.#ptr);
-    if (state === null || typeof state !== 'object' || Array.isArray(state)) throw new AttnlabError(`${what}: state must be an object { steps, m1, m2 } from exportState(), got ${kindOf(state)}`);
+    if (state === null || typeof state !== 'object' || Array.isArray(state))
+      throw new AttnlabError(
+        `${what}: state must be an object { steps, m1, m2 } from exportState(), got ${kindOf(state)}`,
+      );
     const s = { steps: state.steps, m1: state.m1, m2: state.m2 }; // each field read once
-    if (!Number.isInteger(s.steps) || s.steps < 0 || s.steps > 0x7FFFFFFF) throw new AttnlabError(`${what}: state.steps must be an integer in [0, 2^31), got ${show(s.steps)}`, 'AL_ERR_RANGE');
-    const kind = k === 2 ? 'Adam keeps two moments' : k === 1 ? 'SGD with momentum keeps one buffer (m1; m2 empty)' : 'plain SGD keeps none (m1 and m2 empty)';
+    if (!Number.isInteger(s.steps) || s.steps < 0 || s.steps > 0x7fffffff)
+      throw new AttnlabError(
+        `${what}: state.steps must be an integer in [0, 2^31), got ${show(s.steps)}`,
+        'AL_ERR_RANGE',
+      );
+    const kind =
+      k === 2
+        ? 'Adam keeps two moments'
+        : k === 1
+          ? 'SGD with momentum keeps one buffer (m1; m2 empty)'
+          : 'plain SGD keeps none (m1 and m2 empty)';
     const m1 = floats(s.m1, k >= 1 ? n : 0, what, `state.m1 (${kind}, ${n} values each)`);
     const m2 = floats(s.m2, k === 2 ? n : 0, what, `state.m2 (${kind}, ${n} values each)`);
     const ar = new Arena(x);
@@ -370,7 +502,10 @@ export class Trainer {
       const p2 = k === 2 ? ar.f32(m2, `${what}: state.m2`) : 0;
       const status = x.al_trainer_set_state(this.#ptr, s.steps, p1, p2);
       if (status !== 0) {
-        const why = status === 3 ? 'state.m2 has a negative value (it is a mean of squares)' : readCString(x, x.al_status_string(status));
+        const why =
+          status === 3
+            ? 'state.m2 has a negative value (it is a mean of squares)'
+            : readCString(x, x.al_status_string(status));
         throw new AttnlabError(`${what}: ${why}`, statusName(status));
       }
     } finally {
@@ -382,12 +517,17 @@ export class Trainer {
   setLearningRate(lr) {
     const x = this.#live('setLearningRate');
     lr = f32Option('Trainer.setLearningRate', 'lr', lr, { positive: true });
-    if (x.al_trainer_set_lr(this.#ptr, lr) !== 0) throw new AttnlabError(`Trainer.setLearningRate: lr ${lr} must be a finite number > 0`);
+    if (x.al_trainer_set_lr(this.#ptr, lr) !== 0)
+      throw new AttnlabError(`Trainer.setLearningRate: lr ${lr} must be a finite number > 0`);
   }
 
   /** Steps taken so far; the last gradient's global norm (before clipping). */
-  get steps() { return this.#live('steps').al_trainer_steps(this.#ptr); }
-  get gradNorm() { return this.#live('gradNorm').al_trainer_grad_norm(this.#ptr); }
+  get steps() {
+    return this.#live('steps').al_trainer_steps(this.#ptr);
+  }
+  get gradNorm() {
+    return this.#live('gradNorm').al_trainer_grad_norm(this.#ptr);
+  }
 
   /**
    * Greedy decoding of every pair: exactMatch (output === tgt), tokenAccuracy (target positions,
@@ -404,8 +544,14 @@ export class Trainer {
   evaluate(pairs, options) {
     this.#live('evaluate');
     const loss = checkOptions(options, 'Trainer.evaluate', ['loss']).loss ?? true;
-    if (typeof loss !== 'boolean') throw new AttnlabError(`Trainer.evaluate: options.loss must be true or false, got ${kindOf(loss)}`);
-    if (!Array.isArray(pairs)) throw new AttnlabError(`Trainer.evaluate: pairs must be an array of examples, got ${kindOf(pairs)}`);
+    if (typeof loss !== 'boolean')
+      throw new AttnlabError(
+        `Trainer.evaluate: options.loss must be true or false, got ${kindOf(loss)}`,
+      );
+    if (!Array.isArray(pairs))
+      throw new AttnlabError(
+        `Trainer.evaluate: pairs must be an array of examples, got ${kindOf(pairs)}`,
+      );
     const { m, arch } = modelInternals(this.model, 'Trainer.evaluate');
     return arch.evaluate(m, this.model, pairs, loss);
   }

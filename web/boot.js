@@ -18,7 +18,12 @@ import('./main.js').catch((err) => {
   console.error(err);
   // load-guard.js (a classic script, so it runs even when this file cannot) finds the file that
   // failed and says why and the fix, in the page's language; this is the fallback without it.
-  const told = !window.dispatchEvent(new CustomEvent('attnlab-load-failed', { cancelable: true, detail: { url: new URL('main.js', import.meta.url).href } }));
+  const told = !window.dispatchEvent(
+    new CustomEvent('attnlab-load-failed', {
+      cancelable: true,
+      detail: { url: new URL('main.js', import.meta.url).href },
+    }),
+  );
   if (told) return;
   for (const view of views) view.hidden = true;
   if (app) app.dataset.state = 'error';

@@ -9,7 +9,12 @@
 // no storage) and never puts URL text into HTML: attributes and textContent only.
 
 import { init } from '../wasm/index.js';
-import { formatModelParams, parseLessonParams, parseModelParams, refusedNotice } from './shared/app-state.js';
+import {
+  formatModelParams,
+  parseLessonParams,
+  parseModelParams,
+  refusedNotice,
+} from './shared/app-state.js';
 import { define } from './embed.js';
 import { wasmUrl } from './shared/fetch-problem.js';
 import { t } from './shared/i18n.js';
@@ -39,34 +44,45 @@ function embedLab() {
   document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
   document.title = t(lang, 'page.embedTitle');
   const app = document.getElementById('app');
-  import('./lab/spec.js').then((spec) => {
-    const own = new URLSearchParams();
-    for (const [k, v] of query) if (!['view', 'lang', 'id'].includes(k)) own.append(k, v);
-    const { experiment, refused } = spec.parseLabLink(own);
-    if (query.has('lang') && !['en', 'zh'].includes(query.get('lang') ?? '')) refused.push('lang');
-    const notice = document.getElementById('refused');
-    notice.textContent = refusedNotice(refused, lang);
-    notice.hidden = !notice.textContent;
-    const lab = document.createElement('attn-lab');
-    lab.setAttribute('experiment', spec.formatLabParams(experiment).toString());
-    lab.setAttribute('lang', lang);
-    app.append(lab);
-    /** @type {any} */ (lab).whenReady().then(() => { app.dataset.state = 'ready'; }, () => { app.dataset.state = 'error'; });
-    lab.addEventListener('lab-change', (e) => {
-      const id = query.has('id') ? `&${new URLSearchParams({ id: query.get('id') })}` : '';
-      const search = `?view=lab&${/** @type {CustomEvent} */ (e).detail.params}&lang=${lang}${id}`;
-      try {
-        if (location.search !== search) history.replaceState(null, '', search);
-      } catch {
-        // An opaque-origin document may not be allowed to rewrite its URL.
-      }
-    });
-  }, (err) => {
-    const error = document.getElementById('error');
-    error.textContent = t(lang, 'page.labFailed', { message: err.message });
-    error.hidden = false;
-    app.dataset.state = 'error';
-  });
+  import('./lab/spec.js').then(
+    (spec) => {
+      const own = new URLSearchParams();
+      for (const [k, v] of query) if (!['view', 'lang', 'id'].includes(k)) own.append(k, v);
+      const { experiment, refused } = spec.parseLabLink(own);
+      if (query.has('lang') && !['en', 'zh'].includes(query.get('lang') ?? ''))
+        refused.push('lang');
+      const notice = document.getElementById('refused');
+      notice.textContent = refusedNotice(refused, lang);
+      notice.hidden = !notice.textContent;
+      const lab = document.createElement('attn-lab');
+      lab.setAttribute('experiment', spec.formatLabParams(experiment).toString());
+      lab.setAttribute('lang', lang);
+      app.append(lab);
+      /** @type {any} */ (lab).whenReady().then(
+        () => {
+          app.dataset.state = 'ready';
+        },
+        () => {
+          app.dataset.state = 'error';
+        },
+      );
+      lab.addEventListener('lab-change', (e) => {
+        const id = query.has('id') ? `&${new URLSearchParams({ id: query.get('id') })}` : '';
+        const search = `?view=lab&${/** @type {CustomEvent} */ (e).detail.params}&lang=${lang}${id}`;
+        try {
+          if (location.search !== search) history.replaceState(null, '', search);
+        } catch {
+          // An opaque-origin document may not be allowed to rewrite its URL.
+        }
+      });
+    },
+    (err) => {
+      const error = document.getElementById('error');
+      error.textContent = t(lang, 'page.labFailed', { message: err.message });
+      error.hidden = false;
+      app.dataset.state = 'error';
+    },
+  );
 }
 
 /**
@@ -85,30 +101,34 @@ function embedLesson() {
   const box = document.createElement('div');
   app.append(box);
   const page = (hash) => new URL(`index.html${hash}`, location.href).href;
-  import('./views/lesson-view.js').then(({ LessonView }) => {
-    const view = new LessonView(box, {
-      single: true,
-      wholeHref: (n, lang) => page(`#view=lesson&step=${n}&lang=${lang}`),
-      trainHref: (lang) => page(`#view=train&lang=${lang}`),
-      labHref: (preset, lang) => page(`#view=lab&preset=${preset}&lang=${lang}`),
-      onRender: (n) => {
-        app.dataset.state = 'ready';
-        app.dataset.rendered = `view=lesson&step=${n}&lang=${lesson.lang}`;
-      },
-    });
-    view.show(lesson.step, lesson.lang);
-  }, (err) => {
-    const error = document.getElementById('error');
-    error.textContent = t(lesson.lang, 'lesson.failed', { message: err.message });
-    error.hidden = false;
-    app.dataset.state = 'error';
-  });
+  import('./views/lesson-view.js').then(
+    ({ LessonView }) => {
+      const view = new LessonView(box, {
+        single: true,
+        wholeHref: (n, lang) => page(`#view=lesson&step=${n}&lang=${lang}`),
+        trainHref: (lang) => page(`#view=train&lang=${lang}`),
+        labHref: (preset, lang) => page(`#view=lab&preset=${preset}&lang=${lang}`),
+        onRender: (n) => {
+          app.dataset.state = 'ready';
+          app.dataset.rendered = `view=lesson&step=${n}&lang=${lesson.lang}`;
+        },
+      });
+      view.show(lesson.step, lesson.lang);
+    },
+    (err) => {
+      const error = document.getElementById('error');
+      error.textContent = t(lesson.lang, 'lesson.failed', { message: err.message });
+      error.hidden = false;
+      app.dataset.state = 'error';
+    },
+  );
 }
 
 /** The model views: one <attn-demo> with the query's settings. */
 function embedDemo() {
   const state = parseModelParams(query, origin);
-  if (state.seed !== null && !query.has('input')) state.input = sampleInput(state.seed, state.model);
+  if (state.seed !== null && !query.has('input'))
+    state.input = sampleInput(state.seed, state.model);
 
   document.documentElement.lang = state.lang === 'zh' ? 'zh-Hans' : 'en';
   document.title = t(state.lang, 'page.embedTitle');
@@ -118,9 +138,11 @@ function embedDemo() {
   refused.hidden = !refused.textContent;
 
   const demo = document.createElement('attn-demo');
-  for (const key of ['model', 'view', 'input', 'layer', 'head', 'lang']) demo.setAttribute(key, String(state[key]));
+  for (const key of ['model', 'view', 'input', 'layer', 'head', 'lang'])
+    demo.setAttribute(key, String(state[key]));
   if (state.hide.length) demo.setAttribute('hide', state.hide.join(' '));
-  for (const key of ['a', 'b', 'kind', 'step']) if (state[key] !== null) demo.setAttribute(key, String(state[key]));
+  for (const key of ['a', 'b', 'kind', 'step'])
+    if (state[key] !== null) demo.setAttribute(key, String(state[key]));
   if (state.gold) demo.setAttribute('gold', '1');
   app.append(demo);
   demo.addEventListener('demo-render', (e) => {

@@ -26,6 +26,10 @@
     window.parent.postMessage({ type: 'attnlab:height', height: height, id: id }, '*');
   }
 
-  new ResizeObserver(function () { post(false); }).observe(document.documentElement);
-  addEventListener('load', function () { post(true); }); // a parent that listens late still hears it
+  new ResizeObserver(function () {
+    post(false);
+  }).observe(document.documentElement);
+  addEventListener('load', function () {
+    post(true);
+  }); // a parent that listens late still hears it
 })();

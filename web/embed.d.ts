@@ -11,10 +11,26 @@
 // The element classes extend HTMLElement: a browser (DOM) lib is needed to use these types.
 
 /** The views of <attn-demo> (its `view` attribute). */
-export type AttnDemoView = 'alignment' | 'time' | 'compare' | 'heads' | 'pooling' | 'reading' | 'forgetting';
+export type AttnDemoView =
+  | 'alignment'
+  | 'time'
+  | 'compare'
+  | 'heads'
+  | 'pooling'
+  | 'reading'
+  | 'forgetting';
 
 /** What the `hide` attribute may name (space- or comma-separated). */
-export type AttnDemoHideFlag = 'views' | 'picker' | 'input' | 'explain' | 'export' | 'lang' | 'link' | 'status' | 'card';
+export type AttnDemoHideFlag =
+  | 'views'
+  | 'picker'
+  | 'input'
+  | 'explain'
+  | 'export'
+  | 'lang'
+  | 'link'
+  | 'status'
+  | 'card';
 
 /** <attn-demo>'s settings, as its `state` property returns them (a copy) and 'demo-change' carries them. */
 export interface AttnDemoState {
@@ -84,10 +100,26 @@ export declare class AttnDemo extends HTMLElement {
   openDropped(dataTransfer: DataTransfer): void;
   /** Resolves after the next drawn view. */
   whenRendered(): Promise<void>;
-  addEventListener<K extends keyof AttnDemoEventMap>(type: K, listener: (this: AttnDemo, ev: AttnDemoEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
-  removeEventListener<K extends keyof AttnDemoEventMap>(type: K, listener: (this: AttnDemo, ev: AttnDemoEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
-  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+  addEventListener<K extends keyof AttnDemoEventMap>(
+    type: K,
+    listener: (this: AttnDemo, ev: AttnDemoEventMap[K]) => any,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof AttnDemoEventMap>(
+    type: K,
+    listener: (this: AttnDemo, ev: AttnDemoEventMap[K]) => any,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
 }
 
 /** What `<attn-heatmap>.data` accepts: a row-major matrix and optional labels. */
@@ -198,14 +230,41 @@ export declare class AttentionHeatmap extends HTMLElement {
   toSVG(): string;
   toCSV(): string;
   toJSON(): {
-    label: string; title: string; model: string | null; input: string | null; output: string | null;
-    scale: HeatmapScaleMode; rows: number; cols: number; rowLabels: string[]; colLabels: string[];
-    min: number; max: number; weights: (number | null)[]; gold?: number[][];
+    label: string;
+    title: string;
+    model: string | null;
+    input: string | null;
+    output: string | null;
+    scale: HeatmapScaleMode;
+    rows: number;
+    cols: number;
+    rowLabels: string[];
+    colLabels: string[];
+    min: number;
+    max: number;
+    weights: (number | null)[];
+    gold?: number[][];
   } | null;
-  addEventListener<K extends keyof AttentionHeatmapEventMap>(type: K, listener: (this: AttentionHeatmap, ev: AttentionHeatmapEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
-  removeEventListener<K extends keyof AttentionHeatmapEventMap>(type: K, listener: (this: AttentionHeatmap, ev: AttentionHeatmapEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
-  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+  addEventListener<K extends keyof AttentionHeatmapEventMap>(
+    type: K,
+    listener: (this: AttentionHeatmap, ev: AttentionHeatmapEventMap[K]) => any,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof AttentionHeatmapEventMap>(
+    type: K,
+    listener: (this: AttentionHeatmap, ev: AttentionHeatmapEventMap[K]) => any,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
 }
 
 /** The lab's task (web/lab/spec.js TaskSpec). */
@@ -225,9 +284,32 @@ export interface LabTaskSpec {
 
 /** One run's model (web/lab/spec.js ModelSpec). */
 export type LabModelSpec =
-  | { family: 'seq2seq'; cell: 'rnn' | 'gru' | 'lstm'; bidirectional: boolean; layers: number; hidden: number; embedding: number;
-      attention: 'none' | 'additive' | 'dot' | 'general' | 'concat' | 'local-m' | 'local-p' | 'key-query'; style: 'bahdanau' | 'luong' }
-  | { family: 'transformer'; layers: number; heads: number; width: number; feedforward: number; positions: 'learned' | 'sinusoidal' | 'relative' };
+  | {
+      family: 'seq2seq';
+      cell: 'rnn' | 'gru' | 'lstm';
+      bidirectional: boolean;
+      layers: number;
+      hidden: number;
+      embedding: number;
+      attention:
+        | 'none'
+        | 'additive'
+        | 'dot'
+        | 'general'
+        | 'concat'
+        | 'local-m'
+        | 'local-p'
+        | 'key-query';
+      style: 'bahdanau' | 'luong';
+    }
+  | {
+      family: 'transformer';
+      layers: number;
+      heads: number;
+      width: number;
+      feedforward: number;
+      positions: 'learned' | 'sinusoidal' | 'relative';
+    };
 
 /** One run's training (web/lab/spec.js TrainSpec). */
 export interface LabTrainSpec {
@@ -307,10 +389,26 @@ export declare class AttnLab extends HTMLElement {
   whenReady(): Promise<void>;
   /** Resolves once every run has reported step n (or failed). */
   whenSteps(n: number): Promise<void>;
-  addEventListener<K extends keyof AttnLabEventMap>(type: K, listener: (this: AttnLab, ev: AttnLabEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
-  removeEventListener<K extends keyof AttnLabEventMap>(type: K, listener: (this: AttnLab, ev: AttnLabEventMap[K]) => any, options?: boolean | EventListenerOptions): void;
-  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+  addEventListener<K extends keyof AttnLabEventMap>(
+    type: K,
+    listener: (this: AttnLab, ev: AttnLabEventMap[K]) => any,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof AttnLabEventMap>(
+    type: K,
+    listener: (this: AttnLab, ev: AttnLabEventMap[K]) => any,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
 }
 
 export interface DefineOptions {
@@ -325,7 +423,11 @@ export interface DefineOptions {
 }
 
 /** Register the elements (idempotent; a tag already taken is left as it is); returns their constructors. */
-export declare function define(options?: DefineOptions): { heatmap: typeof AttentionHeatmap; demo: typeof AttnDemo; lab: typeof AttnLab };
+export declare function define(options?: DefineOptions): {
+  heatmap: typeof AttentionHeatmap;
+  demo: typeof AttnDemo;
+  lab: typeof AttnLab;
+};
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -19,7 +19,12 @@ import { define as defineDemo } from './elements/attn-demo.js';
 import { define as defineLab } from './elements/attn-lab.js';
 
 /** Register the elements; returns { heatmap, demo, lab } (the constructors). Idempotent. */
-export function define({ heatmapTag = 'attn-heatmap', demoTag = 'attn-demo', labTag = 'attn-lab', registry = customElements } = {}) {
+export function define({
+  heatmapTag = 'attn-heatmap',
+  demoTag = 'attn-demo',
+  labTag = 'attn-lab',
+  registry = customElements,
+} = {}) {
   const heatmap = defineHeatmap(heatmapTag, registry);
   const demo = defineDemo(demoTag, registry);
   const lab = defineLab(labTag, registry);

@@ -28,7 +28,12 @@
   /** @param {string} href */
   function start(href) {
     var url = new URL(href, document.baseURI).href;
-    early.set(url, fetch(url).catch(function () { return null; }));
+    early.set(
+      url,
+      fetch(url).catch(function () {
+        return null;
+      }),
+    );
   }
   // @ts-ignore: the page's one handoff to its module code
   window.attnlabEarly = early;
@@ -39,6 +44,10 @@
   var playground = !embed && /(^|&)(n|m|d|seed|causal|scale)=/.test(raw);
   var view = params.get('view') || (playground ? 'playground' : 'alignment');
   var model = params.get('model') || 'dates-additive';
-  if ((view !== 'alignment' && view !== 'time') || !/^dates-(additive|dot|general|concat|local-p|none)$/.test(model)) return;
+  if (
+    (view !== 'alignment' && view !== 'time') ||
+    !/^dates-(additive|dot|general|concat|local-p|none)$/.test(model)
+  )
+    return;
   start('models/' + model + '.safetensors');
 })();

@@ -27,26 +27,33 @@
   /** Copies of i18n.js's strings, by language (tests/js/web-load-guard.test.js). */
   var STRINGS = {
     en: {
-      "load.code": "The page code could not be loaded:",
-      "load.file": "{url} cannot be fetched by a page opened as a file (file://). Serve it over http instead: run node scripts/serve.mjs in the attnlab folder, then open the address it prints.",
-      "load.cors": "{url} was refused by the browser: it is on (or redirects to) another origin than this page, or this page is in a sandboxed iframe, and the server did not send Access-Control-Allow-Origin. The server must send that header for the .js, .wasm and model files (node scripts/serve.mjs does; on a static host, turn on CORS).",
-      "load.unreachable": "{url} could not be fetched: the server did not answer. Check the address, and that the server is running.",
-      "load.http": "{url} answered HTTP {status}.",
-      "load.missing.code": "The file is missing: copy web/ and wasm/ side by side to the server, or check the path.",
-      "load.http.other": "Check the path, and the server’s log.",
-      "load.broken": "{url}, or a module it imports, could not be run: the browser’s console names the file and the problem.",
-      "status.notRunning": "Not running.",
+      'load.code': 'The page code could not be loaded:',
+      'load.file':
+        '{url} cannot be fetched by a page opened as a file (file://). Serve it over http instead: run node scripts/serve.mjs in the attnlab folder, then open the address it prints.',
+      'load.cors':
+        '{url} was refused by the browser: it is on (or redirects to) another origin than this page, or this page is in a sandboxed iframe, and the server did not send Access-Control-Allow-Origin. The server must send that header for the .js, .wasm and model files (node scripts/serve.mjs does; on a static host, turn on CORS).',
+      'load.unreachable':
+        '{url} could not be fetched: the server did not answer. Check the address, and that the server is running.',
+      'load.http': '{url} answered HTTP {status}.',
+      'load.missing.code':
+        'The file is missing: copy web/ and wasm/ side by side to the server, or check the path.',
+      'load.http.other': 'Check the path, and the server’s log.',
+      'load.broken':
+        '{url}, or a module it imports, could not be run: the browser’s console names the file and the problem.',
+      'status.notRunning': 'Not running.',
     },
     zh: {
-      "load.code": "无法加载页面代码：",
-      "load.file": "以文件（file://）打开的页面无法获取 {url}。请改用 http 提供此页面：在 attnlab 文件夹中运行 node scripts/serve.mjs，然后打开它显示的地址。",
-      "load.cors": "浏览器拒绝了 {url}：它与本页面不同源（或重定向到其他源），或本页面位于沙盒 iframe 中，而服务器没有发送 Access-Control-Allow-Origin。服务器必须为 .js、.wasm 和模型文件发送这个响应头（node scripts/serve.mjs 会发送；在静态托管上请开启 CORS）。",
-      "load.unreachable": "无法获取 {url}：服务器没有响应。请检查地址，以及服务器是否在运行。",
-      "load.http": "{url} 返回 HTTP {status}。",
-      "load.missing.code": "文件缺失：请把 web/ 和 wasm/ 并排复制到服务器上，或检查路径。",
-      "load.http.other": "请检查路径和服务器日志。",
-      "load.broken": "{url} 或它导入的某个模块无法运行：浏览器的控制台会指出是哪个文件、什么问题。",
-      "status.notRunning": "未运行。",
+      'load.code': '无法加载页面代码：',
+      'load.file':
+        '以文件（file://）打开的页面无法获取 {url}。请改用 http 提供此页面：在 attnlab 文件夹中运行 node scripts/serve.mjs，然后打开它显示的地址。',
+      'load.cors':
+        '浏览器拒绝了 {url}：它与本页面不同源（或重定向到其他源），或本页面位于沙盒 iframe 中，而服务器没有发送 Access-Control-Allow-Origin。服务器必须为 .js、.wasm 和模型文件发送这个响应头（node scripts/serve.mjs 会发送；在静态托管上请开启 CORS）。',
+      'load.unreachable': '无法获取 {url}：服务器没有响应。请检查地址，以及服务器是否在运行。',
+      'load.http': '{url} 返回 HTTP {status}。',
+      'load.missing.code': '文件缺失：请把 web/ 和 wasm/ 并排复制到服务器上，或检查路径。',
+      'load.http.other': '请检查路径和服务器日志。',
+      'load.broken': '{url} 或它导入的某个模块无法运行：浏览器的控制台会指出是哪个文件、什么问题。',
+      'status.notRunning': '未运行。',
     },
   };
 
@@ -59,7 +66,9 @@
   function t(key, params) {
     var table = /** @type {Record<string, string>} */ (STRINGS[lang]);
     return table[key].replace(/\{(\w+)\}/g, function (m, name) {
-      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : m;
+      return params && Object.prototype.hasOwnProperty.call(params, name)
+        ? String(params[name])
+        : m;
     });
   }
 
@@ -82,7 +91,9 @@
     if (progress) progress.hidden = true;
     var app = document.getElementById('app');
     if (app) app.dataset.state = 'error';
-    document.querySelectorAll('.view').forEach(function (view) { /** @type {HTMLElement} */ (view).hidden = true; });
+    document.querySelectorAll('.view').forEach(function (view) {
+      /** @type {HTMLElement} */ (view).hidden = true;
+    });
     document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
     var select = /** @type {HTMLSelectElement | null} */ (document.getElementById('lang')); // index.html's
     if (select) select.value = lang;
@@ -92,7 +103,9 @@
   async function probe(/** @type {string} */ url) {
     try {
       var response = await fetch(url, { cache: 'no-store' });
-      return response.ok ? { kind: 'ok', status: response.status } : { kind: 'http', status: response.status };
+      return response.ok
+        ? { kind: 'ok', status: response.status }
+        : { kind: 'http', status: response.status };
     } catch (e) {
       // refused (CORS) or unreachable: an opaque answer means the server did answer
     }
@@ -106,39 +119,67 @@
 
   /** The page code (entry, the module that failed) did not run: find the file and say why. */
   async function explain(/** @type {string} */ entry) {
-    if (location.protocol === 'file:') return show(sentences([t('load.code'), t('load.file', { url: entry })]));
+    if (location.protocol === 'file:')
+      return show(sentences([t('load.code'), t('load.file', { url: entry })]));
     // The entry itself, then every module the page preloads (the critical path's modules are all
     // listed there), the first failing one in document order. The modulepreload links' own error
     // events are no help: they may come after the entry's.
     var first = await firstFailing([entry]);
     if (!first) {
-      var preloads = /** @type {NodeListOf<HTMLLinkElement>} */ (document.querySelectorAll('link[rel="modulepreload"]'));
-      first = await firstFailing(Array.from(preloads, function (l) { return l.href; }));
+      var preloads = /** @type {NodeListOf<HTMLLinkElement>} */ (
+        document.querySelectorAll('link[rel="modulepreload"]')
+      );
+      first = await firstFailing(
+        Array.from(preloads, function (l) {
+          return l.href;
+        }),
+      );
     }
     if (!first) return show(sentences([t('load.code'), t('load.broken', { url: entry })]));
-    var why = first.kind === 'http'
-      ? [t('load.http', { url: first.url, status: first.status }), t(first.status === 404 || first.status === 410 ? 'load.missing.code' : 'load.http.other')]
-      : [t('load.' + first.kind, { url: first.url })];
+    var why =
+      first.kind === 'http'
+        ? [
+            t('load.http', { url: first.url, status: first.status }),
+            t(
+              first.status === 404 || first.status === 410
+                ? 'load.missing.code'
+                : 'load.http.other',
+            ),
+          ]
+        : [t('load.' + first.kind, { url: first.url })];
     show(sentences([t('load.code')].concat(why)));
   }
 
   /** The first of urls (probed at once) that cannot be had: { url, kind, status }, or null. */
   async function firstFailing(/** @type {string[]} */ urls) {
     var got = await Promise.all(urls.map(probe));
-    for (var i = 0; i < urls.length; i++) if (got[i].kind !== 'ok') return { url: urls[i], kind: got[i].kind, status: got[i].status };
+    for (var i = 0; i < urls.length; i++)
+      if (got[i].kind !== 'ok') return { url: urls[i], kind: got[i].kind, status: got[i].status };
     return null;
   }
 
   /** After the page's load event: the page's own requests first, then the probes. */
   function whenLoaded(/** @type {string} */ entry) {
     if (document.readyState === 'complete') explain(entry);
-    else addEventListener('load', function () { explain(entry); }, { once: true });
+    else
+      addEventListener(
+        'load',
+        function () {
+          explain(entry);
+        },
+        { once: true },
+      );
   }
 
-  addEventListener('error', function (event) {
-    var node = event.target;
-    if (node instanceof HTMLScriptElement && node.type === 'module' && node.src) whenLoaded(node.src);
-  }, true);
+  addEventListener(
+    'error',
+    function (event) {
+      var node = event.target;
+      if (node instanceof HTMLScriptElement && node.type === 'module' && node.src)
+        whenLoaded(node.src);
+    },
+    true,
+  );
 
   addEventListener('attnlab-load-failed', function (event) {
     var detail = /** @type {CustomEvent} */ (event).detail;

@@ -10,7 +10,13 @@
 // plain typed arrays.
 
 import { init, ops } from 'attnlab';
-import { VIEWS, formatPageHash, parsePageHash, refusedNotice, switchView } from './shared/app-state.js';
+import {
+  VIEWS,
+  formatPageHash,
+  parsePageHash,
+  refusedNotice,
+  switchView,
+} from './shared/app-state.js';
 import { axisLabels, makeQKV } from './data/playground.js';
 import { formatValue } from './shared/draw.js';
 import { define } from './embed.js';
@@ -101,7 +107,8 @@ function showRefused() {
  * the page stays where it is (the link is to the view already shown).
  */
 async function copyLink(event, anchor) {
-  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab or window: the browser's
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return; // a new tab or window: the browser's
   event.preventDefault();
   const url = new URL(anchor.getAttribute('href'), location.href).href;
   ui.linkText.hidden = true;
@@ -196,7 +203,10 @@ function setState(next, { editing = null } = {}) {
 function applyLanguage(lang) {
   document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
   document.title = t(lang, 'page.title');
-  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-i18n]'))) node.textContent = t(lang, node.dataset.i18n);
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (
+    document.querySelectorAll('[data-i18n]')
+  ))
+    node.textContent = t(lang, node.dataset.i18n);
   ui.nav.setAttribute('aria-label', t(lang, 'view.label'));
   ui.progress.setAttribute('aria-label', t(lang, 'status.loadingLabel'));
   ui.heatmap.setAttribute('lang', lang);
@@ -218,7 +228,10 @@ function applyPage({ fromDemo = false } = {}) {
   const hash = writeHash();
   if (ui.linkCopied.dataset.url && new URL(ui.linkCopied.dataset.url).hash !== hash) hideCopied(); // about another view
   const words = findModel(page.model)?.task === 'translation'; // a word-level seq2seq model: words, not characters
-  const [title, lede] = MODELS_TEXT[page.view] ?? ['page.modelsTitle', words ? 'page.modelsLedeWords' : 'page.modelsLede'];
+  const [title, lede] = MODELS_TEXT[page.view] ?? [
+    'page.modelsTitle',
+    words ? 'page.modelsLedeWords' : 'page.modelsLede',
+  ];
   $('models-title').dataset.i18n = title;
   ui.modelsView.querySelector('.lede').dataset.i18n = lede;
   applyLanguage(page.lang);
@@ -243,7 +256,10 @@ function applyPage({ fromDemo = false } = {}) {
       (err) => showError(t(page.lang, 'train.loadFailed', { message: err.message })),
     );
   } else if (training) {
-    if (!train) ui.trainView.addEventListener('train-state', (/** @type {CustomEvent} */ e) => showTraining(Boolean(e.detail?.running)));
+    if (!train)
+      ui.trainView.addEventListener('train-state', (/** @type {CustomEvent} */ e) =>
+        showTraining(Boolean(e.detail?.running)),
+      );
     train ??= new TrainView(ui.trainView, {
       lang: page.lang,
       settings: page.train,
@@ -262,13 +278,20 @@ function applyPage({ fromDemo = false } = {}) {
     if (a.dataset.view === page.view) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
     // Into another family's view (e.g. alignment -> heads): that view's model and sample input.
-    a.href = formatPageHash(linkable(VIEWS.includes(a.dataset.view) ? switchView(page, a.dataset.view) : { ...page, view: a.dataset.view }));
+    a.href = formatPageHash(
+      linkable(
+        VIEWS.includes(a.dataset.view)
+          ? switchView(page, a.dataset.view)
+          : { ...page, view: a.dataset.view },
+      ),
+    );
   }
   if (training || lessonOn || labOn) {
     // the Train view, the lesson and the lab draw themselves (train-view.js, lesson-view.js, <attn-lab>)
   } else if (!playground) {
     if (!fromDemo) {
-      for (const key of ['view', 'model', 'input', 'layer', 'head', 'lang']) ui.demo.setAttribute(key, String(page[key]));
+      for (const key of ['view', 'model', 'input', 'layer', 'head', 'lang'])
+        ui.demo.setAttribute(key, String(page[key]));
       for (const key of ['a', 'b', 'kind', 'step']) {
         if (page[key] !== null) ui.demo.setAttribute(key, String(page[key]));
         else ui.demo.removeAttribute(key);
@@ -283,7 +306,10 @@ function applyPage({ fromDemo = false } = {}) {
     const local = isLocalModel(page.model, origin);
     ui.linkNote.hidden = !local;
     ui.linkNote.textContent = local
-      ? t(page.lang, 'open.linkNote', { fallback: defaultModelFor(page.view), name: page.model.replace(/^file:/, '') || t(page.lang, 'open.yourFile') })
+      ? t(page.lang, 'open.linkNote', {
+          fallback: defaultModelFor(page.view),
+          name: page.model.replace(/^file:/, '') || t(page.lang, 'open.yourFile'),
+        })
       : '';
   } else {
     writeControls(state);
@@ -324,13 +350,18 @@ function showLab() {
       page = { ...page, lab: String(e.detail?.params ?? '') };
       if (page.view === 'lab') writeHash();
     });
-    lab.addEventListener('lab-state', (/** @type {CustomEvent} */ e) => showLabTraining(Boolean(e.detail?.running)));
+    lab.addEventListener('lab-state', (/** @type {CustomEvent} */ e) =>
+      showLabTraining(Boolean(e.detail?.running)),
+    );
     lab.setAttribute('experiment', params);
     lab.setAttribute('lang', page.lang);
     ui.labView.append(lab);
-    lab.whenReady?.().then(() => {
-      if (page.view === 'lab') plotted(location.hash);
-    }, () => {});
+    lab.whenReady?.().then(
+      () => {
+        if (page.view === 'lab') plotted(location.hash);
+      },
+      () => {},
+    );
   } else {
     if (lab.getAttribute('experiment') !== params) lab.setAttribute('experiment', params);
     if (lab.getAttribute('lang') !== page.lang) lab.setAttribute('lang', page.lang);
@@ -378,20 +409,35 @@ function compute() {
   let result;
   const t0 = performance.now();
   try {
-    result = ops.scaledDotProductAttention(q, k, v, { causal: s.causal, scale, returnWeights: true });
+    result = ops.scaledDotProductAttention(q, k, v, {
+      causal: s.causal,
+      scale,
+      returnWeights: true,
+    });
   } catch (err) {
     showError(t(page.lang, 'sdpa.error', { code: err.code ?? err.name, message: err.message }));
     return;
   }
   const ms = performance.now() - t0;
   const weights = result.weights;
-  if (!weights || weights.shape.length !== 2 || weights.shape[0] !== s.n || weights.shape[1] !== s.m) {
+  if (
+    !weights ||
+    weights.shape.length !== 2 ||
+    weights.shape[0] !== s.n ||
+    weights.shape[1] !== s.m
+  ) {
     showError(t(page.lang, 'sdpa.shapeError', { shape: String(weights?.shape), n: s.n, m: s.m }));
     return;
   }
   showError('');
   ui.heatmap.data = { weights: weights.data, rows: s.n, cols: s.m, ...axisLabels(s.n, s.m) };
-  ui.info.textContent = t(page.lang, s.causal ? 'sdpa.infoCausal' : 'sdpa.info', { n: s.n, m: s.m, d: s.d, scale: formatValue(scale), ms: ms.toFixed(2) });
+  ui.info.textContent = t(page.lang, s.causal ? 'sdpa.infoCausal' : 'sdpa.info', {
+    n: s.n,
+    m: s.m,
+    d: s.d,
+    scale: formatValue(scale),
+    ms: ms.toFixed(2),
+  });
   const hash = formatPageHash(page);
   ui.permalink.href = hash;
   showReadout();
@@ -408,7 +454,11 @@ function updateReadout(cell) {
 function showReadout() {
   const cell = readoutActive ? ui.heatmap.focusedCell : null;
   ui.readout.textContent = cell
-    ? t(page.lang, 'sdpa.readout', { row: cell.rowLabel, col: cell.colLabel, value: formatValue(cell.value) })
+    ? t(page.lang, 'sdpa.readout', {
+        row: cell.rowLabel,
+        col: cell.colLabel,
+        value: formatValue(cell.value),
+      })
     : t(page.lang, 'sdpa.readoutPrompt');
 }
 
@@ -416,7 +466,9 @@ function wireControls() {
   for (const key of ['n', 'm', 'd']) {
     const [lo, hi] = LIMITS[key];
     Object.assign(ui[key], { min: String(lo), max: String(hi) });
-    ui[key].addEventListener('input', () => setState({ ...state, [key]: ui[key].valueAsNumber }, { editing: ui[key] }));
+    ui[key].addEventListener('input', () =>
+      setState({ ...state, [key]: ui[key].valueAsNumber }, { editing: ui[key] }),
+    );
   }
   Object.assign(ui.seed, { min: String(LIMITS.seed[0]), max: String(LIMITS.seed[1]) });
   ui.seed.addEventListener('input', () => {
@@ -435,7 +487,8 @@ function wireControls() {
   });
   ui.scaleAuto.addEventListener('click', () => setState({ ...state, scale: null }));
   ui.form.addEventListener('submit', (event) => event.preventDefault());
-  for (const a of [ui.modelPermalink, ui.permalink]) a.addEventListener('click', (event) => copyLink(event, a));
+  for (const a of [ui.modelPermalink, ui.permalink])
+    a.addEventListener('click', (event) => copyLink(event, a));
   ui.heatmap.addEventListener('heatmap-focus', (event) => updateReadout(event.detail));
   // Back/forward or an edited URL: the hash is the source of truth.
   window.addEventListener('hashchange', () => {
@@ -498,7 +551,11 @@ async function main() {
     applyLanguage(page.lang);
     ui.progress.hidden = true;
     setStatus('status.notRunning');
-    showError(problem && problem.kind !== 'ok' ? fetchProblem(page.lang, 'wasm', problem) : t(page.lang, 'error.wasm', { message: err.message }));
+    showError(
+      problem && problem.kind !== 'ok'
+        ? fetchProblem(page.lang, 'wasm', problem)
+        : t(page.lang, 'error.wasm', { message: err.message }),
+    );
     ui.view.hidden = true;
     ui.modelsView.hidden = true;
     ui.trainView.hidden = true;

@@ -44,58 +44,78 @@ function storable(/** @type {Response} */ response) {
 }
 
 sw.addEventListener('install', (/** @type {any} */ event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE.map((u) => new URL(u, sw.location.href).href))));
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.addAll(PRECACHE.map((u) => new URL(u, sw.location.href).href))),
+  );
 });
 
 sw.addEventListener('activate', (/** @type {any} */ event) => {
-  event.waitUntil(caches.keys()
-    .then((names) => Promise.all(names.filter((n) => n.startsWith('attnlab-') && n !== CACHE).map((n) => caches.delete(n))))
-    .then(() => sw.clients.claim()));
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(
+          names.filter((n) => n.startsWith('attnlab-') && n !== CACHE).map((n) => caches.delete(n)),
+        ),
+      )
+      .then(() => sw.clients.claim()),
+  );
 });
 
 /** Store each same-origin URL not stored yet (fetched again; a static host's HTTP cache answers). */
 async function store(/** @type {string[]} */ urls) {
   const cache = await caches.open(CACHE);
-  await Promise.all(urls.map(async (href) => {
-    const url = new URL(href, sw.location.href);
-    if (url.origin !== sw.location.origin) return;
-    url.hash = '';
-    if (await cache.match(url.href)) return;
-    try {
-      const response = await fetch(url.href);
-      if (storable(response)) await cache.put(url.href, response);
-    } catch {
-      // offline again, or the file is gone: stored the next time it is fetched
-    }
-  }));
+  await Promise.all(
+    urls.map(async (href) => {
+      const url = new URL(href, sw.location.href);
+      if (url.origin !== sw.location.origin) return;
+      url.hash = '';
+      if (await cache.match(url.href)) return;
+      try {
+        const response = await fetch(url.href);
+        if (storable(response)) await cache.put(url.href, response);
+      } catch {
+        // offline again, or the file is gone: stored the next time it is fetched
+      }
+    }),
+  );
 }
 
 sw.addEventListener('message', (/** @type {any} */ event) => {
   const data = event.data;
   if (!data || data.type !== 'attnlab:cache' || !Array.isArray(data.urls)) return;
-  event.waitUntil(store(data.urls.filter((u) => typeof u === 'string')).then(() => event.ports[0]?.postMessage({ type: 'attnlab:cached' })));
+  event.waitUntil(
+    store(data.urls.filter((u) => typeof u === 'string')).then(() =>
+      event.ports[0]?.postMessage({ type: 'attnlab:cached' }),
+    ),
+  );
 });
 
 sw.addEventListener('fetch', (/** @type {any} */ event) => {
   const request = /** @type {Request} */ (event.request);
   const url = new URL(request.url);
-  if (request.method !== 'GET' || url.origin !== sw.location.origin || request.headers.has('range')) return;
-  event.respondWith((async () => {
-    let response;
-    try {
-      response = await fetch(request);
-    } catch (err) {
-      const stored = await caches.match(keyOf(request), { cacheName: CACHE });
-      if (stored) return stored;
-      throw err; // not stored: the network error the page would have had without this worker
-    }
-    if (storable(response)) {
-      const copy = response.clone();
-      event.waitUntil(caches.open(CACHE).then((cache) => cache.put(keyOf(request), copy)));
-    } else if (response.status >= 400) {
-      const stored = await caches.match(keyOf(request), { cacheName: CACHE });
-      if (stored) return stored;
-    }
-    return response;
-  })());
+  if (request.method !== 'GET' || url.origin !== sw.location.origin || request.headers.has('range'))
+    return;
+  event.respondWith(
+    (async () => {
+      let response;
+      try {
+        response = await fetch(request);
+      } catch (err) {
+        const stored = await caches.match(keyOf(request), { cacheName: CACHE });
+        if (stored) return stored;
+        throw err; // not stored: the network error the page would have had without this worker
+      }
+      if (storable(response)) {
+        const copy = response.clone();
+        event.waitUntil(caches.open(CACHE).then((cache) => cache.put(keyOf(request), copy)));
+      } else if (response.status >= 400) {
+        const stored = await caches.match(keyOf(request), { cacheName: CACHE });
+        if (stored) return stored;
+      }
+      return response;
+    })(),
+  );
 });

@@ -48,8 +48,20 @@ const EVAL_MS = 2000;
 const LIMITS = { lr: [1e-5, 0.1], batch: [1, 256] }; // the page validates first; this is the backstop
 
 // Config keys the card's architecture may carry that createModel understands (docs/models.md).
-const CONFIG_KEYS = ['cell', 'embeddingSize', 'hiddenSize', 'numLayers', 'bidirectional', 'attention', 'style',
-  'attentionSize', 'inputFeeding', 'score', 'window', 'positionSize'];
+const CONFIG_KEYS = [
+  'cell',
+  'embeddingSize',
+  'hiddenSize',
+  'numLayers',
+  'bidirectional',
+  'attention',
+  'style',
+  'attentionSize',
+  'inputFeeding',
+  'score',
+  'window',
+  'positionSize',
+];
 
 let config = null;
 let model = null;
@@ -73,20 +85,26 @@ const scheduleSlice = () => port.port2.postMessage(0);
 
 const elapsed = () => elapsedBefore + (running ? performance.now() - segmentStart : 0);
 // The checker sees the page's lib (dom), where self is a Window; here it is the worker's scope.
-const workerScope = /** @type {{ postMessage(message: unknown, transfer: Transferable[]): void }} */ (/** @type {unknown} */ (self));
+const workerScope =
+  /** @type {{ postMessage(message: unknown, transfer: Transferable[]): void }} */ (
+    /** @type {unknown} */ (self)
+  );
 const post = (msg, transfer = []) => workerScope.postMessage(msg, transfer);
 
 function configFromCard(card) {
   const arch = card?.architecture;
-  if (!arch || typeof arch !== 'object') throw new Error(`${CARD_URL.pathname} has no architecture`);
+  if (!arch || typeof arch !== 'object')
+    throw new Error(`${CARD_URL.pathname} has no architecture`);
   const out = { architecture: 'seq2seq', maxLength: MAX_LENGTH, tokenizer: DATES_TOKENIZER };
   for (const k of CONFIG_KEYS) if (k in arch) out[k] = arch[k];
   return out;
 }
 
 function checkSettings(s) {
-  const lr = Number(s?.lr), batch = Number(s?.batch);
-  if (!(lr >= LIMITS.lr[0] && lr <= LIMITS.lr[1])) throw new Error(`learning rate ${s?.lr} is outside [${LIMITS.lr.join(', ')}]`);
+  const lr = Number(s?.lr),
+    batch = Number(s?.batch);
+  if (!(lr >= LIMITS.lr[0] && lr <= LIMITS.lr[1]))
+    throw new Error(`learning rate ${s?.lr} is outside [${LIMITS.lr.join(', ')}]`);
   if (!Number.isInteger(batch) || batch < LIMITS.batch[0] || batch > LIMITS.batch[1]) {
     throw new Error(`batch size ${s?.batch} is not an integer in [${LIMITS.batch.join(', ')}]`);
   }
@@ -140,10 +158,20 @@ function snapshot() {
   lastSnapshot = performance.now();
   if (rows < 1) return;
   const weights = a.weights.data;
-  post({
-    type: 'snapshot', step, elapsed: elapsed(), output: r.output,
-    weights, rows, cols, rowLabels: a.rowLabels, colLabels: a.colLabels,
-  }, [weights.buffer]);
+  post(
+    {
+      type: 'snapshot',
+      step,
+      elapsed: elapsed(),
+      output: r.output,
+      weights,
+      rows,
+      cols,
+      rowLabels: a.rowLabels,
+      colLabels: a.colLabels,
+    },
+    [weights.buffer],
+  );
 }
 
 function evaluate() {
@@ -151,7 +179,15 @@ function evaluate() {
   lastEval = performance.now();
   const now = elapsed();
   if (!reached && e.exactMatch >= REACH) reached = { step, elapsed: now };
-  post({ type: 'eval', step, elapsed: now, exactMatch: e.exactMatch, tokenAccuracy: e.tokenAccuracy, count: e.count, reached });
+  post({
+    type: 'eval',
+    step,
+    elapsed: now,
+    exactMatch: e.exactMatch,
+    tokenAccuracy: e.tokenAccuracy,
+    count: e.count,
+    reached,
+  });
 }
 
 function flushProgress() {
@@ -177,7 +213,11 @@ function slice() {
   try {
     const t0 = performance.now();
     do {
-      const batch = generateDates({ seed: TRAIN_SEED + step, count: settings.batch, split: 'train' });
+      const batch = generateDates({
+        seed: TRAIN_SEED + step,
+        count: settings.batch,
+        split: 'train',
+      });
       const loss = trainer.step(batch);
       step++;
       lossSum += loss;
@@ -242,7 +282,9 @@ async function handle(msg) {
 }
 
 self.onmessage = (event) => {
-  busy = busy.then(() => handle(event.data)).catch((err) => {
-    post({ type: 'error', message: err?.message ?? String(err) });
-  });
+  busy = busy
+    .then(() => handle(event.data))
+    .catch((err) => {
+      post({ type: 'error', message: err?.message ?? String(err) });
+    });
 };

@@ -46,7 +46,9 @@ ${VIEW_STYLE}${ALIGNMENT_STYLE}`;
  */
 async function compileWasm(b64) {
   if (typeof DecompressionStream !== 'function') {
-    throw new Error('this browser cannot unpack the inlined attnlab.wasm (DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 or later)');
+    throw new Error(
+      'this browser cannot unpack the inlined attnlab.wasm (DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 or later)',
+    );
   }
   const stream = new Blob([fromBase64(b64)]).stream().pipeThrough(new DecompressionStream('gzip'));
   return WebAssembly.compile(await new Response(stream).arrayBuffer());
@@ -60,22 +62,41 @@ async function live(root, shadow, d) {
     title: el('p', { class: 'title' }),
     about: el('p', { class: 'about' }),
     label: el('label', { for: 'input', text: 'Input' }),
-    input: el('input', { id: 'input', type: 'text', maxlength: String(MAX_INPUT), autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off' }),
+    input: el('input', {
+      id: 'input',
+      type: 'text',
+      maxlength: String(MAX_INPUT),
+      autocomplete: 'off',
+      spellcheck: 'false',
+      autocapitalize: 'off',
+    }),
     hint: el('p', { class: 'about' }),
     status: el('p', { class: 'status', role: 'status', text: 'Loading attnlab…' }),
     error: el('p', { class: 'error', role: 'alert', hidden: '' }),
   };
   const view = new AlignmentView();
   view.texts('en');
-  shadow.append(ui.title, ui.about, el('div', {}, [ui.label, ui.input]), ui.hint, ui.status, ui.error, view.node);
+  shadow.append(
+    ui.title,
+    ui.about,
+    el('div', {}, [ui.label, ui.input]),
+    ui.hint,
+    ui.status,
+    ui.error,
+    view.node,
+  );
   ui.input.value = String(d.input ?? '').slice(0, MAX_INPUT);
 
   const lib = await createAttnlab({ wasm: await compileWasm(d.wasmGzip) });
   const model = await lib.loadModel(fromBase64(d.model));
   const config = /** @type {any} a seq2seq config (show.py refuses the others) */ (model.config);
   ui.title.textContent = d.title || config.name || 'attnlab model';
-  ui.about.textContent = [config.description, `${model.architecture}, ${config.cell ?? ''} cell, ${config.attention ?? ''} attention`]
-    .filter(Boolean).join(' · ');
+  ui.about.textContent = [
+    config.description,
+    `${model.architecture}, ${config.cell ?? ''} cell, ${config.attention ?? ''} attention`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   const unit = model.tokenizer.type === 'word' ? 'word' : 'character';
   ui.hint.textContent = `Each row of the map is one ${unit} the model wrote; the columns are the input it read.`;
 
@@ -91,7 +112,8 @@ async function live(root, shadow, d) {
       root.dataset.attnlabState = 'ready';
       root.dataset.attnlabInput = input;
     };
-    if (!input || model.encode(input).length === 0) return fail('Type an input to run the model on.');
+    if (!input || model.encode(input).length === 0)
+      return fail('Type an input to run the model on.');
     let result;
     try {
       result = model.run(input);
@@ -100,7 +122,9 @@ async function live(root, shadow, d) {
     }
     ui.error.hidden = true;
     const { rows, cols } = view.render({ result, config, layer: 0, head: 0, lang: 'en' });
-    const unknown = result.unknownWords?.length ? ` Not in the vocabulary: ${result.unknownWords.join(' ')}.` : '';
+    const unknown = result.unknownWords?.length
+      ? ` Not in the vocabulary: ${result.unknownWords.join(' ')}.`
+      : '';
     ui.status.textContent = `Ran in your browser (attnlab ${lib.simd ? 'SIMD128' : 'scalar'} build): ${rows} output × ${cols} input tokens, ${(performance.now() - t0).toFixed(1)} ms.${unknown}`;
     view.heatmaps[0].flush();
     root.dataset.attnlabInput = input;

@@ -64,13 +64,24 @@ export function mounter(kinds, styles = {}) {
 /** kind 'heatmap': one <attn-heatmap> of the weights (the data: see notebook.js). */
 export function heatmap(root, shadow, d) {
   const map = el('attn-heatmap', { label: d.label || 'attention weights' });
-  for (const [attr, v] of [['min', d.min], ['max', d.max], ['colormap', d.colormap], ['cell-size', d.cellSize]]) {
+  for (const [attr, v] of [
+    ['min', d.min],
+    ['max', d.max],
+    ['colormap', d.colormap],
+    ['cell-size', d.cellSize],
+  ]) {
     if (v !== null && v !== undefined) map.setAttribute(attr, String(v));
   }
   if (d.title) shadow.append(el('p', { class: 'title', text: d.title }));
   shadow.append(map);
-  map.addEventListener('heatmap-render', () => { root.dataset.attnlabState = 'ready'; });
+  map.addEventListener('heatmap-render', () => {
+    root.dataset.attnlabState = 'ready';
+  });
   /** @type {any} an <attn-heatmap> */ (map).data = {
-    weights: floatsFromBase64(d.weights), rows: d.rows, cols: d.cols, rowLabels: d.rowLabels, colLabels: d.colLabels,
+    weights: floatsFromBase64(d.weights),
+    rows: d.rows,
+    cols: d.cols,
+    rowLabels: d.rowLabels,
+    colLabels: d.colLabels,
   };
 }

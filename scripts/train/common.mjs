@@ -30,7 +30,7 @@ export const MODELS_DIR = path.join(ROOT, 'web', 'models');
 /** The learning rate at step s (0-based) of `steps`: constant, then linear decay to lr/10 over the last 40%. */
 export function scheduledLr(lr, steps, s) {
   const decayFrom = Math.floor(steps * 0.6);
-  return s >= decayFrom ? lr * (1 - 0.9 * (s - decayFrom) / Math.max(steps - decayFrom, 1)) : lr;
+  return s >= decayFrom ? lr * (1 - (0.9 * (s - decayFrom)) / Math.max(steps - decayFrom, 1)) : lr;
 }
 
 /** The schedule as the card states it. */
@@ -57,8 +57,15 @@ export function trainLoop({ name, trainer, steps, lr, batch, probe, every = 500 
       const p = probe ? probe() : {};
       const secs = (performance.now() - t0) / 1000;
       log.push({ step: s + 1, loss: +loss.toFixed(5), ...p, seconds: +secs.toFixed(1) });
-      const shown = Object.entries(p).map(([k, v]) => `${k} ${/perplexity|loss/i.test(k) ? v.toFixed(3) : `${(100 * v).toFixed(1)}%`}`).join('  ');
-      console.log(`${name}: step ${s + 1}/${steps}  loss ${loss.toFixed(4)}  ${shown}  ${secs.toFixed(0)} s`);
+      const shown = Object.entries(p)
+        .map(
+          ([k, v]) =>
+            `${k} ${/perplexity|loss/i.test(k) ? v.toFixed(3) : `${(100 * v).toFixed(1)}%`}`,
+        )
+        .join('  ');
+      console.log(
+        `${name}: step ${s + 1}/${steps}  loss ${loss.toFixed(4)}  ${shown}  ${secs.toFixed(0)} s`,
+      );
     }
   }
   return { log, lastLoss: loss, ...elapsed(t0, c0) };
@@ -67,7 +74,10 @@ export function trainLoop({ name, trainer, steps, lr, batch, probe, every = 500 
 /** Wall and CPU seconds since (t0 = performance.now(), c0 = process.cpuUsage()). */
 export function elapsed(t0, c0) {
   const c = process.cpuUsage(c0);
-  return { seconds: +((performance.now() - t0) / 1000).toFixed(1), cpuSeconds: +((c.user + c.system) / 1e6).toFixed(1) };
+  return {
+    seconds: +((performance.now() - t0) / 1000).toFixed(1),
+    cpuSeconds: +((c.user + c.system) / 1e6).toFixed(1),
+  };
 }
 
 /** Parameters in safetensors bytes (any dtype): the sum of the tensors' element counts, an I8
@@ -75,9 +85,11 @@ export function elapsed(t0, c0) {
 export function countParams(bytes) {
   const n = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
-  const scales = (k) => k.endsWith(I8_SCALE_SUFFIX) && header[k.slice(0, -I8_SCALE_SUFFIX.length)]?.dtype === 'I8';
+  const scales = (k) =>
+    k.endsWith(I8_SCALE_SUFFIX) && header[k.slice(0, -I8_SCALE_SUFFIX.length)]?.dtype === 'I8';
   let total = 0;
-  for (const [k, t] of Object.entries(header)) if (k !== '__metadata__' && !scales(k)) total += t.shape.reduce((a, b) => a * b, 1);
+  for (const [k, t] of Object.entries(header))
+    if (k !== '__metadata__' && !scales(k)) total += t.shape.reduce((a, b) => a * b, 1);
   return total;
 }
 
@@ -96,12 +108,25 @@ export function command(name, { steps, stepsOverride }) {
  * schedule, clip, batch size, steps, wall and CPU seconds of `run` (trainLoop's), the machine and
  * the log; `timing` (more CPU figures) goes after cpuSeconds, `notes` after the log.
  */
-export function trainingBlock({ name, steps, stepsOverride, seed, lr, batchSize, run }, { timing = {}, notes = {} } = {}) {
+export function trainingBlock(
+  { name, steps, stepsOverride, seed, lr, batchSize, run },
+  { timing = {}, notes = {} } = {},
+) {
   return {
     command: command(name, { steps, stepsOverride }),
-    initSeed: seed, optimizer: 'adam', lr, schedule: scheduleText(steps),
-    clip: 1, batchSize, steps, seconds: run.seconds, cpuSeconds: run.cpuSeconds,
-    ...timing, machine: machine(), log: run.log, ...notes,
+    initSeed: seed,
+    optimizer: 'adam',
+    lr,
+    schedule: scheduleText(steps),
+    clip: 1,
+    batchSize,
+    steps,
+    seconds: run.seconds,
+    cpuSeconds: run.cpuSeconds,
+    ...timing,
+    machine: machine(),
+    log: run.log,
+    ...notes,
   };
 }
 
@@ -112,7 +137,8 @@ export const pct = (x, d = 2) => `${(100 * x).toFixed(d)}%`;
 export function rounded(v, d = 5) {
   if (typeof v === 'number') return Number.isInteger(v) ? v : +v.toFixed(d);
   if (Array.isArray(v)) return v.map((x) => rounded(x, d));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rounded(x, d)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rounded(x, d)]));
   return v;
 }
 
@@ -137,7 +163,11 @@ const MEASURED_KEY = { F16: 'float16', I8: 'int8' };
 export function storedDtype(bytes) {
   const n = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
-  const dtypes = new Set(Object.entries(header).filter(([k]) => k !== '__metadata__').map(([, t]) => t.dtype));
+  const dtypes = new Set(
+    Object.entries(header)
+      .filter(([k]) => k !== '__metadata__')
+      .map(([, t]) => t.dtype),
+  );
   if (dtypes.has('I8')) return 'I8';
   return dtypes.size === 1 && (dtypes.has('F16') || dtypes.has('F32')) ? [...dtypes][0] : null;
 }
@@ -150,12 +180,22 @@ export function storedDtype(bytes) {
  */
 export async function loadShipped(bytes, float32Bytes) {
   const dtype = storedDtype(bytes);
-  if (dtype !== 'F16' && dtype !== 'I8') throw new Error(`loadShipped: the file is stored as ${dtype ?? 'a mix of dtypes'}, not F16 or I8`);
+  if (dtype !== 'F16' && dtype !== 'I8')
+    throw new Error(
+      `loadShipped: the file is stored as ${dtype ?? 'a mix of dtypes'}, not F16 or I8`,
+    );
   const model = await loadTrainableModel(bytes);
   const trainer = createTrainer(model, { optimizer: 'sgd', lr: 1e-3 }); // never stepped: evaluate() only
   return {
-    dtype, bytes, float32Bytes, model, trainer,
-    dispose() { trainer.dispose(); model.dispose(); },
+    dtype,
+    bytes,
+    float32Bytes,
+    model,
+    trainer,
+    dispose() {
+      trainer.dispose();
+      model.dispose();
+    },
   };
 }
 
@@ -198,9 +238,19 @@ export function storageRecord(shipped, metric, float32, measured, extra = {}) {
   const { dtype } = shipped;
   const lost = 100 * (float32 - measured);
   if (lost > F16_TOLERANCE_POINTS) {
-    throw new Error(`${dtype}: ${metric} ${(100 * measured).toFixed(2)}% as ${dtype} against ${(100 * float32).toFixed(2)}% as float32: more than ${F16_TOLERANCE_POINTS} points lost`);
+    throw new Error(
+      `${dtype}: ${metric} ${(100 * measured).toFixed(2)}% as ${dtype} against ${(100 * float32).toFixed(2)}% as float32: more than ${F16_TOLERANCE_POINTS} points lost`,
+    );
   }
-  return { dtype, bytes: shipped.bytes.length, float32Bytes: shipped.float32Bytes, metric, float32: +float32.toFixed(5), [MEASURED_KEY[dtype]]: +measured.toFixed(5), ...extra };
+  return {
+    dtype,
+    bytes: shipped.bytes.length,
+    float32Bytes: shipped.float32Bytes,
+    metric,
+    float32: +float32.toFixed(5),
+    [MEASURED_KEY[dtype]]: +measured.toFixed(5),
+    ...extra,
+  };
 }
 
 /** storageRecord under its first name. */

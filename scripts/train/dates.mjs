@@ -12,8 +12,24 @@
 // Not here: any maths (wasm), the data generator (web/data/dates.js).
 
 import { init, createModel, createTrainer } from '../../wasm/index.js';
-import { generateDates, DATES_TOKENIZER, DATES_MAX_LENGTH, FORMATS, VARIATIONS, YEAR_MIN, YEAR_MAX } from '../../web/data/dates.js';
-import { trainLoop, countParams, trainingBlock, writeModel, pct, shipI8, storageRecord } from './common.mjs';
+import {
+  generateDates,
+  DATES_TOKENIZER,
+  DATES_MAX_LENGTH,
+  FORMATS,
+  VARIATIONS,
+  YEAR_MIN,
+  YEAR_MAX,
+} from '../../web/data/dates.js';
+import {
+  trainLoop,
+  countParams,
+  trainingBlock,
+  writeModel,
+  pct,
+  shipI8,
+  storageRecord,
+} from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -22,25 +38,60 @@ export const HELDOUT_COUNT = 2000;
 export const TEST_COUNT = 200;
 const BATCH = 64;
 
-const base = { architecture: 'seq2seq', cell: 'lstm', embeddingSize: 32, hiddenSize: 64, numLayers: 1, bidirectional: true, maxLength: 12 };
+const base = {
+  architecture: 'seq2seq',
+  cell: 'lstm',
+  embeddingSize: 32,
+  hiddenSize: 64,
+  numLayers: 1,
+  bidirectional: true,
+  maxLength: 12,
+};
 const SPECS = {
-  additive: { cfg: { attention: 'additive', style: 'bahdanau', attentionSize: 32 }, steps: 3000, cost: 90 },
+  additive: {
+    cfg: { attention: 'additive', style: 'bahdanau', attentionSize: 32 },
+    steps: 3000,
+    cost: 90,
+  },
   dot: { cfg: { attention: 'dot', style: 'luong', inputFeeding: true }, steps: 3000, cost: 75 },
-  general: { cfg: { attention: 'general', style: 'luong', inputFeeding: true }, steps: 3000, cost: 80 },
-  concat: { cfg: { attention: 'concat', style: 'luong', inputFeeding: true, attentionSize: 32 }, steps: 3000, cost: 95 },
-  'local-p': { cfg: { attention: 'local-p', style: 'luong', inputFeeding: true, score: 'general', window: 8, positionSize: 32 }, steps: 3000, cost: 85 },
+  general: {
+    cfg: { attention: 'general', style: 'luong', inputFeeding: true },
+    steps: 3000,
+    cost: 80,
+  },
+  concat: {
+    cfg: { attention: 'concat', style: 'luong', inputFeeding: true, attentionSize: 32 },
+    steps: 3000,
+    cost: 95,
+  },
+  'local-p': {
+    cfg: {
+      attention: 'local-p',
+      style: 'luong',
+      inputFeeding: true,
+      score: 'general',
+      window: 8,
+      positionSize: 32,
+    },
+    steps: 3000,
+    cost: 85,
+  },
   none: { cfg: { attention: 'none', style: 'bahdanau' }, steps: 5000, cost: 80 },
 };
 const ATTN_NAMES = {
-  additive: 'additive (Bahdanau et al. 2015)', dot: 'dot (Luong et al. 2015, input feeding)',
-  general: 'general (Luong et al. 2015, input feeding)', concat: 'concat (Luong et al. 2015, input feeding)',
-  'local-p': 'local-p, general score, D = 8 (Luong et al. 2015, input feeding)', none: 'none (encoder-decoder without attention)',
+  additive: 'additive (Bahdanau et al. 2015)',
+  dot: 'dot (Luong et al. 2015, input feeding)',
+  general: 'general (Luong et al. 2015, input feeding)',
+  concat: 'concat (Luong et al. 2015, input feeding)',
+  'local-p': 'local-p, general score, D = 8 (Luong et al. 2015, input feeding)',
+  none: 'none (encoder-decoder without attention)',
 };
 
 /** The model's config (what createModel gets). */
 function configOf(attn) {
   return {
-    ...base, ...SPECS[attn].cfg,
+    ...base,
+    ...SPECS[attn].cfg,
     name: `dates-${attn}`,
     description: `Human-readable dates (${Object.keys(FORMATS).length} formats and their variations, years ${YEAR_MIN}-${YEAR_MAX}) to ISO yyyy-mm-dd; attention: ${ATTN_NAMES[attn]}`,
     tokenizer: DATES_TOKENIZER,
@@ -48,14 +99,17 @@ function configOf(attn) {
 }
 
 /** Training batch of step s: named formats and variations, half each. */
-export const datesBatch = (s, count = BATCH) => generateDates({ seed: TRAIN_SEED + s, count, split: 'train', set: 'all' });
+export const datesBatch = (s, count = BATCH) =>
+  generateDates({ seed: TRAIN_SEED + s, count, split: 'train', set: 'all' });
 
 /** The fixed held-out sets of a card: set → seed → examples. */
-export const heldoutSet = (set, seed = HELDOUT_SEED, count = HELDOUT_COUNT) => generateDates({ seed, count, split: 'heldout', set });
+export const heldoutSet = (set, seed = HELDOUT_SEED, count = HELDOUT_COUNT) =>
+  generateDates({ seed, count, split: 'heldout', set });
 
 /** The probe of the training log: 100 held-out dates of each set. */
 export function datesProbe(trainer) {
-  const named = heldoutSet('named', HELDOUT_SEED + 1, 100), variations = heldoutSet('variations', HELDOUT_SEED + 1, 100);
+  const named = heldoutSet('named', HELDOUT_SEED + 1, 100),
+    variations = heldoutSet('variations', HELDOUT_SEED + 1, 100);
   return () => ({
     probeNamed: trainer.evaluate(named, { loss: false }).exactMatch,
     probeVariations: trainer.evaluate(variations, { loss: false }).exactMatch,
@@ -75,22 +129,39 @@ export function datesEvaluation(trainer) {
   const part = (count, seed, r) => ({ count, seed, exactMatch: r.exactMatch });
   return {
     heldout: {
-      count: HELDOUT_COUNT, seed: HELDOUT_SEED, exactMatch: n.exactMatch, tokenAccuracy: +n.tokenAccuracy.toFixed(5), loss: +n.loss.toFixed(5),
+      count: HELDOUT_COUNT,
+      seed: HELDOUT_SEED,
+      exactMatch: n.exactMatch,
+      tokenAccuracy: +n.tokenAccuracy.toFixed(5),
+      loss: +n.loss.toFixed(5),
       named: part(HELDOUT_COUNT, HELDOUT_SEED, n),
-      variations: { ...part(HELDOUT_COUNT, HELDOUT_SEED, v), tokenAccuracy: +v.tokenAccuracy.toFixed(5) },
+      variations: {
+        ...part(HELDOUT_COUNT, HELDOUT_SEED, v),
+        tokenAccuracy: +v.tokenAccuracy.toFixed(5),
+      },
     },
     testSample: {
-      count: TEST_COUNT, seed: TEST_SEED, exactMatch: tn.exactMatch,
-      named: part(TEST_COUNT, TEST_SEED, tn), variations: part(TEST_COUNT, TEST_SEED, tv),
+      count: TEST_COUNT,
+      seed: TEST_SEED,
+      exactMatch: tn.exactMatch,
+      named: part(TEST_COUNT, TEST_SEED, tn),
+      variations: part(TEST_COUNT, TEST_SEED, tv),
     },
   };
 }
 
 // Showcase inputs and their answers, in order: a card's examples.best are the first three its
 // model reads right.
-const SHOWCASE = [['Sunday, 22 November 2026', '2026-11-22'], ['THE 14TH OF OCTOBER, 1066', '1066-10-14'],
-  ['7/4/1776', '1776-07-04'], ['Sept. 3rd  2999', '2999-09-03'], ['2026-11-22', '2026-11-22'], ['jan 1 69', '1969-01-01'],
-  ['31.12.1999', '1999-12-31'], ['22 Nov 2026', '2026-11-22']];
+const SHOWCASE = [
+  ['Sunday, 22 November 2026', '2026-11-22'],
+  ['THE 14TH OF OCTOBER, 1066', '1066-10-14'],
+  ['7/4/1776', '1776-07-04'],
+  ['Sept. 3rd  2999', '2999-09-03'],
+  ['2026-11-22', '2026-11-22'],
+  ['jan 1 69', '1969-01-01'],
+  ['31.12.1999', '1999-12-31'],
+  ['22 Nov 2026', '2026-11-22'],
+];
 // When the model reads every variation of the held-out set right: a date that does not exist,
 // which it still turns into a confident ISO string (it never learned month lengths).
 const LIMIT_FALLBACK = '31 February 2026';
@@ -102,7 +173,9 @@ const LIMIT_FALLBACK = '31 February 2026';
  */
 export function datesExamples(model) {
   const out = (src) => model.run(src).output;
-  const best = SHOWCASE.filter(([src, tgt]) => out(src) === tgt).slice(0, 3).map(([src]) => src);
+  const best = SHOWCASE.filter(([src, tgt]) => out(src) === tgt)
+    .slice(0, 3)
+    .map(([src]) => src);
   const miss = heldoutSet('variations').find((p) => out(p.src) !== p.tgt);
   const limit = miss ? miss.src : LIMIT_FALLBACK;
   return { best, limit, limitOutput: out(limit), limitExpected: miss ? miss.tgt : null };
@@ -111,10 +184,14 @@ export function datesExamples(model) {
 /** The card's data section (dates models and transformers alike). */
 export function datesData(B) {
   return {
-    generator: 'web/data/dates.js generateDates()', formats: Object.keys(FORMATS), variations: Object.keys(VARIATIONS),
+    generator: 'web/data/dates.js generateDates()',
+    formats: Object.keys(FORMATS),
+    variations: Object.keys(VARIATIONS),
     years: [YEAR_MIN, YEAR_MAX],
-    twoDigitYears: 'POSIX pivot (strptime %y): 69-99 -> 1969-1999, 00-68 -> 2000-2068; two-digit-year formats draw dates of 1969-2068, the others uniformly from 1000-01-01 to 2999-12-31 (proleptic Gregorian)',
-    normalize: DATES_TOKENIZER.normalize, maxSourceLength: DATES_MAX_LENGTH,
+    twoDigitYears:
+      'POSIX pivot (strptime %y): 69-99 -> 1969-1999, 00-68 -> 2000-2068; two-digit-year formats draw dates of 1969-2068, the others uniformly from 1000-01-01 to 2999-12-31 (proleptic Gregorian)',
+    normalize: DATES_TOKENIZER.normalize,
+    maxSourceLength: DATES_MAX_LENGTH,
     split: 'held out when hash(yyyymmdd) % 10 == 0 (isHeldOut); training never sees those dates',
     train: `generateDates({ seed: ${TRAIN_SEED} + step, count: ${B}, split: 'train', set: 'all' }) per step (named formats and variations, 1/2 each)`,
     heldout: `generateDates({ seed: ${HELDOUT_SEED}, count: ${HELDOUT_COUNT}, split: 'heldout', set }) for set 'named' and 'variations'`,
@@ -122,7 +199,8 @@ export function datesData(B) {
 }
 
 /** The log line of a dates model's held-out numbers. */
-export const datesShown = (m) => `held-out exact match: named formats ${pct(m.heldout.named.exactMatch)}, variations ${pct(m.heldout.variations.exactMatch)} (${HELDOUT_COUNT} dates each), token accuracy ${pct(m.heldout.tokenAccuracy)}`;
+export const datesShown = (m) =>
+  `held-out exact match: named formats ${pct(m.heldout.named.exactMatch)}, variations ${pct(m.heldout.variations.exactMatch)} (${HELDOUT_COUNT} dates each), token accuracy ${pct(m.heldout.tokenAccuracy)}`;
 
 /**
  * The card of dates-<attn> from its stored file loaded back (shipped: common.mjs shipI8 or
@@ -135,17 +213,30 @@ export function datesCard(attn, shipped, { training, float32, extra = {} }) {
   const name = `dates-${attn}`;
   const config = configOf(attn);
   const metrics = datesEvaluation(shipped.trainer);
-  const storage = storageRecord(shipped, 'heldout.named.exactMatch', float32, metrics.heldout.named.exactMatch, extra);
+  const storage = storageRecord(
+    shipped,
+    'heldout.named.exactMatch',
+    float32,
+    metrics.heldout.named.exactMatch,
+    extra,
+  );
   const bytes = shipped.bytes;
   return {
     name,
     task: 'dates: a date in one of many human formats → ISO 8601 yyyy-mm-dd, character by character',
     file: `${name}.safetensors`,
     architecture: {
-      family: 'seq2seq (docs/models.md)', cell: config.cell, embeddingSize: config.embeddingSize,
-      hiddenSize: config.hiddenSize, numLayers: config.numLayers, bidirectional: config.bidirectional,
-      attention: config.attention, style: config.style, ...SPECS[attn].cfg,
-      parameters: countParams(bytes), bytes: bytes.length,
+      family: 'seq2seq (docs/models.md)',
+      cell: config.cell,
+      embeddingSize: config.embeddingSize,
+      hiddenSize: config.hiddenSize,
+      numLayers: config.numLayers,
+      bidirectional: config.bidirectional,
+      attention: config.attention,
+      style: config.style,
+      ...SPECS[attn].cfg,
+      parameters: countParams(bytes),
+      bytes: bytes.length,
     },
     data: datesData(BATCH),
     training,
@@ -160,11 +251,19 @@ async function trainDates(attn, { steps: stepsOverride, out }) {
   const name = `dates-${attn}`;
   const spec = SPECS[attn];
   const steps = stepsOverride ?? spec.steps;
-  const lr = 3e-3, seed = 1;
+  const lr = 3e-3,
+    seed = 1;
   const config = configOf(attn);
   const model = await createModel(config, { seed });
   const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
-  const run = trainLoop({ name, trainer, steps, lr, batch: (s) => datesBatch(s), probe: datesProbe(trainer) });
+  const run = trainLoop({
+    name,
+    trainer,
+    steps,
+    lr,
+    batch: (s) => datesBatch(s),
+    probe: datesProbe(trainer),
+  });
   // what ships is the I8 file: every metric of the card is measured on it, loaded back
   const float32 = datesEvaluation(trainer).heldout.named.exactMatch;
   const shipped = await shipI8(trainer);
@@ -174,7 +273,9 @@ async function trainDates(attn, { steps: stepsOverride, out }) {
   });
   const bytes = shipped.bytes;
   const file = await writeModel(out, name, bytes, card);
-  console.log(`${name}: ${datesShown(card.metrics)}, ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${bytes.length} bytes (${shipped.dtype}; float32 named exact match ${pct(float32)}) -> ${file}`);
+  console.log(
+    `${name}: ${datesShown(card.metrics)}, ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${bytes.length} bytes (${shipped.dtype}; float32 named exact match ${pct(float32)}) -> ${file}`,
+  );
   shipped.dispose();
   trainer.dispose();
   model.dispose();
@@ -186,9 +287,17 @@ async function trainDates(attn, { steps: stepsOverride, out }) {
  * count) (the training examples of a step), train(options) → card, card(shipped, { training,
  * float32, extra }) → card (scripts/recard.mjs) }; alias: the old short names.
  */
-export const MODELS = Object.fromEntries(Object.entries(SPECS).map(([attn, spec]) => [
-  `dates-${attn}`, {
-    family: 'dates', alias: attn, cost: spec.cost, config: () => configOf(attn), batch: datesBatch,
-    train: (o) => trainDates(attn, o), card: (shipped, o) => datesCard(attn, shipped, o),
-  },
-]));
+export const MODELS = Object.fromEntries(
+  Object.entries(SPECS).map(([attn, spec]) => [
+    `dates-${attn}`,
+    {
+      family: 'dates',
+      alias: attn,
+      cost: spec.cost,
+      config: () => configOf(attn),
+      batch: datesBatch,
+      train: (o) => trainDates(attn, o),
+      card: (shipped, o) => datesCard(attn, shipped, o),
+    },
+  ]),
+);

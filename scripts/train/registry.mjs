@@ -14,10 +14,25 @@ import * as agreement from './agreement.mjs';
 import * as transformers from './transformers.mjs';
 import * as translation from './translation.mjs';
 
-export const FAMILIES = Object.freeze({ dates, sequences, reviews, agreement, transformers, translation });
+export const FAMILIES = Object.freeze({
+  dates,
+  sequences,
+  reviews,
+  agreement,
+  transformers,
+  translation,
+});
 
 /** Every model: name → its registry entry. */
-export const MODELS = Object.freeze(Object.assign({}, ...Object.values(FAMILIES).map((f) => f.MODELS)));
+export const MODELS = Object.freeze(
+  Object.assign({}, ...Object.values(FAMILIES).map((f) => f.MODELS)),
+);
 
 /** Old short names (the dates models' first CLI names) → model names. */
-export const ALIASES = Object.freeze(Object.fromEntries(Object.entries(MODELS).filter(([, m]) => m.alias).map(([n, m]) => [m.alias, n])));
+export const ALIASES = Object.freeze(
+  Object.fromEntries(
+    Object.entries(MODELS)
+      .filter(([, m]) => m.alias)
+      .map(([n, m]) => [m.alias, n]),
+  ),
+);

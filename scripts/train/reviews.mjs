@@ -25,26 +25,59 @@
 
 import { init, createModel, createTrainer } from '../../wasm/index.js';
 import { readFileSync } from 'node:fs';
-import { generateReviews, REVIEWS_TOKENIZER, REVIEW_LABELS, REVIEWS_SEPARATOR, REVIEW_WORDS, LEXICON_SOURCES } from '../../web/data/reviews.js';
-import { trainLoop, countParams, trainingBlock, writeModel, pct, rounded, ROOT, shipI8, storageRecord } from './common.mjs';
+import {
+  generateReviews,
+  REVIEWS_TOKENIZER,
+  REVIEW_LABELS,
+  REVIEWS_SEPARATOR,
+  REVIEW_WORDS,
+  LEXICON_SOURCES,
+} from '../../web/data/reviews.js';
+import {
+  trainLoop,
+  countParams,
+  trainingBlock,
+  writeModel,
+  pct,
+  rounded,
+  ROOT,
+  shipI8,
+  storageRecord,
+} from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
 export const TEST_SEED = 7;
 const BATCH = 32;
 
-const encoder = { cell: 'rnn', nonlinearity: 'tanh', embeddingSize: 24, hiddenSize: 64, numLayers: 1, bidirectional: true }; // E 24, not 32: the page's 5 MB budget (docs/training.md "Size")
+const encoder = {
+  cell: 'rnn',
+  nonlinearity: 'tanh',
+  embeddingSize: 24,
+  hiddenSize: 64,
+  numLayers: 1,
+  bidirectional: true,
+}; // E 24, not 32: the page's 5 MB budget (docs/training.md "Size")
 const SPECS = {
   'clf-reviews-attention': {
-    cfg: { pooling: 'attention' }, steps: 20000, lr: 3e-3, cost: 110,
+    cfg: { pooling: 'attention' },
+    steps: 20000,
+    lr: 3e-3,
+    cost: 110,
     what: 'attention pooling (Zhou et al. 2016, Att-BLSTM with a tanh RNN)',
   },
   'clf-reviews-han': {
-    cfg: { pooling: 'han', attentionSize: 32, sentenceSeparator: REVIEWS_SEPARATOR }, steps: 20000, lr: 3e-3, cost: 120,
+    cfg: { pooling: 'han', attentionSize: 32, sentenceSeparator: REVIEWS_SEPARATOR },
+    steps: 20000,
+    lr: 3e-3,
+    cost: 120,
     what: 'hierarchical attention network (Yang et al. 2016) over sentences ending in "."',
   },
   'clf-reviews-structured': {
-    cfg: { pooling: 'structured', attentionSize: 32, hops: 4, penaltyCoefficient: 0.1 }, steps: 20000, lr: 3e-3, cost: 110,
+    cfg: { pooling: 'structured', attentionSize: 32, hops: 4, penaltyCoefficient: 0.1 },
+    steps: 20000,
+    lr: 3e-3,
+    cost: 110,
     what: 'structured self-attention (Lin et al. 2017), 4 hops, penalty coefficient 0.1',
   },
 };
@@ -60,7 +93,12 @@ export function naturalReviews() {
 export function hanSentences(tokens, sep = REVIEWS_SEPARATOR) {
   const out = [];
   let start = 0;
-  tokens.forEach((t, i) => { if (t === sep) { out.push([start, i + 1]); start = i + 1; } });
+  tokens.forEach((t, i) => {
+    if (t === sep) {
+      out.push([start, i + 1]);
+      start = i + 1;
+    }
+  });
   if (start < tokens.length) out.push([start, tokens.length]);
   return out;
 }
@@ -77,13 +115,21 @@ export function hanSentences(tokens, sep = REVIEWS_SEPARATOR) {
  */
 export function attentionShares(model, examples) {
   const han = model.config.pooling === 'han';
-  let right = 0, dec = 0, best = 0, sent = 0, uni = 0, uniS = 0;
+  let right = 0,
+    dec = 0,
+    best = 0,
+    sent = 0,
+    uni = 0,
+    uniS = 0;
   for (const ex of examples) {
     const r = model.classify(ex.src);
     if (r.labelId === ex.labelId) right++;
     const w = r.attention[0].weights;
     const [hops, n] = w.shape;
-    if (n !== ex.tokens.length) throw new Error(`attentionShares: the model read ${n} tokens, the generator made ${ex.tokens.length}: ${ex.text}`);
+    if (n !== ex.tokens.length)
+      throw new Error(
+        `attentionShares: the model read ${n} tokens, the generator made ${ex.tokens.length}: ${ex.text}`,
+      );
     if (han) {
       const ss = hanSentences(ex.tokens);
       const k = ss.findIndex(([a, b]) => ex.decisive.at(-1) >= a && ex.decisive.at(-1) < b);
@@ -105,7 +151,15 @@ export function attentionShares(model, examples) {
     }
   }
   const N = examples.length;
-  if (han) return { accuracy: right / N, decisiveWordShare: dec / N, decisiveSentenceShare: sent / N, uniformWordShare: uni / N, uniformSentenceShare: uniS / N, count: N };
+  if (han)
+    return {
+      accuracy: right / N,
+      decisiveWordShare: dec / N,
+      decisiveSentenceShare: sent / N,
+      uniformWordShare: uni / N,
+      uniformSentenceShare: uniS / N,
+      count: N,
+    };
   const out = { accuracy: right / N, decisiveShare: dec / N, uniformShare: uni / N, count: N };
   if (model.config.pooling === 'structured') out.decisiveShareBestHop = best / N;
   return out;
@@ -138,7 +192,12 @@ const SHOWCASE = [
 ];
 
 const configOf = (name) => ({
-  architecture: 'classifier', ...encoder, ...SPECS[name].cfg, labels: REVIEW_LABELS, tokenizer: REVIEWS_TOKENIZER, name,
+  architecture: 'classifier',
+  ...encoder,
+  ...SPECS[name].cfg,
+  labels: REVIEW_LABELS,
+  tokenizer: REVIEWS_TOKENIZER,
+  name,
   description: `Sentiment of a review as typed (movies, books, restaurants, hotels, products; 1-4 sentences: negation, contrast, the last opinion decides); ${SPECS[name].what}`,
 });
 
@@ -146,7 +205,8 @@ const configOf = (name) => ({
 export const examplesFor = (name, o) => generateReviews(o);
 
 /** The held-out set of a card: 1,000 generated reviews. */
-const heldoutSetOf = (name) => examplesFor(name, { seed: HELDOUT_SEED, count: 1000, split: 'heldout' });
+const heldoutSetOf = (name) =>
+  examplesFor(name, { seed: HELDOUT_SEED, count: 1000, split: 'heldout' });
 
 /**
  * The card of a review classifier from its stored file loaded back (shipped: common.mjs shipI8
@@ -161,12 +221,17 @@ export function reviewsCard(name, shipped, { training, float32, extra = {} }) {
   const heldoutSet = heldoutSetOf(name);
   const m = shipped.model;
   const ev = shipped.trainer.evaluate(heldoutSet);
-  const heldout = { ...attentionShares(m, heldoutSet), loss: ev.loss, ...(ev.penalty !== undefined ? { penalty: ev.penalty } : {}) };
+  const heldout = {
+    ...attentionShares(m, heldoutSet),
+    loss: ev.loss,
+    ...(ev.penalty !== undefined ? { penalty: ev.penalty } : {}),
+  };
   const storage = storageRecord(shipped, 'heldout.accuracy', float32, heldout.accuracy, extra);
   const test = attentionShares(m, gen({ seed: TEST_SEED, count: 200, split: 'heldout' }));
   const nat = naturalAccuracy(m, naturalReviews());
   const shown = SHOWCASE.map(([text, label]) => ({ text, label, r: m.classify(text) }))
-    .filter((x) => x.r.label === x.label).sort((a, b) => b.r.probs[b.r.labelId] - a.r.probs[a.r.labelId]);
+    .filter((x) => x.r.label === x.label)
+    .sort((a, b) => b.r.probs[b.r.labelId] - a.r.probs[a.r.labelId]);
   const limit = [...nat.wrong].sort((a, b) => a.probability - b.probability)[0];
   const bytes = shipped.bytes;
   return rounded({
@@ -174,20 +239,30 @@ export function reviewsCard(name, shipped, { training, float32, extra = {} }) {
     task: 'sentiment of a review as typed (movies, books, restaurants, hotels, products; 1-4 sentences) → negative / positive',
     file: `${name}.safetensors`,
     architecture: {
-      family: 'classifier (docs/models.md)', ...encoder, ...spec.cfg, labels: REVIEW_LABELS,
-      normalize: REVIEWS_TOKENIZER.normalize, vocabulary: REVIEWS_TOKENIZER.vocab.length,
-      parameters: countParams(bytes), bytes: bytes.length,
+      family: 'classifier (docs/models.md)',
+      ...encoder,
+      ...spec.cfg,
+      labels: REVIEW_LABELS,
+      normalize: REVIEWS_TOKENIZER.normalize,
+      vocabulary: REVIEWS_TOKENIZER.vocab.length,
+      parameters: countParams(bytes),
+      bytes: bytes.length,
     },
     vocabulary: {
       size: REVIEWS_TOKENIZER.vocab.length,
       words: `<pad>, <unk> and the ${REVIEW_WORDS.length} normalised tokens web/data/reviews.js can generate (every one of them is a word of a training example somewhere)`,
       sources: [
         ...LEXICON_SOURCES,
-        { package: null, license: 'MIT (this project)', use: 'the hand-written templates, domain word lists and idioms of web/data/reviews.js' },
+        {
+          package: null,
+          license: 'MIT (this project)',
+          use: 'the hand-written templates, domain word lists and idioms of web/data/reviews.js',
+        },
       ],
     },
     data: {
-      generator: 'web/data/reviews.js generateReviews() (raw text: capitals, contractions, punctuation)',
+      generator:
+        'web/data/reviews.js generateReviews() (raw text: capitals, contractions, punctuation)',
       split: 'held out when hash(text) % 10 == 0; training never sees those texts',
       train: `generateReviews({ seed: ${TRAIN_SEED} + step, count: ${BATCH}, split: 'train' }) per step`,
       heldout: `generateReviews({ seed: ${HELDOUT_SEED}, count: 1000, split: 'heldout' })`,
@@ -198,15 +273,21 @@ export function reviewsCard(name, shipped, { training, float32, extra = {} }) {
       heldout: { seed: HELDOUT_SEED, ...heldout },
       testSample: { seed: TEST_SEED, ...test },
       natural: {
-        description: 'natural hand-written reviews (dev set, not trained on)', file: NATURAL_FILE,
-        count: nat.count, accuracy: nat.accuracy, wrong: nat.wrong.map((x) => x.text),
+        description: 'natural hand-written reviews (dev set, not trained on)',
+        file: NATURAL_FILE,
+        count: nat.count,
+        accuracy: nat.accuracy,
+        wrong: nat.wrong.map((x) => x.text),
       },
-      shares: 'decisive*: mean share of the attention mass on the words that decide the label (web/data/reviews.js `decisive`); uniform*: the same share if the attention were spread evenly',
+      shares:
+        'decisive*: mean share of the attention mass on the words that decide the label (web/data/reviews.js `decisive`); uniform*: the same share if the attention were spread evenly',
     },
     storage,
     examples: {
       best: shown.slice(0, 3).map((x) => x.text),
-      limit: limit ? limit.text : [...SHOWCASE].map(([t]) => t).find((t) => !shown.some((x) => x.text === t)) ?? null,
+      limit: limit
+        ? limit.text
+        : ([...SHOWCASE].map(([t]) => t).find((t) => !shown.some((x) => x.text === t)) ?? null),
     },
   });
 }
@@ -215,7 +296,8 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
   await init();
   const spec = SPECS[name];
   const steps = stepsOverride ?? spec.steps;
-  const lr = spec.lr, seed = 1;
+  const lr = spec.lr,
+    seed = 1;
   const config = configOf(name);
   const model = await createModel(config, { seed });
   const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
@@ -223,42 +305,67 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
   const probe = gen({ seed: HELDOUT_SEED + 1, count: 200, split: 'heldout' });
   const natural = naturalReviews();
   const run = trainLoop({
-    name, trainer, steps, lr, every: 500,
+    name,
+    trainer,
+    steps,
+    lr,
+    every: 500,
     batch: (s) => gen({ seed: TRAIN_SEED + s, count: BATCH, split: 'train' }),
-    probe: () => ({ probeAccuracy: trainer.evaluate(probe, { loss: false }).accuracy, naturalDevAccuracy: naturalAccuracy(model, natural).accuracy }),
+    probe: () => ({
+      probeAccuracy: trainer.evaluate(probe, { loss: false }).accuracy,
+      naturalDevAccuracy: naturalAccuracy(model, natural).accuracy,
+    }),
   });
   // what ships is the I8 file: every metric of the card is measured on it, loaded back
   const float32 = trainer.evaluate(heldoutSetOf(name), { loss: false }).accuracy;
   const float32Natural = naturalAccuracy(model, natural).accuracy;
   const shipped = await shipI8(trainer);
   const card = reviewsCard(name, shipped, {
-    float32, extra: { float32Natural },
-    training: trainingBlock({ name, steps, stepsOverride, seed, lr, batchSize: BATCH, run }, {
-      notes: {
-        encoderChoice: 'a bidirectional tanh RNN instead of a BiLSTM, so that the attention is readable (header of scripts/train/reviews.mjs)',
-        sentences: 'HAN: a sentence ends after each "." (one separator token); "!" and an unpunctuated end do not split (what follows the last "." is a sentence of its own)',
+    float32,
+    extra: { float32Natural },
+    training: trainingBlock(
+      { name, steps, stepsOverride, seed, lr, batchSize: BATCH, run },
+      {
+        notes: {
+          encoderChoice:
+            'a bidirectional tanh RNN instead of a BiLSTM, so that the attention is readable (header of scripts/train/reviews.mjs)',
+          sentences:
+            'HAN: a sentence ends after each "." (one separator token); "!" and an unpunctuated end do not split (what follows the last "." is a sentence of its own)',
+        },
       },
-    }),
+    ),
   });
   const bytes = shipped.bytes;
   const file = await writeModel(out, name, bytes, card);
   const { heldout, natural: nat } = card.metrics;
-  const shares = config.pooling === 'han'
-    ? `word attention on decisive words (within their HAN sentence) ${pct(heldout.decisiveWordShare, 1)} (even spread ${pct(heldout.uniformWordShare, 1)}), sentence attention on it ${pct(heldout.decisiveSentenceShare, 1)} (even ${pct(heldout.uniformSentenceShare, 1)})`
-    : `attention on decisive words ${pct(heldout.decisiveShare, 1)}${heldout.decisiveShareBestHop !== undefined ? ` (mean of ${config.hops} hops; best hop ${pct(heldout.decisiveShareBestHop, 1)})` : ''} (even spread ${pct(heldout.uniformShare, 1)})`;
-  console.log(`${name}: held-out accuracy ${pct(heldout.accuracy)} (1000), natural dev ${pct(nat.accuracy)} (${nat.count}), ${shares}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`);
+  const shares =
+    config.pooling === 'han'
+      ? `word attention on decisive words (within their HAN sentence) ${pct(heldout.decisiveWordShare, 1)} (even spread ${pct(heldout.uniformWordShare, 1)}), sentence attention on it ${pct(heldout.decisiveSentenceShare, 1)} (even ${pct(heldout.uniformSentenceShare, 1)})`
+      : `attention on decisive words ${pct(heldout.decisiveShare, 1)}${heldout.decisiveShareBestHop !== undefined ? ` (mean of ${config.hops} hops; best hop ${pct(heldout.decisiveShareBestHop, 1)})` : ''} (even spread ${pct(heldout.uniformShare, 1)})`;
+  console.log(
+    `${name}: held-out accuracy ${pct(heldout.accuracy)} (1000), natural dev ${pct(nat.accuracy)} (${nat.count}), ${shares}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`,
+  );
   if (nat.wrong.length) console.log(`${name}: natural dev set wrong: ${nat.wrong.join(' | ')}`);
-  console.log(`${name}: stored as ${shipped.dtype} (${bytes.length} bytes, float32 ${shipped.float32Bytes}); float32 held-out ${pct(float32)}, natural dev ${pct(float32Natural)}`);
+  console.log(
+    `${name}: stored as ${shipped.dtype} (${bytes.length} bytes, float32 ${shipped.float32Bytes}); float32 held-out ${pct(float32)}, natural dev ${pct(float32Natural)}`,
+  );
   shipped.dispose();
   trainer.dispose();
   model.dispose();
   return card;
 }
 
-export const MODELS = Object.fromEntries(Object.entries(SPECS).map(([name, spec]) => [
-  name, {
-    family: 'reviews', cost: spec.cost, config: () => configOf(name),
-    batch: (s, count = BATCH) => examplesFor(name, { seed: TRAIN_SEED + s, count, split: 'train' }),
-    train: (o) => trainReviews(name, o), card: (shipped, o) => reviewsCard(name, shipped, o),
-  },
-]));
+export const MODELS = Object.fromEntries(
+  Object.entries(SPECS).map(([name, spec]) => [
+    name,
+    {
+      family: 'reviews',
+      cost: spec.cost,
+      config: () => configOf(name),
+      batch: (s, count = BATCH) =>
+        examplesFor(name, { seed: TRAIN_SEED + s, count, split: 'train' }),
+      train: (o) => trainReviews(name, o),
+      card: (shipped, o) => reviewsCard(name, shipped, o),
+    },
+  ]),
+);

@@ -24,52 +24,97 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { init, createModel, createTrainer } from '../../wasm/index.js';
-import { generateSequences, lengthStratified, scoreByLength, SEQUENCES_TOKENIZER, SYMBOLS } from '../../web/data/sequences.js';
-import { trainLoop, countParams, trainingBlock, writeModel, pct, rounded, shipI8, storageRecord } from './common.mjs';
+import {
+  generateSequences,
+  lengthStratified,
+  scoreByLength,
+  SEQUENCES_TOKENIZER,
+  SYMBOLS,
+} from '../../web/data/sequences.js';
+import {
+  trainLoop,
+  countParams,
+  trainingBlock,
+  writeModel,
+  pct,
+  rounded,
+  shipI8,
+  storageRecord,
+} from './common.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
 export const TEST_SEED = 7;
 const BATCH = 32;
-const MIN_LEN = 5, MAX_LEN = 60;
+const MIN_LEN = 5,
+  MAX_LEN = 60;
 
 const base = {
-  architecture: 'seq2seq', cell: 'lstm', embeddingSize: 16, numLayers: 1, bidirectional: true,
-  maxLength: MAX_LEN + 1, tokenizer: SEQUENCES_TOKENIZER,
+  architecture: 'seq2seq',
+  cell: 'lstm',
+  embeddingSize: 16,
+  numLayers: 1,
+  bidirectional: true,
+  maxLength: MAX_LEN + 1,
+  tokenizer: SEQUENCES_TOKENIZER,
 };
 const SPECS = {
   'seq-reverse-attention': {
     cfg: { hiddenSize: 64, attention: 'additive', style: 'bahdanau', attentionSize: 32 },
-    what: 'additive attention (Bahdanau et al. 2015)', steps: 5000, cost: 300,
+    what: 'additive attention (Bahdanau et al. 2015)',
+    steps: 5000,
+    cost: 300,
   },
   'seq-reverse-none': {
     cfg: { hiddenSize: 84, attention: 'none', style: 'bahdanau' },
-    what: 'no attention: the decoder starts from the encoder\'s final state (Sutskever et al. 2014, Cho et al. 2014), H raised to match the parameters', steps: 5000, cost: 170,
+    what: "no attention: the decoder starts from the encoder's final state (Sutskever et al. 2014, Cho et al. 2014), H raised to match the parameters",
+    steps: 5000,
+    cost: 170,
   },
 };
 
 /** Greedy outputs of a model for examples → scoreByLength rows and the totals. */
 export function score(model, examples) {
-  const rows = scoreByLength(examples, examples.map((p) => model.run(p.src).output));
-  let tokens = 0, right = 0, exact = 0;
+  const rows = scoreByLength(
+    examples,
+    examples.map((p) => model.run(p.src).output),
+  );
+  let tokens = 0,
+    right = 0,
+    exact = 0;
   for (const r of rows) {
     const T = r.count * r.length;
     tokens += T;
     right += r.tokenAccuracy * T;
     exact += r.exactMatch * r.count;
   }
-  return { rows, tokenAccuracy: right / tokens, exactMatch: exact / examples.length, count: examples.length };
+  return {
+    rows,
+    tokenAccuracy: right / tokens,
+    exactMatch: exact / examples.length,
+    count: examples.length,
+  };
 }
 
 const configOf = (name) => ({
-  ...base, ...SPECS[name].cfg, name,
+  ...base,
+  ...SPECS[name].cfg,
+  name,
   description: `Reverses a string of ${MIN_LEN}-${MAX_LEN} symbols (a-t); ${SPECS[name].what}`,
 });
 const batchOf = (s, count = BATCH, { minLen = MIN_LEN, maxLen = MAX_LEN } = {}) =>
-  generateSequences({ seed: TRAIN_SEED + s, count, split: 'train', task: 'reverse', minLen, maxLen });
+  generateSequences({
+    seed: TRAIN_SEED + s,
+    count,
+    split: 'train',
+    task: 'reverse',
+    minLen,
+    maxLen,
+  });
 
 /** The held-out set of a card: 20 strings of every length. */
-const heldoutSetOf = () => lengthStratified({ seed: HELDOUT_SEED, perLength: 20, minLen: MIN_LEN, maxLen: MAX_LEN });
+const heldoutSetOf = () =>
+  lengthStratified({ seed: HELDOUT_SEED, perLength: 20, minLen: MIN_LEN, maxLen: MAX_LEN });
 
 /**
  * The card of a reversal model from its stored file loaded back (shipped: common.mjs shipI8 or
@@ -82,8 +127,17 @@ export function sequencesCard(name, shipped, { training, float32, extra = {} }) 
   const spec = SPECS[name];
   const config = configOf(name);
   const heldout = score(shipped.model, heldoutSetOf());
-  const storage = storageRecord(shipped, 'heldout.tokenAccuracy', float32, heldout.tokenAccuracy, extra);
-  const test = score(shipped.model, lengthStratified({ seed: TEST_SEED, perLength: 1, minLen: MIN_LEN, maxLen: MAX_LEN }));
+  const storage = storageRecord(
+    shipped,
+    'heldout.tokenAccuracy',
+    float32,
+    heldout.tokenAccuracy,
+    extra,
+  );
+  const test = score(
+    shipped.model,
+    lengthStratified({ seed: TEST_SEED, perLength: 1, minLen: MIN_LEN, maxLen: MAX_LEN }),
+  );
   const bytes = shipped.bytes;
   const worst = heldout.rows.reduce((a, r) => (r.tokenAccuracy < a.tokenAccuracy ? r : a));
   return rounded({
@@ -91,12 +145,19 @@ export function sequencesCard(name, shipped, { training, float32, extra = {} }) 
     task: `reversal: a random string of ${MIN_LEN}-${MAX_LEN} symbols (a-t) → the same symbols in reverse order, character by character`,
     file: `${name}.safetensors`,
     architecture: {
-      family: 'seq2seq (docs/models.md)', cell: config.cell, embeddingSize: config.embeddingSize,
-      numLayers: config.numLayers, bidirectional: config.bidirectional, ...spec.cfg,
-      parameters: countParams(bytes), bytes: bytes.length,
+      family: 'seq2seq (docs/models.md)',
+      cell: config.cell,
+      embeddingSize: config.embeddingSize,
+      numLayers: config.numLayers,
+      bidirectional: config.bidirectional,
+      ...spec.cfg,
+      parameters: countParams(bytes),
+      bytes: bytes.length,
     },
     data: {
-      generator: 'web/data/sequences.js generateSequences({ task: \'reverse\' })', symbols: SYMBOLS, lengths: [MIN_LEN, MAX_LEN],
+      generator: "web/data/sequences.js generateSequences({ task: 'reverse' })",
+      symbols: SYMBOLS,
+      lengths: [MIN_LEN, MAX_LEN],
       split: 'held out when hash(min(s, reverse(s))) % 10 == 0; training never sees those strings',
       train: `generateSequences({ seed: ${TRAIN_SEED} + step, count: ${BATCH}, split: 'train', task: 'reverse' }) per step`,
       heldout: `lengthStratified({ seed: ${HELDOUT_SEED}, perLength: 20 }): 20 held-out strings of every length ${MIN_LEN}..${MAX_LEN}`,
@@ -104,11 +165,26 @@ export function sequencesCard(name, shipped, { training, float32, extra = {} }) 
     training,
     metrics: {
       heldout: {
-        count: heldout.count, seed: HELDOUT_SEED, perLength: 20, tokenAccuracy: heldout.tokenAccuracy, exactMatch: heldout.exactMatch,
+        count: heldout.count,
+        seed: HELDOUT_SEED,
+        perLength: 20,
+        tokenAccuracy: heldout.tokenAccuracy,
+        exactMatch: heldout.exactMatch,
         worstLength: { length: worst.length, tokenAccuracy: worst.tokenAccuracy },
-        byLength: heldout.rows.map((r) => ({ length: r.length, count: r.count, tokenAccuracy: r.tokenAccuracy, exactMatch: r.exactMatch })),
+        byLength: heldout.rows.map((r) => ({
+          length: r.length,
+          count: r.count,
+          tokenAccuracy: r.tokenAccuracy,
+          exactMatch: r.exactMatch,
+        })),
       },
-      testSample: { count: test.count, seed: TEST_SEED, perLength: 1, tokenAccuracy: test.tokenAccuracy, exactMatch: test.exactMatch },
+      testSample: {
+        count: test.count,
+        seed: TEST_SEED,
+        perLength: 1,
+        tokenAccuracy: test.tokenAccuracy,
+        exactMatch: test.exactMatch,
+      },
     },
     storage,
   });
@@ -118,13 +194,22 @@ async function trainSequences(name, { steps: stepsOverride, out }) {
   await init();
   const spec = SPECS[name];
   const steps = stepsOverride ?? spec.steps;
-  const lr = 3e-3, seed = 1;
+  const lr = 3e-3,
+    seed = 1;
   const config = configOf(name);
   const model = await createModel(config, { seed });
   const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
-  const probe = lengthStratified({ seed: HELDOUT_SEED + 1, perLength: 2, minLen: MIN_LEN, maxLen: MAX_LEN });
+  const probe = lengthStratified({
+    seed: HELDOUT_SEED + 1,
+    perLength: 2,
+    minLen: MIN_LEN,
+    maxLen: MAX_LEN,
+  });
   const run = trainLoop({
-    name, trainer, steps, lr,
+    name,
+    trainer,
+    steps,
+    lr,
     batch: (s) => batchOf(s),
     probe: () => ({ probeTokenAccuracy: score(model, probe).tokenAccuracy }),
   });
@@ -139,7 +224,9 @@ async function trainSequences(name, { steps: stepsOverride, out }) {
   const bytes = shipped.bytes;
   const file = await writeModel(out, name, bytes, card);
   const h = card.metrics.heldout;
-  console.log(`${name}: held-out per-token accuracy ${pct(h.tokenAccuracy)}, exact match ${pct(h.exactMatch)} (${h.count} strings, lengths ${MIN_LEN}-${MAX_LEN}); worst length ${h.worstLength.length}: ${pct(h.worstLength.tokenAccuracy)}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes (${shipped.dtype}) -> ${file}`);
+  console.log(
+    `${name}: held-out per-token accuracy ${pct(h.tokenAccuracy)}, exact match ${pct(h.exactMatch)} (${h.count} strings, lengths ${MIN_LEN}-${MAX_LEN}); worst length ${h.worstLength.length}: ${pct(h.worstLength.tokenAccuracy)}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes (${shipped.dtype}) -> ${file}`,
+  );
   shipped.dispose();
   trainer.dispose();
   model.dispose();
@@ -149,8 +236,18 @@ async function trainSequences(name, { steps: stepsOverride, out }) {
 // ---- the forgetting curve ---------------------------------------------------------------------
 
 const LINES = [
-  { name: 'seq-reverse-attention', label: 'with attention: seq-reverse-attention', color: '#1f77b4', dash: '' },
-  { name: 'seq-reverse-none', label: 'without attention: seq-reverse-none', color: '#d62728', dash: '6 4' },
+  {
+    name: 'seq-reverse-attention',
+    label: 'with attention: seq-reverse-attention',
+    color: '#1f77b4',
+    dash: '',
+  },
+  {
+    name: 'seq-reverse-none',
+    label: 'without attention: seq-reverse-none',
+    color: '#d62728',
+    dash: '6 4',
+  },
 ];
 
 /** The curve as data: { lengths, models: [{ name, parameters, tokenAccuracy [], exactMatch [] }] }. */
@@ -162,7 +259,10 @@ function curve(cards) {
     symbols: cards[0].data.symbols.length,
     lengths,
     models: cards.map((c) => ({
-      name: c.name, attention: c.architecture.attention, hiddenSize: c.architecture.hiddenSize, parameters: c.architecture.parameters,
+      name: c.name,
+      attention: c.architecture.attention,
+      hiddenSize: c.architecture.hiddenSize,
+      parameters: c.architecture.parameters,
       tokenAccuracy: c.metrics.heldout.byLength.map((r) => r.tokenAccuracy),
       exactMatch: c.metrics.heldout.byLength.map((r) => r.exactMatch),
     })),
@@ -176,43 +276,79 @@ const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
  * model, chance level (1 / symbols) dotted, a legend in the empty upper right.
  */
 export function forgettingSvg(data) {
-  const W = 640, H = 400, L = 64, R = 20, T = 44, B = 56;
-  const x0 = data.lengths[0], x1 = data.lengths[data.lengths.length - 1];
-  const px = (x) => L + (x - x0) / (x1 - x0) * (W - L - R);
-  const py = (y) => T + (1.05 - y) / 1.05 * (H - T - B);
+  const W = 640,
+    H = 400,
+    L = 64,
+    R = 20,
+    T = 44,
+    B = 56;
+  const x0 = data.lengths[0],
+    x1 = data.lengths[data.lengths.length - 1];
+  const px = (x) => L + ((x - x0) / (x1 - x0)) * (W - L - R);
+  const py = (y) => T + ((1.05 - y) / 1.05) * (H - T - B);
   const f = (v) => v.toFixed(1);
   const out = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-family="system-ui, sans-serif" font-size="12">`);
-  out.push('<title>Forgetting curve: per-token accuracy against input length, reversal, with and without attention</title>');
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-family="system-ui, sans-serif" font-size="12">`,
+  );
+  out.push(
+    '<title>Forgetting curve: per-token accuracy against input length, reversal, with and without attention</title>',
+  );
   out.push(`<rect width="${W}" height="${H}" fill="#fff"/>`);
-  out.push(`<text x="${W / 2}" y="22" text-anchor="middle" font-size="14" font-weight="600">Reversing strings: per-token accuracy vs input length (held-out)</text>`);
+  out.push(
+    `<text x="${W / 2}" y="22" text-anchor="middle" font-size="14" font-weight="600">Reversing strings: per-token accuracy vs input length (held-out)</text>`,
+  );
   for (let i = 0; i <= 5; i++) {
     const Y = f(py(i / 5));
     out.push(`<line x1="${L}" x2="${W - R}" y1="${Y}" y2="${Y}" stroke="#e5e5e5"/>`);
     out.push(`<text x="${L - 6}" y="${Y}" dy="4" text-anchor="end" fill="#444">${20 * i}%</text>`);
   }
-  for (const x of [x0, ...Array.from({ length: Math.floor(x1 / 10) }, (_, i) => 10 * (i + 1)).filter((v) => v > x0)]) {
+  for (const x of [
+    x0,
+    ...Array.from({ length: Math.floor(x1 / 10) }, (_, i) => 10 * (i + 1)).filter((v) => v > x0),
+  ]) {
     const X = f(px(x));
     out.push(`<line x1="${X}" x2="${X}" y1="${f(py(0))}" y2="${f(py(0) + 5)}" stroke="#444"/>`);
     out.push(`<text x="${X}" y="${f(py(0) + 18)}" text-anchor="middle" fill="#444">${x}</text>`);
   }
   out.push(`<line x1="${L}" x2="${W - R}" y1="${f(py(0))}" y2="${f(py(0))}" stroke="#444"/>`);
   out.push(`<line x1="${L}" x2="${L}" y1="${f(py(0))}" y2="${f(py(1.05))}" stroke="#444"/>`);
-  out.push(`<text x="${(L + W - R) / 2}" y="${H - 14}" text-anchor="middle">input length (symbols; trained on ${x0}-${x1})</text>`);
-  out.push(`<text transform="translate(16 ${(T + H - B) / 2}) rotate(-90)" text-anchor="middle">per-token accuracy</text>`);
+  out.push(
+    `<text x="${(L + W - R) / 2}" y="${H - 14}" text-anchor="middle">input length (symbols; trained on ${x0}-${x1})</text>`,
+  );
+  out.push(
+    `<text transform="translate(16 ${(T + H - B) / 2}) rotate(-90)" text-anchor="middle">per-token accuracy</text>`,
+  );
   const chance = 1 / data.symbols;
-  out.push(`<line x1="${L}" x2="${W - R}" y1="${f(py(chance))}" y2="${f(py(chance))}" stroke="#888" stroke-dasharray="2 3"/>`);
-  out.push(`<text x="${W - R - 4}" y="${f(py(chance) - 5)}" text-anchor="end" fill="#666">chance (1/${data.symbols})</text>`);
-  const lx = W - R - 400, ly = py(0.82);
-  out.push(`<rect x="${lx - 10}" y="${f(ly - 16)}" width="396" height="${20 * data.models.length + 12}" fill="#fff" stroke="#ccc"/>`);
+  out.push(
+    `<line x1="${L}" x2="${W - R}" y1="${f(py(chance))}" y2="${f(py(chance))}" stroke="#888" stroke-dasharray="2 3"/>`,
+  );
+  out.push(
+    `<text x="${W - R - 4}" y="${f(py(chance) - 5)}" text-anchor="end" fill="#666">chance (1/${data.symbols})</text>`,
+  );
+  const lx = W - R - 400,
+    ly = py(0.82);
+  out.push(
+    `<rect x="${lx - 10}" y="${f(ly - 16)}" width="396" height="${20 * data.models.length + 12}" fill="#fff" stroke="#ccc"/>`,
+  );
   data.models.forEach((m, i) => {
-    const style = LINES.find((l) => l.name === m.name) ?? { color: '#555', dash: '', label: m.name };
+    const style = LINES.find((l) => l.name === m.name) ?? {
+      color: '#555',
+      dash: '',
+      label: m.name,
+    };
     const dash = style.dash ? ` stroke-dasharray="${style.dash}"` : '';
     const pts = data.lengths.map((x, j) => `${f(px(x))},${f(py(m.tokenAccuracy[j]))}`).join(' ');
-    out.push(`<polyline points="${pts}" fill="none" stroke="${style.color}" stroke-width="2"${dash}/>`);
+    out.push(
+      `<polyline points="${pts}" fill="none" stroke="${style.color}" stroke-width="2"${dash}/>`,
+    );
     const y = f(ly + 20 * i);
-    out.push(`<line x1="${lx}" x2="${lx + 28}" y1="${y}" y2="${y}" stroke="${style.color}" stroke-width="2"${dash}/>`);
-    out.push(`<text x="${lx + 36}" y="${y}" dy="4">${esc(`${style.label} (${m.parameters.toLocaleString('en-US')} parameters)`)}</text>`);
+    out.push(
+      `<line x1="${lx}" x2="${lx + 28}" y1="${y}" y2="${y}" stroke="${style.color}" stroke-width="2"${dash}/>`,
+    );
+    out.push(
+      `<text x="${lx + 36}" y="${y}" dy="4">${esc(`${style.label} (${m.parameters.toLocaleString('en-US')} parameters)`)}</text>`,
+    );
   });
   out.push('</svg>');
   return `${out.join('\n')}\n`;
@@ -222,27 +358,51 @@ export function forgettingSvg(data) {
 async function writeForgetting(out) {
   let cards;
   try {
-    cards = await Promise.all(LINES.map(async (l) => JSON.parse(await readFile(path.join(out, `${l.name}.json`), 'utf8'))));
+    cards = await Promise.all(
+      LINES.map(async (l) => JSON.parse(await readFile(path.join(out, `${l.name}.json`), 'utf8'))),
+    );
   } catch {
-    console.log('forgetting curve: needs both seq-reverse-attention.json and seq-reverse-none.json in the output folder; skipped');
+    console.log(
+      'forgetting curve: needs both seq-reverse-attention.json and seq-reverse-none.json in the output folder; skipped',
+    );
     return;
   }
   const data = curve(cards);
   await writeFile(path.join(out, 'forgetting.json'), `${JSON.stringify(rounded(data), null, 2)}\n`);
-  const csv = ['length,' + data.models.flatMap((m) => [`${m.name} tokenAccuracy`, `${m.name} exactMatch`]).join(',')];
-  data.lengths.forEach((len, j) => csv.push([len, ...data.models.flatMap((m) => [m.tokenAccuracy[j].toFixed(4), m.exactMatch[j].toFixed(4)])].join(',')));
+  const csv = [
+    'length,' +
+      data.models.flatMap((m) => [`${m.name} tokenAccuracy`, `${m.name} exactMatch`]).join(','),
+  ];
+  data.lengths.forEach((len, j) =>
+    csv.push(
+      [
+        len,
+        ...data.models.flatMap((m) => [m.tokenAccuracy[j].toFixed(4), m.exactMatch[j].toFixed(4)]),
+      ].join(','),
+    ),
+  );
   await writeFile(path.join(out, 'forgetting.csv'), `${csv.join('\n')}\n`);
   await writeFile(path.join(out, 'forgetting.svg'), forgettingSvg(data));
   const at = (m, len) => pct(m.tokenAccuracy[data.lengths.indexOf(len)], 1);
-  for (const m of data.models) console.log(`forgetting curve ${m.name}: ${[5, 10, 20, 30, 40, 50, 60].map((len) => `${len}: ${at(m, len)}`).join('  ')}`);
+  for (const m of data.models)
+    console.log(
+      `forgetting curve ${m.name}: ${[5, 10, 20, 30, 40, 50, 60].map((len) => `${len}: ${at(m, len)}`).join('  ')}`,
+    );
   console.log(`forgetting curve -> ${path.join(path.basename(out), 'forgetting.{json,csv,svg}')}`);
 }
 
-export const MODELS = Object.fromEntries(Object.entries(SPECS).map(([name, spec]) => [
-  name, {
-    family: 'sequences', cost: spec.cost, config: () => configOf(name), batch: batchOf,
-    train: (o) => trainSequences(name, o), card: (shipped, o) => sequencesCard(name, shipped, o),
-  },
-]));
+export const MODELS = Object.fromEntries(
+  Object.entries(SPECS).map(([name, spec]) => [
+    name,
+    {
+      family: 'sequences',
+      cost: spec.cost,
+      config: () => configOf(name),
+      batch: batchOf,
+      train: (o) => trainSequences(name, o),
+      card: (shipped, o) => sequencesCard(name, shipped, o),
+    },
+  ]),
+);
 
 export const after = writeForgetting;

@@ -93,7 +93,16 @@ async function waitDemo(p, selector, key) {
 function shown(p, selector) {
   return p.locator(selector).evaluate((el) => {
     const d = el.data;
-    return d && { rows: d.rows, cols: d.cols, weights: Array.from(d.weights), rowLabels: [...d.rowLabels], colLabels: [...d.colLabels], marks: el.marks };
+    return (
+      d && {
+        rows: d.rows,
+        cols: d.cols,
+        weights: Array.from(d.weights),
+        rowLabels: [...d.rowLabels],
+        colLabels: [...d.colLabels],
+        marks: el.marks,
+      }
+    );
   });
 }
 
@@ -119,7 +128,11 @@ test('alignment: every offered model draws the same output and weights as Node',
     if (m.attention === 'none') {
       // no map of zeros: the no-attention panel (states.test.js checks its text)
       assert.equal(await page.locator('#demo .align-map').isVisible(), false, `${m.name}: no map`);
-      assert.equal(await page.locator('#demo section[data-view="alignment"] .no-attention').isVisible(), true, `${m.name}: the panel`);
+      assert.equal(
+        await page.locator('#demo section[data-view="alignment"] .no-attention').isVisible(),
+        true,
+        `${m.name}: the panel`,
+      );
       continue;
     }
     const { ink, total } = await canvasInk(page.locator('#demo .align-map'));
@@ -128,7 +141,10 @@ test('alignment: every offered model draws the same output and weights as Node',
   await openPage({ view: 'alignment', model: MODELS[0].name, input: INPUT });
   assert.equal(await page.locator('#demo').getAttribute('data-simd'), 'true');
   // the run alone; the build is said once, by the page, and is the status line's tooltip here
-  assert.match(await page.locator('#demo .status').textContent(), /^\d+ output × \d+ input tokens in [\d.]+ ms\.$/);
+  assert.match(
+    await page.locator('#demo .status').textContent(),
+    /^\d+ output × \d+ input tokens in [\d.]+ ms\.$/,
+  );
   assert.equal(await page.locator('#demo .status').getAttribute('title'), t('en', 'status.simd'));
   await screenshot(page, 'demo-alignment');
 });
@@ -140,7 +156,9 @@ test('typing re-runs the model once per frame; per-keystroke time (p95) printed'
   await input.focus();
   await page.keyboard.press('End');
   await page.locator('#demo').evaluate((el) => (el.timings.length = 0));
-  const typed = INPUT.startsWith('22') ? ' 22 Nov 2026 15 Jan 1999 3 Mar 2001' : 'bcdefghijkabcdefghijkabcdefghij';
+  const typed = INPUT.startsWith('22')
+    ? ' 22 Nov 2026 15 Jan 1999 3 Mar 2001'
+    : 'bcdefghijkabcdefghijkabcdefghij';
   let text = 'a';
   for (const ch of typed) {
     text += ch;
@@ -148,9 +166,15 @@ test('typing re-runs the model once per frame; per-keystroke time (p95) printed'
     await waitDemo(page, '#demo', stateKey({ view: 'alignment', model: name, input: text }));
   }
   await assertAlignmentMatchesNode(page, '#demo', name, text);
-  assert.equal(new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('input'), text);
+  assert.equal(
+    new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('input'),
+    text,
+  );
   const timings = await page.locator('#demo').evaluate((el) => [...el.timings]);
-  assert.ok(timings.length >= typed.length, `${timings.length} renders for ${typed.length} keystrokes`);
+  assert.ok(
+    timings.length >= typed.length,
+    `${timings.length} renders for ${typed.length} keystrokes`,
+  );
   const sorted = [...timings].sort((a, b) => a - b);
   const p95 = sorted[Math.min(sorted.length - 1, Math.floor(0.95 * sorted.length))];
   const median = sorted[Math.floor(sorted.length / 2)];
@@ -166,7 +190,7 @@ test('typing re-runs the model once per frame; per-keystroke time (p95) printed'
     }
   });
   await waitDemo(page, '#demo', stateKey({ view: 'alignment', model: name, input: `${text}xyz` }));
-  assert.equal((await page.locator('#demo').evaluate((el) => el.timings.length)), 1);
+  assert.equal(await page.locator('#demo').evaluate((el) => el.timings.length), 1);
 });
 
 test('keyboard navigation announces values; the panel explains the cell with real numbers', async () => {
@@ -176,7 +200,10 @@ test('keyboard navigation announces values; the panel explains the cell with rea
   const map = r.attention[0];
   const S = map.weights.shape[1];
   const w = map.weights.data;
-  const live = () => page.locator('#demo .align-map').evaluate((el) => el.shadowRoot.querySelector('[aria-live]').textContent);
+  const live = () =>
+    page
+      .locator('#demo .align-map')
+      .evaluate((el) => el.shadowRoot.querySelector('[aria-live]').textContent);
   await page.locator('#demo .align-map').focus();
   assert.equal(await live(), `${map.rowLabels[0]}, ${map.colLabels[0]}: ${formatValue(w[0])}`);
   await page.keyboard.press('ArrowRight');
@@ -184,17 +211,28 @@ test('keyboard navigation announces values; the panel explains the cell with rea
   assert.equal(await live(), `${map.rowLabels[1]}, ${map.colLabels[1]}: ${formatValue(w[S + 1])}`);
   const panel = await page.locator('#demo .explain').evaluate((el) => ({
     heading: el.querySelector('h3')?.textContent,
-    terms: Object.fromEntries(Array.from(el.querySelectorAll('dt'), (dt) => [dt.textContent, dt.nextElementSibling.textContent])),
+    terms: Object.fromEntries(
+      Array.from(el.querySelectorAll('dt'), (dt) => [
+        dt.textContent,
+        dt.nextElementSibling.textContent,
+      ]),
+    ),
     live: el.getAttribute('aria-live'),
   }));
   assert.equal(panel.live, 'polite');
   // the cell at (1, 1) counted from 0 is said counted from 1, as every position shown to people
-  assert.equal(panel.heading, `Output 2 “${map.rowLabels[1]}” attending to input 2 “${map.colLabels[1]}”`);
+  assert.equal(
+    panel.heading,
+    `Output 2 “${map.rowLabels[1]}” attending to input 2 “${map.colLabels[1]}”`,
+  );
   const row = Array.from(w.subarray(S, 2 * S));
   const weight = row[1];
   assert.equal(panel.terms['Weight αₜⱼ'], formatValue(weight));
   assert.equal(panel.terms['Rank in row'], `${1 + row.filter((v) => v > weight).length} / ${S}`);
-  assert.equal(panel.terms['Score eₜⱼ − maxₖ eₜₖ'], formatValue(Math.log(weight) - Math.log(Math.max(...row))));
+  assert.equal(
+    panel.terms['Score eₜⱼ − maxₖ eₜₖ'],
+    formatValue(Math.log(weight) - Math.log(Math.max(...row))),
+  );
   // Hovering a cell explains it too (the pointer over the middle of the grid).
   const box = await page.locator('#demo .align-map canvas').boundingBox();
   await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.45);
@@ -214,24 +252,49 @@ test('over time: Step grows the alignment one row at a time, as run; local-p win
   const step = page.locator('#demo button[data-action="step"]');
   for (let t = 1; t <= T; t++) {
     await step.click();
-    await page.waitForFunction((n) => document.querySelector('#demo').shadowRoot.querySelector('.time-map').data?.rows === n, t);
+    await page.waitForFunction(
+      (n) => document.querySelector('#demo').shadowRoot.querySelector('.time-map').data?.rows === n,
+      t,
+    );
     const data = await shown(page, '#demo .time-map');
-    assertClose(data.weights, r.attention[0].weights.data.subarray(0, t * S), `time view after ${t} steps`);
+    assertClose(
+      data.weights,
+      r.attention[0].weights.data.subarray(0, t * S),
+      `time view after ${t} steps`,
+    );
     if (r.positions) {
       const w = windowRange(r.positions[t - 1], model.config.window, S);
-      assert.deepEqual(data.marks.map(({ row, from, to }) => ({ row, from, to })), w ? [{ row: t - 1, ...w }] : []);
+      assert.deepEqual(
+        data.marks.map(({ row, from, to }) => ({ row, from, to })),
+        w ? [{ row: t - 1, ...w }] : [],
+      );
       assert.ok(Math.abs(data.marks[0].center - r.positions[t - 1]) < TOLERANCE);
     }
     if (t === 2) await screenshot(page, 'demo-time-step');
   }
   // done; Step would start again from the first token
-  assert.ok((await page.locator('#demo section[data-view="time"] p[aria-live]').textContent()).startsWith(t('en', 'time.done', { steps: plural('en', 'count.steps', T) })));
-  assert.equal(await page.locator('#demo section[data-view="time"] output').textContent(), r.output);
+  assert.ok(
+    (await page.locator('#demo section[data-view="time"] p[aria-live]').textContent()).startsWith(
+      t('en', 'time.done', { steps: plural('en', 'count.steps', T) }),
+    ),
+  );
+  assert.equal(
+    await page.locator('#demo section[data-view="time"] output').textContent(),
+    r.output,
+  );
   // Reset, then Play runs to the end by itself.
   await page.locator('#demo button[data-action="reset"]').click();
   await page.locator('#demo button[data-action="play"]').click();
-  await page.waitForFunction((n) => document.querySelector('#demo').shadowRoot.querySelector('.time-map').data?.rows === n, T, { timeout: 20000 });
-  assertClose((await shown(page, '#demo .time-map')).weights, r.attention[0].weights.data, 'time view after Play');
+  await page.waitForFunction(
+    (n) => document.querySelector('#demo').shadowRoot.querySelector('.time-map').data?.rows === n,
+    T,
+    { timeout: 20000 },
+  );
+  assertClose(
+    (await shown(page, '#demo .time-map')).weights,
+    r.attention[0].weights.data,
+    'time view after Play',
+  );
 });
 
 test('over time: the decoded rows are in the URL; a fresh page and the embed page decode as many', async () => {
@@ -239,7 +302,8 @@ test('over time: the decoded rows are in the URL; a fresh page and the embed pag
   const model = await nodeModel(name);
   const r = model.run(INPUT);
   const T = r.attention[0].weights.shape[0];
-  const timeOutput = (p, selector) => p.locator(`${selector} section[data-view="time"] output`).textContent();
+  const timeOutput = (p, selector) =>
+    p.locator(`${selector} section[data-view="time"] output`).textContent();
   await openPage({ view: 'time', model: name, input: INPUT });
   const step = page.locator('#demo button[data-action="step"]');
   await step.click();
@@ -251,9 +315,16 @@ test('over time: the decoded rows are in the URL; a fresh page and the embed pag
   const here = await shown(page, '#demo .time-map');
   assert.equal(here.rows, 2);
   assert.equal(await timeOutput(page, '#demo'), model.decode(r.ids.slice(0, 2)));
-  assert.equal(await rendersWithin(page, '#demo', 500), 0, 'a step is drawn once, not again and again');
+  assert.equal(
+    await rendersWithin(page, '#demo', 500),
+    0,
+    'a step is drawn once, not again and again',
+  );
   const { page: p, problems: freshProblems } = await browser.newPage();
-  for (const [url, selector] of [[`${browser.url}/web/${hash}`, '#demo'], [`${browser.url}/web/embed.html?${stateKey(s)}`, 'attn-demo']]) {
+  for (const [url, selector] of [
+    [`${browser.url}/web/${hash}`, '#demo'],
+    [`${browser.url}/web/embed.html?${stateKey(s)}`, 'attn-demo'],
+  ]) {
     await p.goto(url);
     await waitDemo(p, selector, stateKey(s));
     assert.deepEqual(await shown(p, `${selector} .time-map`), here, url);
@@ -280,7 +351,11 @@ test('over time: the decoded rows are in the URL; a fresh page and the embed pag
     const q = `view=time&model=${name}&input=${encodeURIComponent(INPUT)}&step=${bad}`;
     await p.goto(`${browser.url}/web/embed.html?${q}`);
     await waitDemo(p, 'attn-demo', stateKey({ ...s, step: null }));
-    assert.equal(await p.locator('#refused').textContent(), 'Ignored invalid parameters: step', bad);
+    assert.equal(
+      await p.locator('#refused').textContent(),
+      'Ignored invalid parameters: step',
+      bad,
+    );
     assert.equal((await shown(p, 'attn-demo .time-map')).rows, T, bad);
     await p.goto(`${browser.url}/web/#${q}`);
     await waitDemo(p, '#demo', stateKey({ ...s, step: null }));
@@ -299,27 +374,48 @@ test('over time: the decoded rows are in the URL; a fresh page and the embed pag
   await waitDemo(page, '#demo', stateKey({ ...s, view: 'alignment', step: null }));
   await page.locator('#page-views a[data-view="time"]').click();
   await waitDemo(page, '#demo', stateKey({ ...s, step: null }));
-  assert.equal((await shown(page, '#demo .time-map')).rows, T, 'back in the time view: the whole output, as the URL (no step) says');
+  assert.equal(
+    (await shown(page, '#demo .time-map')).rows,
+    T,
+    'back in the time view: the whole output, as the URL (no step) says',
+  );
   await page.locator('#demo button[data-action="play"]').click();
   await page.waitForFunction((n) => location.hash.endsWith(`&step=${n}`), T, { timeout: 20000 });
   assert.equal((await shown(page, '#demo .time-map')).rows, T);
   await page.locator('#demo input#input').fill('1 Jan 2000');
   await waitDemo(page, '#demo', stateKey({ ...s, input: '1 Jan 2000', step: null }));
-  assert.equal((await shown(page, '#demo .time-map')).rows, (await nodeModel(name)).run('1 Jan 2000').attention[0].weights.shape[0]);
+  assert.equal(
+    (await shown(page, '#demo .time-map')).rows,
+    (await nodeModel(name)).run('1 Jan 2000').attention[0].weights.shape[0],
+  );
 });
 
 test('compare: every model on the same input, and A − B with B teacher-forced on A', async () => {
   const [a, b] = [MODELS[0].name, MODELS[1].name];
   await openPage({ view: 'compare', model: a, input: INPUT, a, b });
-  const figures = await page.locator('#demo .grid figure').evaluateAll((fs) => fs.map((f) => f.dataset.model));
-  assert.deepEqual(figures, MODELS.map((m) => m.name));
+  const figures = await page
+    .locator('#demo .grid figure')
+    .evaluateAll((fs) => fs.map((f) => f.dataset.model));
+  assert.deepEqual(
+    figures,
+    MODELS.map((m) => m.name),
+  );
   for (const m of MODELS) {
-    if (m.attention === 'none') { // its output and the no-attention panel, no map of zeros (states.test.js)
-      assert.equal(await page.locator(`#demo figure[data-model="${m.name}"] .no-attention`).isVisible(), true, m.name);
+    if (m.attention === 'none') {
+      // its output and the no-attention panel, no map of zeros (states.test.js)
+      assert.equal(
+        await page.locator(`#demo figure[data-model="${m.name}"] .no-attention`).isVisible(),
+        true,
+        m.name,
+      );
       continue;
     }
     const data = await shown(page, `#demo figure[data-model="${m.name}"] attn-heatmap`);
-    assertClose(data.weights, (await nodeModel(m.name)).run(INPUT).attention[0].weights.data, `compare ${m.name}`);
+    assertClose(
+      data.weights,
+      (await nodeModel(m.name)).run(INPUT).attention[0].weights.data,
+      `compare ${m.name}`,
+    );
   }
   const A = await nodeModel(a);
   const B = await nodeModel(b);
@@ -342,7 +438,11 @@ test('compare: every model on the same input, and A − B with B teacher-forced 
 test('PNG and SVG downloads produce files', async () => {
   await openPage({ view: 'alignment', model: MODELS[0].name, input: INPUT });
   for (const [kind, check] of [
-    ['png', (buf) => buf.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) && buf.length > 1000],
+    [
+      'png',
+      (buf) =>
+        buf.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) && buf.length > 1000,
+    ],
     ['svg', (buf) => /^<svg xmlns/.test(buf.toString()) && buf.length > 1000],
   ]) {
     const [download] = await Promise.all([
@@ -358,14 +458,22 @@ test('PNG and SVG downloads produce files', async () => {
 test('the language switch turns the interface Chinese and back; the hash keeps it', async () => {
   await openPage({ view: 'alignment', model: MODELS[0].name, input: INPUT });
   await page.locator('header #lang').selectOption('zh');
-  await waitDemo(page, '#demo', stateKey({ view: 'alignment', model: MODELS[0].name, input: INPUT, lang: 'zh' }));
+  await waitDemo(
+    page,
+    '#demo',
+    stateKey({ view: 'alignment', model: MODELS[0].name, input: INPUT, lang: 'zh' }),
+  );
   assert.equal(await page.locator('#page-views a[data-view="alignment"]').textContent(), '对齐');
   assert.equal(await page.locator('#demo label[for="input"]').textContent(), '输入');
   assert.match(await page.evaluate(() => location.hash), /&lang=zh$/);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
   await screenshot(page, 'demo-chinese');
   await page.locator('header #lang').selectOption('en');
-  await waitDemo(page, '#demo', stateKey({ view: 'alignment', model: MODELS[0].name, input: INPUT }));
+  await waitDemo(
+    page,
+    '#demo',
+    stateKey({ view: 'alignment', model: MODELS[0].name, input: INPUT }),
+  );
   assert.equal(await page.locator('#demo label[for="input"]').textContent(), 'Input');
 });
 
@@ -375,7 +483,10 @@ test('custom elements in a plain host page: define() registers, removal frees th
   const name = MODELS[1].name;
   const result = await host.evaluate(async (model) => {
     const mod = await import('/web/embed.js');
-    const before = { heatmap: !!customElements.get('attn-heatmap'), demo: !!customElements.get('attn-demo') };
+    const before = {
+      heatmap: !!customElements.get('attn-heatmap'),
+      demo: !!customElements.get('attn-demo'),
+    };
     mod.define();
     const api = await (await import('/wasm/index.js')).init();
     const baseline = api.liveAllocations();
@@ -389,9 +500,22 @@ test('custom elements in a plain host page: define() registers, removal frees th
     const output = el.shadowRoot.querySelector('section[data-view="alignment"] output').textContent;
     const pickerHidden = el.shadowRoot.querySelector('#model').parentElement.hidden;
     el.remove();
-    return { before, baseline, loaded, after: api.liveAllocations(), disposed: el.dataset.disposed, output, pickerHidden, bold: document.querySelectorAll('b').length };
+    return {
+      before,
+      baseline,
+      loaded,
+      after: api.liveAllocations(),
+      disposed: el.dataset.disposed,
+      output,
+      pickerHidden,
+      bold: document.querySelectorAll('b').length,
+    };
   }, name);
-  assert.deepEqual(result.before, { heatmap: false, demo: false }, 'importing embed.js registers nothing');
+  assert.deepEqual(
+    result.before,
+    { heatmap: false, demo: false },
+    'importing embed.js registers nothing',
+  );
   assert.ok(result.loaded > result.baseline, 'the model holds wasm memory while shown');
   assert.equal(result.after, result.baseline, 'removing the element disposed its model');
   assert.equal(result.disposed, 'true');
@@ -405,7 +529,9 @@ test('custom elements in a plain host page: define() registers, removal frees th
 test('the iframe URL reproduces a view, and follows what the person does', async () => {
   const { page: p, problems: embedProblems } = await browser.newPage();
   const s = { view: 'alignment', model: MODELS[2].name, input: INPUT, lang: 'zh' };
-  await p.goto(`${browser.url}/web/embed.html?${formatModelParams({ ...MODEL_DEFAULTS, ...s, hide: ['lang'] })}`);
+  await p.goto(
+    `${browser.url}/web/embed.html?${formatModelParams({ ...MODEL_DEFAULTS, ...s, hide: ['lang'] })}`,
+  );
   await waitDemo(p, 'attn-demo', stateKey(s));
   await assertAlignmentMatchesNode(p, 'attn-demo', s.model, INPUT);
   assert.equal(await p.locator('attn-demo #lang').isHidden(), true);
@@ -437,19 +563,30 @@ test('a same-origin model path works; hostile query values are refused, nothing 
     dialogs.push(d.message());
     d.dismiss().catch(() => {});
   });
-  await p.goto(`${browser.url}/web/embed.html?model=/tests/fixtures/model_lstm_none.safetensors&input=abc`);
+  await p.goto(
+    `${browser.url}/web/embed.html?model=/tests/fixtures/model_lstm_none.safetensors&input=abc`,
+  );
   await p.waitForFunction(() => document.getElementById('app').dataset.state === 'ready');
   assert.equal(await p.locator('#refused').isHidden(), true);
   const evil = 'https://evil.example/m.safetensors';
   const hostileInput = '<img src=x onerror=alert(1)><script>alert(2)</script>';
   const q = new URLSearchParams({
-    model: evil, view: '<svg onload=alert(3)>', layer: '-1', head: '1e9', lang: 'xx', seed: 'NaN',
-    input: hostileInput, a: 'javascript:alert(4)', b: '//evil.example/b.safetensors', hide: 'views,<b>',
+    model: evil,
+    view: '<svg onload=alert(3)>',
+    layer: '-1',
+    head: '1e9',
+    lang: 'xx',
+    seed: 'NaN',
+    input: hostileInput,
+    a: 'javascript:alert(4)',
+    b: '//evil.example/b.safetensors',
+    hide: 'views,<b>',
   });
   await p.goto(`${browser.url}/web/embed.html?${q}`);
   await p.waitForFunction(() => document.getElementById('app').dataset.state === 'ready');
   const refused = await p.locator('#refused').textContent();
-  for (const k of ['model', 'view', 'layer', 'head', 'lang', 'seed', 'a', 'b']) assert.match(refused, new RegExp(`\\b${k}\\b`), refused);
+  for (const k of ['model', 'view', 'layer', 'head', 'lang', 'seed', 'a', 'b'])
+    assert.match(refused, new RegExp(`\\b${k}\\b`), refused);
   const state = await p.locator('attn-demo').evaluate((el) => el.state);
   assert.equal(state.model, MODELS[0].name);
   assert.equal(state.view, 'alignment');
@@ -462,9 +599,16 @@ test('a same-origin model path works; hostile query values are refused, nothing 
   });
   assert.deepEqual(injected, [0, 0]);
   // The page's hash is validated the same way.
-  await p.goto(`${browser.url}/web/#view=alignment&model=${encodeURIComponent('//evil.example/x.safetensors')}&input=${encodeURIComponent('<svg onload=alert(5)>')}&layer=NaN`);
-  await p.waitForFunction(() => document.getElementById('app').dataset.rendered?.startsWith('#view=alignment'));
-  assert.match(await p.evaluate(() => location.hash), new RegExp(`model=${MODELS[0].name}&input=%3Csvg%20onload%3Dalert%285%29%3E&layer=0`));
+  await p.goto(
+    `${browser.url}/web/#view=alignment&model=${encodeURIComponent('//evil.example/x.safetensors')}&input=${encodeURIComponent('<svg onload=alert(5)>')}&layer=NaN`,
+  );
+  await p.waitForFunction(() =>
+    document.getElementById('app').dataset.rendered?.startsWith('#view=alignment'),
+  );
+  assert.match(
+    await p.evaluate(() => location.hash),
+    new RegExp(`model=${MODELS[0].name}&input=%3Csvg%20onload%3Dalert%285%29%3E&layer=0`),
+  );
   assert.deepEqual(dialogs, []);
   assert.deepEqual(hostileProblems, []);
   assert.deepEqual(browser.foreign, []);
@@ -476,62 +620,121 @@ test('refused hash parameters are named on the page (en, zh); a 5,000-character 
   const hash = `#view=alignment&model=dates-dot&bogus=1&hide=picker,nonsense&input=${'x'.repeat(5000)}`;
   assert.ok(hash.length > 4096);
   await p.goto(`${browser.url}/web/${hash}`);
-  await p.waitForFunction(() => document.getElementById('app').dataset.rendered?.startsWith('#view=alignment&model=dates-dot&'), null, { timeout: 10000 });
+  await p.waitForFunction(
+    () =>
+      document
+        .getElementById('app')
+        .dataset.rendered?.startsWith('#view=alignment&model=dates-dot&'),
+    null,
+    { timeout: 10000 },
+  );
   // The valid view and model open; the over-long input gives way to the model's sample.
   const state = await p.locator('#demo').evaluate((el) => el.state);
-  assert.deepEqual([state.view, state.model, state.input], ['alignment', 'dates-dot', '22 Nov 2026']);
+  assert.deepEqual(
+    [state.view, state.model, state.input],
+    ['alignment', 'dates-dot', '22 Nov 2026'],
+  );
   assert.equal(await p.locator('#refused').isVisible(), true);
-  assert.equal(await p.locator('#refused').textContent(), 'Ignored invalid parameters: input, hide=nonsense');
+  assert.equal(
+    await p.locator('#refused').textContent(),
+    'Ignored invalid parameters: input, hide=nonsense',
+  );
   await screenshot(p, 'page-refused-en');
   // The notice follows the language switch, in the embed page's words.
   await p.locator('header #lang').selectOption('zh');
-  await p.waitForFunction(() => document.getElementById('app').dataset.rendered?.endsWith('&lang=zh'), null, { timeout: 10000 });
+  await p.waitForFunction(
+    () => document.getElementById('app').dataset.rendered?.endsWith('&lang=zh'),
+    null,
+    { timeout: 10000 },
+  );
   assert.equal(await p.locator('#refused').textContent(), '已忽略无效参数：input, hide=nonsense');
   await screenshot(p, 'page-refused-zh');
   // A clean hash (a link followed) clears it.
-  await p.evaluate(() => { location.hash = '#view=time&model=dates-dot&input=1%20Jan%202020'; });
-  await p.waitForFunction(() => document.getElementById('app').dataset.rendered?.startsWith('#view=time&'), null, { timeout: 10000 });
+  await p.evaluate(() => {
+    location.hash = '#view=time&model=dates-dot&input=1%20Jan%202020';
+  });
+  await p.waitForFunction(
+    () => document.getElementById('app').dataset.rendered?.startsWith('#view=time&'),
+    null,
+    { timeout: 10000 },
+  );
   assert.equal(await p.locator('#refused').isHidden(), true);
   // The embed page: the unknown flag is named, the known one still hides the picker.
   await p.goto(`${browser.url}/web/embed.html?model=dates-dot&input=abc&hide=picker,nonsense`);
   await p.waitForFunction(() => document.getElementById('app').dataset.state === 'ready');
-  assert.equal(await p.locator('#refused').textContent(), 'Ignored invalid parameters: hide=nonsense');
+  assert.equal(
+    await p.locator('#refused').textContent(),
+    'Ignored invalid parameters: hide=nonsense',
+  );
   assert.equal(await p.locator('attn-demo').getAttribute('hide'), 'picker');
   assert.equal(await p.locator('attn-demo select#model').isVisible(), false);
   // An input a little over the box's MAX_INPUT (under the 1,024-character part limit): cut, and
   // said so, on the page (en, zh) and on the embed page.
   const long = 'The FBI is chasing a criminal on the run. '.repeat(2); // 84 characters
-  await p.goto(`${browser.url}/web/#view=alignment&model=dates-dot&input=${encodeURIComponent(long)}&lang=zh`);
-  await p.waitForFunction(() => document.getElementById('app').dataset.rendered?.startsWith('#view=alignment&model=dates-dot&'), null, { timeout: 10000 });
+  await p.goto(
+    `${browser.url}/web/#view=alignment&model=dates-dot&input=${encodeURIComponent(long)}&lang=zh`,
+  );
+  await p.waitForFunction(
+    () =>
+      document
+        .getElementById('app')
+        .dataset.rendered?.startsWith('#view=alignment&model=dates-dot&'),
+    null,
+    { timeout: 10000 },
+  );
   assert.equal(await p.locator('#demo').evaluate((el) => el.state.input), long.slice(0, MAX_INPUT));
-  assert.equal(await p.locator('#refused').textContent(), t('zh', 'url.inputCut', { n: long.length, max: MAX_INPUT }));
+  assert.equal(
+    await p.locator('#refused').textContent(),
+    t('zh', 'url.inputCut', { n: long.length, max: MAX_INPUT }),
+  );
   await p.goto(`${browser.url}/web/embed.html?model=dates-dot&input=${encodeURIComponent(long)}`);
   await p.waitForFunction(() => document.getElementById('app').dataset.state === 'ready');
-  assert.equal(await p.locator('#refused').textContent(), t('en', 'url.inputCut', { n: long.length, max: MAX_INPUT }));
+  assert.equal(
+    await p.locator('#refused').textContent(),
+    t('en', 'url.inputCut', { n: long.length, max: MAX_INPUT }),
+  );
   assert.deepEqual(refusedProblems, []);
   await p.close();
 });
 
 test('a missing model file: a clear message, no script error', async () => {
   const { page: p, problems: missingProblems } = await browser.newPage();
-  await p.route('**/web/models/dates-dot.safetensors', (route) => route.fulfill({ status: 404, body: 'not here' }));
+  await p.route('**/web/models/dates-dot.safetensors', (route) =>
+    route.fulfill({ status: 404, body: 'not here' }),
+  );
   await p.goto(`${browser.url}/web/embed.html?model=dates-dot&input=abc`);
   await p.waitForFunction(() => document.getElementById('app').dataset.state === 'ready');
   const error = await p.locator('attn-demo p.demo-error').textContent();
-  assert.match(error, /^Model dates-dot is not available: http:\/\/.*\/web\/models\/dates-dot\.safetensors answered HTTP 404\. .*pick another model\.$/);
+  assert.match(
+    error,
+    /^Model dates-dot is not available: http:\/\/.*\/web\/models\/dates-dot\.safetensors answered HTTP 404\. .*pick another model\.$/,
+  );
   // Only the browser's own note of the 404 itself; nothing thrown or logged by the page.
-  assert.deepEqual(missingProblems.filter((m) => !/404/.test(m)), [], missingProblems.join('\n'));
+  assert.deepEqual(
+    missingProblems.filter((m) => !/404/.test(m)),
+    [],
+    missingProblems.join('\n'),
+  );
   await screenshot(p, 'embed-missing-model');
   await p.close();
 });
 
 test('sandboxed iframe (allow-scripts only, opaque origin) runs the view', async () => {
-  assert.ok(corsHeader, 'scripts/serve.mjs must send Access-Control-Allow-Origin for opaque-origin (sandboxed) pages');
+  assert.ok(
+    corsHeader,
+    'scripts/serve.mjs must send Access-Control-Allow-Origin for opaque-origin (sandboxed) pages',
+  );
   const { page: p, problems: sandboxProblems } = await browser.newPage();
   await p.goto(`${browser.url}/tests/browser/embed-host.html`);
   const s = { view: 'alignment', model: MODELS[0].name, input: INPUT };
-  const frame = await hostIframe(p, `/web/embed.html?${stateKey(s)}`, { style: 'width: 900px; height: 700px' });
-  await frame.waitForFunction((k) => document.querySelector('attn-demo')?.dataset.rendered === k, stateKey(s), { timeout: 10000 });
+  const frame = await hostIframe(p, `/web/embed.html?${stateKey(s)}`, {
+    style: 'width: 900px; height: 700px',
+  });
+  await frame.waitForFunction(
+    (k) => document.querySelector('attn-demo')?.dataset.rendered === k,
+    stateKey(s),
+    { timeout: 10000 },
+  );
   assert.equal(await frame.evaluate(() => self.origin), 'null');
   await assertAlignmentMatchesNode(frame, 'attn-demo', s.model, INPUT);
   await screenshot(p, 'embed-sandboxed');
@@ -543,22 +746,32 @@ test('phone width and dark mode: nothing wider than the screen', async () => {
   await page.setViewportSize({ width: 375, height: 740 });
   for (const view of ['alignment', 'compare']) {
     await openPage({ view, model: MODELS[0].name, input: `${INPUT}${INPUT}` });
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))); // resize redraws
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await page.evaluate(
+      () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+    ); // resize redraws
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
     const wide = await page.evaluate(() => {
       const out = [];
       const walk = (root) => {
         for (const el of root.querySelectorAll('*')) {
           if (el.closest('.visually-hidden')) continue;
           const r = el.getBoundingClientRect();
-          if (r.right > innerWidth + 1) out.push(`${el.tagName}.${el.className}#${el.id} ${Math.round(r.left)}-${Math.round(r.right)}`);
+          if (r.right > innerWidth + 1)
+            out.push(
+              `${el.tagName}.${el.className}#${el.id} ${Math.round(r.left)}-${Math.round(r.right)}`,
+            );
           if (el.shadowRoot) walk(el.shadowRoot);
         }
       };
       walk(document);
       return out.slice(0, 10);
     });
-    assert.ok(overflow <= 0, `${view}: the page is ${overflow}px wider than the viewport: ${wide.join(', ')}`);
+    assert.ok(
+      overflow <= 0,
+      `${view}: the page is ${overflow}px wider than the viewport: ${wide.join(', ')}`,
+    );
     await screenshot(page, `demo-${view}-phone`);
   }
   await page.emulateMedia({ colorScheme: 'dark' });

@@ -40,38 +40,67 @@ after(async () => {
 
 /** Wait until the page's <attn-demo> has drawn view. */
 async function drawn(page, view) {
-  await page.waitForFunction((v) => new URLSearchParams(document.querySelector('#demo')?.dataset.rendered ?? '').get('view') === v, view, { timeout: 20000 });
+  await page.waitForFunction(
+    (v) =>
+      new URLSearchParams(document.querySelector('#demo')?.dataset.rendered ?? '').get('view') ===
+      v,
+    view,
+    { timeout: 20000 },
+  );
 }
 
 test('the first plot: seven requests, compressed, no lazy view, the same map as web/', async () => {
   const { page, problems } = await browser.newPage();
   const responses = [];
-  page.on('response', (res) => responses.push({ url: res.url(), encoding: res.headers()['content-encoding'] ?? null }));
+  page.on('response', (res) =>
+    responses.push({ url: res.url(), encoding: res.headers()['content-encoding'] ?? null }),
+  );
   await page.addInitScript(() => {
     new MutationObserver((_, obs) => {
       if (document.getElementById('app')?.dataset.rendered) {
-        /** @type {any} */ (window).__firstPlot = performance.getEntriesByType('resource').map((e) => e.name);
+        /** @type {any} */ (window).__firstPlot = performance
+          .getEntriesByType('resource')
+          .map((e) => e.name);
         obs.disconnect();
       }
     }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-rendered'] });
   });
   await page.goto(`${browser.url}/web/`);
   await page.waitForFunction(() => /** @type {any} */ (window).__firstPlot);
-  const before = (await page.evaluate(() => /** @type {any} */ (window).__firstPlot)).map((u) => new URL(u).pathname);
+  const before = (await page.evaluate(() => /** @type {any} */ (window).__firstPlot)).map(
+    (u) => new URL(u).pathname,
+  );
   const html = await readFile(path.join(dist, 'web', 'index.html'), 'utf8');
   const chunks = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
   assert.deepEqual(chunks.slice(0, 1), ['main.js']);
   assert.equal(chunks.length, 2, 'main.js and one shared chunk');
-  const expected = ['/wasm/attnlab.wasm', '/web/models/dates-additive.safetensors', '/web/style.css', '/web/boot.js', ...chunks.map((c) => `/web/${c}`)];
-  assert.deepEqual(before.filter((p) => p !== '/web/favicon.svg').sort(), expected.sort(), 'what the first plot waited for');
-  for (const r of responses.filter((x) => /\.(js|wasm|css|html)$|\/web\/$/.test(new URL(x.url).pathname))) assert.equal(r.encoding, 'gzip', r.url);
+  const expected = [
+    '/wasm/attnlab.wasm',
+    '/web/models/dates-additive.safetensors',
+    '/web/style.css',
+    '/web/boot.js',
+    ...chunks.map((c) => `/web/${c}`),
+  ];
+  assert.deepEqual(
+    before.filter((p) => p !== '/web/favicon.svg').sort(),
+    expected.sort(),
+    'what the first plot waited for',
+  );
+  for (const r of responses.filter((x) =>
+    /\.(js|wasm|css|html)$|\/web\/$/.test(new URL(x.url).pathname),
+  ))
+    assert.equal(r.encoding, 'gzip', r.url);
   const ink = await canvasInk(await page.locator('#demo attn-heatmap').first().elementHandle());
   assert.ok(ink.ink > 100, `the first plot has ink (${ink.ink} pixels)`);
   // The development page's first view, for comparison: the same output and weights.
-  const shown = () => page.locator('#demo').evaluate((el) => {
-    const map = el.shadowRoot.querySelector('section[data-view="alignment"] attn-heatmap');
-    return { output: el.shadowRoot.querySelector('section[data-view="alignment"] output').textContent, weights: Array.from(map.data.weights).slice(0, 40) };
-  });
+  const shown = () =>
+    page.locator('#demo').evaluate((el) => {
+      const map = el.shadowRoot.querySelector('section[data-view="alignment"] attn-heatmap');
+      return {
+        output: el.shadowRoot.querySelector('section[data-view="alignment"] output').textContent,
+        weights: Array.from(map.data.weights).slice(0, 40),
+      };
+    });
   const prod = await shown();
   const dev = await startBrowser();
   try {
@@ -80,7 +109,10 @@ test('the first plot: seven requests, compressed, no lazy view, the same map as 
     await devPage.waitForSelector('#app[data-rendered]');
     const want = await devPage.locator('#demo').evaluate((el) => {
       const map = el.shadowRoot.querySelector('section[data-view="alignment"] attn-heatmap');
-      return { output: el.shadowRoot.querySelector('section[data-view="alignment"] output').textContent, weights: Array.from(map.data.weights).slice(0, 40) };
+      return {
+        output: el.shadowRoot.querySelector('section[data-view="alignment"] output').textContent,
+        weights: Array.from(map.data.weights).slice(0, 40),
+      };
     });
     assert.deepEqual(prod, want);
   } finally {
@@ -90,24 +122,47 @@ test('the first plot: seven requests, compressed, no lazy view, the same map as 
   await page.close();
 });
 
-test('every view draws from the bundle; the train worker, the lab\'s workers and the iframe page run', async () => {
+test("every view draws from the bundle; the train worker, the lab's workers and the iframe page run", async () => {
   const { page, problems } = await browser.newPage();
   await page.goto(`${browser.url}/web/`);
   await drawn(page, 'alignment');
   for (const view of ['time', 'compare', 'heads', 'pooling', 'reading', 'forgetting']) {
-    await page.evaluate((v) => { location.hash = `#view=${v}`; }, view);
+    await page.evaluate((v) => {
+      location.hash = `#view=${v}`;
+    }, view);
     await drawn(page, view);
-    const error = await page.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('.demo-error:not([hidden])')?.textContent ?? null);
+    const error = await page
+      .locator('#demo')
+      .evaluate(
+        (el) => el.shadowRoot.querySelector('.demo-error:not([hidden])')?.textContent ?? null,
+      );
     assert.equal(error, null, `${view}: ${error}`);
   }
-  await page.evaluate(() => { location.hash = '#n=8&m=8&d=16&seed=1'; });
-  await page.waitForFunction(() => document.getElementById('app').dataset.rendered?.includes('seed=1'));
-  assert.ok((await canvasInk(await page.locator('#heatmap').elementHandle())).ink > 100, 'the playground draws');
-  await page.evaluate(() => { location.hash = '#view=train'; });
-  await page.waitForFunction(() => document.getElementById('train-view').dataset.state === 'ready', null, { timeout: 30000 });
+  await page.evaluate(() => {
+    location.hash = '#n=8&m=8&d=16&seed=1';
+  });
+  await page.waitForFunction(() =>
+    document.getElementById('app').dataset.rendered?.includes('seed=1'),
+  );
+  assert.ok(
+    (await canvasInk(await page.locator('#heatmap').elementHandle())).ink > 100,
+    'the playground draws',
+  );
+  await page.evaluate(() => {
+    location.hash = '#view=train';
+  });
+  await page.waitForFunction(
+    () => document.getElementById('train-view').dataset.state === 'ready',
+    null,
+    { timeout: 30000 },
+  );
   // the lab: its modules are chunks of main.js, its two workers (run and data-parallel shard) entries of their own
-  await page.evaluate(() => { location.hash = '#view=lab&preset=additive-dot'; });
-  await page.waitForFunction(() => document.querySelector('attn-lab')?.experiment, null, { timeout: 30000 });
+  await page.evaluate(() => {
+    location.hash = '#view=lab&preset=additive-dot';
+  });
+  await page.waitForFunction(() => document.querySelector('attn-lab')?.experiment, null, {
+    timeout: 30000,
+  });
   const lab = await page.evaluate(async () => {
     const el = document.querySelector('attn-lab');
     await el.whenReady();
@@ -116,7 +171,10 @@ test('every view draws from the bundle; the train worker, the lab\'s workers and
     await el.pause();
     return el.runs;
   });
-  assert.ok(lab.a.step >= 3 && lab.b.step >= 3, `the lab trains from the bundle: steps ${lab.a.step}, ${lab.b.step}`);
+  assert.ok(
+    lab.a.step >= 3 && lab.b.step >= 3,
+    `the lab trains from the bundle: steps ${lab.a.step}, ${lab.b.step}`,
+  );
   assert.equal(lab.a.error ?? '', '');
   const { page: embed, problems: embedProblems } = await browser.newPage();
   await embed.goto(`${browser.url}/web/embed.html?view=heads&model=${defaultModelFor('heads')}`);
@@ -126,7 +184,7 @@ test('every view draws from the bundle; the train worker, the lab\'s workers and
   await page.close();
 });
 
-test('the service worker: a versioned cache with every view\'s code; offline, only unseen models need the network', async () => {
+test("the service worker: a versioned cache with every view's code; offline, only unseen models need the network", async () => {
   // a browser of its own: the one above has seen every view's model
   const fresh = await startBrowser({ root: dist, compress: 'gzip', serviceWorkers: 'allow' });
   try {
@@ -152,10 +210,27 @@ async function offlineVisit(browser) {
     const { page: off, problems: offProblems } = await browser.newPage();
     await off.goto(`${browser.url}/web/#view=pooling`);
     const model = defaultModelFor('pooling');
-    await off.waitForFunction(() => document.querySelector('#demo')?.shadowRoot.querySelector('.demo-error:not([hidden])'), null, { timeout: 20000 });
-    const error = await off.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('.demo-error:not([hidden])').textContent);
-    assert.equal(error, t('en', 'model.offline', { name: model }), 'the pooling view\'s code was stored at install; its model was never seen');
-    assert.deepEqual(offProblems.filter((p) => !p.startsWith('request failed:') && p !== 'console.error: Failed to load resource: net::ERR_FAILED'), []);
+    await off.waitForFunction(
+      () => document.querySelector('#demo')?.shadowRoot.querySelector('.demo-error:not([hidden])'),
+      null,
+      { timeout: 20000 },
+    );
+    const error = await off
+      .locator('#demo')
+      .evaluate((el) => el.shadowRoot.querySelector('.demo-error:not([hidden])').textContent);
+    assert.equal(
+      error,
+      t('en', 'model.offline', { name: model }),
+      "the pooling view's code was stored at install; its model was never seen",
+    );
+    assert.deepEqual(
+      offProblems.filter(
+        (p) =>
+          !p.startsWith('request failed:') &&
+          p !== 'console.error: Failed to load resource: net::ERR_FAILED',
+      ),
+      [],
+    );
     await off.close();
   } finally {
     await browser.context.setOffline(false);

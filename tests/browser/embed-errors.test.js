@@ -38,13 +38,18 @@ async function startOrigin(target, { noCors = false } = {}) {
       return res.end();
     }
     if (origin.missing(pathname)) {
-      res.writeHead(404, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store', ...(noCors ? {} : { 'Access-Control-Allow-Origin': '*' }) });
+      res.writeHead(404, {
+        'Content-Type': 'text/plain',
+        'Cache-Control': 'no-store',
+        ...(noCors ? {} : { 'Access-Control-Allow-Origin': '*' }),
+      });
       return res.end('404 Not Found\n');
     }
     try {
       const r = await fetch(`${target}${req.url}`, { method: req.method, redirect: 'manual' });
       const headers = {};
-      for (const [k, v] of r.headers) if (!(noCors && k === 'access-control-allow-origin')) headers[k] = v;
+      for (const [k, v] of r.headers)
+        if (!(noCors && k === 'access-control-allow-origin')) headers[k] = v;
       res.writeHead(r.status, headers);
       res.end(Buffer.from(await r.arrayBuffer()));
     } catch {
@@ -67,7 +72,9 @@ let plain; // another origin: the same files, with the CORS header (a host that 
 let bare; // another origin without Access-Control-Allow-Origin (a static host without CORS)
 
 before(async () => {
-  browser = await startBrowser({ allow: (url) => url.protocol === 'file:' || others.has(url.origin) });
+  browser = await startBrowser({
+    allow: (url) => url.protocol === 'file:' || others.has(url.origin),
+  });
   plain = await startOrigin(browser.url);
   bare = await startOrigin(browser.url, { noCors: true });
 });
@@ -92,7 +99,10 @@ test('file://: index.html and embed.html say to serve over http (en, zh)', async
   const { page, problems } = await browser.newPage();
   for (const lang of LANGS) {
     await page.goto(`${fileUrl('web/index.html')}#view=alignment&lang=${lang}`);
-    const expected = sentences(lang, [t(lang, 'load.code'), t(lang, 'load.file', { url: fileUrl('web/boot.js') })]);
+    const expected = sentences(lang, [
+      t(lang, 'load.code'),
+      t(lang, 'load.file', { url: fileUrl('web/boot.js') }),
+    ]);
     assert.equal(await errorText(page, '#error'), expected);
     assert.equal(await page.locator('#status').textContent(), t(lang, 'status.notRunning'));
     assert.equal(await page.locator('#load-progress').isHidden(), true);
@@ -100,8 +110,13 @@ test('file://: index.html and embed.html say to serve over http (en, zh)', async
     await screenshot(page, `error-file-index-${lang}`);
 
     await page.goto(`${fileUrl('web/embed.html')}?model=dates-additive&lang=${lang}`);
-    assert.equal(await errorText(page, '#error'),
-      sentences(lang, [t(lang, 'load.code'), t(lang, 'load.file', { url: fileUrl('web/embed-page.js') })]));
+    assert.equal(
+      await errorText(page, '#error'),
+      sentences(lang, [
+        t(lang, 'load.code'),
+        t(lang, 'load.file', { url: fileUrl('web/embed-page.js') }),
+      ]),
+    );
     await screenshot(page, `error-file-embed-${lang}`);
   }
   assert.deepEqual(pageErrors(problems), []);
@@ -112,16 +127,29 @@ test('no CORS: a sandboxed iframe on a host without Access-Control-Allow-Origin 
   const { page, problems } = await browser.newPage();
   await page.goto(`${browser.url}/tests/browser/embed-host.html`);
   for (const lang of LANGS) {
-    const frame = await hostIframe(page, `${bare.url}/web/embed.html?model=dates-additive&view=alignment&lang=${lang}`,
-      { style: 'width: 720px; height: 300px; border: 1px solid #ccc' });
-    const expected = sentences(lang, [t(lang, 'load.code'), t(lang, 'load.cors', { url: `${bare.url}/web/embed-page.js` })]);
+    const frame = await hostIframe(
+      page,
+      `${bare.url}/web/embed.html?model=dates-additive&view=alignment&lang=${lang}`,
+      { style: 'width: 720px; height: 300px; border: 1px solid #ccc' },
+    );
+    const expected = sentences(lang, [
+      t(lang, 'load.code'),
+      t(lang, 'load.cors', { url: `${bare.url}/web/embed-page.js` }),
+    ]);
     assert.equal(await errorText(frame, '#error'), expected);
     assert.equal(await frame.evaluate(() => self.origin), 'null');
     await screenshot(page, `error-cors-iframe-${lang}`);
   }
   // The same iframe from a host that sends the header runs the view.
-  const frame = await hostIframe(page, `${plain.url}/web/embed.html?model=dates-additive&view=alignment`);
-  await frame.waitForFunction(() => document.getElementById('app')?.dataset.state === 'ready', null, { timeout: 15000 });
+  const frame = await hostIframe(
+    page,
+    `${plain.url}/web/embed.html?model=dates-additive&view=alignment`,
+  );
+  await frame.waitForFunction(
+    () => document.getElementById('app')?.dataset.state === 'ready',
+    null,
+    { timeout: 15000 },
+  );
   assert.equal(await frame.locator('#error').isHidden(), true);
   assert.deepEqual(pageErrors(problems), []);
   await page.close();
@@ -133,10 +161,18 @@ test('no CORS: the .wasm or a model redirected to another origin without the hea
   try {
     for (const lang of LANGS) {
       host.redirect = (p) => (p === '/wasm/attnlab.wasm' ? bare.url : null);
-      await page.goto(`${host.url}/web/embed.html?model=dates-additive&view=alignment&lang=${lang}`);
-      const wasm = sentences(lang, [t(lang, 'load.wasm'), t(lang, 'load.cors', { url: `${host.url}/wasm/attnlab.wasm` })]);
+      await page.goto(
+        `${host.url}/web/embed.html?model=dates-additive&view=alignment&lang=${lang}`,
+      );
+      const wasm = sentences(lang, [
+        t(lang, 'load.wasm'),
+        t(lang, 'load.cors', { url: `${host.url}/wasm/attnlab.wasm` }),
+      ]);
       assert.equal(await errorText(page, 'attn-demo p.demo-error'), wasm);
-      assert.equal(await page.locator('attn-demo p.status').textContent(), t(lang, 'status.notRunning'));
+      assert.equal(
+        await page.locator('attn-demo p.status').textContent(),
+        t(lang, 'status.notRunning'),
+      );
       await screenshot(page, `error-cors-wasm-${lang}`);
 
       // The main page: its own box (the views stay hidden), the same sentence.
@@ -146,11 +182,16 @@ test('no CORS: the .wasm or a model redirected to another origin without the hea
       await screenshot(page, `error-cors-wasm-page-${lang}`);
 
       host.redirect = (p) => (p === '/web/models/dates-additive.safetensors' ? bare.url : null);
-      await page.goto(`${host.url}/web/embed.html?model=dates-additive&view=alignment&lang=${lang}`);
-      assert.equal(await errorText(page, 'attn-demo p.demo-error'), sentences(lang, [
-        t(lang, 'load.model', { name: 'dates-additive' }),
-        t(lang, 'load.cors', { url: `${host.url}/web/models/dates-additive.safetensors` }),
-      ]));
+      await page.goto(
+        `${host.url}/web/embed.html?model=dates-additive&view=alignment&lang=${lang}`,
+      );
+      assert.equal(
+        await errorText(page, 'attn-demo p.demo-error'),
+        sentences(lang, [
+          t(lang, 'load.model', { name: 'dates-additive' }),
+          t(lang, 'load.cors', { url: `${host.url}/web/models/dates-additive.safetensors` }),
+        ]),
+      );
       await screenshot(page, `error-cors-model-${lang}`);
     }
   } finally {
@@ -166,31 +207,42 @@ test('404: a model path that does not exist, a missing .wasm, a missing module: 
   try {
     for (const lang of LANGS) {
       const model = '/web/models/no-such-model.safetensors';
-      await page.goto(`${browser.url}/web/embed.html?model=${encodeURIComponent(model)}&input=abc&lang=${lang}`);
-      assert.equal(await errorText(page, 'attn-demo p.demo-error'), sentences(lang, [
-        t(lang, 'load.model', { name: model }),
-        t(lang, 'load.http', { url: `${browser.url}${model}`, status: 404 }),
-        t(lang, 'load.missing.model'),
-      ]));
+      await page.goto(
+        `${browser.url}/web/embed.html?model=${encodeURIComponent(model)}&input=abc&lang=${lang}`,
+      );
+      assert.equal(
+        await errorText(page, 'attn-demo p.demo-error'),
+        sentences(lang, [
+          t(lang, 'load.model', { name: model }),
+          t(lang, 'load.http', { url: `${browser.url}${model}`, status: 404 }),
+          t(lang, 'load.missing.model'),
+        ]),
+      );
       await screenshot(page, `error-404-model-${lang}`);
 
       host.missing = (p) => p === '/wasm/attnlab.wasm';
       await page.goto(`${host.url}/web/embed.html?model=dates-additive&lang=${lang}`);
-      assert.equal(await errorText(page, 'attn-demo p.demo-error'), sentences(lang, [
-        t(lang, 'load.wasm'),
-        t(lang, 'load.http', { url: `${host.url}/wasm/attnlab.wasm`, status: 404 }),
-        t(lang, 'load.missing.wasm'),
-      ]));
+      assert.equal(
+        await errorText(page, 'attn-demo p.demo-error'),
+        sentences(lang, [
+          t(lang, 'load.wasm'),
+          t(lang, 'load.http', { url: `${host.url}/wasm/attnlab.wasm`, status: 404 }),
+          t(lang, 'load.missing.wasm'),
+        ]),
+      );
       await screenshot(page, `error-404-wasm-${lang}`);
 
       // A module of the page code missing (wasm/ not copied): load-guard.js finds which.
       host.missing = (p) => p === '/wasm/index.js';
       await page.goto(`${host.url}/web/#view=alignment&lang=${lang}`);
-      assert.equal(await errorText(page, '#error'), sentences(lang, [
-        t(lang, 'load.code'),
-        t(lang, 'load.http', { url: `${host.url}/wasm/index.js`, status: 404 }),
-        t(lang, 'load.missing.code'),
-      ]));
+      assert.equal(
+        await errorText(page, '#error'),
+        sentences(lang, [
+          t(lang, 'load.code'),
+          t(lang, 'load.http', { url: `${host.url}/wasm/index.js`, status: 404 }),
+          t(lang, 'load.missing.code'),
+        ]),
+      );
       assert.equal(await page.locator('#status').textContent(), t(lang, 'status.notRunning'));
       await screenshot(page, `error-404-module-${lang}`);
       host.missing = () => false;

@@ -29,7 +29,9 @@ import { startServer } from '../../scripts/serve.mjs';
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENSHOTS = path.join(REPO_ROOT, 'tests', 'browser', 'screenshots');
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const TEST_ROOT = process.env.ATTNLAB_TEST_ROOT ? path.resolve(REPO_ROOT, process.env.ATTNLAB_TEST_ROOT) : null;
+const TEST_ROOT = process.env.ATTNLAB_TEST_ROOT
+  ? path.resolve(REPO_ROOT, process.env.ATTNLAB_TEST_ROOT)
+  : null;
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -60,7 +62,13 @@ export function requireChromium() {
  * serviceWorkers: 'block' (default) or 'allow'; compress: serve.mjs's (null, 'gzip', 'br').
  * Everything else off the server's origin is blocked and recorded.
  */
-export async function startBrowser({ root = TEST_ROOT ?? REPO_ROOT, allowOrigins = [], allow = () => false, serviceWorkers = 'block', compress = root === TEST_ROOT ? 'gzip' : null } = {}) {
+export async function startBrowser({
+  root = TEST_ROOT ?? REPO_ROOT,
+  allowOrigins = [],
+  allow = () => false,
+  serviceWorkers = 'block',
+  compress = root === TEST_ROOT ? 'gzip' : null,
+} = {}) {
   requireChromium();
   const server = await startServer({ root, port: 0, compress });
   const profile = await mkdtemp(path.join(tmpdir(), 'attnlab-chromium-'));
@@ -82,14 +90,12 @@ export async function startBrowser({ root = TEST_ROOT ?? REPO_ROOT, allowOrigins
   const allowed = new Set([origin, ...allowOrigins]);
   // Block (and record) anything that leaves the test servers: the page must be self-contained.
   const foreign = [];
-  const foreignUrl = (url) => !['data:', 'blob:'].includes(url.protocol) && !allowed.has(url.origin) && !allow(url);
-  await context.route(
-    foreignUrl,
-    (route) => {
-      foreign.push(route.request().url());
-      return route.abort('blockedbyclient');
-    },
-  );
+  const foreignUrl = (url) =>
+    !['data:', 'blob:'].includes(url.protocol) && !allowed.has(url.origin) && !allow(url);
+  await context.route(foreignUrl, (route) => {
+    foreign.push(route.request().url());
+    return route.abort('blockedbyclient');
+  });
   for (const page of context.pages()) await page.close(); // the persistent context opens one
 
   async function newPage() {
@@ -97,8 +103,13 @@ export async function startBrowser({ root = TEST_ROOT ?? REPO_ROOT, allowOrigins
     const problems = [];
     page.on('console', (msg) => {
       // Playwright's own note when serviceWorkers is 'block' (web/main.js registers web/sw.js): not the page's
-      if (serviceWorkers === 'block' && msg.text() === 'Service Worker registration blocked by Playwright') return;
-      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
+      if (
+        serviceWorkers === 'block' &&
+        msg.text() === 'Service Worker registration blocked by Playwright'
+      )
+        return;
+      if (msg.type() === 'error' || msg.type() === 'warning')
+        problems.push(`console.${msg.type()}: ${msg.text()}`);
     });
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
     // net::ERR_ABORTED is the browser cancelling a fetch still in flight when a test navigates
@@ -135,13 +146,16 @@ export async function startBrowser({ root = TEST_ROOT ?? REPO_ROOT, allowOrigins
  * what is there, and resolve to its Frame. style: its CSS text.
  */
 export async function hostIframe(page, src, { sandbox = 'allow-scripts', style = '' } = {}) {
-  await page.evaluate(({ src, sandbox, style }) => {
-    const f = document.createElement('iframe');
-    if (sandbox !== null) f.setAttribute('sandbox', sandbox);
-    f.src = src;
-    f.style.cssText = style;
-    document.getElementById('host').replaceChildren(f);
-  }, { src, sandbox, style });
+  await page.evaluate(
+    ({ src, sandbox, style }) => {
+      const f = document.createElement('iframe');
+      if (sandbox !== null) f.setAttribute('sandbox', sandbox);
+      f.src = src;
+      f.style.cssText = style;
+      document.getElementById('host').replaceChildren(f);
+    },
+    { src, sandbox, style },
+  );
   return (await page.waitForSelector('#host iframe')).contentFrame();
 }
 
@@ -166,11 +180,14 @@ export async function canvasInk(handle, { near = null } = {}) {
     const ctx = copy.getContext('2d', { willReadFrequently: true });
     ctx.drawImage(canvas, 0, 0);
     const { data } = ctx.getImageData(0, 0, copy.width, copy.height);
-    const bg = getComputedStyle(el).backgroundColor.match(/\d+(\.\d+)?/g).map(Number);
+    const bg = getComputedStyle(el)
+      .backgroundColor.match(/\d+(\.\d+)?/g)
+      .map(Number);
     let ink = 0;
     for (let i = 0; i < data.length; i += 4) {
       const c = near ?? bg;
-      const d = Math.abs(data[i] - c[0]) + Math.abs(data[i + 1] - c[1]) + Math.abs(data[i + 2] - c[2]);
+      const d =
+        Math.abs(data[i] - c[0]) + Math.abs(data[i + 1] - c[1]) + Math.abs(data[i + 2] - c[2]);
       if (near ? d < 40 : d > 24) ink++;
     }
     return { total: data.length / 4, ink, background: bg };

@@ -66,22 +66,45 @@ function thumbnails(p, selector = '#demo') {
 }
 
 /** The page's grid and enlarged map against Node's run of the same model and input. */
-async function assertHeadsMatchNode(p, selector, name, input, { layer = 0, head = 0, kind = null } = {}) {
+async function assertHeadsMatchNode(
+  p,
+  selector,
+  name,
+  input,
+  { layer = 0, head = 0, kind = null } = {},
+) {
   const model = await nodeModel(name);
   const r = model.run(input);
   const sel = selectMaps(r, model.config, kind);
   const max = gridMax(sel.grid);
   const thumbs = await thumbnails(p, selector);
-  assert.equal(thumbs.length, sel.layers * sel.heads, `${name}: ${sel.layers} × ${sel.heads} thumbnails`);
+  assert.equal(
+    thumbs.length,
+    sel.layers * sel.heads,
+    `${name}: ${sel.layers} × ${sel.heads} thumbnails`,
+  );
   for (const th of thumbs) {
     const m = sel.grid[th.layer][th.head];
     const [rows, cols] = m.weights.shape;
-    assert.deepEqual([th.height, th.width], [rows, cols], `${name} L${th.layer} H${th.head}: one pixel per weight`);
-    const expected = Array.from(fillPixels(m.weights.data, 0, max, new Uint8ClampedArray(rows * cols * 4)));
+    assert.deepEqual(
+      [th.height, th.width],
+      [rows, cols],
+      `${name} L${th.layer} H${th.head}: one pixel per weight`,
+    );
+    const expected = Array.from(
+      fillPixels(m.weights.data, 0, max, new Uint8ClampedArray(rows * cols * 4)),
+    );
     const wrong = th.pixels.reduce((n, v, i) => n + (v !== expected[i]), 0);
-    assert.equal(wrong, 0, `${name} L${th.layer} H${th.head}: ${wrong} channel values differ from Node's map on [0, ${max}]`);
+    assert.equal(
+      wrong,
+      0,
+      `${name} L${th.layer} H${th.head}: ${wrong} channel values differ from Node's map on [0, ${max}]`,
+    );
     assert.ok(th.shownWidth > 20, `${name}: thumbnails are drawn (${th.shownWidth}px wide)`);
-    assert.match(th.label, new RegExp(`^Layer ${th.layer + 1}, head ${th.head + 1}: ${rows} × ${cols} weights`));
+    assert.match(
+      th.label,
+      new RegExp(`^Layer ${th.layer + 1}, head ${th.head + 1}: ${rows} × ${cols} weights`),
+    );
     const L = Math.min(layer, sel.layers - 1);
     const H = Math.min(head, sel.heads - 1);
     assert.equal(th.pressed, String(th.layer === L && th.head === H));
@@ -99,17 +122,21 @@ async function assertHeadsMatchNode(p, selector, name, input, { layer = 0, head 
   return { r, sel, m, max };
 }
 
-test('every offered transformer: the thumbnails and the enlarged map are Node\'s maps', async () => {
+test("every offered transformer: the thumbnails and the enlarged map are Node's maps", async () => {
   assert.ok(TRANSFORMERS.length >= 2);
   for (const entry of TRANSFORMERS) {
     const model = await nodeModel(entry.name);
-    const kinds = model.config.variant === 'encoder-decoder' ? ['encoder', 'decoder', 'cross'] : [null];
+    const kinds =
+      model.config.variant === 'encoder-decoder' ? ['encoder', 'decoder', 'cross'] : [null];
     for (const kind of kinds) {
       const s = { model: entry.name, input: entry.sample, layer: 1, head: 1, kind };
       await openHeads(s);
       await assertHeadsMatchNode(page, '#demo', entry.name, entry.sample, s);
       const { ink, total } = await canvasInk(page.locator('#demo .head-map'));
-      assert.ok(ink / total > 0.1, `${entry.name} ${kind}: only ${ink} of ${total} pixels of the enlarged map have ink`);
+      assert.ok(
+        ink / total > 0.1,
+        `${entry.name} ${kind}: only ${ink} of ${total} pixels of the enlarged map have ink`,
+      );
     }
   }
   await openHeads({ model: ENCDEC, input: DATE, layer: 1, head: 0, kind: 'cross' });
@@ -123,12 +150,17 @@ test('a click or Enter on a thumbnail enlarges it and the URL follows; arrows mo
   await page.locator('#demo button.thumb[data-layer="1"][data-head="1"]').click();
   await waitDemo(page, '#demo', stateKey({ model: name, input, layer: 1, head: 1, kind: 'cross' }));
   assert.match(await page.evaluate(() => location.hash), /&layer=1&head=1&/);
-  await page.waitForFunction(() => document.getElementById('app').dataset.rendered === location.hash);
+  await page.waitForFunction(
+    () => document.getElementById('app').dataset.rendered === location.hash,
+  );
   await assertHeadsMatchNode(page, '#demo', name, input, { layer: 1, head: 1, kind: 'cross' });
-  const focused = () => page.locator('#demo').evaluate((el) => {
-    const a = el.shadowRoot.activeElement;
-    return a?.matches('button.thumb') ? `${a.dataset.layer},${a.dataset.head}` : a?.tagName ?? null;
-  });
+  const focused = () =>
+    page.locator('#demo').evaluate((el) => {
+      const a = el.shadowRoot.activeElement;
+      return a?.matches('button.thumb')
+        ? `${a.dataset.layer},${a.dataset.head}`
+        : (a?.tagName ?? null);
+    });
   assert.equal(await focused(), '1,1');
   await page.keyboard.press('ArrowUp');
   assert.equal(await focused(), '0,1');
@@ -140,7 +172,13 @@ test('a click or Enter on a thumbnail enlarges it and the URL follows; arrows mo
   await waitDemo(page, '#demo', stateKey({ model: name, input, layer: 0, head: 0, kind: 'cross' }));
   await assertHeadsMatchNode(page, '#demo', name, input, { layer: 0, head: 0, kind: 'cross' });
   // One tab stop for the whole grid (a roving tabindex).
-  const stops = await page.locator('#demo').evaluate((el) => Array.from(el.shadowRoot.querySelectorAll('button.thumb')).filter((b) => b.tabIndex === 0).length);
+  const stops = await page
+    .locator('#demo')
+    .evaluate(
+      (el) =>
+        Array.from(el.shadowRoot.querySelectorAll('button.thumb')).filter((b) => b.tabIndex === 0)
+          .length,
+    );
   assert.equal(stops, 1);
   assert.equal(await focused(), '0,0');
 });
@@ -149,20 +187,35 @@ test('the enlarged map: arrow keys move the focused cell and announce its value'
   const name = ENCDEC;
   const input = DATE;
   await openHeads({ model: name, input, layer: 1, head: 0, kind: 'decoder' });
-  const { m } = await assertHeadsMatchNode(page, '#demo', name, input, { layer: 1, head: 0, kind: 'decoder' });
+  const { m } = await assertHeadsMatchNode(page, '#demo', name, input, {
+    layer: 1,
+    head: 0,
+    kind: 'decoder',
+  });
   const [, cols] = m.weights.shape;
   const w = m.weights.data;
-  const live = () => page.locator('#demo .head-map').evaluate((el) => el.shadowRoot.querySelector('[aria-live]').textContent);
+  const live = () =>
+    page
+      .locator('#demo .head-map')
+      .evaluate((el) => el.shadowRoot.querySelector('[aria-live]').textContent);
   await page.locator('#demo .head-map').focus();
   assert.equal(await live(), `${m.rowLabels[0]}, ${m.colLabels[0]}: ${formatValue(w[0])}`);
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowRight');
-  assert.equal(await live(), `${m.rowLabels[2]}, ${m.colLabels[1]}: ${formatValue(w[2 * cols + 1])}`);
+  assert.equal(
+    await live(),
+    `${m.rowLabels[2]}, ${m.colLabels[1]}: ${formatValue(w[2 * cols + 1])}`,
+  );
   // The text alternative: a table of every weight.
-  const cells = await page.locator('#demo .head-map').evaluate((el) => el.shadowRoot.querySelectorAll('table td:not(:empty)').length);
+  const cells = await page
+    .locator('#demo .head-map')
+    .evaluate((el) => el.shadowRoot.querySelectorAll('table td:not(:empty)').length);
   assert.equal(cells, w.length);
-  assert.equal(await page.locator('#demo .head-map').getAttribute('label'), 'Layer 2 head 1 decoder self-attention: query (row) × key (column)');
+  assert.equal(
+    await page.locator('#demo .head-map').getAttribute('label'),
+    'Layer 2 head 1 decoder self-attention: query (row) × key (column)',
+  );
   await screenshot(page, 'heads-keyboard');
 });
 
@@ -184,11 +237,17 @@ test('encoder-decoder: the attention selector switches encoder self / decoder se
 
 test('positions: absolute models say so; relative models show clip(j − i, −k, k) as attnlab computes it', async () => {
   await openHeads({ model: 'tiny-tf-decoder', input: 'abcde' });
-  assert.match(await page.locator('#demo .positions').textContent(), /Absolute positions: a learned vector per position \(at most 16\)/);
+  assert.match(
+    await page.locator('#demo .positions').textContent(),
+    /Absolute positions: a learned vector per position \(at most 16\)/,
+  );
   assert.equal(await page.locator('#demo .relative').isHidden(), true);
   await openHeads({ model: ENCDEC, input: DATE });
   const maxPositions = (await nodeModel(ENCDEC)).config.maxPositions;
-  assert.match(await page.locator('#demo .positions').textContent(), new RegExp(`Absolute positions: a learned vector per position \\(at most ${maxPositions}\\)`));
+  assert.match(
+    await page.locator('#demo .positions').textContent(),
+    new RegExp(`Absolute positions: a learned vector per position \\(at most ${maxPositions}\\)`),
+  );
   await openHeads({ model: SINUSOIDAL, input: 'abc' });
   assert.match(await page.locator('#demo .positions').textContent(), /fixed sinusoids/);
   const model = await nodeModel(RELATIVE);
@@ -196,7 +255,10 @@ test('positions: absolute models say so; relative models show clip(j − i, −k
   assert.equal(model.config.positions, 'relative');
   await openHeads({ model: RELATIVE, input: 'abcde', layer: 1, head: 1 });
   const { m } = await assertHeadsMatchNode(page, '#demo', RELATIVE, 'abcde', { layer: 1, head: 1 });
-  assert.match(await page.locator('#demo .positions').textContent(), new RegExp(`Relative positions \\(Shaw et al. 2018\\).*±${k}`));
+  assert.match(
+    await page.locator('#demo .positions').textContent(),
+    new RegExp(`Relative positions \\(Shaw et al. 2018\\).*±${k}`),
+  );
   const n = m.weights.shape[0];
   const dist = await shown(page, '#demo .distance-map');
   assert.deepEqual([dist.rows, dist.cols], [n, n]);
@@ -208,19 +270,27 @@ test('positions: absolute models say so; relative models show clip(j − i, −k
   // Keyboard reading of the distance map.
   await page.locator('#demo .distance-map').focus();
   await page.keyboard.press('End');
-  const live = await page.locator('#demo .distance-map').evaluate((el) => el.shadowRoot.querySelector('[aria-live]').textContent);
+  const live = await page
+    .locator('#demo .distance-map')
+    .evaluate((el) => el.shadowRoot.querySelector('[aria-live]').textContent);
   assert.equal(live, `${m.rowLabels[0]}, ${m.colLabels[n - 1]}: ${Math.min(k, n - 1)}`);
   await screenshot(page, 'heads-relative');
   await openHeads({ model: RELATIVE_ED, input: DATE, kind: 'cross' });
   assert.equal(await page.locator('#demo .distance-map').isHidden(), true);
-  assert.match(await page.locator('#demo .relative').textContent(), /Cross-attention uses no relative positions/);
+  assert.match(
+    await page.locator('#demo .relative').textContent(),
+    /Cross-attention uses no relative positions/,
+  );
   await openHeads({ model: RELATIVE_ED, input: DATE, kind: 'encoder' });
   const ed = await assertHeadsMatchNode(page, '#demo', RELATIVE_ED, DATE, { kind: 'encoder' });
   const nEd = ed.m.weights.shape[0];
   const edK = (await nodeModel(RELATIVE_ED)).config.maxRelativePosition;
   const edDist = await shown(page, '#demo .distance-map');
   assert.equal(edDist.rows, nEd);
-  assert.deepEqual(edDist.weights, Array.from(ops.relativePositionAttention.distances(nEd, edK).data));
+  assert.deepEqual(
+    edDist.weights,
+    Array.from(ops.relativePositionAttention.distances(nEd, edK).data),
+  );
   await screenshot(page, 'heads-relative-dates');
 });
 
@@ -228,42 +298,68 @@ test('exports: PNG, SVG, CSV and JSON of the enlarged map; every map as JSON', a
   const name = ENCDEC;
   const input = DATE;
   await openHeads({ model: name, input, layer: 1, head: 1, kind: 'cross' });
-  const { r, sel } = await assertHeadsMatchNode(page, '#demo', name, input, { layer: 1, head: 1, kind: 'cross' });
+  const { r, sel } = await assertHeadsMatchNode(page, '#demo', name, input, {
+    layer: 1,
+    head: 1,
+    kind: 'cross',
+  });
   const files = {};
   for (const kind of ['png', 'svg', 'csv', 'json']) {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`#demo .head-map button[data-export="${kind}"]`).click()]);
-    assert.match(download.suggestedFilename(), new RegExp(`^layer-2-head-2-cross-attention.*\\.${kind}$`));
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator(`#demo .head-map button[data-export="${kind}"]`).click(),
+    ]);
+    assert.match(
+      download.suggestedFilename(),
+      new RegExp(`^layer-2-head-2-cross-attention.*\\.${kind}$`),
+    );
     files[kind] = await readFile(await download.path());
   }
-  assert.ok(files.png.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) && files.png.length > 1000);
+  assert.ok(
+    files.png.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) &&
+      files.png.length > 1000,
+  );
   assert.match(files.svg.toString(), /^<svg xmlns/);
   const m = sel.grid[1][1];
   assert.equal(files.csv.toString().trim().split('\r\n').length, m.weights.shape[0] + 6); // 4 context rows, a blank one, the header
   assertClose(JSON.parse(files.json).weights, m.weights.data, 'JSON export');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#demo button[data-action="download-maps"]').click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator('#demo button[data-action="download-maps"]').click(),
+  ]);
   assert.match(download.suggestedFilename(), /\.json$/);
   const all = JSON.parse(await readFile(await download.path(), 'utf8'));
   assert.equal(all.model, name);
   assert.equal(all.kind, 'cross');
   assert.equal(all.output, r.output);
   assert.equal(all.maps.length, sel.layers * sel.heads);
-  for (const mm of all.maps) assertClose(mm.weights, sel.grid[mm.layer][mm.head].weights.data, `all maps: L${mm.layer} H${mm.head}`);
+  for (const mm of all.maps)
+    assertClose(
+      mm.weights,
+      sel.grid[mm.layer][mm.head].weights.data,
+      `all maps: L${mm.layer} H${mm.head}`,
+    );
 });
 
 test('the nav link from the alignment view opens the default transformer and its sample', async () => {
   await page.goto(`${browser.url}/web/#view=alignment`);
-  await page.waitForFunction(() => document.getElementById('app').dataset.rendered === location.hash);
+  await page.waitForFunction(
+    () => document.getElementById('app').dataset.rendered === location.hash,
+  );
   await page.locator('#page-views a[data-view="heads"]').click();
   const s = { model: TRANSFORMERS[0].name, input: sampleFor(TRANSFORMERS[0].name) };
   await waitDemo(page, '#demo', stateKey(s));
-  assert.equal(await page.locator('#models-title').textContent(), 'A transformer’s attention, every layer and head');
+  assert.equal(
+    await page.locator('#models-title').textContent(),
+    'A transformer’s attention, every layer and head',
+  );
   await assertHeadsMatchNode(page, '#demo', s.model, s.input);
   // The demo's own tabs do the same, and back.
   await page.locator('#page-views a[data-view="alignment"]').click();
   await page.waitForFunction(() => /^#view=alignment&model=dates-/.test(location.hash));
 });
 
-test('typing re-runs the model; an input longer than the model\'s positions is reported plainly', async () => {
+test("typing re-runs the model; an input longer than the model's positions is reported plainly", async () => {
   const name = 'tiny-tf-decoder';
   await openHeads({ model: name, input: 'ab' });
   await page.locator('#demo input#input').fill('abcdh');
@@ -272,7 +368,10 @@ test('typing re-runs the model; an input longer than the model\'s positions is r
   await page.locator('#demo input#input').fill('abcdefghabcdefghabc');
   await waitDemo(page, '#demo', stateKey({ model: name, input: 'abcdefghabcdefghabc' }));
   // in the model's units, from its config (maxPositions 16), no developer message (states.test.js: both languages)
-  assert.equal(await page.locator('#demo p.demo-error').textContent(), t('en', 'input.tooLong', { name, max: 16, unit: t('en', 'unit.char'), n: 19 }));
+  assert.equal(
+    await page.locator('#demo p.demo-error').textContent(),
+    t('en', 'input.tooLong', { name, max: 16, unit: t('en', 'unit.char'), n: 19 }),
+  );
   // The trained induction model, typed into word by word.
   await openHeads({ model: 'tf-induction', input: '<s> q' });
   await page.locator('#demo input#input').fill('<s> q w e r q w');
@@ -322,12 +421,22 @@ test('Chinese strings; phone width and dark mode: nothing wider than the screen'
   await openHeads({ model: ENCDEC, input: DATE, lang: 'zh', kind: 'cross' });
   assert.equal(await page.locator('#page-views a[data-view="heads"]').textContent(), '注意力头');
   assert.equal(await page.locator('#demo label[for="kind"]').textContent(), '注意力');
-  assert.match(await page.locator('#demo button.thumb').first().getAttribute('aria-label'), /^第 1 层，头 1/);
+  assert.match(
+    await page.locator('#demo button.thumb').first().getAttribute('aria-label'),
+    /^第 1 层，头 1/,
+  );
   await page.setViewportSize({ width: 375, height: 740 });
-  for (const s of [{ model: ENCDEC, input: DATE, kind: 'cross' }, { model: RELATIVE, input: 'abcdefgh' }]) {
+  for (const s of [
+    { model: ENCDEC, input: DATE, kind: 'cross' },
+    { model: RELATIVE, input: 'abcdefgh' },
+  ]) {
     await openHeads(s);
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await page.evaluate(
+      () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+    );
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
     assert.ok(overflow <= 0, `${s.model}: the page is ${overflow}px wider than the viewport`);
     // Back in English, the grid's axis labels are too (the grid is rebuilt for a new language).
     assert.equal(await page.locator('#demo .heads-grid .axis.col').first().textContent(), 'Head 1');

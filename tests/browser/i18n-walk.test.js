@@ -54,14 +54,68 @@ const DATA_SELECTOR = 'code, kbd, samp, var, [translate="no"], .output';
  *   File, Blob; and the contractions the hint says are split off as tokens (n’t, ’s).
  */
 const ALLOWED = new Set([
-  'attnlab', 'WebAssembly', 'SDPA', 'JSON', 'CSV', 'PNG', 'SVG', 'HTTP', 'CORS', 'URL', 'API', 'ISO', 'CPU', 'KB', 'MB',
-  'LSTM', 'LSTMN', 'RNN', 'GRU', 'Transformer', 'BLEU', 'AER', 'Brown', 'Adam', 'HAN', 'local-p',
-  'Bahdanau', 'Luong', 'Vaswani', 'Shaw', 'Zhou', 'Yang', 'Lin', 'Cheng', 'Dong', 'Lapata', 'Linzen',
-  'Sutskever', 'Vinyals', 'Le', 'Cho',
-  'softmax', 'exp', 'max', 'ln', 'tanh', 'clip', 'AA',
-  'Home', 'End', 'Page', 'Up', 'Down', 'Enter',
-  'http', 'iframe', 'Access-Control-Allow-Origin', 'Worker', 'File', 'Blob',
-  'n’t', '’s',
+  'attnlab',
+  'WebAssembly',
+  'SDPA',
+  'JSON',
+  'CSV',
+  'PNG',
+  'SVG',
+  'HTTP',
+  'CORS',
+  'URL',
+  'API',
+  'ISO',
+  'CPU',
+  'KB',
+  'MB',
+  'LSTM',
+  'LSTMN',
+  'RNN',
+  'GRU',
+  'Transformer',
+  'BLEU',
+  'AER',
+  'Brown',
+  'Adam',
+  'HAN',
+  'local-p',
+  'Bahdanau',
+  'Luong',
+  'Vaswani',
+  'Shaw',
+  'Zhou',
+  'Yang',
+  'Lin',
+  'Cheng',
+  'Dong',
+  'Lapata',
+  'Linzen',
+  'Sutskever',
+  'Vinyals',
+  'Le',
+  'Cho',
+  'softmax',
+  'exp',
+  'max',
+  'ln',
+  'tanh',
+  'clip',
+  'AA',
+  'Home',
+  'End',
+  'Page',
+  'Up',
+  'Down',
+  'Enter',
+  'http',
+  'iframe',
+  'Access-Control-Allow-Origin',
+  'Worker',
+  'File',
+  'Blob',
+  'n’t',
+  '’s',
 ]);
 
 /** Chinese characters and full-width punctuation: none may show on the English page. */
@@ -114,8 +168,12 @@ function collectIn(selector) {
   const skip = (el) => el.matches(selector);
   const visible = (el) => el.checkVisibility?.() ?? true;
   const ATTRS = ['title', 'aria-label', 'aria-description', 'placeholder', 'alt'];
-  const otherLang = (el) => el.tagName === 'OPTION' && el.hasAttribute('lang') && el.lang.split('-')[0] !== document.documentElement.lang.split('-')[0];
-  const where = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
+  const otherLang = (el) =>
+    el.tagName === 'OPTION' &&
+    el.hasAttribute('lang') &&
+    el.lang.split('-')[0] !== document.documentElement.lang.split('-')[0];
+  const where = (el) =>
+    `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
   const walk = (root, skipped) => {
     for (const d of root.querySelectorAll('details')) d.open = true;
     for (const el of root.querySelectorAll('*')) {
@@ -126,11 +184,17 @@ function collectIn(selector) {
       const shown = select ? visible(select) : visible(el);
       if (!shown) continue;
       for (const a of ATTRS) {
-        if (el.hasAttribute(a) && el.getAttribute(a).trim()) out.push({ where: `${where(el)}[${a}]`, text: el.getAttribute(a), data: dataEl ? el.textContent : '' });
+        if (el.hasAttribute(a) && el.getAttribute(a).trim())
+          out.push({
+            where: `${where(el)}[${a}]`,
+            text: el.getAttribute(a),
+            data: dataEl ? el.textContent : '',
+          });
       }
       if (dataEl || otherLang(el)) continue;
       for (const c of el.childNodes) {
-        if (c.nodeType === Node.TEXT_NODE && c.data.trim()) out.push({ where: where(el), text: c.data.trim() });
+        if (c.nodeType === Node.TEXT_NODE && c.data.trim())
+          out.push({ where: where(el), text: c.data.trim() });
       }
     }
   };
@@ -150,8 +214,10 @@ function pageData() {
   const walk = (root) => {
     for (const el of root.querySelectorAll('*')) {
       if (el.shadowRoot) walk(el.shadowRoot);
-      if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'OPTION') words.push(el.value);
-      if (el.tagName === 'ATTN-HEATMAP' && el.data) words.push(...el.data.rowLabels, ...el.data.colLabels);
+      if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'OPTION')
+        words.push(el.value);
+      if (el.tagName === 'ATTN-HEATMAP' && el.data)
+        words.push(...el.data.rowLabels, ...el.data.colLabels);
       if (el.dataset?.word) words.push(el.dataset.word);
       if (el.classList?.contains('output')) words.push(el.textContent); // what a model wrote
     }
@@ -163,7 +229,9 @@ function pageData() {
 /** A set of the words in texts (and the class labels of the model cards: a classifier's vocabulary). */
 function wordSet(texts) {
   const set = new Set();
-  for (const text of texts) for (const [w] of String(text).matchAll(/[A-Za-z’'][A-Za-z0-9’'-]*/g)) set.add(w.replace(/^[-']+|[-']+$/g, '').toLowerCase());
+  for (const text of texts)
+    for (const [w] of String(text).matchAll(/[A-Za-z’'][A-Za-z0-9’'-]*/g))
+      set.add(w.replace(/^[-']+|[-']+$/g, '').toLowerCase());
   return set;
 }
 
@@ -178,7 +246,8 @@ before(async () => {
     const card = url ? JSON.parse(await readFile(new URL(url), 'utf8')) : null;
     // The classifiers' labels (negative, positive), read from their cards: what the model predicts.
     if (m.family === 'classifier') classLabels.push(...(card?.architecture?.labels ?? []));
-    for (const e of examplesFor(m.task, card && cardSummary(card), 'zh', MAX_INPUT)) strings.add(e.input.trim()); // texts are read trimmed
+    for (const e of examplesFor(m.task, card && cardSummary(card), 'zh', MAX_INPUT))
+      strings.add(e.input.trim()); // texts are read trimmed
   }
   dataStrings = [...strings].sort((a, b) => b.length - a.length);
   browser = await startBrowser();
@@ -188,7 +257,10 @@ after(() => browser?.close());
 
 /** The findings of frame (a page or a frame) in lang: [{ where, text, words }] with words the offending runs. */
 async function check(frame, lang) {
-  const [items, data] = await Promise.all([frame.evaluate(collectIn, DATA_SELECTOR), frame.evaluate(pageData)]);
+  const [items, data] = await Promise.all([
+    frame.evaluate(collectIn, DATA_SELECTOR),
+    frame.evaluate(pageData),
+  ]);
   const words = wordSet([...data, ...classLabels]);
   const bad = [];
   for (const { where, text, data: own } of items) {
@@ -208,27 +280,46 @@ async function check(frame, lang) {
 }
 
 function report(label, { bad }) {
-  return `${label}: ${bad.length} untranslated\n${bad.slice(0, 30).map((b) => `  ${b.where}: ${JSON.stringify(b.text.slice(0, 160))} → ${b.words.join(', ')}`).join('\n')}`;
+  return `${label}: ${bad.length} untranslated\n${bad
+    .slice(0, 30)
+    .map((b) => `  ${b.where}: ${JSON.stringify(b.text.slice(0, 160))} → ${b.words.join(', ')}`)
+    .join('\n')}`;
 }
 
 /** Open the main page on hash and wait until its view is on screen (and a model view's card, when it shows one). */
 async function openView(hash) {
   await page.goto(`${browser.url}/web/${hash}`);
-  await page.waitForFunction(() => document.getElementById('app').dataset.state === 'ready', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.getElementById('app').dataset.state === 'ready', null, {
+    timeout: 20000,
+  });
   const view = new URLSearchParams(hash.slice(1)).get('view');
   if (view === 'train') {
-    await page.waitForFunction(() => document.getElementById('train-view').dataset.state === 'ready', null, { timeout: 20000 });
+    await page.waitForFunction(
+      () => document.getElementById('train-view').dataset.state === 'ready',
+      null,
+      { timeout: 20000 },
+    );
     return;
   }
-  await page.waitForFunction(() => document.getElementById('app').dataset.rendered === location.hash, null, { timeout: 20000 });
+  await page.waitForFunction(
+    () => document.getElementById('app').dataset.rendered === location.hash,
+    null,
+    { timeout: 20000 },
+  );
   if (VIEWS.includes(view)) {
     // the card of the model shown (it loads after the first plot; the compare view shows none)
-    await page.waitForFunction(() => {
-      const demo = document.getElementById('demo');
-      const host = demo.shadowRoot.querySelector('.card-host');
-      const summary = host.querySelector('.model-card summary')?.textContent ?? '';
-      return host.hidden || host.querySelector('.note') || summary.includes(demo.getAttribute('model'));
-    }, null, { timeout: 20000 });
+    await page.waitForFunction(
+      () => {
+        const demo = document.getElementById('demo');
+        const host = demo.shadowRoot.querySelector('.card-host');
+        const summary = host.querySelector('.model-card summary')?.textContent ?? '';
+        return (
+          host.hidden || host.querySelector('.note') || summary.includes(demo.getAttribute('model'))
+        );
+      },
+      null,
+      { timeout: 20000 },
+    );
   }
 }
 
@@ -277,21 +368,35 @@ for (const lang of ['zh', 'en']) {
     await step.click();
     await step.click();
     const progress = t(lang, 'time.progress', { step: 2 }).split('{token}')[0]; // the token is the model's
-    await page.waitForFunction((text) => document.getElementById('demo').shadowRoot.textContent.includes(text), progress);
+    await page.waitForFunction(
+      (text) => document.getElementById('demo').shadowRoot.textContent.includes(text),
+      progress,
+    );
     await run('time, two steps');
 
     await openView(`#view=playground&lang=${lang}`);
     await page.locator('#causal').check();
     await page.locator('#heatmap').focus();
     await page.keyboard.press('ArrowRight');
-    await page.waitForFunction((prompt) => document.getElementById('readout').textContent !== prompt, t(lang, 'sdpa.readoutPrompt'));
+    await page.waitForFunction(
+      (prompt) => document.getElementById('readout').textContent !== prompt,
+      t(lang, 'sdpa.readoutPrompt'),
+    );
     await run('playground, a cell read, causal');
 
     await openView(`#view=train&lang=${lang}`);
     await page.locator('#train-run').click();
-    await page.waitForFunction(() => Number(document.getElementById('train-view').dataset.step) > 0, null, { timeout: 30000 });
+    await page.waitForFunction(
+      () => Number(document.getElementById('train-view').dataset.step) > 0,
+      null,
+      { timeout: 30000 },
+    );
     await page.locator('#train-pause').click();
-    await page.waitForFunction(() => document.getElementById('train-view').dataset.state === 'paused', null, { timeout: 30000 });
+    await page.waitForFunction(
+      () => document.getElementById('train-view').dataset.state === 'paused',
+      null,
+      { timeout: 30000 },
+    );
     await run('train, paused');
     assert.deepEqual(failures, [], failures.join('\n'));
   });
@@ -304,26 +409,48 @@ for (const lang of ['zh', 'en']) {
     };
     await openView(`#view=alignment&lang=${lang}`);
     const input = page.locator('#demo input#input');
-    for (const [text, label] of [['', 'empty input'], ['22 Nov 2026 ☃ ✓', 'unknown characters'], ['1'.repeat(MAX_INPUT), 'a long input']]) {
+    for (const [text, label] of [
+      ['', 'empty input'],
+      ['22 Nov 2026 ☃ ✓', 'unknown characters'],
+      ['1'.repeat(MAX_INPUT), 'a long input'],
+    ]) {
       await input.fill(text);
-      await page.waitForFunction((v) => document.getElementById('demo').getAttribute('input') === v || new URLSearchParams(location.hash.slice(1)).get('input') === v, text, { timeout: 5000 }).catch(() => {});
+      await page
+        .waitForFunction(
+          (v) =>
+            document.getElementById('demo').getAttribute('input') === v ||
+            new URLSearchParams(location.hash.slice(1)).get('input') === v,
+          text,
+          { timeout: 5000 },
+        )
+        .catch(() => {});
       await page.waitForTimeout(500); // the view redraws on the next frame
       await run(page, label);
     }
     // its own pages: the 404s are the point, not problems of the walk's page
     const { page: missing } = await browser.newPage();
-    await missing.route('**/web/models/dates-dot.safetensors', (route) => route.fulfill({ status: 404, body: 'not here' }));
+    await missing.route('**/web/models/dates-dot.safetensors', (route) =>
+      route.fulfill({ status: 404, body: 'not here' }),
+    );
     await missing.goto(`${browser.url}/web/#view=alignment&model=dates-dot&lang=${lang}`);
-    await missing.waitForFunction(() => {
-      const e = document.getElementById('demo')?.shadowRoot?.querySelector('.demo-error');
-      return e && !e.hidden && e.textContent;
-    }, null, { timeout: 20000 });
+    await missing.waitForFunction(
+      () => {
+        const e = document.getElementById('demo')?.shadowRoot?.querySelector('.demo-error');
+        return e && !e.hidden && e.textContent;
+      },
+      null,
+      { timeout: 20000 },
+    );
     await run(missing, 'a missing model');
     await missing.close();
     const { page: noWasm } = await browser.newPage();
     await noWasm.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'not here' }));
     await noWasm.goto(`${browser.url}/web/#view=alignment&lang=${lang}`);
-    await noWasm.waitForFunction(() => document.getElementById('app').dataset.state === 'error', null, { timeout: 20000 });
+    await noWasm.waitForFunction(
+      () => document.getElementById('app').dataset.state === 'error',
+      null,
+      { timeout: 20000 },
+    );
     await run(noWasm, 'no WebAssembly');
     await noWasm.close();
     assert.deepEqual(failures, [], failures.join('\n'));
@@ -333,7 +460,9 @@ for (const lang of ['zh', 'en']) {
     const failures = [];
     for (const view of VIEWS) {
       await page.goto(`${browser.url}/web/embed.html?view=${view}&lang=${lang}`);
-      await page.waitForFunction(() => document.getElementById('app').dataset.rendered, null, { timeout: 20000 });
+      await page.waitForFunction(() => document.getElementById('app').dataset.rendered, null, {
+        timeout: 20000,
+      });
       assert.equal(await page.title(), t(lang, 'page.embedTitle'));
       const r = await check(page, lang);
       if (r.bad.length) failures.push(report(`embed ${view}`, r));
@@ -346,11 +475,17 @@ for (const lang of ['zh', 'en']) {
     await openView(`#view=alignment&lang=${lang}`);
     const rel = 'tests/fixtures/memory_rnn_clf_lstmn.safetensors';
     const name = path.basename(rel);
-    await page.locator('#demo input[type="file"]').setInputFiles({ name, mimeType: '', buffer: await readFile(path.join(REPO_ROOT, rel)) });
-    await page.waitForFunction(() => {
-      const host = document.getElementById('demo').shadowRoot.querySelector('.inspector-host');
-      return host && !host.hidden && host.textContent.length > 0;
-    }, null, { timeout: 20000 });
+    await page
+      .locator('#demo input[type="file"]')
+      .setInputFiles({ name, mimeType: '', buffer: await readFile(path.join(REPO_ROOT, rel)) });
+    await page.waitForFunction(
+      () => {
+        const host = document.getElementById('demo').shadowRoot.querySelector('.inspector-host');
+        return host && !host.hidden && host.textContent.length > 0;
+      },
+      null,
+      { timeout: 20000 },
+    );
     const r = await check(page, lang);
     assert.ok(r.count > 20, `the walk read the inspector (${r.count} texts)`);
     assert.deepEqual(r.bad, [], report('inspector', r));
@@ -363,22 +498,48 @@ test('the walk would notice an English string and an English attribute', async (
     const p = document.createElement('p');
     p.textContent = '模型 Loading weights failed';
     document.getElementById('app').append(p);
-    document.getElementById('demo').shadowRoot.append(Object.assign(document.createElement('button'), { textContent: '导出', title: 'Export picture as PNG' }));
+    document.getElementById('demo').shadowRoot.append(
+      Object.assign(document.createElement('button'), {
+        textContent: '导出',
+        title: 'Export picture as PNG',
+      }),
+    );
   });
   const { bad } = await check(page, 'zh');
   await page.reload(); // nothing injected stays for the next test
-  assert.deepEqual(bad.map((b) => b.words), [['Export', 'picture', 'as'], ['Loading', 'weights', 'failed']]); // document order: #demo's shadow root first
+  assert.deepEqual(
+    bad.map((b) => b.words),
+    [
+      ['Export', 'picture', 'as'],
+      ['Loading', 'weights', 'failed'],
+    ],
+  ); // document order: #demo's shadow root first
 });
 
 test('screenshots of every view with its model card open, zh and en, desktop and phone', async () => {
-  for (const [device, width] of [['desktop', 1280], ['phone', 390]]) {
+  for (const [device, width] of [
+    ['desktop', 1280],
+    ['phone', 390],
+  ]) {
     await page.setViewportSize({ width, height: 900 });
     for (const lang of ['zh', 'en']) {
       for (const view of PAGE_VIEWS) {
         await openView(`#view=${view}&lang=${lang}`);
-        await page.evaluate(() => document.getElementById('demo').shadowRoot.querySelectorAll('.model-card').forEach((d) => { d.open = true; }));
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        assert.ok(overflow <= 0, `${view}, ${device}, ${lang}: the page scrolls sideways by ${overflow} px`);
+        await page.evaluate(() =>
+          document
+            .getElementById('demo')
+            .shadowRoot.querySelectorAll('.model-card')
+            .forEach((d) => {
+              d.open = true;
+            }),
+        );
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        assert.ok(
+          overflow <= 0,
+          `${view}, ${device}, ${lang}: the page scrolls sideways by ${overflow} px`,
+        );
         await screenshot(page, `walk-${lang}-${view}-${device}`);
       }
     }

@@ -34,9 +34,16 @@ function notes() {
     const menu = r.querySelector('.examples-field');
     return {
       menuHidden: menu.hidden,
-      options: Array.from(r.querySelectorAll('#examples option'), (o) => ({ value: o.value, text: o.textContent })),
-      unknown: r.querySelector('.unknown-words').hidden ? null : r.querySelector('.unknown-words').textContent,
-      warning: r.querySelector('.domain-warning').hidden ? null : r.querySelector('.domain-warning').textContent,
+      options: Array.from(r.querySelectorAll('#examples option'), (o) => ({
+        value: o.value,
+        text: o.textContent,
+      })),
+      unknown: r.querySelector('.unknown-words').hidden
+        ? null
+        : r.querySelector('.unknown-words').textContent,
+      warning: r.querySelector('.domain-warning').hidden
+        ? null
+        : r.querySelector('.domain-warning').textContent,
       input: r.querySelector('#input').value,
     };
   });
@@ -55,7 +62,10 @@ test('every view has an Examples menu; picking one runs it and puts it in the UR
     await open(view, { model, input: EXAMPLES[task][0].input });
     const n = await notes();
     assert.equal(n.menuHidden, false, view);
-    assert.ok(n.options.length >= EXAMPLES[task].length + 1, `${view}: ${n.options.length} options`);
+    assert.ok(
+      n.options.length >= EXAMPLES[task].length + 1,
+      `${view}: ${n.options.length} options`,
+    );
     assert.equal(n.options[1].text, `${EXAMPLES[task][0].input} — ${EXAMPLES[task][0].shows.en}`);
     const pick = EXAMPLES[task][1].input;
     const k = key(view, { model, input: pick });
@@ -66,13 +76,18 @@ test('every view has an Examples menu; picking one runs it and puts it in the UR
     });
     await harness.waitDemo(page, '#demo', k);
     assert.equal((await notes()).input, pick, view);
-    assert.equal(new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('input'), pick);
+    assert.equal(
+      new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('input'),
+      pick,
+    );
   }
 });
 
 test('word-level views list the words the model did not know, as Node does', async () => {
-  for (const [view, model, text] of [['pooling', 'clf-reviews-attention', 'The zorblax movie was great, qwertyuiop!'],
-    ['reading', 'lm-agreement-lstm', 'The zorblax keys are on the table.']]) {
+  for (const [view, model, text] of [
+    ['pooling', 'clf-reviews-attention', 'The zorblax movie was great, qwertyuiop!'],
+    ['reading', 'lm-agreement-lstm', 'The zorblax keys are on the table.'],
+  ]) {
     await open(view, { model, input: text });
     const m = await harness.nodeModel(model);
     // the reading view normalises for files without tokenizer.normalize (readingInput)
@@ -83,7 +98,9 @@ test('word-level views list the words the model did not know, as Node does', asy
     if (view === 'reading') {
       // the reading view lists them in place (its own note), the shell does not repeat them
       assert.equal(n.unknown, null);
-      const own = await page.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('.unknown-note').textContent);
+      const own = await page
+        .locator('#demo')
+        .evaluate((el) => el.shadowRoot.querySelector('.unknown-note').textContent);
       for (const w of want) assert.ok(own.includes(w), `${own} names ${w}`);
     } else {
       assert.ok(n.unknown?.endsWith(want.join(', ')), `${n.unknown} vs ${want}`);
@@ -95,33 +112,63 @@ test('word-level views list the words the model did not know, as Node does', asy
 
 test('the dates views warn when the input is outside what the model learned', async () => {
   const far = `15 April ${YEAR_MAX + 58}`;
-  for (const [view, model] of [['alignment', 'dates-additive'], ['time', 'dates-general'], ['heads', 'tf-dates-absolute'], ['compare', 'dates-additive']]) {
+  for (const [view, model] of [
+    ['alignment', 'dates-additive'],
+    ['time', 'dates-general'],
+    ['heads', 'tf-dates-absolute'],
+    ['compare', 'dates-additive'],
+  ]) {
     await open(view, { model, input: far });
-    assert.match((await notes()).warning ?? '', new RegExp(`Year ${YEAR_MAX + 58} is outside`), view);
+    assert.match(
+      (await notes()).warning ?? '',
+      new RegExp(`Year ${YEAR_MAX + 58} is outside`),
+      view,
+    );
   }
   await open('alignment', { model: 'dates-additive', input: 'the day after tomorrow', lang: 'zh' });
   assert.match((await notes()).warning ?? '', /没有数字/);
   await screenshot(page, 'notes-dates-warning-zh');
   await open('alignment', { model: 'dates-additive', input: 'Monday, 22 November 2026' });
-  assert.equal((await notes()).warning, 'The input says Monday, but 2026-11-22 is a Sunday: the model reads the numbers and ignores the weekday.');
+  assert.equal(
+    (await notes()).warning,
+    'The input says Monday, but 2026-11-22 is a Sunday: the model reads the numbers and ignores the weekday.',
+  );
   await screenshot(page, 'notes-dates-weekday');
   await open('time', { model: 'dates-general', input: 'Nov 2026', lang: 'zh' });
-  assert.equal((await notes()).warning, '输入中没有日（模型学的是完整的日期：日、月、年），所以下面的日只是猜测。');
+  assert.equal(
+    (await notes()).warning,
+    '输入中没有日（模型学的是完整的日期：日、月、年），所以下面的日只是猜测。',
+  );
   await open('alignment', { model: 'dates-additive', input: '22 Nov 2026' });
   assert.equal((await notes()).warning, null);
   await page.setViewportSize({ width: 390, height: 844 });
   await open('alignment', { model: 'dates-additive', input: far });
   await screenshot(page, 'notes-dates-warning-phone');
-  const wide = await page.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('.domain-warning').scrollWidth <= 390);
+  const wide = await page
+    .locator('#demo')
+    .evaluate((el) => el.shadowRoot.querySelector('.domain-warning').scrollWidth <= 390);
   assert.ok(wide, 'the warning fits a phone');
   await page.setViewportSize({ width: 1280, height: 900 });
-  assert.deepEqual(problems.filter((p) => !/favicon/.test(p)), []);
+  assert.deepEqual(
+    problems.filter((p) => !/favicon/.test(p)),
+    [],
+  );
 });
 
-test('examplesFor names the card\'s examples in the menu once the card has loaded', async () => {
+test("examplesFor names the card's examples in the menu once the card has loaded", async () => {
   await open('pooling', { model: 'clf-reviews-attention', input: 'The movie was great.' });
-  await page.waitForFunction(() => document.querySelector('#demo').shadowRoot.querySelector('.model-card'), null, { timeout: 10000 });
+  await page.waitForFunction(
+    () => document.querySelector('#demo').shadowRoot.querySelector('.model-card'),
+    null,
+    { timeout: 10000 },
+  );
   const card = await (await fetch(`${browser.url}/web/models/clf-reviews-attention.json`)).json();
   const want = examplesFor('reviews', cardSummary(card), 'en', 64).length;
-  await page.waitForFunction((n) => document.querySelector('#demo').shadowRoot.querySelectorAll('#examples option').length === n + 1, want, { timeout: 10000 });
+  await page.waitForFunction(
+    (n) =>
+      document.querySelector('#demo').shadowRoot.querySelectorAll('#examples option').length ===
+      n + 1,
+    want,
+    { timeout: 10000 },
+  );
 });

@@ -15,7 +15,14 @@ import { before, test } from 'node:test';
 import { refusedNotice } from '../../web/shared/app-state.js';
 import { t } from '../../web/shared/i18n.js';
 import { PRESETS } from '../../web/lab/spec.js';
-import { FBI_SENTENCE, COST_LENGTHS, LESSON_STEPS, countChineseUnits, countWords, equationSource } from '../../web/shared/lesson-steps.js';
+import {
+  FBI_SENTENCE,
+  COST_LENGTHS,
+  LESSON_STEPS,
+  countChineseUnits,
+  countWords,
+  equationSource,
+} from '../../web/shared/lesson-steps.js';
 import { findModel } from '../../web/shared/models.js';
 import { readingInput } from '../../web/views/reading-view.js';
 import { COST_MODELS, costInput } from '../../web/views/lesson-cost.js';
@@ -33,8 +40,18 @@ const hashOf = (n, lang = 'en') => `#view=lesson&step=${n}&lang=${lang}`;
 
 /** Wait until the page says step n's widget has drawn (#app[data-rendered] = its hash). */
 async function waitStep(n, lang = 'en', p = page) {
-  if (process.env.DEBUG_LESSON) console.log('wait', n, lang, await p.evaluate(() => [location.hash, document.getElementById('app').dataset.rendered]));
-  await p.waitForFunction((h) => document.getElementById('app').dataset.rendered === h && location.hash === h, hashOf(n, lang), { timeout: 30000 });
+  if (process.env.DEBUG_LESSON)
+    console.log(
+      'wait',
+      n,
+      lang,
+      await p.evaluate(() => [location.hash, document.getElementById('app').dataset.rendered]),
+    );
+  await p.waitForFunction(
+    (h) => document.getElementById('app').dataset.rendered === h && location.hash === h,
+    hashOf(n, lang),
+    { timeout: 30000 },
+  );
 }
 
 async function openStep(n, lang = 'en') {
@@ -47,9 +64,15 @@ function shownStep(p = page, root = '#lesson') {
   return p.locator(root).evaluate((box) => {
     const q = (s) => box.querySelector(s);
     const demo = q('.lesson-widget attn-demo');
-    const maps = demo ? Array.from(demo.shadowRoot.querySelectorAll('attn-heatmap'), (m) => ({
-      cls: m.getAttribute('class'), model: m.dataset.model ?? null, rows: m.data?.rows ?? 0, cols: m.data?.cols ?? 0, n: m.data?.weights.length ?? 0,
-    })) : [];
+    const maps = demo
+      ? Array.from(demo.shadowRoot.querySelectorAll('attn-heatmap'), (m) => ({
+          cls: m.getAttribute('class'),
+          model: m.dataset.model ?? null,
+          rows: m.data?.rows ?? 0,
+          cols: m.data?.cols ?? 0,
+          n: m.data?.weights.length ?? 0,
+        }))
+      : [];
     return {
       count: q('.lesson-count').textContent,
       title: q('.lesson-title').textContent,
@@ -60,16 +83,29 @@ function shownStep(p = page, root = '#lesson') {
       current: q('.lesson-steps a[aria-current="step"]')?.dataset.step ?? null,
       links: Array.from(box.querySelectorAll('.lesson-steps a'), (a) => a.textContent),
       demos: box.querySelectorAll('attn-demo').length,
-      demo: demo && { view: demo.getAttribute('view'), model: demo.getAttribute('model'), lang: demo.getAttribute('lang'), error: demo.shadowRoot.querySelector('.demo-error')?.hidden === false ? demo.shadowRoot.querySelector('.demo-error').textContent : '' },
+      demo: demo && {
+        view: demo.getAttribute('view'),
+        model: demo.getAttribute('model'),
+        lang: demo.getAttribute('lang'),
+        error:
+          demo.shadowRoot.querySelector('.demo-error')?.hidden === false
+            ? demo.shadowRoot.querySelector('.demo-error').textContent
+            : '',
+      },
       maps,
       cost: Array.from(box.querySelectorAll('.lesson-cost-table tbody tr'), (tr) => ({
-        m: Number(tr.dataset.m), tNone: Number(tr.dataset.tNone), tAttn: Number(tr.dataset.tAttn),
+        m: Number(tr.dataset.m),
+        tNone: Number(tr.dataset.tNone),
+        tAttn: Number(tr.dataset.tAttn),
         cells: Array.from(tr.querySelectorAll('td'), (td) => Number(td.textContent)),
       })),
       costLines: box.querySelectorAll('.lesson-cost-chart polyline').length,
       train: q('.lesson-train-link')?.getAttribute('href') ?? null,
       labLinks: Array.from(box.querySelectorAll('.lesson-lab-link'), (a) => a.getAttribute('href')),
-      variants: Array.from(box.querySelectorAll('.lesson-variants button'), (b) => [b.textContent, b.getAttribute('aria-pressed')]),
+      variants: Array.from(box.querySelectorAll('.lesson-variants button'), (b) => [
+        b.textContent,
+        b.getAttribute('aria-pressed'),
+      ]),
       prevDisabled: q('.lesson-prev')?.disabled ?? null,
       nextDisabled: q('.lesson-next')?.disabled ?? null,
     };
@@ -91,17 +127,31 @@ async function assertWidget(n, v) {
     assert.equal(v.labLinks.length, 2);
     for (const href of v.labLinks) {
       const id = new URLSearchParams(href.slice(href.indexOf('#') + 1)).get('preset');
-      assert.ok(PRESETS.some((p) => p.id === id), `${href} names a preset of spec.js`);
+      assert.ok(
+        PRESETS.some((p) => p.id === id),
+        `${href} names a preset of spec.js`,
+      );
     }
     return;
   }
   if (step.widgets === 'cost') {
     assert.equal(v.demos, 0, 'step 5 times the models itself');
-    assert.deepEqual(v.cost.map((r) => r.m), [...COST_LENGTHS]);
+    assert.deepEqual(
+      v.cost.map((r) => r.m),
+      [...COST_LENGTHS],
+    );
     for (const r of v.cost) {
       const input = costInput(r.m);
-      assert.equal(r.tNone, (await nodeModel(COST_MODELS.none)).run(input).output.length, `m=${r.m}: no-attention output length`);
-      assert.equal(r.tAttn, (await nodeModel(COST_MODELS.attn)).run(input).output.length, `m=${r.m}: attention output length`);
+      assert.equal(
+        r.tNone,
+        (await nodeModel(COST_MODELS.none)).run(input).output.length,
+        `m=${r.m}: no-attention output length`,
+      );
+      assert.equal(
+        r.tAttn,
+        (await nodeModel(COST_MODELS.attn)).run(input).output.length,
+        `m=${r.m}: attention output length`,
+      );
       assert.equal(r.cells.length, 4);
       for (const c of r.cells) assert.ok(Number.isFinite(c) && c > 0, `m=${r.m}: ${r.cells}`);
     }
@@ -109,7 +159,7 @@ async function assertWidget(n, v) {
     return;
   }
   const w = step.widgets[0];
-  assert.equal(v.demos, 1, 'one widget: the shown step\'s');
+  assert.equal(v.demos, 1, "one widget: the shown step's");
   assert.deepEqual([v.demo.view, v.demo.model], [w.view, w.model]);
   assert.equal(v.demo.error, '', `step ${n}: no error`);
   const drawn = v.maps.filter((m) => m.n > 0);
@@ -122,23 +172,39 @@ async function assertWidget(n, v) {
     assert.deepEqual([map('forgetting-map').rows, map('forgetting-map').cols], [rows, cols]);
   } else if (w.view === 'alignment') {
     const [rows, cols] = await nodeShape(w.model, input);
-    assert.deepEqual([map('align-map').rows, map('align-map').cols], [rows, cols], 'output × input tokens');
+    assert.deepEqual(
+      [map('align-map').rows, map('align-map').cols],
+      [rows, cols],
+      'output × input tokens',
+    );
   } else if (w.view === 'time') {
     const [, cols] = await nodeShape(w.model, input);
-    assert.deepEqual([map('time-map').rows, map('time-map').cols], [w.step, cols], `${w.step} tokens decoded`);
+    assert.deepEqual(
+      [map('time-map').rows, map('time-map').cols],
+      [w.step, cols],
+      `${w.step} tokens decoded`,
+    );
   } else if (w.view === 'reading') {
     const r = (await nodeModel(w.model)).run(readingInput(FBI_SENTENCE));
-    assert.deepEqual([map('reading-map').rows, map('reading-map').cols], [r.tokens.length, r.tokens.length]);
+    assert.deepEqual(
+      [map('reading-map').rows, map('reading-map').cols],
+      [r.tokens.length, r.tokens.length],
+    );
   } else if (w.view === 'heads' && w.kind === 'encoder') {
     // encoder self-attention, n × n, and beside it the clipped offsets j − i of the same n tokens
     const heads = map('head-map');
     assert.equal(heads.rows, heads.cols);
-    assert.deepEqual([map('distance-map').rows, map('distance-map').cols], [heads.rows, heads.cols]);
+    assert.deepEqual(
+      [map('distance-map').rows, map('distance-map').cols],
+      [heads.rows, heads.cols],
+    );
   } else if (w.view === 'compare') {
     const own = v.maps.find((m) => m.model === w.model);
     assert.deepEqual([own.rows, own.cols], await nodeShape(w.model, input));
   }
-  const ink = await canvasInk(page.locator('#lesson attn-demo').locator(`attn-heatmap >> nth=${v.maps.indexOf(drawn[0])}`));
+  const ink = await canvasInk(
+    page.locator('#lesson attn-demo').locator(`attn-heatmap >> nth=${v.maps.indexOf(drawn[0])}`),
+  );
   assert.ok(ink.ink / ink.total > 0.05, `step ${n}: ink on the map (${ink.ink} of ${ink.total})`);
 }
 
@@ -148,7 +214,9 @@ for (const lang of ['en', 'zh']) {
       const step = LESSON_STEPS[n - 1];
       const before = problems.length;
       const fetched = [];
-      const onRequest = (req) => req.url().endsWith('.safetensors') && fetched.push(new URL(req.url()).pathname.split('/').pop().replace('.safetensors', ''));
+      const onRequest = (req) =>
+        req.url().endsWith('.safetensors') &&
+        fetched.push(new URL(req.url()).pathname.split('/').pop().replace('.safetensors', ''));
       page.on('request', onRequest);
       await openStep(n, lang);
       page.off('request', onRequest);
@@ -156,29 +224,66 @@ for (const lang of ['en', 'zh']) {
       assert.equal(v.count, t(lang, 'lesson.stepOf', { n, total: 10 }));
       assert.equal(v.title, t(lang, `${step.key}.title`));
       assert.equal(v.text, t(lang, `${step.key}.text`));
-      if (lang === 'en') assert.ok(countWords(v.text) <= 150, `step ${n}: ${countWords(v.text)} words`);
-      else assert.ok(countChineseUnits(v.text) <= 250, `step ${n}: ${countChineseUnits(v.text)} units`);
-      assert.equal(v.tryText, `${t(lang, 'lesson.try')}${t(lang, 'lesson.colon')}${t(lang, `${step.key}.try`)}`);
+      if (lang === 'en')
+        assert.ok(countWords(v.text) <= 150, `step ${n}: ${countWords(v.text)} words`);
+      else
+        assert.ok(
+          countChineseUnits(v.text) <= 250,
+          `step ${n}: ${countChineseUnits(v.text)} units`,
+        );
+      assert.equal(
+        v.tryText,
+        `${t(lang, 'lesson.try')}${t(lang, 'lesson.colon')}${t(lang, `${step.key}.try`)}`,
+      );
       assert.equal(v.eqs.length, step.equations.length);
-      if (step.equations.some((e) => /[_^]/.test(equationSource(e)))) assert.ok(v.subs > 0, 'sub- and superscripts as HTML');
+      if (step.equations.some((e) => /[_^]/.test(equationSource(e))))
+        assert.ok(v.subs > 0, 'sub- and superscripts as HTML');
       // a named equation is named in the page's language
-      step.equations.forEach((e, i) => typeof e !== 'string' && assert.ok(v.eqs[i].startsWith(`${t(lang, e.label)}${t(lang, 'lesson.colon')}`), v.eqs[i]));
+      step.equations.forEach(
+        (e, i) =>
+          typeof e !== 'string' &&
+          assert.ok(v.eqs[i].startsWith(`${t(lang, e.label)}${t(lang, 'lesson.colon')}`), v.eqs[i]),
+      );
       assert.equal(v.current, String(n));
-      assert.deepEqual(v.links, LESSON_STEPS.map((s, i) => `${i + 1} ${t(lang, `${s.key}.short`)}`));
+      assert.deepEqual(
+        v.links,
+        LESSON_STEPS.map((s, i) => `${i + 1} ${t(lang, `${s.key}.short`)}`),
+      );
       assert.deepEqual([v.prevDisabled, v.nextDisabled], [n === 1, n === 10]);
       if (Array.isArray(step.widgets)) {
         assert.equal(v.demo?.lang, lang);
-        if (step.widgets.length > 1) assert.deepEqual(v.variants, step.widgets.map((w, i) => [t(lang, w.label), String(i === 0)]));
+        if (step.widgets.length > 1)
+          assert.deepEqual(
+            v.variants,
+            step.widgets.map((w, i) => [t(lang, w.label), String(i === 0)]),
+          );
         // only this step's model (and the models view's first, loaded behind the hidden section)
-        const allowed = new Set([step.widgets[0].model, 'dates-additive', ...(step.widgets[0].view === 'forgetting' || step.widgets[0].view === 'compare' ? fetched : [])]);
+        const allowed = new Set([
+          step.widgets[0].model,
+          'dates-additive',
+          ...(step.widgets[0].view === 'forgetting' || step.widgets[0].view === 'compare'
+            ? fetched
+            : []),
+        ]);
         if (step.widgets[0].view !== 'compare' && step.widgets[0].view !== 'forgetting') {
-          assert.deepEqual(fetched.filter((f) => !allowed.has(f)), [], `step ${n} fetched only its model`);
+          assert.deepEqual(
+            fetched.filter((f) => !allowed.has(f)),
+            [],
+            `step ${n} fetched only its model`,
+          );
         }
       } else if (step.widgets === 'cost') {
-        assert.deepEqual(fetched.filter((f) => !['dates-additive', ...Object.values(COST_MODELS)].includes(f)), []);
+        assert.deepEqual(
+          fetched.filter((f) => !['dates-additive', ...Object.values(COST_MODELS)].includes(f)),
+          [],
+        );
       }
       await assertWidget(n, v);
-      assert.deepEqual(problems.slice(before), [], `step ${n} (${lang}): no console errors or failed requests`);
+      assert.deepEqual(
+        problems.slice(before),
+        [],
+        `step ${n} (${lang}): no console errors or failed requests`,
+      );
     }
   });
 }
@@ -191,14 +296,30 @@ test('step 2 selects a cell, so its arithmetic is on screen; screenshots at 1280
       const explain = await page.locator('#lesson attn-demo').evaluate((d) => {
         const map = d.shadowRoot.querySelector('.align-map');
         const row = Array.from(map.data.weights.subarray(0, map.data.cols));
-        return { heading: d.shadowRoot.querySelector('.explain h3')?.textContent, focused: map.focusedCell, argmax: row.indexOf(Math.max(...row)), labels: [map.data.rowLabels[0], map.data.colLabels] };
+        return {
+          heading: d.shadowRoot.querySelector('.explain h3')?.textContent,
+          focused: map.focusedCell,
+          argmax: row.indexOf(Math.max(...row)),
+          labels: [map.data.rowLabels[0], map.data.colLabels],
+        };
       });
       assert.equal(explain.focused.row, 0);
       assert.equal(explain.focused.col, explain.argmax);
-      assert.equal(explain.heading, t(lang, 'explain.cell', { row: 1, col: explain.argmax + 1, rowLabel: explain.labels[0], colLabel: explain.labels[1][explain.argmax] }));
+      assert.equal(
+        explain.heading,
+        t(lang, 'explain.cell', {
+          row: 1,
+          col: explain.argmax + 1,
+          rowLabel: explain.labels[0],
+          colLabel: explain.labels[1][explain.argmax],
+        }),
+      );
       await screenshot(page, `lesson-step2-${width}-${lang}`);
       // the README's picture (docs/lesson-step2.png is a copy of the English one): the lesson alone
-      if (width === 1280) await page.locator('#lesson-view').screenshot({ path: path.join(SCREENSHOTS, `lesson-readme-${lang}.png`) });
+      if (width === 1280)
+        await page
+          .locator('#lesson-view')
+          .screenshot({ path: path.join(SCREENSHOTS, `lesson-readme-${lang}.png`) });
     }
   }
   await page.setViewportSize({ width: 1024, height: 800 });
@@ -218,7 +339,11 @@ test('← and → move between steps, not while typing; previous, next and the s
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.evaluate(() => location.hash), hashOf(2));
   // the heatmap's own arrows move its cell
-  await page.locator('#lesson attn-demo').evaluate((d) => d.shadowRoot.querySelector('.align-map').shadowRoot.querySelector('.plot').focus());
+  await page
+    .locator('#lesson attn-demo')
+    .evaluate((d) =>
+      d.shadowRoot.querySelector('.align-map').shadowRoot.querySelector('.plot').focus(),
+    );
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.evaluate(() => location.hash), hashOf(2));
   await page.locator('#lesson .lesson-next').click();
@@ -239,7 +364,9 @@ test('← and → move between steps, not while typing; previous, next and the s
 
 test('an edited hash moves the lesson; back returns; another view and back keeps the step', async () => {
   await openStep(4);
-  await page.evaluate(() => { location.hash = '#view=lesson&step=9&lang=en'; });
+  await page.evaluate(() => {
+    location.hash = '#view=lesson&step=9&lang=en';
+  });
   await waitStep(9);
   assert.equal((await shownStep()).demo.model, 'tf-dates-relative');
   await page.goBack();
@@ -247,7 +374,11 @@ test('an edited hash moves the lesson; back returns; another view and back keeps
   await page.locator('#page-views a[data-view="alignment"]').click();
   await page.waitForFunction(() => location.hash.startsWith('#view=alignment'));
   assert.equal(await page.locator('#lesson-view').isHidden(), true);
-  assert.equal(await page.locator('#lesson attn-demo').count(), 0, 'the step\'s widget is gone (its models freed)');
+  assert.equal(
+    await page.locator('#lesson attn-demo').count(),
+    0,
+    "the step's widget is gone (its models freed)",
+  );
   await page.locator('#page-views a[data-view="lesson"]').click();
   await waitStep(4);
   // the language switch keeps the step
@@ -257,10 +388,22 @@ test('an edited hash moves the lesson; back returns; another view and back keeps
 });
 
 test('hostile step values are refused and named; step 1 is shown', async () => {
-  for (const bad of ['0', '11', '2.5', '-1', 'abc', '%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E', '9'.repeat(3000)]) {
+  for (const bad of [
+    '0',
+    '11',
+    '2.5',
+    '-1',
+    'abc',
+    '%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E',
+    '9'.repeat(3000),
+  ]) {
     await page.goto(`${browser.url}/web/#view=lesson&step=${bad}&lang=en`);
     await waitStep(1);
-    assert.equal(await page.locator('#refused').textContent(), refusedNotice(['step'], 'en'), bad.slice(0, 20));
+    assert.equal(
+      await page.locator('#refused').textContent(),
+      refusedNotice(['step'], 'en'),
+      bad.slice(0, 20),
+    );
     assert.equal(await page.locator('#refused').isVisible(), true);
     assert.equal(await page.locator('#lesson img').count(), 0);
   }
@@ -270,9 +413,17 @@ test('hostile step values are refused and named; step 1 is shown', async () => {
 });
 
 test('the embed page shows one step: text, widget, prompt, a link to the whole lesson', async () => {
-  for (const [n, lang] of [[3, 'zh'], [2, 'en'], [10, 'en']]) {
+  for (const [n, lang] of [
+    [3, 'zh'],
+    [2, 'en'],
+    [10, 'en'],
+  ]) {
     await page.goto(`${browser.url}/web/embed.html?view=lesson&step=${n}&lang=${lang}`);
-    await page.waitForFunction((k) => document.getElementById('app').dataset.rendered === k, `view=lesson&step=${n}&lang=${lang}`, { timeout: 30000 });
+    await page.waitForFunction(
+      (k) => document.getElementById('app').dataset.rendered === k,
+      `view=lesson&step=${n}&lang=${lang}`,
+      { timeout: 30000 },
+    );
     const v = await page.locator('#app').evaluate((app) => ({
       title: app.querySelector('.lesson-title').textContent,
       text: app.querySelector('.lesson-text').textContent,
@@ -286,7 +437,10 @@ test('the embed page shows one step: text, widget, prompt, a link to the whole l
     const step = LESSON_STEPS[n - 1];
     assert.equal(v.title, t(lang, `${step.key}.title`));
     assert.equal(v.text, t(lang, `${step.key}.text`));
-    assert.equal(v.tryText, `${t(lang, 'lesson.try')}${t(lang, 'lesson.colon')}${t(lang, `${step.key}.try`)}`);
+    assert.equal(
+      v.tryText,
+      `${t(lang, 'lesson.try')}${t(lang, 'lesson.colon')}${t(lang, `${step.key}.try`)}`,
+    );
     assert.deepEqual([v.list, v.buttons], [0, 0], 'one step, no navigation');
     assert.ok(v.whole.endsWith(`/web/index.html#view=lesson&step=${n}&lang=${lang}`));
     assert.equal(v.demo, Array.isArray(step.widgets) ? step.widgets[0].model : null);
@@ -294,7 +448,11 @@ test('the embed page shows one step: text, widget, prompt, a link to the whole l
     if (n === 3) await screenshot(page, 'lesson-embed-step3-zh');
   }
   await page.goto(`${browser.url}/web/embed.html?view=lesson&step=42`);
-  await page.waitForFunction(() => document.getElementById('app').dataset.rendered === 'view=lesson&step=1&lang=en', null, { timeout: 30000 });
+  await page.waitForFunction(
+    () => document.getElementById('app').dataset.rendered === 'view=lesson&step=1&lang=en',
+    null,
+    { timeout: 30000 },
+  );
   assert.equal(await page.locator('#refused').textContent(), refusedNotice(['step'], 'en'));
   assert.deepEqual(problems, []);
 });

@@ -40,20 +40,46 @@ before(async () => {
   copyFileSync(NOTEBOOK, path.join(dir, 'dates.ipynb')); // it writes dates-tiny.safetensors beside itself
   const t0 = performance.now();
   try {
-    execFileSync(PYTHON, ['-m', 'nbconvert', '--execute', '--to', 'html', '--ExecutePreprocessor.timeout=300', 'dates.ipynb'], {
-      cwd: dir,
-      env: { ...process.env, PYTHONPATH: [path.join(REPO_ROOT, 'python'), process.env.PYTHONPATH].filter(Boolean).join(path.delimiter), PYDEVD_DISABLE_FILE_VALIDATION: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 600_000,
-    });
+    execFileSync(
+      PYTHON,
+      [
+        '-m',
+        'nbconvert',
+        '--execute',
+        '--to',
+        'html',
+        '--ExecutePreprocessor.timeout=300',
+        'dates.ipynb',
+      ],
+      {
+        cwd: dir,
+        env: {
+          ...process.env,
+          PYTHONPATH: [path.join(REPO_ROOT, 'python'), process.env.PYTHONPATH]
+            .filter(Boolean)
+            .join(path.delimiter),
+          PYDEVD_DISABLE_FILE_VALIDATION: '1',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 600_000,
+      },
+    );
   } catch (err) {
-    throw new Error(`nbconvert --execute failed on python/examples/dates.ipynb:\n${err.stderr?.toString().slice(-4000) ?? err.message}`);
+    throw new Error(
+      `nbconvert --execute failed on python/examples/dates.ipynb:\n${err.stderr?.toString().slice(-4000) ?? err.message}`,
+    );
   }
   nbconvertSeconds = (performance.now() - t0) / 1000;
   html = readFileSync(path.join(dir, 'dates.html'), 'utf8');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   page = await browser.newPage({ viewport: { width: 1024, height: 900 } });
-  page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning')
+      problems.push(`console.${msg.type()}: ${msg.text()}`);
+  });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   await page.route('**/*', (route) => {
     const url = route.request().url();
@@ -61,10 +87,17 @@ before(async () => {
     return isSelfContained(url) ? route.continue() : route.abort('blockedbyclient');
   });
   await page.goto(pathToFileURL(path.join(dir, 'dates.html')).href);
-  await page.waitForFunction(() => {
-    const roots = [...document.querySelectorAll('.attnlab-output')];
-    return roots.length === 2 && roots.every((r) => r.dataset.attnlabState === 'ready' || r.dataset.attnlabState === 'error');
-  }, null, { timeout: 30_000 });
+  await page.waitForFunction(
+    () => {
+      const roots = [...document.querySelectorAll('.attnlab-output')];
+      return (
+        roots.length === 2 &&
+        roots.every((r) => r.dataset.attnlabState === 'ready' || r.dataset.attnlabState === 'error')
+      );
+    },
+    null,
+    { timeout: 30_000 },
+  );
 });
 
 after(async () => {
@@ -75,7 +108,11 @@ after(async () => {
 /** The page itself, data: and blob: URLs: what a self-contained output may load. */
 function isSelfContained(url) {
   const u = new URL(url);
-  return u.protocol === 'data:' || u.protocol === 'blob:' || url === pathToFileURL(path.join(dir, 'dates.html')).href;
+  return (
+    u.protocol === 'data:' ||
+    u.protocol === 'blob:' ||
+    url === pathToFileURL(path.join(dir, 'dates.html')).href
+  );
 }
 
 /** The drawn map of the output of this kind: { weights (array), rows, cols, rowLabels, colLabels, state, input, output }. */
@@ -85,8 +122,14 @@ function drawn(kind) {
     const map = root.querySelector('.attnlab-mount').shadowRoot.querySelector('attn-heatmap');
     const d = /** @type {any} */ (map).data;
     return {
-      weights: d ? Array.from(d.weights) : null, rows: d?.rows, cols: d?.cols, rowLabels: d?.rowLabels, colLabels: d?.colLabels,
-      state: root.dataset.attnlabState, input: root.dataset.attnlabInput, output: root.dataset.attnlabOutput,
+      weights: d ? Array.from(d.weights) : null,
+      rows: d?.rows,
+      cols: d?.cols,
+      rowLabels: d?.rowLabels,
+      colLabels: d?.colLabels,
+      state: root.dataset.attnlabState,
+      input: root.dataset.attnlabInput,
+      output: root.dataset.attnlabOutput,
     };
   }, kind);
 }
@@ -97,7 +140,14 @@ async function runInNode(input) {
   nodeModel ??= await loadModel(readFileSync(path.join(dir, 'dates-tiny.safetensors')));
   const r = nodeModel.run(input);
   const map = r.attention[0];
-  return { weights: Array.from(map.weights.data), rows: map.weights.shape[0], cols: map.weights.shape[1], rowLabels: map.rowLabels, colLabels: map.colLabels, output: r.output };
+  return {
+    weights: Array.from(map.weights.data),
+    rows: map.weights.shape[0],
+    cols: map.weights.shape[1],
+    rowLabels: map.rowLabels,
+    colLabels: map.colLabels,
+    output: r.output,
+  };
 }
 
 /** The largest |a[i] - b[i]| and where. */
@@ -116,31 +166,57 @@ test('nbconvert executes the notebook end to end (training ≤ 30 s of CPU) and 
   const [, wall, cpu] = html.match(/trained in ([\d.]+) s \(([\d.]+) s of CPU\)/).map(Number);
   const bytes = statSync(path.join(dir, 'dates.html')).size;
   // bytes of each output: its root div to the end of its mount line (show.py _output)
-  const sizes = [...html.matchAll(/<div class="attnlab-output"[^]*?setTimeout\(go,25\);\}go\(\);\}\)\(\);<\/script>/g)].map((m) => Buffer.byteLength(m[0]));
-  console.log(`# nbconvert --execute: ${nbconvertSeconds.toFixed(1)} s (training ${wall} s, ${cpu} s of CPU); HTML ${bytes} bytes; attnlab outputs ${sizes.join(' and ')} bytes`);
+  const sizes = [
+    ...html.matchAll(
+      /<div class="attnlab-output"[^]*?setTimeout\(go,25\);\}go\(\);\}\)\(\);<\/script>/g,
+    ),
+  ].map((m) => Buffer.byteLength(m[0]));
+  console.log(
+    `# nbconvert --execute: ${nbconvertSeconds.toFixed(1)} s (training ${wall} s, ${cpu} s of CPU); HTML ${bytes} bytes; attnlab outputs ${sizes.join(' and ')} bytes`,
+  );
   assert.ok(cpu > 0 && cpu <= 30, `training took ${cpu} s of CPU`); // CPU time: the machine may be busy
   assert.equal(sizes.length, 2);
   assert.doesNotMatch(html, /Traceback|Error<\/span>/, 'no cell raised');
 });
 
 test('both outputs draw from file:// with no request but the page, data: and blob: (and no errors)', async () => {
-  assert.ok(requests.some(isSelfContained), 'the route saw the page itself (file:// requests are routed)');
+  assert.ok(
+    requests.some(isSelfContained),
+    'the route saw the page itself (file:// requests are routed)',
+  );
   const others = [...new Set(requests.filter((u) => !isSelfContained(u)))];
   // nbconvert's own template loads require.js and MathJax (Debian: from /usr/share/javascript);
   // blocked above, they must be all there is besides the page, and none may come from attnlab.
-  const template = [...html.slice(0, html.indexOf('class="attnlab-output"')).matchAll(/<script src="([^"]+)"/g)].map((m) => new URL(m[1]).href);
-  assert.deepEqual(others.filter((u) => !template.includes(u)), [], `requests: ${others.join(', ')}`);
-  assert.ok(template.length <= 2 && template.every((u) => /require|mathjax/i.test(u)), template.join(', '));
+  const template = [
+    ...html.slice(0, html.indexOf('class="attnlab-output"')).matchAll(/<script src="([^"]+)"/g),
+  ].map((m) => new URL(m[1]).href);
+  assert.deepEqual(
+    others.filter((u) => !template.includes(u)),
+    [],
+    `requests: ${others.join(', ')}`,
+  );
+  assert.ok(
+    template.length <= 2 && template.every((u) => /require|mathjax/i.test(u)),
+    template.join(', '),
+  );
   // Chromium's console line for a blocked load names no URL: one per blocked template script
-  const blocked = problems.filter((p) => p === 'console.error: Failed to load resource: net::ERR_BLOCKED_BY_CLIENT.Inspector');
+  const blocked = problems.filter(
+    (p) => p === 'console.error: Failed to load resource: net::ERR_BLOCKED_BY_CLIENT.Inspector',
+  );
   assert.ok(blocked.length <= template.length, problems.join('\n'));
-  assert.deepEqual(problems.filter((p) => !blocked.includes(p)), []);
+  assert.deepEqual(
+    problems.filter((p) => !blocked.includes(p)),
+    [],
+  );
   for (const kind of ['heatmap', 'model']) {
     const d = await drawn(kind);
     assert.equal(d.state, 'ready', kind);
     const map = page.locator(`.attnlab-output[data-attnlab-kind="${kind}"] attn-heatmap`);
     const ink = await canvasInk(await map.elementHandle());
-    assert.ok(ink.ink > ink.total / 10, `${kind}: the canvas is drawn (${ink.ink} of ${ink.total} pixels)`);
+    assert.ok(
+      ink.ink > ink.total / 10,
+      `${kind}: the canvas is drawn (${ink.ink} of ${ink.total} pixels)`,
+    );
   }
 });
 
@@ -149,7 +225,11 @@ test("the live view's first map is PyTorch's (the heatmap output) and exactly No
   const live = await drawn('model');
   const node = await runInNode('22 nov 2026');
   assert.equal(live.input, '22 nov 2026');
-  assert.equal(live.output, html.match(/pytorch output: &#39;([^&]*)&#39;/)[1], 'the browser decodes what PyTorch decoded');
+  assert.equal(
+    live.output,
+    html.match(/pytorch output: &#39;([^&]*)&#39;/)[1],
+    'the browser decodes what PyTorch decoded',
+  );
   assert.equal(live.output, node.output);
   assert.deepEqual([live.rows, live.cols], [torch.rows, torch.cols]);
   assert.deepEqual([live.rows, live.cols], [node.rows, node.cols]);
@@ -186,32 +266,59 @@ test('typing another date re-runs the model in the page and redraws the map', as
     assert.ok(d <= 1e-6, `${text}: page vs Node: worst |Δ| ${d} at ${at}`);
     assert.notDeepEqual(live.weights, before.weights);
   }
-  const status = await page.locator('.attnlab-output[data-attnlab-kind="model"] .status').textContent();
+  const status = await page
+    .locator('.attnlab-output[data-attnlab-kind="model"] .status')
+    .textContent();
   assert.match(status, /Ran in your browser .* \d+ output × 2 input tokens/);
   await input.fill('3/4/1999');
-  await page.waitForFunction(() => document.querySelector('.attnlab-output[data-attnlab-kind="model"]').dataset.attnlabInput === '3/4/1999');
-  assert.deepEqual(problems.filter((p) => !p.includes('ERR_BLOCKED_BY_CLIENT')), []);
+  await page.waitForFunction(
+    () =>
+      document.querySelector('.attnlab-output[data-attnlab-kind="model"]').dataset.attnlabInput ===
+      '3/4/1999',
+  );
+  assert.deepEqual(
+    problems.filter((p) => !p.includes('ERR_BLOCKED_BY_CLIENT')),
+    [],
+  );
 });
 
 test('several outputs on one page do not clash, inserted as JupyterLab inserts them (scripts re-created); save() pages work', async () => {
   // four outputs of show() (two live views of the exported file, one heatmap displayed twice: the
   // same id twice), in one document, added after the page loaded: innerHTML, then each <script> replaced by a new one (JupyterLab's
   // and VS Code's way; innerHTML alone runs no script)
-  const code = 'import sys, json; from attnlab.show import show\n' +
+  const code =
+    'import sys, json; from attnlab.show import show\n' +
     'm = sys.argv[1]\n' +
     'h = show([[0.25, 0.75], [1, 0]], rows="ab", cols="xy").html\n' +
     'show(m, input="jan 9, 2001").save(sys.argv[2])\n' +
     'print(json.dumps([show(m, input="22 nov 2026").html, show(m, input="3/4/1999").html, h, h]))';
-  const outputs = JSON.parse(execFileSync(PYTHON, ['-c', code, path.join(dir, 'dates-tiny.safetensors'), path.join(dir, 'saved.html')], {
-    env: { ...process.env, PYTHONPATH: [path.join(REPO_ROOT, 'python'), process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) },
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-  }));
+  const outputs = JSON.parse(
+    execFileSync(
+      PYTHON,
+      ['-c', code, path.join(dir, 'dates-tiny.safetensors'), path.join(dir, 'saved.html')],
+      {
+        env: {
+          ...process.env,
+          PYTHONPATH: [path.join(REPO_ROOT, 'python'), process.env.PYTHONPATH]
+            .filter(Boolean)
+            .join(path.delimiter),
+        },
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      },
+    ),
+  );
   const p2 = await browser.newPage({ viewport: { width: 1024, height: 900 } });
   const errors = [];
   p2.on('pageerror', (err) => errors.push(err.message));
-  p2.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  await p2.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : (errors.push(`request ${route.request().url()}`), route.abort())));
+  p2.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  await p2.route('**/*', (route) =>
+    route.request().url().startsWith('data:')
+      ? route.continue()
+      : (errors.push(`request ${route.request().url()}`), route.abort()),
+  );
   await p2.setContent('<!doctype html><meta charset="utf-8"><main></main>');
   await p2.evaluate((outputs) => {
     for (const h of outputs) {
@@ -225,36 +332,70 @@ test('several outputs on one page do not clash, inserted as JupyterLab inserts t
       }
     }
   }, outputs);
-  await p2.waitForFunction(() => [...document.querySelectorAll('.attnlab-output')].filter((r) => r.dataset.attnlabState === 'ready').length === 4);
-  const ids = await p2.evaluate(() => [...document.querySelectorAll('.attnlab-output')].map((r) => r.id));
+  await p2.waitForFunction(
+    () =>
+      [...document.querySelectorAll('.attnlab-output')].filter(
+        (r) => r.dataset.attnlabState === 'ready',
+      ).length === 4,
+  );
+  const ids = await p2.evaluate(() =>
+    [...document.querySelectorAll('.attnlab-output')].map((r) => r.id),
+  );
   assert.equal(new Set(ids).size, 3);
   assert.equal(ids[2], ids[3]);
-  const state = () => p2.evaluate(() => [...document.querySelectorAll('.attnlab-output')].map((r) => {
-    const d = /** @type {any} */ (r.querySelector('.attnlab-mount').shadowRoot.querySelector('attn-heatmap')).data;
-    return { input: r.dataset.attnlabInput, output: r.dataset.attnlabOutput, weights: Array.from(d.weights) };
-  }));
+  const state = () =>
+    p2.evaluate(() =>
+      [...document.querySelectorAll('.attnlab-output')].map((r) => {
+        const d = /** @type {any} */ (
+          r.querySelector('.attnlab-mount').shadowRoot.querySelector('attn-heatmap')
+        ).data;
+        return {
+          input: r.dataset.attnlabInput,
+          output: r.dataset.attnlabOutput,
+          weights: Array.from(d.weights),
+        };
+      }),
+    );
   const first = await state();
-  assert.deepEqual(first.map((s) => s.input), ['22 nov 2026', '3/4/1999', undefined, undefined]);
+  assert.deepEqual(
+    first.map((s) => s.input),
+    ['22 nov 2026', '3/4/1999', undefined, undefined],
+  );
   assert.deepEqual(first[2].weights, [0.25, 0.75, 1, 0]);
   assert.deepEqual(first[3].weights, [0.25, 0.75, 1, 0]);
-  for (const [i, text] of [[0, '22 nov 2026'], [1, '3/4/1999']]) {
+  for (const [i, text] of [
+    [0, '22 nov 2026'],
+    [1, '3/4/1999'],
+  ]) {
     const { d } = worst(first[i].weights, (await runInNode(text)).weights);
     assert.ok(d <= 1e-6, `output ${i}: ${d}`);
   }
   // typing in the second live view redraws it alone
   await p2.locator('.attnlab-output >> nth=1').locator('input[type="text"]').fill('jan 9, 2001');
-  await p2.waitForFunction(() => document.querySelectorAll('.attnlab-output')[1].dataset.attnlabInput === 'jan 9, 2001' &&
-    document.querySelectorAll('.attnlab-output')[1].dataset.attnlabState === 'ready');
+  await p2.waitForFunction(
+    () =>
+      document.querySelectorAll('.attnlab-output')[1].dataset.attnlabInput === 'jan 9, 2001' &&
+      document.querySelectorAll('.attnlab-output')[1].dataset.attnlabState === 'ready',
+  );
   const next = await state();
   assert.deepEqual(next[0], first[0]);
   assert.deepEqual(next[2], first[2]);
   assert.ok(worst(next[1].weights, (await runInNode('jan 9, 2001')).weights).d <= 1e-6);
   // Shown.save(): a page of its own, from file://
   await p2.unroute('**/*');
-  await p2.route('**/*', (route) => (route.request().url() === pathToFileURL(path.join(dir, 'saved.html')).href ? route.continue() : (errors.push(`request ${route.request().url()}`), route.abort())));
+  await p2.route('**/*', (route) =>
+    route.request().url() === pathToFileURL(path.join(dir, 'saved.html')).href
+      ? route.continue()
+      : (errors.push(`request ${route.request().url()}`), route.abort()),
+  );
   await p2.goto(pathToFileURL(path.join(dir, 'saved.html')).href);
-  await p2.waitForFunction(() => document.querySelector('.attnlab-output')?.dataset.attnlabState === 'ready');
-  assert.equal(await p2.evaluate(() => document.querySelector('.attnlab-output').dataset.attnlabOutput), (await runInNode('jan 9, 2001')).output);
+  await p2.waitForFunction(
+    () => document.querySelector('.attnlab-output')?.dataset.attnlabState === 'ready',
+  );
+  assert.equal(
+    await p2.evaluate(() => document.querySelector('.attnlab-output').dataset.attnlabOutput),
+    (await runInNode('jan 9, 2001')).output,
+  );
   assert.deepEqual(errors, []);
   await p2.close();
 });
@@ -263,7 +404,9 @@ test('on a 390 px phone the outputs fit the width', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(300); // the heatmaps re-fit on resize (one frame)
   for (const kind of ['heatmap', 'model']) {
-    const box = await page.locator(`.attnlab-output[data-attnlab-kind="${kind}"] .attnlab-mount`).boundingBox();
+    const box = await page
+      .locator(`.attnlab-output[data-attnlab-kind="${kind}"] .attnlab-mount`)
+      .boundingBox();
     assert.ok(box.x >= 0 && box.x + box.width <= 390 + 0.5, `${kind}: ${JSON.stringify(box)}`);
   }
   await page.screenshot({ path: path.join(SCREENSHOTS, 'notebook-390.png'), fullPage: true });

@@ -28,11 +28,15 @@ after(async () => {
 
 /** Wait until the page's <attn-demo> has drawn view (with model, when given). */
 async function drawn(page, view, model = null) {
-  await page.waitForFunction(([v, m]) => {
-    const key = document.querySelector('#demo')?.dataset.rendered ?? '';
-    const p = new URLSearchParams(key);
-    return p.get('view') === v && (m === null || p.get('model') === m);
-  }, [view, model], { timeout: 20000 });
+  await page.waitForFunction(
+    ([v, m]) => {
+      const key = document.querySelector('#demo')?.dataset.rendered ?? '';
+      const p = new URLSearchParams(key);
+      return p.get('view') === v && (m === null || p.get('model') === m);
+    },
+    [view, model],
+    { timeout: 20000 },
+  );
 }
 
 /** The picker's options: { name: text } of those marked as needing the network, and all names. */
@@ -40,17 +44,25 @@ function picker(page) {
   return page.locator('#demo').evaluate((el) => {
     const options = [...el.shadowRoot.querySelectorAll('#model option')];
     return {
-      marked: Object.fromEntries(options.filter((o) => o.dataset.offline === 'missing').map((o) => [o.value, o.textContent])),
+      marked: Object.fromEntries(
+        options.filter((o) => o.dataset.offline === 'missing').map((o) => [o.value, o.textContent]),
+      ),
       names: options.map((o) => o.value),
     };
   });
 }
 
-const demoError = (page) => page.locator('#demo').evaluate((el) => el.shadowRoot.querySelector('.demo-error:not([hidden])')?.textContent ?? null);
-const offlineNote = (page) => page.locator('#demo').evaluate((el) => {
-  const p = el.shadowRoot.querySelector('.offline-note');
-  return p && !p.hidden ? p.textContent : null;
-});
+const demoError = (page) =>
+  page
+    .locator('#demo')
+    .evaluate(
+      (el) => el.shadowRoot.querySelector('.demo-error:not([hidden])')?.textContent ?? null,
+    );
+const offlineNote = (page) =>
+  page.locator('#demo').evaluate((el) => {
+    const p = el.shadowRoot.querySelector('.offline-note');
+    return p && !p.hidden ? p.textContent : null;
+  });
 
 test('first visit online: the service worker stores the page, its code, the .wasm and each model seen', async () => {
   const { page, problems } = await browser.newPage();
@@ -61,14 +73,27 @@ test('first visit online: the service worker stores the page, its code, the .was
   await drawn(page, 'heads', HEADS);
   const caches = await page.evaluate(async () => {
     const names = await globalThis.caches.keys();
-    const keys = (await (await globalThis.caches.open(names[0])).keys()).map((r) => new URL(r.url).pathname);
+    const keys = (await (await globalThis.caches.open(names[0])).keys()).map(
+      (r) => new URL(r.url).pathname,
+    );
     return { names, keys };
   });
   assert.deepEqual(caches.names, ['attnlab-dev'], 'one cache, named after the version');
-  for (const path of ['/web/', '/web/main.js', '/wasm/index.js', '/wasm/attnlab.wasm', '/web/models/dates-additive.safetensors', `/web/models/${HEADS}.safetensors`, '/web/views/heads-view.js']) {
+  for (const path of [
+    '/web/',
+    '/web/main.js',
+    '/wasm/index.js',
+    '/wasm/attnlab.wasm',
+    '/web/models/dates-additive.safetensors',
+    `/web/models/${HEADS}.safetensors`,
+    '/web/views/heads-view.js',
+  ]) {
     assert.ok(caches.keys.includes(path), `${path} stored (${caches.keys.length} stored)`);
   }
-  assert.ok(!caches.keys.includes(`/web/models/${UNSEEN}.safetensors`), 'a model never fetched is not stored');
+  assert.ok(
+    !caches.keys.includes(`/web/models/${UNSEEN}.safetensors`),
+    'a model never fetched is not stored',
+  );
   // an error is passed on, never stored
   const missing = await page.evaluate(async () => {
     const r = await fetch('models/no-such-model.safetensors');
@@ -76,7 +101,10 @@ test('first visit online: the service worker stores the page, its code, the .was
     return { status: r.status, stored: Boolean(await globalThis.caches.match(r.url)) };
   });
   assert.deepEqual(missing, { status: 404, stored: false });
-  assert.deepEqual(problems.filter((p) => !p.includes('no-such-model') && !p.includes('status of 404')), []);
+  assert.deepEqual(
+    problems.filter((p) => !p.includes('no-such-model') && !p.includes('status of 404')),
+    [],
+  );
   await page.close();
 });
 
@@ -87,47 +115,86 @@ test('second visit offline: the views whose model was seen draw; the others say 
     await page.goto(`${browser.url}/web/`);
     await drawn(page, 'alignment', 'dates-additive');
     const heatmap = page.locator('#demo attn-heatmap').first();
-    assert.ok((await canvasInk(await heatmap.elementHandle())).ink > 100, 'the alignment map has ink');
+    assert.ok(
+      (await canvasInk(await heatmap.elementHandle())).ink > 100,
+      'the alignment map has ink',
+    );
     assert.equal(await demoError(page), null);
     assert.equal(await offlineNote(page), t('en', 'status.offline'));
     const { marked, names } = await picker(page);
     assert.ok(!('dates-additive' in marked), 'the model seen is not marked');
     assert.equal(marked[UNSEEN], `${UNSEEN} (${t('en', 'model.needsNetwork')})`);
-    assert.deepEqual(Object.keys(marked).sort(), names.filter((n) => n !== 'dates-additive').sort(), 'every other model is marked');
+    assert.deepEqual(
+      Object.keys(marked).sort(),
+      names.filter((n) => n !== 'dates-additive').sort(),
+      'every other model is marked',
+    );
 
-    await page.evaluate(() => { location.hash = '#view=time'; });
+    await page.evaluate(() => {
+      location.hash = '#view=time';
+    });
     await drawn(page, 'time', 'dates-additive');
-    await page.evaluate(() => { location.hash = '#view=heads'; });
+    await page.evaluate(() => {
+      location.hash = '#view=heads';
+    });
     await drawn(page, 'heads', HEADS);
-    assert.equal(await demoError(page), null, 'the heads view opens from the stored model and module');
+    assert.equal(
+      await demoError(page),
+      null,
+      'the heads view opens from the stored model and module',
+    );
 
-    await page.evaluate((m) => { location.hash = `#view=alignment&model=${m}`; }, UNSEEN);
+    await page.evaluate((m) => {
+      location.hash = `#view=alignment&model=${m}`;
+    }, UNSEEN);
     await drawn(page, 'alignment', UNSEEN);
     assert.equal(await demoError(page), t('en', 'model.offline', { name: UNSEEN }));
 
     // Chinese: the same marks and message in the page's language
-    await page.evaluate((m) => { location.hash = `#view=alignment&model=${m}&lang=zh`; }, UNSEEN);
+    await page.evaluate((m) => {
+      location.hash = `#view=alignment&model=${m}&lang=zh`;
+    }, UNSEEN);
     await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
     await drawn(page, 'alignment', UNSEEN);
     assert.equal(await demoError(page), t('zh', 'model.offline', { name: UNSEEN }));
     assert.equal(await offlineNote(page), t('zh', 'status.offline'));
-    assert.equal((await picker(page)).marked[UNSEEN], `${UNSEEN} (${t('zh', 'model.needsNetwork')})`);
+    assert.equal(
+      (await picker(page)).marked[UNSEEN],
+      `${UNSEEN} (${t('zh', 'model.needsNetwork')})`,
+    );
 
     // a view whose module was never fetched (web/ stores what it loads; the production build
     // stores every view's code at install: tests/browser/dist.test.js)
-    await page.evaluate(() => { location.hash = '#view=pooling&lang=en'; });
+    await page.evaluate(() => {
+      location.hash = '#view=pooling&lang=en';
+    });
     await drawn(page, 'pooling'); // drawn with its message (the demo announces it as rendered)
     assert.equal(await demoError(page), t('en', 'view.offline', { view: t('en', 'view.pooling') }));
 
     // back online: the marks and the note go
     await browser.context.setOffline(false);
-    await page.evaluate(() => { location.hash = '#view=alignment&model=dates-additive&lang=en'; });
+    await page.evaluate(() => {
+      location.hash = '#view=alignment&model=dates-additive&lang=en';
+    });
     await drawn(page, 'alignment', 'dates-additive');
-    await page.waitForFunction(() => !document.querySelector('#demo').shadowRoot.querySelector('#model option[data-offline]'));
+    await page.waitForFunction(
+      () =>
+        !document.querySelector('#demo').shadowRoot.querySelector('#model option[data-offline]'),
+    );
     assert.equal(await offlineNote(page), null);
     // Offline, what could not be fetched failed as requests (and Chromium logs each); nothing else went wrong.
-    assert.deepEqual(problems.filter((p) => !p.startsWith('request failed:') && p !== 'console.error: Failed to load resource: net::ERR_FAILED'), []);
-    assert.ok(problems.some((p) => p.includes(`${UNSEEN}.safetensors`)), 'the model not stored was asked for, and failed');
+    assert.deepEqual(
+      problems.filter(
+        (p) =>
+          !p.startsWith('request failed:') &&
+          p !== 'console.error: Failed to load resource: net::ERR_FAILED',
+      ),
+      [],
+    );
+    assert.ok(
+      problems.some((p) => p.includes(`${UNSEEN}.safetensors`)),
+      'the model not stored was asked for, and failed',
+    );
     await page.close();
   } finally {
     await browser.context.setOffline(false);

@@ -55,19 +55,23 @@ async function openCoursePage(name, prefix) {
   const body = block.replace(prefix, `${cdn.url}/attnlab/`);
   assert.notEqual(body, block, `the ${name} block loads attnlab from ${prefix}`);
   // a data: icon, so the course origin serves one file and its log stays empty
-  await writeFile(path.join(courseDir, name), `<!doctype html>
+  await writeFile(
+    path.join(courseDir, name),
+    `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="data:,"></head>
 <body>
 <h1>Attention, live</h1>
 ${body}</body>
 </html>
-`);
+`,
+  );
   const { page, problems } = await browser.newPage();
   const origins = new Map(); // origin -> paths requested
   page.on('request', (req) => {
     const url = new URL(req.url());
-    if (url.protocol !== 'data:') origins.set(url.origin, [...(origins.get(url.origin) ?? []), url.pathname]);
+    if (url.protocol !== 'data:')
+      origins.set(url.origin, [...(origins.get(url.origin) ?? []), url.pathname]);
   });
   await page.goto(`${browser.url}/${name}`);
   return { page, problems, origins };
@@ -77,20 +81,39 @@ ${body}</body>
  * say what the element shows and what went wrong on the page. */
 async function drawn(frame, { problems, origins }) {
   try {
-    await frame.waitForFunction(() => document.querySelector('attn-demo')?.dataset.rendered?.startsWith('view=alignment&model=dates-additive&'), null, { timeout: 30000 });
+    await frame.waitForFunction(
+      () =>
+        document
+          .querySelector('attn-demo')
+          ?.dataset.rendered?.startsWith('view=alignment&model=dates-additive&'),
+      null,
+      { timeout: 30000 },
+    );
   } catch (err) {
     const shown = await frame.evaluate(() => {
       const demo = document.querySelector('attn-demo');
-      return { defined: !!customElements.get('attn-demo'), rendered: demo?.dataset.rendered ?? null, text: demo?.shadowRoot?.textContent?.slice(0, 400) ?? null };
+      return {
+        defined: !!customElements.get('attn-demo'),
+        rendered: demo?.dataset.rendered ?? null,
+        text: demo?.shadowRoot?.textContent?.slice(0, 400) ?? null,
+      };
     });
-    throw new Error(`<attn-demo> did not draw: ${err.message}\n${JSON.stringify(shown)}\nproblems: ${problems.join('\n')}\nrequests: ${JSON.stringify([...origins])}`);
+    throw new Error(
+      `<attn-demo> did not draw: ${err.message}\n${JSON.stringify(shown)}\nproblems: ${problems.join('\n')}\nrequests: ${JSON.stringify([...origins])}`,
+    );
   }
   const map = frame.locator('attn-demo .align-map');
   await map.evaluate((el) => /** @type {any} */ (el).whenRendered());
   const { ink, total } = await canvasInk(map);
   assert.ok(ink > total * 0.05, `the heatmap has ink: ${ink} of ${total} pixels`);
-  assert.equal(await frame.locator('attn-demo section[data-view="alignment"] output').textContent(), '2026-11-22');
-  assert.equal(await frame.evaluate(() => document.querySelector('attn-demo')?.dataset.simd), 'true');
+  assert.equal(
+    await frame.locator('attn-demo section[data-view="alignment"] output').textContent(),
+    '2026-11-22',
+  );
+  assert.equal(
+    await frame.evaluate(() => document.querySelector('attn-demo')?.dataset.simd),
+    'true',
+  );
   // the model card, fetched after the first plot from beside the model
   const card = frame.locator('attn-demo details.model-card summary');
   await card.waitFor({ timeout: 10000 });
@@ -103,15 +126,28 @@ test('the README course page: one script from a second origin, one <attn-demo>, 
   assert.equal(block.match(/<attn-demo\b/g)?.length, 1, `one <attn-demo>:\n${block}`);
   assert.doesNotMatch(block, /importmap|<script type="module">/, 'no import map, no inline module');
   const versions = [...block.matchAll(CDN_PREFIX)].map((m) => m[1]);
-  assert.deepEqual(versions, [pkg.packed.version], `the snippet loads the packed version (${pkg.packed.version}) from the CDN`);
+  assert.deepEqual(
+    versions,
+    [pkg.packed.version],
+    `the snippet loads the packed version (${pkg.packed.version}) from the CDN`,
+  );
 
   const opened = await openCoursePage('course-page.html', CDN_PREFIX);
   const { page, problems, origins } = opened;
   await drawn(page, opened);
   await screenshot(page, 'package-course-page');
-  assert.deepEqual(origins.get(browser.url), ['/course-page.html'], 'the course origin serves the page alone');
+  assert.deepEqual(
+    origins.get(browser.url),
+    ['/course-page.html'],
+    'the course origin serves the page alone',
+  );
   const fromCdn = origins.get(cdn.url) ?? [];
-  for (const f of ['/attnlab/web/elements.js', '/attnlab/wasm/attnlab.wasm', '/attnlab/web/models/dates-additive.safetensors', '/attnlab/web/models/dates-additive.json']) {
+  for (const f of [
+    '/attnlab/web/elements.js',
+    '/attnlab/wasm/attnlab.wasm',
+    '/attnlab/web/models/dates-additive.safetensors',
+    '/attnlab/web/models/dates-additive.json',
+  ]) {
     assert.ok(fromCdn.includes(f), `${f} came from the second origin: ${fromCdn.join(' ')}`);
   }
   assert.deepEqual([...origins.keys()].sort(), [browser.url, cdn.url].sort(), 'no third origin');
@@ -124,7 +160,11 @@ test('the README iframe, sandboxed, with the installed package as its host: the 
   const { page, problems, origins } = opened;
   const frame = await (await page.waitForSelector('iframe')).contentFrame();
   await drawn(frame, opened);
-  assert.equal(await frame.evaluate(() => self.origin), 'null', 'sandbox="allow-scripts": an opaque origin');
+  assert.equal(
+    await frame.evaluate(() => self.origin),
+    'null',
+    'sandbox="allow-scripts": an opaque origin',
+  );
   assert.equal(await frame.locator('attn-demo #model').isHidden(), true, 'hide=picker');
   await screenshot(page, 'package-iframe');
   assert.ok((origins.get(cdn.url) ?? []).includes('/attnlab/web/embed.html'));

@@ -50,7 +50,9 @@ async function openView(hash = '#view=playground') {
 /** Wait until the page says the view in its URL hash is on screen; returns that hash. */
 async function waitForView() {
   await page.waitForSelector('#app[data-state="ready"]');
-  await page.waitForFunction(() => document.getElementById('app').dataset.rendered === location.hash);
+  await page.waitForFunction(
+    () => document.getElementById('app').dataset.rendered === location.hash,
+  );
   return page.evaluate(() => location.hash);
 }
 
@@ -69,7 +71,11 @@ function shownData() {
 function computeInNode(state) {
   const { q, k, v } = makeQKV(state);
   const scale = effectiveScale(state);
-  const { weights } = ops.scaledDotProductAttention(q, k, v, { causal: state.causal, scale, returnWeights: true });
+  const { weights } = ops.scaledDotProductAttention(q, k, v, {
+    causal: state.causal,
+    scale,
+    returnWeights: true,
+  });
   const reference = attentionWeightsReference(q.data, k.data, { ...state, scale });
   return { weights: weights.data, shape: weights.shape, reference };
 }
@@ -80,7 +86,10 @@ function assertMatchesNode(shown, state) {
   assert.equal(shown.cols, state.m);
   assert.deepEqual(node.shape, [state.n, state.m]);
   assert.equal(shown.weights.length, state.n * state.m);
-  for (const [name, expected] of [['Node wasm', node.weights], ['float64 reference', node.reference]]) {
+  for (const [name, expected] of [
+    ['Node wasm', node.weights],
+    ['float64 reference', node.reference],
+  ]) {
     const { diff, index } = worstDifference(shown.weights, expected);
     assert.ok(
       diff <= TOLERANCE,
@@ -90,13 +99,15 @@ function assertMatchesNode(shown, state) {
   }
   if (state.causal) {
     for (let i = 0; i < state.n; i++) {
-      for (let j = i + 1; j < state.m; j++) assert.equal(shown.weights[i * state.m + j], 0, `causal leak at (${i}, ${j})`);
+      for (let j = i + 1; j < state.m; j++)
+        assert.equal(shown.weights[i * state.m + j], 0, `causal leak at (${i}, ${j})`);
     }
   }
   return node;
 }
 
-const liveText = () => page.locator('#heatmap').evaluate((el) => el.shadowRoot.querySelector('[aria-live]').textContent);
+const liveText = () =>
+  page.locator('#heatmap').evaluate((el) => el.shadowRoot.querySelector('[aria-live]').textContent);
 
 test('the page loads, says which build runs, and draws the default view', async () => {
   await openView();
@@ -108,12 +119,21 @@ test('the page loads, says which build runs, and draws the default view', async 
   assert.equal(status, t('en', 'status.simd'));
   // the status line follows the language, like the rest of the page
   await page.locator('#lang').first().selectOption('zh');
-  await page.waitForFunction((want) => document.querySelector('#status').textContent === want, t('zh', 'status.simd'));
+  await page.waitForFunction(
+    (want) => document.querySelector('#status').textContent === want,
+    t('zh', 'status.simd'),
+  );
   await page.locator('#lang').first().selectOption('en');
-  await page.waitForFunction((want) => document.querySelector('#status').textContent === want, t('en', 'status.simd'));
+  await page.waitForFunction(
+    (want) => document.querySelector('#status').textContent === want,
+    t('en', 'status.simd'),
+  );
   assert.equal(await page.locator('#load-progress').isHidden(), true);
   assert.equal(await page.locator('#error').isHidden(), true);
-  assert.equal(await page.locator('#sdpa-view').evaluate((v) => v.inert || v.hasAttribute('aria-busy')), false);
+  assert.equal(
+    await page.locator('#sdpa-view').evaluate((v) => v.inert || v.hasAttribute('aria-busy')),
+    false,
+  );
   const { ink, total } = await canvasInk(page.locator('#heatmap'));
   assert.ok(ink / total > 0.2, `only ${ink} of ${total} canvas pixels differ from the background`);
   await screenshot(page, 'page-default');
@@ -179,7 +199,15 @@ test('a URL hash reproduces the view', async () => {
     scale: document.getElementById('scale-out').textContent,
     permalink: document.getElementById('permalink').getAttribute('href'),
   }));
-  assert.deepEqual(controls, { n: '5', m: '7', d: '4', seed: '42', causal: true, scale: '0.5', permalink: playgroundHash(state) });
+  assert.deepEqual(controls, {
+    n: '5',
+    m: '7',
+    d: '4',
+    seed: '42',
+    causal: true,
+    scale: '0.5',
+    permalink: playgroundHash(state),
+  });
   assertMatchesNode(await shownData(), state);
   await screenshot(page, 'page-from-hash');
 });
@@ -225,7 +253,14 @@ test('a hostile hash is clamped or ignored, with no errors and nothing injected'
     '&scale=1e999&%3Cimg%20src%3Dx%20onerror%3Dalert(2)%3E=1';
   await openView(hostile);
   const state = parseHash(await page.evaluate(() => location.hash));
-  assert.deepEqual(state, { n: DEFAULTS.n, m: 1, d: 256, seed: DEFAULTS.seed, causal: false, scale: null });
+  assert.deepEqual(state, {
+    n: DEFAULTS.n,
+    m: 1,
+    d: 256,
+    seed: DEFAULTS.seed,
+    causal: false,
+    scale: null,
+  });
   assert.equal(await page.evaluate(() => location.hash), playgroundHash(state)); // rewritten canonically
   assertMatchesNode(await shownData(), state);
   // Raw (unencoded) markup typed into the address bar, applied while the page runs.
@@ -241,21 +276,32 @@ test('a hostile hash is clamped or ignored, with no errors and nothing injected'
     error: document.getElementById('error').hidden,
   }));
   const web = `${browser.url}/web`;
-  assert.deepEqual(injected, { imgs: 0, svgs: 0, scripts: `importmap ${web}/load-guard.js ${web}/first-model.js ${web}/boot.js`, error: true });
+  assert.deepEqual(injected, {
+    imgs: 0,
+    svgs: 0,
+    scripts: `importmap ${web}/load-guard.js ${web}/first-model.js ${web}/boot.js`,
+    error: true,
+  });
   assert.deepEqual(dialogs, []);
 });
 
 test('phone width: one column, nothing wider than the screen, largest view fits', async () => {
   await page.setViewportSize({ width: 375, height: 740 });
   await openView('#n=64&m=64&d=64&seed=3&causal=1&scale=auto');
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  );
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
   const { ink, total } = await canvasInk(page.locator('#heatmap'));
   assert.ok(ink / total > 0.2);
   await screenshot(page, 'page-phone');
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const dark = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+  );
+  const dark = await page.evaluate(
+    () => getComputedStyle(document.documentElement).backgroundColor,
+  );
   assert.equal(dark, 'rgb(18, 18, 22)');
   await screenshot(page, 'page-phone-dark');
   await page.emulateMedia({ colorScheme: 'light' });
@@ -274,24 +320,42 @@ test('if the wasm cannot be fetched, the page says so clearly', async () => {
   await broken.waitForSelector('#app[data-state="error"]');
   const error = await broken.locator('#error').textContent();
   // The file, why and the fix (tests/browser/embed-errors.test.js: the other causes, and Chinese).
-  assert.equal(error, sentences('en', [t('en', 'load.wasm'), t('en', 'load.http', { url: `${browser.url}/wasm/attnlab.wasm`, status: 404 }), t('en', 'load.missing.wasm')]));
+  assert.equal(
+    error,
+    sentences('en', [
+      t('en', 'load.wasm'),
+      t('en', 'load.http', { url: `${browser.url}/wasm/attnlab.wasm`, status: 404 }),
+      t('en', 'load.missing.wasm'),
+    ]),
+  );
   assert.match(error, /make wasm/);
   assert.equal(await broken.locator('#status').textContent(), t('en', 'status.notRunning'));
   assert.equal(await broken.locator('#error').isVisible(), true);
   assert.equal(await broken.locator('#load-progress').isHidden(), true);
   assert.equal(await broken.locator('#sdpa-view').isHidden(), true); // no dead controls
-  assert.ok(brokenProblems.some((p) => p.startsWith('HTTP 404')), brokenProblems.join('\n'));
+  assert.ok(
+    brokenProblems.some((p) => p.startsWith('HTTP 404')),
+    brokenProblems.join('\n'),
+  );
   await screenshot(broken, 'page-wasm-missing');
   await broken.close();
 });
 
 test('if the page code cannot load at all, boot.js and load-guard.js say which file, and the fix', async () => {
   const { page: broken } = await browser.newPage();
-  await broken.route('**/wasm/index.js', (route) => route.fulfill({ status: 404, body: 'not here' }));
+  await broken.route('**/wasm/index.js', (route) =>
+    route.fulfill({ status: 404, body: 'not here' }),
+  );
   await broken.goto(`${browser.url}/web/`);
   await broken.waitForSelector('#app[data-state="error"]');
-  assert.equal(await broken.locator('#error').textContent(),
-    sentences('en', [t('en', 'load.code'), t('en', 'load.http', { url: `${browser.url}/wasm/index.js`, status: 404 }), t('en', 'load.missing.code')]));
+  assert.equal(
+    await broken.locator('#error').textContent(),
+    sentences('en', [
+      t('en', 'load.code'),
+      t('en', 'load.http', { url: `${browser.url}/wasm/index.js`, status: 404 }),
+      t('en', 'load.missing.code'),
+    ]),
+  );
   assert.equal(await broken.locator('#sdpa-view').isHidden(), true);
   await broken.close();
 });

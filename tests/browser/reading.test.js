@@ -24,8 +24,9 @@ import { canvasInk, screenshot } from './harness.js';
 import { assertClose, rendersWithin, viewHarness } from './view-harness.js';
 
 const OFFERED = modelsFor('memory-rnn');
-const TRAINED = ['lm-agreement-lstmn', 'lm-agreement-sarnn', 'lm-agreement-lstm']
-  .filter((n) => existsSync(fileURLToPath(modelUrl(findModel(n), new URL('../../web/', import.meta.url)))));
+const TRAINED = ['lm-agreement-lstmn', 'lm-agreement-sarnn', 'lm-agreement-lstm'].filter((n) =>
+  existsSync(fileURLToPath(modelUrl(findModel(n), new URL('../../web/', import.meta.url)))),
+);
 const FBI = 'The FBI is chasing a criminal on the run.';
 const ZEBRA = 'The FBI is chasing a zebra.'; // "zebra" is in no model's vocabulary
 const ATTENTIVE = OFFERED.find((m) => m.cell === 'lstmn').name;
@@ -49,15 +50,29 @@ function shown(p, selector = '#demo') {
       words: Array.from(root.querySelectorAll('.rword .word'), (w) => w.textContent),
       probs: Array.from(root.querySelectorAll('.rword .p'), (w) => w.textContent),
       step: Number(view.dataset.step),
-      current: Array.from(root.querySelectorAll('.rword')).findIndex((w) => w.hasAttribute('data-current')),
+      current: Array.from(root.querySelectorAll('.rword')).findIndex((w) =>
+        w.hasAttribute('data-current'),
+      ),
       arcs: Array.from(root.querySelectorAll('svg.arcs path'), (a) => Number(a.dataset.to)),
-      map: d && { rows: d.rows, cols: d.cols, weights: Array.from(d.weights), rowLabels: [...d.rowLabels], colLabels: [...d.colLabels] },
+      map: d && {
+        rows: d.rows,
+        cols: d.cols,
+        weights: Array.from(d.weights),
+        rowLabels: [...d.rowLabels],
+        colLabels: [...d.colLabels],
+      },
       mapHidden: map.closest('div').hidden,
       readAs: root.querySelector('.read-as').textContent,
       unknown: root.querySelector('.unknown-note').textContent,
-      next: Array.from(root.querySelectorAll('.next-words li'), (li) => [li.dataset.word, li.querySelector('.value').textContent, li.hasAttribute('data-predicted')]),
+      next: Array.from(root.querySelectorAll('.next-words li'), (li) => [
+        li.dataset.word,
+        li.querySelector('.value').textContent,
+        li.hasAttribute('data-predicted'),
+      ]),
       live: view.querySelector('[aria-live]').textContent,
-      error: root.querySelector('.demo-error').hidden ? '' : root.querySelector('.demo-error').textContent,
+      error: root.querySelector('.demo-error').hidden
+        ? ''
+        : root.querySelector('.demo-error').textContent,
     };
   });
 }
@@ -66,7 +81,8 @@ function shown(p, selector = '#demo') {
 function block(r, t) {
   const n = r.tokens.length;
   const out = [];
-  for (let i = 0; i <= t; i++) for (let j = 0; j <= t; j++) out.push(r.attention[0].weights.data[i * n + j]);
+  for (let i = 0; i <= t; i++)
+    for (let j = 0; j <= t; j++) out.push(r.attention[0].weights.data[i * n + j]);
   return out;
 }
 
@@ -79,7 +95,11 @@ async function assertReadingMatchesNode(p, selector, name, input) {
   assert.equal(v.error, '', `${name}: no error`);
   assert.equal(v.readAs, text);
   assert.deepEqual(v.words, [...r.tokens], `${name}: the words are Node's tokens`);
-  assert.deepEqual(v.probs, ['–', ...Array.from(r.logProbs, (lp) => formatValue(Math.exp(lp), 3))], `${name}: the probabilities`);
+  assert.deepEqual(
+    v.probs,
+    ['–', ...Array.from(r.logProbs, (lp) => formatValue(Math.exp(lp), 3))],
+    `${name}: the probabilities`,
+  );
   assert.equal(v.current, v.step);
   if (model.config.cell === 'lstm') {
     assert.equal(v.map, null, `${name}: an LSTM has no weights`);
@@ -100,7 +120,7 @@ async function assertReadingMatchesNode(p, selector, name, input) {
   return { model, r, v, text };
 }
 
-test('every offered model and the trained ones: words, probabilities and the map are Node\'s', async () => {
+test("every offered model and the trained ones: words, probabilities and the map are Node's", async () => {
   assert.equal(OFFERED.length, 3);
   for (const name of [...OFFERED.map((m) => m.name), ...TRAINED]) {
     const input = findModel(name).sample;
@@ -125,11 +145,15 @@ test('words the model does not know are named, and read as <unk>', async () => {
   await openReading({ model: ATTENTIVE, input: ZEBRA });
   const { model, v, r } = await assertReadingMatchesNode(page, '#demo', ATTENTIVE, ZEBRA);
   const vocab = new Set(model.config.tokenizer.vocab);
-  const unknown = readingInput(ZEBRA).split(' ').filter((w) => !vocab.has(w));
+  const unknown = readingInput(ZEBRA)
+    .split(' ')
+    .filter((w) => !vocab.has(w));
   assert.ok(unknown.length > 0);
   assert.equal(v.unknown, `Not in the model’s vocabulary, read as <unk>: ${unknown.join(', ')}`);
   assert.ok(r.tokens.includes('<unk>'));
-  const marked = await page.locator('#demo').evaluate((el) => el.shadowRoot.querySelectorAll('.rword[data-unknown]').length);
+  const marked = await page
+    .locator('#demo')
+    .evaluate((el) => el.shadowRoot.querySelectorAll('.rword[data-unknown]').length);
   assert.equal(marked, unknown.length);
 });
 
@@ -181,7 +205,15 @@ test('back, step, the slider, the arrow keys and play move the current word; its
   assert.equal((await shown(page)).step, n - 1);
   // Play from the start, then pause.
   await demo.locator('button[data-action="play"]').click();
-  await page.waitForFunction(() => Number(document.querySelector('#demo').shadowRoot.querySelector('section[data-view="reading"]').dataset.step) >= 2, null, { timeout: 10000 });
+  await page.waitForFunction(
+    () =>
+      Number(
+        document.querySelector('#demo').shadowRoot.querySelector('section[data-view="reading"]')
+          .dataset.step,
+      ) >= 2,
+    null,
+    { timeout: 10000 },
+  );
   await demo.locator('button[data-action="pause"]').click();
   const paused = (await shown(page)).step;
   await page.waitForTimeout(1000);
@@ -211,14 +243,21 @@ test('the current word is in the URL: a fresh page and the embed page open at it
   assert.equal(hash, `#${key}`);
   const here = await shown(page);
   assert.equal(here.step, 3);
-  assert.equal(await rendersWithin(page, '#demo', 500), 0, 'a moved word is drawn once, not again and again');
+  assert.equal(
+    await rendersWithin(page, '#demo', 500),
+    0,
+    'a moved word is drawn once, not again and again',
+  );
   await assertReadingMatchesNode(page, '#demo', name, input);
   const { page: p, problems: freshProblems } = await browser.newPage();
-  for (const [url, selector] of [[`${browser.url}/web/${hash}`, '#demo'], [`${browser.url}/web/embed.html?${key}`, 'attn-demo']]) {
+  for (const [url, selector] of [
+    [`${browser.url}/web/${hash}`, '#demo'],
+    [`${browser.url}/web/embed.html?${key}`, 'attn-demo'],
+  ]) {
     await p.goto(url);
     await waitDemo(p, selector, key);
     // the same view (a fresh page announces nothing until the word moves)
-    assert.deepEqual({ ...await shown(p, selector), live: '' }, { ...here, live: '' }, url);
+    assert.deepEqual({ ...(await shown(p, selector)), live: '' }, { ...here, live: '' }, url);
     await assertReadingMatchesNode(p, selector, name, input);
   }
   // The embed page's query follows the word; its link reproduces it.
@@ -227,21 +266,31 @@ test('the current word is in the URL: a fresh page and the embed page open at it
   const left = stateKey({ model: name, input, step: 2 });
   await waitDemo(p, 'attn-demo', left);
   assert.equal(new URL(p.url()).search, `?${left}`);
-  assert.equal(new URL(await p.locator('attn-demo a.link').getAttribute('href')).search, `?${left}`);
+  assert.equal(
+    new URL(await p.locator('attn-demo a.link').getAttribute('href')).search,
+    `?${left}`,
+  );
   assert.deepEqual(freshProblems, []);
   await p.close();
   // Play ticks move it too (from the first word, as at the end); the URL holds where it paused.
   await demo.locator('.reading-words').focus();
   await page.keyboard.press('End');
   await demo.locator('button[data-action="play"]').click();
-  await page.waitForFunction((last) => {
-    const step = Number(/&step=(\d+)$/.exec(location.hash)?.[1]);
-    return step >= 2 && step < last;
-  }, n - 1, { timeout: 10000 });
+  await page.waitForFunction(
+    (last) => {
+      const step = Number(/&step=(\d+)$/.exec(location.hash)?.[1]);
+      return step >= 2 && step < last;
+    },
+    n - 1,
+    { timeout: 10000 },
+  );
   await demo.locator('button[data-action="pause"]').click();
   const paused = (await shown(page)).step;
   assert.ok(paused >= 2);
-  assert.equal(await page.evaluate(() => location.hash), `#${stateKey({ model: name, input, step: paused })}`);
+  assert.equal(
+    await page.evaluate(() => location.hash),
+    `#${stateKey({ model: name, input, step: paused })}`,
+  );
   // A new input starts at the whole sentence read again, and the URL has no step.
   await page.locator('#demo input#input').fill('the dog runs .');
   await waitDemo(page, '#demo', stateKey({ model: name, input: 'the dog runs .' }));
@@ -253,20 +302,34 @@ test('the current word is in the URL: a fresh page and the embed page open at it
 test('hostile or out-of-range steps: refused or clamped to the sentence, no script error', async () => {
   const { page: p, problems: hostileProblems } = await browser.newPage();
   const s = { model: ATTENTIVE, input: 'the big dog ran .' };
-  const n = (await nodeModel(ATTENTIVE)).run(readingInput(s.input), { distributions: true }).tokens.length;
+  const n = (await nodeModel(ATTENTIVE)).run(readingInput(s.input), { distributions: true }).tokens
+    .length;
   for (const step of ['-1', '1e9', 'abc', '2.5', '<b>1</b>']) {
     const q = `view=reading&model=${s.model}&input=${encodeURIComponent(s.input)}&step=${encodeURIComponent(step)}`;
     await p.goto(`${browser.url}/web/embed.html?${q}`);
     await waitDemo(p, 'attn-demo', stateKey(s));
-    assert.equal(await p.locator('#refused').textContent(), 'Ignored invalid parameters: step', step);
+    assert.equal(
+      await p.locator('#refused').textContent(),
+      'Ignored invalid parameters: step',
+      step,
+    );
     assert.equal((await shown(p, 'attn-demo')).step, n - 1, step);
     await p.goto(`${browser.url}/web/#${q}`);
     await waitDemo(p, '#demo', stateKey(s));
-    assert.equal(await p.evaluate(() => location.hash), `#${stateKey(s)}`, `${step}: the hash is rewritten without it`);
+    assert.equal(
+      await p.evaluate(() => location.hash),
+      `#${stateKey(s)}`,
+      `${step}: the hash is rewritten without it`,
+    );
   }
   // Past the end (and past MAX_STEP): the last word; the setting stays as given.
-  for (const [step, kept] of [['40', 40], ['1000000000', 64]]) {
-    await p.goto(`${browser.url}/web/embed.html?view=reading&model=${s.model}&input=${encodeURIComponent(s.input)}&step=${step}`);
+  for (const [step, kept] of [
+    ['40', 40],
+    ['1000000000', 64],
+  ]) {
+    await p.goto(
+      `${browser.url}/web/embed.html?view=reading&model=${s.model}&input=${encodeURIComponent(s.input)}&step=${step}`,
+    );
     await waitDemo(p, 'attn-demo', stateKey({ ...s, step: kept }));
     assert.equal(await p.locator('#refused').isHidden(), true);
     const v = await shown(p, 'attn-demo');
@@ -279,11 +342,19 @@ test('hostile or out-of-range steps: refused or clamped to the sentence, no scri
     for (const value of ['abc', '-1', '3', '9999']) {
       el.setAttribute('step', value);
       await el.whenRendered();
-      out.push([el.state.step, Number(el.shadowRoot.querySelector('section[data-view="reading"]').dataset.step)]);
+      out.push([
+        el.state.step,
+        Number(el.shadowRoot.querySelector('section[data-view="reading"]').dataset.step),
+      ]);
     }
     return out;
   });
-  assert.deepEqual(states, [[null, n - 1], [null, n - 1], [3, 3], [null, n - 1]]);
+  assert.deepEqual(states, [
+    [null, n - 1],
+    [null, n - 1],
+    [3, 3],
+    [null, n - 1],
+  ]);
   assert.deepEqual(hostileProblems, []);
   await p.close();
 });
@@ -303,31 +374,51 @@ test('the map: arrow keys read its cells; text alternatives; exports and every n
   await page.keyboard.press('ArrowDown');
   const live = await map.evaluate((el) => el.shadowRoot.querySelector('[aria-live]').textContent);
   assert.equal(live, `${r.tokens[2]}, ${r.tokens[0]}: ${formatValue(w[2 * n])}`);
-  assert.equal(await map.evaluate((el) => el.shadowRoot.querySelectorAll('table td:not(:empty)').length), n * n);
+  assert.equal(
+    await map.evaluate((el) => el.shadowRoot.querySelectorAll('table td:not(:empty)').length),
+    n * n,
+  );
   const alt = await page.locator('#demo details.text-alt li').allTextContents();
   assert.equal(alt.length, n);
-  assert.match(alt[2], new RegExp(`^${r.tokens[2]} \\(probability ${formatValue(Math.exp(r.logProbs[1]))}\\): ${r.tokens[0]} ${formatValue(w[2 * n])}`));
+  assert.match(
+    alt[2],
+    new RegExp(
+      `^${r.tokens[2]} \\(probability ${formatValue(Math.exp(r.logProbs[1]))}\\): ${r.tokens[0]} ${formatValue(w[2 * n])}`,
+    ),
+  );
   const files = {};
   for (const kind of ['png', 'svg', 'csv', 'json']) {
-    const [download] = await Promise.all([page.waitForEvent('download'), map.locator(`button[data-export="${kind}"]`).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      map.locator(`button[data-export="${kind}"]`).click(),
+    ]);
     assert.match(download.suggestedFilename(), new RegExp(`\\.${kind}$`));
     files[kind] = await readFile(await download.path());
   }
-  assert.ok(files.png.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) && files.png.length > 1000);
+  assert.ok(
+    files.png.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) &&
+      files.png.length > 1000,
+  );
   assert.match(files.svg.toString(), /^<svg xmlns/);
   assert.equal(files.csv.toString().trim().split('\r\n').length, v.step + 7); // 4 context rows, a blank one, the header
   assertClose(JSON.parse(files.json).weights, block(r, v.step), 'map JSON');
-  const [all] = await Promise.all([page.waitForEvent('download'), page.locator('#demo button[data-action="download-reading"]').click()]);
+  const [all] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator('#demo button[data-action="download-reading"]').click(),
+  ]);
   const doc = JSON.parse(await readFile(await all.path(), 'utf8'));
   assert.equal(doc.model, name);
   assert.deepEqual(doc.tokens, [...r.tokens]);
   assertClose(doc.logProbs, r.logProbs, 'logProbs JSON');
   assertClose(doc.weights.data, w, 'weights JSON');
-  const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('#demo button[data-action="download-probs"]').click()]);
+  const [csv] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator('#demo button[data-action="download-probs"]').click(),
+  ]);
   const lines = (await readFile(await csv.path(), 'utf8')).trim().split('\r\n');
   assert.equal(lines.length, n + 1);
   assert.equal(lines[0], 'index,token,probability,log_probability,strongest_earlier,weight');
-  assert.ok(Math.abs(Number(lines[2].split(",")[2]) - Math.exp(r.logProbs[0])) < 1e-6, lines[2]);
+  assert.ok(Math.abs(Number(lines[2].split(',')[2]) - Math.exp(r.logProbs[0])) < 1e-6, lines[2]);
 });
 
 test('typing re-runs the model; the nav link opens the default model and its sample', async () => {
@@ -343,11 +434,16 @@ test('typing re-runs the model; the nav link opens the default model and its sam
   await waitDemo(page, '#demo', stateKey({ model: OFFERED[1].name, input: '' }));
   assert.match((await shown(page)).error, /Type something/);
   await page.goto(`${browser.url}/web/#view=alignment`);
-  await page.waitForFunction(() => document.getElementById('app').dataset.rendered === location.hash);
+  await page.waitForFunction(
+    () => document.getElementById('app').dataset.rendered === location.hash,
+  );
   await page.locator('#page-views a[data-view="reading"]').click();
   const s = { model: OFFERED[0].name, input: sampleFor(OFFERED[0].name) };
   await waitDemo(page, '#demo', stateKey(s));
-  assert.equal(await page.locator('#models-title').textContent(), 'Reading word by word: what the model looks back at');
+  assert.equal(
+    await page.locator('#models-title').textContent(),
+    'Reading word by word: what the model looks back at',
+  );
   await assertReadingMatchesNode(page, '#demo', s.model, s.input);
 });
 
@@ -390,8 +486,12 @@ test('Chinese strings; phone width and dark mode: nothing wider than the screen'
   await page.setViewportSize({ width: 375, height: 740 });
   for (const name of [ATTENTIVE, ...TRAINED.slice(0, 1)]) {
     await openReading({ model: name, input: FBI });
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await page.evaluate(
+      () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+    );
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
     assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than the viewport`);
     await screenshot(page, `reading-phone-${name}`);
   }

@@ -4,7 +4,11 @@
 // aligned, as torch's is_causal). Plain loops in float64; no attnlab code involved.
 
 /** Float64Array [n * m] of attention weights for q [n * d] and k [m * d]. */
-export function attentionWeightsReference(q, k, { n, m, d, causal = false, scale = 1 / Math.sqrt(d) }) {
+export function attentionWeightsReference(
+  q,
+  k,
+  { n, m, d, causal = false, scale = 1 / Math.sqrt(d) },
+) {
   const out = new Float64Array(n * m);
   for (let i = 0; i < n; i++) {
     let max = -Infinity;

@@ -51,12 +51,17 @@ test('first plot after opening the page: time and bytes printed', async () => {
   await page.waitForLoadState('networkidle');
   const total = [...bytes.values()].reduce((a, b) => a + b, 0);
   const wasm = [...bytes].filter(([u]) => u.endsWith('.wasm')).reduce((a, [, b]) => a + b, 0);
-  const models = [...bytes].filter(([u]) => u.endsWith('.safetensors')).reduce((a, [, b]) => a + b, 0);
-  const message = `first plot ${firstPlot.toFixed(0)} ms after navigation (cold cache, localhost); ` +
+  const models = [...bytes]
+    .filter(([u]) => u.endsWith('.safetensors'))
+    .reduce((a, [, b]) => a + b, 0);
+  const message =
+    `first plot ${firstPlot.toFixed(0)} ms after navigation (cold cache, localhost); ` +
     `${bytes.size} requests, ${(total / 1024).toFixed(1)} KB (wasm ${(wasm / 1024).toFixed(1)} KB, models ${(models / 1024).toFixed(1)} KB)`;
   console.log(`# ${message}`);
   // The preloads (index.html, boot.js) are reused, not fetched a second time.
-  const twice = requested.filter((u, i) => /\.(js|wasm|safetensors)$/.test(u) && requested.indexOf(u) !== i);
+  const twice = requested.filter(
+    (u, i) => /\.(js|wasm|safetensors)$/.test(u) && requested.indexOf(u) !== i,
+  );
   assert.deepEqual(twice, [], 'no module, wasm or model is downloaded twice');
   assert.equal(requested.filter((u) => u.endsWith('.wasm')).length, 1);
   assert.equal(requested.filter((u) => u.endsWith('.safetensors')).length, 1);

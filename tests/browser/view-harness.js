@@ -29,32 +29,52 @@ export function assertClose(actual, expected, what) {
     const d = Math.abs(actual[i] - expected[i]);
     if (!(d <= worst)) [worst, at] = [d, i];
   }
-  assert.ok(worst <= TOLERANCE, `${what}: worst difference ${worst} at ${at} (${actual[at]} vs ${expected[at]})`);
+  assert.ok(
+    worst <= TOLERANCE,
+    `${what}: worst difference ${worst} at ${at} (${actual[at]} vs ${expected[at]})`,
+  );
 }
 
 /** Wait until the <attn-demo> at selector on page p has rendered state key. */
 export async function waitDemo(p, selector, key) {
-  await p.waitForFunction(([sel, k]) => document.querySelector(sel)?.dataset.rendered === k, [selector, key], { timeout: 15000 });
+  await p.waitForFunction(
+    ([sel, k]) => document.querySelector(sel)?.dataset.rendered === k,
+    [selector, key],
+    { timeout: 15000 },
+  );
 }
 
 /** How many times the demo at selector draws in the next ms milliseconds. */
 export function rendersWithin(p, selector, ms) {
-  return p.locator(selector).evaluate((el, wait) => new Promise((resolve) => {
-    let n = 0;
-    const count = () => n++;
-    el.addEventListener('demo-render', count);
-    setTimeout(() => {
-      el.removeEventListener('demo-render', count);
-      resolve(n);
-    }, wait);
-  }), ms);
+  return p.locator(selector).evaluate(
+    (el, wait) =>
+      new Promise((resolve) => {
+        let n = 0;
+        const count = () => n++;
+        el.addEventListener('demo-render', count);
+        setTimeout(() => {
+          el.removeEventListener('demo-render', count);
+          resolve(n);
+        }, wait);
+      }),
+    ms,
+  );
 }
 
 /** What the heatmap at selector shows: sizes, weights, labels and its label attribute. */
 export function shown(p, selector) {
   return p.locator(selector).evaluate((el) => {
     const d = el.data;
-    return d && { rows: d.rows, cols: d.cols, weights: Array.from(d.weights), rowLabels: [...d.rowLabels], colLabels: [...d.colLabels], label: el.getAttribute('label') };
+    return (
+      d && {
+        rows: d.rows,
+        cols: d.cols,
+        weights: Array.from(d.weights),
+        rowLabels: [...d.rowLabels],
+        colLabels: [...d.colLabels],
+        label: el.getAttribute('label'),
+      }
+    );
   });
 }
 
@@ -80,7 +100,10 @@ export function viewHarness(view) {
     /** The model `name` of web/models.js, loaded once in Node. */
     async nodeModel(name) {
       if (!nodeModels.has(name)) {
-        nodeModels.set(name, await loadModel(new Uint8Array(await readFile(new URL(modelUrl(findModel(name)))))));
+        nodeModels.set(
+          name,
+          await loadModel(new Uint8Array(await readFile(new URL(modelUrl(findModel(name)))))),
+        );
       }
       return nodeModels.get(name);
     },

@@ -34,7 +34,8 @@ export const SCREENSHOTS = path.join(REPO_ROOT, 'tests', 'browser', 'screenshots
 
 export const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver';
-export const MINIBROWSER = process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+export const MINIBROWSER =
+  process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
 /**
  * Runs first in every page (inline, so it adds no request): records what a console would show.
@@ -62,22 +63,36 @@ export async function startRecordingServer() {
   const inner = await startServer({ root: REPO_ROOT, port: 0 });
   const target = new URL(inner.url);
   const server = createServer((req, res) => {
-    const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      const type = String(answer.headers['content-type'] ?? '');
-      if (!type.startsWith('text/html')) {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-        return;
-      }
-      const chunks = [];
-      answer.on('data', (c) => chunks.push(c));
-      answer.on('end', () => {
-        const html = Buffer.concat(chunks).toString('utf8').replace(/<head>/i, (m) => `${m}${RECORDER}`);
-        const body = Buffer.from(html);
-        res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': body.length });
-        res.end(req.method === 'HEAD' ? undefined : body);
-      });
-    });
+    const up = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+      },
+      (answer) => {
+        const type = String(answer.headers['content-type'] ?? '');
+        if (!type.startsWith('text/html')) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        const chunks = [];
+        answer.on('data', (c) => chunks.push(c));
+        answer.on('end', () => {
+          const html = Buffer.concat(chunks)
+            .toString('utf8')
+            .replace(/<head>/i, (m) => `${m}${RECORDER}`);
+          const body = Buffer.from(html);
+          res.writeHead(answer.statusCode ?? 502, {
+            ...answer.headers,
+            'content-length': body.length,
+          });
+          res.end(req.method === 'HEAD' ? undefined : body);
+        });
+      },
+    );
     up.on('error', (err) => {
       res.writeHead(502);
       res.end(String(err));
@@ -96,7 +111,8 @@ export async function startRecordingServer() {
 }
 
 /** A function and its arguments as the source of a call expression (arguments as JSON). */
-const callSource = (fn, args) => `(${fn.toString()})(${args.map((a) => JSON.stringify(a) ?? 'undefined').join(', ')})`;
+const callSource = (fn, args) =>
+  `(${fn.toString()})(${args.map((a) => JSON.stringify(a) ?? 'undefined').join(', ')})`;
 
 /** Reads the recorder's list in the current document (and resets it: each entry is read once). */
 const takeProblems = () => {
@@ -120,7 +136,12 @@ export async function startEngine(name) {
   }
   const seen = [];
   const problems = async () => {
-    seen.push(...engine.ownProblems.splice(0), ...await engine.evaluate(takeProblems).catch((e) => [`could not read the recorder: ${e.message}`]));
+    seen.push(
+      ...engine.ownProblems.splice(0),
+      ...(await engine
+        .evaluate(takeProblems)
+        .catch((e) => [`could not read the recorder: ${e.message}`])),
+    );
     return [...seen];
   };
   return {
@@ -140,7 +161,10 @@ export async function startEngine(name) {
       for (;;) {
         last = await engine.evaluate(fn, ...args);
         if (last) return last;
-        if (Date.now() > end) throw new Error(`${name}: timed out after ${timeout} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
+        if (Date.now() > end)
+          throw new Error(
+            `${name}: timed out after ${timeout} ms waiting for ${what} (last: ${JSON.stringify(last)})`,
+          );
         await new Promise((r) => setTimeout(r, 100));
       }
     },
@@ -161,7 +185,9 @@ export async function startEngine(name) {
 
 async function firefox() {
   if (!existsSync(FIREFOX)) {
-    throw new Error(`Firefox not found at ${FIREFOX}; install it with: apt-get install -y firefox-esr (or set FIREFOX_PATH).`);
+    throw new Error(
+      `Firefox not found at ${FIREFOX}; install it with: apt-get install -y firefox-esr (or set FIREFOX_PATH).`,
+    );
   }
   const { default: puppeteer } = await import('puppeteer-core');
   const browser = await puppeteer.launch({
@@ -215,14 +241,24 @@ async function freePort() {
  */
 async function startXvfb() {
   const xvfb = process.env.XVFB_PATH || '/usr/bin/Xvfb';
-  if (!existsSync(xvfb)) throw new Error(`${xvfb} not found; WebKit's MiniBrowser needs an X display: apt-get install -y xvfb`);
-  const server = spawn(xvfb, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  if (!existsSync(xvfb))
+    throw new Error(
+      `${xvfb} not found; WebKit's MiniBrowser needs an X display: apt-get install -y xvfb`,
+    );
+  const server = spawn(
+    xvfb,
+    ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'],
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
+  );
   const errors = [];
   server.stderr.on('data', (d) => errors.push(String(d)));
   const exited = new Promise((resolve) => server.once('exit', resolve));
   const number = await new Promise((resolve, reject) => {
     let text = '';
-    const timer = setTimeout(() => reject(new Error(`Xvfb did not start in 10 s: ${errors.join('')}`)), 10000);
+    const timer = setTimeout(
+      () => reject(new Error(`Xvfb did not start in 10 s: ${errors.join('')}`)),
+      10000,
+    );
     server.stdio[3].on('data', (d) => {
       text += d;
       if (text.includes('\n')) {
@@ -245,8 +281,12 @@ async function startXvfb() {
 }
 
 async function webkit() {
-  for (const [file, pkg] of [[WEBKIT_DRIVER, 'webkit2gtk-driver'], [MINIBROWSER, 'libwebkit2gtk-4.1-0']]) {
-    if (!existsSync(file)) throw new Error(`${file} not found; install it with: apt-get install -y ${pkg} xvfb`);
+  for (const [file, pkg] of [
+    [WEBKIT_DRIVER, 'webkit2gtk-driver'],
+    [MINIBROWSER, 'libwebkit2gtk-4.1-0'],
+  ]) {
+    if (!existsSync(file))
+      throw new Error(`${file} not found; install it with: apt-get install -y ${pkg} xvfb`);
   }
   const display = await startXvfb();
   const port = await freePort();
@@ -268,7 +308,8 @@ async function webkit() {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = await res.json();
-    if (!res.ok) throw new Error(`WebDriver ${method} ${route}: ${json.value?.error}: ${json.value?.message}`);
+    if (!res.ok)
+      throw new Error(`WebDriver ${method} ${route}: ${json.value?.error}: ${json.value?.message}`);
     return json.value;
   }
 
@@ -279,13 +320,20 @@ async function webkit() {
       try {
         if ((await wd('GET', '/status')).ready) break;
       } catch (err) {
-        if (Date.now() > end) throw new Error(`WebKitWebDriver did not start: ${err.message}\n${log.join('')}`);
+        if (Date.now() > end)
+          throw new Error(`WebKitWebDriver did not start: ${err.message}\n${log.join('')}`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    session = (await wd('POST', '/session', {
-      capabilities: { alwaysMatch: { 'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] } } },
-    })).sessionId;
+    session = (
+      await wd('POST', '/session', {
+        capabilities: {
+          alwaysMatch: {
+            'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+          },
+        },
+      })
+    ).sessionId;
   } catch (err) {
     driver.kill();
     await exited;
@@ -299,7 +347,10 @@ async function webkit() {
   const asyncScript = (source) => `const done = arguments[0];
     Promise.resolve().then(() => ${source}).then((value) => done({ value: value === undefined ? null : value }), (e) => done({ __error: String(e && e.stack || e) }));`;
   const evaluate = async (fn, ...args) => {
-    const out = await wd('POST', `${s}/execute/async`, { script: asyncScript(callSource(fn, args)), args: [] });
+    const out = await wd('POST', `${s}/execute/async`, {
+      script: asyncScript(callSource(fn, args)),
+      args: [],
+    });
     if (out && out.__error) throw new Error(`in WebKit: ${out.__error}`);
     return out.value;
   };
@@ -309,7 +360,10 @@ async function webkit() {
     evaluate,
     /** Key events into the focused element, with WebDriver's actions (one key down/up per character). */
     async typeKeys(text) {
-      const actions = [...text].flatMap((c) => [{ type: 'keyDown', value: c }, { type: 'keyUp', value: c }]);
+      const actions = [...text].flatMap((c) => [
+        { type: 'keyDown', value: c },
+        { type: 'keyUp', value: c },
+      ]);
       await wd('POST', `${s}/actions`, { actions: [{ type: 'key', id: 'keyboard', actions }] });
       await wd('DELETE', `${s}/actions`);
     },

@@ -21,7 +21,13 @@ import { after, before, test } from 'node:test';
 import { init, loadModel } from '../../wasm/index.js';
 import { MODEL_DEFAULTS, formatModelParams } from '../../web/shared/app-state.js';
 import { t } from '../../web/shared/i18n.js';
-import { compareSet, defaultModelFor, findModel, modelUrl, sampleFor } from '../../web/shared/models.js';
+import {
+  compareSet,
+  defaultModelFor,
+  findModel,
+  modelUrl,
+  sampleFor,
+} from '../../web/shared/models.js';
 import { startEngine } from './harness.js';
 
 const TOLERANCE = 1e-5; // browser wasm vs Node wasm (the same build)
@@ -38,7 +44,10 @@ function assertClose(actual, expected, what) {
     const d = Math.abs(actual[i] - expected[i]);
     if (!(d <= worst)) [worst, at] = [d, i];
   }
-  assert.ok(worst <= TOLERANCE, `${what}: worst difference ${worst} at ${at} (${actual[at]} vs ${expected[at]})`);
+  assert.ok(
+    worst <= TOLERANCE,
+    `${what}: worst difference ${worst} at ${at} (${actual[at]} vs ${expected[at]})`,
+  );
 }
 
 // ---------------------------------------------------------------- in the page (sent as source)
@@ -59,31 +68,40 @@ const readHeatmaps = (rootSelector) => {
   if (!root) return null;
   if (root.localName === 'attn-heatmap') found.push(root);
   else walk(root.shadowRoot ?? root);
-  return found.filter((el) => el.data && el.getClientRects().length > 0 && !el.closest('[hidden]')).map((el) => {
-    const d = el.data;
-    const canvas = el.shadowRoot.querySelector('canvas');
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const ctx = copy.getContext('2d', { willReadFrequently: true });
-    ctx.drawImage(canvas, 0, 0);
-    const px = ctx.getImageData(0, 0, copy.width, copy.height).data;
-    const bg = getComputedStyle(el).backgroundColor.match(/\d+(\.\d+)?/g).map(Number);
-    let ink = 0;
-    for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i] - bg[0]) + Math.abs(px[i + 1] - bg[1]) + Math.abs(px[i + 2] - bg[2]) > 24) ink++;
-    return {
-      cls: el.getAttribute('class') ?? '',
-      model: el.dataset.model ?? null,
-      colormap: el.getAttribute('colormap'),
-      rows: d.rows,
-      cols: d.cols,
-      weights: Array.from(d.weights),
-      rowLabels: [...(d.rowLabels ?? [])],
-      colLabels: [...(d.colLabels ?? [])],
-      ink,
-      pixels: px.length / 4,
-    };
-  });
+  return found
+    .filter((el) => el.data && el.getClientRects().length > 0 && !el.closest('[hidden]'))
+    .map((el) => {
+      const d = el.data;
+      const canvas = el.shadowRoot.querySelector('canvas');
+      const copy = document.createElement('canvas');
+      copy.width = canvas.width;
+      copy.height = canvas.height;
+      const ctx = copy.getContext('2d', { willReadFrequently: true });
+      ctx.drawImage(canvas, 0, 0);
+      const px = ctx.getImageData(0, 0, copy.width, copy.height).data;
+      const bg = getComputedStyle(el)
+        .backgroundColor.match(/\d+(\.\d+)?/g)
+        .map(Number);
+      let ink = 0;
+      for (let i = 0; i < px.length; i += 4)
+        if (
+          Math.abs(px[i] - bg[0]) + Math.abs(px[i + 1] - bg[1]) + Math.abs(px[i + 2] - bg[2]) >
+          24
+        )
+          ink++;
+      return {
+        cls: el.getAttribute('class') ?? '',
+        model: el.dataset.model ?? null,
+        colormap: el.getAttribute('colormap'),
+        rows: d.rows,
+        cols: d.cols,
+        weights: Array.from(d.weights),
+        rowLabels: [...(d.rowLabels ?? [])],
+        colLabels: [...(d.colLabels ?? [])],
+        ink,
+        pixels: px.length / 4,
+      };
+    });
 };
 
 /** Resource Timing of this document: URLs (without the origin) and how often each was fetched. */
@@ -91,7 +109,11 @@ const fetchedTwice = () => {
   const names = performance.getEntriesByType('resource').map((e) => e.name);
   const count = new Map();
   for (const n of names) count.set(n, (count.get(n) ?? 0) + 1);
-  return { total: names.length, names, twice: [...count].filter(([, c]) => c > 1).map(([n, c]) => `${n} ×${c}`) };
+  return {
+    total: names.length,
+    names,
+    twice: [...count].filter(([, c]) => c > 1).map(([n, c]) => `${n} ×${c}`),
+  };
 };
 
 // ---------------------------------------------------------------- the suite
@@ -103,7 +125,10 @@ export function smokeSuite(name) {
   /** The registry model, loaded in Node from the file the page fetches. */
   async function nodeModel(model) {
     if (!nodeModels.has(model)) {
-      nodeModels.set(model, await loadModel(new Uint8Array(await readFile(new URL(modelUrl(findModel(model)))))));
+      nodeModels.set(
+        model,
+        await loadModel(new Uint8Array(await readFile(new URL(modelUrl(findModel(model)))))),
+      );
     }
     return nodeModels.get(model);
   }
@@ -120,8 +145,12 @@ export function smokeSuite(name) {
   /** Switch the page's view by its hash (as the nav links do) and wait for that render. */
   async function showView(s) {
     const key = stateKey(s);
-    await engine.evaluate((k) => { location.hash = k; }, key);
-    await engine.waitFor((k) => document.querySelector('#demo')?.dataset.rendered === k, [key], { what: `#demo to render ${key}` });
+    await engine.evaluate((k) => {
+      location.hash = k;
+    }, key);
+    await engine.waitFor((k) => document.querySelector('#demo')?.dataset.rendered === k, [key], {
+      what: `#demo to render ${key}`,
+    });
     return key;
   }
 
@@ -131,11 +160,18 @@ export function smokeSuite(name) {
     const map = r.attention[0];
     const shown = maps.find((m) => m.cls.includes('align-map'));
     assert.ok(shown, `${what}: an alignment heatmap is drawn`);
-    assert.deepEqual([shown.rows, shown.cols], map.weights.shape, `${what}: output length × input length`);
+    assert.deepEqual(
+      [shown.rows, shown.cols],
+      map.weights.shape,
+      `${what}: output length × input length`,
+    );
     assert.deepEqual(shown.rowLabels, [...map.rowLabels], `${what}: row labels (the output)`);
     assert.deepEqual(shown.colLabels, [...map.colLabels], `${what}: column labels (the input)`);
     assertClose(shown.weights, map.weights.data, `${what}: weights`);
-    assert.ok(shown.ink > shown.pixels * 0.1, `${what}: ${shown.ink} of ${shown.pixels} pixels drawn`);
+    assert.ok(
+      shown.ink > shown.pixels * 0.1,
+      `${what}: ${shown.ink} of ${shown.pixels} pixels drawn`,
+    );
   }
 
   /** What every drawn heatmap must hold, whatever the view. */
@@ -161,12 +197,27 @@ export function smokeSuite(name) {
 
   test(`${name}: the first view draws the default model's alignment, as Node computes it`, async () => {
     await engine.goto(`${engine.url}/web/`);
-    await engine.waitFor(() => document.querySelector('#app')?.dataset.state === 'ready' && document.querySelector('#demo')?.dataset.rendered, [], { what: 'the first view' });
+    await engine.waitFor(
+      () =>
+        document.querySelector('#app')?.dataset.state === 'ready' &&
+        document.querySelector('#demo')?.dataset.rendered,
+      [],
+      { what: 'the first view' },
+    );
     const state = await engine.evaluate(() => document.querySelector('#demo').state);
     assert.equal(state.view, 'alignment');
     assert.equal(state.model, defaultModelFor('alignment'));
-    await assertAlignment(await engine.evaluate(readHeatmaps, '#demo'), state.model, state.input, 'first view');
-    assert.equal(await engine.evaluate(() => document.querySelector('#demo').dataset.simd), 'true', 'SIMD128 build runs');
+    await assertAlignment(
+      await engine.evaluate(readHeatmaps, '#demo'),
+      state.model,
+      state.input,
+      'first view',
+    );
+    assert.equal(
+      await engine.evaluate(() => document.querySelector('#demo').dataset.simd),
+      'true',
+      'SIMD128 build runs',
+    );
     await engine.screenshot(`${name}-alignment-1280`);
   });
 
@@ -180,9 +231,21 @@ export function smokeSuite(name) {
     });
     await engine.typeKeys(typed);
     const key = stateKey({ ...state, input: typed });
-    await engine.waitFor((k) => document.querySelector('#demo').dataset.rendered === k, [key], { what: `a render of "${typed}"` });
-    assert.equal(await engine.evaluate(() => document.querySelector('#demo').shadowRoot.querySelector('#input').value), typed);
-    await assertAlignment(await engine.evaluate(readHeatmaps, '#demo'), state.model, typed, 'typed input');
+    await engine.waitFor((k) => document.querySelector('#demo').dataset.rendered === k, [key], {
+      what: `a render of "${typed}"`,
+    });
+    assert.equal(
+      await engine.evaluate(
+        () => document.querySelector('#demo').shadowRoot.querySelector('#input').value,
+      ),
+      typed,
+    );
+    await assertAlignment(
+      await engine.evaluate(readHeatmaps, '#demo'),
+      state.model,
+      typed,
+      'typed input',
+    );
   });
 
   for (const view of ['time', 'compare', 'heads', 'pooling', 'reading', 'forgetting']) {
@@ -199,34 +262,71 @@ export function smokeSuite(name) {
         // the rows decoded so far (step of them), each the model's row
         const m = maps.find((x) => x.cls.includes('time-map'));
         const [T, S] = r.attention[0].weights.shape;
-        assert.deepEqual([m.rows, m.cols], [Math.min(step, T), S], `time: ${step} decoded rows of ${T} × ${S}`);
-        assertClose(m.weights, r.attention[0].weights.data.slice(0, m.rows * S), 'time: decoded rows');
+        assert.deepEqual(
+          [m.rows, m.cols],
+          [Math.min(step, T), S],
+          `time: ${step} decoded rows of ${T} × ${S}`,
+        );
+        assertClose(
+          m.weights,
+          r.attention[0].weights.data.slice(0, m.rows * S),
+          'time: decoded rows',
+        );
       } else if (view === 'compare') {
         // one map per model of the set that has attention; the one without says so in a panel
         const set = compareSet(model).map((m) => m.name);
         const withAttention = [];
-        for (const name of set) if ((await nodeModel(name)).config.attention !== 'none') withAttention.push(name);
+        for (const name of set)
+          if ((await nodeModel(name)).config.attention !== 'none') withAttention.push(name);
         const drawn = maps.filter((m) => m.model);
-        assert.deepEqual(drawn.map((m) => m.model), withAttention, 'compare: one map per model of the set with attention');
-        const panels = await engine.evaluate(() => [...document.querySelector('#demo').shadowRoot.querySelectorAll('.no-attention')]
-          .filter((p) => !p.hidden && p.getClientRects().length > 0).length);
-        assert.equal(panels, set.length - withAttention.length, 'compare: a "no attention" panel for each model without');
+        assert.deepEqual(
+          drawn.map((m) => m.model),
+          withAttention,
+          'compare: one map per model of the set with attention',
+        );
+        const panels = await engine.evaluate(
+          () =>
+            [
+              ...document.querySelector('#demo').shadowRoot.querySelectorAll('.no-attention'),
+            ].filter((p) => !p.hidden && p.getClientRects().length > 0).length,
+        );
+        assert.equal(
+          panels,
+          set.length - withAttention.length,
+          'compare: a "no attention" panel for each model without',
+        );
         for (const m of drawn) {
           const other = (await nodeModel(m.model)).run(input);
-          assert.deepEqual([m.rows, m.cols], other.attention[0].weights.shape, `compare ${m.model}: output × input`);
+          assert.deepEqual(
+            [m.rows, m.cols],
+            other.attention[0].weights.shape,
+            `compare ${m.model}: output × input`,
+          );
           assertClose(m.weights, other.attention[0].weights.data, `compare ${m.model}`);
         }
       } else if (view === 'pooling') {
         const m = maps.find((x) => x.cls.includes('pool-map'));
-        assert.deepEqual([m.rows, m.cols], r.attention[0].weights.shape, 'pooling: the model\'s map');
+        assert.deepEqual(
+          [m.rows, m.cols],
+          r.attention[0].weights.shape,
+          "pooling: the model's map",
+        );
         assertClose(m.weights, r.attention[0].weights.data, 'pooling');
       } else if (view === 'heads') {
         const m = maps.find((x) => x.cls.includes('head-map'));
-        const thumbs = await engine.evaluate(() => document.querySelector('#demo').shadowRoot.querySelectorAll('button.thumb').length);
+        const thumbs = await engine.evaluate(
+          () => document.querySelector('#demo').shadowRoot.querySelectorAll('button.thumb').length,
+        );
         const cfg = (await nodeModel(model)).config;
-        assert.ok(thumbs > 0 && thumbs % cfg.numHeads === 0, `heads: ${thumbs} thumbnails, a multiple of ${cfg.numHeads} heads`);
+        assert.ok(
+          thumbs > 0 && thumbs % cfg.numHeads === 0,
+          `heads: ${thumbs} thumbnails, a multiple of ${cfg.numHeads} heads`,
+        );
         // the enlarged map is one of the model's (T × S) maps: its columns are the tokens of one side
-        assert.ok(r.attention.some((a) => a.weights.shape.at(-1) === m.cols), `heads: ${m.cols} columns, one of the model's key lengths`);
+        assert.ok(
+          r.attention.some((a) => a.weights.shape.at(-1) === m.cols),
+          `heads: ${m.cols} columns, one of the model's key lengths`,
+        );
       } else {
         assert.ok(r.attention.length > 0, `${view}: the model has attention`);
       }
@@ -236,31 +336,64 @@ export function smokeSuite(name) {
 
   test(`${name}: the SDPA playground draws n × m weights from its hash`, async () => {
     const s = { n: 5, m: 7 };
-    await engine.evaluate((h) => { location.hash = h; }, `#view=playground&n=${s.n}&m=${s.m}&d=16&seed=3`);
-    await engine.waitFor(() => document.querySelector('#app').dataset.rendered === location.hash && location.hash.includes('view=playground'), [], { what: 'the playground' });
+    await engine.evaluate((h) => {
+      location.hash = h;
+    }, `#view=playground&n=${s.n}&m=${s.m}&d=16&seed=3`);
+    await engine.waitFor(
+      () =>
+        document.querySelector('#app').dataset.rendered === location.hash &&
+        location.hash.includes('view=playground'),
+      [],
+      { what: 'the playground' },
+    );
     const maps = await engine.evaluate(readHeatmaps, '#heatmap');
     assertWellFormed(maps, 'playground');
     assert.deepEqual([maps[0].rows, maps[0].cols], [s.n, s.m], 'playground: n queries × m keys');
   });
   test(`${name}: training starts in the Train view: a finite loss, then a lower one`, async () => {
-    await engine.evaluate(() => { location.hash = '#view=train'; });
-    await engine.waitFor(() => !document.querySelector('#train-view').hidden && !document.querySelector('#train-run').disabled, [], { what: 'the training worker', timeout: 30000 });
+    await engine.evaluate(() => {
+      location.hash = '#view=train';
+    });
+    await engine.waitFor(
+      () =>
+        !document.querySelector('#train-view').hidden &&
+        !document.querySelector('#train-run').disabled,
+      [],
+      { what: 'the training worker', timeout: 30000 },
+    );
     await engine.evaluate(() => document.querySelector('#train-run').click());
-    const loss = await engine.waitFor(() => {
-      const step = Number(document.querySelector('#train-step').textContent.replace(/[^\d]/g, ''));
-      const value = parseFloat(document.querySelector('#train-loss').textContent);
-      return step > 0 && Number.isFinite(value) ? { step, value } : null;
-    }, [], { what: 'a loss value', timeout: 60000 });
+    const loss = await engine.waitFor(
+      () => {
+        const step = Number(
+          document.querySelector('#train-step').textContent.replace(/[^\d]/g, ''),
+        );
+        const value = parseFloat(document.querySelector('#train-loss').textContent);
+        return step > 0 && Number.isFinite(value) ? { step, value } : null;
+      },
+      [],
+      { what: 'a loss value', timeout: 60000 },
+    );
     assert.ok(loss.value > 0, `loss ${loss.value} at step ${loss.step}`);
     // it learns: a later mean loss below the first one, and the chart says so in its label
-    const later = await engine.waitFor((first) => {
-      const step = Number(document.querySelector('#train-step').textContent.replace(/[^\d]/g, ''));
-      const value = parseFloat(document.querySelector('#train-loss').textContent);
-      const label = document.querySelector('#train-chart').getAttribute('aria-label');
-      return value < first && label.includes(`step ${step},`) ? { step, value, label } : null;
-    }, [loss.value], { what: `a loss below ${loss.value}`, timeout: 60000 });
+    const later = await engine.waitFor(
+      (first) => {
+        const step = Number(
+          document.querySelector('#train-step').textContent.replace(/[^\d]/g, ''),
+        );
+        const value = parseFloat(document.querySelector('#train-loss').textContent);
+        const label = document.querySelector('#train-chart').getAttribute('aria-label');
+        return value < first && label.includes(`step ${step},`) ? { step, value, label } : null;
+      },
+      [loss.value],
+      { what: `a loss below ${loss.value}`, timeout: 60000 },
+    );
     assert.ok(later.step > loss.step, `step ${later.step} after ${loss.step}`);
-    assert.match(later.label, new RegExp(`^${t('en', 'train.chartAlt', { step: later.step, loss: 'LOSS', exact: 'EXACT' }).replace(/[.]/g, '\\.').replace('LOSS', '[\\d.]+').replace('EXACT', '.+')}$`));
+    assert.match(
+      later.label,
+      new RegExp(
+        `^${t('en', 'train.chartAlt', { step: later.step, loss: 'LOSS', exact: 'EXACT' }).replace(/[.]/g, '\\.').replace('LOSS', '[\\d.]+').replace('EXACT', '.+')}$`,
+      ),
+    );
     await engine.screenshot(`${name}-train-1280`);
     await engine.evaluate(() => document.querySelector('#train-pause').click());
   });
@@ -269,19 +402,35 @@ export function smokeSuite(name) {
     const r = await engine.evaluate(fetchedTwice);
     assert.deepEqual(r.twice, [], `fetched more than once (of ${r.total})`);
     // the wasm and the first model are among them, once (Resource Timing sees what the page fetched)
-    assert.equal(r.names.filter((n) => n.endsWith('/wasm/attnlab.wasm')).length, 1, 'attnlab.wasm once');
-    assert.equal(r.names.filter((n) => n.endsWith(`/web/models/${defaultModelFor('alignment')}.safetensors`)).length, 1, 'the first model once');
+    assert.equal(
+      r.names.filter((n) => n.endsWith('/wasm/attnlab.wasm')).length,
+      1,
+      'attnlab.wasm once',
+    );
+    assert.equal(
+      r.names.filter((n) => n.endsWith(`/web/models/${defaultModelFor('alignment')}.safetensors`))
+        .length,
+      1,
+      'the first model once',
+    );
   });
 
   test(`${name}: the Chinese page at phone width`, async () => {
     await engine.setSize(390, 844);
     await engine.goto(`${engine.url}/web/#${stateKey({ lang: 'zh' })}`);
-    await engine.waitFor(() => document.querySelector('#demo')?.dataset.rendered, [], { what: 'the zh page' });
-    const nav = await engine.evaluate(() => document.querySelector('#page-views a[data-view="alignment"]').textContent);
+    await engine.waitFor(() => document.querySelector('#demo')?.dataset.rendered, [], {
+      what: 'the zh page',
+    });
+    const nav = await engine.evaluate(
+      () => document.querySelector('#page-views a[data-view="alignment"]').textContent,
+    );
     assert.equal(nav, t('zh', 'view.alignment'));
     // WebKit's MiniBrowser keeps its window at least 447 px wide (its toolbar): the check is
     // against the width the page got, and the screenshot shows that width
-    const [wide, width] = await engine.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    const [wide, width] = await engine.evaluate(() => [
+      document.documentElement.scrollWidth,
+      document.documentElement.clientWidth,
+    ]);
     assert.ok(width <= 450, `a phone-sized window (${width} px)`);
     assert.ok(wide <= width, `nothing wider than the screen (${wide} px in ${width} px)`);
     await engine.screenshot(`${name}-alignment-zh-390`);
@@ -300,12 +449,27 @@ export function smokeSuite(name) {
       document.getElementById('host').replaceChildren(f);
     }, `/web/embed.html?${key}`);
     const end = Date.now() + 20000;
-    while (!(await engine.inFrame('#host iframe', (k) => document.querySelector('attn-demo')?.dataset.rendered === k, key))) {
+    while (
+      !(await engine.inFrame(
+        '#host iframe',
+        (k) => document.querySelector('attn-demo')?.dataset.rendered === k,
+        key,
+      ))
+    ) {
       if (Date.now() > end) throw new Error(`${name}: the embedded view did not render ${key}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    assert.equal(await engine.inFrame('#host iframe', () => self.origin), 'null', 'an opaque origin');
-    await assertAlignment(await engine.inFrame('#host iframe', readHeatmaps, 'attn-demo'), s.model, s.input, 'embed');
+    assert.equal(
+      await engine.inFrame('#host iframe', () => self.origin),
+      'null',
+      'an opaque origin',
+    );
+    await assertAlignment(
+      await engine.inFrame('#host iframe', readHeatmaps, 'attn-demo'),
+      s.model,
+      s.input,
+      'embed',
+    );
     const r = await engine.inFrame('#host iframe', fetchedTwice);
     assert.deepEqual(r.twice, [], `embed: fetched more than once (of ${r.total})`);
     const problems = await engine.inFrame('#host iframe', () => window.__attnlabProblems.splice(0));

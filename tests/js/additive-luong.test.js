@@ -72,7 +72,15 @@ function runAdditiveLuongSuite({ simd }) {
       if (T.keyPaddingMask) options.keyPaddingMask = T.keyPaddingMask;
       if (T.values) options.values = T.values;
       const grads = ['query', 'keys', ...PARAMS.additive, ...(T.values ? ['values'] : [])];
-      checkCase('additive', c, ops.additiveAttention, pick(T, PARAMS.additive), options, ['context', 'weights'], grads);
+      checkCase(
+        'additive',
+        c,
+        ops.additiveAttention,
+        pick(T, PARAMS.additive),
+        options,
+        ['context', 'weights'],
+        grads,
+      );
     }
   });
 
@@ -84,22 +92,39 @@ function runAdditiveLuongSuite({ simd }) {
       const options = { score: c.score };
       if (T.keyPaddingMask) options.keyPaddingMask = T.keyPaddingMask;
       const params = pick(T, PARAMS.luong);
-      checkCase('luong', c, ops.luongAttention, params, options, ['context', 'weights', 'attentionalHidden'],
-        ['query', 'keys', ...Object.keys(params)]);
+      checkCase(
+        'luong',
+        c,
+        ops.luongAttention,
+        params,
+        options,
+        ['context', 'weights', 'attentionalHidden'],
+        ['query', 'keys', ...Object.keys(params)],
+      );
     }
   });
 
   test(`${build}: luongLocalAttention (local-m, local-p) forward and backward match PyTorch`, () => {
     const { cases } = loadFixture('luong_local');
-    assert.ok(cases.some((c) => c.position === 'monotonic') && cases.some((c) => c.position === 'predictive'));
+    assert.ok(
+      cases.some((c) => c.position === 'monotonic') &&
+        cases.some((c) => c.position === 'predictive'),
+    );
     for (const c of cases) {
       const T = c.tensors;
       const options = { score: c.score, window: c.window, position: c.position };
       if (c.t !== null) options.t = c.t;
       if (T.keyPaddingMask) options.keyPaddingMask = T.keyPaddingMask;
       const params = pick(T, PARAMS.luong);
-      checkCase('luong_local', c, ops.luongLocalAttention, params, options,
-        ['context', 'weights', 'attentionalHidden', 'position'], ['query', 'keys', ...Object.keys(params)]);
+      checkCase(
+        'luong_local',
+        c,
+        ops.luongLocalAttention,
+        params,
+        options,
+        ['context', 'weights', 'attentionalHidden', 'position'],
+        ['query', 'keys', ...Object.keys(params)],
+      );
     }
   });
 
@@ -109,8 +134,15 @@ function runAdditiveLuongSuite({ simd }) {
       const T = c.tensors;
       const options = { scaled: c.scaled };
       if (T.keyPaddingMask) options.keyPaddingMask = T.keyPaddingMask;
-      checkCase('key_query', c, ops.keyQueryAttention, pick(T, PARAMS.key_query), options, ['context', 'weights'],
-        ['query', 'keys', ...PARAMS.key_query]);
+      checkCase(
+        'key_query',
+        c,
+        ops.keyQueryAttention,
+        pick(T, PARAMS.key_query),
+        options,
+        ['context', 'weights'],
+        ['query', 'keys', ...PARAMS.key_query],
+      );
     }
   });
 
@@ -121,57 +153,211 @@ function runAdditiveLuongSuite({ simd }) {
 
   test(`${build}: backward without options, missing upstream entries count as zero`, () => {
     const q = [0.5, -1, 0.25];
-    const k = [[1, 0, 2], [0, 1, -1], [0.5, 0.5, 0.5]];
-    const params = { W_q: [[1, 0, 0], [0, 1, 1]], W_k: [[0, 1, 0], [1, 0, 1]], bias: [0.1, -0.1], v: [1, -2] };
+    const k = [
+      [1, 0, 2],
+      [0, 1, -1],
+      [0.5, 0.5, 0.5],
+    ];
+    const params = {
+      W_q: [
+        [1, 0, 0],
+        [0, 1, 1],
+      ],
+      W_k: [
+        [0, 1, 0],
+        [1, 0, 1],
+      ],
+      bias: [0.1, -0.1],
+      v: [1, -2],
+    };
     const a = ops.additiveAttention.backward(q, k, params, { weights: [1, 0, 0] });
-    const b = ops.additiveAttention.backward(q, k, params, {}, { weights: [1, 0, 0], context: [0, 0, 0] });
+    const b = ops.additiveAttention.backward(
+      q,
+      k,
+      params,
+      {},
+      { weights: [1, 0, 0], context: [0, 0, 0] },
+    );
     for (const n of ['query', 'keys', 'W_q', 'W_k', 'bias', 'v']) assert.deepEqual(a[n], b[n]);
     // an upstream naming no output is refused (it would be the options with upstream forgotten)
-    assert.throws(() => ops.additiveAttention.backward(q, k, params, {}), (e) => e instanceof AttnlabError && /upstream.*names none/.test(e.message));
+    assert.throws(
+      () => ops.additiveAttention.backward(q, k, params, {}),
+      (e) => e instanceof AttnlabError && /upstream.*names none/.test(e.message),
+    );
   });
 
   test(`${build}: a fully masked row gives zero weights and context, never NaN`, () => {
-    const r = ops.keyQueryAttention([[1, 2], [3, 4]], [[[1, 0], [0, 1]], [[1, 1], [2, 2]]],
-      { W_Q: [[1, 0]], W_K: [[0, 1]], W_V: [[1, 1], [1, -1]] }, { keyPaddingMask: [[false, true], [true, true]] });
+    const r = ops.keyQueryAttention(
+      [
+        [1, 2],
+        [3, 4],
+      ],
+      [
+        [
+          [1, 0],
+          [0, 1],
+        ],
+        [
+          [1, 1],
+          [2, 2],
+        ],
+      ],
+      {
+        W_Q: [[1, 0]],
+        W_K: [[0, 1]],
+        W_V: [
+          [1, 1],
+          [1, -1],
+        ],
+      },
+      {
+        keyPaddingMask: [
+          [false, true],
+          [true, true],
+        ],
+      },
+    );
     assert.deepEqual([...r.weights.data], [1, 0, 0, 0]);
     assert.deepEqual([...r.context.data.subarray(2)], [0, 0]);
   });
 
   test(`${build}: error messages name the problem`, () => {
     const q = [1, 2, 3];
-    const k = [[1, 0, 0], [0, 1, 0]];
+    const k = [
+      [1, 0, 0],
+      [0, 1, 0],
+    ];
     const P = { W_q: [[1, 0, 0]], W_k: [[1, 0, 0]], bias: [0], v: [1] };
-    const throws = (fn, re, code) => assert.throws(fn, (e) => e instanceof AttnlabError && re.test(e.message) && (!code || e.code === code));
+    const throws = (fn, re, code) =>
+      assert.throws(
+        fn,
+        (e) => e instanceof AttnlabError && re.test(e.message) && (!code || e.code === code),
+      );
     throws(() => ops.additiveAttention(q, k, { ...P, W_k: undefined }), /params\.W_k is missing/);
-    throws(() => ops.additiveAttention(q, k, { ...P, W_q: [[1, 0]] }), /params\.W_q has shape \[1, 2\] but must be \[da, dq\]/, 'AL_ERR_SHAPE');
+    throws(
+      () => ops.additiveAttention(q, k, { ...P, W_q: [[1, 0]] }),
+      /params\.W_q has shape \[1, 2\] but must be \[da, dq\]/,
+      'AL_ERR_SHAPE',
+    );
     throws(() => ops.additiveAttention(q, k, P, { mask: [true, false] }), /unknown option 'mask'/);
-    throws(() => ops.additiveAttention(q, [[1, 0, NaN], [0, 1, 0]], P), /keys contains NaN/, 'AL_ERR_NONFINITE');
-    throws(() => ops.additiveAttention(q, k, P, { keyPaddingMask: [true] }), /keyPaddingMask has shape \[1\]/, 'AL_ERR_SHAPE');
-    throws(() => ops.additiveAttention(q, k, P, { values: [[1], [2], [3]] }), /values has shape \[3, 1\] but keys has \[2, 3\]/);
-    throws(() => ops.additiveAttention([[1, 2, 3]], [[[1, 0, 0]], [[0, 1, 0]]], P), /query has batch size 1 but keys has 2/);
-    throws(() => ops.additiveAttention.backward(q, k, P, {}, { context: [1, 2] }), /upstream\.context has shape \[2\] but context has \[3\]/);
-    throws(() => ops.additiveAttention.backward(q, k, P, {}, { output: [1, 2, 3] }), /unknown upstream gradient 'output'/);
+    throws(
+      () =>
+        ops.additiveAttention(
+          q,
+          [
+            [1, 0, NaN],
+            [0, 1, 0],
+          ],
+          P,
+        ),
+      /keys contains NaN/,
+      'AL_ERR_NONFINITE',
+    );
+    throws(
+      () => ops.additiveAttention(q, k, P, { keyPaddingMask: [true] }),
+      /keyPaddingMask has shape \[1\]/,
+      'AL_ERR_SHAPE',
+    );
+    throws(
+      () => ops.additiveAttention(q, k, P, { values: [[1], [2], [3]] }),
+      /values has shape \[3, 1\] but keys has \[2, 3\]/,
+    );
+    throws(
+      () => ops.additiveAttention([[1, 2, 3]], [[[1, 0, 0]], [[0, 1, 0]]], P),
+      /query has batch size 1 but keys has 2/,
+    );
+    throws(
+      () => ops.additiveAttention.backward(q, k, P, {}, { context: [1, 2] }),
+      /upstream\.context has shape \[2\] but context has \[3\]/,
+    );
+    throws(
+      () => ops.additiveAttention.backward(q, k, P, {}, { output: [1, 2, 3] }),
+      /unknown upstream gradient 'output'/,
+    );
     throws(() => ops.additiveAttention.backward(q, k, P), /params must be an object|upstream/);
-    const L = { W_c: [[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]] };
-    throws(() => ops.luongAttention(q, k, L, { score: 'cosine' }), /score must be 'dot', 'general' or 'concat'/);
+    const L = {
+      W_c: [
+        [1, 0, 0, 0, 0, 0],
+        [0, 1, 0, 0, 0, 0],
+        [0, 0, 1, 0, 0, 0],
+      ],
+    };
+    throws(
+      () => ops.luongAttention(q, k, L, { score: 'cosine' }),
+      /score must be 'dot', 'general' or 'concat'/,
+    );
     throws(() => ops.luongAttention(q, k, L, { score: 'general' }), /params\.W_a is missing/);
     throws(() => ops.luongAttention(q, k, L, { score: 'concat' }), /params\.v_a is missing/);
-    throws(() => ops.luongAttention(q, [[1, 0], [0, 1]], L), /query has 3 features but keys has 2/);
-    throws(() => ops.luongLocalAttention(q, k, L, { window: 2 }), /options\.t .* is required for position 'monotonic'/);
-    throws(() => ops.luongLocalAttention(q, k, L, { window: 0, t: 1 }), /window \(D\) must be a finite number >= 0.01/);
-    throws(() => ops.luongLocalAttention(q, k, L, { window: 1, position: 'fixed', t: 1 }), /position must be 'monotonic' or 'predictive'/);
-    throws(() => ops.luongLocalAttention(q, k, L, { window: 1, position: 'predictive' }), /params\.v_p is missing/);
-    throws(() => ops.keyQueryAttention(q, k, { W_Q: [[1, 0, 0]], W_K: [[1, 0]], W_V: [[1, 0, 0]] }), /params\.W_K has shape \[1, 2\] but must be \[dk, dh\]/);
-    throws(() => ops.keyQueryAttention(q, k, { W_Q: [[1, 0, 0]], W_K: [[1, 0, 0]], W_V: [[1, 0, 0]] }, { scaled: 'yes' }), /scaled must be true or false/);
+    throws(
+      () =>
+        ops.luongAttention(
+          q,
+          [
+            [1, 0],
+            [0, 1],
+          ],
+          L,
+        ),
+      /query has 3 features but keys has 2/,
+    );
+    throws(
+      () => ops.luongLocalAttention(q, k, L, { window: 2 }),
+      /options\.t .* is required for position 'monotonic'/,
+    );
+    throws(
+      () => ops.luongLocalAttention(q, k, L, { window: 0, t: 1 }),
+      /window \(D\) must be a finite number >= 0.01/,
+    );
+    throws(
+      () => ops.luongLocalAttention(q, k, L, { window: 1, position: 'fixed', t: 1 }),
+      /position must be 'monotonic' or 'predictive'/,
+    );
+    throws(
+      () => ops.luongLocalAttention(q, k, L, { window: 1, position: 'predictive' }),
+      /params\.v_p is missing/,
+    );
+    throws(
+      () => ops.keyQueryAttention(q, k, { W_Q: [[1, 0, 0]], W_K: [[1, 0]], W_V: [[1, 0, 0]] }),
+      /params\.W_K has shape \[1, 2\] but must be \[dk, dh\]/,
+    );
+    throws(
+      () =>
+        ops.keyQueryAttention(
+          q,
+          k,
+          { W_Q: [[1, 0, 0]], W_K: [[1, 0, 0]], W_V: [[1, 0, 0]] },
+          { scaled: 'yes' },
+        ),
+      /scaled must be true or false/,
+    );
     assert.equal(lib.liveAllocations(), 0, 'failed calls free what they allocated');
   });
 
   test(`${build}: the ops leave no live wasm allocations`, () => {
     const q = [[0.1, 0.2, 0.3]];
-    const k = [[[1, 0, 0], [0, 1, 0]]];
-    const L = { W_c: [[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]], W_p: [[1, 1, 1]], v_p: [1] };
+    const k = [
+      [
+        [1, 0, 0],
+        [0, 1, 0],
+      ],
+    ];
+    const L = {
+      W_c: [
+        [1, 0, 0, 0, 0, 0],
+        [0, 1, 0, 0, 0, 0],
+        [0, 0, 1, 0, 0, 0],
+      ],
+      W_p: [[1, 1, 1]],
+      v_p: [1],
+    };
     ops.luongLocalAttention(q, k, L, { window: 1, position: 'predictive' });
-    ops.luongLocalAttention.backward(q, k, L, { window: 1, position: 'predictive' }, { position: [1] });
+    ops.luongLocalAttention.backward(
+      q,
+      k,
+      L,
+      { window: 1, position: 'predictive' },
+      { position: [1] },
+    );
     ops.luongAttention.backward(q, k, L, { attentionalHidden: [[1, 1, 1]] });
     assert.equal(lib.liveAllocations(), 0);
   });

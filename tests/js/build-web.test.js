@@ -27,58 +27,109 @@ before(async () => {
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 const read = (f) => readFileSync(path.join(dist, f), 'utf8');
-const preloads = (html) => [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+const preloads = (html) =>
+  [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
 
 test('the pages: no import map; the wasm, the first model and the guard first; the critical modules preloaded', () => {
-  for (const [page, entry] of [['web/index.html', 'main.js'], ['web/embed.html', 'embed-page.js']]) {
+  for (const [page, entry] of [
+    ['web/index.html', 'main.js'],
+    ['web/embed.html', 'embed-page.js'],
+  ]) {
     const html = read(page);
     assert.ok(!html.includes('importmap'), `${page}: no import map`);
     const list = preloads(html);
     // the entry and its one chunk; embed.html's entry is its module script, which fetches it
     const script = html.includes(`<script type="module" src="${entry}"></script>`);
-    assert.equal(list[0] === entry, !script, `${page}: ${entry} preloaded unless a module script loads it`);
+    assert.equal(
+      list[0] === entry,
+      !script,
+      `${page}: ${entry} preloaded unless a module script loads it`,
+    );
     assert.equal(list.length, script ? 1 : 2, `${page}: ${list.join(', ')}`);
     for (const f of list) assert.ok(existsSync(path.join(dist, 'web', f)), f);
     // no preload of the .wasm (WebKit never reuses one): the inline first-model.js fetches it
     assert.ok(!html.includes('rel="preload"'), `${page}: no <link rel="preload">`);
-    const early = html.indexOf("attnlabEarly");
-    assert.ok(early > 0 && early < html.indexOf('rel="stylesheet"') && html.includes('../wasm/attnlab.wasm'), `${page}: the inline fetch of the .wasm before the stylesheet`);
-    assert.ok(html.indexOf('<script>') > 0 && html.indexOf('<script>') < html.indexOf('rel="stylesheet"'), `${page}: inline scripts before the stylesheet`);
+    const early = html.indexOf('attnlabEarly');
+    assert.ok(
+      early > 0 &&
+        early < html.indexOf('rel="stylesheet"') &&
+        html.includes('../wasm/attnlab.wasm'),
+      `${page}: the inline fetch of the .wasm before the stylesheet`,
+    );
+    assert.ok(
+      html.indexOf('<script>') > 0 && html.indexOf('<script>') < html.indexOf('rel="stylesheet"'),
+      `${page}: inline scripts before the stylesheet`,
+    );
     assert.ok(!html.includes('src="load-guard.js"'), `${page}: load-guard.js inline`);
   }
   const index = read('web/index.html');
-  assert.ok(!index.includes('src="first-model.js"') && index.includes('models/'), 'first-model.js inline');
+  assert.ok(
+    !index.includes('src="first-model.js"') && index.includes('models/'),
+    'first-model.js inline',
+  );
   assert.ok(index.includes('<script type="module" src="boot.js"></script>'));
 });
 
-test('the lazy views stay out of the first plot\'s chunks, in chunks of their own', () => {
-  const critical = ['web/index.html', 'web/embed.html'].flatMap((page) => preloads(read(page))).map((f) => read(`web/${f}`)).join('\n');
+test("the lazy views stay out of the first plot's chunks, in chunks of their own", () => {
+  const critical = ['web/index.html', 'web/embed.html']
+    .flatMap((page) => preloads(read(page)))
+    .map((f) => read(`web/${f}`))
+    .join('\n');
   // string literals that only one lazy module holds (minification keeps strings)
-  for (const [file, literal] of [['heads-view.js', 'distance-map'], ['reading-view.js', 'READING_STYLE'], ['forgetting-view.js', 'FORGETTING_STYLE']]) {
+  for (const [file, literal] of [
+    ['heads-view.js', 'distance-map'],
+    ['reading-view.js', 'READING_STYLE'],
+    ['forgetting-view.js', 'FORGETTING_STYLE'],
+  ]) {
     const src = readFileSync(new URL(`../../web/views/${file}`, import.meta.url), 'utf8');
-    const text = literal.endsWith('_STYLE') ? src.match(new RegExp(`${literal} = \`\\s*([^\\n]{12,})`))[1].trim() : literal;
-    assert.ok(!critical.includes(text), `${file}'s ${JSON.stringify(text)} is not on the first plot's path`);
-    const lazy = readdirSync(path.join(dist, 'web')).filter((n) => /^chunk-.*\.js$/.test(n) && read(`web/${n}`).includes(text));
-    assert.equal(lazy.length, 2, `${file}: in a lazy chunk of each page's build (index.html's, embed.html's)`);
+    const text = literal.endsWith('_STYLE')
+      ? src.match(new RegExp(`${literal} = \`\\s*([^\\n]{12,})`))[1].trim()
+      : literal;
+    assert.ok(
+      !critical.includes(text),
+      `${file}'s ${JSON.stringify(text)} is not on the first plot's path`,
+    );
+    const lazy = readdirSync(path.join(dist, 'web')).filter(
+      (n) => /^chunk-.*\.js$/.test(n) && read(`web/${n}`).includes(text),
+    );
+    assert.equal(
+      lazy.length,
+      2,
+      `${file}: in a lazy chunk of each page's build (index.html's, embed.html's)`,
+    );
   }
   const main = read('web/main.js');
-  assert.match(main, /import\("\.\/chunk-[A-Z0-9]+\.js"\)/, 'main.js import()s the Train view on first use');
+  assert.match(
+    main,
+    /import\("\.\/chunk-[A-Z0-9]+\.js"\)/,
+    'main.js import()s the Train view on first use',
+  );
   const registry = critical.match(/import\("\.\/chunk-[A-Z0-9]+\.js"\)/g) ?? [];
-  assert.ok(registry.length >= 4, `the heads, pooling, reading and forgetting views are import()ed (${registry.length} dynamic imports)`);
+  assert.ok(
+    registry.length >= 4,
+    `the heads, pooling, reading and forgetting views are import()ed (${registry.length} dynamic imports)`,
+  );
   for (const m of registry) assert.ok(existsSync(path.join(dist, 'web', m.slice(10, -2))), m);
 });
 
 test('every URL the code builds from import.meta.url names a file of the build', () => {
   const web = path.join(dist, 'web');
-  for (const f of readdirSync(web).filter((n) => n.endsWith('.js') && !['load-guard.js', 'embed-size.js', 'sw.js'].includes(n))) {
+  for (const f of readdirSync(web).filter(
+    (n) => n.endsWith('.js') && !['load-guard.js', 'embed-size.js', 'sw.js'].includes(n),
+  )) {
     const code = read(`web/${f}`);
-    for (const m of code.matchAll(/new URL\("([^"]+)",new URL\("([^"]+)",import\.meta\.url\)\.href\)/g)) {
+    for (const m of code.matchAll(
+      /new URL\("([^"]+)",new URL\("([^"]+)",import\.meta\.url\)\.href\)/g,
+    )) {
       const target = new URL(m[1], new URL(m[2], 'http://x/web/')).pathname;
       if (/\$|\{/.test(m[1])) continue; // a template (the models/ folder)
       assert.ok(existsSync(path.join(dist, target)), `${f}: ${m[1]} from ${m[2]} → ${target}`);
     }
   }
-  assert.ok(existsSync(path.join(dist, 'wasm', 'attnlab.wasm')) && existsSync(path.join(dist, 'wasm', 'attnlab-train.wasm')));
+  assert.ok(
+    existsSync(path.join(dist, 'wasm', 'attnlab.wasm')) &&
+      existsSync(path.join(dist, 'wasm', 'attnlab-train.wasm')),
+  );
   assert.ok(existsSync(path.join(dist, 'web', 'models', 'dates-additive.safetensors')));
 });
 
@@ -93,11 +144,21 @@ test('the service worker: named after the content, precaching the code (no map, 
     assert.ok(!p.endsWith('.map') && !p.includes('models/') && p !== 'sw.js', p);
     assert.ok(existsSync(path.join(dist, 'web', p === './' ? 'index.html' : p)), `${p} exists`);
   }
-  assert.ok(precache.includes('./') && precache.includes('embed.html') && precache.includes('../wasm/attnlab.wasm'));
+  assert.ok(
+    precache.includes('./') &&
+      precache.includes('embed.html') &&
+      precache.includes('../wasm/attnlab.wasm'),
+  );
   // the name is a hash of every other file of the build (its path and bytes): a release that
   // changes any file gets a new cache; the same sources, the same name
-  const walk = (d) => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
-  const files = walk(dist).map((f) => path.relative(dist, f).split(path.sep).join('/')).filter((f) => f !== 'web/sw.js').sort();
+  const walk = (d) =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)],
+    );
+  const files = walk(dist)
+    .map((f) => path.relative(dist, f).split(path.sep).join('/'))
+    .filter((f) => f !== 'web/sw.js')
+    .sort();
   const hash = createHash('sha256');
   for (const f of files) hash.update(f).update(readFileSync(path.join(dist, f)));
   assert.equal(hash.digest('hex').slice(0, 12), version);

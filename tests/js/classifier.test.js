@@ -20,8 +20,13 @@ import { writeSafetensors } from './model-fixtures.js';
 const FIXTURES = new URL('../fixtures/', import.meta.url);
 
 function runClassifierSuite({ simd }) {
-  const fx = fixtureSuite({ simd, reference: 'classifier_reference', label: 'classifier fixtures' });
-  const { ref, close, byName, build, loadModel, readSafetensors, createModel, loadTrainableModel } = fx;
+  const fx = fixtureSuite({
+    simd,
+    reference: 'classifier_reference',
+    label: 'classifier fixtures',
+  });
+  const { ref, close, byName, build, loadModel, readSafetensors, createModel, loadTrainableModel } =
+    fx;
 
   for (const c of ref.cases) {
     test(`${build}: ${c.name}: probabilities and attention weights match PyTorch`, async () => {
@@ -32,7 +37,11 @@ function runClassifierSuite({ simd }) {
         const want = ids(t.ids);
         assert.equal(model.architecture, 'classifier');
         assert.deepEqual(model.labels, model.config.labels);
-        assert.deepEqual([...model.encode(c.text)], [...want], `${c.name}: the tokenizer (unknown words -> unk)`);
+        assert.deepEqual(
+          [...model.encode(c.text)],
+          [...want],
+          `${c.name}: the tokenizer (unknown words -> unk)`,
+        );
         const r = model.classify(c.text);
         const n = want.length;
         assert.deepEqual([...r.ids], [...want]);
@@ -79,20 +88,32 @@ function runClassifierSuite({ simd }) {
       const unk = m.config.tokenizer.vocab.indexOf('<unk>');
       const cat = m.config.tokenizer.vocab.indexOf('cat');
       assert.ok(m.config.tokenizer.vocab.lastIndexOf('cat') > cat, 'the fixture lists "cat" twice');
-      assert.deepEqual([...m.encode('  the\tcat zebra  Cat ')], [tok.src.get('the'), cat, unk, unk]);
+      assert.deepEqual(
+        [...m.encode('  the\tcat zebra  Cat ')],
+        [tok.src.get('the'), cat, unk, unk],
+      );
       const r = m.classify('qqq zzz');
       assert.deepEqual(r.tokens, ['<unk>', '<unk>']);
       const r1 = m.classify('xylophone');
       assert.deepEqual([...r1.attention[0].weights.data], [1], 'one word takes all the weight');
-      assert.throws(() => m.classify('   '), (e) => e.code === 'AL_ERR_SHAPE' && /empty/.test(e.message));
-      assert.throws(() => m.classify([1, 999]), (e) => e.code === 'AL_ERR_RANGE' && /input\[1\] = 999/.test(e.message));
+      assert.throws(
+        () => m.classify('   '),
+        (e) => e.code === 'AL_ERR_SHAPE' && /empty/.test(e.message),
+      );
+      assert.throws(
+        () => m.classify([1, 999]),
+        (e) => e.code === 'AL_ERR_RANGE' && /input\[1\] = 999/.test(e.message),
+      );
       assert.throws(() => m.classify('the cat', { beamWidth: 2 }), /unknown option 'beamWidth'/);
     } finally {
       m.dispose();
     }
     const s2s = await loadModel(new URL('model_lstm_additive_bahdanau.safetensors', FIXTURES));
     try {
-      assert.throws(() => s2s.classify('abc'), (e) => e.code === 'AL_ERR_UNSUPPORTED' && /"seq2seq" model/.test(e.message));
+      assert.throws(
+        () => s2s.classify('abc'),
+        (e) => e.code === 'AL_ERR_UNSUPPORTED' && /"seq2seq" model/.test(e.message),
+      );
     } finally {
       s2s.dispose();
     }
@@ -106,7 +127,11 @@ function runClassifierSuite({ simd }) {
       assert.deepEqual(one.sentenceWeights.length, 1);
       assert.ok(Math.abs(one.sentenceWeights[0] - 1) < 1e-6);
       const three = m.classify('. . cat');
-      assert.deepEqual(three.sentences, [[0, 1], [1, 2], [2, 3]]);
+      assert.deepEqual(three.sentences, [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+      ]);
       assert.deepEqual(three.attention[1].colLabels, ['.', '.', 'cat']);
     } finally {
       m.dispose();
@@ -117,34 +142,212 @@ function runClassifierSuite({ simd }) {
     const base = fx.api.liveAllocations();
     const variant = (name, edit) => {
       const { metadata, tensors } = readSafetensors(readFileSync(modelUrl(byName(name))));
-      const t = new Map([...tensors].map(([k, v]) => [k, { data: v.data, shape: v.shape.slice() }]));
+      const t = new Map(
+        [...tensors].map(([k, v]) => [k, { data: v.data, shape: v.shape.slice() }]),
+      );
       const conf = JSON.parse(metadata.config);
       const meta = edit(t, conf) ?? { config: JSON.stringify(conf) };
       return writeSafetensors(t, meta);
     };
     const cases = [
-      ['attention_bilstm', 'missing tensor', (t) => { t.delete('pooling.w'); }, 'AL_ERR_FORMAT', /missing tensor "pooling\.w" \(the config needs shape \[8\]\)/],
-      ['attention_bilstm', 'missing encoder tensor', (t) => { t.delete('encoder.weight_hh_l0_reverse'); }, 'AL_ERR_FORMAT', /missing tensor "encoder\.weight_hh_l0_reverse" \(the config needs shape \[16, 4\]\)/],
-      ['attention_bilstm', 'extra tensor', (t) => { t.set('pooling.W_s1', { data: new Float32Array(8), shape: [1, 8] }); }, 'AL_ERR_FORMAT', /unexpected tensor "pooling\.W_s1"/],
-      ['attention_bilstm', 'wrong classifier shape', (t) => { t.set('classifier.weight', { data: new Float32Array(27), shape: [3, 9] }); }, 'AL_ERR_SHAPE', /tensor "classifier\.weight" has shape \[3, 9\] but the config needs \[3, 8\]/],
-      ['attention_bilstm', 'labels disagree with the bias', (t, k) => { k.labels.push('mixed'); }, 'AL_ERR_SHAPE', /tensor "classifier\.weight" has shape \[3, 8\] but the config needs \[4, 8\]/],
-      ['attention_bilstm', 'vocabulary disagrees', (t, k) => { k.tokenizer.vocab.push('zebra'); }, 'AL_ERR_SHAPE', /tensor "embedding\.weight" has shape \[18, 6\] but the config needs \[19, 6\]/],
-      ['attention_bilstm', 'unknown pooling', (t, k) => { k.pooling = 'max'; }, 'AL_ERR_ARGUMENT', /"pooling": unknown value "max" \(known: attention, han, structured\)/],
-      ['attention_bilstm', 'odd bidirectional size', (t, k) => { k.hiddenSize = 7; }, 'AL_ERR_ARGUMENT', /"hiddenSize": 7 must be even with "bidirectional"/],
-      ['attention_bilstm', 'relu with lstm', (t, k) => { k.nonlinearity = 'relu'; }, 'AL_ERR_ARGUMENT', /"nonlinearity": "relu" is for cell "rnn" only/],
-      ['attention_bilstm', 'unknown key', (t, k) => { k.pooing = 'attention'; }, 'AL_ERR_FORMAT', /unknown key "pooing"/],
-      ['attention_bilstm', 'no labels', (t, k) => { delete k.labels; }, 'AL_ERR_FORMAT', /missing key "labels"/],
-      ['attention_bilstm', 'unk not in the vocabulary', (t, k) => { k.tokenizer.unk = '<oov>'; }, 'AL_ERR_FORMAT', /"tokenizer\.unk": "<oov>" is not in tokenizer\.vocab/],
-      ['attention_bilstm', 'seq2seq tokenizer keys', (t, k) => { k.tokenizer.srcVocab = k.tokenizer.vocab; }, 'AL_ERR_FORMAT', /unknown key "tokenizer\.srcVocab"|unknown key "srcVocab"/],
-      ['attention_bilstm', 'char tokenizer', (t, k) => { k.tokenizer.type = 'char'; }, 'AL_ERR_ARGUMENT', /"tokenizer\.type": unknown value "char" \(known: word\)/],
-      ['structured_bilstm', 'zero hops', (t, k) => { k.hops = 0; }, 'AL_ERR_ARGUMENT', /"hops": 0 is out of range/],
-      ['structured_bilstm', 'no attentionSize', (t, k) => { delete k.attentionSize; }, 'AL_ERR_FORMAT', /missing key "attentionSize"/],
-      ['structured_bilstm', 'hops disagree with W_s2', (t, k) => { k.hops = 2; }, 'AL_ERR_SHAPE', /tensor "pooling\.W_s2" has shape \[3, 5\] but the config needs \[2, 5\]/],
-      ['han_bigru', 'separator not in the vocabulary', (t, k) => { k.sentenceSeparator = '!'; }, 'AL_ERR_FORMAT', /"sentenceSeparator": "!" is not in tokenizer\.vocab/],
-      ['han_bigru', 'no separator', (t, k) => { delete k.sentenceSeparator; }, 'AL_ERR_FORMAT', /missing key "sentenceSeparator"/],
-      ['han_bigru', 'sentence encoder shape', (t, k) => { k.sentenceHiddenSize = 8; }, 'AL_ERR_SHAPE', /tensor "sentence_encoder\.weight_ih_l0" has shape \[9, 8\] but the config needs \[12, 8\]/],
-      ['han_bigru', 'missing word pooling', (t) => { t.delete('word_pooling.u'); }, 'AL_ERR_FORMAT', /missing tensor "word_pooling\.u" \(the config needs shape \[5\]\)/],
-      ['han_bigru', 'zero layers', (t, k) => { k.numLayers = 0; }, 'AL_ERR_ARGUMENT', /"numLayers": 0 is out of range/],
+      [
+        'attention_bilstm',
+        'missing tensor',
+        (t) => {
+          t.delete('pooling.w');
+        },
+        'AL_ERR_FORMAT',
+        /missing tensor "pooling\.w" \(the config needs shape \[8\]\)/,
+      ],
+      [
+        'attention_bilstm',
+        'missing encoder tensor',
+        (t) => {
+          t.delete('encoder.weight_hh_l0_reverse');
+        },
+        'AL_ERR_FORMAT',
+        /missing tensor "encoder\.weight_hh_l0_reverse" \(the config needs shape \[16, 4\]\)/,
+      ],
+      [
+        'attention_bilstm',
+        'extra tensor',
+        (t) => {
+          t.set('pooling.W_s1', { data: new Float32Array(8), shape: [1, 8] });
+        },
+        'AL_ERR_FORMAT',
+        /unexpected tensor "pooling\.W_s1"/,
+      ],
+      [
+        'attention_bilstm',
+        'wrong classifier shape',
+        (t) => {
+          t.set('classifier.weight', { data: new Float32Array(27), shape: [3, 9] });
+        },
+        'AL_ERR_SHAPE',
+        /tensor "classifier\.weight" has shape \[3, 9\] but the config needs \[3, 8\]/,
+      ],
+      [
+        'attention_bilstm',
+        'labels disagree with the bias',
+        (t, k) => {
+          k.labels.push('mixed');
+        },
+        'AL_ERR_SHAPE',
+        /tensor "classifier\.weight" has shape \[3, 8\] but the config needs \[4, 8\]/,
+      ],
+      [
+        'attention_bilstm',
+        'vocabulary disagrees',
+        (t, k) => {
+          k.tokenizer.vocab.push('zebra');
+        },
+        'AL_ERR_SHAPE',
+        /tensor "embedding\.weight" has shape \[18, 6\] but the config needs \[19, 6\]/,
+      ],
+      [
+        'attention_bilstm',
+        'unknown pooling',
+        (t, k) => {
+          k.pooling = 'max';
+        },
+        'AL_ERR_ARGUMENT',
+        /"pooling": unknown value "max" \(known: attention, han, structured\)/,
+      ],
+      [
+        'attention_bilstm',
+        'odd bidirectional size',
+        (t, k) => {
+          k.hiddenSize = 7;
+        },
+        'AL_ERR_ARGUMENT',
+        /"hiddenSize": 7 must be even with "bidirectional"/,
+      ],
+      [
+        'attention_bilstm',
+        'relu with lstm',
+        (t, k) => {
+          k.nonlinearity = 'relu';
+        },
+        'AL_ERR_ARGUMENT',
+        /"nonlinearity": "relu" is for cell "rnn" only/,
+      ],
+      [
+        'attention_bilstm',
+        'unknown key',
+        (t, k) => {
+          k.pooing = 'attention';
+        },
+        'AL_ERR_FORMAT',
+        /unknown key "pooing"/,
+      ],
+      [
+        'attention_bilstm',
+        'no labels',
+        (t, k) => {
+          delete k.labels;
+        },
+        'AL_ERR_FORMAT',
+        /missing key "labels"/,
+      ],
+      [
+        'attention_bilstm',
+        'unk not in the vocabulary',
+        (t, k) => {
+          k.tokenizer.unk = '<oov>';
+        },
+        'AL_ERR_FORMAT',
+        /"tokenizer\.unk": "<oov>" is not in tokenizer\.vocab/,
+      ],
+      [
+        'attention_bilstm',
+        'seq2seq tokenizer keys',
+        (t, k) => {
+          k.tokenizer.srcVocab = k.tokenizer.vocab;
+        },
+        'AL_ERR_FORMAT',
+        /unknown key "tokenizer\.srcVocab"|unknown key "srcVocab"/,
+      ],
+      [
+        'attention_bilstm',
+        'char tokenizer',
+        (t, k) => {
+          k.tokenizer.type = 'char';
+        },
+        'AL_ERR_ARGUMENT',
+        /"tokenizer\.type": unknown value "char" \(known: word\)/,
+      ],
+      [
+        'structured_bilstm',
+        'zero hops',
+        (t, k) => {
+          k.hops = 0;
+        },
+        'AL_ERR_ARGUMENT',
+        /"hops": 0 is out of range/,
+      ],
+      [
+        'structured_bilstm',
+        'no attentionSize',
+        (t, k) => {
+          delete k.attentionSize;
+        },
+        'AL_ERR_FORMAT',
+        /missing key "attentionSize"/,
+      ],
+      [
+        'structured_bilstm',
+        'hops disagree with W_s2',
+        (t, k) => {
+          k.hops = 2;
+        },
+        'AL_ERR_SHAPE',
+        /tensor "pooling\.W_s2" has shape \[3, 5\] but the config needs \[2, 5\]/,
+      ],
+      [
+        'han_bigru',
+        'separator not in the vocabulary',
+        (t, k) => {
+          k.sentenceSeparator = '!';
+        },
+        'AL_ERR_FORMAT',
+        /"sentenceSeparator": "!" is not in tokenizer\.vocab/,
+      ],
+      [
+        'han_bigru',
+        'no separator',
+        (t, k) => {
+          delete k.sentenceSeparator;
+        },
+        'AL_ERR_FORMAT',
+        /missing key "sentenceSeparator"/,
+      ],
+      [
+        'han_bigru',
+        'sentence encoder shape',
+        (t, k) => {
+          k.sentenceHiddenSize = 8;
+        },
+        'AL_ERR_SHAPE',
+        /tensor "sentence_encoder\.weight_ih_l0" has shape \[9, 8\] but the config needs \[12, 8\]/,
+      ],
+      [
+        'han_bigru',
+        'missing word pooling',
+        (t) => {
+          t.delete('word_pooling.u');
+        },
+        'AL_ERR_FORMAT',
+        /missing tensor "word_pooling\.u" \(the config needs shape \[5\]\)/,
+      ],
+      [
+        'han_bigru',
+        'zero layers',
+        (t, k) => {
+          k.numLayers = 0;
+        },
+        'AL_ERR_ARGUMENT',
+        /"numLayers": 0 is out of range/,
+      ],
     ];
     for (const [name, what, edit, code, re] of cases) {
       const bytes = variant(name, edit);
@@ -170,7 +373,9 @@ function runClassifierSuite({ simd }) {
         src: Array.from(T.src.data.subarray(b * S, b * S + T.src_len.data[b]), Math.round),
         label: b % 2 ? c.labels[b] : model.labels.indexOf(c.labels[b]), // index or string
       }));
-      batch.forEach((e, b) => assert.deepEqual([...model.encode(c.texts[b])], e.src, `${c.name}: the tokenizer`));
+      batch.forEach((e, b) =>
+        assert.deepEqual([...model.encode(c.texts[b])], e.src, `${c.name}: the tokenizer`),
+      );
       assert.equal(model.config.penaltyCoefficient ?? 0, c.penaltyCoefficient);
       const trainer = createTrainer(model);
       const { loss, gradients } = trainer.gradients(batch);
@@ -186,25 +391,46 @@ function runClassifierSuite({ simd }) {
       }
       assert.equal(n, gradients.size, `${c.name}: every tensor has a reference gradient`);
       // text in gives the same loss as ids in
-      assert.equal(trainer.gradients(c.texts.map((src, b) => ({ src, label: c.labels[b] }))).loss, loss);
+      assert.equal(
+        trainer.gradients(c.texts.map((src, b) => ({ src, label: c.labels[b] }))).loss,
+        loss,
+      );
       model.dispose();
     }
     assert.equal(fx.api.liveAllocations(), base, 'every allocation freed');
   });
 
   const TINY = {
-    architecture: 'classifier', cell: 'lstm', embeddingSize: 6, hiddenSize: 8, numLayers: 1,
-    bidirectional: true, labels: ['neg', 'pos'],
-    tokenizer: { type: 'word', vocab: ['<pad>', '<unk>', '.', 'good', 'bad', 'not', 'the', 'film', 'was', 'very'], unk: '<unk>', pad: '<pad>' },
+    architecture: 'classifier',
+    cell: 'lstm',
+    embeddingSize: 6,
+    hiddenSize: 8,
+    numLayers: 1,
+    bidirectional: true,
+    labels: ['neg', 'pos'],
+    tokenizer: {
+      type: 'word',
+      vocab: ['<pad>', '<unk>', '.', 'good', 'bad', 'not', 'the', 'film', 'was', 'very'],
+      unk: '<unk>',
+      pad: '<pad>',
+    },
   };
   const DATA = [
-    { src: 'the film was good', label: 'pos' }, { src: 'the film was bad', label: 'neg' },
-    { src: 'not good', label: 'neg' }, { src: 'not bad', label: 'pos' },
-    { src: 'very good . the film', label: 'pos' }, { src: 'very bad .', label: 'neg' },
-    { src: 'the film was not bad', label: 'pos' }, { src: 'the film was not good', label: 'neg' },
+    { src: 'the film was good', label: 'pos' },
+    { src: 'the film was bad', label: 'neg' },
+    { src: 'not good', label: 'neg' },
+    { src: 'not bad', label: 'pos' },
+    { src: 'very good . the film', label: 'pos' },
+    { src: 'very bad .', label: 'neg' },
+    { src: 'the film was not bad', label: 'pos' },
+    { src: 'the film was not good', label: 'neg' },
   ];
 
-  for (const [pooling, extra] of [['attention', {}], ['han', { attentionSize: 4, sentenceSeparator: '.' }], ['structured', { attentionSize: 4, hops: 2, penaltyCoefficient: 0.1 }]]) {
+  for (const [pooling, extra] of [
+    ['attention', {}],
+    ['han', { attentionSize: 4, sentenceSeparator: '.' }],
+    ['structured', { attentionSize: 4, hops: 2, penaltyCoefficient: 0.1 }],
+  ]) {
     test(`${build}: training ${pooling}: a short run from createModel() lowers the loss; same seed, same bytes`, async () => {
       const base = fx.api.liveAllocations();
       const config = { ...TINY, pooling, ...extra };
@@ -220,7 +446,10 @@ function runClassifierSuite({ simd }) {
         return { losses, before, after, bytes };
       };
       const a = await run();
-      assert.ok(a.losses[39] < 0.5 * a.losses[0], `loss ${a.losses[0].toFixed(3)} -> ${a.losses[39].toFixed(3)}`);
+      assert.ok(
+        a.losses[39] < 0.5 * a.losses[0],
+        `loss ${a.losses[0].toFixed(3)} -> ${a.losses[39].toFixed(3)}`,
+      );
       assert.ok(a.after.loss < a.before.loss && a.after.accuracy === 1, JSON.stringify(a.after));
       assert.equal(a.after.count, DATA.length);
       if (pooling === 'structured') {
@@ -236,7 +465,8 @@ function runClassifierSuite({ simd }) {
       }
       const b = await run();
       assert.deepEqual(b.bytes, a.bytes, 'same seed and data give the same bytes');
-      const c = await createModel(config, { seed: 6 }), d = await createModel(config, { seed: 5 });
+      const c = await createModel(config, { seed: 6 }),
+        d = await createModel(config, { seed: 5 });
       assert.notDeepEqual(saveModel(c), saveModel(d), 'another seed, other weights');
       const loaded = await loadModel(saveModel(d));
       assert.deepEqual([...loaded.classify('not good').probs], [...d.classify('not good').probs]);
@@ -250,19 +480,39 @@ function runClassifierSuite({ simd }) {
   test(`${build}: training: bad examples and bad penaltyCoefficient give clear errors`, async () => {
     const m = await createModel({ ...TINY, pooling: 'attention' }, { seed: 1 });
     const t = createTrainer(m);
-    const bad = (ex, code, re) => assert.throws(() => t.step([DATA[0], ex]), (e) => {
-      assert.ok(e instanceof AttnlabError);
-      assert.equal(e.code, code, e.message);
-      assert.match(e.message, re);
-      return true;
-    });
-    bad({ src: 'good', label: 2 }, 'AL_ERR_RANGE', /batch\[1\]\.label = 2 must be one of the model's labels or an index in \[0, 2\)/);
+    const bad = (ex, code, re) =>
+      assert.throws(
+        () => t.step([DATA[0], ex]),
+        (e) => {
+          assert.ok(e instanceof AttnlabError);
+          assert.equal(e.code, code, e.message);
+          assert.match(e.message, re);
+          return true;
+        },
+      );
+    bad(
+      { src: 'good', label: 2 },
+      'AL_ERR_RANGE',
+      /batch\[1\]\.label = 2 must be one of the model's labels or an index in \[0, 2\)/,
+    );
     bad({ src: 'good', label: -1 }, 'AL_ERR_RANGE', /label = -1/);
-    bad({ src: 'good', label: 'maybe' }, 'AL_ERR_RANGE', /batch\[1\]\.label "maybe" is not one of the model's labels \(neg, pos\)/);
+    bad(
+      { src: 'good', label: 'maybe' },
+      'AL_ERR_RANGE',
+      /batch\[1\]\.label "maybe" is not one of the model's labels \(neg, pos\)/,
+    );
     bad({ src: 'good' }, 'AL_ERR_RANGE', /label = undefined/);
-    bad({ src: '   ', label: 'pos' }, 'AL_ERR_SHAPE', /batch\[1\]\.src is empty: a document needs at least one token/);
+    bad(
+      { src: '   ', label: 'pos' },
+      'AL_ERR_SHAPE',
+      /batch\[1\]\.src is empty: a document needs at least one token/,
+    );
     bad({ src: [], label: 0 }, 'AL_ERR_SHAPE', /src is empty/);
-    bad({ src: [3, 10], label: 0 }, 'AL_ERR_RANGE', /batch\[1\]\.src\[1\] = 10 is not a token id in \[0, 10\)/);
+    bad(
+      { src: [3, 10], label: 0 },
+      'AL_ERR_RANGE',
+      /batch\[1\]\.src\[1\] = 10 is not a token id in \[0, 10\)/,
+    );
     assert.throws(() => t.evaluate([{ src: 'good', label: 'maybe' }]), /pairs\[0\]\.label "maybe"/);
     assert.equal(t.steps, 0, 'no step was taken');
     m.dispose();
@@ -271,14 +521,26 @@ function runClassifierSuite({ simd }) {
       [1e5, 'AL_ERR_ARGUMENT', /"penaltyCoefficient": 100000 is out of range/],
       ['0.5', 'AL_ERR_FORMAT', /config "penaltyCoefficient": must be a number, not a string/],
     ]) {
-      await assert.rejects(createModel({ ...TINY, pooling: 'structured', attentionSize: 3, hops: 2, penaltyCoefficient: v }), (e) => {
-        assert.equal(e.code, code, e.message);
-        assert.match(e.message, re);
-        return true;
-      });
+      await assert.rejects(
+        createModel({
+          ...TINY,
+          pooling: 'structured',
+          attentionSize: 3,
+          hops: 2,
+          penaltyCoefficient: v,
+        }),
+        (e) => {
+          assert.equal(e.code, code, e.message);
+          assert.match(e.message, re);
+          return true;
+        },
+      );
     }
     // loadModel accepts it too (it is part of the file's config)
-    const s = await createModel({ ...TINY, pooling: 'structured', attentionSize: 3, hops: 2, penaltyCoefficient: 0.5 }, { seed: 1 });
+    const s = await createModel(
+      { ...TINY, pooling: 'structured', attentionSize: 3, hops: 2, penaltyCoefficient: 0.5 },
+      { seed: 1 },
+    );
     const again = await loadModel(saveModel(s));
     assert.equal(again.config.penaltyCoefficient, 0.5);
     again.dispose();
@@ -291,7 +553,10 @@ function runClassifierSuite({ simd }) {
     m.classify('the cat');
     m.dispose();
     m.dispose();
-    assert.throws(() => m.classify('the cat'), (e) => e instanceof AttnlabError && /disposed/.test(e.message));
+    assert.throws(
+      () => m.classify('the cat'),
+      (e) => e instanceof AttnlabError && /disposed/.test(e.message),
+    );
     assert.throws(() => m.run('the cat'), /disposed/);
     assert.equal(fx.api.liveAllocations(), base);
     const files = ref.cases.map((c) => readFileSync(modelUrl(c)));

@@ -5,10 +5,24 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  BROWN_NORMALIZE, baseTag, brownAgreementItems, brownLexicon, brownSplit, brownVerbPairs, brownVocabulary, numberPartners,
-  normalizeBrownToken, otherVerbForm, parseBrownFile,
+  BROWN_NORMALIZE,
+  baseTag,
+  brownAgreementItems,
+  brownLexicon,
+  brownSplit,
+  brownVerbPairs,
+  brownVocabulary,
+  numberPartners,
+  normalizeBrownToken,
+  otherVerbForm,
+  parseBrownFile,
 } from '../../web/data/brown.js';
-import { agreementLexicon, generateAgreement, lexiconWords, AGREEMENT_WORDS } from '../../web/data/agreement.js';
+import {
+  agreementLexicon,
+  generateAgreement,
+  lexiconWords,
+  AGREEMENT_WORDS,
+} from '../../web/data/agreement.js';
 import { loadBrown } from '../../scripts/train/brown.mjs';
 import { normalizeSteps, normalizeWords } from '../../wasm/model/normalize.js';
 
@@ -23,34 +37,66 @@ test('baseTag drops -tl, -hl, -nc and fw-', () => {
 });
 
 test('normalizeBrownToken: Brown clitics, quotes and hyphens the way the tokenizer splits typed text', () => {
-  assert.deepEqual(normalizeBrownToken("didn't", 'dod*'), [['did', 'dod'], ["n't", '*']]);
-  assert.deepEqual(normalizeBrownToken("can't", 'md*'), [['can', 'md'], ["n't", '*']]);
-  assert.deepEqual(normalizeBrownToken("won't", 'md*'), [['will', 'md'], ["n't", '*']]);
-  assert.deepEqual(normalizeBrownToken("It's", 'pps+bez'), [['it', 'pps'], ["'s", 'bez']]);
-  assert.deepEqual(normalizeBrownToken("Atlanta's", 'np$'), [['atlanta', 'np$'], ["'s", '$']]);
-  assert.deepEqual(normalizeBrownToken("voters'", 'nns$'), [['voters', 'nns$'], ["'", '$']]);
+  assert.deepEqual(normalizeBrownToken("didn't", 'dod*'), [
+    ['did', 'dod'],
+    ["n't", '*'],
+  ]);
+  assert.deepEqual(normalizeBrownToken("can't", 'md*'), [
+    ['can', 'md'],
+    ["n't", '*'],
+  ]);
+  assert.deepEqual(normalizeBrownToken("won't", 'md*'), [
+    ['will', 'md'],
+    ["n't", '*'],
+  ]);
+  assert.deepEqual(normalizeBrownToken("It's", 'pps+bez'), [
+    ['it', 'pps'],
+    ["'s", 'bez'],
+  ]);
+  assert.deepEqual(normalizeBrownToken("Atlanta's", 'np$'), [
+    ['atlanta', 'np$'],
+    ["'s", '$'],
+  ]);
+  assert.deepEqual(normalizeBrownToken("voters'", 'nns$'), [
+    ['voters', 'nns$'],
+    ["'", '$'],
+  ]);
   assert.deepEqual(normalizeBrownToken('``', '``'), [['"', '"']]);
   assert.deepEqual(normalizeBrownToken("''", "''"), [['"', '"']]);
-  assert.deepEqual(normalizeBrownToken('term-end', 'nn'), [['term', 'part'], ['-', '-'], ['end', 'nn']]);
+  assert.deepEqual(normalizeBrownToken('term-end', 'nn'), [
+    ['term', 'part'],
+    ['-', '-'],
+    ['end', 'nn'],
+  ]);
   assert.deepEqual(normalizeBrownToken('County', 'nn-tl'), [['county', 'nn']]);
   assert.deepEqual(normalizeBrownToken('not', '*'), [['not', '*']]);
   // the pieces are exactly what the models' normaliser makes of the same word typed
   const steps = normalizeSteps([...BROWN_NORMALIZE]);
   for (const w of ["didn't", "It's", "Atlanta's", 'term-end', "o'clock", '1,000', 'Jr.']) {
-    assert.deepEqual(normalizeBrownToken(w, 'nn').map(([t]) => t), normalizeWords(w, steps), w);
+    assert.deepEqual(
+      normalizeBrownToken(w, 'nn').map(([t]) => t),
+      normalizeWords(w, steps),
+      w,
+    );
   }
 });
 
 test('parseBrownFile: one sentence per line, tokens normalised with their tags', () => {
-  const text = '\n\n\tThe/at jury/nn didn\'t/dod* say/vb ``/`` yes/rb \'\'/\'\' ./.\n\n\n\tIt\'s/pps+bez over/rp ./.\n';
+  const text =
+    "\n\n\tThe/at jury/nn didn't/dod* say/vb ``/`` yes/rb ''/'' ./.\n\n\n\tIt's/pps+bez over/rp ./.\n";
   const s = parseBrownFile(text, 'ca99');
   assert.equal(s.length, 2);
-  assert.deepEqual(s[0], { file: 'ca99', words: ['the', 'jury', 'did', "n't", 'say', '"', 'yes', '"', '.'], tags: ['at', 'nn', 'dod', '*', 'vb', '"', 'rb', '"', '.'] });
+  assert.deepEqual(s[0], {
+    file: 'ca99',
+    words: ['the', 'jury', 'did', "n't", 'say', '"', 'yes', '"', '.'],
+    tags: ['at', 'nn', 'dod', '*', 'vb', '"', 'rb', '"', '.'],
+  });
   assert.deepEqual(s[1].words, ['it', "'s", 'over', '.']);
 });
 
 test('brownSplit: by document, deterministic (hash of the file id)', () => {
-  for (const id of ['ca02', 'ca23', 'cb01', 'cj63', 'cr09']) assert.equal(brownSplit(id), 'heldout', id);
+  for (const id of ['ca02', 'ca23', 'cb01', 'cj63', 'cr09'])
+    assert.equal(brownSplit(id), 'heldout', id);
   for (const id of ['ca01', 'ca03', 'cb02', 'cr01']) assert.equal(brownSplit(id), 'train', id);
 });
 
@@ -61,7 +107,10 @@ test('brownAgreementItems: subject, prepositional attractors, verb number from t
   assert.equal(otherVerbForm('were', pairs), 'was');
   assert.equal(otherVerbForm('does', pairs), 'do');
 
-  const [it] = brownAgreementItems(tagged('The/at keys/nns to/in the/at cabinet/nn are/ber on/in the/at table/nn ./.'), pairs);
+  const [it] = brownAgreementItems(
+    tagged('The/at keys/nns to/in the/at cabinet/nn are/ber on/in the/at table/nn ./.'),
+    pairs,
+  );
   assert.deepEqual(it.prefix, ['the', 'keys', 'to', 'the', 'cabinet']);
   assert.equal(it.correct, 'are');
   assert.equal(it.wrong, 'is');
@@ -71,11 +120,25 @@ test('brownAgreementItems: subject, prepositional attractors, verb number from t
   assert.equal(it.subjectIndex, 1);
   assert.equal(it.verbIndex, 5);
 
-  const two = brownAgreementItems(tagged('The/at road/nn to/in the/at villages/nns near/in the/at rivers/nns runs/vbz north/rb ./.'), pairs);
-  assert.deepEqual(two.map((x) => [x.correct, x.wrong, x.attractors, x.intervening]), [['runs', 'run', 2, 2]]);
+  const two = brownAgreementItems(
+    tagged(
+      'The/at road/nn to/in the/at villages/nns near/in the/at rivers/nns runs/vbz north/rb ./.',
+    ),
+    pairs,
+  );
+  assert.deepEqual(
+    two.map((x) => [x.correct, x.wrong, x.attractors, x.intervening]),
+    [['runs', 'run', 2, 2]],
+  );
   // a clause after a subordinating conjunction or a comma; no attractor
-  const after = brownAgreementItems(tagged('He/pps said/vbd that/cs the/at men/nns were/bed here/rn ./.'), pairs);
-  assert.deepEqual(after.map((x) => [x.prefix.join(' '), x.correct, x.wrong, x.attractors]), [['he said that the men', 'were', 'was', 0]]);
+  const after = brownAgreementItems(
+    tagged('He/pps said/vbd that/cs the/at men/nns were/bed here/rn ./.'),
+    pairs,
+  );
+  assert.deepEqual(
+    after.map((x) => [x.prefix.join(' '), x.correct, x.wrong, x.attractors]),
+    [['he said that the men', 'were', 'was', 0]],
+  );
   // not items: a relative clause (needs a parse), a noun and verb of different numbers, a modal,
   // a past tense verb, a proper-noun subject, an unknown vbz/vb pair
   for (const line of [
@@ -85,7 +148,8 @@ test('brownAgreementItems: subject, prepositional attractors, verb number from t
     'The/at man/nn ran/vbd ./.',
     'John/np is/bez here/rn ./.',
     'The/at man/nn sings/vbz ./.',
-  ]) assert.deepEqual(brownAgreementItems(tagged(line), pairs), [], line);
+  ])
+    assert.deepEqual(brownAgreementItems(tagged(line), pairs), [], line);
 });
 
 test('brownVocabulary: kept words first, then by frequency (ties alphabetical); coverage', () => {
@@ -93,7 +157,10 @@ test('brownVocabulary: kept words first, then by frequency (ties alphabetical); 
   const v = brownVocabulary(s, { size: 3, keep: ['z'] });
   assert.deepEqual(v.words, ['a', 'c', 'z']);
   assert.equal(v.coverage, 4 / 6);
-  assert.deepEqual(v.unknown, [['b', 1], ['d', 1]]);
+  assert.deepEqual(v.unknown, [
+    ['b', 1],
+    ['d', 1],
+  ]);
 });
 
 test('numberPartners: nouns by their tags (regular and irregular plurals), present verbs by brownVerbPairs, both ways', () => {
@@ -107,7 +174,13 @@ test('numberPartners: nouns by their tags (regular and irregular plurals), prese
     'The/at news/nn is/bez old/jj ./.',
   ].map(tagged);
   const p = numberPartners(s);
-  for (const [a, b] of [['cup', 'cups'], ['city', 'cities'], ['man', 'men'], ['box', 'boxes'], ['likes', 'like']]) {
+  for (const [a, b] of [
+    ['cup', 'cups'],
+    ['city', 'cities'],
+    ['man', 'men'],
+    ['box', 'boxes'],
+    ['likes', 'like'],
+  ]) {
     assert.equal(p.get(a), b, a);
     assert.equal(p.get(b), a, b);
   }
@@ -143,71 +216,139 @@ test('brownVocabulary with core: the frequent words, then their other-number for
   const k = brownVocabulary(s, { size: 6, keep: ['zebra'], core: 4, everyday: ['shelf', 'dog'] });
   assert.equal(k.words.length, 6);
   assert.ok(k.words.includes('zebra'));
-  assert.throws(() => brownVocabulary([{ words: ['a', 'b'] }], { size: 2, core: 1 }), /core below size needs tagged sentences/);
+  assert.throws(
+    () => brownVocabulary([{ words: ['a', 'b'] }], { size: 2, core: 1 }),
+    /core below size needs tagged sentences/,
+  );
 });
 
 test('the widened grammar: words of its lexicon, agreeing verbs, disjoint splits, base grammar unchanged', () => {
-  const lex = agreementLexicon({ nouns: [['key', 'keys'], ['cabinet', 'cabinets'], ['girl', 'girls']], adjectives: ['red'], verbs: [['likes', 'like', 'liking', 'liked', 'liked']], prepositions: ['to', 'of'] });
+  const lex = agreementLexicon({
+    nouns: [
+      ['key', 'keys'],
+      ['cabinet', 'cabinets'],
+      ['girl', 'girls'],
+    ],
+    adjectives: ['red'],
+    verbs: [['likes', 'like', 'liking', 'liked', 'liked']],
+    prepositions: ['to', 'of'],
+  });
   const words = new Set(lexiconWords(lex));
-  for (const w of ['keys', 'cabinet', 'likes', 'liked', 'to', 'these', 'those', 'this']) assert.ok(words.has(w), w);
+  for (const w of ['keys', 'cabinet', 'likes', 'liked', 'to', 'these', 'those', 'this'])
+    assert.ok(words.has(w), w);
   const xs = generateAgreement({ seed: 3, count: 2000, lexicon: lex, maxModifiers: 3 });
-  const held = new Set(generateAgreement({ seed: 3, count: 300, lexicon: lex, maxModifiers: 3, split: 'heldout' }).map((x) => x.text));
+  const held = new Set(
+    generateAgreement({ seed: 3, count: 300, lexicon: lex, maxModifiers: 3, split: 'heldout' }).map(
+      (x) => x.text,
+    ),
+  );
   let orcPresent = 0;
   for (const x of xs) {
     assert.ok(!held.has(x.text));
     for (const w of x.words) assert.ok(words.has(w), `${w} in ${x.text}`);
     assert.equal(x.words[x.verbIndex], x.correct);
     assert.equal(lex.flip.get(x.correct), x.wrong);
-    if (/that (the|some|these|those|this|a|an) (\w+ )?\w+ (likes|like|chases|chase|sees|see|finds|find|helps|help|knows|know|follows|follow|watches|watch|catches|catch) /.test(x.text)) orcPresent++;
+    if (
+      /that (the|some|these|those|this|a|an) (\w+ )?\w+ (likes|like|chases|chase|sees|see|finds|find|helps|help|knows|know|follows|follow|watches|watch|catches|catch) /.test(
+        x.text,
+      )
+    )
+      orcPresent++;
   }
   assert.ok(orcPresent > 50, `object relatives with a present verb: ${orcPresent}`);
   assert.ok(xs.some((x) => / girls? who /.test(x.text)));
-  assert.ok(xs.some((x) => /^(my|our|their|two|three|many|several) /.test(x.text)), 'possessive and numeral determiners');
+  assert.ok(
+    xs.some((x) => /^(my|our|their|two|three|many|several) /.test(x.text)),
+    'possessive and numeral determiners',
+  );
   // the page's grammar is as before
   assert.equal(lexiconWords(agreementLexicon()).length >= AGREEMENT_WORDS.length, true);
-  assert.deepEqual(generateAgreement({ seed: 1, count: 50 }), generateAgreement({ seed: 1, count: 50, lexicon: undefined }));
+  assert.deepEqual(
+    generateAgreement({ seed: 1, count: 50 }),
+    generateAgreement({ seed: 1, count: 50, lexicon: undefined }),
+  );
 });
 
 test('the widened grammar: personShare makes people that share of the subjects, "who" 3 in 4 for them; theWeight weighs "the"', () => {
-  const extra = { nouns: [['key', 'keys'], ['cabinet', 'cabinets'], ['girl', 'girls'], ['lawyer', 'lawyers'], ['table', 'tables'], ['door', 'doors']], verbs: [['likes', 'like', 'liking', 'liked', 'liked']], prepositions: ['to', 'of'] };
+  const extra = {
+    nouns: [
+      ['key', 'keys'],
+      ['cabinet', 'cabinets'],
+      ['girl', 'girls'],
+      ['lawyer', 'lawyers'],
+      ['table', 'tables'],
+      ['door', 'doors'],
+    ],
+    verbs: [['likes', 'like', 'liking', 'liked', 'liked']],
+    prepositions: ['to', 'of'],
+  };
   const plain = agreementLexicon(extra);
   // the defaults are the lexicon without the options: the same draws
-  assert.deepEqual(generateAgreement({ seed: 5, count: 300, lexicon: agreementLexicon({ ...extra, personShare: 0, theWeight: 8 }), maxModifiers: 3 }),
-    generateAgreement({ seed: 5, count: 300, lexicon: plain, maxModifiers: 3 }));
+  assert.deepEqual(
+    generateAgreement({
+      seed: 5,
+      count: 300,
+      lexicon: agreementLexicon({ ...extra, personShare: 0, theWeight: 8 }),
+      maxModifiers: 3,
+    }),
+    generateAgreement({ seed: 5, count: 300, lexicon: plain, maxModifiers: 3 }),
+  );
   const lex = agreementLexicon({ ...extra, personShare: 0.4, theWeight: 14 });
-  const kind = new Map(lex.nouns.flatMap(([sg, pl, k]) => [[sg, k], [pl, k]]));
+  const kind = new Map(
+    lex.nouns.flatMap(([sg, pl, k]) => [
+      [sg, k],
+      [pl, k],
+    ]),
+  );
   const count = (lexicon) => {
     const xs = generateAgreement({ seed: 9, count: 4000, lexicon, maxModifiers: 3 });
-    const people = xs.filter((x) => kind.get(x.words[x.subjectIndex]) === 'person').length / xs.length;
+    const people =
+      xs.filter((x) => kind.get(x.words[x.subjectIndex]) === 'person').length / xs.length;
     // subject relative clauses right after a person subject: "who" or "that" then the verb (an
     // object relative clause has "that" then a determiner)
     const dets = new Set([...lex.det.sg, ...lex.det.pl, 'an']);
-    const src = xs.filter((x) => kind.get(x.words[x.subjectIndex]) === 'person'
-      && ['who', 'that'].includes(x.words[x.subjectIndex + 1]) && !dets.has(x.words[x.subjectIndex + 2]));
+    const src = xs.filter(
+      (x) =>
+        kind.get(x.words[x.subjectIndex]) === 'person' &&
+        ['who', 'that'].includes(x.words[x.subjectIndex + 1]) &&
+        !dets.has(x.words[x.subjectIndex + 2]),
+    );
     const who = src.filter((x) => x.words[x.subjectIndex + 1] === 'who').length / src.length;
     const the = xs.filter((x) => x.words[0] === 'the').length / xs.length;
     return { people, who, the };
   };
-  const a = count(plain), b = count(lex);
+  const a = count(plain),
+    b = count(lex);
   // people: with 6 person nouns (man, woman, ... of the page's grammar and girl, lawyer) among many, and 40% when asked
   assert.ok(Math.abs(b.people - 0.4) < 0.03, `person subjects ${b.people}`);
   assert.ok(b.who > 0.68 && b.who < 0.82, `"who" after a person subject ${b.who}`);
   assert.ok(a.who > 0.42 && a.who < 0.58, `"who" without personShare ${a.who}`);
   assert.ok(b.the > a.the + 0.1, `"the" first: ${a.the} -> ${b.the}`);
-  assert.throws(() => agreementLexicon({ personShare: 1 }), /personShare must be in \[0, 1\), got 1/);
+  assert.throws(
+    () => agreementLexicon({ personShare: 1 }),
+    /personShare must be in \[0, 1\), got 1/,
+  );
   assert.throws(() => agreementLexicon({ personShare: NaN }), /personShare/);
-  assert.throws(() => agreementLexicon({ theWeight: 0 }), /theWeight must be a positive number, got 0/);
+  assert.throws(
+    () => agreementLexicon({ theWeight: 0 }),
+    /theWeight must be a positive number, got 0/,
+  );
 });
 
 test('the real corpus: 500 files split 457 / 43 by document, sentences and a lexicon from it', () => {
   const b = loadBrown();
   assert.equal(b.files.train.length + b.files.heldout.length, 500);
   assert.equal(b.files.heldout.length, 43);
-  assert.ok(b.heldout.every((s) => brownSplit(s.file) === 'heldout') && b.train.every((s) => brownSplit(s.file) === 'train'));
+  assert.ok(
+    b.heldout.every((s) => brownSplit(s.file) === 'heldout') &&
+      b.train.every((s) => brownSplit(s.file) === 'train'),
+  );
   assert.equal(b.train.length + b.heldout.length, 57340);
   const first = b.train[0];
   assert.deepEqual(first.words.slice(0, 6), ['the', 'fulton', 'county', 'grand', 'jury', 'said']);
-  const tokens = b.train.reduce((a, s) => a + s.words.length, 0) + b.heldout.reduce((a, s) => a + s.words.length, 0);
+  const tokens =
+    b.train.reduce((a, s) => a + s.words.length, 0) +
+    b.heldout.reduce((a, s) => a + s.words.length, 0);
   assert.equal(tokens, 1200392);
   const v = brownVocabulary(b.train, { size: 5000, keep: AGREEMENT_WORDS });
   assert.equal(v.words.length, 5000);
@@ -215,7 +356,11 @@ test('the real corpus: 500 files split 457 / 43 by document, sentences and a lex
   const lex = brownLexicon(b.train, new Set(v.words));
   assert.ok(lex.nouns.length >= 300 && lex.verbs.length >= 40 && lex.adjectives.length >= 100);
   assert.deepEqual(lex.nouns[0], ['time', 'times']);
-  for (const row of lex.verbs) assert.ok(row.every((w) => w === null || v.words.includes(w)), row.join());
+  for (const row of lex.verbs)
+    assert.ok(
+      row.every((w) => w === null || v.words.includes(w)),
+      row.join(),
+    );
   // irregular pasts (the most frequent verbs), and a verb whose -ing form is outside the vocabulary
   const verb = (b) => lex.verbs.find((r) => r[1] === b);
   assert.deepEqual(verb('take'), ['takes', 'take', 'taking', 'took', 'taken']);

@@ -2,7 +2,13 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hashString, isHeldOutKey, mulberry32, sampleSplit, splitStream } from '../../web/data/common.js';
+import {
+  hashString,
+  isHeldOutKey,
+  mulberry32,
+  sampleSplit,
+  splitStream,
+} from '../../web/data/common.js';
 import { mulberry32 as pageMulberry32 } from '../../web/data/playground.js';
 
 test('common.js reuses the page PRNG (web/data.js mulberry32)', () => {
@@ -12,7 +18,10 @@ test('common.js reuses the page PRNG (web/data.js mulberry32)', () => {
 test('hashString is pinned (FNV-1a + lowbias32): the held-out splits depend on it', () => {
   assert.equal(hashString(''), 1947474976);
   assert.notEqual(hashString('abc'), hashString('acb'));
-  assert.deepEqual(['a', 'abc', 'the fbi is chasing a criminal on the run .'].map(hashString), [1817065451, 2319914504, 1214738719]);
+  assert.deepEqual(
+    ['a', 'abc', 'the fbi is chasing a criminal on the run .'].map(hashString),
+    [1817065451, 2319914504, 1214738719],
+  );
 });
 
 test('about 10% of keys are held out', () => {
@@ -23,11 +32,22 @@ test('about 10% of keys are held out', () => {
 
 test('splitStream: one stream per (seed, split), as dates.js', () => {
   assert.equal(splitStream(3, 'train')(), mulberry32(3)());
-  assert.equal(splitStream(3, 'heldout')(), mulberry32(3 ^ 0x9E3779B9)());
+  assert.equal(splitStream(3, 'heldout')(), mulberry32(3 ^ 0x9e3779b9)());
 });
 
 test('sampleSplit throws instead of looping when the split is (nearly) empty', () => {
   const key = 'always the same train key';
   assert.equal(isHeldOutKey(key), false);
-  assert.throws(() => sampleSplit('t', mulberry32(1), 5, 'heldout', () => key, (x) => x), /t: found only 0 of 5 'heldout' examples/);
+  assert.throws(
+    () =>
+      sampleSplit(
+        't',
+        mulberry32(1),
+        5,
+        'heldout',
+        () => key,
+        (x) => x,
+      ),
+    /t: found only 0 of 5 'heldout' examples/,
+  );
 });

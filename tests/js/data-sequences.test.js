@@ -3,8 +3,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  generateSequences, isHeldOutSequence, lengthStratified, scoreByLength, sequencesTokenizer,
-  SEQUENCES_TOKENIZER, SYMBOLS, TASK_MARKERS,
+  generateSequences,
+  isHeldOutSequence,
+  lengthStratified,
+  scoreByLength,
+  sequencesTokenizer,
+  SEQUENCES_TOKENIZER,
+  SYMBOLS,
+  TASK_MARKERS,
 } from '../../web/data/sequences.js';
 import { Tokenizer } from '../../wasm/model/tokenizer.js';
 
@@ -14,14 +20,26 @@ const body = (p) => p.src.slice(p.src.length - p.length);
 test('deterministic and pinned (models trained on these seeds must keep their data)', () => {
   const a = generateSequences({ seed: 1, count: 50 });
   assert.deepEqual(a, generateSequences({ seed: 1, count: 50 }));
-  assert.deepEqual(a[0], { src: 'akttfmoitjjciedjbhpfdailpfenkpdojptepdgi', tgt: 'igdpetpjodpknefpliadfphbjdeicjjtiomfttka', task: 'reverse', length: 40 });
-  assert.deepEqual(generateSequences({ seed: 1, count: 10 }), a.slice(0, 10), 'a prefix of a longer run');
+  assert.deepEqual(a[0], {
+    src: 'akttfmoitjjciedjbhpfdailpfenkpdojptepdgi',
+    tgt: 'igdpetpjodpknefpliadfphbjdeicjjtiomfttka',
+    task: 'reverse',
+    length: 40,
+  });
+  assert.deepEqual(
+    generateSequences({ seed: 1, count: 10 }),
+    a.slice(0, 10),
+    'a prefix of a longer run',
+  );
   assert.notDeepEqual(generateSequences({ seed: 2, count: 50 }), a);
-  assert.deepEqual(generateSequences({ seed: 1, count: 3, task: 'mixed', split: 'heldout', maxLen: 12 }), [
-    { src: '<dcdqctt', tgt: 'ttcqdcd', task: 'reverse', length: 7 },
-    { src: '>pcermg', tgt: 'pcermg', task: 'copy', length: 6 },
-    { src: '<fecgrp', tgt: 'prgcef', task: 'reverse', length: 6 },
-  ]);
+  assert.deepEqual(
+    generateSequences({ seed: 1, count: 3, task: 'mixed', split: 'heldout', maxLen: 12 }),
+    [
+      { src: '<dcdqctt', tgt: 'ttcqdcd', task: 'reverse', length: 7 },
+      { src: '>pcermg', tgt: 'pcermg', task: 'copy', length: 6 },
+      { src: '<fecgrp', tgt: 'prgcef', task: 'reverse', length: 6 },
+    ],
+  );
 });
 
 test('the documented properties: tasks, lengths, symbols, markers', () => {
@@ -53,7 +71,14 @@ test('the documented properties: tasks, lengths, symbols, markers', () => {
 
 test('train and held-out never share a symbol string (nor its reversal), for any task', () => {
   const train = generateSequences({ seed: 11, count: 20000, task: 'mixed', minLen: 3, maxLen: 6 });
-  const held = generateSequences({ seed: 11, count: 3000, task: 'mixed', minLen: 3, maxLen: 6, split: 'heldout' });
+  const held = generateSequences({
+    seed: 11,
+    count: 3000,
+    task: 'mixed',
+    minLen: 3,
+    maxLen: 6,
+    split: 'heldout',
+  });
   const seen = new Set(train.map(body));
   for (const p of held) {
     const b = body(p);
@@ -89,9 +114,25 @@ test('lengthStratified: perLength held-out pairs of every length, in order', () 
     assert.equal(isHeldOutSequence(body(xs[i])), true);
   }
   assert.deepEqual(xs, lengthStratified({ seed: 2, perLength: 7 }));
-  const tr = lengthStratified({ seed: 2, perLength: 3, minLen: 8, maxLen: 9, split: 'train', task: 'copy' });
-  assert.deepEqual(tr.map((p) => [p.length, p.task, isHeldOutSequence(p.src)]), [
-    [8, 'copy', false], [8, 'copy', false], [8, 'copy', false], [9, 'copy', false], [9, 'copy', false], [9, 'copy', false]]);
+  const tr = lengthStratified({
+    seed: 2,
+    perLength: 3,
+    minLen: 8,
+    maxLen: 9,
+    split: 'train',
+    task: 'copy',
+  });
+  assert.deepEqual(
+    tr.map((p) => [p.length, p.task, isHeldOutSequence(p.src)]),
+    [
+      [8, 'copy', false],
+      [8, 'copy', false],
+      [8, 'copy', false],
+      [9, 'copy', false],
+      [9, 'copy', false],
+      [9, 'copy', false],
+    ],
+  );
 });
 
 test('scoreByLength: exact match and token accuracy per length', () => {
@@ -109,11 +150,20 @@ test('scoreByLength: exact match and token accuracy per length', () => {
 
 test('bad options are refused by name; impossible splits throw instead of looping', () => {
   assert.throws(() => generateSequences({ split: 'test' }), /split must be 'train' or 'heldout'/);
-  assert.throws(() => generateSequences({ task: 'sort' }), /task must be one of copy, reverse, mixed/);
-  assert.throws(() => generateSequences({ minLen: 10, maxLen: 5 }), /maxLen must be an integer in \[10, 1000\]/);
+  assert.throws(
+    () => generateSequences({ task: 'sort' }),
+    /task must be one of copy, reverse, mixed/,
+  );
+  assert.throws(
+    () => generateSequences({ minLen: 10, maxLen: 5 }),
+    /maxLen must be an integer in \[10, 1000\]/,
+  );
   assert.throws(() => generateSequences({ count: -1 }), /count must be a non-negative integer/);
   assert.throws(() => generateSequences({ symbols: 'aa' }), /distinct/);
   assert.throws(() => generateSequences({ symbols: 'a<' }), /task marker/);
   // 2 symbols of length 1: 2 strings, none held out
-  assert.throws(() => generateSequences({ symbols: 'ab', minLen: 1, maxLen: 1, count: 1, split: 'heldout' }), /too few distinct examples/);
+  assert.throws(
+    () => generateSequences({ symbols: 'ab', minLen: 1, maxLen: 1, count: 1, split: 'heldout' }),
+    /too few distinct examples/,
+  );
 });

@@ -8,8 +8,21 @@ import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 
 import {
-  generateTranslation, parseEnglish, translationDomain, render, TRANSLATION_TOKENIZER, TRANSLATION_EXAMPLES, PHENOMENA,
-  ENGLISH_WORDS, FRENCH_TOKENS, NOUNS, VERBS, ADJECTIVES, PERSONS, MIN_WORDS, MAX_WORDS,
+  generateTranslation,
+  parseEnglish,
+  translationDomain,
+  render,
+  TRANSLATION_TOKENIZER,
+  TRANSLATION_EXAMPLES,
+  PHENOMENA,
+  ENGLISH_WORDS,
+  FRENCH_TOKENS,
+  NOUNS,
+  VERBS,
+  ADJECTIVES,
+  PERSONS,
+  MIN_WORDS,
+  MAX_WORDS,
 } from '../../web/data/translation.js';
 import { bleu, alignmentError, sumAlignment } from '../../web/shared/translation-metrics.js';
 import { Tokenizer } from '../../wasm/model/tokenizer.js';
@@ -24,13 +37,20 @@ test('the splits are disjoint, whatever the seeds, and whatever the final mark',
   const seen = new Set(generateTranslation({ seed: 99, count: 4000, split: 'train' }).map(bare));
   for (const x of held) assert.ok(!seen.has(bare(x)), x.src);
   const seen2 = new Set(train.map((x) => x.src));
-  for (const x of generateTranslation({ seed: 5, count: 600, split: 'heldout' })) assert.ok(!seen2.has(x.src), x.src);
+  for (const x of generateTranslation({ seed: 5, count: 600, split: 'heldout' }))
+    assert.ok(!seen2.has(x.src), x.src);
 });
 
 test('the same seed gives the same examples; options are checked', () => {
-  assert.deepEqual(generateTranslation({ seed: 11, count: 50, split: 'train' }), train.slice(0, 50));
+  assert.deepEqual(
+    generateTranslation({ seed: 11, count: 50, split: 'train' }),
+    train.slice(0, 50),
+  );
   assert.throws(() => generateTranslation({ split: 'dev' }), /split must be 'train' or 'heldout'/);
-  assert.throws(() => generateTranslation({ minWords: 2 }), /minWords must be an integer in \[3, 30\]/);
+  assert.throws(
+    () => generateTranslation({ minWords: 2 }),
+    /minWords must be an integer in \[3, 30\]/,
+  );
   assert.throws(() => generateTranslation({ minWords: 9, maxWords: 8 }), /maxWords/);
 });
 
@@ -40,7 +60,8 @@ test('gold alignments are consistent with the sentences: every French token alig
     assert.equal(x.tags.length, x.tgtTokens.length);
     x.alignment.forEach((links, j) => {
       assert.ok(links.length >= 1, `${x.tgt}: French token ${j} "${x.tgtTokens[j]}" is unaligned`);
-      for (const i of links) assert.ok(Number.isInteger(i) && i >= 0 && i < x.srcTokens.length, `${x.src}: link ${i}`);
+      for (const i of links)
+        assert.ok(Number.isInteger(i) && i >= 0 && i < x.srcTokens.length, `${x.src}: link ${i}`);
     });
     // the final marks (., ? or !) are the same on both sides and align with each other; or neither side has one
     const end = x.srcTokens.at(-1);
@@ -58,9 +79,27 @@ test('lengths span 3 to 30 words, each length drawn; minWords / maxWords hold', 
     assert.ok(x.length >= MIN_WORDS && x.length <= MAX_WORDS, `${x.length}: ${x.src}`);
     counts.set(x.length, (counts.get(x.length) ?? 0) + 1);
   }
-  for (let L = MIN_WORDS; L <= MAX_WORDS; L++) assert.ok((counts.get(L) ?? 0) >= 20, `only ${counts.get(L) ?? 0} sentences of ${L} words in 3,000`);
-  for (const x of generateTranslation({ seed: 3, count: 20, split: 'heldout', minWords: 30, maxWords: 30 })) assert.equal(x.length, 30);
-  for (const x of generateTranslation({ seed: 3, count: 20, split: 'heldout', minWords: 3, maxWords: 3 })) assert.equal(x.length, 3);
+  for (let L = MIN_WORDS; L <= MAX_WORDS; L++)
+    assert.ok(
+      (counts.get(L) ?? 0) >= 20,
+      `only ${counts.get(L) ?? 0} sentences of ${L} words in 3,000`,
+    );
+  for (const x of generateTranslation({
+    seed: 3,
+    count: 20,
+    split: 'heldout',
+    minWords: 30,
+    maxWords: 30,
+  }))
+    assert.equal(x.length, 30);
+  for (const x of generateTranslation({
+    seed: 3,
+    count: 20,
+    split: 'heldout',
+    minWords: 3,
+    maxWords: 3,
+  }))
+    assert.equal(x.length, 3);
 });
 
 test('every phenomenon has a share of the data large enough to learn (at least 5% of sentences)', () => {
@@ -86,14 +125,64 @@ test('the tokenizer reads both sides back as the generator wrote them, and decod
 
 test('the vocabulary: at least 400 English words, with the words the issue names', () => {
   assert.ok(ENGLISH_WORDS.length >= 400, `${ENGLISH_WORDS.length}`);
-  const need = ['cat', 'dog', 'car', 'house', 'apple', 'book', 'sister', 'brother', 'friend', 'child', 'bread', 'door', 'garden', 'city', 'table',
-    'red', 'black', 'white', 'green', 'blue', 'small', 'big', 'new', 'european', 'economic', 'see', 'eat', 'like', 'have', 'be', 'find', 'want',
-    'i', 'you', 'he', 'she', 'we', 'they', 'me', 'him', 'her', 'us', 'them', 'my', 'your', 'his', 'our', 'their'];
-  for (const w of need) assert.ok(w === 'be' ? ENGLISH_WORDS.includes('is') : ENGLISH_WORDS.includes(w), w);
+  const need = [
+    'cat',
+    'dog',
+    'car',
+    'house',
+    'apple',
+    'book',
+    'sister',
+    'brother',
+    'friend',
+    'child',
+    'bread',
+    'door',
+    'garden',
+    'city',
+    'table',
+    'red',
+    'black',
+    'white',
+    'green',
+    'blue',
+    'small',
+    'big',
+    'new',
+    'european',
+    'economic',
+    'see',
+    'eat',
+    'like',
+    'have',
+    'be',
+    'find',
+    'want',
+    'i',
+    'you',
+    'he',
+    'she',
+    'we',
+    'they',
+    'me',
+    'him',
+    'her',
+    'us',
+    'them',
+    'my',
+    'your',
+    'his',
+    'our',
+    'their',
+  ];
+  for (const w of need)
+    assert.ok(w === 'be' ? ENGLISH_WORDS.includes('is') : ENGLISH_WORDS.includes(w), w);
   for (const n of NOUNS) assert.ok(n.gender === 'm' || n.gender === 'f', n.en);
   assert.ok(NOUNS.length + VERBS.length + ADJECTIVES.length >= 300);
   assert.equal(PERSONS.length, 6);
-  assert.ok(FRENCH_TOKENS.includes('sœur') && FRENCH_TOKENS.includes("l'") && FRENCH_TOKENS.includes('du'));
+  assert.ok(
+    FRENCH_TOKENS.includes('sœur') && FRENCH_TOKENS.includes("l'") && FRENCH_TOKENS.includes('du'),
+  );
 });
 
 test("the issue's table, translated and aligned as written", () => {
@@ -109,7 +198,10 @@ test("the issue's table, translated and aligned as written", () => {
     ["the children don't like the bread .", "les enfants n'aiment pas le pain ."],
     ["i like the dog's bone .", "j'aime l'os du chien ."],
     ['the european economic area is important .', 'la zone économique européenne est importante .'],
-    ['the girl that i have seen thinks that the old man is happy .', "la fille que j'ai vue pense que le vieil homme est heureux ."],
+    [
+      'the girl that i have seen thinks that the old man is happy .',
+      "la fille que j'ai vue pense que le vieil homme est heureux .",
+    ],
     ['he sees her new friend .', 'il voit son nouvel ami .'],
     ['i do not have a car .', "je n'ai pas de voiture ."],
     ['they have not seen us if he is there .', null], // "there" is not in the grammar
@@ -124,20 +216,29 @@ test("the issue's table, translated and aligned as written", () => {
   assert.ok(x.phenomena.includes('adjectives-reversed'));
   // du is de + le: aligned to both 's and the
   const y = parseEnglish("i like the dog's bone .");
-  assert.deepEqual(y.alignment[y.tgtTokens.indexOf('du')].map((i) => y.srcTokens[i]), ['the', "'s"]);
+  assert.deepEqual(
+    y.alignment[y.tgtTokens.indexOf('du')].map((i) => y.srcTokens[i]),
+    ['the', "'s"],
+  );
   // ne and pas both translate not; "do" has no French counterpart
   const z = parseEnglish('i do not see the dog .');
-  assert.deepEqual(z.alignment.map((a) => a.map((i) => z.srcTokens[i]).join('+')), ['i', 'not', 'see', 'not', 'the', 'dog', '.']);
+  assert.deepEqual(
+    z.alignment.map((a) => a.map((i) => z.srcTokens[i]).join('+')),
+    ['i', 'not', 'see', 'not', 'the', 'dog', '.'],
+  );
 });
 
 test('hand-written French (tests/fixtures/translation-handwritten.json) is what the generator writes', () => {
-  const file = JSON.parse(readFileSync(new URL('../fixtures/translation-handwritten.json', import.meta.url), 'utf8'));
+  const file = JSON.parse(
+    readFileSync(new URL('../fixtures/translation-handwritten.json', import.meta.url), 'utf8'),
+  );
   assert.ok(file.pairs.length >= 40);
   for (const [en, fr] of file.pairs) assert.equal(parseEnglish(en)?.tgt ?? null, fr, en);
 });
 
 test('every Examples sentence parses and shows its phenomenon; generated sentences parse back to themselves', () => {
-  for (const e of TRANSLATION_EXAMPLES) assert.ok(parseEnglish(e.src)?.phenomena.includes(e.phenomenon), e.src);
+  for (const e of TRANSLATION_EXAMPLES)
+    assert.ok(parseEnglish(e.src)?.phenomena.includes(e.phenomenon), e.src);
   for (const x of held) assert.deepEqual(parseEnglish(x.src), x, x.src);
   assert.equal(parseEnglish(''), null);
   assert.equal(parseEnglish('the cat sees the red car . '.repeat(10)), null);
@@ -149,13 +250,31 @@ test('every Examples sentence parses and shows its phenomenon; generated sentenc
   assert.equal(r.length, 2);
   // the same tree with no final mark, and with "?"
   const bare = render(generateTranslationTree(''));
-  assert.deepEqual([bare.src, bare.tgt, bare.alignment, bare.length], ['i sleep', 'je dors', [[0], [1]], 2]);
+  assert.deepEqual(
+    [bare.src, bare.tgt, bare.alignment, bare.length],
+    ['i sleep', 'je dors', [[0], [1]], 2],
+  );
   const q = render(generateTranslationTree('?'));
   assert.deepEqual([q.src, q.tgt, q.alignment], ['i sleep ?', 'je dors ?', [[0], [1], [2]]]);
 });
 
 function generateTranslationTree(end) {
-  return { clauses: [{ subj: { pronoun: PERSONS[0], role: 'subj' }, pred: { kind: 'intrans', verb: VERBS.find((v) => v.en.base === 'sleep'), tense: 'present', neg: null }, pps: [] }], conjs: [], end };
+  return {
+    clauses: [
+      {
+        subj: { pronoun: PERSONS[0], role: 'subj' },
+        pred: {
+          kind: 'intrans',
+          verb: VERBS.find((v) => v.en.base === 'sleep'),
+          tense: 'present',
+          neg: null,
+        },
+        pps: [],
+      },
+    ],
+    conjs: [],
+    end,
+  };
 }
 
 test('sentences end in ".", "?", "!" or nothing, each often enough to learn; the endings share a split', () => {
@@ -164,9 +283,22 @@ test('sentences end in ".", "?", "!" or nothing, each often enough to learn; the
     const e = ['.', '?', '!'].includes(x.srcTokens.at(-1)) ? x.srcTokens.at(-1) : '';
     ends.set(e, (ends.get(e) ?? 0) + 1);
   }
-  for (const [e, share] of [['.', 0.6], ['', 0.1], ['?', 0.05], ['!', 0.05]]) assert.ok((ends.get(e) ?? 0) >= share * train.length, `"${e}": ${ends.get(e)} of ${train.length}`);
+  for (const [e, share] of [
+    ['.', 0.6],
+    ['', 0.1],
+    ['?', 0.05],
+    ['!', 0.05],
+  ])
+    assert.ok(
+      (ends.get(e) ?? 0) >= share * train.length,
+      `"${e}": ${ends.get(e)} of ${train.length}`,
+    );
   // a mark is never inside a sentence
-  for (const x of train) assert.ok(x.srcTokens.slice(0, -1).every((w) => !['.', '?', '!'].includes(w)), x.src);
+  for (const x of train)
+    assert.ok(
+      x.srcTokens.slice(0, -1).every((w) => !['.', '?', '!'].includes(w)),
+      x.src,
+    );
   // typed text: any ending, or none, reads back; the French ends the same way
   assert.equal(parseEnglish('She sees him')?.tgt, 'elle le voit');
   assert.equal(parseEnglish('She sees him?')?.tgt, 'elle le voit ?');
@@ -182,8 +314,16 @@ test('BLEU-4 on hand-computed cases', () => {
   // one substitution in 7 tokens: the n-grams that avoid "bleue": p1 = 6/7, p2 = 4/6, p3 = 3/5, p4 = 2/4; BP = 1
   const cand = 'le chat voit la voiture bleue .'.split(' ');
   const b = bleu([cand], [ref]);
-  assert.deepEqual(b.precisions.map((p) => +p.toFixed(6)), [6 / 7, 4 / 6, 3 / 5, 2 / 4].map((p) => +p.toFixed(6)));
-  assert.ok(Math.abs(b.bleu - 100 * Math.exp((Math.log(6 / 7) + Math.log(4 / 6) + Math.log(3 / 5) + Math.log(2 / 4)) / 4)) < 1e-9);
+  assert.deepEqual(
+    b.precisions.map((p) => +p.toFixed(6)),
+    [6 / 7, 4 / 6, 3 / 5, 2 / 4].map((p) => +p.toFixed(6)),
+  );
+  assert.ok(
+    Math.abs(
+      b.bleu -
+        100 * Math.exp((Math.log(6 / 7) + Math.log(4 / 6) + Math.log(3 / 5) + Math.log(2 / 4)) / 4),
+    ) < 1e-9,
+  );
   // a short candidate: brevity penalty exp(1 - 7/5)
   const short = bleu([['le', 'chat', 'voit', 'la', 'voiture']], [ref]);
   assert.ok(Math.abs(short.brevityPenalty - Math.exp(1 - 7 / 5)) < 1e-12);
@@ -201,7 +341,10 @@ test('BLEU-4 on hand-computed cases', () => {
 test('AER and gold mass on hand-computed cases', () => {
   // 3 French tokens, 3 English tokens; gold: 0->0, 1->2, 2->{1,2}
   const gold = [[0], [2], [1, 2]];
-  const att = { data: Float32Array.from([0.7, 0.2, 0.1, 0.1, 0.5, 0.4, 0.0, 0.3, 0.7]), shape: [3, 3] };
+  const att = {
+    data: Float32Array.from([0.7, 0.2, 0.1, 0.1, 0.5, 0.4, 0.0, 0.3, 0.7]),
+    shape: [3, 3],
+  };
   // argmax links: (0,0) hit, (1,1) miss, (2,2) hit: |A| = 3, |G| = 4, hits 2 -> AER = 1 - 4/7
   const r = alignmentError(att, gold);
   assert.equal(r.hits, 2);
@@ -226,8 +369,12 @@ test('translationDomain: unknown words, too many words, a construction the gramm
   assert.deepEqual(translationDomain('she sees him'), []);
   assert.deepEqual(translationDomain(''), []);
   assert.deepEqual(translationDomain('him sees she'), [{ code: 'grammar' }]);
-  assert.deepEqual(translationDomain('the cat sees the red car , the dog sleeps'), [{ code: 'unknown-words', words: [','] }]);
-  assert.deepEqual(translationDomain('The movie was great. The movie!'), [{ code: 'unknown-words', words: ['movie', 'was', 'great'] }]);
+  assert.deepEqual(translationDomain('the cat sees the red car , the dog sleeps'), [
+    { code: 'unknown-words', words: [','] },
+  ]);
+  assert.deepEqual(translationDomain('The movie was great. The movie!'), [
+    { code: 'unknown-words', words: ['movie', 'was', 'great'] },
+  ]);
   const long = Array.from({ length: 8 }, () => 'the cat sees the dog').join(' and ') + ' .';
   assert.deepEqual(translationDomain(long), [{ code: 'too-long', count: 47, max: MAX_WORDS }]);
   // every generated sentence is in the domain

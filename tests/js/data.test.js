@@ -19,7 +19,10 @@ test('makeQKV is deterministic, shaped, and pinned (shared links must keep their
   assert.equal(a.q.data.length, 4);
   assert.equal(a.k.data.length, 6);
   assert.deepEqual(a, b);
-  assert.deepEqual(Array.from(a.q.data), [0.23955591022968292, 1.0098954439163208, 0.6316431760787964, -1.8278411626815796]);
+  assert.deepEqual(
+    Array.from(a.q.data),
+    [0.23955591022968292, 1.0098954439163208, 0.6316431760787964, -1.8278411626815796],
+  );
   assert.notDeepEqual(makeQKV({ n: 2, m: 3, d: 2, seed: 2 }).q.data, a.q.data);
 });
 
@@ -33,7 +36,10 @@ test('entries have about zero mean and unit variance', () => {
   }
   const mean = sum / q.data.length;
   assert.ok(Math.abs(mean) < 0.05, `mean ${mean}`);
-  assert.ok(Math.abs(sq / q.data.length - mean * mean - 1) < 0.05, `variance ${sq / q.data.length}`);
+  assert.ok(
+    Math.abs(sq / q.data.length - mean * mean - 1) < 0.05,
+    `variance ${sq / q.data.length}`,
+  );
 });
 
 test('axisLabels names queries and keys', () => {

@@ -13,7 +13,9 @@ const MONTH3 = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
 export function readDate(src) {
   const s = norm(src);
   const nums = s.match(/\d+/g);
-  const month = (s.match(/[a-z]+/g) ?? []).map((w) => MONTH3.indexOf(w.slice(0, 3))).find((i) => i >= 0);
+  const month = (s.match(/[a-z]+/g) ?? [])
+    .map((w) => MONTH3.indexOf(w.slice(0, 3)))
+    .find((i) => i >= 0);
   const year = (t) => (t.length === 4 ? Number(t) : pivotYear(Number(t)));
   let y, m, d;
   if (month !== undefined) {

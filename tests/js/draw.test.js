@@ -30,7 +30,7 @@ import {
   wrapText,
 } from '../../web/shared/draw.js';
 
-test('viridis has 256 entries with matplotlib\'s endpoints and midpoint', () => {
+test("viridis has 256 entries with matplotlib's endpoints and midpoint", () => {
   assert.equal(VIRIDIS.length, 256 * 3);
   assert.deepEqual(viridis(0), [0x44, 0x01, 0x54]); // #440154
   assert.deepEqual(viridis(1), [0xfd, 0xe7, 0x25]); // #fde725
@@ -51,10 +51,17 @@ test('viridis clamps t outside [0, 1] and greys out NaN', () => {
 // every 8-entry stride must strictly increase.
 test('viridis gets lighter monotonically (up to 8-bit rounding)', () => {
   const lin = (c) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-  const y = Array.from({ length: 256 }, (_, i) =>
-    0.2126 * lin(VIRIDIS[3 * i]) + 0.7152 * lin(VIRIDIS[3 * i + 1]) + 0.0722 * lin(VIRIDIS[3 * i + 2]));
-  for (let i = 1; i < 256; i++) assert.ok(y[i] >= y[i - 1] - 1e-3, `luminance drops at entry ${i}: ${y[i - 1]} -> ${y[i]}`);
-  for (let i = 8; i < 256; i++) assert.ok(y[i] > y[i - 8], `luminance flat from entry ${i - 8} to ${i}`);
+  const y = Array.from(
+    { length: 256 },
+    (_, i) =>
+      0.2126 * lin(VIRIDIS[3 * i]) +
+      0.7152 * lin(VIRIDIS[3 * i + 1]) +
+      0.0722 * lin(VIRIDIS[3 * i + 2]),
+  );
+  for (let i = 1; i < 256; i++)
+    assert.ok(y[i] >= y[i - 1] - 1e-3, `luminance drops at entry ${i}: ${y[i - 1]} -> ${y[i]}`);
+  for (let i = 8; i < 256; i++)
+    assert.ok(y[i] > y[i - 8], `luminance flat from entry ${i - 8} to ${i}`);
 });
 
 test('valueToUnit maps [min, max] to [0, 1] and clamps', () => {
@@ -121,7 +128,7 @@ test('formatFloat32 gives the shortest decimal that reads back to the same float
   let x = 12345;
   for (let i = 0; i < values.length; i++) {
     x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    values[i] = ((x / 2 ** 32) - 0.5) * 10 ** ((i % 13) - 6);
+    values[i] = (x / 2 ** 32 - 0.5) * 10 ** ((i % 13) - 6);
   }
   for (const v of values) {
     const s = formatFloat32(v);
@@ -132,7 +139,13 @@ test('formatFloat32 gives the shortest decimal that reads back to the same float
 
 test('computeLayout fits cells to the width, capped at maxCell, with labels', () => {
   const L = LAYOUT;
-  const layout = computeLayout({ rows: 8, cols: 8, availableWidth: 400, rowLabelWidth: 20, colLabelHeight: 20 });
+  const layout = computeLayout({
+    rows: 8,
+    cols: 8,
+    availableWidth: 400,
+    rowLabelWidth: 20,
+    colLabelHeight: 20,
+  });
   assert.equal(layout.cell, L.maxCell); // (400 - 16 - 24) / 8 = 45, capped
   assert.equal(layout.showLabels, true);
   assert.deepEqual([layout.rowStep, layout.colStep], [1, 1]);
@@ -149,7 +162,13 @@ test('computeLayout fits cells to the width, capped at maxCell, with labels', ()
 
 test('computeLayout keeps labels when cells get small: every k-th, k from the cell size', () => {
   const L = LAYOUT;
-  const layout = computeLayout({ rows: 64, cols: 64, availableWidth: 320, rowLabelWidth: 30, colLabelHeight: 30 });
+  const layout = computeLayout({
+    rows: 64,
+    cols: 64,
+    availableWidth: 320,
+    rowLabelWidth: 30,
+    colLabelHeight: 30,
+  });
   assert.equal(layout.showLabels, true);
   assert.equal(layout.gridX, L.pad + 30 + L.labelGap);
   assert.equal(layout.gridY, L.pad + 30 + L.labelGap); // rotated: the widest label is the band's height
@@ -161,15 +180,33 @@ test('computeLayout keeps labels when cells get small: every k-th, k from the ce
   assert.ok((layout.rowStep - 1) * layout.cellHeight < L.labelLine, 'and no sparser than needed');
   assert.ok(layout.width <= 320);
   // one-character labels in 9 px cells: horizontal labels show as many as rotated ones
-  const chars = computeLayout({ rows: 4, cols: 30, cellSize: 9, rowLabelWidth: 7, colLabelHeight: 7 });
+  const chars = computeLayout({
+    rows: 4,
+    cols: 30,
+    cellSize: 9,
+    rowLabelWidth: 7,
+    colLabelHeight: 7,
+  });
   assert.equal(chars.colLabelsRotated, false);
   assert.equal(chars.colStep, labelStep(9, 7 + L.labelGap));
   assert.equal(chars.colStep, 2);
   // in 7 px cells, 11 px wide characters: every 3rd upright beats every 2nd sideways
-  const phone = computeLayout({ rows: 4, cols: 30, cellSize: 7, rowLabelWidth: 11, colLabelHeight: 11 });
+  const phone = computeLayout({
+    rows: 4,
+    cols: 30,
+    cellSize: 7,
+    rowLabelWidth: 11,
+    colLabelHeight: 11,
+  });
   assert.deepEqual([phone.colLabelsRotated, phone.colStep], [false, 3]);
   // words in 7 px cells: rotated (every 2nd) instead of every 9th upright
-  const words = computeLayout({ rows: 4, cols: 30, cellSize: 7, rowLabelWidth: 50, colLabelHeight: 50 });
+  const words = computeLayout({
+    rows: 4,
+    cols: 30,
+    cellSize: 7,
+    rowLabelWidth: 50,
+    colLabelHeight: 50,
+  });
   assert.deepEqual([words.colLabelsRotated, words.colStep], [true, 2]);
 });
 
@@ -182,23 +219,39 @@ test('labelStep: the smallest k with k × cell >= the room a label needs', () =>
   assert.equal(labelStep(0), Infinity);
   for (const cell of [0.04, 0.5, 1, 2.5, 3, 7, 11.9, 40]) {
     const k = labelStep(cell);
-    assert.ok(k * cell >= LAYOUT.labelLine - 1e-9 && (k === 1 || (k - 1) * cell < LAYOUT.labelLine), `cell ${cell}: k ${k}`);
+    assert.ok(
+      k * cell >= LAYOUT.labelLine - 1e-9 && (k === 1 || (k - 1) * cell < LAYOUT.labelLine),
+      `cell ${cell}: k ${k}`,
+    );
   }
 });
 
 test('labelIndices: every step-th label, the pinned ones always, nothing within step of a pin', () => {
   assert.deepEqual(labelIndices(10, 3), { regular: [0, 3, 6, 9], pinned: [] });
   assert.deepEqual(labelIndices(10, 3, [4]), { regular: [0, 9], pinned: [4] }); // 3 and 6 give way
-  assert.deepEqual(labelIndices(10, 1, [4, 4]), { regular: [0, 1, 2, 3, 5, 6, 7, 8, 9], pinned: [4] });
-  assert.deepEqual(labelIndices(10, 3, [4, 5]).pinned, [4], 'two close pins: the first (hovered) wins');
+  assert.deepEqual(labelIndices(10, 1, [4, 4]), {
+    regular: [0, 1, 2, 3, 5, 6, 7, 8, 9],
+    pinned: [4],
+  });
+  assert.deepEqual(
+    labelIndices(10, 3, [4, 5]).pinned,
+    [4],
+    'two close pins: the first (hovered) wins',
+  );
   assert.deepEqual(labelIndices(10, 3, [1, 8]), { regular: [], pinned: [1, 8] }); // 0, 3, 6, 9 are all within 3 of a pin
   assert.deepEqual(labelIndices(5, 2, [-1, 7, 1.5]), { regular: [0, 2, 4], pinned: [] });
   // no two drawn labels are closer than step
-  for (const [n, step, pins] of [[50, 4, [7]], [50, 5, [0, 49]], [33, 2, [16, 17]]]) {
+  for (const [n, step, pins] of [
+    [50, 4, [7]],
+    [50, 5, [0, 49]],
+    [33, 2, [16, 17]],
+  ]) {
     const { regular, pinned } = labelIndices(n, step, pins);
     const all = [...regular, ...pinned].sort((a, b) => a - b);
-    for (let i = 1; i < all.length; i++) assert.ok(all[i] - all[i - 1] >= step, `${n}/${step}/${pins}: ${all}`);
-    for (const p of pins) assert.ok(pinned.includes(p) || pinned.some((q) => Math.abs(q - p) < step));
+    for (let i = 1; i < all.length; i++)
+      assert.ok(all[i] - all[i - 1] >= step, `${n}/${step}/${pins}: ${all}`);
+    for (const p of pins)
+      assert.ok(pinned.includes(p) || pinned.some((q) => Math.abs(q - p) < step));
   }
 });
 
@@ -214,10 +267,21 @@ test('labels show spaces and other invisible characters as markers', () => {
   assert.equal(displayLabel('a\tb'), 'a⇥b', 'a tab anywhere does');
   assert.equal(displayLabel('  '), '␣␣');
   assert.equal(displayLabel('猫'), '猫');
-  assert.deepEqual(labelSegments(' the'), [{ text: '␣', marker: true }, { text: 'the', marker: false }]);
+  assert.deepEqual(labelSegments(' the'), [
+    { text: '␣', marker: true },
+    { text: 'the', marker: false },
+  ]);
   assert.deepEqual(labelSegments('a  b'), [{ text: 'a  b', marker: false }]);
-  assert.deepEqual(labelSegments('\nab\n'), [{ text: '↵', marker: true }, { text: 'ab', marker: false }, { text: '↵', marker: true }]);
-  assert.deepEqual(truncateSegments(labelSegments('  abcdef'), 5), [{ text: '␣␣', marker: true }, { text: 'ab', marker: false }, { text: '…', marker: false }]);
+  assert.deepEqual(labelSegments('\nab\n'), [
+    { text: '↵', marker: true },
+    { text: 'ab', marker: false },
+    { text: '↵', marker: true },
+  ]);
+  assert.deepEqual(truncateSegments(labelSegments('  abcdef'), 5), [
+    { text: '␣␣', marker: true },
+    { text: 'ab', marker: false },
+    { text: '…', marker: false },
+  ]);
   assert.deepEqual(truncateSegments(labelSegments('ab'), 5), labelSegments('ab'));
 });
 
@@ -233,11 +297,16 @@ test('uniqueNames: duplicates numbered by occurrence, blanks and spaces visible,
 
 test('wrapText breaks at spaces, and inside words (or Chinese) too long for a line', () => {
   const measure = (s) => s.length * 10; // 10 px a character
-  assert.deepEqual(wrapText('the cat sat on the mat', 80, measure), ['the cat', 'sat on', 'the mat']);
+  assert.deepEqual(wrapText('the cat sat on the mat', 80, measure), [
+    'the cat',
+    'sat on',
+    'the mat',
+  ]);
   assert.deepEqual(wrapText('abcdefghij', 40, measure), ['abcd', 'efgh', 'ij']);
   assert.deepEqual(wrapText('输入：今天天气很好', 40, measure), ['输入：今', '天天气很', '好']);
   assert.deepEqual(wrapText('short', 400, measure), ['short']);
-  for (const line of wrapText('x'.repeat(33) + ' yy zz', 50, measure)) assert.ok(measure(line) <= 50, line);
+  for (const line of wrapText('x'.repeat(33) + ' yy zz', 50, measure))
+    assert.ok(measure(line) <= 50, line);
 });
 
 test('computeLayout: a key line under the legend (the gold outline) adds its height and widens to fit', () => {
@@ -247,17 +316,35 @@ test('computeLayout: a key line under the legend (the gold outline) adds its hei
   assert.equal(keyed.height, plain.height + L.keyHeight);
   assert.equal(keyed.keyY, keyed.legendY + L.legendBar + L.legendText + 2);
   assert.equal(keyed.width, Math.ceil(keyed.legendX + 300 + L.pad), 'as wide as the key');
-  assert.equal(computeLayout({ rows: 3, cols: 3, cellSize: 20, keyWidth: 10 }).width, plain.width, 'a short key: no wider');
+  assert.equal(
+    computeLayout({ rows: 3, cols: 3, cellSize: 20, keyWidth: 10 }).width,
+    plain.width,
+    'a short key: no wider',
+  );
 });
 
 test('computeLayout never goes below minCell, and honours a fixed cell size', () => {
   const tiny = computeLayout({ rows: 4, cols: 1000, availableWidth: 320 });
   assert.equal(tiny.cell, LAYOUT.minCell);
   assert.ok(tiny.width > 320); // wider than the room: the element scrolls
-  const fixed = computeLayout({ rows: 3, cols: 5, cellSize: 17, availableWidth: 50, rowLabelWidth: 10, colLabelHeight: 10 });
+  const fixed = computeLayout({
+    rows: 3,
+    cols: 5,
+    cellSize: 17,
+    availableWidth: 50,
+    rowLabelWidth: 10,
+    colLabelHeight: 10,
+  });
   assert.equal(fixed.cell, 17);
   assert.equal(fixed.showLabels, true);
-  const small = computeLayout({ rows: 3, cols: 5, cellSize: 6, availableWidth: 50, rowLabelWidth: 10, colLabelHeight: 10 });
+  const small = computeLayout({
+    rows: 3,
+    cols: 5,
+    cellSize: 6,
+    availableWidth: 50,
+    rowLabelWidth: 10,
+    colLabelHeight: 10,
+  });
   assert.equal(small.cell, 6);
   assert.equal(small.showLabels, true); // every other label
   assert.equal(small.rowStep, labelStep(6));
@@ -266,13 +353,28 @@ test('computeLayout never goes below minCell, and honours a fixed cell size', ()
 });
 
 test('computeLayout squeezes a side longer than maxGrid into sub-pixel cells, labels thinned to match', () => {
-  const wide = computeLayout({ rows: 1, cols: 100_000, availableWidth: 320, rowLabelWidth: 30, colLabelHeight: 30 });
+  const wide = computeLayout({
+    rows: 1,
+    cols: 100_000,
+    availableWidth: 320,
+    rowLabelWidth: 30,
+    colLabelHeight: 30,
+  });
   assert.equal(wide.cellWidth, LAYOUT.maxGrid / 100_000);
   assert.equal(wide.cellHeight, LAYOUT.minCell);
   assert.equal(wide.gridWidth, LAYOUT.maxGrid);
   assert.equal(wide.colStep, labelStep(wide.cellWidth));
-  assert.ok(100_000 / wide.colStep < LAYOUT.maxGrid / LAYOUT.labelLine + 1, 'no more labels than fit');
-  const tall = computeLayout({ rows: 100_000, cols: 1, availableWidth: 320, rowLabelWidth: 30, colLabelHeight: 30 });
+  assert.ok(
+    100_000 / wide.colStep < LAYOUT.maxGrid / LAYOUT.labelLine + 1,
+    'no more labels than fit',
+  );
+  const tall = computeLayout({
+    rows: 100_000,
+    cols: 1,
+    availableWidth: 320,
+    rowLabelWidth: 30,
+    colLabelHeight: 30,
+  });
   assert.equal(tall.cellWidth, LAYOUT.maxCell);
   assert.equal(tall.cellHeight, LAYOUT.maxGrid / 100_000);
   assert.equal(tall.gridHeight, LAYOUT.maxGrid);
@@ -281,7 +383,10 @@ test('computeLayout squeezes a side longer than maxGrid into sub-pixel cells, la
   // Within the limit nothing changes: square cells.
   const fits = computeLayout({ rows: 4, cols: 1000, availableWidth: 320 });
   assert.deepEqual([fits.cellWidth, fits.cellHeight], [fits.cell, fits.cell]);
-  assert.deepEqual(cellAt(wide, 1, 100_000, wide.gridX + LAYOUT.maxGrid - 0.01, wide.gridY + 1), { row: 0, col: 99_999 });
+  assert.deepEqual(cellAt(wide, 1, 100_000, wide.gridX + LAYOUT.maxGrid - 0.01, wide.gridY + 1), {
+    row: 0,
+    col: 99_999,
+  });
 });
 
 test('canvasScale keeps a canvas within the sizes browsers allocate', () => {
@@ -292,11 +397,18 @@ test('canvasScale keeps a canvas within the sizes browsers allocate', () => {
   assert.ok(8300 * s <= 16384 && (8300 * s) ** 2 <= 2 ** 28, String(s));
 });
 
-test('downsample keeps each block\'s peak (max, or farthest from 0) and skips non-finite values', () => {
+test("downsample keeps each block's peak (max, or farthest from 0) and skips non-finite values", () => {
   const w = new Float32Array([0, 0.9, 0, 0, 0.1, 0.2, NaN, NaN]);
-  assert.deepEqual(downsample(w, 1, 8, 1, 4), { weights: new Float32Array([0.9, 0, 0.2, NaN]), rows: 1, cols: 4 });
+  assert.deepEqual(downsample(w, 1, 8, 1, 4), {
+    weights: new Float32Array([0.9, 0, 0.2, NaN]),
+    rows: 1,
+    cols: 4,
+  });
   const d = downsample(new Float32Array([0.5, -0.7, 0.2, 0.1]), 4, 1, 2, 4, 'absmax');
-  assert.deepEqual([...d.weights].map((v) => Math.round(v * 10) / 10), [-0.7, 0.2]);
+  assert.deepEqual(
+    [...d.weights].map((v) => Math.round(v * 10) / 10),
+    [-0.7, 0.2],
+  );
   assert.deepEqual([d.rows, d.cols], [2, 1]);
   assert.equal(downsample(w, 2, 4, 8, 8).weights, w); // already fits: the same array
   const big = downsample(new Float32Array(250_000).fill(0.25), 1, 250_000, 1, 8192);
@@ -311,7 +423,13 @@ test('computeLayout: the legend keeps a minimum width even for one column', () =
 });
 
 test('cellAt hit-tests the grid and returns null outside it', () => {
-  const layout = computeLayout({ rows: 3, cols: 4, cellSize: 10, rowLabelWidth: 0, colLabelHeight: 0 });
+  const layout = computeLayout({
+    rows: 3,
+    cols: 4,
+    cellSize: 10,
+    rowLabelWidth: 0,
+    colLabelHeight: 0,
+  });
   const { gridX: x0, gridY: y0 } = layout;
   assert.deepEqual(cellAt(layout, 3, 4, x0, y0), { row: 0, col: 0 });
   assert.deepEqual(cellAt(layout, 3, 4, x0 + 39.9, y0 + 29.9), { row: 2, col: 3 });
@@ -330,7 +448,10 @@ test('truncate cuts by code point and marks the cut', () => {
 });
 
 test('escapeXml escapes markup and drops characters XML 1.0 forbids', () => {
-  assert.equal(escapeXml('<img src=x onerror="alert(1)">'), '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
+  assert.equal(
+    escapeXml('<img src=x onerror="alert(1)">'),
+    '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;',
+  );
   assert.equal(escapeXml("a & b's"), 'a &amp; b&apos;s');
   assert.equal(escapeXml('bell\u0007\ttab'), 'bell\ttab');
 });

@@ -36,10 +36,17 @@ test('takeEarly: null without a handoff; the promise once, then null', async () 
 
 test('fetchOnce: the early response without a fetch; a failed early fetch (null) or none: fetch()', async () => {
   stubFetch();
-  globalThis.attnlabEarly = new Map([['http://x/m', Promise.resolve(new Response('early body'))], ['http://x/failed', Promise.resolve(null)]]);
+  globalThis.attnlabEarly = new Map([
+    ['http://x/m', Promise.resolve(new Response('early body'))],
+    ['http://x/failed', Promise.resolve(null)],
+  ]);
   assert.equal(await (await fetchOnce('http://x/m')).text(), 'early body');
   assert.deepEqual(calls, []);
-  assert.equal(await (await fetchOnce('http://x/m')).text(), 'fetched http://x/m', 'taken once: the second is fetched');
+  assert.equal(
+    await (await fetchOnce('http://x/m')).text(),
+    'fetched http://x/m',
+    'taken once: the second is fetched',
+  );
   assert.equal(await (await fetchOnce('http://x/failed')).text(), 'fetched http://x/failed');
   assert.equal(await (await fetchOnce('http://x/other')).text(), 'fetched http://x/other');
   assert.deepEqual(calls, ['http://x/m', 'http://x/failed', 'http://x/other']);
@@ -49,7 +56,9 @@ test('fetchModel reads the early fetch of the model file by default', async () =
   stubFetch();
   const entry = findModel('dates-additive');
   const url = modelUrl(entry);
-  globalThis.attnlabEarly = new Map([[url, Promise.resolve(new Response(new Uint8Array([7, 8, 9])))]]);
+  globalThis.attnlabEarly = new Map([
+    [url, Promise.resolve(new Response(new Uint8Array([7, 8, 9])))],
+  ]);
   const got = await fetchModel(entry, async (bytes) => Array.from(bytes));
   assert.deepEqual(got, [7, 8, 9]);
   assert.deepEqual(calls, []);

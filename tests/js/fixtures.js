@@ -44,7 +44,9 @@ const isCount = (x) => Number.isSafeInteger(x) && x >= 0;
  *   tensors in header order; each `data` is a copy with its own buffer (so always aligned).
  */
 export function parseSafetensors(input, source = 'safetensors') {
-  const fail = (msg) => { throw new Error(`${source}: ${msg}`); };
+  const fail = (msg) => {
+    throw new Error(`${source}: ${msg}`);
+  };
   if (!LITTLE_ENDIAN) fail('this reader assumes a little-endian host');
   const bytes = input instanceof ArrayBuffer ? new Uint8Array(input) : input;
   if (!(bytes instanceof Uint8Array)) fail('expected a Uint8Array or ArrayBuffer');
@@ -86,9 +88,12 @@ export function parseSafetensors(input, source = 'safetensors') {
     const { dtype, shape, data_offsets: offsets } = info;
     const type = Object.hasOwn(DTYPES, dtype) ? DTYPES[dtype] : null;
     if (!type) {
-      fail(`${where}: dtype ${JSON.stringify(dtype)} is not one of ${Object.keys(DTYPES).join(', ')}`);
+      fail(
+        `${where}: dtype ${JSON.stringify(dtype)} is not one of ${Object.keys(DTYPES).join(', ')}`,
+      );
     }
-    if (!Array.isArray(shape) || !shape.every(isCount)) fail(`${where}: bad shape ${JSON.stringify(shape)}`);
+    if (!Array.isArray(shape) || !shape.every(isCount))
+      fail(`${where}: bad shape ${JSON.stringify(shape)}`);
     if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isCount)) {
       fail(`${where}: bad data_offsets ${JSON.stringify(offsets)}`);
     }
@@ -102,7 +107,9 @@ export function parseSafetensors(input, source = 'safetensors') {
       fail(`${where}: data_offsets [${begin}, ${end}] outside the ${dataLength}-byte data`);
     }
     if (end - begin !== numel * type.size) {
-      fail(`${where}: ${end - begin} bytes for shape [${shape}] ${dtype}, which needs ${numel * type.size}`);
+      fail(
+        `${where}: ${end - begin} bytes for shape [${shape}] ${dtype}, which needs ${numel * type.size}`,
+      );
     }
     entries.push({ name, dtype, shape, begin, end, type });
   }
@@ -123,7 +130,8 @@ export function parseSafetensors(input, source = 'safetensors') {
   for (const { name, dtype, shape, begin, end, type } of entries) {
     const at = bytes.byteOffset + dataStart;
     const data = new type.ArrayType(bytes.buffer.slice(at + begin, at + end));
-    if (dtype === 'BOOL' && data.some((x) => x > 1)) fail(`tensor "${name}": BOOL values must be 0 or 1`);
+    if (dtype === 'BOOL' && data.some((x) => x > 1))
+      fail(`tensor "${name}": BOOL values must be 0 or 1`);
     tensors.set(name, { dtype, shape: [...shape], data });
   }
   return { metadata: { ...metadata }, tensors };
@@ -147,11 +155,15 @@ export function loadFixture(name) {
   try {
     bytes = readFileSync(url);
   } catch (err) {
-    throw new Error(`${source}: cannot read (${err.code ?? err.message}); ` +
-      `regenerate with /usr/bin/python3 scripts/gen_fixtures.py ${name}`);
+    throw new Error(
+      `${source}: cannot read (${err.code ?? err.message}); ` +
+        `regenerate with /usr/bin/python3 scripts/gen_fixtures.py ${name}`,
+    );
   }
   const { metadata, tensors } = parseSafetensors(bytes, source);
-  const fail = (msg) => { throw new Error(`${source}: ${msg}`); };
+  const fail = (msg) => {
+    throw new Error(`${source}: ${msg}`);
+  };
 
   if (typeof metadata.cases !== 'string') fail('metadata has no "cases"');
   let list;
@@ -207,7 +219,11 @@ function unravel(index, shape) {
  *   defaults: the "whole model vs PyTorch fixture" tolerances, atol 1e-5 and rtol 1e-4.
  * @returns {{ maxAbsDiff: number, index: number }} the largest |diff| and where it was
  */
-export function assertClose(actual, expected, { atol = 1e-5, rtol = 1e-4, label = 'values', shape } = {}) {
+export function assertClose(
+  actual,
+  expected,
+  { atol = 1e-5, rtol = 1e-4, label = 'values', shape } = {},
+) {
   const a = actual?.data ?? actual;
   const e = expected?.data ?? expected;
   shape ??= expected?.shape ?? actual?.shape;
@@ -217,7 +233,8 @@ export function assertClose(actual, expected, { atol = 1e-5, rtol = 1e-4, label 
   if (a?.length === undefined || e?.length === undefined) {
     throw new TypeError(`${label}: expected two array-likes`);
   }
-  if (a.length !== e.length) throw new Error(`${label}: length ${a.length} != expected length ${e.length}`);
+  if (a.length !== e.length)
+    throw new Error(`${label}: length ${a.length} != expected length ${e.length}`);
 
   let bad = 0;
   let worst = -1;
@@ -238,21 +255,30 @@ export function assertClose(actual, expected, { atol = 1e-5, rtol = 1e-4, label 
     } else {
       diff = Math.abs(x - y);
       // An infinity matches only itself (rtol·∞ would otherwise excuse anything).
-      excess = Number.isFinite(x) && Number.isFinite(y) ? diff - (atol + rtol * Math.abs(y)) : Infinity;
-      if (diff > maxAbsDiff) { maxAbsDiff = diff; maxIndex = i; }
+      excess =
+        Number.isFinite(x) && Number.isFinite(y) ? diff - (atol + rtol * Math.abs(y)) : Infinity;
+      if (diff > maxAbsDiff) {
+        maxAbsDiff = diff;
+        maxIndex = i;
+      }
       if (!(excess > 0)) continue;
     }
     bad++;
-    if (excess > worstExcess) { worstExcess = excess; worst = i; }
+    if (excess > worstExcess) {
+      worstExcess = excess;
+      worst = i;
+    }
   }
   if (bad > 0) {
     const x = Number(a[worst]);
     const y = Number(e[worst]);
     const fits = shape && shape.reduce((p, d) => p * d, 1) === a.length;
     const where = fits ? ` [${unravel(worst, shape).join(', ')}]` : '';
-    throw new Error(`${label}: ${bad} of ${a.length} values differ by more than ` +
-      `atol ${atol} + rtol ${rtol}·|expected|; ` +
-      `worst at index ${worst}${where}: actual ${x}, expected ${y}, |diff| ${Math.abs(x - y)}`);
+    throw new Error(
+      `${label}: ${bad} of ${a.length} values differ by more than ` +
+        `atol ${atol} + rtol ${rtol}·|expected|; ` +
+        `worst at index ${worst}${where}: actual ${x}, expected ${y}, |diff| ${Math.abs(x - y)}`,
+    );
   }
   return { maxAbsDiff, index: maxIndex };
 }

@@ -20,8 +20,10 @@ const fixtureUrl = (name) => new URL(`../fixtures/${name}.safetensors`, import.m
 const SIZES = { F64: 8, I64: 8, F32: 4, I32: 4, U8: 1, BOOL: 1 };
 
 function rawFile(header, data, { pad = true } = {}) {
-  let json = JSON.stringify(header).replace(/[\u0080-\uffff]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  let json = JSON.stringify(header).replace(
+    /[\u0080-\uffff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   if (pad) json += ' '.repeat((8 - ((8 + json.length) % 8)) % 8);
   const out = new Uint8Array(8 + json.length + data.length);
   new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
@@ -31,8 +33,10 @@ function rawFile(header, data, { pad = true } = {}) {
 }
 
 function encode(tensors, metadata) {
-  const names = [...tensors.keys()].sort((a, b) =>
-    SIZES[tensors.get(b).dtype] - SIZES[tensors.get(a).dtype] || (a < b ? -1 : a > b ? 1 : 0));
+  const names = [...tensors.keys()].sort(
+    (a, b) =>
+      SIZES[tensors.get(b).dtype] - SIZES[tensors.get(a).dtype] || (a < b ? -1 : a > b ? 1 : 0),
+  );
   const sortedMeta = Object.entries(metadata).sort(([a], [b]) => (a < b ? -1 : 1));
   const header = { __metadata__: Object.fromEntries(sortedMeta) };
   const chunks = [];
@@ -46,7 +50,10 @@ function encode(tensors, metadata) {
   }
   const data = new Uint8Array(offset);
   let at = 0;
-  for (const c of chunks) { data.set(c, at); at += c.length; }
+  for (const c of chunks) {
+    data.set(c, at);
+    at += c.length;
+  }
   return rawFile(header, data);
 }
 
@@ -56,16 +63,30 @@ test('roundtrip fixture: every dtype, edge values, scalar and empty tensors', ()
   const { metadata, cases } = loadFixture('roundtrip');
   assert.equal(metadata.fixture, 'roundtrip');
   assert.equal(metadata.note, 'quote " backslash \\ and é');
-  assert.deepEqual(cases.map((c) => c.name), ['dtypes', 'shapes']);
+  assert.deepEqual(
+    cases.map((c) => c.name),
+    ['dtypes', 'shapes'],
+  );
   assert.equal(cases[1].note, 'torch input');
   const t = cases[0].tensors;
-  assert.deepEqual(Object.keys(t).sort(), ['bool', 'empty', 'f32', 'f64', 'i32', 'i64', 'scalar', 'u8']);
+  assert.deepEqual(Object.keys(t).sort(), [
+    'bool',
+    'empty',
+    'f32',
+    'f64',
+    'i32',
+    'i64',
+    'scalar',
+    'u8',
+  ]);
 
   assert.equal(t.f32.dtype, 'F32');
   assert.ok(t.f32.data instanceof Float32Array);
   assert.deepEqual(t.f32.shape, [3, 3]);
   const want = [0, -0, 1.5, -2.25, 3.4028234663852886e38, 2 ** -149, Infinity, -Infinity, NaN];
-  want.forEach((w, i) => assert.ok(Object.is(t.f32.data[i], w), `f32[${i}] = ${t.f32.data[i]}, want ${w}`));
+  want.forEach((w, i) =>
+    assert.ok(Object.is(t.f32.data[i], w), `f32[${i}] = ${t.f32.data[i]}, want ${w}`),
+  );
 
   assert.ok(t.f64.data instanceof Float64Array);
   assert.deepEqual([...t.f64.data], [0.1, -1e308, 5e-324]);
@@ -82,7 +103,10 @@ test('roundtrip fixture: every dtype, edge values, scalar and empty tensors', ()
 
   const x = cases[1].tensors.x;
   assert.deepEqual(x.shape, [2, 3, 4]);
-  assert.deepEqual([...x.data], Array.from({ length: 24 }, (_, i) => i * 0.5 - 3));
+  assert.deepEqual(
+    [...x.data],
+    Array.from({ length: 24 }, (_, i) => i * 0.5 - 3),
+  );
   // Copies with their own buffers: typed views over the file would break on unaligned offsets.
   assert.equal(x.data.byteOffset, 0);
   assert.equal(x.data.buffer.byteLength, 24 * 4);
@@ -108,7 +132,8 @@ test('parser: accepts a file with no __metadata__ and an ArrayBuffer', () => {
 test('parser: rejects malformed files with a message naming the problem', () => {
   const ok = { dtype: 'F32', shape: [2], data_offsets: [0, 8] };
   const data = f32bytes(1, 2);
-  const bad = (file, pattern) => assert.throws(() => parseSafetensors(file, 'x.safetensors'), pattern);
+  const bad = (file, pattern) =>
+    assert.throws(() => parseSafetensors(file, 'x.safetensors'), pattern);
 
   bad(new Uint8Array(5), /shorter than the 8-byte header length/);
   const tooLong = rawFile({ a: ok }, data);
@@ -127,11 +152,19 @@ test('parser: rejects malformed files with a message naming the problem', () => 
   bad(rawFile({ a: { ...ok, shape: [-2] } }, data), /bad shape/);
   bad(rawFile({ a: { ...ok, shape: [3] } }, data), /8 bytes for shape \[3\] F32, which needs 12/);
   bad(rawFile({ a: { ...ok, data_offsets: [0, 12] } }, data), /outside the 8-byte data/);
-  bad(rawFile({ a: ok }, new Uint8Array([...data, 0, 0, 0, 0])), /4 data bytes after the last tensor/);
-  bad(rawFile({ a: { ...ok, shape: [1], data_offsets: [4, 8] } }, data), /starts at byte 4, expected 0 \(gap\)/);
+  bad(
+    rawFile({ a: ok }, new Uint8Array([...data, 0, 0, 0, 0])),
+    /4 data bytes after the last tensor/,
+  );
+  bad(
+    rawFile({ a: { ...ok, shape: [1], data_offsets: [4, 8] } }, data),
+    /starts at byte 4, expected 0 \(gap\)/,
+  );
   bad(rawFile({ a: ok, b: { ...ok, shape: [1], data_offsets: [4, 8] } }, data), /overlap/);
-  bad(rawFile({ a: { dtype: 'BOOL', shape: [2], data_offsets: [0, 2] } }, new Uint8Array([1, 2])),
-    /BOOL values must be 0 or 1/);
+  bad(
+    rawFile({ a: { dtype: 'BOOL', shape: [2], data_offsets: [0, 2] } }, new Uint8Array([1, 2])),
+    /BOOL values must be 0 or 1/,
+  );
 });
 
 test('assertClose: passes within atol + rtol·|expected|, NaN with NaN, equal infinities', () => {
@@ -146,19 +179,27 @@ test('assertClose: passes within atol + rtol·|expected|, NaN with NaN, equal in
 });
 
 test('assertClose: throws on a real difference, naming the worst index and values', () => {
-  assert.throws(() => assertClose([0, 1.1, 2, 3.5], [0, 1, 2, 3], { label: 'out' }),
+  assert.throws(
+    () => assertClose([0, 1.1, 2, 3.5], [0, 1, 2, 3], { label: 'out' }),
     (err) => {
       assert.match(err.message, /^out: 2 of 4 values differ/);
       assert.match(err.message, /worst at index 3: actual 3\.5, expected 3, \|diff\| 0\.5$/);
       return true;
-    });
+    },
+  );
   assert.throws(() => assertClose([1000.2], [1000], { atol: 0, rtol: 1e-4 }), /index 0/);
-  assert.throws(() => assertClose([0, 0, 0, 0, 0, 9], [0, 0, 0, 0, 0, 0], { shape: [2, 3] }),
-    /worst at index 5 \[1, 2\]: actual 9, expected 0/);
-  assert.throws(() => assertClose({ data: [0, 0, 1], shape: [3] }, { data: [0, 0, 0], shape: [3] }),
-    /index 2 \[2\]/);
-  assert.throws(() => assertClose({ data: [0, 0], shape: [2] }, { data: [0, 0], shape: [1, 2] }),
-    /shape \[2\] != expected \[1,2\]/);
+  assert.throws(
+    () => assertClose([0, 0, 0, 0, 0, 9], [0, 0, 0, 0, 0, 0], { shape: [2, 3] }),
+    /worst at index 5 \[1, 2\]: actual 9, expected 0/,
+  );
+  assert.throws(
+    () => assertClose({ data: [0, 0, 1], shape: [3] }, { data: [0, 0, 0], shape: [3] }),
+    /index 2 \[2\]/,
+  );
+  assert.throws(
+    () => assertClose({ data: [0, 0], shape: [2] }, { data: [0, 0], shape: [1, 2] }),
+    /shape \[2\] != expected \[1,2\]/,
+  );
   assert.throws(() => assertClose([1, 2], [1, 2, 3]), /length 2 != expected length 3/);
   assert.throws(() => assertClose([1, NaN], [1, 2]), /index 1: actual NaN, expected 2/);
   assert.throws(() => assertClose([1, 2], [1, NaN]), /index 1: actual 2, expected NaN/);
@@ -189,13 +230,14 @@ function sdpaReference(c) {
       for (let j = 0; j < S; j++) {
         if ((c.causal && j > i) || (m && m.data[maskRow + j])) continue;
         let dot = 0;
-        for (let d = 0; d < D; d++) dot += q.data[(g * L + i) * D + d] * k.data[(g * S + j) * D + d];
+        for (let d = 0; d < D; d++)
+          dot += q.data[(g * L + i) * D + d] * k.data[(g * S + j) * D + d];
         scores[row + j] = dot * scale;
         max = Math.max(max, dot * scale);
       }
       if (max === -Infinity) continue; // fully masked: weights and output stay 0
       let sum = 0;
-      for (let j = 0; j < S; j++) sum += (weights[row + j] = Math.exp(scores[row + j] - max));
+      for (let j = 0; j < S; j++) sum += weights[row + j] = Math.exp(scores[row + j] - max);
       for (let j = 0; j < S; j++) weights[row + j] /= sum;
       for (let j = 0; j < S; j++) {
         for (let d = 0; d < Dv; d++) {
@@ -214,8 +256,23 @@ test('sdpa fixture: small file with every required case', () => {
   assert.ok(statSync(fixtureUrl('sdpa')).size < 600 * 1024);
   assert.equal(sdpa.metadata.fixture, 'sdpa');
   const names = sdpa.cases.map((c) => c.name);
-  for (const n of ['l1_s1', 'l3_s7', 'd5', 'd7_dv3', 'heads3', 'batch_heads_mask', 'causal_l3_s6', 'causal_l6_s3',
-    'causal_mask', 'causal_mask_bh', 'scale_1_25', 'scores_90_100', 'outliers', 'n300', 'l20_s300_mask']) {
+  for (const n of [
+    'l1_s1',
+    'l3_s7',
+    'd5',
+    'd7_dv3',
+    'heads3',
+    'batch_heads_mask',
+    'causal_l3_s6',
+    'causal_l6_s3',
+    'causal_mask',
+    'causal_mask_bh',
+    'scale_1_25',
+    'scores_90_100',
+    'outliers',
+    'n300',
+    'l20_s300_mask',
+  ]) {
     assert.ok(names.includes(n), `missing case ${n}`);
   }
   assert.deepEqual(sdpaCase('n300').tensors.weights.shape, [300, 300]);
@@ -227,8 +284,11 @@ test('sdpa fixture: dtypes, shapes and settings agree with the conventions', () 
   for (const c of sdpa.cases) {
     const { query, key, value, output, weights, key_padding_mask: mask } = c.tensors;
     const msg = `case ${c.name}`;
-    assert.deepEqual(Object.keys(c.tensors).sort(),
-      ['key', ...(c.mask ? ['key_padding_mask'] : []), 'output', 'query', 'value', 'weights'], msg);
+    assert.deepEqual(
+      Object.keys(c.tensors).sort(),
+      ['key', ...(c.mask ? ['key_padding_mask'] : []), 'output', 'query', 'value', 'weights'],
+      msg,
+    );
     for (const t of [query, key, value, output, weights]) {
       assert.equal(t.dtype, 'F32', msg);
       assert.ok(t.data instanceof Float32Array, msg);
@@ -249,7 +309,10 @@ test('sdpa fixture: dtypes, shapes and settings agree with the conventions', () 
     if (mask) {
       assert.equal(mask.dtype, 'U8', msg);
       assert.deepEqual(mask.shape, rank === 4 ? [lead[0], S] : [S], msg);
-      assert.ok(mask.data.every((x) => x === 0 || x === 1), msg);
+      assert.ok(
+        mask.data.every((x) => x === 0 || x === 1),
+        msg,
+      );
     }
   }
 });
@@ -259,10 +322,18 @@ test('sdpa fixture: expected tensors match an independent float64 recomputation'
     const ref = sdpaReference(c);
     // Only the float32 rounding of the stored expectations separates the two.
     const { weights, output } = c.tensors;
-    assertClose(weights.data, ref.weights,
-      { atol: 1e-7, rtol: 1e-6, label: `${c.name} weights`, shape: weights.shape });
-    assertClose(output.data, ref.output,
-      { atol: 1e-6, rtol: 1e-6, label: `${c.name} output`, shape: output.shape });
+    assertClose(weights.data, ref.weights, {
+      atol: 1e-7,
+      rtol: 1e-6,
+      label: `${c.name} weights`,
+      shape: weights.shape,
+    });
+    assertClose(output.data, ref.output, {
+      atol: 1e-6,
+      rtol: 1e-6,
+      label: `${c.name} output`,
+      shape: output.shape,
+    });
   }
 });
 
@@ -284,7 +355,10 @@ test('sdpa fixture: the inputs are ones that break wrong code', () => {
       const sum = w.reduce((p, x) => p + x, 0);
       if (sum === 0) {
         zeros++;
-        assert.ok(out.every((x) => x === 0), `${c.name}: dead row with output ${out}`);
+        assert.ok(
+          out.every((x) => x === 0),
+          `${c.name}: dead row with output ${out}`,
+        );
       } else {
         assert.ok(Math.abs(sum - 1) < 1e-5, `${c.name}: weights sum to ${sum}`);
       }

@@ -8,7 +8,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { init, ops, readSafetensors, AttnlabError } from '../../wasm/index.js';
-import { everyCall, expectAlError, knownAnswer, validSafetensors, runChildAsync, T, assertAllFinite } from './hostile-helpers.js';
+import {
+  everyCall,
+  expectAlError,
+  knownAnswer,
+  validSafetensors,
+  runChildAsync,
+  T,
+  assertAllFinite,
+} from './hostile-helpers.js';
 
 const lib = await init();
 
@@ -64,7 +72,9 @@ test('1,000 readSafetensors parse/free cycles of a valid file (and of a refused 
   readSafetensors(file);
   const mem = lib.memoryBytes();
   for (let i = 0; i < 1000; i++) {
-    const r = readSafetensors(i % 2 ? file : file.buffer.slice(file.byteOffset, file.byteOffset + file.length));
+    const r = readSafetensors(
+      i % 2 ? file : file.buffer.slice(file.byteOffset, file.byteOffset + file.length),
+    );
     assert.equal(r.tensors.size, 2);
     if (i % 10 === 0) assert.throws(() => readSafetensors(broken), AttnlabError);
   }
@@ -76,18 +86,32 @@ test('allocations wasm cannot satisfy are AL_ERR_NOMEM naming the buffer, and ev
   // 23,170² weights = 2,147,395,600 bytes: under 2^31, so it reaches al_malloc, but cannot fit
   // with the stack, static data and inputs in the 2 GiB maximum memory.
   const q = { data: new Float32Array(23170), shape: [23170, 1] };
-  expectAlError(lib, () => ops.scaledDotProductAttention(q, q, q, { returnWeights: true }), { codes: ['AL_ERR_NOMEM'], names: ['weights'], label: 'sdpa weights' });
+  expectAlError(lib, () => ops.scaledDotProductAttention(q, q, q, { returnWeights: true }), {
+    codes: ['AL_ERR_NOMEM'],
+    names: ['weights'],
+    label: 'sdpa weights',
+  });
   // the same through the multi-head op (weights [h, L, S]) and twice in a row
   const x = { data: new Float32Array(23170 * 2).fill(0.5), shape: [23170, 2] };
   const p = {
-    in_proj_weight: T([6, 2], 1), in_proj_bias: T([6], 2), 'out_proj.weight': T([2, 2], 3), 'out_proj.bias': T([2], 4),
+    in_proj_weight: T([6, 2], 1),
+    in_proj_bias: T([6], 2),
+    'out_proj.weight': T([2, 2], 3),
+    'out_proj.bias': T([2], 4),
   };
   for (let i = 0; i < 2; i++) {
-    expectAlError(lib, () => ops.multiHeadAttention(x, x, x, p, { numHeads: 1 }), { codes: ['AL_ERR_NOMEM'], names: [/weights/], label: 'mha weights' });
+    expectAlError(lib, () => ops.multiHeadAttention(x, x, x, p, { numHeads: 1 }), {
+      codes: ['AL_ERR_NOMEM'],
+      names: [/weights/],
+      label: 'mha weights',
+    });
   }
   // over 2^31 bytes: refused before C
   const q2 = { data: new Float32Array(25000), shape: [25000, 1] };
-  expectAlError(lib, () => ops.scaledDotProductAttention(q2, q2, q2, { returnWeights: true }), { codes: ['AL_ERR_NOMEM'], label: 'sdpa > 2^31' });
+  expectAlError(lib, () => ops.scaledDotProductAttention(q2, q2, q2, { returnWeights: true }), {
+    codes: ['AL_ERR_NOMEM'],
+    label: 'sdpa > 2^31',
+  });
   assert.equal(lib.liveAllocations(), 0);
   // the module keeps working: every op and backward, then a streaming SDPA of the same size
   for (const c of everyCall()) assertAllFinite(c.run(), c.label);
@@ -98,15 +122,26 @@ test('allocations wasm cannot satisfy are AL_ERR_NOMEM naming the buffer, and ev
 });
 
 test('the scalar build passes the essential subset (masks, NaN refusal, large inputs, 20,000 calls, NOMEM), in a child process', async (t) => {
-  const got = await runChildAsync(`
+  const got = await runChildAsync(
+    `
     const lib = await al.init({ simd: false });
     out({ simd: lib.simd, results: h.essentials(lib, { calls: 20000 }), live: lib.liveAllocations() });
-  `, { timeout: 45000 });
-  assert.equal(got.status, 0, `child: ${got.timedOut ? 'timed out' : got.status} ${got.stderr ?? ''}`);
+  `,
+    { timeout: 45000 },
+  );
+  assert.equal(
+    got.status,
+    0,
+    `child: ${got.timedOut ? 'timed out' : got.status} ${got.stderr ?? ''}`,
+  );
   assert.equal(got.json.simd, false);
   assert.equal(got.json.live, 0);
   assert.ok(got.json.results.length > 40);
   for (const r of got.json.results) {
-    await t.test(`scalar: ${r.name}`, SCALAR_TODO[r.name] ? { todo: SCALAR_TODO[r.name] } : {}, () => assert.ok(r.ok, r.detail));
+    await t.test(
+      `scalar: ${r.name}`,
+      SCALAR_TODO[r.name] ? { todo: SCALAR_TODO[r.name] } : {},
+      () => assert.ok(r.ok, r.detail),
+    );
   }
 });

@@ -51,7 +51,8 @@ test('every measure and architecture field of the shipped model cards has a Chin
     if (!doc.metrics) continue; // forgetting.json, translation-length.json: curves, not cards
     cards++;
     const s = cardSummary(doc);
-    for (const m of s.metrics) if (metricName('zh', m.key, m.label) === m.label) missing.add(`metric ${m.key} (${f})`);
+    for (const m of s.metrics)
+      if (metricName('zh', m.key, m.label) === m.label) missing.add(`metric ${m.key} (${f})`);
     for (const { key, value } of s.archParts) {
       if (typeof value === 'string') continue; // a config identifier, shown as code in both languages
       const k = value === false ? `!${key}` : key;
@@ -66,13 +67,17 @@ test('every task of a model with a card has its description, data and held-out s
   const tasks = new Set(ALL_MODELS.filter((m) => cardUrl(m)).map((m) => m.task));
   assert.ok(tasks.size >= 5, [...tasks].join(', '));
   for (const task of tasks) {
-    for (const key of [`card.taskText.${task}`, `card.about.${task}.data`, `card.about.${task}.heldout`]) {
+    for (const key of [
+      `card.taskText.${task}`,
+      `card.about.${task}.data`,
+      `card.about.${task}.heldout`,
+    ]) {
       assert.ok(keys('zh').includes(key), `${key} (model-card.js shows it on the Chinese page)`);
     }
   }
 });
 
-test('errorDetail: the library\'s English message stays as it is in English; in Chinese its kind by code, the original quoted', async () => {
+test("errorDetail: the library's English message stays as it is in English; in Chinese its kind by code, the original quoted", async () => {
   const { errorDetail } = await import('../../web/shared/i18n.js');
   const { STATUS_NAMES, AttnlabError } = await import('../../wasm/core.js');
   const { init, loadModel } = await import('../../wasm/index.js');
@@ -96,7 +101,10 @@ test('errorDetail: the library\'s English message stays as it is in English; in 
     kinds.add(text);
   }
   assert.equal(kinds.size, STATUS_NAMES.length - 1, 'one kind per code');
-  assert.equal(errorDetail('zh', new SyntaxError('Unexpected token')), '浏览器报告的错误（原文：“Unexpected token”）');
+  assert.equal(
+    errorDetail('zh', new SyntaxError('Unexpected token')),
+    '浏览器报告的错误（原文：“Unexpected token”）',
+  );
   assert.equal(errorDetail('zh', 'plain'), '浏览器报告的错误（原文：“plain”）');
   assert.equal(errorDetail('en', null), 'null');
 });

@@ -27,7 +27,10 @@ function stripComments(src) {
 export function importSpecifiers(file) {
   const src = stripComments(readFileSync(file, 'utf8'));
   const specs = [];
-  for (const m of src.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)) specs.push(m[1] ?? m[2]);
+  for (const m of src.matchAll(
+    /^\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm,
+  ))
+    specs.push(m[1] ?? m[2]);
   for (const m of src.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) specs.push(m[1]);
   return specs;
 }
@@ -37,7 +40,8 @@ export function importsOf(file) {
   const out = [];
   for (const spec of importSpecifiers(file)) {
     if (IMPORT_MAP[spec]) out.push(IMPORT_MAP[spec]);
-    else if (spec.startsWith('.') || spec.startsWith('/')) out.push(path.resolve(path.dirname(file), spec));
+    else if (spec.startsWith('.') || spec.startsWith('/'))
+      out.push(path.resolve(path.dirname(file), spec));
   }
   return out;
 }

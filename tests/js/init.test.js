@@ -11,9 +11,12 @@ const INDEX = new URL('../../wasm/index.js', import.meta.url).href;
 const WASM = fileURLToPath(new URL('../../wasm/attnlab.wasm', import.meta.url));
 
 function run(body) {
-  const src = `import * as al from ${JSON.stringify(INDEX)};\nimport { readFileSync } from 'node:fs';\n` +
+  const src =
+    `import * as al from ${JSON.stringify(INDEX)};\nimport { readFileSync } from 'node:fs';\n` +
     `const out = (x) => process.stdout.write(JSON.stringify(x));\n${body}`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', src], { encoding: 'utf8' }));
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', src], { encoding: 'utf8' }),
+  );
 }
 
 const SDPA = `const r = al.ops.scaledDotProductAttention([[1, 0]], [[1, 0], [0, 1]], [[1, 2], [3, 4]], { scale: 1, returnWeights: true });`;
@@ -24,32 +27,61 @@ const EXPECTED = [W0 * 1 + (1 - W0) * 3, W0 * 2 + (1 - W0) * 4];
 for (const [name, setup] of [
   ['the default file beside index.js', 'const lib = await al.init();'],
   ['bytes', `const lib = await al.init({ wasm: readFileSync(${JSON.stringify(WASM)}) });`],
-  ['a file URL', `const lib = await al.init({ wasm: new URL('file://' + ${JSON.stringify(WASM)}) });`],
-  ['a Response', `const lib = await al.init({ wasm: new Response(readFileSync(${JSON.stringify(WASM)})) });`],
+  [
+    'a file URL',
+    `const lib = await al.init({ wasm: new URL('file://' + ${JSON.stringify(WASM)}) });`,
+  ],
+  [
+    'a Response',
+    `const lib = await al.init({ wasm: new Response(readFileSync(${JSON.stringify(WASM)})) });`,
+  ],
   // compiled while it streams (compileStreaming: the server's content type says application/wasm)
-  ['a Response labelled application/wasm', `const lib = await al.init({ wasm: new Response(readFileSync(${JSON.stringify(WASM)}), { headers: { 'content-type': 'application/wasm' } }) });`],
+  [
+    'a Response labelled application/wasm',
+    `const lib = await al.init({ wasm: new Response(readFileSync(${JSON.stringify(WASM)}), { headers: { 'content-type': 'application/wasm' } }) });`,
+  ],
   // a fetch a page started before the library loaded (web/first-model.js), handed on unresolved
-  ['a promise of a Response', `const lib = await al.init({ wasm: Promise.resolve(new Response(readFileSync(${JSON.stringify(WASM)}), { headers: { 'content-type': 'application/wasm' } })) });`],
-  ['a promise of bytes', `const lib = await al.init({ wasm: Promise.resolve(readFileSync(${JSON.stringify(WASM)})) });`],
-  ['a compiled WebAssembly.Module', `const lib = await al.init({ wasm: await WebAssembly.compile(readFileSync(${JSON.stringify(WASM)})) });`],
+  [
+    'a promise of a Response',
+    `const lib = await al.init({ wasm: Promise.resolve(new Response(readFileSync(${JSON.stringify(WASM)}), { headers: { 'content-type': 'application/wasm' } })) });`,
+  ],
+  [
+    'a promise of bytes',
+    `const lib = await al.init({ wasm: Promise.resolve(readFileSync(${JSON.stringify(WASM)})) });`,
+  ],
+  [
+    'a compiled WebAssembly.Module',
+    `const lib = await al.init({ wasm: await WebAssembly.compile(readFileSync(${JSON.stringify(WASM)})) });`,
+  ],
   ['the scalar build', 'const lib = await al.init({ simd: false });'],
 ]) {
   test(`init from ${name}`, () => {
-    const got = run(`${setup}\n${SDPA}\nout({ simd: lib.simd, out: [...r.output.data], live: lib.liveAllocations() });`);
+    const got = run(
+      `${setup}\n${SDPA}\nout({ simd: lib.simd, out: [...r.output.data], live: lib.liveAllocations() });`,
+    );
     assert.equal(got.live, 0);
-    assert.ok(Math.abs(got.out[0] - EXPECTED[0]) < 1e-6 && Math.abs(got.out[1] - EXPECTED[1]) < 1e-6, JSON.stringify(got));
+    assert.ok(
+      Math.abs(got.out[0] - EXPECTED[0]) < 1e-6 && Math.abs(got.out[1] - EXPECTED[1]) < 1e-6,
+      JSON.stringify(got),
+    );
   });
 }
 
 test('simdSupported() is true in Node 20 and the default build is SIMD', () => {
-  const got = run('const lib = await al.init(); out({ probe: al.simdSupported(), simd: lib.simd });');
+  const got = run(
+    'const lib = await al.init(); out({ probe: al.simdSupported(), simd: lib.simd });',
+  );
   assert.deepEqual(got, { probe: true, simd: true });
 });
 
 test('prepare() before init is a clear AttnlabError', () => {
   const got = run(`
     try { al.prepare([[1, 2]]); out('prepared'); } catch (e) { out({ name: e.name, code: e.code, message: e.message }); }`);
-  assert.deepEqual(got, { name: 'AttnlabError', code: 'AL_ERR_ARGUMENT', message: 'prepare: attnlab is not initialised; await init() first' });
+  assert.deepEqual(got, {
+    name: 'AttnlabError',
+    code: 'AL_ERR_ARGUMENT',
+    message: 'prepare: attnlab is not initialised; await init() first',
+  });
 });
 
 test('ops before init, and during an in-flight init, throw a clear error; a bad source is named', () => {
@@ -84,28 +116,56 @@ test('ops before init, and during an in-flight init, throw a clear error; a bad 
 });
 
 test('createAttnlab: independent instances in one realm, each with its own memory, ops, models and prepared tensors', async () => {
-  const { createAttnlab, init: initDefault, ops: defaultOps, AttnlabError: Err } = await import('../../wasm/index.js');
+  const {
+    createAttnlab,
+    init: initDefault,
+    ops: defaultOps,
+    AttnlabError: Err,
+  } = await import('../../wasm/index.js');
   const def = await initDefault();
   const scalar = await createAttnlab({ simd: false });
   const simd = await createAttnlab({ simd: true });
   assert.equal(scalar.simd, false);
   assert.equal(simd.simd, true);
-  const x = [[0.5, -1, 2], [3, 0, -0.25]];
-  const want = x.map((r) => { const m = Math.max(...r); const e = r.map((v) => Math.exp(v - m)); const s = e.reduce((a, b) => a + b); return e.map((v) => v / s); });
+  const x = [
+    [0.5, -1, 2],
+    [3, 0, -0.25],
+  ];
+  const want = x.map((r) => {
+    const m = Math.max(...r);
+    const e = r.map((v) => Math.exp(v - m));
+    const s = e.reduce((a, b) => a + b);
+    return e.map((v) => v / s);
+  });
   for (const inst of [scalar, simd]) {
     const got = inst.ops.softmax(x).data;
-    want.flat().forEach((w, i) => assert.ok(Math.abs(got[i] - w) < 1e-6, `${inst.simd}: ${got[i]} vs ${w}`));
+    want
+      .flat()
+      .forEach((w, i) => assert.ok(Math.abs(got[i] - w) < 1e-6, `${inst.simd}: ${got[i]} vs ${w}`));
   }
   // every function hung on an op (.backward, relativePositionAttention.distances) runs in the instance too
-  for (const [name, fn] of Object.entries(defaultOps)) assert.deepEqual(Object.keys(scalar.ops[name]), Object.keys(fn), name);
-  assert.deepEqual(Array.from(scalar.ops.relativePositionAttention.distances(3, 1).data), [0, 1, 1, -1, 0, 1, -1, -1, 0]);
+  for (const [name, fn] of Object.entries(defaultOps))
+    assert.deepEqual(Object.keys(scalar.ops[name]), Object.keys(fn), name);
+  assert.deepEqual(
+    Array.from(scalar.ops.relativePositionAttention.distances(3, 1).data),
+    [0, 1, 1, -1, 0, 1, -1, -1, 0],
+  );
   // a resident tensor lives in one memory: another instance refuses it by name
-  const p = scalar.prepare([[1, 0], [0, 1]]);
+  const p = scalar.prepare([
+    [1, 0],
+    [0, 1],
+  ]);
   assert.equal(scalar.liveAllocations(), 1);
   assert.equal(simd.liveAllocations(), 0, 'the other instance holds nothing');
   assert.deepEqual(Array.from(scalar.ops.matmul([[1, 2]], p).data), [1, 2]);
-  assert.throws(() => simd.ops.matmul([[1, 2]], p), (e) => e instanceof Err && /prepared by another attnlab instance/.test(e.message));
-  assert.throws(() => defaultOps.matmul([[1, 2]], p), (e) => e instanceof Err && /prepared by another attnlab instance/.test(e.message));
+  assert.throws(
+    () => simd.ops.matmul([[1, 2]], p),
+    (e) => e instanceof Err && /prepared by another attnlab instance/.test(e.message),
+  );
+  assert.throws(
+    () => defaultOps.matmul([[1, 2]], p),
+    (e) => e instanceof Err && /prepared by another attnlab instance/.test(e.message),
+  );
   p.dispose();
   // models and trainable models load into their own instance
   const url = new URL('../../web/models/dates-additive.safetensors', import.meta.url);

@@ -10,15 +10,18 @@ const TOKENIZER = {
   type: 'char',
   srcVocab: ['<pad>', '<unk>', ...LETTERS],
   tgtVocab: ['<pad>', '<bos>', '<eos>', '<unk>', ...LETTERS],
-  pad: '<pad>', unk: '<unk>', bos: '<bos>', eos: '<eos>',
+  pad: '<pad>',
+  unk: '<unk>',
+  bos: '<bos>',
+  eos: '<eos>',
 };
 
 /** splitmix-ish 32-bit stream from integers: the same (seed, step, i) gives the same value. */
 function rng(...parts) {
-  let h = 0x9E3779B9;
-  for (const p of parts) h = Math.imul(h ^ (p >>> 0), 0x85EBCA6B) ^ (h >>> 13);
+  let h = 0x9e3779b9;
+  for (const p of parts) h = Math.imul(h ^ (p >>> 0), 0x85ebca6b) ^ (h >>> 13);
   return () => {
-    h = (h + 0x6D2B79F5) | 0;
+    h = (h + 0x6d2b79f5) | 0;
     let t = Math.imul(h ^ (h >>> 15), 1 | h);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
@@ -34,7 +37,8 @@ function word(next, min, max) {
 
 export function makeTask(spec) {
   const { name = 'reverse', minLength = 2, maxLength = 6, seed = 1 } = spec;
-  if (name !== 'reverse' && name !== 'broken' && name !== 'crash') throw new Error(`stub task: unknown task ${name}`);
+  if (name !== 'reverse' && name !== 'broken' && name !== 'crash')
+    throw new Error(`stub task: unknown task ${name}`);
   const held = new Set();
   const heldout = [];
   for (let L = minLength; L <= maxLength; L++) {
@@ -47,7 +51,11 @@ export function makeTask(spec) {
     }
   }
   return {
-    name, level: 'char', tokenizer: TOKENIZER, maxSource: maxLength, maxTarget: maxLength,
+    name,
+    level: 'char',
+    tokenizer: TOKENIZER,
+    maxSource: maxLength,
+    maxTarget: maxLength,
     batch(step, size) {
       if (name === 'crash') process.exit(3); // in a worker thread: the thread dies, as on a crash
       const next = rng(seed, step, size);
@@ -68,15 +76,31 @@ export function makeTask(spec) {
 export function modelConfig(m, task) {
   if (m.family === 'transformer') {
     return {
-      architecture: 'transformer', variant: 'encoder-decoder', embeddingSize: m.width, numHeads: m.heads,
-      feedforwardSize: m.feedforward, numLayers: m.layers, positions: m.positions,
-      maxPositions: task.maxTarget + 2, maxRelativePosition: 8, maxLength: task.maxTarget + 1, tokenizer: task.tokenizer,
+      architecture: 'transformer',
+      variant: 'encoder-decoder',
+      embeddingSize: m.width,
+      numHeads: m.heads,
+      feedforwardSize: m.feedforward,
+      numLayers: m.layers,
+      positions: m.positions,
+      maxPositions: task.maxTarget + 2,
+      maxRelativePosition: 8,
+      maxLength: task.maxTarget + 1,
+      tokenizer: task.tokenizer,
     };
   }
   return {
-    architecture: 'seq2seq', cell: m.cell, bidirectional: m.bidirectional, numLayers: m.layers,
-    hiddenSize: m.hidden, embeddingSize: m.embedding, attention: m.attention, style: m.style,
-    attentionSize: m.hidden, maxLength: task.maxTarget + 1, tokenizer: task.tokenizer,
+    architecture: 'seq2seq',
+    cell: m.cell,
+    bidirectional: m.bidirectional,
+    numLayers: m.layers,
+    hiddenSize: m.hidden,
+    embeddingSize: m.embedding,
+    attention: m.attention,
+    style: m.style,
+    attentionSize: m.hidden,
+    maxLength: task.maxTarget + 1,
+    tokenizer: task.tokenizer,
   };
 }
 
@@ -85,16 +109,31 @@ export function checkExperiment(e) {
   for (const k of ['a', 'b']) {
     const m = e[k]?.model;
     if (!m) continue;
-    if (m.family === 'seq2seq' && !(m.hidden >= 16 && m.hidden <= 256)) refused.push(`${k}.model.hidden=${m.hidden}`);
-    if (!(e[k].train.batch >= 1 && e[k].train.batch <= 256)) refused.push(`${k}.train.batch=${e[k].train.batch}`);
+    if (m.family === 'seq2seq' && !(m.hidden >= 16 && m.hidden <= 256))
+      refused.push(`${k}.model.hidden=${m.hidden}`);
+    if (!(e[k].train.batch >= 1 && e[k].train.batch <= 256))
+      refused.push(`${k}.train.batch=${e[k].train.batch}`);
   }
   return { experiment: e, refused };
 }
 
 export const MODULES = { tasks: import.meta.url, spec: import.meta.url };
-export const TASK = { name: 'reverse', minLength: 2, maxLength: 6, size: 0, level: 'char', seed: 3 };
+export const TASK = {
+  name: 'reverse',
+  minLength: 2,
+  maxLength: 6,
+  size: 0,
+  level: 'char',
+  seed: 3,
+};
 export const MODEL = {
-  family: 'seq2seq', cell: 'gru', bidirectional: true, layers: 1, hidden: 16, embedding: 8,
-  attention: 'additive', style: 'bahdanau',
+  family: 'seq2seq',
+  cell: 'gru',
+  bidirectional: true,
+  layers: 1,
+  hidden: 16,
+  embedding: 8,
+  attention: 'additive',
+  style: 'bahdanau',
 };
 export const TRAIN = { optimizer: 'adam', lr: 0.01, batch: 16, clip: 1, seed: 7, workers: 1 };

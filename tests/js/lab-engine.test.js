@@ -13,26 +13,40 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, createModel, createTrainer, loadModel, loadTrainableModel, readSafetensors, saveModel } from '../../wasm/index.js';
+import {
+  init,
+  createModel,
+  createTrainer,
+  loadModel,
+  loadTrainableModel,
+  readSafetensors,
+  saveModel,
+} from '../../wasm/index.js';
 import { createRun } from '../../web/lab/run.js';
 import { MODULES, TASK, MODEL, TRAIN, makeTask, modelConfig } from './lab-engine-stub.js';
 
 await init();
 
 const spec = (train = {}, model = {}, task = {}) => ({
-  task: { ...TASK, ...task }, run: { model: { ...MODEL, ...model }, train: { ...TRAIN, ...train } }, modules: MODULES,
+  task: { ...TASK, ...task },
+  run: { model: { ...MODEL, ...model }, train: { ...TRAIN, ...train } },
+  modules: MODULES,
 });
 
 /** A run with every message type recorded. */
 function recorded() {
   const run = createRun();
   const log = { progress: [], eval: [], attention: [], state: [], error: [], losses: [] };
-  for (const type of Object.keys(log)) if (type !== 'losses') run.on(type, (m) => log[type].push(m));
+  for (const type of Object.keys(log))
+    if (type !== 'losses') run.on(type, (m) => log[type].push(m));
   run.on('progress', (m) => log.losses.push(...m.losses));
   return { run, log };
 }
 
-const within = (ms, what) => new Promise((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms).unref());
+const within = (ms, what) =>
+  new Promise((_, reject) =>
+    setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms).unref(),
+  );
 const answer = (p, what, ms = 20000) => Promise.race([p, within(ms, what)]);
 const until = async (fn, what, ms = 20000) => {
   const t0 = Date.now();
@@ -49,7 +63,11 @@ const until = async (fn, what, ms = 20000) => {
  * moves differently under another summation order (seen: 4.5e-6 after the first step, then flat).
  */
 function distance(t1, t2) {
-  let d2 = 0, a2 = 0, dmax = 0, amax = 0, where = '';
+  let d2 = 0,
+    a2 = 0,
+    dmax = 0,
+    amax = 0,
+    where = '';
   for (const [name, t] of t1) {
     const u = t2.get(name).data;
     for (let i = 0; i < t.data.length; i++) {
@@ -80,10 +98,17 @@ test('one worker and two (and three) give the same parameters after 20 steps wit
     const k = await stepped(20, { workers });
     assert.equal(k.ready.workers, workers);
     const d = distance(one.tensors, k.tensors);
-    console.log(`${workers} workers vs 1 after 20 steps: ‖Δθ‖/‖θ‖ ${d.norm.toExponential(2)}, max |Δ|/max |θ| ${d.max.toExponential(2)} (|Δ| ${d.dmax.toExponential(2)} at ${d.where})`);
+    console.log(
+      `${workers} workers vs 1 after 20 steps: ‖Δθ‖/‖θ‖ ${d.norm.toExponential(2)}, max |Δ|/max |θ| ${d.max.toExponential(2)} (|Δ| ${d.dmax.toExponential(2)} at ${d.where})`,
+    );
     assert.ok(d.norm <= 1e-5 && d.max <= 1e-5, JSON.stringify(d));
     assert.equal(k.log.losses.length, 20);
-    k.log.losses.forEach((l, i) => assert.ok(Math.abs(l - one.log.losses[i]) <= 1e-5 * Math.abs(l), `loss ${i}: ${l} vs ${one.log.losses[i]}`));
+    k.log.losses.forEach((l, i) =>
+      assert.ok(
+        Math.abs(l - one.log.losses[i]) <= 1e-5 * Math.abs(l),
+        `loss ${i}: ${l} vs ${one.log.losses[i]}`,
+      ),
+    );
   }
 });
 
@@ -92,14 +117,22 @@ test('the exported run equals a model trained here on the same batches, bit for 
   const r = await stepped(steps, { workers: 1 });
   const task = makeTask(TASK);
   const model = await createModel(modelConfig(MODEL, task), { seed: TRAIN.seed });
-  const trainer = createTrainer(model, { optimizer: TRAIN.optimizer, lr: TRAIN.lr, clip: TRAIN.clip });
+  const trainer = createTrainer(model, {
+    optimizer: TRAIN.optimizer,
+    lr: TRAIN.lr,
+    clip: TRAIN.clip,
+  });
   const losses = [];
   for (let s = 0; s < steps; s++) losses.push(trainer.step(task.batch(s, TRAIN.batch)));
   assert.deepEqual(r.log.losses, losses, 'the same losses');
   assert.deepEqual(r.bytes, trainer.save(), 'the same bytes');
-  assert.equal(r.ready.parameters, [...r.tensors.values()].reduce((n, t) => n + t.data.length, 0));
+  assert.equal(
+    r.ready.parameters,
+    [...r.tensors.values()].reduce((n, t) => n + t.data.length, 0),
+  );
   const loaded = await loadModel(r.bytes);
-  const x = loaded.run(task.example.src), y = model.run(task.example.src);
+  const x = loaded.run(task.example.src),
+    y = model.run(task.example.src);
   assert.equal(x.output, y.output);
   assert.deepEqual(x.attention[0].weights.data, y.attention[0].weights.data);
   loaded.dispose();
@@ -115,21 +148,28 @@ test('eval by length and the attention snapshot are what the exported model give
   const ready = await run.init(spec({ workers: 2 }));
   const task = makeTask(TASK);
   assert.equal(ready.heldoutCount, task.heldout.length);
-  assert.deepEqual(ready.lengths, [...new Set(task.heldout.map((p) => p.src.length))].sort((a, b) => a - b));
+  assert.deepEqual(
+    ready.lengths,
+    [...new Set(task.heldout.map((p) => p.src.length))].sort((a, b) => a - b),
+  );
   assert.deepEqual(ready.example, task.example);
   await run.start();
   await until(() => log.losses.length >= 30, '30 steps');
   const paused = await run.pause();
   const bytes = await run.export('F32');
-  await until(() => log.eval.at(-1).step === paused.step, 'the pause\'s evaluation'); // it follows the pause's answer
+  await until(() => log.eval.at(-1).step === paused.step, "the pause's evaluation"); // it follows the pause's answer
   run.dispose();
-  const e = log.eval.at(-1), a = log.attention.at(-1);
+  const e = log.eval.at(-1),
+    a = log.attention.at(-1);
   assert.equal(e.step, paused.step, 'pause evaluates the paused weights');
   assert.equal(a.step, paused.step);
   const model = await loadTrainableModel(bytes);
   const trainer = createTrainer(model);
   assert.equal(e.count, task.heldout.length);
-  assert.deepEqual(e.byLength.map((g) => g.length), ready.lengths);
+  assert.deepEqual(
+    e.byLength.map((g) => g.length),
+    ready.lengths,
+  );
   let exact = 0;
   for (const g of e.byLength) {
     const pairs = task.heldout.filter((p) => p.src.length === g.length);
@@ -141,7 +181,10 @@ test('eval by length and the attention snapshot are what the exported model give
   }
   const all = trainer.evaluate(task.heldout, { loss: false });
   assert.ok(Math.abs(e.exactMatch - exact / task.heldout.length) < 1e-12);
-  assert.ok(Math.abs(e.tokenAccuracy - all.tokenAccuracy) < 1e-12, 'token accuracy weighs the groups by their tokens');
+  assert.ok(
+    Math.abs(e.tokenAccuracy - all.tokenAccuracy) < 1e-12,
+    'token accuracy weighs the groups by their tokens',
+  );
   const r = model.run(task.example.src);
   assert.equal(a.output, r.output);
   assert.deepEqual([a.rows, a.cols], r.attention[0].weights.shape);
@@ -169,7 +212,8 @@ for (const workers of [1, 2]) {
       run.dispose();
       return Float32Array.from(log.losses.slice(0, 20));
     };
-    const a = await first20(), b = await first20();
+    const a = await first20(),
+      b = await first20();
     assert.deepEqual(b, a);
     assert.ok(a[19] < a[0], `the loss falls: ${a[0]} → ${a[19]}`);
   });
@@ -199,7 +243,11 @@ test('pause, one step and reset take effect within a slice; reset replays the ru
   assert.equal(reset.step, 0);
   await until(() => log.eval.at(-1).step === 0, 'reset evaluates the fresh weights');
   for (let i = 0; i < 5; i++) await run.step();
-  assert.deepEqual(log.losses.slice(before.length), before.slice(0, 5), 'reset: the seed\'s weights and the stream from step 0');
+  assert.deepEqual(
+    log.losses.slice(before.length),
+    before.slice(0, 5),
+    "reset: the seed's weights and the stream from step 0",
+  );
   // reset while running stops the run
   await run.start();
   await until(() => log.losses.length >= before.length + 15, 'more steps');
@@ -230,13 +278,29 @@ for (const workers of [1, 2]) {
     assert.equal(b.log.progress.at(-1).step, 14);
     assert.deepEqual(await b.run.export(), aBytes, 'the same weights');
     const cp2 = await b.run.checkpoint();
-    assert.deepEqual(cp2.losses, Float32Array.from(a.log.losses), 'the checkpoint carries every loss since step 0');
+    assert.deepEqual(
+      cp2.losses,
+      Float32Array.from(a.log.losses),
+      'the checkpoint carries every loss since step 0',
+    );
     b.run.dispose();
     // a checkpoint of another model, or a damaged one, is refused by name
     const c = recorded();
-    await assert.rejects(c.run.init({ ...spec({ workers }, { hidden: 24 }), checkpoint: cp }), /the checkpoint holds another model than this run's spec/);
-    await assert.rejects(c.run.init({ ...spec({ workers }), checkpoint: { ...cp, losses: cp.losses.subarray(1) } }), /checkpoint.losses must be a Float32Array of its 8 steps' losses/);
-    await assert.rejects(c.run.init({ ...spec({ workers }, {}), checkpoint: { ...cp, optimizer: { ...cp.optimizer, m2: new Float32Array(3) } } }), /state\.m2 .*has 3 values/);
+    await assert.rejects(
+      c.run.init({ ...spec({ workers }, { hidden: 24 }), checkpoint: cp }),
+      /the checkpoint holds another model than this run's spec/,
+    );
+    await assert.rejects(
+      c.run.init({ ...spec({ workers }), checkpoint: { ...cp, losses: cp.losses.subarray(1) } }),
+      /checkpoint.losses must be a Float32Array of its 8 steps' losses/,
+    );
+    await assert.rejects(
+      c.run.init({
+        ...spec({ workers }, {}),
+        checkpoint: { ...cp, optimizer: { ...cp.optimizer, m2: new Float32Array(3) } },
+      }),
+      /state\.m2 .*has 3 values/,
+    );
     c.run.dispose();
   });
 }
@@ -244,14 +308,20 @@ for (const workers of [1, 2]) {
 test('errors reach the page as error and the run stops cleanly, never a hang', async () => {
   // a refused spec value: init rejects, naming it
   let r = recorded();
-  await assert.rejects(answer(r.run.init(spec({}, { hidden: 9999 })), 'bad spec'), /a\.model\.hidden=9999/);
+  await assert.rejects(
+    answer(r.run.init(spec({}, { hidden: 9999 })), 'bad spec'),
+    /a\.model\.hidden=9999/,
+  );
   assert.match(r.log.error[0].message, /a\.model\.hidden=9999/);
   await assert.rejects(answer(r.run.start(), 'start after a failed init'), /not initialised/);
   r.run.dispose();
 
   // a task the stand-in does not know
   r = recorded();
-  await assert.rejects(answer(r.run.init(spec({}, {}, { name: 'nonsense' })), 'unknown task'), /unknown task nonsense/);
+  await assert.rejects(
+    answer(r.run.init(spec({}, {}, { name: 'nonsense' })), 'unknown task'),
+    /unknown task nonsense/,
+  );
   r.run.dispose();
 
   // batches the model cannot read: the first step fails, the run stops (1 and 2 workers)
@@ -306,18 +376,23 @@ test('evaluation costs at most 15 % of the training time; attention comes every 
   await until(() => log.eval.length > 0, 'the first evaluation');
   const first = log.eval[0].cost;
   const started = await run.start();
-  const n0 = log.eval.length, a0 = log.attention.length;
+  const n0 = log.eval.length,
+    a0 = log.attention.length;
   await new Promise((r) => setTimeout(r, 2500 + 8 * first));
   const t0 = performance.now();
   const paused = await run.pause();
   const took = performance.now() - t0;
-  await until(() => log.eval.at(-1).step === paused.step, 'the pause\'s evaluation');
+  await until(() => log.eval.at(-1).step === paused.step, "the pause's evaluation");
   run.dispose();
-  console.log(`pause answered in ${took.toFixed(1)} ms (an evaluation takes ${first.toFixed(0)} ms; it runs in slices)`);
+  console.log(
+    `pause answered in ${took.toFixed(1)} ms (an evaluation takes ${first.toFixed(0)} ms; it runs in slices)`,
+  );
   assert.ok(took < 400, `pause took ${took} ms`);
   const evals = log.eval.slice(n0, -1); // the last one is pause's own
   const cost = evals.reduce((s, e) => s + e.cost, 0);
-  console.log(`${evals.length} evaluations while running cost ${cost.toFixed(1)} ms of ${paused.elapsed.toFixed(0)} ms (${((100 * cost) / paused.elapsed).toFixed(1)} %)`);
+  console.log(
+    `${evals.length} evaluations while running cost ${cost.toFixed(1)} ms of ${paused.elapsed.toFixed(0)} ms (${((100 * cost) / paused.elapsed).toFixed(1)} %)`,
+  );
   console.log(`the first evaluation (${log.eval[0].count} pairs) took ${first.toFixed(0)} ms`);
   assert.ok(evals.length >= 1, `${evals.length} evaluations`);
   assert.ok(cost <= 0.15 * paused.elapsed, `evaluation took ${cost} of ${paused.elapsed} ms`);
@@ -326,10 +401,14 @@ test('evaluation costs at most 15 % of the training time; attention comes every 
   let gap = 0;
   for (let i = 1; i < times.length; i++) {
     // the weights stand still while an evaluation runs: its time is no gap in the pictures
-    const still = evals.filter((e) => e.elapsed > times[i - 1] && e.elapsed <= times[i]).reduce((s, e) => s + e.cost, 0);
+    const still = evals
+      .filter((e) => e.elapsed > times[i - 1] && e.elapsed <= times[i])
+      .reduce((s, e) => s + e.cost, 0);
     gap = Math.max(gap, times[i] - times[i - 1] - still);
   }
-  console.log(`${shots.length} attention snapshots while running, longest gap ${gap.toFixed(0)} ms of training`);
+  console.log(
+    `${shots.length} attention snapshots while running, longest gap ${gap.toFixed(0)} ms of training`,
+  );
   // due at 400 ms, taken at the end of the slice that passes it (a slice: 40 ms and one step)
   assert.ok(gap <= 400 + 40 + 200, `attention gap ${gap} ms`);
   assert.ok(shots.length >= 5);
@@ -342,17 +421,23 @@ test('the real spec and tasks (web/lab/spec.js, tasks.js): one and two workers a
     const run = createRun();
     const losses = [];
     run.on('progress', (m) => losses.push(...m.losses));
-    const ready = await run.init({ task: p.task, run: { ...p.a, train: { ...p.a.train, workers } } });
+    const ready = await run.init({
+      task: p.task,
+      run: { ...p.a, train: { ...p.a.train, workers } },
+    });
     for (let i = 0; i < 20; i++) await run.step();
     const bytes = await run.export();
     run.dispose();
     return { ready, losses, tensors: readSafetensors(bytes).tensors };
   };
-  const one = await after20(1), two = await after20(2);
+  const one = await after20(1),
+    two = await after20(2);
   assert.equal(two.ready.workers, 2);
   assert.equal(one.ready.parameters, two.ready.parameters);
   const d = distance(one.tensors, two.tensors);
-  console.log(`additive-dot A, 2 workers vs 1 after 20 steps: ‖Δθ‖/‖θ‖ ${d.norm.toExponential(2)}, max |Δ|/max |θ| ${d.max.toExponential(2)} (|Δ| ${d.dmax.toExponential(2)} at ${d.where})`);
+  console.log(
+    `additive-dot A, 2 workers vs 1 after 20 steps: ‖Δθ‖/‖θ‖ ${d.norm.toExponential(2)}, max |Δ|/max |θ| ${d.max.toExponential(2)} (|Δ| ${d.dmax.toExponential(2)} at ${d.where})`,
+  );
   assert.ok(d.norm <= 1e-5 && d.max <= 1e-5, JSON.stringify(d));
   one.losses.forEach((l, i) => assert.ok(Math.abs(l - two.losses[i]) <= 1e-5 * l, `loss ${i}`));
   assert.ok(one.losses[19] < one.losses[0]);
@@ -360,22 +445,47 @@ test('the real spec and tasks (web/lab/spec.js, tasks.js): one and two workers a
 
 test('checkpoints.js in Node (no IndexedDB): every call is a no-op that names the reason', async () => {
   const cp = await import('../../web/lab/checkpoints.js');
-  assert.deepEqual(cp.checkpointSupport(), { available: false, reason: 'this environment has no IndexedDB; checkpoints are off' });
-  const runs = [{ step: 0, bytes: new Uint8Array(8), losses: new Float32Array(0), optimizer: { steps: 0, m1: new Float32Array(0), m2: new Float32Array(0) } }];
-  assert.deepEqual(await cp.saveCheckpoints('view=lab', { experiment: {}, runs }), { saved: false, reason: 'this environment has no IndexedDB; checkpoints are off' });
+  assert.deepEqual(cp.checkpointSupport(), {
+    available: false,
+    reason: 'this environment has no IndexedDB; checkpoints are off',
+  });
+  const runs = [
+    {
+      step: 0,
+      bytes: new Uint8Array(8),
+      losses: new Float32Array(0),
+      optimizer: { steps: 0, m1: new Float32Array(0), m2: new Float32Array(0) },
+    },
+  ];
+  assert.deepEqual(await cp.saveCheckpoints('view=lab', { experiment: {}, runs }), {
+    saved: false,
+    reason: 'this environment has no IndexedDB; checkpoints are off',
+  });
   assert.equal(await cp.loadCheckpoints('view=lab'), null);
   assert.deepEqual(await cp.listCheckpoints(), []);
   await cp.deleteCheckpoints('view=lab');
   assert.match(cp.lastReason(), /no IndexedDB/);
-  await assert.rejects(cp.saveCheckpoints('', { experiment: {}, runs }), /key must be the experiment's URL string/);
-  await assert.rejects(cp.saveCheckpoints('k', { experiment: {}, runs: [{ ...runs[0], losses: [] }] }), /runs\[0\] must be what run.checkpoint\(\) gave/);
-  await assert.rejects(cp.saveCheckpoints('k', { experiment: {}, runs: [] }), /runs: \[A\] or \[A, B\]/);
+  await assert.rejects(
+    cp.saveCheckpoints('', { experiment: {}, runs }),
+    /key must be the experiment's URL string/,
+  );
+  await assert.rejects(
+    cp.saveCheckpoints('k', { experiment: {}, runs: [{ ...runs[0], losses: [] }] }),
+    /runs\[0\] must be what run.checkpoint\(\) gave/,
+  );
+  await assert.rejects(
+    cp.saveCheckpoints('k', { experiment: {}, runs: [] }),
+    /runs: \[A\] or \[A, B\]/,
+  );
 });
 
 test('a worker that dies mid-run gives error and rejects what waits; init again replaces a run', async () => {
   const r = recorded();
   await r.run.init(spec({}, {}, { name: 'crash' }));
-  await assert.rejects(answer(r.run.step(), 'a step in a dying worker'), /lab-worker\.js stopped \(exit code 3\)/);
+  await assert.rejects(
+    answer(r.run.step(), 'a step in a dying worker'),
+    /lab-worker\.js stopped \(exit code 3\)/,
+  );
   assert.match(r.log.error.at(-1).message, /lab-worker\.js stopped \(exit code 3\)/);
   await assert.rejects(r.run.start(), /stopped/, 'a dead run refuses further requests');
   r.run.dispose();
@@ -398,7 +508,11 @@ test('a learning-rate half-life: each step at lr · 0.5^(step / H), on one worke
   const r = await stepped(steps, { workers: 1, halfLife: H });
   const task = makeTask(TASK);
   const model = await createModel(modelConfig(MODEL, task), { seed: TRAIN.seed });
-  const trainer = createTrainer(model, { optimizer: TRAIN.optimizer, lr: TRAIN.lr, clip: TRAIN.clip });
+  const trainer = createTrainer(model, {
+    optimizer: TRAIN.optimizer,
+    lr: TRAIN.lr,
+    clip: TRAIN.clip,
+  });
   const losses = [];
   for (let s = 0; s < steps; s++) {
     const lr = TRAIN.lr * 0.5 ** (s / H);

@@ -4,7 +4,14 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parsePairs, PairsError, PAIRS_PROBLEMS, MAX_PAIRS, MAX_LINE, pairsHash } from '../../web/lab/pairs.js';
+import {
+  parsePairs,
+  PairsError,
+  PAIRS_PROBLEMS,
+  MAX_PAIRS,
+  MAX_LINE,
+  pairsHash,
+} from '../../web/lab/pairs.js';
 
 /** The PairsError parsePairs throws for input (fails when it returns). */
 function errorOf(input, options) {
@@ -14,7 +21,8 @@ function errorOf(input, options) {
     assert.ok(e instanceof PairsError, `a PairsError, not ${e}`);
     assert.ok(PAIRS_PROBLEMS.includes(e.problem), e.problem);
     assert.equal(typeof e.message, 'string');
-    if (e.line !== null) assert.match(e.message, new RegExp(`line ${e.line}\\b`), 'the message names the line');
+    if (e.line !== null)
+      assert.match(e.message, new RegExp(`line ${e.line}\\b`), 'the message names the line');
     return e;
   }
   assert.fail('parsePairs returned instead of throwing');
@@ -22,7 +30,10 @@ function errorOf(input, options) {
 
 test('TSV: pairs in order, tabs detected, trailing newline and blank lines ignored', () => {
   const r = parsePairs('abc\tcba\n\nhello\tolleh\n');
-  assert.deepEqual(r.pairs, [{ src: 'abc', tgt: 'cba' }, { src: 'hello', tgt: 'olleh' }]);
+  assert.deepEqual(r.pairs, [
+    { src: 'abc', tgt: 'cba' },
+    { src: 'hello', tgt: 'olleh' },
+  ]);
   assert.equal(r.format, 'tsv');
   assert.equal(r.level, 'char');
   assert.equal(r.lines, 3);
@@ -51,9 +62,12 @@ test('CSV with RFC 4180 quotes: "" is a quote, commas and line breaks inside quo
 
 test('a BOM, CRLF and lone CR line ends', () => {
   const r = parsePairs('\uFEFFab\tba\r\ncd\tdc\r\nef\tfe\rgh\thg');
-  assert.deepEqual(r.pairs.map((p) => p.src), ['ab', 'cd', 'ef', 'gh']);
+  assert.deepEqual(
+    r.pairs.map((p) => p.src),
+    ['ab', 'cd', 'ef', 'gh'],
+  );
   assert.equal(r.pairs[0].src, 'ab', 'no BOM left in the first field');
-  const bytes = new Uint8Array([0xEF, 0xBB, 0xBF, ...new TextEncoder().encode('été\tsummer\r\n')]);
+  const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('été\tsummer\r\n')]);
   assert.deepEqual(parsePairs(bytes).pairs, [{ src: 'été', tgt: 'summer' }]);
 });
 
@@ -103,19 +117,29 @@ test('every problem names its line: ragged, empty input, empty output, too long,
 test('invalid UTF-8 bytes: the line of the first bad byte, for each kind of bad sequence', () => {
   const enc = (s) => [...new TextEncoder().encode(s)];
   const cases = [
-    [0xFF], // never valid
-    [0xC3], // a lead byte without its continuation (then a newline)
+    [0xff], // never valid
+    [0xc3], // a lead byte without its continuation (then a newline)
     [0x80], // a lone continuation byte
-    [0xC0, 0xAF], // overlong '/'
-    [0xED, 0xA0, 0x80], // a UTF-16 surrogate
+    [0xc0, 0xaf], // overlong '/'
+    [0xed, 0xa0, 0x80], // a UTF-16 surrogate
   ];
   for (const bad of cases) {
     const bytes = new Uint8Array([...enc('ab\tba\ncd\tdc\nx'), ...bad, ...enc('\ty\n')]);
     const e = errorOf(bytes);
-    assert.deepEqual([e.problem, e.line], ['invalid-utf8', 3], `bytes ${bad.map((b) => b.toString(16))}`);
+    assert.deepEqual(
+      [e.problem, e.line],
+      ['invalid-utf8', 3],
+      `bytes ${bad.map((b) => b.toString(16))}`,
+    );
   }
-  assert.deepEqual(parsePairs(new Uint8Array(enc('日本\t🙂\n'))).pairs, [{ src: '日本', tgt: '🙂' }]);
-  assert.deepEqual(parsePairs(new Uint8Array(enc('a\tb\n')).buffer).pairs, [{ src: 'a', tgt: 'b' }], 'an ArrayBuffer too');
+  assert.deepEqual(parsePairs(new Uint8Array(enc('日本\t🙂\n'))).pairs, [
+    { src: '日本', tgt: '🙂' },
+  ]);
+  assert.deepEqual(
+    parsePairs(new Uint8Array(enc('a\tb\n')).buffer).pairs,
+    [{ src: 'a', tgt: 'b' }],
+    'an ArrayBuffer too',
+  );
 });
 
 test('50,000 pairs parse fast; one more is too many (at its line)', () => {
@@ -126,7 +150,10 @@ test('50,000 pairs parse fast; one more is too many (at its line)', () => {
   const r = parsePairs(text);
   const ms = performance.now() - t0;
   assert.equal(r.pairs.length, MAX_PAIRS);
-  assert.deepEqual(r.pairs[MAX_PAIRS - 1], { src: `${MAX_PAIRS - 1}+${MAX_PAIRS - 1}`, tgt: String(2 * (MAX_PAIRS - 1)) });
+  assert.deepEqual(r.pairs[MAX_PAIRS - 1], {
+    src: `${MAX_PAIRS - 1}+${MAX_PAIRS - 1}`,
+    tgt: String(2 * (MAX_PAIRS - 1)),
+  });
   assert.ok(ms < 2000, `50,000 pairs took ${ms.toFixed(0)} ms`);
   const e = errorOf(`${text}x\ty\n`);
   assert.deepEqual([e.problem, e.line], ['too-many', MAX_PAIRS + 1]);
@@ -135,17 +162,27 @@ test('50,000 pairs parse fast; one more is too many (at its line)', () => {
 test('a 10 MB garbage paste finishes fast with a PairsError (text and bytes, with and without line breaks)', () => {
   const n = 10 * 1024 * 1024;
   let x = 12345;
-  const rnd = () => { x = (Math.imul(x, 1103515245) + 12345) >>> 0; return x >>> 8; };
+  const rnd = () => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return x >>> 8;
+  };
   const bytes = new Uint8Array(n);
-  for (let i = 0; i < n; i++) bytes[i] = rnd() & 0xFF;
+  for (let i = 0; i < n; i++) bytes[i] = rnd() & 0xff;
   const ascii = new Uint8Array(n);
   for (let i = 0; i < n; i++) ascii[i] = 32 + (rnd() % 95);
   const oneLine = new TextDecoder().decode(ascii);
   const manyLines = oneLine.replace(/[#@]/g, '\n');
   const quotes = `a,"${'b'.repeat(n)}`;
   const fields = Array.from({ length: 200000 }, () => 'x,y,z').join('\n');
-  for (const [name, input] of [['random bytes', bytes], ['one 10 MB line', oneLine], ['many lines', manyLines],
-    ['an unclosed quote', quotes], ['ragged rows', fields], ['only commas', ','.repeat(n)], ['only newlines', '\n'.repeat(n)]]) {
+  for (const [name, input] of [
+    ['random bytes', bytes],
+    ['one 10 MB line', oneLine],
+    ['many lines', manyLines],
+    ['an unclosed quote', quotes],
+    ['ragged rows', fields],
+    ['only commas', ','.repeat(n)],
+    ['only newlines', '\n'.repeat(n)],
+  ]) {
     const t0 = performance.now();
     const e = errorOf(input);
     const ms = performance.now() - t0;
@@ -164,15 +201,35 @@ test('a 10 MB paste of valid short rows is rejected as too many pairs, fast', ()
 });
 
 test('pairsHash: 16 hex digits, stable, sensitive to content and order', () => {
-  const a = [{ src: 'a', tgt: 'b' }, { src: 'c', tgt: 'd' }];
+  const a = [
+    { src: 'a', tgt: 'b' },
+    { src: 'c', tgt: 'd' },
+  ];
   assert.match(pairsHash(a), /^[0-9a-f]{16}$/);
   assert.equal(pairsHash(a), pairsHash(a.map((p) => ({ ...p }))));
   assert.notEqual(pairsHash(a), pairsHash([a[1], a[0]]));
-  assert.notEqual(pairsHash(a), pairsHash([{ src: 'a', tgt: 'b' }, { src: 'c', tgt: 'e' }]));
-  assert.notEqual(pairsHash(a), pairsHash([{ src: 'a\tb', tgt: 'c' }, { src: 'd', tgt: '' }].slice(0, 1)));
+  assert.notEqual(
+    pairsHash(a),
+    pairsHash([
+      { src: 'a', tgt: 'b' },
+      { src: 'c', tgt: 'e' },
+    ]),
+  );
+  assert.notEqual(
+    pairsHash(a),
+    pairsHash(
+      [
+        { src: 'a\tb', tgt: 'c' },
+        { src: 'd', tgt: '' },
+      ].slice(0, 1),
+    ),
+  );
 });
 
 test('a short first pair that looks like column letters is data, not a header', () => {
-  assert.deepEqual(parsePairs('x\ty\nin\tout\n').pairs, [{ src: 'x', tgt: 'y' }, { src: 'in', tgt: 'out' }]);
+  assert.deepEqual(parsePairs('x\ty\nin\tout\n').pairs, [
+    { src: 'x', tgt: 'y' },
+    { src: 'in', tgt: 'out' },
+  ]);
   assert.equal(parsePairs('Source,Target\nhi,salut\n').header, true);
 });

@@ -5,7 +5,15 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { makeTask, TASK_INFO, MAX_HELDOUT, MAX_HELDOUT_PER_LENGTH, addDigits, streamSeed, tokensOf } from '../../web/lab/tasks.js';
+import {
+  makeTask,
+  TASK_INFO,
+  MAX_HELDOUT,
+  MAX_HELDOUT_PER_LENGTH,
+  addDigits,
+  streamSeed,
+  tokensOf,
+} from '../../web/lab/tasks.js';
 import { TASK_NAMES } from '../../web/lab/spec.js';
 import { parsePairs } from '../../web/lab/pairs.js';
 import { isHeldOutKey } from '../../web/data/common.js';
@@ -17,8 +25,23 @@ import { normalizeSteps, normalizeWords } from '../../wasm/model/normalize.js';
 const TRANSLATION_STEPS = normalizeSteps(TRANSLATION_NORMALIZE);
 
 const BUILT_IN = ['copy', 'reverse', 'sort', 'addition', 'dates', 'translation'];
-const RANGES = { copy: [3, 14], reverse: [5, 20], sort: [2, 9], addition: [1, 4], dates: [6, 28], translation: [3, 8] };
-const spec = (name, o = {}) => ({ name, minLength: RANGES[name][0], maxLength: RANGES[name][1], size: 0, level: 'auto', seed: 7, ...o });
+const RANGES = {
+  copy: [3, 14],
+  reverse: [5, 20],
+  sort: [2, 9],
+  addition: [1, 4],
+  dates: [6, 28],
+  translation: [3, 8],
+};
+const spec = (name, o = {}) => ({
+  name,
+  minLength: RANGES[name][0],
+  maxLength: RANGES[name][1],
+  size: 0,
+  level: 'auto',
+  seed: 7,
+  ...o,
+});
 const rev = (s) => [...s].reverse().join('');
 
 const CUSTOM_TEXT = Array.from({ length: 300 }, (_, i) => {
@@ -29,12 +52,20 @@ const CUSTOM_TEXT = Array.from({ length: 300 }, (_, i) => {
 
 /** Whether a training pair of task t would be held out (the task's documented split key). */
 function heldOutKey(name, p) {
-  if (name === 'copy' || name === 'reverse') { const r = rev(p.src); return isHeldOutKey(p.src < r ? p.src : r); }
-  if (name === 'dates') { const [y, m, d] = p.tgt.split('-').map(Number); return isHeldOutDate(y, m, d); }
+  if (name === 'copy' || name === 'reverse') {
+    const r = rev(p.src);
+    return isHeldOutKey(p.src < r ? p.src : r);
+  }
+  if (name === 'dates') {
+    const [y, m, d] = p.tgt.split('-').map(Number);
+    return isHeldOutDate(y, m, d);
+  }
   if (name === 'translation') {
     // translation.js: the sentence's tokens without a final mark
     const tokens = normalizeWords(p.src, TRANSLATION_STEPS);
-    return isHeldOutKey((['.', '?', '!'].includes(tokens.at(-1)) ? tokens.slice(0, -1) : tokens).join(' '));
+    return isHeldOutKey(
+      (['.', '?', '!'].includes(tokens.at(-1)) ? tokens.slice(0, -1) : tokens).join(' '),
+    );
   }
   return isHeldOutKey(p.src);
 }
@@ -67,7 +98,8 @@ test('held-out pairs never appear in training, by construction (split keys) and 
   for (const name of BUILT_IN) {
     const t = makeTask(spec(name));
     const held = new Set(t.heldout.map((p) => p.src));
-    for (const p of t.heldout) assert.ok(heldOutKey(name, p), `${name}: held-out pair ${p.src} has a held-out key`);
+    for (const p of t.heldout)
+      assert.ok(heldOutKey(name, p), `${name}: held-out pair ${p.src} has a held-out key`);
     for (let step = 0; step < (name === 'translation' ? 20 : 100); step++) {
       for (const p of t.batch(step, 32)) {
         assert.ok(!held.has(p.src), `${name}: ${p.src} in a batch and held out`);
@@ -86,18 +118,30 @@ test('the held-out set covers every input length of the range, ≤ 40 per length
       for (const p of t.heldout) per.set(t.lengthOf(p.src), (per.get(t.lengthOf(p.src)) ?? 0) + 1);
       const want = [];
       for (let n = lo; n <= hi; n++) want.push(n);
-      assert.deepEqual([...per.keys()].sort((a, b) => a - b), want, `${name} ${lo}–${hi}: every length`);
+      assert.deepEqual(
+        [...per.keys()].sort((a, b) => a - b),
+        want,
+        `${name} ${lo}–${hi}: every length`,
+      );
       assert.deepEqual(t.lengths, want);
       assert.ok(t.heldout.length <= MAX_HELDOUT, `${name}: ${t.heldout.length}`);
-      for (const [n, c] of per) assert.ok(c >= 1 && c <= MAX_HELDOUT_PER_LENGTH, `${name} length ${n}: ${c}`);
-      assert.equal(new Set(t.heldout.map((p) => p.src)).size, t.heldout.length, `${name}: distinct`);
+      for (const [n, c] of per)
+        assert.ok(c >= 1 && c <= MAX_HELDOUT_PER_LENGTH, `${name} length ${n}: ${c}`);
+      assert.equal(
+        new Set(t.heldout.map((p) => p.src)).size,
+        t.heldout.length,
+        `${name}: distinct`,
+      );
     }
   }
 });
 
 test('translation over its whole range 3–30 words: every length held out', () => {
   const t = makeTask(spec('translation', { minLength: 3, maxLength: 30 }));
-  assert.deepEqual([...new Set(t.heldout.map((p) => t.lengthOf(p.src)))].sort((a, b) => a - b), t.lengths);
+  assert.deepEqual(
+    [...new Set(t.heldout.map((p) => t.lengthOf(p.src)))].sort((a, b) => a - b),
+    t.lengths,
+  );
   assert.equal(t.lengths.length, 28);
 });
 
@@ -123,7 +167,8 @@ test('batches stay in the length range and the targets are right', () => {
         if (name === 'dates') assert.match(p.tgt, /^\d{4}-\d{2}-\d{2}$/);
       }
     }
-    if (name !== 'dates' && name !== 'translation') assert.equal(seen.size, hi - lo + 1, `${name}: every length trained`);
+    if (name !== 'dates' && name !== 'translation')
+      assert.equal(seen.size, hi - lo + 1, `${name}: every length trained`);
   }
   assert.equal(addDigits('999', '1'), '1000');
   assert.equal(addDigits('0', '0'), '0');
@@ -136,16 +181,24 @@ test('the tokenizers cover the data: no pair of a batch or the held-out set read
     const tok = new Tokenizer(t.tokenizer);
     assert.equal(t.level, name === 'translation' ? 'word' : 'char');
     assert.equal(t.tokenizer.type, t.level);
-    for (const key of ['bos', 'eos', 'unk', 'pad']) assert.equal(typeof t.tokenizer[key], 'string', `${name}.${key}`);
+    for (const key of ['bos', 'eos', 'unk', 'pad'])
+      assert.equal(typeof t.tokenizer[key], 'string', `${name}.${key}`);
     const unkSrc = t.tokenizer.srcVocab.indexOf(t.tokenizer.unk);
     const unkTgt = t.tokenizer.tgtVocab.indexOf(t.tokenizer.unk);
     for (const p of [...t.batch(0, 64), ...t.heldout]) {
       const src = [...tok.encode(p.src)];
       const tgt = [...tok.encodeTarget(p.tgt)];
       assert.ok(!src.includes(unkSrc), `${name}: unknown source token in ${p.src}`);
-      if (unkTgt >= 0) assert.ok(!tgt.includes(unkTgt), `${name}: unknown target token in ${p.tgt}`);
-      assert.ok(src.length <= t.maxSource, `${name}: ${src.length} source tokens > maxSource ${t.maxSource}`);
-      assert.ok(tgt.length <= t.maxTarget + 1, `${name}: ${tgt.length} target tokens > maxTarget ${t.maxTarget} (+ eos)`);
+      if (unkTgt >= 0)
+        assert.ok(!tgt.includes(unkTgt), `${name}: unknown target token in ${p.tgt}`);
+      assert.ok(
+        src.length <= t.maxSource,
+        `${name}: ${src.length} source tokens > maxSource ${t.maxSource}`,
+      );
+      assert.ok(
+        tgt.length <= t.maxTarget + 1,
+        `${name}: ${tgt.length} target tokens > maxTarget ${t.maxTarget} (+ eos)`,
+      );
     }
     assert.ok(t.heldout.includes(t.example), `${name}: the example is a held-out pair`);
   }
@@ -176,44 +229,81 @@ test('streamSeed mixes seed and step into distinct 32-bit seeds', () => {
 test('custom pairs: word level auto, vocabulary from the pairs, hash split, lengths in tokens', () => {
   const { pairs, level } = parsePairs(CUSTOM_TEXT);
   assert.equal(level, 'word');
-  const t = makeTask({ name: 'custom', minLength: 1, maxLength: 200, size: 0, level: 'auto', seed: 3 }, pairs);
+  const t = makeTask(
+    { name: 'custom', minLength: 1, maxLength: 200, size: 0, level: 'auto', seed: 3 },
+    pairs,
+  );
   assert.equal(t.level, 'word');
   assert.equal(t.tokenizer.type, 'word');
   const held = new Set(t.heldout.map((p) => p.src));
   assert.ok(held.size > 0);
   for (const p of t.heldout) assert.ok(isHeldOutKey(p.src));
-  for (let step = 0; step < 50; step++) for (const p of t.batch(step, 16)) assert.ok(!held.has(p.src));
-  assert.deepEqual(t.lengths, [...new Set(t.heldout.map((p) => t.lengthOf(p.src)))].sort((a, b) => a - b));
+  for (let step = 0; step < 50; step++)
+    for (const p of t.batch(step, 16)) assert.ok(!held.has(p.src));
+  assert.deepEqual(
+    t.lengths,
+    [...new Set(t.heldout.map((p) => t.lengthOf(p.src)))].sort((a, b) => a - b),
+  );
   assert.equal(t.lengthOf('red green 7'), 3);
   assert.equal(t.maxSource, Math.max(...pairs.map((p) => tokensOf(p.src, 'word').length)));
   const tok = new Tokenizer(t.tokenizer);
   const unk = t.tokenizer.srcVocab.indexOf('<unk>');
   for (const p of pairs) assert.ok(![...tok.encode(p.src)].includes(unk));
   // char level when asked, length range filters by source tokens
-  const c = makeTask({ name: 'custom', minLength: 1, maxLength: 12, size: 0, level: 'char', seed: 3 }, pairs);
+  const c = makeTask(
+    { name: 'custom', minLength: 1, maxLength: 12, size: 0, level: 'char', seed: 3 },
+    pairs,
+  );
   assert.equal(c.level, 'char');
-  for (let step = 0; step < 20; step++) for (const p of c.batch(step, 8)) assert.ok([...p.src].length <= 12);
-  assert.deepEqual(c.batch(4, 8), makeTask({ name: 'custom', minLength: 1, maxLength: 12, size: 0, level: 'char', seed: 3 }, pairs).batch(4, 8));
+  for (let step = 0; step < 20; step++)
+    for (const p of c.batch(step, 8)) assert.ok([...p.src].length <= 12);
+  assert.deepEqual(
+    c.batch(4, 8),
+    makeTask(
+      { name: 'custom', minLength: 1, maxLength: 12, size: 0, level: 'char', seed: 3 },
+      pairs,
+    ).batch(4, 8),
+  );
 });
 
 test('custom pairs too few for the hash split still hold one out; none gives empty batches, no throw', () => {
-  const pairs = [{ src: 'ab', tgt: 'ba' }, { src: 'cd', tgt: 'dc' }, { src: 'ef', tgt: 'fe' }];
-  const t = makeTask({ name: 'custom', minLength: 1, maxLength: 200, size: 0, level: 'auto', seed: 1 }, pairs);
+  const pairs = [
+    { src: 'ab', tgt: 'ba' },
+    { src: 'cd', tgt: 'dc' },
+    { src: 'ef', tgt: 'fe' },
+  ];
+  const t = makeTask(
+    { name: 'custom', minLength: 1, maxLength: 200, size: 0, level: 'auto', seed: 1 },
+    pairs,
+  );
   assert.equal(t.heldout.length, 1);
   for (const p of t.batch(0, 10)) assert.notEqual(p.src, t.heldout[0].src);
-  const empty = makeTask({ name: 'custom', minLength: 1, maxLength: 200, size: 0, level: 'auto', seed: 1 }, []);
+  const empty = makeTask(
+    { name: 'custom', minLength: 1, maxLength: 200, size: 0, level: 'auto', seed: 1 },
+    [],
+  );
   assert.deepEqual(empty.batch(0, 4), []);
   assert.deepEqual(empty.heldout, []);
 });
 
 test('dates: a narrow length range still gives whole batches, quickly', () => {
-  for (const [lo, hi] of [[28, 28], [6, 6], [17, 18]]) {
+  for (const [lo, hi] of [
+    [28, 28],
+    [6, 6],
+    [17, 18],
+  ]) {
     const t = makeTask(spec('dates', { minLength: lo, maxLength: hi }));
     const t0 = performance.now();
     const b = t.batch(0, 32);
     assert.equal(b.length, 32, `${lo}–${hi}`);
     for (const p of b) assert.ok(t.lengthOf(p.src) >= lo && t.lengthOf(p.src) <= hi);
-    assert.ok(performance.now() - t0 < 1000, `${lo}–${hi}: ${(performance.now() - t0).toFixed(0)} ms`);
-    assert.deepEqual(t.lengths, Array.from({ length: hi - lo + 1 }, (_, i) => lo + i));
+    assert.ok(
+      performance.now() - t0 < 1000,
+      `${lo}–${hi}: ${(performance.now() - t0).toFixed(0)} ms`,
+    );
+    assert.deepEqual(
+      t.lengths,
+      Array.from({ length: hi - lo + 1 }, (_, i) => lo + i),
+    );
   }
 });

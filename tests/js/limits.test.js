@@ -7,12 +7,24 @@ import { readFileSync } from 'node:fs';
 
 import * as limits from '../../wasm/limits.js';
 
-const FILES = ['attnlab.wasm', 'attnlab-scalar.wasm', 'attnlab-train.wasm', 'attnlab-train-scalar.wasm'];
+const FILES = [
+  'attnlab.wasm',
+  'attnlab-scalar.wasm',
+  'attnlab-train.wasm',
+  'attnlab-train-scalar.wasm',
+];
 // AL_MODEL_LIMIT_* (src/api/model.h) → the glue's name
-const LIMITS = [['ERR_CAP', 0], ['MAX_SOURCE', 1], ['MAX_STEPS', 2], ['MAX_BEAM', 3]];
+const LIMITS = [
+  ['ERR_CAP', 0],
+  ['MAX_SOURCE', 1],
+  ['MAX_STEPS', 2],
+  ['MAX_BEAM', 3],
+];
 
 async function exportsOf(file) {
-  const module = await WebAssembly.compile(readFileSync(new URL(`../../wasm/${file}`, import.meta.url)));
+  const module = await WebAssembly.compile(
+    readFileSync(new URL(`../../wasm/${file}`, import.meta.url)),
+  );
   const imports = {};
   for (const imp of WebAssembly.Module.imports(module)) {
     imports[imp.module] ??= {};
@@ -27,6 +39,10 @@ for (const file of FILES) {
     assert.equal(typeof x.al_model_limit, 'function', 'al_model_limit is exported');
     for (const [name, which] of LIMITS) assert.equal(limits[name], x.al_model_limit(which), name);
     assert.equal(x.al_model_limit(LIMITS.length), -1, 'an unknown limit is -1');
-    assert.deepEqual(Object.keys(limits).sort(), LIMITS.map(([n]) => n).sort(), 'every glue limit is checked');
+    assert.deepEqual(
+      Object.keys(limits).sort(),
+      LIMITS.map(([n]) => n).sort(),
+      'every glue limit is checked',
+    );
   });
 }

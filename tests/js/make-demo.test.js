@@ -13,11 +13,16 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const which = (cmd) => execFileSync('bash', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).trim();
+const which = (cmd) =>
+  execFileSync('bash', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).trim();
 
 test('make -n demo with a C source newer than the .wasm: no compiler command, the server', () => {
   const marker = '/nonexistent/emcc-would-run-here';
-  const plan = execFileSync('make', ['-n', '-W', 'src/base.c', '-W', 'src/kernels/matmul_simd128.c', 'demo', `EMCC=${marker}`], { cwd: ROOT, encoding: 'utf8' });
+  const plan = execFileSync(
+    'make',
+    ['-n', '-W', 'src/base.c', '-W', 'src/kernels/matmul_simd128.c', 'demo', `EMCC=${marker}`],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   assert.doesNotMatch(plan, /emcc-would-run-here/, `make demo would compile:\n${plan}`);
   assert.match(plan, /scripts\/serve\.mjs/, plan);
 });
@@ -25,14 +30,29 @@ test('make -n demo with a C source newer than the .wasm: no compiler command, th
 test('make demo with no emcc on PATH serves the committed .wasm', { timeout: 20000 }, async () => {
   // PATH: node, make and cat (the Makefile reads src/api/*.exports with it), nothing else
   const bin = mkdtempSync(path.join(tmpdir(), 'attnlab-noemcc-'));
-  for (const [name, target] of [['node', process.execPath], ['make', which('make')], ['cat', which('cat')]]) symlinkSync(target, path.join(bin, name));
+  for (const [name, target] of [
+    ['node', process.execPath],
+    ['make', which('make')],
+    ['cat', which('cat')],
+  ])
+    symlinkSync(target, path.join(bin, name));
   const env = { ...process.env, PATH: bin, PORT: '0' };
-  assert.throws(() => execFileSync('/bin/bash', ['-c', 'command -v emcc'], { env }), 'emcc is not on this PATH');
-  const make = spawn('make', ['-W', 'src/base.c', 'demo'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  assert.throws(
+    () => execFileSync('/bin/bash', ['-c', 'command -v emcc'], { env }),
+    'emcc is not on this PATH',
+  );
+  const make = spawn('make', ['-W', 'src/base.c', 'demo'], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   make.stdout.on('data', (c) => (out += c));
   make.stderr.on('data', (c) => (out += c));
-  const exited = new Promise((resolve) => make.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise((resolve) =>
+    make.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   try {
     const url = await new Promise((resolve, reject) => {
       const deadline = Date.now() + 15000;
@@ -41,15 +61,21 @@ test('make demo with no emcc on PATH serves the committed .wasm', { timeout: 200
         const gone = make.exitCode !== null || make.signalCode !== null;
         if (m || gone || Date.now() > deadline) clearInterval(poll);
         if (m) resolve(m[1]);
-        else if (gone) reject(new Error(`make demo exited (${make.exitCode}) before serving:\n${out}`));
-        else if (Date.now() > deadline) reject(new Error(`make demo printed no URL in 15 s:\n${out}`));
+        else if (gone)
+          reject(new Error(`make demo exited (${make.exitCode}) before serving:\n${out}`));
+        else if (Date.now() > deadline)
+          reject(new Error(`make demo printed no URL in 15 s:\n${out}`));
       }, 50);
     });
     const page = await fetch(`${url}/web/`);
     assert.equal(page.status, 200);
     const wasm = await fetch(`${url}/wasm/attnlab.wasm`);
     assert.equal(wasm.headers.get('content-type'), 'application/wasm');
-    assert.deepEqual(Buffer.from(await wasm.arrayBuffer()), readFileSync(path.join(ROOT, 'wasm/attnlab.wasm')), 'the committed bytes');
+    assert.deepEqual(
+      Buffer.from(await wasm.arrayBuffer()),
+      readFileSync(path.join(ROOT, 'wasm/attnlab.wasm')),
+      'the committed bytes',
+    );
     assert.doesNotMatch(out, /emcc/, out);
   } finally {
     try {

@@ -9,16 +9,20 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createAttnlab } from '../../wasm/index.js';
 
-const fixture = (name) => new Uint8Array(readFileSync(new URL(`../fixtures/${name}.safetensors`, import.meta.url)));
+const fixture = (name) =>
+  new Uint8Array(readFileSync(new URL(`../fixtures/${name}.safetensors`, import.meta.url)));
 
 const CASES = [
-  ['model_lstm_additive_bahdanau', (m) => {
-    m.run('abcde');
-    const d = m.startDecoding('abc');
-    d.step();
-    d.step();
-    // one decoder left undisposed on purpose: disposing the model must free it
-  }],
+  [
+    'model_lstm_additive_bahdanau',
+    (m) => {
+      m.run('abcde');
+      const d = m.startDecoding('abc');
+      d.step();
+      d.step();
+      // one decoder left undisposed on purpose: disposing the model must free it
+    },
+  ],
   ['transformer_encdec_relative', (m) => m.run('abcd')],
   ['transformer_decoder_learned', (m) => m.run('abc')],
   ['classifier_han_bigru', (m) => m.run('the cat sat . the dog ran .')],
@@ -37,10 +41,15 @@ function runCycles({ simd }) {
       const m = await loadModel(files[k]);
       CASES[k][1](m);
       m.dispose();
-      if (i % 10 === 0) await assert.rejects(loadModel(broken), (e) => e.code !== undefined && /loadModel/.test(e.message));
+      if (i % 10 === 0)
+        await assert.rejects(
+          loadModel(broken),
+          (e) => e.code !== undefined && /loadModel/.test(e.message),
+        );
     };
     for (let i = 0; i < 2 * CASES.length; i++) await cycle(i); // warm-up: memory reaches its high-water mark
-    const live = lib.liveAllocations(), mem = lib.memoryBytes();
+    const live = lib.liveAllocations(),
+      mem = lib.memoryBytes();
     for (let i = 0; i < 1000; i++) await cycle(i);
     assert.equal(lib.liveAllocations(), live, 'liveAllocations() back to its baseline');
     assert.equal(lib.memoryBytes(), mem, 'memoryBytes() unchanged');

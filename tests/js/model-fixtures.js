@@ -53,7 +53,9 @@ export function fixtureSuite({ simd, reference, label }) {
   });
 
   test.after(() => {
-    console.log(`${label} (${simd ? 'simd' : 'scalar'}): worst |diff| vs PyTorch: ${JSON.stringify(worst)}`);
+    console.log(
+      `${label} (${simd ? 'simd' : 'scalar'}): worst |diff| vs PyTorch: ${JSON.stringify(worst)}`,
+    );
   });
   return fx;
 }

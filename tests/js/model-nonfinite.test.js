@@ -15,7 +15,8 @@ function hugeWeights(bytes) {
   const out = bytes.slice();
   const n = Number(new DataView(out.buffer).getBigUint64(0, true));
   const dv = new DataView(out.buffer, 8 + n);
-  for (let i = 0; i + 4 <= dv.byteLength; i += 4) dv.setFloat32(i, (i / 4) % 2 ? -3e38 : 3e38, true);
+  for (let i = 0; i + 4 <= dv.byteLength; i += 4)
+    dv.setFloat32(i, (i / 4) % 2 ? -3e38 : 3e38, true);
   return out;
 }
 

@@ -7,7 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { init, createModel, loadModel, saveModel } from '../../wasm/index.js';
-import { normalizeSteps, normalizeWords, normalizeChars, joinTokens, NORMALIZE_STEPS } from '../../wasm/model/normalize.js';
+import {
+  normalizeSteps,
+  normalizeWords,
+  normalizeChars,
+  joinTokens,
+  NORMALIZE_STEPS,
+} from '../../wasm/model/normalize.js';
 import { Tokenizer } from '../../wasm/model/tokenizer.js';
 
 const ALL = normalizeSteps(['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions']);
@@ -20,7 +26,10 @@ test('word normalisation: known answers', () => {
     ["Not bad at all, I'd go back.", "not bad at all , i 'd go back ."],
     ["I can't, I won't, I cannot.", "i can n't , i will n't , i can not ."],
     ['dont DIDNT Isnt', "do n't did n't is n't"],
-    ["John's dog's bone; they're here, we've been, you'll see, I'm in", "john 's dog 's bone ; they 're here , we 've been , you 'll see , i 'm in"],
+    [
+      "John's dog's bone; they're here, we've been, you'll see, I'm in",
+      "john 's dog 's bone ; they 're here , we 've been , you 'll see , i 'm in",
+    ],
     ["o'clock rock'n'roll students' '90s", "o'clock rock'n'roll students ' ' 90s"],
     ['$3.50, 1,000 times at 10:30 (twice)', '$ 3.50 , 1,000 times at 10:30 ( twice )'],
     ['well-made e-mail — “quoted”', 'well - made e - mail - " quoted "'],
@@ -28,7 +37,10 @@ test('word normalisation: known answers', () => {
     ['  lots\t of \n  space  ', 'lots of space'],
     ['', ''],
     // a stem named like an Object.prototype key is a word like any other (it threw before)
-    ["constructorn't toStringn't hasOwnPropertyn't", "constructor n't tostring n't hasownproperty n't"],
+    [
+      "constructorn't toStringn't hasOwnPropertyn't",
+      "constructor n't tostring n't hasownproperty n't",
+    ],
   ];
   for (const [raw, want] of cases) assert.equal(words(raw), want, JSON.stringify(raw));
 });
@@ -38,13 +50,26 @@ test('steps apply only when named; order of the list does not matter', () => {
   assert.equal(words('The Movie.', normalizeSteps(['lowercase'])), 'the movie.');
   assert.equal(words("The Movie didn't.", normalizeSteps(['punctuation'])), "The Movie didn't .");
   assert.equal(words("didn't", normalizeSteps(['contractions', 'punctuation'])), "did n't");
-  assert.equal(normalizeChars('  5 MAY   1850 ', normalizeSteps(['whitespace', 'lowercase'], 'char')), '5 may 1850');
+  assert.equal(
+    normalizeChars('  5 MAY   1850 ', normalizeSteps(['whitespace', 'lowercase'], 'char')),
+    '5 may 1850',
+  );
   assert.equal(normalizeChars('Cafe\u0301', normalizeSteps(['nfc'], 'char')), 'Café');
-  assert.deepEqual([...NORMALIZE_STEPS], ['nfc', 'quotes', 'lowercase', 'whitespace', 'punctuation', 'contractions', 'elision']);
+  assert.deepEqual(
+    [...NORMALIZE_STEPS],
+    ['nfc', 'quotes', 'lowercase', 'whitespace', 'punctuation', 'contractions', 'elision'],
+  );
 });
 
 test('elision: French elided prefixes are tokens of their own, and join back without a space', () => {
-  const E = normalizeSteps(['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions', 'elision']);
+  const E = normalizeSteps([
+    'nfc',
+    'quotes',
+    'lowercase',
+    'punctuation',
+    'contractions',
+    'elision',
+  ]);
   const cases = [
     ["Les enfants n'aiment pas le pain.", "les enfants n' aiment pas le pain ."],
     ["l'os du chien", "l' os du chien"],
@@ -56,30 +81,65 @@ test('elision: French elided prefixes are tokens of their own, and join back wit
     ["n't", "n't"],
   ];
   for (const [raw, want] of cases) assert.equal(normalizeWords(raw, E).join(' '), want, raw);
-  assert.equal(joinTokens(["j'", 'aime', "l'", 'os', 'du', 'chien', '.'], E), "j'aime l'os du chien .");
+  assert.equal(
+    joinTokens(["j'", 'aime', "l'", 'os', 'du', 'chien', '.'], E),
+    "j'aime l'os du chien .",
+  );
   assert.equal(joinTokens(["j'", 'aime'], normalizeSteps(['punctuation'])), "j' aime"); // without the step: spaces
   assert.throws(() => normalizeSteps(['elision']), /"elision" needs "punctuation"/);
-  assert.throws(() => normalizeSteps(['punctuation', 'elision'], 'char'), /for word tokenizers only/);
+  assert.throws(
+    () => normalizeSteps(['punctuation', 'elision'], 'char'),
+    /for word tokenizers only/,
+  );
 });
 
 test('elision: normalising normalised text changes nothing, joined either way (seeded random text)', () => {
-  const E = normalizeSteps(['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions', 'elision']);
-  const alphabet = fc.constantFrom(...'aAélLnNtTsSdDjJqu\' ’.,'.split(''), "qu'", "n't", "'s", "l'", 'dont', ' ');
-  fc.assert(fc.property(fc.array(alphabet, { maxLength: 40 }), (parts) => {
-    const once = normalizeWords(parts.join(''), E);
-    assert.deepEqual(normalizeWords(once.join(' '), E), once);
-    assert.deepEqual(normalizeWords(joinTokens(once, E), E), once);
-  }), { seed: 20261124, numRuns: 2000 });
+  const E = normalizeSteps([
+    'nfc',
+    'quotes',
+    'lowercase',
+    'punctuation',
+    'contractions',
+    'elision',
+  ]);
+  const alphabet = fc.constantFrom(
+    ..."aAélLnNtTsSdDjJqu' ’.,".split(''),
+    "qu'",
+    "n't",
+    "'s",
+    "l'",
+    'dont',
+    ' ',
+  );
+  fc.assert(
+    fc.property(fc.array(alphabet, { maxLength: 40 }), (parts) => {
+      const once = normalizeWords(parts.join(''), E);
+      assert.deepEqual(normalizeWords(once.join(' '), E), once);
+      assert.deepEqual(normalizeWords(joinTokens(once, E), E), once);
+    }),
+    { seed: 20261124, numRuns: 2000 },
+  );
 });
 
 test('normalising normalised text changes nothing (seeded random text)', () => {
-  const alphabet = fc.constantFrom(...'aAbéE\u0301 \t\n.,!?\'’"-:$0123456789nNtTsSdmlrv'.split(''), "n't", "'s", 'dont', 'cannot', 'can', ' ');
-  fc.assert(fc.property(fc.array(alphabet, { maxLength: 40 }), (parts) => {
-    const once = normalizeWords(parts.join(''), ALL);
-    const twice = normalizeWords(once.join(' '), ALL);
-    assert.deepEqual(twice, once);
-    for (const t of once) assert.ok(t.length > 0 && !/\s/u.test(t), JSON.stringify(t));
-  }), { seed: 20261124, numRuns: 2000 });
+  const alphabet = fc.constantFrom(
+    ...'aAbéE\u0301 \t\n.,!?\'’"-:$0123456789nNtTsSdmlrv'.split(''),
+    "n't",
+    "'s",
+    'dont',
+    'cannot',
+    'can',
+    ' ',
+  );
+  fc.assert(
+    fc.property(fc.array(alphabet, { maxLength: 40 }), (parts) => {
+      const once = normalizeWords(parts.join(''), ALL);
+      const twice = normalizeWords(once.join(' '), ALL);
+      assert.deepEqual(twice, once);
+      for (const t of once) assert.ok(t.length > 0 && !/\s/u.test(t), JSON.stringify(t));
+    }),
+    { seed: 20261124, numRuns: 2000 },
+  );
 });
 
 test('bad normalize lists are refused by name', () => {
@@ -92,16 +152,51 @@ test('bad normalize lists are refused by name', () => {
     [['contractions'], /needs "punctuation"/],
   ];
   for (const [normalize, re] of bad) {
-    assert.throws(() => new Tokenizer({ ...base, normalize }), (e) => e.code === 'AL_ERR_FORMAT' && re.test(e.message), JSON.stringify(normalize));
+    assert.throws(
+      () => new Tokenizer({ ...base, normalize }),
+      (e) => e.code === 'AL_ERR_FORMAT' && re.test(e.message),
+      JSON.stringify(normalize),
+    );
   }
-  assert.throws(() => new Tokenizer({ ...base, type: 'char', normalize: ['punctuation'] }), /word tokenizers only/);
+  assert.throws(
+    () => new Tokenizer({ ...base, type: 'char', normalize: ['punctuation'] }),
+    /word tokenizers only/,
+  );
 });
 
-const VOCAB = ['<pad>', '<unk>', '.', ',', '!', 'the', 'movie', 'was', 'great', 'not', "n't", 'did', 'i', 'like', 'it'];
+const VOCAB = [
+  '<pad>',
+  '<unk>',
+  '.',
+  ',',
+  '!',
+  'the',
+  'movie',
+  'was',
+  'great',
+  'not',
+  "n't",
+  'did',
+  'i',
+  'like',
+  'it',
+];
 const CONFIG = {
-  architecture: 'classifier', cell: 'lstm', embeddingSize: 6, hiddenSize: 8, numLayers: 1,
-  bidirectional: true, pooling: 'attention', labels: ['negative', 'positive'],
-  tokenizer: { type: 'word', vocab: VOCAB, unk: '<unk>', pad: '<pad>', normalize: ['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions'] },
+  architecture: 'classifier',
+  cell: 'lstm',
+  embeddingSize: 6,
+  hiddenSize: 8,
+  numLayers: 1,
+  bidirectional: true,
+  pooling: 'attention',
+  labels: ['negative', 'positive'],
+  tokenizer: {
+    type: 'word',
+    vocab: VOCAB,
+    unk: '<unk>',
+    pad: '<pad>',
+    normalize: ['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions'],
+  },
 };
 
 test('a model reads raw text exactly as its normalised form; unknownWords in input order', async () => {
@@ -117,13 +212,26 @@ test('a model reads raw text exactly as its normalised form; unknownWords in inp
     assert.deepEqual(m.classify('the movie was great').unknownWords, []);
     assert.deepEqual(m.run(m.encode('Zorblax movie')).unknownWords, [], 'ids carry no words');
     assert.equal(m.normalize('The movie wasn’t great!'), "the movie was n't great !");
-    assert.deepEqual(m.tokenizer.normalization, ['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions']);
+    assert.deepEqual(m.tokenizer.normalization, [
+      'nfc',
+      'quotes',
+      'lowercase',
+      'punctuation',
+      'contractions',
+    ]);
     // the key survives save and load
     const again = await loadModel(saveModel(m));
     try {
-      assert.deepEqual(again.run('The MOVIE was great.').probs, m.run('the movie was great .').probs);
-    } finally { again.dispose(); }
-  } finally { m.dispose(); }
+      assert.deepEqual(
+        again.run('The MOVIE was great.').probs,
+        m.run('the movie was great .').probs,
+      );
+    } finally {
+      again.dispose();
+    }
+  } finally {
+    m.dispose();
+  }
 });
 
 test('without the key a word model splits as typed (files before it keep their behaviour)', async () => {
@@ -134,11 +242,18 @@ test('without the key a word model splits as typed (files before it keep their b
     assert.equal(m.normalize('The movie was great.'), 'The movie was great.');
     assert.deepEqual(m.run('The movie was great.').unknownWords, ['The', 'great.']);
     assert.deepEqual(m.tokenizer.normalization, []);
-  } finally { m.dispose(); }
+  } finally {
+    m.dispose();
+  }
 });
 
 test('a config with a bad normalize list does not load', async () => {
   await init();
-  await assert.rejects(createModel({ ...CONFIG, tokenizer: { ...CONFIG.tokenizer, normalize: ['lowercase', 'soundex'] } }, { seed: 1 }),
-    (e) => e.code === 'AL_ERR_FORMAT' && /soundex/.test(e.message));
+  await assert.rejects(
+    createModel(
+      { ...CONFIG, tokenizer: { ...CONFIG.tokenizer, normalize: ['lowercase', 'soundex'] } },
+      { seed: 1 },
+    ),
+    (e) => e.code === 'AL_ERR_FORMAT' && /soundex/.test(e.message),
+  );
 });

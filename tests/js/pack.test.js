@@ -12,11 +12,24 @@ test('npm pack + install into an empty folder + import + scaledDotProductAttenti
   const pkg = packAndInstall({ type: 'module' });
   try {
     const { files, app } = pkg;
-    for (const f of ['package.json', 'wasm/index.js', 'wasm/index.d.ts', 'wasm/attnlab.wasm', 'wasm/attnlab-scalar.wasm', 'wasm/attnlab-train.wasm', 'wasm/attnlab-train-scalar.wasm']) {
+    for (const f of [
+      'package.json',
+      'wasm/index.js',
+      'wasm/index.d.ts',
+      'wasm/attnlab.wasm',
+      'wasm/attnlab-scalar.wasm',
+      'wasm/attnlab-train.wasm',
+      'wasm/attnlab-train-scalar.wasm',
+    ]) {
       assert.ok(files.includes(f), `the tarball holds ${f}: ${files.join(', ')}`);
     }
-    assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('tests/')), 'no sources or tests in the tarball');
-    writeFileSync(join(app, 'main.js'), `
+    assert.ok(
+      !files.some((f) => f.startsWith('src/') || f.startsWith('tests/')),
+      'no sources or tests in the tarball',
+    );
+    writeFileSync(
+      join(app, 'main.js'),
+      `
       import { init, ops } from 'attnlab';
       const lib = await init();
       const { output, weights } = ops.scaledDotProductAttention(
@@ -33,15 +46,24 @@ test('npm pack + install into an empty folder + import + scaledDotProductAttenti
       let last = first;
       for (let i = 0; i < 20; i++) last = trainer.step(batch);
       console.log(JSON.stringify({ simd: lib.simd, output: [...output.data], weights: [...weights.data], first, last }));
-    `);
+    `,
+    );
     const got = JSON.parse(pkg.run('main.js'));
     assert.equal(got.simd, true);
-    assert.ok(got.last < got.first / 2, `training from the installed package lowers the loss: ${got.first} → ${got.last}`);
+    assert.ok(
+      got.last < got.first / 2,
+      `training from the installed package lowers the loss: ${got.first} → ${got.last}`,
+    );
     // row 0 sees key 0 only; row 1 sees keys 0 and 1 with scores [0, 1]
     const w = Math.E / (1 + Math.E);
     const expected = [1, 2, (1 - w) * 1 + w * 3, (1 - w) * 2 + w * 4];
-    got.output.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 1e-6, `output[${i}] ${v} vs ${expected[i]}`));
-    assert.deepEqual(got.weights.map((v) => Math.round(v * 1e6) / 1e6), [1, 0, 0, Math.round((1 - w) * 1e6) / 1e6, Math.round(w * 1e6) / 1e6, 0]);
+    got.output.forEach((v, i) =>
+      assert.ok(Math.abs(v - expected[i]) < 1e-6, `output[${i}] ${v} vs ${expected[i]}`),
+    );
+    assert.deepEqual(
+      got.weights.map((v) => Math.round(v * 1e6) / 1e6),
+      [1, 0, 0, Math.round((1 - w) * 1e6) / 1e6, Math.round(w * 1e6) / 1e6, 0],
+    );
   } finally {
     pkg.remove();
   }

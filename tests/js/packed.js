@@ -17,7 +17,11 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' });
+const npm = (args, cwd) =>
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd,
+    encoding: 'utf8',
+  });
 
 /**
  * Pack the repository and install the tarball into an empty project whose package.json has
@@ -30,7 +34,10 @@ export function packAndInstall({ type } = {}) {
     const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], ROOT));
     const app = join(dir, 'app');
     mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, ...(type ? { type } : {}) }));
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'app', private: true, ...(type ? { type } : {}) }),
+    );
     npm(['install', '--offline', join(dir, packed.filename)], app);
     return {
       dir,
@@ -41,9 +48,15 @@ export function packAndInstall({ type } = {}) {
       installed: join(app, 'node_modules', 'attnlab'),
       run(file) {
         try {
-          return execFileSync(process.execPath, [file], { cwd: app, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+          return execFileSync(process.execPath, [file], {
+            cwd: app,
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
         } catch (err) {
-          throw new Error(`node ${file} in the installed project failed:\n${err.stderr || err.message}`);
+          throw new Error(
+            `node ${file} in the installed project failed:\n${err.stderr || err.message}`,
+          );
         }
       },
       remove: () => rmSync(dir, { recursive: true, force: true }),
@@ -66,7 +79,8 @@ export function readmeBlocks(readme = readFileSync(join(ROOT, 'README.md'), 'utf
   for (const m of markers) {
     const rest = readme.slice(m.index + m[0].length);
     const block = /^\n```[a-z]*\n([\s\S]*?)\n```\n/.exec(rest);
-    if (!block) throw new Error(`README.md: the marker '${m[0]}' is not right above a fenced code block`);
+    if (!block)
+      throw new Error(`README.md: the marker '${m[0]}' is not right above a fenced code block`);
     if (blocks.has(m[1])) throw new Error(`README.md: two blocks are marked ${m[1]}`);
     blocks.set(m[1], block[1] + '\n');
   }

@@ -18,16 +18,28 @@ test('the committed python/attnlab/assets are what their sources build (else: ma
   assert.deepEqual(Object.keys(built).sort(), ['attnlab.wasm', 'heatmap.js', 'notebook.js']);
   for (const [name, bytes] of Object.entries(built)) {
     const committed = readFileSync(ASSETS + name);
-    assert.ok(Buffer.compare(committed, Buffer.from(bytes)) === 0,
-      `python/attnlab/assets/${name} (${committed.length} bytes) differs from a rebuild (${bytes.length} bytes): run make python-assets`);
+    assert.ok(
+      Buffer.compare(committed, Buffer.from(bytes)) === 0,
+      `python/attnlab/assets/${name} (${committed.length} bytes) differs from a rebuild (${bytes.length} bytes): run make python-assets`,
+    );
   }
-  assert.deepEqual(readFileSync(ASSETS + 'attnlab.wasm'), readFileSync(new URL('../../wasm/attnlab.wasm', import.meta.url)));
+  assert.deepEqual(
+    readFileSync(ASSETS + 'attnlab.wasm'),
+    readFileSync(new URL('../../wasm/attnlab.wasm', import.meta.url)),
+  );
 });
 
 test('the bundles are classic scripts that fetch nothing and cannot end their <script> early', () => {
-  for (const [name, global] of [['notebook.js', 'attnlabNotebook'], ['heatmap.js', 'attnlabHeatmap']]) {
+  for (const [name, global] of [
+    ['notebook.js', 'attnlabNotebook'],
+    ['heatmap.js', 'attnlabHeatmap'],
+  ]) {
     const js = readFileSync(ASSETS + name, 'utf8');
-    assert.match(js, new RegExp(`^var ${global}=\\(\\(\\)=>\\{`), `${name}: an IIFE setting ${global}`);
+    assert.match(
+      js,
+      new RegExp(`^var ${global}=\\(\\(\\)=>\\{`),
+      `${name}: an IIFE setting ${global}`,
+    );
     assert.doesNotMatch(js, /<\/script/i, name);
     assert.doesNotMatch(js, /<!--/, name);
     assert.doesNotMatch(js, /^\s*(import|export)\s/m, `${name}: no static import or export`);
@@ -35,13 +47,20 @@ test('the bundles are classic scripts that fetch nothing and cannot end their <s
     const urls = [...js.matchAll(/https?:\/\/[^"'`\s)]*/g)].map((m) => m[0]);
     assert.deepEqual([...new Set(urls)], ['http://www.w3.org/2000/svg'], name);
     const imports = [...js.matchAll(/import\(\s*["'`]([^"'`]*)/g)].map((m) => m[1]);
-    assert.ok(imports.every((s) => s.startsWith('node:')), `${name}: import() of ${imports}`);
+    assert.ok(
+      imports.every((s) => s.startsWith('node:')),
+      `${name}: import() of ${imports}`,
+    );
   }
 });
 
 test("the live view's way in: createAttnlab from the asset's compiled bytes, loadModel from bytes", async () => {
-  const file = fileURLToPath(new URL('../../web/models/dates-additive.safetensors', import.meta.url));
-  const lib = await createAttnlab({ wasm: await WebAssembly.compile(readFileSync(ASSETS + 'attnlab.wasm')) });
+  const file = fileURLToPath(
+    new URL('../../web/models/dates-additive.safetensors', import.meta.url),
+  );
+  const lib = await createAttnlab({
+    wasm: await WebAssembly.compile(readFileSync(ASSETS + 'attnlab.wasm')),
+  });
   assert.equal(lib.simd, true);
   const mine = await lib.loadModel(new Uint8Array(readFileSync(file)));
   const reference = await loadModel(file);
@@ -50,7 +69,11 @@ test("the live view's way in: createAttnlab from the asset's compiled bytes, loa
     const b = reference.run(input);
     assert.equal(a.output, b.output);
     assert.deepEqual(a.attention[0].weights.shape, b.attention[0].weights.shape);
-    assert.deepEqual(Array.from(a.attention[0].weights.data), Array.from(b.attention[0].weights.data), input);
+    assert.deepEqual(
+      Array.from(a.attention[0].weights.data),
+      Array.from(b.attention[0].weights.data),
+      input,
+    );
   }
   mine.dispose();
   reference.dispose();

@@ -42,7 +42,9 @@ const EXPECT = {
     assert.match(out, /^\[ 2, 2 \] Float32Array\(6\)/, out);
     // causal: query 0 sees key 0; query 1 sees keys 0 and 1 with scores [0, 1] / √2
     const w = Math.exp(Math.SQRT1_2) / (1 + Math.exp(Math.SQRT1_2));
-    float32Printed(out).forEach((v, i) => assert.ok(Math.abs(v - [1, 0, 0, 1 - w, w, 0][i]) < 1e-6, `weights[${i}] = ${v}`));
+    float32Printed(out).forEach((v, i) =>
+      assert.ok(Math.abs(v - [1, 0, 0, 1 - w, w, 0][i]) < 1e-6, `weights[${i}] = ${v}`),
+    );
   },
   'dates.mjs': (out) => assert.deepEqual(out.split('\n'), ['2026-11-22', '[ 11, 24 ]', '']),
   'classify.mjs': (out) => {
@@ -57,7 +59,11 @@ const EXPECT = {
 
 test('the README marks the quickstarts this test runs, and each is checked', () => {
   const node = [...BLOCKS.keys()].filter((name) => name.endsWith('.mjs'));
-  assert.deepEqual(node.sort(), Object.keys(EXPECT).sort(), 'a marked .mjs block without a check here, or a check without its block');
+  assert.deepEqual(
+    node.sort(),
+    Object.keys(EXPECT).sort(),
+    'a marked .mjs block without a check here, or a check without its block',
+  );
   assert.ok(BLOCKS.get('dates.mjs').includes('loadModel('), 'a quickstart loads a packaged model');
 });
 
@@ -71,7 +77,10 @@ for (const name of Object.keys(EXPECT)) {
 test('the older-Node form in dates.mjs (a URL into node_modules) loads the same model', () => {
   const code = BLOCKS.get('dates.mjs');
   const resolve = /import\.meta\.resolve\('attnlab\/models\/dates-additive\.safetensors'\)/;
-  const older = /^\/\/ (new URL\('\.\/node_modules\/attnlab\/web\/models\/dates-additive\.safetensors', import\.meta\.url\))$/m.exec(code);
+  const older =
+    /^\/\/ (new URL\('\.\/node_modules\/attnlab\/web\/models\/dates-additive\.safetensors', import\.meta\.url\))$/m.exec(
+      code,
+    );
   assert.ok(resolve.test(code) && older, `dates.mjs names both forms:\n${code}`);
   writeFileSync(path.join(pkg.app, 'dates-older.mjs'), code.replace(resolve, older[1]));
   EXPECT['dates.mjs'](pkg.run('dates-older.mjs'));
@@ -82,7 +91,9 @@ test('the tarball holds everything the elements and the iframe page load, and no
   const rel = (p) => path.relative(ROOT, p).split(path.sep).join('/');
   // embed.html's scripts, preloads, stylesheet and icon, then every module they reach
   const html = readFileSync(path.join(ROOT, 'web/embed.html'), 'utf8');
-  const linked = [...html.matchAll(/(?:src|href)="([^":?#]+)"/g)].map((m) => path.resolve(ROOT, 'web', m[1]));
+  const linked = [...html.matchAll(/(?:src|href)="([^":?#]+)"/g)].map((m) =>
+    path.resolve(ROOT, 'web', m[1]),
+  );
   const queue = [path.join(ROOT, 'web/elements.js'), path.join(ROOT, 'web/embed.js'), ...linked];
   const seen = new Set();
   const bare = [];
@@ -93,13 +104,22 @@ test('the tarball holds everything the elements and the iframe page load, and no
     seen.add(f);
     if (!f.endsWith('.js')) continue;
     // node: builtins are imported only when running in Node (wasm/source.js reading a path)
-    for (const spec of importSpecifiers(f)) if (!/^(\.|\/|node:)/.test(spec)) bare.push(`${rel(f)} imports '${spec}'`);
+    for (const spec of importSpecifiers(f))
+      if (!/^(\.|\/|node:)/.test(spec)) bare.push(`${rel(f)} imports '${spec}'`);
     queue.push(...importsOf(f));
     for (const u of urlsOf(f)) beside.push([rel(f), u]);
   }
-  assert.deepEqual(bare, [], 'a module the elements load imports a bare specifier (only a page with an import map could resolve it)');
+  assert.deepEqual(
+    bare,
+    [],
+    'a module the elements load imports a bare specifier (only a page with an import map could resolve it)',
+  );
   const missing = [...seen].map(rel).filter((f) => !files.has(f));
-  assert.deepEqual(missing, [], 'reached from web/elements.js or web/embed.html but left out of package.json "files"');
+  assert.deepEqual(
+    missing,
+    [],
+    'reached from web/elements.js or web/embed.html but left out of package.json "files"',
+  );
   assert.ok(seen.size > 60, `${seen.size} files reached`);
   // the .wasm builds (loader.js) and embed.html (the element's link) found beside the modules;
   // the Train view's worker is the demo page's, not an element's
@@ -109,51 +129,106 @@ test('the tarball holds everything the elements and the iframe page load, and no
   }
   // every trained model of the registry, its card and the forgetting view's curve
   for (const m of ALL_MODELS.filter((e) => e.trained)) {
-    for (const f of [m.file, m.card, m.curve].filter(Boolean)) assert.ok(files.has(`web/${f}`), `${m.name}: web/${f} is not in the tarball`);
+    for (const f of [m.file, m.card, m.curve].filter(Boolean))
+      assert.ok(files.has(`web/${f}`), `${m.name}: web/${f} is not in the tarball`);
   }
   // and nothing a user does not run
-  const dev = pkg.files.filter((f) => /^(src|tests|scripts|bench|docs|\.ci)\//.test(f) || /^web\/(index\.html|main\.js|boot\.js|train-worker\.js|views\/train-view\.js)$/.test(f));
+  const dev = pkg.files.filter(
+    (f) =>
+      /^(src|tests|scripts|bench|docs|\.ci)\//.test(f) ||
+      /^web\/(index\.html|main\.js|boot\.js|train-worker\.js|views\/train-view\.js)$/.test(f),
+  );
   assert.deepEqual(dev, [], 'development files in the tarball');
-  for (const f of ['LICENSE', 'README.md', 'CHANGELOG.md', 'web/elements.d.ts', 'web/embed.d.ts', 'web/style.css']) assert.ok(files.has(f), `the tarball holds ${f}`);
+  for (const f of [
+    'LICENSE',
+    'README.md',
+    'CHANGELOG.md',
+    'web/elements.d.ts',
+    'web/embed.d.ts',
+    'web/style.css',
+  ])
+    assert.ok(files.has(f), `the tarball holds ${f}`);
   const manifest = JSON.parse(readFileSync(path.join(pkg.installed, 'package.json'), 'utf8'));
-  assert.deepEqual([manifest.dependencies, manifest.peerDependencies, manifest.optionalDependencies], [undefined, undefined, undefined], 'no runtime dependencies: `npm install --offline` and a CDN need nothing else');
+  assert.deepEqual(
+    [manifest.dependencies, manifest.peerDependencies, manifest.optionalDependencies],
+    [undefined, undefined, undefined],
+    'no runtime dependencies: `npm install --offline` and a CDN need nothing else',
+  );
   const version = manifest.version;
-  assert.match(readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8'), new RegExp(`^## ${version.replaceAll('.', '\\.')} `, 'm'), `CHANGELOG.md has an entry for ${version}`);
+  assert.match(
+    readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8'),
+    new RegExp(`^## ${version.replaceAll('.', '\\.')} `, 'm'),
+    `CHANGELOG.md has an entry for ${version}`,
+  );
 });
 
 test('the exports resolve to installed files (import.meta.resolve, as a user calls it)', () => {
-  const names = ['attnlab', 'attnlab/elements', 'attnlab/embed', 'attnlab/models/dates-additive.safetensors',
-    'attnlab/models/dates-additive.json', 'attnlab/wasm/attnlab.wasm', 'attnlab/package.json'];
-  writeFileSync(path.join(pkg.app, 'resolve.mjs'), `console.log(JSON.stringify(${JSON.stringify(names)}.map((n) => import.meta.resolve(n))));\n`);
+  const names = [
+    'attnlab',
+    'attnlab/elements',
+    'attnlab/embed',
+    'attnlab/models/dates-additive.safetensors',
+    'attnlab/models/dates-additive.json',
+    'attnlab/wasm/attnlab.wasm',
+    'attnlab/package.json',
+  ];
+  writeFileSync(
+    path.join(pkg.app, 'resolve.mjs'),
+    `console.log(JSON.stringify(${JSON.stringify(names)}.map((n) => import.meta.resolve(n))));\n`,
+  );
   const got = JSON.parse(pkg.run('resolve.mjs'));
-  const want = ['wasm/index.js', 'web/elements.js', 'web/embed.js', 'web/models/dates-additive.safetensors',
-    'web/models/dates-additive.json', 'wasm/attnlab.wasm', 'package.json'];
+  const want = [
+    'wasm/index.js',
+    'web/elements.js',
+    'web/embed.js',
+    'web/models/dates-additive.safetensors',
+    'web/models/dates-additive.json',
+    'wasm/attnlab.wasm',
+    'package.json',
+  ];
   got.forEach((url, i) => {
     assert.equal(url, pathToFileURL(path.join(pkg.installed, want[i])).href, names[i]);
     assert.ok(existsSync(fileURLToPath(url)), `${names[i]} → ${url} exists`);
   });
 });
 
-test('TypeScript sees the element types through the package\'s exports (tsc, nodenext)', () => {
-  writeFileSync(path.join(pkg.app, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom', 'esnext.disposable'], types: [], skipLibCheck: false },
-    files: ['page.mts'],
-  }));
-  writeFileSync(path.join(pkg.app, 'page.mts'), [
-    "import 'attnlab/elements';",
-    "import { define, type AttnDemoState } from 'attnlab/embed';",
-    "import { loadModel, type Model } from 'attnlab';",
-    "define({ demoTag: 'course-demo' });",
-    "const demo = document.querySelector('attn-demo');",
-    'const state: AttnDemoState | undefined = demo?.state;',
-    "const heatmap = document.createElement('attn-heatmap');",
-    'heatmap.data = { weights: new Float32Array(4), rows: 2, cols: 2 };',
-    "demo?.addEventListener('demo-render', (e) => console.log(e.detail.ms, heatmap.data?.rows, state?.layer));",
-    "const model: Model = await loadModel(import.meta.resolve('attnlab/models/dates-additive.safetensors'));",
-    'model.dispose();',
-    '',
-  ].join('\n'));
+test("TypeScript sees the element types through the package's exports (tsc, nodenext)", () => {
+  writeFileSync(
+    path.join(pkg.app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'es2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        lib: ['es2022', 'dom', 'esnext.disposable'],
+        types: [],
+        skipLibCheck: false,
+      },
+      files: ['page.mts'],
+    }),
+  );
+  writeFileSync(
+    path.join(pkg.app, 'page.mts'),
+    [
+      "import 'attnlab/elements';",
+      "import { define, type AttnDemoState } from 'attnlab/embed';",
+      "import { loadModel, type Model } from 'attnlab';",
+      "define({ demoTag: 'course-demo' });",
+      "const demo = document.querySelector('attn-demo');",
+      'const state: AttnDemoState | undefined = demo?.state;',
+      "const heatmap = document.createElement('attn-heatmap');",
+      'heatmap.data = { weights: new Float32Array(4), rows: 2, cols: 2 };',
+      "demo?.addEventListener('demo-render', (e) => console.log(e.detail.ms, heatmap.data?.rows, state?.layer));",
+      "const model: Model = await loadModel(import.meta.resolve('attnlab/models/dates-additive.safetensors'));",
+      'model.dispose();',
+      '',
+    ].join('\n'),
+  );
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const r = spawnSync(process.execPath, [tsc, '-p', path.join(pkg.app, 'tsconfig.json')], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [tsc, '-p', path.join(pkg.app, 'tsconfig.json')], {
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, `tsc reported:\n${r.stdout}${r.stderr}`);
 });

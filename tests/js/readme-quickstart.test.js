@@ -10,7 +10,9 @@ const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 
 test('README quickstart: a classifier on a raw sentence', async () => {
   assert.match(readme, /clf\.classify\('The soup was cold and the waiter ignored us\.'\)/);
-  const clf = await loadModel(readFileSync(new URL('../../web/models/clf-reviews-attention.safetensors', import.meta.url)));
+  const clf = await loadModel(
+    readFileSync(new URL('../../web/models/clf-reviews-attention.safetensors', import.meta.url)),
+  );
   try {
     const c = clf.classify('The soup was cold and the waiter ignored us.');
     assert.equal(c.label, 'negative');
@@ -19,5 +21,7 @@ test('README quickstart: a classifier on a raw sentence', async () => {
     assert.deepEqual(c.unknownWords, []);
     assert.deepEqual(clf.classify('A zorblaxian film!').unknownWords, ['zorblaxian']);
     assert.equal(clf.classify('The movie was great.').label, 'positive');
-  } finally { clf.dispose(); }
+  } finally {
+    clf.dispose();
+  }
 });

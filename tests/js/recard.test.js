@@ -35,12 +35,24 @@ test('recard: the committed cards are what the card functions measure on the com
 test('node scripts/recard.mjs --dir: writes the card beside the file, as committed', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'attnlab-recard-'));
   try {
-    for (const ext of ['json', 'safetensors']) copyFileSync(path.join(MODELS_DIR, `tf-induction.${ext}`), path.join(dir, `tf-induction.${ext}`));
+    for (const ext of ['json', 'safetensors'])
+      copyFileSync(
+        path.join(MODELS_DIR, `tf-induction.${ext}`),
+        path.join(dir, `tf-induction.${ext}`),
+      );
     const script = fileURLToPath(new URL('../../scripts/recard.mjs', import.meta.url));
-    const r = spawnSync(process.execPath, [script, 'tf-induction', '--dir', dir], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [script, 'tf-induction', '--dir', dir], {
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /^tf-induction: I8 file, \d+ bytes \(card said I8, \d+\); heldout\.repeatedHalf /);
-    assert.equal(readFileSync(path.join(dir, 'tf-induction.json'), 'utf8'), committed('tf-induction'));
+    assert.match(
+      r.stdout,
+      /^tf-induction: I8 file, \d+ bytes \(card said I8, \d+\); heldout\.repeatedHalf /,
+    );
+    assert.equal(
+      readFileSync(path.join(dir, 'tf-induction.json'), 'utf8'),
+      committed('tf-induction'),
+    );
     const bad = spawnSync(process.execPath, [script], { encoding: 'utf8' });
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /usage: node scripts\/recard\.mjs/);
@@ -50,10 +62,20 @@ test('node scripts/recard.mjs --dir: writes the card beside the file, as committ
 });
 
 test('storedDtype and loadShipped: I8, F16, and a float32 file refused', async () => {
-  const m = await createModel({
-    architecture: 'classifier', cell: 'gru', embeddingSize: 8, hiddenSize: 32, numLayers: 1, bidirectional: false,
-    pooling: 'attention', labels: ['a', 'b'], tokenizer: { type: 'word', vocab: ['<pad>', '<unk>', 'x'], unk: '<unk>', pad: '<pad>' },
-  }, { seed: 3 });
+  const m = await createModel(
+    {
+      architecture: 'classifier',
+      cell: 'gru',
+      embeddingSize: 8,
+      hiddenSize: 32,
+      numLayers: 1,
+      bidirectional: false,
+      pooling: 'attention',
+      labels: ['a', 'b'],
+      tokenizer: { type: 'word', vocab: ['<pad>', '<unk>', 'x'], unk: '<unk>', pad: '<pad>' },
+    },
+    { seed: 3 },
+  );
   try {
     const [f32, f16, i8] = ['F32', 'F16', 'I8'].map((dtype) => saveModel(m, { dtype }));
     assert.deepEqual([storedDtype(f32), storedDtype(f16), storedDtype(i8)], ['F32', 'F16', 'I8']);

@@ -20,5 +20,8 @@ test('fuzz_models corpus (every architecture) replays cleanly through the wasm b
   const r = await replayModels([dir]);
   assert.deepEqual(r.failures, []);
   assert.ok(r.files >= 20, `only ${r.files} corpus files`);
-  assert.ok(r.loaded >= 15 && r.ran >= 10, `loaded ${r.loaded}, ran ${r.ran}, refused ${r.refused}, failed ${r.failed}`);
+  assert.ok(
+    r.loaded >= 15 && r.ran >= 10,
+    `loaded ${r.loaded}, ran ${r.ran}, refused ${r.refused}, failed ${r.failed}`,
+  );
 });

@@ -13,14 +13,19 @@ const ops = lib.ops ?? lib;
 
 const T = (shape, v) => ({ data: new Float32Array(shape.reduce((a, b) => a * b)).fill(v), shape });
 const params = {
-  in_proj_weight: T([3, 1], 0.1), in_proj_bias: T([3], 0.2), 'out_proj.weight': T([1, 1], 0.3), 'out_proj.bias': T([1], 0.4),
+  in_proj_weight: T([3, 1], 0.1),
+  in_proj_bias: T([3], 0.2),
+  'out_proj.weight': T([1, 1], 0.3),
+  'out_proj.bias': T([1], 0.4),
 };
 
 test('multiHeadAttention without weights, 32,768 tokens (scratch of 2^30 floats): AL_ERR_NOMEM, and the module keeps working', () => {
   const n = 32768;
   const x = T([n, 1], 0.5);
-  assert.throws(() => ops.multiHeadAttention(x, x, x, params, { numHeads: 1, needWeights: false }),
-    (e) => e instanceof AttnlabError && e.code === 'AL_ERR_NOMEM');
+  assert.throws(
+    () => ops.multiHeadAttention(x, x, x, params, { numHeads: 1, needWeights: false }),
+    (e) => e instanceof AttnlabError && e.code === 'AL_ERR_NOMEM',
+  );
   assert.equal(lib.liveAllocations(), 0);
   // afterwards: a small call gives the known answer (one key: its value projected, out_proj'd)
   const small = T([2, 1], 0.5);

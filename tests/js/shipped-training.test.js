@@ -40,10 +40,11 @@ const RUNS = {
   'en-fr-transformer-absolute': [30, 16, 3e-3],
 };
 // one of each family's identical-but-for-attention configs (the others differ in one key)
-const ONE_OF = (n) => (!n.startsWith('dates-') || n === 'dates-additive')
-  && (!n.startsWith('en-fr-') || n === 'en-fr-additive' || n === 'en-fr-transformer-absolute');
+const ONE_OF = (n) =>
+  (!n.startsWith('dates-') || n === 'dates-additive') &&
+  (!n.startsWith('en-fr-') || n === 'en-fr-additive' || n === 'en-fr-transformer-absolute');
 
-test('a short run from scratch lowers the loss, for every shipped model\'s config', async () => {
+test("a short run from scratch lowers the loss, for every shipped model's config", async () => {
   assert.deepEqual(Object.keys(RUNS).sort(), Object.keys(MODELS).filter(ONE_OF).sort());
   for (const [name, [steps, B, lr, opts]] of Object.entries(RUNS)) {
     const entry = MODELS[name];
@@ -53,7 +54,10 @@ test('a short run from scratch lowers the loss, for every shipped model\'s confi
     const l0 = trainer.gradients(fixed).loss;
     for (let s = 0; s < steps; s++) trainer.step(entry.batch(s, B, opts));
     const l1 = trainer.gradients(fixed).loss;
-    assert.ok(Number.isFinite(l1) && l1 < 0.95 * l0, `${name}: loss of a fixed batch ${l0} -> ${l1} after ${steps} steps`);
+    assert.ok(
+      Number.isFinite(l1) && l1 < 0.95 * l0,
+      `${name}: loss of a fixed batch ${l0} -> ${l1} after ${steps} steps`,
+    );
     trainer.dispose();
     model.dispose();
   }
@@ -63,12 +67,25 @@ test('scripts/train.mjs: the same model and steps give the same bytes', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'attnlab-train-'));
   try {
     const files = ['a', 'b'].map((sub) => {
-      execFileSync(process.execPath, ['scripts/train.mjs', 'clf-reviews-structured', '--steps', '40', '--out', path.join(dir, sub)], { cwd: ROOT, stdio: 'pipe' });
+      execFileSync(
+        process.execPath,
+        [
+          'scripts/train.mjs',
+          'clf-reviews-structured',
+          '--steps',
+          '40',
+          '--out',
+          path.join(dir, sub),
+        ],
+        { cwd: ROOT, stdio: 'pipe' },
+      );
       return readFileSync(path.join(dir, sub, 'clf-reviews-structured.safetensors'));
     });
     assert.ok(files[0].length > 0);
     assert.ok(files[0].equals(files[1]), 'two runs wrote different bytes');
-    const card = JSON.parse(readFileSync(path.join(dir, 'a', 'clf-reviews-structured.json'), 'utf8'));
+    const card = JSON.parse(
+      readFileSync(path.join(dir, 'a', 'clf-reviews-structured.json'), 'utf8'),
+    );
     assert.equal(card.training.command, 'node scripts/train.mjs clf-reviews-structured --steps 40');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,7 @@ import { shipped, assertNear, checkDatesModel } from './shipped-helpers.js';
 
 await init();
 
-test('shipped dates transformers reach their cards\' exact match', async () => {
+test("shipped dates transformers reach their cards' exact match", async () => {
   for (const name of ['tf-dates-absolute', 'tf-dates-relative']) {
     const { card, bytes } = shipped(name);
     const model = await loadModel(bytes);
@@ -33,10 +33,15 @@ test('tf-induction: the repeated half is predicted, the first is not, by an indu
   const m = inductionMetrics(model, examples);
   assertNear(name, 'repeated-half accuracy', m.repeatedHalf, t.repeatedHalf, 2 / t.repeatedCount);
   assertNear(name, 'first-half accuracy', m.firstHalf, t.firstHalf, 2 / t.firstCount);
-  assert.ok(m.repeatedHalf > 0.9 && m.firstHalf < 0.1, `repeated ${m.repeatedHalf}, first ${m.firstHalf}`);
+  assert.ok(
+    m.repeatedHalf > 0.9 && m.firstHalf < 0.1,
+    `repeated ${m.repeatedHalf}, first ${m.firstHalf}`,
+  );
   // the card's induction head puts most of its weight on the token after the previous occurrence
   const { layer, head } = card.metrics.heldout.inductionHead;
-  const h = headScores(model, examples.slice(0, 50)).find((s) => s.layer === layer && s.head === head);
+  const h = headScores(model, examples.slice(0, 50)).find(
+    (s) => s.layer === layer && s.head === head,
+  );
   assert.ok(h.induction > 0.5, `layer ${layer} head ${head}: induction score ${h.induction}`);
   model.dispose();
 });

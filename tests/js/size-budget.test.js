@@ -8,7 +8,11 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 test('make size: every budget met', () => {
-  const r = spawnSync(process.execPath, [fileURLToPath(new URL('../../scripts/size.mjs', import.meta.url))], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [fileURLToPath(new URL('../../scripts/size.mjs', import.meta.url))],
+    { encoding: 'utf8' },
+  );
   const m = /budgets: (\d+) of (\d+) met/.exec(r.stdout);
   assert.ok(m, r.stdout + r.stderr);
   assert.equal(m[1], m[2], r.stdout);

@@ -2,10 +2,19 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULTS, LIMITS, effectiveScale, formatHash, normalizeState, parseHash, sameState } from '../../web/shared/state.js';
+import {
+  DEFAULTS,
+  LIMITS,
+  effectiveScale,
+  formatHash,
+  normalizeState,
+  parseHash,
+  sameState,
+} from '../../web/shared/state.js';
 
 test('an empty or missing hash gives the defaults', () => {
-  for (const hash of ['', '#', undefined, null, 42]) assert.deepEqual(parseHash(hash), { ...DEFAULTS });
+  for (const hash of ['', '#', undefined, null, 42])
+    assert.deepEqual(parseHash(hash), { ...DEFAULTS });
 });
 
 test('a canonical hash round-trips', () => {
@@ -42,7 +51,11 @@ test('garbage is ignored: NaN, Infinity, hex, markup, empty values, unknown keys
 });
 
 test('valid keys survive next to garbage; the first of duplicate keys wins', () => {
-  assert.deepEqual(parseHash('#n=NaN&m=3&bogus=<b>&causal=true'), { ...DEFAULTS, m: 3, causal: true });
+  assert.deepEqual(parseHash('#n=NaN&m=3&bogus=<b>&causal=true'), {
+    ...DEFAULTS,
+    m: 3,
+    causal: true,
+  });
   assert.equal(parseHash('#n=3&n=9').n, 3);
   assert.equal(parseHash('#causal=ON').causal, true);
   assert.equal(parseHash('#causal=off').causal, false);
@@ -59,7 +72,9 @@ test('explicit scales keep 3 significant digits, so slider values make stable li
 });
 
 test('normalizeState ignores wrong types', () => {
-  assert.deepEqual(normalizeState({ n: '5', causal: 'yes', scale: 'big', seed: {} }), { ...DEFAULTS });
+  assert.deepEqual(normalizeState({ n: '5', causal: 'yes', scale: 'big', seed: {} }), {
+    ...DEFAULTS,
+  });
   assert.deepEqual(normalizeState(null), { ...DEFAULTS });
 });
 

@@ -13,7 +13,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 
-import { init, loadModel, readSafetensors, createModel, createTrainer, loadTrainableModel, saveModel, AttnlabError } from '../../wasm/index.js';
+import {
+  init,
+  loadModel,
+  readSafetensors,
+  createModel,
+  createTrainer,
+  loadTrainableModel,
+  saveModel,
+  AttnlabError,
+} from '../../wasm/index.js';
 import * as DATES from '../../web/data/dates.js';
 import { generateDates, DATES_TOKENIZER, isHeldOut, FORMATS } from '../../web/data/dates.js';
 import { loadFixture, assertClose } from './fixtures.js';
@@ -24,7 +33,8 @@ const FIXTURES = new URL('../fixtures/', import.meta.url);
 const MODELS = new URL('../../web/models/', import.meta.url);
 await init();
 
-const unpad = (t, b, len) => Array.from(t.data.subarray(b * t.shape[1], b * t.shape[1] + len), Math.round);
+const unpad = (t, b, len) =>
+  Array.from(t.data.subarray(b * t.shape[1], b * t.shape[1] + len), Math.round);
 
 test('gradients equal PyTorch autograd for every fixture model (atol 1e-5, rtol 1e-4)', async () => {
   const { cases } = loadFixture('train_gradients');
@@ -57,13 +67,25 @@ test('gradients equal PyTorch autograd for every fixture model (atol 1e-5, rtol 
 });
 
 const TINY = {
-  architecture: 'seq2seq', cell: 'gru', embeddingSize: 8, hiddenSize: 12, numLayers: 1,
-  bidirectional: true, attention: 'concat', style: 'luong', inputFeeding: true, attentionSize: 6,
-  maxLength: 12, tokenizer: DATES_TOKENIZER,
+  architecture: 'seq2seq',
+  cell: 'gru',
+  embeddingSize: 8,
+  hiddenSize: 12,
+  numLayers: 1,
+  bidirectional: true,
+  attention: 'concat',
+  style: 'luong',
+  inputFeeding: true,
+  attentionSize: 6,
+  maxLength: 12,
+  tokenizer: DATES_TOKENIZER,
 };
 
 test('finite differences through the inference path (sampled weights)', async () => {
-  const model = await createModel({ ...TINY, attention: 'additive', style: 'bahdanau', inputFeeding: false }, { seed: 3 });
+  const model = await createModel(
+    { ...TINY, attention: 'additive', style: 'bahdanau', inputFeeding: false },
+    { seed: 3 },
+  );
   const batch = generateDates({ seed: 5, count: 3 });
   const trainer = createTrainer(model);
   const { gradients } = trainer.gradients(batch);
@@ -71,10 +93,14 @@ test('finite differences through the inference path (sampled weights)', async ()
   const { metadata, tensors } = readSafetensors(bytes);
   const lossOf = async (ts) => {
     const m = await loadModel(writeSafetensors(ts, metadata));
-    let nll = 0, n = 0;
+    let nll = 0,
+      n = 0;
     for (const p of batch) {
       const lp = m.score(p.src, [...m.tokenizer.encodeTarget(p.tgt), m.eosId]).logProbs;
-      for (const v of lp) { nll -= v; n++; }
+      for (const v of lp) {
+        nll -= v;
+        n++;
+      }
     }
     m.dispose();
     return nll / n;
@@ -93,7 +119,10 @@ test('finite differences through the inference path (sampled weights)', async ()
     t.data[i] = keep;
     const fd = (lp - lm) / (Math.fround(keep + eps) - Math.fround(keep - eps));
     const g = gradients.get(name).data[i];
-    assert.ok(Math.abs(g - fd) <= 1e-4 + 1e-2 * Math.abs(fd), `${name}[${i}]: analytic ${g} vs finite difference ${fd}`);
+    assert.ok(
+      Math.abs(g - fd) <= 1e-4 + 1e-2 * Math.abs(fd),
+      `${name}[${i}]: analytic ${g} vs finite difference ${fd}`,
+    );
   }
   model.dispose();
 });
@@ -116,7 +145,8 @@ test('a short run from scratch lowers the loss; same seed, same bytes', async ()
   assert.ok(last < 0.6 * first, `loss ${first.toFixed(3)} -> ${last.toFixed(3)}`);
   const b = await run();
   assert.deepEqual(b.bytes, a.bytes, 'same seed and data give the same bytes');
-  const c = await createModel(TINY, { seed: 12 }), d = await createModel(TINY, { seed: 11 });
+  const c = await createModel(TINY, { seed: 12 }),
+    d = await createModel(TINY, { seed: 11 });
   assert.notDeepEqual(saveModel(c), saveModel(d), 'another seed, other weights');
   c.dispose();
   d.dispose();
@@ -134,7 +164,8 @@ test('save → loadModel round-trips the trained model exactly; SGD trains too',
   const loaded = await loadModel(bytes);
   assert.deepEqual(loaded.config, model.config);
   for (const p of generateDates({ seed: 9, count: 5 })) {
-    const x = model.run(p.src), y = loaded.run(p.src);
+    const x = model.run(p.src),
+      y = loaded.run(p.src);
     assert.deepEqual(y.ids, x.ids);
     assert.deepEqual(y.logProbs, x.logProbs);
     assert.deepEqual(y.attention[0].weights.data, x.attention[0].weights.data);
@@ -165,19 +196,26 @@ test('dates data: seeded, disjoint splits, every format (more in data-dates.test
   const held = generateDates({ seed: 4, count: 500, split: 'heldout', set: 'all' });
   for (const p of train) assert.ok(!isHeldOut(...p.tgt.split('-').map(Number)));
   for (const p of held) assert.ok(isHeldOut(...p.tgt.split('-').map(Number)));
-  assert.equal(new Set(generateDates({ seed: 4, count: 3000 }).map((p) => p.format)).size, Object.keys(FORMATS).length);
+  assert.equal(
+    new Set(generateDates({ seed: 4, count: 3000 }).map((p) => p.format)).size,
+    Object.keys(FORMATS).length,
+  );
   const vocab = new Set(DATES_TOKENIZER.srcVocab);
-  for (const p of train) for (const ch of p.src.toLowerCase().replace(/\s+/g, ' ').trim()) assert.ok(vocab.has(ch), `'${ch}' in the vocabulary`);
+  for (const p of train)
+    for (const ch of p.src.toLowerCase().replace(/\s+/g, ' ').trim())
+      assert.ok(vocab.has(ch), `'${ch}' in the vocabulary`);
   assert.equal(FORMATS['weekday-d-month-y'](2026, 11, 22, 0), 'Sunday, 22 November 2026');
 });
 
-test('shipped dates models reach their cards\' exact match on 200 held-out dates of each set', async () => {
+test("shipped dates models reach their cards' exact match on 200 held-out dates of each set", async () => {
   const cards = readdirSync(MODELS).filter((f) => /^dates-.*\.json$/.test(f));
   assert.equal(cards.length, 6, 'the six attention mechanisms');
   for (const f of cards) {
     const { card, bytes } = shipped(f.replace(/\.json$/, ''));
     const model = await loadModel(bytes);
-    checkDatesModel(card.name, card, model, DATES, { bound: card.architecture.attention !== 'none' });
+    checkDatesModel(card.name, card, model, DATES, {
+      bound: card.architecture.attention !== 'none',
+    });
     model.dispose();
   }
 });

@@ -20,11 +20,16 @@ import { fixtureSuite, ids, modelUrl } from './model-fixtures.js';
 import { writeSafetensors } from './model-fixtures.js';
 
 function runTransformerModelSuite({ simd }) {
-  const fx = fixtureSuite({ simd, reference: 'transformer_model_reference', label: 'transformer fixtures' });
+  const fx = fixtureSuite({
+    simd,
+    reference: 'transformer_model_reference',
+    label: 'transformer fixtures',
+  });
   const { ref, close, build, loadModel, readSafetensors, createModel, loadTrainableModel } = fx;
   /** every attention map of r against the fixture's att.<stack>.<kind>.<layer> [H, T, S] */
   const closeAttention = (r, t, c, stackName) => {
-    const H = 2, L = 2;
+    const H = 2,
+      L = 2;
     const keys = Object.keys(t).filter((k) => k.startsWith('att.'));
     assert.equal(r.attention.length, keys.length * H, `${c.name}: one map per layer and head`);
     for (const k of keys) {
@@ -32,13 +37,23 @@ function runTransformerModelSuite({ simd }) {
       const want = t[k];
       const [, T, S] = want.shape;
       for (let h = 0; h < H; h++) {
-        const m = r.attention.find((a) => (a.stack === stack || (stack === 'encoder' && a.stack === stackName)) &&
-          a.kind === kind && a.layer === Number(layer) && a.head === h);
+        const m = r.attention.find(
+          (a) =>
+            (a.stack === stack || (stack === 'encoder' && a.stack === stackName)) &&
+            a.kind === kind &&
+            a.layer === Number(layer) &&
+            a.head === h,
+        );
         assert.ok(m, `${c.name}: ${k} head ${h} returned`);
         assert.deepEqual(m.weights.shape, [T, S]);
         assert.equal(m.rowLabels.length, T);
         assert.equal(m.colLabels.length, S);
-        close(`attention (${kind})`, m.weights.data, want.data.subarray(h * T * S, (h + 1) * T * S), c);
+        close(
+          `attention (${kind})`,
+          m.weights.data,
+          want.data.subarray(h * T * S, (h + 1) * T * S),
+          c,
+        );
       }
       assert.ok(Number(layer) < L);
     }
@@ -86,7 +101,8 @@ function runTransformerModelSuite({ simd }) {
             // causal: nothing above the diagonal
             const a = r.attention[3].weights;
             const n = a.shape[0];
-            for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) assert.equal(a.data[i * n + j], 0);
+            for (let i = 0; i < n; i++)
+              for (let j = i + 1; j < n; j++) assert.equal(a.data[i * n + j], 0);
           } else {
             assert.deepEqual([...r.tgtIds], [...fed]);
             const cross = r.attention.filter((a) => a.kind === 'cross');
@@ -95,7 +111,11 @@ function runTransformerModelSuite({ simd }) {
             assert.deepEqual(cross[0].colLabels, model.tokenizer.srcTokens(src));
           }
           const short = model.run(src, { maxLength: 2 });
-          assert.deepEqual([...short.ids], [...ids(t.greedy_ids)].slice(0, 2), 'maxLength caps the steps');
+          assert.deepEqual(
+            [...short.ids],
+            [...ids(t.greedy_ids)].slice(0, 2),
+            'maxLength caps the steps',
+          );
         }
       } finally {
         model.dispose();
@@ -113,15 +133,33 @@ function runTransformerModelSuite({ simd }) {
       try {
         const t = c.tensors;
         const [B, Smax] = t.src.shape;
-        const rows = (x, lens, n) => Array.from({ length: B }, (_, b) => Array.from(x.data.subarray(b * n, b * n + lens.data[b]), Math.round));
+        const rows = (x, lens, n) =>
+          Array.from({ length: B }, (_, b) =>
+            Array.from(x.data.subarray(b * n, b * n + lens.data[b]), Math.round),
+          );
         const srcs = rows(t.src, t.src_len, Smax);
         const tgts = t.tgt ? rows(t.tgt, t.tgt_len, t.tgt.shape[1]) : null;
-        const batch = srcs.map((src, b) => (c.variant === 'decoder' ? { src } : c.variant === 'encoder' ? { src, tags: tgts[b] } : { src, tgt: tgts[b] }));
+        const batch = srcs.map((src, b) =>
+          c.variant === 'decoder'
+            ? { src }
+            : c.variant === 'encoder'
+              ? { src, tags: tgts[b] }
+              : { src, tgt: tgts[b] },
+        );
         const { loss, gradients } = trainer.gradients(batch);
         close('training loss', Float32Array.of(loss), t.loss.data, c);
-        const names = Object.keys(t).filter((k) => k.startsWith('grad.')).map((k) => k.slice(5));
-        assert.deepEqual([...gradients.keys()].sort(), names.sort(), `${c.name}: one gradient per tensor`);
-        for (const name of names) close('gradients', gradients.get(name).data, t[`grad.${name}`].data, { name: `${c.name} ${name}` });
+        const names = Object.keys(t)
+          .filter((k) => k.startsWith('grad.'))
+          .map((k) => k.slice(5));
+        assert.deepEqual(
+          [...gradients.keys()].sort(),
+          names.sort(),
+          `${c.name}: one gradient per tensor`,
+        );
+        for (const name of names)
+          close('gradients', gradients.get(name).data, t[`grad.${name}`].data, {
+            name: `${c.name} ${name}`,
+          });
         assert.ok(trainer.gradNorm > 0);
       } finally {
         model.dispose();
@@ -131,9 +169,24 @@ function runTransformerModelSuite({ simd }) {
   }
 
   const TINY_LM = {
-    architecture: 'transformer', variant: 'decoder', embeddingSize: 16, numHeads: 2, feedforwardSize: 32,
-    numLayers: 2, positions: 'relative', maxRelativePosition: 4, normFirst: true, maxLength: 12,
-    tokenizer: { type: 'char', srcVocab: ['<pad>', '</s>', '<unk>', ...'abcde'], tgtVocab: ['<pad>', '</s>', '<unk>', ...'abcde'], pad: '<pad>', unk: '<unk>', eos: '</s>' },
+    architecture: 'transformer',
+    variant: 'decoder',
+    embeddingSize: 16,
+    numHeads: 2,
+    feedforwardSize: 32,
+    numLayers: 2,
+    positions: 'relative',
+    maxRelativePosition: 4,
+    normFirst: true,
+    maxLength: 12,
+    tokenizer: {
+      type: 'char',
+      srcVocab: ['<pad>', '</s>', '<unk>', ...'abcde'],
+      tgtVocab: ['<pad>', '</s>', '<unk>', ...'abcde'],
+      pad: '<pad>',
+      unk: '<unk>',
+      eos: '</s>',
+    },
   };
   const LM_DATA = ['abcde', 'bcdea', 'cdeab', 'deabc', 'eabcd', 'abcab'];
 
@@ -152,8 +205,12 @@ function runTransformerModelSuite({ simd }) {
       model.dispose();
       return { before, after, losses, bytes, out };
     };
-    const a = await runOnce(), b = await runOnce();
-    assert.ok(Math.abs(a.losses[0] - a.before.loss) < 1e-5, `step's first loss ${a.losses[0]} = evaluate's ${a.before.loss}`);
+    const a = await runOnce(),
+      b = await runOnce();
+    assert.ok(
+      Math.abs(a.losses[0] - a.before.loss) < 1e-5,
+      `step's first loss ${a.losses[0]} = evaluate's ${a.before.loss}`,
+    );
     assert.ok(a.losses.at(-1) < 0.5 * a.losses[0], `loss ${a.losses[0]} -> ${a.losses.at(-1)}`);
     assert.ok(a.after.loss < a.before.loss && a.after.tokenAccuracy > a.before.tokenAccuracy);
     assert.equal(a.after.count, LM_DATA.length);
@@ -163,27 +220,70 @@ function runTransformerModelSuite({ simd }) {
     assert.equal(again.run('abc').output, a.out, 'the saved model loads and runs the same');
     assert.ok(readSafetensors(a.bytes).tensors.has('layers.1.self_attn.relative_value.weight'));
     again.dispose();
-    console.log(`tiny decoder-only LM (${simd ? 'simd' : 'scalar'}): loss ${a.losses[0].toFixed(4)} -> ${a.losses.at(-1).toFixed(4)} in 40 steps; 'abc' -> '${a.out}'`);
+    console.log(
+      `tiny decoder-only LM (${simd ? 'simd' : 'scalar'}): loss ${a.losses[0].toFixed(4)} -> ${a.losses.at(-1).toFixed(4)} in 40 steps; 'abc' -> '${a.out}'`,
+    );
     assert.equal(fx.api.liveAllocations(), base, 'no leaks');
   });
 
   test(`${build}: encoder and encoder-decoder examples: step, evaluate, and the example errors`, async () => {
     const base = fx.api.liveAllocations();
     const tok = { type: 'char', srcVocab: ['<pad>', '<unk>', ...'abc'], unk: '<unk>' };
-    const enc = await createModel({ architecture: 'transformer', variant: 'encoder', embeddingSize: 8, numHeads: 2, feedforwardSize: 8, numLayers: 1, positions: 'sinusoidal', tokenizer: { ...tok, tgtVocab: ['O', 'X'] } }, { seed: 1 });
+    const enc = await createModel(
+      {
+        architecture: 'transformer',
+        variant: 'encoder',
+        embeddingSize: 8,
+        numHeads: 2,
+        feedforwardSize: 8,
+        numLayers: 1,
+        positions: 'sinusoidal',
+        tokenizer: { ...tok, tgtVocab: ['O', 'X'] },
+      },
+      { seed: 1 },
+    );
     const te = createTrainer(enc, { lr: 3e-2 });
-    const tagged = [{ src: 'abca', tags: 'O X O O' }, { src: 'cab', tags: ['X', 'O', 'X'] }, { src: [2, 2], tags: [1, 1] }];
+    const tagged = [
+      { src: 'abca', tags: 'O X O O' },
+      { src: 'cab', tags: ['X', 'O', 'X'] },
+      { src: [2, 2], tags: [1, 1] },
+    ];
     const l0 = te.step(tagged);
     for (let s = 0; s < 30; s++) te.step(tagged);
     const e = te.evaluate(tagged);
     assert.ok(e.loss < l0, `encoder loss ${l0} -> ${e.loss}`);
-    assert.ok(e.tokenAccuracy >= 0 && e.tokenAccuracy <= 1 && e.exactMatch <= e.tokenAccuracy + 1e-9);
-    assert.throws(() => te.step([{ src: 'abc', tags: 'O X' }]), (err) => err.code === 'AL_ERR_SHAPE' && /one label per position/.test(err.message));
-    assert.throws(() => te.step([{ src: 'ab', tags: 'O Y' }]), (err) => err.code === 'AL_ERR_RANGE' && /"Y" is not one of the model's labels/.test(err.message));
+    assert.ok(
+      e.tokenAccuracy >= 0 && e.tokenAccuracy <= 1 && e.exactMatch <= e.tokenAccuracy + 1e-9,
+    );
+    assert.throws(
+      () => te.step([{ src: 'abc', tags: 'O X' }]),
+      (err) => err.code === 'AL_ERR_SHAPE' && /one label per position/.test(err.message),
+    );
+    assert.throws(
+      () => te.step([{ src: 'ab', tags: 'O Y' }]),
+      (err) =>
+        err.code === 'AL_ERR_RANGE' && /"Y" is not one of the model's labels/.test(err.message),
+    );
     enc.dispose();
-    const ed = await createModel({ architecture: 'transformer', variant: 'encoder-decoder', embeddingSize: 8, numHeads: 2, feedforwardSize: 8, numLayers: 1, positions: 'relative', maxRelativePosition: 2, tokenizer: { ...tok, tgtVocab: ['<s>', '</s>', ...'abc'], bos: '<s>', eos: '</s>' } }, { seed: 1 });
+    const ed = await createModel(
+      {
+        architecture: 'transformer',
+        variant: 'encoder-decoder',
+        embeddingSize: 8,
+        numHeads: 2,
+        feedforwardSize: 8,
+        numLayers: 1,
+        positions: 'relative',
+        maxRelativePosition: 2,
+        tokenizer: { ...tok, tgtVocab: ['<s>', '</s>', ...'abc'], bos: '<s>', eos: '</s>' },
+      },
+      { seed: 1 },
+    );
     const td = createTrainer(ed, { lr: 3e-2 });
-    const pairs = [{ src: 'abc', tgt: 'cba' }, { src: 'ba', tgt: 'ab' }];
+    const pairs = [
+      { src: 'abc', tgt: 'cba' },
+      { src: 'ba', tgt: 'ab' },
+    ];
     const first = td.step(pairs);
     for (let s = 0; s < 40; s++) td.step(pairs);
     const r = td.evaluate(pairs);
@@ -192,8 +292,14 @@ function runTransformerModelSuite({ simd }) {
     ed.dispose();
     const lm = await createModel(TINY_LM, { seed: 1 });
     const tl = createTrainer(lm);
-    assert.throws(() => tl.step([{ src: 'ab', tgt: 'c' }]), /decoder-only model trains on \{ src \} alone/);
-    assert.throws(() => tl.step([{ src: [3] }]), (err) => err.code === 'AL_ERR_SHAPE');
+    assert.throws(
+      () => tl.step([{ src: 'ab', tgt: 'c' }]),
+      /decoder-only model trains on \{ src \} alone/,
+    );
+    assert.throws(
+      () => tl.step([{ src: [3] }]),
+      (err) => err.code === 'AL_ERR_SHAPE',
+    );
     assert.ok(Number.isFinite(tl.step([{ src: [3, 4] }, { src: 'a' }])));
     lm.dispose();
     assert.equal(fx.api.liveAllocations(), base, 'no leaks');
@@ -202,11 +308,30 @@ function runTransformerModelSuite({ simd }) {
   test(`${build}: the encoder fixture is an nn.TransformerEncoder state dict, loaded as is`, () => {
     const c = ref.cases.find((x) => x.name === 'encoder_learned_post');
     const { tensors } = readSafetensors(readFileSync(modelUrl(c)));
-    const perLayer = ['self_attn.in_proj_weight', 'self_attn.in_proj_bias', 'self_attn.out_proj.weight',
-      'self_attn.out_proj.bias', 'linear1.weight', 'linear1.bias', 'linear2.weight', 'linear2.bias',
-      'norm1.weight', 'norm1.bias', 'norm2.weight', 'norm2.bias'];
-    const want = [0, 1].flatMap((i) => perLayer.map((k) => `layers.${i}.${k}`))
-      .concat(['norm.weight', 'norm.bias', 'embedding.weight', 'pos_embedding.weight', 'out.weight', 'out.bias']);
+    const perLayer = [
+      'self_attn.in_proj_weight',
+      'self_attn.in_proj_bias',
+      'self_attn.out_proj.weight',
+      'self_attn.out_proj.bias',
+      'linear1.weight',
+      'linear1.bias',
+      'linear2.weight',
+      'linear2.bias',
+      'norm1.weight',
+      'norm1.bias',
+      'norm2.weight',
+      'norm2.bias',
+    ];
+    const want = [0, 1]
+      .flatMap((i) => perLayer.map((k) => `layers.${i}.${k}`))
+      .concat([
+        'norm.weight',
+        'norm.bias',
+        'embedding.weight',
+        'pos_embedding.weight',
+        'out.weight',
+        'out.bias',
+      ]);
     assert.deepEqual([...tensors.keys()].sort(), want.sort());
   });
 
@@ -216,24 +341,110 @@ function runTransformerModelSuite({ simd }) {
     const cfg = JSON.parse(metadata.config);
     const base = fx.api.liveAllocations();
     const variant = (edit) => {
-      const t = new Map([...tensors].map(([k, v]) => [k, { data: v.data, shape: v.shape.slice() }]));
+      const t = new Map(
+        [...tensors].map(([k, v]) => [k, { data: v.data, shape: v.shape.slice() }]),
+      );
       const conf = structuredClone(cfg);
       edit(t, conf);
       return writeSafetensors(t, { config: JSON.stringify(conf) });
     };
     const cases = [
-      ['zero heads', (t, k) => { k.numHeads = 0; }, 'AL_ERR_ARGUMENT', /"numHeads": 0 is out of range/],
-      ['E not divisible by heads', (t, k) => { k.numHeads = 3; }, 'AL_ERR_ARGUMENT', /"numHeads": 3 does not divide "embeddingSize" 8/],
-      ['missing layers.1.norm2.weight', (t) => { t.delete('layers.1.norm2.weight'); }, 'AL_ERR_FORMAT', /missing tensor "layers\.1\.norm2\.weight" \(the config needs shape \[8\]\)/],
-      ['wrong shape', (t) => { t.set('layers.0.linear1.weight', { data: new Float32Array(8 * 12), shape: [12, 8] }); }, 'AL_ERR_SHAPE', /tensor "layers\.0\.linear1\.weight" has shape \[12, 8\] but the config needs \[16, 8\]/],
-      ['no final norm in the config', (t, k) => { k.finalNorm = false; }, 'AL_ERR_FORMAT', /unexpected tensor "norm\.(weight|bias)"/],
-      ['three layers', (t, k) => { k.numLayers = 3; }, 'AL_ERR_FORMAT', /missing tensor "layers\.2\.self_attn\.in_proj_weight" \(the config needs shape \[24, 8\]\)/],
-      ['unknown variant', (t, k) => { k.variant = 'perceiver'; }, 'AL_ERR_ARGUMENT', /"variant": unknown value "perceiver"/],
-      ['unknown positions', (t, k) => { k.positions = 'rotary'; }, 'AL_ERR_ARGUMENT', /"positions": unknown value "rotary"/],
-      ['learned without maxPositions', (t, k) => { delete k.maxPositions; }, 'AL_ERR_FORMAT', /missing key "maxPositions"/],
-      ['positions table too short', (t, k) => { k.maxPositions = 11; }, 'AL_ERR_SHAPE', /tensor "pos_embedding\.weight" has shape \[10, 8\] but the config needs \[11, 8\]/],
-      ['unknown activation', (t, k) => { k.activation = 'swish'; }, 'AL_ERR_ARGUMENT', /"activation": unknown value "swish"/],
-      ['typo', (t, k) => { k.numHead = 2; }, 'AL_ERR_FORMAT', /unknown key "numHead"/],
+      [
+        'zero heads',
+        (t, k) => {
+          k.numHeads = 0;
+        },
+        'AL_ERR_ARGUMENT',
+        /"numHeads": 0 is out of range/,
+      ],
+      [
+        'E not divisible by heads',
+        (t, k) => {
+          k.numHeads = 3;
+        },
+        'AL_ERR_ARGUMENT',
+        /"numHeads": 3 does not divide "embeddingSize" 8/,
+      ],
+      [
+        'missing layers.1.norm2.weight',
+        (t) => {
+          t.delete('layers.1.norm2.weight');
+        },
+        'AL_ERR_FORMAT',
+        /missing tensor "layers\.1\.norm2\.weight" \(the config needs shape \[8\]\)/,
+      ],
+      [
+        'wrong shape',
+        (t) => {
+          t.set('layers.0.linear1.weight', { data: new Float32Array(8 * 12), shape: [12, 8] });
+        },
+        'AL_ERR_SHAPE',
+        /tensor "layers\.0\.linear1\.weight" has shape \[12, 8\] but the config needs \[16, 8\]/,
+      ],
+      [
+        'no final norm in the config',
+        (t, k) => {
+          k.finalNorm = false;
+        },
+        'AL_ERR_FORMAT',
+        /unexpected tensor "norm\.(weight|bias)"/,
+      ],
+      [
+        'three layers',
+        (t, k) => {
+          k.numLayers = 3;
+        },
+        'AL_ERR_FORMAT',
+        /missing tensor "layers\.2\.self_attn\.in_proj_weight" \(the config needs shape \[24, 8\]\)/,
+      ],
+      [
+        'unknown variant',
+        (t, k) => {
+          k.variant = 'perceiver';
+        },
+        'AL_ERR_ARGUMENT',
+        /"variant": unknown value "perceiver"/,
+      ],
+      [
+        'unknown positions',
+        (t, k) => {
+          k.positions = 'rotary';
+        },
+        'AL_ERR_ARGUMENT',
+        /"positions": unknown value "rotary"/,
+      ],
+      [
+        'learned without maxPositions',
+        (t, k) => {
+          delete k.maxPositions;
+        },
+        'AL_ERR_FORMAT',
+        /missing key "maxPositions"/,
+      ],
+      [
+        'positions table too short',
+        (t, k) => {
+          k.maxPositions = 11;
+        },
+        'AL_ERR_SHAPE',
+        /tensor "pos_embedding\.weight" has shape \[10, 8\] but the config needs \[11, 8\]/,
+      ],
+      [
+        'unknown activation',
+        (t, k) => {
+          k.activation = 'swish';
+        },
+        'AL_ERR_ARGUMENT',
+        /"activation": unknown value "swish"/,
+      ],
+      [
+        'typo',
+        (t, k) => {
+          k.numHead = 2;
+        },
+        'AL_ERR_FORMAT',
+        /unknown key "numHead"/,
+      ],
     ];
     for (const [what, edit, code, re] of cases) {
       await assert.rejects(loadModel(variant(edit)), (e) => {
@@ -249,12 +460,27 @@ function runTransformerModelSuite({ simd }) {
   test(`${build}: run-time errors, seq2seq-only calls, dispose, and load/run/dispose cycles without leaks`, async () => {
     const base = fx.api.liveAllocations();
     const enc = await loadModel(modelUrl(ref.cases.find((x) => x.name === 'encoder_learned_post')));
-    assert.throws(() => enc.run(new Int32Array(11).fill(4)), (e) => e.code === 'AL_ERR_SHAPE' && /at most 10 \(config "maxPositions"\)/.test(e.message));
-    assert.throws(() => enc.run([4, 99]), (e) => e.code === 'AL_ERR_RANGE' && /\[1\] = 99/.test(e.message));
-    assert.throws(() => enc.run([]), (e) => e.code === 'AL_ERR_SHAPE');
+    assert.throws(
+      () => enc.run(new Int32Array(11).fill(4)),
+      (e) => e.code === 'AL_ERR_SHAPE' && /at most 10 \(config "maxPositions"\)/.test(e.message),
+    );
+    assert.throws(
+      () => enc.run([4, 99]),
+      (e) => e.code === 'AL_ERR_RANGE' && /\[1\] = 99/.test(e.message),
+    );
+    assert.throws(
+      () => enc.run([]),
+      (e) => e.code === 'AL_ERR_SHAPE',
+    );
     assert.throws(() => enc.run([4], { beamWidth: 2 }), /unknown option 'beamWidth'/);
-    assert.throws(() => enc.score([4], [4]), (e) => e.code === 'AL_ERR_UNSUPPORTED' && /"transformer"/.test(e.message));
-    assert.throws(() => enc.startDecoding([4]), (e) => e.code === 'AL_ERR_UNSUPPORTED');
+    assert.throws(
+      () => enc.score([4], [4]),
+      (e) => e.code === 'AL_ERR_UNSUPPORTED' && /"transformer"/.test(e.message),
+    );
+    assert.throws(
+      () => enc.startDecoding([4]),
+      (e) => e.code === 'AL_ERR_UNSUPPORTED',
+    );
     assert.throws(() => enc.forward([4], [4]), /takes one sequence/);
     enc.dispose();
     assert.throws(() => enc.run([4]), /has been disposed/);

@@ -3,7 +3,13 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DIVERGING, VIRIDIS, colorTable, symmetricRange, valueToColor } from '../../web/shared/draw.js';
+import {
+  DIVERGING,
+  VIRIDIS,
+  colorTable,
+  symmetricRange,
+  valueToColor,
+} from '../../web/shared/draw.js';
 import { EQUATIONS, explainCell, subtractMaps, windowRange } from '../../web/shared/explain.js';
 
 /** softmax in float64, then rounded to float32 as the model returns it. */
@@ -20,7 +26,10 @@ test('global attention: the scores are recovered up to the constant softmax igno
   const max = Math.max(...e);
   for (let j = 0; j < e.length; j++) {
     const info = explainCell({ row, col: j, attention: 'additive' });
-    assert.ok(Math.abs(info.shiftedScore - (e[j] - max)) < 1e-5, `col ${j}: ${info.shiftedScore} vs ${e[j] - max}`);
+    assert.ok(
+      Math.abs(info.shiftedScore - (e[j] - max)) < 1e-5,
+      `col ${j}: ${info.shiftedScore} vs ${e[j] - max}`,
+    );
     assert.ok(Math.abs(info.expShifted / info.sumExp - row[j]) < 1e-7);
     assert.equal(info.weight, row[j]);
     assert.ok(Math.abs(info.rowSum - 1) < 1e-6);
@@ -50,7 +59,8 @@ test('local-p: the window, the Gaussian, and the softmax inside the window', () 
   const inWin = e.slice(w.from, w.to + 1);
   const soft = softmax32(inWin);
   const row = new Float32Array(S);
-  for (let j = w.from; j <= w.to; j++) row[j] = soft[j - w.from] * Math.exp(-((j - p) ** 2) / (2 * sigma * sigma));
+  for (let j = w.from; j <= w.to; j++)
+    row[j] = soft[j - w.from] * Math.exp(-((j - p) ** 2) / (2 * sigma * sigma));
   const max = Math.max(...inWin);
   for (let j = 0; j < S; j++) {
     const info = explainCell({ row, col: j, attention: 'local-p', position: p, window: D });
@@ -59,7 +69,10 @@ test('local-p: the window, the Gaussian, and the softmax inside the window', () 
       continue;
     }
     assert.ok(Math.abs(info.softmax - soft[j - w.from]) < 1e-6, `softmax part at ${j}`);
-    assert.ok(Math.abs(info.shiftedScore - (e[j] - max)) < 1e-5, `score at ${j}: ${info.shiftedScore} vs ${e[j] - max}`);
+    assert.ok(
+      Math.abs(info.shiftedScore - (e[j] - max)) < 1e-5,
+      `score at ${j}: ${info.shiftedScore} vs ${e[j] - max}`,
+    );
   }
 });
 
@@ -67,11 +80,26 @@ test('no attention: said plainly', () => {
   const info = explainCell({ row: new Float32Array(4), col: 2, attention: 'none' });
   assert.equal(info.none, true);
   assert.equal(info.weight, 0);
-  for (const k of ['additive', 'dot', 'general', 'concat', 'local-p', 'local-m', 'key-query', 'none']) assert.ok(EQUATIONS[k]);
+  for (const k of [
+    'additive',
+    'dot',
+    'general',
+    'concat',
+    'local-p',
+    'local-m',
+    'key-query',
+    'none',
+  ])
+    assert.ok(EQUATIONS[k]);
 });
 
 test('differences and the diverging map', () => {
-  const d = subtractMaps(Float32Array.from([0.5, 0.25, 1, 0]), Float32Array.from([0.25, 0.5, 0, 0]), 1, 2);
+  const d = subtractMaps(
+    Float32Array.from([0.5, 0.25, 1, 0]),
+    Float32Array.from([0.25, 0.5, 0, 0]),
+    1,
+    2,
+  );
   assert.deepEqual(Array.from(d), [0.25, -0.25]);
   assert.equal(DIVERGING.length, 256 * 3);
   assert.equal(colorTable('diverging'), DIVERGING);
@@ -84,7 +112,10 @@ test('differences and the diverging map', () => {
   assert.deepEqual(valueToColor(-1, -1, 1, DIVERGING), [0x05, 0x30, 0x61]);
   assert.deepEqual(valueToColor(1, -1, 1, DIVERGING), [0x67, 0x00, 0x1f]);
   const mid = valueToColor(0, -1, 1, DIVERGING);
-  assert.ok(mid.every((c) => c > 235), `middle ${mid}`);
+  assert.ok(
+    mid.every((c) => c > 235),
+    `middle ${mid}`,
+  );
   // Blue-ish below 0, red-ish above.
   const lo = valueToColor(-0.5, -1, 1, DIVERGING);
   const hi = valueToColor(0.5, -1, 1, DIVERGING);

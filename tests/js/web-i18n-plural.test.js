@@ -15,8 +15,21 @@ test('plural: English one and other; Chinese has one form', () => {
   assert.equal(plural('zh', 'count.rows', 2), '2 行权重');
   assert.equal(plural('zh-CN', 'count.words', 1), '1 个词');
   // in the sentences that carry them
-  assert.equal(t('en', 'status.pooling', { words: plural('en', 'count.words', 1), rows: plural('en', 'count.rows', 1), ms: '1.0' }), '1 word, 1 row of weights in 1.0 ms.');
-  assert.equal(t('en', 'heads.grid', { layers: plural('en', 'count.layers', 1), heads: plural('en', 'count.heads', 4) }), '1 layer × 4 heads');
+  assert.equal(
+    t('en', 'status.pooling', {
+      words: plural('en', 'count.words', 1),
+      rows: plural('en', 'count.rows', 1),
+      ms: '1.0',
+    }),
+    '1 word, 1 row of weights in 1.0 ms.',
+  );
+  assert.equal(
+    t('en', 'heads.grid', {
+      layers: plural('en', 'count.layers', 1),
+      heads: plural('en', 'count.heads', 4),
+    }),
+    '1 layer × 4 heads',
+  );
 });
 
 test('every count key has "#one" and "#other" in every language, each with {n}', () => {

@@ -46,7 +46,9 @@ function cycles(files) {
     state.set(f, 'done');
   };
   for (const f of files) if (!state.has(f)) walk(f);
-  return found.map((c) => c.map((f) => path.relative(ROOT, f).split(path.sep).join('/')).join(' → '));
+  return found.map((c) =>
+    c.map((f) => path.relative(ROOT, f).split(path.sep).join('/')).join(' → '),
+  );
 }
 
 const WEB = jsFiles(path.join(ROOT, 'web'));
@@ -54,16 +56,30 @@ const WASM = jsFiles(path.join(ROOT, 'wasm'));
 
 test('the import reader sees static, re-exported and dynamic imports, not comments', () => {
   // web/views/registry.js reaches its lazy views only through import().
-  const rel = (f) => importsOf(path.join(ROOT, f)).map((p) => path.relative(ROOT, p).split(path.sep).join('/'));
-  assert.ok(WEB.length > 20 && WASM.length > 5, `${WEB.length} web/ and ${WASM.length} wasm/ files`);
-  assert.ok(rel('web/views/registry.js').includes('web/views/heads-view.js'), 'the dynamic import of web/views/registry.js');
-  assert.ok(!rel('wasm/index.js').some((f) => f.endsWith('.d.ts')), 'a JSDoc import() type is not an edge');
+  const rel = (f) =>
+    importsOf(path.join(ROOT, f)).map((p) => path.relative(ROOT, p).split(path.sep).join('/'));
+  assert.ok(
+    WEB.length > 20 && WASM.length > 5,
+    `${WEB.length} web/ and ${WASM.length} wasm/ files`,
+  );
+  assert.ok(
+    rel('web/views/registry.js').includes('web/views/heads-view.js'),
+    'the dynamic import of web/views/registry.js',
+  );
+  assert.ok(
+    !rel('wasm/index.js').some((f) => f.endsWith('.d.ts')),
+    'a JSDoc import() type is not an edge',
+  );
 });
 
 test('web/: no module imports a module that imports it back', () => {
   // A cycle through web/ stays inside web/ as long as wasm/ never imports web/ (the library does
   // not know the page): both are checked.
-  const back = WASM.flatMap((f) => importsOf(f).filter((d) => WEB.includes(d)).map((d) => `${path.relative(ROOT, f)} → ${path.relative(ROOT, d)}`));
+  const back = WASM.flatMap((f) =>
+    importsOf(f)
+      .filter((d) => WEB.includes(d))
+      .map((d) => `${path.relative(ROOT, f)} → ${path.relative(ROOT, d)}`),
+  );
   assert.deepEqual(back, [], 'wasm/ imports nothing from web/');
   assert.deepEqual(cycles(WEB), []);
 });

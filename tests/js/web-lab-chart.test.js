@@ -6,7 +6,14 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LAB_MARGIN, LossSeries, attentionDifference, drawLabChart, labChartModel, legendRows } from '../../web/lab/lab-chart.js';
+import {
+  LAB_MARGIN,
+  LossSeries,
+  attentionDifference,
+  drawLabChart,
+  labChartModel,
+  legendRows,
+} from '../../web/lab/lab-chart.js';
 import { LAB_EN, LAB_ZH } from '../../web/lab/lab-text.js';
 import { PAIRS_PROBLEMS } from '../../web/lab/pairs.js';
 import { PRESETS, TASK_NAMES } from '../../web/lab/spec.js';
@@ -17,24 +24,41 @@ const SIZE = { width: 600, height: 220 };
 /** A stand-in for CanvasRenderingContext2D that records every call and assignment. */
 function recordingContext() {
   const calls = [];
-  return new Proxy({}, {
-    get(target, key) {
-      if (key === 'calls') return calls;
-      if (key in target) return target[key];
-      return (...args) => calls.push([key, ...args]);
+  return new Proxy(
+    {},
+    {
+      get(target, key) {
+        if (key === 'calls') return calls;
+        if (key in target) return target[key];
+        return (...args) => calls.push([key, ...args]);
+      },
+      set(target, key, value) {
+        target[key] = value;
+        calls.push([`=${String(key)}`, value]);
+        return true;
+      },
     },
-    set(target, key, value) {
-      target[key] = value;
-      calls.push([`=${String(key)}`, value]);
-      return true;
-    },
-  });
+  );
 }
 
 test('labChartModel maps every series into the plot, x from 0 to a round step past the last', () => {
-  const a = [[1, 3], [50, 1.5], [100, 0.5]];
-  const b = [[1, 3.2], [50, 2.5], [120, 2]];
-  const m = labChartModel([{ label: 'A', points: a }, { label: 'B', points: b, dash: [6, 3] }], SIZE);
+  const a = [
+    [1, 3],
+    [50, 1.5],
+    [100, 0.5],
+  ];
+  const b = [
+    [1, 3.2],
+    [50, 2.5],
+    [120, 2],
+  ];
+  const m = labChartModel(
+    [
+      { label: 'A', points: a },
+      { label: 'B', points: b, dash: [6, 3] },
+    ],
+    SIZE,
+  );
   assert.equal(m.x.min, 0);
   assert.ok(m.x.max >= 120, `x max ${m.x.max}`);
   assert.equal(m.y.min, 0);
@@ -59,11 +83,38 @@ test('labChartModel maps every series into the plot, x from 0 to a round step pa
 });
 
 test('a percent chart is 0–100 % whatever the values; a log chart skips values <= 0 and non-finite ones', () => {
-  const p = labChartModel([{ label: 'x', points: [[0, 0.2], [10, 0.9]] }], { ...SIZE, percent: true });
-  assert.deepEqual(p.y.ticks.map((t) => t.label), ['0%', '25%', '50%', '75%', '100%']);
+  const p = labChartModel(
+    [
+      {
+        label: 'x',
+        points: [
+          [0, 0.2],
+          [10, 0.9],
+        ],
+      },
+    ],
+    { ...SIZE, percent: true },
+  );
+  assert.deepEqual(
+    p.y.ticks.map((t) => t.label),
+    ['0%', '25%', '50%', '75%', '100%'],
+  );
   assert.equal(p.y.min, 0);
   assert.equal(p.y.max, 1);
-  const l = labChartModel([{ label: 'x', points: [[1, 2], [2, 0], [3, NaN], [4, 0.02]] }], { ...SIZE, log: true });
+  const l = labChartModel(
+    [
+      {
+        label: 'x',
+        points: [
+          [1, 2],
+          [2, 0],
+          [3, NaN],
+          [4, 0.02],
+        ],
+      },
+    ],
+    { ...SIZE, log: true },
+  );
   assert.equal(l.series[0].path.length, 2);
   assert.equal(l.series[0].dropped, 2);
   assert.equal(l.y.min, 0.01);
@@ -73,12 +124,22 @@ test('a percent chart is 0–100 % whatever the values; a log chart skips values
 test('accuracy by length: x from the shortest length (xMin null), integer ticks only', () => {
   const pts = [];
   for (let n = 5; n <= 40; n++) pts.push([n, 1 - n / 50]);
-  const m = labChartModel([{ label: 'A', points: pts, dots: true }], { ...SIZE, percent: true, xMin: null, xInteger: true });
+  const m = labChartModel([{ label: 'A', points: pts, dots: true }], {
+    ...SIZE,
+    percent: true,
+    xMin: null,
+    xInteger: true,
+  });
   assert.equal(m.x.min, 5);
   assert.ok(m.x.max >= 40);
   for (const tick of m.x.ticks) assert.ok(Number.isInteger(tick.value), `tick ${tick.value}`);
   assert.equal(m.series[0].path.length, pts.length, 'dots are never thinned');
-  const one = labChartModel([{ label: 'A', points: [[7, 0.5]] }], { ...SIZE, percent: true, xMin: null, xInteger: true });
+  const one = labChartModel([{ label: 'A', points: [[7, 0.5]] }], {
+    ...SIZE,
+    percent: true,
+    xMin: null,
+    xInteger: true,
+  });
   assert.ok(one.x.max > one.x.min, 'one length still has an axis');
 });
 
@@ -92,10 +153,29 @@ test('an empty chart has axes and says so; a tiny canvas is refused', () => {
 
 test('drawLabChart strokes each series in its colour and dash, and names it in the legend', () => {
   const ctx = recordingContext();
-  drawLabChart(ctx, [
-    { label: 'Model A loss', color: '#123456', points: [[1, 2], [2, 1]] },
-    { label: 'Model B loss', color: '#654321', dash: [6, 3], points: [[1, 2.5], [2, 2]] },
-  ], SIZE);
+  drawLabChart(
+    ctx,
+    [
+      {
+        label: 'Model A loss',
+        color: '#123456',
+        points: [
+          [1, 2],
+          [2, 1],
+        ],
+      },
+      {
+        label: 'Model B loss',
+        color: '#654321',
+        dash: [6, 3],
+        points: [
+          [1, 2.5],
+          [2, 2],
+        ],
+      },
+    ],
+    SIZE,
+  );
   const texts = ctx.calls.filter((c) => c[0] === 'fillText').map((c) => c[1]);
   assert.ok(texts.includes('Model A loss') && texts.includes('Model B loss'));
   const dashes = ctx.calls.filter((c) => c[0] === 'setLineDash').map((c) => c[1].join(','));
@@ -138,14 +218,27 @@ test('LossSeries keeps every loss and charts at most max points, each the mean o
 });
 
 test('attentionDifference subtracts cell by cell, over the rows both maps have', () => {
-  const a = { weights: new Float32Array([0.9, 0.1, 0.2, 0.8, 0.5, 0.5]), rows: 3, cols: 2, rowLabels: ['x', 'y', 'z'], colLabels: ['p', 'q'] };
-  const b = { weights: new Float32Array([0.6, 0.4, 0.3, 0.7]), rows: 2, cols: 2, rowLabels: ['x', 'w'] };
+  const a = {
+    weights: new Float32Array([0.9, 0.1, 0.2, 0.8, 0.5, 0.5]),
+    rows: 3,
+    cols: 2,
+    rowLabels: ['x', 'y', 'z'],
+    colLabels: ['p', 'q'],
+  };
+  const b = {
+    weights: new Float32Array([0.6, 0.4, 0.3, 0.7]),
+    rows: 2,
+    cols: 2,
+    rowLabels: ['x', 'w'],
+  };
   const d = attentionDifference(a, b);
   assert.equal(d.rows, 2);
   assert.equal(d.cols, 2);
   assert.equal(d.cut, true);
   const want = [0.9 - 0.6, 0.1 - 0.4, 0.2 - 0.3, 0.8 - 0.7].map(Math.fround);
-  d.weights.forEach((v, i) => assert.ok(Math.abs(v - want[i]) < 1e-6, `cell ${i}: ${v} vs ${want[i]}`));
+  d.weights.forEach((v, i) =>
+    assert.ok(Math.abs(v - want[i]) < 1e-6, `cell ${i}: ${v} vs ${want[i]}`),
+  );
   assert.deepEqual(d.rowLabels, ['x', 'y/w']);
   assert.deepEqual(d.colLabels, ['p', 'q']);
   assert.equal(attentionDifference(a, { ...b, cols: 3, weights: new Float32Array(6) }), null);
@@ -159,7 +252,8 @@ test('lab-text: every English string has a Chinese one, with the same placeholde
   const bad = [];
   for (const [key, en] of Object.entries(LAB_EN)) {
     const zh = LAB_ZH[key];
-    if (JSON.stringify(placeholders(en)) !== JSON.stringify(placeholders(zh))) bad.push(`${key}: placeholders ${placeholders(en)} vs ${placeholders(zh)}`);
+    if (JSON.stringify(placeholders(en)) !== JSON.stringify(placeholders(zh)))
+      bad.push(`${key}: placeholders ${placeholders(en)} vs ${placeholders(zh)}`);
     if (!CJK.test(zh)) bad.push(`${key}: ${JSON.stringify(zh)} holds no Chinese`);
   }
   assert.deepEqual(bad, []);
@@ -173,6 +267,7 @@ test('lab-text: every task, preset and PairsError problem has its string in both
     ...PRESETS.map((p) => `lab.preset.${p.id}`),
     ...PAIRS_PROBLEMS.map((p) => `lab.pairs.problem.${p}`),
   ];
-  for (const key of need) for (const lang of ['en', 'zh']) if (t(lang, key) === key) missing.push(`${lang} ${key}`);
+  for (const key of need)
+    for (const lang of ['en', 'zh']) if (t(lang, key) === key) missing.push(`${lang} ${key}`);
   assert.deepEqual(missing, []);
 });

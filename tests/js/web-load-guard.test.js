@@ -28,7 +28,9 @@ test('load-guard.js: its strings are i18n.js’s, in every language', () => {
   const strings = guardStrings();
   assert.deepEqual(Object.keys(strings).sort(), [...LANGUAGES].sort());
   const names = Object.keys(strings.en);
-  assert.ok(names.includes('load.code') && names.includes('load.cors') && names.includes('load.file'));
+  assert.ok(
+    names.includes('load.code') && names.includes('load.cors') && names.includes('load.file'),
+  );
   for (const lang of LANGUAGES) {
     assert.deepEqual(Object.keys(strings[lang]), names, `${lang}: the same keys as en`);
     for (const key of names) {
@@ -52,24 +54,43 @@ test('diagnoseFetch: http, cors, unreachable, file and ok told apart', async () 
   const url = 'https://host.example/wasm/attnlab.wasm';
   const page = { pageProtocol: 'https:' };
   let f = fakeFetch(() => ({ ok: false, status: 404 }));
-  assert.deepEqual(await diagnoseFetch(url, { ...page, fetchImpl: f.fetchImpl }), { kind: 'http', url, status: 404 });
+  assert.deepEqual(await diagnoseFetch(url, { ...page, fetchImpl: f.fetchImpl }), {
+    kind: 'http',
+    url,
+    status: 404,
+  });
   assert.deepEqual(f.calls, ['cors']);
 
   f = fakeFetch((u, init) => {
     if (init.mode !== 'no-cors') throw new TypeError('Failed to fetch');
     return { ok: false, status: 0, type: 'opaque' };
   });
-  assert.deepEqual(await diagnoseFetch(url, { ...page, fetchImpl: f.fetchImpl }), { kind: 'cors', url, status: 0 });
+  assert.deepEqual(await diagnoseFetch(url, { ...page, fetchImpl: f.fetchImpl }), {
+    kind: 'cors',
+    url,
+    status: 0,
+  });
   assert.deepEqual(f.calls, ['cors', 'no-cors']);
 
   f = fakeFetch(() => {
     throw new TypeError('Failed to fetch');
   });
-  assert.deepEqual(await diagnoseFetch(url, { ...page, fetchImpl: f.fetchImpl }), { kind: 'unreachable', url, status: 0 });
+  assert.deepEqual(await diagnoseFetch(url, { ...page, fetchImpl: f.fetchImpl }), {
+    kind: 'unreachable',
+    url,
+    status: 0,
+  });
 
   f = fakeFetch(() => assert.fail('a file:// page fetches nothing'));
-  assert.deepEqual(await diagnoseFetch(url, { pageProtocol: 'file:', fetchImpl: f.fetchImpl }), { kind: 'file', url, status: 0 });
-  assert.equal((await diagnoseFetch('file:///x/attnlab.wasm', { ...page, fetchImpl: f.fetchImpl })).kind, 'file');
+  assert.deepEqual(await diagnoseFetch(url, { pageProtocol: 'file:', fetchImpl: f.fetchImpl }), {
+    kind: 'file',
+    url,
+    status: 0,
+  });
+  assert.equal(
+    (await diagnoseFetch('file:///x/attnlab.wasm', { ...page, fetchImpl: f.fetchImpl })).kind,
+    'file',
+  );
 
   f = fakeFetch(() => ({ ok: true, status: 200 }));
   assert.equal((await diagnoseFetch(url, { ...page, fetchImpl: f.fetchImpl })).kind, 'ok');
@@ -78,16 +99,34 @@ test('diagnoseFetch: http, cors, unreachable, file and ok told apart', async () 
 test('fetchProblem: what failed, why, the fix; a 404 names the file missing, another status the log', () => {
   const url = 'https://host.example/web/models/dates-dot.safetensors';
   for (const lang of LANGUAGES) {
-    assert.equal(fetchProblem(lang, 'model', { kind: 'http', url, status: 404 }, { name: 'dates-dot' }),
-      sentences(lang, [t(lang, 'load.model', { name: 'dates-dot' }), t(lang, 'load.http', { url, status: 404 }), t(lang, 'load.missing.model')]));
-    assert.equal(fetchProblem(lang, 'wasm', { kind: 'http', url, status: 500 }),
-      sentences(lang, [t(lang, 'load.wasm'), t(lang, 'load.http', { url, status: 500 }), t(lang, 'load.http.other')]));
+    assert.equal(
+      fetchProblem(lang, 'model', { kind: 'http', url, status: 404 }, { name: 'dates-dot' }),
+      sentences(lang, [
+        t(lang, 'load.model', { name: 'dates-dot' }),
+        t(lang, 'load.http', { url, status: 404 }),
+        t(lang, 'load.missing.model'),
+      ]),
+    );
+    assert.equal(
+      fetchProblem(lang, 'wasm', { kind: 'http', url, status: 500 }),
+      sentences(lang, [
+        t(lang, 'load.wasm'),
+        t(lang, 'load.http', { url, status: 500 }),
+        t(lang, 'load.http.other'),
+      ]),
+    );
     for (const kind of ['cors', 'unreachable', 'file']) {
-      assert.equal(fetchProblem(lang, 'wasm', { kind, url, status: 0 }), sentences(lang, [t(lang, 'load.wasm'), t(lang, `load.${kind}`, { url })]));
+      assert.equal(
+        fetchProblem(lang, 'wasm', { kind, url, status: 0 }),
+        sentences(lang, [t(lang, 'load.wasm'), t(lang, `load.${kind}`, { url })]),
+      );
     }
   }
   assert.equal(sentences('en', ['A.', 'B.']), 'A. B.');
   assert.equal(sentences('zh', ['甲。', '乙。']), '甲。乙。');
   // The English sentence for a missing model still says what to do, as the page always did.
-  assert.match(fetchProblem('en', 'model', { kind: 'http', url, status: 404 }, { name: 'dates-dot' }), /^Model dates-dot is not available: .* answered HTTP 404\. .*pick another model\.$/);
+  assert.match(
+    fetchProblem('en', 'model', { kind: 'http', url, status: 404 }, { name: 'dates-dot' }),
+    /^Model dates-dot is not available: .* answered HTTP 404\. .*pick another model\.$/,
+  );
 });

@@ -18,7 +18,9 @@ const IMPORT_MAP = { attnlab: path.resolve(WEB, '../wasm/index.js') };
 function staticImports(file) {
   const src = readFileSync(file, 'utf8');
   const out = [];
-  for (const m of src.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)) {
+  for (const m of src.matchAll(
+    /^\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm,
+  )) {
     const spec = m[1] ?? m[2];
     out.push(IMPORT_MAP[spec] ?? path.resolve(path.dirname(file), spec));
   }
@@ -38,28 +40,60 @@ function closure(entry) {
 }
 
 function preloads(html, rel) {
-  return [...html.matchAll(new RegExp(`<link rel="${rel}" href="([^"]+)"([^>]*)>`, 'g'))].map((m) => ({ href: m[1], attrs: m[2] }));
+  return [...html.matchAll(new RegExp(`<link rel="${rel}" href="([^"]+)"([^>]*)>`, 'g'))].map(
+    (m) => ({ href: m[1], attrs: m[2] }),
+  );
 }
 
-for (const [page, entry] of [['index.html', 'main.js'], ['embed.html', 'embed-page.js']]) {
+for (const [page, entry] of [
+  ['index.html', 'main.js'],
+  ['embed.html', 'embed-page.js'],
+]) {
   test(`${page}: modulepreload lists exactly the static imports of ${entry}`, () => {
     const html = readFileSync(path.join(WEB, page), 'utf8');
-    const listed = preloads(html, 'modulepreload').map((l) => l.href).sort();
+    const listed = preloads(html, 'modulepreload')
+      .map((l) => l.href)
+      .sort();
     // a module the page loads with <script type="module" src> is fetched by that element already:
     // a modulepreload of it is redundant, and Firefox fires error on it (tests/engines/)
     const scripts = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1]);
     const graph = closure(entry).filter((m) => !scripts.includes(m));
-    assert.deepEqual(listed, graph, `${page}: missing ${graph.filter((m) => !listed.includes(m))}; stale ${listed.filter((m) => !graph.includes(m))}`);
-    for (const lazy of ['views/heads-view.js', 'views/pooling-view.js', 'views/reading-view.js', 'views/forgetting-view.js', 'views/train-view.js', 'shared/loss-chart.js']) {
-      assert.ok(!graph.includes(lazy), `${lazy} is imported on first use, not on the critical path`);
+    assert.deepEqual(
+      listed,
+      graph,
+      `${page}: missing ${graph.filter((m) => !listed.includes(m))}; stale ${listed.filter((m) => !graph.includes(m))}`,
+    );
+    for (const lazy of [
+      'views/heads-view.js',
+      'views/pooling-view.js',
+      'views/reading-view.js',
+      'views/forgetting-view.js',
+      'views/train-view.js',
+      'shared/loss-chart.js',
+    ]) {
+      assert.ok(
+        !graph.includes(lazy),
+        `${lazy} is imported on first use, not on the critical path`,
+      );
     }
     // the wasm and the first model: fetched by first-model.js and handed on, never preloaded
     // (WebKit never reuses a <link rel="preload" as="fetch">; tests/engines/ counts the requests)
     assert.deepEqual(preloads(html, 'preload'), [], `${page}: no <link rel="preload">`);
-    assert.match(html, /<script src="first-model\.js" defer fetchpriority="high"><\/script>/, `${page} starts first-model.js`);
+    assert.match(
+      html,
+      /<script src="first-model\.js" defer fetchpriority="high"><\/script>/,
+      `${page} starts first-model.js`,
+    );
     // defer, before the module scripts: it runs before them (document order), so the page code finds its fetches
-    assert.ok(html.indexOf('src="first-model.js"') < html.indexOf('type="module"'), `${page}: first-model.js before the module code`);
+    assert.ok(
+      html.indexOf('src="first-model.js"') < html.indexOf('type="module"'),
+      `${page}: first-model.js before the module code`,
+    );
     const map = html.indexOf('type="importmap"');
-    if (map >= 0) assert.ok(map < html.indexOf('rel="modulepreload"'), 'the import map comes before any module load');
+    if (map >= 0)
+      assert.ok(
+        map < html.indexOf('rel="modulepreload"'),
+        'the import map comes before any module load',
+      );
   });
 }

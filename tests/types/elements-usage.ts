@@ -1,7 +1,15 @@
 // Compiled (never run) by tests/js/types.test.js with `tsc --noEmit --strict`: the custom
 // elements as a TypeScript page uses them (web/embed.d.ts, through `attnlab/elements`), so a
 // wrong or missing declaration, or a lost HTMLElementTagNameMap entry, fails the test.
-import { define, AttnDemo, AttentionHeatmap, AttnLab, type AttnDemoState, type HeatmapData, type LabExperiment } from 'attnlab/elements';
+import {
+  define,
+  AttnDemo,
+  AttentionHeatmap,
+  AttnLab,
+  type AttnDemoState,
+  type HeatmapData,
+  type LabExperiment,
+} from 'attnlab/elements';
 import { define as defineQuietly } from 'attnlab/embed';
 
 const both: { heatmap: typeof AttentionHeatmap; demo: typeof AttnDemo } = define();
@@ -21,12 +29,19 @@ demo.addEventListener('demo-change', (e) => {
 demo.addEventListener('demo-render', (e) => {
   const ms: number = e.detail.ms;
   const key: string = e.detail.key;
-  void ms; void key;
+  void ms;
+  void key;
 });
 void demo.whenRendered().then(() => demo.timings.at(-1));
 
 const map: AttentionHeatmap = document.createElement('attn-heatmap');
-map.data = { weights: new Float32Array([0.9, 0.1, 0.2, 0.8]), rows: 2, cols: 2, rowLabels: ['q0', 'q1'], colLabels: ['k0', 'k1'] };
+map.data = {
+  weights: new Float32Array([0.9, 0.1, 0.2, 0.8]),
+  rows: 2,
+  cols: 2,
+  rowLabels: ['q0', 'q1'],
+  colLabels: ['k0', 'k1'],
+};
 map.data = { weights: [1, 2, 3], rows: 1, cols: 3 };
 const data: HeatmapData | null = map.data;
 map.marks = [{ row: 0, from: 0, to: 1, center: 0.5 }];
@@ -48,7 +63,11 @@ lab.addEventListener('lab-change', (e) => {
   void [params, exp.task.name, exp.b?.model.family];
 });
 lab.addEventListener('lab-state', (e) => void (e.detail.running satisfies boolean));
-void lab.whenReady().then(() => lab.start()).then(() => lab.whenSteps(20)).then(() => lab.pause());
+void lab
+  .whenReady()
+  .then(() => lab.start())
+  .then(() => lab.whenSteps(20))
+  .then(() => lab.pause());
 const losses: Float32Array | null = lab.losses('a');
 const stepA: number | undefined = lab.runs?.a?.step;
 lab.pairs = 'abc\tcba\n';

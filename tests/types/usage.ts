@@ -2,9 +2,22 @@
 // use of the public API as a TypeScript user would write it, so a wrong or missing declaration
 // in wasm/index.d.ts or wasm/*.d.ts fails the test.
 import {
-  init, ops, simdSupported, AttnlabError, readSafetensors, loadModel, createModel, createTrainer,
-  type Tensor, type Attnlab, prepare, PreparedParams, PreparedTensor,
-  createAttnlab, type AttnlabInstance, type Model,
+  init,
+  ops,
+  simdSupported,
+  AttnlabError,
+  readSafetensors,
+  loadModel,
+  createModel,
+  createTrainer,
+  type Tensor,
+  type Attnlab,
+  prepare,
+  PreparedParams,
+  PreparedTensor,
+  createAttnlab,
+  type AttnlabInstance,
+  type Model,
 } from 'attnlab';
 
 async function main(): Promise<void> {
@@ -12,13 +25,20 @@ async function main(): Promise<void> {
   const scalar: AttnlabInstance = await createAttnlab({ simd: false });
   const scalarSm: Tensor = scalar.ops.softmax([[1, 2, 3]]);
   const m2: Model = await scalar.loadModel('m.safetensors');
-  void scalarSm; void m2;
+  void scalarSm;
+  void m2;
   const n: number = lib.memoryBytes() + lib.liveAllocations();
   const q: Tensor = { data: new Float32Array(8), shape: [2, 4] };
 
   const sdpa = ops.scaledDotProductAttention(q, q, q, { causal: true, returnWeights: true });
   const out: Float32Array = sdpa.output.data;
-  const grads = ops.scaledDotProductAttention.backward(q, q, q, { causal: true }, { output: sdpa.output });
+  const grads = ops.scaledDotProductAttention.backward(
+    q,
+    q,
+    q,
+    { causal: true },
+    { output: sdpa.output },
+  );
   const dq: Tensor = grads.query;
 
   const mm: Tensor = ops.matmul([[1, 2]], [[3], [4]], { transposeA: false });
@@ -26,26 +46,52 @@ async function main(): Promise<void> {
   const ln: Tensor = ops.layerNorm(q, { eps: 1e-5 });
   const emb: Tensor = ops.embedding([0, 1], q);
 
-  const add = ops.additiveAttention([1, 2], [[1, 2], [3, 4]], {
-    W_q: [[1, 0], [0, 1]], W_k: [[1, 0], [0, 1]], bias: [0, 0], v: [1, 1],
-  });
+  const add = ops.additiveAttention(
+    [1, 2],
+    [
+      [1, 2],
+      [3, 4],
+    ],
+    {
+      W_q: [
+        [1, 0],
+        [0, 1],
+      ],
+      W_k: [
+        [1, 0],
+        [0, 1],
+      ],
+      bias: [0, 0],
+      v: [1, 1],
+    },
+  );
   const w: Tensor = add.weights;
 
-  const mha = ops.multiHeadAttention(q, q, q, {
-    in_proj_weight: { data: new Float32Array(48), shape: [12, 4] },
-    in_proj_bias: { data: new Float32Array(12), shape: [12] },
-    'out_proj.weight': { data: new Float32Array(16), shape: [4, 4] },
-    'out_proj.bias': { data: new Float32Array(4), shape: [4] },
-  }, { numHeads: 2 });
+  const mha = ops.multiHeadAttention(
+    q,
+    q,
+    q,
+    {
+      in_proj_weight: { data: new Float32Array(48), shape: [12, 4] },
+      in_proj_bias: { data: new Float32Array(12), shape: [12] },
+      'out_proj.weight': { data: new Float32Array(16), shape: [4, 4] },
+      'out_proj.bias': { data: new Float32Array(4), shape: [4] },
+    },
+    { numHeads: 2 },
+  );
   const mo: Tensor = mha.output;
 
   const pool = ops.attentionPooling(q, { w: [1, 2, 3, 4] });
   const r: Tensor = pool.r;
 
-  const lstm = ops.lstm(q, {
-    weight_ih_l0: { data: new Float32Array(16 * 4), shape: [16, 4] },
-    weight_hh_l0: { data: new Float32Array(16 * 4), shape: [16, 4] },
-  }, { numLayers: 1 });
+  const lstm = ops.lstm(
+    q,
+    {
+      weight_ih_l0: { data: new Float32Array(16 * 4), shape: [16, 4] },
+      weight_hh_l0: { data: new Float32Array(16 * 4), shape: [16, 4] },
+    },
+    { numLayers: 1 },
+  );
   const ho: Tensor = lstm.output;
 
   // weights resident across calls
@@ -57,7 +103,9 @@ async function main(): Promise<void> {
   const gradsP: Tensor = ops.gru.backward(q, prepared, undefined, { output: gru }).x;
   const whh: PreparedTensor = prepared.tensors.weight_hh_l0;
   const whhShape: number[] = whh.shape;
-  const mixedOut: Tensor = ops.gru(q, { ...{ weight_ih_l0: [[0, 0, 0, 0]], weight_hh_l0: whh } }).hN;
+  const mixedOut: Tensor = ops.gru(q, {
+    ...{ weight_ih_l0: [[0, 0, 0, 0]], weight_hh_l0: whh },
+  }).hN;
   prepared.dispose();
   const pb: PreparedTensor = prepare([[3], [4]]);
   const mmp: Tensor = ops.matmul([[1, 2]], pb);
@@ -75,23 +123,42 @@ async function main(): Promise<void> {
   const text: string = run.output;
   model.dispose();
 
-  const lmModel = await createModel({
-    architecture: 'memory-rnn', cell: 'lstmn', embeddingSize: 4, hiddenSize: 4, head: 'lm',
-    tokenizer: { type: 'word', vocab: ['<unk>', 'a'], unk: '<unk>' },
-  }, { seed: 1 });
+  const lmModel = await createModel(
+    {
+      architecture: 'memory-rnn',
+      cell: 'lstmn',
+      embeddingSize: 4,
+      hiddenSize: 4,
+      head: 'lm',
+      tokenizer: { type: 'word', vocab: ['<unk>', 'a'], unk: '<unk>' },
+    },
+    { seed: 1 },
+  );
   const lmTrainer = createTrainer(lmModel);
   lmTrainer.step([{ src: 'a a' }]);
   const ppl: number = lmTrainer.evaluate([{ src: 'a a' }]).perplexity;
   void ppl;
   lmModel.dispose();
 
-  const tagger = await createModel({
-    architecture: 'transformer', variant: 'encoder', embeddingSize: 4, numHeads: 2, feedforwardSize: 4,
-    numLayers: 1, positions: 'relative', maxRelativePosition: 2,
-    tokenizer: { type: 'char', srcVocab: ['<unk>', 'a'], tgtVocab: ['O', 'X'], unk: '<unk>' },
-  }, { seed: 1 });
+  const tagger = await createModel(
+    {
+      architecture: 'transformer',
+      variant: 'encoder',
+      embeddingSize: 4,
+      numHeads: 2,
+      feedforwardSize: 4,
+      numLayers: 1,
+      positions: 'relative',
+      maxRelativePosition: 2,
+      tokenizer: { type: 'char', srcVocab: ['<unk>', 'a'], tgtVocab: ['O', 'X'], unk: '<unk>' },
+    },
+    { seed: 1 },
+  );
   const tagTrainer = createTrainer(tagger);
-  tagTrainer.step([{ src: 'aa', tags: 'O X' }, { src: [1], tags: [0] }]);
+  tagTrainer.step([
+    { src: 'aa', tags: 'O X' },
+    { src: [1], tags: [0] },
+  ]);
   const tagAcc: number = tagTrainer.evaluate([{ src: 'aa', tags: ['O', 'X'] }]).tokenAccuracy;
   void tagAcc;
   tagger.dispose();
@@ -99,7 +166,8 @@ async function main(): Promise<void> {
   try {
     ops.softmax([1]);
   } catch (e) {
-    if (e instanceof AttnlabError) console.log(e.code, n, out, dq, mm, sm, ln, emb, w, mo, r, ho, names, text);
+    if (e instanceof AttnlabError)
+      console.log(e.code, n, out, dq, mm, sm, ln, emb, w, mo, r, ho, names, text);
   }
 }
 

@@ -15,7 +15,14 @@ export const name = 'classifier';
  * vocabulary as srcVocab, the labels as tgtVocab, no bos or eos. */
 export function tokenizer(cfg) {
   const t = cfg.tokenizer ?? {};
-  return new Tokenizer({ type: t.type, srcVocab: t.vocab, tgtVocab: cfg.labels, unk: t.unk, pad: t.pad, normalize: t.normalize });
+  return new Tokenizer({
+    type: t.type,
+    srcVocab: t.vocab,
+    tgtVocab: cfg.labels,
+    unk: t.unk,
+    pad: t.pad,
+    normalize: t.normalize,
+  });
 }
 
 /** Model.run of a classifier is classify. */
@@ -30,71 +37,91 @@ export function run(m, input, options) {
  * sentences; for "structured" the penalty ‖AAᵀ − I‖²_F.
  */
 export function classify(m, input, options) {
-    checkOptions(options, 'Model.classify', []);
-    const ids = sourceIds(m, input, 'classify');
-    const n = ids.length, C = m.info.tgtVocab;
-    const pooling = m.config.pooling;
-    const x = m.x;
-    const ar = new Arena(x);
-    try {
-      const pIds = ar.i32(ids, 'the input ids');
-      const hops = m.info.hops;
-      const nSent = x.al_model_classifier_sentences(m.ptr, pIds, n);
-      const pProbs = ar.alloc(C * 4, 'the probabilities');
-      const pW = ar.alloc(hops * n * 4, 'the attention weights');
-      const pSent = ar.alloc(n * 4, 'the sentence weights');
-      const pPen = ar.alloc(4, 'the penalty');
-      const status = x.al_model_classify(m.ptr, pIds, n, pProbs, pW, pSent, pPen);
-      if (status !== 0) throw statusError(x, status, 'Model.classify');
-      const probs = ar.read(pProbs, C);
-      let best = 0;
-      for (let k = 1; k < C; k++) if (probs[k] > probs[best]) best = k;
-      const tokens = m.tokenizer.srcTokens(ids);
-      const rowLabels = pooling === 'structured' ? Array.from({ length: hops }, (_, i) => `hop ${i + 1}`)
+  checkOptions(options, 'Model.classify', []);
+  const ids = sourceIds(m, input, 'classify');
+  const n = ids.length,
+    C = m.info.tgtVocab;
+  const pooling = m.config.pooling;
+  const x = m.x;
+  const ar = new Arena(x);
+  try {
+    const pIds = ar.i32(ids, 'the input ids');
+    const hops = m.info.hops;
+    const nSent = x.al_model_classifier_sentences(m.ptr, pIds, n);
+    const pProbs = ar.alloc(C * 4, 'the probabilities');
+    const pW = ar.alloc(hops * n * 4, 'the attention weights');
+    const pSent = ar.alloc(n * 4, 'the sentence weights');
+    const pPen = ar.alloc(4, 'the penalty');
+    const status = x.al_model_classify(m.ptr, pIds, n, pProbs, pW, pSent, pPen);
+    if (status !== 0) throw statusError(x, status, 'Model.classify');
+    const probs = ar.read(pProbs, C);
+    let best = 0;
+    for (let k = 1; k < C; k++) if (probs[k] > probs[best]) best = k;
+    const tokens = m.tokenizer.srcTokens(ids);
+    const rowLabels =
+      pooling === 'structured'
+        ? Array.from({ length: hops }, (_, i) => `hop ${i + 1}`)
         : [pooling === 'han' ? 'words' : 'attention'];
-      const result = {
-        label: m.labels[best],
-        labelId: best,
-        probs,
-        attention: [{ layer: 0, head: 0, weights: { data: ar.read(pW, hops * n), shape: [hops, n] }, rowLabels, colLabels: tokens }],
-        ids,
-        tokens,
-      };
-      if (pooling === 'han') {
-        const sep = m.tokenizer.src.get(m.config.sentenceSeparator);
-        const sentences = [];
-        let start = 0;
-        ids.forEach((id, i) => {
-          if (id === sep || i === n - 1) { sentences.push([start, i + 1]); start = i + 1; }
-        });
-        result.sentenceWeights = ar.read(pSent, nSent);
-        result.sentences = sentences;
-        result.attention.push({
-          layer: 1,
+    const result = {
+      label: m.labels[best],
+      labelId: best,
+      probs,
+      attention: [
+        {
+          layer: 0,
           head: 0,
-          weights: { data: result.sentenceWeights.slice(), shape: [1, nSent] },
-          rowLabels: ['sentences'],
-          colLabels: sentences.map(([a, b]) => tokens.slice(a, b).join(' ')),
-        });
-      }
-      if (pooling === 'structured') result.penalty = ar.read(pPen, 1)[0];
-      return result;
-    } finally {
-      ar.free();
+          weights: { data: ar.read(pW, hops * n), shape: [hops, n] },
+          rowLabels,
+          colLabels: tokens,
+        },
+      ],
+      ids,
+      tokens,
+    };
+    if (pooling === 'han') {
+      const sep = m.tokenizer.src.get(m.config.sentenceSeparator);
+      const sentences = [];
+      let start = 0;
+      ids.forEach((id, i) => {
+        if (id === sep || i === n - 1) {
+          sentences.push([start, i + 1]);
+          start = i + 1;
+        }
+      });
+      result.sentenceWeights = ar.read(pSent, nSent);
+      result.sentences = sentences;
+      result.attention.push({
+        layer: 1,
+        head: 0,
+        weights: { data: result.sentenceWeights.slice(), shape: [1, nSent] },
+        rowLabels: ['sentences'],
+        colLabels: sentences.map(([a, b]) => tokens.slice(a, b).join(' ')),
+      });
     }
+    if (pooling === 'structured') result.penalty = ar.read(pPen, 1)[0];
+    return result;
+  } finally {
+    ar.free();
   }
+}
 
 /** A training example { src: text or ids (han: separators included), label: a label or its index }. */
 export function example(m, p, what) {
   const s = exampleIds(m, p?.src, false, `${what}.src`);
-  if (s.length === 0) throw new AttnlabError(`${what}.src is empty: a document needs at least one token`, 'AL_ERR_SHAPE');
+  if (s.length === 0)
+    throw new AttnlabError(
+      `${what}.src is empty: a document needs at least one token`,
+      'AL_ERR_SHAPE',
+    );
   return { s, t: Int32Array.of(labelId(m, p?.label, `${what}.label`)) };
 }
 
 /** Trainer.evaluate: accuracy, the mean cross-entropy −log p(label) (without the penalty term),
  * and for structured pooling the mean penalty. */
 export function evaluate(m, model, pairs, loss) {
-  let right = 0, nll = 0, pen = 0;
+  let right = 0,
+    nll = 0,
+    pen = 0;
   pairs.forEach((p, i) => {
     const y = labelId(m, p?.label, `Trainer.evaluate: pairs[${i}].label`);
     const r = model.classify(p.src);

@@ -22,7 +22,16 @@ export const name = 'memory-rnn';
  * puts bos and eos (when the config names them) around the words of a text. */
 export function tokenizer(cfg) {
   const t = cfg.tokenizer ?? {};
-  const tok = new Tokenizer({ type: t.type, srcVocab: t.vocab, tgtVocab: cfg.labels ?? t.vocab, unk: t.unk, pad: t.pad, bos: t.bos, eos: t.eos, normalize: t.normalize });
+  const tok = new Tokenizer({
+    type: t.type,
+    srcVocab: t.vocab,
+    tgtVocab: cfg.labels ?? t.vocab,
+    unk: t.unk,
+    pad: t.pad,
+    bos: t.bos,
+    eos: t.eos,
+    normalize: t.normalize,
+  });
   const words = tok.encode.bind(tok);
   const bos = t.bos === undefined ? [] : [tok.src.get(t.bos)];
   const eos = t.eos === undefined ? [] : [tok.src.get(t.eos)];
@@ -39,7 +48,9 @@ export function tokenizer(cfg) {
  */
 function forwardIds(m, ids, options) {
   const { x, ptr, info } = m;
-  const n = ids.length, C = info.tgtVocab, lm = info.head === 0;
+  const n = ids.length,
+    C = info.tgtVocab,
+    lm = info.head === 0;
   const distributions = options.distributions === true; // read once: it sizes a buffer
   const ar = new Arena(x);
   try {
@@ -47,12 +58,27 @@ function forwardIds(m, ids, options) {
     const pW = ar.alloc(n * n * 4, 'the attention weights');
     const pOut = ar.alloc((lm ? (distributions ? n * C : 0) : C) * 4, 'the outputs');
     const pLogp = ar.alloc(n * 4, 'the log-probs');
-    const status = lm ? x.al_model_lm_forward(ptr, pIds, n, pLogp, distributions ? pOut : 0, pW)
+    const status = lm
+      ? x.al_model_lm_forward(ptr, pIds, n, pLogp, distributions ? pOut : 0, pW)
       : x.al_model_memory_classify(ptr, pIds, n, pOut, pW);
-    if (status !== 0) throw new AttnlabError(`Model.run: ${readCString(x, x.al_status_string(status))}`, statusName(status));
+    if (status !== 0)
+      throw new AttnlabError(
+        `Model.run: ${readCString(x, x.al_status_string(status))}`,
+        statusName(status),
+      );
     const tokens = m.tokenizer.srcTokens(ids);
-    const attention = info.attends !== 1 ? []
-      : [{ layer: 0, head: 0, weights: { data: ar.read(pW, n * n), shape: [n, n] }, rowLabels: tokens, colLabels: tokens }];
+    const attention =
+      info.attends !== 1
+        ? []
+        : [
+            {
+              layer: 0,
+              head: 0,
+              weights: { data: ar.read(pW, n * n), shape: [n, n] },
+              rowLabels: tokens,
+              colLabels: tokens,
+            },
+          ];
     if (!lm) {
       const probs = ar.read(pOut, C);
       let best = 0;
@@ -60,7 +86,13 @@ function forwardIds(m, ids, options) {
       return { label: m.labels[best], labelId: best, probs, ids, tokens, attention };
     }
     const logProbs = ar.read(pLogp, n - 1);
-    const r = { ids, tokens, logProbs, perplexity: n > 1 ? Math.exp(-logProbs.reduce((a, b) => a + b, 0) / (n - 1)) : undefined, attention };
+    const r = {
+      ids,
+      tokens,
+      logProbs,
+      perplexity: n > 1 ? Math.exp(-logProbs.reduce((a, b) => a + b, 0) / (n - 1)) : undefined,
+      attention,
+    };
     if (distributions) r.distributions = { data: ar.read(pOut, n * C), shape: [n, C] };
     return r;
   } finally {
@@ -72,14 +104,20 @@ function forwardIds(m, ids, options) {
 export function run(m, input, options) {
   const o = checkOptions(options, 'Model.run', m.info.head === 1 ? [] : ['distributions']);
   if (o.distributions !== undefined && typeof o.distributions !== 'boolean') {
-    throw new AttnlabError(`Model.run: options.distributions must be true or false, got ${kindOf(o.distributions)}`);
+    throw new AttnlabError(
+      `Model.run: options.distributions must be true or false, got ${kindOf(o.distributions)}`,
+    );
   }
   return forwardIds(m, sourceIds(m, input, 'run'), o);
 }
 
 /** Model.classify, for head "classifier" only (model.js refuses it for a language model). */
 export function classify(m, input, options) {
-  return forwardIds(m, sourceIds(m, input, 'classify'), checkOptions(options, 'Model.classify', []));
+  return forwardIds(
+    m,
+    sourceIds(m, input, 'classify'),
+    checkOptions(options, 'Model.classify', []),
+  );
 }
 
 /**
@@ -90,7 +128,11 @@ export function classify(m, input, options) {
 export function example(m, p, what) {
   if (m.info.head === 1) return classifier.example(m, p, what);
   const s = exampleIds(m, p?.src, false, `${what}.src`);
-  if (s.length < 2) throw new AttnlabError(`${what}.src has ${s.length} token(s); a language model needs 2 or more (it predicts tokens 2..n)`, 'AL_ERR_SHAPE');
+  if (s.length < 2)
+    throw new AttnlabError(
+      `${what}.src has ${s.length} token(s); a language model needs 2 or more (it predicts tokens 2..n)`,
+      'AL_ERR_SHAPE',
+    );
   return { s, t: new Int32Array(0) };
 }
 
@@ -101,7 +143,8 @@ export function example(m, p, what) {
  */
 export function evaluate(m, model, examples, loss) {
   if (m.info.head === 1) return classifier.evaluate(m, model, examples, loss);
-  let nll = 0, tokens = 0;
+  let nll = 0,
+    tokens = 0;
   for (const p of examples) {
     const { logProbs } = model.run(p?.src ?? p);
     nll -= logProbs.reduce((a, b) => a + b, 0);

@@ -33,7 +33,15 @@
 import { AttnlabError } from '../core.js';
 
 /** The known step names, in the order they are applied. */
-export const NORMALIZE_STEPS = Object.freeze(['nfc', 'quotes', 'lowercase', 'whitespace', 'punctuation', 'contractions', 'elision']);
+export const NORMALIZE_STEPS = Object.freeze([
+  'nfc',
+  'quotes',
+  'lowercase',
+  'whitespace',
+  'punctuation',
+  'contractions',
+  'elision',
+]);
 const WORD_ONLY = new Set(['punctuation', 'contractions', 'elision']);
 
 /**
@@ -44,19 +52,34 @@ const WORD_ONLY = new Set(['punctuation', 'contractions', 'elision']);
  */
 export function normalizeSteps(list, type = 'word') {
   if (list === undefined) return new Set();
-  if (!Array.isArray(list)) throw new AttnlabError('tokenizer: "normalize" must be an array of step names', 'AL_ERR_FORMAT');
+  if (!Array.isArray(list))
+    throw new AttnlabError(
+      'tokenizer: "normalize" must be an array of step names',
+      'AL_ERR_FORMAT',
+    );
   const steps = new Set();
   for (const s of list) {
     if (typeof s !== 'string' || !NORMALIZE_STEPS.includes(s)) {
-      throw new AttnlabError(`tokenizer: unknown normalize step ${typeof s === 'string' ? JSON.stringify(s.slice(0, 40)) : typeof s} (known: ${NORMALIZE_STEPS.join(', ')})`, 'AL_ERR_FORMAT');
+      throw new AttnlabError(
+        `tokenizer: unknown normalize step ${typeof s === 'string' ? JSON.stringify(s.slice(0, 40)) : typeof s} (known: ${NORMALIZE_STEPS.join(', ')})`,
+        'AL_ERR_FORMAT',
+      );
     }
-    if (steps.has(s)) throw new AttnlabError(`tokenizer: normalize step "${s}" is listed twice`, 'AL_ERR_FORMAT');
-    if (type === 'char' && WORD_ONLY.has(s)) throw new AttnlabError(`tokenizer: normalize step "${s}" is for word tokenizers only`, 'AL_ERR_FORMAT');
+    if (steps.has(s))
+      throw new AttnlabError(`tokenizer: normalize step "${s}" is listed twice`, 'AL_ERR_FORMAT');
+    if (type === 'char' && WORD_ONLY.has(s))
+      throw new AttnlabError(
+        `tokenizer: normalize step "${s}" is for word tokenizers only`,
+        'AL_ERR_FORMAT',
+      );
     steps.add(s);
   }
   for (const s of ['contractions', 'elision']) {
     if (steps.has(s) && !steps.has('punctuation')) {
-      throw new AttnlabError(`tokenizer: normalize step "${s}" needs "punctuation" (the apostrophe is punctuation)`, 'AL_ERR_FORMAT');
+      throw new AttnlabError(
+        `tokenizer: normalize step "${s}" needs "punctuation" (the apostrophe is punctuation)`,
+        'AL_ERR_FORMAT',
+      );
     }
   }
   return steps;
@@ -104,12 +127,37 @@ const NT_STEMS = Object.freeze({ ca: 'can', wo: 'will', sha: 'shall' });
 /** Contractions people type without the apostrophe, read as if it were there. Only forms that
  * are not ordinary English words (so no "well", "were", "hell", "its", "ill", "shed"). */
 export const CONTRACTION_TYPOS = Object.freeze({
-  dont: "don't", doesnt: "doesn't", didnt: "didn't", isnt: "isn't", arent: "aren't", wasnt: "wasn't",
-  werent: "weren't", havent: "haven't", hasnt: "hasn't", hadnt: "hadn't", wont: "won't", cant: "can't",
-  couldnt: "couldn't", shouldnt: "shouldn't", wouldnt: "wouldn't", mustnt: "mustn't", neednt: "needn't",
-  aint: "ain't", im: "i'm", ive: "i've", youre: "you're", youve: "you've", theyre: "they're",
-  theyve: "they've", thats: "that's", whats: "what's", theres: "there's", youd: "you'd",
-  theyd: "they'd", youll: "you'll", theyll: "they'll",
+  dont: "don't",
+  doesnt: "doesn't",
+  didnt: "didn't",
+  isnt: "isn't",
+  arent: "aren't",
+  wasnt: "wasn't",
+  werent: "weren't",
+  havent: "haven't",
+  hasnt: "hasn't",
+  hadnt: "hadn't",
+  wont: "won't",
+  cant: "can't",
+  couldnt: "couldn't",
+  shouldnt: "shouldn't",
+  wouldnt: "wouldn't",
+  mustnt: "mustn't",
+  neednt: "needn't",
+  aint: "ain't",
+  im: "i'm",
+  ive: "i've",
+  youre: "you're",
+  youve: "you've",
+  theyre: "they're",
+  theyve: "they've",
+  thats: "that's",
+  whats: "what's",
+  theres: "there's",
+  youd: "you'd",
+  theyd: "they'd",
+  youll: "you'll",
+  theyll: "they'll",
 });
 
 /** One token → its tokens with the clitics split off (a typo in CONTRACTION_TYPOS is matched as
@@ -147,10 +195,21 @@ export function normalizeWords(text, steps) {
   const clitics = steps.has('contractions');
   const elision = steps.has('elision');
   const out = [];
-  for (const m of s.matchAll(elision ? (clitics ? TOKEN_ELISION_RE : TOKEN_ELISION_NO_CLITIC_RE) : clitics ? TOKEN_RE : TOKEN_NO_CLITIC_RE)) {
+  for (const m of s.matchAll(
+    elision
+      ? clitics
+        ? TOKEN_ELISION_RE
+        : TOKEN_ELISION_NO_CLITIC_RE
+      : clitics
+        ? TOKEN_RE
+        : TOKEN_NO_CLITIC_RE,
+  )) {
     let w = m[0];
     if (elision) {
-      for (let e = ELIDED_RE.exec(w); e && w.toLowerCase() !== "n't"; e = ELIDED_RE.exec(w)) { out.push(e[1]); w = w.slice(e[1].length); }
+      for (let e = ELIDED_RE.exec(w); e && w.toLowerCase() !== "n't"; e = ELIDED_RE.exec(w)) {
+        out.push(e[1]);
+        w = w.slice(e[1].length);
+      }
     }
     if (clitics) for (const t of splitClitics(w)) out.push(t);
     else out.push(w);
@@ -174,7 +233,11 @@ export function joinTokens(tokens, steps) {
   tokens.forEach((w, i) => {
     const next = tokens[i + 1];
     // glued unless the pair would read as English "n't" ("n'" + "t")
-    s += w + (next !== undefined && !(ELIDED_ALONE_RE.test(w) && `${w}${next}`.toLowerCase() !== "n't") ? ' ' : '');
+    s +=
+      w +
+      (next !== undefined && !(ELIDED_ALONE_RE.test(w) && `${w}${next}`.toLowerCase() !== "n't")
+        ? ' '
+        : '');
   });
   return s;
 }

@@ -6,7 +6,15 @@
 
 import { AttnlabError, Arena, checkOptions, idsFrom, inVocab, kindOf, show } from '../core.js';
 import { Tokenizer } from './tokenizer.js';
-import { MAX_BEAM, MAX_STEPS, exampleIds, leaks, maxLengthOf, sourceIds, statusError } from './common.js';
+import {
+  MAX_BEAM,
+  MAX_STEPS,
+  exampleIds,
+  leaks,
+  maxLengthOf,
+  sourceIds,
+  statusError,
+} from './common.js';
 
 export const name = 'seq2seq';
 
@@ -16,100 +24,127 @@ export function tokenizer(config) {
 
 /** Model.run: greedy, or beam search with `beamWidth` > 1. */
 export function run(m, input, options) {
-    const x = m.x;
-    options = checkOptions(options, 'Model.run', ['maxLength', 'beamWidth']);
-    const src = sourceIds(m, input, 'run');
-    const maxLength = maxLengthOf(m, options, 'run');
-    const beam = options.beamWidth ?? 1;
-    if (!Number.isInteger(beam) || beam < 1 || beam > MAX_BEAM) {
-      throw new AttnlabError(`Model.run: beamWidth ${show(beam)} must be an integer in [1, ${MAX_BEAM}]`);
-    }
-    const S = src.length;
-    const ar = new Arena(x);
-    try {
-      const pSrc = ar.i32(src, 'the input ids');
-      const pIds = ar.alloc(maxLength * 4, 'the output ids');
-      const pLogp = ar.alloc(maxLength * 4, 'the log-probs');
-      const pAtt = ar.alloc(maxLength * S * 4, 'the attention');
-      const pPos = ar.alloc(maxLength * 4, 'the positions');
-      const pLen = ar.alloc(4, 'the length');
-      const status = x.al_model_generate(m.ptr, pSrc, S, maxLength, beam, pIds, pLogp, pAtt, pPos, pLen);
-      if (status !== 0) throw statusError(x, status, 'Model.run');
-      const T = new Int32Array(x.memory.buffer, pLen, 1)[0];
-      const ids = new Int32Array(x.memory.buffer, pIds, T).slice();
-      const result = {
-        output: m.tokenizer.decode(ids),
-        ids,
-        tokens: m.tokenizer.tgtTokens(ids),
-        logProbs: ar.read(pLogp, T),
-        attention: [{
+  const x = m.x;
+  options = checkOptions(options, 'Model.run', ['maxLength', 'beamWidth']);
+  const src = sourceIds(m, input, 'run');
+  const maxLength = maxLengthOf(m, options, 'run');
+  const beam = options.beamWidth ?? 1;
+  if (!Number.isInteger(beam) || beam < 1 || beam > MAX_BEAM) {
+    throw new AttnlabError(
+      `Model.run: beamWidth ${show(beam)} must be an integer in [1, ${MAX_BEAM}]`,
+    );
+  }
+  const S = src.length;
+  const ar = new Arena(x);
+  try {
+    const pSrc = ar.i32(src, 'the input ids');
+    const pIds = ar.alloc(maxLength * 4, 'the output ids');
+    const pLogp = ar.alloc(maxLength * 4, 'the log-probs');
+    const pAtt = ar.alloc(maxLength * S * 4, 'the attention');
+    const pPos = ar.alloc(maxLength * 4, 'the positions');
+    const pLen = ar.alloc(4, 'the length');
+    const status = x.al_model_generate(
+      m.ptr,
+      pSrc,
+      S,
+      maxLength,
+      beam,
+      pIds,
+      pLogp,
+      pAtt,
+      pPos,
+      pLen,
+    );
+    if (status !== 0) throw statusError(x, status, 'Model.run');
+    const T = new Int32Array(x.memory.buffer, pLen, 1)[0];
+    const ids = new Int32Array(x.memory.buffer, pIds, T).slice();
+    const result = {
+      output: m.tokenizer.decode(ids),
+      ids,
+      tokens: m.tokenizer.tgtTokens(ids),
+      logProbs: ar.read(pLogp, T),
+      attention: [
+        {
           layer: 0,
           head: 0,
           weights: { data: ar.read(pAtt, T * S), shape: [T, S] },
           rowLabels: m.tokenizer.tgtTokens(ids),
           colLabels: m.tokenizer.srcTokens(src),
-        }],
-        srcIds: src,
-      };
-      if ((m.info.hasPositions === 1)) result.positions = ar.read(pPos, T);
-      return result;
-    } finally {
-      ar.free();
-    }
+        },
+      ],
+      srcIds: src,
+    };
+    if (m.info.hasPositions === 1) result.positions = ar.read(pPos, T);
+    return result;
+  } finally {
+    ar.free();
   }
+}
 
 /**
  * Model.score: teacher forcing; the decoder is fed bos, tgt[0], ..., and returns log p(tgt[t])
  * per step, the attention [T, S], p_t for local attention, and the log-distributions [T, V].
  */
 export function score(m, src, tgt) {
-    const x = m.x;
-    const s = sourceIds(m, src, 'score');
-    if (tgt === undefined || tgt === null) throw new AttnlabError(`Model.score: tgt is ${tgt}; give the target text or ids (include eos to score it)`);
-    const t = typeof tgt === 'string' ? inVocab(m.tokenizer.encodeTarget(tgt), m.info.tgtVocab, 'Model.score') : idsFrom(tgt, m.info.tgtVocab, 'Model.score: tgt', MAX_STEPS);
-    const S = s.length, T = t.length, V = m.info.tgtVocab;
-    if (T < 1 || T > MAX_STEPS) throw new AttnlabError(`Model.score: the target has ${T} tokens; it must have 1 to ${MAX_STEPS}`, 'AL_ERR_SHAPE');
-    const ar = new Arena(x);
-    try {
-      const pSrc = ar.i32(s, 'the source ids');
-      const pTgt = ar.i32(t, 'the target ids');
-      const pLogp = ar.alloc(T * 4, 'the log-probs');
-      const pAtt = ar.alloc(T * S * 4, 'the attention');
-      const pPos = ar.alloc(T * 4, 'the positions');
-      const pDist = ar.alloc(T * V * 4, 'the distributions');
-      const status = x.al_model_score(m.ptr, pSrc, S, pTgt, T, pLogp, pAtt, pPos, pDist);
-      if (status !== 0) throw statusError(x, status, 'Model.score');
-      const result = {
-        logProbs: ar.read(pLogp, T),
-        attention: { data: ar.read(pAtt, T * S), shape: [T, S] },
-        distributions: { data: ar.read(pDist, T * V), shape: [T, V] },
-      };
-      if ((m.info.hasPositions === 1)) result.positions = ar.read(pPos, T);
-      return result;
-    } finally {
-      ar.free();
-    }
+  const x = m.x;
+  const s = sourceIds(m, src, 'score');
+  if (tgt === undefined || tgt === null)
+    throw new AttnlabError(
+      `Model.score: tgt is ${tgt}; give the target text or ids (include eos to score it)`,
+    );
+  const t =
+    typeof tgt === 'string'
+      ? inVocab(m.tokenizer.encodeTarget(tgt), m.info.tgtVocab, 'Model.score')
+      : idsFrom(tgt, m.info.tgtVocab, 'Model.score: tgt', MAX_STEPS);
+  const S = s.length,
+    T = t.length,
+    V = m.info.tgtVocab;
+  if (T < 1 || T > MAX_STEPS)
+    throw new AttnlabError(
+      `Model.score: the target has ${T} tokens; it must have 1 to ${MAX_STEPS}`,
+      'AL_ERR_SHAPE',
+    );
+  const ar = new Arena(x);
+  try {
+    const pSrc = ar.i32(s, 'the source ids');
+    const pTgt = ar.i32(t, 'the target ids');
+    const pLogp = ar.alloc(T * 4, 'the log-probs');
+    const pAtt = ar.alloc(T * S * 4, 'the attention');
+    const pPos = ar.alloc(T * 4, 'the positions');
+    const pDist = ar.alloc(T * V * 4, 'the distributions');
+    const status = x.al_model_score(m.ptr, pSrc, S, pTgt, T, pLogp, pAtt, pPos, pDist);
+    if (status !== 0) throw statusError(x, status, 'Model.score');
+    const result = {
+      logProbs: ar.read(pLogp, T),
+      attention: { data: ar.read(pAtt, T * S), shape: [T, S] },
+      distributions: { data: ar.read(pDist, T * V), shape: [T, V] },
+    };
+    if (m.info.hasPositions === 1) result.positions = ar.read(pPos, T);
+    return result;
+  } finally {
+    ar.free();
   }
+}
 
 /** Model.startDecoding: a Decoder over one input; `onDispose` tells the model it is gone. */
 export function startDecoding(m, model, input, options, onDispose) {
-    const x = m.x;
-    options = checkOptions(options, 'Model.startDecoding', ['maxLength']);
-    const src = sourceIds(m, input, 'startDecoding');
-    const maxLength = maxLengthOf(m, options, 'startDecoding');
-    const ar = new Arena(x);
-    let ptr;
-    try {
-      const pSrc = ar.i32(src, 'the input ids');
-      const pOut = ar.alloc(4, 'the handle');
-      const status = x.al_model_decoder_start(m.ptr, pSrc, src.length, pOut);
-      if (status !== 0) throw statusError(x, status, 'Model.startDecoding');
-      ptr = new Uint32Array(x.memory.buffer, pOut, 1)[0];
-    } finally {
-      ar.free();
-    }
-    return new Decoder(x, ptr, model, m, src, maxLength, onDispose);
+  const x = m.x;
+  options = checkOptions(options, 'Model.startDecoding', ['maxLength']);
+  const src = sourceIds(m, input, 'startDecoding');
+  const maxLength = maxLengthOf(m, options, 'startDecoding');
+  const ar = new Arena(x);
+  let ptr;
+  try {
+    const pSrc = ar.i32(src, 'the input ids');
+    const pOut = ar.alloc(4, 'the handle');
+    const status = x.al_model_decoder_start(m.ptr, pSrc, src.length, pOut);
+    if (status !== 0) throw statusError(x, status, 'Model.startDecoding');
+    ptr = new Uint32Array(x.memory.buffer, pOut, 1)[0];
+  } finally {
+    ar.free();
   }
+  return new Decoder(x, ptr, model, m, src, maxLength, onDispose);
+}
 
 export class Decoder {
   #x;
@@ -139,17 +174,29 @@ export class Decoder {
   }
 
   /** The model decoding. */
-  get model() { return this.#model; }
+  get model() {
+    return this.#model;
+  }
   /** The source ids (a copy). */
-  get srcIds() { return this.#src.slice(); }
+  get srcIds() {
+    return this.#src.slice();
+  }
   /** The source tokens. */
-  get srcTokens() { return this.#srcTokens; }
+  get srcTokens() {
+    return this.#srcTokens;
+  }
   /** The step limit. */
-  get maxLength() { return this.#maxLength; }
+  get maxLength() {
+    return this.#maxLength;
+  }
   /** Steps taken so far. */
-  get steps() { return this.#steps; }
+  get steps() {
+    return this.#steps;
+  }
   /** True once eos was emitted or maxLength steps were taken. */
-  get done() { return this.#done; }
+  get done() {
+    return this.#done;
+  }
 
   /**
    * Emit the next token (the argmax, or `force` when given: a target id, for teacher forcing).
@@ -157,13 +204,21 @@ export class Decoder {
    *             position?: number, done: boolean, step: number }}
    */
   step(force) {
-    if (this.#ptr === 0) throw new AttnlabError('Decoder.step: this decoder has been disposed', 'AL_ERR_ARGUMENT');
-    if (this.#done) throw new AttnlabError(`Decoder.step: decoding has finished (${this.#steps} steps${this.#steps >= this.#maxLength ? ', maxLength reached' : ', eos emitted'}); dispose() it or start again`, 'AL_ERR_ARGUMENT');
+    if (this.#ptr === 0)
+      throw new AttnlabError('Decoder.step: this decoder has been disposed', 'AL_ERR_ARGUMENT');
+    if (this.#done)
+      throw new AttnlabError(
+        `Decoder.step: decoding has finished (${this.#steps} steps${this.#steps >= this.#maxLength ? ', maxLength reached' : ', eos emitted'}); dispose() it or start again`,
+        'AL_ERR_ARGUMENT',
+      );
     const x = this.#x;
     const V = this.#info.tgtVocab;
     const f = force ?? -1;
     if (f !== -1 && (!Number.isInteger(f) || f < 0 || f >= V)) {
-      throw new AttnlabError(`Decoder.step: force ${typeof f === 'number' ? f : kindOf(f)} is not a target id in [0, ${V})`, 'AL_ERR_RANGE');
+      throw new AttnlabError(
+        `Decoder.step: force ${typeof f === 'number' ? f : kindOf(f)} is not a target id in [0, ${V})`,
+        'AL_ERR_RANGE',
+      );
     }
     const S = this.#src.length;
     const ar = new Arena(x);
@@ -218,7 +273,10 @@ export function example(m, p, what) {
 
 /** Trainer.evaluate: greedy exact match and token accuracy, the mean teacher-forced token loss. */
 export function evaluate(m, model, pairs, loss) {
-  let exact = 0, right = 0, tokens = 0, nll = 0;
+  let exact = 0,
+    right = 0,
+    tokens = 0,
+    nll = 0;
   for (const p of pairs) {
     const r = model.run(p.src);
     const tgt = [...exampleIds(m, p.tgt, true, 'Trainer.evaluate: tgt'), m.info.eos];
@@ -229,5 +287,10 @@ export function evaluate(m, model, pairs, loss) {
     if (loss) nll -= model.score(p.src, tgt).logProbs.reduce((a, b) => a + b, 0);
   }
   const n = Math.max(pairs.length, 1);
-  return { exactMatch: exact / n, tokenAccuracy: right / Math.max(tokens, 1), loss: loss ? nll / Math.max(tokens, 1) : undefined, count: pairs.length };
+  return {
+    exactMatch: exact / n,
+    tokenAccuracy: right / Math.max(tokens, 1),
+    loss: loss ? nll / Math.max(tokens, 1) : undefined,
+    count: pairs.length,
+  };
 }

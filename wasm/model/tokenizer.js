@@ -21,7 +21,9 @@ import { NORMALIZE_STEPS as STEP_ORDER } from './normalize.js';
 
 function indexOf(vocab) {
   const m = new Map();
-  vocab.forEach((t, i) => { if (!m.has(t)) m.set(t, i); });
+  vocab.forEach((t, i) => {
+    if (!m.has(t)) m.set(t, i);
+  });
   return m;
 }
 
@@ -30,9 +32,13 @@ export class Tokenizer {
    *            bos?: string, eos?: string, unk: string, pad?: string, normalize?: string[] }} cfg
    *   (no bos/eos: a classifier's) */
   constructor(cfg) {
-    if (!cfg || typeof cfg !== 'object') throw new AttnlabError('tokenizer: the config has no "tokenizer" object', 'AL_ERR_FORMAT');
+    if (!cfg || typeof cfg !== 'object')
+      throw new AttnlabError('tokenizer: the config has no "tokenizer" object', 'AL_ERR_FORMAT');
     if (cfg.type !== 'char' && cfg.type !== 'word') {
-      throw new AttnlabError(`tokenizer: unknown type ${JSON.stringify(cfg.type)} (known: char, word)`, 'AL_ERR_FORMAT');
+      throw new AttnlabError(
+        `tokenizer: unknown type ${JSON.stringify(cfg.type)} (known: char, word)`,
+        'AL_ERR_FORMAT',
+      );
     }
     for (const k of ['srcVocab', 'tgtVocab']) {
       if (!Array.isArray(cfg[k]) || !cfg[k].every((t) => typeof t === 'string')) {
@@ -42,7 +48,9 @@ export class Tokenizer {
     this.type = cfg.type;
     this.normalizeSteps = normalizeSteps(cfg.normalize, cfg.type);
     /** The normalize steps of the config, in the order they apply ([] when none). */
-    this.normalization = Object.freeze([...this.normalizeSteps].sort((a, b) => STEP_ORDER.indexOf(a) - STEP_ORDER.indexOf(b)));
+    this.normalization = Object.freeze(
+      [...this.normalizeSteps].sort((a, b) => STEP_ORDER.indexOf(a) - STEP_ORDER.indexOf(b)),
+    );
     this.srcVocab = cfg.srcVocab.slice();
     this.tgtVocab = cfg.tgtVocab.slice();
     this.src = indexOf(this.srcVocab);
@@ -57,8 +65,11 @@ export class Tokenizer {
 
   /** Split text into tokens (strings) after the config's normalisation, without looking them up. */
   split(text) {
-    if (typeof text !== 'string') throw new AttnlabError(`tokenizer: expected text, got ${typeof text}`);
-    return this.type === 'char' ? Array.from(normalizeChars(text, this.normalizeSteps)) : normalizeWords(text, this.normalizeSteps);
+    if (typeof text !== 'string')
+      throw new AttnlabError(`tokenizer: expected text, got ${typeof text}`);
+    return this.type === 'char'
+      ? Array.from(normalizeChars(text, this.normalizeSteps))
+      : normalizeWords(text, this.normalizeSteps);
   }
 
   /** The text as the model reads it: its tokens joined ('' for char, one space for word). */
@@ -78,7 +89,10 @@ export class Tokenizer {
     const out = [];
     const seen = new Set();
     for (const t of this.split(text)) {
-      if (!this.src.has(t) && t !== this.specials.unk && !seen.has(t)) { seen.add(t); out.push(t); }
+      if (!this.src.has(t) && t !== this.specials.unk && !seen.has(t)) {
+        seen.add(t);
+        out.push(t);
+      }
     }
     return out;
   }
@@ -92,7 +106,11 @@ export class Tokenizer {
   encodeTarget(text) {
     return Int32Array.from(this.split(text), (t) => {
       const id = this.tgt.get(t) ?? this.tgtUnkId;
-      if (id < 0) throw new AttnlabError(`tokenizer: "${t}" is not in tgtVocab, which has no unk token`, 'AL_ERR_RANGE');
+      if (id < 0)
+        throw new AttnlabError(
+          `tokenizer: "${t}" is not in tgtVocab, which has no unk token`,
+          'AL_ERR_RANGE',
+        );
       return id;
     });
   }

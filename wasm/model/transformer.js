@@ -36,7 +36,10 @@ function ids(m, input, vocabSize, encode, what) {
   }
   if (out.length < 1) throw new AttnlabError(`${what} is empty (no tokens)`, 'AL_ERR_SHAPE');
   if (out.length > limit) {
-    throw new AttnlabError(`${what} has ${out.length} tokens; this model takes at most ${limit} (config "maxPositions")`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what} has ${out.length} tokens; this model takes at most ${limit} (config "maxPositions")`,
+      'AL_ERR_SHAPE',
+    );
   }
   return out;
 }
@@ -47,7 +50,15 @@ function maps(ar, p, L, H, T, S, kind, stack, rowLabels, colLabels, out) {
   for (let l = 0; l < L; l++) {
     for (let h = 0; h < H; h++) {
       const o = (l * H + h) * T * S;
-      out.push({ layer: l, head: h, kind, stack, weights: { data: all.slice(o, o + T * S), shape: [T, S] }, rowLabels, colLabels });
+      out.push({
+        layer: l,
+        head: h,
+        kind,
+        stack,
+        weights: { data: all.slice(o, o + T * S), shape: [T, S] },
+        rowLabels,
+        colLabels,
+      });
     }
   }
 }
@@ -66,16 +77,31 @@ export function forward(m, input, tgt, labels) {
   const src = ids(m, input, info.srcVocab, (t) => tok.encode(t), 'Model.forward: input');
   let dec = null;
   if (ed) {
-    if (tgt === undefined) throw new AttnlabError('Model.forward: an encoder-decoder needs the decoder input (tgt), bos first');
+    if (tgt === undefined)
+      throw new AttnlabError(
+        'Model.forward: an encoder-decoder needs the decoder input (tgt), bos first',
+      );
     dec = ids(m, tgt, info.tgtVocab, (t) => tok.encodeTarget(t), 'Model.forward: tgt');
-    if (dec.length > MAX_STEPS) throw new AttnlabError(`Model.forward: tgt has ${dec.length} tokens; the limit is ${MAX_STEPS}`, 'AL_ERR_SHAPE');
+    if (dec.length > MAX_STEPS)
+      throw new AttnlabError(
+        `Model.forward: tgt has ${dec.length} tokens; the limit is ${MAX_STEPS}`,
+        'AL_ERR_SHAPE',
+      );
   } else if (tgt !== undefined) {
     throw new AttnlabError(`Model.forward: variant "${variant}" takes one sequence, not a tgt`);
   }
-  const S = src.length, T = ed ? dec.length : 0, V = info.tgtVocab;
-  const L = info.layers, H = info.heads, n = ed ? T : S;
+  const S = src.length,
+    T = ed ? dec.length : 0,
+    V = info.tgtVocab;
+  const L = info.layers,
+    H = info.heads,
+    n = ed ? T : S;
   const attFloats = x.al_model_transformer_attention_floats(ptr, S, T); // C's count of what it writes
-  if (!(attFloats >= 0)) throw new AttnlabError('Model.forward: the model did not report its attention size', 'AL_ERR_UNSUPPORTED');
+  if (!(attFloats >= 0))
+    throw new AttnlabError(
+      'Model.forward: the model did not report its attention size',
+      'AL_ERR_UNSUPPORTED',
+    );
   const ar = new Arena(x);
   try {
     const pSrc = ar.i32(src, 'the input ids');
@@ -91,11 +117,27 @@ export function forward(m, input, tgt, labels) {
       const rows = labels ?? fedTokens;
       maps(ar, pAtt, L, H, S, S, 'self', 'encoder', srcTokens, srcTokens, attention);
       maps(ar, pAtt + L * H * S * S * 4, L, H, T, T, 'self', 'decoder', rows, fedTokens, attention);
-      maps(ar, pAtt + L * H * (S * S + T * T) * 4, L, H, T, S, 'cross', 'decoder', rows, srcTokens, attention);
+      maps(
+        ar,
+        pAtt + L * H * (S * S + T * T) * 4,
+        L,
+        H,
+        T,
+        S,
+        'cross',
+        'decoder',
+        rows,
+        srcTokens,
+        attention,
+      );
     } else {
       maps(ar, pAtt, L, H, S, S, 'self', variant, srcTokens, srcTokens, attention);
     }
-    const result = { logits: { data: ar.read(pLogits, n * V), shape: [n, V] }, attention, srcIds: src };
+    const result = {
+      logits: { data: ar.read(pLogits, n * V), shape: [n, V] },
+      attention,
+      srcIds: src,
+    };
     if (ed) result.tgtIds = dec;
     return result;
   } finally {
@@ -122,7 +164,8 @@ export function run(m, input, options) {
   const { x, ptr, info } = m;
   const variant = VARIANTS[info.variant];
   if (variant === 'encoder') {
-    if (options.maxLength !== undefined) throw new AttnlabError('Model.run: maxLength is for decoder and encoder-decoder variants');
+    if (options.maxLength !== undefined)
+      throw new AttnlabError('Model.run: maxLength is for decoder and encoder-decoder variants');
     const r = forward(m, input);
     const pred = argmaxRows(r.logits);
     const tokens = m.tokenizer.tgtTokens(pred);
@@ -130,7 +173,10 @@ export function run(m, input, options) {
   }
   const maxLength = options.maxLength ?? info.maxLength;
   if (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_STEPS) {
-    throw new AttnlabError(`Model.run: maxLength ${show(maxLength)} must be an integer in [1, ${MAX_STEPS}]`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `Model.run: maxLength ${show(maxLength)} must be an integer in [1, ${MAX_STEPS}]`,
+      'AL_ERR_SHAPE',
+    );
   }
   const tok = m.tokenizer;
   const src = ids(m, input, info.srcVocab, (t) => tok.encode(t), 'Model.run: input');
@@ -141,7 +187,15 @@ export function run(m, input, options) {
     const pIds = ar.alloc(maxLength * 4, 'the output ids');
     const pLogp = ar.alloc(maxLength * 4, 'the log-probs');
     const pLen = ar.alloc(4, 'the length');
-    const status = x.al_model_transformer_generate(ptr, pSrc, src.length, maxLength, pIds, pLogp, pLen);
+    const status = x.al_model_transformer_generate(
+      ptr,
+      pSrc,
+      src.length,
+      maxLength,
+      pIds,
+      pLogp,
+      pLen,
+    );
     if (status !== 0) throw statusError(x, status, 'Model.run');
     const G = new Int32Array(x.memory.buffer, pLen, 1)[0];
     out = new Int32Array(x.memory.buffer, pIds, G).slice();
@@ -179,13 +233,25 @@ export function example(m, p, what) {
     return { s, t };
   }
   if (variant === 'decoder') {
-    if (p?.tgt !== undefined) throw new AttnlabError(`${what}: a decoder-only model trains on { src } alone (the loss predicts each next token); there is no tgt`);
-    if (typeof p.src === 'string' && (s.length === 0 || s[s.length - 1] !== m.info.eos)) s = Int32Array.from([...s, m.info.eos]);
-    if (s.length < 2) throw new AttnlabError(`${what}.src has ${s.length} token(s); a decoder-only example needs at least 2 (text: 1, before the eos added)`, 'AL_ERR_SHAPE');
+    if (p?.tgt !== undefined)
+      throw new AttnlabError(
+        `${what}: a decoder-only model trains on { src } alone (the loss predicts each next token); there is no tgt`,
+      );
+    if (typeof p.src === 'string' && (s.length === 0 || s[s.length - 1] !== m.info.eos))
+      s = Int32Array.from([...s, m.info.eos]);
+    if (s.length < 2)
+      throw new AttnlabError(
+        `${what}.src has ${s.length} token(s); a decoder-only example needs at least 2 (text: 1, before the eos added)`,
+        'AL_ERR_SHAPE',
+      );
     return { s, t: new Int32Array(0) };
   }
   const t = tagIds(m, p?.tags, `${what}.tags`);
-  if (t.length !== s.length) throw new AttnlabError(`${what}.tags has ${t.length} labels but src has ${s.length} tokens (one label per position)`, 'AL_ERR_SHAPE');
+  if (t.length !== s.length)
+    throw new AttnlabError(
+      `${what}.tags has ${t.length} labels but src has ${s.length} tokens (one label per position)`,
+      'AL_ERR_SHAPE',
+    );
   return { s, t };
 }
 
@@ -193,10 +259,15 @@ export function example(m, p, what) {
 function tagIds(m, v, what) {
   const vocab = m.config.tokenizer.tgtVocab;
   if (typeof v === 'string') v = v.split(/\s+/).filter((x) => x.length > 0);
-  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new AttnlabError(`${what} must be an array of labels or label ids`);
+  if (!Array.isArray(v) && !ArrayBuffer.isView(v))
+    throw new AttnlabError(`${what} must be an array of labels or label ids`);
   return Int32Array.from(/** @type {ArrayLike<string | number>} */ (v), (x, i) => {
     const id = typeof x === 'string' ? vocab.indexOf(x) : x;
-    if (!Number.isInteger(id) || id < 0 || id >= vocab.length) throw new AttnlabError(`${what}[${i}] = ${show(x)} is not one of the model's labels (tokenizer.tgtVocab) or an index in [0, ${vocab.length})`, 'AL_ERR_RANGE');
+    if (!Number.isInteger(id) || id < 0 || id >= vocab.length)
+      throw new AttnlabError(
+        `${what}[${i}] = ${show(x)} is not one of the model's labels (tokenizer.tgtVocab) or an index in [0, ${vocab.length})`,
+        'AL_ERR_RANGE',
+      );
     return id;
   });
 }
@@ -213,7 +284,10 @@ function tagIds(m, v, what) {
  */
 export function evaluate(inner, m, pairs, withLoss) {
   const variant = VARIANTS[inner.info.variant];
-  let exact = 0, right = 0, tokens = 0, nll = 0;
+  let exact = 0,
+    right = 0,
+    tokens = 0,
+    nll = 0;
   pairs.forEach((p, i) => {
     const { s, t } = example(inner, p, `Trainer.evaluate: pairs[${i}]`);
     let logits, targets;
@@ -223,7 +297,10 @@ export function evaluate(inner, m, pairs, withLoss) {
       for (let k = 0; k < t.length; k++) if (r.ids[k] === t[k]) right++;
       tokens += t.length;
       if (!withLoss) return;
-      logits = m.forward(s, Int32Array.from([inner.info.bos, ...t.subarray(0, t.length - 1)])).logits;
+      logits = m.forward(
+        s,
+        Int32Array.from([inner.info.bos, ...t.subarray(0, t.length - 1)]),
+      ).logits;
       targets = t;
     } else {
       logits = m.forward(s).logits;
@@ -232,7 +309,8 @@ export function evaluate(inner, m, pairs, withLoss) {
       let all = true;
       for (let k = 0; k < targets.length; k++) {
         let best = 0;
-        for (let v = 1; v < V; v++) if (logits.data[k * V + v] > logits.data[k * V + best]) best = v;
+        for (let v = 1; v < V; v++)
+          if (logits.data[k * V + v] > logits.data[k * V + best]) best = v;
         if (best === targets[k]) right++;
         else all = false;
       }
@@ -243,15 +321,22 @@ export function evaluate(inner, m, pairs, withLoss) {
     const V = logits.shape[1];
     for (let k = 0; k < targets.length; k++) {
       const row = logits.data.subarray(k * V, (k + 1) * V);
-      let mx = -Infinity, z = 0;
+      let mx = -Infinity,
+        z = 0;
       for (const v of row) mx = Math.max(mx, v);
       for (const v of row) z += Math.exp(v - mx);
       nll -= row[targets[k]] - mx - Math.log(z);
     }
   });
   const n = Math.max(pairs.length, 1);
-  const out = { exactMatch: exact / n, tokenAccuracy: right / Math.max(tokens, 1), loss: withLoss ? nll / Math.max(tokens, 1) : undefined, count: pairs.length };
+  const out = {
+    exactMatch: exact / n,
+    tokenAccuracy: right / Math.max(tokens, 1),
+    loss: withLoss ? nll / Math.max(tokens, 1) : undefined,
+    count: pairs.length,
+  };
   // a decoder-only model is a language model: also the fields of a memory-rnn LM's evaluation
-  if (variant === 'decoder') Object.assign(out, { perplexity: withLoss ? Math.exp(out.loss) : undefined, tokens });
+  if (variant === 'decoder')
+    Object.assign(out, { perplexity: withLoss ? Math.exp(out.loss) : undefined, tokens });
   return out;
 }

@@ -140,27 +140,86 @@ export interface KeyQueryGradients {
 
 export interface AdditiveAttentionFn {
   /** eⱼ = vᵀ tanh(W_q s + W_k hⱼ + bias), α = softmax(e), c = Σ αⱼ hⱼ (Bahdanau et al. 2015, eq. 6). */
-  (query: TensorLike, keys: TensorLike, params: AdditiveParams, options?: AdditiveOptions): ContextAttentionResult;
-  backward(query: TensorLike, keys: TensorLike, params: AdditiveParams, options: AdditiveOptions | undefined, upstream: ContextAttentionUpstream): AdditiveGradients;
-  backward(query: TensorLike, keys: TensorLike, params: AdditiveParams, upstream: ContextAttentionUpstream): AdditiveGradients;
+  (
+    query: TensorLike,
+    keys: TensorLike,
+    params: AdditiveParams,
+    options?: AdditiveOptions,
+  ): ContextAttentionResult;
+  backward(
+    query: TensorLike,
+    keys: TensorLike,
+    params: AdditiveParams,
+    options: AdditiveOptions | undefined,
+    upstream: ContextAttentionUpstream,
+  ): AdditiveGradients;
+  backward(
+    query: TensorLike,
+    keys: TensorLike,
+    params: AdditiveParams,
+    upstream: ContextAttentionUpstream,
+  ): AdditiveGradients;
 }
 export interface LuongAttentionFn {
   /** Luong et al. 2015 global attention (eq. 5-8). */
   (query: TensorLike, keys: TensorLike, params: LuongParams, options?: LuongOptions): LuongResult;
-  backward(query: TensorLike, keys: TensorLike, params: LuongParams, options: LuongOptions | undefined, upstream: LuongUpstream): LuongGradients;
-  backward(query: TensorLike, keys: TensorLike, params: LuongParams, upstream: LuongUpstream): LuongGradients;
+  backward(
+    query: TensorLike,
+    keys: TensorLike,
+    params: LuongParams,
+    options: LuongOptions | undefined,
+    upstream: LuongUpstream,
+  ): LuongGradients;
+  backward(
+    query: TensorLike,
+    keys: TensorLike,
+    params: LuongParams,
+    upstream: LuongUpstream,
+  ): LuongGradients;
 }
 export interface LuongLocalAttentionFn {
   /** Luong et al. 2015 local attention (eq. 9-10); the window is held fixed in backward. */
-  (query: TensorLike, keys: TensorLike, params: LuongParams, options?: LuongLocalOptions): LuongLocalResult;
-  backward(query: TensorLike, keys: TensorLike, params: LuongParams, options: LuongLocalOptions | undefined, upstream: LuongLocalUpstream): LuongGradients;
-  backward(query: TensorLike, keys: TensorLike, params: LuongParams, upstream: LuongLocalUpstream): LuongGradients;
+  (
+    query: TensorLike,
+    keys: TensorLike,
+    params: LuongParams,
+    options?: LuongLocalOptions,
+  ): LuongLocalResult;
+  backward(
+    query: TensorLike,
+    keys: TensorLike,
+    params: LuongParams,
+    options: LuongLocalOptions | undefined,
+    upstream: LuongLocalUpstream,
+  ): LuongGradients;
+  backward(
+    query: TensorLike,
+    keys: TensorLike,
+    params: LuongParams,
+    upstream: LuongLocalUpstream,
+  ): LuongGradients;
 }
 export interface KeyQueryAttentionFn {
   /** α = softmax((W_K hᵢ)ᵀ (W_Q s) [/ √dk]), c = Σ αᵢ W_V hᵢ. */
-  (query: TensorLike, keys: TensorLike, params: KeyQueryParams, options?: KeyQueryOptions): ContextAttentionResult;
-  backward(query: TensorLike, keys: TensorLike, params: KeyQueryParams, options: KeyQueryOptions | undefined, upstream: ContextAttentionUpstream): KeyQueryGradients;
-  backward(query: TensorLike, keys: TensorLike, params: KeyQueryParams, upstream: ContextAttentionUpstream): KeyQueryGradients;
+  (
+    query: TensorLike,
+    keys: TensorLike,
+    params: KeyQueryParams,
+    options?: KeyQueryOptions,
+  ): ContextAttentionResult;
+  backward(
+    query: TensorLike,
+    keys: TensorLike,
+    params: KeyQueryParams,
+    options: KeyQueryOptions | undefined,
+    upstream: ContextAttentionUpstream,
+  ): KeyQueryGradients;
+  backward(
+    query: TensorLike,
+    keys: TensorLike,
+    params: KeyQueryParams,
+    upstream: ContextAttentionUpstream,
+  ): KeyQueryGradients;
 }
 
 export interface AdditiveLuongOps {

@@ -11,7 +11,20 @@
 // dimension B is accepted: query [B, dq], keys [B, n, dk], keyPaddingMask [B, n] (or [n], shared);
 // parameter gradients are summed over B. Docs: docs/additive-luong.md.
 
-import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, f32Option, fmtShape, show, snapshot, toMask, toTensor, withArena } from '../core.js';
+import {
+  AttnlabError,
+  backwardArgs,
+  check,
+  requireSomeUpstream,
+  checkOptions,
+  f32Option,
+  fmtShape,
+  show,
+  snapshot,
+  toMask,
+  toTensor,
+  withArena,
+} from '../core.js';
 
 const SCORES = { dot: 0, general: 1, concat: 2 };
 const POSITIONS = { monotonic: 0, predictive: 1 };
@@ -25,7 +38,10 @@ function queryKeys(what, query, keys) {
   const K = toTensor(keys, 'keys', [Q.shape.length + 1]);
   const B = batched ? Q.shape[0] : 1;
   if (batched && K.shape[0] !== B) {
-    throw new AttnlabError(`${what}: query has batch size ${B} but keys has ${K.shape[0]}`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what}: query has batch size ${B} but keys has ${K.shape[0]}`,
+      'AL_ERR_SHAPE',
+    );
   }
   const [n, dk] = K.shape.slice(-2);
   return { Q, K, batched, B, n, dk, dq: Q.shape[Q.shape.length - 1] };
@@ -67,11 +83,16 @@ function paramsObject(what, params) {
 /** params[name] as a tensor of exactly `shape`; `dims` names the sizes for the message. */
 function param(what, params, name, shape, dims) {
   if (params[name] === undefined || params[name] === null) {
-    throw new AttnlabError(`${what}: params.${name} is missing (expected shape ${dims} = ${fmtShape(shape)})`);
+    throw new AttnlabError(
+      `${what}: params.${name} is missing (expected shape ${dims} = ${fmtShape(shape)})`,
+    );
   }
   const t = toTensor(params[name], `params.${name}`);
   if (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i])) {
-    throw new AttnlabError(`${what}: params.${name} has shape ${fmtShape(t.shape)} but must be ${dims} = ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what}: params.${name} has shape ${fmtShape(t.shape)} but must be ${dims} = ${fmtShape(shape)}`,
+      'AL_ERR_SHAPE',
+    );
   }
   return t;
 }
@@ -83,7 +104,10 @@ function rows(what, params, name, rank, dims) {
   }
   const t = toTensor(params[name], `params.${name}`);
   if (t.shape.length !== rank) {
-    throw new AttnlabError(`${what}: params.${name} must have rank ${rank} (${dims}), got shape ${fmtShape(t.shape)}`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what}: params.${name} must have rank ${rank} (${dims}), got shape ${fmtShape(t.shape)}`,
+      'AL_ERR_SHAPE',
+    );
   }
   return t.shape[0];
 }
@@ -114,7 +138,10 @@ function upstreamTensor(what, upstream, name, shape) {
   if (u === undefined || u === null) return null;
   const t = toTensor(u, `upstream.${name}`);
   if (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i])) {
-    throw new AttnlabError(`${what}.backward: upstream.${name} has shape ${fmtShape(t.shape)} but ${name} has ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what}.backward: upstream.${name} has shape ${fmtShape(t.shape)} but ${name} has ${fmtShape(shape)}`,
+      'AL_ERR_SHAPE',
+    );
   }
   return t.data;
 }
@@ -122,13 +149,21 @@ function upstreamTensor(what, upstream, name, shape) {
 function checkUpstreamKeys(what, upstream, allowed) {
   for (const k of Object.keys(upstream)) {
     if (!allowed.includes(k)) {
-      throw new AttnlabError(`${what}.backward: unknown upstream gradient '${k}' (outputs: ${allowed.join(', ')})`);
+      throw new AttnlabError(
+        `${what}.backward: unknown upstream gradient '${k}' (outputs: ${allowed.join(', ')})`,
+      );
     }
   }
 }
 
 const zeros = (ar, n, what) => ar.f32(new Float32Array(n), what);
-const out = (ar, p, shape) => ({ data: ar.read(p, shape.reduce((a, b) => a * b, 1)), shape });
+const out = (ar, p, shape) => ({
+  data: ar.read(
+    p,
+    shape.reduce((a, b) => a * b, 1),
+  ),
+  shape,
+});
 
 // ------------------------------------------------------------------ additive (Bahdanau)
 
@@ -149,7 +184,10 @@ function additivePrepare(query, keys, params, options) {
     const lead = V.shape.slice(0, -1);
     const klead = s.K.shape.slice(0, -1);
     if (lead.some((d, i) => d !== klead[i])) {
-      throw new AttnlabError(`${what}: values has shape ${fmtShape(V.shape)} but keys has ${fmtShape(s.K.shape)}; they must agree except in the last dimension`, 'AL_ERR_SHAPE');
+      throw new AttnlabError(
+        `${what}: values has shape ${fmtShape(V.shape)} but keys has ${fmtShape(s.K.shape)}; they must agree except in the last dimension`,
+        'AL_ERR_SHAPE',
+      );
     }
     dv = V.shape[V.shape.length - 1];
   }
@@ -174,10 +212,28 @@ export function additiveAttention(query, keys, params, options) {
   return withArena(a.what, (x, ar) => {
     const pc = ar.alloc(a.B * a.dv * 4, 'the context');
     const pw = ar.alloc(a.B * a.n * 4, 'the weights');
-    check(x, x.al_additive_attention_forward(pc, pw, ar.f32(a.Q.data, 'query'), ar.f32(a.K.data, 'keys'),
-      a.V ? ar.f32(a.V.data, 'values') : 0, ar.f32(a.W_q.data, 'params.W_q'), ar.f32(a.W_k.data, 'params.W_k'),
-      ar.f32(a.bias.data, 'params.bias'), ar.f32(a.v.data, 'params.v'), a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0,
-      a.B, a.n, a.dq, a.dk, a.dv, a.da), a.what);
+    check(
+      x,
+      x.al_additive_attention_forward(
+        pc,
+        pw,
+        ar.f32(a.Q.data, 'query'),
+        ar.f32(a.K.data, 'keys'),
+        a.V ? ar.f32(a.V.data, 'values') : 0,
+        ar.f32(a.W_q.data, 'params.W_q'),
+        ar.f32(a.W_k.data, 'params.W_k'),
+        ar.f32(a.bias.data, 'params.bias'),
+        ar.f32(a.v.data, 'params.v'),
+        a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0,
+        a.B,
+        a.n,
+        a.dq,
+        a.dk,
+        a.dv,
+        a.da,
+      ),
+      a.what,
+    );
     return { context: out(ar, pc, [...lead, a.dv]), weights: out(ar, pw, [...lead, a.n]) };
   });
 }
@@ -197,21 +253,50 @@ additiveAttention.backward = function additiveAttentionBackward(query, keys, par
   const uw = upstreamTensor(a.what, upstream, 'weights', [...lead, a.n]);
   return withArena(a.what, (x, ar) => {
     const g = {
-      query: zeros(ar, a.Q.data.length, 'grad query'), keys: zeros(ar, a.K.data.length, 'grad keys'),
+      query: zeros(ar, a.Q.data.length, 'grad query'),
+      keys: zeros(ar, a.K.data.length, 'grad keys'),
       values: a.V ? zeros(ar, a.V.data.length, 'grad values') : 0,
-      W_q: zeros(ar, a.W_q.data.length, 'grad W_q'), W_k: zeros(ar, a.W_k.data.length, 'grad W_k'),
-      bias: zeros(ar, a.da, 'grad bias'), v: zeros(ar, a.da, 'grad v'),
+      W_q: zeros(ar, a.W_q.data.length, 'grad W_q'),
+      W_k: zeros(ar, a.W_k.data.length, 'grad W_k'),
+      bias: zeros(ar, a.da, 'grad bias'),
+      v: zeros(ar, a.da, 'grad v'),
     };
-    check(x, x.al_additive_attention_backward(g.query, g.keys, g.values, g.W_q, g.W_k, g.bias, g.v,
-      uc ? ar.f32(uc, 'upstream.context') : 0, uw ? ar.f32(uw, 'upstream.weights') : 0,
-      ar.f32(a.Q.data, 'query'), ar.f32(a.K.data, 'keys'), a.V ? ar.f32(a.V.data, 'values') : 0,
-      ar.f32(a.W_q.data, 'params.W_q'), ar.f32(a.W_k.data, 'params.W_k'), ar.f32(a.bias.data, 'params.bias'),
-      ar.f32(a.v.data, 'params.v'), a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0,
-      a.B, a.n, a.dq, a.dk, a.dv, a.da), `${a.what}.backward`);
+    check(
+      x,
+      x.al_additive_attention_backward(
+        g.query,
+        g.keys,
+        g.values,
+        g.W_q,
+        g.W_k,
+        g.bias,
+        g.v,
+        uc ? ar.f32(uc, 'upstream.context') : 0,
+        uw ? ar.f32(uw, 'upstream.weights') : 0,
+        ar.f32(a.Q.data, 'query'),
+        ar.f32(a.K.data, 'keys'),
+        a.V ? ar.f32(a.V.data, 'values') : 0,
+        ar.f32(a.W_q.data, 'params.W_q'),
+        ar.f32(a.W_k.data, 'params.W_k'),
+        ar.f32(a.bias.data, 'params.bias'),
+        ar.f32(a.v.data, 'params.v'),
+        a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0,
+        a.B,
+        a.n,
+        a.dq,
+        a.dk,
+        a.dv,
+        a.da,
+      ),
+      `${a.what}.backward`,
+    );
     const r = {
-      query: out(ar, g.query, a.Q.shape), keys: out(ar, g.keys, a.K.shape),
-      W_q: out(ar, g.W_q, a.W_q.shape), W_k: out(ar, g.W_k, a.W_k.shape),
-      bias: out(ar, g.bias, [a.da]), v: out(ar, g.v, [a.da]),
+      query: out(ar, g.query, a.Q.shape),
+      keys: out(ar, g.keys, a.K.shape),
+      W_q: out(ar, g.W_q, a.W_q.shape),
+      W_k: out(ar, g.W_k, a.W_k.shape),
+      bias: out(ar, g.bias, [a.da]),
+      v: out(ar, g.v, [a.da]),
     };
     if (a.V) r.values = out(ar, g.values, a.V.shape);
     return r;
@@ -221,16 +306,23 @@ additiveAttention.backward = function additiveAttentionBackward(query, keys, par
 // ------------------------------------------------------------------ Luong (global and local)
 
 function luongPrepare(what, query, keys, params, options, local) {
-  const allowed = local ? ['score', 'window', 'position', 't', 'keyPaddingMask'] : ['score', 'keyPaddingMask'];
+  const allowed = local
+    ? ['score', 'window', 'position', 't', 'keyPaddingMask']
+    : ['score', 'keyPaddingMask'];
   const o = checkOptions(options, what, allowed);
   const s = queryKeys(what, query, keys);
   if (s.dk !== s.dq) {
-    throw new AttnlabError(`${what}: query has ${s.dq} features but keys has ${s.dk}; Luong attention needs one size d`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what}: query has ${s.dq} features but keys has ${s.dk}; Luong attention needs one size d`,
+      'AL_ERR_SHAPE',
+    );
   }
   const d = s.dq;
   const scoreName = o.score ?? 'dot';
   if (typeof scoreName !== 'string' || !Object.hasOwn(SCORES, scoreName)) {
-    throw new AttnlabError(`${what}: score must be 'dot', 'general' or 'concat', got ${show(scoreName)}`);
+    throw new AttnlabError(
+      `${what}: score must be 'dot', 'general' or 'concat', got ${show(scoreName)}`,
+    );
   }
   const score = SCORES[scoreName];
   const p = paramsObject(what, params);
@@ -250,12 +342,16 @@ function luongPrepare(what, query, keys, params, options, local) {
     const window = f32Option(what, 'window (D)', o.window ?? 10, { min: 0.01 });
     const posName = o.position ?? 'monotonic';
     if (typeof posName !== 'string' || !Object.hasOwn(POSITIONS, posName)) {
-      throw new AttnlabError(`${what}: position must be 'monotonic' or 'predictive', got ${show(posName)}`);
+      throw new AttnlabError(
+        `${what}: position must be 'monotonic' or 'predictive', got ${show(posName)}`,
+      );
     }
     let t = 0;
     if (posName === 'monotonic') {
       if (o.t === undefined || o.t === null) {
-        throw new AttnlabError(`${what}: options.t (the decoder step, p_t = t) is required for position 'monotonic'`);
+        throw new AttnlabError(
+          `${what}: options.t (the decoder step, p_t = t) is required for position 'monotonic'`,
+        );
       }
       t = f32Option(what, 't', o.t);
     }
@@ -264,7 +360,13 @@ function luongPrepare(what, query, keys, params, options, local) {
     let dp = 0;
     if (posName === 'predictive') {
       dp = rows(what, p, 'v_p', 1, "[dp] for position 'predictive'");
-      W_p = param(what, p, 'W_p', [dp, d], "[dp, d] for position 'predictive' (dp from params.v_p)");
+      W_p = param(
+        what,
+        p,
+        'W_p',
+        [dp, d],
+        "[dp, d] for position 'predictive' (dp from params.v_p)",
+      );
       v_p = param(what, p, 'v_p', [dp], '[dp]');
     }
     Object.assign(r, { window, posName, predictive: POSITIONS[posName], t, W_p, v_p, dp });
@@ -276,8 +378,10 @@ function luongPrepare(what, query, keys, params, options, local) {
 /** pointers to the inputs and parameters, in the C argument order after the outputs */
 function luongInputs(a, ar) {
   return [
-    ar.f32(a.Q.data, 'query'), ar.f32(a.K.data, 'keys'),
-    a.W_a ? ar.f32(a.W_a.data, 'params.W_a') : 0, a.v_a ? ar.f32(a.v_a.data, 'params.v_a') : 0,
+    ar.f32(a.Q.data, 'query'),
+    ar.f32(a.K.data, 'keys'),
+    a.W_a ? ar.f32(a.W_a.data, 'params.W_a') : 0,
+    a.v_a ? ar.f32(a.v_a.data, 'params.v_a') : 0,
     ar.f32(a.W_c.data, 'params.W_c'),
   ];
 }
@@ -293,15 +397,58 @@ function luongForward(a) {
     let pp = 0;
     if (a.local) {
       pp = ar.alloc(a.B * 4, 'the position');
-      check(x, x.al_luong_local_attention_forward(pc, pw, ph, pp, pq, pk, pWa, pva, pWc,
-        a.W_p ? ar.f32(a.W_p.data, 'params.W_p') : 0, a.v_p ? ar.f32(a.v_p.data, 'params.v_p') : 0, mask,
-        a.B, a.n, a.d, a.score, a.da, a.predictive, a.window, a.t, a.dp), a.what);
+      check(
+        x,
+        x.al_luong_local_attention_forward(
+          pc,
+          pw,
+          ph,
+          pp,
+          pq,
+          pk,
+          pWa,
+          pva,
+          pWc,
+          a.W_p ? ar.f32(a.W_p.data, 'params.W_p') : 0,
+          a.v_p ? ar.f32(a.v_p.data, 'params.v_p') : 0,
+          mask,
+          a.B,
+          a.n,
+          a.d,
+          a.score,
+          a.da,
+          a.predictive,
+          a.window,
+          a.t,
+          a.dp,
+        ),
+        a.what,
+      );
     } else {
-      check(x, x.al_luong_attention_forward(pc, pw, ph, pq, pk, pWa, pva, pWc, mask,
-        a.B, a.n, a.d, a.score, a.da), a.what);
+      check(
+        x,
+        x.al_luong_attention_forward(
+          pc,
+          pw,
+          ph,
+          pq,
+          pk,
+          pWa,
+          pva,
+          pWc,
+          mask,
+          a.B,
+          a.n,
+          a.d,
+          a.score,
+          a.da,
+        ),
+        a.what,
+      );
     }
     const r = {
-      context: out(ar, pc, [...lead, a.d]), weights: out(ar, pw, [...lead, a.n]),
+      context: out(ar, pc, [...lead, a.d]),
+      weights: out(ar, pw, [...lead, a.n]),
       attentionalHidden: out(ar, ph, [...lead, a.d]),
     };
     if (a.local) {
@@ -323,32 +470,92 @@ function luongBackward(a, upstream) {
   if (a.local && upstream.position !== undefined && upstream.position !== null) {
     const u = upstream.position;
     up = typeof u === 'number' ? [u] : Array.isArray(u) || ArrayBuffer.isView(u) ? u : u.data;
-    if (!up || up.length !== a.B || !Array.from(up).every((v) => typeof v === 'number' && Number.isFinite(v))) {
-      throw new AttnlabError(`${a.what}.backward: upstream.position must be ${a.batched ? `${a.B} finite numbers` : 'a finite number'}`, 'AL_ERR_SHAPE');
+    if (
+      !up ||
+      up.length !== a.B ||
+      !Array.from(up).every((v) => typeof v === 'number' && Number.isFinite(v))
+    ) {
+      throw new AttnlabError(
+        `${a.what}.backward: upstream.position must be ${a.batched ? `${a.B} finite numbers` : 'a finite number'}`,
+        'AL_ERR_SHAPE',
+      );
     }
     up = Float32Array.from(up);
   }
   return withArena(a.what, (x, ar) => {
     const g = {
-      query: zeros(ar, a.Q.data.length, 'grad query'), keys: zeros(ar, a.K.data.length, 'grad keys'),
+      query: zeros(ar, a.Q.data.length, 'grad query'),
+      keys: zeros(ar, a.K.data.length, 'grad keys'),
       W_a: a.W_a ? zeros(ar, a.W_a.data.length, 'grad W_a') : 0,
       v_a: a.v_a ? zeros(ar, a.v_a.data.length, 'grad v_a') : 0,
       W_c: zeros(ar, a.W_c.data.length, 'grad W_c'),
       W_p: a.W_p ? zeros(ar, a.W_p.data.length, 'grad W_p') : 0,
       v_p: a.v_p ? zeros(ar, a.v_p.data.length, 'grad v_p') : 0,
     };
-    const ups = [uc ? ar.f32(uc, 'upstream.context') : 0, uw ? ar.f32(uw, 'upstream.weights') : 0,
-      uh ? ar.f32(uh, 'upstream.attentionalHidden') : 0];
+    const ups = [
+      uc ? ar.f32(uc, 'upstream.context') : 0,
+      uw ? ar.f32(uw, 'upstream.weights') : 0,
+      uh ? ar.f32(uh, 'upstream.attentionalHidden') : 0,
+    ];
     const mask = a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0;
     const [pq, pk, pWa, pva, pWc] = luongInputs(a, ar);
     if (a.local) {
-      check(x, x.al_luong_local_attention_backward(g.query, g.keys, g.W_a, g.v_a, g.W_c, g.W_p, g.v_p,
-        ...ups, up ? ar.f32(up, 'upstream.position') : 0, pq, pk, pWa, pva, pWc,
-        a.W_p ? ar.f32(a.W_p.data, 'params.W_p') : 0, a.v_p ? ar.f32(a.v_p.data, 'params.v_p') : 0, mask,
-        a.B, a.n, a.d, a.score, a.da, a.predictive, a.window, a.t, a.dp), `${a.what}.backward`);
+      check(
+        x,
+        x.al_luong_local_attention_backward(
+          g.query,
+          g.keys,
+          g.W_a,
+          g.v_a,
+          g.W_c,
+          g.W_p,
+          g.v_p,
+          ...ups,
+          up ? ar.f32(up, 'upstream.position') : 0,
+          pq,
+          pk,
+          pWa,
+          pva,
+          pWc,
+          a.W_p ? ar.f32(a.W_p.data, 'params.W_p') : 0,
+          a.v_p ? ar.f32(a.v_p.data, 'params.v_p') : 0,
+          mask,
+          a.B,
+          a.n,
+          a.d,
+          a.score,
+          a.da,
+          a.predictive,
+          a.window,
+          a.t,
+          a.dp,
+        ),
+        `${a.what}.backward`,
+      );
     } else {
-      check(x, x.al_luong_attention_backward(g.query, g.keys, g.W_a, g.v_a, g.W_c, ...ups,
-        pq, pk, pWa, pva, pWc, mask, a.B, a.n, a.d, a.score, a.da), `${a.what}.backward`);
+      check(
+        x,
+        x.al_luong_attention_backward(
+          g.query,
+          g.keys,
+          g.W_a,
+          g.v_a,
+          g.W_c,
+          ...ups,
+          pq,
+          pk,
+          pWa,
+          pva,
+          pWc,
+          mask,
+          a.B,
+          a.n,
+          a.d,
+          a.score,
+          a.da,
+        ),
+        `${a.what}.backward`,
+      );
     }
     const r = { query: out(ar, g.query, a.Q.shape), keys: out(ar, g.keys, a.K.shape) };
     if (a.W_a) r.W_a = out(ar, g.W_a, a.W_a.shape);
@@ -379,7 +586,10 @@ export function luongAttention(query, keys, params, options) {
 /** Gradients { query, keys, W_a?, v_a?, W_c } from upstream { context, weights, attentionalHidden }. */
 luongAttention.backward = function luongAttentionBackward(query, keys, params, ...rest) {
   const { options, upstream } = splitBackwardArgs('luongAttention', rest);
-  return luongBackward(luongPrepare('luongAttention', query, keys, params, options, false), upstream);
+  return luongBackward(
+    luongPrepare('luongAttention', query, keys, params, options, false),
+    upstream,
+  );
 };
 
 /**
@@ -405,7 +615,10 @@ export function luongLocalAttention(query, keys, params, options) {
  */
 luongLocalAttention.backward = function luongLocalAttentionBackward(query, keys, params, ...rest) {
   const { options, upstream } = splitBackwardArgs('luongLocalAttention', rest);
-  return luongBackward(luongPrepare('luongLocalAttention', query, keys, params, options, true), upstream);
+  return luongBackward(
+    luongPrepare('luongLocalAttention', query, keys, params, options, true),
+    upstream,
+  );
 };
 
 // ------------------------------------------------------------------ key-query
@@ -424,7 +637,19 @@ function keyQueryPrepare(query, keys, params, options) {
     throw new AttnlabError(`${what}: scaled must be true or false, got ${show(o.scaled)}`);
   }
   const mask = paddingMask(o.keyPaddingMask, s.batched, s.B, s.n);
-  return { what, ...s, ds: s.dq, dh: s.dk, dkq: dk, dv, W_Q, W_K, W_V, scaled: o.scaled ? 1 : 0, mask };
+  return {
+    what,
+    ...s,
+    ds: s.dq,
+    dh: s.dk,
+    dkq: dk,
+    dv,
+    W_Q,
+    W_K,
+    W_V,
+    scaled: o.scaled ? 1 : 0,
+    mask,
+  };
 }
 
 /**
@@ -442,9 +667,27 @@ export function keyQueryAttention(query, keys, params, options) {
   return withArena(a.what, (x, ar) => {
     const pc = ar.alloc(a.B * a.dv * 4, 'the context');
     const pw = ar.alloc(a.B * a.n * 4, 'the weights');
-    check(x, x.al_key_query_attention_forward(pc, pw, ar.f32(a.Q.data, 'query'), ar.f32(a.K.data, 'keys'),
-      ar.f32(a.W_Q.data, 'params.W_Q'), ar.f32(a.W_K.data, 'params.W_K'), ar.f32(a.W_V.data, 'params.W_V'),
-      a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0, a.B, a.n, a.ds, a.dh, a.dkq, a.dv, a.scaled), a.what);
+    check(
+      x,
+      x.al_key_query_attention_forward(
+        pc,
+        pw,
+        ar.f32(a.Q.data, 'query'),
+        ar.f32(a.K.data, 'keys'),
+        ar.f32(a.W_Q.data, 'params.W_Q'),
+        ar.f32(a.W_K.data, 'params.W_K'),
+        ar.f32(a.W_V.data, 'params.W_V'),
+        a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0,
+        a.B,
+        a.n,
+        a.ds,
+        a.dh,
+        a.dkq,
+        a.dv,
+        a.scaled,
+      ),
+      a.what,
+    );
     return { context: out(ar, pc, [...lead, a.dv]), weights: out(ar, pw, [...lead, a.n]) };
   });
 }
@@ -459,18 +702,44 @@ keyQueryAttention.backward = function keyQueryAttentionBackward(query, keys, par
   const uw = upstreamTensor(a.what, upstream, 'weights', [...lead, a.n]);
   return withArena(a.what, (x, ar) => {
     const g = {
-      query: zeros(ar, a.Q.data.length, 'grad query'), keys: zeros(ar, a.K.data.length, 'grad keys'),
-      W_Q: zeros(ar, a.W_Q.data.length, 'grad W_Q'), W_K: zeros(ar, a.W_K.data.length, 'grad W_K'),
+      query: zeros(ar, a.Q.data.length, 'grad query'),
+      keys: zeros(ar, a.K.data.length, 'grad keys'),
+      W_Q: zeros(ar, a.W_Q.data.length, 'grad W_Q'),
+      W_K: zeros(ar, a.W_K.data.length, 'grad W_K'),
       W_V: zeros(ar, a.W_V.data.length, 'grad W_V'),
     };
-    check(x, x.al_key_query_attention_backward(g.query, g.keys, g.W_Q, g.W_K, g.W_V,
-      uc ? ar.f32(uc, 'upstream.context') : 0, uw ? ar.f32(uw, 'upstream.weights') : 0,
-      ar.f32(a.Q.data, 'query'), ar.f32(a.K.data, 'keys'), ar.f32(a.W_Q.data, 'params.W_Q'),
-      ar.f32(a.W_K.data, 'params.W_K'), ar.f32(a.W_V.data, 'params.W_V'), a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0,
-      a.B, a.n, a.ds, a.dh, a.dkq, a.dv, a.scaled), `${a.what}.backward`);
+    check(
+      x,
+      x.al_key_query_attention_backward(
+        g.query,
+        g.keys,
+        g.W_Q,
+        g.W_K,
+        g.W_V,
+        uc ? ar.f32(uc, 'upstream.context') : 0,
+        uw ? ar.f32(uw, 'upstream.weights') : 0,
+        ar.f32(a.Q.data, 'query'),
+        ar.f32(a.K.data, 'keys'),
+        ar.f32(a.W_Q.data, 'params.W_Q'),
+        ar.f32(a.W_K.data, 'params.W_K'),
+        ar.f32(a.W_V.data, 'params.W_V'),
+        a.mask ? ar.u8(a.mask, 'keyPaddingMask') : 0,
+        a.B,
+        a.n,
+        a.ds,
+        a.dh,
+        a.dkq,
+        a.dv,
+        a.scaled,
+      ),
+      `${a.what}.backward`,
+    );
     return {
-      query: out(ar, g.query, a.Q.shape), keys: out(ar, g.keys, a.K.shape),
-      W_Q: out(ar, g.W_Q, a.W_Q.shape), W_K: out(ar, g.W_K, a.W_K.shape), W_V: out(ar, g.W_V, a.W_V.shape),
+      query: out(ar, g.query, a.Q.shape),
+      keys: out(ar, g.keys, a.K.shape),
+      W_Q: out(ar, g.W_Q, a.W_Q.shape),
+      W_K: out(ar, g.W_K, a.W_K.shape),
+      W_V: out(ar, g.W_V, a.W_V.shape),
     };
   });
 };

@@ -3,7 +3,16 @@
 // in src/kernels/ (via the al_* entry points of src/attnlab.h). matmul also takes tensors kept
 // resident by prepare() (wasm/prepared.js) for a or b, read in place instead of copied.
 
-import { AttnlabError, check, checkOptions, f32Option, show, toMask, toTensor, withArena } from '../core.js';
+import {
+  AttnlabError,
+  check,
+  checkOptions,
+  f32Option,
+  show,
+  toMask,
+  toTensor,
+  withArena,
+} from '../core.js';
 import { inputPtr, tensorArg } from '../prepared.js';
 
 export function matmul(a, b, options) {
@@ -18,7 +27,10 @@ export function matmul(a, b, options) {
   if (K !== K2) {
     const aName = ta ? 'aᵀ' : 'a';
     const bName = tb ? 'bᵀ' : 'b';
-    throw new AttnlabError(`matmul: ${aName} has ${K} columns but ${bName} has ${K2} rows`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `matmul: ${aName} has ${K} columns but ${bName} has ${K2} rows`,
+      'AL_ERR_SHAPE',
+    );
   }
   return withArena('matmul', (x, ar) => {
     const pa = inputPtr(ar, A, 'a');
@@ -33,7 +45,11 @@ export function matvec(a, v) {
   const A = toTensor(a, 'a', [2]);
   const X = toTensor(v, 'x', [1]);
   const [M, K] = A.shape;
-  if (X.shape[0] !== K) throw new AttnlabError(`matvec: a has ${K} columns but x has ${X.shape[0]} entries`, 'AL_ERR_SHAPE');
+  if (X.shape[0] !== K)
+    throw new AttnlabError(
+      `matvec: a has ${K} columns but x has ${X.shape[0]} entries`,
+      'AL_ERR_SHAPE',
+    );
   return withArena('matvec', (x, ar) => {
     const pa = ar.f32(A.data, 'a');
     const px = ar.f32(X.data, 'x');
@@ -46,7 +62,11 @@ export function matvec(a, v) {
 export function softmax(input, options) {
   const o = checkOptions(options, 'softmax', ['mask']);
   const X = toTensor(input, 'x');
-  if (X.shape.length === 0) throw new AttnlabError('softmax: x has rank 0; it needs a last axis to normalise over', 'AL_ERR_SHAPE');
+  if (X.shape.length === 0)
+    throw new AttnlabError(
+      'softmax: x has rank 0; it needs a last axis to normalise over',
+      'AL_ERR_SHAPE',
+    );
   const C = X.shape[X.shape.length - 1];
   const R = X.data.length / C;
   const mask = o.mask === undefined ? null : toMask(o.mask, 'mask', [X.shape, [C]]);
@@ -80,13 +100,25 @@ function activation(name) {
 export function layerNorm(input, options) {
   const o = checkOptions(options, 'layerNorm', ['weight', 'bias', 'eps']);
   const X = toTensor(input, 'x');
-  if (X.shape.length === 0) throw new AttnlabError('layerNorm: x has rank 0; it needs a last axis to normalise over', 'AL_ERR_SHAPE');
+  if (X.shape.length === 0)
+    throw new AttnlabError(
+      'layerNorm: x has rank 0; it needs a last axis to normalise over',
+      'AL_ERR_SHAPE',
+    );
   const C = X.shape[X.shape.length - 1];
   const R = X.data.length / C;
   const W = o.weight === undefined ? null : toTensor(o.weight, 'weight', [1]);
   const Bt = o.bias === undefined ? null : toTensor(o.bias, 'bias', [1]);
-  if (W && W.shape[0] !== C) throw new AttnlabError(`layerNorm: x has ${C} features but weight has ${W.shape[0]}`, 'AL_ERR_SHAPE');
-  if (Bt && Bt.shape[0] !== C) throw new AttnlabError(`layerNorm: x has ${C} features but bias has ${Bt.shape[0]}`, 'AL_ERR_SHAPE');
+  if (W && W.shape[0] !== C)
+    throw new AttnlabError(
+      `layerNorm: x has ${C} features but weight has ${W.shape[0]}`,
+      'AL_ERR_SHAPE',
+    );
+  if (Bt && Bt.shape[0] !== C)
+    throw new AttnlabError(
+      `layerNorm: x has ${C} features but bias has ${Bt.shape[0]}`,
+      'AL_ERR_SHAPE',
+    );
   const eps = f32Option('layerNorm', 'eps', o.eps ?? 1e-5, { positive: true });
   return withArena('layerNorm', (x, ar) => {
     const px = ar.f32(X.data, 'x');
@@ -107,7 +139,10 @@ export function embedding(ids, weight) {
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     if (!Number.isInteger(id) || id < 0 || id >= V) {
-      throw new AttnlabError(`embedding: ids[${i}] = ${show(id)} is outside the vocabulary [0, ${V})`, 'AL_ERR_RANGE');
+      throw new AttnlabError(
+        `embedding: ids[${i}] = ${show(id)} is outside the vocabulary [0, ${V})`,
+        'AL_ERR_RANGE',
+      );
     }
   }
   const N = ids.length;

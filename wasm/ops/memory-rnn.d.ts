@@ -38,12 +38,24 @@ export interface SelfAttentionRNNGradients {
 }
 
 export interface SelfAttentionRNN {
-  (x: TensorLike, params: SelfAttentionRNNParams, options?: SelfAttentionRNNOptions): SelfAttentionRNNResult;
+  (
+    x: TensorLike,
+    params: SelfAttentionRNNParams,
+    options?: SelfAttentionRNNOptions,
+  ): SelfAttentionRNNResult;
   /** Full BPTT. upstream (required, last) keyed by output name; a missing entry means zero, an
    * upstream naming none is refused. */
-  backward(x: TensorLike, params: SelfAttentionRNNParams, options: SelfAttentionRNNOptions | undefined,
-    upstream: { h?: TensorLike; weights?: TensorLike }): SelfAttentionRNNGradients;
-  backward(x: TensorLike, params: SelfAttentionRNNParams, upstream: { h?: TensorLike; weights?: TensorLike }): SelfAttentionRNNGradients;
+  backward(
+    x: TensorLike,
+    params: SelfAttentionRNNParams,
+    options: SelfAttentionRNNOptions | undefined,
+    upstream: { h?: TensorLike; weights?: TensorLike },
+  ): SelfAttentionRNNGradients;
+  backward(
+    x: TensorLike,
+    params: SelfAttentionRNNParams,
+    upstream: { h?: TensorLike; weights?: TensorLike },
+  ): SelfAttentionRNNGradients;
 }
 
 /** { W_h [H,H], W_x [H,in], W_ht [H,H], v [H], W [4H, H+in] (gates i, f, g, o), b [4H] } */
@@ -78,9 +90,17 @@ export interface LstmnGradients {
 export interface Lstmn {
   (x: TensorLike, params: LstmnParams, options?: Record<string, never>): LstmnResult;
   /** Full BPTT through the attention over the tape. upstream keyed by output name; missing = zero. */
-  backward(x: TensorLike, params: LstmnParams, options: Record<string, never> | undefined,
-    upstream: { h?: TensorLike; c?: TensorLike; weights?: TensorLike }): LstmnGradients;
-  backward(x: TensorLike, params: LstmnParams, upstream: { h?: TensorLike; c?: TensorLike; weights?: TensorLike }): LstmnGradients;
+  backward(
+    x: TensorLike,
+    params: LstmnParams,
+    options: Record<string, never> | undefined,
+    upstream: { h?: TensorLike; c?: TensorLike; weights?: TensorLike },
+  ): LstmnGradients;
+  backward(
+    x: TensorLike,
+    params: LstmnParams,
+    upstream: { h?: TensorLike; c?: TensorLike; weights?: TensorLike },
+  ): LstmnGradients;
 }
 
 export interface MemoryRnnOps {

@@ -6,7 +6,18 @@
 // messages that name the tensor; the maths is in src/kernels/memory_rnn.c (via
 // src/api/memory_rnn.h). Docs: docs/memory-rnn.md.
 
-import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, fmtShape, show, snapshot, toTensor, withArena } from '../core.js';
+import {
+  AttnlabError,
+  backwardArgs,
+  check,
+  requireSomeUpstream,
+  checkOptions,
+  fmtShape,
+  show,
+  snapshot,
+  toTensor,
+  withArena,
+} from '../core.js';
 
 const ALIGNS = { additive: 0, dot: 1 };
 const SARNN_PARAMS = { additive: ['A', 'b', 'W_h', 'W_s', 'v'], dot: ['A', 'b', 'W_K', 'W_Q'] };
@@ -17,7 +28,8 @@ function readParams(what, params, names, known = names) {
     throw new AttnlabError(`${what}: params must be an object holding ${names.join(', ')}`);
   }
   for (const k of Object.keys(params)) {
-    if (!known.includes(k)) throw new AttnlabError(`${what}: unknown parameter params.${k} (known: ${known.join(', ')})`);
+    if (!known.includes(k))
+      throw new AttnlabError(`${what}: unknown parameter params.${k} (known: ${known.join(', ')})`);
   }
   const given = snapshot(params, what, 'params', known);
   const out = {};
@@ -35,7 +47,10 @@ function expectShape(what, t, name, shape, legend) {
   if (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i])) {
     const cut = legend.indexOf(' (');
     const [dims, from] = cut < 0 ? [legend, ''] : [legend.slice(0, cut), legend.slice(cut)];
-    throw new AttnlabError(`${what}: ${name} has shape ${fmtShape(t.shape)} but must be ${dims} = ${fmtShape(shape)}${from}`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what}: ${name} has shape ${fmtShape(t.shape)} but must be ${dims} = ${fmtShape(shape)}${from}`,
+      'AL_ERR_SHAPE',
+    );
   }
 }
 
@@ -51,11 +66,15 @@ function readX(what, input) {
 function readUpstream(what, upstream, shapes) {
   const names = Object.keys(shapes);
   if (typeof upstream !== 'object' || Array.isArray(upstream)) {
-    throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${names.join(', ')})`);
+    throw new AttnlabError(
+      `${what}: upstream must be an object keyed by output name (${names.join(', ')})`,
+    );
   }
   for (const k of Object.keys(upstream)) {
     if (!names.includes(k)) {
-      throw new AttnlabError(`${what}: upstream.${k} is not an output of this op (outputs: ${names.join(', ')})`);
+      throw new AttnlabError(
+        `${what}: upstream.${k} is not an output of this op (outputs: ${names.join(', ')})`,
+      );
     }
   }
   const u = snapshot(upstream, what, 'upstream', names);
@@ -73,7 +92,9 @@ function readAlign(what, options) {
   const o = checkOptions(options, what, ['align']);
   const align = o.align ?? 'additive';
   if (typeof align !== 'string' || !Object.hasOwn(ALIGNS, align)) {
-    throw new AttnlabError(`${what}: unknown align ${show(align)} (known: ${Object.keys(ALIGNS).join(', ')})`);
+    throw new AttnlabError(
+      `${what}: unknown align ${show(align)} (known: ${Object.keys(ALIGNS).join(', ')})`,
+    );
   }
   return align;
 }
@@ -84,17 +105,48 @@ function prepareSarnn(what, input, params, options) {
   const p = readParams(what, params, names, [...new Set(Object.values(SARNN_PARAMS).flat())]);
   const s = readX(what, input);
   const [kName, qName] = align === 'additive' ? ['W_h', 'W_s'] : ['W_K', 'W_Q'];
-  if (p.A.shape.length !== 2) throw new AttnlabError(`${what}: params.A must be [H, in+H], got ${fmtShape(p.A.shape)}`, 'AL_ERR_SHAPE');
+  if (p.A.shape.length !== 2)
+    throw new AttnlabError(
+      `${what}: params.A must be [H, in+H], got ${fmtShape(p.A.shape)}`,
+      'AL_ERR_SHAPE',
+    );
   const H = p.A.shape[0];
-  expectShape(what, p.A, 'params.A', [H, s.in + H], '[H, in+H] (H from params.A\'s rows, in from x)');
+  expectShape(
+    what,
+    p.A,
+    'params.A',
+    [H, s.in + H],
+    "[H, in+H] (H from params.A's rows, in from x)",
+  );
   expectShape(what, p.b, 'params.b', [H], '[H] (H from params.A)');
-  if (p[kName].shape.length !== 2) throw new AttnlabError(`${what}: params.${kName} must be [da, H], got ${fmtShape(p[kName].shape)}`, 'AL_ERR_SHAPE');
+  if (p[kName].shape.length !== 2)
+    throw new AttnlabError(
+      `${what}: params.${kName} must be [da, H], got ${fmtShape(p[kName].shape)}`,
+      'AL_ERR_SHAPE',
+    );
   const da = p[kName].shape[0];
   expectShape(what, p[kName], `params.${kName}`, [da, H], '[da, H] (H from params.A)');
-  expectShape(what, p[qName], `params.${qName}`, [da, H], `[da, H] (da from params.${kName}, H from params.A)`);
-  if (align === 'additive') expectShape(what, p.v, 'params.v', [da], `[da] (da from params.${kName})`);
+  expectShape(
+    what,
+    p[qName],
+    `params.${qName}`,
+    [da, H],
+    `[da, H] (da from params.${kName}, H from params.A)`,
+  );
+  if (align === 'additive')
+    expectShape(what, p.v, 'params.v', [da], `[da] (da from params.${kName})`);
   const lead = s.batched ? [s.B] : [];
-  return { ...s, p, H, da, align, names, kName, qName, shapes: { h: [...lead, s.T, H], weights: [...lead, s.T, s.T] } };
+  return {
+    ...s,
+    p,
+    H,
+    da,
+    align,
+    names,
+    kName,
+    qName,
+    shapes: { h: [...lead, s.T, H], weights: [...lead, s.T, s.T] },
+  };
 }
 
 /**
@@ -118,7 +170,26 @@ export function selfAttentionRNN(x, params, options) {
     const ph = ar.alloc(nh * 4, 'h');
     const pw = ar.alloc(nw * 4, 'weights');
     const [pA, pb, pk, pq, pv = 0] = pp;
-    check(w, w.al_self_attention_rnn_forward(ph, pw, px, pA, pb, pk, pq, pv, B, T, s.in, H, da, ALIGNS[s.align]), what);
+    check(
+      w,
+      w.al_self_attention_rnn_forward(
+        ph,
+        pw,
+        px,
+        pA,
+        pb,
+        pk,
+        pq,
+        pv,
+        B,
+        T,
+        s.in,
+        H,
+        da,
+        ALIGNS[s.align],
+      ),
+      what,
+    );
     return {
       h: { data: ar.read(ph, nh), shape: s.shapes.h },
       weights: { data: ar.read(pw, nw), shape: s.shapes.weights },
@@ -143,13 +214,41 @@ selfAttentionRNN.backward = function selfAttentionRNNBackward(x, params, ...rest
     const pdh = up.h ? ar.f32(up.h.data, 'upstream.h') : 0;
     const pdw = up.weights ? ar.f32(up.weights.data, 'upstream.weights') : 0;
     const gx = ar.f32(new Float32Array(s.X.data.length), 'the gradient of x');
-    const gp = s.names.map((k) => ar.f32(new Float32Array(p[k].data.length), `the gradient of ${k}`));
+    const gp = s.names.map((k) =>
+      ar.f32(new Float32Array(p[k].data.length), `the gradient of ${k}`),
+    );
     const [pA, pb, pk, pq, pv = 0] = pp;
     const [gA, gb, gk, gq, gv = 0] = gp;
-    check(w, w.al_self_attention_rnn_backward(gx, gA, gb, gk, gq, gv, pdh, pdw, px, pA, pb, pk, pq, pv,
-      B, T, s.in, H, da, ALIGNS[s.align]), what);
+    check(
+      w,
+      w.al_self_attention_rnn_backward(
+        gx,
+        gA,
+        gb,
+        gk,
+        gq,
+        gv,
+        pdh,
+        pdw,
+        px,
+        pA,
+        pb,
+        pk,
+        pq,
+        pv,
+        B,
+        T,
+        s.in,
+        H,
+        da,
+        ALIGNS[s.align],
+      ),
+      what,
+    );
     const out = { x: { data: ar.read(gx, s.X.data.length), shape: s.X.shape } };
-    s.names.forEach((k, i) => { out[k] = { data: ar.read(gp[i], p[k].data.length), shape: p[k].shape }; });
+    s.names.forEach((k, i) => {
+      out[k] = { data: ar.read(gp[i], p[k].data.length), shape: p[k].shape };
+    });
     return out;
   });
 };
@@ -158,16 +257,31 @@ function prepareLstmn(what, input, params, options) {
   checkOptions(options, what, []);
   const p = readParams(what, params, LSTMN_PARAMS);
   const s = readX(what, input);
-  if (p.W_h.shape.length !== 2) throw new AttnlabError(`${what}: params.W_h must be [H, H], got ${fmtShape(p.W_h.shape)}`, 'AL_ERR_SHAPE');
+  if (p.W_h.shape.length !== 2)
+    throw new AttnlabError(
+      `${what}: params.W_h must be [H, H], got ${fmtShape(p.W_h.shape)}`,
+      'AL_ERR_SHAPE',
+    );
   const H = p.W_h.shape[0];
   expectShape(what, p.W_h, 'params.W_h', [H, H], '[H, H]');
   expectShape(what, p.W_x, 'params.W_x', [H, s.in], '[H, in] (H from params.W_h, in from x)');
   expectShape(what, p.W_ht, 'params.W_ht', [H, H], '[H, H] (H from params.W_h)');
   expectShape(what, p.v, 'params.v', [H], '[H] (H from params.W_h)');
-  expectShape(what, p.W, 'params.W', [4 * H, H + s.in], '[4H, H+in] (H from params.W_h, in from x)');
+  expectShape(
+    what,
+    p.W,
+    'params.W',
+    [4 * H, H + s.in],
+    '[4H, H+in] (H from params.W_h, in from x)',
+  );
   expectShape(what, p.b, 'params.b', [4 * H], '[4H] (H from params.W_h)');
   const lead = s.batched ? [s.B] : [];
-  return { ...s, p, H, shapes: { h: [...lead, s.T, H], c: [...lead, s.T, H], weights: [...lead, s.T, s.T] } };
+  return {
+    ...s,
+    p,
+    H,
+    shapes: { h: [...lead, s.T, H], c: [...lead, s.T, H], weights: [...lead, s.T, s.T] },
+  };
 }
 
 /**
@@ -216,11 +330,15 @@ lstmn.backward = function lstmnBackward(x, params, ...rest) {
     const pdc = up.c ? ar.f32(up.c.data, 'upstream.c') : 0;
     const pdw = up.weights ? ar.f32(up.weights.data, 'upstream.weights') : 0;
     const gx = ar.f32(new Float32Array(s.X.data.length), 'the gradient of x');
-    const gp = LSTMN_PARAMS.map((k) => ar.f32(new Float32Array(p[k].data.length), `the gradient of ${k}`));
+    const gp = LSTMN_PARAMS.map((k) =>
+      ar.f32(new Float32Array(p[k].data.length), `the gradient of ${k}`),
+    );
     // C order: dW_h, dW_x, dW_ht, dv, dW, db (the same as LSTMN_PARAMS)
     check(w, w.al_lstmn_backward(gx, ...gp, pdh, pdc, pdw, px, ...pp, B, T, s.in, H), what);
     const out = { x: { data: ar.read(gx, s.X.data.length), shape: s.X.shape } };
-    LSTMN_PARAMS.forEach((k, i) => { out[k] = { data: ar.read(gp[i], p[k].data.length), shape: p[k].shape }; });
+    LSTMN_PARAMS.forEach((k, i) => {
+      out[k] = { data: ar.read(gp[i], p[k].data.length), shape: p[k].shape };
+    });
     return out;
   });
 };

@@ -95,12 +95,24 @@ export interface PoolingOp<P, R, U, G> {
 
 export interface PoolingOps {
   /** Zhou et al. 2016, eqs. 9-12: M = tanh(H), α = softmax(M w), r = Hᵀα, h* = tanh(r). */
-  attentionPooling: PoolingOp<AttentionPoolingParams, AttentionPoolingResult,
-    AttentionPoolingUpstream, AttentionPoolingGradients>;
+  attentionPooling: PoolingOp<
+    AttentionPoolingParams,
+    AttentionPoolingResult,
+    AttentionPoolingUpstream,
+    AttentionPoolingGradients
+  >;
   /** Yang et al. 2016 (HAN), eqs. 5-7: uᵢ = tanh(W hᵢ + b), α = softmax(uᵢᵀ u), s = Σ αᵢ hᵢ. */
-  contextPooling: PoolingOp<ContextPoolingParams, ContextPoolingResult,
-    ContextPoolingUpstream, ContextPoolingGradients>;
+  contextPooling: PoolingOp<
+    ContextPoolingParams,
+    ContextPoolingResult,
+    ContextPoolingUpstream,
+    ContextPoolingGradients
+  >;
   /** Lin et al. 2017, eqs. 6-8: A = softmax(W_s2 tanh(W_s1 Hᵀ)), M = A H, ‖A Aᵀ − I‖²_F. */
-  structuredSelfAttention: PoolingOp<StructuredSelfAttentionParams, StructuredSelfAttentionResult,
-    StructuredSelfAttentionUpstream, StructuredSelfAttentionGradients>;
+  structuredSelfAttention: PoolingOp<
+    StructuredSelfAttentionParams,
+    StructuredSelfAttentionResult,
+    StructuredSelfAttentionUpstream,
+    StructuredSelfAttentionGradients
+  >;
 }

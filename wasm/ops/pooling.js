@@ -15,7 +15,18 @@
 // Here: shape checks with messages that name the tensors, copying in and out of wasm memory.
 // Not here: any maths (src/kernels/attention_pooling.c; batching in src/api/pooling.c).
 
-import { AttnlabError, backwardArgs, check, requireSomeUpstream, checkOptions, fmtShape, snapshot, toMask, toTensor, withArena } from '../core.js';
+import {
+  AttnlabError,
+  backwardArgs,
+  check,
+  requireSomeUpstream,
+  checkOptions,
+  fmtShape,
+  snapshot,
+  toMask,
+  toTensor,
+  withArena,
+} from '../core.js';
 
 /**
  * Op specifications: parameter names with their ranks, output names, the C entry points.
@@ -28,7 +39,10 @@ const SPECS = {
     outputs: ['r', 'hStar', 'weights'],
     dims(what, d, P) {
       if (P.w.shape[0] !== d) {
-        throw new AttnlabError(`${what}: H has ${d} features (its last dimension) but params.w has ${P.w.shape[0]} entries; w must be [d]`, 'AL_ERR_SHAPE');
+        throw new AttnlabError(
+          `${what}: H has ${d} features (its last dimension) but params.w has ${P.w.shape[0]} entries; w must be [d]`,
+          'AL_ERR_SHAPE',
+        );
       }
       return [];
     },
@@ -37,16 +51,26 @@ const SPECS = {
     backward: 'al_attention_pooling_backward',
   },
   contextPooling: {
-    params: [['W', 2], ['b', 1], ['u', 1]],
+    params: [
+      ['W', 2],
+      ['b', 1],
+      ['u', 1],
+    ],
     outputs: ['s', 'weights'],
     dims(what, d, P) {
       const [dw, dW] = P.W.shape;
       if (dW !== d) {
-        throw new AttnlabError(`${what}: H has ${d} features (its last dimension) but params.W has ${dW} columns; W must be [dw, d]`, 'AL_ERR_SHAPE');
+        throw new AttnlabError(
+          `${what}: H has ${d} features (its last dimension) but params.W has ${dW} columns; W must be [dw, d]`,
+          'AL_ERR_SHAPE',
+        );
       }
       for (const k of ['b', 'u']) {
         if (P[k].shape[0] !== dw) {
-          throw new AttnlabError(`${what}: params.W has ${dw} rows but params.${k} has ${P[k].shape[0]} entries; ${k} must be [dw]`, 'AL_ERR_SHAPE');
+          throw new AttnlabError(
+            `${what}: params.W has ${dw} rows but params.${k} has ${P[k].shape[0]} entries; ${k} must be [dw]`,
+            'AL_ERR_SHAPE',
+          );
         }
       }
       return [dw];
@@ -56,16 +80,25 @@ const SPECS = {
     backward: 'al_context_pooling_backward',
   },
   structuredSelfAttention: {
-    params: [['W_s1', 2], ['W_s2', 2]],
+    params: [
+      ['W_s1', 2],
+      ['W_s2', 2],
+    ],
     outputs: ['M', 'weights', 'penalty'],
     dims(what, d, P) {
       const [da, d1] = P.W_s1.shape;
       const [r, da2] = P.W_s2.shape;
       if (d1 !== d) {
-        throw new AttnlabError(`${what}: H has ${d} features (its last dimension) but params.W_s1 has ${d1} columns; W_s1 must be [da, d]`, 'AL_ERR_SHAPE');
+        throw new AttnlabError(
+          `${what}: H has ${d} features (its last dimension) but params.W_s1 has ${d1} columns; W_s1 must be [da, d]`,
+          'AL_ERR_SHAPE',
+        );
       }
       if (da2 !== da) {
-        throw new AttnlabError(`${what}: params.W_s1 has ${da} rows but params.W_s2 has ${da2} columns; W_s2 must be [r, da]`, 'AL_ERR_SHAPE');
+        throw new AttnlabError(
+          `${what}: params.W_s1 has ${da} rows but params.W_s2 has ${da2} columns; W_s2 must be [r, da]`,
+          'AL_ERR_SHAPE',
+        );
       }
       return [da, r];
     },
@@ -85,26 +118,35 @@ function prepare(name, what, H, params, options) {
   const batched = Ht.shape.length === 3;
   const [B, n, d] = batched ? Ht.shape : [1, ...Ht.shape];
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-    throw new AttnlabError(`${what}: params must be an object { ${spec.params.map((p) => p[0]).join(', ')} }, got ${params === null ? 'null' : Array.isArray(params) ? 'an array' : typeof params}`);
+    throw new AttnlabError(
+      `${what}: params must be an object { ${spec.params.map((p) => p[0]).join(', ')} }, got ${params === null ? 'null' : Array.isArray(params) ? 'an array' : typeof params}`,
+    );
   }
   const names = spec.params.map((p) => p[0]);
   for (const k of Object.keys(params)) {
-    if (!names.includes(k)) throw new AttnlabError(`${what}: unknown parameter params.${k} (expected ${names.join(', ')})`);
+    if (!names.includes(k))
+      throw new AttnlabError(
+        `${what}: unknown parameter params.${k} (expected ${names.join(', ')})`,
+      );
   }
   const given = snapshot(params, what, 'params', names);
   const P = {};
   for (const [k, rank] of spec.params) {
-    if (given[k] === undefined || given[k] === null) throw new AttnlabError(`${what}: params.${k} is missing`);
+    if (given[k] === undefined || given[k] === null)
+      throw new AttnlabError(`${what}: params.${k} is missing`);
     P[k] = toTensor(given[k], `params.${k}`, [rank]);
   }
   const extra = spec.dims(what, d, P);
   let mask = null;
   if (o.mask !== undefined && o.mask !== null) {
     // a flat Uint8Array of B·n entries is read as [B, n]
-    const m = batched && o.mask instanceof Uint8Array && o.mask.length === B * n && B > 1
-      ? { data: o.mask, shape: [B, n] } : o.mask;
+    const m =
+      batched && o.mask instanceof Uint8Array && o.mask.length === B * n && B > 1
+        ? { data: o.mask, shape: [B, n] }
+        : o.mask;
     mask = toMask(m, 'mask', batched ? [[B, n], [n]] : [[n]]);
-    if (batched && mask.shape.length === 1 && B > 1) { // broadcast [n] over the batch
+    if (batched && mask.shape.length === 1 && B > 1) {
+      // broadcast [n] over the batch
       const full = new Uint8Array(B * n);
       for (let b = 0; b < B; b++) full.set(mask.data, b * n);
       mask = { data: full, shape: [B, n] };
@@ -146,16 +188,32 @@ function upstreamData(what, k, value, shape, batched) {
   if (value === undefined || value === null) return null;
   const n = size(shape);
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new AttnlabError(`${what}: upstream.${k} is ${value}; upstream gradients must be finite`, 'AL_ERR_NONFINITE');
-    if (k !== 'penalty') throw new AttnlabError(`${what}: upstream.${k} must be a tensor of shape ${fmtShape(shape)}, got a number`, 'AL_ERR_SHAPE');
+    if (!Number.isFinite(value))
+      throw new AttnlabError(
+        `${what}: upstream.${k} is ${value}; upstream gradients must be finite`,
+        'AL_ERR_NONFINITE',
+      );
+    if (k !== 'penalty')
+      throw new AttnlabError(
+        `${what}: upstream.${k} must be a tensor of shape ${fmtShape(shape)}, got a number`,
+        'AL_ERR_SHAPE',
+      );
     return new Float32Array(n).fill(value); // a number broadcasts over the batch's penalties
   }
   const t = toTensor(value, `upstream.${k}`);
   const same = t.shape.length === shape.length && t.shape.every((v, i) => v === shape[i]);
   // an unbatched penalty's upstream may also come as a one-element tensor
   if (!same && !(k === 'penalty' && !batched && t.data.length === 1)) {
-    const want = k === 'penalty' ? (batched ? `a number or shape ${fmtShape(shape)}` : 'a number') : `shape ${fmtShape(shape)}`;
-    throw new AttnlabError(`${what}: upstream.${k} has shape ${fmtShape(t.shape)} but must be ${want}, like the output ${k}`, 'AL_ERR_SHAPE');
+    const want =
+      k === 'penalty'
+        ? batched
+          ? `a number or shape ${fmtShape(shape)}`
+          : 'a number'
+        : `shape ${fmtShape(shape)}`;
+    throw new AttnlabError(
+      `${what}: upstream.${k} has shape ${fmtShape(t.shape)} but must be ${want}, like the output ${k}`,
+      'AL_ERR_SHAPE',
+    );
   }
   return t.data;
 }
@@ -167,10 +225,15 @@ function backward(name, H, params, rest) {
   const args = backwardArgs(what, rest, spec.outputs);
   const p = prepare(name, what, H, params, args.options);
   if (typeof args.upstream !== 'object' || Array.isArray(args.upstream)) {
-    throw new AttnlabError(`${what}: upstream must be an object keyed by output name (${spec.outputs.join(', ')})`);
+    throw new AttnlabError(
+      `${what}: upstream must be an object keyed by output name (${spec.outputs.join(', ')})`,
+    );
   }
   for (const k of Object.keys(args.upstream)) {
-    if (!spec.outputs.includes(k)) throw new AttnlabError(`${what}: unknown upstream gradient upstream.${k} (outputs: ${spec.outputs.join(', ')})`);
+    if (!spec.outputs.includes(k))
+      throw new AttnlabError(
+        `${what}: unknown upstream gradient upstream.${k} (outputs: ${spec.outputs.join(', ')})`,
+      );
   }
   const upstream = snapshot(args.upstream, what, 'upstream', spec.outputs);
   requireSomeUpstream(what, upstream, spec.outputs);
@@ -181,7 +244,9 @@ function backward(name, H, params, rest) {
   const gradNames = ['H', ...spec.params.map((q) => q[0])];
   const gradShapes = [p.Ht.shape, ...spec.params.map((q) => p.P[q[0]].shape)];
   return withArena(what, (x, ar) => {
-    const gradPtrs = gradNames.map((k, i) => ar.alloc(4 * size(gradShapes[i]), `the gradient of ${k}`));
+    const gradPtrs = gradNames.map((k, i) =>
+      ar.alloc(4 * size(gradShapes[i]), `the gradient of ${k}`),
+    );
     const upPtrs = ups.map((u, i) => (u ? ar.f32(u, `upstream.${spec.outputs[i]}`) : 0));
     check(x, x[spec.backward](...gradPtrs, ...inputArgs(ar, p), ...upPtrs), what);
     const grads = {};

@@ -3,7 +3,18 @@
 // key-padding masks, and its backward (`scaledDotProductAttention.backward`). Maths:
 // src/kernels/attention_sdpa_scalar.c (forward), src/kernels/attention_transformer.c (backward).
 
-import { AttnlabError, backwardArgs, check, checkOptions, f32Option, fmtShape, readUpstream, toMask, toTensor, withArena } from '../core.js';
+import {
+  AttnlabError,
+  backwardArgs,
+  check,
+  checkOptions,
+  f32Option,
+  fmtShape,
+  readUpstream,
+  toMask,
+  toTensor,
+  withArena,
+} from '../core.js';
 
 const OPTIONS = ['causal', 'keyPaddingMask', 'scale', 'returnWeights'];
 
@@ -15,20 +26,31 @@ function prepare(what, query, key, value, options) {
   const V = toTensor(value, 'value', [2, 3, 4]);
   const r = Q.shape.length;
   if (K.shape.length !== r || V.shape.length !== r) {
-    throw new AttnlabError(`${what}: query has rank ${r} but key has rank ${K.shape.length} and value rank ${V.shape.length}; they must match`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what}: query has rank ${r} but key has rank ${K.shape.length} and value rank ${V.shape.length}; they must match`,
+      'AL_ERR_SHAPE',
+    );
   }
   const lead = Q.shape.slice(0, r - 2);
-  for (const [t, n] of /** @type {[typeof K, string][]} */ ([[K, 'key'], [V, 'value']])) {
+  for (const [t, n] of /** @type {[typeof K, string][]} */ ([
+    [K, 'key'],
+    [V, 'value'],
+  ])) {
     const l = t.shape.slice(0, r - 2);
     if (l.some((d, i) => d !== lead[i])) {
-      throw new AttnlabError(`${what}: query has leading shape ${fmtShape(lead)} but ${n} has ${fmtShape(l)}`, 'AL_ERR_SHAPE');
+      throw new AttnlabError(
+        `${what}: query has leading shape ${fmtShape(lead)} but ${n} has ${fmtShape(l)}`,
+        'AL_ERR_SHAPE',
+      );
     }
   }
   const [L, D] = Q.shape.slice(r - 2);
   const [S, Dk] = K.shape.slice(r - 2);
   const [Sv, Dv] = V.shape.slice(r - 2);
-  if (Dk !== D) throw new AttnlabError(`${what}: query has ${D} columns but key has ${Dk}`, 'AL_ERR_SHAPE');
-  if (Sv !== S) throw new AttnlabError(`${what}: key has ${S} rows but value has ${Sv}`, 'AL_ERR_SHAPE');
+  if (Dk !== D)
+    throw new AttnlabError(`${what}: query has ${D} columns but key has ${Dk}`, 'AL_ERR_SHAPE');
+  if (Sv !== S)
+    throw new AttnlabError(`${what}: key has ${S} rows but value has ${Sv}`, 'AL_ERR_SHAPE');
   const B = r === 4 ? lead[0] : 1;
   const H = r === 4 ? lead[1] : r === 3 ? lead[0] : 1;
   // 0 tells C "1/√D", so a given scale must stay non-zero in float32
@@ -37,7 +59,8 @@ function prepare(what, query, key, value, options) {
   if (o.keyPaddingMask !== undefined && o.keyPaddingMask !== null) {
     const shapes = r === 4 ? [[B, S], [S]] : [[S]];
     mask = toMask(o.keyPaddingMask, 'keyPaddingMask', shapes);
-    if (r === 4 && mask.shape.length === 1 && B > 1) { // broadcast [S] over the batch
+    if (r === 4 && mask.shape.length === 1 && B > 1) {
+      // broadcast [S] over the batch
       const full = new Uint8Array(B * S);
       for (let b = 0; b < B; b++) full.set(mask.data, b * S);
       mask = { data: full, shape: [B, S] };
@@ -56,7 +79,13 @@ function prepare(what, query, key, value, options) {
  */
 export function scaledDotProductAttention(query, key, value, options) {
   const what = 'scaledDotProductAttention';
-  const { o, Q, K, V, lead, B, H, L, S, D, Dv, scale, mask } = prepare(what, query, key, value, options);
+  const { o, Q, K, V, lead, B, H, L, S, D, Dv, scale, mask } = prepare(
+    what,
+    query,
+    key,
+    value,
+    options,
+  );
   const withWeights = !!o.returnWeights;
   return withArena(what, (x, ar) => {
     const pq = ar.f32(Q.data, 'query');
@@ -85,7 +114,13 @@ export function scaledDotProductAttention(query, key, value, options) {
 scaledDotProductAttention.backward = function backward(query, key, value, ...rest) {
   const what = 'scaledDotProductAttention.backward';
   const { options, upstream } = backwardArgs(what, rest, ['output', 'weights']);
-  const { o, Q, K, V, lead, B, H, L, S, D, Dv, scale, mask } = prepare(what, query, key, value, options);
+  const { o, Q, K, V, lead, B, H, L, S, D, Dv, scale, mask } = prepare(
+    what,
+    query,
+    key,
+    value,
+    options,
+  );
   const up = readUpstream(what, upstream, { output: [...lead, L, Dv], weights: [...lead, L, S] });
   return withArena(what, (x, ar) => {
     const pq = ar.f32(Q.data, 'query');
@@ -98,7 +133,30 @@ scaledDotProductAttention.backward = function backward(query, key, value, ...res
     const pdq = ar.f32(new Float32Array(Q.data.length), 'the query gradient');
     const pdk = ar.f32(new Float32Array(K.data.length), 'the key gradient');
     const pdv = ar.f32(new Float32Array(V.data.length), 'the value gradient');
-    check(x, x.al_sdpa_backward(pdq, pdk, pdv, pdo, pda, 0, pq, pk, pv, B, H, L, S, D, Dv, scale, pm, o.causal ? 1 : 0), what);
+    check(
+      x,
+      x.al_sdpa_backward(
+        pdq,
+        pdk,
+        pdv,
+        pdo,
+        pda,
+        0,
+        pq,
+        pk,
+        pv,
+        B,
+        H,
+        L,
+        S,
+        D,
+        Dv,
+        scale,
+        pm,
+        o.causal ? 1 : 0,
+      ),
+      what,
+    );
     return {
       query: { data: ar.read(pdq, Q.data.length), shape: Q.shape },
       key: { data: ar.read(pdk, K.data.length), shape: K.shape },

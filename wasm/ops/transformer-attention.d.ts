@@ -56,7 +56,13 @@ export interface MultiHeadAttention {
    * query [L,E] or [B,L,E]; key, value [S,E] or [B,S,E]. A query row that sees no key gets zero
    * weights and a zero context, so its output row is out_proj.bias.
    */
-  (query: TensorLike, key: TensorLike, value: TensorLike, params: MhaParams, options: MhaOptions): MultiHeadAttentionResult;
+  (
+    query: TensorLike,
+    key: TensorLike,
+    value: TensorLike,
+    params: MhaParams,
+    options: MhaOptions,
+  ): MultiHeadAttentionResult;
   /** The vector-Jacobian product; for self-attention the input's gradient is query + key + value. */
   backward(
     query: TensorLike,

@@ -4,20 +4,37 @@
 // here with messages that name them; the maths is in src/kernels/attention_transformer.c.
 // The SDPA backward lives beside its forward, in ./sdpa.js.
 
-import { AttnlabError, backwardArgs, check, checkOptions, fmtShape, readUpstream, sameShape, show, snapshot, toMask, toTensor, withArena } from '../core.js';
+import {
+  AttnlabError,
+  backwardArgs,
+  check,
+  checkOptions,
+  fmtShape,
+  readUpstream,
+  sameShape,
+  show,
+  snapshot,
+  toMask,
+  toTensor,
+  withArena,
+} from '../core.js';
 
 const MHA_PARAMS = ['in_proj_weight', 'in_proj_bias', 'out_proj.weight', 'out_proj.bias'];
 const REL_PARAMS = ['W_Q', 'W_K', 'W_V', 'rel_K', 'rel_V'];
 
-
 /** params[name] as a tensor of exactly `shape`; a named error when missing or mis-shaped. */
 function param(what, params, name, shape) {
   if (params[name] === undefined || params[name] === null) {
-    throw new AttnlabError(`${what}: params.${name} is missing (expected shape ${fmtShape(shape)})`);
+    throw new AttnlabError(
+      `${what}: params.${name} is missing (expected shape ${fmtShape(shape)})`,
+    );
   }
   const t = toTensor(params[name], `params.${name}`);
   if (!sameShape(t.shape, shape)) {
-    throw new AttnlabError(`${what}: params.${name} has shape ${fmtShape(t.shape)} but must be ${fmtShape(shape)}`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what}: params.${name} has shape ${fmtShape(t.shape)} but must be ${fmtShape(shape)}`,
+      'AL_ERR_SHAPE',
+    );
   }
   return t;
 }
@@ -27,7 +44,8 @@ function checkParams(what, params, known) {
     throw new AttnlabError(`${what}: params must be an object with ${known.join(', ')}`);
   }
   for (const k of Object.keys(params)) {
-    if (!known.includes(k)) throw new AttnlabError(`${what}: unknown parameter params.${k} (known: ${known.join(', ')})`);
+    if (!known.includes(k))
+      throw new AttnlabError(`${what}: unknown parameter params.${k} (known: ${known.join(', ')})`);
   }
   return snapshot(params, what, 'params', known); // every value read once from here on
 }
@@ -69,7 +87,10 @@ function prepareMha(what, query, key, value, params, options) {
   const V = toTensor(value, 'value', [2, 3]);
   const r = Q.shape.length;
   if (K.shape.length !== r || V.shape.length !== r) {
-    throw new AttnlabError(`${what}: query has rank ${r} but key has rank ${K.shape.length} and value rank ${V.shape.length}; they must match`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what}: query has rank ${r} but key has rank ${K.shape.length} and value rank ${V.shape.length}; they must match`,
+      'AL_ERR_SHAPE',
+    );
   }
   const batched = r === 3;
   const B = batched ? Q.shape[0] : 1;
@@ -77,17 +98,34 @@ function prepareMha(what, query, key, value, params, options) {
   const [S, Ek] = K.shape.slice(r - 2);
   const [Sv, Ev] = V.shape.slice(r - 2);
   if (batched && (K.shape[0] !== B || V.shape[0] !== B)) {
-    throw new AttnlabError(`${what}: query has batch ${B} but key has ${K.shape[0]} and value ${V.shape[0]}`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what}: query has batch ${B} but key has ${K.shape[0]} and value ${V.shape[0]}`,
+      'AL_ERR_SHAPE',
+    );
   }
-  if (Ek !== E) throw new AttnlabError(`${what}: query has ${E} features but key has ${Ek}; they must share the embedding size E`, 'AL_ERR_SHAPE');
-  if (Ev !== E) throw new AttnlabError(`${what}: query has ${E} features but value has ${Ev}; they must share the embedding size E`, 'AL_ERR_SHAPE');
-  if (Sv !== S) throw new AttnlabError(`${what}: key has ${S} rows but value has ${Sv}`, 'AL_ERR_SHAPE');
+  if (Ek !== E)
+    throw new AttnlabError(
+      `${what}: query has ${E} features but key has ${Ek}; they must share the embedding size E`,
+      'AL_ERR_SHAPE',
+    );
+  if (Ev !== E)
+    throw new AttnlabError(
+      `${what}: query has ${E} features but value has ${Ev}; they must share the embedding size E`,
+      'AL_ERR_SHAPE',
+    );
+  if (Sv !== S)
+    throw new AttnlabError(`${what}: key has ${S} rows but value has ${Sv}`, 'AL_ERR_SHAPE');
   if (o.numHeads === undefined || o.numHeads === null) {
-    throw new AttnlabError(`${what}: options.numHeads is missing (the number of heads, e.g. { numHeads: 2 })`);
+    throw new AttnlabError(
+      `${what}: options.numHeads is missing (the number of heads, e.g. { numHeads: 2 })`,
+    );
   }
   const H = intOption(what, o, 'numHeads', 1);
   if (E % H !== 0) {
-    throw new AttnlabError(`${what}: the embedding size ${E} is not divisible by numHeads ${H}`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what}: the embedding size ${E} is not divisible by numHeads ${H}`,
+      'AL_ERR_SHAPE',
+    );
   }
   params = checkParams(what, params, MHA_PARAMS);
   const P = {
@@ -138,7 +176,11 @@ export function multiHeadAttention(query, key, value, params, options) {
     const nAtt = B * H * L * S;
     const po = ar.alloc(nOut * 4, 'the output');
     const pa = withWeights ? ar.alloc(nAtt * 4, 'the weights') : 0;
-    check(x, x.al_mha_forward(po, pa, a.q, a.k, a.v, a.wi, a.bi, a.wo, a.bo, B, L, S, E, H, a.m, p.causal), what);
+    check(
+      x,
+      x.al_mha_forward(po, pa, a.q, a.k, a.v, a.wi, a.bi, a.wo, a.bo, B, L, S, E, H, a.m, p.causal),
+      what,
+    );
     return {
       output: { data: ar.read(po, nOut), shape: [...lead, L, E] },
       weights: withWeights ? { data: ar.read(pa, nAtt), shape: [...lead, H, L, S] } : null,
@@ -171,12 +213,44 @@ multiHeadAttention.backward = function backward(query, key, value, params, ...re
       'out_proj.weight': [zeros(ar, E * E, 'the out_proj.weight gradient'), [E, E]],
       'out_proj.bias': [zeros(ar, E, 'the out_proj.bias gradient'), [E]],
     };
-    check(x, x.al_mha_backward(g.query[0], g.key[0], g.value[0], g.in_proj_weight[0], g.in_proj_bias[0],
-      g['out_proj.weight'][0], g['out_proj.bias'][0], pdo, pda, a.q, a.k, a.v, a.wi, a.bi, a.wo, a.bo,
-      B, L, S, E, H, a.m, p.causal), what);
+    check(
+      x,
+      x.al_mha_backward(
+        g.query[0],
+        g.key[0],
+        g.value[0],
+        g.in_proj_weight[0],
+        g.in_proj_bias[0],
+        g['out_proj.weight'][0],
+        g['out_proj.bias'][0],
+        pdo,
+        pda,
+        a.q,
+        a.k,
+        a.v,
+        a.wi,
+        a.bi,
+        a.wo,
+        a.bo,
+        B,
+        L,
+        S,
+        E,
+        H,
+        a.m,
+        p.causal,
+      ),
+      what,
+    );
     const out = {};
     for (const [name, [ptr, shape]] of Object.entries(g)) {
-      out[name] = { data: ar.read(ptr, shape.reduce((m, d) => m * d, 1)), shape: shape.slice() };
+      out[name] = {
+        data: ar.read(
+          ptr,
+          shape.reduce((m, d) => m * d, 1),
+        ),
+        shape: shape.slice(),
+      };
     }
     return out;
   });
@@ -185,7 +259,12 @@ multiHeadAttention.backward = function backward(query, key, value, params, ...re
 // ------------------------------------------------------------------ relative position attention
 
 function prepareRel(what, xIn, params, options) {
-  const o = checkOptions(options, what, ['maxRelativePosition', 'causal', 'numHeads', 'keyPaddingMask']);
+  const o = checkOptions(options, what, [
+    'maxRelativePosition',
+    'causal',
+    'numHeads',
+    'keyPaddingMask',
+  ]);
   const X = toTensor(xIn, 'x', [2, 3]);
   const batched = X.shape.length === 3;
   const B = batched ? X.shape[0] : 1;
@@ -198,10 +277,16 @@ function prepareRel(what, xIn, params, options) {
   const WQ = toTensor(params.W_Q, 'params.W_Q', [2]);
   const dz = WQ.shape[0];
   if (WQ.shape[1] !== d) {
-    throw new AttnlabError(`${what}: params.W_Q has shape ${fmtShape(WQ.shape)} but x has ${d} features; W_Q must be [dz, ${d}]`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what}: params.W_Q has shape ${fmtShape(WQ.shape)} but x has ${d} features; W_Q must be [dz, ${d}]`,
+      'AL_ERR_SHAPE',
+    );
   }
   if (dz % H !== 0) {
-    throw new AttnlabError(`${what}: dz = ${dz} is not divisible by numHeads ${H} (dz is the number of rows of params.W_Q)`, 'AL_ERR_SHAPE');
+    throw new AttnlabError(
+      `${what}: dz = ${dz} is not divisible by numHeads ${H} (dz is the number of rows of params.W_Q)`,
+      'AL_ERR_SHAPE',
+    );
   }
   const Dh = dz / H;
   if (params.rel_K === undefined || params.rel_K === null) {
@@ -209,22 +294,31 @@ function prepareRel(what, xIn, params, options) {
   }
   const relK = toTensor(params.rel_K, 'params.rel_K', [2]);
   let k = o.maxRelativePosition;
-  if (k === undefined || k === null) { // infer from the table: rel_K has 2k+1 rows
+  if (k === undefined || k === null) {
+    // infer from the table: rel_K has 2k+1 rows
     if (relK.shape[0] % 2 !== 1) {
-      throw new AttnlabError(`${what}: options.maxRelativePosition is missing and params.rel_K has ${relK.shape[0]} rows, not 2k + 1 (odd), to infer it from`, 'AL_ERR_SHAPE');
+      throw new AttnlabError(
+        `${what}: options.maxRelativePosition is missing and params.rel_K has ${relK.shape[0]} rows, not 2k + 1 (odd), to infer it from`,
+        'AL_ERR_SHAPE',
+      );
     }
     k = (relK.shape[0] - 1) / 2;
   } else {
     k = intOption(what, o, 'maxRelativePosition', 0);
     if (2 * k + 1 !== relK.shape[0]) {
-      throw new AttnlabError(`${what}: params.rel_K has shape ${fmtShape(relK.shape)} but must be ${fmtShape([2 * k + 1, Dh])} (2k + 1 rows for options.maxRelativePosition = ${k})`, 'AL_ERR_SHAPE');
+      throw new AttnlabError(
+        `${what}: params.rel_K has shape ${fmtShape(relK.shape)} but must be ${fmtShape([2 * k + 1, Dh])} (2k + 1 rows for options.maxRelativePosition = ${k})`,
+        'AL_ERR_SHAPE',
+      );
     }
   }
   const P = {
     W_Q: WQ,
     W_K: param(what, params, 'W_K', [dz, d]),
     W_V: param(what, params, 'W_V', [dz, d]),
-    rel_K: sameShape(relK.shape, [2 * k + 1, Dh]) ? relK : param(what, params, 'rel_K', [2 * k + 1, Dh]),
+    rel_K: sameShape(relK.shape, [2 * k + 1, Dh])
+      ? relK
+      : param(what, params, 'rel_K', [2 * k + 1, Dh]),
     rel_V: param(what, params, 'rel_V', [2 * k + 1, Dh]),
   };
   const mask = keyMask(o.keyPaddingMask, batched, B, n);
@@ -258,7 +352,28 @@ export function relativePositionAttention(x, params, options) {
     const nAtt = B * H * n * n;
     const po = ar.alloc(nOut * 4, 'the output');
     const pa = ar.alloc(nAtt * 4, 'the weights');
-    check(xw, xw.al_relpos_forward(po, pa, c.x, c.W_Q, c.W_K, c.W_V, c.rel_K, c.rel_V, B, n, d, dz, H, k, c.m, p.causal), what);
+    check(
+      xw,
+      xw.al_relpos_forward(
+        po,
+        pa,
+        c.x,
+        c.W_Q,
+        c.W_K,
+        c.W_V,
+        c.rel_K,
+        c.rel_V,
+        B,
+        n,
+        d,
+        dz,
+        H,
+        k,
+        c.m,
+        p.causal,
+      ),
+      what,
+    );
     return {
       output: { data: ar.read(po, nOut), shape: [...lead, n, dz] },
       weights: { data: ar.read(pa, nAtt), shape: [...lead, H, n, n] },
@@ -275,7 +390,10 @@ relativePositionAttention.backward = function backward(x, params, ...rest) {
   const { options, upstream } = backwardArgs(what, rest, ['output', 'weights']);
   const p = prepareRel(what, x, params, options);
   const { B, n, d, dz, H, k, lead } = p;
-  const up = readUpstream(what, upstream, { output: [...lead, n, dz], weights: [...lead, H, n, n] });
+  const up = readUpstream(what, upstream, {
+    output: [...lead, n, dz],
+    weights: [...lead, H, n, n],
+  });
   return withArena(what, (xw, ar) => {
     const c = copyRel(ar, p);
     const pdo = up.output ? ar.f32(up.output.data, 'upstream.output') : 0;
@@ -283,12 +401,49 @@ relativePositionAttention.backward = function backward(x, params, ...rest) {
     const shapes = { x: p.X.shape };
     for (const name of REL_PARAMS) shapes[name] = p.P[name].shape;
     const g = {};
-    for (const [name, shape] of Object.entries(shapes)) g[name] = zeros(ar, shape.reduce((m, v) => m * v, 1), `the ${name} gradient`);
-    check(xw, xw.al_relpos_backward(g.x, g.W_Q, g.W_K, g.W_V, g.rel_K, g.rel_V, pdo, pda, c.x, c.W_Q, c.W_K, c.W_V,
-      c.rel_K, c.rel_V, B, n, d, dz, H, k, c.m, p.causal), what);
+    for (const [name, shape] of Object.entries(shapes))
+      g[name] = zeros(
+        ar,
+        shape.reduce((m, v) => m * v, 1),
+        `the ${name} gradient`,
+      );
+    check(
+      xw,
+      xw.al_relpos_backward(
+        g.x,
+        g.W_Q,
+        g.W_K,
+        g.W_V,
+        g.rel_K,
+        g.rel_V,
+        pdo,
+        pda,
+        c.x,
+        c.W_Q,
+        c.W_K,
+        c.W_V,
+        c.rel_K,
+        c.rel_V,
+        B,
+        n,
+        d,
+        dz,
+        H,
+        k,
+        c.m,
+        p.causal,
+      ),
+      what,
+    );
     const out = {};
     for (const [name, shape] of Object.entries(shapes)) {
-      out[name] = { data: ar.read(g[name], shape.reduce((m, v) => m * v, 1)), shape: shape.slice() };
+      out[name] = {
+        data: ar.read(
+          g[name],
+          shape.reduce((m, v) => m * v, 1),
+        ),
+        shape: shape.slice(),
+      };
     }
     return out;
   });
@@ -303,9 +458,17 @@ relativePositionAttention.backward = function backward(x, params, ...rest) {
  */
 relativePositionAttention.distances = function distances(n, k) {
   const what = 'relativePositionAttention.distances';
-  if (!Number.isInteger(n) || n < 1) throw new AttnlabError(`${what}: n must be an integer >= 1, got ${show(n)}`, 'AL_ERR_SHAPE');
-  if (!Number.isInteger(k) || k < 0) throw new AttnlabError(`${what}: k (maxRelativePosition) must be an integer >= 0, got ${show(k)}`);
-  if (n * n >= 2 ** 31) throw new AttnlabError(`${what}: n = ${n} gives ${n * n} entries; the limit is 2^31 - 1`, 'AL_ERR_OVERFLOW');
+  if (!Number.isInteger(n) || n < 1)
+    throw new AttnlabError(`${what}: n must be an integer >= 1, got ${show(n)}`, 'AL_ERR_SHAPE');
+  if (!Number.isInteger(k) || k < 0)
+    throw new AttnlabError(
+      `${what}: k (maxRelativePosition) must be an integer >= 0, got ${show(k)}`,
+    );
+  if (n * n >= 2 ** 31)
+    throw new AttnlabError(
+      `${what}: n = ${n} gives ${n * n} entries; the limit is 2^31 - 1`,
+      'AL_ERR_OVERFLOW',
+    );
   return withArena(what, (x, ar) => {
     const p = ar.alloc(n * n * 4, 'the distances');
     check(x, x.al_relpos_distances(p, n, k), what);

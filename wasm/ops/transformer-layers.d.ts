@@ -91,7 +91,9 @@ export interface DecoderLayerResult {
 
 /** Gradients keyed by input and parameter name, each shaped like what it is the gradient of. */
 export type EncoderLayerGradients = { x: Tensor } & { [K in keyof EncoderLayerParams]: Tensor };
-export type DecoderLayerGradients = { x: Tensor; memory: Tensor } & { [K in keyof DecoderLayerParams]: Tensor };
+export type DecoderLayerGradients = { x: Tensor; memory: Tensor } & {
+  [K in keyof DecoderLayerParams]: Tensor;
+};
 
 export interface TransformerEncoderLayer {
   /** x [T,E] or [B,T,E]. A query that sees no key gets zero weights; its attention block outputs out_proj.bias. */
@@ -107,7 +109,12 @@ export interface TransformerEncoderLayer {
 
 export interface TransformerDecoderLayer {
   /** x [T,E] or [B,T,E], memory [S,E] or [B,S,E]. */
-  (x: TensorLike, memory: TensorLike, params: DecoderLayerParams, options: DecoderLayerOptions): DecoderLayerResult;
+  (
+    x: TensorLike,
+    memory: TensorLike,
+    params: DecoderLayerParams,
+    options: DecoderLayerOptions,
+  ): DecoderLayerResult;
   /** The vector-Jacobian product; upstream entries missing = zero. */
   backward(
     x: TensorLike,

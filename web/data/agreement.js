@@ -50,17 +50,31 @@ import { normalizeSteps, normalizeWords } from '../../wasm/model/normalize.js';
 
 /** Nouns: [singular, plural, kind]; null where a form does not exist. kind: who can do what. */
 const NOUNS = [
-  ['fbi', null, 'org'], [null, 'police', 'org'],
-  ['officer', 'officers', 'person'], ['criminal', 'criminals', 'person'],
-  ['reporter', 'reporters', 'person'], ['agent', 'agents', 'person'],
-  ['detective', 'detectives', 'person'], ['driver', 'drivers', 'person'],
-  ['lawyer', 'lawyers', 'person'], ['witness', 'witnesses', 'person'],
-  ['suspect', 'suspects', 'person'], ['judge', 'judges', 'person'],
-  ['man', 'men', 'person'], ['woman', 'women', 'person'], ['child', 'children', 'person'],
-  ['dog', 'dogs', 'animal'], ['cat', 'cats', 'animal'], ['horse', 'horses', 'animal'],
+  ['fbi', null, 'org'],
+  [null, 'police', 'org'],
+  ['officer', 'officers', 'person'],
+  ['criminal', 'criminals', 'person'],
+  ['reporter', 'reporters', 'person'],
+  ['agent', 'agents', 'person'],
+  ['detective', 'detectives', 'person'],
+  ['driver', 'drivers', 'person'],
+  ['lawyer', 'lawyers', 'person'],
+  ['witness', 'witnesses', 'person'],
+  ['suspect', 'suspects', 'person'],
+  ['judge', 'judges', 'person'],
+  ['man', 'men', 'person'],
+  ['woman', 'women', 'person'],
+  ['child', 'children', 'person'],
+  ['dog', 'dogs', 'animal'],
+  ['cat', 'cats', 'animal'],
+  ['horse', 'horses', 'animal'],
   ['mouse', 'mice', 'animal'],
-  ['car', 'cars', 'thing'], ['bank', 'banks', 'thing'], ['building', 'buildings', 'thing'],
-  ['city', 'cities', 'thing'], ['bridge', 'bridges', 'thing'], ['house', 'houses', 'thing'],
+  ['car', 'cars', 'thing'],
+  ['bank', 'banks', 'thing'],
+  ['building', 'buildings', 'thing'],
+  ['city', 'cities', 'thing'],
+  ['bridge', 'bridges', 'thing'],
+  ['house', 'houses', 'thing'],
   ['train', 'trains', 'thing'],
 ];
 /** Nouns that take only "the" and no adjective. */
@@ -70,15 +84,21 @@ const PRED_ADJECTIVES = ['hungry', 'dangerous', 'famous', 'tired', 'guilty', 'an
 const PREPOSITIONS = ['near', 'behind', 'with', 'beside', 'from'];
 /** Transitive verbs: [3sg present, base, -ing, past, past participle]. */
 const TRANSITIVE = [
-  ['chases', 'chase', 'chasing', 'chased', 'chased'], ['follows', 'follow', 'following', 'followed', 'followed'],
-  ['watches', 'watch', 'watching', 'watched', 'watched'], ['finds', 'find', 'finding', 'found', 'found'],
-  ['catches', 'catch', 'catching', 'caught', 'caught'], ['sees', 'see', 'seeing', 'saw', 'seen'],
-  ['helps', 'help', 'helping', 'helped', 'helped'], ['knows', 'know', 'knowing', 'knew', 'known'],
+  ['chases', 'chase', 'chasing', 'chased', 'chased'],
+  ['follows', 'follow', 'following', 'followed', 'followed'],
+  ['watches', 'watch', 'watching', 'watched', 'watched'],
+  ['finds', 'find', 'finding', 'found', 'found'],
+  ['catches', 'catch', 'catching', 'caught', 'caught'],
+  ['sees', 'see', 'seeing', 'saw', 'seen'],
+  ['helps', 'help', 'helping', 'helped', 'helped'],
+  ['knows', 'know', 'knowing', 'knew', 'known'],
 ];
 /** Intransitive verbs, same columns. */
 const INTRANSITIVE = [
-  ['runs', 'run', 'running', 'ran', 'run'], ['sleeps', 'sleep', 'sleeping', 'slept', 'slept'],
-  ['waits', 'wait', 'waiting', 'waited', 'waited'], ['hides', 'hide', 'hiding', 'hid', 'hidden'],
+  ['runs', 'run', 'running', 'ran', 'run'],
+  ['sleeps', 'sleep', 'sleeping', 'slept', 'slept'],
+  ['waits', 'wait', 'waiting', 'waited', 'waited'],
+  ['hides', 'hide', 'hiding', 'hid', 'hidden'],
   ['escapes', 'escape', 'escaping', 'escaped', 'escaped'],
 ];
 /** Auxiliaries and copulas: [singular, plural]. */
@@ -91,7 +111,13 @@ const SUBJECT_KINDS = new Set(['person', 'animal', 'org']);
 /** Every verb form at verbIndex ↔ its other-number form. */
 function flipMap(transitive, intransitive) {
   const flip = new Map();
-  for (const [s, p] of [BE_PRES, BE_PAST, HAVE, ...transitive.map((v) => v.slice(0, 2)), ...intransitive.map((v) => v.slice(0, 2))]) {
+  for (const [s, p] of [
+    BE_PRES,
+    BE_PAST,
+    HAVE,
+    ...transitive.map((v) => v.slice(0, 2)),
+    ...intransitive.map((v) => v.slice(0, 2)),
+  ]) {
     flip.set(s, p);
     flip.set(p, s);
   }
@@ -100,10 +126,20 @@ function flipMap(transitive, intransitive) {
 
 /** The grammar's lexicon (the page's 140 words); agreementLexicon() widens it. */
 const BASE_LEXICON = Object.freeze({
-  nouns: NOUNS, theOnly: THE_ONLY, adjectives: ADJECTIVES, predAdjectives: PRED_ADJECTIVES,
-  prepositions: PREPOSITIONS, transitive: TRANSITIVE, intransitive: INTRANSITIVE, det: DET,
-  subjectKinds: SUBJECT_KINDS, flip: flipMap(TRANSITIVE, INTRANSITIVE), onTheRun: true, orcPresent: false,
-  progressive: TRANSITIVE, detWeights: /** @type {{ sg: number[], pl: number[] } | null} */ (null),
+  nouns: NOUNS,
+  theOnly: THE_ONLY,
+  adjectives: ADJECTIVES,
+  predAdjectives: PRED_ADJECTIVES,
+  prepositions: PREPOSITIONS,
+  transitive: TRANSITIVE,
+  intransitive: INTRANSITIVE,
+  det: DET,
+  subjectKinds: SUBJECT_KINDS,
+  flip: flipMap(TRANSITIVE, INTRANSITIVE),
+  onTheRun: true,
+  orcPresent: false,
+  progressive: TRANSITIVE,
+  detWeights: /** @type {{ sg: number[], pl: number[] } | null} */ (null),
   personShare: 0,
 });
 const FLIP = BASE_LEXICON.flip;
@@ -129,13 +165,22 @@ function derive(g, L = BASE_LEXICON) {
     const number = choose(['sg', 'pl']);
     // the widened grammar's subjects are people a personShare of the time (the person nouns are
     // few among hundreds, and people are what sentences are mostly about; "who" needs them)
-    const people = kinds === L.subjectKinds && L.personShare ? choose([true, false], [L.personShare, 1 - L.personShare]) : null;
-    const entries = L.nouns.filter((n) => kinds.has(n[2]) && n[number === 'sg' ? 0 : 1] !== null
-      && (people === null || (n[2] === 'person') === people));
+    const people =
+      kinds === L.subjectKinds && L.personShare
+        ? choose([true, false], [L.personShare, 1 - L.personShare])
+        : null;
+    const entries = L.nouns.filter(
+      (n) =>
+        kinds.has(n[2]) &&
+        n[number === 'sg' ? 0 : 1] !== null &&
+        (people === null || (n[2] === 'person') === people),
+    );
     const entry = choose(entries);
     const n = entry[number === 'sg' ? 0 : 1];
     const only = L.theOnly.has(n);
-    const adj = only ? null : choose([null, ...L.adjectives], [3 * L.adjectives.length, ...L.adjectives.map(() => 1)]);
+    const adj = only
+      ? null
+      : choose([null, ...L.adjectives], [3 * L.adjectives.length, ...L.adjectives.map(() => 1)]);
     let det = only ? 'the' : choose(L.det[number], L.detWeights?.[number]);
     if (det === 'a' && vowel(adj ?? n)) det = 'an';
     g.word(det);
@@ -174,7 +219,9 @@ function derive(g, L = BASE_LEXICON) {
       // the wide grammar also has "that the boys like": a present verb agreeing with the inner
       // subject, an attractor right before the verb
       const v = choose(L.transitive);
-      g.word(L.orcPresent && choose(['present', 'past']) === 'present' ? agree(v, inner.number) : v[3]);
+      g.word(
+        L.orcPresent && choose(['present', 'past']) === 'present' ? agree(v, inner.number) : v[3],
+      );
     } else {
       // "who" is what English mostly uses for people (the widened grammar: 3 to 1)
       g.word(person ? choose(['who', 'that'], L.personShare ? [3, 1] : undefined) : 'that');
@@ -189,7 +236,16 @@ function derive(g, L = BASE_LEXICON) {
     }
   }
   verbIndex = g.position();
-  const vp = choose(['prog', 'progPast', 'simple', 'perfect', 'copula', 'intransitive', 'progIntransitive', 'perfectIntransitive']);
+  const vp = choose([
+    'prog',
+    'progPast',
+    'simple',
+    'perfect',
+    'copula',
+    'intransitive',
+    'progIntransitive',
+    'perfectIntransitive',
+  ]);
   if (vp === 'prog' || vp === 'progPast') {
     g.word(agree(vp === 'prog' ? BE_PRES : BE_PAST, number));
     g.word(choose(L.progressive)[2]);
@@ -215,7 +271,9 @@ function derive(g, L = BASE_LEXICON) {
   }
   if (choose([false, true], [2, 1])) pp();
   g.word('.');
-  const attractors = nouns.filter(([i, n]) => i > subjectIndex && i < verbIndex && n !== number).length;
+  const attractors = nouns.filter(
+    ([i, n]) => i > subjectIndex && i < verbIndex && n !== number,
+  ).length;
   const intervening = nouns.filter(([i]) => i > subjectIndex && i < verbIndex).length;
   return { subjectIndex, verbIndex, number, attractors, intervening };
 }
@@ -244,15 +302,70 @@ function sentence(rand, maxModifiers, L = BASE_LEXICON) {
   const meta = derive(g, L);
   const words = g.words;
   const text = words.join(' ');
-  return { text, src: `<s> ${text}`, words, ...meta, correct: words[meta.verbIndex], wrong: L.flip.get(words[meta.verbIndex]) };
+  return {
+    text,
+    src: `<s> ${text}`,
+    words,
+    ...meta,
+    correct: words[meta.verbIndex],
+    wrong: L.flip.get(words[meta.verbIndex]),
+  };
 }
 
 /** Person nouns of a widened lexicon: their relative clauses may open with "who". */
-const PERSON_NOUNS = new Set(['man', 'woman', 'boy', 'girl', 'child', 'student', 'teacher', 'author', 'writer',
-  'doctor', 'worker', 'member', 'friend', 'leader', 'player', 'officer', 'soldier', 'farmer', 'artist', 'parent',
-  'neighbor', 'senator', 'official', 'scientist', 'customer', 'visitor', 'citizen', 'reader', 'owner', 'driver',
-  'lawyer', 'judge', 'reporter', 'agent', 'detective', 'witness', 'suspect', 'criminal', 'patient', 'priest',
-  'teacher', 'brother', 'sister', 'mother', 'father', 'son', 'daughter', 'wife', 'husband', 'king', 'queen']);
+const PERSON_NOUNS = new Set([
+  'man',
+  'woman',
+  'boy',
+  'girl',
+  'child',
+  'student',
+  'teacher',
+  'author',
+  'writer',
+  'doctor',
+  'worker',
+  'member',
+  'friend',
+  'leader',
+  'player',
+  'officer',
+  'soldier',
+  'farmer',
+  'artist',
+  'parent',
+  'neighbor',
+  'senator',
+  'official',
+  'scientist',
+  'customer',
+  'visitor',
+  'citizen',
+  'reader',
+  'owner',
+  'driver',
+  'lawyer',
+  'judge',
+  'reporter',
+  'agent',
+  'detective',
+  'witness',
+  'suspect',
+  'criminal',
+  'patient',
+  'priest',
+  'teacher',
+  'brother',
+  'sister',
+  'mother',
+  'father',
+  'son',
+  'daughter',
+  'wife',
+  'husband',
+  'king',
+  'queen',
+]);
 
 /**
  * The grammar widened to a larger vocabulary (the agreement LMs' training text): the base
@@ -268,42 +381,110 @@ const PERSON_NOUNS = new Set(['man', 'woman', 'boy', 'girl', 'child', 'student',
  * defaults the draws are those of the lexicon without them.
  * @param {{ nouns?: string[][], people?: string[], adjectives?: string[], verbs?: (string|null)[][], prepositions?: string[], personShare?: number, theWeight?: number }} extra
  */
-export function agreementLexicon({ nouns = [], people = [], adjectives = [], verbs = [], prepositions = [], personShare = 0, theWeight = 8 } = {}) {
-  if (!(personShare >= 0 && personShare < 1)) throw new RangeError(`agreementLexicon: personShare must be in [0, 1), got ${personShare}`);
-  if (!(theWeight > 0 && Number.isFinite(theWeight))) throw new RangeError(`agreementLexicon: theWeight must be a positive number, got ${theWeight}`);
+export function agreementLexicon({
+  nouns = [],
+  people = [],
+  adjectives = [],
+  verbs = [],
+  prepositions = [],
+  personShare = 0,
+  theWeight = 8,
+} = {}) {
+  if (!(personShare >= 0 && personShare < 1))
+    throw new RangeError(`agreementLexicon: personShare must be in [0, 1), got ${personShare}`);
+  if (!(theWeight > 0 && Number.isFinite(theWeight)))
+    throw new RangeError(`agreementLexicon: theWeight must be a positive number, got ${theWeight}`);
   const seen = new Set(NOUNS.flatMap(([s, p]) => [s, p]));
   const person = new Set([...PERSON_NOUNS, ...people]);
-  const wideNouns = [...NOUNS, ...nouns.filter(([s, p]) => !seen.has(s) && !seen.has(p))
-    .map(([s, p]) => [s, p, person.has(s) ? 'person' : 'any'])];
+  const wideNouns = [
+    ...NOUNS,
+    ...nouns
+      .filter(([s, p]) => !seen.has(s) && !seen.has(p))
+      .map(([s, p]) => [s, p, person.has(s) ? 'person' : 'any']),
+  ];
   const verbSeen = new Set(TRANSITIVE.concat(INTRANSITIVE).map((v) => v[0]));
   const wideVerbs = [...TRANSITIVE, ...verbs.filter((v) => v.length === 5 && !verbSeen.has(v[0]))];
   const uniq = (xs) => [...new Set(xs)];
   return Object.freeze({
-    nouns: wideNouns, theOnly: THE_ONLY,
-    adjectives: uniq([...ADJECTIVES, ...adjectives]), predAdjectives: uniq([...PRED_ADJECTIVES, ...adjectives]),
+    nouns: wideNouns,
+    theOnly: THE_ONLY,
+    adjectives: uniq([...ADJECTIVES, ...adjectives]),
+    predAdjectives: uniq([...PRED_ADJECTIVES, ...adjectives]),
     prepositions: uniq([...PREPOSITIONS, ...prepositions.filter((p) => p !== 'on'), 'on']),
-    transitive: wideVerbs, intransitive: INTRANSITIVE, progressive: wideVerbs.filter((v) => v[2]),
+    transitive: wideVerbs,
+    intransitive: INTRANSITIVE,
+    progressive: wideVerbs.filter((v) => v[2]),
     det: { sg: WIDE_DET.sg.map(([w]) => w), pl: WIDE_DET.pl.map(([w]) => w) },
-    detWeights: { sg: WIDE_DET.sg.map(([w, k]) => (w === 'the' ? theWeight : k)), pl: WIDE_DET.pl.map(([w, k]) => (w === 'the' ? theWeight : k)) },
+    detWeights: {
+      sg: WIDE_DET.sg.map(([w, k]) => (w === 'the' ? theWeight : k)),
+      pl: WIDE_DET.pl.map(([w, k]) => (w === 'the' ? theWeight : k)),
+    },
     subjectKinds: new Set(['person', 'animal', 'org', 'thing', 'any']),
-    flip: flipMap(wideVerbs, INTRANSITIVE), onTheRun: false, orcPresent: true, personShare,
+    flip: flipMap(wideVerbs, INTRANSITIVE),
+    onTheRun: false,
+    orcPresent: true,
+    personShare,
   });
 }
 
 /** The widened grammar's determiners by number: [word, weight] ("the" about three times "a", as in Brown). */
 const WIDE_DET = {
-  sg: [['the', 8], ['a', 4], ['this', 2], ['that', 1], ['my', 1], ['his', 1], ['her', 1], ['our', 1], ['their', 1],
-    ['your', 1], ['every', 1], ['each', 1], ['one', 1]],
-  pl: [['the', 8], ['some', 3], ['these', 2], ['those', 2], ['my', 1], ['his', 1], ['her', 1], ['our', 1], ['their', 1],
-    ['your', 1], ['two', 1], ['three', 1], ['many', 1], ['several', 1], ['all', 1], ['both', 1]],
+  sg: [
+    ['the', 8],
+    ['a', 4],
+    ['this', 2],
+    ['that', 1],
+    ['my', 1],
+    ['his', 1],
+    ['her', 1],
+    ['our', 1],
+    ['their', 1],
+    ['your', 1],
+    ['every', 1],
+    ['each', 1],
+    ['one', 1],
+  ],
+  pl: [
+    ['the', 8],
+    ['some', 3],
+    ['these', 2],
+    ['those', 2],
+    ['my', 1],
+    ['his', 1],
+    ['her', 1],
+    ['our', 1],
+    ['their', 1],
+    ['your', 1],
+    ['two', 1],
+    ['three', 1],
+    ['many', 1],
+    ['several', 1],
+    ['all', 1],
+    ['both', 1],
+  ],
 };
 
 /** Every word a lexicon can produce, sorted. */
 export function lexiconWords(L) {
-  const set = new Set(['.', 'that', 'who', 'an', ...L.adjectives, ...L.predAdjectives, ...L.prepositions,
-    ...BE_PRES, ...BE_PAST, ...HAVE, ...L.det.sg, ...L.det.pl]);
+  const set = new Set([
+    '.',
+    'that',
+    'who',
+    'an',
+    ...L.adjectives,
+    ...L.predAdjectives,
+    ...L.prepositions,
+    ...BE_PRES,
+    ...BE_PAST,
+    ...HAVE,
+    ...L.det.sg,
+    ...L.det.pl,
+  ]);
   if (L.onTheRun) set.add('on').add('run');
-  for (const [s, p] of L.nouns) { if (s) set.add(s); if (p) set.add(p); }
+  for (const [s, p] of L.nouns) {
+    if (s) set.add(s);
+    if (p) set.add(p);
+  }
   for (const v of [...L.transitive, ...L.intransitive]) for (const w of v) set.add(w);
   return [...set].sort();
 }
@@ -312,8 +493,21 @@ export function lexiconWords(L) {
 
 function allWords() {
   const set = new Set(['.', 'that', 'who', 'on', 'run', 'an']);
-  for (const [s, p] of NOUNS) { if (s) set.add(s); if (p) set.add(p); }
-  for (const list of [ADJECTIVES, PRED_ADJECTIVES, PREPOSITIONS, BE_PRES, BE_PAST, HAVE, DET.sg, DET.pl]) for (const w of list) set.add(w);
+  for (const [s, p] of NOUNS) {
+    if (s) set.add(s);
+    if (p) set.add(p);
+  }
+  for (const list of [
+    ADJECTIVES,
+    PRED_ADJECTIVES,
+    PREPOSITIONS,
+    BE_PRES,
+    BE_PAST,
+    HAVE,
+    DET.sg,
+    DET.pl,
+  ])
+    for (const w of list) set.add(w);
   for (const v of [...TRANSITIVE, ...INTRANSITIVE]) for (const w of v) set.add(w);
   return [...set].sort();
 }
@@ -336,10 +530,24 @@ export const AGREEMENT_TOKENIZER = Object.freeze({
   unk: '<unk>',
 });
 /** Pairs of agreeing verb forms [singular, plural], as they can appear at verbIndex. */
-export const VERB_PAIRS = Object.freeze([BE_PRES, BE_PAST, HAVE, ...TRANSITIVE.map((v) => v.slice(0, 2)), ...INTRANSITIVE.map((v) => v.slice(0, 2))].map((p) => Object.freeze([...p])));
+export const VERB_PAIRS = Object.freeze(
+  [
+    BE_PRES,
+    BE_PAST,
+    HAVE,
+    ...TRANSITIVE.map((v) => v.slice(0, 2)),
+    ...INTRANSITIVE.map((v) => v.slice(0, 2)),
+  ].map((p) => Object.freeze([...p])),
+);
 
 /** The normalisation of the agreement language models (their tokenizer.normalize, wasm/model/normalize.js). */
-export const AGREEMENT_NORMALIZE = Object.freeze(['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions']);
+export const AGREEMENT_NORMALIZE = Object.freeze([
+  'nfc',
+  'quotes',
+  'lowercase',
+  'punctuation',
+  'contractions',
+]);
 const READ_STEPS = normalizeSteps([...AGREEMENT_NORMALIZE]);
 
 /** Text as the agreement models read it (AGREEMENT_NORMALIZE): lowercase, punctuation a word of
@@ -362,11 +570,24 @@ export function normalizeSentence(text) {
  *   intervening: all nouns between them; correct / wrong: the verb form at verbIndex and its
  *   other-number form.
  */
-export function generateAgreement({ seed = 0, count = 1000, split = 'train', maxModifiers = 2, lexicon = BASE_LEXICON } = {}) {
+export function generateAgreement({
+  seed = 0,
+  count = 1000,
+  split = 'train',
+  maxModifiers = 2,
+  lexicon = BASE_LEXICON,
+} = {}) {
   checkCommon('generateAgreement', { seed, count, split });
   checkInt('generateAgreement', 'maxModifiers', maxModifiers, 0, 6);
   const rand = splitStream(seed, split);
-  return sampleSplit('generateAgreement', rand, count, split, (r) => sentence(r, maxModifiers, lexicon), (s) => s.text);
+  return sampleSplit(
+    'generateAgreement',
+    rand,
+    count,
+    split,
+    (r) => sentence(r, maxModifiers, lexicon),
+    (s) => s.text,
+  );
 }
 
 /**
@@ -378,7 +599,14 @@ export function generateAgreement({ seed = 0, count = 1000, split = 'train', max
  * @returns {{ prefix: string[], prefixText: string, correct: string, wrong: string, verbIndex: number,
  *   subjectIndex: number, number: 'sg' | 'pl', attractors: number, text: string }[]}
  */
-export function agreementTestSet({ seed = 0, count = 1000, split = 'heldout', maxModifiers = 2, minAttractors = 0, lexicon = BASE_LEXICON } = {}) {
+export function agreementTestSet({
+  seed = 0,
+  count = 1000,
+  split = 'heldout',
+  maxModifiers = 2,
+  minAttractors = 0,
+  lexicon = BASE_LEXICON,
+} = {}) {
   checkCommon('agreementTestSet', { seed, count, split });
   checkInt('agreementTestSet', 'maxModifiers', maxModifiers, 0, 6);
   // each modifier holds one noun at most, so more attractors than modifiers never occur
@@ -386,11 +614,27 @@ export function agreementTestSet({ seed = 0, count = 1000, split = 'heldout', ma
   const rand = splitStream(seed, split);
   const out = [];
   while (out.length < count) {
-    const [s] = sampleSplit('agreementTestSet', rand, 1, split, (r) => sentence(r, maxModifiers, lexicon), (x) => x.text);
+    const [s] = sampleSplit(
+      'agreementTestSet',
+      rand,
+      1,
+      split,
+      (r) => sentence(r, maxModifiers, lexicon),
+      (x) => x.text,
+    );
     if (s.attractors < minAttractors) continue;
     const prefix = s.words.slice(0, s.verbIndex);
-    out.push({ prefix, prefixText: prefix.join(' '), correct: s.correct, wrong: s.wrong, verbIndex: s.verbIndex,
-      subjectIndex: s.subjectIndex, number: s.number, attractors: s.attractors, text: s.text });
+    out.push({
+      prefix,
+      prefixText: prefix.join(' '),
+      correct: s.correct,
+      wrong: s.wrong,
+      verbIndex: s.verbIndex,
+      subjectIndex: s.subjectIndex,
+      number: s.number,
+      attractors: s.attractors,
+      text: s.text,
+    });
   }
   return out;
 }
@@ -414,7 +658,8 @@ export function agreementAccuracy(items, logProb) {
   return {
     accuracy: items.length ? right / items.length : 0,
     count: items.length,
-    byAttractors: [...by.values()].sort((a, b) => a.attractors - b.attractors)
+    byAttractors: [...by.values()]
+      .sort((a, b) => a.attractors - b.attractors)
       .map((b) => ({ attractors: b.attractors, count: b.count, accuracy: b.right / b.count })),
   };
 }
@@ -455,15 +700,22 @@ export function analyzeAgreement(text, { maxModifiers = 6 } = {}) {
     try {
       const meta = derive(g);
       if (words.length !== target.length) continue;
-      return { text: words.join(' '), src: `<s> ${words.join(' ')}`, words, ...meta, correct: words[meta.verbIndex], wrong: FLIP.get(words[meta.verbIndex]),
-        split: isHeldOutKey(words.join(' ')) ? 'heldout' : 'train' };
+      return {
+        text: words.join(' '),
+        src: `<s> ${words.join(' ')}`,
+        words,
+        ...meta,
+        correct: words[meta.verbIndex],
+        wrong: FLIP.get(words[meta.verbIndex]),
+        split: isHeldOutKey(words.join(' ')) ? 'heldout' : 'train',
+      };
     } catch (e) {
       if (e !== MISMATCH) throw e;
       if (pending) {
-        for (let i = pending.n - 1; i >= 0; i--) if (!pending.weights || pending.weights[i] > 0) stack.push([...script, i]);
+        for (let i = pending.n - 1; i >= 0; i--)
+          if (!pending.weights || pending.weights[i] > 0) stack.push([...script, i]);
       }
     }
   }
   return null;
 }
-

@@ -60,7 +60,9 @@ export function normalizeBrownToken(word, rawTag) {
   if (pieces.length === 1) return [[pieces[0], tag.replace(/\*$/, '') || tag]];
   const parts = tag.split('+');
   let lastWord = -1;
-  pieces.forEach((p, i) => { if (hasWordChar(p) && !CLITICS.has(p)) lastWord = i; });
+  pieces.forEach((p, i) => {
+    if (hasWordChar(p) && !CLITICS.has(p)) lastWord = i;
+  });
   let part = 0;
   const out = [];
   pieces.forEach((p, i) => {
@@ -85,7 +87,8 @@ export function parseBrownFile(text, file) {
   for (const line of String(text).split('\n')) {
     const toks = line.trim().split(/\s+/).filter(Boolean);
     if (toks.length === 0) continue;
-    const words = [], tags = [];
+    const words = [],
+      tags = [];
     for (const t of toks) {
       const k = t.lastIndexOf('/');
       if (k <= 0) continue;
@@ -119,23 +122,39 @@ export function brownSplit(file) {
  * @param {{ words: string[], tags?: string[] }[]} sentences
  * @param {{ size: number, keep?: Iterable<string>, core?: number, everyday?: Iterable<string>, minCount?: number }} opts
  */
-export function brownVocabulary(sentences, { size, keep = [], core = size, everyday = [], minCount = 2 }) {
+export function brownVocabulary(
+  sentences,
+  { size, keep = [], core = size, everyday = [], minCount = 2 },
+) {
   const counts = new Map();
   let total = 0;
-  for (const s of sentences) for (const w of s.words) { counts.set(w, (counts.get(w) ?? 0) + 1); total++; }
+  for (const s of sentences)
+    for (const w of s.words) {
+      counts.set(w, (counts.get(w) ?? 0) + 1);
+      total++;
+    }
   const chosen = new Set(keep);
   const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const added = { partners: 0, everyday: 0 };
   const room = () => chosen.size < size;
   let next = 0;
-  for (; next < ranked.length && chosen.size < Math.min(core, size); next++) chosen.add(ranked[next][0]);
+  for (; next < ranked.length && chosen.size < Math.min(core, size); next++)
+    chosen.add(ranked[next][0]);
   if (core < size) {
-    if (!sentences.every((s) => Array.isArray(s.tags))) throw new TypeError('brownVocabulary: a core below size needs tagged sentences ({ words, tags }): the partners are found by their tags');
-    const partners = numberPartners(/** @type {{ words: string[], tags: string[] }[]} */ (sentences));
+    if (!sentences.every((s) => Array.isArray(s.tags)))
+      throw new TypeError(
+        'brownVocabulary: a core below size needs tagged sentences ({ words, tags }): the partners are found by their tags',
+      );
+    const partners = numberPartners(
+      /** @type {{ words: string[], tags: string[] }[]} */ (sentences),
+    );
     const known = (w) => (counts.get(w) ?? 0) >= minCount;
     const withPartner = (w, key) => {
       const p = partners.get(w);
-      if (p && known(p) && !chosen.has(p) && room()) { chosen.add(p); added[key]++; }
+      if (p && known(p) && !chosen.has(p) && room()) {
+        chosen.add(p);
+        added[key]++;
+      }
     };
     for (const w of [...chosen].sort()) withPartner(w, 'partners');
     for (const w of everyday) {
@@ -149,22 +168,46 @@ export function brownVocabulary(sentences, { size, keep = [], core = size, every
   for (; next < ranked.length && room(); next++) chosen.add(ranked[next][0]);
   let covered = 0;
   for (const [w, c] of counts) if (chosen.has(w)) covered += c;
-  return { words: [...chosen].sort(), counts, unknown: ranked.filter(([w]) => !chosen.has(w)), coverage: total ? covered / total : 0, added };
+  return {
+    words: [...chosen].sort(),
+    counts,
+    unknown: ranked.filter(([w]) => !chosen.has(w)),
+    coverage: total ? covered / total : 0,
+    added,
+  };
 }
 
 /** Irregular noun plurals English's everyday nouns need (singular → plural). */
-const IRREGULAR_PLURAL = new Map(Object.entries({
-  man: 'men', woman: 'women', child: 'children', person: 'people', foot: 'feet', tooth: 'teeth',
-  mouse: 'mice', goose: 'geese', wife: 'wives', life: 'lives', knife: 'knives', leaf: 'leaves',
-  half: 'halves', wolf: 'wolves', shelf: 'shelves', thief: 'thieves', loaf: 'loaves', calf: 'calves',
-}));
+const IRREGULAR_PLURAL = new Map(
+  Object.entries({
+    man: 'men',
+    woman: 'women',
+    child: 'children',
+    person: 'people',
+    foot: 'feet',
+    tooth: 'teeth',
+    mouse: 'mice',
+    goose: 'geese',
+    wife: 'wives',
+    life: 'lives',
+    knife: 'knives',
+    leaf: 'leaves',
+    half: 'halves',
+    wolf: 'wolves',
+    shelf: 'shelves',
+    thief: 'thieves',
+    loaf: 'loaves',
+    calf: 'calves',
+  }),
+);
 
 /**
  * How often each word carries each of two tags: [Map word → count with tag a, the same for b].
  * @param {{ words: string[], tags: string[] }[]} sentences @param {string} a @param {string} b
  */
 function tagCounts(sentences, a, b) {
-  const ma = new Map(), mb = new Map();
+  const ma = new Map(),
+    mb = new Map();
   for (const s of sentences) {
     s.tags.forEach((t, i) => {
       const m = t === a ? ma : t === b ? mb : null;
@@ -186,8 +229,12 @@ export function numberPartners(sentences) {
   const pairs = new Map(brownVerbPairs(sentences));
   for (const w of [...nn.keys()].sort()) {
     if (pairs.has(w)) continue;
-    const cands = IRREGULAR_PLURAL.has(w) ? [IRREGULAR_PLURAL.get(w)] : [`${w}s`, `${w}es`, w.endsWith('y') ? `${w.slice(0, -1)}ies` : null];
-    const p = cands.filter((c) => c && nns.has(c) && !pairs.has(c)).sort((a, b) => nns.get(b) - nns.get(a))[0];
+    const cands = IRREGULAR_PLURAL.has(w)
+      ? [IRREGULAR_PLURAL.get(w)]
+      : [`${w}s`, `${w}es`, w.endsWith('y') ? `${w.slice(0, -1)}ies` : null];
+    const p = cands
+      .filter((c) => c && nns.has(c) && !pairs.has(c))
+      .sort((a, b) => nns.get(b) - nns.get(a))[0];
     if (p) {
       pairs.set(w, p);
       pairs.set(p, w);
@@ -198,13 +245,61 @@ export function numberPartners(sentences) {
 
 const SG_VERB = new Set(['vbz', 'bez', 'hvz', 'doz', 'bedz']);
 const PL_VERB = new Set(['vb', 'ber', 'hv', 'do', 'bed']);
-const FIXED_PAIRS = Object.freeze({ is: 'are', are: 'is', was: 'were', were: 'was', has: 'have', have: 'has', does: 'do', do: 'does' });
+const FIXED_PAIRS = Object.freeze({
+  is: 'are',
+  are: 'is',
+  was: 'were',
+  were: 'was',
+  has: 'have',
+  have: 'has',
+  does: 'do',
+  do: 'does',
+});
 const isVerbish = (t) => /^(vb|be|hv|do|md)/.test(t);
 const nounNumber = (t) => (/^nn\$?$/.test(t) ? 'sg' : /^nns\$?$/.test(t) ? 'pl' : null);
 /** Tags of the words of a subject noun phrase before its head. */
-const NP_TAGS = new Set(['at', 'dt', 'dti', 'dts', 'dtx', 'ap', 'abn', 'abx', 'cd', 'od', 'jj', 'jjr', 'jjs', 'jjt', 'nn', 'nns', 'nn$', 'nns$', 'np$', 'pp$', 'part', '-', '$']);
+const NP_TAGS = new Set([
+  'at',
+  'dt',
+  'dti',
+  'dts',
+  'dtx',
+  'ap',
+  'abn',
+  'abx',
+  'cd',
+  'od',
+  'jj',
+  'jjr',
+  'jjs',
+  'jjt',
+  'nn',
+  'nns',
+  'nn$',
+  'nns$',
+  'np$',
+  'pp$',
+  'part',
+  '-',
+  '$',
+]);
 /** Tags allowed inside the prepositional phrases between subject and verb. */
-const PP_TAGS = new Set([...NP_TAGS, 'in', 'np', 'nps', 'ppo', 'pps', 'ppss', 'ppl', 'ppls', 'pn', 'nr', 'nrs', 'rn', 'nps$']);
+const PP_TAGS = new Set([
+  ...NP_TAGS,
+  'in',
+  'np',
+  'nps',
+  'ppo',
+  'pps',
+  'ppss',
+  'ppl',
+  'ppls',
+  'pn',
+  'nr',
+  'nrs',
+  'rn',
+  'nps$',
+]);
 
 /**
  * Singular and plural present verb forms seen in tagged sentences: Map vbz-form → vb-form (and
@@ -244,7 +339,9 @@ export function brownAgreementItems(s, verbPairs) {
   const { words, tags } = s;
   const out = [];
   const starts = [0];
-  tags.forEach((t, i) => { if (t === ',' || t === 'cs') starts.push(i + 1); });
+  tags.forEach((t, i) => {
+    if (t === ',' || t === 'cs') starts.push(i + 1);
+  });
   for (const start of starts) {
     let i = start;
     while (i < tags.length && NP_TAGS.has(tags[i])) i++;
@@ -264,13 +361,27 @@ export function brownAgreementItems(s, verbPairs) {
     const correct = words[j];
     const wrong = otherVerbForm(correct, verbPairs);
     if (!wrong) continue;
-    let attractors = 0, intervening = 0;
+    let attractors = 0,
+      intervening = 0;
     for (let k = head + 1; k < j; k++) {
       const n = nounNumber(tags[k]);
-      if (n) { intervening++; if (n !== number) attractors++; }
+      if (n) {
+        intervening++;
+        if (n !== number) attractors++;
+      }
     }
-    out.push({ prefix: words.slice(0, j), correct, wrong, number, subjectIndex: head, verbIndex: j,
-      attractors, intervening, file: s.file, text: words.join(' ') });
+    out.push({
+      prefix: words.slice(0, j),
+      correct,
+      wrong,
+      number,
+      subjectIndex: head,
+      verbIndex: j,
+      attractors,
+      intervening,
+      file: s.file,
+      text: words.join(' '),
+    });
   }
   return out;
 }
@@ -279,22 +390,65 @@ export function brownAgreementItems(s, verbPairs) {
  * Irregular pasts of frequent English verbs: base → [past, past participle]. brownLexicon keeps a
  * verb when the corpus tags both forms (vbd, vbn) and the vocabulary has them.
  */
-const IRREGULAR_PAST = new Map(Object.entries({
-  become: ['became', 'become'], begin: ['began', 'begun'], bring: ['brought', 'brought'], build: ['built', 'built'],
-  buy: ['bought', 'bought'], catch: ['caught', 'caught'], choose: ['chose', 'chosen'], come: ['came', 'come'],
-  draw: ['drew', 'drawn'], drink: ['drank', 'drunk'], drive: ['drove', 'driven'], eat: ['ate', 'eaten'],
-  fall: ['fell', 'fallen'], feel: ['felt', 'felt'], fight: ['fought', 'fought'], find: ['found', 'found'],
-  fly: ['flew', 'flown'], forget: ['forgot', 'forgotten'], get: ['got', 'got'], give: ['gave', 'given'],
-  go: ['went', 'gone'], grow: ['grew', 'grown'], hear: ['heard', 'heard'], hold: ['held', 'held'],
-  keep: ['kept', 'kept'], know: ['knew', 'known'], lead: ['led', 'led'], leave: ['left', 'left'],
-  lose: ['lost', 'lost'], make: ['made', 'made'], mean: ['meant', 'meant'], meet: ['met', 'met'],
-  pay: ['paid', 'paid'], read: ['read', 'read'], ride: ['rode', 'ridden'], rise: ['rose', 'risen'],
-  run: ['ran', 'run'], say: ['said', 'said'], see: ['saw', 'seen'], sell: ['sold', 'sold'],
-  send: ['sent', 'sent'], sing: ['sang', 'sung'], sit: ['sat', 'sat'], speak: ['spoke', 'spoken'],
-  spend: ['spent', 'spent'], stand: ['stood', 'stood'], take: ['took', 'taken'], teach: ['taught', 'taught'],
-  tell: ['told', 'told'], think: ['thought', 'thought'], throw: ['threw', 'thrown'], understand: ['understood', 'understood'],
-  wear: ['wore', 'worn'], win: ['won', 'won'], write: ['wrote', 'written'],
-}));
+const IRREGULAR_PAST = new Map(
+  Object.entries({
+    become: ['became', 'become'],
+    begin: ['began', 'begun'],
+    bring: ['brought', 'brought'],
+    build: ['built', 'built'],
+    buy: ['bought', 'bought'],
+    catch: ['caught', 'caught'],
+    choose: ['chose', 'chosen'],
+    come: ['came', 'come'],
+    draw: ['drew', 'drawn'],
+    drink: ['drank', 'drunk'],
+    drive: ['drove', 'driven'],
+    eat: ['ate', 'eaten'],
+    fall: ['fell', 'fallen'],
+    feel: ['felt', 'felt'],
+    fight: ['fought', 'fought'],
+    find: ['found', 'found'],
+    fly: ['flew', 'flown'],
+    forget: ['forgot', 'forgotten'],
+    get: ['got', 'got'],
+    give: ['gave', 'given'],
+    go: ['went', 'gone'],
+    grow: ['grew', 'grown'],
+    hear: ['heard', 'heard'],
+    hold: ['held', 'held'],
+    keep: ['kept', 'kept'],
+    know: ['knew', 'known'],
+    lead: ['led', 'led'],
+    leave: ['left', 'left'],
+    lose: ['lost', 'lost'],
+    make: ['made', 'made'],
+    mean: ['meant', 'meant'],
+    meet: ['met', 'met'],
+    pay: ['paid', 'paid'],
+    read: ['read', 'read'],
+    ride: ['rode', 'ridden'],
+    rise: ['rose', 'risen'],
+    run: ['ran', 'run'],
+    say: ['said', 'said'],
+    see: ['saw', 'seen'],
+    sell: ['sold', 'sold'],
+    send: ['sent', 'sent'],
+    sing: ['sang', 'sung'],
+    sit: ['sat', 'sat'],
+    speak: ['spoke', 'spoken'],
+    spend: ['spent', 'spent'],
+    stand: ['stood', 'stood'],
+    take: ['took', 'taken'],
+    teach: ['taught', 'taught'],
+    tell: ['told', 'told'],
+    think: ['thought', 'thought'],
+    throw: ['threw', 'thrown'],
+    understand: ['understood', 'understood'],
+    wear: ['wore', 'worn'],
+    win: ['won', 'won'],
+    write: ['wrote', 'written'],
+  }),
+);
 
 /**
  * The widened grammar's lexicon from tagged training sentences, limited to `vocab`: the `nouns`
@@ -307,14 +461,19 @@ const IRREGULAR_PAST = new Map(Object.entries({
  * ("the girls who": 18 of 334; "the year who", a tagging slip: 2 of 1,415),
  * prepositions. Returns plain arrays for agreementLexicon() of agreement.js.
  */
-export function brownLexicon(sentences, vocab, { nouns = 400, adjectives = 150, verbs = 150 } = {}) {
+export function brownLexicon(
+  sentences,
+  vocab,
+  { nouns = 400, adjectives = 150, verbs = 150 } = {},
+) {
   const inV = (w) => vocab.has(w) && /^[a-z]+$/.test(w);
   const byTag = new Map();
   const beforeWho = new Map();
   for (const s of sentences) {
     s.tags.forEach((t, i) => {
       const w = s.words[i];
-      if (t === 'wps' && w === 'who' && i > 0) beforeWho.set(s.words[i - 1], (beforeWho.get(s.words[i - 1]) ?? 0) + 1);
+      if (t === 'wps' && w === 'who' && i > 0)
+        beforeWho.set(s.words[i - 1], (beforeWho.get(s.words[i - 1]) ?? 0) + 1);
       if (!inV(w)) return;
       let m = byTag.get(t);
       if (!m) byTag.set(t, (m = new Map()));
@@ -322,10 +481,21 @@ export function brownLexicon(sentences, vocab, { nouns = 400, adjectives = 150, 
     });
   }
   const tagged = (t) => byTag.get(t) ?? new Map();
-  const nn = tagged('nn'), nns = tagged('nns'), jj = tagged('jj');
-  const vb = tagged('vb'), vbz = tagged('vbz'), vbg = tagged('vbg'), vbd = tagged('vbd'), vbn = tagged('vbn');
-  const top = (m, k) => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k).map(([w]) => w);
-  const plurals = (w) => [`${w}s`, `${w}es`, w.endsWith('y') ? `${w.slice(0, -1)}ies` : null].filter(Boolean);
+  const nn = tagged('nn'),
+    nns = tagged('nns'),
+    jj = tagged('jj');
+  const vb = tagged('vb'),
+    vbz = tagged('vbz'),
+    vbg = tagged('vbg'),
+    vbd = tagged('vbd'),
+    vbn = tagged('vbn');
+  const top = (m, k) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, k)
+      .map(([w]) => w);
+  const plurals = (w) =>
+    [`${w}s`, `${w}es`, w.endsWith('y') ? `${w.slice(0, -1)}ies` : null].filter(Boolean);
   const nounPairs = [];
   for (const w of top(nn, 4 * nouns)) {
     const p = plurals(w).find((x) => nns.has(x));
@@ -335,7 +505,9 @@ export function brownLexicon(sentences, vocab, { nouns = 400, adjectives = 150, 
   const verbRows = [];
   for (const b of top(vb, 6 * verbs)) {
     if (b === 'be' || b === 'have' || b === 'do') continue; // auxiliaries: the grammar's own
-    const z = [`${b}s`, `${b}es`, b.endsWith('y') ? `${b.slice(0, -1)}ies` : null].find((x) => x && vbz.has(x));
+    const z = [`${b}s`, `${b}es`, b.endsWith('y') ? `${b.slice(0, -1)}ies` : null].find(
+      (x) => x && vbz.has(x),
+    );
     const stem = b.endsWith('e') ? b.slice(0, -1) : b;
     const g = [`${stem}ing`, `${b}ing`, `${b}${b.at(-1)}ing`].find((x) => vbg.has(x)) ?? null;
     const past = (x) => (vbd.get(x) ?? 0) + (vbn.get(x) ?? 0);
@@ -344,20 +516,44 @@ export function brownLexicon(sentences, vocab, { nouns = 400, adjectives = 150, 
       [d, pp] = IRREGULAR_PAST.get(b);
       if (!(vbd.has(d) && vbn.has(pp))) d = pp = undefined;
     } else {
-      d = pp = [`${stem}ed`, `${b}ed`, `${b}${b.at(-1)}ed`, b.endsWith('y') ? `${b.slice(0, -1)}ied` : null].find((x) => x && past(x) >= 3 && !nn.has(x));
+      d = pp = [
+        `${stem}ed`,
+        `${b}ed`,
+        `${b}${b.at(-1)}ed`,
+        b.endsWith('y') ? `${b.slice(0, -1)}ied` : null,
+      ].find((x) => x && past(x) >= 3 && !nn.has(x));
     }
     if (z && d) verbRows.push([z, b, g, d, pp]);
     if (verbRows.length >= verbs) break;
   }
-  const people = nounPairs.filter(([s, p]) => {
-    const who = (beforeWho.get(s) ?? 0) + (beforeWho.get(p) ?? 0);
-    return who >= 2 && who >= 0.02 * ((nn.get(s) ?? 0) + (nns.get(p) ?? 0));
-  }).map(([s]) => s);
+  const people = nounPairs
+    .filter(([s, p]) => {
+      const who = (beforeWho.get(s) ?? 0) + (beforeWho.get(p) ?? 0);
+      return who >= 2 && who >= 0.02 * ((nn.get(s) ?? 0) + (nns.get(p) ?? 0));
+    })
+    .map(([s]) => s);
   return {
     nouns: nounPairs,
     people,
     adjectives: top(jj, adjectives),
     verbs: verbRows,
-    prepositions: ['of', 'in', 'on', 'near', 'behind', 'with', 'beside', 'from', 'for', 'by', 'at', 'under', 'over', 'to', 'about', 'into'].filter((p) => vocab.has(p)),
+    prepositions: [
+      'of',
+      'in',
+      'on',
+      'near',
+      'behind',
+      'with',
+      'beside',
+      'from',
+      'for',
+      'by',
+      'at',
+      'under',
+      'over',
+      'to',
+      'about',
+      'into',
+    ].filter((p) => vocab.has(p)),
   };
 }

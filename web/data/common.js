@@ -37,7 +37,7 @@ export function isHeldOutKey(key) {
 
 /** The PRNG stream of one call (a different stream per split, as dates.js). */
 export function splitStream(seed, split) {
-  return mulberry32((seed >>> 0) ^ (split === 'heldout' ? 0x9E3779B9 : 0));
+  return mulberry32((seed >>> 0) ^ (split === 'heldout' ? 0x9e3779b9 : 0));
 }
 
 /** An integer in [lo, hi] (both included). */
@@ -52,14 +52,18 @@ export function pick(rand, list) {
 
 /** Throws unless split is 'train' or 'heldout' and count a non-negative integer. */
 export function checkCommon(name, { seed, count, split }) {
-  if (split !== 'train' && split !== 'heldout') throw new Error(`${name}: split must be 'train' or 'heldout', not ${split}`);
-  if (!Number.isInteger(count) || count < 0) throw new Error(`${name}: count must be a non-negative integer, not ${count}`);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xFFFFFFFF) throw new Error(`${name}: seed must be an integer in [0, 2^32), not ${seed}`);
+  if (split !== 'train' && split !== 'heldout')
+    throw new Error(`${name}: split must be 'train' or 'heldout', not ${split}`);
+  if (!Number.isInteger(count) || count < 0)
+    throw new Error(`${name}: count must be a non-negative integer, not ${count}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new Error(`${name}: seed must be an integer in [0, 2^32), not ${seed}`);
 }
 
 /** Throws unless v is an integer in [lo, hi]. */
 export function checkInt(name, key, v, lo, hi) {
-  if (!Number.isInteger(v) || v < lo || v > hi) throw new Error(`${name}: ${key} must be an integer in [${lo}, ${hi}], not ${v}`);
+  if (!Number.isInteger(v) || v < lo || v > hi)
+    throw new Error(`${name}: ${key} must be an integer in [${lo}, ${hi}], not ${v}`);
 }
 
 /**
@@ -72,7 +76,10 @@ export function sampleSplit(name, rand, count, split, make, keyOf) {
   const out = [];
   const limit = 2000 + 1000 * count;
   for (let tries = 0; out.length < count; tries++) {
-    if (tries >= limit) throw new Error(`${name}: found only ${out.length} of ${count} '${split}' examples in ${limit} draws; these options leave too few distinct examples`);
+    if (tries >= limit)
+      throw new Error(
+        `${name}: found only ${out.length} of ${count} '${split}' examples in ${limit} draws; these options leave too few distinct examples`,
+      );
     const c = make(rand);
     if (isHeldOutKey(keyOf(c)) === want) out.push(c);
   }

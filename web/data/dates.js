@@ -37,14 +37,26 @@ export const PIVOT = 69;
 export const TWO_DIGIT_MIN = 1969;
 export const TWO_DIGIT_MAX = 2068;
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August',
-  'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 const pad2 = (n) => String(n).padStart(2, '0');
 const yy = (y) => pad2(y % 100);
 const ordinal = (d) => {
-  const s = d % 100 >= 11 && d % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][d % 10] ?? 'th';
+  const s = d % 100 >= 11 && d % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][d % 10] ?? 'th');
   return `${d}${d % 10 > 3 ? 'th' : s}`;
 };
 const mon = (m) => MONTHS[m - 1].slice(0, 3);
@@ -61,7 +73,7 @@ export function pivotYear(twoDigits) {
 export function daysFromCivil(y, m, d) {
   const yr = m <= 2 ? y - 1 : y;
   const era = Math.floor(yr / 400);
-  const yoe = yr - era * 400;                                        // [0, 399]
+  const yoe = yr - era * 400; // [0, 399]
   const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1; // [0, 365]
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   return era * 146097 + doe - 719468;
@@ -72,7 +84,9 @@ export function civilFromDays(z) {
   const zz = z + 719468;
   const era = Math.floor(zz / 146097);
   const doe = zz - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -88,24 +102,24 @@ export const weekdayOf = (y, m, d) => civilFromDays(daysFromCivil(y, m, d))[3];
 
 /** The formats: name → (year, month 1-12, day 1-31, weekday 0-6 = Sunday-Saturday) → text. */
 export const FORMATS = Object.freeze({
-  'weekday-d-month-y': (y, m, d, w) => `${WEEKDAYS[w]}, ${d} ${MONTHS[m - 1]} ${y}`,     // Sunday, 22 November 2026
-  'us-slash-yy': (y, m, d) => `${m}/${d}/${yy(y)}`,                                        // 11/22/26
-  'ordinal-of-mon-y': (y, m, d) => `${ordinal(d)} of ${monDot(m)} ${y}`,                  // 22nd of Nov. 2026
-  'y-m-d-spaces': (y, m, d) => `${y} ${pad2(m)} ${pad2(d)}`,                              // 2026 11 22
-  'mon-d-y': (y, m, d) => `${mon(m)} ${d}, ${y}`,                                          // Nov 22, 2026
-  'd.m.y': (y, m, d) => `${pad2(d)}.${pad2(m)}.${y}`,                                      // 22.11.2026
-  'month-ordinal-y': (y, m, d) => `${MONTHS[m - 1]} ${ordinal(d)}, ${y}`,                 // November 22nd, 2026
-  'd-month-y': (y, m, d) => `${d} ${MONTHS[m - 1]} ${y}`,                                  // 22 November 2026
-  'y/m/d': (y, m, d) => `${y}/${pad2(m)}/${pad2(d)}`,                                      // 2026/11/22
-  'wkd-d-mon-y': (y, m, d, w) => `${WEEKDAYS[w].slice(0, 3)} ${d} ${mon(m)} ${y}`,        // Sun 22 Nov 2026
-  'd-m-y-dashes': (y, m, d) => `${pad2(d)}-${pad2(m)}-${y}`,                               // 22-11-2026
-  'MONTH-d-y': (y, m, d) => `${MONTHS[m - 1].toUpperCase()} ${d}, ${y}`,                  // NOVEMBER 22, 2026
-  'weekday-month-d-y': (y, m, d, w) => `${WEEKDAYS[w]}, ${MONTHS[m - 1]} ${d}, ${y}`,     // Sunday, November 22, 2026
-  'd-mon-yy': (y, m, d) => `${d} ${mon(m)} ${yy(y)}`,                                      // 22 Nov 26
-  'the-ordinal-of-month-y': (y, m, d) => `the ${ordinal(d)} of ${MONTHS[m - 1]}, ${y}`,   // the 22nd of November, 2026
-  'lower-d-month-y': (y, m, d) => `${d} ${MONTHS[m - 1].toLowerCase()} ${y}`,             // 22 november 2026
-  'iso': (y, m, d) => `${y}-${pad2(m)}-${pad2(d)}`,                                        // 2026-11-22
-  'us-slash-y': (y, m, d) => `${m}/${d}/${y}`,                                             // 11/22/2026
+  'weekday-d-month-y': (y, m, d, w) => `${WEEKDAYS[w]}, ${d} ${MONTHS[m - 1]} ${y}`, // Sunday, 22 November 2026
+  'us-slash-yy': (y, m, d) => `${m}/${d}/${yy(y)}`, // 11/22/26
+  'ordinal-of-mon-y': (y, m, d) => `${ordinal(d)} of ${monDot(m)} ${y}`, // 22nd of Nov. 2026
+  'y-m-d-spaces': (y, m, d) => `${y} ${pad2(m)} ${pad2(d)}`, // 2026 11 22
+  'mon-d-y': (y, m, d) => `${mon(m)} ${d}, ${y}`, // Nov 22, 2026
+  'd.m.y': (y, m, d) => `${pad2(d)}.${pad2(m)}.${y}`, // 22.11.2026
+  'month-ordinal-y': (y, m, d) => `${MONTHS[m - 1]} ${ordinal(d)}, ${y}`, // November 22nd, 2026
+  'd-month-y': (y, m, d) => `${d} ${MONTHS[m - 1]} ${y}`, // 22 November 2026
+  'y/m/d': (y, m, d) => `${y}/${pad2(m)}/${pad2(d)}`, // 2026/11/22
+  'wkd-d-mon-y': (y, m, d, w) => `${WEEKDAYS[w].slice(0, 3)} ${d} ${mon(m)} ${y}`, // Sun 22 Nov 2026
+  'd-m-y-dashes': (y, m, d) => `${pad2(d)}-${pad2(m)}-${y}`, // 22-11-2026
+  'MONTH-d-y': (y, m, d) => `${MONTHS[m - 1].toUpperCase()} ${d}, ${y}`, // NOVEMBER 22, 2026
+  'weekday-month-d-y': (y, m, d, w) => `${WEEKDAYS[w]}, ${MONTHS[m - 1]} ${d}, ${y}`, // Sunday, November 22, 2026
+  'd-mon-yy': (y, m, d) => `${d} ${mon(m)} ${yy(y)}`, // 22 Nov 26
+  'the-ordinal-of-month-y': (y, m, d) => `the ${ordinal(d)} of ${MONTHS[m - 1]}, ${y}`, // the 22nd of November, 2026
+  'lower-d-month-y': (y, m, d) => `${d} ${MONTHS[m - 1].toLowerCase()} ${y}`, // 22 november 2026
+  iso: (y, m, d) => `${y}-${pad2(m)}-${pad2(d)}`, // 2026-11-22
+  'us-slash-y': (y, m, d) => `${m}/${d}/${y}`, // 11/22/2026
 });
 const FORMAT_NAMES = Object.keys(FORMATS);
 /** The named formats that write a two-digit year (their dates lie in 1969–2068). */
@@ -130,7 +144,8 @@ function weekdayWord(rand, w) {
   return pick(rand, forms);
 }
 /** An optional weekday in front: '' or 'Sunday, ' / 'Sun ' / 'sun. ' … */
-const weekdayPrefix = (rand, w) => (chance(rand, 0.3) ? `${weekdayWord(rand, w)}${chance(rand, 0.5) ? ',' : ''} ` : '');
+const weekdayPrefix = (rand, w) =>
+  chance(rand, 0.3) ? `${weekdayWord(rand, w)}${chance(rand, 0.5) ? ',' : ''} ` : '';
 const comma = (rand) => (chance(rand, 0.5) ? ',' : '');
 const dayNum = (rand, d) => (chance(rand, 0.2) ? pad2(d) : String(d));
 const numPart = (rand, n) => (chance(rand, 0.5) ? pad2(n) : String(n));
@@ -141,34 +156,68 @@ const numPart = (rand, n) => (chance(rand, 0.5) ? pad2(n) : String(n));
  */
 export const VARIATIONS = Object.freeze({
   // 22 Nov 2026, Sun, 22 november, 2026, 05 Sept. 2026
-  'v-day-month-year': { twoDigit: false, make: (r, y, m, d, w) => `${weekdayPrefix(r, w)}${dayNum(r, d)} ${monthWord(r, m)}${comma(r)} ${y}` },
+  'v-day-month-year': {
+    twoDigit: false,
+    make: (r, y, m, d, w) =>
+      `${weekdayPrefix(r, w)}${dayNum(r, d)} ${monthWord(r, m)}${comma(r)} ${y}`,
+  },
   // the 22nd of Nov 2026, 22nd November 2026, the 22nd November, 2026
   'v-ordinal-month-year': {
     twoDigit: false,
-    make: (r, y, m, d, w) => `${weekdayPrefix(r, w)}${chance(r, 0.5) ? 'the ' : ''}${ordinal(d)}${chance(r, 0.5) ? ' of' : ''} ${monthWord(r, m)}${comma(r)} ${y}`,
+    make: (r, y, m, d, w) =>
+      `${weekdayPrefix(r, w)}${chance(r, 0.5) ? 'the ' : ''}${ordinal(d)}${chance(r, 0.5) ? ' of' : ''} ${monthWord(r, m)}${comma(r)} ${y}`,
   },
   // November 22 2026, Nov. 22nd, 2026, Sept 5, 2026
   'v-month-day-year': {
     twoDigit: false,
-    make: (r, y, m, d, w) => `${weekdayPrefix(r, w)}${monthWord(r, m)} ${chance(r, 0.5) ? ordinal(d) : dayNum(r, d)}${comma(r)} ${y}`,
+    make: (r, y, m, d, w) =>
+      `${weekdayPrefix(r, w)}${monthWord(r, m)} ${chance(r, 0.5) ? ordinal(d) : dayNum(r, d)}${comma(r)} ${y}`,
   },
   // November the 22nd, 2026
-  'v-month-the-ordinal-year': { twoDigit: false, make: (r, y, m, d, w) => `${weekdayPrefix(r, w)}${monthWord(r, m)} the ${ordinal(d)}${comma(r)} ${y}` },
+  'v-month-the-ordinal-year': {
+    twoDigit: false,
+    make: (r, y, m, d, w) =>
+      `${weekdayPrefix(r, w)}${monthWord(r, m)} the ${ordinal(d)}${comma(r)} ${y}`,
+  },
   // 22 Nov 26, Nov 22, 26 (two-digit years: the POSIX pivot)
-  'v-day-month-yy': { twoDigit: true, make: (r, y, m, d, w) => `${weekdayPrefix(r, w)}${dayNum(r, d)} ${monthWord(r, m)}${comma(r)} ${y}` },
-  'v-month-day-yy': { twoDigit: true, make: (r, y, m, d, w) => `${weekdayPrefix(r, w)}${monthWord(r, m)} ${dayNum(r, d)}, ${y}` },
+  'v-day-month-yy': {
+    twoDigit: true,
+    make: (r, y, m, d, w) =>
+      `${weekdayPrefix(r, w)}${dayNum(r, d)} ${monthWord(r, m)}${comma(r)} ${y}`,
+  },
+  'v-month-day-yy': {
+    twoDigit: true,
+    make: (r, y, m, d, w) => `${weekdayPrefix(r, w)}${monthWord(r, m)} ${dayNum(r, d)}, ${y}`,
+  },
   // 22-Nov-2026, 05-sept-26 (spreadsheets)
-  'v-d-mon-y-dashes': { twoDigit: false, make: (r, y, m, d) => `${dayNum(r, d)}-${chance(r, 0.8) ? mon(m) : monthWord(r, m).replace('.', '')}-${y}` },
-  'v-d-mon-yy-dashes': { twoDigit: true, make: (r, y, m, d) => `${dayNum(r, d)}-${chance(r, 0.8) ? mon(m) : monthWord(r, m).replace('.', '')}-${y}` },
+  'v-d-mon-y-dashes': {
+    twoDigit: false,
+    make: (r, y, m, d) =>
+      `${dayNum(r, d)}-${chance(r, 0.8) ? mon(m) : monthWord(r, m).replace('.', '')}-${y}`,
+  },
+  'v-d-mon-yy-dashes': {
+    twoDigit: true,
+    make: (r, y, m, d) =>
+      `${dayNum(r, d)}-${chance(r, 0.8) ? mon(m) : monthWord(r, m).replace('.', '')}-${y}`,
+  },
   // 11/22/2026, 01/05/2026, 1/5/26 (US order)
   'v-us-slash': { twoDigit: false, make: (r, y, m, d) => `${numPart(r, m)}/${numPart(r, d)}/${y}` },
-  'v-us-slash-yy': { twoDigit: true, make: (r, y, m, d) => `${numPart(r, m)}/${numPart(r, d)}/${y}` },
+  'v-us-slash-yy': {
+    twoDigit: true,
+    make: (r, y, m, d) => `${numPart(r, m)}/${numPart(r, d)}/${y}`,
+  },
   // 5.1.2026, 22.11.26, 5-1-2026 (day first)
   'v-d.m.y': { twoDigit: false, make: (r, y, m, d) => `${numPart(r, d)}.${numPart(r, m)}.${y}` },
   'v-d.m.yy': { twoDigit: true, make: (r, y, m, d) => `${numPart(r, d)}.${numPart(r, m)}.${y}` },
   'v-d-m-y': { twoDigit: false, make: (r, y, m, d) => `${numPart(r, d)}-${numPart(r, m)}-${y}` },
   // 2026-1-5, 2026/1/5, 2026.11.22, 2026 1 5 (year first)
-  'v-y-m-d': { twoDigit: false, make: (r, y, m, d) => { const sep = pick(r, ['-', '/', '.', ' ']); return `${y}${sep}${numPart(r, m)}${sep}${numPart(r, d)}`; } },
+  'v-y-m-d': {
+    twoDigit: false,
+    make: (r, y, m, d) => {
+      const sep = pick(r, ['-', '/', '.', ' ']);
+      return `${y}${sep}${numPart(r, m)}${sep}${numPart(r, d)}`;
+    },
+  },
 });
 const VARIATION_NAMES = Object.keys(VARIATIONS);
 
@@ -197,10 +246,14 @@ function respace(rand, s) {
 /** Every character the models read (normalised: lowercase, single spaces), sorted. */
 function sourceChars() {
   const set = new Set();
-  const add = (s) => { for (const c of s.toLowerCase()) set.add(c); };
+  const add = (s) => {
+    for (const c of s.toLowerCase()) set.add(c);
+  };
   MONTHS.forEach(add);
   WEEKDAYS.forEach(add);
-  ['the', 'of', 'st', 'nd', 'rd', 'th', 'sept', 'tues', 'thurs', '0123456789', ' ,./-'].forEach(add);
+  ['the', 'of', 'st', 'nd', 'rd', 'th', 'sept', 'tues', 'thurs', '0123456789', ' ,./-'].forEach(
+    add,
+  );
   for (const f of Object.values(FORMATS)) for (let m = 1; m <= 12; m++) add(f(1987, m, 22, m % 7));
   return [...set].sort();
 }
@@ -231,7 +284,7 @@ export const DATES_MAX_LENGTH = 40;
 export function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
-    a = (a + 0x6D2B79F5) >>> 0;
+    a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
@@ -260,7 +313,7 @@ const DAY_LAST = daysFromCivil(YEAR_MAX, 12, 31);
 const DAY_FIRST_YY = daysFromCivil(TWO_DIGIT_MIN, 1, 1);
 const DAY_LAST_YY = daysFromCivil(TWO_DIGIT_MAX, 12, 31);
 
-const SET_SALT = { named: 0, variations: 0x85EBCA6B, all: 0xC2B2AE35 };
+const SET_SALT = { named: 0, variations: 0x85ebca6b, all: 0xc2b2ae35 };
 
 /**
  * Seeded pairs { src, tgt, format }: src a date in a human format, tgt its ISO form yyyy-mm-dd.
@@ -269,28 +322,44 @@ const SET_SALT = { named: 0, variations: 0x85EBCA6B, all: 0xC2B2AE35 };
  * @param {{ seed?: number, count?: number, split?: 'train' | 'heldout', set?: 'named' | 'variations' | 'all', formats?: string[] }} [options]
  * @returns {{ src: string, tgt: string, format: string }[]}
  */
-export function generateDates({ seed = 0, count = 1000, split = 'train', set = 'named', formats } = {}) {
-  if (split !== 'train' && split !== 'heldout') throw new Error(`generateDates: split must be 'train' or 'heldout', not ${split}`);
-  if (!Number.isInteger(count) || count < 0) throw new Error(`generateDates: count must be a non-negative integer, not ${count}`);
-  if (!(set in SET_SALT)) throw new Error(`generateDates: set must be 'named', 'variations' or 'all', not ${set}`);
+export function generateDates({
+  seed = 0,
+  count = 1000,
+  split = 'train',
+  set = 'named',
+  formats,
+} = {}) {
+  if (split !== 'train' && split !== 'heldout')
+    throw new Error(`generateDates: split must be 'train' or 'heldout', not ${split}`);
+  if (!Number.isInteger(count) || count < 0)
+    throw new Error(`generateDates: count must be a non-negative integer, not ${count}`);
+  if (!(set in SET_SALT))
+    throw new Error(`generateDates: set must be 'named', 'variations' or 'all', not ${set}`);
   if (formats) {
-    for (const f of formats) if (!(f in FORMATS) && !(f in VARIATIONS)) throw new Error(`generateDates: unknown format '${f}' (known: ${[...FORMAT_NAMES, ...VARIATION_NAMES].join(', ')})`);
+    for (const f of formats)
+      if (!(f in FORMATS) && !(f in VARIATIONS))
+        throw new Error(
+          `generateDates: unknown format '${f}' (known: ${[...FORMAT_NAMES, ...VARIATION_NAMES].join(', ')})`,
+        );
   }
   // a different stream per split and set, so the samples of one seed are unrelated
-  const rand = mulberry32((seed >>> 0) ^ (split === 'heldout' ? 0x9E3779B9 : 0) ^ SET_SALT[set]);
+  const rand = mulberry32((seed >>> 0) ^ (split === 'heldout' ? 0x9e3779b9 : 0) ^ SET_SALT[set]);
   const want = split === 'heldout';
   const out = [];
   while (out.length < count) {
     let f;
     if (formats) f = formats[Math.floor(rand() * formats.length)];
-    else if (set === 'named' || (set === 'all' && rand() < 0.5)) f = FORMAT_NAMES[Math.floor(rand() * FORMAT_NAMES.length)];
+    else if (set === 'named' || (set === 'all' && rand() < 0.5))
+      f = FORMAT_NAMES[Math.floor(rand() * FORMAT_NAMES.length)];
     else f = VARIATION_NAMES[Math.floor(rand() * VARIATION_NAMES.length)];
     const named = f in FORMATS;
     const two = named ? TWO_DIGIT_FORMATS.includes(f) : VARIATIONS[f].twoDigit;
     const [lo, hi] = two ? [DAY_FIRST_YY, DAY_LAST_YY] : [DAY_FIRST, DAY_LAST];
     const [y, m, d, w] = civilFromDays(lo + Math.floor(rand() * (hi - lo + 1)));
     if (isHeldOut(y, m, d) !== want) continue;
-    const src = named ? FORMATS[f](y, m, d, w) : respace(rand, recase(rand, VARIATIONS[f].make(rand, two ? yy(y) : String(y), m, d, w)));
+    const src = named
+      ? FORMATS[f](y, m, d, w)
+      : respace(rand, recase(rand, VARIATIONS[f].make(rand, two ? yy(y) : String(y), m, d, w)));
     out.push({ src, tgt: `${y}-${pad2(m)}-${pad2(d)}`, format: f });
   }
   return out;
@@ -300,10 +369,24 @@ export function generateDates({ seed = 0, count = 1000, split = 'train', set = '
 
 const VOCAB = new Set(DATES_TOKENIZER.srcVocab.slice(2));
 const MONTH_WORD = /(?<![a-z])(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/;
-const MONTH_KEYS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH_KEYS = [
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'may',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'oct',
+  'nov',
+  'dec',
+];
 
 /** Days in month m (1-12) of year y, proleptic Gregorian. */
-export const daysInMonth = (y, m) => daysFromCivil(m === 12 ? y + 1 : y, m === 12 ? 1 : m + 1, 1) - daysFromCivil(y, m, 1);
+export const daysInMonth = (y, m) =>
+  daysFromCivil(m === 12 ? y + 1 : y, m === 12 ? 1 : m + 1, 1) - daysFromCivil(y, m, 1);
 
 /**
  * The year, month and day an input writes, read the way the formats write them, or null:
@@ -317,7 +400,9 @@ function partsOf(s, runs) {
   const named = s.match(MONTH_WORD);
   if (named) {
     const day = runs.find((r) => r.length <= 2);
-    return day === undefined ? null : { year, month: MONTH_KEYS.indexOf(named[1]) + 1, day: Number(day) };
+    return day === undefined
+      ? null
+      : { year, month: MONTH_KEYS.indexOf(named[1]) + 1, day: Number(day) };
   }
   if (runs.length !== 3) return null;
   const [a, b, c] = runs.map(Number);
@@ -362,18 +447,25 @@ export function datesDomain(text, { maxLength = DATES_MAX_LENGTH } = {}) {
   else {
     const year = yearOf(s);
     if (year === null) problems.push({ code: 'no-year' });
-    else if ((runs.find((r) => r.length >= 3)?.length ?? 2) > 4 || year < YEAR_MIN || year > YEAR_MAX) {
+    else if (
+      (runs.find((r) => r.length >= 3)?.length ?? 2) > 4 ||
+      year < YEAR_MIN ||
+      year > YEAR_MAX
+    ) {
       problems.push({ code: 'year-range', year, min: YEAR_MIN, max: YEAR_MAX });
     } else {
       const p = partsOf(s, runs);
-      if (p && (p.month < 1 || p.month > 12 || p.day < 1 || p.day > daysInMonth(p.year, p.month))) problems.push({ code: 'no-such-day', ...p });
+      if (p && (p.month < 1 || p.month > 12 || p.day < 1 || p.day > daysInMonth(p.year, p.month)))
+        problems.push({ code: 'no-such-day', ...p });
       // no parts with a year: a month name without a short number, or one or two numbers (more
       // than three numbers without a month name is not read as a date at all)
-      else if (!p && (MONTH_WORD.test(s) || runs.length < 3)) problems.push({ code: 'no-day', year });
+      else if (!p && (MONTH_WORD.test(s) || runs.length < 3))
+        problems.push({ code: 'no-day', year });
       else if (p) {
         const written = weekdayWritten(s);
         const actual = weekdayOf(p.year, p.month, p.day);
-        if (written !== null && written !== actual) problems.push({ code: 'weekday-mismatch', ...p, written, actual });
+        if (written !== null && written !== actual)
+          problems.push({ code: 'weekday-mismatch', ...p, written, actual });
       }
     }
   }
@@ -400,6 +492,7 @@ export function yearOf(text) {
   const runs = s.match(/\d+/g) ?? [];
   const long = runs.find((r) => r.length >= 3);
   if (long !== undefined) return Number(long);
-  if (runs.length >= 3 || (runs.length === 2 && MONTH_WORD.test(s))) return pivotYear(Number(runs[runs.length - 1]) % 100);
+  if (runs.length >= 3 || (runs.length === 2 && MONTH_WORD.test(s)))
+    return pivotYear(Number(runs[runs.length - 1]) % 100);
   return null;
 }

@@ -35,7 +35,9 @@ function checkSymbols(name, symbols) {
   if (new Set(list).size !== list.length) throw new Error(`${name}: symbols must be distinct`);
   for (const s of list) {
     if (typeof s !== 'string' || s.length === 0 || /\s/.test(s) || SPECIALS.includes(s)) {
-      throw new Error(`${name}: symbol ${JSON.stringify(s)} is empty, has whitespace or is a special token`);
+      throw new Error(
+        `${name}: symbol ${JSON.stringify(s)} is empty, has whitespace or is a special token`,
+      );
     }
   }
   return list;
@@ -49,7 +51,15 @@ function checkSymbols(name, symbols) {
  */
 export function inductionTokenizer(symbols = INDUCTION_SYMBOLS) {
   const vocab = Object.freeze([...SPECIALS, ...checkSymbols('inductionTokenizer', symbols)]);
-  return Object.freeze({ type: 'word', srcVocab: vocab, tgtVocab: vocab, pad: '<pad>', bos: '<s>', eos: '</s>', unk: '<unk>' });
+  return Object.freeze({
+    type: 'word',
+    srcVocab: vocab,
+    tgtVocab: vocab,
+    pad: '<pad>',
+    bos: '<s>',
+    eos: '</s>',
+    unk: '<unk>',
+  });
 }
 
 /** The tokenizer for the default 26 symbols. */
@@ -64,11 +74,20 @@ export const INDUCTION_TOKENIZER = inductionTokenizer();
  *   defaults: seed 0, count 1000, 'train', 4, 16, a–z, true
  * @returns {{ tokens: string[], text: string, src: string, ids: number[], k: number }[]}
  */
-export function generateInduction({ seed = 0, count = 1000, split = 'train', minK = 4, maxK = 16, symbols = INDUCTION_SYMBOLS, distinct = true } = {}) {
+export function generateInduction({
+  seed = 0,
+  count = 1000,
+  split = 'train',
+  minK = 4,
+  maxK = 16,
+  symbols = INDUCTION_SYMBOLS,
+  distinct = true,
+} = {}) {
   const name = 'generateInduction';
   checkCommon(name, { seed, count, split });
   const list = checkSymbols(name, symbols);
-  if (distinct !== true && distinct !== false) throw new Error(`${name}: distinct must be true or false`);
+  if (distinct !== true && distinct !== false)
+    throw new Error(`${name}: distinct must be true or false`);
   checkInt(name, 'minK', minK, 2, 2048);
   checkInt(name, 'maxK', maxK, minK, distinct ? list.length : 2048);
   const id = new Map(list.map((s, i) => [s, i + SPECIALS.length]));
@@ -78,7 +97,8 @@ export function generateInduction({ seed = 0, count = 1000, split = 'train', min
     const a = [];
     if (distinct) {
       const pool = list.slice();
-      for (let i = 0; i < k; i++) { // partial Fisher–Yates
+      for (let i = 0; i < k; i++) {
+        // partial Fisher–Yates
         const j = i + Math.floor(r() * (pool.length - i));
         [pool[i], pool[j]] = [pool[j], pool[i]];
         a.push(pool[i]);
@@ -86,7 +106,13 @@ export function generateInduction({ seed = 0, count = 1000, split = 'train', min
     } else for (let i = 0; i < k; i++) a.push(list[Math.floor(r() * list.length)]);
     const tokens = ['<s>', ...a, ...a];
     const text = tokens.join(' ');
-    return { tokens, text, src: text, ids: [2, ...a.map((s) => id.get(s)), ...a.map((s) => id.get(s))], k };
+    return {
+      tokens,
+      text,
+      src: text,
+      ids: [2, ...a.map((s) => id.get(s)), ...a.map((s) => id.get(s))],
+      k,
+    };
   };
   return sampleSplit(name, rand, count, split, make, (x) => x.tokens.slice(1, 1 + x.k).join(' '));
 }
@@ -120,10 +146,19 @@ export function argmaxRows(logits) {
  *   accuracies in [0, 1]; an induction head shows as repeatedHalf ≫ firstHalf (≈ chance)
  */
 export function inductionAccuracy(examples, predictions) {
-  if (!Array.isArray(examples) || !Array.isArray(predictions) || examples.length !== predictions.length) {
-    throw new Error('inductionAccuracy: examples and predictions must be arrays of the same length');
+  if (
+    !Array.isArray(examples) ||
+    !Array.isArray(predictions) ||
+    examples.length !== predictions.length
+  ) {
+    throw new Error(
+      'inductionAccuracy: examples and predictions must be arrays of the same length',
+    );
   }
-  let f = 0, fn = 0, r = 0, rn = 0;
+  let f = 0,
+    fn = 0,
+    r = 0,
+    rn = 0;
   examples.forEach((ex, i) => {
     const pred = predictions[i];
     const { first, repeated } = inductionPositions(ex.k);
@@ -131,8 +166,19 @@ export function inductionAccuracy(examples, predictions) {
       const p = pred[t];
       return typeof p === 'string' ? p === ex.tokens[t + 1] : p === ex.ids[t + 1];
     };
-    for (const t of first) { fn++; f += right(t) ? 1 : 0; }
-    for (const t of repeated) { rn++; r += right(t) ? 1 : 0; }
+    for (const t of first) {
+      fn++;
+      f += right(t) ? 1 : 0;
+    }
+    for (const t of repeated) {
+      rn++;
+      r += right(t) ? 1 : 0;
+    }
   });
-  return { firstHalf: fn ? f / fn : 0, repeatedHalf: rn ? r / rn : 0, firstCount: fn, repeatedCount: rn };
+  return {
+    firstHalf: fn ? f / fn : 0,
+    repeatedHalf: rn ? r / rn : 0,
+    firstCount: fn,
+    repeatedCount: rn,
+  };
 }

@@ -53,7 +53,13 @@
 // Not here: tokenisation into ids (wasm/model/tokenizer.js), the model.
 
 import { checkCommon, checkInt, pick, sampleSplit, splitStream } from './common.js';
-import { AFINN, NEUTRAL_NOUNS, NEUTRAL_PLURALS, RARE_NOUNS, LEXICON_SOURCES } from './reviews-lexicon.js';
+import {
+  AFINN,
+  NEUTRAL_NOUNS,
+  NEUTRAL_PLURALS,
+  RARE_NOUNS,
+  LEXICON_SOURCES,
+} from './reviews-lexicon.js';
 
 export { LEXICON_SOURCES };
 /** @type {readonly ['negative', 'positive']} */
@@ -61,124 +67,298 @@ export const REVIEW_LABELS = Object.freeze(['negative', 'positive']);
 /** The sentence separator (the HAN config's sentenceSeparator: one token; '!' does not split). */
 export const REVIEWS_SEPARATOR = '.';
 /** The normalisation the review models are trained with (tokenizer.normalize). */
-export const REVIEWS_NORMALIZE = Object.freeze(['nfc', 'quotes', 'lowercase', 'punctuation', 'contractions']);
+export const REVIEWS_NORMALIZE = Object.freeze([
+  'nfc',
+  'quotes',
+  'lowercase',
+  'punctuation',
+  'contractions',
+]);
 /** Words that negate a clause. */
 export const NEGATORS = Object.freeze(['not', "n't", 'never', 'no', 'nothing', 'nobody']);
 
 const w = (s) => s.split('|');
-const INTENSIFIERS = w('very|really|so|extremely|incredibly|truly|absolutely|totally|super|genuinely|seriously|quite|remarkably|insanely|surprisingly|properly');
+const INTENSIFIERS = w(
+  'very|really|so|extremely|incredibly|truly|absolutely|totally|super|genuinely|seriously|quite|remarkably|insanely|surprisingly|properly',
+);
 const HEDGES = w('kind of|a bit|somewhat|fairly|pretty|rather|a little|slightly|mostly|reasonably');
 const NEG_DEGREE = w('very|really|that|too|particularly|at all|even|remotely'); // after not: "not very good"
-const OPENERS = w('honestly ,|overall ,|well ,|frankly ,|i think|in the end ,|for me ,|to be honest ,|all in all ,|again ,|basically ,|i have to say');
+const OPENERS = w(
+  'honestly ,|overall ,|well ,|frankly ,|i think|in the end ,|for me ,|to be honest ,|all in all ,|again ,|basically ,|i have to say',
+);
 // openers that hint at the polarity: only where they agree with the clause
-const OPENERS_POLAR = [w('sadly ,|unfortunately ,|sadly|honestly ,'), w('luckily ,|thankfully ,|happily ,|honestly ,')];
-const CLOSERS = w('to be honest|in my opinion|for sure|for the price|if i \'m honest|though|really|either way|as always');
-const TIMES = w('last night|on tuesday|on a friday|last week|last month|yesterday|two weeks ago|over the weekend|on my birthday|for our anniversary|after work|in march|in july|last summer|at christmas|on holiday|this morning|a few days ago|with my kids|with friends|for lunch|for dinner|on sunday');
-const RELATIVES = w('wife|husband|son|daughter|mum|dad|mother|father|sister|brother|friend|boss|neighbour|grandmother|kids|partner|girlfriend|boyfriend');
-const REFS = w('i expected|i feared|i hoped|the first one|the last one|the original|the reviews said|people say|last time|i remembered|their other place|my old one|the trailer|the hype|the photos|the description|the book|the sequel|advertised');
-const DURATIONS = w('a week|two days|three days|a month|two weeks|an hour|ten minutes|a day|six weeks|the first use|one wash|a few uses');
+const OPENERS_POLAR = [
+  w('sadly ,|unfortunately ,|sadly|honestly ,'),
+  w('luckily ,|thankfully ,|happily ,|honestly ,'),
+];
+const CLOSERS = w(
+  "to be honest|in my opinion|for sure|for the price|if i 'm honest|though|really|either way|as always",
+);
+const TIMES = w(
+  'last night|on tuesday|on a friday|last week|last month|yesterday|two weeks ago|over the weekend|on my birthday|for our anniversary|after work|in march|in july|last summer|at christmas|on holiday|this morning|a few days ago|with my kids|with friends|for lunch|for dinner|on sunday',
+);
+const RELATIVES = w(
+  'wife|husband|son|daughter|mum|dad|mother|father|sister|brother|friend|boss|neighbour|grandmother|kids|partner|girlfriend|boyfriend',
+);
+const REFS = w(
+  'i expected|i feared|i hoped|the first one|the last one|the original|the reviews said|people say|last time|i remembered|their other place|my old one|the trailer|the hype|the photos|the description|the book|the sequel|advertised',
+);
+const DURATIONS = w(
+  'a week|two days|three days|a month|two weeks|an hour|ten minutes|a day|six weeks|the first use|one wash|a few uses',
+);
 
 // Domains: what is reviewed (kinds), its parts (aspects), the adjectives that praise or damn it
 // there, and its own idioms. Every list is lowercase normalised tokens joined by spaces.
 const DOMAINS = {
   movie: {
     kinds: w('movie|film|show|series|documentary|sequel|comedy|thriller|cartoon'),
-    aspects: w('plot|story|acting|cast|ending|script|soundtrack|music|dialogue|pacing|direction|characters|jokes|effects|villain|lead|cinematography|twist|first half|second half|action|score|visuals|humour|performances'),
-    pos: w('funny|moving|gripping|clever|charming|touching|hilarious|stunning|thrilling|witty|powerful|gorgeous|tense|smart|memorable|entertaining|original|fresh|heartwarming|haunting|sharp|beautifully shot|well acted'),
-    neg: w('predictable|slow|silly|confusing|pointless|tedious|clumsy|cheesy|painful|messy|flat|lifeless|forced|unfunny|overlong|wooden|cringeworthy|incoherent|shallow|forgettable|overacted|loud'),
-    phrasesPos: w('i laughed out loud|we laughed until we cried|i was glued to the screen|i laughed the whole way through|it kept me on the edge of my seat|i was hooked from the first scene|i would watch it again|i \'d watch it again tomorrow|a must see|the ending blew me away|it made me cry in the best way|the cast is perfect|every scene counts|the two hours flew by|it has aged well|it never gets old|i \'ve seen it five times|my kids loved it|the whole family loved it|it stayed with me for days|i clapped at the end|the best film of the year|oscar worthy'),
-    phrasesNeg: w('we left halfway through|half the audience walked out|i nearly walked out|the lead can n\'t act|the actors can n\'t act|the kids were bored|i fell asleep halfway through|i walked out|i want those two hours back|i checked my phone the whole time|the story never goes anywhere|nothing happens for an hour|it drags on forever|the jokes fall flat|it goes nowhere|we left early|i could n\'t wait for it to end|the ending made no sense|i turned it off after twenty minutes|the trailer was better|it tries too hard|i stopped caring about the characters|the dialogue is laughable|the worst film i \'ve seen this year|the plot has holes everywhere|it was two hours of nothing'),
+    aspects: w(
+      'plot|story|acting|cast|ending|script|soundtrack|music|dialogue|pacing|direction|characters|jokes|effects|villain|lead|cinematography|twist|first half|second half|action|score|visuals|humour|performances',
+    ),
+    pos: w(
+      'funny|moving|gripping|clever|charming|touching|hilarious|stunning|thrilling|witty|powerful|gorgeous|tense|smart|memorable|entertaining|original|fresh|heartwarming|haunting|sharp|beautifully shot|well acted',
+    ),
+    neg: w(
+      'predictable|slow|silly|confusing|pointless|tedious|clumsy|cheesy|painful|messy|flat|lifeless|forced|unfunny|overlong|wooden|cringeworthy|incoherent|shallow|forgettable|overacted|loud',
+    ),
+    phrasesPos: w(
+      "i laughed out loud|we laughed until we cried|i was glued to the screen|i laughed the whole way through|it kept me on the edge of my seat|i was hooked from the first scene|i would watch it again|i 'd watch it again tomorrow|a must see|the ending blew me away|it made me cry in the best way|the cast is perfect|every scene counts|the two hours flew by|it has aged well|it never gets old|i 've seen it five times|my kids loved it|the whole family loved it|it stayed with me for days|i clapped at the end|the best film of the year|oscar worthy",
+    ),
+    phrasesNeg: w(
+      "we left halfway through|half the audience walked out|i nearly walked out|the lead can n't act|the actors can n't act|the kids were bored|i fell asleep halfway through|i walked out|i want those two hours back|i checked my phone the whole time|the story never goes anywhere|nothing happens for an hour|it drags on forever|the jokes fall flat|it goes nowhere|we left early|i could n't wait for it to end|the ending made no sense|i turned it off after twenty minutes|the trailer was better|it tries too hard|i stopped caring about the characters|the dialogue is laughable|the worst film i 've seen this year|the plot has holes everywhere|it was two hours of nothing",
+    ),
   },
   book: {
     kinds: w('book|novel|memoir|biography|cookbook|thriller|collection|story|guide|textbook'),
-    aspects: w('story|plot|characters|ending|writing|prose|author|chapters|narrator|photos|pages|translation|dialogue|style|middle part|recipes|illustrations|first chapter|research|pacing'),
-    pos: w('engaging|gripping|moving|insightful|readable|vivid|clever|original|funny|beautiful|rich|thoughtful|compelling|elegant|fascinating|well written|useful|clear|lyrical|honest'),
-    neg: w('slow|tedious|confusing|shallow|repetitive|dry|predictable|flat|wooden|unreadable|clumsy|preachy|bloated|dull|thin|padded|pretentious|sloppy|badly written|unfinished'),
-    phrasesPos: w('i could n\'t put it down|i read it in one sitting|i stayed up all night to finish it|a must read|i \'ve already ordered the sequel|i \'ll read it again|i bought copies for my friends|every page is a joy|it changed how i think|the recipes actually work|i learned so much|the last chapter left me in tears|i was sad when it ended|it lives up to the hype'),
-    phrasesNeg: w('the author can n\'t write|i gave up after fifty pages|i could n\'t finish it|i skimmed the last hundred pages|it took me months to get through|nothing happens until page two hundred|the story never goes anywhere|i did n\'t care about anyone in it|half of the recipes do n\'t work|the ending ruined it|it reads like a first draft|i donated it the next day|the pages fell out|it needed an editor|i kept checking how many pages were left'),
+    aspects: w(
+      'story|plot|characters|ending|writing|prose|author|chapters|narrator|photos|pages|translation|dialogue|style|middle part|recipes|illustrations|first chapter|research|pacing',
+    ),
+    pos: w(
+      'engaging|gripping|moving|insightful|readable|vivid|clever|original|funny|beautiful|rich|thoughtful|compelling|elegant|fascinating|well written|useful|clear|lyrical|honest',
+    ),
+    neg: w(
+      'slow|tedious|confusing|shallow|repetitive|dry|predictable|flat|wooden|unreadable|clumsy|preachy|bloated|dull|thin|padded|pretentious|sloppy|badly written|unfinished',
+    ),
+    phrasesPos: w(
+      "i could n't put it down|i read it in one sitting|i stayed up all night to finish it|a must read|i 've already ordered the sequel|i 'll read it again|i bought copies for my friends|every page is a joy|it changed how i think|the recipes actually work|i learned so much|the last chapter left me in tears|i was sad when it ended|it lives up to the hype",
+    ),
+    phrasesNeg: w(
+      "the author can n't write|i gave up after fifty pages|i could n't finish it|i skimmed the last hundred pages|it took me months to get through|nothing happens until page two hundred|the story never goes anywhere|i did n't care about anyone in it|half of the recipes do n't work|the ending ruined it|it reads like a first draft|i donated it the next day|the pages fell out|it needed an editor|i kept checking how many pages were left",
+    ),
   },
   restaurant: {
     kinds: w('restaurant|place|cafe|café|bistro|pizzeria|bar|diner|pub|bakery|takeaway'),
-    aspects: w('food|soup|pasta|pizza|steak|burger|fries|dessert|coffee|wine|service|waiter|waitress|staff|menu|portions|prices|table|atmosphere|music|chef|bread|salad|fish|chicken|rice|drinks|curry|noodles|cake|breakfast|beer|owner|sauce|meal'),
-    pos: w('delicious|tasty|fresh|hot|crispy|tender|juicy|friendly|attentive|quick|generous|cozy|reasonable|flavourful|perfectly cooked|spot on|warm|welcoming|lovely|homemade'),
-    neg: w('cold|stale|soggy|greasy|salty|undercooked|overcooked|burnt|tasteless|rude|slow|overpriced|dirty|noisy|tiny|chewy|dry|raw|watery|lukewarm|bland|inedible|sticky|sour'),
-    phrasesPos: w('we \'ll be back|we will definitely be back|i \'d go back tomorrow|best pizza in town|best meal i \'ve had in years|the food came quickly|they made us feel at home|the portions are huge|we cleaned our plates|the waiter was lovely|the staff could n\'t do enough for us|worth the drive|we left happy|the chef came out to say hello|they remembered our order|my new favourite place|every dish was a hit'),
-    phrasesNeg: w('we waited forever for a table|we waited half an hour for the bill|it took an hour to get a drink|the food came out lukewarm|our pizza came out cold|the chef can n\'t cook|our drinks never came|we never got our starters|the food never came|we barely touched our food|we waited an hour for our food|they forgot our order|i got food poisoning|we sent it back|the soup was cold|we found a hair in the salad|they got our order wrong|nobody came to take our order|the bill was wrong|we left hungry|the table was sticky|the food took forever|they were out of half the menu|we will not be back|never going back|they charged us twice|the manager did n\'t care'),
+    aspects: w(
+      'food|soup|pasta|pizza|steak|burger|fries|dessert|coffee|wine|service|waiter|waitress|staff|menu|portions|prices|table|atmosphere|music|chef|bread|salad|fish|chicken|rice|drinks|curry|noodles|cake|breakfast|beer|owner|sauce|meal',
+    ),
+    pos: w(
+      'delicious|tasty|fresh|hot|crispy|tender|juicy|friendly|attentive|quick|generous|cozy|reasonable|flavourful|perfectly cooked|spot on|warm|welcoming|lovely|homemade',
+    ),
+    neg: w(
+      'cold|stale|soggy|greasy|salty|undercooked|overcooked|burnt|tasteless|rude|slow|overpriced|dirty|noisy|tiny|chewy|dry|raw|watery|lukewarm|bland|inedible|sticky|sour',
+    ),
+    phrasesPos: w(
+      "we 'll be back|we will definitely be back|i 'd go back tomorrow|best pizza in town|best meal i 've had in years|the food came quickly|they made us feel at home|the portions are huge|we cleaned our plates|the waiter was lovely|the staff could n't do enough for us|worth the drive|we left happy|the chef came out to say hello|they remembered our order|my new favourite place|every dish was a hit",
+    ),
+    phrasesNeg: w(
+      "we waited forever for a table|we waited half an hour for the bill|it took an hour to get a drink|the food came out lukewarm|our pizza came out cold|the chef can n't cook|our drinks never came|we never got our starters|the food never came|we barely touched our food|we waited an hour for our food|they forgot our order|i got food poisoning|we sent it back|the soup was cold|we found a hair in the salad|they got our order wrong|nobody came to take our order|the bill was wrong|we left hungry|the table was sticky|the food took forever|they were out of half the menu|we will not be back|never going back|they charged us twice|the manager did n't care",
+    ),
   },
   hotel: {
     kinds: w('hotel|room|hostel|apartment|resort|inn|place|stay|suite|cabin'),
-    aspects: w('room|bed|bathroom|shower|breakfast|staff|pool|view|location|lobby|reception|wifi|gym|spa|towels|sheets|lift|parking|beds|pillows|walls|carpet|air conditioning|balcony|restaurant|cleaners|check in|heating|windows|price'),
-    pos: w('clean|comfortable|spacious|quiet|friendly|helpful|modern|cozy|spotless|central|convenient|welcoming|stunning|peaceful|bright|huge|fast|reliable|gorgeous|relaxing'),
-    neg: w('dirty|noisy|cramped|tiny|smelly|dated|rude|unhelpful|broken|damp|cold|thin|stained|dusty|overpriced|filthy|mouldy|slow|loud|hard|lumpy|tired|shabby|freezing'),
-    phrasesPos: w('we \'d stay here again|i would stay here again in a heartbeat|they upgraded our room|the staff went out of their way|they let us check in early|the bed was like a cloud|we slept like babies|the view from our room was amazing|everything was spotless|worth every penny|we did n\'t want to leave|they carried our bags up|we felt right at home|the breakfast alone is worth it'),
-    phrasesNeg: w('we could n\'t sleep|they lost our booking|the shower did n\'t work|the room smelled of smoke|the sheets were stained|there was mould in the bathroom|we heard every word next door|the wifi never worked|nobody answered the phone|we found bugs in the bed|they charged us for the minibar we never used|the pool was closed|the room was nothing like the photos|the air conditioning was broken|we checked out a day early|we asked for a refund|never again'),
+    aspects: w(
+      'room|bed|bathroom|shower|breakfast|staff|pool|view|location|lobby|reception|wifi|gym|spa|towels|sheets|lift|parking|beds|pillows|walls|carpet|air conditioning|balcony|restaurant|cleaners|check in|heating|windows|price',
+    ),
+    pos: w(
+      'clean|comfortable|spacious|quiet|friendly|helpful|modern|cozy|spotless|central|convenient|welcoming|stunning|peaceful|bright|huge|fast|reliable|gorgeous|relaxing',
+    ),
+    neg: w(
+      'dirty|noisy|cramped|tiny|smelly|dated|rude|unhelpful|broken|damp|cold|thin|stained|dusty|overpriced|filthy|mouldy|slow|loud|hard|lumpy|tired|shabby|freezing',
+    ),
+    phrasesPos: w(
+      "we 'd stay here again|i would stay here again in a heartbeat|they upgraded our room|the staff went out of their way|they let us check in early|the bed was like a cloud|we slept like babies|the view from our room was amazing|everything was spotless|worth every penny|we did n't want to leave|they carried our bags up|we felt right at home|the breakfast alone is worth it",
+    ),
+    phrasesNeg: w(
+      "we could n't sleep|they lost our booking|the shower did n't work|the room smelled of smoke|the sheets were stained|there was mould in the bathroom|we heard every word next door|the wifi never worked|nobody answered the phone|we found bugs in the bed|they charged us for the minibar we never used|the pool was closed|the room was nothing like the photos|the air conditioning was broken|we checked out a day early|we asked for a refund|never again",
+    ),
   },
   product: {
-    kinds: w('product|phone|charger|headphones|laptop|blender|vacuum|kettle|lamp|chair|jacket|shoes|camera|printer|cable|mouse|keyboard|backpack|watch|toaster|speaker|mattress|case|tablet|drill'),
-    aspects: w('battery|screen|sound|quality|price|delivery|packaging|seller|instructions|app|strap|zipper|handle|lid|buttons|material|fit|finish|design|build|motor|cable|charger|case|stitching|customer service|colour|size|setup|cord'),
-    pos: w('sturdy|solid|reliable|fast|durable|comfortable|easy|light|bright|sharp|responsive|quiet|powerful|affordable|well made|handy|compact|smooth|soft|accurate|simple|stylish'),
-    neg: w('flimsy|cheap|fragile|faulty|slow|heavy|loud|useless|defective|broken|uncomfortable|blurry|noisy|dead|loose|leaky|scratched|overpriced|tiny|confusing|wobbly|unreliable|thin|damaged'),
-    phrasesPos: w('it works great|works fine|it really works|works as expected|it just works|the battery lasts all week|it lasts for hours|it lasted for years|it will last for years|charges in no time|works like a charm|works perfectly|does exactly what it says|it fits perfectly|it arrived early|it arrived the next day|still works after two years|the battery lasts for days|best purchase i \'ve made all year|i bought a second one|i use it every day|it paid for itself|setup took two minutes|my kids love it|great value for money|it does the job|it \'s a keeper|i \'d buy it again|i would buy it again'),
-    phrasesNeg: w('the battery only lasts an hour|it did n\'t even last a month|it lasted two days|it only lasted a week|it barely lasts a morning|it stopped working|it works when it feels like it|the battery barely lasts a day|it can n\'t hold a charge|broke in a week|stopped working after a month|it died after two days|it fell apart|it arrived damaged|it arrived broken|it never arrived|it arrived late|parts were missing|it does n\'t work|it did n\'t fit|it will n\'t turn on|it overheats|it leaks|it keeps crashing|it feels cheap|it looks nothing like the picture|the battery dies in an hour|i had to return it|i want my money back|i asked for a refund|the seller never replied|it broke the first time i used it|it stopped charging|the strap snapped|it ripped after one wash|the colour faded after one wash|it does n\'t do what it says'),
+    kinds: w(
+      'product|phone|charger|headphones|laptop|blender|vacuum|kettle|lamp|chair|jacket|shoes|camera|printer|cable|mouse|keyboard|backpack|watch|toaster|speaker|mattress|case|tablet|drill',
+    ),
+    aspects: w(
+      'battery|screen|sound|quality|price|delivery|packaging|seller|instructions|app|strap|zipper|handle|lid|buttons|material|fit|finish|design|build|motor|cable|charger|case|stitching|customer service|colour|size|setup|cord',
+    ),
+    pos: w(
+      'sturdy|solid|reliable|fast|durable|comfortable|easy|light|bright|sharp|responsive|quiet|powerful|affordable|well made|handy|compact|smooth|soft|accurate|simple|stylish',
+    ),
+    neg: w(
+      'flimsy|cheap|fragile|faulty|slow|heavy|loud|useless|defective|broken|uncomfortable|blurry|noisy|dead|loose|leaky|scratched|overpriced|tiny|confusing|wobbly|unreliable|thin|damaged',
+    ),
+    phrasesPos: w(
+      "it works great|works fine|it really works|works as expected|it just works|the battery lasts all week|it lasts for hours|it lasted for years|it will last for years|charges in no time|works like a charm|works perfectly|does exactly what it says|it fits perfectly|it arrived early|it arrived the next day|still works after two years|the battery lasts for days|best purchase i 've made all year|i bought a second one|i use it every day|it paid for itself|setup took two minutes|my kids love it|great value for money|it does the job|it 's a keeper|i 'd buy it again|i would buy it again",
+    ),
+    phrasesNeg: w(
+      "the battery only lasts an hour|it did n't even last a month|it lasted two days|it only lasted a week|it barely lasts a morning|it stopped working|it works when it feels like it|the battery barely lasts a day|it can n't hold a charge|broke in a week|stopped working after a month|it died after two days|it fell apart|it arrived damaged|it arrived broken|it never arrived|it arrived late|parts were missing|it does n't work|it did n't fit|it will n't turn on|it overheats|it leaks|it keeps crashing|it feels cheap|it looks nothing like the picture|the battery dies in an hour|i had to return it|i want my money back|i asked for a refund|the seller never replied|it broke the first time i used it|it stopped charging|the strap snapped|it ripped after one wash|the colour faded after one wash|it does n't do what it says",
+    ),
   },
 };
 const DOMAIN_NAMES = Object.keys(DOMAINS);
 
-const GENERAL_POS = w('good|great|excellent|amazing|wonderful|fantastic|brilliant|superb|lovely|perfect|awesome|outstanding|decent|nice|enjoyable|impressive|beautiful|fun|pleasant|terrific|incredible|delightful|satisfying|fabulous|flawless|solid|top notch|spot on|first class|fine');
-const GENERAL_NEG = w('bad|terrible|awful|horrible|poor|disappointing|mediocre|dreadful|boring|dull|weak|useless|pathetic|lousy|rubbish|atrocious|unpleasant|annoying|frustrating|forgettable|overrated|bland|sloppy|lazy|unacceptable|a joke|a mess|garbage|trash|meh');
-const PHRASES_POS = w('worth every penny|money well spent|highly recommended|five stars|ten out of ten|would recommend|i \'d recommend it to anyone|no complaints|nothing to complain about|no problems at all|i have no regrets|you will n\'t regret it|a real gem|hands down the best|it made my day|it exceeded my expectations|better than i expected|loved every minute|a pleasant surprise|i can n\'t fault it|can n\'t complain|could n\'t be happier|i \'m so glad i tried it|exactly what i needed|four stars|four and a half stars|five stars easily|a great experience|an absolute delight|it was a joy|what a treat|i keep coming back|i \'d give it six stars if i could|a total win|love it|good stuff|top marks|thumbs up|it was worth the wait|what more could you want|i \'m impressed|i \'m a fan|count me in|it did not disappoint|it never disappoints|i was not disappointed|i can n\'t recommend it enough|simply the best|better than the rest|exactly as described|just as advertised|as described|a must|an absolute must|four stars|above and beyond|it pulled me in|it drew me in from the start|full of flavour|full of charm|full of life|we had a great time|we had a lovely stay|we had a wonderful evening|i had a great time|a great time|no regrets|it is a bargain|a bargain|i am hooked|it never lets me down|it never fails|it never disappoints|it still looks new|never a dull moment|never had a single problem|i have never had an issue with it|an absolute star|a real star|a hidden gem|a gem');
-const PHRASES_NEG = w('waste of money|a waste of time|complete waste of money|not worth the money|not worth it|would not recommend|would n\'t recommend it|avoid|avoid at all costs|stay away|do n\'t bother|save your money|never again|one star|zero stars|what a letdown|a total letdown|what a disappointment|i regret buying it|i expected more|i expected better|not what i expected|it did n\'t live up to the hype|nothing special|nothing to write home about|a big disappointment|i was not impressed|i \'m not impressed|not for me|i want a refund|not even close|do n\'t waste your time|thumbs down|it was a mistake|big mistake|i wish i could give zero stars|i \'m done with them|so disappointed|i was disappointed|never buying from them again|huge letdown|what a joke|not good enough|it was a nightmare|a complete mess|what a mess|i hated every minute|what were they thinking|i \'ll pass|no thanks|it was a disaster|two stars|one star and that \'s generous|two stars at most|not as described|not as advertised|nothing like the description|full of mistakes|full of holes|full of clichés|i wanted to love it|i really wanted to like it|i just could n\'t|i tried to like it|i returned it|i sent it back|it barely works|we barely slept|i barely made it through|it can n\'t do the basics|we had a terrible time|we had an awful stay|i had a miserable time|never worked properly|it never worked|they never called back|it never came|it never gets better');
+const GENERAL_POS = w(
+  'good|great|excellent|amazing|wonderful|fantastic|brilliant|superb|lovely|perfect|awesome|outstanding|decent|nice|enjoyable|impressive|beautiful|fun|pleasant|terrific|incredible|delightful|satisfying|fabulous|flawless|solid|top notch|spot on|first class|fine',
+);
+const GENERAL_NEG = w(
+  'bad|terrible|awful|horrible|poor|disappointing|mediocre|dreadful|boring|dull|weak|useless|pathetic|lousy|rubbish|atrocious|unpleasant|annoying|frustrating|forgettable|overrated|bland|sloppy|lazy|unacceptable|a joke|a mess|garbage|trash|meh',
+);
+const PHRASES_POS = w(
+  "worth every penny|money well spent|highly recommended|five stars|ten out of ten|would recommend|i 'd recommend it to anyone|no complaints|nothing to complain about|no problems at all|i have no regrets|you will n't regret it|a real gem|hands down the best|it made my day|it exceeded my expectations|better than i expected|loved every minute|a pleasant surprise|i can n't fault it|can n't complain|could n't be happier|i 'm so glad i tried it|exactly what i needed|four stars|four and a half stars|five stars easily|a great experience|an absolute delight|it was a joy|what a treat|i keep coming back|i 'd give it six stars if i could|a total win|love it|good stuff|top marks|thumbs up|it was worth the wait|what more could you want|i 'm impressed|i 'm a fan|count me in|it did not disappoint|it never disappoints|i was not disappointed|i can n't recommend it enough|simply the best|better than the rest|exactly as described|just as advertised|as described|a must|an absolute must|four stars|above and beyond|it pulled me in|it drew me in from the start|full of flavour|full of charm|full of life|we had a great time|we had a lovely stay|we had a wonderful evening|i had a great time|a great time|no regrets|it is a bargain|a bargain|i am hooked|it never lets me down|it never fails|it never disappoints|it still looks new|never a dull moment|never had a single problem|i have never had an issue with it|an absolute star|a real star|a hidden gem|a gem",
+);
+const PHRASES_NEG = w(
+  "waste of money|a waste of time|complete waste of money|not worth the money|not worth it|would not recommend|would n't recommend it|avoid|avoid at all costs|stay away|do n't bother|save your money|never again|one star|zero stars|what a letdown|a total letdown|what a disappointment|i regret buying it|i expected more|i expected better|not what i expected|it did n't live up to the hype|nothing special|nothing to write home about|a big disappointment|i was not impressed|i 'm not impressed|not for me|i want a refund|not even close|do n't waste your time|thumbs down|it was a mistake|big mistake|i wish i could give zero stars|i 'm done with them|so disappointed|i was disappointed|never buying from them again|huge letdown|what a joke|not good enough|it was a nightmare|a complete mess|what a mess|i hated every minute|what were they thinking|i 'll pass|no thanks|it was a disaster|two stars|one star and that 's generous|two stars at most|not as described|not as advertised|nothing like the description|full of mistakes|full of holes|full of clichés|i wanted to love it|i really wanted to like it|i just could n't|i tried to like it|i returned it|i sent it back|it barely works|we barely slept|i barely made it through|it can n't do the basics|we had a terrible time|we had an awful stay|i had a miserable time|never worked properly|it never worked|they never called back|it never came|it never gets better",
+);
 // Replaces the noun the template says "it" for.
 const IT = w('it|this|the whole thing|everything');
-const NO_NEG = w('problems|issues|complaints|regrets|faults|defects|surprises|hiccups|trouble|complaints whatsoever');
-const NO_POS = w('flavour|taste|plot|atmosphere|help|hot water|signal|instructions|story|effort|charm|soul|jokes|customer service|refund|apology|tension|point');
-const TOO = w('long|expensive|salty|sweet|loud|small|slow|short|dark|hot|cold|noisy|busy|pricey|heavy|complicated|greasy|fiddly|big|tight|predictable|much|spicy|bright|thin|soft|hard');
+const NO_NEG = w(
+  'problems|issues|complaints|regrets|faults|defects|surprises|hiccups|trouble|complaints whatsoever',
+);
+const NO_POS = w(
+  'flavour|taste|plot|atmosphere|help|hot water|signal|instructions|story|effort|charm|soul|jokes|customer service|refund|apology|tension|point',
+);
+const TOO = w(
+  'long|expensive|salty|sweet|loud|small|slow|short|dark|hot|cold|noisy|busy|pricey|heavy|complicated|greasy|fiddly|big|tight|predictable|much|spicy|bright|thin|soft|hard',
+);
 // Idioms of praise and complaint that turn on no polar word (or on one whose usual sign they
 // reverse: "had a blast", "laughed till I cried", "could have been better", "not my cup of tea").
-const IDIOMS_POS = w('could n\'t have been better|could n\'t be better|could n\'t ask for more|can n\'t wait to go back|can n\'t wait to come back|can n\'t wait to go again|can n\'t wait for the next one|now i get the hype|i finally get the hype|it lives up to the hype|believe the hype|we had a blast|the kids had a blast|i had a blast|we had a ball|we had so much fun|i had so much fun|so much fun|i laughed so hard i cried|i laughed till i cried|we had the time of our lives|perfect for a rainy afternoon|perfect for a night in|perfect for a long flight|perfect for beginners|perfect for kids|perfect for a weekend away|it worked perfectly|it worked first time|it worked like a charm|it still works perfectly|it still works like new|i would n\'t change a thing|i have nothing bad to say|i can n\'t say enough good things|i keep going back to it|it was everything i hoped for|it was all i wanted|it was money well spent|it made our trip|it made my week|it was the highlight of our trip|it blew me away|it blew my mind|i was blown away|it grew on me|it kept me guessing|it kept me guessing until the end');
-const IDIOMS_NEG = w('could have been better|could have been so much better|it should have been better|it should have been so much better|i do n\'t get the hype|i do n\'t understand the hype|i do n\'t see the appeal|i do n\'t know what the fuss is about|not my cup of tea|not my thing|it did n\'t work|it does n\'t work properly|it did n\'t work at all|it did n\'t last|it did n\'t last long|it never worked right|it never really worked|nothing works the way it should|nothing works|nothing worked|it felt rushed|the ending felt rushed|everything felt rushed|i saw the twist coming|you can see the twist coming a mile away|the twist was so obvious|the ending was so obvious|you can guess the ending from the first page|too many characters and not enough story|all style and no substance|it was all downhill from there|it went downhill fast|it was a chore to get through|it put me to sleep|i could n\'t wait to leave|we could n\'t wait to leave|i would n\'t wish it on anyone|shame about the ending|pity about the ending|what a shame|such a shame|what a pity|the photos lie|it looks nothing like the photos|i expected so much more|i \'m still waiting for a refund|we are still waiting for a refund');
+const IDIOMS_POS = w(
+  "could n't have been better|could n't be better|could n't ask for more|can n't wait to go back|can n't wait to come back|can n't wait to go again|can n't wait for the next one|now i get the hype|i finally get the hype|it lives up to the hype|believe the hype|we had a blast|the kids had a blast|i had a blast|we had a ball|we had so much fun|i had so much fun|so much fun|i laughed so hard i cried|i laughed till i cried|we had the time of our lives|perfect for a rainy afternoon|perfect for a night in|perfect for a long flight|perfect for beginners|perfect for kids|perfect for a weekend away|it worked perfectly|it worked first time|it worked like a charm|it still works perfectly|it still works like new|i would n't change a thing|i have nothing bad to say|i can n't say enough good things|i keep going back to it|it was everything i hoped for|it was all i wanted|it was money well spent|it made our trip|it made my week|it was the highlight of our trip|it blew me away|it blew my mind|i was blown away|it grew on me|it kept me guessing|it kept me guessing until the end",
+);
+const IDIOMS_NEG = w(
+  "could have been better|could have been so much better|it should have been better|it should have been so much better|i do n't get the hype|i do n't understand the hype|i do n't see the appeal|i do n't know what the fuss is about|not my cup of tea|not my thing|it did n't work|it does n't work properly|it did n't work at all|it did n't last|it did n't last long|it never worked right|it never really worked|nothing works the way it should|nothing works|nothing worked|it felt rushed|the ending felt rushed|everything felt rushed|i saw the twist coming|you can see the twist coming a mile away|the twist was so obvious|the ending was so obvious|you can guess the ending from the first page|too many characters and not enough story|all style and no substance|it was all downhill from there|it went downhill fast|it was a chore to get through|it put me to sleep|i could n't wait to leave|we could n't wait to leave|i would n't wish it on anyone|shame about the ending|pity about the ending|what a shame|such a shame|what a pity|the photos lie|it looks nothing like the photos|i expected so much more|i 'm still waiting for a refund|we are still waiting for a refund",
+);
 // Service that never came (a good thing negated: "the seller never replied") or came quickly, and
 // things that break down ("the app crashes every time I open it") or never do.
-const AGENTS = w('the seller|customer service|the owner|the manager|the staff|support|the company|they|the hotel|the restaurant|the waiter|the host|the shop|the landlord');
-const SERVICE = [['respond', 'responded'], ['reply', 'replied'], ['answer my emails', 'answered my emails'], ['call back', 'called back'], ['get back to me', 'got back to me'], ['get back to us', 'got back to us'], ['apologise', 'apologised'], ['apologize', 'apologized'], ['answer the phone', 'answered the phone'], ['show up', 'showed up'], ['help', 'helped'], ['refund me', 'refunded me'], ['fix it', 'fixed it'], ['sort it out', 'sorted it out'], ['send a replacement', 'sent a replacement']].map(([a, b]) => [w(a)[0], w(b)[0]]);
-const SERVICE_WHEN = w('within an hour|the same day|right away|straight away|quickly|the next morning|in minutes|in no time|the next day');
-const THINGS = w('it|the app|the phone|my laptop|the printer|the speaker|the tv|the game|the website|the screen|the wifi|the software|the camera');
-const BREAKS = w('crashes|freezes|shuts down|disconnects|overheats|restarts|keeps crashing|keeps freezing|keeps disconnecting|stops working|lags|dies|breaks down');
-const BREAKS_WHEN = w('every time i open it|all the time|constantly|every day|twice a day|every few minutes|at random|every time i use it|after ten minutes|for no reason');
-const NEVER_BROKE = w('crashed|frozen|let me down|lagged|overheated|disconnected|failed|broken down|stopped working|given me any trouble');
+const AGENTS = w(
+  'the seller|customer service|the owner|the manager|the staff|support|the company|they|the hotel|the restaurant|the waiter|the host|the shop|the landlord',
+);
+const SERVICE = [
+  ['respond', 'responded'],
+  ['reply', 'replied'],
+  ['answer my emails', 'answered my emails'],
+  ['call back', 'called back'],
+  ['get back to me', 'got back to me'],
+  ['get back to us', 'got back to us'],
+  ['apologise', 'apologised'],
+  ['apologize', 'apologized'],
+  ['answer the phone', 'answered the phone'],
+  ['show up', 'showed up'],
+  ['help', 'helped'],
+  ['refund me', 'refunded me'],
+  ['fix it', 'fixed it'],
+  ['sort it out', 'sorted it out'],
+  ['send a replacement', 'sent a replacement'],
+].map(([a, b]) => [w(a)[0], w(b)[0]]);
+const SERVICE_WHEN = w(
+  'within an hour|the same day|right away|straight away|quickly|the next morning|in minutes|in no time|the next day',
+);
+const THINGS = w(
+  'it|the app|the phone|my laptop|the printer|the speaker|the tv|the game|the website|the screen|the wifi|the software|the camera',
+);
+const BREAKS = w(
+  'crashes|freezes|shuts down|disconnects|overheats|restarts|keeps crashing|keeps freezing|keeps disconnecting|stops working|lags|dies|breaks down',
+);
+const BREAKS_WHEN = w(
+  'every time i open it|all the time|constantly|every day|twice a day|every few minutes|at random|every time i use it|after ten minutes|for no reason',
+);
+const NEVER_BROKE = w(
+  'crashed|frozen|let me down|lagged|overheated|disconnected|failed|broken down|stopped working|given me any trouble',
+);
 const NEVER_BROKE_SINCE = w('once|so far|in two years');
 const SERVICE_AUX = w('did|did|would|could'); // before n't / not: "the seller didn't reply"
 // "did not bother to reply": "bother" stays the AFINN verb it is (a word of these lists joins HAND
 // and leaves the AFINN slots), so it is written here and not listed among HAND's words
-const SERVICE_SKIPPED = w('could n\'t be bothered to|did not bother to|did n\'t even');
+const SERVICE_SKIPPED = w("could n't be bothered to|did not bother to|did n't even");
 
 // ---- the registry lists, placed: the sign of AFINN's valence is the polarity ----------------------
 const HAND = new Set();
-for (const list of [NO_NEG, NO_POS, TOO, w('too|way|far|much|a bit|a little|just|simply|slightly|for me|for what you get|for the price|for my taste|to enjoy|i had|we had|there were|there was|zero|absolutely|so far|honestly|i have had|there is|it has|it had|it \'s got|at all|whatsoever|with it|to report|here|be|buying|ordering|shopping|eating|staying|booking|from them again|there again|with them again'), INTENSIFIERS, HEDGES, NEG_DEGREE, OPENERS, CLOSERS, TIMES, RELATIVES, REFS, DURATIONS, GENERAL_POS, GENERAL_NEG, PHRASES_POS, PHRASES_NEG, IT, IDIOMS_POS, IDIOMS_NEG, AGENTS, SERVICE.flat(), SERVICE_WHEN, THINGS, BREAKS, BREAKS_WHEN, NEVER_BROKE, NEVER_BROKE_SINCE, SERVICE_AUX, w('never|has|n\'t|nobody|not|be|bothered|to|even')]) for (const s of list) for (const t of s.split(' ')) HAND.add(t);
-for (const d of Object.values(DOMAINS)) for (const list of Object.values(d)) for (const s of list) for (const t of s.split(' ')) HAND.add(t);
+for (const list of [
+  NO_NEG,
+  NO_POS,
+  TOO,
+  w(
+    "too|way|far|much|a bit|a little|just|simply|slightly|for me|for what you get|for the price|for my taste|to enjoy|i had|we had|there were|there was|zero|absolutely|so far|honestly|i have had|there is|it has|it had|it 's got|at all|whatsoever|with it|to report|here|be|buying|ordering|shopping|eating|staying|booking|from them again|there again|with them again",
+  ),
+  INTENSIFIERS,
+  HEDGES,
+  NEG_DEGREE,
+  OPENERS,
+  CLOSERS,
+  TIMES,
+  RELATIVES,
+  REFS,
+  DURATIONS,
+  GENERAL_POS,
+  GENERAL_NEG,
+  PHRASES_POS,
+  PHRASES_NEG,
+  IT,
+  IDIOMS_POS,
+  IDIOMS_NEG,
+  AGENTS,
+  SERVICE.flat(),
+  SERVICE_WHEN,
+  THINGS,
+  BREAKS,
+  BREAKS_WHEN,
+  NEVER_BROKE,
+  NEVER_BROKE_SINCE,
+  SERVICE_AUX,
+  w("never|has|n't|nobody|not|be|bothered|to|even"),
+])
+  for (const s of list) for (const t of s.split(' ')) HAND.add(t);
+for (const d of Object.values(DOMAINS))
+  for (const list of Object.values(d))
+    for (const s of list) for (const t of s.split(' ')) HAND.add(t);
 const polar = (pairs) => {
   const out = [[], []];
   for (const [word, score] of pairs) if (!HAND.has(word)) out[score > 0 ? 1 : 0].push(word);
   return out;
 };
-const A_ADJ = polar(AFINN.adjectives), A_NOUN = polar(AFINN.nouns), A_PART = polar(AFINN.participles),
-  A_GER = polar(AFINN.gerunds), A_VERB = polar(AFINN.verbs), A_VERB3 = polar(AFINN.verbs3), A_ADV = polar(AFINN.adverbs);
-const POLAR_REGISTRY = new Set([...A_ADJ, ...A_NOUN, ...A_PART, ...A_GER, ...A_VERB, ...A_VERB3, ...A_ADV].flat());
+const A_ADJ = polar(AFINN.adjectives),
+  A_NOUN = polar(AFINN.nouns),
+  A_PART = polar(AFINN.participles),
+  A_GER = polar(AFINN.gerunds),
+  A_VERB = polar(AFINN.verbs),
+  A_VERB3 = polar(AFINN.verbs3),
+  A_ADV = polar(AFINN.adverbs);
+const POLAR_REGISTRY = new Set(
+  [...A_ADJ, ...A_NOUN, ...A_PART, ...A_GER, ...A_VERB, ...A_VERB3, ...A_ADV].flat(),
+);
 const NOUNS = NEUTRAL_NOUNS.filter((n) => !HAND.has(n) && !POLAR_REGISTRY.has(n));
 const PLURALS = NEUTRAL_PLURALS.filter((n) => !HAND.has(n) && !POLAR_REGISTRY.has(n));
 /** Words the generator writes but the vocabulary leaves out: typed text is full of words a
  * 5,000-word vocabulary lacks, so the models meet <unk> in neutral places while training. */
-export const REVIEW_UNKNOWN_WORDS = Object.freeze(RARE_NOUNS.filter((n) => !HAND.has(n) && !POLAR_REGISTRY.has(n) && !NOUNS.includes(n) && !PLURALS.includes(n)));
+export const REVIEW_UNKNOWN_WORDS = Object.freeze(
+  RARE_NOUNS.filter(
+    (n) => !HAND.has(n) && !POLAR_REGISTRY.has(n) && !NOUNS.includes(n) && !PLURALS.includes(n),
+  ),
+);
 /** A neutral noun: now and then one outside the vocabulary. */
 const noun = (rand) => (rand() < 0.15 ? pick(rand, REVIEW_UNKNOWN_WORDS) : pick(rand, NOUNS));
 
-const STOP = new Set(w('the|a|an|it|i|my|we|our|they|this|that|is|was|were|be|been|to|of|in|on|at|for|with|and|me|us|you|your|\'s|\'d|\'ll|\'ve|\'re|\'m|,|.|!|its|am|are|had|has|have|so|up|from|by|as|or|their|them|he|she|his|her|after|all|whole|thing|everything'));
+const STOP = new Set(
+  w(
+    "the|a|an|it|i|my|we|our|they|this|that|is|was|were|be|been|to|of|in|on|at|for|with|and|me|us|you|your|'s|'d|'ll|'ve|'re|'m|,|.|!|its|am|are|had|has|have|so|up|from|by|as|or|their|them|he|she|his|her|after|all|whole|thing|everything",
+  ),
+);
 const VOWEL = /^(?:[aeio]|u(?!ni|se|su|ro|ti)|hour|honest)/;
 
 // ---- clauses ----------------------------------------------------------------------------------------
 
 /** A clause under construction: tokens, decisive (local indices), core polarity, negated. */
-function Clause(kind, core) { return { kind, core, negated: false, tokens: [], decisive: [] }; }
+function Clause(kind, core) {
+  return { kind, core, negated: false, tokens: [], decisive: [] };
+}
 /**
  * Append the words of s; mark = 'content' (the non-stop words decide), true (all), false (none).
  * @param {{ tokens: string[], decisive: number[] }} c
@@ -198,7 +378,10 @@ const chance = (rand, p) => rand() < p;
 function subject(rand, d) {
   const r = rand();
   if (r < 0.55) return `the ${pick(rand, d.aspects)}`;
-  if (r < 0.7) return rand() < 0.25 ? `the ${pick(rand, REVIEW_UNKNOWN_WORDS)} ${pick(rand, d.kinds)}` : `the ${pick(rand, d.kinds)}`; // a name the vocabulary lacks: "the Zenith kettle"
+  if (r < 0.7)
+    return rand() < 0.25
+      ? `the ${pick(rand, REVIEW_UNKNOWN_WORDS)} ${pick(rand, d.kinds)}`
+      : `the ${pick(rand, d.kinds)}`; // a name the vocabulary lacks: "the Zenith kettle"
   if (r < 0.82) return `the ${noun(rand)}`;
   if (r < 0.9) return `my ${pick(rand, d.aspects)}`;
   return pick(rand, ['it', 'this', 'this one', 'everything']);
@@ -212,11 +395,37 @@ function polarAdjective(rand, d, p) {
 /** "not" / "n't" / "never" after a copula; returns the copula with its negation. */
 function negatedCopula(rand, c, cop) {
   const r = rand();
-  if (r < 0.4 && ['was', 'is', 'were', 'are'].includes(cop)) { put(c, cop); put(c, "n't", true); return; }
-  if (r < 0.55 && ['was', 'is', 'were', 'are'].includes(cop)) { put(c, cop); put(c, 'never', true); return; }
-  if (cop === 'was' || cop === 'is' || cop === 'were' || cop === 'are') { put(c, cop); put(c, 'not', true); return; }
+  if (r < 0.4 && ['was', 'is', 'were', 'are'].includes(cop)) {
+    put(c, cop);
+    put(c, "n't", true);
+    return;
+  }
+  if (r < 0.55 && ['was', 'is', 'were', 'are'].includes(cop)) {
+    put(c, cop);
+    put(c, 'never', true);
+    return;
+  }
+  if (cop === 'was' || cop === 'is' || cop === 'were' || cop === 'are') {
+    put(c, cop);
+    put(c, 'not', true);
+    return;
+  }
   const did = cop.endsWith('s') ? 'does' : 'did'; // felt → did n't feel
-  put(c, did); put(c, chance(rand, 0.6) ? "n't" : 'not', true); put(c, { felt: 'feel', seemed: 'seem', looked: 'look', tasted: 'taste', sounded: 'sound', feels: 'feel', seems: 'seem', looks: 'look' }[cop]);
+  put(c, did);
+  put(c, chance(rand, 0.6) ? "n't" : 'not', true);
+  put(
+    c,
+    {
+      felt: 'feel',
+      seemed: 'seem',
+      looked: 'look',
+      tasted: 'taste',
+      sounded: 'sound',
+      feels: 'feel',
+      seems: 'seem',
+      looks: 'look',
+    }[cop],
+  );
 }
 
 function adjectiveClause(rand, d, p, dname) {
@@ -225,17 +434,30 @@ function adjectiveClause(rand, d, p, dname) {
   const c = Clause('adjective', core);
   c.negated = negate;
   put(c, subject(rand, d));
-  const cops = dname === 'restaurant' ? w('was|is|were|tasted|seemed|looked') : dname === 'product' ? w('is|was|feels|seems|looks|felt') : w('was|is|felt|seemed|were');
+  const cops =
+    dname === 'restaurant'
+      ? w('was|is|were|tasted|seemed|looked')
+      : dname === 'product'
+        ? w('is|was|feels|seems|looks|felt')
+        : w('was|is|felt|seemed|were');
   const cop = pick(rand, cops);
   if (negate) {
     negatedCopula(rand, c, cop);
-    if (chance(rand, 0.3)) put(c, pick(rand, NEG_DEGREE.filter((x) => x !== 'at all')));
+    if (chance(rand, 0.3))
+      put(
+        c,
+        pick(
+          rand,
+          NEG_DEGREE.filter((x) => x !== 'at all'),
+        ),
+      );
     put(c, polarAdjective(rand, d, core), 'content');
     if (chance(rand, 0.1)) put(c, 'at all');
   } else {
     put(c, cop);
     const r = rand();
-    if (r < 0.3) put(c, pick(rand, INTENSIFIERS)); else if (r < 0.42) put(c, pick(rand, HEDGES));
+    if (r < 0.3) put(c, pick(rand, INTENSIFIERS));
+    else if (r < 0.42) put(c, pick(rand, HEDGES));
     put(c, polarAdjective(rand, d, core), 'content');
   }
   return c;
@@ -243,19 +465,28 @@ function adjectiveClause(rand, d, p, dname) {
 
 function fragmentClause(rand, d, p) {
   const r = rand();
-  if (r < 0.5) { // "really friendly staff"
+  if (r < 0.5) {
+    // "really friendly staff"
     const c = Clause('fragment', p);
     if (chance(rand, 0.3)) put(c, pick(rand, INTENSIFIERS));
     put(c, polarAdjective(rand, d, p), 'content');
     put(c, pick(rand, chance(rand, 0.85) ? d.aspects : d.kinds));
     return c;
   }
-  if (r < 0.75) { // "not bad at all", "not great", "pretty good"
+  if (r < 0.75) {
+    // "not bad at all", "not great", "pretty good"
     const negate = chance(rand, 0.6);
     const c = Clause('fragment', negate ? 1 - p : p);
     c.negated = negate;
-    if (negate) { put(c, 'not', true); if (chance(rand, 0.25)) put(c, pick(rand, w('very|that|too|so|exactly|particularly'))); } else if (chance(rand, 0.4)) put(c, pick(rand, [...INTENSIFIERS, ...HEDGES]));
-    put(c, pick(rand, negate ? (c.core ? GENERAL_POS : GENERAL_NEG) : (p ? GENERAL_POS : GENERAL_NEG)), 'content');
+    if (negate) {
+      put(c, 'not', true);
+      if (chance(rand, 0.25)) put(c, pick(rand, w('very|that|too|so|exactly|particularly')));
+    } else if (chance(rand, 0.4)) put(c, pick(rand, [...INTENSIFIERS, ...HEDGES]));
+    put(
+      c,
+      pick(rand, negate ? (c.core ? GENERAL_POS : GENERAL_NEG) : p ? GENERAL_POS : GENERAL_NEG),
+      'content',
+    );
     if (negate && chance(rand, 0.35)) put(c, 'at all');
     return c;
   }
@@ -278,56 +509,105 @@ function verbClause(rand, d, p) {
   c.negated = negate;
   const r = rand();
   const not = () => put(c, pick(rand, ["n't", "n't", 'not']), true);
-  if (r < 0.3) { // I loved it / I didn't like it / I never enjoyed it
-    const base = core ? pick(rand, [...w('love|like|enjoy|adore|recommend'), ...A_VERB[1]]) : pick(rand, [...w('hate|dislike|regret|mind'), ...A_VERB[0]]);
-    if (base === 'mind') { // "I didn't mind it": positive, core flipped by the idiom (mind = negative)
+  if (r < 0.3) {
+    // I loved it / I didn't like it / I never enjoyed it
+    const base = core
+      ? pick(rand, [...w('love|like|enjoy|adore|recommend'), ...A_VERB[1]])
+      : pick(rand, [...w('hate|dislike|regret|mind'), ...A_VERB[0]]);
+    if (base === 'mind') {
+      // "I didn't mind it": positive, core flipped by the idiom (mind = negative)
       put(c, 'i');
-      if (negate) { put(c, 'did'); not(); } else put(c, pick(rand, w('really|honestly|did')));
-      put(c, 'mind', true); put(c, pick(rand, IT));
+      if (negate) {
+        put(c, 'did');
+        not();
+      } else put(c, pick(rand, w('really|honestly|did')));
+      put(c, 'mind', true);
+      put(c, pick(rand, IT));
       return c;
     }
     put(c, pick(rand, w('i|we|my wife|my kids|everyone')));
-    if (negate) { if (chance(rand, 0.2)) put(c, 'never', true); else { put(c, pick(rand, w('did|do'))); not(); } put(c, base, true); } else {
+    if (negate) {
+      if (chance(rand, 0.2)) put(c, 'never', true);
+      else {
+        put(c, pick(rand, w('did|do')));
+        not();
+      }
+      put(c, base, true);
+    } else {
       if (chance(rand, 0.3)) put(c, pick(rand, w('really|absolutely|totally|just|honestly')));
       put(c, past(base), true);
     }
     put(c, pick(rand, IT));
     return c;
   }
-  if (r < 0.5) { // I was impressed / I was not impressed
-    const subj = pick(rand, w('i was|we were|i am|i \'m|we \'re|my kids were|everyone was'));
+  if (r < 0.5) {
+    // I was impressed / I was not impressed
+    const subj = pick(rand, w("i was|we were|i am|i 'm|we 're|my kids were|everyone was"));
     put(c, subj);
-    if (negate) put(c, /was|were/.test(subj) ? pick(rand, ["n't", 'not']) : 'not', true); else if (chance(rand, 0.3)) put(c, pick(rand, INTENSIFIERS));
+    if (negate) put(c, /was|were/.test(subj) ? pick(rand, ["n't", 'not']) : 'not', true);
+    else if (chance(rand, 0.3)) put(c, pick(rand, INTENSIFIERS));
     put(c, pick(rand, A_PART[core]), true);
     return c;
   }
-  if (r < 0.65) { // it was disappointing / it wasn't boring
-    put(c, pick(rand, w('it was|it is|it \'s|the whole thing was|this was')));
-    if (negate) not(); else if (chance(rand, 0.3)) put(c, pick(rand, INTENSIFIERS));
+  if (r < 0.65) {
+    // it was disappointing / it wasn't boring
+    put(c, pick(rand, w("it was|it is|it 's|the whole thing was|this was")));
+    if (negate) not();
+    else if (chance(rand, 0.3)) put(c, pick(rand, INTENSIFIERS));
     put(c, pick(rand, A_GER[core]), true);
     return c;
   }
-  if (r < 0.8) { // it was a disaster / it was no masterpiece / what a gem
-    if (!negate && chance(rand, 0.3)) { put(c, 'what a'); put(c, pick(rand, A_NOUN[core]), true); return c; }
-    put(c, pick(rand, w('it was|it \'s|this is|this was|the whole thing was')));
+  if (r < 0.8) {
+    // it was a disaster / it was no masterpiece / what a gem
+    if (!negate && chance(rand, 0.3)) {
+      put(c, 'what a');
+      put(c, pick(rand, A_NOUN[core]), true);
+      return c;
+    }
+    put(c, pick(rand, w("it was|it 's|this is|this was|the whole thing was")));
     if (negate) put(c, pick(rand, ['no', 'not a']).split(' ')[0], true);
     if (negate && c.tokens.at(-1) === 'not') put(c, 'a');
-    if (!negate) { put(c, 'a'); if (chance(rand, 0.3)) put(c, pick(rand, w('real|total|complete|bit of a|genuine'))); }
+    if (!negate) {
+      put(c, 'a');
+      if (chance(rand, 0.3)) put(c, pick(rand, w('real|total|complete|bit of a|genuine')));
+    }
     put(c, pick(rand, A_NOUN[core]), true);
     return c;
   }
-  if (r < 0.9) { // there was nothing special about it / nothing was good
+  if (r < 0.9) {
+    // there was nothing special about it / nothing was good
     if (negate) {
-      put(c, pick(rand, w('there was|there \'s|there is'))); put(c, 'nothing', true);
-      put(c, pick(rand, (core ? [...GENERAL_POS, ...d.pos] : [...GENERAL_NEG, ...d.neg]).filter((x) => !x.includes(' '))), 'content'); put(c, 'about'); put(c, pick(rand, w('it|the food|the place|this one|the story|the room')));
+      put(c, pick(rand, w("there was|there 's|there is")));
+      put(c, 'nothing', true);
+      put(
+        c,
+        pick(
+          rand,
+          (core ? [...GENERAL_POS, ...d.pos] : [...GENERAL_NEG, ...d.neg]).filter(
+            (x) => !x.includes(' '),
+          ),
+        ),
+        'content',
+      );
+      put(c, 'about');
+      put(c, pick(rand, w('it|the food|the place|this one|the story|the room')));
     } else {
-      put(c, 'it'); put(c, pick(rand, A_VERB3[core]), true); if (chance(rand, 0.5)) put(c, pick(rand, w('me|us|everyone')));
+      put(c, 'it');
+      put(c, pick(rand, A_VERB3[core]), true);
+      if (chance(rand, 0.5)) put(c, pick(rand, w('me|us|everyone')));
     }
     return c;
   }
   // it went badly / it ran smoothly
   put(c, pick(rand, w('it went|it ran|it works|everything went|it played')));
-  if (negate) { c.tokens.length = 0; c.decisive.length = 0; put(c, 'it'); put(c, pick(rand, w('did|does'))); not(); put(c, pick(rand, w('go|run|work|play'))); }
+  if (negate) {
+    c.tokens.length = 0;
+    c.decisive.length = 0;
+    put(c, 'it');
+    put(c, pick(rand, w('did|does')));
+    not();
+    put(c, pick(rand, w('go|run|work|play')));
+  }
   put(c, pick(rand, A_ADV[core]), true);
   return c;
 }
@@ -342,7 +622,14 @@ function phraseClause(rand, d, p) {
   const c = Clause('phrase', p);
   const own = p ? d.phrasesPos : d.phrasesNeg;
   const r = rand();
-  put(c, pick(rand, r < 0.45 ? own : r < 0.8 ? (p ? PHRASES_POS : PHRASES_NEG) : (p ? IDIOMS_POS : IDIOMS_NEG)), 'content');
+  put(
+    c,
+    pick(
+      rand,
+      r < 0.45 ? own : r < 0.8 ? (p ? PHRASES_POS : PHRASES_NEG) : p ? IDIOMS_POS : IDIOMS_NEG,
+    ),
+    'content',
+  );
   return c;
 }
 
@@ -354,11 +641,30 @@ function serviceClause(rand, d, p) {
   const c = Clause('service', 1);
   c.negated = p === 0;
   const [base, done] = pick(rand, SERVICE);
-  if (c.negated && chance(rand, 0.2)) { put(c, 'nobody', true); put(c, done, 'content'); return c; }
+  if (c.negated && chance(rand, 0.2)) {
+    put(c, 'nobody', true);
+    put(c, done, 'content');
+    return c;
+  }
   put(c, pick(rand, AGENTS));
-  if (!c.negated) { put(c, done, 'content'); put(c, pick(rand, SERVICE_WHEN), 'content'); return c; }
+  if (!c.negated) {
+    put(c, done, 'content');
+    put(c, pick(rand, SERVICE_WHEN), 'content');
+    return c;
+  }
   const r = rand();
-  if (r < 0.35) { put(c, 'never', true); put(c, done, 'content'); } else if (r < 0.8) { put(c, pick(rand, SERVICE_AUX)); put(c, chance(rand, 0.7) ? "n't" : 'not', true); if (chance(rand, 0.15)) put(c, 'even'); put(c, base, 'content'); } else { put(c, pick(rand, SERVICE_SKIPPED), 'content'); put(c, base, 'content'); }
+  if (r < 0.35) {
+    put(c, 'never', true);
+    put(c, done, 'content');
+  } else if (r < 0.8) {
+    put(c, pick(rand, SERVICE_AUX));
+    put(c, chance(rand, 0.7) ? "n't" : 'not', true);
+    if (chance(rand, 0.15)) put(c, 'even');
+    put(c, base, 'content');
+  } else {
+    put(c, pick(rand, SERVICE_SKIPPED), 'content');
+    put(c, base, 'content');
+  }
   return c;
 }
 
@@ -370,9 +676,20 @@ function breakdownClause(rand, d, p) {
   const c = Clause('breakdown', 0);
   c.negated = p === 1;
   put(c, pick(rand, THINGS));
-  if (!c.negated) { put(c, pick(rand, BREAKS), 'content'); if (chance(rand, 0.8)) put(c, pick(rand, BREAKS_WHEN)); return c; }
+  if (!c.negated) {
+    put(c, pick(rand, BREAKS), 'content');
+    if (chance(rand, 0.8)) put(c, pick(rand, BREAKS_WHEN));
+    return c;
+  }
   const r = rand();
-  if (r < 0.5) { put(c, 'has'); put(c, 'never', true); } else if (r < 0.75) { put(c, 'has'); put(c, "n't", true); put(c, 'once'); } else put(c, 'never', true);
+  if (r < 0.5) {
+    put(c, 'has');
+    put(c, 'never', true);
+  } else if (r < 0.75) {
+    put(c, 'has');
+    put(c, "n't", true);
+    put(c, 'once');
+  } else put(c, 'never', true);
   put(c, pick(rand, NEVER_BROKE), 'content');
   if (chance(rand, 0.4)) put(c, pick(rand, NEVER_BROKE_SINCE));
   return c;
@@ -384,15 +701,45 @@ function recommendClause(rand, d, p) {
   c.core = 1;
   c.negated = p === 0;
   const r = rand();
-  const subj = pick(rand, w('i would|i \'d|i will|i \'ll|we would|we \'d|we will|we \'ll|i will|we will'));
+  const subj = pick(
+    rand,
+    w("i would|i 'd|i will|i 'll|we would|we 'd|we will|we 'll|i will|we will"),
+  );
   const [s, aux] = subj.split(' ');
   put(c, s);
   const neg = () => {
-    if (aux === 'would' || aux === 'will') put(c, aux), put(c, pick(rand, w('not|never|n\'t')), true);
-    else put(c, aux), put(c, pick(rand, w('not|never')), true);
+    if (aux === 'would' || aux === 'will')
+      (put(c, aux), put(c, pick(rand, w("not|never|n't")), true));
+    else (put(c, aux), put(c, pick(rand, w('not|never')), true));
   };
-  if (c.negated) neg(); else { put(c, aux); if (chance(rand, 0.4)) put(c, pick(rand, w('definitely|happily|totally|highly|absolutely'))); }
-  if (r < 0.35) { put(c, 'recommend', true); put(c, pick(rand, [...IT, ...d.kinds.map((k) => `this ${k}`)])); if (chance(rand, 0.3)) put(c, pick(rand, w('to anyone|to a friend|to my friends|to everyone'))); } else if (r < 0.55) { put(c, pick(rand, w('go back|come back|return|be back')), 'content'); } else if (r < 0.75) { put(c, pick(rand, w('buy|order|read|watch|book|try')), 'content'); put(c, pick(rand, w('it again|another one|from them again|here again|it twice'))); } else if (r < 0.88) { put(c, pick(rand, w('stay here again|eat here again|watch it again|read it again|use it again|buy it again')), 'content'); } else { put(c, 'be'); put(c, pick(rand, w('buying|ordering|shopping|eating|staying|booking')), 'content'); put(c, pick(rand, w('from them again|here again|there again|with them again|again'))); }
+  if (c.negated) neg();
+  else {
+    put(c, aux);
+    if (chance(rand, 0.4)) put(c, pick(rand, w('definitely|happily|totally|highly|absolutely')));
+  }
+  if (r < 0.35) {
+    put(c, 'recommend', true);
+    put(c, pick(rand, [...IT, ...d.kinds.map((k) => `this ${k}`)]));
+    if (chance(rand, 0.3)) put(c, pick(rand, w('to anyone|to a friend|to my friends|to everyone')));
+  } else if (r < 0.55) {
+    put(c, pick(rand, w('go back|come back|return|be back')), 'content');
+  } else if (r < 0.75) {
+    put(c, pick(rand, w('buy|order|read|watch|book|try')), 'content');
+    put(c, pick(rand, w('it again|another one|from them again|here again|it twice')));
+  } else if (r < 0.88) {
+    put(
+      c,
+      pick(
+        rand,
+        w('stay here again|eat here again|watch it again|read it again|use it again|buy it again'),
+      ),
+      'content',
+    );
+  } else {
+    put(c, 'be');
+    put(c, pick(rand, w('buying|ordering|shopping|eating|staying|booking')), 'content');
+    put(c, pick(rand, w('from them again|here again|there again|with them again|again')));
+  }
   // "will n't" renders won't
   return c;
 }
@@ -401,11 +748,31 @@ function worthClause(rand, d, p) {
   const c = Clause('worth', 1);
   c.negated = p === 0;
   const r = rand();
-  if (r < 0.6) put(c, pick(rand, w('it was|it \'s|it is|this is|the price is|the ticket was|the wait was'))); else put(c, pick(rand, w('definitely|totally|so|really|honestly')));
-  if (c.negated) put(c, pick(rand, w('not|n\'t|never')) === 'never' && r < 0.6 ? 'never' : (r < 0.6 && chance(rand, 0.5) ? "n't" : 'not'), true);
-  if (c.negated && c.tokens.at(-1) === "n't" && !['was', 'is'].includes(c.tokens.at(-2))) c.tokens[c.tokens.length - 1] = 'not';
+  if (r < 0.6)
+    put(c, pick(rand, w("it was|it 's|it is|this is|the price is|the ticket was|the wait was")));
+  else put(c, pick(rand, w('definitely|totally|so|really|honestly')));
+  if (c.negated)
+    put(
+      c,
+      pick(rand, w("not|n't|never")) === 'never' && r < 0.6
+        ? 'never'
+        : r < 0.6 && chance(rand, 0.5)
+          ? "n't"
+          : 'not',
+      true,
+    );
+  if (c.negated && c.tokens.at(-1) === "n't" && !['was', 'is'].includes(c.tokens.at(-2)))
+    c.tokens[c.tokens.length - 1] = 'not';
   put(c, 'worth', true);
-  put(c, pick(rand, w('it|the money|the price|every penny|the wait|the hype|the trip|the time|a visit|a look|the drive')));
+  put(
+    c,
+    pick(
+      rand,
+      w(
+        'it|the money|the price|every penny|the wait|the hype|the trip|the time|a visit|a look|the drive',
+      ),
+    ),
+  );
   return c;
 }
 
@@ -415,10 +782,20 @@ function expectationClause(rand, d, p) {
   const core = negate ? 1 - p : p;
   const c = Clause('expectation', core);
   c.negated = negate;
-  const verb = core ? pick(rand, w('love|like|enjoy|adore')) : pick(rand, w('hate|dislike|be bored|be disappointed|regret it'));
-  const lead = pick(rand, w('i expected to|i thought i would|i was sure i would|i was ready to|i fully expected to|my wife expected to|i was told i would|everyone said i would'));
-  put(c, lead); put(c, verb, 'content');
-  if (!verb.includes(' ') || verb === 'regret it') { if (verb !== 'regret it') put(c, 'it'); }
+  const verb = core
+    ? pick(rand, w('love|like|enjoy|adore'))
+    : pick(rand, w('hate|dislike|be bored|be disappointed|regret it'));
+  const lead = pick(
+    rand,
+    w(
+      'i expected to|i thought i would|i was sure i would|i was ready to|i fully expected to|my wife expected to|i was told i would|everyone said i would',
+    ),
+  );
+  put(c, lead);
+  put(c, verb, 'content');
+  if (!verb.includes(' ') || verb === 'regret it') {
+    if (verb !== 'regret it') put(c, 'it');
+  }
   put(c, pick(rand, w('and|, and')));
   const who = lead.startsWith('my wife') ? 'she' : 'i';
   put(c, who);
@@ -430,11 +807,32 @@ function expectationClause(rand, d, p) {
 
 function comparativeClause(rand, d, p) {
   const r = rand();
-  if (r < 0.5) { // better / worse than
+  if (r < 0.5) {
+    // better / worse than
     const c = Clause('comparative', p);
-    if (chance(rand, 0.5)) put(c, pick(rand, w('it was|it \'s|it is|this one is|the food was|the sequel is|the new one is|the room was')));
+    if (chance(rand, 0.5))
+      put(
+        c,
+        pick(
+          rand,
+          w(
+            "it was|it 's|it is|this one is|the food was|the sequel is|the new one is|the room was",
+          ),
+        ),
+      );
     if (chance(rand, 0.4)) put(c, pick(rand, w('much|far|a lot|way|even|so much')));
-    put(c, pick(rand, p ? w('better|better|cheaper|faster|quicker|easier|funnier|tastier|cleaner|comfier|nicer') : w('worse|worse|slower|smaller|weaker|flimsier|duller|noisier|dirtier|harder')), true); put(c, 'than'); put(c, pick(rand, REFS));
+    put(
+      c,
+      pick(
+        rand,
+        p
+          ? w('better|better|cheaper|faster|quicker|easier|funnier|tastier|cleaner|comfier|nicer')
+          : w('worse|worse|slower|smaller|weaker|flimsier|duller|noisier|dirtier|harder'),
+      ),
+      true,
+    );
+    put(c, 'than');
+    put(c, pick(rand, REFS));
     return c;
   }
   // not as good as / not as bad as / every bit as good as
@@ -442,9 +840,27 @@ function comparativeClause(rand, d, p) {
   const core = negate ? 1 - p : p;
   const c = Clause('comparative', core);
   c.negated = negate;
-  if (chance(rand, 0.5)) put(c, pick(rand, w('it was|it \'s|it is|this one is|the food was|the sequel is')));
-  if (negate) { const n = pick(rand, w('not|nowhere near|not quite|not nearly')); put(c, n, n === 'nowhere near' ? true : 'content'); if (n !== 'nowhere near' && !c.decisive.includes(c.tokens.length - 1)) c.decisive.push(c.tokens.length - (n.includes(' ') ? 2 : 1)); } else if (chance(rand, 0.4)) put(c, pick(rand, w('every bit|just')));
-  put(c, 'as'); put(c, pick(rand, core ? w('good|great|fun|funny|clean|tasty|comfortable|exciting') : w('bad|awful|boring|dirty|slow|terrible|dull|noisy')), true); put(c, 'as'); put(c, pick(rand, REFS));
+  if (chance(rand, 0.5))
+    put(c, pick(rand, w("it was|it 's|it is|this one is|the food was|the sequel is")));
+  if (negate) {
+    const n = pick(rand, w('not|nowhere near|not quite|not nearly'));
+    put(c, n, n === 'nowhere near' ? true : 'content');
+    if (n !== 'nowhere near' && !c.decisive.includes(c.tokens.length - 1))
+      c.decisive.push(c.tokens.length - (n.includes(' ') ? 2 : 1));
+  } else if (chance(rand, 0.4)) put(c, pick(rand, w('every bit|just')));
+  put(c, 'as');
+  put(
+    c,
+    pick(
+      rand,
+      core
+        ? w('good|great|fun|funny|clean|tasty|comfortable|exciting')
+        : w('bad|awful|boring|dirty|slow|terrible|dull|noisy'),
+    ),
+    true,
+  );
+  put(c, 'as');
+  put(c, pick(rand, REFS));
   return c;
 }
 
@@ -452,35 +868,70 @@ function comparativeClause(rand, d, p) {
 function noClause(rand, d, p) {
   const c = Clause('no', p ? 0 : 1);
   c.negated = true;
-  put(c, pick(rand, w('i had|we had|there were|there was|zero|absolutely|so far|honestly|i have had|there is|it has|it had|it \'s got')));
+  put(
+    c,
+    pick(
+      rand,
+      w(
+        "i had|we had|there were|there was|zero|absolutely|so far|honestly|i have had|there is|it has|it had|it 's got",
+      ),
+    ),
+  );
   put(c, 'no', true);
   put(c, pick(rand, p ? NO_NEG : NO_POS), 'content');
-  if (p && chance(rand, 0.4)) put(c, pick(rand, w('at all|so far|whatsoever|with it|to report|here')));
+  if (p && chance(rand, 0.4))
+    put(c, pick(rand, w('at all|so far|whatsoever|with it|to report|here')));
   return c;
 }
 /** "way too long": too + an adjective, whatever it is, complains. */
 function tooClause(rand, d) {
   const c = Clause('too', 0);
-  if (chance(rand, 0.7)) { put(c, subject(rand, d)); put(c, pick(rand, w('was|is|felt|seemed|were'))); }
+  if (chance(rand, 0.7)) {
+    put(c, subject(rand, d));
+    put(c, pick(rand, w('was|is|felt|seemed|were')));
+  }
   if (chance(rand, 0.4)) put(c, pick(rand, w('way|far|much|a bit|a little|just|simply|slightly')));
   put(c, 'too', true);
   put(c, pick(rand, TOO), true);
-  if (chance(rand, 0.2)) put(c, pick(rand, w('for me|for what you get|for the price|for my taste|to enjoy')));
+  if (chance(rand, 0.2))
+    put(c, pick(rand, w('for me|for what you get|for the price|for my taste|to enjoy')));
   return c;
 }
 const tooOrPhrase = (rand, d, p) => (p ? phraseClause(rand, d, p) : tooClause(rand, d));
 /** @type {[(rand: () => number, d: any, p: number, dname: string) => any, number][]} */
-const KINDS = [[adjectiveClause, 0.22], [fragmentClause, 0.13], [verbClause, 0.15], [phraseClause, 0.21], [recommendClause, 0.06], [worthClause, 0.04], [expectationClause, 0.06], [comparativeClause, 0.05], [noClause, 0.02], [tooOrPhrase, 0.02], [serviceClause, 0.02], [breakdownClause, 0.02]];
+const KINDS = [
+  [adjectiveClause, 0.22],
+  [fragmentClause, 0.13],
+  [verbClause, 0.15],
+  [phraseClause, 0.21],
+  [recommendClause, 0.06],
+  [worthClause, 0.04],
+  [expectationClause, 0.06],
+  [comparativeClause, 0.05],
+  [noClause, 0.02],
+  [tooOrPhrase, 0.02],
+  [serviceClause, 0.02],
+  [breakdownClause, 0.02],
+];
 function anyClause(rand, d, p, dname) {
   let r = rand();
-  for (const [f, q] of KINDS) { if (r < q) return f(rand, d, p, dname); r -= q; }
+  for (const [f, q] of KINDS) {
+    if (r < q) return f(rand, d, p, dname);
+    r -= q;
+  }
   return adjectiveClause(rand, d, p, dname);
 }
 
 // ---- sentences ----------------------------------------------------------------------------------------
 
 /** @type {[string, number][]} */
-const LINKS = [['single', 0.44], ['and', 0.2], ['but', 0.18], ['although-first', 0.08], ['although-after', 0.1]];
+const LINKS = [
+  ['single', 0.44],
+  ['and', 0.2],
+  ['but', 0.18],
+  ['although-first', 0.08],
+  ['although-after', 0.1],
+];
 /**
  * The polarity of a sentence from its clauses' polarities and its link, and which clauses decide
  * (the rule the tests hold the generator to). clauses: [{ core, negated }], link: one of LINKS.
@@ -497,22 +948,39 @@ export function sentencePolarity(clauses, link) {
 
 function opinion(rand, d, dname, p, lead) {
   const tokens = [];
-  const dec = [], dis = [];
+  const dec = [],
+    dis = [];
   const clauses = [];
-  let r = rand(), link = 'single';
-  for (const [l, q] of LINKS) { if (r < q) { link = l; break; } r -= q; }
+  let r = rand(),
+    link = 'single';
+  for (const [l, q] of LINKS) {
+    if (r < q) {
+      link = l;
+      break;
+    }
+    r -= q;
+  }
   if (lead) tokens.push(...lead.split(' '));
   else if (chance(rand, 0.12)) tokens.push(...pick(rand, OPENERS).split(' '));
-  else if (chance(rand, 0.05) && link !== 'although-first') tokens.push(...pick(rand, OPENERS_POLAR[p]).split(' '));
+  else if (chance(rand, 0.05) && link !== 'although-first')
+    tokens.push(...pick(rand, OPENERS_POLAR[p]).split(' '));
   const add = (c) => {
     const at = tokens.length;
     tokens.push(...c.tokens);
-    clauses.push({ kind: c.kind, core: c.core, negated: c.negated, start: at, end: tokens.length, decisive: c.decisive.map((i) => i + at) });
+    clauses.push({
+      kind: c.kind,
+      core: c.core,
+      negated: c.negated,
+      start: at,
+      end: tokens.length,
+      decisive: c.decisive.map((i) => i + at),
+    });
   };
   const q = link === 'single' || link === 'and' ? p : 1 - p;
   if (link === 'although-first') {
     tokens.push(...pick(rand, w('although|though|even though|while')).split(' '));
-    add(anyClause(rand, d, 1 - p, dname)); tokens.push(',');
+    add(anyClause(rand, d, 1 - p, dname));
+    tokens.push(',');
     add(anyClause(rand, d, p, dname));
   } else if (link === 'although-after') {
     add(anyClause(rand, d, p, dname));
@@ -520,8 +988,23 @@ function opinion(rand, d, dname, p, lead) {
     add(anyClause(rand, d, 1 - p, dname));
   } else {
     add(anyClause(rand, d, link === 'single' || link === 'and' ? p : q, dname));
-    if (link === 'and') { tokens.push(...pick(rand, w('and|, and|,|and also|and the')).split(' ').filter((t) => t !== 'the')); add(anyClause(rand, d, p, dname)); }
-    if (link === 'but') { tokens.push(...pick(rand, [...w('but|, but|but then|, but honestly|but|, but'), p ? 'but luckily' : 'but sadly']).split(' ')); add(anyClause(rand, d, p, dname)); }
+    if (link === 'and') {
+      tokens.push(
+        ...pick(rand, w('and|, and|,|and also|and the'))
+          .split(' ')
+          .filter((t) => t !== 'the'),
+      );
+      add(anyClause(rand, d, p, dname));
+    }
+    if (link === 'but') {
+      tokens.push(
+        ...pick(rand, [
+          ...w('but|, but|but then|, but honestly|but|, but'),
+          p ? 'but luckily' : 'but sadly',
+        ]).split(' '),
+      );
+      add(anyClause(rand, d, p, dname));
+    }
   }
   const { polarity, deciding } = sentencePolarity(clauses, link);
   if (polarity !== p) throw new Error('reviews: sentence polarity mismatch (a generator bug)');
@@ -545,11 +1028,13 @@ function neutral(rand, d, dname) {
     () => `my ${pick(rand, RELATIVES)} picked it`,
     () => `i used it for the ${n()}`,
     () => `the ${pick(rand, d.kinds)} is near the ${n()}`,
-    () => `we had the ${pick(rand, DOMAINS.restaurant.aspects)} and the ${pick(rand, DOMAINS.restaurant.aspects)}`,
+    () =>
+      `we had the ${pick(rand, DOMAINS.restaurant.aspects)} and the ${pick(rand, DOMAINS.restaurant.aspects)}`,
     () => `i read it ${pick(rand, TIMES)}`,
     () => `we watched it ${pick(rand, TIMES)}`,
     () => `we stayed ${pick(rand, w('two|three|four|five|seven'))} nights`,
-    () => `it arrived ${pick(rand, w('on monday|on friday|yesterday|this morning|in two boxes|in a plain box'))}`,
+    () =>
+      `it arrived ${pick(rand, w('on monday|on friday|yesterday|this morning|in two boxes|in a plain box'))}`,
     () => `my ${pick(rand, RELATIVES)} works in ${n()}`,
     () => `i needed a new ${pick(rand, d.kinds)} for my ${n()}`,
     () => `this was my first ${pick(rand, d.kinds)} from them`,
@@ -567,7 +1052,8 @@ function neutral(rand, d, dname) {
     () => `ok so i ordered it ${pick(rand, TIMES)}`,
     () => `the ${pick(rand, d.kinds)} has ${ns()} on the ${n()}`,
     () => `have you ever tried the ${pick(rand, d.kinds)}`,
-    () => `it 's the ${pick(rand, w('second|third|new|latest|first'))} ${pick(rand, d.kinds)} in the ${n()}`,
+    () =>
+      `it 's the ${pick(rand, w('second|third|new|latest|first'))} ${pick(rand, d.kinds)} in the ${n()}`,
   ])();
   return t.split(' ');
 }
@@ -597,7 +1083,9 @@ function render(rand, tokens, style) {
       words[words.length - 1] += t;
     } else words.push(t);
   }
-  let text = words.map((x) => (style === 'lower' && TYPO.has(x) && rand() < 0.3 ? x.replace("'", '') : x)).join(' ');
+  let text = words
+    .map((x) => (style === 'lower' && TYPO.has(x) && rand() < 0.3 ? x.replace("'", '') : x))
+    .join(' ');
   if (style === 'upper') return text.toUpperCase();
   if (style === 'lower') return text;
   text = text.replace(/(^|[.!?] )([a-z])/g, (_, a, b) => a + b.toUpperCase());
@@ -617,19 +1105,60 @@ function review(rand, minS, maxS) {
     const start = tokens.length;
     let s;
     if (i === L || (i < L && chance(rand, 0.7))) {
-      const q = i === L ? p : (chance(rand, 0.3) ? 1 - p : p);
+      const q = i === L ? p : chance(rand, 0.3) ? 1 - p : p;
       if (q !== p) mixed = true;
-      const lead = i === L && mixed && chance(rand, 0.6) ? pick(rand, w('but|still ,|overall ,|in the end ,|that said ,|all in all ,|but overall ,')) : null;
+      const lead =
+        i === L && mixed && chance(rand, 0.6)
+          ? pick(
+              rand,
+              w('but|still ,|overall ,|in the end ,|that said ,|all in all ,|but overall ,'),
+            )
+          : null;
       const o = opinion(rand, d, dname, q, lead);
-      s = { tokens: o.tokens, label: REVIEW_LABELS[o.polarity], decisive: o.decisive, distractors: o.distractors, clauses: o.clauses, link: o.link };
-    } else s = { tokens: neutral(rand, d, dname), label: null, decisive: null, distractors: [], clauses: [], link: null };
+      s = {
+        tokens: o.tokens,
+        label: REVIEW_LABELS[o.polarity],
+        decisive: o.decisive,
+        distractors: o.distractors,
+        clauses: o.clauses,
+        link: o.link,
+      };
+    } else
+      s = {
+        tokens: neutral(rand, d, dname),
+        label: null,
+        decisive: null,
+        distractors: [],
+        clauses: [],
+        link: null,
+      };
     const last = i === n - 1;
-    const end = last ? (chance(rand, 0.3) ? null : (chance(rand, 0.8) ? '.' : '!')) : (chance(rand, 0.85) ? '.' : '!');
+    const end = last
+      ? chance(rand, 0.3)
+        ? null
+        : chance(rand, 0.8)
+          ? '.'
+          : '!'
+      : chance(rand, 0.85)
+        ? '.'
+        : '!';
     tokens.push(...s.tokens);
     if (end) tokens.push(end);
     const shift = (xs) => xs?.map((j) => j + start) ?? null;
-    sentences.push({ start, end: tokens.length, label: s.label, decisive: shift(s.decisive), distractors: shift(s.distractors),
-      link: s.link, clauses: s.clauses.map((c) => ({ ...c, start: c.start + start, end: c.end + start, decisive: shift(c.decisive) })) });
+    sentences.push({
+      start,
+      end: tokens.length,
+      label: s.label,
+      decisive: shift(s.decisive),
+      distractors: shift(s.distractors),
+      link: s.link,
+      clauses: s.clauses.map((c) => ({
+        ...c,
+        start: c.start + start,
+        end: c.end + start,
+        decisive: shift(c.decisive),
+      })),
+    });
   }
   articles(tokens);
   const r = rand();
@@ -637,12 +1166,29 @@ function review(rand, minS, maxS) {
   const text = render(rand, tokens, style);
   const label = sentences[L].label;
   const distractors = [];
-  sentences.forEach((s, i) => { if (i !== L && s.decisive) distractors.push(...s.decisive); distractors.push(...s.distractors); });
+  sentences.forEach((s, i) => {
+    if (i !== L && s.decisive) distractors.push(...s.decisive);
+    distractors.push(...s.distractors);
+  });
   distractors.sort((a, b) => a - b);
   return {
-    text, src: text, tokens, domain: dname, label, labelId: REVIEW_LABELS.indexOf(label),
-    decisive: sentences[L].decisive, distractors, decisiveSentence: L,
-    sentences: sentences.map(({ start, end, label: l, decisive: dd, link, clauses }) => ({ start, end, label: l, decisive: dd, link, clauses })),
+    text,
+    src: text,
+    tokens,
+    domain: dname,
+    label,
+    labelId: REVIEW_LABELS.indexOf(label),
+    decisive: sentences[L].decisive,
+    distractors,
+    decisiveSentence: L,
+    sentences: sentences.map(({ start, end, label: l, decisive: dd, link, clauses }) => ({
+      start,
+      end,
+      label: l,
+      decisive: dd,
+      link,
+      clauses,
+    })),
   };
 }
 
@@ -656,13 +1202,26 @@ function review(rand, minS, maxS) {
  *   sentences: { start: number, end: number, label: string | null, decisive: number[] | null, link: string | null,
  *     clauses: { kind: string, core: number, negated: boolean, start: number, end: number, decisive: number[] }[] }[] }[]}
  */
-export function generateReviews({ seed = 0, count = 1000, split = 'train', minSentences = 1, maxSentences = 4 } = {}) {
+export function generateReviews({
+  seed = 0,
+  count = 1000,
+  split = 'train',
+  minSentences = 1,
+  maxSentences = 4,
+} = {}) {
   const name = 'generateReviews';
   checkCommon(name, { seed, count, split });
   checkInt(name, 'minSentences', minSentences, 1, 16);
   checkInt(name, 'maxSentences', maxSentences, minSentences, 16);
   const rand = splitStream(seed, split);
-  return sampleSplit(name, rand, count, split, (r) => review(r, minSentences, maxSentences), (x) => x.text);
+  return sampleSplit(
+    name,
+    rand,
+    count,
+    split,
+    (r) => review(r, minSentences, maxSentences),
+    (x) => x.text,
+  );
 }
 
 /**
@@ -684,12 +1243,37 @@ export function reviewLabel(r) {
 
 function allWords() {
   const set = new Set(HAND);
-  for (const x of [...A_ADJ, ...A_NOUN, ...A_PART, ...A_GER, ...A_VERB, ...A_VERB3, ...A_ADV, NOUNS, PLURALS]) for (const t of x) set.add(t);
-  for (const t of w('some|a|few|two|three|did|n\'t|know|anything|before|had|never|been|there|read|any|of|it|\'s|my|first|time|buying|online|we|\'ve|twice|times|now|comes|with|and|are|in|every|ok|so|i|ordered|has|on|have|you|ever|tried|better|cheaper|faster|quicker|easier|funnier|tastier|cleaner|comfier|nicer|worse|slower|smaller|weaker|flimsier|duller|noisier|dirtier|harder')) set.add(t);
+  for (const x of [
+    ...A_ADJ,
+    ...A_NOUN,
+    ...A_PART,
+    ...A_GER,
+    ...A_VERB,
+    ...A_VERB3,
+    ...A_ADV,
+    NOUNS,
+    PLURALS,
+  ])
+    for (const t of x) set.add(t);
+  for (const t of w(
+    "some|a|few|two|three|did|n't|know|anything|before|had|never|been|there|read|any|of|it|'s|my|first|time|buying|online|we|'ve|twice|times|now|comes|with|and|are|in|every|ok|so|i|ordered|has|on|have|you|ever|tried|better|cheaper|faster|quicker|easier|funnier|tastier|cleaner|comfier|nicer|worse|slower|smaller|weaker|flimsier|duller|noisier|dirtier|harder",
+  ))
+    set.add(t);
   for (const s of [...INTENSIFIERS]) for (const t of s.split(' ')) set.add(t);
-  for (const v of [...A_VERB[0], ...A_VERB[1], ...w('love|like|enjoy|adore|recommend|hate|dislike|regret')]) { set.add(v); set.add(past(v)); }
-  for (const s of [...OPENERS_POLAR.flat(), 'even though']) for (const t of s.split(' ')) set.add(t);
-  for (const t of w(`an|.|!|,|ca|wo|i|we|it|this|one|everything|my|wife|kids|everyone|did|do|does|go|run|work|play|was|were|is|are|am|'m|'re|'s|'d|'ll|the|a|not|n't|never|no|nothing|what|there|about|food|place|story|room|me|us|real|total|complete|bit|of|genuine|went|ran|works|played|felt|seemed|looked|tasted|feels|seems|looks|feel|seem|look|taste|sound|sounded|at|all|would|will|definitely|happily|totally|highly|absolutely|go|back|come|return|be|buy|order|read|watch|book|try|again|another|from|them|here|twice|to|anyone|friend|friends|my|stay|eat|use|worth|money|price|every|penny|wait|hype|trip|time|visit|look|drive|ticket|expected|thought|sure|ready|fully|told|said|she|better|worse|than|much|far|lot|way|even|so|as|nowhere|near|quite|nearly|just|good|great|fun|funny|clean|tasty|comfortable|exciting|bad|awful|boring|dirty|slow|terrible|dull|noisy|new|sequel|although|though|while|and|also|but|then|honestly|sadly|luckily|still|overall|in|end|that|said|disappointed|bored|mind|really|?|with|on|nights|two|three|four|five|seven|monday|friday|yesterday|morning|boxes|plain|box|next|near|left|right|second|floor|top|shelf|corner|'ve|had|for|first|latest|third|needed|picked|used|sat|went|there|got|bought|ordered|came|watched|stayed|arrived|about|is|works|'s`)) set.add(t);
+  for (const v of [
+    ...A_VERB[0],
+    ...A_VERB[1],
+    ...w('love|like|enjoy|adore|recommend|hate|dislike|regret'),
+  ]) {
+    set.add(v);
+    set.add(past(v));
+  }
+  for (const s of [...OPENERS_POLAR.flat(), 'even though'])
+    for (const t of s.split(' ')) set.add(t);
+  for (const t of w(
+    `an|.|!|,|ca|wo|i|we|it|this|one|everything|my|wife|kids|everyone|did|do|does|go|run|work|play|was|were|is|are|am|'m|'re|'s|'d|'ll|the|a|not|n't|never|no|nothing|what|there|about|food|place|story|room|me|us|real|total|complete|bit|of|genuine|went|ran|works|played|felt|seemed|looked|tasted|feels|seems|looks|feel|seem|look|taste|sound|sounded|at|all|would|will|definitely|happily|totally|highly|absolutely|go|back|come|return|be|buy|order|read|watch|book|try|again|another|from|them|here|twice|to|anyone|friend|friends|my|stay|eat|use|worth|money|price|every|penny|wait|hype|trip|time|visit|look|drive|ticket|expected|thought|sure|ready|fully|told|said|she|better|worse|than|much|far|lot|way|even|so|as|nowhere|near|quite|nearly|just|good|great|fun|funny|clean|tasty|comfortable|exciting|bad|awful|boring|dirty|slow|terrible|dull|noisy|new|sequel|although|though|while|and|also|but|then|honestly|sadly|luckily|still|overall|in|end|that|said|disappointed|bored|mind|really|?|with|on|nights|two|three|four|five|seven|monday|friday|yesterday|morning|boxes|plain|box|next|near|left|right|second|floor|top|shelf|corner|'ve|had|for|first|latest|third|needed|picked|used|sat|went|there|got|bought|ordered|came|watched|stayed|arrived|about|is|works|'s`,
+  ))
+    set.add(t);
   return [...set].sort();
 }
 
@@ -710,8 +1294,40 @@ export const REVIEWS_TOKENIZER = Object.freeze({
 
 /** The words that carry sentiment, for highlighting: the hand lists and the registry's polar words. */
 export const REVIEW_LEXICON = Object.freeze({
-  positive: Object.freeze([...new Set([...GENERAL_POS, ...Object.values(DOMAINS).flatMap((d) => d.pos), ...A_ADJ[1], ...A_NOUN[1], ...A_PART[1], ...A_GER[1], ...A_VERB[1], ...A_VERB3[1], ...A_ADV[1]])].filter((x) => !x.includes(' ')).sort()),
-  negative: Object.freeze([...new Set([...GENERAL_NEG, ...Object.values(DOMAINS).flatMap((d) => d.neg), ...A_ADJ[0], ...A_NOUN[0], ...A_PART[0], ...A_GER[0], ...A_VERB[0], ...A_VERB3[0], ...A_ADV[0]])].filter((x) => !x.includes(' ')).sort()),
+  positive: Object.freeze(
+    [
+      ...new Set([
+        ...GENERAL_POS,
+        ...Object.values(DOMAINS).flatMap((d) => d.pos),
+        ...A_ADJ[1],
+        ...A_NOUN[1],
+        ...A_PART[1],
+        ...A_GER[1],
+        ...A_VERB[1],
+        ...A_VERB3[1],
+        ...A_ADV[1],
+      ]),
+    ]
+      .filter((x) => !x.includes(' '))
+      .sort(),
+  ),
+  negative: Object.freeze(
+    [
+      ...new Set([
+        ...GENERAL_NEG,
+        ...Object.values(DOMAINS).flatMap((d) => d.neg),
+        ...A_ADJ[0],
+        ...A_NOUN[0],
+        ...A_PART[0],
+        ...A_GER[0],
+        ...A_VERB[0],
+        ...A_VERB3[0],
+        ...A_ADV[0],
+      ]),
+    ]
+      .filter((x) => !x.includes(' '))
+      .sort(),
+  ),
   negators: NEGATORS,
   connectives: Object.freeze(w('but|although|though|and')),
 });

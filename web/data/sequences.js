@@ -22,7 +22,14 @@
 // scoreByLength() (exact match and token accuracy per length from model outputs).
 // Not here: tokenisation into ids (wasm/model/tokenizer.js with SEQUENCES_TOKENIZER).
 
-import { checkCommon, checkInt, isHeldOutKey, randInt, sampleSplit, splitStream } from './common.js';
+import {
+  checkCommon,
+  checkInt,
+  isHeldOutKey,
+  randInt,
+  sampleSplit,
+  splitStream,
+} from './common.js';
 
 /** The default alphabet: 20 symbols. */
 export const SYMBOLS = 'abcdefghijklmnopqrst';
@@ -78,9 +85,18 @@ function pair(body, task, mixed, length) {
 }
 
 function options(name, o) {
-  const { seed = 0, count = 1000, split = 'train', task = 'reverse', minLen = 5, maxLen = 60, symbols = SYMBOLS } = o;
+  const {
+    seed = 0,
+    count = 1000,
+    split = 'train',
+    task = 'reverse',
+    minLen = 5,
+    maxLen = 60,
+    symbols = SYMBOLS,
+  } = o;
   checkCommon(name, { seed, count, split });
-  if (!TASKS.includes(task)) throw new Error(`${name}: task must be one of ${TASKS.join(', ')}, not ${task}`);
+  if (!TASKS.includes(task))
+    throw new Error(`${name}: task must be one of ${TASKS.join(', ')}, not ${task}`);
   checkInt(name, 'minLen', minLen, 1, MAX_LEN);
   checkInt(name, 'maxLen', maxLen, minLen, MAX_LEN);
   return { seed, count, split, task, minLen, maxLen, list: checkSymbols(name, symbols) };
@@ -109,8 +125,14 @@ const keyOf = (p) => {
 export function generateSequences(opts = {}) {
   const o = options('generateSequences', opts);
   const rand = splitStream(o.seed, o.split);
-  return sampleSplit('generateSequences', rand, o.count, o.split,
-    (r) => draw(r, o.list, randInt(r, o.minLen, o.maxLen), o.task), keyOf);
+  return sampleSplit(
+    'generateSequences',
+    rand,
+    o.count,
+    o.split,
+    (r) => draw(r, o.list, randInt(r, o.minLen, o.maxLen), o.task),
+    keyOf,
+  );
 }
 
 /**
@@ -127,7 +149,16 @@ export function lengthStratified(opts = {}) {
   const rand = splitStream(o.seed, o.split);
   const out = [];
   for (let len = o.minLen; len <= o.maxLen; len++) {
-    out.push(...sampleSplit('lengthStratified', rand, perLength, o.split, (r) => draw(r, o.list, len, o.task), keyOf));
+    out.push(
+      ...sampleSplit(
+        'lengthStratified',
+        rand,
+        perLength,
+        o.split,
+        (r) => draw(r, o.list, len, o.task),
+        keyOf,
+      ),
+    );
   }
   return out;
 }
@@ -153,7 +184,12 @@ export function scoreByLength(examples, outputs) {
     s.tokens += tgt.length;
     by.set(ex.length, s);
   });
-  return [...by.values()].sort((a, b) => a.length - b.length).map((s) => ({
-    length: s.length, count: s.count, exactMatch: s.exact / s.count, tokenAccuracy: s.tokens ? s.right / s.tokens : 0,
-  }));
+  return [...by.values()]
+    .sort((a, b) => a.length - b.length)
+    .map((s) => ({
+      length: s.length,
+      count: s.count,
+      exactMatch: s.exact / s.count,
+      tokenAccuracy: s.tokens ? s.right / s.tokens : 0,
+    }));
 }

@@ -5,16 +5,18 @@
 // page's menu has them without loading the generator and its lexicon on the first view's path;
 // translation.js re-exports them.
 
-export const TRANSLATION_EXAMPLES = Object.freeze([
-  ['adjective-after', 'the cat sees the red car .'],
-  ['adjective-before', 'my sister has a small black cat .'],
-  ['possessive', "my brother's dog likes the white house ."],
-  ['negation', 'i do not see the dog .'],
-  ['object-pronoun', 'she sees him .'],
-  ['object-pronoun', 'we see them .'],
-  ['compound-past', 'we have eaten the green apples .'],
-  ['elision', 'the children do not like the bread .'],
-  ['contraction', "i like the dog's bone ."],
-  ['adjectives-reversed', 'the european economic area is important .'],
-  ['subordinate', 'the girl that i have seen thinks that the old man is happy .'],
-].map(([phenomenon, src]) => Object.freeze({ phenomenon, src })));
+export const TRANSLATION_EXAMPLES = Object.freeze(
+  [
+    ['adjective-after', 'the cat sees the red car .'],
+    ['adjective-before', 'my sister has a small black cat .'],
+    ['possessive', "my brother's dog likes the white house ."],
+    ['negation', 'i do not see the dog .'],
+    ['object-pronoun', 'she sees him .'],
+    ['object-pronoun', 'we see them .'],
+    ['compound-past', 'we have eaten the green apples .'],
+    ['elision', 'the children do not like the bread .'],
+    ['contraction', "i like the dog's bone ."],
+    ['adjectives-reversed', 'the european economic area is important .'],
+    ['subordinate', 'the girl that i have seen thinks that the old man is happy .'],
+  ].map(([phenomenon, src]) => Object.freeze({ phenomenon, src })),
+);

@@ -15,7 +15,11 @@
 // Regular forms: English plural +s, 3sg +s, participle +ed; French plural +s; feminine +e.
 // Deliberately not here: the grammar (translation.js), the tokenizer (its TRANSLATION_TOKENIZER).
 
-const split = (rows) => rows.trim().split('\n').map((r) => r.trim().split('|'));
+const split = (rows) =>
+  rows
+    .trim()
+    .split('\n')
+    .map((r) => r.trim().split('|'));
 
 const NOUN_ROWS = split(`
 cat||chat||m|a|
@@ -393,61 +397,199 @@ function frPlural(w) {
   return `${w}s`;
 }
 
-export const NOUNS = Object.freeze(NOUN_ROWS.map(([en, enPl, fr, frPl, gender, cls, flags]) => Object.freeze({
-  en, enPlural: enPl || enPlural(en), fr, frPlural: frPl || frPlural(fr), gender, cls, mass: (flags ?? '').includes('s'),
-})));
+export const NOUNS = Object.freeze(
+  NOUN_ROWS.map(([en, enPl, fr, frPl, gender, cls, flags]) =>
+    Object.freeze({
+      en,
+      enPlural: enPl || enPlural(en),
+      fr,
+      frPlural: frPl || frPlural(fr),
+      gender,
+      cls,
+      mass: (flags ?? '').includes('s'),
+    }),
+  ),
+);
 
-export const ADJECTIVES = Object.freeze(ADJECTIVE_ROWS.map(([en, ms, fs, mp, fp, order, place, classes, vowelForm]) => {
-  const f = fs || `${ms}e`;
-  return Object.freeze({
-    en, order: Number(order), pre: place === 'pre', classes,
-    forms: Object.freeze({ ms, fs: f, mp: mp || frPlural(ms), fp: fp || `${f}s`, vowel: vowelForm || ms }),
-  });
-}));
+export const ADJECTIVES = Object.freeze(
+  ADJECTIVE_ROWS.map(([en, ms, fs, mp, fp, order, place, classes, vowelForm]) => {
+    const f = fs || `${ms}e`;
+    return Object.freeze({
+      en,
+      order: Number(order),
+      pre: place === 'pre',
+      classes,
+      forms: Object.freeze({
+        ms,
+        fs: f,
+        mp: mp || frPlural(ms),
+        fp: fp || `${f}s`,
+        vowel: vowelForm || ms,
+      }),
+    });
+  }),
+);
 
-export const VERBS = Object.freeze(VERB_ROWS.map(([base, s3, pp, je, vous, il, nous, ils, part, kind]) => Object.freeze({
-  en: Object.freeze({ base, s3, pp }), fr: Object.freeze({ je, vous, il, nous, ils, part }), transitive: kind === 't',
-})));
+export const VERBS = Object.freeze(
+  VERB_ROWS.map(([base, s3, pp, je, vous, il, nous, ils, part, kind]) =>
+    Object.freeze({
+      en: Object.freeze({ base, s3, pp }),
+      fr: Object.freeze({ je, vous, il, nous, ils, part }),
+      transitive: kind === 't',
+    }),
+  ),
+);
 
 // The persons. English subject, object, possessive; French subject, object (direct), possessive
 // stem (m.sg / f.sg / pl). "you" is always vous (one translation for one word), "they" ils,
 // and the first and second persons are masculine where French must choose (i am happy → je
 // suis heureux).
-export const PERSONS = Object.freeze([
-  { key: 'i', en: { subj: 'i', obj: 'me', poss: 'my', be: 'am', have: 'have', do: 'do' }, fr: { subj: 'je', obj: 'me', poss: ['mon', 'ma', 'mes'], form: 'je' }, gender: 'm', plural: false },
-  { key: 'you', en: { subj: 'you', obj: 'you', poss: 'your', be: 'are', have: 'have', do: 'do' }, fr: { subj: 'vous', obj: 'vous', poss: ['votre', 'votre', 'vos'], form: 'vous' }, gender: 'm', plural: false },
-  { key: 'he', en: { subj: 'he', obj: 'him', poss: 'his', be: 'is', have: 'has', do: 'does' }, fr: { subj: 'il', obj: 'le', poss: ['son', 'sa', 'ses'], form: 'il' }, gender: 'm', plural: false },
-  { key: 'she', en: { subj: 'she', obj: 'her', poss: 'her', be: 'is', have: 'has', do: 'does' }, fr: { subj: 'elle', obj: 'la', poss: ['son', 'sa', 'ses'], form: 'il' }, gender: 'f', plural: false },
-  { key: 'we', en: { subj: 'we', obj: 'us', poss: 'our', be: 'are', have: 'have', do: 'do' }, fr: { subj: 'nous', obj: 'nous', poss: ['notre', 'notre', 'nos'], form: 'nous' }, gender: 'm', plural: true },
-  { key: 'they', en: { subj: 'they', obj: 'them', poss: 'their', be: 'are', have: 'have', do: 'do' }, fr: { subj: 'ils', obj: 'les', poss: ['leur', 'leur', 'leurs'], form: 'ils' }, gender: 'm', plural: true },
-].map((p) => Object.freeze(p)));
+export const PERSONS = Object.freeze(
+  [
+    {
+      key: 'i',
+      en: { subj: 'i', obj: 'me', poss: 'my', be: 'am', have: 'have', do: 'do' },
+      fr: { subj: 'je', obj: 'me', poss: ['mon', 'ma', 'mes'], form: 'je' },
+      gender: 'm',
+      plural: false,
+    },
+    {
+      key: 'you',
+      en: { subj: 'you', obj: 'you', poss: 'your', be: 'are', have: 'have', do: 'do' },
+      fr: { subj: 'vous', obj: 'vous', poss: ['votre', 'votre', 'vos'], form: 'vous' },
+      gender: 'm',
+      plural: false,
+    },
+    {
+      key: 'he',
+      en: { subj: 'he', obj: 'him', poss: 'his', be: 'is', have: 'has', do: 'does' },
+      fr: { subj: 'il', obj: 'le', poss: ['son', 'sa', 'ses'], form: 'il' },
+      gender: 'm',
+      plural: false,
+    },
+    {
+      key: 'she',
+      en: { subj: 'she', obj: 'her', poss: 'her', be: 'is', have: 'has', do: 'does' },
+      fr: { subj: 'elle', obj: 'la', poss: ['son', 'sa', 'ses'], form: 'il' },
+      gender: 'f',
+      plural: false,
+    },
+    {
+      key: 'we',
+      en: { subj: 'we', obj: 'us', poss: 'our', be: 'are', have: 'have', do: 'do' },
+      fr: { subj: 'nous', obj: 'nous', poss: ['notre', 'notre', 'nos'], form: 'nous' },
+      gender: 'm',
+      plural: true,
+    },
+    {
+      key: 'they',
+      en: { subj: 'they', obj: 'them', poss: 'their', be: 'are', have: 'have', do: 'do' },
+      fr: { subj: 'ils', obj: 'les', poss: ['leur', 'leur', 'leurs'], form: 'ils' },
+      gender: 'm',
+      plural: true,
+    },
+  ].map((p) => Object.freeze(p)),
+);
 
 /** être and avoir, by French person form. */
-export const ETRE = Object.freeze({ je: 'suis', vous: 'êtes', il: 'est', nous: 'sommes', ils: 'sont', part: 'été' });
+export const ETRE = Object.freeze({
+  je: 'suis',
+  vous: 'êtes',
+  il: 'est',
+  nous: 'sommes',
+  ils: 'sont',
+  part: 'été',
+});
 export const AVOIR = Object.freeze({ je: 'ai', vous: 'avez', il: 'a', nous: 'avons', ils: 'ont' });
 
 /** The prepositions of the place and company phrases: English → French (de and à contract with le/les). */
-export const PREPOSITIONS = Object.freeze([
-  ['in', ['dans']], ['on', ['sur']], ['with', ['avec']], ['near', ['près', 'de']], ['under', ['sous']],
-  ['behind', ['derrière']], ['for', ['pour']], ['to', ['à']], ['from', ['de']], ['without', ['sans']],
-].map(([en, fr]) => Object.freeze({ en, fr: Object.freeze(fr) })));
+export const PREPOSITIONS = Object.freeze(
+  [
+    ['in', ['dans']],
+    ['on', ['sur']],
+    ['with', ['avec']],
+    ['near', ['près', 'de']],
+    ['under', ['sous']],
+    ['behind', ['derrière']],
+    ['for', ['pour']],
+    ['to', ['à']],
+    ['from', ['de']],
+    ['without', ['sans']],
+  ].map(([en, fr]) => Object.freeze({ en, fr: Object.freeze(fr) })),
+);
 
 /** Conjunctions joining two clauses: English word(s) → French word(s) (que and si elide). */
-export const CONJUNCTIONS = Object.freeze([
-  ['and', ['et']], ['but', ['mais']], ['because', ['parce', 'que']], ['when', ['quand']], ['if', ['si']],
-  ['so', ['donc']], ['while', ['pendant', 'que']],
-].map(([en, fr]) => Object.freeze({ en, fr: Object.freeze(fr) })));
+export const CONJUNCTIONS = Object.freeze(
+  [
+    ['and', ['et']],
+    ['but', ['mais']],
+    ['because', ['parce', 'que']],
+    ['when', ['quand']],
+    ['if', ['si']],
+    ['so', ['donc']],
+    ['while', ['pendant', 'que']],
+  ].map(([en, fr]) => Object.freeze({ en, fr: Object.freeze(fr) })),
+);
 
 /** Verbs that take a "that" clause: English 3 forms → French forms (je vous il nous ils part). */
-export const SAY_VERBS = Object.freeze([
-  { en: { base: 'think', s3: 'thinks', pp: 'thought' }, fr: { je: 'pense', vous: 'pensez', il: 'pense', nous: 'pensons', ils: 'pensent', part: 'pensé' } },
-  { en: { base: 'say', s3: 'says', pp: 'said' }, fr: { je: 'dis', vous: 'dites', il: 'dit', nous: 'disons', ils: 'disent', part: 'dit' } },
-  { en: { base: 'believe', s3: 'believes', pp: 'believed' }, fr: { je: 'crois', vous: 'croyez', il: 'croit', nous: 'croyons', ils: 'croient', part: 'cru' } },
-  { en: { base: 'hope', s3: 'hopes', pp: 'hoped' }, fr: { je: 'espère', vous: 'espérez', il: 'espère', nous: 'espérons', ils: 'espèrent', part: 'espéré' } },
-].map((v) => Object.freeze(v)));
+export const SAY_VERBS = Object.freeze(
+  [
+    {
+      en: { base: 'think', s3: 'thinks', pp: 'thought' },
+      fr: {
+        je: 'pense',
+        vous: 'pensez',
+        il: 'pense',
+        nous: 'pensons',
+        ils: 'pensent',
+        part: 'pensé',
+      },
+    },
+    {
+      en: { base: 'say', s3: 'says', pp: 'said' },
+      fr: { je: 'dis', vous: 'dites', il: 'dit', nous: 'disons', ils: 'disent', part: 'dit' },
+    },
+    {
+      en: { base: 'believe', s3: 'believes', pp: 'believed' },
+      fr: {
+        je: 'crois',
+        vous: 'croyez',
+        il: 'croit',
+        nous: 'croyons',
+        ils: 'croient',
+        part: 'cru',
+      },
+    },
+    {
+      en: { base: 'hope', s3: 'hopes', pp: 'hoped' },
+      fr: {
+        je: 'espère',
+        vous: 'espérez',
+        il: 'espère',
+        nous: 'espérons',
+        ils: 'espèrent',
+        part: 'espéré',
+      },
+    },
+  ].map((v) => Object.freeze(v)),
+);
 
 /** Words whose French starts with h muet (elision applies, as before a vowel). */
-export const H_MUET = Object.freeze(new Set(['homme', 'hommes', 'hôtel', 'hôtels', 'hôpital', 'hôpitaux', 'histoire', 'histoires', 'heureux', 'heureuse', 'heureuses']));
+export const H_MUET = Object.freeze(
+  new Set([
+    'homme',
+    'hommes',
+    'hôtel',
+    'hôtels',
+    'hôpital',
+    'hôpitaux',
+    'histoire',
+    'histoires',
+    'heureux',
+    'heureuse',
+    'heureuses',
+  ]),
+);
 
 /** True when French word w begins with a vowel sound (elision and the vowel forms apply). */
 export function vowelInitial(w) {

@@ -26,7 +26,18 @@
 // page can draw the gold alignment over any sentence the generator could have written.
 // Not here: the words (translation-lexicon.js), the metrics (web/shared/translation-metrics.js).
 
-import { NOUNS, ADJECTIVES, VERBS, PERSONS, ETRE, AVOIR, PREPOSITIONS, CONJUNCTIONS, SAY_VERBS, vowelInitial } from './translation-lexicon.js';
+import {
+  NOUNS,
+  ADJECTIVES,
+  VERBS,
+  PERSONS,
+  ETRE,
+  AVOIR,
+  PREPOSITIONS,
+  CONJUNCTIONS,
+  SAY_VERBS,
+  vowelInitial,
+} from './translation-lexicon.js';
 import { splitStream, sampleSplit, checkCommon, checkInt, pick } from './common.js';
 import { normalizeSteps, normalizeWords } from '../../wasm/model/normalize.js';
 
@@ -34,22 +45,44 @@ export { NOUNS, ADJECTIVES, VERBS, PERSONS };
 
 /** The phenomena a French token can take part in (the issue's table, plus clause links). */
 export const PHENOMENA = Object.freeze([
-  'adjective-after', 'adjective-before', 'adjectives-reversed', 'possessive', 'negation', 'object-pronoun',
-  'compound-past', 'elision', 'contraction', 'subordinate',
+  'adjective-after',
+  'adjective-before',
+  'adjectives-reversed',
+  'possessive',
+  'negation',
+  'object-pronoun',
+  'compound-past',
+  'elision',
+  'contraction',
+  'subordinate',
 ]);
 export const MIN_WORDS = 3;
 export const MAX_WORDS = 30;
 /** The marks a sentence may end with (or none). */
 const ENDS = new Set(['.', '?', '!']);
 /** The normalisation both sides were written in (wasm/model/normalize.js). */
-export const TRANSLATION_NORMALIZE = Object.freeze(['nfc', 'quotes', 'lowercase', 'whitespace', 'punctuation', 'contractions', 'elision']);
+export const TRANSLATION_NORMALIZE = Object.freeze([
+  'nfc',
+  'quotes',
+  'lowercase',
+  'whitespace',
+  'punctuation',
+  'contractions',
+  'elision',
+]);
 
 // ---------------------------------------------------------------- rendering a tree
 // E: English tokens (strings). F: French tokens { w, src: number[], tags: Set<string>, det?, vowel? }.
 
 class Out {
-  constructor() { this.en = []; this.fr = []; }
-  e(w) { this.en.push(w); return this.en.length - 1; }
+  constructor() {
+    this.en = [];
+    this.fr = [];
+  }
+  e(w) {
+    this.en.push(w);
+    return this.en.length - 1;
+  }
   f(w, src, ...tags) {
     const t = { w, src: Array.isArray(src) ? src : [src], tags: new Set(tags.filter(Boolean)) };
     this.fr.push(t);
@@ -59,13 +92,28 @@ class Out {
 
 const an = (w) => (/^[aeiou]/.test(w) && !/^(eu|uni)/.test(w) ? 'an' : 'a');
 const adjForm = (a, gender, plural) => a.forms[(gender === 'f' ? 'f' : 'm') + (plural ? 'p' : 's')];
-const partForm = (p, gender, plural) => p + (gender === 'f' ? 'e' : '') + (plural && !(gender !== 'f' && p.endsWith('s')) ? 's' : '');
-const personOf = (np) => (np.pronoun ? np.pronoun : { fr: { form: np.plural ? 'ils' : 'il' }, en: np.plural ? { be: 'are', have: 'have', do: 'do' } : { be: 'is', have: 'has', do: 'does' }, gender: np.noun.gender, plural: np.plural, third: true });
+const partForm = (p, gender, plural) =>
+  p + (gender === 'f' ? 'e' : '') + (plural && !(gender !== 'f' && p.endsWith('s')) ? 's' : '');
+const personOf = (np) =>
+  np.pronoun
+    ? np.pronoun
+    : {
+        fr: { form: np.plural ? 'ils' : 'il' },
+        en: np.plural
+          ? { be: 'are', have: 'have', do: 'do' }
+          : { be: 'is', have: 'has', do: 'does' },
+        gender: np.noun.gender,
+        plural: np.plural,
+        third: true,
+      };
 const genderOf = (np) => (np.pronoun ? np.pronoun.gender : np.noun.gender);
 
 /** English of a noun phrase; records the indices it needs on the node (np._). */
 function npEn(o, np) {
-  if (np.pronoun) { np._ = { head: o.e(np.role === 'obj' ? np.pronoun.en.obj : np.pronoun.en.subj) }; return; }
+  if (np.pronoun) {
+    np._ = { head: o.e(np.role === 'obj' ? np.pronoun.en.obj : np.pronoun.en.subj) };
+    return;
+  }
   /** @type {{ s?: number, det?: number, adjs?: number[], head?: number }} */
   const _ = {};
   np._ = _;
@@ -74,9 +122,19 @@ function npEn(o, np) {
     _.s = o.e("'s");
   } else {
     const d = np.det;
-    const first = np.adjs.length ? np.adjs[0].en : (np.plural ? np.noun.enPlural : np.noun.en);
-    const w = d.kind === 'the' ? 'the' : d.kind === 'a' ? an(first) : d.kind === 'some' ? 'some'
-      : d.kind === 'this' ? (np.plural ? 'these' : 'this') : d.person.en.poss;
+    const first = np.adjs.length ? np.adjs[0].en : np.plural ? np.noun.enPlural : np.noun.en;
+    const w =
+      d.kind === 'the'
+        ? 'the'
+        : d.kind === 'a'
+          ? an(first)
+          : d.kind === 'some'
+            ? 'some'
+            : d.kind === 'this'
+              ? np.plural
+                ? 'these'
+                : 'this'
+              : d.person.en.poss;
     _.det = o.e(w);
   }
   _.adjs = np.adjs.map((a) => o.e(a.en));
@@ -87,9 +145,14 @@ function npEn(o, np) {
 /** French of a noun phrase (after npEn). negDe: an indefinite article becomes "de" (after ne … pas). */
 function npFr(o, np, { negDe = false } = {}) {
   const _ = np._;
-  if (np.pronoun) { o.f(np.pronoun.fr.subj, _.head); return; }
-  const g = np.noun.gender, pl = np.plural;
-  const pre = np.adjs.filter((a) => a.pre), post = np.adjs.filter((a) => !a.pre);
+  if (np.pronoun) {
+    o.f(np.pronoun.fr.subj, _.head);
+    return;
+  }
+  const g = np.noun.gender,
+    pl = np.plural;
+  const pre = np.adjs.filter((a) => a.pre),
+    post = np.adjs.filter((a) => !a.pre);
   const tagPre = pre.length ? 'adjective-before' : null;
   const tagPost = post.length ? 'adjective-after' : null;
   const tagRev = post.length > 1 ? 'adjectives-reversed' : null;
@@ -116,7 +179,8 @@ function npFr(o, np, { negDe = false } = {}) {
   });
   o.f(pl ? np.noun.frPlural : np.noun.fr, _.head, tagPre, tagPost, tagRev, poss);
   // several adjectives after the noun come in the reverse of the English order
-  for (let i = post.length - 1; i >= 0; i--) o.f(adjForm(post[i], g, pl), _.adjs[np.adjs.indexOf(post[i])], tagPost, tagRev, poss);
+  for (let i = post.length - 1; i >= 0; i--)
+    o.f(adjForm(post[i], g, pl), _.adjs[np.adjs.indexOf(post[i])], tagPost, tagRev, poss);
   if (np.possessor) {
     o.f('de', _.s, poss);
     const start = o.fr.length;
@@ -191,14 +255,20 @@ function predEn(o, p, pr) {
   pr._ = verbEn(o, p, pr.kind === 'copula' ? 'be' : pr.verb, pr.tense, pr.neg);
   if (pr.kind === 'trans') npEn(o, pr.obj);
   else if (pr.kind === 'copula') pr._.adj = o.e(pr.adj.en);
-  else if (pr.kind === 'say') { pr._.that = o.e('that'); clauseEn(o, pr.clause); }
+  else if (pr.kind === 'say') {
+    pr._.that = o.e('that');
+    clauseEn(o, pr.clause);
+  }
 }
 
 /** French of a predicate (after predEn); gender: the subject's, for a predicative adjective. */
 function predFr(o, p, pr, gender) {
   if (pr.kind === 'trans') {
     const objPron = pr.obj.pronoun ? pr.obj : null;
-    verbFr(o, p, pr.verb, pr.tense, pr._, { objPron, agree: objPron ? { gender: objPron.pronoun.gender, plural: objPron.pronoun.plural } : null });
+    verbFr(o, p, pr.verb, pr.tense, pr._, {
+      objPron,
+      agree: objPron ? { gender: objPron.pronoun.gender, plural: objPron.pronoun.plural } : null,
+    });
     if (!objPron) npFr(o, pr.obj, { negDe: !!pr.neg });
   } else if (pr.kind === 'copula') {
     verbFr(o, p, 'be', pr.tense, pr._);
@@ -244,12 +314,20 @@ function relFr(o, rel, head) {
     o.f('que', rel._.that, 'subordinate');
     npFr(o, rel.subj);
     // the relative pronoun is a direct object before avoir: the participle agrees with the head
-    verbFr(o, personOf(rel.subj), rel.verb, rel.tense, rel.v_, { agree: { gender: head.noun.gender, plural: head.plural } });
+    verbFr(o, personOf(rel.subj), rel.verb, rel.tense, rel.v_, {
+      agree: { gender: head.noun.gender, plural: head.plural },
+    });
   }
 }
 
-function ppEn(o, pp) { pp._ = o.e(pp.prep.en); npEn(o, pp.np); }
-function ppFr(o, pp) { for (const w of pp.prep.fr) o.f(w, pp._); npFr(o, pp.np); }
+function ppEn(o, pp) {
+  pp._ = o.e(pp.prep.en);
+  npEn(o, pp.np);
+}
+function ppFr(o, pp) {
+  for (const w of pp.prep.fr) o.f(w, pp._);
+  npFr(o, pp.np);
+}
 
 function sentenceEn(o, s) {
   s._ = [];
@@ -270,9 +348,28 @@ function sentenceFr(o, s) {
 
 // ---------------------------------------------------------------- French spelling rules
 
-const ELIDE = new Map([['le', "l'"], ['la', "l'"], ['je', "j'"], ['me', "m'"], ['te', "t'"], ['se', "s'"], ['ne', "n'"], ['de', "d'"], ['que', "qu'"]]);
-const VOWEL_POSS = new Map([['ma', 'mon'], ['ta', 'ton'], ['sa', 'son']]);
-const CONTRACT = new Map([['de le', 'du'], ['de les', 'des'], ['à le', 'au'], ['à les', 'aux']]);
+const ELIDE = new Map([
+  ['le', "l'"],
+  ['la', "l'"],
+  ['je', "j'"],
+  ['me', "m'"],
+  ['te', "t'"],
+  ['se', "s'"],
+  ['ne', "n'"],
+  ['de', "d'"],
+  ['que', "qu'"],
+]);
+const VOWEL_POSS = new Map([
+  ['ma', 'mon'],
+  ['ta', 'ton'],
+  ['sa', 'son'],
+]);
+const CONTRACT = new Map([
+  ['de le', 'du'],
+  ['de les', 'des'],
+  ['à le', 'au'],
+  ['à les', 'aux'],
+]);
 
 /** The French spelling rules over a token list: elision, mon/cet/bel before a vowel, du/des/au/aux. */
 export function frenchRules(fr) {
@@ -283,18 +380,25 @@ export function frenchRules(fr) {
     const v = vowelInitial(next(i));
     if (!v) continue;
     const x = t[i];
-    if (x.w === 'le' || x.w === 'la') { x.w = "l'"; x.tags.add('elision'); }
-    else if (x.det && VOWEL_POSS.has(x.w)) x.w = VOWEL_POSS.get(x.w);
+    if (x.w === 'le' || x.w === 'la') {
+      x.w = "l'";
+      x.tags.add('elision');
+    } else if (x.det && VOWEL_POSS.has(x.w)) x.w = VOWEL_POSS.get(x.w);
     else if (x.det && x.w === 'ce') x.w = 'cet';
     else if (x.vowel) x.w = x.vowel;
   }
   // 2. de / à + the article le / les
   const out = [];
   for (let i = 0; i < t.length; i++) {
-    const x = t[i], y = t[i + 1];
+    const x = t[i],
+      y = t[i + 1];
     const key = y && y.det ? `${x.w} ${y.w}` : '';
     if (CONTRACT.has(key)) {
-      out.push({ w: CONTRACT.get(key), src: [...new Set([...x.src, ...y.src])].sort((a, b) => a - b), tags: new Set([...x.tags, ...y.tags, 'contraction']) });
+      out.push({
+        w: CONTRACT.get(key),
+        src: [...new Set([...x.src, ...y.src])].sort((a, b) => a - b),
+        tags: new Set([...x.tags, ...y.tags, 'contraction']),
+      });
       i++;
     } else out.push(x);
   }
@@ -302,8 +406,13 @@ export function frenchRules(fr) {
   // 3. the other elisions (de, que, ne, je, me), si → s' before il / ils
   for (let i = 0; i < t.length; i++) {
     const x = t[i];
-    if (ELIDE.has(x.w) && x.w !== 'le' && x.w !== 'la' && vowelInitial(next(i))) { x.w = ELIDE.get(x.w); x.tags.add('elision'); }
-    else if (x.w === 'si' && (next(i) === 'il' || next(i) === 'ils')) { x.w = "s'"; x.tags.add('elision'); }
+    if (ELIDE.has(x.w) && x.w !== 'le' && x.w !== 'la' && vowelInitial(next(i))) {
+      x.w = ELIDE.get(x.w);
+      x.tags.add('elision');
+    } else if (x.w === 'si' && (next(i) === 'il' || next(i) === 'ils')) {
+      x.w = "s'";
+      x.tags.add('elision');
+    }
   }
   return t;
 }
@@ -311,14 +420,18 @@ export function frenchRules(fr) {
 /** French tokens → text: an elided token (ending in ') joins the next one. */
 export function joinFrench(tokens) {
   let s = '';
-  tokens.forEach((w, i) => { s += w + (i < tokens.length - 1 && !w.endsWith("'") ? ' ' : ''); });
+  tokens.forEach((w, i) => {
+    s += w + (i < tokens.length - 1 && !w.endsWith("'") ? ' ' : '');
+  });
   return s;
 }
 
 /** English tokens → text: 's and n't join the word before. */
 export function joinEnglish(tokens) {
   let s = '';
-  tokens.forEach((w, i) => { s += (i > 0 && w !== "'s" && w !== "n't" ? ' ' : '') + w; });
+  tokens.forEach((w, i) => {
+    s += (i > 0 && w !== "'s" && w !== "n't" ? ' ' : '') + w;
+  });
   return s;
 }
 
@@ -328,11 +441,16 @@ export function render(tree) {
   sentenceEn(o, tree);
   sentenceFr(o, tree);
   const fr = frenchRules(o.fr);
-  const srcTokens = o.en, tgtTokens = fr.map((x) => x.w);
+  const srcTokens = o.en,
+    tgtTokens = fr.map((x) => x.w);
   const tags = fr.map((x) => PHENOMENA.filter((p) => x.tags.has(p)));
   return {
-    src: joinEnglish(srcTokens), tgt: joinFrench(tgtTokens), srcTokens, tgtTokens,
-    alignment: fr.map((x) => x.src.slice()), tags,
+    src: joinEnglish(srcTokens),
+    tgt: joinFrench(tgtTokens),
+    srcTokens,
+    tgtTokens,
+    alignment: fr.map((x) => x.src.slice()),
+    tags,
     phenomena: PHENOMENA.filter((p) => tags.some((ts) => ts.includes(p))),
     length: srcTokens.filter((w) => /[\p{L}']/u.test(w)).length,
   };
@@ -351,7 +469,8 @@ function sampleAdjs(r, noun, k) {
   for (let tries = 0; out.length < k && tries < 20; tries++) {
     const a = pick(r, fits);
     // one adjective per English slot and French side, at most two before the noun
-    if (out.some((b) => b.order === a.order) || (a.pre && out.filter((b) => b.pre).length >= 1)) continue;
+    if (out.some((b) => b.order === a.order) || (a.pre && out.filter((b) => b.pre).length >= 1))
+      continue;
     out.push(a);
   }
   return out.sort((a, b) => a.order - b.order);
@@ -370,7 +489,13 @@ function sampleNp(r, size, { animate = false, role = 'subj', noIndef = false, re
   const nAdj = size <= 0 ? 0 : chance(r, 0.55) ? (chance(r, 0.3 * size) ? 2 : 1) : 0;
   const np = { noun, plural, det, adjs: sampleAdjs(r, noun, nAdj), role };
   if (size >= 1 && chance(r, 0.12 * size)) {
-    np.possessor = { noun: pick(r, ANIMATE), plural: false, det: chance(r, 0.6) ? { kind: 'poss', person: pick(r, PERSONS) } : { kind: 'the' }, adjs: [], role };
+    np.possessor = {
+      noun: pick(r, ANIMATE),
+      plural: false,
+      det: chance(r, 0.6) ? { kind: 'poss', person: pick(r, PERSONS) } : { kind: 'the' },
+      adjs: [],
+      role,
+    };
     np.possessor.adjs = chance(r, 0.25) ? sampleAdjs(r, np.possessor.noun, 1) : [];
     np.det = null;
   }
@@ -380,7 +505,8 @@ function sampleNp(r, size, { animate = false, role = 'subj', noIndef = false, re
 
 const pronounNp = (person, role) => ({ pronoun: person, role });
 const sampleTense = (r) => (chance(r, 0.3) ? 'past' : 'present');
-const sampleNeg = (r, tense, be) => (chance(r, 0.25) ? (chance(r, 0.35) && !(be && tense !== 'past') ? "n't" : 'not') : null);
+const sampleNeg = (r, tense, be) =>
+  chance(r, 0.25) ? (chance(r, 0.35) && !(be && tense !== 'past') ? "n't" : 'not') : null;
 
 function sampleRel(r, head) {
   const tense = sampleTense(r);
@@ -388,34 +514,78 @@ function sampleRel(r, head) {
     const word = head.noun.cls === 'a' && chance(r, 0.4) ? 'who' : 'that';
     const u = r();
     let pred;
-    if (u < 0.6) pred = { kind: 'trans', verb: pick(r, TRANSITIVE), tense, neg: sampleNeg(r, tense), obj: sampleNp(r, 1, { role: 'obj', rel: false }) };
-    else if (u < 0.8) pred = { kind: 'intrans', verb: pick(r, INTRANSITIVE), tense, neg: sampleNeg(r, tense) };
+    if (u < 0.6)
+      pred = {
+        kind: 'trans',
+        verb: pick(r, TRANSITIVE),
+        tense,
+        neg: sampleNeg(r, tense),
+        obj: sampleNp(r, 1, { role: 'obj', rel: false }),
+      };
+    else if (u < 0.8)
+      pred = { kind: 'intrans', verb: pick(r, INTRANSITIVE), tense, neg: sampleNeg(r, tense) };
     else {
-      const adj = pick(r, ADJECTIVES.filter((a) => !a.pre && a.classes.includes(head.noun.cls)));
+      const adj = pick(
+        r,
+        ADJECTIVES.filter((a) => !a.pre && a.classes.includes(head.noun.cls)),
+      );
       pred = { kind: 'copula', tense, neg: sampleNeg(r, tense, true), adj };
     }
     return { kind: 'subj', word, pred };
   }
-  const subj = chance(r, 0.5) ? pronounNp(pick(r, PERSONS), 'subj') : sampleNp(r, 0, { animate: true, rel: false });
-  return { kind: 'obj', word: 'that', subj, verb: pick(r, TRANSITIVE), tense, neg: sampleNeg(r, tense) };
+  const subj = chance(r, 0.5)
+    ? pronounNp(pick(r, PERSONS), 'subj')
+    : sampleNp(r, 0, { animate: true, rel: false });
+  return {
+    kind: 'obj',
+    word: 'that',
+    subj,
+    verb: pick(r, TRANSITIVE),
+    tense,
+    neg: sampleNeg(r, tense),
+  };
 }
 
 /** A clause of about `size` (0 short .. 3 long). */
 function sampleClause(r, size, depth = 0) {
-  const subj = chance(r, 0.35) ? pronounNp(pick(r, PERSONS), 'subj') : sampleNp(r, size, { animate: chance(r, 0.7) });
+  const subj = chance(r, 0.35)
+    ? pronounNp(pick(r, PERSONS), 'subj')
+    : sampleNp(r, size, { animate: chance(r, 0.7) });
   const tense = sampleTense(r);
   const u = r();
   let pred;
   if (u < 0.62) {
-    const obj = chance(r, 0.2) ? pronounNp(pick(r, PERSONS.filter((p) => !subj.pronoun || p !== subj.pronoun)), 'obj') : sampleNp(r, size, { role: 'obj' });
+    const obj = chance(r, 0.2)
+      ? pronounNp(
+          pick(
+            r,
+            PERSONS.filter((p) => !subj.pronoun || p !== subj.pronoun),
+          ),
+          'obj',
+        )
+      : sampleNp(r, size, { role: 'obj' });
     pred = { kind: 'trans', verb: pick(r, TRANSITIVE), tense, neg: sampleNeg(r, tense), obj };
   } else if (u < 0.77) {
     pred = { kind: 'intrans', verb: pick(r, INTRANSITIVE), tense, neg: sampleNeg(r, tense) };
   } else if (u < 0.92 || depth > 0) {
     const cls = subj.pronoun ? 'a' : subj.noun.cls;
-    pred = { kind: 'copula', tense, neg: sampleNeg(r, tense, true), adj: pick(r, ADJECTIVES.filter((a) => a.classes.includes(cls))) };
+    pred = {
+      kind: 'copula',
+      tense,
+      neg: sampleNeg(r, tense, true),
+      adj: pick(
+        r,
+        ADJECTIVES.filter((a) => a.classes.includes(cls)),
+      ),
+    };
   } else {
-    pred = { kind: 'say', verb: pick(r, SAY_VERBS), tense, neg: sampleNeg(r, tense), clause: sampleClause(r, Math.max(0, size - 1), depth + 1) };
+    pred = {
+      kind: 'say',
+      verb: pick(r, SAY_VERBS),
+      tense,
+      neg: sampleNeg(r, tense),
+      clause: sampleClause(r, Math.max(0, size - 1), depth + 1),
+    };
   }
   const pps = [];
   if (size >= 1 && pred.kind !== 'say' && chance(r, 0.3)) {
@@ -428,10 +598,12 @@ function sampleClause(r, size, depth = 0) {
 
 /** A sentence tree aiming at about `target` English words. */
 function sampleTree(r, target) {
-  const nClauses = target <= 9 ? 1 : target <= 18 ? (chance(r, 0.5) ? 1 : 2) : (chance(r, 0.5) ? 2 : 3);
+  const nClauses =
+    target <= 9 ? 1 : target <= 18 ? (chance(r, 0.5) ? 1 : 2) : chance(r, 0.5) ? 2 : 3;
   const per = target / nClauses;
   const size = per <= 4 ? 0 : per <= 7 ? 1 : per <= 11 ? 2 : 3;
-  const clauses = [], conjs = [];
+  const clauses = [],
+    conjs = [];
   for (let i = 0; i < nClauses; i++) {
     if (i > 0) conjs.push(pick(r, CONJUNCTIONS));
     clauses.push(sampleClause(r, size));
@@ -450,7 +622,13 @@ function sampleEnd(r) {
  * (English words, 3..30; each draw aims at a length drawn uniformly in the range and is kept when
  * it lands inside it).
  */
-export function generateTranslation({ seed = 0, count = 1000, split = 'train', minWords = MIN_WORDS, maxWords = MAX_WORDS } = {}) {
+export function generateTranslation({
+  seed = 0,
+  count = 1000,
+  split = 'train',
+  minWords = MIN_WORDS,
+  maxWords = MAX_WORDS,
+} = {}) {
   const name = 'generateTranslation';
   checkCommon(name, { seed, count, split });
   checkInt(name, 'minWords', minWords, MIN_WORDS, MAX_WORDS);
@@ -469,7 +647,9 @@ export function generateTranslation({ seed = 0, count = 1000, split = 'train', m
 /** The split's key: the sentence without its final mark, so "she sees him ." and "she sees him"
  * always fall in the same split. */
 function splitKey(ex) {
-  return ENDS.has(ex.srcTokens.at(-1)) ? ex.srcTokens.slice(0, -1).join(' ') : ex.srcTokens.join(' ');
+  return ENDS.has(ex.srcTokens.at(-1))
+    ? ex.srcTokens.slice(0, -1).join(' ')
+    : ex.srcTokens.join(' ');
 }
 
 // ---------------------------------------------------------------- vocabularies
@@ -487,7 +667,28 @@ function frenchForms() {
   for (const p of PERSONS) add(p.fr.subj, p.fr.obj, ...p.fr.poss);
   add(...Object.values(ETRE), ...Object.values(AVOIR));
   for (const x of [...PREPOSITIONS, ...CONJUNCTIONS]) add(...x.fr);
-  add('le', 'la', 'les', 'un', 'une', 'des', 'de', 'ce', 'cet', 'cette', 'ces', 'ne', 'pas', 'qui', 'que', 'du', 'au', 'aux', 'ton', ...ENDS);
+  add(
+    'le',
+    'la',
+    'les',
+    'un',
+    'une',
+    'des',
+    'de',
+    'ce',
+    'cet',
+    'cette',
+    'ces',
+    'ne',
+    'pas',
+    'qui',
+    'que',
+    'du',
+    'au',
+    'aux',
+    'ton',
+    ...ENDS,
+  );
   add(...ELIDE.values(), "s'");
   return [...out];
 }
@@ -500,7 +701,26 @@ function englishForms() {
   for (const v of [...VERBS, ...SAY_VERBS]) add(v.en.base, v.en.s3, v.en.pp);
   for (const p of PERSONS) add(...Object.values(p.en));
   for (const x of [...PREPOSITIONS, ...CONJUNCTIONS]) add(x.en);
-  add('the', 'a', 'an', 'some', 'this', 'these', 'not', "n't", "'s", 'is', 'are', 'am', 'has', 'been', 'does', 'that', 'who', ...ENDS);
+  add(
+    'the',
+    'a',
+    'an',
+    'some',
+    'this',
+    'these',
+    'not',
+    "n't",
+    "'s",
+    'is',
+    'are',
+    'am',
+    'has',
+    'been',
+    'does',
+    'that',
+    'who',
+    ...ENDS,
+  );
   return [...out];
 }
 
@@ -514,7 +734,10 @@ export const TRANSLATION_TOKENIZER = Object.freeze({
   type: 'word',
   srcVocab: Object.freeze(['<pad>', '<unk>', ...ENGLISH_WORDS]),
   tgtVocab: Object.freeze(['<pad>', '<s>', '</s>', '<unk>', ...FRENCH_TOKENS]),
-  pad: '<pad>', bos: '<s>', eos: '</s>', unk: '<unk>',
+  pad: '<pad>',
+  bos: '<s>',
+  eos: '</s>',
+  unk: '<unk>',
   normalize: TRANSLATION_NORMALIZE,
 });
 
@@ -523,7 +746,8 @@ export const TRANSLATION_TOKENIZER = Object.freeze({
 const NOUN_BY = new Map();
 for (const n of NOUNS) {
   NOUN_BY.set(n.en, [...(NOUN_BY.get(n.en) ?? []), { noun: n, plural: false }]);
-  if (!n.mass) NOUN_BY.set(n.enPlural, [...(NOUN_BY.get(n.enPlural) ?? []), { noun: n, plural: true }]);
+  if (!n.mass)
+    NOUN_BY.set(n.enPlural, [...(NOUN_BY.get(n.enPlural) ?? []), { noun: n, plural: true }]);
 }
 const ADJ_BY = new Map(ADJECTIVES.map((a) => [a.en, a]));
 const POSS_BY = new Map(PERSONS.map((p) => [p.en.poss, p]));
@@ -539,7 +763,8 @@ const CONJ_BY = new Map(CONJUNCTIONS.map((c) => [c.en, c]));
 function* parseNp(t, i, { role, allowPronoun = true, rel = true, possessor = true }) {
   if (allowPronoun) {
     const p = (role === 'obj' ? OBJ_BY : SUBJ_BY).get(t[i]);
-    if (p && !(role === 'obj' && t[i + 1] && NOUN_BY.has(t[i + 1]) && p.en.poss === t[i])) yield [pronounNp(p, role), i + 1];
+    if (p && !(role === 'obj' && t[i + 1] && NOUN_BY.has(t[i + 1]) && p.en.poss === t[i]))
+      yield [pronounNp(p, role), i + 1];
   }
   const dets = [];
   if (t[i] === 'the') dets.push({ kind: 'the' });
@@ -564,7 +789,8 @@ function* nounTail(t, i, det, role) {
   const adjs = [];
   let j = i;
   for (;;) {
-    for (const { noun, plural } of NOUN_BY.get(t[j]) ?? []) yield [{ noun, plural, det, adjs: adjs.slice(), role }, j + 1];
+    for (const { noun, plural } of NOUN_BY.get(t[j]) ?? [])
+      yield [{ noun, plural, det, adjs: adjs.slice(), role }, j + 1];
     if (!ADJ_BY.has(t[j]) || adjs.length >= 3) return;
     adjs.push(ADJ_BY.get(t[j]));
     j++;
@@ -576,12 +802,16 @@ function* withRel(t, np, j, rel) {
   if (!rel || !np.noun || (t[j] !== 'that' && t[j] !== 'who')) return;
   const word = t[j];
   const p = personOf(np);
-  for (const [pred, k] of parsePred(t, j + 1, p, { say: false, relHead: true })) yield [{ ...np, rel: { kind: 'subj', word, pred } }, k];
+  for (const [pred, k] of parsePred(t, j + 1, p, { say: false, relHead: true }))
+    yield [{ ...np, rel: { kind: 'subj', word, pred } }, k];
   if (word === 'that') {
     for (const [subj, k] of parseNp(t, j + 1, { role: 'subj', rel: false, possessor: false })) {
       for (const [vg, m] of parseVerbGroup(t, k, TRANSITIVE)) {
         if (vg.verb === 'be') continue;
-        yield [{ ...np, rel: { kind: 'obj', word, subj, verb: vg.verb, tense: vg.tense, neg: vg.neg } }, m];
+        yield [
+          { ...np, rel: { kind: 'obj', word, subj, verb: vg.verb, tense: vg.tense, neg: vg.neg } },
+          m,
+        ];
       }
     }
   }
@@ -593,9 +823,13 @@ function* parseVerbGroup(t, i, verbs, { be = false } = {}) {
   // present, do-support negation
   if (t[i] === 'do' || t[i] === 'does') {
     const neg = negAt(i + 1);
-    if (neg) for (const v of verbs) if (v.en.base === t[i + 2]) yield [{ verb: v, tense: 'present', neg }, i + 3];
+    if (neg)
+      for (const v of verbs)
+        if (v.en.base === t[i + 2]) yield [{ verb: v, tense: 'present', neg }, i + 3];
   }
-  for (const v of verbs) if (v.en.s3 === t[i] || v.en.base === t[i]) yield [{ verb: v, tense: 'present', neg: null }, i + 1];
+  for (const v of verbs)
+    if (v.en.s3 === t[i] || v.en.base === t[i])
+      yield [{ verb: v, tense: 'present', neg: null }, i + 1];
   if (t[i] === 'have' || t[i] === 'has') {
     const neg = negAt(i + 1);
     const j = neg ? i + 2 : i + 1;
@@ -611,11 +845,14 @@ function* parseVerbGroup(t, i, verbs, { be = false } = {}) {
 function* parsePred(t, i, p, { say = true, relHead = false } = {}) {
   for (const [vg, j] of parseVerbGroup(t, i, [...VERBS, ...(say ? SAY_VERBS : [])], { be: true })) {
     if (vg.verb === 'be') {
-      if (ADJ_BY.has(t[j])) yield [{ kind: 'copula', tense: vg.tense, neg: vg.neg, adj: ADJ_BY.get(t[j]) }, j + 1];
+      if (ADJ_BY.has(t[j]))
+        yield [{ kind: 'copula', tense: vg.tense, neg: vg.neg, adj: ADJ_BY.get(t[j]) }, j + 1];
     } else if (SAY_VERBS.includes(vg.verb)) {
-      if (t[j] === 'that') for (const [c, k] of parseClause(t, j + 1, 1)) yield [{ kind: 'say', ...vg, clause: c }, k];
+      if (t[j] === 'that')
+        for (const [c, k] of parseClause(t, j + 1, 1)) yield [{ kind: 'say', ...vg, clause: c }, k];
     } else if (vg.verb.transitive) {
-      for (const [obj, k] of parseNp(t, j, { role: 'obj', rel: !relHead })) yield [{ kind: 'trans', ...vg, obj }, k];
+      for (const [obj, k] of parseNp(t, j, { role: 'obj', rel: !relHead }))
+        yield [{ kind: 'trans', ...vg, obj }, k];
     } else {
       yield [{ kind: 'intrans', ...vg }, j];
     }
@@ -627,7 +864,8 @@ function* parseClause(t, i, depth = 0) {
     for (const [pred, k] of parsePred(t, j, personOf(subj), { say: depth === 0 })) {
       yield [{ subj, pred, pps: [] }, k];
       if (pred.kind !== 'say' && PREP_BY.has(t[k])) {
-        for (const [np, m] of parseNp(t, k + 1, { role: 'obj', rel: false, allowPronoun: false })) yield [{ subj, pred, pps: [{ prep: PREP_BY.get(t[k]), np }] }, m];
+        for (const [np, m] of parseNp(t, k + 1, { role: 'obj', rel: false, allowPronoun: false }))
+          yield [{ subj, pred, pps: [{ prep: PREP_BY.get(t[k]), np }] }, m];
       }
     }
   }
@@ -636,8 +874,10 @@ function* parseClause(t, i, depth = 0) {
 function* parseSentence(t, i, clauses, conjs) {
   for (const [c, j] of parseClause(t, i)) {
     if (j === t.length) yield { clauses: [...clauses, c], conjs, end: '' };
-    else if (ENDS.has(t[j]) && j === t.length - 1) yield { clauses: [...clauses, c], conjs, end: t[j] };
-    else if (CONJ_BY.has(t[j]) && clauses.length < 3) yield* parseSentence(t, j + 1, [...clauses, c], [...conjs, CONJ_BY.get(t[j])]);
+    else if (ENDS.has(t[j]) && j === t.length - 1)
+      yield { clauses: [...clauses, c], conjs, end: t[j] };
+    else if (CONJ_BY.has(t[j]) && clauses.length < 3)
+      yield* parseSentence(t, j + 1, [...clauses, c], [...conjs, CONJ_BY.get(t[j])]);
   }
 }
 

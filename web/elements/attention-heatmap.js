@@ -135,18 +135,27 @@ function checkLabels(labels, count, what) {
 function checkData(value) {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'object') {
-    throw new TypeError('<attn-heatmap>: data must be { weights, rows, cols, rowLabels?, colLabels? }.');
+    throw new TypeError(
+      '<attn-heatmap>: data must be { weights, rows, cols, rowLabels?, colLabels? }.',
+    );
   }
   const { rows, cols } = value;
-  for (const [name, n] of [['rows', rows], ['cols', cols]]) {
+  for (const [name, n] of [
+    ['rows', rows],
+    ['cols', cols],
+  ]) {
     if (!Number.isSafeInteger(n) || n < 1) {
-      throw new RangeError(`<attn-heatmap>: data.${name} must be a positive integer, got ${String(n)}.`);
+      throw new RangeError(
+        `<attn-heatmap>: data.${name} must be a positive integer, got ${String(n)}.`,
+      );
     }
   }
   let { weights } = value;
   if (!(weights instanceof Float32Array)) {
     if (weights == null || typeof weights.length !== 'number') {
-      throw new TypeError('<attn-heatmap>: data.weights must be a Float32Array (row-major, rows × cols).');
+      throw new TypeError(
+        '<attn-heatmap>: data.weights must be a Float32Array (row-major, rows × cols).',
+      );
     }
     weights = Float32Array.from(weights);
   }
@@ -172,7 +181,9 @@ function labelParts(label) {
 
 /** The text of labelParts(label). */
 function labelText(label) {
-  return labelParts(label).map((p) => p.text).join('');
+  return labelParts(label)
+    .map((p) => p.text)
+    .join('');
 }
 
 /**
@@ -233,21 +244,46 @@ export class AttentionHeatmap extends HTMLElement {
     this.#tooltip = el('div', { class: 'tooltip', part: 'tooltip', hidden: '' });
     this.#plot = el(
       'div',
-      { class: 'plot', part: 'plot', tabindex: '0', role: 'application', 'aria-roledescription': 'heatmap' },
+      {
+        class: 'plot',
+        part: 'plot',
+        tabindex: '0',
+        role: 'application',
+        'aria-roledescription': 'heatmap',
+      },
       [this.#canvas, this.#tooltip],
     );
-    this.#live = el('div', { class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'true' });
+    this.#live = el('div', {
+      class: 'visually-hidden',
+      'aria-live': 'polite',
+      'aria-atomic': 'true',
+    });
     this.#error = el('p', { class: 'error', part: 'error', role: 'alert', hidden: '' });
     this.#alternative = el('div', { class: 'visually-hidden' });
     const toolbar = el('div', { class: 'toolbar', part: 'toolbar', role: 'group', hidden: '' }); // shown with data
-    for (const [kind, text] of [['png', 'PNG'], ['svg', 'SVG'], ['csv', 'CSV'], ['json', 'JSON']]) {
+    for (const [kind, text] of [
+      ['png', 'PNG'],
+      ['svg', 'SVG'],
+      ['csv', 'CSV'],
+      ['json', 'JSON'],
+    ]) {
       toolbar.append(el('button', { type: 'button', 'data-export': kind, text, disabled: '' }));
     }
     this.#scaleBox = el('input', { type: 'checkbox', 'data-scale': '' });
     this.#scaleText = el('span');
-    const scale = el('label', { class: 'scale', part: 'scale', hidden: '' }, [this.#scaleBox, this.#scaleText]);
+    const scale = el('label', { class: 'scale', part: 'scale', hidden: '' }, [
+      this.#scaleBox,
+      this.#scaleText,
+    ]);
     const controls = el('div', { class: 'controls', part: 'controls' }, [scale, toolbar]);
-    root.append(el('style', { text: STYLE }), this.#plot, this.#error, controls, this.#live, this.#alternative);
+    root.append(
+      el('style', { text: STYLE }),
+      this.#plot,
+      this.#error,
+      controls,
+      this.#live,
+      this.#alternative,
+    );
   }
 
   connectedCallback() {
@@ -257,26 +293,40 @@ export class AttentionHeatmap extends HTMLElement {
     this.#plot.addEventListener('focus', () => this.#onFocusChange(true), { signal });
     this.#plot.addEventListener('blur', () => this.#onFocusChange(false), { signal });
     this.#canvas.addEventListener('pointermove', (e) => this.#onPointerMove(e), { signal });
-    this.#canvas.addEventListener('pointerleave', () => {
-      this.#tooltip.hidden = true;
-      this.#setHover(null);
-    }, { signal });
-    this.#scaleBox.addEventListener('change', () => {
-      this.setAttribute('scale', this.#scaleBox.checked ? 'fixed' : 'fit');
-      this.dispatchEvent(new CustomEvent('heatmap-scale', { detail: { scale: this.getAttribute('scale') } }));
-    }, { signal });
+    this.#canvas.addEventListener(
+      'pointerleave',
+      () => {
+        this.#tooltip.hidden = true;
+        this.#setHover(null);
+      },
+      { signal },
+    );
+    this.#scaleBox.addEventListener(
+      'change',
+      () => {
+        this.setAttribute('scale', this.#scaleBox.checked ? 'fixed' : 'fit');
+        this.dispatchEvent(
+          new CustomEvent('heatmap-scale', { detail: { scale: this.getAttribute('scale') } }),
+        );
+      },
+      { signal },
+    );
     this.#canvas.addEventListener('pointerdown', (e) => this.#onPointerDown(e), { signal });
     this.shadowRoot.querySelector('.toolbar').addEventListener(
       'click',
       (e) => {
-        const button = /** @type {HTMLElement | null | undefined} */ (/** @type {Element} */ (e.target).closest?.('button[data-export]'));
+        const button = /** @type {HTMLElement | null | undefined} */ (
+          /** @type {Element} */ (e.target).closest?.('button[data-export]')
+        );
         const kind = button?.dataset.export;
         if (kind) this.#download(kind).catch((err) => this.#showError(err.message));
       },
       { signal },
     );
     // Redraw when the colour scheme flips: the canvas bakes in the text and background colours.
-    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.#schedule(), { signal });
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.#schedule(), {
+      signal,
+    });
     this.#resizeObserver = new ResizeObserver((entries) => {
       const width = Math.floor(entries[entries.length - 1].contentRect.width);
       if (width !== this.#width) {
@@ -355,7 +405,10 @@ export class AttentionHeatmap extends HTMLElement {
    * largest), 'symmetric' (diverging, about 0) or 'set' (min and max attributes). */
   get scaleMode() {
     if (this.getAttribute('colormap') === 'diverging') {
-      return parseNumberAttribute(this.getAttribute('min')) !== null && parseNumberAttribute(this.getAttribute('max')) !== null ? 'set' : 'symmetric';
+      return parseNumberAttribute(this.getAttribute('min')) !== null &&
+        parseNumberAttribute(this.getAttribute('max')) !== null
+        ? 'set'
+        : 'symmetric';
     }
     const scale = this.getAttribute('scale');
     if (scale === 'fixed' || scale === 'fit') return scale;
@@ -371,7 +424,13 @@ export class AttentionHeatmap extends HTMLElement {
   #scaleCaption() {
     const mode = this.scaleMode;
     const [min, max] = this.#range();
-    const key = { fixed: 'heatmap.scaleFixed', fit: 'heatmap.scaleFit', 'fit-from-0': 'heatmap.scaleFitFrom0', symmetric: 'heatmap.scaleSymmetric', set: 'heatmap.scaleSet' }[mode];
+    const key = {
+      fixed: 'heatmap.scaleFixed',
+      fit: 'heatmap.scaleFit',
+      'fit-from-0': 'heatmap.scaleFitFrom0',
+      symmetric: 'heatmap.scaleSymmetric',
+      set: 'heatmap.scaleSet',
+    }[mode];
     return t(this.#lang, key, { min: formatValue(min), max: formatValue(max) });
   }
 
@@ -382,7 +441,11 @@ export class AttentionHeatmap extends HTMLElement {
 
   set marks(value) {
     this.#marks = Array.isArray(value)
-      ? value.filter((m) => m && Number.isInteger(m.row) && Number.isFinite(m.from) && Number.isFinite(m.to)).map((m) => ({ ...m }))
+      ? value
+          .filter(
+            (m) => m && Number.isInteger(m.row) && Number.isFinite(m.from) && Number.isFinite(m.to),
+          )
+          .map((m) => ({ ...m }))
       : [];
     this.#schedule();
   }
@@ -394,7 +457,9 @@ export class AttentionHeatmap extends HTMLElement {
 
   set gold(value) {
     this.#gold = Array.isArray(value)
-      ? value.map((cols) => (Array.isArray(cols) ? cols.filter((c) => Number.isInteger(c) && c >= 0) : []))
+      ? value.map((cols) =>
+          Array.isArray(cols) ? cols.filter((c) => Number.isInteger(c) && c >= 0) : [],
+        )
       : null;
     this.#dataDirty = true; // the text alternative marks the gold cells
     this.#schedule();
@@ -434,7 +499,13 @@ export class AttentionHeatmap extends HTMLElement {
     const d = this.#data;
     if (!d) return null;
     const [row, col] = [this.#row, this.#col];
-    return { row, col, value: d.weights[row * d.cols + col], rowLabel: d.rowLabels[row], colLabel: d.colLabels[col] };
+    return {
+      row,
+      col,
+      value: d.weights[row * d.cols + col],
+      rowLabel: d.rowLabels[row],
+      colLabel: d.colLabels[col],
+    };
   }
 
   /** Move the focused cell (clamped into the matrix), announce it and redraw. */
@@ -469,16 +540,36 @@ export class AttentionHeatmap extends HTMLElement {
     const width = Math.max(minWidth, 360);
     const room = width - 2 * LAYOUT.pad;
     const items = [{ text: c.title ?? this.label, bold: true, size: 14 }];
-    if (c.model) items.push({ text: t(lang, 'heatmap.exportModel', { name: c.model }), bold: false, size: 12 });
-    if (c.input !== undefined) items.push({ text: t(lang, 'heatmap.exportInput', { text: displayInput(c.input) }), bold: false, size: 12 });
-    if (c.output !== undefined) items.push({ text: t(lang, 'heatmap.exportOutput', { text: displayInput(c.output) }), bold: false, size: 12 });
+    if (c.model)
+      items.push({
+        text: t(lang, 'heatmap.exportModel', { name: c.model }),
+        bold: false,
+        size: 12,
+      });
+    if (c.input !== undefined)
+      items.push({
+        text: t(lang, 'heatmap.exportInput', { text: displayInput(c.input) }),
+        bold: false,
+        size: 12,
+      });
+    if (c.output !== undefined)
+      items.push({
+        text: t(lang, 'heatmap.exportOutput', { text: displayInput(c.output) }),
+        bold: false,
+        size: 12,
+      });
     const lines = [];
     let y = LAYOUT.pad;
     for (const item of items) {
       ctx.font = `${item.bold ? 'bold ' : ''}${item.size}px ${font.family}`;
       for (const text of wrapText(item.text, room, (s) => ctx.measureText(s).width)) {
         y += Math.round(item.size * 1.35);
-        lines.push({ text, bold: !!item.bold, size: item.size, y: y - Math.round(item.size * 0.3) });
+        lines.push({
+          text,
+          bold: !!item.bold,
+          size: item.size,
+          y: y - Math.round(item.size * 0.3),
+        });
       }
     }
     ctx.font = font.css;
@@ -511,7 +602,11 @@ export class AttentionHeatmap extends HTMLElement {
     }
     ctx.drawImage(source, 0, header.height, this.#layout.width, this.#layout.height);
     return new Promise((resolve, reject) =>
-      out.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('<attn-heatmap>: the canvas is empty.'))), 'image/png'),
+      out.toBlob(
+        (blob) =>
+          blob ? resolve(blob) : reject(new Error('<attn-heatmap>: the canvas is empty.')),
+        'image/png',
+      ),
     );
   }
 
@@ -529,8 +624,12 @@ export class AttentionHeatmap extends HTMLElement {
     const table = this.#table();
     const { cellWidth: cw, cellHeight: ch, gridX, gridY } = layout;
     const n = (v) => String(Math.round(v * 100) / 100);
-    const parts = (label) => labelParts(label)
-      .map((p) => (p.marker ? `<tspan fill-opacity="0.5">${escapeXml(p.text)}</tspan>` : escapeXml(p.text))).join('');
+    const parts = (label) =>
+      labelParts(label)
+        .map((p) =>
+          p.marker ? `<tspan fill-opacity="0.5">${escapeXml(p.text)}</tspan>` : escapeXml(p.text),
+        )
+        .join('');
     const out = [
       `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
         `viewBox="0 0 ${width} ${height}" role="img">`,
@@ -542,9 +641,11 @@ export class AttentionHeatmap extends HTMLElement {
         }).join('') +
         '</linearGradient></defs>',
       `<rect width="${width}" height="${height}" fill="${escapeXml(bg)}"/>`,
-      ...header.lines.map((line) =>
-        `<text class="header" x="${LAYOUT.pad}" y="${line.y}" fill="${escapeXml(fg)}" font-family="${escapeXml(font.family)}" ` +
-          `font-size="${line.size}"${line.bold ? ' font-weight="bold"' : ''}>${escapeXml(line.text)}</text>`),
+      ...header.lines.map(
+        (line) =>
+          `<text class="header" x="${LAYOUT.pad}" y="${line.y}" fill="${escapeXml(fg)}" font-family="${escapeXml(font.family)}" ` +
+          `font-size="${line.size}"${line.bold ? ' font-weight="bold"' : ''}>${escapeXml(line.text)}</text>`,
+      ),
       // the map, as drawn on the canvas, below the header
       `<svg x="0" y="${header.height}" width="${layout.width}" height="${layout.height}" viewBox="0 0 ${layout.width} ${layout.height}">`,
       '<g shape-rendering="crispEdges">',
@@ -561,15 +662,38 @@ export class AttentionHeatmap extends HTMLElement {
     out.push('</g>');
     const gold = this.#goldCells();
     if (gold.length) {
-      const outline = (x, y, w, h) => [['halo', 'haloWidth'], ['line', 'lineWidth']].map(([c, wd]) =>
-        `<rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" fill="none" stroke="${GOLD_STROKE[c]}" stroke-width="${GOLD_STROKE[wd]}"/>`).join('');
+      const outline = (x, y, w, h) =>
+        [
+          ['halo', 'haloWidth'],
+          ['line', 'lineWidth'],
+        ]
+          .map(
+            ([c, wd]) =>
+              `<rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" fill="none" stroke="${GOLD_STROKE[c]}" stroke-width="${GOLD_STROKE[wd]}"/>`,
+          )
+          .join('');
       out.push('<g class="gold">');
-      for (const [r, c] of gold) out.push(outline(gridX + c * cw + 1.5, gridY + r * ch + 1.5, Math.max(cw - 3, 1), Math.max(ch - 3, 1)));
-      out.push(outline(layout.legendX + 1, layout.keyY + 3, LAYOUT.keySwatch, LAYOUT.keySwatch), '</g>');
+      for (const [r, c] of gold)
+        out.push(
+          outline(
+            gridX + c * cw + 1.5,
+            gridY + r * ch + 1.5,
+            Math.max(cw - 3, 1),
+            Math.max(ch - 3, 1),
+          ),
+        );
+      out.push(
+        outline(layout.legendX + 1, layout.keyY + 3, LAYOUT.keySwatch, LAYOUT.keySwatch),
+        '</g>',
+      );
     }
-    out.push(`<g fill="${escapeXml(fg)}" font-family="${escapeXml(font.family)}" font-size="${LAYOUT.fontSize}">`);
+    out.push(
+      `<g fill="${escapeXml(fg)}" font-family="${escapeXml(font.family)}" font-size="${LAYOUT.fontSize}">`,
+    );
     if (gold.length) {
-      out.push(`<text x="${n(layout.legendX + LAYOUT.keySwatch + 6)}" y="${n(layout.keyY + 3 + LAYOUT.keySwatch / 2)}" dominant-baseline="middle">${escapeXml(t(this.#lang, 'heatmap.goldKey'))}</text>`);
+      out.push(
+        `<text x="${n(layout.legendX + LAYOUT.keySwatch + 6)}" y="${n(layout.keyY + 3 + LAYOUT.keySwatch / 2)}" dominant-baseline="middle">${escapeXml(t(this.#lang, 'heatmap.goldKey'))}</text>`,
+      );
     }
     if (layout.showLabels && Number.isFinite(layout.rowStep)) {
       for (const r of labelIndices(d.rows, layout.rowStep).regular) {
@@ -582,9 +706,11 @@ export class AttentionHeatmap extends HTMLElement {
     if (layout.showLabels && Number.isFinite(layout.colStep)) {
       for (const c of labelIndices(d.cols, layout.colStep).regular) {
         const x = n(gridX + (c + 0.5) * cw);
-        out.push(layout.colLabelsRotated
-          ? `<text class="col-label" transform="translate(${x} ${n(gridY - LAYOUT.labelGap)}) rotate(-90)" dominant-baseline="middle">${parts(d.colLabels[c])}</text>`
-          : `<text class="col-label" x="${x}" y="${n(gridY - LAYOUT.labelGap - LAYOUT.labelLine / 2)}" text-anchor="middle" dominant-baseline="middle">${parts(d.colLabels[c])}</text>`);
+        out.push(
+          layout.colLabelsRotated
+            ? `<text class="col-label" transform="translate(${x} ${n(gridY - LAYOUT.labelGap)}) rotate(-90)" dominant-baseline="middle">${parts(d.colLabels[c])}</text>`
+            : `<text class="col-label" x="${x}" y="${n(gridY - LAYOUT.labelGap - LAYOUT.labelLine / 2)}" text-anchor="middle" dominant-baseline="middle">${parts(d.colLabels[c])}</text>`,
+        );
       }
     }
     const textY = layout.legendY + LAYOUT.legendBar + LAYOUT.legendText - 2;
@@ -611,7 +737,8 @@ export class AttentionHeatmap extends HTMLElement {
   toCSV() {
     const d = this.#requireData();
     const width = d.cols + 1;
-    const record = (fields) => [...fields, ...Array(Math.max(0, width - fields.length)).fill('')].map(csvField).join(',');
+    const record = (fields) =>
+      [...fields, ...Array(Math.max(0, width - fields.length)).fill('')].map(csvField).join(',');
     const c = this.#context;
     const lines = [
       record(['title', c.title ?? this.label]),
@@ -655,7 +782,9 @@ export class AttentionHeatmap extends HTMLElement {
       min,
       max,
       weights: Array.from(d.weights, (v) => (Number.isFinite(v) ? Number(formatFloat32(v)) : null)),
-      ...(this.#gold ? { gold: this.#gold.slice(0, d.rows).map((cols) => cols.filter((c) => c < d.cols)) } : {}),
+      ...(this.#gold
+        ? { gold: this.#gold.slice(0, d.rows).map((cols) => cols.filter((c) => c < d.cols)) }
+        : {}),
     };
   }
 
@@ -683,7 +812,8 @@ export class AttentionHeatmap extends HTMLElement {
   #range() {
     const scale = this.getAttribute('scale');
     if (this.getAttribute('colormap') !== 'diverging' && scale === 'fixed') return [0, 1];
-    if (this.getAttribute('colormap') !== 'diverging' && scale === 'fit') return resolveRange(this.#data ? this.#data.weights : []);
+    if (this.getAttribute('colormap') !== 'diverging' && scale === 'fit')
+      return resolveRange(this.#data ? this.#data.weights : []);
     if (this.getAttribute('colormap') === 'diverging') {
       return symmetricRange(
         this.#data ? this.#data.weights : [],
@@ -703,7 +833,10 @@ export class AttentionHeatmap extends HTMLElement {
     return {
       fg: style.color || 'black',
       bg: style.backgroundColor || 'white',
-      font: { family: style.fontFamily || 'sans-serif', css: `${LAYOUT.fontSize}px ${style.fontFamily || 'sans-serif'}` },
+      font: {
+        family: style.fontFamily || 'sans-serif',
+        css: `${LAYOUT.fontSize}px ${style.fontFamily || 'sans-serif'}`,
+      },
     };
   }
 
@@ -718,17 +851,25 @@ export class AttentionHeatmap extends HTMLElement {
       availableWidth: this.#width || this.clientWidth || 320,
       captionWidth: Math.ceil(ctx.measureText(this.#scaleCaption()).width),
     };
-    if (this.#gold) shape.keyWidth = Math.ceil(LAYOUT.keySwatch + 6 + ctx.measureText(t(this.#lang, 'heatmap.goldKey')).width);
+    if (this.#gold)
+      shape.keyWidth = Math.ceil(
+        LAYOUT.keySwatch + 6 + ctx.measureText(t(this.#lang, 'heatmap.goldKey')).width,
+      );
     // The widest label as drawn (markers, cut at LABEL_CHARS). A loop, not Math.max(...widths):
     // spreading ~100,000 values into a call overflows the stack; past LAYOUT.labelSample labels an
     // even sample is measured (a label there is at most LABEL_CHARS wide anyway).
     const widest = (labels) => {
       const stride = Math.max(1, Math.ceil(labels.length / LAYOUT.labelSample));
       let w = 0;
-      for (let i = 0; i < labels.length; i += stride) w = Math.max(w, ctx.measureText(labelText(labels[i])).width);
+      for (let i = 0; i < labels.length; i += stride)
+        w = Math.max(w, ctx.measureText(labelText(labels[i])).width);
       return w;
     };
-    return computeLayout({ ...shape, rowLabelWidth: Math.ceil(widest(d.rowLabels)), colLabelHeight: Math.ceil(widest(d.colLabels)) });
+    return computeLayout({
+      ...shape,
+      rowLabelWidth: Math.ceil(widest(d.rowLabels)),
+      colLabelHeight: Math.ceil(widest(d.colLabels)),
+    });
   }
 
   /** The matrix as drawn: shrunk (block maxima) to at most LAYOUT.maxGrid a side, cached per data. */
@@ -736,7 +877,11 @@ export class AttentionHeatmap extends HTMLElement {
     const d = this.#data;
     const pick = this.getAttribute('colormap') === 'diverging' ? 'absmax' : 'max';
     if (this.#reducedCache?.data !== d || this.#reducedCache.pick !== pick) {
-      this.#reducedCache = { data: d, pick, matrix: downsample(d.weights, d.rows, d.cols, LAYOUT.maxGrid, LAYOUT.maxGrid, pick) };
+      this.#reducedCache = {
+        data: d,
+        pick,
+        matrix: downsample(d.weights, d.rows, d.cols, LAYOUT.maxGrid, LAYOUT.maxGrid, pick),
+      };
     }
     return this.#reducedCache.matrix;
   }
@@ -771,7 +916,14 @@ export class AttentionHeatmap extends HTMLElement {
     const m = this.#reduced();
     const table = this.#table();
     const key = this.#pixelKey;
-    if (!this.#pixels || !key || key[0] !== m || key[1] !== min || key[2] !== max || key[3] !== table) {
+    if (
+      !this.#pixels ||
+      !key ||
+      key[0] !== m ||
+      key[1] !== min ||
+      key[2] !== max ||
+      key[3] !== table
+    ) {
       // Filled again only when the matrix or the scale changed, not on every hover.
       this.#pixels ??= document.createElement('canvas');
       this.#pixels.width = m.cols;
@@ -796,10 +948,17 @@ export class AttentionHeatmap extends HTMLElement {
       this.#legendPixels.height = 1;
       const lctx = this.#legendPixels.getContext('2d');
       const bar = lctx.createImageData(256, 1);
-      for (let i = 0; i < 256; i++) bar.data.set([table[3 * i], table[3 * i + 1], table[3 * i + 2], 255], 4 * i);
+      for (let i = 0; i < 256; i++)
+        bar.data.set([table[3 * i], table[3 * i + 1], table[3 * i + 2], 255], 4 * i);
       lctx.putImageData(bar, 0, 0);
     }
-    ctx.drawImage(this.#legendPixels, layout.legendX, layout.legendY, layout.legendWidth, LAYOUT.legendBar);
+    ctx.drawImage(
+      this.#legendPixels,
+      layout.legendX,
+      layout.legendY,
+      layout.legendWidth,
+      LAYOUT.legendBar,
+    );
     ctx.font = font.css;
     ctx.textBaseline = 'alphabetic';
     const textY = layout.legendY + LAYOUT.legendBar + LAYOUT.legendText - 2;
@@ -853,13 +1012,22 @@ export class AttentionHeatmap extends HTMLElement {
       for (const [r, c] of gold) {
         const cw = layout.cellWidth;
         const ch = layout.cellHeight;
-        outline(layout.gridX + c * cw + 1.5, layout.gridY + r * ch + 1.5, Math.max(cw - 3, 1), Math.max(ch - 3, 1));
+        outline(
+          layout.gridX + c * cw + 1.5,
+          layout.gridY + r * ch + 1.5,
+          Math.max(cw - 3, 1),
+          Math.max(ch - 3, 1),
+        );
       }
       outline(layout.legendX + 1, layout.keyY + 3, LAYOUT.keySwatch, LAYOUT.keySwatch);
       ctx.fillStyle = fg;
       ctx.textAlign = 'left';
       ctx.textBaseline = 'middle';
-      ctx.fillText(t(this.#lang, 'heatmap.goldKey'), layout.legendX + LAYOUT.keySwatch + 6, layout.keyY + 3 + LAYOUT.keySwatch / 2);
+      ctx.fillText(
+        t(this.#lang, 'heatmap.goldKey'),
+        layout.legendX + LAYOUT.keySwatch + 6,
+        layout.keyY + 3 + LAYOUT.keySwatch / 2,
+      );
       ctx.restore();
     }
 
@@ -910,13 +1078,25 @@ export class AttentionHeatmap extends HTMLElement {
     ctx.textBaseline = 'middle';
     const row = (r, isPinned) => {
       ctx.font = isPinned ? bold : font.css;
-      drawParts(ctx, labelParts(d.rowLabels[r]), layout.gridX - LAYOUT.labelGap, layout.gridY + (r + 0.5) * layout.cellHeight, 'right');
+      drawParts(
+        ctx,
+        labelParts(d.rowLabels[r]),
+        layout.gridX - LAYOUT.labelGap,
+        layout.gridY + (r + 0.5) * layout.cellHeight,
+        'right',
+      );
     };
     const col = (c, isPinned) => {
       ctx.font = isPinned ? bold : font.css;
       const x = layout.gridX + (c + 0.5) * layout.cellWidth;
       if (!layout.colLabelsRotated) {
-        drawParts(ctx, labelParts(d.colLabels[c]), x, layout.gridY - LAYOUT.labelGap - LAYOUT.labelLine / 2, 'center');
+        drawParts(
+          ctx,
+          labelParts(d.colLabels[c]),
+          x,
+          layout.gridY - LAYOUT.labelGap - LAYOUT.labelLine / 2,
+          'center',
+        );
         return;
       }
       ctx.save();
@@ -943,12 +1123,25 @@ export class AttentionHeatmap extends HTMLElement {
     const d = this.#data;
     if (!layout || !d) return null;
     const p = this.#pinnedLabels();
-    const rows = Number.isFinite(layout.rowStep) ? labelIndices(d.rows, layout.rowStep, p.rows) : { regular: [], pinned: [] };
-    const cols = Number.isFinite(layout.colStep) ? labelIndices(d.cols, layout.colStep, p.cols) : { regular: [], pinned: [] };
+    const rows = Number.isFinite(layout.rowStep)
+      ? labelIndices(d.rows, layout.rowStep, p.rows)
+      : { regular: [], pinned: [] };
+    const cols = Number.isFinite(layout.colStep)
+      ? labelIndices(d.cols, layout.colStep, p.cols)
+      : { regular: [], pinned: [] };
     return {
-      rowStep: layout.rowStep, colStep: layout.colStep, colExtent: layout.colExtent, rotated: layout.colLabelsRotated,
-      cellWidth: layout.cellWidth, cellHeight: layout.cellHeight, gridX: layout.gridX, gridY: layout.gridY,
-      rows: rows.regular, cols: cols.regular, pinnedRows: rows.pinned, pinnedCols: cols.pinned,
+      rowStep: layout.rowStep,
+      colStep: layout.colStep,
+      colExtent: layout.colExtent,
+      rotated: layout.colLabelsRotated,
+      cellWidth: layout.cellWidth,
+      cellHeight: layout.cellHeight,
+      gridX: layout.gridX,
+      gridY: layout.gridY,
+      rows: rows.regular,
+      cols: cols.regular,
+      pinnedRows: rows.pinned,
+      pinnedCols: cols.pinned,
     };
   }
 
@@ -972,7 +1165,13 @@ export class AttentionHeatmap extends HTMLElement {
     const d = this.#data;
     if (!d) return t(this.#lang, 'heatmap.noData', { label: this.label });
     const [min, max] = this.#range();
-    const summary = t(this.#lang, 'heatmap.summary', { label: this.label, rows: d.rows, cols: d.cols, min: formatValue(min), max: formatValue(max) });
+    const summary = t(this.#lang, 'heatmap.summary', {
+      label: this.label,
+      rows: d.rows,
+      cols: d.cols,
+      min: formatValue(min),
+      max: formatValue(max),
+    });
     const gold = this.#goldCells().length;
     return gold ? `${summary} ${t(this.#lang, 'heatmap.goldSummary', { n: gold })}` : summary;
   }
@@ -990,14 +1189,17 @@ export class AttentionHeatmap extends HTMLElement {
       b.setAttribute('aria-label', t(this.#lang, 'heatmap.download', { kind: b.textContent }));
       /** @type {HTMLButtonElement} */ (b).disabled = !d; // nothing to export
     }
-    /** @type {HTMLElement} */ (this.#scaleBox.parentElement).hidden = !d || this.getAttribute('colormap') === 'diverging';
+    /** @type {HTMLElement} */ (this.#scaleBox.parentElement).hidden =
+      !d || this.getAttribute('colormap') === 'diverging';
     this.#scaleBox.checked = this.scaleMode === 'fixed';
     this.#scaleText.textContent = t(this.#lang, 'heatmap.scaleControl');
-    this.#plot.setAttribute('aria-label', d ? t(this.#lang, 'heatmap.size', { label: this.label, rows: d.rows, cols: d.cols }) : this.label);
     this.#plot.setAttribute(
-      'aria-description',
-      t(this.#lang, 'heatmap.keys'),
+      'aria-label',
+      d
+        ? t(this.#lang, 'heatmap.size', { label: this.label, rows: d.rows, cols: d.cols })
+        : this.label,
     );
+    this.#plot.setAttribute('aria-description', t(this.#lang, 'heatmap.keys'));
   }
 
   #updateAlternative() {
@@ -1051,15 +1253,34 @@ export class AttentionHeatmap extends HTMLElement {
     if (!d || event.altKey || event.metaKey) return;
     let [row, col] = [this.#row, this.#col];
     switch (event.key) {
-      case 'ArrowUp': row -= 1; break;
-      case 'ArrowDown': row += 1; break;
-      case 'ArrowLeft': col -= 1; break;
-      case 'ArrowRight': col += 1; break;
-      case 'PageUp': row -= PAGE_ROWS; break;
-      case 'PageDown': row += PAGE_ROWS; break;
-      case 'Home': col = 0; if (event.ctrlKey) row = 0; break;
-      case 'End': col = d.cols - 1; if (event.ctrlKey) row = d.rows - 1; break;
-      default: return;
+      case 'ArrowUp':
+        row -= 1;
+        break;
+      case 'ArrowDown':
+        row += 1;
+        break;
+      case 'ArrowLeft':
+        col -= 1;
+        break;
+      case 'ArrowRight':
+        col += 1;
+        break;
+      case 'PageUp':
+        row -= PAGE_ROWS;
+        break;
+      case 'PageDown':
+        row += PAGE_ROWS;
+        break;
+      case 'Home':
+        col = 0;
+        if (event.ctrlKey) row = 0;
+        break;
+      case 'End':
+        col = d.cols - 1;
+        if (event.ctrlKey) row = d.rows - 1;
+        break;
+      default:
+        return;
     }
     event.preventDefault(); // keep the plot from scrolling instead
     this.focusCell(row, col);
@@ -1070,7 +1291,13 @@ export class AttentionHeatmap extends HTMLElement {
     if (!d || !this.#layout) return null;
     const rect = this.#canvas.getBoundingClientRect();
     const scale = rect.width > 0 ? this.#layout.width / rect.width : 1;
-    return cellAt(this.#layout, d.rows, d.cols, (event.clientX - rect.left) * scale, (event.clientY - rect.top) * scale);
+    return cellAt(
+      this.#layout,
+      d.rows,
+      d.cols,
+      (event.clientX - rect.left) * scale,
+      (event.clientY - rect.top) * scale,
+    );
   }
 
   #onPointerMove(event) {
@@ -1087,8 +1314,10 @@ export class AttentionHeatmap extends HTMLElement {
     let x = event.clientX - plot.left + this.#plot.scrollLeft + 12;
     let y = event.clientY - plot.top + this.#plot.scrollTop + 12;
     // Flip to the other side of the pointer near an edge, so the tip never widens the scroll area.
-    if (x + tip.offsetWidth > this.#plot.scrollLeft + this.#plot.clientWidth) x -= tip.offsetWidth + 24;
-    if (y + tip.offsetHeight > this.#plot.scrollTop + this.#plot.clientHeight) y -= tip.offsetHeight + 24;
+    if (x + tip.offsetWidth > this.#plot.scrollLeft + this.#plot.clientWidth)
+      x -= tip.offsetWidth + 24;
+    if (y + tip.offsetHeight > this.#plot.scrollTop + this.#plot.clientHeight)
+      y -= tip.offsetHeight + 24;
     tip.style.left = `${Math.max(0, x)}px`;
     tip.style.top = `${Math.max(0, y)}px`;
   }
@@ -1100,9 +1329,16 @@ export class AttentionHeatmap extends HTMLElement {
     this.#hoverCell = hit ? { row: hit.row, col: hit.col } : null;
     this.#schedule(); // the hovered row's and column's labels
     const d = this.#data;
-    const detail = hit && d
-      ? { row: hit.row, col: hit.col, value: d.weights[hit.row * d.cols + hit.col], rowLabel: d.rowLabels[hit.row], colLabel: d.colLabels[hit.col] }
-      : null;
+    const detail =
+      hit && d
+        ? {
+            row: hit.row,
+            col: hit.col,
+            value: d.weights[hit.row * d.cols + hit.col],
+            rowLabel: d.rowLabels[hit.row],
+            colLabel: d.colLabels[hit.col],
+          }
+        : null;
     this.dispatchEvent(new CustomEvent('heatmap-hover', { detail }));
   }
 
@@ -1133,8 +1369,15 @@ export class AttentionHeatmap extends HTMLElement {
     if (kind === 'png') blob = await this.toPNG();
     else if (kind === 'svg') blob = new Blob([this.toSVG()], { type: 'image/svg+xml' });
     else if (kind === 'csv') blob = new Blob([this.toCSV()], { type: 'text/csv' });
-    else blob = new Blob([JSON.stringify(this.toJSON(), null, 2) + '\n'], { type: 'application/json' });
-    const name = this.label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'heatmap';
+    else
+      blob = new Blob([JSON.stringify(this.toJSON(), null, 2) + '\n'], {
+        type: 'application/json',
+      });
+    const name =
+      this.label
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '') || 'heatmap';
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = `${name}.${kind}`;
@@ -1145,6 +1388,10 @@ export class AttentionHeatmap extends HTMLElement {
 
 /** Register the element (default tag attn-heatmap). Safe to call more than once. */
 export function define(tag = 'attn-heatmap', registry = customElements) {
-  if (!registry.get(tag)) registry.define(tag, tag === 'attn-heatmap' ? AttentionHeatmap : class extends AttentionHeatmap {});
+  if (!registry.get(tag))
+    registry.define(
+      tag,
+      tag === 'attn-heatmap' ? AttentionHeatmap : class extends AttentionHeatmap {},
+    );
   return registry.get(tag);
 }

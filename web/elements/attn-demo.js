@@ -46,7 +46,16 @@
 // Imports the library by a relative path, not 'attnlab', so a host page needs no import map.
 
 import { init, loadModel, readSafetensors } from '../../wasm/index.js';
-import { MAX_INPUT, VIEWS, cleanInput, fitToView, formatModelParams, inputHint, readAttribute, switchView } from '../shared/app-state.js';
+import {
+  MAX_INPUT,
+  VIEWS,
+  cleanInput,
+  fitToView,
+  formatModelParams,
+  inputHint,
+  readAttribute,
+  switchView,
+} from '../shared/app-state.js';
 import { LANGUAGES, errorDetail, resolveLang, t } from '../shared/i18n.js';
 import { ModelCache, modelError, pageOrigin } from '../shared/model-cache.js';
 import { renderCard } from '../shared/model-card.js';
@@ -54,8 +63,30 @@ import { domainWarnings } from '../shared/domain.js';
 import { diagnoseFetch, fetchProblem, wasmUrl } from '../shared/fetch-problem.js';
 import { examplesFor } from '../shared/examples.js';
 import { INPUT_NOTES_STYLE, InputNotes } from '../shared/input-notes.js';
-import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, cardUrl, defaultModelFor, findModel, isBlobUrl, isLocalModel, modelUrl, modelsFor, sampleFor } from '../shared/models.js';
-import { INSPECTOR_STYLE, LocalFileError, MAX_MODEL_BYTES, droppedFile, localError, localSource, readLocal, renderInspector, viewFor } from '../shared/open-model.js';
+import {
+  DEFAULT_INPUT,
+  DEFAULT_MODEL,
+  VIEW_FAMILY,
+  cardUrl,
+  defaultModelFor,
+  findModel,
+  isBlobUrl,
+  isLocalModel,
+  modelUrl,
+  modelsFor,
+  sampleFor,
+} from '../shared/models.js';
+import {
+  INSPECTOR_STYLE,
+  LocalFileError,
+  MAX_MODEL_BYTES,
+  droppedFile,
+  localError,
+  localSource,
+  readLocal,
+  renderInspector,
+  viewFor,
+} from '../shared/open-model.js';
 import { isOffline, savedUrls } from '../shared/offline.js';
 import { el, fillModelOptions } from '../shared/view-kit.js';
 import { VIEW_MODULES, VIEWS_STYLE } from '../views/registry.js';
@@ -96,10 +127,37 @@ attn-heatmap { --attn-heatmap-background: var(--attn-demo-surface, Canvas); marg
 ${INPUT_NOTES_STYLE}${INSPECTOR_STYLE}${VIEWS_STYLE}`;
 
 export class AttnDemo extends HTMLElement {
-  static observedAttributes = ['model', 'view', 'input', 'layer', 'head', 'lang', 'hide', 'a', 'b', 'kind', 'step', 'gold', 'file-picker'];
+  static observedAttributes = [
+    'model',
+    'view',
+    'input',
+    'layer',
+    'head',
+    'lang',
+    'hide',
+    'a',
+    'b',
+    'kind',
+    'step',
+    'gold',
+    'file-picker',
+  ];
 
   /** @type {{ view: string, model: string, input: string, layer: number, head: number, lang: string, hide: string[], a: string | null, b: string | null, kind: string | null, step: number | null, gold: boolean }} */
-  #state = { view: 'alignment', model: DEFAULT_MODEL, input: DEFAULT_INPUT, layer: 0, head: 0, lang: 'en', hide: [], a: null, b: null, kind: null, step: null, gold: false };
+  #state = {
+    view: 'alignment',
+    model: DEFAULT_MODEL,
+    input: DEFAULT_INPUT,
+    layer: 0,
+    head: 0,
+    lang: 'en',
+    hide: [],
+    a: null,
+    b: null,
+    kind: null,
+    step: null,
+    gold: false,
+  };
   #wrongModel = null; // a model attribute of another family than the view's (replaced, and said so)
   #renderedFamily = null;
   #cardKey = ''; // model and language of the shown model card
@@ -108,7 +166,9 @@ export class AttnDemo extends HTMLElement {
   #loadError = null;
   #refused = []; // attribute names whose values were refused
   #ui = {};
-  #notes = new InputNotes({ onPick: (input) => this.#userSet({ input: cleanInput(input), step: null }) });
+  #notes = new InputNotes({
+    onPick: (input) => this.#userSet({ input: cleanInput(input), step: null }),
+  });
   #unknown = []; // the unknown words of this render's runs (#run), shown by #finish
   #blanked = false; // this render could not draw its input (#blank): no notes about an output
   #cache = new ModelCache({ onSettle: () => this.#schedule() });
@@ -141,7 +201,12 @@ export class AttnDemo extends HTMLElement {
     refresh: () => this.#schedule(),
     current: () => {
       const s = this.#state;
-      return { model: this.#cache.settled(s.model)?.model ?? null, name: s.model, input: s.input, lang: s.lang };
+      return {
+        model: this.#cache.settled(s.model)?.model ?? null,
+        name: s.model,
+        input: s.input,
+        lang: s.lang,
+      };
     },
     error: (message) => this.#showError(message),
   };
@@ -158,20 +223,27 @@ export class AttnDemo extends HTMLElement {
     defineHeatmap();
     this.#listeners = new AbortController();
     this.#wire(this.#listeners.signal);
-    for (const type of ['online', 'offline']) window.addEventListener(type, () => this.#checkOffline(), { signal: this.#listeners.signal });
+    for (const type of ['online', 'offline'])
+      window.addEventListener(type, () => this.#checkOffline(), { signal: this.#listeners.signal });
     if (isOffline()) this.#checkOffline();
     // back in the document: the model file given before it left (disconnectedCallback freed it)
     if (this.#modelFile !== null && !this.#local) this.#openValue(this.#modelFile, false);
     for (const name of AttnDemo.observedAttributes) this.#readAttribute(name);
     if (!this.#lib && !this.#libError) {
-      init().then((lib) => {
-        this.#lib = lib;
-        this.dataset.simd = String(lib.simd);
-      }, async (err) => {
-        // Why the .wasm could not be fetched (another origin without CORS, a 404, file://), if it was that.
-        this.#libProblem = typeof WebAssembly === 'object' ? await diagnoseFetch(wasmUrl()) : null;
-        this.#libError = err;
-      }).then(() => this.#schedule());
+      init()
+        .then(
+          (lib) => {
+            this.#lib = lib;
+            this.dataset.simd = String(lib.simd);
+          },
+          async (err) => {
+            // Why the .wasm could not be fetched (another origin without CORS, a 404, file://), if it was that.
+            this.#libProblem =
+              typeof WebAssembly === 'object' ? await diagnoseFetch(wasmUrl()) : null;
+            this.#libError = err;
+          },
+        )
+        .then(() => this.#schedule());
     }
     this.#schedule();
   }
@@ -199,7 +271,8 @@ export class AttnDemo extends HTMLElement {
     if (name === 'file-picker') return; // read where drawn (#renderChrome) and dropped (#wire)
     if (name === 'model') {
       const value = this.getAttribute('model');
-      if (value !== null && value === this.#local?.key) { // the open model file (set back by the page)
+      if (value !== null && value === this.#local?.key) {
+        // the open model file (set back by the page)
         this.#refused = this.#refused.filter((k) => k !== 'model');
         this.#state.model = value;
         return;
@@ -210,7 +283,12 @@ export class AttnDemo extends HTMLElement {
         return;
       }
     }
-    const got = readAttribute(name, this.getAttribute(name), pageOrigin(), document.documentElement.lang);
+    const got = readAttribute(
+      name,
+      this.getAttribute(name),
+      pageOrigin(),
+      document.documentElement.lang,
+    );
     this.#refused = this.#refused.filter((k) => k !== name);
     if (got.refused) this.#refused.push(name);
     if (got.value === undefined) return;
@@ -227,7 +305,8 @@ export class AttnDemo extends HTMLElement {
     const s = this.#state;
     const fit = fitToView(s, this.getAttribute('model'), this.getAttribute('input'), pageOrigin());
     [s.model, s.input, this.#wrongModel] = [fit.model, fit.input, fit.wrongModel];
-    if (this.getAttribute('input') === null && this.#ui.input.value !== s.input) this.#ui.input.value = s.input;
+    if (this.getAttribute('input') === null && this.#ui.input.value !== s.input)
+      this.#ui.input.value = s.input;
   }
 
   /** The current settings: { view, model, input, layer, head, lang, hide, a, b, kind, step, gold }. */
@@ -287,18 +366,21 @@ export class AttnDemo extends HTMLElement {
       next.input = sampleFor(next.model);
     }
     const patch = {};
-    for (const k of ['view', 'model', 'input', 'layer', 'head', 'kind', 'step']) if (next[k] !== s[k]) patch[k] = next[k];
+    for (const k of ['view', 'model', 'input', 'layer', 'head', 'kind', 'step'])
+      if (next[k] !== s[k]) patch[k] = next[k];
     return patch;
   }
 
   /** A person changed a setting: reflect it to the attribute, announce it, redraw. */
   #userSet(patch) {
     Object.assign(this.#state, patch);
-    if ('input' in patch && this.#ui.input.value !== patch.input) this.#ui.input.value = patch.input;
+    if ('input' in patch && this.#ui.input.value !== patch.input)
+      this.#ui.input.value = patch.input;
     this.#reflecting = true;
     try {
       for (const [k, v] of Object.entries(patch)) {
-        if (v === null || v === false) this.removeAttribute(k); // gold: absent for off
+        if (v === null || v === false)
+          this.removeAttribute(k); // gold: absent for off
         else this.setAttribute(k, Array.isArray(v) ? v.join(' ') : v === true ? '1' : String(v));
         this.#refused = this.#refused.filter((r) => r !== k);
       }
@@ -320,7 +402,10 @@ export class AttnDemo extends HTMLElement {
   #localFits(view) {
     const local = this.#local;
     if (!local?.view) return false;
-    return local.view === view || (local.family === 'seq2seq' && (view === 'alignment' || view === 'time'));
+    return (
+      local.view === view ||
+      (local.family === 'seq2seq' && (view === 'alignment' || view === 'time'))
+    );
   }
 
   /** A model's name as the page says it: the file's name for the open model file ("your file" when a drop had none). */
@@ -353,7 +438,12 @@ export class AttnDemo extends HTMLElement {
           throw new LocalFileError('open.blobFailed', { name: url });
         }
         const length = Number(response.headers.get('content-length'));
-        if (length > MAX_MODEL_BYTES) throw new LocalFileError('open.tooLarge', { name: url, mb: (length / 1048576).toFixed(1), limit: MAX_MODEL_BYTES / 1048576 });
+        if (length > MAX_MODEL_BYTES)
+          throw new LocalFileError('open.tooLarge', {
+            name: url,
+            mb: (length / 1048576).toFixed(1),
+            limit: MAX_MODEL_BYTES / 1048576,
+          });
         return new Uint8Array(await response.arrayBuffer());
       },
     };
@@ -369,7 +459,15 @@ export class AttnDemo extends HTMLElement {
   #openLocal(source, problem, fromUser, name = source?.name ?? 'modelFile', key = `file:${name}`) {
     const gen = ++this.#openGen;
     this.#dropLocal();
-    const local = { key, name, size: source?.size ?? 0, inspect: null, view: null, family: null, arch: null };
+    const local = {
+      key,
+      name,
+      size: source?.size ?? 0,
+      inspect: null,
+      view: null,
+      family: null,
+      arch: null,
+    };
     this.#local = local;
     const loading = (async () => {
       if (problem) throw problem;
@@ -384,7 +482,10 @@ export class AttnDemo extends HTMLElement {
       local.view = viewFor(model.architecture, head, this.#state.view);
       local.family = local.view ? VIEW_FAMILY[local.view] : null;
       return { model };
-    })().then((result) => result, (error) => ({ error }));
+    })().then(
+      (result) => result,
+      (error) => ({ error }),
+    );
     this.#cache.local(key, loading);
     this.#renderedFamily = null; // the picker lists the file
     // Shown at once, in a view that draws one model (compare and forgetting draw their own).
@@ -397,11 +498,20 @@ export class AttnDemo extends HTMLElement {
       this.#schedule();
     }
     loading.then(() => {
-      if (gen !== this.#openGen || !this.#isLocal(this.#state.model) || !local.view || local.view === this.#state.view) return;
+      if (
+        gen !== this.#openGen ||
+        !this.#isLocal(this.#state.model) ||
+        !local.view ||
+        local.view === this.#state.view
+      )
+        return;
       if (this.#localFits(this.#state.view)) return;
       // into another family's view: that view's sample input, as a tab does (switchView); a dates
       // input means nothing to a classifier
-      const input = VIEW_FAMILY[local.view] === VIEW_FAMILY[this.#state.view] ? this.#state.input : sampleFor(defaultModelFor(local.view));
+      const input =
+        VIEW_FAMILY[local.view] === VIEW_FAMILY[this.#state.view]
+          ? this.#state.input
+          : sampleFor(defaultModelFor(local.view));
       this.#userSet({ view: local.view, input, layer: 0, head: 0, kind: null, step: null });
     });
   }
@@ -434,30 +544,62 @@ export class AttnDemo extends HTMLElement {
     ui.tabs = el('div', { class: 'tabs', role: 'tablist' });
     ui.tab = {};
     for (const view of VIEWS) {
-      ui.tab[view] = el('button', { type: 'button', role: 'tab', 'data-view': view, 'aria-selected': 'false' });
+      ui.tab[view] = el('button', {
+        type: 'button',
+        role: 'tab',
+        'data-view': view,
+        'aria-selected': 'false',
+      });
       ui.tabs.append(ui.tab[view]);
     }
     ui.modelLabel = el('label', { for: 'model' });
     ui.model = el('select', { id: 'model' });
     ui.langLabel = el('label', { for: 'lang' });
     ui.lang = el('select', { id: 'lang' });
-    for (const lang of LANGUAGES) ui.lang.append(el('option', { value: lang, lang: lang === 'zh' ? 'zh-Hans' : lang, text: t(lang, 'lang.name') }));
+    for (const lang of LANGUAGES)
+      ui.lang.append(
+        el('option', {
+          value: lang,
+          lang: lang === 'zh' ? 'zh-Hans' : lang,
+          text: t(lang, 'lang.name'),
+        }),
+      );
     ui.modelField = el('div', { class: 'field' }, [ui.modelLabel, ui.model]);
     ui.langField = el('div', { class: 'field' }, [ui.langLabel, ui.lang]);
     const bar = el('div', { class: 'bar' }, [ui.tabs, ui.modelField, ui.langField]);
 
     ui.inputLabel = el('label', { for: 'input' });
     ui.input = el('input', {
-      id: 'input', type: 'text', maxlength: String(MAX_INPUT), autocomplete: 'off', spellcheck: 'false',
-      autocapitalize: 'off', 'aria-describedby': 'hint',
+      id: 'input',
+      type: 'text',
+      maxlength: String(MAX_INPUT),
+      autocomplete: 'off',
+      spellcheck: 'false',
+      autocapitalize: 'off',
+      'aria-describedby': 'hint',
     });
     ui.hint = el('p', { class: 'hint', id: 'hint' });
-    ui.inputRow = el('div', { class: 'field input-row' }, [ui.inputLabel, ui.input, ui.hint, this.#notes.menu]);
+    ui.inputRow = el('div', { class: 'field input-row' }, [
+      ui.inputLabel,
+      ui.input,
+      ui.hint,
+      this.#notes.menu,
+    ]);
     // The model file picker (file-picker attribute): a real button that opens a real file input.
     ui.openButton = el('button', { type: 'button', class: 'open-button' });
-    ui.openInput = el('input', { type: 'file', accept: '.safetensors', class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true' });
+    ui.openInput = el('input', {
+      type: 'file',
+      accept: '.safetensors',
+      class: 'visually-hidden',
+      tabindex: '-1',
+      'aria-hidden': 'true',
+    });
     ui.openHint = el('p', { class: 'hint open-hint' });
-    ui.openRow = el('div', { class: 'open-row', hidden: '' }, [ui.openButton, ui.openInput, ui.openHint]);
+    ui.openRow = el('div', { class: 'open-row', hidden: '' }, [
+      ui.openButton,
+      ui.openInput,
+      ui.openHint,
+    ]);
     ui.status = el('p', { class: 'status', role: 'status' });
     ui.offline = el('p', { class: 'note offline-note', hidden: '' });
     ui.error = el('p', { class: 'error demo-error', role: 'alert', hidden: '' });
@@ -480,7 +622,18 @@ export class AttnDemo extends HTMLElement {
     ui.inspector = el('div', { class: 'inspector-host', hidden: '' });
 
     this.shadowRoot.append(
-      el('style', { text: STYLE }), bar, ui.openRow, ui.inputRow, this.#notes.node, ui.status, ui.offline, ui.error, ...VIEWS.map((v) => ui.host[v]), ui.inspector, ui.links, ui.card,
+      el('style', { text: STYLE }),
+      bar,
+      ui.openRow,
+      ui.inputRow,
+      this.#notes.node,
+      ui.status,
+      ui.offline,
+      ui.error,
+      ...VIEWS.map((v) => ui.host[v]),
+      ui.inspector,
+      ui.links,
+      ui.card,
     );
   }
 
@@ -496,7 +649,9 @@ export class AttnDemo extends HTMLElement {
       this.#userSet(this.#switchTo(view));
       ui.tab[view].focus();
     });
-    on(ui.model, 'change', () => this.#userSet({ model: ui.model.value, layer: 0, head: 0, kind: null, step: null }));
+    on(ui.model, 'change', () =>
+      this.#userSet({ model: ui.model.value, layer: 0, head: 0, kind: null, step: null }),
+    );
     on(ui.lang, 'change', () => this.#userSet({ lang: resolveLang(ui.lang.value) }));
     on(ui.input, 'input', () => this.#userSet({ input: cleanInput(ui.input.value), step: null }));
     on(ui.openButton, 'click', () => ui.openInput.click());
@@ -506,7 +661,8 @@ export class AttnDemo extends HTMLElement {
       if (file) this.#openValue(file, true);
     });
     // Drops on the element (file-picker): one file opens; anything else is named (open-model.js).
-    const picking = (e) => this.hasAttribute('file-picker') && [...(e.dataTransfer?.types ?? [])].includes('Files');
+    const picking = (e) =>
+      this.hasAttribute('file-picker') && [...(e.dataTransfer?.types ?? [])].includes('Files');
     for (const type of ['dragenter', 'dragover']) {
       on(this, type, (e) => {
         if (!picking(e)) return;
@@ -516,7 +672,8 @@ export class AttnDemo extends HTMLElement {
       });
     }
     on(this, 'dragleave', (e) => {
-      if (!e.relatedTarget || !this.contains(/** @type {Node} */ (e.relatedTarget))) this.removeAttribute('data-dragging');
+      if (!e.relatedTarget || !this.contains(/** @type {Node} */ (e.relatedTarget)))
+        this.removeAttribute('data-dragging');
     });
     on(this, 'drop', (e) => {
       this.removeAttribute('data-dragging');
@@ -592,19 +749,32 @@ export class AttnDemo extends HTMLElement {
     const limit = shownModel && VIEW_MODULES[s.view].one ? inputLimit(shownModel) : null;
     u.hint.textContent = [
       inputHint(lang, VIEW_FAMILY[s.view], shownModel?.config.tokenizer),
-      limit ? t(lang, 'input.limit', { name: this.#displayName(s.model), max: limit.max, unit: t(lang, limit.unit) }) : '',
-    ].filter(Boolean).join(lang === 'zh' ? '' : ' ');
+      limit
+        ? t(lang, 'input.limit', {
+            name: this.#displayName(s.model),
+            max: limit.max,
+            unit: t(lang, limit.unit),
+          })
+        : '',
+    ]
+      .filter(Boolean)
+      .join(lang === 'zh' ? '' : ' ');
     const entry = findModel(s.model);
     const cardUrlOf = cardUrl(entry);
     const card = cardUrlOf ? this.#cache.card(cardUrlOf, false) : null;
-    this.#notes.setExamples(examplesFor(entry?.task, card instanceof Error ? null : card, lang, MAX_INPUT), lang);
+    this.#notes.setExamples(
+      examplesFor(entry?.task, card instanceof Error ? null : card, lang, MAX_INPUT),
+      lang,
+    );
     // A link cannot carry the visitor's file: it opens the view's own first model, and says so.
     const local = isLocalModel(s.model, pageOrigin());
     const fallback = defaultModelFor(s.view);
     const params = formatModelParams({ ...s, seed: null, ...(local ? { model: fallback } : {}) });
     u.link.href = `${new URL('../embed.html', import.meta.url).href}?${params}`;
     u.linkNote.hidden = !local;
-    u.linkNote.textContent = local ? ` ${t(lang, 'open.linkNote', { fallback, name: this.#displayName(s.model) })}` : '';
+    u.linkNote.textContent = local
+      ? ` ${t(lang, 'open.linkNote', { fallback, name: this.#displayName(s.model) })}`
+      : '';
     this.#renderInspector();
   }
 
@@ -624,9 +794,11 @@ export class AttnDemo extends HTMLElement {
     const card = this.#cache.card(url, this.#cache.settled(s.model) !== undefined);
     if (!card) return;
     this.#cardKey = key;
-    u.card.replaceChildren(card instanceof Error
-      ? el('p', { class: 'note', text: t(s.lang, 'card.unavailable', { message: card.message }) })
-      : renderCard(card, s.lang, url, findModel(s.model)?.task ?? null));
+    u.card.replaceChildren(
+      card instanceof Error
+        ? el('p', { class: 'note', text: t(s.lang, 'card.unavailable', { message: card.message }) })
+        : renderCard(card, s.lang, url, findModel(s.model)?.task ?? null),
+    );
   }
 
   /** The model picker: the models of the view's family (untrained ones marked; offline, those
@@ -635,14 +807,18 @@ export class AttnDemo extends HTMLElement {
     const family = VIEW_FAMILY[this.#state.view] ?? 'seq2seq';
     fillModelOptions(this.#ui.model, modelsFor(family), this.#state.lang, this.#needsNetwork);
     // the visitor's model file joins the list of the views that draw it, for as long as it is open
-    if (this.#local && this.#local.family === family) this.#ui.model.append(this.#modelOption(this.#local.key));
+    if (this.#local && this.#local.family === family)
+      this.#ui.model.append(this.#modelOption(this.#local.key));
   }
 
   /** An <option> for a model outside the registry: the model file ("name (your file)") or a path. */
   #modelOption(name) {
     if (!this.#isLocal(name)) return el('option', { value: name, text: name });
     const yours = t(this.#state.lang, 'open.yourFile');
-    const o = el('option', { value: name, text: this.#local.name ? `${this.#local.name} (${yours})` : `(${yours})` });
+    const o = el('option', {
+      value: name,
+      text: this.#local.name ? `${this.#local.name} (${yours})` : `(${yours})`,
+    });
     o.dataset.local = 'true';
     return o;
   }
@@ -665,9 +841,12 @@ export class AttnDemo extends HTMLElement {
   async #checkOffline() {
     let missing = null;
     if (isOffline()) {
-      const models = [...new Set(Object.values(VIEW_FAMILY))].flatMap((family) => modelsFor(family));
+      const models = [...new Set(Object.values(VIEW_FAMILY))].flatMap((family) =>
+        modelsFor(family),
+      );
       const saved = await savedUrls(models.map((m) => modelUrl(m)));
-      if (saved && isOffline()) missing = new Set(models.filter((m) => !saved.has(modelUrl(m))).map((m) => m.name));
+      if (saved && isOffline())
+        missing = new Set(models.filter((m) => !saved.has(modelUrl(m))).map((m) => m.name));
     }
     this.#needsNetwork = missing;
     this.#ui.offline.hidden = !missing;
@@ -687,7 +866,11 @@ export class AttnDemo extends HTMLElement {
     if (s.view !== 'reading') this.#views.reading?.pause();
     if (this.#libError) {
       const problem = this.#libProblem;
-      this.#showError(problem && problem.kind !== 'ok' ? fetchProblem(lang, 'wasm', problem) : t(lang, 'error.wasm', { message: this.#libError.message }));
+      this.#showError(
+        problem && problem.kind !== 'ok'
+          ? fetchProblem(lang, 'wasm', problem)
+          : t(lang, 'error.wasm', { message: this.#libError.message }),
+      );
       this.#ui.status.textContent = t(lang, 'status.notRunning');
       for (const v of VIEWS) this.#ui.host[v].hidden = true; // no view can draw: the message alone
       return this.#finish(null, t0);
@@ -700,14 +883,27 @@ export class AttnDemo extends HTMLElement {
     // line's tooltip, a details line for whoever asks (ctx.build stays '' for the views).
     this.#ui.status.title = t(lang, this.#lib.simd ? 'status.simd' : 'status.scalar');
     const build = '';
-    let refused = this.#refused.includes('model') ? t(lang, 'model.refused', { value: this.getAttribute('model') }) : '';
+    let refused = this.#refused.includes('model')
+      ? t(lang, 'model.refused', { value: this.getAttribute('model') })
+      : '';
     if (this.#wrongModel && !refused) {
-      refused = t(lang, 'model.wrongView', { name: this.#wrongModel, family: t(lang, `family.${VIEW_FAMILY[s.view]}`), fallback: s.model });
+      refused = t(lang, 'model.wrongView', {
+        name: this.#wrongModel,
+        family: t(lang, `family.${VIEW_FAMILY[s.view]}`),
+        fallback: s.model,
+      });
     }
     const view = this.#view(s.view);
     if (!view) {
       if (this.#loadError) {
-        this.#showError(isOffline() ? t(lang, 'view.offline', { view: t(lang, `view.${s.view}`) }) : t(lang, 'model.failed', { name: s.view, message: errorDetail(lang, this.#loadError) }));
+        this.#showError(
+          isOffline()
+            ? t(lang, 'view.offline', { view: t(lang, `view.${s.view}`) })
+            : t(lang, 'model.failed', {
+                name: s.view,
+                message: errorDetail(lang, this.#loadError),
+              }),
+        );
         return this.#finish(null, t0);
       }
       this.#ui.status.textContent = t(lang, 'model.loading', { name: s.model });
@@ -718,13 +914,17 @@ export class AttnDemo extends HTMLElement {
     const loaded = this.#cache.model(s.model);
     const local = this.#isLocal(s.model) ? this.#local : null;
     if (!loaded) {
-      this.#ui.status.textContent = local ? t(lang, 'open.loading', { name: local.name }) : t(lang, 'model.loading', { name: s.model });
+      this.#ui.status.textContent = local
+        ? t(lang, 'open.loading', { name: local.name })
+        : t(lang, 'model.loading', { name: s.model });
       this.#showError(''); // nothing stays from the model before
       this.#ui.host[s.view].hidden = true; // nor its drawing: "Loading…" alone until it is here
       return;
     }
     if (loaded.error) {
-      const message = local ? localError(lang, local.name, loaded.error) : modelError(lang, s.model, loaded.error);
+      const message = local
+        ? localError(lang, local.name, loaded.error)
+        : modelError(lang, s.model, loaded.error);
       this.#showError([refused, message].filter(Boolean).join(' '));
       this.#ui.status.textContent = ''; // no longer loading
       this.#ui.host[s.view].hidden = true; // nothing to draw: the message alone
@@ -734,18 +934,36 @@ export class AttnDemo extends HTMLElement {
     const model = loaded.model;
     if (local && !this.#localFits(s.view)) {
       // The visitor's file draws in no view (or in another one): say so; the inspector stays.
-      this.#showError(local.view
-        ? t(lang, 'model.wrongArch', { family: t(lang, `family.${VIEW_FAMILY[s.view]}`), name: local.name, arch: local.arch })
-        : t(lang, 'open.noView', { name: local.name, arch: local.arch }));
+      this.#showError(
+        local.view
+          ? t(lang, 'model.wrongArch', {
+              family: t(lang, `family.${VIEW_FAMILY[s.view]}`),
+              name: local.name,
+              arch: local.arch,
+            })
+          : t(lang, 'open.noView', { name: local.name, arch: local.arch }),
+      );
       this.#ui.status.textContent = '';
       this.#ui.host[s.view].hidden = true;
       this.#clearViews((m) => !m.keep);
       return this.#finish(null, t0);
     }
-    if (spec.arch && (model.architecture !== spec.arch || (s.view === 'reading' && model.config.head !== 'lm'))) {
+    if (
+      spec.arch &&
+      (model.architecture !== spec.arch || (s.view === 'reading' && model.config.head !== 'lm'))
+    ) {
       // A same-origin path of another architecture: say so instead of drawing nonsense.
-      const what = model.architecture === 'memory-rnn' ? `${model.architecture} ${model.config.head}` : model.architecture;
-      this.#showError(t(lang, 'model.wrongArch', { family: t(lang, `family.${VIEW_FAMILY[s.view]}`), name: s.model, arch: what }));
+      const what =
+        model.architecture === 'memory-rnn'
+          ? `${model.architecture} ${model.config.head}`
+          : model.architecture;
+      this.#showError(
+        t(lang, 'model.wrongArch', {
+          family: t(lang, `family.${VIEW_FAMILY[s.view]}`),
+          name: s.model,
+          arch: what,
+        }),
+      );
       this.#clearViews((m) => m.load); // only the views of that architecture
       return this.#finish(null, t0);
     }
@@ -772,7 +990,10 @@ export class AttnDemo extends HTMLElement {
       modelError: (name, error) => modelError(this.#state.lang, name, error),
       status: (text) => void (this.#ui.status.textContent = text.trim()), // trimmed: a view may still prefix the '' build
       elapsed: () => performance.now() - t0,
-      flushAll: () => this.shadowRoot.querySelectorAll('attn-heatmap').forEach((h) => /** @type {any} an <attn-heatmap> */ (h).flush?.()),
+      flushAll: () =>
+        this.shadowRoot
+          .querySelectorAll('attn-heatmap')
+          .forEach((h) => /** @type {any} an <attn-heatmap> */ (h).flush?.()),
       finish: (result, extra) => this.#finish(result, t0, extra),
     };
   }
@@ -818,7 +1039,7 @@ export class AttnDemo extends HTMLElement {
   #exportContext(result, extra) {
     const s = this.#state;
     if (!VIEW_MODULES[s.view]?.one) return;
-    const name = this.#isLocal(s.model) ? this.#local?.name ?? s.model : s.model;
+    const name = this.#isLocal(s.model) ? (this.#local?.name ?? s.model) : s.model;
     const output = extra.output ?? extra.label ?? null;
     for (const h of this.#views[s.view]?.heatmaps ?? []) {
       h.context = result ? { model: name, input: s.input, output } : {};
@@ -832,9 +1053,16 @@ export class AttnDemo extends HTMLElement {
     const s = this.#state;
     const model = this.#cache.settled(s.model)?.model ?? null;
     // the time view decodes without run(): its input's unknown words are read off the tokenizer
-    const unknown = s.view === 'reading' ? []
-      : s.view === 'time' && model?.tokenizer.type === 'word' ? model.tokenizer.unknownWords(s.input) : this.#unknown;
-    const warnings = model && !this.#blanked ? domainWarnings(findModel(s.model), model, s.input, s.lang, () => this.#showNotes()) : [];
+    const unknown =
+      s.view === 'reading'
+        ? []
+        : s.view === 'time' && model?.tokenizer.type === 'word'
+          ? model.tokenizer.unknownWords(s.input)
+          : this.#unknown;
+    const warnings =
+      model && !this.#blanked
+        ? domainWarnings(findModel(s.model), model, s.input, s.lang, () => this.#showNotes())
+        : [];
     this.#notes.show({ unknown, unk: model?.tokenizer.specials?.unk ?? '<unk>', warnings }, s.lang);
   }
 
@@ -847,7 +1075,13 @@ export class AttnDemo extends HTMLElement {
     const n = input ? model.encode(input).length : 0;
     if (n === 0) return t(lang, 'input.empty');
     const limit = inputLimit(model);
-    if (limit && n > limit.max) return t(lang, 'input.tooLong', { name: this.#displayName(this.#state.model), max: limit.max, unit: t(lang, limit.unit), n });
+    if (limit && n > limit.max)
+      return t(lang, 'input.tooLong', {
+        name: this.#displayName(this.#state.model),
+        max: limit.max,
+        unit: t(lang, limit.unit),
+        n,
+      });
     return null;
   }
 
@@ -873,10 +1107,13 @@ export class AttnDemo extends HTMLElement {
     }
     try {
       const result = options ? model.run(input, options) : model.run(input);
-      for (const w of result?.unknownWords ?? []) if (!this.#unknown.includes(w)) this.#unknown.push(w);
+      for (const w of result?.unknownWords ?? [])
+        if (!this.#unknown.includes(w)) this.#unknown.push(w);
       return result;
     } catch (err) {
-      this.#blank(t(this.#state.lang, 'error.run', { message: errorDetail(this.#state.lang, err) }));
+      this.#blank(
+        t(this.#state.lang, 'error.run', { message: errorDetail(this.#state.lang, err) }),
+      );
       return null;
     }
   }
@@ -896,6 +1133,7 @@ export function inputLimit(model) {
 /** Register <attn-demo> (and <attn-heatmap>, which it uses). Safe to call more than once. */
 export function define(tag = 'attn-demo', registry = customElements) {
   defineHeatmap();
-  if (!registry.get(tag)) registry.define(tag, tag === 'attn-demo' ? AttnDemo : class extends AttnDemo {});
+  if (!registry.get(tag))
+    registry.define(tag, tag === 'attn-demo' ? AttnDemo : class extends AttnDemo {});
   return registry.get(tag);
 }

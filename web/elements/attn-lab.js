@@ -28,7 +28,17 @@
 /** @typedef {import('../lab/lab-view.js').LabView} LabView */
 
 export class AttnLab extends HTMLElement {
-  static observedAttributes = ['experiment', 'preset', 'task', 'min-length', 'max-length', 'size', 'level', 'data-seed', 'lang'];
+  static observedAttributes = [
+    'experiment',
+    'preset',
+    'task',
+    'min-length',
+    'max-length',
+    'size',
+    'level',
+    'data-seed',
+    'lang',
+  ];
 
   /** @type {LabView | null} */
   #view = null;
@@ -42,14 +52,17 @@ export class AttnLab extends HTMLElement {
   }
 
   connectedCallback() {
-    this.#load().then((view) => {
-      if (this.isConnected && !view.isConnected) view.connected();
-    }, (err) => {
-      this.dataset.state = 'error';
-      const p = document.createElement('p');
-      p.textContent = `attn-lab: ${err?.message ?? err}`;
-      /** @type {ShadowRoot} */ (this.shadowRoot).replaceChildren(p);
-    });
+    this.#load().then(
+      (view) => {
+        if (this.isConnected && !view.isConnected) view.connected();
+      },
+      (err) => {
+        this.dataset.state = 'error';
+        const p = document.createElement('p');
+        p.textContent = `attn-lab: ${err?.message ?? err}`;
+        /** @type {ShadowRoot} */ (this.shadowRoot).replaceChildren(p);
+      },
+    );
   }
 
   disconnectedCallback() {
@@ -138,6 +151,7 @@ export class AttnLab extends HTMLElement {
 
 /** Register <attn-lab> (it imports its module, and registers <attn-heatmap>, on first connect). Safe to call more than once. */
 export function define(tag = 'attn-lab', registry = customElements) {
-  if (!registry.get(tag)) registry.define(tag, tag === 'attn-lab' ? AttnLab : class extends AttnLab {});
+  if (!registry.get(tag))
+    registry.define(tag, tag === 'attn-lab' ? AttnLab : class extends AttnLab {});
   return registry.get(tag);
 }

@@ -33,7 +33,8 @@ function factory() {
   let idb;
   try {
     idb = /** @type {any} */ (globalThis).indexedDB;
-  } catch (err) { // some sandboxes throw on the property read itself
+  } catch (err) {
+    // some sandboxes throw on the property read itself
     reason = `IndexedDB is not allowed here (${err?.message ?? err}); checkpoints are off`;
     return null;
   }
@@ -77,11 +78,14 @@ function open() {
       resolve(null);
     };
     req.onblocked = () => {
-      reason = 'IndexedDB is blocked by another tab holding an older version; close it to keep checkpoints';
+      reason =
+        'IndexedDB is blocked by another tab holding an older version; close it to keep checkpoints';
       resolve(null);
     };
   });
-  opening.then((db) => { if (!db) opening = null; }); // retry later (e.g. after the other tab closes)
+  opening.then((db) => {
+    if (!db) opening = null;
+  }); // retry later (e.g. after the other tab closes)
   return opening;
 }
 
@@ -93,23 +97,51 @@ async function run(mode, fn) {
     const tx = db.transaction(STORE, mode);
     const req = fn(tx.objectStore(STORE));
     tx.oncomplete = () => resolve({ ok: true, value: req.result });
-    tx.onerror = () => reject(new Error(`IndexedDB: ${tx.error?.message ?? req.error?.message ?? 'the transaction failed'}`));
-    tx.onabort = () => reject(new Error(`IndexedDB: ${tx.error?.message ?? 'the transaction was aborted'} (the disk may be full)`));
+    tx.onerror = () =>
+      reject(
+        new Error(
+          `IndexedDB: ${tx.error?.message ?? req.error?.message ?? 'the transaction failed'}`,
+        ),
+      );
+    tx.onabort = () =>
+      reject(
+        new Error(
+          `IndexedDB: ${tx.error?.message ?? 'the transaction was aborted'} (the disk may be full)`,
+        ),
+      );
   });
 }
 
 function checkKey(key) {
-  if (typeof key !== 'string' || key.length === 0) throw new TypeError(`checkpoints: the key must be the experiment's URL string, got ${typeof key}`);
+  if (typeof key !== 'string' || key.length === 0)
+    throw new TypeError(
+      `checkpoints: the key must be the experiment's URL string, got ${typeof key}`,
+    );
 }
 
 function checkRecord(rec) {
-  if (!rec || typeof rec !== 'object' || !Array.isArray(rec.runs) || rec.runs.length < 1 || rec.runs.length > 2) {
+  if (
+    !rec ||
+    typeof rec !== 'object' ||
+    !Array.isArray(rec.runs) ||
+    rec.runs.length < 1 ||
+    rec.runs.length > 2
+  ) {
     throw new TypeError('checkpoints: a record is { experiment, runs: [A] or [A, B] }');
   }
   rec.runs.forEach((r, i) => {
-    if (!r || !(r.bytes instanceof Uint8Array) || !Number.isInteger(r.step) || !(r.losses instanceof Float32Array) ||
-        !r.optimizer || !(r.optimizer.m1 instanceof Float32Array) || !(r.optimizer.m2 instanceof Float32Array)) {
-      throw new TypeError(`checkpoints: runs[${i}] must be what run.checkpoint() gave ({ step, bytes, optimizer, losses })`);
+    if (
+      !r ||
+      !(r.bytes instanceof Uint8Array) ||
+      !Number.isInteger(r.step) ||
+      !(r.losses instanceof Float32Array) ||
+      !r.optimizer ||
+      !(r.optimizer.m1 instanceof Float32Array) ||
+      !(r.optimizer.m2 instanceof Float32Array)
+    ) {
+      throw new TypeError(
+        `checkpoints: runs[${i}] must be what run.checkpoint() gave ({ step, bytes, optimizer, losses })`,
+      );
     }
   });
 }
@@ -123,10 +155,16 @@ function checkRecord(rec) {
 export async function saveCheckpoints(key, record) {
   checkKey(key);
   checkRecord(record);
-  const value = { experiment: record.experiment, runs: record.runs.map((r) => ({
-    step: r.step, bytes: r.bytes, losses: r.losses,
-    optimizer: { steps: r.optimizer.steps, m1: r.optimizer.m1, m2: r.optimizer.m2 },
-  })), saved: Date.now() };
+  const value = {
+    experiment: record.experiment,
+    runs: record.runs.map((r) => ({
+      step: r.step,
+      bytes: r.bytes,
+      losses: r.losses,
+      optimizer: { steps: r.optimizer.steps, m1: r.optimizer.m1, m2: r.optimizer.m2 },
+    })),
+    saved: Date.now(),
+  };
   const { ok } = await run('readwrite', (s) => s.put(value, key));
   return ok ? { saved: true, reason: null } : { saved: false, reason };
 }

@@ -19,7 +19,14 @@
 // each series may have its own dash pattern and the legend names it.
 // Pattern: TensorFlow Playground's linechart.ts; the axes are loss-chart.js's.
 
-import { LOG_FLOOR, drawGrid, formatTick, linearTicks, logTicks, thinPath } from '../shared/loss-chart.js';
+import {
+  LOG_FLOOR,
+  drawGrid,
+  formatTick,
+  linearTicks,
+  logTicks,
+  thinPath,
+} from '../shared/loss-chart.js';
 
 /** CSS pixels around the plot: tick labels left and below, the legend above. */
 export const LAB_MARGIN = Object.freeze({ left: 46, right: 12, top: 8, bottom: 34 });
@@ -34,7 +41,13 @@ const decade = (k) => Number(`1e${k}`);
 /** A label's width in CSS px at 12 px, estimated: 7 px a character, 12 px a wide (CJK) one. */
 export function estimateWidth(label) {
   let w = 0;
-  for (const ch of label) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 12 : 7;
+  for (const ch of label)
+    w +=
+      /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(
+        ch,
+      )
+        ? 12
+        : 7;
   return w;
 }
 
@@ -72,26 +85,44 @@ export function legendRows(labels, width, measure = estimateWidth) {
  * @param {{ label: string, color?: string, dash?: number[], dots?: boolean, points: ArrayLike<[number, number]> | [number, number][] }[]} series
  * @param {{ width: number, height: number, log?: boolean, percent?: boolean, xMin?: number | null, xInteger?: boolean, measure?: (label: string) => number }} options
  */
-export function labChartModel(series, { width, height, log = false, percent = false, xMin = 0, xInteger = false, measure = undefined }) {
+export function labChartModel(
+  series,
+  { width, height, log = false, percent = false, xMin = 0, xInteger = false, measure = undefined },
+) {
   if (!Number.isFinite(width) || !Number.isFinite(height) || width < 120 || height < 80) {
-    throw new RangeError(`lab-chart: the chart needs a finite size of at least 120 × 80 CSS pixels, not ${width} × ${height}`);
+    throw new RangeError(
+      `lab-chart: the chart needs a finite size of at least 120 × 80 CSS pixels, not ${width} × ${height}`,
+    );
   }
   if (!Array.isArray(series)) throw new TypeError('lab-chart: series must be an array');
-  const legendAt = legendRows(series.map((s) => String(s.label ?? '')), width - LAB_MARGIN.left - LAB_MARGIN.right, measure);
-  const legendHeight = series.length ? (Math.max(...legendAt.map((l) => l.row)) + 1) * LEGEND_LINE : 0;
+  const legendAt = legendRows(
+    series.map((s) => String(s.label ?? '')),
+    width - LAB_MARGIN.left - LAB_MARGIN.right,
+    measure,
+  );
+  const legendHeight = series.length
+    ? (Math.max(...legendAt.map((l) => l.row)) + 1) * LEGEND_LINE
+    : 0;
   const top = LAB_MARGIN.top + legendHeight;
-  const plot = { x: LAB_MARGIN.left, y: top, w: width - LAB_MARGIN.left - LAB_MARGIN.right, h: height - top - LAB_MARGIN.bottom };
+  const plot = {
+    x: LAB_MARGIN.left,
+    y: top,
+    w: width - LAB_MARGIN.left - LAB_MARGIN.right,
+    h: height - top - LAB_MARGIN.bottom,
+  };
   if (plot.h < 20) plot.h = 20;
 
   const usable = (p) => p && Number.isFinite(p[0]) && Number.isFinite(p[1]) && (!log || p[1] > 0);
   const kept = series.map((s) => Array.from(s.points ?? []).filter(usable));
 
   // x: from xMin (or the data's smallest) to the largest x seen, on round ticks.
-  let lo = Infinity, hi = -Infinity;
-  for (const pts of kept) for (const p of pts) {
-    lo = Math.min(lo, p[0]);
-    hi = Math.max(hi, p[0]);
-  }
+  let lo = Infinity,
+    hi = -Infinity;
+  for (const pts of kept)
+    for (const p of pts) {
+      lo = Math.min(lo, p[0]);
+      hi = Math.max(hi, p[0]);
+    }
   const empty = !Number.isFinite(lo);
   let x0 = xMin ?? (empty ? 0 : lo);
   if (xMin !== null && !empty) x0 = Math.min(x0, lo);
@@ -112,12 +143,14 @@ export function labChartModel(series, { width, height, log = false, percent = fa
     [y0, y1] = [0, 1];
     yTicks = [0, 0.25, 0.5, 0.75, 1];
   } else if (log) {
-    let a = Infinity, b = -Infinity;
-    for (const pts of kept) for (const p of pts) {
-      const v = Math.max(p[1], LOG_FLOOR);
-      a = Math.min(a, v);
-      b = Math.max(b, v);
-    }
+    let a = Infinity,
+      b = -Infinity;
+    for (const pts of kept)
+      for (const p of pts) {
+        const v = Math.max(p[1], LOG_FLOOR);
+        a = Math.min(a, v);
+        b = Math.max(b, v);
+      }
     if (!Number.isFinite(a)) [a, b] = [0.01, 10];
     y0 = decade(Math.floor(Math.log10(a) + 1e-9));
     y1 = decade(Math.ceil(Math.log10(b) - 1e-9));
@@ -134,7 +167,12 @@ export function labChartModel(series, { width, height, log = false, percent = fa
 
   const px = (x) => plot.x + ((x - x0) / (x1 - x0 || 1)) * plot.w;
   const py = log
-    ? (v) => plot.y + plot.h * (1 - (Math.log10(Math.max(v, LOG_FLOOR)) - Math.log10(y0)) / (Math.log10(y1) - Math.log10(y0)))
+    ? (v) =>
+        plot.y +
+        plot.h *
+          (1 -
+            (Math.log10(Math.max(v, LOG_FLOOR)) - Math.log10(y0)) /
+              (Math.log10(y1) - Math.log10(y0)))
     : (v) => plot.y + plot.h * (1 - (Math.min(Math.max(v, y0), y1) - y0) / (y1 - y0));
   const yLabel = (v) => (percent ? `${Math.round(v * 100)}%` : formatTick(v));
 
@@ -142,8 +180,18 @@ export function labChartModel(series, { width, height, log = false, percent = fa
     width,
     height,
     plot,
-    x: { min: x0, max: x1, ticks: xTicks.map((v) => ({ value: v, px: px(v), label: formatTick(v) })) },
-    y: { min: y0, max: y1, log, percent, ticks: yTicks.map((v) => ({ value: v, py: py(v), label: yLabel(v) })) },
+    x: {
+      min: x0,
+      max: x1,
+      ticks: xTicks.map((v) => ({ value: v, px: px(v), label: formatTick(v) })),
+    },
+    y: {
+      min: y0,
+      max: y1,
+      log,
+      percent,
+      ticks: yTicks.map((v) => ({ value: v, py: py(v), label: yLabel(v) })),
+    },
     series: series.map((s, i) => {
       const path = kept[i].map((p) => [px(p[0]), py(p[1])]);
       return {
@@ -155,7 +203,11 @@ export function labChartModel(series, { width, height, log = false, percent = fa
         dropped: (s.points?.length ?? 0) - kept[i].length,
       };
     }),
-    legend: legendAt.map((l, i) => ({ label: String(series[i].label ?? ''), x: plot.x + l.x, y: LAB_MARGIN.top + l.row * LEGEND_LINE })),
+    legend: legendAt.map((l, i) => ({
+      label: String(series[i].label ?? ''),
+      x: plot.x + l.x,
+      y: LAB_MARGIN.top + l.row * LEGEND_LINE,
+    })),
     empty,
   };
 }
@@ -171,7 +223,10 @@ export function labChartModel(series, { width, height, log = false, percent = fa
 export function drawLabChart(ctx, series, options) {
   ctx.save();
   ctx.font = options.font ?? '12px system-ui, sans-serif';
-  const measure = typeof ctx.measureText === 'function' ? (/** @type {string} */ s) => Number(ctx.measureText(s)?.width) || estimateWidth(s) : undefined;
+  const measure =
+    typeof ctx.measureText === 'function'
+      ? (/** @type {string} */ s) => Number(ctx.measureText(s)?.width) || estimateWidth(s)
+      : undefined;
   const m = labChartModel(series, { ...options, measure });
   const colors = { ...DEFAULT_COLORS, ...(options.colors ?? {}) };
   const { plot } = m;
@@ -276,8 +331,10 @@ export class LossSeries {
       this.#n = 0;
       if (this.points.length > this.#max) {
         // merge neighbours, weighted by the steps each covers (an odd last one may be smaller)
-        const merged = /** @type {[number, number][]} */ ([]), counts = [];
-        const p = this.points, c = this.#counts;
+        const merged = /** @type {[number, number][]} */ ([]),
+          counts = [];
+        const p = this.points,
+          c = this.#counts;
         for (let i = 0; i + 1 < p.length; i += 2) {
           merged.push([p[i + 1][0], (p[i][1] * c[i] + p[i + 1][1] * c[i + 1]) / (c[i] + c[i + 1])]);
           counts.push(c[i] + c[i + 1]);

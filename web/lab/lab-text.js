@@ -9,9 +9,11 @@ import { addStrings } from '../shared/i18n.js';
 export const LAB_EN = Object.freeze({
   'lab.presets': 'Presets (one click: a whole experiment)',
   'lab.preset.with-without': 'With vs without attention',
-  'lab.preset.with-without.about': 'Reverse strings of 5–40 letters: the same LSTM encoder–decoder with additive attention (A) and with none (B).',
+  'lab.preset.with-without.about':
+    'Reverse strings of 5–40 letters: the same LSTM encoder–decoder with additive attention (A) and with none (B).',
   'lab.preset.additive-dot': 'Additive vs dot',
-  'lab.preset.additive-dot.about': 'The same model with Bahdanau’s additive score (A) and Luong’s dot score (B).',
+  'lab.preset.additive-dot.about':
+    'The same model with Bahdanau’s additive score (A) and Luong’s dot score (B).',
   'lab.preset.copy': 'Copy',
   'lab.preset.reverse': 'Reverse',
   'lab.preset.sort': 'Sort',
@@ -19,7 +21,8 @@ export const LAB_EN = Object.freeze({
   'lab.preset.dates': 'Dates',
   'lab.preset.translation': 'Translation',
   'lab.preset.transformer-positions': 'Learned vs relative positions',
-  'lab.preset.transformer-positions.about': 'Two transformers reversing strings: absolute learned positions (A) and relative positions (B, Shaw et al. 2018).',
+  'lab.preset.transformer-positions.about':
+    'Two transformers reversing strings: absolute learned positions (A) and relative positions (B, Shaw et al. 2018).',
   'lab.task': 'Task and data',
   'lab.task.copy': 'Copy',
   'lab.task.reverse': 'Reverse',
@@ -32,9 +35,12 @@ export const LAB_EN = Object.freeze({
   'lab.task.reverse.about': 'Reverse a string of {min}–{max} letters: “abc” → “cba”.',
   'lab.task.sort.about': 'Sort the letters of a string of {min}–{max} letters: “cab” → “abc”.',
   'lab.task.addition.about': 'Add two numbers of {min}–{max} digits each: “123+45” → “168”.',
-  'lab.task.dates.about': 'Write a date, typed any of many ways ({min}–{max} characters), in ISO form: “22 Nov 2026” → “2026-11-22”.',
-  'lab.task.translation.about': 'Translate a sentence of {min}–{max} words from the lab’s small English grammar into French.',
-  'lab.task.custom.about': 'Your own input → output pairs (a TSV or CSV; inputs of {min}–{max} tokens are used).',
+  'lab.task.dates.about':
+    'Write a date, typed any of many ways ({min}–{max} characters), in ISO form: “22 Nov 2026” → “2026-11-22”.',
+  'lab.task.translation.about':
+    'Translate a sentence of {min}–{max} words from the lab’s small English grammar into French.',
+  'lab.task.custom.about':
+    'Your own input → output pairs (a TSV or CSV; inputs of {min}–{max} tokens are used).',
   'lab.field.task': 'Task',
   'lab.field.minLength': 'Shortest input',
   'lab.field.maxLength': 'Longest input',
@@ -85,23 +91,30 @@ export const LAB_EN = Object.freeze({
   'lab.parameters': '{n} parameters',
   'lab.noEquation': 'No attention: the decoder sees only the encoder’s last state.',
   'lab.pairs.label': 'Your pairs: one per line, input TAB output (or CSV: input,output)',
-  'lab.pairs.hint': 'Paste them here, open a .tsv or .csv file, or drop one on this box; at most 50,000 pairs.',
+  'lab.pairs.hint':
+    'Paste them here, open a .tsv or .csv file, or drop one on this box; at most 50,000 pairs.',
   'lab.pairs.use': 'Use these pairs',
   'lab.pairs.open': 'Open a file…',
   'lab.pairs.pasted': 'pasted',
   'lab.pairs.summary': 'In use: {n} pairs ({name}), tokens: {level}.',
-  'lab.pairs.needed': 'This experiment trains on your own pairs: paste them or open the file to start (a link carries the experiment, never the data).',
-  'lab.pairs.neededHash': 'This experiment trains on pairs of your own (data {hash}): paste them or open the same file to start (a link carries the experiment, never the data).',
+  'lab.pairs.needed':
+    'This experiment trains on your own pairs: paste them or open the file to start (a link carries the experiment, never the data).',
+  'lab.pairs.neededHash':
+    'This experiment trains on pairs of your own (data {hash}): paste them or open the same file to start (a link carries the experiment, never the data).',
   'lab.pairs.atLine': 'Line {line}: {problem}',
-  'lab.pairs.problem.invalid-utf8': 'the file is not UTF-8 text (save it as UTF-8 and open it again).',
+  'lab.pairs.problem.invalid-utf8':
+    'the file is not UTF-8 text (save it as UTF-8 and open it again).',
   'lab.pairs.problem.too-long': 'the row is too long (at most 1,000 characters).',
-  'lab.pairs.problem.ragged': 'the row does not have exactly two fields, an input and an output, separated by a tab or a comma.',
+  'lab.pairs.problem.ragged':
+    'the row does not have exactly two fields, an input and an output, separated by a tab or a comma.',
   'lab.pairs.problem.empty-input': 'the input (first field) is empty.',
   'lab.pairs.problem.empty-output': 'the output (second field) is empty.',
   'lab.pairs.problem.unterminated-quote': 'a quoted field opens here and never closes.',
-  'lab.pairs.problem.bad-quote': 'there is text after a closing quote (write "" for a quote inside a quoted field).',
+  'lab.pairs.problem.bad-quote':
+    'there is text after a closing quote (write "" for a quote inside a quoted field).',
   'lab.pairs.problem.too-many': 'more than {max} pairs; keep the first {max}.',
-  'lab.pairs.problem.no-pairs': 'No pairs found: write one input and output per line, separated by a tab or a comma.',
+  'lab.pairs.problem.no-pairs':
+    'No pairs found: write one input and output per line, separated by a tab or a comma.',
   'lab.pairs.problem.too-large': 'The file is over 64 MB; the lab reads at most 50,000 pairs.',
   'lab.refused': 'Some settings were out of range and were replaced: {list}.',
   'lab.start': 'Start',
@@ -142,17 +155,21 @@ export const LAB_EN = Object.freeze({
   'lab.map.waiting': '{run}: the map appears after the first steps.',
   'lab.map.diff': 'A − B',
   'lab.map.diffAbout': 'A − B: red where A looks more, blue where B does.',
-  'lab.map.diffCut': 'A − B over the {rows} output tokens both wrote (their outputs differ in length): red where A looks more, blue where B does.',
+  'lab.map.diffCut':
+    'A − B over the {rows} output tokens both wrote (their outputs differ in length): red where A looks more, blue where B does.',
   'lab.map.diffShape': 'A and B read different inputs: no difference to draw.',
   'lab.map.diffWaiting': 'A − B appears once both maps are here.',
-  'lab.saved.offerAB': 'This experiment was trained on this device before (A to step {a}, B to step {b}; saved {when}).',
-  'lab.saved.offerA': 'This experiment was trained on this device before (A to step {a}; saved {when}).',
+  'lab.saved.offerAB':
+    'This experiment was trained on this device before (A to step {a}, B to step {b}; saved {when}).',
+  'lab.saved.offerA':
+    'This experiment was trained on this device before (A to step {a}; saved {when}).',
   'lab.saved.resume': 'Resume it',
   'lab.saved.discard': 'Start over',
   'lab.file.download': 'Download (.safetensors)',
   'lab.file.load': 'Load a run…',
   'lab.file.exporting': 'Saving the weights…',
-  'lab.file.saved': 'Saved {name} ({kb} KB): it opens in the alignment, over-time, compare and heads views and in loadModel().',
+  'lab.file.saved':
+    'Saved {name} ({kb} KB): it opens in the alignment, over-time, compare and heads views and in loadModel().',
   'lab.file.failed': 'Could not save the run: {message}',
   'lab.file.tooLarge': '{name} is over {mb} MB.',
   'lab.file.loading': 'Loading {name}…',
@@ -163,7 +180,8 @@ export const LAB_EN = Object.freeze({
 export const LAB_ZH = Object.freeze({
   'lab.presets': '预设（一键设好整个实验）',
   'lab.preset.with-without': '有注意力与无注意力',
-  'lab.preset.with-without.about': '反转 5–40 个字母的字符串：同一个 LSTM 编码器–解码器，A 用加性注意力，B 不用注意力。',
+  'lab.preset.with-without.about':
+    '反转 5–40 个字母的字符串：同一个 LSTM 编码器–解码器，A 用加性注意力，B 不用注意力。',
   'lab.preset.additive-dot': '加性与点积',
   'lab.preset.additive-dot.about': '同一个模型，A 用 Bahdanau 的加性打分，B 用 Luong 的点积打分。',
   'lab.preset.copy': '复制',
@@ -173,7 +191,8 @@ export const LAB_ZH = Object.freeze({
   'lab.preset.dates': '日期',
   'lab.preset.translation': '翻译',
   'lab.preset.transformer-positions': '学习的位置与相对位置',
-  'lab.preset.transformer-positions.about': '两个反转字符串的 Transformer 模型：A 用学习的绝对位置，B 用相对位置（Shaw 等 2018）。',
+  'lab.preset.transformer-positions.about':
+    '两个反转字符串的 Transformer 模型：A 用学习的绝对位置，B 用相对位置（Shaw 等 2018）。',
   'lab.task': '任务与数据',
   'lab.task.copy': '复制',
   'lab.task.reverse': '反转',
@@ -186,9 +205,11 @@ export const LAB_ZH = Object.freeze({
   'lab.task.reverse.about': '反转一个 {min}–{max} 个字母的字符串：“abc” → “cba”。',
   'lab.task.sort.about': '把一个 {min}–{max} 个字母的字符串按字母排序：“cab” → “abc”。',
   'lab.task.addition.about': '两个各 {min}–{max} 位的数相加：“123+45” → “168”。',
-  'lab.task.dates.about': '把各种写法的日期（{min}–{max} 个字符）写成 ISO 格式：“22 Nov 2026” → “2026-11-22”。',
+  'lab.task.dates.about':
+    '把各种写法的日期（{min}–{max} 个字符）写成 ISO 格式：“22 Nov 2026” → “2026-11-22”。',
   'lab.task.translation.about': '把实验室小型英语语法中 {min}–{max} 个词的句子译成法语。',
-  'lab.task.custom.about': '你自己的输入 → 输出数据对（TSV 或 CSV；使用 {min}–{max} 个词元的输入）。',
+  'lab.task.custom.about':
+    '你自己的输入 → 输出数据对（TSV 或 CSV；使用 {min}–{max} 个词元的输入）。',
   'lab.field.task': '任务',
   'lab.field.minLength': '最短输入',
   'lab.field.maxLength': '最长输入',
@@ -244,8 +265,10 @@ export const LAB_ZH = Object.freeze({
   'lab.pairs.open': '打开文件…',
   'lab.pairs.pasted': '粘贴的',
   'lab.pairs.summary': '正在使用：{n} 对（{name}），词元：{level}。',
-  'lab.pairs.needed': '这个实验用你自己的数据对训练：粘贴或打开文件后才能开始（链接只带实验设置，从不带数据）。',
-  'lab.pairs.neededHash': '这个实验用你自己的数据对（数据 {hash}）训练：粘贴或打开同一个文件后才能开始（链接只带实验设置，从不带数据）。',
+  'lab.pairs.needed':
+    '这个实验用你自己的数据对训练：粘贴或打开文件后才能开始（链接只带实验设置，从不带数据）。',
+  'lab.pairs.neededHash':
+    '这个实验用你自己的数据对（数据 {hash}）训练：粘贴或打开同一个文件后才能开始（链接只带实验设置，从不带数据）。',
   'lab.pairs.atLine': '第 {line} 行：{problem}',
   'lab.pairs.problem.invalid-utf8': '文件不是 UTF-8 文本（请另存为 UTF-8 后再打开）。',
   'lab.pairs.problem.too-long': '这一行太长（最多 1,000 个字符）。',
@@ -296,17 +319,20 @@ export const LAB_ZH = Object.freeze({
   'lab.map.waiting': '{run}：训练几步后出现注意力图。',
   'lab.map.diff': 'A − B 之差',
   'lab.map.diffAbout': 'A − B：红色是 A 看得更多的地方，蓝色是 B 看得更多的地方。',
-  'lab.map.diffCut': '两者都写出的 {rows} 个输出词元上的 A − B（输出长度不同）：红色是 A 看得更多，蓝色是 B 看得更多。',
+  'lab.map.diffCut':
+    '两者都写出的 {rows} 个输出词元上的 A − B（输出长度不同）：红色是 A 看得更多，蓝色是 B 看得更多。',
   'lab.map.diffShape': 'A 和 B 读的输入不同：没有差可画。',
   'lab.map.diffWaiting': '两张图都出现后显示 A − B。',
-  'lab.saved.offerAB': '这个实验以前在这台设备上训练过（A 到第 {a} 步，B 到第 {b} 步；保存于 {when}）。',
+  'lab.saved.offerAB':
+    '这个实验以前在这台设备上训练过（A 到第 {a} 步，B 到第 {b} 步；保存于 {when}）。',
   'lab.saved.offerA': '这个实验以前在这台设备上训练过（A 到第 {a} 步；保存于 {when}）。',
   'lab.saved.resume': '继续那次训练',
   'lab.saved.discard': '从头开始',
   'lab.file.download': '下载（.safetensors）',
   'lab.file.load': '载入一次训练…',
   'lab.file.exporting': '正在保存权重…',
-  'lab.file.saved': '已保存 {name}（{kb} KB）：可在对齐、随时间、比较和注意力头视图以及 loadModel() 中打开。',
+  'lab.file.saved':
+    '已保存 {name}（{kb} KB）：可在对齐、随时间、比较和注意力头视图以及 loadModel() 中打开。',
   'lab.file.failed': '无法保存：{message}',
   'lab.file.tooLarge': '{name} 超过 {mb} MB。',
   'lab.file.loading': '正在载入 {name}…',

@@ -11,11 +11,27 @@
 // HTML it inserts, an attention equation from spec.js, is rebuilt element by element from a fixed
 // list of tags (var, sub, sup, i, em, b, span), attributes dropped.
 
-import { DEFAULT_EXPERIMENT, LIMITS, PRESETS, TASK_NAMES, ATTENTIONS, attentionEquation, checkExperiment, formatLabParams, parameterCount, parseLabParams } from './spec.js';
+import {
+  DEFAULT_EXPERIMENT,
+  LIMITS,
+  PRESETS,
+  TASK_NAMES,
+  ATTENTIONS,
+  attentionEquation,
+  checkExperiment,
+  formatLabParams,
+  parameterCount,
+  parseLabParams,
+} from './spec.js';
 import { TASK_INFO, makeTask } from './tasks.js';
 import { pairsHash, parsePairs } from './pairs.js';
 import { createRun } from './run.js';
-import { checkpointSupport, deleteCheckpoints, loadCheckpoints, saveCheckpoints } from './checkpoints.js';
+import {
+  checkpointSupport,
+  deleteCheckpoints,
+  loadCheckpoints,
+  saveCheckpoints,
+} from './checkpoints.js';
 import { LossSeries, attentionDifference, drawLabChart } from './lab-chart.js';
 import './lab-text.js';
 import { mechanismName, resolveLang, t } from '../shared/i18n.js';
@@ -31,7 +47,15 @@ const COLORS = { a: '#3b528b', b: '#b8641c' };
 const DASH = { a: [], b: [6, 3] };
 const TOKEN_DASH = { a: [2, 3], b: [6, 3, 2, 3] };
 const EQUATION_TAGS = new Set(['VAR', 'SUB', 'SUP', 'I', 'EM', 'B', 'SPAN']);
-const SEQ2SEQ_KEYS = ['cell', 'bidirectional', 'layers', 'hidden', 'embedding', 'attention', 'style'];
+const SEQ2SEQ_KEYS = [
+  'cell',
+  'bidirectional',
+  'layers',
+  'hidden',
+  'embedding',
+  'attention',
+  'style',
+];
 const TRANSFORMER_KEYS = ['layers', 'heads', 'width', 'feedforward', 'positions'];
 const TRAIN_KEYS = ['optimizer', 'lr', 'batch', 'clip', 'seed', 'workers', 'halfLife'];
 const DTYPES = ['F32', 'F16', 'I8'];
@@ -173,10 +197,14 @@ export class LabView {
     this.#wire(this.#listeners.signal);
     this.#readAttributes();
     this.#resize = new ResizeObserver(() => this.#schedule());
-    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
-      this.#styleKey++;
-      this.#schedule();
-    }, { signal: this.#listeners.signal });
+    matchMedia('(prefers-color-scheme: dark)').addEventListener(
+      'change',
+      () => {
+        this.#styleKey++;
+        this.#schedule();
+      },
+      { signal: this.#listeners.signal },
+    );
     this.#resize.observe(this.#ui.charts);
     this.#writeForm();
     this.#initRuns(['a', 'b']);
@@ -209,7 +237,8 @@ export class LabView {
     const before = JSON.stringify(this.#experiment);
     this.#readAttributes();
     this.#writeForm();
-    if (JSON.stringify(this.#experiment) !== before) this.#initRuns(this.#changedRuns(JSON.parse(before)));
+    if (JSON.stringify(this.#experiment) !== before)
+      this.#initRuns(this.#changedRuns(JSON.parse(before)));
     this.#schedule();
   }
 
@@ -230,7 +259,14 @@ export class LabView {
       else refused.push(`preset=${presetId}`);
     }
     const task = { ...base.task };
-    for (const [attr, key] of [['task', 'name'], ['min-length', 'minLength'], ['max-length', 'maxLength'], ['size', 'size'], ['level', 'level'], ['data-seed', 'seed']]) {
+    for (const [attr, key] of [
+      ['task', 'name'],
+      ['min-length', 'minLength'],
+      ['max-length', 'maxLength'],
+      ['size', 'size'],
+      ['level', 'level'],
+      ['data-seed', 'seed'],
+    ]) {
       const v = this.#host.getAttribute(attr);
       if (v === null) continue;
       task[key] = key === 'name' || key === 'level' ? v : Number(v);
@@ -271,7 +307,13 @@ export class LabView {
       return;
     } else {
       const pairs = Array.from(value, (p) => ({ src: String(p.src), tgt: String(p.tgt) }));
-      this.#custom = { pairs, level: this.#experiment.task.level, lines: pairs.length, name: '', hash: pairsHash(pairs) };
+      this.#custom = {
+        pairs,
+        level: this.#experiment.task.level,
+        lines: pairs.length,
+        name: '',
+        hash: pairsHash(pairs),
+      };
       this.#pairsProblem = null;
     }
     this.#pairsChanged();
@@ -283,9 +325,18 @@ export class LabView {
     for (const id of RUNS) {
       const r = this.#runs[id];
       out[id] = r && {
-        state: r.state, step: r.step, elapsed: r.elapsed, stepsPerSecond: r.sps, parameters: r.info?.parameters ?? null,
-        loss: r.loss.last, exactMatch: r.eval?.exactMatch ?? null, tokenAccuracy: r.eval?.tokenAccuracy ?? null,
-        byLength: r.eval?.byLength ?? null, error: r.error, evals: r.evals.length, attention: Boolean(r.attention),
+        state: r.state,
+        step: r.step,
+        elapsed: r.elapsed,
+        stepsPerSecond: r.sps,
+        parameters: r.info?.parameters ?? null,
+        loss: r.loss.last,
+        exactMatch: r.eval?.exactMatch ?? null,
+        tokenAccuracy: r.eval?.tokenAccuracy ?? null,
+        byLength: r.eval?.byLength ?? null,
+        error: r.error,
+        evals: r.evals.length,
+        attention: Boolean(r.attention),
       };
     }
     return out;
@@ -298,7 +349,11 @@ export class LabView {
 
   /** Start every run; resolves once each worker has said it runs (or failed). */
   start() {
-    return Promise.all(this.#live().filter((r) => r.state !== 'error' || r.info).map((r) => r.run.start().catch(quiet)));
+    return Promise.all(
+      this.#live()
+        .filter((r) => r.state !== 'error' || r.info)
+        .map((r) => r.run.start().catch(quiet)),
+    );
   }
 
   /** Pause every run; resolves once each worker has stopped (its last progress is in). */
@@ -308,7 +363,11 @@ export class LabView {
 
   /** One step of every run (they stay paused); resolves once each has done it. */
   step() {
-    return Promise.all(this.#live().filter((r) => r.state !== 'error' || r.info).map((r) => r.run.step().catch(quiet)));
+    return Promise.all(
+      this.#live()
+        .filter((r) => r.state !== 'error' || r.info)
+        .map((r) => r.run.step().catch(quiet)),
+    );
   }
 
   /** Every run back to its initial weights at step 0; resolves once each worker has done it. */
@@ -348,7 +407,9 @@ export class LabView {
 
   /** The runs that exist (B only when the experiment has one); withLoading: those still loading too. */
   #live(withLoading = false) {
-    return RUNS.map((id) => this.#runs[id]).filter((r) => r && (withLoading || r.state !== 'loading'));
+    return RUNS.map((id) => this.#runs[id]).filter(
+      (r) => r && (withLoading || r.state !== 'loading'),
+    );
   }
 
   // ---- the runs ------------------------------------------------------------------------------
@@ -403,14 +464,22 @@ export class LabView {
   #save() {
     if (this.#saving || !checkpointSupport().available) return;
     const runs = RUNS.map((id) => (this.#experiment[id] ? this.#runs[id] : null));
-    if (runs.some((r, i) => this.#experiment[RUNS[i]] && (!r || !r.info || r.state === 'error')) || !runs.some((r) => r?.step > 0)) return;
+    if (
+      runs.some((r, i) => this.#experiment[RUNS[i]] && (!r || !r.info || r.state === 'error')) ||
+      !runs.some((r) => r?.step > 0)
+    )
+      return;
     this.#saving = true;
     const key = this.#key();
     const experiment = clone(this.#experiment);
     Promise.all(runs.filter(Boolean).map((r) => r.run.checkpoint()))
-      .then((cps) => (key === this.#key() ? saveCheckpoints(key, { experiment, runs: cps }).then((got) => {
-        if (got.saved) this.#host.dataset.saved = cps.map((c) => c.step).join(',');
-      }) : null))
+      .then((cps) =>
+        key === this.#key()
+          ? saveCheckpoints(key, { experiment, runs: cps }).then((got) => {
+              if (got.saved) this.#host.dataset.saved = cps.map((c) => c.step).join(',');
+            })
+          : null,
+      )
       .catch(quiet)
       .finally(() => {
         this.#saving = false;
@@ -449,7 +518,9 @@ export class LabView {
     r.disposed = true;
     try {
       r.run.dispose();
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
     this.#runs[id] = null;
   }
 
@@ -470,15 +541,30 @@ export class LabView {
   #makeRun(id, checkpoint = undefined) {
     const exp = this.#experiment;
     const r = {
-      id, serial: ++this.#serial, run: createRun(), state: 'loading', info: null, step: 0, elapsed: 0, sps: 0, error: '', disposed: false,
-      loss: new LossSeries(), exact: [], token: [], evals: [], eval: null, attention: null,
+      id,
+      serial: ++this.#serial,
+      run: createRun(),
+      state: 'loading',
+      info: null,
+      step: 0,
+      elapsed: 0,
+      sps: 0,
+      error: '',
+      disposed: false,
+      loss: new LossSeries(),
+      exact: [],
+      token: [],
+      evals: [],
+      eval: null,
+      attention: null,
     };
-    const on = (type, fn) => r.run.on(type, (msg) => {
-      if (r.disposed) return;
-      fn(msg);
-      this.#checkWaiters();
-      this.#schedule();
-    });
+    const on = (type, fn) =>
+      r.run.on(type, (msg) => {
+        if (r.disposed) return;
+        fn(msg);
+        this.#checkWaiters();
+        this.#schedule();
+      });
     on('ready', (msg) => {
       r.info = msg;
       r.state = 'ready';
@@ -510,7 +596,8 @@ export class LabView {
       const paused = r.state === 'running' && !msg.running;
       r.step = msg.step;
       r.elapsed = msg.elapsed;
-      if (r.state !== 'error' || msg.running) r.state = msg.running ? 'running' : msg.step > 0 ? 'paused' : 'ready';
+      if (r.state !== 'error' || msg.running)
+        r.state = msg.running ? 'running' : msg.step > 0 ? 'paused' : 'ready';
       if (msg.running) r.error = '';
       this.#setRunning(this.#live().some((x) => x.state === 'running'));
       if (msg.running && this.#offer) this.#discard(); // training on: the saved run is not wanted
@@ -543,9 +630,21 @@ export class LabView {
     const field = (key, input, extraClass = '') => {
       const label = el('label', { for: input.id });
       ui.labels[key] = label;
-      return el('div', { class: `field ${extraClass}`.trim() }, input.type === 'checkbox' ? [input, label] : [label, input]);
+      return el(
+        'div',
+        { class: `field ${extraClass}`.trim() },
+        input.type === 'checkbox' ? [input, label] : [label, input],
+      );
     };
-    const number = (id, [min, max], step = '1') => el('input', { id, type: 'number', min: String(min), max: String(max), step, inputmode: 'decimal' });
+    const number = (id, [min, max], step = '1') =>
+      el('input', {
+        id,
+        type: 'number',
+        min: String(min),
+        max: String(max),
+        step,
+        inputmode: 'decimal',
+      });
     const select = (id) => el('select', { id });
     ui.labels = {};
 
@@ -565,24 +664,37 @@ export class LabView {
     ui.taskAbout = el('p', { class: 'hint' });
     ui.pairsText = el('textarea', { id: 'pairs-text', spellcheck: 'false', autocomplete: 'off' });
     ui.pairsUse = el('button', { type: 'button', id: 'pairs-use' });
-    ui.pairsFile = el('input', { type: 'file', id: 'pairs-file', accept: '.tsv,.csv,.txt,text/tab-separated-values,text/csv,text/plain', hidden: '' });
+    ui.pairsFile = el('input', {
+      type: 'file',
+      id: 'pairs-file',
+      accept: '.tsv,.csv,.txt,text/tab-separated-values,text/csv,text/plain',
+      hidden: '',
+    });
     ui.pairsOpen = el('button', { type: 'button', id: 'pairs-open' });
     ui.pairsHint = el('p', { class: 'hint', id: 'pairs-hint' });
     ui.pairsProblem = el('p', { class: 'problem', role: 'alert', id: 'pairs-problem', hidden: '' });
     ui.pairsSummary = el('p', { class: 'note', id: 'pairs-summary', 'aria-live': 'polite' });
     ui.pairsNeeded = el('p', { class: 'error', id: 'pairs-needed', hidden: '' });
     ui.pairs = el('div', { class: 'drop', id: 'pairs' }, [
-      ui.pairsNeeded, field('pairsText', ui.pairsText), ui.pairsHint,
+      ui.pairsNeeded,
+      field('pairsText', ui.pairsText),
+      ui.pairsHint,
       el('div', { class: 'buttons' }, [ui.pairsUse, ui.pairsOpen, ui.pairsFile]),
-      ui.pairsProblem, ui.pairsSummary,
+      ui.pairsProblem,
+      ui.pairsSummary,
     ]);
     const taskSet = el('fieldset', { class: 'task' }, [
       ui.taskLegend,
       el('div', { class: 'grid' }, [
-        field('task', ui.task), field('minLength', ui.minLength), field('maxLength', ui.maxLength),
-        field('size', ui.size), field('level', ui.level), field('dataSeed', ui.dataSeed),
+        field('task', ui.task),
+        field('minLength', ui.minLength),
+        field('maxLength', ui.maxLength),
+        field('size', ui.size),
+        field('level', ui.level),
+        field('dataSeed', ui.dataSeed),
       ]),
-      ui.taskAbout, ui.pairs,
+      ui.taskAbout,
+      ui.pairs,
     ]);
 
     // Runs A and B
@@ -593,7 +705,11 @@ export class LabView {
       const f = (key, input, extra = '') => {
         const label = el('label', { for: input.id });
         u.labels[key] = label;
-        return el('div', { class: `field ${extra}`.trim() }, input.type === 'checkbox' ? [input, label] : [label, input]);
+        return el(
+          'div',
+          { class: `field ${extra}`.trim() },
+          input.type === 'checkbox' ? [input, label] : [label, input],
+        );
       };
       const p = `${id}-`;
       u.legend = el('legend');
@@ -624,26 +740,53 @@ export class LabView {
       u.download = el('button', { type: 'button', id: `${p}download` });
       u.dtype = select(`${p}dtype`);
       u.load = el('button', { type: 'button', id: `${p}load` });
-      u.loadFile = el('input', { type: 'file', id: `${p}load-file`, accept: '.safetensors,application/octet-stream', hidden: '' });
+      u.loadFile = el('input', {
+        type: 'file',
+        id: `${p}load-file`,
+        accept: '.safetensors,application/octet-stream',
+        hidden: '',
+      });
       u.fileNote = el('p', { class: 'note', id: `${p}file-note`, 'aria-live': 'polite' });
       u.modelTitle = el('p', { class: 'sub' });
       u.trainTitle = el('p', { class: 'sub' });
       u.s2s = el('div', { class: 'grid' }, [
-        f('cell', u.cell), f('layers', u.layers), f('hidden', u.hidden), f('embedding', u.embedding),
-        f('attention', u.attention), f('style', u.style), f('bidirectional', u.bidirectional, 'check'),
+        f('cell', u.cell),
+        f('layers', u.layers),
+        f('hidden', u.hidden),
+        f('embedding', u.embedding),
+        f('attention', u.attention),
+        f('style', u.style),
+        f('bidirectional', u.bidirectional, 'check'),
       ]);
       u.tf = el('div', { class: 'grid' }, [
-        f('tLayers', u.tLayers), f('heads', u.heads), f('width', u.width), f('feedforward', u.feedforward), f('positions', u.positions),
+        f('tLayers', u.tLayers),
+        f('heads', u.heads),
+        f('width', u.width),
+        f('feedforward', u.feedforward),
+        f('positions', u.positions),
       ]);
       u.body = el('div', {}, [
         el('div', { class: 'grid' }, [f('family', u.family)]),
-        u.modelTitle, u.s2s, u.tf,
+        u.modelTitle,
+        u.s2s,
+        u.tf,
         el('div', { class: 'about' }, [u.params, u.equation, u.cite]),
         u.trainTitle,
         el('div', { class: 'grid' }, [
-          f('optimizer', u.optimizer), f('lr', u.lr), f('batch', u.batch), f('clip', u.clip), f('halfLife', u.halfLife), f('seed', u.seed), f('workers', u.workers),
+          f('optimizer', u.optimizer),
+          f('lr', u.lr),
+          f('batch', u.batch),
+          f('clip', u.clip),
+          f('halfLife', u.halfLife),
+          f('seed', u.seed),
+          f('workers', u.workers),
         ]),
-        el('div', { class: 'buttons files' }, [f('dtype', u.dtype), u.download, u.load, u.loadFile]),
+        el('div', { class: 'buttons files' }, [
+          f('dtype', u.dtype),
+          u.download,
+          u.load,
+          u.loadFile,
+        ]),
         u.fileNote,
       ]);
       const head = id === 'b' ? [u.legend, f('enabled', u.enabled, 'check')] : [u.legend];
@@ -651,7 +794,11 @@ export class LabView {
       return u.set;
     });
     ui.refusedNote = el('p', { class: 'refused', id: 'refused', hidden: '' });
-    const form = el('form', { class: 'setup', novalidate: '' }, [taskSet, el('div', { class: 'runs' }, runSets), ui.refusedNote]);
+    const form = el('form', { class: 'setup', novalidate: '' }, [
+      taskSet,
+      el('div', { class: 'runs' }, runSets),
+      ui.refusedNote,
+    ]);
     ui.form = form;
 
     // Controls and numbers
@@ -665,7 +812,11 @@ export class LabView {
     ui.resumeText = el('span', { id: 'resume-text' });
     ui.resumeYes = el('button', { type: 'button', id: 'resume-yes' });
     ui.resumeNo = el('button', { type: 'button', id: 'resume-no' });
-    ui.resume = el('div', { class: 'buttons resume', id: 'resume', role: 'status', hidden: '' }, [ui.resumeText, ui.resumeYes, ui.resumeNo]);
+    ui.resume = el('div', { class: 'buttons resume', id: 'resume', role: 'status', hidden: '' }, [
+      ui.resumeText,
+      ui.resumeYes,
+      ui.resumeNo,
+    ]);
     const controls = el('div', { class: 'controls' }, [
       el('div', { class: 'buttons' }, [ui.start, ui.stepBtn, ui.reset, ui.status]),
       el('div', { class: 'stats' }, [ui.stat.a, ui.stat.b]),
@@ -703,7 +854,10 @@ export class LabView {
     const results = el('section', { class: 'results' }, [
       ui.chartsTitle,
       el('div', { class: 'field check' }, [ui.logScale, ui.labels.logScale]),
-      ui.charts, ui.mapsTitle, ui.example, ui.maps,
+      ui.charts,
+      ui.mapsTitle,
+      ui.example,
+      ui.maps,
     ]);
 
     // The controls right under the presets, sticky: Start and the numbers stay in reach while
@@ -715,17 +869,31 @@ export class LabView {
     const ui = this.#ui;
     const opts = { signal };
     ui.form.addEventListener('submit', (e) => e.preventDefault(), opts);
-    ui.form.addEventListener('change', (e) => {
-      const target = /** @type {HTMLElement} */ (e.target);
-      if (target === ui.pairsText || target === ui.pairsFile || target.id?.endsWith('load-file') || target.id?.endsWith('dtype')) return;
-      this.#fromForm();
-    }, opts);
-    ui.presets.addEventListener('click', (e) => {
-      const b = /** @type {HTMLElement} */ (e.target).closest?.('button[data-preset]');
-      if (!b) return;
-      const p = PRESETS.find((x) => x.id === b.getAttribute('data-preset'));
-      if (p) this.#userExperiment(clone(presetExperiment(p)));
-    }, opts);
+    ui.form.addEventListener(
+      'change',
+      (e) => {
+        const target = /** @type {HTMLElement} */ (e.target);
+        if (
+          target === ui.pairsText ||
+          target === ui.pairsFile ||
+          target.id?.endsWith('load-file') ||
+          target.id?.endsWith('dtype')
+        )
+          return;
+        this.#fromForm();
+      },
+      opts,
+    );
+    ui.presets.addEventListener(
+      'click',
+      (e) => {
+        const b = /** @type {HTMLElement} */ (e.target).closest?.('button[data-preset]');
+        if (!b) return;
+        const p = PRESETS.find((x) => x.id === b.getAttribute('data-preset'));
+        if (p) this.#userExperiment(clone(presetExperiment(p)));
+      },
+      opts,
+    );
     ui.start.addEventListener('click', () => (this.#running ? this.pause() : this.start()), opts);
     ui.stepBtn.addEventListener('click', () => this.step(), opts);
     ui.reset.addEventListener('click', () => this.reset(), opts);
@@ -735,36 +903,52 @@ export class LabView {
     // Custom pairs: typed or pasted (Use), a file (Open), or dropped on the box.
     ui.pairsUse.addEventListener('click', () => this.#usePairs(ui.pairsText.value, ''), opts);
     ui.pairsOpen.addEventListener('click', () => ui.pairsFile.click(), opts);
-    ui.pairsFile.addEventListener('change', () => {
-      const file = ui.pairsFile.files?.[0];
-      ui.pairsFile.value = '';
-      if (file) this.#readPairsFile(file);
-    }, opts);
-    ui.pairs.addEventListener('dragover', (e) => {
-      e.preventDefault();
-      ui.pairs.classList.add('over');
-    }, opts);
+    ui.pairsFile.addEventListener(
+      'change',
+      () => {
+        const file = ui.pairsFile.files?.[0];
+        ui.pairsFile.value = '';
+        if (file) this.#readPairsFile(file);
+      },
+      opts,
+    );
+    ui.pairs.addEventListener(
+      'dragover',
+      (e) => {
+        e.preventDefault();
+        ui.pairs.classList.add('over');
+      },
+      opts,
+    );
     ui.pairs.addEventListener('dragleave', () => ui.pairs.classList.remove('over'), opts);
-    ui.pairs.addEventListener('drop', (e) => {
-      e.preventDefault();
-      ui.pairs.classList.remove('over');
-      const dt = e.dataTransfer;
-      const file = dt?.files?.[0];
-      if (file) this.#readPairsFile(file);
-      else if (dt?.getData('text/plain')) {
-        ui.pairsText.value = dt.getData('text/plain');
-        this.#usePairs(ui.pairsText.value, '');
-      }
-    }, opts);
+    ui.pairs.addEventListener(
+      'drop',
+      (e) => {
+        e.preventDefault();
+        ui.pairs.classList.remove('over');
+        const dt = e.dataTransfer;
+        const file = dt?.files?.[0];
+        if (file) this.#readPairsFile(file);
+        else if (dt?.getData('text/plain')) {
+          ui.pairsText.value = dt.getData('text/plain');
+          this.#usePairs(ui.pairsText.value, '');
+        }
+      },
+      opts,
+    );
     for (const id of RUNS) {
       const u = ui.run[id];
       u.download.addEventListener('click', () => this.#download(id), opts);
       u.load.addEventListener('click', () => u.loadFile.click(), opts);
-      u.loadFile.addEventListener('change', () => {
-        const file = u.loadFile.files?.[0];
-        u.loadFile.value = '';
-        if (file) this.#loadRun(id, file);
-      }, opts);
+      u.loadFile.addEventListener(
+        'change',
+        () => {
+          const file = u.loadFile.files?.[0];
+          u.loadFile.value = '';
+          if (file) this.#loadRun(id, file);
+        },
+        opts,
+      );
     }
   }
 
@@ -774,8 +958,13 @@ export class LabView {
     const num = (input) => (input.value.trim() === '' ? NaN : Number(input.value));
     const exp = clone(this.#experiment);
     exp.task = {
-      ...exp.task, name: ui.task.value, minLength: num(ui.minLength), maxLength: num(ui.maxLength),
-      size: num(ui.size), level: ui.level.value, seed: num(ui.dataSeed),
+      ...exp.task,
+      name: ui.task.value,
+      minLength: num(ui.minLength),
+      maxLength: num(ui.maxLength),
+      size: num(ui.size),
+      level: ui.level.value,
+      seed: num(ui.dataSeed),
     };
     for (const id of RUNS) {
       const u = ui.run[id];
@@ -785,15 +974,42 @@ export class LabView {
       }
       const before = exp[id] ?? clone(exp.a);
       const family = u.family.value;
-      const model = family === 'transformer'
-        ? { family, layers: Number(u.tLayers.value), heads: Number(u.heads.value), width: num(u.width), feedforward: num(u.feedforward), positions: u.positions.value }
-        : { family, cell: u.cell.value, bidirectional: u.bidirectional.checked, layers: Number(u.layers.value), hidden: num(u.hidden), embedding: num(u.embedding), attention: u.attention.value, style: u.style.value };
+      const model =
+        family === 'transformer'
+          ? {
+              family,
+              layers: Number(u.tLayers.value),
+              heads: Number(u.heads.value),
+              width: num(u.width),
+              feedforward: num(u.feedforward),
+              positions: u.positions.value,
+            }
+          : {
+              family,
+              cell: u.cell.value,
+              bidirectional: u.bidirectional.checked,
+              layers: Number(u.layers.value),
+              hidden: num(u.hidden),
+              embedding: num(u.embedding),
+              attention: u.attention.value,
+              style: u.style.value,
+            };
       // Another family: its defaults (DEFAULT_EXPERIMENT, or a preset that has one), then what the form had.
       if (before.model?.family !== family) {
-        const other = [DEFAULT_EXPERIMENT, ...PRESETS.map(presetExperiment)].flatMap((e) => [e.a, e.b]).find((r) => r?.model?.family === family);
+        const other = [DEFAULT_EXPERIMENT, ...PRESETS.map(presetExperiment)]
+          .flatMap((e) => [e.a, e.b])
+          .find((r) => r?.model?.family === family);
         if (other) Object.assign(model, other.model, { family });
       }
-      const train = { optimizer: u.optimizer.value, lr: num(u.lr), batch: num(u.batch), clip: num(u.clip), seed: num(u.seed), workers: num(u.workers), halfLife: num(u.halfLife) };
+      const train = {
+        optimizer: u.optimizer.value,
+        lr: num(u.lr),
+        batch: num(u.batch),
+        clip: num(u.clip),
+        seed: num(u.seed),
+        workers: num(u.workers),
+        halfLife: num(u.halfLife),
+      };
       exp[id] = { model, train };
     }
     this.#userExperiment(exp);
@@ -813,11 +1029,14 @@ export class LabView {
     try {
       this.#host.setAttribute('experiment', params);
       this.#host.removeAttribute('preset');
-      for (const a of ['task', 'min-length', 'max-length', 'size', 'level', 'data-seed']) this.#host.removeAttribute(a);
+      for (const a of ['task', 'min-length', 'max-length', 'size', 'level', 'data-seed'])
+        this.#host.removeAttribute(a);
     } finally {
       this.#reflecting = false;
     }
-    this.#host.dispatchEvent(new CustomEvent('lab-change', { detail: { experiment: this.experiment, params } }));
+    this.#host.dispatchEvent(
+      new CustomEvent('lab-change', { detail: { experiment: this.experiment, params } }),
+    );
     this.#schedule();
   }
 
@@ -838,14 +1057,24 @@ export class LabView {
     const level = this.#experiment.task.level;
     try {
       const got = parsePairs(input, { level });
-      this.#custom = { pairs: got.pairs, level: got.level, lines: got.lines, name, hash: pairsHash(got.pairs) };
+      this.#custom = {
+        pairs: got.pairs,
+        level: got.level,
+        lines: got.lines,
+        name,
+        hash: pairsHash(got.pairs),
+      };
       this.#pairsProblem = null;
       if (typeof input !== 'string' && got.pairs.length <= 2000) {
         this.#ui.pairsText.value = got.pairs.map((p) => `${p.src}\t${p.tgt}`).join('\n');
       }
       this.#pairsChanged();
     } catch (err) {
-      this.#pairsProblem = { problem: err?.problem ?? '', line: err?.line ?? null, message: String(err?.message ?? err) };
+      this.#pairsProblem = {
+        problem: err?.problem ?? '',
+        line: err?.line ?? null,
+        message: String(err?.message ?? err),
+      };
       this.#host.dataset.pairsProblem = this.#pairsProblem.problem;
       this.#schedule();
     }
@@ -875,7 +1104,10 @@ export class LabView {
   #pairsMessage(p) {
     const lang = this.#lang;
     const key = `lab.pairs.problem.${p.problem}`;
-    const what = t(lang, key, { line: p.line }) === key ? p.message : t(lang, key, { line: p.line, max: 50000 });
+    const what =
+      t(lang, key, { line: p.line }) === key
+        ? p.message
+        : t(lang, key, { line: p.line, max: 50000 });
     return Number(p.line) > 0 ? t(lang, 'lab.pairs.atLine', { line: p.line, problem: what }) : what;
   }
 
@@ -891,9 +1123,14 @@ export class LabView {
       const bytes = await r.run.export(dtype);
       const name = `attnlab-lab-${this.#experiment.task.name}-${id}-step${r.step}-${dtype.toLowerCase()}.safetensors`;
       downloadBlob(name, new Blob([bytes], { type: 'application/octet-stream' }));
-      u.fileNote.textContent = t(this.#lang, 'lab.file.saved', { name, kb: (bytes.length / 1024).toFixed(1) });
+      u.fileNote.textContent = t(this.#lang, 'lab.file.saved', {
+        name,
+        kb: (bytes.length / 1024).toFixed(1),
+      });
     } catch (err) {
-      u.fileNote.textContent = t(this.#lang, 'lab.file.failed', { message: String(err?.message ?? err) });
+      u.fileNote.textContent = t(this.#lang, 'lab.file.failed', {
+        message: String(err?.message ?? err),
+      });
     }
   }
 
@@ -912,18 +1149,25 @@ export class LabView {
     let n = 0;
     try {
       n = task ? parameterCount(spec.model, task) : 0;
-    } catch { /* the worker says what is wrong */ }
+    } catch {
+      /* the worker says what is wrong */
+    }
     const adam = spec.train.optimizer === 'adam';
-    const optimizer = { steps: 0, m1: new Float32Array(adam ? n : 0), m2: new Float32Array(adam ? n : 0) };
+    const optimizer = {
+      steps: 0,
+      m1: new Float32Array(adam ? n : 0),
+      m2: new Float32Array(adam ? n : 0),
+    };
     this.#disposeRun(id);
     const r = this.#makeRun(id, { step: 0, bytes, optimizer, losses: new Float32Array(0) });
     this.#runs[id] = r;
     r.loaded = file.name;
     u.fileNote.textContent = t(this.#lang, 'lab.file.loading', { name: file.name });
     this.#when(() => r.state !== 'loading').then(() => {
-      u.fileNote.textContent = r.state === 'error'
-        ? t(this.#lang, 'lab.file.loadFailed', { name: file.name, message: r.error })
-        : t(this.#lang, 'lab.file.loaded', { name: file.name });
+      u.fileNote.textContent =
+        r.state === 'error'
+          ? t(this.#lang, 'lab.file.loadFailed', { name: file.name, message: r.error })
+          : t(this.#lang, 'lab.file.loaded', { name: file.name });
     });
     this.#schedule();
   }
@@ -941,25 +1185,34 @@ export class LabView {
     const exp = this.#experiment;
     const options = (select, values, label) => {
       const v = select.value;
-      select.replaceChildren(...values.map((x) => el('option', { value: String(x), text: label(x) })));
+      select.replaceChildren(
+        ...values.map((x) => el('option', { value: String(x), text: label(x) })),
+      );
       if (values.map(String).includes(v)) select.value = v;
     };
     const L = (key, name = key) => {
       if (ui.labels[key]) ui.labels[key].textContent = t(lang, `lab.field.${name}`);
     };
     ui.presetsTitle.textContent = t(lang, 'lab.presets');
-    ui.presets.replaceChildren(...PRESETS.map((p) => {
-      const key = `lab.preset.${p.id}`;
-      const name = t(lang, key);
-      const b = el('button', { type: 'button', 'data-preset': p.id, text: name === key ? p.id : name });
-      const about = t(lang, `lab.preset.${p.id}.about`);
-      if (about !== `lab.preset.${p.id}.about`) b.title = about;
-      return b;
-    }));
+    ui.presets.replaceChildren(
+      ...PRESETS.map((p) => {
+        const key = `lab.preset.${p.id}`;
+        const name = t(lang, key);
+        const b = el('button', {
+          type: 'button',
+          'data-preset': p.id,
+          text: name === key ? p.id : name,
+        });
+        const about = t(lang, `lab.preset.${p.id}.about`);
+        if (about !== `lab.preset.${p.id}.about`) b.title = about;
+        return b;
+      }),
+    );
     ui.taskLegend.textContent = t(lang, 'lab.task');
     options(ui.task, TASK_NAMES, (x) => t(lang, `lab.task.${x}`));
     options(ui.level, ['auto', 'char', 'word'], (x) => t(lang, `lab.level.${x}`));
-    for (const k of ['task', 'minLength', 'maxLength', 'size', 'level', 'dataSeed', 'logScale']) L(k);
+    for (const k of ['task', 'minLength', 'maxLength', 'size', 'level', 'dataSeed', 'logScale'])
+      L(k);
     ui.labels.pairsText.textContent = t(lang, 'lab.pairs.label');
     ui.pairsUse.textContent = t(lang, 'lab.pairs.use');
     ui.pairsOpen.textContent = t(lang, 'lab.pairs.open');
@@ -985,7 +1238,28 @@ export class LabView {
       const m = spec.model;
       const tr = spec.train;
       u.legend.textContent = t(lang, `lab.run.${id}`);
-      for (const k of ['family', 'cell', 'bidirectional', 'layers', 'hidden', 'embedding', 'attention', 'style', 'heads', 'width', 'feedforward', 'positions', 'optimizer', 'lr', 'batch', 'clip', 'seed', 'workers', 'halfLife', 'dtype']) {
+      for (const k of [
+        'family',
+        'cell',
+        'bidirectional',
+        'layers',
+        'hidden',
+        'embedding',
+        'attention',
+        'style',
+        'heads',
+        'width',
+        'feedforward',
+        'positions',
+        'optimizer',
+        'lr',
+        'batch',
+        'clip',
+        'seed',
+        'workers',
+        'halfLife',
+        'dtype',
+      ]) {
         if (u.labels[k]) u.labels[k].textContent = t(lang, `lab.field.${k}`);
       }
       u.labels.tLayers.textContent = t(lang, 'lab.field.layers');
@@ -999,7 +1273,9 @@ export class LabView {
       options(u.style, ['bahdanau', 'luong'], (x) => t(lang, `lab.style.${x}`));
       options(u.tLayers, [1, 2, 3, 4], String);
       options(u.heads, [1, 2, 4, 8], String);
-      options(u.positions, ['learned', 'sinusoidal', 'relative'], (x) => t(lang, `lab.positions.${x}`));
+      options(u.positions, ['learned', 'sinusoidal', 'relative'], (x) =>
+        t(lang, `lab.positions.${x}`),
+      );
       options(u.optimizer, ['adam', 'sgd'], (x) => t(lang, `lab.optimizer.${x}`));
       options(u.dtype, DTYPES, (x) => t(lang, `lab.dtype.${x}`));
       u.download.textContent = t(lang, 'lab.file.download');
@@ -1050,11 +1326,16 @@ export class LabView {
   #currentTask() {
     const spec = this.#experiment.task;
     const custom = spec.name === 'custom';
-    const key = JSON.stringify(spec) + (custom ? `#${this.#custom?.pairs.length ?? 0}:${this.#custom?.name}` : '');
+    const key =
+      JSON.stringify(spec) +
+      (custom ? `#${this.#custom?.pairs.length ?? 0}:${this.#custom?.name}` : '');
     if (key !== this.#taskKey) {
       this.#taskKey = key;
       try {
-        this.#task = custom && !this.#pairsFit() ? null : makeTask(spec, custom ? this.#custom?.pairs : undefined);
+        this.#task =
+          custom && !this.#pairsFit()
+            ? null
+            : makeTask(spec, custom ? this.#custom?.pairs : undefined);
       } catch {
         this.#task = null;
       }
@@ -1073,19 +1354,35 @@ export class LabView {
     const custom = exp.task.name === 'custom';
 
     // Task notes and the custom pairs box
-    ui.taskAbout.textContent = t(lang, `lab.task.${exp.task.name}.about`, { min: exp.task.minLength, max: exp.task.maxLength });
+    ui.taskAbout.textContent = t(lang, `lab.task.${exp.task.name}.about`, {
+      min: exp.task.minLength,
+      max: exp.task.maxLength,
+    });
     ui.pairs.hidden = !custom && !this.#pairsProblem;
     const needed = custom && !this.#pairsFit();
     ui.pairsNeeded.hidden = !needed;
-    ui.pairsNeeded.textContent = needed ? t(lang, exp.task.data ? 'lab.pairs.neededHash' : 'lab.pairs.needed', { hash: exp.task.data ?? '' }) : '';
+    ui.pairsNeeded.textContent = needed
+      ? t(lang, exp.task.data ? 'lab.pairs.neededHash' : 'lab.pairs.needed', {
+          hash: exp.task.data ?? '',
+        })
+      : '';
     ui.pairsProblem.hidden = !this.#pairsProblem;
     ui.pairsProblem.textContent = this.#pairsProblem ? this.#pairsMessage(this.#pairsProblem) : '';
     ui.pairsText.setAttribute('aria-invalid', String(Boolean(this.#pairsProblem)));
     ui.pairsSummary.textContent = this.#custom
-      ? t(lang, 'lab.pairs.summary', { n: this.#custom.pairs.length, level: t(lang, `lab.level.${exp.task.level === 'auto' ? this.#custom.level : exp.task.level}`), name: this.#custom.name || t(lang, 'lab.pairs.pasted') })
+      ? t(lang, 'lab.pairs.summary', {
+          n: this.#custom.pairs.length,
+          level: t(
+            lang,
+            `lab.level.${exp.task.level === 'auto' ? this.#custom.level : exp.task.level}`,
+          ),
+          name: this.#custom.name || t(lang, 'lab.pairs.pasted'),
+        })
       : '';
     ui.refusedNote.hidden = this.#refused.length === 0;
-    ui.refusedNote.textContent = this.#refused.length ? t(lang, 'lab.refused', { list: this.#refused.join(', ') }) : '';
+    ui.refusedNote.textContent = this.#refused.length
+      ? t(lang, 'lab.refused', { list: this.#refused.join(', ') })
+      : '';
 
     // Per run: parameter count, equation, stats
     for (const id of RUNS) {
@@ -1101,16 +1398,25 @@ export class LabView {
             count = null;
           }
         }
-        u.params.textContent = count === null ? '' : t(lang, 'lab.parameters', { n: count.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US') });
+        u.params.textContent =
+          count === null
+            ? ''
+            : t(lang, 'lab.parameters', {
+                n: count.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US'),
+              });
         u.params.dataset.count = count === null ? '' : String(count);
         let eq = null;
         try {
           eq = attentionEquation(spec.model);
-        } catch { /* none */ }
+        } catch {
+          /* none */
+        }
         const eqKey = `${eq?.html ?? ''}\u0000${lang}`;
         if (u.equation.dataset.key !== eqKey) {
           u.equation.dataset.key = eqKey;
-          u.equation.replaceChildren(...(eq?.html ? equationNodes(eq.html) : [t(lang, 'lab.noEquation')]));
+          u.equation.replaceChildren(
+            ...(eq?.html ? equationNodes(eq.html) : [t(lang, 'lab.noEquation')]),
+          );
           u.cite.textContent = citeIn(lang, eq?.cite ?? '');
         }
       }
@@ -1124,9 +1430,19 @@ export class LabView {
       else if (r.state === 'loading') bits.push(t(lang, 'lab.state.loading'));
       else {
         bits.push(t(lang, 'lab.stat.step', { step: r.step }));
-        if (r.loss.last !== null) bits.push(t(lang, 'lab.stat.loss', { loss: r.loss.last.toPrecision(3) }));
-        if (r.state === 'running' && r.sps > 0) bits.push(t(lang, 'lab.stat.rate', { rate: r.sps >= 10 ? r.sps.toFixed(0) : r.sps.toFixed(1) }));
-        if (r.eval) bits.push(t(lang, 'lab.stat.eval', { exact: pct(r.eval.exactMatch), token: pct(r.eval.tokenAccuracy) }));
+        if (r.loss.last !== null)
+          bits.push(t(lang, 'lab.stat.loss', { loss: r.loss.last.toPrecision(3) }));
+        if (r.state === 'running' && r.sps > 0)
+          bits.push(
+            t(lang, 'lab.stat.rate', { rate: r.sps >= 10 ? r.sps.toFixed(0) : r.sps.toFixed(1) }),
+          );
+        if (r.eval)
+          bits.push(
+            t(lang, 'lab.stat.eval', {
+              exact: pct(r.eval.exactMatch),
+              token: pct(r.eval.tokenAccuracy),
+            }),
+          );
         if (r.info?.workers > 1) bits.push(t(lang, 'lab.stat.workers', { n: r.info.workers }));
       }
       stat.textContent = bits.join(lang === 'zh' ? '，' : ' · ');
@@ -1136,14 +1452,23 @@ export class LabView {
     // Controls and the overall state
     const live = this.#live(true);
     const errors = live.filter((r) => r.state === 'error');
-    const state = errors.length ? 'error'
-      : custom && !this.#pairsFit() ? 'waiting'
-      : live.length === 0 || live.some((r) => r.state === 'loading') ? 'loading'
-      : this.#running ? 'running'
-      : live.some((r) => r.step > 0) ? 'paused' : 'ready';
+    const state = errors.length
+      ? 'error'
+      : custom && !this.#pairsFit()
+        ? 'waiting'
+        : live.length === 0 || live.some((r) => r.state === 'loading')
+          ? 'loading'
+          : this.#running
+            ? 'running'
+            : live.some((r) => r.step > 0)
+              ? 'paused'
+              : 'ready';
     this.#host.dataset.state = state;
     const canRun = live.length > 0 && live.every((r) => r.state !== 'loading');
-    ui.start.textContent = t(lang, this.#running ? 'lab.pause' : state === 'paused' ? 'lab.resume' : 'lab.start');
+    ui.start.textContent = t(
+      lang,
+      this.#running ? 'lab.pause' : state === 'paused' ? 'lab.resume' : 'lab.start',
+    );
     ui.start.disabled = !canRun;
     ui.start.setAttribute('aria-pressed', String(this.#running));
     ui.stepBtn.disabled = !canRun || this.#running;
@@ -1153,14 +1478,24 @@ export class LabView {
     ui.resume.hidden = !offer;
     if (offer) {
       const steps = offer.runs.map((c) => c?.step ?? 0);
-      ui.resumeText.textContent = t(lang, offer.runs.length > 1 ? 'lab.saved.offerAB' : 'lab.saved.offerA', {
-        a: steps[0], b: steps[1] ?? 0, when: new Date(offer.saved ?? Date.now()).toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-GB'),
-      });
+      ui.resumeText.textContent = t(
+        lang,
+        offer.runs.length > 1 ? 'lab.saved.offerAB' : 'lab.saved.offerA',
+        {
+          a: steps[0],
+          b: steps[1] ?? 0,
+          when: new Date(offer.saved ?? Date.now()).toLocaleString(
+            lang === 'zh' ? 'zh-CN' : 'en-GB',
+          ),
+        },
+      );
       ui.resumeYes.textContent = t(lang, 'lab.saved.resume');
       ui.resumeNo.textContent = t(lang, 'lab.saved.discard');
     }
     ui.runError.hidden = errors.length === 0;
-    ui.runError.textContent = errors.map((r) => t(lang, 'lab.runError', { run: t(lang, `lab.run.${r.id}`), message: r.error })).join(' ');
+    ui.runError.textContent = errors
+      .map((r) => t(lang, 'lab.runError', { run: t(lang, `lab.run.${r.id}`), message: r.error }))
+      .join(' ');
 
     this.#drawCharts();
     this.#drawMaps();
@@ -1189,43 +1524,84 @@ export class LabView {
         const css = getComputedStyle(this.#host);
         const v = (n, fallback) => css.getPropertyValue(n).trim() || fallback;
         style = {
-          colors: { background: v('--attn-lab-surface', v('--surface', '#ffffff')), text: v('--attn-lab-text', v('--text', '#1b1b1f')), grid: v('--attn-lab-border', v('--border', '#d6d6df')) },
+          colors: {
+            background: v('--attn-lab-surface', v('--surface', '#ffffff')),
+            text: v('--attn-lab-text', v('--text', '#1b1b1f')),
+            grid: v('--attn-lab-border', v('--border', '#d6d6df')),
+          },
           font: `12px ${css.fontFamily || 'system-ui, sans-serif'}`,
         };
       }
-      if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(CHART_HEIGHT * dpr)) {
+      if (
+        canvas.width !== Math.round(w * dpr) ||
+        canvas.height !== Math.round(CHART_HEIGHT * dpr)
+      ) {
         canvas.width = Math.round(w * dpr);
         canvas.height = Math.round(CHART_HEIGHT * dpr);
       }
       const [series, options, alt] = make();
       const ctx = canvas.getContext('2d');
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawLabChart(ctx, series, { width: w, height: CHART_HEIGHT, ...style, empty: t(lang, 'lab.chart.empty'), ...options });
+      drawLabChart(ctx, series, {
+        width: w,
+        height: CHART_HEIGHT,
+        ...style,
+        empty: t(lang, 'lab.chart.empty'),
+        ...options,
+      });
       canvas.setAttribute('aria-label', alt);
     };
-    const summary = (fn) => runs.map((r) => `${name(r)}: ${fn(r)}`).join('; ') || t(lang, 'lab.chart.empty');
+    const summary = (fn) =>
+      runs.map((r) => `${name(r)}: ${fn(r)}`).join('; ') || t(lang, 'lab.chart.empty');
     const log = ui.logScale.checked;
     draw(ui.chart.loss, `${log}:${runs.map((r) => r.loss.length).join(',')}`, () => [
-      runs.map((r) => ({ label: t(lang, 'lab.series.loss', { run: name(r) }), color: COLORS[r.id], dash: DASH[r.id], points: r.loss.points })),
+      runs.map((r) => ({
+        label: t(lang, 'lab.series.loss', { run: name(r) }),
+        color: COLORS[r.id],
+        dash: DASH[r.id],
+        points: r.loss.points,
+      })),
       { log, xLabel: t(lang, 'lab.axis.step') },
       `${t(lang, 'lab.chart.loss')}. ${summary((r) => (r.loss.last === null ? '–' : t(lang, 'lab.stat.loss', { loss: r.loss.last.toPrecision(3) })))}`,
     ]);
     const evals = runs.map((r) => r.evals.length).join(',');
     draw(ui.chart.accuracy, evals, () => [
       runs.flatMap((r) => [
-        { label: t(lang, 'lab.series.exact', { run: name(r) }), color: COLORS[r.id], dash: DASH[r.id], points: r.exact, dots: true },
-        { label: t(lang, 'lab.series.token', { run: name(r) }), color: COLORS[r.id], dash: TOKEN_DASH[r.id], points: r.token },
+        {
+          label: t(lang, 'lab.series.exact', { run: name(r) }),
+          color: COLORS[r.id],
+          dash: DASH[r.id],
+          points: r.exact,
+          dots: true,
+        },
+        {
+          label: t(lang, 'lab.series.token', { run: name(r) }),
+          color: COLORS[r.id],
+          dash: TOKEN_DASH[r.id],
+          points: r.token,
+        },
       ]),
       { percent: true, xLabel: t(lang, 'lab.axis.step') },
       `${t(lang, 'lab.chart.accuracy')}. ${summary((r) => (r.eval ? t(lang, 'lab.stat.eval', { exact: pct(r.eval.exactMatch), token: pct(r.eval.tokenAccuracy) }) : '–'))}`,
     ]);
     draw(ui.chart.length, evals, () => [
       runs.map((r) => ({
-        label: t(lang, 'lab.series.byLength', { run: name(r) }), color: COLORS[r.id], dash: DASH[r.id], dots: true,
-        points: (r.eval?.byLength ?? []).filter((b) => b.count > 0).map((b) => [b.length, b.exactMatch]),
+        label: t(lang, 'lab.series.byLength', { run: name(r) }),
+        color: COLORS[r.id],
+        dash: DASH[r.id],
+        dots: true,
+        points: (r.eval?.byLength ?? [])
+          .filter((b) => b.count > 0)
+          .map((b) => [b.length, b.exactMatch]),
       })),
       { percent: true, xMin: null, xInteger: true, xLabel: t(lang, 'lab.axis.length') },
-      `${t(lang, 'lab.chart.length')}. ${summary((r) => (r.eval?.byLength ?? []).filter((b) => b.count > 0).map((b) => `${b.length}: ${pct(b.exactMatch)}`).join(', ') || '–')}`,
+      `${t(lang, 'lab.chart.length')}. ${summary(
+        (r) =>
+          (r.eval?.byLength ?? [])
+            .filter((b) => b.count > 0)
+            .map((b) => `${b.length}: ${pct(b.exactMatch)}`)
+            .join(', ') || '–',
+      )}`,
     ]);
   }
 
@@ -1235,7 +1611,9 @@ export class LabView {
     const a = this.#runs.a;
     const b = this.#runs.b;
     const example = a?.info?.example ?? b?.info?.example ?? null;
-    ui.example.textContent = example ? t(lang, 'lab.example', { src: example.src, tgt: example.tgt }) : '';
+    ui.example.textContent = example
+      ? t(lang, 'lab.example', { src: example.src, tgt: example.tgt })
+      : '';
     const show = (name, r) => {
       const h = ui.map[name];
       const note = ui.mapNote[name];
@@ -1252,9 +1630,21 @@ export class LabView {
       }
       h.hidden = false;
       const m = r.attention;
-      note.textContent = m ? t(lang, 'lab.map.output', { run: t(lang, `lab.run.${r.id}`), step: m.step, output: m.output || '∅' }) : t(lang, 'lab.map.waiting', { run: t(lang, `lab.run.${r.id}`) });
+      note.textContent = m
+        ? t(lang, 'lab.map.output', {
+            run: t(lang, `lab.run.${r.id}`),
+            step: m.step,
+            output: m.output || '∅',
+          })
+        : t(lang, 'lab.map.waiting', { run: t(lang, `lab.run.${r.id}`) });
       if (m && h.data?.weights !== m.weights) {
-        h.data = { weights: m.weights, rows: m.rows, cols: m.cols, rowLabels: m.rowLabels, colLabels: m.colLabels };
+        h.data = {
+          weights: m.weights,
+          rows: m.rows,
+          cols: m.cols,
+          rowLabels: m.rowLabels,
+          colLabels: m.colLabels,
+        };
       }
     };
     show('a', a);
@@ -1272,7 +1662,9 @@ export class LabView {
       return;
     }
     ui.map.diff.hidden = false;
-    ui.mapNote.diff.textContent = t(lang, d.cut ? 'lab.map.diffCut' : 'lab.map.diffAbout', { rows: d.rows });
+    ui.mapNote.diff.textContent = t(lang, d.cut ? 'lab.map.diffCut' : 'lab.map.diffAbout', {
+      rows: d.rows,
+    });
     const key = `${a.attention.step}:${b.attention.step}:${a.attention.weights.length}:${b.attention.weights.length}`;
     if (ui.map.diff.dataset.key !== key) {
       ui.map.diff.dataset.key = key;
@@ -1292,4 +1684,3 @@ export function citeIn(lang, cite) {
 
 const quiet = () => {}; // a request's rejection: the run reports it as an error message too
 const pct = (x) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
-

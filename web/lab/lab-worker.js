@@ -22,7 +22,14 @@
 // SNAPSHOT_MS of running.
 // Deliberately no DOM and no drawing: plain data out, typed arrays transferred.
 
-import { init, createModel, createTrainer, loadTrainableModel, readSafetensors, saveModel } from '../../wasm/index.js';
+import {
+  init,
+  createModel,
+  createTrainer,
+  loadTrainableModel,
+  readSafetensors,
+  saveModel,
+} from '../../wasm/index.js';
 import { hostPort, startWorker } from './worker-port.js';
 import * as SPEC from './spec.js';
 import { lrAt } from './spec.js';
@@ -36,7 +43,8 @@ const EVAL_CHUNK = 8; // held-out pairs per evaluate() call inside a slice
 const RATE_WINDOW_MS = 2000; // steps per second over the last 2 s of training
 
 const port = await hostPort();
-const post = (/** @type {any} */ msg, /** @type {Transferable[]} */ transfer = []) => port.post(msg, transfer);
+const post = (/** @type {any} */ msg, /** @type {Transferable[]} */ transfer = []) =>
+  port.post(msg, transfer);
 const now = () => performance.now();
 
 /** Everything one init sets up; null before init and after a failed one. */
@@ -69,10 +77,12 @@ async function modules(m) {
 }
 
 function checkRun(spec, taskSpec, run) {
-  if (!run || typeof run !== 'object' || !run.model || !run.train) throw new Error('init: run must be { model, train }');
+  if (!run || typeof run !== 'object' || !run.model || !run.train)
+    throw new Error('init: run must be { model, train }');
   if (typeof spec.checkExperiment === 'function') {
     const { experiment, refused } = spec.checkExperiment({ task: taskSpec, a: run, b: null });
-    if (refused.length) throw new Error(`the experiment has values out of range: ${refused.join(', ')}`);
+    if (refused.length)
+      throw new Error(`the experiment has values out of range: ${refused.join(', ')}`);
     return { task: experiment.task, run: experiment.a };
   }
   return { task: taskSpec, run };
@@ -87,11 +97,17 @@ function groupsOf(task, model) {
     if (!by.has(length)) by.set(length, []);
     by.get(length).push(p);
   }
-  return [...by.keys()].sort((a, b) => a - b).map((length) => {
-    const pairs = by.get(length);
-    const tokenCounts = pairs.map((p) => (typeof p.tgt === 'string' ? model.tokenizer.encodeTarget(p.tgt).length : p.tgt.length) + 1);
-    return { length, pairs, tokenCounts };
-  });
+  return [...by.keys()]
+    .sort((a, b) => a - b)
+    .map((length) => {
+      const pairs = by.get(length);
+      const tokenCounts = pairs.map(
+        (p) =>
+          (typeof p.tgt === 'string' ? model.tokenizer.encodeTarget(p.tgt).length : p.tgt.length) +
+          1,
+      );
+      return { length, pairs, tokenCounts };
+    });
 }
 
 async function setup(msg) {
@@ -105,11 +121,30 @@ async function setup(msg) {
   const options = { optimizer: train.optimizer, lr: train.lr, clip: train.clip };
   const workers = Math.max(1, Math.min(4, Math.floor(train.workers ?? 1)));
   const r = {
-    task, config, train, options, workers, simd: api.simd,
-    model: null, trainer: null, shards: [], pending: null, pendingLr: null,
-    step: 0, losses: new Float32Array(1024), fresh: [], // fresh: losses not yet posted
-    trainMs: 0, evalCost: 0, evalMs: 0, trainAtEval: 0, lastSnapshot: 0, marks: [], job: null,
-    groups: [], parameters: 0, attention: true,
+    task,
+    config,
+    train,
+    options,
+    workers,
+    simd: api.simd,
+    model: null,
+    trainer: null,
+    shards: [],
+    pending: null,
+    pendingLr: null,
+    step: 0,
+    losses: new Float32Array(1024),
+    fresh: [], // fresh: losses not yet posted
+    trainMs: 0,
+    evalCost: 0,
+    evalMs: 0,
+    trainAtEval: 0,
+    lastSnapshot: 0,
+    marks: [],
+    job: null,
+    groups: [],
+    parameters: 0,
+    attention: true,
   };
   try {
     await build(r, msg.checkpoint ?? null);
@@ -141,14 +176,24 @@ async function build(r, cp) {
       shard.dead = message;
       for (const k of shard.waiting.values()) k.reject(new Error(message));
       shard.waiting.clear();
-      if (R === r) queue = queue.then(() => fail(new Error(`a data-parallel worker stopped: ${message}; start the run again (init)`)));
+      if (R === r)
+        queue = queue.then(() =>
+          fail(new Error(`a data-parallel worker stopped: ${message}; start the run again (init)`)),
+        );
     });
     r.shards.push(shard);
   }
-  await Promise.all(r.shards.map((s) => ask(s, {
-    type: 'init', config, seed: train.seed, trainer: options,
-    checkpoint: cp ? { bytes: cp.bytes, optimizer: cp.optimizer } : undefined,
-  })));
+  await Promise.all(
+    r.shards.map((s) =>
+      ask(s, {
+        type: 'init',
+        config,
+        seed: train.seed,
+        trainer: options,
+        checkpoint: cp ? { bytes: cp.bytes, optimizer: cp.optimizer } : undefined,
+      }),
+    ),
+  );
   if (cp) {
     r.step = cp.step;
     r.losses = grow(new Float32Array(0), cp.losses.length);
@@ -160,11 +205,16 @@ async function build(r, cp) {
 
 function checkCheckpoint(cp) {
   if (typeof cp !== 'object' || !(cp.bytes instanceof Uint8Array) || !cp.optimizer) {
-    throw new Error('init: checkpoint must be { step, bytes, optimizer, losses } as a checkpoint message gave it');
+    throw new Error(
+      'init: checkpoint must be { step, bytes, optimizer, losses } as a checkpoint message gave it',
+    );
   }
-  if (!Number.isInteger(cp.step) || cp.step < 0) throw new Error(`init: checkpoint.step ${cp.step} is not an integer >= 0`);
+  if (!Number.isInteger(cp.step) || cp.step < 0)
+    throw new Error(`init: checkpoint.step ${cp.step} is not an integer >= 0`);
   if (!(cp.losses instanceof Float32Array) || cp.losses.length !== cp.step) {
-    throw new Error(`init: checkpoint.losses must be a Float32Array of its ${cp.step} steps' losses`);
+    throw new Error(
+      `init: checkpoint.losses must be a Float32Array of its ${cp.step} steps' losses`,
+    );
   }
 }
 
@@ -180,8 +230,12 @@ async function local(r, cp) {
     r.model = null;
     try {
       r.model = await loadTrainableModel(cp.bytes);
-      const want = layout(saveModel(fresh)), got = layout(saveModel(r.model));
-      if (want !== got) throw new Error('init: the checkpoint holds another model than this run\'s spec (its tensors differ): it belongs to another experiment');
+      const want = layout(saveModel(fresh)),
+        got = layout(saveModel(r.model));
+      if (want !== got)
+        throw new Error(
+          "init: the checkpoint holds another model than this run's spec (its tensors differ): it belongs to another experiment",
+        );
     } finally {
       fresh.dispose();
     }
@@ -234,7 +288,10 @@ function grow(a, n) {
 /** Contiguous near-equal shards of a batch, one per replica (some empty when batch < k). */
 function split(batch, k) {
   const out = [];
-  for (let i = 0; i < k; i++) out.push(batch.slice(Math.floor((i * batch.length) / k), Math.floor(((i + 1) * batch.length) / k)));
+  for (let i = 0; i < k; i++)
+    out.push(
+      batch.slice(Math.floor((i * batch.length) / k), Math.floor(((i + 1) * batch.length) / k)),
+    );
   return out;
 }
 
@@ -259,25 +316,36 @@ async function stepInner(r) {
     loss = r.trainer.step(batch);
   } else {
     const parts = split(batch, r.workers);
-    const apply = r.pending, applyLr = r.pendingLr;
+    const apply = r.pending,
+      applyLr = r.pendingLr;
     r.pending = null;
     const replies = r.shards.map((s, i) => {
       const a = apply ? apply.slice() : null;
-      return ask(s, { type: 'step', apply: a, lr: applyLr, batch: parts[i + 1] }, a ? [a.buffer] : []);
+      return ask(
+        s,
+        { type: 'step', apply: a, lr: applyLr, batch: parts[i + 1] },
+        a ? [a.buffer] : [],
+      );
     });
     const theirs = Promise.all(replies);
     theirs.catch(() => {}); // handled below; a local failure must not leave it unhandled
-    const mine = parts[0].length ? r.trainer.gradient(parts[0]) : { loss: 0, terms: 0, gradient: null };
+    const mine = parts[0].length
+      ? r.trainer.gradient(parts[0])
+      : { loss: 0, terms: 0, gradient: null };
     const all = [mine, ...(await theirs)];
-    let N = 0, L = 0;
+    let N = 0,
+      L = 0;
     for (const g of all) {
       N += g.terms;
       L += g.terms * g.loss;
     }
-    const sum = new Float64Array(mine.gradient?.length ?? all.find((g) => g.gradient).gradient.length);
+    const sum = new Float64Array(
+      mine.gradient?.length ?? all.find((g) => g.gradient).gradient.length,
+    );
     for (const g of all) {
       if (!g.terms) continue;
-      const w = g.terms / N, d = g.gradient;
+      const w = g.terms / N,
+        d = g.gradient;
       for (let j = 0; j < sum.length; j++) sum[j] += w * d[j];
     }
     loss = L / N;
@@ -295,7 +363,8 @@ async function stepInner(r) {
   return loss;
 }
 
-const nonFinite = (r, loss) => `step ${r.step}: the loss is ${loss}: the training diverged; lower the learning rate or set clipping, then reset`;
+const nonFinite = (r, loss) =>
+  `step ${r.step}: the loss is ${loss}: the training diverged; lower the learning rate or set clipping, then reset`;
 
 /**
  * One slice: a piece of the evaluation in progress, if any (the weights stand still meanwhile),
@@ -332,7 +401,8 @@ function reports(r, force) {
   if (force || now() - r.lastSnapshot >= SNAPSHOT_MS) snapshot(r);
   const since = r.trainMs - r.trainAtEval;
   if (force) startEval(r, false);
-  else if (running && since >= EVAL_MIN_MS && r.evalMs + r.evalCost <= EVAL_SHARE * r.trainMs) startEval(r, true);
+  else if (running && since >= EVAL_MIN_MS && r.evalMs + r.evalCost <= EVAL_SHARE * r.trainMs)
+    startEval(r, true);
 }
 
 function progress(r) {
@@ -351,7 +421,19 @@ function progress(r) {
  * slices of EVAL_CHUNK pairs, so pause, step and reset answer within a slice meanwhile.
  * budgeted: started by the training schedule (its cost counts against EVAL_SHARE). */
 function startEval(r, budgeted) {
-  r.job = { step: r.step, budgeted, g: 0, i: 0, cost: 0, exact: 0, right: 0, count: 0, tokens: 0, byLength: [], cur: null };
+  r.job = {
+    step: r.step,
+    budgeted,
+    g: 0,
+    i: 0,
+    cost: 0,
+    exact: 0,
+    right: 0,
+    count: 0,
+    tokens: 0,
+    byLength: [],
+    cur: null,
+  };
   ensureSlice();
 }
 
@@ -374,7 +456,12 @@ function evalSlice(r) {
     cur.tokens += tokens;
     job.i += pairs.length;
     if (job.i >= g.pairs.length) {
-      job.byLength.push({ length: g.length, count: cur.count, exactMatch: cur.exact / cur.count, tokenAccuracy: cur.right / cur.tokens });
+      job.byLength.push({
+        length: g.length,
+        count: cur.count,
+        exactMatch: cur.exact / cur.count,
+        tokenAccuracy: cur.right / cur.tokens,
+      });
       job.exact += cur.exact;
       job.right += cur.right;
       job.count += cur.count;
@@ -391,8 +478,14 @@ function evalSlice(r) {
   if (job.budgeted) r.evalMs += job.cost;
   r.trainAtEval = r.trainMs;
   post({
-    type: 'eval', step: job.step, elapsed: elapsed(), exactMatch: job.count ? job.exact / job.count : 0,
-    tokenAccuracy: job.tokens ? job.right / job.tokens : 0, count: job.count, byLength: job.byLength, cost: job.cost,
+    type: 'eval',
+    step: job.step,
+    elapsed: elapsed(),
+    exactMatch: job.count ? job.exact / job.count : 0,
+    tokenAccuracy: job.tokens ? job.right / job.tokens : 0,
+    count: job.count,
+    byLength: job.byLength,
+    cost: job.cost,
   });
 }
 
@@ -415,11 +508,22 @@ function snapshot(r) {
   const [rows, cols] = maps[0].weights.shape;
   if (rows < 1) return;
   const weights = new Float32Array(rows * cols);
-  for (const m of maps) for (let i = 0; i < weights.length; i++) weights[i] += m.weights.data[i] / maps.length;
-  post({
-    type: 'attention', step: r.step, elapsed: elapsed(), output: out.output, weights, rows, cols,
-    rowLabels: maps[0].rowLabels, colLabels: maps[0].colLabels,
-  }, [weights.buffer]);
+  for (const m of maps)
+    for (let i = 0; i < weights.length; i++) weights[i] += m.weights.data[i] / maps.length;
+  post(
+    {
+      type: 'attention',
+      step: r.step,
+      elapsed: elapsed(),
+      output: out.output,
+      weights,
+      rows,
+      cols,
+      rowLabels: maps[0].rowLabels,
+      colLabels: maps[0].colLabels,
+    },
+    [weights.buffer],
+  );
 }
 
 // The yield between slices: a MessageChannel message in browsers; setImmediate in Node, whose
@@ -433,7 +537,8 @@ const tick = () => {
 };
 channel.port1.onmessage = tick;
 const immediate = /** @type {any} */ (globalThis).setImmediate;
-const post0 = typeof immediate === 'function' ? () => immediate(tick) : () => channel.port2.postMessage(0);
+const post0 =
+  typeof immediate === 'function' ? () => immediate(tick) : () => channel.port2.postMessage(0);
 const schedule = () => {
   if (pending) return;
   pending = true;
@@ -450,7 +555,9 @@ function fail(err, re) {
   const r = R;
   try {
     if (r) progress(r);
-  } catch { /* the error below is the news */ }
+  } catch {
+    /* the error below is the news */
+  }
   post({ type: 'error', message: err?.message ?? String(err), re });
   postState();
 }
@@ -458,7 +565,10 @@ function fail(err, re) {
 // ------------------------------------------------------------------ messages
 
 function need() {
-  if (!R) throw new Error('the run is not initialised: send init first (or it failed; see the earlier error)');
+  if (!R)
+    throw new Error(
+      'the run is not initialised: send init first (or it failed; see the earlier error)',
+    );
   return R;
 }
 
@@ -469,9 +579,16 @@ async function handle(msg) {
       elapsedBefore = 0;
       const r = await setup(msg);
       post({
-        type: 'ready', re, parameters: r.parameters, config: r.config, example: r.task.example,
-        heldoutCount: r.task.heldout.length, lengths: r.groups.map((g) => g.length),
-        simd: r.simd, workers: r.workers, step: r.step,
+        type: 'ready',
+        re,
+        parameters: r.parameters,
+        config: r.config,
+        example: r.task.example,
+        heldoutCount: r.task.heldout.length,
+        lengths: r.groups.map((g) => g.length),
+        simd: r.simd,
+        workers: r.workers,
+        step: r.step,
       });
       reports(r, true);
       postState();
@@ -513,7 +630,16 @@ async function handle(msg) {
       stop();
       await local(r, null);
       await Promise.all(r.shards.map((s) => ask(s, { type: 'reset' })));
-      Object.assign(r, { step: 0, fresh: [], trainMs: 0, evalMs: 0, trainAtEval: 0, marks: [], losses: new Float32Array(1024), job: null });
+      Object.assign(r, {
+        step: 0,
+        fresh: [],
+        trainMs: 0,
+        evalMs: 0,
+        trainAtEval: 0,
+        marks: [],
+        losses: new Float32Array(1024),
+        job: null,
+      });
       elapsedBefore = 0;
       reports(r, true);
       postState(re);
@@ -530,8 +656,12 @@ async function handle(msg) {
       const bytes = r.trainer.save();
       const optimizer = r.trainer.exportState();
       const losses = r.losses.slice(0, r.step);
-      post({ type: 'checkpoint', re, step: r.step, bytes, optimizer, losses },
-        [bytes.buffer, optimizer.m1.buffer, optimizer.m2.buffer, losses.buffer]);
+      post({ type: 'checkpoint', re, step: r.step, bytes, optimizer, losses }, [
+        bytes.buffer,
+        optimizer.m1.buffer,
+        optimizer.m2.buffer,
+        losses.buffer,
+      ]);
       return;
     }
     default:
@@ -541,6 +671,12 @@ async function handle(msg) {
 
 port.onMessage((msg) => {
   // a running slice stops at its next step; the request itself waits its turn in the queue
-  if (msg?.type === 'pause' || msg?.type === 'step' || msg?.type === 'reset' || msg?.type === 'init') stop();
+  if (
+    msg?.type === 'pause' ||
+    msg?.type === 'step' ||
+    msg?.type === 'reset' ||
+    msg?.type === 'init'
+  )
+    stop();
   queue = queue.then(() => handle(msg)).catch((err) => fail(err, msg?.id));
 });

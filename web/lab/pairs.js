@@ -32,8 +32,17 @@
 import { hashString } from '../data/common.js';
 
 /** The problem codes parsePairs may throw, in the order the header lists them. */
-export const PAIRS_PROBLEMS = Object.freeze(['invalid-utf8', 'too-long', 'ragged', 'empty-input', 'empty-output',
-  'unterminated-quote', 'bad-quote', 'too-many', 'no-pairs']);
+export const PAIRS_PROBLEMS = Object.freeze([
+  'invalid-utf8',
+  'too-long',
+  'ragged',
+  'empty-input',
+  'empty-output',
+  'unterminated-quote',
+  'bad-quote',
+  'too-many',
+  'no-pairs',
+]);
 /** Defaults: the issue's 50,000 pairs; a row of at most 1,000 characters. */
 export const MAX_PAIRS = 50000;
 export const MAX_LINE = 1000;
@@ -54,26 +63,54 @@ export class PairsError extends Error {
 
 // Column names a first row may hold (both fields must be one of them); short words such as x, y,
 // in, out are left out: they are too likely to be a real first pair.
-const HEADER_WORDS = new Set(['input', 'output', 'source', 'target', 'src', 'tgt', 'question', 'answer',
-  'prompt', 'response', 'english', 'french']);
+const HEADER_WORDS = new Set([
+  'input',
+  'output',
+  'source',
+  'target',
+  'src',
+  'tgt',
+  'question',
+  'answer',
+  'prompt',
+  'response',
+  'english',
+  'french',
+]);
 
 /** The 1-based line of the first invalid UTF-8 sequence in bytes (a hand-written validator, used
  * only once TextDecoder has refused the bytes, to name the line). */
 function firstBadUtf8Line(bytes) {
   let line = 1;
-  for (let i = 0; i < bytes.length;) {
+  for (let i = 0; i < bytes.length; ) {
     const b = bytes[i];
-    if (b === 0x0A) { line++; i++; continue; }
-    if (b < 0x80) { i++; continue; }
+    if (b === 0x0a) {
+      line++;
+      i++;
+      continue;
+    }
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
     let n, min;
-    if (b >= 0xC2 && b <= 0xDF) { n = 1; min = 0x80; } else if (b >= 0xE0 && b <= 0xEF) { n = 2; min = 0x800; } else if (b >= 0xF0 && b <= 0xF4) { n = 3; min = 0x10000; } else return line;
-    let cp = b & (0x3F >> n);
+    if (b >= 0xc2 && b <= 0xdf) {
+      n = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      n = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      n = 3;
+      min = 0x10000;
+    } else return line;
+    let cp = b & (0x3f >> n);
     for (let k = 1; k <= n; k++) {
       const c = bytes[i + k];
-      if (c === undefined || (c & 0xC0) !== 0x80) return line;
-      cp = (cp << 6) | (c & 0x3F);
+      if (c === undefined || (c & 0xc0) !== 0x80) return line;
+      cp = (cp << 6) | (c & 0x3f);
     }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return line;
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return line;
     i += n + 1;
   }
   return line;
@@ -85,13 +122,18 @@ function toText(input) {
   let bytes;
   if (input instanceof Uint8Array) bytes = input;
   else if (input instanceof ArrayBuffer) bytes = new Uint8Array(input);
-  else if (ArrayBuffer.isView(input)) bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  else if (ArrayBuffer.isView(input))
+    bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   else throw new PairsError(null, 'no-pairs', 'parsePairs: the input must be text or bytes');
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     const line = firstBadUtf8Line(bytes);
-    throw new PairsError(line, 'invalid-utf8', `line ${line}: the file is not UTF-8 text (save it as UTF-8 and try again)`);
+    throw new PairsError(
+      line,
+      'invalid-utf8',
+      `line ${line}: the file is not UTF-8 text (save it as UTF-8 and try again)`,
+    );
   }
 }
 
@@ -111,9 +153,16 @@ function scanRows(text, sep, maxLength, onRow) {
     let blank = true;
     for (;;) {
       if (i - rowStart > maxLength) {
-        throw new PairsError(rowLine, 'too-long', `line ${rowLine} is longer than ${maxLength} characters`);
+        throw new PairsError(
+          rowLine,
+          'too-long',
+          `line ${rowLine} is longer than ${maxLength} characters`,
+        );
       }
-      if (i >= n) { fields.push(field); break; }
+      if (i >= n) {
+        fields.push(field);
+        break;
+      }
       const c = text.charCodeAt(i);
       if (c === 10 || c === 13) {
         fields.push(field);
@@ -127,17 +176,35 @@ function scanRows(text, sep, maxLength, onRow) {
         let value = '';
         i++;
         for (;;) {
-          if (i - rowStart > maxLength) throw new PairsError(rowLine, 'too-long', `line ${rowLine} is longer than ${maxLength} characters`);
-          if (i >= n) throw new PairsError(openLine, 'unterminated-quote', `line ${openLine}: a quoted field is never closed (a missing ")`);
+          if (i - rowStart > maxLength)
+            throw new PairsError(
+              rowLine,
+              'too-long',
+              `line ${rowLine} is longer than ${maxLength} characters`,
+            );
+          if (i >= n)
+            throw new PairsError(
+              openLine,
+              'unterminated-quote',
+              `line ${openLine}: a quoted field is never closed (a missing ")`,
+            );
           const q = text.charCodeAt(i);
           if (q === 34) {
-            if (text.charCodeAt(i + 1) === 34) { value += '"'; i += 2; continue; }
+            if (text.charCodeAt(i + 1) === 34) {
+              value += '"';
+              i += 2;
+              continue;
+            }
             i++;
             break;
           }
           if (q === 13 || q === 10) {
             line++;
-            if (q === 13 && text.charCodeAt(i + 1) === 10) { value += '\r\n'; i += 2; continue; }
+            if (q === 13 && text.charCodeAt(i + 1) === 10) {
+              value += '\r\n';
+              i += 2;
+              continue;
+            }
           }
           value += text[i];
           i++;
@@ -146,14 +213,28 @@ function scanRows(text, sep, maxLength, onRow) {
         while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
         const d = i < n ? text.charCodeAt(i) : -1;
         if (d !== -1 && d !== 44 && d !== 10 && d !== 13) {
-          throw new PairsError(rowLine, 'bad-quote', `line ${rowLine}: characters after a closing quote (write "" for a quote inside a quoted field)`);
+          throw new PairsError(
+            rowLine,
+            'bad-quote',
+            `line ${rowLine}: characters after a closing quote (write "" for a quote inside a quoted field)`,
+          );
         }
         field = value;
         blank = false;
-        if (d === 44) { fields.push(field); field = ''; i++; }
+        if (d === 44) {
+          fields.push(field);
+          field = '';
+          i++;
+        }
         continue;
       }
-      if (c === sep) { fields.push(field); field = ''; blank = false; i++; continue; }
+      if (c === sep) {
+        fields.push(field);
+        field = '';
+        blank = false;
+        i++;
+        continue;
+      }
       // copy a run of ordinary characters at once (keeps the scan linear and fast)
       let j = i + 1;
       while (j < n && j - rowStart <= maxLength) {
@@ -183,17 +264,22 @@ function scanRows(text, sep, maxLength, onRow) {
  */
 export function parsePairs(input, options = {}) {
   const level = options.level === 'char' || options.level === 'word' ? options.level : 'auto';
-  const maxPairs = Number.isInteger(options.maxPairs) && options.maxPairs > 0 ? options.maxPairs : MAX_PAIRS;
-  const maxLength = Number.isInteger(options.maxLength) && options.maxLength > 0 ? options.maxLength : MAX_LINE;
+  const maxPairs =
+    Number.isInteger(options.maxPairs) && options.maxPairs > 0 ? options.maxPairs : MAX_PAIRS;
+  const maxLength =
+    Number.isInteger(options.maxLength) && options.maxLength > 0 ? options.maxLength : MAX_LINE;
   let text = toText(input);
-  if (text.charCodeAt(0) === 0xFEFF) text = text.slice(1);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // the format: a tab on the first non-blank line (looked at up to maxLength characters)
   let k = 0;
   while (k < text.length && /\s/.test(text[k]) && text[k] !== '\t') k++;
   let sep = 44;
   for (let j = k; j < text.length && j - k <= maxLength; j++) {
     const c = text.charCodeAt(j);
-    if (c === 9) { sep = 9; break; }
+    if (c === 9) {
+      sep = 9;
+      break;
+    }
     if (c === 10 || c === 13) break;
   }
   const pairs = [];
@@ -201,23 +287,54 @@ export function parsePairs(input, options = {}) {
   let outputsWithSpace = 0;
   const lines = scanRows(text, sep, maxLength, (fields, line) => {
     if (fields.length !== 2) {
-      throw new PairsError(line, 'ragged', `line ${line} has ${fields.length} field${fields.length === 1 ? '' : 's'}; each line needs exactly 2 (input ${sep === 9 ? 'TAB' : ','} output)`);
+      throw new PairsError(
+        line,
+        'ragged',
+        `line ${line} has ${fields.length} field${fields.length === 1 ? '' : 's'}; each line needs exactly 2 (input ${sep === 9 ? 'TAB' : ','} output)`,
+      );
     }
     const src = fields[0].trim();
     const tgt = fields[1].trim();
-    if (pairs.length === 0 && !header && HEADER_WORDS.has(src.toLowerCase()) && HEADER_WORDS.has(tgt.toLowerCase())) {
+    if (
+      pairs.length === 0 &&
+      !header &&
+      HEADER_WORDS.has(src.toLowerCase()) &&
+      HEADER_WORDS.has(tgt.toLowerCase())
+    ) {
       header = true;
       return;
     }
-    if (src === '') throw new PairsError(line, 'empty-input', `line ${line}: the input (first field) is empty`);
-    if (tgt === '') throw new PairsError(line, 'empty-output', `line ${line}: the output (second field) is empty`);
-    if (pairs.length >= maxPairs) throw new PairsError(line, 'too-many', `line ${line}: more than ${maxPairs} pairs (keep the first ${maxPairs})`);
+    if (src === '')
+      throw new PairsError(line, 'empty-input', `line ${line}: the input (first field) is empty`);
+    if (tgt === '')
+      throw new PairsError(
+        line,
+        'empty-output',
+        `line ${line}: the output (second field) is empty`,
+      );
+    if (pairs.length >= maxPairs)
+      throw new PairsError(
+        line,
+        'too-many',
+        `line ${line}: more than ${maxPairs} pairs (keep the first ${maxPairs})`,
+      );
     if (/\s/.test(tgt)) outputsWithSpace++;
     pairs.push({ src, tgt });
   });
-  if (pairs.length === 0) throw new PairsError(null, 'no-pairs', 'no pairs found: write one input and output per line, separated by a tab or a comma');
+  if (pairs.length === 0)
+    throw new PairsError(
+      null,
+      'no-pairs',
+      'no pairs found: write one input and output per line, separated by a tab or a comma',
+    );
   const picked = level !== 'auto' ? level : outputsWithSpace * 2 > pairs.length ? 'word' : 'char';
-  return { pairs, level: picked, lines: lines - (text.endsWith('\n') || text.endsWith('\r') ? 1 : 0), format: sep === 9 ? 'tsv' : 'csv', header };
+  return {
+    pairs,
+    level: picked,
+    lines: lines - (text.endsWith('\n') || text.endsWith('\r') ? 1 : 0),
+    format: sep === 9 ? 'tsv' : 'csv',
+    header,
+  };
 }
 
 /**
@@ -226,11 +343,15 @@ export function parsePairs(input, options = {}) {
  * @param {{ src: string, tgt: string }[]} pairs
  */
 export function pairsHash(pairs) {
-  let h1 = 0x12345678, h2 = 0x9abcdef0;
+  let h1 = 0x12345678,
+    h2 = 0x9abcdef0;
   for (const p of pairs) {
     const a = hashString(`${p.src}\t${p.tgt}`);
     h1 = hashString(`${h1}:${a}`);
     h2 = Math.imul(h2 ^ a, 0x01000193) >>> 0;
   }
-  return h1.toString(16).padStart(8, '0') + hashString(`${h2}:${pairs.length}`).toString(16).padStart(8, '0');
+  return (
+    h1.toString(16).padStart(8, '0') +
+    hashString(`${h2}:${pairs.length}`).toString(16).padStart(8, '0')
+  );
 }

@@ -21,7 +21,15 @@
 
 import { startWorker } from './worker-port.js';
 
-const ANSWERS = { init: 'ready', start: 'state', pause: 'state', step: 'state', reset: 'state', export: 'exported', checkpoint: 'checkpoint' };
+const ANSWERS = {
+  init: 'ready',
+  start: 'state',
+  pause: 'state',
+  step: 'state',
+  reset: 'state',
+  export: 'exported',
+  checkpoint: 'checkpoint',
+};
 
 /**
  * @typedef {{ type: string, [key: string]: any }} LabMessage
@@ -52,7 +60,9 @@ export function createRun(options = {}) {
       try {
         fn(msg);
       } catch (err) {
-        queueMicrotask(() => { throw err; }); // a listener's bug must not stop the others
+        queueMicrotask(() => {
+          throw err;
+        }); // a listener's bug must not stop the others
       }
     }
   };
@@ -65,30 +75,39 @@ export function createRun(options = {}) {
     emit({ type: 'error', message });
   };
 
-  const worker = startWorker(url, options.Worker).then((w) => {
-    w.onMessage((/** @type {LabMessage} */ msg) => {
-      if (disposed) return;
-      const w8 = msg.re != null ? waiting.get(msg.re) : undefined;
-      if (w8) {
-        waiting.delete(msg.re);
-        if (msg.type === 'error') w8.reject(new Error(msg.message));
-        else if (msg.type === w8.answer) w8.resolve(msg);
-      }
-      emit(msg);
-    });
-    w.onFailure(die);
-    if (disposed) w.terminate();
-    return w;
-  }, (err) => {
-    die(err?.message ?? String(err));
-    return null;
-  });
+  const worker = startWorker(url, options.Worker).then(
+    (w) => {
+      w.onMessage((/** @type {LabMessage} */ msg) => {
+        if (disposed) return;
+        const w8 = msg.re != null ? waiting.get(msg.re) : undefined;
+        if (w8) {
+          waiting.delete(msg.re);
+          if (msg.type === 'error') w8.reject(new Error(msg.message));
+          else if (msg.type === w8.answer) w8.resolve(msg);
+        }
+        emit(msg);
+      });
+      w.onFailure(die);
+      if (disposed) w.terminate();
+      return w;
+    },
+    (err) => {
+      die(err?.message ?? String(err));
+      return null;
+    },
+  );
 
-  const request = (/** @type {string} */ type, /** @type {object} */ body = {}, /** @type {Transferable[]} */ transfer = []) => {
+  const request = (
+    /** @type {string} */ type,
+    /** @type {object} */ body = {},
+    /** @type {Transferable[]} */ transfer = [],
+  ) => {
     if (disposed) return Promise.reject(new Error(`run.${type}: this run has been disposed`));
     if (dead) return Promise.reject(new Error(dead));
     const id = ++ids;
-    const answer = new Promise((resolve, reject) => waiting.set(id, { answer: ANSWERS[type], resolve, reject }));
+    const answer = new Promise((resolve, reject) =>
+      waiting.set(id, { answer: ANSWERS[type], resolve, reject }),
+    );
     worker.then((w) => w?.post({ ...body, type, id }, transfer));
     return answer;
   };
@@ -100,7 +119,13 @@ export function createRun(options = {}) {
     step: () => request('step'),
     reset: () => request('reset'),
     export: (dtype = 'F32') => request('export', { dtype }).then((m) => m.bytes),
-    checkpoint: () => request('checkpoint').then(({ step, bytes, optimizer, losses }) => ({ step, bytes, optimizer, losses })),
+    checkpoint: () =>
+      request('checkpoint').then(({ step, bytes, optimizer, losses }) => ({
+        step,
+        bytes,
+        optimizer,
+        losses,
+      })),
     on(type, fn) {
       if (!listeners.has(type)) listeners.set(type, new Set());
       listeners.get(type).add(fn);
@@ -113,6 +138,8 @@ export function createRun(options = {}) {
       waiting.clear();
       worker.then((w) => w?.terminate());
     },
-    get disposed() { return disposed; },
+    get disposed() {
+      return disposed;
+    },
   };
 }

@@ -17,8 +17,25 @@
 
 import { TASK_INFO } from './tasks.js';
 
-export const TASK_NAMES = Object.freeze(['copy', 'reverse', 'sort', 'addition', 'dates', 'translation', 'custom']);
-export const ATTENTIONS = Object.freeze(['none', 'additive', 'dot', 'general', 'concat', 'local-m', 'local-p', 'key-query']);
+export const TASK_NAMES = Object.freeze([
+  'copy',
+  'reverse',
+  'sort',
+  'addition',
+  'dates',
+  'translation',
+  'custom',
+]);
+export const ATTENTIONS = Object.freeze([
+  'none',
+  'additive',
+  'dot',
+  'general',
+  'concat',
+  'local-m',
+  'local-p',
+  'key-query',
+]);
 export const CELLS = Object.freeze(['rnn', 'gru', 'lstm']);
 export const STYLES = Object.freeze(['bahdanau', 'luong']);
 export const POSITIONS = Object.freeze(['learned', 'sinusoidal', 'relative']);
@@ -29,9 +46,13 @@ export const FAMILIES = Object.freeze(['seq2seq', 'transformer']);
 /** Every range of the experiment (integers unless said; [lo, hi] both included). */
 export const LIMITS = Object.freeze({
   task: Object.freeze({
-    lengths: Object.freeze(Object.fromEntries(Object.entries(TASK_INFO).map(([k, v]) => [k, Object.freeze([...v.lengths])]))),
+    lengths: Object.freeze(
+      Object.fromEntries(
+        Object.entries(TASK_INFO).map(([k, v]) => [k, Object.freeze([...v.lengths])]),
+      ),
+    ),
     size: Object.freeze([0, 50000]),
-    seed: Object.freeze([0, 0xFFFFFFFF]),
+    seed: Object.freeze([0, 0xffffffff]),
   }),
   seq2seq: Object.freeze({
     layers: Object.freeze([1, 2]),
@@ -48,7 +69,7 @@ export const LIMITS = Object.freeze({
     lr: Object.freeze([1e-5, 1]), // a number, not an integer
     batch: Object.freeze([1, 256]),
     clip: Object.freeze([0, 10]), // a number; 0 turns clipping off
-    seed: Object.freeze([0, 0xFFFFFFFF]),
+    seed: Object.freeze([0, 0xffffffff]),
     workers: Object.freeze([1, 4]),
     halfLife: Object.freeze([0, 100000]), // steps; 0 keeps the learning rate constant
   }),
@@ -69,13 +90,45 @@ const WITH_WITHOUT_LR = 0.003;
 // step 2,200; 1,200: 95 91 95 100 95 82 95 100 100 95 100 100; 450: 91 95 91 95 91 from 1,100;
 // 300: stalls at 86 % (decays before it has learned the longest strings).
 const WITH_WITHOUT_HALF_LIFE = 600;
-const SEQ2SEQ_DEFAULT = { family: 'seq2seq', cell: 'lstm', bidirectional: false, layers: 1, hidden: 64, embedding: 32, attention: 'additive', style: 'bahdanau' };
-const TRANSFORMER_DEFAULT = { family: 'transformer', layers: 2, heads: 4, width: 64, feedforward: 128, positions: 'learned' };
-const TRAIN_DEFAULT = { optimizer: 'adam', lr: 0.005, batch: 32, clip: 1, seed: 1, workers: 1, halfLife: 0 };
+const SEQ2SEQ_DEFAULT = {
+  family: 'seq2seq',
+  cell: 'lstm',
+  bidirectional: false,
+  layers: 1,
+  hidden: 64,
+  embedding: 32,
+  attention: 'additive',
+  style: 'bahdanau',
+};
+const TRANSFORMER_DEFAULT = {
+  family: 'transformer',
+  layers: 2,
+  heads: 4,
+  width: 64,
+  feedforward: 128,
+  positions: 'learned',
+};
+const TRAIN_DEFAULT = {
+  optimizer: 'adam',
+  lr: 0.005,
+  batch: 32,
+  clip: 1,
+  seed: 1,
+  workers: 1,
+  halfLife: 0,
+};
 
 /** The lab's first experiment: the reverse preset (reverse 5–20; the same LSTM with additive attention and without). */
 export const DEFAULT_EXPERIMENT = freeze({
-  task: { name: 'reverse', minLength: 5, maxLength: 20, size: 0, level: 'auto', seed: 1, data: null },
+  task: {
+    name: 'reverse',
+    minLength: 5,
+    maxLength: 20,
+    size: 0,
+    level: 'auto',
+    seed: 1,
+    data: null,
+  },
   a: { model: { ...SEQ2SEQ_DEFAULT }, train: { ...TRAIN_DEFAULT } },
   b: { model: { ...SEQ2SEQ_DEFAULT, attention: 'none' }, train: { ...TRAIN_DEFAULT } },
 });
@@ -111,12 +164,26 @@ export const PRESETS = freeze([
     // setting has loss spikes on the longest strings; lr 0.003 / batch 64 had the fewest.
     id: 'with-without',
     experiment: {
-      task: { name: 'reverse', minLength: 5, maxLength: 40, size: 0, level: 'auto', seed: 1, data: null },
-      a: { model: seq({ attention: 'additive', bidirectional: true }), train: tr({ lr: WITH_WITHOUT_LR, batch: 64, halfLife: WITH_WITHOUT_HALF_LIFE }) },
+      task: {
+        name: 'reverse',
+        minLength: 5,
+        maxLength: 40,
+        size: 0,
+        level: 'auto',
+        seed: 1,
+        data: null,
+      },
+      a: {
+        model: seq({ attention: 'additive', bidirectional: true }),
+        train: tr({ lr: WITH_WITHOUT_LR, batch: 64, halfLife: WITH_WITHOUT_HALF_LIFE }),
+      },
       // B keeps a constant rate: it takes ~4× A's steps per second, so halved every 600 steps it
       // froze within a minute (68 % at length 5 in Chromium, 2026-11-25), which is not what
       // "without attention" looks like; constant, it learns the short strings and fails the long.
-      b: { model: seq({ attention: 'none', bidirectional: true }), train: tr({ lr: WITH_WITHOUT_LR, batch: 64 }) },
+      b: {
+        model: seq({ attention: 'none', bidirectional: true }),
+        train: tr({ lr: WITH_WITHOUT_LR, batch: 64 }),
+      },
     },
   },
   {
@@ -128,7 +195,15 @@ export const PRESETS = freeze([
     // (Luong's dot in Luong's architecture, input feeding: 98.9 % at step 1,750.)
     id: 'additive-dot',
     experiment: {
-      task: { name: 'reverse', minLength: 5, maxLength: 20, size: 0, level: 'auto', seed: 1, data: null },
+      task: {
+        name: 'reverse',
+        minLength: 5,
+        maxLength: 20,
+        size: 0,
+        level: 'auto',
+        seed: 1,
+        data: null,
+      },
       a: { model: seq({ attention: 'additive' }), train: tr() },
       b: { model: seq({ attention: 'dot' }), train: tr() },
     },
@@ -145,7 +220,15 @@ export const PRESETS = freeze([
     // copy 5–20: A (additive) 95.6 % at step 1,250 (33 CPU s); B (none) under 95 % after 1,500.
     id: 'copy',
     experiment: {
-      task: { name: 'copy', minLength: 5, maxLength: 20, size: 0, level: 'auto', seed: 1, data: null },
+      task: {
+        name: 'copy',
+        minLength: 5,
+        maxLength: 20,
+        size: 0,
+        level: 'auto',
+        seed: 1,
+        data: null,
+      },
       a: { model: seq({ attention: 'additive' }), train: tr() },
       b: { model: seq({ attention: 'none' }), train: tr() },
     },
@@ -155,7 +238,15 @@ export const PRESETS = freeze([
     // sorting needs counts, not alignment, so attention helps little here (a lesson of its own).
     id: 'sort',
     experiment: {
-      task: { name: 'sort', minLength: 5, maxLength: 15, size: 0, level: 'auto', seed: 1, data: null },
+      task: {
+        name: 'sort',
+        minLength: 5,
+        maxLength: 15,
+        size: 0,
+        level: 'auto',
+        seed: 1,
+        data: null,
+      },
       a: { model: seq({ attention: 'additive' }), train: tr() },
       b: { model: seq({ attention: 'none' }), train: tr() },
     },
@@ -166,7 +257,15 @@ export const PRESETS = freeze([
     // (42 CPU s, 140 steps per CPU s); unidirectional: 23 % at step 1,500.
     id: 'addition',
     experiment: {
-      task: { name: 'addition', minLength: 1, maxLength: 4, size: 0, level: 'auto', seed: 1, data: null },
+      task: {
+        name: 'addition',
+        minLength: 1,
+        maxLength: 4,
+        size: 0,
+        level: 'auto',
+        seed: 1,
+        data: null,
+      },
       a: { model: seq({ attention: 'additive', bidirectional: true }), train: tr() },
       b: { model: seq({ attention: 'none', bidirectional: true }), train: tr() },
     },
@@ -179,7 +278,15 @@ export const PRESETS = freeze([
     // B (dot, Luong): 95.0 % at step 150 (2.3 CPU s).
     id: 'dates',
     experiment: {
-      task: { name: 'dates', minLength: 6, maxLength: 28, size: 0, level: 'auto', seed: 1, data: null },
+      task: {
+        name: 'dates',
+        minLength: 6,
+        maxLength: 28,
+        size: 0,
+        level: 'auto',
+        seed: 1,
+        data: null,
+      },
       a: { model: seq({ attention: 'additive', bidirectional: true }), train: tr() },
       b: { model: seq({ attention: 'dot', style: 'luong', bidirectional: true }), train: tr() },
     },
@@ -190,7 +297,15 @@ export const PRESETS = freeze([
     // by length 88 % at 3 words, 25 % at 10), 71 % at step 1,000 (150 s). B not measured.
     id: 'translation',
     experiment: {
-      task: { name: 'translation', minLength: 3, maxLength: 10, size: 0, level: 'auto', seed: 1, data: null },
+      task: {
+        name: 'translation',
+        minLength: 3,
+        maxLength: 10,
+        size: 0,
+        level: 'auto',
+        seed: 1,
+        data: null,
+      },
       a: { model: seq({ attention: 'additive', hidden: 128, embedding: 64 }), train: tr() },
       b: { model: { ...TRANSFORMER_DEFAULT }, train: tr({ lr: 0.002 }) },
     },
@@ -200,7 +315,15 @@ export const PRESETS = freeze([
     // A (learned positions) 93.6 % at step 1,250 (45 CPU s, 28 steps per CPU s).
     id: 'transformer-positions',
     experiment: {
-      task: { name: 'reverse', minLength: 5, maxLength: 20, size: 0, level: 'auto', seed: 1, data: null },
+      task: {
+        name: 'reverse',
+        minLength: 5,
+        maxLength: 20,
+        size: 0,
+        level: 'auto',
+        seed: 1,
+        data: null,
+      },
       a: { model: { ...TRANSFORMER_DEFAULT, positions: 'learned' }, train: tr({ lr: 0.002 }) },
       b: { model: { ...TRANSFORMER_DEFAULT, positions: 'relative' }, train: tr({ lr: 0.002 }) },
     },
@@ -211,14 +334,19 @@ export const PRESETS = freeze([
 
 const show = (v) => {
   let s;
-  try { s = typeof v === 'string' ? v : JSON.stringify(v); } catch { s = String(typeof v); }
+  try {
+    s = typeof v === 'string' ? v : JSON.stringify(v);
+  } catch {
+    s = String(typeof v);
+  }
   if (s === undefined) s = String(v);
   return s.length > 40 ? `${s.slice(0, 40)}…` : s;
 };
 
 /** A checker that records refusals: each field is defaulted when missing, replaced or clamped (and named) when wrong. */
 function checker(refused) {
-  const own = (o, k) => (o && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
+  const own = (o, k) =>
+    o && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
   return {
     own,
     oneOf(path, v, list, d) {
@@ -237,16 +365,26 @@ function checker(refused) {
     },
     int(path, v, [lo, hi], d) {
       if (v === undefined) return d;
-      const n = typeof v === 'string' && /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(v) ? Number(v) : v;
-      if (typeof n !== 'number' || !Number.isFinite(n)) { refused.push(`${path}=${show(v)}`); return d; }
+      const n =
+        typeof v === 'string' && /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(v) ? Number(v) : v;
+      if (typeof n !== 'number' || !Number.isFinite(n)) {
+        refused.push(`${path}=${show(v)}`);
+        return d;
+      }
       const r = Math.min(hi, Math.max(lo, Math.round(n)));
       if (r !== n) refused.push(`${path}=${show(v)}`);
       return r;
     },
     num(path, v, [lo, hi], d) {
       if (v === undefined) return d;
-      const n = typeof v === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(v) ? Number(v) : v;
-      if (typeof n !== 'number' || !Number.isFinite(n)) { refused.push(`${path}=${show(v)}`); return d; }
+      const n =
+        typeof v === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(v)
+          ? Number(v)
+          : v;
+      if (typeof n !== 'number' || !Number.isFinite(n)) {
+        refused.push(`${path}=${show(v)}`);
+        return d;
+      }
       const r = Math.min(hi, Math.max(lo, n));
       if (r !== n) refused.push(`${path}=${show(v)}`);
       return r;
@@ -259,10 +397,19 @@ function checkTask(t, c, refused) {
   const info = TASK_INFO[name];
   const range = info.lengths;
   const minLength = c.int('task.minLength', c.own(t, 'minLength'), range, info.defaults[0]);
-  let maxLength = c.int('task.maxLength', c.own(t, 'maxLength'), range, Math.max(minLength, info.defaults[1]));
-  if (maxLength < minLength) { refused.push(`task.maxLength=${maxLength}`); maxLength = minLength; }
+  let maxLength = c.int(
+    'task.maxLength',
+    c.own(t, 'maxLength'),
+    range,
+    Math.max(minLength, info.defaults[1]),
+  );
+  if (maxLength < minLength) {
+    refused.push(`task.maxLength=${maxLength}`);
+    maxLength = minLength;
+  }
   const size = c.int('task.size', c.own(t, 'size'), LIMITS.task.size, 0);
-  const level = name === 'custom' ? c.oneOf('task.level', c.own(t, 'level'), LEVELS, 'auto') : 'auto';
+  const level =
+    name === 'custom' ? c.oneOf('task.level', c.own(t, 'level'), LEVELS, 'auto') : 'auto';
   const seed = c.int('task.seed', c.own(t, 'seed'), LIMITS.task.seed, 1);
   let data = null;
   const d = c.own(t, 'data');
@@ -274,7 +421,11 @@ function checkTask(t, c, refused) {
 }
 
 /** The largest divisor of width that is ≤ heads (at least 1). */
-const headsFor = (width, heads) => { let h = Math.max(1, heads); while (width % h) h--; return h; };
+const headsFor = (width, heads) => {
+  let h = Math.max(1, heads);
+  while (width % h) h--;
+  return h;
+};
 
 function checkModel(path, m, c, refused, fallback) {
   const family = c.oneOf(`${path}.family`, c.own(m, 'family'), FAMILIES, fallback.family);
@@ -286,8 +437,16 @@ function checkModel(path, m, c, refused, fallback) {
     const heads = headsFor(width, want);
     if (heads !== want) refused.push(`${path}.heads=${want}`);
     return {
-      family, layers: c.int(`${path}.layers`, c.own(m, 'layers'), L.layers, d.layers), heads, width,
-      feedforward: c.int(`${path}.feedforward`, c.own(m, 'feedforward'), L.feedforward, d.feedforward),
+      family,
+      layers: c.int(`${path}.layers`, c.own(m, 'layers'), L.layers, d.layers),
+      heads,
+      width,
+      feedforward: c.int(
+        `${path}.feedforward`,
+        c.own(m, 'feedforward'),
+        L.feedforward,
+        d.feedforward,
+      ),
       positions: c.oneOf(`${path}.positions`, c.own(m, 'positions'), POSITIONS, d.positions),
     };
   }
@@ -295,10 +454,16 @@ function checkModel(path, m, c, refused, fallback) {
   const L = LIMITS.seq2seq;
   const bidirectional = c.bool(`${path}.bidirectional`, c.own(m, 'bidirectional'), d.bidirectional);
   let hidden = c.int(`${path}.hidden`, c.own(m, 'hidden'), L.hidden, d.hidden);
-  if (bidirectional && hidden % 2) { refused.push(`${path}.hidden=${hidden}`); hidden -= 1; } // H/2 units per direction
+  if (bidirectional && hidden % 2) {
+    refused.push(`${path}.hidden=${hidden}`);
+    hidden -= 1;
+  } // H/2 units per direction
   return {
-    family, cell: c.oneOf(`${path}.cell`, c.own(m, 'cell'), CELLS, d.cell), bidirectional,
-    layers: c.int(`${path}.layers`, c.own(m, 'layers'), L.layers, d.layers), hidden,
+    family,
+    cell: c.oneOf(`${path}.cell`, c.own(m, 'cell'), CELLS, d.cell),
+    bidirectional,
+    layers: c.int(`${path}.layers`, c.own(m, 'layers'), L.layers, d.layers),
+    hidden,
     embedding: c.int(`${path}.embedding`, c.own(m, 'embedding'), L.embedding, d.embedding),
     attention: c.oneOf(`${path}.attention`, c.own(m, 'attention'), ATTENTIONS, d.attention),
     style: c.oneOf(`${path}.style`, c.own(m, 'style'), STYLES, d.style),
@@ -331,9 +496,14 @@ function checkRun(path, r, c, refused, fallback) {
   const m = c.own(r, 'model');
   const t = c.own(r, 'train');
   if (r !== undefined && (r === null || typeof r !== 'object')) refused.push(`${path}=${show(r)}`);
-  if (m !== undefined && (m === null || typeof m !== 'object')) refused.push(`${path}.model=${show(m)}`);
-  if (t !== undefined && (t === null || typeof t !== 'object')) refused.push(`${path}.train=${show(t)}`);
-  return { model: checkModel(`${path}.model`, m, c, refused, fallback.model), train: checkTrain(`${path}.train`, t, c, fallback.train) };
+  if (m !== undefined && (m === null || typeof m !== 'object'))
+    refused.push(`${path}.model=${show(m)}`);
+  if (t !== undefined && (t === null || typeof t !== 'object'))
+    refused.push(`${path}.train=${show(t)}`);
+  return {
+    model: checkModel(`${path}.model`, m, c, refused, fallback.model),
+    train: checkTrain(`${path}.train`, t, c, fallback.train),
+  };
 }
 
 /**
@@ -355,7 +525,10 @@ export function checkExperiment(obj) {
   const task = checkTask(t, c, refused);
   const a = checkRun('a', c.own(obj, 'a'), c, refused, DEFAULT_EXPERIMENT.a);
   const bIn = c.own(obj, 'b');
-  const b = bIn === null ? null : checkRun('b', bIn, c, refused, bIn === undefined ? DEFAULT_EXPERIMENT.b : a);
+  const b =
+    bIn === null
+      ? null
+      : checkRun('b', bIn, c, refused, bIn === undefined ? DEFAULT_EXPERIMENT.b : a);
   return { experiment: { task, a, b }, refused };
 }
 
@@ -369,10 +542,42 @@ export function checkExperiment(obj) {
 // ---------------------------------------------------------------- the URL
 
 // Short keys: the task's, then a run's (prefix 'a' or 'b' + the field's code).
-const TASK_KEYS = [['task', 'name'], ['min', 'minLength'], ['max', 'maxLength'], ['size', 'size'], ['level', 'level'], ['dseed', 'seed'], ['data', 'data']];
-const SEQ_KEYS = [['f', 'family'], ['c', 'cell'], ['bi', 'bidirectional'], ['l', 'layers'], ['h', 'hidden'], ['e', 'embedding'], ['at', 'attention'], ['st', 'style']];
-const TF_KEYS = [['f', 'family'], ['l', 'layers'], ['hd', 'heads'], ['w', 'width'], ['ff', 'feedforward'], ['p', 'positions']];
-const TRAIN_KEYS = [['o', 'optimizer'], ['lr', 'lr'], ['bs', 'batch'], ['cl', 'clip'], ['sd', 'seed'], ['wk', 'workers'], ['hl', 'halfLife']];
+const TASK_KEYS = [
+  ['task', 'name'],
+  ['min', 'minLength'],
+  ['max', 'maxLength'],
+  ['size', 'size'],
+  ['level', 'level'],
+  ['dseed', 'seed'],
+  ['data', 'data'],
+];
+const SEQ_KEYS = [
+  ['f', 'family'],
+  ['c', 'cell'],
+  ['bi', 'bidirectional'],
+  ['l', 'layers'],
+  ['h', 'hidden'],
+  ['e', 'embedding'],
+  ['at', 'attention'],
+  ['st', 'style'],
+];
+const TF_KEYS = [
+  ['f', 'family'],
+  ['l', 'layers'],
+  ['hd', 'heads'],
+  ['w', 'width'],
+  ['ff', 'feedforward'],
+  ['p', 'positions'],
+];
+const TRAIN_KEYS = [
+  ['o', 'optimizer'],
+  ['lr', 'lr'],
+  ['bs', 'batch'],
+  ['cl', 'clip'],
+  ['sd', 'seed'],
+  ['wk', 'workers'],
+  ['hl', 'halfLife'],
+];
 /** The longest parameter value read; longer values are refused by name, unread. */
 const MAX_VALUE = 64;
 const MAX_PARAMS = 200;
@@ -387,7 +592,9 @@ export function parseLabLink(params) {
   const id = params.get('preset');
   if (id === null) return parseLabParams(params);
   const preset = PRESETS.find((p) => p.id === id);
-  return preset ? checkExperiment(preset.experiment) : { experiment: DEFAULT_EXPERIMENT, refused: [`preset=${id.slice(0, 40)}`] };
+  return preset
+    ? checkExperiment(preset.experiment)
+    : { experiment: DEFAULT_EXPERIMENT, refused: [`preset=${id.slice(0, 40)}`] };
 }
 
 /**
@@ -400,26 +607,45 @@ export function parseLabParams(params) {
   const refused = [];
   let p;
   try {
-    p = params instanceof URLSearchParams ? params : new URLSearchParams(typeof params === 'string' ? params.slice(0, 8192) : '');
+    p =
+      params instanceof URLSearchParams
+        ? params
+        : new URLSearchParams(typeof params === 'string' ? params.slice(0, 8192) : '');
   } catch {
     p = new URLSearchParams();
   }
   const get = (key) => {
     const v = p.get(key);
     if (v === null) return undefined;
-    if (v.length > MAX_VALUE) { refused.push(`${key}=${v.slice(0, 40)}…`); return undefined; }
+    if (v.length > MAX_VALUE) {
+      refused.push(`${key}=${v.slice(0, 40)}…`);
+      return undefined;
+    }
     return v;
   };
   let n = 0;
-  for (const _ of p.keys()) if (++n > MAX_PARAMS) { refused.push('params=too many'); break; }
+  for (const _ of p.keys())
+    if (++n > MAX_PARAMS) {
+      refused.push('params=too many');
+      break;
+    }
   const task = {};
-  for (const [k, f] of TASK_KEYS) { const v = get(k); if (v !== undefined) task[f] = v; }
+  for (const [k, f] of TASK_KEYS) {
+    const v = get(k);
+    if (v !== undefined) task[f] = v;
+  }
   const run = (prefix) => {
     const family = get(`${prefix}f`);
     const model = {};
-    for (const [k, f] of family === 'transformer' ? TF_KEYS : SEQ_KEYS) { const v = get(prefix + k); if (v !== undefined) model[f] = v; }
+    for (const [k, f] of family === 'transformer' ? TF_KEYS : SEQ_KEYS) {
+      const v = get(prefix + k);
+      if (v !== undefined) model[f] = v;
+    }
     const train = {};
-    for (const [k, f] of TRAIN_KEYS) { const v = get(prefix + k); if (v !== undefined) train[f] = v; }
+    for (const [k, f] of TRAIN_KEYS) {
+      const v = get(prefix + k);
+      if (v !== undefined) train[f] = v;
+    }
     return { model, train };
   };
   const obj = { task, a: run('a') };
@@ -446,7 +672,8 @@ export function formatLabParams(experiment) {
     put(k, e.task[f]);
   }
   const run = (prefix, r) => {
-    for (const [k, f] of r.model.family === 'transformer' ? TF_KEYS : SEQ_KEYS) put(prefix + k, r.model[f]);
+    for (const [k, f] of r.model.family === 'transformer' ? TF_KEYS : SEQ_KEYS)
+      put(prefix + k, r.model[f]);
     for (const [k, f] of TRAIN_KEYS) put(prefix + k, r.train[f]);
   };
   run('a', e.a);
@@ -477,23 +704,45 @@ export function modelConfig(m, task) {
   if (m.family === 'transformer') {
     const positions = positionsFor(task);
     const config = {
-      architecture: 'transformer', variant: 'encoder-decoder', embeddingSize: m.width, numHeads: m.heads,
-      feedforwardSize: m.feedforward, numLayers: m.layers, positions: m.positions, normFirst: true, finalNorm: true,
-      maxLength, tokenizer: task.tokenizer,
+      architecture: 'transformer',
+      variant: 'encoder-decoder',
+      embeddingSize: m.width,
+      numHeads: m.heads,
+      feedforwardSize: m.feedforward,
+      numLayers: m.layers,
+      positions: m.positions,
+      normFirst: true,
+      finalNorm: true,
+      maxLength,
+      tokenizer: task.tokenizer,
     };
     if (m.positions === 'learned') config.maxPositions = positions;
     if (m.positions === 'relative') config.maxRelativePosition = relativeFor(positions);
     return config;
   }
   const config = {
-    architecture: 'seq2seq', cell: m.cell, embeddingSize: m.embedding, hiddenSize: m.hidden, numLayers: m.layers,
-    bidirectional: m.bidirectional, attention: m.attention, style: m.style, maxLength, tokenizer: task.tokenizer,
+    architecture: 'seq2seq',
+    cell: m.cell,
+    embeddingSize: m.embedding,
+    hiddenSize: m.hidden,
+    numLayers: m.layers,
+    bidirectional: m.bidirectional,
+    attention: m.attention,
+    style: m.style,
+    maxLength,
+    tokenizer: task.tokenizer,
   };
   const a = m.attention;
   if (a === 'additive' || a === 'concat') config.attentionSize = attentionSizeFor(m.hidden);
-  if (a === 'local-m' || a === 'local-p') { config.window = windowFor(task.maxSource); config.score = 'general'; }
+  if (a === 'local-m' || a === 'local-p') {
+    config.window = windowFor(task.maxSource);
+    config.score = 'general';
+  }
   if (a === 'local-p') config.positionSize = attentionSizeFor(m.hidden);
-  if (a === 'key-query') { config.keySize = attentionSizeFor(m.hidden); config.valueSize = attentionSizeFor(m.hidden); }
+  if (a === 'key-query') {
+    config.keySize = attentionSizeFor(m.hidden);
+    config.valueSize = attentionSizeFor(m.hidden);
+  }
   if (m.style === 'luong' && a !== 'none') config.inputFeeding = true;
   return config;
 }
@@ -506,9 +755,13 @@ export function modelConfig(m, task) {
  */
 export function parameterCount(m, task) {
   const c = modelConfig(m, task);
-  const Vs = task.tokenizer.srcVocab.length, Vt = task.tokenizer.tgtVocab.length;
+  const Vs = task.tokenizer.srcVocab.length,
+    Vt = task.tokenizer.tgtVocab.length;
   if (c.architecture === 'transformer') {
-    const E = c.embeddingSize, F = c.feedforwardSize, N = c.numLayers, h = c.numHeads;
+    const E = c.embeddingSize,
+      F = c.feedforwardSize,
+      N = c.numLayers,
+      h = c.numHeads;
     const attn = 3 * E * E + 3 * E + E * E + E; // in_proj, out_proj
     const ff = F * E + F + E * F + E; // linear1, linear2
     const rel = c.positions === 'relative' ? 2 * (2 * c.maxRelativePosition + 1) * (E / h) : 0;
@@ -519,7 +772,10 @@ export function parameterCount(m, task) {
     return Vs * E + Vt * E + pos + enc + dec + norms + Vt * E + Vt;
   }
   const G = { lstm: 4, gru: 3, rnn: 1 }[c.cell];
-  const H = c.hiddenSize, E = c.embeddingSize, dirs = c.bidirectional ? 2 : 1, Hs = H / dirs;
+  const H = c.hiddenSize,
+    E = c.embeddingSize,
+    dirs = c.bidirectional ? 2 : 1,
+    Hs = H / dirs;
   let n = Vs * E + Vt * E;
   for (let k = 0; k < c.numLayers; k++) {
     const input = k === 0 ? E : H;
@@ -558,8 +814,9 @@ export function attentionEquation(m) {
   if (m.family === 'transformer') {
     if (m.positions === 'relative') {
       return {
-        html: `${v('e')}${sub(`${v('i')}${v('j')}`)} = ${v('x')}${sub(v('i'))}${v('W')}${sup('Q')}(${v('x')}${sub(v('j'))}${v('W')}${sup('K')} + ${v('a')}${sub(`${v('i')}${v('j')}`)}${sup('K')})${sup('T')} / √${v('d')}${sub('z')}`
-          + `; ${v('z')}${sub(v('i'))} = Σ${sub(v('j'))} α${sub(`${v('i')}${v('j')}`)}(${v('x')}${sub(v('j'))}${v('W')}${sup('V')} + ${v('a')}${sub(`${v('i')}${v('j')}`)}${sup('V')})`,
+        html:
+          `${v('e')}${sub(`${v('i')}${v('j')}`)} = ${v('x')}${sub(v('i'))}${v('W')}${sup('Q')}(${v('x')}${sub(v('j'))}${v('W')}${sup('K')} + ${v('a')}${sub(`${v('i')}${v('j')}`)}${sup('K')})${sup('T')} / √${v('d')}${sub('z')}` +
+          `; ${v('z')}${sub(v('i'))} = Σ${sub(v('j'))} α${sub(`${v('i')}${v('j')}`)}(${v('x')}${sub(v('j'))}${v('W')}${sup('V')} + ${v('a')}${sub(`${v('i')}${v('j')}`)}${sup('V')})`,
         cite: 'Shaw et al. 2018, eqs. 3–4',
       };
     }
@@ -580,11 +837,20 @@ export function attentionEquation(m) {
         cite: 'Bahdanau et al. 2015, eq. 6',
       };
     case 'dot':
-      return { html: `score(${q}, ${hs}) = ${q}${sup('T')}${hs}`, cite: 'Luong et al. 2015, eq. 8' };
+      return {
+        html: `score(${q}, ${hs}) = ${q}${sup('T')}${hs}`,
+        cite: 'Luong et al. 2015, eq. 8',
+      };
     case 'general':
-      return { html: `score(${q}, ${hs}) = ${q}${sup('T')}${v('W')}${sub('a')}${hs}`, cite: 'Luong et al. 2015, eq. 8' };
+      return {
+        html: `score(${q}, ${hs}) = ${q}${sup('T')}${v('W')}${sub('a')}${hs}`,
+        cite: 'Luong et al. 2015, eq. 8',
+      };
     case 'concat':
-      return { html: `score(${q}, ${hs}) = ${v('v')}${sub('a')}${sup('T')} tanh(${v('W')}${sub('a')}[${q}; ${hs}])`, cite: 'Luong et al. 2015, eq. 8' };
+      return {
+        html: `score(${q}, ${hs}) = ${v('v')}${sub('a')}${sup('T')} tanh(${v('W')}${sub('a')}[${q}; ${hs}])`,
+        cite: 'Luong et al. 2015, eq. 8',
+      };
     case 'local-m':
       return {
         html: `${v('p')}${sub(v('t'))} = ${v('t')}; ${v('a')}${sub(v('t'))}(${v('s')}) = align(${q}, ${hs}) exp(−(${v('s')} − ${v('p')}${sub(v('t'))})${sup('2')} / 2σ${sup('2')})`,

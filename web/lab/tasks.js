@@ -31,7 +31,11 @@
 import { hashString, isHeldOutKey, mulberry32, randInt } from '../data/common.js';
 import { SYMBOLS, SEQUENCES_TOKENIZER } from '../data/sequences.js';
 import { DATES_TOKENIZER, generateDates } from '../data/dates.js';
-import { TRANSLATION_TOKENIZER, TRANSLATION_NORMALIZE, generateTranslation } from '../data/translation.js';
+import {
+  TRANSLATION_TOKENIZER,
+  TRANSLATION_NORMALIZE,
+  generateTranslation,
+} from '../data/translation.js';
 import { normalizeSteps, normalizeWords } from '../../wasm/model/normalize.js';
 
 const TRANSLATION_STEPS = normalizeSteps(TRANSLATION_NORMALIZE);
@@ -39,7 +43,12 @@ const TRANSLATION_STEPS = normalizeSteps(TRANSLATION_NORMALIZE);
 /** Per task: its level, the allowed input length range and the default range. */
 export const TASK_INFO = Object.freeze({
   copy: Object.freeze({ level: 'char', lengths: [2, 60], defaults: [5, 20], unit: 'characters' }),
-  reverse: Object.freeze({ level: 'char', lengths: [2, 60], defaults: [5, 20], unit: 'characters' }),
+  reverse: Object.freeze({
+    level: 'char',
+    lengths: [2, 60],
+    defaults: [5, 20],
+    unit: 'characters',
+  }),
   sort: Object.freeze({ level: 'char', lengths: [2, 60], defaults: [5, 20], unit: 'characters' }),
   addition: Object.freeze({ level: 'char', lengths: [1, 12], defaults: [1, 4], unit: 'digits' }),
   // dates: the named formats write 6 to 29 characters; 29 is too rare (1 in 5,000) to draw batches of
@@ -53,7 +62,7 @@ export const MAX_HELDOUT = 800;
 
 /** A 32-bit seed for step `step` of the stream `seed` (a lowbias32 mix of both). */
 export function streamSeed(seed, step) {
-  let x = (seed >>> 0) ^ Math.imul((step + 1) >>> 0, 0x9E3779B1);
+  let x = (seed >>> 0) ^ Math.imul((step + 1) >>> 0, 0x9e3779b1);
   x ^= x >>> 16;
   x = Math.imul(x, 0x7feb352d) >>> 0;
   x ^= x >>> 15;
@@ -70,7 +79,10 @@ export const ADDITION_TOKENIZER = Object.freeze({
   type: 'char',
   srcVocab: Object.freeze(['<pad>', '<unk>', ...'0123456789+']),
   tgtVocab: Object.freeze(['<pad>', '<s>', '</s>', ...'0123456789']),
-  pad: '<pad>', bos: '<s>', eos: '</s>', unk: '<unk>',
+  pad: '<pad>',
+  bos: '<s>',
+  eos: '</s>',
+  unk: '<unk>',
 });
 
 // ---------------------------------------------------------------- the synthetic tasks
@@ -104,17 +116,32 @@ export function addDigits(a, b) {
 
 const SOURCES = {
   copy: {
-    draw: (rand, n) => { const s = symbolString(rand, n); return { src: s, tgt: s }; },
-    heldout: (p) => { const r = reverse(p.src); return isHeldOutKey(p.src < r ? p.src : r); },
+    draw: (rand, n) => {
+      const s = symbolString(rand, n);
+      return { src: s, tgt: s };
+    },
+    heldout: (p) => {
+      const r = reverse(p.src);
+      return isHeldOutKey(p.src < r ? p.src : r);
+    },
     lengthOf: (src) => src.length,
   },
   reverse: {
-    draw: (rand, n) => { const s = symbolString(rand, n); return { src: s, tgt: reverse(s) }; },
-    heldout: (p) => { const r = reverse(p.src); return isHeldOutKey(p.src < r ? p.src : r); },
+    draw: (rand, n) => {
+      const s = symbolString(rand, n);
+      return { src: s, tgt: reverse(s) };
+    },
+    heldout: (p) => {
+      const r = reverse(p.src);
+      return isHeldOutKey(p.src < r ? p.src : r);
+    },
     lengthOf: (src) => src.length,
   },
   sort: {
-    draw: (rand, n) => { const s = symbolString(rand, n); return { src: s, tgt: Array.from(s).sort().join('') }; },
+    draw: (rand, n) => {
+      const s = symbolString(rand, n);
+      return { src: s, tgt: Array.from(s).sort().join('') };
+    },
     heldout: (p) => isHeldOutKey(p.src),
     lengthOf: (src) => src.length,
   },
@@ -123,11 +150,17 @@ const SOURCES = {
     draw: (rand, n, lo) => {
       const other = randInt(rand, lo, n);
       const [da, db] = rand() < 0.5 ? [n, other] : [other, n];
-      const a = number(rand, da), b = number(rand, db);
+      const a = number(rand, da),
+        b = number(rand, db);
       return { src: `${a}+${b}`, tgt: addDigits(a, b) };
     },
     heldout: (p) => isHeldOutKey(p.src),
-    lengthOf: (src) => Math.max(...String(src).split('+').map((x) => x.length)),
+    lengthOf: (src) =>
+      Math.max(
+        ...String(src)
+          .split('+')
+          .map((x) => x.length),
+      ),
   },
 };
 
@@ -145,7 +178,10 @@ const SOURCES = {
 
 /** How many held-out pairs per length: ≤ 40 each, ≤ 800 in all, at least 1. */
 export function heldoutPerLength(lengthCount) {
-  return Math.max(1, Math.min(MAX_HELDOUT_PER_LENGTH, Math.floor(MAX_HELDOUT / Math.max(1, lengthCount))));
+  return Math.max(
+    1,
+    Math.min(MAX_HELDOUT_PER_LENGTH, Math.floor(MAX_HELDOUT / Math.max(1, lengthCount))),
+  );
 }
 
 /** The length of the middle of the range that the held-out set has, and its first pair there. */
@@ -155,7 +191,10 @@ function pickExample(heldout, lengthOf, lo, hi) {
   let bestD = Infinity;
   for (const p of heldout) {
     const d = Math.abs(lengthOf(p.src) - mid);
-    if (d < bestD) { best = p; bestD = d; }
+    if (d < bestD) {
+      best = p;
+      bestD = d;
+    }
   }
   return best;
 }
@@ -209,33 +248,67 @@ function syntheticTask(spec) {
     const seen = new Set();
     for (let tries = 0; seen.size < per && tries < 400 * per; tries++) {
       const p = src.draw(rand, n, lo);
-      if (!seen.has(p.src) && src.heldout(p)) { seen.add(p.src); heldout.push(p); }
+      if (!seen.has(p.src) && src.heldout(p)) {
+        seen.add(p.src);
+        heldout.push(p);
+      }
     }
   }
   const tokenizer = spec.name === 'addition' ? ADDITION_TOKENIZER : SEQUENCES_TOKENIZER;
   const maxSource = spec.name === 'addition' ? 2 * hi + 1 : hi;
   const maxTarget = spec.name === 'addition' ? hi + 1 : hi;
-  return { level: 'char', tokenizer, maxSource, maxTarget, batch, trainCount, heldout, lengths, lengthOf: src.lengthOf };
+  return {
+    level: 'char',
+    tokenizer,
+    maxSource,
+    maxTarget,
+    batch,
+    trainCount,
+    heldout,
+    lengths,
+    lengthOf: src.lengthOf,
+  };
 }
 
 function datesTask(spec) {
   const { minLength: lo, maxLength: hi, seed, size } = spec;
   const lengthOf = (s) => Array.from(String(s)).length;
-  const inRange = (p) => { const n = lengthOf(p.src); return n >= lo && n <= hi; };
+  const inRange = (p) => {
+    const n = lengthOf(p.src);
+    return n >= lo && n <= hi;
+  };
   // generateDates draws its own split; a stream seed per call keeps batches pure
   const drawTrain = (rand, count) => {
     const out = [];
     // a narrow range keeps a few percent of the draws: draw in chunks, a bounded number of them
     for (let k = 0; out.length < count && k < 64; k++) {
-      const got = generateDates({ seed: Math.floor(rand() * 4294967296), count: k === 0 ? count + 8 : Math.max(256, 16 * (count - out.length)), split: 'train' });
-      for (const p of got) if (inRange(p) && out.length < count) out.push({ src: p.src, tgt: p.tgt });
+      const got = generateDates({
+        seed: Math.floor(rand() * 4294967296),
+        count: k === 0 ? count + 8 : Math.max(256, 16 * (count - out.length)),
+        split: 'train',
+      });
+      for (const p of got)
+        if (inRange(p) && out.length < count) out.push({ src: p.src, tgt: p.tgt });
     }
     return out;
   };
   const { batch, trainCount } = batcher(seed, size, drawTrain);
   const { heldout, lengths } = heldoutByLength(seed, lo, hi, 12, (rand) =>
-    generateDates({ seed: Math.floor(rand() * 4294967296), count: 4000, split: 'heldout' }).map((p) => ({ ...p, length: lengthOf(p.src) })));
-  return { level: 'char', tokenizer: DATES_TOKENIZER, maxSource: hi, maxTarget: 10, batch, trainCount, heldout, lengths, lengthOf };
+    generateDates({ seed: Math.floor(rand() * 4294967296), count: 4000, split: 'heldout' }).map(
+      (p) => ({ ...p, length: lengthOf(p.src) }),
+    ),
+  );
+  return {
+    level: 'char',
+    tokenizer: DATES_TOKENIZER,
+    maxSource: hi,
+    maxTarget: 10,
+    batch,
+    trainCount,
+    heldout,
+    lengths,
+    lengthOf,
+  };
 }
 
 /**
@@ -256,10 +329,16 @@ function heldoutByLength(seed, lo, hi, rounds, draw) {
     if (want === 0) break;
     for (const p of draw(rand, want)) {
       const b = buckets.get(p.length);
-      if (b && b.length < per && !seen.has(p.src)) { seen.add(p.src); b.push({ src: p.src, tgt: p.tgt }); }
+      if (b && b.length < per && !seen.has(p.src)) {
+        seen.add(p.src);
+        b.push({ src: p.src, tgt: p.tgt });
+      }
     }
   }
-  return { heldout: all.flatMap((n) => buckets.get(n)), lengths: all.filter((n) => buckets.get(n).length > 0) };
+  return {
+    heldout: all.flatMap((n) => buckets.get(n)),
+    lengths: all.filter((n) => buckets.get(n).length > 0),
+  };
 }
 
 /** Upper bounds on the translation generator's token counts for n English words (measured:
@@ -269,21 +348,43 @@ const translationMaxTarget = (words) => words + 8;
 
 function translationTask(spec) {
   const { minLength: lo, maxLength: hi, seed, size } = spec;
-  const maxSource = translationMaxSource(hi), maxTarget = translationMaxTarget(hi);
+  const maxSource = translationMaxSource(hi),
+    maxTarget = translationMaxTarget(hi);
   const fits = (p) => p.srcTokens.length <= maxSource && p.tgtTokens.length <= maxTarget;
   const drawSplit = (rand, count, split) => {
     const out = [];
     for (let k = 0; out.length < count && k < 20; k++) {
-      const got = generateTranslation({ seed: Math.floor(rand() * 4294967296), count: count - out.length, split, minWords: lo, maxWords: hi });
+      const got = generateTranslation({
+        seed: Math.floor(rand() * 4294967296),
+        count: count - out.length,
+        split,
+        minWords: lo,
+        maxWords: hi,
+      });
       for (const p of got) if (fits(p)) out.push({ src: p.src, tgt: p.tgt, length: p.length });
     }
     return out;
   };
-  const { batch, trainCount } = batcher(seed, size, (rand, count) => drawSplit(rand, count, 'train').map(({ src, tgt }) => ({ src, tgt })));
-  const { heldout, lengths } = heldoutByLength(seed, lo, hi, 30, (rand, want) => drawSplit(rand, Math.min(2000, want + 20), 'heldout'));
+  const { batch, trainCount } = batcher(seed, size, (rand, count) =>
+    drawSplit(rand, count, 'train').map(({ src, tgt }) => ({ src, tgt })),
+  );
+  const { heldout, lengths } = heldoutByLength(seed, lo, hi, 30, (rand, want) =>
+    drawSplit(rand, Math.min(2000, want + 20), 'heldout'),
+  );
   // the generator's length: tokens (as the tokenizer reads them) holding a letter or an apostrophe
-  const lengthOf = (src) => normalizeWords(String(src), TRANSLATION_STEPS).filter((w) => /[\p{L}']/u.test(w)).length;
-  return { level: 'word', tokenizer: TRANSLATION_TOKENIZER, maxSource, maxTarget, batch, trainCount, heldout, lengths, lengthOf };
+  const lengthOf = (src) =>
+    normalizeWords(String(src), TRANSLATION_STEPS).filter((w) => /[\p{L}']/u.test(w)).length;
+  return {
+    level: 'word',
+    tokenizer: TRANSLATION_TOKENIZER,
+    maxSource,
+    maxTarget,
+    batch,
+    trainCount,
+    heldout,
+    lengths,
+    lengthOf,
+  };
 }
 
 /** Tokens of a custom text at a level (char: code points; word: whitespace-separated). */
@@ -293,7 +394,8 @@ export function tokensOf(text, level) {
 
 /** A char or word tokenizer with the vocabulary of the pairs (sorted, so it is the same for the same pairs). */
 export function customTokenizer(pairs, level) {
-  const src = new Set(), tgt = new Set();
+  const src = new Set(),
+    tgt = new Set();
   for (const p of pairs) {
     for (const t of tokensOf(p.src, level)) src.add(t);
     for (const t of tokensOf(p.tgt, level)) tgt.add(t);
@@ -304,23 +406,36 @@ export function customTokenizer(pairs, level) {
     type: level,
     srcVocab: Object.freeze(['<pad>', '<unk>', ...sorted(src)]),
     tgtVocab: Object.freeze(['<pad>', '<s>', '</s>', '<unk>', ...sorted(tgt)]),
-    pad: '<pad>', bos: '<s>', eos: '</s>', unk: '<unk>',
+    pad: '<pad>',
+    bos: '<s>',
+    eos: '</s>',
+    unk: '<unk>',
   });
 }
 
 function customTask(spec, customPairs) {
   const given = Array.isArray(customPairs) ? customPairs : [];
-  const level = spec.level === 'char' || spec.level === 'word' ? spec.level
-    : given.filter((p) => /\s/.test(String(p.tgt).trim())).length * 2 > given.length ? 'word' : 'char';
+  const level =
+    spec.level === 'char' || spec.level === 'word'
+      ? spec.level
+      : given.filter((p) => /\s/.test(String(p.tgt).trim())).length * 2 > given.length
+        ? 'word'
+        : 'char';
   const lengthOf = (src) => tokensOf(src, level).length;
-  const pairs = given.map((p) => ({ src: String(p.src), tgt: String(p.tgt) }))
-    .filter((p) => { const n = lengthOf(p.src); return n >= spec.minLength && n <= spec.maxLength && tokensOf(p.tgt, level).length > 0; });
+  const pairs = given
+    .map((p) => ({ src: String(p.src), tgt: String(p.tgt) }))
+    .filter((p) => {
+      const n = lengthOf(p.src);
+      return n >= spec.minLength && n <= spec.maxLength && tokensOf(p.tgt, level).length > 0;
+    });
   // split: held out when hash(src) % 10 == 0; when that leaves no side empty, else the 10 % with
   // the smallest hashes (at least one pair when there are two or more)
   let heldAll = pairs.filter((p) => isHeldOutKey(p.src));
   let train = pairs.filter((p) => !isHeldOutKey(p.src));
   if ((heldAll.length === 0 || train.length === 0) && pairs.length >= 2) {
-    const keys = [...new Set(pairs.map((p) => p.src))].sort((a, b) => hashString(a) - hashString(b) || (a < b ? -1 : 1));
+    const keys = [...new Set(pairs.map((p) => p.src))].sort(
+      (a, b) => hashString(a) - hashString(b) || (a < b ? -1 : 1),
+    );
     const held = new Set(keys.slice(0, Math.max(1, Math.floor(keys.length / 10))));
     if (held.size === keys.length) held.delete(keys[keys.length - 1]);
     heldAll = pairs.filter((p) => held.has(p.src));
@@ -333,7 +448,10 @@ function customTask(spec, customPairs) {
   const heldout = [];
   for (const p of heldAll) {
     const n = lengthOf(p.src);
-    if ((count.get(n) ?? 0) < per) { count.set(n, (count.get(n) ?? 0) + 1); heldout.push(p); }
+    if ((count.get(n) ?? 0) < per) {
+      count.set(n, (count.get(n) ?? 0) + 1);
+      heldout.push(p);
+    }
   }
   heldout.sort((a, b) => lengthOf(a.src) - lengthOf(b.src));
   const size = spec.size > 0 ? Math.min(spec.size, train.length) : train.length;
@@ -342,16 +460,27 @@ function customTask(spec, customPairs) {
     const rand = mulberry32(streamSeed(spec.seed, Math.floor(step)));
     const out = [];
     if (trainSet.length === 0) return out;
-    for (let i = 0; i < Math.max(0, Math.floor(n)); i++) out.push(trainSet[Math.floor(rand() * trainSet.length)]);
+    for (let i = 0; i < Math.max(0, Math.floor(n)); i++)
+      out.push(trainSet[Math.floor(rand() * trainSet.length)]);
     return out;
   };
-  let maxSource = 1, maxTarget = 1;
+  let maxSource = 1,
+    maxTarget = 1;
   for (const p of pairs) {
     maxSource = Math.max(maxSource, lengthOf(p.src));
     maxTarget = Math.max(maxTarget, tokensOf(p.tgt, level).length);
   }
-  return { level, tokenizer: customTokenizer(pairs, level), maxSource, maxTarget, batch, trainCount: trainSet.length,
-    heldout, lengths: lengthSet, lengthOf };
+  return {
+    level,
+    tokenizer: customTokenizer(pairs, level),
+    maxSource,
+    maxTarget,
+    batch,
+    trainCount: trainSet.length,
+    heldout,
+    lengths: lengthSet,
+    lengthOf,
+  };
 }
 
 /**
@@ -363,24 +492,43 @@ function customTask(spec, customPairs) {
 export function makeTask(taskSpec, customPairs) {
   const info = TASK_INFO[taskSpec?.name] ? taskSpec.name : 'reverse';
   const [LO, HI] = TASK_INFO[info].lengths;
-  const clampInt = (v, lo, hi, d) => (Number.isFinite(v) ? Math.min(hi, Math.max(lo, Math.round(v))) : d);
+  const clampInt = (v, lo, hi, d) =>
+    Number.isFinite(v) ? Math.min(hi, Math.max(lo, Math.round(v))) : d;
   const minLength = clampInt(taskSpec?.minLength, LO, HI, TASK_INFO[info].defaults[0]);
-  const maxLength = clampInt(taskSpec?.maxLength, minLength, HI, Math.max(minLength, TASK_INFO[info].defaults[1]));
+  const maxLength = clampInt(
+    taskSpec?.maxLength,
+    minLength,
+    HI,
+    Math.max(minLength, TASK_INFO[info].defaults[1]),
+  );
   const spec = {
-    name: info, minLength, maxLength,
+    name: info,
+    minLength,
+    maxLength,
     size: clampInt(taskSpec?.size, 0, 1e6, 0),
     level: taskSpec?.level ?? 'auto',
-    seed: clampInt(taskSpec?.seed, 0, 0xFFFFFFFF, 0) >>> 0,
+    seed: clampInt(taskSpec?.seed, 0, 0xffffffff, 0) >>> 0,
   };
   let t;
   if (spec.name === 'dates') t = datesTask(spec);
   else if (spec.name === 'translation') t = translationTask(spec);
   else if (spec.name === 'custom') t = customTask(spec, customPairs);
   else t = syntheticTask(spec);
-  const example = pickExample(t.heldout, t.lengthOf, minLength, maxLength) ?? t.batch(0, 1)[0] ?? { src: '', tgt: '' };
+  const example = pickExample(t.heldout, t.lengthOf, minLength, maxLength) ??
+    t.batch(0, 1)[0] ?? { src: '', tgt: '' };
   return Object.freeze({
-    name: spec.name, level: t.level, tokenizer: t.tokenizer, maxSource: t.maxSource, maxTarget: t.maxTarget,
-    minLength, maxLength, batch: t.batch, heldout: t.heldout, example, lengths: t.lengths, lengthOf: t.lengthOf,
+    name: spec.name,
+    level: t.level,
+    tokenizer: t.tokenizer,
+    maxSource: t.maxSource,
+    maxTarget: t.maxTarget,
+    minLength,
+    maxLength,
+    batch: t.batch,
+    heldout: t.heldout,
+    example,
+    lengths: t.lengths,
+    lengthOf: t.lengthOf,
     trainCount: t.trainCount,
   });
 }

@@ -15,7 +15,7 @@
 
 const NODE_WORKERS = 'node:worker_threads';
 const QUEUE = '__attnlabEarlyMessages';
-const inNode = () => typeof /** @type {any} */ (globalThis).process?.versions?.node === 'string';
+const inNode = () => typeof (/** @type {any} */ (globalThis).process?.versions?.node) === 'string';
 
 /**
  * @typedef {{ post(msg: unknown, transfer?: Transferable[]): void,
@@ -63,9 +63,15 @@ function construct(W, url, name) {
     return new W(url, { type: 'module', name });
   } catch (err) {
     const g = /** @type {any} */ (globalThis);
-    if (err?.name !== 'SecurityError' || typeof g.Blob !== 'function' || typeof g.URL?.createObjectURL !== 'function') throw err;
+    if (
+      err?.name !== 'SecurityError' ||
+      typeof g.Blob !== 'function' ||
+      typeof g.URL?.createObjectURL !== 'function'
+    )
+      throw err;
     const href = JSON.stringify(new URL(String(url), g.location?.href).href);
-    const src = `self.${QUEUE} = []; self.onmessage = (e) => self.${QUEUE}.push(e);\n` +
+    const src =
+      `self.${QUEUE} = []; self.onmessage = (e) => self.${QUEUE}.push(e);\n` +
       `import(${href}).catch((e) => setTimeout(() => { throw e; }));\n`;
     return new W(g.URL.createObjectURL(new g.Blob([src], { type: 'text/javascript' })), { name });
   }
@@ -80,7 +86,10 @@ function construct(W, url, name) {
  * @returns {Promise<StartedWorker>}
  */
 export async function startWorker(url, WorkerClass) {
-  const W = WorkerClass ?? /** @type {any} */ (globalThis).Worker ?? (inNode() ? (await import(NODE_WORKERS)).Worker : null);
+  const W =
+    WorkerClass ??
+    /** @type {any} */ (globalThis).Worker ??
+    (inNode() ? (await import(NODE_WORKERS)).Worker : null);
   if (!W) throw new Error('this environment has no Worker: the lab trains in workers');
   const name = String(url).replace(/^.*\//, '');
   const w = construct(W, url, name);
@@ -91,27 +100,44 @@ export async function startWorker(url, WorkerClass) {
     done = true;
     failed(message);
   };
-  if (typeof w.on === 'function') { // worker_threads
+  if (typeof w.on === 'function') {
+    // worker_threads
     let message = (/** @type {any} */ _msg) => {};
     w.on('message', (/** @type {any} */ msg) => message(msg));
     w.on('error', (/** @type {any} */ err) => fail(`${name} failed: ${err?.message ?? err}`));
     w.on('exit', (/** @type {number} */ code) => fail(`${name} stopped (exit code ${code})`));
     return {
       post: (msg, transfer = []) => w.postMessage(msg, transfer),
-      onMessage: (fn) => { message = fn; },
-      onFailure: (fn) => { failed = fn; },
-      terminate: () => { done = true; w.terminate(); },
+      onMessage: (fn) => {
+        message = fn;
+      },
+      onFailure: (fn) => {
+        failed = fn;
+      },
+      terminate: () => {
+        done = true;
+        w.terminate();
+      },
     };
   }
   w.onerror = (/** @type {ErrorEvent} */ e) => {
     e.preventDefault?.();
-    fail(`${name} failed: ${e.message || 'it could not be loaded (a module worker needs a browser that supports them, and the file must be served)'}`);
+    fail(
+      `${name} failed: ${e.message || 'it could not be loaded (a module worker needs a browser that supports them, and the file must be served)'}`,
+    );
   };
   w.onmessageerror = () => fail(`${name}: a message could not be read`);
   return {
     post: (msg, transfer = []) => w.postMessage(msg, transfer),
-    onMessage: (fn) => { w.onmessage = (/** @type {MessageEvent} */ e) => fn(e.data); },
-    onFailure: (fn) => { failed = fn; },
-    terminate: () => { done = true; w.terminate(); },
+    onMessage: (fn) => {
+      w.onmessage = (/** @type {MessageEvent} */ e) => fn(e.data);
+    },
+    onFailure: (fn) => {
+      failed = fn;
+    },
+    terminate: () => {
+      done = true;
+      w.terminate();
+    },
   };
 }

@@ -38,16 +38,42 @@
 // with parseLabParams once the lab is opened, and names what it refused.
 
 import { resolveLang, sentences, t } from './i18n.js';
-import { DEFAULT_INPUT, DEFAULT_MODEL, VIEW_FAMILY, defaultModelFor, modelFitsView, resolveModel, sampleFor } from './models.js';
+import {
+  DEFAULT_INPUT,
+  DEFAULT_MODEL,
+  VIEW_FAMILY,
+  defaultModelFor,
+  modelFitsView,
+  resolveModel,
+  sampleFor,
+} from './models.js';
 import { formatHash as formatPlaygroundHash, parseHash as parsePlaygroundHash } from './state.js';
 
-export const VIEWS = Object.freeze(['alignment', 'time', 'compare', 'heads', 'pooling', 'reading', 'forgetting']);
+export const VIEWS = Object.freeze([
+  'alignment',
+  'time',
+  'compare',
+  'heads',
+  'pooling',
+  'reading',
+  'forgetting',
+]);
 export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground', 'train', 'lesson', 'lab']);
 /** The lab's part of a hash, unchecked (spec.js parseLabParams checks it): at most this long. */
 export const MAX_LAB_PARAMS = 4096;
 /** The guided lesson's steps (web/shared/lesson-steps.js LESSON_STEPS.length; a test keeps them equal). */
 export const LESSON_STEP_COUNT = 10;
-export const HIDE_FLAGS = Object.freeze(['views', 'picker', 'input', 'explain', 'export', 'lang', 'link', 'status', 'card']);
+export const HIDE_FLAGS = Object.freeze([
+  'views',
+  'picker',
+  'input',
+  'explain',
+  'export',
+  'lang',
+  'link',
+  'status',
+  'card',
+]);
 export const MAX_INPUT = 64;
 export const MAX_INDEX = 15;
 /** Layer and head limits (the transformer's: 16 layers, 64 heads; docs/models.md). */
@@ -64,7 +90,10 @@ const MAX_FLAG_SHOWN = 24;
 const PLAYGROUND_KEYS = ['n', 'm', 'd', 'seed', 'causal', 'scale'];
 
 /** The Train view's settings: limits and defaults (batch 32, lr 5e-3: ≥ 90 % held-out in ~10 s). */
-export const TRAIN_LIMITS = Object.freeze({ lr: Object.freeze([1e-5, 0.1]), batch: Object.freeze([1, 256]) });
+export const TRAIN_LIMITS = Object.freeze({
+  lr: Object.freeze([1e-5, 0.1]),
+  batch: Object.freeze([1, 256]),
+});
 export const TRAIN_DEFAULTS = Object.freeze({ lr: 0.005, batch: 32 });
 
 /**
@@ -76,9 +105,15 @@ export function checkTrainSetting(key, text) {
   const [min, max] = TRAIN_LIMITS[key] ?? [];
   if (min === undefined) return { ok: false, error: 'train.invalid', min: null, max: null };
   const s = typeof text === 'number' ? String(text) : typeof text === 'string' ? text.trim() : '';
-  const refuse = { ok: false, error: key === 'lr' ? 'train.invalidLr' : 'train.invalidBatch', min, max };
+  const refuse = {
+    ok: false,
+    error: key === 'lr' ? 'train.invalidLr' : 'train.invalidBatch',
+    min,
+    max,
+  };
   if (s.length === 0 || s.length > 24) return refuse;
-  if (key === 'batch' ? !/^\d+$/.test(s) : !/^(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(s)) return refuse;
+  if (key === 'batch' ? !/^\d+$/.test(s) : !/^(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(s))
+    return refuse;
   const value = Number(s);
   if (!Number.isFinite(value) || value < min || value > max) return refuse;
   return { ok: true, value };
@@ -93,7 +128,11 @@ export function parseTrainParams(params) {
     if (text === null) continue;
     const r = checkTrainSetting(key, text);
     if (r.ok) out[key] = r.value;
-    else if (key === 'batch' ? /^\d{1,10}$/.test(text) : Number.isFinite(Number(text)) && text.trim() !== '' && Number(text) > 0) {
+    else if (
+      key === 'batch'
+        ? /^\d{1,10}$/.test(text)
+        : Number.isFinite(Number(text)) && text.trim() !== '' && Number(text) > 0
+    ) {
       const [min, max] = TRAIN_LIMITS[key];
       out[key] = Math.min(max, Math.max(min, Number(text)));
     } else refused.push(key);
@@ -109,7 +148,11 @@ export function parseTrainParams(params) {
  */
 export function parseLessonStep(text) {
   if (text === null || text === undefined) return { step: 1, refused: false };
-  const ok = typeof text === 'string' && /^\d{1,2}$/.test(text) && Number(text) >= 1 && Number(text) <= LESSON_STEP_COUNT;
+  const ok =
+    typeof text === 'string' &&
+    /^\d{1,2}$/.test(text) &&
+    Number(text) >= 1 &&
+    Number(text) <= LESSON_STEP_COUNT;
   return ok ? { step: Number(text), refused: false } : { step: 1, refused: true };
 }
 
@@ -193,7 +236,10 @@ function modelParam(text, origin) {
 export function parseModelParams(input, origin) {
   let params;
   try {
-    params = input instanceof URLSearchParams ? input : new URLSearchParams(String(input ?? '').replace(/^[#?]/, ''));
+    params =
+      input instanceof URLSearchParams
+        ? input
+        : new URLSearchParams(String(input ?? '').replace(/^[#?]/, ''));
   } catch {
     params = new URLSearchParams();
   }
@@ -220,12 +266,14 @@ export function parseModelParams(input, origin) {
     // a link's input longer than the box takes is cut, and the page says so (refusedNotice)
     const length = inputChars(text).length;
     if (length > MAX_INPUT) s.inputCut = length;
-  }
-  else {
+  } else {
     s.input = sampleFor(s.model);
     refuse('input');
   }
-  for (const [k, max] of [['layer', MAX_LAYER], ['head', MAX_HEAD]]) {
+  for (const [k, max] of [
+    ['layer', MAX_LAYER],
+    ['head', MAX_HEAD],
+  ]) {
     const n = intParam(get(k), 0, max);
     if (n !== null) s[k] = n;
     else refuse(k);
@@ -248,7 +296,8 @@ export function parseModelParams(input, origin) {
     s.hide = HIDE_FLAGS.filter((f) => flags.includes(f));
     // Named, so a typo ('hide=pickr') is seen; shortened and capped, as it is URL text.
     const unknown = [...new Set(flags.filter((f) => !HIDE_FLAGS.includes(f)))];
-    for (const f of unknown.slice(0, MAX_REFUSED_FLAGS)) s.refused.push(`hide=${shorten(f, MAX_FLAG_SHOWN)}`);
+    for (const f of unknown.slice(0, MAX_REFUSED_FLAGS))
+      s.refused.push(`hide=${shorten(f, MAX_FLAG_SHOWN)}`);
     if (unknown.length > MAX_REFUSED_FLAGS) s.refused.push('hide=…');
   } else refuse('hide');
   const seed = intParam(get('seed'), 0, 4294967295);
@@ -287,16 +336,25 @@ export function readAttribute(name, value, origin, docLang) {
       return { value: entry ? entry.name : DEFAULT_MODEL, refused: value !== null && !entry };
     }
     case 'view':
-      return { value: VIEWS.includes(value) ? value : 'alignment', refused: value !== null && !VIEWS.includes(value) };
+      return {
+        value: VIEWS.includes(value) ? value : 'alignment',
+        refused: value !== null && !VIEWS.includes(value),
+      };
     case 'input':
       return { value: value === null ? DEFAULT_INPUT : cleanInput(value), refused: false };
     case 'layer':
     case 'head': {
       const max = name === 'layer' ? MAX_LAYER : MAX_HEAD;
-      return { value: value !== null && int.test(value) ? Math.min(max, Number(value)) : 0, refused: value !== null && !int.test(value) };
+      return {
+        value: value !== null && int.test(value) ? Math.min(max, Number(value)) : 0,
+        refused: value !== null && !int.test(value),
+      };
     }
     case 'kind':
-      return { value: KINDS.includes(value) ? value : null, refused: value !== null && !KINDS.includes(value) };
+      return {
+        value: KINDS.includes(value) ? value : null,
+        refused: value !== null && !KINDS.includes(value),
+      };
     case 'step': {
       const step = value !== null && int.test(value) ? Math.min(MAX_STEP, Number(value)) : null;
       return { value: step, refused: value !== null && step === null };
@@ -348,9 +406,17 @@ export function inputHint(lang, family, tokenizer) {
   const unk = tokenizer?.unk ?? '?';
   const letters = (tokenizer?.srcVocab ?? []).filter((c) => /^\p{Ll}$/u.test(c));
   const symbols = letters.length ? `${letters[0]}–${letters.at(-1)}` : '?';
-  const normalized = tokenizer?.type === 'word' && Array.isArray(tokenizer.normalize) && tokenizer.normalize.includes('punctuation');
-  const hint = normalized ? 'input.hintNormalized'
-    : { classifier: 'input.hintWords', 'memory-rnn': 'input.hintReading', reverse: 'input.hintReverse' }[family] ?? 'input.hint';
+  const normalized =
+    tokenizer?.type === 'word' &&
+    Array.isArray(tokenizer.normalize) &&
+    tokenizer.normalize.includes('punctuation');
+  const hint = normalized
+    ? 'input.hintNormalized'
+    : ({
+        classifier: 'input.hintWords',
+        'memory-rnn': 'input.hintReading',
+        reverse: 'input.hintReverse',
+      }[family] ?? 'input.hint');
   return t(lang, hint, { max: MAX_INPUT, unk, symbols });
 }
 
@@ -362,7 +428,9 @@ export function inputHint(lang, family, tokenizer) {
 export function refusedNotice(refused, lang, inputCut = 0) {
   return sentences(lang, [
     refused?.length ? t(lang, 'url.refused', { list: refused.join(', ') }) : '',
-    Number.isInteger(inputCut) && inputCut > MAX_INPUT ? t(lang, 'url.inputCut', { n: inputCut, max: MAX_INPUT }) : '',
+    Number.isInteger(inputCut) && inputCut > MAX_INPUT
+      ? t(lang, 'url.inputCut', { n: inputCut, max: MAX_INPUT })
+      : '',
   ]);
 }
 
@@ -422,12 +490,14 @@ export function parsePageHash(hash, origin) {
     if (v !== null && v.length <= 32) playground.set(k, v);
   }
   const view = params.get('view');
-  const isPlayground = view === 'playground' || (view === null && PLAYGROUND_KEYS.some((k) => params.has(k)));
+  const isPlayground =
+    view === 'playground' || (view === null && PLAYGROUND_KEYS.some((k) => params.has(k)));
   const isTrain = view === 'train';
   const isLesson = view === 'lesson';
   const isLab = view === 'lab';
   const model = parseModelParams(params, origin);
-  if (isPlayground || isTrain || isLesson || isLab) model.refused = model.refused.filter((k) => k !== 'view');
+  if (isPlayground || isTrain || isLesson || isLab)
+    model.refused = model.refused.filter((k) => k !== 'view');
   let lab = '';
   if (isLab) {
     // the lab's keys are its own (b, step, seed mean other things there): only lang is read here
@@ -455,7 +525,15 @@ export function parsePageHash(hash, origin) {
   }
   return {
     ...model,
-    view: isPlayground ? 'playground' : isTrain ? 'train' : isLesson ? 'lesson' : isLab ? 'lab' : model.view,
+    view: isPlayground
+      ? 'playground'
+      : isTrain
+        ? 'train'
+        : isLesson
+          ? 'lesson'
+          : isLab
+            ? 'lab'
+            : model.view,
     playground: parsePlaygroundHash(playground.toString()),
     train,
     lesson,
@@ -473,6 +551,7 @@ export function formatPageHash(state) {
     return `#view=train&lr=${train.lr}&batch=${train.batch}&lang=${state.lang}`;
   }
   if (state.view === 'lesson') return `#view=lesson&step=${state.lesson ?? 1}&lang=${state.lang}`;
-  if (state.view === 'lab') return `#view=lab${state.lab ? `&${state.lab}` : ''}&lang=${state.lang}`;
+  if (state.view === 'lab')
+    return `#view=lab${state.lab ? `&${state.lab}` : ''}&lang=${state.lang}`;
   return `#${formatModelParams({ ...state, hide: [] })}`;
 }

@@ -39,29 +39,52 @@ export function domainWarnings(entry, model, input, lang, onReady = () => {}) {
   if (entry?.task === 'translation') return translationWarnings(input, lang, onReady);
   if (entry?.task !== 'dates') return [];
   return datesDomain(input).map((p) => {
-    if (p.code === 'year-range') return t(lang, 'domain.yearRange', { year: p.year, min: p.min ?? YEAR_MIN, max: p.max ?? YEAR_MAX });
+    if (p.code === 'year-range')
+      return t(lang, 'domain.yearRange', {
+        year: p.year,
+        min: p.min ?? YEAR_MIN,
+        max: p.max ?? YEAR_MAX,
+      });
     if (p.code === 'no-digits') return t(lang, 'domain.noDigits');
     if (p.code === 'too-long') return t(lang, 'domain.tooLong', { length: p.length, max: p.max });
     if (p.code === 'no-year') return t(lang, 'domain.noYear');
-    if (p.code === 'no-such-day') return t(lang, 'domain.noSuchDay', { year: p.year, month: p.month, day: p.day });
+    if (p.code === 'no-such-day')
+      return t(lang, 'domain.noSuchDay', { year: p.year, month: p.month, day: p.day });
     if (p.code === 'no-day') return t(lang, 'domain.noDay');
     if (p.code === 'weekday-mismatch') {
-      return t(lang, 'domain.weekdayMismatch', { written: t(lang, `weekday.${p.written}`), actual: t(lang, `weekday.${p.actual}`), date: FORMATS.iso(p.year, p.month, p.day) });
+      return t(lang, 'domain.weekdayMismatch', {
+        written: t(lang, `weekday.${p.written}`),
+        actual: t(lang, `weekday.${p.actual}`),
+        date: FORMATS.iso(p.year, p.month, p.day),
+      });
     }
-    if (p.code === 'unknown-characters') return t(lang, 'domain.unknownChars', { chars: p.chars.map((c) => `“${c}”`).join(' ') });
+    if (p.code === 'unknown-characters')
+      return t(lang, 'domain.unknownChars', { chars: p.chars.map((c) => `“${c}”`).join(' ') });
     return t(lang, 'domain.other', { code: String(p.code) });
   });
 }
 
 function translationWarnings(input, lang, onReady) {
   if (!translation) {
-    translationLoading ??= import('../data/translation.js').then((m) => { translation = m; return true; }, () => false);
-    translationLoading.then((ok) => { if (ok) onReady(); });
+    translationLoading ??= import('../data/translation.js').then(
+      (m) => {
+        translation = m;
+        return true;
+      },
+      () => false,
+    );
+    translationLoading.then((ok) => {
+      if (ok) onReady();
+    });
     return [];
   }
-  return translation.translationDomain(input).filter((p) => p.code !== 'unknown-words').map((p) => {
-    if (p.code === 'too-long') return t(lang, 'domain.tooManyWords', { words: p.count, max: p.max });
-    if (p.code === 'grammar') return t(lang, 'domain.grammar');
-    return t(lang, 'domain.other', { code: String(p.code) });
-  });
+  return translation
+    .translationDomain(input)
+    .filter((p) => p.code !== 'unknown-words')
+    .map((p) => {
+      if (p.code === 'too-long')
+        return t(lang, 'domain.tooManyWords', { words: p.count, max: p.max });
+      if (p.code === 'grammar') return t(lang, 'domain.grammar');
+      return t(lang, 'domain.other', { code: String(p.code) });
+    });
 }

@@ -42,7 +42,19 @@ export const VIRIDIS = (() => {
  * A diverging map for signed differences: ColorBrewer's RdBu (Cynthia Brewer, Apache-2.0), 11
  * classes reversed (blue low, near-white middle, red high), interpolated linearly to 256 entries.
  */
-const RDBU_R_HEX = ['053061', '2166ac', '4393c3', '92c5de', 'd1e5f0', 'f7f7f7', 'fddbc7', 'f4a582', 'd6604d', 'b2182b', '67001f'];
+const RDBU_R_HEX = [
+  '053061',
+  '2166ac',
+  '4393c3',
+  '92c5de',
+  'd1e5f0',
+  'f7f7f7',
+  'fddbc7',
+  'f4a582',
+  'd6604d',
+  'b2182b',
+  '67001f',
+];
 
 /** Uint8Array [256 * 3]: r, g, b of the diverging map. */
 export const DIVERGING = (() => {
@@ -52,7 +64,8 @@ export const DIVERGING = (() => {
     const x = (i / 255) * (anchors.length - 1);
     const k = Math.min(anchors.length - 2, Math.floor(x));
     const f = x - k;
-    for (let c = 0; c < 3; c++) out[3 * i + c] = Math.round(anchors[k][c] * (1 - f) + anchors[k + 1][c] * f);
+    for (let c = 0; c < 3; c++)
+      out[3 * i + c] = Math.round(anchors[k][c] * (1 - f) + anchors[k + 1][c] * f);
   }
   return out;
 })();
@@ -186,7 +199,12 @@ export const LAYOUT = Object.freeze({
 });
 
 /** The gold-alignment outline: a white halo under a red line, visible on every viridis colour. */
-export const GOLD_STROKE = Object.freeze({ halo: '#ffffff', line: '#ff2d2d', haloWidth: 3.5, lineWidth: 1.75 });
+export const GOLD_STROKE = Object.freeze({
+  halo: '#ffffff',
+  line: '#ff2d2d',
+  haloWidth: 3.5,
+  lineWidth: 1.75,
+});
 
 /**
  * How many labels apart to draw them so they do not overlap: every k-th label, k the smallest
@@ -213,7 +231,8 @@ export function labelIndices(n, step, pinned = []) {
   }
   const regular = [];
   if (Number.isFinite(step) && step >= 1) {
-    for (let i = 0; i < n; i += step) if (!kept.some((p) => Math.abs(p - i) < step)) regular.push(i);
+    for (let i = 0; i < n; i += step)
+      if (!kept.some((p) => Math.abs(p - i) < step)) regular.push(i);
   }
   return { regular, pinned: kept.sort((a, b) => a - b) };
 }
@@ -259,7 +278,9 @@ export function labelSegments(label) {
 
 /** The label with its invisible characters shown as markers ('␣', '⇥', '↵', '·'; '' as '∅'). */
 export function displayLabel(label) {
-  return labelSegments(label).map((p) => p.text).join('');
+  return labelSegments(label)
+    .map((p) => p.text)
+    .join('');
 }
 
 /** Segments cut to at most max characters in all (by code point), the last ending with '…'. */
@@ -293,7 +314,8 @@ export function uniqueNames(labels) {
     if (counts.get(s) === 1) return s;
     let k = seen.get(s) ?? 0;
     let name;
-    do name = `${s} (${++k})`; while (taken.has(name));
+    do name = `${s} (${++k})`;
+    while (taken.has(name));
     seen.set(s, k);
     taken.add(name);
     return name;
@@ -317,7 +339,8 @@ export function wrapText(text, maxWidth, measure) {
       }
       if (line !== '') lines.push(line.trimEnd());
       line = '';
-      for (const ch of word) { // a word too long for a line: split it where it overflows
+      for (const ch of word) {
+        // a word too long for a line: split it where it overflows
         if (line !== '' && measure(line + ch) > maxWidth) {
           lines.push(line.trimEnd());
           line = '';
@@ -397,16 +420,39 @@ export function computeLayout({
   const captionX = captionInline ? legendX + legendWidth / 2 : legendX;
   const captionY = legendY + L.legendBar + L.legendText - 2 + captionLine;
   const keyY = legendY + L.legendBar + L.legendText + captionLine + 2;
-  const width = Math.ceil(Math.max(
-    gridX + gridWidth,
-    legendX + legendWidth,
-    captionLine ? legendX + captionWidth : 0,
-    keyWidth > 0 ? legendX + keyWidth : 0,
-  ) + L.pad);
-  const height = Math.ceil(legendY + L.legendBar + L.legendText + captionLine + (keyWidth > 0 ? L.keyHeight : 0) + L.pad);
+  const width = Math.ceil(
+    Math.max(
+      gridX + gridWidth,
+      legendX + legendWidth,
+      captionLine ? legendX + captionWidth : 0,
+      keyWidth > 0 ? legendX + keyWidth : 0,
+    ) + L.pad,
+  );
+  const height = Math.ceil(
+    legendY + L.legendBar + L.legendText + captionLine + (keyWidth > 0 ? L.keyHeight : 0) + L.pad,
+  );
   return {
-    cell, cellWidth, cellHeight, showLabels, rowStep, colStep, colExtent, colLabelsRotated, gridX, gridY, gridWidth, gridHeight,
-    legendX, legendY, legendWidth, captionInline, captionX, captionY, keyY, width, height,
+    cell,
+    cellWidth,
+    cellHeight,
+    showLabels,
+    rowStep,
+    colStep,
+    colExtent,
+    colLabelsRotated,
+    gridX,
+    gridY,
+    gridWidth,
+    gridHeight,
+    legendX,
+    legendY,
+    legendWidth,
+    captionInline,
+    captionX,
+    captionY,
+    keyY,
+    width,
+    height,
   };
 }
 

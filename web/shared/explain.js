@@ -74,7 +74,8 @@ export function explainCell({ row, col, attention, position, window: D }) {
     underflow: false,
   };
   if (out.none) return out;
-  const isLocal = (attention === 'local-p' || attention === 'local-m') && Number.isFinite(position) && D > 0;
+  const isLocal =
+    (attention === 'local-p' || attention === 'local-m') && Number.isFinite(position) && D > 0;
   const sigma = isLocal ? D / 2 : 1;
   const g = (j) => (isLocal ? Math.exp(-((j - position) ** 2) / (2 * sigma * sigma)) : 1);
   let from = 0;

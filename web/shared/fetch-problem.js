@@ -17,7 +17,10 @@ import { sentences, t } from './i18n.js';
 /** The .wasm a plain init() fetches (wasm/loader.js: beside wasm/index.js; the SIMD build where
  * this engine validates it), for diagnoseFetch when init() fails. */
 export function wasmUrl() {
-  return new URL(simdSupported() ? '../../wasm/attnlab.wasm' : '../../wasm/attnlab-scalar.wasm', import.meta.url).href;
+  return new URL(
+    simdSupported() ? '../../wasm/attnlab.wasm' : '../../wasm/attnlab-scalar.wasm',
+    import.meta.url,
+  ).href;
 }
 
 /** What failed, by the `what` argument of fetchProblem. */
@@ -31,7 +34,10 @@ const SUBJECT = { code: 'load.code', wasm: 'load.wasm', model: 'load.model' };
  * @param {string | URL} url
  * @param {{ fetchImpl?: typeof fetch, pageProtocol?: string }} [options]
  */
-export async function diagnoseFetch(url, { fetchImpl = fetch, pageProtocol = globalThis.location?.protocol } = {}) {
+export async function diagnoseFetch(
+  url,
+  { fetchImpl = fetch, pageProtocol = globalThis.location?.protocol } = {},
+) {
   const href = String(url);
   let protocol = '';
   try {
@@ -39,11 +45,14 @@ export async function diagnoseFetch(url, { fetchImpl = fetch, pageProtocol = glo
   } catch {
     // a relative or broken URL: let fetch say what it makes of it
   }
-  if (pageProtocol === 'file:' || protocol === 'file:') return { kind: 'file', url: href, status: 0 };
+  if (pageProtocol === 'file:' || protocol === 'file:')
+    return { kind: 'file', url: href, status: 0 };
   try {
     const response = await fetchImpl(href, { cache: 'no-store' });
     response.body?.cancel().catch(() => {});
-    return response.ok ? { kind: 'ok', url: href, status: response.status } : { kind: 'http', url: href, status: response.status };
+    return response.ok
+      ? { kind: 'ok', url: href, status: response.status }
+      : { kind: 'http', url: href, status: response.status };
   } catch {
     // refused (CORS) or unreachable: an opaque answer means the server did answer
   }
@@ -65,9 +74,12 @@ export async function diagnoseFetch(url, { fetchImpl = fetch, pageProtocol = glo
  */
 export function fetchProblem(lang, what, problem, params = {}) {
   const { kind, url, status } = problem;
-  const why = kind === 'http' ? [
-    t(lang, 'load.http', { url, status }),
-    t(lang, status === 404 || status === 410 ? `load.missing.${what}` : 'load.http.other'),
-  ] : [t(lang, `load.${kind}`, { url })];
+  const why =
+    kind === 'http'
+      ? [
+          t(lang, 'load.http', { url, status }),
+          t(lang, status === 404 || status === 410 ? `load.missing.${what}` : 'load.http.other'),
+        ]
+      : [t(lang, `load.${kind}`, { url })];
   return sentences(lang, [t(lang, SUBJECT[what], params), ...why]);
 }

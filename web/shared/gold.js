@@ -40,8 +40,12 @@ let loadError = null;
 /** The generator and the metrics once loaded, else null (loading starts; onReady runs after). */
 export function goldTools(onReady = () => {}) {
   if (tools || loadError) return tools;
-  loading ??= Promise.all([import('../data/translation.js'), import('./translation-metrics.js')]).then(
-    ([data, metrics]) => void (tools = { parseEnglish: data.parseEnglish, alignmentError: metrics.alignmentError }),
+  loading ??= Promise.all([
+    import('../data/translation.js'),
+    import('./translation-metrics.js'),
+  ]).then(
+    ([data, metrics]) =>
+      void (tools = { parseEnglish: data.parseEnglish, alignmentError: metrics.alignmentError }),
     (err) => void (loadError = err),
   );
   loading.then(onReady);
@@ -132,7 +136,10 @@ export class GoldPanel {
     this.label = el('label', { for: id });
     this.hint = el('span', { class: 'hint' });
     this.note = el('div', { class: 'gold-note', role: 'status' });
-    this.node = el('div', { class: 'gold', hidden: '' }, [el('div', { class: 'gold-toggle' }, [this.box, this.label, this.hint]), this.note]);
+    this.node = el('div', { class: 'gold', hidden: '' }, [
+      el('div', { class: 'gold-toggle' }, [this.box, this.label, this.hint]),
+      this.note,
+    ]);
     this.box.addEventListener('change', () => onToggle(this.box.checked));
   }
 
@@ -156,7 +163,11 @@ export class GoldPanel {
    * @param {...[string, string]} lines [kind, text]
    */
   say(...lines) {
-    this.note.replaceChildren(...lines.map(([kind, text]) => el('p', { class: kind === 'none' ? 'gold-none' : 'note', 'data-gold': kind, text })));
+    this.note.replaceChildren(
+      ...lines.map(([kind, text]) =>
+        el('p', { class: kind === 'none' ? 'gold-none' : 'note', 'data-gold': kind, text }),
+      ),
+    );
     this.note.hidden = lines.length === 0;
   }
 
@@ -175,7 +186,16 @@ export class GoldPanel {
     const lang = this.#lang;
     /** @type {[string, string]} */
     const line = hasAttention
-      ? ['metrics', t(lang, 'gold.metrics', { aer: goldNumber(metrics.aer), mass: goldNumber(metrics.mass), hits: metrics.hits, rows: metrics.rows, links: metrics.gold })]
+      ? [
+          'metrics',
+          t(lang, 'gold.metrics', {
+            aer: goldNumber(metrics.aer),
+            mass: goldNumber(metrics.mass),
+            hits: metrics.hits,
+            rows: metrics.rows,
+            links: metrics.gold,
+          }),
+        ]
       : ['metrics', t(lang, 'gold.noAttention')];
     return line;
   }
@@ -192,7 +212,7 @@ export class GoldPanel {
     if (!this.tools(refresh)) return { result, g: null };
     const g = goldRun(model, input, result);
     if (g?.status === 'none') this.none();
-    return { result: g ? g.result ?? result : null, g };
+    return { result: g ? (g.result ?? result) : null, g };
   }
 
   /**
@@ -206,7 +226,14 @@ export class GoldPanel {
     heatmap.gold = metrics ? g.ex.alignment : null;
     if (metrics) this.report(g, metrics, hasAttention);
     else if (ok) this.kind();
-    return g && { status: g.status, forced: g.forced ?? false, aer: metrics?.aer ?? null, mass: metrics?.mass ?? null };
+    return (
+      g && {
+        status: g.status,
+        forced: g.forced ?? false,
+        aer: metrics?.aer ?? null,
+        mass: metrics?.mass ?? null,
+      }
+    );
   }
 
   /** goldTools(refresh), or null with the note saying the generator is loading or failed to. */
@@ -220,10 +247,18 @@ export class GoldPanel {
   }
 
   /** The note when there is no gold (the generator cannot write the sentence), loading or failed. */
-  none() { this.say(['none', t(this.#lang, 'gold.none')]); }
-  loading() { this.say(['loading', t(this.#lang, 'gold.loading')]); }
-  failed(err) { this.say(['error', t(this.#lang, 'gold.failed', { message: err.message })]); }
-  kind() { this.say(['kind', t(this.#lang, 'gold.kind')]); }
+  none() {
+    this.say(['none', t(this.#lang, 'gold.none')]);
+  }
+  loading() {
+    this.say(['loading', t(this.#lang, 'gold.loading')]);
+  }
+  failed(err) {
+    this.say(['error', t(this.#lang, 'gold.failed', { message: err.message })]);
+  }
+  kind() {
+    this.say(['kind', t(this.#lang, 'gold.kind')]);
+  }
 }
 
 /** The panel's styles (the views add them to <attn-demo>'s shadow root). */

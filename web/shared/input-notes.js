@@ -42,24 +42,34 @@ export class InputNotes {
 
   /** @param {AbortSignal} signal */
   wire(signal) {
-    this.select.addEventListener('change', () => {
-      const i = Number(this.select.value);
-      this.select.value = '';
-      const e = this.#examples[i];
-      if (e) this.#onPick(e.input);
-    }, { signal });
+    this.select.addEventListener(
+      'change',
+      () => {
+        const i = Number(this.select.value);
+        this.select.value = '';
+        const e = this.#examples[i];
+        if (e) this.#onPick(e.input);
+      },
+      { signal },
+    );
   }
 
   /** The menu's options ({ input, shows } in lang); hidden when there are none. */
   setExamples(list, lang) {
-    const same = this.#lang === lang && list.length === this.#examples.length
-      && list.every((e, i) => e.input === this.#examples[i].input && e.shows === this.#examples[i].shows);
+    const same =
+      this.#lang === lang &&
+      list.length === this.#examples.length &&
+      list.every(
+        (e, i) => e.input === this.#examples[i].input && e.shows === this.#examples[i].shows,
+      );
     if (same) return;
     this.#examples = list;
     this.#lang = lang;
     this.label.textContent = t(lang, 'examples.label');
-    this.select.replaceChildren(el('option', { value: '', text: t(lang, 'examples.choose') }),
-      ...list.map((e, i) => el('option', { value: String(i), text: `${e.input} — ${e.shows}` })));
+    this.select.replaceChildren(
+      el('option', { value: '', text: t(lang, 'examples.choose') }),
+      ...list.map((e, i) => el('option', { value: String(i), text: `${e.input} — ${e.shows}` })),
+    );
     this.select.value = '';
     this.menu.hidden = list.length === 0;
   }
@@ -74,7 +84,9 @@ export class InputNotes {
     const words = unknown ?? [];
     this.unknown.hidden = words.length === 0;
     this.unknown.toggleAttribute('data-unknown', words.length > 0);
-    this.unknown.textContent = words.length ? t(lang, 'input.unknown', { unk, words: words.join(', ') }) : '';
+    this.unknown.textContent = words.length
+      ? t(lang, 'input.unknown', { unk, words: words.join(', ') })
+      : '';
     this.warning.hidden = warnings.length === 0;
     this.warning.textContent = warnings.join(' ');
   }

@@ -38,7 +38,11 @@ export const LESSON_STEPS = Object.freeze([
   },
   {
     key: 'lesson.2',
-    equations: ['c_t = Σ_i α_{ti} h_i', 'α_{ti} = exp(e_{ti}) / Σ_j exp(e_{tj})', 'e_{ti} = v^T tanh(W s_{t−1} + U h_i)'],
+    equations: [
+      'c_t = Σ_i α_{ti} h_i',
+      'α_{ti} = exp(e_{ti}) / Σ_j exp(e_{tj})',
+      'e_{ti} = v^T tanh(W s_{t−1} + U h_i)',
+    ],
     widgets: [{ view: 'alignment', model: 'dates-additive', input: '22 Nov 2026' }],
   },
   {
@@ -53,25 +57,44 @@ export const LESSON_STEPS = Object.freeze([
   },
   {
     key: 'lesson.4',
-    equations: ['p_t = m · σ(v_p^T tanh(W_p s_t))', 'α_{ti} = softmax(e_t)_i · exp(−(i − p_t)² / 2σ²),   i ∈ [p_t − D, p_t + D]'],
+    equations: [
+      'p_t = m · σ(v_p^T tanh(W_p s_t))',
+      'α_{ti} = softmax(e_t)_i · exp(−(i − p_t)² / 2σ²),   i ∈ [p_t − D, p_t + D]',
+    ],
     widgets: [{ view: 'time', model: 'dates-local-p', input: 'Sunday, 22 November 2026', step: 4 }],
   },
   {
     key: 'lesson.5',
-    equations: [{ label: 'lesson.cost.noneKey', eq: 'O(m + t)' }, { label: 'lesson.cost.attnKey', eq: 'O(m · t)' }],
+    equations: [
+      { label: 'lesson.cost.noneKey', eq: 'O(m + t)' },
+      { label: 'lesson.cost.attnKey', eq: 'O(m · t)' },
+    ],
     widgets: 'cost',
   },
   {
     key: 'lesson.6',
     equations: ['h_t = tanh(A · [x_t; c_{t−1}] + b)', 'c_{t−1} = Σ_{i≤t−1} α_{t−1,i} h_i'],
     widgets: [
-      { label: 'lesson.6.sarnn', view: 'reading', model: 'lm-agreement-sarnn', input: FBI_SENTENCE },
-      { label: 'lesson.6.lstmn', view: 'reading', model: 'lm-agreement-lstmn', input: FBI_SENTENCE },
+      {
+        label: 'lesson.6.sarnn',
+        view: 'reading',
+        model: 'lm-agreement-sarnn',
+        input: FBI_SENTENCE,
+      },
+      {
+        label: 'lesson.6.lstmn',
+        view: 'reading',
+        model: 'lm-agreement-lstmn',
+        input: FBI_SENTENCE,
+      },
     ],
   },
   {
     key: 'lesson.7',
-    equations: ['α_i = softmax_i(u^T tanh(W h_i)),   s = Σ_i α_i h_i', 'A = softmax(W_2 tanh(W_1 H^T)),   P = ‖A A^T − I‖_F²'],
+    equations: [
+      'α_i = softmax_i(u^T tanh(W h_i)),   s = Σ_i α_i h_i',
+      'A = softmax(W_2 tanh(W_1 H^T)),   P = ‖A A^T − I‖_F²',
+    ],
     widgets: [
       { label: 'lesson.7.pooling', view: 'pooling', model: 'clf-reviews-attention' },
       { label: 'lesson.7.han', view: 'pooling', model: 'clf-reviews-han' },
@@ -80,7 +103,10 @@ export const LESSON_STEPS = Object.freeze([
   },
   {
     key: 'lesson.8',
-    equations: ['Attention(Q, K, V) = softmax(Q K^T / √d) V', 'head_j = Attention(Q W_j^Q, K W_j^K, V W_j^V)'],
+    equations: [
+      'Attention(Q, K, V) = softmax(Q K^T / √d) V',
+      'head_j = Attention(Q W_j^Q, K W_j^K, V W_j^V)',
+    ],
     widgets: [
       { label: 'lesson.8.dates', view: 'heads', model: 'tf-dates-absolute', input: '22 Nov 2026' },
       { label: 'lesson.8.induction', view: 'heads', model: 'tf-induction' },
@@ -144,12 +170,16 @@ export function equationParts(source) {
 /** An equation back in its markup, normalised (x_i, x_{ti}): what the tests search. */
 export function equationText(source) {
   const arg = (s) => (Array.from(s).length === 1 ? s : `{${s}}`);
-  return equationParts(source).map(([k, s]) => (k === 'text' ? s : `${k === 'sub' ? '_' : '^'}${arg(s)}`)).join('');
+  return equationParts(source)
+    .map(([k, s]) => (k === 'text' ? s : `${k === 'sub' ? '_' : '^'}${arg(s)}`))
+    .join('');
 }
 
 /** Words in an English text (whitespace-separated runs holding a letter or digit). */
 export function countWords(text) {
-  return String(text).split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  return String(text)
+    .split(/\s+/)
+    .filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 }
 
 /**

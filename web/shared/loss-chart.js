@@ -33,11 +33,14 @@ const DEFAULT_COLORS = Object.freeze({
 
 function checkSeries(series, name) {
   if (series === undefined || series === null) return [];
-  if (!Array.isArray(series)) throw new TypeError(`loss-chart: ${name} must be an array of [step, value] pairs`);
+  if (!Array.isArray(series))
+    throw new TypeError(`loss-chart: ${name} must be an array of [step, value] pairs`);
   for (let i = 0; i < series.length; i++) {
     const p = series[i];
     if (!p || p.length !== 2 || !Number.isFinite(p[0])) {
-      throw new TypeError(`loss-chart: ${name}[${i}] must be a [step, value] pair with a finite step`);
+      throw new TypeError(
+        `loss-chart: ${name}[${i}] must be a [step, value] pair with a finite step`,
+      );
     }
   }
   return series;
@@ -61,7 +64,8 @@ const decade = (k) => Number(`1e${k}`);
 
 /** Decade ticks 10^k covering [lo, hi] (lo > 0), with 2 and 5 between when there are few decades. */
 export function logTicks(lo, hi) {
-  const a = Math.floor(Math.log10(lo) + 1e-9), b = Math.ceil(Math.log10(hi) - 1e-9);
+  const a = Math.floor(Math.log10(lo) + 1e-9),
+    b = Math.ceil(Math.log10(hi) - 1e-9);
   const ticks = [];
   for (let k = a; k <= b; k++) {
     for (const m of b - a <= 2 ? [1, 2, 5] : [1]) {
@@ -91,9 +95,11 @@ export function formatTick(v) {
 export function thinPath(points) {
   if (points.length <= 2) return points.slice();
   const out = [];
-  for (let i = 0; i < points.length;) {
+  for (let i = 0; i < points.length; ) {
     const col = Math.round(points[i][0]);
-    let lo = i, hi = i, j = i;
+    let lo = i,
+      hi = i,
+      j = i;
     for (; j < points.length && Math.round(points[j][0]) === col; j++) {
       if (points[j][1] < points[lo][1]) lo = j;
       if (points[j][1] > points[hi][1]) hi = j;
@@ -116,11 +122,18 @@ export function thinPath(points) {
  */
 export function chartModel(series, { width, height, log = false } = {}) {
   if (!Number.isFinite(width) || !Number.isFinite(height) || width < 120 || height < 80) {
-    throw new RangeError(`loss-chart: the chart needs a finite size of at least 120 × 80 CSS pixels, not ${width} × ${height}`);
+    throw new RangeError(
+      `loss-chart: the chart needs a finite size of at least 120 × 80 CSS pixels, not ${width} × ${height}`,
+    );
   }
   const loss = checkSeries(series?.loss, 'loss');
   const exact = checkSeries(series?.exact, 'exact');
-  const plot = { x: MARGIN.left, y: MARGIN.top, w: width - MARGIN.left - MARGIN.right, h: height - MARGIN.top - MARGIN.bottom };
+  const plot = {
+    x: MARGIN.left,
+    y: MARGIN.top,
+    w: width - MARGIN.left - MARGIN.right,
+    h: height - MARGIN.top - MARGIN.bottom,
+  };
 
   const usable = (v) => Number.isFinite(v) && (!log || v > 0);
   const lossPts = loss.filter((p) => usable(p[1]));
@@ -136,7 +149,8 @@ export function chartModel(series, { width, height, log = false } = {}) {
   // y (loss): linear from 0 to a round maximum, or whole decades on a log axis.
   let ymin, ymax, yTicks;
   if (log) {
-    let lo = Infinity, hi = -Infinity;
+    let lo = Infinity,
+      hi = -Infinity;
     for (const p of lossPts) {
       const v = Math.max(p[1], LOG_FLOOR);
       lo = Math.min(lo, v);
@@ -158,7 +172,12 @@ export function chartModel(series, { width, height, log = false } = {}) {
 
   const px = (step) => plot.x + (step / xmax) * plot.w;
   const py = log
-    ? (v) => plot.y + plot.h * (1 - (Math.log10(Math.max(v, LOG_FLOOR)) - Math.log10(ymin)) / (Math.log10(ymax) - Math.log10(ymin)))
+    ? (v) =>
+        plot.y +
+        plot.h *
+          (1 -
+            (Math.log10(Math.max(v, LOG_FLOOR)) - Math.log10(ymin)) /
+              (Math.log10(ymax) - Math.log10(ymin)))
     : (v) => plot.y + plot.h * (1 - (v - ymin) / (ymax - ymin));
   const pe = (v) => plot.y + plot.h * (1 - Math.min(1, Math.max(0, v)));
 
@@ -166,9 +185,20 @@ export function chartModel(series, { width, height, log = false } = {}) {
     width,
     height,
     plot,
-    x: { min: 0, max: xmax, ticks: xTicks.map((v) => ({ value: v, px: px(v), label: formatTick(v) })) },
-    y: { min: ymin, max: ymax, log, ticks: yTicks.map((v) => ({ value: v, py: py(v), label: formatTick(v) })) },
-    right: { ticks: [0, 0.25, 0.5, 0.75, 1].map((v) => ({ value: v, py: pe(v), label: `${v * 100}%` })) },
+    x: {
+      min: 0,
+      max: xmax,
+      ticks: xTicks.map((v) => ({ value: v, px: px(v), label: formatTick(v) })),
+    },
+    y: {
+      min: ymin,
+      max: ymax,
+      log,
+      ticks: yTicks.map((v) => ({ value: v, py: py(v), label: formatTick(v) })),
+    },
+    right: {
+      ticks: [0, 0.25, 0.5, 0.75, 1].map((v) => ({ value: v, py: pe(v), label: `${v * 100}%` })),
+    },
     loss: thinPath(lossPts.map((p) => [px(p[0]), py(p[1])])),
     exact: exactPts.map((p) => [px(p[0]), pe(p[1])]),
     lossDropped: loss.length - lossPts.length,
@@ -212,7 +242,13 @@ export function drawGrid(ctx, m, colors) {
 export function drawLossChart(ctx, series, options = {}) {
   const m = chartModel(series, options);
   const colors = { ...DEFAULT_COLORS, ...(options.colors ?? {}) };
-  const labels = { x: 'step', loss: 'loss', exact: 'held-out exact match', empty: '', ...(options.labels ?? {}) };
+  const labels = {
+    x: 'step',
+    loss: 'loss',
+    exact: 'held-out exact match',
+    empty: '',
+    ...(options.labels ?? {}),
+  };
   const { plot } = m;
 
   ctx.save();
@@ -237,7 +273,11 @@ export function drawLossChart(ctx, series, options = {}) {
   ctx.textBaseline = 'top';
   ctx.textAlign = 'left';
   ctx.fillStyle = colors.loss;
-  ctx.fillText(`— ${m.y.log ? labels.lossLog ?? `${labels.loss} (log)` : labels.loss}`, plot.x, 2);
+  ctx.fillText(
+    `— ${m.y.log ? (labels.lossLog ?? `${labels.loss} (log)`) : labels.loss}`,
+    plot.x,
+    2,
+  );
   ctx.textAlign = 'right';
   ctx.fillStyle = colors.exact;
   ctx.fillText(`● ${labels.exact}`, plot.x + plot.w, 2);

@@ -51,7 +51,9 @@ export function modelError(lang, name, error) {
   if (error instanceof ModelUnavailableError) {
     // offline and not saved by web/sw.js: no server to diagnose, the network is what is missing
     if (!error.status && isOffline()) return t(lang, 'model.offline', { name });
-    const problem = error.status ? { kind: 'http', url: error.url, status: error.status } : /** @type {any} */ (error).problem;
+    const problem = error.status
+      ? { kind: 'http', url: error.url, status: error.status }
+      : /** @type {any} */ (error).problem;
     if (problem && problem.kind !== 'ok') return fetchProblem(lang, 'model', problem, { name });
   }
   return t(lang, 'model.failed', { name, message: errorDetail(lang, error) });
@@ -59,7 +61,8 @@ export function modelError(lang, name, error) {
 
 /** A fetch with no answer: diagnoseFetch's look at why, kept on the error for modelError. */
 async function withProblem(error) {
-  if (error instanceof ModelUnavailableError && !error.status && !isOffline()) /** @type {any} */ (error).problem = await diagnoseFetch(error.url);
+  if (error instanceof ModelUnavailableError && !error.status && !isOffline())
+    /** @type {any} */ (error).problem = await diagnoseFetch(error.url);
   return error;
 }
 
@@ -79,17 +82,21 @@ export class ModelCache {
     if (this.#settled.has(name)) return this.#settled.get(name);
     if (!this.#models.has(name)) {
       const entry = resolveModel(name, pageOrigin());
-      const promise = (entry ? fetchModel(entry, loadModel) : Promise.reject(new Error(`unknown model ${name}`))).then(
-        (model) => ({ model, entry }),
-        async (error) => ({ error: await withProblem(error), entry }),
-      ).then((result) => {
-        if (this.#models.get(name) !== promise) {
-          /** @type {{ model?: import('attnlab').Model }} */ (result).model?.dispose(); // the element left the document while this loaded
-          return;
-        }
-        this.#settled.set(name, result);
-        this.#onSettle();
-      });
+      const promise = (
+        entry ? fetchModel(entry, loadModel) : Promise.reject(new Error(`unknown model ${name}`))
+      )
+        .then(
+          (model) => ({ model, entry }),
+          async (error) => ({ error: await withProblem(error), entry }),
+        )
+        .then((result) => {
+          if (this.#models.get(name) !== promise) {
+            /** @type {{ model?: import('attnlab').Model }} */ (result).model?.dispose(); // the element left the document while this loaded
+            return;
+          }
+          this.#settled.set(name, result);
+          this.#onSettle();
+        });
       this.#models.set(name, promise);
     }
     return null;
@@ -155,7 +162,10 @@ export class ModelCache {
     const card = CARDS.get(url);
     if (!card) {
       if (!start) return null;
-      CARDS.set(url, loadCard(url).then((c) => CARDS.set(url, c)));
+      CARDS.set(
+        url,
+        loadCard(url).then((c) => CARDS.set(url, c)),
+      );
       CARDS.get(url).then(() => this.#onSettle());
       return null;
     }

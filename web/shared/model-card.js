@@ -28,10 +28,31 @@ const MAX_EXAMPLE = 64;
 /** Keys whose fractions read better as percentages. */
 const PERCENT = /accuracy|exactMatch|Half$|Share|share/;
 /** Architecture keys shown, in this order, when present. */
-const ARCH_KEYS = ['architecture', 'variant', 'cell', 'head', 'attention', 'style', 'pooling', 'positions', 'bidirectional',
-  'numLayers', 'embeddingSize', 'hiddenSize', 'attentionSize', 'numHeads', 'feedforwardSize', 'hops'];
+const ARCH_KEYS = [
+  'architecture',
+  'variant',
+  'cell',
+  'head',
+  'attention',
+  'style',
+  'pooling',
+  'positions',
+  'bidirectional',
+  'numLayers',
+  'embeddingSize',
+  'hiddenSize',
+  'attentionSize',
+  'numHeads',
+  'feedforwardSize',
+  'hops',
+];
 
-const text = (v) => (typeof v === 'string' && v.length > 0 ? (v.length > MAX_TEXT ? `${v.slice(0, MAX_TEXT - 1)}…` : v) : null);
+const text = (v) =>
+  typeof v === 'string' && v.length > 0
+    ? v.length > MAX_TEXT
+      ? `${v.slice(0, MAX_TEXT - 1)}…`
+      : v
+    : null;
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 /** @type {(v: unknown) => v is Record<string, any>} */
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -39,7 +60,10 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 /** 'exactMatch' → 'exact match', 'agreement.accuracy' → 'agreement accuracy'; the
  * translation measures' acronyms in capitals ('aer' → 'AER', 'bleu' → 'BLEU'). */
 export function metricLabel(key) {
-  return String(key).replace(/\./g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()
+  return String(key)
+    .replace(/\./g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
     .replace(/\b(aer|bleu)\b/g, (w) => w.toUpperCase());
 }
 
@@ -73,7 +97,8 @@ export function cardSummary(card) {
   }
   const metrics = [];
   const add = (key, v) => {
-    if (num(v) === null || metrics.length >= MAX_METRICS || key === 'seed' || key.endsWith('.seed')) return;
+    if (num(v) === null || metrics.length >= MAX_METRICS || key === 'seed' || key.endsWith('.seed'))
+      return;
     metrics.push({ key, label: metricLabel(key), value: v, text: formatMetric(key, v) });
   };
   for (const [k, v] of Object.entries(heldout)) {
@@ -86,17 +111,33 @@ export function cardSummary(card) {
   // models' cards add what the model read)
   const input = (v) => (isObject(v) ? v.text : v);
   const usable = (v) => typeof v === 'string' && v.length > 0 && v.length <= MAX_EXAMPLE;
-  const best = Array.isArray(ex.best) ? ex.best.map(input).filter(usable).slice(0, MAX_EXAMPLES) : [];
+  const best = Array.isArray(ex.best)
+    ? ex.best.map(input).filter(usable).slice(0, MAX_EXAMPLES)
+    : [];
   const limit = usable(input(ex.limit)) ? input(ex.limit) : null;
   // what the model knows (card.knows, else the card's vocabulary { size, sources: [{ package,
   // license }] } and data.years): vocabulary size and sources, the years or lengths it learned
   const knows = isObject(c.knows) ? c.knows : {};
-  const vocab = isObject(knows.vocabulary) ? knows.vocabulary : isObject(c.vocabulary) ? c.vocabulary : {};
+  const vocab = isObject(knows.vocabulary)
+    ? knows.vocabulary
+    : isObject(c.vocabulary)
+      ? c.vocabulary
+      : {};
   const sources = Array.isArray(vocab.sources)
-    ? vocab.sources.filter(isObject).slice(0, 8)
-      .map((src) => [text(src.package) ?? text(src.name), text(src.license) ?? text(src.licence)].filter(Boolean).join(', ')).filter(Boolean)
+    ? vocab.sources
+        .filter(isObject)
+        .slice(0, 8)
+        .map((src) =>
+          [text(src.package) ?? text(src.name), text(src.license) ?? text(src.licence)]
+            .filter(Boolean)
+            .join(', '),
+        )
+        .filter(Boolean)
     : [];
-  const range = (v) => (Array.isArray(v) && v.length === 2 && num(v[0]) !== null && num(v[1]) !== null ? [v[0], v[1]] : null);
+  const range = (v) =>
+    Array.isArray(v) && v.length === 2 && num(v[0]) !== null && num(v[1]) !== null
+      ? [v[0], v[1]]
+      : null;
   return {
     name: text(c.name),
     task: text(c.task),
@@ -124,7 +165,8 @@ export function cardSummary(card) {
 export function knowsLine(s, lang, withSources = false) {
   const parts = [];
   if (s.vocabulary) {
-    const src = withSources && s.vocabulary.sources.length ? ` (${s.vocabulary.sources.join('; ')})` : '';
+    const src =
+      withSources && s.vocabulary.sources.length ? ` (${s.vocabulary.sources.join('; ')})` : '';
     parts.push(`${t(lang, 'card.words', { n: s.vocabulary.size.toLocaleString('en-US') })}${src}`);
   }
   if (s.years) parts.push(t(lang, 'card.years', { min: s.years[0], max: s.years[1] }));
@@ -141,8 +183,14 @@ const code = (v) => el('code', { translate: 'no', text: String(v) });
  */
 function fill(lang, key, params, nodes) {
   const keep = Object.fromEntries(Object.keys(nodes).map((k) => [k, `{${k}}`]));
-  return t(lang, key, { ...params, ...keep }).split(/(\{\w+\})/).filter(Boolean)
-    .map((part) => (Object.hasOwn(nodes, part.slice(1, -1)) && /^\{\w+\}$/.test(part) ? nodes[part.slice(1, -1)] : part));
+  return t(lang, key, { ...params, ...keep })
+    .split(/(\{\w+\})/)
+    .filter(Boolean)
+    .map((part) =>
+      Object.hasOwn(nodes, part.slice(1, -1)) && /^\{\w+\}$/.test(part)
+        ? nodes[part.slice(1, -1)]
+        : part,
+    );
 }
 
 /** The architecture fields: config identifiers as code, sizes and flags named in lang. */
@@ -152,8 +200,10 @@ function archNodes(parts, lang) {
     if (i > 0) out.push(lang === 'zh' ? '，' : ', ');
     // a field without a name in lang is shown by its key, as code (numLayers 1, not bidirectional)
     const named = archName(lang, typeof value === 'boolean' && !value ? `!${key}` : key, null);
-    if (typeof value === 'boolean') out.push(...(named !== null ? [named] : value ? [code(key)] : ['not ', code(key)]));
-    else if (typeof value === 'number') out.push(...(named !== null ? [`${named} ${value}`] : [code(key), ` ${value}`]));
+    if (typeof value === 'boolean')
+      out.push(...(named !== null ? [named] : value ? [code(key)] : ['not ', code(key)]));
+    else if (typeof value === 'number')
+      out.push(...(named !== null ? [`${named} ${value}`] : [code(key), ` ${value}`]));
     else out.push(code(value));
   });
   return out;
@@ -171,37 +221,110 @@ export function renderCard(summary, lang, cardUrl = null, task = null) {
   const s = summary;
   const headline = s.metrics.find((m) => PERCENT.test(m.key)) ?? s.metrics[0];
   const label = (m) => metricName(lang, m.key, m.label);
-  const head = [headline ? `${label(headline)} ${headline.text}` : null, knowsLine(s, lang)].filter(Boolean).map((x) => ` · ${x}`).join('');
+  const head = [headline ? `${label(headline)} ${headline.text}` : null, knowsLine(s, lang)]
+    .filter(Boolean)
+    .map((x) => ` · ${x}`)
+    .join('');
   const dl = el('dl');
-  const row = (key, value) => value !== null && value !== undefined && value !== '' && dl.append(el('dt', { text: t(lang, key) }), el('dd', { text: String(value) }));
+  const row = (key, value) =>
+    value !== null &&
+    value !== undefined &&
+    value !== '' &&
+    dl.append(el('dt', { text: t(lang, key) }), el('dd', { text: String(value) }));
   /** A row whose value is nodes (text and elements). */
   const rowOf = (key, nodes) => dl.append(el('dt', { text: t(lang, key) }), el('dd', {}, nodes));
   const taskKey = `card.taskText.${task}`;
-  row('card.task', lang !== 'en' && s.task !== null && task !== null && t(lang, taskKey) !== taskKey ? t(lang, taskKey) : s.task);
+  row(
+    'card.task',
+    lang !== 'en' && s.task !== null && task !== null && t(lang, taskKey) !== taskKey
+      ? t(lang, taskKey)
+      : s.task,
+  );
   if (s.archParts.length) rowOf('card.architecture', archNodes(s.archParts, lang));
-  if (s.parameters !== null) row('card.size', t(lang, 'card.sizeValue', { parameters: s.parameters.toLocaleString('en-US'), kb: s.bytes === null ? '?' : (s.bytes / 1024).toFixed(1) }));
+  if (s.parameters !== null)
+    row(
+      'card.size',
+      t(lang, 'card.sizeValue', {
+        parameters: s.parameters.toLocaleString('en-US'),
+        kb: s.bytes === null ? '?' : (s.bytes / 1024).toFixed(1),
+      }),
+    );
   const knows = knowsLine(s, lang);
-  if (knows !== null) rowOf('card.knows', s.vocabulary?.sources.length ? [knows, lang === 'zh' ? '（' : ' (', code(s.vocabulary.sources.join('; ')), lang === 'zh' ? '）' : ')'] : [knows]);
+  if (knows !== null)
+    rowOf(
+      'card.knows',
+      s.vocabulary?.sources.length
+        ? [
+            knows,
+            lang === 'zh' ? '（' : ' (',
+            code(s.vocabulary.sources.join('; ')),
+            lang === 'zh' ? '）' : ')',
+          ]
+        : [knows],
+    );
   // on a page in another language, what the task's data and held-out set are (card.about.*),
   // above the card's own text, which stays as code
   const about = (what) => {
     const k = `card.about.${task}.${what}`;
     return lang !== 'en' && t(lang, k) !== k ? [t(lang, k), el('br')] : [];
   };
-  for (const [key, value, what] of [['card.data', s.generator, 'data'], ['card.heldout', s.heldoutSet, 'heldout'], ['card.command', s.command, null]]) {
+  for (const [key, value, what] of [
+    ['card.data', s.generator, 'data'],
+    ['card.heldout', s.heldoutSet, 'heldout'],
+    ['card.command', s.command, null],
+  ]) {
     if (value !== null) rowOf(key, [...(what ? about(what) : []), code(value)]);
   }
-  if (s.seconds !== null) rowOf('card.time', fill(lang, 'card.timeValue', { seconds: s.seconds, cpu: s.cpuSeconds ?? '?' }, { machine: s.machine === null ? '' : code(s.machine) }));
+  if (s.seconds !== null)
+    rowOf(
+      'card.time',
+      fill(
+        lang,
+        'card.timeValue',
+        { seconds: s.seconds, cpu: s.cpuSeconds ?? '?' },
+        { machine: s.machine === null ? '' : code(s.machine) },
+      ),
+    );
   if (s.metrics.length) {
-    dl.append(el('dt', { text: t(lang, 'card.metrics') }), el('dd', {}, [
-      el('ul', { class: 'card-metrics' }, s.metrics.map((m) => el('li', { text: `${label(m)}${lang === 'zh' ? '：' : ': '}${m.text}` }))),
-    ]));
+    dl.append(
+      el('dt', { text: t(lang, 'card.metrics') }),
+      el('dd', {}, [
+        el(
+          'ul',
+          { class: 'card-metrics' },
+          s.metrics.map((m) =>
+            el('li', { text: `${label(m)}${lang === 'zh' ? '：' : ': '}${m.text}` }),
+          ),
+        ),
+      ]),
+    );
   }
   if (s.examples.best.length) {
-    dl.append(el('dt', { text: t(lang, 'card.best') }), el('dd', {}, [el('ul', { class: 'card-examples', translate: 'no' }, s.examples.best.map((b) => el('li', { text: b })))]));
+    dl.append(
+      el('dt', { text: t(lang, 'card.best') }),
+      el('dd', {}, [
+        el(
+          'ul',
+          { class: 'card-examples', translate: 'no' },
+          s.examples.best.map((b) => el('li', { text: b })),
+        ),
+      ]),
+    );
   }
-  if (s.examples.limit !== null) dl.append(el('dt', { text: t(lang, 'card.limit') }), el('dd', { translate: 'no', text: s.examples.limit }));
-  const children = [el('summary', { text: `${t(lang, 'card.title', { name: s.name ?? '?' })}${head}` }), dl];
-  if (cardUrl) children.push(el('p', {}, [el('a', { href: cardUrl, target: '_blank', rel: 'noopener', text: t(lang, 'card.file') })]));
+  if (s.examples.limit !== null)
+    dl.append(
+      el('dt', { text: t(lang, 'card.limit') }),
+      el('dd', { translate: 'no', text: s.examples.limit }),
+    );
+  const children = [
+    el('summary', { text: `${t(lang, 'card.title', { name: s.name ?? '?' })}${head}` }),
+    dl,
+  ];
+  if (cardUrl)
+    children.push(
+      el('p', {}, [
+        el('a', { href: cardUrl, target: '_blank', rel: 'noopener', text: t(lang, 'card.file') }),
+      ]),
+    );
   return el('details', { class: 'model-card' }, children);
 }

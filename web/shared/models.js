@@ -87,26 +87,93 @@ const TINY = [
  * learned ones; the -rel- ones use relative positions, Shaw et al. 2018); classifiers read the
  * words of TINY_WORDS (anything else becomes <unk>).
  */
-const TINY_WORDS = Object.freeze(['the', 'cat', 'sat', 'on', 'mat', 'a', 'dog', 'ran', 'big', 'red', 'blue', 'good', 'bad', 'not', '.']);
+const TINY_WORDS = Object.freeze([
+  'the',
+  'cat',
+  'sat',
+  'on',
+  'mat',
+  'a',
+  'dog',
+  'ran',
+  'big',
+  'red',
+  'blue',
+  'good',
+  'bad',
+  'not',
+  '.',
+]);
 const TINY_FAMILIES = [
   ['tiny-tf-decoder', 'transformer_decoder_learned', 'transformer', 'abcdefg'],
   ['tiny-tf-encdec', 'transformer_encdec_sinusoidal', 'transformer', 'abcdefg'],
   ['tiny-tf-encoder', 'transformer_encoder_learned_post', 'transformer', 'abcdefg'],
   ['tiny-tf-rel-decoder', 'transformer_decoder_relative', 'transformer', 'abcdefg'],
   ['tiny-tf-rel-encdec', 'transformer_encdec_relative', 'transformer', 'abcdefg'],
-  ['tiny-clf-attention', 'classifier_attention_bilstm', 'classifier', 'the cat sat on the mat . not a good dog'],
-  ['tiny-clf-han', 'classifier_han_bilstm', 'classifier', 'the cat sat on the mat . not a good dog . a big red dog ran'],
-  ['tiny-clf-structured', 'classifier_structured_bilstm', 'classifier', 'the cat sat on the mat . not a good dog'],
+  [
+    'tiny-clf-attention',
+    'classifier_attention_bilstm',
+    'classifier',
+    'the cat sat on the mat . not a good dog',
+  ],
+  [
+    'tiny-clf-han',
+    'classifier_han_bilstm',
+    'classifier',
+    'the cat sat on the mat . not a good dog . a big red dog ran',
+  ],
+  [
+    'tiny-clf-structured',
+    'classifier_structured_bilstm',
+    'classifier',
+    'the cat sat on the mat . not a good dog',
+  ],
   // The reading view's stand-ins (memory-rnn language models over TINY_WORDS' words, plus <s> and
   // </s>) and the forgetting view's (seq2seq over a–k, at most 12 output characters; the curve is a
   // fixture, not a measurement).
-  ['tiny-lm-lstmn', 'memory_rnn_lm_lstmn', 'memory-rnn', 'The big dog sat on the mat.', { cell: 'lstmn' }],
-  ['tiny-lm-sarnn', 'memory_rnn_lm_sarnn_additive', 'memory-rnn', 'The big dog sat on the mat.', { cell: 'self-attention-rnn' }],
-  ['tiny-lm-lstm', 'memory_rnn_lm_lstm', 'memory-rnn', 'The big dog sat on the mat.', { cell: 'lstm' }],
-  ['tiny-reverse-attention', 'model_lstm_additive_bahdanau', 'reverse', 'abcdefghij',
-    { attention: 'additive', partner: 'tiny-reverse-none', curve: '../tests/fixtures/forgetting_curve.json' }],
-  ['tiny-reverse-none', 'model_lstm_none', 'reverse', 'abcdefghij',
-    { attention: 'none', partner: 'tiny-reverse-attention', curve: '../tests/fixtures/forgetting_curve.json' }],
+  [
+    'tiny-lm-lstmn',
+    'memory_rnn_lm_lstmn',
+    'memory-rnn',
+    'The big dog sat on the mat.',
+    { cell: 'lstmn' },
+  ],
+  [
+    'tiny-lm-sarnn',
+    'memory_rnn_lm_sarnn_additive',
+    'memory-rnn',
+    'The big dog sat on the mat.',
+    { cell: 'self-attention-rnn' },
+  ],
+  [
+    'tiny-lm-lstm',
+    'memory_rnn_lm_lstm',
+    'memory-rnn',
+    'The big dog sat on the mat.',
+    { cell: 'lstm' },
+  ],
+  [
+    'tiny-reverse-attention',
+    'model_lstm_additive_bahdanau',
+    'reverse',
+    'abcdefghij',
+    {
+      attention: 'additive',
+      partner: 'tiny-reverse-none',
+      curve: '../tests/fixtures/forgetting_curve.json',
+    },
+  ],
+  [
+    'tiny-reverse-none',
+    'model_lstm_none',
+    'reverse',
+    'abcdefghij',
+    {
+      attention: 'none',
+      partner: 'tiny-reverse-attention',
+      curve: '../tests/fixtures/forgetting_curve.json',
+    },
+  ],
 ].map(([name, file, family, sample, extra = {}]) =>
   Object.freeze({
     name,
@@ -135,18 +202,66 @@ const TRAINED = [
   // English → French encoder-decoders: the heads view, cross-attention for the alignment.
   ['en-fr-transformer-absolute', 'transformer', TRANSLATION_SAMPLE, { task: 'translation' }],
   ['en-fr-transformer-relative', 'transformer', TRANSLATION_SAMPLE, { task: 'translation' }],
-  ['clf-reviews-attention', 'classifier', 'The plot was not bad, but the music felt boring.', { task: 'reviews' }],
-  ['clf-reviews-han', 'classifier', 'Fast delivery. Broke in a week. Would not recommend.', { task: 'reviews' }],
-  ['clf-reviews-structured', 'classifier', "I expected to hate it and I didn't.", { task: 'reviews' }],
+  [
+    'clf-reviews-attention',
+    'classifier',
+    'The plot was not bad, but the music felt boring.',
+    { task: 'reviews' },
+  ],
+  [
+    'clf-reviews-han',
+    'classifier',
+    'Fast delivery. Broke in a week. Would not recommend.',
+    { task: 'reviews' },
+  ],
+  [
+    'clf-reviews-structured',
+    'classifier',
+    "I expected to hate it and I didn't.",
+    { task: 'reviews' },
+  ],
   // The reading view (Cheng, Dong & Lapata 2016): language models of the agreement grammar.
-  ['lm-agreement-lstmn', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'lstmn', task: 'agreement' }],
-  ['lm-agreement-sarnn', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'self-attention-rnn', task: 'agreement' }],
-  ['lm-agreement-lstm', 'memory-rnn', 'The FBI is chasing a criminal on the run.', { cell: 'lstm', task: 'agreement' }],
+  [
+    'lm-agreement-lstmn',
+    'memory-rnn',
+    'The FBI is chasing a criminal on the run.',
+    { cell: 'lstmn', task: 'agreement' },
+  ],
+  [
+    'lm-agreement-sarnn',
+    'memory-rnn',
+    'The FBI is chasing a criminal on the run.',
+    { cell: 'self-attention-rnn', task: 'agreement' },
+  ],
+  [
+    'lm-agreement-lstm',
+    'memory-rnn',
+    'The FBI is chasing a criminal on the run.',
+    { cell: 'lstm', task: 'agreement' },
+  ],
   // The forgetting view: string reversal with and without attention, and their length curve.
-  ['seq-reverse-attention', 'reverse', 'npclaihprtgffsaakacoopbmpdgcorffoitggsqp',
-    { task: 'reverse', attention: 'additive', partner: 'seq-reverse-none', curve: 'models/forgetting.json' }],
-  ['seq-reverse-none', 'reverse', 'npclaihprtgffsaakacoopbmpdgcorffoitggsqp',
-    { task: 'reverse', attention: 'none', partner: 'seq-reverse-attention', curve: 'models/forgetting.json' }],
+  [
+    'seq-reverse-attention',
+    'reverse',
+    'npclaihprtgffsaakacoopbmpdgcorffoitggsqp',
+    {
+      task: 'reverse',
+      attention: 'additive',
+      partner: 'seq-reverse-none',
+      curve: 'models/forgetting.json',
+    },
+  ],
+  [
+    'seq-reverse-none',
+    'reverse',
+    'npclaihprtgffsaakacoopbmpdgcorffoitggsqp',
+    {
+      task: 'reverse',
+      attention: 'none',
+      partner: 'seq-reverse-attention',
+      curve: 'models/forgetting.json',
+    },
+  ],
 ].map(([name, family, sample, extra = {}]) =>
   Object.freeze({
     name,
@@ -268,7 +383,16 @@ export function resolveModel(value, pageOrigin) {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_PATH) return null;
   if (NAME_RE.test(value)) return findModel(value);
   if (isBlobUrl(value, pageOrigin)) {
-    return Object.freeze({ name: value, file: value, card: null, family: null, attention: null, trained: null, path: true, blob: true });
+    return Object.freeze({
+      name: value,
+      file: value,
+      card: null,
+      family: null,
+      attention: null,
+      trained: null,
+      path: true,
+      blob: true,
+    });
   }
   if (!value.startsWith('/') || value.startsWith('//')) return null;
   if (/[\\\u0000-\u001f\u007f]/.test(value) || !/\.safetensors$/.test(value)) return null;
@@ -280,7 +404,15 @@ export function resolveModel(value, pageOrigin) {
     return null;
   }
   if (url.origin !== pageOrigin || url.search || url.hash) return null;
-  return Object.freeze({ name: value, file: url.href, card: null, family: null, attention: null, trained: null, path: true });
+  return Object.freeze({
+    name: value,
+    file: url.href,
+    card: null,
+    family: null,
+    attention: null,
+    trained: null,
+    path: true,
+  });
 }
 
 /**
@@ -289,8 +421,14 @@ export function resolveModel(value, pageOrigin) {
  * origin's blob: URL could not be read anyway.
  */
 export function isBlobUrl(value, pageOrigin) {
-  return typeof value === 'string' && value.length <= MAX_PATH && value.startsWith(`blob:${pageOrigin}/`)
-    && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value.slice(`blob:${pageOrigin}/`.length));
+  return (
+    typeof value === 'string' &&
+    value.length <= MAX_PATH &&
+    value.startsWith(`blob:${pageOrigin}/`) &&
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(
+      value.slice(`blob:${pageOrigin}/`.length),
+    )
+  );
 }
 
 /** A model of the visitor's own, opened from a file ('file:<name>', open-model.js) or a blob: URL:
@@ -306,9 +444,11 @@ export function isLocalModel(name, pageOrigin) {
  */
 export class ModelUnavailableError extends Error {
   constructor(entry, url, status, cause = undefined) {
-    super(status
-      ? `model ${entry.name} is not available: ${url} answered HTTP ${status}`
-      : `model ${entry.name} is not available: fetching ${url} failed: ${cause?.message ?? cause}`);
+    super(
+      status
+        ? `model ${entry.name} is not available: ${url} answered HTTP ${status}`
+        : `model ${entry.name} is not available: fetching ${url} failed: ${cause?.message ?? cause}`,
+    );
     this.name = 'ModelUnavailableError';
     this.entry = entry;
     this.url = url;
@@ -376,7 +516,10 @@ export function sampleInput(seed, name = null) {
     const next = mulberry32(seed);
     if (entry.family === 'classifier' || entry.family === 'memory-rnn') {
       const n = 5 + Math.floor(next() * 8);
-      return Array.from({ length: n }, () => TINY_WORDS[Math.floor(next() * TINY_WORDS.length)]).join(' ');
+      return Array.from(
+        { length: n },
+        () => TINY_WORDS[Math.floor(next() * TINY_WORDS.length)],
+      ).join(' ');
     }
     const n = 4 + Math.floor(next() * 6);
     return Array.from({ length: n }, () => 'abcdefgh'[Math.floor(next() * 8)]).join('');

@@ -18,13 +18,17 @@
  */
 export async function registerOffline(url) {
   try {
-    if (!('serviceWorker' in navigator) || !isSecureContext || !/^https?:$/.test(location.protocol)) return null;
-    const registration = await navigator.serviceWorker.register(url, { scope: new URL('./', url).href });
+    if (!('serviceWorker' in navigator) || !isSecureContext || !/^https?:$/.test(location.protocol))
+      return null;
+    const registration = await navigator.serviceWorker.register(url, {
+      scope: new URL('./', url).href,
+    });
     const ready = await navigator.serviceWorker.ready;
     const page = new URL(location.href);
     page.hash = '';
-    const urls = [page.href, ...performance.getEntriesByType('resource').map((e) => e.name)]
-      .filter((u) => new URL(u).origin === location.origin);
+    const urls = [page.href, ...performance.getEntriesByType('resource').map((e) => e.name)].filter(
+      (u) => new URL(u).origin === location.origin,
+    );
     await new Promise((resolve) => {
       const channel = new MessageChannel();
       channel.port1.onmessage = resolve;

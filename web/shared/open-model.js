@@ -76,15 +76,27 @@ export function localSource(value) {
   if (typeof size === 'number') {
     const name = (FILE_NAME && tryCall(FILE_NAME, value)) || 'blob';
     const type = tryCall(BLOB_TYPE, value) ?? '';
-    return { source: { name: cutName(String(name)), size, type: String(type), read: () => BLOB_BYTES.call(value).then((b) => new Uint8Array(b)) } };
+    return {
+      source: {
+        name: cutName(String(name)),
+        size,
+        type: String(type),
+        read: () => BLOB_BYTES.call(value).then((b) => new Uint8Array(b)),
+      },
+    };
   }
-  const abLength = value !== null && typeof value === 'object' ? tryCall(AB_LENGTH, value) : undefined;
+  const abLength =
+    value !== null && typeof value === 'object' ? tryCall(AB_LENGTH, value) : undefined;
   if (typeof abLength === 'number') {
     const bytes = new Uint8Array(/** @type {ArrayBuffer} */ (value), 0, abLength).slice();
     return { source: { name: 'bytes', size: bytes.length, type: '', read: async () => bytes } };
   }
   if (ArrayBuffer.isView(value) && tryCall(TYPED_TAG, value) === 'Uint8Array') {
-    const bytes = new Uint8Array(TYPED_BUFFER.call(value), TYPED_OFFSET.call(value), TYPED_LENGTH.call(value)).slice();
+    const bytes = new Uint8Array(
+      TYPED_BUFFER.call(value),
+      TYPED_OFFSET.call(value),
+      TYPED_LENGTH.call(value),
+    ).slice();
     return { source: { name: 'bytes', size: bytes.length, type: '', read: async () => bytes } };
   }
   return { problem: new LocalFileError('open.badValue', { kind: kindOf(value) }) };
@@ -107,11 +119,14 @@ export function droppedFile(dt) {
   const items = dt?.items ? [...dt.items] : [];
   const files = dt?.files ? [...dt.files] : [];
   if (files.length > 1 || items.filter((i) => i.kind === 'file').length > 1) {
-    return { problem: new LocalFileError('open.several', { n: Math.max(files.length, items.length) }) };
+    return {
+      problem: new LocalFileError('open.several', { n: Math.max(files.length, items.length) }),
+    };
   }
   if (files.length === 0) return { problem: new LocalFileError('open.notFile') };
   const entry = items.find((i) => i.kind === 'file')?.webkitGetAsEntry?.();
-  if (entry?.isDirectory) return { problem: new LocalFileError('open.folder', { name: cutName(files[0].name) }) };
+  if (entry?.isDirectory)
+    return { problem: new LocalFileError('open.folder', { name: cutName(files[0].name) }) };
   return { ...localSource(files[0]), value: files[0] };
 }
 
@@ -123,10 +138,16 @@ export function droppedFile(dt) {
 export function checkSource({ name, size, type }) {
   if (size === 0) return new LocalFileError('open.empty', { name });
   if (size > MAX_MODEL_BYTES) {
-    return new LocalFileError('open.tooLarge', { name, mb: (size / 1048576).toFixed(1), limit: MAX_MODEL_BYTES / 1048576 });
+    return new LocalFileError('open.tooLarge', {
+      name,
+      mb: (size / 1048576).toFixed(1),
+      limit: MAX_MODEL_BYTES / 1048576,
+    });
   }
-  if (/\.json$/i.test(name) || type === 'application/json') return new LocalFileError('open.json', { name });
-  if (/^image\//.test(type) || /\.(png|jpe?g|gif|webp|svg|bmp|avif)$/i.test(name)) return new LocalFileError('open.image', { name });
+  if (/\.json$/i.test(name) || type === 'application/json')
+    return new LocalFileError('open.json', { name });
+  if (/^image\//.test(type) || /\.(png|jpe?g|gif|webp|svg|bmp|avif)$/i.test(name))
+    return new LocalFileError('open.image', { name });
   return null;
 }
 
@@ -145,7 +166,10 @@ export async function readLocal(source, readSafetensors) {
     bytes = await source.read();
   } catch (err) {
     if (err instanceof LocalFileError) throw err;
-    throw new LocalFileError('open.unreadable', { name: source.name, message: err?.message ?? String(err) });
+    throw new LocalFileError('open.unreadable', {
+      name: source.name,
+      message: err?.message ?? String(err),
+    });
   }
   // a blob: URL's size is known only now
   const late = checkSource({ ...source, size: bytes.length });
@@ -160,7 +184,12 @@ export async function readLocal(source, readSafetensors) {
  * card (cardSummary of metadata.card, null, or an Error) }.
  */
 export function inspectFile({ metadata, tensors }) {
-  const list = [...tensors].map(([name, { dtype, shape }]) => ({ name, dtype, shape: [...shape], count: shape.reduce((a, b) => a * b, 1) }));
+  const list = [...tensors].map(([name, { dtype, shape }]) => ({
+    name,
+    dtype,
+    shape: [...shape],
+    count: shape.reduce((a, b) => a * b, 1),
+  }));
   let config = null;
   let configError = null;
   if (typeof metadata.config !== 'string') configError = 'no "config" in the file\'s __metadata__';
@@ -180,7 +209,14 @@ export function inspectFile({ metadata, tensors }) {
     }
   }
   const scales = list.filter((x) => x.dtype === 'I8').length;
-  return { config, configError, tensors: list, parameters: list.reduce((a, x) => a + x.count, 0), scales, card };
+  return {
+    config,
+    configError,
+    tensors: list,
+    parameters: list.reduce((a, x) => a + x.count, 0),
+    scales,
+    card,
+  };
 }
 
 /**
@@ -189,11 +225,16 @@ export function inspectFile({ metadata, tensors }) {
  */
 export function viewFor(architecture, head, current) {
   switch (architecture) {
-    case 'seq2seq': return current === 'time' ? 'time' : 'alignment';
-    case 'transformer': return 'heads';
-    case 'classifier': return 'pooling';
-    case 'memory-rnn': return head === 'lm' ? 'reading' : null;
-    default: return null;
+    case 'seq2seq':
+      return current === 'time' ? 'time' : 'alignment';
+    case 'transformer':
+      return 'heads';
+    case 'classifier':
+      return 'pooling';
+    case 'memory-rnn':
+      return head === 'lm' ? 'reading' : null;
+    default:
+      return null;
   }
 }
 
@@ -220,35 +261,75 @@ export const formatCount = (n) => n.toLocaleString('en-US');
  */
 export function renderInspector(local, lang) {
   const { inspect: x } = local;
-  const head = el('h3', { class: 'inspect-title', text: t(lang, 'inspect.title', { name: local.name, kb: (local.size / 1024).toFixed(1) }) });
-  const summary = el('p', { class: 'inspect-summary', text: t(lang, 'inspect.summary', {
-    tensors: formatCount(x.tensors.length), parameters: formatCount(x.parameters),
-  }) });
+  const head = el('h3', {
+    class: 'inspect-title',
+    text: t(lang, 'inspect.title', { name: local.name, kb: (local.size / 1024).toFixed(1) }),
+  });
+  const summary = el('p', {
+    class: 'inspect-summary',
+    text: t(lang, 'inspect.summary', {
+      tensors: formatCount(x.tensors.length),
+      parameters: formatCount(x.parameters),
+    }),
+  });
   const parts = [head, summary];
-  if (x.scales) parts.push(el('p', { class: 'note', text: t(lang, 'inspect.scales', { n: x.scales }) }));
-  const configBlock = el('details', { class: 'inspect-config', open: '' }, [el('summary', { text: t(lang, 'inspect.config') })]);
+  if (x.scales)
+    parts.push(el('p', { class: 'note', text: t(lang, 'inspect.scales', { n: x.scales }) }));
+  const configBlock = el('details', { class: 'inspect-config', open: '' }, [
+    el('summary', { text: t(lang, 'inspect.config') }),
+  ]);
   if (x.config && typeof x.config === 'object' && !Array.isArray(x.config)) {
     // the file's own keys and JSON values: code, never translated
     const dl = el('dl', { translate: 'no' });
-    for (const [k, v] of Object.entries(x.config)) dl.append(el('dt', { text: k }), el('dd', { text: shownValue(v) }));
+    for (const [k, v] of Object.entries(x.config))
+      dl.append(el('dt', { text: k }), el('dd', { text: shownValue(v) }));
     configBlock.append(dl);
   } else {
-    configBlock.append(el('p', { class: 'note', text: t(lang, 'inspect.noConfig', { message: x.configError ?? shownValue(x.config) }) }));
+    configBlock.append(
+      el('p', {
+        class: 'note',
+        text: t(lang, 'inspect.noConfig', { message: x.configError ?? shownValue(x.config) }),
+      }),
+    );
   }
   parts.push(configBlock);
-  const rows = x.tensors.map((tensor) => el('tr', {}, [
-    el('td', { class: 'tensor-name', text: tensor.name }),
-    el('td', { text: tensor.dtype }),
-    el('td', { class: 'tensor-shape', text: `[${tensor.shape.join(', ')}]` }),
-    el('td', { class: 'num', text: formatCount(tensor.count) }),
-  ]));
+  const rows = x.tensors.map((tensor) =>
+    el('tr', {}, [
+      el('td', { class: 'tensor-name', text: tensor.name }),
+      el('td', { text: tensor.dtype }),
+      el('td', { class: 'tensor-shape', text: `[${tensor.shape.join(', ')}]` }),
+      el('td', { class: 'num', text: formatCount(tensor.count) }),
+    ]),
+  );
   const table = el('table', { class: 'inspect-tensors' }, [
     el('caption', { text: t(lang, 'inspect.tensors', { n: formatCount(x.tensors.length) }) }),
-    el('thead', {}, [el('tr', {}, ['inspect.name', 'inspect.dtype', 'inspect.shape', 'inspect.count'].map((k) => el('th', { scope: 'col', text: t(lang, k) })))]),
+    el('thead', {}, [
+      el(
+        'tr',
+        {},
+        ['inspect.name', 'inspect.dtype', 'inspect.shape', 'inspect.count'].map((k) =>
+          el('th', { scope: 'col', text: t(lang, k) }),
+        ),
+      ),
+    ]),
     el('tbody', {}, rows),
   ]);
-  parts.push(el('div', { class: 'inspect-scroll', tabindex: '0', role: 'region', 'aria-label': t(lang, 'inspect.tensors', { n: formatCount(x.tensors.length) }) }, [table]));
-  if (x.card instanceof Error) parts.push(el('p', { class: 'note', text: t(lang, 'inspect.badCard', { message: x.card.message }) }));
+  parts.push(
+    el(
+      'div',
+      {
+        class: 'inspect-scroll',
+        tabindex: '0',
+        role: 'region',
+        'aria-label': t(lang, 'inspect.tensors', { n: formatCount(x.tensors.length) }),
+      },
+      [table],
+    ),
+  );
+  if (x.card instanceof Error)
+    parts.push(
+      el('p', { class: 'note', text: t(lang, 'inspect.badCard', { message: x.card.message }) }),
+    );
   else if (x.card) parts.push(renderCard(x.card, lang, null));
   return el('section', { class: 'inspector', 'aria-label': t(lang, 'inspect.label') }, parts);
 }

@@ -34,23 +34,37 @@ function ngrams(tokens, n) {
  * @returns {{ bleu: number, precisions: number[], brevityPenalty: number, candidateLength: number, referenceLength: number }}
  */
 export function bleu(candidates, references, { maxN = 4 } = {}) {
-  if (!Array.isArray(candidates) || !Array.isArray(references) || candidates.length !== references.length) {
-    throw new Error(`bleu: candidates and references must be arrays of the same length (got ${candidates?.length} and ${references?.length})`);
+  if (
+    !Array.isArray(candidates) ||
+    !Array.isArray(references) ||
+    candidates.length !== references.length
+  ) {
+    throw new Error(
+      `bleu: candidates and references must be arrays of the same length (got ${candidates?.length} and ${references?.length})`,
+    );
   }
-  const match = new Array(maxN).fill(0), total = new Array(maxN).fill(0);
-  let c = 0, r = 0;
+  const match = new Array(maxN).fill(0),
+    total = new Array(maxN).fill(0);
+  let c = 0,
+    r = 0;
   candidates.forEach((cand, s) => {
     const ref = references[s];
     c += cand.length;
     r += ref.length;
     for (let n = 1; n <= maxN; n++) {
-      const cg = ngrams(cand, n), rg = ngrams(ref, n);
-      for (const [k, v] of cg) { match[n - 1] += Math.min(v, rg.get(k) ?? 0); total[n - 1] += v; }
+      const cg = ngrams(cand, n),
+        rg = ngrams(ref, n);
+      for (const [k, v] of cg) {
+        match[n - 1] += Math.min(v, rg.get(k) ?? 0);
+        total[n - 1] += v;
+      }
     }
   });
   const precisions = match.map((m, i) => (total[i] ? m / total[i] : 0));
   const brevityPenalty = c === 0 ? 0 : c > r ? 1 : Math.exp(1 - r / c);
-  const score = precisions.some((p) => p === 0) ? 0 : 100 * brevityPenalty * Math.exp(precisions.reduce((a, p) => a + Math.log(p), 0) / maxN);
+  const score = precisions.some((p) => p === 0)
+    ? 0
+    : 100 * brevityPenalty * Math.exp(precisions.reduce((a, p) => a + Math.log(p), 0) / maxN);
   return { bleu: score, precisions, brevityPenalty, candidateLength: c, referenceLength: r };
 }
 
@@ -63,27 +77,62 @@ export function bleu(candidates, references, { maxN = 4 } = {}) {
  */
 export function alignmentError(attention, gold, { rows } = {}) {
   const [T, S] = attention.shape;
-  if (T < gold.length) throw new Error(`alignmentError: the attention has ${T} rows for ${gold.length} French tokens`);
+  if (T < gold.length)
+    throw new Error(`alignmentError: the attention has ${T} rows for ${gold.length} French tokens`);
   const use = rows ?? gold.map((_, j) => j);
-  let links = 0, goldLinks = 0, hits = 0, mass = 0;
+  let links = 0,
+    goldLinks = 0,
+    hits = 0,
+    mass = 0;
   for (const j of use) {
     const g = gold[j];
-    for (const i of g) if (!Number.isInteger(i) || i < 0 || i >= S) throw new Error(`alignmentError: gold link ${i} of French token ${j} is outside the ${S} English tokens`);
+    for (const i of g)
+      if (!Number.isInteger(i) || i < 0 || i >= S)
+        throw new Error(
+          `alignmentError: gold link ${i} of French token ${j} is outside the ${S} English tokens`,
+        );
     let best = 0;
-    for (let i = 1; i < S; i++) if (attention.data[j * S + i] > attention.data[j * S + best]) best = i;
+    for (let i = 1; i < S; i++)
+      if (attention.data[j * S + i] > attention.data[j * S + best]) best = i;
     links++;
     goldLinks += g.length;
     if (g.includes(best)) hits++;
     for (const i of g) mass += attention.data[j * S + i];
   }
-  return { ...aerOf(links, goldLinks, hits), links, gold: goldLinks, hits, mass: use.length ? mass / use.length : NaN, rows: use.length };
+  return {
+    ...aerOf(links, goldLinks, hits),
+    links,
+    gold: goldLinks,
+    hits,
+    mass: use.length ? mass / use.length : NaN,
+    rows: use.length,
+  };
 }
 
-const aerOf = (links, gold, hits) => ({ aer: links + gold ? 1 - (2 * hits) / (links + gold) : NaN });
+const aerOf = (links, gold, hits) => ({
+  aer: links + gold ? 1 - (2 * hits) / (links + gold) : NaN,
+});
 
 /** Several alignmentError results → the corpus AER (links summed, not AERs averaged) and the mean mass per French token. */
 export function sumAlignment(parts) {
-  let links = 0, gold = 0, hits = 0, massSum = 0, rows = 0;
-  for (const p of parts) { links += p.links; gold += p.gold; hits += p.hits; massSum += p.mass * p.rows || 0; rows += p.rows; }
-  return { ...aerOf(links, gold, hits), links, gold, hits, mass: rows ? massSum / rows : NaN, rows };
+  let links = 0,
+    gold = 0,
+    hits = 0,
+    massSum = 0,
+    rows = 0;
+  for (const p of parts) {
+    links += p.links;
+    gold += p.gold;
+    hits += p.hits;
+    massSum += p.mass * p.rows || 0;
+    rows += p.rows;
+  }
+  return {
+    ...aerOf(links, gold, hits),
+    links,
+    gold,
+    hits,
+    mass: rows ? massSum / rows : NaN,
+    rows,
+  };
 }

@@ -29,11 +29,17 @@ export function el(tag, props = {}, children = []) {
  * stretched by CSS. Returns { node, set(min, max, caption) }.
  */
 export function legend(colormap = 'viridis') {
-  const bar = el('canvas', { class: 'legend-bar', width: '256', height: '1', 'aria-hidden': 'true' });
+  const bar = el('canvas', {
+    class: 'legend-bar',
+    width: '256',
+    height: '1',
+    'aria-hidden': 'true',
+  });
   const ctx = bar.getContext('2d');
   const table = colorTable(colormap);
   const image = ctx.createImageData(256, 1);
-  for (let i = 0; i < 256; i++) image.data.set([table[3 * i], table[3 * i + 1], table[3 * i + 2], 255], 4 * i);
+  for (let i = 0; i < 256; i++)
+    image.data.set([table[3 * i], table[3 * i + 1], table[3 * i + 2], 255], 4 * i);
   ctx.putImageData(image, 0, 0);
   const lo = el('span', { class: 'legend-min' });
   const hi = el('span', { class: 'legend-max' });
@@ -57,15 +63,29 @@ export function legend(colormap = 'viridis') {
 export function fillModelOptions(select, models, lang, needsNetwork = null) {
   const value = select.value;
   const option = (m) => {
-    const notes = [m.trained ? '' : t(lang, 'model.untrained'), needsNetwork?.has(m.name) ? t(lang, 'model.needsNetwork') : ''].filter(Boolean);
-    const o = el('option', { value: m.name, text: notes.length ? `${m.name} (${notes.join(lang === 'zh' ? '；' : '; ')})` : m.name });
+    const notes = [
+      m.trained ? '' : t(lang, 'model.untrained'),
+      needsNetwork?.has(m.name) ? t(lang, 'model.needsNetwork') : '',
+    ].filter(Boolean);
+    const o = el('option', {
+      value: m.name,
+      text: notes.length ? `${m.name} (${notes.join(lang === 'zh' ? '；' : '; ')})` : m.name,
+    });
     if (needsNetwork?.has(m.name)) o.dataset.offline = 'missing';
     return o;
   };
   const tasks = [...new Set(models.map((m) => m.task ?? ''))];
-  select.replaceChildren(...(tasks.length > 1
-    ? tasks.map((task) => el('optgroup', { label: t(lang, task ? `task.${task}` : 'task.other') }, models.filter((m) => (m.task ?? '') === task).map(option)))
-    : models.map(option)));
+  select.replaceChildren(
+    ...(tasks.length > 1
+      ? tasks.map((task) =>
+          el(
+            'optgroup',
+            { label: t(lang, task ? `task.${task}` : 'task.other') },
+            models.filter((m) => (m.task ?? '') === task).map(option),
+          ),
+        )
+      : models.map(option)),
+  );
   if (value) select.value = value;
 }
 
@@ -80,7 +100,11 @@ export function downloadBlob(name, blob) {
 
 /** A file name from free text: lower case, runs of anything but a–z and 0–9 become '-'. */
 export function fileName(text, ext) {
-  const base = String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80);
+  const base = String(text)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
   return `${base || 'attnlab'}.${ext}`;
 }
 

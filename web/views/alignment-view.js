@@ -17,7 +17,14 @@
 // drawing (<attn-heatmap>); the model is run by <attn-demo>'s ctx.run, on every edit.
 
 import { formatValue } from '../shared/draw.js';
-import { EQUATIONS, SOFTMAX_EQUATION, explainCell, localScoreEquation, rankText, windowRange } from '../shared/explain.js';
+import {
+  EQUATIONS,
+  SOFTMAX_EQUATION,
+  explainCell,
+  localScoreEquation,
+  rankText,
+  windowRange,
+} from '../shared/explain.js';
 import { colon, mechanismName, t } from '../shared/i18n.js';
 import { el, noAttentionPanel, pickMap } from '../shared/view-kit.js';
 import { GOLD_STYLE, GoldPanel, hasGold } from '../shared/gold.js';
@@ -61,7 +68,7 @@ export class AlignmentView {
       el('p', {}, [u.outputLabel, ' ', u.output]),
       this.#gold.node,
       this.#none.node,
-      u.split = el('div', { class: 'split' }, [u.map, u.explain]),
+      (u.split = el('div', { class: 'split' }, [u.map, u.explain])),
     ]);
     const activate = (e) => {
       if (e.detail) {
@@ -108,7 +115,11 @@ export class AlignmentView {
     const gold = hasGold(findModel(s.model));
     this.#gold.show(gold, s.gold);
     const { result, g } = this.#gold.prepare({
-      model: ctx.model, input: s.input, result: ctx.run(ctx.model, s.input), on: gold && s.gold, refresh: this.#refresh,
+      model: ctx.model,
+      input: s.input,
+      result: ctx.run(ctx.model, s.input),
+      on: gold && s.gold,
+      refresh: this.#refresh,
     });
     if (!result) {
       this.clear();
@@ -117,8 +128,17 @@ export class AlignmentView {
     }
     ctx.error(ctx.refused);
     const words = ctx.model.tokenizer.type === 'word';
-    this.#ui.map.setAttribute('label', t(s.lang, words ? 'heatmap.alignmentWords' : 'heatmap.alignment'));
-    const { rows, cols } = this.render({ result, config: ctx.model.config, layer: s.layer, head: s.head, lang: s.lang });
+    this.#ui.map.setAttribute(
+      'label',
+      t(s.lang, words ? 'heatmap.alignmentWords' : 'heatmap.alignment'),
+    );
+    const { rows, cols } = this.render({
+      result,
+      config: ctx.model.config,
+      layer: s.layer,
+      head: s.head,
+      lang: s.lang,
+    });
     const none = ctx.model.config.attention === 'none';
     this.#none.show(none, s.lang); // its maps are zeros: the panel, not a map that looks like a finding
     this.#ui.split.hidden = none;
@@ -134,7 +154,13 @@ export class AlignmentView {
     const map = pickMap(result.attention, layer, head);
     const [rows, cols] = map.weights.shape;
     u.output.textContent = result.output || t(lang, 'output.none');
-    u.map.data = { weights: map.weights.data, rows, cols, rowLabels: map.rowLabels, colLabels: map.colLabels };
+    u.map.data = {
+      weights: map.weights.data,
+      rows,
+      cols,
+      rowLabels: map.rowLabels,
+      colLabels: map.colLabels,
+    };
     this.#shown = { config, result, map, rows, cols };
     if (this.#active) {
       this.#active.row = Math.min(this.#active.row, rows - 1);
@@ -162,7 +188,14 @@ export class AlignmentView {
     const info = explainCell({ row: weights, col, attention, position, window: cfg.window });
     const f = (v) => formatValue(v);
     const nodes = [
-      el('h3', { text: t(lang, 'explain.cell', { row: row + 1, col: col + 1, rowLabel: a.map.rowLabels[row], colLabel: a.map.colLabels[col] }) }),
+      el('h3', {
+        text: t(lang, 'explain.cell', {
+          row: row + 1,
+          col: col + 1,
+          rowLabel: a.map.rowLabels[row],
+          colLabel: a.map.colLabels[col],
+        }),
+      }),
       el('p', { text: t(lang, 'explain.mechanism', { name: mechanismName(lang, attention) }) }),
     ];
     if (info.none) {
@@ -171,22 +204,36 @@ export class AlignmentView {
       return;
     }
     const local = attention === 'local-p' || attention === 'local-m';
-    nodes.push(el('p', { class: 'eq', text: local ? localScoreEquation(cfg.score) : EQUATIONS[attention] ?? '' }));
+    nodes.push(
+      el('p', {
+        class: 'eq',
+        text: local ? localScoreEquation(cfg.score) : (EQUATIONS[attention] ?? ''),
+      }),
+    );
     if (local) nodes.push(el('p', { class: 'eq', text: EQUATIONS[attention] }));
     nodes.push(el('p', { class: 'eq', text: SOFTMAX_EQUATION }));
     const rows = [];
     if (info.local) {
       const w = windowRange(position, cfg.window, a.cols);
       rows.push([t(lang, 'explain.position'), f(position)]);
-      rows.push([t(lang, 'explain.window'), `${f(position)} ± ${cfg.window} → j ∈ [${w?.from ?? '–'}, ${w?.to ?? '–'}]`]);
+      rows.push([
+        t(lang, 'explain.window'),
+        `${f(position)} ± ${cfg.window} → j ∈ [${w?.from ?? '–'}, ${w?.to ?? '–'}]`,
+      ]);
     }
     if (!info.inWindow) {
       rows.push([t(lang, 'explain.weight'), `${f(info.weight)} (${t(lang, 'explain.outside')})`]);
     } else {
-      rows.push([t(lang, 'explain.score'), info.underflow ? t(lang, 'explain.underflow') : f(info.shiftedScore)]);
+      rows.push([
+        t(lang, 'explain.score'),
+        info.underflow ? t(lang, 'explain.underflow') : f(info.shiftedScore),
+      ]);
       rows.push([t(lang, 'explain.exp'), f(info.expShifted)]);
       rows.push([t(lang, 'explain.sum'), f(info.sumExp)]);
-      rows.push([t(lang, 'explain.softmax'), `${f(info.expShifted)} / ${f(info.sumExp)} = ${f(info.softmax)}`]);
+      rows.push([
+        t(lang, 'explain.softmax'),
+        `${f(info.expShifted)} / ${f(info.sumExp)} = ${f(info.softmax)}`,
+      ]);
       if (info.local) rows.push([t(lang, 'explain.gauss'), f(info.gauss)]);
       rows.push([t(lang, 'explain.weight'), f(info.weight)]);
     }
@@ -194,7 +241,13 @@ export class AlignmentView {
     rows.push([t(lang, 'explain.rowSum'), f(info.rowSum)]);
     const dl = el('dl');
     for (const [k, v] of rows) dl.append(el('dt', { text: k }), el('dd', { text: v }));
-    nodes.push(dl, el('p', { class: 'honest', text: t(lang, 'explain.honest') + (local ? ` ${t(lang, 'explain.honestLocal')}` : '') }));
+    nodes.push(
+      dl,
+      el('p', {
+        class: 'honest',
+        text: t(lang, 'explain.honest') + (local ? ` ${t(lang, 'explain.honestLocal')}` : ''),
+      }),
+    );
     u.explain.replaceChildren(...nodes);
     // The local window of the explained row.
     const w = info.local ? windowRange(position, cfg.window, a.cols) : null;

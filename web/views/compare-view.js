@@ -61,7 +61,10 @@ export class CompareView {
       this.#gold.node,
       u.grid,
       u.skipped,
-      el('div', { class: 'pair' }, [el('div', { class: 'field' }, [u.aLabel, u.a]), el('div', { class: 'field' }, [u.bLabel, u.b])]),
+      el('div', { class: 'pair' }, [
+        el('div', { class: 'field' }, [u.aLabel, u.a]),
+        el('div', { class: 'field' }, [u.bLabel, u.b]),
+      ]),
       u.diffNote,
       u.diffMap,
       u.diffLegend,
@@ -106,7 +109,14 @@ export class CompareView {
     }
     const loads = set.map((m) => [m.name, ctx.models.model(m.name)]);
     if (loads.some(([, l]) => l === null)) {
-      ctx.status(t(lang, 'model.loading', { name: loads.filter(([, l]) => !l).map(([n]) => n).join(', ') }));
+      ctx.status(
+        t(lang, 'model.loading', {
+          name: loads
+            .filter(([, l]) => !l)
+            .map(([n]) => n)
+            .join(', '),
+        }),
+      );
       return;
     }
     ctx.error(ctx.refused);
@@ -134,8 +144,20 @@ export class CompareView {
       const ok = g?.status === 'ok';
       const map = pickMap(ok ? g.result.attention : result.attention, s.layer, s.head);
       const [rows, cols] = map.weights.shape;
-      const heatmap = el('attn-heatmap', { min: '0', max: '1', label: `${name}: ${result.output}`, 'data-model': name, lang });
-      heatmap.data = { weights: map.weights.data, rows, cols, rowLabels: map.rowLabels, colLabels: map.colLabels };
+      const heatmap = el('attn-heatmap', {
+        min: '0',
+        max: '1',
+        label: `${name}: ${result.output}`,
+        'data-model': name,
+        lang,
+      });
+      heatmap.data = {
+        weights: map.weights.data,
+        rows,
+        cols,
+        rowLabels: map.rowLabels,
+        colLabels: map.colLabels,
+      };
       heatmap.context = { model: name, input: s.input, output: result.output }; // for its exports
       const output = el('span', { class: 'output', text: result.output || t(lang, 'output.none') });
       // A model without attention: its output, and a panel saying why there is no map (its
@@ -143,16 +165,27 @@ export class CompareView {
       const none = model.config.attention === 'none';
       const panel = noAttentionPanel();
       panel.show(none, lang);
-      const parts = [el('figcaption', {}, [el('strong', { text: name }), ' → ', output]), none ? panel.node : heatmap];
+      const parts = [
+        el('figcaption', {}, [el('strong', { text: name }), ' → ', output]),
+        none ? panel.node : heatmap,
+      ];
       if (ok) {
         ex = g.ex;
         heatmap.gold = g.ex.alignment;
         const hasAttention = model.config.attention !== 'none';
         const m = hasAttention ? goldMetrics(map, g.ex) : null;
         scores[name] = { forced: g.forced, aer: m?.aer ?? null, mass: m?.mass ?? null };
-        const text = m ? [t(lang, 'gold.compareScore', { aer: goldNumber(m.aer), mass: goldNumber(m.mass) }), ...(g.forced ? [t(lang, 'gold.compareForced')] : [])].join(' ')
+        const text = m
+          ? [
+              t(lang, 'gold.compareScore', { aer: goldNumber(m.aer), mass: goldNumber(m.mass) }),
+              ...(g.forced ? [t(lang, 'gold.compareForced')] : []),
+            ].join(' ')
           : t(lang, 'gold.compareNone');
-        parts.splice(1, 0, el('p', { class: 'gold-score', 'data-gold': m ? 'metrics' : 'noAttention', text })); // under the caption
+        parts.splice(
+          1,
+          0,
+          el('p', { class: 'gold-score', 'data-gold': m ? 'metrics' : 'noAttention', text }),
+        ); // under the caption
       }
       figures.push(el('figure', { 'data-model': name }, parts));
     }
@@ -160,7 +193,10 @@ export class CompareView {
     if (ex) {
       /** @type {[string, string][]} */
       const lines = [];
-      lines.push(['compare', t(lang, 'gold.compare', { reference: ex.tgt, links: ex.alignment.flat().length })]);
+      lines.push([
+        'compare',
+        t(lang, 'gold.compare', { reference: ex.tgt, links: ex.alignment.flat().length }),
+      ]);
       this.#gold.say(...lines);
     }
     u.grid.replaceChildren(...figures);
@@ -170,7 +206,7 @@ export class CompareView {
       for (const option of select.options) option.disabled = !names.includes(option.value);
     }
     const a = names.includes(s.a) ? s.a : names[0];
-    const b = names.includes(s.b) ? s.b : names[1] ?? names[0];
+    const b = names.includes(s.b) ? s.b : (names[1] ?? names[0]);
     u.a.value = a;
     u.b.value = b;
     if (a && b) {

@@ -44,7 +44,12 @@ export function sourceNodes(curve, lang) {
   const call = /^[\w.]+\([^()]*\)/.exec(curve.heldout)?.[0];
   const count = /perLength:\s*(\d+)/.exec(curve.heldout)?.[1];
   const code = (text) => el('code', { translate: 'no', text });
-  if (call && count) return [t(lang, 'forgetting.sourceSet', { count, min: curve.lengths[0], max: curve.lengths.at(-1) }), ' ', code(call)];
+  if (call && count)
+    return [
+      t(lang, 'forgetting.sourceSet', { count, min: curve.lengths[0], max: curve.lengths.at(-1) }),
+      ' ',
+      code(call),
+    ];
   const [before, after = ''] = t(lang, 'forgetting.source', { heldout: '\u0000' }).split('\u0000');
   return [before, code(curve.heldout), after];
 }
@@ -56,11 +61,17 @@ export function sourceNodes(curve, lang) {
 export function checkCurve(doc) {
   if (!doc || typeof doc !== 'object') throw new Error('the curve is not a JSON object');
   const { lengths, models } = doc;
-  if (!Array.isArray(lengths) || lengths.length < 2 || !lengths.every((n) => Number.isInteger(n) && n > 0)) {
+  if (
+    !Array.isArray(lengths) ||
+    lengths.length < 2 ||
+    !lengths.every((n) => Number.isInteger(n) && n > 0)
+  ) {
     throw new Error('"lengths" must hold at least two positive integers');
   }
-  for (let i = 1; i < lengths.length; i++) if (lengths[i] <= lengths[i - 1]) throw new Error('"lengths" must increase');
-  if (!Array.isArray(models) || models.length === 0) throw new Error('"models" must be a non-empty array');
+  for (let i = 1; i < lengths.length; i++)
+    if (lengths[i] <= lengths[i - 1]) throw new Error('"lengths" must increase');
+  if (!Array.isArray(models) || models.length === 0)
+    throw new Error('"models" must be a non-empty array');
   const unit = (v) => typeof v === 'number' && v >= 0 && v <= 1;
   const out = models.map((m, i) => {
     if (!m || typeof m.name !== 'string') throw new Error(`models[${i}] has no "name"`);
@@ -79,7 +90,13 @@ export function checkCurve(doc) {
     };
   });
   const symbols = Number.isInteger(doc.symbols) && doc.symbols > 1 ? doc.symbols : null;
-  return { what: String(doc.what ?? ''), heldout: String(doc.heldout ?? ''), symbols, lengths: lengths.slice(), models: out };
+  return {
+    what: String(doc.what ?? ''),
+    heldout: String(doc.heldout ?? ''),
+    symbols,
+    lengths: lengths.slice(),
+    models: out,
+  };
 }
 
 /**
@@ -97,7 +114,13 @@ export function compareReversal(output, input) {
     if (ok) right++;
     chars.push({ index: i, char: out[i] ?? null, expected: exp[i] ?? null, ok });
   }
-  return { expected: exp.join(''), chars, right, total: exp.length, accuracy: exp.length ? right / exp.length : 0 };
+  return {
+    expected: exp.join(''),
+    chars,
+    right,
+    total: exp.length,
+    accuracy: exp.length ? right / exp.length : 0,
+  };
 }
 
 /**
@@ -118,14 +141,20 @@ export function reversePair(name) {
 /** The index of the curve length nearest to length (ties: the shorter). */
 export function nearestLength(lengths, length) {
   let best = 0;
-  for (let i = 1; i < lengths.length; i++) if (Math.abs(lengths[i] - length) < Math.abs(lengths[best] - length)) best = i;
+  for (let i = 1; i < lengths.length; i++)
+    if (Math.abs(lengths[i] - length) < Math.abs(lengths[best] - length)) best = i;
   return best;
 }
 
 /** The curve's numbers as CSV: length, then tokenAccuracy and exactMatch of each model. */
 export function curveCSV(curve) {
-  const head = ['length', ...curve.models.flatMap((m) => [`${m.name} tokenAccuracy`, `${m.name} exactMatch`])];
-  const rows = curve.lengths.map((n, j) => [n, ...curve.models.flatMap((m) => [m.tokenAccuracy[j], m.exactMatch[j]])].join(','));
+  const head = [
+    'length',
+    ...curve.models.flatMap((m) => [`${m.name} tokenAccuracy`, `${m.name} exactMatch`]),
+  ];
+  const rows = curve.lengths.map((n, j) =>
+    [n, ...curve.models.flatMap((m) => [m.tokenAccuracy[j], m.exactMatch[j]])].join(','),
+  );
   return `${[head.join(','), ...rows].join('\r\n')}\r\n`;
 }
 
@@ -184,13 +213,33 @@ export class ForgettingView {
     u.fixture = el('p', { class: 'note curve-fixture', hidden: '' });
     u.curveError = el('p', { class: 'error curve-error', hidden: '' });
     u.lineLegend = el('div', { class: 'line-legend' });
-    u.chart = el('div', { class: 'forgetting-chart', tabindex: '0', role: 'application', 'aria-roledescription': 'line chart' });
+    u.chart = el('div', {
+      class: 'forgetting-chart',
+      tabindex: '0',
+      role: 'application',
+      'aria-roledescription': 'line chart',
+    });
     u.live = el('div', { class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'true' });
-    u.exports = el('div', { class: 'buttons' }, ['svg', 'png', 'csv', 'json'].map((kind) => el('button', { type: 'button', 'data-chart-export': kind })));
+    u.exports = el(
+      'div',
+      { class: 'buttons' },
+      ['svg', 'png', 'csv', 'json'].map((kind) =>
+        el('button', { type: 'button', 'data-chart-export': kind }),
+      ),
+    );
     u.altSummary = el('summary');
     u.table = el('table', { class: 'forgetting-table' });
-    u.alt = el('details', { class: 'text-alt' }, [u.altSummary, el('div', { class: 'table-scroll' }, [u.table])]);
-    u.curveBox = el('div', { class: 'curve-box' }, [u.lineLegend, u.chart, u.live, u.exports, u.alt]);
+    u.alt = el('details', { class: 'text-alt' }, [
+      u.altSummary,
+      el('div', { class: 'table-scroll' }, [u.table]),
+    ]);
+    u.curveBox = el('div', { class: 'curve-box' }, [
+      u.lineLegend,
+      u.chart,
+      u.live,
+      u.exports,
+      u.alt,
+    ]);
     u.runTitle = el('h3', { class: 'selected-title' });
     u.random = el('button', { type: 'button', 'data-action': 'random' });
     u.randomHint = el('span', { class: 'note' });
@@ -202,16 +251,25 @@ export class ForgettingView {
     u.map = el('attn-heatmap', { class: 'forgetting-map', min: '0', max: '1' });
     u.download = el('button', { type: 'button', 'data-action': 'download-run' });
     this.node = el('section', { 'data-view': 'forgetting' }, [
-      u.curveTitle, u.source, u.fixture, u.curveError, u.curveBox,
+      u.curveTitle,
+      u.source,
+      u.fixture,
+      u.curveError,
+      u.curveBox,
       u.runTitle,
       el('div', { class: 'buttons' }, [u.random, u.randomHint]),
       el('p', {}, [u.expectedLabel, ' ', u.expected]),
-      u.runs, u.note, u.mapTitle, u.map,
+      u.runs,
+      u.note,
+      u.mapTitle,
+      u.map,
       el('div', { class: 'buttons' }, [u.download]),
     ]);
     u.chart.addEventListener('keydown', (e) => this.#onKey(e));
     u.chart.addEventListener('focus', () => this.#announce());
-    u.random.addEventListener('click', () => this.#on.onInput(randomReversalInput(crypto.getRandomValues(new Uint32Array(1))[0])));
+    u.random.addEventListener('click', () =>
+      this.#on.onInput(randomReversalInput(crypto.getRandomValues(new Uint32Array(1))[0])),
+    );
     u.exports.addEventListener('click', (e) => {
       const kind = e.target.closest?.('button')?.dataset.chartExport;
       if (kind) this.#export(kind);
@@ -225,18 +283,31 @@ export class ForgettingView {
     const s = ctx.state;
     const lang = s.lang;
     const pair = reversePair(s.model);
-    const loads = [pair.attention, pair.none].filter(Boolean).map((name) => [name, ctx.models.model(name)]);
-    const curve = pair.curve ? ctx.models.curve(pair.curve) : { error: new Error('no curve file is registered') };
+    const loads = [pair.attention, pair.none]
+      .filter(Boolean)
+      .map((name) => [name, ctx.models.model(name)]);
+    const curve = pair.curve
+      ? ctx.models.curve(pair.curve)
+      : { error: new Error('no curve file is registered') };
     if (loads.some(([, l]) => !l) || !curve) {
       const waiting = loads.filter(([, l]) => !l).map(([n]) => n);
-      ctx.status(`${ctx.build} ${t(lang, 'model.loading', { name: waiting.join(', ') || pair.curve })}`);
+      ctx.status(
+        `${ctx.build} ${t(lang, 'model.loading', { name: waiting.join(', ') || pair.curve })}`,
+      );
       return;
     }
     const failed = loads.filter(([, l]) => l.error);
     const wrong = loads.find(([, l]) => l.model && l.model.architecture !== 'seq2seq');
     if (failed.length || wrong) {
       const messages = failed.map(([n, l]) => ctx.modelError(n, l.error));
-      if (wrong) messages.push(t(lang, 'model.wrongArch', { family: t(lang, 'family.reverse'), name: wrong[0], arch: wrong[1].model.architecture }));
+      if (wrong)
+        messages.push(
+          t(lang, 'model.wrongArch', {
+            family: t(lang, 'family.reverse'),
+            name: wrong[0],
+            arch: wrong[1].model.architecture,
+          }),
+        );
       ctx.error([ctx.refused, ...messages].filter(Boolean).join(' '));
       this.clear();
       return ctx.finish(null);
@@ -266,15 +337,24 @@ export class ForgettingView {
     const maxOut = Math.min(...loads.map(([, l]) => l.model.config.maxLength ?? Infinity));
     const length = Array.from(s.input).length;
     const shown = this.render({
-      curve: checked, curveError, runs, input: s.input, lang, fixture: entry?.trained === false,
+      curve: checked,
+      curveError,
+      runs,
+      input: s.input,
+      lang,
+      fixture: entry?.trained === false,
       note: sentences(lang, [
         pair.none ? '' : t(lang, 'forgetting.noPartner'),
-        Number.isFinite(maxOut) && length > maxOut ? t(lang, 'forgetting.outputCut', { max: maxOut, n: length }) : '',
+        Number.isFinite(maxOut) && length > maxOut
+          ? t(lang, 'forgetting.outputCut', { max: maxOut, n: length })
+          : '',
       ]),
     });
     for (const h of this.heatmaps) h.flush();
     const ms = ctx.elapsed();
-    ctx.status(`${ctx.build} ${t(lang, 'status.forgetting', { length: Array.from(s.input).length, models: runs.length, ms: ms.toFixed(1) })}`);
+    ctx.status(
+      `${ctx.build} ${t(lang, 'status.forgetting', { length: Array.from(s.input).length, models: runs.length, ms: ms.toFixed(1) })}`,
+    );
     ctx.finish({}, { shown });
   }
 
@@ -307,13 +387,16 @@ export class ForgettingView {
     this.#fixture = fixture;
     u.curveTitle.textContent = t(lang, 'forgetting.curveTitle');
     u.curveError.hidden = !curveError;
-    u.curveError.textContent = curveError ? t(lang, 'forgetting.curveMissing', { message: curveError }) : '';
+    u.curveError.textContent = curveError
+      ? t(lang, 'forgetting.curveMissing', { message: curveError })
+      : '';
     u.curveBox.hidden = !curve;
     u.fixture.hidden = !(curve && fixture);
     u.fixture.textContent = t(lang, 'forgetting.fixture');
     u.source.hidden = !curve?.heldout;
     u.source.replaceChildren(...(curve ? sourceNodes(curve, lang) : []));
-    for (const b of u.exports.children) b.textContent = t(lang, 'forgetting.export', { kind: b.dataset.chartExport.toUpperCase() });
+    for (const b of u.exports.children)
+      b.textContent = t(lang, 'forgetting.export', { kind: b.dataset.chartExport.toUpperCase() });
     u.altSummary.textContent = t(lang, 'forgetting.asText');
     u.chart.setAttribute('aria-label', t(lang, 'forgetting.curveLabel'));
     u.chart.setAttribute('aria-description', t(lang, 'forgetting.keys'));
@@ -349,7 +432,13 @@ export class ForgettingView {
       const [rows, cols] = m.weights.shape;
       u.mapTitle.textContent = t(lang, 'forgetting.mapTitle', { name: withMap.name });
       u.map.setAttribute('label', u.mapTitle.textContent);
-      u.map.data = { weights: m.weights.data, rows, cols, rowLabels: m.rowLabels, colLabels: m.colLabels };
+      u.map.data = {
+        weights: m.weights.data,
+        rows,
+        cols,
+        rowLabels: m.rowLabels,
+        colLabels: m.colLabels,
+      };
       u.map.context = { model: withMap.name, input, output: withMap.result.output }; // for its exports
     } else {
       u.map.data = null;
@@ -358,8 +447,17 @@ export class ForgettingView {
     u.download.textContent = t(lang, 'forgetting.downloadRun');
     this.#last = { runs, input, compare };
     u.download.disabled = false;
-    for (const b of u.exports.children) /** @type {HTMLButtonElement} */ (b).disabled = !this.#curve; // no curve: nothing to export
-    return { lengths: curve?.lengths.length ?? 0, runs: runs.map((r, i) => ({ name: r.name, right: compare[i].right, total: compare[i].total })) };
+    for (const b of u.exports.children) {
+      /** @type {HTMLButtonElement} */ (b).disabled = !this.#curve; // no curve: nothing to export
+    }
+    return {
+      lengths: curve?.lengths.length ?? 0,
+      runs: runs.map((r, i) => ({
+        name: r.name,
+        right: compare[i].right,
+        total: compare[i].total,
+      })),
+    };
   }
 
   #kindName(attention) {
@@ -371,31 +469,54 @@ export class ForgettingView {
     const chars = el('p', { class: 'chars output' });
     const wrong = [];
     for (const c of cmp.chars) {
-      const span = el('span', { text: c.char ?? (c.expected ?? '') });
+      const span = el('span', { text: c.char ?? c.expected ?? '' });
       if (!c.ok) {
         span.className = c.char === null ? 'missing' : 'wrong';
-        span.title = c.char === null ? t(lang, 'forgetting.missing') : `${c.char} ≠ ${c.expected ?? '∅'}`;
+        span.title =
+          c.char === null ? t(lang, 'forgetting.missing') : `${c.char} ≠ ${c.expected ?? '∅'}`;
         wrong.push(c.index + 1);
       }
       chars.append(span);
     }
-    chars.setAttribute('aria-label', `${run.result.output || t(lang, 'output.none')}; ${wrong.length ? t(lang, 'forgetting.wrongAt', { positions: wrong.join(', ') }) : t(lang, 'forgetting.allRight')}`);
-    const score = el('p', { class: 'note score', text: `${t(lang, 'forgetting.score', { right: cmp.right, total: cmp.total, pct: pct(cmp.accuracy) })}; ${wrong.length ? t(lang, 'forgetting.wrongAt', { positions: wrong.join(', ') }) : t(lang, 'forgetting.allRight')}` });
-    const node = el('figure', { class: 'run', 'data-model': run.name, 'data-attention': run.attention ?? '' }, [
-      el('h4', { text: `${this.#kindName(run.attention)}${colon(lang)}${lang === 'zh' ? '' : ' '}${run.name}` }), chars, score,
-    ]);
+    chars.setAttribute(
+      'aria-label',
+      `${run.result.output || t(lang, 'output.none')}; ${wrong.length ? t(lang, 'forgetting.wrongAt', { positions: wrong.join(', ') }) : t(lang, 'forgetting.allRight')}`,
+    );
+    const score = el('p', {
+      class: 'note score',
+      text: `${t(lang, 'forgetting.score', { right: cmp.right, total: cmp.total, pct: pct(cmp.accuracy) })}; ${wrong.length ? t(lang, 'forgetting.wrongAt', { positions: wrong.join(', ') }) : t(lang, 'forgetting.allRight')}`,
+    });
+    const node = el(
+      'figure',
+      { class: 'run', 'data-model': run.name, 'data-attention': run.attention ?? '' },
+      [
+        el('h4', {
+          text: `${this.#kindName(run.attention)}${colon(lang)}${lang === 'zh' ? '' : ' '}${run.name}`,
+        }),
+        chars,
+        score,
+      ],
+    );
     node.style.setProperty('--line-color', LINES[i]?.color ?? '#555');
     return node;
   }
 
   #legendRow() {
     const c = this.#curve;
-    this.#ui.lineLegend.replaceChildren(...c.models.map((m, i) => {
-      const span = el('span', { text: t(this.#lang, 'forgetting.lineName', { kind: this.#kindName(m.attention), name: m.name, params: m.parameters?.toLocaleString(this.#lang === 'zh' ? 'zh-CN' : 'en-US') ?? '?' }) });
-      span.style.setProperty('--line-color', LINES[i]?.color ?? '#555');
-      if (LINES[i]?.dash) span.setAttribute('data-dash', '');
-      return span;
-    }));
+    this.#ui.lineLegend.replaceChildren(
+      ...c.models.map((m, i) => {
+        const span = el('span', {
+          text: t(this.#lang, 'forgetting.lineName', {
+            kind: this.#kindName(m.attention),
+            name: m.name,
+            params: m.parameters?.toLocaleString(this.#lang === 'zh' ? 'zh-CN' : 'en-US') ?? '?',
+          }),
+        });
+        span.style.setProperty('--line-color', LINES[i]?.color ?? '#555');
+        if (LINES[i]?.dash) span.setAttribute('data-dash', '');
+        return span;
+      }),
+    );
   }
 
   /** The chart as an <svg> element (text in currentColor, so it follows light and dark). */
@@ -408,46 +529,147 @@ export class ForgettingView {
     const px = (x) => L + ((x - x0) / (x1 - x0)) * (W - L - R);
     const py = (y) => T + (1 - y) * (H - T - B);
     const f = (v) => v.toFixed(1);
-    const root = svg('svg', { xmlns: SVG_NS, viewBox: `0 0 ${W} ${H}`, width: W, height: H, 'font-family': 'system-ui, sans-serif', 'font-size': 12, fill: 'currentColor' });
+    const root = svg('svg', {
+      xmlns: SVG_NS,
+      viewBox: `0 0 ${W} ${H}`,
+      width: W,
+      height: H,
+      'font-family': 'system-ui, sans-serif',
+      'font-size': 12,
+      fill: 'currentColor',
+    });
     root.append(svg('title', {}, t(lang, 'forgetting.curveTitle')));
     root.append(svg('rect', { class: 'bg', width: W, height: H, fill: 'none' }));
     for (let i = 0; i <= 5; i++) {
       const y = f(py(i / 5));
-      root.append(svg('line', { x1: L, x2: W - R, y1: y, y2: y, stroke: 'currentColor', 'stroke-opacity': 0.15 }));
+      root.append(
+        svg('line', {
+          x1: L,
+          x2: W - R,
+          y1: y,
+          y2: y,
+          stroke: 'currentColor',
+          'stroke-opacity': 0.15,
+        }),
+      );
       root.append(svg('text', { x: L - 6, y, dy: 4, 'text-anchor': 'end' }, `${20 * i}%`));
     }
     const step = x1 - x0 > 20 ? 10 : x1 - x0 > 8 ? 2 : 1;
     for (let x = Math.ceil(x0 / step) * step; x <= x1; x += step) {
-      root.append(svg('line', { x1: f(px(x)), x2: f(px(x)), y1: f(py(0)), y2: f(py(0) + 5), stroke: 'currentColor' }));
-      root.append(svg('text', { x: f(px(x)), y: f(py(0) + 18), 'text-anchor': 'middle' }, String(x)));
+      root.append(
+        svg('line', {
+          x1: f(px(x)),
+          x2: f(px(x)),
+          y1: f(py(0)),
+          y2: f(py(0) + 5),
+          stroke: 'currentColor',
+        }),
+      );
+      root.append(
+        svg('text', { x: f(px(x)), y: f(py(0) + 18), 'text-anchor': 'middle' }, String(x)),
+      );
     }
-    root.append(svg('line', { x1: L, x2: W - R, y1: f(py(0)), y2: f(py(0)), stroke: 'currentColor' }));
+    root.append(
+      svg('line', { x1: L, x2: W - R, y1: f(py(0)), y2: f(py(0)), stroke: 'currentColor' }),
+    );
     root.append(svg('line', { x1: L, x2: L, y1: f(py(0)), y2: f(py(1)), stroke: 'currentColor' }));
-    root.append(svg('text', { x: (L + W - R) / 2, y: H - 8, 'text-anchor': 'middle' }, t(lang, 'forgetting.xAxis')));
-    root.append(svg('text', { transform: `translate(14 ${(T + H - B) / 2}) rotate(-90)`, 'text-anchor': 'middle' }, t(lang, 'forgetting.yAxis')));
+    root.append(
+      svg(
+        'text',
+        { x: (L + W - R) / 2, y: H - 8, 'text-anchor': 'middle' },
+        t(lang, 'forgetting.xAxis'),
+      ),
+    );
+    root.append(
+      svg(
+        'text',
+        { transform: `translate(14 ${(T + H - B) / 2}) rotate(-90)`, 'text-anchor': 'middle' },
+        t(lang, 'forgetting.yAxis'),
+      ),
+    );
     if (c.symbols) {
       const y = f(py(1 / c.symbols));
-      root.append(svg('line', { class: 'chance', x1: L, x2: W - R, y1: y, y2: y, stroke: 'currentColor', 'stroke-opacity': 0.6, 'stroke-dasharray': '2 3' }));
-      root.append(svg('text', { x: W - R - 4, y: f(py(1 / c.symbols) - 5), 'text-anchor': 'end', 'fill-opacity': 0.75 }, t(lang, 'forgetting.chance', { n: c.symbols })));
+      root.append(
+        svg('line', {
+          class: 'chance',
+          x1: L,
+          x2: W - R,
+          y1: y,
+          y2: y,
+          stroke: 'currentColor',
+          'stroke-opacity': 0.6,
+          'stroke-dasharray': '2 3',
+        }),
+      );
+      root.append(
+        svg(
+          'text',
+          { x: W - R - 4, y: f(py(1 / c.symbols) - 5), 'text-anchor': 'end', 'fill-opacity': 0.75 },
+          t(lang, 'forgetting.chance', { n: c.symbols }),
+        ),
+      );
     }
     if (inputLength >= x0 && inputLength <= x1) {
       const x = f(px(inputLength));
-      root.append(svg('line', { class: 'yours', x1: x, x2: x, y1: f(py(0)), y2: f(py(1)), stroke: 'currentColor', 'stroke-opacity': 0.5, 'stroke-dasharray': '1 3' }));
-      root.append(svg('text', { x, y: f(py(1) + 10), 'text-anchor': 'middle', 'font-size': 10, 'fill-opacity': 0.75 }, t(lang, 'forgetting.yours')));
+      root.append(
+        svg('line', {
+          class: 'yours',
+          x1: x,
+          x2: x,
+          y1: f(py(0)),
+          y2: f(py(1)),
+          stroke: 'currentColor',
+          'stroke-opacity': 0.5,
+          'stroke-dasharray': '1 3',
+        }),
+      );
+      root.append(
+        svg(
+          'text',
+          { x, y: f(py(1) + 10), 'text-anchor': 'middle', 'font-size': 10, 'fill-opacity': 0.75 },
+          t(lang, 'forgetting.yours'),
+        ),
+      );
     }
     c.models.forEach((m, i) => {
       const style = LINES[i] ?? { color: '#555', dash: '' };
       const points = c.lengths.map((x, j) => `${f(px(x))},${f(py(m.tokenAccuracy[j]))}`).join(' ');
-      const attrs = { class: 'curve', 'data-model': m.name, points, fill: 'none', stroke: style.color, 'stroke-width': 2.5 };
+      const attrs = {
+        class: 'curve',
+        'data-model': m.name,
+        points,
+        fill: 'none',
+        stroke: style.color,
+        'stroke-width': 2.5,
+      };
       if (style.dash) attrs['stroke-dasharray'] = style.dash;
       root.append(svg('polyline', attrs));
     });
     // The cursor: a vertical line at the chosen length and a dot on each line.
     const j = this.#cursor;
     const cx = f(px(c.lengths[j]));
-    root.append(svg('line', { class: 'cursor', x1: cx, x2: cx, y1: f(py(0)), y2: f(py(1)), stroke: 'currentColor', 'stroke-width': 1 }));
+    root.append(
+      svg('line', {
+        class: 'cursor',
+        x1: cx,
+        x2: cx,
+        y1: f(py(0)),
+        y2: f(py(1)),
+        stroke: 'currentColor',
+        'stroke-width': 1,
+      }),
+    );
     c.models.forEach((m, i) => {
-      root.append(svg('circle', { class: 'cursor-dot', cx, cy: f(py(m.tokenAccuracy[j])), r: 4, fill: LINES[i]?.color ?? '#555', stroke: 'currentColor' }));
+      root.append(
+        svg('circle', {
+          class: 'cursor-dot',
+          cx,
+          cy: f(py(m.tokenAccuracy[j])),
+          r: 4,
+          fill: LINES[i]?.color ?? '#555',
+          stroke: 'currentColor',
+        }),
+      );
     });
     return root;
   }
@@ -470,10 +692,15 @@ export class ForgettingView {
         el('th', { scope: 'col', text: `${m.name}: ${t(lang, 'forgetting.exact')}` }),
       ]),
     ]);
-    const rows = c.lengths.map((n, j) => el('tr', {}, [
-      el('th', { scope: 'row', text: String(n) }),
-      ...c.models.flatMap((m) => [el('td', { text: pct(m.tokenAccuracy[j]) }), el('td', { text: pct(m.exactMatch[j]) })]),
-    ]));
+    const rows = c.lengths.map((n, j) =>
+      el('tr', {}, [
+        el('th', { scope: 'row', text: String(n) }),
+        ...c.models.flatMap((m) => [
+          el('td', { text: pct(m.tokenAccuracy[j]) }),
+          el('td', { text: pct(m.exactMatch[j]) }),
+        ]),
+      ]),
+    );
     this.#ui.table.replaceChildren(el('thead', {}, [head]), el('tbody', {}, rows));
   }
 
@@ -482,13 +709,26 @@ export class ForgettingView {
     if (!c || event.altKey || event.metaKey || event.ctrlKey) return;
     let j = this.#cursor;
     switch (event.key) {
-      case 'ArrowLeft': j -= 1; break;
-      case 'ArrowRight': j += 1; break;
-      case 'PageDown': j -= 10; break;
-      case 'PageUp': j += 10; break;
-      case 'Home': j = 0; break;
-      case 'End': j = c.lengths.length - 1; break;
-      default: return;
+      case 'ArrowLeft':
+        j -= 1;
+        break;
+      case 'ArrowRight':
+        j += 1;
+        break;
+      case 'PageDown':
+        j -= 10;
+        break;
+      case 'PageUp':
+        j += 10;
+        break;
+      case 'Home':
+        j = 0;
+        break;
+      case 'End':
+        j = c.lengths.length - 1;
+        break;
+      default:
+        return;
     }
     event.preventDefault();
     this.#cursor = Math.max(0, Math.min(c.lengths.length - 1, j));
@@ -501,7 +741,9 @@ export class ForgettingView {
     const c = this.#curve;
     if (!c) return '';
     const j = this.#cursor;
-    const lines = c.models.map((m) => `${this.#kindName(m.attention)} ${pct(m.tokenAccuracy[j])}`).join(', ');
+    const lines = c.models
+      .map((m) => `${this.#kindName(m.attention)} ${pct(m.tokenAccuracy[j])}`)
+      .join(', ');
     return t(this.#lang, 'forgetting.say', { length: c.lengths[j], lines });
   }
 
@@ -525,22 +767,52 @@ export class ForgettingView {
     const legendRow = 20;
     const legendH = 12 + legendRow * c.models.length;
     chart.setAttribute('y', String(titleH));
-    const root = svg('svg', { xmlns: SVG_NS, viewBox: `0 0 ${W} ${titleH + H + legendH}`, width: W, height: titleH + H + legendH,
-      'font-family': 'system-ui, sans-serif', 'font-size': 12, fill: '#1b1b1f', color: '#1b1b1f', style: 'color: #1b1b1f' });
+    const root = svg('svg', {
+      xmlns: SVG_NS,
+      viewBox: `0 0 ${W} ${titleH + H + legendH}`,
+      width: W,
+      height: titleH + H + legendH,
+      'font-family': 'system-ui, sans-serif',
+      'font-size': 12,
+      fill: '#1b1b1f',
+      color: '#1b1b1f',
+      style: 'color: #1b1b1f',
+    });
     root.append(svg('title', {}, t(lang, 'forgetting.curveTitle')));
     root.append(svg('rect', { width: W, height: titleH + H + legendH, fill: '#ffffff' }));
-    root.append(svg('text', { class: 'chart-title', x: CHART.left, y: 20, 'font-size': 15, 'font-weight': 'bold' }, t(lang, 'forgetting.curveTitle')));
+    root.append(
+      svg(
+        'text',
+        { class: 'chart-title', x: CHART.left, y: 20, 'font-size': 15, 'font-weight': 'bold' },
+        t(lang, 'forgetting.curveTitle'),
+      ),
+    );
     root.append(chart);
     const legend = svg('g', { class: 'chart-legend' });
     c.models.forEach((m, i) => {
       const style = LINES[i] ?? { color: '#555', dash: '' };
       const y = titleH + H + 8 + legendRow * i + legendRow / 2;
-      const line = { x1: CHART.left, x2: CHART.left + 28, y1: y, y2: y, stroke: style.color, 'stroke-width': 2.5 };
+      const line = {
+        x1: CHART.left,
+        x2: CHART.left + 28,
+        y1: y,
+        y2: y,
+        stroke: style.color,
+        'stroke-width': 2.5,
+      };
       if (style.dash) line['stroke-dasharray'] = style.dash;
       legend.append(svg('line', line));
-      legend.append(svg('text', { x: CHART.left + 36, y, dy: 4 }, t(lang, 'forgetting.lineName', {
-        kind: this.#kindName(m.attention), name: m.name, params: m.parameters?.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US') ?? '?',
-      })));
+      legend.append(
+        svg(
+          'text',
+          { x: CHART.left + 36, y, dy: 4 },
+          t(lang, 'forgetting.lineName', {
+            kind: this.#kindName(m.attention),
+            name: m.name,
+            params: m.parameters?.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US') ?? '?',
+          }),
+        ),
+      );
     });
     root.append(legend);
     return `${new XMLSerializer().serializeToString(root)}\n`;
@@ -550,11 +822,15 @@ export class ForgettingView {
     const c = this.#curve;
     if (!c) return;
     const name = fileName(`forgetting curve ${c.models.map((m) => m.name).join(' ')}`, kind);
-    if (kind === 'svg') return downloadBlob(name, new Blob([this.chartSVG()], { type: 'image/svg+xml' }));
+    if (kind === 'svg')
+      return downloadBlob(name, new Blob([this.chartSVG()], { type: 'image/svg+xml' }));
     if (kind === 'csv') return downloadBlob(name, new Blob([curveCSV(c)], { type: 'text/csv' }));
     if (kind === 'json') {
       const doc = { ...c, fixture: this.#fixture };
-      return downloadBlob(name, new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }));
+      return downloadBlob(
+        name,
+        new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }),
+      );
     }
     // PNG: the SVG drawn on a canvas at twice its size.
     const url = URL.createObjectURL(new Blob([this.chartSVG()], { type: 'image/svg+xml' }));
@@ -590,11 +866,18 @@ export class ForgettingView {
         total: last.compare[i].total,
         tokenAccuracy: last.compare[i].accuracy,
         wrong: last.compare[i].chars.filter((ch) => !ch.ok).map((ch) => ch.index),
-        alignment: r.attention !== 'none' && r.result.attention?.[0]
-          ? { shape: [...r.result.attention[0].weights.shape], data: numbersJSON(r.result.attention[0].weights.data) }
-          : null,
+        alignment:
+          r.attention !== 'none' && r.result.attention?.[0]
+            ? {
+                shape: [...r.result.attention[0].weights.shape],
+                data: numbersJSON(r.result.attention[0].weights.data),
+              }
+            : null,
       })),
     };
-    downloadBlob(fileName(`forgetting run ${last.input.slice(0, 20)}`, 'json'), new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }));
+    downloadBlob(
+      fileName(`forgetting run ${last.input.slice(0, 20)}`, 'json'),
+      new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }),
+    );
   }
 }

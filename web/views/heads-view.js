@@ -36,8 +36,13 @@ export { VIEW_STYLE };
  * config alone, so the view supports it as soon as the loader does.
  */
 export function positionInfo(config) {
-  const type = ['learned', 'sinusoidal', 'relative'].includes(config?.positions) ? config.positions : 'unknown';
-  const k = Number.isInteger(config?.maxRelativePosition) && config.maxRelativePosition >= 0 ? config.maxRelativePosition : null;
+  const type = ['learned', 'sinusoidal', 'relative'].includes(config?.positions)
+    ? config.positions
+    : 'unknown';
+  const k =
+    Number.isInteger(config?.maxRelativePosition) && config.maxRelativePosition >= 0
+      ? config.maxRelativePosition
+      : null;
   return {
     type,
     relative: type === 'relative',
@@ -124,7 +129,12 @@ export class HeadsView {
    * @param {{ onSelect?: (at: { layer: number, head: number }) => void, onKind?: (kind: string) => void,
    *   onGold?: (on: boolean) => void, refresh?: () => void }} [handlers]
    */
-  constructor({ onSelect = () => {}, onKind = () => {}, onGold = () => {}, refresh = () => {} } = {}) {
+  constructor({
+    onSelect = () => {},
+    onKind = () => {},
+    onGold = () => {},
+    refresh = () => {},
+  } = {}) {
     this.#on = { onSelect, onKind };
     this.#gold = new GoldPanel({ onToggle: onGold });
     this.#refresh = refresh;
@@ -189,19 +199,44 @@ export class HeadsView {
     this.#gold.texts(s.lang);
     this.#gold.show(gold, s.gold);
     const { result, g } = this.#gold.prepare({
-      model: ctx.model, input: s.input, result: ctx.run(ctx.model, s.input), on: gold && s.gold, refresh: this.#refresh,
+      model: ctx.model,
+      input: s.input,
+      result: ctx.run(ctx.model, s.input),
+      on: gold && s.gold,
+      refresh: this.#refresh,
     });
     if (!result) {
       this.clear();
       return ctx.finish(null);
     }
     ctx.error(ctx.refused);
-    const shown = this.render({ result, config: ctx.model.config, name: s.model, input: s.input, lang: s.lang, layer: s.layer, head: s.head, kind: s.kind });
-    const shownGold = this.#gold.draw(this.#ui.map, this.#last.sel.grid[shown.layer][shown.head], g, { drawIt: shown.kind === 'cross' });
+    const shown = this.render({
+      result,
+      config: ctx.model.config,
+      name: s.model,
+      input: s.input,
+      lang: s.lang,
+      layer: s.layer,
+      head: s.head,
+      kind: s.kind,
+    });
+    const shownGold = this.#gold.draw(
+      this.#ui.map,
+      this.#last.sel.grid[shown.layer][shown.head],
+      g,
+      { drawIt: shown.kind === 'cross' },
+    );
     for (const h of this.heatmaps) h.flush();
     if (this.#reveal) this.reveal();
     this.#reveal = false;
-    ctx.status(t(s.lang, 'status.heads', { ...shown, layers: plural(s.lang, 'count.layers', shown.layers), heads: plural(s.lang, 'count.heads', shown.heads), ms: ctx.elapsed().toFixed(1) }));
+    ctx.status(
+      t(s.lang, 'status.heads', {
+        ...shown,
+        layers: plural(s.lang, 'count.layers', shown.layers),
+        heads: plural(s.lang, 'count.heads', shown.heads),
+        ms: ctx.elapsed().toFixed(1),
+      }),
+    );
     ctx.finish(result, { output: result.output, shown, gold: shownGold });
   }
 
@@ -231,9 +266,18 @@ export class HeadsView {
         this.#drawThumb(button.firstChild, m, max);
         const s = strongestCell(m);
         const [rows, cols] = m.weights.shape;
-        button.setAttribute('aria-label', t(lang, 'heads.thumb', {
-          layer: l + 1, head: h + 1, rows, cols, value: formatValue(s.value), row: m.rowLabels[s.row], col: m.colLabels[s.col],
-        }));
+        button.setAttribute(
+          'aria-label',
+          t(lang, 'heads.thumb', {
+            layer: l + 1,
+            head: h + 1,
+            rows,
+            cols,
+            value: formatValue(s.value),
+            row: m.rowLabels[s.row],
+            col: m.colLabels[s.col],
+          }),
+        );
         button.title = t(lang, 'heads.thumbShort', { layer: l + 1, head: h + 1 });
         const on = l === L && h === H;
         button.setAttribute('aria-pressed', String(on));
@@ -245,13 +289,29 @@ export class HeadsView {
     // The enlarged map.
     const m = sel.grid[L][H];
     const [rows, cols] = m.weights.shape;
-    const kindName = t(lang, `heads.kind.${sel.kind ?? (config.variant === 'encoder' ? 'encoder' : 'decoder')}`);
-    u.selected.textContent = t(lang, 'heads.selected', { layer: L + 1, head: H + 1, kind: kindName });
+    const kindName = t(
+      lang,
+      `heads.kind.${sel.kind ?? (config.variant === 'encoder' ? 'encoder' : 'decoder')}`,
+    );
+    u.selected.textContent = t(lang, 'heads.selected', {
+      layer: L + 1,
+      head: H + 1,
+      kind: kindName,
+    });
     // shown from 1 for people; the layer and head attributes (and links) count from 0: say both
     u.index.textContent = t(lang, 'index.note', { layer: L, head: H });
-    u.map.setAttribute('label', t(lang, 'heads.mapLabel', { layer: L + 1, head: H + 1, kind: kindName }));
+    u.map.setAttribute(
+      'label',
+      t(lang, 'heads.mapLabel', { layer: L + 1, head: H + 1, kind: kindName }),
+    );
     u.map.setAttribute('max', String(max));
-    u.map.data = { weights: m.weights.data, rows, cols, rowLabels: m.rowLabels, colLabels: m.colLabels };
+    u.map.data = {
+      weights: m.weights.data,
+      rows,
+      cols,
+      rowLabels: m.rowLabels,
+      colLabels: m.colLabels,
+    };
 
     // Relative positions: the clipped distances of the enlarged self-attention map.
     const showDistances = info.relative && info.k !== null && sel.kind !== 'cross';
@@ -259,13 +319,25 @@ export class HeadsView {
     u.distance.hidden = !showDistances;
     if (info.relative) {
       u.relTitle.textContent = t(lang, 'heads.relTitle', { k: info.k ?? '?' });
-      u.relNote.textContent = sel.kind === 'cross' ? t(lang, 'heads.relCross') : t(lang, 'heads.relNote', { k: info.k ?? '?', n: info.k === null ? '?' : 2 * info.k + 1 });
+      u.relNote.textContent =
+        sel.kind === 'cross'
+          ? t(lang, 'heads.relCross')
+          : t(lang, 'heads.relNote', {
+              k: info.k ?? '?',
+              n: info.k === null ? '?' : 2 * info.k + 1,
+            });
     }
     if (showDistances) {
       u.distance.setAttribute('min', String(-info.k));
       u.distance.setAttribute('max', String(info.k));
       u.distance.setAttribute('label', t(lang, 'heads.distLabel', { k: info.k }));
-      u.distance.data = { weights: clippedDistances(rows, cols, info.k), rows, cols, rowLabels: m.rowLabels, colLabels: m.colLabels };
+      u.distance.data = {
+        weights: clippedDistances(rows, cols, info.k),
+        rows,
+        cols,
+        rowLabels: m.rowLabels,
+        colLabels: m.colLabels,
+      };
     } else {
       u.distance.data = null;
     }
@@ -282,18 +354,22 @@ export class HeadsView {
   #texts(lang, config, info, sel) {
     const u = this.#ui;
     const variant = t(lang, `heads.variant.${config.variant}`);
-    const positions = info.type === 'learned'
-      ? t(lang, 'heads.pos.learned', { max: info.maxPositions ?? '?' })
-      : info.type === 'sinusoidal'
-        ? t(lang, 'heads.pos.sinusoidal')
-        : info.type === 'relative'
-          ? t(lang, 'heads.pos.relative', { k: info.k ?? '?' })
-          : t(lang, 'heads.pos.unknown', { value: String(config.positions) });
+    const positions =
+      info.type === 'learned'
+        ? t(lang, 'heads.pos.learned', { max: info.maxPositions ?? '?' })
+        : info.type === 'sinusoidal'
+          ? t(lang, 'heads.pos.sinusoidal')
+          : info.type === 'relative'
+            ? t(lang, 'heads.pos.relative', { k: info.k ?? '?' })
+            : t(lang, 'heads.pos.unknown', { value: String(config.positions) });
     u.about.textContent = `${variant} ${positions}`;
     u.outputLabel.textContent = `${t(lang, config.variant === 'decoder' ? 'heads.continuation' : config.variant === 'encoder' ? 'heads.labels' : 'output.label')}${colon(lang)}`;
     u.kindLabel.textContent = t(lang, 'heads.kind');
     for (const o of u.kind.options) o.textContent = t(lang, `heads.kind.${o.value}`);
-    u.gridTitle.textContent = t(lang, 'heads.grid', { layers: plural(lang, 'count.layers', sel.layers), heads: plural(lang, 'count.heads', sel.heads) });
+    u.gridTitle.textContent = t(lang, 'heads.grid', {
+      layers: plural(lang, 'count.layers', sel.layers),
+      heads: plural(lang, 'count.heads', sel.heads),
+    });
     u.grid.setAttribute('aria-label', t(lang, 'heads.gridLabel'));
     u.grid.setAttribute('aria-description', t(lang, 'heads.gridKeys'));
     u.all.textContent = t(lang, 'heads.downloadAll');
@@ -303,14 +379,36 @@ export class HeadsView {
     const u = this.#ui;
     u.grid.style.gridTemplateColumns = `auto repeat(${heads}, minmax(0, 8rem))`;
     const nodes = [el('span', { class: 'axis' })];
-    for (let h = 0; h < heads; h++) nodes.push(el('span', { class: 'axis col', 'aria-hidden': 'true', text: t(lang, 'heads.head', { head: h + 1 }) }));
+    for (let h = 0; h < heads; h++)
+      nodes.push(
+        el('span', {
+          class: 'axis col',
+          'aria-hidden': 'true',
+          text: t(lang, 'heads.head', { head: h + 1 }),
+        }),
+      );
     this.#thumbs = [];
     for (let l = 0; l < layers; l++) {
-      nodes.push(el('span', { class: 'axis row', 'aria-hidden': 'true', text: t(lang, 'heads.layer', { layer: l + 1 }) }));
+      nodes.push(
+        el('span', {
+          class: 'axis row',
+          'aria-hidden': 'true',
+          text: t(lang, 'heads.layer', { layer: l + 1 }),
+        }),
+      );
       const row = [];
       for (let h = 0; h < heads; h++) {
-        const button = el('button', { type: 'button', class: 'thumb', 'data-layer': String(l), 'data-head': String(h), tabindex: '-1' },
-          [el('canvas', { 'aria-hidden': 'true' })]);
+        const button = el(
+          'button',
+          {
+            type: 'button',
+            class: 'thumb',
+            'data-layer': String(l),
+            'data-head': String(h),
+            tabindex: '-1',
+          },
+          [el('canvas', { 'aria-hidden': 'true' })],
+        );
         button.addEventListener('click', () => {
           for (const r of this.#thumbs) for (const b of r) b.tabIndex = b === button ? 0 : -1;
           this.#on.onSelect({ layer: l, head: h });
@@ -346,13 +444,26 @@ export class HeadsView {
     const L = this.#thumbs.length;
     const H = this.#thumbs[0]?.length ?? 0;
     switch (event.key) {
-      case 'ArrowUp': l -= 1; break;
-      case 'ArrowDown': l += 1; break;
-      case 'ArrowLeft': h -= 1; break;
-      case 'ArrowRight': h += 1; break;
-      case 'Home': h = 0; break;
-      case 'End': h = H - 1; break;
-      default: return;
+      case 'ArrowUp':
+        l -= 1;
+        break;
+      case 'ArrowDown':
+        l += 1;
+        break;
+      case 'ArrowLeft':
+        h -= 1;
+        break;
+      case 'ArrowRight':
+        h += 1;
+        break;
+      case 'Home':
+        h = 0;
+        break;
+      case 'End':
+        h = H - 1;
+        break;
+      default:
+        return;
     }
     event.preventDefault();
     l = Math.max(0, Math.min(L - 1, l));
@@ -372,7 +483,15 @@ export class HeadsView {
     for (const row of sel.grid) {
       for (const m of row) {
         const [rows, cols] = m.weights.shape;
-        maps.push({ layer: m.layer, head: m.head, rows, cols, rowLabels: [...m.rowLabels], colLabels: [...m.colLabels], weights: numbersJSON(m.weights.data) });
+        maps.push({
+          layer: m.layer,
+          head: m.head,
+          rows,
+          cols,
+          rowLabels: [...m.rowLabels],
+          colLabels: [...m.colLabels],
+          weights: numbersJSON(m.weights.data),
+        });
       }
     }
     const doc = {
@@ -387,6 +506,9 @@ export class HeadsView {
       output: last.result.output ?? null,
       maps,
     };
-    downloadBlob(fileName(`${name} attention maps ${sel.kind ?? ''}`, 'json'), new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }));
+    downloadBlob(
+      fileName(`${name} attention maps ${sel.kind ?? ''}`, 'json'),
+      new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }),
+    );
   }
 }

@@ -22,7 +22,10 @@ import '../shared/lesson-text.js'; // the lesson's texts, added to the tables on
 import { findModel, modelUrl } from '../shared/models.js';
 import { el } from '../shared/view-kit.js';
 
-export const COST_MODELS = Object.freeze({ none: 'seq-reverse-none', attn: 'seq-reverse-attention' });
+export const COST_MODELS = Object.freeze({
+  none: 'seq-reverse-none',
+  attn: 'seq-reverse-attention',
+});
 export const BATCHES = 5;
 export const MIN_BATCH_MS = 15;
 const SYMBOLS = 'abcdefghijklmnopqrst'; // the reversal models' alphabet (their cards)
@@ -50,18 +53,36 @@ export function median(values) {
  * The chart's geometry (pure): rows [{ m, nonePer, attnPer }] (µs per token) in a width × height
  * box with margins; returns { none, attn } polyline points, the x ticks and the y ticks.
  */
-export function chartGeometry(rows, width, height, pad = { left: 44, right: 12, top: 10, bottom: 34 }) {
+export function chartGeometry(
+  rows,
+  width,
+  height,
+  pad = { left: 44, right: 12, top: 10, bottom: 34 },
+) {
   const xs = COST_LENGTHS;
   const xMax = xs[xs.length - 1];
-  const yMaxRaw = Math.max(1e-9, ...rows.flatMap((r) => [r.nonePer, r.attnPer]).filter(Number.isFinite));
+  const yMaxRaw = Math.max(
+    1e-9,
+    ...rows.flatMap((r) => [r.nonePer, r.attnPer]).filter(Number.isFinite),
+  );
   const step = niceStep(yMaxRaw / 4);
   const yMax = Math.ceil(yMaxRaw / step) * step;
   const x = (m) => pad.left + (m / xMax) * (width - pad.left - pad.right);
   const y = (v) => height - pad.bottom - (v / yMax) * (height - pad.top - pad.bottom);
-  const line = (key) => rows.filter((r) => Number.isFinite(r[key])).map((r) => `${x(r.m).toFixed(1)},${y(r[key]).toFixed(1)}`).join(' ');
+  const line = (key) =>
+    rows
+      .filter((r) => Number.isFinite(r[key]))
+      .map((r) => `${x(r.m).toFixed(1)},${y(r[key]).toFixed(1)}`)
+      .join(' ');
   const yTicks = [];
   for (let v = 0; v <= yMax + step / 2; v += step) yTicks.push({ v, y: y(v) });
-  return { none: line('nonePer'), attn: line('attnPer'), xTicks: xs.map((m) => ({ m, x: x(m) })), yTicks, pad };
+  return {
+    none: line('nonePer'),
+    attn: line('attnPer'),
+    xTicks: xs.map((m) => ({ m, x: x(m) })),
+    yTicks,
+    pad,
+  };
 }
 
 function niceStep(raw) {
@@ -95,13 +116,19 @@ export class CostMeasure {
     u.caption = el('caption');
     u.head = el('tr');
     u.body = el('tbody');
-    u.table = el('table', { class: 'lesson-cost-table' }, [u.caption, el('thead', {}, [u.head]), u.body]);
+    u.table = el('table', { class: 'lesson-cost-table' }, [
+      u.caption,
+      el('thead', {}, [u.head]),
+      u.body,
+    ]);
     u.chart = el('figure', { class: 'lesson-cost-chart' });
     u.status = el('p', { class: 'lesson-cost-status', role: 'status' });
     u.again = el('button', { type: 'button', class: 'lesson-cost-again' });
     u.again.addEventListener('click', () => this.start());
     this.node = el('div', { class: 'lesson-cost', 'data-state': 'idle' }, [
-      el('div', { class: 'lesson-cost-scroll' }, [u.table]), u.chart, el('p', {}, [u.again, ' ', u.status]),
+      el('div', { class: 'lesson-cost-scroll' }, [u.table]),
+      u.chart,
+      el('p', {}, [u.again, ' ', u.status]),
     ]);
     this.#draw();
   }
@@ -191,21 +218,39 @@ export class CostMeasure {
   #draw() {
     const u = this.#ui;
     const lang = this.#lang;
-    u.caption.textContent = t(lang, 'lesson.cost.caption', { none: COST_MODELS.none, attn: COST_MODELS.attn });
-    u.head.replaceChildren(...['m', 'none', 'attn', 'nonePer', 'attnPer'].map((k) => el('th', { scope: 'col', text: t(lang, `lesson.cost.${k}`) })));
-    u.body.replaceChildren(...this.#rows.map((r) => el('tr', { 'data-m': String(r.m), 'data-t-none': String(r.noneT), 'data-t-attn': String(r.attnT) }, [
-      el('th', { scope: 'row', text: String(r.m) }),
-      el('td', { text: r.none.toFixed(3) }),
-      el('td', { text: r.attn.toFixed(3) }),
-      el('td', { text: r.nonePer.toFixed(1) }),
-      el('td', { text: r.attnPer.toFixed(1) }),
-    ])));
+    u.caption.textContent = t(lang, 'lesson.cost.caption', {
+      none: COST_MODELS.none,
+      attn: COST_MODELS.attn,
+    });
+    u.head.replaceChildren(
+      ...['m', 'none', 'attn', 'nonePer', 'attnPer'].map((k) =>
+        el('th', { scope: 'col', text: t(lang, `lesson.cost.${k}`) }),
+      ),
+    );
+    u.body.replaceChildren(
+      ...this.#rows.map((r) =>
+        el(
+          'tr',
+          { 'data-m': String(r.m), 'data-t-none': String(r.noneT), 'data-t-attn': String(r.attnT) },
+          [
+            el('th', { scope: 'row', text: String(r.m) }),
+            el('td', { text: r.none.toFixed(3) }),
+            el('td', { text: r.attn.toFixed(3) }),
+            el('td', { text: r.nonePer.toFixed(1) }),
+            el('td', { text: r.attnPer.toFixed(1) }),
+          ],
+        ),
+      ),
+    );
     u.again.textContent = t(lang, 'lesson.cost.again');
     u.again.disabled = this.#state === 'loading' || this.#state === 'running';
     u.status.textContent = {
       idle: '',
       loading: t(lang, 'lesson.cost.loading'),
-      running: t(lang, 'lesson.cost.running', { done: this.#rows.length, total: COST_LENGTHS.length }),
+      running: t(lang, 'lesson.cost.running', {
+        done: this.#rows.length,
+        total: COST_LENGTHS.length,
+      }),
       done: t(lang, 'lesson.cost.done', { batches: BATCHES, ms: MIN_BATCH_MS }),
       error: t(lang, 'lesson.cost.error', { message: this.#error }),
     }[this.#state];
@@ -218,22 +263,49 @@ export class CostMeasure {
     const lang = this.#lang;
     const [w, h] = [520, 220];
     const g = chartGeometry(this.#rows, w, h);
-    const root = svg('svg', { viewBox: `0 0 ${w} ${h}`, role: 'img', 'aria-label': t(lang, 'lesson.cost.chart') });
+    const root = svg('svg', {
+      viewBox: `0 0 ${w} ${h}`,
+      role: 'img',
+      'aria-label': t(lang, 'lesson.cost.chart'),
+    });
     const { left, right, top, bottom } = g.pad;
-    root.append(svg('line', { x1: left, x2: w - right, y1: h - bottom, y2: h - bottom, class: 'axis' }));
+    root.append(
+      svg('line', { x1: left, x2: w - right, y1: h - bottom, y2: h - bottom, class: 'axis' }),
+    );
     root.append(svg('line', { x1: left, x2: left, y1: top, y2: h - bottom, class: 'axis' }));
-    for (const tick of g.xTicks) root.append(svg('text', { x: tick.x, y: h - bottom + 14, 'text-anchor': 'middle', class: 'tick' }, String(tick.m)));
-    root.append(svg('text', { x: (left + w - right) / 2, y: h - 4, 'text-anchor': 'middle', class: 'tick' }, 'm'));
+    for (const tick of g.xTicks)
+      root.append(
+        svg(
+          'text',
+          { x: tick.x, y: h - bottom + 14, 'text-anchor': 'middle', class: 'tick' },
+          String(tick.m),
+        ),
+      );
+    root.append(
+      svg(
+        'text',
+        { x: (left + w - right) / 2, y: h - 4, 'text-anchor': 'middle', class: 'tick' },
+        'm',
+      ),
+    );
     for (const tick of g.yTicks) {
       root.append(svg('line', { x1: left, x2: w - right, y1: tick.y, y2: tick.y, class: 'grid' }));
-      root.append(svg('text', { x: left - 6, y: tick.y + 4, 'text-anchor': 'end', class: 'tick' }, String(+tick.v.toFixed(3))));
+      root.append(
+        svg(
+          'text',
+          { x: left - 6, y: tick.y + 4, 'text-anchor': 'end', class: 'tick' },
+          String(+tick.v.toFixed(3)),
+        ),
+      );
     }
     for (const key of ['none', 'attn']) {
-      if (g[key]) root.append(svg('polyline', { points: g[key], class: `line ${key}`, fill: 'none' }));
+      if (g[key])
+        root.append(svg('polyline', { points: g[key], class: `line ${key}`, fill: 'none' }));
     }
     const caption = el('figcaption', {}, [
       el('span', { text: `${t(lang, 'lesson.cost.chart')}: ` }),
-      el('span', { class: 'key none', text: `— ${t(lang, 'lesson.cost.noneKey')}` }), ' ',
+      el('span', { class: 'key none', text: `— ${t(lang, 'lesson.cost.noneKey')}` }),
+      ' ',
       el('span', { class: 'key attn', text: `— ${t(lang, 'lesson.cost.attnKey')}` }),
     ]);
     u.chart.replaceChildren(root, caption);

@@ -23,7 +23,12 @@
 
 import { t } from '../shared/i18n.js';
 import '../shared/lesson-text.js'; // the lesson's texts, added to the tables on first use
-import { LESSON_HIDE, LESSON_STEPS, equationParts, equationSource } from '../shared/lesson-steps.js';
+import {
+  LESSON_HIDE,
+  LESSON_STEPS,
+  equationParts,
+  equationSource,
+} from '../shared/lesson-steps.js';
 import { el } from '../shared/view-kit.js';
 
 /** Elements whose arrow keys are their own. */
@@ -33,18 +38,28 @@ const KEY_OWNERS = new Set(['INPUT', 'TEXTAREA', 'SELECT', 'ATTN-HEATMAP', 'ATTN
  * @param {import('../shared/lesson-steps.js').LessonEquation} e @param {string} lang */
 export function equationNode(e, lang) {
   const p = el('p', { class: 'eq' });
-  if (typeof e !== 'string') p.append(el('span', { class: 'eq-name', text: `${t(lang, e.label)}${t(lang, 'lesson.colon')}` }));
-  for (const [kind, text] of equationParts(equationSource(e))) p.append(kind === 'text' ? text : el(kind, { text }));
+  if (typeof e !== 'string')
+    p.append(
+      el('span', { class: 'eq-name', text: `${t(lang, e.label)}${t(lang, 'lesson.colon')}` }),
+    );
+  for (const [kind, text] of equationParts(equationSource(e)))
+    p.append(kind === 'text' ? text : el(kind, { text }));
   return p;
 }
 
 /** Does a keydown belong to something that uses the arrow keys itself (or is it a chord)? */
 function ownedKey(event, widget) {
-  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return true;
+  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey)
+    return true;
   for (const node of event.composedPath()) {
     if (!(node instanceof HTMLElement)) continue;
     if (node === widget) return true;
-    if (KEY_OWNERS.has(node.tagName) || node.isContentEditable || node.getAttribute('role') === 'slider') return true;
+    if (
+      KEY_OWNERS.has(node.tagName) ||
+      node.isContentEditable ||
+      node.getAttribute('role') === 'slider'
+    )
+      return true;
   }
   return false;
 }
@@ -66,7 +81,16 @@ export class LessonView {
    *   wholeHref?: (n: number, lang: string) => string, onStep?: (n: number) => void, onRender?: (n: number) => void }} [options]
    */
   constructor(container, options = {}) {
-    this.#opts = { single: false, href: (n, lang) => `#view=lesson&step=${n}&lang=${lang}`, trainHref: (lang) => `#view=train&lang=${lang}`, labHref: (preset, lang) => `#view=lab&preset=${preset}&lang=${lang}`, wholeHref: null, onStep: () => {}, onRender: () => {}, ...options };
+    this.#opts = {
+      single: false,
+      href: (n, lang) => `#view=lesson&step=${n}&lang=${lang}`,
+      trainHref: (lang) => `#view=train&lang=${lang}`,
+      labHref: (preset, lang) => `#view=lab&preset=${preset}&lang=${lang}`,
+      wholeHref: null,
+      onStep: () => {},
+      onRender: () => {},
+      ...options,
+    };
     const u = this.#ui;
     u.list = el('ol', { class: 'lesson-steps' });
     u.nav = el('nav', { class: 'lesson-nav' }, [u.list]);
@@ -89,7 +113,15 @@ export class LessonView {
     const single = this.#opts.single;
     this.node = el('div', { class: `lesson${single ? ' lesson-single' : ''}` }, [
       ...(single ? [] : [u.nav]),
-      el('article', { class: 'lesson-step' }, [u.count, u.title, u.text, u.eqs, u.variants, u.widget, u.try]),
+      el('article', { class: 'lesson-step' }, [
+        u.count,
+        u.title,
+        u.text,
+        u.eqs,
+        u.variants,
+        u.widget,
+        u.try,
+      ]),
       single ? el('p', { class: 'lesson-buttons' }, [u.whole]) : u.buttons,
     ]);
     container.replaceChildren(this.node);
@@ -154,14 +186,18 @@ export class LessonView {
     const step = LESSON_STEPS[n - 1];
     const total = LESSON_STEPS.length;
     u.nav.setAttribute('aria-label', t(lang, 'lesson.steps'));
-    u.list.replaceChildren(...LESSON_STEPS.map((s, i) => {
-      const a = el('a', { href: this.#opts.href(i + 1, lang), 'data-step': String(i + 1) }, [
-        el('span', { class: 'lesson-num', text: String(i + 1) }), ' ', el('span', { text: t(lang, `${s.key}.short`) }),
-      ]);
-      a.title = t(lang, `${s.key}.title`);
-      if (i + 1 === n) a.setAttribute('aria-current', 'step');
-      return el('li', {}, [a]);
-    }));
+    u.list.replaceChildren(
+      ...LESSON_STEPS.map((s, i) => {
+        const a = el('a', { href: this.#opts.href(i + 1, lang), 'data-step': String(i + 1) }, [
+          el('span', { class: 'lesson-num', text: String(i + 1) }),
+          ' ',
+          el('span', { text: t(lang, `${s.key}.short`) }),
+        ]);
+        a.title = t(lang, `${s.key}.title`);
+        if (i + 1 === n) a.setAttribute('aria-current', 'step');
+        return el('li', {}, [a]);
+      }),
+    );
     u.count.textContent = t(lang, 'lesson.stepOf', { n, total });
     u.title.textContent = t(lang, `${step.key}.title`);
     u.text.textContent = t(lang, `${step.key}.text`);
@@ -183,17 +219,26 @@ export class LessonView {
     u.variants.setAttribute('aria-label', t(lang, 'lesson.variants'));
     const widgets = Array.isArray(step.widgets) ? step.widgets : [];
     u.variants.hidden = widgets.length < 2;
-    u.variants.replaceChildren(...(widgets.length < 2 ? [] : widgets.map((w, i) => {
-      const b = el('button', { type: 'button', 'aria-pressed': String(i === this.#variant), 'data-model': w.model, text: t(lang, w.label) });
-      b.addEventListener('click', () => {
-        if (i === this.#variant) return;
-        this.#variant = i;
-        this.#dropWidget();
-        this.#texts();
-        this.#makeWidget();
-      });
-      return b;
-    })));
+    u.variants.replaceChildren(
+      ...(widgets.length < 2
+        ? []
+        : widgets.map((w, i) => {
+            const b = el('button', {
+              type: 'button',
+              'aria-pressed': String(i === this.#variant),
+              'data-model': w.model,
+              text: t(lang, w.label),
+            });
+            b.addEventListener('click', () => {
+              if (i === this.#variant) return;
+              this.#variant = i;
+              this.#dropWidget();
+              this.#texts();
+              this.#makeWidget();
+            });
+            return b;
+          })),
+    );
     if (this.#widget?.kind === 'train') this.#fillTrain(this.#widget.node);
   }
 
@@ -221,13 +266,25 @@ export class LessonView {
       const node = el('div');
       this.#widget = { kind: 'cost', node };
       box.replaceChildren(node);
-      import('./lesson-cost.js').then(({ CostMeasure }) => {
-        if (this.#widget?.node !== node) return; // the step changed meanwhile
-        const cost = new CostMeasure({ lang: this.#lang, onMeasured: () => this.#widget?.cost === cost && done() });
-        this.#widget.cost = cost;
-        node.replaceChildren(cost.node);
-        cost.start();
-      }, (err) => node.replaceChildren(el('p', { class: 'error', text: t(this.#lang, 'lesson.cost.error', { message: err.message }) })));
+      import('./lesson-cost.js').then(
+        ({ CostMeasure }) => {
+          if (this.#widget?.node !== node) return; // the step changed meanwhile
+          const cost = new CostMeasure({
+            lang: this.#lang,
+            onMeasured: () => this.#widget?.cost === cost && done(),
+          });
+          this.#widget.cost = cost;
+          node.replaceChildren(cost.node);
+          cost.start();
+        },
+        (err) =>
+          node.replaceChildren(
+            el('p', {
+              class: 'error',
+              text: t(this.#lang, 'lesson.cost.error', { message: err.message }),
+            }),
+          ),
+      );
       return;
     }
     const w = step.widgets[this.#variant];
@@ -263,10 +320,26 @@ export class LessonView {
   #fillTrain(node) {
     const lang = this.#lang;
     // the lab's two comparisons of the papers (web/lab/spec.js PRESETS), then the one-model Train view
-    const lab = (preset, key) => el('li', {}, [el('a', { class: 'lesson-lab-link', href: this.#opts.labHref(preset, lang), text: t(lang, key) })]);
+    const lab = (preset, key) =>
+      el('li', {}, [
+        el('a', {
+          class: 'lesson-lab-link',
+          href: this.#opts.labHref(preset, lang),
+          text: t(lang, key),
+        }),
+      ]);
     node.replaceChildren(
-      el('ul', { class: 'lesson-lab-links' }, [lab('with-without', 'lesson.lab.withWithout'), lab('additive-dot', 'lesson.lab.additiveDot')]),
-      el('p', {}, [el('a', { class: 'lesson-train-link', href: this.#opts.trainHref(lang), text: t(lang, 'lesson.train.link') })]),
+      el('ul', { class: 'lesson-lab-links' }, [
+        lab('with-without', 'lesson.lab.withWithout'),
+        lab('additive-dot', 'lesson.lab.additiveDot'),
+      ]),
+      el('p', {}, [
+        el('a', {
+          class: 'lesson-train-link',
+          href: this.#opts.trainHref(lang),
+          text: t(lang, 'lesson.train.link'),
+        }),
+      ]),
     );
   }
 

@@ -20,7 +20,14 @@
 
 import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
 import { colon, plural, t } from '../shared/i18n.js';
-import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from '../shared/view-kit.js';
+import {
+  downloadBlob,
+  el,
+  fileName,
+  legend,
+  numbersJSON,
+  textColorFor,
+} from '../shared/view-kit.js';
 
 /**
  * The shaded rows of a classify() result: { pooling, rows: [{ label, weight (sentence weight, or
@@ -34,12 +41,17 @@ export function poolingRows(result, pooling) {
   const tokens = result.tokens ?? A.colLabels;
   const words = (row, from = 0, to = n) => {
     const out = [];
-    for (let j = from; j < to; j++) out.push({ index: j, token: tokens[j], weight: w[row * n + j] });
+    for (let j = from; j < to; j++)
+      out.push({ index: j, token: tokens[j], weight: w[row * n + j] });
     return out;
   };
   let rows;
   if (pooling === 'han' && result.sentences) {
-    rows = result.sentences.map(([a, b], i) => ({ label: i, weight: result.sentenceWeights[i], words: words(0, a, b) }));
+    rows = result.sentences.map(([a, b], i) => ({
+      label: i,
+      weight: result.sentenceWeights[i],
+      words: words(0, a, b),
+    }));
   } else if (pooling === 'structured') {
     rows = Array.from({ length: r }, (_, h) => ({ label: h, weight: null, words: words(h) }));
   } else {
@@ -48,7 +60,8 @@ export function poolingRows(result, pooling) {
   let max = 0;
   for (const row of rows) {
     if (Number.isFinite(row.weight) && row.weight > max) max = row.weight;
-    for (const word of row.words) if (Number.isFinite(word.weight) && word.weight > max) max = word.weight;
+    for (const word of row.words)
+      if (Number.isFinite(word.weight) && word.weight > max) max = word.weight;
   }
   return { pooling, rows, max: max > 0 ? max : 1 };
 }
@@ -89,7 +102,12 @@ export class PoolingView {
     u.probsTitle = el('span', { class: 'visually-hidden', id: 'probs-title' });
     u.probs = el('ul', { class: 'probs', 'aria-labelledby': 'probs-title' });
     u.wordsTitle = el('h3', { class: 'selected-title' });
-    u.words = el('div', { class: 'words', tabindex: '0', role: 'application', 'aria-roledescription': 'shaded text' });
+    u.words = el('div', {
+      class: 'words',
+      tabindex: '0',
+      role: 'application',
+      'aria-roledescription': 'shaded text',
+    });
     u.live = el('div', { class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'true' });
     u.altSummary = el('summary');
     u.altList = el('ol');
@@ -135,9 +153,21 @@ export class PoolingView {
       return ctx.finish(null);
     }
     ctx.error(ctx.refused);
-    const shown = this.render({ result: { ...result, labels: ctx.model.labels }, config: ctx.model.config, name: s.model, input: s.input, lang: s.lang });
+    const shown = this.render({
+      result: { ...result, labels: ctx.model.labels },
+      config: ctx.model.config,
+      name: s.model,
+      input: s.input,
+      lang: s.lang,
+    });
     for (const h of this.heatmaps) h.flush();
-    ctx.status(t(s.lang, 'status.pooling', { words: plural(s.lang, 'count.words', shown.words), rows: plural(s.lang, 'count.rows', shown.rows), ms: ctx.elapsed().toFixed(1) }));
+    ctx.status(
+      t(s.lang, 'status.pooling', {
+        words: plural(s.lang, 'count.words', shown.words),
+        rows: plural(s.lang, 'count.rows', shown.rows),
+        ms: ctx.elapsed().toFixed(1),
+      }),
+    );
     ctx.finish(result, { label: result.label, shown });
   }
 
@@ -167,26 +197,39 @@ export class PoolingView {
     this.#shaded = shaded;
     this.#last = { result, config, name, input };
 
-    u.about.textContent = t(lang, `pooling.about.${['attention', 'han', 'structured'].includes(pooling) ? pooling : 'attention'}`, { r: result.attention[0].weights.shape[0] });
+    u.about.textContent = t(
+      lang,
+      `pooling.about.${['attention', 'han', 'structured'].includes(pooling) ? pooling : 'attention'}`,
+      { r: result.attention[0].weights.shape[0] },
+    );
     u.predLabel.textContent = `${t(lang, 'pooling.predicted')}${colon(lang)}`;
     u.pred.textContent = result.label;
     u.probsTitle.textContent = t(lang, 'pooling.probs');
-    u.probs.replaceChildren(...probabilityRows(result.labels ?? config.labels, result.probs, result.labelId).map((p) => {
-      const fill = el('span', { class: 'fill' });
-      fill.style.width = `${Math.max(0, Math.min(1, p.prob)) * 100}%`;
-      const li = el('li', { 'data-label': p.label }, [
-        el('span', { class: 'label', text: p.predicted ? `${p.label} ✓` : p.label }),
-        el('span', { class: 'bar', 'aria-hidden': 'true' }, [fill]),
-        el('span', { class: 'value', text: formatValue(p.prob) }),
-      ]);
-      if (p.predicted) li.setAttribute('data-predicted', '');
-      return li;
-    }));
+    u.probs.replaceChildren(
+      ...probabilityRows(result.labels ?? config.labels, result.probs, result.labelId).map((p) => {
+        const fill = el('span', { class: 'fill' });
+        fill.style.width = `${Math.max(0, Math.min(1, p.prob)) * 100}%`;
+        const li = el('li', { 'data-label': p.label }, [
+          el('span', { class: 'label', text: p.predicted ? `${p.label} ✓` : p.label }),
+          el('span', { class: 'bar', 'aria-hidden': 'true' }, [fill]),
+          el('span', { class: 'value', text: formatValue(p.prob) }),
+        ]);
+        if (p.predicted) li.setAttribute('data-predicted', '');
+        return li;
+      }),
+    );
 
     // Shaded words.
     u.wordsTitle.textContent = t(lang, `pooling.words.${pooling}`);
-    this.#legend.set(0, shaded.max, t(lang, pooling === 'han' ? 'pooling.legendHan' : 'pooling.legend'));
-    u.words.setAttribute('aria-label', t(lang, 'pooling.wordsLabel', { rows: shaded.rows.length, words: result.tokens.length }));
+    this.#legend.set(
+      0,
+      shaded.max,
+      t(lang, pooling === 'han' ? 'pooling.legendHan' : 'pooling.legend'),
+    );
+    u.words.setAttribute(
+      'aria-label',
+      t(lang, 'pooling.wordsLabel', { rows: shaded.rows.length, words: result.tokens.length }),
+    );
     u.words.setAttribute('aria-description', t(lang, 'pooling.keys'));
     const color = (v) => {
       const rgb = valueToColor(v, 0, shaded.max);
@@ -197,16 +240,27 @@ export class PoolingView {
       const children = [];
       if (pooling === 'han') {
         const c = color(row.weight);
-        const swatch = el('span', { class: 'row-label swatch', text: `${t(lang, 'pooling.sentence', { n: r + 1 })} ${formatValue(row.weight)}` });
+        const swatch = el('span', {
+          class: 'row-label swatch',
+          text: `${t(lang, 'pooling.sentence', { n: r + 1 })} ${formatValue(row.weight)}`,
+        });
         swatch.style.background = c.bg;
         swatch.style.color = c.fg;
         children.push(swatch);
       } else if (pooling === 'structured') {
-        children.push(el('span', { class: 'row-label', text: t(lang, 'pooling.hop', { n: r + 1 }) }));
+        children.push(
+          el('span', { class: 'row-label', text: t(lang, 'pooling.hop', { n: r + 1 }) }),
+        );
       }
       const spans = row.words.map((w, c) => {
         const k = color(w.weight);
-        const span = el('span', { class: 'word', 'data-row': String(r), 'data-col': String(c), title: `${w.token}: ${formatValue(w.weight)}`, text: w.token });
+        const span = el('span', {
+          class: 'word',
+          'data-row': String(r),
+          'data-col': String(c),
+          title: `${w.token}: ${formatValue(w.weight)}`,
+          text: w.token,
+        });
         span.style.background = k.bg;
         span.style.color = k.fg;
         return span;
@@ -218,19 +272,30 @@ export class PoolingView {
     });
     u.words.replaceChildren(...rowNodes);
     this.#focus.row = Math.min(this.#focus.row, shaded.rows.length - 1);
-    this.#focus.col = Math.min(this.#focus.col, Math.max(0, shaded.rows[this.#focus.row].words.length - 1));
+    this.#focus.col = Math.min(
+      this.#focus.col,
+      Math.max(0, shaded.rows[this.#focus.row].words.length - 1),
+    );
     this.#markFocus();
 
     // The text alternative: every weight as a list.
     u.altSummary.textContent = t(lang, 'pooling.asText');
-    u.altList.replaceChildren(...shaded.rows.map((row, r) => {
-      const items = row.words.map((w) => el('li', { text: `${w.token}: ${formatValue(w.weight)}` }));
-      if (pooling === 'attention' || (pooling !== 'han' && pooling !== 'structured')) return items;
-      const head = pooling === 'han'
-        ? t(lang, 'pooling.sentenceWeight', { n: r + 1, value: formatValue(row.weight) })
-        : t(lang, 'pooling.hop', { n: r + 1 });
-      return [el('li', {}, [head, el('ol', {}, items)])];
-    }).flat());
+    u.altList.replaceChildren(
+      ...shaded.rows
+        .map((row, r) => {
+          const items = row.words.map((w) =>
+            el('li', { text: `${w.token}: ${formatValue(w.weight)}` }),
+          );
+          if (pooling === 'attention' || (pooling !== 'han' && pooling !== 'structured'))
+            return items;
+          const head =
+            pooling === 'han'
+              ? t(lang, 'pooling.sentenceWeight', { n: r + 1, value: formatValue(row.weight) })
+              : t(lang, 'pooling.hop', { n: r + 1 });
+          return [el('li', {}, [head, el('ol', {}, items)])];
+        })
+        .flat(),
+    );
 
     // The matrices, for reading cell by cell and exporting.
     const A = result.attention[0];
@@ -242,7 +307,10 @@ export class PoolingView {
       weights: A.weights.data,
       rows: hops,
       cols: n,
-      rowLabels: pooling === 'structured' ? Array.from({ length: hops }, (_, h) => t(lang, 'pooling.hop', { n: h + 1 })) : ['α'],
+      rowLabels:
+        pooling === 'structured'
+          ? Array.from({ length: hops }, (_, h) => t(lang, 'pooling.hop', { n: h + 1 }))
+          : ['α'],
       colLabels: A.colLabels,
     };
     const S = result.attention[1];
@@ -252,12 +320,22 @@ export class PoolingView {
       u.sentenceCaption.textContent = t(lang, 'pooling.map.sentences');
       u.sentenceMap.setAttribute('label', u.sentenceCaption.textContent);
       u.sentenceMap.setAttribute('max', String(shaded.max));
-      u.sentenceMap.data = { weights: S.weights.data, rows: 1, cols: S.weights.shape[1], rowLabels: ['β'], colLabels: S.colLabels };
+      u.sentenceMap.data = {
+        weights: S.weights.data,
+        rows: 1,
+        cols: S.weights.shape[1],
+        rowLabels: ['β'],
+        colLabels: S.colLabels,
+      };
     } else {
       u.sentenceMap.data = null;
     }
     u.penalty.hidden = pooling !== 'structured';
-    if (pooling === 'structured') u.penalty.textContent = t(lang, 'pooling.penalty', { value: formatValue(result.penalty), r: hops });
+    if (pooling === 'structured')
+      u.penalty.textContent = t(lang, 'pooling.penalty', {
+        value: formatValue(result.penalty),
+        r: hops,
+      });
     u.all.textContent = t(lang, 'pooling.downloadAll');
     for (const h of this.heatmaps) h.setAttribute('lang', lang);
     return { pooling, rows: shaded.rows.length, words: n, label: result.label };
@@ -270,13 +348,28 @@ export class PoolingView {
     if (!shaded || event.altKey || event.metaKey) return;
     let { row, col } = this.#focus;
     switch (event.key) {
-      case 'ArrowLeft': col -= 1; break;
-      case 'ArrowRight': col += 1; break;
-      case 'ArrowUp': row -= 1; break;
-      case 'ArrowDown': row += 1; break;
-      case 'Home': col = 0; if (event.ctrlKey) row = 0; break;
-      case 'End': col = Infinity; if (event.ctrlKey) row = shaded.rows.length - 1; break;
-      default: return;
+      case 'ArrowLeft':
+        col -= 1;
+        break;
+      case 'ArrowRight':
+        col += 1;
+        break;
+      case 'ArrowUp':
+        row -= 1;
+        break;
+      case 'ArrowDown':
+        row += 1;
+        break;
+      case 'Home':
+        col = 0;
+        if (event.ctrlKey) row = 0;
+        break;
+      case 'End':
+        col = Infinity;
+        if (event.ctrlKey) row = shaded.rows.length - 1;
+        break;
+      default:
+        return;
     }
     event.preventDefault();
     this.#moveTo(row, col);
@@ -306,7 +399,13 @@ export class PoolingView {
     const w = r.words[col];
     if (!w) return '';
     const lang = this.#lang;
-    const params = { word: w.token, index: w.index + 1, value: formatValue(w.weight), n: row + 1, sentence: formatValue(r.weight) };
+    const params = {
+      word: w.token,
+      index: w.index + 1,
+      value: formatValue(w.weight),
+      n: row + 1,
+      sentence: formatValue(r.weight),
+    };
     if (this.#shaded.pooling === 'han') return t(lang, 'pooling.sayHan', params);
     if (this.#shaded.pooling === 'structured') return t(lang, 'pooling.sayHop', params);
     return t(lang, 'pooling.say', params);
@@ -337,6 +436,9 @@ export class PoolingView {
       doc.sentenceWeights = numbersJSON(result.sentenceWeights);
     }
     if (result.penalty !== undefined) doc.penalty = numbersJSON([result.penalty])[0];
-    downloadBlob(fileName(`${name} pooling`, 'json'), new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }));
+    downloadBlob(
+      fileName(`${name} pooling`, 'json'),
+      new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }),
+    );
   }
 }

@@ -28,7 +28,14 @@
 import { normalizeSentence } from '../data/agreement.js';
 import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
 import { plural, t } from '../shared/i18n.js';
-import { downloadBlob, el, fileName, legend, numbersJSON, textColorFor } from '../shared/view-kit.js';
+import {
+  downloadBlob,
+  el,
+  fileName,
+  legend,
+  numbersJSON,
+  textColorFor,
+} from '../shared/view-kit.js';
 
 const STEP_MS = 700; // play speed: one word per STEP_MS
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -55,7 +62,8 @@ export function readingData(result, text, config) {
   const words = String(text).split(/\s+/).filter(Boolean);
   const unknown = [];
   words.forEach((word, i) => {
-    if (tokens[i + offset] === tok.unk && word !== tok.unk) unknown.push({ index: i + offset, word });
+    if (tokens[i + offset] === tok.unk && word !== tok.unk)
+      unknown.push({ index: i + offset, word });
   });
   return { tokens, n, weights: map ? map.weights.data : null, probs, unknown };
 }
@@ -78,7 +86,10 @@ export function readSoFar(weights, n, t) {
 export function strongestEarlier(row) {
   let index = -1;
   let weight = 0;
-  if (row) row.forEach((w, i) => { if (w > weight) [index, weight] = [i, w]; });
+  if (row)
+    row.forEach((w, i) => {
+      if (w > weight) [index, weight] = [i, w];
+    });
   return { index, weight };
 }
 
@@ -139,7 +150,14 @@ export class ReadingView {
     u.pause = el('button', { type: 'button', 'data-action': 'pause', disabled: '' });
     u.step = el('button', { type: 'button', 'data-action': 'step' });
     u.sliderLabel = el('label', { for: 'reading-step' });
-    u.slider = el('input', { id: 'reading-step', type: 'range', min: '0', max: '0', step: '1', value: '0' });
+    u.slider = el('input', {
+      id: 'reading-step',
+      type: 'range',
+      min: '0',
+      max: '0',
+      step: '1',
+      value: '0',
+    });
     u.position = el('output', { for: 'reading-step', class: 'position' });
     u.controls = el('div', { class: 'reading-controls' }, [
       el('div', { class: 'buttons' }, [u.back, u.play, u.pause, u.step]),
@@ -149,7 +167,16 @@ export class ReadingView {
     u.arcs.setAttribute('class', 'arcs');
     u.arcs.setAttribute('aria-hidden', 'true');
     u.row = el('div', { class: 'word-row' });
-    u.words = el('div', { class: 'reading-words', tabindex: '0', role: 'application', 'aria-roledescription': 'sentence' }, [u.arcs, u.row]);
+    u.words = el(
+      'div',
+      {
+        class: 'reading-words',
+        tabindex: '0',
+        role: 'application',
+        'aria-roledescription': 'sentence',
+      },
+      [u.arcs, u.row],
+    );
     u.strip = el('div', { class: 'reading-strip' }, [u.words]);
     u.live = el('div', { class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'true' });
     u.nextTitle = el('h3', { class: 'selected-title', id: 'next-title' });
@@ -211,9 +238,22 @@ export class ReadingView {
       return ctx.finish(null);
     }
     ctx.error(ctx.refused);
-    const shown = this.render({ result, config: ctx.model.config, name: s.model, input: s.input, text, lang: s.lang, step: s.step });
+    const shown = this.render({
+      result,
+      config: ctx.model.config,
+      name: s.model,
+      input: s.input,
+      text,
+      lang: s.lang,
+      step: s.step,
+    });
     for (const h of this.heatmaps) h.flush();
-    ctx.status(t(s.lang, 'status.reading', { n: plural(s.lang, 'count.tokens', shown.n), ms: ctx.elapsed().toFixed(1) }));
+    ctx.status(
+      t(s.lang, 'status.reading', {
+        n: plural(s.lang, 'count.tokens', shown.n),
+        ms: ctx.elapsed().toFixed(1),
+      }),
+    );
     ctx.finish(result, { shown });
   }
 
@@ -272,19 +312,33 @@ export class ReadingView {
     const u = this.#ui;
     this.#lang = lang;
     const data = readingData(result, text, config);
-    const cell = ['lstmn', 'self-attention-rnn', 'lstm'].includes(config.cell) ? config.cell : 'lstmn';
+    const cell = ['lstmn', 'self-attention-rnn', 'lstm'].includes(config.cell)
+      ? config.cell
+      : 'lstmn';
     const key = `${name}\u0000${text}`;
     if (key !== this.#key) this.pause();
     this.#key = key;
     // null: the whole sentence read (Play starts from the first word)
     this.#step = step === null ? data.n - 1 : Math.max(0, Math.min(data.n - 1, step));
-    this.#data = { ...data, name, input, text, cell, result, vocab: config.tokenizer?.vocab ?? [], unk: config.tokenizer?.unk ?? '<unk>' };
+    this.#data = {
+      ...data,
+      name,
+      input,
+      text,
+      cell,
+      result,
+      vocab: config.tokenizer?.vocab ?? [],
+      unk: config.tokenizer?.unk ?? '<unk>',
+    };
 
     u.about.textContent = t(lang, `reading.about.${cell}`);
     u.readAsLabel.textContent = t(lang, 'reading.readAs');
     u.readAs.textContent = text;
     u.unknown.textContent = data.unknown.length
-      ? t(lang, 'reading.unknown', { unk: this.#data.unk, words: data.unknown.map((w) => w.word).join(', ') })
+      ? t(lang, 'reading.unknown', {
+          unk: this.#data.unk,
+          words: data.unknown.map((w) => w.word).join(', '),
+        })
       : t(lang, 'reading.allKnown');
     u.unknown.toggleAttribute('data-unknown', data.unknown.length > 0);
     u.back.textContent = t(lang, 'reading.back');
@@ -301,7 +355,13 @@ export class ReadingView {
     u.mapTitle.textContent = t(lang, 'reading.mapTitle');
     u.map.setAttribute('label', t(lang, 'reading.mapLabel'));
     u.map.setAttribute('lang', lang);
-    u.perplexity.textContent = result.perplexity === undefined ? '' : t(lang, 'reading.perplexity', { value: formatValue(result.perplexity), count: data.n - 1 });
+    u.perplexity.textContent =
+      result.perplexity === undefined
+        ? ''
+        : t(lang, 'reading.perplexity', {
+            value: formatValue(result.perplexity),
+            count: data.n - 1,
+          });
     u.altSummary.textContent = t(lang, 'reading.asText');
     u.all.textContent = t(lang, 'reading.downloadAll');
     u.csv.textContent = t(lang, 'reading.downloadProbs');
@@ -313,7 +373,10 @@ export class ReadingView {
         el('span', { class: 'word', text: token }),
         el('span', { class: 'p', text: i === 0 ? '–' : formatValue(data.probs[i], 3) }),
       ]);
-      node.title = i === 0 ? `${token}: ${t(lang, 'reading.notPredicted')}` : `${token}: p = ${formatValue(data.probs[i])}`;
+      node.title =
+        i === 0
+          ? `${token}: ${t(lang, 'reading.notPredicted')}`
+          : `${token}: p = ${formatValue(data.probs[i])}`;
       if (unknown.has(i)) node.setAttribute('data-unknown', '');
       return node;
     });
@@ -330,11 +393,20 @@ export class ReadingView {
     if (!this.#data || event.altKey || event.metaKey || event.ctrlKey) return;
     let next = this.#step;
     switch (event.key) {
-      case 'ArrowLeft': next -= 1; break;
-      case 'ArrowRight': next += 1; break;
-      case 'Home': next = 0; break;
-      case 'End': next = this.#data.n - 1; break;
-      default: return;
+      case 'ArrowLeft':
+        next -= 1;
+        break;
+      case 'ArrowRight':
+        next += 1;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = this.#data.n - 1;
+        break;
+      default:
+        return;
     }
     event.preventDefault();
     this.pause();
@@ -387,10 +459,17 @@ export class ReadingView {
       const left = span.offsetLeft;
       const right = left + span.offsetWidth;
       if (left < strip.scrollLeft) strip.scrollLeft = Math.max(0, left - 8);
-      else if (right > strip.scrollLeft + strip.clientWidth) strip.scrollLeft = right - strip.clientWidth + 8;
+      else if (right > strip.scrollLeft + strip.clientWidth)
+        strip.scrollLeft = right - strip.clientWidth + 8;
     }
     if (d.weights) {
-      u.map.data = { weights: readSoFar(d.weights, d.n, s), rows: s + 1, cols: s + 1, rowLabels: d.tokens.slice(0, s + 1), colLabels: d.tokens.slice(0, s + 1) };
+      u.map.data = {
+        weights: readSoFar(d.weights, d.n, s),
+        rows: s + 1,
+        cols: s + 1,
+        rowLabels: d.tokens.slice(0, s + 1),
+        colLabels: d.tokens.slice(0, s + 1),
+      };
     } else {
       u.map.data = null;
     }
@@ -420,10 +499,16 @@ export class ReadingView {
       const path = document.createElementNS(SVG_NS, 'path');
       if (i === s) {
         // attention to itself (self-attention RNN): a small loop above the word
-        path.setAttribute('d', `M ${x0 - 6} ${base} C ${x0 - 14} ${base - 22}, ${x0 + 14} ${base - 22}, ${x0 + 6} ${base}`);
+        path.setAttribute(
+          'd',
+          `M ${x0 - 6} ${base} C ${x0 - 14} ${base - 22}, ${x0 + 14} ${base - 22}, ${x0 + 6} ${base}`,
+        );
       } else {
         const h = Math.min(ARC_HEIGHT - 4, 14 + Math.abs(x0 - xi) * 0.25);
-        path.setAttribute('d', `M ${x0} ${base} C ${x0} ${base - h}, ${xi} ${base - h}, ${xi} ${base}`);
+        path.setAttribute(
+          'd',
+          `M ${x0} ${base} C ${x0} ${base - h}, ${xi} ${base - h}, ${xi} ${base}`,
+        );
       }
       path.setAttribute('fill', 'none');
       path.setAttribute('stroke', 'currentColor');
@@ -454,23 +539,33 @@ export class ReadingView {
     const logRow = dist.data.subarray(s * V, (s + 1) * V);
     const actualId = d.result.ids[s + 1];
     const top = topNext(logRow, d.vocab, 5);
-    if (!top.some((g) => g.id === actualId)) top.push({ id: actualId, word: d.vocab[actualId] ?? d.unk, prob: Math.exp(logRow[actualId]) });
-    u.next.replaceChildren(...top.map((g) => {
-      const fill = el('span', { class: 'fill' });
-      fill.style.width = `${Math.max(0, Math.min(1, g.prob)) * 100}%`;
-      const actual = g.id === actualId;
-      const li = el('li', { 'data-word': g.word }, [
-        el('span', { class: 'label', text: actual ? `${g.word} ✓` : g.word }),
-        el('span', { class: 'bar', 'aria-hidden': 'true' }, [fill]),
-        el('span', { class: 'value', text: formatValue(g.prob) }),
-      ]);
-      if (actual) {
-        li.setAttribute('data-predicted', '');
-        li.setAttribute('aria-description', t(lang, 'reading.cameNext'));
-      }
-      return li;
-    }));
-    u.nextNote.textContent = t(lang, 'reading.nextWord', { word: d.tokens[s + 1], p: formatValue(d.probs[s + 1]) });
+    if (!top.some((g) => g.id === actualId))
+      top.push({
+        id: actualId,
+        word: d.vocab[actualId] ?? d.unk,
+        prob: Math.exp(logRow[actualId]),
+      });
+    u.next.replaceChildren(
+      ...top.map((g) => {
+        const fill = el('span', { class: 'fill' });
+        fill.style.width = `${Math.max(0, Math.min(1, g.prob)) * 100}%`;
+        const actual = g.id === actualId;
+        const li = el('li', { 'data-word': g.word }, [
+          el('span', { class: 'label', text: actual ? `${g.word} ✓` : g.word }),
+          el('span', { class: 'bar', 'aria-hidden': 'true' }, [fill]),
+          el('span', { class: 'value', text: formatValue(g.prob) }),
+        ]);
+        if (actual) {
+          li.setAttribute('data-predicted', '');
+          li.setAttribute('aria-description', t(lang, 'reading.cameNext'));
+        }
+        return li;
+      }),
+    );
+    u.nextNote.textContent = t(lang, 'reading.nextWord', {
+      word: d.tokens[s + 1],
+      p: formatValue(d.probs[s + 1]),
+    });
   }
 
   /** What a sighted reader sees for the current word, for the live region. */
@@ -478,12 +573,20 @@ export class ReadingView {
     const d = this.#data;
     if (!d) return '';
     const s = this.#step;
-    const params = { t: s + 1, word: d.tokens[s], p: s === 0 ? t(this.#lang, 'reading.notPredicted') : formatValue(d.probs[s]) };
+    const params = {
+      t: s + 1,
+      word: d.tokens[s],
+      p: s === 0 ? t(this.#lang, 'reading.notPredicted') : formatValue(d.probs[s]),
+    };
     if (!d.weights) return t(this.#lang, 'reading.sayLstm', params);
     const row = attentionRow(d.weights, d.n, s);
     const best = strongestEarlier(row);
     if (best.index < 0) return t(this.#lang, 'reading.sayNone', params);
-    return t(this.#lang, 'reading.say', { ...params, top: d.tokens[best.index], w: formatValue(best.weight) });
+    return t(this.#lang, 'reading.say', {
+      ...params,
+      top: d.tokens[best.index],
+      w: formatValue(best.weight),
+    });
   }
 
   #announce() {
@@ -494,14 +597,18 @@ export class ReadingView {
   #altText() {
     const d = this.#data;
     const lang = this.#lang;
-    this.#ui.altList.replaceChildren(...d.tokens.map((word, i) => {
-      const row = attentionRow(d.weights, d.n, i);
-      const weights = row
-        ? Array.from(row, (w, j) => `${d.tokens[j]} ${formatValue(w)}`).slice(0, d.cell === 'self-attention-rnn' ? i + 1 : i).join(', ') || t(lang, 'reading.altNone')
-        : t(lang, 'reading.altNone');
-      const p = i === 0 ? t(lang, 'reading.notPredicted') : formatValue(d.probs[i]);
-      return el('li', { text: t(lang, 'reading.altRow', { word, p, weights }) });
-    }));
+    this.#ui.altList.replaceChildren(
+      ...d.tokens.map((word, i) => {
+        const row = attentionRow(d.weights, d.n, i);
+        const weights = row
+          ? Array.from(row, (w, j) => `${d.tokens[j]} ${formatValue(w)}`)
+              .slice(0, d.cell === 'self-attention-rnn' ? i + 1 : i)
+              .join(', ') || t(lang, 'reading.altNone')
+          : t(lang, 'reading.altNone');
+        const p = i === 0 ? t(lang, 'reading.notPredicted') : formatValue(d.probs[i]);
+        return el('li', { text: t(lang, 'reading.altRow', { word, p, weights }) });
+      }),
+    );
   }
 
   // ---- downloads -------------------------------------------------------------------------------
@@ -520,7 +627,10 @@ export class ReadingView {
       perplexity: d.result.perplexity === undefined ? null : numbersJSON([d.result.perplexity])[0],
       weights: d.weights ? { shape: [d.n, d.n], data: numbersJSON(d.weights) } : null,
     };
-    downloadBlob(fileName(`${d.name} reading`, 'json'), new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }));
+    downloadBlob(
+      fileName(`${d.name} reading`, 'json'),
+      new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }),
+    );
   }
 
   #downloadCSV() {
@@ -532,8 +642,20 @@ export class ReadingView {
       const best = strongestEarlier(attentionRow(d.weights, d.n, i));
       const lp = i === 0 ? '' : numbersJSON([d.result.logProbs[i - 1]])[0];
       const p = i === 0 ? '' : numbersJSON([d.probs[i]])[0];
-      lines.push([i, q(token), p, lp, best.index < 0 ? '' : q(d.tokens[best.index]), best.index < 0 ? '' : numbersJSON([best.weight])[0]].join(','));
+      lines.push(
+        [
+          i,
+          q(token),
+          p,
+          lp,
+          best.index < 0 ? '' : q(d.tokens[best.index]),
+          best.index < 0 ? '' : numbersJSON([best.weight])[0],
+        ].join(','),
+      );
     });
-    downloadBlob(fileName(`${d.name} probabilities`, 'csv'), new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/csv' }));
+    downloadBlob(
+      fileName(`${d.name} probabilities`, 'csv'),
+      new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/csv' }),
+    );
   }
 }

@@ -29,24 +29,61 @@ import { TimeView } from './time-view.js';
  * @type {Readonly<Record<string, ViewModule>>}
  */
 export const VIEW_MODULES = Object.freeze({
-  alignment: { one: true, make: (host) => ({ view: new AlignmentView({ onGold: host.onGold, refresh: host.refresh }) }) },
-  time: { one: true, make: (host) => ({ view: new TimeView({ onStep: host.onStep, current: host.current, error: host.error, onGold: host.onGold, refresh: host.refresh }) }) },
-  compare: { keep: true, make: (host) => ({ view: new CompareView({ onPair: host.onPair, onGold: host.onGold, refresh: host.refresh }) }) },
+  alignment: {
+    one: true,
+    make: (host) => ({ view: new AlignmentView({ onGold: host.onGold, refresh: host.refresh }) }),
+  },
+  time: {
+    one: true,
+    make: (host) => ({
+      view: new TimeView({
+        onStep: host.onStep,
+        current: host.current,
+        error: host.error,
+        onGold: host.onGold,
+        refresh: host.refresh,
+      }),
+    }),
+  },
+  compare: {
+    keep: true,
+    make: (host) => ({
+      view: new CompareView({ onPair: host.onPair, onGold: host.onGold, refresh: host.refresh }),
+    }),
+  },
   heads: {
     one: true,
     arch: 'transformer',
-    load: (host) => import('./heads-view.js').then((m) => ({
-      view: new m.HeadsView({ onSelect: host.onSelect, onKind: host.onKind, onGold: host.onGold, refresh: host.refresh }),
-    })),
+    load: (host) =>
+      import('./heads-view.js').then((m) => ({
+        view: new m.HeadsView({
+          onSelect: host.onSelect,
+          onKind: host.onKind,
+          onGold: host.onGold,
+          refresh: host.refresh,
+        }),
+      })),
   },
-  pooling: { one: true, arch: 'classifier', load: () => import('./pooling-view.js').then((m) => ({ view: new m.PoolingView() })) },
+  pooling: {
+    one: true,
+    arch: 'classifier',
+    load: () => import('./pooling-view.js').then((m) => ({ view: new m.PoolingView() })),
+  },
   reading: {
     one: true,
     arch: 'memory-rnn',
-    load: (host) => import('./reading-view.js').then((m) => ({ view: new m.ReadingView({ onStep: host.onStep }), style: m.READING_STYLE })),
+    load: (host) =>
+      import('./reading-view.js').then((m) => ({
+        view: new m.ReadingView({ onStep: host.onStep }),
+        style: m.READING_STYLE,
+      })),
   },
   forgetting: {
-    load: (host) => import('./forgetting-view.js').then((m) => ({ view: new m.ForgettingView({ onInput: host.onInput }), style: m.FORGETTING_STYLE })),
+    load: (host) =>
+      import('./forgetting-view.js').then((m) => ({
+        view: new m.ForgettingView({ onInput: host.onInput }),
+        style: m.FORGETTING_STYLE,
+      })),
   },
 });
 /** The critical-path views' styles (and those every view shares), for the shadow root. */

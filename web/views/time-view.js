@@ -21,7 +21,14 @@
 
 import { formatValue } from '../shared/draw.js';
 import { windowRange } from '../shared/explain.js';
-import { GoldPanel, goldMetrics, goldScore, goldSource, hasGold, referenceRows } from '../shared/gold.js';
+import {
+  GoldPanel,
+  goldMetrics,
+  goldScore,
+  goldSource,
+  hasGold,
+  referenceRows,
+} from '../shared/gold.js';
 import { colon, plural, t } from '../shared/i18n.js';
 import { findModel } from '../shared/models.js';
 import { el, noAttentionPanel } from '../shared/view-kit.js';
@@ -43,7 +50,13 @@ export class TimeView {
    *   current?: () => { model: import('attnlab').Model | null, name?: string, input: string, lang: string },
    *   error?: (message: string) => void, onGold?: (on: boolean) => void, refresh?: () => void }} [handlers]
    */
-  constructor({ onStep = () => {}, current = () => ({ model: null, input: '', lang: 'en' }), error = () => {}, onGold = () => {}, refresh = () => {} } = {}) {
+  constructor({
+    onStep = () => {},
+    current = () => ({ model: null, input: '', lang: 'en' }),
+    error = () => {},
+    onGold = () => {},
+    refresh = () => {},
+  } = {}) {
     this.#on = { onStep, current, error, refresh };
     this.#gold = new GoldPanel({ onToggle: onGold });
     const u = this.#ui;
@@ -134,7 +147,9 @@ export class TimeView {
     }
     ctx.error(ctx.refused);
     const local = model.config.attention === 'local-p' || model.config.attention === 'local-m';
-    u.intro.textContent = [t(lang, 'time.intro'), local ? t(lang, 'time.introLocal') : ''].filter(Boolean).join(lang === 'zh' ? '' : ' ');
+    u.intro.textContent = [t(lang, 'time.intro'), local ? t(lang, 'time.introLocal') : '']
+      .filter(Boolean)
+      .join(lang === 'zh' ? '' : ' ');
     const none = model.config.attention === 'none';
     this.#none.show(none, lang);
     u.map.hidden = none;
@@ -170,13 +185,18 @@ export class TimeView {
         rowLabels = reference.slice(0, rows);
         positions = scored.positions ? Array.from(scored.positions.slice(0, rows)) : [];
       }
-      const metrics = goldMetrics({ weights: { data: weights, shape: [rows, S] } }, { alignment: gs.ex.alignment.slice(0, rows) });
+      const metrics = goldMetrics(
+        { weights: { data: weights, shape: [rows, S] } },
+        { alignment: gs.ex.alignment.slice(0, rows) },
+      );
       u.map.gold = gs.ex.alignment;
       /** @type {[string, string][]} */
       const lines = [];
-      lines.push(forced
-        ? ['forced', t(lang, 'gold.timeForced', { reference: gs.ex.tgt, rows })]
-        : ['steps', t(lang, 'gold.timeSoFar', { rows, total: reference.length })]);
+      lines.push(
+        forced
+          ? ['forced', t(lang, 'gold.timeForced', { reference: gs.ex.tgt, rows })]
+          : ['steps', t(lang, 'gold.timeSoFar', { rows, total: reference.length })],
+      );
       lines.push(this.#gold.metricsLine(metrics, model.config.attention !== 'none'));
       this.#gold.say(...lines);
       gold = { status: 'ok', forced, aer: metrics.aer, mass: metrics.mass, rows };
@@ -184,8 +204,11 @@ export class TimeView {
     const R = weights.length / S;
     u.map.data = { weights, rows: R, cols: S, rowLabels, colLabels: tm.decoder.srcTokens };
     const steps = plural(lang, 'count.steps', T);
-    let status = !tm.done ? t(lang, 'time.progress', { step: T, token: tm.tokens[T - 1] })
-      : s.step === null ? t(lang, 'time.whole', { steps }) : t(lang, 'time.done', { steps });
+    let status = !tm.done
+      ? t(lang, 'time.progress', { step: T, token: tm.tokens[T - 1] })
+      : s.step === null
+        ? t(lang, 'time.whole', { steps })
+        : t(lang, 'time.done', { steps });
     const cfg = model.config;
     const p = positions[R - 1];
     const w = p !== undefined ? windowRange(p, cfg.window, S) : null;
@@ -236,7 +259,17 @@ export class TimeView {
       this.#on.error(t(lang, 'error.run', { message: err.message }));
       return null;
     }
-    this.#time = { key, model, decoder, rows: [], ids: [], tokens: [], positions: [], done: false, timer: 0 };
+    this.#time = {
+      key,
+      model,
+      decoder,
+      rows: [],
+      ids: [],
+      tokens: [],
+      positions: [],
+      done: false,
+      timer: 0,
+    };
     return this.#time;
   }
 

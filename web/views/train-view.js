@@ -150,7 +150,10 @@ export class TrainView {
   #startWorker() {
     let worker;
     try {
-      worker = new Worker(new URL('../train-worker.js', import.meta.url), { type: 'module', name: 'attnlab-train' });
+      worker = new Worker(new URL('../train-worker.js', import.meta.url), {
+        type: 'module',
+        name: 'attnlab-train',
+      });
     } catch {
       this.#fail(t(this.#lang, 'train.noWorker'));
       return;
@@ -161,7 +164,8 @@ export class TrainView {
       event.preventDefault?.(); // reported here, plainly, instead of as an uncaught error
       this.#fail(event.message || t(this.#lang, 'train.noWorker'));
     };
-    worker.onmessageerror = () => this.#fail('a message from the training worker could not be read');
+    worker.onmessageerror = () =>
+      this.#fail('a message from the training worker could not be read');
     this.#state = 'loading';
     this.#send({ type: 'init' });
     this.#render();
@@ -195,7 +199,8 @@ export class TrainView {
         this.#loss.push([msg.step, msg.loss]);
         if (this.#loss.length > MAX_POINTS) this.#loss = halve(this.#loss);
         this.#rate.push([msg.elapsed, msg.step]);
-        while (this.#rate.length > 2 && msg.elapsed - this.#rate[0][0] > RATE_WINDOW_MS) this.#rate.shift();
+        while (this.#rate.length > 2 && msg.elapsed - this.#rate[0][0] > RATE_WINDOW_MS)
+          this.#rate.shift();
         this.#emit('train-progress', msg);
         break;
       case 'snapshot':
@@ -308,14 +313,21 @@ export class TrainView {
     ui.loss.textContent = lastLoss === null ? '–' : lastLoss.toPrecision(3);
     ui.elapsed.textContent = t(lang, 'train.seconds', { s: seconds(this.#elapsed) });
     const r = this.#rate;
-    const rate = r.length >= 2 && r[r.length - 1][0] > r[0][0]
-      ? (1000 * (r[r.length - 1][1] - r[0][1])) / (r[r.length - 1][0] - r[0][0]) : null;
-    ui.rate.textContent = rate === null || state !== 'running' ? '' : `(${t(lang, 'train.rate', { rate: rate.toFixed(0) })})`;
+    const rate =
+      r.length >= 2 && r[r.length - 1][0] > r[0][0]
+        ? (1000 * (r[r.length - 1][1] - r[0][1])) / (r[r.length - 1][0] - r[0][0])
+        : null;
+    ui.rate.textContent =
+      rate === null || state !== 'running'
+        ? ''
+        : `(${t(lang, 'train.rate', { rate: rate.toFixed(0) })})`;
     ui.exact.textContent = this.#lastEval ? pct(this.#lastEval.exactMatch) : '–';
     const snap = this.#snapshot;
     ui.output.textContent = snap ? snap.output || t(lang, 'output.none') : '–';
     const target = this.#info?.target ?? '';
-    ui.expected.textContent = target ? `(${t(lang, 'train.expected', { target })}${snap?.output === target ? ' ✓' : ''})` : '';
+    ui.expected.textContent = target
+      ? `(${t(lang, 'train.expected', { target })}${snap?.output === target ? ' ✓' : ''})`
+      : '';
 
     let status;
     if (state === 'error') status = t(lang, 'train.error', { message: this.#error });
@@ -335,7 +347,13 @@ export class TrainView {
     hm.setAttribute('label', t(lang, 'train.heatmap', { example }));
     hm.setAttribute('lang', lang);
     if (snap && hm.data?.weights !== snap.weights) {
-      hm.data = { weights: snap.weights, rows: snap.rows, cols: snap.cols, rowLabels: snap.rowLabels, colLabels: snap.colLabels };
+      hm.data = {
+        weights: snap.weights,
+        rows: snap.rows,
+        cols: snap.cols,
+        rowLabels: snap.rowLabels,
+        colLabels: snap.colLabels,
+      };
     }
     if (this.#visible) this.#drawChart();
   }
@@ -357,12 +375,20 @@ export class TrainView {
       }
     }
     const ready = state === 'ready' || state === 'paused' || state === 'error-run';
-    ui.run.textContent = t(lang, state === 'paused' || state === 'error-run' ? 'train.resume' : 'train.start');
+    ui.run.textContent = t(
+      lang,
+      state === 'paused' || state === 'error-run' ? 'train.resume' : 'train.start',
+    );
     ui.run.disabled = !ready || this.#invalid.size > 0;
     ui.pause.textContent = t(lang, 'train.pause');
     ui.pause.disabled = state !== 'running';
     ui.reset.textContent = t(lang, 'train.reset');
-    ui.reset.disabled = !(state === 'running' || state === 'paused' || state === 'error-run' || (state === 'ready' && this.#step > 0));
+    ui.reset.disabled = !(
+      state === 'running' ||
+      state === 'paused' ||
+      state === 'error-run' ||
+      (state === 'ready' && this.#step > 0)
+    );
   }
 
   #drawChart() {
@@ -381,37 +407,47 @@ export class TrainView {
     const css = getComputedStyle(this.#root);
     const v = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
     const lang = this.#lang;
-    drawLossChart(ctx, { loss: this.#loss, exact: this.#exact }, {
-      width,
-      height: CHART_HEIGHT,
-      log: log.checked,
-      font: `12px ${css.fontFamily}`,
-      colors: {
-        background: v('--surface', '#fff'),
-        text: v('--text', '#000'),
-        grid: v('--border', '#ccc'),
-        loss: v('--accent', '#3b528b'),
-        exact: v('--train-exact', '#b8641c'),
+    drawLossChart(
+      ctx,
+      { loss: this.#loss, exact: this.#exact },
+      {
+        width,
+        height: CHART_HEIGHT,
+        log: log.checked,
+        font: `12px ${css.fontFamily}`,
+        colors: {
+          background: v('--surface', '#fff'),
+          text: v('--text', '#000'),
+          grid: v('--border', '#ccc'),
+          loss: v('--accent', '#3b528b'),
+          exact: v('--train-exact', '#b8641c'),
+        },
+        labels: {
+          x: t(lang, 'train.axisStep'),
+          loss: t(lang, 'train.axisLoss'),
+          lossLog: t(lang, 'train.axisLossLog'),
+          exact: t(lang, 'train.axisExact'),
+          empty: this.#loss.length ? '' : t(lang, 'train.chartEmpty'),
+        },
       },
-      labels: {
-        x: t(lang, 'train.axisStep'),
-        loss: t(lang, 'train.axisLoss'),
-        lossLog: t(lang, 'train.axisLossLog'),
-        exact: t(lang, 'train.axisExact'),
-        empty: this.#loss.length ? '' : t(lang, 'train.chartEmpty'),
-      },
-    });
+    );
     const lastLoss = this.#loss.length ? this.#loss[this.#loss.length - 1][1].toPrecision(3) : '–';
-    chart.setAttribute('aria-label', t(lang, 'train.chartAlt', {
-      step: this.#step, loss: lastLoss, exact: this.#lastEval ? pct(this.#lastEval.exactMatch) : '–',
-    }));
+    chart.setAttribute(
+      'aria-label',
+      t(lang, 'train.chartAlt', {
+        step: this.#step,
+        loss: lastLoss,
+        exact: this.#lastEval ? pct(this.#lastEval.exactMatch) : '–',
+      }),
+    );
   }
 }
 
 /** Average neighbouring points in pairs (the step of the later one). */
 function halve(points) {
   const out = [];
-  for (let i = 0; i + 1 < points.length; i += 2) out.push([points[i + 1][0], (points[i][1] + points[i + 1][1]) / 2]);
+  for (let i = 0; i + 1 < points.length; i += 2)
+    out.push([points[i + 1][0], (points[i][1] + points[i + 1][1]) / 2]);
   if (points.length % 2) out.push(points[points.length - 1]);
   return out;
 }
