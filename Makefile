@@ -41,7 +41,7 @@ WASM_LINK := $(WASM_LINK_BASE) \
 WASM_TRAIN_LINK := $(WASM_LINK_BASE) \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS) $(TRAIN_EXPORTS)))
 
-.PHONY: format format-check all help native wasm test test-c test-c-wasm test-asan test-js test-browser test-firefox test-webkit test-python check-wasm \
+.PHONY: format format-check lint all help native wasm test test-c test-c-wasm test-asan test-js test-browser test-firefox test-webkit test-python check-wasm \
 	demo bench clean setup size committed-wasm dist first-plot lab-targets python-assets
 
 all: native wasm                                  ## everything that builds
@@ -169,7 +169,7 @@ size: committed-wasm                              ## what the page downloads (ra
 	@$(NODE) scripts/size.mjs
 
 # ---------------------------------------------------------------- tests
-test: test-c test-asan test-c-wasm test-js test-browser test-firefox test-webkit test-python  ## everything CI runs
+test: lint format-check test-c test-asan test-c-wasm test-js test-browser test-firefox test-webkit test-python  ## everything CI runs
 
 test-c: $(addprefix build/native/,$(C_TESTS))      ## native C tests
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
@@ -316,3 +316,6 @@ format-check: node_modules                        ## fail when a source is not a
 	echo "format-check: $(words $(FORMAT_FILES)) C files as clang-format writes them"
 	@$(NODE) node_modules/prettier/bin/prettier.cjs --check --log-level warn . || { echo "not formatted (run make format)"; exit 1; }
 	@echo "format-check: the JS and CSS as Prettier writes them"
+
+lint: node_modules                                ## ESLint (eslint.config.js: the recommended rules) over every JS file
+	$(NODE) node_modules/eslint/bin/eslint.js --max-warnings 0 .

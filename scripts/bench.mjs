@@ -428,7 +428,7 @@ async function main() {
     targetMs: o.targetMs,
     smoke: o.smoke,
     contenders,
-    cases: cases.map(({ inputs, ...c }) => c),
+    cases: cases.map(({ inputs: _inputs, ...c }) => c),
     results: cells,
     startup,
     startupRuns: o.startupRuns,

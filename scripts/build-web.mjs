@@ -175,7 +175,7 @@ export function rewritePage(html, preloads, inline = {}) {
     (m, indent) => `${early.map((e) => indent + e).join('\n')}\n${m}`,
   );
   let placed = false;
-  out = out.replace(/(?:[ \t]*<link rel="modulepreload" href="[^"]+">\n)+/, (m) => {
+  out = out.replace(/(?:[ \t]*<link rel="modulepreload" href="[^"]+">\n)+/, () => {
     placed = true;
     return `    ${links}\n`;
   });

@@ -52,7 +52,7 @@ function live(data, what) {
 export function isDetached(buffer) {
   if (typeof buffer.detached === 'boolean') return buffer.detached;
   try {
-    new Uint8Array(buffer); // eslint-disable-line no-new
+    new Uint8Array(buffer);
     return false;
   } catch {
     return true;

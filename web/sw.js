@@ -22,7 +22,6 @@
 // what the page loads.
 // Deliberately handles nothing but same-origin GETs, and never answers from the cache first.
 
-/* eslint-env serviceworker */
 const VERSION = 'dev';
 const PRECACHE = [];
 const CACHE = `attnlab-${VERSION}`;

@@ -234,7 +234,7 @@ export function transformerCard(name, shipped, { training, float32, extra = {} }
     };
   }
   const bytes = shipped.bytes;
-  const { tokenizer, ...arch } = spec.cfg;
+  const { tokenizer: _tokenizer, ...arch } = spec.cfg;
   return rounded({
     name,
     task,

@@ -606,7 +606,7 @@ test('<attn-demo>: a blob: URL model attribute and the modelFile property draw t
       URL.revokeObjectURL(revoked);
       const viaRevoked = await make((el) => el.setAttribute('model', revoked));
       URL.revokeObjectURL(url);
-      const strip = ({ el, ...rest }) => rest;
+      const strip = ({ el: _el, ...rest }) => rest;
       return {
         url,
         revoked,

@@ -289,8 +289,8 @@ test('9: inherited option values are refused by name, and a polluted Object.prot
     names: [/options\.causal is inherited/],
   });
   const plain = ops.scaledDotProductAttention(q, kv, kv, {});
-  Object.prototype.causal = true; // eslint-disable-line no-extend-native
-  Object.prototype.returnWeights = true; // eslint-disable-line no-extend-native
+  Object.prototype.causal = true;
+  Object.prototype.returnWeights = true;
   try {
     const r = ops.scaledDotProductAttention(q, kv, kv, {});
     assert.deepEqual(Array.from(r.output.data), Array.from(plain.output.data), 'not causal');

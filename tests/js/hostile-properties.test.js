@@ -386,7 +386,7 @@ const badLeaf = (k) =>
         ? new Number(1)
         : k === 'array'
           ? [1]
-          : k; // eslint-disable-line no-new-wrappers
+          : k;
 
 const nestedMut = fc.oneof(
   fc.record({ t: fc.constant('leaf'), at: fc.nat(), leaf: fc.constantFrom(...BAD_LEAVES) }),

@@ -195,10 +195,8 @@ test('the legend wraps on a narrow chart instead of running off it', () => {
 test('LossSeries keeps every loss and charts at most max points, each the mean of its bucket', () => {
   const s = new LossSeries(100);
   const n = 1000;
-  let sum = 0;
   for (let i = 1; i <= n; i++) {
     s.add(i, i);
-    sum += i;
   }
   assert.equal(s.length, n);
   assert.deepEqual(Array.from(s.all.subarray(0, 3)), [1, 2, 3]);

@@ -1013,7 +1013,7 @@ function opinion(rand, d, dname, p, lead) {
   return { tokens, decisive: dec, distractors: dis, clauses, link, polarity };
 }
 
-function neutral(rand, d, dname) {
+function neutral(rand, d) {
   const n = () => noun(rand);
   const ns = () => pick(rand, PLURALS);
   const t = pick(rand, [
@@ -1070,7 +1070,6 @@ function articles(tokens) {
 const ATTACH = new Set(w(",|.|!|?|;|:|'s|'d|'ll|'ve|'re|'m|n't"));
 const NT_STEM = { can: 'ca', will: 'wo' };
 const TYPO = new Set(w("don't|didn't|doesn't|isn't|wasn't|won't|can't|couldn't|wouldn't|i'm|i've"));
-const ENDS = new Set(w('.|!|?'));
 
 /** tokens → text as typed: clitics and punctuation attached, can n't → can't, will n't → won't; case
  * 'sentence' (capitals at sentence starts and for I), 'lower' or 'upper'; typos: dont, didnt, im. */
@@ -1125,7 +1124,7 @@ function review(rand, minS, maxS) {
       };
     } else
       s = {
-        tokens: neutral(rand, d, dname),
+        tokens: neutral(rand, d),
         label: null,
         decisive: null,
         distractors: [],

@@ -47,17 +47,6 @@ const COLORS = { a: '#3b528b', b: '#b8641c' };
 const DASH = { a: [], b: [6, 3] };
 const TOKEN_DASH = { a: [2, 3], b: [6, 3, 2, 3] };
 const EQUATION_TAGS = new Set(['VAR', 'SUB', 'SUP', 'I', 'EM', 'B', 'SPAN']);
-const SEQ2SEQ_KEYS = [
-  'cell',
-  'bidirectional',
-  'layers',
-  'hidden',
-  'embedding',
-  'attention',
-  'style',
-];
-const TRANSFORMER_KEYS = ['layers', 'heads', 'width', 'feedforward', 'positions'];
-const TRAIN_KEYS = ['optimizer', 'lr', 'batch', 'clip', 'seed', 'workers', 'halfLife'];
 const DTYPES = ['F32', 'F16', 'I8'];
 const MAX_FILE_BYTES = 64 * 1048576;
 

@@ -395,6 +395,7 @@ export function resolveModel(value, pageOrigin) {
     });
   }
   if (!value.startsWith('/') || value.startsWith('//')) return null;
+  // eslint-disable-next-line no-control-regex -- a path never holds a control character
   if (/[\\\u0000-\u001f\u007f]/.test(value) || !/\.safetensors$/.test(value)) return null;
   if (value.split('/').some((s) => s === '..' || s === '.')) return null;
   let url;

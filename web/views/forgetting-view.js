@@ -21,7 +21,6 @@
 // and the curve (its model cache) and runs them through ctx.run; render draws plain results.
 
 import { generateSequences } from '../data/sequences.js';
-import { formatValue } from '../shared/draw.js';
 import { colon, sentences, t } from '../shared/i18n.js';
 import { findModel, modelsFor } from '../shared/models.js';
 import { downloadBlob, el, fileName, numbersJSON } from '../shared/view-kit.js';
