@@ -1,4 +1,4 @@
-// train.test.js: the page's Train view in Chromium (web/train-view.js, web/train-worker.js).
+// train.test.js: the page's Train view in Chromium (web/views/train-view.js, web/train-worker.js).
 //
 // Checks: the view opens from the hash and the worker reports ready; the learning-rate and
 // batch-size fields refuse bad values (Start disabled, a message shown) and accept good ones;
