@@ -212,7 +212,9 @@ node_modules: package.json package-lock.json
 	@touch node_modules
 
 # ---------------------------------------------------------------- demo and bench
-demo: committed-wasm                              ## serve the page (and the committed .wasm) on localhost; print its URL
+# PORT=8081 make demo serves on another port (default 8080; 0: any free one); on a taken port
+# scripts/serve.mjs says so in one line and exits 1.
+demo: committed-wasm                              ## serve the page (and the committed .wasm) on localhost:8080 (PORT=8081: another); print its URL
 	$(NODE) scripts/serve.mjs
 
 # The four .wasm files are there (they are committed); never builds them.
