@@ -8,9 +8,10 @@
 //   pkg.run('main.mjs')   // node main.mjs in the project → stdout (throws with stderr on failure)
 //   pkg.remove()
 //   readmeBlocks()        // Map: 'quickstart.mjs' -> the code block under <!-- npm-test: quickstart.mjs -->
+//                         // (in README.md or a docs/*.md page)
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,21 +69,33 @@ export function packAndInstall({ type } = {}) {
 }
 
 /**
- * The README's code blocks marked for the package tests: a line `<!-- npm-test: <file> -->` right
- * above a fenced block. Map from the file name (what the test saves the block as) to its text,
- * exactly as the README shows it. A marker without a block under it throws, so a marker cannot
- * silently stop testing anything.
+ * The code blocks marked for the package tests, in README.md and every docs/*.md page: a line
+ * `<!-- npm-test: <file> -->` right above a fenced block. Map from the file name (what the test
+ * saves the block as) to its text, exactly as the page shows it. A marker without a block under it
+ * throws, and so does a name marked twice (in one page or two), so a marker cannot silently stop
+ * testing anything.
+ * @param {string[]} [pages] paths from the repository's root (default: README.md, docs/*.md)
  */
-export function readmeBlocks(readme = readFileSync(join(ROOT, 'README.md'), 'utf8')) {
+export function readmeBlocks(pages = ['README.md', ...docsPages()]) {
   const blocks = new Map();
-  const markers = [...readme.matchAll(/<!-- npm-test: (\S+) -->/g)];
-  for (const m of markers) {
-    const rest = readme.slice(m.index + m[0].length);
-    const block = /^\n```[a-z]*\n([\s\S]*?)\n```\n/.exec(rest);
-    if (!block)
-      throw new Error(`README.md: the marker '${m[0]}' is not right above a fenced code block`);
-    if (blocks.has(m[1])) throw new Error(`README.md: two blocks are marked ${m[1]}`);
-    blocks.set(m[1], block[1] + '\n');
+  for (const page of pages) {
+    const text = readFileSync(join(ROOT, page), 'utf8');
+    for (const m of text.matchAll(/<!-- npm-test: (\S+) -->/g)) {
+      const rest = text.slice(m.index + m[0].length);
+      const block = /^\n```[a-z]*\n([\s\S]*?)\n```\n/.exec(rest);
+      if (!block)
+        throw new Error(`${page}: the marker '${m[0]}' is not right above a fenced code block`);
+      if (blocks.has(m[1])) throw new Error(`${page}: a second block is marked ${m[1]}`);
+      blocks.set(m[1], block[1] + '\n');
+    }
   }
   return blocks;
+}
+
+/** The docs pages, docs/*.md, sorted. */
+export function docsPages() {
+  return readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`);
 }
