@@ -283,3 +283,48 @@ export function compareRuns(now, then, tolerance = 0.2) {
 }
 
 export { summarize };
+
+/**
+ * The summary table docs/performance.md quotes (between its `<!-- figure: bench.summary -->`
+ * markers): a few rows of the run, the faster wasm peer with the median over rounds of how many
+ * times slower it was, native C and PyTorch. `node scripts/bench.mjs --figures` prints it from the
+ * committed bench/results.json, without running anything.
+ */
+const SUMMARY_ROWS = [
+  ['matmul 1x64x256', 'matmul 1×64×256'],
+  ['matmul 128x128x128', 'matmul 128×128×128'],
+  ['matmul 512x512x512', 'matmul 512×512×512'],
+  ['sdpa h1 n16', 'SDPA 1 head, n = 16, d = 64'],
+  ['sdpa h4 n64', 'SDPA 4 heads, n = 64'],
+  ['sdpa h4 n256', 'SDPA 4 heads, n = 256'],
+  ['sdpa h4 n1024 causal', 'SDPA 4 heads, n = 1024, causal'],
+  ['mha e128 h4 n64', 'multi-head attention E = 128, h = 4, n = 64'],
+  ['additive d128 n64', 'additive attention d = 128, n = 64'],
+  ['lstm t64 i32 h128', 'LSTM T = 64, I = 32, H = 128'],
+  ['gru t64 i32 h128', 'GRU T = 64, I = 32, H = 128'],
+  ['model dates-local-p', 'dates model (local-p), one keystroke (20 chars)'],
+  ['train dates-local-p b32', 'dates model, one training step (batch 32)'],
+];
+
+export function summaryMarkdown(run) {
+  const median = (key, name) => run.results.find((r) => r.case === key && r.contender === name && r.status === 'ok')?.summary.median;
+  const L = ['| work | attnlab SIMD | faster peer | native C | PyTorch |', '| --- | ---: | ---: | ---: | ---: |'];
+  for (const [key, label] of SUMMARY_ROWS) {
+    const c = run.cases.find((x) => x.key === key);
+    if (!c) continue;
+    const base = median(key, BASE);
+    const big = c.op === 'matmul' && c.M * c.K * c.N >= 128 ** 3;
+    const simd = `${fmtMs(base)}${big ? ` (${Math.round(c.flops / base / 1e6)} GFLOP/s)` : ''}`;
+    const peers = PEERS.map((p) => median(key, p)).filter(Number.isFinite);
+    const peer = peers.length ? `${fmtMs(Math.min(...peers))} (${speedup(run, key, PEERS).toFixed(1)}×)` : '–';
+    const other = (n) => (Number.isFinite(median(key, n)) ? fmtMs(median(key, n)) : '');
+    L.push(`| ${label} | ${simd} | ${peer} | ${other('native')} | ${other('torch')} |`);
+  }
+  const s = run.startup;
+  if (s?.attnlab?.readyMs) {
+    const ready = (k) => s[k]?.readyMs?.median;
+    const peer = [['tfjs', 'tfjs-wasm'], ['ort', 'ort-wasm']].filter(([, k]) => Number.isFinite(ready(k))).map(([n, k]) => `${n} ${fmtMs(ready(k))}`);
+    L.push(`| \`init()\` in Node (fresh process) | ${ready('attnlab').toFixed(1)} | ${peer.join(', ')} | | |`);
+  }
+  return L.join('\n');
+}

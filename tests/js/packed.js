@@ -11,10 +11,11 @@
 //                         // (in README.md or a docs/*.md page)
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { docPages } from '../../scripts/figures.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -76,7 +77,7 @@ export function packAndInstall({ type } = {}) {
  * testing anything.
  * @param {string[]} [pages] paths from the repository's root (default: README.md, docs/*.md)
  */
-export function readmeBlocks(pages = ['README.md', ...docsPages()]) {
+export function readmeBlocks(pages = docPages()) {
   const blocks = new Map();
   for (const page of pages) {
     const text = readFileSync(join(ROOT, page), 'utf8');
@@ -90,12 +91,4 @@ export function readmeBlocks(pages = ['README.md', ...docsPages()]) {
     }
   }
   return blocks;
-}
-
-/** The docs pages, docs/*.md, sorted. */
-export function docsPages() {
-  return readdirSync(join(ROOT, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .map((f) => `docs/${f}`);
 }
