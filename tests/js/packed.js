@@ -1,6 +1,8 @@
 // packed.js: the published package as a user gets it (not a test file itself). `npm pack` of the
 // working tree into a temporary folder, then `npm install --offline` of that tarball into an empty
-// project beside it (the package has no runtime dependencies, so nothing is fetched).
+// project beside it (the package has no runtime dependencies, so nothing is fetched). With
+// ATTNLAB_TARBALL=/path/attnlab-x.y.z.tgz in the environment (`make release`), that tarball is
+// installed instead of a fresh pack, so the tests run on the very file a maintainer publishes.
 //
 //   const pkg = packAndInstall({ type: 'module' });   // synchronous: npm pack, npm install
 //   pkg.files      // paths in the tarball, sorted
@@ -13,7 +15,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { docPages } from '../../scripts/figures.mjs';
 
@@ -33,19 +35,23 @@ const npm = (args, cwd) =>
 export function packAndInstall({ type } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'attnlab-pack-'));
   try {
-    const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], ROOT));
+    const given = process.env.ATTNLAB_TARBALL;
+    const [packed] = given
+      ? [describeTarball(given)]
+      : JSON.parse(npm(['pack', '--json', '--pack-destination', dir], ROOT));
+    const tarball = given ? resolve(given) : join(dir, packed.filename);
     const app = join(dir, 'app');
     mkdirSync(app);
     writeFileSync(
       join(app, 'package.json'),
       JSON.stringify({ name: 'app', private: true, ...(type ? { type } : {}) }),
     );
-    npm(['install', '--offline', join(dir, packed.filename)], app);
+    npm(['install', '--offline', tarball], app);
     return {
       dir,
       app,
       packed,
-      tarball: join(dir, packed.filename),
+      tarball,
       files: packed.files.map((f) => f.path).sort(),
       installed: join(app, 'node_modules', 'attnlab'),
       run(file) {
@@ -67,6 +73,21 @@ export function packAndInstall({ type } = {}) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** What `npm pack --json` says of a tarball it made, read from an existing one (its name, version, files). */
+function describeTarball(file) {
+  const tar = (...args) => execFileSync('tar', args, { encoding: 'utf8' });
+  const manifest = JSON.parse(tar('-xzOf', resolve(file), 'package/package.json'));
+  return {
+    filename: basename(file),
+    name: manifest.name,
+    version: manifest.version,
+    files: tar('-tzf', resolve(file))
+      .split('\n')
+      .filter(Boolean)
+      .map((p) => ({ path: p.replace(/^package\//, '') })),
+  };
 }
 
 /**
