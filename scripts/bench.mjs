@@ -41,9 +41,9 @@ import { makeCases } from './bench/cases.mjs';
 import { CONTENDERS, ROOT, makeContender, writeInputs } from './bench/contenders.mjs';
 import {
   compareRuns,
+  docFigures,
   evaluateTargets,
   shippedRows,
-  summaryMarkdown,
   toMarkdown,
 } from './bench/report.mjs';
 import { figuresCli } from './figures.mjs';
@@ -490,15 +490,6 @@ async function main() {
     if (slower.length) code = 1;
   }
   return code;
-}
-
-/** The figures docs/performance.md quotes, from a finished run (the committed one by default). */
-function docFigures(run) {
-  const d = new Date(run.date);
-  return {
-    'bench.date': `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} UTC`,
-    'bench.summary': summaryMarkdown(run),
-  };
 }
 
 const ARGV = process.argv.slice(2);
