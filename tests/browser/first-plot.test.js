@@ -5,7 +5,7 @@
 // adds many). The times and the targets are printed, not asserted: a busy machine would make a
 // time limit flaky. `node scripts/first-plot.mjs --ci` checks 3× the targets, and the full run
 // (five runs each, the development page too) is `node scripts/first-plot.mjs` (make first-plot);
-// the README quotes it.
+// docs/performance.md quotes it.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
