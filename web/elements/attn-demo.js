@@ -90,6 +90,7 @@ import {
 import { isOffline, savedUrls } from '../shared/offline.js';
 import { el, fillModelOptions } from '../shared/view-kit.js';
 import { VIEW_MODULES, VIEWS_STYLE } from '../views/registry.js';
+import { drawsIn } from '../shared/architectures.js';
 import { define as defineHeatmap } from './attention-heatmap.js';
 
 const MAX_TIMINGS = 2000;
@@ -402,10 +403,7 @@ export class AttnDemo extends HTMLElement {
   #localFits(view) {
     const local = this.#local;
     if (!local?.view) return false;
-    return (
-      local.view === view ||
-      (local.family === 'seq2seq' && (view === 'alignment' || view === 'time'))
-    );
+    return local.view === view || viewFor(local.architecture, local.head, view) === view;
   }
 
   /** A model's name as the page says it: the file's name for the open model file ("your file" when a drop had none). */
@@ -467,6 +465,8 @@ export class AttnDemo extends HTMLElement {
       view: null,
       family: null,
       arch: null,
+      architecture: null,
+      head: null,
     };
     this.#local = local;
     const loading = (async () => {
@@ -479,6 +479,7 @@ export class AttnDemo extends HTMLElement {
       const model = await loadModel(bytes);
       const head = /** @type {any} */ (model.config).head; // memory-rnn: 'lm' or 'classifier'
       local.arch = model.architecture === 'memory-rnn' ? `memory-rnn ${head}` : model.architecture;
+      [local.architecture, local.head] = [model.architecture, head];
       local.view = viewFor(model.architecture, head, this.#state.view);
       local.family = local.view ? VIEW_FAMILY[local.view] : null;
       return { model };
@@ -948,10 +949,7 @@ export class AttnDemo extends HTMLElement {
       this.#clearViews((m) => !m.keep);
       return this.#finish(null, t0);
     }
-    if (
-      spec.arch &&
-      (model.architecture !== spec.arch || (s.view === 'reading' && model.config.head !== 'lm'))
-    ) {
+    if (!drawsIn(model.architecture, model.config.head, s.view)) {
       // A same-origin path of another architecture: say so instead of drawing nonsense.
       const what =
         model.architecture === 'memory-rnn'

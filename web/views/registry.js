@@ -21,10 +21,9 @@ import { TimeView } from './time-view.js';
  * Every view: make(host) → { view, style } (style: extra CSS for the shadow root), at once for the
  * views on the critical path, or load(host) → a Promise of it for the views imported on first
  * use. one: the view draws the element's one current model (compare and forgetting load their
- * own); arch: the architecture it needs (a same-origin path of another one is refused); keep: its
- * maps stay when the current model fails to load (compare draws every model, not that one).
+ * own); keep: its maps stay when the current model fails to load (compare draws every model, not that one).
  * @typedef {{ view: any, style?: string }} ViewMade
- * @typedef {{ one?: boolean, keep?: boolean, arch?: string, make?: (host: any) => ViewMade,
+ * @typedef {{ one?: boolean, keep?: boolean, make?: (host: any) => ViewMade,
  *   load?: (host: any) => Promise<ViewMade> }} ViewModule
  * @type {Readonly<Record<string, ViewModule>>}
  */
@@ -53,7 +52,6 @@ export const VIEW_MODULES = Object.freeze({
   },
   heads: {
     one: true,
-    arch: 'transformer',
     load: (host) =>
       import('./heads-view.js').then((m) => ({
         view: new m.HeadsView({
@@ -66,12 +64,10 @@ export const VIEW_MODULES = Object.freeze({
   },
   pooling: {
     one: true,
-    arch: 'classifier',
     load: () => import('./pooling-view.js').then((m) => ({ view: new m.PoolingView() })),
   },
   reading: {
     one: true,
-    arch: 'memory-rnn',
     load: (host) =>
       import('./reading-view.js').then((m) => ({
         view: new m.ReadingView({ onStep: host.onStep }),
