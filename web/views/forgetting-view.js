@@ -2,7 +2,7 @@
 // forgets long inputs and one with attention does not (Bahdanau et al. 2015, Fig. 2; Luong et
 // al. 2015, Fig. 6), on string reversal (web/data/sequences.js), two models of equal size.
 //
-//   const view = new ForgettingView({ onInput: (text) => … });
+//   const view = new ForgettingView();   // events (view-context.js): view-change { input, step }, …
 //   host.append(view.node);
 //   view.update(ctx);   // from <attn-demo>: the pair's models and curve (ctx.models), then render()
 //   view.render({ curve, runs: [{ name, attention, result }], input, lang, fixture });
@@ -23,7 +23,9 @@
 import { generateSequences } from '../data/sequences.js';
 import { colon, sentences, t } from '../shared/i18n.js';
 import { findModel, modelsFor } from '../shared/models.js';
+import { modelError } from '../shared/model-cache.js';
 import { downloadBlob, el, fileName, numbersJSON } from '../shared/view-kit.js';
+import { elapsed, emit, runInput, unknownOf } from './view-context.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const CHART = Object.freeze({ width: 640, height: 340, left: 56, right: 16, top: 14, bottom: 46 });
@@ -193,19 +195,13 @@ function svg(tag, attrs = {}, text = null) {
 
 export class ForgettingView {
   #ui = {};
-  #on;
   #curve = null;
   #cursor = 0; // index into curve.lengths
   #lang = 'en';
   #last = null; // { runs, input, compare } of the last render
   #fixture = false;
 
-  /**
-   * onInput(text): the person asked for a random input.
-   * @param {{ onInput?: (text: string) => void }} [handlers]
-   */
-  constructor({ onInput = () => {} } = {}) {
-    this.#on = { onInput };
+  constructor() {
     const u = this.#ui;
     u.curveTitle = el('h3', { class: 'selected-title' });
     u.source = el('p', { class: 'note curve-source' });
@@ -266,9 +262,10 @@ export class ForgettingView {
     ]);
     u.chart.addEventListener('keydown', (e) => this.#onKey(e));
     u.chart.addEventListener('focus', () => this.#announce());
-    u.random.addEventListener('click', () =>
-      this.#on.onInput(randomReversalInput(crypto.getRandomValues(new Uint32Array(1))[0])),
-    );
+    u.random.addEventListener('click', () => {
+      const input = randomReversalInput(crypto.getRandomValues(new Uint32Array(1))[0]);
+      emit(this.node, 'view-change', { input, step: null });
+    });
     u.exports.addEventListener('click', (e) => {
       const kind = e.target.closest?.('button')?.dataset.chartExport;
       if (kind) this.#export(kind);
@@ -276,8 +273,8 @@ export class ForgettingView {
     u.download.addEventListener('click', () => this.#downloadRun());
   }
 
-  /** The curve, and the input through the model and its partner without attention (ctx: see
-   * <attn-demo>'s #context). */
+  /** The curve, and the input through the model and its partner without attention.
+   * @param {import('./view-context.js').ViewContext} ctx */
   update(ctx) {
     const s = ctx.state;
     const lang = s.lang;
@@ -290,15 +287,17 @@ export class ForgettingView {
       : { error: new Error('no curve file is registered') };
     if (loads.some(([, l]) => !l) || !curve) {
       const waiting = loads.filter(([, l]) => !l).map(([n]) => n);
-      ctx.status(
-        `${ctx.build} ${t(lang, 'model.loading', { name: waiting.join(', ') || pair.curve })}`,
+      emit(
+        this.node,
+        'view-status',
+        t(lang, 'model.loading', { name: waiting.join(', ') || pair.curve }),
       );
       return;
     }
     const failed = loads.filter(([, l]) => l.error);
     const wrong = loads.find(([, l]) => l.model && l.model.architecture !== 'seq2seq');
     if (failed.length || wrong) {
-      const messages = failed.map(([n, l]) => ctx.modelError(n, l.error));
+      const messages = failed.map(([n, l]) => modelError(lang, n, l.error));
       if (wrong)
         messages.push(
           t(lang, 'model.wrongArch', {
@@ -307,20 +306,21 @@ export class ForgettingView {
             arch: wrong[1].model.architecture,
           }),
         );
-      ctx.error([ctx.refused, ...messages].filter(Boolean).join(' '));
+      emit(this.node, 'view-error', [ctx.refused, ...messages].filter(Boolean).join(' '));
       this.clear();
-      return ctx.finish(null);
+      return emit(this.node, 'view-done', { result: null });
     }
     const runs = [];
     for (const [name, { model }] of loads) {
-      const result = ctx.run(model, s.input);
+      const result = runInput(this.node, ctx, model, s.input);
       if (!result) {
         this.clear();
-        return ctx.finish(null);
+        const unknown = unknownOf(...runs.map((r) => r.result));
+        return emit(this.node, 'view-done', { result: null, unknown });
       }
       runs.push({ name, attention: model.config.attention, result });
     }
-    ctx.error(ctx.refused);
+    emit(this.node, 'view-error', ctx.refused);
     let checked = null;
     let curveError = curve.error ? curve.error.message : null;
     if (curve.curve) {
@@ -350,11 +350,18 @@ export class ForgettingView {
       ]),
     });
     for (const h of this.heatmaps) h.flush();
-    const ms = ctx.elapsed();
-    ctx.status(
-      `${ctx.build} ${t(lang, 'status.forgetting', { length: Array.from(s.input).length, models: runs.length, ms: ms.toFixed(1) })}`,
+    const ms = elapsed(ctx).toFixed(1);
+    const models = runs.length;
+    emit(
+      this.node,
+      'view-status',
+      t(lang, 'status.forgetting', { length: Array.from(s.input).length, models, ms }),
     );
-    ctx.finish({}, { shown });
+    emit(this.node, 'view-done', {
+      result: {},
+      extra: { shown },
+      unknown: unknownOf(...runs.map((r) => r.result)),
+    });
   }
 
   /** The <attn-heatmap>s (for the host's flush). */

@@ -2,7 +2,7 @@
 // "Architecture memory-rnn") reads a sentence word by word, as in the seed figure of Cheng, Dong
 // & Lapata 2016 (Fig. 1: the current word, in red, and the shading of the earlier words it reads).
 //
-//   const view = new ReadingView({ onStep: (step) => … });
+//   const view = new ReadingView();   // events (view-context.js): view-change { step }, …
 //   host.append(view.node);
 //   view.update(ctx);   // from <attn-demo>: runs ctx.model on readingInput(input), then render()
 //   const text = readingInput('The FBI is chasing a criminal on the run.');
@@ -13,7 +13,7 @@
 // words with arcs from the current word to the earlier words it attends to (line width and
 // opacity ∝ weight) and the earlier words shaded by that weight (viridis, with a legend); under
 // every word the probability the model gave it before reading it (exp logProbs); play / pause /
-// back / step, a slider, the arrow keys and a click move the current word (reported by onStep, so
+// back / step, a slider, the arrow keys and a click move the current word (reported by a view-change event, so
 // the host can keep it in its URL; render's step puts it back); the model's top guesses for the
 // next word; the growing lower-triangular map of every row read so far as an <attn-heatmap> (cell
 // reading, text alternative, PNG/SVG/CSV/JSON); the weights and probabilities as text; every
@@ -22,7 +22,7 @@
 // LSTMN rows (s_t) cover the words before t; self-attention-RNN rows (α_t) the words up to t.
 // Holds: the pure helpers (tested in Node: readingInput, readingData, attentionRow, readSoFar,
 // topNext, strongestEarlier), the view's DOM and its wiring (update). Deliberately does not know
-// about wasm: update runs the model through <attn-demo>'s ctx.run, render draws the plain result,
+// about wasm: update runs the model through view-context.js runInput, render draws the plain result,
 // and stepping redraws without re-running.
 
 import { normalizeSentence } from '../data/agreement.js';
@@ -36,6 +36,7 @@ import {
   numbersJSON,
   textColorFor,
 } from '../shared/view-kit.js';
+import { elapsed, emit, runInput } from './view-context.js';
 
 const STEP_MS = 700; // play speed: one word per STEP_MS
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -124,7 +125,6 @@ export const READING_STYLE = `
 `;
 
 export class ReadingView {
-  #on;
   #ui = {};
   #legend = legend();
   #data = null; // readingData() of the last render, plus { name, input, text, cell, result, vocab }
@@ -134,12 +134,7 @@ export class ReadingView {
   #lang = 'en';
   #spans = [];
 
-  /**
-   * onStep(step): the person moved the current word (not called when render() sets it).
-   * @param {{ onStep?: (step: number) => void }} [handlers]
-   */
-  constructor({ onStep = () => {} } = {}) {
-    this.#on = { onStep };
+  constructor() {
     const u = this.#ui;
     u.about = el('p', { class: 'note reading-about' });
     u.readAsLabel = el('span');
@@ -224,20 +219,20 @@ export class ReadingView {
 
   /** The typed text normalized as the agreement models read it, run with every next-word
    * distribution; the view moves the current word without running it again, and the step it
-   * reports (onStep) is a setting like any other: the redraw for it runs the sentence again.
-   * (ctx: see <attn-demo>'s #context.) */
+   * reports (view-change { step }; not when render() sets it) is a setting like any other: the
+   * redraw for it runs the sentence again. @param {import('./view-context.js').ViewContext} ctx */
   update(ctx) {
     const s = ctx.state;
     // a model that names its normalisation (tokenizer.normalize) reads the typed text its own
     // way; older files get the page's (lowercase, . , ! ? split off)
     const own = ctx.model.tokenizer.normalization?.includes('punctuation');
     const text = own ? ctx.model.normalize(String(s.input ?? '')) : readingInput(s.input);
-    const result = ctx.run(ctx.model, text, { distributions: true });
+    const result = runInput(this.node, ctx, ctx.model, text, { distributions: true });
     if (!result) {
       this.clear();
-      return ctx.finish(null);
+      return emit(this.node, 'view-done', { result: null });
     }
-    ctx.error(ctx.refused);
+    emit(this.node, 'view-error', ctx.refused);
     const shown = this.render({
       result,
       config: ctx.model.config,
@@ -248,13 +243,15 @@ export class ReadingView {
       step: s.step,
     });
     for (const h of this.heatmaps) h.flush();
-    ctx.status(
+    emit(
+      this.node,
+      'view-status',
       t(s.lang, 'status.reading', {
         n: plural(s.lang, 'count.tokens', shown.n),
-        ms: ctx.elapsed().toFixed(1),
+        ms: elapsed(ctx).toFixed(1),
       }),
     );
-    ctx.finish(result, { shown });
+    emit(this.node, 'view-done', { result, extra: { shown } });
   }
 
   /** The <attn-heatmap>s (for the host's flush). */
@@ -420,7 +417,7 @@ export class ReadingView {
     this.#step = Math.max(0, Math.min(d.n - 1, Math.round(step)));
     this.#draw();
     this.#announce();
-    if (this.#step !== from) this.#on.onStep(this.#step);
+    if (this.#step !== from) emit(this.node, 'view-change', { step: this.#step });
   }
 
   /** Restyle everything that depends on the current word. */
