@@ -20,90 +20,31 @@
 // number as JSON and the probabilities as CSV. An LSTM baseline has no attention: only the
 // probabilities.
 // LSTMN rows (s_t) cover the words before t; self-attention-RNN rows (α_t) the words up to t.
-// Holds: the pure helpers (tested in Node: readingInput, readingData, attentionRow, readSoFar,
-// topNext, strongestEarlier), the view's DOM and its wiring (update). Deliberately does not know
-// about wasm: update runs the model through view-context.js runInput, render draws the plain result,
-// and stepping redraws without re-running.
+// Holds: the view's DOM and its wiring (update); the pure helpers are reading-data.js's
+// (readingInput, readingData, attentionRow, readSoFar, topNext, strongestEarlier; re-exported
+// here). Deliberately does not know about wasm: update runs the model through view-context.js
+// runInput, render draws the plain result, and stepping redraws without re-running.
 
-import { normalizeSentence } from '../data/agreement.js';
 import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
 import { plural, t } from '../shared/i18n.js';
+import { downloadBlob, el, fileName, legend, textColorFor } from '../shared/view-kit.js';
 import {
-  downloadBlob,
-  el,
-  fileName,
-  legend,
-  numbersJSON,
-  textColorFor,
-} from '../shared/view-kit.js';
+  attentionRow,
+  readSoFar,
+  readingCSV,
+  readingData,
+  readingInput,
+  readingJSON,
+  strongestEarlier,
+  topNext,
+} from './reading-data.js';
 import { elapsed, emit, runInput } from './view-context.js';
+
+export { attentionRow, readSoFar, readingData, readingInput, strongestEarlier, topNext };
 
 const STEP_MS = 700; // play speed: one word per STEP_MS
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const ARC_HEIGHT = 56; // CSS pixels above the words for the arcs
-
-/** The text a person typed, as the agreement models read it (lowercase, punctuation split off). */
-export function readingInput(text) {
-  return normalizeSentence(typeof text === 'string' ? text : '');
-}
-
-/**
- * The plain numbers of a run: { tokens, n, weights (Float32Array [n * n] or null for an LSTM),
- * probs ([n]: probs[i] = p(token i | tokens before it); null for token 0, which is not predicted),
- * unknown ([{ index, word }]: typed words the tokenizer turned into unk) }.
- * text: the normalized text that was run; config: the model's config (tokenizer unk, bos).
- */
-export function readingData(result, text, config) {
-  const tokens = [...result.tokens];
-  const n = tokens.length;
-  const map = result.attention?.[0] ?? null;
-  const probs = tokens.map((_, i) => (i === 0 ? null : Math.exp(result.logProbs[i - 1])));
-  const tok = config?.tokenizer ?? {};
-  const offset = tok.bos !== undefined ? 1 : 0;
-  const words = String(text).split(/\s+/).filter(Boolean);
-  const unknown = [];
-  words.forEach((word, i) => {
-    if (tokens[i + offset] === tok.unk && word !== tok.unk)
-      unknown.push({ index: i + offset, word });
-  });
-  return { tokens, n, weights: map ? map.weights.data : null, probs, unknown };
-}
-
-/** Row t of the [n, n] weights, columns 0..t: what word t read (null without weights). */
-export function attentionRow(weights, n, t) {
-  if (!weights) return null;
-  return weights.slice(t * n, t * n + t + 1);
-}
-
-/** The top-left (t + 1) × (t + 1) block of the [n, n] weights: the map after reading word t. */
-export function readSoFar(weights, n, t) {
-  const m = t + 1;
-  const out = new Float32Array(m * m);
-  for (let i = 0; i < m; i++) out.set(weights.subarray(i * n, i * n + m), i * m);
-  return out;
-}
-
-/** The strongest entry of a row: { index, weight } (first on ties; index −1 when all are 0). */
-export function strongestEarlier(row) {
-  let index = -1;
-  let weight = 0;
-  if (row)
-    row.forEach((w, i) => {
-      if (w > weight) [index, weight] = [i, w];
-    });
-  return { index, weight };
-}
-
-/**
- * The k most probable next words from one row of log-probabilities over vocab: [{ id, word,
- * prob }], most probable first; `skip` words (padding) left out.
- */
-export function topNext(logRow, vocab, k = 5, skip = ['<pad>']) {
-  const ids = [];
-  for (let i = 0; i < logRow.length; i++) if (!skip.includes(vocab[i])) ids.push(i);
-  ids.sort((a, b) => logRow[b] - logRow[a] || a - b);
-  return ids.slice(0, k).map((id) => ({ id, word: vocab[id], prob: Math.exp(logRow[id]) }));
-}
 
 export const READING_STYLE = `
 .reading-strip { overflow-x: auto; max-width: 100%; border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 6px; margin: 0.5rem 0; }
@@ -611,48 +552,19 @@ export class ReadingView {
   // ---- downloads -------------------------------------------------------------------------------
 
   #downloadAll() {
-    const d = this.#data;
-    if (!d) return;
-    const doc = {
-      model: d.name,
-      input: d.input,
-      readAs: d.text,
-      cell: d.cell,
-      tokens: d.tokens,
-      unknown: d.unknown,
-      logProbs: numbersJSON(d.result.logProbs),
-      perplexity: d.result.perplexity === undefined ? null : numbersJSON([d.result.perplexity])[0],
-      weights: d.weights ? { shape: [d.n, d.n], data: numbersJSON(d.weights) } : null,
-    };
+    if (!this.#data) return;
+    const doc = readingJSON(this.#data);
     downloadBlob(
-      fileName(`${d.name} reading`, 'json'),
+      fileName(`${this.#data.name} reading`, 'json'),
       new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }),
     );
   }
 
   #downloadCSV() {
-    const d = this.#data;
-    if (!d) return;
-    const q = (s) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-    const lines = ['index,token,probability,log_probability,strongest_earlier,weight'];
-    d.tokens.forEach((token, i) => {
-      const best = strongestEarlier(attentionRow(d.weights, d.n, i));
-      const lp = i === 0 ? '' : numbersJSON([d.result.logProbs[i - 1]])[0];
-      const p = i === 0 ? '' : numbersJSON([d.probs[i]])[0];
-      lines.push(
-        [
-          i,
-          q(token),
-          p,
-          lp,
-          best.index < 0 ? '' : q(d.tokens[best.index]),
-          best.index < 0 ? '' : numbersJSON([best.weight])[0],
-        ].join(','),
-      );
-    });
+    if (!this.#data) return;
     downloadBlob(
-      fileName(`${d.name} probabilities`, 'csv'),
-      new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/csv' }),
+      fileName(`${this.#data.name} probabilities`, 'csv'),
+      new Blob([readingCSV(this.#data)], { type: 'text/csv' }),
     );
   }
 }
