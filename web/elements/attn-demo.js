@@ -153,7 +153,10 @@ export class AttnDemo extends HTMLElement {
     this.#listeners = null;
     if (this.#frame) cancelAnimationFrame(this.#frame);
     this.#frame = 0;
-    for (const v of Object.values(this.#views)) v.dispose?.() ?? v.pause?.(); // timers
+    for (const v of Object.values(this.#views)) {
+      v.dispose?.(); // the time view: its play timer and decoder
+      v.pause?.(); // the reading view: its play timer
+    }
     this.#cache.dispose(); // every model's wasm memory (disposing a model disposes its decoders)
     this.#file.disconnect(); // its model went with the cache; a modelFile is reopened on connect
     this.dataset.disposed = 'true';
