@@ -93,7 +93,7 @@ static al_status seq2seq_parse(const al_cfg *cfg, void *impl, al_tensor_list *l,
         return al_errf(err, errlen, AL_ERR_ARGUMENT,
                        "config \"inputFeeding\": needs \"style\": \"luong\" and an attention");
     }
-    AL_TRY(al_cfg_int(cfg, "maxLength", 1, 1024, 50, &s->max_length, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "maxLength", 1, AL_S2S_MAX_LENGTH, 50, &s->max_length, err, errlen));
 
     const int a = s->attention;
     s->local = a == AL_S2S_LOCAL_M   ? AL_LUONG_LOCAL_M
