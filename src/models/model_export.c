@@ -1,9 +1,9 @@
 /*
  * models/model_export.c: writing a model back to safetensors bytes (al_model_export) and the
  * tensor list it writes in (al_model_tensor_list), for every architecture: the names, shapes
- * and order are each architecture's parse() (beside its model: seq2seq.c, transformer.c,
- * classifier.c, memory_rnn_model.c), so the one writer here serves them all and a file it
- * writes is one al_model_load reads.
+ * and order are each architecture's parse() (beside its model: seq2seq_config.c,
+ * transformer.c, classifier.c, memory_rnn_model.c), so the one writer here serves them all and
+ * a file it writes is one al_model_load reads.
  * Format: https://github.com/huggingface/safetensors ("Format"); docs/model-format.md.
  * Deliberately not here: reading safetensors (io/safetensors.c), any architecture's config
  * keys, dtypes other than F32.
