@@ -1,6 +1,6 @@
-// web-loss-chart.test.js: the Train view's pure parts in Node: web/loss-chart.js (ticks,
+// web-loss-chart.test.js: the Train view's pure parts in Node: web/shared/loss-chart.js (ticks,
 // thinning, the pixel model and the drawing calls, on a recording stand-in for a 2D context) and
-// the Train settings of web/app-state.js (form validation, URL parsing and formatting).
+// the Train settings of web/shared/app-state.js (form validation, URL parsing and formatting).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
