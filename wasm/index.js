@@ -12,9 +12,11 @@
 // except for tensors the caller asked to keep resident (prepare(), until their dispose()).
 // Layout: loader.js (finding, compiling and instantiating the .wasm; the default instance),
 // instance.js (createAttnlab: independent instances), ops/index.js (the op table) over
-// ops/*.js (one module per family of ops), core.js (errors, snapshots, tensors, arena),
-// source.js (the one byte reader), prepared.js (prepare(): tensors kept resident in wasm memory
-// across calls), model.js and the architecture modules, train.js; this file only re-exports.
+// ops/*.js (one module per family of ops), core.js (the arena and the library instance,
+// re-exporting errors.js, tensors.js and options.js: errors, tensor checks, snapshots),
+// config-limits.js and limits.js (copies of the C limits), source.js (the one byte reader),
+// prepared.js (prepare(): tensors kept resident in wasm memory across calls), model.js and the
+// architecture modules, train.js; this file only re-exports.
 // No module imports one that imports it back. Types: index.d.ts, hand-written.
 
 export { AttnlabError } from './core.js';

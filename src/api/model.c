@@ -7,6 +7,7 @@
 #include "../attnlab.h"
 #include "model.h"
 #include "../models/model.h"
+#include "../models/config_limits.h"
 #include "../models/seq2seq.h"
 #include "../models/classifier.h"
 #include "../models/transformer.h"
@@ -20,6 +21,28 @@ int al_model_limit(int which)
     case AL_MODEL_LIMIT_SOURCE: return AL_MODEL_MAX_SOURCE;
     case AL_MODEL_LIMIT_STEPS: return AL_MODEL_MAX_STEPS;
     case AL_MODEL_LIMIT_BEAM: return AL_MODEL_MAX_BEAM;
+    case AL_MODEL_LIMIT_S2S_DIM: return AL_S2S_MAX_DIM;
+    case AL_MODEL_LIMIT_S2S_LAYERS: return AL_S2S_MAX_LAYERS;
+    case AL_MODEL_LIMIT_S2S_VOCAB: return AL_S2S_MAX_VOCAB;
+    case AL_MODEL_LIMIT_S2S_WINDOW: return AL_S2S_MAX_WINDOW;
+    case AL_MODEL_LIMIT_S2S_LENGTH: return AL_S2S_MAX_LENGTH;
+    case AL_MODEL_LIMIT_TF_DIM: return AL_TF_MAX_DIM;
+    case AL_MODEL_LIMIT_TF_HEADS: return AL_TF_MAX_HEADS;
+    case AL_MODEL_LIMIT_TF_LAYERS: return AL_TF_MAX_LAYERS;
+    case AL_MODEL_LIMIT_TF_LAYERS_ED: return AL_TF_MAX_LAYERS_ED;
+    case AL_MODEL_LIMIT_TF_LAYERS_ED_REL: return AL_TF_MAX_LAYERS_ED_REL;
+    case AL_MODEL_LIMIT_TF_VOCAB: return AL_TF_MAX_VOCAB;
+    case AL_MODEL_LIMIT_TF_POSITIONS: return AL_TF_MAX_POSITIONS;
+    case AL_MODEL_LIMIT_TF_LENGTH: return AL_TF_MAX_LENGTH;
+    case AL_MODEL_LIMIT_CLF_DIM: return AL_CLF_MAX_DIM;
+    case AL_MODEL_LIMIT_CLF_LAYERS: return AL_CLF_MAX_LAYERS;
+    case AL_MODEL_LIMIT_CLF_HOPS: return AL_CLF_MAX_HOPS;
+    case AL_MODEL_LIMIT_CLF_VOCAB: return AL_CLF_MAX_VOCAB;
+    case AL_MODEL_LIMIT_CLF_LABELS: return AL_CLF_MAX_LABELS;
+    case AL_MODEL_LIMIT_CLF_PENALTY: return AL_CLF_MAX_PENALTY;
+    case AL_MODEL_LIMIT_MRNN_DIM: return AL_MRNN_MAX_DIM;
+    case AL_MODEL_LIMIT_MRNN_VOCAB: return AL_MRNN_MAX_VOCAB;
+    case AL_MODEL_LIMIT_MRNN_LABELS: return AL_MRNN_MAX_LABELS;
     }
     return -1;
 }

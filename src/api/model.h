@@ -43,12 +43,36 @@ extern "C" {
 
 /* The limits above by number, for glue that copies them (wasm/limits.js, checked against this by
  * tests/js/limits.test.js): the value of AL_MODEL_ERR_CAP, _MAX_SOURCE, _MAX_STEPS, _MAX_BEAM for
- * AL_MODEL_LIMIT_ERR_CAP, _SOURCE, _STEPS, _BEAM; -1 for any other number. */
+ * AL_MODEL_LIMIT_ERR_CAP, _SOURCE, _STEPS, _BEAM; then the config caps of
+ * models/config_limits.h, AL_<X>_MAX_<Y> for AL_MODEL_LIMIT_<X>_<Y> (CONFIG_LIMITS in
+ * wasm/limits.js); -1 for any other number. Numbers are appended, never reused. */
 enum {
     AL_MODEL_LIMIT_ERR_CAP = 0,
     AL_MODEL_LIMIT_SOURCE,
     AL_MODEL_LIMIT_STEPS,
-    AL_MODEL_LIMIT_BEAM
+    AL_MODEL_LIMIT_BEAM,
+    AL_MODEL_LIMIT_S2S_DIM,
+    AL_MODEL_LIMIT_S2S_LAYERS,
+    AL_MODEL_LIMIT_S2S_VOCAB,
+    AL_MODEL_LIMIT_S2S_WINDOW,
+    AL_MODEL_LIMIT_S2S_LENGTH,
+    AL_MODEL_LIMIT_TF_DIM,
+    AL_MODEL_LIMIT_TF_HEADS,
+    AL_MODEL_LIMIT_TF_LAYERS,
+    AL_MODEL_LIMIT_TF_LAYERS_ED,
+    AL_MODEL_LIMIT_TF_LAYERS_ED_REL,
+    AL_MODEL_LIMIT_TF_VOCAB,
+    AL_MODEL_LIMIT_TF_POSITIONS,
+    AL_MODEL_LIMIT_TF_LENGTH,
+    AL_MODEL_LIMIT_CLF_DIM,
+    AL_MODEL_LIMIT_CLF_LAYERS,
+    AL_MODEL_LIMIT_CLF_HOPS,
+    AL_MODEL_LIMIT_CLF_VOCAB,
+    AL_MODEL_LIMIT_CLF_LABELS,
+    AL_MODEL_LIMIT_CLF_PENALTY,
+    AL_MODEL_LIMIT_MRNN_DIM,
+    AL_MODEL_LIMIT_MRNN_VOCAB,
+    AL_MODEL_LIMIT_MRNN_LABELS
 };
 int al_model_limit(int which);
 

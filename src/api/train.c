@@ -10,6 +10,7 @@
 #include "train.h"
 #include "model.h"
 #include "../models/model.h"
+#include "../models/model_export.h"
 #include "../toolbox.h"
 #include "../models/optim.h"
 #include "../models/seq2seq.h"

@@ -28,14 +28,8 @@
 
 #include <stdint.h>
 
+#include "config_limits.h"
 #include "model.h"
-
-#define AL_CLF_MAX_DIM 4096 /* embeddingSize, hidden and attention sizes */
-#define AL_CLF_MAX_LAYERS 8
-#define AL_CLF_MAX_HOPS 64 /* structured: r */
-#define AL_CLF_MAX_VOCAB 1048576
-#define AL_CLF_MAX_LABELS 65536
-#define AL_CLF_MAX_PENALTY 10000 /* penaltyCoefficient's upper bound */
 
 enum { AL_CLF_ATTENTION = 0, AL_CLF_HAN = 1, AL_CLF_STRUCTURED = 2 };
 

@@ -17,9 +17,6 @@
 #include "../kernels/recurrent.h"
 #include "../toolbox.h"
 
-#define MAX_DIM 4096
-#define MAX_VOCAB 1048576
-#define MAX_LABELS 65536
 #define FIELD(f) offsetof(al_memory_rnn, f)
 
 /* ------------------------------------------------------------------ config */
@@ -54,7 +51,8 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_memory_rnn *r, char *err,
             find[k] = val[k];
         }
     }
-    AL_TRY(al_cfg_string_array(&tok, "vocab", MAX_VOCAB, &r->V, find, found, 4, err, errlen));
+    AL_TRY(
+        al_cfg_string_array(&tok, "vocab", AL_MRNN_MAX_VOCAB, &r->V, find, found, 4, err, errlen));
     for (int k = 0; k < 4; k++) {
         if (found[k] < 0) {
             return al_errf(err, errlen, AL_ERR_FORMAT,
@@ -73,17 +71,18 @@ static al_status memory_rnn_parse(const al_cfg *cfg, void *impl, al_tensor_list 
     AL_TRY(al_cfg_check_keys(cfg, TOP_KEYS, err, errlen));
     AL_TRY(al_cfg_enum(cfg, "cell", CELLS, -1, &r->cell, err, errlen));
     AL_TRY(al_cfg_enum(cfg, "align", ALIGNS, 0, &r->align, err, errlen));
-    AL_TRY(al_cfg_int(cfg, "embeddingSize", 1, MAX_DIM, -1, &r->E, err, errlen));
-    AL_TRY(al_cfg_int(cfg, "hiddenSize", 1, MAX_DIM, -1, &r->H, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "embeddingSize", 1, AL_MRNN_MAX_DIM, -1, &r->E, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "hiddenSize", 1, AL_MRNN_MAX_DIM, -1, &r->H, err, errlen));
     if (r->cell == AL_MEM_SARNN) {
-        AL_TRY(al_cfg_int(cfg, "attentionSize", 1, MAX_DIM, -1, &r->da, err, errlen));
+        AL_TRY(al_cfg_int(cfg, "attentionSize", 1, AL_MRNN_MAX_DIM, -1, &r->da, err, errlen));
     }
     AL_TRY(al_cfg_enum(cfg, "head", HEADS, -1, &r->head, err, errlen));
     AL_TRY(parse_tokenizer(cfg, r, err, errlen));
     r->C = r->V;
     if (r->head == AL_MEM_CLASSIFIER) {
         AL_TRY(al_cfg_enum(cfg, "pool", POOLS, 0, &r->mean, err, errlen));
-        AL_TRY(al_cfg_string_array(cfg, "labels", MAX_LABELS, &r->C, NULL, NULL, 0, err, errlen));
+        AL_TRY(al_cfg_string_array(cfg, "labels", AL_MRNN_MAX_LABELS, &r->C, NULL, NULL, 0, err,
+                                   errlen));
     }
 
     /* the tensors, in the order they are stored in the model's block: the cell's as "name:dims"

@@ -30,6 +30,7 @@
 
 #include <stdint.h>
 
+#include "config_limits.h"
 #include "model.h"
 
 enum { AL_MEM_LSTMN = 0, AL_MEM_SARNN = 1, AL_MEM_LSTM = 2 }; /* "cell" */

@@ -12,8 +12,8 @@
  * Every error message names the key, e.g.
  *   config "hiddenSize": 0 is out of range [1, 4096]
  * Deliberately not here: floating-point values (model configs hold integers, booleans, strings
- * and arrays of strings), a DOM, or knowledge of any architecture (models/seq2seq.c knows which
- * keys it needs) beyond keys several architectures read the same way (al_cfg_cell).
+ * and arrays of strings), a DOM, or knowledge of any architecture (models/seq2seq_config.c knows
+ * which keys it needs) beyond keys several architectures read the same way (al_cfg_cell).
  */
 #ifndef AL_MODELS_MODEL_CONFIG_H
 #define AL_MODELS_MODEL_CONFIG_H

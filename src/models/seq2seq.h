@@ -33,12 +33,8 @@
 
 #include <stdint.h>
 
+#include "config_limits.h"
 #include "model.h"
-
-#define AL_S2S_MAX_DIM 4096 /* embeddingSize, hiddenSize, attention sizes */
-#define AL_S2S_MAX_LAYERS 8
-#define AL_S2S_MAX_VOCAB 1048576
-#define AL_S2S_MAX_WINDOW 1024
 
 enum {
     AL_S2S_NONE = 0,

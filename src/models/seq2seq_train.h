@@ -1,6 +1,7 @@
 /*
  * models/seq2seq_train.h: the backward pass of the seq2seq model (models/seq2seq.h) for
- * teacher-forced cross-entropy, seeded initialisation, and writing a model back to safetensors.
+ * teacher-forced cross-entropy and seeded initialisation (writing a model back to safetensors is
+ * models/model_export.h).
  *
  * Loss of one sentence pair (src [S], tgt [T], tgt ending in eos), the decoder fed bos, tgt[0],
  * ..., tgt[T−2] exactly as al_seq2seq_score does:
@@ -67,17 +68,5 @@ al_status al_seq2seq_example_hook(const void *impl, const int32_t *src, int S, c
                                   int T, double *terms);
 al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0, const int32_t *src,
                                    int S, const int32_t *tgt, int T, float scale, double *nll);
-
-/* The model's tensor list, re-derived from its config (al_malloc'd; al_free it). */
-al_status al_model_tensor_list(const struct al_model *m, al_tensor_list **out);
-
-/*
- * Safetensors bytes (al_malloc'd, *len bytes; al_free them) of data [n_weights], laid out like
- * the model's weights, under the model's tensor names, with the model's config in
- * __metadata__["config"]: the format al_model_load reads. Tensors are written in list order, the
- * header padded with spaces to a multiple of 8 bytes.
- */
-al_status al_model_export(const struct al_model *m, const float *data, uint8_t **bytes,
-                          size_t *len);
 
 #endif /* AL_MODELS_SEQ2SEQ_TRAIN_H */

@@ -208,7 +208,7 @@ static al_status transformer_parse(const al_cfg *cfg, void *impl, al_tensor_list
     m->lc.eps = 1e-5f;
     AL_TRY(al_cfg_bool(cfg, "finalNorm", 0, &m->final_norm, err, errlen));
     AL_TRY(al_cfg_bool(cfg, "scaleEmbedding", 0, &m->scale_embedding, err, errlen));
-    AL_TRY(al_cfg_int(cfg, "maxLength", 1, 1024, 50, &m->max_length, err, errlen));
+    AL_TRY(al_cfg_int(cfg, "maxLength", 1, AL_TF_MAX_LENGTH, 50, &m->max_length, err, errlen));
     AL_TRY(parse_tokenizer(cfg, m, err, errlen));
 
     const int E = m->E, F = m->F, Dh = E / m->H;

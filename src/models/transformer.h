@@ -34,20 +34,12 @@
 
 #include <stdint.h>
 
+#include "config_limits.h"
 #include "model.h"
 #include "../kernels/transformer_layers.h"
 
-#define AL_TF_MAX_DIM 4096 /* embeddingSize, feedforwardSize */
-#define AL_TF_MAX_HEADS 64
-#define AL_TF_MAX_LAYERS 16   /* encoder / decoder variants */
-#define AL_TF_MAX_LAYERS_ED 8 /* encoder-decoder: per stack (tensor-count limit of model.h) */
-#define AL_TF_MAX_VOCAB 1048576
-#define AL_TF_MAX_POSITIONS 4096
-
 enum { AL_TF_ENCODER = 0, AL_TF_DECODER = 1, AL_TF_ENCODER_DECODER = 2 };
 enum { AL_TF_LEARNED = 0, AL_TF_SINUSOIDAL = 1, AL_TF_RELATIVE = 2 };
-#define AL_TF_MAX_LAYERS_ED_REL                                                                    \
-    7 /* encoder-decoder with relative positions (4 more tensors a layer pair) */
 
 typedef struct {
     /* settings from the config */

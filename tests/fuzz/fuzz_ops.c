@@ -816,54 +816,66 @@ static al_status op_misc(void)
     return AL_OK;
 }
 
-#define NUM_OPS 42
+/*
+ * The op table: every fuzzed entry point (or variant), in op-byte order: the header's byte 0
+ * picks entry h[0] % NUM_OPS, so the committed corpus depends on this order (append, do not
+ * insert). NUM_OPS is counted from the table, so an entry added here is always reached.
+ */
+#define OP_TABLE(X)                                                                                \
+    X(op_matmul())                                                                                 \
+    X(op_matvec())                                                                                 \
+    X(op_softmax())                                                                                \
+    X(op_activate())                                                                               \
+    X(op_layernorm())                                                                              \
+    X(op_embedding())                                                                              \
+    X(op_sdpa())                                                                                   \
+    X(op_sdpa_backward())                                                                          \
+    X(op_mha(0))                                                                                   \
+    X(op_mha(1))                                                                                   \
+    X(op_relpos(0))                                                                                \
+    X(op_relpos(1))                                                                                \
+    X(op_relpos_distances())                                                                       \
+    X(op_additive(0))                                                                              \
+    X(op_additive(1))                                                                              \
+    X(op_luong(0, 1, 0))                                                                           \
+    X(op_luong(1, 1, 0))                                                                           \
+    X(op_luong(0, 0, 0))                                                                           \
+    X(op_luong(1, 0, 0))                                                                           \
+    X(op_luong(0, 0, 1))                                                                           \
+    X(op_luong(1, 0, 1))                                                                           \
+    X(op_key_query(0))                                                                             \
+    X(op_key_query(1))                                                                             \
+    X(op_attention_pooling(0))                                                                     \
+    X(op_attention_pooling(1))                                                                     \
+    X(op_context_pooling(0))                                                                       \
+    X(op_context_pooling(1))                                                                       \
+    X(op_structured(0))                                                                            \
+    X(op_structured(1))                                                                            \
+    X(op_recurrent(0))                                                                             \
+    X(op_recurrent(1))                                                                             \
+    X(op_sarnn(0))                                                                                 \
+    X(op_sarnn(1))                                                                                 \
+    X(op_lstmn(0))                                                                                 \
+    X(op_lstmn(1))                                                                                 \
+    X(op_transformer(0, 0))                                                                        \
+    X(op_transformer(1, 0))                                                                        \
+    X(op_transformer(0, 1))                                                                        \
+    X(op_transformer(1, 1))                                                                        \
+    X(op_luong(0, 0, (int)(int8_t)C->f[2])) /* predictive out of range */                          \
+    X(op_luong(1, 0, (int)(int8_t)C->f[2]))                                                        \
+    X(op_misc())
+
+#define OP_COUNT(call) +1
+enum { NUM_OPS = 0 OP_TABLE(OP_COUNT) };
 
 static al_status run_op(int op)
 {
-    switch (op) {
-    case 0: return op_matmul();
-    case 1: return op_matvec();
-    case 2: return op_softmax();
-    case 3: return op_activate();
-    case 4: return op_layernorm();
-    case 5: return op_embedding();
-    case 6: return op_sdpa();
-    case 7: return op_sdpa_backward();
-    case 8: return op_mha(0);
-    case 9: return op_mha(1);
-    case 10: return op_relpos(0);
-    case 11: return op_relpos(1);
-    case 12: return op_relpos_distances();
-    case 13: return op_additive(0);
-    case 14: return op_additive(1);
-    case 15: return op_luong(0, 1, 0);
-    case 16: return op_luong(1, 1, 0);
-    case 17: return op_luong(0, 0, 0);
-    case 18: return op_luong(1, 0, 0);
-    case 19: return op_luong(0, 0, 1);
-    case 20: return op_luong(1, 0, 1);
-    case 21: return op_key_query(0);
-    case 22: return op_key_query(1);
-    case 23: return op_attention_pooling(0);
-    case 24: return op_attention_pooling(1);
-    case 25: return op_context_pooling(0);
-    case 26: return op_context_pooling(1);
-    case 27: return op_structured(0);
-    case 28: return op_structured(1);
-    case 29: return op_recurrent(0);
-    case 30: return op_recurrent(1);
-    case 31: return op_sarnn(0);
-    case 32: return op_sarnn(1);
-    case 33: return op_lstmn(0);
-    case 34: return op_lstmn(1);
-    case 35: return op_transformer(0, 0);
-    case 36: return op_transformer(1, 0);
-    case 37: return op_transformer(0, 1);
-    case 38: return op_transformer(1, 1);
-    case 39: return op_luong(0, 0, (int)(int8_t)C->f[2]); /* predictive out of range */
-    case 40: return op_luong(1, 0, (int)(int8_t)C->f[2]);
-    default: return op_misc();
-    }
+    int i = 0;
+#define OP_RUN(call)                                                                               \
+    if (op == i++) return call;
+    OP_TABLE(OP_RUN)
+#undef OP_RUN
+    return AL_ERR_ARGUMENT; /* unreachable: op < NUM_OPS */
 }
 
 static void reset_pass(void)

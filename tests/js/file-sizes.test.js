@@ -32,10 +32,6 @@ const EXCEPTIONS = new Map([
   ['web/shared/i18n.js', 'being split (issue #34)'],
   ['web/views/forgetting-view.js', 'being split (issue #34)'],
   ['web/views/reading-view.js', 'being split (issue #34)'],
-  ['src/io/safetensors.c', 'being split (issue #34)'],
-  ['src/models/seq2seq.c', 'being split (issue #34)'],
-  ['wasm/core.js', 'being split (issue #34)'],
-  ['wasm/ops/additive-luong.js', 'being split (issue #34)'],
 ]);
 
 /** Source files under dir, as paths relative to ROOT with forward slashes. */

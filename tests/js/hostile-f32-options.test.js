@@ -3,7 +3,7 @@
 // that names the option and the value, never reach C as "invalid argument" or, worse, as 0, which
 // C reads as "the default" (SDPA's scale) or "off" (the trainer's clip). A tiny scale that float32
 // can hold (1e-30) must still give the right answer. SIMD build; the checks are in the JS glue
-// (wasm/core.js f32Option), before either build is called.
+// (wasm/options.js f32Option), before either build is called.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 

@@ -15,15 +15,12 @@ import re
 import torch
 from torch import nn
 
+from ..limits import CONFIG_LIMITS
 from ..tokenizer import Tokenizer
 
 FREE_FORM = ("name", "description", "training")
-# the integer keys' ranges (docs/models.md; the C loader's al_cfg_int bounds), numLayers per class
-INT_MAX = {"embeddingSize": 4096, "hiddenSize": 4096, "attentionSize": 4096,
-           "positionSize": 4096, "keySize": 4096, "valueSize": 4096, "feedforwardSize": 4096,
-           "sentenceHiddenSize": 4096, "sentenceAttentionSize": 4096, "window": 1024,
-           "maxLength": 1024, "maxPositions": 4096, "maxRelativePosition": 4096, "hops": 64,
-           "numHeads": 64}
+# CONFIG_LIMITS' entries that are not an integer key's upper bound (checked on their own below)
+NOT_INTEGER = ("penaltyCoefficient", "labels", "vocab")
 BOOLS = ("bidirectional", "inputFeeding", "scaled", "normFirst", "finalNorm", "scaleEmbedding")
 
 
@@ -42,7 +39,6 @@ class ConfigModule(nn.Module):
     ARCHITECTURE = None
     KEYS = ()            # the config keys (camelCase) besides architecture, tokenizer, free-form
     ENUMS = {}           # key -> the values it may take
-    MAX_LAYERS = 8       # numLayers' upper bound
 
     def _keys_from(self, kwargs, strict):
         """kwargs (snake_case, None = absent) -> self._keys; unknown keywords refused by name."""
@@ -59,8 +55,9 @@ class ConfigModule(nn.Module):
             if k in keys and keys[k] not in values:
                 raise ValueError(f'{who}: config "{k}": unknown value {keys[k]!r} '
                                  f"(known: {', '.join(values)})")
+        limits = CONFIG_LIMITS[self.ARCHITECTURE]
         for k, v in keys.items():
-            top = self.MAX_LAYERS if k == "numLayers" else INT_MAX.get(k)
+            top = None if k in NOT_INTEGER else limits.get(k)
             if top is not None and (not isinstance(v, int) or isinstance(v, bool)
                                     or not 1 <= v <= top):
                 raise ValueError(f'{who}: config "{k}": {v!r} is out of range (an integer in '
@@ -69,14 +66,14 @@ class ConfigModule(nn.Module):
                 raise ValueError(f'{who}: config "{k}" must be true or false, not {v!r}')
         if "penaltyCoefficient" in keys and not (
                 isinstance(keys["penaltyCoefficient"], (int, float))
-                and 0 <= keys["penaltyCoefficient"] <= 10000):
+                and 0 <= keys["penaltyCoefficient"] <= limits["penaltyCoefficient"]):
             raise ValueError(f'{who}: config "penaltyCoefficient": '
                              f'{keys["penaltyCoefficient"]!r} is out of range (a number in '
-                             "[0, 10000])")
+                             f'[0, {limits["penaltyCoefficient"]}])')
         if "labels" in keys and (isinstance(keys["labels"], str)
                                  or not all(isinstance(x, str) for x in keys["labels"])
-                                 or not 1 <= len(keys["labels"]) <= 65536):
-            raise ValueError(f'{who}: config "labels" must be 1 to 65536 strings')
+                                 or not 1 <= len(keys["labels"]) <= limits["labels"]):
+            raise ValueError(f'{who}: config "labels" must be 1 to {limits["labels"]} strings')
         self._keys, self._strict, self._extra = keys, strict, {}
         return keys
 

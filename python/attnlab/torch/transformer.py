@@ -34,6 +34,7 @@ import math
 import torch
 from torch import nn
 
+from ..limits import CONFIG_LIMITS
 from ..safetensors import f32, write_safetensors
 from ._config import ConfigModule
 
@@ -104,7 +105,6 @@ class Transformer(ConfigModule):
     ENUMS = {"variant": ("encoder", "decoder", "encoder-decoder"),
              "positions": ("learned", "sinusoidal", "relative"), "activation": ("relu", "gelu")}
     DEFAULT_VARIANT = None
-    MAX_LAYERS = 16      # per stack; the encoder-decoder's 8 (7 relative) are checked below
 
     def __init__(self, tokenizer=None, *, src_vocab_size=None, tgt_vocab_size=None, variant=None,
                  embedding_size=None, num_heads=None, feedforward_size=None, num_layers=None,
@@ -127,7 +127,10 @@ class Transformer(ConfigModule):
             self._need("maxPositions", 64, 'needed by positions "learned"')
         if pos == "relative":
             self._need("maxRelativePosition", 4, 'needed by positions "relative"')
-        top = (7 if pos == "relative" else 8) if cfg["variant"] == "encoder-decoder" else 16
+        limits = CONFIG_LIMITS["transformer"]  # numLayers (16) was checked with the other keys
+        top = (limits["numLayersEncoderDecoderRelative" if pos == "relative" else
+                      "numLayersEncoderDecoder"] if cfg["variant"] == "encoder-decoder"
+               else limits["numLayers"])
         if not 1 <= cfg["numLayers"] <= top:
             raise ValueError(f'{type(self).__name__}: config "numLayers": {cfg["numLayers"]} is '
                              f"out of range (an integer in [1, {top}] for this variant)")
@@ -328,7 +331,7 @@ def greedy(model, src, max_len):
     ed = model.variant == "encoder-decoder"
     # as the C generator: the fed sequence never outgrows maxPositions (the last emitted token
     # is not fed), so at most maxPositions tokens (encoder-decoder) or maxPositions - S + 1
-    P = model._keys.get("maxPositions", 4096)
+    P = model._keys.get("maxPositions", CONFIG_LIMITS["transformer"]["maxPositions"])
     max_len = min(max_len, P if ed else P - len(src) + 1)
     fed = [tok["tgtVocab"].index(tok["bos"])] if ed else list(src)
     ids, lps, margin = [], [], float("inf")
