@@ -15,10 +15,6 @@ const INDEX = 'docs/README.md';
 const PAGES = docPages().filter((p) => p.startsWith('docs/') && p !== INDEX);
 const read = (p) => readFileSync(path.join(ROOT, p), 'utf8');
 
-// Pages that other branches of issue #34 are writing at the same time: listed in the index, and
-// reported as todo (not failed) while they are missing here. Empty this list once they are merged.
-const WRITTEN_ELSEWHERE = ['docs/adding-a-kernel.md', 'docs/adding-a-model-family.md'];
-
 /** Relative link targets of a Markdown text, outside code: [text](target) and ![alt](target). */
 function links(markdown) {
   const prose = markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
@@ -47,18 +43,12 @@ test('docs/README.md lists every page of docs/', () => {
   assert.deepEqual(missing, [], `pages of docs/ that ${INDEX} does not list`);
 });
 
-test('every page docs/README.md links exists', (t) => {
+test('every page docs/README.md links exists', () => {
   const targets = links(read(INDEX))
     .map((l) => path.posix.join('docs', l.split('#')[0]))
     .filter((p) => p.startsWith('docs/') && p.endsWith('.md'));
   const absent = targets.filter((p) => !existsSync(path.join(ROOT, p)));
-  const pending = absent.filter((p) => WRITTEN_ELSEWHERE.includes(p));
-  if (pending.length) t.todo(`written on other branches of #34, not merged yet: ${pending}`);
-  assert.deepEqual(
-    absent.filter((p) => !WRITTEN_ELSEWHERE.includes(p)),
-    [],
-    `${INDEX} links pages that do not exist`,
-  );
+  assert.deepEqual(absent, [], `${INDEX} links pages that do not exist`);
 });
 
 test('every relative link of the README, CONTRIBUTING.md and docs/ resolves', () => {
@@ -68,7 +58,6 @@ test('every relative link of the README, CONTRIBUTING.md and docs/ resolves', ()
     for (const target of links(read(page))) {
       const [file, anchor] = target.split('#');
       const to = file ? path.posix.join(path.posix.dirname(page), file) : page;
-      if (WRITTEN_ELSEWHERE.includes(to)) continue;
       if (!existsSync(path.join(ROOT, to))) broken.push(`${page}: ${target} (no file ${to})`);
       else if (anchor && to.endsWith('.md') && !anchors(read(to)).has(anchor))
         broken.push(`${page}: ${target} (${to} has no heading #${anchor})`);

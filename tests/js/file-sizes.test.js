@@ -27,11 +27,6 @@ const EXCEPTIONS = new Map([
   ['web/lab/lab-view.js', 'being split (issue #34)'],
   ['web/lab/spec.js', 'being split (issue #34)'],
   ['web/lab/lab-worker.js', 'being split (issue #34)'],
-  ['web/elements/attention-heatmap.js', 'being split (issue #34)'],
-  ['web/elements/attn-demo.js', 'being split (issue #34)'],
-  ['web/shared/i18n.js', 'being split (issue #34)'],
-  ['web/views/forgetting-view.js', 'being split (issue #34)'],
-  ['web/views/reading-view.js', 'being split (issue #34)'],
 ]);
 
 /** Source files under dir, as paths relative to ROOT with forward slashes. */
