@@ -337,6 +337,35 @@ export class LabRuns {
     return r;
   }
 
+  /** Run id's weights as a file: { name (the task, run, step and dtype), bytes }. */
+  async export(id, dtype) {
+    const r = this.byId[id];
+    const bytes = await r.run.export(dtype);
+    const task = this.#o.experiment().task.name;
+    return {
+      name: `attnlab-lab-${task}-${id}-step${r.step}-${dtype.toLowerCase()}.safetensors`,
+      bytes,
+    };
+  }
+
+  /**
+   * Run id again from a weights file the lab saved (bytes; n: the model's parameter count). A
+   * downloaded run holds the weights only: it continues with a fresh optimiser (Adam's moments
+   * zero, its step count 0, exactly a new optimiser's state) from step 0 of the data stream.
+   */
+  loadWeights(id, bytes, n) {
+    const adam = this.#o.experiment()[id].train.optimizer === 'adam';
+    const optimizer = {
+      steps: 0,
+      m1: new Float32Array(adam ? n : 0),
+      m2: new Float32Array(adam ? n : 0),
+    };
+    this.dispose(id);
+    const r = this.make(id, { step: 0, bytes, optimizer, losses: new Float32Array(0) });
+    this.byId[id] = r;
+    return r;
+  }
+
   setRunning(running) {
     if (running === this.#isRunning) return;
     this.#isRunning = running;

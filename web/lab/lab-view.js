@@ -471,8 +471,7 @@ export class LabView {
     const dtype = u.dtype.value;
     u.fileNote.textContent = t(this.#lang, 'lab.file.exporting');
     try {
-      const bytes = await r.run.export(dtype);
-      const name = `attnlab-lab-${this.#experiment.task.name}-${id}-step${r.step}-${dtype.toLowerCase()}.safetensors`;
+      const { name, bytes } = await this.#runs.export(id, dtype);
       downloadBlob(name, new Blob([bytes], { type: 'application/octet-stream' }));
       u.fileNote.textContent = t(this.#lang, 'lab.file.saved', {
         name,
@@ -493,25 +492,14 @@ export class LabView {
       return;
     }
     const bytes = new Uint8Array(await file.arrayBuffer());
-    // A downloaded run holds the weights only: it continues with a fresh optimiser (Adam's moments
-    // zero, its step count 0, exactly a new optimiser's state) from step 0 of the data stream.
-    const spec = this.#experiment[id];
     const task = this.#currentTask();
     let n = 0;
     try {
-      n = task ? parameterCount(spec.model, task) : 0;
+      n = task ? parameterCount(this.#experiment[id].model, task) : 0;
     } catch {
       /* the worker says what is wrong */
     }
-    const adam = spec.train.optimizer === 'adam';
-    const optimizer = {
-      steps: 0,
-      m1: new Float32Array(adam ? n : 0),
-      m2: new Float32Array(adam ? n : 0),
-    };
-    this.#runs.dispose(id);
-    const r = this.#runs.make(id, { step: 0, bytes, optimizer, losses: new Float32Array(0) });
-    this.#runs.byId[id] = r;
+    const r = this.#runs.loadWeights(id, bytes, n);
     r.loaded = file.name;
     u.fileNote.textContent = t(this.#lang, 'lab.file.loading', { name: file.name });
     this.#runs
