@@ -42,7 +42,7 @@ WASM_TRAIN_LINK := $(WASM_LINK_BASE) \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS) $(TRAIN_EXPORTS)))
 
 .PHONY: format format-check lint all help native wasm test test-c test-c-wasm test-asan test-js test-browser test-firefox test-webkit test-python check-wasm \
-	demo bench clean setup size committed-wasm dist first-plot lab-targets python-assets
+	demo bench clean setup size committed-wasm dist first-plot lab-targets python-assets release
 
 all: native wasm                                  ## everything that builds
 
@@ -212,8 +212,24 @@ node_modules: package.json package-lock.json
 	@touch node_modules
 
 # ---------------------------------------------------------------- demo and bench
-demo: committed-wasm                              ## serve the page (and the committed .wasm) on localhost; print its URL
+# PORT=8081 make demo serves on another port (default 8080; 0: any free one); on a taken port
+# scripts/serve.mjs says so in one line and exits 1.
+demo: committed-wasm                              ## serve the page (and the committed .wasm) on localhost:8080 (PORT=8081: another); print its URL
 	$(NODE) scripts/serve.mjs
+
+# What a maintainer publishes, tried first as a user gets it (docs/npm.md, "Releasing"): npm pack
+# into build/release/, then the package tests on that very tarball (ATTNLAB_TARBALL: tests/js/packed.js
+# installs it with npm install --offline in an empty project, no registry): the quickstarts of the
+# README and docs/api.md, what the tarball holds, its exports and types (readme-package), and the
+# course page and iframe in Chromium from a second origin (tests/browser/package.test.js). Publishes
+# nothing: it prints the one command that does.
+VERSION = $(shell $(NODE) -p "require('./package.json').version")
+release: committed-wasm node_modules               ## pack attnlab-x.y.z.tgz, test it installed offline in an empty project, print the npm publish command
+	@rm -rf build/release && mkdir -p build/release
+	npm pack --pack-destination build/release --no-audit --no-fund --loglevel=error
+	ATTNLAB_TARBALL=$(CURDIR)/build/release/attnlab-$(VERSION).tgz \
+		$(NODE) --test tests/js/readme-package.test.js tests/browser/package.test.js
+	@echo "release: build/release/attnlab-$(VERSION).tgz passed. To publish it: npm publish build/release/attnlab-$(VERSION).tgz"
 
 # The four .wasm files are there (they are committed); never builds them.
 committed-wasm:

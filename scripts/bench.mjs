@@ -8,6 +8,9 @@
 //   node scripts/bench.mjs --check    full run → build/bench/, then compare with the committed
 //                                     bench/results.json; exit 1 if an op got > 20% slower
 //                                     relative to the peers
+//   node scripts/bench.mjs --figures      the figures the docs quote, from the committed
+//                                     bench/results.json (no run), as JSON; --write-docs rewrites
+//                                     them where docs/*.md marks them (scripts/figures.mjs)
 // Other flags: --rounds N, --target-ms X (time per sample), --only a,b (contenders),
 // --cases REGEX, --no-startup, --out DIR, --baseline FILE, --tolerance 0.2, --python PATH,
 // --model FILE (the whole-model rows; default the largest seq2seq web/models/*.safetensors),
@@ -36,7 +39,14 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { makeCases } from './bench/cases.mjs';
 import { CONTENDERS, ROOT, makeContender, writeInputs } from './bench/contenders.mjs';
-import { compareRuns, evaluateTargets, shippedRows, toMarkdown } from './bench/report.mjs';
+import {
+  compareRuns,
+  docFigures,
+  evaluateTargets,
+  shippedRows,
+  toMarkdown,
+} from './bench/report.mjs';
+import { figuresCli } from './figures.mjs';
 import { summarize } from './bench/stats.mjs';
 import { measureLab } from './bench/lab.mjs';
 
@@ -482,10 +492,15 @@ async function main() {
   return code;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e) => {
-    console.error(e.stack ?? e);
-    process.exit(1);
-  },
-);
+const ARGV = process.argv.slice(2);
+if (ARGV.includes('--figures') || ARGV.includes('--write-docs')) {
+  const run = JSON.parse(readFileSync(path.join(ROOT, 'bench/results.json'), 'utf8'));
+  figuresCli(ARGV, docFigures(run));
+} else
+  main().then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(e.stack ?? e);
+      process.exit(1);
+    },
+  );

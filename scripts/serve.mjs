@@ -2,6 +2,8 @@
 // serve.mjs: a tiny static file server for the demo page and the browser tests.
 //
 //   node scripts/serve.mjs [port]          # or PORT=8080 node scripts/serve.mjs; port 0 = any free
+//                                          # a taken port: one line, `port 8080 is in use: try
+//                                          # PORT=8081 make demo`, and exit status 1
 //   node scripts/serve.mjs --root dist --compress [port]   # the production page (make dist), gzip'd
 //   import { startServer } from './scripts/serve.mjs';
 //   const { url, close } = await startServer({ root, port: 0 });   // url: 'http://127.0.0.1:PORT'
@@ -283,7 +285,10 @@ async function main() {
   try {
     server = await startServer({ port, root: args.root, compress: args.compress });
   } catch (err) {
-    console.error(`serve.mjs: cannot listen on ${HOST}:${port}: ${err.message}`);
+    // a taken port is the usual case (a second `make demo`): one line that says what to type
+    if (err.code === 'EADDRINUSE')
+      console.error(`port ${port} is in use: try PORT=${port < 65535 ? port + 1 : 0} make demo`);
+    else console.error(`serve.mjs: cannot listen on ${HOST}:${port}: ${err.message}`);
     process.exit(1);
   }
   console.log(`attnlab demo: ${server.url}/web/`);

@@ -2,12 +2,15 @@
 // scripts/size.mjs: what a visitor downloads, raw and gzip: the four .wasm builds (inference and
 // training, SIMD and the scalar fallback; the total counts the SIMD ones), the JS (the
 // wasm/ glue and the page's web/ modules), the page's HTML/CSS/SVG, and every shipped model
-// (web/models/*.safetensors and their cards). `make size` runs it; the README quotes it.
+// (web/models/*.safetensors and their cards). `make size` runs it; docs/performance.md quotes it.
 // Only files the page can request are counted: the JS reachable from the page's entry points
 // (tests/js/import-graph.js pageEntries: imports and new URL targets, workers included), so the
 // training-data generators the page never imports (reviews, brown, induction) stay out. Then the npm
 // tarball as `npm pack --dry-run` reports it (package.json "files": the glue, the elements and
 // the shipped models; see docs/npm.md).
+// --figures prints, as JSON, the figures the docs quote (marked `<!-- figure: size.… -->`, see
+// scripts/figures.mjs) instead of the tables; --write-docs rewrites those marked figures in
+// README.md and docs/*.md. tests/js/docs-figures.test.js fails when they differ.
 
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -16,8 +19,12 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { DEFAULT_MODEL, findModel } from '../web/shared/models.js';
 import { pageEntries, reachable } from '../tests/js/import-graph.js';
+import { figuresCli } from './figures.mjs';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const argv = process.argv.slice(2);
+const figuresOnly = argv.includes('--figures') || argv.includes('--write-docs');
+const log = figuresOnly ? () => {} : console.log; // --figures: stdout is the JSON alone
 
 function walk(dir) {
   const out = [];
@@ -65,10 +72,10 @@ for (const [name, pick] of Object.entries(groups)) {
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const total = (pick) =>
   rows.filter(pick).reduce((a, r) => ({ raw: a.raw + r.raw, gz: a.gz + r.gz }), { raw: 0, gz: 0 });
-console.log('| what | files | raw | gzip |\n| --- | ---: | ---: | ---: |');
-for (const r of rows) console.log(`| ${r.name} | ${r.files} | ${kb(r.raw)} | ${kb(r.gz)} |`);
+log('| what | files | raw | gzip |\n| --- | ---: | ---: | ---: |');
+for (const r of rows) log(`| ${r.name} | ${r.files} | ${kb(r.raw)} | ${kb(r.gz)} |`);
 const all = total((r) => !r.name.includes('scalar'));
-console.log(
+log(
   `| **total with SIMD (what a visitor can download)** | | **${kb(all.raw)}** | **${kb(all.gz)}** |`,
 );
 
@@ -89,25 +96,50 @@ checks.push({
 });
 checks.push({ what: 'everything the page can fetch ≤ 5 MB gzip', value: all.gz, limit: 5 * MB });
 const broken = checks.filter((c) => c.value > c.limit);
-console.log(
+log(
   `\nbudgets: ${checks.length - broken.length} of ${checks.length} met; largest model ${kb(Math.max(...checks.slice(0, -2).map((c) => c.value)))} gzip, first view's model ${kb(checks.at(-2).value)}, all ${kb(all.gz)}`,
 );
-for (const c of broken) console.log(`  BROKEN: ${c.what}: ${kb(c.value)}`);
+for (const c of broken) log(`  BROKEN: ${c.what}: ${kb(c.value)}`);
 if (broken.length) process.exitCode = 1;
 
 // The npm tarball (what `npm install attnlab` downloads, and what a CDN serves file by file).
+let packed;
 try {
-  const [packed] = JSON.parse(
+  [packed] = JSON.parse(
     execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], {
       cwd: ROOT,
       encoding: 'utf8',
     }),
   );
-  console.log(
+  log(
     `\nnpm tarball ${packed.filename}: ${packed.entryCount} files, ${kb(packed.size)} packed, ${kb(packed.unpackedSize)} unpacked`,
   );
 } catch (err) {
-  console.log(
-    `\nnpm tarball: not measured (npm pack --dry-run failed: ${err.message.split('\n')[0]})`,
-  );
+  log(`\nnpm tarball: not measured (npm pack --dry-run failed: ${err.message.split('\n')[0]})`);
 }
+
+// The figures the docs quote, as they write them (KB: 1,024 bytes, whole, with thousands commas).
+const KB = (n) => `${Math.round(n / 1024).toLocaleString('en-US')} KB`;
+const wasmBytes = (name) => statSync(path.join(ROOT, 'wasm', name)).size.toLocaleString('en-US');
+const models = files.filter((p) => p.endsWith('.safetensors'));
+const gzipOf = (ps) => ps.reduce((a, p) => a + gzipSync(readFileSync(p), { level: 9 }).length, 0);
+const figures = {
+  'models.count': String(models.length),
+  'size.totalRaw': KB(all.raw),
+  'size.totalGzip': KB(all.gz),
+  'size.modelsGzip': KB(rows.find((r) => r.name.startsWith('models')).gz),
+  'size.largestModelGzip': KB(Math.max(...models.map((p) => gzipOf([p])))),
+  'size.translatorsGzip': KB(gzipOf(models.filter((p) => path.basename(p).startsWith('en-fr-')))),
+  'size.firstWasmRaw': KB(statSync(path.join(ROOT, 'wasm/attnlab.wasm')).size),
+  'size.firstModelRaw': KB(statSync(first).size),
+  'wasm.simd': wasmBytes('attnlab.wasm'),
+  'wasm.scalar': wasmBytes('attnlab-scalar.wasm'),
+  'wasm.train': wasmBytes('attnlab-train.wasm'),
+  'wasm.trainScalar': wasmBytes('attnlab-train-scalar.wasm'),
+  ...(packed && {
+    'npm.files': packed.entryCount.toLocaleString('en-US'),
+    'npm.packed': KB(packed.size),
+    'npm.unpacked': KB(packed.unpackedSize),
+  }),
+};
+figuresCli(argv, figures);

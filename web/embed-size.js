@@ -1,5 +1,6 @@
 // embed-size.js: tell the page that holds this iframe how tall its content is, so that page can
-// size the iframe to fit (README, "Sizing the iframe to its content": ten lines for any LMS page).
+// size the iframe to fit (docs/embedding.md, "Sizing the iframe to its content": ten lines for any
+// LMS page).
 //
 //   window.parent.postMessage({ type: 'attnlab:height', height, id }, '*')
 //

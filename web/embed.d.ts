@@ -74,7 +74,7 @@ export interface AttnDemoEventMap extends HTMLElementEventMap {
   'demo-render': CustomEvent<AttnDemoRenderDetail>;
 }
 
-/** <attn-demo>: a model's attention, live. Settings are attributes (README: "<attn-demo> attributes"). */
+/** <attn-demo>: a model's attention, live. Settings are attributes (docs/embedding.md: "<attn-demo> attributes"). */
 export declare class AttnDemo extends HTMLElement {
   static readonly observedAttributes: string[];
   /** The current settings (a copy). */

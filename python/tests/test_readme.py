@@ -1,5 +1,6 @@
-"""The README's "From PyTorch" lines, as written: train a model on a small task with `fit`,
-export it, and open the file with the JS loadModel in Node, which must give PyTorch's output.
+"""The "Train, export, open: three lines" of docs/python.md (once the README's "From PyTorch"),
+as written: train a model on a small task with `fit`, export it, and open the file with the JS
+loadModel in Node, which must give PyTorch's output.
 Also `fit` on every architecture lowers its loss."""
 
 import os
@@ -13,8 +14,8 @@ from conftest import ROOT, close, node
 
 
 def readme_block():
-    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-    section = text[text.index("## From PyTorch"):]
+    text = open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8").read()
+    section = text[text.index("## Train, export, open: three lines"):]
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
 

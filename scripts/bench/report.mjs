@@ -283,3 +283,101 @@ export function compareRuns(now, then, tolerance = 0.2) {
 }
 
 export { summarize };
+
+/**
+ * The summary table docs/performance.md quotes (between its `<!-- figure: bench.summary -->`
+ * markers): a few rows of the run, the faster wasm peer with the median over rounds of how many
+ * times slower it was, native C and PyTorch. `node scripts/bench.mjs --figures` prints it from the
+ * committed bench/results.json, without running anything.
+ */
+const SUMMARY_ROWS = [
+  ['matmul 1x64x256', 'matmul 1×64×256'],
+  ['matmul 128x128x128', 'matmul 128×128×128'],
+  ['matmul 512x512x512', 'matmul 512×512×512'],
+  ['sdpa h1 n16', 'SDPA 1 head, n = 16, d = 64'],
+  ['sdpa h4 n64', 'SDPA 4 heads, n = 64'],
+  ['sdpa h4 n256', 'SDPA 4 heads, n = 256'],
+  ['sdpa h4 n1024 causal', 'SDPA 4 heads, n = 1024, causal'],
+  ['mha e128 h4 n64', 'multi-head attention E = 128, h = 4, n = 64'],
+  ['additive d128 n64', 'additive attention d = 128, n = 64'],
+  ['lstm t64 i32 h128', 'LSTM T = 64, I = 32, H = 128'],
+  ['gru t64 i32 h128', 'GRU T = 64, I = 32, H = 128'],
+  ['model dates-local-p', 'dates model (local-p), one keystroke (20 chars)'],
+  ['train dates-local-p b32', 'dates model, one training step (batch 32)'],
+];
+
+export function summaryMarkdown(run) {
+  const median = (key, name) => run.results.find((r) => r.case === key && r.contender === name && r.status === 'ok')?.summary.median;
+  const L = ['| work | attnlab SIMD | faster peer | native C | PyTorch |', '| --- | ---: | ---: | ---: | ---: |'];
+  for (const [key, label] of SUMMARY_ROWS) {
+    const c = run.cases.find((x) => x.key === key);
+    if (!c) continue;
+    const base = median(key, BASE);
+    const big = c.op === 'matmul' && c.M * c.K * c.N >= 128 ** 3;
+    const simd = `${fmtMs(base)}${big ? ` (${Math.round(c.flops / base / 1e6)} GFLOP/s)` : ''}`;
+    const peers = PEERS.map((p) => median(key, p)).filter(Number.isFinite);
+    const peer = peers.length ? `${fmtMs(Math.min(...peers))} (${speedup(run, key, PEERS).toFixed(1)}×)` : '–';
+    const other = (n) => (Number.isFinite(median(key, n)) ? fmtMs(median(key, n)) : '');
+    L.push(`| ${label} | ${simd} | ${peer} | ${other('native')} | ${other('torch')} |`);
+  }
+  const s = run.startup;
+  if (s?.attnlab?.readyMs) {
+    const ready = (k) => s[k]?.readyMs?.median;
+    const peer = [['tfjs', 'tfjs-wasm'], ['ort', 'ort-wasm']].filter(([, k]) => Number.isFinite(ready(k))).map(([n, k]) => `${n} ${fmtMs(ready(k))}`);
+    L.push(`| \`init()\` in Node (fresh process) | ${ready('attnlab').toFixed(1)} | ${peer.join(', ')} | | |`);
+  }
+  return L.join('\n');
+}
+
+/**
+ * Every figure docs/performance.md quotes from a run, by the name its marker carries (see
+ * scripts/figures.mjs): the date, the summary table, the shipped models' per-input times and the
+ * numbers of the targets paragraph (the kernel path, attnlab SIMD).
+ */
+export function docFigures(run) {
+  const iso = new Date(run.date).toISOString();
+  const out = { 'bench.date': `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`, 'bench.summary': summaryMarkdown(run) };
+  // shipped models: a range over a family (3 decimals) or the values of a pair (2 significant digits)
+  const shipped = shippedRows(run).filter((r) => r.simd?.median !== undefined);
+  const times = (prefix) => shipped.filter((r) => r.model.startsWith(prefix)).map((r) => r.simd.median).sort((a, b) => a - b);
+  const range = (xs, f) => (xs.length === 0 ? '–' : f(xs[0]) === f(xs.at(-1)) ? f(xs[0]) : `${f(xs[0])}–${f(xs.at(-1))}`);
+  const fixed = (d) => (x) => x.toFixed(d);
+  const sig = (x) => x.toPrecision(2);
+  out['bench.shipped.dates'] = `${range(times('dates-'), fixed(3))} ms`;
+  out['bench.shipped.reviews'] = `${range(times('clf-reviews-'), fixed(3))} ms`;
+  out['bench.shipped.agreement'] = `${range(times('lm-agreement-'), fixed(3))} ms`;
+  out['bench.shipped.reverse'] = `${times('seq-reverse-').map(sig).join(' / ')} ms`;
+  out['bench.shipped.tfDates'] = `${times('tf-dates-').map(sig).join(' / ')} ms`;
+  out['bench.shipped.induction'] = `${times('tf-induction').map(sig).join(' / ')} ms`;
+  // the targets, kernel path; a target row's case is the one whose label it starts with
+  const kernel = run.targets.filter((t) => !onApi(t) && t.contender !== 'attnlab-api');
+  const caseOf = (t) => run.cases.find((c) => t.target.startsWith(`${c.label}:`));
+  const inGroup = (g) => kernel.filter((t) => (t.group ?? t.target) === g);
+  const met = (ts, unit = '') => `${ts.filter((t) => t.met).length} of ${ts.length}${unit}`;
+  const one = (g) => inGroup(g)[0]?.value ?? NaN;
+  // the shipped dates models are timed through the API (path 'api'), the only path they have
+  out['bench.target.keystroke'] = met(run.targets.filter((t) => t.group === 'every dates model: under 1 ms per keystroke'));
+  out['bench.target.train'] = `${one('training step: ≥ 3× PyTorch').toFixed(2)}×`;
+  out['bench.target.init'] = `${one('init() under 20 ms').toFixed(1)} ms`;
+  out['bench.target.wasm'] = `${one('SIMD .wasm under 150 KB').toFixed(1)} KB`;
+  out['bench.target.native'] = met(inGroup('matmul at 128³ and above: within 1.3× of native'));
+  const gflops = run.cases
+    .filter((c) => c.op === 'matmul' && c.M * c.K * c.N >= 128 ** 3)
+    .map((c) => run.results.find((r) => r.case === c.key && r.contender === BASE && r.status === 'ok'))
+    .filter(Boolean)
+    .map((r) => run.cases.find((c) => c.key === r.case).flops / r.summary.median / 1e6)
+    .sort((a, b) => a - b);
+  out['bench.target.gflops'] = range(gflops, (x) => x.toFixed(0));
+  out['bench.target.tfjs'] = inGroup('matmul at 128³ and above: ≥ 1.5× tfjs-wasm').map((t) => `${t.value.toFixed(2)}×`).join(', ');
+  const tiny = inGroup('every op at tiny sizes: ≥ 3× the faster peer');
+  out['bench.target.tiny'] = met(tiny, ' rows');
+  out['bench.target.tinyMisses'] = `${range(tiny.filter((t) => !t.met).map((t) => t.value).sort((a, b) => a - b), fixed(1))}×`;
+  const long = inGroup('attention at n ≥ 256: ≥ 1.5× both peers');
+  const at = (n) => long.filter((t) => (caseOf(t)?.T ?? caseOf(t)?.n) === n).map((t) => t.value).sort((a, b) => a - b);
+  out['bench.target.long256'] = `${range(at(256), fixed(2))}×`;
+  out['bench.target.long1024'] = `${range(at(1024), fixed(2))}×`;
+  const causal = inGroup('causal attention at n ≥ 256: ≥ 3× both peers').map((t) => t.value).sort((a, b) => a - b);
+  out['bench.target.causal'] = `${range(causal, fixed(2))}×`;
+  out['bench.target.rnn'] = inGroup('LSTM / GRU layers: ≥ 1.5× onnxruntime-web').map((t) => `${t.value.toFixed(2)}×`).join(', ');
+  return out;
+}

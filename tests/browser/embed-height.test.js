@@ -1,10 +1,11 @@
 // embed-height.test.js: an embed.html iframe fits its content, in Chromium.
 //
-// Checks: the README's iframe examples are given heights that fit their content at their widths
+// Checks: the iframe examples of docs/embedding.md (once the README's; the names below still say
+// README) are given heights that fit their content at their widths
 // (measured here and printed: the content must fit, with at most 40 px to spare; the over-time
 // view decoded to the end, its tallest state); the embed page posts
 // { type: 'attnlab:height', height, id } to its parent, and the README's own snippet (taken from
-// README.md, run as a host page would) sizes a sandboxed iframe to exactly the embed page's
+// docs/embedding.md, run as a host page would) sizes a sandboxed iframe to exactly the embed page's
 // document height (within 2 px, no scrolling inside), and again when the content changes (the
 // model card opened; another view; rows decoded); the `id` parameter comes back in the message
 // and survives the page rewriting its query.
@@ -15,7 +16,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { REPO_ROOT, hostIframe, screenshot, startBrowser } from './harness.js';
 
-const README = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+const README = readFileSync(path.join(REPO_ROOT, 'docs/embedding.md'), 'utf8'); // once in README.md
 const HTML_BLOCKS = [...README.matchAll(/```html\n([\s\S]*?)```/g)].map((m) => m[1]);
 const SNIPPET = HTML_BLOCKS.find((b) => b.includes("'attnlab:height'") && b.includes('<script>'));
 const SPARE = 40; // px a README size may leave unused (fonts differ a little between systems)
@@ -112,7 +113,7 @@ test('the README’s iframe sizes fit their content', async () => {
 test('the README snippet sizes the iframe to the embed page’s height, and follows it', async () => {
   assert.ok(
     SNIPPET,
-    "README.md has the sizing snippet (an html block with a <script> and 'attnlab:height')",
+    "docs/embedding.md has the sizing snippet (an html block with a <script> and 'attnlab:height')",
   );
   const iframeBlock = HTML_BLOCKS.find(
     (b) => b.includes('<iframe') && b.includes('https://your.host/attnlab/web/embed.html'),

@@ -3,7 +3,7 @@
 // Chromium's network emulation. Fails only when grossly over a target (3×: ≤ 2.4 s at 100 ms /
 // 10 Mbit/s, ≤ 6 s at 300 ms / 2 Mbit/s), since a busy CI machine would make the targets flaky;
 // the table is printed. The full run (five runs each, the development page too) is
-// `node scripts/first-plot.mjs` (make first-plot); the README quotes it.
+// `node scripts/first-plot.mjs` (make first-plot); docs/performance.md quotes it.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

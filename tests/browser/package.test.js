@@ -7,7 +7,7 @@
 // origin: one <script type="module" src> and one <attn-demo>, nothing else. In Chromium: the
 // element draws its heatmap (ink on the canvas) with the model's output, every module, the .wasm,
 // the model and its card come from the second origin, and no console error, failed request or
-// request to any other origin happens. Then the README's iframe block (`<!-- npm-test:
+// request to any other origin happens. Then the iframe block of docs/embedding.md (`<!-- npm-test:
 // iframe.html -->`), its host being the second origin: the package's embed.html draws in a
 // sandboxed, opaque-origin frame. It fails when the package lacks a file the elements or the
 // iframe page load, when a module needs the page's import map, or when a README snippet stops
@@ -51,7 +51,7 @@ after(async () => {
  */
 async function openCoursePage(name, prefix) {
   const block = readmeBlocks().get(name);
-  assert.ok(block, `README.md has a block marked <!-- npm-test: ${name} -->`);
+  assert.ok(block, `README.md or docs/ has a block marked <!-- npm-test: ${name} -->`);
   const body = block.replace(prefix, `${cdn.url}/attnlab/`);
   assert.notEqual(body, block, `the ${name} block loads attnlab from ${prefix}`);
   // a data: icon, so the course origin serves one file and its log stays empty

@@ -420,7 +420,7 @@ test("12: every .backward refuses a missing upstream and takes the forward's arg
     checked++;
   }
   assert.ok(checked >= 14, `every op with a backward was checked (${checked})`);
-  // the README's rule for lstmn: forward arguments, then upstream
+  // the API's rule (docs/api.md) for lstmn: forward arguments, then upstream
   const x = T([3, 2], 1);
   const H = 4;
   const p = {

@@ -2,7 +2,8 @@
 // the demo serves them as they are and never compiles: with a C source newer than every .wasm
 // (make -W, as a fresh checkout's file times may say) make runs no emcc command, and with a PATH
 // that has no emcc at all the server starts and serves the committed .wasm. Rebuilding is
-// `make wasm`'s job alone.
+// `make wasm`'s job alone. And `PORT=<taken> make demo` stops with scripts/serve.mjs's one-line
+// hint, not a stack trace.
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { startServer } from '../../scripts/serve.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const which = (cmd) =>
@@ -85,5 +87,30 @@ test('make demo with no emcc on PATH serves the committed .wasm', { timeout: 200
     }
     await exited;
     rmSync(bin, { recursive: true, force: true });
+  }
+});
+
+test('PORT=<a taken port> make demo: the one-line hint, a failed make, no stack trace', async () => {
+  const busy = await startServer({ root: ROOT, port: 0 });
+  try {
+    // async: this process must keep answering on the busy port while make runs
+    const r = await new Promise((resolve) => {
+      const make = spawn('make', ['--no-print-directory', 'demo'], {
+        cwd: ROOT,
+        env: { ...process.env, PORT: String(busy.port) },
+      });
+      let out = '';
+      make.stdout.on('data', (c) => (out += c));
+      make.stderr.on('data', (c) => (out += c));
+      make.on('exit', (status) => resolve({ status, out }));
+    });
+    assert.notEqual(r.status, 0, r.out);
+    assert.ok(
+      r.out.includes(`port ${busy.port} is in use: try PORT=${busy.port + 1} make demo\n`),
+      r.out,
+    );
+    assert.doesNotMatch(r.out, /EADDRINUSE|\n\s+at /, r.out);
+  } finally {
+    await busy.close();
   }
 });

@@ -1,7 +1,8 @@
-// readme-package.test.js: the README's Node quickstarts, as written, against the package a user
-// installs. `npm pack` of this tree, `npm install --offline` of the tarball into an empty project
-// (no "type" in its package.json, so the README's "save it as .mjs" is what makes them run), then
-// every README block marked `<!-- npm-test: <name>.mjs -->` saved as <name>.mjs there and run
+// readme-package.test.js: the Node quickstarts of the README and docs/api.md, as written, against
+// the package a user installs. `npm pack` of this tree, `npm install --offline` of the tarball into
+// an empty project (no "type" in its package.json, so the README's "save it as .mjs" is what makes
+// them run), then every block of README.md or docs/*.md marked `<!-- npm-test: <name>.mjs -->`
+// (packed.js readmeBlocks) saved as <name>.mjs there and run
 // with node, its output checked. And what the package must hold for the elements to work from it
 // (every module web/elements.js and the iframe page reach, the files they find beside themselves,
 // every trained model and card, no bare import specifier), its exports (import.meta.resolve of
@@ -57,7 +58,7 @@ const EXPECT = {
   },
 };
 
-test('the README marks the quickstarts this test runs, and each is checked', () => {
+test('the README and docs mark the quickstarts this test runs, and each is checked', () => {
   const node = [...BLOCKS.keys()].filter((name) => name.endsWith('.mjs'));
   assert.deepEqual(
     node.sort(),

@@ -1,12 +1,13 @@
-// readme-quickstart.test.js: what the README's quickstart says a shipped classifier does with a raw
-// sentence from Node (the label, the tokens as the model reads them, unknownWords) is what it does.
+// readme-quickstart.test.js: what the quickstart (docs/api.md, "Models from Node"; once in the
+// README) says a shipped classifier does with a raw sentence from Node (the label, the tokens as
+// the model reads them, unknownWords) is what it does.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { loadModel } from '../../wasm/index.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
 
 test('README quickstart: a classifier on a raw sentence', async () => {
   assert.match(readme, /clf\.classify\('The soup was cold and the waiter ignored us\.'\)/);

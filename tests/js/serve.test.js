@@ -1,6 +1,7 @@
 // serve.test.js: the static server (scripts/serve.mjs): MIME types, redirects, traversal, and
 // that aborted downloads close their files and the cap on concurrent file streams holds; --compress
-// (gzip or br for the types a static host compresses) and --root.
+// (gzip or br for the types a static host compresses) and --root; a taken port gives a one-line
+// hint, not a stack trace.
 
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -169,6 +170,18 @@ test('run directly, it prints the demo URL (port from argv, then PORT)', async (
   const bad = await firstLine(['http']);
   assert.equal(bad.code, 2);
   assert.match(bad.err, /port must be an integer/);
+});
+
+test('run directly on a taken port: a one-line hint and exit status 1, no stack trace', async () => {
+  const busy = await startServer({ root, port: 0 });
+  try {
+    const r = await firstLine([String(busy.port)]);
+    assert.equal(r.code, 1);
+    assert.equal(r.line, '');
+    assert.equal(r.err, `port ${busy.port} is in use: try PORT=${busy.port + 1} make demo\n`);
+  } finally {
+    await busy.close();
+  }
 });
 
 // --- Aborted downloads (a browser leaving while a model loads) must not leak descriptors. ---
