@@ -56,6 +56,12 @@ const ENTRIES = [
   { entry: 'lab/shard-worker.js', splitting: false },
   { entry: 'boot.js', splitting: false, external: ['./main.js'] },
 ];
+/** The two pages and the entry whose static imports are each one's critical path (index.html's
+ * module script, boot.js, import()s main.js at once; embed.html's is embed-page.js itself). */
+export const PAGES = Object.freeze([
+  ['index.html', 'main.js'],
+  ['embed.html', 'embed-page.js'],
+]);
 /** Files copied as they are (classic scripts, styles, icon); the models and .wasm are copied as folders. */
 const COPIED = ['style.css', 'favicon.svg', 'load-guard.js', 'embed-size.js'];
 
@@ -89,7 +95,7 @@ function pagePlugin({ lazy = new Set(), shared = [] } = {}, base = WEB) {
 
 /** An entry's modules, from a first esbuild pass: { lazy: import()ed paths, shared: the static
  * closure but the entry itself } (absolute paths). */
-async function entryGraph(entry, options) {
+export async function entryGraph(entry, options) {
   const { metafile } = await build({
     ...options,
     entryPoints: [entry],
@@ -224,10 +230,7 @@ export async function buildWeb({
   for (const f of readdirSync(path.join(ROOT, 'wasm')).filter((n) => n.endsWith('.wasm'))) {
     cpSync(path.join(ROOT, 'wasm', f), path.join(outRoot, 'wasm', f));
   }
-  for (const [page, entry] of [
-    ['index.html', 'main.js'],
-    ['embed.html', 'embed-page.js'],
-  ]) {
+  for (const [page, entry] of PAGES) {
     const html = readFileSync(path.join(WEB, page), 'utf8');
     const inline = {};
     for (const f of ['first-model.js', 'load-guard.js'])

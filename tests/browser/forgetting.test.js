@@ -1,4 +1,4 @@
-// forgetting.test.js: the Forgetting view (<attn-demo view="forgetting">, web/forgetting-view.js)
+// forgetting.test.js: the Forgetting view (<attn-demo view="forgetting">, web/views/forgetting-view.js)
 // in Chromium, against the same seq2seq models run here in Node with wasm/index.js and the curve
 // JSON read here.
 //

@@ -1,4 +1,4 @@
-// heads.test.js: the Heads view (<attn-demo view="heads">, web/heads-view.js) in Chromium, against
+// heads.test.js: the Heads view (<attn-demo view="heads">, web/views/heads-view.js) in Chromium, against
 // the same transformer models run here in Node with wasm/index.js.
 //
 // Checks: for every offered transformer (and each attention kind of an encoder-decoder) the

@@ -1,4 +1,4 @@
-// pooling.test.js: the Pooling view (<attn-demo view="pooling">, web/pooling-view.js) in Chromium,
+// pooling.test.js: the Pooling view (<attn-demo view="pooling">, web/views/pooling-view.js) in Chromium,
 // against the same classifiers run here in Node with wasm/index.js.
 //
 // Checks: for every offered classifier (attention, HAN, structured) the predicted label, every

@@ -1,4 +1,4 @@
-// reading.test.js: the Reading view (<attn-demo view="reading">, web/reading-view.js) in Chromium,
+// reading.test.js: the Reading view (<attn-demo view="reading">, web/views/reading-view.js) in Chromium,
 // against the same memory-RNN language models run here in Node with wasm/index.js.
 //
 // Checks: for every offered model (and the trained lm-agreement-* models when web/models/ has

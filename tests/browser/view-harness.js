@@ -97,7 +97,7 @@ export function viewHarness(view) {
       ({ page: h.page, problems: h.problems } = await h.browser.newPage());
       return h;
     },
-    /** The model `name` of web/models.js, loaded once in Node. */
+    /** The model `name` of web/shared/models.js, loaded once in Node. */
     async nodeModel(name) {
       if (!nodeModels.has(name)) {
         nodeModels.set(

@@ -4,7 +4,8 @@
 // first the inline first-model.js (which fetches the .wasm and the model) and load-guard.js; the lazy views are not in those chunks; every file the
 // code finds by import.meta.url exists in the build; the service worker's cache is named after the
 // build's content (the same sources give the same name, a changed file another) and precaches
-// every file of the page's code that exists, no source map and no model.
+// every file of the page's code that exists, no source map and no model. And the development
+// pages' modulepreload lists are the ones scripts/preloads.mjs writes from the module graph.
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildWeb } from '../../scripts/build-web.mjs';
+import { pagePreloads } from '../../scripts/preloads.mjs';
 
 let tmp;
 let dist;
@@ -164,4 +166,15 @@ test('the service worker: named after the content, precaching the code (no map, 
   assert.equal(hash.digest('hex').slice(0, 12), version);
   const again = await buildWeb({ outRoot: dist, log: () => {} });
   assert.equal(again.version, version);
+});
+
+test('the development pages preload the critical path scripts/preloads.mjs writes', async () => {
+  for (const { page, html, want } of await pagePreloads()) {
+    assert.deepEqual(
+      preloads(html),
+      preloads(want),
+      `web/${page}'s modulepreload list is stale: run node scripts/preloads.mjs`,
+    );
+    assert.equal(html, want, `web/${page}: only the list differs; run node scripts/preloads.mjs`);
+  }
 });

@@ -1,4 +1,4 @@
-// data.test.js: the playground's seeded inputs (web/data.js), in Node.
+// data.test.js: the playground's seeded inputs (web/data/playground.js), in Node.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

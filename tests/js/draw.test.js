@@ -1,4 +1,4 @@
-// draw.test.js: the heatmap's pure drawing maths (web/draw.js), in Node.
+// draw.test.js: the heatmap's pure drawing maths (web/shared/draw.js), in Node.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

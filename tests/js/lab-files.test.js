@@ -1,10 +1,10 @@
-// lab-files.test.js: the lab's rooms stay small and its dependencies point one way (issue #34,
-// docs/lab.md "How it is built"). Every file of web/lab/ is under 600 lines; lab-view.js (the
-// element's wiring) imports the form, runs and paint modules, which import neither it nor each
-// other, and lab-constants.js imports nothing of the lab but spec.js; the shipped worker
-// (lab-worker.js) imports the engine and the real task and spec modules, nothing named by a
-// message (lab-engine.test.js sends it one). Edges come from import-graph.js (static imports and
-// literal dynamic ones, comments stripped).
+// lab-files.test.js: the lab's dependencies point one way (issue #34, docs/lab.md "How it is
+// built"; its files' sizes are tests/js/file-sizes.test.js's). lab-view.js (the element's wiring)
+// imports the form, runs, paint and style modules, which import neither it nor each other, and
+// lab-constants.js imports nothing of the lab but spec.js; the shipped worker (lab-worker.js)
+// imports the engine and the real task and spec modules, nothing named by a message
+// (lab-engine.test.js sends it one). Edges come from import-graph.js (static imports and literal
+// dynamic ones, comments stripped).
 
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -13,22 +13,12 @@ import { test } from 'node:test';
 import { ROOT, importsOf } from './import-graph.js';
 
 const LAB = path.join(ROOT, 'web/lab');
-const MAX_LINES = 600;
 /** The lab modules file imports, by file name. */
 const labImports = (name) =>
   importsOf(path.join(LAB, name))
     .filter((f) => path.dirname(f) === LAB)
     .map((f) => path.basename(f))
     .sort();
-
-test('every file of web/lab/ is under 600 lines', () => {
-  const files = readdirSync(LAB).filter((f) => f.endsWith('.js'));
-  assert.ok(files.length >= 20, `${files.length} files`);
-  const long = files
-    .map((f) => [f, readFileSync(path.join(LAB, f), 'utf8').split('\n').length])
-    .filter(([, n]) => n > MAX_LINES);
-  assert.deepEqual(long, [], `split along the data flow (state → work → paint)`);
-});
 
 test('the view wires form, runs and paint; they import neither it nor each other', () => {
   const parts = ['lab-form.js', 'lab-runs.js', 'lab-paint.js', 'lab-style.js'];

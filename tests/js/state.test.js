@@ -1,4 +1,4 @@
-// state.test.js: the playground's URL-hash state (web/state.js), in Node.
+// state.test.js: the playground's URL-hash state (web/shared/state.js), in Node.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

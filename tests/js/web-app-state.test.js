@@ -1,5 +1,5 @@
-// web-app-state.test.js: the model views' URL state (web/app-state.js), the model registry's
-// validation (web/models.js) and the interface strings (web/i18n.js), in Node.
+// web-app-state.test.js: the model views' URL state (web/shared/app-state.js), the model registry's
+// validation (web/shared/models.js) and the interface strings (web/shared/i18n.js), in Node.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
-// web-explain.test.js: web/explain.js (what the page says about one attention cell) and the
-// diverging colour map of web/draw.js, in Node, against scores the test chooses.
+// web-explain.test.js: web/shared/explain.js (what the page says about one attention cell) and the
+// diverging colour map of web/shared/draw.js, in Node, against scores the test chooses.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// web-model-card.test.js: web/model-card.js reads every shipped card (web/models/*.json) into the
+// web-model-card.test.js: web/shared/model-card.js reads every shipped card (web/models/*.json) into the
 // summary the page shows, with the numbers the card holds, and survives malformed cards.
 
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 // web-reading-forgetting.test.js: the reading and forgetting views' pure logic in Node: their URL
-// state and registry entries (web/app-state.js, web/models.js: families memory-rnn and reverse,
-// the trained models and their stand-ins), and the helpers of web/reading-view.js and
-// web/forgetting-view.js against real runs of the fixture models (and the trained ones when
+// state and registry entries (web/shared/app-state.js, web/shared/models.js: families memory-rnn and reverse,
+// the trained models and their stand-ins), and the helpers of web/views/reading-view.js and
+// web/views/forgetting-view.js against real runs of the fixture models (and the trained ones when
 // web/models/ has them) through wasm/index.js.
 
 import assert from 'node:assert/strict';

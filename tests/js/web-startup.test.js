@@ -61,7 +61,7 @@ for (const [page, entry] of [
     assert.deepEqual(
       listed,
       graph,
-      `${page}: missing ${graph.filter((m) => !listed.includes(m))}; stale ${listed.filter((m) => !graph.includes(m))}`,
+      `${page}: missing ${graph.filter((m) => !listed.includes(m))}; stale ${listed.filter((m) => !graph.includes(m))} (node scripts/preloads.mjs rewrites the list)`,
     );
     for (const lazy of [
       'views/heads-view.js',

@@ -1,8 +1,8 @@
 // web-views.test.js: the heads and pooling views' pure logic in Node: their URL state
-// (web/app-state.js: view, model family, kind, layer/head limits, the reading and time views'
+// (web/shared/app-state.js: view, model family, kind, layer/head limits, the reading and time views'
 // step, switching views), the
-// data-driven registry (web/models.js: families, the trained models each view offers, sample inputs), and the
-// helpers of web/heads-view.js, web/pooling-view.js and web/view-kit.js against real runs of the
+// data-driven registry (web/shared/models.js: families, the trained models each view offers, sample inputs), and the
+// helpers of web/views/heads-view.js, web/views/pooling-view.js and web/shared/view-kit.js against real runs of the
 // tiny fixture models (wasm/index.js) and attnlab's own relative-distance op.
 
 import assert from 'node:assert/strict';
