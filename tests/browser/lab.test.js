@@ -501,6 +501,13 @@ test(
       await page.evaluate(() => document.querySelector('attn-lab').pairs),
       parsePairs(csv).pairs,
     );
+    // the summary is drawn in the next frame's render (one a frame), not with the pairs
+    await page.waitForFunction(
+      () =>
+        document.querySelector('attn-lab').shadowRoot.getElementById('pairs-summary').textContent,
+      null,
+      { timeout: 5000 },
+    );
     assert.match(
       await page.locator('attn-lab #pairs-summary').textContent(),
       /2 pairs \(pairs\.csv\)/,
