@@ -28,6 +28,7 @@ import * as seq2seq from './model/seq2seq.js';
 import * as transformer from './model/transformer.js';
 import * as classifier from './model/classifier.js';
 import * as memoryRnn from './model/memory-rnn.js';
+import { ARCHITECTURES } from './model/architectures.js';
 
 export { Decoder } from './model/seq2seq.js';
 
@@ -37,8 +38,11 @@ export { Decoder } from './model/seq2seq.js';
  * @typedef {{ name: string, tokenizer: (config: any) => any, [entry: string]: any }} ArchModule
  */
 
+/** The architecture modules by name (model/architectures.js ARCHITECTURES). */
+const MODULES = { seq2seq, transformer, classifier, 'memory-rnn': memoryRnn };
+
 /** The architecture modules by al_model_info's AL_ARCH_* value. @type {ArchModule[]} */
-const ARCHS = [seq2seq, transformer, classifier, memoryRnn];
+const ARCHS = ARCHITECTURES.map((a) => MODULES[a.name]);
 
 /**
  * Load a model: a URL (fetched; file: URLs and plain paths are read from disk in Node), a

@@ -3,7 +3,7 @@
 //
 // Checks: every offered model's alignment (output text and weights) equals Node's model.run;
 // typing re-runs the model (and the per-keystroke inference + redraw time is printed, p95, not
-// asserted); keyboard navigation announces values and the explanation panel shows the weight,
+// asserted), tokenising the input once per keystroke; keyboard navigation announces values and the explanation panel shows the weight,
 // its rank and the recovered score; the time view steps to the same rows as run, with the local-p
 // window drawn, and its decoded rows are in the URL (step=: a fresh page and the embed page decode
 // as many; another view or input drop it; hostile steps refused; no step: the whole output); the
@@ -191,6 +191,48 @@ test('typing re-runs the model once per frame; per-keystroke time (p95) printed'
   });
   await waitDemo(page, '#demo', stateKey({ view: 'alignment', model: name, input: `${text}xyz` }));
   assert.equal(await page.locator('#demo').evaluate((el) => el.timings.length), 1);
+});
+
+test('one keystroke in the alignment view tokenises the input once (char and word models)', async () => {
+  // Counts Tokenizer.split (encode and unknownWords go through it) in the page's own module.
+  const countSplits = () =>
+    page.evaluate(async () => {
+      const url = new URL('/wasm/model/tokenizer.js', location.href).href;
+      const { Tokenizer } = await import(url);
+      const split = (window.realSplit ??= Tokenizer.prototype.split);
+      window.splits = 0;
+      Tokenizer.prototype.split = function (text) {
+        window.splits++;
+        return split.call(this, text);
+      };
+    });
+  const restore = () =>
+    page.evaluate(async () => {
+      const url = new URL('/wasm/model/tokenizer.js', location.href).href;
+      (await import(url)).Tokenizer.prototype.split = window.realSplit;
+    });
+  for (const [name, input, key] of [
+    [MODELS[0].name, INPUT, '1'],
+    ['en-fr-additive', 'the cat', 'x'],
+  ]) {
+    await openPage({ view: 'alignment', model: name, input });
+    await page.locator('#demo input#input').focus();
+    await page.keyboard.press('End');
+    await countSplits();
+    try {
+      await page.keyboard.type(key);
+      await waitDemo(
+        page,
+        '#demo',
+        stateKey({ view: 'alignment', model: name, input: input + key }),
+      );
+      assert.equal(await page.evaluate(() => window.splits), 1, `${name}: tokenised once`);
+    } finally {
+      await restore();
+    }
+  }
+  // the word model's unknown word, read off that one tokenisation, is still named
+  assert.match(await page.locator('#demo .unknown-words').textContent(), /catx/);
 });
 
 test('keyboard navigation announces values; the panel explains the cell with real numbers', async () => {

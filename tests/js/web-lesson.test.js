@@ -305,7 +305,13 @@ test("the prompts' example inputs are ones the models read (no unknown words, th
 
 test("the steps' texts load with the lesson, not with the first view: i18n.js holds none, lesson-text.js adds them once", async () => {
   const { readFile } = await import('node:fs/promises');
-  const source = await readFile(new URL('../../web/shared/i18n.js', import.meta.url), 'utf8');
+  // i18n.js and its tables (web/shared/i18n/*.js)
+  const files = ['i18n.js', 'i18n/en.js', 'i18n/zh.js', 'i18n/files.js', 'i18n/names.js'];
+  const source = (
+    await Promise.all(
+      files.map((f) => readFile(new URL(`../../web/shared/${f}`, import.meta.url), 'utf8')),
+    )
+  ).join('\n');
   const inI18n = [...source.matchAll(/^ {2}'(lesson\.[^']+)':/gm)].map((m) => m[1]);
   assert.deepEqual(
     [...new Set(inI18n)].sort(),

@@ -36,6 +36,7 @@
 // MAX_LAB_PARAMS characters), so the first view never loads the lab's modules; the page checks it
 // with parseLabParams once the lab is opened, and names what it refused.
 
+import { FAMILIES } from './architectures.js';
 import { resolveLang, sentences, t } from './i18n.js';
 import {
   DEFAULT_INPUT,
@@ -48,15 +49,8 @@ import {
 } from './models.js';
 import { formatHash as formatPlaygroundHash, parseHash as parsePlaygroundHash } from './state.js';
 
-export const VIEWS = Object.freeze([
-  'alignment',
-  'time',
-  'compare',
-  'heads',
-  'pooling',
-  'reading',
-  'forgetting',
-]);
+/** The views of <attn-demo>, in tab order (architectures.js: each family's views). */
+export const VIEWS = Object.freeze(Object.keys(VIEW_FAMILY));
 export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground', 'lesson', 'lab']);
 /** The lab's part of a hash, unchecked (spec.js parseLabParams checks it): at most this long. */
 export const MAX_LAB_PARAMS = 4096;
@@ -360,11 +354,9 @@ export function inputHint(lang, family, tokenizer) {
     tokenizer.normalize.includes('punctuation');
   const hint = normalized
     ? 'input.hintNormalized'
-    : ({
-        classifier: 'input.hintWords',
-        'memory-rnn': 'input.hintReading',
-        reverse: 'input.hintReverse',
-      }[family] ?? 'input.hint');
+    : Object.hasOwn(FAMILIES, family)
+      ? FAMILIES[family].hint
+      : 'input.hint';
   return t(lang, hint, { max: MAX_INPUT, unk, symbols });
 }
 

@@ -16,6 +16,10 @@
 // not the host page, so <attn-demo> finds the models from any page that imports web/embed.js.
 
 import { mulberry32 } from '../data/playground.js';
+import { VIEW_FAMILY } from './architectures.js';
+
+/** The family of models each view shows (architectures.js). */
+export { VIEW_FAMILY };
 import { generateDates } from '../data/dates.js';
 
 /**
@@ -275,17 +279,6 @@ const TRAINED = [
     .../** @type {object} */ (extra),
   }),
 );
-
-/** The family of models each view shows (the page's other views show none). */
-export const VIEW_FAMILY = Object.freeze({
-  alignment: 'seq2seq',
-  time: 'seq2seq',
-  compare: 'seq2seq',
-  heads: 'transformer',
-  pooling: 'classifier',
-  reading: 'memory-rnn',
-  forgetting: 'reverse',
-});
 
 /** Which set the page offers: 'dates' (trained, committed), or 'tiny' to develop without them. */
 export const OFFERED = 'dates';

@@ -19,6 +19,9 @@ import { errorDetail, t } from './i18n.js';
 import { cardSummary, renderCard } from './model-card.js';
 import { el } from './view-kit.js';
 
+/** The view that draws a model file (architectures.js). */
+export { viewFor } from './architectures.js';
+
 /**
  * The largest model file the page opens: 64 MiB. The loader copies the file into wasm memory and
  * the inspector reads every tensor out as float32 (an I8 file four times its size), so a larger
@@ -217,25 +220,6 @@ export function inspectFile({ metadata, tensors }) {
     scales,
     card,
   };
-}
-
-/**
- * The view that draws a model of this architecture (memory-rnn: only language models, head
- * 'lm'); a seq2seq model stays in the alignment or over-time view it was opened in. null: none.
- */
-export function viewFor(architecture, head, current) {
-  switch (architecture) {
-    case 'seq2seq':
-      return current === 'time' ? 'time' : 'alignment';
-    case 'transformer':
-      return 'heads';
-    case 'classifier':
-      return 'pooling';
-    case 'memory-rnn':
-      return head === 'lm' ? 'reading' : null;
-    default:
-      return null;
-  }
 }
 
 /** A message for a local file's failure, in lang: LocalFileError's own sentence, else the loader's message. */

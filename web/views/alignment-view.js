@@ -1,9 +1,11 @@
 // alignment-view.js: the Alignment view of <attn-demo>: a seq2seq model's attention map for the
 // whole output (Bahdanau et al. 2015, Fig. 3), and what one cell's weight is made of.
 //
-//   const view = new AlignmentView({ onGold: (on) => …, refresh: () => … });
+//   const view = new AlignmentView();
 //   host.append(view.node);
 //   view.update(ctx);   // from <attn-demo>: runs ctx.model on the input, then render()
+//   // events (view-context.js): view-change { gold }, view-refresh, view-status, view-error,
+//   // view-blank, view-done
 //   view.render({ result: model.run(input), config: model.config, layer, head, lang });
 //
 // Shows: the output, the map as an <attn-heatmap> (rows: output tokens, columns: input tokens)
@@ -14,7 +16,8 @@
 // sentence outlined over the map, its AER and gold attention mass, the reference forced when the
 // model's output differs from it, or a plain note when the generator cannot write the sentence.
 // Holds: the view's DOM and its wiring (update). Deliberately holds no maths (explain.js) and no
-// drawing (<attn-heatmap>); the model is run by <attn-demo>'s ctx.run, on every edit.
+// drawing (<attn-heatmap>); the model is run on every edit (view-context.js runInput: the input
+// tokenised once).
 
 import { formatValue } from '../shared/draw.js';
 import {
@@ -29,6 +32,7 @@ import { colon, mechanismName, t } from '../shared/i18n.js';
 import { el, noAttentionPanel, pickMap } from '../shared/view-kit.js';
 import { GOLD_STYLE, GoldPanel, hasGold } from '../shared/gold.js';
 import { findModel } from '../shared/models.js';
+import { elapsed, emit, runInput, unknownOf } from './view-context.js';
 
 /** Styles this view adds to <attn-demo>'s shadow root. */
 export const ALIGNMENT_STYLE = `
@@ -49,17 +53,11 @@ export class AlignmentView {
   #active = null; // { row, col } the explanation describes
   #shown = null; // { config, result, map, rows, cols } of the last render
   #gold;
-  #refresh;
   #none = noAttentionPanel();
 
-  /**
-   * onGold(on): the gold-alignment toggle changed; refresh(): draw again (the generator loaded).
-   * @param {{ onGold?: (on: boolean) => void, refresh?: () => void }} [handlers]
-   */
-  constructor({ onGold = () => {}, refresh = () => {} } = {}) {
+  constructor() {
     const u = this.#ui;
-    this.#gold = new GoldPanel({ onToggle: onGold });
-    this.#refresh = refresh;
+    this.#gold = new GoldPanel({ onToggle: (gold) => emit(this.node, 'view-change', { gold }) });
     u.outputLabel = el('span');
     u.output = el('output', { class: 'output', for: 'input' });
     u.map = el('attn-heatmap', { class: 'align-map', min: '0' });
@@ -109,24 +107,25 @@ export class AlignmentView {
     this.#ui.output.textContent = '';
   }
 
-  /** Run the current model on the input and draw it (ctx: see <attn-demo>'s #context). */
+  /** Run the current model on the input and draw it. @param {import('./view-context.js').ViewContext} ctx */
   update(ctx) {
     const { state: s } = ctx;
     const gold = hasGold(findModel(s.model));
     this.#gold.show(gold, s.gold);
+    const run = runInput(this.node, ctx, ctx.model, s.input);
     const { result, g } = this.#gold.prepare({
       model: ctx.model,
       input: s.input,
-      result: ctx.run(ctx.model, s.input),
+      result: run,
       on: gold && s.gold,
-      refresh: this.#refresh,
+      refresh: () => emit(this.node, 'view-refresh'),
     });
     if (!result) {
       this.clear();
       this.#ui.explain.replaceChildren(el('p', { text: t(s.lang, 'explain.prompt') }));
-      return ctx.finish(null);
+      return emit(this.node, 'view-done', { result: null });
     }
-    ctx.error(ctx.refused);
+    emit(this.node, 'view-error', ctx.refused);
     const words = ctx.model.tokenizer.type === 'word';
     this.#ui.map.setAttribute(
       'label',
@@ -144,8 +143,16 @@ export class AlignmentView {
     this.#ui.split.hidden = none;
     const shownGold = this.#gold.draw(this.#ui.map, this.#shown.map, g, { hasAttention: !none });
     this.#ui.map.flush();
-    ctx.status(t(s.lang, 'status.ran', { rows, cols, ms: ctx.elapsed().toFixed(1) }));
-    ctx.finish(result, { output: result.output, gold: shownGold });
+    emit(
+      this.node,
+      'view-status',
+      t(s.lang, 'status.ran', { rows, cols, ms: elapsed(ctx).toFixed(1) }),
+    );
+    emit(this.node, 'view-done', {
+      result,
+      extra: { output: result.output, gold: shownGold },
+      unknown: unknownOf(run),
+    });
   }
 
   /** Draw a run (its map of layer and head, clamped). Returns { rows, cols }. */

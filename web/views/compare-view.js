@@ -2,9 +2,10 @@
 // the current model's task (the dates models, or the English → French ones: models.js
 // compareSet), side by side, and the difference A − B of two of them on a diverging map.
 //
-//   const view = new CompareView({ onPair: ({ a } or { b }) => … });
+//   const view = new CompareView();
 //   host.append(view.node);
 //   view.update(ctx);   // from <attn-demo>: loads every model (ctx.models), runs each, draws
+//   // events (view-context.js): view-change { a } or { b } (the pickers) or { gold }, …
 //
 // Shows: one small <attn-heatmap> and output per model (the models that failed to load named and
 // skipped), two pickers A and B, and A − B (explain.js subtractMaps): B teacher-forced on A's
@@ -22,6 +23,7 @@ import { GoldPanel, goldMetrics, goldNumber, goldRun, hasGold } from '../shared/
 import { t } from '../shared/i18n.js';
 import { compareSet, findModel } from '../shared/models.js';
 import { el, fillModelOptions, noAttentionPanel, pickMap } from '../shared/view-kit.js';
+import { emit, runInput, unknownOf } from './view-context.js';
 
 /** Styles this view adds to <attn-demo>'s shadow root. */
 export const COMPARE_STYLE = `
@@ -35,17 +37,10 @@ export class CompareView {
   #set = null; // the models listed (compareSet of the current model)
   #lang = 'en';
   #gold;
-  #refresh;
 
-  /**
-   * onPair({ a } or { b }): the person picked model A or B; onGold(on): the gold-alignment toggle
-   * changed; refresh(): draw again (the generator loaded).
-   * @param {{ onPair?: (pair: { a?: string, b?: string }) => void, onGold?: (on: boolean) => void, refresh?: () => void }} [handlers]
-   */
-  constructor({ onPair = () => {}, onGold = () => {}, refresh = () => {} } = {}) {
+  constructor() {
     const u = this.#ui;
-    this.#gold = new GoldPanel({ onToggle: onGold });
-    this.#refresh = refresh;
+    this.#gold = new GoldPanel({ onToggle: (gold) => emit(this.node, 'view-change', { gold }) });
     u.intro = el('p', { class: 'note' });
     u.grid = el('div', { class: 'grid' });
     u.skipped = el('p', { class: 'note', hidden: '' });
@@ -69,8 +64,8 @@ export class CompareView {
       u.diffMap,
       u.diffLegend,
     ]);
-    u.a.addEventListener('change', () => onPair({ a: u.a.value }));
-    u.b.addEventListener('change', () => onPair({ b: u.b.value }));
+    u.a.addEventListener('change', () => emit(this.node, 'view-change', { a: u.a.value }));
+    u.b.addEventListener('change', () => emit(this.node, 'view-change', { b: u.b.value }));
   }
 
   /** The difference map and every model's map (for the host's flush). */
@@ -97,7 +92,7 @@ export class CompareView {
     this.#ui.diffMap.data = null;
   }
 
-  /** Load and run every model on the input, then draw (ctx: <attn-demo>'s #context). */
+  /** Load and run every model on the input, then draw. @param {import('./view-context.js').ViewContext} ctx */
   update(ctx) {
     const u = this.#ui;
     const s = ctx.state;
@@ -109,7 +104,9 @@ export class CompareView {
     }
     const loads = set.map((m) => [m.name, ctx.models.model(m.name)]);
     if (loads.some(([, l]) => l === null)) {
-      ctx.status(
+      emit(
+        this.node,
+        'view-status',
         t(lang, 'model.loading', {
           name: loads
             .filter(([, l]) => !l)
@@ -119,7 +116,7 @@ export class CompareView {
       );
       return;
     }
-    ctx.error(ctx.refused);
+    emit(this.node, 'view-error', ctx.refused);
     const available = loads.filter(([, l]) => l.model);
     const skipped = loads.filter(([, l]) => l.error).map(([n]) => n);
     u.skipped.hidden = skipped.length === 0;
@@ -128,16 +125,19 @@ export class CompareView {
     const figures = [];
     const goldShown = hasGold(findModel(s.model));
     this.#gold.show(goldShown, s.gold);
-    const goldOn = goldShown && s.gold && Boolean(this.#gold.tools(this.#refresh));
+    const refresh = () => emit(this.node, 'view-refresh');
+    const goldOn = goldShown && s.gold && Boolean(this.#gold.tools(refresh));
     let ex = null;
     /** @type {Record<string, { forced: boolean, aer: number | null, mass: number | null }>} */
     const scores = {};
+    const runs = [];
     for (const [name, { model }] of available) {
-      const result = ctx.run(model, s.input);
+      const result = runInput(this.node, ctx, model, s.input);
       if (!result) {
         this.clear();
-        return ctx.finish(null);
+        return emit(this.node, 'view-done', { result: null, unknown: unknownOf(...runs) });
       }
+      runs.push(result);
       results.set(name, { model, result });
       // with the gold on: the map the gold is read over (the reference forced when the output differs)
       const g = goldOn ? goldRun(model, s.input, result) : null;
@@ -237,8 +237,12 @@ export class CompareView {
         colLabels: mapA.colLabels,
       };
     }
-    ctx.status('');
-    ctx.flushAll();
-    ctx.finish({}, { models: names, ...(ex ? { gold: scores } : {}) });
+    emit(this.node, 'view-status', '');
+    for (const h of this.heatmaps) /** @type {any} an <attn-heatmap> */ (h).flush?.();
+    emit(this.node, 'view-done', {
+      result: {},
+      extra: { models: names, ...(ex ? { gold: scores } : {}) },
+      unknown: unknownOf(...runs),
+    });
   }
 }

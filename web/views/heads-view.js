@@ -1,9 +1,10 @@
 // heads-view.js: the Heads view of <attn-demo>: every layer's and head's attention of a
 // transformer (docs/models.md "Architecture transformer") as small multiples, one enlarged.
 //
-//   const view = new HeadsView({ onSelect: ({ layer, head }) => …, onKind: (kind) => … });
+//   const view = new HeadsView();
 //   host.append(view.node);
 //   view.update(ctx);   // from <attn-demo>: runs ctx.model on the input, then render()
+//   // events (view-context.js): view-change { layer, head } (a thumbnail), { kind } or { gold }, …
 //   view.render({ result: model.run(input), config: model.config, name, lang, layer, head, kind });
 //
 // Shows: a layers × heads grid of thumbnails (one canvas per map, viridis on one shared range so
@@ -19,13 +20,14 @@
 // output differs from it).
 // Holds: the pure helpers (tested in Node: positionInfo, clippedDistances, selectMaps,
 // strongestCell), the view's DOM and its wiring (update). Deliberately does not know about wasm:
-// update runs the model through <attn-demo>'s ctx.run, and render draws the plain result.
+// update runs the model through view-context.js runInput, and render draws the plain result.
 
 import { fillPixels, formatValue } from '../shared/draw.js';
 import { colon, plural, t } from '../shared/i18n.js';
 import { VIEW_STYLE, downloadBlob, el, fileName, legend, numbersJSON } from '../shared/view-kit.js';
 import { GoldPanel, hasGold } from '../shared/gold.js';
 import { findModel } from '../shared/models.js';
+import { elapsed, emit, runInput, unknownOf } from './view-context.js';
 
 export { VIEW_STYLE };
 
@@ -112,7 +114,6 @@ export function gridMax(grid) {
 }
 
 export class HeadsView {
-  #on;
   #ui = {};
   #shape = ''; // 'layers x heads' of the built grid
   #thumbs = []; // [layer][head] -> button
@@ -121,23 +122,9 @@ export class HeadsView {
   #reveal = false; // a thumbnail was chosen: scroll the enlarged map into view on the next update
 
   #gold;
-  #refresh;
 
-  /**
-   * onSelect({ layer, head }): a thumbnail was chosen; onKind(kind): the attention kind;
-   * onGold(on): the gold-alignment toggle; refresh(): draw again (the generator loaded).
-   * @param {{ onSelect?: (at: { layer: number, head: number }) => void, onKind?: (kind: string) => void,
-   *   onGold?: (on: boolean) => void, refresh?: () => void }} [handlers]
-   */
-  constructor({
-    onSelect = () => {},
-    onKind = () => {},
-    onGold = () => {},
-    refresh = () => {},
-  } = {}) {
-    this.#on = { onSelect, onKind };
-    this.#gold = new GoldPanel({ onToggle: onGold });
-    this.#refresh = refresh;
+  constructor() {
+    this.#gold = new GoldPanel({ onToggle: (gold) => emit(this.node, 'view-change', { gold }) });
     const u = this.#ui;
     u.about = el('p', { class: 'note positions' });
     u.outputLabel = el('span');
@@ -170,7 +157,7 @@ export class HeadsView {
       el('div', { class: 'buttons' }, [u.all]),
       u.relative,
     ]);
-    u.kind.addEventListener('change', () => this.#on.onKind(u.kind.value));
+    u.kind.addEventListener('change', () => emit(this.node, 'view-change', { kind: u.kind.value }));
     u.grid.addEventListener('keydown', (e) => this.#gridKey(e));
     u.all.addEventListener('click', () => this.#downloadAll());
   }
@@ -192,24 +179,25 @@ export class HeadsView {
     this.#last = null;
   }
 
-  /** Run the current model on the input and draw it (ctx: see <attn-demo>'s #context). */
+  /** Run the current model on the input and draw it. @param {import('./view-context.js').ViewContext} ctx */
   update(ctx) {
     const s = ctx.state;
     const gold = hasGold(findModel(s.model)) && ctx.model.config.variant === 'encoder-decoder';
     this.#gold.texts(s.lang);
     this.#gold.show(gold, s.gold);
+    const run = runInput(this.node, ctx, ctx.model, s.input);
     const { result, g } = this.#gold.prepare({
       model: ctx.model,
       input: s.input,
-      result: ctx.run(ctx.model, s.input),
+      result: run,
       on: gold && s.gold,
-      refresh: this.#refresh,
+      refresh: () => emit(this.node, 'view-refresh'),
     });
     if (!result) {
       this.clear();
-      return ctx.finish(null);
+      return emit(this.node, 'view-done', { result: null, unknown: unknownOf(run) });
     }
-    ctx.error(ctx.refused);
+    emit(this.node, 'view-error', ctx.refused);
     const shown = this.render({
       result,
       config: ctx.model.config,
@@ -229,15 +217,21 @@ export class HeadsView {
     for (const h of this.heatmaps) h.flush();
     if (this.#reveal) this.reveal();
     this.#reveal = false;
-    ctx.status(
+    emit(
+      this.node,
+      'view-status',
       t(s.lang, 'status.heads', {
         ...shown,
         layers: plural(s.lang, 'count.layers', shown.layers),
         heads: plural(s.lang, 'count.heads', shown.heads),
-        ms: ctx.elapsed().toFixed(1),
+        ms: elapsed(ctx).toFixed(1),
       }),
     );
-    ctx.finish(result, { output: result.output, shown, gold: shownGold });
+    emit(this.node, 'view-done', {
+      result,
+      extra: { output: result.output, shown, gold: shownGold },
+      unknown: unknownOf(run),
+    });
   }
 
   /**
@@ -411,7 +405,7 @@ export class HeadsView {
         );
         button.addEventListener('click', () => {
           for (const r of this.#thumbs) for (const b of r) b.tabIndex = b === button ? 0 : -1;
-          this.#on.onSelect({ layer: l, head: h });
+          emit(this.node, 'view-change', { layer: l, head: h });
           this.#reveal = true;
         });
         row.push(button);

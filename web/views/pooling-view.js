@@ -16,7 +16,8 @@
 // every number of the run.
 // Holds: the pure helpers (tested in Node: poolingRows, frobeniusPenalty, probabilityRows) and
 // the view's DOM and its wiring (update). Deliberately does not know about wasm: update runs the
-// model through <attn-demo>'s ctx.run, and render draws the plain result.
+// model through view-context.js runInput, and render draws the plain result; it answers with
+// events (view-context.js: view-status, view-error, view-blank, view-done).
 
 import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
 import { colon, plural, t } from '../shared/i18n.js';
@@ -28,6 +29,7 @@ import {
   numbersJSON,
   textColorFor,
 } from '../shared/view-kit.js';
+import { elapsed, emit, runInput, unknownOf } from './view-context.js';
 
 /**
  * The shaded rows of a classify() result: { pooling, rows: [{ label, weight (sentence weight, or
@@ -144,15 +146,15 @@ export class PoolingView {
     u.all.addEventListener('click', () => this.#downloadAll());
   }
 
-  /** Run the current model on the input and draw it (ctx: see <attn-demo>'s #context). */
+  /** Run the current model on the input and draw it. @param {import('./view-context.js').ViewContext} ctx */
   update(ctx) {
     const s = ctx.state;
-    const result = ctx.run(ctx.model, s.input);
+    const result = runInput(this.node, ctx, ctx.model, s.input);
     if (!result) {
       this.clear();
-      return ctx.finish(null);
+      return emit(this.node, 'view-done', { result: null });
     }
-    ctx.error(ctx.refused);
+    emit(this.node, 'view-error', ctx.refused);
     const shown = this.render({
       result: { ...result, labels: ctx.model.labels },
       config: ctx.model.config,
@@ -161,14 +163,20 @@ export class PoolingView {
       lang: s.lang,
     });
     for (const h of this.heatmaps) h.flush();
-    ctx.status(
+    emit(
+      this.node,
+      'view-status',
       t(s.lang, 'status.pooling', {
         words: plural(s.lang, 'count.words', shown.words),
         rows: plural(s.lang, 'count.rows', shown.rows),
-        ms: ctx.elapsed().toFixed(1),
+        ms: elapsed(ctx).toFixed(1),
       }),
     );
-    ctx.finish(result, { label: result.label, shown });
+    emit(this.node, 'view-done', {
+      result,
+      extra: { label: result.label, shown },
+      unknown: unknownOf(result),
+    });
   }
 
   /** The <attn-heatmap>s (for the host's flush). */

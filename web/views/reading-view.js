@@ -2,7 +2,7 @@
 // "Architecture memory-rnn") reads a sentence word by word, as in the seed figure of Cheng, Dong
 // & Lapata 2016 (Fig. 1: the current word, in red, and the shading of the earlier words it reads).
 //
-//   const view = new ReadingView({ onStep: (step) => … });
+//   const view = new ReadingView();   // events (view-context.js): view-change { step }, …
 //   host.append(view.node);
 //   view.update(ctx);   // from <attn-demo>: runs ctx.model on readingInput(input), then render()
 //   const text = readingInput('The FBI is chasing a criminal on the run.');
@@ -13,96 +13,38 @@
 // words with arcs from the current word to the earlier words it attends to (line width and
 // opacity ∝ weight) and the earlier words shaded by that weight (viridis, with a legend); under
 // every word the probability the model gave it before reading it (exp logProbs); play / pause /
-// back / step, a slider, the arrow keys and a click move the current word (reported by onStep, so
+// back / step, a slider, the arrow keys and a click move the current word (reported by a view-change event, so
 // the host can keep it in its URL; render's step puts it back); the model's top guesses for the
 // next word; the growing lower-triangular map of every row read so far as an <attn-heatmap> (cell
 // reading, text alternative, PNG/SVG/CSV/JSON); the weights and probabilities as text; every
 // number as JSON and the probabilities as CSV. An LSTM baseline has no attention: only the
 // probabilities.
 // LSTMN rows (s_t) cover the words before t; self-attention-RNN rows (α_t) the words up to t.
-// Holds: the pure helpers (tested in Node: readingInput, readingData, attentionRow, readSoFar,
-// topNext, strongestEarlier), the view's DOM and its wiring (update). Deliberately does not know
-// about wasm: update runs the model through <attn-demo>'s ctx.run, render draws the plain result,
-// and stepping redraws without re-running.
+// Holds: the view's DOM and its wiring (update); the pure helpers are reading-data.js's
+// (readingInput, readingData, attentionRow, readSoFar, topNext, strongestEarlier; re-exported
+// here). Deliberately does not know about wasm: update runs the model through view-context.js
+// runInput, render draws the plain result, and stepping redraws without re-running.
 
-import { normalizeSentence } from '../data/agreement.js';
 import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
 import { plural, t } from '../shared/i18n.js';
+import { downloadBlob, el, fileName, legend, textColorFor } from '../shared/view-kit.js';
 import {
-  downloadBlob,
-  el,
-  fileName,
-  legend,
-  numbersJSON,
-  textColorFor,
-} from '../shared/view-kit.js';
+  attentionRow,
+  readSoFar,
+  readingCSV,
+  readingData,
+  readingInput,
+  readingJSON,
+  strongestEarlier,
+  topNext,
+} from './reading-data.js';
+import { elapsed, emit, runInput } from './view-context.js';
+
+export { attentionRow, readSoFar, readingData, readingInput, strongestEarlier, topNext };
 
 const STEP_MS = 700; // play speed: one word per STEP_MS
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const ARC_HEIGHT = 56; // CSS pixels above the words for the arcs
-
-/** The text a person typed, as the agreement models read it (lowercase, punctuation split off). */
-export function readingInput(text) {
-  return normalizeSentence(typeof text === 'string' ? text : '');
-}
-
-/**
- * The plain numbers of a run: { tokens, n, weights (Float32Array [n * n] or null for an LSTM),
- * probs ([n]: probs[i] = p(token i | tokens before it); null for token 0, which is not predicted),
- * unknown ([{ index, word }]: typed words the tokenizer turned into unk) }.
- * text: the normalized text that was run; config: the model's config (tokenizer unk, bos).
- */
-export function readingData(result, text, config) {
-  const tokens = [...result.tokens];
-  const n = tokens.length;
-  const map = result.attention?.[0] ?? null;
-  const probs = tokens.map((_, i) => (i === 0 ? null : Math.exp(result.logProbs[i - 1])));
-  const tok = config?.tokenizer ?? {};
-  const offset = tok.bos !== undefined ? 1 : 0;
-  const words = String(text).split(/\s+/).filter(Boolean);
-  const unknown = [];
-  words.forEach((word, i) => {
-    if (tokens[i + offset] === tok.unk && word !== tok.unk)
-      unknown.push({ index: i + offset, word });
-  });
-  return { tokens, n, weights: map ? map.weights.data : null, probs, unknown };
-}
-
-/** Row t of the [n, n] weights, columns 0..t: what word t read (null without weights). */
-export function attentionRow(weights, n, t) {
-  if (!weights) return null;
-  return weights.slice(t * n, t * n + t + 1);
-}
-
-/** The top-left (t + 1) × (t + 1) block of the [n, n] weights: the map after reading word t. */
-export function readSoFar(weights, n, t) {
-  const m = t + 1;
-  const out = new Float32Array(m * m);
-  for (let i = 0; i < m; i++) out.set(weights.subarray(i * n, i * n + m), i * m);
-  return out;
-}
-
-/** The strongest entry of a row: { index, weight } (first on ties; index −1 when all are 0). */
-export function strongestEarlier(row) {
-  let index = -1;
-  let weight = 0;
-  if (row)
-    row.forEach((w, i) => {
-      if (w > weight) [index, weight] = [i, w];
-    });
-  return { index, weight };
-}
-
-/**
- * The k most probable next words from one row of log-probabilities over vocab: [{ id, word,
- * prob }], most probable first; `skip` words (padding) left out.
- */
-export function topNext(logRow, vocab, k = 5, skip = ['<pad>']) {
-  const ids = [];
-  for (let i = 0; i < logRow.length; i++) if (!skip.includes(vocab[i])) ids.push(i);
-  ids.sort((a, b) => logRow[b] - logRow[a] || a - b);
-  return ids.slice(0, k).map((id) => ({ id, word: vocab[id], prob: Math.exp(logRow[id]) }));
-}
 
 export const READING_STYLE = `
 .reading-strip { overflow-x: auto; max-width: 100%; border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 6px; margin: 0.5rem 0; }
@@ -124,7 +66,6 @@ export const READING_STYLE = `
 `;
 
 export class ReadingView {
-  #on;
   #ui = {};
   #legend = legend();
   #data = null; // readingData() of the last render, plus { name, input, text, cell, result, vocab }
@@ -134,12 +75,7 @@ export class ReadingView {
   #lang = 'en';
   #spans = [];
 
-  /**
-   * onStep(step): the person moved the current word (not called when render() sets it).
-   * @param {{ onStep?: (step: number) => void }} [handlers]
-   */
-  constructor({ onStep = () => {} } = {}) {
-    this.#on = { onStep };
+  constructor() {
     const u = this.#ui;
     u.about = el('p', { class: 'note reading-about' });
     u.readAsLabel = el('span');
@@ -224,20 +160,20 @@ export class ReadingView {
 
   /** The typed text normalized as the agreement models read it, run with every next-word
    * distribution; the view moves the current word without running it again, and the step it
-   * reports (onStep) is a setting like any other: the redraw for it runs the sentence again.
-   * (ctx: see <attn-demo>'s #context.) */
+   * reports (view-change { step }; not when render() sets it) is a setting like any other: the
+   * redraw for it runs the sentence again. @param {import('./view-context.js').ViewContext} ctx */
   update(ctx) {
     const s = ctx.state;
     // a model that names its normalisation (tokenizer.normalize) reads the typed text its own
     // way; older files get the page's (lowercase, . , ! ? split off)
     const own = ctx.model.tokenizer.normalization?.includes('punctuation');
     const text = own ? ctx.model.normalize(String(s.input ?? '')) : readingInput(s.input);
-    const result = ctx.run(ctx.model, text, { distributions: true });
+    const result = runInput(this.node, ctx, ctx.model, text, { distributions: true });
     if (!result) {
       this.clear();
-      return ctx.finish(null);
+      return emit(this.node, 'view-done', { result: null });
     }
-    ctx.error(ctx.refused);
+    emit(this.node, 'view-error', ctx.refused);
     const shown = this.render({
       result,
       config: ctx.model.config,
@@ -248,13 +184,15 @@ export class ReadingView {
       step: s.step,
     });
     for (const h of this.heatmaps) h.flush();
-    ctx.status(
+    emit(
+      this.node,
+      'view-status',
       t(s.lang, 'status.reading', {
         n: plural(s.lang, 'count.tokens', shown.n),
-        ms: ctx.elapsed().toFixed(1),
+        ms: elapsed(ctx).toFixed(1),
       }),
     );
-    ctx.finish(result, { shown });
+    emit(this.node, 'view-done', { result, extra: { shown } });
   }
 
   /** The <attn-heatmap>s (for the host's flush). */
@@ -420,7 +358,7 @@ export class ReadingView {
     this.#step = Math.max(0, Math.min(d.n - 1, Math.round(step)));
     this.#draw();
     this.#announce();
-    if (this.#step !== from) this.#on.onStep(this.#step);
+    if (this.#step !== from) emit(this.node, 'view-change', { step: this.#step });
   }
 
   /** Restyle everything that depends on the current word. */
@@ -614,48 +552,19 @@ export class ReadingView {
   // ---- downloads -------------------------------------------------------------------------------
 
   #downloadAll() {
-    const d = this.#data;
-    if (!d) return;
-    const doc = {
-      model: d.name,
-      input: d.input,
-      readAs: d.text,
-      cell: d.cell,
-      tokens: d.tokens,
-      unknown: d.unknown,
-      logProbs: numbersJSON(d.result.logProbs),
-      perplexity: d.result.perplexity === undefined ? null : numbersJSON([d.result.perplexity])[0],
-      weights: d.weights ? { shape: [d.n, d.n], data: numbersJSON(d.weights) } : null,
-    };
+    if (!this.#data) return;
+    const doc = readingJSON(this.#data);
     downloadBlob(
-      fileName(`${d.name} reading`, 'json'),
+      fileName(`${this.#data.name} reading`, 'json'),
       new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' }),
     );
   }
 
   #downloadCSV() {
-    const d = this.#data;
-    if (!d) return;
-    const q = (s) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-    const lines = ['index,token,probability,log_probability,strongest_earlier,weight'];
-    d.tokens.forEach((token, i) => {
-      const best = strongestEarlier(attentionRow(d.weights, d.n, i));
-      const lp = i === 0 ? '' : numbersJSON([d.result.logProbs[i - 1]])[0];
-      const p = i === 0 ? '' : numbersJSON([d.probs[i]])[0];
-      lines.push(
-        [
-          i,
-          q(token),
-          p,
-          lp,
-          best.index < 0 ? '' : q(d.tokens[best.index]),
-          best.index < 0 ? '' : numbersJSON([best.weight])[0],
-        ].join(','),
-      );
-    });
+    if (!this.#data) return;
     downloadBlob(
-      fileName(`${d.name} probabilities`, 'csv'),
-      new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/csv' }),
+      fileName(`${this.#data.name} probabilities`, 'csv'),
+      new Blob([readingCSV(this.#data)], { type: 'text/csv' }),
     );
   }
 }

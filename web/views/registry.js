@@ -1,14 +1,15 @@
 // registry.js: the views of <attn-demo>, one module each, and how the element makes them.
 //
 //   import { VIEW_MODULES, VIEWS_STYLE } from '../views/registry.js';
-//   const { view, style } = VIEW_MODULES.time.make(host);          // the critical-path views
-//   const { view, style } = await VIEW_MODULES.heads.load(host);   // the others, on first use
+//   const { view, style } = VIEW_MODULES.time.make();          // the critical-path views
+//   const { view, style } = await VIEW_MODULES.heads.load();   // the others, on first use
 //
 // alignment, time and compare are imported statically, so the first view of a page never waits
 // for an import; heads, pooling, reading and forgetting are import()ed on first use, so the first
-// view never waits for them either. host: the element's callbacks (onSelect, onKind, onInput,
-// onStep, onPair, onGold, refresh, current, error; see attn-demo.js #host). Every view has node, heatmaps,
-// clear() and update(ctx) (attn-demo.js #context).
+// view never waits for them either. Every view has node, heatmaps, clear() and update(ctx): it
+// reads a context (view-context.js ViewContext) and answers with events on its node
+// (view-context.js: view-change, view-refresh, view-status, view-error, view-blank, view-done);
+// it calls nothing of the element. Which family each view shows is web/shared/architectures.js's.
 // Holds: the list, and the CSS of the critical-path views. Deliberately holds no view and no
 // wiring: the element picks one, the view draws.
 
@@ -18,70 +19,40 @@ import { COMPARE_STYLE, CompareView } from './compare-view.js';
 import { TimeView } from './time-view.js';
 
 /**
- * Every view: make(host) → { view, style } (style: extra CSS for the shadow root), at once for the
- * views on the critical path, or load(host) → a Promise of it for the views imported on first
- * use. one: the view draws the element's one current model (compare and forgetting load their
- * own); arch: the architecture it needs (a same-origin path of another one is refused); keep: its
- * maps stay when the current model fails to load (compare draws every model, not that one).
+ * Every view, in tab order (app-state.js VIEWS; tests/js/architectures.test.js): make() →
+ * { view, style } (style: extra CSS for the shadow root), at once for the views on the critical
+ * path, or load() → a Promise of it for the views imported on first use. one: the view draws the
+ * element's one current model (compare and forgetting load their own); keep: its maps stay when
+ * the current model fails to load (compare draws every model, not that one).
  * @typedef {{ view: any, style?: string }} ViewMade
- * @typedef {{ one?: boolean, keep?: boolean, arch?: string, make?: (host: any) => ViewMade,
- *   load?: (host: any) => Promise<ViewMade> }} ViewModule
+ * @typedef {{ one?: boolean, keep?: boolean, make?: () => ViewMade,
+ *   load?: () => Promise<ViewMade> }} ViewModule
  * @type {Readonly<Record<string, ViewModule>>}
  */
 export const VIEW_MODULES = Object.freeze({
-  alignment: {
-    one: true,
-    make: (host) => ({ view: new AlignmentView({ onGold: host.onGold, refresh: host.refresh }) }),
-  },
-  time: {
-    one: true,
-    make: (host) => ({
-      view: new TimeView({
-        onStep: host.onStep,
-        current: host.current,
-        error: host.error,
-        onGold: host.onGold,
-        refresh: host.refresh,
-      }),
-    }),
-  },
-  compare: {
-    keep: true,
-    make: (host) => ({
-      view: new CompareView({ onPair: host.onPair, onGold: host.onGold, refresh: host.refresh }),
-    }),
-  },
+  alignment: { one: true, make: () => ({ view: new AlignmentView() }) },
+  time: { one: true, make: () => ({ view: new TimeView() }) },
+  compare: { keep: true, make: () => ({ view: new CompareView() }) },
   heads: {
     one: true,
-    arch: 'transformer',
-    load: (host) =>
-      import('./heads-view.js').then((m) => ({
-        view: new m.HeadsView({
-          onSelect: host.onSelect,
-          onKind: host.onKind,
-          onGold: host.onGold,
-          refresh: host.refresh,
-        }),
-      })),
+    load: () => import('./heads-view.js').then((m) => ({ view: new m.HeadsView() })),
   },
   pooling: {
     one: true,
-    arch: 'classifier',
     load: () => import('./pooling-view.js').then((m) => ({ view: new m.PoolingView() })),
   },
   reading: {
     one: true,
-    arch: 'memory-rnn',
-    load: (host) =>
+    load: () =>
       import('./reading-view.js').then((m) => ({
-        view: new m.ReadingView({ onStep: host.onStep }),
+        view: new m.ReadingView(),
         style: m.READING_STYLE,
       })),
   },
   forgetting: {
-    load: (host) =>
+    load: () =>
       import('./forgetting-view.js').then((m) => ({
-        view: new m.ForgettingView({ onInput: host.onInput }),
+        view: new m.ForgettingView(),
         style: m.FORGETTING_STYLE,
       })),
   },

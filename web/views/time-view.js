@@ -1,17 +1,19 @@
 // time-view.js: the Over time view of <attn-demo>: a seq2seq model decodes one token at a time
 // and its attention map grows a row per token (model.startDecoding, decoder.step()).
 //
-//   const view = new TimeView({ onStep: (step) => …, current: () => ({ model, input, lang }), error });
+//   const view = new TimeView();
 //   host.append(view.node);
 //   view.update(ctx);   // from <attn-demo>: decodes up to the step setting, then draws
+//   // events (view-context.js): view-change { step } (stepping, playing, reset) or { gold }, …
 //
 // Shows: play / pause / step / reset, the output so far, one row per decoded token as an
 // <attn-heatmap>, and for local-p (Luong et al. 2015, eq. 9) the predicted window p_t ± D of the
 // newest row outlined (and mentioned in the introduction only for local models); for a model
 // without attention a panel instead of the map. The step setting (how many tokens are decoded) is
-// the element's: stepping and playing report it (onStep), so the URL reproduces the view; a
+// the element's: stepping and playing report it (view-change), so the URL reproduces the view; a
 // smaller step decodes again from the start; no step is the whole output (the view never opens
-// empty), Reset is step 0. Empty and too-long inputs blank the view (ctx.inputProblem, ctx.blank). For the translation models the gold-alignment toggle (gold.js): the decoded
+// empty), Reset is step 0. Empty and too-long inputs blank the view (inputProblem, view-blank).
+// Play and step decode the model and input of the last update (a new one comes with each change). For the translation models the gold-alignment toggle (gold.js): the decoded
 // rows' gold outlined and their AER and gold mass in the note while the output so far is the
 // reference's prefix; once it departs, the map shows the first rows of the reference forced
 // (teacher forcing, model.score) and the note says so.
@@ -32,33 +34,19 @@ import {
 import { colon, plural, t } from '../shared/i18n.js';
 import { findModel } from '../shared/models.js';
 import { el, noAttentionPanel } from '../shared/view-kit.js';
+import { emit, inputProblem } from './view-context.js';
 
 const STEP_MS = 350; // play speed
 
 export class TimeView {
   #ui = {};
-  #on;
+  #current = null; // { model, name, input, lang } of the last update: what play and step decode
   #time = null; // { key, decoder, rows: Float32Array[], ids, tokens, positions, done, timer }
   #gold;
   #none = noAttentionPanel();
 
-  /**
-   * onStep(step): the number of decoded tokens changed by the person (null: reset);
-   * current(): { model (loaded, or null), input, lang } of the element now; error(message);
-   * onGold(on): the gold-alignment toggle changed; refresh(): draw again (the generator loaded).
-   * @param {{ onStep?: (step: number | null) => void,
-   *   current?: () => { model: import('attnlab').Model | null, name?: string, input: string, lang: string },
-   *   error?: (message: string) => void, onGold?: (on: boolean) => void, refresh?: () => void }} [handlers]
-   */
-  constructor({
-    onStep = () => {},
-    current = () => ({ model: null, input: '', lang: 'en' }),
-    error = () => {},
-    onGold = () => {},
-    refresh = () => {},
-  } = {}) {
-    this.#on = { onStep, current, error, refresh };
-    this.#gold = new GoldPanel({ onToggle: onGold });
+  constructor() {
+    this.#gold = new GoldPanel({ onToggle: (gold) => emit(this.node, 'view-change', { gold }) });
     const u = this.#ui;
     u.play = el('button', { type: 'button', 'data-action': 'play' });
     u.pause = el('button', { type: 'button', 'data-action': 'pause' });
@@ -84,7 +72,7 @@ export class TimeView {
     // Reset: nothing decoded (step 0); the view opens (no step) on the whole output.
     u.reset.addEventListener('click', () => {
       this.#reset();
-      this.#on.onStep(0);
+      emit(this.node, 'view-change', { step: 0 });
     });
   }
 
@@ -107,6 +95,7 @@ export class TimeView {
 
   /** Forget the drawn map (the model could not be loaded, the input cannot be decoded). */
   clear() {
+    this.#current = null;
     this.#ui.map.data = null;
     this.#ui.map.gold = null;
     this.#ui.output.textContent = '';
@@ -126,26 +115,30 @@ export class TimeView {
     this.#time = null;
   }
 
-  /** Decode up to the step setting with the current model and draw (ctx: <attn-demo>'s #context). */
+  /** Decode up to the step setting with the current model and draw.
+   * @param {import('./view-context.js').ViewContext} ctx */
   update(ctx) {
     const u = this.#ui;
     const { state: s, model } = ctx;
     const lang = s.lang;
-    const problem = ctx.inputProblem(model, s.input);
+    // decoded without a run: the input's unknown words are read off the tokenizer
+    const unknown = model.tokenizer.type === 'word' ? model.tokenizer.unknownWords(s.input) : [];
+    const problem = inputProblem(ctx, model, s.input);
     if (problem) {
       this.#reset();
       this.clear();
-      ctx.blank(problem);
-      return ctx.finish(null);
+      emit(this.node, 'view-blank', problem);
+      return emit(this.node, 'view-done', { result: null, unknown });
     }
+    this.#current = { model, name: s.model, input: s.input, lang };
     const gs = this.#goldSource(ctx);
     const tm = this.#at(s.step);
     u.map.gold = null;
     if (!tm) {
       this.clear();
-      return ctx.finish(null);
+      return emit(this.node, 'view-done', { result: null, unknown });
     }
-    ctx.error(ctx.refused);
+    emit(this.node, 'view-error', ctx.refused);
     const local = model.config.attention === 'local-p' || model.config.attention === 'local-m';
     u.intro.textContent = [t(lang, 'time.intro'), local ? t(lang, 'time.introLocal') : '']
       .filter(Boolean)
@@ -156,7 +149,7 @@ export class TimeView {
     u.intro.hidden = none; // no rows to explain: the panel says why
     const S = tm.decoder.srcTokens.length;
     const T = tm.rows.length;
-    ctx.status('');
+    emit(this.node, 'view-status', '');
     u.output.textContent = model.decode(tm.ids);
     // Step goes on from here, or from the first token again once the output is complete.
     u.step.disabled = false;
@@ -165,7 +158,7 @@ export class TimeView {
       u.map.data = null;
       u.status.textContent = t(lang, 'time.ready');
       if (gs) this.#gold.say(['ready', t(lang, 'gold.timeReady')]);
-      return ctx.finish(null, { steps: 0 });
+      return emit(this.node, 'view-done', { result: null, extra: { steps: 0 }, unknown });
     }
     let weights = new Float32Array(T * S);
     tm.rows.forEach((r, i) => weights.set(r, i * S));
@@ -216,7 +209,11 @@ export class TimeView {
     if (w) status += ` ${t(lang, 'time.window', { p: formatValue(p), d: cfg.window })}`;
     u.status.textContent = status;
     u.map.flush();
-    ctx.finish({}, { steps: T, done: tm.done, gold });
+    emit(this.node, 'view-done', {
+      result: {},
+      extra: { steps: T, done: tm.done, gold },
+      unknown,
+    });
   }
 
   /**
@@ -230,7 +227,7 @@ export class TimeView {
     this.#gold.show(shown, s.gold);
     let gs = null;
     if (shown && s.gold && s.input) {
-      if (this.#gold.tools(this.#on.refresh)) {
+      if (this.#gold.tools(() => emit(this.node, 'view-refresh'))) {
         gs = goldSource(s.input);
         if (!gs) this.#gold.none();
       }
@@ -246,7 +243,8 @@ export class TimeView {
 
   /** The decoder of the element's current model and input, started when either changed. */
   #ensure() {
-    const { model, input, name, lang } = this.#on.current();
+    if (!this.#current) return null;
+    const { model, input, name, lang } = this.#current;
     const key = `${name}\u0000${input}`;
     if (this.#time?.key === key) return this.#time;
     this.#reset();
@@ -256,7 +254,7 @@ export class TimeView {
     try {
       decoder = model.startDecoding(input);
     } catch (err) {
-      this.#on.error(t(lang, 'error.run', { message: err.message }));
+      emit(this.node, 'view-error', t(lang, 'error.run', { message: err.message }));
       return null;
     }
     this.#time = {
@@ -295,7 +293,7 @@ export class TimeView {
     const tm = this.#ensure();
     if (!tm || tm.done) return false;
     const more = this.#decodeOne(tm);
-    this.#on.onStep(tm.rows.length);
+    emit(this.node, 'view-change', { step: tm.rows.length });
     return more;
   }
 
