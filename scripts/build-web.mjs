@@ -9,10 +9,10 @@
 //                                                  # Pages, nginx gzip_static, Caddy precompressed)
 //
 // dist/ keeps the repository's layout, so every URL the code computes from import.meta.url
-// (the .wasm beside wasm/loader.js, the models under web/models/, the train and lab workers, embed.html)
+// (the .wasm beside wasm/loader.js, the models under web/models/, the lab's workers, embed.html)
 // still points at a real file:
 //   dist/web/index.html, embed.html   the two pages, their modulepreload lists rewritten to the bundle's
-//   dist/web/{boot,main,embed-page,train-worker}.js   entries, bundled and minified by esbuild
+//   dist/web/{boot,main,embed-page}.js                 entries, bundled and minified by esbuild
 //   dist/web/lab/{lab-worker,shard-worker}.js          the lab's workers, likewise
 //   dist/web/chunk-*.js               code shared by entries, or import()ed on first use (the
 //                                     views other than the first stay lazy: code splitting)
@@ -52,8 +52,7 @@ const WEB = path.join(ROOT, 'web');
 const ENTRIES = [
   { entry: 'main.js', splitting: true },
   { entry: 'embed-page.js', splitting: true },
-  { entry: 'train-worker.js', splitting: false },
-  { entry: 'lab/lab-worker.js', splitting: false }, // the lab's workers (web/lab/run.js, lab-worker.js start them)
+  { entry: 'lab/lab-worker.js', splitting: false }, // the lab's workers (web/lab/run.js, engine-model.js start them)
   { entry: 'lab/shard-worker.js', splitting: false },
   { entry: 'boot.js', splitting: false, external: ['./main.js'] },
 ];

@@ -44,7 +44,7 @@ const files = [...walk(path.join(ROOT, 'wasm')), ...walk(path.join(ROOT, 'web'))
 const groups = {
   'wasm (SIMD build)': (p) => rel(p) === 'wasm/attnlab.wasm',
   'wasm (scalar fallback, only without SIMD)': (p) => rel(p) === 'wasm/attnlab-scalar.wasm',
-  'wasm for training (SIMD; the Train view and createModel only)': (p) =>
+  'wasm for training (SIMD; the lab and createModel only)': (p) =>
     rel(p) === 'wasm/attnlab-train.wasm',
   'wasm for training (scalar fallback)': (p) => rel(p) === 'wasm/attnlab-train-scalar.wasm',
   'JavaScript (the wasm/ glue and web/ modules the page imports)': (p) =>

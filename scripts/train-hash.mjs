@@ -8,7 +8,8 @@
 //   node scripts/train-hash.mjs --scalar   # the same on the scalar build
 //   node scripts/train-hash.mjs dates      # only the runs whose name contains "dates"
 //
-// The first run is web/train-worker.js's: the dates-additive card's architecture, maxLength 12,
+// The first run is the one the page's old Train view trained in its worker (the view is gone,
+// issue #34; the run stays so fingerprints compare): the dates-additive card's architecture, maxLength 12,
 // createModel(config, { seed: 1 }), Adam lr 3e-3, clip 1, batch 64,
 // generateDates({ seed: 1000 + step, count: 64, split: 'train' }), 300 steps. The others are
 // shorter runs of every attention, cell and model family the trainers have, so no backward path

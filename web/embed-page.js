@@ -1,6 +1,7 @@
 // embed-page.js: wiring for web/embed.html, the iframe page. Query string -> <attn-demo>, or
 // (view=lesson&step=N) one step of the guided lesson (views/lesson-view.js), or (view=lab&…) the
-// lab, <attn-lab>, with the experiment of the query (web/lab/spec.js parseLabParams).
+// lab, <attn-lab>, with the experiment of the query (web/lab/spec.js parseLabLink); view=train,
+// the page's old Train view, opens the lab on its dates preset.
 //
 // Holds: reading and validating the query (app-state.js), creating the element with those
 // settings, saying which parameters were refused, and keeping the query in step with what the
@@ -31,13 +32,14 @@ define();
 const origin = new URL(location.href).origin;
 const query = new URLSearchParams(location.search);
 if (query.get('view') === 'lesson') embedLesson();
-else if (query.get('view') === 'lab') embedLab();
+else if (query.get('view') === 'lab' || query.get('view') === 'train') embedLab();
 else embedDemo();
 
 /**
- * The lab (embed.html?view=lab&task=reverse&…&lang=zh, or &preset=with-without): the query's
- * experiment checked by spec.js (imported here, so the other embeds never load it), what it
- * refused named, and the query kept in step with the person's changes (lab-change).
+ * The lab (embed.html?view=lab&task=reverse&…&lang=zh, or &preset=with-without; view=train:
+ * preset=dates): the query's experiment checked by spec.js (imported here, so the other embeds
+ * never load it), what it refused named, and the query kept in step with the person's changes
+ * (lab-change).
  */
 function embedLab() {
   const lang = query.get('lang') === 'zh' ? 'zh' : 'en';
@@ -46,8 +48,11 @@ function embedLab() {
   const app = document.getElementById('app');
   import('./lab/spec.js').then(
     (spec) => {
-      const own = new URLSearchParams();
-      for (const [k, v] of query) if (!['view', 'lang', 'id'].includes(k)) own.append(k, v);
+      // view=train (the old Train view; its lr and batch dropped): the lab's dates preset
+      const train = query.get('view') === 'train';
+      const own = new URLSearchParams(train ? 'preset=dates' : '');
+      if (!train)
+        for (const [k, v] of query) if (!['view', 'lang', 'id'].includes(k)) own.append(k, v);
       const { experiment, refused } = spec.parseLabLink(own);
       if (query.has('lang') && !['en', 'zh'].includes(query.get('lang') ?? ''))
         refused.push('lang');
@@ -106,7 +111,6 @@ function embedLesson() {
       const view = new LessonView(box, {
         single: true,
         wholeHref: (n, lang) => page(`#view=lesson&step=${n}&lang=${lang}`),
-        trainHref: (lang) => page(`#view=train&lang=${lang}`),
         labHref: (preset, lang) => page(`#view=lab&preset=${preset}&lang=${lang}`),
         onRender: (n) => {
           app.dataset.state = 'ready';

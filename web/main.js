@@ -1,6 +1,6 @@
 // main.js: wiring for the demo page. URL hash -> page state -> the model views (<attn-demo>),
-// the SDPA playground (controls -> inputs -> attnlab -> <attn-heatmap>), the Train view
-// (train-view.js, which trains in a worker) or the lab (<attn-lab>, which trains two runs in workers).
+// the SDPA playground (controls -> inputs -> attnlab -> <attn-heatmap>) or the lab (<attn-lab>,
+// which trains two runs in workers; the old Train view's links open it on its dates preset).
 //
 // Holds: the glue between the DOM, app-state.js (the page's state in the URL hash, the
 // playground's part via state.js, and the notice naming the hash parameters it refused),
@@ -39,7 +39,6 @@ const ui = {
   app: $('app'),
   view: $('sdpa-view'),
   modelsView: $('models-view'),
-  trainView: $('train-view'),
   lessonView: $('lesson-view'),
   lesson: $('lesson'),
   demo: $('demo'),
@@ -49,7 +48,6 @@ const ui = {
   linkNote: $('link-note'),
   linkCopied: $('link-copied'),
   linkText: $('link-text'),
-  trainBadge: $('train-badge'),
   labView: $('lab-view'),
   labBadge: $('lab-badge'),
   embedLink: $('embed-link'),
@@ -78,8 +76,6 @@ let page = parsePageHash(location.hash, origin); // { view, model, input, layer,
 let state = page.playground; // the playground's part
 let frame = 0; // pending compute (one per animation frame, however many inputs fired)
 let readoutActive = false; // a cell has been read; keep the readout in step with new data
-let train = null; // the TrainView, made on the first visit to the Train view
-let TrainView = null; // train-view.js, imported on the first visit (the first plot never waits for it)
 let lesson = null; // the LessonView, made on the first visit to the lesson
 let LessonView = null; // views/lesson-view.js, imported on the first visit
 let lab = null; // the <attn-lab>, made on the first visit to the lab (so the first view never loads it)
@@ -137,16 +133,8 @@ function hideCopied() {
   ui.linkText.hidden = true;
 }
 
-/** The Train tab while training runs: a "running" badge (training goes on in the worker while
- * the other views are shown; the Train view's Pause stops it). */
-function showTraining(running) {
-  ui.trainBadge.hidden = !running;
-  ui.trainBadge.dataset.i18n = 'train.badge';
-  ui.trainBadge.textContent = t(page.lang, 'train.badge');
-  ui.trainBadge.title = t(page.lang, 'train.badgeLabel');
-}
-
-/** The Lab tab while either of its runs trains: the same badge as the Train tab's. */
+/** The Lab tab while either of its runs trains: a "running" badge (training goes on in the
+ * workers while the other views are shown; the lab's Pause stops it). */
 function showLabTraining(running) {
   ui.labBadge.hidden = !running;
   ui.labBadge.dataset.i18n = 'train.badge';
@@ -237,43 +225,14 @@ function applyPage({ fromDemo = false } = {}) {
   applyLanguage(page.lang);
   showRefused();
   const playground = page.view === 'playground';
-  const training = page.view === 'train';
   const lessonOn = page.view === 'lesson';
   const labOn = page.view === 'lab';
   ui.view.hidden = !playground;
-  ui.modelsView.hidden = playground || training || lessonOn || labOn;
+  ui.modelsView.hidden = playground || lessonOn || labOn;
   ui.labView.hidden = !labOn;
   if (labOn) showLab();
-  ui.trainView.hidden = !training;
   ui.lessonView.hidden = !lessonOn;
   showLesson(lessonOn);
-  if (training && !TrainView) {
-    import('./views/train-view.js').then(
-      (m) => {
-        TrainView = m.TrainView;
-        if (page.view === 'train') applyPage();
-      },
-      (err) => showError(t(page.lang, 'train.loadFailed', { message: err.message })),
-    );
-  } else if (training) {
-    if (!train)
-      ui.trainView.addEventListener('train-state', (/** @type {CustomEvent} */ e) =>
-        showTraining(Boolean(e.detail?.running)),
-      );
-    train ??= new TrainView(ui.trainView, {
-      lang: page.lang,
-      settings: page.train,
-      onSettings: (settings) => {
-        page = { ...page, train: settings };
-        applyPage();
-      },
-    });
-    train.setLang(page.lang);
-    train.setSettings(page.train);
-    train.show();
-  } else {
-    train?.hide();
-  }
   for (const a of ui.nav.querySelectorAll('a[data-view]')) {
     if (a.dataset.view === page.view) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
@@ -286,8 +245,8 @@ function applyPage({ fromDemo = false } = {}) {
       ),
     );
   }
-  if (training || lessonOn || labOn) {
-    // the Train view, the lesson and the lab draw themselves (train-view.js, lesson-view.js, <attn-lab>)
+  if (lessonOn || labOn) {
+    // the lesson and the lab draw themselves (lesson-view.js, <attn-lab>)
   } else if (!playground) {
     if (!fromDemo) {
       for (const key of ['view', 'model', 'input', 'layer', 'head', 'lang'])
@@ -387,7 +346,6 @@ function showLesson(on) {
   }
   lesson ??= new LessonView(ui.lesson, {
     href: (n, lang) => formatPageHash({ ...page, view: 'lesson', lesson: n, lang }),
-    trainHref: (lang) => formatPageHash({ ...page, view: 'train', lang }),
     labHref: (preset, lang) => `#view=lab&preset=${preset}&lang=${lang}`,
     onStep: (n) => {
       page = { ...page, lesson: n };
@@ -520,14 +478,14 @@ function wireControls() {
   document.addEventListener('drop', (event) => {
     if (!carriesFiles(event)) return;
     event.preventDefault();
-    if (['playground', 'train', 'lesson', 'lab'].includes(page.view)) {
+    if (['playground', 'lesson', 'lab'].includes(page.view)) {
       page = { ...page, view: 'alignment' };
       applyPage();
     }
     ui.demo.openDropped(event.dataTransfer);
   });
   ui.demo.addEventListener('demo-render', (event) => {
-    if (!['playground', 'train', 'lesson', 'lab'].includes(page.view)) plotted(location.hash);
+    if (!['playground', 'lesson', 'lab'].includes(page.view)) plotted(location.hash);
     ui.app.dataset.demoRendered = event.detail.key;
   });
 }
@@ -558,7 +516,6 @@ async function main() {
     );
     ui.view.hidden = true;
     ui.modelsView.hidden = true;
-    ui.trainView.hidden = true;
     ui.lessonView.hidden = true;
     ui.labView.hidden = true;
     ui.app.dataset.state = 'error';

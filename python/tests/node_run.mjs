@@ -66,7 +66,7 @@ async function job(j) {
     return ops.multiHeadAttention(j.query, j.key, j.value, params, { numHeads: op.numHeads });
   }
   if (j.train) {
-    // a model trained in JS, as the page's Train view does: createModel, Adam steps, saved
+    // a model trained in JS, as the lab's workers do: createModel, Adam steps, saved
     const made = await createModel(j.train, { seed: j.seed ?? 1 });
     const trainer = createTrainer(made, { optimizer: 'adam', lr: j.lr ?? 1e-2 });
     for (let s = 0; s < j.steps; s++) trainer.step(j.examples);

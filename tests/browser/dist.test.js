@@ -5,8 +5,8 @@
 // stylesheet, boot.js, main.js and one shared chunk: no waterfall of modules) with every script
 // and the .wasm sent compressed, no view but the first's code fetched before it is shown, the
 // same first view as the development page (output text and weights); every view draws from the
-// bundle (its lazy chunk loaded on first use), the Train view's worker (bundled on its own)
-// reports ready, and the iframe page draws; the service worker of the build is versioned by
+// bundle (its lazy chunk loaded on first use), the lab's workers (bundled on their own) train,
+// and the iframe page draws; the service worker of the build is versioned by
 // content (attnlab-<hash>), stores every view's code at install, so offline a view whose model
 // was never seen says the model, not the code, needs the network; and nothing is logged as an
 // error. tests/browser/startup.test.js and others run against a build too:
@@ -122,7 +122,7 @@ test('the first plot: seven requests, compressed, no lazy view, the same map as 
   await page.close();
 });
 
-test("every view draws from the bundle; the train worker, the lab's workers and the iframe page run", async () => {
+test("every view draws from the bundle; the lab's workers and the iframe page run", async () => {
   const { page, problems } = await browser.newPage();
   await page.goto(`${browser.url}/web/`);
   await drawn(page, 'alignment');
@@ -147,14 +147,6 @@ test("every view draws from the bundle; the train worker, the lab's workers and 
   assert.ok(
     (await canvasInk(await page.locator('#heatmap').elementHandle())).ink > 100,
     'the playground draws',
-  );
-  await page.evaluate(() => {
-    location.hash = '#view=train';
-  });
-  await page.waitForFunction(
-    () => document.getElementById('train-view').dataset.state === 'ready',
-    null,
-    { timeout: 30000 },
   );
   // the lab: its modules are chunks of main.js, its two workers (run and data-parallel shard) entries of their own
   await page.evaluate(() => {

@@ -1,5 +1,5 @@
 // i18n-walk.test.js: no untranslated text. Walks every view of the page (the SDPA playground and
-// the Train view included), the embed page, a model card and a model file's inspector in Chinese,
+// the lab included), the embed page, a model card and a model file's inspector in Chinese,
 // collects what a reader or a screen reader gets (visible text nodes, through shadow roots and
 // opened <details>, the options of visible pickers, the title, aria-label, aria-description,
 // placeholder and alt attributes of visible elements, and the document's title) and fails on any
@@ -48,7 +48,8 @@ const DATA_SELECTOR = 'code, kbd, samp, var, [translate="no"], .output';
  *   (Luong et al. 2015's predictive local attention, the name the model list shows);
  * - authors cited: Bahdanau, Luong, Vaswani, Shaw, Zhou, Yang, Lin, Cheng, Dong, Lapata, Linzen,
  *   and the lesson's Sutskever, Vinyals, Le (2014) and Cho (2014);
- * - functions in formulas: softmax, exp, max, ln, tanh, clip; the AAᵀ of the penalty;
+ * - functions in formulas: softmax, exp, max, ln, tanh, clip, score (the lab's Luong equation);
+ *   the AAᵀ of the penalty;
  * - key caps (Home, End, Page Up, Page Down, Enter);
  * - web platform names in the load errors: http, iframe, Access-Control-Allow-Origin, Worker,
  *   File, Blob; and the contractions the hint says are split off as tokens (n’t, ’s).
@@ -101,6 +102,7 @@ const ALLOWED = new Set([
   'ln',
   'tanh',
   'clip',
+  'score',
   'AA',
   'Home',
   'End',
@@ -293,14 +295,6 @@ async function openView(hash) {
     timeout: 20000,
   });
   const view = new URLSearchParams(hash.slice(1)).get('view');
-  if (view === 'train') {
-    await page.waitForFunction(
-      () => document.getElementById('train-view').dataset.state === 'ready',
-      null,
-      { timeout: 20000 },
-    );
-    return;
-  }
   await page.waitForFunction(
     () => document.getElementById('app').dataset.rendered === location.hash,
     null,
@@ -384,20 +378,15 @@ for (const lang of ['zh', 'en']) {
     );
     await run('playground, a cell read, causal');
 
-    await openView(`#view=train&lang=${lang}`);
-    await page.locator('#train-run').click();
-    await page.waitForFunction(
-      () => Number(document.getElementById('train-view').dataset.step) > 0,
-      null,
-      { timeout: 30000 },
-    );
-    await page.locator('#train-pause').click();
-    await page.waitForFunction(
-      () => document.getElementById('train-view').dataset.state === 'paused',
-      null,
-      { timeout: 30000 },
-    );
-    await run('train, paused');
+    await openView(`#view=train&lang=${lang}`); // the old Train link: the lab's dates preset
+    await page.evaluate(async () => {
+      const lab = document.querySelector('attn-lab');
+      await lab.whenReady();
+      await lab.start();
+      await lab.whenSteps(1);
+      await lab.pause();
+    });
+    await run('the lab on the dates preset, paused');
     assert.deepEqual(failures, [], failures.join('\n'));
   });
 

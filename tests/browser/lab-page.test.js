@@ -8,8 +8,11 @@
 // on) in another view, and goes when they pause; the page's language reaches the element; a run
 // downloaded from the lab opens in the alignment view (the model file picker), whose map equals
 // Node's loadModel run of the same bytes within 1e-6; embed.html?view=lab&preset=… shows the lab
-// with that experiment and refuses a bad preset by name; no console errors, failed or foreign
-// requests. Screenshots: tests/browser/screenshots/lab-page-{en,zh}.png.
+// with that experiment and refuses a bad preset by name; the old Train view's links
+// (#view=train, embed.html?view=train) open the lab on its dates preset, which trains the dates
+// models (the losses at least halve, the attention moves, a pause holds, reset goes back to step 0); no
+// console errors, failed or foreign requests. Screenshots:
+// tests/browser/screenshots/lab-page-{en,zh}.png, lab-page-train-1280x720.png.
 
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -318,5 +321,119 @@ test(
       assert.deepEqual(shot.problems, []);
       await shot.page.close();
     }
+  },
+);
+
+test(
+  "#view=train (the old Train view's links) opens the lab on its dates preset, which trains; embed.html?view=train too",
+  { timeout: 240000 },
+  async () => {
+    const dates = checkExperiment(PRESETS.find((p) => p.id === 'dates').experiment).experiment;
+    const { page, problems } = await openPage('#view=train&lr=0.01&batch=64&lang=en');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    assert.deepEqual(
+      await page.evaluate(() => document.querySelector('attn-lab').experiment),
+      dates,
+    );
+    const hash = new URLSearchParams(await hashParams(page));
+    assert.equal(hash.get('view'), 'lab', "the hash becomes the lab's");
+    hash.delete('view');
+    hash.delete('lang');
+    assert.equal(hash.toString(), formatLabParams(dates).toString());
+    assert.equal(await page.evaluate(() => document.getElementById('refused').hidden), true);
+    assert.equal(
+      await page.locator('#page-views a[data-view="lab"]').getAttribute('aria-current'),
+      'page',
+    );
+    assert.equal(await page.locator('#page-views a[data-view="train"]').count(), 0, 'no Train tab');
+    await screenshot(page, 'lab-page-train-1280x720');
+
+    // the dates models train: what the Train view asserted of its one model, of A and B
+    const maps = () =>
+      page.evaluate(() =>
+        ['a', 'b'].map((id) => {
+          const d = document.querySelector('attn-lab').shadowRoot.getElementById(`map-${id}`).data;
+          return d ? Array.from(d.weights) : null;
+        }),
+      );
+    const before = await maps();
+    const STEPS = 60; // the Train view's run halved its loss; so do both dates models by then
+    await page.evaluate(async (n) => {
+      const lab = document.querySelector('attn-lab');
+      await lab.start();
+      await lab.whenSteps(n);
+      await lab.pause();
+    }, STEPS);
+    const runs = await page.evaluate(() => document.querySelector('attn-lab').runs);
+    for (const id of ['a', 'b']) {
+      const losses = await page.evaluate(
+        (r) => Array.from(document.querySelector('attn-lab').losses(r)),
+        id,
+      );
+      assert.ok(losses.length >= STEPS, `run ${id}: ${losses.length} losses`);
+      const mean = (xs) => xs.reduce((x, y) => x + y, 0) / xs.length;
+      const first = mean(losses.slice(0, 5)),
+        last = mean(losses.slice(-5));
+      console.log(
+        `dates preset, run ${id}: loss ${first.toFixed(3)} → ${last.toFixed(3)} in ${losses.length} steps`,
+      );
+      assert.ok(last < first / 2, `run ${id}: the loss at least halves (${first} → ${last})`);
+    }
+    await page.waitForFunction(
+      () =>
+        ['a', 'b'].every(
+          (id) => document.querySelector('attn-lab').shadowRoot.getElementById(`map-${id}`).data,
+        ),
+      null,
+      { timeout: 20000 },
+    );
+    const after = await maps();
+    for (const [i, id] of ['a', 'b'].entries()) {
+      assert.ok(after[i], `run ${id} draws its attention`);
+      assert.ok(
+        !before[i] ||
+          before[i].length !== after[i].length ||
+          before[i].some((v, j) => Math.abs(v - after[i][j]) > 1e-6),
+        `run ${id}: the attention moved while training`,
+      );
+    }
+    // a pause holds (no step after it), and reset goes back to step 0
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(
+      ['a', 'b'].map((id) => runs[id].step),
+      await page.evaluate(() =>
+        ['a', 'b'].map((id) => document.querySelector('attn-lab').runs[id].step),
+      ),
+      'no step after the pause',
+    );
+    await page.evaluate(() => document.querySelector('attn-lab').reset());
+    assert.deepEqual(
+      await page.evaluate(() =>
+        ['a', 'b'].map((id) => document.querySelector('attn-lab').runs[id].step),
+      ),
+      [0, 0],
+    );
+    // the language switch reaches the lab
+    await page.selectOption('#lang', 'zh');
+    await page.waitForFunction(
+      () => document.querySelector('attn-lab').getAttribute('lang') === 'zh',
+    );
+    assert.deepEqual(problems, []);
+    await page.close();
+
+    const embed = await browser.newPage();
+    await embed.page.goto(`${browser.url}/web/embed.html?view=train&lr=0.01&lang=zh`);
+    await embed.page.waitForSelector('#app[data-state="ready"]', { timeout: 30000 });
+    assert.deepEqual(
+      await embed.page.evaluate(() => document.querySelector('attn-lab').experiment),
+      dates,
+    );
+    assert.equal(await embed.page.evaluate(() => document.getElementById('refused').hidden), true);
+    assert.equal(
+      await embed.page.evaluate(() => document.querySelector('attn-lab').getAttribute('lang')),
+      'zh',
+    );
+    assert.deepEqual(embed.problems, []);
+    await embed.page.close();
   },
 );

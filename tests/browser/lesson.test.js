@@ -4,7 +4,7 @@
 // in English, ≤ 250 characters and Latin runs in Chinese), equations and prompt; its widget drew
 // (the maps of steps 1, 2, 4 and 6 have the shape of the same model run here in Node; the others
 // have data and ink; step 5's table holds every length with Node's output lengths and positive
-// times; step 10 says the lab does not exist and links the Train view); only the shown step's
+// times; step 10 links the lab's presets, its dates preset last, where the Train view was); only the shown step's
 // models are fetched; ← and → (not while typing), previous / next, the step list and an edited
 // hash move between steps; hostile step values are refused and named; the embed page shows one
 // step. Screenshots of step 2 at 1280 and 390 px in both languages go to tests/browser/screenshots/.
@@ -122,7 +122,7 @@ async function assertWidget(n, v) {
   const step = LESSON_STEPS[n - 1];
   if (step.widgets === 'train') {
     assert.equal(v.demos, 0);
-    assert.match(v.train, /#view=train&/);
+    assert.match(v.train, /#view=lab&preset=dates&/); // the old Train view's model: the lab's dates preset
     // the lab's presets, each a real one of web/lab/spec.js (the page opens it: main.js showLab)
     assert.equal(v.labLinks.length, 2);
     for (const href of v.labLinks) {

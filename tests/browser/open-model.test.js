@@ -473,20 +473,20 @@ test('wrong files: each named in English and Chinese, nothing left of the file b
   assert.deepEqual(problems, []);
 });
 
-test('a drop on the SDPA playground or the Train view opens the model views; the picker via setInputFiles', async () => {
+test('a drop on the SDPA playground or the lab opens the model views; the picker via setInputFiles', async () => {
   await openPage('#view=playground&lang=en');
   await drop('#heatmap', [CLASSIFIER]);
   await waitOpened(CLASSIFIER.name);
   assert.equal((await demoShows()).view, 'pooling');
   await page.waitForFunction(() => /view=pooling/.test(location.hash));
   assert.equal(await page.locator('#models-view').isVisible(), true);
-  await page.goto(`${browser.url}/web/#view=train&lang=en`);
+  await page.goto(`${browser.url}/web/#view=train&lang=en`); // the old Train link: the lab
   await page.waitForSelector('#app[data-state="ready"]');
-  await drop('#train-view', [LM]);
+  await drop('#lab-title', [LM]);
   await waitOpened(LM.name);
   assert.equal((await demoShows()).view, 'reading');
   await page.waitForFunction(() => /view=reading/.test(location.hash));
-  assert.equal(await page.locator('#train-view').isVisible(), false);
+  assert.equal(await page.locator('#lab-view').isVisible(), false);
   // the hidden input itself, as a test or an assistive tool reaches it
   await page
     .locator('#demo input[type="file"]')

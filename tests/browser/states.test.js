@@ -12,9 +12,9 @@
 // local-p window only for local models; Reset empties it and hides its export buttons; counts
 // use plural forms ("1 word, 1 row of weights"); the build is said once, by the page; the heads
 // view shows 1-based layer and head and names the 0-based attributes; "Link to this view" copies
-// the URL (and, when the clipboard is refused, shows it selected in a field); the Train tab
-// carries a badge while training runs in another view, and the Train view explains its loss
-// jumps; the heads grid starts at the left; the pooling probabilities fit a 390 px phone.
+// the URL (and, when the clipboard is refused, shows it selected in a field); the Lab tab
+// carries a badge while training runs in another view (#view=train, the old Train view's link,
+// opens the lab on its dates preset); the heads grid starts at the left; the pooling probabilities fit a 390 px phone.
 // Screenshots (desktop 1280 px and phone 390 px, en and zh) go to tests/browser/screenshots/.
 
 import assert from 'node:assert/strict';
@@ -24,7 +24,6 @@ import { init, loadModel } from '../../wasm/index.js';
 import { MODEL_DEFAULTS, formatModelParams } from '../../web/shared/app-state.js';
 import { plural, t } from '../../web/shared/i18n.js';
 import { defaultModelFor, findModel, modelUrl, sampleFor } from '../../web/shared/models.js';
-import { STEPS_PER_POINT } from '../../web/views/train-view.js';
 import { screenshot, startBrowser } from './harness.js';
 
 const LANGS = ['en', 'zh'];
@@ -508,49 +507,32 @@ test('"Link to this view" copies the URL and says so; a refused clipboard shows 
 });
 
 test(
-  'the Train tab shows a badge while training runs in another view; the Train view explains its loss jumps (en, zh)',
-  { timeout: 90000 },
+  'the Lab tab shows a badge while training runs in another view, from the old Train link (en, zh)',
+  { timeout: 120000 },
   async () => {
     const { page: p } = await browser.newPage();
+    const steps = () => p.evaluate(() => document.querySelector('attn-lab').runs.a.step);
     for (const lang of LANGS) {
       await p.goto(`${browser.url}/web/#view=train&lr=0.005&batch=32&lang=${lang}`);
-      await p.waitForFunction(() => !document.getElementById('train-run').disabled, null, {
+      await p.waitForFunction(() => document.querySelector('attn-lab')?.experiment, null, {
         timeout: 30000,
       });
-      assert.equal(
-        await p.locator('#train-spikes').textContent(),
-        t(lang, 'train.spikes', { steps: STEPS_PER_POINT }),
-      );
-      assert.equal(await p.locator('#train-background').textContent(), t(lang, 'train.background'));
-      assert.equal(await p.locator('#train-badge').isHidden(), true, 'no badge before training');
-      await p.click('#train-run');
-      await p.waitForFunction(
-        () => document.getElementById('train-view').dataset.state === 'running',
-        null,
-        { timeout: 10000 },
-      );
+      await p.evaluate(() => document.querySelector('attn-lab').whenReady());
+      assert.equal(await p.locator('#lab-badge').isHidden(), true, 'no badge before training');
+      await p.evaluate(() => document.querySelector('attn-lab').start());
       await p.locator('a[data-view="alignment"]').click();
-      await p.waitForFunction(() => document.getElementById('train-view').hidden);
-      assert.equal(await p.locator('#train-badge').isVisible(), true);
-      assert.equal(await p.locator('#train-badge').textContent(), t(lang, 'train.badge'));
-      const before = Number(await p.locator('#train-view').getAttribute('data-step'));
-      await p.waitForFunction(
-        (n) => Number(document.getElementById('train-view').dataset.step) > n,
-        before,
-        { timeout: 10000 },
-      );
-      await screenshot(p, `states-train-badge-${lang}`);
-      await p.locator('a[data-view="train"]').click();
-      await p.click('#train-pause');
-      await p.waitForFunction(() => document.getElementById('train-badge').hidden, null, {
-        timeout: 10000,
+      await p.waitForFunction(() => document.getElementById('lab-view').hidden);
+      await p.locator('#lab-badge').waitFor({ state: 'visible', timeout: 10000 });
+      assert.equal(await p.locator('#lab-badge').textContent(), t(lang, 'train.badge'));
+      const before = await steps();
+      await p.waitForFunction((n) => document.querySelector('attn-lab').runs.a.step > n, before, {
+        timeout: 30000,
       });
-      await p.click('#train-reset');
-      await p.waitForFunction(
-        () => document.getElementById('train-view').dataset.state === 'ready',
-        null,
-        { timeout: 10000 },
-      );
+      await screenshot(p, `states-lab-badge-${lang}`);
+      await p.locator('a[data-view="lab"]').click();
+      await p.evaluate(() => document.querySelector('attn-lab').pause());
+      await p.locator('#lab-badge').waitFor({ state: 'hidden', timeout: 10000 });
+      await p.evaluate(() => document.querySelector('attn-lab').reset());
     }
     await p.close();
   },

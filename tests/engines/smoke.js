@@ -7,8 +7,10 @@
 //   - every other view draws: its heatmaps hold rows × cols weights with as many labels, finite
 //     attention rows that sum to 1, ink on the canvas, and the model's own maps where Node can
 //     say which (pooling, heads, the compare view's models, the playground's n × m);
-//   - training starts in the Train view (a finite loss, then a lower one: it learns);
-//   - nothing is downloaded twice (Resource Timing: each URL once in the page's whole visit);
+//   - training starts in the lab, on the dates preset the old Train link opens (a finite loss,
+//     then a lower one: it learns);
+//   - nothing is downloaded twice (Resource Timing: each URL once in the page's whole visit; the
+//     lab's worker script once per run, A and B);
 //   - the embed page works inside <iframe sandbox="allow-scripts"> (an opaque origin);
 //   - the Chinese page at phone width (screenshots, 1280 and 390 px, under tests/browser/screenshots);
 //   - and, last, no console error, page error or unhandled rejection in any page visited.
@@ -350,57 +352,66 @@ export function smokeSuite(name) {
     assertWellFormed(maps, 'playground');
     assert.deepEqual([maps[0].rows, maps[0].cols], [s.n, s.m], 'playground: n queries × m keys');
   });
-  test(`${name}: training starts in the Train view: a finite loss, then a lower one`, async () => {
+  test(`${name}: training starts in the lab (#view=train opens its dates preset): a finite loss, then a lower one`, async () => {
     await engine.evaluate(() => {
       location.hash = '#view=train';
     });
     await engine.waitFor(
-      () =>
-        !document.querySelector('#train-view').hidden &&
-        !document.querySelector('#train-run').disabled,
-      [],
-      { what: 'the training worker', timeout: 30000 },
-    );
-    await engine.evaluate(() => document.querySelector('#train-run').click());
-    const loss = await engine.waitFor(
       () => {
-        const step = Number(
-          document.querySelector('#train-step').textContent.replace(/[^\d]/g, ''),
-        );
-        const value = parseFloat(document.querySelector('#train-loss').textContent);
-        return step > 0 && Number.isFinite(value) ? { step, value } : null;
+        const lab = document.querySelector('attn-lab');
+        return !document.querySelector('#lab-view').hidden &&
+          lab?.experiment?.task?.name === 'dates' &&
+          lab.runs?.a?.state === 'ready'
+          ? true
+          : null;
       },
       [],
-      { what: 'a loss value', timeout: 60000 },
+      { what: 'the lab on the dates preset, its workers ready', timeout: 60000 },
     );
-    assert.ok(loss.value > 0, `loss ${loss.value} at step ${loss.step}`);
-    // it learns: a later mean loss below the first one, and the chart says so in its label
-    const later = await engine.waitFor(
-      (first) => {
-        const step = Number(
-          document.querySelector('#train-step').textContent.replace(/[^\d]/g, ''),
-        );
-        const value = parseFloat(document.querySelector('#train-loss').textContent);
-        const label = document.querySelector('#train-chart').getAttribute('aria-label');
-        return value < first && label.includes(`step ${step},`) ? { step, value, label } : null;
+    await engine.evaluate(() => {
+      document.querySelector('attn-lab').start();
+    });
+    const mean = (xs) => xs.reduce((x, y) => x + y, 0) / xs.length;
+    const first = await engine.waitFor(
+      () => {
+        const losses = document.querySelector('attn-lab').losses('a');
+        return losses && losses.length >= 5 ? Array.from(losses.slice(0, 5)) : null;
       },
-      [loss.value],
-      { what: `a loss below ${loss.value}`, timeout: 60000 },
+      [],
+      { what: 'five losses of run A', timeout: 60000 },
     );
-    assert.ok(later.step > loss.step, `step ${later.step} after ${loss.step}`);
-    assert.match(
-      later.label,
-      new RegExp(
-        `^${t('en', 'train.chartAlt', { step: later.step, loss: 'LOSS', exact: 'EXACT' }).replace(/[.]/g, '\\.').replace('LOSS', '[\\d.]+').replace('EXACT', '.+')}$`,
-      ),
+    assert.ok(
+      first.every((l) => Number.isFinite(l) && l > 0),
+      `losses ${first}`,
     );
-    await engine.screenshot(`${name}-train-1280`);
-    await engine.evaluate(() => document.querySelector('#train-pause').click());
+    // it learns: a later mean loss below the first one
+    const later = await engine.waitFor(
+      (before) => {
+        const losses = document.querySelector('attn-lab').losses('a');
+        const last = Array.from(losses.slice(-5));
+        const m = last.reduce((x, y) => x + y, 0) / last.length;
+        return losses.length >= 10 && m < before ? { step: losses.length, value: m } : null;
+      },
+      [mean(first)],
+      { what: `a mean loss below ${mean(first)}`, timeout: 90000 },
+    );
+    assert.ok(later.step > 5, `step ${later.step}`);
+    await engine.screenshot(`${name}-lab-train-1280`);
+    await engine.evaluate(() => {
+      document.querySelector('attn-lab').pause();
+    });
   });
 
   test(`${name}: nothing is downloaded twice in the whole visit`, async () => {
     const r = await engine.evaluate(fetchedTwice);
-    assert.deepEqual(r.twice, [], `fetched more than once (of ${r.total})`);
+    // the lab starts one worker per run (A and B) from the same script: once per run, by design
+    const worker = (n) => /\/web\/lab\/lab-worker\.js( |$)/.test(n);
+    assert.deepEqual(
+      r.twice.filter((n) => !worker(n)),
+      [],
+      `fetched more than once (of ${r.total})`,
+    );
+    assert.ok(r.names.filter(worker).length <= 2, "the lab's worker script at most once per run");
     // the wasm and the first model are among them, once (Resource Timing sees what the page fetched)
     assert.equal(
       r.names.filter((n) => n.endsWith('/wasm/attnlab.wasm')).length,

@@ -104,7 +104,7 @@ test("the lazy views stay out of the first plot's chunks, in chunks of their own
   assert.match(
     main,
     /import\("\.\/chunk-[A-Z0-9]+\.js"\)/,
-    'main.js import()s the Train view on first use',
+    'main.js import()s the lesson and the lab on first use',
   );
   const registry = critical.match(/import\("\.\/chunk-[A-Z0-9]+\.js"\)/g) ?? [];
   assert.ok(

@@ -23,11 +23,7 @@ const GENERATED = ['web/data/reviews-lexicon.js', 'python/attnlab/assets/'];
 const TOOL_FOLDERS = new Set(['node_modules', '__pycache__']);
 
 /** Files allowed past their limit, with the reason. */
-const EXCEPTIONS = new Map([
-  ['web/lab/lab-view.js', 'being split (issue #34)'],
-  ['web/lab/spec.js', 'being split (issue #34)'],
-  ['web/lab/lab-worker.js', 'being split (issue #34)'],
-]);
+const EXCEPTIONS = new Map([]);
 
 /** Source files under dir, as paths relative to ROOT with forward slashes. */
 function sources(dir) {

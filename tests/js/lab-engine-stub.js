@@ -2,7 +2,7 @@
 // contract's shapes, so the engine's tests run on a task they control: reverse over a 5-letter
 // alphabet, a 'broken' task whose batches the model cannot read (an error path), and a 'crash'
 // task whose first batch ends the worker thread (a dying worker). The engine
-// loads it through init.modules = { tasks: <this URL>, spec: <this URL> }.
+// runs it in the test-only worker lab-engine-stub-worker.js.
 // Not a test file (node --test runs *.test.js).
 
 const LETTERS = 'abcde';
@@ -117,7 +117,6 @@ export function checkExperiment(e) {
   return { experiment: e, refused };
 }
 
-export const MODULES = { tasks: import.meta.url, spec: import.meta.url };
 export const TASK = {
   name: 'reverse',
   minLength: 2,

@@ -1,7 +1,7 @@
 // lab-spec.test.js: the lab's experiment (web/lab/spec.js): the checker (never throws, names what
 // it refuses), the URL form (canonical, round trip, hostile values, bounded), the model configs
 // createModel accepts, parameterCount equal to the real weight count for a grid of specs, the
-// presets and the attention equations.
+// presets and the attention equations; the old Train view's links (the dates preset, the limits).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -509,4 +509,42 @@ test("attentionEquation: every attention and position kind, small HTML with its 
         `${attention}: ${w}`,
       );
   }
+});
+
+test("the old Train view's links open the lab on its dates preset, with the lab's limits", async () => {
+  const { formatPageHash, parsePageHash } = await import('../../web/shared/app-state.js');
+  const { parseLabLink } = await import('../../web/lab/spec.js');
+  const ORIGIN = 'http://127.0.0.1:8080';
+  for (const hash of ['#view=train&lr=0.01&batch=64&lang=zh', '#view=train&lr=abc&batch=-1']) {
+    const s = parsePageHash(hash, ORIGIN);
+    assert.equal(s.view, 'lab', hash);
+    assert.equal(s.lab, 'preset=dates', `${hash}: lr and batch are the preset's`);
+    assert.deepEqual(s.refused, [], hash);
+  }
+  const zh = parsePageHash('#view=train&lang=zh', ORIGIN);
+  assert.equal(formatPageHash(zh), '#view=lab&preset=dates&lang=zh');
+  const dates = PRESETS.find((p) => p.id === 'dates').experiment;
+  const opened = parseLabLink(new URLSearchParams(zh.lab));
+  assert.deepEqual(opened, checkExperiment(dates));
+  assert.deepEqual(opened.refused, []);
+  // the Train view's settings were a learning rate and a batch size; the lab's limits hold them
+  assert.deepEqual([...LIMITS.train.lr], [1e-5, 1]);
+  assert.deepEqual([...LIMITS.train.batch], [1, 256]);
+  const wild = checkExperiment({
+    ...dates,
+    a: { ...dates.a, train: { ...dates.a.train, lr: 5, batch: 9999 } },
+  });
+  assert.deepEqual(wild.refused.sort(), ['a.train.batch=9999', 'a.train.lr=5']);
+  assert.equal(wild.experiment.a.train.lr, 1);
+  assert.equal(wild.experiment.a.train.batch, 256);
+  for (const bad of [0, -0.001, 'abc', NaN, Infinity]) {
+    const r = checkExperiment({
+      ...dates,
+      a: { ...dates.a, train: { ...dates.a.train, lr: bad } },
+    });
+    assert.equal(r.refused.length, 1, `lr ${bad} refused`);
+    assert.ok(r.experiment.a.train.lr >= 1e-5 && r.experiment.a.train.lr <= 1);
+  }
+  // other views keep their own hashes
+  assert.equal(parsePageHash('#view=alignment&lr=0.01', ORIGIN).view, 'alignment');
 });

@@ -122,10 +122,8 @@ test('the tarball holds everything the elements and the iframe page load, and no
     'reached from web/elements.js or web/embed.html but left out of package.json "files"',
   );
   assert.ok(seen.size > 60, `${seen.size} files reached`);
-  // the .wasm builds (loader.js) and embed.html (the element's link) found beside the modules;
-  // the Train view's worker is the demo page's, not an element's
+  // the .wasm builds (loader.js) and embed.html (the element's link) found beside the modules
   for (const [from, u] of beside) {
-    if (rel(u) === 'web/train-worker.js') continue;
     assert.ok(files.has(rel(u)), `${from} finds ${rel(u)} beside itself; the tarball lacks it`);
   }
   // every trained model of the registry, its card and the forgetting view's curve
@@ -137,7 +135,7 @@ test('the tarball holds everything the elements and the iframe page load, and no
   const dev = pkg.files.filter(
     (f) =>
       /^(src|tests|scripts|bench|docs|\.ci)\//.test(f) ||
-      /^web\/(index\.html|main\.js|boot\.js|train-worker\.js|views\/train-view\.js)$/.test(f),
+      /^web\/(index\.html|main\.js|boot\.js)$/.test(f),
   );
   assert.deepEqual(dev, [], 'development files in the tarball');
   for (const f of [

@@ -1,4 +1,5 @@
-// web-lab-chart.test.js: the lab's pure parts in Node: web/lab/lab-chart.js (the pixel model of a
+// web-lab-chart.test.js: the lab's pure parts in Node: web/lab/chart-axes.js (ticks, tick labels,
+// thinning), web/lab/lab-chart.js (the pixel model of a
 // chart of several series, the drawing calls on a recording stand-in for a 2D context, the loss
 // series that keeps every loss but charts a few thousand points, and the A − B difference of two
 // attention maps) and web/lab/lab-text.js (every English string has a Chinese one with the same
@@ -6,6 +7,13 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import {
+  LOG_FLOOR,
+  formatTick,
+  linearTicks,
+  logTicks,
+  thinPath,
+} from '../../web/lab/chart-axes.js';
 import {
   LAB_MARGIN,
   LossSeries,
@@ -40,6 +48,140 @@ function recordingContext() {
     },
   );
 }
+
+test('linear ticks are round numbers from lo to the first one at or above hi', () => {
+  assert.deepEqual(linearTicks(0, 293, 6), [0, 50, 100, 150, 200, 250, 300]);
+  assert.deepEqual(linearTicks(0, 3.4, 5), [0, 1, 2, 3, 4]);
+  assert.deepEqual(linearTicks(0, 10, 3), [0, 5, 10]);
+  assert.deepEqual(linearTicks(0, 0.07, 4), [0, 0.02, 0.04, 0.06, 0.08]);
+  assert.deepEqual(linearTicks(5, 5), [5]);
+});
+
+test('log ticks are decades, with 2 and 5 between when there are few', () => {
+  assert.deepEqual(logTicks(0.001, 10), [0.001, 0.01, 0.1, 1, 10]);
+  assert.deepEqual(logTicks(0.1, 10), [0.1, 0.2, 0.5, 1, 2, 5, 10]);
+  assert.deepEqual(logTicks(1e-4, 1e-3), [1e-4, 2e-4, 5e-4, 1e-3]); // exact decades, no 9.999e-5
+});
+
+test('tick labels are short', () => {
+  assert.equal(formatTick(0), '0');
+  assert.equal(formatTick(0.001), '0.001');
+  assert.equal(formatTick(1e-5), '1e-5');
+  assert.equal(formatTick(2e-4), '2e-4');
+  assert.equal(formatTick(250), '250');
+  assert.equal(formatTick(12000), '12k');
+  assert.equal(formatTick(3.14159), '3.14');
+});
+
+test('thinning keeps at most a minimum and a maximum per pixel column, the ends and every spike', () => {
+  const points = Array.from({ length: 100000 }, (_, i) => [
+    i / 200,
+    i === 54321 ? 1000 : Math.sin(i),
+  ]);
+  const thin = thinPath(points);
+  assert.ok(thin.length <= 2 * 501 + 2, `${thin.length} points for 500 columns`);
+  assert.equal(thin[0], points[0]);
+  assert.equal(thin[thin.length - 1], points[points.length - 1]);
+  assert.ok(thin.includes(points[54321]), 'the spike survives');
+  for (let i = 1; i < thin.length; i++) assert.ok(thin[i][0] >= thin[i - 1][0], 'x stays in order');
+  assert.deepEqual(
+    thinPath([
+      [0, 1],
+      [1, 2],
+    ]),
+    [
+      [0, 1],
+      [1, 2],
+    ],
+  );
+  assert.deepEqual(thinPath([]), []);
+});
+
+test('a falling loss is a falling line inside the plot, linear and log; log: equal ratios, equal distances', () => {
+  const decaying = Array.from({ length: 50 }, (_, i) => [10 * (i + 1), 3 * 0.001 ** (i / 49)]);
+  for (const log of [false, true]) {
+    const m = labChartModel([{ label: 'A', points: decaying }], { ...SIZE, log });
+    const { plot } = m;
+    const path = m.series[0].path;
+    assert.equal(path.length, 50);
+    for (const [x, y] of path) {
+      assert.ok(x >= plot.x - 1e-9 && x <= plot.x + plot.w + 1e-9, `x ${x} inside`);
+      assert.ok(y >= plot.y - 1e-9 && y <= plot.y + plot.h + 1e-9, `y ${y} inside (log ${log})`);
+    }
+    for (let i = 1; i < path.length; i++) {
+      assert.ok(path[i][0] > path[i - 1][0], 'steps go right');
+      assert.ok(path[i][1] > path[i - 1][1], 'a lower loss is drawn lower (canvas y grows down)');
+    }
+    if (log) {
+      assert.equal(m.y.min, 0.001);
+      assert.equal(m.y.max, 10);
+      const m2 = labChartModel(
+        [
+          {
+            label: 'A',
+            points: [
+              [10, 3],
+              [20, 0.3],
+              [30, 0.03],
+            ],
+          },
+        ],
+        { ...SIZE, log },
+      );
+      const [a, b, c] = m2.series[0].path;
+      assert.ok(Math.abs(b[1] - a[1] - (c[1] - b[1])) < 1e-9);
+    } else {
+      assert.equal(m.y.min, 0);
+      assert.ok(Math.abs(m.y.ticks[0].py - (plot.y + plot.h)) < 1e-9, '0 sits on the bottom edge');
+    }
+  }
+  // a loss under the log floor is drawn at the floor, still on the plot
+  const tiny = labChartModel(
+    [
+      {
+        label: 'A',
+        points: [
+          [10, 1e-9],
+          [20, 1],
+        ],
+      },
+    ],
+    { ...SIZE, log: true },
+  );
+  assert.equal(tiny.y.min, LOG_FLOOR);
+  assert.ok(tiny.series[0].path[0][1] <= tiny.plot.y + tiny.plot.h + 1e-9);
+});
+
+test('drawLabChart paints the background first and leaves the context as it found it', () => {
+  const ctx = recordingContext();
+  drawLabChart(
+    ctx,
+    [
+      {
+        label: 'A',
+        points: [
+          [1, 2],
+          [2, 1],
+        ],
+      },
+    ],
+    { ...SIZE, colors: { background: '#010101' } },
+  );
+  const { calls } = ctx;
+  const first = calls.findIndex(([name]) => name === 'fillRect');
+  assert.deepEqual(calls[first], ['fillRect', 0, 0, SIZE.width, SIZE.height]);
+  assert.equal(
+    calls
+      .slice(0, first)
+      .reverse()
+      .find(([n]) => n === '=fillStyle')[1],
+    '#010101',
+  );
+  assert.equal(
+    calls.filter(([n]) => n === 'save').length,
+    calls.filter(([n]) => n === 'restore').length,
+  );
+});
 
 test('labChartModel maps every series into the plot, x from 0 to a round step past the last', () => {
   const a = [

@@ -2,7 +2,7 @@
 // list every module their entry (main.js, embed-page.js) imports statically as
 // <link rel="modulepreload"> (so the browser fetches them in parallel instead of as a waterfall of
 // imports), but the one a <script type="module" src> loads, and nothing else; the views that are not the first view (heads, pooling, reading,
-// forgetting, train) stay out of the static graph (they are import()ed on first use); the wasm is
+// forgetting, the lab's view) stay out of the static graph (they are import()ed on first use); the wasm is
 // fetched by first-model.js, not preloaded (WebKit never reuses a preload as=fetch).
 
 import assert from 'node:assert/strict';
@@ -68,8 +68,7 @@ for (const [page, entry] of [
       'views/pooling-view.js',
       'views/reading-view.js',
       'views/forgetting-view.js',
-      'views/train-view.js',
-      'shared/loss-chart.js',
+      'lab/lab-view.js',
     ]) {
       assert.ok(
         !graph.includes(lazy),

@@ -214,7 +214,7 @@ test('step (reading, time): parsed, clamped, junk refused, written only when set
   }
   // A position means nothing in another view: every switch drops it, staying keeps it.
   assert.equal(switchView(s, 'reading').step, 3);
-  for (const view of [...VIEWS.filter((v) => v !== 'reading'), 'playground', 'train'])
+  for (const view of [...VIEWS.filter((v) => v !== 'reading'), 'playground', 'lab'])
     assert.equal(switchView(s, view).step, null, view);
   const time = { ...s, view: 'time', model: DEFAULT_MODEL, input: '22 Nov 2026', step: 2 };
   assert.deepEqual(

@@ -15,18 +15,19 @@
 // canvases, their size and device-pixel ratio, and redraws once a frame. Series are arrays of
 // [x, y] pairs in increasing x; a point with a non-finite y (or, on a log axis, y ≤ 0) is skipped,
 // never drawn as a spike. Long series are thinned to a minimum and a maximum per pixel column
-// (loss-chart.js thinPath), so 100,000 steps cost what 1,000 do. Colour is never the only cue:
+// (chart-axes.js thinPath), so 100,000 steps cost what 1,000 do. Colour is never the only cue:
 // each series may have its own dash pattern and the legend names it.
-// Pattern: TensorFlow Playground's linechart.ts; the axes are loss-chart.js's.
+// Pattern: TensorFlow Playground's linechart.ts; the axes are chart-axes.js's.
 
 import {
   LOG_FLOOR,
+  decade,
   drawGrid,
   formatTick,
   linearTicks,
   logTicks,
   thinPath,
-} from '../shared/loss-chart.js';
+} from './chart-axes.js';
 
 /** CSS pixels around the plot: tick labels left and below, the legend above. */
 export const LAB_MARGIN = Object.freeze({ left: 46, right: 12, top: 8, bottom: 34 });
@@ -34,9 +35,6 @@ export const LAB_MARGIN = Object.freeze({ left: 46, right: 12, top: 8, bottom: 3
 export const LEGEND_LINE = 16;
 
 const DEFAULT_COLORS = Object.freeze({ background: '#ffffff', text: '#1b1b1f', grid: '#d6d6df' });
-
-/** 10^k exactly as written. */
-const decade = (k) => Number(`1e${k}`);
 
 /** A label's width in CSS px at 12 px, estimated: 7 px a character, 12 px a wide (CJK) one. */
 export function estimateWidth(label) {

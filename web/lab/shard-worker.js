@@ -1,5 +1,5 @@
 // web/lab/shard-worker.js: one extra replica of a run's model for synchronous data parallelism
-// (lab-worker.js starts train.workers − 1 of these). Each step it applies the previous step's
+// (engine-model.js starts train.workers − 1 of these). Each step it applies the previous step's
 // combined gradient (the same Float32Array every replica applies, so the replicas stay equal)
 // and returns the loss, loss terms and gradient of its shard of the new batch
 // (docs/training.md, "Data parallelism and checkpoints").

@@ -10,7 +10,7 @@
 // In a sandboxed iframe (opaque origin) a worker starts from a blob: module that imports the
 // script (construct below), so the lab runs there too, with no SharedArrayBuffer and no isolation.
 // What it deliberately does not do: restart a failed worker, or any protocol (run.js,
-// lab-worker.js and shard-worker.js each define theirs). No DOM. node:worker_threads is imported
+// engine.js and shard-worker.js each define theirs). No DOM. node:worker_threads is imported
 // by a variable specifier only where there is no browser Worker, so bundlers leave it alone.
 
 const NODE_WORKERS = 'node:worker_threads';

@@ -27,9 +27,8 @@
 // apply); a value over MAX_URL_PART characters is refused by its key, whatever the key; keys
 // nobody reads are ignored (links stay open to new parameters), and are not reported.
 // refusedNotice() words `refused` for a person, the same on the page and the embed page.
-// The Train view (#view=train&lr=0.005&batch=32&lang=en) keeps its learning rate and batch size:
-// checkTrainSetting() validates them for the form (a message key when refused), parseTrainParams()
-// clamps them for a URL.
+// The old Train view's links (#view=train&lr=…&batch=…) open the lab on its dates preset
+// (view 'lab', lab 'preset=dates'; lr and batch are ignored, not refused: the preset sets them).
 // The guided lesson (#view=lesson&step=3&lang=en; embed.html?view=lesson&step=3) keeps its step,
 // 1 … LESSON_STEP_COUNT; any other value (0, 11, 2.5, junk) is refused and named, and step 1 shown.
 // The lab (#view=lab&task=reverse&min=5&…&lang=en) keeps its experiment as web/lab/spec.js
@@ -52,7 +51,7 @@ import { formatHash as formatPlaygroundHash, parseHash as parsePlaygroundHash } 
 
 /** The views of <attn-demo>, in tab order (architectures.js: each family's views). */
 export const VIEWS = Object.freeze(Object.keys(VIEW_FAMILY));
-export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground', 'train', 'lesson', 'lab']);
+export const PAGE_VIEWS = Object.freeze([...VIEWS, 'playground', 'lesson', 'lab']);
 /** The lab's part of a hash, unchecked (spec.js parseLabParams checks it): at most this long. */
 export const MAX_LAB_PARAMS = 4096;
 /** The guided lesson's steps (web/shared/lesson-steps.js LESSON_STEPS.length; a test keeps them equal). */
@@ -82,57 +81,6 @@ const MAX_URL_PART = 2048;
 const MAX_REFUSED_FLAGS = 4;
 const MAX_FLAG_SHOWN = 24;
 const PLAYGROUND_KEYS = ['n', 'm', 'd', 'seed', 'causal', 'scale'];
-
-/** The Train view's settings: limits and defaults (batch 32, lr 5e-3: ≥ 90 % held-out in ~10 s). */
-export const TRAIN_LIMITS = Object.freeze({
-  lr: Object.freeze([1e-5, 0.1]),
-  batch: Object.freeze([1, 256]),
-});
-export const TRAIN_DEFAULTS = Object.freeze({ lr: 0.005, batch: 32 });
-
-/**
- * One Train setting from a form field's text: { ok: true, value } or { ok: false, error, min,
- * max } with error an i18n key. lr: a decimal or 1e-3-style number in TRAIN_LIMITS.lr; batch: an
- * integer in TRAIN_LIMITS.batch. Never clamps (a person typing should see why it was refused).
- */
-export function checkTrainSetting(key, text) {
-  const [min, max] = TRAIN_LIMITS[key] ?? [];
-  if (min === undefined) return { ok: false, error: 'train.invalid', min: null, max: null };
-  const s = typeof text === 'number' ? String(text) : typeof text === 'string' ? text.trim() : '';
-  const refuse = {
-    ok: false,
-    error: key === 'lr' ? 'train.invalidLr' : 'train.invalidBatch',
-    min,
-    max,
-  };
-  if (s.length === 0 || s.length > 24) return refuse;
-  if (key === 'batch' ? !/^\d+$/.test(s) : !/^(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(s))
-    return refuse;
-  const value = Number(s);
-  if (!Number.isFinite(value) || value < min || value > max) return refuse;
-  return { ok: true, value };
-}
-
-/** The Train settings from URL params: valid values kept, out-of-range ones clamped, junk dropped. */
-export function parseTrainParams(params) {
-  const out = { ...TRAIN_DEFAULTS };
-  const refused = [];
-  for (const key of ['lr', 'batch']) {
-    const text = params.get(key);
-    if (text === null) continue;
-    const r = checkTrainSetting(key, text);
-    if (r.ok) out[key] = r.value;
-    else if (
-      key === 'batch'
-        ? /^\d{1,10}$/.test(text)
-        : Number.isFinite(Number(text)) && text.trim() !== '' && Number(text) > 0
-    ) {
-      const [min, max] = TRAIN_LIMITS[key];
-      out[key] = Math.min(max, Math.max(min, Number(text)));
-    } else refused.push(key);
-  }
-  return { train: out, refused };
-}
 
 /**
  * The lesson's step from a URL value: { step, refused }. Absent: step 1. An integer 1 …
@@ -484,27 +432,25 @@ export function parsePageHash(hash, origin) {
   const view = params.get('view');
   const isPlayground =
     view === 'playground' || (view === null && PLAYGROUND_KEYS.some((k) => params.has(k)));
-  const isTrain = view === 'train';
+  const isTrain = view === 'train'; // the old Train view: the lab on its dates preset
   const isLesson = view === 'lesson';
-  const isLab = view === 'lab';
+  const isLab = view === 'lab' || isTrain;
   const model = parseModelParams(params, origin);
-  if (isPlayground || isTrain || isLesson || isLab)
-    model.refused = model.refused.filter((k) => k !== 'view');
+  if (isPlayground || isLesson || isLab) model.refused = model.refused.filter((k) => k !== 'view');
   let lab = '';
   if (isLab) {
     // the lab's keys are its own (b, step, seed mean other things there): only lang is read here
     model.refused = model.refused.filter((k) => k === 'lang');
     model.step = null;
-    const own = new URLSearchParams();
-    for (const [k, v] of params) if (k !== 'view' && k !== 'lang') own.append(k, v);
+    // the old Train view's lr and batch are dropped: the dates preset sets its own
+    const own = new URLSearchParams(isTrain ? 'preset=dates' : '');
+    if (!isTrain) for (const [k, v] of params) if (k !== 'view' && k !== 'lang') own.append(k, v);
     lab = own.toString();
     if (lab.length > MAX_LAB_PARAMS) {
       model.refused.push('lab=too long');
       lab = '';
     }
   }
-  const { train, refused } = parseTrainParams(params);
-  if (isTrain) model.refused.push(...refused);
   let lesson = 1;
   if (isLesson) {
     // the lesson's step is its own (1-based), not the reading or time view's position
@@ -517,17 +463,8 @@ export function parsePageHash(hash, origin) {
   }
   return {
     ...model,
-    view: isPlayground
-      ? 'playground'
-      : isTrain
-        ? 'train'
-        : isLesson
-          ? 'lesson'
-          : isLab
-            ? 'lab'
-            : model.view,
+    view: isPlayground ? 'playground' : isLesson ? 'lesson' : isLab ? 'lab' : model.view,
     playground: parsePlaygroundHash(playground.toString()),
-    train,
     lesson,
     lab,
   };
@@ -537,10 +474,6 @@ export function parsePageHash(hash, origin) {
 export function formatPageHash(state) {
   if (state.view === 'playground') {
     return `#view=playground&${formatPlaygroundHash(state.playground).slice(1)}&lang=${state.lang}`;
-  }
-  if (state.view === 'train') {
-    const train = { ...TRAIN_DEFAULTS, ...(state.train ?? {}) };
-    return `#view=train&lr=${train.lr}&batch=${train.batch}&lang=${state.lang}`;
   }
   if (state.view === 'lesson') return `#view=lesson&step=${state.lesson ?? 1}&lang=${state.lang}`;
   if (state.view === 'lab')

@@ -8,8 +8,8 @@
 // / .text / .try in i18n.js), its equations (in a small markup: x_i, x_{t−1}, v^T, a^{K}; an
 // equation that needs a name, 'dot' or 'no attention', carries the name's i18n key), and its widget: the <attn-demo> settings of one or more variants (a step with two
 // models, e.g. the self-attention RNN then the LSTMN, offers both, and only the chosen one is
-// made), or 'cost' (step 5's live measurement, lesson-cost.js) or 'train' (step 10: a link to the
-// Train view). Deliberately holds no text (lesson-text.js) and no DOM (lesson-view.js).
+// made), or 'cost' (step 5's live measurement, lesson-cost.js) or 'train' (step 10: links to the
+// lab's presets). Deliberately holds no text (lesson-text.js) and no DOM (lesson-view.js).
 // The path follows the papers: Sutskever et al. 2014 and Cho et al. 2014 (no attention), Bahdanau
 // et al. 2015 (eq. 5–6, the additive score), Luong et al. 2015 (eq. 8 scores, eq. 9–10 local-p),
 // Cheng, Dong & Lapata 2016 (LSTMN), Yang et al. 2016 (HAN), Lin et al. 2017 (structured

@@ -91,7 +91,7 @@ export const LESSON_EN = Object.freeze({
     'Open “with vs without attention” and start both runs: which one’s accuracy falls as the inputs grow longer, and when does the attention run’s diagonal appear? Then try additive against dot scores.',
   'lesson.lab.withWithout': 'The lab: with vs without attention (reverse, 5–40 characters)',
   'lesson.lab.additiveDot': 'The lab: additive vs dot scores',
-  'lesson.train.link': 'Or train the dates model alone in the Train view',
+  'lesson.train.link': 'Or train the dates models in the lab: additive vs dot attention',
   'lesson.cost.loading': 'Loading the two reversal models…',
   'lesson.cost.running': 'Measuring: {done} of {total} lengths…',
   'lesson.cost.done':
@@ -191,7 +191,7 @@ export const LESSON_ZH = Object.freeze({
     '打开“有注意力与无注意力”，开始两个训练：输入变长时，哪一个的准确率会下降？有注意力的那个，对角线什么时候出现？然后试试加性打分与点积打分的对比。',
   'lesson.lab.withWithout': '实验室：有注意力与无注意力（反转，5–40 个字符）',
   'lesson.lab.additiveDot': '实验室：加性打分与点积打分',
-  'lesson.train.link': '或者在“训练”视图中单独训练日期模型',
+  'lesson.train.link': '或者在实验室中训练日期模型：加性注意力与点积注意力',
   'lesson.cost.loading': '正在加载两个反转模型……',
   'lesson.cost.running': '正在测量：{total} 个长度中已完成 {done} 个……',
   'lesson.cost.done':

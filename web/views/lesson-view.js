@@ -3,19 +3,18 @@
 //
 //   const lesson = new LessonView(container, {
 //     href: (n, lang) => `#view=lesson&step=${n}&lang=${lang}`,   // the step list's links
-//     trainHref: (lang) => '#view=train&lang=' + lang,            // step 10's links
-//     labHref: (preset, lang) => `#view=lab&preset=${preset}&lang=${lang}`,
+//     labHref: (preset, lang) => `#view=lab&preset=${preset}&lang=${lang}`,   // step 10's links
 //     onStep: (n) => …,                                            // previous / next / ← →
 //     onRender: (n) => …,                                          // step n's widget has drawn
 //   });
 //   lesson.show(2, 'en');   // builds step 2, makes its widget (and only its)
 //   lesson.hide();          // removes the widget (its models are freed) and the key listener
-//   new LessonView(container, { single: true, wholeHref, trainHref })   // embed.html: one step
+//   new LessonView(container, { single: true, wholeHref, labHref })   // embed.html: one step
 //
 // Shows: the step list (links, the current one marked), "Step n of 10", the title, the text, the
 // equations (HTML sub/superscripts from their markup), the variant buttons of a step with several
 // models, the widget (an <attn-demo> with the step's view, model and input; step 5's measurement,
-// lesson-cost.js; step 10's link to the Train view), the prompt, and previous / next buttons.
+// lesson-cost.js; step 10's links to the lab's presets), the prompt, and previous / next buttons.
 // The left and right arrow keys move between steps unless the key belongs to something else: a
 // field, a select, a slider, or anything inside the widget (a heatmap's cells, a reading view).
 // Holds: the DOM and the key handling. Deliberately holds no text (i18n.js), no step data
@@ -76,7 +75,7 @@ export class LessonView {
 
   /**
    * @param {HTMLElement} container
-   * @param {{ single?: boolean, href?: (n: number, lang: string) => string, trainHref?: (lang: string) => string,
+   * @param {{ single?: boolean, href?: (n: number, lang: string) => string,
    *   labHref?: (preset: string, lang: string) => string,
    *   wholeHref?: (n: number, lang: string) => string, onStep?: (n: number) => void, onRender?: (n: number) => void }} [options]
    */
@@ -84,7 +83,6 @@ export class LessonView {
     this.#opts = {
       single: false,
       href: (n, lang) => `#view=lesson&step=${n}&lang=${lang}`,
-      trainHref: (lang) => `#view=train&lang=${lang}`,
       labHref: (preset, lang) => `#view=lab&preset=${preset}&lang=${lang}`,
       wholeHref: null,
       onStep: () => {},
@@ -319,7 +317,8 @@ export class LessonView {
 
   #fillTrain(node) {
     const lang = this.#lang;
-    // the lab's two comparisons of the papers (web/lab/spec.js PRESETS), then the one-model Train view
+    // the lab's two comparisons of the papers (web/lab/presets.js), then its dates preset (the
+    // old Train view's model, additive against dot)
     const lab = (preset, key) =>
       el('li', {}, [
         el('a', {
@@ -336,7 +335,7 @@ export class LessonView {
       el('p', {}, [
         el('a', {
           class: 'lesson-train-link',
-          href: this.#opts.trainHref(lang),
+          href: this.#opts.labHref('dates', lang),
           text: t(lang, 'lesson.train.link'),
         }),
       ]),

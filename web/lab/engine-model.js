@@ -1,0 +1,307 @@
+// web/lab/engine-model.js: one lab run's model, built and stepped: the experiment's spec checked
+// (spec.checkExperiment), the task made, the model created from the seed or a checkpoint, its
+// trainer, the data-parallel shard replicas (shard-worker.js), held-out pairs grouped by input
+// length, and one optimiser step over the replicas. engine.js drives it; see its header for the
+// protocol and the data-parallel maths.
+//
+//   const r = await createRunState(msg, { tasks, spec }, onShardDead);   // msg: init's fields
+//   const loss = await stepOnce(r);   await local(r, null);   disposeRun(r);
+//
+// Deliberately no messages to the page, no pacing, no evaluation schedule and no attention
+// snapshots (engine.js); the task and spec modules are handed in, never imported by name, so the
+// shipped worker (lab-worker.js) and the tests' stand-in worker share this code.
+
+import {
+  init,
+  createModel,
+  createTrainer,
+  loadTrainableModel,
+  readSafetensors,
+  saveModel,
+} from '../../wasm/index.js';
+import { startWorker } from './worker-port.js';
+import { lrAt } from './spec.js';
+
+function checkRun(spec, taskSpec, run) {
+  if (!run || typeof run !== 'object' || !run.model || !run.train)
+    throw new Error('init: run must be { model, train }');
+  if (typeof spec.checkExperiment === 'function') {
+    const { experiment, refused } = spec.checkExperiment({ task: taskSpec, a: run, b: null });
+    if (refused.length)
+      throw new Error(`the experiment has values out of range: ${refused.join(', ')}`);
+    return { task: experiment.task, run: experiment.a };
+  }
+  return { task: taskSpec, run };
+}
+
+/** Held-out pairs grouped by input length, with each pair's target token count (eos included)
+ * so the overall token accuracy weighs pairs as one evaluation over all of them would. */
+function groupsOf(task, model) {
+  const by = new Map();
+  for (const p of task.heldout) {
+    const length = task.lengthOf(p.src);
+    if (!by.has(length)) by.set(length, []);
+    by.get(length).push(p);
+  }
+  return [...by.keys()]
+    .sort((a, b) => a - b)
+    .map((length) => {
+      const pairs = by.get(length);
+      const tokenCounts = pairs.map(
+        (p) =>
+          (typeof p.tgt === 'string' ? model.tokenizer.encodeTarget(p.tgt).length : p.tgt.length) +
+          1,
+      );
+      return { length, pairs, tokenCounts };
+    });
+}
+
+/**
+ * A run from init's message: { task, run, pairs?, checkpoint? }, with the task and spec modules
+ * given (tasks.js and spec.js, or the tests' stand-ins). onShardDead(r, message) is called when a
+ * data-parallel replica stops.
+ */
+export async function createRunState(msg, { tasks, spec }, onShardDead) {
+  const api = await init();
+  const checked = checkRun(spec, msg.task, msg.run);
+  const task = tasks.makeTask(checked.task, msg.pairs);
+  const config = spec.modelConfig(checked.run.model, task);
+  const train = checked.run.train;
+  const options = { optimizer: train.optimizer, lr: train.lr, clip: train.clip };
+  const workers = Math.max(1, Math.min(4, Math.floor(train.workers ?? 1)));
+  const r = {
+    task,
+    config,
+    train,
+    options,
+    workers,
+    simd: api.simd,
+    model: null,
+    trainer: null,
+    shards: [],
+    pending: null,
+    pendingLr: null,
+    step: 0,
+    losses: new Float32Array(1024),
+    fresh: [], // fresh: losses not yet posted
+    trainMs: 0,
+    evalCost: 0,
+    evalMs: 0,
+    trainAtEval: 0,
+    lastSnapshot: 0,
+    marks: [],
+    job: null,
+    groups: [],
+    parameters: 0,
+    attention: true,
+  };
+  try {
+    await build(r, msg.checkpoint ?? null, onShardDead);
+  } catch (err) {
+    disposeRun(r);
+    throw err;
+  }
+  return r;
+}
+
+async function build(r, cp, onShardDead) {
+  const { task, config, train, options, workers } = r;
+  if (cp) checkCheckpoint(cp);
+  await local(r, cp);
+  for (let i = 1; i < workers; i++) {
+    const w = await startWorker(new URL('./shard-worker.js', import.meta.url));
+    const shard = { w, waiting: new Map(), index: i };
+    w.onMessage((m) => {
+      const k = shard.waiting.get(m.re);
+      if (!k) return;
+      shard.waiting.delete(m.re);
+      if (m.type === 'error') k.reject(new Error(`shard worker ${i}: ${m.message}`));
+      else k.resolve(m);
+    });
+    w.onFailure((message) => {
+      shard.dead = message;
+      for (const k of shard.waiting.values()) k.reject(new Error(message));
+      shard.waiting.clear();
+      onShardDead(r, message);
+    });
+    r.shards.push(shard);
+  }
+  await Promise.all(
+    r.shards.map((s) =>
+      ask(s, {
+        type: 'init',
+        config,
+        seed: train.seed,
+        trainer: options,
+        checkpoint: cp ? { bytes: cp.bytes, optimizer: cp.optimizer } : undefined,
+      }),
+    ),
+  );
+  if (cp) {
+    r.step = cp.step;
+    r.losses = grow(new Float32Array(0), cp.losses.length);
+    r.losses.set(cp.losses);
+  }
+  r.groups = groupsOf(task, r.model);
+  r.parameters = parameterCount(r.trainer);
+}
+
+function checkCheckpoint(cp) {
+  if (typeof cp !== 'object' || !(cp.bytes instanceof Uint8Array) || !cp.optimizer) {
+    throw new Error(
+      'init: checkpoint must be { step, bytes, optimizer, losses } as a checkpoint message gave it',
+    );
+  }
+  if (!Number.isInteger(cp.step) || cp.step < 0)
+    throw new Error(`init: checkpoint.step ${cp.step} is not an integer >= 0`);
+  if (!(cp.losses instanceof Float32Array) || cp.losses.length !== cp.step) {
+    throw new Error(
+      `init: checkpoint.losses must be a Float32Array of its ${cp.step} steps' losses`,
+    );
+  }
+}
+
+/** Replica 0 (this worker's model and trainer): the seed's weights or a checkpoint's. */
+export async function local(r, cp) {
+  r.trainer?.dispose();
+  r.model?.dispose();
+  r.trainer = null;
+  r.model = null;
+  r.model = await createModel(r.config, { seed: r.train.seed });
+  if (cp) {
+    const fresh = r.model;
+    r.model = null;
+    try {
+      r.model = await loadTrainableModel(cp.bytes);
+      const want = layout(saveModel(fresh)),
+        got = layout(saveModel(r.model));
+      if (want !== got)
+        throw new Error(
+          "init: the checkpoint holds another model than this run's spec (its tensors differ): it belongs to another experiment",
+        );
+    } finally {
+      fresh.dispose();
+    }
+  }
+  r.trainer = createTrainer(r.model, r.options);
+  if (cp) r.trainer.importState(cp.optimizer);
+  r.pending = null;
+}
+
+/** A model file's tensor names and shapes, as one string. */
+function layout(bytes) {
+  return JSON.stringify([...readSafetensors(bytes).tensors].map(([name, t]) => [name, t.shape]));
+}
+
+function parameterCount(trainer) {
+  let n = 0;
+  for (const t of readSafetensors(trainer.save()).tensors.values()) n += t.data.length;
+  return n;
+}
+
+let asked = 0;
+export function ask(shard, msg, transfer = []) {
+  if (shard.dead) return Promise.reject(new Error(shard.dead));
+  const id = ++asked;
+  return new Promise((resolve, reject) => {
+    shard.waiting.set(id, { resolve, reject });
+    shard.w.post({ ...msg, id }, transfer);
+  });
+}
+
+/** Ends a run's replicas and frees its model and trainer. */
+export function disposeRun(r) {
+  for (const s of r.shards) s.w.terminate();
+  r.trainer?.dispose();
+  r.model?.dispose();
+}
+
+function grow(a, n) {
+  if (n <= a.length) return a;
+  const b = new Float32Array(Math.max(n, a.length * 2, 1024));
+  b.set(a);
+  return b;
+}
+
+// ------------------------------------------------------------------ training
+
+/** Contiguous near-equal shards of a batch, one per replica (some empty when batch < k). */
+function split(batch, k) {
+  const out = [];
+  for (let i = 0; i < k; i++)
+    out.push(
+      batch.slice(Math.floor((i * batch.length) / k), Math.floor(((i + 1) * batch.length) / k)),
+    );
+  return out;
+}
+
+/** One optimiser step on the task's batch for this step; returns its loss (before the update).
+ * A failure names the step. */
+export async function stepOnce(r) {
+  try {
+    return await stepInner(r);
+  } catch (err) {
+    const message = err?.message ?? String(err);
+    throw new Error(message.startsWith('step ') ? message : `step ${r.step}: ${message}`);
+  }
+}
+
+async function stepInner(r) {
+  const batch = r.task.batch(r.step, r.train.batch);
+  // a learning-rate schedule (spec.js lrAt): this step's rate, set on every replica before its update
+  const lr = lrAt(r.train, r.step);
+  if (r.train.halfLife > 0) r.trainer.setLearningRate(lr);
+  let loss;
+  if (r.workers === 1) {
+    loss = r.trainer.step(batch);
+  } else {
+    const parts = split(batch, r.workers);
+    const apply = r.pending,
+      applyLr = r.pendingLr;
+    r.pending = null;
+    const replies = r.shards.map((s, i) => {
+      const a = apply ? apply.slice() : null;
+      return ask(
+        s,
+        { type: 'step', apply: a, lr: applyLr, batch: parts[i + 1] },
+        a ? [a.buffer] : [],
+      );
+    });
+    const theirs = Promise.all(replies);
+    theirs.catch(() => {}); // handled below; a local failure must not leave it unhandled
+    const mine = parts[0].length
+      ? r.trainer.gradient(parts[0])
+      : { loss: 0, terms: 0, gradient: null };
+    const all = [mine, ...(await theirs)];
+    let N = 0,
+      L = 0;
+    for (const g of all) {
+      N += g.terms;
+      L += g.terms * g.loss;
+    }
+    const sum = new Float64Array(
+      mine.gradient?.length ?? all.find((g) => g.gradient).gradient.length,
+    );
+    for (const g of all) {
+      if (!g.terms) continue;
+      const w = g.terms / N,
+        d = g.gradient;
+      for (let j = 0; j < sum.length; j++) sum[j] += w * d[j];
+    }
+    loss = L / N;
+    if (!Number.isFinite(loss)) throw new Error(nonFinite(r, loss));
+    const g = Float32Array.from(sum);
+    r.trainer.applyGradient(g);
+    r.pending = g;
+    r.pendingLr = r.train.halfLife > 0 ? lr : null; // the shards apply g at their next step, at this rate
+  }
+  if (!Number.isFinite(loss)) throw new Error(nonFinite(r, loss));
+  r.losses = grow(r.losses, r.step + 1);
+  r.losses[r.step] = loss;
+  r.fresh.push(loss);
+  r.step++;
+  return loss;
+}
+
+const nonFinite = (r, loss) =>
+  `step ${r.step}: the loss is ${loss}: the training diverged; lower the learning rate or set clipping, then reset`;
