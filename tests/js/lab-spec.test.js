@@ -17,11 +17,13 @@ import {
   parseLabParams,
   formatLabParams,
   modelConfig,
+  attentionSizeFor,
   parameterCount,
   attentionEquation,
 } from '../../web/lab/spec.js';
 import { makeTask } from '../../web/lab/tasks.js';
 import { createModel, saveModel, readSafetensors } from '../../wasm/index.js';
+import { CONFIG_LIMITS } from '../../wasm/config-limits.js';
 
 const clone = (o) => JSON.parse(JSON.stringify(o));
 
@@ -547,4 +549,39 @@ test("the old Train view's links open the lab on its dates preset, with the lab'
   }
   // other views keep their own hashes
   assert.equal(parsePageHash('#view=alignment&lr=0.01', ORIGIN).view, 'alignment');
+});
+
+// The lab's ranges are teaching sub-ranges of the library's caps (wasm/config-limits.js, tied to
+// C and Python by limits.test.js and config-limits-python.test.js): a cap lowered below a lab
+// range would let the form offer a model the loader refuses.
+test("every model range of the lab lies inside the library's config caps", () => {
+  const s = CONFIG_LIMITS.seq2seq;
+  const t = CONFIG_LIMITS.transformer;
+  const pairs = [
+    ['seq2seq.layers', LIMITS.seq2seq.layers[1], s.numLayers],
+    ['seq2seq.hidden', LIMITS.seq2seq.hidden[1], s.hiddenSize],
+    [
+      'seq2seq.hidden as attentionSize',
+      attentionSizeFor(LIMITS.seq2seq.hidden[1]),
+      s.attentionSize,
+    ],
+    ['seq2seq.embedding', LIMITS.seq2seq.embedding[1], s.embeddingSize],
+    // the lab's transformers are encoder-decoders, relative positions the tightest cap
+    ['transformer.layers', LIMITS.transformer.layers[1], t.numLayersEncoderDecoderRelative],
+    ['transformer.heads', LIMITS.transformer.heads[1], t.numHeads],
+    ['transformer.width', LIMITS.transformer.width[1], t.embeddingSize],
+    ['transformer.feedforward', LIMITS.transformer.feedforward[1], t.feedforwardSize],
+  ];
+  for (const [name, lab, cap] of pairs)
+    assert.ok(lab <= cap, `${name}: the lab allows ${lab}, the cap is ${cap}`);
+  for (const [name, [lo]] of Object.entries({ ...LIMITS.seq2seq, ...LIMITS.transformer }))
+    assert.ok(lo >= 1, `${name}: every size is at least 1`);
+});
+
+test('a model config of the lab takes its maxLength within the cap of its architecture', () => {
+  const long = { tokenizer: {}, maxSource: 5000, maxTarget: 5000 };
+  for (const family of ['seq2seq', 'transformer']) {
+    const m = { ...DEFAULT_EXPERIMENT.a.model, family };
+    assert.equal(modelConfig(m, long).maxLength, CONFIG_LIMITS[family].maxLength, family);
+  }
 });

@@ -11,6 +11,8 @@
 // Not here: checking the spec (experiment.js), drawing or i18n (the equation HTML holds symbols
 // only, no words, so both languages show it as is).
 
+import { CONFIG_LIMITS } from '../../wasm/config-limits.js';
+
 /** @typedef {import('./experiment.js').ModelSpec} ModelSpec */
 
 /** The attention width da (additive, concat), dp (local-p) and dk = dv (key-query) for H. */
@@ -29,7 +31,8 @@ const positionsFor = (task) => Math.max(task.maxSource, task.maxTarget + 2);
  * @param {{ tokenizer: Record<string, any>, maxSource: number, maxTarget: number }} task
  */
 export function modelConfig(m, task) {
-  const maxLength = Math.min(1024, task.maxTarget + 2);
+  // bos + the target + eos, within the library's cap (CONFIG_LIMITS: one per architecture)
+  const maxLength = Math.min(CONFIG_LIMITS[m.family].maxLength, task.maxTarget + 2);
   if (m.family === 'transformer') {
     const positions = positionsFor(task);
     const config = {
