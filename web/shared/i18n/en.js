@@ -12,7 +12,6 @@ export const EN = {
   'view.time': 'Over time',
   'view.compare': 'Compare',
   'view.playground': 'SDPA playground',
-  'view.train': 'Train',
   'view.lab': 'Lab',
   'view.heads': 'Heads',
   'view.pooling': 'Pooling',
@@ -96,42 +95,6 @@ export const EN = {
   'pooling.sayHan': 'Sentence {n} (β {sentence}), word {index} “{word}”: {value}',
   'pooling.sayHop': 'Hop {n}, word {index} “{word}”: {value}',
   'status.pooling': '{words}, {rows} in {ms} ms.',
-  'train.title': 'Train the dates model in your browser',
-  'train.lede':
-    'A bidirectional LSTM encoder and an LSTM decoder with additive (Bahdanau) attention learn to turn human dates into ISO dates, from random weights, in a background worker. Watch the loss fall and the alignment form.',
-  'train.lr': 'Learning rate (Adam)',
-  'train.batch': 'Batch size',
-  'train.logScale': 'Log scale for the loss',
-  'train.start': 'Start',
-  'train.resume': 'Resume',
-  'train.pause': 'Pause',
-  'train.reset': 'Reset',
-  'train.invalidLr': 'Enter a number from {min} to {max}, e.g. 0.003.',
-  'train.invalidBatch': 'Enter a whole number from {min} to {max}.',
-  'train.invalid': 'Not a valid value.',
-  'train.step': 'Step',
-  'train.loss': 'Loss (mean of the last {n} steps)',
-  'train.elapsed': 'Training time',
-  'train.rate': '{rate} steps/s',
-  'train.exact': 'Held-out exact match ({count} dates never trained on)',
-  'train.output': 'Output for “{example}”',
-  'train.expected': 'expected {target}',
-  'train.chart': 'Loss per step and held-out exact match',
-  'train.chartAlt': 'Loss chart: step {step}, loss {loss}, held-out exact match {exact}.',
-  'train.chartEmpty': 'Press Start to train.',
-  'train.axisStep': 'step',
-  'train.axisLoss': 'loss',
-  'train.axisExact': 'held-out exact match',
-  'train.heatmap':
-    'Alignment of “{example}” now: output character (row) × input character (column)',
-  'train.loading': 'Starting the training worker…',
-  'train.ready': 'Ready: random weights (seed 1). Press Start.',
-  'train.running': 'Training in a background worker; the page stays responsive.',
-  'train.paused': 'Paused at step {step}.',
-  'train.reached':
-    'Reached {pct} held-out exact match after {seconds} s of training (step {step}).',
-  'train.error': 'Training stopped: {message}',
-  'train.noWorker': 'This browser cannot run module workers, so training is not available here.',
   // The guided lesson (web/views/lesson-view.js): the page's nav and title here; the steps' texts
   // are in web/shared/lesson-text.js, which only the lesson loads (addStrings).
   'view.lesson': 'Lesson',
@@ -272,16 +235,11 @@ export const EN = {
   'link.copyManual':
     'Copying was refused by the browser: select the link below and copy it yourself.',
   'train.badge': 'running',
-  'train.badgeLabel': 'Training is running in the background',
   'page.labTitle': 'The attention lab: design, train and compare two models',
   'page.labLede':
     'Pick a task, build model A and model B, and train both at once in background workers on the same data: watch their loss, held-out accuracy, accuracy by input length and attention side by side.',
   'page.labBadge': 'The lab is training in the background',
   'page.labFailed': 'The lab could not be loaded: {message}',
-  'train.background':
-    'Training keeps running while you look at other views; the Train tab shows a dot meanwhile. Pause it here to stop it.',
-  'train.spikes':
-    'Why the loss jumps now and then: each point is the mean over {steps} random batches, and Adam’s step does not shrink with the gradient, so at this learning rate an occasional step overshoots and the loss jumps. Gradients are already clipped to a global norm of 1, which bounds how far one step can go; the loss comes back down within a few points. A smaller learning rate gives fewer, smaller jumps, and slower training.',
   'url.refused': 'Ignored invalid parameters: {list}',
   'url.inputCut':
     'The link’s input has {n} characters; the box takes {max}, so only the first {max} are used.',
@@ -324,11 +282,8 @@ export const EN = {
   'sdpa.infoCausal': '{n} × {m} weights, d = {d}, scale {scale}, causal; computed in {ms} ms.',
   'sdpa.error': 'attnlab could not compute this view ({code}): {message}',
   'sdpa.shapeError': 'attnlab returned weights of shape [{shape}], expected [{n}, {m}].',
-  'train.loadFailed': 'Could not load the Train view: {message}',
   'heatmap.defaultLabel': 'Heatmap',
   'heatmap.size': '{label}, {rows} by {cols}',
-  'train.axisLossLog': 'loss (log)',
-  'train.seconds': '{s} s',
   'forgetting.sourceSet':
     'Measured on {count} held-out strings of every length from {min} to {max}:',
   'page.footer':
