@@ -2,10 +2,10 @@
 // in it, when it links a page that does not exist, or when a relative link of README.md,
 // CONTRIBUTING.md or a docs/*.md page points at a file that does not exist (or, into a Markdown
 // page, at a heading it does not have). Checks links only: what the pages say is the pages' own
-// tests' business (readme-package, docs-figures, ...).
+// tests' business (readme-package, docs-figures, ...). Also: the layout tables name files that exist.
 
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { docPages } from '../../scripts/figures.mjs';
@@ -64,4 +64,40 @@ test('every relative link of the README, CONTRIBUTING.md and docs/ resolves', ()
     }
   }
   assert.deepEqual(broken, []);
+});
+
+/** Every file under dir (relative to ROOT), by base name. */
+function baseNamesUnder(dir) {
+  const names = new Set();
+  const walk = (d) => {
+    for (const e of readdirSync(path.join(ROOT, d), { withFileTypes: true })) {
+      if (e.name === 'node_modules') continue;
+      if (e.isDirectory()) walk(`${d}/${e.name}`);
+      else names.add(e.name);
+    }
+  };
+  walk(dir);
+  return names;
+}
+
+// The layout tables (the README's and docs/architecture.md's: a row per folder) name the files of
+// each folder; a file moved, split or removed must leave its row, or the table tells of rooms
+// that are gone.
+test('the layout tables name only files that exist in their row’s folder', () => {
+  const stale = [];
+  for (const page of ['README.md', 'docs/architecture.md']) {
+    for (const m of read(page).matchAll(/^\| `([\w./-]+\/)` \| (.*) \|$/gm)) {
+      const [, folder, cell] = m;
+      if (!existsSync(path.join(ROOT, folder))) {
+        stale.push(`${page}: no folder ${folder}`);
+        continue;
+      }
+      const names = baseNamesUnder(folder.replace(/\/$/, ''));
+      for (const [, token] of cell.matchAll(
+        /`([\w.-]+\.(?:js|mjs|c|h|py|html|css|exports|wasm))`/g,
+      ))
+        if (!names.has(token)) stale.push(`${page}: ${folder} names ${token}, not there`);
+    }
+  }
+  assert.deepEqual(stale, []);
 });
