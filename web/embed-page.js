@@ -12,6 +12,7 @@
 import { init } from '../wasm/index.js';
 import {
   formatModelParams,
+  labQuery,
   parseLessonParams,
   parseModelParams,
   refusedNotice,
@@ -48,12 +49,7 @@ function embedLab() {
   const app = document.getElementById('app');
   import('./lab/spec.js').then(
     (spec) => {
-      // view=train (the old Train view; its lr and batch dropped): the lab's dates preset
-      const train = query.get('view') === 'train';
-      const own = new URLSearchParams(train ? 'preset=dates' : '');
-      if (!train)
-        for (const [k, v] of query) if (!['view', 'lang', 'id'].includes(k)) own.append(k, v);
-      const { experiment, refused } = spec.parseLabLink(own);
+      const { experiment, refused } = spec.parseLabLink(labQuery(query, ['view', 'lang', 'id']));
       if (query.has('lang') && !['en', 'zh'].includes(query.get('lang') ?? ''))
         refused.push('lang');
       const notice = document.getElementById('refused');

@@ -408,6 +408,20 @@ export function switchView(state, view) {
 }
 
 /**
+ * The lab's own keys of a page hash or an embed query: every key but those in skip, or for the
+ * old Train view (view=train) the lab's dates preset (its old lr and batch are dropped: the
+ * preset sets its own).
+ * @param {URLSearchParams} params
+ * @param {string[]} skip
+ */
+export function labQuery(params, skip) {
+  if (params.get('view') === 'train') return new URLSearchParams('preset=dates');
+  const own = new URLSearchParams();
+  for (const [k, v] of params) if (!skip.includes(k)) own.append(k, v);
+  return own;
+}
+
+/**
  * The page's state from its hash: { view, ...model state, playground: state.js's state }.
  * A hash with the playground's keys and no view (old links) opens the playground.
  * However long the hash, each parameter is judged on its own (an over-long one is refused by
@@ -442,10 +456,7 @@ export function parsePageHash(hash, origin) {
     // the lab's keys are its own (b, step, seed mean other things there): only lang is read here
     model.refused = model.refused.filter((k) => k === 'lang');
     model.step = null;
-    // the old Train view's lr and batch are dropped: the dates preset sets its own
-    const own = new URLSearchParams(isTrain ? 'preset=dates' : '');
-    if (!isTrain) for (const [k, v] of params) if (k !== 'view' && k !== 'lang') own.append(k, v);
-    lab = own.toString();
+    lab = labQuery(params, ['view', 'lang']).toString();
     if (lab.length > MAX_LAB_PARAMS) {
       model.refused.push('lab=too long');
       lab = '';
