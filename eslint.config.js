@@ -7,7 +7,7 @@ export default [
   {
     ignores: [
       'node_modules/',
-      'build/',
+      '**/build/',
       'dist/',
       'python/attnlab/assets/',
       'web/data/reviews-lexicon.js',
