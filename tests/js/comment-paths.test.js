@@ -21,7 +21,15 @@ import { test } from 'node:test';
 import { ROOT } from './import-graph.js';
 
 const FOLDERS = ['src', 'wasm', 'web', 'python', 'scripts', 'tests'];
-const SKIPPED = new Set(['node_modules', '__pycache__', 'corpus', 'screenshots', 'crashes']);
+const SKIPPED = new Set([
+  'node_modules',
+  '__pycache__',
+  'corpus',
+  'screenshots',
+  'crashes',
+  'build',
+  'dist',
+]);
 const EXT =
   'js|mjs|cjs|ts|c|h|py|md|json|html|css|wasm|safetensors|toml|ipynb|txt|sh|ya?ml|svg|bin';
 const MENTION = new RegExp(
