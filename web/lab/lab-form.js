@@ -4,7 +4,7 @@
 // and its notes drawn (what the task is, what was refused, each run's parameter count and the
 // equation of its attention, the pairs' problem or summary).
 //
-//   const { presetBox, form } = buildForm(ui);        // once, into the shadow root
+//   const { top, columns } = buildForm(ui);           // once: the top, A's and B's columns
 //   writeForm(ui, experiment, lang);                   // the experiment shown
 //   const wanted = readForm(ui, experiment);           // a change: what the form now says
 //   paintForm(ui, state);                              // once a frame (lab-view.js)
@@ -86,7 +86,7 @@ export function buildForm(ui) {
   // Presets
   ui.presetsTitle = el('h3', { id: 'presets-title' });
   ui.presets = el('div', { class: 'presets', role: 'group', 'aria-labelledby': 'presets-title' });
-  const presetBox = el('section', { class: 'preset-box' }, [ui.presetsTitle, ui.presets]);
+  const presetBox = el('div', { class: 'preset-box' }, [ui.presetsTitle, ui.presets]);
 
   // Task
   ui.task = select('task');
@@ -95,8 +95,8 @@ export function buildForm(ui) {
   ui.size = number('size', limit('task.size', [0, 50000]));
   ui.level = select('level');
   ui.dataSeed = number('data-seed', [0, 4294967295]);
-  ui.taskLegend = el('legend');
-  ui.taskAbout = el('p', { class: 'hint' });
+  ui.taskLegend = el('span', { class: 'top-title' });
+  ui.taskAbout = el('span', { class: 'hint top-about', id: 'task-about' });
   ui.pairsText = el('textarea', { id: 'pairs-text', spellcheck: 'false', autocomplete: 'off' });
   ui.pairsUse = el('button', { type: 'button', id: 'pairs-use' });
   ui.pairsFile = el('input', {
@@ -118,9 +118,12 @@ export function buildForm(ui) {
     ui.pairsProblem,
     ui.pairsSummary,
   ]);
-  const taskSet = el('fieldset', { class: 'task' }, [
-    ui.taskLegend,
-    el('div', { class: 'grid' }, [
+  // The presets and the task, on top: a disclosure whose summary names the task (its about line),
+  // open on a wide screen, closed on a phone (lab-view.js), so Start and the charts come first.
+  ui.top = el('details', { class: 'top', id: 'setup', open: '' }, [
+    el('summary', { id: 'setup-summary' }, [ui.taskLegend, ui.taskAbout]),
+    presetBox,
+    el('div', { class: 'task-row' }, [
       field('task', ui.task),
       field('minLength', ui.minLength),
       field('maxLength', ui.maxLength),
@@ -128,13 +131,15 @@ export function buildForm(ui) {
       field('level', ui.level),
       field('dataSeed', ui.dataSeed),
     ]),
-    ui.taskAbout,
     ui.pairs,
   ]);
 
-  // Runs A and B
+  // Runs A and B: a compact column each (its name, its numbers, its parameter count; lab-view.js
+  // adds its attention map), the settings one click away in a disclosure whose summary, closed,
+  // is one line of what they are.
   ui.run = {};
-  const runSets = RUNS.map((id) => {
+  const columns = {};
+  for (const id of RUNS) {
     const u = { labels: {} };
     ui.run[id] = u;
     const f = (key, input, extra = '') => {
@@ -200,12 +205,15 @@ export function buildForm(ui) {
       f('feedforward', u.feedforward),
       f('positions', u.positions),
     ]);
-    u.body = el('div', {}, [
+    u.settingsTitle = el('span', { class: 'settings-title' });
+    u.summary = el('span', { class: 'settings-summary', id: `${p}summary` });
+    u.settings = el('details', { class: 'settings', id: `${p}settings` }, [
+      el('summary', { id: `${p}settings-summary` }, [u.settingsTitle, u.summary]),
       el('div', { class: 'grid' }, [f('family', u.family)]),
       u.modelTitle,
       u.s2s,
       u.tf,
-      el('div', { class: 'about' }, [u.params, u.equation, u.cite]),
+      el('div', { class: 'about' }, [u.equation, u.cite]),
       u.trainTitle,
       el('div', { class: 'grid' }, [
         f('optimizer', u.optimizer),
@@ -219,18 +227,46 @@ export function buildForm(ui) {
       el('div', { class: 'buttons files' }, [f('dtype', u.dtype), u.download, u.load, u.loadFile]),
       u.fileNote,
     ]);
+    // lab-view.js puts the run's numbers (lab-paint.js) into u.live and its map after the body.
+    u.live = el('div', { class: 'live' });
+    u.body = el('div', { class: 'body' }, [u.params, u.settings]);
     const head = id === 'b' ? [u.legend, f('enabled', u.enabled, 'check')] : [u.legend];
-    u.set = el('fieldset', { class: `run run-${id}`, id: `run-${id}` }, [...head, u.body]);
-    return u.set;
-  });
+    u.set = el('fieldset', { class: `run run-${id}`, id: `run-${id}` }, [...head, u.live, u.body]);
+    columns[id] = u.set;
+  }
   ui.refusedNote = el('p', { class: 'refused', id: 'refused', hidden: '' });
-  const form = el('form', { class: 'setup', novalidate: '' }, [
-    taskSet,
-    el('div', { class: 'runs' }, runSets),
-    ui.refusedNote,
-  ]);
-  ui.form = form;
-  return { presetBox, form };
+  return { top: ui.top, columns };
+}
+
+/**
+ * One line of what a run's settings are, for its closed disclosure: the model (cell, layers ×
+ * size, bidirectional, attention; or the transformer's layers × width, heads, positions), then
+ * the training (optimizer, learning rate, batch). spec: an experiment's run ({ model, train }).
+ */
+export function settingsSummary(lang, spec) {
+  const m = spec.model;
+  const tr = spec.train;
+  const model =
+    m.family === 'transformer'
+      ? t(lang, 'lab.summary.transformer', {
+          layers: m.layers,
+          width: m.width,
+          heads: m.heads,
+          positions: t(lang, `lab.positions.${m.positions}`),
+        })
+      : t(lang, 'lab.summary.seq2seq', {
+          cell: String(m.cell).toUpperCase(),
+          layers: m.layers,
+          hidden: m.hidden,
+          bi: m.bidirectional ? t(lang, 'lab.summary.bi') : '',
+          attention: mechanismName(lang, m.attention),
+        });
+  const train = t(lang, 'lab.summary.train', {
+    optimizer: t(lang, `lab.optimizer.${tr.optimizer}`),
+    lr: tr.lr,
+    batch: tr.batch,
+  });
+  return t(lang, 'lab.summary', { model, train });
 }
 
 /** The form from the experiment and the language (options, labels, values). */
@@ -329,6 +365,8 @@ export function writeForm(ui, exp, lang) {
     );
     options(u.optimizer, ['adam', 'sgd'], (x) => t(lang, `lab.optimizer.${x}`));
     options(u.dtype, DTYPES, (x) => t(lang, `lab.dtype.${x}`));
+    u.settingsTitle.textContent = t(lang, 'lab.settings');
+    u.summary.textContent = settingsSummary(lang, spec);
     u.download.textContent = t(lang, 'lab.file.download');
     u.load.textContent = t(lang, 'lab.file.load');
     u.family.value = m.family;

@@ -35,51 +35,62 @@ export function buildControls(ui) {
     ui.resumeYes,
     ui.resumeNo,
   ]);
+  // The bar alone: each run's numbers (ui.stat) go to its column (lab-view.js).
   return el('div', { class: 'controls' }, [
     el('div', { class: 'buttons' }, [ui.start, ui.stepBtn, ui.reset, ui.status]),
-    el('div', { class: 'stats' }, [ui.stat.a, ui.stat.b]),
     ui.resume,
     ui.runError,
   ]);
 }
 
-/** The charts' and the maps' elements (and the log-scale box's label), into ui; returns their section. */
+/**
+ * The charts' and the maps' elements (and the log-scale box's label), into ui; returns the
+ * results: the three charts and the attention row (the example, A − B). The maps of A and B,
+ * ui.mapFigure.a and .b, go to their runs' columns (lab-view.js).
+ */
 export function buildResults(ui) {
   // Charts
   ui.chart = {};
   ui.chartCaption = {};
+  ui.logScale = el('input', { type: 'checkbox', id: 'log-scale', checked: '' });
+  ui.labels.logScale = el('label', { for: 'log-scale' });
   const figures = ['loss', 'accuracy', 'length'].map((name) => {
     ui.chart[name] = el('canvas', { class: 'chart', id: `chart-${name}`, role: 'img' });
     ui.chartCaption[name] = el('figcaption');
-    return el('figure', {}, [ui.chartCaption[name], ui.chart[name]]);
+    const head =
+      name === 'loss'
+        ? el('div', { class: 'caption-row' }, [
+            ui.chartCaption[name],
+            el('div', { class: 'field check' }, [ui.logScale, ui.labels.logScale]),
+          ])
+        : ui.chartCaption[name];
+    return el('figure', { id: `figure-${name}` }, [head, ui.chart[name]]);
   });
-  ui.logScale = el('input', { type: 'checkbox', id: 'log-scale', checked: '' });
-  ui.labels.logScale = el('label', { for: 'log-scale' });
   ui.charts = el('div', { class: 'charts' }, figures);
-  ui.chartsTitle = el('h3');
+  ui.chartsTitle = el('h3', { class: 'visually-hidden' });
   // Attention maps
   ui.mapsTitle = el('h3');
   ui.example = el('p', { class: 'note example' });
   ui.map = {};
   ui.mapNote = {};
-  const maps = ['a', 'b', 'diff'].map((name) => {
+  ui.mapFigure = {};
+  for (const name of ['a', 'b', 'diff']) {
     const h = /** @type {any} */ (document.createElement('attn-heatmap'));
     h.id = `map-${name}`;
     if (name === 'diff') h.setAttribute('colormap', 'diverging');
     else h.setAttribute('scale', 'fixed');
     ui.map[name] = h;
-    ui.mapNote[name] = el('p', { class: 'note', id: `map-${name}-note` });
-    return el('figure', { id: `figure-${name}` }, [ui.mapNote[name], h]);
-  });
-  ui.maps = el('div', { class: 'maps' }, maps);
-  return el('section', { class: 'results' }, [
-    ui.chartsTitle,
-    el('div', { class: 'field check' }, [ui.logScale, ui.labels.logScale]),
-    ui.charts,
-    ui.mapsTitle,
-    ui.example,
-    ui.maps,
+    ui.mapNote[name] = el('p', { class: 'note map-note', id: `map-${name}-note` });
+    ui.mapFigure[name] = el('figure', { class: `map map-${name}`, id: `figure-${name}` }, [
+      ui.mapNote[name],
+      h,
+    ]);
+  }
+  const attention = el('div', { class: 'attention', id: 'attention' }, [
+    el('div', { class: 'attention-text' }, [ui.mapsTitle, ui.example]),
+    ui.mapFigure.diff,
   ]);
+  return el('section', { class: 'results' }, [ui.chartsTitle, ui.charts, attention]);
 }
 
 /** The controls', charts' and maps' fixed text in lang. */
@@ -189,10 +200,12 @@ export function drawCharts(ui, host, runs, lang, styleKey) {
   const dpr = window.devicePixelRatio || 1;
   const live = RUNS.map((id) => runs[id]).filter(Boolean);
   const name = (r) => t(lang, `lab.run.${r.id}`);
+  const short = (r) => r.id.toUpperCase(); // the legends: 'A', 'B' (colour and dash say it too)
   let style = null; // computed once per frame, and only when a chart is redrawn
   const draw = (canvas, data, make) => {
     const w = Math.max(200, Math.floor(canvas.clientWidth || ui.charts.clientWidth || 320));
-    const key = `${w}:${dpr}:${lang}:${styleKey}:${live.map((r) => `${r.serial}`).join(',')}:${data}`;
+    const h = Math.max(120, Math.floor(canvas.clientHeight || CHART_HEIGHT)); // the CSS's height
+    const key = `${w}x${h}:${dpr}:${lang}:${styleKey}:${live.map((r) => `${r.serial}`).join(',')}:${data}`;
     if (canvas.dataset.key === key) return;
     canvas.dataset.key = key;
     if (!style) {
@@ -207,16 +220,16 @@ export function drawCharts(ui, host, runs, lang, styleKey) {
         font: `12px ${css.fontFamily || 'system-ui, sans-serif'}`,
       };
     }
-    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(CHART_HEIGHT * dpr)) {
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
       canvas.width = Math.round(w * dpr);
-      canvas.height = Math.round(CHART_HEIGHT * dpr);
+      canvas.height = Math.round(h * dpr);
     }
     const [series, options, alt] = make();
     const ctx = canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     drawLabChart(ctx, series, {
       width: w,
-      height: CHART_HEIGHT,
+      height: h,
       ...style,
       empty: t(lang, 'lab.chart.empty'),
       ...options,
@@ -228,7 +241,7 @@ export function drawCharts(ui, host, runs, lang, styleKey) {
   const log = ui.logScale.checked;
   draw(ui.chart.loss, `${log}:${live.map((r) => r.loss.length).join(',')}`, () => [
     live.map((r) => ({
-      label: t(lang, 'lab.series.loss', { run: name(r) }),
+      label: t(lang, 'lab.series.loss', { run: short(r) }),
       color: COLORS[r.id],
       dash: DASH[r.id],
       points: r.loss.points,
@@ -240,14 +253,14 @@ export function drawCharts(ui, host, runs, lang, styleKey) {
   draw(ui.chart.accuracy, evals, () => [
     live.flatMap((r) => [
       {
-        label: t(lang, 'lab.series.exact', { run: name(r) }),
+        label: t(lang, 'lab.series.exact', { run: short(r) }),
         color: COLORS[r.id],
         dash: DASH[r.id],
         points: r.exact,
         dots: true,
       },
       {
-        label: t(lang, 'lab.series.token', { run: name(r) }),
+        label: t(lang, 'lab.series.token', { run: short(r) }),
         color: COLORS[r.id],
         dash: TOKEN_DASH[r.id],
         points: r.token,
@@ -258,7 +271,7 @@ export function drawCharts(ui, host, runs, lang, styleKey) {
   ]);
   draw(ui.chart.length, evals, () => [
     live.map((r) => ({
-      label: t(lang, 'lab.series.byLength', { run: name(r) }),
+      label: t(lang, 'lab.series.byLength', { run: short(r) }),
       color: COLORS[r.id],
       dash: DASH[r.id],
       dots: true,
@@ -275,6 +288,28 @@ export function drawCharts(ui, host, runs, lang, styleKey) {
           .join(', ') || '–',
     )}`,
   ]);
+}
+
+/**
+ * A map's cell size so that it fits its figure: the figure's width, and at most the CSS custom
+ * property --lab-map-grid (px) tall for its rows, so the map stays on the first screen (a long
+ * output makes small cells, never a tall page). null: no limit set, the heatmap fits the width.
+ */
+export function fitCell(fig, d) {
+  const most = parseFloat(getComputedStyle(fig).getPropertyValue('--lab-map-grid'));
+  if (!(most > 0) || !d?.rows || !d?.cols) return null;
+  const labels = Math.max(0, ...(d.rowLabels ?? []).map((x) => String(x).length)) * 7 + 4;
+  const across = Math.floor((fig.clientWidth - 16 - labels) / d.cols);
+  return Math.max(2, Math.min(40, across, Math.floor(most / d.rows)));
+}
+
+/** Set heatmap h's cell-size to fitCell's (only when it changed: a new one redraws it). */
+function sizeMap(h, fig, d) {
+  const cell = fitCell(fig, d);
+  const want = cell === null ? null : String(cell);
+  if (h.getAttribute('cell-size') === want) return;
+  if (want === null) h.removeAttribute('cell-size');
+  else h.setAttribute('cell-size', want);
 }
 
 /** The attention maps of A and B on the fixed example, and A − B where both have one. */
@@ -308,6 +343,7 @@ export function drawMaps(ui, runs, experiment, lang) {
           output: m.output || '∅',
         })
       : t(lang, 'lab.map.waiting', { run: t(lang, `lab.run.${r.id}`) });
+    if (m) sizeMap(h, fig, m);
     if (m && h.data?.weights !== m.weights) {
       h.data = {
         weights: m.weights,
@@ -336,6 +372,7 @@ export function drawMaps(ui, runs, experiment, lang) {
   ui.mapNote.diff.textContent = t(lang, d.cut ? 'lab.map.diffCut' : 'lab.map.diffAbout', {
     rows: d.rows,
   });
+  sizeMap(ui.map.diff, diffFig, d);
   const key = `${a.attention.step}:${b.attention.step}:${a.attention.weights.length}:${b.attention.weights.length}`;
   if (ui.map.diff.dataset.key !== key) {
     ui.map.diff.dataset.key = key;

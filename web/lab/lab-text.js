@@ -7,7 +7,7 @@
 import { addStrings } from '../shared/i18n.js';
 
 export const LAB_EN = Object.freeze({
-  'lab.presets': 'Presets (one click: a whole experiment)',
+  'lab.presets': 'Presets (one click each):',
   'lab.preset.with-without': 'With vs without attention',
   'lab.preset.with-without.about':
     'Reverse strings of 5–40 letters: the same LSTM encoder–decoder with additive attention (A) and with none (B).',
@@ -89,6 +89,12 @@ export const LAB_EN = Object.freeze({
   'lab.model': 'Model',
   'lab.training': 'Training',
   'lab.parameters': '{n} parameters',
+  'lab.settings': 'Settings',
+  'lab.summary': '{model} · {train}',
+  'lab.summary.seq2seq': '{cell} {layers}×{hidden}{bi}, {attention}',
+  'lab.summary.bi': ', bidirectional',
+  'lab.summary.transformer': 'Transformer {layers}×{width}, {heads} heads, {positions}',
+  'lab.summary.train': '{optimizer}, rate {lr}, batch {batch}',
   'lab.noEquation': 'No attention: the decoder sees only the encoder’s last state.',
   'lab.pairs.label': 'Your pairs: one per line, input TAB output (or CSV: input,output)',
   'lab.pairs.hint':
@@ -258,6 +264,12 @@ export const LAB_ZH = Object.freeze({
   'lab.model': '模型',
   'lab.training': '训练',
   'lab.parameters': '{n} 个参数',
+  'lab.settings': '设置',
+  'lab.summary': '模型：{model}；训练：{train}',
+  'lab.summary.seq2seq': '{cell} {layers} 层×{hidden}{bi}，{attention}',
+  'lab.summary.bi': '，双向',
+  'lab.summary.transformer': 'Transformer {layers} 层×{width}，{heads} 个头，{positions}',
+  'lab.summary.train': '{optimizer}，学习率 {lr}，批大小 {batch}',
   'lab.noEquation': '没有注意力：解码器只看到编码器的最后一个状态。',
   'lab.pairs.label': '你的数据对：每行一对，输入 TAB 输出（或 CSV：输入,输出）',
   'lab.pairs.hint': '粘贴到这里、打开 .tsv 或 .csv 文件，或把文件拖到这个框里；最多 50,000 对。',

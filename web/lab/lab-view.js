@@ -81,18 +81,26 @@ export class LabView {
       changed: () => this.#schedule(),
     });
     const ui = this.#ui;
-    const { presetBox, form } = buildForm(ui);
+    const { top, columns } = buildForm(ui);
     const controls = buildControls(ui);
     const results = buildResults(ui);
-    // The controls right under the presets, sticky: Start and the numbers stay in reach while
-    // the settings, charts and maps scroll (a phone shows one column).
-    /** @type {ShadowRoot} */ (host.shadowRoot).append(
-      el('style', { text: STYLE }),
-      presetBox,
-      controls,
-      form,
-      results,
-    );
+    // One screen, as TensorFlow Playground's: the task and presets on top, A and B as compact
+    // columns (their numbers, their settings one click away, their attention maps) either side of
+    // the middle (Start, the charts, A − B); a phone stacks them, Start and the charts first after
+    // the task's one-line summary (closed there: lab-style.js, the layouts by container query).
+    for (const id of RUNS) {
+      ui.run[id].live.append(ui.stat[id]);
+      columns[id].append(ui.mapFigure[id]);
+    }
+    if (matchMedia('(max-width: 40rem)').matches) ui.top.open = false;
+    ui.form = el('form', { class: 'lab', novalidate: '' }, [
+      top,
+      el('div', { class: 'mid' }, [controls, results]),
+      columns.a,
+      columns.b,
+      ui.refusedNote,
+    ]);
+    /** @type {ShadowRoot} */ (host.shadowRoot).append(el('style', { text: STYLE }), ui.form);
   }
 
   /** Is the view wired to its host (between connected() and disconnected())? */
@@ -290,6 +298,7 @@ export class LabView {
       (e) => {
         const target = /** @type {HTMLElement} */ (e.target);
         if (
+          target === ui.logScale ||
           target === ui.pairsText ||
           target === ui.pairsFile ||
           target.id?.endsWith('load-file') ||
