@@ -235,6 +235,8 @@ test(
       await lab.whenSteps(40);
       await lab.pause();
     });
+    // A's download button is among its settings, a disclosure closed by default
+    await page.locator('attn-lab #a-settings-summary').click();
     const dir = await mkdtemp(path.join(tmpdir(), 'attnlab-lab-page-'));
     try {
       const [download] = await Promise.all([

@@ -114,6 +114,15 @@ async function openLab(query, { width = 1280, b = browser } = {}) {
   return { page, problems };
 }
 
+/**
+ * Open run id's settings as a person does, by its disclosure's summary (closed by default: the
+ * lab is one screen, web/lab/lab-form.js); already open, it stays open.
+ */
+async function openSettings(page, id) {
+  const open = await page.locator(`attn-lab #${id}-settings`).evaluate((d) => d.open);
+  if (!open) await page.locator(`attn-lab #${id}-settings-summary`).click();
+}
+
 /** Run both runs until each has done n steps, pause, and return their first n losses. */
 async function train(page, n) {
   return page.evaluate(async (n) => {
@@ -354,6 +363,7 @@ test(
   async () => {
     const { page, problems } = await openLab('preset=additive-dot&lang=en');
     await train(page, 5);
+    await openSettings(page, 'a'); // the download and load buttons are among A's settings
     const dir = await mkdtemp(path.join(tmpdir(), 'attnlab-lab-'));
     try {
       const [download] = await Promise.all([
@@ -677,6 +687,7 @@ test(
   async () => {
     const { page, problems } = await openLab('preset=additive-dot&lang=en');
     // a person changes a setting: the element announces the experiment's URL string
+    await openSettings(page, 'a');
     await page.locator('attn-lab #a-hidden').fill('48');
     await page.locator('attn-lab #a-hidden').press('Tab');
     const params = await page.evaluate(
@@ -758,6 +769,7 @@ test(
       );
       return exp;
     };
+    await openSettings(page, 'a');
     await page.locator('attn-lab #a-hidden').fill('128');
     await page.locator('attn-lab #a-hidden').press('Tab');
     assert.equal((await params()).a.model.hidden, 128);

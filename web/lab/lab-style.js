@@ -96,7 +96,7 @@ canvas.chart { display: block; width: 100%; height: ${CHART_HEIGHT - 60}px; }
 .attention { display: flex; flex-wrap: wrap; gap: ${S1} ${S3}; margin-top: ${S2}; align-items: flex-start; }
 .attention-text { flex: 1 1 14rem; min-width: 0; }
 .attention-text h3 { font-size: ${SM}; }
-.map-diff { flex: 1 1 16rem; --lab-map-grid: 120px; }
+.map-diff { flex: 1 1 20rem; --lab-map-grid: 120px; }
 .example { font-family: var(--al-mono, ui-monospace, monospace); font-size: ${XS}; }
 .map-note { font-size: ${XS}; margin: 0; }
 attn-heatmap { min-width: 0; max-width: 100%; margin: 0; --attn-heatmap-background: ${SURFACE}; }
@@ -130,11 +130,13 @@ fieldset.run-b { border-left: 4px dashed var(--lab-b); }
 @container (min-width: 60rem) {
   .lab { grid-template-columns: minmax(12rem, 15rem) minmax(0, 1fr) minmax(12rem, 15rem);
     grid-template-areas: "top top top" "a mid b" "refused refused refused"; column-gap: ${S3}; row-gap: ${S2}; }
-  .lab { --lab-map-grid: 120px; }
+  .lab { --lab-map-grid: 100px; }
   .run .grid { grid-template-columns: repeat(auto-fill, minmax(6.5rem, 1fr)); }
-  canvas.chart { height: 150px; }
+  canvas.chart { height: 140px; }
   .map:has(attn-heatmap:not([hidden])) .map-note { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 1; overflow: hidden; }
-  .map-diff { --lab-map-grid: 100px; }
+  .map-diff { --lab-map-grid: 80px; display: flex; align-items: flex-start; gap: 0 var(--al-space-2, 0.5rem); }
+  .map.map-diff:has(attn-heatmap:not([hidden])) .map-note { order: 2; flex: 1 1 8rem; display: block; }
+  .map-diff attn-heatmap { flex: 0 1 auto; }
   .map attn-heatmap::part(controls) { position: absolute; left: 0; right: 0; bottom: 0; margin: 0;
     background: ${SURFACE}; opacity: 0; pointer-events: none; }
   .map attn-heatmap:hover::part(controls), .map attn-heatmap:focus-within::part(controls) {
