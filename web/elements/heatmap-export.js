@@ -295,12 +295,17 @@ export async function exportFile(heatmap, kind) {
   else if (kind === 'json') text = JSON.stringify(heatmap.toJSON(), null, 2) + '\n';
   const type = { svg: 'image/svg+xml', csv: 'text/csv', json: 'application/json' }[kind];
   const blob = kind === 'png' ? await heatmap.toPNG() : new Blob([text], { type });
+  return { blob, name: fileName(heatmap.label, kind), text };
+}
+
+/** The name of an export: its label's ASCII letters and digits, dashed ('heatmap' if none), and kind. */
+export function fileName(label, kind) {
   const base =
-    heatmap.label
+    label
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '') || 'heatmap';
-  return { blob, name: `${base}.${kind}`, text };
+  return `${base}.${kind}`;
 }
 
 /** Download the heatmap's export of kind ('png', 'svg', 'csv', 'json'), named after its label;

@@ -12,7 +12,7 @@
 // (shared/sandbox.js). Outside a sandbox: the download alone, as before. Deliberately holds no
 // file format (heatmap-export.js) and no strings (i18n.js).
 
-import { copyText, frameSandbox } from '../shared/sandbox.js';
+import { clipboardAllowed, copyText, frameSandbox } from '../shared/sandbox.js';
 import { t } from '../shared/i18n.js';
 import { el } from './heatmap-data.js';
 import { download, exportFile } from './heatmap-export.js';
@@ -105,8 +105,9 @@ export async function exportAs(heatmap, kind, root) {
     if (file.text !== null) copied = await copyText(file.text, p.field);
     else {
       try {
-        await navigator.clipboard.write([new ClipboardItem({ 'image/png': file.blob })]);
-        copied = true;
+        if (clipboardAllowed())
+          await navigator.clipboard.write([new ClipboardItem({ 'image/png': file.blob })]);
+        copied = clipboardAllowed();
       } catch {
         copied = false;
       }

@@ -55,11 +55,13 @@ export function frameSandbox(win = window) {
  * @param {string} text @param {HTMLInputElement | HTMLTextAreaElement} field
  */
 export async function copyText(text, field) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    // no clipboard API here, or refused: select and copy
+  if (clipboardAllowed()) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      // no clipboard API here, or refused: select and copy
+    }
   }
   field.focus();
   field.select();
@@ -75,6 +77,12 @@ export async function copyText(text, field) {
  * browser refused to open one (a sandbox without allow-popups, a popup blocker).
  * @param {string} href
  */
+/** False where the permissions policy refuses the async clipboard (Chromium says: a cross-origin
+ * iframe has clipboard-write only if its parent allows it), so asking would only log an error. */
+export function clipboardAllowed() {
+  return /** @type {any} */ (document).featurePolicy?.allowsFeature?.('clipboard-write') !== false;
+}
+
 export function openWindow(href) {
   const win = window.open(href, '_blank');
   if (!win) return false;
