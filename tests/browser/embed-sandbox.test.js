@@ -7,7 +7,8 @@
 // element's own toCSV()) with a Copy button that puts it on the clipboard, the PNG as an image;
 // "Link to this view" says allow-popups is missing and offers the link, selected, to copy.
 // sandbox="allow-scripts allow-same-origin" (the frame can read its own sandbox attribute):
-// downloads are known to be refused, so nothing is downloaded and the panel says so plainly.
+// downloads are known to be refused, so nothing is downloaded and the panel says so plainly; it
+// goes when the map shows another input.
 // allow-downloads: the CSV and PNG really download (Playwright's download event; the CSV's bytes
 // are the element's toCSV()). allow-popups: the link opens the same view in a new page.
 
@@ -154,6 +155,9 @@ test('sandbox="allow-scripts allow-same-origin": downloads known refused, none t
   assert.deepEqual(json, JSON.parse(JSON.stringify(expected)));
   assert.equal(json.model, 'dates-additive');
   assert.equal(downloaded, 0);
+  // another input, another map: the panel (about the map before) goes
+  await frame.locator('attn-demo #input').fill('1 Feb 2000');
+  await panel(frame).waitFor({ state: 'hidden' });
   assert.deepEqual(sandboxNotes(problems), []);
   await page.close();
 });

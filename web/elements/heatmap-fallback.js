@@ -31,8 +31,9 @@ const FALLBACK_STYLE = `
 .export-fallback .copy-status { font-size: var(--al-text-sm, 0.875rem); color: var(--al-muted, inherit); }
 `;
 
-/** The panel's nodes in root, made on first use: { node, note, field, image, copy, close, status }. */
-function panelOf(root) {
+/** The panel's nodes in heatmap's shadow root, made on first use: { node, note, field, image,
+ * copy, close, status, data }; it goes once the map shows other data than the file's. */
+function panelOf(root, heatmap) {
   /** @type {any} */ const host = root;
   if (host.exportFallback) return host.exportFallback;
   const p = {
@@ -43,6 +44,7 @@ function panelOf(root) {
     close: el('button', { type: 'button', class: 'close' }),
     status: el('span', { class: 'copy-status', role: 'status' }),
     url: '',
+    data: null, // the heatmap's data when the file was made
   };
   p.node = el(
     'div',
@@ -51,6 +53,9 @@ function panelOf(root) {
   );
   p.field.setAttribute('aria-label', 'export');
   root.append(el('style', { text: FALLBACK_STYLE }), p.node);
+  heatmap.addEventListener('heatmap-render', () => {
+    if (!p.node.hidden && /** @type {any} */ (heatmap).data !== p.data) hidePanel(p);
+  });
   host.exportFallback = p;
   return p;
 }
@@ -80,8 +85,9 @@ export async function exportAs(heatmap, kind, root) {
     return file;
   }
   const lang = heatmap.getAttribute('lang') ?? 'en';
-  const p = panelOf(root);
+  const p = panelOf(root, heatmap);
   hidePanel(p);
+  p.data = /** @type {any} */ (heatmap).data;
   const what = kind.toUpperCase();
   p.note.textContent = t(lang, downloads === false ? 'export.blocked' : 'export.maybeBlocked', {
     file: file.name,
