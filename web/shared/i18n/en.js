@@ -225,7 +225,7 @@ export const EN = {
     'In its sandbox, allow-scripts runs the view; allow-downloads lets the PNG, SVG, CSV and JSON buttons save files; allow-popups and allow-popups-to-escape-sandbox let “Link to this view” open the whole page. Without them the view says what is refused and offers the data to copy.',
   'embed.element': 'The element: a page that may run scripts',
   'embed.elementNote':
-    'One script for any number of <attn-demo> elements. The server must send Access-Control-Allow-Origin for the files it loads, or the element says so in its box.',
+    'One script for any number of attn-demo elements. The server must send Access-Control-Allow-Origin for the files it loads, or the element says so in its box.',
   'embed.copyIframe': 'Copy the iframe code',
   'embed.copyElement': 'Copy the element code',
   'embed.close': 'Close',

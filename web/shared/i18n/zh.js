@@ -200,7 +200,7 @@ export const ZH = {
     'sandbox 中，allow-scripts 让视图运行；allow-downloads 让 PNG、SVG、CSV 和 JSON 按钮保存文件；allow-popups 与 allow-popups-to-escape-sandbox 让“此视图的链接”打开完整页面。缺少它们时，视图会说明被拒绝的操作，并提供可复制的数据。',
   'embed.element': '元素：可以运行脚本的网页',
   'embed.elementNote':
-    '一个脚本即可支持任意多个 <attn-demo> 元素。服务器必须为它加载的文件发送 Access-Control-Allow-Origin，否则元素会在其提示框中说明。',
+    '一个脚本即可支持任意多个 attn-demo 元素。服务器必须为它加载的文件发送 Access-Control-Allow-Origin，否则元素会在其提示框中说明。',
   'embed.copyIframe': '复制 iframe 代码',
   'embed.copyElement': '复制元素代码',
   'embed.close': '关闭',
