@@ -447,6 +447,17 @@ function wireControls() {
   ui.form.addEventListener('submit', (event) => event.preventDefault());
   for (const a of [ui.modelPermalink, ui.permalink])
     a.addEventListener('click', (event) => copyLink(event, a));
+  // "Embed this view": the code to copy, both forms (embed-dialog.js, loaded on first use); a new
+  // tab or window of the person's own still opens the bare embed page.
+  ui.embedLink.addEventListener('click', (event) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+      return;
+    event.preventDefault();
+    import('./embed-dialog.js').then(
+      (m) => m.openEmbedDialog(ui.embedLink.href, page.lang, ui.embedLink),
+      () => location.assign(ui.embedLink.href), // its code would not load: the embed page itself
+    );
+  });
   ui.heatmap.addEventListener('heatmap-focus', (event) => updateReadout(event.detail));
   // Back/forward or an edited URL: the hash is the source of truth.
   window.addEventListener('hashchange', () => {

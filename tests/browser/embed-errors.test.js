@@ -8,16 +8,20 @@
 // must send the header); the .wasm and a model redirected to another origin without the header
 // (<attn-demo> on the embed page, and the main page for the .wasm); a model path that does not
 // exist and a missing .wasm (404: the file is missing, and how to get it); a module missing on the
-// server (load-guard.js names it). The second origins are small node:http servers in front of the
+// server (load-guard.js names it); the one-line <attn-demo> (web/elements-loader.js) on a page
+// whose attnlab host sends no Access-Control-Allow-Origin, and on one whose host redirects the
+// .wasm to such a host (the element's box names the refused file and the header, not a blank
+// element). The second origins are small node:http servers in front of the
 // harness's server. No uncaught page error in any of them; screenshots of each box.
 
 import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { sentences, t } from '../../web/shared/i18n.js';
-import { REPO_ROOT, hostIframe, screenshot, startBrowser } from './harness.js';
+import { REPO_ROOT, SCREENSHOTS, hostIframe, screenshot, startBrowser } from './harness.js';
 
 const LANGS = ['en', 'zh'];
 const fileUrl = (rel) => pathToFileURL(path.join(REPO_ROOT, rel)).href;
@@ -247,6 +251,69 @@ test('404: a model path that does not exist, a missing .wasm, a missing module: 
       await screenshot(page, `error-404-module-${lang}`);
       host.missing = () => false;
     }
+  } finally {
+    await host.close();
+  }
+  assert.deepEqual(pageErrors(problems), []);
+  await page.close();
+});
+
+/** A plain course page (a real file, served by the harness: custom elements upgrade) that loads
+ * the one-line snippet's script from base and holds one <attn-demo lang=lang>; its URL. */
+async function coursePage(name, base, lang) {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await writeFile(
+    path.join(SCREENSHOTS, `${name}.html`),
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>course page</title>` +
+      `<link rel="icon" href="data:,"></head>\n<body>\n<h1>A course page</h1>\n` +
+      `<script src="${base}/web/elements-loader.js" async></script>\n` +
+      `<attn-demo model="dates-additive" view="alignment" input="22 Nov 2026" lang="${lang}"></attn-demo>\n` +
+      `</body></html>\n`,
+  );
+  return `${browser.url}/tests/browser/screenshots/${name}.html`;
+}
+
+test('no CORS: the one-line <attn-demo> from a host without the header shows its box, naming the cause (en, zh)', async () => {
+  const { page, problems } = await browser.newPage();
+  const host = await startOrigin(browser.url); // sends the header, but redirects the .wasm to `bare`
+  try {
+    for (const lang of LANGS) {
+      // elements.js itself refused: elements-loader.js (a classic script, fetched without CORS) says so
+      await page.goto(await coursePage(`course-nocors-${lang}`, bare.url, lang));
+      assert.equal(
+        await errorText(page, 'attn-demo p.error'),
+        sentences(lang, [
+          t(lang, 'load.code'),
+          t(lang, 'load.cors', { url: `${bare.url}/web/elements.js` }),
+        ]),
+      );
+      assert.equal(
+        await page.locator('attn-demo p.status').textContent(),
+        t(lang, 'status.notRunning'),
+      );
+      await screenshot(page, `error-cors-element-${lang}`);
+
+      // the code loads, the .wasm is refused: the element's own box
+      host.redirect = (p) => (p === '/wasm/attnlab.wasm' ? bare.url : null);
+      await page.goto(await coursePage(`course-wasm-${lang}`, host.url, lang));
+      assert.equal(
+        await errorText(page, 'attn-demo p.demo-error'),
+        sentences(lang, [
+          t(lang, 'load.wasm'),
+          t(lang, 'load.cors', { url: `${host.url}/wasm/attnlab.wasm` }),
+        ]),
+      );
+      await screenshot(page, `error-cors-element-wasm-${lang}`);
+      host.redirect = () => null;
+    }
+    // from a host that sends the header, the same page draws the view
+    await page.goto(await coursePage('course-cors', plain.url, 'en'));
+    await page.waitForFunction(
+      () => document.querySelector('attn-demo')?.dataset.rendered?.includes('model=dates-additive'),
+      null,
+      { timeout: 20000 },
+    );
+    assert.equal(await page.locator('attn-demo p.demo-error').isHidden(), true);
   } finally {
     await host.close();
   }

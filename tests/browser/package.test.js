@@ -163,7 +163,7 @@ test('the README iframe, sandboxed, with the installed package as its host: the 
   assert.equal(
     await frame.evaluate(() => self.origin),
     'null',
-    'sandbox="allow-scripts": an opaque origin',
+    'sandboxed without allow-same-origin: an opaque origin',
   );
   assert.equal(await frame.locator('attn-demo #model').isHidden(), true, 'hide=picker');
   await screenshot(page, 'package-iframe');

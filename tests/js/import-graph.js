@@ -74,6 +74,7 @@ export function reachable(seeds) {
 export function pageEntries() {
   const seeds = [
     'web/elements.js',
+    'web/elements-loader.js',
     'web/embed.js',
     'web/attention-heatmap.js',
     'web/sw.js',

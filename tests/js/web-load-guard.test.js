@@ -1,7 +1,7 @@
 // web-load-guard.test.js: the sentences for a file the page could not fetch, in Node.
 //
-// web/load-guard.js is a classic script (it runs where no module can, so it cannot import
-// i18n.js) and keeps copies of i18n.js's load.* strings: every copy must equal the original, in
+// web/load-guard.js and web/elements-loader.js are classic scripts (they run where no module
+// can, so they cannot import i18n.js) and keep copies of i18n.js's load.* strings: every copy must equal the original, in
 // every language, and name every placeholder the original does. fetch-problem.js diagnoseFetch
 // tells a 404, a CORS refusal (the no-cors retry answers), an unreachable server and a file://
 // page apart, with a fake fetch; fetchProblem composes what failed, why and the fix as the
@@ -14,31 +14,35 @@ import vm from 'node:vm';
 import { LANGUAGES, keys, sentences, t } from '../../web/shared/i18n.js';
 import { diagnoseFetch, fetchProblem } from '../../web/shared/fetch-problem.js';
 
-const GUARD = readFileSync(new URL('../../web/load-guard.js', import.meta.url), 'utf8');
+/** The classic scripts that keep copies of i18n.js's load.* strings (they cannot import it). */
+const CLASSIC = ['load-guard.js', 'elements-loader.js'];
 
-/** load-guard.js's STRINGS object literal, evaluated on its own (the script needs a DOM). */
-function guardStrings() {
-  const start = GUARD.indexOf('var STRINGS = {');
-  const end = GUARD.indexOf('\n  };\n', start);
-  assert.ok(start > 0 && end > start, 'load-guard.js holds `var STRINGS = { … };`');
-  return vm.runInNewContext(`(${GUARD.slice(start + 'var STRINGS = '.length, end + 4)})`);
+/** A classic script's STRINGS object literal, evaluated on its own (the script needs a DOM). */
+function guardStrings(file) {
+  const source = readFileSync(new URL(`../../web/${file}`, import.meta.url), 'utf8');
+  const start = source.indexOf('var STRINGS = {');
+  const end = source.indexOf('\n  };\n', start);
+  assert.ok(start > 0 && end > start, `${file} holds \`var STRINGS = { … };\``);
+  return vm.runInNewContext(`(${source.slice(start + 'var STRINGS = '.length, end + 4)})`);
 }
 
-test('load-guard.js: its strings are i18n.js’s, in every language', () => {
-  const strings = guardStrings();
-  assert.deepEqual(Object.keys(strings).sort(), [...LANGUAGES].sort());
-  const names = Object.keys(strings.en);
-  assert.ok(
-    names.includes('load.code') && names.includes('load.cors') && names.includes('load.file'),
-  );
-  for (const lang of LANGUAGES) {
-    assert.deepEqual(Object.keys(strings[lang]), names, `${lang}: the same keys as en`);
-    for (const key of names) {
-      assert.ok(keys(lang).includes(key), `${lang}: ${key} is in i18n.js`);
-      assert.equal(strings[lang][key], t(lang, key), `${lang} ${key}`); // no params: placeholders stay
+for (const file of CLASSIC) {
+  test(`${file}: its strings are i18n.js’s, in every language`, () => {
+    const strings = guardStrings(file);
+    assert.deepEqual(Object.keys(strings).sort(), [...LANGUAGES].sort());
+    const names = Object.keys(strings.en);
+    assert.ok(
+      names.includes('load.code') && names.includes('load.cors') && names.includes('load.file'),
+    );
+    for (const lang of LANGUAGES) {
+      assert.deepEqual(Object.keys(strings[lang]), names, `${lang}: the same keys as en`);
+      for (const key of names) {
+        assert.ok(keys(lang).includes(key), `${lang}: ${key} is in i18n.js`);
+        assert.equal(strings[lang][key], t(lang, key), `${lang} ${key}`); // no params: placeholders stay
+      }
     }
-  }
-});
+  });
+}
 
 /** A fake fetch: answer(url, init) returns a response-like object or throws. */
 function fakeFetch(answer) {

@@ -51,7 +51,8 @@ import {
   parseNumberAttribute,
 } from './heatmap-data.js';
 import { HEATMAP_STYLE, colorsOf, drawMap, layoutOf } from './heatmap-draw.js';
-import { csvOf, download, jsonOf, pngOf, svgOf } from './heatmap-export.js';
+import { csvOf, jsonOf, pngOf, svgOf } from './heatmap-export.js';
+import { exportAs } from './heatmap-fallback.js';
 import {
   cellFromEvent,
   keyTarget,
@@ -171,7 +172,7 @@ export class AttentionHeatmap extends HTMLElement {
           /** @type {Element} */ (e.target).closest?.('button[data-export]')
         );
         const kind = button?.dataset.export;
-        if (kind) download(this, kind).catch((err) => this.#showError(err.message));
+        if (kind) exportAs(this, kind, this.shadowRoot).catch((e) => this.#showError(e.message));
       },
       { signal },
     );

@@ -54,6 +54,7 @@ import {
   chromeTexts,
   exportContext,
   fillModelSelect,
+  linkClick,
   paintCard,
   paintChrome,
   unsavedModels,
@@ -273,6 +274,7 @@ export class AttnDemo extends HTMLElement {
     );
     on(ui.lang, 'change', () => this.#userSet({ lang: resolveLang(ui.lang.value) }));
     on(ui.input, 'input', () => this.#userSet({ input: cleanInput(ui.input.value), step: null }));
+    on(ui.link, 'click', (/** @type {MouseEvent} */ e) => linkClick(ui, this.#state.lang, e));
     on(ui.openButton, 'click', () => ui.openInput.click());
     on(ui.openInput, 'change', () => {
       const file = ui.openInput.files?.[0];

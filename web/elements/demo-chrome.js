@@ -1,6 +1,7 @@
 // demo-chrome.js: the chrome of <attn-demo> (attn-demo.js): its styles, its DOM (tabs, model and
 // language pickers, the input and its hint, the model-file picker, the status, error and offline
-// lines, the link and the model card) and the painting of the parts that need no settings logic.
+// lines, the link (and, in a sandbox that refuses new windows, why and the link to copy) and the
+// model card) and the painting of the parts that need no settings logic.
 //
 //   const { ui, views } = buildChrome(shadowRoot, notes);   // every node the element updates
 //   chromeTexts(ui, 'zh');                    // the labels, in a language
@@ -26,6 +27,7 @@ import {
   modelsFor,
 } from '../shared/models.js';
 import { isOffline, savedUrls } from '../shared/offline.js';
+import { copyText, frameSandbox, openWindow } from '../shared/sandbox.js';
 import { INSPECTOR_STYLE, MAX_MODEL_BYTES } from '../shared/open-model.js';
 import { el, fillModelOptions } from '../shared/view-kit.js';
 import { VIEW_MODULES, VIEWS_STYLE } from '../views/registry.js';
@@ -59,6 +61,10 @@ attn-heatmap { min-width: 0; max-width: 100%; }
 @container (max-width: 480px) { .model-card dl { grid-template-columns: 1fr; } .model-card dd { margin-bottom: 0.3rem; } }
 a { color: var(--attn-demo-accent, LinkText); }
 attn-heatmap { --attn-heatmap-background: var(--attn-demo-surface, Canvas); margin-top: 0.25rem; }
+.link-blocked { margin: 0.25rem 0 0; }
+.link-blocked .note { margin: 0.25rem 0; }
+.link-row { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
+.link-row input[type="text"] { flex: 1 1 16rem; width: auto; }
 :host([data-hide-export]) attn-heatmap::part(toolbar) { display: none; }
 :host([data-hide-export]) button[data-action^="download"] { display: none; }
 ${INPUT_NOTES_STYLE}${INSPECTOR_STYLE}${VIEWS_STYLE}`;
@@ -139,6 +145,15 @@ export function buildChrome(root, notes) {
   ui.link = el('a', { class: 'link', target: '_blank', rel: 'noopener' });
   ui.linkNote = el('span', { class: 'link-note', hidden: '' });
   ui.links = el('p', { class: 'links' }, [ui.link, ui.linkNote]);
+  // In an iframe whose sandbox refuses new windows: why, and the link to copy (linkClick).
+  ui.linkWhy = el('p', { class: 'note', id: 'link-why' });
+  ui.linkField = el('input', { type: 'text', readonly: '', 'aria-labelledby': 'link-why' });
+  ui.linkCopy = el('button', { type: 'button' });
+  ui.linkStatus = el('span', { class: 'note', role: 'status' });
+  ui.linkBlocked = el('div', { class: 'link-blocked', hidden: '' }, [
+    ui.linkWhy,
+    el('div', { class: 'link-row' }, [ui.linkField, ui.linkCopy, ui.linkStatus]),
+  ]);
   ui.card = el('div', { class: 'card-host' });
   ui.inspector = el('div', { class: 'inspector-host', hidden: '' });
   ui.host = {};
@@ -163,6 +178,7 @@ export function buildChrome(root, notes) {
     ...VIEWS.map((v) => ui.host[v]),
     ui.inspector,
     ui.links,
+    ui.linkBlocked,
     ui.card,
   );
   return { ui, views };
@@ -177,6 +193,9 @@ export function chromeTexts(ui, lang) {
   ui.inputLabel.textContent = t(lang, 'input.label');
   ui.input.placeholder = t(lang, 'input.placeholder');
   ui.link.textContent = t(lang, 'link.label');
+  ui.linkWhy.textContent = t(lang, 'link.blocked');
+  ui.linkCopy.textContent = t(lang, 'link.copyLink');
+  ui.linkStatus.textContent = '';
   ui.openButton.textContent = t(lang, 'open.button');
   ui.openHint.textContent = t(lang, 'open.hint', { limit: MAX_MODEL_BYTES / 1048576 });
   ui.offline.textContent = t(lang, 'status.offline');
@@ -234,9 +253,41 @@ export function paintChrome(ui, s, file, cache, filePicker) {
   const fallback = defaultModelFor(s.view);
   const params = formatModelParams({ ...s, seed: null, ...(local ? { model: fallback } : {}) });
   ui.link.href = `${new URL('../embed.html', import.meta.url).href}?${params}`;
+  // the refused link's panel (linkClick) is about the link it shows: gone once the view changed
+  if (ui.linkField.value !== ui.link.href || hide.has('link')) ui.linkBlocked.hidden = true;
   ui.linkNote.hidden = !local;
   ui.linkNote.textContent = local ? ` ${t(lang, 'open.linkNote', { fallback, name })}` : '';
   file.inspect(ui.inspector, s);
+}
+
+/**
+ * A click on "Link to this view" (ui.link, target _blank). In an iframe the new window is opened
+ * here, so that a refusal is seen: a sandbox without allow-popups makes window.open return null
+ * (and a target=_blank link do nothing at all); then the element says so, names the flag, and
+ * shows the link selected, with a Copy button. Elsewhere, and for a new tab or window of the
+ * person's own (a modifier key, the middle button), the browser's.
+ * @param {MouseEvent} event
+ */
+export function linkClick(ui, lang, event) {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return;
+  const { framed, popups } = frameSandbox();
+  if (!framed) return;
+  event.preventDefault();
+  const href = ui.link.href;
+  const opened = popups !== false && openWindow(href);
+  ui.linkBlocked.hidden = opened;
+  ui.linkStatus.textContent = '';
+  if (opened) return;
+  ui.linkWhy.textContent = t(lang, 'link.blocked');
+  ui.linkCopy.textContent = t(lang, 'link.copyLink');
+  ui.linkField.value = href;
+  ui.linkField.focus();
+  ui.linkField.select();
+  ui.linkCopy.onclick = async () => {
+    const copied = await copyText(href, ui.linkField);
+    ui.linkStatus.textContent = t(lang, copied ? 'export.copied' : 'export.copyManual');
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 // heatmap-export.js: the exports of <attn-heatmap> (attention-heatmap.js): the header every PNG
 // and SVG carries (title, model, input, output), the PNG, the SVG, the CSV, the JSON, and the
-// download of one of them.
+// download of one of them (heatmap-fallback.js: what a sandboxed iframe offers instead).
 //
 //   const spec = heatmap.exportSpec;   // { data, label, lang, context, gold, range, table, caption, scaleMode }
 //   csvOf(spec)                        // what toCSV() returns
@@ -284,24 +284,38 @@ export function jsonOf(spec) {
   };
 }
 
-/** Download the heatmap's export of kind ('png', 'svg', 'csv', 'json'), named after its label. */
-export async function download(heatmap, kind) {
-  let blob;
-  if (kind === 'png') blob = await heatmap.toPNG();
-  else if (kind === 'svg') blob = new Blob([heatmap.toSVG()], { type: 'image/svg+xml' });
-  else if (kind === 'csv') blob = new Blob([heatmap.toCSV()], { type: 'text/csv' });
-  else
-    blob = new Blob([JSON.stringify(heatmap.toJSON(), null, 2) + '\n'], {
-      type: 'application/json',
-    });
-  const name =
-    heatmap.label
+/**
+ * The heatmap's export of kind ('png', 'svg', 'csv', 'json') as a file: { blob, name, text }
+ * (name: after its label, e.g. 'attention-weights.csv'; text: the file's text, null for the PNG).
+ */
+export async function exportFile(heatmap, kind) {
+  let text = null;
+  if (kind === 'svg') text = heatmap.toSVG();
+  else if (kind === 'csv') text = heatmap.toCSV();
+  else if (kind === 'json') text = JSON.stringify(heatmap.toJSON(), null, 2) + '\n';
+  const type = { svg: 'image/svg+xml', csv: 'text/csv', json: 'application/json' }[kind];
+  const blob = kind === 'png' ? await heatmap.toPNG() : new Blob([text], { type });
+  return { blob, name: fileName(heatmap.label, kind), text };
+}
+
+/** The name of an export: its label's ASCII letters and digits, dashed ('heatmap' if none), and kind. */
+export function fileName(label, kind) {
+  const base =
+    label
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '') || 'heatmap';
+  return `${base}.${kind}`;
+}
+
+/** Download the heatmap's export of kind ('png', 'svg', 'csv', 'json'), named after its label;
+ * resolves to the file (exportFile's). */
+export async function download(heatmap, kind) {
+  const file = await exportFile(heatmap, kind);
   const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = `${name}.${kind}`;
+  a.href = URL.createObjectURL(file.blob);
+  a.download = file.name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 0);
+  return file;
 }

@@ -198,6 +198,37 @@ export const EN = {
   'compare.skipped': 'Not shown (unavailable): {names}.',
   'link.label': 'Link to this view',
   'link.embed': 'Embed this view',
+  // Issue 29 §3, embeds that keep their promises: the exports and the link in a sandboxed iframe
+  // (heatmap-fallback.js, demo-chrome.js), and the page's Embed this view dialog (embed-dialog.js).
+  'export.blocked':
+    'Downloads are refused here: this view is in an iframe whose sandbox attribute lacks allow-downloads. The {kind} is below instead; for downloads, the page that embeds this view must add allow-downloads to the iframe’s sandbox.',
+  'export.maybeBlocked':
+    'This view is in a sandboxed iframe, where the browser saves {file} only if the iframe’s sandbox attribute includes allow-downloads. If no file arrived, copy the {kind} below instead.',
+  'export.fallback': 'Export without a download',
+  'export.text': 'The {kind} file’s text',
+  'export.image': 'The PNG file, {name}',
+  'export.copy': 'Copy {kind}',
+  'export.copied': 'Copied to the clipboard.',
+  'export.copyManual':
+    'The browser refused to copy: the text is selected; press Ctrl+C (⌘C on a Mac) to copy it.',
+  'export.imageManual':
+    'The browser refused to copy the image: right-click it (or press and hold) to copy or save it.',
+  'export.close': 'Close',
+  'link.blocked':
+    'The browser refused to open a new window: this view is in an iframe whose sandbox attribute lacks allow-popups (with allow-popups-to-escape-sandbox as well, the page it opens can download). The link, to copy:',
+  'link.copyLink': 'Copy link',
+  'embed.title': 'Embed this view',
+  'embed.lede':
+    'Paste either code into a page: both show this view as it is now (view, model, input, layer, head, language).',
+  'embed.iframe': 'An iframe: any page or LMS that accepts HTML',
+  'embed.iframeNote':
+    'In its sandbox, allow-scripts runs the view; allow-downloads lets the PNG, SVG, CSV and JSON buttons save files; allow-popups and allow-popups-to-escape-sandbox let “Link to this view” open the whole page. Without them the view says what is refused and offers the data to copy.',
+  'embed.element': 'The element: a page that may run scripts',
+  'embed.elementNote':
+    'One script for any number of attn-demo elements. The server must send Access-Control-Allow-Origin for the files it loads, or the element says so in its box.',
+  'embed.copyIframe': 'Copy the iframe code',
+  'embed.copyElement': 'Copy the element code',
+  'embed.close': 'Close',
   // Issue 18, every view state (i18-state branch): counts with plural forms (plural(): '#one',
   // '#other', Intl.PluralRules), the input's limits, the blank states, the no-attention panel, the
   // over-time intro, copying the link, the Train tab's badge and its loss spikes.

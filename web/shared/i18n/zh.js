@@ -176,6 +176,34 @@ export const ZH = {
   'compare.skipped': '未显示（不可用）：{names}。',
   'link.label': '此视图的链接',
   'link.embed': '嵌入此视图',
+  // Issue 29 §3：沙盒 iframe 中的导出与链接，以及页面的“嵌入此视图”对话框。
+  'export.blocked':
+    '此处不允许下载：本视图所在的 iframe 的 sandbox 属性缺少 allow-downloads。{kind} 在下面，可以复制；若要下载，嵌入本视图的页面须在 iframe 的 sandbox 中加入 allow-downloads。',
+  'export.maybeBlocked':
+    '本视图位于沙盒 iframe 中：只有当 iframe 的 sandbox 属性包含 allow-downloads 时，浏览器才会保存 {file}。如果没有收到文件，请复制下面的 {kind}。',
+  'export.fallback': '不经下载导出',
+  'export.text': '{kind} 文件的文本',
+  'export.image': 'PNG 文件 {name}',
+  'export.copy': '复制 {kind}',
+  'export.copied': '已复制到剪贴板。',
+  'export.copyManual': '浏览器拒绝了复制：文本已选中，请按 Ctrl+C（Mac 上为 ⌘C）复制。',
+  'export.imageManual': '浏览器拒绝了复制图片：请右键点击图片（或长按）来复制或保存。',
+  'export.close': '关闭',
+  'link.blocked':
+    '浏览器拒绝打开新窗口：本视图所在的 iframe 的 sandbox 属性缺少 allow-popups（再加上 allow-popups-to-escape-sandbox，打开的页面才能下载）。链接如下，可以复制：',
+  'link.copyLink': '复制链接',
+  'embed.title': '嵌入此视图',
+  'embed.lede':
+    '把任一段代码粘贴到网页中：两者都显示此视图的当前状态（视图、模型、输入、层、头、语言）。',
+  'embed.iframe': 'iframe：任何接受 HTML 的网页或 LMS',
+  'embed.iframeNote':
+    'sandbox 中，allow-scripts 让视图运行；allow-downloads 让 PNG、SVG、CSV 和 JSON 按钮保存文件；allow-popups 与 allow-popups-to-escape-sandbox 让“此视图的链接”打开完整页面。缺少它们时，视图会说明被拒绝的操作，并提供可复制的数据。',
+  'embed.element': '元素：可以运行脚本的网页',
+  'embed.elementNote':
+    '一个脚本即可支持任意多个 attn-demo 元素。服务器必须为它加载的文件发送 Access-Control-Allow-Origin，否则元素会在其提示框中说明。',
+  'embed.copyIframe': '复制 iframe 代码',
+  'embed.copyElement': '复制元素代码',
+  'embed.close': '关闭',
   // Issue 18, every view state (i18-state branch); see the English block.
   'count.words#one': '{n} 个词',
   'count.words#other': '{n} 个词',
