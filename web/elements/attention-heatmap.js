@@ -179,6 +179,8 @@ export class AttentionHeatmap extends HTMLElement {
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.#schedule(), {
       signal,
     });
+    // a max-height in vh (--attn-heatmap-max-height) follows the window's height
+    window.addEventListener('resize', () => this.#schedule(), { signal });
     this.#resizeObserver = new ResizeObserver((entries) => {
       const width = Math.floor(entries[entries.length - 1].contentRect.width);
       if (width !== this.#width) {
@@ -415,10 +417,13 @@ export class AttentionHeatmap extends HTMLElement {
     this.#render();
   }
 
-  /** The layout of spec's map on ctx: the cell-size attribute's, or fit to the element's width. */
-  #layoutOn(ctx, font, spec) {
+  /** The layout of spec's map on ctx: the cell-size attribute's, or fit to the element's width
+   * and, on screen (fitHeight), to the plot's max-height (--attn-heatmap-max-height). */
+  #layoutOn(ctx, font, spec, fitHeight = false) {
     const cellSize = parseNumberAttribute(this.getAttribute('cell-size'));
-    return layoutOf(ctx, font, spec, cellSize, this.#width || this.clientWidth || 320);
+    const maxHeight = fitHeight ? parseFloat(getComputedStyle(this.#plot).maxHeight) : NaN;
+    const width = this.#width || this.clientWidth || 320;
+    return layoutOf(ctx, font, spec, cellSize, width, maxHeight > 0 ? maxHeight : Infinity);
   }
 
   #render() {
@@ -435,7 +440,7 @@ export class AttentionHeatmap extends HTMLElement {
     const ctx = canvas.getContext('2d');
     const colors = colorsOf(this);
     const spec = this.#spec;
-    const layout = this.#layoutOn(ctx, colors.font, spec);
+    const layout = this.#layoutOn(ctx, colors.font, spec, true);
     const dpr = canvasScale(layout.width, layout.height, window.devicePixelRatio || 1);
     canvas.width = Math.round(layout.width * dpr);
     canvas.height = Math.round(layout.height * dpr);

@@ -165,34 +165,34 @@ figcaption { font-size: 0.875rem; overflow-wrap: anywhere; }
 figcaption .output { font-size: 0.9rem; }
 .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; font-size: 0.8125rem; margin: 0.5rem 0; }
 .legend-bar { width: 10rem; max-width: 40vw; height: 0.75rem; image-rendering: pixelated; border-radius: 2px; }
-.legend-caption { color: var(--attn-demo-muted, GrayText); }
+.legend-caption { color: var(--al-muted, GrayText); }
 .heads-grid { display: grid; gap: 0.25rem; align-items: center; justify-content: start; margin: 0.5rem 0; max-width: 48rem; }
-.heads-grid .axis { font-size: 0.75rem; color: var(--attn-demo-muted, GrayText); text-align: center; overflow-wrap: anywhere; }
+.heads-grid .axis { font-size: 0.75rem; color: var(--al-muted, GrayText); text-align: center; overflow-wrap: anywhere; }
 .heads-grid .axis.row { text-align: right; padding-right: 0.25rem; }
 .thumb { display: block; padding: 2px; min-height: 0; min-width: 0; width: 100%; border: 2px solid transparent; border-radius: 4px;
   background: transparent; cursor: zoom-in; }
 .thumb canvas { display: block; width: 100%; height: auto; image-rendering: pixelated; }
-.thumb[aria-pressed="true"] { border-color: var(--attn-demo-accent, Highlight); }
-.thumb:focus-visible { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: 2px; }
+.thumb[aria-pressed="true"] { border-color: var(--al-accent, Highlight); }
+.thumb:focus-visible { outline: 2px solid var(--al-accent, Highlight); outline-offset: 2px; }
 .selected-title { font-size: 0.95rem; margin: 0.75rem 0 0; }
 .relative h3 { font-size: 0.95rem; margin: 0.75rem 0 0; }
 .probs { list-style: none; padding: 0; margin: 0.25rem 0 0.75rem; display: grid; gap: 0.2rem; max-width: 32rem; min-width: 0; }
 .probs li { display: grid; grid-template-columns: minmax(0, 8rem) minmax(2rem, 1fr) max-content; gap: 0.5rem; align-items: center; min-width: 0; }
 .probs .label { overflow-wrap: anywhere; min-width: 0; }
-.no-attention { border: 1px dashed var(--attn-demo-border, #d6d6df); border-radius: 6px; padding: 0.75rem; margin: 0.5rem 0;
+.no-attention { border: 1px dashed var(--al-line, #d6d6df); border-radius: 6px; padding: 0.75rem; margin: 0.5rem 0;
   font-size: 0.875rem; max-width: 40rem; }
-.probs .bar { height: 0.8rem; border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 2px; overflow: hidden; }
-.probs .fill { display: block; height: 100%; background: var(--attn-demo-accent, Highlight); }
+.probs .bar { height: 0.8rem; border: 1px solid var(--al-line, #d6d6df); border-radius: 2px; overflow: hidden; }
+.probs .fill { display: block; height: 100%; background: var(--al-accent, Highlight); }
 .probs .value { font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; text-align: right; }
 .probs li[data-predicted] .label { font-weight: 700; }
-.words { border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 6px; padding: 0.4rem; display: grid; gap: 0.3rem; }
+.words { border: 1px solid var(--al-line, #d6d6df); border-radius: 6px; padding: 0.4rem; display: grid; gap: 0.3rem; }
 .words:focus { outline: none; }
-.words:focus-visible { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: 2px; }
+.words:focus-visible { outline: 2px solid var(--al-accent, Highlight); outline-offset: 2px; }
 .words .row { display: flex; flex-wrap: wrap; gap: 0.2rem; align-items: center; border-left: 0.4rem solid transparent; padding-left: 0.3rem; }
-.words .row-label { font-size: 0.75rem; color: var(--attn-demo-muted, GrayText); min-width: 3rem; }
+.words .row-label { font-size: 0.75rem; color: var(--al-muted, GrayText); min-width: 3rem; }
 .words .row-label.swatch { color: inherit; padding: 0 0.3rem; border-radius: 3px; font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; }
 .words .word { padding: 0.05rem 0.3rem; border-radius: 3px; font-family: ui-monospace, monospace; white-space: pre; }
-.words:focus-visible .word[data-focused] { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: 1px; }
+.words:focus-visible .word[data-focused] { outline: 2px solid var(--al-accent, Highlight); outline-offset: 1px; }
 .text-alt { font-size: 0.875rem; margin: 0.5rem 0; }
 .text-alt ol, .text-alt ul { margin: 0.25rem 0; padding-left: 1.5rem; }
 .penalty { font-family: "STIX Two Math", "Cambria Math", serif; }

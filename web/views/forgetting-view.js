@@ -51,9 +51,9 @@ export {
 const pct = (v) => `${(100 * v).toFixed(1)}%`;
 
 export const FORGETTING_STYLE = `
-.forgetting-chart { max-width: 44rem; border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 6px; padding: 0.25rem; }
+.forgetting-chart { max-width: 44rem; border: 1px solid var(--al-line, #d6d6df); border-radius: 6px; padding: 0.25rem; }
 .forgetting-chart:focus { outline: none; }
-.forgetting-chart:focus-visible { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: 2px; }
+.forgetting-chart:focus-visible { outline: 2px solid var(--al-accent, Highlight); outline-offset: 2px; }
 .forgetting-chart svg { display: block; width: 100%; height: auto; }
 .line-legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; font-size: 0.8125rem; margin: 0.25rem 0; }
 .line-legend span::before { content: ""; display: inline-block; width: 1.6rem; height: 0; vertical-align: middle; margin-right: 0.35rem;
@@ -67,7 +67,7 @@ export const FORGETTING_STYLE = `
 .table-scroll { overflow-x: auto; max-width: 100%; }
 .expected { overflow-wrap: anywhere; word-break: break-all; }
 .forgetting-table { border-collapse: collapse; font-size: 0.8125rem; font-variant-numeric: tabular-nums; }
-.forgetting-table th, .forgetting-table td { padding: 0.1rem 0.5rem; text-align: right; border-bottom: 1px solid var(--attn-demo-border, #d6d6df); }
+.forgetting-table th, .forgetting-table td { padding: 0.1rem 0.5rem; text-align: right; border-bottom: 1px solid var(--al-line, #d6d6df); }
 `;
 
 export class ForgettingView {

@@ -47,18 +47,18 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const ARC_HEIGHT = 56; // CSS pixels above the words for the arcs
 
 export const READING_STYLE = `
-.reading-strip { overflow-x: auto; max-width: 100%; border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 6px; margin: 0.5rem 0; }
+.reading-strip { overflow-x: auto; max-width: 100%; border: 1px solid var(--al-line, #d6d6df); border-radius: 6px; margin: 0.5rem 0; }
 .reading-words { position: relative; display: inline-block; min-width: 100%; padding: ${ARC_HEIGHT + 4}px 0.5rem 0.4rem; }
 .reading-words:focus { outline: none; }
-.reading-words:focus-visible { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: -2px; }
-.reading-words svg.arcs { position: absolute; left: 0; top: 0; overflow: visible; pointer-events: none; color: var(--attn-demo-accent, Highlight); }
+.reading-words:focus-visible { outline: 2px solid var(--al-accent, Highlight); outline-offset: -2px; }
+.reading-words svg.arcs { position: absolute; left: 0; top: 0; overflow: visible; pointer-events: none; color: var(--al-accent, Highlight); }
 .word-row { display: flex; gap: 0.3rem; white-space: nowrap; }
 .rword { display: flex; flex-direction: column; align-items: center; gap: 0.1rem; cursor: pointer; }
 .rword .word { padding: 0.1rem 0.35rem; border-radius: 3px; font-family: ui-monospace, monospace; border: 2px solid transparent; }
 .rword[data-current] .word { border-color: #d62728; font-weight: 700; }
 .rword[data-future] .word { opacity: 0.45; }
 .rword[data-unknown] .word { text-decoration: underline wavy; }
-.rword .p { font-size: 0.7rem; font-variant-numeric: tabular-nums; color: var(--attn-demo-muted, GrayText); }
+.rword .p { font-size: 0.7rem; font-variant-numeric: tabular-nums; color: var(--al-muted, GrayText); }
 .reading-controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin: 0.5rem 0; }
 .reading-controls .slider { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
 .reading-controls input[type="range"] { width: 12rem; max-width: 60vw; }
