@@ -47,8 +47,8 @@ export const DEMO_STYLE = `${TOKENS_STYLE}${CONTROL_STYLE}
 label { font-weight: 600; font-size: var(--al-text-sm); }
 .field { display: flex; flex-direction: column; gap: 2px; min-width: 0; }
 .bar .field { flex: 0 1 auto; }
-.input-field { flex: 1 1 18rem; }
-.examples-field { flex: 0 1 20rem; }
+.input-field { flex: 3 1 14rem; }
+.examples-field { flex: 1 1 11rem; max-width: 20rem; }
 .examples-field select { width: 100%; }
 select, input, button { max-width: 100%; }
 input[type="text"] { width: 100%; font-family: var(--al-mono); font-size: var(--al-text-md); }
@@ -67,11 +67,11 @@ attn-heatmap { min-width: 0; max-width: 100%; }
 .model-card dd { margin: 0; overflow-wrap: anywhere; }
 .model-card ul { margin: 0; padding-left: 1.1rem; }
 @container (max-width: 480px) { .model-card dl { grid-template-columns: 1fr; } .model-card dd { margin-bottom: 0.3rem; }
-  .bar .field, .input-field, .examples-field { flex: 1 1 100%; } .bar .field select { width: 100%; } }
+  .bar .field, .input-field, .examples-field { flex: 1 1 100%; max-width: none; } .bar .field select { width: 100%; } }
 a { color: var(--al-accent, LinkText); }
 attn-heatmap { --attn-heatmap-background: var(--al-surface, Canvas); --attn-heatmap-color: var(--al-fg, CanvasText);
   --attn-heatmap-focus: var(--al-focus, Highlight); margin-top: var(--al-space-1);
-  --attn-heatmap-max-height: max(13rem, 100vh - 21rem); }
+  --attn-heatmap-max-height: var(--attn-demo-map-max-height, max(13rem, 100vh - 21rem)); }
 :host([data-hide-export]) attn-heatmap::part(toolbar) { display: none; }
 :host([data-hide-export]) button[data-action^="download"] { display: none; }
 ${INPUT_NOTES_STYLE}${INSPECTOR_STYLE}${VIEWS_STYLE}`;

@@ -156,10 +156,38 @@ export function noAttentionPanel() {
   };
 }
 
+/**
+ * A "why?" toggle: a <details class="why"> (keyboard operable as it is) holding an explanation,
+ * closed until asked for, so that the picture keeps the first screen. Returns { node, texts(lang) }.
+ */
+export function whyToggle(...content) {
+  const summary = el('summary');
+  const node = el('details', { class: 'why' }, [summary, ...content]);
+  return {
+    node,
+    texts(lang) {
+      summary.textContent = t(lang, 'why.label');
+    },
+  };
+}
+
 /** Styles the views add to <attn-demo>'s shadow root (light and dark follow the host). */
 export const VIEW_STYLE = `
-.output { font-family: ui-monospace, monospace; font-size: 1.1rem; }
-.buttons { display: flex; flex-wrap: wrap; gap: 0.25rem; margin: 0.5rem 0; }
+.output { font-family: var(--al-mono, monospace); font-size: var(--al-text-lg, 1.25rem); font-weight: 600; }
+.buttons { display: flex; flex-wrap: wrap; gap: var(--al-space-1, 4px); margin: var(--al-space-2, 8px) 0; }
+section[data-view] > p, .output-line { margin: var(--al-space-2, 8px) 0; }
+/* a view's first line: its output, its own controls and "why?", on one row when they fit */
+.view-line { display: flex; flex-wrap: wrap; align-items: center; gap: var(--al-space-1, 4px) var(--al-space-4, 16px); }
+.view-line > * { margin: var(--al-space-1, 4px) 0; }
+.view-line .output-line { flex: 0 1 auto; min-width: 0; }
+.view-line .buttons { margin: 0; }
+.view-line .field { flex-direction: row; align-items: center; gap: var(--al-space-2, 8px); }
+.view-line details.why { flex: 1 1 12rem; }
+.view-line details.why[open] { flex-basis: 100%; order: 9; }
+details.why p { margin: var(--al-space-1, 4px) 0 0; }
+.heads-split { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 var(--al-space-5, 24px); align-items: start; }
+@container (max-width: 48rem) { .heads-split { grid-template-columns: minmax(0, 1fr); } }
+.heads-split .selected-title:first-child { margin-top: 0; }
 figure { margin: 0; min-width: 0; }
 figcaption { font-size: 0.875rem; overflow-wrap: anywhere; }
 figcaption .output { font-size: 0.9rem; }
@@ -176,13 +204,16 @@ figcaption .output { font-size: 0.9rem; }
 .thumb:focus-visible { outline: 2px solid var(--al-accent, Highlight); outline-offset: 2px; }
 .selected-title { font-size: 0.95rem; margin: 0.75rem 0 0; }
 .relative h3 { font-size: 0.95rem; margin: 0.75rem 0 0; }
-.probs { list-style: none; padding: 0; margin: 0.25rem 0 0.75rem; display: grid; gap: 0.2rem; max-width: 32rem; min-width: 0; }
-.probs li { display: grid; grid-template-columns: minmax(0, 8rem) minmax(2rem, 1fr) max-content; gap: 0.5rem; align-items: center; min-width: 0; }
+/* every bar on one track length: the rows share the list's columns (subgrid) */
+.probs { list-style: none; padding: 0; margin: 0.25rem 0 0.75rem; display: grid; gap: 0.2rem 0.5rem; max-width: 32rem; min-width: 0;
+  grid-template-columns: minmax(0, 8rem) minmax(2rem, 1fr) max-content; }
+.probs li { grid-column: 1 / -1; display: grid; grid-template-columns: subgrid; align-items: center; min-width: 0; }
 .probs .label { overflow-wrap: anywhere; min-width: 0; }
 .no-attention { border: 1px dashed var(--al-line, #d6d6df); border-radius: 6px; padding: 0.75rem; margin: 0.5rem 0;
   font-size: 0.875rem; max-width: 40rem; }
-.probs .bar { height: 0.8rem; border: 1px solid var(--al-line, #d6d6df); border-radius: 2px; overflow: hidden; }
-.probs .fill { display: block; height: 100%; background: var(--al-accent, Highlight); }
+.probs .bar { height: 0.8rem; border: 1px solid var(--al-line, #d6d6df); border-radius: 2px; overflow: hidden;
+  background: color-mix(in srgb, var(--al-line, #d6d6df) 40%, transparent); }
+.probs .fill { display: block; height: 100%; background: var(--al-attn, #21918c); }
 .probs .value { font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; text-align: right; }
 .probs li[data-predicted] .label { font-weight: 700; }
 .words { border: 1px solid var(--al-line, #d6d6df); border-radius: 6px; padding: 0.4rem; display: grid; gap: 0.3rem; }

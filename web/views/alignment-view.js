@@ -59,11 +59,11 @@ export class AlignmentView {
     const u = this.#ui;
     this.#gold = new GoldPanel({ onToggle: (gold) => emit(this.node, 'view-change', { gold }) });
     u.outputLabel = el('span');
-    u.output = el('output', { class: 'output', for: 'input' });
-    u.map = el('attn-heatmap', { class: 'align-map', min: '0' });
+    u.output = el('output', { class: 'output', for: 'input', 'data-main': 'output' });
+    u.map = el('attn-heatmap', { class: 'align-map', min: '0', 'data-main': 'picture' });
     u.explain = el('aside', { class: 'explain', 'aria-live': 'polite' });
     this.node = el('section', { 'data-view': 'alignment' }, [
-      el('p', {}, [u.outputLabel, ' ', u.output]),
+      el('p', { class: 'output-line' }, [u.outputLabel, ' ', u.output]),
       this.#gold.node,
       this.#none.node,
       (u.split = el('div', { class: 'split' }, [u.map, u.explain])),

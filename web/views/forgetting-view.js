@@ -51,7 +51,13 @@ export {
 const pct = (v) => `${(100 * v).toFixed(1)}%`;
 
 export const FORGETTING_STYLE = `
+.forgetting-split { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 var(--al-space-5, 24px); align-items: start; }
+@container (max-width: 52rem) { .forgetting-split { grid-template-columns: minmax(0, 1fr); } }
 .forgetting-chart { max-width: 44rem; border: 1px solid var(--al-line, #d6d6df); border-radius: 6px; padding: 0.25rem; }
+/* the chart scales with its box: on a narrow one its text grows in chart units so that it stays
+   at least 11 CSS pixels (the viewBox is 640 wide) */
+@container (max-width: 36rem) { .forgetting-chart svg text { font-size: 15px; } }
+@container (max-width: 28rem) { .forgetting-chart svg text { font-size: 20px; } }
 .forgetting-chart:focus { outline: none; }
 .forgetting-chart:focus-visible { outline: 2px solid var(--al-accent, Highlight); outline-offset: 2px; }
 .forgetting-chart svg { display: block; width: 100%; height: auto; }
@@ -105,7 +111,7 @@ export class ForgettingView {
       u.altSummary,
       el('div', { class: 'table-scroll' }, [u.table]),
     ]);
-    u.curveBox = el('div', { class: 'curve-box' }, [
+    u.curveBox = el('div', { class: 'curve-box', 'data-main': 'picture' }, [
       u.lineLegend,
       u.chart,
       u.live,
@@ -117,22 +123,24 @@ export class ForgettingView {
     u.randomHint = el('span', { class: 'note' });
     u.expectedLabel = el('span');
     u.expected = el('output', { class: 'output expected' });
-    u.runs = el('div', { class: 'runs' });
+    u.runs = el('div', { class: 'runs', 'data-main': 'output' });
     u.note = el('p', { class: 'note run-note' });
     u.mapTitle = el('h3', { class: 'selected-title' });
     u.map = el('attn-heatmap', { class: 'forgetting-map', min: '0', max: '1' });
     u.download = el('button', { type: 'button', 'data-action': 'download-run' });
     this.node = el('section', { 'data-view': 'forgetting' }, [
-      u.curveTitle,
-      u.source,
-      u.fixture,
-      u.curveError,
-      u.curveBox,
-      u.runTitle,
-      el('div', { class: 'buttons' }, [u.random, u.randomHint]),
-      el('p', {}, [u.expectedLabel, ' ', u.expected]),
-      u.runs,
-      u.note,
+      // the curve beside the run of the input through both models (one under the other on a
+      // narrow element)
+      el('div', { class: 'forgetting-split' }, [
+        el('div', {}, [u.curveTitle, u.source, u.fixture, u.curveError, u.curveBox]),
+        el('div', {}, [
+          u.runTitle,
+          el('div', { class: 'buttons' }, [u.random, u.randomHint]),
+          el('p', {}, [u.expectedLabel, ' ', u.expected]),
+          u.runs,
+          u.note,
+        ]),
+      ]),
       u.mapTitle,
       u.map,
       el('div', { class: 'buttons' }, [u.download]),

@@ -27,7 +27,7 @@
 
 import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
 import { plural, t } from '../shared/i18n.js';
-import { downloadBlob, el, fileName, legend, textColorFor } from '../shared/view-kit.js';
+import { downloadBlob, el, fileName, legend, textColorFor, whyToggle } from '../shared/view-kit.js';
 import {
   attentionRow,
   readSoFar,
@@ -80,6 +80,7 @@ export class ReadingView {
     u.about = el('p', { class: 'note reading-about' });
     u.readAsLabel = el('span');
     u.readAs = el('output', { class: 'output read-as' });
+    u.why = whyToggle(u.about);
     u.unknown = el('p', { class: 'note unknown-note' });
     u.back = el('button', { type: 'button', 'data-action': 'back' });
     u.play = el('button', { type: 'button', 'data-action': 'play' });
@@ -113,7 +114,7 @@ export class ReadingView {
       },
       [u.arcs, u.row],
     );
-    u.strip = el('div', { class: 'reading-strip' }, [u.words]);
+    u.strip = el('div', { class: 'reading-strip', 'data-main': 'picture' }, [u.words]);
     u.live = el('div', { class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'true' });
     u.nextTitle = el('h3', { class: 'selected-title', id: 'next-title' });
     u.next = el('ul', { class: 'probs next-words', 'aria-labelledby': 'next-title' });
@@ -128,17 +129,22 @@ export class ReadingView {
     u.all = el('button', { type: 'button', 'data-action': 'download-reading' });
     u.csv = el('button', { type: 'button', 'data-action': 'download-probs' });
     this.node = el('section', { 'data-view': 'reading' }, [
-      u.about,
-      el('p', {}, [u.readAsLabel, ' ', u.readAs]),
+      el('div', { class: 'view-line' }, [
+        el('p', { class: 'output-line' }, [u.readAsLabel, ' ', u.readAs]),
+        u.why.node,
+      ]),
       u.unknown,
       u.controls,
       this.#legend.node,
       u.strip,
       u.live,
-      u.nextTitle,
-      u.next,
-      u.nextNote,
-      u.perplexity,
+      // what the model predicts: the next word's probabilities, or why none; the perplexity
+      el('div', { class: 'reading-output', 'data-main': 'output' }, [
+        u.nextTitle,
+        u.next,
+        u.nextNote,
+        u.perplexity,
+      ]),
       u.mapBox,
       u.alt,
       el('div', { class: 'buttons' }, [u.all, u.csv]),
@@ -270,6 +276,7 @@ export class ReadingView {
     };
 
     u.about.textContent = t(lang, `reading.about.${cell}`);
+    u.why.texts(lang);
     u.readAsLabel.textContent = t(lang, 'reading.readAs');
     u.readAs.textContent = text;
     u.unknown.textContent = data.unknown.length
