@@ -53,11 +53,13 @@ const pct = (v) => `${(100 * v).toFixed(1)}%`;
 export const FORGETTING_STYLE = `
 .forgetting-split { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 var(--al-space-5, 24px); align-items: start; }
 @container (max-width: 52rem) { .forgetting-split { grid-template-columns: minmax(0, 1fr); } }
-.forgetting-chart { max-width: 44rem; border: 1px solid var(--al-line, #d6d6df); border-radius: 6px; padding: 0.25rem; }
+.forgetting-chart { max-width: min(44rem, (100vh - 27rem) * 1.88); border: 1px solid var(--al-line, #d6d6df); border-radius: 6px; padding: 0.25rem; }
 /* the chart scales with its box: on a narrow one its text grows in chart units so that it stays
    at least 11 CSS pixels (the viewBox is 640 wide) */
-@container (max-width: 36rem) { .forgetting-chart svg text { font-size: 15px; } }
-@container (max-width: 28rem) { .forgetting-chart svg text { font-size: 20px; } }
+@container (max-width: 36rem) { .forgetting-chart svg text { font-size: 16px; } }
+@container (max-width: 28rem) { .forgetting-chart svg text { font-size: 18.5px; } }
+@container (max-width: 24rem) { .forgetting-chart svg text { font-size: 21px; } }
+@container (max-width: 20rem) { .forgetting-chart svg text { font-size: 25px; } }
 .forgetting-chart:focus { outline: none; }
 .forgetting-chart:focus-visible { outline: 2px solid var(--al-accent, Highlight); outline-offset: 2px; }
 .forgetting-chart svg { display: block; width: 100%; height: auto; }
@@ -93,6 +95,7 @@ export class ForgettingView {
     u.lineLegend = el('div', { class: 'line-legend' });
     u.chart = el('div', {
       class: 'forgetting-chart',
+      'data-main': 'picture',
       tabindex: '0',
       role: 'application',
       'aria-roledescription': 'line chart',
@@ -111,7 +114,7 @@ export class ForgettingView {
       u.altSummary,
       el('div', { class: 'table-scroll' }, [u.table]),
     ]);
-    u.curveBox = el('div', { class: 'curve-box', 'data-main': 'picture' }, [
+    u.curveBox = el('div', { class: 'curve-box' }, [
       u.lineLegend,
       u.chart,
       u.live,
