@@ -77,8 +77,8 @@ attn-heatmap { --attn-heatmap-background: var(--al-surface, Canvas); --attn-heat
 ${INPUT_NOTES_STYLE}${INSPECTOR_STYLE}${VIEWS_STYLE}`;
 
 /**
- * The chrome's nodes, by name (not yet in a document): bar, tabs, tab[view], model, lang, input,
- * hint, inputRow, openRow (openButton, openInput, openHint), status, offline, error, links (link,
+ * The chrome's nodes, by name (not yet in a document): top (the bar and the input row, one row on
+ * a wide element), bar, tabs, tab[view], model, lang, input, inputField, hint, inputRow, openRow (openButton, openInput, openHint), status, offline, error, links (link,
  * linkNote), card, inspector, and their labels; notes, the InputNotes under the input (given).
  * host[view]: the node of each view: the critical-path views' own, made now (views: name → view),
  * an empty host each for the others until their module has loaded. Appended to root, in order.

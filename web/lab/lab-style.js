@@ -6,11 +6,13 @@
 //   root.append(el('style', { text: STYLE }), ...);
 //
 // Deliberately CSS only: no DOM, no colours computed at run time (lab-paint.js reads the custom
-// properties when it draws the charts).
+// properties when it draws the charts). The controls' look and the design tokens are
+// web/shared/design.js's, as in every shadow root of the page.
 
+import { CONTROL_STYLE, TOKENS_STYLE } from '../shared/design.js';
 import { CHART_HEIGHT, COLORS } from './lab-constants.js';
 
-export const STYLE = `
+export const STYLE = `${TOKENS_STYLE}${CONTROL_STYLE}
 :host { display: block; font: inherit; color: inherit; container-type: inline-size;
   --lab-a: ${COLORS.a}; --lab-b: ${COLORS.b}; }
 :host([hidden]) { display: none; }

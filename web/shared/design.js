@@ -14,7 +14,7 @@
 
 /** [name, light, dark, themed-by] for the colour tokens. */
 const COLOURS = [
-  ['bg', '#f6f7fb', '#111217', null],
+  ['bg', '#f6f7fb', '#121216', null],
   ['surface', '#ffffff', '#1b1c23', '--attn-demo-surface'],
   ['fg', '#17181f', '#e8e9f0', null],
   ['muted', '#5a5d6e', '#a6a9ba', '--attn-demo-muted'],
