@@ -179,8 +179,7 @@ export class AttentionHeatmap extends HTMLElement {
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.#schedule(), {
       signal,
     });
-    // a max-height in vh (--attn-heatmap-max-height) follows the window's height
-    window.addEventListener('resize', () => this.#schedule(), { signal });
+    window.addEventListener('resize', () => this.#schedule(), { signal }); // a max-height in vh
     this.#resizeObserver = new ResizeObserver((entries) => {
       const width = Math.floor(entries[entries.length - 1].contentRect.width);
       if (width !== this.#width) {
@@ -417,13 +416,11 @@ export class AttentionHeatmap extends HTMLElement {
     this.#render();
   }
 
-  /** The layout of spec's map on ctx: the cell-size attribute's, or fit to the element's width
-   * and, on screen (fitHeight), to the plot's max-height (--attn-heatmap-max-height). */
+  /** spec's layout on ctx: cell-size's, or fit to the width (on screen: and the plot's max-height). */
   #layoutOn(ctx, font, spec, fitHeight = false) {
     const cellSize = parseNumberAttribute(this.getAttribute('cell-size'));
-    const maxHeight = fitHeight ? parseFloat(getComputedStyle(this.#plot).maxHeight) : NaN;
-    const width = this.#width || this.clientWidth || 320;
-    return layoutOf(ctx, font, spec, cellSize, width, maxHeight > 0 ? maxHeight : Infinity);
+    const plot = fitHeight ? this.#plot : null;
+    return layoutOf(ctx, font, spec, cellSize, this.#width || this.clientWidth || 320, plot);
   }
 
   #render() {

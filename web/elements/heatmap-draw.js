@@ -64,10 +64,12 @@ export function colorsOf(node) {
 
 /**
  * The layout (draw.js computeLayout) of spec's map on ctx in font: cellSize (the cell-size
- * attribute, a number or null) or else fit to availableWidth and availableHeight (CSS pixels;
- * the height only shrinks the cells, down to FIT_MIN_CELL).
+ * attribute, a number or null) or else fit to availableWidth (CSS pixels) and to plot's
+ * max-height (an element, or null: no limit; the height only shrinks the cells, down to
+ * FIT_MIN_CELL).
  */
-export function layoutOf(ctx, font, spec, cellSize, availableWidth, availableHeight = Infinity) {
+export function layoutOf(ctx, font, spec, cellSize, availableWidth, plot = null) {
+  const availableHeight = plot ? maxHeightOf(plot) : Infinity;
   const d = spec.data;
   ctx.font = font.css;
   const shape = {
@@ -92,6 +94,12 @@ export function layoutOf(ctx, font, spec, cellSize, availableWidth, availableHei
   const fit = Math.floor((availableHeight - (layout.height - layout.gridHeight)) / d.rows);
   const cell = Math.max(FIT_MIN_CELL, fit);
   return cell < layout.cellHeight ? computeLayout({ ...shape, ...labels, cellSize: cell }) : layout;
+}
+
+/** A plot's max-height in CSS pixels (Infinity for none). @param {Element} plot */
+function maxHeightOf(plot) {
+  const h = parseFloat(getComputedStyle(plot).maxHeight);
+  return h > 0 ? h : Infinity;
 }
 
 /** The smallest cell (CSS pixels) a map is shrunk to so that it fits its max-height. */
