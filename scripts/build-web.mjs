@@ -17,7 +17,7 @@
 //   dist/web/chunk-*.js               code shared by entries, or import()ed on first use (the
 //                                     views other than the first stay lazy: code splitting)
 //   dist/web/sw.js                    the service worker, its cache named after the build's hash
-//   dist/web/{style.css, favicon.svg, load-guard.js, embed-size.js, models/}   copied
+//   dist/web/{controls.css, style.css, favicon.svg, load-guard.js, embed-size.js, models/}   copied
 //   dist/wasm/*.wasm                  the committed builds, copied (never rebuilt here)
 // In the bundle one output file holds many source modules, so each source's import.meta.url is
 // rewritten to the URL that module had in the repository (new URL('shared/models.js',
@@ -63,7 +63,7 @@ export const PAGES = Object.freeze([
   ['embed.html', 'embed-page.js'],
 ]);
 /** Files copied as they are (classic scripts, styles, icon); the models and .wasm are copied as folders. */
-const COPIED = ['style.css', 'favicon.svg', 'load-guard.js', 'embed-size.js'];
+const COPIED = ['controls.css', 'style.css', 'favicon.svg', 'load-guard.js', 'embed-size.js'];
 
 /**
  * esbuild plugin: each module's import.meta.url as the URL it had beside web/ (see the header);

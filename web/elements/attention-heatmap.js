@@ -180,6 +180,7 @@ export class AttentionHeatmap extends HTMLElement {
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.#schedule(), {
       signal,
     });
+    window.addEventListener('resize', () => this.#schedule(), { signal }); // a max-height in vh
     this.#resizeObserver = new ResizeObserver((entries) => {
       const width = Math.floor(entries[entries.length - 1].contentRect.width);
       if (width !== this.#width) {
@@ -416,10 +417,11 @@ export class AttentionHeatmap extends HTMLElement {
     this.#render();
   }
 
-  /** The layout of spec's map on ctx: the cell-size attribute's, or fit to the element's width. */
-  #layoutOn(ctx, font, spec) {
+  /** spec's layout on ctx: cell-size's, or fit to the width (on screen: and the plot's max-height). */
+  #layoutOn(ctx, font, spec, fitHeight = false) {
     const cellSize = parseNumberAttribute(this.getAttribute('cell-size'));
-    return layoutOf(ctx, font, spec, cellSize, this.#width || this.clientWidth || 320);
+    const plot = fitHeight ? this.#plot : null;
+    return layoutOf(ctx, font, spec, cellSize, this.#width || this.clientWidth || 320, plot);
   }
 
   #render() {
@@ -436,7 +438,7 @@ export class AttentionHeatmap extends HTMLElement {
     const ctx = canvas.getContext('2d');
     const colors = colorsOf(this);
     const spec = this.#spec;
-    const layout = this.#layoutOn(ctx, colors.font, spec);
+    const layout = this.#layoutOn(ctx, colors.font, spec, true);
     const dpr = canvasScale(layout.width, layout.height, window.devicePixelRatio || 1);
     canvas.width = Math.round(layout.width * dpr);
     canvas.height = Math.round(layout.height * dpr);

@@ -15,6 +15,7 @@ import { MAX_INPUT, VIEWS, formatModelParams, inputHint } from '../shared/app-st
 import { VIEW_FAMILY } from '../shared/architectures.js';
 import { examplesFor } from '../shared/examples.js';
 import { LANGUAGES, t } from '../shared/i18n.js';
+import { CONTROL_STYLE, TOKENS_STYLE } from '../shared/design.js';
 import { INPUT_NOTES_STYLE } from '../shared/input-notes.js';
 import { renderCard } from '../shared/model-card.js';
 import { pageOrigin } from '../shared/model-cache.js';
@@ -33,34 +34,46 @@ import { el, fillModelOptions } from '../shared/view-kit.js';
 import { VIEW_MODULES, VIEWS_STYLE } from '../views/registry.js';
 import { inputLimit } from '../views/view-context.js';
 
-/** The chrome's styles, then the views' (registry.js VIEWS_STYLE; the lazy views bring theirs). */
-export const DEMO_STYLE = `
+/** The chrome's styles, then the views' (registry.js VIEWS_STYLE; the lazy views bring theirs).
+ * Projector first: on a wide element the model picker, the input and the examples share one row,
+ * so that a view's input, picture and output fit a 1280 × 720 screen (tests/browser/projector). */
+export const DEMO_STYLE = `${TOKENS_STYLE}${CONTROL_STYLE}
 :host { display: block; font: inherit; color: inherit; container-type: inline-size; }
 :host([hidden]) { display: none; }
 [hidden] { display: none !important; }
 * { box-sizing: border-box; }
-.bar { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; }
-.tabs { display: flex; flex-wrap: wrap; gap: 0.25rem; }
-.tabs button[aria-selected="true"] { font-weight: 700; outline: 2px solid var(--attn-demo-accent, Highlight); }
-label { font-weight: 600; }
-.field { display: flex; flex-direction: column; gap: 0.15rem; min-width: 0; }
-select, input, button { font: inherit; min-height: 2rem; max-width: 100%; }
-input[type="text"] { width: 100%; padding: 0.25rem 0.4rem; font-family: ui-monospace, monospace; }
-.input-row { margin-top: 0.75rem; }
-.hint, .status, .note, .honest { color: var(--attn-demo-muted, GrayText); font-size: 0.875rem; margin: 0.25rem 0; }
-.error { padding: 0.4rem 0.6rem; border-radius: 6px; background: var(--attn-demo-error-bg, #fdecea);
-  color: var(--attn-demo-error-text, #8c1d18); margin: 0.5rem 0; }
+.top { display: flex; flex-wrap: wrap; align-items: flex-end; gap: var(--al-space-1) var(--al-space-3); }
+.bar, .input-row { display: contents; }
+.tabs { display: flex; flex-wrap: wrap; gap: var(--al-space-1); flex: 1 0 100%; }
+.tabs button { font-weight: 500; }
+label { font-weight: 600; font-size: var(--al-text-sm); }
+.field { display: flex; flex-direction: column; gap: 2px; min-width: 0; }
+.bar .field { flex: 0 1 auto; }
+.input-field { flex: 3 1 14rem; }
+.examples-field { flex: 1 1 11rem; max-width: 20rem; }
+.examples-field select { width: 100%; }
+select, input, button { max-width: 100%; }
+input[type="text"] { width: 100%; font-family: var(--al-mono); font-size: var(--al-text-md); }
+.hint { flex: 1 0 100%; }
+.hint, .status, .note, .honest { color: var(--al-muted, GrayText); font-size: var(--al-text-xs); margin: 0; line-height: 1.4; }
+.status { margin: var(--al-space-1) 0; }
+.error { padding: var(--al-space-1) var(--al-space-2); border-radius: var(--al-radius); background: var(--attn-demo-error-bg, #fdecea);
+  color: var(--attn-demo-error-text, #8c1d18); margin: var(--al-space-2) 0; }
+@media (prefers-color-scheme: dark) { .error { background: var(--attn-demo-error-bg, #3b1412); color: var(--attn-demo-error-text, #ffb4ab); } }
 attn-heatmap { min-width: 0; max-width: 100%; }
-.links { font-size: 0.875rem; margin: 0.5rem 0 0; }
-.model-card { font-size: 0.875rem; margin: 0.5rem 0 0; }
-.model-card summary { cursor: pointer; }
+.open-row { display: flex; flex-wrap: wrap; align-items: center; gap: var(--al-space-1) var(--al-space-3); margin: var(--al-space-3) 0 0; }
+.links { font-size: var(--al-text-sm); margin: var(--al-space-2) 0 0; }
+.model-card { font-size: var(--al-text-sm); margin: var(--al-space-2) 0 0; }
 .model-card dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 0.75rem; margin: 0.5rem 0; }
 .model-card dt { font-weight: 600; }
 .model-card dd { margin: 0; overflow-wrap: anywhere; }
 .model-card ul { margin: 0; padding-left: 1.1rem; }
-@container (max-width: 480px) { .model-card dl { grid-template-columns: 1fr; } .model-card dd { margin-bottom: 0.3rem; } }
-a { color: var(--attn-demo-accent, LinkText); }
-attn-heatmap { --attn-heatmap-background: var(--attn-demo-surface, Canvas); margin-top: 0.25rem; }
+@container (max-width: 480px) { .model-card dl { grid-template-columns: 1fr; } .model-card dd { margin-bottom: 0.3rem; }
+  .bar .field, .input-field, .examples-field { flex: 1 1 100%; max-width: none; } .bar .field select { width: 100%; } }
+a { color: var(--al-accent, LinkText); }
+attn-heatmap { --attn-heatmap-background: var(--al-surface, Canvas); --attn-heatmap-color: var(--al-fg, CanvasText);
+  --attn-heatmap-focus: var(--al-focus, Highlight); margin-top: var(--al-space-1);
+  --attn-heatmap-max-height: var(--attn-demo-map-max-height, max(13rem, 100vh - 21rem)); }
 .link-blocked { margin: 0.25rem 0 0; }
 .link-blocked .note { margin: 0.25rem 0; }
 .link-row { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
@@ -70,8 +83,8 @@ attn-heatmap { --attn-heatmap-background: var(--attn-demo-surface, Canvas); marg
 ${INPUT_NOTES_STYLE}${INSPECTOR_STYLE}${VIEWS_STYLE}`;
 
 /**
- * The chrome's nodes, by name (not yet in a document): bar, tabs, tab[view], model, lang, input,
- * hint, inputRow, openRow (openButton, openInput, openHint), status, offline, error, links (link,
+ * The chrome's nodes, by name (not yet in a document): top (the bar and the input row, one row on
+ * a wide element), bar, tabs, tab[view], model, lang, input, inputField, hint, inputRow, openRow (openButton, openInput, openHint), status, offline, error, links (link,
  * linkNote), card, inspector, and their labels; notes, the InputNotes under the input (given).
  * host[view]: the node of each view: the critical-path views' own, made now (views: name → view),
  * an empty host each for the others until their module has loaded. Appended to root, in order.
@@ -118,12 +131,10 @@ export function buildChrome(root, notes) {
   });
   ui.hint = el('p', { class: 'hint', id: 'hint' });
   ui.notes = notes;
-  ui.inputRow = el('div', { class: 'field input-row' }, [
-    ui.inputLabel,
-    ui.input,
-    ui.hint,
-    notes.menu,
-  ]);
+  ui.inputField = el('div', { class: 'field input-field' }, [ui.inputLabel, ui.input]);
+  ui.inputRow = el('div', { class: 'input-row' }, [ui.inputField, notes.menu, ui.hint]);
+  // one row on a wide element: the pickers, the input and its examples (DEMO_STYLE .top)
+  ui.top = el('div', { class: 'top' }, [ui.bar, ui.inputRow]);
   // The model file picker (file-picker attribute): a real button that opens a real file input.
   ui.openButton = el('button', { type: 'button', class: 'open-button' });
   ui.openInput = el('input', {
@@ -168,14 +179,13 @@ export function buildChrome(root, notes) {
   }
   root.append(
     el('style', { text: DEMO_STYLE }),
-    ui.bar,
-    ui.openRow,
-    ui.inputRow,
+    ui.top,
     notes.node,
     ui.status,
     ui.offline,
     ui.error,
     ...VIEWS.map((v) => ui.host[v]),
+    ui.openRow, // opening a file of one's own is not what the first screen is for
     ui.inspector,
     ui.links,
     ui.linkBlocked,

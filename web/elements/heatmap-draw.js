@@ -18,17 +18,19 @@ import {
   fillPixels,
   formatValue,
 } from '../shared/draw.js';
+import { CONTROL_STYLE } from '../shared/design.js';
 import { t } from '../shared/i18n.js';
 import { goldCells } from './heatmap-data.js';
 import { drawLabels, widestLabel } from './heatmap-labels.js';
 
 /** The element's shadow styles (its canvas, tooltip, controls and text alternative). */
-export const HEATMAP_STYLE = `
+export const HEATMAP_STYLE = `${CONTROL_STYLE}
 :host { display: block; position: relative; font: inherit;
   color: var(--attn-heatmap-color, CanvasText);
   background-color: var(--attn-heatmap-background, Canvas); }
 :host([hidden]) { display: none; }
-.plot { position: relative; overflow: auto; max-width: 100%; border-radius: 4px; }
+.plot { position: relative; overflow: auto; max-width: 100%; border-radius: 4px;
+  max-height: var(--attn-heatmap-max-height, none); }
 .plot:focus { outline: none; }
 .plot:focus-visible { outline: 2px solid var(--attn-heatmap-focus, Highlight); outline-offset: 2px; }
 canvas { display: block; touch-action: manipulation; }
@@ -38,9 +40,9 @@ canvas { display: block; touch-action: manipulation; }
 .controls { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.75rem; margin-top: 0.25rem; }
 .toolbar { display: flex; flex-wrap: wrap; gap: 0.25rem; }
 .toolbar button:disabled { opacity: 0.5; }
-.scale { display: inline-flex; align-items: center; gap: 0.3rem; font-size: 0.8125rem; min-height: 2rem; }
+.scale { display: inline-flex; align-items: center; gap: 0.3rem; font-size: var(--al-text-xs, 0.75rem); min-height: 1.75rem; }
 .scale input { margin: 0; }
-.toolbar button { font: inherit; font-size: 0.8125rem; min-height: 2rem; padding: 0.25rem 0.6rem; }
+.toolbar button { font-size: var(--al-text-xs, 0.75rem); min-height: 1.75rem; padding: 0 0.5rem; }
 .error { margin: 0.25rem 0; color: #b3261e; color: light-dark(#b3261e, #ff8a80); }
 [hidden] { display: none !important; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0;
@@ -62,9 +64,12 @@ export function colorsOf(node) {
 
 /**
  * The layout (draw.js computeLayout) of spec's map on ctx in font: cellSize (the cell-size
- * attribute, a number or null) or else fit to availableWidth (CSS pixels).
+ * attribute, a number or null) or else fit to availableWidth (CSS pixels) and to plot's
+ * max-height (an element, or null: no limit; the height only shrinks the cells, down to
+ * FIT_MIN_CELL).
  */
-export function layoutOf(ctx, font, spec, cellSize, availableWidth) {
+export function layoutOf(ctx, font, spec, cellSize, availableWidth, plot = null) {
+  const availableHeight = plot ? maxHeightOf(plot) : Infinity;
   const d = spec.data;
   ctx.font = font.css;
   const shape = {
@@ -78,12 +83,27 @@ export function layoutOf(ctx, font, spec, cellSize, availableWidth) {
     shape.keyWidth = Math.ceil(
       LAYOUT.keySwatch + 6 + ctx.measureText(t(spec.lang, 'heatmap.goldKey')).width,
     );
-  return computeLayout({
-    ...shape,
+  const labels = {
     rowLabelWidth: Math.ceil(widestLabel(ctx, d.rowLabels)),
     colLabelHeight: Math.ceil(widestLabel(ctx, d.colLabels)),
-  });
+  };
+  const layout = computeLayout({ ...shape, ...labels });
+  if (shape.cellSize !== null || !(layout.height > availableHeight)) return layout;
+  // Too tall for the room given: square cells that fit it (never below FIT_MIN_CELL: a taller
+  // map then scrolls in its plot), the labels and legend kept.
+  const fit = Math.floor((availableHeight - (layout.height - layout.gridHeight)) / d.rows);
+  const cell = Math.max(FIT_MIN_CELL, fit);
+  return cell < layout.cellHeight ? computeLayout({ ...shape, ...labels, cellSize: cell }) : layout;
 }
+
+/** A plot's max-height in CSS pixels (Infinity for none). @param {Element} plot */
+function maxHeightOf(plot) {
+  const h = parseFloat(getComputedStyle(plot).maxHeight);
+  return h > 0 ? h : Infinity;
+}
+
+/** The smallest cell (CSS pixels) a map is shrunk to so that it fits its max-height. */
+const FIT_MIN_CELL = 6;
 
 /** The matrix as drawn: shrunk (block maxima) to at most LAYOUT.maxGrid a side, cached per data
  * in scratch. */

@@ -10,8 +10,10 @@
 //   root.append(el('style', { text: STYLE }), ...);
 //
 // Deliberately CSS only: no DOM, no colours computed at run time (lab-paint.js reads the custom
-// properties when it draws the charts, and --lab-map-grid when it sizes the maps).
+// properties when it draws the charts, and --lab-map-grid when it sizes the maps). The
+// controls' look and the design tokens are web/shared/design.js's, as in every shadow root.
 
+import { CONTROL_STYLE, TOKENS_STYLE } from '../shared/design.js';
 import { CHART_HEIGHT, COLORS } from './lab-constants.js';
 
 const LINE = 'var(--attn-lab-border, var(--al-line, #d6d6df))';
@@ -25,7 +27,7 @@ const S3 = 'var(--al-space-3, 0.75rem)';
 const RADIUS = 'var(--al-radius, 8px)';
 const FOCUS = 'var(--al-focus, var(--al-accent, Highlight))';
 
-export const STYLE = `
+export const STYLE = `${TOKENS_STYLE}${CONTROL_STYLE}
 :host { display: block; font: inherit; color: inherit; container-type: inline-size;
   --lab-a: ${COLORS.a}; --lab-b: ${COLORS.b}; --lab-map-grid: 180px; }
 :host([hidden]) { display: none; }

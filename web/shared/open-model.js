@@ -323,7 +323,7 @@ export const INSPECTOR_STYLE = `
 .open-row { display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; align-items: center; margin-top: 0.5rem; }
 .open-row .hint { margin: 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
-:host([data-dragging]) { outline: 3px dashed var(--attn-demo-accent, Highlight); outline-offset: 4px; }
+:host([data-dragging]) { outline: 3px dashed var(--al-accent, Highlight); outline-offset: 4px; }
 .inspector { margin: 0.75rem 0 0; font-size: 0.875rem; min-width: 0; }
 .inspector h3 { font-size: 1rem; margin: 0 0 0.25rem; overflow-wrap: anywhere; }
 .inspector p { margin: 0.25rem 0; }

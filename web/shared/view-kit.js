@@ -156,43 +156,74 @@ export function noAttentionPanel() {
   };
 }
 
+/**
+ * A "why?" toggle: a <details class="why"> (keyboard operable as it is) holding an explanation,
+ * closed until asked for, so that the picture keeps the first screen. Returns { node, texts(lang) }.
+ */
+export function whyToggle(...content) {
+  const summary = el('summary');
+  const node = el('details', { class: 'why' }, [summary, ...content]);
+  return {
+    node,
+    texts(lang) {
+      summary.textContent = t(lang, 'why.label');
+    },
+  };
+}
+
 /** Styles the views add to <attn-demo>'s shadow root (light and dark follow the host). */
 export const VIEW_STYLE = `
-.output { font-family: ui-monospace, monospace; font-size: 1.1rem; }
-.buttons { display: flex; flex-wrap: wrap; gap: 0.25rem; margin: 0.5rem 0; }
+.output { font-family: var(--al-mono, monospace); font-size: var(--al-text-lg, 1.25rem); font-weight: 600; }
+.buttons { display: flex; flex-wrap: wrap; gap: var(--al-space-1, 4px); margin: var(--al-space-2, 8px) 0; }
+section[data-view] > p, .output-line { margin: var(--al-space-2, 8px) 0; }
+/* a view's first line: its output, its own controls and "why?", on one row when they fit */
+.view-line { display: flex; flex-wrap: wrap; align-items: center; gap: var(--al-space-1, 4px) var(--al-space-4, 16px); }
+.view-line > * { margin: var(--al-space-1, 4px) 0; }
+.view-line .output-line { flex: 0 1 auto; min-width: 0; }
+.view-line .buttons { margin: 0; }
+.view-line .field { flex-direction: row; align-items: center; gap: var(--al-space-2, 8px); }
+.view-line details.why { flex: 1 1 12rem; }
+.view-line details.why[open] { flex-basis: 100%; order: 9; }
+details.why p { margin: var(--al-space-1, 4px) 0 0; }
+.heads-split { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 var(--al-space-5, 24px); align-items: start; }
+@container (max-width: 48rem) { .heads-split { grid-template-columns: minmax(0, 1fr); } }
+.heads-split .selected-title:first-child { margin-top: 0; }
 figure { margin: 0; min-width: 0; }
 figcaption { font-size: 0.875rem; overflow-wrap: anywhere; }
 figcaption .output { font-size: 0.9rem; }
 .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; font-size: 0.8125rem; margin: 0.5rem 0; }
 .legend-bar { width: 10rem; max-width: 40vw; height: 0.75rem; image-rendering: pixelated; border-radius: 2px; }
-.legend-caption { color: var(--attn-demo-muted, GrayText); }
+.legend-caption { color: var(--al-muted, GrayText); }
 .heads-grid { display: grid; gap: 0.25rem; align-items: center; justify-content: start; margin: 0.5rem 0; max-width: 48rem; }
-.heads-grid .axis { font-size: 0.75rem; color: var(--attn-demo-muted, GrayText); text-align: center; overflow-wrap: anywhere; }
+.heads-grid .axis { font-size: 0.75rem; color: var(--al-muted, GrayText); text-align: center; overflow-wrap: anywhere; }
 .heads-grid .axis.row { text-align: right; padding-right: 0.25rem; }
 .thumb { display: block; padding: 2px; min-height: 0; min-width: 0; width: 100%; border: 2px solid transparent; border-radius: 4px;
   background: transparent; cursor: zoom-in; }
 .thumb canvas { display: block; width: 100%; height: auto; image-rendering: pixelated; }
-.thumb[aria-pressed="true"] { border-color: var(--attn-demo-accent, Highlight); }
-.thumb:focus-visible { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: 2px; }
+.thumb[aria-pressed="true"] { border-color: var(--al-accent, Highlight); }
+.thumb:focus-visible { outline: 2px solid var(--al-accent, Highlight); outline-offset: 2px; }
 .selected-title { font-size: 0.95rem; margin: 0.75rem 0 0; }
 .relative h3 { font-size: 0.95rem; margin: 0.75rem 0 0; }
-.probs { list-style: none; padding: 0; margin: 0.25rem 0 0.75rem; display: grid; gap: 0.2rem; max-width: 32rem; min-width: 0; }
-.probs li { display: grid; grid-template-columns: minmax(0, 8rem) minmax(2rem, 1fr) max-content; gap: 0.5rem; align-items: center; min-width: 0; }
+/* every bar on one track length: the rows share the list's columns (subgrid) */
+.probs { list-style: none; padding: 0; margin: 0.25rem 0 0.75rem; display: grid; gap: 0.2rem 0.5rem; max-width: 32rem; min-width: 0;
+  grid-template-columns: minmax(0, 8rem) minmax(2rem, 1fr) max-content; }
+.probs li { grid-column: 1 / -1; display: grid; grid-template-columns: subgrid; align-items: center; min-width: 0; }
 .probs .label { overflow-wrap: anywhere; min-width: 0; }
-.no-attention { border: 1px dashed var(--attn-demo-border, #d6d6df); border-radius: 6px; padding: 0.75rem; margin: 0.5rem 0;
+.no-attention { border: 1px dashed var(--al-line, #d6d6df); border-radius: 6px; padding: 0.75rem; margin: 0.5rem 0;
   font-size: 0.875rem; max-width: 40rem; }
-.probs .bar { height: 0.8rem; border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 2px; overflow: hidden; }
-.probs .fill { display: block; height: 100%; background: var(--attn-demo-accent, Highlight); }
+.probs .bar { height: 0.8rem; border: 1px solid var(--al-line, #d6d6df); border-radius: 2px; overflow: hidden;
+  background: color-mix(in srgb, var(--al-line, #d6d6df) 40%, transparent); }
+.probs .fill { display: block; height: 100%; background: var(--al-attn, #21918c); }
 .probs .value { font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; text-align: right; }
 .probs li[data-predicted] .label { font-weight: 700; }
-.words { border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 6px; padding: 0.4rem; display: grid; gap: 0.3rem; }
+.words { border: 1px solid var(--al-line, #d6d6df); border-radius: 6px; padding: 0.4rem; display: grid; gap: 0.3rem; }
 .words:focus { outline: none; }
-.words:focus-visible { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: 2px; }
+.words:focus-visible { outline: 2px solid var(--al-accent, Highlight); outline-offset: 2px; }
 .words .row { display: flex; flex-wrap: wrap; gap: 0.2rem; align-items: center; border-left: 0.4rem solid transparent; padding-left: 0.3rem; }
-.words .row-label { font-size: 0.75rem; color: var(--attn-demo-muted, GrayText); min-width: 3rem; }
+.words .row-label { font-size: 0.75rem; color: var(--al-muted, GrayText); min-width: 3rem; }
 .words .row-label.swatch { color: inherit; padding: 0 0.3rem; border-radius: 3px; font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; }
 .words .word { padding: 0.05rem 0.3rem; border-radius: 3px; font-family: ui-monospace, monospace; white-space: pre; }
-.words:focus-visible .word[data-focused] { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: 1px; }
+.words:focus-visible .word[data-focused] { outline: 2px solid var(--al-accent, Highlight); outline-offset: 1px; }
 .text-alt { font-size: 0.875rem; margin: 0.5rem 0; }
 .text-alt ol, .text-alt ul { margin: 0.25rem 0; padding-left: 1.5rem; }
 .penalty { font-family: "STIX Two Math", "Cambria Math", serif; }

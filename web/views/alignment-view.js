@@ -38,12 +38,12 @@ import { elapsed, emit, runInput, unknownOf } from './view-context.js';
 export const ALIGNMENT_STYLE = `
 .split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; align-items: start; }
 @container (max-width: 40rem) { .split { grid-template-columns: minmax(0, 1fr); } }
-.explain { border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 6px; padding: 0.5rem 0.75rem;
+.explain { border: 1px solid var(--al-line, #d6d6df); border-radius: 6px; padding: 0.5rem 0.75rem;
   font-size: 0.875rem; min-width: 0; overflow-wrap: anywhere; }
 .explain h3 { font-size: 0.95rem; margin: 0 0 0.25rem; }
 .explain .eq { font-family: "STIX Two Math", "Cambria Math", serif; font-size: 1rem; margin: 0.2rem 0; }
 .explain dl { display: grid; grid-template-columns: auto auto; gap: 0.1rem 0.75rem; margin: 0.5rem 0; }
-.explain dt { color: var(--attn-demo-muted, GrayText); }
+.explain dt { color: var(--al-muted, GrayText); }
 .explain dd { margin: 0; font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; }
 ${GOLD_STYLE}`;
 
@@ -59,11 +59,11 @@ export class AlignmentView {
     const u = this.#ui;
     this.#gold = new GoldPanel({ onToggle: (gold) => emit(this.node, 'view-change', { gold }) });
     u.outputLabel = el('span');
-    u.output = el('output', { class: 'output', for: 'input' });
-    u.map = el('attn-heatmap', { class: 'align-map', min: '0' });
+    u.output = el('output', { class: 'output', for: 'input', 'data-main': 'output' });
+    u.map = el('attn-heatmap', { class: 'align-map', min: '0', 'data-main': 'picture' });
     u.explain = el('aside', { class: 'explain', 'aria-live': 'polite' });
     this.node = el('section', { 'data-view': 'alignment' }, [
-      el('p', {}, [u.outputLabel, ' ', u.output]),
+      el('p', { class: 'output-line' }, [u.outputLabel, ' ', u.output]),
       this.#gold.node,
       this.#none.node,
       (u.split = el('div', { class: 'split' }, [u.map, u.explain])),

@@ -27,7 +27,8 @@ import { emit, runInput, unknownOf } from './view-context.js';
 
 /** Styles this view adds to <attn-demo>'s shadow root. */
 export const COMPARE_STYLE = `
-.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0.75rem; }
+.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 12rem), 1fr)); gap: var(--al-space-3, 12px); }
+.grid attn-heatmap { --attn-heatmap-max-height: max(10rem, 100vh - 26rem); }
 .gold-score { margin: 0.25rem 0 0; font-size: 0.8125rem; font-variant-numeric: tabular-nums; }
 .pair { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; margin: 0.75rem 0 0.25rem; }
 `;
@@ -42,7 +43,7 @@ export class CompareView {
     const u = this.#ui;
     this.#gold = new GoldPanel({ onToggle: (gold) => emit(this.node, 'view-change', { gold }) });
     u.intro = el('p', { class: 'note' });
-    u.grid = el('div', { class: 'grid' });
+    u.grid = el('div', { class: 'grid', 'data-main': 'picture' });
     u.skipped = el('p', { class: 'note', hidden: '' });
     u.aLabel = el('label', { for: 'model-a' });
     u.a = el('select', { id: 'model-a' });
@@ -159,7 +160,11 @@ export class CompareView {
         colLabels: map.colLabels,
       };
       heatmap.context = { model: name, input: s.input, output: result.output }; // for its exports
-      const output = el('span', { class: 'output', text: result.output || t(lang, 'output.none') });
+      const output = el('span', {
+        class: 'output',
+        'data-main': 'output',
+        text: result.output || t(lang, 'output.none'),
+      });
       // A model without attention: its output, and a panel saying why there is no map (its
       // weights are zeros; drawn on the 0–1 scale they would look like a finding).
       const none = model.config.attention === 'none';

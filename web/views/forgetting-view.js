@@ -51,9 +51,17 @@ export {
 const pct = (v) => `${(100 * v).toFixed(1)}%`;
 
 export const FORGETTING_STYLE = `
-.forgetting-chart { max-width: 44rem; border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 6px; padding: 0.25rem; }
+.forgetting-split { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 var(--al-space-5, 24px); align-items: start; }
+@container (max-width: 52rem) { .forgetting-split { grid-template-columns: minmax(0, 1fr); } }
+.forgetting-chart { max-width: min(44rem, (100vh - 27rem) * 1.88); border: 1px solid var(--al-line, #d6d6df); border-radius: 6px; padding: 0.25rem; }
+/* the chart scales with its box: on a narrow one its text grows in chart units so that it stays
+   at least 11 CSS pixels (the viewBox is 640 wide) */
+@container (max-width: 36rem) { .forgetting-chart svg text { font-size: 16px; } }
+@container (max-width: 28rem) { .forgetting-chart svg text { font-size: 18.5px; } }
+@container (max-width: 24rem) { .forgetting-chart svg text { font-size: 21px; } }
+@container (max-width: 20rem) { .forgetting-chart svg text { font-size: 25px; } }
 .forgetting-chart:focus { outline: none; }
-.forgetting-chart:focus-visible { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: 2px; }
+.forgetting-chart:focus-visible { outline: 2px solid var(--al-accent, Highlight); outline-offset: 2px; }
 .forgetting-chart svg { display: block; width: 100%; height: auto; }
 .line-legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; font-size: 0.8125rem; margin: 0.25rem 0; }
 .line-legend span::before { content: ""; display: inline-block; width: 1.6rem; height: 0; vertical-align: middle; margin-right: 0.35rem;
@@ -67,7 +75,7 @@ export const FORGETTING_STYLE = `
 .table-scroll { overflow-x: auto; max-width: 100%; }
 .expected { overflow-wrap: anywhere; word-break: break-all; }
 .forgetting-table { border-collapse: collapse; font-size: 0.8125rem; font-variant-numeric: tabular-nums; }
-.forgetting-table th, .forgetting-table td { padding: 0.1rem 0.5rem; text-align: right; border-bottom: 1px solid var(--attn-demo-border, #d6d6df); }
+.forgetting-table th, .forgetting-table td { padding: 0.1rem 0.5rem; text-align: right; border-bottom: 1px solid var(--al-line, #d6d6df); }
 `;
 
 export class ForgettingView {
@@ -87,6 +95,7 @@ export class ForgettingView {
     u.lineLegend = el('div', { class: 'line-legend' });
     u.chart = el('div', {
       class: 'forgetting-chart',
+      'data-main': 'picture',
       tabindex: '0',
       role: 'application',
       'aria-roledescription': 'line chart',
@@ -117,22 +126,24 @@ export class ForgettingView {
     u.randomHint = el('span', { class: 'note' });
     u.expectedLabel = el('span');
     u.expected = el('output', { class: 'output expected' });
-    u.runs = el('div', { class: 'runs' });
+    u.runs = el('div', { class: 'runs', 'data-main': 'output' });
     u.note = el('p', { class: 'note run-note' });
     u.mapTitle = el('h3', { class: 'selected-title' });
     u.map = el('attn-heatmap', { class: 'forgetting-map', min: '0', max: '1' });
     u.download = el('button', { type: 'button', 'data-action': 'download-run' });
     this.node = el('section', { 'data-view': 'forgetting' }, [
-      u.curveTitle,
-      u.source,
-      u.fixture,
-      u.curveError,
-      u.curveBox,
-      u.runTitle,
-      el('div', { class: 'buttons' }, [u.random, u.randomHint]),
-      el('p', {}, [u.expectedLabel, ' ', u.expected]),
-      u.runs,
-      u.note,
+      // the curve beside the run of the input through both models (one under the other on a
+      // narrow element)
+      el('div', { class: 'forgetting-split' }, [
+        el('div', {}, [u.curveTitle, u.source, u.fixture, u.curveError, u.curveBox]),
+        el('div', {}, [
+          u.runTitle,
+          el('div', { class: 'buttons' }, [u.random, u.randomHint]),
+          el('p', {}, [u.expectedLabel, ' ', u.expected]),
+          u.runs,
+          u.note,
+        ]),
+      ]),
       u.mapTitle,
       u.map,
       el('div', { class: 'buttons' }, [u.download]),

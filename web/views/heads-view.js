@@ -24,7 +24,15 @@
 
 import { fillPixels, formatValue } from '../shared/draw.js';
 import { colon, plural, t } from '../shared/i18n.js';
-import { VIEW_STYLE, downloadBlob, el, fileName, legend, numbersJSON } from '../shared/view-kit.js';
+import {
+  VIEW_STYLE,
+  downloadBlob,
+  el,
+  fileName,
+  legend,
+  numbersJSON,
+  whyToggle,
+} from '../shared/view-kit.js';
 import { GoldPanel, hasGold } from '../shared/gold.js';
 import { findModel } from '../shared/models.js';
 import { elapsed, emit, runInput, unknownOf } from './view-context.js';
@@ -128,13 +136,14 @@ export class HeadsView {
     const u = this.#ui;
     u.about = el('p', { class: 'note positions' });
     u.outputLabel = el('span');
-    u.output = el('output', { class: 'output' });
+    u.output = el('output', { class: 'output', 'data-main': 'output' });
+    u.why = whyToggle(u.about);
     u.kindLabel = el('label', { for: 'kind' });
     u.kind = el('select', { id: 'kind' });
     for (const k of ['encoder', 'decoder', 'cross']) u.kind.append(el('option', { value: k }));
     u.kindField = el('div', { class: 'field kind-field' }, [u.kindLabel, u.kind]);
     u.gridTitle = el('h3', { class: 'selected-title grid-title' });
-    u.grid = el('div', { class: 'heads-grid', role: 'group' });
+    u.grid = el('div', { class: 'heads-grid', role: 'group', 'data-main': 'picture' });
     u.selected = el('h3', { class: 'selected-title', id: 'head-title' });
     u.index = el('p', { class: 'note index-note' });
     u.map = el('attn-heatmap', { class: 'head-map', min: '0' });
@@ -144,17 +153,22 @@ export class HeadsView {
     u.distance = el('attn-heatmap', { class: 'distance-map', colormap: 'diverging' });
     u.relative = el('div', { class: 'relative', hidden: '' }, [u.relTitle, u.relNote, u.distance]);
     this.node = el('section', { 'data-view': 'heads' }, [
-      u.about,
-      el('p', {}, [u.outputLabel, ' ', u.output]),
-      u.kindField,
+      el('div', { class: 'view-line' }, [
+        el('p', { class: 'output-line' }, [u.outputLabel, ' ', u.output]),
+        u.kindField,
+        u.why.node,
+      ]),
       this.#gold.node,
-      u.gridTitle,
-      u.grid,
-      this.#legend.node,
-      u.selected,
-      u.index,
-      u.map,
-      el('div', { class: 'buttons' }, [u.all]),
+      // every head beside the one enlarged (one under the other on a narrow element)
+      el('div', { class: 'heads-split' }, [
+        el('div', { class: 'heads-overview' }, [u.gridTitle, u.grid, this.#legend.node]),
+        el('div', { class: 'heads-selected' }, [
+          u.selected,
+          u.index,
+          u.map,
+          el('div', { class: 'buttons' }, [u.all]),
+        ]),
+      ]),
       u.relative,
     ]);
     u.kind.addEventListener('change', () => emit(this.node, 'view-change', { kind: u.kind.value }));
@@ -357,6 +371,7 @@ export class HeadsView {
             ? t(lang, 'heads.pos.relative', { k: info.k ?? '?' })
             : t(lang, 'heads.pos.unknown', { value: String(config.positions) });
     u.about.textContent = `${variant} ${positions}`;
+    u.why.texts(lang);
     u.outputLabel.textContent = `${t(lang, config.variant === 'decoder' ? 'heads.continuation' : config.variant === 'encoder' ? 'heads.labels' : 'output.label')}${colon(lang)}`;
     u.kindLabel.textContent = t(lang, 'heads.kind');
     for (const o of u.kind.options) o.textContent = t(lang, `heads.kind.${o.value}`);

@@ -114,11 +114,11 @@ export class LessonView {
       el('article', { class: 'lesson-step' }, [
         u.count,
         u.title,
-        u.text,
-        u.eqs,
-        u.variants,
-        u.widget,
-        u.try,
+        // the text beside the live widget, "Try this" just above it (one column on a phone)
+        el('div', { class: 'lesson-body' }, [
+          el('div', { class: 'lesson-words' }, [u.text, u.eqs]),
+          el('div', { class: 'lesson-side' }, [u.variants, u.try, u.widget]),
+        ]),
       ]),
       single ? el('p', { class: 'lesson-buttons' }, [u.whole]) : u.buttons,
     ]);

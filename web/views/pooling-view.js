@@ -28,6 +28,7 @@ import {
   legend,
   numbersJSON,
   textColorFor,
+  whyToggle,
 } from '../shared/view-kit.js';
 import { elapsed, emit, runInput, unknownOf } from './view-context.js';
 
@@ -100,12 +101,14 @@ export class PoolingView {
     const u = this.#ui;
     u.about = el('p', { class: 'note pooling-kind' });
     u.predLabel = el('span');
-    u.pred = el('output', { class: 'output prediction' });
+    u.pred = el('output', { class: 'output prediction', 'data-main': 'output' });
+    u.why = whyToggle(u.about);
     u.probsTitle = el('span', { class: 'visually-hidden', id: 'probs-title' });
     u.probs = el('ul', { class: 'probs', 'aria-labelledby': 'probs-title' });
     u.wordsTitle = el('h3', { class: 'selected-title' });
     u.words = el('div', {
       class: 'words',
+      'data-main': 'picture',
       tabindex: '0',
       role: 'application',
       'aria-roledescription': 'shaded text',
@@ -121,8 +124,10 @@ export class PoolingView {
     u.penalty = el('p', { class: 'penalty', hidden: '' });
     u.all = el('button', { type: 'button', 'data-action': 'download-pooling' });
     this.node = el('section', { 'data-view': 'pooling' }, [
-      u.about,
-      el('p', {}, [u.predLabel, ' ', u.pred]),
+      el('div', { class: 'view-line' }, [
+        el('p', { class: 'output-line' }, [u.predLabel, ' ', u.pred]),
+        u.why.node,
+      ]),
       u.probsTitle,
       u.probs,
       u.wordsTitle,
@@ -211,6 +216,7 @@ export class PoolingView {
       { r: result.attention[0].weights.shape[0] },
     );
     u.predLabel.textContent = `${t(lang, 'pooling.predicted')}${colon(lang)}`;
+    u.why.texts(lang);
     u.pred.textContent = result.label;
     u.probsTitle.textContent = t(lang, 'pooling.probs');
     u.probs.replaceChildren(

@@ -27,7 +27,7 @@
 
 import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
 import { plural, t } from '../shared/i18n.js';
-import { downloadBlob, el, fileName, legend, textColorFor } from '../shared/view-kit.js';
+import { downloadBlob, el, fileName, legend, textColorFor, whyToggle } from '../shared/view-kit.js';
 import {
   attentionRow,
   readSoFar,
@@ -47,18 +47,18 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const ARC_HEIGHT = 56; // CSS pixels above the words for the arcs
 
 export const READING_STYLE = `
-.reading-strip { overflow-x: auto; max-width: 100%; border: 1px solid var(--attn-demo-border, #d6d6df); border-radius: 6px; margin: 0.5rem 0; }
+.reading-strip { overflow-x: auto; max-width: 100%; border: 1px solid var(--al-line, #d6d6df); border-radius: 6px; margin: 0.5rem 0; }
 .reading-words { position: relative; display: inline-block; min-width: 100%; padding: ${ARC_HEIGHT + 4}px 0.5rem 0.4rem; }
 .reading-words:focus { outline: none; }
-.reading-words:focus-visible { outline: 2px solid var(--attn-demo-accent, Highlight); outline-offset: -2px; }
-.reading-words svg.arcs { position: absolute; left: 0; top: 0; overflow: visible; pointer-events: none; color: var(--attn-demo-accent, Highlight); }
+.reading-words:focus-visible { outline: 2px solid var(--al-accent, Highlight); outline-offset: -2px; }
+.reading-words svg.arcs { position: absolute; left: 0; top: 0; overflow: visible; pointer-events: none; color: var(--al-accent, Highlight); }
 .word-row { display: flex; gap: 0.3rem; white-space: nowrap; }
 .rword { display: flex; flex-direction: column; align-items: center; gap: 0.1rem; cursor: pointer; }
 .rword .word { padding: 0.1rem 0.35rem; border-radius: 3px; font-family: ui-monospace, monospace; border: 2px solid transparent; }
 .rword[data-current] .word { border-color: #d62728; font-weight: 700; }
 .rword[data-future] .word { opacity: 0.45; }
 .rword[data-unknown] .word { text-decoration: underline wavy; }
-.rword .p { font-size: 0.7rem; font-variant-numeric: tabular-nums; color: var(--attn-demo-muted, GrayText); }
+.rword .p { font-size: 0.7rem; font-variant-numeric: tabular-nums; color: var(--al-muted, GrayText); }
 .reading-controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin: 0.5rem 0; }
 .reading-controls .slider { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
 .reading-controls input[type="range"] { width: 12rem; max-width: 60vw; }
@@ -80,6 +80,7 @@ export class ReadingView {
     u.about = el('p', { class: 'note reading-about' });
     u.readAsLabel = el('span');
     u.readAs = el('output', { class: 'output read-as' });
+    u.why = whyToggle(u.about);
     u.unknown = el('p', { class: 'note unknown-note' });
     u.back = el('button', { type: 'button', 'data-action': 'back' });
     u.play = el('button', { type: 'button', 'data-action': 'play' });
@@ -113,7 +114,7 @@ export class ReadingView {
       },
       [u.arcs, u.row],
     );
-    u.strip = el('div', { class: 'reading-strip' }, [u.words]);
+    u.strip = el('div', { class: 'reading-strip', 'data-main': 'picture' }, [u.words]);
     u.live = el('div', { class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'true' });
     u.nextTitle = el('h3', { class: 'selected-title', id: 'next-title' });
     u.next = el('ul', { class: 'probs next-words', 'aria-labelledby': 'next-title' });
@@ -128,17 +129,22 @@ export class ReadingView {
     u.all = el('button', { type: 'button', 'data-action': 'download-reading' });
     u.csv = el('button', { type: 'button', 'data-action': 'download-probs' });
     this.node = el('section', { 'data-view': 'reading' }, [
-      u.about,
-      el('p', {}, [u.readAsLabel, ' ', u.readAs]),
+      el('div', { class: 'view-line' }, [
+        el('p', { class: 'output-line' }, [u.readAsLabel, ' ', u.readAs]),
+        u.why.node,
+      ]),
       u.unknown,
       u.controls,
       this.#legend.node,
       u.strip,
       u.live,
-      u.nextTitle,
-      u.next,
-      u.nextNote,
-      u.perplexity,
+      // what the model predicts: the next word's probabilities, or why none; the perplexity
+      el('div', { class: 'reading-output', 'data-main': 'output' }, [
+        u.nextTitle,
+        u.next,
+        u.nextNote,
+        u.perplexity,
+      ]),
       u.mapBox,
       u.alt,
       el('div', { class: 'buttons' }, [u.all, u.csv]),
@@ -270,6 +276,7 @@ export class ReadingView {
     };
 
     u.about.textContent = t(lang, `reading.about.${cell}`);
+    u.why.texts(lang);
     u.readAsLabel.textContent = t(lang, 'reading.readAs');
     u.readAs.textContent = text;
     u.unknown.textContent = data.unknown.length

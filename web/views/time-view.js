@@ -33,7 +33,7 @@ import {
 } from '../shared/gold.js';
 import { colon, plural, t } from '../shared/i18n.js';
 import { findModel } from '../shared/models.js';
-import { el, noAttentionPanel } from '../shared/view-kit.js';
+import { el, noAttentionPanel, whyToggle } from '../shared/view-kit.js';
 import { emit, inputProblem } from './view-context.js';
 
 const STEP_MS = 350; // play speed
@@ -55,13 +55,17 @@ export class TimeView {
     u.intro = el('p', { class: 'note time-intro' });
     u.status = el('p', { class: 'note', 'aria-live': 'polite' });
     u.outputLabel = el('span');
-    u.output = el('output', { class: 'output' });
-    u.map = el('attn-heatmap', { class: 'time-map', min: '0', max: '1' });
+    u.output = el('output', { class: 'output', 'data-main': 'output' });
+    u.map = el('attn-heatmap', { class: 'time-map', min: '0', max: '1', 'data-main': 'picture' });
+    u.why = whyToggle(u.intro);
     this.node = el('section', { 'data-view': 'time' }, [
-      u.intro,
-      el('div', { class: 'buttons' }, [u.play, u.pause, u.step, u.reset]),
+      // the output, the decoding buttons and "why?" on one line (projector first)
+      el('div', { class: 'view-line' }, [
+        el('p', { class: 'output-line' }, [u.outputLabel, ' ', u.output]),
+        el('div', { class: 'buttons' }, [u.play, u.pause, u.step, u.reset]),
+        u.why.node,
+      ]),
       u.status,
-      el('p', {}, [u.outputLabel, ' ', u.output]),
       this.#gold.node,
       this.#none.node,
       u.map,
@@ -84,6 +88,7 @@ export class TimeView {
   texts(lang) {
     const u = this.#ui;
     u.outputLabel.textContent = `${t(lang, 'output.label')}${colon(lang)}`;
+    u.why.texts(lang);
     u.play.textContent = t(lang, 'time.play');
     u.pause.textContent = t(lang, 'time.pause');
     u.step.textContent = t(lang, 'time.step');
@@ -146,7 +151,7 @@ export class TimeView {
     const none = model.config.attention === 'none';
     this.#none.show(none, lang);
     u.map.hidden = none;
-    u.intro.hidden = none; // no rows to explain: the panel says why
+    u.why.node.hidden = none; // no rows to explain: the panel says why
     const S = tm.decoder.srcTokens.length;
     const T = tm.rows.length;
     emit(this.node, 'view-status', '');

@@ -146,6 +146,7 @@ export const EN = {
   'input.hintWords':
     'Up to {max} characters, split into words at spaces. Words the model does not know become {unk}; “.” ends a sentence.',
   'input.empty': 'Type something: the model needs at least one input token.',
+  'why.label': 'why?',
   'output.label': 'Output',
   'output.none': '(empty)',
   'heatmap.alignment': 'Alignment: output character (row) × input character (column)',

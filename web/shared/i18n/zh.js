@@ -128,6 +128,7 @@ export const ZH = {
   'input.hint': '最多 {max} 个字符。模型不认识的字符会变成 {unk}。',
   'input.hintWords': '最多 {max} 个字符，按空格分词。模型不认识的词会变成 {unk}；“.”结束一个句子。',
   'input.empty': '请输入内容：模型至少需要一个输入词元。',
+  'why.label': '为什么？',
   'output.label': '输出',
   'output.none': '（空）',
   'heatmap.alignment': '对齐：输出字符（行）× 输入字符（列）',
