@@ -176,11 +176,11 @@ export class AttentionHeatmap extends HTMLElement {
       },
       { signal },
     );
-    // Redraw when the colour scheme flips: the canvas bakes in the text and background colours.
-    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.#schedule(), {
-      signal,
-    });
-    window.addEventListener('resize', () => this.#schedule(), { signal }); // a max-height in vh
+    // Redraw when the colour scheme flips (the canvas bakes in the text and background colours)
+    // and when the window resizes (the plot's max-height is in vh).
+    const redraw = () => this.#schedule();
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redraw, { signal });
+    window.addEventListener('resize', redraw, { signal });
     this.#resizeObserver = new ResizeObserver((entries) => {
       const width = Math.floor(entries[entries.length - 1].contentRect.width);
       if (width !== this.#width) {
@@ -420,8 +420,8 @@ export class AttentionHeatmap extends HTMLElement {
   /** spec's layout on ctx: cell-size's, or fit to the width (on screen: and the plot's max-height). */
   #layoutOn(ctx, font, spec, fitHeight = false) {
     const cellSize = parseNumberAttribute(this.getAttribute('cell-size'));
-    const plot = fitHeight ? this.#plot : null;
-    return layoutOf(ctx, font, spec, cellSize, this.#width || this.clientWidth || 320, plot);
+    const width = this.#width || this.clientWidth || 320;
+    return layoutOf(ctx, font, spec, cellSize, width, fitHeight ? this.#plot : null);
   }
 
   #render() {
