@@ -419,9 +419,8 @@ export class AttentionHeatmap extends HTMLElement {
 
   /** spec's layout on ctx: cell-size's, or fit to the width (on screen: and the plot's max-height). */
   #layoutOn(ctx, font, spec, fitHeight = false) {
-    const cellSize = parseNumberAttribute(this.getAttribute('cell-size'));
-    const width = this.#width || this.clientWidth || 320;
-    return layoutOf(ctx, font, spec, cellSize, width, fitHeight ? this.#plot : null);
+    const [cell, width] = [this.getAttribute('cell-size'), this.#width || this.clientWidth || 320];
+    return layoutOf(ctx, font, spec, parseNumberAttribute(cell), width, fitHeight && this.#plot);
   }
 
   #render() {
