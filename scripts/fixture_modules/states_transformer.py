@@ -10,7 +10,8 @@ Writes, with `/usr/bin/python3 scripts/gen_fixtures.py states_transformer`:
       shows; encoder-decoder: 5 source tokens and bos + 4): "<case>.src", "<case>.tgt" (F32
       integers) and one tensor per state: embedded.<side>, sub.<i>.<field> (sublayer i in
       execution order; its stack, layer and kind are in the case's "sublayers"),
-      layer.<i>.output, final.<side>, logits. Masked scores are -inf.
+      layer.<i>.output, final.<side>, logits. Masked scores are stored as 0, with
+      "sub.<i>.masked" (1 where the causal mask hides the key; attnlab gives -Infinity there).
 The reference runs the float32 weights in float64 and checks itself against the torch modules
 (transformer_states.py).
 Does not: run attnlab (tests/js/states-transformer.test.js does).
@@ -58,6 +59,12 @@ def states_transformer():
             for k, v in s.items():
                 if isinstance(v, torch.Tensor):
                     t[f"sub.{i}.{k}"] = f32(v)
+            # the safetensors readers refuse -inf: masked scores are stored as 0, and where
+            # they are in "sub.<i>.masked" (1 = masked: -Infinity in attnlab's states)
+            hidden = torch.isinf(s["scores"])
+            if bool(hidden.any()):
+                t[f"sub.{i}.scores"] = f32(s["scores"].masked_fill(hidden, 0.0))
+                t[f"sub.{i}.masked"] = f32(hidden.double())
         for i, o in enumerate(st["layerOutputs"]):
             t[f"layer.{i}.output"] = f32(o["output"])
         for side, x in st["final"].items():
