@@ -61,7 +61,7 @@ let training = null; // the in-flight or finished training-instance promise
  * The training build (attnlab-train.wasm: everything attnlab.wasm has plus al_model_create,
  * al_trainer_* and al_model_save), instantiated once on first use by createModel() and
  * loadTrainableModel(). It is a second instance with its own memory, so the module every page
- * loads stays small (wasm-contents.test.js: under 150 KB) and training costs nothing until used.
+ * loads stays small (wasm-contents.test.js: under 160 KB) and training costs nothing until used.
  * It follows the main instance's choice of build: scalar when init() picked (or was given) the
  * scalar build, SIMD otherwise. Resolves to { x } (the exports); internal to the glue.
  * @param {{ wasm?: any, simd?: boolean }} [options] as init()'s

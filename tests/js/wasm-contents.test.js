@@ -136,12 +136,14 @@ test('training builds: the inference exports plus exactly src/api/train.exports;
   );
 });
 
-test('sizes: the SIMD .wasm stays under 150 KB', () => {
+// 160 KB since the states entry points (docs/states.md: al_model_classifier_states and
+// al_model_transformer_states, about 7.5 KB) took it past the former 150 KB
+test('sizes: the SIMD .wasm stays under 160 KB', () => {
   const simd = statSync(path('attnlab.wasm')).size;
   const scalar = statSync(path('attnlab-scalar.wasm')).size;
   const train = statSync(path('attnlab-train.wasm')).size;
   console.log(
     `attnlab.wasm ${simd} bytes, attnlab-scalar.wasm ${scalar} bytes, attnlab-train.wasm ${train} bytes`,
   );
-  assert.ok(simd < 150 * 1024, `${simd} bytes`);
+  assert.ok(simd < 160 * 1024, `${simd} bytes`);
 });
