@@ -9,8 +9,9 @@ Writes, with `/usr/bin/python3 scripts/gen_fixtures.py states_seq2seq states_mem
       tgt) for every field of Seq2Seq.forward(..., states=True)
   tests/fixtures/states_memory_rnn.safetensors   per case of memory_rnn_models.py
       (memory_rnn_<case>.safetensors): ids and every field of MemoryRNN.forward(ids, states=True)
-The references run the float32 weights in float64 (model.double()); scores hold -inf where the
-softmax read nothing (outside a local window, steps a memory cell has not written). The inputs
+The references run the float32 weights in float64 (model.double()). Scores are -inf where the
+softmax read nothing (outside a local window, steps a memory cell has not written): stored as 0
+with a U8 mask scores_unread (1 = -inf), since F32 fixtures must be finite. The inputs
 are those of model_reference / memory_rnn_model_reference, whose cases were picked to be
 well-conditioned (greedy margins, local-p window edges).
 
@@ -55,9 +56,20 @@ def ints(t):
 
 
 def store(tensors, prefix, states):
+    """Each tensor field as F32 under "<prefix>.<field>". Scores' -inf entries are stored as 0
+    with a U8 mask "<prefix>.scores_unread" (1 = -inf): attnlab's reader refuses non-finite F32
+    (tests/js/safetensors.test.js loads every committed file), and the U8 tensor marks this file
+    as a reference only."""
     for k, v in states.items():
-        if isinstance(v, torch.Tensor):
-            tensors[f"{prefix}.{k}"] = f32(v.detach().numpy())
+        if not isinstance(v, torch.Tensor):
+            continue
+        a = v.detach().numpy()
+        if k == "scores":
+            unread = np.isneginf(a)
+            assert not np.isnan(a).any() and not np.isposinf(a).any(), prefix
+            tensors[f"{prefix}.scores_unread"] = unread.astype(np.uint8)
+            a = np.where(unread, 0.0, a)
+        tensors[f"{prefix}.{k}"] = f32(a)
 
 
 @fixture("states_seq2seq")
