@@ -7,6 +7,7 @@
  * Deliberately not here: any maths (the same step and kernels as the plain forward do it).
  */
 #include <math.h>
+#include <string.h>
 
 #include "../attnlab.h"
 #include "model.h"
@@ -26,70 +27,72 @@
 static double lay_out(const int (*rc)[2], int count, int32_t *layout)
 {
     double total = 0.0;
-    for (int k = 0; k < count; k++) total += rc[k][0] > 0 ? (double)rc[k][0] * rc[k][1] : 0.0;
-    double off = 0.0;
+    for (int k = 0; k < count; k++) total += (double)rc[k][0] * rc[k][1];
+    int32_t off = 0;
     for (int k = 0; k < count; k++) {
         const int on = rc[k][0] > 0 && total < MAX_FLOATS;
-        layout[3 * k] = on ? (int32_t)off : -1;
+        layout[3 * k] = on ? off : -1;
         layout[3 * k + 1] = on ? rc[k][0] : -1;
         layout[3 * k + 2] = on ? rc[k][1] : -1;
-        if (on) off += (double)rc[k][0] * rc[k][1];
+        off += on ? rc[k][0] * rc[k][1] : 0;
     }
     return total;
 }
 
-/* The pointer of field k in states, NULL when the layout has none. */
-static float *field(float *states, const int32_t *layout, int k)
-{
-    return layout[3 * k] < 0 ? NULL : states + layout[3 * k];
-}
+static const al_seq2seq *s2s(const al_model *m) { return (const al_seq2seq *)m->impl; }
+static const al_memory_rnn *mem(const al_model *m) { return (const al_memory_rnn *)m->impl; }
 
-/* AL_ERR_NONFINITE when a field holds NaN or ±inf (scores: NaN or +inf) */
-static al_status finite_fields(al_status st, const float *states, const int32_t *layout, int count,
-                               int scores)
+/*
+ * What both states calls share once the arguments are checked: lay the fields of rc out in
+ * states, run the architecture's states pass (seq2seq: src [S] and tgt [T]; memory-rnn: ids =
+ * src [S]), then the results policy, where the scores field may hold -inf.
+ */
+static al_status run_states(const al_model *m, const int (*rc)[2], int count, int scores,
+                            const int32_t *src, int S, const int32_t *tgt, int T, float *states)
 {
+    int32_t l[3 * AL_S2S_STATE_COUNT]; /* the larger count */
+    float *p[AL_S2S_STATE_COUNT];
+    if (lay_out(rc, count, l) >= MAX_FLOATS) return AL_ERR_OVERFLOW;
+    for (int k = 0; k < count; k++) p[k] = l[3 * k] < 0 ? NULL : states + l[3 * k];
+    al_status st = m->arch == AL_ARCH_SEQ2SEQ ? al_seq2seq_states(s2s(m), src, S, tgt, T, p)
+                                              : al_memory_rnn_states(mem(m), src, S, p);
     for (int k = 0; st == AL_OK && k < count; k++) {
-        if (layout[3 * k] < 0) continue;
-        const float *x = states + layout[3 * k];
-        const long n = (long)layout[3 * k + 1] * layout[3 * k + 2];
-        for (long i = 0; i < n; i++) {
-            if (k == scores ? isnan(x[i]) || x[i] == INFINITY : !isfinite(x[i])) {
-                st = AL_ERR_NONFINITE;
-                break;
-            }
-        }
+        const int n = p[k] ? l[3 * k + 1] * l[3 * k + 2] : 0;
+        if (k != scores && al_check_finite(p[k], n) >= 0) st = AL_ERR_NONFINITE;
+        for (int i = 0; k == scores && i < n; i++)
+            if (!(p[k][i] < INFINITY)) st = AL_ERR_NONFINITE; /* NaN or +inf; -inf is fine */
     }
     return st;
 }
 
 /* ------------------------------------------------------------------ seq2seq */
 
-static const al_seq2seq *s2s(const al_model *m) { return (const al_seq2seq *)m->impl; }
-
-static double s2s_layout(const al_seq2seq *s, int S, int T, int32_t *layout)
+static void s2s_rc(const al_seq2seq *s, int S, int T, int rc[AL_S2S_STATE_COUNT][2])
 {
-    const int att = s->dc > 0, H = s->H;
-    const int rc[AL_S2S_STATE_COUNT][2] = {
+    const int att = s->dc > 0 ? T : 0, H = s->H;
+    const int v[AL_S2S_STATE_COUNT][2] = {
         [AL_S2S_STATE_EMBEDDED] = { S, s->E },
         [AL_S2S_STATE_ENCODER] = { S, H },
         [AL_S2S_STATE_INITIAL] = { 1, H },
-        [AL_S2S_STATE_QUERY] = { att ? T : 0, H },
-        [AL_S2S_STATE_SCORES] = { att ? T : 0, S },
+        [AL_S2S_STATE_QUERY] = { att, H },
+        [AL_S2S_STATE_SCORES] = { att, S },
         [AL_S2S_STATE_WEIGHTS] = { T, S },
-        [AL_S2S_STATE_CONTEXT] = { att ? T : 0, s->dc },
+        [AL_S2S_STATE_CONTEXT] = { att, s->dc },
         [AL_S2S_STATE_DECODER] = { T, H },
-        [AL_S2S_STATE_ATTENTIONAL] = { att && s->style == AL_S2S_LUONG ? T : 0, H },
+        [AL_S2S_STATE_ATTENTIONAL] = { s->style == AL_S2S_LUONG ? att : 0, H },
         [AL_S2S_STATE_POSITIONS] = { s->local != AL_LUONG_GLOBAL ? T : 0, 1 },
         [AL_S2S_STATE_LOG_PROBS] = { T, s->Vt },
     };
-    return lay_out(rc, AL_S2S_STATE_COUNT, layout);
+    memcpy(rc, v, sizeof v);
 }
 
 double al_model_seq2seq_states_layout(const al_model *m, int S, int T, int32_t *layout, int n)
 {
+    int rc[AL_S2S_STATE_COUNT][2];
     if (!m || m->arch != AL_ARCH_SEQ2SEQ || !layout || n < 3 * AL_S2S_STATE_COUNT) return -1.0;
     if (S < 1 || S > AL_MODEL_MAX_SOURCE || T < 1 || T > AL_MODEL_MAX_STEPS) return -1.0;
-    return s2s_layout(s2s(m), S, T, layout);
+    s2s_rc(s2s(m), S, T, rc);
+    return lay_out(rc, AL_S2S_STATE_COUNT, layout);
 }
 
 al_status al_model_seq2seq_states(const al_model *m, const int32_t *src, int S, const int32_t *tgt,
@@ -101,50 +104,36 @@ al_status al_model_seq2seq_states(const al_model *m, const int32_t *src, int S, 
     const al_seq2seq *s = s2s(m);
     for (int i = 0; i < S; i++)
         if (src[i] < 0 || src[i] >= s->Vs) return AL_ERR_RANGE;
-    int32_t l[3 * AL_S2S_STATE_COUNT];
-    if (s2s_layout(s, S, T, l) >= MAX_FLOATS) return AL_ERR_OVERFLOW;
-    const al_s2s_states o = {
-        .embedded = field(states, l, AL_S2S_STATE_EMBEDDED),
-        .encoder = field(states, l, AL_S2S_STATE_ENCODER),
-        .initial = field(states, l, AL_S2S_STATE_INITIAL),
-        .query = field(states, l, AL_S2S_STATE_QUERY),
-        .scores = field(states, l, AL_S2S_STATE_SCORES),
-        .weights = field(states, l, AL_S2S_STATE_WEIGHTS),
-        .context = field(states, l, AL_S2S_STATE_CONTEXT),
-        .decoder = field(states, l, AL_S2S_STATE_DECODER),
-        .attentional = field(states, l, AL_S2S_STATE_ATTENTIONAL),
-        .positions = field(states, l, AL_S2S_STATE_POSITIONS),
-        .logp = field(states, l, AL_S2S_STATE_LOG_PROBS),
-    };
-    al_status st = al_seq2seq_states(s, src, S, tgt, T, &o);
-    return finite_fields(st, states, l, AL_S2S_STATE_COUNT, AL_S2S_STATE_SCORES);
+    int rc[AL_S2S_STATE_COUNT][2];
+    s2s_rc(s, S, T, rc);
+    return run_states(m, rc, AL_S2S_STATE_COUNT, AL_S2S_STATE_SCORES, src, S, tgt, T, states);
 }
 
 /* ------------------------------------------------------------------ memory-rnn */
 
-static const al_memory_rnn *mem(const al_model *m) { return (const al_memory_rnn *)m->impl; }
-
-static double mem_layout(const al_memory_rnn *r, int n, int32_t *layout)
+static void mem_rc(const al_memory_rnn *r, int n, int rc[AL_MEM_STATE_COUNT][2])
 {
-    const int attends = r->cell != AL_MEM_LSTM, H = r->H;
-    const int rc[AL_MEM_STATE_COUNT][2] = {
+    const int att = r->cell != AL_MEM_LSTM ? n : 0, H = r->H;
+    const int v[AL_MEM_STATE_COUNT][2] = {
         [AL_MEM_STATE_EMBEDDED] = { n, r->E },
         [AL_MEM_STATE_HIDDEN] = { n, H },
         [AL_MEM_STATE_MEMORY] = { r->cell != AL_MEM_SARNN ? n : 0, H },
-        [AL_MEM_STATE_SCORES] = { attends ? n : 0, n },
-        [AL_MEM_STATE_WEIGHTS] = { attends ? n : 0, n },
-        [AL_MEM_STATE_SUMMARY] = { attends ? n : 0, H },
+        [AL_MEM_STATE_SCORES] = { att, n },
+        [AL_MEM_STATE_WEIGHTS] = { att, n },
+        [AL_MEM_STATE_SUMMARY] = { att, H },
         [AL_MEM_STATE_MEMORY_SUMMARY] = { r->cell == AL_MEM_LSTMN ? n : 0, H },
     };
-    return lay_out(rc, AL_MEM_STATE_COUNT, layout);
+    memcpy(rc, v, sizeof v);
 }
 
 double al_model_memory_states_layout(const al_model *m, int n, int32_t *layout, int count)
 {
+    int rc[AL_MEM_STATE_COUNT][2];
     if (!m || m->arch != AL_ARCH_MEMORY_RNN || !layout || count < 3 * AL_MEM_STATE_COUNT)
         return -1.0;
     if (n < 1 || n > AL_MODEL_MAX_SOURCE) return -1.0;
-    return mem_layout(mem(m), n, layout);
+    mem_rc(mem(m), n, rc);
+    return lay_out(rc, AL_MEM_STATE_COUNT, layout);
 }
 
 al_status al_model_memory_states(const al_model *m, const int32_t *ids, int n, float *states)
@@ -152,17 +141,7 @@ al_status al_model_memory_states(const al_model *m, const int32_t *ids, int n, f
     if (!m || !ids || !states) return AL_ERR_ARGUMENT;
     if (m->arch != AL_ARCH_MEMORY_RNN) return AL_ERR_UNSUPPORTED;
     if (n < 1 || n > AL_MODEL_MAX_SOURCE) return AL_ERR_SHAPE;
-    int32_t l[3 * AL_MEM_STATE_COUNT];
-    if (mem_layout(mem(m), n, l) >= MAX_FLOATS) return AL_ERR_OVERFLOW;
-    const al_mem_states o = {
-        .embedded = field(states, l, AL_MEM_STATE_EMBEDDED),
-        .hidden = field(states, l, AL_MEM_STATE_HIDDEN),
-        .memory = field(states, l, AL_MEM_STATE_MEMORY),
-        .scores = field(states, l, AL_MEM_STATE_SCORES),
-        .weights = field(states, l, AL_MEM_STATE_WEIGHTS),
-        .summary = field(states, l, AL_MEM_STATE_SUMMARY),
-        .memory_summary = field(states, l, AL_MEM_STATE_MEMORY_SUMMARY),
-    };
-    al_status st = al_memory_rnn_states(mem(m), ids, n, &o);
-    return finite_fields(st, states, l, AL_MEM_STATE_COUNT, AL_MEM_STATE_SCORES);
+    int rc[AL_MEM_STATE_COUNT][2];
+    mem_rc(mem(m), n, rc);
+    return run_states(m, rc, AL_MEM_STATE_COUNT, AL_MEM_STATE_SCORES, ids, n, NULL, 0, states);
 }

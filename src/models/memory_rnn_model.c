@@ -12,6 +12,7 @@
 
 #include "memory_rnn_model.h"
 #include "optim.h"
+#include "../api/model.h"
 #include "../kernels/kernels.h"
 #include "../kernels/memory_rnn.h"
 #include "../kernels/recurrent.h"
@@ -240,8 +241,7 @@ static void put(float *dst, const float *src, size_t n)
     if (dst) memcpy(dst, src, sizeof(float) * n);
 }
 
-al_status al_memory_rnn_states(const al_memory_rnn *r, const int32_t *ids, int n,
-                               const al_mem_states *o)
+al_status al_memory_rnn_states(const al_memory_rnn *r, const int32_t *ids, int n, float *const *o)
 {
     for (int i = 0; i < n; i++)
         if (ids[i] < 0 || ids[i] >= r->V) return AL_ERR_RANGE;
@@ -251,18 +251,19 @@ al_status al_memory_rnn_states(const al_memory_rnn *r, const int32_t *ids, int n
     if (!blk) return st;
     run(r, ids, n, w);
     const size_t nH = (size_t)n * r->H;
-    put(o->embedded, w[X], (size_t)n * r->E);
-    put(o->hidden, w[HS], nH);
-    if (r->cell != AL_MEM_SARNN) put(o->memory, w[CS], nH);
+    float *sc = o[AL_MEM_STATE_SCORES];
+    put(o[AL_MEM_STATE_EMBEDDED], w[X], (size_t)n * r->E);
+    put(o[AL_MEM_STATE_HIDDEN], w[HS], nH);
+    if (r->cell != AL_MEM_SARNN) put(o[AL_MEM_STATE_MEMORY], w[CS], nH);
     if (r->cell != AL_MEM_LSTM) {
-        put(o->weights, w[ATT], (size_t)n * n);
+        put(o[AL_MEM_STATE_WEIGHTS], w[ATT], (size_t)n * n);
         /* saved: lstmn h̃ [n,H], c̃ [n,H], ...; sarnn c [n,H], ... (kernels/memory_rnn.h) */
-        put(o->summary, w[SAVED], nH);
-        if (r->cell == AL_MEM_LSTMN) put(o->memory_summary, w[SAVED] + nH, nH);
-        if (o->scores && r->cell == AL_MEM_LSTMN)
-            al_lstmn_seq_scores(o->scores, w[SAVED], r->p[3], n, r->H);
-        else if (o->scores)
-            al_sarnn_seq_scores(o->scores, w[SAVED], r->p[4], n, r->H, r->da, r->align);
+        put(o[AL_MEM_STATE_SUMMARY], w[SAVED], nH);
+        if (r->cell == AL_MEM_LSTMN) put(o[AL_MEM_STATE_MEMORY_SUMMARY], w[SAVED] + nH, nH);
+        if (sc && r->cell == AL_MEM_LSTMN)
+            al_lstmn_seq_scores(sc, w[SAVED], r->p[3], n, r->H);
+        else if (sc)
+            al_sarnn_seq_scores(sc, w[SAVED], r->p[4], n, r->H, r->da, r->align);
     }
     al_free(blk);
     return AL_OK;

@@ -13,15 +13,17 @@
 
 #include "seq2seq.h"
 #include "seq2seq_ctx.h"
+#include "../api/model.h"
 #include "../toolbox.h"
 
-static void put(float *dst, const float *src, size_t n)
+/* row r of field k of o, a row being n floats, = src [n] (when the field is given) */
+static void put(float *const *o, int k, size_t r, const float *src, size_t n)
 {
-    if (dst) memcpy(dst, src, sizeof(float) * n);
+    if (o[k]) memcpy(o[k] + r * n, src, sizeof(float) * n);
 }
 
 al_status al_seq2seq_states(const al_seq2seq *s, const int32_t *src, int S, const int32_t *tgt,
-                            int T, const al_s2s_states *o)
+                            int T, float *const *o)
 {
     for (int t = 0; t < T; t++)
         if (tgt[t] < 0 || tgt[t] >= s->Vt) return AL_ERR_RANGE;
@@ -35,27 +37,26 @@ al_status al_seq2seq_states(const al_seq2seq *s, const int32_t *src, int S, cons
     }
     float *st[2] = { w, w + 3 * H };
     float *lp = w + 6 * H, *row = lp + V, *sc = row + S;
-    put(o->embedded, c.xs, (size_t)S * s->E);
-    put(o->encoder, c.keys, (size_t)S * H);
-    put(o->initial, c.init, (size_t)H);
+    put(o, AL_S2S_STATE_EMBEDDED, 0, c.xs, (size_t)S * s->E);
+    put(o, AL_S2S_STATE_ENCODER, 0, c.keys, (size_t)S * H);
+    put(o, AL_S2S_STATE_INITIAL, 0, c.init, (size_t)H);
     memcpy(st[0], c.init, sizeof(float) * 3 * (size_t)H);
     for (int t = 0; t < T; t++) {
         const float *in = st[t & 1];
         float *out = st[(t + 1) & 1], p;
-        const size_t tH = (size_t)t * H;
         al_s2s_step(&c, in, t ? tgt[t - 1] : s->bos, t, out, lp, row, &p, dc ? sc : NULL);
         if (dc) {
             /* the scores read s_{t−1} (bahdanau, the state before the step) or h_t (luong) */
-            put(o->query ? o->query + tH : NULL, luong ? out : in, (size_t)H);
-            put(o->scores ? o->scores + (size_t)t * S : NULL, sc, (size_t)S);
-            put(o->context ? o->context + (size_t)t * dc : NULL, c.ctx, (size_t)dc);
+            put(o, AL_S2S_STATE_QUERY, t, luong ? out : in, (size_t)H);
+            put(o, AL_S2S_STATE_SCORES, t, sc, (size_t)S);
+            put(o, AL_S2S_STATE_CONTEXT, t, c.ctx, (size_t)dc);
             /* the state's third part is h̃_t (luong style; zeros for bahdanau) */
-            if (luong) put(o->attentional ? o->attentional + tH : NULL, out + 2 * H, (size_t)H);
+            if (luong) put(o, AL_S2S_STATE_ATTENTIONAL, t, out + 2 * H, (size_t)H);
         }
-        put(o->weights ? o->weights + (size_t)t * S : NULL, row, (size_t)S);
-        put(o->decoder ? o->decoder + tH : NULL, out, (size_t)H);
-        if (o->positions) o->positions[t] = p;
-        put(o->logp ? o->logp + (size_t)t * V : NULL, lp, (size_t)V);
+        put(o, AL_S2S_STATE_WEIGHTS, t, row, (size_t)S);
+        put(o, AL_S2S_STATE_DECODER, t, out, (size_t)H);
+        put(o, AL_S2S_STATE_POSITIONS, t, &p, 1);
+        put(o, AL_S2S_STATE_LOG_PROBS, t, lp, (size_t)V);
     }
     al_free(w);
     al_s2s_ctx_free(&c);
