@@ -12,6 +12,7 @@
 
 #include "memory_rnn_model.h"
 #include "optim.h"
+#include "../api/model.h"
 #include "../kernels/kernels.h"
 #include "../kernels/memory_rnn.h"
 #include "../kernels/recurrent.h"
@@ -231,6 +232,39 @@ al_status al_memory_rnn_forward(const al_memory_rnn *r, const int32_t *ids, int 
         for (int k = 0; k < C; k++) dist[k] = (float)exp((double)w[OUT][k]);
     }
     if (weights) memcpy(weights, w[ATT], sizeof(float) * (size_t)n * n);
+    al_free(blk);
+    return AL_OK;
+}
+
+static void put(float *dst, const float *src, size_t n)
+{
+    if (dst) memcpy(dst, src, sizeof(float) * n);
+}
+
+al_status al_memory_rnn_states(const al_memory_rnn *r, const int32_t *ids, int n, float *const *o)
+{
+    for (int i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= r->V) return AL_ERR_RANGE;
+    float *w[NW];
+    al_status st;
+    float *blk = work_alloc(r, n, w, &st);
+    if (!blk) return st;
+    run(r, ids, n, w);
+    const size_t nH = (size_t)n * r->H;
+    float *sc = o[AL_MEM_STATE_SCORES];
+    put(o[AL_MEM_STATE_EMBEDDED], w[X], (size_t)n * r->E);
+    put(o[AL_MEM_STATE_HIDDEN], w[HS], nH);
+    if (r->cell != AL_MEM_SARNN) put(o[AL_MEM_STATE_MEMORY], w[CS], nH);
+    if (r->cell != AL_MEM_LSTM) {
+        put(o[AL_MEM_STATE_WEIGHTS], w[ATT], (size_t)n * n);
+        /* saved: lstmn h̃ [n,H], c̃ [n,H], ...; sarnn c [n,H], ... (kernels/memory_rnn.h) */
+        put(o[AL_MEM_STATE_SUMMARY], w[SAVED], nH);
+        if (r->cell == AL_MEM_LSTMN) put(o[AL_MEM_STATE_MEMORY_SUMMARY], w[SAVED] + nH, nH);
+        if (sc && r->cell == AL_MEM_LSTMN)
+            al_lstmn_seq_scores(sc, w[SAVED], r->p[3], n, r->H);
+        else if (sc)
+            al_sarnn_seq_scores(sc, w[SAVED], r->p[4], n, r->H, r->da, r->align);
+    }
     al_free(blk);
     return AL_OK;
 }
