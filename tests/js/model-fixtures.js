@@ -26,9 +26,9 @@ export const ids = (t) => Int32Array.from(t.data, Math.round);
 /**
  * { api (after the before hook), build, ref, close(what, actual, expected, c), byName(name),
  * loadModel, readSafetensors, createModel, loadTrainableModel } for the reference file
- * `reference`; the after hook logs "<label> (simd|scalar): worst |diff| vs PyTorch: {...}".
+ * `reference` (tol: assertClose's { atol, rtol }, the whole-model TOL unless given); the after hook logs "<label> (simd|scalar): worst |diff| vs PyTorch: {...}".
  */
-export function fixtureSuite({ simd, reference, label }) {
+export function fixtureSuite({ simd, reference, label, tol = TOL }) {
   const ref = loadFixture(reference);
   const worst = {};
   const fx = {
@@ -36,7 +36,7 @@ export function fixtureSuite({ simd, reference, label }) {
     build: simd ? 'simd128' : 'scalar',
     ref,
     close(what, actual, expected, c) {
-      const { maxAbsDiff } = assertClose(actual, expected, { ...TOL, label: `${c.name} ${what}` });
+      const { maxAbsDiff } = assertClose(actual, expected, { ...tol, label: `${c.name} ${what}` });
       worst[what] = Math.max(worst[what] ?? 0, maxAbsDiff);
     },
     byName: (name) => ref.cases.find((c) => c.name === name),
