@@ -157,7 +157,7 @@ function writeControls(s, editing = null) {
   ui.causal.checked = s.causal;
   const scale = effectiveScale(s);
   if (ui.scale !== editing) ui.scale.value = String(Math.log10(scale));
-  ui.scaleOut.textContent = s.scale === null ? `${formatValue(scale)} (1/√d)` : formatValue(scale);
+  ui.scaleOut.textContent = s.scale === null ? `${formatValue(scale)} (1/√dₖ)` : formatValue(scale);
   ui.scaleAuto.disabled = s.scale === null;
 }
 

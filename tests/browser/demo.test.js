@@ -269,10 +269,10 @@ test('keyboard navigation announces values; the panel explains the cell with rea
   );
   const row = Array.from(w.subarray(S, 2 * S));
   const weight = row[1];
-  assert.equal(panel.terms['Weight αₜⱼ'], formatValue(weight));
+  assert.equal(panel.terms['Weight αₜᵢ'], formatValue(weight));
   assert.equal(panel.terms['Rank in row'], `${1 + row.filter((v) => v > weight).length} / ${S}`);
   assert.equal(
-    panel.terms['Score eₜⱼ − maxₖ eₜₖ'],
+    panel.terms['Score eₜᵢ − maxⱼ eₜⱼ'],
     formatValue(Math.log(weight) - Math.log(Math.max(...row))),
   );
   // Hovering a cell explains it too (the pointer over the middle of the grid).

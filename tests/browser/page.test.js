@@ -146,7 +146,7 @@ test('the weights shown equal the same computation in Node (wasm and float64)', 
   assert.deepEqual(shown.rowLabels, ['q0', 'q1', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7']);
   assert.equal(shown.colLabels[7], 'k7');
   const info = await page.locator('#info').textContent();
-  assert.match(info, /^8 × 8 weights, d = 16, scale 0\.25; computed in [\d.]+ ms\.$/);
+  assert.match(info, /^8 × 8 weights, dₖ = 16, scale 0\.25; computed in [\d.]+ ms\.$/);
 });
 
 test('arrow keys move the focused cell; the live region reads the new value', async () => {

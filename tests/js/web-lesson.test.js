@@ -140,9 +140,9 @@ test("the issue's equations are there", () => {
   for (const eq of [
     'c_t = Σ_i α_{ti} h_i',
     'k_i = W_K h_i',
-    'q = W_Q s',
-    'α̃_i = k_i^T q',
-    'h_t = tanh(A · [x_t; c_{t−1}] + b)',
+    'q_t = W_Q s_t',
+    'e_{ti} = k_i^T q_t',
+    'h_t = tanh(W [x_t; c_{t−1}] + b)',
     'O(m + t)',
     'O(m · t)',
   ]) {

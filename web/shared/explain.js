@@ -3,35 +3,72 @@
 //   explainCell({ row: weightsRow, col: 3, attention: 'additive' })
 //   // { weight, rank, rowSum, shiftedScore, expShifted, sumExp, ... }
 //
-// attnlab's models return the attention weights α_t (a row over the input positions), not the
+// attnlab's models return the attention weights α_t (a row over the input positions i), not the
 // scores e_t. Softmax is invariant to adding a constant to every score, so from the weights we can
 // recover the scores exactly up to that constant, and we show them relative to the row's largest:
 //
-//   e_tj − max_k e_tk = ln α_tj − ln max_k α_tk                 (global attention)
-//   α_tj = exp(e_tj − max) / Σ_k exp(e_tk − max)                (the softmax, with the real numbers)
+//   e_ti − max_j e_tj = ln α_ti − ln max_j α_tj                 (global attention)
+//   α_ti = exp(e_ti − max) / Σ_j exp(e_tj − max)                (the softmax, with the real numbers)
 //
-// Local attention (Luong et al. 2015, eq. 9–10): α_tj = softmax(e_t)_j · g_tj inside the window
-// p_t − D ≤ j ≤ p_t + D, g_tj = exp(−(j − p_t)² / (2σ²)), σ = D/2, not renormalised; so the
-// softmax part is α_tj / g_tj and the scores are recovered from it. Deliberately does not try
-// to recompute raw scores: those need the decoder's hidden state, which the API does not expose.
+// Local attention (Luong et al. 2015, eq. 9–10): α_ti = softmax(e_t)_i · g_ti inside the window
+// p_t − D ≤ i ≤ p_t + D, g_ti = exp(−(i − p_t)² / (2σ²)), σ = D/2, not renormalised; so the
+// softmax part is α_ti / g_ti and the scores are recovered from it. Deliberately does not try
+// to recompute raw scores: those need the decoder's state (the mechanism view reads them from the
+// states API).
+//
+// The equations are the lesson's (web/shared/lesson-steps.js; glossary.js names every symbol), in
+// notation.js's markup: source positions i, the query the model's style reads, s_{t−1}
+// (Bahdanau's placement) or s_t (Luong's); tests/js/notation.test.js keeps the two in step.
 
-/** The equations shown beside the numbers, by mechanism (q_t: the decoder's query). */
+/** The state the scores read: s_{t−1} (Bahdanau's placement) or s_t (Luong's). */
+export function queryOf(style) {
+  return style === 'luong' ? 's_t' : 's_{t−1}';
+}
+
+/** The score equations by mechanism, '{q}' standing for queryOf(style); local-m / local-p: p_t. */
 export const EQUATIONS = Object.freeze({
-  additive: 'eₜⱼ = vᵀ tanh(W_q qₜ + W_k h̄ⱼ + b)',
-  dot: 'eₜⱼ = qₜᵀ h̄ⱼ',
-  general: 'eₜⱼ = qₜᵀ W_a h̄ⱼ',
-  concat: 'eₜⱼ = v_aᵀ tanh(W_a [qₜ; h̄ⱼ])',
-  'local-m': 'pₜ = t;  αₜⱼ = softmaxⱼ(eₜ) · exp(−(j − pₜ)² / 2σ²),  σ = D/2',
-  'local-p': 'pₜ = S · σ(v_pᵀ tanh(W_p qₜ));  αₜⱼ = softmaxⱼ(eₜ) · exp(−(j − pₜ)² / 2σ²),  σ = D/2',
-  'key-query': 'eₜⱼ = (W_K h̄ⱼ) · (W_Q qₜ) / √d_k',
-  none: '(no attention)',
+  additive: 'e_{ti} = v^T tanh(W {q} + U h_i + b)',
+  dot: 'e_{ti} = {q}^T h_i',
+  general: 'e_{ti} = {q}^T W_a h_i',
+  concat: 'e_{ti} = v_a^T tanh(W_a [{q}; h_i])',
+  'key-query': 'k_i = W_K h_i,   q_t = W_Q {q},   e_{ti} = k_i^T q_t',
+  'local-m': 'p_t = t',
+  'local-p': 'p_t = m · sigmoid(v_p^T tanh(W_p {q}))',
+  none: 's_0 = h_m',
 });
 
-export const SOFTMAX_EQUATION = 'αₜⱼ = exp(eₜⱼ) / Σₖ exp(eₜₖ)';
+export const SOFTMAX_EQUATION = 'α_{ti} = exp(e_{ti}) / Σ_j exp(e_{tj})';
+export const LOCAL_EQUATION =
+  'α_{ti} = softmax(e_t)_i · exp(−(i − p_t)² / 2σ²),   σ = D/2,   i ∈ [p_t − D, p_t + D]';
+export const CONTEXT_EQUATION = 'c_t = Σ_i α_{ti} h_i';
 
 /** The local score equation for local-m / local-p (their score is dot, general or concat). */
 export function localScoreEquation(score = 'general') {
   return EQUATIONS[score] ?? EQUATIONS.general;
+}
+
+/**
+ * The equations the panel shows for a seq2seq config, in the order of the computation and in
+ * notation.js's markup: the score (local: the position, then its score), the weight (softmax, or
+ * local's window and Gaussian), the context; for 'none' the hand-over s_0 = h_m alone. A scaled
+ * key-query score divides by √d_k.
+ * @param {{ attention: string, style?: string, score?: string, scaled?: boolean }} config
+ * @returns {string[]}
+ */
+export function panelEquations({ attention, style, score, scaled }) {
+  const q = queryOf(style);
+  const fill = (e) => e.replaceAll('{q}', q);
+  if (attention === 'none' || !(attention in EQUATIONS)) return [EQUATIONS.none];
+  if (attention === 'local-m' || attention === 'local-p')
+    return [
+      fill(EQUATIONS[attention]),
+      fill(localScoreEquation(score)),
+      LOCAL_EQUATION,
+      CONTEXT_EQUATION,
+    ];
+  let e = fill(EQUATIONS[attention]);
+  if (attention === 'key-query' && scaled) e += ' / √d_k';
+  return [e, SOFTMAX_EQUATION, CONTEXT_EQUATION];
 }
 
 /** Integers j in [0, S) with p − D ≤ j ≤ p + D: { from, to } inclusive, or null when empty. */

@@ -5,11 +5,13 @@
 //   equationParts('c = Σ_i α_i h_i')   // [['c = Σ'], ['α'], ['sub', 'i'], …] for the DOM builder
 //
 // Holds: for each step (1-based number = index + 1) its i18n key stem (lesson.<n>.title / .short
-// / .text / .try in i18n.js), its equations (in a small markup: x_i, x_{t−1}, v^T, a^{K}; an
-// equation that needs a name, 'dot' or 'no attention', carries the name's i18n key), and its widget: the <attn-demo> settings of one or more variants (a step with two
-// models, e.g. the self-attention RNN then the LSTMN, offers both, and only the chosen one is
-// made), or 'cost' (step 5's live measurement, lesson-cost.js) or 'train' (step 10: links to the
-// lab's presets). Deliberately holds no text (lesson-text.js) and no DOM (lesson-view.js).
+// / .text / .try in i18n.js), its equations (in notation.js's markup: x_i, x_{t−1}, v^T, a^{K};
+// in the lecture notes' notation, every symbol in glossary.js; an equation that needs a name,
+// 'dot' or 'no attention', carries the name's i18n key), and its widget: the <attn-demo> settings
+// of one or more variants (a step with two models, e.g. the self-attention RNN then the LSTMN,
+// offers both, and only the chosen one is made), or 'cost' (step 5's live measurement,
+// lesson-cost.js) or 'train' (step 10: links to the lab's presets). Deliberately holds no text
+// (lesson-text.js) and no DOM (lesson-view.js).
 // The path follows the papers: Sutskever et al. 2014 and Cho et al. 2014 (no attention), Bahdanau
 // et al. 2015 (eq. 5–6, the additive score), Luong et al. 2015 (eq. 8 scores, eq. 9–10 local-p),
 // Cheng, Dong & Lapata 2016 (LSTMN), Yang et al. 2016 (HAN), Lin et al. 2017 (structured
@@ -39,27 +41,27 @@ export const LESSON_STEPS = Object.freeze([
   {
     key: 'lesson.2',
     equations: [
-      'c_t = Σ_i α_{ti} h_i',
+      'e_{ti} = v^T tanh(W s_{t−1} + U h_i + b)',
       'α_{ti} = exp(e_{ti}) / Σ_j exp(e_{tj})',
-      'e_{ti} = v^T tanh(W s_{t−1} + U h_i)',
+      'c_t = Σ_i α_{ti} h_i',
     ],
     widgets: [{ view: 'alignment', model: 'dates-additive', input: '22 Nov 2026' }],
   },
   {
     key: 'lesson.3',
     equations: [
-      { label: 'lesson.eq.dot', eq: 'e_i = s^T h_i' },
-      { label: 'lesson.eq.general', eq: 'e_i = s^T W_a h_i' },
-      { label: 'lesson.eq.concat', eq: 'e_i = v_a^T tanh(W_a [s; h_i])' },
-      { label: 'lesson.eq.keyQuery', eq: 'k_i = W_K h_i,   q = W_Q s,   α̃_i = k_i^T q' },
+      { label: 'lesson.eq.dot', eq: 'e_{ti} = s_t^T h_i' },
+      { label: 'lesson.eq.general', eq: 'e_{ti} = s_t^T W_a h_i' },
+      { label: 'lesson.eq.concat', eq: 'e_{ti} = v_a^T tanh(W_a [s_t; h_i])' },
+      { label: 'lesson.eq.keyQuery', eq: 'k_i = W_K h_i,   q_t = W_Q s_t,   e_{ti} = k_i^T q_t' },
     ],
     widgets: [{ view: 'compare', model: 'dates-additive', input: '22 Nov 2026' }],
   },
   {
     key: 'lesson.4',
     equations: [
-      'p_t = m · σ(v_p^T tanh(W_p s_t))',
-      'α_{ti} = softmax(e_t)_i · exp(−(i − p_t)² / 2σ²),   i ∈ [p_t − D, p_t + D]',
+      'p_t = m · sigmoid(v_p^T tanh(W_p s_t))',
+      'α_{ti} = softmax(e_t)_i · exp(−(i − p_t)² / 2σ²),   σ = D/2,   i ∈ [p_t − D, p_t + D]',
     ],
     widgets: [{ view: 'time', model: 'dates-local-p', input: 'Sunday, 22 November 2026', step: 4 }],
   },
@@ -73,7 +75,7 @@ export const LESSON_STEPS = Object.freeze([
   },
   {
     key: 'lesson.6',
-    equations: ['h_t = tanh(A · [x_t; c_{t−1}] + b)', 'c_{t−1} = Σ_{i≤t−1} α_{t−1,i} h_i'],
+    equations: ['h_t = tanh(W [x_t; c_{t−1}] + b)', 'c_{t−1} = Σ_{i≤t−1} α_{t−1,i} h_i'],
     widgets: [
       {
         label: 'lesson.6.sarnn',
@@ -92,8 +94,12 @@ export const LESSON_STEPS = Object.freeze([
   {
     key: 'lesson.7',
     equations: [
-      'α_i = softmax_i(u^T tanh(W h_i)),   s = Σ_i α_i h_i',
-      'A = softmax(W_2 tanh(W_1 H^T)),   P = ‖A A^T − I‖_F²',
+      { label: 'lesson.7.pooling', eq: 'α_t = softmax_t(w^T tanh(h_t)),   r = Σ_t α_t h_t' },
+      { label: 'lesson.7.han', eq: 'u_t = tanh(W h_t + b),   α_t = softmax_t(u_t^T u_w)' },
+      {
+        label: 'lesson.7.structured',
+        eq: 'A = softmax(W_{s2} tanh(W_{s1} H^T)),   M = A H,   P = ‖A A^T − I‖_F²',
+      },
     ],
     widgets: [
       { label: 'lesson.7.pooling', view: 'pooling', model: 'clf-reviews-attention' },
@@ -104,8 +110,9 @@ export const LESSON_STEPS = Object.freeze([
   {
     key: 'lesson.8',
     equations: [
-      'Attention(Q, K, V) = softmax(Q K^T / √d) V',
-      'head_j = Attention(Q W_j^Q, K W_j^K, V W_j^V)',
+      'Q = X W_Q,   K = X W_K,   V = X W_V',
+      'Attention(Q, K, V) = softmax(Q K^T / √d_k) V',
+      'head_j = Attention(X W_Q^j, X W_K^j, X W_V^j)',
     ],
     widgets: [
       { label: 'lesson.8.dates', view: 'heads', model: 'tf-dates-absolute', input: '22 Nov 2026' },
@@ -114,7 +121,10 @@ export const LESSON_STEPS = Object.freeze([
   },
   {
     key: 'lesson.9',
-    equations: ['e_{ij} = x_i W^Q (x_j W^K + a^K_{ij})^T / √d', 'a^K_{ij} = w^K_{clip(j − i, k)}'],
+    equations: [
+      'e_{ij} = x_i W_Q (x_j W_K + a^K_{ij})^T / √d_k',
+      'a^K_{ij} = w^K_{clip(j − i, kₘₐₓ)}',
+    ],
     widgets: [{ view: 'heads', model: 'tf-dates-relative', input: '22 Nov 2026', kind: 'encoder' }], // self-attention: where the offsets are
   },
   {
@@ -135,45 +145,9 @@ export function equationSource(e) {
 /** The hide flags of a lesson widget: the page around it has the language switch and the links. */
 export const LESSON_HIDE = 'views lang link card';
 
-/**
- * An equation in the lesson's markup as parts: ['text', s], ['sub', s] or ['sup', s]. x_i and
- * x^T take one character, x_{…} and x^{…} the braces' contents (no nesting needed here).
- * @param {string} source @returns {Array<[string, string]>}
- */
-export function equationParts(source) {
-  /** @type {Array<[string, string]>} */
-  const parts = [];
-  let text = '';
-  const chars = Array.from(source);
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i];
-    if ((c === '_' || c === '^') && i + 1 < chars.length) {
-      if (text) parts.push(['text', text]);
-      text = '';
-      let arg;
-      if (chars[i + 1] === '{') {
-        const end = chars.indexOf('}', i + 2);
-        const stop = end < 0 ? chars.length : end;
-        arg = chars.slice(i + 2, stop).join('');
-        i = stop;
-      } else {
-        arg = chars[i + 1];
-        i += 1;
-      }
-      parts.push([c === '_' ? 'sub' : 'sup', arg]);
-    } else text += c;
-  }
-  if (text) parts.push(['text', text]);
-  return parts;
-}
-
-/** An equation back in its markup, normalised (x_i, x_{ti}): what the tests search. */
-export function equationText(source) {
-  const arg = (s) => (Array.from(s).length === 1 ? s : `{${s}}`);
-  return equationParts(source)
-    .map(([k, s]) => (k === 'text' ? s : `${k === 'sub' ? '_' : '^'}${arg(s)}`))
-    .join('');
-}
+// The equation markup and its parser live in notation.js (the panel and the mechanism view use it
+// too); re-exported here for the lesson's callers.
+export { equationParts, equationText } from './notation.js';
 
 /** Words in an English text (whitespace-separated runs holding a letter or digit). */
 export function countWords(text) {

@@ -31,19 +31,19 @@ export const LESSON_EN = Object.freeze({
   'lesson.2.title': 'Attention: the decoder looks back at every input position',
   'lesson.2.short': 'Attention',
   'lesson.2.text':
-    'Bahdanau, Cho & Bengio (2015) let the decoder look back at the input. At each output step t, a small network compares every encoder state hᵢ with the decoder’s previous state sₜ₋₁ and gives the additive score eₜᵢ; a softmax turns the scores into weights αₜᵢ, all positive and summing to 1; and the decoder reads the context cₜ = Σ αₜᵢ hᵢ, a weighted average of the input. The map shows α for a model that writes dates in ISO form: each row is an output character, each column an input character. The panel beside it takes the selected cell apart: its score relative to the row’s largest, the exponential, the sum, and the division that gives the weight.',
+    'Bahdanau, Cho & Bengio (2015) let the decoder look back at the input. At each output step t, a small network compares every encoder state hᵢ with the decoder’s previous state sₜ₋₁ and gives the additive score eₜᵢ; a softmax turns the scores into weights αₜᵢ, all positive and summing to 1; and the decoder reads the context cₜ = Σᵢ αₜᵢ hᵢ, a weighted average of the input. The map shows α for a model that writes dates in ISO form: each row is an output character, each column an input character. The panel beside it takes the selected cell apart: its score relative to the row’s largest, the exponential, the sum, and the division that gives the weight.',
   'lesson.2.try':
     'Point at (or tab to) the cells of the row that writes the month: which input characters does it read? Then type the date another way, e.g. “November 22, 2026”, and watch the columns move.',
   'lesson.3.title': 'Other ways to score: dot, general, concat, keys and queries',
   'lesson.3.short': 'Scores',
   'lesson.3.text':
-    'Luong, Pham & Manning (2015) compared ways to score a decoder state s against an encoder state h: dot (sᵀh, no parameters), general (sᵀW h, a learned bilinear form) and concat (Bahdanau’s small network on [s; h]). The same softmax follows each. Writing the score as the product of two projections, a key kᵢ = W_K hᵢ for each input position and a query q = W_Q s for the decoder, gives the unnormalised weight α̃ᵢ = kᵢᵀq: the form the transformer uses. The compare view runs every dates model on the same input and shows their maps side by side, with the difference A − B of two of them.',
+    'Luong, Pham & Manning (2015) compared ways to score the decoder state sₜ against an encoder state hᵢ: dot (sₜᵀhᵢ, no parameters), general (sₜᵀW_a hᵢ, a learned bilinear form) and concat (Bahdanau’s small network on [sₜ; hᵢ]). The same softmax follows each. Writing the score as the product of two projections, a key kᵢ = W_K hᵢ for each input position and a query qₜ = W_Q sₜ for the decoder, gives eₜᵢ = kᵢᵀqₜ (the lecture notes’ α̃ᵢ): the form the transformer uses. The compare view runs every dates model on the same input and shows their maps side by side, with the difference A − B of two of them.',
   'lesson.3.try':
     'Set A to dot and B to concat: where do their maps differ? Do the two models still write the same output?',
   'lesson.4.title': 'Decoding one step at a time; local attention’s window',
   'lesson.4.short': 'Over time',
   'lesson.4.text':
-    'A decoder writes its output one token at a time, and each step has its own row of weights, computed from the state the previous token left. Step through the decoding: each press of Step adds one output character and one row. Local attention (Luong et al. 2015) looks only at a window. The model predicts a position pₜ = m · σ(…) in the input of length m, keeps the positions within D of it, and multiplies their weights by a Gaussian centred on pₜ. The outlined cells are that window. It saves work on long inputs and suits tasks whose alignment moves forward through the input.',
+    'A decoder writes its output one token at a time, and each step has its own row of weights, computed from the state the previous token left. Step through the decoding: each press of Step adds one output character and one row. Local attention (Luong et al. 2015) looks only at a window. The model predicts a position pₜ = m · sigmoid(…) in the input of length m, keeps the positions within D of it, and multiplies their weights by a Gaussian centred on pₜ. The outlined cells are that window. It saves work on long inputs and suits tasks whose alignment moves forward through the input.',
   'lesson.4.try':
     'Press Step until the year is written and follow the window: does it move steadily through the input? Then type the date another way, e.g. “November 22nd, 2026”.',
   'lesson.5.title': 'The cost: O(m + t) without attention, O(m · t) with it',
@@ -55,7 +55,7 @@ export const LESSON_EN = Object.freeze({
   'lesson.6.title': 'Self-attention inside an RNN, and the LSTMN reading a sentence',
   'lesson.6.short': 'Self-attention RNN',
   'lesson.6.text':
-    'Attention need not join two sequences: a recurrent network can attend to its own past. The self-attention RNN keeps every hidden state it has computed, attends over them, and feeds the summary back into the next step: hₜ = tanh(A·[xₜ; cₜ₋₁] + b), the SimpleRNN update with the attention read cₜ₋₁ in place of hₜ₋₁. The LSTMN (Cheng, Dong & Lapata 2016) does the same inside an LSTM, with a tape of earlier hidden states and memory cells. Both are language models here: they read the FBI sentence word by word and predict each next word; the arcs show which earlier words the current word attends to.',
+    'Attention need not join two sequences: a recurrent network can attend to its own past. The self-attention RNN keeps every hidden state it has computed, attends over them, and feeds the summary back into the next step: hₜ = tanh(W[xₜ; cₜ₋₁] + b), the SimpleRNN update with the attention read cₜ₋₁ in place of hₜ₋₁. The LSTMN (Cheng, Dong & Lapata 2016) does the same inside an LSTM, with a tape of earlier hidden states and memory cells. Both are language models here: they read the FBI sentence word by word and predict each next word; the arcs show which earlier words the current word attends to.',
   'lesson.6.try':
     'Step to “chasing” and then to “run”: which earlier words does each model look at? Switch between the two models and compare.',
   'lesson.6.sarnn': 'Self-attention RNN',
@@ -63,7 +63,7 @@ export const LESSON_EN = Object.freeze({
   'lesson.7.title': 'Attention to summarise a sentence: pooling, HAN, structured self-attention',
   'lesson.7.short': 'Summarise',
   'lesson.7.text':
-    'Attention can also summarise. A classifier reads a review with a bidirectional RNN, scores each word’s state hᵢ against a learned vector u, and adds the states up with those weights: one vector s for the whole sentence, which the classifier reads (Zhou et al. 2016). The shading shows each word’s weight. HAN (Yang et al. 2016) does it twice: words into sentence vectors, then sentences into a document vector. Structured self-attention (Lin et al. 2017) uses several hops, the rows of a matrix A, each free to look at different words; the penalty ‖AAᵀ − I‖² pushes the hops apart so that they do not all read the same word.',
+    'Attention can also summarise. A classifier reads a review with a bidirectional RNN, scores each word’s state hₜ with a learned vector w, and adds the states up with those weights: one vector r for the whole sentence, which the classifier reads (Zhou et al. 2016). The shading shows each word’s weight. HAN (Yang et al. 2016) does it twice: words into sentence vectors, then sentences into a document vector. Structured self-attention (Lin et al. 2017) uses several hops, the rows of a matrix A, each free to look at different words; the penalty P = ‖AAᵀ − I‖²_F pushes the hops apart so that they do not all read the same word.',
   'lesson.7.try':
     'Change one word of the review, e.g. “boring” to “lovely”: does the label change, and does the weight move to the new word? In HAN, which sentence carries the weight?',
   'lesson.7.pooling': 'Attention pooling',
@@ -72,7 +72,7 @@ export const LESSON_EN = Object.freeze({
   'lesson.8.title': 'Scaled dot-product and multi-head attention: the transformer’s heads',
   'lesson.8.short': 'Heads',
   'lesson.8.text':
-    'The transformer (Vaswani et al. 2017) drops recurrence and keeps only attention. Every position projects its vector into a query, a key and a value; the weights are softmax(QKᵀ/√d), the dot products divided by √d so that the softmax does not saturate as d grows, and the output is the weighted sum of the values. Multi-head attention runs several of these side by side, each with its own projections, so one head can follow position while another follows content. The grid shows every head of every layer of a small trained transformer; choose one to enlarge it. The second model has an induction head: it finds the earlier copy of the current letter and predicts what followed it.',
+    'The transformer (Vaswani et al. 2017) drops recurrence and keeps only attention. Every position projects its vector into a query, a key and a value; the weights are softmax(QKᵀ/√dₖ), the dot products divided by √dₖ so that the softmax does not saturate as the key size dₖ grows, and the output is the weighted sum of the values. Multi-head attention runs several of these side by side, each with its own projections, so one head can follow position while another follows content. The grid shows every head of every layer of a small trained transformer; choose one to enlarge it. The second model has an induction head: it finds the earlier copy of the current letter and predicts what followed it.',
   'lesson.8.try':
     'In the dates transformer, choose encoder self-attention and look for a head that attends to the previous position; back in cross-attention, which head reads the year’s digits? In the induction model, the sample repeats its start (“k f t … k f t”): which earlier letter does the last row look at?',
   'lesson.8.dates': 'Dates (absolute positions)',
@@ -80,7 +80,7 @@ export const LESSON_EN = Object.freeze({
   'lesson.9.title': 'Relative positions',
   'lesson.9.short': 'Positions',
   'lesson.9.text':
-    'Attention by itself ignores order: shuffle the inputs and the weights shuffle with them. Transformers therefore add position information. Step 8’s dates model adds a learned vector for each absolute position to each embedding. Shaw et al. (2018) instead give the score a learned vector for the offset j − i between key and query, clipped to ±k: the model learns “the character two to the left” whatever the absolute position, and the same weights apply to inputs longer than any seen in training. The view shows the clipped offset matrix beside the heads of the relative-position model.',
+    'Attention by itself ignores order: shuffle the inputs and the weights shuffle with them. Transformers therefore add position information. Step 8’s dates model adds a learned vector for each absolute position to each embedding. Shaw et al. (2018) instead give the score a learned vector for the offset j − i from query i to key j, clipped to ±kₘₐₓ: the model learns “the character two to the left” whatever the absolute position, and the same weights apply to inputs longer than any seen in training. The view shows the clipped offset matrix beside the heads of the relative-position model.',
   'lesson.9.try':
     'Put a weekday in front of the date, e.g. “Sunday, 22 Nov 2026”: do the heads’ patterns move with the text? Compare with step 8’s absolute-position model.',
   'lesson.10.title': 'Train your own',
@@ -132,18 +132,18 @@ export const LESSON_ZH = Object.freeze({
   'lesson.2.title': '注意力：解码器回头看每一个输入位置',
   'lesson.2.short': '注意力',
   'lesson.2.text':
-    'Bahdanau、Cho 和 Bengio（2015）让解码器可以回头看输入。在每个输出步 t，一个小网络把每个编码器状态 hᵢ 与解码器上一步的状态 sₜ₋₁ 相比较，得到加性分数 eₜᵢ；softmax 把分数变成权重 αₜᵢ，它们都为正、总和为 1；解码器再读出上下文 cₜ = Σ αₜᵢ hᵢ，也就是输入的加权平均。图中是一个把日期改写成 ISO 格式的模型的 α：每一行是一个输出字符，每一列是一个输入字符。旁边的面板把选中的单元格拆开来算：它相对于该行最大值的分数、指数、求和，以及得出权重的那次除法。',
+    'Bahdanau、Cho 和 Bengio（2015）让解码器可以回头看输入。在每个输出步 t，一个小网络把每个编码器状态 hᵢ 与解码器上一步的状态 sₜ₋₁ 相比较，得到加性分数 eₜᵢ；softmax 把分数变成权重 αₜᵢ，它们都为正、总和为 1；解码器再读出上下文 cₜ = Σᵢ αₜᵢ hᵢ，也就是输入的加权平均。图中是一个把日期改写成 ISO 格式的模型的 α：每一行是一个输出字符，每一列是一个输入字符。旁边的面板把选中的单元格拆开来算：它相对于该行最大值的分数、指数、求和，以及得出权重的那次除法。',
   'lesson.2.try':
     '把鼠标指向（或用 Tab 键移到）写出月份那一行的单元格：它读的是哪些输入字符？再换一种写法输入日期，例如“November 22, 2026”，看各列如何移动。',
   'lesson.3.title': '其他打分方式：点积、一般、拼接，以及键和查询',
   'lesson.3.short': '打分',
   'lesson.3.text':
-    'Luong、Pham 和 Manning（2015）比较了给解码器状态 s 与编码器状态 h 打分的几种方式：点积（sᵀh，没有参数）、一般（sᵀW h，一个学习得到的双线性形式）和拼接（Bahdanau 那个作用在 [s; h] 上的小网络）。之后都接同样的 softmax。如果把分数写成两个投影的乘积：每个输入位置一个键 kᵢ = W_K hᵢ，解码器一个查询 q = W_Q s，就得到未归一化的权重 α̃ᵢ = kᵢᵀq，这正是 Transformer 使用的形式。比较视图让每个日期模型处理同一个输入，把它们的图并排显示，并给出其中两个之差 A − B。',
+    'Luong、Pham 和 Manning（2015）比较了给解码器状态 sₜ 与编码器状态 hᵢ 打分的几种方式：点积（sₜᵀhᵢ，没有参数）、一般（sₜᵀW_a hᵢ，一个学习得到的双线性形式）和拼接（Bahdanau 那个作用在 [sₜ; hᵢ] 上的小网络）。之后都接同样的 softmax。如果把分数写成两个投影的乘积：每个输入位置一个键 kᵢ = W_K hᵢ，解码器一个查询 qₜ = W_Q sₜ，就得到分数 eₜᵢ = kᵢᵀqₜ（讲义写作 α̃ᵢ），这正是 Transformer 使用的形式。比较视图让每个日期模型处理同一个输入，把它们的图并排显示，并给出其中两个之差 A − B。',
   'lesson.3.try': '把 A 设为点积、B 设为拼接：两张图在哪里不同？两个模型写出的输出还一样吗？',
   'lesson.4.title': '逐步解码；局部注意力的窗口',
   'lesson.4.short': '逐步解码',
   'lesson.4.text':
-    '解码器一次写出一个词元，每一步都有自己的一行权重，由上一个词元留下的状态算出。请逐步解码：每按一次“单步”，就多一个输出字符和一行。局部注意力（Luong 等 2015）只看一个窗口：模型在长度为 m 的输入中预测一个位置 pₜ = m · σ(…)，只保留离它不超过 D 的位置，并把这些位置的权重乘以一个以 pₜ 为中心的高斯函数。描边的单元格就是这个窗口。它在长输入上节省计算，适合对齐沿着输入向前移动的任务。',
+    '解码器一次写出一个词元，每一步都有自己的一行权重，由上一个词元留下的状态算出。请逐步解码：每按一次“单步”，就多一个输出字符和一行。局部注意力（Luong 等 2015）只看一个窗口：模型在长度为 m 的输入中预测一个位置 pₜ = m · sigmoid(…)，只保留离它不超过 D 的位置，并把这些位置的权重乘以一个以 pₜ 为中心的高斯函数。描边的单元格就是这个窗口。它在长输入上节省计算，适合对齐沿着输入向前移动的任务。',
   'lesson.4.try':
     '一直按“单步”，直到年份写完，并跟着窗口看：它是否平稳地沿输入向前移动？再换一种写法输入日期，例如“November 22nd, 2026”。',
   'lesson.5.title': '代价：没有注意力 O(m + t)，有注意力 O(m · t)',
@@ -155,7 +155,7 @@ export const LESSON_ZH = Object.freeze({
   'lesson.6.title': 'RNN 内部的自注意力，以及 LSTMN 读一句话',
   'lesson.6.short': '自注意力 RNN',
   'lesson.6.text':
-    '注意力不一定要连接两个序列：循环网络也可以关注自己的过去。自注意力 RNN 保留它算出的每一个隐藏状态，对它们做注意力，再把汇总送回下一步：hₜ = tanh(A·[xₜ; cₜ₋₁] + b)，也就是把 SimpleRNN 更新中的 hₜ₋₁ 换成注意力读出的 cₜ₋₁。LSTMN（Cheng、Dong 和 Lapata 2016）在 LSTM 内部做同样的事，带着一条记录先前隐藏状态和记忆单元的“磁带”。这里两者都是语言模型：它们逐词阅读 FBI 这句话并预测下一个词；弧线显示当前词关注哪些先前的词。',
+    '注意力不一定要连接两个序列：循环网络也可以关注自己的过去。自注意力 RNN 保留它算出的每一个隐藏状态，对它们做注意力，再把汇总送回下一步：hₜ = tanh(W[xₜ; cₜ₋₁] + b)，也就是把 SimpleRNN 更新中的 hₜ₋₁ 换成注意力读出的 cₜ₋₁。LSTMN（Cheng、Dong 和 Lapata 2016）在 LSTM 内部做同样的事，带着一条记录先前隐藏状态和记忆单元的“磁带”。这里两者都是语言模型：它们逐词阅读 FBI 这句话并预测下一个词；弧线显示当前词关注哪些先前的词。',
   'lesson.6.try':
     '走到 “chasing”，再走到 “run”：每个模型看的是哪些先前的词？在两个模型之间切换，比较一下。',
   'lesson.6.sarnn': '自注意力 RNN',
@@ -163,7 +163,7 @@ export const LESSON_ZH = Object.freeze({
   'lesson.7.title': '用注意力概括一句话：池化、HAN、结构化自注意力',
   'lesson.7.short': '概括',
   'lesson.7.text':
-    '注意力也可以用来概括。分类器用双向 RNN 读一条评论，把每个词的状态 hᵢ 与一个学习得到的向量 u 比较打分，再按这些权重把状态加起来，得到整句话的一个向量 s，分类器读的就是它（Zhou 等 2016）。阴影深浅表示每个词的权重。HAN（Yang 等 2016）做两次：先把词汇总成句子向量，再把句子汇总成文档向量。结构化自注意力（Lin 等 2017）使用多个“跳”，即矩阵 A 的各行，每一跳可以看不同的词；惩罚项 ‖AAᵀ − I‖² 把各跳推开，免得它们都读同一个词。',
+    '注意力也可以用来概括。分类器用双向 RNN 读一条评论，用一个学习得到的向量 w 给每个词的状态 hₜ 打分，再按这些权重把状态加起来，得到整句话的一个向量 r，分类器读的就是它（Zhou 等 2016）。阴影深浅表示每个词的权重。HAN（Yang 等 2016）做两次：先把词汇总成句子向量，再把句子汇总成文档向量。结构化自注意力（Lin 等 2017）使用多个“跳”，即矩阵 A 的各行，每一跳可以看不同的词；惩罚项 P = ‖AAᵀ − I‖²_F 把各跳推开，免得它们都读同一个词。',
   'lesson.7.try':
     '改动评论中的一个词，例如把 “boring” 改成 “lovely”：标签会变吗？权重会移到新词上吗？在 HAN 中，哪一句话得到了权重？',
   'lesson.7.pooling': '注意力池化',
@@ -172,7 +172,7 @@ export const LESSON_ZH = Object.freeze({
   'lesson.8.title': '缩放点积与多头注意力：Transformer 的注意力头',
   'lesson.8.short': '多头',
   'lesson.8.text':
-    'Transformer（Vaswani 等 2017）去掉了循环，只保留注意力。每个位置把自己的向量投影成查询、键和值；权重是 softmax(QKᵀ/√d)，点积除以 √d，使 d 变大时 softmax 不至于饱和；输出是值的加权和。多头注意力把好几组这样的注意力并排运行，每组有自己的投影，于是一个头可以跟踪位置，另一个头跟踪内容。网格显示一个训练好的小 Transformer 每一层的每一个头；选中一个即可放大。第二个模型有一个归纳头：它找到当前字母先前出现的位置，并预测当时紧随其后的字母。',
+    'Transformer（Vaswani 等 2017）去掉了循环，只保留注意力。每个位置把自己的向量投影成查询、键和值；权重是 softmax(QKᵀ/√dₖ)，点积除以 √dₖ，使键的维度 dₖ 变大时 softmax 不至于饱和；输出是值的加权和。多头注意力把好几组这样的注意力并排运行，每组有自己的投影，于是一个头可以跟踪位置，另一个头跟踪内容。网格显示一个训练好的小 Transformer 每一层的每一个头；选中一个即可放大。第二个模型有一个归纳头：它找到当前字母先前出现的位置，并预测当时紧随其后的字母。',
   'lesson.8.try':
     '在日期 Transformer 中，选择编码器自注意力，找一个关注前一个位置的头；回到交叉注意力，哪个头在读年份的数字？在归纳模型中，示例重复了自己的开头（“k f t … k f t”）：最后一行看向哪个较早的字母？',
   'lesson.8.dates': '日期（绝对位置）',
@@ -180,7 +180,7 @@ export const LESSON_ZH = Object.freeze({
   'lesson.9.title': '相对位置',
   'lesson.9.short': '位置',
   'lesson.9.text':
-    '注意力本身不管顺序：把输入打乱，权重也随之打乱。因此 Transformer 要加入位置信息。第 8 步的日期模型给每个嵌入加上一个学习得到的、对应绝对位置的向量。Shaw 等（2018）则在分数中为键与查询之间的偏移 j − i 加入一个学习得到的向量，偏移截断到 ±k：模型学到的是“左边第二个字符”，与绝对位置无关，同样的权重也适用于比训练时更长的输入。视图在相对位置模型的各个头旁边显示截断后的偏移矩阵。',
+    '注意力本身不管顺序：把输入打乱，权重也随之打乱。因此 Transformer 要加入位置信息。第 8 步的日期模型给每个嵌入加上一个学习得到的、对应绝对位置的向量。Shaw 等（2018）则在分数中为从查询 i 到键 j 的偏移 j − i 加入一个学习得到的向量，偏移截断到 ±kₘₐₓ：模型学到的是“左边第二个字符”，与绝对位置无关，同样的权重也适用于比训练时更长的输入。视图在相对位置模型的各个头旁边显示截断后的偏移矩阵。',
   'lesson.9.try':
     '在日期前面加上星期，例如“Sunday, 22 Nov 2026”：各个头的模式会随文本移动吗？与第 8 步的绝对位置模型比较一下。',
   'lesson.10.title': '训练你自己的模型',

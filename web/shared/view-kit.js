@@ -5,13 +5,15 @@
 // Holds: an element builder (textContent and attributes only, never HTML), the colour-map legend
 // (a viridis bar with its range, the same map and table <attn-heatmap> draws with), a download
 // helper for the views' "every number" JSON files, the readable text colour on a map colour,
-// float32-exact number lists for JSON, the map of a layer and head, and the styles every view
+// float32-exact number lists for JSON, the map of a layer and head, an equation's element (its
+// sub/superscripts from notation.js's markup), and the styles every view
 // uses. Deliberately holds no view logic and touches the DOM only
 // inside the functions that build elements (importing it in Node is fine: the pure helpers are
 // tested there).
 
 import { colorTable, formatFloat32, formatValue } from './draw.js';
 import { t } from './i18n.js';
+import { equationParts, toMarkup } from './notation.js';
 
 /** A DOM element: props are attributes, except `text` (textContent); children are appended. */
 export function el(tag, props = {}, children = []) {
@@ -21,6 +23,17 @@ export function el(tag, props = {}, children = []) {
     else node.setAttribute(key, value);
   }
   for (const child of children) node.append(child);
+  return node;
+}
+
+/**
+ * An equation as a <p class="eq"> (or `tag`): its text with <sub> and <sup> from notation.js's
+ * markup (Unicode sub/superscripts are read as the markup too), the page's one way to show one.
+ */
+export function equationEl(source, tag = 'p', cls = 'eq') {
+  const node = el(tag, { class: cls });
+  for (const [kind, text] of equationParts(toMarkup(source)))
+    node.append(kind === 'text' ? text : el(kind, { text }));
   return node;
 }
 

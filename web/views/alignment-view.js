@@ -20,16 +20,9 @@
 // tokenised once).
 
 import { formatValue } from '../shared/draw.js';
-import {
-  EQUATIONS,
-  SOFTMAX_EQUATION,
-  explainCell,
-  localScoreEquation,
-  rankText,
-  windowRange,
-} from '../shared/explain.js';
+import { explainCell, panelEquations, rankText, windowRange } from '../shared/explain.js';
 import { colon, mechanismName, t } from '../shared/i18n.js';
-import { el, noAttentionPanel, pickMap } from '../shared/view-kit.js';
+import { el, equationEl, noAttentionPanel, pickMap } from '../shared/view-kit.js';
 import { GOLD_STYLE, GoldPanel, hasGold } from '../shared/gold.js';
 import { findModel } from '../shared/models.js';
 import { elapsed, emit, runInput, unknownOf } from './view-context.js';
@@ -211,21 +204,14 @@ export class AlignmentView {
       return;
     }
     const local = attention === 'local-p' || attention === 'local-m';
-    nodes.push(
-      el('p', {
-        class: 'eq',
-        text: local ? localScoreEquation(cfg.score) : (EQUATIONS[attention] ?? ''),
-      }),
-    );
-    if (local) nodes.push(el('p', { class: 'eq', text: EQUATIONS[attention] }));
-    nodes.push(el('p', { class: 'eq', text: SOFTMAX_EQUATION }));
+    for (const e of panelEquations(cfg)) nodes.push(equationEl(e));
     const rows = [];
     if (info.local) {
       const w = windowRange(position, cfg.window, a.cols);
       rows.push([t(lang, 'explain.position'), f(position)]);
       rows.push([
         t(lang, 'explain.window'),
-        `${f(position)} ± ${cfg.window} → j ∈ [${w?.from ?? '–'}, ${w?.to ?? '–'}]`,
+        `${f(position)} ± ${cfg.window} → i ∈ [${w?.from ?? '–'}, ${w?.to ?? '–'}]`,
       ]);
     }
     if (!info.inWindow) {

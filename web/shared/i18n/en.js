@@ -65,7 +65,7 @@ export const EN = {
   'heads.distLabel': 'Clipped relative distance clip(j − i, −{k}, {k}): query (row) × key (column)',
   'status.heads': '{layers} × {heads} of {rows} × {cols} weights in {ms} ms.',
   'pooling.about.attention':
-    'Attention pooling (Zhou et al. 2016): α = softmax(w · tanh(H)) over the words, then the classifier reads Σ αⱼ hⱼ.',
+    'Attention pooling (Zhou et al. 2016): αₜ = softmax(wᵀ tanh(hₜ)) over the words t, then the classifier reads r = Σₜ αₜ hₜ.',
   'pooling.about.han':
     'Hierarchical attention (Yang et al. 2016): word weights α inside each sentence (each sentence’s sum is 1), then sentence weights β over the sentences (“.” ends a sentence).',
   'pooling.about.structured':
@@ -89,7 +89,7 @@ export const EN = {
   'pooling.map.structured': 'Structured attention A (hops × words)',
   'pooling.map.sentences': 'Sentence weights β (1 × sentences)',
   'pooling.penalty':
-    'Penalty ‖AAᵀ − I‖²_F = {value} (r = {r}; 0 when every hop puts all its weight on a different word).',
+    'Penalty P = ‖AAᵀ − I‖²_F = {value} ({r} hops; 0 when every hop puts all its weight on a different word).',
   'pooling.downloadAll': 'Download every number (JSON)',
   'pooling.say': 'Word {index} “{word}”: {value}',
   'pooling.sayHan': 'Sentence {n} (β {sentence}), word {index} “{word}”: {value}',
@@ -163,14 +163,14 @@ export const EN = {
   'explain.prompt': 'Hover over or focus a cell (arrow keys) to see how its weight was computed.',
   'explain.cell': 'Output {row} “{rowLabel}” attending to input {col} “{colLabel}”',
   'explain.mechanism': 'Mechanism: {name}',
-  'explain.score': 'Score eₜⱼ − maxₖ eₜₖ',
-  'explain.exp': 'exp(eₜⱼ − max)',
-  'explain.sum': 'Σₖ exp(eₜₖ − max)',
+  'explain.score': 'Score eₜᵢ − maxⱼ eₜⱼ',
+  'explain.exp': 'exp(eₜᵢ − max)',
+  'explain.sum': 'Σⱼ exp(eₜⱼ − max)',
   'explain.softmax': 'softmax',
-  'explain.gauss': 'Gaussian exp(−(j − pₜ)² / 2σ²)',
-  'explain.weight': 'Weight αₜⱼ',
+  'explain.gauss': 'Gaussian exp(−(i − pₜ)² / 2σ²)',
+  'explain.weight': 'Weight αₜᵢ',
   'explain.rank': 'Rank in row',
-  'explain.rowSum': 'Row sum Σⱼ αₜⱼ',
+  'explain.rowSum': 'Row sum Σᵢ αₜᵢ',
   'explain.position': 'Predicted position pₜ',
   'explain.window': 'Window pₜ ± D',
   'explain.outside': 'outside the window: the weight is 0 by construction',
@@ -178,9 +178,9 @@ export const EN = {
   'explain.none':
     'This model has no attention: every weight is 0 and the decoder sees only its own state.',
   'explain.honest':
-    "attnlab returns the weights, not the scores. Softmax ignores a constant added to every score, so the score is shown relative to the row's largest: eₜⱼ − maxₖ eₜₖ = ln αₜⱼ − ln maxₖ αₜₖ (exact up to float32 rounding). The raw scores would need the decoder state, which the API does not expose.",
+    "This map holds the weights, not the scores. Softmax ignores a constant added to every score, so the score is shown relative to the row's largest: eₜᵢ − maxⱼ eₜⱼ = ln αₜᵢ − ln maxⱼ αₜⱼ (exact up to float32 rounding). The raw scores need the decoder’s state, which this view does not read.",
   'explain.honestLocal':
-    'For local attention the softmax is taken inside the window and then multiplied by the Gaussian, so softmax = αₜⱼ / Gaussian and the score is recovered from that.',
+    'For local attention the softmax is taken inside the window and then multiplied by the Gaussian, so softmax = αₜᵢ / Gaussian and the score is recovered from that.',
   'time.play': 'Play',
   'time.pause': 'Pause',
   'time.step': 'Step',
@@ -297,7 +297,7 @@ export const EN = {
   'page.embedTitle': 'attnlab: live attention',
   'status.loadingLabel': 'Loading',
   'sdpa.lede':
-    'Random queries Q [n × d], keys K [m × d] and values V [m × d] from a seeded generator; the heatmap shows softmax(Q Kᵀ · scale), the weight each query (row) gives each key (column).',
+    'Random queries Q [n × dₖ], keys K [m × dₖ] and values V [m × dₖ] from a seeded generator; the heatmap shows softmax(Q Kᵀ · scale), the weight each query (row) gives each key (column).',
   'sdpa.queries': 'Queries',
   'sdpa.keys': 'Keys',
   'sdpa.headSize': 'Head size',
@@ -305,13 +305,13 @@ export const EN = {
   'sdpa.reseed': 'New seed',
   'sdpa.causal': 'Causal mask (query i sees keys j ≤ i)',
   'sdpa.scale': 'Scale (inverse temperature)',
-  'sdpa.scaleAuto': 'Use 1/√d',
+  'sdpa.scaleAuto': 'Use 1/√dₖ',
   'sdpa.heatmap': 'Attention weights (query × key)',
   'sdpa.readoutPrompt':
     'Click a cell, or focus the heatmap and use the arrow keys, to read a weight.',
   'sdpa.readout': 'Query {row} gives key {col} the weight {value}.',
-  'sdpa.info': '{n} × {m} weights, d = {d}, scale {scale}; computed in {ms} ms.',
-  'sdpa.infoCausal': '{n} × {m} weights, d = {d}, scale {scale}, causal; computed in {ms} ms.',
+  'sdpa.info': '{n} × {m} weights, dₖ = {d}, scale {scale}; computed in {ms} ms.',
+  'sdpa.infoCausal': '{n} × {m} weights, dₖ = {d}, scale {scale}, causal; computed in {ms} ms.',
   'sdpa.error': 'attnlab could not compute this view ({code}): {message}',
   'sdpa.shapeError': 'attnlab returned weights of shape [{shape}], expected [{n}, {m}].',
   'heatmap.defaultLabel': 'Heatmap',
@@ -335,9 +335,9 @@ export const EN = {
   'input.hintReverse':
     'Up to {max} characters. The models know the symbols {symbols}; anything else becomes {unk}.',
   'reading.about.lstmn':
-    'LSTMN (Cheng, Dong & Lapata 2016): at word t the cell reads a weighted sum of its earlier hidden and memory states; the weights s_t cover the words before t.',
+    'LSTMN (Cheng, Dong & Lapata 2016): at word t the cell reads a weighted sum of its earlier hidden and memory states; the weights αₜ cover the words before t.',
   'reading.about.self-attention-rnn':
-    'Self-attention RNN: after word t the cell attends over its states so far (the words up to t, itself included) with weights α_t, and carries their weighted sum to the next word.',
+    'Self-attention RNN: after word t the cell attends over its states so far (the words up to t, itself included) with weights αₜ, and carries their weighted sum to the next word.',
   'reading.about.lstm':
     'Plain LSTM baseline: it has no attention, so there are no arcs and no weights here; only the next-word probabilities.',
   'reading.readAs': 'Read as:',
