@@ -7,7 +7,9 @@
 // times; step 10 links the lab's presets, its dates preset last, where the Train view was); only the shown step's
 // models are fetched; ← and → (not while typing), previous / next, the step list and an edited
 // hash move between steps; hostile step values are refused and named; the embed page shows one
-// step. Screenshots of step 2 at 1280 and 390 px in both languages go to tests/browser/screenshots/.
+// step; step 2's panel shows the step's own equations, and its glossary names each symbol (the
+// list, the equations' titles). Screenshots of step 2 at 1280 and 390 px in both languages (and
+// with its glossary open at 1280 × 720 and 390 × 844) go to tests/browser/screenshots/.
 
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -23,7 +25,9 @@ import {
   countWords,
   equationSource,
 } from '../../web/shared/lesson-steps.js';
+import { GLOSSARY, glossaryEntry, symbolsOf } from '../../web/shared/glossary.js';
 import { findModel } from '../../web/shared/models.js';
+import { equationParts, toUnicode } from '../../web/shared/notation.js';
 import { readingInput } from '../../web/views/reading-view.js';
 import { COST_MODELS, costInput } from '../../web/views/lesson-cost.js';
 import { SCREENSHOTS, canvasInk, screenshot } from './harness.js';
@@ -320,6 +324,59 @@ test('step 2 selects a cell, so its arithmetic is on screen; screenshots at 1280
         await page
           .locator('#lesson-view')
           .screenshot({ path: path.join(SCREENSHOTS, `lesson-readme-${lang}.png`) });
+    }
+  }
+  await page.setViewportSize({ width: 1024, height: 800 });
+});
+
+test("step 2: the panel writes the lesson's equations; the glossary names its symbols", async () => {
+  const eqs = LESSON_STEPS[1].equations.map(equationSource);
+  const ids = symbolsOf(eqs);
+  for (const lang of ['en', 'zh']) {
+    for (const [width, height] of [
+      [1280, 720],
+      [390, 844],
+    ]) {
+      await page.setViewportSize({ width, height });
+      await openStep(2, lang);
+      const seen = await page.locator('#lesson').evaluate((box) => {
+        const demo = box.querySelector('attn-demo');
+        const g = box.querySelector('details.lesson-symbols');
+        g.open = true;
+        return {
+          lesson: Array.from(box.querySelectorAll('.lesson-eqs .eq'), (e) => e.textContent),
+          panel: Array.from(demo.shadowRoot.querySelectorAll('.explain .eq'), (e) => e.textContent),
+          panelSubs: demo.shadowRoot.querySelectorAll('.explain .eq sub').length,
+          summary: g.querySelector('summary').textContent,
+          dt: Array.from(g.querySelectorAll(':scope > div dt'), (d) => d.dataset.sym),
+          dd: Array.from(g.querySelectorAll(':scope > div dd'), (d) => d.textContent),
+          all: g.querySelectorAll('.lesson-symbols-all dt').length,
+          titles: Array.from(box.querySelectorAll('.lesson-eqs .sym'), (s) => [
+            s.dataset.sym,
+            s.title,
+          ]),
+        };
+      });
+      // one notation: the panel beside the text shows the step's equations, as HTML sub/sups
+      assert.deepEqual(seen.panel, seen.lesson);
+      assert.ok(seen.panelSubs >= 8, `${seen.panelSubs} subscripts in the panel`);
+      assert.equal(seen.summary, t(lang, 'lesson.symbols', { n: ids.length }));
+      assert.deepEqual(seen.dt, ids);
+      assert.deepEqual(
+        seen.dd,
+        ids.map((id) =>
+          equationParts(glossaryEntry(id)[lang])
+            .map(([, text]) => text)
+            .join(''),
+        ),
+      );
+      assert.equal(seen.all, GLOSSARY.length);
+      // each symbol in the equations says what it is
+      for (const [id, title] of seen.titles) {
+        assert.ok(ids.includes(id), id);
+        assert.ok(title.endsWith(toUnicode(glossaryEntry(id)[lang])), `${id}: ${title}`);
+      }
+      await screenshot(page, `lesson-step2-glossary-${width}-${lang}`);
     }
   }
   await page.setViewportSize({ width: 1024, height: 800 });

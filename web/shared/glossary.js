@@ -97,6 +97,8 @@ export const GLOSSARY = Object.freeze(
       '每个分数取 exp 再除以所有 exp 之和：为正、和为 1 的权重',
     ],
     ['exp', 'exp', 'the exponential function', '指数函数'],
+    ['ln', 'ln', 'the natural logarithm, the inverse of exp', '自然对数，exp 的反函数'],
+    ['max', 'max_j', 'the largest value over j', '对 j 取最大值'],
     [
       'tanh',
       'tanh',
@@ -164,7 +166,7 @@ export const GLOSSARY = Object.freeze(
       'sigmoid',
       'sigmoid',
       'the logistic function 1 / (1 + exp(−x)), between 0 and 1',
-      'logistic 函数 1 / (1 + exp(−x))，取值在 0 和 1 之间',
+      'S 形函数 1 / (1 + exp(−x))，取值在 0 和 1 之间',
     ],
     ['v_p', 'v_p', 'local-p’s learned vector that predicts p_t', 'local-p 中预测 p_t 的学习向量'],
     ['W_p', 'W_p', 'local-p’s learned matrix that predicts p_t', 'local-p 中预测 p_t 的学习矩阵'],

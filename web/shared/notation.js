@@ -4,6 +4,7 @@
 //   equationParts('c_t = Σ_i α_{ti} h_i')   // [['text', 'c'], ['sub', 't'], ['text', ' = Σ'], …]
 //   toMarkup('e_tᵢ = vᵀ tanh(…)')            // 'e_{ti} = v^T tanh(…)': Unicode sub/superscripts
 //   equationSymbols('k_i = W_K h_i', named) // ['k', 'W_K', 'h'] (named: ids like 'W_K', 'a^K')
+//   toUnicode('α_{ti}')                      // 'αₜᵢ', for a title attribute
 //
 // The markup: x_i and x^T take one character, x_{…} and x^{…} the braces' contents (no nesting).
 // The lesson (lesson-steps.js), the alignment view's panel (explain.js) and the mechanism view
@@ -139,6 +140,26 @@ export function equationText(source) {
   const arg = (s) => (Array.from(s).length === 1 ? s : `{${s}}`);
   return equationParts(source)
     .map(([k, s]) => (k === 'text' ? s : `${k === 'sub' ? '_' : '^'}${arg(s)}`))
+    .join('');
+}
+
+const TO_SUB = new Map([...SUBSCRIPTS].map(([u, c]) => [c, u]));
+const TO_SUP = new Map([...SUPERSCRIPTS].map(([u, c]) => [c, u]));
+
+/**
+ * Markup as plain text for where no <sub> can go (a title attribute): sub/superscripts in Unicode
+ * when every character has a Unicode form (α_{ti} → αₜᵢ), else kept as x_{…}.
+ * @param {string} source @returns {string}
+ */
+export function toUnicode(source) {
+  return equationParts(source)
+    .map(([kind, s]) => {
+      if (kind === 'text') return s;
+      const map = kind === 'sub' ? TO_SUB : TO_SUP;
+      const chars = Array.from(s);
+      if (chars.every((c) => map.has(c))) return chars.map((c) => map.get(c)).join('');
+      return `${kind === 'sub' ? '_' : '^'}${chars.length === 1 ? s : `{${s}}`}`;
+    })
     .join('');
 }
 

@@ -12,28 +12,28 @@
 //   new LessonView(container, { single: true, wholeHref, labHref })   // embed.html: one step
 //
 // Shows: the step list (links, the current one marked), "Step n of 10", the title, the text, the
-// equations (HTML sub/superscripts from their markup), the variant buttons of a step with several
-// models, the widget (an <attn-demo> with the step's view, model and input; step 5's measurement,
-// lesson-cost.js; step 10's links to the lab's presets), the prompt, and previous / next buttons.
+// equations (HTML sub/superscripts from their markup, each symbol titled with its meaning), the
+// glossary of the step's symbols (lesson-glossary.js, a disclosure), the variant buttons of a
+// step with several models, the widget (an <attn-demo> with the step's view, model and input;
+// step 5's measurement, lesson-cost.js; step 10's links to the lab's presets), the prompt, and
+// previous / next buttons.
 // The left and right arrow keys move between steps unless the key belongs to something else: a
 // field, a select, a slider, or anything inside the widget (a heatmap's cells, a reading view).
 // Holds: the DOM and the key handling. Deliberately holds no text (i18n.js), no step data
 // (lesson-steps.js) and no URL logic (the page's href/onStep: the step lives in its hash).
 
+import { symbolsOf } from '../shared/glossary.js';
 import { t } from '../shared/i18n.js';
 import '../shared/lesson-text.js'; // the lesson's texts, added to the tables on first use
-import {
-  LESSON_HIDE,
-  LESSON_STEPS,
-  equationParts,
-  equationSource,
-} from '../shared/lesson-steps.js';
+import { LESSON_HIDE, LESSON_STEPS, equationSource } from '../shared/lesson-steps.js';
 import { el } from '../shared/view-kit.js';
+import { GLOSSARY_STYLE, GlossaryPanel, lessonEquation } from './lesson-glossary.js';
 
 /** Elements whose arrow keys are their own. */
 const KEY_OWNERS = new Set(['INPUT', 'TEXTAREA', 'SELECT', 'ATTN-HEATMAP', 'ATTN-DEMO']);
 
-/** An equation's DOM: its name in lang (if it has one), then text, <sub> and <sup> from its markup.
+/** An equation's DOM: its name in lang (if it has one), then text, <sub> and <sup> from its
+ * markup, each symbol titled with its meaning (lesson-glossary.js).
  * @param {import('../shared/lesson-steps.js').LessonEquation} e @param {string} lang */
 export function equationNode(e, lang) {
   const p = el('p', { class: 'eq' });
@@ -41,8 +41,7 @@ export function equationNode(e, lang) {
     p.append(
       el('span', { class: 'eq-name', text: `${t(lang, e.label)}${t(lang, 'lesson.colon')}` }),
     );
-  for (const [kind, text] of equationParts(equationSource(e)))
-    p.append(kind === 'text' ? text : el(kind, { text }));
+  p.append(...lessonEquation(equationSource(e), lang));
   return p;
 }
 
@@ -96,6 +95,7 @@ export class LessonView {
     u.title = el('h3', { class: 'lesson-title', tabindex: '-1' });
     u.text = el('p', { class: 'lesson-text' });
     u.eqs = el('div', { class: 'lesson-eqs', role: 'group' });
+    u.glossary = new GlossaryPanel();
     u.variants = el('div', { class: 'lesson-variants', role: 'group' });
     u.widget = el('div', { class: 'lesson-widget' });
     u.tryLabel = el('strong');
@@ -110,13 +110,14 @@ export class LessonView {
     u.next.addEventListener('click', () => this.#go(this.#step + 1));
     const single = this.#opts.single;
     this.node = el('div', { class: `lesson${single ? ' lesson-single' : ''}` }, [
+      el('style', { text: GLOSSARY_STYLE }),
       ...(single ? [] : [u.nav]),
       el('article', { class: 'lesson-step' }, [
         u.count,
         u.title,
         // the text beside the live widget, "Try this" just above it (one column on a phone)
         el('div', { class: 'lesson-body' }, [
-          el('div', { class: 'lesson-words' }, [u.text, u.eqs]),
+          el('div', { class: 'lesson-words' }, [u.text, u.eqs, u.glossary.node]),
           el('div', { class: 'lesson-side' }, [u.variants, u.try, u.widget]),
         ]),
       ]),
@@ -202,6 +203,7 @@ export class LessonView {
     u.eqs.setAttribute('aria-label', t(lang, 'lesson.equations'));
     u.eqs.replaceChildren(...step.equations.map((e) => equationNode(e, lang)));
     u.eqs.hidden = step.equations.length === 0;
+    u.glossary.show(symbolsOf(step.equations.map(equationSource)), lang);
     const colon = t(lang, 'lesson.colon'); // ': ' or '：'; the space, if any, after the bold label
     u.tryLabel.textContent = `${t(lang, 'lesson.try')}${colon.trimEnd()}`;
     u.tryGap.textContent = colon.slice(colon.trimEnd().length);
