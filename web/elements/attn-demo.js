@@ -38,13 +38,13 @@ import {
   formatModelParams,
   readAttribute,
 } from '../shared/app-state.js';
-import { VIEW_FAMILY } from '../shared/architectures.js';
+import { VIEW_FAMILIES } from '../shared/architectures.js';
 import { resolveLang, t } from '../shared/i18n.js';
 import { ModelCache, pageOrigin } from '../shared/model-cache.js';
 import { domainWarnings } from '../shared/domain.js';
 import { diagnoseFetch, wasmUrl } from '../shared/fetch-problem.js';
 import { InputNotes } from '../shared/input-notes.js';
-import { findModel, isBlobUrl } from '../shared/models.js';
+import { findModel, isBlobUrl, sampleFor } from '../shared/models.js';
 import { isOffline } from '../shared/offline.js';
 import { el } from '../shared/view-kit.js';
 import { VIEW_MODULES } from '../views/registry.js';
@@ -268,9 +268,14 @@ export class AttnDemo extends HTMLElement {
       this.#userSet(this.#file.switchTo(this.#state, view));
       ui.tab[view].focus();
     });
-    on(ui.model, 'change', () =>
-      this.#userSet({ model: ui.model.value, layer: 0, head: 0, kind: null, step: null }),
-    );
+    on(ui.model, 'change', () => {
+      const patch = { model: ui.model.value, layer: 0, head: 0, kind: null, step: null };
+      // a view of several families (mechanism): into another family, that model's sample input
+      // (a dates input means nothing to a classifier), as switching views does
+      const [from, to] = [findModel(this.#state.model), findModel(patch.model)];
+      if (from && to && from.family !== to.family) patch.input = sampleFor(to.name);
+      this.#userSet(patch);
+    });
     on(ui.lang, 'change', () => this.#userSet({ lang: resolveLang(ui.lang.value) }));
     on(ui.input, 'input', () => this.#userSet({ input: cleanInput(ui.input.value), step: null }));
     on(ui.openButton, 'click', () => ui.openInput.click());
@@ -323,8 +328,9 @@ export class AttnDemo extends HTMLElement {
       chromeTexts(u, s.lang);
       for (const view of Object.values(this.#views)) view.texts?.(s.lang);
     }
-    if (this.#renderedLang !== s.lang || this.#renderedFamily !== VIEW_FAMILY[s.view]) {
-      [this.#renderedLang, this.#renderedFamily] = [s.lang, VIEW_FAMILY[s.view]];
+    const families = (VIEW_FAMILIES[s.view] ?? []).join(' ');
+    if (this.#renderedLang !== s.lang || this.#renderedFamily !== families) {
+      [this.#renderedLang, this.#renderedFamily] = [s.lang, families];
       this.#fillModelSelect();
     }
     paintChrome(u, s, this.#file, this.#cache, this.hasAttribute('file-picker'));
@@ -335,8 +341,8 @@ export class AttnDemo extends HTMLElement {
   }
 
   #fillModelSelect() {
-    const family = VIEW_FAMILY[this.#state.view] ?? 'seq2seq';
-    fillModelSelect(this.#ui.model, family, this.#state.lang, this.#needsNetwork, this.#file);
+    const s = this.#state;
+    fillModelSelect(this.#ui.model, s.view, s.lang, this.#needsNetwork, this.#file);
   }
 
   /** Online or offline again: offline, find which models the service worker has saved (every
