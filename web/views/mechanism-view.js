@@ -25,6 +25,7 @@ import {
   textFor,
   transformerStates,
 } from './mechanism/families.js';
+import { pretty } from './mechanism/svg.js';
 import { elapsed, emit, runInput } from './view-context.js';
 
 const STEP_MS = 900; // play speed: one step per STEP_MS
@@ -236,7 +237,21 @@ export class MechanismView {
     const lang = this.#lang;
     const labels = this.#fam.steps(data);
     const { svg } = this.#fam.draw(data, this.#step, lang);
+    // keyboard stepping keeps the focus: on the same part of the new picture, else the picture
+    const active = /** @type {Element | null} */ (
+      /** @type {ShadowRoot | Document} */ (this.node.getRootNode()).activeElement ?? null
+    );
+    const had = active && u.figure.contains(active) ? active : null;
     u.figure.replaceChildren(svg);
+    if (had) {
+      const [st, ix] = [had.getAttribute('data-stage'), had.getAttribute('data-index')];
+      const sel = st
+        ? `[data-stage="${CSS.escape(st)}"]${ix === null ? '' : `[data-index="${ix}"]`}[tabindex]`
+        : null;
+      /** @type {HTMLElement | SVGElement} */ (
+        (sel && u.figure.querySelector(sel)) || u.figure
+      ).focus();
+    }
     u.figure.dataset.family = this.#family;
     u.figure.dataset.step = String(this.#step);
     u.slider.value = String(this.#step);
@@ -261,7 +276,7 @@ export class MechanismView {
     u.equations.replaceChildren(
       ...lines.map((line) =>
         el('li', { class: 'eq', 'data-stage': line.stage, tabindex: '0' }, [
-          el('span', { class: 'sym', text: line.sym }),
+          el('span', { class: 'sym', text: pretty(line.sym) }),
           el('span', { class: 'num', text: line.num }),
         ]),
       ),
@@ -357,7 +372,8 @@ export const MECHANISM_STYLE = `
 .mech-controls { display: flex; flex-wrap: wrap; align-items: center; gap: var(--al-space-1, 4px) var(--al-space-2, 8px); margin: var(--al-space-1, 4px) 0; }
 .mech-slider { width: 10rem; max-width: 40vw; }
 .mech-position { font-size: var(--al-text-sm, 0.875rem); font-variant-numeric: tabular-nums; }
-.mech-pick { display: inline-flex; flex-wrap: wrap; gap: var(--al-space-1, 4px); }
+.mech-pick { display: inline-flex; flex-wrap: wrap; gap: var(--al-space-1, 4px); max-width: 100%; }
+.mech-pick select { max-width: 100%; }
 /* the picture first: beside it the stepping controls, the equations and the readout (a phone: one column) */
 .mech-main { display: grid; grid-template-columns: minmax(0, 5fr) minmax(14rem, 2fr); grid-template-areas: "fig controls" "fig panel" "fig readout" "fig ."; grid-template-rows: auto auto auto 1fr; gap: var(--al-space-2, 8px) var(--al-space-3, 12px); align-items: start; }
 .mech-controls { grid-area: controls; margin: 0; }
@@ -366,9 +382,10 @@ export const MECHANISM_STYLE = `
 .mech-readout { grid-area: readout; }
 @container (max-width: 760px) {
   .mech-main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "controls" "fig" "readout" "panel"; grid-template-rows: none; }
+  .mech-svg { min-width: 640px; } /* a phone scrolls the picture sideways rather than shrink its text */
 }
 }
-.mech-figure { min-width: 0; border: 1px solid var(--al-line, #d6d6df); border-radius: var(--al-radius, 6px); padding: 2px; }
+.mech-figure { min-width: 0; overflow-x: auto; border: 1px solid var(--al-line, #d6d6df); border-radius: var(--al-radius, 6px); padding: 2px; }
 .mech-figure:focus-visible { outline: 2px solid var(--al-focus, Highlight); outline-offset: 2px; }
 .mech-svg { display: block; width: 100%; height: auto; max-height: 62vh; font-family: var(--al-font, system-ui, sans-serif); }
 .mech-svg text { fill: var(--al-fg, currentColor); font-size: 12px; }
@@ -392,6 +409,8 @@ export const MECHANISM_STYLE = `
 .mech-svg .arrow-head { fill: var(--al-muted, #6b7280); }
 .mech-svg .window { fill: var(--al-attn, #7c3aed); fill-opacity: 0.07; stroke: var(--al-attn, #7c3aed); stroke-dasharray: 3 3; }
 .mech-svg .position { fill: var(--al-accent, #2563eb); }
+.mech-svg .head-cols { fill: none; stroke: var(--al-accent, #2563eb); stroke-width: 1.5; stroke-dasharray: 3 2; }
+.mech-svg .tok.small { font-size: 9px; }
 .mech-svg .current-col { fill: var(--al-accent, #2563eb); fill-opacity: 0.08; }
 .mech-svg .stage { cursor: pointer; }
 .mech-svg .stage:focus { outline: none; }

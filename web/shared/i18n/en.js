@@ -303,7 +303,7 @@ export const EN = {
   'input.hintReverse':
     'Up to {max} characters. The models know the symbols {symbols}; anything else becomes {unk}.',
   'reading.about.lstmn':
-    'LSTMN (Cheng, Dong & Lapata 2016): at word t the cell reads a weighted sum of its earlier hidden and memory states; the weights s_t cover the words before t.',
+    'LSTMN (Cheng, Dong & Lapata 2016): at word t the cell reads a weighted sum of its earlier hidden and memory states; the weights sₜ cover the words before t.',
   'reading.about.self-attention-rnn':
     'Self-attention RNN: after word t the cell attends over its states so far (the words up to t, itself included) with weights α_t, and carries their weighted sum to the next word.',
   'reading.about.lstm':
@@ -479,8 +479,8 @@ export const EN = {
   'mech.row.weight': 'weight α',
   'mech.row.sentence': 'sⱼ',
   'mech.row.sentenceWeight': 'β',
-  'mech.eq.queryBahdanau': 'the query is the previous state s_{t−1}',
-  'mech.eq.queryLuong': 'the query is the current state s_t',
+  'mech.eq.queryBahdanau': 'the query is the previous state sₜ₋₁',
+  'mech.eq.queryLuong': 'the query is the current state sₜ',
   'mech.seq2seq.label': 'Encoder–decoder at output step {t} of {n}',
   'mech.seq2seq.bottleneck':
     'No attention: only h{m}, the last encoder state, crosses to the decoder (s₀): the bottleneck.',
@@ -490,10 +490,8 @@ export const EN = {
     'Step {t} of {n}: the decoder emits “{token}” (p = {p}) from its own state alone.',
   'mech.memory.label': 'Memory RNN reading word {t} of {n}, “{word}”',
   'mech.memory.next': 'probability of the next word “{word}”: {p}',
-  'mech.memory.cell.sarnn':
-    'the cell: h_t = tanh(A·[x_t; c_{t−1}] + b), c_{t−1} in place of h_{t−1}',
-  'mech.memory.cell.lstmn':
-    'the LSTMN cell: an LSTM reading h̃_t and c̃_t in place of h_{t−1} and c_{t−1}',
+  'mech.memory.cell.sarnn': 'the cell: hₜ = tanh(A·[xₜ; cₜ₋₁] + b), cₜ₋₁ in place of hₜ₋₁',
+  'mech.memory.cell.lstmn': 'the LSTMN cell: an LSTM reading h̃ₜ and c̃ₜ in place of hₜ₋₁ and cₜ₋₁',
   'mech.memory.cell.lstm': 'a plain LSTM cell (no attention)',
   'mech.memory.noAttention': 'A plain LSTM: no attention over earlier words.',
   'mech.memory.first': 'The first word: nothing earlier to attend to (c₀ = 0).',

@@ -270,7 +270,7 @@ export const ZH = {
     '最多 {max} 个字符。阅读前文本会转成小写并拆开标点；模型不认识的词会变成 {unk}。',
   'input.hintReverse': '最多 {max} 个字符。模型认识的符号是 {symbols}；其他字符会变成 {unk}。',
   'reading.about.lstmn':
-    'LSTMN（Cheng、Dong 与 Lapata 2016）：读到第 t 个词时，单元读取它之前的隐藏状态和记忆的加权和；权重 s_t 覆盖 t 之前的词。',
+    'LSTMN（Cheng、Dong 与 Lapata 2016）：读到第 t 个词时，单元读取它之前的隐藏状态和记忆的加权和；权重 sₜ 覆盖 t 之前的词。',
   'reading.about.self-attention-rnn':
     '自注意力 RNN：读完第 t 个词后，单元对目前为止的状态（到 t 为止的词，包括自身）施加注意力，权重为 α_t，并把加权和带到下一个词。',
   'reading.about.lstm': '普通 LSTM 基线：没有注意力，所以这里没有弧线和权重，只有下一个词的概率。',
@@ -428,8 +428,8 @@ export const ZH = {
   'mech.row.weight': '权重 α',
   'mech.row.sentence': 'sⱼ',
   'mech.row.sentenceWeight': 'β',
-  'mech.eq.queryBahdanau': '查询是上一个状态 s_{t−1}',
-  'mech.eq.queryLuong': '查询是当前状态 s_t',
+  'mech.eq.queryBahdanau': '查询是上一个状态 sₜ₋₁',
+  'mech.eq.queryLuong': '查询是当前状态 sₜ',
   'mech.seq2seq.label': '编码器–解码器，第 {t} 个输出步，共 {n} 步',
   'mech.seq2seq.bottleneck':
     '没有注意力：只有最后一个编码器状态 h{m} 传给解码器（s₀）：这就是瓶颈。',
@@ -438,8 +438,8 @@ export const ZH = {
   'mech.seq2seq.sayNone': '第 {t} 步，共 {n} 步：解码器只凭自己的状态输出“{token}”（p = {p}）。',
   'mech.memory.label': '记忆 RNN 读第 {t} 个词（共 {n} 个）：“{word}”',
   'mech.memory.next': '下一个词“{word}”的概率：{p}',
-  'mech.memory.cell.sarnn': '单元：h_t = tanh(A·[x_t; c_{t−1}] + b)，用 c_{t−1} 代替 h_{t−1}',
-  'mech.memory.cell.lstmn': 'LSTMN 单元：一个 LSTM，用 h̃_t 和 c̃_t 代替 h_{t−1} 和 c_{t−1}',
+  'mech.memory.cell.sarnn': '单元：hₜ = tanh(A·[xₜ; cₜ₋₁] + b)，用 cₜ₋₁ 代替 hₜ₋₁',
+  'mech.memory.cell.lstmn': 'LSTMN 单元：一个 LSTM，用 h̃ₜ 和 c̃ₜ 代替 hₜ₋₁ 和 cₜ₋₁',
   'mech.memory.cell.lstm': '普通 LSTM 单元（没有注意力）',
   'mech.memory.noAttention': '普通 LSTM：不关注前面的词。',
   'mech.memory.first': '第一个词：前面没有可关注的词（c₀ = 0）。',

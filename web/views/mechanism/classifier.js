@@ -35,7 +35,7 @@ import {
 
 const W = 820;
 const H = 400;
-const LEFT = 56;
+const LEFT = 74;
 const RIGHT = 590;
 const Y_TOKEN = 388;
 const Y_H = 348;

@@ -26,6 +26,7 @@ import {
   maxAbs,
   node,
   num,
+  pretty,
   row,
   stage,
   strip,
@@ -38,7 +39,7 @@ import {
 
 const W = 820;
 const H = 400;
-const LEFT = 56;
+const LEFT = 74;
 const RIGHT = 590;
 const Y_WEIGHT = 200;
 const Y_SCORE = 262;
@@ -180,7 +181,7 @@ export function drawMemory(data, t, lang) {
       : 'tanh(A·[x_t; c_{t−1}] + b)';
   const cell = node('g', { class: 'cell' }, [
     node('rect', { x: rx, y: yCell, width: sw, height: 30, rx: 6, class: 'cell-box' }),
-    text(rx + sw / 2, yCell + 19, cellTitle, 'cell-title'),
+    text(rx + sw / 2, yCell + 19, pretty(cellTitle), 'cell-title'),
   ]);
   root.append(stage(cell, { stage: 'cell', label: tr(lang, `mech.memory.cell.${data.cell}`) }));
   root.append(arrow(rx + sw / 2, yCell - 2, rx + sw / 2, yH + 16));

@@ -38,7 +38,7 @@ import {
 
 const W = 820;
 const H = 400;
-const LEFT = 56; // the row labels' column
+const LEFT = 74; // the row labels' column
 const RIGHT = 590; // the decoder's column starts here
 const Y_OUT = 10;
 const Y_WEIGHT = 218; // α bars' baseline

@@ -231,6 +231,45 @@ export function argmax(list) {
   return best;
 }
 
+const SUBS = {
+  ...Object.fromEntries([...'0123456789'].map((d, k) => [d, '₀₁₂₃₄₅₆₇₈₉'[k]])),
+  '+': '₊',
+  '−': '₋',
+  '-': '₋',
+  '=': '₌',
+  '(': '₍',
+  ')': '₎',
+  a: 'ₐ',
+  e: 'ₑ',
+  h: 'ₕ',
+  i: 'ᵢ',
+  j: 'ⱼ',
+  k: 'ₖ',
+  l: 'ₗ',
+  m: 'ₘ',
+  n: 'ₙ',
+  o: 'ₒ',
+  p: 'ₚ',
+  r: 'ᵣ',
+  s: 'ₛ',
+  t: 'ₜ',
+  u: 'ᵤ',
+  v: 'ᵥ',
+  x: 'ₓ',
+};
+
+/**
+ * A formula written with TeX-like subscripts (s_{t−1}, x_t) in Unicode subscripts (sₜ₋₁, xₜ)
+ * where every character has one; others (W_Q, W_{s2}) stay as written.
+ */
+export function pretty(formula) {
+  const conv = (body, whole) =>
+    [...body].every((c) => SUBS[c]) ? [...body].map((c) => SUBS[c]).join('') : whole;
+  return String(formula)
+    .replace(/_\{([^}]*)\}/g, (whole, body) => conv(body.replace(/,/g, ''), whole))
+    .replace(/_([a-z0-9]+)(?![A-Za-z0-9])/g, (whole, body) => conv(body, whole));
+}
+
 /** Subscript digits for an index (t = 3 → '₃'; 12 → '₁₂'). */
 export function sub(n) {
   return String(n).replace(/[0-9]/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[Number(d)]);

@@ -14,11 +14,16 @@
 // Holds: this family's layout and equations. Deliberately holds no stepping and no model call.
 
 import { t as tr } from '../../shared/i18n.js';
-import { argmax, bar, defs, matrix, maxAbs, node, num, row, sub, svg, text, vec } from './svg.js';
+import { argmax, defs, matrix, node, num, row, sub, svg, text, vec } from './svg.js';
 
-const W = 940;
-const H = 400;
-const TOP = 30;
+const W = 640;
+const TOP = 22;
+const LEFT = 40;
+
+/** Superscript digits (W_Q of head 2: W_Q²). */
+function sup(k) {
+  return String(k).replace(/[0-9]/g, (d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[Number(d)]);
+}
 
 /** The sublayer kinds of a variant (app-state.js KINDS for an encoder-decoder). */
 function kindsOf(variant) {
@@ -93,198 +98,164 @@ export function transformerSteps(data) {
 export function drawTransformer(data, i, lang) {
   const s = data.sub;
   const { n, m, dk, E, head } = data;
-  const root = svg(
-    W,
-    H,
-    tr(lang, 'mech.transformer.label', { layer: data.layer + 1, head: head + 1, t: i + 1, n }),
-  );
+  const label = tr(lang, 'mech.transformer.label', {
+    layer: data.layer + 1,
+    head: head + 1,
+    t: i + 1,
+    n,
+  });
+  const ch = Math.min(13, 150 / Math.max(n, m)); // a row's height
+  const root = svg(W, TOP + Math.max(n, m) * ch + 44 + n * ch + 12, label);
   root.append(defs());
-  const ch = Math.min(13, 230 / Math.max(n, m)); // a row's height
-  const ew = 84 / E; // a cell of an E-wide matrix
+  const ew = 96 / E; // a cell of an E-wide matrix
   const kw = Math.min(9, 64 / dk);
-  const mw = Math.min(ch, 104 / m);
+  const mw = Math.min(13, 110 / m);
   const gap = 16;
-  const blocks = [];
-  let x = 44;
-  const put = (key, w, build) => {
-    blocks.push({ key, x, w });
-    root.append(build(x));
-    x += w + gap;
-  };
-  const head3 = (t3) => headOf(t3, head);
-  const Q = head3(s.q);
-  const K = head3(s.k);
-  const V = head3(s.v);
-  const S = head3(s.scores);
-  const A = head3(s.weights);
-  const O = head3(s.heads);
-  const I1 = sub(i + 1);
+  const hd = (t3) => headOf(t3, head);
+  const [Q, K, V, S, A, O] = [s.q, s.k, s.v, s.scores, s.weights, s.heads].map(hd);
   const rowL = (name, tensor) => (r) => `${name}${sub(r + 1)} = ${vec(row(tensor, r))}`;
-  const x0 = data.norm === 'pre' ? s.normed : s.input;
-  const xName = data.norm === 'pre' ? 'LN(x)' : 'x';
-  // the query tokens down the left
-  data.rows.forEach((tok, r) =>
-    root.append(
-      text(
-        38,
-        TOP + (r + 0.75) * ch,
-        tok === ' ' ? '␣' : tok,
-        r === i ? 'tok current' : 'tok',
-        'end',
+  const pre = data.norm === 'pre';
+  const x0 = pre ? s.normed : s.input;
+  const y1 = TOP;
+  const y2 = TOP + Math.max(n, m) * ch + 44;
+  const titles = [];
+  const title = (bx, w, y, s2) => titles.push(text(bx + w / 2, y - 8, s2, 'vec-label'));
+  const tokens = (y, list, cur) =>
+    list.forEach((tok, r) =>
+      root.append(
+        text(
+          LEFT - 4,
+          y + (r + 0.75) * ch,
+          tok === ' ' ? '␣' : tok,
+          r === cur ? 'tok current' : 'tok',
+          'end',
+        ),
       ),
-    ),
-  );
-  put('input', E * ew, (bx) =>
-    matrix(x0.data, n, E, bx, TOP, ch, {
-      stage: 'input',
-      cellW: ew,
-      current: i,
-      rowLabel: rowL(xName === 'x' ? 'x' : 'LN(x)', x0),
-    }),
-  );
-  // Q above K (K has m rows: the keys; cross-attention's come from the encoder)
-  const qk = (bx) => {
-    const g = node('g');
-    g.append(
-      matrix(Q.data, n, dk, bx, TOP, ch, {
-        stage: 'q',
-        cellW: kw,
-        current: i,
-        rowLabel: rowL('q', Q),
-      }),
     );
-    g.append(text(bx + (dk * kw) / 2, TOP + n * ch + 14, 'K', 'vec-label'));
-    g.append(
-      matrix(K.data, m, dk, bx, TOP + n * ch + 20, Math.min(ch, 110 / m), {
-        stage: 'k',
-        cellW: kw,
-        rowLabel: rowL('k', K),
-      }),
-    );
-    return g;
-  };
-  put('q', dk * kw, qk);
-  const scoreScale = maxAbs(S.data);
-  put('scores', m * mw, (bx) => {
-    const g = node('g');
-    g.append(
-      matrix(S.data, n, m, bx, TOP, ch, {
-        stage: 'scores',
-        cellW: mw,
-        current: i,
-        scale: scoreScale,
-        rowLabel: (r) => `S${sub(r + 1)},· = ${vec(row(S, r), 6)}`,
-      }),
-    );
-    if (s.relative) {
-      const R = head3(s.relative);
-      g.append(text(bx + (m * mw) / 2, TOP + n * ch + 14, 'aᵢⱼ', 'vec-label'));
-      g.append(
-        matrix(R.data, n, m, bx, TOP + n * ch + 20, Math.min(ch, 110 / n), {
-          stage: 'relative',
-          cellW: mw,
-          current: i,
-          rowLabel: (r) => `a${sub(r + 1)},· = ${vec(row(R, r), 6)}`,
-        }),
-      );
-    }
-    return g;
+  const cols = (bx, y) =>
+    data.cols.forEach((tok, c) => {
+      if (m <= 16)
+        root.append(text(bx + (c + 0.5) * mw, y + 10, tok === ' ' ? '␣' : tok, 'tok small'));
+    });
+  const mat = (tensor, rows, ncols, bx, y, cw, o) =>
+    root.append(matrix(tensor.data, rows, ncols, bx, y, ch, { cellW: cw, ...o }));
+  // top row: x (or LN(x)) → Q, K, V of this head → S = QKᵀ/√dₖ → A = softmax(S)
+  tokens(y1, data.rows, i);
+  let bx = LEFT;
+  mat(x0, n, E, bx, y1, ew, {
+    stage: 'input',
+    current: i,
+    rowLabel: rowL(pre ? 'LN(x)' : 'x', x0),
   });
-  put('weights', m * mw, (bx) =>
-    matrix(A.data, n, m, bx, TOP, ch, {
-      stage: 'weights',
-      cellW: mw,
-      current: i,
-      weights: true,
-      rowLabel: (r) => `α${sub(r + 1)},· = ${vec(row(A, r), 6)}`,
-    }),
-  );
-  put('v', dk * kw, (bx) =>
-    matrix(V.data, m, dk, bx, TOP, Math.min(ch, 230 / m), {
-      stage: 'v',
-      cellW: kw,
-      rowLabel: rowL('v', V),
-    }),
-  );
-  put('heads', dk * kw, (bx) =>
-    matrix(O.data, n, dk, bx, TOP, ch, {
-      stage: 'heads',
-      cellW: kw,
-      current: i,
-      rowLabel: rowL(`head${sub(head + 1)}`, O),
-    }),
-  );
-  put('concat', E * ew, (bx) => {
-    const g = node('g');
-    g.append(
-      matrix(s.concat.data, n, E, bx, TOP, ch, {
-        stage: 'concat',
-        cellW: ew,
-        current: i,
-        rowLabel: rowL('concat', s.concat),
-      }),
-    );
-    g.append(
-      node('rect', {
-        x: bx + head * dk * ew,
-        y: TOP - 3,
-        width: dk * ew,
-        height: n * ch + 6,
-        class: 'head-cols',
-      }),
-    );
-    return g;
+  title(bx, E * ew, y1, pre ? 'LN(x)' : 'x');
+  bx += E * ew + gap;
+  const src = data.kind === 'cross' ? 'enc' : pre ? 'LN(x)' : 'x';
+  for (const [key, T, rows, nm] of [
+    ['q', Q, n, 'Q'],
+    ['k', K, m, 'K'],
+    ['v', V, m, 'V'],
+  ]) {
+    mat(T, rows, dk, bx, y1, kw, {
+      stage: key,
+      current: key === 'q' ? i : undefined,
+      rowLabel: rowL(key, T),
+    });
+    title(bx, dk * kw, y1, key === 'q' ? `Q` : `${nm}(${src})`);
+    bx += dk * kw + gap;
+  }
+  const xS = bx;
+  mat(S, n, m, bx, y1, mw, {
+    stage: 'scores',
+    current: i,
+    rowLabel: (r) => `S${sub(r + 1)},· = ${vec(row(S, r), 6)}`,
   });
-  put('projected', E * ew, (bx) =>
-    matrix(s.projected.data, n, E, bx, TOP, ch, {
-      stage: 'projected',
-      cellW: ew,
-      current: i,
-      rowLabel: rowL('o', s.projected),
+  title(bx, m * mw, y1, data.relative ? 'QKᵀ/√dₖ + a' : 'QKᵀ/√dₖ');
+  cols(bx, y1 + n * ch);
+  bx += m * mw + gap;
+  const xA = bx;
+  mat(A, n, m, bx, y1, mw, {
+    stage: 'weights',
+    current: i,
+    weights: true,
+    rowLabel: (r) => `α${sub(r + 1)},· = ${vec(row(A, r), 6)}`,
+  });
+  title(bx, m * mw, y1, 'softmax');
+  cols(bx, y1 + n * ch);
+  // bottom row: αV → the heads concatenated → W_O → the residual; Shaw's aᵢⱼ under A
+  tokens(y2, data.rows, i);
+  bx = LEFT;
+  mat(O, n, dk, bx, y2, kw, {
+    stage: 'heads',
+    current: i,
+    rowLabel: rowL(`head${sub(head + 1)}`, O),
+  });
+  title(bx, dk * kw, y2, 'αV');
+  root.append(
+    node('path', {
+      d: `M${xA + (m * mw) / 2},${y1 + n * ch + 14} V${y2 - 26} H${bx + (dk * kw) / 2} V${y2 - 20}`,
+      class: 'arrow',
+      'marker-end': 'url(#mech-arrow)',
     }),
   );
-  put('residual', E * ew, (bx) =>
-    matrix(s.residual.data, n, E, bx, TOP, ch, {
-      stage: 'residual',
-      cellW: ew,
-      current: i,
-      rowLabel: rowL('y', s.residual),
+  bx += dk * kw + gap;
+  mat(s.concat, n, E, bx, y2, ew, {
+    stage: 'concat',
+    current: i,
+    rowLabel: rowL('concat', s.concat),
+  });
+  root.append(
+    node('rect', {
+      x: bx + head * dk * ew,
+      y: y2 - 2,
+      width: dk * ew,
+      height: n * ch + 4,
+      class: 'head-cols',
     }),
   );
-  const titles = {
-    input: xName,
-    q: 'Q',
-    scores: data.relative ? 'QKᵀ/√dₖ + a' : 'QKᵀ/√dₖ',
-    weights: 'softmax',
-    v: 'V',
-    heads: 'αV',
-    concat: 'concat',
-    projected: 'W_O',
-    residual: data.norm === 'pre' ? 'x + ·' : 'LN(x + ·)',
-  };
-  for (const b of blocks) root.append(text(b.x + b.w / 2, TOP - 10, titles[b.key], 'vec-label'));
-  // query row i's weights over the keys, as bars, with the key tokens
-  const a = row(A, i);
-  const bw = Math.min(36, (W - 120) / m);
-  const y0 = H - 22;
-  root.append(text(40, y0 - 20, `α${I1},ⱼ`, 'row-label', 'end'));
-  root.append(node('line', { x1: 50, x2: 50 + m * bw, y1: y0, y2: y0, class: 'axis' }));
-  for (let j = 0; j < m; j++) {
+  title(bx, E * ew, y2, 'concat');
+  bx += E * ew + gap;
+  mat(s.projected, n, E, bx, y2, ew, {
+    stage: 'projected',
+    current: i,
+    rowLabel: rowL('o', s.projected),
+  });
+  title(bx, E * ew, y2, 'W_O');
+  bx += E * ew + gap;
+  mat(s.residual, n, E, bx, y2, ew, {
+    stage: 'residual',
+    current: i,
+    rowLabel: rowL('y', s.residual),
+  });
+  title(bx, E * ew, y2, pre ? 'x + o' : 'LN(x + o)');
+  if (s.relative) {
+    const R = hd(s.relative);
+    const xr = Math.max(bx + E * ew + gap, xS);
+    mat(R, n, m, xr, y2, mw, {
+      stage: 'relative',
+      current: i,
+      rowLabel: (r) => `a${sub(r + 1)},· = ${vec(row(R, r), 6)}`,
+    });
+    title(xr, m * mw, y2, 'aᵢⱼ (Shaw)');
     root.append(
-      bar(a[j], 50 + j * bw + 2, y0, bw - 4, 52, 1, {
-        stage: 'weights',
-        label: `α${I1},${sub(j + 1)} = ${num(a[j])} (${data.rows[i]} → ${data.cols[j]})`,
-        index: j,
-        weight: true,
+      node('path', {
+        d: `M${xr + (m * mw) / 2},${y2 - 20} V${y1 + n * ch + 16}`,
+        class: 'arrow dashed',
+        'marker-end': 'url(#mech-arrow)',
       }),
-    );
-    root.append(
-      text(50 + (j + 0.5) * bw, y0 + 14, data.cols[j] === ' ' ? '␣' : data.cols[j], 'tok'),
     );
   }
+  root.append(...titles);
+  const a = row(A, i);
   const best = argmax(a);
   if (best >= 0)
-    root.append(text(50 + (best + 0.5) * bw, y0 - a[best] * 52 - 4, num(a[best], 2), 'bar-value'));
+    root.append(
+      text(
+        xA + (best + 0.5) * mw,
+        y1 + n * ch + (m <= 16 ? 24 : 12),
+        `α = ${num(a[best], 2)}`,
+        'bar-value',
+      ),
+    );
   return { svg: root };
 }
 
@@ -310,12 +281,12 @@ export function transformerEquations(data, i, j, lang) {
       sym: data.norm === 'pre' ? 'LN(x)' : 'x',
       num: `${x}${I1} = ${vec(row(data.norm === 'pre' ? s.normed : s.input, i))}`,
     },
-    { stage: 'q', sym: `Q = ${x} W_Q^${h + 1}`, num: `q${I1} = ${vec(row(Q, i))}` },
-    { stage: 'k', sym: `K = ${src} W_K^${h + 1}`, num: `k${J1} = ${vec(row(K, at))}` },
+    { stage: 'q', sym: `Q = ${x} W_Q${sup(h + 1)}`, num: `q${I1} = ${vec(row(Q, i))}` },
+    { stage: 'k', sym: `K = ${src} W_K${sup(h + 1)}`, num: `k${J1} = ${vec(row(K, at))}` },
     {
       stage: 'scores',
       sym: data.relative
-        ? 'Sᵢⱼ = (qᵢ · kⱼ + qᵢ · a^K_ij) / √dₖ'
+        ? 'Sᵢⱼ = (qᵢ · kⱼ + qᵢ · aᴷᵢⱼ) / √dₖ'
         : 'Sᵢⱼ = qᵢ · kⱼ / √dₖ  (masked: −∞)',
       num: `S${I1},${J1} = ${num(row(S, i)[at])}, dₖ = ${data.dk}`,
     },
@@ -324,16 +295,16 @@ export function transformerEquations(data, i, j, lang) {
     const R = headOf(s.relative, h);
     lines.push({
       stage: 'relative',
-      sym: 'a^K_ij = w^K_clip(j−i, k)',
+      sym: 'aᴷᵢⱼ = wᴷ_clip(j−i, k)',
       num: `a${I1},${J1} = ${num(row(R, i)[at])}`,
     });
   }
   lines.push(
     { stage: 'weights', sym: 'αᵢⱼ = softmax(Sᵢ)ⱼ', num: `α${I1},${J1} = ${num(a[at])}` },
-    { stage: 'v', sym: `V = ${src} W_V^${h + 1}`, num: `v${J1} = ${vec(row(V, at))}` },
+    { stage: 'v', sym: `V = ${src} W_V${sup(h + 1)}`, num: `v${J1} = ${vec(row(V, at))}` },
     {
       stage: 'heads',
-      sym: data.relative ? 'headᵢ = Σⱼ αᵢⱼ (vⱼ + a^V_ij)' : 'headᵢ = Σⱼ αᵢⱼ vⱼ',
+      sym: data.relative ? 'headᵢ = Σⱼ αᵢⱼ (vⱼ + aⱽᵢⱼ)' : 'headᵢ = Σⱼ αᵢⱼ vⱼ',
       num: `head${sub(h + 1)},${I1} = ${vec(row(O, i))}`,
     },
     { stage: 'concat', sym: `[head₁; …; head${sub(data.heads)}]`, num: vec(row(s.concat, i)) },
