@@ -267,11 +267,11 @@ export function drawSeq2seq(data, t, lang) {
     root.append(text(cx(best), Y_WEIGHT - a[best] * 50 - 5, num(a[best], 2), 'bar-value'));
   rightLabel(yCtx, `c${sub(t + 1)}`);
   root.append(rightStrip(st.context, yCtx, 'context', `c${sub(t + 1)} = Σᵢ α${sub(t + 1)},ᵢ hᵢ`));
-  // c_t into the decoder (Bahdanau) or into h̃_t (Luong: bent past s_t)
+  // c_t into the decoder (Bahdanau) or into h̃_t (Luong: round s_t, on the right)
   if (luong)
     root.append(
       node('path', {
-        d: `M${rx - 2},${yCtx + 7} h-12 V${yTilde + 7} h10`,
+        d: `M${rx + sw + 2},${yCtx + 7} h5 V${yTilde + 7} h-3`,
         class: 'arrow',
         'marker-end': 'url(#mech-arrow)',
       }),
@@ -282,7 +282,7 @@ export function drawSeq2seq(data, t, lang) {
   root.append(rightStrip(st.query, yQuery, 'query', q));
   root.append(
     node('path', {
-      d: `M${rx - 2},${yQuery + 7} H${x(S) + 4}`,
+      d: `M${rx - 30},${yQuery + 7} H${x(S) + 4}`,
       class: 'arrow dashed',
       'marker-end': 'url(#mech-arrow)',
     }),
@@ -290,7 +290,7 @@ export function drawSeq2seq(data, t, lang) {
   if (luong)
     root.append(
       node('path', {
-        d: `M${rx + sw + 4},${yQuery + 7} h6 V${yDec + 7} h-4`,
+        d: `M${rx + sw + 2},${yQuery + 7} h11 V${yDec + 7} h-9`,
         class: 'arrow dashed',
         'marker-end': 'url(#mech-arrow)',
       }),
