@@ -92,6 +92,8 @@ al_status al_sdpa(float *out, float *att, const float *q, const float *k, const 
 #include "api/transformer_layers.h"
 #include "api/safetensors.h"
 #include "api/model.h"
+#include "api/classifier_states.h"
+#include "api/transformer_states.h"
 #include "api/train.h"
 
 #endif /* ATTNLAB_H */

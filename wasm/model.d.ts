@@ -201,6 +201,8 @@ export interface TransformerForwardResult extends UnknownWords {
   srcIds: Int32Array;
   /** encoder-decoder: the decoder input. */
   tgtIds?: Int32Array;
+  /** With `{ states: true }`: every intermediate of this forward (docs/states.md). */
+  states?: TransformerStates;
 }
 
 /** Model.run of a transformer: encoder: argmax label per position; otherwise greedy decoding. */
@@ -263,6 +265,89 @@ export interface ClassifyResult extends UnknownWords {
   sentences?: [number, number][];
   /** structured: ‖AAᵀ − I‖²_F. */
   penalty?: number;
+  /** With `{ states: true }`: every intermediate of the forward (docs/states.md). */
+  states?: ClassifierStates;
+}
+
+/** A state tensor: row-major data and its shape. */
+export interface StateTensor {
+  data: Float32Array;
+  shape: number[];
+}
+
+/** Model.classify(input, { states: true }).states (docs/states.md, "classifier"). */
+export interface ClassifierStates {
+  pooling: 'attention' | 'han' | 'structured';
+  /** [n, E] the word embeddings xₜ. */
+  embedded: StateTensor;
+  /** [n, d] the encoder outputs hₜ (han: the word encoder's, sentence by sentence). */
+  hidden: StateTensor;
+  /** [n, da]: tanh(hₜ) (attention, da = d), tanh(W hₜ + b) (han), tanh(W_s1 hₜ) (structured). */
+  projected: StateTensor;
+  /** [hops, n] before the softmax (han: softmax within each sentence). */
+  scores: StateTensor;
+  /** [hops, n] α, equal to attention[0].weights. */
+  weights: StateTensor;
+  /** r = Σ αₜ hₜ: [1, d] (attention), [hops, d] M = A H (structured), [m, d] one per sentence (han). */
+  pooled: StateTensor;
+  /** [C] before the softmax. */
+  logits: StateTensor;
+  /** [C], equal to probs. */
+  probs: StateTensor;
+  /** structured: ‖AAᵀ − I‖²_F. */
+  penalty?: number;
+  /** han: the sentence level: hidden [m, ds], projected [m, das], scores / weights [1, m], pooled [1, ds]. */
+  sentences?: {
+    hidden: StateTensor;
+    projected: StateTensor;
+    scores: StateTensor;
+    weights: StateTensor;
+    pooled: StateTensor;
+  };
+}
+
+/** One attention sublayer of TransformerStates (n queries, m keys; docs/states.md). */
+export interface TransformerSublayerStates {
+  stack: 'encoder' | 'decoder';
+  layer: number;
+  kind: 'self' | 'cross';
+  /** [n, E] x entering the sublayer. */
+  input: StateTensor;
+  /** [n, E] LN(x), what Q, K, V read (pre-norm only). */
+  normed?: StateTensor;
+  /** [H, n, Dh] queries per head. */
+  q: StateTensor;
+  /** [H, m, Dh] keys and values per head. */
+  k: StateTensor;
+  v: StateTensor;
+  /** [H, n, m] QKᵀ/√Dh (+ Shaw's term); causally masked entries are -Infinity. */
+  scores: StateTensor;
+  /** [H, n, m] Shaw's relative term alone (relative self-attention only; not masked). */
+  relative?: StateTensor;
+  /** [H, n, m] softmax(scores), equal to the result's attention maps. */
+  weights: StateTensor;
+  /** [H, n, Dh] α V (+ Shaw's α a^V). */
+  heads: StateTensor;
+  /** [n, E] the heads side by side. */
+  concat: StateTensor;
+  /** [n, E] concat W_Oᵀ + b_O. */
+  projected: StateTensor;
+  /** [n, E] pre-norm x + projected; post-norm LN(x + projected). */
+  residual: StateTensor;
+}
+
+/** Model.forward(..., { states: true }).states (docs/states.md, "transformer"). */
+export interface TransformerStates {
+  variant: 'encoder' | 'decoder' | 'encoder-decoder';
+  /** Token embeddings (scaled) plus positions, [S, E] / [T, E]; a single stack under its variant. */
+  embedded: { encoder?: StateTensor; decoder?: StateTensor };
+  /** In execution order: encoder layers; each decoder layer's self then cross. */
+  sublayers: TransformerSublayerStates[];
+  layerOutputs: { stack: 'encoder' | 'decoder'; layer: number; output: StateTensor }[];
+  /** After each stack's final norm (or its last layer output). */
+  final: { encoder?: StateTensor; decoder?: StateTensor };
+  /** [n, V], equal to the result's logits. */
+  logits: StateTensor;
 }
 
 export interface ScoreResult extends UnknownWords {
@@ -335,15 +420,19 @@ export class Model {
    * For a memory-rnn model: a MemoryRnnLmResult (option distributions) or MemoryRnnClassifyResult. */
   run(
     input: string | ArrayLike<number>,
-    options?: RunOptions & { distributions?: boolean },
+    options?: RunOptions & { distributions?: boolean; states?: boolean },
   ): RunResult;
-  /** Transformers only: one forward pass (encoder-decoder: tgt is the decoder input, bos first). */
+  /** Transformers only: one forward pass (encoder-decoder: tgt is the decoder input, bos first).
+   * `{ states: true }` adds `states` (docs/states.md): forward(input, options) for the encoder
+   * and decoder variants, forward(input, tgt, options) for the encoder-decoder. */
   forward(
     input: string | ArrayLike<number>,
-    tgt?: string | ArrayLike<number>,
+    tgt?: string | ArrayLike<number> | { states?: boolean },
+    options?: { states?: boolean },
   ): TransformerForwardResult;
-  /** Classify one document (architecture "classifier"; other architectures throw AL_ERR_UNSUPPORTED). */
-  classify(input: string | ArrayLike<number>): ClassifyResult;
+  /** Classify one document (architecture "classifier"; other architectures throw AL_ERR_UNSUPPORTED).
+   * `{ states: true }` adds `states` (docs/states.md). */
+  classify(input: string | ArrayLike<number>, options?: { states?: boolean }): ClassifyResult;
   score(src: string | ArrayLike<number>, tgt: string | ArrayLike<number>): ScoreResult;
   startDecoding(input: string | ArrayLike<number>, options?: { maxLength?: number }): Decoder;
   /** Frees the wasm memory (and the model's decoders); later calls throw, a second dispose is harmless. */

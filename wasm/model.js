@@ -310,10 +310,11 @@ export class Model {
   /**
    * Architecture "transformer" only: one forward pass, `{ logits: { data, shape: [n, V] },
    * attention: [{ layer, head, kind, stack, weights, rowLabels, colLabels }], srcIds }`.
-   * encoder / decoder: `input` is the sequence; encoder-decoder: `input` the source and `tgt`
-   * the decoder input (bos first, nothing added).
+   * encoder / decoder: `input` is the sequence, forward(input, options); encoder-decoder:
+   * `input` the source and `tgt` the decoder input (bos first, nothing added),
+   * forward(input, tgt, options). Options: `states` (docs/states.md).
    */
-  forward(input, tgt) {
+  forward(input, tgt, options) {
     this.#live('forward');
     if (typeof this.#arch.forward !== 'function') {
       throw new AttnlabError(
@@ -321,7 +322,7 @@ export class Model {
         'AL_ERR_UNSUPPORTED',
       );
     }
-    return this.#withUnknown(this.#arch.forward(this.#state(), input, tgt), input);
+    return this.#withUnknown(this.#arch.forward(this.#state(), input, tgt, options), input);
   }
 
   /** The architecture module when it has `what`, else a named refusal. */

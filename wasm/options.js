@@ -19,6 +19,7 @@ const FLAG_OPTIONS = new Set([
   'bidirectional',
   'normFirst',
   'batchFirst',
+  'states',
 ]);
 
 /**

@@ -342,6 +342,133 @@ static void test_training(void)
     }
 }
 
+/* ------------------------------------------------------------------ intermediate states */
+
+/* softmax of e [len] in double against w [len]: the worst |difference| */
+static double softmax_gap(const float *e, const float *w, int len)
+{
+    double mx = e[0], z = 0.0, worst = 0.0;
+    for (int i = 1; i < len; i++) mx = e[i] > mx ? e[i] : mx;
+    for (int i = 0; i < len; i++) z += exp((double)e[i] - mx);
+    for (int i = 0; i < len; i++) {
+        const double g = fabs(exp((double)e[i] - mx) / z - w[i]);
+        worst = g > worst ? g : worst;
+    }
+    return worst;
+}
+
+/* r = Σ_t α_t h_t over rows [len] of h [len,d] against pooled [d]: the worst |difference| */
+static double pool_gap(const float *w, const float *h, int len, int d, const float *pooled)
+{
+    double worst = 0.0;
+    for (int j = 0; j < d; j++) {
+        double r = 0.0;
+        for (int t = 0; t < len; t++) r += (double)w[t] * h[(size_t)t * d + j];
+        worst = fabs(r - pooled[j]) > worst ? fabs(r - pooled[j]) : worst;
+    }
+    return worst;
+}
+
+/* al_model_classifier_states of a created model (weights sharpened as fd_check's) on SRC's
+ * first document (three sentences for han): the layout, bit-identical probabilities, weights,
+ * sentence weights and penalty, softmax(scores) = weights and pooled = Σ α h per row, bad
+ * arguments. */
+static void states_check(const char *name, const char *opts)
+{
+    char err[AL_MODEL_ERR_CAP], what[200];
+    al_model *m = create(opts, 7, err);
+    snprintf(what, sizeof what, "states %s: created", name);
+    if (!check_true(what, m != NULL)) return;
+    float *wts = al_model_weights(m);
+    for (int i = 0; i < al_model_weight_count(m); i++) wts[i] *= 1.5f;
+    const int32_t *ids = SRC;
+    const int n = SRC_LEN[0], hops = al_model_classifier_hops(m), C = al_model_tgt_vocab(m);
+    const int ms = al_model_classifier_sentences(m, ids, n);
+    int32_t sh[AL_MODEL_CLF_STATE_FIELDS * 4];
+    const double floats = al_model_classifier_states_layout(m, ids, n, sh);
+    double sum = 0.0;
+    const float *f[AL_MODEL_CLF_STATE_FIELDS];
+    float *st = falloc((long)floats);
+    const float *p = st;
+    for (int k = 0; k < AL_MODEL_CLF_STATE_FIELDS; k++) {
+        const int32_t *q = sh + 4 * k;
+        const int len = q[0] == 0 ? 0 : q[0] == 1 ? q[1] : q[1] * q[2];
+        f[k] = p;
+        p += len;
+        sum += len;
+    }
+    snprintf(what, sizeof what, "states %s: layout", name);
+    check_true(what, sum == floats && sh[4 * 4] == 2 && sh[4 * 4 + 1] == hops &&
+                         sh[4 * 4 + 2] == n && sh[4 * 7 + 1] == C &&
+                         (sh[4 * 8] == 1) == (strstr(opts, "structured") != NULL) &&
+                         (sh[4 * 12] == 2) == (strstr(opts, "han") != NULL));
+    float probs[3], w[4 * SM], sent[SM], pen = -1.0f;
+    snprintf(what, sizeof what, "states %s: runs", name);
+    if (check_true(what, al_model_classifier_states(m, ids, n, st) == AL_OK &&
+                             al_model_classify(m, ids, n, probs, w, sent, &pen) == AL_OK)) {
+        snprintf(what, sizeof what, "states %s: probs, weights, penalty bit-identical", name);
+        check_true(what, memcmp(f[7], probs, sizeof(float) * 3) == 0 &&
+                             memcmp(f[4], w, sizeof(float) * (size_t)hops * n) == 0 &&
+                             (sh[4 * 8] == 0 || memcmp(f[8], &pen, sizeof pen) == 0) &&
+                             (sh[4 * 12] == 0 || memcmp(f[12], sent, sizeof(float) * ms) == 0));
+        /* softmax(scores) = weights and pooled = Σ α h, per row (han: per sentence, then the
+         * sentence level) */
+        const int d = sh[4 * 1 + 2];
+        double gs = 0.0, gp = 0.0, g;
+        if (sh[4 * 9] == 2) {
+            int start = 0, i = 0;
+            for (int t = 0; t < n; t++) {
+                if (ids[t] != 2 && t != n - 1) continue;
+                const int len = t + 1 - start;
+                g = softmax_gap(f[3] + start, f[4] + start, len), gs = g > gs ? g : gs;
+                g = pool_gap(f[4] + start, f[1] + (size_t)start * d, len, d, f[5] + (size_t)i * d);
+                gp = g > gp ? g : gp;
+                start = t + 1, i++;
+            }
+            g = softmax_gap(f[11], f[12], ms), gs = g > gs ? g : gs;
+            g = pool_gap(f[12], f[9], ms, sh[4 * 9 + 2], f[13]), gp = g > gp ? g : gp;
+        } else {
+            for (int h = 0; h < hops; h++) {
+                g = softmax_gap(f[3] + h * n, f[4] + h * n, n), gs = g > gs ? g : gs;
+                g = pool_gap(f[4] + h * n, f[1], n, d, f[5] + h * d), gp = g > gp ? g : gp;
+            }
+        }
+        g = softmax_gap(f[6], f[7], C), gs = g > gs ? g : gs;
+        snprintf(what, sizeof what, "states %s: softmax(scores) = weights (worst %.2g)", name, gs);
+        check_true(what, gs < 1e-6);
+        snprintf(what, sizeof what, "states %s: pooled = sum of weights x hidden (worst %.2g)",
+                 name, gp);
+        check_true(what, gp < 1e-5);
+    }
+    snprintf(what, sizeof what, "states %s: argument checks", name);
+    int32_t bad[2] = { 0, 99999 };
+    check_true(what, al_model_classifier_states(m, ids, 0, st) == AL_ERR_SHAPE &&
+                         al_model_classifier_states(m, ids, 4097, st) == AL_ERR_SHAPE &&
+                         al_model_classifier_states(m, NULL, n, st) == AL_ERR_ARGUMENT &&
+                         al_model_classifier_states(m, ids, n, NULL) == AL_ERR_ARGUMENT &&
+                         al_model_classifier_states(NULL, ids, n, st) == AL_ERR_ARGUMENT &&
+                         al_model_classifier_states(m, bad, 2, st) == AL_ERR_RANGE &&
+                         al_model_classifier_states_layout(m, ids, 0, sh) == -1.0 &&
+                         al_model_classifier_states_layout(m, NULL, n, sh) == -1.0 &&
+                         al_model_classifier_states_layout(NULL, ids, n, sh) == -1.0 &&
+                         al_model_classifier_states_layout(m, ids, n, NULL) == floats);
+    free(st);
+    al_model_free(m);
+}
+
+static void test_states(void)
+{
+    states_check("attention bilstm", "\"cell\":\"lstm\",\"bidirectional\":true,\"hiddenSize\":6,"
+                                     "\"numLayers\":1,\"pooling\":\"attention\"");
+    states_check("han bigru",
+                 "\"cell\":\"gru\",\"bidirectional\":true,\"hiddenSize\":6,\"numLayers\":1,"
+                 "\"pooling\":\"han\",\"attentionSize\":3,\"sentenceHiddenSize\":4,"
+                 "\"sentenceAttentionSize\":5,\"sentenceSeparator\":\".\"");
+    states_check("structured gru 2-layer",
+                 "\"cell\":\"gru\",\"hiddenSize\":4,\"numLayers\":2,\"pooling\":\"structured\","
+                 "\"attentionSize\":3,\"hops\":3");
+}
+
 int main(void)
 {
     check_fill(NULL, 0, 0.0f, 0.0f); /* keeps check.h's helper referenced */
@@ -362,6 +489,7 @@ int main(void)
                    al_model_classifier_hops(NULL) == -1 &&
                    al_model_classifier_sentences(NULL, &id, 1) == -1);
     test_training();
+    test_states();
     check_true("all freed", al_alloc_live() == base);
     return check_report("test_classifier");
 }

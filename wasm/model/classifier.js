@@ -8,6 +8,7 @@ import { Arena, checkOptions } from '../core.js';
 import { Tokenizer } from './tokenizer.js';
 import { exampleIds, labelId, sourceIds, statusError } from './common.js';
 import { AttnlabError } from '../core.js';
+import { readStateFields, wantsStates } from './state-fields.js';
 
 export const name = 'classifier';
 
@@ -34,10 +35,11 @@ export function run(m, input, options) {
  * Model.classify: the most probable label, the class probabilities and the pooling's attention:
  * one map per level, `weights` [rows, n] (rows: 1, or r hops for "structured"); for "han" also
  * `sentenceWeights`, `sentences` ([start, end) token ranges) and a second map over the
- * sentences; for "structured" the penalty ‖AAᵀ − I‖²_F.
+ * sentences; for "structured" the penalty ‖AAᵀ − I‖²_F. `{ states: true }` adds `states`, every
+ * intermediate of the forward (docs/states.md), from a second C pass (al_model_classifier_states).
  */
 export function classify(m, input, options) {
-  checkOptions(options, 'Model.classify', []);
+  const o = checkOptions(options, 'Model.classify', ['states']);
   const ids = sourceIds(m, input, 'classify');
   const n = ids.length,
     C = m.info.tgtVocab;
@@ -99,10 +101,52 @@ export function classify(m, input, options) {
       });
     }
     if (pooling === 'structured') result.penalty = ar.read(pPen, 1)[0];
+    if (wantsStates(o)) result.states = states(m, ar, pIds, n);
     return result;
   } finally {
     ar.free();
   }
+}
+
+/** The al_model_classifier_states fields, in C's order (api/classifier_states.h). */
+const STATE_FIELDS = 14;
+
+/** The states of ids (already at pIds) as docs/states.md's classifier object. */
+function states(m, ar, pIds, n) {
+  const x = m.x;
+  const pShapes = ar.alloc(STATE_FIELDS * 16, 'the states layout');
+  const floats = x.al_model_classifier_states_layout(m.ptr, pIds, n, pShapes);
+  if (!(floats >= 0))
+    throw new AttnlabError(
+      'Model.classify: the model did not report its states',
+      'AL_ERR_UNSUPPORTED',
+    );
+  const pStates = ar.alloc(floats * 4, 'the states');
+  const status = x.al_model_classifier_states(m.ptr, pIds, n, pStates);
+  if (status !== 0) throw statusError(x, status, 'Model.classify (states)');
+  const f = readStateFields(x, pShapes, STATE_FIELDS, pStates);
+  const pooling = m.config.pooling;
+  const out = {
+    pooling,
+    embedded: f[0],
+    hidden: f[1],
+    projected: f[2],
+    scores: f[3],
+    weights: f[4],
+    pooled: f[5],
+    logits: f[6],
+    probs: f[7],
+  };
+  if (f[8]) out.penalty = f[8].data[0];
+  if (pooling === 'han')
+    out.sentences = {
+      hidden: f[9],
+      projected: f[10],
+      scores: f[11],
+      weights: f[12],
+      pooled: f[13],
+    };
+  return out;
 }
 
 /** A training example { src: text or ids (han: separators included), label: a label or its index }. */

@@ -15,6 +15,7 @@
 import { AttnlabError, Arena, checkOptions, idsFrom, inVocab, kindOf, show } from '../core.js';
 import { Tokenizer } from './tokenizer.js';
 import { MAX_SOURCE, MAX_STEPS, exampleIds, statusError } from './common.js';
+import { readStateFields, wantsStates } from './state-fields.js';
 
 const VARIANTS = ['encoder', 'decoder', 'encoder-decoder']; // AL_TF_*
 
@@ -64,12 +65,35 @@ function maps(ar, p, L, H, T, S, kind, stack, rowLabels, colLabels, out) {
 }
 
 /**
+ * Model.forward: forward(input[, options]) for the encoder and decoder variants,
+ * forward(input, tgt[, options]) for the encoder-decoder; options { states }.
+ */
+export function forward(m, input, tgt, options) {
+  const ed = VARIANTS[m.info.variant] === 'encoder-decoder';
+  if (!ed && options === undefined && isOptions(tgt)) {
+    options = tgt;
+    tgt = undefined;
+  } else if (ed && isOptions(tgt)) {
+    throw new AttnlabError(
+      'Model.forward: an encoder-decoder takes forward(input, tgt, options): the decoder input (bos first) comes before the options',
+    );
+  }
+  const o = checkOptions(options, 'Model.forward', ['states']);
+  return forwardWith(m, input, tgt, wantsStates(o), undefined);
+}
+
+/** An options object rather than a tgt (text or ids). */
+function isOptions(v) {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v);
+}
+
+/**
  * One forward pass. encoder / decoder: `input` is the sequence; encoder-decoder: `input` the
  * source and `tgt` the decoder input (bos first; text is encoded with tgtVocab, nothing added).
- * `labels` (optional) overrides the decoder-side row labels.
+ * `withStates` adds `states` (docs/states.md); `labels` (optional) overrides the decoder-side
+ * row labels.
  */
-/** Model.forward. */
-export function forward(m, input, tgt, labels) {
+function forwardWith(m, input, tgt, withStates, labels) {
   const { x, ptr, info } = m;
   const variant = VARIANTS[info.variant];
   const ed = variant === 'encoder-decoder';
@@ -139,10 +163,92 @@ export function forward(m, input, tgt, labels) {
       srcIds: src,
     };
     if (ed) result.tgtIds = dec;
+    if (withStates) result.states = states(m, ar, pSrc, S, pTgt, T, variant);
     return result;
   } finally {
     ar.free();
   }
+}
+
+/** The fields of one attention sublayer, in C's order (models/transformer_states.h). */
+const SUB_FIELDS = [
+  'input',
+  'normed',
+  'q',
+  'k',
+  'v',
+  'scores',
+  'relative',
+  'weights',
+  'heads',
+  'concat',
+  'projected',
+  'residual',
+];
+
+/** al_model_transformer_states of one forward, as docs/states.md's transformer object. */
+function states(m, ar, pSrc, S, pTgt, T, variant) {
+  const { x, ptr, info } = m;
+  const count = x.al_model_transformer_states_fields(ptr);
+  const L = info.layers;
+  const ed = variant === 'encoder-decoder';
+  const nSub = ed ? 3 * L : L;
+  if (count !== 2 + SUB_FIELDS.length * nSub + (ed ? 2 : 1) * L + 3)
+    throw new AttnlabError(
+      `Model.forward: the model reported ${count} state fields; is the .wasm older than this glue?`,
+      'AL_ERR_UNSUPPORTED',
+    );
+  const pShapes = ar.alloc(count * 16, 'the states layout');
+  const floats = x.al_model_transformer_states_layout(ptr, S, T, pShapes);
+  if (!(floats >= 0))
+    throw new AttnlabError(
+      'Model.forward: the model did not report its states',
+      'AL_ERR_UNSUPPORTED',
+    );
+  const pStates = ar.alloc(floats * 4, 'the states');
+  const status = x.al_model_transformer_states(ptr, pSrc, S, pTgt, T, pStates);
+  if (status !== 0) throw statusError(x, status, 'Model.forward (states)');
+  const f = readStateFields(x, pShapes, count, pStates);
+  const sides = (a, b) => {
+    const o = {};
+    if (a) o.encoder = a;
+    if (b) o.decoder = b;
+    return o;
+  };
+  // a single stack is named after its variant, as the attention maps' `stack`
+  const single = ed ? null : variant;
+  const sublayers = [];
+  for (let s = 0; s < nSub; s++) {
+    const dec = ed && s >= L;
+    const sub = {
+      stack: single ?? (dec ? 'decoder' : 'encoder'),
+      layer: dec ? Math.floor((s - L) / 2) : s,
+      kind: dec && (s - L) % 2 === 1 ? 'cross' : 'self',
+    };
+    SUB_FIELDS.forEach((name, i) => {
+      const t = f[2 + SUB_FIELDS.length * s + i];
+      if (t) sub[name] = t;
+    });
+    sublayers.push(sub);
+  }
+  let k = 2 + SUB_FIELDS.length * nSub;
+  const layerOutputs = [];
+  for (let i = 0; i < (ed ? 2 : 1) * L; i++) {
+    const dec = ed && i >= L;
+    layerOutputs.push({
+      stack: single ?? (dec ? 'decoder' : 'encoder'),
+      layer: dec ? i - L : i,
+      output: f[k++],
+    });
+  }
+  return {
+    variant,
+    embedded: sides(f[0], f[1]),
+    sublayers,
+    layerOutputs,
+    final: sides(f[k], f[k + 1]),
+    logits: f[k + 2],
+  };
 }
 
 function argmaxRows(logits) {
@@ -160,13 +266,14 @@ function argmaxRows(logits) {
  * prompt or bos, then every emitted token but the last) for the logits and attention.
  */
 export function run(m, input, options) {
-  options = checkOptions(options, 'Model.run', ['maxLength']);
+  options = checkOptions(options, 'Model.run', ['maxLength', 'states']);
+  const withStates = wantsStates(options);
   const { x, ptr, info } = m;
   const variant = VARIANTS[info.variant];
   if (variant === 'encoder') {
     if (options.maxLength !== undefined)
       throw new AttnlabError('Model.run: maxLength is for decoder and encoder-decoder variants');
-    const r = forward(m, input);
+    const r = forwardWith(m, input, undefined, withStates, undefined);
     const pred = argmaxRows(r.logits);
     const tokens = m.tokenizer.tgtTokens(pred);
     return { output: tokens.join(' '), ids: pred, tokens, ...r };
@@ -208,12 +315,12 @@ export function run(m, input, options) {
   let r;
   if (variant === 'decoder') {
     const fed = Int32Array.from([...src, ...head]);
-    r = forward(m, fed);
+    r = forwardWith(m, fed, undefined, withStates, undefined);
     r.fedIds = fed;
     r.srcIds = src;
   } else {
     const fed = Int32Array.from([info.bos, ...head]);
-    r = forward(m, src, fed, tokens);
+    r = forwardWith(m, src, fed, withStates, tokens);
   }
   return { output: tok.decode(out), ids: out, tokens, logProbs, ...r };
 }

@@ -11,6 +11,7 @@ forward pass returning class probabilities, attention weights and, per pooling, 
     out = model(tok.encode("the cat sat"))      # logits, probs, attention (the JS maps' shapes)
     out = classify(model.double(), encode(config, "the cat sat . a dog ran"))
     out["probs"], out["weights"], out.get("sentence_weights"), out.get("penalty")
+    st = classify(model.double(), ids, states=True)["states"]   # every intermediate
 
 Maths (one document, no batch; the same order of operations as the C code):
   embed      x = embedding(ids)                                         [n, E]
@@ -170,12 +171,13 @@ class Classifier(ConfigModule):
     def labels(self):
         return self._keys["labels"]
 
-    def forward(self, ids):
+    def forward(self, ids, states=False):
         """One document (ids [n]) with autograd (Model.classify in JS) -> dict logits [C],
         probs [C], attention: the JS maps' weights, [1, n] (attention, han: the words) or
         [r, n] (structured), and for han a second [1, m] over the sentences; han also
-        sentences [(start, end)], structured penalty (a 0-d tensor)."""
-        out = forward(self, [int(i) for i in ids])
+        sentences [(start, end)], structured penalty (a 0-d tensor); states=True also
+        states, every intermediate (Model.classify(input, { states: true }))."""
+        out = forward(self, [int(i) for i in ids], states)
         w = out["weights"]
         out["attention"] = [w if w.dim() == 2 else w[None]]
         if "sentence_weights" in out:
@@ -209,10 +211,11 @@ def sentences(ids, sep):
 
 
 @torch.no_grad()
-def classify(model, ids):
+def classify(model, ids, states=False):
     """-> dict: probs [C], logits [C], weights [n] (structured: [r, n]); han: sentence_weights
-    [m] and sentences [(start, end)]; structured: penalty (a float)."""
-    out = forward(model, ids)
+    [m] and sentences [(start, end)]; structured: penalty (a float); states=True: states
+    (forward's)."""
+    out = forward(model, ids, states)
     if "penalty" in out:
         out["penalty"] = float(out["penalty"])
     return out
@@ -227,31 +230,61 @@ def loss(model, ids, label):
     return value
 
 
-def forward(model, ids):
-    """classify's dict with autograd (structured: penalty a 0-d tensor)."""
+def _context_states(pool, H):
+    """A ContextPooling's projected u = tanh(H W^T + b) [n, dw] and scores u . u_w [n]."""
+    U = torch.tanh(H @ pool.W.T + pool.b)
+    return U, U @ pool.u
+
+
+def forward(model, ids, states=False):
+    """classify's dict with autograd (structured: penalty a 0-d tensor). states=True adds
+    "states", every intermediate of the forward as Model.classify(input, { states: true })
+    names them (docs/states.md): embedded [n, E], hidden [n, d], projected, scores and weights
+    [hops, n], pooled [rows, d], logits, probs [C], penalty (structured) and, for han,
+    sentences {hidden, projected, scores, weights, pooled}."""
     x = model.embedding(torch.tensor([ids]))
     out = {}
+    st = {"pooling": model.kind, "embedded": x[0]}
     if model.kind == "han":
         spans = sentences(ids, model.sep)
-        vecs, w = [], []
+        vecs, w, hs, us, es = [], [], [], [], []
         for a, b in spans:
             Hi = model.word_encoder(x[:, a:b])[0][0]
             s, al = model.word_pooling(Hi)
             vecs.append(s)
             w.append(al)
+            U, e = _context_states(model.word_pooling, Hi)
+            hs.append(Hi)
+            us.append(U)
+            es.append(e)
         G = model.sentence_encoder(torch.stack(vecs)[None])[0][0]
         feat, sa = model.sentence_pooling(G)
         out.update(weights=torch.cat(w), sentence_weights=sa, sentences=spans)
+        Us, e = _context_states(model.sentence_pooling, G)
+        st.update(hidden=torch.cat(hs), projected=torch.cat(us), scores=torch.cat(es)[None],
+                  weights=torch.cat(w)[None], pooled=torch.stack(vecs),
+                  sentences={"hidden": G, "projected": Us, "scores": e[None],
+                             "weights": sa[None], "pooled": feat[None]})
     else:
         H = model.encoder(x)[0][0]
+        st["hidden"] = H
         if model.kind == "attention":
             feat, a = model.pooling(H)
             out["weights"] = a
+            M = torch.tanh(H)
+            st.update(projected=M, scores=(M @ model.pooling.w)[None], weights=a[None],
+                      pooled=(a @ H)[None])
         else:
             feat, A, P = model.pooling(H)
             out.update(weights=A, penalty=P)
+            T = torch.tanh(H @ model.pooling.W_s1.T)
+            st.update(projected=T, scores=model.pooling.W_s2 @ T.T, weights=A,
+                      pooled=A @ H, penalty=P)
     logits = model.classifier(feat)
     out.update(logits=logits, probs=torch.softmax(logits, -1))
+    if states:
+        st.update(logits=logits, probs=out["probs"])
+        out["states"] = st
     return out
 
 

@@ -178,18 +178,23 @@ class Transformer(ConfigModule):
         nn.TransformerEncoderLayer down its fused fast path, which returns no weights."""
         return super().train(True)
 
-    def forward(self, src, tgt=None):
+    def forward(self, src, tgt=None, states=False):
         """One forward pass with autograd (Model.forward in JS): encoder / decoder: src ids [n];
         encoder-decoder: src ids [S] and the decoder input tgt ids [T] (bos first). -> dict
         logits [n or T, V_t] and attention: the JS result's maps, in its order (encoder self,
         then decoder self, then cross, each by layer then head), each a dict layer, head, kind
-        ('self' or 'cross'), stack ('encoder' or 'decoder'), weights [rows, cols]."""
+        ('self' or 'cross'), stack ('encoder' or 'decoder'), weights [rows, cols].
+        states=True adds "states", every intermediate (transformer_states.states)."""
         src = [int(i) for i in src]
         tgt = None if tgt is None else [int(i) for i in tgt]
         if self.variant == "encoder-decoder" and tgt is None:
             raise ValueError("TransformerSeq2Seq.forward: needs the decoder input tgt (bos first)")
         logits, store = forward(self, src, tgt)
-        return {"logits": logits, "attention": attention_maps(self, store)}
+        out = {"logits": logits, "attention": attention_maps(self, store)}
+        if states:
+            from .transformer_states import states as all_states
+            out["states"] = all_states(self, src, tgt)
+        return out
 
     def example_loss(self, example):
         """encoder-decoder: (source, target) text; decoder: a text; encoder: (text, one label
