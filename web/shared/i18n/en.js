@@ -474,7 +474,6 @@ export const EN = {
   'mech.row.output': 'output',
   'mech.row.hidden': 'hᵢ',
   'mech.row.memory': 'cᵢ',
-  'mech.row.projected': 'uₜ',
   'mech.row.score': 'score e',
   'mech.row.weight': 'weight α',
   'mech.row.sentence': 'sⱼ',

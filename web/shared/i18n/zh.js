@@ -423,7 +423,6 @@ export const ZH = {
   'mech.row.output': '输出',
   'mech.row.hidden': 'hᵢ',
   'mech.row.memory': 'cᵢ',
-  'mech.row.projected': 'uₜ',
   'mech.row.score': '分数 e',
   'mech.row.weight': '权重 α',
   'mech.row.sentence': 'sⱼ',

@@ -4,10 +4,10 @@
 //   const data = classifierData(model.classify(text, { states: true }), model.config);
 //   const { svg } = drawClassifier(data, t, 'en');
 //
-// Attention pooling (Zhou et al. 2016; Yang et al. 2016's word level): H = [h₁ … h_n],
-// u_t = tanh(W h_t + b), α = softmax(u_t · u_w), r = Σ_t α_t h_t, the label softmax(W_c r + b_c).
+// Attention pooling (Zhou et al. 2016): H = [h₁ … h_n], mₜ = tanh(hₜ), α = softmax(wᵀ mₜ),
+// r = Σ_t α_t h_t, the label softmax(W_c tanh(r) + b_c) (docs/states.md).
 // Steps go through the words t: word t's column is marked and the equations are filled with it.
-// HAN (Yang et al. 2016): the same within each sentence gives its vector sⱼ; a sentence encoder
+// HAN (Yang et al. 2016): uₜ = tanh(W hₜ + b), α = softmax(uₜ · u_w) within each sentence: sⱼ; a sentence encoder
 // reads s₁ … s_m, and the same pooling over sentences gives v. Steps go through the sentences.
 // Structured self-attention (Lin et al. 2017): A = softmax(W_s2 tanh(W_s1 Hᵀ)) has r rows (hops),
 // M = A H, the penalty P = ‖A Aᵀ − I‖²_F. Steps go through the hops.
@@ -102,7 +102,7 @@ export function drawClassifier(data, t, lang) {
   const hScale = maxAbs(st.hidden.data);
   const uScale = maxAbs(st.projected.data);
   L('mech.row.hidden', Y_H + 11);
-  L('mech.row.projected', Y_U + 10);
+  root.append(text(LEFT - 8, Y_U + 10, han || structured ? 'uₜ' : 'mₜ', 'row-label', 'end'));
   data.tokens.forEach((w, i) => {
     root.append(text(cx(i), Y_TOKEN, w, inStep(i) ? 'tok current' : 'tok'));
     root.append(
@@ -127,7 +127,11 @@ export function drawClassifier(data, t, lang) {
         Y_U,
         colW - 12,
         12,
-        { stage: 'projected', label: `u${sub(i + 1)} = ${vec(row(st.projected, i))}`, index: i },
+        {
+          stage: 'projected',
+          label: `${han || structured ? 'u' : 'm'}${sub(i + 1)} = ${vec(row(st.projected, i))}`,
+          index: i,
+        },
         uScale,
       ),
     );
@@ -329,12 +333,12 @@ export function classifierEquations(data, t, i, _lang) {
     },
     {
       stage: 'projected',
-      sym: structured ? 'uₜ = tanh(W_s1 hₜ)' : 'uₜ = tanh(W hₜ + b)',
-      num: `u${I1} = ${vec(row(st.projected, at))}`,
+      sym: structured ? 'uₜ = tanh(W_s1 hₜ)' : han ? 'uₜ = tanh(W hₜ + b)' : 'mₜ = tanh(hₜ)',
+      num: `${han || structured ? 'u' : 'm'}${I1} = ${vec(row(st.projected, at))}`,
     },
     {
       stage: 'score',
-      sym: structured ? 'e_kₜ = (W_s2 uₜ)_k' : 'eₜ = uₜ · u_w',
+      sym: structured ? 'e_kₜ = (W_s2 uₜ)_k' : han ? 'eₜ = uₜ · u_w' : 'eₜ = wᵀ mₜ',
       num: `e${H1}${I1} = ${num(row(st.scores, hop)[at])}`,
     },
     {
@@ -373,7 +377,7 @@ export function classifierEquations(data, t, i, _lang) {
   const c = data.labels.indexOf(data.label);
   lines.push({
     stage: 'label',
-    sym: `p(y) = softmax(W_c ${han ? 'v' : structured ? 'vec(M)' : 'r'} + b_c)`,
+    sym: `p(y) = softmax(W_c ${han ? 'v' : structured ? 'vec(M)' : 'tanh(r)'} + b_c)`,
     num: `${data.label}: p = ${num(st.probs.data[Math.max(0, c)])}`,
   });
   return lines;

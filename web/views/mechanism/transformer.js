@@ -285,9 +285,7 @@ export function transformerEquations(data, i, j, lang) {
     { stage: 'k', sym: `K = ${src} W_K${sup(h + 1)}`, num: `k${J1} = ${vec(row(K, at))}` },
     {
       stage: 'scores',
-      sym: data.relative
-        ? 'Sᵢⱼ = (qᵢ · kⱼ + qᵢ · aᴷᵢⱼ) / √dₖ'
-        : 'Sᵢⱼ = qᵢ · kⱼ / √dₖ  (masked: −∞)',
+      sym: data.relative ? 'Sᵢⱼ = qᵢ · kⱼ / √dₖ + aᵢⱼ' : 'Sᵢⱼ = qᵢ · kⱼ / √dₖ  (masked: −∞)',
       num: `S${I1},${J1} = ${num(row(S, i)[at])}, dₖ = ${data.dk}`,
     },
   ];
@@ -295,7 +293,7 @@ export function transformerEquations(data, i, j, lang) {
     const R = headOf(s.relative, h);
     lines.push({
       stage: 'relative',
-      sym: 'aᴷᵢⱼ = wᴷ_clip(j−i, k)',
+      sym: 'aᵢⱼ = qᵢ · aᴷ_clip(j−i) / √dₖ (Shaw)',
       num: `a${I1},${J1} = ${num(row(R, i)[at])}`,
     });
   }
