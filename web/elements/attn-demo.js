@@ -36,6 +36,7 @@ import {
   cleanInput,
   fitToView,
   formatModelParams,
+  pickModel,
   readAttribute,
 } from '../shared/app-state.js';
 import { VIEW_FAMILIES } from '../shared/architectures.js';
@@ -44,7 +45,7 @@ import { ModelCache, pageOrigin } from '../shared/model-cache.js';
 import { domainWarnings } from '../shared/domain.js';
 import { diagnoseFetch, wasmUrl } from '../shared/fetch-problem.js';
 import { InputNotes } from '../shared/input-notes.js';
-import { findModel, isBlobUrl, sampleFor } from '../shared/models.js';
+import { findModel, isBlobUrl } from '../shared/models.js';
 import { isOffline } from '../shared/offline.js';
 import { el } from '../shared/view-kit.js';
 import { VIEW_MODULES } from '../views/registry.js';
@@ -268,14 +269,7 @@ export class AttnDemo extends HTMLElement {
       this.#userSet(this.#file.switchTo(this.#state, view));
       ui.tab[view].focus();
     });
-    on(ui.model, 'change', () => {
-      const patch = { model: ui.model.value, layer: 0, head: 0, kind: null, step: null };
-      // a view of several families (mechanism): into another family, that model's sample input
-      // (a dates input means nothing to a classifier), as switching views does
-      const [from, to] = [findModel(this.#state.model), findModel(patch.model)];
-      if (from && to && from.family !== to.family) patch.input = sampleFor(to.name);
-      this.#userSet(patch);
-    });
+    on(ui.model, 'change', () => this.#userSet(pickModel(this.#state, ui.model.value)));
     on(ui.lang, 'change', () => this.#userSet({ lang: resolveLang(ui.lang.value) }));
     on(ui.input, 'input', () => this.#userSet({ input: cleanInput(ui.input.value), step: null }));
     on(ui.openButton, 'click', () => ui.openInput.click());
@@ -341,8 +335,8 @@ export class AttnDemo extends HTMLElement {
   }
 
   #fillModelSelect() {
-    const s = this.#state;
-    fillModelSelect(this.#ui.model, s.view, s.lang, this.#needsNetwork, this.#file);
+    const { view, lang } = this.#state;
+    fillModelSelect(this.#ui.model, view, lang, this.#needsNetwork, this.#file);
   }
 
   /** Online or offline again: offline, find which models the service worker has saved (every

@@ -472,12 +472,8 @@ export const EN = {
   'mech.position': 'Step {t} of {n}: “{label}”',
   'mech.point': 'Point at, tap or Tab to any part to read its numbers.',
   'mech.row.output': 'output',
-  'mech.row.hidden': 'hᵢ',
-  'mech.row.memory': 'cᵢ',
   'mech.row.score': 'score e',
   'mech.row.weight': 'weight α',
-  'mech.row.sentence': 'sⱼ',
-  'mech.row.sentenceWeight': 'β',
   'mech.eq.queryBahdanau': 'the query is the previous state sₜ₋₁',
   'mech.eq.queryLuong': 'the query is the current state sₜ',
   'mech.seq2seq.label': 'Encoder–decoder at output step {t} of {n}',
@@ -506,7 +502,6 @@ export const EN = {
   'mech.han.sentence': 'sentence {j}: β = {w}',
   'mech.han.count': '{m} sentences → v',
   'mech.transformer.label': 'Transformer layer {layer}, head {head}, query {t} of {n}',
-  'mech.transformer.encoderOut': 'enc',
   'mech.transformer.say':
     'Layer {layer}, head {head} ({kind}): query “{token}” attends most to “{key}” (α = {w}).',
 };

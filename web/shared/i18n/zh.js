@@ -421,12 +421,8 @@ export const ZH = {
   'mech.position': '第 {t} 步，共 {n} 步：“{label}”',
   'mech.point': '指向、轻触或用 Tab 选中任何部分，即可读出它的数字。',
   'mech.row.output': '输出',
-  'mech.row.hidden': 'hᵢ',
-  'mech.row.memory': 'cᵢ',
   'mech.row.score': '分数 e',
   'mech.row.weight': '权重 α',
-  'mech.row.sentence': 'sⱼ',
-  'mech.row.sentenceWeight': 'β',
   'mech.eq.queryBahdanau': '查询是上一个状态 sₜ₋₁',
   'mech.eq.queryLuong': '查询是当前状态 sₜ',
   'mech.seq2seq.label': '编码器–解码器，第 {t} 个输出步，共 {n} 步',
@@ -453,7 +449,6 @@ export const ZH = {
   'mech.han.sentence': '第 {j} 个句子：β = {w}',
   'mech.han.count': '{m} 个句子 → v',
   'mech.transformer.label': 'Transformer 第 {layer} 层，第 {head} 个头，第 {t} 个查询，共 {n} 个',
-  'mech.transformer.encoderOut': 'enc',
   'mech.transformer.say':
     '第 {layer} 层第 {head} 个头（{kind}）：查询“{token}”最关注“{key}”（α = {w}）。',
 };

@@ -82,7 +82,8 @@ export function drawClassifier(data, t, lang) {
   const colW = Math.min(52, (RIGHT - 30 - LEFT) / Math.max(1, n));
   const x = (i) => LEFT + i * colW;
   const cx = (i) => LEFT + (i + 0.5) * colW;
-  const L = (k, y) => root.append(text(LEFT - 8, y, tr(lang, k), 'row-label', 'end'));
+  const L = (k, y) =>
+    root.append(text(LEFT - 8, y, k.startsWith('mech.') ? tr(lang, k) : k, 'row-label', 'end'));
   const hop = structured ? t : 0;
   const inStep = (i) =>
     han ? i >= data.sentences[t][0] && i < data.sentences[t][1] : structured || i === t;
@@ -101,7 +102,7 @@ export function drawClassifier(data, t, lang) {
   // words, H and u_t
   const hScale = maxAbs(st.hidden.data);
   const uScale = maxAbs(st.projected.data);
-  L('mech.row.hidden', Y_H + 11);
+  L('hᵢ', Y_H + 11);
   root.append(text(LEFT - 8, Y_U + 10, han || structured ? 'uₜ' : 'mₜ', 'row-label', 'end'));
   data.tokens.forEach((w, i) => {
     root.append(text(cx(i), Y_TOKEN, w, inStep(i) ? 'tok current' : 'tok'));
@@ -252,8 +253,8 @@ function drawHan(root, data, t, g, lang) {
   const ySA = 146;
   const m = data.sentences.length;
   const sScale = maxAbs(st.pooled.data);
-  L('mech.row.sentence', yVec + 11);
-  L('mech.row.sentenceWeight', ySA - 12);
+  L('sⱼ', yVec + 11);
+  L('β', ySA - 12);
   data.sentences.forEach(([s0, s1], j) => {
     const x0 = cx(s0) - 10;
     const w = Math.max(20, cx(s1 - 1) - cx(s0) + 20);
@@ -344,7 +345,7 @@ export function classifierEquations(data, t, i, _lang) {
     {
       stage: 'weight',
       sym: han
-        ? 'αₜ = softmax(e) within its sentence'
+        ? 'αₜ = softmax_{t ∈ j}(e)ₜ'
         : structured
           ? 'A = softmax(W_s2 tanh(W_s1 Hᵀ))'
           : 'α = softmax(e)',

@@ -92,7 +92,8 @@ export function drawMemory(data, t, lang) {
   const colW = Math.min(52, (RIGHT - 30 - LEFT) / Math.max(1, n));
   const x = (i) => LEFT + i * colW;
   const cx = (i) => LEFT + (i + 0.5) * colW;
-  const L = (k, y) => root.append(text(LEFT - 8, y, tr(lang, k), 'row-label', 'end'));
+  const L = (k, y) =>
+    root.append(text(LEFT - 8, y, k.startsWith('mech.') ? tr(lang, k) : k, 'row-label', 'end'));
   const lstmn = data.cell === 'lstmn';
   const T1 = sub(t + 1);
 
@@ -101,8 +102,8 @@ export function drawMemory(data, t, lang) {
     node('rect', { x: x(t), y: 120, width: colW, height: Y_TOKEN - 104, class: 'current-col' }),
   );
   const hScale = maxAbs(st.hidden.data);
-  L('mech.row.hidden', Y_H + 11);
-  if (lstmn && st.memory) L('mech.row.memory', Y_MEM + 11);
+  L('hᵢ', Y_H + 11);
+  if (lstmn && st.memory) L('cᵢ', Y_MEM + 11);
   data.tokens.forEach((w, i) => {
     const g = node('g', {
       class: i === t ? 'token current' : i < t ? 'token done' : 'token later',

@@ -93,7 +93,8 @@ export function drawSeq2seq(data, t, lang) {
   const root = svg(W, H, tr(lang, 'mech.seq2seq.label', { t: t + 1, n: T }));
   root.append(defs());
   const { colW, x, cx } = columns(S);
-  const L = (k, y) => root.append(text(LEFT - 8, y, tr(lang, k), 'row-label', 'end'));
+  const L = (k, y) =>
+    root.append(text(LEFT - 8, y, k.startsWith('mech.') ? tr(lang, k) : k, 'row-label', 'end'));
 
   // the output tokens, y_t boxed
   const outW = Math.min(40, (RIGHT - 30 - LEFT) / Math.max(1, T));
@@ -118,7 +119,7 @@ export function drawSeq2seq(data, t, lang) {
   // the encoder states hᵢ over their tokens
   const enc = st.encoder;
   const hScale = maxAbs(enc.data);
-  L('mech.row.hidden', Y_H + 11);
+  L('hᵢ', Y_H + 11);
   for (let i = 0; i < S; i++) {
     root.append(
       strip(

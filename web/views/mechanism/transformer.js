@@ -260,7 +260,7 @@ export function drawTransformer(data, i, lang) {
 }
 
 /** The equation panel following query row i, filled for key j (null: the key weighted most). */
-export function transformerEquations(data, i, j, lang) {
+export function transformerEquations(data, i, j, _lang) {
   const s = data.sub;
   const h = data.head;
   const Q = headOf(s.q, h);
@@ -273,7 +273,7 @@ export function transformerEquations(data, i, j, lang) {
   const at = j !== null && j < data.m ? j : argmax(a);
   const I1 = sub(i + 1);
   const J1 = sub(at + 1);
-  const src = data.kind === 'cross' ? tr(lang, 'mech.transformer.encoderOut') : 'x';
+  const src = data.kind === 'cross' ? 'enc' : 'x';
   const x = data.norm === 'pre' ? 'LN(x)' : 'x';
   const lines = [
     {
@@ -285,7 +285,7 @@ export function transformerEquations(data, i, j, lang) {
     { stage: 'k', sym: `K = ${src} W_K${sup(h + 1)}`, num: `k${J1} = ${vec(row(K, at))}` },
     {
       stage: 'scores',
-      sym: data.relative ? 'Sᵢⱼ = qᵢ · kⱼ / √dₖ + aᵢⱼ' : 'Sᵢⱼ = qᵢ · kⱼ / √dₖ  (masked: −∞)',
+      sym: data.relative ? 'Sᵢⱼ = qᵢ · kⱼ / √dₖ + aᵢⱼ' : 'Sᵢⱼ = qᵢ · kⱼ / √dₖ',
       num: `S${I1},${J1} = ${num(row(S, i)[at])}, dₖ = ${data.dk}`,
     },
   ];
