@@ -1,5 +1,7 @@
 // Types for wasm/model.js and wasm/model/tokenizer.js. Config keys and tensor names: docs/models.md.
 
+import type { Tensor } from './index.js';
+
 /** The tokenizer section of a model config. */
 export interface TokenizerConfig {
   type: 'char' | 'word';
@@ -169,6 +171,8 @@ export interface MemoryRnnLmResult extends UnknownWords {
   distributions?: { data: Float32Array; shape: [number, number] };
   /** One [n, n] map (row t: the weights over the steps read at step t); empty for cell 'lstm'. */
   attention: AttentionMap[];
+  /** With { states: true }: the intermediate states (docs/states.md). */
+  states?: MemoryRnnStates;
 }
 
 /** Model.run / classify of a memory-rnn classifier head. */
@@ -179,6 +183,78 @@ export interface MemoryRnnClassifyResult extends UnknownWords {
   ids: Int32Array;
   tokens: string[];
   attention: AttentionMap[];
+  /** With { states: true }: the intermediate states (docs/states.md). */
+  states?: MemoryRnnStates;
+}
+
+/**
+ * The intermediate states of a memory-rnn model (`{ states: true }` on run / classify;
+ * docs/states.md), n tokens, E embedding size, H hidden size. Steps are 0-based.
+ */
+export interface MemoryRnnStates {
+  /** The config's cell, 'sarnn' standing for "self-attention-rnn". */
+  cell: 'lstmn' | 'sarnn' | 'lstm';
+  /** sarnn: the align score, vᵀ tanh(W_h h_i + W_s h_t) ('additive') or (W_K h_i)ᵀ(W_Q h_t). */
+  align?: 'additive' | 'dot';
+  /** [n, E] x_t, the word embeddings. */
+  embedded: Tensor;
+  /** [n, H] h_t, the cell's output at each step. */
+  hidden: Tensor;
+  /** [n, H] c_t, the memory cell (lstmn, lstm). */
+  memory?: Tensor;
+  /** [n, n] e_{t,i} before the softmax, row t over i: lstmn reads i < t (row 0: none), sarnn
+   * i ≤ t; entries not read are -Infinity. Absent for lstm. */
+  scores?: Tensor;
+  /** [n, n] α, softmax of each row of scores (0 where -Infinity); equal to result.attention[0]. */
+  weights?: Tensor;
+  /** [n, H] row t = Σ_i α_{t,i} h_i: lstmn h̃_t (replaces h_{t−1} at step t), sarnn c_t
+   * (replaces h_t at step t + 1). */
+  summary?: Tensor;
+  /** [n, H] lstmn c̃_t = Σ_i α_{t,i} c_i (replaces c_{t−1}). */
+  memorySummary?: Tensor;
+}
+
+/**
+ * The intermediate states of a seq2seq model (`{ states: true }` on greedy run and on score;
+ * docs/states.md). T output steps, S source tokens, E embedding size, H decoder size, dc context
+ * size (H, or valueSize for key-query), V target vocabulary. Steps are 0-based.
+ */
+export interface Seq2SeqStates {
+  /** The config's style. */
+  style: 'bahdanau' | 'luong';
+  /** The config's attention. */
+  attention:
+    | 'additive'
+    | 'dot'
+    | 'general'
+    | 'concat'
+    | 'local-m'
+    | 'local-p'
+    | 'key-query'
+    | 'none';
+  /** [S, E] x_i, the source embeddings. */
+  embedded: Tensor;
+  /** [S, H] h_i, the encoder outputs the attention reads (directions concatenated). */
+  encoder: Tensor;
+  /** [H] s_0, the decoder's first state (the encoder's final state handed over). */
+  initial: Tensor;
+  /** [T, H] the state the scores read at step t: s_{t−1} (bahdanau) or s_t (luong). Absent for 'none'. */
+  query?: Tensor;
+  /** [T, S] e_{t,i} before the softmax (local: before the Gaussian, -Infinity outside the
+   * window). Absent for 'none'. */
+  scores?: Tensor;
+  /** [T, S] α_{t,i}; equal to the result's attention weights (zeros for 'none'). */
+  weights: Tensor;
+  /** [T, dc] c_t = Σ_i α_{t,i} h_i (key-query: W_V applied). Absent for 'none'. */
+  context?: Tensor;
+  /** [T, H] s_t, the decoder state after step t. */
+  decoder: Tensor;
+  /** [T, H] h̃_t = tanh(W_c [c_t; s_t]) (luong style with attention only). */
+  attentional?: Tensor;
+  /** [T] p_t (local attention only; as result.positions). */
+  positions?: Tensor;
+  /** [T, V] the log-softmax of the output layer at each step. */
+  logProbs: Tensor;
 }
 
 /** One transformer attention map (per layer and head). */
@@ -233,6 +309,8 @@ export interface RunOptions {
   maxLength?: number;
   /** 1 (default) greedy; 2..32 beam search, length-normalised (docs/models.md). */
   beamWidth?: number;
+  /** Add the intermediate states (seq2seq: greedy only; memory-rnn; docs/states.md). */
+  states?: boolean;
 }
 
 export interface RunResult extends UnknownWords {
@@ -247,6 +325,8 @@ export interface RunResult extends UnknownWords {
   positions?: Float32Array;
   /** The source ids the input was encoded to. */
   srcIds: Int32Array;
+  /** With { states: true } (greedy): the intermediate states of the run. */
+  states?: Seq2SeqStates;
 }
 
 /** Model.classify (and Model.run of a classifier). */
@@ -355,6 +435,8 @@ export interface ScoreResult extends UnknownWords {
   attention: { data: Float32Array; shape: [number, number] };
   distributions: { data: Float32Array; shape: [number, number] };
   positions?: Float32Array;
+  /** With { states: true }: the intermediate states of the teacher-forced steps. */
+  states?: Seq2SeqStates;
 }
 
 export interface DecoderStep {
@@ -431,9 +513,15 @@ export class Model {
     options?: { states?: boolean },
   ): TransformerForwardResult;
   /** Classify one document (architecture "classifier"; other architectures throw AL_ERR_UNSUPPORTED).
-   * `{ states: true }` adds `states` (docs/states.md). */
+   * `{ states: true }` adds `states` (docs/states.md); a memory-rnn classifier head returns a
+   * MemoryRnnClassifyResult. */
   classify(input: string | ArrayLike<number>, options?: { states?: boolean }): ClassifyResult;
-  score(src: string | ArrayLike<number>, tgt: string | ArrayLike<number>): ScoreResult;
+  /** Seq2seq teacher forcing; { states: true } adds the intermediate states. */
+  score(
+    src: string | ArrayLike<number>,
+    tgt: string | ArrayLike<number>,
+    options?: { states?: boolean },
+  ): ScoreResult;
   startDecoding(input: string | ArrayLike<number>, options?: { maxLength?: number }): Decoder;
   /** Frees the wasm memory (and the model's decoders); later calls throw, a second dispose is harmless. */
   dispose(): void;

@@ -286,10 +286,11 @@ export class Model {
    * attention, and the whole log-distributions [T, V].
    * @param {string | ArrayLike<number>} src source text or ids
    * @param {string | ArrayLike<number>} tgt target text or ids (include eos to score it)
+   * @param {{ states?: boolean }} [options] states: add the intermediate states (docs/states.md)
    */
-  score(src, tgt) {
+  score(src, tgt, options) {
     this.#live('score');
-    return this.#withUnknown(this.#only('score').score(this.#state(), src, tgt), src);
+    return this.#withUnknown(this.#only('score').score(this.#state(), src, tgt, options), src);
   }
 
   /**

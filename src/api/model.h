@@ -219,6 +219,63 @@ al_status al_model_lm_forward(const al_model *m, const int32_t *ids, int n, floa
 al_status al_model_memory_classify(const al_model *m, const int32_t *ids, int n, float *probs,
                                    float *weights);
 
+/*
+ * Intermediate states (docs/states.md; api/model_states_rnn.c): a separate pass that re-runs the
+ * forward with the same step and kernels, keeping what it computes, so the plain calls above do
+ * no extra work. The states go into one caller buffer of floats laid out by the _layout call:
+ * layout [3·count] gets, for field k, its offset in floats, rows and columns, or -1, -1, -1 when
+ * the model has no such field; the return value is the buffer's size in floats (-1 for a NULL
+ * or other model, sizes out of range, or layout NULL / n < 3·count). Scores are the values the
+ * softmax read, -INFINITY where it read nothing (outside a local window, steps not yet written);
+ * every other value is finite or the call returns AL_ERR_NONFINITE.
+ *
+ * seq2seq, teacher forced as al_model_score (tgt [T]; with tgt = a greedy output of
+ * al_model_generate, exactly that run): the fields, in this order, with their [rows, columns]:
+ *   embedded [S,E], encoder [S,H], initial [1,H] s_0, query [T,H] (s_{t−1} bahdanau, h_t luong),
+ *   scores [T,S], weights [T,S] (equal to al_model_score's att), context [T,dc], decoder [T,H]
+ *   s_t, attentional [T,H] h̃_t (luong), positions [T,1] p_t (local), log_probs [T,Vt].
+ * Without attention: no query, scores, context or attentional; weights are zeros.
+ */
+enum {
+    AL_S2S_STATE_EMBEDDED = 0,
+    AL_S2S_STATE_ENCODER,
+    AL_S2S_STATE_INITIAL,
+    AL_S2S_STATE_QUERY,
+    AL_S2S_STATE_SCORES,
+    AL_S2S_STATE_WEIGHTS,
+    AL_S2S_STATE_CONTEXT,
+    AL_S2S_STATE_DECODER,
+    AL_S2S_STATE_ATTENTIONAL,
+    AL_S2S_STATE_POSITIONS,
+    AL_S2S_STATE_LOG_PROBS,
+    AL_S2S_STATE_COUNT
+};
+double al_model_seq2seq_states_layout(const al_model *m, int S, int T, int32_t *layout, int n);
+/* AL_ERR_ARGUMENT (NULLs), _UNSUPPORTED (not seq2seq), _SHAPE (S or T out of range), _RANGE (an
+ * id outside its vocabulary), _OVERFLOW (over 2^31 bytes), _NOMEM, _NONFINITE. */
+al_status al_model_seq2seq_states(const al_model *m, const int32_t *src, int S, const int32_t *tgt,
+                                  int T, float *states);
+
+/*
+ * memory-rnn, one forward of ids [n] (either head): embedded [n,E], hidden [n,H] h_t, memory
+ * [n,H] c_t (lstmn, lstm), scores [n,n] (row t over the steps read), weights [n,n] (equal to the
+ * forward's), summary [n,H] (lstmn h̃_t; self-attention-rnn c_t), memory_summary [n,H] (lstmn
+ * c̃_t). The lstm cell has no scores, weights or summaries.
+ */
+enum {
+    AL_MEM_STATE_EMBEDDED = 0,
+    AL_MEM_STATE_HIDDEN,
+    AL_MEM_STATE_MEMORY,
+    AL_MEM_STATE_SCORES,
+    AL_MEM_STATE_WEIGHTS,
+    AL_MEM_STATE_SUMMARY,
+    AL_MEM_STATE_MEMORY_SUMMARY,
+    AL_MEM_STATE_COUNT
+};
+double al_model_memory_states_layout(const al_model *m, int n, int32_t *layout, int count);
+/* Statuses as al_model_seq2seq_states (_UNSUPPORTED: not memory-rnn). */
+al_status al_model_memory_states(const al_model *m, const int32_t *ids, int n, float *states);
+
 #ifdef __cplusplus
 }
 #endif

@@ -116,15 +116,33 @@ long al_attn_additive_backward_scratch_floats(int n, int da)
     return 2L * da + (long)n * da + 3L * n;
 }
 
+/* scores [n] (may be NULL) = e as the softmax reads it, masked keys -INFINITY */
+static void keep_scores(float *scores, const float *e, const uint8_t *mask, int n)
+{
+    if (!scores) return;
+    for (int j = 0; j < n; j++) scores[j] = mask && mask[j] ? -INFINITY : e[j];
+}
+
 void al_attn_additive_forward(float *context, float *weights, const float *query, const float *keys,
                               const float *values, const float *W_q, const float *W_k,
                               const float *bias, const float *v, const uint8_t *mask, int n, int dq,
                               int dk, int dv, int da, float *scratch)
 {
+    al_attn_additive_forward_scores(context, weights, NULL, query, keys, values, W_q, W_k, bias, v,
+                                    mask, n, dq, dk, dv, da, scratch);
+}
+
+void al_attn_additive_forward_scores(float *context, float *weights, float *scores,
+                                     const float *query, const float *keys, const float *values,
+                                     const float *W_q, const float *W_k, const float *bias,
+                                     const float *v, const uint8_t *mask, int n, int dq, int dk,
+                                     int dv, int da, float *scratch)
+{
     float *pre = scratch; /* [da] */
     float *t = pre + da;  /* [n,da] */
     const float *V = values ? values : keys;
     additive_scores_forward(weights, t, pre, query, dq, keys, dk, W_q, dq, W_k, dk, bias, v, n, da);
+    keep_scores(scores, weights, mask, n);
     al_softmax_forward(weights, weights, mask, 0, 1, n);     /* α = softmax(e), masked keys 0 */
     al_sgemv(1, n, dv, 1.0f, V, dv, weights, 0.0f, context); /* c = Σ_j α_j h_j */
 }
@@ -184,16 +202,18 @@ typedef struct {
 
 /*
  * The Luong forward. Writes context [d], weights [n] (the final a_s), attentional [d]; when
- * alpha [n] is given, also the window softmax before the Gaussian (zeros outside the window).
+ * alpha [n] is given, also the window softmax before the Gaussian (zeros outside the window);
+ * when raw [n] is given, the scores that softmax read (-INFINITY outside the window and for
+ * masked keys).
  * Scratch arrays: u [d] (general: W_aᵀ h_t), pre [da] and t [n·da] (concat), up [dp] (local-p:
  * tanh(W_p h_t)).
  */
 static luong_state luong_forward(float *context, float *weights, float *attentional, float *alpha,
-                                 float *u, float *pre, float *t, float *up, const float *h,
-                                 const float *keys, const float *W_a, const float *v_a,
-                                 const float *W_c, const float *W_p, const float *v_p,
-                                 const uint8_t *mask, int n, int d, int score, int da, int local,
-                                 float D, float tpos, int dp)
+                                 float *raw, float *u, float *pre, float *t, float *up,
+                                 const float *h, const float *keys, const float *W_a,
+                                 const float *v_a, const float *W_c, const float *W_p,
+                                 const float *v_p, const uint8_t *mask, int n, int d, int score,
+                                 int da, int local, float D, float tpos, int dp)
 {
     luong_state st = { 0.0f, 0.0f, 0, n };
     if (local == AL_LUONG_LOCAL_M) {
@@ -227,6 +247,8 @@ static luong_state luong_forward(float *context, float *weights, float *attentio
     float *sw = weights + lo;              /* the window's scores, then weights [nw] */
 
     memset(weights, 0, sizeof(float) * (size_t)n);
+    if (raw)
+        for (int j = 0; j < n; j++) raw[j] = -INFINITY;
     if (nw > 0) {
         switch (score) {
         case AL_LUONG_DOT: /* score_s = h_tᵀ h̄_s */
@@ -241,6 +263,7 @@ static luong_state luong_forward(float *context, float *weights, float *attentio
                                     nw, da);
             break;
         }
+        if (raw) keep_scores(raw + lo, sw, mask ? mask + lo : NULL, nw);
         al_softmax_forward(sw, sw, mask ? mask + lo : NULL, 0, 1, nw); /* a = softmax(score) */
     }
     if (alpha) memcpy(alpha, weights, sizeof(float) * (size_t)n);
@@ -269,13 +292,25 @@ void al_attn_luong_forward(float *context, float *weights, float *attentional, f
                            const uint8_t *mask, int n, int d, int score, int da, int local,
                            float window, float t, int dp, float *scratch)
 {
+    al_attn_luong_forward_scores(context, weights, NULL, attentional, position, query, keys, W_a,
+                                 v_a, W_c, W_p, v_p, mask, n, d, score, da, local, window, t, dp,
+                                 scratch);
+}
+
+void al_attn_luong_forward_scores(float *context, float *weights, float *scores, float *attentional,
+                                  float *position, const float *query, const float *keys,
+                                  const float *W_a, const float *v_a, const float *W_c,
+                                  const float *W_p, const float *v_p, const uint8_t *mask, int n,
+                                  int d, int score, int da, int local, float window, float t,
+                                  int dp, float *scratch)
+{
     float *u = scratch;            /* [d] */
     float *pre = u + d;            /* [da] */
     float *tt = pre + da;          /* [n·da] */
     float *up = tt + (long)n * da; /* [dp] */
     luong_state st =
-        luong_forward(context, weights, attentional, NULL, u, pre, tt, up, query, keys, W_a, v_a,
-                      W_c, W_p, v_p, mask, n, d, score, da, local, window, t, dp);
+        luong_forward(context, weights, attentional, NULL, scores, u, pre, tt, up, query, keys, W_a,
+                      v_a, W_c, W_p, v_p, mask, n, d, score, da, local, window, t, dp);
     if (position) *position = st.p;
 }
 
@@ -304,8 +339,8 @@ void al_attn_luong_backward(float *dquery, float *dkeys, float *dW_a, float *dv_
     float *ds = da_ + n;          /* [n]    gradient of the scores */
     const float *h = query;
 
-    luong_state st = luong_forward(c, a, att, alpha, u, pre, t, up, h, keys, W_a, v_a, W_c, W_p,
-                                   v_p, mask, n, d, score, da, local, window, tpos, dp);
+    luong_state st = luong_forward(c, a, att, alpha, NULL, u, pre, t, up, h, keys, W_a, v_a, W_c,
+                                   W_p, v_p, mask, n, d, score, da, local, window, tpos, dp);
     const int lo = st.lo, nw = st.nw;
     const float *Kw = keys + (long)lo * d;
     float *dKw = dkeys + (long)lo * d;
@@ -391,13 +426,14 @@ long al_attn_key_query_backward_scratch_floats(int n, int dh, int dk)
 }
 
 /* q [dk] = W_Q s, u [dh] = W_Kᵀ q, weights [n] = softmax(scale · H u), hbar [dh] = Hᵀ α */
-static void key_query_forward(float *weights, float *q, float *u, float *hbar, const float *s,
-                              const float *H, const float *W_Q, const float *W_K,
+static void key_query_forward(float *weights, float *scores, float *q, float *u, float *hbar,
+                              const float *s, const float *H, const float *W_Q, const float *W_K,
                               const uint8_t *mask, int n, int ds, int dh, int dk, float scale)
 {
-    al_sgemv(0, dk, ds, 1.0f, W_Q, ds, s, 0.0f, q);       /* q = W_Q s */
-    al_sgemv(1, dk, dh, 1.0f, W_K, dh, q, 0.0f, u);       /* u = W_Kᵀ q, so k_iᵀ q = h_i · u */
-    al_sgemv(0, n, dh, scale, H, dh, u, 0.0f, weights);   /* score_i = scale · h_i · u */
+    al_sgemv(0, dk, ds, 1.0f, W_Q, ds, s, 0.0f, q);     /* q = W_Q s */
+    al_sgemv(1, dk, dh, 1.0f, W_K, dh, q, 0.0f, u);     /* u = W_Kᵀ q, so k_iᵀ q = h_i · u */
+    al_sgemv(0, n, dh, scale, H, dh, u, 0.0f, weights); /* score_i = scale · h_i · u */
+    keep_scores(scores, weights, mask, n);
     al_softmax_forward(weights, weights, mask, 0, 1, n);  /* α = softmax(score) */
     al_sgemv(1, n, dh, 1.0f, H, dh, weights, 0.0f, hbar); /* hbar = Σ_i α_i h_i */
 }
@@ -407,9 +443,20 @@ void al_attn_key_query_forward(float *context, float *weights, const float *quer
                                const float *W_V, const uint8_t *mask, int n, int ds, int dh, int dk,
                                int dv, int scaled, float *scratch)
 {
+    al_attn_key_query_forward_scores(context, weights, NULL, query, keys, W_Q, W_K, W_V, mask, n,
+                                     ds, dh, dk, dv, scaled, scratch);
+}
+
+void al_attn_key_query_forward_scores(float *context, float *weights, float *scores,
+                                      const float *query, const float *keys, const float *W_Q,
+                                      const float *W_K, const float *W_V, const uint8_t *mask,
+                                      int n, int ds, int dh, int dk, int dv, int scaled,
+                                      float *scratch)
+{
     float *q = scratch, *u = q + dk, *hbar = u + dh;
     float scale = scaled ? 1.0f / sqrtf((float)dk) : 1.0f;
-    key_query_forward(weights, q, u, hbar, query, keys, W_Q, W_K, mask, n, ds, dh, dk, scale);
+    key_query_forward(weights, scores, q, u, hbar, query, keys, W_Q, W_K, mask, n, ds, dh, dk,
+                      scale);
     al_sgemv(0, dv, dh, 1.0f, W_V, dh, hbar, 0.0f, context); /* c = Σ_i α_i W_V h_i = W_V hbar */
 }
 
@@ -429,7 +476,7 @@ void al_attn_key_query_backward(float *dquery, float *dkeys, float *dW_Q, float 
     float *dalpha = alpha + n; /* [n] */
     float *dsc = dalpha + n;   /* [n] */
     float scale = scaled ? 1.0f / sqrtf((float)dk) : 1.0f;
-    key_query_forward(alpha, q, u, hbar, query, keys, W_Q, W_K, mask, n, ds, dh, dk, scale);
+    key_query_forward(alpha, NULL, q, u, hbar, query, keys, W_Q, W_K, mask, n, ds, dh, dk, scale);
 
     if (dweights)
         memcpy(dalpha, dweights, sizeof(float) * (size_t)n);

@@ -81,6 +81,13 @@ void al_attn_additive_forward(float *context, float *weights, const float *query
                               const float *values, const float *W_q, const float *W_k,
                               const float *bias, const float *v, const uint8_t *mask, int n, int dq,
                               int dk, int dv, int da, float *scratch);
+/* The same forward, also writing scores [n] (NULL: none): e before the softmax, masked keys
+ * -INFINITY. al_attn_additive_forward is this with scores NULL. */
+void al_attn_additive_forward_scores(float *context, float *weights, float *scores,
+                                     const float *query, const float *keys, const float *values,
+                                     const float *W_q, const float *W_k, const float *bias,
+                                     const float *v, const uint8_t *mask, int n, int dq, int dk,
+                                     int dv, int da, float *scratch);
 /*
  * Accumulates dquery [dq], dkeys [n,dk], dvalues [n,dv] (ignored when values is NULL: then the
  * value gradient goes into dkeys), dW_q [da,dq], dW_k [da,dk], dbias [da], dv_param [da] from
@@ -114,6 +121,14 @@ void al_attn_luong_forward(float *context, float *weights, float *attentional, f
                            const float *v_a, const float *W_c, const float *W_p, const float *v_p,
                            const uint8_t *mask, int n, int d, int score, int da, int local,
                            float window, float t, int dp, float *scratch);
+/* The same forward, also writing scores [n] (NULL: none): the scores the softmax read, before
+ * it and before the local Gaussian; -INFINITY outside the local window and for masked keys. */
+void al_attn_luong_forward_scores(float *context, float *weights, float *scores, float *attentional,
+                                  float *position, const float *query, const float *keys,
+                                  const float *W_a, const float *v_a, const float *W_c,
+                                  const float *W_p, const float *v_p, const uint8_t *mask, int n,
+                                  int d, int score, int da, int local, float window, float t,
+                                  int dp, float *scratch);
 /*
  * Accumulates dquery [d], dkeys [n,d], dW_a, dv_a, dW_c [d,2d], dW_p, dv_p (those the score/mode
  * use; the others are ignored and may be NULL) from dcontext [d], dweights [n], dattentional [d]
@@ -140,6 +155,13 @@ void al_attn_key_query_forward(float *context, float *weights, const float *quer
                                const float *keys, const float *W_Q, const float *W_K,
                                const float *W_V, const uint8_t *mask, int n, int ds, int dh, int dk,
                                int dv, int scaled, float *scratch);
+/* The same forward, also writing scores [n] (NULL: none): the scaled scores before the softmax,
+ * masked keys -INFINITY. */
+void al_attn_key_query_forward_scores(float *context, float *weights, float *scores,
+                                      const float *query, const float *keys, const float *W_Q,
+                                      const float *W_K, const float *W_V, const uint8_t *mask,
+                                      int n, int ds, int dh, int dk, int dv, int scaled,
+                                      float *scratch);
 /* Accumulates dquery [ds], dkeys [n,dh], dW_Q, dW_K, dW_V from dcontext [dv], dweights [n]. */
 void al_attn_key_query_backward(float *dquery, float *dkeys, float *dW_Q, float *dW_K, float *dW_V,
                                 const float *dcontext, const float *dweights, const float *query,

@@ -11,6 +11,7 @@
  *
  * Deliberately not here: argument checks, allocation, batching (src/api/memory_rnn.c).
  */
+#include <math.h>
 #include <string.h>
 
 #include "memory_rnn.h"
@@ -94,6 +95,22 @@ void al_sarnn_seq_forward(float *h, float *weights, float *saved, float *scratch
         for (int i = t + 1; i < T; i++) wt[i] = 0.0f;
         /* c_t = Σ_{i≤t} α_i h_i = h[0:t+1]ᵀ α_t */
         al_sgemv(1, t + 1, H, 1.0f, h, H, wt, 0.0f, c + (size_t)t * H);
+    }
+}
+
+void al_sarnn_seq_scores(float *scores, const float *saved, const float *v, int T, int H, int da,
+                         int align)
+{
+    const float *K = saved + (size_t)T * H; /* [T,da] */
+    const float *Q = K + (size_t)T * da;    /* [T,da] */
+    for (int t = 0; t < T; t++) {
+        float *st = scores + (size_t)t * T;
+        /* the forward's score line, on the keys and query it saved */
+        if (align == AL_MEMRNN_ALIGN_ADDITIVE)
+            al_memory_score_forward(st, K, Q + (size_t)t * da, v, t + 1, da);
+        else
+            al_sgemv(0, t + 1, da, 1.0f, K, da, Q + (size_t)t * da, 0.0f, st);
+        for (int i = t + 1; i < T; i++) st[i] = -INFINITY;
     }
 }
 
@@ -229,6 +246,19 @@ void al_lstmn_seq_forward(float *h, float *c, float *weights, float *saved, floa
         for (int j = 0; j < H; j++) hn[j] = Gt[3 * H + j] * tct[j];
         /* the key of h_t for later steps: W_h h_t */
         al_sgemv(0, H, H, 1.0f, W_h, H, hn, 0.0f, P + (size_t)t * H);
+    }
+}
+
+void al_lstmn_seq_scores(float *scores, const float *saved, const float *v, int T, int H)
+{
+    const size_t TH = (size_t)T * H;
+    const float *P = saved + 7 * TH; /* [T,H] keys W_h h_i (after h̃, c̃, gates [4H], tanh c) */
+    const float *Q = P + TH;         /* [T,H] queries, W_ht h̃_{t−1} already added */
+    for (int t = 0; t < T; t++) {
+        float *st = scores + (size_t)t * T;
+        /* the forward's score line a_i = vᵀ tanh(P_i + Q_t), i < t, on what it saved */
+        if (t > 0) al_memory_score_forward(st, P, Q + (size_t)t * H, v, t, H);
+        for (int i = t; i < T; i++) st[i] = -INFINITY;
     }
 }
 

@@ -71,6 +71,13 @@ void al_sarnn_seq_forward(float *h, float *weights, float *saved, float *scratch
                           const float *A, const float *b, const float *W_key, const float *W_query,
                           const float *v, int T, int in, int H, int da, int align);
 /*
+ * scores [T,T] of a forward, from its saved buffer: row t the align scores over i <= t the
+ * softmax read (the forward's own score line on the keys and queries it saved), -INFINITY for
+ * i > t. v [da] as in the forward (unused for dot).
+ */
+void al_sarnn_seq_scores(float *scores, const float *saved, const float *v, int T, int H, int da,
+                         int align);
+/*
  * Full BPTT from dh [T,H] and dweights [T,T] (either may be NULL = zero), given the forward's
  * h, weights and saved. Accumulates dx [T,in], dA [H,in+H], db [H], dW_key, dW_query [da,H],
  * dv [da] (additive only; may be NULL for dot).
@@ -97,6 +104,9 @@ size_t al_lstmn_scratch_floats(int T, int H);
 void al_lstmn_seq_forward(float *h, float *c, float *weights, float *saved, float *scratch,
                           const float *x, const float *W_h, const float *W_x, const float *W_ht,
                           const float *v, const float *W, const float *b, int T, int in, int H);
+/* scores [T,T] of a forward, from its saved buffer: row t the scores a_i, i < t, the softmax
+ * read (recomputed by the forward's own score line), -INFINITY for i >= t (row 0: all). */
+void al_lstmn_seq_scores(float *scores, const float *saved, const float *v, int T, int H);
 /* Full BPTT from dh, dc [T,H] and dweights [T,T] (each may be NULL = zero). Accumulates
  * dx [T,in], dW_h, dW_ht [H,H], dW_x [H,in], dv [H], dW [4H,H+in], db [4H]. */
 void al_lstmn_seq_backward(float *dx, float *dW_h, float *dW_x, float *dW_ht, float *dv, float *dW,

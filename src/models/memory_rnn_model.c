@@ -235,6 +235,39 @@ al_status al_memory_rnn_forward(const al_memory_rnn *r, const int32_t *ids, int 
     return AL_OK;
 }
 
+static void put(float *dst, const float *src, size_t n)
+{
+    if (dst) memcpy(dst, src, sizeof(float) * n);
+}
+
+al_status al_memory_rnn_states(const al_memory_rnn *r, const int32_t *ids, int n,
+                               const al_mem_states *o)
+{
+    for (int i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= r->V) return AL_ERR_RANGE;
+    float *w[NW];
+    al_status st;
+    float *blk = work_alloc(r, n, w, &st);
+    if (!blk) return st;
+    run(r, ids, n, w);
+    const size_t nH = (size_t)n * r->H;
+    put(o->embedded, w[X], (size_t)n * r->E);
+    put(o->hidden, w[HS], nH);
+    if (r->cell != AL_MEM_SARNN) put(o->memory, w[CS], nH);
+    if (r->cell != AL_MEM_LSTM) {
+        put(o->weights, w[ATT], (size_t)n * n);
+        /* saved: lstmn h̃ [n,H], c̃ [n,H], ...; sarnn c [n,H], ... (kernels/memory_rnn.h) */
+        put(o->summary, w[SAVED], nH);
+        if (r->cell == AL_MEM_LSTMN) put(o->memory_summary, w[SAVED] + nH, nH);
+        if (o->scores && r->cell == AL_MEM_LSTMN)
+            al_lstmn_seq_scores(o->scores, w[SAVED], r->p[3], n, r->H);
+        else if (o->scores)
+            al_sarnn_seq_scores(o->scores, w[SAVED], r->p[4], n, r->H, r->da, r->align);
+    }
+    al_free(blk);
+    return AL_OK;
+}
+
 /* ------------------------------------------------------------------ training hooks */
 
 static al_init init_rule(const al_tensor_spec *t, int k, const void *impl)

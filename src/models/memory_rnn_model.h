@@ -60,6 +60,20 @@ extern const al_model_arch al_memory_rnn_arch;
 al_status al_memory_rnn_forward(const al_memory_rnn *r, const int32_t *ids, int n, float *dist,
                                 float *logp, float *weights);
 
+/*
+ * The intermediate states of one forward of ids [n] (docs/states.md), each pointer NULL or
+ * written: embedded [n,E] x_t, hidden [n,H] h_t, memory [n,H] c_t (lstmn, lstm), scores [n,n]
+ * (row t: the align scores over the steps the cell read, -INFINITY elsewhere; lstmn, sarnn),
+ * weights [n,n] (as al_memory_rnn_forward's), summary [n,H] (lstmn h̃_t; sarnn c_t = Σ α_t,i h_i,
+ * what replaces h_t at step t+1), memory_summary [n,H] (lstmn c̃_t). Fields the cell does not
+ * have are left alone. The forward is the one al_memory_rnn_forward runs.
+ */
+typedef struct {
+    float *embedded, *hidden, *memory, *scores, *weights, *summary, *memory_summary;
+} al_mem_states;
+al_status al_memory_rnn_states(const al_memory_rnn *r, const int32_t *ids, int n,
+                               const al_mem_states *out);
+
 /* The training hooks (models/train_registry.c). An example: lm src = the sentence (S >= 2,
  * T = 0, S − 1 terms); classifier src = the ids, tgt = [label] (1 term). */
 void al_memory_rnn_init_hook(const al_tensor_list *list, const void *impl, float *weights,

@@ -13,32 +13,13 @@
 #include <string.h>
 
 #include "seq2seq.h"
+#include "seq2seq_ctx.h"
 #include "../kernels/attention_additive_luong.h"
 #include "../kernels/kernels.h"
 #include "../kernels/recurrent.h"
 #include "../toolbox.h"
 
 /* ------------------------------------------------------------------ one sentence's context */
-
-/*
- * What decoding one source sentence needs: the encoder's keys and initial state, and the
- * workspace of one decoder step. One al_malloc; a hypothesis's state is [h | c | h̃] (3H floats).
- */
-typedef struct {
-    const al_seq2seq *s;
-    int S;
-    float *block;
-    float *keys;    /* [S,H]   encoder outputs h̄ */
-    float *init;    /* [3H]    decoder initial state: h0, c0, h̃_{−1} = 0 */
-    float *x;       /* [din]   decoder input */
-    float *gates;   /* [G·H] */
-    float *hh;      /* [3H]    GRU: W_hh h + b_hh */
-    float *ctx;     /* [max(dc,1)] */
-    float *zero_wc; /* [H,2H]  zeros: a W_c for Luong-family scores in bahdanau style */
-    float *tilde;   /* [H]     h̃ scratch when it is discarded */
-    float *feat;    /* [dout]  input of the output layer */
-    float *scratch; /* the attention kernel's scratch */
-} s2s_ctx;
 
 static long attn_scratch_floats(const al_seq2seq *s, int S)
 {
@@ -50,14 +31,14 @@ static long attn_scratch_floats(const al_seq2seq *s, int S)
     }
 }
 
-static void ctx_free(s2s_ctx *c)
+void al_s2s_ctx_free(s2s_ctx *c)
 {
     al_free(c->block);
     c->block = NULL;
 }
 
 /* Encode src [S]: embeddings, the encoder, the decoder's initial state. */
-static al_status ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, int S)
+al_status al_s2s_ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, int S)
 {
     const int H = s->H, E = s->E;
     memset(c, 0, sizeof *c);
@@ -93,13 +74,14 @@ static al_status ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, i
     c->feat = p; p += s->dout;
     c->scratch = p; p += attn_scratch_floats(s, S) + 1;
     float *xs = p; p += (size_t)S * E;
+    c->xs = xs;
     float *hn = p; p += (size_t)s->L * s->dirs * s->Hs;
     float *cn = p; p += (size_t)s->L * s->dirs * s->Hs;
     /* clang-format on */
     float *enc_scratch = p; /* the encoder stack's, used once here */
 
     if (al_embedding_forward(xs, src, S, s->src_emb, s->Vs, E) >= 0) {
-        ctx_free(c);
+        al_s2s_ctx_free(c);
         return AL_ERR_RANGE;
     }
     al_recurrent_stack_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs, xs, s->enc, NULL, NULL,
@@ -116,26 +98,28 @@ static al_status ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, i
 }
 
 /* c_t, α_t [S], p_t from query [H] at output step t; tilde [H] = h̃ (luong style) when non-NULL,
- * h the decoder state that h̃ concatenates. */
-static void attend(s2s_ctx *c, const float *query, int t, float *att, float *pos, float *tilde)
+ * h the decoder state that h̃ concatenates; scores [S] (NULL: none) = e_t before the softmax. */
+static void attend(s2s_ctx *c, const float *query, int t, float *att, float *pos, float *tilde,
+                   float *scores)
 {
     const al_seq2seq *s = c->s;
     const int H = s->H, S = c->S;
     float p = 0.0f;
     switch (s->attention) {
     case AL_S2S_ADDITIVE:
-        al_attn_additive_forward(c->ctx, att, query, c->keys, NULL, s->W_q, s->W_k, s->bias, s->v,
-                                 NULL, S, H, H, H, s->da, c->scratch);
+        al_attn_additive_forward_scores(c->ctx, att, scores, query, c->keys, NULL, s->W_q, s->W_k,
+                                        s->bias, s->v, NULL, S, H, H, H, s->da, c->scratch);
         break;
     case AL_S2S_KEY_QUERY:
-        al_attn_key_query_forward(c->ctx, att, query, c->keys, s->W_Q, s->W_K, s->W_V, NULL, S, H,
-                                  H, s->dk, s->dv, s->scaled, c->scratch);
+        al_attn_key_query_forward_scores(c->ctx, att, scores, query, c->keys, s->W_Q, s->W_K,
+                                         s->W_V, NULL, S, H, H, s->dk, s->dv, s->scaled,
+                                         c->scratch);
         break;
     default:
-        al_attn_luong_forward(c->ctx, att, tilde ? tilde : c->tilde, &p, query, c->keys, s->W_a,
-                              s->v_a, tilde ? s->W_c : c->zero_wc, s->W_p, s->v_p, NULL, S, H,
-                              s->score, s->da, s->local, (float)s->window, (float)t, s->dp,
-                              c->scratch);
+        al_attn_luong_forward_scores(c->ctx, att, scores, tilde ? tilde : c->tilde, &p, query,
+                                     c->keys, s->W_a, s->v_a, tilde ? s->W_c : c->zero_wc, s->W_p,
+                                     s->v_p, NULL, S, H, s->score, s->da, s->local,
+                                     (float)s->window, (float)t, s->dp, c->scratch);
         if (pos) *pos = p;
         return;
     }
@@ -173,13 +157,8 @@ static void cell_step(s2s_ctx *c, const float *h_prev, const float *c_prev, floa
     }
 }
 
-/*
- * One decoder step t from state in [3H] and the previous token y: state out [3H] (must not alias
- * in), logp [Vt] = log_softmax(logits), att [S] (zeros without attention), *pos = p_t (0 unless
- * local).
- */
-static void step(s2s_ctx *c, const float *in, int y, int t, float *out, float *logp, float *att,
-                 float *pos)
+void al_s2s_step(s2s_ctx *c, const float *in, int y, int t, float *out, float *logp, float *att,
+                 float *pos, float *scores)
 {
     const al_seq2seq *s = c->s;
     const int H = s->H, E = s->E, dc = s->dc;
@@ -191,7 +170,7 @@ static void step(s2s_ctx *c, const float *in, int y, int t, float *out, float *l
     if (s->style == AL_S2S_BAHDANAU) {
         /* c_t from s_{t−1}; s_t = cell([y; c_t], s_{t−1}); features [s_t; c_t] */
         if (dc) {
-            attend(c, h_prev, t, att, pos, NULL);
+            attend(c, h_prev, t, att, pos, NULL, scores);
             memcpy(c->x + E, c->ctx, sizeof(float) * (size_t)dc);
         }
         cell_step(c, h_prev, c_prev, h, cn);
@@ -203,7 +182,7 @@ static void step(s2s_ctx *c, const float *in, int y, int t, float *out, float *l
         if (s->input_feeding) memcpy(c->x + E, feed_prev, sizeof(float) * (size_t)H);
         cell_step(c, h_prev, c_prev, h, cn);
         if (dc)
-            attend(c, h, t, att, pos, feed);
+            attend(c, h, t, att, pos, feed, scores);
         else
             memcpy(feed, h, sizeof(float) * (size_t)H);
         memcpy(c->feat, feed, sizeof(float) * (size_t)H);
@@ -244,12 +223,12 @@ al_status al_seq2seq_score(const al_seq2seq *s, const int32_t *src, int S, const
 {
     if (!ids_ok(tgt, T, s->Vt)) return AL_ERR_RANGE;
     s2s_ctx c;
-    AL_TRY(ctx_open(&c, s, src, S));
+    AL_TRY(al_s2s_ctx_open(&c, s, src, S));
     const int H = s->H;
     double floats = 6.0 * H + s->Vt + S;
     float *w = al_malloc((size_t)floats * sizeof(float));
     if (!w) {
-        ctx_free(&c);
+        al_s2s_ctx_free(&c);
         return AL_ERR_NOMEM;
     }
     float *st[2] = { w, w + 3 * H };
@@ -257,14 +236,14 @@ al_status al_seq2seq_score(const al_seq2seq *s, const int32_t *src, int S, const
     memcpy(st[0], c.init, sizeof(float) * 3 * (size_t)H);
     for (int t = 0; t < T; t++) {
         float p;
-        step(&c, st[t & 1], t ? tgt[t - 1] : s->bos, t, st[(t + 1) & 1], lp, row, &p);
+        al_s2s_step(&c, st[t & 1], t ? tgt[t - 1] : s->bos, t, st[(t + 1) & 1], lp, row, &p, NULL);
         logp[t] = lp[tgt[t]];
         if (att) memcpy(att + (size_t)t * S, row, sizeof(float) * (size_t)S);
         if (pos) pos[t] = p;
         if (dist) memcpy(dist + (size_t)t * s->Vt, lp, sizeof(float) * (size_t)s->Vt);
     }
     al_free(w);
-    ctx_free(&c);
+    al_s2s_ctx_free(&c);
     return AL_OK;
 }
 
@@ -283,7 +262,7 @@ static al_status greedy(s2s_ctx *c, int max_len, int32_t *ids, float *logp, floa
     int y = s->bos, t = 0;
     while (t < max_len) {
         float p;
-        step(c, st[t & 1], y, t, st[(t + 1) & 1], lp, att + (size_t)t * S, &p);
+        al_s2s_step(c, st[t & 1], y, t, st[(t + 1) & 1], lp, att + (size_t)t * S, &p, NULL);
         y = argmax(lp, s->Vt);
         ids[t] = y;
         logp[t] = lp[y];
@@ -343,8 +322,8 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
     for (t = 0; t < max_len; t++) {
         for (int i = 0; i < live; i++) {
             const int y = t ? h_tok[(size_t)(t - 1) * K + i] : s->bos;
-            step(c, states + (size_t)i * 3 * H, y, t, next + (size_t)i * 3 * H,
-                 cand + (size_t)i * V, rows + (size_t)i * S, &ppos[i]);
+            al_s2s_step(c, states + (size_t)i * 3 * H, y, t, next + (size_t)i * 3 * H,
+                        cand + (size_t)i * V, rows + (size_t)i * S, &ppos[i], NULL);
         }
         /* walk the candidates best first (cum + logp); eos in the top K finishes a hypothesis */
         int nl = 0, rank = 0, ntaken = 0;
@@ -460,10 +439,10 @@ al_status al_seq2seq_generate(const al_seq2seq *s, const int32_t *src, int S, in
                               int32_t *ids, float *logp, float *att, float *pos, int *len)
 {
     s2s_ctx c;
-    AL_TRY(ctx_open(&c, s, src, S));
+    AL_TRY(al_s2s_ctx_open(&c, s, src, S));
     al_status st = beam <= 1 ? greedy(&c, max_len, ids, logp, att, pos, len)
                              : beam_search(&c, max_len, beam, ids, logp, att, pos, len);
-    ctx_free(&c);
+    al_s2s_ctx_free(&c);
     return st;
 }
 
@@ -483,14 +462,14 @@ al_status al_seq2seq_decoder_start(const al_seq2seq *s, const int32_t *src, int 
     *out = NULL;
     al_s2s_decoder *d = al_malloc(sizeof *d);
     if (!d) return AL_ERR_NOMEM;
-    al_status st = ctx_open(&d->c, s, src, S);
+    al_status st = al_s2s_ctx_open(&d->c, s, src, S);
     if (st != AL_OK) {
         al_free(d);
         return st;
     }
     float *w = al_malloc(((size_t)6 * s->H + s->Vt + S) * sizeof(float));
     if (!w) {
-        ctx_free(&d->c);
+        al_s2s_ctx_free(&d->c);
         al_free(d);
         return AL_ERR_NOMEM;
     }
@@ -513,7 +492,8 @@ al_status al_seq2seq_decoder_step(al_s2s_decoder *d, int32_t force, int32_t *id,
     if (d->done) return AL_ERR_ARGUMENT;
     if (force >= s->Vt || force < -1) return AL_ERR_RANGE;
     float p;
-    step(&d->c, d->state[d->t & 1], d->y, d->t, d->state[(d->t + 1) & 1], d->lp, d->row, &p);
+    al_s2s_step(&d->c, d->state[d->t & 1], d->y, d->t, d->state[(d->t + 1) & 1], d->lp, d->row, &p,
+                NULL);
     const int y = force >= 0 ? force : argmax(d->lp, s->Vt);
     if (id) *id = y;
     if (logp) *logp = d->lp[y];
@@ -535,6 +515,6 @@ void al_seq2seq_decoder_free(al_s2s_decoder *d)
 {
     if (!d) return;
     al_free(d->state[0]);
-    ctx_free(&d->c);
+    al_s2s_ctx_free(&d->c);
     al_free(d);
 }

@@ -84,6 +84,23 @@ al_status al_seq2seq_generate(const al_seq2seq *s, const int32_t *src, int S, in
 al_status al_seq2seq_score(const al_seq2seq *s, const int32_t *src, int S, const int32_t *tgt,
                            int T, float *logp, float *att, float *pos, float *dist);
 
+/*
+ * The intermediate states of one teacher-forced pass (models/seq2seq_states.c): the decoder is fed
+ * bos, tgt[0], ..., tgt[T−2] exactly as al_seq2seq_score does (with tgt = a greedy output, exactly
+ * that greedy run). Each pointer may be NULL (not written): embedded [S,E] x_i, encoder [S,H] h̄,
+ * initial [H] s_0, query [T,H] (s_{t−1} bahdanau, h_t luong), scores [T,S] (before the softmax;
+ * -INFINITY outside a local window), weights [T,S], context [T,dc], decoder [T,H] s_t,
+ * attentional [T,H] h̃_t, positions [T] p_t, logp [T,Vt] the log-distributions. The fields that
+ * do not exist for the config (query, scores, context without attention; attentional for
+ * bahdanau) are left alone.
+ */
+typedef struct {
+    float *embedded, *encoder, *initial, *query, *scores, *weights, *context, *decoder,
+        *attentional, *positions, *logp;
+} al_s2s_states;
+al_status al_seq2seq_states(const al_seq2seq *s, const int32_t *src, int S, const int32_t *tgt,
+                            int T, const al_s2s_states *out);
+
 typedef struct al_s2s_decoder al_s2s_decoder;
 al_status al_seq2seq_decoder_start(const al_seq2seq *s, const int32_t *src, int S,
                                    al_s2s_decoder **out);

@@ -18,6 +18,7 @@ import {
   createAttnlab,
   type AttnlabInstance,
   type Model,
+  type MemoryRnnLmResult,
 } from 'attnlab';
 
 async function main(): Promise<void> {
@@ -121,6 +122,14 @@ async function main(): Promise<void> {
   const model = await loadModel(new Uint8Array(0));
   const run = model.run('22 Nov 2026');
   const text: string = run.output;
+  // intermediate states (docs/states.md): seq2seq greedy run and score, memory-rnn run
+  const st = model.run('22 Nov 2026', { states: true }).states;
+  const firstScore: number | undefined = st?.scores?.data[0];
+  const scored = model.score('a', 'b', { states: true }).states;
+  const style: 'bahdanau' | 'luong' | undefined = scored?.style;
+  const lmStates = (model.run('a', { states: true }) as unknown as MemoryRnnLmResult).states;
+  const cell: 'lstmn' | 'sarnn' | 'lstm' | undefined = lmStates?.cell;
+  void [firstScore, style, cell];
   model.dispose();
 
   const lmModel = await createModel(

@@ -15,6 +15,7 @@ import { AttnlabError, Arena, checkOptions, kindOf, readCString, statusName } fr
 import { Tokenizer } from './tokenizer.js';
 import { exampleIds, sourceIds } from './common.js';
 import * as classifier from './classifier.js';
+import { memoryStates, statesOption } from './rnn-states.js';
 
 export const name = 'memory-rnn';
 
@@ -46,8 +47,9 @@ export function tokenizer(cfg) {
  * classifier: { label, labelId, probs, ids, tokens, attention }. attention is one map [n, n]
  * (rows and columns: the tokens), empty for cell "lstm".
  */
-function forwardIds(m, ids, options) {
+function forwardIds(m, ids, options, what) {
   const { x, ptr, info } = m;
+  const states = statesOption(options, what);
   const n = ids.length,
     C = info.tgtVocab,
     lm = info.head === 0;
@@ -63,7 +65,7 @@ function forwardIds(m, ids, options) {
       : x.al_model_memory_classify(ptr, pIds, n, pOut, pW);
     if (status !== 0)
       throw new AttnlabError(
-        `Model.run: ${readCString(x, x.al_status_string(status))}`,
+        `${what}: ${readCString(x, x.al_status_string(status))}`,
         statusName(status),
       );
     const tokens = m.tokenizer.srcTokens(ids);
@@ -83,7 +85,9 @@ function forwardIds(m, ids, options) {
       const probs = ar.read(pOut, C);
       let best = 0;
       for (let k = 1; k < C; k++) if (probs[k] > probs[best]) best = k;
-      return { label: m.labels[best], labelId: best, probs, ids, tokens, attention };
+      const r = { label: m.labels[best], labelId: best, probs, ids, tokens, attention };
+      if (states) r.states = memoryStates(m, ids, what);
+      return r;
     }
     const logProbs = ar.read(pLogp, n - 1);
     const r = {
@@ -94,6 +98,7 @@ function forwardIds(m, ids, options) {
       attention,
     };
     if (distributions) r.distributions = { data: ar.read(pOut, n * C), shape: [n, C] };
+    if (states) r.states = memoryStates(m, ids, what);
     return r;
   } finally {
     ar.free();
@@ -102,13 +107,17 @@ function forwardIds(m, ids, options) {
 
 /** Model.run: a language model's next-token log-probs, or a classifier head's label. */
 export function run(m, input, options) {
-  const o = checkOptions(options, 'Model.run', m.info.head === 1 ? [] : ['distributions']);
+  const o = checkOptions(
+    options,
+    'Model.run',
+    m.info.head === 1 ? ['states'] : ['distributions', 'states'],
+  );
   if (o.distributions !== undefined && typeof o.distributions !== 'boolean') {
     throw new AttnlabError(
       `Model.run: options.distributions must be true or false, got ${kindOf(o.distributions)}`,
     );
   }
-  return forwardIds(m, sourceIds(m, input, 'run'), o);
+  return forwardIds(m, sourceIds(m, input, 'run'), o, 'Model.run');
 }
 
 /** Model.classify, for head "classifier" only (model.js refuses it for a language model). */
@@ -116,7 +125,8 @@ export function classify(m, input, options) {
   return forwardIds(
     m,
     sourceIds(m, input, 'classify'),
-    checkOptions(options, 'Model.classify', []),
+    checkOptions(options, 'Model.classify', ['states']),
+    'Model.classify',
   );
 }
 

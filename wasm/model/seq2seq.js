@@ -15,6 +15,7 @@ import {
   sourceIds,
   statusError,
 } from './common.js';
+import { seq2seqStates, statesOption } from './rnn-states.js';
 
 export const name = 'seq2seq';
 
@@ -22,10 +23,11 @@ export function tokenizer(config) {
   return new Tokenizer(config.tokenizer);
 }
 
-/** Model.run: greedy, or beam search with `beamWidth` > 1. */
+/** Model.run: greedy, or beam search with `beamWidth` > 1; `states` (greedy only) adds the
+ * intermediate states (model/rnn-states.js). */
 export function run(m, input, options) {
   const x = m.x;
-  options = checkOptions(options, 'Model.run', ['maxLength', 'beamWidth']);
+  options = checkOptions(options, 'Model.run', ['maxLength', 'beamWidth', 'states']);
   const src = sourceIds(m, input, 'run');
   const maxLength = maxLengthOf(m, options, 'run');
   const beam = options.beamWidth ?? 1;
@@ -34,6 +36,11 @@ export function run(m, input, options) {
       `Model.run: beamWidth ${show(beam)} must be an integer in [1, ${MAX_BEAM}]`,
     );
   }
+  const states = statesOption(options, 'Model.run');
+  if (states && beam > 1)
+    throw new AttnlabError(
+      `Model.run: options.states needs greedy decoding, but options.beamWidth is ${beam} (beam hypotheses share no one sequence of states; use beamWidth 1, or Model.score(input, result.ids, { states: true }))`,
+    );
   const S = src.length;
   const ar = new Arena(x);
   try {
@@ -75,6 +82,8 @@ export function run(m, input, options) {
       srcIds: src,
     };
     if (m.info.hasPositions === 1) result.positions = ar.read(pPos, T);
+    // the greedy run again, teacher-forced on its own output: the same steps, kept
+    if (states) result.states = seq2seqStates(m, src, ids, 'Model.run');
     return result;
   } finally {
     ar.free();
@@ -83,10 +92,13 @@ export function run(m, input, options) {
 
 /**
  * Model.score: teacher forcing; the decoder is fed bos, tgt[0], ..., and returns log p(tgt[t])
- * per step, the attention [T, S], p_t for local attention, and the log-distributions [T, V].
+ * per step, the attention [T, S], p_t for local attention, and the log-distributions [T, V];
+ * `states` adds the intermediate states of those steps.
  */
-export function score(m, src, tgt) {
+export function score(m, src, tgt, options) {
   const x = m.x;
+  const o = checkOptions(options, 'Model.score', ['states']);
+  const states = statesOption(o, 'Model.score');
   const s = sourceIds(m, src, 'score');
   if (tgt === undefined || tgt === null)
     throw new AttnlabError(
@@ -120,6 +132,7 @@ export function score(m, src, tgt) {
       distributions: { data: ar.read(pDist, T * V), shape: [T, V] },
     };
     if (m.info.hasPositions === 1) result.positions = ar.read(pPos, T);
+    if (states) result.states = seq2seqStates(m, s, t, 'Model.score');
     return result;
   } finally {
     ar.free();

@@ -384,7 +384,6 @@ export const MECHANISM_STYLE = `
   .mech-main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "controls" "fig" "readout" "panel"; grid-template-rows: none; }
   .mech-svg { min-width: 640px; } /* a phone scrolls the picture sideways rather than shrink its text */
 }
-}
 .mech-figure { min-width: 0; overflow-x: auto; border: 1px solid var(--al-line, #d6d6df); border-radius: var(--al-radius, 6px); padding: 2px; }
 .mech-figure:focus-visible { outline: 2px solid var(--al-focus, Highlight); outline-offset: 2px; }
 .mech-svg { display: block; width: 100%; height: auto; max-height: 62vh; font-family: var(--al-font, system-ui, sans-serif); }

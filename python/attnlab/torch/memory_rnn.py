@@ -61,25 +61,35 @@ class LSTMNCell(nn.Module):
         self.W_h, self.W_x, self.W_ht, self.v = _p(H, H), _p(H, E), _p(H, H), _p(H)
         self.W, self.b = _p(4 * H, H + E), _p(4 * H)
 
-    def forward(self, x):
-        """x [n, E] -> h [n, H], weights [n, n] (row t: s_t over i < t)."""
+    def forward(self, x, trace=None):
+        """x [n, E] -> h [n, H], weights [n, n] (row t: s_t over i < t). trace (a dict,
+        optional) gets scores [n, n] (a before the softmax, -inf for i >= t), memory [n, H] c_t,
+        summary [n, H] h~_t, memorySummary [n, H] c~_t."""
         n, H = x.shape[0], self.H
         zero = x.new_zeros(H)
         hs, cs, rows, ht_prev = [], [], [], zero
+        scores, hts, cts = [], [], []
         for t in range(n):
             if t == 0:
                 ht, ct, s = zero, zero, x.new_zeros(0)
+                a = s
             else:
                 Hh, Cc = torch.stack(hs), torch.stack(cs)
                 a = torch.tanh(Hh @ self.W_h.T + self.W_x @ x[t] + self.W_ht @ ht_prev) @ self.v
                 s = torch.softmax(a, 0)
                 ht, ct = s @ Hh, s @ Cc
+            scores.append(torch.cat([a, x.new_full((n - t,), -math.inf)]))
+            hts.append(ht)
+            cts.append(ct)
             i, f, g, o = (self.W @ torch.cat([ht, x[t]]) + self.b).chunk(4)
             c = torch.sigmoid(f) * ct + torch.sigmoid(i) * torch.tanh(g)
             hs.append(torch.sigmoid(o) * torch.tanh(c))
             cs.append(c)
             rows.append(torch.cat([s, x.new_zeros(n - t)]))
             ht_prev = ht
+        if trace is not None:
+            trace.update(scores=torch.stack(scores), memory=torch.stack(cs),
+                         summary=torch.stack(hts), memorySummary=torch.stack(cts))
         return torch.stack(hs), torch.stack(rows)
 
 
@@ -95,10 +105,13 @@ class SelfAttentionRNNCell(nn.Module):
         else:
             self.W_K, self.W_Q = _p(da, H), _p(da, H)
 
-    def forward(self, x):
-        """x [n, E] -> h [n, H], weights [n, n] (row t: alpha_t over i <= t)."""
+    def forward(self, x, trace=None):
+        """x [n, E] -> h [n, H], weights [n, n] (row t: alpha_t over i <= t). trace (a dict,
+        optional) gets scores [n, n] (e before the softmax, -inf for i > t) and summary [n, H]
+        c_t (what replaces h_t at step t+1)."""
         n = x.shape[0]
         c, hs, rows = x.new_zeros(self.H), [], []
+        scores, summary = [], []
         for t in range(n):
             h = torch.tanh(self.A @ torch.cat([x[t], c]) + self.b)
             hs.append(h)
@@ -110,14 +123,24 @@ class SelfAttentionRNNCell(nn.Module):
             a = torch.softmax(e, 0)
             c = a @ Hh
             rows.append(torch.cat([a, x.new_zeros(n - t - 1)]))
+            scores.append(torch.cat([e, x.new_full((n - t - 1,), -math.inf)]))
+            summary.append(c)
+        if trace is not None:
+            trace.update(scores=torch.stack(scores), summary=torch.stack(summary))
         return torch.stack(hs), torch.stack(rows)
 
 
 class LSTMCellStack(nn.LSTM):
     """nn.LSTM(E, H) as a cell: x [n, E] -> h [n, H], zero weights (no attention)."""
 
-    def forward(self, x):  # noqa: D401
+    def forward(self, x, trace=None):  # noqa: D401
         h = super().forward(x[None])[0][0]
+        if trace is not None:  # c_t of every step: the same LSTM one step at a time
+            state, cs = None, []
+            for t in range(x.shape[0]):
+                state = super().forward(x[None, t:t + 1], state)[1]
+                cs.append(state[1][0, 0])
+            trace["memory"] = torch.stack(cs)
         return h, x.new_zeros(x.shape[0], x.shape[0])
 
 
@@ -186,10 +209,20 @@ class MemoryRNN(ConfigModule):
                 fan = p.shape[0]
             nn.init.uniform_(p, -1 / math.sqrt(fan), 1 / math.sqrt(fan))
 
-    def logits(self, ids):
-        """ids (list of ints) -> logits [n, V] (lm) or [C], weights [n, n]."""
+    def logits(self, ids, trace=None):
+        """ids (list of ints) -> logits [n, V] (lm) or [C], weights [n, n]. trace (a dict,
+        optional) gets the states of docs/states.md (forward(states=True))."""
         x = self.embedding(torch.tensor(ids))
-        h, w = self.cell(x)
+        h, w = self.cell(x, trace)
+        if trace is not None:
+            kind = self._keys["cell"]
+            trace.update(embedded=x, hidden=h)
+            if kind == "self-attention-rnn":
+                trace.update(cell="sarnn", align=self._keys.get("align", "additive"))
+            else:
+                trace["cell"] = kind
+            if kind != "lstm":
+                trace["weights"] = w
         if self.lm:
             return self.out(h), w
         return self.classifier(h.mean(0) if self.mean else h[-1]), w
@@ -205,14 +238,21 @@ class MemoryRNN(ConfigModule):
         return ([tok.src[tok.bos]] if tok.bos is not None else []) + tok.encode(text) + \
             ([tok.src[tok.eos]] if tok.eos is not None else [])
 
-    def forward(self, ids):
+    def forward(self, ids, states=False):
         """One sequence (ids [n]) with autograd -> dict logits ([n, V] lm, [C] classifier),
         log_probs (lm: [n, V] log-distributions; log p of token t+1 is log_probs[t, ids[t+1]])
         or probs (classifier, [C]), attention: the JS maps' weights, [[n, n]] (row t: what the
-        cell read at step t), [] for the "lstm" cell."""
+        cell read at step t), [] for the "lstm" cell. states=True adds "states", the
+        intermediate states with the names of `{ states: true }` in JS (docs/states.md): cell
+        ('lstmn', 'sarnn', 'lstm'), align (sarnn), embedded [n, E], hidden [n, H], memory
+        [n, H] (lstmn, lstm), scores, weights [n, n], summary [n, H] (lstmn, sarnn),
+        memorySummary [n, H] (lstmn)."""
         ids = [int(i) for i in ids]
-        logits, w = self.logits(ids)
+        trace = {} if states else None
+        logits, w = self.logits(ids, trace)
         out = {"logits": logits, "attention": [] if isinstance(self.cell, nn.LSTM) else [w]}
+        if states:
+            out["states"] = trace
         if self.lm:
             out["log_probs"] = torch.log_softmax(logits, -1)
         else:

@@ -78,19 +78,25 @@ class Attention(nn.Module):
         if cfg["style"] == "luong":
             self.W_c = _p(H, dc + H)
 
-    def forward(self, q, keys, t):
-        """q [H], keys [S, H], t the output step -> context [dc], weights [S], p_t (a float)."""
+    def forward(self, q, keys, t, trace=None):
+        """q [H], keys [S, H], t the output step -> context [dc], weights [S], p_t (a float).
+        trace (a dict, optional) gets "scores": e [S] before the softmax (local: before the
+        Gaussian, -inf outside the window)."""
         S = keys.shape[0]
         p = 0.0
+        if trace is None:
+            trace = {}
         if self.kind == "additive":
             e = torch.tanh(self.W_q @ q + self.bias + keys @ self.W_k.T) @ self.v
             a = torch.softmax(e, -1)
+            trace["scores"] = e
             return a @ keys, a, p
         if self.kind == "key-query":
             e = (keys @ self.W_K.T) @ (self.W_Q @ q)
             if self.scaled:
                 e = e / math.sqrt(self.W_Q.shape[0])
             a = torch.softmax(e, -1)
+            trace["scores"] = e
             return a @ (keys @ self.W_V.T), a, p
         if self.score == "dot":
             e = keys @ q
@@ -113,8 +119,10 @@ class Attention(nn.Module):
                     inside, torch.softmax(e[inside], -1))
             a = a * torch.exp(-(j - pt) ** 2 / (2 * (D / 2) ** 2))
             p = float(pt)
+            trace["scores"] = torch.where(inside, e, torch.full_like(e, -math.inf))
         else:
             a = torch.softmax(e, -1)
+            trace["scores"] = e
         return a @ keys, a, p
 
 
@@ -196,21 +204,49 @@ class Seq2Seq(ConfigModule):
         self.lstm = cfg["cell"] == "lstm"
         self.dirs = 2 if bi else 1
 
-    def forward(self, src, tgt):
+    def forward(self, src, tgt, states=False):
         """Teacher forcing with autograd (Model.score in JS): src ids [S], tgt ids [T] (eos at
         the end to score it) -> dict log_probs [T, V] (log p of every word at each step; the
         loss is -log_probs[t, tgt[t]] summed), attention [T, S], positions [T] (p_t of local
-        attention, else 0)."""
+        attention, else 0). states=True adds "states", the intermediate states with the names
+        of `{ states: true }` in JS (docs/states.md): style, attention, embedded [S, E],
+        encoder [S, H], initial [H], query [T, H], scores [T, S], weights [T, S], context
+        [T, dc], decoder [T, H], attentional [T, H] (luong), positions [T] (local),
+        logProbs [T, V]; query, scores and context absent without attention. Greedy decoding's
+        states are these with tgt = its output."""
         src, tgt = [int(i) for i in src], [int(i) for i in tgt]
         keys, state = self.encode(src)
-        dists, atts, pos = [], [], []
+        init = state[0]
+        dists, atts, pos, traces = [], [], [], []
         for t in range(len(tgt)):
-            logp, att, p, state = self.step(keys, state, tgt[t - 1] if t else self.bos, t)
+            trace = {} if states else None
+            logp, att, p, state = self.step(keys, state, tgt[t - 1] if t else self.bos, t, trace)
             dists.append(logp)
             atts.append(att)
             pos.append(p)
-        return {"log_probs": torch.stack(dists), "attention": torch.stack(atts),
-                "positions": torch.tensor(pos, dtype=keys.dtype)}
+            traces.append(trace)
+        out = {"log_probs": torch.stack(dists), "attention": torch.stack(atts),
+               "positions": torch.tensor(pos, dtype=keys.dtype)}
+        if states:
+            out["states"] = self._states(src, keys, init, traces, out)
+        return out
+
+    def _states(self, src, keys, init, traces, out):
+        """The states dict of forward(states=True) from the per-step traces."""
+        cfg = self._keys
+        st = {"style": self.style, "attention": cfg["attention"],
+              "embedded": self.src_embedding.weight[torch.tensor(src)], "encoder": keys,
+              "initial": init}
+        names = ["query", "scores", "context"] if self.attention is not None else []
+        if self.attention is not None and self.style == "luong":
+            names.append("attentional")
+        for name in names + ["decoder"]:
+            st[name] = torch.stack([tr[name] for tr in traces])
+        st["weights"] = out["attention"]
+        if cfg["attention"] in ("local-m", "local-p"):
+            st["positions"] = out["positions"]
+        st["logProbs"] = out["log_probs"]
+        return st
 
     def example_loss(self, example):
         """(source text, target text) -> sum_t -log p(target[t]), eos included."""
@@ -244,9 +280,12 @@ class Seq2Seq(ConfigModule):
         c0 = cn[-self.dirs:, 0].reshape(-1) if self.lstm else torch.zeros_like(h0)
         return out[0], (h0, c0, torch.zeros_like(h0))
 
-    def step(self, keys, state, y, t):
-        """One decoder step -> (log-probs [Vt], attention [S], p_t, new state)."""
+    def step(self, keys, state, y, t, trace=None):
+        """One decoder step -> (log-probs [Vt], attention [S], p_t, new state). trace (a dict,
+        optional) gets what the step computed: query, scores, context, decoder, attentional."""
         h, c, feed = state
+        if trace is None:
+            trace = {}
         e = self.tgt_embedding.weight[y]
         S = keys.shape[0]
         att, p = torch.zeros(S, dtype=keys.dtype), 0.0
@@ -259,7 +298,8 @@ class Seq2Seq(ConfigModule):
         if self.style == "bahdanau":
             ctx = None
             if self.attention is not None:
-                ctx, att, p = self.attention(h, keys, t)
+                ctx, att, p = self.attention(h, keys, t, trace)
+                trace.update(query=h, context=ctx)
                 e = torch.cat([e, ctx])
             hn, cn = cell(e)
             hn = hn[0]
@@ -273,11 +313,13 @@ class Seq2Seq(ConfigModule):
             hn = hn[0]
             cn = cn[0] if cn is not None else torch.zeros_like(hn)
             if self.attention is not None:
-                ctx, att, p = self.attention(hn, keys, t)
+                ctx, att, p = self.attention(hn, keys, t, trace)
                 new_feed = torch.tanh(self.attention.W_c @ torch.cat([ctx, hn]))
+                trace.update(query=hn, context=ctx, attentional=new_feed)
             else:
                 new_feed = hn
             feat = new_feed
+        trace["decoder"] = hn
         logp = torch.log_softmax(self.out(feat), -1)
         return logp, att, p, (hn, cn, new_feed)
 

@@ -248,7 +248,9 @@ export function drawMemory(data, t, lang) {
   } else {
     root.append(text((LEFT + RIGHT) / 2, 200, tr(lang, 'mech.memory.first'), 'note'));
   }
-  put(st.summary, t, ySum, 'summary', sumName);
+  // the summary the cell reads: h̃_t (LSTMN, row t); the SARNN's c_{t−1}, row t − 1 (row t is c_t)
+  const sRow = lstmn ? t : t - 1;
+  if (sRow >= 0) put(st.summary, sRow, ySum, 'summary', sumName);
   if (lstmn && st.memorySummary) put(st.memorySummary, t, ySum + 30, 'memory-summary', `c̃${T1}`);
   root.append(arrow(rx + sw / 2, ySum - 2, rx + sw / 2, yCell + (lstmn ? 72 : 32)));
   return { svg: root };
@@ -290,7 +292,7 @@ export function memoryEquations(data, t, i, _lang) {
     lines.push({
       stage: 'summary',
       sym: lstmn ? 'h̃_t = Σ_{i<t} s_tᵢ hᵢ' : 'c_{t−1} = Σ_{i≤t−1} α_{t−1,i} hᵢ',
-      num: `${lstmn ? `h̃${T1}` : `c${sub(t)}`} = ${vec(row(st.summary, t))}`,
+      num: `${lstmn ? `h̃${T1}` : `c${sub(t)}`} = ${t === 0 && !lstmn ? '0' : vec(row(st.summary, lstmn ? t : t - 1))}`,
     });
   if (lstmn && st.memorySummary)
     lines.push({
