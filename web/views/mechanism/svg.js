@@ -166,7 +166,7 @@ export function bar(v, x, y0, w, len, scale, o) {
     x,
     y: up ? y0 - hgt : y0,
     width: w,
-    height: Math.max(hgt, 0.8),
+    height: Math.max(hgt, 1.5), // a weight near 0 still a visible hairline
     class: o.weight ? 'bar weight' : `bar ${up ? 'pos' : 'neg'}`,
   });
   return stage(r, { value: values([v]), ...o });
