@@ -389,16 +389,16 @@ export const MECHANISM_STYLE = `
 .mech-svg { display: block; width: 100%; height: auto; max-height: 62vh; font-family: var(--al-font, system-ui, sans-serif); }
 .mech-svg text { fill: var(--al-fg, currentColor); font-size: 12px; }
 .mech-svg .row-label, .mech-svg .vec-label { font-size: 12px; font-style: italic; fill: var(--al-muted, #6b7280); }
-.mech-svg .note { font-size: 13px; fill: var(--al-warn, #b45309); }
+.mech-svg .mnote { font-size: 13px; fill: var(--al-warn, #b45309); }
 .mech-svg .tok { font-family: var(--al-mono, ui-monospace, monospace); font-size: 12px; }
 .mech-svg .outline, .mech-svg .row-outline { fill: none; stroke: var(--al-line, #9ca3af); stroke-width: 0.6; }
 .mech-svg .token rect { fill: var(--al-surface, transparent); stroke: var(--al-line, #9ca3af); }
 .mech-svg .token.later text { fill-opacity: 0.35; }
 .mech-svg .token.current rect { stroke: var(--al-accent, #2563eb); stroke-width: 2; }
 .mech-svg .cell-box { fill: var(--al-surface, transparent); stroke: var(--al-line, #9ca3af); }
-.mech-svg .bar.pos { fill: var(--al-pos, #0f766e); }
-.mech-svg .bar.neg { fill: var(--al-neg, #b91c1c); }
-.mech-svg .bar.weight { fill: var(--al-attn, #7c3aed); }
+.mech-svg .mbar.pos { fill: var(--al-pos, #0f766e); }
+.mech-svg .mbar.neg { fill: var(--al-neg, #b91c1c); }
+.mech-svg .mbar.weight { fill: var(--al-attn, #7c3aed); }
 .mech-svg .bar-value { font-size: 11px; font-variant-numeric: tabular-nums; }
 .mech-svg .masked { font-size: 10px; fill: var(--al-muted, #6b7280); }
 .mech-svg .link { fill: none; stroke: var(--al-attn, #7c3aed); }
@@ -413,11 +413,11 @@ export const MECHANISM_STYLE = `
 .mech-svg .current-col { fill: var(--al-accent, #2563eb); fill-opacity: 0.08; }
 .mech-svg .stage { cursor: pointer; }
 .mech-svg .stage:focus { outline: none; }
-.mech-svg [data-lit] .outline, .mech-svg [data-lit].bar, .mech-svg [data-lit] > rect:first-child,
+.mech-svg [data-lit] .outline, .mech-svg [data-lit].mbar, .mech-svg [data-lit] > rect:first-child,
 .mech-svg [data-lit] .row-outline { stroke: var(--al-accent, #2563eb); stroke-width: 1.5; }
 .mech-svg [data-lit].link { stroke: var(--al-accent, #2563eb); }
-.mech-svg [data-pointed] .outline, .mech-svg [data-pointed].bar, .mech-svg [data-pointed] .row-outline,
-.mech-svg .stage:focus-visible .outline, .mech-svg .stage:focus-visible .row-outline, .mech-svg .stage.bar:focus-visible {
+.mech-svg [data-pointed] .outline, .mech-svg [data-pointed].mbar, .mech-svg [data-pointed] .row-outline,
+.mech-svg .stage:focus-visible .outline, .mech-svg .stage:focus-visible .row-outline, .mech-svg .stage.mbar:focus-visible {
   stroke: var(--al-focus, #f59e0b); stroke-width: 2.5; }
 .mech-svg [data-current] .row-outline { stroke: var(--al-accent, #2563eb); stroke-width: 1.5; }
 .mech-panel { min-width: 0; font-size: var(--al-text-sm, 0.875rem); }

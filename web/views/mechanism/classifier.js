@@ -176,7 +176,7 @@ export function drawClassifier(data, t, lang) {
   data.labels.forEach((name, c) => {
     const y = 14 + c * 22;
     const g = node('g', { class: name === data.label ? 'token current' : 'token' }, [
-      node('rect', { x: rx, y, width: sw * probs[c], height: 16, class: 'bar weight' }),
+      node('rect', { x: rx, y, width: sw * probs[c], height: 16, class: 'mbar weight' }),
       node('rect', { x: rx, y, width: sw, height: 16, class: 'outline' }),
       text(rx + 4, y + 12, `${name} ${num(probs[c], 3)}`, 'tok', 'start'),
     ]);

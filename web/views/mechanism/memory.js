@@ -198,7 +198,7 @@ export function drawMemory(data, t, lang) {
   );
 
   if (data.cell === 'lstm' || !st.weights) {
-    root.append(text((LEFT + RIGHT) / 2, 150, tr(lang, 'mech.memory.noAttention'), 'note'));
+    root.append(text((LEFT + RIGHT) / 2, 150, tr(lang, 'mech.memory.noAttention'), 'mnote'));
     return { svg: root };
   }
   // the weights that made the summary read at step t, and its scores
@@ -246,7 +246,7 @@ export function drawMemory(data, t, lang) {
     if (best >= 0)
       root.append(text(cx(best), Y_WEIGHT - a[best] * 50 - 5, num(a[best], 2), 'bar-value'));
   } else {
-    root.append(text((LEFT + RIGHT) / 2, 200, tr(lang, 'mech.memory.first'), 'note'));
+    root.append(text((LEFT + RIGHT) / 2, 200, tr(lang, 'mech.memory.first'), 'mnote'));
   }
   // the summary the cell reads: h̃_t (LSTMN, row t); the SARNN's c_{t−1}, row t − 1 (row t is c_t)
   const sRow = lstmn ? t : t - 1;

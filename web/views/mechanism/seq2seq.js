@@ -195,7 +195,7 @@ export function drawSeq2seq(data, t, lang) {
     root.append(link(cx(S - 1), Y_H - 2, rx, yInit + 7, 1, { stage: 'initial', label: 's₀' }));
     root.append(arrow(rx + sw / 2, yInit - 2, rx + sw / 2, yDec + 16));
     root.append(
-      text((LEFT + RIGHT) / 2, 150, tr(lang, 'mech.seq2seq.bottleneck', { m: S }), 'note'),
+      text((LEFT + RIGHT) / 2, 150, tr(lang, 'mech.seq2seq.bottleneck', { m: S }), 'mnote'),
     );
     return { svg: root };
   }

@@ -167,7 +167,7 @@ export function bar(v, x, y0, w, len, scale, o) {
     y: up ? y0 - hgt : y0,
     width: w,
     height: Math.max(hgt, 1.5), // a weight near 0 still a visible hairline
-    class: o.weight ? 'bar weight' : `bar ${up ? 'pos' : 'neg'}`,
+    class: o.weight ? 'mbar weight' : `mbar ${up ? 'pos' : 'neg'}`,
   });
   return stage(r, { value: values([v]), ...o });
 }
