@@ -335,7 +335,7 @@ export const EN = {
   'input.hintReverse':
     'Up to {max} characters. The models know the symbols {symbols}; anything else becomes {unk}.',
   'reading.about.lstmn':
-    'LSTMN (Cheng, Dong & Lapata 2016): at word t the cell reads a weighted sum of its earlier hidden and memory states; the weights s_t cover the words before t.',
+    'LSTMN (Cheng, Dong & Lapata 2016): at word t the cell reads a weighted sum of its earlier hidden and memory states; the weights sₜ cover the words before t.',
   'reading.about.self-attention-rnn':
     'Self-attention RNN: after word t the cell attends over its states so far (the words up to t, itself included) with weights α_t, and carries their weighted sum to the next word.',
   'reading.about.lstm':
@@ -487,4 +487,53 @@ export const EN = {
   'gold.compareScore': 'AER {aer} · gold mass {mass}',
   'gold.compareForced': '(reference forced)',
   'gold.compareNone': 'No attention: nothing to score.',
+  'view.mechanism': 'Mechanism',
+  'page.mechanismTitle': 'The mechanism, step by step',
+  'page.mechanismLede':
+    'The lecture’s diagram, drawn from the model’s real numbers for your input: step through time, point at any part.',
+  'status.mechanism': '{n} steps drawn from the model’s states in {ms} ms.',
+  'mech.unsupported': 'The mechanism view cannot draw {name}.',
+  'mech.noStates': 'This model’s intermediate states are not available: {message}',
+  'mech.prev': 'Previous step',
+  'mech.next': 'Next step',
+  'mech.slider': 'Step',
+  'mech.keys': '← and → move one step, Home and End to the first and last; Tab reaches every part.',
+  'mech.equations': 'Equations, with this step’s numbers',
+  'mech.layer': 'Layer',
+  'mech.head': 'Head',
+  'mech.position': 'Step {t} of {n}: “{label}”',
+  'mech.point': 'Point at, tap or Tab to any part to read its numbers.',
+  'mech.row.output': 'output',
+  'mech.row.score': 'score e',
+  'mech.row.weight': 'weight α',
+  'mech.eq.queryBahdanau': 'the query is the previous state sₜ₋₁',
+  'mech.eq.queryLuong': 'the query is the current state sₜ',
+  'mech.seq2seq.label': 'Encoder–decoder at output step {t} of {n}',
+  'mech.seq2seq.bottleneck':
+    'No attention: only h{m}, the last encoder state, crosses to the decoder (s₀): the bottleneck.',
+  'mech.seq2seq.say':
+    'Step {t} of {n}: the decoder emits “{token}” (p = {p}), attending most to “{src}” (α = {w}).',
+  'mech.seq2seq.sayNone':
+    'Step {t} of {n}: the decoder emits “{token}” (p = {p}) from its own state alone.',
+  'mech.memory.label': 'Memory RNN reading word {t} of {n}, “{word}”',
+  'mech.memory.next': 'probability of the next word “{word}”: {p}',
+  'mech.memory.cell.sarnn': 'the cell: hₜ = tanh(A·[xₜ; cₜ₋₁] + b), cₜ₋₁ in place of hₜ₋₁',
+  'mech.memory.cell.lstmn': 'the LSTMN cell: an LSTM reading h̃ₜ and c̃ₜ in place of hₜ₋₁ and cₜ₋₁',
+  'mech.memory.cell.lstm': 'a plain LSTM cell (no attention)',
+  'mech.memory.noAttention': 'A plain LSTM: no attention over earlier words.',
+  'mech.memory.first': 'The first word: nothing earlier to attend to (c₀ = 0).',
+  'mech.memory.say': 'Word {t}, “{word}”: the summary it reads weighs “{top}” most (α = {w}).',
+  'mech.memory.sayNone': 'Word {t}, “{word}”: nothing earlier is attended to.',
+  'mech.classifier.label.attention': 'Attention pooling, word {t}',
+  'mech.classifier.label.han': 'Hierarchical attention, sentence {t}',
+  'mech.classifier.label.structured': 'Structured self-attention, hop {t}',
+  'mech.classifier.say': 'Word {t}, “{word}”, gets α = {w} of r; the label is {label} (p = {p}).',
+  'mech.classifier.sayHan': 'Sentence {j} gets β = {w} of v; the label is {label} (p = {p}).',
+  'mech.classifier.sayHop':
+    'Hop {k} looks most at “{word}” (α = {w}); the penalty of all hops is P = {penalty}.',
+  'mech.han.sentence': 'sentence {j}: β = {w}',
+  'mech.han.count': '{m} sentences → v',
+  'mech.transformer.label': 'Transformer layer {layer}, head {head}, query {t} of {n}',
+  'mech.transformer.say':
+    'Layer {layer}, head {head} ({kind}): query “{token}” attends most to “{key}” (α = {w}).',
 };
