@@ -2,7 +2,7 @@
 // folder and served gzip'd as a static host would (serve.mjs --compress), in Chromium.
 //
 // Checks: the first plot comes from a handful of requests (the page, the .wasm, the model, the
-// stylesheet, boot.js, main.js and one shared chunk: no waterfall of modules) with every script
+// two stylesheets, boot.js, main.js and one shared chunk: no waterfall of modules) with every script
 // and the .wasm sent compressed, no view but the first's code fetched before it is shown, the
 // same first view as the development page (output text and weights); every view draws from the
 // bundle (its lazy chunk loaded on first use), the lab's workers (bundled on their own) train,
@@ -11,7 +11,7 @@
 // was never seen says the model, not the code, needs the network; and nothing is logged as an
 // error. And the Embed dialog's element code (web/embed-dialog.js) keeps its promise from the build:
 // written into a course page of another origin, it loads the build's elements-loader.js and
-// elements.js (two files before the view's own chunk) and draws the same view as the page, with
+// elements.js, then chunks of the build only, and draws the same view as the page, with
 // the same weights; a chunk missing on the host is named in the element's box.
 // tests/browser/startup.test.js and others run against a build too:
 // ATTNLAB_TEST_ROOT=dist (harness.js).
@@ -63,7 +63,7 @@ async function drawn(page, view) {
   );
 }
 
-test('the first plot: seven requests, compressed, no lazy view, the same map as web/', async () => {
+test('the first plot: eight requests, compressed, no lazy view, the same map as web/', async () => {
   const { page, problems } = await browser.newPage();
   const responses = [];
   page.on('response', (res) =>
@@ -91,6 +91,7 @@ test('the first plot: seven requests, compressed, no lazy view, the same map as 
   const expected = [
     '/wasm/attnlab.wasm',
     '/web/models/dates-additive.safetensors',
+    '/web/controls.css', // the tokens and controls, split off style.css (70722b5)
     '/web/style.css',
     '/web/boot.js',
     ...chunks.map((c) => `/web/${c}`),
