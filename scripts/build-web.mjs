@@ -14,6 +14,13 @@
 //   dist/web/index.html, embed.html   the two pages, their modulepreload lists rewritten to the bundle's
 //   dist/web/{boot,main,embed-page}.js                 entries, bundled and minified by esbuild
 //   dist/web/lab/{lab-worker,shard-worker}.js          the lab's workers, likewise
+//   dist/web/elements.js              the course page's elements (<attn-demo> and the others: the
+//                                     Embed dialog's element code), an entry of its own with chunks
+//                                     of its own; dist/web/elements-loader.js, the classic script
+//                                     that import()s it, minified, its list of modules to probe
+//                                     when that fails rewritten to elements.js's chunks. No page
+//                                     of the build loads them, so the service worker does not
+//                                     precache them (it controls pages under web/ only)
 //   dist/web/chunk-*.js               code shared by entries, or import()ed on first use (the
 //                                     views other than the first stay lazy: code splitting)
 //   dist/web/sw.js                    the service worker, its cache named after the build's hash
@@ -55,7 +62,13 @@ const ENTRIES = [
   { entry: 'lab/lab-worker.js', splitting: false }, // the lab's workers (web/lab/run.js, engine-model.js start them)
   { entry: 'lab/shard-worker.js', splitting: false },
   { entry: 'boot.js', splitting: false, external: ['./main.js'] },
+  // the course page's elements (the Embed dialog's element code: elements-loader.js import()s
+  // it); run on their own, so the page's first plot and the elements' each stay two files
+  { entry: 'elements.js', splitting: true },
 ];
+/** The entry no page of the build loads: its own files are left out of the service worker's
+ * precache (the worker controls pages under web/ only; a course page elsewhere never asks it). */
+const FOREIGN = 'elements.js';
 /** The two pages and the entry whose static imports are each one's critical path (index.html's
  * module script, boot.js, import()s main.js at once; embed.html's is embed-page.js itself). */
 export const PAGES = Object.freeze([
@@ -197,8 +210,10 @@ export async function buildWeb({
   rmSync(outRoot, { recursive: true, force: true });
   const outdir = path.join(outRoot, 'web');
   const metafile = { inputs: {}, outputs: {} };
+  const owned = new Map(); // output file (dist-relative) → the entries whose run wrote it
   for (const { entry, splitting, external = [] } of ENTRIES) {
     const options = {
+      absWorkingDir: ROOT, // the metafile's paths relative to the repository, whatever the cwd
       outdir,
       outbase: WEB,
       bundle: true,
@@ -223,8 +238,16 @@ export async function buildWeb({
       plugins: [pagePlugin(graph, path.dirname(file))],
     });
     Object.assign(metafile.outputs, result.metafile.outputs);
+    for (const out of Object.keys(result.metafile.outputs)) {
+      const f = path.relative(outRoot, path.resolve(ROOT, out)).split(path.sep).join('/');
+      owned.set(f, [...(owned.get(f) ?? []), entry]);
+    }
   }
   for (const f of COPIED) cpSync(path.join(WEB, f), path.join(outdir, f));
+  writeFileSync(
+    path.join(outdir, 'elements-loader.js'),
+    await elementsLoader(staticClosure(metafile, outdir, FOREIGN).slice(1)),
+  );
   cpSync(path.join(WEB, 'models'), path.join(outdir, 'models'), { recursive: true });
   mkdirSync(path.join(outRoot, 'wasm'));
   for (const f of readdirSync(path.join(ROOT, 'wasm')).filter((n) => n.endsWith('.wasm'))) {
@@ -254,7 +277,9 @@ export async function buildWeb({
         f.startsWith('web/') &&
         !f.startsWith('web/models/') &&
         !f.endsWith('.map') &&
-        f !== 'web/sw.js',
+        f !== 'web/sw.js' &&
+        f !== 'web/elements-loader.js' &&
+        owned.get(f)?.join() !== FOREIGN,
     )
     .map((f) => (f === 'web/index.html' ? './' : path.posix.relative('web', f)))
     .concat(['../wasm/attnlab.wasm']);
@@ -275,6 +300,29 @@ export async function buildWeb({
     `build-web: ${path.relative(ROOT, outRoot)}/ (${all.length} files, ${(bytes / 1024).toFixed(0)} KB), cache ${version}`,
   );
   return { files: all.length, bytes, version };
+}
+
+/**
+ * web/elements-loader.js for the build, minified: when the import of elements.js fails, it probes
+ * the modules elements.js imports first to name the one that failed; in the bundle those are its
+ * chunks (chunks: the bundle's static closure of elements.js, the entry left out), not the
+ * source modules it lists.
+ */
+async function elementsLoader(chunks) {
+  const src = readFileSync(path.join(WEB, 'elements-loader.js'), 'utf8');
+  const out = src.replace(
+    /^(\s*var modules = )\[[^\]\n]*\]/m,
+    (m, head) => head + JSON.stringify(chunks),
+  );
+  if (out === src || !chunks.length)
+    throw new Error('build-web: web/elements-loader.js has no `var modules = [...]` line to fill');
+  const { code } = await transform(out, {
+    minify: true,
+    target: 'es2020',
+    charset: 'utf8',
+    legalComments: 'none',
+  });
+  return code;
 }
 
 /** web/sw.js with its version and precache list filled in (the development copy has neither). */

@@ -205,6 +205,7 @@ function applyLanguage(lang) {
 
 /** The models section's heading and lede for a view (seq2seq, transformer heads or pooling). */
 const MODELS_TEXT = {
+  mechanism: ['page.mechanismTitle', 'page.mechanismLede'],
   heads: ['page.headsTitle', 'page.headsLede'],
   pooling: ['page.poolingTitle', 'page.poolingLede'],
   reading: ['page.readingTitle', 'page.readingLede'],

@@ -359,7 +359,9 @@ export function docFigures(run) {
   out['bench.target.keystroke'] = met(run.targets.filter((t) => t.group === 'every dates model: under 1 ms per keystroke'));
   out['bench.target.train'] = `${one('training step: ≥ 3× PyTorch').toFixed(2)}×`;
   out['bench.target.init'] = `${one('init() under 20 ms').toFixed(1)} ms`;
-  out['bench.target.wasm'] = `${one('SIMD .wasm under 160 KB').toFixed(1)} KB`;
+  // runs before issue 29 named the target by its former 150 KB
+  const wasmKb = one('SIMD .wasm under 160 KB');
+  out['bench.target.wasm'] = `${(Number.isNaN(wasmKb) ? one('SIMD .wasm under 150 KB') : wasmKb).toFixed(1)} KB`;
   out['bench.target.native'] = met(inGroup('matmul at 128³ and above: within 1.3× of native'));
   const gflops = run.cases
     .filter((c) => c.op === 'matmul' && c.M * c.K * c.N >= 128 ** 3)

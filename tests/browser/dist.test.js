@@ -2,39 +2,53 @@
 // folder and served gzip'd as a static host would (serve.mjs --compress), in Chromium.
 //
 // Checks: the first plot comes from a handful of requests (the page, the .wasm, the model, the
-// stylesheet, boot.js, main.js and one shared chunk: no waterfall of modules) with every script
+// two stylesheets, boot.js, main.js and one shared chunk: no waterfall of modules) with every script
 // and the .wasm sent compressed, no view but the first's code fetched before it is shown, the
 // same first view as the development page (output text and weights); every view draws from the
 // bundle (its lazy chunk loaded on first use), the lab's workers (bundled on their own) train,
 // and the iframe page draws; the service worker of the build is versioned by
 // content (attnlab-<hash>), stores every view's code at install, so offline a view whose model
 // was never seen says the model, not the code, needs the network; and nothing is logged as an
-// error. tests/browser/startup.test.js and others run against a build too:
+// error. And the Embed dialog's element code (web/embed-dialog.js) keeps its promise from the build:
+// written into a course page of another origin, it loads the build's elements-loader.js and
+// elements.js, then chunks of the build only, and draws the same view as the page, with
+// the same weights; a chunk missing on the host is named in the element's box.
+// tests/browser/startup.test.js and others run against a build too:
 // ATTNLAB_TEST_ROOT=dist (harness.js).
 
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildWeb } from '../../scripts/build-web.mjs';
-import { t } from '../../web/shared/i18n.js';
+import { startServer } from '../../scripts/serve.mjs';
+import { sentences, t } from '../../web/shared/i18n.js';
 import { defaultModelFor } from '../../web/shared/models.js';
-import { canvasInk, startBrowser } from './harness.js';
+import { canvasInk, screenshot, startBrowser } from './harness.js';
 
 let tmp;
 let dist;
 let browser;
+let course; // another origin, for a course page that embeds the element
 
 before(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), 'attnlab-dist-'));
   dist = path.join(tmp, 'dist');
   await buildWeb({ outRoot: dist, log: () => {} });
-  browser = await startBrowser({ root: dist, compress: 'gzip', serviceWorkers: 'allow' });
+  await mkdir(path.join(tmp, 'course'));
+  course = await startServer({ root: path.join(tmp, 'course') });
+  browser = await startBrowser({
+    root: dist,
+    compress: 'gzip',
+    serviceWorkers: 'allow',
+    allowOrigins: [course.url],
+  });
 });
 
 after(async () => {
   await browser?.close();
+  await course?.close();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
@@ -49,7 +63,7 @@ async function drawn(page, view) {
   );
 }
 
-test('the first plot: seven requests, compressed, no lazy view, the same map as web/', async () => {
+test('the first plot: eight requests, compressed, no lazy view, the same map as web/', async () => {
   const { page, problems } = await browser.newPage();
   const responses = [];
   page.on('response', (res) =>
@@ -77,6 +91,7 @@ test('the first plot: seven requests, compressed, no lazy view, the same map as 
   const expected = [
     '/wasm/attnlab.wasm',
     '/web/models/dates-additive.safetensors',
+    '/web/controls.css', // the tokens and controls, split off style.css (70722b5)
     '/web/style.css',
     '/web/boot.js',
     ...chunks.map((c) => `/web/${c}`),
@@ -229,3 +244,106 @@ async function offlineVisit(browser) {
   }
   assert.deepEqual(problems, []);
 }
+
+/** A course page holding code, written to file (a real file: custom elements upgrade). */
+async function coursePage(file, code) {
+  await writeFile(
+    file,
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>course page</title>` +
+      `<link rel="icon" href="data:,"></head>\n<body>\n<h1>A course page</h1>\n${code}\n</body></html>\n`,
+  );
+}
+
+/** What an <attn-demo> shows of the heads view: its key, its maps' weights, its error box. */
+const headsShown = (el) => {
+  const section = el.shadowRoot.querySelector('section[data-view="heads"]');
+  return {
+    rendered: el.dataset.rendered,
+    maps: [...section.querySelectorAll('attn-heatmap')]
+      .filter((m) => m.data)
+      .map((m) => Array.from(m.data.weights)),
+    error: el.shadowRoot.querySelector('.demo-error:not([hidden])')?.textContent ?? null,
+  };
+};
+
+test("the Embed dialog's element code works from the build: the same view on another origin", async () => {
+  const { page, problems } = await browser.newPage();
+  const state = 'view=heads&model=tf-dates-relative&input=3%20Jan%201999&layer=1&head=1';
+  await page.goto(`${browser.url}/web/#${state}&lang=zh&kind=encoder`);
+  await page.waitForFunction(
+    () => document.getElementById('app').dataset.rendered === location.hash,
+    null,
+    { timeout: 20000 },
+  );
+  const hash = await page.evaluate(() => location.hash);
+  const want = await page.locator('#demo').evaluate(headsShown);
+  assert.ok(want.maps.length > 0 && want.maps[0].length > 0, 'the page draws the heads view');
+  await page.locator('#embed-link').click();
+  const code = await page.locator('#embed-element-code').inputValue();
+  assert.equal(
+    code,
+    `<script src="${browser.url}/web/elements-loader.js" async></script>\n` +
+      '<attn-demo view="heads" model="tf-dates-relative" input="3 Jan 1999" layer="1" head="1" kind="encoder" lang="zh"></attn-demo>',
+  );
+
+  // The code, pasted into a course page of another origin.
+  const { page: host, problems: hostProblems } = await browser.newPage();
+  const fetched = [];
+  host.on('response', (r) => fetched.push(r.url()));
+  await coursePage(path.join(tmp, 'course', 'course.html'), code);
+  await host.goto(`${course.url}/course.html`);
+  await host.waitForFunction(
+    (key) => document.querySelector('attn-demo')?.dataset.rendered === key,
+    hash.slice(1),
+    { timeout: 30000 },
+  );
+  assert.deepEqual(await host.locator('attn-demo').evaluate(headsShown), want);
+  const map = await host
+    .locator('attn-demo')
+    .evaluateHandle((el) =>
+      [...el.shadowRoot.querySelectorAll('section[data-view="heads"] attn-heatmap')].find(
+        (m) => m.data,
+      ),
+    );
+  const ink = await canvasInk(map.asElement());
+  assert.ok(ink.ink > 100, `the element draws (${ink.ink} pixels)`);
+  await screenshot(host, 'dist-element-code-zh');
+  // what it loaded: the build's files, the loader and the elements' entry first, no source module
+  const js = fetched
+    .filter((u) => u.startsWith(browser.url) && u.endsWith('.js'))
+    .map((u) => new URL(u).pathname);
+  assert.deepEqual(js.slice(0, 2), ['/web/elements-loader.js', '/web/elements.js']);
+  for (const p of js.slice(2)) assert.match(p, /^\/web\/chunk-[A-Z0-9]+\.js$/);
+  assert.deepEqual([...problems, ...hostProblems], []);
+  await host.close();
+
+  // The same build with a chunk of the elements missing on the host: the element's box names it.
+  const copy = path.join(dist, 'broken');
+  await mkdir(copy);
+  for (const f of ['elements-loader.js', 'elements.js'])
+    await cp(path.join(dist, 'web', f), path.join(copy, f));
+  const chunk = (await readFile(path.join(copy, 'elements.js'), 'utf8')).match(
+    /from"\.\/(chunk-[A-Z0-9]+\.js)"/,
+  )[1];
+  assert.ok((await readdir(path.join(dist, 'web'))).includes(chunk));
+  // on the build's own origin: serve.mjs answers a 404 without Access-Control-Allow-Origin, which
+  // from another origin reads as refused (embed-errors.test.js checks that sentence)
+  await coursePage(
+    path.join(copy, 'course.html'),
+    '<script src="elements-loader.js" async></script>\n<attn-demo model="dates-additive" lang="zh"></attn-demo>',
+  );
+  const { page: broken } = await browser.newPage();
+  await broken.goto(`${browser.url}/broken/course.html`);
+  const box = broken.locator('attn-demo p.error');
+  await box.waitFor({ timeout: 20000 });
+  assert.equal(
+    await box.textContent(),
+    sentences('zh', [
+      t('zh', 'load.code'),
+      t('zh', 'load.http', { url: `${browser.url}/broken/${chunk}`, status: 404 }),
+      t('zh', 'load.missing.code'),
+    ]),
+  );
+  await broken.close();
+  await page.close();
+});

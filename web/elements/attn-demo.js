@@ -36,9 +36,10 @@ import {
   cleanInput,
   fitToView,
   formatModelParams,
+  pickModel,
   readAttribute,
 } from '../shared/app-state.js';
-import { VIEW_FAMILY } from '../shared/architectures.js';
+import { VIEW_FAMILIES } from '../shared/architectures.js';
 import { resolveLang, t } from '../shared/i18n.js';
 import { ModelCache, pageOrigin } from '../shared/model-cache.js';
 import { domainWarnings } from '../shared/domain.js';
@@ -269,9 +270,7 @@ export class AttnDemo extends HTMLElement {
       this.#userSet(this.#file.switchTo(this.#state, view));
       ui.tab[view].focus();
     });
-    on(ui.model, 'change', () =>
-      this.#userSet({ model: ui.model.value, layer: 0, head: 0, kind: null, step: null }),
-    );
+    on(ui.model, 'change', () => this.#userSet(pickModel(this.#state, ui.model.value)));
     on(ui.lang, 'change', () => this.#userSet({ lang: resolveLang(ui.lang.value) }));
     on(ui.input, 'input', () => this.#userSet({ input: cleanInput(ui.input.value), step: null }));
     on(ui.link, 'click', (/** @type {MouseEvent} */ e) => linkClick(ui, this.#state.lang, e));
@@ -325,8 +324,9 @@ export class AttnDemo extends HTMLElement {
       chromeTexts(u, s.lang);
       for (const view of Object.values(this.#views)) view.texts?.(s.lang);
     }
-    if (this.#renderedLang !== s.lang || this.#renderedFamily !== VIEW_FAMILY[s.view]) {
-      [this.#renderedLang, this.#renderedFamily] = [s.lang, VIEW_FAMILY[s.view]];
+    const families = (VIEW_FAMILIES[s.view] ?? []).join(' ');
+    if (this.#renderedLang !== s.lang || this.#renderedFamily !== families) {
+      [this.#renderedLang, this.#renderedFamily] = [s.lang, families];
       this.#fillModelSelect();
     }
     paintChrome(u, s, this.#file, this.#cache, this.hasAttribute('file-picker'));
@@ -337,8 +337,8 @@ export class AttnDemo extends HTMLElement {
   }
 
   #fillModelSelect() {
-    const family = VIEW_FAMILY[this.#state.view] ?? 'seq2seq';
-    fillModelSelect(this.#ui.model, family, this.#state.lang, this.#needsNetwork, this.#file);
+    const { view, lang } = this.#state;
+    fillModelSelect(this.#ui.model, view, lang, this.#needsNetwork, this.#file);
   }
 
   /** Online or offline again: offline, find which models the service worker has saved (every

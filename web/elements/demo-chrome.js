@@ -5,14 +5,14 @@
 //
 //   const { ui, views } = buildChrome(shadowRoot, notes);   // every node the element updates
 //   chromeTexts(ui, 'zh');                    // the labels, in a language
-//   fillModelSelect(ui.model, 'seq2seq', 'en', null, file);
+//   fillModelSelect(ui.model, 'alignment', 'en', null, file);
 //
 // Holds: DOM and CSS. Deliberately holds no settings and no decision of what to show (attn-demo.js
 // #render), no view (views/) and no strings (i18n.js). Text from the page, the URL or the model
 // is only ever set as textContent or an attribute value.
 
 import { MAX_INPUT, VIEWS, formatModelParams, inputHint } from '../shared/app-state.js';
-import { VIEW_FAMILY } from '../shared/architectures.js';
+import { VIEW_FAMILIES, VIEW_FAMILY, familyIn } from '../shared/architectures.js';
 import { examplesFor } from '../shared/examples.js';
 import { LANGUAGES, t } from '../shared/i18n.js';
 import { CONTROL_STYLE, TOKENS_STYLE } from '../shared/design.js';
@@ -26,6 +26,7 @@ import {
   isLocalModel,
   modelUrl,
   modelsFor,
+  modelsForView,
 } from '../shared/models.js';
 import { isOffline, savedUrls } from '../shared/offline.js';
 import { copyText, frameSandbox, openWindow } from '../shared/sandbox.js';
@@ -246,7 +247,7 @@ export function paintChrome(ui, s, file, cache, filePicker) {
   const limit = shownModel && one ? inputLimit(shownModel) : null;
   const name = file.displayName(s.model, lang);
   ui.hint.textContent = [
-    inputHint(lang, VIEW_FAMILY[s.view], shownModel?.config.tokenizer),
+    inputHint(lang, familyIn(s.view, findModel(s.model)?.family), shownModel?.config.tokenizer),
     limit ? t(lang, 'input.limit', { name, max: limit.max, unit: t(lang, limit.unit) }) : '',
   ]
     .filter(Boolean)
@@ -301,13 +302,15 @@ export function linkClick(ui, lang, event) {
 }
 
 /**
- * The model picker: the models of family (untrained ones marked; offline, those not saved on
- * this device, needsNetwork, marked as needing the network), and the visitor's open model file
- * (file: demo-local.js) when it is of that family.
+ * The model picker of view: the models of its families (untrained ones marked; offline, those not
+ * saved on this device, needsNetwork, marked as needing the network), and the visitor's open
+ * model file (file: demo-local.js) when it is of one of them.
  */
-export function fillModelSelect(select, family, lang, needsNetwork, file) {
-  fillModelOptions(select, modelsFor(family), lang, needsNetwork);
-  if (file.key !== null && file.family === family) select.append(file.option(file.key, lang));
+export function fillModelSelect(select, view, lang, needsNetwork, file) {
+  fillModelOptions(select, modelsForView(view), lang, needsNetwork);
+  const families = VIEW_FAMILIES[view] ?? [];
+  if (file.key !== null && families.includes(file.family))
+    select.append(file.option(file.key, lang));
 }
 
 /** Offline: the names of the listed models (every family's) the service worker has not saved on

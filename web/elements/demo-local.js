@@ -16,7 +16,7 @@
 
 import { init, loadModel, readSafetensors } from '../../wasm/index.js';
 import { switchView } from '../shared/app-state.js';
-import { VIEW_FAMILY, viewFor } from '../shared/architectures.js';
+import { VIEW_FAMILIES, familyOf, viewFor } from '../shared/architectures.js';
 import { t } from '../shared/i18n.js';
 import { defaultModelFor, sampleFor } from '../shared/models.js';
 import {
@@ -264,7 +264,7 @@ export class LocalModel {
       local.arch = model.architecture === 'memory-rnn' ? `memory-rnn ${head}` : model.architecture;
       [local.architecture, local.head] = [model.architecture, head];
       local.view = viewFor(model.architecture, head, this.#host.state().view);
-      local.family = local.view ? VIEW_FAMILY[local.view] : null;
+      local.family = local.view ? familyOf(model.architecture, head) : null;
       return { model };
     })().then(
       (result) => result,
@@ -283,10 +283,9 @@ export class LocalModel {
       if (this.fits(now.view)) return;
       // into another family's view: that view's sample input, as a tab does (switchView); a dates
       // input means nothing to a classifier
-      const input =
-        VIEW_FAMILY[local.view] === VIEW_FAMILY[now.view]
-          ? now.input
-          : sampleFor(defaultModelFor(local.view));
+      const input = (VIEW_FAMILIES[now.view] ?? []).includes(local.family)
+        ? now.input
+        : sampleFor(defaultModelFor(local.view));
       this.#host.set({ view: local.view, input, layer: 0, head: 0, kind: null, step: null }, true);
     });
   }

@@ -8,12 +8,17 @@
 //
 // Holds: the choice of sentence. Deliberately holds no strings (i18n.js) and no state.
 
-import { drawsIn, VIEW_FAMILY } from '../shared/architectures.js';
+import { drawsIn, VIEW_FAMILIES } from '../shared/architectures.js';
 import { fetchProblem } from '../shared/fetch-problem.js';
 import { errorDetail, t } from '../shared/i18n.js';
 import { modelError } from '../shared/model-cache.js';
 import { localError } from '../shared/open-model.js';
 import { isOffline } from '../shared/offline.js';
+
+/** The name of the families view draws, in lang ('classifier'; several joined by ' / '). */
+function familiesName(lang, view) {
+  return (VIEW_FAMILIES[view] ?? []).map((f) => t(lang, `family.${f}`)).join(' / ');
+}
 
 /** The library (the .wasm) did not load: what fetchProblem found (problem), else the error's. */
 export function libraryMessage(lang, error, problem) {
@@ -36,7 +41,7 @@ export function viewLoadMessage(lang, view, error) {
 export function refusedMessage(lang, s, attribute, refused, wrongModel) {
   if (refused) return t(lang, 'model.refused', { value: attribute });
   if (!wrongModel) return '';
-  const family = t(lang, `family.${VIEW_FAMILY[s.view]}`);
+  const family = familiesName(lang, s.view);
   return t(lang, 'model.wrongView', { name: wrongModel, family, fallback: s.model });
 }
 
@@ -47,7 +52,7 @@ export function refusedMessage(lang, s, attribute, refused, wrongModel) {
  * (path: true; the views of that architecture are cleared, the others keep their maps).
  */
 export function undrawable(lang, s, loaded, local, fits, refused) {
-  const family = t(lang, `family.${VIEW_FAMILY[s.view]}`);
+  const family = familiesName(lang, s.view);
   if (loaded.error) {
     const failed = local
       ? localError(lang, local.name, loaded.error)

@@ -43,6 +43,7 @@ import {
   DEFAULT_MODEL,
   VIEW_FAMILY,
   defaultModelFor,
+  findModel,
   modelFitsView,
   resolveModel,
   sampleFor,
@@ -405,6 +406,17 @@ export function switchView(state, view) {
   if (!VIEW_FAMILY[view] || modelFitsView(state.model, view)) return next;
   const model = defaultModelFor(view);
   return { ...next, model, input: sampleFor(model), layer: 0, head: 0, kind: null };
+}
+
+/**
+ * The settings patch of picking model in the picker: layer and head 0, no kind, no step; into a
+ * model of another family (the mechanism view offers four), that model's sample input too, as
+ * switchView does (a dates input means nothing to a classifier).
+ */
+export function pickModel(state, model) {
+  const patch = { model, layer: 0, head: 0, kind: null, step: null };
+  const [from, to] = [findModel(state.model), findModel(model)];
+  return from && to && from.family !== to.family ? { ...patch, input: sampleFor(model) } : patch;
 }
 
 /**

@@ -5,6 +5,7 @@
 //
 //   import { FAMILIES, VIEW_FAMILY, viewFor, drawsIn } from './architectures.js';
 //   VIEW_FAMILY.heads                       // 'transformer'
+//   VIEW_FAMILIES.mechanism                 // ['seq2seq', 'transformer', 'classifier', 'memory-rnn']
 //   viewFor('seq2seq', undefined, 'time')   // 'time': a seq2seq file stays in the over-time view
 //   drawsIn('memory-rnn', 'classifier', 'reading')   // false: the reading view draws 'lm' heads
 //
@@ -27,29 +28,29 @@
 export const FAMILIES = freeze({
   seq2seq: {
     architecture: 'seq2seq',
-    views: ['alignment', 'time', 'compare'],
-    opens: ['alignment', 'time'],
+    views: ['alignment', 'time', 'compare', 'mechanism'],
+    opens: ['alignment', 'time', 'mechanism'],
     head: null,
     hint: 'input.hint',
   },
   transformer: {
     architecture: 'transformer',
-    views: ['heads'],
-    opens: ['heads'],
+    views: ['heads', 'mechanism'],
+    opens: ['heads', 'mechanism'],
     head: null,
     hint: 'input.hint',
   },
   classifier: {
     architecture: 'classifier',
-    views: ['pooling'],
-    opens: ['pooling'],
+    views: ['pooling', 'mechanism'],
+    opens: ['pooling', 'mechanism'],
     head: null,
     hint: 'input.hintWords',
   },
   'memory-rnn': {
     architecture: 'memory-rnn',
-    views: ['reading'],
-    opens: ['reading'],
+    views: ['reading', 'mechanism'],
+    opens: ['reading', 'mechanism'],
     head: 'lm',
     hint: 'input.hintReading',
   },
@@ -63,12 +64,27 @@ export const FAMILIES = freeze({
   },
 });
 
-/** The family of models each view shows (the page's other views show none), in tab order. */
-export const VIEW_FAMILY = Object.freeze(
-  Object.fromEntries(
-    Object.entries(FAMILIES).flatMap(([family, f]) => f.views.map((view) => [view, family])),
-  ),
+/** The families of models each view shows, in FAMILIES order (the mechanism view draws four;
+ * every other view one). */
+export const VIEW_FAMILIES = Object.freeze(
+  Object.entries(FAMILIES).reduce((out, [family, f]) => {
+    for (const view of f.views) out[view] = Object.freeze([...(out[view] ?? []), family]);
+    return out;
+  }, /** @type {Record<string, readonly string[]>} */ ({})),
 );
+
+/** The family of models each view shows (a view of several: its first, whose first model it
+ * opens with; the page's other views show none), in tab order. */
+export const VIEW_FAMILY = Object.freeze(
+  Object.fromEntries(Object.entries(VIEW_FAMILIES).map(([view, fs]) => [view, fs[0]])),
+);
+
+/** The family a registry model's family (or, unknown, the view's first) is drawn as in view: the
+ * model's own when the view draws it, else the view's first. */
+export function familyIn(view, modelFamily) {
+  const fs = VIEW_FAMILIES[view] ?? [];
+  return modelFamily && fs.includes(modelFamily) ? modelFamily : (fs[0] ?? null);
+}
 
 /**
  * The view that draws a model file of this architecture (and config head): the one it is open in
@@ -80,10 +96,22 @@ export function viewFor(architecture, head, current) {
   return f.opens.includes(current) ? current : f.opens[0];
 }
 
+/** The family of a model of this architecture (and config head), or null: its first one that
+ * opens in a view. */
+export function familyOf(architecture, head) {
+  const found = Object.entries(FAMILIES).find(
+    ([, f]) =>
+      f.architecture === architecture && f.opens.length && (f.head === null || head === f.head),
+  );
+  return found ? found[0] : null;
+}
+
 /** Can view draw a model of this architecture and config head (a path of another one cannot)? */
 export function drawsIn(architecture, head, view) {
-  const f = FAMILIES[VIEW_FAMILY[view]];
-  return !!f && f.architecture === architecture && (f.head === null || head === f.head);
+  return (VIEW_FAMILIES[view] ?? []).some((family) => {
+    const f = FAMILIES[family];
+    return f.architecture === architecture && (f.head === null || head === f.head);
+  });
 }
 
 function freeze(families) {

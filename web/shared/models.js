@@ -16,7 +16,7 @@
 // not the host page, so <attn-demo> finds the models from any page that imports web/embed.js.
 
 import { mulberry32 } from '../data/playground.js';
-import { VIEW_FAMILY } from './architectures.js';
+import { VIEW_FAMILIES, VIEW_FAMILY } from './architectures.js';
 
 /** The family of models each view shows (architectures.js). */
 export { VIEW_FAMILY };
@@ -341,7 +341,12 @@ export function sampleFor(name) {
 export function modelFitsView(name, view) {
   const entry = findModel(name);
   if (!entry) return true;
-  return entry.family === (VIEW_FAMILY[view] ?? 'seq2seq');
+  return (VIEW_FAMILIES[view] ?? ['seq2seq']).includes(entry.family);
+}
+
+/** The models a view's picker offers: those of each of its families (modelsFor), in order. */
+export function modelsForView(view) {
+  return (VIEW_FAMILIES[view] ?? ['seq2seq']).flatMap((family) => modelsFor(family));
 }
 
 const NAME_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;

@@ -5,7 +5,7 @@
 //   const { view, style } = await VIEW_MODULES.heads.load();   // the others, on first use
 //
 // alignment, time and compare are imported statically, so the first view of a page never waits
-// for an import; heads, pooling, reading and forgetting are import()ed on first use, so the first
+// for an import; mechanism, heads, pooling, reading and forgetting are import()ed on first use, so the first
 // view never waits for them either. Every view has node, heatmaps, clear() and update(ctx): it
 // reads a context (view-context.js ViewContext) and answers with events on its node
 // (view-context.js: view-change, view-refresh, view-status, view-error, view-blank, view-done);
@@ -33,6 +33,14 @@ export const VIEW_MODULES = Object.freeze({
   alignment: { one: true, make: () => ({ view: new AlignmentView() }) },
   time: { one: true, make: () => ({ view: new TimeView() }) },
   compare: { keep: true, make: () => ({ view: new CompareView() }) },
+  mechanism: {
+    one: true,
+    load: () =>
+      import('./mechanism-view.js').then((m) => ({
+        view: new m.MechanismView(),
+        style: m.MECHANISM_STYLE,
+      })),
+  },
   heads: {
     one: true,
     load: () => import('./heads-view.js').then((m) => ({ view: new m.HeadsView() })),
