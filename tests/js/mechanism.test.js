@@ -56,7 +56,7 @@ test('structured pooling: one step per hop, the equations carry hop t and the pe
   assert.equal(byStage.label.split(':')[0], r.label);
 });
 
-test('attention pooling: one step per word, the equations name m = tanh(h) and e = wᵀm', async () => {
+test('attention pooling: one step per word, the equations name u = tanh(h) and e = u_wᵀu', async () => {
   const m = await load('clf-reviews-attention');
   const r = m.classify('The plot was not bad, but the music felt boring.', { states: true });
   const d = classifierData(r, m.config);
@@ -64,7 +64,8 @@ test('attention pooling: one step per word, the equations name m = tanh(h) and e
   const lines = classifierEquations(d, 3, null, 'en');
   const weight = lines.find((l) => l.stage === 'weight').num;
   assert.equal(Number(weight.split(' = ')[1]), Number(r.states.weights.data[3].toPrecision(4)));
-  assert.ok(lines.some((l) => l.sym === 'mₜ = tanh(hₜ)'));
+  assert.ok(lines.some((l) => l.sym === 'u_t = tanh(h_t)'));
+  assert.ok(lines.some((l) => l.sym === 'e_t = u_w^T u_t'));
 });
 
 test('a transformer selection picks its sublayer and head; the weights are the attention map', async () => {
@@ -93,7 +94,7 @@ test('a transformer selection picks its sublayer and head; the weights are the a
   assert.deepEqual([d.kind, d.layer, d.head], ['cross', d.layers - 1, 0]);
   const lines = transformerEquations(d, 0, 1, 'en');
   const S = lines.find((l) => l.stage === 'scores').num;
-  assert.match(S, /^S₁,₂ = /);
+  assert.match(S, /^e₁,₂ = /);
   assert.equal(
     Number(S.split(' = ')[1].split(',')[0]),
     Number(d.sub.scores.data[1].toPrecision(4)),

@@ -6,14 +6,24 @@
 // steps.js) and the panel's (explain.js panelEquations, for the step's own model's config) are
 // compared after normalising the markup and Unicode sub/superscripts (notation.js): the same
 // equations where both show one, the same symbols, and the same indices on e, α, h, s and c.
-// Also: the markup parser and its Unicode reading.
+// The mechanism view's equation panel (web/views/mechanism/*.js), run on the lesson's models with
+// their real states: every symbol in the glossary, the seq2seq score, weight and context lines
+// the alignment panel's, the memory RNN's cell and the classifiers' pooling the lesson's steps 6
+// and 7, the transformer's scores step 9's. Also: the markup parser and its Unicode reading.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
+import { init, loadModel } from '../../wasm/index.js';
 import { panelEquations } from '../../web/shared/explain.js';
-import { NAMED, symbolsOf } from '../../web/shared/glossary.js';
+import { NAMED, glossaryEntry, symbolsOf } from '../../web/shared/glossary.js';
 import { t } from '../../web/shared/i18n.js';
+import {
+  FAMILY_DRAWINGS,
+  familyOfModel,
+  textFor,
+  transformerStates,
+} from '../../web/views/mechanism/families.js';
 import { LESSON_STEPS, equationSource } from '../../web/shared/lesson-steps.js';
 import '../../web/shared/lesson-text.js';
 import {
@@ -25,6 +35,7 @@ import {
 } from '../../web/shared/notation.js';
 
 const norm = (e) => equationText(toMarkup(e));
+const FBI = 'The FBI is chasing a criminal on the run.';
 const stepEqs = (n) => LESSON_STEPS[n - 1].equations.map((e) => norm(equationSource(e)));
 const named = (n, label) =>
   norm(equationSource(LESSON_STEPS[n - 1].equations.find((e) => e.label === label)));
@@ -141,4 +152,93 @@ test('e, α, h, s and c carry the same indices in the lesson, the panel and thei
   assert.ok(t('en', 'explain.score').startsWith('Score eₜᵢ'));
   assert.ok(t('en', 'explain.weight').endsWith('αₜᵢ'));
   assert.ok(known.has('e_ti') && known.has('α_ti') && !known.has('e_tk'));
+});
+
+// ------------------------------------------------------------------ the mechanism view
+
+const models = {};
+const load = async (name) =>
+  (models[name] ??= await loadModel(
+    new Uint8Array(readFileSync(new URL(`../../web/models/${name}.safetensors`, import.meta.url))),
+  ));
+before(() => init());
+after(() => Object.values(models).forEach((m) => m.dispose()));
+
+/** Every line of the mechanism view's equation panel for a model and input, over all its steps. */
+async function mechanismLines(name, input, sel = {}) {
+  const model = await load(name);
+  const family = familyOfModel(model);
+  const f = FAMILY_DRAWINGS[family];
+  const text = textFor(family, model, input);
+  let result =
+    family === 'classifier'
+      ? model.classify(text, { states: true })
+      : model.run(text, { states: true });
+  if (family === 'transformer') result = transformerStates(model, result);
+  const data = f.data(result, model, sel);
+  const lines = [];
+  f.steps(data).forEach((_, step) => lines.push(...f.equations(data, step, null, 'en')));
+  // the query line is a sentence (mech.eq.query*), not an equation
+  return lines.filter((l) => l.stage !== 'query');
+}
+
+const MECHANISM_MODELS = [
+  ['dates-additive', '22 Nov 2026'],
+  ['dates-local-p', 'Sunday, 22 November 2026'],
+  ['dates-dot', '22 Nov 2026'],
+  ['dates-concat', '22 Nov 2026'],
+  ['dates-none', '22 Nov 2026'],
+  ['lm-agreement-sarnn', 'The FBI is chasing a criminal on the run.'],
+  ['lm-agreement-lstmn', 'The FBI is chasing a criminal on the run.'],
+  ['clf-reviews-attention', 'The plot was not bad. The music felt boring.'],
+  ['clf-reviews-han', 'The plot was not bad. The music felt boring.'],
+  ['clf-reviews-structured', 'The plot was not bad. The music felt boring.'],
+  ['tf-dates-relative', '22 Nov 2026', { kind: 'encoder' }],
+  ['tf-dates-absolute', '22 Nov 2026', { kind: 'cross' }],
+];
+
+test("the mechanism view's equations: every symbol is in the glossary", async () => {
+  const missing = new Set();
+  for (const [name, input, sel] of MECHANISM_MODELS)
+    for (const l of await mechanismLines(name, input, sel))
+      for (const s of symbolsOf([l.sym]))
+        if (!glossaryEntry(s)) missing.add(`${name}: ${s} in ${l.sym}`);
+  assert.deepEqual([...missing], []);
+});
+
+test("the mechanism view writes the panel's and the lesson's equations", async () => {
+  const by = (lines, stage) => lines.filter((l) => l.stage === stage).map((l) => norm(l.sym));
+  // seq2seq: the score, the weight and the context are the alignment panel's (explain.js)
+  for (const [name, input] of MECHANISM_MODELS.slice(0, 4)) {
+    const lines = await mechanismLines(name, input);
+    const panel = panelEquations(configOf(name)).map(norm);
+    for (const stage of ['score', 'weight', 'context'])
+      for (const e of new Set(by(lines, stage)))
+        assert.ok(panel.includes(e), `${name} ${stage}: ${e}`);
+  }
+  const additive = await mechanismLines('dates-additive', '22 Nov 2026');
+  assert.deepEqual([...new Set(by(additive, 'score'))], [stepEqs(2)[0]]);
+  // step 6: the self-attention RNN's cell and summary
+  const sarnn = await mechanismLines('lm-agreement-sarnn', FBI);
+  for (const e of stepEqs(6))
+    assert.ok(
+      sarnn.some((l) => norm(l.sym) === e),
+      `step 6's ${e} in the mechanism view`,
+    );
+  // step 7: each pooling's projected state, score and weights use the lesson's symbols
+  const lesson7 = new Set(symbolsOf(stepEqs(7)));
+  for (const name of ['clf-reviews-attention', 'clf-reviews-han', 'clf-reviews-structured']) {
+    const lines = await mechanismLines(name, 'The plot was not bad. The music felt boring.');
+    const syms = symbolsOf(
+      lines
+        .filter((l) => ['projected', 'score', 'weight', 'penalty'].includes(l.stage))
+        .map((l) => l.sym),
+    );
+    for (const s of syms) assert.ok(lesson7.has(s) || s === 'e', `${name}: ${s} is not step 7's`);
+  }
+  // step 9: the relative transformer's score
+  const rel = await mechanismLines('tf-dates-relative', '22 Nov 2026', { kind: 'encoder' });
+  const scores = new Set(symbolsOf(by(rel, 'scores').concat(by(rel, 'relative'))));
+  for (const s of symbolsOf(stepEqs(9)))
+    if (s !== 'x' && s !== 'W_Q' && s !== 'W_K') assert.ok(scores.has(s), s);
 });

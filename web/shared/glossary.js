@@ -25,7 +25,12 @@ export const GLOSSARY = Object.freeze(
     // sequences and their lengths
     ['x', 'x_i, x_t', 'an input token’s embedding (a vector)', '一个输入词元的嵌入（向量）'],
     ['X', 'X', 'a layer’s input, one row x_i per position', '一层的输入，每个位置一行 x_i'],
-    ['y', 'y_t', 'the output token written at step t', '第 t 步写出的输出词元'],
+    [
+      'y',
+      'y_t',
+      'the output token written at step t (a classifier’s label: y)',
+      '第 t 步写出的输出词元（分类器的标签：y）',
+    ],
     ['m', 'm', 'the input (source) length', '输入（源序列）的长度'],
     [
       't',
@@ -36,8 +41,8 @@ export const GLOSSARY = Object.freeze(
     [
       'i',
       'i',
-      'an input position, i = 1 … m (in the transformer: the query’s position)',
-      '一个输入位置，i = 1 … m（在 Transformer 中：查询的位置）',
+      'an input position, i = 1 … m (transformer: the query’s; i_t: an LSTM’s input gate)',
+      '一个输入位置，i = 1 … m（Transformer 中：查询的位置；i_t：LSTM 的输入门）',
     ],
     [
       'j',
@@ -91,6 +96,32 @@ export const GLOSSARY = Object.freeze(
     ],
     ['Σ', 'Σ_i', 'the sum over i', '对 i 求和'],
     [
+      'align',
+      'align',
+      'the self-attention RNN’s score of an earlier state h_i for the current h_t',
+      '自注意力 RNN 给先前状态 h_i 相对当前 h_t 打的分',
+    ],
+    [
+      'c̃',
+      'c̃_t',
+      'the LSTMN’s weighted sum of earlier memory cells, Σ_i α_{ti} c_i',
+      'LSTMN 中先前记忆单元的加权和 Σ_i α_{ti} c_i',
+    ],
+    ['ĉ', 'ĉ_t', 'an LSTM’s new candidate memory', 'LSTM 新的候选记忆'],
+    [
+      'f',
+      'f_t',
+      'an LSTM’s forget gate (i_t the input gate, o_t the output gate)',
+      'LSTM 的遗忘门（i_t 为输入门，o_t 为输出门）',
+    ],
+    [
+      'o',
+      'o_t, o_i',
+      'an LSTM’s output gate o_t; in the transformer, o_i the heads’ projected output',
+      'LSTM 的输出门 o_t；在 Transformer 中，o_i 是各头投影后的输出',
+    ],
+    ['LSTM', 'LSTM', 'a long short-term memory cell', '长短期记忆（LSTM）单元'],
+    [
       'softmax',
       'softmax',
       'exp of each score divided by the sum of the exps: positive weights summing to 1',
@@ -135,6 +166,7 @@ export const GLOSSARY = Object.freeze(
     ['W_K', 'W_K', 'the learned projection to keys', '投影到键的学习矩阵'],
     ['W_Q', 'W_Q', 'the learned projection to queries', '投影到查询的学习矩阵'],
     ['W_V', 'W_V', 'the learned projection to values', '投影到值的学习矩阵'],
+    ['W_O', 'W_O', 'the learned projection of the heads’ outputs', '各头输出的投影矩阵'],
     ['k', 'k_i', 'the key of position i: k_i = W_K h_i', '位置 i 的键：k_i = W_K h_i'],
     ['q', 'q_t', 'the query of step t: q_t = W_Q s_t', '第 t 步的查询：q_t = W_Q s_t'],
     [
@@ -178,37 +210,57 @@ export const GLOSSARY = Object.freeze(
     ],
     ['σ', 'σ', 'the width of the Gaussian on the window, σ = D/2', '窗口上高斯函数的宽度，σ = D/2'],
     ['O()', 'O(·)', 'the order of growth of a cost', '代价的增长阶'],
+    [
+      'p()',
+      'p(·)',
+      'a probability (of the next token, of a label)',
+      '概率（下一个词元的，或标签的）',
+    ],
+    ['g()', 'g(·)', 'the decoder’s output layer', '解码器的输出层'],
     // summarising a sentence
     [
       'w',
-      'w',
-      'attention pooling’s learned vector that scores tanh(h_t)',
-      '注意力池化中给 tanh(h_t) 打分的学习向量',
+      'w_t',
+      'word t of a sentence (a memory RNN reads one a step)',
+      '句子中的第 t 个词（记忆 RNN 每步读一个）',
     ],
+    [
+      'E',
+      'E',
+      'the embedding table: E[w_t] is the word’s vector x_t',
+      '嵌入表：E[w_t] 就是该词的向量 x_t',
+    ],
+    ['n', 'n', 'a sentence’s length in words', '句子的长度（词数）'],
     [
       'u',
       'u_t',
-      'word t’s projected state tanh(W h_t + b), scored against u_w',
-      '第 t 个词投影后的状态 tanh(W h_t + b)，与 u_w 比较打分',
+      'word t’s projected state: tanh(h_t), HAN’s tanh(W h_t + b), scored against u_w',
+      '第 t 个词投影后的状态：tanh(h_t)，HAN 中为 tanh(W h_t + b)，与 u_w 比较打分',
     ],
     [
       'u_w',
       'u_w',
-      'the learned context vector that asks “which word matters?”',
-      '学习得到的上下文向量，用来问“哪个词重要？”',
+      'the learned context vector each word is scored against: which word matters?',
+      '学习得到的上下文向量，每个词都与它比较打分：哪个词重要？',
+    ],
+    [
+      'u_s',
+      'u_s',
+      'HAN’s learned context vector for the sentences',
+      'HAN 中用于句子的学习上下文向量',
     ],
     [
       'r',
       'r',
-      'the summary Σ_t α_t h_t of a sentence that the classifier reads',
-      '分类器读取的句子概括 Σ_t α_t h_t',
+      'the summary Σ_t α_t h_t the classifier reads (HAN: r_j of sentence j, r of the document)',
+      '分类器读取的概括 Σ_t α_t h_t（HAN：第 j 句的 r_j，整篇文档的 r）',
     ],
     ['β', 'β_j', 'HAN’s weight of sentence j in the document', 'HAN 中第 j 句在文档中的权重'],
     [
       'H',
       'H',
-      'the hidden states h_t as the rows of one matrix (words × size)',
-      '把隐藏状态 h_t 作为各行的矩阵（词数 × 维度）',
+      'the hidden states h_t as the rows of one matrix (cross-attention: the encoder’s output)',
+      '把隐藏状态 h_t 作为各行的矩阵（交叉注意力中：编码器的输出）',
     ],
     [
       'A',
@@ -247,9 +299,23 @@ export const GLOSSARY = Object.freeze(
     [
       'V',
       'V',
-      'the values, one row per position: V = X W_V; the weights average them',
-      '值，每个位置一行：V = X W_V；权重对它们求加权平均',
+      'the values, one row V_j per position: V = X W_V; the weights average them',
+      '值，每个位置一行 V_j：V = X W_V；权重对它们求加权平均',
     ],
+    ['LN', 'LN', 'layer normalisation', '层归一化'],
+    [
+      'z',
+      'z_i',
+      'one head’s output at position i: Σ_j α_{ij} V_j',
+      '一个头在位置 i 的输出：Σ_j α_{ij} V_j',
+    ],
+    [
+      'concat',
+      'concat',
+      'the heads’ outputs side by side, one vector per position',
+      '各头的输出并排拼接，每个位置一个向量',
+    ],
+    ['vec', 'vec', 'a matrix’s rows laid end to end as one vector', '把矩阵各行首尾相接成一个向量'],
     [
       'Attention',
       'Attention',
@@ -267,6 +333,12 @@ export const GLOSSARY = Object.freeze(
       'a^K_{ij}',
       'Shaw’s learned vector for the offset j − i, added to the key',
       'Shaw 为偏移 j − i 学习的向量，加到键上',
+    ],
+    [
+      'a^V',
+      'a^V_{ij}',
+      'Shaw’s learned vector for the offset j − i, added to the value',
+      'Shaw 为偏移 j − i 学习的向量，加到值上',
     ],
     [
       'w^K',

@@ -94,7 +94,7 @@ export const LESSON_STEPS = Object.freeze([
   {
     key: 'lesson.7',
     equations: [
-      { label: 'lesson.7.pooling', eq: 'α_t = softmax_t(w^T tanh(h_t)),   r = Σ_t α_t h_t' },
+      { label: 'lesson.7.pooling', eq: 'α_t = softmax_t(u_w^T tanh(h_t)),   r = Σ_t α_t h_t' },
       { label: 'lesson.7.han', eq: 'u_t = tanh(W h_t + b),   α_t = softmax_t(u_t^T u_w)' },
       {
         label: 'lesson.7.structured',

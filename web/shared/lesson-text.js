@@ -65,7 +65,7 @@ export const LESSON_EN = Object.freeze({
   'lesson.7.title': 'Attention to summarise a sentence: pooling, HAN, structured self-attention',
   'lesson.7.short': 'Summarise',
   'lesson.7.text':
-    'Attention can also summarise. A classifier reads a review with a bidirectional RNN, scores each word’s state hₜ with a learned vector w, and adds the states up with those weights: one vector r for the whole sentence, which the classifier reads (Zhou et al. 2016). The shading shows each word’s weight. HAN (Yang et al. 2016) does it twice: words into sentence vectors, then sentences into a document vector. Structured self-attention (Lin et al. 2017) uses several hops, the rows of a matrix A, each free to look at different words; the penalty P = ‖AAᵀ − I‖²_F pushes the hops apart so that they do not all read the same word.',
+    'Attention can also summarise. A classifier reads a review with a bidirectional RNN, scores each word’s state hₜ with a learned vector u_w, and adds the states up with those weights: one vector r for the whole sentence, which the classifier reads (Zhou et al. 2016). The shading shows each word’s weight. HAN (Yang et al. 2016) does it twice: words into sentence vectors, then sentences into a document vector. Structured self-attention (Lin et al. 2017) uses several hops, the rows of a matrix A, each free to look at different words; the penalty P = ‖AAᵀ − I‖²_F pushes the hops apart so that they do not all read the same word.',
   'lesson.7.try':
     'Change one word of the review, e.g. “boring” to “lovely”: does the label change, and does the weight move to the new word? In HAN, which sentence carries the weight?',
   'lesson.7.pooling': 'Attention pooling',
@@ -167,7 +167,7 @@ export const LESSON_ZH = Object.freeze({
   'lesson.7.title': '用注意力概括一句话：池化、HAN、结构化自注意力',
   'lesson.7.short': '概括',
   'lesson.7.text':
-    '注意力也可以用来概括。分类器用双向 RNN 读一条评论，用一个学习得到的向量 w 给每个词的状态 hₜ 打分，再按这些权重把状态加起来，得到整句话的一个向量 r，分类器读的就是它（Zhou 等 2016）。阴影深浅表示每个词的权重。HAN（Yang 等 2016）做两次：先把词汇总成句子向量，再把句子汇总成文档向量。结构化自注意力（Lin 等 2017）使用多个“跳”，即矩阵 A 的各行，每一跳可以看不同的词；惩罚项 P = ‖AAᵀ − I‖²_F 把各跳推开，免得它们都读同一个词。',
+    '注意力也可以用来概括。分类器用双向 RNN 读一条评论，用一个学习得到的向量 u_w 给每个词的状态 hₜ 打分，再按这些权重把状态加起来，得到整句话的一个向量 r，分类器读的就是它（Zhou 等 2016）。阴影深浅表示每个词的权重。HAN（Yang 等 2016）做两次：先把词汇总成句子向量，再把句子汇总成文档向量。结构化自注意力（Lin 等 2017）使用多个“跳”，即矩阵 A 的各行，每一跳可以看不同的词；惩罚项 P = ‖AAᵀ − I‖²_F 把各跳推开，免得它们都读同一个词。',
   'lesson.7.try':
     '改动评论中的一个词，例如把 “boring” 改成 “lovely”：标签会变吗？权重会移到新词上吗？在 HAN 中，哪一句话得到了权重？',
   'lesson.7.pooling': '注意力池化',

@@ -18,14 +18,13 @@
 // layout of any family (mechanism/*.js), no model call beyond runInput and no strings (i18n.js).
 
 import { t } from '../shared/i18n.js';
-import { el } from '../shared/view-kit.js';
+import { el, equationEl } from '../shared/view-kit.js';
 import {
   FAMILY_DRAWINGS,
   familyOfModel,
   textFor,
   transformerStates,
 } from './mechanism/families.js';
-import { pretty } from './mechanism/svg.js';
 import { elapsed, emit, runInput } from './view-context.js';
 
 const STEP_MS = 900; // play speed: one step per STEP_MS
@@ -276,7 +275,7 @@ export class MechanismView {
     u.equations.replaceChildren(
       ...lines.map((line) =>
         el('li', { class: 'eq', 'data-stage': line.stage, tabindex: '0' }, [
-          el('span', { class: 'sym', text: pretty(line.sym) }),
+          equationEl(line.sym, 'span', 'sym'),
           el('span', { class: 'num', text: line.num }),
         ]),
       ),

@@ -65,7 +65,7 @@ export const EN = {
   'heads.distLabel': 'Clipped relative distance clip(j − i, −{k}, {k}): query (row) × key (column)',
   'status.heads': '{layers} × {heads} of {rows} × {cols} weights in {ms} ms.',
   'pooling.about.attention':
-    'Attention pooling (Zhou et al. 2016): αₜ = softmax(wᵀ tanh(hₜ)) over the words t, then the classifier reads r = Σₜ αₜ hₜ.',
+    'Attention pooling (Zhou et al. 2016): αₜ = softmax(u_wᵀ tanh(hₜ)) over the words t, then the classifier reads r = Σₜ αₜ hₜ.',
   'pooling.about.han':
     'Hierarchical attention (Yang et al. 2016): word weights α inside each sentence (each sentence’s sum is 1), then sentence weights β over the sentences (“.” ends a sentence).',
   'pooling.about.structured':
@@ -517,7 +517,7 @@ export const EN = {
     'Step {t} of {n}: the decoder emits “{token}” (p = {p}) from its own state alone.',
   'mech.memory.label': 'Memory RNN reading word {t} of {n}, “{word}”',
   'mech.memory.next': 'probability of the next word “{word}”: {p}',
-  'mech.memory.cell.sarnn': 'the cell: hₜ = tanh(A·[xₜ; cₜ₋₁] + b), cₜ₋₁ in place of hₜ₋₁',
+  'mech.memory.cell.sarnn': 'the cell: hₜ = tanh(W[xₜ; cₜ₋₁] + b), cₜ₋₁ in place of hₜ₋₁',
   'mech.memory.cell.lstmn': 'the LSTMN cell: an LSTM reading h̃ₜ and c̃ₜ in place of hₜ₋₁ and cₜ₋₁',
   'mech.memory.cell.lstm': 'a plain LSTM cell (no attention)',
   'mech.memory.noAttention': 'A plain LSTM: no attention over earlier words.',
@@ -528,11 +528,11 @@ export const EN = {
   'mech.classifier.label.han': 'Hierarchical attention, sentence {t}',
   'mech.classifier.label.structured': 'Structured self-attention, hop {t}',
   'mech.classifier.say': 'Word {t}, “{word}”, gets α = {w} of r; the label is {label} (p = {p}).',
-  'mech.classifier.sayHan': 'Sentence {j} gets β = {w} of v; the label is {label} (p = {p}).',
+  'mech.classifier.sayHan': 'Sentence {j} gets β = {w} of r; the label is {label} (p = {p}).',
   'mech.classifier.sayHop':
     'Hop {k} looks most at “{word}” (α = {w}); the penalty of all hops is P = {penalty}.',
   'mech.han.sentence': 'sentence {j}: β = {w}',
-  'mech.han.count': '{m} sentences → v',
+  'mech.han.count': '{m} sentences → r',
   'mech.transformer.label': 'Transformer layer {layer}, head {head}, query {t} of {n}',
   'mech.transformer.say':
     'Layer {layer}, head {head} ({kind}): query “{token}” attends most to “{key}” (α = {w}).',

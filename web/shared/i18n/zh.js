@@ -62,7 +62,7 @@ export const ZH = {
   'heads.distLabel': '截断的相对距离 clip(j − i, −{k}, {k})：查询（行）× 键（列）',
   'status.heads': '{layers} × {heads}，每张 {rows} × {cols} 个权重，用时 {ms} 毫秒。',
   'pooling.about.attention':
-    '注意力池化（Zhou 等 2016）：对各词计算 αₜ = softmax(wᵀ tanh(hₜ))，分类器读取 r = Σₜ αₜ hₜ。',
+    '注意力池化（Zhou 等 2016）：对各词计算 αₜ = softmax(u_wᵀ tanh(hₜ))，分类器读取 r = Σₜ αₜ hₜ。',
   'pooling.about.han':
     '层次注意力（Yang 等 2016）：每个句子内部的词权重 α（每句之和为 1），再对句子计算句子权重 β（“.”结束一个句子）。',
   'pooling.about.structured':
@@ -462,7 +462,7 @@ export const ZH = {
   'mech.seq2seq.sayNone': '第 {t} 步，共 {n} 步：解码器只凭自己的状态输出“{token}”（p = {p}）。',
   'mech.memory.label': '记忆 RNN 读第 {t} 个词（共 {n} 个）：“{word}”',
   'mech.memory.next': '下一个词“{word}”的概率：{p}',
-  'mech.memory.cell.sarnn': '单元：hₜ = tanh(A·[xₜ; cₜ₋₁] + b)，用 cₜ₋₁ 代替 hₜ₋₁',
+  'mech.memory.cell.sarnn': '单元：hₜ = tanh(W[xₜ; cₜ₋₁] + b)，用 cₜ₋₁ 代替 hₜ₋₁',
   'mech.memory.cell.lstmn': 'LSTMN 单元：一个 LSTM，用 h̃ₜ 和 c̃ₜ 代替 hₜ₋₁ 和 cₜ₋₁',
   'mech.memory.cell.lstm': '普通 LSTM 单元（没有注意力）',
   'mech.memory.noAttention': '普通 LSTM：不关注前面的词。',
@@ -473,10 +473,10 @@ export const ZH = {
   'mech.classifier.label.han': '层次注意力，第 {t} 个句子',
   'mech.classifier.label.structured': '结构化自注意力，第 {t} 跳',
   'mech.classifier.say': '第 {t} 个词“{word}”在 r 中占 α = {w}；标签是 {label}（p = {p}）。',
-  'mech.classifier.sayHan': '第 {j} 个句子在 v 中占 β = {w}；标签是 {label}（p = {p}）。',
+  'mech.classifier.sayHan': '第 {j} 个句子在 r 中占 β = {w}；标签是 {label}（p = {p}）。',
   'mech.classifier.sayHop': '第 {k} 跳最关注“{word}”（α = {w}）；所有跳的惩罚项 P = {penalty}。',
   'mech.han.sentence': '第 {j} 个句子：β = {w}',
-  'mech.han.count': '{m} 个句子 → v',
+  'mech.han.count': '{m} 个句子 → r',
   'mech.transformer.label': 'Transformer 第 {layer} 层，第 {head} 个头，第 {t} 个查询，共 {n} 个',
   'mech.transformer.say':
     '第 {layer} 层第 {head} 个头（{kind}）：查询“{token}”最关注“{key}”（α = {w}）。',

@@ -4,11 +4,14 @@
 //   const data = classifierData(model.classify(text, { states: true }), model.config);
 //   const { svg } = drawClassifier(data, t, 'en');
 //
-// Attention pooling (Zhou et al. 2016): H = [h₁ … h_n], mₜ = tanh(hₜ), α = softmax(wᵀ mₜ),
-// r = Σ_t α_t h_t, the label softmax(W_c tanh(r) + b_c) (docs/states.md).
+// In the lesson's letters (web/shared/glossary.js): the projected state is always uₜ, the learned
+// context vector u_w, a summary r.
+// Attention pooling (Zhou et al. 2016): H = [h₁ … h_n], uₜ = tanh(hₜ), α = softmax(u_wᵀ uₜ),
+// r = Σ_t α_t h_t, the label softmax(W_o tanh(r) + b_o) (docs/states.md).
 // Steps go through the words t: word t's column is marked and the equations are filled with it.
-// HAN (Yang et al. 2016): uₜ = tanh(W hₜ + b), α = softmax(uₜ · u_w) within each sentence: sⱼ; a sentence encoder
-// reads s₁ … s_m, and the same pooling over sentences gives v. Steps go through the sentences.
+// HAN (Yang et al. 2016): uₜ = tanh(W hₜ + b), α = softmax(u_wᵀ uₜ) within each sentence: rⱼ; a
+// sentence encoder reads r₁ … r_m, and the same pooling over sentences gives the document's r.
+// Steps go through the sentences.
 // Structured self-attention (Lin et al. 2017): A = softmax(W_s2 tanh(W_s1 Hᵀ)) has r rows (hops),
 // M = A H, the penalty P = ‖A Aᵀ − I‖²_F. Steps go through the hops.
 // Holds: this family's layout and equations. Deliberately holds no stepping and no model call.
@@ -103,7 +106,7 @@ export function drawClassifier(data, t, lang) {
   const hScale = maxAbs(st.hidden.data);
   const uScale = maxAbs(st.projected.data);
   L('hᵢ', Y_H + 11);
-  root.append(text(LEFT - 8, Y_U + 10, han || structured ? 'uₜ' : 'mₜ', 'row-label', 'end'));
+  root.append(text(LEFT - 8, Y_U + 10, 'uₜ', 'row-label', 'end'));
   data.tokens.forEach((w, i) => {
     root.append(text(cx(i), Y_TOKEN, w, inStep(i) ? 'tok current' : 'tok'));
     root.append(
@@ -130,7 +133,7 @@ export function drawClassifier(data, t, lang) {
         12,
         {
           stage: 'projected',
-          label: `${han || structured ? 'u' : 'm'}${sub(i + 1)} = ${vec(row(st.projected, i))}`,
+          label: `u${sub(i + 1)} = ${vec(row(st.projected, i))}`,
           index: i,
         },
         uScale,
@@ -243,7 +246,7 @@ export function drawClassifier(data, t, lang) {
   return { svg: root };
 }
 
-/** HAN's sentence level: the sentence vectors sⱼ over their words, their weights, v. */
+/** HAN's sentence level: the sentence vectors rⱼ over their words, their weights, the document's r. */
 function drawHan(root, data, t, g, lang) {
   const st = data.states;
   const sen = st.sentences;
@@ -253,7 +256,7 @@ function drawHan(root, data, t, g, lang) {
   const ySA = 146;
   const m = data.sentences.length;
   const sScale = maxAbs(st.pooled.data);
-  L('sⱼ', yVec + 11);
+  L('rⱼ', yVec + 11);
   L('β', ySA - 12);
   data.sentences.forEach(([s0, s1], j) => {
     const x0 = cx(s0) - 10;
@@ -267,7 +270,7 @@ function drawHan(root, data, t, g, lang) {
         14,
         {
           stage: 'pooled',
-          label: `s${sub(j + 1)} = Σ αᵢ hᵢ = ${vec(row(st.pooled, j))}`,
+          label: `r${sub(j + 1)} = Σₜ αₜ hₜ = ${vec(row(st.pooled, j))}`,
           index: j,
         },
         sScale,
@@ -294,16 +297,16 @@ function drawHan(root, data, t, g, lang) {
     root.append(
       link(x0 + w / 2, ySA - sa * 40 - 2, rx, yTop + 47, sa, {
         stage: 'document',
-        label: `β${sub(j + 1)} s${sub(j + 1)}`,
+        label: `β${sub(j + 1)} r${sub(j + 1)}`,
         index: j,
       }),
     );
   });
-  lab(yTop + 40, 'v');
+  lab(yTop + 40, 'r');
   root.append(
     strip(row(sen.pooled, 0), rx, yTop + 40, sw, 14, {
       stage: 'document',
-      label: `v = Σⱼ βⱼ hⱼ = ${vec(row(sen.pooled, 0))}`,
+      label: `r = Σⱼ βⱼ h′ⱼ = ${vec(row(sen.pooled, 0))}`,
     }),
   );
   root.append(text(rx + sw / 2, yTop + 74, tr(lang, 'mech.han.count', { m }), 'vec-label'));
@@ -329,26 +332,30 @@ export function classifierEquations(data, t, i, _lang) {
   const lines = [
     {
       stage: 'hidden',
-      sym: 'H = [h₁ … h_n], hₜ = [h→ₜ; h←ₜ]',
+      sym: 'H = [h_1 … h_n],   h_t = [h→_t; h←_t]',
       num: `h${I1} (${data.tokens[at]}) = ${vec(row(st.hidden, at))}`,
     },
     {
       stage: 'projected',
-      sym: structured ? 'uₜ = tanh(W_s1 hₜ)' : han ? 'uₜ = tanh(W hₜ + b)' : 'mₜ = tanh(hₜ)',
-      num: `${han || structured ? 'u' : 'm'}${I1} = ${vec(row(st.projected, at))}`,
+      sym: structured
+        ? 'u_t = tanh(W_{s1} h_t)'
+        : han
+          ? 'u_t = tanh(W h_t + b)'
+          : 'u_t = tanh(h_t)',
+      num: `u${I1} = ${vec(row(st.projected, at))}`,
     },
     {
       stage: 'score',
-      sym: structured ? 'e_kₜ = (W_s2 uₜ)_k' : han ? 'eₜ = uₜ · u_w' : 'eₜ = wᵀ mₜ',
+      sym: structured ? 'e_{kt} = (W_{s2} u_t)_k' : 'e_t = u_w^T u_t',
       num: `e${H1}${I1} = ${num(row(st.scores, hop)[at])}`,
     },
     {
       stage: 'weight',
       sym: han
-        ? 'αₜ = softmax_{t ∈ j}(e)ₜ'
+        ? 'α_t = softmax_{t ∈ j}(e)_t'
         : structured
-          ? 'A = softmax(W_s2 tanh(W_s1 Hᵀ))'
-          : 'α = softmax(e)',
+          ? 'A = softmax(W_{s2} tanh(W_{s1} H^T))'
+          : 'α_t = softmax(e)_t',
       num: `α${H1}${I1} = ${num(a[at])}`,
     },
   ];
@@ -356,29 +363,33 @@ export function classifierEquations(data, t, i, _lang) {
     const sen = st.sentences;
     lines.push({
       stage: 'pooled',
-      sym: 'sⱼ = Σ_{t ∈ j} αₜ hₜ',
-      num: `s${sub(t + 1)} = ${vec(row(st.pooled, t))}`,
+      sym: 'r_j = Σ_{t ∈ j} α_t h_t',
+      num: `r${sub(t + 1)} = ${vec(row(st.pooled, t))}`,
     });
     lines.push({
       stage: 'sentence-weight',
-      sym: 'βⱼ = softmax(tanh(W′ hⱼ′ + b′) · u_s)',
+      sym: 'β_j = softmax(u_s^T tanh(W′ h′_j + b′))_j',
       num: `β${sub(t + 1)} = ${num(sen.weights.data[t])}`,
     });
-    lines.push({ stage: 'document', sym: 'v = Σⱼ βⱼ hⱼ′', num: `v = ${vec(row(sen.pooled, 0))}` });
+    lines.push({
+      stage: 'document',
+      sym: 'r = Σ_j β_j h′_j',
+      num: `r = ${vec(row(sen.pooled, 0))}`,
+    });
   } else if (structured) {
     lines.push({
       stage: 'pooled',
       sym: 'M = A H',
       num: `m${sub(t + 1)} = ${vec(row(st.pooled, t))}`,
     });
-    lines.push({ stage: 'penalty', sym: 'P = ‖A Aᵀ − I‖²_F', num: `P = ${num(st.penalty)}` });
+    lines.push({ stage: 'penalty', sym: 'P = ‖A A^T − I‖_F²', num: `P = ${num(st.penalty)}` });
   } else {
     lines.push({ stage: 'pooled', sym: 'r = Σₜ αₜ hₜ', num: `r = ${vec(row(st.pooled, 0))}` });
   }
   const c = data.labels.indexOf(data.label);
   lines.push({
     stage: 'label',
-    sym: `p(y) = softmax(W_c ${han ? 'v' : structured ? 'vec(M)' : 'tanh(r)'} + b_c)`,
+    sym: `p(y) = softmax(W_o ${structured ? 'vec(M)' : han ? 'r' : 'tanh(r)'} + b_o)`,
     num: `${data.label}: p = ${num(st.probs.data[Math.max(0, c)])}`,
   });
   return lines;

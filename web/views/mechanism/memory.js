@@ -5,10 +5,11 @@
 //   const { svg } = drawMemory(data, t, 'en');
 //
 // Self-attention RNN (Cheng, Dong & Lapata 2016, as the lectures simplify it; src/kernels/
-// memory_rnn.h): h_t = tanh(A·[x_t; c_{t−1}] + b), where c_{t−1} replaces h_{t−1}; then
+// memory_rnn.h): h_t = tanh(W [x_t; c_{t−1}] + b), where c_{t−1} replaces h_{t−1}; then
 // α_t = softmax_i(align(hᵢ, h_t)) over i ≤ t and c_t = Σ_{i≤t} α_tᵢ hᵢ, read at the next word.
-// LSTMN (Cheng et al. §3.1): the memory tape holds every hᵢ and cᵢ; s_t = softmax(a_t) over
-// i < t, h̃_t = Σ s_tᵢ hᵢ and c̃_t = Σ s_tᵢ cᵢ replace h_{t−1} and c_{t−1} in the LSTM's gates;
+// LSTMN (Cheng et al. §3.1, in the lesson's letters: their a_t is e_t, their s_t is α_t): the
+// memory tape holds every hᵢ and cᵢ; α_t = softmax(e_t) over i < t, h̃_t = Σ α_tᵢ hᵢ and
+// c̃_t = Σ α_tᵢ cᵢ replace h_{t−1} and c_{t−1} in the LSTM's gates;
 // c_t = f ⊙ c̃_t + i ⊙ ĉ_t, h_t = o ⊙ tanh(c_t).
 // The picture: the words along the bottom (those not read yet faint), the tape above them (hᵢ,
 // and cᵢ for the LSTMN), the scores and weights of word t as bars, lines from the tape into the
@@ -179,7 +180,7 @@ export function drawMemory(data, t, lang) {
     ? 'LSTM(x_t; h̃_t, c̃_t)'
     : data.cell === 'lstm'
       ? 'LSTM(x_t; h_{t−1})'
-      : 'tanh(A·[x_t; c_{t−1}] + b)';
+      : 'tanh(W [x_t; c_{t−1}] + b)';
   const cell = node('g', { class: 'cell' }, [
     node('rect', { x: rx, y: yCell, width: sw, height: 30, rx: 6, class: 'cell-box' }),
     text(rx + sw / 2, yCell + 19, pretty(cellTitle), 'cell-title'),
@@ -229,7 +230,7 @@ export function drawMemory(data, t, lang) {
       root.append(
         bar(a[i], x(i) + 3, Y_WEIGHT, colW - 6, 50, 1, {
           stage: 'weight',
-          label: `${lstmn ? 's' : 'α'}${R1},${sub(i + 1)} = ${num(a[i])} (${who})`,
+          label: `α${R1},${sub(i + 1)} = ${num(a[i])} (${who})`,
           index: i,
           weight: true,
         }),
@@ -237,7 +238,7 @@ export function drawMemory(data, t, lang) {
       root.append(
         link(cx(i), Y_WEIGHT - a[i] * 50 - 2, rx, ySum + 7, a[i], {
           stage: 'summary',
-          label: `${lstmn ? 's' : 'α'}${R1},${sub(i + 1)} h${sub(i + 1)}`,
+          label: `α${R1},${sub(i + 1)} h${sub(i + 1)}`,
           index: i,
         }),
       );
@@ -278,26 +279,26 @@ export function memoryEquations(data, t, i, _lang) {
     lines.push({
       stage: 'score',
       sym: lstmn
-        ? 'a_tᵢ = vᵀ tanh(W_h hᵢ + W_x x_t + W_h̃ h̃_{t−1}), i < t'
-        : 'e_tᵢ = align(hᵢ, h_t), i ≤ t',
+        ? 'e_{ti} = v^T tanh(W_h h_i + W_x x_t + W_{h̃} h̃_{t−1}),   i < t'
+        : 'e_{ti} = align(h_i, h_t),   i ≤ t',
       num: `e${R1},${I1} = ${num(row(st.scores, r)[at])}`,
     });
     lines.push({
       stage: 'weight',
-      sym: lstmn ? 's_tᵢ = softmax(a_t)ᵢ' : 'α_tᵢ = softmax(e_t)ᵢ',
-      num: `${lstmn ? 's' : 'α'}${R1},${I1} (${data.tokens[at]}) = ${num(a[at])}`,
+      sym: 'α_{ti} = softmax(e_t)_i',
+      num: `α${R1},${I1} (${data.tokens[at]}) = ${num(a[at])}`,
     });
   }
   if (data.cell !== 'lstm')
     lines.push({
       stage: 'summary',
-      sym: lstmn ? 'h̃_t = Σ_{i<t} s_tᵢ hᵢ' : 'c_{t−1} = Σ_{i≤t−1} α_{t−1,i} hᵢ',
+      sym: lstmn ? 'h̃_t = Σ_{i<t} α_{ti} h_i' : 'c_{t−1} = Σ_{i≤t−1} α_{t−1,i} h_i',
       num: `${lstmn ? `h̃${T1}` : `c${sub(t)}`} = ${t === 0 && !lstmn ? '0' : vec(row(st.summary, lstmn ? t : t - 1))}`,
     });
   if (lstmn && st.memorySummary)
     lines.push({
       stage: 'memory-summary',
-      sym: 'c̃_t = Σ_{i<t} s_tᵢ cᵢ',
+      sym: 'c̃_t = Σ_{i<t} α_{ti} c_i',
       num: `c̃${T1} = ${vec(row(st.memorySummary, t))}`,
     });
   if (lstmn && st.memory)
@@ -312,7 +313,7 @@ export function memoryEquations(data, t, i, _lang) {
       ? 'h_t = o_t ⊙ tanh(c_t)'
       : data.cell === 'lstm'
         ? 'h_t = LSTM(x_t, h_{t−1}, c_{t−1})'
-        : 'h_t = tanh(A·[x_t; c_{t−1}] + b)',
+        : 'h_t = tanh(W [x_t; c_{t−1}] + b)',
     num: `h${T1} = ${vec(row(st.hidden, t))}`,
   });
   if (data.probs[t] !== null)

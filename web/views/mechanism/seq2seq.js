@@ -16,6 +16,13 @@
 // Holds: the layout and the equations of this family. Deliberately holds no stepping, no events
 // and no model call (mechanism-view.js).
 
+import {
+  CONTEXT_EQUATION,
+  EQUATIONS,
+  LOCAL_EQUATION,
+  SOFTMAX_EQUATION,
+  queryOf,
+} from '../../shared/explain.js';
 import { t as tr } from '../../shared/i18n.js';
 import {
   argmax,
@@ -47,8 +54,8 @@ const Y_H = 334;
 const Y_TOKEN = 372;
 
 /**
- * The plain numbers of a run with states: { style, attention, src, out, probs, states, T, S,
- * window }. result: model.run(input, { states: true }) of a seq2seq model; config: its config.
+ * The plain numbers of a run with states: { style, attention, feed, score, scaled, src, out,
+ * probs, states, T, S, window }. result: model.run(input, { states: true }) of a seq2seq model; config: its config.
  */
 export function seq2seqData(result, config) {
   const st = result.states;
@@ -61,6 +68,7 @@ export function seq2seqData(result, config) {
     attention: st.attention,
     feed: config.inputFeeding === true,
     score: config.score ?? null,
+    scaled: config.scaled === true,
     src,
     out,
     probs: Array.from(result.logProbs, (v) => Math.exp(v)),
@@ -299,18 +307,14 @@ export function drawSeq2seq(data, t, lang) {
   return { svg: root };
 }
 
-/** Score formulas by the config's attention (and, local-p, its score). */
+/** The score formula by the config's attention (local-p: its score): the alignment view's and the
+ * lesson's (explain.js), with the query the style reads. */
 function scoreFormula(data) {
-  const q = data.style === 'luong' ? 's_t' : 's_{t−1}';
   const kind = data.attention.startsWith('local') ? (data.score ?? 'general') : data.attention;
+  const e = EQUATIONS[kind] ?? 'e_{ti} = score({q}, h_i)';
   return (
-    {
-      additive: `e_tᵢ = vᵀ tanh(W₁ hᵢ + W₂ ${q})`,
-      dot: `e_tᵢ = ${q}ᵀ hᵢ`,
-      general: `e_tᵢ = ${q}ᵀ W hᵢ`,
-      concat: `e_tᵢ = vᵀ tanh(W [${q}; hᵢ])`,
-      'key-query': `e_tᵢ = (W_Q ${q})ᵀ (W_K hᵢ)`,
-    }[kind] ?? `e_tᵢ = score(${q}, hᵢ)`
+    e.replaceAll('{q}', queryOf(data.style)) +
+    (kind === 'key-query' && data.scaled ? ' / √d_k' : '')
   );
 }
 
@@ -328,11 +332,11 @@ export function seq2seqEquations(data, t, i, lang) {
   const I1 = sub(at + 1);
   lines.push({
     stage: 'hidden',
-    sym: 'hᵢ = [h→ᵢ; h←ᵢ], i = 1 … m',
+    sym: 'h_i = [h→_i; h←_i],   i = 1 … m',
     num: `h${I1} (${data.src[at]}) = ${vec(row(st.encoder, at))}`,
   });
   if (!a) {
-    lines.push({ stage: 'initial', sym: 's₀ = h_m', num: `s₀ = ${vec(st.initial.data)}` });
+    lines.push({ stage: 'initial', sym: 's_0 = h_m', num: `s₀ = ${vec(st.initial.data)}` });
     lines.push({
       stage: 'decoder',
       sym: 's_t = f(s_{t−1}, y_{t−1})',
@@ -354,16 +358,14 @@ export function seq2seqEquations(data, t, i, lang) {
     if (st.positions)
       lines.push({
         stage: 'position',
-        sym: 'p_t = S · σ(v_pᵀ tanh(W_p s_t))',
+        sym: EQUATIONS['local-p'].replaceAll('{q}', queryOf(data.style)),
         num: `p${T1} = ${num(st.positions.data[t])}, D = ${data.window}`,
       });
     const e = row(st.scores, t);
     lines.push({ stage: 'score', sym: scoreFormula(data), num: `e${T1},${I1} = ${num(e[at])}` });
     lines.push({
       stage: 'weight',
-      sym: st.positions
-        ? 'α_tᵢ = softmax(e_t)ᵢ · exp(−(i − p_t)² / 2σ²), σ = D/2'
-        : 'α_tᵢ = exp(e_tᵢ) / Σⱼ exp(e_tⱼ)',
+      sym: st.positions ? LOCAL_EQUATION : SOFTMAX_EQUATION,
       num: `α${T1},${I1} = ${num(a[at])}; Σᵢ α${T1},ᵢ = ${num(
         a.reduce((s, v) => s + v, 0),
         5,
@@ -371,7 +373,7 @@ export function seq2seqEquations(data, t, i, lang) {
     });
     lines.push({
       stage: 'context',
-      sym: 'c_t = Σᵢ α_tᵢ hᵢ',
+      sym: CONTEXT_EQUATION,
       num: `c${T1} = ${vec(row(st.context, t))}`,
     });
     if (!luong)
@@ -389,7 +391,12 @@ export function seq2seqEquations(data, t, i, lang) {
   }
   lines.push({
     stage: 'output',
-    sym: luong && a ? 'p(y_t) = softmax(W_s h̃_t)' : 'p(y_t) = softmax(g(s_t, c_t))',
+    sym:
+      luong && a
+        ? 'p(y_t) = softmax(W_o h̃_t)'
+        : a
+          ? 'p(y_t) = softmax(g(s_t, c_t))'
+          : 'p(y_t) = softmax(g(s_t))',
     num: `y${T1} = “${data.out[t]}”, p = ${num(data.probs[t])}`,
   });
   return lines;

@@ -5,9 +5,10 @@
 //   const { svg } = drawTransformer(data, i, 'en');   // i: the query row being followed
 //
 // The picture (Vaswani et al. 2017 §3.2; Shaw, Uszkoreit & Vaswani 2018 for relative positions):
-// x (or LN(x), pre-norm) → Q = x W_Q, K = x W_K, V = x W_V of the head (cross-attention: K and V
-// from the encoder's output) → S = QKᵀ/√d_k (+ Shaw's aᵢⱼ), masked entries −∞ (hatched) →
-// A = softmax(S) → A V (+ Shaw's a^V) → the heads concatenated (this head's columns outlined) →
+// In the lesson's letters (web/shared/glossary.js): X (or LN(X), pre-norm) → Q = X W_Q,
+// K = X W_K, V = X W_V of the head (cross-attention: K and V from the encoder's output H) →
+// the scores e = QKᵀ/√d_k (+ Shaw's qᵢ·aᴷᵢⱼ/√d_k), masked entries −∞ (hatched) →
+// α = softmax(e) → α V (+ Shaw's a^V) → the heads concatenated (this head's columns outlined) →
 // W_O → the residual x + W_O(…) (post-norm: after the norm). Every matrix is a grid of cells
 // coloured by sign (A by weight); the query row i is outlined through all of them, and under the
 // picture its weights over the keys are bars.
@@ -19,11 +20,6 @@ import { argmax, defs, matrix, node, num, row, sub, svg, text, vec } from './svg
 const W = 640;
 const TOP = 22;
 const LEFT = 40;
-
-/** Superscript digits (W_Q of head 2: W_Q²). */
-function sup(k) {
-  return String(k).replace(/[0-9]/g, (d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[Number(d)]);
-}
 
 /** The sublayer kinds of a variant (app-state.js KINDS for an encoder-decoder). */
 function kindsOf(variant) {
@@ -147,9 +143,9 @@ export function drawTransformer(data, i, lang) {
     current: i,
     rowLabel: rowL(pre ? 'LN(x)' : 'x', x0),
   });
-  title(bx, E * ew, y1, pre ? 'LN(x)' : 'x');
+  title(bx, E * ew, y1, pre ? 'LN(X)' : 'X');
   bx += E * ew + gap;
-  const src = data.kind === 'cross' ? 'enc' : pre ? 'LN(x)' : 'x';
+  const src = data.kind === 'cross' ? 'H' : pre ? 'LN(X)' : 'X';
   for (const [key, T, rows, nm] of [
     ['q', Q, n, 'Q'],
     ['k', K, m, 'K'],
@@ -167,9 +163,9 @@ export function drawTransformer(data, i, lang) {
   mat(S, n, m, bx, y1, mw, {
     stage: 'scores',
     current: i,
-    rowLabel: (r) => `S${sub(r + 1)},· = ${vec(row(S, r), 6)}`,
+    rowLabel: (r) => `e${sub(r + 1)},· = ${vec(row(S, r), 6)}`,
   });
-  title(bx, m * mw, y1, data.relative ? 'QKᵀ/√dₖ + a' : 'QKᵀ/√dₖ');
+  title(bx, m * mw, y1, data.relative ? '(QKᵀ + Q·aᴷ)/√dₖ' : 'QKᵀ/√dₖ');
   cols(bx, y1 + n * ch);
   bx += m * mw + gap;
   const xA = bx;
@@ -233,9 +229,9 @@ export function drawTransformer(data, i, lang) {
     mat(R, n, m, xr, y2, mw, {
       stage: 'relative',
       current: i,
-      rowLabel: (r) => `a${sub(r + 1)},· = ${vec(row(R, r), 6)}`,
+      rowLabel: (r) => `(q·aᴷ)${sub(r + 1)},· = ${vec(row(R, r), 6)}`,
     });
-    title(xr, m * mw, y2, 'aᵢⱼ (Shaw)');
+    title(xr, m * mw, y2, 'qᵢ·aᴷᵢⱼ/√dₖ (Shaw)');
     root.append(
       node('path', {
         d: `M${xr + (m * mw) / 2},${y2 - 20} V${y1 + n * ch + 16}`,
@@ -273,48 +269,50 @@ export function transformerEquations(data, i, j, _lang) {
   const at = j !== null && j < data.m ? j : argmax(a);
   const I1 = sub(i + 1);
   const J1 = sub(at + 1);
-  const src = data.kind === 'cross' ? 'enc' : 'x';
-  const x = data.norm === 'pre' ? 'LN(x)' : 'x';
+  const src = data.kind === 'cross' ? 'H' : data.norm === 'pre' ? 'LN(X)' : 'X';
+  const x = data.norm === 'pre' ? 'LN(X)' : 'X';
   const lines = [
     {
       stage: 'input',
-      sym: data.norm === 'pre' ? 'LN(x)' : 'x',
-      num: `${x}${I1} = ${vec(row(data.norm === 'pre' ? s.normed : s.input, i))}`,
+      sym: data.norm === 'pre' ? 'LN(X)' : 'X',
+      num: `${data.norm === 'pre' ? 'LN(x)' : 'x'}${I1} = ${vec(row(data.norm === 'pre' ? s.normed : s.input, i))}`,
     },
-    { stage: 'q', sym: `Q = ${x} W_Q${sup(h + 1)}`, num: `q${I1} = ${vec(row(Q, i))}` },
-    { stage: 'k', sym: `K = ${src} W_K${sup(h + 1)}`, num: `k${J1} = ${vec(row(K, at))}` },
+    { stage: 'q', sym: `Q = ${x} W_Q^{${h + 1}}`, num: `q${I1} = ${vec(row(Q, i))}` },
+    { stage: 'k', sym: `K = ${src} W_K^{${h + 1}}`, num: `k${J1} = ${vec(row(K, at))}` },
     {
       stage: 'scores',
-      sym: data.relative ? 'Sᵢⱼ = qᵢ · kⱼ / √dₖ + aᵢⱼ' : 'Sᵢⱼ = qᵢ · kⱼ / √dₖ',
-      num: `S${I1},${J1} = ${num(row(S, i)[at])}, dₖ = ${data.dk}`,
+      sym: data.relative
+        ? 'e_{ij} = (q_i · k_j + q_i · a^K_{ij}) / √d_k'
+        : 'e_{ij} = q_i · k_j / √d_k',
+      num: `e${I1},${J1} = ${num(row(S, i)[at])}, dₖ = ${data.dk}`,
     },
   ];
   if (data.relative) {
     const R = headOf(s.relative, h);
     lines.push({
       stage: 'relative',
-      sym: 'aᵢⱼ = qᵢ · aᴷ_clip(j−i) / √dₖ (Shaw)',
-      num: `a${I1},${J1} = ${num(row(R, i)[at])}`,
+      sym: 'q_i · a^K_{ij} / √d_k,   a^K_{ij} = w^K_{clip(j − i, kₘₐₓ)}',
+      num: `(q·aᴷ)${I1},${J1} = ${num(row(R, i)[at])}`,
     });
   }
   lines.push(
-    { stage: 'weights', sym: 'αᵢⱼ = softmax(Sᵢ)ⱼ', num: `α${I1},${J1} = ${num(a[at])}` },
-    { stage: 'v', sym: `V = ${src} W_V${sup(h + 1)}`, num: `v${J1} = ${vec(row(V, at))}` },
+    { stage: 'weights', sym: 'α_{ij} = softmax(e_i)_j', num: `α${I1},${J1} = ${num(a[at])}` },
+    { stage: 'v', sym: `V = ${src} W_V^{${h + 1}}`, num: `V${J1} = ${vec(row(V, at))}` },
     {
       stage: 'heads',
-      sym: data.relative ? 'headᵢ = Σⱼ αᵢⱼ (vⱼ + aⱽᵢⱼ)' : 'headᵢ = Σⱼ αᵢⱼ vⱼ',
-      num: `head${sub(h + 1)},${I1} = ${vec(row(O, i))}`,
+      sym: data.relative ? 'z_i = Σ_j α_{ij} (V_j + a^V_{ij})' : 'z_i = Σ_j α_{ij} V_j',
+      num: `z${I1} (head ${h + 1}) = ${vec(row(O, i))}`,
     },
-    { stage: 'concat', sym: `[head₁; …; head${sub(data.heads)}]`, num: vec(row(s.concat, i)) },
+    { stage: 'concat', sym: `[head_1; …; head_{${data.heads}}]`, num: vec(row(s.concat, i)) },
     {
       stage: 'projected',
-      sym: 'o = concat W_O + b_O',
+      sym: `o_i = [head_1; …; head_{${data.heads}}]_i W_O + b_O`,
       num: `o${I1} = ${vec(row(s.projected, i))}`,
     },
     {
       stage: 'residual',
-      sym: data.norm === 'pre' ? 'y = x + o' : 'y = LN(x + o)',
-      num: `y${I1} = ${vec(row(s.residual, i))}`,
+      sym: data.norm === 'pre' ? 'x_i + o_i' : 'LN(x_i + o_i)',
+      num: `${data.norm === 'pre' ? 'x + o' : 'LN(x + o)'}${I1} = ${vec(row(s.residual, i))}`,
     },
   );
   return lines;
