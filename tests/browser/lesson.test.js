@@ -8,7 +8,7 @@
 // models are fetched; ← and → (not while typing), previous / next, the step list and an edited
 // hash move between steps; hostile step values are refused and named; the embed page shows one
 // step; step 2's panel shows the step's own equations, and its glossary names each symbol (the
-// list, the equations' titles). Screenshots of step 2 at 1280 and 390 px in both languages (and
+// list, the equations' titles); steps 1, 2, 4, 6, 7 and 8 offer the mechanism view of their model. Screenshots of step 2 at 1280 and 390 px in both languages (and
 // with its glossary open at 1280 × 720 and 390 × 844) go to tests/browser/screenshots/.
 
 import assert from 'node:assert/strict';
@@ -380,6 +380,75 @@ test("step 2: the panel writes the lesson's equations; the glossary names its sy
     }
   }
   await page.setViewportSize({ width: 1024, height: 800 });
+});
+
+test("steps 1, 2, 4, 6, 7 and 8 offer the mechanism view, drawn from the step's model", async () => {
+  const steps = LESSON_STEPS.map((s, i) => [i + 1, s]).filter(
+    ([, s]) => Array.isArray(s.widgets) && s.widgets.some((w) => w.view === 'mechanism'),
+  );
+  assert.deepEqual(
+    steps.map(([n]) => n),
+    [1, 2, 4, 6, 7, 8],
+  );
+  for (const lang of ['en', 'zh']) {
+    for (const [n, step] of lang === 'en' ? steps : steps.slice(1, 2)) {
+      const w = step.widgets.find((x) => x.view === 'mechanism');
+      const before = problems.length;
+      await openStep(n, lang);
+      const button = page.locator('#lesson .lesson-variants button', {
+        hasText: t(lang, w.label),
+      });
+      await button.click();
+      await page.waitForFunction(
+        (k) => {
+          const box = document.querySelector('#lesson .lesson-widget');
+          return (
+            box.dataset.rendered === k &&
+            box.querySelector('attn-demo')?.getAttribute('view') === 'mechanism'
+          );
+        },
+        String(n),
+        { timeout: 30000 },
+      );
+      const seen = await page.locator('#lesson attn-demo').evaluate((d) => ({
+        model: d.getAttribute('model'),
+        pressed: Array.from(
+          d.closest('.lesson').querySelectorAll('.lesson-variants button[aria-pressed="true"]'),
+          (b) => b.textContent,
+        ),
+        stages: new Set(
+          Array.from(
+            d.shadowRoot.querySelectorAll('.mech-svg [data-stage]'),
+            (e) => e.dataset.stage,
+          ),
+        ).size,
+        lines: Array.from(
+          d.shadowRoot.querySelectorAll('.mech-equations .eq'),
+          (e) => e.dataset.stage,
+        ),
+        subs: d.shadowRoot.querySelectorAll('.mech-equations .sym sub').length,
+        error:
+          d.shadowRoot.querySelector('.demo-error')?.hidden === false
+            ? d.shadowRoot.querySelector('.demo-error').textContent
+            : '',
+      }));
+      assert.equal(seen.model, w.model, `step ${n}`);
+      assert.deepEqual(seen.pressed, [t(lang, w.label)]);
+      assert.equal(seen.error, '', `step ${n}: no error`);
+      assert.ok(seen.stages >= 3, `step ${n}: ${seen.stages} stages drawn`);
+      assert.ok(seen.lines.length >= 3, `step ${n}: ${seen.lines.length} equation lines`);
+      assert.ok(seen.subs > 0, `step ${n}: the equations' subscripts as HTML`);
+      // the step's own picture: the bottleneck without attention, the scores with it
+      if (n === 1) assert.ok(seen.lines.includes('initial'), 'step 1: s_0 = h_m');
+      if (n === 2 || n === 4)
+        assert.ok(seen.lines.includes('score') && seen.lines.includes('context'));
+      if (n === 4) assert.ok(seen.lines.includes('position'), 'step 4: local-p predicts p_t');
+      if (n === 6 || n === 7) assert.ok(seen.lines.includes('weight'));
+      if (n === 8) assert.ok(seen.lines.includes('scores') && seen.lines.includes('heads'));
+      assert.deepEqual(problems.slice(before), [], `step ${n}: no console errors`);
+      if (n === 2) await screenshot(page, `lesson-step2-mechanism-${lang}`);
+    }
+  }
 });
 
 test('← and → move between steps, not while typing; previous, next and the step list too', async () => {

@@ -93,26 +93,47 @@ test('each widget names a shipped model its view draws; the steps follow the iss
     Array.isArray(s.widgets) ? s.widgets.map((w) => w.view) : [s.widgets],
   );
   assert.deepEqual(views, [
-    ['forgetting'],
-    ['alignment'],
+    ['forgetting', 'mechanism'],
+    ['alignment', 'mechanism'],
     ['compare'],
-    ['time'],
+    ['time', 'mechanism'],
     ['cost'],
-    ['reading', 'reading'],
-    ['pooling', 'pooling', 'pooling'],
-    ['heads', 'heads'],
+    ['reading', 'reading', 'mechanism'],
+    ['pooling', 'pooling', 'pooling', 'mechanism'],
+    ['heads', 'heads', 'mechanism'],
     ['heads'],
     ['train'],
   ]);
+  // the mechanism view draws the step's own model: the bottleneck of the model without attention,
+  // the additive and local-p dates models, the self-attention RNN, attention pooling, a head
+  assert.deepEqual(
+    LESSON_STEPS.map((s) =>
+      Array.isArray(s.widgets)
+        ? (s.widgets.find((w) => w.view === 'mechanism')?.model ?? null)
+        : null,
+    ),
+    [
+      'dates-none',
+      'dates-additive',
+      null,
+      'dates-local-p',
+      null,
+      'lm-agreement-sarnn',
+      'clf-reviews-attention',
+      'tf-dates-absolute',
+      null,
+      null,
+    ],
+  );
   assert.equal(LESSON_STEPS[1].widgets[0].model, 'dates-additive');
   assert.equal(LESSON_STEPS[3].widgets[0].model, 'dates-local-p');
   assert.deepEqual(
     LESSON_STEPS[5].widgets.map((w) => w.model),
-    ['lm-agreement-sarnn', 'lm-agreement-lstmn'],
+    ['lm-agreement-sarnn', 'lm-agreement-lstmn', 'lm-agreement-sarnn'],
   );
   assert.deepEqual(
     LESSON_STEPS[6].widgets.map((w) => w.model),
-    ['clf-reviews-attention', 'clf-reviews-han', 'clf-reviews-structured'],
+    ['clf-reviews-attention', 'clf-reviews-han', 'clf-reviews-structured', 'clf-reviews-attention'],
   );
   assert.equal(LESSON_STEPS[8].widgets[0].model, 'tf-dates-relative');
   for (const step of LESSON_STEPS) {

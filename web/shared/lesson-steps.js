@@ -36,7 +36,16 @@ export const LESSON_STEPS = Object.freeze([
   {
     key: 'lesson.1',
     equations: ['s_0 = h_m', 's_t = f(s_{t−1}, y_{t−1})'],
-    widgets: [{ view: 'forgetting', model: 'seq-reverse-attention' }],
+    widgets: [
+      { label: 'lesson.1.forgetting', view: 'forgetting', model: 'seq-reverse-attention' },
+      // the mechanism of the model without attention: only h_m crosses to the decoder
+      {
+        label: 'lesson.1.mech',
+        view: 'mechanism',
+        model: 'dates-none',
+        input: '22 Nov 2026',
+      },
+    ],
   },
   {
     key: 'lesson.2',
@@ -45,7 +54,10 @@ export const LESSON_STEPS = Object.freeze([
       'α_{ti} = exp(e_{ti}) / Σ_j exp(e_{tj})',
       'c_t = Σ_i α_{ti} h_i',
     ],
-    widgets: [{ view: 'alignment', model: 'dates-additive', input: '22 Nov 2026' }],
+    widgets: [
+      { label: 'lesson.2.map', view: 'alignment', model: 'dates-additive', input: '22 Nov 2026' },
+      { label: 'lesson.mech', view: 'mechanism', model: 'dates-additive', input: '22 Nov 2026' },
+    ],
   },
   {
     key: 'lesson.3',
@@ -63,7 +75,22 @@ export const LESSON_STEPS = Object.freeze([
       'p_t = m · sigmoid(v_p^T tanh(W_p s_t))',
       'α_{ti} = softmax(e_t)_i · exp(−(i − p_t)² / 2σ²),   σ = D/2,   i ∈ [p_t − D, p_t + D]',
     ],
-    widgets: [{ view: 'time', model: 'dates-local-p', input: 'Sunday, 22 November 2026', step: 4 }],
+    widgets: [
+      {
+        label: 'lesson.4.time',
+        view: 'time',
+        model: 'dates-local-p',
+        input: 'Sunday, 22 November 2026',
+        step: 4,
+      },
+      {
+        label: 'lesson.mech',
+        view: 'mechanism',
+        model: 'dates-local-p',
+        input: 'Sunday, 22 November 2026',
+        step: 4,
+      },
+    ],
   },
   {
     key: 'lesson.5',
@@ -89,6 +116,13 @@ export const LESSON_STEPS = Object.freeze([
         model: 'lm-agreement-lstmn',
         input: FBI_SENTENCE,
       },
+      {
+        label: 'lesson.6.mech',
+        view: 'mechanism',
+        model: 'lm-agreement-sarnn',
+        input: FBI_SENTENCE,
+        step: 4,
+      },
     ],
   },
   {
@@ -105,6 +139,7 @@ export const LESSON_STEPS = Object.freeze([
       { label: 'lesson.7.pooling', view: 'pooling', model: 'clf-reviews-attention' },
       { label: 'lesson.7.han', view: 'pooling', model: 'clf-reviews-han' },
       { label: 'lesson.7.structured', view: 'pooling', model: 'clf-reviews-structured' },
+      { label: 'lesson.7.mech', view: 'mechanism', model: 'clf-reviews-attention' },
     ],
   },
   {
@@ -117,6 +152,13 @@ export const LESSON_STEPS = Object.freeze([
     widgets: [
       { label: 'lesson.8.dates', view: 'heads', model: 'tf-dates-absolute', input: '22 Nov 2026' },
       { label: 'lesson.8.induction', view: 'heads', model: 'tf-induction' },
+      {
+        label: 'lesson.8.mech',
+        view: 'mechanism',
+        model: 'tf-dates-absolute',
+        input: '22 Nov 2026',
+        kind: 'cross',
+      },
     ],
   },
   {

@@ -26,12 +26,16 @@ export const LESSON_EN = Object.freeze({
   'lesson.eq.keyQuery': 'key–query',
   'lesson.1.title': 'An encoder–decoder without attention forgets long inputs',
   'lesson.1.short': 'Forgetting',
+  'lesson.1.forgetting': 'Forgetting curve',
+  'lesson.1.mech': 'Mechanism: the bottleneck',
   'lesson.1.text':
     'The first neural translators (Sutskever, Vinyals & Le 2014; Cho et al. 2014) read the input with an encoder RNN and hand its last state hₘ to a decoder RNN, which writes the output from that one vector. Whatever the length of the input, everything the decoder knows about it must fit in a vector of fixed size. The chart measures what that costs on a simple task, reversing a string of letters: two models with the same number of parameters, one with attention and one without, and their per-token accuracy against the input length. Below it, both models reverse the same string, and the wrong characters are marked.',
   'lesson.1.try':
     'Type a string of 10 letters, then one of 40 (letters a–t): where does the model without attention start to make mistakes? Does the model with attention?',
   'lesson.2.title': 'Attention: the decoder looks back at every input position',
   'lesson.2.short': 'Attention',
+  'lesson.2.map': 'Attention map',
+  'lesson.mech': 'Mechanism',
   'lesson.2.text':
     'Bahdanau, Cho & Bengio (2015) let the decoder look back at the input. At each output step t, a small network compares every encoder state hᵢ with the decoder’s previous state sₜ₋₁ and gives the additive score eₜᵢ; a softmax turns the scores into weights αₜᵢ, all positive and summing to 1; and the decoder reads the context cₜ = Σᵢ αₜᵢ hᵢ, a weighted average of the input. The map shows α for a model that writes dates in ISO form: each row is an output character, each column an input character. The panel beside it takes the selected cell apart: its score relative to the row’s largest, the exponential, the sum, and the division that gives the weight.',
   'lesson.2.try':
@@ -44,6 +48,7 @@ export const LESSON_EN = Object.freeze({
     'Set A to dot and B to concat: where do their maps differ? Do the two models still write the same output?',
   'lesson.4.title': 'Decoding one step at a time; local attention’s window',
   'lesson.4.short': 'Over time',
+  'lesson.4.time': 'Step by step',
   'lesson.4.text':
     'A decoder writes its output one token at a time, and each step has its own row of weights, computed from the state the previous token left. Step through the decoding: each press of Step adds one output character and one row. Local attention (Luong et al. 2015) looks only at a window. The model predicts a position pₜ = m · sigmoid(…) in the input of length m, keeps the positions within D of it, and multiplies their weights by a Gaussian centred on pₜ. The outlined cells are that window. It saves work on long inputs and suits tasks whose alignment moves forward through the input.',
   'lesson.4.try':
@@ -62,6 +67,7 @@ export const LESSON_EN = Object.freeze({
     'Step to “chasing” and then to “run”: which earlier words does each model look at? Switch between the two models and compare.',
   'lesson.6.sarnn': 'Self-attention RNN',
   'lesson.6.lstmn': 'LSTMN',
+  'lesson.6.mech': 'Mechanism (self-attention RNN)',
   'lesson.7.title': 'Attention to summarise a sentence: pooling, HAN, structured self-attention',
   'lesson.7.short': 'Summarise',
   'lesson.7.text':
@@ -71,6 +77,7 @@ export const LESSON_EN = Object.freeze({
   'lesson.7.pooling': 'Attention pooling',
   'lesson.7.han': 'HAN',
   'lesson.7.structured': 'Structured self-attention',
+  'lesson.7.mech': 'Mechanism (attention pooling)',
   'lesson.8.title': 'Scaled dot-product and multi-head attention: the transformer’s heads',
   'lesson.8.short': 'Heads',
   'lesson.8.text':
@@ -79,6 +86,7 @@ export const LESSON_EN = Object.freeze({
     'In the dates transformer, choose encoder self-attention and look for a head that attends to the previous position; back in cross-attention, which head reads the year’s digits? In the induction model, the sample repeats its start (“k f t … k f t”): which earlier letter does the last row look at?',
   'lesson.8.dates': 'Dates (absolute positions)',
   'lesson.8.induction': 'Induction head',
+  'lesson.8.mech': 'Mechanism (one head)',
   'lesson.9.title': 'Relative positions',
   'lesson.9.short': 'Positions',
   'lesson.9.text':
@@ -129,12 +137,16 @@ export const LESSON_ZH = Object.freeze({
   'lesson.eq.keyQuery': '键–查询',
   'lesson.1.title': '没有注意力的编码器–解码器会遗忘长输入',
   'lesson.1.short': '遗忘',
+  'lesson.1.forgetting': '遗忘曲线',
+  'lesson.1.mech': '机制：瓶颈',
   'lesson.1.text':
     '最早的神经机器翻译（Sutskever、Vinyals 和 Le 2014；Cho 等 2014）用编码器 RNN 读入输入，把它的最后一个状态 hₘ 交给解码器 RNN，解码器只凭这一个向量写出输出。无论输入多长，解码器对它的全部了解都必须装进一个固定大小的向量。下面的图表在一个简单的任务上测量这样做的代价：把一串字母倒过来写。两个模型参数量相同，一个有注意力，一个没有，图中是它们的逐词元准确率随输入长度的变化。图表下方，两个模型反转同一个字符串，写错的字符会被标出。',
   'lesson.1.try':
     '先输入 10 个字母，再输入 40 个（字母 a–t）：没有注意力的模型从哪里开始出错？有注意力的模型呢？',
   'lesson.2.title': '注意力：解码器回头看每一个输入位置',
   'lesson.2.short': '注意力',
+  'lesson.2.map': '注意力图',
+  'lesson.mech': '机制',
   'lesson.2.text':
     'Bahdanau、Cho 和 Bengio（2015）让解码器可以回头看输入。在每个输出步 t，一个小网络把每个编码器状态 hᵢ 与解码器上一步的状态 sₜ₋₁ 相比较，得到加性分数 eₜᵢ；softmax 把分数变成权重 αₜᵢ，它们都为正、总和为 1；解码器再读出上下文 cₜ = Σᵢ αₜᵢ hᵢ，也就是输入的加权平均。图中是一个把日期改写成 ISO 格式的模型的 α：每一行是一个输出字符，每一列是一个输入字符。旁边的面板把选中的单元格拆开来算：它相对于该行最大值的分数、指数、求和，以及得出权重的那次除法。',
   'lesson.2.try':
@@ -146,6 +158,7 @@ export const LESSON_ZH = Object.freeze({
   'lesson.3.try': '把 A 设为点积、B 设为拼接：两张图在哪里不同？两个模型写出的输出还一样吗？',
   'lesson.4.title': '逐步解码；局部注意力的窗口',
   'lesson.4.short': '逐步解码',
+  'lesson.4.time': '逐步解码',
   'lesson.4.text':
     '解码器一次写出一个词元，每一步都有自己的一行权重，由上一个词元留下的状态算出。请逐步解码：每按一次“单步”，就多一个输出字符和一行。局部注意力（Luong 等 2015）只看一个窗口：模型在长度为 m 的输入中预测一个位置 pₜ = m · sigmoid(…)，只保留离它不超过 D 的位置，并把这些位置的权重乘以一个以 pₜ 为中心的高斯函数。描边的单元格就是这个窗口。它在长输入上节省计算，适合对齐沿着输入向前移动的任务。',
   'lesson.4.try':
@@ -164,6 +177,7 @@ export const LESSON_ZH = Object.freeze({
     '走到 “chasing”，再走到 “run”：每个模型看的是哪些先前的词？在两个模型之间切换，比较一下。',
   'lesson.6.sarnn': '自注意力 RNN',
   'lesson.6.lstmn': 'LSTMN',
+  'lesson.6.mech': '机制（自注意力 RNN）',
   'lesson.7.title': '用注意力概括一句话：池化、HAN、结构化自注意力',
   'lesson.7.short': '概括',
   'lesson.7.text':
@@ -173,6 +187,7 @@ export const LESSON_ZH = Object.freeze({
   'lesson.7.pooling': '注意力池化',
   'lesson.7.han': 'HAN',
   'lesson.7.structured': '结构化自注意力',
+  'lesson.7.mech': '机制（注意力池化）',
   'lesson.8.title': '缩放点积与多头注意力：Transformer 的注意力头',
   'lesson.8.short': '多头',
   'lesson.8.text':
@@ -181,6 +196,7 @@ export const LESSON_ZH = Object.freeze({
     '在日期 Transformer 中，选择编码器自注意力，找一个关注前一个位置的头；回到交叉注意力，哪个头在读年份的数字？在归纳模型中，示例重复了自己的开头（“k f t … k f t”）：最后一行看向哪个较早的字母？',
   'lesson.8.dates': '日期（绝对位置）',
   'lesson.8.induction': '归纳头',
+  'lesson.8.mech': '机制（一个头）',
   'lesson.9.title': '相对位置',
   'lesson.9.short': '位置',
   'lesson.9.text':
