@@ -488,17 +488,21 @@ test("attentionEquation: every attention and position kind, small HTML with its 
     attentionEquation({ family: 'transformer', positions: 'relative' }).cite,
     'Shaw et al. 2018, eqs. 3–4',
   );
-  // Bahdanau scores the previous decoder state s_{t−1}, Luong the current h_t
+  // Bahdanau scores the previous decoder state s_{t−1}, Luong the current s_t (the lesson's letters)
   assert.match(
     attentionEquation({ ...seqBase, attention: 'additive' }).html,
     /<var>s<\/var><sub><var>t<\/var>−1<\/sub>/,
   );
   assert.match(
     attentionEquation({ ...seqBase, attention: 'dot', style: 'luong' }).html,
-    /<var>h<\/var><sub><var>t<\/var><\/sub>/,
+    /<var>s<\/var><sub><var>t<\/var><\/sub><sup><var>T<\/var><\/sup> <var>h<\/var><sub><var>i<\/var><\/sub>/,
   );
   assert.match(attentionEquation({ ...seqBase, attention: 'additive' }).html, /tanh/);
-  assert.match(attentionEquation({ ...seqBase, attention: 'key-query' }).html, /softmax/);
+  assert.match(
+    attentionEquation({ ...seqBase, attention: 'key-query' }).html,
+    /<var>W<\/var><sub><var>K<\/var><\/sub>/,
+  );
+  assert.match(attentionEquation({ ...seqBase, attention: 'local-p' }).html, /softmax/);
   // words a reader would need translated: none beyond function names (softmax, tanh, sigmoid, align, score, Attention)
   for (const attention of ATTENTIONS) {
     const text = attentionEquation({ ...seqBase, attention })

@@ -12,6 +12,8 @@
 // only, no words, so both languages show it as is).
 
 import { CONFIG_LIMITS } from '../../wasm/config-limits.js';
+import { panelEquations } from '../shared/explain.js';
+import { markupHtml } from '../shared/notation.js';
 
 /** @typedef {import('./experiment.js').ModelSpec} ModelSpec */
 
@@ -131,73 +133,38 @@ export function parameterCount(m, task) {
 
 // ---------------------------------------------------------------- the equations
 
-const v = (s) => `<var>${s}</var>`;
-const sub = (s) => `<sub>${s}</sub>`;
-const sup = (s) => `<sup>${s}</sup>`;
-const hbar = `${v('h̄')}`;
-
 /**
  * The score / attention equation of a ModelSpec's attention as small HTML (<var>, <sub>, <sup>;
- * symbols only, so it needs no translation) and its source.
+ * symbols only, so it needs no translation) and its source: the lesson's and the alignment
+ * view's equations (explain.js, docs/notation.md), with the query the style reads.
  * @param {ModelSpec} m
  * @returns {{ html: string, cite: string }}
  */
 export function attentionEquation(m) {
   if (m.family === 'transformer') {
-    if (m.positions === 'relative') {
+    if (m.positions === 'relative')
       return {
-        html:
-          `${v('e')}${sub(`${v('i')}${v('j')}`)} = ${v('x')}${sub(v('i'))}${v('W')}${sup('Q')}(${v('x')}${sub(v('j'))}${v('W')}${sup('K')} + ${v('a')}${sub(`${v('i')}${v('j')}`)}${sup('K')})${sup('T')} / √${v('d')}${sub('z')}` +
-          `; ${v('z')}${sub(v('i'))} = Σ${sub(v('j'))} α${sub(`${v('i')}${v('j')}`)}(${v('x')}${sub(v('j'))}${v('W')}${sup('V')} + ${v('a')}${sub(`${v('i')}${v('j')}`)}${sup('V')})`,
+        html: markupHtml(
+          'e_{ij} = x_i W_Q (x_j W_K + a^K_{ij})^T / √d_k;   z_i = Σ_j α_{ij} (x_j W_V + a^V_{ij})',
+        ),
         cite: 'Shaw et al. 2018, eqs. 3–4',
       };
-    }
     return {
-      html: `Attention(${v('Q')}, ${v('K')}, ${v('V')}) = softmax(${v('Q')}${v('K')}${sup('T')} / √${v('d')}${sub('k')}) ${v('V')}`,
+      html: markupHtml('Attention(Q, K, V) = softmax(Q K^T / √d_k) V'),
       cite: 'Vaswani et al. 2017, eq. 1',
     };
   }
-  const ht = `${v('h')}${sub(v('t'))}`;
-  const hs = `${hbar}${sub(v('s'))}`;
-  const q = m.style === 'bahdanau' ? `${v('s')}${sub(`${v('t')}−1`)}` : ht;
-  switch (m.attention) {
-    case 'none':
-      return { html: `${v('c')}${sub(v('t'))} = 0`, cite: 'Sutskever et al. 2014' };
-    case 'additive':
-      return {
-        html: `${v('e')}${sub(`${v('t')}${v('s')}`)} = ${v('v')}${sub('a')}${sup('T')} tanh(${v('W')}${sub('a')}${q} + ${v('U')}${sub('a')}${hs})`,
-        cite: 'Bahdanau et al. 2015, eq. 6',
-      };
-    case 'dot':
-      return {
-        html: `score(${q}, ${hs}) = ${q}${sup('T')}${hs}`,
-        cite: 'Luong et al. 2015, eq. 8',
-      };
-    case 'general':
-      return {
-        html: `score(${q}, ${hs}) = ${q}${sup('T')}${v('W')}${sub('a')}${hs}`,
-        cite: 'Luong et al. 2015, eq. 8',
-      };
-    case 'concat':
-      return {
-        html: `score(${q}, ${hs}) = ${v('v')}${sub('a')}${sup('T')} tanh(${v('W')}${sub('a')}[${q}; ${hs}])`,
-        cite: 'Luong et al. 2015, eq. 8',
-      };
-    case 'local-m':
-      return {
-        html: `${v('p')}${sub(v('t'))} = ${v('t')}; ${v('a')}${sub(v('t'))}(${v('s')}) = align(${q}, ${hs}) exp(−(${v('s')} − ${v('p')}${sub(v('t'))})${sup('2')} / 2σ${sup('2')})`,
-        cite: 'Luong et al. 2015, eqs. 9–10',
-      };
-    case 'local-p':
-      return {
-        html: `${v('p')}${sub(v('t'))} = ${v('S')} · sigmoid(${v('v')}${sub('p')}${sup('T')} tanh(${v('W')}${sub('p')}${q})); ${v('a')}${sub(v('t'))}(${v('s')}) = align(${q}, ${hs}) exp(−(${v('s')} − ${v('p')}${sub(v('t'))})${sup('2')} / 2σ${sup('2')})`,
-        cite: 'Luong et al. 2015, eqs. 9–10',
-      };
-    case 'key-query':
-    default:
-      return {
-        html: `Attention(${v('Q')}, ${v('K')}, ${v('V')}) = softmax(${v('Q')}${v('K')}${sup('T')} / √${v('d')}${sub('k')}) ${v('V')}`,
-        cite: 'Vaswani et al. 2017, eq. 1',
-      };
-  }
+  const eqs = panelEquations({ attention: m.attention, style: m.style, score: m.score });
+  const local = m.attention === 'local-m' || m.attention === 'local-p';
+  const cite = {
+    none: 'Sutskever et al. 2014',
+    additive: 'Bahdanau et al. 2015, eq. 6',
+    'local-m': 'Luong et al. 2015, eqs. 9–10',
+    'local-p': 'Luong et al. 2015, eqs. 9–10',
+    'key-query': 'Vaswani et al. 2017, eq. 1',
+  }[m.attention];
+  return {
+    html: markupHtml(local ? `${eqs[0]};   ${eqs[2]}` : eqs[0]),
+    cite: cite ?? 'Luong et al. 2015, eq. 8',
+  };
 }

@@ -5,6 +5,7 @@
 //   toMarkup('e_tᵢ = vᵀ tanh(…)')            // 'e_{ti} = v^T tanh(…)': Unicode sub/superscripts
 //   equationSymbols('k_i = W_K h_i', named) // ['k', 'W_K', 'h'] (named: ids like 'W_K', 'a^K')
 //   toUnicode('α_{ti}')                      // 'αₜᵢ', for a title attribute
+//   markupHtml('v^T h_i')                    // '<var>v</var><sup><var>T</var></sup> …' (the lab)
 //
 // The markup: x_i and x^T take one character, x_{…} and x^{…} the braces' contents (no nesting).
 // The lesson (lesson-steps.js), the alignment view's panel (explain.js) and the mechanism view
@@ -160,6 +161,35 @@ export function toUnicode(source) {
       if (chars.every((c) => map.has(c))) return chars.map((c) => map.get(c)).join('');
       return `${kind === 'sub' ? '_' : '^'}${chars.length === 1 ? s : `{${s}}`}`;
     })
+    .join('');
+}
+
+/** Text as HTML with each single-letter symbol in a <var> (words such as tanh stay as they are;
+ * in a subscript, two letters are two indices: ti). */
+function varHtml(text, index = false) {
+  const esc = (x) => x.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  let out = '';
+  let at = 0;
+  for (const m of text.matchAll(/\p{L}\p{M}*(?:\p{L}\p{M}*)*/gu)) {
+    out += esc(text.slice(at, m.index));
+    const letters = Array.from(m[0]).filter((c) => /\p{L}/u.test(c)).length;
+    if (letters === 1) out += `<var>${esc(m[0])}</var>`;
+    else if (index && letters === 2)
+      out += m[0].replace(/\p{L}\p{M}*/gu, (c) => `<var>${esc(c)}</var>`);
+    else out += esc(m[0]);
+    at = m.index + m[0].length;
+  }
+  return out + esc(text.slice(at));
+}
+
+/**
+ * Markup (or Unicode) as small HTML: <var> around each one-letter symbol, <sub> and <sup>, the
+ * rest escaped text (the lab's equation line, which sets it as HTML).
+ * @param {string} source @returns {string}
+ */
+export function markupHtml(source) {
+  return equationParts(toMarkup(source))
+    .map(([kind, s]) => (kind === 'text' ? varHtml(s) : `<${kind}>${varHtml(s, true)}</${kind}>`))
     .join('');
 }
 
