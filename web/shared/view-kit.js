@@ -29,11 +29,12 @@ export function el(tag, props = {}, children = []) {
 /**
  * An equation as a <p class="eq"> (or `tag`): its text with <sub> and <sup> from notation.js's
  * markup (Unicode sub/superscripts are read as the markup too), the page's one way to show one.
+ * The sub/superscripts are indices and names, never words to translate (translate="no").
  */
 export function equationEl(source, tag = 'p', cls = 'eq') {
   const node = el(tag, { class: cls });
   for (const [kind, text] of equationParts(toMarkup(source)))
-    node.append(kind === 'text' ? text : el(kind, { text }));
+    node.append(kind === 'text' ? text : el(kind, { text, translate: 'no' }));
   return node;
 }
 

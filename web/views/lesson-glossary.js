@@ -41,14 +41,16 @@ function meaning(entry, lang) {
 /** Markup as DOM children: text, <sub>, <sup>. */
 function markupNodes(source) {
   return equationParts(toMarkup(source)).map(([kind, text]) =>
-    kind === 'text' ? text : el(kind, { text }),
+    kind === 'text' ? text : el(kind, { text, translate: 'no' }),
   );
 }
 
 /** An equation's nodes: each symbol a <span class="sym"> titled with its meaning. */
 export function lessonEquation(source, lang) {
   return equationPieces(source, NAMED).map(({ symbol, parts }) => {
-    const nodes = parts.map(([kind, text]) => (kind === 'text' ? text : el(kind, { text })));
+    const nodes = parts.map(([kind, text]) =>
+      kind === 'text' ? text : el(kind, { text, translate: 'no' }),
+    );
     const entry = symbol ? glossaryEntry(symbol) : undefined;
     if (!entry) return nodes.length === 1 ? nodes[0] : el('span', {}, nodes);
     const span = el('span', { class: 'sym', 'data-sym': symbol }, nodes);
