@@ -50,7 +50,7 @@ const DATA_SELECTOR = 'code, kbd, samp, var, [translate="no"], .output';
  *   and the lesson's Sutskever, Vinyals, Le (2014) and Cho (2014);
  * - functions in formulas: softmax, exp, max, ln, tanh, clip, score (the lab's Luong equation);
  *   the AAᵀ of the penalty;
- * - key caps (Home, End, Page Up, Page Down, Enter);
+ * - key caps (Home, End, Page Up, Page Down, Enter, Tab);
  * - web platform names in the load errors: http, iframe, Access-Control-Allow-Origin, Worker,
  *   File, Blob; and the contractions the hint says are split off as tokens (n’t, ’s).
  */
@@ -110,6 +110,7 @@ const ALLOWED = new Set([
   'Up',
   'Down',
   'Enter',
+  'Tab',
   'http',
   'iframe',
   'Access-Control-Allow-Origin',

@@ -56,8 +56,6 @@ export class MechanismView {
     u.next = button('mech-next', () => this.#moveTo(this.#step + 1, true));
     u.slider = el('input', { type: 'range', min: '0', max: '0', step: '1', class: 'mech-slider' });
     u.slider.addEventListener('input', () => this.#moveTo(Number(u.slider.value), true));
-    u.sliderLabel = el('label', { class: 'visually-hidden' });
-    u.sliderLabel.append(u.slider);
     u.position = el('span', { class: 'mech-position', 'aria-live': 'polite' });
     // transformer: which sublayer and head
     u.kind = el('select', { class: 'mech-kind' });
@@ -72,7 +70,7 @@ export class MechanismView {
       u.prev,
       u.play,
       u.next,
-      u.sliderLabel,
+      u.slider, // named by its aria-label
       u.position,
       u.pick,
     ]);
