@@ -333,7 +333,7 @@ test('← and → move between steps, not while typing; previous, next and the s
   await page.keyboard.press('ArrowLeft');
   await waitStep(2);
   // typing in the widget's input: the arrows move the caret, not the lesson
-  const field = page.locator('#lesson attn-demo input[type="text"]');
+  const field = page.locator('#lesson attn-demo input#input');
   await field.focus();
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowRight');
