@@ -31,7 +31,7 @@ import { elapsed, emit, runInput } from './view-context.js';
 const STEP_MS = 900; // play speed: one step per STEP_MS
 
 export class MechanismView {
-  node = el('div', { class: 'mechanism' });
+  node = el('section', { class: 'mechanism', 'data-view': 'mechanism' });
   #ui = {};
   #key = '';
   #data = null;
@@ -74,7 +74,8 @@ export class MechanismView {
       u.position,
       u.pick,
     ]);
-    u.figure = el('div', { class: 'mech-figure', tabindex: '0' });
+    // the picture holds the output too (the token written, the label, the next word's probability)
+    u.figure = el('div', { class: 'mech-figure', tabindex: '0', 'data-main': 'picture output' });
     u.title = el('h3', { class: 'mech-eq-title' });
     u.equations = el('ol', { class: 'mech-equations' });
     u.panel = el('aside', { class: 'mech-panel' }, [u.title, u.equations]);
@@ -380,7 +381,7 @@ export const MECHANISM_STYLE = `
 .mech-readout { grid-area: readout; }
 @container (max-width: 760px) {
   .mech-main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "controls" "fig" "readout" "panel"; grid-template-rows: none; }
-  .mech-svg { min-width: 640px; } /* a phone scrolls the picture sideways rather than shrink its text */
+  .mech-figure .mech-svg { width: auto; height: auto; max-width: none; max-height: none; } /* its own size: a phone scrolls it sideways rather than shrink its text */
 }
 .mech-figure { min-width: 0; overflow-x: auto; border: 1px solid var(--al-line, #d6d6df); border-radius: var(--al-radius, 6px); padding: 2px; }
 .mech-figure:focus-visible { outline: 2px solid var(--al-focus, Highlight); outline-offset: 2px; }
