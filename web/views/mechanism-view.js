@@ -30,7 +30,7 @@ import { elapsed, emit, runInput } from './view-context.js';
 const STEP_MS = 900; // play speed: one step per STEP_MS
 
 export class MechanismView {
-  node = el('div', { class: 'mechanism' });
+  node = el('section', { class: 'mechanism', 'data-view': 'mechanism' });
   #ui = {};
   #key = '';
   #data = null;
@@ -55,8 +55,6 @@ export class MechanismView {
     u.next = button('mech-next', () => this.#moveTo(this.#step + 1, true));
     u.slider = el('input', { type: 'range', min: '0', max: '0', step: '1', class: 'mech-slider' });
     u.slider.addEventListener('input', () => this.#moveTo(Number(u.slider.value), true));
-    u.sliderLabel = el('label', { class: 'visually-hidden' });
-    u.sliderLabel.append(u.slider);
     u.position = el('span', { class: 'mech-position', 'aria-live': 'polite' });
     // transformer: which sublayer and head
     u.kind = el('select', { class: 'mech-kind' });
@@ -71,11 +69,12 @@ export class MechanismView {
       u.prev,
       u.play,
       u.next,
-      u.sliderLabel,
+      u.slider, // named by its aria-label
       u.position,
       u.pick,
     ]);
-    u.figure = el('div', { class: 'mech-figure', tabindex: '0' });
+    // the picture holds the output too (the token written, the label, the next word's probability)
+    u.figure = el('div', { class: 'mech-figure', tabindex: '0', 'data-main': 'picture output' });
     u.title = el('h3', { class: 'mech-eq-title' });
     u.equations = el('ol', { class: 'mech-equations' });
     u.panel = el('aside', { class: 'mech-panel' }, [u.title, u.equations]);
@@ -381,7 +380,7 @@ export const MECHANISM_STYLE = `
 .mech-readout { grid-area: readout; }
 @container (max-width: 760px) {
   .mech-main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "controls" "fig" "readout" "panel"; grid-template-rows: none; }
-  .mech-svg { min-width: 640px; } /* a phone scrolls the picture sideways rather than shrink its text */
+  .mech-figure .mech-svg { width: auto; height: auto; max-width: none; max-height: none; } /* its own size: a phone scrolls it sideways rather than shrink its text */
 }
 .mech-figure { min-width: 0; overflow-x: auto; border: 1px solid var(--al-line, #d6d6df); border-radius: var(--al-radius, 6px); padding: 2px; }
 .mech-figure:focus-visible { outline: 2px solid var(--al-focus, Highlight); outline-offset: 2px; }

@@ -35,6 +35,8 @@ export function node(tag, attrs = {}, children = []) {
 export function svg(w, h, label) {
   return node('svg', {
     viewBox: `0 0 ${w} ${h}`,
+    width: w, // its size where CSS leaves it (a phone): 1 unit a pixel, the text as written
+    height: h,
     class: 'mech-svg',
     role: 'group',
     'aria-label': label,
