@@ -178,8 +178,8 @@ export const GLOSSARY = Object.freeze(
     [
       'h̃',
       'h̃_t',
-      'Luong’s attentional state tanh(W_c [c_t; s_t]), which the output layer reads',
-      'Luong 的注意力状态 tanh(W_c [c_t; s_t])，输出层读取它',
+      'an attention-made state: Luong’s tanh(W_c [c_t; s_t]); the LSTMN’s Σ_i α_{ti} h_i',
+      '由注意力得到的状态：Luong 的 tanh(W_c [c_t; s_t])；LSTMN 的 Σ_i α_{ti} h_i',
     ],
     [
       'W_c',
