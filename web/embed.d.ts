@@ -15,6 +15,7 @@ export type AttnDemoView =
   | 'alignment'
   | 'time'
   | 'compare'
+  | 'mechanism'
   | 'heads'
   | 'pooling'
   | 'reading'
@@ -51,10 +52,11 @@ export interface AttnDemoState {
   /** The compare view's two models (A − B), or null for its defaults. */
   a: string | null;
   b: string | null;
-  /** The heads view of an encoder-decoder: which attention (null: cross). */
+  /** The heads and mechanism views of an encoder-decoder: which attention (null: cross). */
   kind: 'encoder' | 'decoder' | 'cross' | null;
   /** Reading view: the current word, 0-based (the page shows step + 1; null: the last); time view:
-   * tokens decoded, a count (0: none, as after Reset; null: the whole output). */
+   * tokens decoded, a count (0: none, as after Reset; null: the whole output); mechanism view: the
+   * step drawn, 0-based (an output token, a word read, a hop or a query row; null: the first). */
   step: number | null;
   /** The translation models' gold alignment drawn over the map. */
   gold: boolean;
