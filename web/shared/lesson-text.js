@@ -36,6 +36,8 @@ export const LESSON_EN = Object.freeze({
   'lesson.2.short': 'Attention',
   'lesson.2.map': 'Attention map',
   'lesson.mech': 'Mechanism',
+  'lesson.tryMechanism':
+    'Step through time with ▶ or the ← and → keys on the diagram, and point at (or tab to) any part: its numbers appear and its term lights up in the equations beside it. Then type another input and watch the same machine work on it.',
   'lesson.2.text':
     'Bahdanau, Cho & Bengio (2015) let the decoder look back at the input. At each output step t, a small network compares every encoder state hᵢ with the decoder’s previous state sₜ₋₁ and gives the additive score eₜᵢ; a softmax turns the scores into weights αₜᵢ, all positive and summing to 1; and the decoder reads the context cₜ = Σᵢ αₜᵢ hᵢ, a weighted average of the input. The map shows α for a model that writes dates in ISO form: each row is an output character, each column an input character. The panel beside it takes the selected cell apart: its score relative to the row’s largest, the exponential, the sum, and the division that gives the weight.',
   'lesson.2.try':
@@ -147,6 +149,8 @@ export const LESSON_ZH = Object.freeze({
   'lesson.2.short': '注意力',
   'lesson.2.map': '注意力图',
   'lesson.mech': '机制',
+  'lesson.tryMechanism':
+    '用 ▶ 或在示意图上按 ← 和 → 键按时间逐步前进，再指向（或用 Tab 键移到）任何部分：它的数字会显示出来，旁边公式里对应的项也会亮起。然后换一个输入，看同一台机器如何处理它。',
   'lesson.2.text':
     'Bahdanau、Cho 和 Bengio（2015）让解码器可以回头看输入。在每个输出步 t，一个小网络把每个编码器状态 hᵢ 与解码器上一步的状态 sₜ₋₁ 相比较，得到加性分数 eₜᵢ；softmax 把分数变成权重 αₜᵢ，它们都为正、总和为 1；解码器再读出上下文 cₜ = Σᵢ αₜᵢ hᵢ，也就是输入的加权平均。图中是一个把日期改写成 ISO 格式的模型的 α：每一行是一个输出字符，每一列是一个输入字符。旁边的面板把选中的单元格拆开来算：它相对于该行最大值的分数、指数、求和，以及得出权重的那次除法。',
   'lesson.2.try':

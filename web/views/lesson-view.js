@@ -116,10 +116,10 @@ export class LessonView {
         u.count,
         u.title,
         // the text beside the live widget, "Try this" just above it (one column on a phone)
-        el('div', { class: 'lesson-body' }, [
+        (u.body = el('div', { class: 'lesson-body' }, [
           el('div', { class: 'lesson-words' }, [u.text, u.eqs, u.glossary.node]),
           el('div', { class: 'lesson-side' }, [u.variants, u.try, u.widget]),
-        ]),
+        ])),
       ]),
       single ? el('p', { class: 'lesson-buttons' }, [u.whole]) : u.buttons,
     ]);
@@ -207,7 +207,8 @@ export class LessonView {
     const colon = t(lang, 'lesson.colon'); // ': ' or '：'; the space, if any, after the bold label
     u.tryLabel.textContent = `${t(lang, 'lesson.try')}${colon.trimEnd()}`;
     u.tryGap.textContent = colon.slice(colon.trimEnd().length);
-    u.tryText.textContent = t(lang, `${step.key}.try`);
+    const mech = Array.isArray(step.widgets) && step.widgets[this.#variant]?.view === 'mechanism';
+    u.tryText.textContent = t(lang, mech ? 'lesson.tryMechanism' : `${step.key}.try`);
     u.prev.textContent = t(lang, 'lesson.prev');
     u.next.textContent = t(lang, 'lesson.next');
     u.prev.disabled = n <= 1;
@@ -248,6 +249,9 @@ export class LessonView {
     const step = LESSON_STEPS[n - 1];
     const box = this.#ui.widget;
     box.dataset.step = String(n);
+    // the mechanism's diagram takes the wider column, so that it need not scroll sideways
+    const w0 = Array.isArray(step.widgets) ? step.widgets[this.#variant] : null;
+    this.#ui.body.classList.toggle('lesson-mech', w0?.view === 'mechanism');
     const done = () => {
       this.#rendered = true;
       box.dataset.rendered = String(n);

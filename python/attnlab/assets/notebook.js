@@ -452,7 +452,8 @@ button:hover:not(:disabled) { border-color: var(--al-accent, #3451a3);
   background-color: color-mix(in srgb, var(--al-accent, #3451a3) 8%, var(--al-surface, Canvas)); }
 button:active:not(:disabled) { background-color: color-mix(in srgb, var(--al-accent, #3451a3) 16%, var(--al-surface, Canvas)); }
 button:disabled { opacity: 0.5; cursor: default; }
-button[aria-pressed="true"], button[role="tab"][aria-selected="true"] { color: var(--al-surface, Canvas);
+button[aria-pressed="true"], button[aria-pressed="true"]:hover:not(:disabled),
+button[aria-pressed="true"]:active:not(:disabled), button[role="tab"][aria-selected="true"] { color: var(--al-surface, Canvas);
   background: var(--al-accent, #3451a3); border-color: var(--al-accent, #3451a3); }
 input[type="text"], input[type="number"], input[type="search"], input[type="url"] { padding: 0 var(--al-space-2, 8px); }
 textarea { padding: var(--al-space-1, 4px) var(--al-space-2, 8px); font-family: var(--al-mono, monospace); }
