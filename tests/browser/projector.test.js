@@ -14,6 +14,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { VIEWS } from '../../web/shared/app-state.js';
+import { findModel, modelsForView, sampleFor } from '../../web/shared/models.js';
 import { LAYOUT } from '../../web/shared/draw.js';
 import { screenshot, startBrowser } from './harness.js';
 
@@ -120,6 +121,27 @@ for (const lang of ['en', 'zh']) {
     console.log(report.join('\n'));
   });
 }
+
+// Beyond each view's default: every model a view offers (models.js modelsForView, read from the
+// code), with its sample input, in English, keeps the view's picture and output on the first
+// screen (the compare and forgetting views load their own sets and are measured above).
+test('1280 × 720: every model each view offers keeps its picture and output on the first screen', async () => {
+  await page.setViewportSize(SCREEN);
+  const late = [];
+  for (const view of VIEWS.filter((v) => v !== 'compare' && v !== 'forgetting')) {
+    for (const { name } of modelsForView(view)) {
+      await openView(`#view=${view}&model=${name}&input=${encodeURIComponent(sampleFor(name))}`);
+      const boxes = await firstScreenBoxes(view);
+      for (const [what, b] of Object.entries(boxes)) {
+        // a model without attention has no map to draw: the view says so instead
+        if (what === 'picture' && !b && findModel(name)?.attention === 'none') continue;
+        if (!b || !b.visible || b.height === 0 || b.top < 0 || b.bottom > SCREEN.height)
+          late.push(`${view} ${name}: ${what} ${JSON.stringify(b)}`);
+      }
+    }
+  }
+  assert.deepEqual(late, []);
+});
 
 /** Computed styles of the first element matching selector in the document or a shadow root. */
 function looks(target, selector, props) {

@@ -99,8 +99,19 @@ export function layoutOf(ctx, font, spec, cellSize, availableWidth, plot = null)
 /** A plot's max-height in CSS pixels (Infinity for none). @param {Element} plot */
 function maxHeightOf(plot) {
   const h = parseFloat(getComputedStyle(plot).maxHeight);
-  return h > 0 ? h : Infinity;
+  if (!(h > 0)) return Infinity;
+  // and no taller than what the first screen has left below the plot's top, when that is a
+  // usable height: a map that starts lower (under a longer output line, a translation model's
+  // gold toggle) still ends on the projector's first screen
+  const top = plot.getBoundingClientRect().top + (window.scrollY || 0);
+  const left = window.innerHeight - top - FIT_MARGIN;
+  return left >= FIT_MIN_HEIGHT ? Math.min(h, left) : h;
 }
+
+/** The margin (CSS pixels) kept under a map fitted to the first screen, and the least height it
+ * is fitted to (below that the map keeps its CSS max-height and the page scrolls). */
+const FIT_MARGIN = 24;
+const FIT_MIN_HEIGHT = 208;
 
 /** The smallest cell (CSS pixels) a map is shrunk to so that it fits its max-height. */
 const FIT_MIN_CELL = 6;

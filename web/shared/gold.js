@@ -263,11 +263,11 @@ export class GoldPanel {
 
 /** The panel's styles (the views add them to <attn-demo>'s shadow root). */
 export const GOLD_STYLE = `
-.gold { margin: 0.5rem 0; }
+.gold { margin: 0.25rem 0; }
 .gold-toggle { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; }
 .gold-toggle input { min-height: 0; width: 1.1rem; height: 1.1rem; margin: 0; }
 .gold-toggle label { font-weight: 600; }
-.gold-toggle .hint { margin: 0; }
+.gold-toggle .hint { margin: 0; flex: 1 1 20rem; } /* beside its label where the line allows */
 .gold-note p { margin: 0.25rem 0; font-size: 0.875rem; }
 .gold-none { padding: 0.35rem 0.6rem; border-radius: 6px;
   background: var(--attn-demo-warning-bg, #fff4ce); color: var(--attn-demo-warning-text, #5c4400); }

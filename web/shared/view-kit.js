@@ -208,7 +208,8 @@ figcaption .output { font-size: 0.9rem; }
 .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; font-size: 0.8125rem; margin: 0.5rem 0; }
 .legend-bar { width: 10rem; max-width: 40vw; height: 0.75rem; image-rendering: pixelated; border-radius: 2px; }
 .legend-caption { color: var(--al-muted, GrayText); }
-.heads-grid { display: grid; gap: 0.25rem; align-items: center; justify-content: start; margin: 0.5rem 0; max-width: 48rem; }
+.heads-grid { display: grid; gap: 0.25rem; align-items: center; justify-content: start; margin: 0.5rem 0;
+  max-width: min(48rem, 100vh - 10rem); } /* no wider than lets its rows end on the first screen */
 .heads-grid .axis { font-size: 0.75rem; color: var(--al-muted, GrayText); text-align: center; overflow-wrap: anywhere; }
 .heads-grid .axis.row { text-align: right; padding-right: 0.25rem; }
 .thumb { display: block; padding: 2px; min-height: 0; min-width: 0; width: 100%; border: 2px solid transparent; border-radius: 4px;
