@@ -250,6 +250,7 @@ export class MechanismView {
         (sel && u.figure.querySelector(sel)) || u.figure
       ).focus();
     }
+    if (!had) scrollToWeight(u.figure);
     u.figure.dataset.family = this.#family;
     u.figure.dataset.step = String(this.#step);
     u.slider.value = String(this.#step);
@@ -356,6 +357,21 @@ export class MechanismView {
   dispose() {
     this.pause();
   }
+}
+
+/** A picture wider than its box (a phone) scrolls to where this step attends: its heaviest
+ * weight (a transformer: the query row's, centred as a column). */
+function scrollToWeight(fig) {
+  if (fig.scrollWidth <= fig.clientWidth) return;
+  let best = null;
+  let max = -Infinity;
+  for (const n of fig.querySelectorAll('[data-stage="weight"][data-value]')) {
+    const v = Math.max(...n.getAttribute('data-value').split(',').map(Number));
+    if (v > max) [max, best] = [v, n];
+  }
+  if (!best) return;
+  const [f, b] = [fig.getBoundingClientRect(), best.getBoundingClientRect()];
+  fig.scrollLeft += b.left + b.width / 2 - (f.left + f.width / 2);
 }
 
 function clampStep(step, count) {
