@@ -30,7 +30,7 @@ const FOCUS = 'var(--al-focus, var(--al-accent, Highlight))';
 
 export const STYLE = `${TOKENS_STYLE}${CONTROL_STYLE}
 :host { display: block; font: inherit; color: inherit; container-type: inline-size;
-  --lab-a: ${COLORS.a}; --lab-b: ${COLORS.b}; --lab-map-grid: 180px; }
+  --lab-a: var(--al-a, ${COLORS.a}); --lab-b: var(--al-b, ${COLORS.b}); --lab-map-grid: 180px; }
 :host([hidden]) { display: none; }
 [hidden] { display: none !important; }
 * { box-sizing: border-box; }
@@ -90,6 +90,10 @@ summary:focus-visible, button:focus-visible { outline: 2px solid ${FOCUS}; outli
 .controls button.primary { font-weight: 700; min-width: 6rem; }
 .controls .status { margin: 0; }
 .resume { margin-top: 0.4rem; padding: 0.4rem 0.6rem; border-radius: 6px; background: var(--attn-lab-note-bg, #eef2fb); font-size: 0.9rem; }
+@media (prefers-color-scheme: dark) {
+  .resume { background: var(--attn-lab-note-bg, #1e2a44); }
+  .error, .problem { background: var(--attn-lab-error-bg, #3b1412); color: var(--attn-lab-error-text, #ffb4ab); }
+}
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 13rem), 1fr)); gap: ${S2} ${S3}; }
 figure { margin: 0; min-width: 0; }
 .charts figure { display: flex; flex-direction: column; }

@@ -31,7 +31,7 @@ import { elapsed, emit, runInput } from './view-context.js';
 const STEP_MS = 900; // play speed: one step per STEP_MS
 
 export class MechanismView {
-  node = el('div', { class: 'mechanism' });
+  node = el('section', { class: 'mechanism', 'data-view': 'mechanism' });
   #ui = {};
   #key = '';
   #data = null;
@@ -74,7 +74,8 @@ export class MechanismView {
       u.position,
       u.pick,
     ]);
-    u.figure = el('div', { class: 'mech-figure', tabindex: '0' });
+    // the picture draws the model's output too (the decoded row, the next word's p, the label)
+    u.figure = el('div', { class: 'mech-figure', tabindex: '0', 'data-main': 'picture output' });
     u.title = el('h3', { class: 'mech-eq-title' });
     u.equations = el('ol', { class: 'mech-equations' });
     u.panel = el('aside', { class: 'mech-panel' }, [u.title, u.equations]);
@@ -380,7 +381,8 @@ export const MECHANISM_STYLE = `
 .mech-readout { grid-area: readout; }
 @container (max-width: 760px) {
   .mech-main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "controls" "fig" "readout" "panel"; grid-template-rows: none; }
-  .mech-svg { min-width: 640px; } /* a phone scrolls the picture sideways rather than shrink its text */
+  /* a phone scrolls the picture sideways rather than shrink its text: drawn at 1:1 (svg.js --mech-w) */
+  .mech-svg { min-width: var(--mech-w, 640px); max-height: none; }
 }
 .mech-figure { min-width: 0; overflow-x: auto; border: 1px solid var(--al-line, #d6d6df); border-radius: var(--al-radius, 6px); padding: 2px; }
 .mech-figure:focus-visible { outline: 2px solid var(--al-focus, Highlight); outline-offset: 2px; }
@@ -391,14 +393,15 @@ export const MECHANISM_STYLE = `
 .mech-svg .tok { font-family: var(--al-mono, ui-monospace, monospace); font-size: 12px; }
 .mech-svg .outline, .mech-svg .row-outline { fill: none; stroke: var(--al-line, #9ca3af); stroke-width: 0.6; }
 .mech-svg .token rect { fill: var(--al-surface, transparent); stroke: var(--al-line, #9ca3af); }
-.mech-svg .token.later text { fill-opacity: 0.35; }
+/* the tokens not reached yet: muted, still readable (a projector, dark mode) */
+.mech-svg .token.later text { fill: var(--al-muted, #6b7280); }
 .mech-svg .token.current rect { stroke: var(--al-accent, #2563eb); stroke-width: 2; }
 .mech-svg .cell-box { fill: var(--al-surface, transparent); stroke: var(--al-line, #9ca3af); }
 .mech-svg .mbar.pos { fill: var(--al-pos, #0f766e); }
 .mech-svg .mbar.neg { fill: var(--al-neg, #b91c1c); }
 .mech-svg .mbar.weight { fill: var(--al-attn, #7c3aed); }
 .mech-svg .bar-value { font-size: 11px; font-variant-numeric: tabular-nums; }
-.mech-svg .masked { font-size: 10px; fill: var(--al-muted, #6b7280); }
+.mech-svg .masked { font-size: 11px; fill: var(--al-muted, #6b7280); }
 .mech-svg .link { fill: none; stroke: var(--al-attn, #7c3aed); }
 .mech-svg .axis { stroke: var(--al-line, #9ca3af); stroke-width: 0.6; }
 .mech-svg .arrow { fill: none; stroke: var(--al-muted, #6b7280); stroke-width: 1.4; }
