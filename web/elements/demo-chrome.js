@@ -51,8 +51,8 @@ label { font-weight: 600; font-size: var(--al-text-sm); }
 .field { display: flex; flex-direction: column; gap: 2px; min-width: 0; }
 .bar .field { flex: 0 1 auto; }
 .input-field { flex: 3 1 14rem; }
-.examples-field { flex: 1 1 11rem; max-width: 20rem; }
-.examples-field select { width: 100%; }
+.examples-field { flex: 0 1 auto; max-width: 20rem; }
+.examples-field select { width: 100%; field-sizing: content; }
 select, input, button { max-width: 100%; }
 input[type="text"] { width: 100%; font-family: var(--al-mono); font-size: var(--al-text-md); }
 .hint { flex: 1 0 100%; }

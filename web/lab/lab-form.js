@@ -194,8 +194,8 @@ export function buildForm(ui) {
       f('layers', u.layers),
       f('hidden', u.hidden),
       f('embedding', u.embedding),
-      f('attention', u.attention),
-      f('style', u.style),
+      f('attention', u.attention, 'wide'),
+      f('style', u.style, 'wide'),
       f('bidirectional', u.bidirectional, 'check'),
     ]);
     u.tf = el('div', { class: 'grid' }, [
@@ -203,13 +203,13 @@ export function buildForm(ui) {
       f('heads', u.heads),
       f('width', u.width),
       f('feedforward', u.feedforward),
-      f('positions', u.positions),
+      f('positions', u.positions, 'wide'),
     ]);
     u.settingsTitle = el('span', { class: 'settings-title' });
     u.summary = el('span', { class: 'settings-summary', id: `${p}summary` });
     u.settings = el('details', { class: 'settings', id: `${p}settings` }, [
       el('summary', { id: `${p}settings-summary` }, [u.settingsTitle, u.summary]),
-      el('div', { class: 'grid' }, [f('family', u.family)]),
+      el('div', { class: 'grid' }, [f('family', u.family, 'wide')]),
       u.modelTitle,
       u.s2s,
       u.tf,
@@ -224,7 +224,12 @@ export function buildForm(ui) {
         f('seed', u.seed),
         f('workers', u.workers),
       ]),
-      el('div', { class: 'buttons files' }, [f('dtype', u.dtype), u.download, u.load, u.loadFile]),
+      el('div', { class: 'buttons files' }, [
+        f('dtype', u.dtype, 'wide'),
+        u.download,
+        u.load,
+        u.loadFile,
+      ]),
       u.fileNote,
     ]);
     // lab-view.js puts the run's numbers (lab-paint.js) into u.live and its map after the body.

@@ -202,6 +202,16 @@ export function drawCharts(ui, host, runs, lang, styleKey) {
   const name = (r) => t(lang, `lab.run.${r.id}`);
   const short = (r) => r.id.toUpperCase(); // the legends: 'A', 'B' (colour and dash say it too)
   let style = null; // computed once per frame, and only when a chart is redrawn
+  let runColor = null; // each run's colour: --lab-a / --lab-b (the --al-a / --al-b tokens)
+  const color = (id) => {
+    if (!runColor) {
+      const css = getComputedStyle(host);
+      runColor = Object.fromEntries(
+        RUNS.map((r) => [r, css.getPropertyValue(`--lab-${r}`).trim() || COLORS[r]]),
+      );
+    }
+    return runColor[id];
+  };
   const draw = (canvas, data, make) => {
     const w = Math.max(200, Math.floor(canvas.clientWidth || ui.charts.clientWidth || 320));
     const h = Math.max(120, Math.floor(canvas.clientHeight || CHART_HEIGHT)); // the CSS's height
@@ -242,7 +252,7 @@ export function drawCharts(ui, host, runs, lang, styleKey) {
   draw(ui.chart.loss, `${log}:${live.map((r) => r.loss.length).join(',')}`, () => [
     live.map((r) => ({
       label: t(lang, 'lab.series.loss', { run: short(r) }),
-      color: COLORS[r.id],
+      color: color(r.id),
       dash: DASH[r.id],
       points: r.loss.points,
     })),
@@ -254,14 +264,14 @@ export function drawCharts(ui, host, runs, lang, styleKey) {
     live.flatMap((r) => [
       {
         label: t(lang, 'lab.series.exact', { run: short(r) }),
-        color: COLORS[r.id],
+        color: color(r.id),
         dash: DASH[r.id],
         points: r.exact,
         dots: true,
       },
       {
         label: t(lang, 'lab.series.token', { run: short(r) }),
-        color: COLORS[r.id],
+        color: color(r.id),
         dash: TOKEN_DASH[r.id],
         points: r.token,
       },
@@ -272,7 +282,7 @@ export function drawCharts(ui, host, runs, lang, styleKey) {
   draw(ui.chart.length, evals, () => [
     live.map((r) => ({
       label: t(lang, 'lab.series.byLength', { run: short(r) }),
-      color: COLORS[r.id],
+      color: color(r.id),
       dash: DASH[r.id],
       dots: true,
       points: (r.eval?.byLength ?? [])

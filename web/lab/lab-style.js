@@ -1,6 +1,7 @@
 // lab-style.js: the stylesheet of <attn-lab>'s shadow root: one screen, as TensorFlow Playground
 // is. Wide (a container of 60rem or more): the task and the presets on top, then three columns,
-// A | the middle (Start, the charts, A − B) | B, each run's settings in a disclosure; middling:
+// A | the middle (Start, the charts, A − B) | B, each run's settings in a disclosure (open, it
+// widens its column, so every select shows its whole choice: tests/browser/selects.test.js); middling:
 // the middle, then A and B side by side; narrow (a phone): one column, Start and the charts first.
 // The runs' panels: A solid, B dashed. Colours, type and spacing are the shared design tokens
 // (--al-*, web/style.css) with fallbacks; the lab's own custom properties (--attn-lab-surface,
@@ -29,7 +30,7 @@ const FOCUS = 'var(--al-focus, var(--al-accent, Highlight))';
 
 export const STYLE = `${TOKENS_STYLE}${CONTROL_STYLE}
 :host { display: block; font: inherit; color: inherit; container-type: inline-size;
-  --lab-a: ${COLORS.a}; --lab-b: ${COLORS.b}; --lab-map-grid: 180px; }
+  --lab-a: var(--al-a, ${COLORS.a}); --lab-b: var(--al-b, ${COLORS.b}); --lab-map-grid: 180px; }
 :host([hidden]) { display: none; }
 [hidden] { display: none !important; }
 * { box-sizing: border-box; }
@@ -40,6 +41,10 @@ fieldset { border: 1px solid ${LINE}; border-radius: ${RADIUS}; margin: 0; paddi
 legend { font-weight: 700; padding: 0 ${S1}; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: 0.4rem ${S3}; }
 .field { display: flex; flex-direction: column; gap: 0.1rem; min-width: 0; }
+/* a field whose options are long (the attention's, the decoder style's) takes the grid's whole row,
+   so its select shows its whole choice (tests/browser/selects.test.js) */
+.grid > .field.wide { grid-column: 1 / -1; }
+.buttons > .field.wide { flex: 1 1 auto; }
 .field.check { flex-direction: row; align-items: center; gap: 0.4rem; align-self: end; min-height: var(--al-control-h, 2rem); }
 label { font-size: ${SM}; font-weight: 600; }
 select, input, button, textarea { font: inherit; min-height: var(--al-control-h, 2rem); max-width: 100%; }
@@ -85,6 +90,10 @@ summary:focus-visible, button:focus-visible { outline: 2px solid ${FOCUS}; outli
 .controls button.primary { font-weight: 700; min-width: 6rem; }
 .controls .status { margin: 0; }
 .resume { margin-top: 0.4rem; padding: 0.4rem 0.6rem; border-radius: 6px; background: var(--attn-lab-note-bg, #eef2fb); font-size: 0.9rem; }
+@media (prefers-color-scheme: dark) {
+  .resume { background: var(--attn-lab-note-bg, #1e2a44); }
+  .error, .problem { background: var(--attn-lab-error-bg, #3b1412); color: var(--attn-lab-error-text, #ffb4ab); }
+}
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 13rem), 1fr)); gap: ${S2} ${S3}; }
 figure { margin: 0; min-width: 0; }
 .charts figure { display: flex; flex-direction: column; }
@@ -130,9 +139,13 @@ fieldset.run-b { border-left: 4px dashed var(--lab-b); }
 /* Wide: A | middle | B on one screen; each column's map no taller than --lab-map-grid, its
    heatmap's export buttons shown over its legend on hover or keyboard focus. */
 @container (min-width: 60rem) {
-  .lab { grid-template-columns: minmax(12rem, 15rem) minmax(0, 1fr) minmax(12rem, 15rem);
+  .lab { --col-a: 15rem; --col-b: 15rem;
+    grid-template-columns: minmax(12rem, var(--col-a)) minmax(0, 1fr) minmax(12rem, var(--col-b));
     grid-template-areas: "top top top" "a mid b" "refused refused refused"; column-gap: ${S3}; row-gap: ${S2}; }
   .lab { --lab-map-grid: 100px; }
+  /* a run's open settings widen its column, so its selects show their whole choice */
+  .lab:has(.run-a .settings[open]) { --col-a: 21rem; }
+  .lab:has(.run-b .settings[open]) { --col-b: 21rem; }
   .run .grid { grid-template-columns: repeat(auto-fill, minmax(6.5rem, 1fr)); }
   canvas.chart { height: 140px; }
   .map:has(attn-heatmap:not([hidden])) .map-note { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 1; overflow: hidden; }

@@ -1,5 +1,6 @@
 // forgetting-chart.js: the Forgetting view's length curve as SVG (forgetting-view.js): the chart
-// on screen (text in currentColor, so it follows light and dark; the cursor's length marked) and
+// on screen (text in currentColor and lines in the --al-a / --al-b tokens, so it follows light and
+// dark without a redraw; the cursor's length marked) and
 // a standalone copy for a slide (concrete colours on white, a title and a legend).
 //
 //   node.replaceChildren(chartSvg(curve, cursor, 'en', inputLength));   // an <svg> element
@@ -12,11 +13,20 @@ import { t } from '../shared/i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const CHART = Object.freeze({ width: 640, height: 340, left: 56, right: 16, top: 14, bottom: 46 });
-/** Line colours (readable on light and dark backgrounds) and dashes, attention first. */
+/** The lines, attention first: on screen the design tokens --al-a and --al-b (docs/design.md), so
+ * they follow light and dark; `color`, the tokens' light values, for the slide's copy on white;
+ * dashes, so they are told apart without colour too. */
 export const LINES = Object.freeze([
-  Object.freeze({ color: '#1f77b4', dash: '' }),
-  Object.freeze({ color: '#d62728', dash: '6 4' }),
+  Object.freeze({ token: '--al-a', color: '#2563eb', dash: '' }),
+  Object.freeze({ token: '--al-b', color: '#d9480f', dash: '6 4' }),
 ]);
+const OTHER_LINE = Object.freeze({ token: '--al-muted', color: '#5a5d6e', dash: '' });
+
+/** Line i's style: { token, color, dash, css } (css: the token with its light value as fallback). */
+export function lineStyle(i) {
+  const s = LINES[i] ?? OTHER_LINE;
+  return { ...s, css: `var(${s.token}, ${s.color})` };
+}
 
 /** An SVG element with attributes (and text). */
 export function svg(tag, attrs = {}, text = null) {
@@ -140,14 +150,15 @@ export function chartSvg(c, cursor, lang, inputLength) {
     );
   }
   c.models.forEach((m, i) => {
-    const style = LINES[i] ?? { color: '#555', dash: '' };
+    const style = lineStyle(i);
     const points = c.lengths.map((x, j) => `${f(px(x))},${f(py(m.tokenAccuracy[j]))}`).join(' ');
     const attrs = {
       class: 'curve',
       'data-model': m.name,
       points,
       fill: 'none',
-      stroke: style.color,
+      stroke: style.color, // the slide's copy keeps this; on screen the style's token wins
+      style: `stroke: ${style.css}`,
       'stroke-width': 2.5,
     };
     if (style.dash) attrs['stroke-dasharray'] = style.dash;
@@ -174,7 +185,8 @@ export function chartSvg(c, cursor, lang, inputLength) {
         cx,
         cy: f(py(m.tokenAccuracy[j])),
         r: 4,
-        fill: LINES[i]?.color ?? '#555',
+        fill: lineStyle(i).color,
+        style: `fill: ${lineStyle(i).css}`,
         stroke: 'currentColor',
       }),
     );
@@ -191,6 +203,8 @@ export function standaloneChart(c, cursor, lang, inputLength) {
   const { width: W, height: H } = CHART;
   const chart = chartSvg(c, cursor, lang, inputLength);
   chart.querySelector('rect.bg').setAttribute('fill', '#ffffff');
+  // concrete colours: a slide knows no tokens
+  for (const node of chart.querySelectorAll('.curve, .cursor-dot')) node.removeAttribute('style');
   chart.setAttribute('x', '0');
   const titleH = 30;
   const legendRow = 20;
@@ -219,7 +233,7 @@ export function standaloneChart(c, cursor, lang, inputLength) {
   root.append(chart);
   const legend = svg('g', { class: 'chart-legend' });
   c.models.forEach((m, i) => {
-    const style = LINES[i] ?? { color: '#555', dash: '' };
+    const style = lineStyle(i);
     const y = titleH + H + 8 + legendRow * i + legendRow / 2;
     const line = {
       x1: CHART.left,

@@ -26,7 +26,7 @@ import { colon, sentences, t } from '../shared/i18n.js';
 import { findModel, modelsFor } from '../shared/models.js';
 import { modelError } from '../shared/model-cache.js';
 import { downloadBlob, el, fileName, numbersJSON } from '../shared/view-kit.js';
-import { LINES, chartSvg, kindName, standaloneChart } from './forgetting-chart.js';
+import { chartSvg, kindName, lineStyle, standaloneChart } from './forgetting-chart.js';
 import {
   checkCurve,
   compareReversal,
@@ -387,7 +387,7 @@ export class ForgettingView {
         score,
       ],
     );
-    node.style.setProperty('--line-color', LINES[i]?.color ?? '#555');
+    node.style.setProperty('--line-color', lineStyle(i).css);
     return node;
   }
 
@@ -402,8 +402,8 @@ export class ForgettingView {
             params: m.parameters?.toLocaleString(this.#lang === 'zh' ? 'zh-CN' : 'en-US') ?? '?',
           }),
         });
-        span.style.setProperty('--line-color', LINES[i]?.color ?? '#555');
-        if (LINES[i]?.dash) span.setAttribute('data-dash', '');
+        span.style.setProperty('--line-color', lineStyle(i).css);
+        if (lineStyle(i).dash) span.setAttribute('data-dash', '');
         return span;
       }),
     );

@@ -407,14 +407,15 @@ export const MECHANISM_STYLE = `
 .mech-svg .tok { font-family: var(--al-mono, ui-monospace, monospace); font-size: 12px; }
 .mech-svg .outline, .mech-svg .row-outline { fill: none; stroke: var(--al-line, #9ca3af); stroke-width: 0.6; }
 .mech-svg .token rect { fill: var(--al-surface, transparent); stroke: var(--al-line, #9ca3af); }
-.mech-svg .token.later text { fill-opacity: 0.35; }
+/* the tokens not reached yet: muted, still readable (a projector, dark mode) */
+.mech-svg .token.later text { fill: var(--al-muted, #6b7280); }
 .mech-svg .token.current rect { stroke: var(--al-accent, #2563eb); stroke-width: 2; }
 .mech-svg .cell-box { fill: var(--al-surface, transparent); stroke: var(--al-line, #9ca3af); }
 .mech-svg .mbar.pos { fill: var(--al-pos, #0f766e); }
 .mech-svg .mbar.neg { fill: var(--al-neg, #b91c1c); }
 .mech-svg .mbar.weight { fill: var(--al-attn, #7c3aed); }
 .mech-svg .bar-value { font-size: 11px; font-variant-numeric: tabular-nums; }
-.mech-svg .masked { font-size: 10px; fill: var(--al-muted, #6b7280); }
+.mech-svg .masked { font-size: 11px; fill: var(--al-muted, #6b7280); }
 .mech-svg .link { fill: none; stroke: var(--al-attn, #7c3aed); }
 .mech-svg .axis { stroke: var(--al-line, #9ca3af); stroke-width: 0.6; }
 .mech-svg .arrow { fill: none; stroke: var(--al-muted, #6b7280); stroke-width: 1.4; }

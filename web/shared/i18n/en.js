@@ -346,7 +346,7 @@ export const EN = {
     'Up to {max} characters, read as the model was trained: lowercased, punctuation and n’t, ’s … split off. Words it does not know become {unk} and are listed below.',
   'input.unknown': 'Not in the model’s vocabulary, read as {unk}: {words}',
   'examples.label': 'Examples',
-  'examples.choose': 'Choose an input that shows something…',
+  'examples.choose': 'Choose an example…',
   'domain.yearRange':
     'Year {year} is outside the years this model learned ({min}–{max}): the date below is a guess.',
   'domain.noDigits':

@@ -309,7 +309,7 @@ export const ZH = {
     '最多 {max} 个字符，按模型训练时的方式读入：转为小写，标点和 n’t、’s 等拆开。模型不认识的词读作 {unk}，并列在下方。',
   'input.unknown': '不在模型词表中、读作 {unk} 的词：{words}',
   'examples.label': '示例',
-  'examples.choose': '选一个能说明问题的输入……',
+  'examples.choose': '选一个示例……',
   'domain.yearRange': '{year} 年不在模型学过的年份范围（{min}–{max}）内：下面的日期只是猜测。',
   'domain.noDigits': '输入中没有数字：这个模型读的是日期，下面的输出只是猜测。',
   'domain.tooLong': '输入有 {length} 个字符，模型学过的输入最多 {max} 个字符：下面的输出只是猜测。',
