@@ -41,7 +41,6 @@ export function svg(w, h, label) {
     role: 'group',
     'aria-label': label,
     preserveAspectRatio: 'xMidYMin meet',
-    style: `--mech-w: ${w}px`, // its width at 1:1 (a phone shows it so: text ≥ 11 px)
   });
 }
 
