@@ -116,22 +116,35 @@ export function drawTransformer(data, i, lang) {
   const y2 = TOP + Math.max(n, m) * ch + 44;
   const titles = [];
   const title = (bx, w, y, s2) => titles.push(text(bx + w / 2, y - 8, s2, 'vec-label'));
+  // the query tokens left of the rows, cut to the margin's 5 characters (the whole on hover)
   const tokens = (y, list, cur) =>
-    list.forEach((tok, r) =>
-      root.append(
-        text(
-          LEFT - 4,
-          y + (r + 0.75) * ch,
-          tok === ' ' ? '␣' : tok,
-          r === cur ? 'tok current' : 'tok',
-          'end',
-        ),
-      ),
-    );
+    list.forEach((tok, r) => {
+      const full = tok === ' ' ? '␣' : tok;
+      const cut = [...full].length > 5 ? `${[...full].slice(0, 4).join('')}…` : full;
+      const label = text(
+        LEFT - 4,
+        y + (r + 0.75) * ch,
+        cut,
+        r === cur ? 'tok current' : 'tok',
+        'end',
+      );
+      if (cut !== full) label.append(node('title', { text: full }));
+      root.append(label);
+    });
+  // the key tokens under a matrix: characters across; words (wider than a column) turned to
+  // read downwards, cut to what the gap below holds (the whole word on hover)
+  const words = data.cols.some((tok) => [...tok].length > 1);
   const cols = (bx, y) =>
     data.cols.forEach((tok, c) => {
-      if (m <= 16)
-        root.append(text(bx + (c + 0.5) * mw, y + 10, tok === ' ' ? '␣' : tok, 'tok small'));
+      if (m > 16) return;
+      const x = bx + (c + 0.5) * mw;
+      const full = tok === ' ' ? '␣' : tok;
+      if (!words) return root.append(text(x, y + 10, full, 'tok small'));
+      const cut = [...full].length > 4 ? `${[...full].slice(0, 3).join('')}…` : full;
+      const label = text(x - 3, y + 4, cut, 'tok small', 'start');
+      label.setAttribute('transform', `rotate(90 ${x - 3} ${y + 4})`);
+      label.append(node('title', { text: full }));
+      root.append(label);
     });
   const mat = (tensor, rows, ncols, bx, y, cw, o) =>
     root.append(matrix(tensor.data, rows, ncols, bx, y, ch, { cellW: cw, ...o }));
