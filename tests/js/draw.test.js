@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  DIVERGING,
+  DIVERGING_DARK,
   LAYOUT,
   MISSING_RGB,
   VIRIDIS,
@@ -465,4 +467,26 @@ test('csvField quotes separators and defuses spreadsheet formulas', () => {
   assert.equal(csvField('@cmd'), "'@cmd");
   assert.equal(csvField('-1'), '-1'); // a number stays a number
   assert.equal(csvField(' padded'), '" padded"');
+});
+
+// The diverging map and its twin for a dark background (heatmap-draw.js picks it when the
+// element's background is dark): the light one is near-white at 0 and darker with |value|, the
+// dark one dark at 0 and brighter with |value|, with the same hues (blue below 0, red above).
+test('DIVERGING_DARK: dark at 0, brighter with |value|, the hues of DIVERGING', () => {
+  const rgb = (t, i) => [t[3 * i], t[3 * i + 1], t[3 * i + 2]];
+  const lum = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b; // relative, 0..255
+  const mid = 128;
+  assert.ok(lum(rgb(DIVERGING, mid)) > 230, 'light map: near-white at 0');
+  assert.ok(lum(rgb(DIVERGING_DARK, mid)) < 45, 'dark map: dark at 0');
+  for (const side of [-1, 1]) {
+    let last = lum(rgb(DIVERGING_DARK, mid));
+    for (let k = 8; k <= 127; k += 8) {
+      const l = lum(rgb(DIVERGING_DARK, mid + side * k));
+      assert.ok(l >= last - 1e-9, `dark map brightens away from 0 (${side * k})`);
+      last = l;
+    }
+  }
+  const [lowR, , lowB] = rgb(DIVERGING_DARK, 10);
+  const [highR, , highB] = rgb(DIVERGING_DARK, 245);
+  assert.ok(lowB > lowR && highR > highB, 'blue below 0, red above, as the light map');
 });

@@ -11,6 +11,7 @@
 // element state (scratch: the caller's cache of the pixel canvases) and no layout maths (draw.js).
 
 import {
+  DIVERGING_DARK,
   GOLD_STROKE,
   LAYOUT,
   computeLayout,
@@ -113,6 +114,17 @@ function maxHeightOf(plot) {
 const FIT_MARGIN = 24;
 const FIT_MIN_HEIGHT = 208;
 
+/** Is a CSS colour ('rgb(r, g, b)' as computed) darker than mid-grey (WCAG luminance)? */
+function isDark(css) {
+  const rgb = String(css)
+    .match(/[\d.]+/g)
+    ?.slice(0, 3)
+    .map(Number);
+  if (rgb?.length !== 3) return false;
+  const lin = (c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin(rgb[0]) + 0.7152 * lin(rgb[1]) + 0.0722 * lin(rgb[2]) < 0.18;
+}
+
 /** The smallest cell (CSS pixels) a map is shrunk to so that it fits its max-height. */
 const FIT_MIN_CELL = 6;
 
@@ -143,7 +155,8 @@ export function drawMap(ctx, layout, { fg, bg, font }, spec, scratch, { marks, f
   // a matrix too big for one canvas is first shrunk to at most LAYOUT.maxGrid pixels a side.
   const [min, max] = spec.range;
   const m = reduced(scratch, d, spec.diverging);
-  const table = spec.table;
+  // a diverging map on a dark background: its dark-centred twin (0 is not a white block)
+  const table = spec.diverging && isDark(bg) ? DIVERGING_DARK : spec.table;
   const key = scratch.pixelKey;
   if (
     !scratch.pixels ||

@@ -56,9 +56,32 @@ const RDBU_R_HEX = [
   '67001f',
 ];
 
+/** The same map for a dark background: RdBu's hues, the middle dark instead of near-white, so
+ * that on a dark page a larger |difference| is brighter, as a larger one is darker on a light
+ * page (and 0 is not a white block). */
+const RDBU_DARK_HEX = [
+  'd1e5f0',
+  '92c5de',
+  '4393c3',
+  '2166ac',
+  '173a5e',
+  '262626',
+  '5e1a1a',
+  'b2182b',
+  'd6604d',
+  'f4a582',
+  'fddbc7',
+];
+
 /** Uint8Array [256 * 3]: r, g, b of the diverging map. */
-export const DIVERGING = (() => {
-  const anchors = RDBU_R_HEX.map((h) => [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)));
+export const DIVERGING = interpolated(RDBU_R_HEX);
+
+/** Uint8Array [256 * 3]: the diverging map of a dark background (heatmap-draw.js drawMap). */
+export const DIVERGING_DARK = interpolated(RDBU_DARK_HEX);
+
+/** 256 r, g, b entries interpolated linearly between hex anchors. */
+function interpolated(hex) {
+  const anchors = hex.map((h) => [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)));
   const out = new Uint8Array(256 * 3);
   for (let i = 0; i < 256; i++) {
     const x = (i / 255) * (anchors.length - 1);
@@ -68,7 +91,7 @@ export const DIVERGING = (() => {
       out[3 * i + c] = Math.round(anchors[k][c] * (1 - f) + anchors[k + 1][c] * f);
   }
   return out;
-})();
+}
 
 /** The colour table for a map name: 'viridis' (default) or 'diverging'. */
 export function colorTable(name) {
