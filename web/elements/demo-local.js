@@ -127,7 +127,13 @@ export class LocalModel {
   /** Open a modelFile value (localSource reads it once, brand-checked). */
   openValue(value, fromUser) {
     this.#file = value;
-    const got = localSource(value);
+    let got;
+    try {
+      got = localSource(value);
+    } catch {
+      // localSource refuses every kind by name; anything it did not foresee is refused the same way
+      got = { problem: new LocalFileError('open.badValue', { kind: 'an unreadable value' }) };
+    }
     if (got.problem) this.#file = null;
     this.#open(got.source ?? null, got.problem ?? null, fromUser);
   }

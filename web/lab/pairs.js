@@ -119,12 +119,7 @@ function firstBadUtf8Line(bytes) {
 /** Text of the input: strings as they are, bytes decoded as strict UTF-8 (BOM dropped). */
 function toText(input) {
   if (typeof input === 'string') return input;
-  let bytes;
-  if (input instanceof Uint8Array) bytes = input;
-  else if (input instanceof ArrayBuffer) bytes = new Uint8Array(input);
-  else if (ArrayBuffer.isView(input))
-    bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  else throw new PairsError(null, 'no-pairs', 'parsePairs: the input must be text or bytes');
+  const bytes = bytesOf(input);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -134,6 +129,58 @@ function toText(input) {
       'invalid-utf8',
       `line ${line}: the file is not UTF-8 text (save it as UTF-8 and try again)`,
     );
+  }
+}
+
+/** The intrinsic accessors, taken once: a Proxy or a look-alike is never asked anything. */
+const getter = (proto, key) => Object.getOwnPropertyDescriptor(proto, key).get;
+const TYPED = Object.getPrototypeOf(Uint8Array.prototype);
+const TYPED_TAG = getter(TYPED, Symbol.toStringTag);
+const TYPED_BUFFER = getter(TYPED, 'buffer');
+const TYPED_OFFSET = getter(TYPED, 'byteOffset');
+const TYPED_LENGTH = getter(TYPED, 'byteLength');
+const VIEW_BUFFER = getter(DataView.prototype, 'buffer');
+const VIEW_OFFSET = getter(DataView.prototype, 'byteOffset');
+const VIEW_LENGTH = getter(DataView.prototype, 'byteLength');
+const AB_LENGTH = getter(ArrayBuffer.prototype, 'byteLength');
+const SAB_LENGTH =
+  typeof SharedArrayBuffer === 'function'
+    ? getter(SharedArrayBuffer.prototype, 'byteLength')
+    : () => undefined;
+
+/** fn.call(value), or undefined when value fails fn's brand check (a Proxy, a revoked one, …). */
+function tryCall(fn, value) {
+  try {
+    return fn.call(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A copy of the bytes of an ArrayBuffer, SharedArrayBuffer, typed array or DataView, read through
+ * the intrinsic accessors only; anything else (a Proxy of one, an object with throwing getters, a
+ * detached buffer) is a PairsError, never a TypeError.
+ */
+function bytesOf(input) {
+  const bad = (what) =>
+    new PairsError(null, 'no-pairs', `parsePairs: the input must be text or bytes, got ${what}`);
+  if (input === null || (typeof input !== 'object' && typeof input !== 'function'))
+    throw bad(input === null ? 'null' : typeof input);
+  let view = null;
+  if (tryCall(TYPED_TAG, input) !== undefined)
+    view = () =>
+      new Uint8Array(TYPED_BUFFER.call(input), TYPED_OFFSET.call(input), TYPED_LENGTH.call(input));
+  else if (tryCall(VIEW_LENGTH, input) !== undefined)
+    view = () =>
+      new Uint8Array(VIEW_BUFFER.call(input), VIEW_OFFSET.call(input), VIEW_LENGTH.call(input));
+  else if (tryCall(AB_LENGTH, input) !== undefined || tryCall(SAB_LENGTH, input) !== undefined)
+    view = () => new Uint8Array(input);
+  if (!view) throw bad('an object that is not text, an ArrayBuffer or a typed array');
+  try {
+    return view().slice(); // a copy: never shared, never changed while it is read
+  } catch {
+    throw bad('a detached buffer (its bytes were transferred elsewhere)');
   }
 }
 

@@ -550,10 +550,12 @@ export function escapeXml(text) {
 
 /**
  * A CSV field: quoted when it holds a comma, quote or line break; text that a spreadsheet
- * would run as a formula (=, +, -, @ first, and not a number) gets a leading apostrophe.
+ * would run as a formula (=, +, -, @ first, after any spaces, or a leading tab or CR, and not a
+ * number) gets a leading apostrophe. Every CSV the page writes builds its cells with this one
+ * function (tests/js/csv-exports.test.js finds the writers and holds them to it).
  */
 export function csvField(text) {
   let s = String(text);
-  if (/^[=+\-@\t\r]/.test(s) && !Number.isFinite(Number(s))) s = `'${s}`;
+  if (/^(\s*[=+\-@]|[\t\r])/.test(s) && !Number.isFinite(Number(s))) s = `'${s}`;
   return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
 }

@@ -91,18 +91,38 @@ export function localSource(value) {
   const abLength =
     value !== null && typeof value === 'object' ? tryCall(AB_LENGTH, value) : undefined;
   if (typeof abLength === 'number') {
-    const bytes = new Uint8Array(/** @type {ArrayBuffer} */ (value), 0, abLength).slice();
-    return { source: { name: 'bytes', size: bytes.length, type: '', read: async () => bytes } };
+    return copied(() => new Uint8Array(/** @type {ArrayBuffer} */ (value), 0, abLength), abLength);
   }
   if (ArrayBuffer.isView(value) && tryCall(TYPED_TAG, value) === 'Uint8Array') {
-    const bytes = new Uint8Array(
-      TYPED_BUFFER.call(value),
-      TYPED_OFFSET.call(value),
-      TYPED_LENGTH.call(value),
-    ).slice();
-    return { source: { name: 'bytes', size: bytes.length, type: '', read: async () => bytes } };
+    const length = TYPED_LENGTH.call(value);
+    return copied(
+      () => new Uint8Array(TYPED_BUFFER.call(value), TYPED_OFFSET.call(value), length),
+      length,
+    );
   }
   return { problem: new LocalFileError('open.badValue', { kind: kindOf(value) }) };
+}
+
+/**
+ * The source of bytes handed over as an ArrayBuffer or Uint8Array (view(): a view of them),
+ * copied now; too large for MAX_MODEL_BYTES: the size is kept and the bytes never copied (readLocal
+ * says "too large"); a detached buffer (its bytes transferred to a worker) is refused with the
+ * badValue message, never a TypeError.
+ */
+function copied(view, length) {
+  if (length > MAX_MODEL_BYTES) {
+    const read = async () => {
+      throw new LocalFileError('open.unreadable', { name: 'bytes', message: 'too large' });
+    };
+    return { source: { name: 'bytes', size: length, type: '', read } };
+  }
+  let bytes;
+  try {
+    bytes = view().slice();
+  } catch {
+    return { problem: new LocalFileError('open.badValue', { kind: 'a detached ArrayBuffer' }) };
+  }
+  return { source: { name: 'bytes', size: bytes.length, type: '', read: async () => bytes } };
 }
 
 /** What a refused value is, for the message (never calls anything of it). */

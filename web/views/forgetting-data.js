@@ -10,6 +10,7 @@
 // makes text nodes and <code>). Deliberately holds no view state and no chart (forgetting-chart.js).
 
 import { generateSequences } from '../data/sequences.js';
+import { csvField } from '../shared/draw.js';
 import { t } from '../shared/i18n.js';
 import { findModel, modelsFor } from '../shared/models.js';
 import { el } from '../shared/view-kit.js';
@@ -131,9 +132,11 @@ export function curveCSV(curve) {
   const head = [
     'length',
     ...curve.models.flatMap((m) => [`${m.name} tokenAccuracy`, `${m.name} exactMatch`]),
-  ];
+  ].map(csvField);
   const rows = curve.lengths.map((n, j) =>
-    [n, ...curve.models.flatMap((m) => [m.tokenAccuracy[j], m.exactMatch[j]])].join(','),
+    [n, ...curve.models.flatMap((m) => [m.tokenAccuracy[j], m.exactMatch[j]])]
+      .map(csvField)
+      .join(','),
   );
   return `${[head.join(','), ...rows].join('\r\n')}\r\n`;
 }

@@ -9,6 +9,7 @@
 // Deliberately holds no DOM and nothing of wasm: reading-view.js draws and downloads.
 
 import { normalizeSentence } from '../data/agreement.js';
+import { csvField } from '../shared/draw.js';
 import { numbersJSON } from '../shared/view-kit.js';
 
 /** The text a person typed, as the agreement models read it (lowercase, punctuation split off). */
@@ -91,7 +92,6 @@ export function readingJSON(d) {
 
 /** The view's CSV of the run d: per word its probability and the strongest earlier word (CRLF). */
 export function readingCSV(d) {
-  const q = (s) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
   const lines = ['index,token,probability,log_probability,strongest_earlier,weight'];
   d.tokens.forEach((token, i) => {
     const best = strongestEarlier(attentionRow(d.weights, d.n, i));
@@ -100,10 +100,10 @@ export function readingCSV(d) {
     lines.push(
       [
         i,
-        q(token),
+        csvField(token),
         p,
         lp,
-        best.index < 0 ? '' : q(d.tokens[best.index]),
+        best.index < 0 ? '' : csvField(d.tokens[best.index]),
         best.index < 0 ? '' : numbersJSON([best.weight])[0],
       ].join(','),
     );
