@@ -20,6 +20,11 @@
 // cache); activating, it deletes every other attnlab-* cache, so releases replace each other
 // instead of piling up. The development copy is VERSION 'dev' with an empty PRECACHE: it stores
 // what the page loads.
+// Bounded: the page's own files (PRECACHE, and any .js, .mjs, .css, .html or .wasm file, or page,
+// fetched without a query: a set the server's folder bounds) are kept; everything else (models,
+// their cards, any URL with a query) counts against MAX_OTHER = 64 entries, and past it the
+// oldest stored is evicted (docs/reliability.md). A page that fetches 200 distinct URLs leaves
+// at most 64 of them here, never 200.
 // Deliberately handles nothing but same-origin GETs, and never answers from the cache first.
 
 const VERSION = 'dev';
@@ -28,6 +33,23 @@ const CACHE = `attnlab-${VERSION}`;
 
 /** @type {any} */
 const sw = self;
+/** At most this many stored entries that are not the page's own files (see the header). */
+const MAX_OTHER = 64;
+
+/** One of the page's own files: precached, or code, a style or a page fetched without a query. */
+function ownFile(/** @type {string} */ href) {
+  const url = new URL(href);
+  if (PRECACHE.some((u) => new URL(u, sw.location.href).href === url.href)) return true;
+  return !url.search && /(\/|\.m?js|\.css|\.html|\.wasm)$/.test(url.pathname);
+}
+
+/** Store an answer, then evict the oldest stored entries that are not own files past MAX_OTHER. */
+async function put(/** @type {string | Request} */ key, /** @type {Response} */ response) {
+  const cache = await caches.open(CACHE);
+  await cache.put(key, response);
+  const others = (await cache.keys()).filter((r) => !ownFile(r.url));
+  await Promise.all(others.slice(0, others.length - MAX_OTHER).map((r) => cache.delete(r)));
+}
 
 /** The cache key of a request: a page without its query (embed.html?model=… is one page). */
 function keyOf(/** @type {Request} */ request) {
@@ -74,7 +96,7 @@ async function store(/** @type {string[]} */ urls) {
       if (await cache.match(url.href)) return;
       try {
         const response = await fetch(url.href);
-        if (storable(response)) await cache.put(url.href, response);
+        if (storable(response)) await put(url.href, response);
       } catch {
         // offline again, or the file is gone: stored the next time it is fetched
       }
@@ -109,7 +131,7 @@ sw.addEventListener('fetch', (/** @type {any} */ event) => {
       }
       if (storable(response)) {
         const copy = response.clone();
-        event.waitUntil(caches.open(CACHE).then((cache) => cache.put(keyOf(request), copy)));
+        event.waitUntil(put(keyOf(request), copy));
       } else if (response.status >= 400) {
         const stored = await caches.match(keyOf(request), { cacheName: CACHE });
         if (stored) return stored;

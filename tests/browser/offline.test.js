@@ -5,7 +5,9 @@
 // model not seen as needing the network, in English and in Chinese, and says so under it; picking
 // one of those says that model needs the network, in the page's language, and a view whose code was
 // never fetched (pooling) says it needs the network; back online, the marks go. Also: the cache is versioned (one
-// attnlab-* cache, 'attnlab-dev' for web/) and a 404 is passed on, not stored.
+// attnlab-* cache, 'attnlab-dev' for web/) and a 404 is passed on, not stored; and the cache is
+// bounded (issue #33): after 200 distinct same-origin URLs at most 64 of them are stored, the
+// newest kept, the oldest evicted, the page's own files all still there.
 // The development page here; tests/browser/dist.test.js runs the production build's worker.
 
 import assert from 'node:assert/strict';
@@ -199,4 +201,52 @@ test('second visit offline: the views whose model was seen draw; the others say 
   } finally {
     await browser.context.setOffline(false);
   }
+});
+
+test('the cache is bounded: 200 distinct same-origin URLs leave at most 64 beside the page', async () => {
+  const { page, problems } = await browser.newPage();
+  await page.goto(`${browser.url}/web/`);
+  await drawn(page, 'alignment');
+  await page.waitForSelector('html[data-offline-ready="true"]', { timeout: 30000 });
+  const stored = () =>
+    page.evaluate(async () => {
+      const cache = await globalThis.caches.open((await globalThis.caches.keys())[0]);
+      return (await cache.keys()).map((r) => {
+        const u = new URL(r.url);
+        return u.pathname + u.search;
+      });
+    });
+  const before = await stored();
+  const N = 200;
+  const statuses = await page.evaluate(async (n) => {
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const url = i % 2 ? `models/dates-additive.safetensors?n=${i}` : `main.js?n=${i}`;
+      out.push((await fetch(url)).status);
+    }
+    return out;
+  }, N);
+  assert.deepEqual(new Set(statuses), new Set([200]));
+  // the worker stores after answering: wait until the newest is stored and the trim has run
+  await page.waitForFunction(
+    async (last) => {
+      const cache = await globalThis.caches.open((await globalThis.caches.keys())[0]);
+      const keys = (await cache.keys()).map((r) => r.url);
+      return (
+        keys.some((k) => k.endsWith(last)) && keys.filter((k) => k.includes('?n=')).length <= 64
+      );
+    },
+    `?n=${N - 1}`,
+    { timeout: 20000 },
+  );
+  const after = await stored();
+  const flood = after.filter((k) => k.includes('?n='));
+  assert.ok(flood.length <= 64, `${flood.length} of the ${N} URLs stored`);
+  assert.ok(flood.includes(`/web/models/dates-additive.safetensors?n=${N - 1}`), 'the newest kept');
+  assert.ok(!flood.includes('/web/main.js?n=0'), 'the oldest evicted');
+  for (const own of ['/web/', '/web/main.js', '/wasm/index.js', '/wasm/attnlab.wasm'])
+    assert.ok(after.includes(own), `${own}: the page's own file kept (${after.length} stored)`);
+  assert.ok(after.length <= before.length + 64, `${after.length} stored, ${before.length} before`);
+  assert.deepEqual(problems, []);
+  await page.close();
 });
