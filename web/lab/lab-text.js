@@ -174,6 +174,8 @@ export const LAB_EN = Object.freeze({
     'This experiment was trained on this device before (A to step {a}, B to step {b}; saved {when}).',
   'lab.saved.offerA':
     'This experiment was trained on this device before (A to step {a}; saved {when}).',
+  'lab.saved.damaged':
+    'A checkpoint of this experiment is saved on this device, but it is damaged and cannot be resumed ({problem}).',
   'lab.saved.resume': 'Resume it',
   'lab.saved.discard': 'Start over',
   'lab.file.download': 'Download (.safetensors)',
@@ -348,6 +350,7 @@ export const LAB_ZH = Object.freeze({
   'lab.saved.offerAB':
     '这个实验以前在这台设备上训练过（A 到第 {a} 步，B 到第 {b} 步；保存于 {when}）。',
   'lab.saved.offerA': '这个实验以前在这台设备上训练过（A 到第 {a} 步；保存于 {when}）。',
+  'lab.saved.damaged': '这台设备上保存着这个实验的检查点，但它已损坏，无法继续（{problem}）。',
   'lab.saved.resume': '继续那次训练',
   'lab.saved.discard': '从头开始',
   'lab.file.download': '下载（.safetensors）',
