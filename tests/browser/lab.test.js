@@ -274,7 +274,10 @@ function pairsMessage(input, lang) {
     parsePairs(input, { level: 'auto' });
   } catch (err) {
     assert.ok(err instanceof PairsError);
-    const problem = t(lang, `lab.pairs.problem.${err.problem}`, { max: 50000 });
+    const problem = t(lang, `lab.pairs.problem.${err.problem}`, {
+      max: '50,000',
+      column: err.column ?? '',
+    });
     return {
       line: err.line,
       problem: err.problem,
@@ -285,11 +288,12 @@ function pairsMessage(input, lang) {
 }
 
 test(
-  'malformed pasted data: the line and the problem, in English and Chinese; invalid UTF-8 from a file',
+  'malformed pasted data (a NUL included): the line and the problem, in English and Chinese; invalid UTF-8 from a file',
   { timeout: 60000 },
   async () => {
     const ragged = 'abc\tcba\nhello\tolleh\tx\nxy\tyx\n';
     const empty = 'abc\tcba\nxy\t\n';
+    const nul = 'abc\tcba\nhello\tol\0leh\n'; // issue 33 row 6: line 2, column 9
     const badBytes = new Uint8Array([
       ...new TextEncoder().encode('ab\tba\ncd\t'),
       0xff,
@@ -298,7 +302,7 @@ test(
     ]);
     for (const lang of ['en', 'zh']) {
       const { page, problems } = await openLab(`lang=${lang}`);
-      for (const input of [ragged, empty]) {
+      for (const input of [ragged, empty, nul]) {
         const want = pairsMessage(input, lang);
         await page.locator('attn-lab #task').selectOption('custom');
         await page.locator('attn-lab #pairs-text').fill(input);
@@ -324,6 +328,7 @@ test(
           want.problem,
         );
         if (lang === 'zh') assert.match(want.text, /第 \d+ 行/);
+        if (input === nul) assert.match(want.text, lang === 'zh' ? /第 9 列/ : /column 9/);
       }
       const want = pairsMessage(badBytes, lang);
       assert.equal(want.problem, 'invalid-utf8');

@@ -12,6 +12,9 @@
 //   createRun().init({ task, run, checkpoint: rec.runs[0] });
 //   await deleteCheckpoints(key); await listCheckpoints();
 //
+// A record read back is only data: recordProblem(rec) says what is wrong with it (types before
+// lengths, lengths bounded, every number finite) before the page offers to resume it, and the
+// worker checks each run's checkpoint again (checkpointProblem) before using it.
 // Where IndexedDB is missing or refused (Node, some private modes, sandboxed iframes without
 // allow-same-origin), every call is a no-op that resolves: save → { saved: false, reason },
 // load → null, list → []; checkpointSupport() and lastReason() name the reason for the page to
@@ -117,6 +120,94 @@ function checkKey(key) {
     throw new TypeError(
       `checkpoints: the key must be the experiment's URL string, got ${typeof key}`,
     );
+}
+
+/** The most steps a checkpoint may hold (10 million: days of training at the lab's speeds);
+ * Adam's step count stays far from 2^31 − 1, where the next step's bias correction overflows. */
+export const MAX_STEPS = 10_000_000;
+/** The largest model file a checkpoint may hold (the lab's models are a few MB). */
+export const MAX_CHECKPOINT_BYTES = 256 * 1048576;
+/** The most values an optimiser moment may hold (parameters of the largest lab model, with room). */
+export const MAX_MOMENTS = 64 * 1048576;
+
+const isTyped = (x, Type) => {
+  // a Proxy or a look-alike object ({ length: 1e9 }) has no typed array slots: refused here
+  try {
+    return x instanceof Type && ArrayBuffer.isView(x) && x.length >= 0;
+  } catch {
+    return false;
+  }
+};
+const kind = (x) => (x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x);
+const firstBad = (a, ok) => {
+  for (let i = 0; i < a.length; i++) if (!ok(a[i])) return i;
+  return -1;
+};
+
+/**
+ * What is wrong with one run's checkpoint (as IndexedDB or a message gave it back), or null when
+ * it can be used: step an integer in [0, MAX_STEPS]; bytes a Uint8Array of 1 to
+ * MAX_CHECKPOINT_BYTES; losses a Float32Array of step finite values; optimizer { steps: integer in
+ * [0, MAX_STEPS], m1, m2: Float32Arrays of at most MAX_MOMENTS finite values, m2 >= 0, m2 empty or
+ * as long as m1 }. Types are checked before any length is trusted, so `losses: { length: 1e9 }`
+ * costs nothing. Runs in the page and in the worker (engine-model.js).
+ * @param {any} cp
+ * @param {string} [name] what to call it in the message
+ * @returns {string | null}
+ */
+export function checkpointProblem(cp, name = 'checkpoint') {
+  if (cp === null || typeof cp !== 'object' || Array.isArray(cp))
+    return `${name} must be an object { step, bytes, optimizer, losses }, got ${kind(cp)}`;
+  const { step, bytes, losses, optimizer } = cp;
+  if (!Number.isInteger(step) || step < 0 || step > MAX_STEPS)
+    return `${name}.step must be an integer in [0, ${MAX_STEPS}], got ${String(step).slice(0, 40)}`;
+  if (!isTyped(bytes, Uint8Array) || bytes.length === 0 || bytes.length > MAX_CHECKPOINT_BYTES)
+    return `${name}.bytes must be a Uint8Array of 1 to ${MAX_CHECKPOINT_BYTES} bytes (the model file)`;
+  if (!isTyped(losses, Float32Array))
+    return `${name}.losses must be a Float32Array, got ${kind(losses)}`;
+  if (losses.length !== step)
+    return `${name}.losses holds ${losses.length} values; a checkpoint at step ${step} holds ${step}`;
+  let at = firstBad(losses, Number.isFinite);
+  if (at >= 0) return `${name}.losses[${at}] is ${losses[at]}, not a finite number`;
+  if (optimizer === null || typeof optimizer !== 'object' || Array.isArray(optimizer))
+    return `${name}.optimizer must be an object { steps, m1, m2 }, got ${kind(optimizer)}`;
+  const { steps, m1, m2 } = optimizer;
+  if (!Number.isInteger(steps) || steps < 0 || steps > MAX_STEPS)
+    return `${name}.optimizer.steps must be an integer in [0, ${MAX_STEPS}], got ${String(steps).slice(0, 40)}`;
+  for (const [key, m] of [
+    ['m1', m1],
+    ['m2', m2],
+  ]) {
+    if (!isTyped(m, Float32Array))
+      return `${name}.optimizer.${key} must be a Float32Array, got ${kind(m)}`;
+    if (m.length > MAX_MOMENTS)
+      return `${name}.optimizer.${key} holds ${m.length} values, more than ${MAX_MOMENTS}`;
+    at = firstBad(m, key === 'm2' ? (v) => Number.isFinite(v) && v >= 0 : Number.isFinite);
+    if (at >= 0)
+      return `${name}.optimizer.${key}[${at}] is ${m[at]}, not a finite number${key === 'm2' ? ' >= 0' : ''}`;
+  }
+  if (m2.length !== 0 && m2.length !== m1.length)
+    return `${name}.optimizer.m2 holds ${m2.length} values and m1 ${m1.length}: they must match (or m2 be empty)`;
+  return null;
+}
+
+/**
+ * What is wrong with a record read back from IndexedDB, or null: { experiment, runs: one or two
+ * run checkpoints (checkpointProblem), saved }. The page offers to resume only a record without one.
+ * @param {any} rec
+ * @returns {string | null}
+ */
+export function recordProblem(rec) {
+  if (rec === null || typeof rec !== 'object' || Array.isArray(rec))
+    return `the record must be an object, got ${kind(rec)}`;
+  if (!Array.isArray(rec.runs) || rec.runs.length < 1 || rec.runs.length > 2)
+    return 'the record must hold runs: [A] or [A, B]';
+  for (let i = 0; i < rec.runs.length; i++) {
+    if (rec.runs[i] === null || rec.runs[i] === undefined) continue; // a run the experiment lacks
+    const p = checkpointProblem(rec.runs[i], `runs[${i}]`);
+    if (p) return p;
+  }
+  return null;
 }
 
 function checkRecord(rec) {

@@ -20,6 +20,7 @@ import {
   saveModel,
 } from '../../wasm/index.js';
 import { startWorker } from './worker-port.js';
+import { checkpointProblem } from './checkpoints.js';
 import { lrAt } from './spec.js';
 
 function checkRun(spec, taskSpec, run) {
@@ -146,19 +147,10 @@ async function build(r, cp, onShardDead) {
   r.parameters = parameterCount(r.trainer);
 }
 
+/** A checkpoint from a message (IndexedDB's record, a loaded file) is data: checked before use. */
 function checkCheckpoint(cp) {
-  if (typeof cp !== 'object' || !(cp.bytes instanceof Uint8Array) || !cp.optimizer) {
-    throw new Error(
-      'init: checkpoint must be { step, bytes, optimizer, losses } as a checkpoint message gave it',
-    );
-  }
-  if (!Number.isInteger(cp.step) || cp.step < 0)
-    throw new Error(`init: checkpoint.step ${cp.step} is not an integer >= 0`);
-  if (!(cp.losses instanceof Float32Array) || cp.losses.length !== cp.step) {
-    throw new Error(
-      `init: checkpoint.losses must be a Float32Array of its ${cp.step} steps' losses`,
-    );
-  }
+  const problem = checkpointProblem(cp, 'checkpoint');
+  if (problem) throw new Error(`init: ${problem}`);
 }
 
 /** Replica 0 (this worker's model and trainer): the seed's weights or a checkpoint's. */
@@ -179,6 +171,11 @@ export async function local(r, cp) {
         throw new Error(
           "init: the checkpoint holds another model than this run's spec (its tensors differ): it belongs to another experiment",
         );
+      const other = tokenizerDifference(fresh.tokenizer, r.model.tokenizer);
+      if (other)
+        throw new Error(
+          `init: the checkpoint's tokenizer is not this experiment's (${other}): it was trained on other data, whose characters or words would all read as <unk> here`,
+        );
     } finally {
       fresh.dispose();
     }
@@ -186,6 +183,30 @@ export async function local(r, cp) {
   r.trainer = createTrainer(r.model, r.options);
   if (cp) r.trainer.importState(cp.optimizer);
   r.pending = null;
+}
+
+/** The first difference between the experiment's tokenizer and a file's, in words, or null. */
+export function tokenizerDifference(want, got) {
+  const a = want ?? {},
+    b = got ?? {};
+  const show = (x) => JSON.stringify(x)?.slice(0, 40) ?? String(x);
+  for (const key of ['type', 'pad', 'bos', 'eos', 'unk']) {
+    if (a[key] !== b[key]) return `its ${key} is ${show(b[key])}, the experiment's ${show(a[key])}`;
+  }
+  for (const [key, side] of [
+    ['srcVocab', 'input'],
+    ['tgtVocab', 'output'],
+  ]) {
+    const x = a[key] ?? [],
+      y = b[key] ?? [];
+    if (x.length !== y.length)
+      return `its ${side} vocabulary has ${y.length} entries, the experiment's ${x.length}`;
+    for (let i = 0; i < x.length; i++) {
+      if (x[i] !== y[i])
+        return `${side} vocabulary entry ${i} is ${show(y[i])}, the experiment's ${show(x[i])}`;
+    }
+  }
+  return null;
 }
 
 /** A model file's tensor names and shapes, as one string. */

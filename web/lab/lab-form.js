@@ -472,8 +472,10 @@ export function readForm(ui, experiment) {
 /** A PairsError in lang: its line and its problem, by code. */
 export function pairsMessage(lang, p) {
   const key = `lab.pairs.problem.${p.problem}`;
-  const what =
-    t(lang, key, { line: p.line }) === key ? p.message : t(lang, key, { line: p.line, max: 50000 });
+  const max = p.limit ?? (p.problem === 'too-long' ? 1000 : 50000);
+  const mb = Math.round((p.limit ?? 0) / 1048576);
+  const vars = { line: p.line, column: p.column ?? '', max: max.toLocaleString('en'), mb };
+  const what = t(lang, key, vars) === key ? p.message : t(lang, key, vars);
   return Number(p.line) > 0 ? t(lang, 'lab.pairs.atLine', { line: p.line, problem: what }) : what;
 }
 

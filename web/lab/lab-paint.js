@@ -170,7 +170,11 @@ export function paintControls(ui, host, s) {
   ui.reset.disabled = !canRun || !live.some((r) => r.step > 0 || r.state === 'running');
   ui.status.textContent = t(lang, `lab.status.${state}`);
   ui.resume.hidden = !offer;
-  if (offer) {
+  ui.resumeYes.hidden = Boolean(offer?.damaged);
+  if (offer?.damaged) {
+    ui.resumeText.textContent = t(lang, 'lab.saved.damaged', { problem: offer.damaged });
+    ui.resumeNo.textContent = t(lang, 'lab.saved.discard');
+  } else if (offer) {
     const steps = offer.runs.map((c) => c?.step ?? 0);
     ui.resumeText.textContent = t(
       lang,

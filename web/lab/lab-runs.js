@@ -17,6 +17,7 @@ import {
   checkpointSupport,
   deleteCheckpoints,
   loadCheckpoints,
+  recordProblem,
   saveCheckpoints,
 } from './checkpoints.js';
 import { LossSeries } from './lab-chart.js';
@@ -170,7 +171,16 @@ export class LabRuns {
     this.offer = null;
     if (!checkpointSupport().available) return;
     loadCheckpoints(key).then((rec) => {
-      if (key !== this.key() || !rec?.runs?.some((c) => c?.step > 0)) return;
+      if (key !== this.key() || !rec) return;
+      const problem = recordProblem(rec); // types and bounds before any length is trusted
+      if (problem) {
+        // offered as damaged: said on screen, Start over deletes it, Resume is not offered
+        this.offer = { damaged: problem, runs: [], saved: null };
+        this.#host.dataset.resume = 'damaged';
+        this.#o.changed();
+        return;
+      }
+      if (!rec.runs.some((c) => c?.step > 0)) return;
       if (this.#o.experiment().task.name === 'custom' && !this.#o.pairsFit()) return; // the pairs are not here
       if (this.live(true).some((r) => r.step > 0)) return; // training already went on here
       this.offer = rec;
@@ -212,7 +222,7 @@ export class LabRuns {
     const rec = this.offer;
     this.offer = null;
     delete this.#host.dataset.resume;
-    if (!rec) return;
+    if (!rec || rec.damaged || recordProblem(rec)) return;
     RUNS.forEach((id, i) => {
       const cp = rec.runs[i];
       if (!this.#o.experiment()[id] || !cp) return;

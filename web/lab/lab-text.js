@@ -121,7 +121,12 @@ export const LAB_EN = Object.freeze({
   'lab.pairs.problem.too-many': 'more than {max} pairs; keep the first {max}.',
   'lab.pairs.problem.no-pairs':
     'No pairs found: write one input and output per line, separated by a tab or a comma.',
-  'lab.pairs.problem.too-large': 'The file is over 64 MB; the lab reads at most 50,000 pairs.',
+  'lab.pairs.problem.too-large':
+    'The data is over {mb} MB; the lab reads at most 50,000 pairs of up to 1,000 characters, {mb} MB in all.',
+  'lab.pairs.problem.control-char':
+    'column {column} holds a control character (a NUL or another invisible one); the lab takes printable text only.',
+  'lab.pairs.problem.vocab':
+    'here the inputs or the outputs pass {max} different characters or words (the vocabulary cap: the model grows with it).',
   'lab.refused': 'Some settings were out of range and were replaced: {list}.',
   'lab.start': 'Start',
   'lab.resume': 'Resume',
@@ -169,6 +174,8 @@ export const LAB_EN = Object.freeze({
     'This experiment was trained on this device before (A to step {a}, B to step {b}; saved {when}).',
   'lab.saved.offerA':
     'This experiment was trained on this device before (A to step {a}; saved {when}).',
+  'lab.saved.damaged':
+    'A checkpoint of this experiment is saved on this device, but it is damaged and cannot be resumed ({problem}).',
   'lab.saved.resume': 'Resume it',
   'lab.saved.discard': 'Start over',
   'lab.file.download': 'Download (.safetensors)',
@@ -291,7 +298,12 @@ export const LAB_ZH = Object.freeze({
   'lab.pairs.problem.bad-quote': '右引号后面还有文字（带引号字段里的引号要写成 ""）。',
   'lab.pairs.problem.too-many': '超过 {max} 对；请只保留前 {max} 对。',
   'lab.pairs.problem.no-pairs': '没有找到数据对：每行写一个输入和一个输出，用制表符或逗号分隔。',
-  'lab.pairs.problem.too-large': '文件超过 64 MB；实验室最多读取 50,000 对。',
+  'lab.pairs.problem.too-large':
+    '数据超过 {mb} MB；实验室最多读取 50,000 对、每行最多 1,000 个字符，总共 {mb} MB。',
+  'lab.pairs.problem.control-char':
+    '第 {column} 列有一个控制字符（NUL 或其他不可见字符）；实验室只接受可打印的文本。',
+  'lab.pairs.problem.vocab':
+    '从这一行起，输入或输出中不同的字符或词超过 {max} 个（词表上限：模型随词表变大）。',
   'lab.refused': '有些设置超出范围，已被替换：{list}。',
   'lab.start': '开始',
   'lab.resume': '继续',
@@ -338,6 +350,7 @@ export const LAB_ZH = Object.freeze({
   'lab.saved.offerAB':
     '这个实验以前在这台设备上训练过（A 到第 {a} 步，B 到第 {b} 步；保存于 {when}）。',
   'lab.saved.offerA': '这个实验以前在这台设备上训练过（A 到第 {a} 步；保存于 {when}）。',
+  'lab.saved.damaged': '这台设备上保存着这个实验的检查点，但它已损坏，无法继续（{problem}）。',
   'lab.saved.resume': '继续那次训练',
   'lab.saved.discard': '从头开始',
   'lab.file.download': '下载（.safetensors）',

@@ -22,7 +22,7 @@ import {
   parseLabParams,
 } from './spec.js';
 import { makeTask } from './tasks.js';
-import { pairsHash, parsePairs } from './pairs.js';
+import { MAX_INPUT, pairsHash, parsePairs } from './pairs.js';
 import './lab-text.js';
 import {
   MAX_FILE_BYTES,
@@ -414,8 +414,10 @@ export class LabView {
   // ---- custom pairs --------------------------------------------------------------------------
 
   async #readPairsFile(file) {
-    if (file.size > MAX_FILE_BYTES) {
-      this.#pairsProblem = { problem: 'too-large', line: 0, message: '' };
+    if (file.size > MAX_INPUT) {
+      // refused by its size: not one byte is read (pairs.js would refuse it too, after reading)
+      this.#pairsProblem = { problem: 'too-large', line: 0, limit: MAX_INPUT, message: '' };
+      this.#host.dataset.pairsProblem = 'too-large';
       this.#schedule();
       return;
     }
@@ -444,6 +446,8 @@ export class LabView {
       this.#pairsProblem = {
         problem: err?.problem ?? '',
         line: err?.line ?? null,
+        column: err?.column ?? null,
+        limit: err?.limit ?? null,
         message: String(err?.message ?? err),
       };
       this.#host.dataset.pairsProblem = this.#pairsProblem.problem;

@@ -25,8 +25,14 @@
 //   'bad-quote'     characters between a closing quote and the next comma or line end
 //   'too-many'      more than maxPairs pairs (line of the first one too many)
 //   'no-pairs'      nothing but blank lines (line null)
-// Linear time: one pass over the characters, stopping at the first problem; a 10 MB paste takes
-// tens of milliseconds. Messages are English; the UI owns translations and keys them by problem.
+//   'control-char'  a NUL or another control character but tab and line ends (line and column)
+//   'too-large'     the input is over maxInput (4 MiB): refused by its length, nothing read
+//   'vocab'         a side (inputs or outputs) holds more than maxVocab (10,000) distinct tokens
+//                   at the level picked (line where the cap was crossed)
+// Errors also carry column (control-char) and limit (the cap crossed), null when not relevant.
+// Linear time: one pass over the characters, stopping at the first problem; the largest input
+// accepted (4 MiB) parses in about a hundred milliseconds (docs/reliability.md, "The lab").
+// Messages are English; the UI owns translations and keys them by problem.
 // Not here: the tokenizer and the train / held-out split (tasks.js), any DOM.
 
 import { hashString } from '../data/common.js';
@@ -42,22 +48,35 @@ export const PAIRS_PROBLEMS = Object.freeze([
   'bad-quote',
   'too-many',
   'no-pairs',
+  'control-char',
+  'too-large',
+  'vocab',
 ]);
 /** Defaults: the issue's 50,000 pairs; a row of at most 1,000 characters. */
 export const MAX_PAIRS = 50000;
 export const MAX_LINE = 1000;
+/** The whole input: at most 4 MiB (bytes of a file, UTF-16 code units of a paste), refused by
+ * its length before one character is read, so a 20 MB paste costs nothing. */
+export const MAX_INPUT = 4 * 1048576;
+/** Distinct tokens (characters or words, per side: inputs, outputs) at most: the model's embedding
+ * and output layers grow with them (the lab's models stay a few million parameters). */
+export const MAX_VOCAB = 10000;
 
 export class PairsError extends Error {
   /**
    * @param {number | null} line 1-based line where the row starts, null for the whole input
    * @param {string} problem one of PAIRS_PROBLEMS
    * @param {string} message English, names the line and the problem
+   * @param {{ column?: number, limit?: number }} [more] the 1-based column ('control-char'), the
+   *   cap crossed ('too-large', 'vocab', 'too-many', 'too-long')
    */
-  constructor(line, problem, message) {
+  constructor(line, problem, message, more = {}) {
     super(message);
     this.name = 'PairsError';
     this.line = line;
     this.problem = problem;
+    this.column = more.column ?? null;
+    this.limit = more.limit ?? null;
   }
 }
 
@@ -117,9 +136,19 @@ function firstBadUtf8Line(bytes) {
 }
 
 /** Text of the input: strings as they are, bytes decoded as strict UTF-8 (BOM dropped). */
-function toText(input) {
-  if (typeof input === 'string') return input;
-  const bytes = bytesOf(input);
+function toText(input, maxInput) {
+  const tooLarge = (n, unit) =>
+    new PairsError(
+      null,
+      'too-large',
+      `the data is ${n} ${unit} long; the lab reads at most ${maxInput} (${MAX_PAIRS} pairs of a few dozen characters fit)`,
+      { limit: maxInput },
+    );
+  if (typeof input === 'string') {
+    if (input.length > maxInput) throw tooLarge(input.length, 'characters');
+    return input;
+  }
+  const bytes = bytesOf(input, (n) => n > maxInput && tooLarge(n, 'bytes'));
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -160,9 +189,10 @@ function tryCall(fn, value) {
 /**
  * A copy of the bytes of an ArrayBuffer, SharedArrayBuffer, typed array or DataView, read through
  * the intrinsic accessors only; anything else (a Proxy of one, an object with throwing getters, a
- * detached buffer) is a PairsError, never a TypeError.
+ * detached buffer) is a PairsError, never a TypeError; refuseSize(byteLength) returns the error
+ * of a size refused before anything is copied (or a falsy value).
  */
-function bytesOf(input) {
+function bytesOf(input, refuseSize = () => null) {
   const bad = (what) =>
     new PairsError(null, 'no-pairs', `parsePairs: the input must be text or bytes, got ${what}`);
   if (input === null || (typeof input !== 'object' && typeof input !== 'function'))
@@ -177,12 +207,20 @@ function bytesOf(input) {
   else if (tryCall(AB_LENGTH, input) !== undefined || tryCall(SAB_LENGTH, input) !== undefined)
     view = () => new Uint8Array(input);
   if (!view) throw bad('an object that is not text, an ArrayBuffer or a typed array');
+  let bytes;
   try {
-    return view().slice(); // a copy: never shared, never changed while it is read
+    bytes = view();
   } catch {
     throw bad('a detached buffer (its bytes were transferred elsewhere)');
   }
+  const tooLarge = refuseSize(bytes.byteLength); // before the copy: a huge input costs nothing
+  if (tooLarge) throw tooLarge;
+  return bytes.slice(); // a copy: never shared, never changed while it is read
 }
+
+/** C0 control characters but tab, LF and CR, and DEL: NUL is refused by the models' config
+ * reader, the others are invisible in every view. */
+const isControl = (c) => (c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127;
 
 /**
  * Splits text into rows of fields, calling onRow(fields, line) for each non-blank row.
@@ -192,6 +230,21 @@ function scanRows(text, sep, maxLength, onRow) {
   const n = text.length;
   let i = 0;
   let line = 1;
+  let lineStart = 0; // index of the current line's first character (for columns)
+  const control = (at) => {
+    const code = text.charCodeAt(at);
+    const column = at - lineStart + 1;
+    const name =
+      code === 0
+        ? 'a NUL character (U+0000)'
+        : `the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    return new PairsError(
+      line,
+      'control-char',
+      `line ${line}, column ${column}: ${name}; the lab's tokenizers take printable text only`,
+      { column },
+    );
+  };
   while (i < n) {
     const rowLine = line;
     const rowStart = i;
@@ -204,6 +257,7 @@ function scanRows(text, sep, maxLength, onRow) {
           rowLine,
           'too-long',
           `line ${rowLine} is longer than ${maxLength} characters`,
+          { limit: maxLength },
         );
       }
       if (i >= n) {
@@ -215,6 +269,7 @@ function scanRows(text, sep, maxLength, onRow) {
         fields.push(field);
         i += c === 13 && text.charCodeAt(i + 1) === 10 ? 2 : 1;
         line++;
+        lineStart = i;
         break;
       }
       if (sep === 44 && c === 34 && field.trim() === '') {
@@ -228,6 +283,7 @@ function scanRows(text, sep, maxLength, onRow) {
               rowLine,
               'too-long',
               `line ${rowLine} is longer than ${maxLength} characters`,
+              { limit: maxLength },
             );
           if (i >= n)
             throw new PairsError(
@@ -250,9 +306,15 @@ function scanRows(text, sep, maxLength, onRow) {
             if (q === 13 && text.charCodeAt(i + 1) === 10) {
               value += '\r\n';
               i += 2;
+              lineStart = i;
               continue;
             }
+            value += text[i];
+            i++;
+            lineStart = i;
+            continue;
           }
+          if (isControl(q)) throw control(i);
           value += text[i];
           i++;
         }
@@ -283,10 +345,12 @@ function scanRows(text, sep, maxLength, onRow) {
         continue;
       }
       // copy a run of ordinary characters at once (keeps the scan linear and fast)
+      if (isControl(c)) throw control(i);
       let j = i + 1;
       while (j < n && j - rowStart <= maxLength) {
         const d = text.charCodeAt(j);
         if (d === sep || d === 10 || d === 13) break;
+        if (isControl(d)) throw control(j);
         j++;
       }
       const run = text.slice(i, j);
@@ -300,11 +364,89 @@ function scanRows(text, sep, maxLength, onRow) {
   return line;
 }
 
+/** A set of code points with a size: a bitmap for the BMP (fast on the hot path), a Set beyond. */
+function charSet() {
+  const bmp = new Uint8Array(65536);
+  const astral = new Set();
+  let bmpSize = 0;
+  return {
+    get size() {
+      return bmpSize + astral.size;
+    },
+    addChars(text) {
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+          const d = text.charCodeAt(i + 1);
+          if (d >= 0xdc00 && d <= 0xdfff) {
+            astral.add((c << 16) | d);
+            i++;
+            continue;
+          }
+        }
+        if (bmp[c] === 0) {
+          bmp[c] = 1;
+          bmpSize++;
+        }
+      }
+    },
+  };
+}
+
+/**
+ * Counts the distinct tokens of each side at each level asked ('auto': both, until the level is
+ * known), as tasks.js's customTokenizer will make them (code points; whitespace-separated words).
+ * add() throws PairsError 'vocab' at the line where a level asked crosses maxVocab ('auto': once
+ * both levels have crossed it); check(level) throws for a level that crossed it (at its line).
+ * A set stops growing once past the cap, so memory stays bounded.
+ */
+function vocabCounter(level, maxVocab) {
+  const levels = level === 'auto' ? ['char', 'word'] : [level];
+  const state = levels.map((lv) => ({
+    level: lv,
+    sides: [lv === 'word' ? new Set() : charSet(), lv === 'word' ? new Set() : charSet()],
+    crossed: /** @type {null | { line: number, side: number }} */ (null),
+  }));
+  const refuse = (s) => {
+    const side = s.crossed.side === 0 ? 'inputs' : 'outputs';
+    const unit = s.level === 'word' ? 'words' : 'characters';
+    return new PairsError(
+      s.crossed.line,
+      'vocab',
+      `line ${s.crossed.line}: the ${side} hold more than ${maxVocab} distinct ${unit} (the vocabulary cap); the lab's models stay small`,
+      { limit: maxVocab },
+    );
+  };
+  return {
+    add(src, tgt, line) {
+      for (const s of state) {
+        if (s.crossed) continue;
+        [src, tgt].forEach((text, side) => {
+          const set = s.sides[side];
+          if (s.crossed) return;
+          if (s.level === 'word') {
+            for (const w of text.split(/\s+/)) if (w) set.add(w);
+          } else set.addChars(text);
+          if (set.size > maxVocab) s.crossed = { line, side };
+        });
+      }
+      if (state.every((s) => s.crossed))
+        throw refuse(state.reduce((a, b) => (b.crossed.line > a.crossed.line ? b : a)));
+    },
+    check(picked) {
+      const s = state.find((x) => x.level === picked);
+      if (s?.crossed) throw refuse(s);
+    },
+  };
+}
+
 /**
  * Reads a TSV or CSV of input → output pairs.
  * @param {string | Uint8Array | ArrayBuffer} input
- * @param {{ level?: 'auto' | 'char' | 'word', maxPairs?: number, maxLength?: number }} [options]
- *   maxLength: the longest row in characters (default 1,000)
+ * @param {{ level?: 'auto' | 'char' | 'word', maxPairs?: number, maxLength?: number,
+ *            maxInput?: number, maxVocab?: number }} [options]
+ *   maxLength: the longest row in characters (default 1,000); maxInput: the longest input in
+ *   characters or bytes (default MAX_INPUT); maxVocab: distinct tokens per side (MAX_VOCAB)
  * @returns {{ pairs: { src: string, tgt: string }[], level: 'char' | 'word', lines: number,
  *             format: 'tsv' | 'csv', header: boolean }}
  * @throws {PairsError}
@@ -315,11 +457,20 @@ export function parsePairs(input, options = {}) {
     Number.isInteger(options.maxPairs) && options.maxPairs > 0 ? options.maxPairs : MAX_PAIRS;
   const maxLength =
     Number.isInteger(options.maxLength) && options.maxLength > 0 ? options.maxLength : MAX_LINE;
-  let text = toText(input);
+  const maxInput =
+    Number.isInteger(options.maxInput) && options.maxInput > 0 ? options.maxInput : MAX_INPUT;
+  const maxVocab =
+    Number.isInteger(options.maxVocab) && options.maxVocab > 0 ? options.maxVocab : MAX_VOCAB;
+  let text = toText(input, maxInput);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  // the format: a tab on the first non-blank line (looked at up to maxLength characters)
+  // the format: a tab on the first non-blank line (looked at up to maxLength characters; blank
+  // space before it is skipped, a line end at a time, up to maxLength characters)
   let k = 0;
-  while (k < text.length && /\s/.test(text[k]) && text[k] !== '\t') k++;
+  for (let run = 0; k < text.length && /\s/.test(text[k]) && text[k] !== '\t'; k++) {
+    const c = text.charCodeAt(k);
+    run = c === 10 || c === 13 ? 0 : run + 1;
+    if (run > maxLength) break;
+  }
   let sep = 44;
   for (let j = k; j < text.length && j - k <= maxLength; j++) {
     const c = text.charCodeAt(j);
@@ -332,6 +483,7 @@ export function parsePairs(input, options = {}) {
   const pairs = [];
   let header = false;
   let outputsWithSpace = 0;
+  const vocab = vocabCounter(level, maxVocab);
   const lines = scanRows(text, sep, maxLength, (fields, line) => {
     if (fields.length !== 2) {
       throw new PairsError(
@@ -364,8 +516,10 @@ export function parsePairs(input, options = {}) {
         line,
         'too-many',
         `line ${line}: more than ${maxPairs} pairs (keep the first ${maxPairs})`,
+        { limit: maxPairs },
       );
     if (/\s/.test(tgt)) outputsWithSpace++;
+    vocab.add(src, tgt, line);
     pairs.push({ src, tgt });
   });
   if (pairs.length === 0)
@@ -375,6 +529,7 @@ export function parsePairs(input, options = {}) {
       'no pairs found: write one input and output per line, separated by a tab or a comma',
     );
   const picked = level !== 'auto' ? level : outputsWithSpace * 2 > pairs.length ? 'word' : 'char';
+  vocab.check(picked);
   return {
     pairs,
     level: picked,
