@@ -174,7 +174,7 @@ export function parseRange(header, size) {
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(m[1]);
-  const last = m[2] === '' ? size - 1 : Number(m[2]);
+  const last = m[2] === '' ? Number.MAX_SAFE_INTEGER : Number(m[2]);
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(last) || last < start) return null;
   if (start >= size) return 'unsatisfiable';
   return { start, end: Math.min(last, size - 1) };
