@@ -439,6 +439,9 @@ def load(path):
     try:
         tensors, meta = read_safetensors(path if not isinstance(path, os.PathLike) else os.fspath(path))
         weights = dequantize(tensors, where)
+        for name, w in weights.items():
+            if not np.isfinite(w).all():
+                raise ValueError(f"tensor {name!r} holds NaN or infinite values")
     except (ValueError, UnicodeDecodeError) as e:
         raise LoadError(f"{where}: not a readable safetensors file: {e}") from None
     card = _json_meta(meta, "card", where) if "card" in meta else None

@@ -52,6 +52,8 @@ SCALE_SUFFIX = ":scale"   # an I8 tensor W's per-row scales are the F32 tensor "
 MAX_HEADER = 16 << 20  # the C loader's cap (src/io/safetensors.c; 16 MiB)
 MAX_NAME = 1024        # a tensor name's length, as C
 MAX_RANK = 8           # dimensions of one tensor
+MAX_DEPTH = 64         # JSON nesting
+MAX_NUMEL = 2 ** 31 - 1  # elements of one tensor
 
 
 def rng(seed):
@@ -142,15 +144,30 @@ def _no_duplicates(what):
     return hook
 
 
+def _depth(value):
+    """How deeply value nests (a scalar 0, [] 1), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (list, dict)):
+            deepest = max(deepest, d)
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return deepest
+
+
 def parse_json(text, what):
-    """JSON text -> value; duplicate keys, nesting past the recursion limit, NaN / Infinity
-    and invalid JSON refused as ValueError naming `what`."""
+    """JSON text -> value; duplicate keys, nesting deeper than the C loader's 64 levels,
+    NaN / Infinity and invalid JSON refused as ValueError naming `what`."""
     def constant(c):
         raise ValueError(f"{what}: {c} is not JSON")
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates("key"), parse_constant=constant)
+        value = json.loads(text, object_pairs_hook=_no_duplicates("key"),
+                           parse_constant=constant)
+        if _depth(value) > MAX_DEPTH:
+            raise ValueError(f"nesting deeper than {MAX_DEPTH} levels")
+        return value
     except RecursionError:
-        raise ValueError(f"{what} is nested too deeply to read") from None
+        raise ValueError(f"{what}: nesting deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"{what} is not valid JSON: {e}") from None
     except ValueError as e:
@@ -225,9 +242,13 @@ def read_safetensors(path):
             raise ValueError(f"{who}: data_offsets {offsets!r} must be two non-negative integers")
         dt = DTYPES[dtype]
         begin, end = offsets
-        size = dt.itemsize
+        numel = 1
         for d in shape:   # Python integers: no overflow, whatever the shape claims
-            size *= d
+            numel *= d
+        if numel > MAX_NUMEL:
+            raise ValueError(f"{who}: shape {shape} holds {numel} elements, over the cap of "
+                             f"{MAX_NUMEL}")
+        size = numel * dt.itemsize
         if not begin <= end <= len(buf) or end - begin != size:
             raise ValueError(f"{who}: offsets {begin}..{end} do not fit shape {shape} {dtype} "
                              f"({size} bytes) in {len(buf)} data bytes")
