@@ -293,11 +293,35 @@ def big_vocab_config():
     return c
 
 
+CHARS = {"type": "char", "vocab": ["<pad>", "<unk>", "a", "."], "pad": "<pad>", "unk": "<unk>"}
+HAN_AT_CAPS = {"architecture": "classifier", "cell": "lstm", "embeddingSize": 4096,
+               "hiddenSize": 4096, "numLayers": 8, "bidirectional": True, "pooling": "han",
+               "attentionSize": 4096, "sentenceHiddenSize": 4096, "sentenceAttentionSize": 4096,
+               "sentenceSeparator": ".", "labels": ["x"] * 65536, "tokenizer": CHARS}
+LSTMN_AT_CAPS = {"architecture": "memory-rnn", "cell": "lstmn", "head": "lm",
+                 "embeddingSize": 4096, "hiddenSize": 4096, "attentionSize": 4096,
+                 "tokenizer": CHARS}
+
+
+def encdec_at_caps():
+    c = at_caps("transformer", variant="encoder-decoder", positions="relative",
+                numLayers=CONFIG_LIMITS["transformer"]["numLayersEncoderDecoderRelative"],
+                maxRelativePosition=CONFIG_LIMITS["transformer"]["maxRelativePosition"])
+    c.pop("maxPositions")
+    return c
+
+
 SIZE_CASES = [
     ("seq2seq at every cap, no tensors", lambda: with_config(at_caps("seq2seq")),
      "missing tensor"),
     ("transformer at every cap, no tensors", lambda: with_config(at_caps("transformer")),
      "missing tensor"),
+    ("encoder-decoder transformer at every cap, no tensors",
+     lambda: with_config(encdec_at_caps()), "missing tensor"),
+    ("HAN classifier at every cap, 65,536 labels, no tensors", lambda: with_config(HAN_AT_CAPS),
+     "missing tensor 'embedding.weight'"),
+    ("LSTMN at every cap, no tensors", lambda: with_config(LSTMN_AT_CAPS),
+     "missing tensor 'embedding.weight'"),
     ("a 200,000-word vocabulary, no tensors", lambda: with_config(big_vocab_config()),
      "missing tensor"),
     ("an op file with embedDim 30000", lambda: with_config(
