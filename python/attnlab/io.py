@@ -25,8 +25,10 @@ import os
 import numpy as np
 import torch
 from torch import nn
+from torch.overrides import TorchFunctionMode
 
-from .safetensors import dequantize, f32, read_safetensors, write_safetensors
+from .limits import CONFIG_LIMITS, OP_LIMITS
+from .safetensors import dequantize, f32, parse_json, read_safetensors, write_safetensors
 from .tokenizer import Tokenizer
 from .torch import ARCHITECTURES, Classifier, Transformer, TransformerSeq2Seq
 from .torch._config import ConfigModule
@@ -363,51 +365,114 @@ def _is_pooling_classifier(module):
         not any(True for _ in module.named_parameters(recurse=False))
 
 
+class _OnMeta(TorchFunctionMode):
+    """Inside it, torch's factory functions make tensors on the "meta" device: shapes without
+    storage, so a module a config describes is sized before a byte of it is allocated."""
+
+    FACTORIES = {"empty", "zeros", "ones", "full", "rand", "randn", "randint", "arange",
+                 "tensor", "as_tensor", "eye", "linspace", "empty_strided"}
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = dict(kwargs or {})
+        if getattr(func, "__name__", "") in self.FACTORIES and kwargs.get("device") is None:
+            kwargs["device"] = "meta"
+        return func(*args, **kwargs)
+
+
+def _json_meta(meta, key, where):
+    try:
+        return parse_json(meta[key], f'__metadata__ "{key}"')
+    except ValueError as e:
+        raise LoadError(f"{where}: {e}") from None
+
+
+def _check_vocab(config, arch, where):
+    """Each vocabulary and the labels against the caps (limits.py), before a Tokenizer is
+    made of them."""
+    tok = config.get("tokenizer")
+    cap = CONFIG_LIMITS[arch]["vocab"]
+    for k, v in (tok.items() if isinstance(tok, dict) else ()):
+        if k in ("vocab", "srcVocab", "tgtVocab") and isinstance(v, list) and len(v) > cap:
+            raise LoadError(f'{where}: config "tokenizer" "{k}" has {len(v)} entries, over the '
+                            f"cap of {cap}")
+    labels = config.get("labels")
+    if "labels" in CONFIG_LIMITS[arch] and isinstance(labels, list) \
+            and len(labels) > CONFIG_LIMITS[arch]["labels"]:
+        raise LoadError(f'{where}: config "labels" has {len(labels)} entries, over the cap of '
+                        f'{CONFIG_LIMITS[arch]["labels"]}')
+
+
+def _op_module(op, where):
+    """An op file's "op" object -> its nn.MultiheadAttention, every key checked first."""
+    if not isinstance(op, dict):
+        raise LoadError(f'{where}: __metadata__ "op" is not a JSON object')
+    if op.get("op") != "multiHeadAttention":
+        raise LoadError(f"{where}: unknown op {op.get('op')!r} (known: multiHeadAttention)")
+    unknown = sorted(set(op) - {"op", "numHeads", "embedDim", "batchFirst"})
+    if unknown:
+        raise LoadError(f'{where}: op: unknown key "{unknown[0]}"')
+    for k in ("embedDim", "numHeads"):
+        v, top = op.get(k), OP_LIMITS["multiHeadAttention"][k]
+        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= top:
+            raise LoadError(f'{where}: op "{k}": {v!r} is out of range (an integer in [1, {top}])')
+    if op["embedDim"] % op["numHeads"]:
+        raise LoadError(f'{where}: op "embedDim" {op["embedDim"]} is not a multiple of '
+                        f'"numHeads" {op["numHeads"]}')
+    if not isinstance(op.get("batchFirst", False), bool):
+        raise LoadError(f'{where}: op "batchFirst" must be true or false')
+    return lambda: nn.MultiheadAttention(op["embedDim"], op["numHeads"], dropout=0.0,
+                                         batch_first=op.get("batchFirst", False))
+
+
 def load(path):
     """An attnlab model file (F32, F16, BF16 or I8) -> its attnlab.torch module, weights
     widened to float32 exactly as the C loader does, with .tokenizer, .config and .card (the
-    __metadata__["card"] object or None); an op file -> its nn.MultiheadAttention."""
+    __metadata__["card"] object or None); an op file -> its nn.MultiheadAttention.
+
+    Like the C loader, nothing is allocated before the file is checked: the header and tensor
+    table are read strictly (safetensors.read_safetensors), the config against the caps
+    (limits.py), and the module the config describes is first built on the "meta" device
+    (shapes, no storage) and its parameter shapes compared with the file's tensors; only a
+    file that holds every tensor the config needs is built for real. Every refusal is a
+    LoadError naming the problem (docs/reliability.md, "Python")."""
     where = f"attnlab.load: {os.fspath(path) if isinstance(path, (str, os.PathLike)) else '<bytes>'}"
     try:
         tensors, meta = read_safetensors(path if not isinstance(path, os.PathLike) else os.fspath(path))
         weights = dequantize(tensors, where)
-    except (ValueError, json.JSONDecodeError, UnicodeDecodeError) as e:
+        for name, w in weights.items():
+            if not np.isfinite(w).all():
+                raise ValueError(f"tensor {name!r} holds NaN or infinite values")
+    except (ValueError, UnicodeDecodeError) as e:
         raise LoadError(f"{where}: not a readable safetensors file: {e}") from None
-    card = None
-    if "card" in meta:
-        try:
-            card = json.loads(meta["card"])
-        except json.JSONDecodeError as e:
-            raise LoadError(f"{where}: __metadata__ card is not valid JSON ({e})") from None
+    card = _json_meta(meta, "card", where) if "card" in meta else None
     if "config" in meta:
-        try:
-            config = json.loads(meta["config"])
-        except json.JSONDecodeError as e:
-            raise LoadError(f"{where}: config is not valid JSON ({e})") from None
+        config = _json_meta(meta, "config", where)
         if not isinstance(config, dict):
             raise LoadError(f"{where}: config is not a JSON object")
         arch = config.get("architecture")
-        if arch not in ARCHITECTURES:
+        if not isinstance(arch, str) or arch not in ARCHITECTURES:
             raise LoadError(f'{where}: config "architecture": unknown value {arch!r} (known: '
                             f"{', '.join(ARCHITECTURES)})")
+        _check_vocab(config, arch, where)
         cls = ARCHITECTURES[arch]
         if arch == "transformer" and config.get("variant") == "encoder-decoder":
             cls = TransformerSeq2Seq
-        try:
-            module = cls.from_config(config)
-        except (ValueError, TypeError) as e:
-            raise LoadError(f"{where}: {e}") from None
+
+        def build():
+            return cls.from_config(config)
     elif "op" in meta:
-        op = json.loads(meta["op"])
-        if op.get("op") != "multiHeadAttention":
-            raise LoadError(f"{where}: unknown op {op.get('op')!r} (known: multiHeadAttention)")
-        module = nn.MultiheadAttention(op["embedDim"], op["numHeads"], dropout=0.0,
-                                       batch_first=op.get("batchFirst", False))
-        config = op
+        config = _json_meta(meta, "op", where)
+        build = _op_module(config, where)
     else:
         raise LoadError(f'{where}: no "config" in the file\'s __metadata__: is this an attnlab '
                         "model?")
-    expected = {k: tuple(v.shape) for k, v in module.state_dict().items()}
+    try:
+        with _OnMeta():
+            expected = {k: tuple(v.shape) for k, v in build().state_dict().items()}
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, ZeroDivisionError,
+            OverflowError, RuntimeError) as e:
+        raise LoadError(f"{where}: config: {e}" if isinstance(e, (ValueError, TypeError))
+                        else f"{where}: config: {type(e).__name__} {e}") from None
     bad = _first_mismatch(weights, expected)
     if bad is not None:
         kind, name, got, need = bad
@@ -417,6 +482,7 @@ def load(path):
                      f"{_shape(need or ())}",
             "extra": f"unexpected tensor {name!r} (shape {_shape(got or ())}): this config does "
                      "not use it"}[kind])
+    module = build()   # the file holds every tensor it needs: its size is the file's
     module.load_state_dict({k: torch.from_numpy(np.ascontiguousarray(v))
                             for k, v in weights.items()})
     module.card = card

@@ -31,3 +31,10 @@ CONFIG_LIMITS = {
         "labels": 65536,
     },
 }
+
+# An op file's caps (attnlab.load of an nn.MultiheadAttention export). The C library reads op
+# files as bare tensors and has no table for them, so these live here alone (tested in
+# python/tests/test_malformed.py): the model caps' widest dimension and most heads.
+OP_LIMITS = {
+    "multiHeadAttention": {"embedDim": 4096, "numHeads": 64},
+}

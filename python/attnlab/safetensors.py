@@ -49,7 +49,11 @@ DTYPES = {
 }
 SCALE_SUFFIX = ":scale"   # an I8 tensor W's per-row scales are the F32 tensor "W:scale" [rows]
 
-MAX_HEADER = 100 << 20  # same cap as the reference implementation
+MAX_HEADER = 16 << 20  # the C loader's cap (src/io/safetensors.c; 16 MiB)
+MAX_NAME = 1024        # a tensor name's length, as C
+MAX_RANK = 8           # dimensions of one tensor
+MAX_DEPTH = 64         # JSON nesting
+MAX_NUMEL = 2 ** 31 - 1  # elements of one tensor
 
 
 def rng(seed):
@@ -124,13 +128,62 @@ def write_safetensors(path, tensors, metadata):
     os.replace(tmp, path)
 
 
+def _int(v):
+    """v is a JSON integer (not a bool, a float or a string)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _no_duplicates(what):
+    def hook(pairs):
+        seen = {}
+        for k, v in pairs:
+            if k in seen:
+                raise ValueError(f"duplicate {what} {k!r}")
+            seen[k] = v
+        return seen
+    return hook
+
+
+def _depth(value):
+    """How deeply value nests (a scalar 0, [] 1), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (list, dict)):
+            deepest = max(deepest, d)
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return deepest
+
+
+def parse_json(text, what):
+    """JSON text -> value; duplicate keys, nesting deeper than the C loader's 64 levels,
+    NaN / Infinity and invalid JSON refused as ValueError naming `what`."""
+    def constant(c):
+        raise ValueError(f"{what}: {c} is not JSON")
+    try:
+        value = json.loads(text, object_pairs_hook=_no_duplicates("key"),
+                           parse_constant=constant)
+        if _depth(value) > MAX_DEPTH:
+            raise ValueError(f"nesting deeper than {MAX_DEPTH} levels")
+        return value
+    except RecursionError:
+        raise ValueError(f"{what}: nesting deeper than {MAX_DEPTH} levels") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{what} is not valid JSON: {e}") from None
+    except ValueError as e:
+        raise ValueError(f"{what}: {e}") from None
+
+
 def read_safetensors(path):
     """Read a safetensors file -> (tensors {name: numpy array}, metadata {str: str}).
 
-    Strict: rejects a header that overruns the file, unknown dtypes, sizes that disagree with
-    shapes, and data ranges that do not tile the buffer (tests/js/fixtures.js applies the same
-    rules in JS). `path` may also be the file's bytes. BF16 tensors come back as their raw
-    uint16 bits; `dequantize` widens everything to float32."""
+    Strict, every refusal a ValueError naming the problem: a header that overruns the file or
+    the 16 MiB cap, a header that is not a JSON object, nesting too deep, duplicate names,
+    unknown dtypes, shapes and offsets that are not lists of non-negative integers (strings,
+    floats and booleans refused), sizes that disagree with shapes, and data ranges that do not
+    tile the buffer (tests/js/fixtures.js applies the same rules in JS). `path` may also be the
+    file's bytes. Nothing is allocated beyond the file's own bytes. BF16 tensors come back as
+    their raw uint16 bits; `dequantize` widens everything to float32."""
     if isinstance(path, (bytes, bytearray, memoryview)):
         raw, path = bytes(path), "<bytes>"
     else:
@@ -139,33 +192,74 @@ def read_safetensors(path):
     if len(raw) < 8:
         raise ValueError(f"{path}: {len(raw)} bytes, shorter than the 8-byte header length")
     (n,) = struct.unpack("<Q", raw[:8])
-    if n > MAX_HEADER or 8 + n > len(raw):
-        raise ValueError(f"{path}: header length {n} does not fit in {len(raw)} bytes")
-    header = json.loads(raw[8:8 + n].decode("utf-8"))
+    if n < 2:
+        raise ValueError(f"{path}: header length {n} is too short")
+    if n > MAX_HEADER:
+        raise ValueError(f"{path}: header length {n} is over the header cap of {MAX_HEADER} "
+                         "bytes (16 MiB)")
+    if 8 + n > len(raw):
+        raise ValueError(f"{path}: header length {n} is larger than the {len(raw) - 8} bytes "
+                         "after it: truncated file?")
+    try:
+        text = raw[8:8 + n].decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: header is not valid UTF-8: byte 0x{raw[8 + e.start]:02x} at "
+                         f"header offset {e.start}") from None
+    header = parse_json(text, f"{path}: header")
     if not isinstance(header, dict):
-        raise ValueError(f"{path}: header is not a JSON object")
+        raise ValueError(f"{path}: header is {type(header).__name__}, not a JSON object")
     metadata = header.pop("__metadata__", {})
-    if not all(isinstance(k, str) and isinstance(v, str) for k, v in metadata.items()):
-        raise ValueError(f"{path}: __metadata__ must map str -> str")
+    if not isinstance(metadata, dict):
+        raise ValueError(f"{path}: __metadata__ must be an object of str -> str")
+    for k, v in metadata.items():
+        if not isinstance(v, str):
+            raise ValueError(f"{path}: __metadata__ {k!r} must be a string, found "
+                             f"{type(v).__name__}")
     buf = raw[8 + n:]
     tensors = {}
     ranges = []
     for name, info in header.items():
-        if not isinstance(info, dict) or set(info) != {"dtype", "shape", "data_offsets"} \
-                or info["dtype"] not in DTYPES:
-            raise ValueError(f"{path}: tensor {name!r}: bad entry {info!r}")
-        dt = DTYPES[info["dtype"]]
-        shape = tuple(info["shape"])
-        begin, end = info["data_offsets"]
-        if not 0 <= begin <= end <= len(buf) or end - begin != int(np.prod(shape)) * dt.itemsize:
-            raise ValueError(f"{path}: tensor {name!r}: offsets {begin}..{end} do not fit "
-                             f"shape {list(shape)} {info['dtype']} in {len(buf)} data bytes")
-        tensors[name] = np.frombuffer(buf[begin:end], dtype=dt).reshape(shape)
+        who = f"{path}: tensor {name[:64]!r}"
+        if not name or "\0" in name or len(name) > MAX_NAME:
+            raise ValueError(f"{who}: a name must be 1 to {MAX_NAME} characters, no NUL")
+        if not isinstance(info, dict):
+            raise ValueError(f"{who}: entry is {type(info).__name__}, not an object")
+        for k in ("dtype", "shape", "data_offsets"):
+            if k not in info:
+                raise ValueError(f"{who}: missing {k!r}")
+        if set(info) != {"dtype", "shape", "data_offsets"}:
+            extra = sorted(set(info) - {"dtype", "shape", "data_offsets"})[0]
+            raise ValueError(f"{who}: unknown field {extra!r}")
+        dtype, shape, offsets = info["dtype"], info["shape"], info["data_offsets"]
+        if not isinstance(dtype, str) or dtype not in DTYPES:
+            raise ValueError(f"{who}: unknown dtype {dtype!r} (known: {', '.join(DTYPES)})")
+        if not isinstance(shape, list) or len(shape) > MAX_RANK \
+                or not all(_int(d) and d >= 0 for d in shape):
+            raise ValueError(f"{who}: shape {shape!r} must be a list of at most {MAX_RANK} "
+                             "non-negative integers")
+        if not isinstance(offsets, list) or len(offsets) != 2 \
+                or not all(_int(o) and o >= 0 for o in offsets):
+            raise ValueError(f"{who}: data_offsets {offsets!r} must be two non-negative integers")
+        dt = DTYPES[dtype]
+        begin, end = offsets
+        numel = 1
+        for d in shape:   # Python integers: no overflow, whatever the shape claims
+            numel *= d
+        if numel > MAX_NUMEL:
+            raise ValueError(f"{who}: shape {shape} holds {numel} elements, over the cap of "
+                             f"{MAX_NUMEL}")
+        size = numel * dt.itemsize
+        if not begin <= end <= len(buf) or end - begin != size:
+            raise ValueError(f"{who}: offsets {begin}..{end} do not fit shape {shape} {dtype} "
+                             f"({size} bytes) in {len(buf)} data bytes")
+        tensors[name] = np.frombuffer(buf, dtype=dt, count=size // dt.itemsize,
+                                      offset=begin).reshape(shape)
         ranges.append((begin, end, name))
     pos = 0
     for begin, end, name in sorted(ranges):
         if begin != pos:
-            raise ValueError(f"{path}: tensor {name!r} starts at {begin}, expected {pos}")
+            raise ValueError(f"{path}: tensor {name!r} starts at {begin}, expected {pos} "
+                             f"({'overlaps the one before' if begin < pos else 'a gap before it'})")
         pos = end
     if pos != len(buf):
         raise ValueError(f"{path}: {len(buf) - pos} data bytes not covered by any tensor")
