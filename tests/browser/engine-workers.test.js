@@ -231,9 +231,16 @@ test('steps per second in Chromium, 1 and 2 workers (printed)', { timeout: 60000
         });
         await run.init({ task: TASK, run: { ...RUN, train: { ...RUN.train, workers } } });
         await run.start();
-        await new Promise((r) => setTimeout(r, 500));
+        // the first report, then one at least 3 s later: a busy machine is slower, never failed
+        const until = (ok) =>
+          new Promise((r) => {
+            const check = () => (ok() ? r() : setTimeout(check, 50));
+            check();
+          });
+        await until(() => last !== null);
         const a = last;
         await new Promise((r) => setTimeout(r, 3000));
+        await until(() => last !== a);
         const b = last;
         await run.pause();
         run.dispose();

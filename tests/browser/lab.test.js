@@ -239,7 +239,8 @@ test(
     // "with vs without attention": A additive, B none, reverse 5–40, and its equations beside each
     await page.locator('attn-lab button[data-preset="with-without"]').click();
     assert.match(await page.locator('attn-lab #a-equation').textContent(), /tanh/);
-    assert.match(await page.locator('attn-lab #b-equation').textContent(), /= 0/);
+    // no attention: the decoder starts from the last encoder state, s₀ = h_m (the one notation)
+    assert.match(await page.locator('attn-lab #b-equation').textContent(), /s0 = hm/);
     assert.equal(
       await page.locator('attn-lab #a-cite').textContent(),
       'Bahdanau et al. 2015, eq. 6',
