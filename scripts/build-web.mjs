@@ -13,7 +13,7 @@
 // still points at a real file:
 //   dist/web/index.html, embed.html   the two pages, their modulepreload lists rewritten to the bundle's
 //   dist/web/{boot,main,embed-page}.js                 entries, bundled and minified by esbuild
-//   dist/web/lab/{lab-worker,shard-worker}.js          the lab's workers, likewise
+//   dist/web/lab/{lab,shard,pairs}-worker.js          the lab's workers, likewise
 //   dist/web/elements.js              the course page's elements (<attn-demo> and the others: the
 //                                     Embed dialog's element code), an entry of its own with chunks
 //                                     of its own; dist/web/elements-loader.js, the classic script
@@ -61,6 +61,7 @@ const ENTRIES = [
   { entry: 'embed-page.js', splitting: true },
   { entry: 'lab/lab-worker.js', splitting: false }, // the lab's workers (web/lab/run.js, engine-model.js start them)
   { entry: 'lab/shard-worker.js', splitting: false },
+  { entry: 'lab/pairs-worker.js', splitting: false }, // the lab's pairs parser (pairs-client.js)
   { entry: 'boot.js', splitting: false, external: ['./main.js'] },
   // the course page's elements (the Embed dialog's element code: elements-loader.js import()s
   // it); run on their own, so the page's first plot and the elements' each stay two files

@@ -163,7 +163,13 @@ test('the service worker: named after the content, precaching the code (no map, 
   const pages = new Set(['main.js', 'embed-page.js'].flatMap((e) => [...reach(e, { lazy: true })]));
   assert.ok(pages.size > 10, `the pages' code: ${[...pages].join(', ')}`);
   for (const c of pages) assert.ok(precache.includes(c), `${c} precached`);
-  for (const f of ['boot.js', 'lab/lab-worker.js', 'lab/shard-worker.js', 'load-guard.js'])
+  for (const f of [
+    'boot.js',
+    'lab/lab-worker.js',
+    'lab/shard-worker.js',
+    'lab/pairs-worker.js',
+    'load-guard.js',
+  ])
     assert.ok(precache.includes(f), `${f} precached`);
   for (const p of precache) {
     assert.ok(!p.endsWith('.map') && !p.includes('models/') && p !== 'sw.js', p);

@@ -109,12 +109,20 @@ export function buildForm(ui) {
   ui.pairsHint = el('p', { class: 'hint', id: 'pairs-hint' });
   ui.pairsProblem = el('p', { class: 'problem', role: 'alert', id: 'pairs-problem', hidden: '' });
   ui.pairsSummary = el('p', { class: 'note', id: 'pairs-summary', 'aria-live': 'polite' });
+  // the parse running in web/lab/pairs-worker.js: rows read, a bar of the characters read
+  ui.pairsProgress = el('progress', { id: 'pairs-progress', max: '1', value: '0' });
+  ui.pairsReadingText = el('label', { for: 'pairs-progress', id: 'pairs-reading-text' });
+  ui.pairsReading = el('p', { class: 'note reading', id: 'pairs-reading', hidden: '' }, [
+    ui.pairsReadingText,
+    ui.pairsProgress,
+  ]);
   ui.pairsNeeded = el('p', { class: 'error', id: 'pairs-needed', hidden: '' });
   ui.pairs = el('div', { class: 'drop', id: 'pairs' }, [
     ui.pairsNeeded,
     field('pairsText', ui.pairsText),
     ui.pairsHint,
     el('div', { class: 'buttons' }, [ui.pairsUse, ui.pairsOpen, ui.pairsFile]),
+    ui.pairsReading,
     ui.pairsProblem,
     ui.pairsSummary,
   ]);
@@ -483,8 +491,8 @@ export function pairsMessage(lang, p) {
  * The form's notes: the task's, the custom pairs box, the refused values, each run's parameter
  * count and attention equation, and which run buttons work. s: { lang, experiment, runs: { a, b }
  * (lab-runs.js records or null), running, task (tasks.js makeTask of the task spec, or null),
- * custom (the pairs in use or null), pairsProblem, waiting (the custom task waits for its pairs),
- * refused }.
+ * custom (the pairs in use or null), pairsProblem, pairsReading (the parse running: { rows, done,
+ * total }, or null), waiting (the custom task waits for its pairs), refused }.
  */
 export function paintForm(ui, s) {
   const { lang, experiment: exp, task } = s;
@@ -502,6 +510,14 @@ export function paintForm(ui, s) {
         hash: exp.task.data ?? '',
       })
     : '';
+  const reading = s.pairsReading;
+  ui.pairsReading.hidden = !reading;
+  if (reading) {
+    ui.pairsProgress.value = reading.total > 0 ? reading.done / reading.total : 0;
+    ui.pairsReadingText.textContent = t(lang, 'lab.pairs.reading', {
+      rows: reading.rows.toLocaleString(lang),
+    });
+  }
   ui.pairsProblem.hidden = !s.pairsProblem;
   ui.pairsProblem.textContent = s.pairsProblem ? pairsMessage(lang, s.pairsProblem) : '';
   ui.pairsText.setAttribute('aria-invalid', String(Boolean(s.pairsProblem)));

@@ -58,6 +58,7 @@ summary:focus-visible, button:focus-visible { outline: 2px solid ${FOCUS}; outli
 .params { font-weight: 600; font-size: ${SM}; margin: 0.2rem 0; }
 .equation { font-family: "Cambria Math", "STIX Two Math", serif; font-size: 1.05rem; margin: 0.2rem 0; overflow-wrap: anywhere; }
 .cite, .hint, .note, .status, .refused { color: ${MUTED}; font-size: ${SM}; margin: 0.2rem 0; }
+.reading progress { display: block; width: 100%; }
 .note, .live p, .example, .problem, .error { overflow-wrap: anywhere; }
 .error, .problem { padding: 0.4rem 0.6rem; border-radius: 6px; background: var(--attn-lab-error-bg, #fdecea);
   color: var(--attn-lab-error-text, var(--al-neg, #8c1d18)); margin: 0.4rem 0; }

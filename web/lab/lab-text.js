@@ -108,6 +108,7 @@ export const LAB_EN = Object.freeze({
   'lab.pairs.neededHash':
     'This experiment trains on pairs of your own (data {hash}): paste them or open the same file to start (a link carries the experiment, never the data).',
   'lab.pairs.atLine': 'Line {line}: {problem}',
+  'lab.pairs.reading': 'Reading your pairs: {rows} rows so far…',
   'lab.pairs.problem.invalid-utf8':
     'the file is not UTF-8 text (save it as UTF-8 and open it again).',
   'lab.pairs.problem.too-long': 'the row is too long (at most 1,000 characters).',
@@ -289,6 +290,7 @@ export const LAB_ZH = Object.freeze({
   'lab.pairs.neededHash':
     '这个实验用你自己的数据对（数据 {hash}）训练：粘贴或打开同一个文件后才能开始（链接只带实验设置，从不带数据）。',
   'lab.pairs.atLine': '第 {line} 行：{problem}',
+  'lab.pairs.reading': '正在读取你的数据对：已读 {rows} 行…',
   'lab.pairs.problem.invalid-utf8': '文件不是 UTF-8 文本（请另存为 UTF-8 后再打开）。',
   'lab.pairs.problem.too-long': '这一行太长（最多 1,000 个字符）。',
   'lab.pairs.problem.ragged': '这一行不是正好两个字段（输入和输出，用制表符或逗号分隔）。',

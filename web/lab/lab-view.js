@@ -23,6 +23,7 @@ import {
 } from './spec.js';
 import { makeTask } from './tasks.js';
 import { MAX_INPUT, pairsHash, parsePairs } from './pairs.js';
+import { PairsParser, problemOf } from './pairs-client.js';
 import './lab-text.js';
 import {
   MAX_FILE_BYTES,
@@ -59,6 +60,9 @@ export class LabView {
   /** @type {{ pairs: {src: string, tgt: string}[], level: string, lines: number, name: string, hash: string } | null} */
   #custom = null;
   #pairsProblem = /** @type {any} */ (null);
+  /** the parse running in pairs-worker.js: { rows, done, total } (the progress bar), or null */
+  #pairsReading = /** @type {any} */ (null);
+  #parser = new PairsParser();
   #task = /** @type {any} */ (null); // makeTask of the current task spec (parameter counts)
   #taskKey = '';
   #ui = /** @type {any} */ ({});
@@ -222,7 +226,7 @@ export class LabView {
       this.#custom = null;
       this.#pairsProblem = null;
     } else if (typeof value === 'string' || value instanceof Uint8Array) {
-      this.#usePairs(value, '');
+      this.#usePairs(value, '', true);
       return;
     } else {
       const pairs = Array.from(value, (p) => ({ src: String(p.src), tgt: String(p.tgt) }));
@@ -425,11 +429,24 @@ export class LabView {
     this.#usePairs(bytes, file.name);
   }
 
-  /** Parse pasted text or a file's bytes (pairs.js); the pairs in use, or the problem shown. */
-  #usePairs(input, name) {
+  /** Parse pasted text or a file's bytes (pairs.js; in pairs-worker.js unless sync, the property
+   * setter's case); the pairs in use, or the problem shown. A new parse cancels the running one. */
+  async #usePairs(input, name, sync = false) {
     const level = this.#experiment.task.level;
+    this.#parser.cancel();
+    this.#pairsReading = sync ? null : { rows: 0, done: 0, total: input.length };
+    this.#schedule();
     try {
-      const got = parsePairs(input, { level });
+      const got = sync
+        ? parsePairs(input, { level })
+        : await this.#parser.parse(input, {
+            level,
+            onProgress: (p) => {
+              this.#pairsReading = p;
+              this.#schedule();
+            },
+          });
+      this.#pairsReading = null;
       this.#custom = {
         pairs: got.pairs,
         level: got.level,
@@ -443,13 +460,9 @@ export class LabView {
       }
       this.#pairsChanged();
     } catch (err) {
-      this.#pairsProblem = {
-        problem: err?.problem ?? '',
-        line: err?.line ?? null,
-        column: err?.column ?? null,
-        limit: err?.limit ?? null,
-        message: String(err?.message ?? err),
-      };
+      if (err?.name === 'AbortError') return; // a newer parse took over
+      this.#pairsReading = null;
+      this.#pairsProblem = problemOf(err);
       this.#host.dataset.pairsProblem = this.#pairsProblem.problem;
       this.#schedule();
     }
@@ -572,6 +585,7 @@ export class LabView {
       task: this.#currentTask(),
       custom: this.#custom,
       pairsProblem: this.#pairsProblem,
+      pairsReading: this.#pairsReading,
       waiting: this.#experiment.task.name === 'custom' && !this.#pairsFit(),
       refused: this.#refused,
     };

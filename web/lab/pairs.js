@@ -61,6 +61,8 @@ export const MAX_INPUT = 4 * 1048576;
 /** Distinct tokens (characters or words, per side: inputs, outputs) at most: the model's embedding
  * and output layers grow with them (the lab's models stay a few million parameters). */
 export const MAX_VOCAB = 10000;
+/** Rows between two onProgress calls (parsePairs' option). */
+export const PROGRESS_ROWS = 2000;
 
 export class PairsError extends Error {
   /**
@@ -223,7 +225,8 @@ function bytesOf(input, refuseSize = () => null) {
 const isControl = (c) => (c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127;
 
 /**
- * Splits text into rows of fields, calling onRow(fields, line) for each non-blank row.
+ * Splits text into rows of fields, calling onRow(fields, line, end) for each non-blank row (end:
+ * the index just past the row).
  * One pass; throws PairsError for too-long rows and CSV quoting errors.
  */
 function scanRows(text, sep, maxLength, onRow) {
@@ -359,7 +362,7 @@ function scanRows(text, sep, maxLength, onRow) {
       i = j;
     }
     if (blank && fields.length === 1 && fields[0].trim() === '') continue;
-    onRow(fields, rowLine);
+    onRow(fields, rowLine, i);
   }
   return line;
 }
@@ -444,9 +447,12 @@ function vocabCounter(level, maxVocab) {
  * Reads a TSV or CSV of input → output pairs.
  * @param {string | Uint8Array | ArrayBuffer} input
  * @param {{ level?: 'auto' | 'char' | 'word', maxPairs?: number, maxLength?: number,
- *            maxInput?: number, maxVocab?: number }} [options]
+ *            maxInput?: number, maxVocab?: number, onProgress?: (p: { rows: number,
+            done: number, total: number }) => void }} [options]
  *   maxLength: the longest row in characters (default 1,000); maxInput: the longest input in
- *   characters or bytes (default MAX_INPUT); maxVocab: distinct tokens per side (MAX_VOCAB)
+ *   characters or bytes (default MAX_INPUT); maxVocab: distinct tokens per side (MAX_VOCAB);
+ *   onProgress({ rows, done, total }) every PROGRESS_ROWS rows (done of total characters read;
+ *   web/lab/pairs-worker.js posts it to the page's progress bar)
  * @returns {{ pairs: { src: string, tgt: string }[], level: 'char' | 'word', lines: number,
  *             format: 'tsv' | 'csv', header: boolean }}
  * @throws {PairsError}
@@ -484,7 +490,11 @@ export function parsePairs(input, options = {}) {
   let header = false;
   let outputsWithSpace = 0;
   const vocab = vocabCounter(level, maxVocab);
-  const lines = scanRows(text, sep, maxLength, (fields, line) => {
+  const onProgress = typeof options.onProgress === 'function' ? options.onProgress : null;
+  let seen = 0;
+  const lines = scanRows(text, sep, maxLength, (fields, line, end) => {
+    if (onProgress && ++seen % PROGRESS_ROWS === 0)
+      onProgress({ rows: pairs.length, done: end, total: text.length });
     if (fields.length !== 2) {
       throw new PairsError(
         line,
