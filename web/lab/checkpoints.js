@@ -133,7 +133,7 @@ export const MAX_MOMENTS = 64 * 1048576;
 const isTyped = (x, Type) => {
   // a Proxy or a look-alike object ({ length: 1e9 }) has no typed array slots: refused here
   try {
-    return x instanceof Type && ArrayBuffer.isView(x) && x.length >= 0;
+    return x instanceof Type && ArrayBuffer.isView(x) && /** @type {any} */ (x).length >= 0;
   } catch {
     return false;
   }

@@ -32,7 +32,7 @@ export class PairsParser {
   async parse(input, options = {}) {
     this.cancel();
     const id = ++this.#id;
-    const level = options.level;
+    const level = /** @type {'auto' | 'char' | 'word' | undefined} */ (options.level);
     const onProgress = options.onProgress ?? (() => {});
     let worker;
     try {

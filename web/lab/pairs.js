@@ -193,6 +193,8 @@ function tryCall(fn, value) {
  * the intrinsic accessors only; anything else (a Proxy of one, an object with throwing getters, a
  * detached buffer) is a PairsError, never a TypeError; refuseSize(byteLength) returns the error
  * of a size refused before anything is copied (or a falsy value).
+ * @param {any} input
+ * @param {(byteLength: number) => PairsError | false | null} [refuseSize]
  */
 function bytesOf(input, refuseSize = () => null) {
   const bad = (what) =>
@@ -425,7 +427,7 @@ function vocabCounter(level, maxVocab) {
       for (const s of state) {
         if (s.crossed) continue;
         [src, tgt].forEach((text, side) => {
-          const set = s.sides[side];
+          const set = /** @type {any} */ (s.sides[side]); // a Set of words, or charSet()
           if (s.crossed) return;
           if (s.level === 'word') {
             for (const w of text.split(/\s+/)) if (w) set.add(w);
