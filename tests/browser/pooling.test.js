@@ -137,7 +137,7 @@ async function assertPoolingMatchesNode(p, selector, name, input) {
   if (pooling === 'structured') {
     assert.equal(
       v.penalty,
-      `Penalty ‖AAᵀ − I‖²_F = ${formatValue(r.penalty)} (r = ${A.weights.shape[0]}; 0 when every hop puts all its weight on a different word).`,
+      `Penalty P = ‖AAᵀ − I‖²_F = ${formatValue(r.penalty)} (${A.weights.shape[0]} hops; 0 when every hop puts all its weight on a different word).`,
     );
     const [hops, n] = A.weights.shape;
     assert.ok(
