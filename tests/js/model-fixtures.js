@@ -82,3 +82,26 @@ export function writeSafetensors(tensors, metadata) {
   }
   return out;
 }
+
+/** (states-*.test.js) The plain result's fields, states left out, as comparable plain data. */
+export function plainOf(r) {
+  const { states, ...rest } = r;
+  void states;
+  return JSON.parse(
+    JSON.stringify(rest, (k, v) => (ArrayBuffer.isView(v) ? ['typed', ...Array.from(v)] : v)),
+  );
+}
+
+/** Fixture tensor `key` of case c; scores get back their -Infinity entries (stored as 0 with a
+ * U8 mask `<key>_unread`, since F32 fixtures are finite). */
+export function wantMasked(c, key) {
+  const t = c.tensors[key];
+  const unread = c.tensors[`${key}_unread`];
+  if (!unread) return t;
+  return { shape: t.shape, data: t.data.map((v, i) => (unread.data[i] ? -Infinity : v)) };
+}
+
+export const sameBits = (a, b) =>
+  Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
+    Buffer.from(b.buffer, b.byteOffset, b.byteLength),
+  );

@@ -10,30 +10,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { AttnlabError } from '../../wasm/index.js';
-import { fixtureSuite, ids, modelUrl } from './model-fixtures.js';
-
-/** The plain result's fields, states left out, as comparable plain data. */
-function plainOf(r) {
-  const { states, ...rest } = r;
-  void states;
-  return JSON.parse(
-    JSON.stringify(rest, (k, v) => (ArrayBuffer.isView(v) ? ['typed', ...Array.from(v)] : v)),
-  );
-}
-
-/** Fixture tensor `key` of case c; scores get back their -Infinity entries (stored as 0 with a
- * U8 mask `<key>_unread`, since F32 fixtures are finite). */
-function want(c, key) {
-  const t = c.tensors[key];
-  const unread = c.tensors[`${key}_unread`];
-  if (!unread) return t;
-  return { shape: t.shape, data: t.data.map((v, i) => (unread.data[i] ? -Infinity : v)) };
-}
-
-const sameBits = (a, b) =>
-  Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
-    Buffer.from(b.buffer, b.byteOffset, b.byteLength),
-  );
+import {
+  fixtureSuite,
+  ids,
+  modelUrl,
+  plainOf,
+  sameBits,
+  wantMasked as want,
+} from './model-fixtures.js';
 
 function runStatesSuite({ simd }) {
   const fx = fixtureSuite({
