@@ -71,6 +71,12 @@ export interface TrainerOptions {
   clip?: number;
   /** accepted for symmetry with createModel; training itself uses no randomness */
   seed?: number;
+  /**
+   * default true: step the sentences of a batch together where the model has a batched form
+   * (docs/training.md); false: one sentence at a time, the reference path (the two agree up to
+   * the order of float sums)
+   */
+  batched?: boolean;
 }
 
 export interface Evaluation {
@@ -123,6 +129,8 @@ export declare class Trainer {
     m2: Float32Array | number[];
   }): void;
   setLearningRate(lr: number): void;
+  /** true when a step takes the batched path (createTrainer's batched option and the model) */
+  readonly batched: boolean;
   readonly steps: number;
   /** the last gradient's global norm, before clipping */
   readonly gradNorm: number;

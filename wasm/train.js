@@ -281,8 +281,13 @@ export function createTrainer(model, options) {
     'weightDecay',
     'clip',
     'seed',
+    'batched',
   ]);
   const optimizer = options.optimizer ?? 'adam';
+  const batched = options.batched ?? true;
+  if (typeof batched !== 'boolean') {
+    throw new AttnlabError(`createTrainer: batched must be true or false, not ${kindOf(batched)}`);
+  }
   if (typeof optimizer !== 'string' || !Object.hasOwn(OPTIMIZERS, optimizer)) {
     throw new AttnlabError(
       `createTrainer: optimizer must be 'adam' or 'sgd', not ${typeof optimizer === 'string' ? `'${optimizer.slice(0, 40)}'` : kindOf(optimizer)}`,
@@ -316,6 +321,7 @@ export function createTrainer(model, options) {
         statusName(status),
       );
     ptr = new Uint32Array(x.memory.buffer, pOut, 1)[0];
+    x.al_trainer_set_batched(ptr, batched ? 1 : 0);
   } finally {
     ar.free();
   }
@@ -519,6 +525,11 @@ export class Trainer {
     lr = f32Option('Trainer.setLearningRate', 'lr', lr, { positive: true });
     if (x.al_trainer_set_lr(this.#ptr, lr) !== 0)
       throw new AttnlabError(`Trainer.setLearningRate: lr ${lr} must be a finite number > 0`);
+  }
+
+  /** True when a step takes the batched path (createTrainer's batched option and the model). */
+  get batched() {
+    return this.#live('batched').al_trainer_batched(this.#ptr) === 1;
   }
 
   /** Steps taken so far; the last gradient's global norm (before clipping). */

@@ -26,6 +26,7 @@ struct al_trainer {
     float norm;   /* the last gradient's norm before clipping */
     double terms; /* the last gradient's loss terms (target tokens, documents, ...); 0: none yet */
     long steps;
+    int batched; /* 1: the architecture's batch hook when it has one (default); 0: per example */
 };
 
 float *al_model_weights(al_model *m) { return m ? m->weights : NULL; }
@@ -167,6 +168,7 @@ al_status al_trainer_create(al_model *m, int optimizer, float lr, float momentum
     t->momentum = momentum;
     t->weight_decay = weight_decay;
     t->clip = clip;
+    t->batched = 1;
     *out = t;
     return AL_OK;
 }
@@ -183,6 +185,20 @@ al_status al_trainer_set_lr(al_trainer *t, float lr)
     if (!t || !(lr > 0.0f) || !isfinite(lr)) return AL_ERR_ARGUMENT;
     t->lr = lr;
     return AL_OK;
+}
+
+al_status al_trainer_set_batched(al_trainer *t, int batched)
+{
+    if (!t || (batched != 0 && batched != 1)) return AL_ERR_ARGUMENT;
+    t->batched = batched;
+    return AL_OK;
+}
+
+int al_trainer_batched(const al_trainer *t)
+{
+    if (!t) return -1;
+    const al_model_trainer *A = al_model_trainer_get(t->m->arch);
+    return t->batched && A && A->batch ? 1 : 0;
 }
 
 al_status al_trainer_gradient(al_trainer *t, const int32_t *src, const int32_t *src_len, int S_max,
@@ -209,7 +225,13 @@ al_status al_trainer_gradient(al_trainer *t, const int32_t *src, const int32_t *
     memset(t->grad, 0, t->n * sizeof(float));
     const float scale = (float)(1.0 / terms);
     double sum = 0.0;
-    for (int b = 0; b < B; b++) {
+    al_status bst = AL_ERR_UNSUPPORTED;
+    if (t->batched && A->batch) {
+        bst = A->batch(impl, t->m->weights, t->grad, src, src_len, S_max, tgt, tgt_len, T_max, B,
+                       scale, &sum);
+        if (bst != AL_OK && bst != AL_ERR_UNSUPPORTED) return bst;
+    }
+    for (int b = 0; bst == AL_ERR_UNSUPPORTED && b < B; b++) {
         double nll;
         al_status st =
             A->backward(impl, t->m->weights, t->grad, src + (size_t)b * S_max, src_len[b],

@@ -67,6 +67,17 @@ void al_trainer_free(al_trainer *t);
 al_status al_trainer_set_lr(al_trainer *t, float lr);
 
 /*
+ * The batched path (the default, batched = 1): al_trainer_gradient steps the sentences of a batch
+ * together (one matrix product per time step for the whole batch) where the architecture and
+ * configuration have a batched form, and one sentence at a time where not. batched = 0 always
+ * takes the per-sentence path, the reference the tests hold the batched one to (the two agree up
+ * to the order of float sums). al_trainer_batched: 1 when a step of t would take the batched
+ * path's hook (its configuration may still fall back), 0 when not, -1 for NULL.
+ */
+al_status al_trainer_set_batched(al_trainer *t, int batched);
+int al_trainer_batched(const al_trainer *t);
+
+/*
  * The mean loss of a batch and its gradient (in the trainer: al_trainer_gradients), no update.
  * src [B, S_max] and tgt [B, T_max] padded row-major, src_len [B] in [1, S_max], tgt_len [B] in
  * [1, T_max], S_max <= AL_MODEL_MAX_SOURCE, T_max <= AL_MODEL_MAX_STEPS, ids in range

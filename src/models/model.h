@@ -67,6 +67,11 @@ const al_model_arch *al_model_arch_get(int arch);
  *             (AL_ERR_SHAPE) — and set *terms to the loss terms it adds (tokens, or 1)
  *   backward  loss of one checked example (*nll, summed over its terms, in double) and
  *             g0 += scale · ∂loss/∂θ, w0/g0 the weight block and its gradient
+ *   batch     or NULL: the same for a whole checked batch at once (src [B, S_max], tgt
+ *             [B, T_max] padded row-major, src_len/tgt_len [B]; padding never read): *nll the
+ *             batch's summed loss and g0 += scale · its gradient, equal to B calls of backward up
+ *             to the order of float sums. AL_ERR_UNSUPPORTED (g0 untouched) when this model's
+ *             configuration has no batched form: the trainer then calls backward per example.
  */
 typedef struct {
     void (*init)(const al_tensor_list *list, const void *impl, float *weights, uint32_t seed);
@@ -74,6 +79,9 @@ typedef struct {
                          double *terms);
     al_status (*backward)(const void *impl, const float *w0, float *g0, const int32_t *src, int S,
                           const int32_t *tgt, int T, float scale, double *nll);
+    al_status (*batch)(const void *impl, const float *w0, float *g0, const int32_t *src,
+                       const int32_t *src_len, int S_max, const int32_t *tgt,
+                       const int32_t *tgt_len, int T_max, int B, float scale, double *nll);
 } al_model_trainer;
 
 /* The training hooks of an AL_ARCH_* value; NULL when it cannot be trained. */

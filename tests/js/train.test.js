@@ -184,6 +184,8 @@ test('errors name the problem', async () => {
   const t = await createModel(TINY, { seed: 1 });
   assert.throws(() => createTrainer(t, { lr: -1 }), /lr/);
   assert.throws(() => createTrainer(t, { optimiser: 'adam' }), /unknown option 'optimiser'/);
+  assert.throws(() => createTrainer(t, { batched: 'yes' }), /batched must be true or false/);
+  assert.equal(createTrainer(t, { batched: false }).batched, false);
   const tr = createTrainer(t);
   assert.throws(() => tr.step([]), /non-empty/);
   assert.throws(() => tr.step([{ src: [999], tgt: '1' }]), /not a token id/);
