@@ -25,10 +25,12 @@
  *
  * Several layers and both directions (al_recurrent_stack_*, recurrent_stack.c) stack these
  * one-layer kernels; api/recurrent.c validates and allocates for them, and the models call them
- * inside their own blocks.
+ * inside their own blocks. The same stack over a batch of sequences of different lengths
+ * (al_recurrent_stack_*_lengths, recurrent_lengths.c) steps only the sequences still running.
  *
  * Deliberately not here: validation, allocation, dropout, projections (proj_size), packed
- * sequences.
+ * sequences as an argument format (the _lengths kernels take padded [B,T,·] arrays and pack
+ * inside).
  *
  * Backward convention (kernels.h): every gradient ACCUMULATES (+=).
  */
@@ -36,6 +38,7 @@
 #define AL_KERNELS_RECURRENT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "kernels.h"
 
@@ -209,5 +212,83 @@ void al_recurrent_stack_backward(int cell, int B, int T, int I, int H, int layer
                                  const float *c0, const float *doutput, const float *dhn,
                                  const float *dcn, float *dx, float *const *dparams, float *dh0,
                                  float *dc0, float *scratch);
+
+/* ------------------------------------------------------------------ stack, sequences of own lengths
+ *
+ * The stack above over B sequences of different lengths len[b] (1 <= len[b] <= T, not checked),
+ * padded to T steps in x [B,T,I]. Exactly as if each sequence b ran alone with
+ * al_recurrent_stack_forward(B = 1, T = len[b]) over its first len[b] rows:
+ *   - the forward direction runs t = 0 .. len[b] − 1 from h0 (or zeros); its hn is h at
+ *     t = len[b] − 1;
+ *   - the reverse direction starts at t = len[b] − 1 from h0 (or zeros) and ends at t = 0,
+ *     where its hn is taken;
+ *   - rows t >= len[b] of x are never read, their output rows are written as zeros, their
+ *     doutput rows are never read and their dx rows are left untouched (dx accumulates).
+ * Any order of lengths: the kernel orders the batch by length, longest first (stable), inside,
+ * so at step t the running sequences are the first n_t = #{b : len[b] > t} of that order, and it
+ * stores every layer packed by step (step t's n_t rows after those of steps 0..t−1; PyTorch's
+ * PackedSequence layout, no padding). A layer is then one sgemm for the input projections of
+ * all Σ len[b] rows, one sgemm (or GEMV when n_t == 1) per step for W_hh over the n_t rows, and
+ * the fused gate kernels per row; its backward three sgemms over all rows at the end. In the
+ * reverse direction a sequence joins at its own last step: at step t rows n_{t+1} .. n_t − 1
+ * start there. Every other argument (params, h0, c0, hn, cn, output, and the gradients) is in
+ * the caller's batch order and layout, as al_recurrent_stack_forward/backward.
+ *
+ * Floating-point results equal the per-sequence calls' up to summation order (a GEMM over the
+ * running rows where B = 1 takes a GEMV, packed or not), i.e. within a few float32 ulps per step.
+ */
+
+/*
+ * Floats of scratch (in double, like the stack's) al_recurrent_stack_forward_lengths needs:
+ * its saved activations for a backward (the tape: the input reordered [B·T,I], every layer's
+ * output [B·T,D·H], every layer and direction's gates [B·T,G·H] and state [B·T,H]), a few
+ * [B,H] rows, and slack to start on a 64-byte line. Sized for B·T rows, so one size serves any
+ * lengths.
+ */
+double al_recurrent_stack_forward_lengths_floats(int cell, int B, int T, int I, int H, int layers,
+                                                 int D);
+
+/*
+ * The forward, arguments as al_recurrent_stack_forward plus len [B]:
+ *   x [B,T,I] (rows t >= len[b] not read), len [B] in 1..T
+ *   params [layers·D·4] as al_recurrent_stack_forward; h0, c0 [layers·D, B, H] or NULL (zeros)
+ *   output [B,T,D·H]: row (b, t) = [→h_t; ←h_t] of the top layer for t < len[b], zeros beyond
+ *   hn, cn [layers·D, B, H] or NULL: layer l, direction d, sequence b at ((l·D + d)·B + b)·H:
+ *       →h at t = len[b] − 1 (d = 0), ←h at t = 0 (d = 1). A seq2seq decoder's initial state
+ *       [→h_S; ←h_1] of sentence b is the top layer's two rows, B·H floats apart.
+ *   scratch: al_recurrent_stack_forward_lengths_floats floats; or, to keep the tape for
+ *       al_recurrent_stack_backward_lengths(..., recompute = 0, scratch), that call's scratch
+ *       (al_recurrent_stack_backward_lengths_floats floats; the tape sits at its start).
+ */
+void al_recurrent_stack_forward_lengths(int cell, int B, int T, int I, int H, int layers, int D,
+                                        const float *x, const int32_t *len,
+                                        const float *const *params, const float *h0,
+                                        const float *c0, float *output, float *hn, float *cn,
+                                        float *scratch);
+
+/* Floats of scratch al_recurrent_stack_backward_lengths needs (in double): the forward's, then
+ * the BPTT buffers ([B·T,G·H] gradients of the gates, twice for the GRU, h_{t−1} rows [B·T,H],
+ * three [B,H] rows, two [B·T,D·H] layer-input gradients and the input gradient [B·T,I]). */
+double al_recurrent_stack_backward_lengths_floats(int cell, int B, int T, int I, int H, int layers,
+                                                  int D);
+
+/*
+ * BPTT through the stack over sequences of their own lengths, arguments as the forward's plus:
+ *   doutput [B,T,D·H] or NULL (zero): rows t >= len[b] not read
+ *   dhn, dcn [layers·D, B, H] or NULL (zero): ∂L/∂hn, ∂L/∂cn in the forward's layout
+ *   dx [B,T,I] += or NULL: rows t >= len[b] untouched
+ *   dparams [layers·D·4] += in params' layout; dh0, dc0 [layers·D, B, H] += or NULL
+ *   recompute: 1 runs the forward again inside (scratch's contents do not matter); 0 trusts
+ *       that scratch (this same pointer) still holds the tape of a
+ *       al_recurrent_stack_forward_lengths call with the same x, len, params, h0 and c0, which
+ *       saves that forward (about a third of the encoder's work)
+ *   scratch: al_recurrent_stack_backward_lengths_floats floats
+ */
+void al_recurrent_stack_backward_lengths(int cell, int B, int T, int I, int H, int layers, int D,
+                                         const float *x, const int32_t *len,
+                                         const float *const *params, const float *h0,
+                                         const float *c0, const float *doutput, const float *dhn,
+                                         const float *dcn, float *dx, float *const *dparams,
+                                         float *dh0, float *dc0, int recompute, float *scratch);
 
 #endif /* AL_KERNELS_RECURRENT_H */
