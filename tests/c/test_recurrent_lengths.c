@@ -314,6 +314,7 @@ static void test_vs_per_sequence(void)
     static const int32_t len6[6] = { 3, 9, 1, 6, 6, 2 }; /* steps 6..8 run one row */
     static const int32_t len9[9] = { 5, 12, 12, 1, 8, 3, 12, 7, 2 };
     static const int32_t len3[3] = { 1, 1, 1 };
+    static const int32_t len1[1] = { 3 };
     for (int cell = 0; cell < 4; cell++) {
         for (int D = 1; D <= 2; D++) {
             for (int L = 1; L <= 2; L++) {
@@ -326,6 +327,7 @@ static void test_vs_per_sequence(void)
         /* wider than the vector width, long enough for the packed GEMV in the reference */
         test_case(cell, 9, 12, 9, 33, 2, 2, 1, 1, len9);
         test_case(cell, 3, 1, 2, 3, 2, 2, 1, 1, len3);
+        test_case(cell, 1, 5, 1, 1, 2, 2, 1, 1, len1); /* one sequence, shorter than T; I = H = 1 */
     }
 }
 
