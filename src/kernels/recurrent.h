@@ -229,13 +229,24 @@ void al_recurrent_stack_backward(int cell, int B, int T, int I, int H, int layer
  * stores every layer packed by step (step t's n_t rows after those of steps 0..t−1; PyTorch's
  * PackedSequence layout, no padding). A layer is then one sgemm for the input projections of
  * all Σ len[b] rows, one sgemm (or GEMV when n_t == 1) per step for W_hh over the n_t rows, and
- * the fused gate kernels per row; its backward three sgemms over all rows at the end. In the
+ * the fused gate kernels per row; its backward per step an elementwise pass and one sgemm for
+ * dh_{t−1} over the n_t rows, then dW_ih, dW_hh and dx as three sgemms over all rows. In the
  * reverse direction a sequence joins at its own last step: at step t rows n_{t+1} .. n_t − 1
  * start there. Every other argument (params, h0, c0, hn, cn, output, and the gradients) is in
  * the caller's batch order and layout, as al_recurrent_stack_forward/backward.
  *
  * Floating-point results equal the per-sequence calls' up to summation order (a GEMM over the
  * running rows where B = 1 takes a GEMV, packed or not), i.e. within a few float32 ulps per step.
+ *
+ * A batch of B source sentences through a seq2seq encoder (E-dim embeddings xs [B,S,E], src_len
+ * [B]), keeping the tape for the backward:
+ *   float *scr = <al_recurrent_stack_backward_lengths_floats(cell, B, S, E, Hs, L, D) floats>;
+ *   al_recurrent_stack_forward_lengths(cell, B, S, E, Hs, L, D, xs, src_len, enc, NULL, NULL,
+ *                                      keys, hn, cn, scr);     keys [B,S,D·Hs], hn, cn [L·D,B,Hs]
+ *   ... decoder; its gradients dkeys [B,S,D·Hs] and dhn, dcn [L·D,B,Hs] (zeros where unused) ...
+ *   al_recurrent_stack_backward_lengths(cell, B, S, E, Hs, L, D, xs, src_len, enc, NULL, NULL,
+ *                                       dkeys, dhn, dcn, dxs, denc, NULL, NULL, 0, scr);
+ * with nothing else written to scr in between (else pass recompute = 1).
  */
 
 /*
@@ -280,7 +291,7 @@ double al_recurrent_stack_backward_lengths_floats(int cell, int B, int T, int I,
  *   dparams [layers·D·4] += in params' layout; dh0, dc0 [layers·D, B, H] += or NULL
  *   recompute: 1 runs the forward again inside (scratch's contents do not matter); 0 trusts
  *       that scratch (this same pointer) still holds the tape of a
- *       al_recurrent_stack_forward_lengths call with the same x, len, params, h0 and c0, which
+ *       al_recurrent_stack_forward_lengths call with the same arguments (x, len, params, h0, c0), which
  *       saves that forward (about a third of the encoder's work)
  *   scratch: al_recurrent_stack_backward_lengths_floats floats
  */
