@@ -26,6 +26,7 @@ import { Worker } from 'node:worker_threads';
 import {
   additiveModel, attention23Model, attentionPatternModel, causalBias, gruModel, lstmModel, matmulModel, mhaModel, reorderGates,
 } from './onnx.mjs';
+import { torchEnv } from './blas.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -38,7 +39,7 @@ export const CONTENDERS = [
   { name: 'tfjs-wasm', label: 'tfjs-backend-wasm (XNNPACK)', kind: 'peer' },
   { name: 'ort-wasm', label: 'onnxruntime-web (wasm EP)', kind: 'peer' },
   { name: 'native', label: 'native gcc -O3 -march=native', kind: 'ceiling' },
-  { name: 'torch', label: 'PyTorch CPU, 1 thread', kind: 'ceiling' },
+  { name: 'torch', label: 'PyTorch CPU, 1 thread, OpenBLAS (scripts/bench/blas.mjs)', kind: 'ceiling' },
 ];
 
 const timeSync = (run) => (reps) => {
@@ -624,9 +625,9 @@ function ortContender() {
 // ------------------------------------------------------------------ child-process contenders
 
 /** A child process speaking the line protocol of native.c / torch_server.py. */
-class LineServer {
-  constructor(cmd, args) {
-    this.proc = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+export class LineServer {
+  constructor(cmd, args, env) {
+    this.proc = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: env ?? process.env });
     this.waiting = [];
     this.stderr = '';
     this.proc.stderr.on('data', (d) => { this.stderr += d; });
@@ -667,8 +668,8 @@ function serverContender(name, startServer, variantName) {
   let server;
   return {
     async start(ctx) {
-      const { cmd, args, info } = await startServer(ctx);
-      server = new LineServer(cmd, args);
+      const { cmd, args, info, env } = await startServer(ctx);
+      server = new LineServer(cmd, args, env);
       try {
         return { ...info, ...(await server.request('hello 0')) }; // the child answers once it has loaded
       } catch (e) {
@@ -739,7 +740,8 @@ function torchContender() {
   return serverContender('torch', async (ctx) => {
     const py = ctx.python ?? '/usr/bin/python3';
     if (!existsSync(py)) throw Object.assign(new Error('no python'), { skip: `${py} not found` });
-    return { cmd: py, args: [path.join(ROOT, 'scripts/bench/torch_server.py')], info: { python: py, threads: 1 } };
+    const { env, blas } = torchEnv(1); // Debian's OpenBLAS when installed (scripts/bench/blas.mjs)
+    return { cmd: py, args: [path.join(ROOT, 'scripts/bench/torch_server.py'), '--threads', '1'], env, info: { python: py, threads: 1, blasLoad: blas } };
   }, {
     default: 'torch.mm / matmul+softmax+matmul',
     mha: 'nn.MultiheadAttention (eval, need_weights=False)',

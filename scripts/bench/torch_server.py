@@ -11,7 +11,18 @@ interleave with the other contenders:
     train <id> <file> <B> <S> <T> <lr> <clip> <in> <out>
                                               one Adam step of the seq2seq model on a padded batch
                                               -> [loss, gradient norm before clipping]
-    hello 0            -> {"ok": true, "version": ...} once torch has loaded
+    labtrain <id> <model.safetensors> <batches.json> <lr> <clip> <out>
+                                              a lab preset's model (torch_train.py), one Adam step
+                                              per call on the next batch -> [loss, gradient norm]
+                                              of the first step (batch 0, the initial weights)
+    labgrad <id> <gradients.safetensors> <out> the initial weights' gradient on batch 0 against
+                                              attnlab's (trainer.gradients()): [max |Δ| / max |g|,
+                                              max |Δ|] over every tensor (no update)
+    hello 0            -> {"ok": true, "version": ..., "blas": torch_train.blas_info()} once
+                          torch has loaded
+Usage: torch_server.py [--threads N] (default 1; torch.set_num_threads(N)). The BLAS is whatever
+the dynamic loader finds: scripts/bench/blas.mjs starts this with LD_LIBRARY_PATH pointing at
+Debian's OpenBLAS (libopenblas0-pthread) and OPENBLAS_NUM_THREADS = N.
     time <id> <reps>   -> {"ms": per-call milliseconds}
     free <id>, quit
 Attention is written out as PyTorch 1.13 has no fused scaled_dot_product_attention:
@@ -36,12 +47,16 @@ except ImportError as e:  # the harness reports this and skips the contender
 
 import os
 
-torch.set_num_threads(1)
+THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
+torch.set_num_threads(THREADS)
 torch.set_grad_enabled(False)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(SCRIPTS), "python"))
+import torch_train  # noqa: E402
 cases = {}
 _s2s = None
 
@@ -287,7 +302,31 @@ def main():
             if words[0] == "quit":
                 break
             if words[0] == "hello":
-                reply({"ok": True, "version": torch.__version__})
+                reply({"ok": True, "version": torch.__version__, "threads": THREADS,
+                       "blas": torch_train.blas_info()})
+                continue
+            if words[0] == "labtrain":
+                cid, path, batches, lr, clip, outp = words[1:7]
+                lt = torch_train.LabTrain(path, batches, float(lr), float(clip))
+                first = lt.step()
+                np.array(first, dtype="<f4").tofile(outp)
+                cases[int(cid)] = lt.step
+                reply({"ok": True, "variant": lt.describe(), "loss": first[0], "norm": first[1]})
+                continue
+            if words[0] == "labgrad":
+                cid, path, batches, gpath, outp = words[1:6]
+                lt = torch_train.LabTrain(path, batches, 1e-3, 0)
+                _, grads = lt.gradients(0)
+                import attnlab.safetensors as st
+                theirs = st.read_safetensors(gpath)[0]
+                worst, scale, missing = 0.0, 0.0, []
+                for name, g in grads.items():
+                    if name not in theirs:
+                        missing.append(name)
+                        continue
+                    d = (g - torch.as_tensor(np.asarray(theirs[name]), dtype=g.dtype).reshape(g.shape)).abs().max()
+                    worst, scale = max(worst, float(d)), max(scale, float(g.abs().max()))
+                reply({"ok": True, "maxAbsDiff": worst, "maxAbs": scale, "missing": missing})
                 continue
             if words[0] in ("matmul", "sdpa", "mha", "additive", "lstm", "gru", "model", "train"):
                 setup(words)
