@@ -95,8 +95,7 @@ function parseArgs(argv) {
       const bad = o.trainWith.filter((n) => !TRAIN_CONTENDERS.includes(n));
       if (bad.length)
         throw new Error(`--train-with: unknown ${bad.join(', ')} (${TRAIN_CONTENDERS.join(', ')})`);
-    }
-    else if (a === '--rounds') o.rounds = Number(val());
+    } else if (a === '--rounds') o.rounds = Number(val());
     else if (a === '--target-ms') o.targetMs = Number(val());
     else if (a === '--only') o.only = val().split(',');
     else if (a === '--cases') o.cases = new RegExp(val());
