@@ -16,7 +16,8 @@
 //            log-softmax over every [B·T] feature row.
 // Supported: LSTM, one layer, uni- or bidirectional, attention additive, dot or none (every
 // seq2seq preset of web/lab/presets.js); anything else throws, naming what is missing.
-// Not here: the transformer presets (train.mjs reports their tfjs rows as not run, with why).
+// Not here: the transformer presets (train-tfjs-transformer.mjs, on this file's adamTrainer,
+// modelVariables, embedRows and maskedNll).
 
 let made = 0; // tf.variable names are global: each trainer's get a prefix of their own
 const NEG = -1e30; // added to padded keys' scores: exp() of it is exactly 0 next to any real score
@@ -45,15 +46,7 @@ export function tfjsSeq2seqTrainer(tf, o) {
   const dirs = cfg.bidirectional ? 2 : 1;
   const h1 = H / dirs;
 
-  const vars = new Map();
-  const prefix = `t${++made}`;
-  for (const [name, t] of o.tensors) vars.set(name, tf.variable(tf.tensor(t.data, t.shape), true, `${prefix}/${name}`));
-  const W = (name) => {
-    const v = vars.get(name);
-    if (!v) throw new Error(`tfjs: the model file has no ${name}`);
-    return v;
-  };
-  const varList = [...vars.values()];
+  const { vars, W } = modelVariables(tf, o.tensors);
 
   // per batch, constant: ids, masks, the reversal permutation, target one-hot weights
   const consts = [];
@@ -92,11 +85,9 @@ export function tfjsSeq2seqTrainer(tf, o) {
     };
   });
 
-  // tfjs-backend-wasm has no UnsortedSegmentSum, which tf.gather's gradient needs: the embedding's
-  // gradient is (one-hot ids)ᵀ dY instead, and the reversal permutation's is the same gather
-  // (it is its own inverse)
-  const embed = (table, ids, hot) =>
-    tf.customGrad((w) => ({ value: tf.gather(w, ids), gradFunc: (dy) => tf.matMul(hot, dy, true, false) }))(table);
+  // tf.gather's gradient needs UnsortedSegmentSum, which tfjs-backend-wasm lacks: embeddings by
+  // embedRows, and the reversal permutation's gradient is the same gather (its own inverse)
+  const embed = (table, ids, hot) => embedRows(tf, table, ids, hot);
   const permute = (x, rev) =>
     tf.customGrad((v) => ({ value: tf.gather(v, rev), gradFunc: (dy) => tf.gather(dy, rev) }))(x);
 
@@ -177,31 +168,60 @@ export function tfjsSeq2seqTrainer(tf, o) {
     }
     const F = feats[0].shape[1];
     const logits = tf.add(tf.matMul(tf.reshape(tf.stack(feats, 1), [B * T, F]), W('out.weight'), false, true), W('out.bias'));
-    const logp = tf.logSoftmax(logits);
-    const V = logits.shape[1];
-    const picked = tf.sum(tf.mul(logp, tf.oneHot(p.tgt, V)), 1); // [B·T]
-    return tf.div(tf.neg(tf.sum(tf.mul(picked, p.tgtW))), p.n);
+    return maskedNll(tf, logits, p.tgt, p.tgtW, p.n);
   };
 
-  const opt = tf.train.adam(o.lr, 0.9, 0.999, 1e-8);
-  const clip = o.clip > 0 ? o.clip : Infinity;
+  return adamTrainer(tf, {
+    vars,
+    consts,
+    prepared,
+    lossOf,
+    lr: o.lr,
+    clip: o.clip,
+    variant: `tf.variableGrads of a batched seq2seq (masked [B, H] LSTM steps${dirs === 2 ? ', reverse direction by gather' : ''}${att === 'additive' ? ', keys projected once' : ''}), global-norm clip, tf.train.adam`,
+  });
+}
+
+/** The model file's tensors as tf.variables: a Map name → variable, and W(name), which throws
+ * naming a tensor the file lacks. */
+export function modelVariables(tf, tensors) {
+  const vars = new Map();
+  const prefix = `t${++made}`;
+  for (const [name, t] of tensors) vars.set(name, tf.variable(tf.tensor(t.data, t.shape), true, `${prefix}/${name}`));
+  const W = (name) => {
+    const v = vars.get(name);
+    if (!v) throw new Error(`tfjs: the model file has no ${name}`);
+    return v;
+  };
+  return { vars, W };
+}
+
+// tfjs-backend-wasm has no UnsortedSegmentSum, which tf.gather's gradient needs: an embedding's
+// gradient is (one-hot ids)ᵀ dY instead (hot: the one-hot ids, a constant per batch)
+export const embedRows = (tf, table, ids, hot) =>
+  tf.customGrad((w) => ({ value: tf.gather(w, ids), gradFunc: (dy) => tf.matMul(hot, dy, true, false) }))(table);
+
+/** A trainer over prepared batches: one Adam step per call on the next batch, the gradient's
+ * global norm clipped first; step() -> [loss, norm before clipping]. */
+export function adamTrainer(tf, { vars, consts, prepared, lossOf, lr, clip, variant }) {
+  const varList = [...vars.values()];
+  const opt = tf.train.adam(lr, 0.9, 0.999, 1e-8);
+  const max = clip > 0 ? clip : Infinity;
   let k = 0;
   return {
-    variant: `tf.variableGrads of a batched seq2seq (masked [B, H] LSTM steps${dirs === 2 ? ', reverse direction by gather' : ''}${att === 'additive' ? ', keys projected once' : ''}), global-norm clip, tf.train.adam`,
+    variant,
     step() {
       const p = prepared[k++ % prepared.length];
-      const [loss, norm] = tf.tidy(() => {
+      return tf.tidy(() => {
         const { value, grads } = tf.variableGrads(lossOf(p), varList);
-        const sq = Object.values(grads).map((g) => tf.sum(tf.square(g)));
-        const n = tf.sqrt(tf.addN(sq));
+        const n = tf.sqrt(tf.addN(Object.values(grads).map((g) => tf.sum(tf.square(g)))));
         const nv = n.dataSync()[0];
-        const scale = nv > clip ? clip / nv : 1;
+        const scale = nv > max ? max / nv : 1;
         const scaled = {};
         for (const [name, g] of Object.entries(grads)) scaled[name] = scale === 1 ? g : tf.mul(g, scale);
         opt.applyGradients(scaled);
         return [value.dataSync()[0], nv];
       });
-      return [loss, norm];
     },
     dispose() {
       opt.dispose();
@@ -209,4 +229,11 @@ export function tfjsSeq2seqTrainer(tf, o) {
       for (const t of consts) t.dispose();
     },
   };
+}
+
+/** −Σ log p(target) over the real target tokens / their number: logits [N, V], tgt int32 [N],
+ * weights [N] (1 real, 0 padding), n the real count. */
+export function maskedNll(tf, logits, tgt, weights, n) {
+  const picked = tf.sum(tf.mul(tf.logSoftmax(logits), tf.oneHot(tgt, logits.shape[1])), 1);
+  return tf.div(tf.neg(tf.sum(tf.mul(picked, weights))), n);
 }

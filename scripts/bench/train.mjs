@@ -7,7 +7,8 @@
 //              trainer's defaults: the batched path once a model has one)
 //   torch-1t   PyTorch CPU, torch.set_num_threads(1), on Debian's OpenBLAS (scripts/bench/blas.mjs)
 //   torch-2t   the same with 2 threads            (scripts/bench/torch_train.py: batched models)
-//   tfjs-wasm  TensorFlow.js on tfjs-backend-wasm, 1 thread (scripts/bench/train-tfjs.mjs)
+//   tfjs-wasm  TensorFlow.js on tfjs-backend-wasm, 1 thread (scripts/bench/train-tfjs.mjs,
+//              train-tfjs-transformer.mjs)
 // Same model: every contender starts from the weights attnlab's createModel() drew (its
 // safetensors file), and trains on the same batches: the lab's own task generator
 // (web/lab/tasks.js makeTask(task).batch(step, size), steps 0..K−1), tokenised by the model's
@@ -31,6 +32,7 @@ import { createModel, createTrainer, readSafetensors, saveModel } from '../../wa
 import { LineServer, ROOT } from './contenders.mjs';
 import { torchEnv } from './blas.mjs';
 import { tfjsSeq2seqTrainer } from './train-tfjs.mjs';
+import { tfjsTransformerTrainer } from './train-tfjs-transformer.mjs';
 import { medianRatio, summarize } from './stats.mjs';
 
 export const TRAIN_CONTENDERS = ['attnlab', 'torch-1t', 'torch-2t', 'tfjs-wasm'];
@@ -283,19 +285,16 @@ export async function measureTrain(o) {
       }
     }
     if (tf) {
-      if (config.architecture !== 'seq2seq') {
-        row.contenders['tfjs-wasm'] = { status: 'not run', why: 'no tfjs form of the transformer presets yet (scripts/bench/train-tfjs.mjs has the seq2seq ones)' };
-      } else {
-        try {
-          const tensors = readSafetensors(bytes).tensors;
-          const t = tfjsSeq2seqTrainer(tf, { config, tensors, batches, bos: tok.bosId, lr: opts.lr, clip: opts.clip });
-          const [l0, n0] = t.step();
-          if (check('tfjs-wasm', { variant: t.variant, loss0: l0, norm0: n0 })) live.push({ name: 'tfjs-wasm', step: () => t.step(), dispose: () => t.dispose() });
-          else t.dispose();
-        } catch (e) {
-          row.contenders['tfjs-wasm'] = { status: 'error', error: String(e.message ?? e).slice(0, 300) };
-          log(`  ${c.key} tfjs-wasm: error ${row.contenders['tfjs-wasm'].error}`);
-        }
+      try {
+        const tensors = readSafetensors(bytes).tensors;
+        const make = config.architecture === 'transformer' ? tfjsTransformerTrainer : tfjsSeq2seqTrainer;
+        const t = make(tf, { config, tensors, batches, bos: tok.bosId, lr: opts.lr, clip: opts.clip });
+        const [l0, n0] = t.step();
+        if (check('tfjs-wasm', { variant: t.variant, loss0: l0, norm0: n0 })) live.push({ name: 'tfjs-wasm', step: () => t.step(), dispose: () => t.dispose() });
+        else t.dispose();
+      } catch (e) {
+        row.contenders['tfjs-wasm'] = { status: 'error', error: String(e.message ?? e).slice(0, 300) };
+        log(`  ${c.key} tfjs-wasm: error ${row.contenders['tfjs-wasm'].error}`);
       }
     }
 
@@ -306,24 +305,43 @@ export async function measureTrain(o) {
       return (performance.now() - t0) / n;
     };
     for (const v of live) {
-      const est = await timeSteps(v, o.smoke ? 1 : K); // also the warm-up
-      v.reps = o.smoke ? 1 : K * Math.max(1, Math.round(targetMs / (est * K)));
+      let est = NaN;
+      try {
+        est = await timeSteps(v, o.smoke ? 1 : K); // also the warm-up
+      } catch (e) {
+        v.failed = String(e.message ?? e).slice(0, 300);
+        log(`  ${c.key} ${v.name}: error while warming up: ${v.failed}`);
+      }
+      v.reps = o.smoke || !Number.isFinite(est) ? 1 : K * Math.max(1, Math.round(targetMs / (est * K)));
       v.samples = [];
     }
     for (let r = 0; r < rounds; r++)
       for (let j = 0; j < live.length; j++) {
         const v = live[(j + r) % live.length];
-        v.samples.push(await timeSteps(v, v.reps));
+        if (v.failed) continue;
+        try {
+          v.samples.push(await timeSteps(v, v.reps));
+        } catch (e) {
+          // a step that throws while timed: the row says so, the other contenders go on
+          v.failed = String(e.message ?? e).slice(0, 300);
+          v.samples.push(NaN);
+          log(`  ${c.key} ${v.name}: error while timed: ${v.failed}`);
+        }
       }
     const a = live.find((v) => v.name === 'attnlab');
     for (const v of live) {
       const s = summarize(v.samples);
+      if (v.failed) Object.assign(row.contenders[v.name], { status: 'error', error: v.failed });
       Object.assign(row.contenders[v.name], {
         reps: v.reps, samples: v.samples, summary: s, stepsPerSecond: 1000 / s.median,
         gflops: row.flops / s.median / 1e6,
         overAttnlab: v === a ? 1 : medianRatio(v.samples, a.samples), // > 1: attnlab faster
       });
-      await v.dispose();
+      try {
+        await v.dispose();
+      } catch {
+        /* a contender that failed may not free cleanly; the row already says it failed */
+      }
     }
     rows.push(row);
     log(`  ${c.key.padEnd(30)} ${live.map((v) => `${v.name} ${row.contenders[v.name].stepsPerSecond.toFixed(1)}/s`).join('  ')}  (loss0 ${loss0.toFixed(6)})`);
