@@ -89,6 +89,16 @@ export function evaluateTargets(run) {
   group = 'SIMD .wasm under 160 KB';
   const size = run.sizes?.find((s) => s.file === 'wasm/attnlab.wasm');
   if (size) add('SIMD .wasm under 160 KB', 'attnlab', size.raw / 1024, 160, '<=', 'KB');
+  // issue #31: the train:<preset> rows (scripts/bench/train.mjs), attnlab one worker
+  const trainRows = run.train?.rows ?? [];
+  const over = (r, name) => r.contenders[name]?.overAttnlab ?? NaN;
+  group = 'every lab preset: training ≥ 2× torch-1t';
+  for (const r of trainRows) add(`${r.key}: ≥ 2× torch-1t`, 'attnlab', over(r, 'torch-1t'), 2, '>=');
+  group = 'every lab preset: training ≥ 10× tfjs-wasm';
+  for (const r of trainRows) add(`${r.key}: ≥ 10× tfjs-wasm`, 'attnlab', over(r, 'tfjs-wasm'), 10, '>=');
+  group = 'translation A: ≥ 50 % of the wasm SIMD matmul peak on useful FLOPs';
+  for (const r of trainRows.filter((x) => x.preset === 'translation' && x.run === 'a'))
+    add(`${r.key}: ≥ 50 % of the matmul peak`, 'attnlab', 100 * (r.contenders.attnlab?.ofPeak ?? NaN), 50, '>=', '%');
   void keys;
   return out;
 }

@@ -241,6 +241,9 @@ def setup_other(op, words):
         tgt_len = x[B * S + B + B * T:B * S + 2 * B + B * T]
         batched = not cfg["attention"].startswith("local")
         loss_fn = batched_loss if batched else per_pair_loss
+        once = cfg["attention"] in ("additive", "dot", "general", "none")
+        if once:  # torch_train.py's loss: keys projected once per batch, one output layer
+            loss_fn = lambda m, *a: torch_train.seq2seq_loss(m, m.bos, *a)  # noqa: E731
         params = list(model.parameters())
         opt = torch.optim.Adam(params, lr=lr)
 
@@ -252,7 +255,9 @@ def setup_other(op, words):
                 norm = torch.nn.utils.clip_grad_norm_(params, clip if clip > 0 else float("inf"))
                 opt.step()
             return [float(loss), float(norm)]
-        variant = ("batched seq2seq (packed encoder, masked decoder), Adam, clip_grad_norm_" if batched
+        variant = ("batched seq2seq (packed encoder, masked decoder, keys projected once), Adam, "
+                   "clip_grad_norm_" if once else
+                   "batched seq2seq (packed encoder, masked decoder), Adam, clip_grad_norm_" if batched
                    else "seq2seq.py one sentence at a time (local attention), Adam, clip_grad_norm_")
         return step, variant, outp
     dims = list(map(int, words[2:-2]))

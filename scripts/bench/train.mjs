@@ -19,7 +19,8 @@
 // "check failed" and the bench exits 1.
 // Method: per row, each contender is warmed up (one pass over the K batches), its repetitions
 // set so one sample is ≈ targetMs (whole passes over the K batches), then `rounds` rounds in
-// which the contenders take one sample each in a rotating order (machine drift hits all alike).
+// which the contenders take one sample each in a rotating order (machine drift hits all alike),
+// each sample after 250 ms idle (threaded contenders' spinning workers go to sleep meanwhile).
 // Reported: median ms per step and p10–p90 over rounds, steps per second, the median per-round
 // ratio to attnlab, and GF/s on useful FLOPs (usefulFlops below).
 
@@ -180,7 +181,7 @@ async function startTorch(python, threads) {
 
 /**
  * @param {{ filter?: RegExp|null, smoke?: boolean, rounds?: number, targetMs?: number,
- *           batches?: number, contenders?: string[], python?: string, tmp: string,
+ *           batches?: number, pauseMs?: number, contenders?: string[], python?: string, tmp: string,
  *           log?: (...a: any[]) => void }} o
  */
 export async function measureTrain(o) {
@@ -188,6 +189,7 @@ export async function measureTrain(o) {
   const rounds = o.rounds ?? (o.smoke ? 1 : 7);
   const targetMs = o.targetMs ?? (o.smoke ? 0 : 300);
   const K = o.batches ?? (o.smoke ? 1 : 4);
+  const pauseMs = o.pauseMs ?? (o.smoke ? 0 : 250);
   const want = o.contenders ?? TRAIN_CONTENDERS;
   let cells = trainCells(o.filter);
   // smoke: one small row (reverse A: batch 32, LSTM 64, additive) unless a filter picks others
@@ -319,6 +321,9 @@ export async function measureTrain(o) {
       for (let j = 0; j < live.length; j++) {
         const v = live[(j + r) % live.length];
         if (v.failed) continue;
+        // idle first: the worker threads of a threaded contender (OpenBLAS, OpenMP) spin for a
+        // while after their last call before they sleep, taking a core from the next sample
+        if (pauseMs) await new Promise((done) => setTimeout(done, pauseMs));
         try {
           v.samples.push(await timeSteps(v, v.reps));
         } catch (e) {
@@ -347,7 +352,7 @@ export async function measureTrain(o) {
     log(`  ${c.key.padEnd(30)} ${live.map((v) => `${v.name} ${row.contenders[v.name].stepsPerSecond.toFixed(1)}/s`).join('  ')}  (loss0 ${loss0.toFixed(6)})`);
   }
   for (const s of Object.values(torch)) await s.stop();
-  return { rounds, targetMs, batches: K, lossRtol: LOSS_RTOL, normRtol: NORM_RTOL, gradRtol: GRAD_RTOL, contenders, rows };
+  return { rounds, targetMs, batches: K, pauseMs, lossRtol: LOSS_RTOL, normRtol: NORM_RTOL, gradRtol: GRAD_RTOL, contenders, rows };
 }
 
 /** Rows whose contenders failed their step-0 check or errored (the bench exits 1 on any). */
