@@ -79,6 +79,8 @@ export function trainMarkdown(train) {
     `Steps per second of one optimiser step on the preset's own model, batch size, optimiser settings and task data (web/lab/tasks.js, steps 0–${train.batches - 1} cycled), every contender from the same initial weights on the same batches; ${train.rounds} interleaved rounds of ≈ ${train.targetMs} ms per contender, rotating order${train.pauseMs ? `, each sample after ${train.pauseMs} ms idle` : ''}; median (p10–p90 over rounds). "attnlab ÷ X" is the median per-round ratio of X's time to attnlab's (above 1: attnlab faster). Checked before timing: step-0 loss within ${train.lossRtol} (relative) of attnlab's, gradient norm within ${train.normRtol}, and torch-1t's whole step-0 gradient within ${train.gradRtol} of the largest element. GF/s counts useful FLOPs: 3 × the forward pass's matrix products on the real (unpadded) tokens, the keys' projection once per sentence (docs/benchmarks.md, "Training rows").`,
     '',
   );
+  const at = train.contenders?.attnlab;
+  if (at) L.push(`- attnlab: ${at.label}; ${Object.entries(at.info ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   L.push(...blasLines(train));
   const tf = train.contenders?.['tfjs-wasm'];
   if (tf) L.push(`- tfjs-wasm: ${tf.status === 'ok' ? `${tf.label}; ${Object.entries(tf.info).map(([k, v]) => `${k} ${v}`).join(', ')}` : `skipped (${tf.note})`}`);

@@ -29,7 +29,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PRESETS, modelConfig } from '../../web/lab/spec.js';
 import { makeTask } from '../../web/lab/tasks.js';
-import { createModel, createTrainer, readSafetensors, saveModel } from '../../wasm/index.js';
+import { createModel, createTrainer, init, readSafetensors, saveModel } from '../../wasm/index.js';
 import { LineServer, ROOT } from './contenders.mjs';
 import { torchEnv } from './blas.mjs';
 import { tfjsSeq2seqTrainer } from './train-tfjs.mjs';
@@ -197,7 +197,10 @@ export async function measureTrain(o) {
   const dir = path.join(o.tmp, 'train');
   mkdirSync(dir, { recursive: true });
 
-  const contenders = { attnlab: { status: 'ok', label: 'attnlab createTrainer (wasm/index.js, SIMD build), one worker, in-process' } };
+  const lib = await init(); // the default instance, which createModel / createTrainer use
+  const contenders = {
+    attnlab: { status: 'ok', label: 'attnlab createTrainer (wasm/index.js), one worker, in-process', info: { simd: lib.simd, node: process.versions.node } },
+  };
   let tf = null;
   const torch = {};
   if (want.includes('tfjs-wasm')) {

@@ -101,6 +101,7 @@ test(
         keys,
       );
       assert.ok(train.peak?.gflops > 0, `the matmul peak: ${JSON.stringify(train.peak)}`);
+      assert.equal(train.contenders.attnlab.info.simd, true, 'attnlab ran its SIMD build');
       for (const row of train.rows) {
         const preset = PRESETS.find((p) => p.id === row.preset).experiment;
         const spec = preset[row.run];
