@@ -104,7 +104,8 @@ def seq2seq_loss(model, bos, src, src_len, tgt, tgt_len):
         elif att is not None:
             feed = torch.tanh(torch.cat([attend(h), h], 1) @ att.W_c.T)
             feats.append(feed)
-        else:
+        else:  # Luong without attention: h~_t = h_t (fed back with input feeding)
+            feed = h
             feats.append(h)
     return masked_nll(model.out(torch.stack(feats, 1)), tgt, tgt_len)
 

@@ -40,8 +40,8 @@ export function tfjsSeq2seqTrainer(tf, o) {
   if (!['additive', 'dot', 'none'].includes(att))
     throw new Error(`tfjs: attention ${att} has no form here`);
   const luong = cfg.style === 'luong';
-  if (luong && att !== 'none' && !cfg.inputFeeding)
-    throw new Error('tfjs: Luong style only with input feeding');
+  if (luong && (att === 'none') === Boolean(cfg.inputFeeding))
+    throw new Error('tfjs: Luong style only with attention and input feeding, or neither');
   const H = cfg.hiddenSize;
   const dirs = cfg.bidirectional ? 2 : 1;
   const h1 = H / dirs;
