@@ -62,7 +62,7 @@ export function trainCells(filter) {
  * Element-wise work (gates, tanh, softmax, layer norm, Adam) is not counted.
  *   seq2seq (LSTM, G = 4 gates; d directions of h = H/d units; E embedding; V target vocabulary;
  *   dc = H with attention, 0 without; din = E + dc (Bahdanau) or E + H (Luong, input feeding)):
- *     encoder   Σ S_b · d · 2G·h·(E + h)
+ *     encoder   Σ S_b · d · 2G·h·(E + h), and 2G·h·(H + h) per further layer
  *     decoder   Σ T_b · 2G·H·(din + H)
  *     additive  Σ [S_b · 2·da·H  +  T_b · (2·da·H + S_b · 2·(da + H))]   (keys once; query,
  *               score v·tanh(), context per step)
@@ -98,7 +98,8 @@ function forwardFlops(c, S, T) {
   const dc = att ? H : 0;
   const luong = c.style === 'luong';
   const din = luong ? E + (c.inputFeeding ? H : 0) : E + dc;
-  let f = c.numLayers * S * d * 2 * G * h * (E + h) + T * 2 * G * H * (din + H);
+  // the first encoder layer reads the embedding (E), the next ones the layer below ([→; ←] = H)
+  let f = S * d * 2 * G * h * (E + h + (c.numLayers - 1) * (H + h)) + T * 2 * G * H * (din + H);
   if (c.attention === 'additive') {
     const da = c.attentionSize;
     f += S * 2 * da * H + T * (2 * da * H + S * 2 * (da + H));

@@ -54,6 +54,12 @@ test('usefulFlops: 3 × the forward products on real tokens, keys projected once
   assert.equal(usefulFlops(c, b), 3 * 2 * (encoder + keys + 3 * perStep));
   // padding never counts: the same sentence in a batch padded to 7 × 9 costs the same
   assert.equal(usefulFlops(c, { B: 1, S: 7, T: 9, srcLen: [2], tgtLen: [3] }), usefulFlops(c, b));
+  // two bidirectional layers (h = 2 units a direction), no attention: the second layer reads
+  // [→; ←] (H = 4), not the embedding; S = 2, T = 1
+  const deep = { ...c, bidirectional: true, numLayers: 2, attention: 'none' };
+  const layers = 2 * (8 * (3 + 2)) + 2 * (8 * (4 + 2)); // per source token, both directions
+  const step = 16 * (3 + 4) + 6 * 4; // the decoder cell on [y] and s; out(s)
+  assert.equal(usefulFlops(deep, { B: 1, srcLen: [2], tgtLen: [1] }), 3 * 2 * (2 * layers + step));
   // a transformer: 1 + 1 layers, E 4, F 8, V 6; S = 2, T = 1
   const t = {
     architecture: 'transformer',
