@@ -27,6 +27,7 @@ import {
   additiveModel, attention23Model, attentionPatternModel, causalBias, gruModel, lstmModel, matmulModel, mhaModel, reorderGates,
 } from './onnx.mjs';
 import { torchEnv } from './blas.mjs';
+import { loadTfjs } from './tfjs.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -375,17 +376,10 @@ function tfjsContender() {
   let tf;
   return {
     async start() {
-      tf = await import('@tensorflow/tfjs-core');
-      const wasm = await import('@tensorflow/tfjs-backend-wasm');
-      wasm.setWasmPaths(path.join(ROOT, 'node_modules/@tensorflow/tfjs-backend-wasm/dist') + path.sep);
-      wasm.setThreadsCount(1);
-      if (!(await tf.setBackend('wasm'))) throw new Error('setBackend("wasm") failed');
-      await tf.ready();
-      return {
-        version: wasm.version_wasm,
-        simd: tf.env().getBool('WASM_HAS_SIMD_SUPPORT'),
-        threads: tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT') ? 'multi' : 1,
-      };
+      // one tfjs per process, shared with the train rows (scripts/bench/tfjs.mjs)
+      const loaded = await loadTfjs();
+      tf = loaded.tf;
+      return loaded.info;
     },
     async prepare(c) {
       const keep = [];

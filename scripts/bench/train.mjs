@@ -24,14 +24,14 @@
 // Reported: median ms per step and p10–p90 over rounds, steps per second, the median per-round
 // ratio to attnlab, and GF/s on useful FLOPs (usefulFlops below).
 
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { PRESETS, modelConfig } from '../../web/lab/spec.js';
 import { makeTask } from '../../web/lab/tasks.js';
 import { createModel, createTrainer, init, readSafetensors, saveModel } from '../../wasm/index.js';
 import { LineServer, ROOT } from './contenders.mjs';
 import { torchEnv } from './blas.mjs';
+import { loadTfjs } from './tfjs.mjs';
 import { tfjsSeq2seqTrainer } from './train-tfjs.mjs';
 import { tfjsTransformerTrainer } from './train-tfjs-transformer.mjs';
 import { medianRatio, summarize } from './stats.mjs';
@@ -151,28 +151,6 @@ function safetensorsBytes(tensors) {
 
 const relDiff = (a, b) => Math.abs(a - b) / Math.max(Math.abs(b), 1e-30);
 
-/** tfjs-core (with its gradients) and tfjs-backend-wasm as one bundle (tfjs-train-entry.mjs),
- * rebuilt by esbuild when missing or older than the entry or tfjs-core's package.json. */
-async function tfjsBundle() {
-  const out = path.join(ROOT, 'build/bench/tfjs-train.cjs');
-  const entry = path.join(ROOT, 'scripts/bench/tfjs-train-entry.mjs');
-  const newer = (f) => statSync(f).mtimeMs > statSync(out).mtimeMs;
-  if (!existsSync(out) || newer(entry) || newer(path.join(ROOT, 'node_modules/@tensorflow/tfjs-core/package.json'))) {
-    const esbuild = await import('esbuild');
-    await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', mainFields: ['module', 'main'], outfile: out, logLevel: 'warning' });
-  }
-  return (await import(pathToFileURL(out).href)).default;
-}
-
-async function startTfjs() {
-  const { tf, wasm } = await tfjsBundle();
-  wasm.setWasmPaths(path.join(ROOT, 'node_modules/@tensorflow/tfjs-backend-wasm/dist') + path.sep);
-  wasm.setThreadsCount(1);
-  if (!(await tf.setBackend('wasm'))) throw new Error('setBackend("wasm") failed');
-  await tf.ready();
-  return { tf, info: { version: wasm.version_wasm, simd: tf.env().getBool('WASM_HAS_SIMD_SUPPORT'), threads: 1 } };
-}
-
 async function startTorch(python, threads) {
   const { env, blas } = torchEnv(threads);
   const server = new LineServer(python, [path.join(ROOT, 'scripts/bench/torch_server.py'), '--threads', String(threads)], env);
@@ -206,7 +184,7 @@ export async function measureTrain(o) {
   const torch = {};
   if (want.includes('tfjs-wasm')) {
     try {
-      const t = await startTfjs();
+      const t = await loadTfjs();
       tf = t.tf;
       contenders['tfjs-wasm'] = { status: 'ok', label: 'TensorFlow.js + tfjs-backend-wasm, 1 thread', info: t.info };
     } catch (e) {
