@@ -81,7 +81,8 @@ def test_seq2seq_batched_loss_is_the_per_sentence_loss(kw):
                 total = total - logp[y]
         return total / tgt_len.sum()
 
-    check(model, lambda: torch_train.seq2seq_loss(model, BOS, src, src_len, tgt, tgt_len), reference)
+    check(model, lambda: torch_train.seq2seq_loss(model, BOS, src, src_len, tgt, tgt_len),
+          reference)
 
 
 @pytest.mark.parametrize("positions", ["learned", "relative", "sinusoidal"])

@@ -329,7 +329,8 @@ def main():
                     if name not in theirs:
                         missing.append(name)
                         continue
-                    d = (g - torch.as_tensor(np.asarray(theirs[name]), dtype=g.dtype).reshape(g.shape)).abs().max()
+                    want = torch.as_tensor(np.asarray(theirs[name]), dtype=g.dtype)
+                    d = (g - want.reshape(g.shape)).abs().max()
                     worst, scale = max(worst, float(d)), max(scale, float(g.abs().max()))
                 reply({"ok": True, "maxAbsDiff": worst, "maxAbs": scale, "missing": missing})
                 continue

@@ -179,7 +179,8 @@ class LabTrain:
         if self.arch == "seq2seq":
             a = self.model.attention
             kind = "no attention" if a is None else f"{a.kind} attention"
-            extra = "; keys projected once per batch" if a is not None and a.kind == "additive" else ""
+            additive = a is not None and a.kind == "additive"
+            extra = "; keys projected once per batch" if additive else ""
             return (f"batched seq2seq ({kind}, {self.model.style}; packed encoder, [B, H] decoder "
                     f"steps, masked softmax{extra}; one output layer over [B, T]), Adam, "
                     f"clip_grad_norm_")
