@@ -287,7 +287,7 @@ fuzz-smoke: $(addprefix build/fuzz/fuzz_,$(FUZZ_TARGETS))  ## replay the committ
 		$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10 FUZZ_TARGETS=$$t; done
 
 # ---------------------------------------------------------------- benchmark harness (scripts/bench/)
-.PHONY: bench-native bench-check
+.PHONY: bench-native bench-check bench-train
 
 bench-native: build/bench/bench_native             ## the native driver alone (gcc -O3 -march=native), JSON on stdout
 	build/bench/bench_native
@@ -303,6 +303,9 @@ build/bench/bench_native: scripts/bench/native.c $(LIB_HDR) $(call lib_obj,bench
 
 bench-check: wasm node_modules                     ## re-run the benchmarks; fail if attnlab lost > 20% to the peers
 	$(NODE) scripts/bench.mjs --check
+
+bench-train: wasm node_modules                     ## the train:<preset> rows alone (attnlab, PyTorch on OpenBLAS, tfjs-wasm) → build/bench/
+	$(NODE) scripts/bench.mjs --train-only
 
 # ---------------------------------------------------------------- trained models (docs/training.md)
 .PHONY: models models-translation models-all

@@ -16,7 +16,10 @@
 // --model FILE (the whole-model rows; default the largest seq2seq web/models/*.safetensors),
 // --lab REGEX (which lab rows: '<preset> <a|b>', e.g. '^(reverse|dates) a'), --no-lab,
 // --lab-only (only the lab rows: steps per second of every preset, 1 and 2 workers, ~3 min;
-// scripts/bench/lab.mjs), --lab-rounds N.
+// scripts/bench/lab.mjs), --lab-rounds N; the train:<preset> rows (scripts/bench/train.mjs):
+// --train REGEX (keys 'train:<preset> <a|b>'), --no-train, --train-only (those rows and the
+// matmul rows of the GF/s peak, nothing else), --train-rounds N, --train-with a,b (contenders
+// among attnlab, torch-1t, torch-2t, tfjs-wasm).
 // A slice, e.g. two rows against the wasm peers in ~5 s (docs/benchmarks.md, "Running a slice"):
 //   node scripts/bench.mjs --cases '^(matmul 1x128x512|gru t64)' --no-startup --out /tmp/b \
 //     --only attnlab-simd,attnlab-api,attnlab-api-plain,tfjs-wasm,ort-wasm
@@ -49,6 +52,8 @@ import {
 import { figuresCli } from './figures.mjs';
 import { summarize } from './bench/stats.mjs';
 import { measureLab } from './bench/lab.mjs';
+import { TRAIN_CONTENDERS, measureTrain, trainFailures } from './bench/train.mjs';
+import { matmulPeak } from './bench/train-report.mjs';
 
 // ------------------------------------------------------------------ options
 
@@ -63,6 +68,10 @@ function parseArgs(argv) {
     lab: true,
     labOnly: false,
     labFilter: null,
+    train: true,
+    trainOnly: false,
+    trainFilter: null,
+    trainWith: TRAIN_CONTENDERS,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -77,7 +86,16 @@ function parseArgs(argv) {
     else if (a === '--lab-only') o.labOnly = true;
     else if (a === '--lab') o.labFilter = new RegExp(val());
     else if (a === '--lab-rounds') o.labRounds = Number(val());
-    else if (a === '--rounds') o.rounds = Number(val());
+    else if (a === '--no-train') o.train = false;
+    else if (a === '--train-only') o.trainOnly = true;
+    else if (a === '--train') o.trainFilter = new RegExp(val());
+    else if (a === '--train-rounds') o.trainRounds = Number(val());
+    else if (a === '--train-with') {
+      o.trainWith = val().split(',');
+      const bad = o.trainWith.filter((n) => !TRAIN_CONTENDERS.includes(n));
+      if (bad.length)
+        throw new Error(`--train-with: unknown ${bad.join(', ')} (${TRAIN_CONTENDERS.join(', ')})`);
+    } else if (a === '--rounds') o.rounds = Number(val());
     else if (a === '--target-ms') o.targetMs = Number(val());
     else if (a === '--only') o.only = val().split(',');
     else if (a === '--cases') o.cases = new RegExp(val());
@@ -90,7 +108,7 @@ function parseArgs(argv) {
       console.log(
         readFileSync(new URL(import.meta.url), 'utf8')
           .split('\n')
-          .slice(1, 20)
+          .slice(1, 23)
           .join('\n'),
       );
       process.exit(0);
@@ -107,7 +125,18 @@ function parseArgs(argv) {
     o.lab = true;
     o.only ??= ['attnlab-scalar'];
   }
-  o.out ??= path.join(ROOT, o.smoke || o.check || o.labOnly ? 'build/bench' : 'bench');
+  if (o.trainOnly) {
+    // the train rows, and the SIMD matmul rows their GF/s are compared with
+    o.cases = /^matmul /;
+    o.startup = false;
+    o.lab = false;
+    o.train = true;
+    o.only ??= ['attnlab-simd'];
+  }
+  o.out ??= path.join(
+    ROOT,
+    o.smoke || o.check || o.labOnly || o.trainOnly ? 'build/bench' : 'bench',
+  );
   o.baseline ??= path.join(ROOT, 'bench/results.json');
   return o;
 }
@@ -401,6 +430,35 @@ async function main() {
     }
     log(`lab: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
+  // the train:<preset> rows, last: they start PyTorch servers with threads of their own
+  let train = null;
+  if (o.train) {
+    const t0 = performance.now();
+    log('train: one optimiser step of every preset run (scripts/bench/train.mjs)');
+    const trainTmp = mkdtempSync(path.join(os.tmpdir(), 'attnlab-bench-train-'));
+    try {
+      train = await measureTrain({
+        filter: o.trainFilter,
+        smoke: o.smoke,
+        rounds: o.trainRounds,
+        contenders: o.trainWith,
+        python: o.python,
+        tmp: trainTmp,
+        log,
+      });
+      train.peak = matmulPeak({ cases, results: cells });
+      for (const row of train.rows) {
+        const a = row.contenders.attnlab;
+        if (a?.gflops && train.peak) a.ofPeak = a.gflops / train.peak.gflops;
+      }
+    } catch (e) {
+      train = { error: String(e.message ?? e) };
+      log(`train rows failed: ${e.stack ?? e}`);
+    } finally {
+      rmSync(trainTmp, { recursive: true, force: true });
+    }
+    log(`train: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
   const ortCell = cells.find(
     (x) =>
       x.contender === 'ort-wasm' &&
@@ -443,6 +501,7 @@ async function main() {
     startup,
     startupRuns: o.startupRuns,
     lab,
+    train,
     sizes: wasmSizes(),
     notes,
     wallSeconds: 0,
@@ -463,6 +522,15 @@ async function main() {
   let code = 0;
   if (lab?.error) {
     log(`the lab rows failed: ${lab.error}`);
+    code = 1;
+  }
+  if (train?.error) {
+    log(`the train rows failed: ${train.error}`);
+    code = 1;
+  }
+  const badTrain = trainFailures(train);
+  if (badTrain.length) {
+    log(`train rows whose step-0 check failed or that errored: ${badTrain.join(', ')}`);
     code = 1;
   }
   const bad = cells.filter((x) => x.status !== 'ok' && x.contender.startsWith('attnlab'));

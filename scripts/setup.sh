@@ -48,6 +48,29 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
+# Debian's OpenBLAS for the benchmark's PyTorch contenders (scripts/bench/blas.mjs loads it into
+# torch_server.py alone with LD_LIBRARY_PATH). Installing it makes it the system's libblas.so.3 /
+# liblapack.so.3 alternative; put back whatever was chosen before, so nothing else on the machine
+# (numpy, the Python tests) changes BLAS because of the benchmark.
+if ! dpkg -s libopenblas0-pthread >/dev/null 2>&1; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "setup: libopenblas0-pthread missing (the bench's PyTorch runs on the reference BLAS without it); as root: apt-get install -y libopenblas0-pthread" >&2
+  else
+    arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+    before=()
+    for alt in "libblas.so.3-$arch" "liblapack.so.3-$arch"; do
+      before+=("$alt=$(update-alternatives --query "$alt" 2>/dev/null | sed -n 's/^Value: //p')")
+    done
+    echo "setup: apt-get install libopenblas0-pthread (alternatives kept as they are)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libopenblas0-pthread >/dev/null ||
+      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libopenblas0-pthread >/dev/null; }
+    for pair in "${before[@]}"; do
+      alt=${pair%%=*} value=${pair#*=}
+      [ -n "$value" ] && update-alternatives --set "$alt" "$value" >/dev/null
+    done
+  fi
+fi
+
 echo "setup: npm ci"
 npm ci --no-audit --no-fund --loglevel=error
 echo "setup: done ($(emcc --version 2>/dev/null | head -n1 | cut -c1-60); node $(node --version))"

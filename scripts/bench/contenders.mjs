@@ -26,6 +26,8 @@ import { Worker } from 'node:worker_threads';
 import {
   additiveModel, attention23Model, attentionPatternModel, causalBias, gruModel, lstmModel, matmulModel, mhaModel, reorderGates,
 } from './onnx.mjs';
+import { torchEnv } from './blas.mjs';
+import { loadTfjs } from './tfjs.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -38,7 +40,7 @@ export const CONTENDERS = [
   { name: 'tfjs-wasm', label: 'tfjs-backend-wasm (XNNPACK)', kind: 'peer' },
   { name: 'ort-wasm', label: 'onnxruntime-web (wasm EP)', kind: 'peer' },
   { name: 'native', label: 'native gcc -O3 -march=native', kind: 'ceiling' },
-  { name: 'torch', label: 'PyTorch CPU, 1 thread', kind: 'ceiling' },
+  { name: 'torch', label: 'PyTorch CPU, 1 thread, OpenBLAS (scripts/bench/blas.mjs)', kind: 'ceiling' },
 ];
 
 const timeSync = (run) => (reps) => {
@@ -374,17 +376,10 @@ function tfjsContender() {
   let tf;
   return {
     async start() {
-      tf = await import('@tensorflow/tfjs-core');
-      const wasm = await import('@tensorflow/tfjs-backend-wasm');
-      wasm.setWasmPaths(path.join(ROOT, 'node_modules/@tensorflow/tfjs-backend-wasm/dist') + path.sep);
-      wasm.setThreadsCount(1);
-      if (!(await tf.setBackend('wasm'))) throw new Error('setBackend("wasm") failed');
-      await tf.ready();
-      return {
-        version: wasm.version_wasm,
-        simd: tf.env().getBool('WASM_HAS_SIMD_SUPPORT'),
-        threads: tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT') ? 'multi' : 1,
-      };
+      // one tfjs per process, shared with the train rows (scripts/bench/tfjs.mjs)
+      const loaded = await loadTfjs();
+      tf = loaded.tf;
+      return loaded.info;
     },
     async prepare(c) {
       const keep = [];
@@ -624,9 +619,9 @@ function ortContender() {
 // ------------------------------------------------------------------ child-process contenders
 
 /** A child process speaking the line protocol of native.c / torch_server.py. */
-class LineServer {
-  constructor(cmd, args) {
-    this.proc = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+export class LineServer {
+  constructor(cmd, args, env) {
+    this.proc = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: env ?? process.env });
     this.waiting = [];
     this.stderr = '';
     this.proc.stderr.on('data', (d) => { this.stderr += d; });
@@ -667,8 +662,8 @@ function serverContender(name, startServer, variantName) {
   let server;
   return {
     async start(ctx) {
-      const { cmd, args, info } = await startServer(ctx);
-      server = new LineServer(cmd, args);
+      const { cmd, args, info, env } = await startServer(ctx);
+      server = new LineServer(cmd, args, env);
       try {
         return { ...info, ...(await server.request('hello 0')) }; // the child answers once it has loaded
       } catch (e) {
@@ -739,7 +734,8 @@ function torchContender() {
   return serverContender('torch', async (ctx) => {
     const py = ctx.python ?? '/usr/bin/python3';
     if (!existsSync(py)) throw Object.assign(new Error('no python'), { skip: `${py} not found` });
-    return { cmd: py, args: [path.join(ROOT, 'scripts/bench/torch_server.py')], info: { python: py, threads: 1 } };
+    const { env, blas } = torchEnv(1); // Debian's OpenBLAS when installed (scripts/bench/blas.mjs)
+    return { cmd: py, args: [path.join(ROOT, 'scripts/bench/torch_server.py'), '--threads', '1'], env, info: { python: py, threads: 1, blasLoad: blas } };
   }, {
     default: 'torch.mm / matmul+softmax+matmul',
     mha: 'nn.MultiheadAttention (eval, need_weights=False)',

@@ -4,6 +4,7 @@
 
 import { geomean, medianRatio, summarize } from './stats.mjs';
 import { labMarkdown } from './lab.mjs';
+import { trainMarkdown, trainTable } from './train-report.mjs';
 
 const BASE = 'attnlab-simd';
 const PEERS = ['tfjs-wasm', 'ort-wasm'];
@@ -88,14 +89,25 @@ export function evaluateTargets(run) {
   group = 'SIMD .wasm under 160 KB';
   const size = run.sizes?.find((s) => s.file === 'wasm/attnlab.wasm');
   if (size) add('SIMD .wasm under 160 KB', 'attnlab', size.raw / 1024, 160, '<=', 'KB');
+  // issue #31: the train:<preset> rows (scripts/bench/train.mjs), attnlab one worker
+  const trainRows = run.train?.rows ?? [];
+  const over = (r, name) => r.contenders[name]?.overAttnlab ?? NaN;
+  group = 'every lab preset: training ≥ 2× torch-1t';
+  for (const r of trainRows) add(`${r.key}: ≥ 2× torch-1t`, 'attnlab', over(r, 'torch-1t'), 2, '>=');
+  group = 'every lab preset: training ≥ 10× tfjs-wasm';
+  for (const r of trainRows) add(`${r.key}: ≥ 10× tfjs-wasm`, 'attnlab', over(r, 'tfjs-wasm'), 10, '>=');
+  group = 'translation A: ≥ 50 % of the wasm SIMD matmul peak on useful FLOPs';
+  for (const r of trainRows.filter((x) => x.preset === 'translation' && x.run === 'a'))
+    add(`${r.key}: ≥ 50 % of the matmul peak`, 'attnlab', 100 * (r.contenders.attnlab?.ofPeak ?? NaN), 50, '>=', '%');
   void keys;
   return out;
 }
 
 function infoLine(info = {}) {
-  const { command, ok, ...rest } = info;
+  const { command, ok, blas, ...rest } = info;
   void command; void ok;
-  return Object.entries(rest).map(([k, v]) => `${k} ${v}`).join(', ');
+  const b = blas ? [`BLAS loaded ${(blas.libraries ?? []).join(' ') || '?'} (sgemm 256³ ${blas.sgemm256GFs} GF/s)`] : [];
+  return [...Object.entries(rest).map(([k, v]) => `${k} ${v}`), ...b].join(', ');
 }
 
 function machineLines(run) {
@@ -186,6 +198,7 @@ export function toMarkdown(run) {
   }
   if (run.lab?.rows) L.push(...labMarkdown(run.lab));
   else if (run.lab?.error) L.push('## The lab: training steps per second', '', `**failed**: ${run.lab.error}`, '');
+  if (run.train) L.push(...trainMarkdown(run.train));
   L.push('## Every row', '');
   L.push('Checked against attnlab scalar before timing (max |Δ| over the output); spread is p10–p90 over rounds; GFLOP/s counts the useful work (causal: visible pairs only).', '');
   L.push('| case | contender | variant | median ms | p10–p90 ms | GFLOP/s | max abs diff | ÷ attnlab SIMD |', '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |');
@@ -336,7 +349,7 @@ export function summaryMarkdown(run) {
  */
 export function docFigures(run) {
   const iso = new Date(run.date).toISOString();
-  const out = { 'bench.date': `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`, 'bench.summary': summaryMarkdown(run) };
+  const out = { 'bench.date': `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`, 'bench.summary': summaryMarkdown(run), 'bench.train': trainTable(run.train) };
   // shipped models: a range over a family (3 decimals) or the values of a pair (2 significant digits)
   const shipped = shippedRows(run).filter((r) => r.simd?.median !== undefined);
   const times = (prefix) => shipped.filter((r) => r.model.startsWith(prefix)).map((r) => r.simd.median).sort((a, b) => a - b);

@@ -11,7 +11,18 @@ interleave with the other contenders:
     train <id> <file> <B> <S> <T> <lr> <clip> <in> <out>
                                               one Adam step of the seq2seq model on a padded batch
                                               -> [loss, gradient norm before clipping]
-    hello 0            -> {"ok": true, "version": ...} once torch has loaded
+    labtrain <id> <model.safetensors> <batches.json> <lr> <clip> <out>
+                                              a lab preset's model (torch_train.py), one Adam step
+                                              per call on the next batch -> [loss, gradient norm]
+                                              of the first step (batch 0, the initial weights)
+    labgrad <id> <gradients.safetensors> <out> the initial weights' gradient on batch 0 against
+                                              attnlab's (trainer.gradients()): [max |Δ| / max |g|,
+                                              max |Δ|] over every tensor (no update)
+    hello 0            -> {"ok": true, "version": ..., "blas": torch_train.blas_info()} once
+                          torch has loaded
+Usage: torch_server.py [--threads N] (default 1; torch.set_num_threads(N)). The BLAS is whatever
+the dynamic loader finds: scripts/bench/blas.mjs starts this with LD_LIBRARY_PATH pointing at
+Debian's OpenBLAS (libopenblas0-pthread) and OPENBLAS_NUM_THREADS = N.
     time <id> <reps>   -> {"ms": per-call milliseconds}
     free <id>, quit
 Attention is written out as PyTorch 1.13 has no fused scaled_dot_product_attention:
@@ -36,12 +47,16 @@ except ImportError as e:  # the harness reports this and skips the contender
 
 import os
 
-torch.set_num_threads(1)
+THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
+torch.set_num_threads(THREADS)
 torch.set_grad_enabled(False)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(SCRIPTS), "python"))
+import torch_train  # noqa: E402
 cases = {}
 _s2s = None
 
@@ -226,6 +241,9 @@ def setup_other(op, words):
         tgt_len = x[B * S + B + B * T:B * S + 2 * B + B * T]
         batched = not cfg["attention"].startswith("local")
         loss_fn = batched_loss if batched else per_pair_loss
+        once = cfg["attention"] in ("additive", "dot", "general", "none")
+        if once:  # torch_train.py's loss: keys projected once per batch, one output layer
+            loss_fn = lambda m, *a: torch_train.seq2seq_loss(m, m.bos, *a)  # noqa: E731
         params = list(model.parameters())
         opt = torch.optim.Adam(params, lr=lr)
 
@@ -237,7 +255,9 @@ def setup_other(op, words):
                 norm = torch.nn.utils.clip_grad_norm_(params, clip if clip > 0 else float("inf"))
                 opt.step()
             return [float(loss), float(norm)]
-        variant = ("batched seq2seq (packed encoder, masked decoder), Adam, clip_grad_norm_" if batched
+        variant = ("batched seq2seq (packed encoder, masked decoder, keys projected once), Adam, "
+                   "clip_grad_norm_" if once else
+                   "batched seq2seq (packed encoder, masked decoder), Adam, clip_grad_norm_" if batched
                    else "seq2seq.py one sentence at a time (local attention), Adam, clip_grad_norm_")
         return step, variant, outp
     dims = list(map(int, words[2:-2]))
@@ -287,7 +307,32 @@ def main():
             if words[0] == "quit":
                 break
             if words[0] == "hello":
-                reply({"ok": True, "version": torch.__version__})
+                reply({"ok": True, "version": torch.__version__, "threads": THREADS,
+                       "blas": torch_train.blas_info()})
+                continue
+            if words[0] == "labtrain":
+                cid, path, batches, lr, clip, outp = words[1:7]
+                lt = torch_train.LabTrain(path, batches, float(lr), float(clip))
+                first = lt.step()
+                np.array(first, dtype="<f4").tofile(outp)
+                cases[int(cid)] = lt.step
+                reply({"ok": True, "variant": lt.describe(), "loss": first[0], "norm": first[1]})
+                continue
+            if words[0] == "labgrad":
+                cid, path, batches, gpath, outp = words[1:6]
+                lt = torch_train.LabTrain(path, batches, 1e-3, 0)
+                _, grads = lt.gradients(0)
+                import attnlab.safetensors as st
+                theirs = st.read_safetensors(gpath)[0]
+                worst, scale, missing = 0.0, 0.0, []
+                for name, g in grads.items():
+                    if name not in theirs:
+                        missing.append(name)
+                        continue
+                    want = torch.as_tensor(np.asarray(theirs[name]), dtype=g.dtype)
+                    d = (g - want.reshape(g.shape)).abs().max()
+                    worst, scale = max(worst, float(d)), max(scale, float(g.abs().max()))
+                reply({"ok": True, "maxAbsDiff": worst, "maxAbs": scale, "missing": missing})
                 continue
             if words[0] in ("matmul", "sdpa", "mha", "additive", "lstm", "gru", "model", "train"):
                 setup(words)
