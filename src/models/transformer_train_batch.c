@@ -150,8 +150,10 @@ static void embed_backward(const al_transformer *m, const float *w0, float *g0, 
 }
 
 /* Σ_b −log softmax(logits row)[target] over the rows with a target (target < 0: none, whose
- * dlogits row is 0); logits [n,V] become dlogits = scale · (softmax − onehot) in place. */
-static double loss_rows(float *logits, const int32_t *target, int n, int V, float scale)
+ * dlogits row is 0); logits [n,V] become dlogits = scale · (softmax − onehot) in place. ex [V]:
+ * a row's exp(logit − max), so each is computed once (transformer_train.c's
+ * exp(logit − max − log z) is the same number divided by z, up to the last bits of a double). */
+static double loss_rows(float *logits, const int32_t *target, int n, int V, float scale, double *ex)
 {
     double sum = 0.0;
     for (int t = 0; t < n; t++) {
@@ -163,12 +165,12 @@ static double loss_rows(float *logits, const int32_t *target, int n, int V, floa
         float mx = row[0];
         for (int v = 1; v < V; v++) mx = row[v] > mx ? row[v] : mx;
         double z = 0.0;
-        for (int v = 0; v < V; v++) z += exp((double)row[v] - mx);
+        for (int v = 0; v < V; v++) z += ex[v] = exp((double)row[v] - mx);
         const double lz = log(z);
         sum -= (double)row[target[t]] - mx - lz;
         /* nll = −log softmax(row)[target]  →  dlogits = scale · (softmax − onehot) */
         for (int v = 0; v < V; v++) {
-            const double pv = exp((double)row[v] - mx - lz);
+            const double pv = ex[v] / z;
             row[v] = (float)(scale * (pv - (v == target[t] ? 1.0 : 0.0)));
         }
     }
@@ -218,7 +220,10 @@ al_status al_transformer_backward_batch(const al_transformer *m, const float *w0
         return AL_ERR_UNSUPPORTED; /* the per-example path needs a sentence's worth of memory */
     }
     float *blk = al_malloc((size_t)floats * sizeof(float));
-    if (!blk) {
+    double *ex = al_malloc(sizeof(double) * (size_t)V);
+    if (!blk || !ex) {
+        al_free(blk);
+        al_free(ex);
         al_free(ints);
         return AL_ERR_NOMEM;
     }
@@ -264,7 +269,8 @@ al_status al_transformer_backward_batch(const al_transformer *m, const float *w0
     /* logits [n,V] = y out.weightᵀ + out.bias, one product for the batch */
     al_sgemm(0, 1, n, V, E, 1.0f, y, E, m->out_w, E, 0.0f, logits, V);
     al_bias_add_forward(logits, V, m->out_b, NULL, n, V);
-    *nll = loss_rows(logits, target, n, V, scale);
+    *nll = loss_rows(logits, target, n, V, scale, ex);
+    al_free(ex);
 
     /* ---- backward */
     /* logits = y Wᵀ + b  →  dW += dlogitsᵀ y,  db += Σ dlogits,  dy = dlogits W */
