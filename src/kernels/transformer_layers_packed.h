@@ -100,7 +100,7 @@ void al_tlp_backward(float *dx, float *dmem, const al_tl_grads *g, const float *
  *   att: [H, qlen, klen] per sequence, consecutive. rel_k/rel_v [2k+1, Dh] when k >= 1 (self-
  *   attention: ks == qs). scratch: al_tlp_attend_scratch_floats(qs, ks, k).
  * The backward: dq, dk, dv (same strides as q, k, v) +=, drel_k, drel_v += from dctx [N,E]
- * (overwritten: no) and the kept att.
+ * (read only) and the kept att; scratch as the forward's.
  */
 double al_tlp_attend_scratch_floats(const al_tlp_seqs *qs, const al_tlp_seqs *ks, int k);
 void al_tlp_attend_forward(float *ctx, float *att, const float *q, int ldq, const float *k,
