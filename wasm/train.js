@@ -269,8 +269,9 @@ function floats(v, n, what, name) {
  * A trainer for a model made by createModel() or loadTrainableModel().
  * @param {Model} model
  * @param {{ optimizer?: 'adam' | 'sgd', lr?: number, momentum?: number, weightDecay?: number,
- *           clip?: number }} [options] defaults: adam, lr 3e-3 (sgd: 0.1), momentum 0,
- *   weightDecay 0 (decoupled, AdamW-style), clip 1 (global gradient norm; 0 = off)
+ *           clip?: number, batched?: boolean }} [options] defaults: adam, lr 3e-3 (sgd: 0.1),
+ *   momentum 0, weightDecay 0 (decoupled, AdamW-style), clip 1 (global gradient norm; 0 = off),
+ *   batched true (the model's batched step where it has one; false: sentence by sentence)
  */
 export function createTrainer(model, options) {
   const h = handle(model, 'createTrainer');

@@ -1,6 +1,6 @@
 /*
  * models/transformer_train.h: training the transformer (models/transformer.h): the loss of one
- * example and its exact gradient, seeded initialisation, and the three al_model_arch hooks
+ * example and its exact gradient, seeded initialisation, and the four al_model_trainer hooks
  * (models/model.h) that api/train.c drives. docs/training.md ("Transformer models") has the
  * user's view.
  *
@@ -23,7 +23,7 @@
  * embeddings (al_embedding_backward; ·√E when scaleEmbedding; a learned position table gets
  * the gradient of every position that used it, on both sides of an encoder-decoder).
  *
- * Deliberately not here: optimisers, batching, argument checks of the trainer (api/train.c).
+ * Deliberately not here: optimisers, argument checks of the trainer (api/train.c).
  */
 #ifndef AL_MODELS_TRANSFORMER_TRAIN_H
 #define AL_MODELS_TRANSFORMER_TRAIN_H
@@ -43,6 +43,27 @@ al_status al_transformer_backward(const al_transformer *m, const float *w0, floa
                                   double *nll);
 
 /*
+ * The same for a whole checked batch at once (the `batch` hook of models/model.h): src [B, S_max]
+ * and tgt [B, T_max] padded row-major (tgt NULL when T_max = 0), src_len/tgt_len [B]; *nll =
+ * Σ_b nll_b and g0 += scale · Σ_b ∂nll_b/∂θ, what B calls of al_transformer_backward give up to
+ * the order of float sums. Every variant and position kind.
+ * How (models/transformer_train_batch.c): the batch's tokens packed as rows (no padding), every
+ * position-wise product (in/out projections, feed-forward, output layer) and every norm one
+ * product over all rows, the attention per sentence over its own length
+ * (kernels/transformer_layers_packed.h), and every layer's activations (Q, K, V, attention
+ * weights, feed-forward pre-activations, norms' statistics) kept from the forward for the
+ * backward instead of recomputed.
+ * AL_ERR_UNSUPPORTED, g0 untouched, when that would take more than max_floats floats (the hook
+ * passes AL_TF_BATCH_MAX_FLOATS; the trainer then runs the examples one by one, which needs one
+ * sentence's worth); AL_ERR_NOMEM.
+ */
+#define AL_TF_BATCH_MAX_FLOATS 67108864.0 /* 256 MB */
+al_status al_transformer_backward_batch(const al_transformer *m, const float *w0, float *g0,
+                                        const int32_t *src, const int32_t *src_len, int S_max,
+                                        const int32_t *tgt, const int32_t *tgt_len, int T_max,
+                                        int B, float scale, double max_floats, double *nll);
+
+/*
  * Seeded initialisation, PyTorch's defaults, from one al_rng stream (models/optim.h) walked in
  * tensor order (the same seed gives the same bytes everywhere):
  *   embedding, src/tgt_embedding, pos_embedding, relative_key/value   N(0, 1)  (nn.Embedding)
@@ -57,7 +78,8 @@ void al_transformer_init(const al_tensor_list *list, const al_transformer *m, fl
                          uint32_t seed);
 
 /* The hooks of al_transformer_arch. example: ids in range (AL_ERR_RANGE), lengths as above and
- * at most maxPositions (AL_ERR_SHAPE); *terms as above. */
+ * at most maxPositions (AL_ERR_SHAPE); *terms as above. batch: al_transformer_backward_batch
+ * with max_floats = AL_TF_BATCH_MAX_FLOATS. */
 void al_transformer_init_hook(const al_tensor_list *list, const void *impl, float *weights,
                               uint32_t seed);
 al_status al_transformer_example_hook(const void *impl, const int32_t *src, int S,
@@ -65,5 +87,9 @@ al_status al_transformer_example_hook(const void *impl, const int32_t *src, int 
 al_status al_transformer_backward_hook(const void *impl, const float *w0, float *g0,
                                        const int32_t *src, int S, const int32_t *tgt, int T,
                                        float scale, double *nll);
+al_status al_transformer_batch_hook(const void *impl, const float *w0, float *g0,
+                                    const int32_t *src, const int32_t *src_len, int S_max,
+                                    const int32_t *tgt, const int32_t *tgt_len, int T_max, int B,
+                                    float scale, double *nll);
 
 #endif /* AL_MODELS_TRANSFORMER_TRAIN_H */
