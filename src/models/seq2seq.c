@@ -4,7 +4,9 @@
  * a stepped decoder handle. The maths is in seq2seq.h; the kernels do the work:
  *   encoder    al_recurrent_stack_forward (kernels/recurrent.h)
  *   decoder    al_sgemv + al_recurrent_{lstm,gru,rnn}_cell_forward (kernels/recurrent.h)
- *   attention  al_attn_{additive,luong,key_query}_forward (kernels/attention_additive_luong.h)
+ *   attention  al_attn_{additive,luong}_forward_projected, the keys projected once per source
+ *              sentence when the context opens (shared by every step and beam hypothesis), and
+ *              al_attn_key_query_forward (kernels/attention_additive_luong.h)
  * Deliberately not here: config parsing (seq2seq_config.c), backward passes (training builds on
  * al_seq2seq_score), batching (one sentence at a time), tokenization (wasm/model/tokenizer.js).
  */
@@ -31,6 +33,24 @@ static long attn_scratch_floats(const al_seq2seq *s, int S)
     }
 }
 
+int al_seq2seq_keys_width(const al_seq2seq *s)
+{
+    switch (s->attention) {
+    case AL_S2S_ADDITIVE: return s->da;
+    case AL_S2S_NONE:
+    case AL_S2S_KEY_QUERY: return 0;
+    default: return al_attn_luong_projected_width(s->H, s->score, s->da);
+    }
+}
+
+void al_seq2seq_project_keys(const al_seq2seq *s, float *Kp, const float *keys, int S)
+{
+    if (s->attention == AL_S2S_ADDITIVE)
+        al_attn_additive_project_keys(Kp, keys, s->W_k, S, s->H, s->da);
+    else if (al_seq2seq_keys_width(s) > 0)
+        al_attn_luong_project_keys(Kp, keys, s->W_a, S, s->H, s->score, s->da);
+}
+
 void al_s2s_ctx_free(s2s_ctx *c)
 {
     al_free(c->block);
@@ -40,14 +60,14 @@ void al_s2s_ctx_free(s2s_ctx *c)
 /* Encode src [S]: embeddings, the encoder, the decoder's initial state. */
 al_status al_s2s_ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, int S)
 {
-    const int H = s->H, E = s->E;
+    const int H = s->H, E = s->E, kw = al_seq2seq_keys_width(s);
     memset(c, 0, sizeof *c);
     c->s = s;
     c->S = S;
     const int need_zero_wc =
         s->style == AL_S2S_BAHDANAU && s->attention >= AL_S2S_DOT && s->attention <= AL_S2S_LOCAL_P;
     /* sizes in double: S <= 4096 and the dims <= 4096 keep every product far below 2^53 */
-    double floats = (double)S * H + 3.0 * H + s->din + (double)s->G * H + 3.0 * H +
+    double floats = (double)S * H + (double)S * kw + 3.0 * H + s->din + (double)s->G * H + 3.0 * H +
                     (s->dc > 0 ? s->dc : 1) + (need_zero_wc ? 2.0 * H * H : 0) + H + s->dout +
                     (double)attn_scratch_floats(s, S) + 1 + (double)S * E +
                     2.0 * s->L * s->dirs * s->Hs + /* encoder input and hn, cn */
@@ -58,6 +78,7 @@ al_status al_s2s_ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, i
     c->block = p;
     /* clang-format off */
     c->keys = p; p += (size_t)S * H;
+    c->kp = kw ? p : NULL; p += (size_t)S * kw;
     c->init = p; p += 3 * (size_t)H;
     c->x = p; p += s->din;
     c->gates = p; p += (size_t)s->G * H;
@@ -94,6 +115,7 @@ al_status al_s2s_ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, i
     else
         memset(c->init + H, 0, sizeof(float) * (size_t)H);
     memset(c->init + 2 * H, 0, sizeof(float) * (size_t)H);
+    if (kw) al_seq2seq_project_keys(s, c->kp, c->keys, S); /* once for every step */
     return AL_OK;
 }
 
@@ -107,8 +129,8 @@ static void attend(s2s_ctx *c, const float *query, int t, float *att, float *pos
     float p = 0.0f;
     switch (s->attention) {
     case AL_S2S_ADDITIVE:
-        al_attn_additive_forward_scores(c->ctx, att, scores, query, c->keys, NULL, s->W_q, s->W_k,
-                                        s->bias, s->v, NULL, S, H, H, H, s->da, c->scratch);
+        al_attn_additive_forward_projected(c->ctx, att, scores, query, c->kp, c->keys, s->W_q,
+                                           s->bias, s->v, NULL, S, H, H, s->da, c->scratch);
         break;
     case AL_S2S_KEY_QUERY:
         al_attn_key_query_forward_scores(c->ctx, att, scores, query, c->keys, s->W_Q, s->W_K,
@@ -116,10 +138,10 @@ static void attend(s2s_ctx *c, const float *query, int t, float *att, float *pos
                                          c->scratch);
         break;
     default:
-        al_attn_luong_forward_scores(c->ctx, att, scores, tilde ? tilde : c->tilde, &p, query,
-                                     c->keys, s->W_a, s->v_a, tilde ? s->W_c : c->zero_wc, s->W_p,
-                                     s->v_p, NULL, S, H, s->score, s->da, s->local,
-                                     (float)s->window, (float)t, s->dp, c->scratch);
+        al_attn_luong_forward_projected(c->ctx, att, scores, tilde ? tilde : c->tilde, &p, query,
+                                        c->keys, c->kp, s->W_a, s->v_a, tilde ? s->W_c : c->zero_wc,
+                                        s->W_p, s->v_p, NULL, S, H, s->score, s->da, s->local,
+                                        (float)s->window, (float)t, s->dp, c->scratch);
         if (pos) *pos = p;
         return;
     }
