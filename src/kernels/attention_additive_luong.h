@@ -35,12 +35,13 @@
  * Kernels never allocate: scratch sizes are given by the al_attn_*_scratch_floats functions.
  *
  * Keys projected once: the keys' term of the additive score (W_k h̄_j), of Luong's concat
- * (W_a[:, d:] h̄_s) and general (W_a h̄_s) scores is the same for every query of a sentence. The
- * _projected kernels take it precomputed, Kp (one al_sgemm per sentence: *_project_keys), and
- * their backward accumulates ∂/∂Kp instead of the key and W_k / W_a gradients, which *_fold_keys
- * adds once per sentence (two al_sgemm). A decoder loop then costs O(n·da) per step instead of
- * O(n·dk·da). The unprojected kernels are project + projected + fold on scratch: the same
- * floats as before the split.
+ * (W_a[:, d:] h̄_s) and general (W_a h̄_s) scores, and key-query's keys and values (W_K h_i,
+ * W_V h_i) are the same for every query of a sentence. The _projected kernels take it
+ * precomputed, Kp (one al_sgemm per sentence: *_project_keys), and their backward accumulates
+ * ∂/∂Kp instead of the key and W_k / W_a gradients, which *_fold_keys adds once per sentence (two
+ * al_sgemm). A decoder loop then costs O(n·da) per step instead of O(n·dk·da). The unprojected
+ * additive and Luong kernels are project + projected + fold on their scratch: the same floats as
+ * before the split.
  *
  * Files: attention_additive_luong.c (the score loop, additive, Luong), its _simd128 twin (the
  * score loop), attention_key_query.c (key-query).
@@ -247,5 +248,29 @@ void al_attn_key_query_backward(float *dquery, float *dkeys, float *dW_Q, float 
                                 const float *keys, const float *W_Q, const float *W_K,
                                 const float *W_V, const uint8_t *mask, int n, int ds, int dh,
                                 int dk, int dv, int scaled, float *scratch);
+
+/*
+ * Keys projected once: Kp [n,dk] = keys W_Kᵀ (the k_i) and Vp [n,dv] = keys W_Vᵀ (the values
+ * W_V h_i), so a step is score_i = k_i·q, c = Σ_i α_i Vp_i: O(n·(dk+dv)) instead of the
+ * dh-wide products of the unprojected kernels (whose floats these differ from by rounding).
+ * Same scratch sizes as the unprojected kernels.
+ */
+void al_attn_key_query_project_keys(float *Kp, float *Vp, const float *keys, const float *W_K,
+                                    const float *W_V, int n, int dh, int dk, int dv);
+void al_attn_key_query_forward_projected(float *context, float *weights, float *scores,
+                                         const float *query, const float *Kp, const float *Vp,
+                                         const float *W_Q, const uint8_t *mask, int n, int ds,
+                                         int dk, int dv, int scaled, float *scratch);
+/* Accumulates dquery [ds], dKp [n,dk], dVp [n,dv], dW_Q [dk,ds] from dcontext [dv], dweights [n]
+ * (either NULL = zero). */
+void al_attn_key_query_backward_projected(float *dquery, float *dKp, float *dVp, float *dW_Q,
+                                          const float *dcontext, const float *dweights,
+                                          const float *query, const float *Kp, const float *Vp,
+                                          const float *W_Q, const uint8_t *mask, int n, int ds,
+                                          int dk, int dv, int scaled, float *scratch);
+/* dkeys [n,dh] += dKp W_K + dVp W_V, dW_K += dKpᵀ keys, dW_V += dVpᵀ keys (each may be NULL). */
+void al_attn_key_query_fold_keys(float *dkeys, float *dW_K, float *dW_V, const float *dKp,
+                                 const float *dVp, const float *keys, const float *W_K,
+                                 const float *W_V, int n, int dh, int dk, int dv);
 
 #endif /* AL_ATTENTION_ADDITIVE_LUONG_H */

@@ -5,6 +5,8 @@
  * computed as u = W_Kᵀ q, score_i = h_i·u, c = W_V (Σ_i α_i h_i): no [n,dk] or [n,dv]
  * intermediates. Every loop is a dispatched al_sgemm, al_sgemv or al_softmax_* of kernels.h; the
  * backward recomputes its forward into scratch, then walks back. Gradients accumulate (+=).
+ * The _projected kernels take k_i = W_K h_i and W_V h_i computed once per sentence
+ * (_project_keys) and leave their gradients to _fold_keys, for a decoder loop.
  */
 #include <math.h>
 #include <string.h>
@@ -109,4 +111,81 @@ void al_attn_key_query_backward(float *dquery, float *dkeys, float *dW_Q, float 
     /* q = W_Q s  →  dW_Q += dq sᵀ,  ds += W_Qᵀ dq */
     ger(dk, ds, 1.0f, dq, query, dW_Q, ds);
     al_sgemv(1, dk, ds, 1.0f, W_Q, ds, dq, 1.0f, dquery);
+}
+
+/* ------------------------------------------------------------------ keys projected once */
+
+void al_attn_key_query_project_keys(float *Kp, float *Vp, const float *keys, const float *W_K,
+                                    const float *W_V, int n, int dh, int dk, int dv)
+{
+    al_sgemm(0, 1, n, dk, dh, 1.0f, keys, dh, W_K, dh, 0.0f, Kp, dk); /* k_i = W_K h_i */
+    al_sgemm(0, 1, n, dv, dh, 1.0f, keys, dh, W_V, dh, 0.0f, Vp, dv); /* W_V h_i */
+}
+
+/* q [dk] = W_Q s, weights [n] = softmax(scale · Kp q) */
+static void key_query_forward_projected(float *weights, float *scores, float *q, const float *s,
+                                        const float *Kp, const float *W_Q, const uint8_t *mask,
+                                        int n, int ds, int dk, float scale)
+{
+    al_sgemv(0, dk, ds, 1.0f, W_Q, ds, s, 0.0f, q);      /* q = W_Q s */
+    al_sgemv(0, n, dk, scale, Kp, dk, q, 0.0f, weights); /* score_i = scale · k_i · q */
+    keep_scores(scores, weights, mask, n);
+    al_softmax_forward(weights, weights, mask, 0, 1, n); /* α = softmax(score) */
+}
+
+void al_attn_key_query_forward_projected(float *context, float *weights, float *scores,
+                                         const float *query, const float *Kp, const float *Vp,
+                                         const float *W_Q, const uint8_t *mask, int n, int ds,
+                                         int dk, int dv, int scaled, float *scratch)
+{
+    float scale = scaled ? 1.0f / sqrtf((float)dk) : 1.0f;
+    key_query_forward_projected(weights, scores, scratch, query, Kp, W_Q, mask, n, ds, dk, scale);
+    al_sgemv(1, n, dv, 1.0f, Vp, dv, weights, 0.0f, context); /* c = Σ_i α_i (W_V h_i) */
+}
+
+void al_attn_key_query_backward_projected(float *dquery, float *dKp, float *dVp, float *dW_Q,
+                                          const float *dcontext, const float *dweights,
+                                          const float *query, const float *Kp, const float *Vp,
+                                          const float *W_Q, const uint8_t *mask, int n, int ds,
+                                          int dk, int dv, int scaled, float *scratch)
+{
+    float *q = scratch;        /* [dk] */
+    float *dq = q + dk;        /* [dk] */
+    float *alpha = dq + dk;    /* [n] */
+    float *dalpha = alpha + n; /* [n] */
+    float *dsc = dalpha + n;   /* [n] */
+    float scale = scaled ? 1.0f / sqrtf((float)dk) : 1.0f;
+    key_query_forward_projected(alpha, NULL, q, query, Kp, W_Q, mask, n, ds, dk, scale);
+
+    if (dweights)
+        memcpy(dalpha, dweights, sizeof(float) * (size_t)n);
+    else
+        memset(dalpha, 0, sizeof(float) * (size_t)n);
+    if (dcontext) {
+        /* c = Σ_i α_i Vp_i  →  dVp_i += α_i dc,  dα_i += Vp_i · dc */
+        ger(n, dv, 1.0f, alpha, dcontext, dVp, dv);
+        al_sgemv(0, n, dv, 1.0f, Vp, dv, dcontext, 1.0f, dalpha);
+    }
+    /* α = softmax(score)  →  dscore = α ⊙ (dα − Σ α dα) */
+    memset(dsc, 0, sizeof(float) * (size_t)n);
+    al_softmax_backward(dsc, alpha, dalpha, 1, n);
+    /* score_i = scale · Kp_i · q  →  dKp_i += scale · dscore_i q,  dq = scale · Kpᵀ dscore */
+    ger(n, dk, scale, dsc, q, dKp, dk);
+    al_sgemv(1, n, dk, scale, Kp, dk, dsc, 0.0f, dq);
+    /* q = W_Q s  →  dW_Q += dq sᵀ,  ds += W_Qᵀ dq */
+    ger(dk, ds, 1.0f, dq, query, dW_Q, ds);
+    al_sgemv(1, dk, ds, 1.0f, W_Q, ds, dq, 1.0f, dquery);
+}
+
+void al_attn_key_query_fold_keys(float *dkeys, float *dW_K, float *dW_V, const float *dKp,
+                                 const float *dVp, const float *keys, const float *W_K,
+                                 const float *W_V, int n, int dh, int dk, int dv)
+{
+    /* Kp = keys W_Kᵀ  →  dW_K += dKpᵀ keys,  dkeys += dKp W_K;  Vp likewise with W_V */
+    if (dW_K) al_sgemm(1, 0, dk, dh, n, 1.0f, dKp, dk, keys, dh, 1.0f, dW_K, dh);
+    if (dW_V) al_sgemm(1, 0, dv, dh, n, 1.0f, dVp, dv, keys, dh, 1.0f, dW_V, dh);
+    if (dkeys) {
+        al_sgemm(0, 0, n, dh, dk, 1.0f, dKp, dk, W_K, dh, 1.0f, dkeys, dh);
+        al_sgemm(0, 0, n, dh, dv, 1.0f, dVp, dv, W_V, dh, 1.0f, dkeys, dh);
+    }
 }

@@ -4,9 +4,9 @@
  * a stepped decoder handle. The maths is in seq2seq.h; the kernels do the work:
  *   encoder    al_recurrent_stack_forward (kernels/recurrent.h)
  *   decoder    al_sgemv + al_recurrent_{lstm,gru,rnn}_cell_forward (kernels/recurrent.h)
- *   attention  al_attn_{additive,luong}_forward_projected, the keys projected once per source
- *              sentence when the context opens (shared by every step and beam hypothesis), and
- *              al_attn_key_query_forward (kernels/attention_additive_luong.h)
+ *   attention  al_attn_{additive,luong,key_query}_forward_projected, the keys projected once
+ *              per source sentence when the context opens (shared by every step and beam
+ *              hypothesis) (kernels/attention_additive_luong.h)
  * Deliberately not here: config parsing (seq2seq_config.c), backward passes (training builds on
  * al_seq2seq_score), batching (one sentence at a time), tokenization (wasm/model/tokenizer.js).
  */
@@ -37,8 +37,8 @@ int al_seq2seq_keys_width(const al_seq2seq *s)
 {
     switch (s->attention) {
     case AL_S2S_ADDITIVE: return s->da;
-    case AL_S2S_NONE:
-    case AL_S2S_KEY_QUERY: return 0;
+    case AL_S2S_NONE: return 0;
+    case AL_S2S_KEY_QUERY: return s->dk + s->dv; /* Kp [S,dk], then Vp [S,dv] */
     default: return al_attn_luong_projected_width(s->H, s->score, s->da);
     }
 }
@@ -47,6 +47,9 @@ void al_seq2seq_project_keys(const al_seq2seq *s, float *Kp, const float *keys, 
 {
     if (s->attention == AL_S2S_ADDITIVE)
         al_attn_additive_project_keys(Kp, keys, s->W_k, S, s->H, s->da);
+    else if (s->attention == AL_S2S_KEY_QUERY)
+        al_attn_key_query_project_keys(Kp, Kp + (size_t)S * s->dk, keys, s->W_K, s->W_V, S, s->H,
+                                       s->dk, s->dv);
     else if (al_seq2seq_keys_width(s) > 0)
         al_attn_luong_project_keys(Kp, keys, s->W_a, S, s->H, s->score, s->da);
 }
@@ -133,9 +136,9 @@ static void attend(s2s_ctx *c, const float *query, int t, float *att, float *pos
                                            s->bias, s->v, NULL, S, H, H, s->da, c->scratch);
         break;
     case AL_S2S_KEY_QUERY:
-        al_attn_key_query_forward_scores(c->ctx, att, scores, query, c->keys, s->W_Q, s->W_K,
-                                         s->W_V, NULL, S, H, H, s->dk, s->dv, s->scaled,
-                                         c->scratch);
+        al_attn_key_query_forward_projected(c->ctx, att, scores, query, c->kp,
+                                            c->kp + (size_t)S * s->dk, s->W_Q, NULL, S, H, s->dk,
+                                            s->dv, s->scaled, c->scratch);
         break;
     default:
         al_attn_luong_forward_projected(c->ctx, att, scores, tilde ? tilde : c->tilde, &p, query,

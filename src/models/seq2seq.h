@@ -99,8 +99,9 @@ al_status al_seq2seq_states(const al_seq2seq *s, const int32_t *src, int S, cons
 
 /*
  * The width of the keys' projection that every decoder step shares (attention_additive_luong.h,
- * "keys projected once"): da (additive, concat), H (general), 0 (nothing to project: none, dot,
- * key-query). Decoding and training compute Kp [S, width] once per source sentence.
+ * "keys projected once"): da (additive, concat), H (general), dk + dv (key-query: Kp [S,dk] then
+ * Vp [S,dv]), 0 (none, dot: nothing to project). Decoding and training compute it once per
+ * source sentence.
  */
 int al_seq2seq_keys_width(const al_seq2seq *s);
 /* Kp [S, width] from the encoder's keys [S,H] (nothing when the width is 0). */

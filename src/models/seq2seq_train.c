@@ -94,8 +94,9 @@ static void attend_forward(const attn_ws *w, const float *query, int t, float *c
                                            s->bias, s->v, NULL, S, H, H, s->da, w->scratch);
         break;
     case AL_S2S_KEY_QUERY:
-        al_attn_key_query_forward(ctx, w->att, query, w->keys, s->W_Q, s->W_K, s->W_V, NULL, S, H,
-                                  H, s->dk, s->dv, s->scaled, w->scratch);
+        al_attn_key_query_forward_projected(ctx, w->att, NULL, query, w->kp,
+                                            w->kp + (size_t)S * s->dk, s->W_Q, NULL, S, H, s->dk,
+                                            s->dv, s->scaled, w->scratch);
         break;
     default: /* the Luong family computes h̃ itself (into the scratch row when not wanted) */
         al_attn_luong_forward_projected(ctx, w->att, NULL, tilde ? tilde : w->junk, &p, query,
@@ -154,9 +155,10 @@ static void attend_backward(const attn_ws *w, const float *query, int t, const f
                                             query, w->kp, w->keys, s->W_q, s->bias, s->v, NULL, S,
                                             H, H, s->da, w->scratch);
     } else {
-        al_attn_key_query_backward(dquery, w->dkeys, gp(w0, g0, s->W_Q), gp(w0, g0, s->W_K),
-                                   gp(w0, g0, s->W_V), dctx, NULL, query, w->keys, s->W_Q, s->W_K,
-                                   s->W_V, NULL, S, H, H, s->dk, s->dv, s->scaled, w->scratch);
+        al_attn_key_query_backward_projected(dquery, w->dkp, w->dkp + (size_t)S * s->dk,
+                                             gp(w0, g0, s->W_Q), dctx, NULL, query, w->kp,
+                                             w->kp + (size_t)S * s->dk, s->W_Q, NULL, S, H, s->dk,
+                                             s->dv, s->scaled, w->scratch);
     }
 }
 
@@ -364,9 +366,14 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, c
         memcpy(dC, dCp, sizeof(float) * (size_t)H);
     }
 
-    /* the keys' projection, once: ∂/∂kp into ∂/∂keys and ∂/∂W_k (additive) or ∂/∂W_a (Luong) */
+    /* the keys' projection, once: ∂/∂kp into ∂/∂keys and ∂/∂W_k (additive), ∂/∂W_K and ∂/∂W_V
+     * (key-query) or ∂/∂W_a (Luong) */
     if (kw && s->attention == AL_S2S_ADDITIVE)
         al_attn_additive_fold_keys(dkeys, gp(w0, g0, s->W_k), w.dkp, keys, s->W_k, S, H, s->da);
+    else if (kw && s->attention == AL_S2S_KEY_QUERY)
+        al_attn_key_query_fold_keys(dkeys, gp(w0, g0, s->W_K), gp(w0, g0, s->W_V), w.dkp,
+                                    w.dkp + (size_t)S * s->dk, keys, s->W_K, s->W_V, S, H, s->dk,
+                                    s->dv);
     else if (kw)
         al_attn_luong_fold_keys(dkeys, gp(w0, g0, s->W_a), w.dkp, keys, s->W_a, S, H, s->score,
                                 s->da);

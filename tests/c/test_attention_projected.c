@@ -5,8 +5,8 @@
  * one projection, the projected forward and backward per step (∂/∂Kp accumulated) and one fold.
  * Every output of every step and every accumulated gradient must agree within
  * 1e-5 + 1e-5·|reference| per element. Additive (values = keys or separate, masked or not) and
- * Luong general and concat (global, local-m, local-p), over random shapes with n = 1, da != dk,
- * odd sizes; Luong dot must ignore Kp.
+ * Luong general and concat (global, local-m, local-p), key-query (its keys and values both
+ * projected), over random shapes with n = 1, da != dk, odd sizes; Luong dot must ignore Kp.
  */
 #include <string.h>
 
@@ -203,10 +203,82 @@ static void test_luong(void)
     }
 }
 
+/* ------------------------------------------------------------------ key-query */
+
+static void kq_case(int n, int ds, int dh, int dk, int dv, int scaled, int use_mask, int T)
+{
+    char what[160];
+    float *q = rnd((long)T * ds, -1.5f, 1.5f), *K = rnd((long)n * dh, -1.5f, 1.5f);
+    float *WQ = rnd((long)dk * ds, -0.8f, 0.8f), *WK = rnd((long)dk * dh, -0.8f, 0.8f);
+    float *WV = rnd((long)dv * dh, -0.8f, 0.8f);
+    float *dctx = rnd((long)T * dv, -1, 1), *dw = rnd((long)T * n, -1, 1);
+    uint8_t *mask = check_alloc((size_t)n);
+    if (use_mask)
+        for (int j = 0; j < n; j++) mask[j] = j % 2 == 0;
+    const uint8_t *m = use_mask ? mask : NULL;
+    const long sf = al_attn_key_query_forward_scratch_floats(n, dh, dk);
+    const long sb = al_attn_key_query_backward_scratch_floats(n, dh, dk);
+    float *scr = falloc(sf > sb ? sf : sb);
+    /* dq (every step), dkeys, dW_Q, dW_K, dW_V */
+    const long sz[5] = { (long)T * ds, (long)n * dh, (long)dk * ds, (long)dk * dh, (long)dv * dh };
+    float *g[2][5];
+    for (int p = 0; p < 2; p++)
+        for (int k = 0; k < 5; k++) g[p][k] = falloc(sz[k]);
+    float *Kp = falloc((long)n * dk), *Vp = falloc((long)n * dv);
+    float *dKp = falloc((long)n * dk), *dVp = falloc((long)n * dv);
+    float *c0 = falloc(dv), *c1 = falloc(dv), *w0 = falloc(n), *w1 = falloc(n);
+    float *s0 = falloc(n), *s1 = falloc(n);
+    al_attn_key_query_project_keys(Kp, Vp, K, WK, WV, n, dh, dk, dv);
+    for (int t = 0; t < T; t++) {
+        const float *qt = q + (long)t * ds, *dct = dctx + (long)t * dv, *dwt = dw + (long)t * n;
+        al_attn_key_query_forward_scores(c0, w0, s0, qt, K, WQ, WK, WV, m, n, ds, dh, dk, dv,
+                                         scaled, scr);
+        al_attn_key_query_forward_projected(c1, w1, s1, qt, Kp, Vp, WQ, m, n, ds, dk, dv, scaled,
+                                            scr);
+        snprintf(what, sizeof what, "key-query n=%d ds=%d dh=%d dk=%d dv=%d scaled=%d mask=%d t=%d",
+                 n, ds, dh, dk, dv, scaled, use_mask, t);
+        close_ff(what, c1, c0, dv);
+        close_ff(what, w1, w0, n);
+        close_ff(what, s1, s0, n);
+        al_attn_key_query_backward(g[0][0] + (long)t * ds, g[0][1], g[0][2], g[0][3], g[0][4], dct,
+                                   dwt, qt, K, WQ, WK, WV, m, n, ds, dh, dk, dv, scaled, scr);
+        al_attn_key_query_backward_projected(g[1][0] + (long)t * ds, dKp, dVp, g[1][2], dct, dwt,
+                                             qt, Kp, Vp, WQ, m, n, ds, dk, dv, scaled, scr);
+    }
+    al_attn_key_query_fold_keys(g[1][1], g[1][3], g[1][4], dKp, dVp, K, WK, WV, n, dh, dk, dv);
+    static const char *names[5] = { "dquery", "dkeys", "dW_Q", "dW_K", "dW_V" };
+    for (int k = 0; k < 5; k++) {
+        snprintf(what, sizeof what, "key-query %s n=%d ds=%d dh=%d dk=%d dv=%d T=%d", names[k], n,
+                 ds, dh, dk, dv, T);
+        close_ff(what, g[1][k], g[0][k], sz[k]);
+    }
+    for (int p = 0; p < 2; p++)
+        for (int k = 0; k < 5; k++) free(g[p][k]);
+    void *fr[] = {
+        q, K, WQ, WK, WV, dctx, dw, mask, scr, Kp, Vp, dKp, dVp, c0, c1, w0, w1, s0, s1
+    };
+    for (size_t i = 0; i < sizeof fr / sizeof *fr; i++) free(fr[i]);
+}
+
+static void test_key_query(void)
+{
+    check_seed(33);
+    kq_case(1, 3, 4, 2, 5, 1, 0, 3); /* n = 1 */
+    kq_case(8, 5, 7, 3, 2, 0, 0, 4); /* dk < dh */
+    kq_case(9, 4, 3, 6, 7, 1, 1, 5); /* dk, dv > dh, masked */
+    for (int r = 0; r < 6; r++) {
+        const int n = 1 + (int)(check_uniform() * 20), ds = 1 + (int)(check_uniform() * 16);
+        const int dh = 1 + (int)(check_uniform() * 16), dk = 1 + (int)(check_uniform() * 16);
+        const int dv = 1 + (int)(check_uniform() * 16), T = 1 + (int)(check_uniform() * 5);
+        kq_case(n, ds, dh, dk, dv, r & 1, r % 3 == 1, T);
+    }
+}
+
 int main(void)
 {
     test_additive();
     test_luong();
+    test_key_query();
     printf("keys projected once: worst |projected - unprojected| %.3g\n", worst);
     return check_report("test_attention_projected");
 }
