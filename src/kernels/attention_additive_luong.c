@@ -153,6 +153,32 @@ static void additive_forward(float *context, float *weights, float *scores, cons
 }
 
 /*
+ * The additive backward from the forward's α [n] and t [n,da] (the tanh values; overwritten with
+ * dpre = ∂/∂Kp); dpq [da], dalpha [n] and de [n] are scratch.
+ */
+static void additive_backward_from(float *dquery, float *dV, float *dW_q, float *dbias,
+                                   float *dv_param, const float *dcontext, const float *dweights,
+                                   const float *query, const float *alpha, float *t, const float *V,
+                                   const float *W_q, const float *v, int n, int dq, int dv, int da,
+                                   float *dpq, float *dalpha, float *de)
+{
+    if (dweights)
+        memcpy(dalpha, dweights, sizeof(float) * (size_t)n);
+    else
+        memset(dalpha, 0, sizeof(float) * (size_t)n);
+    if (dcontext) {
+        /* c = Σ_j α_j V_j  →  dV_j += α_j dc,  dα_j += V_j · dc */
+        ger(n, dv, 1.0f, alpha, dcontext, dV, dv);
+        al_sgemv(0, n, dv, 1.0f, V, dv, dcontext, 1.0f, dalpha);
+    }
+    /* α = softmax(e)  →  de = α ⊙ (dα − Σ α dα) */
+    memset(de, 0, sizeof(float) * (size_t)n);
+    al_softmax_backward(de, alpha, dalpha, 1, n);
+    additive_scores_backward(dquery, dW_q, dbias, dv_param, de, t, dpq, query, dq, W_q, dq, v, n,
+                             da);
+}
+
+/*
  * The additive backward from Kp [n,da] (which may be the scratch's t, then overwritten):
  * accumulates dquery, dV [n,dv], dW_q, dbias, dv_param and leaves dpre = ∂/∂Kp in the scratch's
  * t = scratch + 2·da. Scratch as al_attn_additive_backward's.
@@ -172,21 +198,8 @@ static void additive_backward(float *dquery, float *dV, float *dW_q, float *dbia
 
     additive_scores_forward(alpha, t, pre, query, dq, Kp, W_q, dq, bias, v, n, da);
     al_softmax_forward(alpha, alpha, mask, 0, 1, n);
-
-    if (dweights)
-        memcpy(dalpha, dweights, sizeof(float) * (size_t)n);
-    else
-        memset(dalpha, 0, sizeof(float) * (size_t)n);
-    if (dcontext) {
-        /* c = Σ_j α_j V_j  →  dV_j += α_j dc,  dα_j += V_j · dc */
-        ger(n, dv, 1.0f, alpha, dcontext, dV, dv);
-        al_sgemv(0, n, dv, 1.0f, V, dv, dcontext, 1.0f, dalpha);
-    }
-    /* α = softmax(e)  →  de = α ⊙ (dα − Σ α dα) */
-    memset(de, 0, sizeof(float) * (size_t)n);
-    al_softmax_backward(de, alpha, dalpha, 1, n);
-    additive_scores_backward(dquery, dW_q, dbias, dv_param, de, t, dpq, query, dq, W_q, dq, v, n,
-                             da);
+    additive_backward_from(dquery, dV, dW_q, dbias, dv_param, dcontext, dweights, query, alpha, t,
+                           V, W_q, v, n, dq, dv, da, dpq, dalpha, de);
 }
 
 void al_attn_additive_forward(float *context, float *weights, const float *query, const float *keys,
@@ -253,6 +266,22 @@ void al_attn_additive_backward_projected(float *dquery, float *dKp, float *dvalu
     additive_backward(dquery, dvalues, dW_q, dbias, dv_param, dcontext, dweights, query, Kp, values,
                       W_q, bias, v, mask, n, dq, dv, da, scratch);
     add_to(dKp, scratch + 2L * da, (long)n * da); /* dKp += dpre */
+}
+
+long al_attn_additive_saved_backward_scratch_floats(int n, int da) { return (long)da + 2L * n; }
+
+void al_attn_additive_backward_saved(float *dquery, float *dKp, float *dvalues, float *dW_q,
+                                     float *dbias, float *dv_param, const float *dcontext,
+                                     const float *dweights, const float *query,
+                                     const float *weights, float *saved, const float *values,
+                                     const float *W_q, const float *v, int n, int dq, int dv,
+                                     int da, float *scratch)
+{
+    float *t = saved + da; /* the forward's scratch: pre [da], then t [n,da] */
+    additive_backward_from(dquery, dvalues, dW_q, dbias, dv_param, dcontext, dweights, query,
+                           weights, t, values, W_q, v, n, dq, dv, da, scratch, scratch + da,
+                           scratch + da + n);
+    add_to(dKp, t, (long)n * da); /* dKp += dpre */
 }
 
 void al_attn_additive_fold_keys(float *dkeys, float *dW_k, const float *dKp, const float *keys,

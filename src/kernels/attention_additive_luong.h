@@ -139,6 +139,20 @@ void al_attn_additive_backward_projected(float *dquery, float *dKp, float *dvalu
                                          const float *values, const float *W_q, const float *bias,
                                          const float *v, const uint8_t *mask, int n, int dq, int dv,
                                          int da, float *scratch);
+/*
+ * al_attn_additive_backward_projected without recomputing the forward, for a caller that kept
+ * it: weights [n] (α) and saved = the scratch of that step's al_attn_additive_forward_projected
+ * (da + n·da floats, holding W_q q + bias and the tanh values; overwritten). The floats are those
+ * of al_attn_additive_backward_projected. No mask or bias: α and the tanh values hold them.
+ * Scratch: al_attn_additive_saved_backward_scratch_floats(n, da).
+ */
+long al_attn_additive_saved_backward_scratch_floats(int n, int da); /* da + 2·n */
+void al_attn_additive_backward_saved(float *dquery, float *dKp, float *dvalues, float *dW_q,
+                                     float *dbias, float *dv_param, const float *dcontext,
+                                     const float *dweights, const float *query,
+                                     const float *weights, float *saved, const float *values,
+                                     const float *W_q, const float *v, int n, int dq, int dv,
+                                     int da, float *scratch);
 /* The backward of the projection, once per sentence: dkeys [n,dk] += dKp W_k, dW_k [da,dk] +=
  * dKpᵀ keys (either gradient may be NULL: not wanted). */
 void al_attn_additive_fold_keys(float *dkeys, float *dW_k, const float *dKp, const float *keys,

@@ -33,6 +33,7 @@ static long scratch_floats(const al_seq2seq *s, int S)
     case AL_S2S_ADDITIVE:
         n = lmax(n, al_attn_additive_forward_scratch_floats(S, s->da));
         n = lmax(n, al_attn_additive_backward_scratch_floats(S, s->da));
+        n = lmax(n, al_attn_additive_saved_backward_scratch_floats(S, s->da));
         break;
     case AL_S2S_KEY_QUERY:
         n = lmax(n, al_attn_key_query_forward_scratch_floats(S, H, s->dk));
@@ -74,8 +75,11 @@ typedef struct {
     float *keys, *dkeys; /* [S,H] */
     float *kp, *dkp;     /* [S,kw] the keys' projection, once per sentence, and ∂/∂kp (NULL when
                           * al_seq2seq_keys_width is 0) */
-    float *att;          /* [S]   the attention row of the current step (unused by backward) */
-    float *zero_wc;      /* [H,2H] zeros, dzero_wc [H,2H] its discarded gradient and junk [H]
+    float *kept;         /* additive: [T, ks] each step's forward scratch (its tanh values) and */
+    float *alphas;       /* [T, S] its weights, which that step's backward reads (no recompute) */
+    long ks;
+    float *att;     /* [S]   the attention row of the current step (unused by backward) */
+    float *zero_wc; /* [H,2H] zeros, dzero_wc [H,2H] its discarded gradient and junk [H]
                             * the discarded h̃ (bahdanau style with a Luong-family score) */
     float *dzero_wc, *junk;
     float *scratch;
@@ -90,8 +94,9 @@ static void attend_forward(const attn_ws *w, const float *query, int t, float *c
     float p = 0.0f;
     switch (s->attention) {
     case AL_S2S_ADDITIVE:
-        al_attn_additive_forward_projected(ctx, w->att, NULL, query, w->kp, w->keys, s->W_q,
-                                           s->bias, s->v, NULL, S, H, H, s->da, w->scratch);
+        al_attn_additive_forward_projected(ctx, w->alphas + (size_t)t * S, NULL, query, w->kp,
+                                           w->keys, s->W_q, s->bias, s->v, NULL, S, H, H, s->da,
+                                           w->kept + (size_t)t * w->ks);
         break;
     case AL_S2S_KEY_QUERY:
         al_attn_key_query_forward_projected(ctx, w->att, NULL, query, w->kp,
@@ -149,11 +154,12 @@ static void attend_backward(const attn_ws *w, const float *query, int t, const f
         dctx = dctx_tmp;
     }
     if (s->attention == AL_S2S_ADDITIVE) {
-        /* the keys' share through the scores goes to dkp, folded once after the decoder */
-        al_attn_additive_backward_projected(dquery, w->dkp, w->dkeys, gp(w0, g0, s->W_q),
-                                            gp(w0, g0, s->bias), gp(w0, g0, s->v), dctx, NULL,
-                                            query, w->kp, w->keys, s->W_q, s->bias, s->v, NULL, S,
-                                            H, H, s->da, w->scratch);
+        /* from the step's kept forward; the keys' share through the scores goes to dkp, folded
+         * once after the decoder */
+        al_attn_additive_backward_saved(dquery, w->dkp, w->dkeys, gp(w0, g0, s->W_q),
+                                        gp(w0, g0, s->bias), gp(w0, g0, s->v), dctx, NULL, query,
+                                        w->alphas + (size_t)t * S, w->kept + (size_t)t * w->ks,
+                                        w->keys, s->W_q, s->v, S, H, H, s->da, w->scratch);
     } else {
         al_attn_key_query_backward_projected(dquery, w->dkp, w->dkp + (size_t)S * s->dk,
                                              gp(w0, g0, s->W_Q), dctx, NULL, query, w->kp,
@@ -173,12 +179,14 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, c
     const long LDH = (long)s->L * s->dirs * s->Hs, NENC = enc_floats(s);
     const int zwc = bahdanau && luong_family(s);
     const int kw = al_seq2seq_keys_width(s);
+    const int additive = s->attention == AL_S2S_ADDITIVE;
+    const long ks = additive ? al_attn_additive_forward_scratch_floats(S, s->da) : 0;
 
     /* one block: the saved forward, the gradient buffers, the scratch */
     const double floats = 2.0 * S * E + 2.0 * S * H + S + 4.0 * LDH + NENC + 3.0 * (T + 1) * H +
                           (double)T * (din + GH + H + dcw + dout + V) + 6.0 * H + din + dout + V +
                           2.0 * dcw + (zwc ? 4.0 * H * H + H : 0) + 2.0 * S * kw +
-                          scratch_floats(s, S);
+                          (additive ? (double)T * (ks + S) : 0) + scratch_floats(s, S);
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *blk = al_malloc((size_t)floats * sizeof(float));
     if (!blk) return AL_ERR_NOMEM;
@@ -240,12 +248,21 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, c
     float *dctx = p; p += dcw;
     float *dctx2 = p; p += dcw;
     /* clang-format on */
-    attn_ws w = { s, w0, g0, S, keys, dkeys, NULL, NULL, att, NULL, NULL, NULL, NULL };
+    attn_ws w = {
+        s, w0, g0, S, keys, dkeys, NULL, NULL, NULL, NULL, 0, att, NULL, NULL, NULL, NULL
+    };
     if (kw) {
         /* clang-format off */
         w.kp = p; p += (size_t)S * kw;
         w.dkp = p; p += (size_t)S * kw; /* zeros: the block's memset */
         /* clang-format on */
+    }
+    if (additive) {
+        /* clang-format off */
+        w.kept = p; p += (size_t)T * ks;
+        w.alphas = p; p += (size_t)T * S;
+        /* clang-format on */
+        w.ks = ks;
     }
     if (zwc) {
         /* clang-format off */

@@ -3,10 +3,12 @@
  * the unprojected ones, the way a decoder loop uses them: T queries against one set of keys;
  * per step the unprojected forward and backward (gradients accumulated into one set), against
  * one projection, the projected forward and backward per step (∂/∂Kp accumulated) and one fold.
- * Every output of every step and every accumulated gradient must agree within
- * 1e-5 + 1e-5·|reference| per element. Additive (values = keys or separate, masked or not) and
- * Luong general and concat (global, local-m, local-p), key-query (its keys and values both
- * projected), over random shapes with n = 1, da != dk, odd sizes; Luong dot must ignore Kp.
+ * The additive backward from the kept forward (al_attn_additive_backward_saved) too, its steps
+ * run last to first as a trainer's. Every output of every step and every accumulated gradient
+ * must agree within 1e-5 + 1e-5·|reference| per element. Additive (values = keys or separate,
+ * masked or not), Luong general and concat (global, local-m, local-p), key-query (its keys and
+ * values both projected), over random shapes with n = 1, da != dk, odd sizes; Luong dot must
+ * ignore Kp.
  */
 #include <string.h>
 
@@ -55,11 +57,15 @@ static void additive_case(int n, int dq, int dk, int dv, int da, int T, int use_
     float *scr = falloc(sf > sb ? sf : sb);
     /* gradients: [0] unprojected, [1] projected: dq, dK, dV, dW_q, dW_k, dbias, dv */
     const long sz[7] = { dq, (long)n * dk, (long)n * dv, (long)da * dq, (long)da * dk, da, da };
-    float *g[2][7];
-    for (int p = 0; p < 2; p++)
+    /* [2]: the forward kept per step (weights and scratch), the backward from it, steps reversed */
+    float *g[3][7];
+    for (int p = 0; p < 3; p++)
         for (int k = 0; k < 7; k++) g[p][k] = falloc(sz[k]);
-    float *dqs[2] = { falloc((long)T * dq), falloc((long)T * dq) };
-    float *Kp = falloc((long)n * da), *dKp = falloc((long)n * da);
+    float *dqs[3] = { falloc((long)T * dq), falloc((long)T * dq), falloc((long)T * dq) };
+    float *Kp = falloc((long)n * da), *dKp = falloc((long)n * da), *dKp2 = falloc((long)n * da);
+    const long ks = sf; /* one step's kept forward scratch */
+    float *kept = falloc(T * ks), *alphas = falloc((long)T * n);
+    float *scr2 = falloc(al_attn_additive_saved_backward_scratch_floats(n, da));
     float *c0 = falloc(dv), *c1 = falloc(dv), *w0 = falloc(n), *w1 = falloc(n);
     float *s0 = falloc(n), *s1 = falloc(n);
     const uint8_t *m = use_mask ? mask : NULL;
@@ -70,6 +76,8 @@ static void additive_case(int n, int dq, int dk, int dv, int da, int T, int use_
         al_attn_additive_forward_scores(c0, w0, s0, qt, K, use_values ? Vs : NULL, Wq, Wk, b, v, m,
                                         n, dq, dk, dv, da, scr);
         al_attn_additive_forward_projected(c1, w1, s1, qt, Kp, V, Wq, b, v, m, n, dq, dv, da, scr);
+        al_attn_additive_forward_projected(c1, alphas + (long)t * n, NULL, qt, Kp, V, Wq, b, v, m,
+                                           n, dq, dv, da, kept + t * ks);
         snprintf(what, sizeof what, "additive n=%d dq=%d dk=%d dv=%d da=%d values=%d mask=%d t=%d",
                  n, dq, dk, dv, da, use_values, use_mask, t);
         close_ff(what, c1, c0, dv);
@@ -83,6 +91,13 @@ static void additive_case(int n, int dq, int dk, int dv, int da, int T, int use_
             dct, dwt, qt, Kp, V, Wq, b, v, m, n, dq, dv, da, scr);
     }
     al_attn_additive_fold_keys(g[1][1], g[1][4], dKp, K, Wk, n, dk, da);
+    for (int t = T - 1; t >= 0; t--)
+        al_attn_additive_backward_saved(dqs[2] + (long)t * dq, dKp2, use_values ? g[2][2] : g[2][1],
+                                        g[2][3], g[2][5], g[2][6], dctx + (long)t * dv,
+                                        dw + (long)t * n, q + (long)t * dq, alphas + (long)t * n,
+                                        kept + t * ks, V, Wq, v, n, dq, dv, da, scr2);
+    al_attn_additive_fold_keys(g[2][1], g[2][4], dKp2, K, Wk, n, dk, da);
+    close_ff("additive (kept forward) dquery per step", dqs[2], dqs[0], (long)T * dq);
     static const char *names[7] = { "dq", "dkeys", "dvalues", "dW_q", "dW_k", "dbias", "dv" };
     close_ff("additive dquery per step", dqs[1], dqs[0], (long)T * dq);
     for (int k = 1; k < 7; k++) {
@@ -90,6 +105,7 @@ static void additive_case(int n, int dq, int dk, int dv, int da, int T, int use_
         snprintf(what, sizeof what, "additive %s n=%d dq=%d dk=%d dv=%d da=%d T=%d values=%d",
                  names[k], n, dq, dk, dv, da, T, use_values);
         close_ff(what, g[1][k], g[0][k], sz[k]);
+        close_ff(what, g[2][k], g[0][k], sz[k]);
     }
     /* the score's gradient reaches Kp (n = 1: the softmax of one key has none) */
     if (!use_mask && n > 1) {
@@ -97,10 +113,10 @@ static void additive_case(int n, int dq, int dk, int dv, int da, int T, int use_
         for (long i = 0; i < (long)n * da; i++) nz += fabsf(dKp[i]);
         check_true("additive: dKp carries a gradient", nz > 0.0f);
     }
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < 3; p++)
         for (int k = 0; k < 7; k++) free(g[p][k]);
-    void *fr[] = { q,      K,      Vs, Wq,  Wk, b,  v,  dctx, dw, mask, scr,
-                   dqs[0], dqs[1], Kp, dKp, c0, c1, w0, w1,   s0, s1 };
+    void *fr[] = { dqs[2], dKp2, kept, alphas, scr2,   q,  K,   Vs, Wq, Wk, b,  v,  dctx,
+                   dw,     mask, scr,  dqs[0], dqs[1], Kp, dKp, c0, c1, w0, w1, s0, s1 };
     for (size_t i = 0; i < sizeof fr / sizeof *fr; i++) free(fr[i]);
 }
 
