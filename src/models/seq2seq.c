@@ -317,12 +317,14 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
                           (double)K * V /* candidates */ + (double)K * S + 4.0 * K /* scores */;
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *blk = al_malloc((size_t)floats * sizeof(float));
-    int32_t *iblk = al_malloc(((size_t)max_len * K * 2 + 2 * (size_t)K) * sizeof(int32_t));
+    int32_t *iblk = al_malloc((size_t)max_len * K * 2 * sizeof(int32_t));
     finished_hyp *fin = al_malloc(sizeof(finished_hyp) * 2 * (size_t)K);
-    if (!blk || !iblk || !fin) {
+    uint8_t *taken = al_malloc((size_t)K * V); /* [K, V] 1 = candidate already picked this step */
+    if (!blk || !iblk || !fin || !taken) {
         al_free(blk);
         al_free(iblk);
         al_free(fin);
+        al_free(taken);
         return AL_ERR_NOMEM;
     }
     float *h_logp = blk;                            /* [max_len, K] */
@@ -339,7 +341,6 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
     float *ppos = cum_new + K;                      /* [K] */
     int32_t *h_tok = iblk;                          /* [max_len, K] */
     int32_t *h_par = h_tok + (size_t)max_len * K;   /* [max_len, K] */
-    int32_t *taken = h_par + (size_t)max_len * K;   /* [2K] candidate indices picked */
     int nf = 0, live = 1, t = 0;
 
     memcpy(states, c->init, sizeof(float) * 3 * (size_t)H);
@@ -352,15 +353,14 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
         }
         /* walk the candidates best first (cum + logp); eos in the top K finishes a hypothesis */
         int nl = 0, rank = 0, ntaken = 0;
+        memset(taken, 0, (size_t)live * V);
         while (nl < K && rank < live * V && ntaken < 2 * K) {
             long best = -1;
             float bv = 0.0f;
             for (int i = 0; i < live; i++) {
                 for (int v = 0; v < V; v++) {
                     const long idx = (long)i * V + v;
-                    int used = 0;
-                    for (int k = 0; k < ntaken; k++) used |= taken[k] == idx;
-                    if (used) continue;
+                    if (taken[idx]) continue;
                     const float sc = cum[i] + cand[idx];
                     if (best < 0 || sc > bv) {
                         best = idx;
@@ -368,7 +368,8 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
                     }
                 }
             }
-            taken[ntaken++] = (int32_t)best;
+            taken[best] = 1;
+            ntaken++;
             const int i = (int)(best / V), v = (int)(best % V);
             if (v == s->eos) {
                 if (rank < K) {
@@ -457,6 +458,7 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
     al_free(blk);
     al_free(iblk);
     al_free(fin);
+    al_free(taken);
     return AL_OK;
 }
 
