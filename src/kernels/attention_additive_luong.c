@@ -1,7 +1,8 @@
 /*
- * attention_additive_luong.c: additive (Bahdanau), Luong (global, local-m, local-p) and
- * key-query attention for one decoder query, forward and backward. The equations, the local
- * window convention and the scratch sizes are in attention_additive_luong.h.
+ * attention_additive_luong.c: additive (Bahdanau) and Luong (global, local-m, local-p) attention
+ * for one decoder query, forward and backward, from the keys or from the keys projected once
+ * (_projected, _project_keys, _fold_keys). The equations, the local window convention and the
+ * scratch sizes are in attention_additive_luong.h; key-query is in attention_key_query.c.
  *
  * The scalar reference of the additive score loop lives here (al_additive_scores_scalar, with
  * its tanh al_tanhf_scalar); its SIMD128 twin is in attention_additive_luong_simd128.c. Every
@@ -10,7 +11,8 @@
  * back; each step quotes the forward line it differentiates. Gradients accumulate (+=).
  *
  * Luong's concat score v_aᵀ tanh(W_a [h_t; h̄_s]) is the additive score with W_q = W_a[:, :d],
- * W_k = W_a[:, d:] (row stride 2d) and no bias, so both share additive_scores_*.
+ * W_k = W_a[:, d:] (row stride 2d) and no bias, so both share project, fold and
+ * additive_scores_*.
  */
 #include <math.h>
 #include <string.h>
@@ -60,37 +62,49 @@ static void ger(int M, int N, float alpha, const float *x, const float *y, float
     al_sgemm(0, 0, M, N, 1, alpha, x, 1, y, N, 1.0f, A, lda);
 }
 
+/* Kp [n,da] = K [n,dk] W_kᵀ, W_k [da,dk] with row stride ldk: the keys' term of every score, the
+ * same for every query of a sentence. */
+static void project(float *Kp, const float *K, int n, int dk, const float *W_k, int ldk, int da)
+{
+    al_sgemm(0, 1, n, da, dk, 1.0f, K, dk, W_k, ldk, 0.0f, Kp, da);
+}
+
+/* The backward of project from dKp [n,da]: dW_k += dKpᵀ K,  dK += dKp W_k (either may be NULL). */
+static void fold(float *dK, float *dW_k, const float *dKp, const float *K, int n, int dk,
+                 const float *W_k, int ldk, int da)
+{
+    if (dW_k) al_sgemm(1, 0, da, dk, n, 1.0f, dKp, da, K, dk, 1.0f, dW_k, ldk);
+    if (dK) al_sgemm(0, 0, n, dk, da, 1.0f, dKp, da, W_k, ldk, 1.0f, dK, dk);
+}
+
 /*
- * e [n] = vᵀ tanh(W_q q + bias + W_k K_j) for the n rows of K [n,dk]. Saves pre [da] = W_q q + bias
- * and t [n,da] = the tanh values. W_q [da,dq] and W_k [da,dk] have row strides ldq and ldk; bias
- * may be NULL.
+ * e [n] = vᵀ tanh(W_q q + bias + Kp_j) for the n rows of the projected keys Kp [n,da]. Saves
+ * pre [da] = W_q q + bias and t [n,da] = the tanh values (t may be Kp: in place). W_q [da,dq] has
+ * row stride ldq; bias may be NULL.
  */
 static void additive_scores_forward(float *e, float *t, float *pre, const float *q, int dq,
-                                    const float *K, int dk, const float *W_q, int ldq,
-                                    const float *W_k, int ldk, const float *bias, const float *v,
-                                    int n, int da)
+                                    const float *Kp, const float *W_q, int ldq, const float *bias,
+                                    const float *v, int n, int da)
 {
     al_sgemv(0, da, dq, 1.0f, W_q, ldq, q, 0.0f, pre); /* pre = W_q q */
     if (bias)
-        for (int a = 0; a < da; a++) pre[a] += bias[a];            /* pre += bias */
-    al_sgemm(0, 1, n, da, dk, 1.0f, K, dk, W_k, ldk, 0.0f, t, da); /* hk = K W_kᵀ  [n,da] */
-    al_additive_scores(e, t, pre, t, v, n, da);                    /* e, t = tanh(pre + hk) */
+        for (int a = 0; a < da; a++) pre[a] += bias[a]; /* pre += bias */
+    al_additive_scores(e, t, pre, Kp, v, n, da);        /* e, t = tanh(pre + Kp) */
 }
 
 /*
  * The backward of additive_scores_forward, from de [n]. t [n,da] (the saved tanh values) is
- * overwritten with dpre; dpq [da] is scratch. Accumulates dq [dq], dK [n,dk], dW_q, dW_k (row
- * strides ldq, ldk), dbias [da] (may be NULL) and dv [da].
+ * overwritten with dpre = ∂/∂Kp, which the caller folds (or accumulates); dpq [da] is scratch.
+ * Accumulates dq [dq], dW_q (row stride ldq), dbias [da] (may be NULL) and dv [da].
  */
-static void additive_scores_backward(float *dq, float *dK, float *dW_q, float *dW_k, float *dbias,
-                                     float *dv, const float *de, float *t, float *dpq,
-                                     const float *q, int dq_n, const float *K, int dk,
-                                     const float *W_q, int ldq, const float *W_k, int ldk,
-                                     const float *v, int n, int da)
+static void additive_scores_backward(float *dq, float *dW_q, float *dbias, float *dv,
+                                     const float *de, float *t, float *dpq, const float *q,
+                                     int dq_n, const float *W_q, int ldq, const float *v, int n,
+                                     int da)
 {
     /* e_j = Σ_a v_a t[j,a]  →  dv_a += Σ_j de_j t[j,a] */
     al_sgemv(1, n, da, 1.0f, t, da, de, 1.0f, dv);
-    /* t[j,a] = tanh(pre_a + hk[j,a])  →  dpre[j,a] = de_j v_a (1 − t²)   (in place over t) */
+    /* t[j,a] = tanh(pre_a + Kp[j,a])  →  dpre[j,a] = de_j v_a (1 − t²)   (in place over t) */
     for (int j = 0; j < n; j++) {
         float *tj = t + (long)j * da;
         for (int a = 0; a < da; a++) tj[a] = de[j] * v[a] * (1.0f - tj[a] * tj[a]);
@@ -103,9 +117,12 @@ static void additive_scores_backward(float *dq, float *dK, float *dW_q, float *d
         for (int a = 0; a < da; a++) dbias[a] += dpq[a];  /* pre += bias */
     ger(da, dq_n, 1.0f, dpq, q, dW_q, ldq);               /* pre = W_q q: dW_q += dpq qᵀ */
     al_sgemv(1, da, dq_n, 1.0f, W_q, ldq, dpq, 1.0f, dq); /*              dq += W_qᵀ dpq */
-    /* hk = K W_kᵀ  →  dW_k += dpreᵀ K,  dK += dpre W_k */
-    al_sgemm(1, 0, da, dk, n, 1.0f, t, da, K, dk, 1.0f, dW_k, ldk);
-    al_sgemm(0, 0, n, dk, da, 1.0f, t, da, W_k, ldk, 1.0f, dK, dk);
+}
+
+/* dst [n] += src [n] */
+static void add_to(float *dst, const float *src, long n)
+{
+    for (long i = 0; i < n; i++) dst[i] += src[i];
 }
 
 /* ------------------------------------------------------------------ additive (Bahdanau) */
@@ -121,6 +138,68 @@ static void keep_scores(float *scores, const float *e, const uint8_t *mask, int 
 {
     if (!scores) return;
     for (int j = 0; j < n; j++) scores[j] = mask && mask[j] ? -INFINITY : e[j];
+}
+
+/* The additive forward from Kp [n,da]; t [n,da] and pre [da] as additive_scores_forward. */
+static void additive_forward(float *context, float *weights, float *scores, const float *query,
+                             const float *Kp, const float *V, const float *W_q, const float *bias,
+                             const float *v, const uint8_t *mask, int n, int dq, int dv, int da,
+                             float *pre, float *t)
+{
+    additive_scores_forward(weights, t, pre, query, dq, Kp, W_q, dq, bias, v, n, da);
+    keep_scores(scores, weights, mask, n);
+    al_softmax_forward(weights, weights, mask, 0, 1, n);     /* α = softmax(e), masked keys 0 */
+    al_sgemv(1, n, dv, 1.0f, V, dv, weights, 0.0f, context); /* c = Σ_j α_j V_j */
+}
+
+/*
+ * The additive backward from the forward's α [n] and t [n,da] (the tanh values; overwritten with
+ * dpre = ∂/∂Kp); dpq [da], dalpha [n] and de [n] are scratch.
+ */
+static void additive_backward_from(float *dquery, float *dV, float *dW_q, float *dbias,
+                                   float *dv_param, const float *dcontext, const float *dweights,
+                                   const float *query, const float *alpha, float *t, const float *V,
+                                   const float *W_q, const float *v, int n, int dq, int dv, int da,
+                                   float *dpq, float *dalpha, float *de)
+{
+    if (dweights)
+        memcpy(dalpha, dweights, sizeof(float) * (size_t)n);
+    else
+        memset(dalpha, 0, sizeof(float) * (size_t)n);
+    if (dcontext) {
+        /* c = Σ_j α_j V_j  →  dV_j += α_j dc,  dα_j += V_j · dc */
+        ger(n, dv, 1.0f, alpha, dcontext, dV, dv);
+        al_sgemv(0, n, dv, 1.0f, V, dv, dcontext, 1.0f, dalpha);
+    }
+    /* α = softmax(e)  →  de = α ⊙ (dα − Σ α dα) */
+    memset(de, 0, sizeof(float) * (size_t)n);
+    al_softmax_backward(de, alpha, dalpha, 1, n);
+    additive_scores_backward(dquery, dW_q, dbias, dv_param, de, t, dpq, query, dq, W_q, dq, v, n,
+                             da);
+}
+
+/*
+ * The additive backward from Kp [n,da] (which may be the scratch's t, then overwritten):
+ * accumulates dquery, dV [n,dv], dW_q, dbias, dv_param and leaves dpre = ∂/∂Kp in the scratch's
+ * t = scratch + 2·da. Scratch as al_attn_additive_backward's.
+ */
+static void additive_backward(float *dquery, float *dV, float *dW_q, float *dbias, float *dv_param,
+                              const float *dcontext, const float *dweights, const float *query,
+                              const float *Kp, const float *V, const float *W_q, const float *bias,
+                              const float *v, const uint8_t *mask, int n, int dq, int dv, int da,
+                              float *scratch)
+{
+    float *pre = scratch;            /* [da] */
+    float *dpq = pre + da;           /* [da] */
+    float *t = dpq + da;             /* [n,da] */
+    float *alpha = t + (long)n * da; /* [n] */
+    float *dalpha = alpha + n;       /* [n] */
+    float *de = dalpha + n;          /* [n] */
+
+    additive_scores_forward(alpha, t, pre, query, dq, Kp, W_q, dq, bias, v, n, da);
+    al_softmax_forward(alpha, alpha, mask, 0, 1, n);
+    additive_backward_from(dquery, dV, dW_q, dbias, dv_param, dcontext, dweights, query, alpha, t,
+                           V, W_q, v, n, dq, dv, da, dpq, dalpha, de);
 }
 
 void al_attn_additive_forward(float *context, float *weights, const float *query, const float *keys,
@@ -139,12 +218,10 @@ void al_attn_additive_forward_scores(float *context, float *weights, float *scor
                                      int dv, int da, float *scratch)
 {
     float *pre = scratch; /* [da] */
-    float *t = pre + da;  /* [n,da] */
-    const float *V = values ? values : keys;
-    additive_scores_forward(weights, t, pre, query, dq, keys, dk, W_q, dq, W_k, dk, bias, v, n, da);
-    keep_scores(scores, weights, mask, n);
-    al_softmax_forward(weights, weights, mask, 0, 1, n);     /* α = softmax(e), masked keys 0 */
-    al_sgemv(1, n, dv, 1.0f, V, dv, weights, 0.0f, context); /* c = Σ_j α_j h_j */
+    float *t = pre + da;  /* [n,da]: K W_kᵀ, then its tanh values in place */
+    project(t, keys, n, dk, W_k, dk, da);
+    additive_forward(context, weights, scores, query, t, values ? values : keys, W_q, bias, v, mask,
+                     n, dq, dv, da, pre, t);
 }
 
 void al_attn_additive_backward(float *dquery, float *dkeys, float *dvalues, float *dW_q,
@@ -154,32 +231,63 @@ void al_attn_additive_backward(float *dquery, float *dkeys, float *dvalues, floa
                                const float *bias, const float *v, const uint8_t *mask, int n,
                                int dq, int dk, int dv, int da, float *scratch)
 {
-    float *pre = scratch;            /* [da] */
-    float *dpq = pre + da;           /* [da] */
-    float *t = dpq + da;             /* [n,da] */
-    float *alpha = t + (long)n * da; /* [n] */
-    float *dalpha = alpha + n;       /* [n] */
-    float *de = dalpha + n;          /* [n] */
-    const float *V = values ? values : keys;
-    float *dV = values ? dvalues : dkeys;
+    float *t = scratch + 2L * da; /* the backward scratch's t: K W_kᵀ, then dpre */
+    project(t, keys, n, dk, W_k, dk, da);
+    additive_backward(dquery, values ? dvalues : dkeys, dW_q, dbias, dv_param, dcontext, dweights,
+                      query, t, values ? values : keys, W_q, bias, v, mask, n, dq, dv, da, scratch);
+    fold(dkeys, dW_k, t, keys, n, dk, W_k, dk, da); /* Kp = K W_kᵀ */
+}
 
-    additive_scores_forward(alpha, t, pre, query, dq, keys, dk, W_q, dq, W_k, dk, bias, v, n, da);
-    al_softmax_forward(alpha, alpha, mask, 0, 1, n);
+/* ------------------------------------------------------------------ additive, keys projected once */
 
-    if (dweights)
-        memcpy(dalpha, dweights, sizeof(float) * (size_t)n);
-    else
-        memset(dalpha, 0, sizeof(float) * (size_t)n);
-    if (dcontext) {
-        /* c = Σ_j α_j V_j  →  dV_j += α_j dc,  dα_j += V_j · dc */
-        ger(n, dv, 1.0f, alpha, dcontext, dV, dv);
-        al_sgemv(0, n, dv, 1.0f, V, dv, dcontext, 1.0f, dalpha);
-    }
-    /* α = softmax(e)  →  de = α ⊙ (dα − Σ α dα) */
-    memset(de, 0, sizeof(float) * (size_t)n);
-    al_softmax_backward(de, alpha, dalpha, 1, n);
-    additive_scores_backward(dquery, dkeys, dW_q, dW_k, dbias, dv_param, de, t, dpq, query, dq,
-                             keys, dk, W_q, dq, W_k, dk, v, n, da);
+void al_attn_additive_project_keys(float *Kp, const float *keys, const float *W_k, int n, int dk,
+                                   int da)
+{
+    project(Kp, keys, n, dk, W_k, dk, da);
+}
+
+void al_attn_additive_forward_projected(float *context, float *weights, float *scores,
+                                        const float *query, const float *Kp, const float *values,
+                                        const float *W_q, const float *bias, const float *v,
+                                        const uint8_t *mask, int n, int dq, int dv, int da,
+                                        float *scratch)
+{
+    additive_forward(context, weights, scores, query, Kp, values, W_q, bias, v, mask, n, dq, dv, da,
+                     scratch, scratch + da);
+}
+
+void al_attn_additive_backward_projected(float *dquery, float *dKp, float *dvalues, float *dW_q,
+                                         float *dbias, float *dv_param, const float *dcontext,
+                                         const float *dweights, const float *query, const float *Kp,
+                                         const float *values, const float *W_q, const float *bias,
+                                         const float *v, const uint8_t *mask, int n, int dq, int dv,
+                                         int da, float *scratch)
+{
+    additive_backward(dquery, dvalues, dW_q, dbias, dv_param, dcontext, dweights, query, Kp, values,
+                      W_q, bias, v, mask, n, dq, dv, da, scratch);
+    add_to(dKp, scratch + 2L * da, (long)n * da); /* dKp += dpre */
+}
+
+long al_attn_additive_saved_backward_scratch_floats(int n, int da) { return (long)da + 2L * n; }
+
+void al_attn_additive_backward_saved(float *dquery, float *dKp, float *dvalues, float *dW_q,
+                                     float *dbias, float *dv_param, const float *dcontext,
+                                     const float *dweights, const float *query,
+                                     const float *weights, float *saved, const float *values,
+                                     const float *W_q, const float *v, int n, int dq, int dv,
+                                     int da, float *scratch)
+{
+    float *t = saved + da; /* the forward's scratch: pre [da], then t [n,da] */
+    additive_backward_from(dquery, dvalues, dW_q, dbias, dv_param, dcontext, dweights, query,
+                           weights, t, values, W_q, v, n, dq, dv, da, scratch, scratch + da,
+                           scratch + da + n);
+    add_to(dKp, t, (long)n * da); /* dKp += dpre */
+}
+
+void al_attn_additive_fold_keys(float *dkeys, float *dW_k, const float *dKp, const float *keys,
+                                const float *W_k, int n, int dk, int da)
+{
+    fold(dkeys, dW_k, dKp, keys, n, dk, W_k, dk, da);
 }
 
 /* ------------------------------------------------------------------ Luong (global and local) */
@@ -205,15 +313,17 @@ typedef struct {
  * alpha [n] is given, also the window softmax before the Gaussian (zeros outside the window);
  * when raw [n] is given, the scores that softmax read (-INFINITY outside the window and for
  * masked keys).
+ * Kp: the projected keys (general [n,d] = K W_aᵀ, concat [n,da] = K W_a[:, d:]ᵀ), or NULL to
+ * compute the score from the keys.
  * Scratch arrays: u [d] (general: W_aᵀ h_t), pre [da] and t [n·da] (concat), up [dp] (local-p:
  * tanh(W_p h_t)).
  */
 static luong_state luong_forward(float *context, float *weights, float *attentional, float *alpha,
                                  float *raw, float *u, float *pre, float *t, float *up,
-                                 const float *h, const float *keys, const float *W_a,
-                                 const float *v_a, const float *W_c, const float *W_p,
-                                 const float *v_p, const uint8_t *mask, int n, int d, int score,
-                                 int da, int local, float D, float tpos, int dp)
+                                 const float *h, const float *keys, const float *Kp,
+                                 const float *W_a, const float *v_a, const float *W_c,
+                                 const float *W_p, const float *v_p, const uint8_t *mask, int n,
+                                 int d, int score, int da, int local, float D, float tpos, int dp)
 {
     luong_state st = { 0.0f, 0.0f, 0, n };
     if (local == AL_LUONG_LOCAL_M) {
@@ -255,12 +365,17 @@ static luong_state luong_forward(float *context, float *weights, float *attentio
             al_sgemv(0, nw, d, 1.0f, Kw, d, h, 0.0f, sw);
             break;
         case AL_LUONG_GENERAL: /* score_s = h_tᵀ W_a h̄_s = h̄_s · u,  u = W_aᵀ h_t */
+            if (Kp) {          /*                                = Kp_s · h_t, Kp_s = W_a h̄_s */
+                al_sgemv(0, nw, d, 1.0f, Kp + (long)lo * d, d, h, 0.0f, sw);
+                break;
+            }
             al_sgemv(1, d, d, 1.0f, W_a, d, h, 0.0f, u);
             al_sgemv(0, nw, d, 1.0f, Kw, d, u, 0.0f, sw);
             break;
         default: /* concat: score_s = v_aᵀ tanh(W_a[:, :d] h_t + W_a[:, d:] h̄_s) */
-            additive_scores_forward(sw, t, pre, h, d, Kw, d, W_a, 2 * d, W_a + d, 2 * d, NULL, v_a,
-                                    nw, da);
+            if (!Kp) project(t, Kw, nw, d, W_a + d, 2 * d, da); /* in place: t = Kw W_a[:, d:]ᵀ */
+            additive_scores_forward(sw, t, pre, h, d, Kp ? Kp + (long)lo * da : t, W_a, 2 * d, NULL,
+                                    v_a, nw, da);
             break;
         }
         if (raw) keep_scores(raw + lo, sw, mask ? mask + lo : NULL, nw);
@@ -304,13 +419,27 @@ void al_attn_luong_forward_scores(float *context, float *weights, float *scores,
                                   int d, int score, int da, int local, float window, float t,
                                   int dp, float *scratch)
 {
-    float *u = scratch;            /* [d] */
-    float *pre = u + d;            /* [da] */
-    float *tt = pre + da;          /* [n·da] */
-    float *up = tt + (long)n * da; /* [dp] */
+    al_attn_luong_forward_projected(context, weights, scores, attentional, position, query, keys,
+                                    NULL, W_a, v_a, W_c, W_p, v_p, mask, n, d, score, da, local,
+                                    window, t, dp, scratch);
+}
+
+void al_attn_luong_forward_projected(float *context, float *weights, float *scores,
+                                     float *attentional, float *position, const float *query,
+                                     const float *keys, const float *Kp, const float *W_a,
+                                     const float *v_a, const float *W_c, const float *W_p,
+                                     const float *v_p, const uint8_t *mask, int n, int d, int score,
+                                     int da, int local, float window, float t, int dp,
+                                     float *scratch)
+{
+    if (score == AL_LUONG_DOT) Kp = NULL; /* nothing projected */
+    float *u = scratch;                   /* [d] */
+    float *pre = u + d;                   /* [da] */
+    float *tt = pre + da;                 /* [n·da] */
+    float *up = tt + (long)n * da;        /* [dp] */
     luong_state st =
-        luong_forward(context, weights, attentional, NULL, scores, u, pre, tt, up, query, keys, W_a,
-                      v_a, W_c, W_p, v_p, mask, n, d, score, da, local, window, t, dp);
+        luong_forward(context, weights, attentional, NULL, scores, u, pre, tt, up, query, keys, Kp,
+                      W_a, v_a, W_c, W_p, v_p, mask, n, d, score, da, local, window, t, dp);
     if (position) *position = st.p;
 }
 
@@ -322,6 +451,23 @@ void al_attn_luong_backward(float *dquery, float *dkeys, float *dW_a, float *dv_
                             int score, int da, int local, float window, float tpos, int dp,
                             float *scratch)
 {
+    al_attn_luong_backward_projected(dquery, dkeys, NULL, dW_a, dv_a, dW_c, dW_p, dv_p, dcontext,
+                                     dweights, dattentional, dposition, query, keys, NULL, W_a, v_a,
+                                     W_c, W_p, v_p, mask, n, d, score, da, local, window, tpos, dp,
+                                     scratch);
+}
+
+void al_attn_luong_backward_projected(float *dquery, float *dkeys, float *dKp, float *dW_a,
+                                      float *dv_a, float *dW_c, float *dW_p, float *dv_p,
+                                      const float *dcontext, const float *dweights,
+                                      const float *dattentional, const float *dposition,
+                                      const float *query, const float *keys, const float *Kp,
+                                      const float *W_a, const float *v_a, const float *W_c,
+                                      const float *W_p, const float *v_p, const uint8_t *mask,
+                                      int n, int d, int score, int da, int local, float window,
+                                      float tpos, int dp, float *scratch)
+{
+    if (score == AL_LUONG_DOT || !Kp || !dKp) Kp = NULL, dKp = NULL; /* nothing projected */
     float *u = scratch;           /* [d]    general: W_aᵀ h_t */
     float *c = u + d;             /* [d]    context */
     float *att = c + d;           /* [d]    h̃ */
@@ -339,8 +485,8 @@ void al_attn_luong_backward(float *dquery, float *dkeys, float *dW_a, float *dv_
     float *ds = da_ + n;          /* [n]    gradient of the scores */
     const float *h = query;
 
-    luong_state st = luong_forward(c, a, att, alpha, NULL, u, pre, t, up, h, keys, W_a, v_a, W_c,
-                                   W_p, v_p, mask, n, d, score, da, local, window, tpos, dp);
+    luong_state st = luong_forward(c, a, att, alpha, NULL, u, pre, t, up, h, keys, Kp, W_a, v_a,
+                                   W_c, W_p, v_p, mask, n, d, score, da, local, window, tpos, dp);
     const int lo = st.lo, nw = st.nw;
     const float *Kw = keys + (long)lo * d;
     float *dKw = dkeys + (long)lo * d;
@@ -389,6 +535,12 @@ void al_attn_luong_backward(float *dquery, float *dkeys, float *dW_a, float *dv_
             al_sgemv(1, nw, d, 1.0f, Kw, d, dsw, 1.0f, dquery);
             break;
         case AL_LUONG_GENERAL:
+            if (Kp) {
+                /* score_s = Kp_s · h_t  →  dKp_s += ds_s h_t,  dh_t += Σ_s ds_s Kp_s */
+                ger(nw, d, 1.0f, dsw, h, dKp + (long)lo * d, d);
+                al_sgemv(1, nw, d, 1.0f, Kp + (long)lo * d, d, dsw, 1.0f, dquery);
+                break;
+            }
             /* score_s = h̄_s · u  →  dh̄_s += ds_s u,  du = Σ_s ds_s h̄_s */
             ger(nw, d, 1.0f, dsw, u, dKw, d);
             al_sgemv(1, nw, d, 1.0f, Kw, d, dsw, 0.0f, du);
@@ -397,8 +549,12 @@ void al_attn_luong_backward(float *dquery, float *dkeys, float *dW_a, float *dv_
             al_sgemv(0, d, d, 1.0f, W_a, d, du, 1.0f, dquery);
             break;
         default: /* concat: the additive score with W_q = W_a[:, :d], W_k = W_a[:, d:] */
-            additive_scores_backward(dquery, dKw, dW_a, dW_a + d, NULL, dv_a, dsw, t, dpq, h, d, Kw,
-                                     d, W_a, 2 * d, W_a + d, 2 * d, v_a, nw, da);
+            additive_scores_backward(dquery, dW_a, NULL, dv_a, dsw, t, dpq, h, d, W_a, 2 * d, v_a,
+                                     nw, da); /* leaves dpre = ∂/∂(Kp rows of the window) in t */
+            if (dKp)
+                add_to(dKp + (long)lo * da, t, (long)nw * da);
+            else
+                fold(dKw, dW_a + d, t, Kw, nw, d, W_a + d, 2 * d, da);
             break;
         }
     }
@@ -417,89 +573,23 @@ void al_attn_luong_backward(float *dquery, float *dkeys, float *dW_a, float *dv_
     }
 }
 
-/* ------------------------------------------------------------------ key-query */
+/* ------------------------------------------------------------------ Luong, keys projected once */
 
-long al_attn_key_query_forward_scratch_floats(int n, int dh, int dk) { return 2L * dh + dk; }
-long al_attn_key_query_backward_scratch_floats(int n, int dh, int dk)
+int al_attn_luong_projected_width(int d, int score, int da)
 {
-    return 4L * dh + 2L * dk + 3L * n;
+    return score == AL_LUONG_GENERAL ? d : score == AL_LUONG_CONCAT ? da : 0;
 }
 
-/* q [dk] = W_Q s, u [dh] = W_Kᵀ q, weights [n] = softmax(scale · H u), hbar [dh] = Hᵀ α */
-static void key_query_forward(float *weights, float *scores, float *q, float *u, float *hbar,
-                              const float *s, const float *H, const float *W_Q, const float *W_K,
-                              const uint8_t *mask, int n, int ds, int dh, int dk, float scale)
+void al_attn_luong_project_keys(float *Kp, const float *keys, const float *W_a, int n, int d,
+                                int score, int da)
 {
-    al_sgemv(0, dk, ds, 1.0f, W_Q, ds, s, 0.0f, q);     /* q = W_Q s */
-    al_sgemv(1, dk, dh, 1.0f, W_K, dh, q, 0.0f, u);     /* u = W_Kᵀ q, so k_iᵀ q = h_i · u */
-    al_sgemv(0, n, dh, scale, H, dh, u, 0.0f, weights); /* score_i = scale · h_i · u */
-    keep_scores(scores, weights, mask, n);
-    al_softmax_forward(weights, weights, mask, 0, 1, n);  /* α = softmax(score) */
-    al_sgemv(1, n, dh, 1.0f, H, dh, weights, 0.0f, hbar); /* hbar = Σ_i α_i h_i */
+    if (score == AL_LUONG_GENERAL) project(Kp, keys, n, d, W_a, d, d);         /* W_a h̄_s */
+    if (score == AL_LUONG_CONCAT) project(Kp, keys, n, d, W_a + d, 2 * d, da); /* W_a[:, d:] h̄_s */
 }
 
-void al_attn_key_query_forward(float *context, float *weights, const float *query,
-                               const float *keys, const float *W_Q, const float *W_K,
-                               const float *W_V, const uint8_t *mask, int n, int ds, int dh, int dk,
-                               int dv, int scaled, float *scratch)
+void al_attn_luong_fold_keys(float *dkeys, float *dW_a, const float *dKp, const float *keys,
+                             const float *W_a, int n, int d, int score, int da)
 {
-    al_attn_key_query_forward_scores(context, weights, NULL, query, keys, W_Q, W_K, W_V, mask, n,
-                                     ds, dh, dk, dv, scaled, scratch);
-}
-
-void al_attn_key_query_forward_scores(float *context, float *weights, float *scores,
-                                      const float *query, const float *keys, const float *W_Q,
-                                      const float *W_K, const float *W_V, const uint8_t *mask,
-                                      int n, int ds, int dh, int dk, int dv, int scaled,
-                                      float *scratch)
-{
-    float *q = scratch, *u = q + dk, *hbar = u + dh;
-    float scale = scaled ? 1.0f / sqrtf((float)dk) : 1.0f;
-    key_query_forward(weights, scores, q, u, hbar, query, keys, W_Q, W_K, mask, n, ds, dh, dk,
-                      scale);
-    al_sgemv(0, dv, dh, 1.0f, W_V, dh, hbar, 0.0f, context); /* c = Σ_i α_i W_V h_i = W_V hbar */
-}
-
-void al_attn_key_query_backward(float *dquery, float *dkeys, float *dW_Q, float *dW_K, float *dW_V,
-                                const float *dcontext, const float *dweights, const float *query,
-                                const float *keys, const float *W_Q, const float *W_K,
-                                const float *W_V, const uint8_t *mask, int n, int ds, int dh,
-                                int dk, int dv, int scaled, float *scratch)
-{
-    float *q = scratch;        /* [dk] */
-    float *dq = q + dk;        /* [dk] */
-    float *u = dq + dk;        /* [dh] */
-    float *hbar = u + dh;      /* [dh] */
-    float *dhbar = hbar + dh;  /* [dh] */
-    float *du = dhbar + dh;    /* [dh] */
-    float *alpha = du + dh;    /* [n] */
-    float *dalpha = alpha + n; /* [n] */
-    float *dsc = dalpha + n;   /* [n] */
-    float scale = scaled ? 1.0f / sqrtf((float)dk) : 1.0f;
-    key_query_forward(alpha, NULL, q, u, hbar, query, keys, W_Q, W_K, mask, n, ds, dh, dk, scale);
-
-    if (dweights)
-        memcpy(dalpha, dweights, sizeof(float) * (size_t)n);
-    else
-        memset(dalpha, 0, sizeof(float) * (size_t)n);
-    if (dcontext) {
-        /* c = W_V hbar  →  dW_V += dc hbarᵀ,  dhbar = W_Vᵀ dc */
-        ger(dv, dh, 1.0f, dcontext, hbar, dW_V, dh);
-        al_sgemv(1, dv, dh, 1.0f, W_V, dh, dcontext, 0.0f, dhbar);
-        /* hbar = Σ_i α_i h_i  →  dh_i += α_i dhbar,  dα_i += h_i · dhbar */
-        ger(n, dh, 1.0f, alpha, dhbar, dkeys, dh);
-        al_sgemv(0, n, dh, 1.0f, keys, dh, dhbar, 1.0f, dalpha);
-    }
-    /* α = softmax(score)  →  dscore = α ⊙ (dα − Σ α dα) */
-    memset(dsc, 0, sizeof(float) * (size_t)n);
-    al_softmax_backward(dsc, alpha, dalpha, 1, n);
-    /* score_i = scale · h_i · u  →  dh_i += scale · dscore_i u,  du = scale · Σ_i dscore_i h_i */
-    ger(n, dh, scale, dsc, u, dkeys, dh);
-    al_sgemv(1, n, dh, scale, keys, dh, dsc, 0.0f, du);
-    /* u = W_Kᵀ q  →  dW_K += q duᵀ,  dq = W_K du */
-    ger(dk, dh, 1.0f, q, du, dW_K, dh);
-    al_sgemv(0, dk, dh, 1.0f, W_K, dh, du, 0.0f, dq);
-    /* q = W_Q s  →  dW_Q += dq sᵀ,  ds += W_Qᵀ dq */
-    ger(dk, ds, 1.0f, dq, query, dW_Q, ds);
-    al_sgemv(1, dk, ds, 1.0f, W_Q, ds, dq, 1.0f, dquery);
+    if (score == AL_LUONG_GENERAL) fold(dkeys, dW_a, dKp, keys, n, d, W_a, d, d);
+    if (score == AL_LUONG_CONCAT) fold(dkeys, dW_a + d, dKp, keys, n, d, W_a + d, 2 * d, da);
 }

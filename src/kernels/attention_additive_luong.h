@@ -34,6 +34,17 @@
  * it takes the same inputs as the forward plus the upstream gradients (NULL upstream = zero).
  * Kernels never allocate: scratch sizes are given by the al_attn_*_scratch_floats functions.
  *
+ * Keys projected once: the keys' term of the additive score (W_k h̄_j), of Luong's concat
+ * (W_a[:, d:] h̄_s) and general (W_a h̄_s) scores, and key-query's keys and values (W_K h_i,
+ * W_V h_i) are the same for every query of a sentence. The _projected kernels take it
+ * precomputed, Kp (one al_sgemm per sentence: *_project_keys), and their backward accumulates
+ * ∂/∂Kp instead of the key and W_k / W_a gradients, which *_fold_keys adds once per sentence (two
+ * al_sgemm). A decoder loop then costs O(n·da) per step instead of O(n·dk·da). The unprojected
+ * additive and Luong kernels are project + projected + fold on their scratch: the same floats as
+ * before the split.
+ *
+ * Files: attention_additive_luong.c (the score loop, additive, Luong), its _simd128 twin (the
+ * score loop), attention_key_query.c (key-query).
  * Deliberately not here: argument checking (src/api/additive_luong.c) and batching.
  */
 #ifndef AL_ATTENTION_ADDITIVE_LUONG_H
@@ -100,6 +111,53 @@ void al_attn_additive_backward(float *dquery, float *dkeys, float *dvalues, floa
                                const float *bias, const float *v, const uint8_t *mask, int n,
                                int dq, int dk, int dv, int da, float *scratch);
 
+/*
+ * Keys projected once. Kp [n,da] = keys [n,dk] W_kᵀ (no bias: it stays in the query's term, so
+ * the projected kernels give the floats of the unprojected ones).
+ */
+void al_attn_additive_project_keys(float *Kp, const float *keys, const float *W_k, int n, int dk,
+                                   int da);
+/*
+ * al_attn_additive_forward_scores from Kp [n,da] instead of keys and W_k. values [n,dv] is
+ * required: what the weights average (the keys themselves, dv = dk, when there are no separate
+ * values). Scratch: al_attn_additive_forward_scratch_floats(n, da).
+ */
+void al_attn_additive_forward_projected(float *context, float *weights, float *scores,
+                                        const float *query, const float *Kp, const float *values,
+                                        const float *W_q, const float *bias, const float *v,
+                                        const uint8_t *mask, int n, int dq, int dv, int da,
+                                        float *scratch);
+/*
+ * Accumulates dquery [dq], dKp [n,da] (∂/∂Kp), dvalues [n,dv], dW_q, dbias, dv_param from
+ * dcontext [dv] and dweights [n] (either NULL = zero). When values are the keys, dvalues is dkeys:
+ * the context's part of the key gradient, the score's part being folded from dKp.
+ * Scratch: al_attn_additive_backward_scratch_floats(n, da).
+ */
+void al_attn_additive_backward_projected(float *dquery, float *dKp, float *dvalues, float *dW_q,
+                                         float *dbias, float *dv_param, const float *dcontext,
+                                         const float *dweights, const float *query, const float *Kp,
+                                         const float *values, const float *W_q, const float *bias,
+                                         const float *v, const uint8_t *mask, int n, int dq, int dv,
+                                         int da, float *scratch);
+/*
+ * al_attn_additive_backward_projected without recomputing the forward, for a caller that kept
+ * it: weights [n] (α) and saved = the scratch of that step's al_attn_additive_forward_projected
+ * (da + n·da floats, holding W_q q + bias and the tanh values; overwritten). The floats are those
+ * of al_attn_additive_backward_projected. No mask or bias: α and the tanh values hold them.
+ * Scratch: al_attn_additive_saved_backward_scratch_floats(n, da).
+ */
+long al_attn_additive_saved_backward_scratch_floats(int n, int da); /* da + 2·n */
+void al_attn_additive_backward_saved(float *dquery, float *dKp, float *dvalues, float *dW_q,
+                                     float *dbias, float *dv_param, const float *dcontext,
+                                     const float *dweights, const float *query,
+                                     const float *weights, float *saved, const float *values,
+                                     const float *W_q, const float *v, int n, int dq, int dv,
+                                     int da, float *scratch);
+/* The backward of the projection, once per sentence: dkeys [n,dk] += dKp W_k, dW_k [da,dk] +=
+ * dKpᵀ keys (either gradient may be NULL: not wanted). */
+void al_attn_additive_fold_keys(float *dkeys, float *dW_k, const float *dKp, const float *keys,
+                                const float *W_k, int n, int dk, int da);
+
 /* ------------------------------------------------------------------ Luong (global and local) */
 
 enum { AL_LUONG_DOT = 0, AL_LUONG_GENERAL = 1, AL_LUONG_CONCAT = 2 };
@@ -142,6 +200,42 @@ void al_attn_luong_backward(float *dquery, float *dkeys, float *dW_a, float *dv_
                             int score, int da, int local, float window, float t, int dp,
                             float *scratch);
 
+/*
+ * Keys projected once, for the scores with a keys' term: general, Kp [n,d] = keys W_aᵀ (row s is
+ * W_a h̄_s, and score_s = h_t · Kp_s); concat, Kp [n,da] = keys W_a[:, d:]ᵀ. Dot has none: the
+ * width is 0 and the projected kernels ignore Kp and dKp.
+ */
+int al_attn_luong_projected_width(int d, int score, int da); /* d, da or 0 */
+void al_attn_luong_project_keys(float *Kp, const float *keys, const float *W_a, int n, int d,
+                                int score, int da);
+/* al_attn_luong_forward_scores with the projected keys Kp (NULL: computed from keys, as there);
+ * keys are still read, as the values the weights average. Same scratch. */
+void al_attn_luong_forward_projected(float *context, float *weights, float *scores,
+                                     float *attentional, float *position, const float *query,
+                                     const float *keys, const float *Kp, const float *W_a,
+                                     const float *v_a, const float *W_c, const float *W_p,
+                                     const float *v_p, const uint8_t *mask, int n, int d, int score,
+                                     int da, int local, float window, float t, int dp,
+                                     float *scratch);
+/*
+ * al_attn_luong_backward with Kp: the score's key gradient accumulates into dKp (same shape as
+ * Kp), and dW_a gets only concat's query half W_a[:, :d]; dkeys gets the context's part. With Kp
+ * or dKp NULL, exactly al_attn_luong_backward. Same scratch.
+ */
+void al_attn_luong_backward_projected(float *dquery, float *dkeys, float *dKp, float *dW_a,
+                                      float *dv_a, float *dW_c, float *dW_p, float *dv_p,
+                                      const float *dcontext, const float *dweights,
+                                      const float *dattentional, const float *dposition,
+                                      const float *query, const float *keys, const float *Kp,
+                                      const float *W_a, const float *v_a, const float *W_c,
+                                      const float *W_p, const float *v_p, const uint8_t *mask,
+                                      int n, int d, int score, int da, int local, float window,
+                                      float tpos, int dp, float *scratch);
+/* The backward of the projection: dkeys [n,d] += dKp W, dW_a += dKpᵀ keys (W = W_a for general,
+ * W_a[:, d:] for concat; dot: nothing). */
+void al_attn_luong_fold_keys(float *dkeys, float *dW_a, const float *dKp, const float *keys,
+                             const float *W_a, int n, int d, int score, int da);
+
 /* ------------------------------------------------------------------ key-query */
 
 long al_attn_key_query_forward_scratch_floats(int n, int dh, int dk);  /* 2·dh + dk */
@@ -168,5 +262,29 @@ void al_attn_key_query_backward(float *dquery, float *dkeys, float *dW_Q, float 
                                 const float *keys, const float *W_Q, const float *W_K,
                                 const float *W_V, const uint8_t *mask, int n, int ds, int dh,
                                 int dk, int dv, int scaled, float *scratch);
+
+/*
+ * Keys projected once: Kp [n,dk] = keys W_Kᵀ (the k_i) and Vp [n,dv] = keys W_Vᵀ (the values
+ * W_V h_i), so a step is score_i = k_i·q, c = Σ_i α_i Vp_i: O(n·(dk+dv)) instead of the
+ * dh-wide products of the unprojected kernels (whose floats these differ from by rounding).
+ * Same scratch sizes as the unprojected kernels.
+ */
+void al_attn_key_query_project_keys(float *Kp, float *Vp, const float *keys, const float *W_K,
+                                    const float *W_V, int n, int dh, int dk, int dv);
+void al_attn_key_query_forward_projected(float *context, float *weights, float *scores,
+                                         const float *query, const float *Kp, const float *Vp,
+                                         const float *W_Q, const uint8_t *mask, int n, int ds,
+                                         int dk, int dv, int scaled, float *scratch);
+/* Accumulates dquery [ds], dKp [n,dk], dVp [n,dv], dW_Q [dk,ds] from dcontext [dv], dweights [n]
+ * (either NULL = zero). */
+void al_attn_key_query_backward_projected(float *dquery, float *dKp, float *dVp, float *dW_Q,
+                                          const float *dcontext, const float *dweights,
+                                          const float *query, const float *Kp, const float *Vp,
+                                          const float *W_Q, const uint8_t *mask, int n, int ds,
+                                          int dk, int dv, int scaled, float *scratch);
+/* dkeys [n,dh] += dKp W_K + dVp W_V, dW_K += dKpᵀ keys, dW_V += dVpᵀ keys (each may be NULL). */
+void al_attn_key_query_fold_keys(float *dkeys, float *dW_K, float *dW_V, const float *dKp,
+                                 const float *dVp, const float *keys, const float *W_K,
+                                 const float *W_V, int n, int dh, int dk, int dv);
 
 #endif /* AL_ATTENTION_ADDITIVE_LUONG_H */

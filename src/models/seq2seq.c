@@ -4,7 +4,9 @@
  * a stepped decoder handle. The maths is in seq2seq.h; the kernels do the work:
  *   encoder    al_recurrent_stack_forward (kernels/recurrent.h)
  *   decoder    al_sgemv + al_recurrent_{lstm,gru,rnn}_cell_forward (kernels/recurrent.h)
- *   attention  al_attn_{additive,luong,key_query}_forward (kernels/attention_additive_luong.h)
+ *   attention  al_attn_{additive,luong,key_query}_forward_projected, the keys projected once
+ *              per source sentence when the context opens (shared by every step and beam
+ *              hypothesis) (kernels/attention_additive_luong.h)
  * Deliberately not here: config parsing (seq2seq_config.c), backward passes (training builds on
  * al_seq2seq_score), batching (one sentence at a time), tokenization (wasm/model/tokenizer.js).
  */
@@ -31,6 +33,27 @@ static long attn_scratch_floats(const al_seq2seq *s, int S)
     }
 }
 
+int al_seq2seq_keys_width(const al_seq2seq *s)
+{
+    switch (s->attention) {
+    case AL_S2S_ADDITIVE: return s->da;
+    case AL_S2S_NONE: return 0;
+    case AL_S2S_KEY_QUERY: return s->dk + s->dv; /* Kp [S,dk], then Vp [S,dv] */
+    default: return al_attn_luong_projected_width(s->H, s->score, s->da);
+    }
+}
+
+void al_seq2seq_project_keys(const al_seq2seq *s, float *Kp, const float *keys, int S)
+{
+    if (s->attention == AL_S2S_ADDITIVE)
+        al_attn_additive_project_keys(Kp, keys, s->W_k, S, s->H, s->da);
+    else if (s->attention == AL_S2S_KEY_QUERY)
+        al_attn_key_query_project_keys(Kp, Kp + (size_t)S * s->dk, keys, s->W_K, s->W_V, S, s->H,
+                                       s->dk, s->dv);
+    else if (al_seq2seq_keys_width(s) > 0)
+        al_attn_luong_project_keys(Kp, keys, s->W_a, S, s->H, s->score, s->da);
+}
+
 void al_s2s_ctx_free(s2s_ctx *c)
 {
     al_free(c->block);
@@ -40,14 +63,14 @@ void al_s2s_ctx_free(s2s_ctx *c)
 /* Encode src [S]: embeddings, the encoder, the decoder's initial state. */
 al_status al_s2s_ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, int S)
 {
-    const int H = s->H, E = s->E;
+    const int H = s->H, E = s->E, kw = al_seq2seq_keys_width(s);
     memset(c, 0, sizeof *c);
     c->s = s;
     c->S = S;
     const int need_zero_wc =
         s->style == AL_S2S_BAHDANAU && s->attention >= AL_S2S_DOT && s->attention <= AL_S2S_LOCAL_P;
     /* sizes in double: S <= 4096 and the dims <= 4096 keep every product far below 2^53 */
-    double floats = (double)S * H + 3.0 * H + s->din + (double)s->G * H + 3.0 * H +
+    double floats = (double)S * H + (double)S * kw + 3.0 * H + s->din + (double)s->G * H + 3.0 * H +
                     (s->dc > 0 ? s->dc : 1) + (need_zero_wc ? 2.0 * H * H : 0) + H + s->dout +
                     (double)attn_scratch_floats(s, S) + 1 + (double)S * E +
                     2.0 * s->L * s->dirs * s->Hs + /* encoder input and hn, cn */
@@ -58,6 +81,7 @@ al_status al_s2s_ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, i
     c->block = p;
     /* clang-format off */
     c->keys = p; p += (size_t)S * H;
+    c->kp = kw ? p : NULL; p += (size_t)S * kw;
     c->init = p; p += 3 * (size_t)H;
     c->x = p; p += s->din;
     c->gates = p; p += (size_t)s->G * H;
@@ -94,6 +118,7 @@ al_status al_s2s_ctx_open(s2s_ctx *c, const al_seq2seq *s, const int32_t *src, i
     else
         memset(c->init + H, 0, sizeof(float) * (size_t)H);
     memset(c->init + 2 * H, 0, sizeof(float) * (size_t)H);
+    if (kw) al_seq2seq_project_keys(s, c->kp, c->keys, S); /* once for every step */
     return AL_OK;
 }
 
@@ -107,19 +132,19 @@ static void attend(s2s_ctx *c, const float *query, int t, float *att, float *pos
     float p = 0.0f;
     switch (s->attention) {
     case AL_S2S_ADDITIVE:
-        al_attn_additive_forward_scores(c->ctx, att, scores, query, c->keys, NULL, s->W_q, s->W_k,
-                                        s->bias, s->v, NULL, S, H, H, H, s->da, c->scratch);
+        al_attn_additive_forward_projected(c->ctx, att, scores, query, c->kp, c->keys, s->W_q,
+                                           s->bias, s->v, NULL, S, H, H, s->da, c->scratch);
         break;
     case AL_S2S_KEY_QUERY:
-        al_attn_key_query_forward_scores(c->ctx, att, scores, query, c->keys, s->W_Q, s->W_K,
-                                         s->W_V, NULL, S, H, H, s->dk, s->dv, s->scaled,
-                                         c->scratch);
+        al_attn_key_query_forward_projected(c->ctx, att, scores, query, c->kp,
+                                            c->kp + (size_t)S * s->dk, s->W_Q, NULL, S, H, s->dk,
+                                            s->dv, s->scaled, c->scratch);
         break;
     default:
-        al_attn_luong_forward_scores(c->ctx, att, scores, tilde ? tilde : c->tilde, &p, query,
-                                     c->keys, s->W_a, s->v_a, tilde ? s->W_c : c->zero_wc, s->W_p,
-                                     s->v_p, NULL, S, H, s->score, s->da, s->local,
-                                     (float)s->window, (float)t, s->dp, c->scratch);
+        al_attn_luong_forward_projected(c->ctx, att, scores, tilde ? tilde : c->tilde, &p, query,
+                                        c->keys, c->kp, s->W_a, s->v_a, tilde ? s->W_c : c->zero_wc,
+                                        s->W_p, s->v_p, NULL, S, H, s->score, s->da, s->local,
+                                        (float)s->window, (float)t, s->dp, c->scratch);
         if (pos) *pos = p;
         return;
     }
@@ -292,12 +317,14 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
                           (double)K * V /* candidates */ + (double)K * S + 4.0 * K /* scores */;
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *blk = al_malloc((size_t)floats * sizeof(float));
-    int32_t *iblk = al_malloc(((size_t)max_len * K * 2 + 2 * (size_t)K) * sizeof(int32_t));
+    int32_t *iblk = al_malloc((size_t)max_len * K * 2 * sizeof(int32_t));
     finished_hyp *fin = al_malloc(sizeof(finished_hyp) * 2 * (size_t)K);
-    if (!blk || !iblk || !fin) {
+    uint8_t *taken = al_malloc((size_t)K * V); /* [K, V] 1 = candidate already picked this step */
+    if (!blk || !iblk || !fin || !taken) {
         al_free(blk);
         al_free(iblk);
         al_free(fin);
+        al_free(taken);
         return AL_ERR_NOMEM;
     }
     float *h_logp = blk;                            /* [max_len, K] */
@@ -314,7 +341,6 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
     float *ppos = cum_new + K;                      /* [K] */
     int32_t *h_tok = iblk;                          /* [max_len, K] */
     int32_t *h_par = h_tok + (size_t)max_len * K;   /* [max_len, K] */
-    int32_t *taken = h_par + (size_t)max_len * K;   /* [2K] candidate indices picked */
     int nf = 0, live = 1, t = 0;
 
     memcpy(states, c->init, sizeof(float) * 3 * (size_t)H);
@@ -327,15 +353,14 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
         }
         /* walk the candidates best first (cum + logp); eos in the top K finishes a hypothesis */
         int nl = 0, rank = 0, ntaken = 0;
+        memset(taken, 0, (size_t)live * V);
         while (nl < K && rank < live * V && ntaken < 2 * K) {
             long best = -1;
             float bv = 0.0f;
             for (int i = 0; i < live; i++) {
                 for (int v = 0; v < V; v++) {
                     const long idx = (long)i * V + v;
-                    int used = 0;
-                    for (int k = 0; k < ntaken; k++) used |= taken[k] == idx;
-                    if (used) continue;
+                    if (taken[idx]) continue;
                     const float sc = cum[i] + cand[idx];
                     if (best < 0 || sc > bv) {
                         best = idx;
@@ -343,7 +368,8 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
                     }
                 }
             }
-            taken[ntaken++] = (int32_t)best;
+            taken[best] = 1;
+            ntaken++;
             const int i = (int)(best / V), v = (int)(best % V);
             if (v == s->eos) {
                 if (rank < K) {
@@ -432,6 +458,7 @@ static al_status beam_search(s2s_ctx *c, int max_len, int beam, int32_t *ids, fl
     al_free(blk);
     al_free(iblk);
     al_free(fin);
+    al_free(taken);
     return AL_OK;
 }
 

@@ -97,6 +97,16 @@ al_status al_seq2seq_score(const al_seq2seq *s, const int32_t *src, int S, const
 al_status al_seq2seq_states(const al_seq2seq *s, const int32_t *src, int S, const int32_t *tgt,
                             int T, float *const *out);
 
+/*
+ * The width of the keys' projection that every decoder step shares (attention_additive_luong.h,
+ * "keys projected once"): da (additive, concat), H (general), dk + dv (key-query: Kp [S,dk] then
+ * Vp [S,dv]), 0 (none, dot: nothing to project). Decoding and training compute it once per
+ * source sentence.
+ */
+int al_seq2seq_keys_width(const al_seq2seq *s);
+/* Kp [S, width] from the encoder's keys [S,H] (nothing when the width is 0). */
+void al_seq2seq_project_keys(const al_seq2seq *s, float *Kp, const float *keys, int S);
+
 typedef struct al_s2s_decoder al_s2s_decoder;
 al_status al_seq2seq_decoder_start(const al_seq2seq *s, const int32_t *src, int S,
                                    al_s2s_decoder **out);

@@ -9,8 +9,8 @@
 #include "seq2seq.h"
 
 /*
- * What decoding one source sentence needs: the encoder's keys and initial state, and the
- * workspace of one decoder step. One al_malloc; a hypothesis's state is [h | c | h̃] (3H floats).
+ * What decoding one source sentence needs: the encoder's keys (and their projection, shared by
+ * every step and every beam hypothesis) and initial state, and the workspace of one decoder step. One al_malloc; a hypothesis's state is [h | c | h̃] (3H floats).
  */
 typedef struct {
     const al_seq2seq *s;
@@ -18,6 +18,7 @@ typedef struct {
     float *block;
     float *xs;      /* [S,E]   source embeddings x_i (kept for the states) */
     float *keys;    /* [S,H]   encoder outputs h̄ */
+    float *kp;      /* [S,kw]  the keys' projection, once per sentence (NULL when kw = 0) */
     float *init;    /* [3H]    decoder initial state: h0, c0, h̃_{−1} = 0 */
     float *x;       /* [din]   decoder input */
     float *gates;   /* [G·H] */

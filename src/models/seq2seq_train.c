@@ -33,6 +33,7 @@ static long scratch_floats(const al_seq2seq *s, int S)
     case AL_S2S_ADDITIVE:
         n = lmax(n, al_attn_additive_forward_scratch_floats(S, s->da));
         n = lmax(n, al_attn_additive_backward_scratch_floats(S, s->da));
+        n = lmax(n, al_attn_additive_saved_backward_scratch_floats(S, s->da));
         break;
     case AL_S2S_KEY_QUERY:
         n = lmax(n, al_attn_key_query_forward_scratch_floats(S, H, s->dk));
@@ -72,8 +73,13 @@ typedef struct {
     float *g0;
     int S;
     float *keys, *dkeys; /* [S,H] */
-    float *att;          /* [S]   the attention row of the current step (unused by backward) */
-    float *zero_wc;      /* [H,2H] zeros, dzero_wc [H,2H] its discarded gradient and junk [H]
+    float *kp, *dkp;     /* [S,kw] the keys' projection, once per sentence, and ∂/∂kp (NULL when
+                          * al_seq2seq_keys_width is 0) */
+    float *kept;         /* additive: [T, ks] each step's forward scratch (its tanh values) and */
+    float *alphas;       /* [T, S] its weights, which that step's backward reads (no recompute) */
+    long ks;
+    float *att;     /* [S]   the attention row of the current step (unused by backward) */
+    float *zero_wc; /* [H,2H] zeros, dzero_wc [H,2H] its discarded gradient and junk [H]
                             * the discarded h̃ (bahdanau style with a Luong-family score) */
     float *dzero_wc, *junk;
     float *scratch;
@@ -88,18 +94,20 @@ static void attend_forward(const attn_ws *w, const float *query, int t, float *c
     float p = 0.0f;
     switch (s->attention) {
     case AL_S2S_ADDITIVE:
-        al_attn_additive_forward(ctx, w->att, query, w->keys, NULL, s->W_q, s->W_k, s->bias, s->v,
-                                 NULL, S, H, H, H, s->da, w->scratch);
+        al_attn_additive_forward_projected(ctx, w->alphas + (size_t)t * S, NULL, query, w->kp,
+                                           w->keys, s->W_q, s->bias, s->v, NULL, S, H, H, s->da,
+                                           w->kept + (size_t)t * w->ks);
         break;
     case AL_S2S_KEY_QUERY:
-        al_attn_key_query_forward(ctx, w->att, query, w->keys, s->W_Q, s->W_K, s->W_V, NULL, S, H,
-                                  H, s->dk, s->dv, s->scaled, w->scratch);
+        al_attn_key_query_forward_projected(ctx, w->att, NULL, query, w->kp,
+                                            w->kp + (size_t)S * s->dk, s->W_Q, NULL, S, H, s->dk,
+                                            s->dv, s->scaled, w->scratch);
         break;
     default: /* the Luong family computes h̃ itself (into the scratch row when not wanted) */
-        al_attn_luong_forward(ctx, w->att, tilde ? tilde : w->junk, &p, query, w->keys, s->W_a,
-                              s->v_a, tilde ? s->W_c : w->zero_wc, s->W_p, s->v_p, NULL, S, H,
-                              s->score, s->da, s->local, (float)s->window, (float)t, s->dp,
-                              w->scratch);
+        al_attn_luong_forward_projected(ctx, w->att, NULL, tilde ? tilde : w->junk, &p, query,
+                                        w->keys, w->kp, s->W_a, s->v_a, tilde ? s->W_c : w->zero_wc,
+                                        s->W_p, s->v_p, NULL, S, H, s->score, s->da, s->local,
+                                        (float)s->window, (float)t, s->dp, w->scratch);
         return;
     }
     if (tilde) {
@@ -125,12 +133,12 @@ static void attend_backward(const attn_ws *w, const float *query, int t, const f
     float *g0 = w->g0;
     if (luong_family(s)) {
         const int in_luong = dtilde != NULL;
-        al_attn_luong_backward(dquery, w->dkeys, gp(w0, g0, s->W_a), gp(w0, g0, s->v_a),
-                               in_luong ? gp(w0, g0, s->W_c) : w->dzero_wc, gp(w0, g0, s->W_p),
-                               gp(w0, g0, s->v_p), dctx, NULL, dtilde, NULL, query, w->keys, s->W_a,
-                               s->v_a, in_luong ? s->W_c : w->zero_wc, s->W_p, s->v_p, NULL, S, H,
-                               s->score, s->da, s->local, (float)s->window, (float)t, s->dp,
-                               w->scratch);
+        al_attn_luong_backward_projected(
+            dquery, w->dkeys, w->dkp, gp(w0, g0, s->W_a), gp(w0, g0, s->v_a),
+            in_luong ? gp(w0, g0, s->W_c) : w->dzero_wc, gp(w0, g0, s->W_p), gp(w0, g0, s->v_p),
+            dctx, NULL, dtilde, NULL, query, w->keys, w->kp, s->W_a, s->v_a,
+            in_luong ? s->W_c : w->zero_wc, s->W_p, s->v_p, NULL, S, H, s->score, s->da, s->local,
+            (float)s->window, (float)t, s->dp, w->scratch);
         return;
     }
     if (dtilde) {
@@ -146,14 +154,17 @@ static void attend_backward(const attn_ws *w, const float *query, int t, const f
         dctx = dctx_tmp;
     }
     if (s->attention == AL_S2S_ADDITIVE) {
-        al_attn_additive_backward(dquery, w->dkeys, NULL, gp(w0, g0, s->W_q), gp(w0, g0, s->W_k),
-                                  gp(w0, g0, s->bias), gp(w0, g0, s->v), dctx, NULL, query, w->keys,
-                                  NULL, s->W_q, s->W_k, s->bias, s->v, NULL, S, H, H, H, s->da,
-                                  w->scratch);
+        /* from the step's kept forward; the keys' share through the scores goes to dkp, folded
+         * once after the decoder */
+        al_attn_additive_backward_saved(dquery, w->dkp, w->dkeys, gp(w0, g0, s->W_q),
+                                        gp(w0, g0, s->bias), gp(w0, g0, s->v), dctx, NULL, query,
+                                        w->alphas + (size_t)t * S, w->kept + (size_t)t * w->ks,
+                                        w->keys, s->W_q, s->v, S, H, H, s->da, w->scratch);
     } else {
-        al_attn_key_query_backward(dquery, w->dkeys, gp(w0, g0, s->W_Q), gp(w0, g0, s->W_K),
-                                   gp(w0, g0, s->W_V), dctx, NULL, query, w->keys, s->W_Q, s->W_K,
-                                   s->W_V, NULL, S, H, H, s->dk, s->dv, s->scaled, w->scratch);
+        al_attn_key_query_backward_projected(dquery, w->dkp, w->dkp + (size_t)S * s->dk,
+                                             gp(w0, g0, s->W_Q), dctx, NULL, query, w->kp,
+                                             w->kp + (size_t)S * s->dk, s->W_Q, NULL, S, H, s->dk,
+                                             s->dv, s->scaled, w->scratch);
     }
 }
 
@@ -167,11 +178,15 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, c
     const int dcw = dc > 0 ? dc : 1;
     const long LDH = (long)s->L * s->dirs * s->Hs, NENC = enc_floats(s);
     const int zwc = bahdanau && luong_family(s);
+    const int kw = al_seq2seq_keys_width(s);
+    const int additive = s->attention == AL_S2S_ADDITIVE;
+    const long ks = additive ? al_attn_additive_forward_scratch_floats(S, s->da) : 0;
 
     /* one block: the saved forward, the gradient buffers, the scratch */
     const double floats = 2.0 * S * E + 2.0 * S * H + S + 4.0 * LDH + NENC + 3.0 * (T + 1) * H +
                           (double)T * (din + GH + H + dcw + dout + V) + 6.0 * H + din + dout + V +
-                          2.0 * dcw + (zwc ? 4.0 * H * H + H : 0) + scratch_floats(s, S);
+                          2.0 * dcw + (zwc ? 4.0 * H * H + H : 0) + 2.0 * S * kw +
+                          (additive ? (double)T * (ks + S) : 0) + scratch_floats(s, S);
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *blk = al_malloc((size_t)floats * sizeof(float));
     if (!blk) return AL_ERR_NOMEM;
@@ -233,7 +248,22 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, c
     float *dctx = p; p += dcw;
     float *dctx2 = p; p += dcw;
     /* clang-format on */
-    attn_ws w = { s, w0, g0, S, keys, dkeys, att, NULL, NULL, NULL, NULL };
+    attn_ws w = {
+        s, w0, g0, S, keys, dkeys, NULL, NULL, NULL, NULL, 0, att, NULL, NULL, NULL, NULL
+    };
+    if (kw) {
+        /* clang-format off */
+        w.kp = p; p += (size_t)S * kw;
+        w.dkp = p; p += (size_t)S * kw; /* zeros: the block's memset */
+        /* clang-format on */
+    }
+    if (additive) {
+        /* clang-format off */
+        w.kept = p; p += (size_t)T * ks;
+        w.alphas = p; p += (size_t)T * S;
+        /* clang-format on */
+        w.ks = ks;
+    }
     if (zwc) {
         /* clang-format off */
         w.zero_wc = p; p += 2 * (size_t)H * H;
@@ -256,6 +286,7 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, c
     const long top = (long)(s->L - 1) * s->dirs * s->Hs;
     memcpy(hs, hn + top, sizeof(float) * (size_t)H);
     if (lstm) memcpy(cs, cn + top, sizeof(float) * (size_t)H);
+    if (kw) al_seq2seq_project_keys(s, w.kp, keys, S); /* once for every decoder step */
 
     double total = 0.0;
     for (int t = 0; t < T; t++) {
@@ -352,6 +383,17 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, c
         memcpy(dC, dCp, sizeof(float) * (size_t)H);
     }
 
+    /* the keys' projection, once: ∂/∂kp into ∂/∂keys and ∂/∂W_k (additive), ∂/∂W_K and ∂/∂W_V
+     * (key-query) or ∂/∂W_a (Luong) */
+    if (kw && s->attention == AL_S2S_ADDITIVE)
+        al_attn_additive_fold_keys(dkeys, gp(w0, g0, s->W_k), w.dkp, keys, s->W_k, S, H, s->da);
+    else if (kw && s->attention == AL_S2S_KEY_QUERY)
+        al_attn_key_query_fold_keys(dkeys, gp(w0, g0, s->W_K), gp(w0, g0, s->W_V), w.dkp,
+                                    w.dkp + (size_t)S * s->dk, keys, s->W_K, s->W_V, S, H, s->dk,
+                                    s->dv);
+    else if (kw)
+        al_attn_luong_fold_keys(dkeys, gp(w0, g0, s->W_a), w.dkp, keys, s->W_a, S, H, s->score,
+                                s->da);
     /* the encoder: ∂/∂keys and ∂/∂(its top layer's final state) */
     memcpy(dhn + top, dH, sizeof(float) * (size_t)H);
     if (lstm) memcpy(dcn + top, dC, sizeof(float) * (size_t)H);

@@ -17,8 +17,12 @@
  * the last step to the first, with the kernels' backwards:
  *   output     dlogits = scale · (softmax − onehot);  out.weight += dlogits ⊗ feat
  *   cell       al_recurrent_layer_backward with B = T = 1 (the same kernels the encoder uses)
- *   attention  al_attn_additive_backward / al_attn_luong_backward / al_attn_key_query_backward
- *              (each recomputes its forward from the query and keys)
+ *   attention  al_attn_{luong,key_query}_backward_projected (each recomputes its forward from
+ *              the query and the projected keys); additive: al_attn_additive_backward_saved from
+ *              the step's kept forward (weights and tanh values, T·S·(da+1) floats). The keys'
+ *              projection (additive, general, concat, key-query) is computed once before the
+ *              decoder loop, its gradient ∂/∂Kp summed over the steps and folded into ∂/∂keys and
+ *              ∂/∂W_k (∂/∂W_a, ∂/∂W_K and ∂/∂W_V) once after it (al_attn_*_fold_keys)
  *   W_c        h̃ = tanh(W_c [c; h]) by hand for additive and key-query in luong style (the
  *              Luong kernel differentiates its own W_c)
  *   encoder    al_recurrent_stack_backward (kernels/recurrent.h) from ∂/∂keys and ∂/∂(initial

@@ -1,7 +1,8 @@
 // Training (wasm/train.js over src/api/train.c, src/models/seq2seq_train.c; docs/training.md):
 //   - the gradient of the teacher-forced loss against PyTorch autograd for the 12 fixture models
 //     (tests/fixtures/train_gradients.safetensors, scripts/fixture_modules/train.py), atol 1e-5
-//     rtol 1e-4, and against central finite differences through the inference path (a sample of
+//     rtol 1e-4, by the default trainer and by the per-sentence reference path
+//     (createTrainer(model, { batched: false }), keys projected once per sentence), and against central finite differences through the inference path (a sample of
 //     weights; tests/c/test_train.c checks every weight of 13 variants natively and in wasm);
 //   - a short run from scratch lowers the loss; seeds make creation and training reproducible;
 //   - save → loadModel round-trips exactly;
@@ -39,6 +40,16 @@ const unpad = (t, b, len) =>
 test('gradients equal PyTorch autograd for every fixture model (atol 1e-5, rtol 1e-4)', async () => {
   const { cases } = loadFixture('train_gradients');
   assert.equal(cases.length, 12);
+  // the default trainer (batched where the model has a batched form), then the reference path
+  for (const options of [{}, { batched: false }]) {
+    const worst = await fixtureGradients(cases, options);
+    const which = options.batched === false ? 'per sentence' : 'default';
+    console.log(`${which} trainer: worst |gradient − PyTorch|: ${worst.toExponential(2)}`);
+  }
+});
+
+/** Every fixture case's loss and gradients against PyTorch's; the worst |difference|. */
+async function fixtureGradients(cases, options) {
   let worst = 0;
   for (const c of cases) {
     const model = await loadTrainableModel(readFileSync(new URL(c.file, FIXTURES)));
@@ -47,24 +58,26 @@ test('gradients equal PyTorch autograd for every fixture model (atol 1e-5, rtol 
       src: unpad(T.src, b, T.src_len.data[b]),
       tgt: unpad(T.tgt, b, T.tgt_len.data[b]),
     }));
-    const trainer = createTrainer(model);
+    const trainer = createTrainer(model, options);
+    if (options.batched === false) assert.equal(trainer.batched, false);
+    const label = `${c.name} (batched: ${trainer.batched})`;
     const { loss, gradients } = trainer.gradients(batch);
-    assertClose([loss], T.loss.data, { label: `${c.name} loss` });
+    assertClose([loss], T.loss.data, { label: `${label} loss` });
     let n = 0;
     for (const [key, ref] of Object.entries(T)) {
       if (!key.startsWith('grad.')) continue;
       const name = key.slice(5);
       const got = gradients.get(name);
-      assert.ok(got, `${c.name}: no gradient for ${name}`);
-      const r = assertClose(got, ref, { label: `${c.name} d${name}` });
+      assert.ok(got, `${label}: no gradient for ${name}`);
+      const r = assertClose(got, ref, { label: `${label} d${name}` });
       worst = Math.max(worst, r.maxAbsDiff);
       n++;
     }
-    assert.equal(n, gradients.size, `${c.name}: every tensor has a reference gradient`);
+    assert.equal(n, gradients.size, `${label}: every tensor has a reference gradient`);
     model.dispose();
   }
-  console.log(`worst |gradient − PyTorch|: ${worst.toExponential(2)}`);
-});
+  return worst;
+}
 
 const TINY = {
   architecture: 'seq2seq',
