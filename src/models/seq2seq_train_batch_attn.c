@@ -1,0 +1,193 @@
+/*
+ * models/seq2seq_train_batch_attn.c: the encoder and the attention of the batched seq2seq
+ * backward (seq2seq_train_batch.h has the row layout and the keys-once maths; seq2seq_train.h the
+ * loss). The scores, softmax and context are per decoder row over its own sentence's keys; every
+ * projection of the keys is done once per batch, and the query projection once per step.
+ * Deliberately not here: the decoder loop, the output layer, the memory layout
+ * (seq2seq_train_batch.c).
+ */
+#include <string.h>
+
+#include "seq2seq_train_batch.h"
+#include "../kernels/attention_additive_luong.h"
+#include "../kernels/kernels.h"
+#include "../kernels/recurrent.h"
+
+/* The gradient of parameter p: the same offset in g0 as p has in w0. */
+static float *gp(const s2b_ws *w, const float *p) { return w->g0 + (p - w->w0); }
+
+int s2b_supported(const al_seq2seq *s)
+{
+    return s->attention == AL_S2S_NONE || s->attention == AL_S2S_ADDITIVE ||
+           s->attention == AL_S2S_DOT || s->attention == AL_S2S_GENERAL;
+}
+
+/* ------------------------------------------------------------------ encoder */
+
+/* The top layer's final state of the stack (adjacent rows of hn: [→h_S; ←h_1] when
+ * bidirectional) starts the decoder. */
+static long top_row(const al_seq2seq *s) { return (long)(s->L - 1) * s->dirs * s->Hs; }
+
+al_status s2b_encode_forward(const s2b_ws *w)
+{
+    const al_seq2seq *s = w->s;
+    const int E = s->E, H = s->H, lstm = s->cell == AL_RECURRENT_LSTM;
+    const long top = top_row(s);
+    for (int j = 0; j < w->B; j++) {
+        const int b = w->order[j], S = w->src_len[b];
+        const int32_t *ids = w->src + (long)b * w->S_max;
+        float *xs = w->xs + (long)w->koff[j] * E;
+        /* x_i = src_embedding[src_i] */
+        if (al_embedding_forward(xs, ids, S, s->src_emb, s->Vs, E) >= 0) return AL_ERR_RANGE;
+        al_recurrent_stack_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs, xs, s->enc, NULL, NULL,
+                                   w->keys + (long)w->koff[j] * H, w->hn, lstm ? w->cn : NULL,
+                                   w->enc_scratch);
+        memcpy(w->h0 + (long)j * H, w->hn + top, sizeof(float) * (size_t)H);
+        if (lstm) memcpy(w->c0 + (long)j * H, w->cn + top, sizeof(float) * (size_t)H);
+    }
+    return AL_OK;
+}
+
+void s2b_encode_backward(const s2b_ws *w, const float *dh0, const float *dc0)
+{
+    const al_seq2seq *s = w->s;
+    const int E = s->E, H = s->H, lstm = s->cell == AL_RECURRENT_LSTM;
+    const long top = top_row(s), LDH = (long)s->L * s->dirs * s->Hs;
+    /* the stack's parameter gradients accumulate straight into g0 (same layout as s->enc) */
+    float *dparams[AL_S2S_MAX_LAYERS * 2 * 4];
+    for (int k = 0; k < s->L * s->dirs * 4; k++) dparams[k] = s->enc[k] ? gp(w, s->enc[k]) : NULL;
+    for (int j = 0; j < w->B; j++) {
+        const int b = w->order[j], S = w->src_len[b];
+        const int32_t *ids = w->src + (long)b * w->S_max;
+        const long k0 = w->koff[j];
+        /* ∂/∂(the top layer's final state) = ∂/∂(decoder initial state) */
+        memset(w->dhn, 0, sizeof(float) * (size_t)LDH);
+        memcpy(w->dhn + top, dh0 + (long)j * H, sizeof(float) * (size_t)H);
+        if (lstm) {
+            memset(w->dcn, 0, sizeof(float) * (size_t)LDH);
+            memcpy(w->dcn + top, dc0 + (long)j * H, sizeof(float) * (size_t)H);
+        }
+        al_recurrent_stack_backward(s->cell, 1, S, E, s->Hs, s->L, s->dirs, w->xs + k0 * E, s->enc,
+                                    NULL, NULL, w->dkeys + k0 * H, w->dhn, lstm ? w->dcn : NULL,
+                                    w->dxs + k0 * E, dparams, NULL, NULL, w->enc_scratch);
+        /* x_i = src_embedding[src_i] */
+        al_embedding_backward(gp(w, s->src_emb), ids, S, w->dxs + k0 * E, E);
+    }
+}
+
+/* ------------------------------------------------------------------ keys projected once */
+
+void s2b_keys_forward(const s2b_ws *w)
+{
+    const al_seq2seq *s = w->s;
+    const int H = s->H, SS = w->SS, kw = w->kw;
+    if (s->attention == AL_S2S_ADDITIVE) {
+        /* K' = h̄ W_kᵀ + bias  [SS, da] */
+        al_sgemm(0, 1, SS, kw, H, 1.0f, w->keys, H, s->W_k, H, 0.0f, w->kp, kw);
+        al_bias_add_forward(w->kp, kw, s->bias, NULL, SS, kw);
+    } else if (s->attention == AL_S2S_GENERAL) {
+        /* K' = h̄ W_aᵀ  [SS, H], so e_ti = q_tᵀ W_a h̄_i = K'_i · q_t */
+        al_sgemm(0, 1, SS, H, H, 1.0f, w->keys, H, s->W_a, H, 0.0f, w->kp, H);
+    }
+}
+
+void s2b_keys_backward(const s2b_ws *w, const float *queries, int NT)
+{
+    const al_seq2seq *s = w->s;
+    const int H = s->H, SS = w->SS, kw = w->kw;
+    if (s->attention == AL_S2S_ADDITIVE) {
+        /* K' = h̄ W_kᵀ + bias  →  dW_k += dK'ᵀ h̄,  dh̄ += dK' W_k,  dbias += Σ_i dK'_i */
+        al_sgemm(1, 0, kw, H, SS, 1.0f, w->dkp, kw, w->keys, H, 1.0f, gp(w, s->W_k), H);
+        al_sgemm(0, 0, SS, H, kw, 1.0f, w->dkp, kw, s->W_k, H, 1.0f, w->dkeys, H);
+        float *db = gp(w, s->bias);
+        for (long i = 0; i < SS; i++)
+            for (int a = 0; a < kw; a++) db[a] += w->dkp[i * kw + a];
+        /* Q' = q W_qᵀ (every decoder row)  →  dW_q += dQ'ᵀ q */
+        al_sgemm(1, 0, kw, H, NT, 1.0f, w->dqp, kw, queries, H, 1.0f, gp(w, s->W_q), H);
+    } else if (s->attention == AL_S2S_GENERAL) {
+        /* K' = h̄ W_aᵀ  →  dW_a += dK'ᵀ h̄,  dh̄ += dK' W_a */
+        al_sgemm(1, 0, H, H, SS, 1.0f, w->dkp, H, w->keys, H, 1.0f, gp(w, s->W_a), H);
+        al_sgemm(0, 0, SS, H, H, 1.0f, w->dkp, H, s->W_a, H, 1.0f, w->dkeys, H);
+    }
+}
+
+/* ------------------------------------------------------------------ one step's attention */
+
+void s2b_attend_forward(const s2b_ws *w, int n, int r0, const float *q, float *ctx, int ldc)
+{
+    const al_seq2seq *s = w->s;
+    const int H = s->H, da = s->da, kw = w->kw;
+    if (s->attention == AL_S2S_ADDITIVE) /* Q' = q W_qᵀ for the n rows at once */
+        al_sgemm(0, 1, n, da, H, 1.0f, q, H, s->W_q, H, 0.0f, w->qp + (long)r0 * da, da);
+    for (int j = 0; j < n; j++) {
+        const int S = w->src_len[w->order[j]];
+        const float *K = w->keys + (long)w->koff[j] * H, *qj = q + (long)j * H;
+        float *a = w->att + (long)(r0 + j) * w->S_max;
+        switch (s->attention) {
+        case AL_S2S_ADDITIVE: /* e_i = vᵀ tanh(Q'_j + K'_i) */
+            al_additive_scores(a, w->row, w->qp + (long)(r0 + j) * da,
+                               w->kp + (long)w->koff[j] * kw, s->v, S, da);
+            break;
+        case AL_S2S_DOT: /* e_i = h̄_i · q */ al_sgemv(0, S, H, 1.0f, K, H, qj, 0.0f, a); break;
+        default: /* general: e_i = K'_i · q */
+            al_sgemv(0, S, H, 1.0f, w->kp + (long)w->koff[j] * kw, H, qj, 0.0f, a);
+            break;
+        }
+        al_softmax_forward(a, a, NULL, 0, 1, S);                     /* α = softmax(e) */
+        al_sgemv(1, S, H, 1.0f, K, H, a, 0.0f, ctx + (long)j * ldc); /* c = Σ_i α_i h̄_i */
+    }
+}
+
+void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const float *dctx,
+                         float *dq)
+{
+    const al_seq2seq *s = w->s;
+    const int H = s->H, da = s->da, kw = w->kw;
+    const int additive = s->attention == AL_S2S_ADDITIVE;
+    float *tb = w->row; /* [S, da] tanh values, then dpre */
+    float *e = tb + (additive ? (long)w->S_max * da : 0), *dal = e + w->S_max, *de = dal + w->S_max;
+    float *gv = additive ? gp(w, s->v) : NULL;
+    for (int j = 0; j < n; j++) {
+        const int S = w->src_len[w->order[j]];
+        const long k0 = w->koff[j];
+        const float *K = w->keys + k0 * H, *qj = q + (long)j * H, *dc = dctx + (long)j * H;
+        const float *a = w->att + (long)(r0 + j) * w->S_max;
+        float *dK = w->dkeys + k0 * H, *dqj = dq + (long)j * H;
+        /* c = Σ_i α_i h̄_i  →  dh̄_i += α_i dc,  dα_i = h̄_i · dc */
+        al_sgemm(0, 0, S, H, 1, 1.0f, a, 1, dc, H, 1.0f, dK, H);
+        al_sgemv(0, S, H, 1.0f, K, H, dc, 0.0f, dal);
+        /* α = softmax(e)  →  de = α ⊙ (dα − Σ α dα) */
+        memset(de, 0, sizeof(float) * (size_t)S);
+        al_softmax_backward(de, a, dal, 1, S);
+        if (additive) {
+            const float *qpj = w->qp + (long)(r0 + j) * da;
+            float *dqpj = w->dqp + (long)(r0 + j) * da, *dKp = w->dkp + k0 * kw;
+            /* t = tanh(Q'_j + K'_i) recomputed (cheaper than keeping [NT, S, da]) */
+            al_additive_scores(e, tb, qpj, w->kp + k0 * kw, s->v, S, da);
+            /* e_i = Σ_a v_a t[i,a]  →  dv += Σ_i de_i t[i,:] */
+            al_sgemv(1, S, da, 1.0f, tb, da, de, 1.0f, gv);
+            /* t[i,a] = tanh(Q'_a + K'[i,a])  →  dpre[i,a] = de_i v_a (1 − t²) = dK'[i,a],
+             * and dQ'_a = Σ_i dpre[i,a] */
+            for (int i = 0; i < S; i++) {
+                float *ti = tb + (long)i * da, *dki = dKp + (long)i * kw;
+                for (int c = 0; c < da; c++) {
+                    const float d = de[i] * s->v[c] * (1.0f - ti[c] * ti[c]);
+                    dki[c] += d;
+                    dqpj[c] += d;
+                }
+            }
+        } else if (s->attention == AL_S2S_DOT) {
+            /* e_i = h̄_i · q  →  dh̄_i += de_i q,  dq += Σ_i de_i h̄_i */
+            al_sgemm(0, 0, S, H, 1, 1.0f, de, 1, qj, H, 1.0f, dK, H);
+            al_sgemv(1, S, H, 1.0f, K, H, de, 1.0f, dqj);
+        } else {
+            /* e_i = K'_i · q  →  dK'_i += de_i q,  dq += Σ_i de_i K'_i */
+            const float *Kp = w->kp + k0 * kw;
+            al_sgemm(0, 0, S, H, 1, 1.0f, de, 1, qj, H, 1.0f, w->dkp + k0 * kw, H);
+            al_sgemv(1, S, H, 1.0f, Kp, H, de, 1.0f, dqj);
+        }
+    }
+    /* Q' = q W_qᵀ  →  dq += dQ' W_q (dW_q folds once, in s2b_keys_backward) */
+    if (additive)
+        al_sgemm(0, 0, n, H, da, 1.0f, w->dqp + (long)r0 * da, da, s->W_q, H, 1.0f, dq, H);
+}
