@@ -32,11 +32,20 @@ static double dmax(double a, double b) { return a > b ? a : b; }
 /* The gradient of parameter p: the same offset in g0 as p has in w0 (NULL for NULL). */
 static float *gp(const float *w0, float *g0, const float *p) { return p ? g0 + (p - w0) : NULL; }
 
-/* b [C] += the column sums of x [R, C] (row stride ldx). */
-static void colsum_add(float *b, const float *x, int ldx, int R, int C)
+/* b [C] += the column sums of x [R, C] (row stride ldx), each summed in double (a bias's gradient
+ * is a sum over every row of the batch, where float rounding would add up). */
+void s2b_colsum_add(float *b, const float *x, int ldx, int R, int C)
 {
-    for (long r = 0; r < R; r++)
-        for (int c = 0; c < C; c++) b[c] += x[r * ldx + c];
+    double acc[32];
+    for (int c0 = 0; c0 < C; c0 += 32) {
+        const int w = C - c0 < 32 ? C - c0 : 32;
+        for (int c = 0; c < w; c++) acc[c] = 0.0;
+        for (long r = 0; r < R; r++) {
+            const float *row = x + r * ldx + c0;
+            for (int c = 0; c < w; c++) acc[c] += row[c];
+        }
+        for (int c = 0; c < w; c++) b[c0 + c] += (float)acc[c];
+    }
 }
 
 /*
@@ -310,7 +319,7 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     /* ---------------------------------------------------------------- backward */
     /* the output layer: dout.bias, dout.weight and ∂/∂features in one pass each */
     float *gout_w = gp(w0, g0, s->out_w);
-    colsum_add(gp(w0, g0, s->out_b), LP, V, (int)NT, V);
+    s2b_colsum_add(gp(w0, g0, s->out_b), LP, V, (int)NT, V);
     if (bahdanau) {
         al_sgemm(1, 0, V, H, (int)NT, 1.0f, LP, V, HSo, H, 1.0f, gout_w, dout);
         al_sgemm(0, 0, (int)NT, H, V, 1.0f, LP, V, s->out_w, dout, 0.0f, DF1, H);
@@ -373,8 +382,8 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
      *   W_hh h_{t−1} + b_hh      →  dW_hh += dhhᵀ h_{t−1},  db_hh += Σ dhh */
     al_sgemm(1, 0, GH, din, (int)NT, 1.0f, DPRE, GH, X, din, 1.0f, gp(w0, g0, s->dec_w_ih), din);
     al_sgemm(1, 0, GH, H, (int)NT, 1.0f, DHH, GH, HP, H, 1.0f, gp(w0, g0, s->dec_w_hh), H);
-    if (s->dec_b_ih) colsum_add(gp(w0, g0, s->dec_b_ih), DPRE, GH, (int)NT, GH);
-    if (s->dec_b_hh) colsum_add(gp(w0, g0, s->dec_b_hh), DHH, GH, (int)NT, GH);
+    if (s->dec_b_ih) s2b_colsum_add(gp(w0, g0, s->dec_b_ih), DPRE, GH, (int)NT, GH);
+    if (s->dec_b_hh) s2b_colsum_add(gp(w0, g0, s->dec_b_hh), DHH, GH, (int)NT, GH);
     al_sgemm(0, 0, (int)NT, E, GH, 1.0f, DPRE, GH, s->dec_w_ih, din, 0.0f, DEMB, E);
     al_embedding_backward(gp(w0, g0, s->tgt_emb), yin, (int)NT, DEMB, E);
     if (luong_c) {

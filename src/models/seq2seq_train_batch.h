@@ -11,10 +11,11 @@
  * Keys: sentence j's encoder outputs h̄ are rows koff[j] .. koff[j+1]−1 of a packed [SS, H]
  * (SS = Σ_b S_b); no padding anywhere.
  *
- * Keys projected once: additive e_ti = vᵀ tanh(W_q q_t + W_k h̄_i + b) reads K' = h̄ W_kᵀ + b
- * [SS, da], computed for every sentence in one GEMM before the decoder runs; general
+ * Keys projected once: additive e_ti = vᵀ tanh(W_q q_t + b + W_k h̄_i) reads K' = h̄ W_kᵀ
+ * [SS, da], computed for every sentence in one GEMM before the decoder runs, and Q' = W_q q_t + b
+ * (one GEMM per step; b on the query's side, as the kernel adds it, so both round alike); general
  * e_ti = q_tᵀ W_a h̄_i reads K' = h̄ W_aᵀ [SS, H]. Their gradients dK' accumulate over the steps
- * and fold once at the end (dW_k += dK'ᵀ h̄, dh̄ += dK' W_k, db += Σ dK').
+ * and fold once at the end (dW_k += dK'ᵀ h̄, dh̄ += dK' W_k; dW_q += dQ'ᵀ q, db += Σ dQ').
  */
 #ifndef AL_MODELS_SEQ2SEQ_TRAIN_BATCH_H
 #define AL_MODELS_SEQ2SEQ_TRAIN_BATCH_H
@@ -44,8 +45,8 @@ typedef struct {
     float *enc_scratch; /* the recurrent stack's scratch at B = 1, T = S_max */
     /* attention (s2b_keys_*, s2b_attend_*) */
     int kw;          /* width of K': da (additive), H (general), 0 */
-    float *kp, *dkp; /* [SS, kw] */
-    float *qp, *dqp; /* [NT, da] additive: W_q q of every decoder row, and its gradient */
+    float *kp, *dkp; /* [SS, kw] K' and dK' */
+    float *qp, *dqp; /* [NT, da] additive: Q' = W_q q + b of every decoder row, and dQ' */
     float *att;      /* [NT, S_max] α of every decoder row (its first S_b entries) */
     float *row;      /* scratch: [S_max, da] tanh values, then 3·S_max */
 } s2b_ws;
@@ -75,5 +76,8 @@ void s2b_keys_backward(const s2b_ws *w, const float *queries, int NT);
 void s2b_attend_forward(const s2b_ws *w, int n, int r0, const float *q, float *ctx, int ldc);
 void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const float *dctx,
                          float *dq);
+
+/* b [C] += the column sums of x [R, C] (row stride ldx), in double. */
+void s2b_colsum_add(float *b, const float *x, int ldx, int R, int C);
 
 #endif /* AL_MODELS_SEQ2SEQ_TRAIN_BATCH_H */

@@ -82,9 +82,8 @@ void s2b_keys_forward(const s2b_ws *w)
     const al_seq2seq *s = w->s;
     const int H = s->H, SS = w->SS, kw = w->kw;
     if (s->attention == AL_S2S_ADDITIVE) {
-        /* K' = h̄ W_kᵀ + bias  [SS, da] */
+        /* K' = h̄ W_kᵀ  [SS, da] (the bias goes with the query, as the kernel adds it) */
         al_sgemm(0, 1, SS, kw, H, 1.0f, w->keys, H, s->W_k, H, 0.0f, w->kp, kw);
-        al_bias_add_forward(w->kp, kw, s->bias, NULL, SS, kw);
     } else if (s->attention == AL_S2S_GENERAL) {
         /* K' = h̄ W_aᵀ  [SS, H], so e_ti = q_tᵀ W_a h̄_i = K'_i · q_t */
         al_sgemm(0, 1, SS, H, H, 1.0f, w->keys, H, s->W_a, H, 0.0f, w->kp, H);
@@ -96,14 +95,12 @@ void s2b_keys_backward(const s2b_ws *w, const float *queries, int NT)
     const al_seq2seq *s = w->s;
     const int H = s->H, SS = w->SS, kw = w->kw;
     if (s->attention == AL_S2S_ADDITIVE) {
-        /* K' = h̄ W_kᵀ + bias  →  dW_k += dK'ᵀ h̄,  dh̄ += dK' W_k,  dbias += Σ_i dK'_i */
+        /* K' = h̄ W_kᵀ  →  dW_k += dK'ᵀ h̄,  dh̄ += dK' W_k */
         al_sgemm(1, 0, kw, H, SS, 1.0f, w->dkp, kw, w->keys, H, 1.0f, gp(w, s->W_k), H);
         al_sgemm(0, 0, SS, H, kw, 1.0f, w->dkp, kw, s->W_k, H, 1.0f, w->dkeys, H);
-        float *db = gp(w, s->bias);
-        for (long i = 0; i < SS; i++)
-            for (int a = 0; a < kw; a++) db[a] += w->dkp[i * kw + a];
-        /* Q' = q W_qᵀ (every decoder row)  →  dW_q += dQ'ᵀ q */
+        /* Q' = q W_qᵀ + bias (every decoder row)  →  dW_q += dQ'ᵀ q,  dbias += Σ_r dQ'_r */
         al_sgemm(1, 0, kw, H, NT, 1.0f, w->dqp, kw, queries, H, 1.0f, gp(w, s->W_q), H);
+        s2b_colsum_add(gp(w, s->bias), w->dqp, kw, NT, kw);
     } else if (s->attention == AL_S2S_GENERAL) {
         /* K' = h̄ W_aᵀ  →  dW_a += dK'ᵀ h̄,  dh̄ += dK' W_a */
         al_sgemm(1, 0, H, H, SS, 1.0f, w->dkp, H, w->keys, H, 1.0f, gp(w, s->W_a), H);
@@ -117,8 +114,10 @@ void s2b_attend_forward(const s2b_ws *w, int n, int r0, const float *q, float *c
 {
     const al_seq2seq *s = w->s;
     const int H = s->H, da = s->da, kw = w->kw;
-    if (s->attention == AL_S2S_ADDITIVE) /* Q' = q W_qᵀ for the n rows at once */
+    if (s->attention == AL_S2S_ADDITIVE) { /* Q' = q W_qᵀ + bias for the n rows at once */
         al_sgemm(0, 1, n, da, H, 1.0f, q, H, s->W_q, H, 0.0f, w->qp + (long)r0 * da, da);
+        al_bias_add_forward(w->qp + (long)r0 * da, da, s->bias, NULL, n, da);
+    }
     for (int j = 0; j < n; j++) {
         const int S = w->src_len[w->order[j]];
         const float *K = w->keys + (long)w->koff[j] * H, *qj = q + (long)j * H;
