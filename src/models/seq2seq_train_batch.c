@@ -126,6 +126,7 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     const int da = s->attention == AL_S2S_ADDITIVE ? s->da : 0;
     const int kw = s->attention == AL_S2S_ADDITIVE ? s->da : s->attention == AL_S2S_GENERAL ? H : 0;
     const int luong_c = !bahdanau && dc > 0; /* h̃ = tanh(W_c [c; h]) */
+    const int ldx = din + H; /* a row of X: [y_emb; c_t or h̃_{t−1}; s_{t−1}] */
 
     /* sizes: T the longest target, NT the decoder rows, SS the key rows */
     long NT = 0, SS = 0;
@@ -144,12 +145,12 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     const double ints = 2.0 * B + 1 + 2.0 * T + 1 + 2.0 * NT + T_max + 2;
     const double nb = (double)B, nt = (double)NT, ss = (double)SS;
     /* every take() below, in order */
-    const double floats = ints + 2 * ss * E + 2 * ss * H + 4 * LDH + enc_scr + 2 * ss * kw +
-                          2 * nt * da + (dc ? nt * S_max : 0) + (double)S_max * da + 3.0 * S_max +
-                          (nb + nt) * H * (lstm ? 2 : 1) + nt * H + nt * din + nt * GH +
-                          (gru ? nt * H + nb * GH : 0) + nt * V + (!bahdanau ? nt * H : 0) +
-                          (luong_c ? nt * dc + nt * H : 0) + nt * GH * (gru ? 2 : 1) + nt * H +
-                          nt * dc + nt * E + 6 * nb * H + nb * dx + nb * dc + 16;
+    const double floats =
+        ints + 2 * ss * E + 2 * ss * H + 4 * LDH + enc_scr + 2 * ss * kw + 2 * nt * da +
+        (dc ? nt * S_max : 0) + (double)S_max * da + 3.0 * S_max + (nb + nt) * H * (lstm ? 2 : 1) +
+        nt * ldx + nt * GH + (gru ? nt * H + nb * GH : 0) + nt * V + (!bahdanau ? nt * H : 0) +
+        (luong_c ? nt * dc + nt * H : 0) + nt * GH * (gru ? 2 : 1) + nt * H + nt * dc + nt * E +
+        6 * nb * H + nb * dx + nb * dc + (double)GH * (dx + H) + nb * (dx + H) + 16;
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *blk = al_malloc((size_t)floats * sizeof(float));
     if (!blk) return AL_ERR_NOMEM;
@@ -210,14 +211,16 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     w.att = take(&m, dc ? nt * S_max : 0);
     w.row = take(&m, (double)S_max * da + 3.0 * S_max);
     /* decoder, forward: HS [B + NT, H] block 0 the initial states, then s_t of every row (CS the
-     * LSTM's c likewise); HP [NT, H] each row's s_{t−1}; X [NT, din] each row's cell input */
+     * LSTM's c likewise); X [NT, din + H] each row's cell input x and its s_{t−1} (so the
+     * non-embedding input and the recurrence are one GEMM against Wx = [W_ih[:, E:] W_hh]) */
     float *HS = take(&m, (nb + nt) * H), *CS = lstm ? take(&m, (nb + nt) * H) : NULL;
-    float *HP = take(&m, nt * H);
-    float *X = take(&m, nt * din);
-    float *GT = take(&m, nt * GH);                   /* [NT, G·H] gates */
-    float *ST = gru ? take(&m, nt * H) : NULL;       /* [NT, H] GRU W_hn h + b_hn */
-    float *HH = gru ? take(&m, nb * GH) : NULL;      /* [n, G·H] GRU W_hh h + b_hh, one step */
-    float *LP = take(&m, nt * V);                    /* [NT, V] log-probs, then dlogits */
+    float *X = take(&m, nt * ldx), *HP = X + din; /* HP: s_{t−1}, row stride ldx */
+    float *Wx = take(&m, (double)GH * (dx + H));  /* [G·H, dx + H] */
+    float *DX2 = take(&m, nb * (dx + H));         /* [n, dx + H] ∂/∂ those inputs, one step */
+    float *GT = take(&m, nt * GH);                /* [NT, G·H] gates */
+    float *ST = gru ? take(&m, nt * H) : NULL;    /* [NT, H] GRU W_hn h + b_hn */
+    float *HH = gru ? take(&m, nb * GH) : NULL;   /* [n, G·H] GRU W_hh h + b_hh, one step */
+    float *LP = take(&m, nt * V);                 /* [NT, V] log-probs, then dlogits */
     float *FT = !bahdanau ? take(&m, nt * H) : NULL; /* [NT, H] luong h̃ */
     float *CT = luong_c ? take(&m, nt * dc) : NULL;  /* [NT, dc] luong contexts */
     float *DZ = luong_c ? take(&m, nt * H) : NULL;   /* [NT, H] ∂/∂(W_c [c; h]) */
@@ -240,24 +243,29 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     /* x = [y_emb; ·]: the embedding part of every row, and its input projection in one GEMM
      * (+ b_ih, + b_hh except the GRU's, which stays inside r ⊙ (W_hn h + b_hn)) */
     for (long r = 0; r < NT; r++)
-        memcpy(X + r * din, s->tgt_emb + (long)yin[r] * E, sizeof(float) * (size_t)E);
-    al_sgemm(0, 1, (int)NT, GH, E, 1.0f, X, din, s->dec_w_ih, din, 0.0f, GT, GH);
+        memcpy(X + r * ldx, s->tgt_emb + (long)yin[r] * E, sizeof(float) * (size_t)E);
+    al_sgemm(0, 1, (int)NT, GH, E, 1.0f, X, ldx, s->dec_w_ih, din, 0.0f, GT, GH);
+    for (int i = 0; i < GH; i++) {
+        memcpy(Wx + (long)i * (dx + H), s->dec_w_ih + (long)i * din + E, sizeof(float) * dx);
+        memcpy(Wx + (long)i * (dx + H) + dx, s->dec_w_hh + (long)i * H, sizeof(float) * H);
+    }
     if (s->dec_b_ih)
         al_bias_add_forward(GT, GH, s->dec_b_ih, gru ? NULL : s->dec_b_hh, (int)NT, GH);
     for (int t = 0; t < T; t++) {
         const int n = nrow[t], r0 = rowoff[t], rp = t ? B + rowoff[t - 1] : 0;
         const float *hp = HS + (long)rp * H, *cp = lstm ? CS + (long)rp * H : NULL;
         float *h = HS + (long)(B + r0) * H, *c = lstm ? CS + (long)(B + r0) * H : NULL;
-        float *x = X + (long)r0 * din, *g = GT + (long)r0 * GH;
-        memcpy(HP + (long)r0 * H, hp, sizeof(float) * (size_t)n * H);
-        if (bahdanau && dc) s2b_attend_forward(&w, n, r0, hp, x + E, din); /* c_t(s_{t−1}) */
+        float *x = X + (long)r0 * ldx, *g = GT + (long)r0 * GH;
+        for (int j = 0; j < n; j++)
+            memcpy(x + (long)j * ldx + din, hp + (long)j * H, sizeof(float) * (size_t)H);
+        if (bahdanau && dc) s2b_attend_forward(&w, n, r0, hp, x + E, ldx); /* c_t(s_{t−1}) */
         if (!bahdanau && s->input_feeding && t) /* x = [y; h̃_{t−1}] (h̃_{−1} = 0) */
             for (int j = 0; j < n; j++)
-                memcpy(x + (long)j * din + E, FT + (long)(rowoff[t - 1] + j) * H,
+                memcpy(x + (long)j * ldx + E, FT + (long)(rowoff[t - 1] + j) * H,
                        sizeof(float) * (size_t)H);
-        /* gates += x[E:] W_ih[:, E:]ᵀ */
-        if (dx) al_sgemm(0, 1, n, GH, dx, 1.0f, x + E, din, s->dec_w_ih + E, din, 1.0f, g, GH);
         if (gru) {
+            /* gates += x[E:] W_ih[:, E:]ᵀ */
+            if (dx) al_sgemm(0, 1, n, GH, dx, 1.0f, x + E, ldx, s->dec_w_ih + E, din, 1.0f, g, GH);
             /* hh = W_hh h_{t−1} + b_hh, kept apart for r ⊙ h_n */
             al_sgemm(0, 1, n, GH, H, 1.0f, hp, H, s->dec_w_hh, H, 0.0f, HH, GH);
             if (s->dec_b_hh) al_bias_add_forward(HH, GH, s->dec_b_hh, NULL, n, GH);
@@ -268,7 +276,8 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
                 memcpy(ST + (long)(r0 + j) * H, hh + 2 * H, sizeof(float) * (size_t)H);
             }
         } else {
-            al_sgemm(0, 1, n, GH, H, 1.0f, hp, H, s->dec_w_hh, H, 1.0f, g, GH);
+            /* gates += [x[E:]; s_{t−1}] [W_ih[:, E:] W_hh]ᵀ, one GEMM */
+            al_sgemm(0, 1, n, GH, dx + H, 1.0f, x + E, ldx, Wx, dx + H, 1.0f, g, GH);
             for (int j = 0; j < n; j++) {
                 if (lstm)
                     al_recurrent_lstm_cell_forward(g + (long)j * GH, c + (long)j * H,
@@ -295,24 +304,29 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     for (long r = 0; r < NT; r++) memcpy(LP + r * V, s->out_b, sizeof(float) * (size_t)V);
     if (bahdanau) {
         al_sgemm(0, 1, (int)NT, V, H, 1.0f, HSo, H, s->out_w, dout, 1.0f, LP, V);
-        if (dc) al_sgemm(0, 1, (int)NT, V, dc, 1.0f, X + E, din, s->out_w + H, dout, 1.0f, LP, V);
+        if (dc) al_sgemm(0, 1, (int)NT, V, dc, 1.0f, X + E, ldx, s->out_w + H, dout, 1.0f, LP, V);
     } else {
         al_sgemm(0, 1, (int)NT, V, H, 1.0f, FT, H, s->out_w, dout, 1.0f, LP, V);
     }
     double total = 0.0;
     for (long r = 0; r < NT; r++) {
-        /* log_softmax (sum in double); nll −= lp[y] */
+        /* log_softmax (sums in double), one exp per logit: nll −= logit_y − lse, and
+         * dlogits = scale · (softmax − onehot) in place */
         float *lp = LP + r * V;
+        const int y = yout[r];
+        const double ly = lp[y];
         float mx = lp[0];
         for (int i = 1; i < V; i++) mx = lp[i] > mx ? lp[i] : mx;
         double sum = 0.0;
-        for (int i = 0; i < V; i++) sum += exp((double)lp[i] - mx);
-        const double lse = (double)mx + log(sum);
-        for (int i = 0; i < V; i++) lp[i] = (float)((double)lp[i] - lse);
-        total -= lp[yout[r]];
-        /* dlogits = scale · (softmax − onehot), in place */
-        for (int i = 0; i < V; i++) lp[i] = scale * (float)exp((double)lp[i]);
-        lp[yout[r]] -= scale;
+        for (int i = 0; i < V; i++) {
+            const double e = exp((double)lp[i] - mx);
+            sum += e;
+            lp[i] = (float)e;
+        }
+        total -= ly - ((double)mx + log(sum));
+        const double k = (double)scale / sum;
+        for (int i = 0; i < V; i++) lp[i] = (float)(k * lp[i]);
+        lp[y] -= scale;
     }
     *nll = total;
 
@@ -324,7 +338,7 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
         al_sgemm(1, 0, V, H, (int)NT, 1.0f, LP, V, HSo, H, 1.0f, gout_w, dout);
         al_sgemm(0, 0, (int)NT, H, V, 1.0f, LP, V, s->out_w, dout, 0.0f, DF1, H);
         if (dc) {
-            al_sgemm(1, 0, V, dc, (int)NT, 1.0f, LP, V, X + E, din, 1.0f, gout_w + H, dout);
+            al_sgemm(1, 0, V, dc, (int)NT, 1.0f, LP, V, X + E, ldx, 1.0f, gout_w + H, dout);
             al_sgemm(0, 0, (int)NT, dc, V, 1.0f, LP, V, s->out_w + H, dout, 0.0f, DF2, dc);
         }
     } else {
@@ -364,11 +378,23 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
                           lstm ? cp + o : NULL, h + o, hp + o, dH + o, dC + o, DPRE + r * GH,
                           DHH + r * GH, dHp + o, dCp + o);
         }
-        al_sgemm(0, 0, n, H, GH, 1.0f, DHH + (long)r0 * GH, GH, s->dec_w_hh, H, 1.0f, dHp, H);
-        /* x[E:] (context or h̃_{t−1}): dx = dpre W_ih[:, E:] */
-        if (dx)
-            al_sgemm(0, 0, n, dx, GH, 1.0f, DPRE + (long)r0 * GH, GH, s->dec_w_ih + E, din, 0.0f,
-                     dXr, dx);
+        if (gru) {
+            /* dh_{t−1} += dhh W_hh;  x[E:] (context or h̃_{t−1}): dx = dpre W_ih[:, E:] */
+            al_sgemm(0, 0, n, H, GH, 1.0f, DHH + (long)r0 * GH, GH, s->dec_w_hh, H, 1.0f, dHp, H);
+            if (dx)
+                al_sgemm(0, 0, n, dx, GH, 1.0f, DPRE + (long)r0 * GH, GH, s->dec_w_ih + E, din,
+                         0.0f, dXr, dx);
+        } else {
+            /* [dx; dh_{t−1}] = dpre [W_ih[:, E:] W_hh], one GEMM (cell_backward left dh_{t−1}
+             * zero: the LSTM's and RNN's h_{t−1} enter only through W_hh) */
+            al_sgemm(0, 0, n, dx + H, GH, 1.0f, DPRE + (long)r0 * GH, GH, Wx, dx + H, 0.0f, DX2,
+                     dx + H);
+            for (int j = 0; j < n; j++) {
+                const float *d2 = DX2 + (long)j * (dx + H);
+                if (dx) memcpy(dXr + (long)j * dx, d2, sizeof(float) * (size_t)dx);
+                memcpy(dHp + (long)j * H, d2 + dx, sizeof(float) * (size_t)H);
+            }
+        }
         if (bahdanau && dc) {
             for (size_t k = 0; k < (size_t)n * dc; k++) dctx[k] += dXr[k];
             s2b_attend_backward(&w, n, r0, hp, dctx, dHp); /* c_t(s_{t−1}) */
@@ -380,8 +406,8 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     /* the decoder's weights over every row at once:
      *   gates = x W_ihᵀ + b_ih    →  dW_ih += dpreᵀ x,  db_ih += Σ dpre,  dy_emb = dpre W_ih[:, :E]
      *   W_hh h_{t−1} + b_hh      →  dW_hh += dhhᵀ h_{t−1},  db_hh += Σ dhh */
-    al_sgemm(1, 0, GH, din, (int)NT, 1.0f, DPRE, GH, X, din, 1.0f, gp(w0, g0, s->dec_w_ih), din);
-    al_sgemm(1, 0, GH, H, (int)NT, 1.0f, DHH, GH, HP, H, 1.0f, gp(w0, g0, s->dec_w_hh), H);
+    al_sgemm(1, 0, GH, din, (int)NT, 1.0f, DPRE, GH, X, ldx, 1.0f, gp(w0, g0, s->dec_w_ih), din);
+    al_sgemm(1, 0, GH, H, (int)NT, 1.0f, DHH, GH, HP, ldx, 1.0f, gp(w0, g0, s->dec_w_hh), H);
     if (s->dec_b_ih) s2b_colsum_add(gp(w0, g0, s->dec_b_ih), DPRE, GH, (int)NT, GH);
     if (s->dec_b_hh) s2b_colsum_add(gp(w0, g0, s->dec_b_hh), DHH, GH, (int)NT, GH);
     al_sgemm(0, 0, (int)NT, E, GH, 1.0f, DPRE, GH, s->dec_w_ih, din, 0.0f, DEMB, E);
@@ -393,7 +419,7 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
         al_sgemm(1, 0, H, H, (int)NT, 1.0f, DZ, H, HSo, H, 1.0f, gwc + dc, dc + H);
     }
     /* the keys' projections, then the encoder from ∂/∂keys and ∂/∂(initial state) */
-    s2b_keys_backward(&w, bahdanau ? HP : HSo, (int)NT);
+    s2b_keys_backward(&w, bahdanau ? HP : HSo, bahdanau ? ldx : H, (int)NT);
     s2b_encode_backward(&w, dH, dC);
 done:
     al_free(blk);

@@ -63,10 +63,10 @@ al_status s2b_encode_forward(const s2b_ws *w);
 void s2b_encode_backward(const s2b_ws *w, const float *dh0, const float *dc0);
 
 /* K' from the keys (additive, general; nothing otherwise), and the end-of-batch fold of dK' and
- * of the additive query projection: queries [NT, H] are the rows W_q read (s_{t−1} in bahdanau
+ * of the additive query projection: queries [NT, H] (row stride ldq) are the rows W_q read (s_{t−1} in bahdanau
  * style, h_t in luong style). */
 void s2b_keys_forward(const s2b_ws *w);
-void s2b_keys_backward(const s2b_ws *w, const float *queries, int NT);
+void s2b_keys_backward(const s2b_ws *w, const float *queries, int ldq, int NT);
 
 /*
  * Attention of decoder rows r0 .. r0+n−1 (sorted sentences 0 .. n−1) from queries q [n, H]:

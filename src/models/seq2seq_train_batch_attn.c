@@ -90,7 +90,7 @@ void s2b_keys_forward(const s2b_ws *w)
     }
 }
 
-void s2b_keys_backward(const s2b_ws *w, const float *queries, int NT)
+void s2b_keys_backward(const s2b_ws *w, const float *queries, int ldq, int NT)
 {
     const al_seq2seq *s = w->s;
     const int H = s->H, SS = w->SS, kw = w->kw;
@@ -99,7 +99,7 @@ void s2b_keys_backward(const s2b_ws *w, const float *queries, int NT)
         al_sgemm(1, 0, kw, H, SS, 1.0f, w->dkp, kw, w->keys, H, 1.0f, gp(w, s->W_k), H);
         al_sgemm(0, 0, SS, H, kw, 1.0f, w->dkp, kw, s->W_k, H, 1.0f, w->dkeys, H);
         /* Q' = q W_qᵀ + bias (every decoder row)  →  dW_q += dQ'ᵀ q,  dbias += Σ_r dQ'_r */
-        al_sgemm(1, 0, kw, H, NT, 1.0f, w->dqp, kw, queries, H, 1.0f, gp(w, s->W_q), H);
+        al_sgemm(1, 0, kw, H, NT, 1.0f, w->dqp, kw, queries, ldq, 1.0f, gp(w, s->W_q), H);
         s2b_colsum_add(gp(w, s->bias), w->dqp, kw, NT, kw);
     } else if (s->attention == AL_S2S_GENERAL) {
         /* K' = h̄ W_aᵀ  →  dW_a += dK'ᵀ h̄,  dh̄ += dK' W_a */
