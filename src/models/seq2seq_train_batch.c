@@ -27,6 +27,8 @@
 #include "../kernels/kernels.h"
 #include "../kernels/recurrent.h"
 
+double s2b_keep_floats = 33554432.0;
+
 static double dmax(double a, double b) { return a > b ? a : b; }
 
 /* The gradient of parameter p: the same offset in g0 as p has in w0 (NULL for NULL). */
@@ -138,11 +140,15 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
         SS += src_len[b];
         T = tgt_len[b] > T ? tgt_len[b] : T;
     }
+    /* additive: Σ over decoder rows of S_b · da tanh values, kept when that is not too many */
+    double keep = 0.0;
+    for (int b = 0; da && b < B; b++) keep += (double)tgt_len[b] * src_len[b] * da;
+    if (keep > s2b_keep_floats) keep = 0.0;
     const double LDH = (double)s->L * s->dirs * s->Hs;
     const double enc_scr =
         dmax(al_recurrent_stack_forward_floats(s->cell, 1, S_max, s->Hs, s->L, s->dirs),
              al_recurrent_stack_backward_floats(s->cell, 1, S_max, s->Hs, s->L, s->dirs));
-    const double ints = 2.0 * B + 1 + 2.0 * T + 1 + 2.0 * NT + T_max + 2;
+    const double ints = 2.0 * B + 1 + 2.0 * T + 1 + 2.0 * NT + T_max + 2 + (keep ? NT + 1.0 : 0);
     const double nb = (double)B, nt = (double)NT, ss = (double)SS;
     /* every take() below, in order */
     const double floats =
@@ -150,7 +156,7 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
         (dc ? nt * S_max : 0) + (double)S_max * da + 3.0 * S_max + (nb + nt) * H * (lstm ? 2 : 1) +
         nt * ldx + nt * GH + (gru ? nt * H + nb * GH : 0) + nt * V + (!bahdanau ? nt * H : 0) +
         (luong_c ? nt * dc + nt * H : 0) + nt * GH * (gru ? 2 : 1) + nt * H + nt * dc + nt * E +
-        6 * nb * H + nb * dx + nb * dc + (double)GH * (dx + H) + nb * (dx + H) + 16;
+        6 * nb * H + nb * dx + nb * dc + (double)GH * (dx + H) + nb * (dx + H) + keep + 16;
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *blk = al_malloc((size_t)floats * sizeof(float));
     if (!blk) return AL_ERR_NOMEM;
@@ -161,6 +167,7 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     int *rowoff = (int *)take(&m, T + 1), *nrow = (int *)take(&m, T);
     int32_t *yin = (int32_t *)take(&m, (double)NT), *yout = (int32_t *)take(&m, (double)NT);
     int *cnt = (int *)take(&m, T_max + 2);
+    int *tkoff = keep ? (int *)take(&m, NT + 1.0) : NULL;
     /* stable counting sort by target length, longest first */
     for (int b = 0; b < B; b++) cnt[T_max - tgt_len[b]]++;
     for (int k = 0, acc = 0; k <= T_max; k++) {
@@ -179,6 +186,7 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
             const int32_t *y = tgt + (long)order[j] * T_max;
             yin[rowoff[t] + j] = t ? y[t - 1] : s->bos; /* fed bos, tgt[0], ..., tgt[T−2] */
             yout[rowoff[t] + j] = y[t];
+            if (tkoff) tkoff[rowoff[t] + j + 1] = tkoff[rowoff[t] + j] + src_len[order[j]];
         }
     }
 
@@ -210,6 +218,8 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     w.dqp = take(&m, nt * da);
     w.att = take(&m, dc ? nt * S_max : 0);
     w.row = take(&m, (double)S_max * da + 3.0 * S_max);
+    w.tk = keep ? take(&m, keep) : NULL;
+    w.tkoff = tkoff;
     /* decoder, forward: HS [B + NT, H] block 0 the initial states, then s_t of every row (CS the
      * LSTM's c likewise); X [NT, din + H] each row's cell input x and its s_{t−1} (so the
      * non-embedding input and the recurrence are one GEMM against Wx = [W_ih[:, E:] W_hh]) */

@@ -44,12 +44,20 @@ typedef struct {
     float *dhn, *dcn;
     float *enc_scratch; /* the recurrent stack's scratch at B = 1, T = S_max */
     /* attention (s2b_keys_*, s2b_attend_*) */
-    int kw;          /* width of K': da (additive), H (general), 0 */
-    float *kp, *dkp; /* [SS, kw] K' and dK' */
-    float *qp, *dqp; /* [NT, da] additive: Q' = W_q q + b of every decoder row, and dQ' */
-    float *att;      /* [NT, S_max] α of every decoder row (its first S_b entries) */
-    float *row;      /* scratch: [S_max, da] tanh values, then 3·S_max */
+    int kw;           /* width of K': da (additive), H (general), 0 */
+    float *kp, *dkp;  /* [SS, kw] K' and dK' */
+    float *qp, *dqp;  /* [NT, da] additive: Q' = W_q q + b of every decoder row, and dQ' */
+    float *att;       /* [NT, S_max] α of every decoder row (its first S_b entries) */
+    float *row;       /* scratch: [S_max, da] tanh values, then 3·S_max */
+    float *tk;        /* additive: the forward's tanh values kept for the backward, row r's
+                      * [S_b, da] at tk + tkoff[r]·da; NULL when they would take more than
+                      * s2b_keep_floats (the backward then recomputes them) */
+    const int *tkoff; /* [NT+1] */
 } s2b_ws;
+
+/* The most floats of additive tanh values kept from the forward for the backward: 2^25 (128 MB)
+ * unless a test lowers it (tests/c/test_train_batch.c: 0 checks the recomputing path). */
+extern double s2b_keep_floats;
 
 /* 1 when the batched path handles s's configuration (attention none, additive, dot, general;
  * either style, input feeding or not, any cell, layers, directions). */

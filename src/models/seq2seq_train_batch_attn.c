@@ -123,9 +123,10 @@ void s2b_attend_forward(const s2b_ws *w, int n, int r0, const float *q, float *c
         const float *K = w->keys + (long)w->koff[j] * H, *qj = q + (long)j * H;
         float *a = w->att + (long)(r0 + j) * w->S_max;
         switch (s->attention) {
-        case AL_S2S_ADDITIVE: /* e_i = vᵀ tanh(Q'_j + K'_i) */
-            al_additive_scores(a, w->row, w->qp + (long)(r0 + j) * da,
-                               w->kp + (long)w->koff[j] * kw, s->v, S, da);
+        case AL_S2S_ADDITIVE: /* e_i = vᵀ tanh(Q'_j + K'_i) (the tanh values kept when asked) */
+            al_additive_scores(a, w->tk ? w->tk + (long)w->tkoff[r0 + j] * da : w->row,
+                               w->qp + (long)(r0 + j) * da, w->kp + (long)w->koff[j] * kw, s->v, S,
+                               da);
             break;
         case AL_S2S_DOT: /* e_i = h̄_i · q */ al_sgemv(0, S, H, 1.0f, K, H, qj, 0.0f, a); break;
         default: /* general: e_i = K'_i · q */
@@ -143,7 +144,7 @@ void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const f
     const al_seq2seq *s = w->s;
     const int H = s->H, da = s->da, kw = w->kw;
     const int additive = s->attention == AL_S2S_ADDITIVE;
-    float *tb = w->row; /* [S, da] tanh values, then dpre */
+    float *tb = w->row; /* [S, da] tanh values */
     float *e = tb + (additive ? (long)w->S_max * da : 0), *dal = e + w->S_max, *de = dal + w->S_max;
     float *gv = additive ? gp(w, s->v) : NULL;
     for (int j = 0; j < n; j++) {
@@ -161,14 +162,18 @@ void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const f
         if (additive) {
             const float *qpj = w->qp + (long)(r0 + j) * da;
             float *dqpj = w->dqp + (long)(r0 + j) * da, *dKp = w->dkp + k0 * kw;
-            /* t = tanh(Q'_j + K'_i) recomputed (cheaper than keeping [NT, S, da]) */
-            al_additive_scores(e, tb, qpj, w->kp + k0 * kw, s->v, S, da);
+            /* t = tanh(Q'_j + K'_i): the forward's, or recomputed */
+            if (w->tk)
+                tb = w->tk + (long)w->tkoff[r0 + j] * da;
+            else
+                al_additive_scores(e, tb, qpj, w->kp + k0 * kw, s->v, S, da);
             /* e_i = Σ_a v_a t[i,a]  →  dv += Σ_i de_i t[i,:] */
             al_sgemv(1, S, da, 1.0f, tb, da, de, 1.0f, gv);
             /* t[i,a] = tanh(Q'_a + K'[i,a])  →  dpre[i,a] = de_i v_a (1 − t²) = dK'[i,a],
              * and dQ'_a = Σ_i dpre[i,a] */
             for (int i = 0; i < S; i++) {
-                float *ti = tb + (long)i * da, *dki = dKp + (long)i * kw;
+                const float *ti = tb + (long)i * da;
+                float *dki = dKp + (long)i * kw;
                 for (int c = 0; c < da; c++) {
                     const float d = de[i] * s->v[c] * (1.0f - ti[c] * ti[c]);
                     dki[c] += d;

@@ -11,7 +11,8 @@
  *   3. the batch in another row order gives the same loss and gradient (to float order);
  *   4. the trainer takes the batched path (al_trainer_batched) and its gradient equals the
  *      batched: false one;
- *   5. concat, local-m, local-p and key-query return AL_ERR_UNSUPPORTED, g0 untouched.
+ *   5. additive attention both with its tanh values kept for the backward and recomputed;
+ *   6. concat, local-m, local-p and key-query return AL_ERR_UNSUPPORTED, g0 untouched.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "fixtures.h"
 #include "models/model.h"
 #include "models/seq2seq_train.h"
+#include "models/seq2seq_train_batch.h"
 
 static const char *TOKENIZER = "\"tokenizer\":{\"type\":\"char\",\"srcVocab\":[\"<pad>\",\"<unk>\","
                                "\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\"],"
@@ -255,6 +257,10 @@ int main(void)
 {
     UNUSED_CHECK_HELPERS
     for (size_t i = 0; i < sizeof COVERED / sizeof COVERED[0]; i++) covered(COVERED[i]);
+    /* again with the additive tanh values recomputed in the backward rather than kept */
+    s2b_keep_floats = 0.0;
+    for (size_t i = 0; i < sizeof COVERED / sizeof COVERED[0]; i++)
+        if (strstr(COVERED[i], "additive")) covered(COVERED[i]);
     for (size_t i = 0; i < sizeof UNSUPPORTED / sizeof UNSUPPORTED[0]; i++)
         unsupported(UNSUPPORTED[i]);
     printf("worst |batched − per-sentence| / (1e-5 + 1e-5·|ref|): %.3g\n", worst_rel);
