@@ -15,7 +15,7 @@
  *              and ∂/∂features in one GEMM each before walking the steps back
  *   weights    every decoder weight gradient (W_ih, W_hh, biases, W_c, W_q, target embeddings)
  *              folded once over all rows at the end, from the per-row gradients the walk kept
- * Returns AL_ERR_UNSUPPORTED (g0 untouched) for concat, local-m, local-p and key-query: the
+ * Returns AL_ERR_UNSUPPORTED (g0 untouched) for local-m, local-p and key-query: the
  * trainer then calls al_seq2seq_backward per sentence.
  * Deliberately not here: the attention and the encoder (seq2seq_train_batch_attn.c).
  */
@@ -125,8 +125,8 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     const int E = s->E, H = s->H, G = s->G, GH = G * H, V = s->Vt, dc = s->dc;
     const int din = s->din, dout = s->dout, dx = din - E, bahdanau = s->style == AL_S2S_BAHDANAU;
     const int lstm = s->cell == AL_RECURRENT_LSTM, gru = s->cell == AL_RECURRENT_GRU;
-    const int da = s->attention == AL_S2S_ADDITIVE ? s->da : 0;
-    const int kw = s->attention == AL_S2S_ADDITIVE ? s->da : s->attention == AL_S2S_GENERAL ? H : 0;
+    const int da = s2b_additive(s) ? s->da : 0; /* additive or concat */
+    const int kw = da ? da : s->attention == AL_S2S_GENERAL ? H : 0;
     const int luong_c = !bahdanau && dc > 0; /* h̃ = tanh(W_c [c; h]) */
     const int ldx = din + H; /* a row of X: [y_emb; c_t or h̃_{t−1}; s_{t−1}] */
 

@@ -44,7 +44,7 @@ typedef struct {
     float *dhn, *dcn;
     float *enc_scratch; /* the recurrent stack's scratch at B = 1, T = S_max */
     /* attention (s2b_keys_*, s2b_attend_*) */
-    int kw;           /* width of K': da (additive), H (general), 0 */
+    int kw;           /* width of K': da (additive, concat), H (general), 0 */
     float *kp, *dkp;  /* [SS, kw] K' and dK' */
     float *qp, *dqp;  /* [NT, da] additive: Q' = W_q q + b of every decoder row, and dQ' */
     float *att;       /* [NT, S_max] α of every decoder row (its first S_b entries) */
@@ -59,9 +59,11 @@ typedef struct {
  * unless a test lowers it (tests/c/test_train_batch.c: 0 checks the recomputing path). */
 extern double s2b_keep_floats;
 
-/* 1 when the batched path handles s's configuration (attention none, additive, dot, general;
- * either style, input feeding or not, any cell, layers, directions). */
+/* 1 when the batched path handles s's configuration (attention none, additive, dot, general,
+ * concat; either style, input feeding or not, any cell, layers, directions). */
 int s2b_supported(const al_seq2seq *s);
+/* 1 for the additive scores: additive, and Luong's concat (the same score with W_a split). */
+int s2b_additive(const al_seq2seq *s);
 
 /* The encoder, per sentence for now (al_recurrent_stack_* at B = 1): xs, keys, h0, c0 from the
  * source ids; AL_ERR_RANGE for an id out of range. The backward reads dkeys [SS, H] and

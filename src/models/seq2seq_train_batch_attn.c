@@ -19,7 +19,28 @@ static float *gp(const s2b_ws *w, const float *p) { return w->g0 + (p - w->w0); 
 int s2b_supported(const al_seq2seq *s)
 {
     return s->attention == AL_S2S_NONE || s->attention == AL_S2S_ADDITIVE ||
-           s->attention == AL_S2S_DOT || s->attention == AL_S2S_GENERAL;
+           s->attention == AL_S2S_DOT || s->attention == AL_S2S_GENERAL ||
+           s->attention == AL_S2S_CONCAT;
+}
+
+int s2b_additive(const al_seq2seq *s)
+{
+    return s->attention == AL_S2S_ADDITIVE || s->attention == AL_S2S_CONCAT;
+}
+
+/* The additive score's parameters: e = vᵀ tanh(W_q q + bias + W_k h̄), W_q and W_k [da, H] with
+ * row stride ld. Luong's concat, v_aᵀ tanh(W_a [q; h̄]), is W_q = W_a[:, :H], W_k = W_a[:, H:]
+ * (row stride 2H), no bias, v = v_a. */
+typedef struct {
+    const float *W_q, *W_k, *bias, *v;
+    int ld;
+} additive_params;
+
+static additive_params additive_of(const al_seq2seq *s)
+{
+    if (s->attention == AL_S2S_CONCAT)
+        return (additive_params){ s->W_a, s->W_a + s->H, NULL, s->v_a, 2 * s->H };
+    return (additive_params){ s->W_q, s->W_k, s->bias, s->v, s->H };
 }
 
 /* ------------------------------------------------------------------ encoder */
@@ -81,9 +102,10 @@ void s2b_keys_forward(const s2b_ws *w)
 {
     const al_seq2seq *s = w->s;
     const int H = s->H, SS = w->SS, kw = w->kw;
-    if (s->attention == AL_S2S_ADDITIVE) {
+    if (s2b_additive(s)) {
         /* K' = h̄ W_kᵀ  [SS, da] (the bias goes with the query, as the kernel adds it) */
-        al_sgemm(0, 1, SS, kw, H, 1.0f, w->keys, H, s->W_k, H, 0.0f, w->kp, kw);
+        const additive_params A = additive_of(s);
+        al_sgemm(0, 1, SS, kw, H, 1.0f, w->keys, H, A.W_k, A.ld, 0.0f, w->kp, kw);
     } else if (s->attention == AL_S2S_GENERAL) {
         /* K' = h̄ W_aᵀ  [SS, H], so e_ti = q_tᵀ W_a h̄_i = K'_i · q_t */
         al_sgemm(0, 1, SS, H, H, 1.0f, w->keys, H, s->W_a, H, 0.0f, w->kp, H);
@@ -94,13 +116,14 @@ void s2b_keys_backward(const s2b_ws *w, const float *queries, int ldq, int NT)
 {
     const al_seq2seq *s = w->s;
     const int H = s->H, SS = w->SS, kw = w->kw;
-    if (s->attention == AL_S2S_ADDITIVE) {
+    if (s2b_additive(s)) {
         /* K' = h̄ W_kᵀ  →  dW_k += dK'ᵀ h̄,  dh̄ += dK' W_k */
-        al_sgemm(1, 0, kw, H, SS, 1.0f, w->dkp, kw, w->keys, H, 1.0f, gp(w, s->W_k), H);
-        al_sgemm(0, 0, SS, H, kw, 1.0f, w->dkp, kw, s->W_k, H, 1.0f, w->dkeys, H);
+        const additive_params A = additive_of(s);
+        al_sgemm(1, 0, kw, H, SS, 1.0f, w->dkp, kw, w->keys, H, 1.0f, gp(w, A.W_k), A.ld);
+        al_sgemm(0, 0, SS, H, kw, 1.0f, w->dkp, kw, A.W_k, A.ld, 1.0f, w->dkeys, H);
         /* Q' = q W_qᵀ + bias (every decoder row)  →  dW_q += dQ'ᵀ q,  dbias += Σ_r dQ'_r */
-        al_sgemm(1, 0, kw, H, NT, 1.0f, w->dqp, kw, queries, ldq, 1.0f, gp(w, s->W_q), H);
-        s2b_colsum_add(gp(w, s->bias), w->dqp, kw, NT, kw);
+        al_sgemm(1, 0, kw, H, NT, 1.0f, w->dqp, kw, queries, ldq, 1.0f, gp(w, A.W_q), A.ld);
+        if (A.bias) s2b_colsum_add(gp(w, A.bias), w->dqp, kw, NT, kw);
     } else if (s->attention == AL_S2S_GENERAL) {
         /* K' = h̄ W_aᵀ  →  dW_a += dK'ᵀ h̄,  dh̄ += dK' W_a */
         al_sgemm(1, 0, H, H, SS, 1.0f, w->dkp, H, w->keys, H, 1.0f, gp(w, s->W_a), H);
@@ -114,18 +137,20 @@ void s2b_attend_forward(const s2b_ws *w, int n, int r0, const float *q, float *c
 {
     const al_seq2seq *s = w->s;
     const int H = s->H, da = s->da, kw = w->kw;
-    if (s->attention == AL_S2S_ADDITIVE) { /* Q' = q W_qᵀ + bias for the n rows at once */
-        al_sgemm(0, 1, n, da, H, 1.0f, q, H, s->W_q, H, 0.0f, w->qp + (long)r0 * da, da);
-        al_bias_add_forward(w->qp + (long)r0 * da, da, s->bias, NULL, n, da);
+    const additive_params A = additive_of(s);
+    if (s2b_additive(s)) { /* Q' = q W_qᵀ + bias for the n rows at once */
+        al_sgemm(0, 1, n, da, H, 1.0f, q, H, A.W_q, A.ld, 0.0f, w->qp + (long)r0 * da, da);
+        if (A.bias) al_bias_add_forward(w->qp + (long)r0 * da, da, A.bias, NULL, n, da);
     }
     for (int j = 0; j < n; j++) {
         const int S = w->src_len[w->order[j]];
         const float *K = w->keys + (long)w->koff[j] * H, *qj = q + (long)j * H;
         float *a = w->att + (long)(r0 + j) * w->S_max;
         switch (s->attention) {
-        case AL_S2S_ADDITIVE: /* e_i = vᵀ tanh(Q'_j + K'_i) (the tanh values kept when asked) */
+        case AL_S2S_ADDITIVE:
+        case AL_S2S_CONCAT: /* e_i = vᵀ tanh(Q'_j + K'_i) (the tanh values kept when asked) */
             al_additive_scores(a, w->tk ? w->tk + (long)w->tkoff[r0 + j] * da : w->row,
-                               w->qp + (long)(r0 + j) * da, w->kp + (long)w->koff[j] * kw, s->v, S,
+                               w->qp + (long)(r0 + j) * da, w->kp + (long)w->koff[j] * kw, A.v, S,
                                da);
             break;
         case AL_S2S_DOT: /* e_i = h̄_i · q */ al_sgemv(0, S, H, 1.0f, K, H, qj, 0.0f, a); break;
@@ -143,10 +168,11 @@ void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const f
 {
     const al_seq2seq *s = w->s;
     const int H = s->H, da = s->da, kw = w->kw;
-    const int additive = s->attention == AL_S2S_ADDITIVE;
+    const int additive = s2b_additive(s);
+    const additive_params A = additive_of(s);
     float *tb = w->row; /* [S, da] tanh values */
     float *e = tb + (additive ? (long)w->S_max * da : 0), *dal = e + w->S_max, *de = dal + w->S_max;
-    float *gv = additive ? gp(w, s->v) : NULL;
+    float *gv = additive ? gp(w, A.v) : NULL;
     for (int j = 0; j < n; j++) {
         const int S = w->src_len[w->order[j]];
         const long k0 = w->koff[j];
@@ -166,7 +192,7 @@ void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const f
             if (w->tk)
                 tb = w->tk + (long)w->tkoff[r0 + j] * da;
             else
-                al_additive_scores(e, tb, qpj, w->kp + k0 * kw, s->v, S, da);
+                al_additive_scores(e, tb, qpj, w->kp + k0 * kw, A.v, S, da);
             /* e_i = Σ_a v_a t[i,a]  →  dv += Σ_i de_i t[i,:] */
             al_sgemv(1, S, da, 1.0f, tb, da, de, 1.0f, gv);
             /* t[i,a] = tanh(Q'_a + K'[i,a])  →  dpre[i,a] = de_i v_a (1 − t²) = dK'[i,a],
@@ -175,7 +201,7 @@ void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const f
                 const float *ti = tb + (long)i * da;
                 float *dki = dKp + (long)i * kw;
                 for (int c = 0; c < da; c++) {
-                    const float d = de[i] * s->v[c] * (1.0f - ti[c] * ti[c]);
+                    const float d = de[i] * A.v[c] * (1.0f - ti[c] * ti[c]);
                     dki[c] += d;
                     dqpj[c] += d;
                 }
@@ -193,5 +219,5 @@ void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const f
     }
     /* Q' = q W_qᵀ  →  dq += dQ' W_q (dW_q folds once, in s2b_keys_backward) */
     if (additive)
-        al_sgemm(0, 0, n, H, da, 1.0f, w->dqp + (long)r0 * da, da, s->W_q, H, 1.0f, dq, H);
+        al_sgemm(0, 0, n, H, da, 1.0f, w->dqp + (long)r0 * da, da, A.W_q, A.ld, 1.0f, dq, H);
 }

@@ -3,7 +3,8 @@
  * per-sentence one it must equal (al_seq2seq_backward, itself checked against finite differences
  * in test_train.c):
  *   1. for every covered configuration (each cell, 1-2 layers, uni/bidirectional, bahdanau with
- *      none/additive/dot/general, luong with none/dot/general/additive, input feeding on/off),
+ *      none/additive/dot/general/concat, luong with none/dot/general/additive/concat, input
+ *      feeding on/off),
  *      on a batch of different source and target lengths (1 included, ties included), the nll
  *      and every gradient element of one batched call against B per-sentence calls:
  *      |a − b| <= 1e-5 + 1e-5·|b|;
@@ -11,8 +12,9 @@
  *   3. the batch in another row order gives the same loss and gradient (to float order);
  *   4. the trainer takes the batched path (al_trainer_batched) and its gradient equals the
  *      batched: false one;
- *   5. additive attention both with its tanh values kept for the backward and recomputed;
- *   6. concat, local-m, local-p and key-query return AL_ERR_UNSUPPORTED, g0 untouched.
+ *   5. additive and concat attention both with their tanh values kept for the backward and
+ *      recomputed;
+ *   6. local-m, local-p and key-query return AL_ERR_UNSUPPORTED, g0 untouched.
  */
 #include <math.h>
 #include <stdio.h>
@@ -52,12 +54,15 @@ static const char *COVERED[] = {
     "\"cell\":\"rnn\",\"nonlinearity\":\"relu\",\"attention\":\"general\",\"style\":\"bahdanau\"",
     "\"cell\":\"rnn\",\"attention\":\"additive\",\"style\":\"luong\",\"attentionSize\":6",
     "\"cell\":\"lstm\",\"numLayers\":2,\"attention\":\"general\",\"style\":\"luong\"",
+    "\"cell\":\"lstm\",\"attention\":\"concat\",\"style\":\"luong\",\"attentionSize\":4",
+    "\"cell\":\"gru\",\"bidirectional\":true,\"attention\":\"concat\",\"style\":\"luong\","
+    "\"attentionSize\":5,\"inputFeeding\":true",
+    "\"cell\":\"rnn\",\"attention\":\"concat\",\"style\":\"bahdanau\",\"attentionSize\":3",
     "\"cell\":\"gru\",\"bidirectional\":true,\"numLayers\":2,\"attention\":\"none\","
     "\"style\":\"bahdanau\"",
 };
 
 static const char *UNSUPPORTED[] = {
-    "\"cell\":\"lstm\",\"attention\":\"concat\",\"style\":\"luong\",\"attentionSize\":4",
     "\"cell\":\"gru\",\"attention\":\"local-m\",\"style\":\"luong\",\"score\":\"dot\","
     "\"window\":2",
     "\"cell\":\"lstm\",\"attention\":\"local-p\",\"style\":\"bahdanau\",\"score\":\"general\","
@@ -260,7 +265,7 @@ int main(void)
     /* again with the additive tanh values recomputed in the backward rather than kept */
     s2b_keep_floats = 0.0;
     for (size_t i = 0; i < sizeof COVERED / sizeof COVERED[0]; i++)
-        if (strstr(COVERED[i], "additive")) covered(COVERED[i]);
+        if (strstr(COVERED[i], "additive") || strstr(COVERED[i], "concat")) covered(COVERED[i]);
     for (size_t i = 0; i < sizeof UNSUPPORTED / sizeof UNSUPPORTED[0]; i++)
         unsupported(UNSUPPORTED[i]);
     printf("worst |batched − per-sentence| / (1e-5 + 1e-5·|ref|): %.3g\n", worst_rel);
