@@ -15,7 +15,7 @@
  *              and ∂/∂features in one GEMM each before walking the steps back
  *   weights    every decoder weight gradient (W_ih, W_hh, biases, W_c, W_q, target embeddings)
  *              folded once over all rows at the end, from the per-row gradients the walk kept
- * Returns AL_ERR_UNSUPPORTED (g0 untouched) for local-m, local-p and key-query: the
+ * Returns AL_ERR_UNSUPPORTED (g0 untouched) for local-m and local-p: the
  * trainer then calls al_seq2seq_backward per sentence.
  * Deliberately not here: the attention and the encoder (seq2seq_train_batch_attn.c).
  */
@@ -126,7 +126,9 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     const int din = s->din, dout = s->dout, dx = din - E, bahdanau = s->style == AL_S2S_BAHDANAU;
     const int lstm = s->cell == AL_RECURRENT_LSTM, gru = s->cell == AL_RECURRENT_GRU;
     const int da = s2b_additive(s) ? s->da : 0; /* additive or concat */
-    const int kw = da ? da : s->attention == AL_S2S_GENERAL ? H : 0;
+    const int keyq = s->attention == AL_S2S_KEY_QUERY;
+    const int kw = da ? da : s->attention == AL_S2S_GENERAL ? H : keyq ? s->dk : 0; /* K' */
+    const int qw = da ? da : keyq ? s->dk : 0;                                      /* Q' */
     const int luong_c = !bahdanau && dc > 0; /* h̃ = tanh(W_c [c; h]) */
     const int ldx = din + H; /* a row of X: [y_emb; c_t or h̃_{t−1}; s_{t−1}] */
 
@@ -152,11 +154,12 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     const double nb = (double)B, nt = (double)NT, ss = (double)SS;
     /* every take() below, in order */
     const double floats =
-        ints + 2 * ss * E + 2 * ss * H + 4 * LDH + enc_scr + 2 * ss * kw + 2 * nt * da +
+        ints + 2 * ss * E + 2 * ss * H + 4 * LDH + enc_scr + 2 * ss * kw + 2 * nt * qw +
         (dc ? nt * S_max : 0) + (double)S_max * da + 3.0 * S_max + (nb + nt) * H * (lstm ? 2 : 1) +
         nt * ldx + nt * GH + (gru ? nt * H + nb * GH : 0) + nt * V + (!bahdanau ? nt * H : 0) +
         (luong_c ? nt * dc + nt * H : 0) + nt * GH * (gru ? 2 : 1) + nt * H + nt * dc + nt * E +
-        6 * nb * H + nb * dx + nb * dc + (double)GH * (dx + H) + nb * (dx + H) + keep + 16;
+        6 * nb * H + nb * dx + nb * dc + (double)GH * (dx + H) + nb * (dx + H) + keep +
+        (keyq ? nt * H + nt * dc + nb * H : 0) + 16;
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *blk = al_malloc((size_t)floats * sizeof(float));
     if (!blk) return AL_ERR_NOMEM;
@@ -214,8 +217,13 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     w.kw = kw;
     w.kp = take(&m, ss * kw);
     w.dkp = take(&m, ss * kw);
-    w.qp = take(&m, nt * da);
-    w.dqp = take(&m, nt * da);
+    w.qp = take(&m, nt * qw);
+    w.dqp = take(&m, nt * qw);
+    if (keyq) {
+        w.hbar = take(&m, nt * H);
+        w.dcv = take(&m, nt * dc);
+        w.dhb = take(&m, nb * H);
+    }
     w.att = take(&m, dc ? nt * S_max : 0);
     w.row = take(&m, (double)S_max * da + 3.0 * S_max);
     w.tk = keep ? take(&m, keep) : NULL;

@@ -44,15 +44,19 @@ typedef struct {
     float *dhn, *dcn;
     float *enc_scratch; /* the recurrent stack's scratch at B = 1, T = S_max */
     /* attention (s2b_keys_*, s2b_attend_*) */
-    int kw;           /* width of K': da (additive, concat), H (general), 0 */
+    int kw;           /* width of K': da (additive, concat), H (general), dk (key-query), 0 */
     float *kp, *dkp;  /* [SS, kw] K' and dK' */
-    float *qp, *dqp;  /* [NT, da] additive: Q' = W_q q + b of every decoder row, and dQ' */
+    float *qp, *dqp;  /* [NT, da] additive: Q' = W_q q + b of every decoder row, and dQ'
+                       * ([NT, dk] key-query: Q' = W_Q q) */
     float *att;       /* [NT, S_max] α of every decoder row (its first S_b entries) */
     float *row;       /* scratch: [S_max, da] tanh values, then 3·S_max */
     float *tk;        /* additive: the forward's tanh values kept for the backward, row r's
                       * [S_b, da] at tk + tkoff[r]·da; NULL when they would take more than
                       * s2b_keep_floats (the backward then recomputes them) */
     const int *tkoff; /* [NT+1] */
+    float *hbar;      /* key-query [NT, H]: Σ_i α_i h̄_i of every decoder row (c = W_V hbar) */
+    float *dcv;       /* key-query [NT, dv]: ∂/∂c of every decoder row, for dW_V */
+    float *dhb;       /* key-query [B, H]: ∂/∂hbar of one step's rows */
 } s2b_ws;
 
 /* The most floats of additive tanh values kept from the forward for the backward: 2^25 (128 MB)
@@ -60,7 +64,7 @@ typedef struct {
 extern double s2b_keep_floats;
 
 /* 1 when the batched path handles s's configuration (attention none, additive, dot, general,
- * concat; either style, input feeding or not, any cell, layers, directions). */
+ * concat, key-query; either style, input feeding or not, any cell, layers, directions). */
 int s2b_supported(const al_seq2seq *s);
 /* 1 for the additive scores: additive, and Luong's concat (the same score with W_a split). */
 int s2b_additive(const al_seq2seq *s);
@@ -80,8 +84,8 @@ void s2b_keys_backward(const s2b_ws *w, const float *queries, int ldq, int NT);
 
 /*
  * Attention of decoder rows r0 .. r0+n−1 (sorted sentences 0 .. n−1) from queries q [n, H]:
- * contexts ctx [n, H] (row stride ldc), α kept in w->att. The backward accumulates dq [n, H],
- * dkeys, dK' and the score's parameter gradients from dctx [n, H] (row stride H).
+ * contexts ctx [n, dc] (row stride ldc), α kept in w->att. The backward accumulates dq [n, H],
+ * dkeys, dK' and the score's parameter gradients from dctx [n, dc] (row stride dc).
  */
 void s2b_attend_forward(const s2b_ws *w, int n, int r0, const float *q, float *ctx, int ldc);
 void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const float *dctx,

@@ -6,6 +6,7 @@
  * Deliberately not here: the decoder loop, the output layer, the memory layout
  * (seq2seq_train_batch.c).
  */
+#include <math.h>
 #include <string.h>
 
 #include "seq2seq_train_batch.h"
@@ -20,8 +21,11 @@ int s2b_supported(const al_seq2seq *s)
 {
     return s->attention == AL_S2S_NONE || s->attention == AL_S2S_ADDITIVE ||
            s->attention == AL_S2S_DOT || s->attention == AL_S2S_GENERAL ||
-           s->attention == AL_S2S_CONCAT;
+           s->attention == AL_S2S_CONCAT || s->attention == AL_S2S_KEY_QUERY;
 }
+
+/* key-query's 1/√dk (or 1) */
+static float kq_scale(const al_seq2seq *s) { return s->scaled ? 1.0f / sqrtf((float)s->dk) : 1.0f; }
 
 int s2b_additive(const al_seq2seq *s)
 {
@@ -106,6 +110,9 @@ void s2b_keys_forward(const s2b_ws *w)
         /* K' = h̄ W_kᵀ  [SS, da] (the bias goes with the query, as the kernel adds it) */
         const additive_params A = additive_of(s);
         al_sgemm(0, 1, SS, kw, H, 1.0f, w->keys, H, A.W_k, A.ld, 0.0f, w->kp, kw);
+    } else if (s->attention == AL_S2S_KEY_QUERY) {
+        /* K' = h̄ W_Kᵀ  [SS, dk], so e_ti = scale · K'_i · (W_Q q_t) */
+        al_sgemm(0, 1, SS, kw, H, 1.0f, w->keys, H, s->W_K, H, 0.0f, w->kp, kw);
     } else if (s->attention == AL_S2S_GENERAL) {
         /* K' = h̄ W_aᵀ  [SS, H], so e_ti = q_tᵀ W_a h̄_i = K'_i · q_t */
         al_sgemm(0, 1, SS, H, H, 1.0f, w->keys, H, s->W_a, H, 0.0f, w->kp, H);
@@ -124,6 +131,13 @@ void s2b_keys_backward(const s2b_ws *w, const float *queries, int ldq, int NT)
         /* Q' = q W_qᵀ + bias (every decoder row)  →  dW_q += dQ'ᵀ q,  dbias += Σ_r dQ'_r */
         al_sgemm(1, 0, kw, H, NT, 1.0f, w->dqp, kw, queries, ldq, 1.0f, gp(w, A.W_q), A.ld);
         if (A.bias) s2b_colsum_add(gp(w, A.bias), w->dqp, kw, NT, kw);
+    } else if (s->attention == AL_S2S_KEY_QUERY) {
+        /* K' = h̄ W_Kᵀ  →  dW_K += dK'ᵀ h̄,  dh̄ += dK' W_K;  Q' = q W_Qᵀ  →  dW_Q += dQ'ᵀ q;
+         * c = W_V h̃bar (h̃bar = Σ_i α_i h̄_i)  →  dW_V += dcᵀ h̃bar, over every decoder row */
+        al_sgemm(1, 0, kw, H, SS, 1.0f, w->dkp, kw, w->keys, H, 1.0f, gp(w, s->W_K), H);
+        al_sgemm(0, 0, SS, H, kw, 1.0f, w->dkp, kw, s->W_K, H, 1.0f, w->dkeys, H);
+        al_sgemm(1, 0, kw, H, NT, 1.0f, w->dqp, kw, queries, ldq, 1.0f, gp(w, s->W_Q), H);
+        al_sgemm(1, 0, s->dv, H, NT, 1.0f, w->dcv, s->dv, w->hbar, H, 1.0f, gp(w, s->W_V), H);
     } else if (s->attention == AL_S2S_GENERAL) {
         /* K' = h̄ W_aᵀ  →  dW_a += dK'ᵀ h̄,  dh̄ += dK' W_a */
         al_sgemm(1, 0, H, H, SS, 1.0f, w->dkp, H, w->keys, H, 1.0f, gp(w, s->W_a), H);
@@ -142,6 +156,9 @@ void s2b_attend_forward(const s2b_ws *w, int n, int r0, const float *q, float *c
         al_sgemm(0, 1, n, da, H, 1.0f, q, H, A.W_q, A.ld, 0.0f, w->qp + (long)r0 * da, da);
         if (A.bias) al_bias_add_forward(w->qp + (long)r0 * da, da, A.bias, NULL, n, da);
     }
+    const int keyq = s->attention == AL_S2S_KEY_QUERY;
+    if (keyq) /* Q' = q W_Qᵀ  [n, dk] */
+        al_sgemm(0, 1, n, kw, H, 1.0f, q, H, s->W_Q, H, 0.0f, w->qp + (long)r0 * kw, kw);
     for (int j = 0; j < n; j++) {
         const int S = w->src_len[w->order[j]];
         const float *K = w->keys + (long)w->koff[j] * H, *qj = q + (long)j * H;
@@ -154,13 +171,21 @@ void s2b_attend_forward(const s2b_ws *w, int n, int r0, const float *q, float *c
                                da);
             break;
         case AL_S2S_DOT: /* e_i = h̄_i · q */ al_sgemv(0, S, H, 1.0f, K, H, qj, 0.0f, a); break;
+        case AL_S2S_KEY_QUERY: /* e_i = scale · K'_i · Q'_j */
+            al_sgemv(0, S, kw, kq_scale(s), w->kp + (long)w->koff[j] * kw, kw,
+                     w->qp + (long)(r0 + j) * kw, 0.0f, a);
+            break;
         default: /* general: e_i = K'_i · q */
             al_sgemv(0, S, H, 1.0f, w->kp + (long)w->koff[j] * kw, H, qj, 0.0f, a);
             break;
         }
-        al_softmax_forward(a, a, NULL, 0, 1, S);                     /* α = softmax(e) */
-        al_sgemv(1, S, H, 1.0f, K, H, a, 0.0f, ctx + (long)j * ldc); /* c = Σ_i α_i h̄_i */
+        al_softmax_forward(a, a, NULL, 0, 1, S); /* α = softmax(e) */
+        /* c = Σ_i α_i h̄_i (key-query: h̃bar, then c = W_V h̃bar for the n rows below) */
+        al_sgemv(1, S, H, 1.0f, K, H, a, 0.0f,
+                 keyq ? w->hbar + (long)(r0 + j) * H : ctx + (long)j * ldc);
     }
+    if (keyq)
+        al_sgemm(0, 1, n, s->dv, H, 1.0f, w->hbar + (long)r0 * H, H, s->W_V, H, 0.0f, ctx, ldc);
 }
 
 void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const float *dctx,
@@ -173,10 +198,18 @@ void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const f
     float *tb = w->row; /* [S, da] tanh values */
     float *e = tb + (additive ? (long)w->S_max * da : 0), *dal = e + w->S_max, *de = dal + w->S_max;
     float *gv = additive ? gp(w, A.v) : NULL;
+    const int keyq = s->attention == AL_S2S_KEY_QUERY, dcw = s->dc;
+    if (keyq) {
+        /* c = W_V h̃bar  →  dh̃bar = dc W_V (dW_V folds once: dc kept) */
+        memcpy(w->dcv + (long)r0 * dcw, dctx, sizeof(float) * (size_t)n * dcw);
+        al_sgemm(0, 0, n, H, dcw, 1.0f, dctx, dcw, s->W_V, H, 0.0f, w->dhb, H);
+        dctx = w->dhb; /* from here on, ∂/∂(Σ_i α_i h̄_i) [n, H] */
+    }
     for (int j = 0; j < n; j++) {
         const int S = w->src_len[w->order[j]];
         const long k0 = w->koff[j];
-        const float *K = w->keys + k0 * H, *qj = q + (long)j * H, *dc = dctx + (long)j * H;
+        const float *K = w->keys + k0 * H, *qj = q + (long)j * H;
+        const float *dc = dctx + (long)j * (keyq ? H : dcw);
         const float *a = w->att + (long)(r0 + j) * w->S_max;
         float *dK = w->dkeys + k0 * H, *dqj = dq + (long)j * H;
         /* c = Σ_i α_i h̄_i  →  dh̄_i += α_i dc,  dα_i = h̄_i · dc */
@@ -206,6 +239,12 @@ void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const f
                     dqpj[c] += d;
                 }
             }
+        } else if (keyq) {
+            /* e_i = scale · K'_i · Q'_j  →  dK'_i += scale de_i Q'_j,  dQ'_j += scale Σ_i de_i K'_i */
+            const float sc = kq_scale(s);
+            al_sgemm(0, 0, S, kw, 1, sc, de, 1, w->qp + (long)(r0 + j) * kw, kw, 1.0f,
+                     w->dkp + k0 * kw, kw);
+            al_sgemv(1, S, kw, sc, w->kp + k0 * kw, kw, de, 1.0f, w->dqp + (long)(r0 + j) * kw);
         } else if (s->attention == AL_S2S_DOT) {
             /* e_i = h̄_i · q  →  dh̄_i += de_i q,  dq += Σ_i de_i h̄_i */
             al_sgemm(0, 0, S, H, 1, 1.0f, de, 1, qj, H, 1.0f, dK, H);
@@ -220,4 +259,6 @@ void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const f
     /* Q' = q W_qᵀ  →  dq += dQ' W_q (dW_q folds once, in s2b_keys_backward) */
     if (additive)
         al_sgemm(0, 0, n, H, da, 1.0f, w->dqp + (long)r0 * da, da, A.W_q, A.ld, 1.0f, dq, H);
+    if (keyq) /* Q' = q W_Qᵀ  →  dq += dQ' W_Q */
+        al_sgemm(0, 0, n, H, kw, 1.0f, w->dqp + (long)r0 * kw, kw, s->W_Q, H, 1.0f, dq, H);
 }

@@ -3,8 +3,7 @@
  * per-sentence one it must equal (al_seq2seq_backward, itself checked against finite differences
  * in test_train.c):
  *   1. for every covered configuration (each cell, 1-2 layers, uni/bidirectional, bahdanau with
- *      none/additive/dot/general/concat, luong with none/dot/general/additive/concat, input
- *      feeding on/off),
+ *      none/additive/dot/general/concat/key-query, luong with the same, input feeding on/off),
  *      on a batch of different source and target lengths (1 included, ties included), the nll
  *      and every gradient element of one batched call against B per-sentence calls:
  *      |a − b| <= 1e-5 + 1e-5·|b|;
@@ -14,7 +13,7 @@
  *      batched: false one;
  *   5. additive and concat attention both with their tanh values kept for the backward and
  *      recomputed;
- *   6. local-m, local-p and key-query return AL_ERR_UNSUPPORTED, g0 untouched.
+ *   6. local-m and local-p return AL_ERR_UNSUPPORTED, g0 untouched.
  */
 #include <math.h>
 #include <stdio.h>
@@ -58,6 +57,12 @@ static const char *COVERED[] = {
     "\"cell\":\"gru\",\"bidirectional\":true,\"attention\":\"concat\",\"style\":\"luong\","
     "\"attentionSize\":5,\"inputFeeding\":true",
     "\"cell\":\"rnn\",\"attention\":\"concat\",\"style\":\"bahdanau\",\"attentionSize\":3",
+    "\"cell\":\"lstm\",\"attention\":\"key-query\",\"style\":\"bahdanau\",\"keySize\":4,"
+    "\"valueSize\":5",
+    "\"cell\":\"gru\",\"bidirectional\":true,\"attention\":\"key-query\",\"style\":\"luong\","
+    "\"keySize\":3,\"valueSize\":4,\"scaled\":false,\"inputFeeding\":true",
+    "\"cell\":\"rnn\",\"attention\":\"key-query\",\"style\":\"luong\",\"keySize\":6,"
+    "\"valueSize\":7",
     "\"cell\":\"gru\",\"bidirectional\":true,\"numLayers\":2,\"attention\":\"none\","
     "\"style\":\"bahdanau\"",
 };
@@ -67,8 +72,6 @@ static const char *UNSUPPORTED[] = {
     "\"window\":2",
     "\"cell\":\"lstm\",\"attention\":\"local-p\",\"style\":\"bahdanau\",\"score\":\"general\","
     "\"window\":2,\"positionSize\":3",
-    "\"cell\":\"lstm\",\"attention\":\"key-query\",\"style\":\"bahdanau\",\"keySize\":4,"
-    "\"valueSize\":5",
 };
 
 /* a batch of 6 pairs, padded to S_max 7, T_max 6: lengths 1 included, ties (two targets of 6,
