@@ -53,8 +53,9 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, c
  * ids); *nll = Σ_b nll_b and g0 += scale · Σ_b ∂nll_b/∂θ, as B calls of al_seq2seq_backward up
  * to the order of float sums. The sentences are stepped together, longest target first, every
  * projection one GEMM per step over the sentences still running; the keys' projections
- * (additive, general, concat) once per batch. AL_ERR_UNSUPPORTED (g0 untouched) for local-m,
- * local-p and key-query attention; AL_ERR_SHAPE, AL_ERR_RANGE, AL_ERR_NOMEM, AL_ERR_OVERFLOW.
+ * (additive, general, concat, key-query) once per batch. Every attention has its batched form;
+ * AL_ERR_UNSUPPORTED (g0 untouched) is kept for one that would not. AL_ERR_SHAPE (g0 untouched),
+ * AL_ERR_RANGE, AL_ERR_NOMEM, AL_ERR_OVERFLOW.
  */
 al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float *g0,
                                     const int32_t *src, const int32_t *src_len, int S_max,

@@ -15,8 +15,8 @@
  *              and ∂/∂features in one GEMM each before walking the steps back
  *   weights    every decoder weight gradient (W_ih, W_hh, biases, W_c, W_q, target embeddings)
  *              folded once over all rows at the end, from the per-row gradients the walk kept
- * Returns AL_ERR_UNSUPPORTED (g0 untouched) for local-m and local-p: the
- * trainer then calls al_seq2seq_backward per sentence.
+ * Every attention of seq2seq.h has its batched form here; a configuration without one would
+ * return AL_ERR_UNSUPPORTED (g0 untouched) and the trainer call al_seq2seq_backward per sentence.
  * Deliberately not here: the attention and the encoder (seq2seq_train_batch_attn.c).
  */
 #include <math.h>
@@ -24,6 +24,7 @@
 
 #include "seq2seq_train.h"
 #include "seq2seq_train_batch.h"
+#include "../kernels/attention_additive_luong.h"
 #include "../kernels/kernels.h"
 #include "../kernels/recurrent.h"
 
@@ -127,9 +128,10 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     const int lstm = s->cell == AL_RECURRENT_LSTM, gru = s->cell == AL_RECURRENT_GRU;
     const int da = s2b_additive(s) ? s->da : 0; /* additive or concat */
     const int keyq = s->attention == AL_S2S_KEY_QUERY;
-    const int kw = da ? da : s->attention == AL_S2S_GENERAL ? H : keyq ? s->dk : 0; /* K' */
-    const int qw = da ? da : keyq ? s->dk : 0;                                      /* Q' */
-    const int luong_c = !bahdanau && dc > 0; /* h̃ = tanh(W_c [c; h]) */
+    const int kw = da ? da : s2b_general(s) ? H : keyq ? s->dk : 0; /* K' */
+    const int local = s->local != AL_LUONG_GLOBAL, local_p = s->local == AL_LUONG_LOCAL_P;
+    const int qw = da ? da : keyq ? s->dk : 0; /* Q' */
+    const int luong_c = !bahdanau && dc > 0;   /* h̃ = tanh(W_c [c; h]) */
     const int ldx = din + H; /* a row of X: [y_emb; c_t or h̃_{t−1}; s_{t−1}] */
 
     /* sizes: T the longest target, NT the decoder rows, SS the key rows */
@@ -159,7 +161,8 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
         nt * ldx + nt * GH + (gru ? nt * H + nb * GH : 0) + nt * V + (!bahdanau ? nt * H : 0) +
         (luong_c ? nt * dc + nt * H : 0) + nt * GH * (gru ? 2 : 1) + nt * H + nt * dc + nt * E +
         6 * nb * H + nb * dx + nb * dc + (double)GH * (dx + H) + nb * (dx + H) + keep +
-        (keyq ? nt * H + nt * dc + nb * H : 0) + 16;
+        (keyq ? nt * H + nt * dc + nb * H : 0) + (local ? nt * S_max + 2 * nt : 0) +
+        (local_p ? 2 * nt * s->dp : 0) + 16;
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *blk = al_malloc((size_t)floats * sizeof(float));
     if (!blk) return AL_ERR_NOMEM;
@@ -224,6 +227,15 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
         w.dcv = take(&m, nt * dc);
         w.dhb = take(&m, nb * H);
     }
+    if (local) {
+        w.alpha = take(&m, nt * S_max);
+        w.pt = take(&m, nt);
+        w.sig = take(&m, nt);
+    }
+    if (local_p) {
+        w.up = take(&m, nt * s->dp);
+        w.dup = take(&m, nt * s->dp);
+    }
     w.att = take(&m, dc ? nt * S_max : 0);
     w.row = take(&m, (double)S_max * da + 3.0 * S_max);
     w.tk = keep ? take(&m, keep) : NULL;
@@ -276,7 +288,7 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
         float *x = X + (long)r0 * ldx, *g = GT + (long)r0 * GH;
         for (int j = 0; j < n; j++)
             memcpy(x + (long)j * ldx + din, hp + (long)j * H, sizeof(float) * (size_t)H);
-        if (bahdanau && dc) s2b_attend_forward(&w, n, r0, hp, x + E, ldx); /* c_t(s_{t−1}) */
+        if (bahdanau && dc) s2b_attend_forward(&w, n, r0, t, hp, x + E, ldx); /* c_t(s_{t−1}) */
         if (!bahdanau && s->input_feeding && t) /* x = [y; h̃_{t−1}] (h̃_{−1} = 0) */
             for (int j = 0; j < n; j++)
                 memcpy(x + (long)j * ldx + E, FT + (long)(rowoff[t - 1] + j) * H,
@@ -308,7 +320,7 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
         if (luong_c) {
             /* c_t(h_t); h̃_t = tanh(W_c [c_t; h_t]) */
             float *ct = CT + (long)r0 * dc, *ft = FT + (long)r0 * H;
-            s2b_attend_forward(&w, n, r0, h, ct, dc);
+            s2b_attend_forward(&w, n, r0, t, h, ct, dc);
             al_sgemm(0, 1, n, H, dc, 1.0f, ct, dc, s->W_c, dc + H, 0.0f, ft, H);
             al_sgemm(0, 1, n, H, H, 1.0f, h, H, s->W_c + dc, dc + H, 1.0f, ft, H);
             al_tanh_forward(ft, ft, n * H);

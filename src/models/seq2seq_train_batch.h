@@ -57,17 +57,22 @@ typedef struct {
     float *hbar;      /* key-query [NT, H]: Σ_i α_i h̄_i of every decoder row (c = W_V hbar) */
     float *dcv;       /* key-query [NT, dv]: ∂/∂c of every decoder row, for dW_V */
     float *dhb;       /* key-query [B, H]: ∂/∂hbar of one step's rows */
+    float *alpha;     /* local [NT, S_max]: the window's softmax before the Gaussian */
+    float *pt, *sig;  /* local [NT]: p_t; local-p: σ(v_pᵀ up) */
+    float *up, *dup;  /* local-p [NT, dp]: up = tanh(W_p q), and its pre-activation's gradient */
 } s2b_ws;
 
 /* The most floats of additive tanh values kept from the forward for the backward: 2^25 (128 MB)
  * unless a test lowers it (tests/c/test_train_batch.c: 0 checks the recomputing path). */
 extern double s2b_keep_floats;
 
-/* 1 when the batched path handles s's configuration (attention none, additive, dot, general,
- * concat, key-query; either style, input feeding or not, any cell, layers, directions). */
+/* 1 when the batched path handles s's configuration (every attention: none, additive, dot,
+ * general, concat, local-m, local-p, key-query; either style, input feeding or not, any cell, layers, directions). */
 int s2b_supported(const al_seq2seq *s);
 /* 1 for the additive scores: additive, and Luong's concat (the same score with W_a split). */
 int s2b_additive(const al_seq2seq *s);
+/* 1 for Luong's general score (attention general, or local-m / local-p with score general). */
+int s2b_general(const al_seq2seq *s);
 
 /* The encoder, per sentence for now (al_recurrent_stack_* at B = 1): xs, keys, h0, c0 from the
  * source ids; AL_ERR_RANGE for an id out of range. The backward reads dkeys [SS, H] and
@@ -83,11 +88,12 @@ void s2b_keys_forward(const s2b_ws *w);
 void s2b_keys_backward(const s2b_ws *w, const float *queries, int ldq, int NT);
 
 /*
- * Attention of decoder rows r0 .. r0+n−1 (sorted sentences 0 .. n−1) from queries q [n, H]:
+ * Attention of decoder rows r0 .. r0+n−1 (sorted sentences 0 .. n−1, decoder step t: local-m's
+ * p_t) from queries q [n, H]:
  * contexts ctx [n, dc] (row stride ldc), α kept in w->att. The backward accumulates dq [n, H],
  * dkeys, dK' and the score's parameter gradients from dctx [n, dc] (row stride dc).
  */
-void s2b_attend_forward(const s2b_ws *w, int n, int r0, const float *q, float *ctx, int ldc);
+void s2b_attend_forward(const s2b_ws *w, int n, int r0, int t, const float *q, float *ctx, int ldc);
 void s2b_attend_backward(const s2b_ws *w, int n, int r0, const float *q, const float *dctx,
                          float *dq);
 
