@@ -9,7 +9,8 @@
  * al_seq2seq_backward adds scale · ∂nll/∂θ to the gradient of every parameter θ. A batch is a
  * loop over its sentences, each at its own length (so padding never enters the maths: this is
  * exactly a batch of padded sequences with the padded source positions masked and the padded
- * target positions ignored); the caller passes scale = 1 / (target tokens in the batch) to get
+ * target positions ignored; al_seq2seq_backward_batch does the same sums with the batch as
+ * matrices); the caller passes scale = 1 / (target tokens in the batch) to get
  * the gradient of the mean.
  *
  * How: the forward is run once, keeping what backward needs per decoder step (the cell's input,
@@ -51,6 +52,21 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, c
                               int S, const int32_t *tgt, int T, float scale, double *nll);
 
 /*
+ * The same for a whole batch at once (models/seq2seq_train_batch.c): src [B, S_max], tgt
+ * [B, T_max] padded row-major (padding never read), src_len, tgt_len [B] (each >= 1, checked
+ * ids); *nll = Σ_b nll_b and g0 += scale · Σ_b ∂nll_b/∂θ, as B calls of al_seq2seq_backward up
+ * to the order of float sums. The sentences are stepped together, longest target first, every
+ * projection one GEMM per step over the sentences still running; the keys' projections
+ * (additive, general, concat, key-query) once per batch. Every attention has its batched form;
+ * AL_ERR_UNSUPPORTED (g0 untouched) is kept for one that would not. AL_ERR_SHAPE (g0 untouched),
+ * AL_ERR_RANGE, AL_ERR_NOMEM, AL_ERR_OVERFLOW.
+ */
+al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float *g0,
+                                    const int32_t *src, const int32_t *src_len, int S_max,
+                                    const int32_t *tgt, const int32_t *tgt_len, int T_max, int B,
+                                    float scale, double *nll);
+
+/*
  * Seeded initialisation of every weight (PyTorch's default schemes, from one 64-bit PRNG stream
  * walked in tensor order, so the same seed gives the same bytes on every machine):
  *   embeddings                        N(0, 1)                               (nn.Embedding)
@@ -70,6 +86,9 @@ void al_seq2seq_init_hook(const al_tensor_list *list, const void *impl, float *w
                           uint32_t seed);
 al_status al_seq2seq_example_hook(const void *impl, const int32_t *src, int S, const int32_t *tgt,
                                   int T, double *terms);
+al_status al_seq2seq_batch_hook(const void *impl, const float *w0, float *g0, const int32_t *src,
+                                const int32_t *src_len, int S_max, const int32_t *tgt,
+                                const int32_t *tgt_len, int T_max, int B, float scale, double *nll);
 al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0, const int32_t *src,
                                    int S, const int32_t *tgt, int T, float scale, double *nll);
 

@@ -12,7 +12,7 @@
 
 static const al_model_trainer TRAINERS[] = {
     [AL_ARCH_SEQ2SEQ] = { al_seq2seq_init_hook, al_seq2seq_example_hook, al_seq2seq_backward_hook,
-                          NULL },
+                          al_seq2seq_batch_hook },
     [AL_ARCH_TRANSFORMER] = { al_transformer_init_hook, al_transformer_example_hook,
                               al_transformer_backward_hook, al_transformer_batch_hook },
     [AL_ARCH_CLASSIFIER] = { al_classifier_init_hook, al_classifier_example_hook,
