@@ -30,8 +30,6 @@
 
 double s2b_keep_floats = 33554432.0;
 
-static double dmax(double a, double b) { return a > b ? a : b; }
-
 /* The gradient of parameter p: the same offset in g0 as p has in w0 (NULL for NULL). */
 static float *gp(const float *w0, float *g0, const float *p) { return p ? g0 + (p - w0) : NULL; }
 
@@ -150,19 +148,19 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     if (keep > s2b_keep_floats) keep = 0.0;
     const double LDH = (double)s->L * s->dirs * s->Hs;
     const double enc_scr =
-        dmax(al_recurrent_stack_forward_floats(s->cell, 1, S_max, s->Hs, s->L, s->dirs),
-             al_recurrent_stack_backward_floats(s->cell, 1, S_max, s->Hs, s->L, s->dirs));
+        al_recurrent_stack_backward_lengths_floats(s->cell, B, S_max, E, s->Hs, s->L, s->dirs);
+    const double pad = (double)B * S_max;
     const double ints = 2.0 * B + 1 + 2.0 * T + 1 + 2.0 * NT + T_max + 2 + (keep ? NT + 1.0 : 0);
     const double nb = (double)B, nt = (double)NT, ss = (double)SS;
     /* every take() below, in order */
     const double floats =
-        ints + 2 * ss * E + 2 * ss * H + 4 * LDH + enc_scr + 2 * ss * kw + 2 * nt * qw +
-        (dc ? nt * S_max : 0) + (double)S_max * da + 3.0 * S_max + (nb + nt) * H * (lstm ? 2 : 1) +
-        nt * ldx + nt * GH + (gru ? nt * H + nb * GH : 0) + nt * V + (!bahdanau ? nt * H : 0) +
-        (luong_c ? nt * dc + nt * H : 0) + nt * GH * (gru ? 2 : 1) + nt * H + nt * dc + nt * E +
-        6 * nb * H + nb * dx + nb * dc + (double)GH * (dx + H) + nb * (dx + H) + keep +
-        (keyq ? nt * H + nt * dc + nb * H : 0) + (local ? nt * S_max + 2 * nt : 0) +
-        (local_p ? 2 * nt * s->dp : 0) + 16;
+        ints + nb + 2 * pad * E + pad * H + 2 * ss * H + 4 * LDH * nb + enc_scr + 2 * ss * kw +
+        2 * nt * qw + (dc ? nt * S_max : 0) + (double)S_max * da + 3.0 * S_max +
+        (nb + nt) * H * (lstm ? 2 : 1) + nt * ldx + nt * GH + (gru ? nt * H + nb * GH : 0) +
+        nt * V + (!bahdanau ? nt * H : 0) + (luong_c ? nt * dc + nt * H : 0) +
+        nt * GH * (gru ? 2 : 1) + nt * H + nt * dc + nt * E + 6 * nb * H + nb * dx + nb * dc +
+        (double)GH * (dx + H) + nb * (dx + H) + keep + (keyq ? nt * H + nt * dc + nb * H : 0) +
+        (local ? nt * S_max + 2 * nt : 0) + (local_p ? 2 * nt * s->dp : 0) + 16;
     if (floats * sizeof(float) >= 2147483648.0) return AL_ERR_OVERFLOW;
     float *blk = al_malloc((size_t)floats * sizeof(float));
     if (!blk) return AL_ERR_NOMEM;
@@ -208,14 +206,16 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
     w.order = order;
     w.koff = koff;
     w.SS = (int)SS;
-    w.xs = take(&m, ss * E);
-    w.dxs = take(&m, ss * E);
+    w.lens = (int32_t *)take(&m, nb);
+    w.xpad = take(&m, pad * E);
+    w.dxpad = take(&m, pad * E);
+    w.kout = take(&m, pad * H);
     w.keys = take(&m, ss * H);
     w.dkeys = take(&m, ss * H);
-    w.hn = take(&m, LDH);
-    w.cn = take(&m, LDH);
-    w.dhn = take(&m, LDH);
-    w.dcn = take(&m, LDH);
+    w.hn = take(&m, LDH * nb);
+    w.cn = take(&m, LDH * nb);
+    w.dhn = take(&m, LDH * nb);
+    w.dcn = take(&m, LDH * nb);
     w.enc_scratch = take(&m, enc_scr);
     w.kw = kw;
     w.kp = take(&m, ss * kw);

@@ -35,14 +35,16 @@ typedef struct {
     const int *koff;        /* [B+1] first key row of sorted sentence j */
     int SS;                 /* Σ S_b */
     /* encoder (seq2seq_train_batch_attn.c: s2b_encode_*) */
-    float *xs;      /* [SS, E]  source embeddings */
-    float *dxs;     /* [SS, E]  their gradient */
-    float *keys;    /* [SS, H]  h̄ */
+    int32_t *lens;  /* [B]      source lengths, sorted order */
+    float *xpad;    /* [B, S_max, E]  source embeddings, sorted sentence j at row j·S_max */
+    float *dxpad;   /* [B, S_max, E]  their gradient */
+    float *kout;    /* [B, S_max, H]  the stack's padded output, then ∂/∂ it */
+    float *keys;    /* [SS, H]  h̄, packed */
     float *dkeys;   /* [SS, H] */
     float *h0, *c0; /* [B, H]   decoder initial state, sorted order (c0: LSTM only) */
-    float *hn, *cn; /* [L·D·Hs] one sentence's final encoder states */
+    float *hn, *cn; /* [L·D, B, Hs] the encoder's final states (the kernel's layout) */
     float *dhn, *dcn;
-    float *enc_scratch; /* the recurrent stack's scratch at B = 1, T = S_max */
+    float *enc_scratch; /* al_recurrent_stack_backward_lengths_floats: the tape, then BPTT */
     /* attention (s2b_keys_*, s2b_attend_*) */
     int kw;           /* width of K': da (additive, concat), H (general), dk (key-query), 0 */
     float *kp, *dkp;  /* [SS, kw] K' and dK' */
@@ -74,7 +76,7 @@ int s2b_additive(const al_seq2seq *s);
 /* 1 for Luong's general score (attention general, or local-m / local-p with score general). */
 int s2b_general(const al_seq2seq *s);
 
-/* The encoder, per sentence for now (al_recurrent_stack_* at B = 1): xs, keys, h0, c0 from the
+/* The encoder, the whole batch at once (al_recurrent_stack_*_lengths): keys, h0, c0 from the
  * source ids; AL_ERR_RANGE for an id out of range. The backward reads dkeys [SS, H] and
  * dh0, dc0 [B, H] (dc0 LSTM only) and accumulates every encoder and source-embedding gradient
  * into g0. */

@@ -71,26 +71,43 @@ static additive_params additive_of(const al_seq2seq *s)
 
 /* ------------------------------------------------------------------ encoder */
 
-/* The top layer's final state of the stack (adjacent rows of hn: [→h_S; ←h_1] when
- * bidirectional) starts the decoder. */
-static long top_row(const al_seq2seq *s) { return (long)(s->L - 1) * s->dirs * s->Hs; }
+/* The batch runs through the stack as one padded batch of sentences of their own lengths
+ * (al_recurrent_stack_*_lengths: one GEMM per time step over the sentences still running),
+ * sorted sentence j at rows j·S_max of xpad and kout; the keys are then packed at koff[j]. The
+ * decoder starts from the top layer's final state [→h_S; ←h_1]: in the kernel's hn [L·D, B, Hs]
+ * sentence j's rows of the top layer are ((L−1)·D + d)·B + j, Hs floats each. */
+static long top_row(const al_seq2seq *s, int d, int B, int j)
+{
+    return (((long)(s->L - 1) * s->dirs + d) * B + j) * s->Hs;
+}
 
 al_status s2b_encode_forward(const s2b_ws *w)
 {
     const al_seq2seq *s = w->s;
-    const int E = s->E, H = s->H, lstm = s->cell == AL_RECURRENT_LSTM;
-    const long top = top_row(s);
-    for (int j = 0; j < w->B; j++) {
-        const int b = w->order[j], S = w->src_len[b];
-        const int32_t *ids = w->src + (long)b * w->S_max;
-        float *xs = w->xs + (long)w->koff[j] * E;
+    const int E = s->E, H = s->H, Hs = s->Hs, B = w->B, S_max = w->S_max;
+    const int lstm = s->cell == AL_RECURRENT_LSTM;
+    for (int j = 0; j < B; j++) {
+        const int b = w->order[j];
         /* x_i = src_embedding[src_i] */
-        if (al_embedding_forward(xs, ids, S, s->src_emb, s->Vs, E) >= 0) return AL_ERR_RANGE;
-        al_recurrent_stack_forward(s->cell, 1, S, E, s->Hs, s->L, s->dirs, xs, s->enc, NULL, NULL,
-                                   w->keys + (long)w->koff[j] * H, w->hn, lstm ? w->cn : NULL,
-                                   w->enc_scratch);
-        memcpy(w->h0 + (long)j * H, w->hn + top, sizeof(float) * (size_t)H);
-        if (lstm) memcpy(w->c0 + (long)j * H, w->cn + top, sizeof(float) * (size_t)H);
+        if (al_embedding_forward(w->xpad + (long)j * S_max * E, w->src + (long)b * S_max,
+                                 w->src_len[b], s->src_emb, s->Vs, E) >= 0)
+            return AL_ERR_RANGE;
+        w->lens[j] = w->src_len[b];
+    }
+    /* the tape stays in enc_scratch for s2b_encode_backward (recompute = 0) */
+    al_recurrent_stack_forward_lengths(s->cell, B, S_max, E, Hs, s->L, s->dirs, w->xpad, w->lens,
+                                       s->enc, NULL, NULL, w->kout, w->hn, lstm ? w->cn : NULL,
+                                       w->enc_scratch);
+    for (int j = 0; j < B; j++) {
+        memcpy(w->keys + (long)w->koff[j] * H, w->kout + (long)j * S_max * H,
+               sizeof(float) * (size_t)w->lens[j] * H);
+        for (int d = 0; d < s->dirs; d++) {
+            memcpy(w->h0 + (long)j * H + d * Hs, w->hn + top_row(s, d, B, j),
+                   sizeof(float) * (size_t)Hs);
+            if (lstm)
+                memcpy(w->c0 + (long)j * H + d * Hs, w->cn + top_row(s, d, B, j),
+                       sizeof(float) * (size_t)Hs);
+        }
     }
     return AL_OK;
 }
@@ -98,27 +115,31 @@ al_status s2b_encode_forward(const s2b_ws *w)
 void s2b_encode_backward(const s2b_ws *w, const float *dh0, const float *dc0)
 {
     const al_seq2seq *s = w->s;
-    const int E = s->E, H = s->H, lstm = s->cell == AL_RECURRENT_LSTM;
-    const long top = top_row(s), LDH = (long)s->L * s->dirs * s->Hs;
+    const int E = s->E, H = s->H, Hs = s->Hs, B = w->B, S_max = w->S_max;
+    const int lstm = s->cell == AL_RECURRENT_LSTM;
     /* the stack's parameter gradients accumulate straight into g0 (same layout as s->enc) */
     float *dparams[AL_S2S_MAX_LAYERS * 2 * 4];
     for (int k = 0; k < s->L * s->dirs * 4; k++) dparams[k] = s->enc[k] ? gp(w, s->enc[k]) : NULL;
-    for (int j = 0; j < w->B; j++) {
-        const int b = w->order[j], S = w->src_len[b];
-        const int32_t *ids = w->src + (long)b * w->S_max;
-        const long k0 = w->koff[j];
-        /* ∂/∂(the top layer's final state) = ∂/∂(decoder initial state) */
-        memset(w->dhn, 0, sizeof(float) * (size_t)LDH);
-        memcpy(w->dhn + top, dh0 + (long)j * H, sizeof(float) * (size_t)H);
-        if (lstm) {
-            memset(w->dcn, 0, sizeof(float) * (size_t)LDH);
-            memcpy(w->dcn + top, dc0 + (long)j * H, sizeof(float) * (size_t)H);
+    /* ∂/∂keys back into the padded layout (kout is free after the forward); ∂/∂(the top
+     * layer's final state) = ∂/∂(decoder initial state); dhn, dcn are zeros elsewhere */
+    for (int j = 0; j < B; j++) {
+        memcpy(w->kout + (long)j * S_max * H, w->dkeys + (long)w->koff[j] * H,
+               sizeof(float) * (size_t)w->lens[j] * H);
+        for (int d = 0; d < s->dirs; d++) {
+            memcpy(w->dhn + top_row(s, d, B, j), dh0 + (long)j * H + d * Hs,
+                   sizeof(float) * (size_t)Hs);
+            if (lstm)
+                memcpy(w->dcn + top_row(s, d, B, j), dc0 + (long)j * H + d * Hs,
+                       sizeof(float) * (size_t)Hs);
         }
-        al_recurrent_stack_backward(s->cell, 1, S, E, s->Hs, s->L, s->dirs, w->xs + k0 * E, s->enc,
-                                    NULL, NULL, w->dkeys + k0 * H, w->dhn, lstm ? w->dcn : NULL,
-                                    w->dxs + k0 * E, dparams, NULL, NULL, w->enc_scratch);
-        /* x_i = src_embedding[src_i] */
-        al_embedding_backward(gp(w, s->src_emb), ids, S, w->dxs + k0 * E, E);
+    }
+    al_recurrent_stack_backward_lengths(s->cell, B, S_max, E, Hs, s->L, s->dirs, w->xpad, w->lens,
+                                        s->enc, NULL, NULL, w->kout, w->dhn, lstm ? w->dcn : NULL,
+                                        w->dxpad, dparams, NULL, NULL, 0, w->enc_scratch);
+    /* x_i = src_embedding[src_i] */
+    for (int j = 0; j < B; j++) {
+        al_embedding_backward(gp(w, s->src_emb), w->src + (long)w->order[j] * S_max, w->lens[j],
+                              w->dxpad + (long)j * S_max * E, E);
     }
 }
 
