@@ -177,7 +177,7 @@ export function toMarkdown(run) {
   for (const t of run.targets) {
     const who = t.path === 'api' && t.contender !== 'attnlab-api' ? `${t.contender} via the JS API` : t.contender;
     const unit = t.unit ?? (t.target.includes('KB') ? 'KB' : t.target.includes(' ms') ? 'ms' : '×'); // older runs have no unit
-    const v = !Number.isFinite(t.value) ? '–' : unit === 'KB' ? `${t.value.toFixed(1)} KB` : unit === 'ms' ? `${fmtMs(t.value)} ms` : fmtX(t.value);
+    const v = !Number.isFinite(t.value) ? '–' : unit === 'KB' ? `${t.value.toFixed(1)} KB` : unit === 'ms' ? `${fmtMs(t.value)} ms` : unit === '%' ? `${t.value.toFixed(0)} %` : fmtX(t.value);
     L.push(`| ${t.target} | ${who} | ${v} | ${t.met === null ? '?' : t.met ? 'yes' : '**no**'} |`);
   }
   L.push('');
@@ -350,6 +350,12 @@ export function summaryMarkdown(run) {
 export function docFigures(run) {
   const iso = new Date(run.date).toISOString();
   const out = { 'bench.date': `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`, 'bench.summary': summaryMarkdown(run), 'bench.train': trainTable(run.train) };
+  // the README's training sentence: attnlab ÷ torch-1t and ÷ tfjs-wasm over every train row
+  const trainOver = (name) => (run.train?.rows ?? []).map((r) => r.contenders[name]?.overAttnlab).filter(Number.isFinite);
+  const spanX = (xs) => (xs.length ? `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}×` : '–');
+  out['bench.train.torch'] = spanX(trainOver('torch-1t'));
+  out['bench.train.tfjs'] = spanX(trainOver('tfjs-wasm'));
+  out['bench.train.ahead'] = `${trainOver('torch-1t').filter((x) => x >= 2).length} of ${(run.train?.rows ?? []).length}`;
   // shipped models: a range over a family (3 decimals) or the values of a pair (2 significant digits)
   const shipped = shippedRows(run).filter((r) => r.simd?.median !== undefined);
   const times = (prefix) => shipped.filter((r) => r.model.startsWith(prefix)).map((r) => r.simd.median).sort((a, b) => a - b);
