@@ -397,9 +397,14 @@ test('while running, evaluations and attention come by counts: at most one each 
   const t0 = performance.now();
   const paused = await run.pause();
   const took = performance.now() - t0;
-  await until(() => log.eval.at(-1).step === paused.step, "the pause's evaluation");
+  // the worker posts in order: every evaluation of the running slices came before pause's
+  // answer, and pause's own evaluation after it (at paused.step, which a running one may share
+  // when it ended just before the pause: count messages, not steps)
+  const nPaused = log.eval.length;
+  await until(() => log.eval.length > nPaused, "the pause's evaluation");
+  assert.equal(log.eval.at(-1).step, paused.step, "the pause's evaluation is of the paused step");
   run.dispose();
-  const evals = log.eval.slice(n0, -1); // the last one is pause's own
+  const evals = log.eval.slice(n0, nPaused);
   const shots = log.attention.slice(a0, -1);
   const slices = log.progress.slice(p0);
   // printed for the reader, not asserted (a busy machine stretches any of them)
