@@ -151,25 +151,72 @@ void al_recurrent_packed_gemv_scalar(float *y, const float *P, const float *x, c
 
 /* ------------------------------------------------------------------ one layer, one direction */
 
-/* out[b] (row stride ldo) += W [N,K] · v[b] (row stride ldv), for b < B: a GEMV per step when
- * B == 1, one GEMM over the batch otherwise. */
-static void add_matvec(int B, int N, int K, const float *W, const float *v, int ldv, float *out,
-                       int ldo)
+void al_recurrent_add_matvec(int R, int N, int K, const float *W, const float *v, int ldv,
+                             float *out, int ldo)
 {
-    if (B == 1)
+    if (R == 1)
         al_sgemv(0, N, K, 1.0f, W, K, v, 1.0f, out);
-    else
-        al_sgemm(0, 1, B, N, K, 1.0f, v, ldv, W, K, 1.0f, out, ldo);
+    else if (R > 1)
+        al_sgemm(0, 1, R, N, K, 1.0f, v, ldv, W, K, 1.0f, out, ldo);
 }
 
-/* out[b] (row stride ldo) += Wᵀ · v[b] with W [N,K], v[b] [N], out[b] [K]. */
-static void add_matvec_t(int B, int N, int K, const float *W, const float *v, int ldv, float *out,
-                         int ldo)
+void al_recurrent_add_matvec_t(int R, int N, int K, const float *W, const float *v, int ldv,
+                               float *out, int ldo)
 {
-    if (B == 1)
+    if (R == 1)
         al_sgemv(1, N, K, 1.0f, W, K, v, 1.0f, out);
-    else
-        al_sgemm(0, 0, B, K, N, 1.0f, v, ldv, W, K, 1.0f, out, ldo);
+    else if (R > 1)
+        al_sgemm(0, 0, R, K, N, 1.0f, v, ldv, W, K, 1.0f, out, ldo);
+}
+
+void al_recurrent_cell_backward(int cell, int H, const float *g, const float *st, const float *c,
+                                const float *cp, const float *h, const float *hp, const float *dh,
+                                const float *dc, float *dpre, float *dhh, float *dh_prev,
+                                float *dc_prev)
+{
+    if (cell == AL_RECURRENT_LSTM) {
+        for (int j = 0; j < H; j++) {
+            float i = g[j], f = g[H + j], gg = g[2 * H + j], o = g[3 * H + j];
+            float tc = al_recurrent_tanhf(c[j]);
+            float cpj = cp ? cp[j] : 0.0f;
+            /* h_t = o ⊙ tanh(c_t) */
+            float dcj = dc[j] + dh[j] * o * (1.0f - tc * tc);
+            float d_o = dh[j] * tc;
+            /* c_t = f ⊙ c_{t−1} + i ⊙ g */
+            float d_i = dcj * gg, d_f = dcj * cpj, d_g = dcj * i;
+            dc_prev[j] = dcj * f;
+            /* i = σ(·), f = σ(·), g = tanh(·), o = σ(·) */
+            dpre[j] = d_i * i * (1.0f - i);
+            dpre[H + j] = d_f * f * (1.0f - f);
+            dpre[2 * H + j] = d_g * (1.0f - gg * gg);
+            dpre[3 * H + j] = d_o * o * (1.0f - o);
+            dh_prev[j] = 0.0f;
+        }
+    } else if (cell == AL_RECURRENT_GRU) {
+        for (int j = 0; j < H; j++) {
+            float r = g[j], z = g[H + j], n = g[2 * H + j];
+            /* h_t = (1 − z) ⊙ n + z ⊙ h_{t−1} */
+            float dn = dh[j] * (1.0f - z);
+            float dz = dh[j] * (hp[j] - n);
+            dh_prev[j] = dh[j] * z;
+            /* n = tanh(a_n + r ⊙ h_n) */
+            float da = dn * (1.0f - n * n);
+            float dr = da * st[j];
+            /* r = σ(a_r + h_r), z = σ(a_z + h_z) */
+            dpre[j] = dhh[j] = dr * r * (1.0f - r);
+            dpre[H + j] = dhh[H + j] = dz * z * (1.0f - z);
+            dpre[2 * H + j] = da;
+            dhh[2 * H + j] = da * r;
+        }
+    } else {
+        for (int j = 0; j < H; j++) {
+            /* h_t = tanh(pre) → 1 − h²;  h_t = relu(pre) → [h_t > 0] */
+            float d =
+                cell == AL_RECURRENT_RNN_RELU ? (h[j] > 0.0f ? 1.0f : 0.0f) : 1.0f - h[j] * h[j];
+            dpre[j] = dh[j] * d;
+            dh_prev[j] = 0.0f;
+        }
+    }
 }
 
 /* 1 when the layer packs W_hh (see AL_RECURRENT_PACK_MIN_T); never in the scalar build, whose
@@ -228,7 +275,7 @@ void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int revers
                 if (b_hh) al_bias_add_forward(hh, GH, b_hh, NULL, B, GH);
             } else {
                 memset(hh, 0, sizeof(float) * (size_t)GH * (size_t)B);
-                if (hprev) add_matvec(B, GH, H, w_hh, hprev, ldh, hh, GH);
+                if (hprev) al_recurrent_add_matvec(B, GH, H, w_hh, hprev, ldh, hh, GH);
                 if (b_hh) al_bias_add_forward(hh, GH, b_hh, NULL, B, GH);
             }
             for (int b = 0; b < B; b++) {
@@ -242,7 +289,7 @@ void al_recurrent_layer_forward(int cell, int B, int T, int I, int H, int revers
             if (hprev && packed)
                 al_recurrent_packed_gemv(grow, packed, hprev, grow, GH, H);
             else if (hprev)
-                add_matvec(B, GH, H, w_hh, hprev, ldh, grow, T * GH);
+                al_recurrent_add_matvec(B, GH, H, w_hh, hprev, ldh, grow, T * GH);
             for (int b = 0; b < B; b++) {
                 long row = (long)b * T + t;
                 if (cell == AL_RECURRENT_LSTM) {
@@ -323,61 +370,17 @@ void al_recurrent_layer_backward(int cell, int B, int T, int I, int H, int rever
             float *dp = dpre + row * GH;
             if (dy)
                 for (int j = 0; j < H; j++) dhb[j] += dy[row * lddy + j];
-            if (cell == AL_RECURRENT_LSTM) {
-                const float *g = gates + row * GH;
-                const float *cs = state + row * H;
-                const float *cp =
-                    s == 0 ? (c0 ? c0 + (long)b * H : NULL) : state + ((long)b * T + tp) * H;
-                float *dcb = dc + (long)b * H;
-                for (int j = 0; j < H; j++) {
-                    float i = g[j], f = g[H + j], gg = g[2 * H + j], o = g[3 * H + j];
-                    float tc = al_recurrent_tanhf(cs[j]);
-                    float cpj = cp ? cp[j] : 0.0f;
-                    /* h_t = o ⊙ tanh(c_t) */
-                    float dcj = dcb[j] + dhb[j] * o * (1.0f - tc * tc);
-                    float d_o = dhb[j] * tc;
-                    /* c_t = f ⊙ c_{t−1} + i ⊙ g */
-                    float d_i = dcj * gg, d_f = dcj * cpj, d_g = dcj * i;
-                    dcb[j] = dcj * f;
-                    /* i = σ(·), f = σ(·), g = tanh(·), o = σ(·) */
-                    dp[j] = d_i * i * (1.0f - i);
-                    dp[H + j] = d_f * f * (1.0f - f);
-                    dp[2 * H + j] = d_g * (1.0f - gg * gg);
-                    dp[3 * H + j] = d_o * o * (1.0f - o);
-                    dnext[j] = 0.0f;
-                }
-            } else if (cell == AL_RECURRENT_GRU) {
-                const float *g = gates + row * GH;
-                const float *hn_lin = state + row * H; /* W_hn h_{t−1} + b_hn */
-                float *dq = dhh + row * GH;
-                for (int j = 0; j < H; j++) {
-                    float r = g[j], z = g[H + j], n = g[2 * H + j];
-                    /* h_t = (1 − z) ⊙ n + z ⊙ h_{t−1} */
-                    float dn = dhb[j] * (1.0f - z);
-                    float dz = dhb[j] * (hp[j] - n);
-                    dnext[j] = dhb[j] * z;
-                    /* n = tanh(a_n + r ⊙ h_n) */
-                    float da = dn * (1.0f - n * n);
-                    float dr = da * hn_lin[j];
-                    /* r = σ(a_r + h_r), z = σ(a_z + h_z) */
-                    dp[j] = dq[j] = dr * r * (1.0f - r);
-                    dp[H + j] = dq[H + j] = dz * z * (1.0f - z);
-                    dp[2 * H + j] = da;
-                    dq[2 * H + j] = da * r;
-                }
-            } else {
-                const float *hy = y + row * ldy;
-                for (int j = 0; j < H; j++) {
-                    /* h_t = tanh(pre) → 1 − h²;  h_t = relu(pre) → [h_t > 0] */
-                    float d = cell == AL_RECURRENT_RNN_RELU ? (hy[j] > 0.0f ? 1.0f : 0.0f)
-                                                            : 1.0f - hy[j] * hy[j];
-                    dp[j] = dhb[j] * d;
-                    dnext[j] = 0.0f;
-                }
-            }
+            const float *cp = cell != AL_RECURRENT_LSTM ? NULL
+                              : s == 0                  ? (c0 ? c0 + (long)b * H : NULL)
+                                                        : state + ((long)b * T + tp) * H;
+            al_recurrent_cell_backward(cell, H, gates + row * GH, state ? state + row * H : NULL,
+                                       state ? state + row * H : NULL, cp, y + row * ldy, hp, dhb,
+                                       dc + (long)b * H, dp, dhh + row * GH, dnext,
+                                       dc + (long)b * H);
         }
         /* dh_{t−1} += W_hhᵀ · ∂L/∂(W_hh h_{t−1}) (not needed past the first step without dh0) */
-        if (s > 0 || dh0) add_matvec_t(B, GH, H, w_hh, dhh + (long)t * GH, T * GH, dh_prev, H);
+        if (s > 0 || dh0)
+            al_recurrent_add_matvec_t(B, GH, H, w_hh, dhh + (long)t * GH, T * GH, dh_prev, H);
         float *tmp = dh;
         dh = dh_prev;
         dh_prev = tmp;

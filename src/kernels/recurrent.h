@@ -123,6 +123,26 @@ void al_recurrent_gru_cell_forward(float *gates, float *h, const float *hh, cons
 float al_recurrent_sigmoidf(float x);
 float al_recurrent_tanhf(float x);
 
+/* out rows (stride ldo) += W [N,K] · v rows (stride ldv), R rows: a GEMV for one row, one sgemm
+ * for more, nothing for none. _t: out rows [K] += Wᵀ · v rows [N]. */
+void al_recurrent_add_matvec(int R, int N, int K, const float *W, const float *v, int ldv,
+                             float *out, int ldo);
+void al_recurrent_add_matvec_t(int R, int N, int K, const float *W, const float *v, int ldv,
+                               float *out, int ldo);
+
+/*
+ * Backward of one cell step for one row (every layer backward's elementwise part), from dh [H]
+ * (and dc [H], LSTM) at the step's output: writes dpre [G·H] (∂/∂ the input projection) and, for
+ * the GRU, dhh [G·H] (∂/∂(W_hh h + b_hh)); sets dh_prev [H] to the part of ∂/∂h_{t−1} that does
+ * not go through W_hh, and dc_prev [H] (LSTM; it may be dc itself, updated in place).
+ * g the activated gates [G·H]; st the GRU's W_hn h_{t−1} + b_hn [H]; c, cp the LSTM's c_t and
+ * c_{t−1} (cp NULL: zeros); h, hp the step's h_t and h_{t−1}. Unused arguments may be NULL.
+ */
+void al_recurrent_cell_backward(int cell, int H, const float *g, const float *st, const float *c,
+                                const float *cp, const float *h, const float *hp, const float *dh,
+                                const float *dc, float *dpre, float *dhh, float *dh_prev,
+                                float *dc_prev);
+
 /* ------------------------------------------------------------------ one layer, one direction */
 
 /* Packing W_hh pays from this many steps on (B == 1, SIMD builds): it costs about one step's

@@ -127,26 +127,6 @@ static int n_cont(const seqs *q, int t, int reverse)
     return t > 0 ? q->n[t] : 0;
 }
 
-/* out rows (stride ldo) += W [N,K] · v rows (stride ldv), R rows: a GEMV for one row. */
-static void add_matvec(int R, int N, int K, const float *W, const float *v, int ldv, float *out,
-                       int ldo)
-{
-    if (R == 1)
-        al_sgemv(0, N, K, 1.0f, W, K, v, 1.0f, out);
-    else if (R > 1)
-        al_sgemm(0, 1, R, N, K, 1.0f, v, ldv, W, K, 1.0f, out, ldo);
-}
-
-/* out rows [K] (stride ldo) += Wᵀ · v rows [N] (stride ldv), W [N,K], R rows. */
-static void add_matvec_t(int R, int N, int K, const float *W, const float *v, int ldv, float *out,
-                         int ldo)
-{
-    if (R == 1)
-        al_sgemv(1, N, K, 1.0f, W, K, v, 1.0f, out);
-    else if (R > 1)
-        al_sgemm(0, 0, R, K, N, 1.0f, v, ldv, W, K, 1.0f, out, ldo);
-}
-
 /*
  * One layer, one direction, packed (al_recurrent_layer_forward with rows by step):
  *   x [N,I] packed; p: w_ih, w_hh, b_ih, b_hh; h0, c0 [B,H] caller order or NULL
@@ -180,8 +160,10 @@ static void layer_forward(const seqs *q, int cell, int I, int H, int reverse, co
         const long r0 = q->off[t];
         float *acc = gru ? hh : gates + r0 * GH; /* where W_hh h_{t−1} goes, row i at i·GH */
         if (gru) memset(hh, 0, sizeof(float) * (size_t)nt * (size_t)GH);
-        add_matvec(nc, GH, H, w_hh, yp, ldy, acc, GH);
-        if (h0) add_matvec(nt - nc, GH, H, w_hh, h0s + (long)nc * H, H, acc + (long)nc * GH, GH);
+        al_recurrent_add_matvec(nc, GH, H, w_hh, yp, ldy, acc, GH);
+        if (h0)
+            al_recurrent_add_matvec(nt - nc, GH, H, w_hh, h0s + (long)nc * H, H,
+                                    acc + (long)nc * GH, GH);
         if (gru && b_hh) al_bias_add_forward(hh, GH, b_hh, NULL, nt, GH);
 
         for (int i = 0; i < nt; i++) {
@@ -271,62 +253,20 @@ static void layer_backward(const seqs *q, int cell, int I, int H, int reverse, c
             float *d = dpre + row * GH;
             if (dy)
                 for (int j = 0; j < H; j++) dhb[j] += dy[row * lddy + j];
-            if (lstm) {
-                const float *g = gates + row * GH, *cs = state + row * H;
-                const float *cp = i < nc ? state + ((long)q->off[tp] + i) * H
-                                  : c0   ? c0 + (long)q->perm[i] * H
-                                         : NULL;
-                float *dcb = dc + (long)i * H;
-                for (int j = 0; j < H; j++) {
-                    float ig = g[j], f = g[H + j], gg = g[2 * H + j], o = g[3 * H + j];
-                    float tc = al_recurrent_tanhf(cs[j]);
-                    float cpj = cp ? cp[j] : 0.0f;
-                    /* h_t = o ⊙ tanh(c_t) */
-                    float dcj = dcb[j] + dhb[j] * o * (1.0f - tc * tc);
-                    float d_o = dhb[j] * tc;
-                    /* c_t = f ⊙ c_{t−1} + i ⊙ g */
-                    float d_i = dcj * gg, d_f = dcj * cpj, d_g = dcj * ig;
-                    dcb[j] = dcj * f;
-                    /* i = σ(·), f = σ(·), g = tanh(·), o = σ(·) */
-                    d[j] = d_i * ig * (1.0f - ig);
-                    d[H + j] = d_f * f * (1.0f - f);
-                    d[2 * H + j] = d_g * (1.0f - gg * gg);
-                    d[3 * H + j] = d_o * o * (1.0f - o);
-                    dnext[j] = 0.0f;
-                }
-            } else if (gru) {
-                const float *g = gates + row * GH;
-                const float *hn_lin = state + row * H; /* W_hn h_{t−1} + b_hn */
-                float *dq = dhh + row * GH;
-                for (int j = 0; j < H; j++) {
-                    float r = g[j], z = g[H + j], n = g[2 * H + j];
-                    /* h_t = (1 − z) ⊙ n + z ⊙ h_{t−1} */
-                    float dn = dhb[j] * (1.0f - z);
-                    float dz = dhb[j] * (hp[j] - n);
-                    dnext[j] = dhb[j] * z;
-                    /* n = tanh(a_n + r ⊙ h_n) */
-                    float da = dn * (1.0f - n * n);
-                    float dr = da * hn_lin[j];
-                    /* r = σ(a_r + h_r), z = σ(a_z + h_z) */
-                    d[j] = dq[j] = dr * r * (1.0f - r);
-                    d[H + j] = dq[H + j] = dz * z * (1.0f - z);
-                    d[2 * H + j] = da;
-                    dq[2 * H + j] = da * r;
-                }
-            } else {
-                const float *hy = y + row * ldy;
-                for (int j = 0; j < H; j++) {
-                    /* h_t = tanh(pre) → 1 − h²;  h_t = relu(pre) → [h_t > 0] */
-                    float dd = cell == AL_RECURRENT_RNN_RELU ? (hy[j] > 0.0f ? 1.0f : 0.0f)
-                                                             : 1.0f - hy[j] * hy[j];
-                    d[j] = dhb[j] * dd;
-                    dnext[j] = 0.0f;
-                }
-            }
+            const float *cp = !lstm    ? NULL
+                              : i < nc ? state + ((long)q->off[tp] + i) * H
+                              : c0     ? c0 + (long)q->perm[i] * H
+                                       : NULL;
+            al_recurrent_cell_backward(cell, H, gates + row * GH, state ? state + row * H : NULL,
+                                       state ? state + row * H : NULL, cp, y + row * ldy, hp, dhb,
+                                       lstm ? dc + (long)i * H : NULL, d,
+                                       gru ? dhh + row * GH : NULL, dnext,
+                                       lstm ? dc + (long)i * H : NULL);
         }
         /* dh_{t−1} += W_hhᵀ · ∂L/∂(W_hh h_{t−1}): for the continuing rows, and for the rows
          * starting here too when dh0 is wanted */
-        add_matvec_t(dh0 ? nt : nc, GH, H, w_hh, dhh + (long)q->off[t] * GH, GH, dh_prev, H);
+        al_recurrent_add_matvec_t(dh0 ? nt : nc, GH, H, w_hh, dhh + (long)q->off[t] * GH, GH,
+                                  dh_prev, H);
         for (int i = nc; i < nt; i++) {
             const long b = q->perm[i];
             if (dh0)

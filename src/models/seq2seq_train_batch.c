@@ -49,61 +49,6 @@ void s2b_colsum_add(float *b, const float *x, int ldx, int R, int C)
     }
 }
 
-/*
- * Backward of one decoder cell step for one row, from dh (and dc, LSTM) at its output: writes
- * dpre [G·H] (∂/∂ the input projection) and, for the GRU, dhh [G·H] (∂/∂(W_hh h + b_hh)); sets
- * dh_prev [H] to the part of ∂/∂h_{t−1} that does not go through W_hh and dc_prev [H] (LSTM).
- * g the activated gates, st the GRU's W_hn h + b_hn, c/cp the LSTM's c_t, c_{t−1}, h/hp h_t,
- * h_{t−1}: al_recurrent_layer_backward's step, one row.
- */
-static void cell_backward(int cell, int H, const float *g, const float *st, const float *c,
-                          const float *cp, const float *h, const float *hp, const float *dh,
-                          const float *dc, float *dpre, float *dhh, float *dh_prev, float *dc_prev)
-{
-    if (cell == AL_RECURRENT_LSTM) {
-        for (int j = 0; j < H; j++) {
-            float i = g[j], f = g[H + j], gg = g[2 * H + j], o = g[3 * H + j];
-            float tc = al_recurrent_tanhf(c[j]);
-            /* h_t = o ⊙ tanh(c_t) */
-            float dcj = dc[j] + dh[j] * o * (1.0f - tc * tc);
-            float d_o = dh[j] * tc;
-            /* c_t = f ⊙ c_{t−1} + i ⊙ g */
-            float d_i = dcj * gg, d_f = dcj * cp[j], d_g = dcj * i;
-            dc_prev[j] = dcj * f;
-            /* i = σ(·), f = σ(·), g = tanh(·), o = σ(·) */
-            dpre[j] = d_i * i * (1.0f - i);
-            dpre[H + j] = d_f * f * (1.0f - f);
-            dpre[2 * H + j] = d_g * (1.0f - gg * gg);
-            dpre[3 * H + j] = d_o * o * (1.0f - o);
-            dh_prev[j] = 0.0f;
-        }
-    } else if (cell == AL_RECURRENT_GRU) {
-        for (int j = 0; j < H; j++) {
-            float r = g[j], z = g[H + j], n = g[2 * H + j];
-            /* h_t = (1 − z) ⊙ n + z ⊙ h_{t−1} */
-            float dn = dh[j] * (1.0f - z);
-            float dz = dh[j] * (hp[j] - n);
-            dh_prev[j] = dh[j] * z;
-            /* n = tanh(a_n + r ⊙ h_n) */
-            float da = dn * (1.0f - n * n);
-            float dr = da * st[j];
-            /* r = σ(a_r + h_r), z = σ(a_z + h_z) */
-            dpre[j] = dhh[j] = dr * r * (1.0f - r);
-            dpre[H + j] = dhh[H + j] = dz * z * (1.0f - z);
-            dpre[2 * H + j] = da;
-            dhh[2 * H + j] = da * r;
-        }
-    } else {
-        for (int j = 0; j < H; j++) {
-            /* h_t = tanh(pre) → 1 − h²;  h_t = relu(pre) → [h_t > 0] */
-            float d =
-                cell == AL_RECURRENT_RNN_RELU ? (h[j] > 0.0f ? 1.0f : 0.0f) : 1.0f - h[j] * h[j];
-            dpre[j] = dh[j] * d;
-            dh_prev[j] = 0.0f;
-        }
-    }
-}
-
 /* A bump allocator over the step's one block. */
 typedef struct {
     float *p;
@@ -404,9 +349,10 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
         /* s_t = cell(x, s_{t−1}), row by row; then dh_{t−1} += dhh W_hh for the n rows */
         for (int j = 0; j < n; j++) {
             const long r = r0 + j, o = (long)j * H;
-            cell_backward(s->cell, H, GT + r * GH, gru ? ST + r * H : NULL, lstm ? c + o : NULL,
-                          lstm ? cp + o : NULL, h + o, hp + o, dH + o, dC + o, DPRE + r * GH,
-                          DHH + r * GH, dHp + o, dCp + o);
+            al_recurrent_cell_backward(s->cell, H, GT + r * GH, gru ? ST + r * H : NULL,
+                                       lstm ? c + o : NULL, lstm ? cp + o : NULL, h + o, hp + o,
+                                       dH + o, dC + o, DPRE + r * GH, DHH + r * GH, dHp + o,
+                                       dCp + o);
         }
         if (gru) {
             /* dh_{t−1} += dhh W_hh;  x[E:] (context or h̃_{t−1}): dx = dpre W_ih[:, E:] */

@@ -15,7 +15,7 @@
 /* The gradient of parameter p: the same offset in g0 as p has in w0 (NULL for NULL). */
 static float *gp(const float *w0, float *g0, const float *p) { return p ? g0 + (p - w0) : NULL; }
 
-static al_tl_grads layer_grads(const float *w0, float *g0, const al_tl_weights *w)
+al_tl_grads al_transformer_layer_grads(const float *w0, float *g0, const al_tl_weights *w)
 {
     al_tl_grads g;
     g.sa_in_w = gp(w0, g0, w->sa_in_w);
@@ -94,7 +94,7 @@ static float *stack_backward(const al_transformer *m, const float *w0, float *g0
     }
     for (int l = m->L - 1; l >= 0; l--) {
         /* x_{l+1} = layer_l(x_l, mem)  →  dx_l, dmem +=, layer l's gradients += */
-        const al_tl_grads g = layer_grads(w0, g0, &layers[l]);
+        const al_tl_grads g = al_transformer_layer_grads(w0, g0, &layers[l]);
         float *dnext = dcur == da ? db : da;
         memset(dnext, 0, nE * sizeof(float));
         al_tl_backward(dnext, mem ? dmem : NULL, &g, dcur, NULL, NULL, s->xs + (size_t)l * nE, mem,

@@ -77,6 +77,10 @@ al_status al_transformer_backward_batch(const al_transformer *m, const float *w0
 void al_transformer_init(const al_tensor_list *list, const al_transformer *m, float *weights,
                          uint32_t seed);
 
+/* The gradient pointers of one layer's weights w: each tensor's place in g0, the gradient laid
+ * out as the weight block w0 (NULL where the weight is NULL). Both trainers use it. */
+al_tl_grads al_transformer_layer_grads(const float *w0, float *g0, const al_tl_weights *w);
+
 /* The hooks of al_transformer_arch. example: ids in range (AL_ERR_RANGE), lengths as above and
  * at most maxPositions (AL_ERR_SHAPE); *terms as above. batch: al_transformer_backward_batch
  * with max_floats = AL_TF_BATCH_MAX_FLOATS. */

@@ -17,32 +17,6 @@
 /* The gradient of parameter p: the same offset in g0 as p has in w0 (NULL for NULL). */
 static float *gp(const float *w0, float *g0, const float *p) { return p ? g0 + (p - w0) : NULL; }
 
-static al_tl_grads layer_grads(const float *w0, float *g0, const al_tl_weights *w)
-{
-    al_tl_grads g;
-    g.sa_in_w = gp(w0, g0, w->sa_in_w);
-    g.sa_in_b = gp(w0, g0, w->sa_in_b);
-    g.sa_out_w = gp(w0, g0, w->sa_out_w);
-    g.sa_out_b = gp(w0, g0, w->sa_out_b);
-    g.ca_in_w = gp(w0, g0, w->ca_in_w);
-    g.ca_in_b = gp(w0, g0, w->ca_in_b);
-    g.ca_out_w = gp(w0, g0, w->ca_out_w);
-    g.ca_out_b = gp(w0, g0, w->ca_out_b);
-    g.l1_w = gp(w0, g0, w->l1_w);
-    g.l1_b = gp(w0, g0, w->l1_b);
-    g.l2_w = gp(w0, g0, w->l2_w);
-    g.l2_b = gp(w0, g0, w->l2_b);
-    g.n1_w = gp(w0, g0, w->n1_w);
-    g.n1_b = gp(w0, g0, w->n1_b);
-    g.n2_w = gp(w0, g0, w->n2_w);
-    g.n2_b = gp(w0, g0, w->n2_b);
-    g.n3_w = gp(w0, g0, w->n3_w);
-    g.n3_b = gp(w0, g0, w->n3_b);
-    g.sa_rel_k = gp(w0, g0, w->sa_rel_k);
-    g.sa_rel_v = gp(w0, g0, w->sa_rel_v);
-    return g;
-}
-
 /* One stack over the packed batch: x [(L+1), N, E] (block 0 embedded; block l+1 = layer l's
  * output), y [N,E] after the final norm (mean, rstd [N]) or block L without one, the layers'
  * kept activations. */
@@ -118,7 +92,7 @@ static float *stack_backward(const al_transformer *m, const float *w0, float *g0
     }
     for (int l = m->L - 1; l >= 0; l--) {
         /* x_{l+1} = layer_l(x_l, mem)  →  dx_l, dmem +=, layer l's gradients += */
-        const al_tl_grads g = layer_grads(w0, g0, &layers[l]);
+        const al_tl_grads g = al_transformer_layer_grads(w0, g0, &layers[l]);
         memset(dnext, 0, NE * sizeof(float));
         al_tlp_backward(dnext, dmem, &g, dcur, s->x + l * NE, mem, s->seqs, ms, &s->saves[l],
                         &layers[l], m->E, m->F, m->H, &lc, scratch);
