@@ -348,4 +348,6 @@ def test_size_claims_cost_nothing(make, match, tmp_path):
     assert outcome.startswith("LoadError"), outcome
     assert re.search(match, outcome), outcome
     assert peak_mb < 200, f"{len(data)}-byte file: peak memory grew {peak_mb:.0f} MB"
-    assert seconds < 5, f"{len(data)}-byte file: load took {seconds:.1f} s (a hang guard)"
+    # the time is printed, not asserted (a busy machine stretches it); the subprocess's timeout
+    # is the hang guard
+    print(f"{len(data)}-byte file: refused in {seconds:.2f} s, peak {peak_mb:.0f} MB")
