@@ -170,6 +170,13 @@ export async function startEngine(name) {
     },
     /** Every problem recorded so far, in every page visited, this one included. */
     problems,
+    /** WebKit only: a fresh session after the page crashed (the dead page's list is lost). */
+    restart:
+      engine.restart &&
+      (async () => {
+        engine.visited = false;
+        await engine.restart();
+      }),
     async screenshot(file) {
       await mkdir(SCREENSHOTS, { recursive: true });
       await writeFile(path.join(SCREENSHOTS, `${file}.png`), await engine.png());
@@ -308,12 +315,35 @@ async function webkit() {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = await res.json();
-    if (!res.ok)
-      throw new Error(`WebDriver ${method} ${route}: ${json.value?.error}: ${json.value?.message}`);
+    if (!res.ok) {
+      const message = `${json.value?.error}: ${json.value?.message}`;
+      const err = new Error(`WebDriver ${method} ${route}: ${message}`);
+      // WebKit's web process died under the session (WebDriver names it outright, or, mid-call,
+      // cannot read back the element it looked up): say so, with the driver's last words
+      if (/page crash|Could not parse element info/.test(message)) {
+        err.crashed = true;
+        err.message += `\n(the WebKit page crashed; WebKitWebDriver's log ends:)\n${log.join('').slice(-2000)}`;
+      }
+      throw err;
+    }
     return json.value;
   }
 
-  let session;
+  /** A new MiniBrowser session at 1280 × 900; its route prefix. */
+  async function newSession() {
+    const { sessionId } = await wd('POST', '/session', {
+      capabilities: {
+        alwaysMatch: {
+          'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+        },
+      },
+    });
+    const route = `/session/${sessionId}`;
+    await wd('POST', `${route}/window/rect`, { width: 1280, height: 900 });
+    return route;
+  }
+
+  let s;
   try {
     const end = Date.now() + 10000;
     for (;;) {
@@ -325,23 +355,13 @@ async function webkit() {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    session = (
-      await wd('POST', '/session', {
-        capabilities: {
-          alwaysMatch: {
-            'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
-          },
-        },
-      })
-    ).sessionId;
+    s = await newSession();
   } catch (err) {
     driver.kill();
     await exited;
     await display.close();
     throw err;
   }
-  const s = `/session/${session}`;
-  await wd('POST', `${s}/window/rect`, { width: 1280, height: 900 });
   // The page's function, called with its JSON arguments; a promise is awaited; a throw is
   // returned as { __error } and rethrown here (WebDriver's own message would drop the stack).
   const asyncScript = (source) => `const done = arguments[0];
@@ -378,6 +398,11 @@ async function webkit() {
     },
     setSize: (width, height) => wd('POST', `${s}/window/rect`, { width, height }),
     png: async () => Buffer.from(await wd('GET', `${s}/screenshot`), 'base64'),
+    /** After a crash: end the dead session and open a new one (a fresh MiniBrowser). */
+    async restart() {
+      await wd('DELETE', s).catch(() => {});
+      s = await newSession();
+    },
     async close() {
       await wd('DELETE', s).catch(() => {});
       driver.kill();

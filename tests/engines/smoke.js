@@ -144,6 +144,24 @@ export function smokeSuite(name) {
     await engine?.close();
   });
 
+  /**
+   * test(title, fn), except that when the browser's page crashes under fn (WebKitGTK's web
+   * process, now and then, on a loaded machine), fn runs once more in a fresh session, and the
+   * crash is reported beside the result. A second crash fails the test; so does any other error.
+   */
+  function engineTest(title, fn) {
+    test(title, async (t) => {
+      try {
+        await fn();
+      } catch (err) {
+        if (!err.crashed || !engine.restart) throw err;
+        t.diagnostic(`${name}'s page crashed; a fresh session runs the test again. ${err.message}`);
+        await engine.restart();
+        await fn();
+      }
+    });
+  }
+
   /** Switch the page's view by its hash (as the nav links do) and wait for that render. */
   async function showView(s) {
     const key = stateKey(s);
@@ -197,33 +215,36 @@ export function smokeSuite(name) {
     }
   }
 
-  test(`${name}: the first view draws the default model's alignment, as Node computes it`, async () => {
-    await engine.goto(`${engine.url}/web/`);
-    await engine.waitFor(
-      () =>
-        document.querySelector('#app')?.dataset.state === 'ready' &&
-        document.querySelector('#demo')?.dataset.rendered,
-      [],
-      { what: 'the first view' },
-    );
-    const state = await engine.evaluate(() => document.querySelector('#demo').state);
-    assert.equal(state.view, 'alignment');
-    assert.equal(state.model, defaultModelFor('alignment'));
-    await assertAlignment(
-      await engine.evaluate(readHeatmaps, '#demo'),
-      state.model,
-      state.input,
-      'first view',
-    );
-    assert.equal(
-      await engine.evaluate(() => document.querySelector('#demo').dataset.simd),
-      'true',
-      'SIMD128 build runs',
-    );
-    await engine.screenshot(`${name}-alignment-1280`);
-  });
+  engineTest(
+    `${name}: the first view draws the default model's alignment, as Node computes it`,
+    async () => {
+      await engine.goto(`${engine.url}/web/`);
+      await engine.waitFor(
+        () =>
+          document.querySelector('#app')?.dataset.state === 'ready' &&
+          document.querySelector('#demo')?.dataset.rendered,
+        [],
+        { what: 'the first view' },
+      );
+      const state = await engine.evaluate(() => document.querySelector('#demo').state);
+      assert.equal(state.view, 'alignment');
+      assert.equal(state.model, defaultModelFor('alignment'));
+      await assertAlignment(
+        await engine.evaluate(readHeatmaps, '#demo'),
+        state.model,
+        state.input,
+        'first view',
+      );
+      assert.equal(
+        await engine.evaluate(() => document.querySelector('#demo').dataset.simd),
+        'true',
+        'SIMD128 build runs',
+      );
+      await engine.screenshot(`${name}-alignment-1280`);
+    },
+  );
 
-  test(`${name}: typing in the input redraws with the typed input's weights`, async () => {
+  engineTest(`${name}: typing in the input redraws with the typed input's weights`, async () => {
     const typed = '3 March 2021';
     const state = await engine.evaluate(() => document.querySelector('#demo').state);
     await engine.evaluate(() => {
@@ -251,7 +272,7 @@ export function smokeSuite(name) {
   });
 
   for (const view of ['time', 'compare', 'heads', 'pooling', 'reading', 'forgetting']) {
-    test(`${name}: the ${view} view draws`, async () => {
+    engineTest(`${name}: the ${view} view draws`, async () => {
       const model = defaultModelFor(view);
       const input = sampleFor(model);
       // the time view decodes as many tokens as its step setting says (the hash reproduces it)
@@ -336,7 +357,7 @@ export function smokeSuite(name) {
     });
   }
 
-  test(`${name}: the SDPA playground draws n × m weights from its hash`, async () => {
+  engineTest(`${name}: the SDPA playground draws n × m weights from its hash`, async () => {
     const s = { n: 5, m: 7 };
     await engine.evaluate((h) => {
       location.hash = h;
@@ -352,57 +373,60 @@ export function smokeSuite(name) {
     assertWellFormed(maps, 'playground');
     assert.deepEqual([maps[0].rows, maps[0].cols], [s.n, s.m], 'playground: n queries × m keys');
   });
-  test(`${name}: training starts in the lab (#view=train opens its dates preset): a finite loss, then a lower one`, async () => {
-    await engine.evaluate(() => {
-      location.hash = '#view=train';
-    });
-    await engine.waitFor(
-      () => {
-        const lab = document.querySelector('attn-lab');
-        return !document.querySelector('#lab-view').hidden &&
-          lab?.experiment?.task?.name === 'dates' &&
-          lab.runs?.a?.state === 'ready'
-          ? true
-          : null;
-      },
-      [],
-      { what: 'the lab on the dates preset, its workers ready', timeout: 60000 },
-    );
-    await engine.evaluate(() => {
-      document.querySelector('attn-lab').start();
-    });
-    const mean = (xs) => xs.reduce((x, y) => x + y, 0) / xs.length;
-    const first = await engine.waitFor(
-      () => {
-        const losses = document.querySelector('attn-lab').losses('a');
-        return losses && losses.length >= 5 ? Array.from(losses.slice(0, 5)) : null;
-      },
-      [],
-      { what: 'five losses of run A', timeout: 60000 },
-    );
-    assert.ok(
-      first.every((l) => Number.isFinite(l) && l > 0),
-      `losses ${first}`,
-    );
-    // it learns: a later mean loss below the first one
-    const later = await engine.waitFor(
-      (before) => {
-        const losses = document.querySelector('attn-lab').losses('a');
-        const last = Array.from(losses.slice(-5));
-        const m = last.reduce((x, y) => x + y, 0) / last.length;
-        return losses.length >= 10 && m < before ? { step: losses.length, value: m } : null;
-      },
-      [mean(first)],
-      { what: `a mean loss below ${mean(first)}`, timeout: 90000 },
-    );
-    assert.ok(later.step > 5, `step ${later.step}`);
-    await engine.screenshot(`${name}-lab-train-1280`);
-    await engine.evaluate(() => {
-      document.querySelector('attn-lab').pause();
-    });
-  });
+  engineTest(
+    `${name}: training starts in the lab (#view=train opens its dates preset): a finite loss, then a lower one`,
+    async () => {
+      await engine.evaluate(() => {
+        location.hash = '#view=train';
+      });
+      await engine.waitFor(
+        () => {
+          const lab = document.querySelector('attn-lab');
+          return !document.querySelector('#lab-view').hidden &&
+            lab?.experiment?.task?.name === 'dates' &&
+            lab.runs?.a?.state === 'ready'
+            ? true
+            : null;
+        },
+        [],
+        { what: 'the lab on the dates preset, its workers ready', timeout: 60000 },
+      );
+      await engine.evaluate(() => {
+        document.querySelector('attn-lab').start();
+      });
+      const mean = (xs) => xs.reduce((x, y) => x + y, 0) / xs.length;
+      const first = await engine.waitFor(
+        () => {
+          const losses = document.querySelector('attn-lab').losses('a');
+          return losses && losses.length >= 5 ? Array.from(losses.slice(0, 5)) : null;
+        },
+        [],
+        { what: 'five losses of run A', timeout: 60000 },
+      );
+      assert.ok(
+        first.every((l) => Number.isFinite(l) && l > 0),
+        `losses ${first}`,
+      );
+      // it learns: a later mean loss below the first one
+      const later = await engine.waitFor(
+        (before) => {
+          const losses = document.querySelector('attn-lab').losses('a');
+          const last = Array.from(losses.slice(-5));
+          const m = last.reduce((x, y) => x + y, 0) / last.length;
+          return losses.length >= 10 && m < before ? { step: losses.length, value: m } : null;
+        },
+        [mean(first)],
+        { what: `a mean loss below ${mean(first)}`, timeout: 90000 },
+      );
+      assert.ok(later.step > 5, `step ${later.step}`);
+      await engine.screenshot(`${name}-lab-train-1280`);
+      await engine.evaluate(() => {
+        document.querySelector('attn-lab').pause();
+      });
+    },
+  );
 
-  test(`${name}: nothing is downloaded twice in the whole visit`, async () => {
+  engineTest(`${name}: nothing is downloaded twice in the whole visit`, async () => {
     const r = await engine.evaluate(fetchedTwice);
     // the lab starts one worker per run (A and B) from the same script: once per run, by design
     const worker = (n) => /\/web\/lab\/lab-worker\.js( |$)/.test(n);
@@ -426,7 +450,7 @@ export function smokeSuite(name) {
     );
   });
 
-  test(`${name}: the Chinese page at phone width`, async () => {
+  engineTest(`${name}: the Chinese page at phone width`, async () => {
     await engine.setSize(390, 844);
     await engine.goto(`${engine.url}/web/#${stateKey({ lang: 'zh' })}`);
     await engine.waitFor(() => document.querySelector('#demo')?.dataset.rendered, [], {
@@ -448,45 +472,58 @@ export function smokeSuite(name) {
     await engine.setSize(1280, 900);
   });
 
-  test(`${name}: the embed page works in a sandboxed iframe (opaque origin), each file once`, async () => {
-    await engine.goto(`${engine.url}/tests/browser/embed-host.html`);
-    const s = { view: 'alignment', model: defaultModelFor('alignment'), input: '1 Jan 2000' };
-    const key = stateKey(s);
-    await engine.evaluate((src) => {
-      const f = document.createElement('iframe');
-      f.setAttribute('sandbox', 'allow-scripts');
-      f.src = src;
-      f.style.cssText = 'width: 900px; height: 700px';
-      document.getElementById('host').replaceChildren(f);
-    }, `/web/embed.html?${key}`);
-    const end = Date.now() + 20000;
-    while (
-      !(await engine.inFrame(
-        '#host iframe',
-        (k) => document.querySelector('attn-demo')?.dataset.rendered === k,
-        key,
-      ))
-    ) {
-      if (Date.now() > end) throw new Error(`${name}: the embedded view did not render ${key}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.equal(
-      await engine.inFrame('#host iframe', () => self.origin),
-      'null',
-      'an opaque origin',
-    );
-    await assertAlignment(
-      await engine.inFrame('#host iframe', readHeatmaps, 'attn-demo'),
-      s.model,
-      s.input,
-      'embed',
-    );
-    const r = await engine.inFrame('#host iframe', fetchedTwice);
-    assert.deepEqual(r.twice, [], `embed: fetched more than once (of ${r.total})`);
-    const problems = await engine.inFrame('#host iframe', () => window.__attnlabProblems.splice(0));
-    assert.deepEqual(problems, [], 'embed: no errors in the frame');
-    await engine.screenshot(`${name}-embed-sandboxed`);
-  });
+  engineTest(
+    `${name}: the embed page works in a sandboxed iframe (opaque origin), each file once`,
+    async () => {
+      await engine.goto(`${engine.url}/tests/browser/embed-host.html`);
+      const s = { view: 'alignment', model: defaultModelFor('alignment'), input: '1 Jan 2000' };
+      const key = stateKey(s);
+      // the frame is entered only once it has loaded: WebDriver switching into a frame that is
+      // still navigating is a race WebKit's automation does not always survive
+      await engine.evaluate(
+        (src) =>
+          new Promise((resolve, reject) => {
+            const f = document.createElement('iframe');
+            f.setAttribute('sandbox', 'allow-scripts');
+            f.style.cssText = 'width: 900px; height: 700px';
+            f.onload = () => resolve();
+            f.onerror = () => reject(new Error(`the frame did not load ${src}`));
+            f.src = src;
+            document.getElementById('host').replaceChildren(f);
+          }),
+        `/web/embed.html?${key}`,
+      );
+      const end = Date.now() + 20000;
+      while (
+        !(await engine.inFrame(
+          '#host iframe',
+          (k) => document.querySelector('attn-demo')?.dataset.rendered === k,
+          key,
+        ))
+      ) {
+        if (Date.now() > end) throw new Error(`${name}: the embedded view did not render ${key}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(
+        await engine.inFrame('#host iframe', () => self.origin),
+        'null',
+        'an opaque origin',
+      );
+      await assertAlignment(
+        await engine.inFrame('#host iframe', readHeatmaps, 'attn-demo'),
+        s.model,
+        s.input,
+        'embed',
+      );
+      const r = await engine.inFrame('#host iframe', fetchedTwice);
+      assert.deepEqual(r.twice, [], `embed: fetched more than once (of ${r.total})`);
+      const problems = await engine.inFrame('#host iframe', () =>
+        window.__attnlabProblems.splice(0),
+      );
+      assert.deepEqual(problems, [], 'embed: no errors in the frame');
+      await engine.screenshot(`${name}-embed-sandboxed`);
+    },
+  );
 
   test(`${name}: no console error, page error or unhandled rejection in any page`, async () => {
     assert.deepEqual(await engine.problems(), []);
