@@ -327,7 +327,14 @@ test("the prompts' example inputs are ones the models read (no unknown words, th
 test("the steps' texts load with the lesson, not with the first view: i18n.js holds none, lesson-text.js adds them once", async () => {
   const { readFile } = await import('node:fs/promises');
   // i18n.js and its tables (web/shared/i18n/*.js)
-  const files = ['i18n.js', 'i18n/en.js', 'i18n/zh.js', 'i18n/files.js', 'i18n/names.js'];
+  const files = [
+    'i18n.js',
+    'i18n/en.js',
+    'i18n/zh.js',
+    'i18n/files.js',
+    'i18n/names.js',
+    'i18n/honesty.js',
+  ];
   const source = (
     await Promise.all(
       files.map((f) => readFile(new URL(`../../web/shared/${f}`, import.meta.url), 'utf8')),

@@ -5,7 +5,8 @@
 //   t('en', 'status.ran', { ms: '1.2' })           // placeholders are {name}
 //
 // Holds: the lookup with {placeholder} substitution, plurals and the helpers around it; the
-// tables are in i18n/ (en.js, zh.js, files.js: the model cards' and files' strings, names.js),
+// tables are in i18n/ (en.js, zh.js, files.js: the model cards' and files' strings, honesty.js:
+// confidence, warnings and measurement notes, names.js),
 // merged here. Deliberately holds no DOM code: callers put the result in textContent (never
 // innerHTML), so a translated string or a substituted value can never become markup. A key missing
 // from a language falls back to English; a key missing from English is returned as is (visible,
@@ -13,6 +14,7 @@
 
 import { EN as EN_PAGE } from './i18n/en.js';
 import { FILES } from './i18n/files.js';
+import { HONESTY } from './i18n/honesty.js';
 import { ARCH_NAMES_ZH, ERROR_KINDS_ZH, MECHANISM_NAMES, METRIC_NAMES_ZH } from './i18n/names.js';
 import { ZH as ZH_PAGE } from './i18n/zh.js';
 
@@ -21,8 +23,8 @@ export const LANGUAGES = Object.freeze(['en', 'zh']);
 export const DEFAULT_LANG = 'en';
 
 /** Each language's one table (addStrings adds to it). */
-const EN = { ...EN_PAGE, ...FILES.en };
-const ZH = { ...ZH_PAGE, ...FILES.zh };
+const EN = { ...EN_PAGE, ...FILES.en, ...HONESTY.en };
+const ZH = { ...ZH_PAGE, ...FILES.zh, ...HONESTY.zh };
 const TABLES = { en: EN, zh: ZH };
 
 /** An architecture field's label in lang (model-card.js): Chinese from i18n/names.js when
