@@ -101,7 +101,7 @@ function shownStep(p = page, root = '#lesson') {
         m: Number(tr.dataset.m),
         tNone: Number(tr.dataset.tNone),
         tAttn: Number(tr.dataset.tAttn),
-        cells: Array.from(tr.querySelectorAll('td'), (td) => Number(td.textContent)),
+        cells: Array.from(tr.querySelectorAll('td .median'), (c) => Number(c.textContent)),
       })),
       costLines: box.querySelectorAll('.lesson-cost-chart polyline').length,
       train: q('.lesson-train-link')?.getAttribute('href') ?? null,

@@ -105,9 +105,6 @@ export const LESSON_EN = Object.freeze({
   'lesson.lab.additiveDot': 'The lab: additive vs dot scores',
   'lesson.train.link': 'Or train the dates models in the lab: additive vs dot attention',
   'lesson.cost.loading': 'Loading the two reversal models…',
-  'lesson.cost.running': 'Measuring: {done} of {total} lengths…',
-  'lesson.cost.done':
-    'Measured in this browser just now: each time is the median of {batches} batches of runs, each batch at least {ms} ms long.',
   'lesson.cost.again': 'Measure again',
   'lesson.cost.caption': '{none} and {attn} on strings of growing length m (output length t = m)',
   'lesson.cost.m': 'Input length m',
@@ -217,9 +214,6 @@ export const LESSON_ZH = Object.freeze({
   'lesson.lab.additiveDot': '实验室：加性打分与点积打分',
   'lesson.train.link': '或者在实验室中训练日期模型：加性注意力与点积注意力',
   'lesson.cost.loading': '正在加载两个反转模型……',
-  'lesson.cost.running': '正在测量：{total} 个长度中已完成 {done} 个……',
-  'lesson.cost.done':
-    '刚刚在这个浏览器中测得：每个时间是 {batches} 批运行的中位数，每批至少 {ms} 毫秒。',
   'lesson.cost.again': '重新测量',
   'lesson.cost.caption': '{none} 与 {attn} 处理越来越长的字符串，长度为 m（输出长度 t = m）',
   'lesson.cost.m': '输入长度 m',

@@ -4,16 +4,21 @@
 //
 //   const cost = new CostMeasure({ lang: 'en', onMeasured: () => … });
 //   parent.append(cost.node);
-//   cost.start();        // loads both models, then measures COST_LENGTHS one by one
+//   cost.start();        // loads both models, warms them up, then times COST_LENGTHS RUNS times
 //   cost.dispose();      // stops, frees both models' wasm memory
 //
-// Shows: a table (m, ms per run of each model, µs per output token of each: the time divided by
-// the model's own output length, which stays flat without attention and grows with m with it)
-// and an SVG chart of the per-token times. Each time is the median of BATCHES batches, a batch
-// repeating the run until it lasts MIN_BATCH_MS (browsers coarsen performance.now() to 0.1 ms).
+// Shows: what the measurement may conclude (lesson-cost-stats.js costVerdict: the spread is small
+// enough, or too large to conclude anything, with what to do), a table (m, ms per run of each
+// model, µs per output token of each with its interquartile range: the time divided by the
+// model's own output length, which stays flat without attention and grows with m with it) and an
+// SVG chart of the per-token medians with their interquartile ranges as whiskers. Each time is a
+// batch repeating the run until it lasts MIN_BATCH_MS (browsers coarsen performance.now() to
+// 0.1 ms); the plan (warm-up, RUNS interleaved rounds, yielding between batches) is
+// lesson-cost-stats.js's measureCost.
 // Deliberately a step of the lesson, not a view of <attn-demo>: it times whole model runs, which
 // is the library's job here, so it calls the library itself (loadModel, model.run).
-// Holds: the inputs (costInput, the same strings in the tests), the timing loop, the DOM.
+// Holds: the inputs (costInput, the same strings in the tests), the batch timer, the DOM, and a
+// test hook (setCostTimer) that replaces the batch timer with synthetic timings.
 
 import { init, loadModel } from '../../wasm/index.js';
 import { COST_LENGTHS } from '../shared/lesson-steps.js';
@@ -21,12 +26,21 @@ import { t } from '../shared/i18n.js';
 import '../shared/lesson-text.js'; // the lesson's texts, added to the tables on first use
 import { findModel, modelUrl } from '../shared/models.js';
 import { el } from '../shared/view-kit.js';
+import {
+  COST_KEYS,
+  MAX_RELATIVE_SPREAD,
+  RUNS,
+  WARMUP_MS,
+  WARMUP_RUNS,
+  costRows,
+  costVerdict,
+  measureCost,
+} from './lesson-cost-stats.js';
 
 export const COST_MODELS = Object.freeze({
   none: 'seq-reverse-none',
   attn: 'seq-reverse-attention',
 });
-export const BATCHES = 5;
 export const MIN_BATCH_MS = 15;
 const SYMBOLS = 'abcdefghijklmnopqrst'; // the reversal models' alphabet (their cards)
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -42,6 +56,30 @@ export function costInput(m) {
   return s.slice(0, Math.max(0, Math.min(60, m)));
 }
 
+/** One batch of runs of model on input, at least MIN_BATCH_MS long: the ms of one run. */
+function timeBatch(model, input) {
+  let runs = 0;
+  const t0 = performance.now();
+  let dt = 0;
+  do {
+    model.run(input);
+    runs++;
+    dt = performance.now() - t0;
+  } while (dt < MIN_BATCH_MS);
+  return dt / runs;
+}
+
+/** A test's batch timer (key, m) → ms per run, in place of the clock; null: the clock. */
+let testTimer = null;
+
+/**
+ * Test hook: time with fn (key: 'none' | 'attn', m) → ms per run instead of the clock, from the
+ * next start(); null restores the clock. The browser tests inject noisy and clean timings.
+ */
+export function setCostTimer(fn) {
+  testTimer = typeof fn === 'function' ? fn : null;
+}
+
 /** The median of numbers (sorted copy). */
 export function median(values) {
   const v = [...values].sort((a, b) => a - b);
@@ -50,8 +88,10 @@ export function median(values) {
 }
 
 /**
- * The chart's geometry (pure): rows [{ m, nonePer, attnPer }] (µs per token) in a width × height
- * box with margins; returns { none, attn } polyline points, the x ticks and the y ticks.
+ * The chart's geometry (pure): rows [{ m, nonePer, attnPer, noneQ1, noneQ3, attnQ1, attnQ3 }]
+ * (µs per token; the quartiles optional) in a width × height box with margins; returns { none,
+ * attn } polyline points of the medians, { bars: { none, attn } } the whiskers of the
+ * interquartile ranges ([{ x, y1, y3 }]), the x ticks and the y ticks.
  */
 export function chartGeometry(
   rows,
@@ -63,7 +103,9 @@ export function chartGeometry(
   const xMax = xs[xs.length - 1];
   const yMaxRaw = Math.max(
     1e-9,
-    ...rows.flatMap((r) => [r.nonePer, r.attnPer]).filter(Number.isFinite),
+    ...rows
+      .flatMap((r) => [r.nonePer, r.attnPer, r.noneQ3, r.attnQ3])
+      .filter((v) => Number.isFinite(v)),
   );
   const step = niceStep(yMaxRaw / 4);
   const yMax = Math.ceil(yMaxRaw / step) * step;
@@ -74,11 +116,16 @@ export function chartGeometry(
       .filter((r) => Number.isFinite(r[key]))
       .map((r) => `${x(r.m).toFixed(1)},${y(r[key]).toFixed(1)}`)
       .join(' ');
+  const bars = (key) =>
+    rows
+      .filter((r) => Number.isFinite(r[`${key}Q1`]) && Number.isFinite(r[`${key}Q3`]))
+      .map((r) => ({ m: r.m, x: x(r.m), y1: y(r[`${key}Q1`]), y3: y(r[`${key}Q3`]) }));
   const yTicks = [];
   for (let v = 0; v <= yMax + step / 2; v += step) yTicks.push({ v, y: y(v) });
   return {
     none: line('nonePer'),
     attn: line('attnPer'),
+    bars: { none: bars('none'), attn: bars('attn') },
     xTicks: xs.map((m) => ({ m, x: x(m) })),
     yTicks,
     pad,
@@ -102,9 +149,10 @@ export class CostMeasure {
   #lang;
   #onMeasured;
   #models = null; // { none, attn } once loaded
-  #rows = []; // [{ m, none, attn, noneT, attnT, nonePer, attnPer }]
+  #rows = []; // costRows: [{ m, runs, none, attn, noneT, attnT, nonePer, attnPer, noneQ1, … }]
+  #round = 0; // rounds timed so far (of RUNS)
   #gen = 0; // bumped by start() and dispose(): a loop of an older generation stops
-  #state = 'idle'; // 'loading' | 'running' | 'done' | 'error'
+  #state = 'idle'; // 'loading' | 'warming' | 'running' | 'done' | 'error'
   #error = '';
   #ui = {};
 
@@ -123,14 +171,22 @@ export class CostMeasure {
     ]);
     u.chart = el('figure', { class: 'lesson-cost-chart' });
     u.status = el('p', { class: 'lesson-cost-status', role: 'status' });
+    u.verdict = el('p', { class: 'lesson-cost-verdict', 'aria-live': 'polite', hidden: '' });
     u.again = el('button', { type: 'button', class: 'lesson-cost-again' });
     u.again.addEventListener('click', () => this.start());
+    // what the measurement may conclude first, where the eye lands; then the numbers
     this.node = el('div', { class: 'lesson-cost', 'data-state': 'idle' }, [
+      u.verdict,
+      el('p', { class: 'lesson-cost-bar' }, [u.again, ' ', u.status]),
       el('div', { class: 'lesson-cost-scroll' }, [u.table]),
       u.chart,
-      el('p', {}, [u.again, ' ', u.status]),
     ]);
     this.#draw();
+  }
+
+  /** What the finished measurement may conclude (lesson-cost-stats.js costVerdict), or null. */
+  get verdict() {
+    return this.#state === 'done' ? costVerdict(this.#rows) : null;
   }
 
   /** The measured rows (copies), for tests and the JSON a teacher may want. */
@@ -143,10 +199,11 @@ export class CostMeasure {
     this.#draw();
   }
 
-  /** Load the models (once) and measure every length again. */
+  /** Load the models (once), warm them up, and measure every length RUNS times again. */
   async start() {
     const gen = ++this.#gen;
     this.#rows = [];
+    this.#round = 0;
     try {
       if (!this.#models) {
         this.#set('loading');
@@ -165,33 +222,32 @@ export class CostMeasure {
         }
         this.#models = { none, attn };
       }
-      this.#set('running');
-      for (const m of COST_LENGTHS) {
-        const input = costInput(m);
-        const row = { m };
-        for (const key of ['none', 'attn']) {
-          const model = this.#models[key];
-          row[`${key}T`] = model.run(input).output.length; // warm-up, and the output length t
-          const batches = [];
-          for (let b = 0; b < BATCHES; b++) {
-            await new Promise((resolve) => setTimeout(resolve, 0)); // let the page breathe
-            if (gen !== this.#gen) return;
-            let runs = 0;
-            const t0 = performance.now();
-            let dt = 0;
-            do {
-              model.run(input);
-              runs++;
-              dt = performance.now() - t0;
-            } while (dt < MIN_BATCH_MS);
-            batches.push(dt / runs);
-          }
-          row[key] = median(batches);
-          row[`${key}Per`] = (1000 * row[key]) / Math.max(1, row[`${key}T`]);
-        }
-        this.#rows.push(row);
-        this.#draw();
-      }
+      const models = this.#models;
+      const inputs = COST_LENGTHS.map(costInput);
+      // each model's output length t per input (the per-token times divide by it)
+      const outputs = Object.fromEntries(
+        COST_KEYS.map((key) => [key, inputs.map((x) => models[key].run(x).output.length)]),
+      );
+      this.#set('warming');
+      const timer = testTimer;
+      const samples = await measureCost({
+        lengths: COST_LENGTHS,
+        warmUp: (key) => {
+          const longest = inputs[inputs.length - 1];
+          const t0 = performance.now();
+          for (let n = 0; n < WARMUP_RUNS || performance.now() - t0 < WARMUP_MS; n++)
+            models[key].run(longest);
+        },
+        timeBatch: (key, m) =>
+          timer ? timer(key, m) : timeBatch(models[key], inputs[COST_LENGTHS.indexOf(m)]),
+        stopped: () => gen !== this.#gen,
+        onRound: (done, partial) => {
+          this.#round = done;
+          this.#rows = costRows(COST_LENGTHS, partial, outputs);
+          this.#set('running');
+        },
+      });
+      if (!samples) return;
       this.#set('done');
       this.#onMeasured();
     } catch (err) {
@@ -227,35 +283,74 @@ export class CostMeasure {
         el('th', { scope: 'col', text: t(lang, `lesson.cost.${k}`) }),
       ),
     );
+    const perCell = (r, key) =>
+      el('td', { 'data-q1': r[`${key}Q1`].toFixed(2), 'data-q3': r[`${key}Q3`].toFixed(2) }, [
+        el('span', { class: 'median', text: r[`${key}Per`].toFixed(1) }),
+        el('span', {
+          class: 'spread',
+          text: `${r[`${key}Q1`].toFixed(1)}–${r[`${key}Q3`].toFixed(1)}`,
+        }),
+      ]);
     u.body.replaceChildren(
       ...this.#rows.map((r) =>
         el(
           'tr',
-          { 'data-m': String(r.m), 'data-t-none': String(r.noneT), 'data-t-attn': String(r.attnT) },
+          {
+            'data-m': String(r.m),
+            'data-t-none': String(r.noneT),
+            'data-t-attn': String(r.attnT),
+            'data-runs': String(r.runs),
+          },
           [
             el('th', { scope: 'row', text: String(r.m) }),
-            el('td', { text: r.none.toFixed(3) }),
-            el('td', { text: r.attn.toFixed(3) }),
-            el('td', { text: r.nonePer.toFixed(1) }),
-            el('td', { text: r.attnPer.toFixed(1) }),
+            el('td', {}, [el('span', { class: 'median', text: r.none.toFixed(3) })]),
+            el('td', {}, [el('span', { class: 'median', text: r.attn.toFixed(3) })]),
+            perCell(r, 'none'),
+            perCell(r, 'attn'),
           ],
         ),
       ),
     );
     u.again.textContent = t(lang, 'lesson.cost.again');
-    u.again.disabled = this.#state === 'loading' || this.#state === 'running';
+    const busy = ['loading', 'warming', 'running'].includes(this.#state);
+    u.again.disabled = busy;
     u.status.textContent = {
       idle: '',
       loading: t(lang, 'lesson.cost.loading'),
-      running: t(lang, 'lesson.cost.running', {
-        done: this.#rows.length,
-        total: COST_LENGTHS.length,
-      }),
-      done: t(lang, 'lesson.cost.done', { batches: BATCHES, ms: MIN_BATCH_MS }),
+      warming: t(lang, 'measured.cost.warming', { runs: RUNS }),
+      running: t(lang, 'measured.cost.running', { done: this.#round, total: RUNS }),
+      done: t(lang, 'measured.cost.method', { runs: RUNS, ms: MIN_BATCH_MS }),
       error: t(lang, 'lesson.cost.error', { message: this.#error }),
     }[this.#state];
     u.status.classList.toggle('error', this.#state === 'error');
+    this.#drawVerdict();
     this.#chart();
+  }
+
+  /** The verdict line: hidden until every round is timed; then clear, or too noisy and why. */
+  #drawVerdict() {
+    const u = this.#ui;
+    const v = this.verdict;
+    u.verdict.hidden = !v || v.verdict === 'none';
+    u.verdict.dataset.verdict = v?.verdict ?? '';
+    if (u.verdict.hidden) {
+      u.verdict.textContent = '';
+      return;
+    }
+    const lang = this.#lang;
+    const f = (x) => x.toFixed(1);
+    u.verdict.textContent = t(lang, `measured.cost.${v.verdict}`, {
+      short: v.short.m,
+      long: v.long.m,
+      shortQ1: f(v.short.q1),
+      shortQ3: f(v.short.q3),
+      longQ1: f(v.long.q1),
+      longQ3: f(v.long.q3),
+      m: v.worst.m,
+      model: t(lang, `lesson.cost.${v.worst.key}Key`),
+      pct: Math.round(100 * v.worst.ratio),
+      max: Math.round(100 * MAX_RELATIVE_SPREAD),
+    });
   }
 
   #chart() {
@@ -298,7 +393,12 @@ export class CostMeasure {
         ),
       );
     }
-    for (const key of ['none', 'attn']) {
+    for (const key of COST_KEYS) {
+      // the interquartile range of each length's RUNS times, a whisker with caps
+      for (const b of g.bars[key]) {
+        const d = `M${b.x - 4},${b.y1}h8M${b.x},${b.y1}V${b.y3}M${b.x - 4},${b.y3}h8`;
+        root.append(svg('path', { d, class: `spread ${key}`, 'data-m': b.m }));
+      }
       if (g[key])
         root.append(svg('polyline', { points: g[key], class: `line ${key}`, fill: 'none' }));
     }
@@ -307,6 +407,8 @@ export class CostMeasure {
       el('span', { class: 'key none', text: `— ${t(lang, 'lesson.cost.noneKey')}` }),
       ' ',
       el('span', { class: 'key attn', text: `— ${t(lang, 'lesson.cost.attnKey')}` }),
+      ' ',
+      el('span', { text: t(lang, 'measured.cost.whiskers', { runs: RUNS }) }),
     ]);
     u.chart.replaceChildren(root, caption);
   }

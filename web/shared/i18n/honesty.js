@@ -12,12 +12,35 @@ export const HONESTY = {
     // ---- confidence: classifiers (pooling view)
     // ---- warnings: translations and dates (per-token probabilities)
     // ---- measured: lesson step 5 (cost)
+    'measured.cost.warming':
+      'Warming both models up (not timed), then timing each length {runs} times…',
+    'measured.cost.running': 'Measuring: round {done} of {total}…',
+    'measured.cost.method':
+      'Measured in this browser just now, after a warm-up: each length timed {runs} times (each time a batch of runs at least {ms} ms long). The table gives the median and, after it, the middle half of the {runs} times (first to third quartile).',
+    'measured.cost.whiskers': '(bars: the middle half of {runs} times)',
+    'measured.cost.clear':
+      'The spread is small enough to conclude: with attention, the time per token at m = {long} ({longQ1}–{longQ3} µs) lies above the whole middle half at m = {short} ({shortQ1}–{shortQ3} µs).',
+    'measured.cost.noisy':
+      'The spread is too large to conclude anything: at m = {m} the middle half of the {model} times spans {pct} % of their median (the limit is {max} %). Something else is using the processor: close other tabs and programs, then press “Measure again”.',
+    'measured.cost.overlap':
+      'The spread is too large to conclude anything: with attention, the times per token at m = {short} ({shortQ1}–{shortQ3} µs) and at m = {long} ({longQ1}–{longQ3} µs) overlap. Close other tabs and programs, then press “Measure again”.',
     // ---- measured: the lab
   },
   zh: {
     // ---- confidence: classifiers (pooling view)
     // ---- warnings: translations and dates (per-token probabilities)
     // ---- measured: lesson step 5 (cost)
+    'measured.cost.warming': '正在预热两个模型（不计时），之后每个长度计时 {runs} 次……',
+    'measured.cost.running': '正在测量：第 {done} 轮，共 {total} 轮……',
+    'measured.cost.method':
+      '刚刚在这个浏览器里测得，先经过预热：每个长度计时 {runs} 次（每次是一批至少持续 {ms} 毫秒的运行）。表中给出中位数，其后是这 {runs} 次计时的中间一半（第一到第三四分位数）。',
+    'measured.cost.whiskers': '（竖线：{runs} 次计时的中间一半）',
+    'measured.cost.clear':
+      '波动足够小，可以下结论：有注意力时，m = {long} 时每个词元的时间（{longQ1}–{longQ3} 微秒）整个高于 m = {short} 时的中间一半（{shortQ1}–{shortQ3} 微秒）。',
+    'measured.cost.noisy':
+      '波动太大，无法得出任何结论：在 m = {m} 时，{model}模型计时的中间一半跨度达到其中位数的 {pct}%（上限为 {max}%）。有别的程序在占用处理器：请关闭其他标签页和程序，然后点击“重新测量”。',
+    'measured.cost.overlap':
+      '波动太大，无法得出任何结论：有注意力时，m = {short}（{shortQ1}–{shortQ3} 微秒）与 m = {long}（{longQ1}–{longQ3} 微秒）时每个词元的时间相互重叠。请关闭其他标签页和程序，然后点击“重新测量”。',
     // ---- measured: the lab
   },
 };
