@@ -88,9 +88,9 @@ test('presets: the two the contract names, every one a whole valid experiment wi
   assert.equal(ww.a.model.attention, 'additive');
   assert.equal(ww.b.model.attention, 'none');
   assert.deepEqual(
-    { ...ww.a.model, attention: 'none' },
+    { ...ww.a.model, attention: 'none', hidden: ww.b.model.hidden },
     ww.b.model,
-    'the same model but for attention',
+    'the same model but for attention and the hidden size that makes it as large (lab-presets.test.js)',
   );
   // the same training but A's learning-rate half-life (B, ~4× the steps per second, keeps a constant rate: spec.js)
   assert.deepEqual({ ...ww.a.train, halfLife: 0 }, ww.b.train);

@@ -48,13 +48,41 @@ function groupsOf(task, model) {
     .sort((a, b) => a - b)
     .map((length) => {
       const pairs = by.get(length);
-      const tokenCounts = pairs.map(
-        (p) =>
-          (typeof p.tgt === 'string' ? model.tokenizer.encodeTarget(p.tgt).length : p.tgt.length) +
-          1,
-      );
-      return { length, pairs, tokenCounts };
+      return { length, pairs, tokenCounts: tokenCountsOf(pairs, model) };
     });
+}
+
+/** Each pair's target token count, eos included. */
+function tokenCountsOf(pairs, model) {
+  return pairs.map(
+    (p) =>
+      (typeof p.tgt === 'string' ? model.tokenizer.encodeTarget(p.tgt).length : p.tgt.length) + 1,
+  );
+}
+
+/** The training pairs evaluated beside the held-out ones (at most this many). */
+export const TRAIN_SAMPLE = 200;
+
+/**
+ * A fixed sample of training pairs, evaluated exactly as the held-out set is (the training
+ * accuracy beside the held-out accuracy; issue 30): the pairs of the run's first batches, which
+ * it trains on, as many as the held-out set has and at most TRAIN_SAMPLE. { train: true, pairs,
+ * tokenCounts }, or null when the task gives no training pair. Drawn once, at the run's first
+ * evaluation (not at init: a task's batches are the training's business).
+ */
+export function trainGroup(r) {
+  if (r.trainGroup === undefined) r.trainGroup = trainGroupOf(r.task, r.model, r.train.batch);
+  return r.trainGroup;
+}
+
+function trainGroupOf(task, model, batch) {
+  const want = Math.min(TRAIN_SAMPLE, Math.max(1, task.heldout.length));
+  const pairs = [];
+  for (let s = 0; pairs.length < want && s < want; s++) pairs.push(...task.batch(s, batch));
+  pairs.length = Math.min(pairs.length, want);
+  return pairs.length
+    ? { train: true, length: null, pairs, tokenCounts: tokenCountsOf(pairs, model) }
+    : null;
 }
 
 /**
@@ -93,6 +121,7 @@ export async function createRunState(msg, { tasks, spec }, onShardDead) {
     marks: [],
     job: null,
     groups: [],
+    trainGroup: undefined, // trainGroup(r): undefined until the first evaluation draws it
     parameters: 0,
     attention: true,
   };
@@ -144,6 +173,7 @@ async function build(r, cp, onShardDead) {
     r.losses.set(cp.losses);
   }
   r.groups = groupsOf(task, r.model);
+  r.trainGroup = undefined; // drawn at the first evaluation (trainGroup)
   r.parameters = parameterCount(r.trainer);
 }
 

@@ -24,11 +24,13 @@
 // Evaluation runs in slices too (the weights stand still meanwhile; a pause answers at once and
 // the pause's own evaluation follows), when the evaluations so far plus this one (estimated by
 // the last) stay within EVAL_SHARE (15 %) of the training time; attention snapshots every
-// SNAPSHOT_MS of running.
+// SNAPSHOT_MS of running. An evaluation covers the held-out pairs by input length, then a fixed
+// sample of training pairs measured the same way (engine-model.js trainGroupOf; eval's train),
+// so that the page can show training accuracy beside held-out accuracy and say when they part.
 // Deliberately no DOM and no drawing: plain data out, typed arrays transferred. No module is
 // imported by a name a message gives: the task and spec modules are serve()'s arguments.
 
-import { ask, createRunState, disposeRun, local, stepOnce } from './engine-model.js';
+import { ask, createRunState, disposeRun, local, stepOnce, trainGroup } from './engine-model.js';
 
 const SLICE_MS = 40;
 const SNAPSHOT_MS = 400;
@@ -147,6 +149,7 @@ function startEval(r, budgeted) {
     count: 0,
     tokens: 0,
     byLength: [],
+    train: null,
     cur: null,
   };
   ensureSlice();
@@ -158,8 +161,11 @@ function evalSlice(r) {
   const job = r.job;
   if (job.step !== r.step) return startEval(r, job.budgeted); // the weights moved: start again
   const t0 = now();
-  while (job.g < r.groups.length && now() - t0 < SLICE_MS) {
-    const g = r.groups[job.g];
+  // the held-out groups by length, then the sample of training pairs (the same measure)
+  const sample = trainGroup(r);
+  const groups = sample ? [...r.groups, sample] : r.groups;
+  while (job.g < groups.length && now() - t0 < SLICE_MS) {
+    const g = groups[job.g];
     const pairs = g.pairs.slice(job.i, job.i + EVAL_CHUNK);
     let tokens = 0;
     for (let k = job.i; k < job.i + pairs.length; k++) tokens += g.tokenCounts[k];
@@ -170,7 +176,16 @@ function evalSlice(r) {
     cur.count += e.count;
     cur.tokens += tokens;
     job.i += pairs.length;
-    if (job.i >= g.pairs.length) {
+    if (job.i >= g.pairs.length && g.train) {
+      job.train = {
+        count: cur.count,
+        exactMatch: cur.exact / cur.count,
+        tokenAccuracy: cur.right / cur.tokens,
+      };
+      job.g++;
+      job.i = 0;
+      job.cur = null;
+    } else if (job.i >= g.pairs.length) {
       job.byLength.push({
         length: g.length,
         count: cur.count,
@@ -187,7 +202,7 @@ function evalSlice(r) {
     }
   }
   job.cost += now() - t0;
-  if (job.g < r.groups.length) return;
+  if (job.g < groups.length) return;
   r.job = null;
   r.evalCost = job.cost;
   if (job.budgeted) r.evalMs += job.cost;
@@ -200,6 +215,7 @@ function evalSlice(r) {
     tokenAccuracy: job.tokens ? job.right / job.tokens : 0,
     count: job.count,
     byLength: job.byLength,
+    train: job.train ?? null, // { count, exactMatch, tokenAccuracy } on the training sample
     cost: job.cost,
   });
 }

@@ -21,6 +21,8 @@ export const SAVE_MS = 20000;
 export const COLORS = { a: '#3b528b', b: '#b8641c' };
 export const DASH = { a: [], b: [6, 3] };
 export const TOKEN_DASH = { a: [2, 3], b: [6, 3, 2, 3] };
+/** Training exact match (on the fixed sample of training pairs): long dashes, a thin gap. */
+export const TRAIN_DASH = { a: [10, 2, 2, 2], b: [10, 4] };
 export const DTYPES = ['F32', 'F16', 'I8'];
 /** The largest pairs file or run file the lab reads. */
 export const MAX_FILE_BYTES = 64 * 1048576;

@@ -12,7 +12,9 @@
 // experiment it is handed, and writes the DOM; the chart maths is lab-chart.js's. Text from a run
 // (its output, an error) is only ever set as textContent.
 
-import { CHART_HEIGHT, COLORS, DASH, RUNS, TOKEN_DASH, pct } from './lab-constants.js';
+import { CHART_HEIGHT, COLORS, DASH, RUNS, TOKEN_DASH, TRAIN_DASH, pct } from './lab-constants.js';
+import { labWarnings } from './lab-checks.js';
+import { warningText } from './lab-notes.js';
 import { attentionDifference, drawLabChart } from './lab-chart.js';
 import { t } from '../shared/i18n.js';
 import { el } from '../shared/view-kit.js';
@@ -24,6 +26,9 @@ export function buildControls(ui) {
   ui.stepBtn = el('button', { type: 'button', id: 'step' });
   ui.reset = el('button', { type: 'button', id: 'reset' });
   ui.status = el('p', { class: 'status', id: 'status', role: 'status' });
+  // the warnings just under the bar, where the eye is while training (lab-checks.js: a held-out
+  // set too small, a run that overfits); nothing at all while none applies
+  ui.warn = el('p', { class: 'warn', id: 'lab-warn', role: 'status', hidden: '' });
   ui.stat = {};
   for (const id of RUNS) ui.stat[id] = el('p', { class: `stat-${id}`, id: `stat-${id}` });
   ui.runError = el('p', { class: 'error', id: 'run-error', role: 'alert', hidden: '' });
@@ -38,6 +43,7 @@ export function buildControls(ui) {
   // The bar alone: each run's numbers (ui.stat) go to its column (lab-view.js).
   return el('div', { class: 'controls' }, [
     el('div', { class: 'buttons' }, [ui.start, ui.stepBtn, ui.reset, ui.status]),
+    ui.warn,
     ui.resume,
     ui.runError,
   ]);
@@ -169,6 +175,13 @@ export function paintControls(ui, host, s) {
   ui.stepBtn.disabled = !canRun || running;
   ui.reset.disabled = !canRun || !live.some((r) => r.step > 0 || r.state === 'running');
   ui.status.textContent = t(lang, `lab.status.${state}`);
+  const warnings = labWarnings({
+    heldoutCount: live.find((r) => r.info)?.info.heldoutCount ?? null,
+    runs: live.map((r) => ({ id: r.id, evals: r.evals })),
+  });
+  ui.warn.hidden = warnings.length === 0;
+  ui.warn.dataset.kinds = warnings.map((w) => w.kind).join(' ');
+  ui.warn.textContent = warnings.map((w) => warningText(lang, w)).join(' ');
   ui.resume.hidden = !offer;
   ui.resumeYes.hidden = Boolean(offer?.damaged);
   if (offer?.damaged) {
@@ -278,6 +291,13 @@ export function drawCharts(ui, host, runs, lang, styleKey) {
         color: color(r.id),
         dash: TOKEN_DASH[r.id],
         points: r.token,
+      },
+      // exact match on the fixed sample of training pairs, measured the same way (engine.js)
+      {
+        label: t(lang, 'lab.series.train', { run: short(r) }),
+        color: color(r.id),
+        dash: TRAIN_DASH[r.id],
+        points: r.evals.filter((e) => e.train).map((e) => [e.step, e.train.exactMatch]),
       },
     ]),
     { percent: true, xLabel: t(lang, 'lab.axis.step') },

@@ -90,6 +90,8 @@ summary:focus-visible, button:focus-visible { outline: 2px solid ${FOCUS}; outli
 .controls { position: sticky; top: 0; z-index: 2; background: ${SURFACE}; padding: 0 0 ${S1}; }
 .controls button.primary { font-weight: 700; min-width: 6rem; }
 .controls .status { margin: 0; }
+.controls .warn { margin: ${S1} 0 0; padding: 0.3rem 0.6rem; border-left: 3px solid var(--attn-lab-error-text, var(--al-neg, #8c1d18));
+  font-size: ${SM}; font-weight: 600; overflow-wrap: anywhere; }
 .resume { margin-top: 0.4rem; padding: 0.4rem 0.6rem; border-radius: 6px; background: var(--attn-lab-note-bg, #eef2fb); font-size: 0.9rem; }
 @media (prefers-color-scheme: dark) {
   .resume { background: var(--attn-lab-note-bg, #1e2a44); }

@@ -89,6 +89,16 @@ export const LAB_EN = Object.freeze({
   'lab.model': 'Model',
   'lab.training': 'Training',
   'lab.parameters': '{n} parameters',
+  'lab.parameters.equal': '{n} parameters, as many as {other} ({m}) within 2 %',
+  // the warnings by the Start bar (lab-checks.js) and a preset's time to its result
+  'lab.warn.smallHeldout':
+    'Only {n} held-out pairs: too few for the held-out accuracy to mean anything (50 or more needed).',
+  'lab.warn.overfit':
+    '{run} overfits: exact match {train} on training pairs, {heldout} held out. It recalls its pairs, not the task: more pairs or a smaller model.',
+  'lab.preset.time': 'This preset shows its result after about {time} on a 2-core laptop.',
+  'lab.time.s': '{s} s',
+  'lab.time.min': '{m} min {s} s',
+  'lab.series.train': '{run} train',
   'lab.settings': 'Settings',
   'lab.summary': '{model} · {train}',
   'lab.summary.seq2seq': '{cell} {layers}×{hidden}{bi}, {attention}',
@@ -103,6 +113,16 @@ export const LAB_EN = Object.freeze({
   'lab.pairs.open': 'Open a file…',
   'lab.pairs.pasted': 'pasted',
   'lab.pairs.summary': 'In use: {n} pairs ({name}), tokens: {level}.',
+  // what a custom task uses of the pairs, and why the rest is left out (pairs-report.js)
+  'lab.pairs.report':
+    '{used} of {given} pairs in use ({name}: {train} to train, {heldout} held out), tokens: {level}.',
+  'lab.pairs.left': '{n} left out: {reasons}.',
+  'lab.pairs.why.longer': '{n} longer than {max} tokens',
+  'lab.pairs.why.shorter': '{n} shorter than {min} tokens',
+  'lab.pairs.why.duplicates#one': '{n} duplicate',
+  'lab.pairs.why.duplicates#other': '{n} duplicates',
+  'lab.pairs.why.empty': '{n} with no output token',
+  'lab.pairs.why.unused': '{n} set aside (the training-pairs setting, the held-out cap)',
   'lab.pairs.needed':
     'This experiment trains on your own pairs: paste them or open the file to start (a link carries the experiment, never the data).',
   'lab.pairs.neededHash':
@@ -150,7 +170,7 @@ export const LAB_EN = Object.freeze({
   'lab.runError': '{run}: {message}',
   'lab.charts': 'Training, live',
   'lab.chart.loss': 'Loss per step',
-  'lab.chart.accuracy': 'Held-out accuracy (exact match, per token)',
+  'lab.chart.accuracy': 'Held-out and training accuracy',
   'lab.chart.length': 'Held-out exact match by input length',
   'lab.chart.empty': 'Press Start or One step',
   'lab.axis.step': 'step',
@@ -272,6 +292,14 @@ export const LAB_ZH = Object.freeze({
   'lab.model': '模型',
   'lab.training': '训练',
   'lab.parameters': '{n} 个参数',
+  'lab.parameters.equal': '{n} 个参数，与{other}（{m}）相差不到 2%',
+  'lab.warn.smallHeldout': '留出集只有 {n} 对：太少，留出集准确率说明不了什么（至少需要 50 对）。',
+  'lab.warn.overfit':
+    '{run} 过拟合：训练数据对上完全匹配 {train}，留出集上 {heldout}。它记住了数据对，没有学会任务：请增加数据对或缩小模型。',
+  'lab.preset.time': '在双核笔记本上，这个预设约需 {time} 显示结果。',
+  'lab.time.s': '{s} 秒',
+  'lab.time.min': '{m} 分 {s} 秒',
+  'lab.series.train': '{run} 训练',
   'lab.settings': '设置',
   'lab.summary': '模型：{model}；训练：{train}',
   'lab.summary.seq2seq': '{cell} {layers} 层×{hidden}{bi}，{attention}',
@@ -285,6 +313,15 @@ export const LAB_ZH = Object.freeze({
   'lab.pairs.open': '打开文件…',
   'lab.pairs.pasted': '粘贴的',
   'lab.pairs.summary': '正在使用：{n} 对（{name}），词元：{level}。',
+  'lab.pairs.report':
+    '{given} 对中有 {used} 对在用（{name}：{train} 对训练，{heldout} 对留出），词元：{level}。',
+  'lab.pairs.left': '{n} 对未用：{reasons}。',
+  'lab.pairs.why.longer': '{n} 对长于 {max} 个词元',
+  'lab.pairs.why.shorter': '{n} 对短于 {min} 个词元',
+  'lab.pairs.why.duplicates#one': '{n} 对重复',
+  'lab.pairs.why.duplicates#other': '{n} 对重复',
+  'lab.pairs.why.empty': '{n} 对输出没有词元',
+  'lab.pairs.why.unused': '{n} 对被搁置（“训练数据对”设置、留出集上限）',
   'lab.pairs.needed':
     '这个实验用你自己的数据对训练：粘贴或打开文件后才能开始（链接只带实验设置，从不带数据）。',
   'lab.pairs.neededHash':
@@ -328,7 +365,7 @@ export const LAB_ZH = Object.freeze({
   'lab.runError': '{run}出错：{message}',
   'lab.charts': '实时训练',
   'lab.chart.loss': '每步的损失',
-  'lab.chart.accuracy': '留出集准确率（完全匹配、逐词元）',
+  'lab.chart.accuracy': '留出集与训练集准确率',
   'lab.chart.length': '按输入长度的留出集完全匹配',
   'lab.chart.empty': '按“开始”或“走一步”',
   'lab.axis.step': '步数',

@@ -4,6 +4,16 @@
 //   import { PRESETS } from './presets.js';
 //   const { experiment } = checkExperiment(PRESETS.find((p) => p.id === 'dates').experiment);
 //
+// Besides its experiment, each preset says how long it takes to show its result on a 2-core
+// machine (result: { seconds, from }, one place for that number: tests/js/lab-presets.test.js
+// checks it against the measurement in the docs it names) and, when its two models are claimed to
+// be of equal size, equalSize: true (the same test checks their parameter counts within 2 %).
+//   from 'lab': docs/lab.md's "Measured" table (make lab-targets: the page in Chromium, A and B
+//     training together), the batched rows: the target's time, rounded up.
+//   from 'bench': docs/benchmarks.md's lab rows (Node worker threads, 1 worker, held-out
+//     evaluation included): steps / (that run's steps per second), rounded up, with steps the step
+//     at which the run shows the result quoted in its comment below (measured before the batched
+//     trainer, which made the page 1.2–2.5× faster: an upper bound).
 // Not here: the names, limits, defaults and checker (experiment.js), the URL form (lab-url.js).
 
 import { DEFAULT_EXPERIMENT, MODEL_DEFAULTS, freeze } from './experiment.js';
@@ -50,7 +60,11 @@ export const PRESETS = freeze([
     // lr 0.002 batch 64 (first at step 1,500, 158 CPU s, then 73–91 % at the worst length);
     // lr 0.005 batch 128 (first at step 700, 146 CPU s, 80 % overall at step 1,000). Every
     // setting has loss spikes on the longest strings; lr 0.003 / batch 64 had the fewest.
+    // Equal sizes (issue 30): B's hidden size is 86, not A's 64, so that without the attention's
+    // weights it has as many parameters as A (71,273 against 71,159, +0.2 %; with 64 it had 44,983).
     id: 'with-without',
+    equalSize: true,
+    result: { seconds: 70, from: 'lab', row: 'with vs without attention' },
     experiment: {
       task: {
         name: 'reverse',
@@ -69,7 +83,7 @@ export const PRESETS = freeze([
       // froze within a minute (68 % at length 5 in Chromium, 2026-11-25), which is not what
       // "without attention" looks like; constant, it learns the short strings and fails the long.
       b: {
-        model: seq({ attention: 'none', bidirectional: true }),
+        model: seq({ attention: 'none', bidirectional: true, hidden: 86 }),
         train: tr({ lr: WITH_WITHOUT_LR, batch: 64 }),
       },
     },
@@ -82,6 +96,7 @@ export const PRESETS = freeze([
     // B (dot): 95.6 % at step 1,250 (23 CPU s, 53 steps per CPU s), then 89–95 % to step 2,500.
     // (Luong's dot in Luong's architecture, input feeding: 98.9 % at step 1,750.)
     id: 'additive-dot',
+    result: { seconds: 30, from: 'bench', run: 'a', steps: 1300 },
     experiment: {
       task: {
         name: 'reverse',
@@ -102,11 +117,13 @@ export const PRESETS = freeze([
     // step 1,000 with seed 1 but not within 2,500 steps with seed 4; batch 16 needed 1,300–2,000
     // steps; H 48 did not reach it in 60 s). B (none) learns the short strings only.
     id: 'reverse',
+    result: { seconds: 16, from: 'lab', row: 'reverse preset, A' },
     experiment: clone(DEFAULT_EXPERIMENT),
   },
   {
     // copy 5–20: A (additive) 95.6 % at step 1,250 (33 CPU s); B (none) under 95 % after 1,500.
     id: 'copy',
+    result: { seconds: 29, from: 'bench', run: 'a', steps: 1250 },
     experiment: {
       task: {
         name: 'copy',
@@ -125,6 +142,7 @@ export const PRESETS = freeze([
     // sort 5–15: A (additive) 95.7 % at step 1,000 (20 CPU s); B (none) 97.7 % at step 750 (8 CPU s):
     // sorting needs counts, not alignment, so attention helps little here (a lesson of its own).
     id: 'sort',
+    result: { seconds: 17, from: 'bench', run: 'a', steps: 1000 },
     experiment: {
       task: {
         name: 'sort',
@@ -144,6 +162,7 @@ export const PRESETS = freeze([
     // to left, the output left to right). A (additive, bidirectional): 70 % at step 6,000
     // (42 CPU s, 140 steps per CPU s); unidirectional: 23 % at step 1,500.
     id: 'addition',
+    result: { seconds: 29, from: 'bench', run: 'a', steps: 6000 },
     experiment: {
       task: {
         name: 'addition',
@@ -165,6 +184,7 @@ export const PRESETS = freeze([
     // lr 0.01: 90.2 % at step 100, 3.0 s; batch 64: 97.6 % at step 150, 5.9 s.
     // B (dot, Luong): 95.0 % at step 150 (2.3 CPU s).
     id: 'dates',
+    result: { seconds: 4, from: 'lab', row: 'dates preset, A' },
     experiment: {
       task: {
         name: 'dates',
@@ -184,6 +204,7 @@ export const PRESETS = freeze([
     // A: sentence exact match 30 % at step 400, 60 % at step 800 (120 CPU s, 6.6 steps per s;
     // by length 88 % at 3 words, 25 % at 10), 71 % at step 1,000 (150 s). B not measured.
     id: 'translation',
+    result: { seconds: 92, from: 'bench', run: 'a', steps: 800 },
     experiment: {
       task: {
         name: 'translation',
@@ -202,6 +223,7 @@ export const PRESETS = freeze([
     // transformers on reverse 5–20 (E 64, 4 heads, F 128, 2 + 2 layers, pre-norm, Adam lr 0.002):
     // A (learned positions) 93.6 % at step 1,250 (45 CPU s, 28 steps per CPU s).
     id: 'transformer-positions',
+    result: { seconds: 37, from: 'bench', run: 'a', steps: 1250 },
     experiment: {
       task: {
         name: 'reverse',

@@ -28,6 +28,7 @@
 // en→fr grammar the shipped translators learned, TRANSLATION_TOKENIZER, word level).
 // Not here: the model (spec.js), training (run.js), parsing pasted text (pairs.js).
 
+import { selectPairs } from './pairs-report.js';
 import { hashString, isHeldOutKey, mulberry32, randInt } from '../data/common.js';
 import { SYMBOLS, SEQUENCES_TOKENIZER } from '../data/sequences.js';
 import { DATES_TOKENIZER, generateDates } from '../data/dates.js';
@@ -422,12 +423,13 @@ function customTask(spec, customPairs) {
         ? 'word'
         : 'char';
   const lengthOf = (src) => tokensOf(src, level).length;
-  const pairs = given
-    .map((p) => ({ src: String(p.src), tgt: String(p.tgt) }))
-    .filter((p) => {
-      const n = lengthOf(p.src);
-      return n >= spec.minLength && n <= spec.maxLength && tokensOf(p.tgt, level).length > 0;
-    });
+  // in the length range, an output, no repeats; what is left out and why: pairs-report.js
+  const { pairs, report } = selectPairs(given, {
+    minLength: spec.minLength,
+    maxLength: spec.maxLength,
+    lengthOf,
+    outLength: (tgt) => tokensOf(tgt, level).length,
+  });
   // split: held out when hash(src) % 10 == 0; when that leaves no side empty, else the 10 % with
   // the smallest hashes (at least one pair when there are two or more)
   let heldAll = pairs.filter((p) => isHeldOutKey(p.src));
@@ -470,7 +472,10 @@ function customTask(spec, customPairs) {
     maxSource = Math.max(maxSource, lengthOf(p.src));
     maxTarget = Math.max(maxTarget, tokensOf(p.tgt, level).length);
   }
+  // set aside: beyond the "training pairs" setting or the held-out set's cap per length
+  const unused = Math.max(0, pairs.length - trainSet.length - heldout.length);
   return {
+    report: { ...report, train: trainSet.length, heldout: heldout.length, unused },
     level,
     tokenizer: customTokenizer(pairs, level),
     maxSource,
@@ -530,5 +535,6 @@ export function makeTask(taskSpec, customPairs) {
     lengths: t.lengths,
     lengthOf: t.lengthOf,
     trainCount: t.trainCount,
+    report: t.report ?? null, // a custom task's: pairs-report.js
   });
 }
