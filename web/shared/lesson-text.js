@@ -29,7 +29,7 @@ export const LESSON_EN = Object.freeze({
   'lesson.1.forgetting': 'Forgetting curve',
   'lesson.1.mech': 'Mechanism: the bottleneck',
   'lesson.1.text':
-    'The first neural translators (Sutskever, Vinyals & Le 2014; Cho et al. 2014) read the input with an encoder RNN and hand its last state hₘ to a decoder RNN, which writes the output from that one vector. Whatever the length of the input, everything the decoder knows about it must fit in a vector of fixed size. The chart measures what that costs on a simple task, reversing a string of letters: two models with the same number of parameters, one with attention and one without, and their per-token accuracy against the input length. Below it, both models reverse the same string, and the wrong characters are marked.',
+    'The first neural translators (Sutskever, Vinyals & Le 2014; Cho et al. 2014) read the input with an encoder RNN and hand its last state hₘ to a decoder RNN, which writes the output from that one vector. Whatever the length of the input, everything the decoder knows about it must fit in a vector of fixed size. The chart measures what that costs on a simple task, reversing a string of letters: two models of the same size (58,055 and 57,139 parameters), one with attention and one without, and their per-token accuracy against the input length. Below it, both models reverse the same string, and the wrong characters are marked.',
   'lesson.1.try':
     'Type a string of 10 letters, then one of 40 (letters a–t): where does the model without attention start to make mistakes? Does the model with attention?',
   'lesson.2.title': 'Attention: the decoder looks back at every input position',
@@ -58,7 +58,7 @@ export const LESSON_EN = Object.freeze({
   'lesson.5.title': 'The cost: O(m + t) without attention, O(m · t) with it',
   'lesson.5.short': 'Cost',
   'lesson.5.text':
-    'Attention has a price. Without it, the encoder reads the m input tokens once and the decoder writes t output tokens, each step costing the same whatever m is: O(m + t) in all. With it, every output step scores all m encoder states: m · t scores, O(m · t). The table measures this in your browser with two string-reversal models whose output is as long as their input (t = m), on inputs of growing length, and divides each time by the output length: without attention the time per output token stays about the same, with attention it grows with m. The models have equal parameter counts but different hidden sizes, so compare how the times grow, not the times themselves.',
+    'Attention has a price. Without it, the encoder reads the m input tokens once and the decoder writes t output tokens, each step costing the same whatever m is: O(m + t) in all. With it, every output step scores all m encoder states: m · t scores, O(m · t). The table measures this in your browser with two string-reversal models whose output is as long as their input (t = m), on inputs of growing length, and divides each time by the output length: without attention the time per output token stays about the same, with attention it grows with m. The models have the same parameter count within 2 % but different hidden sizes, so compare how the times grow, not the times themselves.',
   'lesson.5.try':
     'Press Measure again: how much do the times vary between runs? Does the attention model’s time per output token grow roughly in proportion to m?',
   'lesson.6.title': 'Self-attention inside an RNN, and the LSTMN reading a sentence',
@@ -139,7 +139,7 @@ export const LESSON_ZH = Object.freeze({
   'lesson.1.forgetting': '遗忘曲线',
   'lesson.1.mech': '机制：瓶颈',
   'lesson.1.text':
-    '最早的神经机器翻译（Sutskever、Vinyals 和 Le 2014；Cho 等 2014）用编码器 RNN 读入输入，把它的最后一个状态 hₘ 交给解码器 RNN，解码器只凭这一个向量写出输出。无论输入多长，解码器对它的全部了解都必须装进一个固定大小的向量。下面的图表在一个简单的任务上测量这样做的代价：把一串字母倒过来写。两个模型参数量相同，一个有注意力，一个没有，图中是它们的逐词元准确率随输入长度的变化。图表下方，两个模型反转同一个字符串，写错的字符会被标出。',
+    '最早的神经机器翻译（Sutskever、Vinyals 和 Le 2014；Cho 等 2014）用编码器 RNN 读入输入，把它的最后一个状态 hₘ 交给解码器 RNN，解码器只凭这一个向量写出输出。无论输入多长，解码器对它的全部了解都必须装进一个固定大小的向量。下面的图表在一个简单的任务上测量这样做的代价：把一串字母倒过来写。两个模型大小相同（58,055 与 57,139 个参数），一个有注意力，一个没有，图中是它们的逐词元准确率随输入长度的变化。图表下方，两个模型反转同一个字符串，写错的字符会被标出。',
   'lesson.1.try':
     '先输入 10 个字母，再输入 40 个（字母 a–t）：没有注意力的模型从哪里开始出错？有注意力的模型呢？',
   'lesson.2.title': '注意力：解码器回头看每一个输入位置',
@@ -167,7 +167,7 @@ export const LESSON_ZH = Object.freeze({
   'lesson.5.title': '代价：没有注意力 O(m + t)，有注意力 O(m · t)',
   'lesson.5.short': '代价',
   'lesson.5.text':
-    '注意力是有代价的。没有注意力时，编码器把 m 个输入词元读一遍，解码器写出 t 个输出词元，每一步的代价与 m 无关：总共 O(m + t)。有注意力时，每个输出步都要给全部 m 个编码器状态打分：共 m · t 个分数，O(m · t)。下表就在你的浏览器里测量这一点：两个字符串反转模型的输出与输入一样长（t = m），在越来越长的输入上计时，再把时间除以输出长度。没有注意力时，每个输出词元的时间大致不变；有注意力时，它随 m 增长。两个模型参数量相同、隐藏层大小不同，所以请比较时间如何增长，而不是时间本身。',
+    '注意力是有代价的。没有注意力时，编码器把 m 个输入词元读一遍，解码器写出 t 个输出词元，每一步的代价与 m 无关：总共 O(m + t)。有注意力时，每个输出步都要给全部 m 个编码器状态打分：共 m · t 个分数，O(m · t)。下表就在你的浏览器里测量这一点：两个字符串反转模型的输出与输入一样长（t = m），在越来越长的输入上计时，再把时间除以输出长度。没有注意力时，每个输出词元的时间大致不变；有注意力时，它随 m 增长。两个模型参数量相差不到 2%、隐藏层大小不同，所以请比较时间如何增长，而不是时间本身。',
   'lesson.5.try':
     '再按一次“重新测量”：两次测量的时间相差多少？有注意力的模型每个输出词元的时间，是否大致与 m 成正比增长？',
   'lesson.6.title': 'RNN 内部的自注意力，以及 LSTMN 读一句话',
