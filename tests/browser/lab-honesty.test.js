@@ -69,11 +69,10 @@ for (const lang of ['en', 'zh']) {
     assert.equal(await text(page, 'a-params'), t(lang, 'lab.parameters', { n: num(lang, a) }));
     assert.equal(
       await text(page, 'b-params'),
-      t(lang, 'lab.parameters.equal', {
-        n: num(lang, b),
-        other: t(lang, 'lab.run.a'),
+      `${t(lang, 'lab.parameters', { n: num(lang, b) })} ${t(lang, 'lab.parameters.equal', {
+        other: 'A',
         m: num(lang, a),
-      }),
+      })}`,
     );
     assert.ok(await shown(page, 'preset-time'));
     assert.equal(
@@ -82,6 +81,9 @@ for (const lang of ['en', 'zh']) {
     );
     assert.equal(await shown(page, 'lab-warn'), false, 'nothing to warn about');
     await screenshot(page, `lab-honesty-preset-${lang}-1280`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))));
+    await screenshot(page, `lab-honesty-preset-${lang}-390`);
     // changed (B back at A's width): no longer the preset, so no claim and no time
     await page.evaluate(() => {
       const lab = document.querySelector('attn-lab');

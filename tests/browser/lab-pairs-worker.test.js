@@ -2,7 +2,7 @@
 // (web/lab/pairs-worker.js through pairs-client.js), on its test page tests/browser/lab.html.
 //
 // Checks: 3 MB of valid pairs (50,000 rows) pasted and used show the progress bar with its label
-// (en, zh) and then the parsed count, while the page keeps drawing frames (a requestAnimationFrame
+// (en, zh) and then the report of what is in use (pairs-report.js), while the page keeps drawing frames (a requestAnimationFrame
 // counter advances between the click and the result, and the result is not there in the click's
 // own task, as it would be with a parse on the page's thread); a NUL still gets its line and
 // column; a new paste cancels the running parse (the first paste's pairs never arrive).
@@ -11,6 +11,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { MAX_PAIRS, PairsError, parsePairs } from '../../web/lab/pairs.js';
 import '../../web/lab/lab-text.js';
+import { pairsSummary } from '../../web/lab/lab-notes.js';
+import { makeTask } from '../../web/lab/tasks.js';
 import { t } from '../../web/shared/i18n.js';
 import { startBrowser } from './harness.js';
 
@@ -105,11 +107,15 @@ test('3 MB of pairs parse in the worker: a progress bar, then the count; frames 
     }
     assert.equal(got.pairs, MAX_PAIRS);
     assert.equal(got.hidden, true, 'the bar is gone once the pairs are read');
-    const level = t(lang, 'lab.level.char');
+    // the report of the task's own range (pairs-report.js): what is in use, what is left out
+    const experiment = await page.evaluate(() => document.querySelector('attn-lab').experiment);
+    const pairs = parsePairs(BIG, { level: 'auto' }).pairs;
+    const task = makeTask(experiment.task, pairs);
     assert.equal(
       got.summary,
-      t(lang, 'lab.pairs.summary', { n: MAX_PAIRS, level, name: t(lang, 'lab.pairs.pasted') }),
+      pairsSummary(lang, experiment, { pairs, level: 'char', name: '' }, task),
     );
+    assert.ok(got.summary.includes(MAX_PAIRS.toString()), got.summary);
     assert.deepEqual(problems, []);
     await page.close();
   }
@@ -141,7 +147,7 @@ test('a NUL still names its line and column; a new paste cancels the running par
   // the big paste, then at once a small one: the small one's 3 pairs stay
   const got = await pasteAndWatch(page, [BIG, SMALL], 3);
   assert.equal(got.pairs, 3);
-  assert.match(got.summary, /^In use: 3 pairs/);
+  assert.match(got.summary, /^\d+ of 3 pairs in use/);
   assert.equal(got.hidden, true);
   assert.deepEqual(problems, []);
   await page.close();

@@ -526,7 +526,7 @@ test(
     );
     assert.match(
       await page.locator('attn-lab #pairs-summary').textContent(),
-      /2 pairs \(pairs\.csv\)/,
+      /^\d+ of 2 pairs in use \(pairs\.csv: /, // what is in use of them (pairs-report.js)
     );
     await drop({ text: CUSTOM });
     await page.waitForFunction(

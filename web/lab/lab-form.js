@@ -25,7 +25,7 @@ import {
 } from './spec.js';
 import { TASK_INFO } from './tasks.js';
 import { presetFacts } from './lab-checks.js';
-import { durationText, pairsSummary } from './lab-notes.js';
+import { pairsSummary } from './lab-notes.js';
 import { DTYPES, RUNS, clone, limit, presetExperiment } from './lab-constants.js';
 import { mechanismName, t } from '../shared/i18n.js';
 import { el } from '../shared/view-kit.js';
@@ -99,8 +99,6 @@ export function buildForm(ui) {
   ui.dataSeed = number('data-seed', [0, 4294967295]);
   ui.taskLegend = el('span', { class: 'top-title' });
   ui.taskAbout = el('span', { class: 'hint top-about', id: 'task-about' });
-  // a preset's time to show its result (presets.js result), on the task's summary line
-  ui.presetTime = el('span', { class: 'hint preset-time', id: 'preset-time', hidden: '' });
   ui.pairsText = el('textarea', { id: 'pairs-text', spellcheck: 'false', autocomplete: 'off' });
   ui.pairsUse = el('button', { type: 'button', id: 'pairs-use' });
   ui.pairsFile = el('input', {
@@ -133,7 +131,7 @@ export function buildForm(ui) {
   // The presets and the task, on top: a disclosure whose summary names the task (its about line),
   // open on a wide screen, closed on a phone (lab-view.js), so Start and the charts come first.
   ui.top = el('details', { class: 'top', id: 'setup', open: '' }, [
-    el('summary', { id: 'setup-summary' }, [ui.taskLegend, ui.taskAbout, ui.presetTime]),
+    el('summary', { id: 'setup-summary' }, [ui.taskLegend, ui.taskAbout]),
     presetBox,
     el('div', { class: 'task-row' }, [
       field('task', ui.task),
@@ -532,10 +530,6 @@ export function paintForm(ui, s) {
     : '';
 
   const facts = presetFacts(exp);
-  ui.presetTime.hidden = !facts.seconds;
-  ui.presetTime.textContent = facts.seconds
-    ? t(lang, 'lab.preset.time', { time: durationText(lang, facts.seconds) })
-    : '';
 
   // Per run: parameter count (and B's, of a preset that claims equal sizes, with A's), equation
   for (const id of RUNS) {
@@ -554,16 +548,22 @@ export function paintForm(ui, s) {
       const num = (n) => n.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US');
       const other = id === 'a' ? 'b' : 'a';
       const equal = id === 'b' && facts.sizes?.equal && count === facts.sizes.b; // A's column is the taller
-      u.params.textContent =
-        count === null
-          ? ''
-          : equal
-            ? t(lang, 'lab.parameters.equal', {
-                n: num(count),
-                other: t(lang, `lab.run.${other}`),
-                m: num(facts.sizes[other]),
-              })
-            : t(lang, 'lab.parameters', { n: num(count) });
+      // B's count and, of a preset that claims equal sizes, A's beside it (not bold: one line)
+      u.params.replaceChildren(
+        count === null ? '' : t(lang, 'lab.parameters', { n: num(count) }),
+        ...(equal && count !== null
+          ? [
+              ' ',
+              el('span', {
+                class: 'equal',
+                text: t(lang, 'lab.parameters.equal', {
+                  other: other.toUpperCase(),
+                  m: num(facts.sizes[other]),
+                }),
+              }),
+            ]
+          : []),
+      );
       u.params.dataset.count = count === null ? '' : String(count);
       let eq = null;
       try {

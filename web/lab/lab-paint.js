@@ -13,8 +13,8 @@
 // (its output, an error) is only ever set as textContent.
 
 import { CHART_HEIGHT, COLORS, DASH, RUNS, TOKEN_DASH, TRAIN_DASH, pct } from './lab-constants.js';
-import { labWarnings } from './lab-checks.js';
-import { warningText } from './lab-notes.js';
+import { labWarnings, presetFacts } from './lab-checks.js';
+import { durationText, warningText } from './lab-notes.js';
 import { attentionDifference, drawLabChart } from './lab-chart.js';
 import { t } from '../shared/i18n.js';
 import { el } from '../shared/view-kit.js';
@@ -26,6 +26,9 @@ export function buildControls(ui) {
   ui.stepBtn = el('button', { type: 'button', id: 'step' });
   ui.reset = el('button', { type: 'button', id: 'reset' });
   ui.status = el('p', { class: 'status', id: 'status', role: 'status' });
+  // a preset's time to show its result (presets.js result), beside the status: where the eye is
+  // when it presses Start, in the bar's free space
+  ui.presetTime = el('p', { class: 'status preset-time', id: 'preset-time', hidden: '' });
   // the warnings just under the bar, where the eye is while training (lab-checks.js: a held-out
   // set too small, a run that overfits); nothing at all while none applies
   ui.warn = el('p', { class: 'warn', id: 'lab-warn', role: 'status', hidden: '' });
@@ -42,7 +45,7 @@ export function buildControls(ui) {
   ]);
   // The bar alone: each run's numbers (ui.stat) go to its column (lab-view.js).
   return el('div', { class: 'controls' }, [
-    el('div', { class: 'buttons' }, [ui.start, ui.stepBtn, ui.reset, ui.status]),
+    el('div', { class: 'buttons' }, [ui.start, ui.stepBtn, ui.reset, ui.status, ui.presetTime]),
     ui.warn,
     ui.resume,
     ui.runError,
@@ -175,6 +178,11 @@ export function paintControls(ui, host, s) {
   ui.stepBtn.disabled = !canRun || running;
   ui.reset.disabled = !canRun || !live.some((r) => r.step > 0 || r.state === 'running');
   ui.status.textContent = t(lang, `lab.status.${state}`);
+  const { seconds } = presetFacts(exp);
+  ui.presetTime.hidden = !seconds || state === 'error';
+  ui.presetTime.textContent = ui.presetTime.hidden
+    ? ''
+    : t(lang, 'lab.preset.time', { time: durationText(lang, seconds) });
   const warnings = labWarnings({
     heldoutCount: live.find((r) => r.info)?.info.heldoutCount ?? null,
     runs: live.map((r) => ({ id: r.id, evals: r.evals })),

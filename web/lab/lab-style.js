@@ -56,6 +56,7 @@ summary:focus-visible, button:focus-visible { outline: 2px solid ${FOCUS}; outli
 .sub { font-size: ${SM}; font-weight: 700; margin: 0.6rem 0 0.2rem; }
 .about { margin: ${S2} 0 0; font-size: 0.9rem; }
 .params { font-weight: 600; font-size: ${SM}; margin: 0.2rem 0; }
+.params .equal { font-weight: 400; color: ${MUTED}; }
 .equation { font-family: "Cambria Math", "STIX Two Math", serif; font-size: 1.05rem; margin: 0.2rem 0; overflow-wrap: anywhere; }
 .cite, .hint, .note, .status, .refused { color: ${MUTED}; font-size: ${SM}; margin: 0.2rem 0; }
 .reading progress { display: block; width: 100%; }

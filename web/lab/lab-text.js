@@ -89,13 +89,13 @@ export const LAB_EN = Object.freeze({
   'lab.model': 'Model',
   'lab.training': 'Training',
   'lab.parameters': '{n} parameters',
-  'lab.parameters.equal': '{n} parameters, as many as {other} ({m}) within 2 %',
+  'lab.parameters.equal': '({other}: {m}; equal ±2 %)',
   // the warnings by the Start bar (lab-checks.js) and a preset's time to its result
   'lab.warn.smallHeldout':
     'Only {n} held-out pairs: too few for the held-out accuracy to mean anything (50 or more needed).',
   'lab.warn.overfit':
     '{run} overfits: exact match {train} on training pairs, {heldout} held out. It recalls its pairs, not the task: more pairs or a smaller model.',
-  'lab.preset.time': 'This preset shows its result after about {time} on a 2-core laptop.',
+  'lab.preset.time': 'About {time} to its result on a 2-core laptop.',
   'lab.time.s': '{s} s',
   'lab.time.min': '{m} min {s} s',
   'lab.series.train': '{run} train',
@@ -292,11 +292,11 @@ export const LAB_ZH = Object.freeze({
   'lab.model': '模型',
   'lab.training': '训练',
   'lab.parameters': '{n} 个参数',
-  'lab.parameters.equal': '{n} 个参数，与{other}（{m}）相差不到 2%',
+  'lab.parameters.equal': '（{other}：{m}；相差不到 2%）',
   'lab.warn.smallHeldout': '留出集只有 {n} 对：太少，留出集准确率说明不了什么（至少需要 50 对）。',
   'lab.warn.overfit':
     '{run} 过拟合：训练数据对上完全匹配 {train}，留出集上 {heldout}。它记住了数据对，没有学会任务：请增加数据对或缩小模型。',
-  'lab.preset.time': '在双核笔记本上，这个预设约需 {time} 显示结果。',
+  'lab.preset.time': '双核笔记本上约 {time} 出结果。',
   'lab.time.s': '{s} 秒',
   'lab.time.min': '{m} 分 {s} 秒',
   'lab.series.train': '{run} 训练',
