@@ -65,7 +65,7 @@ export function presetFacts(experiment) {
   if (preset.equalSize) {
     if (!presetSizes.has(preset.id)) {
       const e = checkExperiment(preset.experiment).experiment;
-      const task = makeTask(e.task);
+      const task = makeTask(/** @type {any} */ (e.task));
       presetSizes.set(preset.id, {
         a: parameterCount(e.a.model, task),
         b: parameterCount(e.b.model, task),

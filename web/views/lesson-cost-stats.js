@@ -5,8 +5,8 @@
 //   const rows = costRows(lengths, samples, outputLengths);               // median, quartiles per length
 //   costVerdict(rows);   // { verdict: 'clear' | 'noisy' | 'overlap', … }: may the page conclude?
 //
-// The plan: warm both models up first (untimed: the first runs of a wasm function are compiled by
-// the baseline tier, and timing them made the first length look 6× slower than it is), then time
+// The plan: warm both models up first (untimed: a page's first runs pay for compilation tiers and
+// cold caches; timed, they made the first length look 6× slower than the next), then time
 // RUNS rounds; each round times every length once for each model, so a burst of load elsewhere
 // lands on all lengths alike rather than on one. Between two timings the loop yields to the event
 // loop (the page stays responsive). Each length's RUNS times give a median and quartiles.
@@ -25,7 +25,8 @@ export const WARMUP_RUNS = 20;
 /** The largest interquartile range, relative to the median, the page still concludes from. */
 export const MAX_RELATIVE_SPREAD = 0.5;
 /** The two models, in the order each round times them. */
-export const COST_KEYS = Object.freeze(['none', 'attn']);
+/** @type {readonly ('none' | 'attn')[]} */
+export const COST_KEYS = Object.freeze(/** @type {const} */ (['none', 'attn']));
 
 /**
  * The median and quartiles of numbers (linear interpolation between order statistics, at

@@ -232,11 +232,20 @@ export class CostMeasure {
       const timer = testTimer;
       const samples = await measureCost({
         lengths: COST_LENGTHS,
-        warmUp: (key) => {
+        // untimed runs of the longest input, in slices of about MIN_BATCH_MS with a turn of
+        // the event loop between them (the page stays responsive while it warms up)
+        warmUp: async (key) => {
           const longest = inputs[inputs.length - 1];
           const t0 = performance.now();
-          for (let n = 0; n < WARMUP_RUNS || performance.now() - t0 < WARMUP_MS; n++)
-            models[key].run(longest);
+          for (let n = 0; n < WARMUP_RUNS || performance.now() - t0 < WARMUP_MS; ) {
+            if (gen !== this.#gen) return;
+            const s0 = performance.now();
+            do {
+              models[key].run(longest);
+              n++;
+            } while (performance.now() - s0 < MIN_BATCH_MS);
+            await new Promise((resolve) => setTimeout(resolve, 0));
+          }
         },
         timeBatch: (key, m) =>
           timer ? timer(key, m) : timeBatch(models[key], inputs[COST_LENGTHS.indexOf(m)]),
