@@ -122,7 +122,7 @@ test('the pairs line says how many are in use and why the rest is left out, in b
   assert.equal(
     pairsSummary('zh', experiment, custom, task),
     `200 对中有 106 对在用（粘贴的：${train} 对训练，${heldout} 对留出），词元：字符。` +
-      ' 94 对未用：80 对长于 12 个词元，7 对短于 2 个词元，7 对重复。',
+      '94 对未用：80 对长于 12 个词元，7 对短于 2 个词元，7 对重复。',
   );
   // nothing left out: no second sentence
   const clean = pairs.filter((p) => p.src.length >= 2 && p.src.length <= 12);

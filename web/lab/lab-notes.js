@@ -40,7 +40,7 @@ export function pairsSummary(lang, exp, custom, task) {
     left ? t(lang, 'lab.pairs.left', { n: left, reasons: reasons.join(sep) }) : '',
   ]
     .filter(Boolean)
-    .join(' ');
+    .join(lang === 'zh' ? '' : ' ');
 }
 
 /** A warning of lab-checks.js labWarnings as a sentence in lang. */
