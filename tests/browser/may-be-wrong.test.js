@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { mayBeWrong } from '../../web/shared/confidence.js';
+import { compareSet } from '../../web/shared/models.js';
 import { screenshot } from './harness.js';
 import { viewHarness } from './view-harness.js';
 
@@ -114,6 +115,39 @@ test('heads view: the transformer translator shades and warns too', async () => 
   assert.match(s.warning ?? '', /may be wrong/);
   s = await show('heads', 'en-fr-transformer-relative', 'the cat sees the red car .', 'zh');
   assert.equal(s.warning, null);
+  assert.deepEqual(problems, []);
+});
+
+test('time and compare views: the same warning and shading', async () => {
+  const s = await show('time', 'en-fr-dot', 'him sees she .', 'en');
+  assert.match(s.warning ?? '', /may be wrong/);
+  assert.ok(s.tokens.some((x) => x.below));
+  // compare: each model's figure with its own tokens (Node's probabilities) and its own verdict
+  const input = 'him sees she .';
+  const expected = {};
+  for (const m of compareSet('en-fr-dot')) expected[m.name] = await nodeVerdict(m.name, input);
+  assert.ok(Object.values(expected).some(({ v }) => v.warn));
+  await harness.open({ view: 'compare', model: 'en-fr-dot', input, lang: 'zh' });
+  const want = Object.fromEntries(Object.entries(expected).map(([k, { v }]) => [k, v.warn]));
+  await page.waitForFunction((want) => {
+    const r = document.querySelector('#demo').shadowRoot;
+    const figs = [...r.querySelectorAll('section[data-view="compare"] figure')];
+    return (
+      figs.length === Object.keys(want).length &&
+      figs.every((f) => !f.querySelector('.may-be-wrong').hidden === want[f.dataset.model])
+    );
+  }, want);
+  const figs = await page.locator('#demo').evaluate((el) =>
+    Array.from(el.shadowRoot.querySelectorAll('section[data-view="compare"] figure'), (f) => ({
+      model: f.dataset.model,
+      p: Array.from(f.querySelectorAll('.tok'), (x) => Number(x.dataset.p)),
+    })),
+  );
+  for (const f of figs) {
+    const { r } = expected[f.model];
+    assert.ok(f.p.length > 0, f.model);
+    f.p.forEach((p, i) => assert.ok(Math.abs(p - r.probs[i]) < 1e-5, `${f.model}: token ${i}`));
+  }
   assert.deepEqual(problems, []);
 });
 

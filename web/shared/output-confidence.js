@@ -30,14 +30,15 @@ export const OUTPUT_CONFIDENCE_STYLE = `
 `;
 
 /**
- * The current model's "may be wrong" threshold: its card's (models.js cardUrl, loaded through
- * ctx.models; the cache draws again once it lands), undefined while the card loads, null when
- * the model has no card or the card no threshold.
+ * A model's "may be wrong" threshold (the current model's unless name is given): its card's
+ * (models.js cardUrl, loaded through ctx.models; the cache draws again once it lands), undefined
+ * while the card loads, null when the model has no card or the card no threshold.
  * @param {import('../views/view-context.js').ViewContext} ctx
+ * @param {string} [name]
  * @returns {number | null | undefined}
  */
-export function thresholdOf(ctx) {
-  const url = cardUrl(findModel(ctx.state.model));
+export function thresholdOf(ctx, name = ctx.state.model) {
+  const url = cardUrl(findModel(name));
   if (!url) return null;
   const card = ctx.models.card(url, true);
   if (card === null) return undefined;

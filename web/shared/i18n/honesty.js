@@ -34,14 +34,15 @@ export const HONESTY = {
     'warn.title': '这个输出可能是错的。',
     'warn.unknown': '模型不认识 {words}：它把它们当作 {unk} 读。',
     'warn.weak':
-      '模型给 {token} 的概率只有 {p}；这个模型在低于 {threshold} 时提醒，该阈值是在留出数据上选定的。',
+      '模型给“{token}”的概率只有 {p}；这个模型在低于 {threshold} 时提醒，该阈值是在留出数据上选定的。',
+    'warn.weakEnd':
+      '模型给输出结尾的概率只有 {p}；这个模型在低于 {threshold} 时提醒，该阈值是在留出数据上选定的。',
     'warn.outside': '在学过的范围之外，模型照样答得很流畅：请先核对输出，再相信它。',
     'warn.tokenTitle': '{token}：概率 p = {p}',
     'warn.rowProb': 'p（“{token}”），该输出词元的概率',
-    'warn.legend':
-      '底色：模型对每个输出词元有多不确定（悬停可见 p）。点状下划线：低于这个模型的阈值 {threshold}。',
-    'warn.legendNoThreshold':
-      '底色：模型对每个输出词元有多不确定（悬停可见 p）。这个模型没有在留出数据上选定的阈值：只有不认识的词会触发提醒。',
+    'warn.legend': '底色：模型对每个输出词元有多不确定（悬停可见 p）。',
+    'warn.legendThreshold': '点状下划线：低于这个模型的阈值 {threshold}。',
+    'warn.legendNoThreshold': '这个模型没有在留出数据上选定的阈值：只有不认识的词会触发提醒。',
     // ---- measured: lesson step 5 (cost)
     // ---- measured: the lab
   },
