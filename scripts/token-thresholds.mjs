@@ -20,7 +20,8 @@
 // dates models, right on 99.9–100% of typed dates, all but silent on them (0–0.8% warned). Reporting: a second in-domain held-out sample of another seed and the
 // out-of-domain test set (tests/fixtures/*-outside-test.json), written before any threshold was
 // chosen and never used to choose. Every figure is reproducible: seeds and counts are in the card.
-// `make models` (scripts/train.mjs) and scripts/recard.mjs run it after writing those cards.
+// `make models` (scripts/train.mjs) runs it after writing those cards; scripts/recard.mjs puts
+// confidenceOfFile's section into the cards it writes.
 // Not here: the rule (web/shared/confidence.js), the strings (web/shared/i18n/honesty.js).
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -172,23 +173,29 @@ function median(ms) {
   return p[Math.floor(p.length / 2)];
 }
 
+/** The "confidence" section of model name stored as bytes (a .safetensors file), measured with
+ * the page's build (loadModel). */
+export async function confidenceOfFile(name, bytes, cache = {}) {
+  await init(); // once; later calls resolve to the same instance
+  const task = taskOf(name);
+  cache[task] ??= sets(task);
+  const model = await loadModel(bytes);
+  try {
+    return confidenceSection(model, task, cache[task]);
+  } finally {
+    model.dispose();
+  }
+}
+
 /** Measure every name and, with write, store each section in <dir>/<name>.json. */
 export async function run(names, { write = false, dir = MODELS_DIR } = {}) {
-  await init(); // once; later calls resolve to the same instance
   const cache = {};
   const out = {};
   for (const name of names) {
-    const task = taskOf(name);
-    cache[task] ??= sets(task);
     const file = path.join(dir, `${name}.json`);
     const card = JSON.parse(readFileSync(file, 'utf8'));
-    const model = await loadModel(new Uint8Array(readFileSync(path.join(dir, card.file))));
-    try {
-      out[name] = confidenceSection(model, task, cache[task]);
-    } finally {
-      model.dispose();
-    }
-    const c = out[name];
+    const bytes = new Uint8Array(readFileSync(path.join(dir, card.file)));
+    const c = (out[name] = await confidenceOfFile(name, bytes, cache));
     const pc = (x) => `${(100 * x).toFixed(1)}%`;
     console.log(
       `${name}: threshold ${c.threshold}; warned: held-out ${pc(c.warned.heldout)} (right ${pc(c.warned.heldoutRight)}, wrong ${c.counts.heldoutWrong ? pc(c.warned.heldoutWrong) : '–'} of ${c.counts.heldoutWrong}), outside test ${pc(c.warned.outsideTest)} (weak token ${pc(c.warned.outsideTestWeakToken)}, unknown ${pc(c.warned.outsideTestUnknown)}); choosing: inside ${pc(c.warned.chooseInside)}, outside ${pc(c.warned.chooseOutside)}; median minProb ${c.minProb.heldoutMedian} vs ${c.minProb.outsideTestMedian}`,

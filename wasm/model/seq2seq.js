@@ -69,12 +69,14 @@ export function run(m, input, options) {
     const T = new Int32Array(x.memory.buffer, pLen, 1)[0];
     const ids = new Int32Array(x.memory.buffer, pIds, T).slice();
     const logProbs = ar.read(pLogp, T);
+    const { probs, minProb } = tokenProbs(logProbs); // exp(logProbs), greedy and beam alike
     const result = {
       output: m.tokenizer.decode(ids),
       ids,
       tokens: m.tokenizer.tgtTokens(ids),
       logProbs,
-      ...tokenProbs(logProbs), // probs, minProb: exp(logProbs), greedy and beam alike
+      probs,
+      minProb,
       attention: [
         {
           layer: 0,
