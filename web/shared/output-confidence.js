@@ -101,7 +101,9 @@ export class OutputConfidence {
     });
     if (spans.length) output.replaceChildren(...spans);
     else output.textContent = t(lang, 'output.none');
-    const unknown = typeof input === 'string' ? tok.unknownWords(input) : [];
+    // the tokens read as unk: runInput's, off its one tokenisation, when it has them
+    const unknown =
+      result.unknownTokens ?? (typeof input === 'string' ? tok.unknownWords(input) : []);
     const v = mayBeWrong({ unknown, minProb: result.minProb }, threshold);
     this.legend.hidden = false;
     // the threshold's sentence once the card is read (none while it loads)
