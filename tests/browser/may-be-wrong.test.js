@@ -30,6 +30,7 @@ function shownConfidence(view) {
     return {
       warning: w.hidden ? null : w.textContent,
       legend: sec.querySelector('.token-legend').textContent,
+      legendShown: !sec.querySelector('.token-legend').hidden,
       tokens: Array.from(sec.querySelectorAll('output .tok'), (s) => ({
         text: s.textContent,
         p: Number(s.dataset.p),
@@ -77,6 +78,7 @@ for (const lang of ['en', 'zh']) {
     assert.ok(s.warning, `${lang}: the warning is shown`);
     assert.match(s.warning, lang === 'en' ? /may be wrong/ : /可能是错的/);
     assert.ok(s.warning.includes(String(threshold)), `${lang}: names the threshold`);
+    assert.ok(s.legendShown && s.legend.includes(String(threshold)), `${lang}: the legend`);
     assert.ok(s.tokens.length > 0);
     const dotted = s.tokens.filter((x) => x.below);
     assert.ok(dotted.length >= 1, 'a token dotted under the threshold');
@@ -93,6 +95,7 @@ for (const lang of ['en', 'zh']) {
     // in grammar, translated right: no warning, no dotted token
     s = await show('alignment', model, 'the cat sees the red car .', lang);
     assert.equal(s.warning, null, `${lang}: no warning in the grammar`);
+    assert.equal(s.legendShown, false, `${lang}: nothing shaded enough to need the legend`);
     assert.equal(s.tokens.filter((x) => x.below).length, 0);
     assert.equal(s.tokens.map((x) => x.text).join(' '), 'le chat voit la voiture rouge .');
 

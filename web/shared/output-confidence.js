@@ -18,6 +18,9 @@ import { t } from './i18n.js';
 import { cardUrl, findModel } from './models.js';
 import { el } from './view-kit.js';
 
+/** The legend shows once a token's shade (1 − p) reaches this, or with the warning. */
+const LEGEND_FROM = 0.1;
+
 export const OUTPUT_CONFIDENCE_STYLE = `
 .tok { border-radius: 3px; background-color: rgb(255 153 0 / calc(var(--u, 0) * 0.6)); }
 .tok[data-below] { text-decoration: underline dotted 2px; text-underline-offset: 0.2em; }
@@ -105,7 +108,9 @@ export class OutputConfidence {
     const unknown =
       result.unknownTokens ?? (typeof input === 'string' ? tok.unknownWords(input) : []);
     const v = mayBeWrong({ unknown, minProb: result.minProb }, threshold);
-    this.legend.hidden = false;
+    // the legend only when something is to be read: a warning, or a token visibly shaded (an
+    // output the model is sure of keeps the screen it had: the picture stays on a projector's)
+    this.legend.hidden = !v.warn && !Array.from(probs).some((p) => 1 - p >= LEGEND_FROM);
     // the threshold's sentence once the card is read (none while it loads)
     const sep = lang === 'zh' ? '' : ' ';
     const rest =
