@@ -56,7 +56,10 @@ export function formatProb(p) {
 }
 
 export class OutputConfidence {
-  constructor() {
+  /** @param {{ compact?: boolean }} [options] compact: the warning's title alone, its text in
+   * the tooltip (compare's figures, side by side) */
+  constructor({ compact = false } = {}) {
+    this.compact = compact;
     this.warning = el('p', { class: 'may-be-wrong', role: 'note', hidden: '' });
     this.legend = el('p', { class: 'note token-legend', hidden: '' });
   }
@@ -144,9 +147,11 @@ export class OutputConfidence {
       );
     }
     parts.push(t(lang, 'warn.outside'));
+    // compact (several outputs side by side): the title, the full text in its tooltip
+    this.warning.title = this.compact ? parts.join(sep) : '';
     this.warning.replaceChildren(
       el('strong', { text: t(lang, 'warn.title') }),
-      sep + parts.join(sep),
+      ...(this.compact ? [] : [sep + parts.join(sep)]),
     );
     return v;
   }

@@ -163,7 +163,7 @@ export class CompareView {
       heatmap.context = { model: name, input: s.input, output: result.output }; // for its exports
       const output = el('span', { class: 'output', 'data-main': 'output' });
       // its tokens shaded by 1 − p and the "may be wrong" warning under the caption (issue 30)
-      const confidence = new OutputConfidence();
+      const confidence = new OutputConfidence({ compact: true });
       confidence.show({
         output,
         result,
