@@ -24,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { init } from '../wasm/index.js';
 import { MODELS_DIR, loadShipped } from './train/common.mjs';
 import { FAMILIES, MODELS, ALIASES } from './train/registry.mjs';
+import { NAMES as THRESHOLD_NAMES, confidenceOfFile } from './token-thresholds.mjs';
 
 /** The storage record's own keys; the rest of an old record (float32Natural, ...) is the family's extra. */
 const RECORD_KEYS = new Set([
@@ -59,6 +60,9 @@ export async function recard(name, dir = MODELS_DIR) {
       float32: old.storage.float32,
       extra,
     });
+    // a translator's or dates model's "may be wrong" threshold and shares, measured again
+    // (scripts/token-thresholds.mjs; what `make models` adds after training)
+    if (THRESHOLD_NAMES.includes(name)) card.confidence = await confidenceOfFile(name, bytes);
     return { old, card };
   } finally {
     shipped.dispose();

@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { MODELS_DIR } from './train/common.mjs';
+import { NAMES as THRESHOLD_NAMES, run as thresholds } from './token-thresholds.mjs';
 import { FAMILIES, MODELS, ALIASES } from './train/registry.mjs';
 
 function parseArgs(argv) {
@@ -65,11 +66,14 @@ function parseArgs(argv) {
   return a;
 }
 
-/** The families' after() hooks for the families among names. */
+/** The families' after() hooks for the families among names; then the "may be wrong"
+ * thresholds of the translators and dates models among them (scripts/token-thresholds.mjs). */
 async function afterAll(names, out) {
   for (const f of Object.values(FAMILIES)) {
     if (f.after && names.some((n) => n in f.MODELS)) await f.after(out);
   }
+  const warned = names.filter((n) => THRESHOLD_NAMES.includes(n));
+  if (warned.length) await thresholds(warned, { write: true, dir: out });
 }
 
 async function main() {

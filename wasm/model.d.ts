@@ -287,8 +287,12 @@ export interface TransformerRunResult extends TransformerForwardResult {
   /** encoder: the label ids per position; decoder / encoder-decoder: the emitted ids (eos included). */
   ids: Int32Array;
   tokens: string[];
-  /** decoder / encoder-decoder: log p of each emitted token. */
-  logProbs?: Float32Array;
+  /** log p of each emitted token (encoder: of each picked label, log_softmax of its logits row). */
+  logProbs: Float32Array;
+  /** Each output token's probability under the model: exp(logProbs), one float32 per token. */
+  probs: Float32Array;
+  /** The weakest of probs (1 for an output without tokens): the page's "may be wrong" signal. */
+  minProb: number;
   /** decoder: the prompt followed by every emitted token but the last (what logits/attention cover). */
   fedIds?: Int32Array;
 }
@@ -318,8 +322,13 @@ export interface RunResult extends UnknownWords {
   output: string;
   ids: Int32Array;
   tokens: string[];
-  /** log p of each emitted token. */
+  /** log p(ids[t] | ids[<t], input) of each emitted token under the model (beam search: the
+   * winner's own steps, equal to Model.score of the same output). */
   logProbs: Float32Array;
+  /** Each output token's probability: exp(logProbs), one float32 per token (eos included). */
+  probs: Float32Array;
+  /** The weakest of probs (1 for an output without tokens): the page's "may be wrong" signal. */
+  minProb: number;
   attention: AttentionMap[];
   /** p_t per step, for local-m / local-p attention only. */
   positions?: Float32Array;
@@ -443,6 +452,8 @@ export interface DecoderStep {
   id: number;
   token: string;
   logProb: number;
+  /** exp(logProb): the token's probability under the model. */
+  prob: number;
   /** Attention over the input positions for this step. */
   weights: Float32Array;
   position?: number;

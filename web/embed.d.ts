@@ -132,6 +132,11 @@ export interface HeatmapInput {
   cols: number;
   rowLabels?: ArrayLike<string | number>;
   colLabels?: ArrayLike<string | number>;
+  /** Each row's output-token probability in [0, 1] (a run's `probs`): underlined under its label
+   * by 1 − p, dotted under `threshold`, and named in the cell's description (issue 30). */
+  rowProbs?: ArrayLike<number> | null;
+  /** The "may be wrong" threshold in (0, 1) the row underlines are dotted under. */
+  threshold?: number | null;
 }
 
 /** What `<attn-heatmap>.data` returns: the checked matrix, frozen. */
@@ -141,6 +146,8 @@ export interface HeatmapData {
   readonly cols: number;
   readonly rowLabels: readonly string[];
   readonly colLabels: readonly string[];
+  readonly rowProbs: Float32Array | null;
+  readonly threshold: number | null;
 }
 
 /** An outline over columns from..to (inclusive, 0-based) of one row, with an optional tick at a fractional column. */

@@ -21,6 +21,7 @@ import { after, before, test } from 'node:test';
 import { init, loadModel } from '../../wasm/index.js';
 import { MAX_INPUT, MODEL_DEFAULTS, formatModelParams } from '../../web/shared/app-state.js';
 import { formatValue } from '../../web/shared/draw.js';
+import { formatProb } from '../../web/shared/output-confidence.js';
 import { windowRange } from '../../web/shared/explain.js';
 import { plural, t } from '../../web/shared/i18n.js';
 import { MODELS, modelUrl } from '../../web/shared/models.js';
@@ -246,11 +247,14 @@ test('keyboard navigation announces values; the panel explains the cell with rea
     page
       .locator('#demo .align-map')
       .evaluate((el) => el.shadowRoot.querySelector('[aria-live]').textContent);
+  // each row label is said with its output token's probability (issue 30)
+  const said = (t, s) =>
+    `${map.rowLabels[t]} (p = ${formatValue(r.probs[t])}), ${map.colLabels[s]}`;
   await page.locator('#demo .align-map').focus();
-  assert.equal(await live(), `${map.rowLabels[0]}, ${map.colLabels[0]}: ${formatValue(w[0])}`);
+  assert.equal(await live(), `${said(0, 0)}: ${formatValue(w[0])}`);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowDown');
-  assert.equal(await live(), `${map.rowLabels[1]}, ${map.colLabels[1]}: ${formatValue(w[S + 1])}`);
+  assert.equal(await live(), `${said(1, 1)}: ${formatValue(w[S + 1])}`);
   const panel = await page.locator('#demo .explain').evaluate((el) => ({
     heading: el.querySelector('h3')?.textContent,
     terms: Object.fromEntries(
@@ -274,6 +278,11 @@ test('keyboard navigation announces values; the panel explains the cell with rea
   assert.equal(
     panel.terms['Score eₜᵢ − maxⱼ eₜⱼ'],
     formatValue(Math.log(weight) - Math.log(Math.max(...row))),
+  );
+  // and the panel gives that output token's probability
+  assert.equal(
+    panel.terms[`p(“${map.rowLabels[1]}”), the output token’s probability`],
+    formatProb(r.probs[1]),
   );
   // Hovering a cell explains it too (the pointer over the middle of the grid).
   const box = await page.locator('#demo .align-map canvas').boundingBox();

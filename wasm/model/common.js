@@ -88,3 +88,16 @@ export function labelId(m, label, what) {
     );
   return label;
 }
+
+/**
+ * Each output token's probability and the weakest (issue 30, docs/models.md "Per-token
+ * probabilities"): probs[t] = exp(logProbs[t]), a Float32Array; minProb their minimum (1 for an
+ * output without tokens, the empty product). The result's other fields are untouched.
+ * @param {ArrayLike<number>} logProbs
+ */
+export function tokenProbs(logProbs) {
+  const probs = Float32Array.from(logProbs, (l) => Math.exp(l));
+  let minProb = 1;
+  for (const p of probs) if (p < minProb) minProb = p;
+  return { probs, minProb };
+}

@@ -14,6 +14,7 @@ import {
   maxLengthOf,
   sourceIds,
   statusError,
+  tokenProbs,
 } from './common.js';
 import { seq2seqStates, statesOption } from './rnn-states.js';
 
@@ -24,7 +25,9 @@ export function tokenizer(config) {
 }
 
 /** Model.run: greedy, or beam search with `beamWidth` > 1; `states` (greedy only) adds the
- * intermediate states (model/rnn-states.js). */
+ * intermediate states (model/rnn-states.js). logProbs[t] is log p(ids[t] | ids[<t], input) under
+ * the model for the output returned (beam: the winner's own per-step values, the same numbers
+ * Model.score gives it), and probs / minProb their exp and the weakest (common.js tokenProbs). */
 export function run(m, input, options) {
   const x = m.x;
   options = checkOptions(options, 'Model.run', ['maxLength', 'beamWidth', 'states']);
@@ -65,11 +68,15 @@ export function run(m, input, options) {
     if (status !== 0) throw statusError(x, status, 'Model.run');
     const T = new Int32Array(x.memory.buffer, pLen, 1)[0];
     const ids = new Int32Array(x.memory.buffer, pIds, T).slice();
+    const logProbs = ar.read(pLogp, T);
+    const { probs, minProb } = tokenProbs(logProbs); // exp(logProbs), greedy and beam alike
     const result = {
       output: m.tokenizer.decode(ids),
       ids,
       tokens: m.tokenizer.tgtTokens(ids),
-      logProbs: ar.read(pLogp, T),
+      logProbs,
+      probs,
+      minProb,
       attention: [
         {
           layer: 0,
@@ -213,8 +220,9 @@ export class Decoder {
 
   /**
    * Emit the next token (the argmax, or `force` when given: a target id, for teacher forcing).
-   * @returns {{ id: number, token: string, logProb: number, weights: Float32Array,
-   *             position?: number, done: boolean, step: number }}
+   * prob is exp(logProb), the token's probability under the model.
+   * @returns {{ id: number, token: string, logProb: number, prob: number,
+   *             weights: Float32Array, position?: number, done: boolean, step: number }}
    */
   step(force) {
     if (this.#ptr === 0)
@@ -247,10 +255,12 @@ export class Decoder {
       const eos = new Int32Array(x.memory.buffer, pDone, 1)[0] === 1;
       const step = this.#steps++;
       this.#done = eos || this.#steps >= this.#maxLength;
+      const logProb = ar.read(pLogp, 1)[0];
       const out = {
         id,
         token: this.#tokenizer.tgtTokens([id])[0],
-        logProb: ar.read(pLogp, 1)[0],
+        logProb,
+        prob: Math.exp(logProb),
         weights: ar.read(pAtt, S),
         done: this.#done,
         step,

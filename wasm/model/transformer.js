@@ -14,7 +14,7 @@
 
 import { AttnlabError, Arena, checkOptions, idsFrom, inVocab, kindOf, show } from '../core.js';
 import { Tokenizer } from './tokenizer.js';
-import { MAX_SOURCE, MAX_STEPS, exampleIds, statusError } from './common.js';
+import { MAX_SOURCE, MAX_STEPS, exampleIds, statusError, tokenProbs } from './common.js';
 import { readStateFields, wantsStates } from './state-fields.js';
 
 const VARIANTS = ['encoder', 'decoder', 'encoder-decoder']; // AL_TF_*
@@ -260,10 +260,25 @@ function argmaxRows(logits) {
   });
 }
 
+/** log_softmax(logits[t])[ids[t]] per row, in double (an encoder's labels: what run picked). */
+function pickedLogProbs(logits, ids) {
+  const V = logits.shape[1];
+  return Float32Array.from(ids, (id, t) => {
+    const row = logits.data.subarray(t * V, (t + 1) * V);
+    let mx = -Infinity,
+      z = 0;
+    for (const v of row) mx = Math.max(mx, v);
+    for (const v of row) z += Math.exp(v - mx);
+    return row[id] - mx - Math.log(z);
+  });
+}
+
 /**
  * Model.run for a transformer. encoder: one forward, the argmax label per position.
  * decoder / encoder-decoder: greedy decoding, then one forward over the fed sequence (the
  * prompt or bos, then every emitted token but the last) for the logits and attention.
+ * Every variant returns logProbs (an encoder: of the labels it picked), probs = exp(logProbs)
+ * and minProb (common.js tokenProbs).
  */
 export function run(m, input, options) {
   options = checkOptions(options, 'Model.run', ['maxLength', 'states']);
@@ -276,7 +291,8 @@ export function run(m, input, options) {
     const r = forwardWith(m, input, undefined, withStates, undefined);
     const pred = argmaxRows(r.logits);
     const tokens = m.tokenizer.tgtTokens(pred);
-    return { output: tokens.join(' '), ids: pred, tokens, ...r };
+    const logProbs = pickedLogProbs(r.logits, pred);
+    return { output: tokens.join(' '), ids: pred, tokens, logProbs, ...tokenProbs(logProbs), ...r };
   }
   const maxLength = options.maxLength ?? info.maxLength;
   if (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_STEPS) {
@@ -322,7 +338,7 @@ export function run(m, input, options) {
     const fed = Int32Array.from([info.bos, ...head]);
     r = forwardWith(m, src, fed, withStates, tokens);
   }
-  return { output: tok.decode(out), ids: out, tokens, logProbs, ...r };
+  return { output: tok.decode(out), ids: out, tokens, logProbs, ...tokenProbs(logProbs), ...r };
 }
 
 /**

@@ -46,7 +46,8 @@ function checkLabels(labels, count, what) {
 
 /**
  * data as the element keeps it: frozen { weights: Float32Array [rows * cols], rows, cols,
- * rowLabels, colLabels } (labels default to indices), or null; throws a TypeError or RangeError
+ * rowLabels, colLabels, rowProbs, threshold } (labels default to indices; rowProbs, threshold
+ * null unless given), or null; throws a TypeError or RangeError
  * naming what is wrong.
  */
 export function checkData(value) {
@@ -88,7 +89,28 @@ export function checkData(value) {
     cols,
     rowLabels: Object.freeze(checkLabels(value.rowLabels, rows, 'rowLabels')),
     colLabels: Object.freeze(checkLabels(value.colLabels, cols, 'colLabels')),
+    ...rowProbsOf(value, rows),
   });
+}
+
+/**
+ * The optional { rowProbs, threshold } of data (issue 30): each row's output-token probability,
+ * underlined under its label by 1 − p (dotted under threshold) and named in the cell's words;
+ * { rowProbs: null, threshold: null } when absent.
+ */
+function rowProbsOf(value, rows) {
+  const { rowProbs, threshold = null } = value;
+  if (rowProbs === undefined || rowProbs === null) return { rowProbs: null, threshold: null };
+  if (typeof rowProbs.length !== 'number' || rowProbs.length !== rows)
+    throw new RangeError(
+      `<attn-heatmap>: data.rowProbs must hold one probability per row (${rows}), got ${String(rowProbs.length)}.`,
+    );
+  const p = Float32Array.from(rowProbs);
+  if (!p.every((v) => v >= 0 && v <= 1))
+    throw new RangeError('<attn-heatmap>: data.rowProbs must be probabilities in [0, 1].');
+  if (threshold !== null && !(typeof threshold === 'number' && threshold > 0 && threshold < 1))
+    throw new RangeError('<attn-heatmap>: data.threshold must be a number in (0, 1) or null.');
+  return { rowProbs: p, threshold };
 }
 
 /**
@@ -152,8 +174,10 @@ export function goldCells(data, gold) {
   return out;
 }
 
-/** A cell in words, in lang: 'row label, column label: value' (and '(gold)' on a gold cell). */
+/** A cell in words, in lang: 'row label, column label: value' (and '(gold)' on a gold cell; the
+ * row token's probability when data has rowProbs). */
 export function describeCell(data, gold, lang, row, col) {
   const g = isGold(gold, row, col) ? ` ${t(lang, 'heatmap.goldCell')}` : '';
-  return `${displayLabel(data.rowLabels[row])}, ${displayLabel(data.colLabels[col])}: ${formatValue(data.weights[row * data.cols + col])}${g}`;
+  const p = data.rowProbs ? ` (p = ${formatValue(data.rowProbs[row])})` : '';
+  return `${displayLabel(data.rowLabels[row])}${p}, ${displayLabel(data.colLabels[col])}: ${formatValue(data.weights[row * data.cols + col])}${g}`;
 }

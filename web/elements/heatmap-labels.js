@@ -76,13 +76,10 @@ export function drawLabels(ctx, layout, font, d, pinned = { rows: [], cols: [] }
   ctx.textBaseline = 'middle';
   const row = (r, isPinned) => {
     ctx.font = isPinned ? bold : font.css;
-    drawParts(
-      ctx,
-      labelParts(d.rowLabels[r]),
-      layout.gridX - LAYOUT.labelGap,
-      layout.gridY + (r + 0.5) * layout.cellHeight,
-      'right',
-    );
+    const x = layout.gridX - LAYOUT.labelGap,
+      y = layout.gridY + (r + 0.5) * layout.cellHeight;
+    drawParts(ctx, labelParts(d.rowLabels[r]), x, y, 'right');
+    if (d.rowProbs) underline(ctx, d, r, x, y);
   };
   const col = (c, isPinned) => {
     ctx.font = isPinned ? bold : font.css;
@@ -112,6 +109,28 @@ export function drawLabels(ctx, layout, font, d, pinned = { rows: [], cols: [] }
     for (const c of cols.pinned) col(c, true);
   }
   ctx.font = font.css;
+}
+
+/**
+ * Row r's token probability under its label (issue 30): a line whose weight and opacity grow
+ * with 1 − p (none when p > 0.98), dotted when p is under data.threshold, so the mark does not
+ * rest on colour alone; (x, y): the label's right end and middle.
+ */
+function underline(ctx, d, r, x, y) {
+  const u = 1 - d.rowProbs[r];
+  if (u < 0.02) return;
+  const w = ctx.measureText(labelText(d.rowLabels[r])).width;
+  const below = d.threshold !== null && d.rowProbs[r] < d.threshold;
+  ctx.save();
+  ctx.strokeStyle = `rgba(214, 110, 0, ${(0.35 + 0.65 * u).toFixed(3)})`;
+  ctx.lineWidth = 1 + 2 * u;
+  ctx.setLineDash(below ? [2, 2] : []);
+  const ly = y + LAYOUT.fontSize * 0.55 + 1;
+  ctx.beginPath();
+  ctx.moveTo(x - w, ly);
+  ctx.lineTo(x, ly);
+  ctx.stroke();
+  ctx.restore();
 }
 
 /** The labels a render with layout drew for data d and pinned labels p: { rowStep, colStep, colExtent, rotated, cellWidth, cellHeight, gridX,

@@ -17,6 +17,7 @@
 // accuracy-like keys shown as percentages. Arrays (per-length tables, training logs) are left to
 // the card file itself, which the summary links to.
 
+import { cardThreshold } from './confidence.js';
 import { archName, metricName, t } from './i18n.js';
 import { el } from './view-kit.js';
 
@@ -76,7 +77,7 @@ export function formatMetric(key, value) {
 
 /**
  * The card as { name, task, architecture, parameters, bytes, generator, heldoutSet, command,
- * seconds, cpuSeconds, machine, metrics: [{ key, label, value, text }] }; absent or malformed
+ * seconds, cpuSeconds, machine, metrics: [{ key, label, value, text }], threshold }; absent or malformed
  * fields are null (metrics []). Never throws.
  * @param {unknown} card the parsed JSON
  */
@@ -156,6 +157,8 @@ export function cardSummary(card) {
     vocabulary: num(vocab.size) === null ? null : { size: vocab.size, sources },
     years: range(knows.years) ?? range(data.years),
     lengths: range(knows.lengths),
+    // the "may be wrong" threshold (issue 30; confidence.js), null when the card has none
+    threshold: cardThreshold(c),
   };
 }
 

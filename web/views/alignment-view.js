@@ -25,6 +25,7 @@ import { colon, mechanismName, t } from '../shared/i18n.js';
 import { el, equationEl, noAttentionPanel, pickMap } from '../shared/view-kit.js';
 import { GOLD_STYLE, GoldPanel, hasGold } from '../shared/gold.js';
 import { findModel } from '../shared/models.js';
+import { OutputConfidence, formatProb, thresholdOf } from '../shared/output-confidence.js';
 import { elapsed, emit, runInput, unknownOf } from './view-context.js';
 
 /** Styles this view adds to <attn-demo>'s shadow root. */
@@ -47,6 +48,7 @@ export class AlignmentView {
   #shown = null; // { config, result, map, rows, cols } of the last render
   #gold;
   #none = noAttentionPanel();
+  #confidence = new OutputConfidence();
 
   constructor() {
     const u = this.#ui;
@@ -57,6 +59,8 @@ export class AlignmentView {
     u.explain = el('aside', { class: 'explain', 'aria-live': 'polite' });
     this.node = el('section', { 'data-view': 'alignment' }, [
       el('p', { class: 'output-line' }, [u.outputLabel, ' ', u.output]),
+      this.#confidence.warning,
+      this.#confidence.legend,
       this.#gold.node,
       this.#none.node,
       (u.split = el('div', { class: 'split' }, [u.map, u.explain])),
@@ -98,6 +102,7 @@ export class AlignmentView {
     this.#ui.map.data = null;
     this.#ui.map.gold = null;
     this.#ui.output.textContent = '';
+    this.#confidence.clear();
   }
 
   /** Run the current model on the input and draw it. @param {import('./view-context.js').ViewContext} ctx */
@@ -124,11 +129,26 @@ export class AlignmentView {
       'label',
       t(s.lang, words ? 'heatmap.alignmentWords' : 'heatmap.alignment'),
     );
+    const threshold = thresholdOf(ctx);
     const { rows, cols } = this.render({
       result,
       config: ctx.model.config,
       layer: s.layer,
       head: s.head,
+      lang: s.lang,
+      // the rows' token probabilities, when the rows are the model's own output (not the
+      // reference forced with the gold on)
+      probs: result === run ? run.probs : null,
+      threshold,
+    });
+    // the model's own output, its tokens shaded by 1 − p, and the "may be wrong" warning
+    // (issue 30; run, not the forced reference: that is not what the model wrote)
+    const verdict = this.#confidence.show({
+      output: this.#ui.output,
+      result: run,
+      model: ctx.model,
+      input: s.input,
+      threshold,
       lang: s.lang,
     });
     const none = ctx.model.config.attention === 'none';
@@ -143,13 +163,14 @@ export class AlignmentView {
     );
     emit(this.node, 'view-done', {
       result,
-      extra: { output: result.output, gold: shownGold },
+      extra: { output: result.output, gold: shownGold, mayBeWrong: verdict.warn },
       unknown: unknownOf(run),
     });
   }
 
-  /** Draw a run (its map of layer and head, clamped). Returns { rows, cols }. */
-  render({ result, config, layer, head, lang }) {
+  /** Draw a run (its map of layer and head, clamped; probs: each row's token probability, shown
+   * in the explanation, with the model's threshold). Returns { rows, cols }. */
+  render({ result, config, layer, head, lang, probs = null, threshold = null }) {
     const u = this.#ui;
     const map = pickMap(result.attention, layer, head);
     const [rows, cols] = map.weights.shape;
@@ -160,8 +181,12 @@ export class AlignmentView {
       cols,
       rowLabels: map.rowLabels,
       colLabels: map.colLabels,
+      // each row's token probability, underlined under its label (issue 30)
+      ...(probs?.length === rows
+        ? { rowProbs: probs, threshold: typeof threshold === 'number' ? threshold : null }
+        : {}),
     };
-    this.#shown = { config, result, map, rows, cols };
+    this.#shown = { config, result, map, rows, cols, probs, threshold };
     if (this.#active) {
       this.#active.row = Math.min(this.#active.row, rows - 1);
       this.#active.col = Math.min(this.#active.col, cols - 1);
@@ -232,6 +257,14 @@ export class AlignmentView {
     }
     rows.push([t(lang, 'explain.rank'), rankText(info.rank, info.size)]);
     rows.push([t(lang, 'explain.rowSum'), f(info.rowSum)]);
+    const p = a.probs?.[row];
+    if (p !== undefined) {
+      const under = typeof a.threshold === 'number' && p < a.threshold;
+      rows.push([
+        t(lang, 'warn.rowProb', { token: a.map.rowLabels[row] }),
+        under ? `${formatProb(p)} < ${a.threshold}` : formatProb(p),
+      ]);
+    }
     const dl = el('dl');
     for (const [k, v] of rows) dl.append(el('dt', { text: k }), el('dd', { text: v }));
     nodes.push(

@@ -23,6 +23,7 @@ import { GoldPanel, goldMetrics, goldNumber, goldRun, hasGold } from '../shared/
 import { t } from '../shared/i18n.js';
 import { compareSet, findModel } from '../shared/models.js';
 import { el, fillModelOptions, noAttentionPanel, pickMap } from '../shared/view-kit.js';
+import { OutputConfidence, thresholdOf } from '../shared/output-confidence.js';
 import { emit, runInput, unknownOf } from './view-context.js';
 
 /** Styles this view adds to <attn-demo>'s shadow root. */
@@ -160,10 +161,16 @@ export class CompareView {
         colLabels: map.colLabels,
       };
       heatmap.context = { model: name, input: s.input, output: result.output }; // for its exports
-      const output = el('span', {
-        class: 'output',
-        'data-main': 'output',
-        text: result.output || t(lang, 'output.none'),
+      const output = el('span', { class: 'output', 'data-main': 'output' });
+      // its tokens shaded by 1 − p and the "may be wrong" warning under the caption (issue 30)
+      const confidence = new OutputConfidence({ compact: true });
+      confidence.show({
+        output,
+        result,
+        model,
+        input: s.input,
+        threshold: thresholdOf(ctx, name),
+        lang,
       });
       // A model without attention: its output, and a panel saying why there is no map (its
       // weights are zeros; drawn on the 0–1 scale they would look like a finding).
@@ -172,6 +179,7 @@ export class CompareView {
       panel.show(none, lang);
       const parts = [
         el('figcaption', {}, [el('strong', { text: name }), ' → ', output]),
+        confidence.warning,
         none ? panel.node : heatmap,
       ];
       if (ok) {
@@ -187,7 +195,7 @@ export class CompareView {
             ].join(' ')
           : t(lang, 'gold.compareNone');
         parts.splice(
-          1,
+          2,
           0,
           el('p', { class: 'gold-score', 'data-gold': m ? 'metrics' : 'noAttention', text }),
         ); // under the caption

@@ -35,6 +35,7 @@ import {
 } from '../shared/view-kit.js';
 import { GoldPanel, hasGold } from '../shared/gold.js';
 import { findModel } from '../shared/models.js';
+import { OutputConfidence, thresholdOf } from '../shared/output-confidence.js';
 import { elapsed, emit, runInput, unknownOf } from './view-context.js';
 
 export { VIEW_STYLE };
@@ -130,6 +131,7 @@ export class HeadsView {
   #reveal = false; // a thumbnail was chosen: scroll the enlarged map into view on the next update
 
   #gold;
+  #confidence = new OutputConfidence();
 
   constructor() {
     this.#gold = new GoldPanel({ onToggle: (gold) => emit(this.node, 'view-change', { gold }) });
@@ -158,6 +160,8 @@ export class HeadsView {
         u.kindField,
         u.why.node,
       ]),
+      this.#confidence.warning,
+      this.#confidence.legend,
       this.#gold.node,
       // every head beside the one enlarged (one under the other on a narrow element)
       el('div', { class: 'heads-split' }, [
@@ -187,6 +191,7 @@ export class HeadsView {
     this.#ui.map.gold = null;
     this.#ui.distance.data = null;
     this.#ui.output.textContent = '';
+    this.#confidence.clear();
     this.#ui.grid.replaceChildren();
     this.#shape = '';
     this.#thumbs = [];
@@ -222,6 +227,16 @@ export class HeadsView {
       head: s.head,
       kind: s.kind,
     });
+    // the model's own output (run, not the reference forced with the gold on), its tokens shaded
+    // by 1 − p, and the "may be wrong" warning (issue 30)
+    const verdict = this.#confidence.show({
+      output: this.#ui.output,
+      result: run,
+      model: ctx.model,
+      input: s.input,
+      threshold: thresholdOf(ctx),
+      lang: s.lang,
+    });
     const shownGold = this.#gold.draw(
       this.#ui.map,
       this.#last.sel.grid[shown.layer][shown.head],
@@ -243,7 +258,7 @@ export class HeadsView {
     );
     emit(this.node, 'view-done', {
       result,
-      extra: { output: result.output, shown, gold: shownGold },
+      extra: { output: result.output, shown, gold: shownGold, mayBeWrong: verdict.warn },
       unknown: unknownOf(run),
     });
   }

@@ -14,6 +14,7 @@
 // wiring: the element picks one, the view draws.
 
 import { VIEW_STYLE } from '../shared/view-kit.js';
+import { OUTPUT_CONFIDENCE_STYLE } from '../shared/output-confidence.js';
 import { ALIGNMENT_STYLE, AlignmentView } from './alignment-view.js';
 import { COMPARE_STYLE, CompareView } from './compare-view.js';
 import { TimeView } from './time-view.js';
@@ -66,4 +67,4 @@ export const VIEW_MODULES = Object.freeze({
   },
 });
 /** The critical-path views' styles (and those every view shares), for the shadow root. */
-export const VIEWS_STYLE = `${VIEW_STYLE}${ALIGNMENT_STYLE}${COMPARE_STYLE}`;
+export const VIEWS_STYLE = `${VIEW_STYLE}${ALIGNMENT_STYLE}${COMPARE_STYLE}${OUTPUT_CONFIDENCE_STYLE}`;

@@ -34,6 +34,7 @@ import {
 import { colon, plural, t } from '../shared/i18n.js';
 import { findModel } from '../shared/models.js';
 import { el, noAttentionPanel, whyToggle } from '../shared/view-kit.js';
+import { OutputConfidence, thresholdOf } from '../shared/output-confidence.js';
 import { emit, inputProblem } from './view-context.js';
 
 const STEP_MS = 350; // play speed
@@ -41,7 +42,8 @@ const STEP_MS = 350; // play speed
 export class TimeView {
   #ui = {};
   #current = null; // { model, name, input, lang } of the last update: what play and step decode
-  #time = null; // { key, decoder, rows: Float32Array[], ids, tokens, positions, done, timer }
+  #time = null; // { key, decoder, rows: Float32Array[], ids, tokens, positions, probs, done, timer }
+  #confidence = new OutputConfidence();
   #gold;
   #none = noAttentionPanel();
 
@@ -65,6 +67,8 @@ export class TimeView {
         el('div', { class: 'buttons' }, [u.play, u.pause, u.step, u.reset]),
         u.why.node,
       ]),
+      this.#confidence.warning,
+      this.#confidence.legend,
       u.status,
       this.#gold.node,
       this.#none.node,
@@ -105,6 +109,7 @@ export class TimeView {
     this.#ui.map.gold = null;
     this.#ui.output.textContent = '';
     this.#ui.status.textContent = '';
+    this.#confidence.clear();
   }
 
   /** Stop playing. */
@@ -155,7 +160,28 @@ export class TimeView {
     const S = tm.decoder.srcTokens.length;
     const T = tm.rows.length;
     emit(this.node, 'view-status', '');
-    u.output.textContent = model.decode(tm.ids);
+    // the output so far, its tokens shaded by 1 − p, and the "may be wrong" warning as soon as
+    // an unknown word or a token under the threshold is there (issue 30)
+    const probs = Float32Array.from(tm.probs);
+    const threshold = thresholdOf(ctx);
+    if (T === 0) {
+      u.output.textContent = '';
+      this.#confidence.clear();
+    } else
+      this.#confidence.show({
+        output: u.output,
+        result: {
+          output: model.decode(tm.ids),
+          ids: tm.ids,
+          tokens: tm.tokens,
+          probs,
+          minProb: Math.min(1, ...probs),
+        },
+        model,
+        input: s.input,
+        threshold,
+        lang,
+      });
     // Step goes on from here, or from the first token again once the output is complete.
     u.step.disabled = false;
     u.pause.disabled = !tm.timer;
@@ -200,7 +226,17 @@ export class TimeView {
       gold = { status: 'ok', forced, aer: metrics.aer, mass: metrics.mass, rows };
     }
     const R = weights.length / S;
-    u.map.data = { weights, rows: R, cols: S, rowLabels, colLabels: tm.decoder.srcTokens };
+    u.map.data = {
+      weights,
+      rows: R,
+      cols: S,
+      rowLabels,
+      colLabels: tm.decoder.srcTokens,
+      // the decoded tokens' probabilities under their labels (not over a forced reference)
+      ...(rowLabels === tm.tokens
+        ? { rowProbs: probs, threshold: typeof threshold === 'number' ? threshold : null }
+        : {}),
+    };
     const steps = plural(lang, 'count.steps', T);
     let status = !tm.done
       ? t(lang, 'time.progress', { step: T, token: tm.tokens[T - 1] })
@@ -270,6 +306,7 @@ export class TimeView {
       ids: [],
       tokens: [],
       positions: [],
+      probs: [],
       done: false,
       timer: 0,
     };
@@ -282,6 +319,7 @@ export class TimeView {
     tm.rows.push(s.weights);
     tm.tokens.push(s.token);
     tm.ids.push(s.id);
+    tm.probs.push(s.prob);
     if (s.position !== undefined) tm.positions.push(s.position);
     if (s.done) {
       tm.done = true;

@@ -104,10 +104,12 @@ export function runInput(node, ctx, model, input, options = undefined) {
   try {
     if (!once) return options ? model.run(input, options) : model.run(input);
     const result = model.run(ids);
-    if (tok.type === 'word') {
-      const unk = tok.specials.unk;
-      result.unknownWords = [...new Set(tokens.filter((w) => !tok.src.has(w) && w !== unk))];
-    }
+    // the tokens it read as unk, off the same tokens: a word model's are named under the input
+    // (unknownWords); every model's feed the "may be wrong" warning (unknownTokens, issue 30)
+    const unk = tok.specials.unk;
+    const unknown = [...new Set(tokens.filter((w) => !tok.src.has(w) && w !== unk))];
+    result.unknownTokens = unknown;
+    if (tok.type === 'word') result.unknownWords = unknown;
     return result;
   } catch (err) {
     const lang = ctx.state.lang;

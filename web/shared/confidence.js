@@ -1,0 +1,58 @@
+// confidence.js: the one rule by which the page (and anyone with the npm package and a model
+// card) says a translation or date output "may be wrong" (issue 30, docs/translation.md "When
+// the page says may be wrong"): the input has a word (or, for a character model, a character)
+// the model does not know, or the weakest output token's probability is under the model's
+// threshold, chosen on held-out data and stored in its card (web/models/<name>.json
+// "confidence", written by scripts/token-thresholds.mjs).
+//
+//   const r = model.run(input);                           // r.probs, r.minProb (docs/models.md)
+//   const v = mayBeWrong({ unknown: model.tokenizer.unknownWords(input), minProb: r.minProb },
+//                        card.confidence.threshold);
+//   v.warn; v.unknown; v.weak;                            // true, ['station'], true
+//   shade(0.42, 0.8)                                      // { amount: 0.58, below: true }
+//
+// Holds: the rule, the card's threshold read with its checks, and how strongly a token is shaded.
+// Deliberately holds no DOM, no strings (i18n/honesty.js "warnings") and no model call, so the
+// script that chooses the thresholds and the Node tests run the very rule the page runs.
+
+/**
+ * The verdict on one output. unknown: the input's tokens the model reads as unk (a word-level
+ * tokenizer's words, a character tokenizer's characters); minProb: the run's weakest token
+ * probability; threshold: the model's (null or undefined: no threshold known, only unknown
+ * tokens warn).
+ * @param {{ unknown?: string[] | null, minProb?: number | null }} run
+ * @param {number | null | undefined} threshold
+ * @returns {{ warn: boolean, unknown: string[], weak: boolean }}
+ */
+export function mayBeWrong({ unknown, minProb }, threshold) {
+  const words = Array.isArray(unknown) ? unknown : [];
+  const weak =
+    typeof threshold === 'number' &&
+    Number.isFinite(threshold) &&
+    typeof minProb === 'number' &&
+    minProb < threshold;
+  return { warn: words.length > 0 || weak, unknown: words, weak };
+}
+
+/**
+ * A card's threshold (card.confidence.threshold, in (0, 1)), or null when the card has none or a
+ * malformed one. card: the parsed JSON of web/models/<name>.json.
+ * @param {unknown} card
+ * @returns {number | null}
+ */
+export function cardThreshold(card) {
+  const c = /** @type {any} */ (card)?.confidence;
+  const v = c && typeof c === 'object' ? c.threshold : undefined;
+  return typeof v === 'number' && v > 0 && v < 1 ? v : null;
+}
+
+/**
+ * How a token of probability p is drawn: amount = 1 − p (0: sure, no shade; the background's
+ * opacity and the underline's weight follow it), below: p under the threshold (drawn with a
+ * dotted underline too, so the mark does not rest on colour alone).
+ * @param {number} p @param {number | null | undefined} threshold
+ */
+export function shade(p, threshold) {
+  const amount = Number.isFinite(p) ? Math.min(1, Math.max(0, 1 - p)) : 0;
+  return { amount, below: typeof threshold === 'number' && p < threshold };
+}
