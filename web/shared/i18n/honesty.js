@@ -12,7 +12,7 @@ export const HONESTY = {
     // ---- confidence: classifiers (pooling view)
     'confidence.value': 'confidence {value}',
     'confidence.about':
-      'Confidence is the top class probability, calibrated: the model file divides its scores by a temperature T = {T} before the softmax, fitted on typed reviews so that of the answers given with confidence 0.8, about 8 in 10 are right.',
+      'Confidence is the top class probability, calibrated: the model file divides its scores by a temperature T = {T} before the softmax, fitted on typed reviews, where of the answers given with confidence 0.8 about 8 in 10 are right. On reviews like its training data it is right more often than it says.',
     'confidence.aboutRaw':
       'Confidence is the top class probability. This model file has no calibration temperature, so a high value does not promise a right answer.',
     'confidence.unsure': 'unsure',
@@ -28,7 +28,7 @@ export const HONESTY = {
     // ---- confidence: classifiers (pooling view)
     'confidence.value': '置信度 {value}',
     'confidence.about':
-      '置信度是最高的类别概率，并且经过校准：模型文件在 softmax 之前把分数除以温度 T = {T}。这个温度是在手写评论上拟合的，使置信度为 0.8 的回答大约十个里有八个是对的。',
+      '置信度是最高的类别概率，并且经过校准：模型文件在 softmax 之前把分数除以温度 T = {T}。这个温度是在手写评论上拟合的：在这类评论上，置信度为 0.8 的回答大约十个里有八个是对的。对于和训练数据相似的评论，它实际答对的比例比它说的更高。',
     'confidence.aboutRaw':
       '置信度是最高的类别概率。这个模型文件没有校准温度，所以数值高并不保证回答正确。',
     'confidence.unsure': '不确定',
