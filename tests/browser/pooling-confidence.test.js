@@ -29,14 +29,17 @@ function read(p) {
     const root = el.shadowRoot.querySelector('section[data-view="pooling"]');
     const shownText = (sel) => {
       const n = root.querySelector(sel);
-      return n && !n.hidden ? n.textContent : null;
+      // shown: not hidden, and no style undoes [hidden]
+      const visible = n && !n.hidden && getComputedStyle(n).display !== 'none';
+      if (n && n.hidden && getComputedStyle(n).display !== 'none') return 'hidden but drawn';
+      return visible ? n.textContent : null;
     };
     return {
-      confidence: shownText('.confidence'),
-      unsure: shownText('.unsure'),
-      unsureNote: shownText('.unsure-note'),
-      unknownNote: shownText('.unknown-note'),
-      calibration: root.querySelector('.calibration').textContent,
+      confidence: shownText('.clf-confidence'),
+      unsure: shownText('.clf-unsure'),
+      unsureNote: shownText('.clf-unsure-note'),
+      unknownNote: shownText('.clf-many-unknown'),
+      calibration: root.querySelector('.clf-calibration').textContent,
     };
   });
 }

@@ -105,11 +105,11 @@ export class PoolingView {
     u.about = el('p', { class: 'note pooling-kind' });
     u.predLabel = el('span');
     u.pred = el('output', { class: 'output prediction', 'data-main': 'output' });
-    u.conf = el('span', { class: 'confidence' });
-    u.unsure = el('span', { class: 'unsure', hidden: '' });
-    u.unsureNote = el('p', { class: 'unsure-note', role: 'note', hidden: '' });
-    u.unknownNote = el('p', { class: 'unknown-note', role: 'note', hidden: '' });
-    u.calibration = el('p', { class: 'note calibration' });
+    u.conf = el('span', { class: 'clf-confidence' });
+    u.unsure = el('span', { class: 'clf-unsure', hidden: '' });
+    u.unsureNote = el('p', { class: 'clf-unsure-note', role: 'note', hidden: '' });
+    u.unknownNote = el('p', { class: 'clf-many-unknown', role: 'note', hidden: '' });
+    u.calibration = el('p', { class: 'note clf-calibration' });
     u.why = whyToggle(u.about, u.calibration);
     u.probsTitle = el('span', { class: 'visually-hidden', id: 'probs-title' });
     u.probs = el('ul', { class: 'probs', 'aria-labelledby': 'probs-title' });
