@@ -55,7 +55,7 @@ export async function recard(name, dir = MODELS_DIR) {
   );
   const shipped = await loadShipped(bytes, old.storage.float32Bytes);
   try {
-    const card = MODELS[name].card(shipped, {
+    const card = await MODELS[name].card(shipped, {
       training: old.training,
       float32: old.storage.float32,
       extra,

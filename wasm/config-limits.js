@@ -41,6 +41,7 @@ export const CONFIG_LIMITS = Object.freeze({
     numLayers: 8,
     hops: 64,
     penaltyCoefficient: 10000, // a number in [0, 10000]
+    temperature: 1000, // a number in (0, 1000]
     vocab: 1048576,
     labels: 65536,
   }),

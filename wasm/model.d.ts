@@ -82,6 +82,9 @@ export interface ClassifierConfig {
   hops?: number;
   /** structured, training only: the weight of ‖AAᵀ − I‖²_F in the loss, in [0, 10000]; default 0. */
   penaltyCoefficient?: number;
+  /** Calibration (issue 30): classify's probs = softmax(logits / temperature), a number in
+   * (0, 1000]; default 1 (the probabilities as the logits give them). Training ignores it. */
+  temperature?: number;
   sentenceHiddenSize?: number;
   sentenceAttentionSize?: number;
   /** han: the token that ends a sentence (in tokenizer.vocab). */
@@ -343,8 +346,14 @@ export interface ClassifyResult extends UnknownWords {
   /** The most probable label and its index. */
   label: string;
   labelId: number;
-  /** Class probabilities [C]. */
+  /** Class probabilities [C]: softmax(logits / temperature), the config's temperature (default 1). */
   probs: Float32Array;
+  /** The share of the input's words the model does not know, in [0, 1]: of the input's word
+   * tokens (after normalisation; a token is a word when it holds a letter or a digit, so
+   * punctuation and unknown symbols are not counted), those read as unk, each occurrence
+   * counted; 0 when the input has no word. For ids, a token is its vocabulary entry and the unk
+   * id counts as an unknown word. (docs/models.md) */
+  unknownShare: number;
   /** [0]: the word weights, shape [1, n] (structured: [r, n], one row per hop); han: [1] over the sentences. */
   attention: AttentionMap[];
   ids: Int32Array;

@@ -24,6 +24,7 @@ CONFIG_LIMITS = {
         "embeddingSize": 4096, "hiddenSize": 4096, "attentionSize": 4096,
         "sentenceHiddenSize": 4096, "sentenceAttentionSize": 4096, "numLayers": 8, "hops": 64,
         "penaltyCoefficient": 10000,            # a number in [0, 10000]
+        "temperature": 1000,                    # a number in (0, 1000]
         "vocab": 1048576, "labels": 65536,
     },
     "memory-rnn": {

@@ -21,9 +21,14 @@
 // the attention goes (attentionShares); the 200-example test sample (seed 7) that
 // tests/js/shipped-reviews.test.js re-checks; and the natural hand-written dev set
 // tests/fixtures/reviews-natural.json (never trained on: only evaluated).
+// Calibration (issue 30, scripts/train/calibration.mjs): the I8 file's temperature is fitted on
+// tests/fixtures/reviews-calibration.json (typed reviews, never trained on) and written into its
+// config; the card's `calibration` gives accuracy and ECE before (T = 1) and after on the
+// held-out set, the natural dev set, the typed test set (tests/fixtures/reviews-typed-test.json,
+// reported only) and the calibration set, and how the page's "unsure" threshold reads there.
 // Not here: any maths (wasm), the data generator, the word lists (web/data/reviews-lexicon.js).
 
-import { init, createModel, createTrainer } from '../../wasm/index.js';
+import { init, createModel, createTrainer, loadModel } from '../../wasm/index.js';
 import { readFileSync } from 'node:fs';
 import {
   generateReviews,
@@ -43,7 +48,16 @@ import {
   ROOT,
   shipI8,
   storageRecord,
+  loadShipped,
 } from './common.mjs';
+import {
+  calibrationOf,
+  fitTemperature,
+  logitsOf,
+  unsureRates,
+  withTemperature,
+} from './calibration.mjs';
+import { UNSURE_BELOW, MANY_UNKNOWN } from '../../web/shared/confidence.js';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -86,6 +100,104 @@ const SPECS = {
 export const NATURAL_FILE = 'tests/fixtures/reviews-natural.json';
 export function naturalReviews() {
   return JSON.parse(readFileSync(`${ROOT}/${NATURAL_FILE}`, 'utf8')).reviews;
+}
+
+/** The typed calibration set (the temperature is fitted here) and the typed test set (reported
+ * only): [{ text, label }]. */
+export const CALIBRATION_FILE = 'tests/fixtures/reviews-calibration.json';
+export const TYPED_TEST_FILE = 'tests/fixtures/reviews-typed-test.json';
+export const fixtureReviews = (file) => JSON.parse(readFileSync(`${ROOT}/${file}`, 'utf8')).reviews;
+
+/** The generated held-out set as { text, label } reviews (the card's 1,000). */
+const heldoutReviews = (name) => heldoutSetOf(name).map((e) => ({ text: e.src, label: e.label }));
+
+/** Thresholds the card shows the "unsure" rates at (the page's is UNSURE_BELOW). */
+const UNSURE_GRID = [0.6, 0.65, 0.7, 0.75, 0.8];
+
+/**
+ * The card's calibration record of a loaded model whose file is `bytes`: the file's temperature
+ * (refitted from the file with T = 1 on the calibration set: a stale file is refused), accuracy
+ * and ECE before (T = 1) and after on each set, the page's "unsure" and unknown-words
+ * thresholds measured, and a few short reviews' confidence before and after.
+ */
+export async function calibrationRecord(name, model, bytes) {
+  const T = model.config.temperature ?? 1;
+  const before = await loadModel(withTemperature(bytes, 1));
+  try {
+    const cal = fixtureReviews(CALIBRATION_FILE);
+    const refit = fitTemperature(logitsOf(before, cal));
+    if (refit !== T)
+      throw new Error(
+        `${name}: the file's temperature is ${T}, the calibration set gives ${refit}: refit it (node scripts/train.mjs ${name})`,
+      );
+    const sets = {
+      heldout: heldoutReviews(name),
+      natural: naturalReviews(),
+      typedTest: fixtureReviews(TYPED_TEST_FILE),
+      calibration: cal,
+    };
+    const out = {};
+    const after = {};
+    for (const [k, reviews] of Object.entries(sets)) {
+      const b = calibrationOf(before, reviews);
+      after[k] = calibrationOf(model, reviews);
+      out[k] = {
+        count: reviews.length,
+        accuracy: after[k].accuracy,
+        eceBefore: b.ece,
+        eceAfter: after[k].ece,
+      };
+    }
+    const typed = [...cal, ...sets.typedTest];
+    const shares = typed.map(({ text, label }) => {
+      const r = model.classify(text);
+      return { many: r.unknownShare >= MANY_UNKNOWN, right: r.label === label };
+    });
+    const acc = (xs) => (xs.length ? xs.filter((x) => x.right).length / xs.length : null);
+    const many = shares.filter((x) => x.many),
+      few = shares.filter((x) => !x.many);
+    const seen = (text) => {
+      const p = (mm) => {
+        const r = mm.classify(text);
+        return { label: r.label, confidence: r.probs[r.labelId] };
+      };
+      return { text, before: p(before), after: p(model) };
+    };
+    return {
+      method:
+        'temperature scaling (Guo et al. 2017): probs = softmax(logits / T), T minimising the negative log-likelihood on the calibration set (golden-section search on log T, 3 significant digits); stored as the config key "temperature", applied by the C classify',
+      temperature: T,
+      fittedOn: {
+        file: CALIBRATION_FILE,
+        count: cal.length,
+        why: 'typed reviews as people write them (implicit, sarcastic, mixed, typos, slang, unknown words, very short), never trained on; the generated held-out set is easy (the model is right and sure there), so a temperature fitted on it would not fix typed text',
+      },
+      ece: 'expected calibration error: 10 equal-width bins of the top probability, sum over bins of (share of answers) x |accuracy - mean confidence|',
+      sets: out,
+      unsure: {
+        threshold: UNSURE_BELOW,
+        meaning:
+          'the page calls an answer unsure when its top probability is below the threshold (web/shared/confidence.js)',
+        calibration: unsureRates(after.calibration.answers, UNSURE_BELOW),
+        typedTest: unsureRates(after.typedTest.answers, UNSURE_BELOW),
+        natural: unsureRates(after.natural.answers, UNSURE_BELOW),
+        heldout: unsureRates(after.heldout.answers, UNSURE_BELOW),
+        grid: UNSURE_GRID.map((t) => unsureRates(after.calibration.answers, t)),
+      },
+      unknownWords: {
+        share: MANY_UNKNOWN,
+        meaning:
+          'the page says much of the input is unknown when unknownShare >= share (the calibration and typed test sets together)',
+        many: many.length,
+        accuracyMany: acc(many),
+        few: few.length,
+        accuracyFew: acc(few),
+      },
+      examples: ['Meh.', 'The ramen was mid.', 'Worth every penny.'].map(seen),
+    };
+  } finally {
+    before.dispose();
+  }
 }
 
 /** HAN's sentences of a token list: [start, end) ending after each separator; what follows the
@@ -215,7 +327,7 @@ const heldoutSetOf = (name) =>
  * accuracy; extra: more of the storage record (train() adds float32Natural). train() and
  * scripts/recard.mjs both make the card here.
  */
-export function reviewsCard(name, shipped, { training, float32, extra = {} }) {
+export async function reviewsCard(name, shipped, { training, float32, extra = {} }) {
   const spec = SPECS[name];
   const gen = (o) => examplesFor(name, o);
   const heldoutSet = heldoutSetOf(name);
@@ -234,6 +346,7 @@ export function reviewsCard(name, shipped, { training, float32, extra = {} }) {
     .sort((a, b) => b.r.probs[b.r.labelId] - a.r.probs[a.r.labelId]);
   const limit = [...nat.wrong].sort((a, b) => a.probability - b.probability)[0];
   const bytes = shipped.bytes;
+  const calibration = await calibrationRecord(name, m, bytes);
   return rounded({
     name,
     task: 'sentiment of a review as typed (movies, books, restaurants, hotels, products; 1-4 sentences) → negative / positive',
@@ -244,6 +357,7 @@ export function reviewsCard(name, shipped, { training, float32, extra = {} }) {
       ...spec.cfg,
       labels: REVIEW_LABELS,
       normalize: REVIEWS_TOKENIZER.normalize,
+      temperature: calibration.temperature,
       vocabulary: REVIEWS_TOKENIZER.vocab.length,
       parameters: countParams(bytes),
       bytes: bytes.length,
@@ -267,8 +381,11 @@ export function reviewsCard(name, shipped, { training, float32, extra = {} }) {
       train: `generateReviews({ seed: ${TRAIN_SEED} + step, count: ${BATCH}, split: 'train' }) per step`,
       heldout: `generateReviews({ seed: ${HELDOUT_SEED}, count: 1000, split: 'heldout' })`,
       natural: `${NATURAL_FILE}: natural hand-written reviews (dev set, not trained on)`,
+      calibration: `${CALIBRATION_FILE}: typed reviews the temperature is fitted on (not trained on)`,
+      typedTest: `${TYPED_TEST_FILE}: typed reviews, reported only (never fitted or chosen on)`,
     },
     training,
+    calibration,
     metrics: {
       heldout: { seed: HELDOUT_SEED, ...heldout },
       testSample: { seed: TEST_SEED, ...test },
@@ -319,8 +436,14 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
   // what ships is the I8 file: every metric of the card is measured on it, loaded back
   const float32 = trainer.evaluate(heldoutSetOf(name), { loss: false }).accuracy;
   const float32Natural = naturalAccuracy(model, natural).accuracy;
-  const shipped = await shipI8(trainer);
-  const card = reviewsCard(name, shipped, {
+  const uncalibrated = await shipI8(trainer);
+  const T = fitTemperature(logitsOf(uncalibrated.model, fixtureReviews(CALIBRATION_FILE)));
+  const shipped = await loadShipped(
+    withTemperature(uncalibrated.bytes, T),
+    uncalibrated.float32Bytes,
+  );
+  uncalibrated.dispose();
+  const card = await reviewsCard(name, shipped, {
     float32,
     extra: { float32Natural },
     training: trainingBlock(
@@ -346,6 +469,21 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
     `${name}: held-out accuracy ${pct(heldout.accuracy)} (1000), natural dev ${pct(nat.accuracy)} (${nat.count}), ${shares}; ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`,
   );
   if (nat.wrong.length) console.log(`${name}: natural dev set wrong: ${nat.wrong.join(' | ')}`);
+  const c = card.calibration;
+  console.log(
+    `${name}: temperature ${c.temperature} (fitted on ${c.fittedOn.count} typed reviews); ECE before -> after: ${Object.entries(
+      c.sets,
+    )
+      .map(
+        ([k, v]) =>
+          `${k} ${v.eceBefore.toFixed(3)} -> ${v.eceAfter.toFixed(3)} (accuracy ${pct(v.accuracy)}, ${v.count})`,
+      )
+      .join('; ')}`,
+  );
+  const u = c.unsure.calibration;
+  console.log(
+    `${name}: unsure below ${c.unsure.threshold}: ${u.below} of ${u.below + u.above} calibration answers, ${pct(u.wrongBelow)} of them wrong (${pct(u.wrongAbove)} above)`,
+  );
   console.log(
     `${name}: stored as ${shipped.dtype} (${bytes.length} bytes, float32 ${shipped.float32Bytes}); float32 held-out ${pct(float32)}, natural dev ${pct(float32Natural)}`,
   );

@@ -43,6 +43,7 @@ int al_model_limit(int which)
     case AL_MODEL_LIMIT_MRNN_DIM: return AL_MRNN_MAX_DIM;
     case AL_MODEL_LIMIT_MRNN_VOCAB: return AL_MRNN_MAX_VOCAB;
     case AL_MODEL_LIMIT_MRNN_LABELS: return AL_MRNN_MAX_LABELS;
+    case AL_MODEL_LIMIT_CLF_TEMPERATURE: return AL_CLF_MAX_TEMPERATURE;
     }
     return -1;
 }

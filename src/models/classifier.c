@@ -37,6 +37,7 @@ static const char *const TOP_KEYS[] = { "architecture",
                                         "sentenceAttentionSize",
                                         "sentenceSeparator",
                                         "penaltyCoefficient",
+                                        "temperature",
                                         "labels",
                                         "tokenizer",
                                         "name",
@@ -85,15 +86,17 @@ static al_status parse_tokenizer(const al_cfg *cfg, al_classifier *c, char *err,
 }
 
 /*
- * A number in [0, hi] (model_config.h reads integers only; this is the one real-valued key):
- * JSON's -?digits[.digits][(e|E)[+-]digits], converted in double as digits · 10^exp (within an
- * ulp or two of strtod's rounding, the same on every host). Absent: 0.
+ * A number in [lo, hi] (lo itself allowed when lo_open is 0; model_config.h reads integers only:
+ * penaltyCoefficient and temperature are the real-valued keys): JSON's
+ * -?digits[.digits][(e|E)[+-]digits], converted in double as digits · 10^exp (within an ulp or
+ * two of strtod's rounding, the same on every host). Absent: dflt. range names the interval in
+ * the message.
  */
-static al_status cfg_nonneg(const al_cfg *cfg, const char *key, double hi, float *out, char *err,
-                            size_t errlen)
+static al_status cfg_number(const al_cfg *cfg, const char *key, double lo, int lo_open, double hi,
+                            float dflt, const char *range, float *out, char *err, size_t errlen)
 {
     struct json_cursor c = { cfg->s, cfg->n, cfg->start };
-    *out = 0.0f;
+    *out = dflt;
     json_eat(&c, '{');
     for (;;) {
         char k[AL_CFG_MAX_KEY];
@@ -140,13 +143,14 @@ static al_status cfg_nonneg(const al_cfg *cfg, const char *key, double hi, float
     }
     e += eneg ? -ex : ex;
     const double v = (neg ? -m : m) * pow(10.0, (double)e);
-    if (!(v >= 0.0 && v <= hi)) {
+    /* lo_open: the float must be above lo too (1e-50 is above 0, its float is not) */
+    if (!((lo_open ? v > lo && (float)v > (float)lo : v >= lo) && v <= hi)) {
         char text[40];
         const size_t k = n < sizeof text - 1 ? n : sizeof text - 1;
         memcpy(text, raw, k);
         text[k] = 0;
-        return al_errf(err, errlen, AL_ERR_ARGUMENT, "config \"%s\": %s is out of range [0, %d]",
-                       key, text, (int)hi);
+        return al_errf(err, errlen, AL_ERR_ARGUMENT, "config \"%s\": %s is out of range %s", key,
+                       text, range);
     }
     *out = (float)v;
     return AL_OK;
@@ -222,7 +226,12 @@ static al_status classifier_parse(const al_cfg *cfg, void *impl, al_tensor_list 
         AL_TRY(al_cfg_int(cfg, "hops", 1, AL_CLF_MAX_HOPS, -1, &c->r, err, errlen));
     }
     /* range-checked for every pooling (a typo fails anywhere), used by structured's training */
-    AL_TRY(cfg_nonneg(cfg, "penaltyCoefficient", AL_CLF_MAX_PENALTY, &c->pc, err, errlen));
+    AL_TRY(cfg_number(cfg, "penaltyCoefficient", 0.0, 0, AL_CLF_MAX_PENALTY, 0.0f, "[0, 10000]",
+                      &c->pc, err, errlen));
+    /* calibration: classify's probs = softmax(logits / temperature); training ignores it */
+    AL_TRY(cfg_number(cfg, "temperature", 0.0, 1, AL_CLF_MAX_TEMPERATURE, 1.0f,
+                      "(a number > 0 and <= 1000; 1 leaves the probabilities as they are)",
+                      &c->temp, err, errlen));
     if (c->pooling != AL_CLF_STRUCTURED) c->pc = 0.0f;
     if (c->pooling == AL_CLF_HAN) {
         int Hsent;
@@ -296,6 +305,16 @@ static double enc_floats(const al_classifier *c, const al_clf_rnn *r, int n)
 
 static size_t max_z(size_t a, size_t b) { return a > b ? a : b; }
 
+void al_classifier_probs(const al_classifier *c, const float *logits, float *probs)
+{
+    const double T = c->temp;
+    float mx = logits[0];
+    for (int k = 1; k < c->C; k++) mx = logits[k] > mx ? logits[k] : mx;
+    double sum = 0.0;
+    for (int k = 0; k < c->C; k++) sum += exp(((double)logits[k] - mx) / T);
+    for (int k = 0; k < c->C; k++) probs[k] = (float)(exp(((double)logits[k] - mx) / T) / sum);
+}
+
 al_status al_classifier_forward(const al_classifier *c, const int32_t *ids, int n, float *probs,
                                 float *weights, float *sent, float *penalty)
 {
@@ -367,14 +386,10 @@ al_status al_classifier_forward(const al_classifier *c, const int32_t *ids, int 
         if (sent) memcpy(sent, sw, sizeof(float) * (size_t)m);
         if (penalty) *penalty = 0.0f;
     }
-    /* probs = softmax(classifier.weight feat + classifier.bias), summed in double */
+    /* probs = softmax((classifier.weight feat + classifier.bias) / temperature) */
     memcpy(logits, c->cls_b, sizeof(float) * (size_t)c->C);
     al_sgemv(0, c->C, c->K, 1.0f, c->cls_w, c->K, feat, 1.0f, logits);
-    float mx = logits[0];
-    for (int k = 1; k < c->C; k++) mx = logits[k] > mx ? logits[k] : mx;
-    double sum = 0.0;
-    for (int k = 0; k < c->C; k++) sum += exp((double)logits[k] - mx);
-    for (int k = 0; k < c->C; k++) probs[k] = (float)(exp((double)logits[k] - mx) / sum);
+    al_classifier_probs(c, logits, probs);
     al_free(block);
     return AL_OK;
 }

@@ -18,7 +18,10 @@
  *                 without one is the last sentence). Each sentence alone: H_i = word_encoder(x_i),
  *                 s_i = context pooling of H_i (uᵢ = tanh(W h + b), α = softmax(uᵢᵀ u)); then
  *                 G = sentence_encoder(s_1..s_m) and v = context pooling of G; features v
- *   output      probs = softmax(classifier.weight · features + classifier.bias)   [C]
+ *   output      logits = classifier.weight · features + classifier.bias            [C]
+ *               probs = softmax(logits / temperature) (the config's "temperature", default 1:
+ *               temperature scaling, Guo et al. 2017, fitted after training to calibrate the
+ *               probabilities; the training loss is on the logits, models/classifier_train.h)
  *
  * Deliberately not here: backward passes and training (models/classifier_train.h), batching (one
  * document per call), padding or masks (every position is real), tokenization (wasm/model.js).
@@ -52,6 +55,8 @@ typedef struct {
     int K;           /* classifier.weight columns: d, r·d, or the sentence encoder's width */
     float pc;        /* structured: penaltyCoefficient, the penalty's weight in the training
                          * loss (0 otherwise; the forward pass never reads it) */
+    float temp;      /* temperature (default 1): probs = softmax(logits / temp); a calibration
+                         * fitted after training, which the training loss never reads */
     al_clf_rnn enc;  /* attention, structured: "encoder."; han: "word_encoder." */
     al_clf_rnn senc; /* han: "sentence_encoder." */
     /* weights, bound into the model's block (NULL when the config does not use them) */
@@ -67,6 +72,9 @@ extern const al_model_arch al_classifier_arch;
 
 /* The number of sentences of ids [n] (han; 1 for the other poolings). */
 int al_classifier_sentences(const al_classifier *c, const int32_t *ids, int n);
+
+/* probs [C] = softmax(logits [C] / c->temp), summed in double (classify's and the states'). */
+void al_classifier_probs(const al_classifier *c, const float *logits, float *probs);
 
 /*
  * Classify ids [n]: probs [C]; weights [n] (attention; han: the word weights, each sentence's

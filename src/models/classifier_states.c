@@ -142,15 +142,11 @@ al_status al_classifier_states(const al_classifier *c, const int32_t *ids, int n
         al_sgemv(0, m, das, 1.0f, Us, das, c->usn, 0.0f, f[AL_CLF_STATE_SENT_SCORES]);
         memcpy(f[AL_CLF_STATE_SENT_POOLED], feat, sizeof(float) * (size_t)ds);
     }
-    /* probs = softmax(classifier.weight feat + classifier.bias), as al_classifier_forward */
+    /* probs = softmax(logits / temperature), as al_classifier_forward */
     float *logits = f[AL_CLF_STATE_LOGITS], *probs = f[AL_CLF_STATE_PROBS];
     memcpy(logits, c->cls_b, sizeof(float) * (size_t)c->C);
     al_sgemv(0, c->C, c->K, 1.0f, c->cls_w, c->K, feat, 1.0f, logits);
-    float mx = logits[0];
-    for (int k = 1; k < c->C; k++) mx = logits[k] > mx ? logits[k] : mx;
-    double sum = 0.0;
-    for (int k = 0; k < c->C; k++) sum += exp((double)logits[k] - mx);
-    for (int k = 0; k < c->C; k++) probs[k] = (float)(exp((double)logits[k] - mx) / sum);
+    al_classifier_probs(c, logits, probs);
     al_free(block);
     return AL_OK;
 }

@@ -35,7 +35,8 @@
 #define AL_CLF_MAX_HOPS 64 /* structured: r */
 #define AL_CLF_MAX_VOCAB 1048576
 #define AL_CLF_MAX_LABELS 65536
-#define AL_CLF_MAX_PENALTY 10000 /* penaltyCoefficient's upper bound */
+#define AL_CLF_MAX_PENALTY 10000    /* penaltyCoefficient's upper bound */
+#define AL_CLF_MAX_TEMPERATURE 1000 /* temperature's upper bound (it is > 0) */
 
 /* memory-rnn */
 #define AL_MRNN_MAX_DIM 4096 /* embeddingSize, hiddenSize, attentionSize */

@@ -236,6 +236,61 @@ static void fd_check(const char *name, const char *opts, double coef)
     al_model_free(m);
 }
 
+/* temperature: a number in (0, 1000], default 1; probs = softmax(logits / temperature) */
+static void temperature_check(char *err, size_t errlen)
+{
+    static const struct {
+        const char *value;
+        al_status st;
+        const char *msg;
+    } T[] = {
+        { "2.5", AL_OK, "" },
+        { "1000", AL_OK, "" },
+        { "0", AL_ERR_ARGUMENT,
+          "config \"temperature\": 0 is out of range (a number > 0 and <= 1000; 1 leaves the "
+          "probabilities as they are)" },
+        { "-1", AL_ERR_ARGUMENT,
+          "config \"temperature\": -1 is out of range (a number > 0 and <= 1000; 1 leaves the "
+          "probabilities as they are)" },
+        { "1e-50", AL_ERR_ARGUMENT,
+          "config \"temperature\": 1e-50 is out of range (a number > 0 and <= 1000; 1 leaves the "
+          "probabilities as they are)" },
+        { "\"2\"", AL_ERR_FORMAT, "config \"temperature\": must be a number, not a string" },
+        { "null", AL_ERR_FORMAT, "config \"temperature\": must be a number, not null" },
+    };
+    static const int32_t ids[] = { 2, 3, 4, 2 };
+    float p1[3], pt[3], w[4];
+    const char *base = "{\"architecture\":\"classifier\",\"embeddingSize\":4,\"cell\":\"gru\","
+                       "\"hiddenSize\":4,\"numLayers\":1,\"pooling\":\"attention\"%s%s,%s}";
+    char cfg[1024], what[128];
+    snprintf(cfg, sizeof cfg, base, "", "", TOK);
+    al_model *m1 = NULL;
+    al_model_create(cfg, strlen(cfg), 3, &m1, err, errlen);
+    check_true("temperature: the model without one loads", m1 != NULL);
+    if (m1) al_model_classify(m1, ids, 4, p1, w, NULL, NULL);
+    for (size_t k = 0; k < sizeof T / sizeof T[0]; k++) {
+        snprintf(cfg, sizeof cfg, base, ",\"temperature\":", T[k].value, TOK);
+        al_model *m = NULL;
+        err[0] = 0;
+        const al_status st = al_model_create(cfg, strlen(cfg), 3, &m, err, errlen);
+        snprintf(what, sizeof what, "temperature %s", T[k].value);
+        if (!check_true(what, st == T[k].st && strcmp(err, T[k].msg) == 0))
+            printf("  got %d \"%s\"\n", (int)st, err);
+        if (m && m1 && k == 0) {
+            /* same weights (seed 3): p_T = softmax(log p_1 / 2.5), log p_1 = logits + const */
+            al_model_classify(m, ids, 4, pt, w, NULL, NULL);
+            double z = 0.0;
+            for (int c = 0; c < 3; c++) z += exp(log(p1[c]) / 2.5);
+            const double want = exp(log(p1[0]) / 2.5) / z;
+            if (!check_true("temperature 2.5: probs = softmax(logits / 2.5)",
+                            fabs(pt[0] - want) < 1e-6 && p1[0] != pt[0]))
+                printf("  p1 %.7f p2.5 %.7f want %.7f\n", p1[0], pt[0], want);
+        }
+        al_model_free(m);
+    }
+    al_model_free(m1);
+}
+
 static void test_training(void)
 {
     fd_check("attention bilstm",
@@ -340,6 +395,7 @@ static void test_training(void)
             printf("  got %d \"%s\"\n", (int)st, err);
         al_model_free(m);
     }
+    temperature_check(err, sizeof err);
 }
 
 /* ------------------------------------------------------------------ intermediate states */

@@ -486,9 +486,11 @@ static void test_limits(void)
     check_true("limit: transformer heads", al_model_limit(AL_MODEL_LIMIT_TF_HEADS) == 64);
     /* the config caps are numbered after the per-call limits, and nothing follows the last */
     check_true("limit: first config cap", AL_MODEL_LIMIT_S2S_DIM == AL_MODEL_LIMIT_BEAM + 1);
-    check_true("limit: unknown",
-               al_model_limit(-1) == -1 && al_model_limit(AL_MODEL_LIMIT_MRNN_LABELS + 1) == -1);
-    for (int i = 0; i <= AL_MODEL_LIMIT_MRNN_LABELS; i++)
+    check_true("limit: unknown", al_model_limit(-1) == -1 &&
+                                     al_model_limit(AL_MODEL_LIMIT_CLF_TEMPERATURE + 1) == -1);
+    check_true("limit: classifier temperature",
+               al_model_limit(AL_MODEL_LIMIT_CLF_TEMPERATURE) == 1000);
+    for (int i = 0; i <= AL_MODEL_LIMIT_CLF_TEMPERATURE; i++)
         check_true("limit: every number answers", al_model_limit(i) > 0);
 }
 

@@ -65,6 +65,7 @@ const CONFIG = [
   ['MRNN_DIM', ['memory-rnn.embeddingSize', 'memory-rnn.hiddenSize', 'memory-rnn.attentionSize']],
   ['MRNN_VOCAB', ['memory-rnn.vocab']],
   ['MRNN_LABELS', ['memory-rnn.labels']],
+  ['CLF_TEMPERATURE', ['classifier.temperature']],
 ];
 
 async function exportsOf(file) {

@@ -52,8 +52,8 @@ const EXPECT = {
     const [first, tokens, unknown] = out.split('\n');
     const [label, p] = first.split(' ');
     assert.equal(label, 'negative');
-    assert.ok(Number(p) > 0.9, `p = ${p} (the README prints 0.9…)`);
-    assert.equal(tokens, 'the soup was cold and the waiter ignored us .');
+    assert.ok(Number(p) >= 0.8 && Number(p) < 0.9, `p = ${p} (the README prints 0.8…)`);
+    assert.equal(tokens, 'the soup was cold and the waiter was rude .');
     assert.equal(unknown, "[ 'zorblaxian' ]");
   },
 };

@@ -10,15 +10,16 @@ import { loadModel } from '../../wasm/index.js';
 const readme = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
 
 test('README quickstart: a classifier on a raw sentence', async () => {
-  assert.match(readme, /clf\.classify\('The soup was cold and the waiter ignored us\.'\)/);
+  assert.match(readme, /clf\.classify\('The soup was cold and the waiter was rude\.'\)/);
   const clf = await loadModel(
     readFileSync(new URL('../../web/models/clf-reviews-attention.safetensors', import.meta.url)),
   );
   try {
-    const c = clf.classify('The soup was cold and the waiter ignored us.');
+    const c = clf.classify('The soup was cold and the waiter was rude.');
     assert.equal(c.label, 'negative');
-    assert.ok(c.probs[c.labelId] > 0.9, `p = ${c.probs[c.labelId]} (the README prints 0.9…)`);
-    assert.equal(c.tokens.join(' '), 'the soup was cold and the waiter ignored us .');
+    const p = c.probs[c.labelId];
+    assert.ok(p >= 0.8 && p < 0.9, `p = ${p} (the README prints 0.8…)`);
+    assert.equal(c.tokens.join(' '), 'the soup was cold and the waiter was rude .');
     assert.deepEqual(c.unknownWords, []);
     assert.deepEqual(clf.classify('A zorblaxian film!').unknownWords, ['zorblaxian']);
     assert.equal(clf.classify('The movie was great.').label, 'positive');

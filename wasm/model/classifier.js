@@ -68,6 +68,7 @@ export function classify(m, input, options) {
       label: m.labels[best],
       labelId: best,
       probs,
+      unknownShare: unknownShare(m, input, ids, tokens),
       attention: [
         {
           layer: 0,
@@ -106,6 +107,28 @@ export function classify(m, input, options) {
   } finally {
     ar.free();
   }
+}
+
+const WORD = /[\p{L}\p{N}]/u;
+
+/**
+ * The share of the input's words read as unk (docs/models.md, "unknownShare"): a token is a word
+ * when it holds a letter or a digit (for text the typed token, so an unknown symbol is no word;
+ * for ids the vocabulary entry, and the unk id is always a word); each occurrence counts; 0
+ * without words.
+ */
+function unknownShare(m, input, ids, tokens) {
+  const unk = m.tokenizer.unkId;
+  const text = typeof input === 'string';
+  const typed = text ? m.tokenizer.split(input) : tokens;
+  let words = 0,
+    unknown = 0;
+  ids.forEach((id, i) => {
+    if (!WORD.test(typed[i]) && (text || id !== unk)) return;
+    words++;
+    if (id === unk) unknown++;
+  });
+  return words ? unknown / words : 0;
 }
 
 /** The al_model_classifier_states fields, in C's order (api/classifier_states.h). */

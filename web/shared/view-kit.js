@@ -231,6 +231,12 @@ figcaption .output { font-size: 0.9rem; }
 .probs .fill { display: block; height: 100%; background: var(--al-attn, #21918c); }
 .probs .value { font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; text-align: right; }
 .probs li[data-predicted] .label { font-weight: 700; }
+/* issue 30: a classifier's calibrated confidence, "unsure", and the unknown-words note */
+.clf-confidence { font-size: 0.9rem; color: var(--al-muted, GrayText); font-variant-numeric: tabular-nums; white-space: nowrap; }
+.clf-unsure { display: inline-block; padding: 0 0.45rem; border: 1px solid #e69f00; border-radius: 999px; font-size: 0.8125rem;
+  font-weight: 600; background: color-mix(in srgb, #e69f00 22%, transparent); white-space: nowrap; }
+section[data-view] > p.clf-unsure-note, section[data-view] > p.clf-many-unknown { border-left: 0.25rem solid #e69f00;
+  padding: 0.15rem 0.5rem; margin: 0.25rem 0; font-size: 0.875rem; max-width: 40rem; }
 .words { border: 1px solid var(--al-line, #d6d6df); border-radius: 6px; padding: 0.4rem; display: grid; gap: 0.3rem; }
 .words:focus { outline: none; }
 .words:focus-visible { outline: 2px solid var(--al-accent, Highlight); outline-offset: 2px; }

@@ -6,7 +6,9 @@
 //   view.update(ctx);   // from <attn-demo>: runs ctx.model on the input, then render()
 //   view.render({ result: model.classify(text), config: model.config, name, input, lang });
 //
-// Shows: the predicted label and every class probability; the input's words shaded by their
+// Shows: the predicted label, its calibrated confidence and, under UNSURE_BELOW, "unsure"
+// (shared/confidence.js, issue 30), a note when much of the input is unknown to the model
+// (unknownShare ≥ MANY_UNKNOWN), and every class probability; the input's words shaded by their
 // pooling weights (viridis, with a legend; arrow keys move a focus word and its weight is
 // announced; the weights as a text list): Zhou et al. 2016 attention, one row; HAN (Yang et al.
 // 2016), one row per sentence, the row marked with the sentence weight β and the words with
@@ -31,6 +33,7 @@ import {
   whyToggle,
 } from '../shared/view-kit.js';
 import { elapsed, emit, runInput, unknownOf } from './view-context.js';
+import { UNSURE_BELOW, confidenceOf } from '../shared/confidence.js';
 
 /**
  * The shaded rows of a classify() result: { pooling, rows: [{ label, weight (sentence weight, or
@@ -102,7 +105,12 @@ export class PoolingView {
     u.about = el('p', { class: 'note pooling-kind' });
     u.predLabel = el('span');
     u.pred = el('output', { class: 'output prediction', 'data-main': 'output' });
-    u.why = whyToggle(u.about);
+    u.conf = el('span', { class: 'clf-confidence' });
+    u.unsure = el('span', { class: 'clf-unsure', hidden: '' });
+    u.unsureNote = el('p', { class: 'clf-unsure-note', role: 'note', hidden: '' });
+    u.unknownNote = el('p', { class: 'clf-many-unknown', role: 'note', hidden: '' });
+    u.calibration = el('p', { class: 'note clf-calibration' });
+    u.why = whyToggle(u.about, u.calibration);
     u.probsTitle = el('span', { class: 'visually-hidden', id: 'probs-title' });
     u.probs = el('ul', { class: 'probs', 'aria-labelledby': 'probs-title' });
     u.wordsTitle = el('h3', { class: 'selected-title' });
@@ -125,9 +133,11 @@ export class PoolingView {
     u.all = el('button', { type: 'button', 'data-action': 'download-pooling' });
     this.node = el('section', { 'data-view': 'pooling' }, [
       el('div', { class: 'view-line' }, [
-        el('p', { class: 'output-line' }, [u.predLabel, ' ', u.pred]),
+        el('p', { class: 'output-line' }, [u.predLabel, ' ', u.pred, ' ', u.conf, ' ', u.unsure]),
         u.why.node,
       ]),
+      u.unsureNote,
+      u.unknownNote,
       u.probsTitle,
       u.probs,
       u.wordsTitle,
@@ -196,6 +206,10 @@ export class PoolingView {
     this.#ui.words.replaceChildren();
     this.#ui.probs.replaceChildren();
     this.#ui.pred.textContent = '';
+    this.#ui.conf.textContent = '';
+    this.#ui.unsure.hidden = true;
+    this.#ui.unsureNote.hidden = true;
+    this.#ui.unknownNote.hidden = true;
     this.#spans = [];
     this.#shaded = null;
     this.#last = null;
@@ -218,6 +232,7 @@ export class PoolingView {
     u.predLabel.textContent = `${t(lang, 'pooling.predicted')}${colon(lang)}`;
     u.why.texts(lang);
     u.pred.textContent = result.label;
+    this.#confidence(result, config, lang);
     u.probsTitle.textContent = t(lang, 'pooling.probs');
     u.probs.replaceChildren(
       ...probabilityRows(result.labels ?? config.labels, result.probs, result.labelId).map((p) => {
@@ -355,6 +370,27 @@ export class PoolingView {
     return { pooling, rows: shaded.rows.length, words: n, label: result.label };
   }
 
+  /** The calibrated confidence beside the label, "unsure" under UNSURE_BELOW, and the note when
+   * much of the input is unknown (issue 30). */
+  #confidence(result, config, lang) {
+    const u = this.#ui;
+    const c = confidenceOf(result);
+    const T = config.temperature ?? 1;
+    u.conf.textContent = t(lang, 'confidence.value', { value: formatValue(c.confidence) });
+    u.calibration.textContent =
+      T === 1 ? t(lang, 'confidence.aboutRaw') : t(lang, 'confidence.about', { T: String(T) });
+    u.unsure.hidden = !c.unsure;
+    u.unsure.textContent = c.unsure ? t(lang, 'confidence.unsure') : '';
+    u.unsureNote.hidden = !c.unsure;
+    u.unsureNote.textContent = c.unsure
+      ? t(lang, 'confidence.unsureWhy', { threshold: formatValue(UNSURE_BELOW) })
+      : '';
+    u.unknownNote.hidden = !c.manyUnknown;
+    u.unknownNote.textContent = c.manyUnknown
+      ? t(lang, 'confidence.manyUnknown', { share: `${Math.round(100 * result.unknownShare)}%` })
+      : '';
+  }
+
   // ---- the shaded words' keyboard focus ------------------------------------------------------
 
   #onKey(event) {
@@ -442,6 +478,8 @@ export class PoolingView {
       label: result.label,
       labels: [...(result.labels ?? config.labels)],
       probs: numbersJSON(result.probs),
+      temperature: config.temperature ?? 1,
+      unknownShare: result.unknownShare,
       tokens: [...result.tokens],
       weights: { shape: [...A.weights.shape], data: numbersJSON(A.weights.data) },
     };

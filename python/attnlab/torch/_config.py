@@ -20,7 +20,7 @@ from ..tokenizer import Tokenizer
 
 FREE_FORM = ("name", "description", "training")
 # CONFIG_LIMITS' entries that are not an integer key's upper bound (checked on their own below)
-NOT_INTEGER = ("penaltyCoefficient", "labels", "vocab")
+NOT_INTEGER = ("penaltyCoefficient", "temperature", "labels", "vocab")
 BOOLS = ("bidirectional", "inputFeeding", "scaled", "normFirst", "finalNorm", "scaleEmbedding")
 
 
@@ -70,6 +70,14 @@ class ConfigModule(nn.Module):
             raise ValueError(f'{who}: config "penaltyCoefficient": '
                              f'{keys["penaltyCoefficient"]!r} is out of range (a number in '
                              f'[0, {limits["penaltyCoefficient"]}])')
+        if "temperature" in keys:
+            T = keys["temperature"]
+            if isinstance(T, bool) or not isinstance(T, (int, float)):
+                raise ValueError(f'{who}: config "temperature" must be a number, not {T!r}')
+            if not (0 < T <= limits["temperature"]):   # NaN fails too
+                raise ValueError(f'{who}: config "temperature": {T!r} is out of range (a number '
+                                 f'> 0 and <= {limits["temperature"]}; 1 leaves the '
+                                 f'probabilities as they are)')
         if "labels" in keys and (isinstance(keys["labels"], str)
                                  or not all(isinstance(x, str) for x in keys["labels"])
                                  or not 1 <= len(keys["labels"]) <= limits["labels"]):

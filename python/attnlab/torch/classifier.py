@@ -29,10 +29,12 @@ Maths (one document, no batch; the same order of operations as the C code):
              a_i = softmax(u u_w); s_i = H_i^T a_i.  Then over the sentence vectors S [m, d]:
              G = sentence_encoder(S); v = context pooling of G with sentence_pooling.*;
              logits = classifier(v)
-  output     probs = softmax(logits)
+  output     probs = softmax(logits / temperature) (the config's "temperature", default 1: a
+             calibration fitted after training, issue 30; the logits are left as they are)
 Training loss of one document (src/models/classifier_train.h, docs/training.md):
-  `loss(model, ids, label)` = -log probs[label] + penaltyCoefficient * P (structured only; the
-  config key defaults to 0), differentiable (`forward` is `classify` with autograd).
+  `loss(model, ids, label)` = -log softmax(logits)[label] + penaltyCoefficient * P (structured
+  only; the config key defaults to 0), differentiable (`forward` is `classify` with autograd).
+  The loss ignores the temperature, as the C trainer does.
 Does not: batch, pad or mask (one document at a time, every position real), or optimise.
 """
 
@@ -107,13 +109,13 @@ class Classifier(ConfigModule):
     ('attention', 'han', 'structured'), labels (a list of strings, or a count: '0', '1', ...),
     embedding_size, hidden_size, num_layers, bidirectional, attention_size, hops,
     sentence_hidden_size, sentence_attention_size, sentence_separator, penalty_coefficient,
-    nonlinearity. The vocabulary size comes from `tokenizer` or vocab_size (han needs the
+    nonlinearity, temperature (classify's probs = softmax(logits / temperature), default 1). The vocabulary size comes from `tokenizer` or vocab_size (han needs the
     tokenizer: its separator is a word)."""
 
     ARCHITECTURE = "classifier"
     KEYS = ("cell", "nonlinearity", "embeddingSize", "hiddenSize", "numLayers", "bidirectional",
             "pooling", "attentionSize", "hops", "sentenceHiddenSize", "sentenceAttentionSize",
-            "sentenceSeparator", "penaltyCoefficient", "labels")
+            "sentenceSeparator", "penaltyCoefficient", "temperature", "labels")
     ENUMS = {"cell": ("lstm", "gru", "rnn"), "nonlinearity": ("tanh", "relu"),
              "pooling": ("attention", "han", "structured")}
 
@@ -281,7 +283,8 @@ def forward(model, ids, states=False):
             st.update(projected=T, scores=model.pooling.W_s2 @ T.T, weights=A,
                       pooled=A @ H, penalty=P)
     logits = model.classifier(feat)
-    out.update(logits=logits, probs=torch.softmax(logits, -1))
+    T = model._keys.get("temperature", 1)
+    out.update(logits=logits, probs=torch.softmax(logits / T, -1))
     if states:
         st.update(logits=logits, probs=out["probs"])
         out["states"] = st
