@@ -44,6 +44,8 @@ import {
   shipI8,
   storageRecord,
 } from './common.mjs';
+import { robustExamples } from './reviews-robust.mjs';
+import { typedCardMetrics } from './reviews-typed.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -61,21 +63,21 @@ const encoder = {
 const SPECS = {
   'clf-reviews-attention': {
     cfg: { pooling: 'attention' },
-    steps: 20000,
+    steps: 24000,
     lr: 3e-3,
     cost: 110,
     what: 'attention pooling (Zhou et al. 2016, Att-BLSTM with a tanh RNN)',
   },
   'clf-reviews-han': {
     cfg: { pooling: 'han', attentionSize: 32, sentenceSeparator: REVIEWS_SEPARATOR },
-    steps: 20000,
+    steps: 24000,
     lr: 3e-3,
     cost: 120,
     what: 'hierarchical attention network (Yang et al. 2016) over sentences ending in "."',
   },
   'clf-reviews-structured': {
     cfg: { pooling: 'structured', attentionSize: 32, hops: 4, penaltyCoefficient: 0.1 },
-    steps: 20000,
+    steps: 24000,
     lr: 3e-3,
     cost: 110,
     what: 'structured self-attention (Lin et al. 2017), 4 hops, penalty coefficient 0.1',
@@ -279,6 +281,7 @@ export function reviewsCard(name, shipped, { training, float32, extra = {} }) {
         accuracy: nat.accuracy,
         wrong: nat.wrong.map((x) => x.text),
       },
+      ...typedCardMetrics(m),
       shares:
         'decisive*: mean share of the attention mass on the words that decide the label (web/data/reviews.js `decisive`); uniform*: the same share if the attention were spread evenly',
     },
@@ -302,6 +305,7 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
   const model = await createModel(config, { seed });
   const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
   const gen = (o) => examplesFor(name, o);
+  const robust = robustOf(name);
   const probe = gen({ seed: HELDOUT_SEED + 1, count: 200, split: 'heldout' });
   const natural = naturalReviews();
   const run = trainLoop({
@@ -310,7 +314,7 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
     steps,
     lr,
     every: 500,
-    batch: (s) => gen({ seed: TRAIN_SEED + s, count: BATCH, split: 'train' }),
+    batch: (s) => robust(gen({ seed: TRAIN_SEED + s, count: BATCH, split: 'train' }), s),
     probe: () => ({
       probeAccuracy: trainer.evaluate(probe, { loss: false }).accuracy,
       naturalDevAccuracy: naturalAccuracy(model, natural).accuracy,
@@ -355,6 +359,13 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
   return card;
 }
 
+const robustCache = new Map();
+/** The robust-examples function of a model (one tokenizer, built once). */
+const robustOf = (name) => {
+  if (!robustCache.has(name)) robustCache.set(name, robustExamples(configOf(name)));
+  return robustCache.get(name);
+};
+
 export const MODELS = Object.fromEntries(
   Object.entries(SPECS).map(([name, spec]) => [
     name,
@@ -363,7 +374,7 @@ export const MODELS = Object.fromEntries(
       cost: spec.cost,
       config: () => configOf(name),
       batch: (s, count = BATCH) =>
-        examplesFor(name, { seed: TRAIN_SEED + s, count, split: 'train' }),
+        robustOf(name)(examplesFor(name, { seed: TRAIN_SEED + s, count, split: 'train' }), s),
       train: (o) => trainReviews(name, o),
       card: (shipped, o) => reviewsCard(name, shipped, o),
     },

@@ -232,6 +232,7 @@ test('vocabulary: ≥ 5,000 normalised words from the registry lists and the tem
     'lowercase',
     'punctuation',
     'contractions',
+    'spelling',
   ]);
   assert.ok(vocab.length >= 5000, `${vocab.length} words`);
   assert.equal(new Set(vocab).size, vocab.length);

@@ -18,6 +18,7 @@ import {
   subject,
   verbClause,
 } from './reviews-clauses.js';
+import { pragmaticClause } from './reviews-pragmatic.js';
 
 function recommendClause(rand, d, p) {
   const negate = chance(rand, 0.5);
@@ -237,7 +238,10 @@ const KINDS = [
   [serviceClause, 0.02],
   [breakdownClause, 0.02],
 ];
+/** The share of clauses that are implicit or pragmatic (reviews-pragmatic.js, issue 30). */
+export const PRAGMATIC_SHARE = 0.22;
 export function anyClause(rand, d, p, dname) {
+  if (rand() < PRAGMATIC_SHARE) return pragmaticClause(rand, d, p);
   let r = rand();
   for (const [f, q] of KINDS) {
     if (r < q) return f(rand, d, p, dname);

@@ -86,6 +86,7 @@ import {
 } from './reviews-words.js';
 import { chance, past } from './reviews-clauses.js';
 import { anyClause } from './reviews-verdicts.js';
+import { PRAGMATIC_WORDS } from './reviews-pragmatic.js';
 
 export {
   LEXICON_SOURCES,
@@ -259,6 +260,11 @@ function render(rand, tokens, style) {
   let text = words
     .map((x) => (style === 'lower' && TYPO.has(x) && rand() < 0.3 ? x.replace("'", '') : x))
     .join(' ');
+  // as people type them: 5/5, $30, 4-star, go-to (the normaliser splits them again)
+  text = text
+    .replace(/(\d) \/ (\d)/g, '$1/$2')
+    .replace(/\$ (\d)/g, '$$$1')
+    .replace(/([a-z]) - ([a-z])/g, '$1-$2');
   if (style === 'upper') return text.toUpperCase();
   if (style === 'lower') return text;
   text = text.replace(/(^|[.!?] )([a-z])/g, (_, a, b) => a + b.toUpperCase());
@@ -426,6 +432,7 @@ function allWords() {
     ...A_ADV,
     NOUNS,
     PLURALS,
+    PRAGMATIC_WORDS,
   ])
     for (const t of x) set.add(t);
   for (const t of w(
@@ -454,15 +461,17 @@ function allWords() {
 export const REVIEW_WORDS = Object.freeze(allWords());
 /**
  * The word tokenizer of a classifier on these reviews (docs/models.md, classifier config:
- * { type, vocab, unk, pad, normalize }); vocab = <pad> <unk> + REVIEW_WORDS. Use with labels
- * REVIEW_LABELS and, for HAN, sentenceSeparator REVIEWS_SEPARATOR.
+ * { type, vocab, unk, pad, normalize }); vocab = <pad> <unk> + REVIEW_WORDS; normalize: the
+ * generator's REVIEWS_NORMALIZE, then "spelling" (a word the vocabulary lacks is read as its
+ * nearest vocabulary word, wasm/model/spelling.js: typed reviews are full of typos). Use with
+ * labels REVIEW_LABELS and, for HAN, sentenceSeparator REVIEWS_SEPARATOR.
  */
 export const REVIEWS_TOKENIZER = Object.freeze({
   type: 'word',
   vocab: Object.freeze(['<pad>', '<unk>', ...REVIEW_WORDS]),
   unk: '<unk>',
   pad: '<pad>',
-  normalize: REVIEWS_NORMALIZE,
+  normalize: Object.freeze([...REVIEWS_NORMALIZE, 'spelling']),
 });
 
 /** The words that carry sentiment, for highlighting: the hand lists and the registry's polar words. */
