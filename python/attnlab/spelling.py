@@ -9,9 +9,9 @@ tests/js/spelling.test.js runs both on one word list).
 
 A typed word the vocabulary lacks, of letters only and at least MIN_LENGTH long, is read as the
 vocabulary word (letters only, at least 3 long; found by deleting at most k letters from both,
-SymSpell's symmetric deletes) within the restricted Damerau-Levenshtein distance 1 (2 from LONG_WORD letters); ties: the smaller distance, the candidate keeping the typed
-first letter, a longer candidate before one of the same length before a shorter one, the earlier
-in the vocabulary. None: no
+SymSpell's symmetric deletes) within the restricted Damerau-Levenshtein distance 1 (2 from LONG_WORD letters); ties: the smaller distance, the longer prefix shared with
+the typed word, a longer candidate before one of the same length before a shorter one, the
+earlier in the vocabulary. None: no
 candidate (the word stays as typed and reads as unk).
 Deliberately not here: context, phonetic matching, splitting run-together words.
 """
@@ -104,7 +104,10 @@ def spelling_corrector(vocab):
                         continue
                     length = len(cand)
                     longer = 0 if length > len(word) else 1 if length == len(word) else 2
-                    key = (dist, 0 if cand[0] == word[0] else 1, longer, rank)
+                    prefix = 0
+                    while prefix < length and prefix < len(word) and cand[prefix] == word[prefix]:
+                        prefix += 1
+                    key = (dist, -prefix, longer, rank)
                     if best_key is None or key < best_key:
                         best_key, best = key, cand
         cache[word] = best

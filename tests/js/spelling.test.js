@@ -50,14 +50,16 @@ test('known answers on the review vocabulary, and what stays as typed', () => {
     assert.equal(fix(typed), null, typed);
 });
 
-test('ties: the typed first letter, then a longer candidate, then vocabulary order', () => {
+test('ties: the longer shared prefix, then a longer candidate, then vocabulary order', () => {
   assert.equal(spellingCorrector(['bake', 'cake'])('cake'), null);
   assert.equal(spellingCorrector(['bake', 'cake'])('dake'), 'bake'); // same class: vocabulary order
-  assert.equal(spellingCorrector(['bake', 'cake'])('cakx'), 'cake'); // the first letter kept
+  assert.equal(spellingCorrector(['bake', 'cake'])('cakx'), 'cake'); // the prefix kept
   assert.equal(spellingCorrector(['bakery', 'battery'])('batery'), 'battery');
   assert.equal(spellingCorrector(['battery', 'bakery'])('bakerys'), 'bakery');
   assert.equal(spellingCorrector(['abcd', 'abce'])('abcf'), 'abcd');
   assert.equal(spellingCorrector(['abce', 'abcd'])('abcf'), 'abce');
+  assert.equal(spellingCorrector(['cats', 'cut'])('cuts'), 'cut'); // prefix 'cu' before a slip
+  assert.equal(spellingCorrector(['flood', 'food'])('foood'), 'food');
 });
 
 test('JS and Python read every word of a list the same way', () => {

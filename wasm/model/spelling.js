@@ -18,10 +18,10 @@
 //     Damerau-Levenshtein distance (insertions, deletions, substitutions, adjacent
 //     transpositions; optimal string alignment) is at most 1, or 2 when the typed word has at least
 //     LONG_WORD = 9 letters (shorter words have too many real neighbours two edits away);
-//   - ties, in order: the smaller distance; the candidate that keeps the typed first letter; a
-//     longer candidate (the typist dropped a letter: "batery" → "battery", not "bakery"), then one
-//     of the same length (a slip or a swap), then a shorter one (a letter too many); the earlier
-//     in the vocabulary;
+//   - ties, in order: the smaller distance; the longer prefix shared with the typed word (a word
+//     read as typed as far as possible: "cuts" → "cut", not "cats"; "batery" → "battery", not
+//     "bakery"); a longer candidate (a dropped letter), then one of the same length (a slip or a
+//     swap), then a shorter one (a letter too many); the earlier in the vocabulary;
 //   - no candidate: the token stays as typed (and reads as unk).
 // Deliberately not here: a language model of context (the correction looks at one word),
 // phonetic matching, splitting run-together words.
@@ -126,9 +126,11 @@ export function spellingCorrector(vocab) {
           const len = c.chars.length;
           const dist = editDistance(chars, c.chars, max);
           if (dist > max) continue;
+          let prefix = 0;
+          while (prefix < len && c.chars[prefix] === chars[prefix]) prefix++;
           const key = [
             dist,
-            c.chars[0] === chars[0] ? 0 : 1,
+            -prefix,
             len > chars.length ? 0 : len === chars.length ? 1 : 2,
             c.rank,
           ];
