@@ -81,3 +81,17 @@ export function robustExamples(config) {
   });
   return (examples, seed) => robustBatch(examples, tokenizer, seed);
 }
+
+/** The card's account of issue 30's changes: what reads typed text, and why this way. */
+export function robustCardBlock() {
+  return {
+    spelling:
+      'tokenizer normalize step "spelling" (docs/models.md "Normalisation", wasm/model/spelling.js): a typed word of 4+ letters the vocabulary lacks is read as the vocabulary word one edit away (two from 9 letters; ties: the longer shared prefix, a dropped letter first, vocabulary order); unknownWords still names it, `corrected` gives [typed, read]',
+    whySpelling:
+      'a spelling normaliser rather than characters or subwords: it keeps the word-level attention the page shows (one weight per typed word), adds no parameters or compute to the model (the 5 MB page budget stays), is the same in JS and Python by construction (tests/js/spelling.test.js), and the words it cannot reach (slang, new words) are covered by the data (reviews-pragmatic.js) and by word dropout, which teaches the models that <unk> carries no verdict. A character or subword encoder would also read unseen inflections, at the cost of a new model input, a larger model and a slower page; left for later',
+    typos: `training types typos (dropped, swapped, doubled or neighbouring-key letters) into ${TYPO_REVIEW_SHARE * 100}% of reviews, ${TYPO_WORD_RATE * 100}% of their words of 4+ letters; the spelling step reads them back as at run time`,
+    wordDropout: `${DROPOUT_REVIEW_SHARE * 100}% of training reviews have ${DROPOUT_RATE * 100}% of their non-deciding words read as <unk>`,
+    pragmatic:
+      'web/data/reviews-pragmatic.js: 22% of clauses are implicit or pragmatic (star ratings in words and digits, praise and complaint by use: returns, refunds, "broke after", "still using it"; expectation contrast; "at best" / "at most" hedges; slang with clear polarity; comparisons; advice), built from parts',
+  };
+}

@@ -103,6 +103,7 @@ export function typedCardMetrics(model) {
     };
   };
   return {
+    beforeIssue30: BEFORE_ISSUE_30[model.config.name],
     typedChoosing: {
       description: 'typed reviews looked at while choosing the data (never trained on)',
       ...block('choosing', true),

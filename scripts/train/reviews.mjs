@@ -1,5 +1,5 @@
 // scripts/train/reviews.mjs: three sentiment classifiers on generated English reviews
-// (web/data/reviews.js: movies, books, restaurants, hotels, products; 1-4 sentences, raw text),
+// (web/data/reviews.js: movies, books, restaurants, hotels, products, apps; 1-4 sentences, raw text),
 // one per pooling of the classifier architecture (docs/models.md):
 //
 //   clf-reviews-attention   attention pooling (Zhou et al. 2016)
@@ -44,7 +44,7 @@ import {
   shipI8,
   storageRecord,
 } from './common.mjs';
-import { robustExamples } from './reviews-robust.mjs';
+import { robustCardBlock, robustExamples } from './reviews-robust.mjs';
 import { typedCardMetrics } from './reviews-typed.mjs';
 
 export const TRAIN_SEED = 1000;
@@ -200,7 +200,7 @@ const configOf = (name) => ({
   labels: REVIEW_LABELS,
   tokenizer: REVIEWS_TOKENIZER,
   name,
-  description: `Sentiment of a review as typed (movies, books, restaurants, hotels, products; 1-4 sentences: negation, contrast, the last opinion decides); ${SPECS[name].what}`,
+  description: `Sentiment of a review as typed (movies, books, restaurants, hotels, products, apps; 1-4 sentences: negation, contrast, the last opinion decides); ${SPECS[name].what}`,
 });
 
 /** The examples (the same reviews for every model; name kept for the callers). */
@@ -238,7 +238,7 @@ export function reviewsCard(name, shipped, { training, float32, extra = {} }) {
   const bytes = shipped.bytes;
   return rounded({
     name,
-    task: 'sentiment of a review as typed (movies, books, restaurants, hotels, products; 1-4 sentences) → negative / positive',
+    task: 'sentiment of a review as typed (movies, books, restaurants, hotels, products, apps; 1-4 sentences) → negative / positive',
     file: `${name}.safetensors`,
     architecture: {
       family: 'classifier (docs/models.md)',
@@ -271,6 +271,7 @@ export function reviewsCard(name, shipped, { training, float32, extra = {} }) {
       natural: `${NATURAL_FILE}: natural hand-written reviews (dev set, not trained on)`,
     },
     training,
+    typedText: robustCardBlock(),
     metrics: {
       heldout: { seed: HELDOUT_SEED, ...heldout },
       testSample: { seed: TEST_SEED, ...test },

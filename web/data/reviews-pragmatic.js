@@ -340,6 +340,9 @@ function slangClause(rand, d, p) {
   return c;
 }
 
+const SUPERLATIVE_TAIL = L(
+  "in town|in the city|i 've had in years|this year|i 've ever had|ever|hands down|i 've tried|i 've been to|i 've stayed at|i 've seen in years|around|on the street",
+);
 const COMPARE = [
   [
     [
@@ -382,12 +385,32 @@ const COMPARE = [
       L('|now|in town|for sure|i trust'),
     ],
     [
-      L('easily the best|the best|hands down the best|best|by far the best'),
+      L('easily the best|the best|hands down the best|best|by far the best|honestly the best'),
       KIND,
-      L("in town|i 've had in years|this year|i 've ever had|ever|hands down|i 've tried"),
+      SUPERLATIVE_TAIL,
     ],
   ],
 ];
+// every superlative comes in both polarities, so that the polar word decides, not the frame
+COMPARE[0].push(
+  [
+    L('easily the worst|the worst|hands down the worst|worst|by far the worst|honestly the worst'),
+    KIND,
+    SUPERLATIVE_TAIL,
+  ],
+  [
+    L(
+      'i expected more from|i expected better from|i expected a lot more from|i expected much more from',
+    ),
+    (d) => [
+      'them',
+      'this brand',
+      'such a big name',
+      'the price',
+      ...d.kinds.flatMap((k) => [`this ${k}`, `a four star ${k}`, `a luxury ${k}`]),
+    ],
+  ],
+);
 
 const ADVICE = [
   L(
