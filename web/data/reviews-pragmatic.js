@@ -32,7 +32,12 @@ const L = (s) => {
   LISTS.push(x);
   return x;
 };
-/** Append one string drawn from each slot: a list, or a function of d (the domain) giving one. */
+/**
+ * Append one string drawn from each slot: a list, or a function of d (the domain) giving one.
+ * @param {() => number} rand @param {any} c the clause @param {any} d the domain
+ * @param {(string[] | ((d: any) => string[]))[]} slots
+ * @param {boolean | 'content'} [mark] which words decide (reviews-clauses.js put)
+ */
 function seq(rand, c, d, slots, mark = 'content') {
   for (const s of slots) put(c, pick(rand, typeof s === 'function' ? s(d) : s), mark);
   return c;
@@ -434,6 +439,7 @@ const usageClause = fromSlots(USAGE);
 const comparisonClause = fromSlots(COMPARE);
 const adviceClause = (rand, d, p) => put(Clause('pragmatic', p), pick(rand, ADVICE[p]), 'content');
 
+/** @type {[(rand: () => number, d: any, p: number) => any, number][]} */
 const KINDS = [
   [starsClause, 0.15],
   [usageClause, 0.3],
