@@ -396,6 +396,10 @@ const COMPARE = [
     ],
   ],
 ];
+/** Neutral adjuncts a clause of either polarity may end with (reviews-verdicts.js anyClause). */
+export const ADJUNCTS = L(
+  'from start to finish|from the start|all night|all day|the whole time|for the whole trip|this time|every time|in the end|at the weekend|on our last night|after an hour|with my kids|on a friday night|at lunch|in the morning|after work|from the first page|from the first minute|of my life|in my life|at first glance|for a while|on the first day|after eating here|after a long day|for our anniversary|on the way home|in the moment',
+);
 // every superlative comes in both polarities, so that the polar word decides, not the frame
 COMPARE[0].push(
   [
