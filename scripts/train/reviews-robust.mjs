@@ -92,6 +92,6 @@ export function robustCardBlock() {
     typos: `training types typos (dropped, swapped, doubled or neighbouring-key letters) into ${TYPO_REVIEW_SHARE * 100}% of reviews, ${TYPO_WORD_RATE * 100}% of their words of 4+ letters; the spelling step reads them back as at run time`,
     wordDropout: `${DROPOUT_REVIEW_SHARE * 100}% of training reviews have ${DROPOUT_RATE * 100}% of their non-deciding words read as <unk>`,
     pragmatic:
-      'web/data/reviews-pragmatic.js: 22% of clauses are implicit or pragmatic (star ratings in words and digits, praise and complaint by use: returns, refunds, "broke after", "still using it"; expectation contrast; "at best" / "at most" hedges; slang with clear polarity; comparisons; advice), built from parts',
+      'web/data/reviews-pragmatic.js: 22% of clauses are implicit or pragmatic (star ratings in words and digits, praise and complaint by use: returns, refunds, "broke after", "still using it"; expectation contrast; "at best" / "at most" hedges; slang with clear polarity; comparisons; advice), built from parts; 10% of clauses of either polarity end with a neutral adjunct ("from start to finish"), so that the words after a verdict do not decide it',
   };
 }
