@@ -242,10 +242,13 @@ export class Model {
   }
 
   /** A word-level model's result gets the typed words it did not know (unknownWords, each once,
-   * in input order; [] for ids); char-level results are left as they are. */
+   * in input order; [] for ids) and, when its tokenizer normalises with "spelling", the words it
+   * read as others (corrected: [[typed, read]]); char-level results are left as they are. */
   #withUnknown(result, input) {
     if (this.#tokenizer.type === 'word' && result && typeof result === 'object') {
       result.unknownWords = typeof input === 'string' ? this.#tokenizer.unknownWords(input) : [];
+      if (this.#tokenizer.correct)
+        result.corrected = typeof input === 'string' ? this.#tokenizer.corrections(input) : [];
     }
     return result;
   }

@@ -9,7 +9,8 @@ normalisation named in tokenizer.normalize, so PyTorch reads text exactly as Nod
 A mirror of wasm/model/normalize.js and wasm/model/tokenizer.js (the reference: where they
 differ, this file is wrong; python/tests/test_tokenizer.py runs both on the same strings). The
 steps, always in this order whatever the order of the list (docs/models.md, "Normalisation"):
-nfc, quotes, lowercase, whitespace, punctuation, contractions, elision. JavaScript's regular
+nfc, quotes, lowercase, whitespace, punctuation, contractions, elision, spelling (the last needs
+the vocabulary: the Tokenizer applies it, spelling.py). JavaScript's regular
 expressions (\\p{L}, \\p{M}, \\p{N}, \\s, lookbehinds) are written out as a scanner over code points
 here, because Python's `re` has no Unicode property classes and the `regex` package is not in
 Debian's python3-torch setup.
@@ -19,8 +20,11 @@ memory-rnn's bos/eos around text live in its module's `encode`).
 
 import unicodedata
 
-STEPS = ("nfc", "quotes", "lowercase", "whitespace", "punctuation", "contractions", "elision")
-WORD_ONLY = {"punctuation", "contractions", "elision"}
+from .spelling import spelling_corrector
+
+STEPS = ("nfc", "quotes", "lowercase", "whitespace", "punctuation", "contractions", "elision",
+         "spelling")
+WORD_ONLY = {"punctuation", "contractions", "elision", "spelling"}
 
 _QUOTES = [
     ("\u2018\u2019\u201A\u201B\u02BC\u2032\u0060\u00B4", "'"),
@@ -291,6 +295,7 @@ class Tokenizer:
         if unk not in self.src:
             raise ValueError(f"tokenizer: unk {unk!r} is not in the vocabulary")
         self.unk_id = self.src[unk]
+        self._correct = spelling_corrector(self.src_vocab) if "spelling" in self.steps else None
         for what in ("bos", "eos", "pad"):
             t = getattr(self, what)
             if t is not None and t not in self.tgt and t not in self.src:
@@ -317,13 +322,35 @@ class Tokenizer:
         return self._tgt_id(self.pad)
 
     # -- text
-    def split(self, text):
-        """Text -> its tokens (strings) after the normalisation, not looked up."""
+    def split_typed(self, text):
+        """Text -> its tokens after every normalisation step but spelling."""
         if not isinstance(text, str):
             raise TypeError(f"tokenizer: expected text, got {type(text).__name__}")
         if self.type == "char":
             return list(normalize_chars(text, self.steps))
         return normalize_words(text, self.steps)
+
+    def split(self, text):
+        """Text -> its tokens (strings) after the normalisation, not looked up (with "spelling":
+        unknown words as the corrector reads them)."""
+        tokens = self.split_typed(text)
+        if self._correct is None:
+            return tokens
+        return [t if t == self.unk else (self._correct(t) or t) for t in tokens]
+
+    def corrections(self, text):
+        """With "spelling": [typed, read] for each typed word read as another, once, in order."""
+        if self._correct is None:
+            return []
+        out, seen = [], set()
+        for t in self.split_typed(text):
+            if t == self.unk or t in seen:
+                continue
+            seen.add(t)
+            r = self._correct(t)
+            if r is not None:
+                out.append([t, r])
+        return out
 
     def join(self, tokens):
         return "".join(tokens) if self.type == "char" else join_tokens(list(tokens), self.steps)
@@ -348,9 +375,10 @@ class Tokenizer:
         return out
 
     def unknown_words(self, text):
-        """The source tokens not in the vocabulary, each once, in order (unk itself not counted)."""
+        """The source tokens not in the vocabulary as typed (read as unk, or corrected with
+        "spelling"), each once, in order (unk itself not counted)."""
         out = []
-        for t in self.split(text):
+        for t in self.split_typed(text):
             if t not in self.src and t != self.unk and t not in out:
                 out.append(t)
         return out

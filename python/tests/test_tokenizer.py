@@ -127,3 +127,18 @@ def test_bad_normalize_lists_are_refused_by_name():
         Tokenizer(["<unk>"], type="char", normalize=["punctuation"])
     with pytest.raises(ValueError, match="unk '<unk>' is not in the vocabulary"):
         Tokenizer(["a"])
+
+
+def test_spelling_step_mirrors_the_js_tokenizer():
+    # tests/js/spelling.test.js: the same vocabulary and text give the same tokens
+    tok = Tokenizer(["<unk>", "i", "recommend", "it", "would", "n't", "."],
+                    normalize=["lowercase", "punctuation", "contractions", "spelling"])
+    text = "uninstalled after a day, wouldnt reccomend it."
+    assert tok.split("wouldnt reccomend it.") == ["would", "n't", "recommend", "it", "."]
+    assert tok.corrections(text) == [["reccomend", "recommend"]]
+    assert tok.unknown_words(text) == ["uninstalled", "after", "a", "day", ",", "reccomend"]
+    assert tok.encode("I reccomend it") == [1, 2, 3]
+    plain = Tokenizer(tok.vocab, normalize=["lowercase", "punctuation", "contractions"])
+    assert plain.encode("I reccomend it") == [1, 0, 3] and plain.corrections(text) == []
+    with pytest.raises(ValueError, match='"spelling" is for word tokenizers only'):
+        Tokenizer(["<unk>", "a"], type="char", normalize=["spelling"])

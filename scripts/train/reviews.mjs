@@ -1,5 +1,5 @@
 // scripts/train/reviews.mjs: three sentiment classifiers on generated English reviews
-// (web/data/reviews.js: movies, books, restaurants, hotels, products; 1-4 sentences, raw text),
+// (web/data/reviews.js: movies, books, restaurants, hotels, products, apps; 1-4 sentences, raw text),
 // one per pooling of the classifier architecture (docs/models.md):
 //
 //   clf-reviews-attention   attention pooling (Zhou et al. 2016)
@@ -58,6 +58,8 @@ import {
   withTemperature,
 } from './calibration.mjs';
 import { UNSURE_BELOW, MANY_UNKNOWN } from '../../web/shared/confidence.js';
+import { robustCardBlock, robustExamples } from './reviews-robust.mjs';
+import { typedCardMetrics } from './reviews-typed.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
@@ -75,21 +77,21 @@ const encoder = {
 const SPECS = {
   'clf-reviews-attention': {
     cfg: { pooling: 'attention' },
-    steps: 20000,
+    steps: 24000,
     lr: 3e-3,
     cost: 110,
     what: 'attention pooling (Zhou et al. 2016, Att-BLSTM with a tanh RNN)',
   },
   'clf-reviews-han': {
     cfg: { pooling: 'han', attentionSize: 32, sentenceSeparator: REVIEWS_SEPARATOR },
-    steps: 20000,
+    steps: 24000,
     lr: 3e-3,
     cost: 120,
     what: 'hierarchical attention network (Yang et al. 2016) over sentences ending in "."',
   },
   'clf-reviews-structured': {
     cfg: { pooling: 'structured', attentionSize: 32, hops: 4, penaltyCoefficient: 0.1 },
-    steps: 20000,
+    steps: 24000,
     lr: 3e-3,
     cost: 110,
     what: 'structured self-attention (Lin et al. 2017), 4 hops, penalty coefficient 0.1',
@@ -310,7 +312,7 @@ const configOf = (name) => ({
   labels: REVIEW_LABELS,
   tokenizer: REVIEWS_TOKENIZER,
   name,
-  description: `Sentiment of a review as typed (movies, books, restaurants, hotels, products; 1-4 sentences: negation, contrast, the last opinion decides); ${SPECS[name].what}`,
+  description: `Sentiment of a review as typed (movies, books, restaurants, hotels, products, apps; 1-4 sentences: negation, contrast, the last opinion decides); ${SPECS[name].what}`,
 });
 
 /** The examples (the same reviews for every model; name kept for the callers). */
@@ -349,7 +351,7 @@ export async function reviewsCard(name, shipped, { training, float32, extra = {}
   const calibration = await calibrationRecord(name, m, bytes);
   return rounded({
     name,
-    task: 'sentiment of a review as typed (movies, books, restaurants, hotels, products; 1-4 sentences) → negative / positive',
+    task: 'sentiment of a review as typed (movies, books, restaurants, hotels, products, apps; 1-4 sentences) → negative / positive',
     file: `${name}.safetensors`,
     architecture: {
       family: 'classifier (docs/models.md)',
@@ -386,6 +388,7 @@ export async function reviewsCard(name, shipped, { training, float32, extra = {}
     },
     training,
     calibration,
+    typedText: robustCardBlock(),
     metrics: {
       heldout: { seed: HELDOUT_SEED, ...heldout },
       testSample: { seed: TEST_SEED, ...test },
@@ -396,6 +399,7 @@ export async function reviewsCard(name, shipped, { training, float32, extra = {}
         accuracy: nat.accuracy,
         wrong: nat.wrong.map((x) => x.text),
       },
+      ...typedCardMetrics(m),
       shares:
         'decisive*: mean share of the attention mass on the words that decide the label (web/data/reviews.js `decisive`); uniform*: the same share if the attention were spread evenly',
     },
@@ -419,6 +423,7 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
   const model = await createModel(config, { seed });
   const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
   const gen = (o) => examplesFor(name, o);
+  const robust = robustOf(name);
   const probe = gen({ seed: HELDOUT_SEED + 1, count: 200, split: 'heldout' });
   const natural = naturalReviews();
   const run = trainLoop({
@@ -427,7 +432,7 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
     steps,
     lr,
     every: 500,
-    batch: (s) => gen({ seed: TRAIN_SEED + s, count: BATCH, split: 'train' }),
+    batch: (s) => robust(gen({ seed: TRAIN_SEED + s, count: BATCH, split: 'train' }), s),
     probe: () => ({
       probeAccuracy: trainer.evaluate(probe, { loss: false }).accuracy,
       naturalDevAccuracy: naturalAccuracy(model, natural).accuracy,
@@ -493,6 +498,13 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
   return card;
 }
 
+const robustCache = new Map();
+/** The robust-examples function of a model (one tokenizer, built once). */
+const robustOf = (name) => {
+  if (!robustCache.has(name)) robustCache.set(name, robustExamples(configOf(name)));
+  return robustCache.get(name);
+};
+
 export const MODELS = Object.fromEntries(
   Object.entries(SPECS).map(([name, spec]) => [
     name,
@@ -501,7 +513,7 @@ export const MODELS = Object.fromEntries(
       cost: spec.cost,
       config: () => configOf(name),
       batch: (s, count = BATCH) =>
-        examplesFor(name, { seed: TRAIN_SEED + s, count, split: 'train' }),
+        robustOf(name)(examplesFor(name, { seed: TRAIN_SEED + s, count, split: 'train' }), s),
       train: (o) => trainReviews(name, o),
       card: (shipped, o) => reviewsCard(name, shipped, o),
     },

@@ -167,7 +167,7 @@ test('phenomena: domains, sentence counts, negation, contrast, intensifiers, hed
   const count = (f) => SAMPLE.filter(f).length;
   const has = (r, re) => re.test(r.tokens.join(' '));
   const domains = new Set(SAMPLE.map((r) => r.domain));
-  assert.deepEqual([...domains].sort(), ['book', 'hotel', 'movie', 'product', 'restaurant']);
+  assert.deepEqual([...domains].sort(), ['app', 'book', 'hotel', 'movie', 'product', 'restaurant']);
   const sizes = new Set(SAMPLE.map((r) => r.sentences.length));
   assert.deepEqual([...sizes].sort(), [1, 2, 3, 4]);
   const n = SAMPLE.length;
@@ -232,6 +232,7 @@ test('vocabulary: ≥ 5,000 normalised words from the registry lists and the tem
     'lowercase',
     'punctuation',
     'contractions',
+    'spelling',
   ]);
   assert.ok(vocab.length >= 5000, `${vocab.length} words`);
   assert.equal(new Set(vocab).size, vocab.length);
@@ -276,9 +277,10 @@ test('vocabulary: ≥ 5,000 normalised words from the registry lists and the tem
     withUnknown > 1000 && withUnknown < 3000,
     `${withUnknown} of 20,000 reviews with an unknown word`,
   );
+  // (a model's training draws 768,000 reviews; 22% of clauses are pragmatic ones since issue 30)
   const unused = REVIEW_WORDS.filter((x) => !used.has(x));
   assert.ok(
-    unused.length < 0.04 * REVIEW_WORDS.length,
+    unused.length < 0.05 * REVIEW_WORDS.length,
     `${unused.length} words never generated in 20,000 reviews: ${unused.slice(0, 20)}`,
   );
   // the registry words are in it, and the sources say where they come from, with licences

@@ -57,7 +57,16 @@ test('steps apply only when named; order of the list does not matter', () => {
   assert.equal(normalizeChars('Cafe\u0301', normalizeSteps(['nfc'], 'char')), 'Café');
   assert.deepEqual(
     [...NORMALIZE_STEPS],
-    ['nfc', 'quotes', 'lowercase', 'whitespace', 'punctuation', 'contractions', 'elision'],
+    [
+      'nfc',
+      'quotes',
+      'lowercase',
+      'whitespace',
+      'punctuation',
+      'contractions',
+      'elision',
+      'spelling',
+    ],
   );
 });
 

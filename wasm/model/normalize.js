@@ -26,9 +26,12 @@
 //                 apostrophe included ("n'aiment" → "n' aiment", "qu'elle" → "qu' elle", "l'os" →
 //                 "l' os"): the prefixes c' d' j' l' m' n' s' t' qu' jusqu' lorsqu' puisqu' before a
 //                 letter (English "n't" is left alone); joinTokens() glues them back
+//   spelling      word tokenizers: a word the vocabulary lacks is read as the nearest vocabulary
+//                 word (spelling.js: one or two edits); the tokenizer applies it, as it needs the
+//                 vocabulary, so normalizeWords() leaves it out
 // Normalising normalised text changes nothing (tests/js/normalize.test.js checks it on random
 // text), so a trainer may normalise its examples and the tokenizer normalise them again.
-// Deliberately not here: stemming, spelling correction, subwords.
+// Deliberately not here: stemming, subwords, the spelling correction itself (spelling.js).
 
 import { AttnlabError } from '../core.js';
 
@@ -41,8 +44,9 @@ export const NORMALIZE_STEPS = Object.freeze([
   'punctuation',
   'contractions',
   'elision',
+  'spelling',
 ]);
-const WORD_ONLY = new Set(['punctuation', 'contractions', 'elision']);
+const WORD_ONLY = new Set(['punctuation', 'contractions', 'elision', 'spelling']);
 
 /**
  * Validate a config's tokenizer.normalize (undefined: none) for a tokenizer of `type`.

@@ -12,12 +12,17 @@
 // quotes, lowercase, whitespace, punctuation, contractions); split() applies it, so encode() and
 // everything built on it read raw text as the trainer did. Without the key, text is split as
 // typed (the files before it keep their behaviour). unknownWords() lists what mapped to unk.
-// Deliberately not here: subwords (BPE).
+// With the normalize step "spelling" (word tokenizers; spelling.js), a word the vocabulary lacks
+// is read as the nearest vocabulary word: split() gives the tokens as read, corrections() the
+// pairs [typed, read], and unknownWords() still lists every typed word the vocabulary lacks,
+// corrected or not (the model never learnt them as typed).
+// Deliberately not here: subwords (BPE); the correction rule itself (spelling.js).
 
 import { AttnlabError } from '../core.js';
 import { normalizeChars, normalizeSteps, normalizeWords, joinTokens } from './normalize.js';
 
 import { NORMALIZE_STEPS as STEP_ORDER } from './normalize.js';
+import { spellingCorrector } from './spelling.js';
 
 function indexOf(vocab) {
   const m = new Map();
@@ -61,15 +66,39 @@ export class Tokenizer {
     this.bosId = this.tgt.get(cfg.bos) ?? -1;
     this.eosId = this.tgt.get(cfg.eos) ?? -1;
     this.padId = cfg.pad === undefined ? -1 : (this.tgt.get(cfg.pad) ?? -1);
+    this.correct = this.normalizeSteps.has('spelling') ? spellingCorrector(this.srcVocab) : null;
   }
 
-  /** Split text into tokens (strings) after the config's normalisation, without looking them up. */
-  split(text) {
+  /** The tokens as typed, after every normalisation step but spelling. */
+  splitTyped(text) {
     if (typeof text !== 'string')
       throw new AttnlabError(`tokenizer: expected text, got ${typeof text}`);
     return this.type === 'char'
       ? Array.from(normalizeChars(text, this.normalizeSteps))
       : normalizeWords(text, this.normalizeSteps);
+  }
+
+  /** Split text into tokens (strings) after the config's normalisation, without looking them up
+   * (with "spelling": unknown words as the corrector reads them). */
+  split(text) {
+    const tokens = this.splitTyped(text);
+    if (!this.correct) return tokens;
+    return tokens.map((t) => (t === this.specials.unk ? t : (this.correct(t) ?? t)));
+  }
+
+  /** With the "spelling" step: [typed, read] for each typed word read as another, once each, in
+   * the order they first appear ([] without the step). */
+  corrections(text) {
+    if (!this.correct) return [];
+    const out = [];
+    const seen = new Set();
+    for (const t of this.splitTyped(text)) {
+      if (t === this.specials.unk || seen.has(t)) continue;
+      seen.add(t);
+      const r = this.correct(t);
+      if (r !== null) out.push([t, r]);
+    }
+    return out;
   }
 
   /** The text as the model reads it: its tokens joined ('' for char, one space for word). */
@@ -83,12 +112,13 @@ export class Tokenizer {
     return this.type === 'char' ? tokens.join('') : joinTokens(tokens, this.normalizeSteps);
   }
 
-  /** The source tokens of text that are not in the vocabulary (read as unk), each once, in the
-   * order they first appear; the unk token itself, typed, is not counted. */
+  /** The source tokens of text that are not in the vocabulary as typed (read as unk, or corrected
+   * with "spelling"), each once, in the order they first appear; the unk token itself, typed, is
+   * not counted. */
   unknownWords(text) {
     const out = [];
     const seen = new Set();
-    for (const t of this.split(text)) {
+    for (const t of this.splitTyped(text)) {
       if (!this.src.has(t) && t !== this.specials.unk && !seen.has(t)) {
         seen.add(t);
         out.push(t);

@@ -18,6 +18,7 @@ import {
   subject,
   verbClause,
 } from './reviews-clauses.js';
+import { ADJUNCTS, pragmaticClause } from './reviews-pragmatic.js';
 
 function recommendClause(rand, d, p) {
   const negate = chance(rand, 0.5);
@@ -237,7 +238,18 @@ const KINDS = [
   [serviceClause, 0.02],
   [breakdownClause, 0.02],
 ];
+/** The share of clauses that are implicit or pragmatic (reviews-pragmatic.js, issue 30). */
+export const PRAGMATIC_SHARE = 0.22;
+/** The share of clauses that end with a neutral adjunct ("… from start to finish"), in both
+ * polarities, so that the words after a verdict do not decide it (issue 30). */
+export const ADJUNCT_SHARE = 0.1;
 export function anyClause(rand, d, p, dname) {
+  const c = drawClause(rand, d, p, dname);
+  if (rand() < ADJUNCT_SHARE) put(c, pick(rand, ADJUNCTS));
+  return c;
+}
+function drawClause(rand, d, p, dname) {
+  if (rand() < PRAGMATIC_SHARE) return pragmaticClause(rand, d, p);
   let r = rand();
   for (const [f, q] of KINDS) {
     if (r < q) return f(rand, d, p, dname);

@@ -108,7 +108,7 @@ export const DOMAINS = {
       'food|soup|pasta|pizza|steak|burger|fries|dessert|coffee|wine|service|waiter|waitress|staff|menu|portions|prices|table|atmosphere|music|chef|bread|salad|fish|chicken|rice|drinks|curry|noodles|cake|breakfast|beer|owner|sauce|meal',
     ),
     pos: w(
-      'delicious|tasty|fresh|hot|crispy|tender|juicy|friendly|attentive|quick|generous|cozy|reasonable|flavourful|perfectly cooked|spot on|warm|welcoming|lovely|homemade',
+      'delicious|tasty|fresh|hot|crispy|tender|juicy|friendly|attentive|quick|generous|cozy|reasonable|flavourful|perfectly cooked|spot on|warm|welcoming|lovely|homemade|kind',
     ),
     neg: w(
       'cold|stale|soggy|greasy|salty|undercooked|overcooked|burnt|tasteless|rude|slow|overpriced|dirty|noisy|tiny|chewy|dry|raw|watery|lukewarm|bland|inedible|sticky|sour',
@@ -126,7 +126,7 @@ export const DOMAINS = {
       'room|bed|bathroom|shower|breakfast|staff|pool|view|location|lobby|reception|wifi|gym|spa|towels|sheets|lift|parking|beds|pillows|walls|carpet|air conditioning|balcony|restaurant|cleaners|check in|heating|windows|price',
     ),
     pos: w(
-      'clean|comfortable|spacious|quiet|friendly|helpful|modern|cozy|spotless|central|convenient|welcoming|stunning|peaceful|bright|huge|fast|reliable|gorgeous|relaxing',
+      'clean|comfortable|spacious|quiet|friendly|helpful|modern|cozy|spotless|central|convenient|welcoming|stunning|peaceful|bright|huge|fast|reliable|gorgeous|relaxing|kind',
     ),
     neg: w(
       'dirty|noisy|cramped|tiny|smelly|dated|rude|unhelpful|broken|damp|cold|thin|stained|dusty|overpriced|filthy|mouldy|slow|loud|hard|lumpy|tired|shabby|freezing',
@@ -156,6 +156,24 @@ export const DOMAINS = {
     ),
     phrasesNeg: w(
       "the battery only lasts an hour|it did n't even last a month|it lasted two days|it only lasted a week|it barely lasts a morning|it stopped working|it works when it feels like it|the battery barely lasts a day|it can n't hold a charge|broke in a week|stopped working after a month|it died after two days|it fell apart|it arrived damaged|it arrived broken|it never arrived|it arrived late|parts were missing|it does n't work|it did n't fit|it will n't turn on|it overheats|it leaks|it keeps crashing|it feels cheap|it looks nothing like the picture|the battery dies in an hour|i had to return it|i want my money back|i asked for a refund|the seller never replied|it broke the first time i used it|it stopped charging|the strap snapped|it ripped after one wash|the colour faded after one wash|it does n't do what it says",
+    ),
+  },
+  app: {
+    kinds: w('app|game|update|website|program|service|tool|subscription'),
+    aspects: w(
+      'interface|design|login|updates|ads|notifications|support|search|sync|menus|settings|layout|loading|speed|offline mode|dark mode|setup|free version|latest update|checkout',
+    ),
+    pos: w(
+      'fast|simple|clean|intuitive|smooth|reliable|stable|handy|useful|snappy|responsive|easy|polished|free|seamless|quick',
+    ),
+    neg: w(
+      'buggy|slow|laggy|glitchy|clunky|confusing|bloated|unstable|useless|broken|annoying|intrusive|unusable|sluggish|cluttered|pushy',
+    ),
+    phrasesPos: w(
+      "it never crashes|it syncs instantly|it does n't spam me|there are no ads|it works offline|it saves me hours|i use it every morning|it just works|setup took a minute|the update fixed everything|it does everything the paid ones do|i check it every day|worth the subscription|no crashes so far",
+    ),
+    phrasesNeg: w(
+      "it keeps crashing|it keeps logging me out|there are too many ads|it drains my battery|it crashes every time i open it|the update ruined it|it will n't load|it froze twice|it deleted my data|it charged me twice|support never answered|i uninstalled it after a day|it spams me with notifications|it wants access to everything|it logs me out every day|half the features are behind a paywall",
     ),
   },
 };

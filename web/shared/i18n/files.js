@@ -32,7 +32,7 @@ export const FILES = {
     'card.taskText.translation':
       'translation: English → French, word by word, with the gold word alignment',
     'card.taskText.reviews':
-      'sentiment of a review as typed (movies, books, restaurants, hotels, products; 1–4 sentences) → negative or positive',
+      'sentiment of a review as typed (movies, books, restaurants, hotels, products, apps; 1–4 sentences) → negative or positive',
     'card.taskText.agreement':
       'language model of English: the next word of a sentence (Brown corpus); the test is whether it prefers the verb form that agrees with the subject',
     'card.taskText.reverse':
@@ -115,7 +115,7 @@ export const FILES = {
     'card.taskText.dates': '日期：多种人类写法之一的日期 → ISO 8601 格式（年-月-日），逐字符输出',
     'card.taskText.translation': '翻译：英语 → 法语，逐词输出，附标准词对齐',
     'card.taskText.reviews':
-      '按原样输入的评论（电影、书籍、餐厅、酒店、商品；1–4 句）的情感 → 负面或正面',
+      '按原样输入的评论（电影、书籍、餐厅、酒店、商品、应用；1–4 句）的情感 → 负面或正面',
     'card.taskText.agreement':
       '英语语言模型：预测句子的下一个词（Brown 语料库）；测试它是否偏好与主语一致的动词形式',
     'card.taskText.reverse': '反转：一串随机符号 → 同样的符号按相反顺序，逐字符输出',
