@@ -351,6 +351,16 @@ function epochOrder(epoch, N) {
   return orders.get(epoch);
 }
 
+/** The widened grammar's held-out split as the card measures it (widenedAgreement). */
+export function widenedTestSet() {
+  return agreementTestSet({
+    seed: HELDOUT_SEED,
+    count: 1000,
+    lexicon: agreementData().lexicon,
+    maxModifiers: GEN_MODIFIERS,
+  });
+}
+
 /** The card's test sample: what tests/js/shipped-agreement.test.js re-evaluates. */
 export function testSample() {
   const { brown, items } = agreementData();
