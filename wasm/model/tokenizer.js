@@ -35,7 +35,13 @@ function indexOf(vocab) {
  * this order: a word with a digit; then words of letters (parts joined by - or ') ending in
  * -ing (5+ letters), -ed (4+), -ly (4+), -s (4+, not -ss, -us, -is: "jars", "dishes", not "glass",
  * "bonus", "basis"). */
-export const UNKNOWN_SHAPES = Object.freeze(['<unk-num>', '<unk-ing>', '<unk-ed>', '<unk-ly>', '<unk-s>']);
+export const UNKNOWN_SHAPES = Object.freeze([
+  '<unk-num>',
+  '<unk-ing>',
+  '<unk-ed>',
+  '<unk-ly>',
+  '<unk-s>',
+]);
 
 const LETTERS = /^\p{L}+$/u;
 
@@ -55,7 +61,8 @@ export function shapeOf(word) {
 function shapesOf(list, cfg) {
   if (list === undefined) return [];
   const what = 'tokenizer: "unknownShapes"';
-  if (!Array.isArray(list)) throw new AttnlabError(`${what} must be an array of names`, 'AL_ERR_FORMAT');
+  if (!Array.isArray(list))
+    throw new AttnlabError(`${what} must be an array of names`, 'AL_ERR_FORMAT');
   if (cfg.type !== 'word')
     throw new AttnlabError(`${what} is for word tokenizers only`, 'AL_ERR_FORMAT');
   const seen = new Set();
