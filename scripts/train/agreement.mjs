@@ -640,6 +640,11 @@ async function trainLm(name, { steps: stepsOverride, out }) {
     `${name}: Brown held-out perplexity ${heldout.brownPerplexity.toFixed(2)}, Brown agreement ${pct(byBrown.accuracy)} (${by}), hand-written pairs ${pct(heldout.naturalPairs.accuracy)} (${heldout.naturalPairs.count}; choosing set ${pct(heldout.choosingPairs.accuracy)} of ${heldout.choosingPairs.count}), grammar ${pct(heldout.agreement.accuracy)}, widened ${pct(heldout.widenedAgreement.accuracy)}, deeper ${pct(heldout.deeperAgreement.accuracy)}; train ${run.seconds.toFixed(0)} s (cpu ${run.cpuSeconds.toFixed(0)} s), eval cpu ${evalCpu.toFixed(0)} s, ${countParams(bytes)} parameters, ${bytes.length} bytes -> ${file}`,
   );
   console.log(`  wrong pairs: ${heldout.naturalPairs.wrong.join(' | ')}`);
+  const byC = card.metrics.byConstruction;
+  for (const k of ['typedTest', 'naturalPairs', 'choosingPairs', 'brown', 'widened'])
+    console.log(
+      `  ${k} by construction: ${pct(byC[k].accuracy)} of ${byC[k].count}; ${byC[k].byConstruction.map((c) => `${c.construction} ${pct(c.accuracy)} (${c.count})`).join(', ')}; attractors ${byC[k].byAttractors.map((c) => `${c.attractors}: ${pct(c.accuracy)} (${c.count})`).join(', ')}`,
+    );
   console.log(
     `  stored as ${shipped.dtype} (${bytes.length} bytes, float32 ${shipped.float32Bytes}): Brown agreement ${pct(float32)} as float32, hand-written pairs ${pct(float32Natural)}`,
   );
