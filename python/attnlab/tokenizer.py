@@ -14,6 +14,9 @@ the vocabulary: the Tokenizer applies it, spelling.py). JavaScript's regular
 expressions (\\p{L}, \\p{M}, \\p{N}, \\s, lookbehinds) are written out as a scanner over code points
 here, because Python's `re` has no Unicode property classes and the `regex` package is not in
 Debian's python3-torch setup.
+An optional unknown_shapes list (config key tokenizer.unknownShapes) names shape classes of
+UNKNOWN_SHAPES: an unknown word whose shape fits one (shape_of: "jars" -> "<unk-s>") reads as that
+token instead of unk; shape_of is tokenizer.js's shapeOf, rule for rule.
 Deliberately not here: subwords, and the vocabulary-specific rules of an architecture (the
 memory-rnn's bos/eos around text live in its module's `encode`).
 """
@@ -52,6 +55,53 @@ CONTRACTION_TYPOS = {
 }
 _CLITICS = ("'s", "'re", "'ve", "'ll", "'d", "'m", "n't")    # the order of the JS alternation
 _ELIDED = ("jusqu", "lorsqu", "puisqu", "qu", "c", "d", "j", "l", "m", "n", "s", "t")
+
+
+UNKNOWN_SHAPES = ("<unk-num>", "<unk-ing>", "<unk-ed>", "<unk-ly>", "<unk-s>")
+
+
+def shape_of(word):
+    """The shape class of a word (one of UNKNOWN_SHAPES) or None: a word with a digit 0-9; then
+    words of letters (parts joined by - or ') ending in -ing (5+ code points), -ed (4+), -ly (4+),
+    -s (4+, not -ss, -us, -is). tokenizer.js shapeOf."""
+    if any("0" <= ch <= "9" for ch in word):
+        return "<unk-num>"
+    parts = word.replace("'", "-").split("-")
+    if not all(p and all(_letter(ch) for ch in p) for p in parts):
+        return None
+    n = len(word)
+    if n >= 5 and word.endswith("ing"):
+        return "<unk-ing>"
+    if n >= 4 and word.endswith("ed"):
+        return "<unk-ed>"
+    if n >= 4 and word.endswith("ly"):
+        return "<unk-ly>"
+    if n >= 4 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return "<unk-s>"
+    return None
+
+
+def _shapes_of(shapes, type, src):
+    """A config's unknownShapes list, checked as tokenizer.js does (same messages)."""
+    if shapes is None:
+        return ()
+    what = 'tokenizer: "unknownShapes"'
+    if isinstance(shapes, str) or not isinstance(shapes, (list, tuple)):
+        raise ValueError(f"{what} must be an array of names")
+    if type != "word":
+        raise ValueError(f"{what} is for word tokenizers only")
+    out = []
+    for name in shapes:
+        if not isinstance(name, str) or name not in UNKNOWN_SHAPES:
+            known = ", ".join(UNKNOWN_SHAPES)
+            shown = '"' + name + '"' if isinstance(name, str) else repr(name)
+            raise ValueError(f"{what}: unknown shape class {shown} (known: {known})")
+        if name in out:
+            raise ValueError(f'{what}: "{name}" is listed twice')
+        if name not in src:
+            raise ValueError(f'{what}: "{name}" is not in the vocabulary')
+        out.append(name)
+    return tuple(out)
 
 
 def _lmn(ch):
@@ -272,7 +322,7 @@ class Tokenizer:
     `config(architecture)` is the config's "tokenizer" object for that architecture."""
 
     def __init__(self, vocab=None, *, type="word", src_vocab=None, tgt_vocab=None, bos=None,
-                 eos=None, unk="<unk>", pad=None, normalize=None):
+                 eos=None, unk="<unk>", pad=None, normalize=None, unknown_shapes=None):
         if type not in ("char", "word"):
             raise ValueError(f"tokenizer: unknown type {type!r} (known: char, word)")
         src = src_vocab if src_vocab is not None else vocab
@@ -296,12 +346,23 @@ class Tokenizer:
             raise ValueError(f"tokenizer: unk {unk!r} is not in the vocabulary")
         self.unk_id = self.src[unk]
         self._correct = spelling_corrector(self.src_vocab) if "spelling" in self.steps else None
+        self.unknown_shapes = _shapes_of(unknown_shapes, type, self.src)
         for what in ("bos", "eos", "pad"):
             t = getattr(self, what)
             if t is not None and t not in self.tgt and t not in self.src:
                 raise ValueError(f"tokenizer: {what} {t!r} is not in the vocabulary")
 
     # -- ids
+    def unknown_token(self, word):
+        """The token an unknown word reads as: its shape class when listed, else unk."""
+        shape = shape_of(word) if self.unknown_shapes else None
+        return shape if shape in self.unknown_shapes else self.unk
+
+    def id(self, token):
+        """A source token's id: its own, else its shape class's, else unk's (tokenizer.js id)."""
+        i = self.src.get(token)
+        return i if i is not None else self.src.get(self.unknown_token(token), self.unk_id)
+
     @property
     def vocab(self):
         return self.src_vocab
@@ -361,14 +422,14 @@ class Tokenizer:
 
     def encode(self, text):
         """Source text -> list of source ids (unknown tokens -> the unk id)."""
-        return [self.src.get(t, self.unk_id) for t in self.split(text)]
+        return [self.id(t) for t in self.split(text)]
 
     def encode_target(self, text):
         """Target text -> list of target ids (unknown -> unk when the target vocabulary has it)."""
         unk = self.tgt.get(self.unk, -1)
         out = []
         for t in self.split(text):
-            i = self.tgt.get(t, unk)
+            i = self.tgt.get(t, self.tgt.get(self.unknown_token(t), unk))
             if i < 0:
                 raise ValueError(f'tokenizer: "{t}" is not in tgtVocab, which has no unk token')
             out.append(i)
@@ -419,17 +480,19 @@ class Tokenizer:
         t = config.get("tokenizer", config) if isinstance(config, dict) else None
         if not isinstance(t, dict):
             raise ValueError('config: missing key "tokenizer" (an object)')
-        known = {"type", "vocab", "srcVocab", "tgtVocab", "bos", "eos", "unk", "pad", "normalize"}
+        known = {"type", "vocab", "srcVocab", "tgtVocab", "bos", "eos", "unk", "pad", "normalize",
+                 "unknownShapes"}
         extra = sorted(set(t) - known)
         if extra:
             raise ValueError(f'config "tokenizer": unknown key "{extra[0]}"')
         if "vocab" in t:
             tok = cls(t["vocab"], type=t.get("type"), bos=t.get("bos"), eos=t.get("eos"),
-                      unk=t.get("unk"), pad=t.get("pad"), normalize=t.get("normalize"))
+                      unk=t.get("unk"), pad=t.get("pad"), normalize=t.get("normalize"),
+                      unknown_shapes=t.get("unknownShapes"))
         else:
             tok = cls(src_vocab=t.get("srcVocab"), tgt_vocab=t.get("tgtVocab"), type=t.get("type"),
                       bos=t.get("bos"), eos=t.get("eos"), unk=t.get("unk"), pad=t.get("pad"),
-                      normalize=t.get("normalize"))
+                      normalize=t.get("normalize"), unknown_shapes=t.get("unknownShapes"))
         tok._section = dict(t)
         return tok
 
@@ -452,6 +515,8 @@ class Tokenizer:
                 out[k] = getattr(self, k)
         if self._normalize_given is not None:
             out["normalize"] = list(self._normalize_given)
+        if self.unknown_shapes:
+            out["unknownShapes"] = list(self.unknown_shapes)
         return out
 
     def __repr__(self):

@@ -142,3 +142,41 @@ def test_spelling_step_mirrors_the_js_tokenizer():
     assert plain.encode("I reccomend it") == [1, 0, 3] and plain.corrections(text) == []
     with pytest.raises(ValueError, match='"spelling" is for word tokenizers only'):
         Tokenizer(["<unk>", "a"], type="char", normalize=["spelling"])
+
+
+SHAPE_WORDS = [
+    "jars", "dishes", "shelves", "glass", "bonus", "basis", "gas", "running", "sing", "walked",
+    "red", "quickly", "fly", "1960s", "3.5", "well-dressed", "rock'n'roll", "co-ops", "x-s",
+    "naïve", "cafés", "Σίσυφος", "stories", "was", "bus", "buses", "", "-s", "ok!", "geese",
+]
+SHAPE_VOCAB = ["<unk>", "<unk-num>", "<unk-ing>", "<unk-ed>", "<unk-ly>", "<unk-s>", "the", "are"]
+
+
+def test_unknown_shapes_equal_the_js_ones():
+    """tokenizer.unknownShapes: every class, and a subset, read each word alike in JS and here;
+    known answers too; a bad list is refused with the JS message."""
+    subsets = [["<unk-num>", "<unk-ing>", "<unk-ed>", "<unk-ly>", "<unk-s>"], ["<unk-s>"]]
+    texts = SHAPE_WORDS + [" ".join(SHAPE_WORDS)]
+    cfgs = [{"type": "word", "srcVocab": SHAPE_VOCAB, "tgtVocab": SHAPE_VOCAB, "unk": "<unk>",
+             "unknownShapes": s} for s in subsets]
+    bad = [["<unk-plural>"], ["<unk-s>", "<unk-s>"], "<unk-s>"]
+    bad_cfgs = [{"type": "word", "srcVocab": SHAPE_VOCAB, "tgtVocab": SHAPE_VOCAB, "unk": "<unk>",
+                 "unknownShapes": s} for s in bad]
+    bad_cfgs.append({"type": "word", "srcVocab": ["<unk>"], "tgtVocab": ["<unk>"], "unk": "<unk>",
+                     "unknownShapes": ["<unk-s>"]})
+    results = node([{"tokenizer": c, "texts": texts} for c in cfgs + bad_cfgs])
+    for cfg, js in zip(cfgs, results):
+        assert "error" not in js, js
+        tok = Tokenizer.from_config({"tokenizer": cfg})
+        assert [tok.encode(t) for t in texts] == js["encode"], cfg["unknownShapes"]
+    for cfg, js in zip(bad_cfgs, results[len(cfgs):]):
+        with pytest.raises(ValueError) as e:
+            Tokenizer.from_config({"tokenizer": cfg})
+        assert str(e.value) == js["error"], cfg["unknownShapes"]
+    tok = Tokenizer.from_config({"tokenizer": cfgs[0]})
+    shapes = {w: SHAPE_VOCAB[tok.encode(w)[0]] for w in ["jars", "glass", "running", "1960s",
+                                                         "walked", "quickly", "geese", "bus"]}
+    assert shapes == {"jars": "<unk-s>", "glass": "<unk>", "running": "<unk-ing>",
+                      "1960s": "<unk-num>", "walked": "<unk-ed>", "quickly": "<unk-ly>",
+                      "geese": "<unk>", "bus": "<unk>"}
+    assert "unknown shape class \"<unk-plural>\"" in results[len(cfgs)]["error"]

@@ -174,7 +174,25 @@ test('readingData: tokens, probabilities and unknown words of real runs', async 
       words.filter((w) => !vocab.has(w)),
       name,
     );
-    for (const u of d.unknown) assert.equal(d.tokens[u.index], m.config.tokenizer.unk);
+    // each unknown word is read as unk or, with tokenizer.unknownShapes, its shape class
+    const tok = m.config.tokenizer;
+    for (const u of d.unknown) {
+      assert.equal(d.tokens[u.index], u.token);
+      assert.ok([tok.unk, ...(tok.unknownShapes ?? [])].includes(u.token), `${name}: ${u.word}`);
+    }
+    if (tok.unknownShapes) {
+      // "jars" is unknown, read as <unk-s> (issue 30), and still listed
+      const jars = readingInput('The jars are on the zebra.');
+      const dj = readingData(m.run(jars), jars, m.config);
+      assert.deepEqual(
+        dj.unknown.map((u) => [u.word, u.token]),
+        [
+          ['jars', '<unk-s>'],
+          ['zebra', '<unk>'],
+        ],
+        name,
+      );
+    }
     if (m.config.cell === 'lstm') {
       assert.equal(d.weights, null);
       assert.equal(attentionRow(d.weights, d.n, 2), null);

@@ -32,6 +32,7 @@ export function tokenizer(cfg) {
     bos: t.bos,
     eos: t.eos,
     normalize: t.normalize,
+    unknownShapes: t.unknownShapes,
   });
   const words = tok.encode.bind(tok);
   const bos = t.bos === undefined ? [] : [tok.src.get(t.bos)];

@@ -16,6 +16,12 @@
 // is read as the nearest vocabulary word: split() gives the tokens as read, corrections() the
 // pairs [typed, read], and unknownWords() still lists every typed word the vocabulary lacks,
 // corrected or not (the model never learnt them as typed).
+// An optional `unknownShapes` list (word tokenizers) names shape classes from UNKNOWN_SHAPES, each
+// a token of the vocabulary: an unknown word whose shape matches one (shapeOf: "jars" → <unk-s>)
+// reads as that token instead of unk, so a model can tell an unknown plural noun from an unknown
+// singular one. python/attnlab/tokenizer.py mirrors shapeOf exactly.
+// Spelling comes first: a word the corrector reads as a vocabulary word is no longer unknown;
+// what is still unknown reads as its shape class, else unk.
 // Deliberately not here: subwords (BPE); the correction rule itself (spelling.js).
 
 import { AttnlabError } from '../core.js';
@@ -32,9 +38,60 @@ function indexOf(vocab) {
   return m;
 }
 
+/** The shape classes an unknown word can read as (config key tokenizer.unknownShapes), tried in
+ * this order: a word with a digit; then words of letters (parts joined by - or ') ending in
+ * -ing (5+ letters), -ed (4+), -ly (4+), -s (4+, not -ss, -us, -is: "jars", "dishes", not "glass",
+ * "bonus", "basis"). */
+export const UNKNOWN_SHAPES = Object.freeze([
+  '<unk-num>',
+  '<unk-ing>',
+  '<unk-ed>',
+  '<unk-ly>',
+  '<unk-s>',
+]);
+
+const LETTERS = /^\p{L}+$/u;
+
+/** The shape class of a word (one of UNKNOWN_SHAPES), or null when none fits. */
+export function shapeOf(word) {
+  if (/[0-9]/.test(word)) return '<unk-num>';
+  if (!word.split(/[-']/).every((p) => LETTERS.test(p))) return null;
+  const n = Array.from(word).length;
+  if (n >= 5 && word.endsWith('ing')) return '<unk-ing>';
+  if (n >= 4 && word.endsWith('ed')) return '<unk-ed>';
+  if (n >= 4 && word.endsWith('ly')) return '<unk-ly>';
+  if (n >= 4 && word.endsWith('s') && !/(ss|us|is)$/.test(word)) return '<unk-s>';
+  return null;
+}
+
+/** A config's unknownShapes list, checked: known names, each once, each in the vocabulary. */
+function shapesOf(list, cfg) {
+  if (list === undefined) return [];
+  const what = 'tokenizer: "unknownShapes"';
+  if (!Array.isArray(list))
+    throw new AttnlabError(`${what} must be an array of names`, 'AL_ERR_FORMAT');
+  if (cfg.type !== 'word')
+    throw new AttnlabError(`${what} is for word tokenizers only`, 'AL_ERR_FORMAT');
+  const seen = new Set();
+  for (const name of list) {
+    if (!UNKNOWN_SHAPES.includes(name))
+      throw new AttnlabError(
+        `${what}: unknown shape class ${JSON.stringify(name)} (known: ${UNKNOWN_SHAPES.join(', ')})`,
+        'AL_ERR_FORMAT',
+      );
+    if (seen.has(name))
+      throw new AttnlabError(`${what}: "${name}" is listed twice`, 'AL_ERR_FORMAT');
+    if (!cfg.srcVocab.includes(name))
+      throw new AttnlabError(`${what}: "${name}" is not in the vocabulary`, 'AL_ERR_FORMAT');
+    seen.add(name);
+  }
+  return [...seen];
+}
+
 export class Tokenizer {
   /** @param {{ type: 'char' | 'word', srcVocab: string[], tgtVocab: string[],
-   *            bos?: string, eos?: string, unk: string, pad?: string, normalize?: string[] }} cfg
+   *            bos?: string, eos?: string, unk: string, pad?: string, normalize?: string[],
+   *            unknownShapes?: string[] }} cfg
    *   (no bos/eos: a classifier's) */
   constructor(cfg) {
     if (!cfg || typeof cfg !== 'object')
@@ -67,6 +124,20 @@ export class Tokenizer {
     this.eosId = this.tgt.get(cfg.eos) ?? -1;
     this.padId = cfg.pad === undefined ? -1 : (this.tgt.get(cfg.pad) ?? -1);
     this.correct = this.normalizeSteps.has('spelling') ? spellingCorrector(this.srcVocab) : null;
+    /** The config's shape classes (unknownShapes; [] when none). */
+    this.unknownShapes = Object.freeze(shapesOf(cfg.unknownShapes, cfg));
+    this.shapes = new Set(this.unknownShapes);
+  }
+
+  /** The token an unknown word reads as: its shape class when the config lists it, else unk. */
+  unknownToken(word) {
+    const shape = this.shapes.size ? shapeOf(word) : null;
+    return shape !== null && this.shapes.has(shape) ? shape : this.specials.unk;
+  }
+
+  /** A source token's id: its own, else its shape class's (unknownShapes), else unk's. */
+  id(token) {
+    return this.src.get(token) ?? this.src.get(this.unknownToken(token)) ?? this.unkId;
   }
 
   /** The tokens as typed, after every normalisation step but spelling. */
@@ -129,13 +200,13 @@ export class Tokenizer {
 
   /** Source text -> Int32Array of source ids (unknown tokens -> the unk id). */
   encode(text) {
-    return Int32Array.from(this.split(text), (t) => this.src.get(t) ?? this.unkId);
+    return Int32Array.from(this.split(text), (t) => this.id(t));
   }
 
   /** Target text -> Int32Array of target ids (unknown -> unk when the target vocabulary has it). */
   encodeTarget(text) {
     return Int32Array.from(this.split(text), (t) => {
-      const id = this.tgt.get(t) ?? this.tgtUnkId;
+      const id = this.tgt.get(t) ?? this.tgt.get(this.unknownToken(t)) ?? this.tgtUnkId;
       if (id < 0)
         throw new AttnlabError(
           `tokenizer: "${t}" is not in tgtVocab, which has no unk token`,

@@ -20,7 +20,8 @@ export function readingInput(text) {
 /**
  * The plain numbers of a run: { tokens, n, weights (Float32Array [n * n] or null for an LSTM),
  * probs ([n]: probs[i] = p(token i | tokens before it); null for token 0, which is not predicted),
- * unknown ([{ index, word }]: typed words the tokenizer turned into unk) }.
+ * unknown ([{ index, word, token }]: typed words the tokenizer turned into unk, or into a shape
+ * class of unknown words such as <unk-s>: token says which) }.
  * text: the normalized text that was run; config: the model's config (tokenizer unk, bos).
  */
 export function readingData(result, text, config) {
@@ -33,8 +34,9 @@ export function readingData(result, text, config) {
   const words = String(text).split(/\s+/).filter(Boolean);
   const unknown = [];
   words.forEach((word, i) => {
-    if (tokens[i + offset] === tok.unk && word !== tok.unk)
-      unknown.push({ index: i + offset, word });
+    const t = tokens[i + offset];
+    const shape = (tok.unknownShapes ?? []).includes(t);
+    if ((t === tok.unk || shape) && word !== t) unknown.push({ index: i + offset, word, token: t });
   });
   return { tokens, n, weights: map ? map.weights.data : null, probs, unknown };
 }

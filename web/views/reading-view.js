@@ -282,7 +282,10 @@ export class ReadingView {
     u.unknown.textContent = data.unknown.length
       ? t(lang, 'reading.unknown', {
           unk: this.#data.unk,
-          words: data.unknown.map((w) => w.word).join(', '),
+          // a word read as a shape class (<unk-s>: "jars") says which
+          words: data.unknown
+            .map((w) => (w.token === this.#data.unk ? w.word : `${w.word} (${w.token})`))
+            .join(', '),
         })
       : t(lang, 'reading.allKnown');
     u.unknown.toggleAttribute('data-unknown', data.unknown.length > 0);

