@@ -118,9 +118,12 @@ test('classify applies the temperature: probs = softmax(logits / T)', () => {
       }
       assert.equal(r.label, raw.classify(text).label);
     }
-    // "Meh." was 0.9997 sure before the temperature; not any more
-    assert.ok(raw.classify('Meh.').probs.some((p) => p > 0.999));
-    assert.ok(Math.max(...model.classify('Meh.').probs) < 0.9, `${name}: Meh.`);
+    // fitted on typed reviews, where the raw models were too sure: T > 1 softens every answer
+    assert.ok(T > 1, `${name}: temperature ${T}`);
+    for (const text of texts) {
+      const [sure, raw1] = [model, raw].map((m) => Math.max(...m.classify(text).probs));
+      assert.ok(sure <= raw1, `${name} ${text}: ${sure} calibrated vs ${raw1} raw`);
+    }
   }
 });
 

@@ -4,9 +4,9 @@
 // Classifiers (docs/models.md "Calibration"). Their probabilities are calibrated (a temperature
 // in the model file, fitted on tests/fixtures/reviews-calibration.json by
 // scripts/train/reviews.mjs), so the top probability reads as a chance of being right:
-//   UNSURE_BELOW   0.7: on the calibration set, about 4 in 10 of the answers under 0.7 were
-//                  wrong (nearly a coin flip), against about 1 in 5 above (each card's
-//                  calibration.unsure). Chosen as the highest of 0.55, 0.6, ..., 0.95 at which
+//   UNSURE_BELOW   0.7: on the calibration set, 55–56% of the answers under 0.7 were wrong
+//                  (a coin flip), against 15–19% above; on the unseen typed test set 40–56%
+//                  against 20–22% (each card's calibration.unsure). Chosen as the highest of 0.55, 0.6, ..., 0.95 at which
 //                  the three review classifiers' answers below it, pooled, are wrong at least
 //                  40% of the time.
 //   MANY_UNKNOWN   1/3: at least a third of the input's words (Model.classify's unknownShare)

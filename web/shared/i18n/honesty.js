@@ -17,7 +17,7 @@ export const HONESTY = {
       'Confidence is the top class probability. This model file has no calibration temperature, so a high value does not promise a right answer.',
     'confidence.unsure': 'unsure',
     'confidence.unsureWhy':
-      'Unsure: the confidence is below {threshold}. On typed reviews about 4 in 10 such answers were wrong, nearly a coin flip.',
+      'Unsure: the confidence is below {threshold}. On typed reviews about half of such answers were wrong: a coin flip.',
     'confidence.manyUnknown':
       'Much of this input is unknown to the model: {share} of its words. It reads each unknown word as the same placeholder, so this answer rests on the few words it knows.',
     // ---- warnings: translations and dates (per-token probabilities)
@@ -59,7 +59,7 @@ export const HONESTY = {
       '置信度是最高的类别概率。这个模型文件没有校准温度，所以数值高并不保证回答正确。',
     'confidence.unsure': '不确定',
     'confidence.unsureWhy':
-      '不确定：置信度低于 {threshold}。在手写评论上，这样的回答大约十个里有四个是错的，几乎和抛硬币一样。',
+      '不确定：置信度低于 {threshold}。在手写评论上，这样的回答大约一半是错的，和抛硬币一样。',
     'confidence.manyUnknown':
       '这段输入里有 {share} 的词模型不认识。它把每个不认识的词都读成同一个占位符，所以这个回答只依据它认识的少数几个词。',
     // ---- warnings: translations and dates (per-token probabilities)
