@@ -3,7 +3,8 @@
 // confidence beside the label is Node's top probability (the model file's temperature applied);
 // "unsure" and its note show for an answer under UNSURE_BELOW and only then; the unknown-words
 // note shows for an input whose unknownShare is at least MANY_UNKNOWN, with its share, and not
-// for a clear review in the vocabulary. Screenshots at 1280×720 and 390×844.
+// for a clear review in the vocabulary; a typo the spelling step corrects is named as read, not
+// as unknown. Screenshots at 1280×720 and 390×844.
 
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
@@ -90,7 +91,7 @@ test('screenshots: wide and phone, English and Chinese', async () => {
       [390, 844],
     ]) {
       await page.setViewportSize({ width: w, height: h });
-      await harness.open({ model: name, input: 'Well, that ramen happened.', lang });
+      await harness.open({ model: name, input: 'Well, the quokka existed.', lang });
       const v = await read(page);
       assert.ok(v.unsure && v.unknownNote, 'both notes show');
       // nothing sticks out sideways
@@ -103,3 +104,32 @@ test('screenshots: wide and phone, English and Chinese', async () => {
   }
   await page.setViewportSize({ width: 1280, height: 720 });
 });
+
+// A typo the spelling step reads as a vocabulary word is no unknown word: the note under the
+// input says what it was read as, and the "read as <unk>" note does not name it.
+const TYPO = 'I wouldnt reccomend it, the zorblax broke.';
+for (const lang of ['en', 'zh']) {
+  test(`${lang}: a corrected typo is named as read, not as unknown`, async () => {
+    const name = 'clf-reviews-han';
+    await harness.open({ model: name, input: TYPO, lang });
+    const r = (await harness.nodeModel(name)).classify(TYPO);
+    assert.ok(r.corrected.length > 0, `Node corrects a word of "${TYPO}"`);
+    const typed = new Set(r.corrected.map(([w]) => w));
+    const unknown = r.unknownWords.filter((w) => !typed.has(w));
+    assert.ok(unknown.length > 0, 'and leaves an unknown word');
+    const notes = await page.locator('#demo').evaluate((el) => {
+      const text = (sel) => {
+        const n = el.shadowRoot.querySelector(sel);
+        return n && !n.hidden ? n.textContent : null;
+      };
+      return { corrected: text('.corrected-words'), unknown: text('.unknown-words') };
+    });
+    const pairs = r.corrected.map(([w, read]) => `${w} → ${read}`).join(', ');
+    assert.equal(notes.corrected, t(lang, 'input.corrected', { pairs }));
+    assert.equal(
+      notes.unknown,
+      t(lang, 'input.unknown', { unk: '<unk>', words: unknown.join(', ') }),
+      'the unknown-words note names only the words read as <unk>',
+    );
+  });
+}

@@ -296,8 +296,8 @@ export class AttnDemo extends HTMLElement {
     on(root, 'view-error', (/** @type {CustomEvent} */ e) => this.#showError(e.detail));
     on(root, 'view-blank', (/** @type {CustomEvent} */ e) => this.#blank(e.detail));
     on(root, 'view-done', (/** @type {CustomEvent} */ e) => {
-      const { result, extra = {}, unknown = [] } = e.detail;
-      this.#finish(result, this.#render0, extra, unknown);
+      const { result, extra = {}, unknown = [], corrected = [] } = e.detail;
+      this.#finish(result, this.#render0, extra, unknown, corrected);
     });
   }
 
@@ -444,9 +444,9 @@ export class AttnDemo extends HTMLElement {
   }
 
   /** The view is drawn (or cannot be): notes, exports' context, timings, 'demo-render'. unknown:
-   * the words the view's runs did not know. */
-  #finish(result, t0, extra = {}, unknown = []) {
-    this.#showNotes(unknown);
+   * the words the view's runs read as unk; corrected: the [typed, read] pairs of the spelling step. */
+  #finish(result, t0, extra = {}, unknown = [], corrected = []) {
+    this.#showNotes(unknown, corrected);
     const s = this.#state;
     const maps = VIEW_MODULES[s.view].one ? (this.#views[s.view]?.heatmaps ?? []) : [];
     exportContext(maps, s, this.#file.shown(s.model)?.name ?? s.model, result, extra);
@@ -466,14 +466,15 @@ export class AttnDemo extends HTMLElement {
   /** Under the input: the words the view's runs did not know (view-done's unknown: the reading
    * view lists its own, in place) and what domain.js finds outside the current model's domain
    * (none while it loads, when it failed to load, or when the input could not be drawn). */
-  #showNotes(unknown = []) {
+  #showNotes(unknown = [], corrected = []) {
     const s = this.#state;
     const model = this.#cache.settled(s.model)?.model ?? null;
+    const again = () => this.#showNotes(unknown, corrected);
     const warnings =
       model && !this.#blanked
-        ? domainWarnings(findModel(s.model), model, s.input, s.lang, () => this.#showNotes(unknown))
+        ? domainWarnings(findModel(s.model), model, s.input, s.lang, again)
         : [];
-    this.#notes.show({ unknown, unk: model?.tokenizer.specials?.unk ?? '<unk>', warnings }, s.lang);
+    this.#notes.show({ unknown, corrected, unk: model?.tokenizer.specials?.unk, warnings }, s.lang);
   }
 
   /**

@@ -1,14 +1,16 @@
 // input-notes.js: what <attn-demo> says about the input under the input field: the "Examples"
-// menu (examples.js), the words the model did not know (a word-level result's unknownWords), and
+// menu (examples.js), the words the model did not know (a word-level result's unknownWords) and
+// those its spelling step read as others (corrected), and
 // the domain warnings (domain.js: a date outside the years the model learned, no digits, more
 // characters than it was trained on), next to the output instead of a confident wrong answer.
 //
 //   const notes = new InputNotes({ onPick: (input) => ... });
 //   row.append(notes.menu); parent.append(notes.node);
 //   notes.setExamples([{ input, shows }], 'en');
-//   notes.show({ unknown: ['zorblax'], unk: '<unk>', warnings: ['Year 3050 is outside ...'] }, 'en');
+//   notes.show({ unknown: ['zorblax'], corrected: [['reccomend', 'recommend']], unk: '<unk>',
+//                warnings: ['Year 3050 is outside ...'] }, 'en');
 //
-// Holds: the menu and two notes. Deliberately holds no model, no rule and no string table (the
+// Holds: the menu and three notes. Deliberately holds no model, no rule and no string table (the
 // texts come from i18n.js, the rules from domain.js and the model's result); text is only ever
 // set as textContent.
 
@@ -36,8 +38,9 @@ export class InputNotes {
     this.select = el('select', { id: 'examples' });
     this.menu = el('div', { class: 'field examples-field', hidden: '' }, [this.label, this.select]);
     this.unknown = el('p', { class: 'note unknown-words', hidden: '' });
+    this.corrected = el('p', { class: 'note corrected-words', hidden: '' });
     this.warning = el('p', { class: 'domain-warning', role: 'note', hidden: '' });
-    this.node = el('div', { class: 'input-notes' }, [this.warning, this.unknown]);
+    this.node = el('div', { class: 'input-notes' }, [this.warning, this.unknown, this.corrected]);
   }
 
   /** @param {AbortSignal} signal */
@@ -76,16 +79,23 @@ export class InputNotes {
 
   /**
    * The notes of the last run: unknown (typed words read as unk; null: the view lists them
-   * itself, or the model is char-level), warnings (domain.js messages).
-   * @param {{ unknown: string[] | null, unk?: string, warnings: string[] }} notes
+   * itself, or the model is char-level), corrected ([typed, read]: words the model does not know
+   * as typed that its spelling step read as vocabulary words), warnings (domain.js messages).
+   * @param {{ unknown: string[] | null, corrected?: string[][], unk?: string, warnings: string[] }} notes
    * @param {string} lang
    */
-  show({ unknown, unk = '<unk>', warnings }, lang) {
+  show({ unknown, corrected = [], unk = '<unk>', warnings }, lang) {
     const words = unknown ?? [];
     this.unknown.hidden = words.length === 0;
     this.unknown.toggleAttribute('data-unknown', words.length > 0);
     this.unknown.textContent = words.length
       ? t(lang, 'input.unknown', { unk, words: words.join(', ') })
+      : '';
+    this.corrected.hidden = corrected.length === 0;
+    this.corrected.textContent = corrected.length
+      ? t(lang, 'input.corrected', {
+          pairs: corrected.map(([typed, read]) => `${typed} → ${read}`).join(', '),
+        })
       : '';
     this.warning.hidden = warnings.length === 0;
     this.warning.textContent = warnings.join(' ');

@@ -32,7 +32,7 @@ import {
   textColorFor,
   whyToggle,
 } from '../shared/view-kit.js';
-import { elapsed, emit, runInput, unknownOf } from './view-context.js';
+import { correctedOf, elapsed, emit, runInput, unknownOf } from './view-context.js';
 import { UNSURE_BELOW, confidenceOf } from '../shared/confidence.js';
 
 /**
@@ -191,6 +191,7 @@ export class PoolingView {
       result,
       extra: { label: result.label, shown },
       unknown: unknownOf(result),
+      corrected: correctedOf(result),
     });
   }
 

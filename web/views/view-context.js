@@ -95,7 +95,7 @@ export function runInput(node, ctx, model, input, options = undefined) {
   const once = model.architecture === 'seq2seq' && !options && typeof input === 'string';
   const tok = model.tokenizer;
   const tokens = once ? tok.split(input) : null;
-  const ids = tokens ? Int32Array.from(tokens, (w) => tok.src.get(w) ?? tok.unkId) : null;
+  const ids = tokens ? Int32Array.from(tokens, (w) => tok.id(w)) : null;
   const problem = ids ? lengthProblem(ctx, model, ids.length) : inputProblem(ctx, model, input);
   if (problem) {
     emit(node, 'view-blank', problem);
@@ -118,7 +118,20 @@ export function runInput(node, ctx, model, input, options = undefined) {
   }
 }
 
-/** The unknown words of runs' results, each once, in order (a view's 'view-done' unknown). */
+/** The words of runs' results read as unk, each once, in order (a view's 'view-done' unknown):
+ * unknownWords without those the tokenizer's "spelling" step read as a vocabulary word. */
 export function unknownOf(...results) {
-  return [...new Set(results.flatMap((r) => r?.unknownWords ?? []))];
+  const corrected = new Set(correctedOf(...results).map(([typed]) => typed));
+  return [...new Set(results.flatMap((r) => r?.unknownWords ?? []))].filter(
+    (w) => !corrected.has(w),
+  );
+}
+
+/** The [typed, read] pairs of runs' results (the "spelling" step's corrections), each typed word
+ * once, in order (a view's 'view-done' corrected). */
+export function correctedOf(...results) {
+  const seen = new Set();
+  return results
+    .flatMap((r) => r?.corrected ?? [])
+    .filter(([typed]) => !seen.has(typed) && seen.add(typed));
 }

@@ -20,6 +20,8 @@ export const HONESTY = {
       'Unsure: the confidence is below {threshold}. On typed reviews about half of such answers were wrong: a coin flip.',
     'confidence.manyUnknown':
       'Much of this input is unknown to the model: {share} of its words. It reads each unknown word as the same placeholder, so this answer rests on the few words it knows.',
+    'input.corrected':
+      'Not in the model’s vocabulary as typed, read as the nearest word it knows (its spelling step): {pairs}',
     // ---- warnings: translations and dates (per-token probabilities)
     'warn.title': 'This output may be wrong.',
     'warn.unknown': 'The model does not know {words}: it reads them as {unk}.',
@@ -62,6 +64,7 @@ export const HONESTY = {
       '不确定：置信度低于 {threshold}。在手写评论上，这样的回答大约一半是错的，和抛硬币一样。',
     'confidence.manyUnknown':
       '这段输入里有 {share} 的词模型不认识。它把每个不认识的词都读成同一个占位符，所以这个回答只依据它认识的少数几个词。',
+    'input.corrected': '词表中没有这样拼写的词，模型按拼写校正读作它认识的最接近的词：{pairs}',
     // ---- warnings: translations and dates (per-token probabilities)
     'warn.title': '这个输出可能是错的。',
     'warn.unknown': '模型不认识 {words}：它把它们当作 {unk} 读。',
