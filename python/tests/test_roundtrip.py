@@ -222,6 +222,9 @@ def check_transformer(name, m, js, inputs):
         close(f"transformer attention: {name}", a["weights"]["data"], b["weights"])
     r = m.run(src, max_length=5) if m.variant == "decoder" else m.run(src)
     _ids(f"{name} run", run["ids"], r["ids"])
+    # each output token's probability (encoder: of the label picked), and the weakest, as in JS
+    close(f"transformer probs: {name}", run["probs"], r["probs"])
+    assert abs(run["minProb"] - r["min_prob"]) < 1e-5, name
     if "log_probs" in r:
         close(f"transformer log-probs: {name} greedy", run["logProbs"], r["log_probs"])
         close(f"transformer logits: {name} greedy", run["logits"]["data"], r["logits"])

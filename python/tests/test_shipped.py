@@ -65,6 +65,8 @@ def test_pytorch_equals_attnlab_in_node(shipped, i):
             py = ref.run(text)
             assert list(run["ids"]) == py["ids"] and run["output"] == py["output"], name
             close(f"shipped log-probs: {name}", run["logProbs"], py["log_probs"], **TOL)
+            close(f"shipped probs: {name}", run["probs"], py["probs"], **TOL)
+            assert abs(run["minProb"] - py["min_prob"]) < 1e-5, name
             close(f"shipped attention: {name}", run["attention"][0]["weights"]["data"],
                   py["attention"], **TOL)
         elif arch == "transformer":
@@ -72,6 +74,8 @@ def test_pytorch_equals_attnlab_in_node(shipped, i):
             py = ref.run(text)
             assert list(run["ids"]) == py["ids"], name
             close(f"shipped log-probs: {name}", run["logProbs"], py["log_probs"], **TOL)
+            close(f"shipped probs: {name}", run["probs"], py["probs"], **TOL)
+            assert abs(run["minProb"] - py["min_prob"]) < 1e-5, name
             # loosened for logits alone: the translators' logits reach +-40, and a logit near 0
             # is a float32 sum of terms that large, ~1e-5 off in any float32 order (worst seen
             # 2.1e-5, en-fr-transformer-relative); log-probs and attention keep TOL

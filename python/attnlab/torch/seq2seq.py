@@ -259,16 +259,19 @@ class Seq2Seq(ConfigModule):
     def run(self, text, max_length=None, beam_width=1):
         """Decoding of text (or source ids), as Model.run in JS: greedy, or the C beam search
         with beam_width > 1 (then the winner's per-step values, from teacher forcing). -> dict
-        output (text, eos left out), ids (eos included), log_probs [T], attention [T, S],
-        positions [T]."""
+        output (text, eos left out), ids (eos included), log_probs [T], probs [T] (each output
+        token's probability, exp(log_probs), as JS's probs), min_prob (the weakest, a float; as
+        JS's minProb), attention [T, S], positions [T]."""
         src = self.tokenizer.encode(text) if isinstance(text, str) else [int(i) for i in text]
         if beam_width > 1:
             ids = beam(self, src, beam_width, max_length)
             lps, att, pos, _ = score(self, src, ids)
         else:
             ids, lps, att, pos, _ = greedy(self, src, max_length)
+        probs = torch.exp(lps)
         return {"output": self.tokenizer.decode(ids) if self.tokenizer is not None else None,
-                "ids": ids, "log_probs": lps, "attention": att, "positions": pos, "src": src}
+                "ids": ids, "log_probs": lps, "probs": probs, "min_prob": float(probs.min()),
+                "attention": att, "positions": pos, "src": src}
 
     def encode(self, src):
         """src: list of ids -> keys [S, H], the decoder's initial state (h, c, h~)."""

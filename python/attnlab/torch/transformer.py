@@ -213,17 +213,24 @@ class Transformer(ConfigModule):
     def run(self, text, max_length=None):
         """Model.run in JS: encoder: the argmax label per position; decoder: greedy
         continuation of text; encoder-decoder: greedy translation from bos. -> dict ids, tokens,
-        output, log_probs (not for encoder), logits and attention over the fed sequence."""
+        output, log_probs (not for encoder), probs (each output token's probability: exp(log_probs);
+        for encoder, the softmax probability of the label picked at each position) and min_prob
+        (the weakest, a float), as JS's probs and minProb, logits and attention over the fed
+        sequence."""
         src = self.tokenizer.encode(text) if isinstance(text, str) else [int(i) for i in text]
         tgt_vocab = self.tokenizer.tgt_vocab or self.tokenizer.src_vocab
         if self.variant == "encoder":
             out = self(src)
             ids = [int(i) for i in out["logits"].argmax(-1)]
             tokens = [tgt_vocab[i] for i in ids]
-            return {"ids": ids, "tokens": tokens, "output": " ".join(tokens), **out}
+            probs = torch.softmax(out["logits"], -1).gather(-1, torch.tensor(ids)[:, None])[:, 0]
+            return {"ids": ids, "tokens": tokens, "output": " ".join(tokens), "probs": probs,
+                    "min_prob": float(probs.min()), **out}
         ids, lps, fed, _ = greedy(self, src, max_length or self.cfg.get("maxLength", 50))
         out = self(src, fed) if self.variant == "encoder-decoder" else self(fed)
+        probs = torch.exp(torch.tensor(lps, dtype=torch.float64))
         return {"ids": ids, "tokens": [tgt_vocab[i] for i in ids], "log_probs": lps,
+                "probs": probs, "min_prob": float(probs.min()),
                 "output": self.tokenizer.decode(ids), "fed": fed, **out}
 
     def embed(self, table, ids):
