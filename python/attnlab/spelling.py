@@ -20,6 +20,7 @@ import unicodedata
 
 MIN_LENGTH = 4
 LONG_WORD = 9
+CACHE_SIZE = 4096  # answers kept per corrector (spelling.js)
 
 
 def _letters(word):
@@ -110,6 +111,8 @@ def spelling_corrector(vocab):
                     key = (dist, -prefix, longer, rank)
                     if best_key is None or key < best_key:
                         best_key, best = key, cand
+        if len(cache) >= CACHE_SIZE:  # typed text has no bound: start over
+            cache.clear()
         cache[word] = best
         return best
 

@@ -24,7 +24,8 @@ import {
   equationText,
 } from '../../web/shared/lesson-steps.js';
 import { findModel, modelFitsView, modelUrl } from '../../web/shared/models.js';
-import { COST_MODELS, chartGeometry, costInput, median } from '../../web/views/lesson-cost.js';
+import { COST_MODELS, chartGeometry, costInput } from '../../web/views/lesson-cost.js';
+import { quartiles } from '../../web/views/lesson-cost-stats.js';
 
 const ORIGIN = 'http://127.0.0.1:8080';
 /** The issue's limit for a step's text, in English words. */
@@ -277,8 +278,8 @@ test("step 5: fixed inputs over a–t, a median, the chart's points inside its b
   assert.match(costInput(60), /^[a-t]{60}$/);
   assert.equal(costInput(20), costInput(60).slice(0, 20));
   assert.equal(new Set(costInput(60)).size > 10, true, 'not one repeated letter');
-  assert.equal(median([3, 1, 2]), 2);
-  assert.equal(median([4, 1, 3, 2]), 2.5);
+  assert.equal(quartiles([3, 1, 2]).median, 2);
+  assert.equal(quartiles([4, 1, 3, 2]).median, 2.5);
   const g = chartGeometry(
     [
       { m: 5, nonePer: 10, attnPer: 12 },

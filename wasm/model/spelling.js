@@ -28,6 +28,8 @@
 
 export const MIN_LENGTH = 4;
 export const LONG_WORD = 9;
+/** Answers kept per corrector; past it the cache starts over (typed text has no bound). */
+const CACHE_SIZE = 4096;
 const LETTERS = /^\p{L}+$/u;
 
 /** The restricted Damerau-Levenshtein distance of a and b (arrays of code points), or max + 1
@@ -80,7 +82,7 @@ export function deletions(chars, k) {
 /**
  * A corrector for one vocabulary: word → the vocabulary word it is read as, or null (too short,
  * not letters, in the vocabulary already, or nothing near). The index is built at the first
- * correction; answers are cached.
+ * correction; up to CACHE_SIZE answers are cached.
  * @param {string[]} vocab
  * @returns {(word: string) => string | null}
  */
@@ -141,6 +143,7 @@ export function spellingCorrector(vocab) {
         }
       }
     }
+    if (cache.size >= CACHE_SIZE) cache.clear();
     cache.set(word, best);
     return best;
   };

@@ -80,13 +80,6 @@ export function setCostTimer(fn) {
   testTimer = typeof fn === 'function' ? fn : null;
 }
 
-/** The median of numbers (sorted copy). */
-export function median(values) {
-  const v = [...values].sort((a, b) => a - b);
-  const n = v.length;
-  return n === 0 ? NaN : n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /**
  * The chart's geometry (pure): rows [{ m, nonePer, attnPer, noneQ1, noneQ3, attnQ1, attnQ3 }]
  * (µs per token; the quartiles optional) in a width × height box with margins; returns { none,
