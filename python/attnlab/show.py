@@ -10,8 +10,11 @@ are dropped) drawn by <attn-heatmap> (web/elements/attention-heatmap.js), rows =
 output tokens), cols = keys (the input tokens).
 show(model): the path or the bytes of a model file as attnlab.export writes it (the format of
 web/models/*.safetensors): an input box and the model's attention, re-run in the browser by the
-inlined attnlab.wasm on every edit (the alignment view of <attn-demo>, with its explanation of
-the hovered cell).
+inlined attnlab.wasm on every edit, in the view the page draws its architecture in
+(assets/live-views.json, from python/js/live-views.js): seq2seq the alignment view (with its
+explanation of the hovered cell), transformer the heads view (layers × heads; an
+encoder-decoder's kind), classifier the pooling view (label, calibrated confidence, "unsure"),
+memory-RNN language model the reading view. Another architecture is refused, naming it.
 
 What an output holds: a div with a unique id, its data as JSON in a <script type=
 "application/json"> (weights, or the model file and the gzipped .wasm, base64), the bundle (assets/heatmap.js
@@ -22,7 +25,7 @@ output alone (Colab and VS Code put each in an iframe of its own). Jupyter shows
 trusted notebook (outputs you ran are; File → Trust Notebook for others); until the script runs,
 the output says so.
 Sizes: a heatmap output is about 77 KB (the bundle) plus 5.4 bytes a weight; a live view about
-322 KB (the bundle and the gzipped .wasm) plus 4/3 of the model file.
+444 KB (the bundle and the gzipped .wasm) plus 4/3 of the model file, for every family.
 """
 
 import base64
@@ -339,7 +342,9 @@ def show(model_or_weights, rows=None, cols=None, *, input=None, title=None, labe
     .save(path)).
 
     model_or_weights: a model file (a path, str or os.PathLike, or its bytes) as attnlab.export
-      writes it → the live view, on `input` (at most 64 characters; editable in the view);
+      writes it (seq2seq, transformer, classifier, memory-RNN language model) → the live view,
+      in the page's view for it, on `input` (at most 64 characters, and no more tokens than a
+      transformer's learned positions; editable in the view);
       or a 2-D array of weights [rows, cols] → a heatmap.
     rows, cols (heatmap): labels, one per row (query, output token) and column (key, input
       token); a string gives one per character; default 0, 1, ….
