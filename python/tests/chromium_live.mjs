@@ -53,7 +53,11 @@ function readView() {
     about: text('.about'),
     hint: shadow.querySelectorAll('.about')[1]?.textContent ?? null,
     status: text('.status'),
-    error: q('.error')?.hidden === false ? text('.error') : null,
+    error:
+      [...shadow.querySelectorAll('.error')]
+        .filter((e) => !e.hidden)
+        .map((e) => e.textContent)
+        .join(' ') || null,
   };
   if (out.view === 'heads') {
     out.thumbs = [...shadow.querySelectorAll('button.thumb')].map((b) => [

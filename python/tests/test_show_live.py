@@ -15,6 +15,7 @@ positions (refused by show(), and blanked by the view when typed). Screenshots a
 390 × 844: tests/browser/screenshots/live-<family>-<width>.png.
 """
 
+import base64
 import json
 import math
 import os
@@ -32,6 +33,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SHOTS = os.path.join(ROOT, "tests", "browser", "screenshots")
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 ATOL = 1e-5
+# a memory-RNN classifier (config head "classifier"): the page's reading view draws language models only
+UNDRAWN = os.path.join(ROOT, "tests", "fixtures", "memory_rnn_clf_lstmn.safetensors")
 
 # One small shipped model of each family; inputs[0] is show()'s, the others are typed in the view.
 FAMILIES = {
@@ -69,13 +72,22 @@ def drawn(tmp_path_factory):
             if k in f:
                 job[k] = f[k]
         jobs.append(job)
+    # a file no view draws, its output written past show()'s check: the bundle refuses it too
+    page = str(d / "undrawn.html")
+    with open(UNDRAWN, "rb") as fh:
+        b = fh.read()
+    mod = sys.modules["attnlab.show"]
+    data = {"wasmGzip": mod._wasm_gzip_b64(), "model": base64.b64encode(b).decode("ascii"),
+            "input": "the cat", "title": None}
+    mod._output("model", data, mod._asset("notebook.js"), "attnlabNotebook", "", "x").save(page)
+    jobs.append({"html": page, "inputs": ["the cat"]})
     env = dict(os.environ, NODE_PATH=os.environ.get("NODE_PATH", "/usr/share/nodejs"))
     p = subprocess.run(["node", os.path.join(HERE, "chromium_live.mjs")], cwd=ROOT, env=env,
                        input=json.dumps({"jobs": jobs}), capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
         raise RuntimeError(f"chromium_live.mjs exited {p.returncode}: {p.stderr[-2000:]}")
     results = json.loads(p.stdout)["results"]
-    out = dict(zip(FAMILIES, results))
+    out = dict(zip(list(FAMILIES) + ["undrawn"], results))
     for family, r in out.items():
         assert "error" not in r, f"{family}: {r.get('error')}"
     return out
@@ -227,6 +239,21 @@ def test_a_file_no_view_draws_is_refused_naming_it_and_the_drawn_ones():
         show(safetensors_with({"architecture": "graph-net"}))
     with pytest.raises(ValueError, match=r"this file's architecture is 'memory-rnn' with head 'classifier'"):
         show(safetensors_with({"architecture": "memory-rnn", "head": "classifier"}))
+    with pytest.raises(ValueError, match=drawn_ones + r"; this file's architecture is 'memory-rnn' "
+                                                      r"with head 'classifier'"):
+        show(UNDRAWN, input="the cat")
+
+
+def test_the_bundle_refuses_a_file_no_view_draws_naming_it(drawn):
+    """show() refuses it first; an output written past that check says the same in the page."""
+    r = drawn["undrawn"]
+    assert r["problems"] == [] and r["requests"] == []
+    (d,) = r["draws"]
+    assert d["state"] == "error" and d["view"] is None
+    assert d["error"] == (
+        'attnlab: the live view draws seq2seq (the alignment view), transformer (the heads view), '
+        'classifier (the pooling view), memory-rnn with head "lm" (the reading view); this file is '
+        '"memory-rnn" with head "classifier"')
 
 
 def test_over_long_inputs_are_refused_as_the_view_refuses_them(drawn):
