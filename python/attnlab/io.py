@@ -14,8 +14,9 @@ PyTorch shapes whose mapping is unambiguous (docs/python.md, "Stock modules"):
   tensor), out= (nn.Linear)          -> "transformer", variant "encoder" ("decoder" with causal=True)
   nn.LSTM / GRU / RNN + embedding=, pooling= (w [d]), classifier=, or one module holding them
   under those names                  -> "classifier", pooling "attention" (Zhou et al. 2016)
-Anything else, a missing tokenizer or a shape the config does not give is refused with an error
-naming the module and the parameter, before anything is written. Deliberately not here: F16 or
+A module wrapped for training (DistributedDataParallel, nn.DataParallel, attnlab.BatchLoss) is
+unwrapped to its .module first. Anything else, a missing tokenizer or a shape the config does not
+give is refused with an error naming the module and the parameter, before anything is written. Deliberately not here: F16 or
 I8 writing (the JS saveModel / scripts/quantize.mjs own the quantiser), batching, training.
 """
 

@@ -17,7 +17,7 @@ import attnlab
 from attnlab import BatchLoss, ExportError
 from attnlab.torch import MemoryRNN, Seq2Seq, Transformer
 from conftest import node
-from zoo import TEXT, calls, tok, zoo
+from zoo import calls, tok, zoo
 
 BATCH = r"one sequence at a time: got a batch of shape \[2, 3\]; loop over the rows, or give " \
     r"a DataLoader collate_fn=attnlab.collate"
@@ -83,6 +83,20 @@ def test_the_names_in_the_messages():
     with pytest.raises(ValueError, match=r"Seq2Seq\.forward: the input is text but the module "
                                          r"has no tokenizer"):
         bare("a b", [4])
+
+
+def test_counts_are_positive_integers():
+    m, t = zoo()["seq2seq additive"], zoo()["transformer decoder"]
+    with pytest.raises(ValueError, match=r"^Seq2Seq\.run: max_length 0 must be an integer >= 1$"):
+        m.run("a b", max_length=0)
+    with pytest.raises(ValueError, match=r"^Seq2Seq\.run: beam_width 2.5 must be an integer"):
+        m.run("a b", beam_width=2.5)
+    with pytest.raises(ValueError, match=r"^seq2seq\.beam: width -1 must be an integer >= 1$"):
+        attnlab.torch.seq2seq.beam(m, [4, 5], -1)
+    with pytest.raises(ValueError, match=r"^Transformer\.run: max_length -3 must be an integer"):
+        t.run("a b", max_length=-3)
+    assert len(m.run("a b", max_length=2)["ids"]) <= 2
+    assert len(t.run("a b", max_length=1)["ids"]) == 1
 
 
 def test_learned_positions_name_the_limit():

@@ -64,6 +64,16 @@ def ids_of(module, value, what, vocab=None, encode=None, name="input"):
     return ids
 
 
+def count_of(value, what, name, default=None):
+    """An option that counts (max_length, beam_width): None -> default, else an int >= 1 (the
+    JS library's "maxLength 0 must be an integer in [1, ...]"; PyTorch has no upper cap)."""
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{what}: {name} {value!r} must be an integer >= 1")
+    return int(value)
+
+
 def _ids_from(value, what, name):
     if isinstance(value, (torch.Tensor, np.ndarray)):
         if value.ndim >= 2:

@@ -40,7 +40,7 @@ from torch import nn
 
 from ..safetensors import f32, write_safetensors
 from ._config import ConfigModule
-from ._inputs import device_of, ids_of
+from ._inputs import count_of, device_of, ids_of
 
 CELLS = {"lstm": (nn.LSTM, nn.LSTMCell), "gru": (nn.GRU, nn.GRUCell), "rnn": (nn.RNN, nn.RNNCell)}
 LUONG = ("dot", "general", "concat", "local-m", "local-p")
@@ -240,7 +240,8 @@ class Seq2Seq(ConfigModule):
         """The states dict of forward(states=True) from the per-step traces."""
         cfg = self._keys
         st = {"style": self.style, "attention": cfg["attention"],
-              "embedded": self.src_embedding.weight[torch.tensor(src, device=keys.device)], "encoder": keys,
+              "embedded": self.src_embedding.weight[torch.tensor(src, device=keys.device)],
+              "encoder": keys,
               "initial": init}
         names = ["query", "scores", "context"] if self.attention is not None else []
         if self.attention is not None and self.style == "luong":
@@ -269,6 +270,8 @@ class Seq2Seq(ConfigModule):
         token's probability, exp(log_probs), as JS's probs), min_prob (the weakest, a float; as
         JS's minProb), attention [T, S], positions [T]."""
         src = ids_of(self, text, "Seq2Seq.run", vocab=self.Vs)
+        max_length = count_of(max_length, "Seq2Seq.run", "max_length")
+        beam_width = count_of(beam_width, "Seq2Seq.run", "beam_width")
         if beam_width > 1:
             ids = beam(self, src, beam_width, max_length)
             lps, att, pos, _ = score(self, src, ids)
@@ -337,7 +340,7 @@ class Seq2Seq(ConfigModule):
 def greedy(model, src, max_length=None):
     """-> ids, per-step log-probs of the chosen ids, attention [T, S], p_t [T] (lists/tensors)."""
     src = ids_of(model, src, "seq2seq.greedy", vocab=model.Vs)
-    max_length = max_length or model.max_length
+    max_length = count_of(max_length, "seq2seq.greedy", "max_length", model.max_length)
     keys, state = model.encode(src)
     y, ids, lps, atts, pos, margins = model.bos, [], [], [], [], []
     for t in range(max_length):
@@ -381,7 +384,8 @@ def beam(model, src, width, max_length=None):
     `width` finishes a hypothesis, stop at `width` finished or max_length, winner by
     (sum log p) / length. -> ids."""
     src = ids_of(model, src, "seq2seq.beam", vocab=model.Vs)
-    max_length = max_length or model.max_length
+    width = count_of(width, "seq2seq.beam", "width")
+    max_length = count_of(max_length, "seq2seq.beam", "max_length", model.max_length)
     keys, state = model.encode(src)
     live = [(0.0, [], state)]
     finished = []

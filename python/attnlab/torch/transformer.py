@@ -39,7 +39,7 @@ from torch import nn
 from ..limits import CONFIG_LIMITS
 from ..safetensors import f32, write_safetensors
 from ._config import ConfigModule
-from ._inputs import device_of, ids_of
+from ._inputs import count_of, device_of, ids_of
 
 
 def sinusoidal(n, E, dtype=torch.float64, device=None):
@@ -229,7 +229,9 @@ class Transformer(ConfigModule):
             probs = torch.softmax(out["logits"], -1).gather(-1, pick)[:, 0]
             return {"ids": ids, "tokens": tokens, "output": " ".join(tokens), "probs": probs,
                     "min_prob": float(probs.min()), **out}
-        ids, lps, fed, _ = greedy(self, src, max_length or self.cfg.get("maxLength", 50))
+        max_length = count_of(max_length, f"{type(self).__name__}.run", "max_length",
+                              self._keys.get("maxLength", 50))
+        ids, lps, fed, _ = greedy(self, src, max_length)
         out = self(src, fed) if self.variant == "encoder-decoder" else self(fed)
         probs = torch.exp(torch.tensor(lps, dtype=torch.float64, device=device_of(self)))
         return {"ids": ids, "tokens": [tgt_vocab[i] for i in ids], "log_probs": lps,
@@ -362,6 +364,7 @@ def greedy(model, src, max_len):
     """Greedy decoding (decoder: continue src; encoder-decoder: from bos) -> ids, log-probs, the
     fed sequence and the smallest top-1 margin over the steps."""
     src = model.ids(src, "transformer.greedy")
+    max_len = count_of(max_len, "transformer.greedy", "max_len", model._keys.get("maxLength", 50))
     tok = model.cfg["tokenizer"]
     eos = tok["tgtVocab"].index(tok["eos"])
     ed = model.variant == "encoder-decoder"
