@@ -6,6 +6,7 @@ architecture refuses a batch, an empty input, an id outside the vocabulary with 
 library's wording (the empty input checked against Node's own message). The DDP recipe is
 test_ddp.py; devices are test_devices.py."""
 
+import os
 import re
 
 import pytest
@@ -16,7 +17,7 @@ from torch.utils.data import DataLoader
 import attnlab
 from attnlab import BatchLoss, ExportError
 from attnlab.torch import MemoryRNN, Seq2Seq, Transformer
-from conftest import node
+from conftest import ROOT, node
 from zoo import calls, tok, zoo
 
 BATCH = r"one sequence at a time: got a batch of shape \[2, 3\]; loop over the rows, or give " \
@@ -153,27 +154,24 @@ def mean_loss(model, data):
         return float(sum(model.example_loss(ex) for ex in data)) / len(data)
 
 
+def docs_block(heading):
+    text = open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8").read()
+    return re.search(r"```python\n(.*?)```", text[text.index(heading):], re.S).group(1)
+
+
 def test_a_dataloader_epoch_with_collate_trains_a_seq2seq():
+    """The DataLoader lines of docs/python.md as written: one epoch over 96 pairs."""
     data = pairs(96, seed=1)
     torch.manual_seed(0)
     model = Seq2Seq(tok(), hidden_size=16, embedding_size=8)
-    loader = DataLoader(data, batch_size=8, shuffle=True, collate_fn=attnlab.collate,
-                        generator=torch.Generator().manual_seed(0))
-    first = next(iter(loader))
-    assert isinstance(first, list) and len(first) == 8 and all(
-        isinstance(s, str) and isinstance(t, str) for s, t in first)
-    step = BatchLoss(model)
-    opt = torch.optim.Adam(model.parameters(), lr=0.03)
     before = mean_loss(model, data)
-    batches = 0
-    for batch in loader:
-        opt.zero_grad()
-        loss = step(batch)
-        loss.backward()
-        opt.step()
-        batches += 1
+    scope = {"attnlab": attnlab, "torch": torch, "model": model, "pairs": data}
+    exec(docs_block("### A DataLoader: `attnlab.collate`"), scope)
     after = mean_loss(model, data)
-    assert batches == 12
+    batch = scope["batch"]   # the last one: 96 = 12 batches of 8
+    assert isinstance(batch, list) and len(batch) == 8 and all(
+        isinstance(s, str) and isinstance(t, str) for s, t in batch)
+    assert len(scope["loader"]) == 12
     assert after < 0.8 * before, f"one epoch: mean loss {before:.3f} -> {after:.3f}"
 
 
