@@ -10,13 +10,16 @@
 Holds: export / load (attnlab.io), Tokenizer (attnlab.tokenizer, the JS normalisation),
 the reference modules (attnlab.torch), the safetensors reader/writer (attnlab.safetensors).
 `attnlab.show` (a notebook view, attnlab.show; standard library only).
+`attnlab.collate` and `attnlab.BatchLoss` (attnlab.data): training under a DataLoader and DDP.
 """
 
+from .data import BatchLoss, collate
 from .io import ExportError, LoadError, export, load
 from .tokenizer import Tokenizer
 from . import torch  # noqa: F401  (attnlab.torch: the modules)
 from .show import show  # noqa: E402  (after the submodule import: attnlab.show stays the function)
 
 __version__ = "0.2.0"
-__all__ = ["export", "load", "Tokenizer", "ExportError", "LoadError", "show", "torch"]
+__all__ = ["export", "load", "Tokenizer", "ExportError", "LoadError", "show", "torch", "collate",
+           "BatchLoss"]
 
