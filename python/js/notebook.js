@@ -98,6 +98,7 @@ async function live(root, shadow, d) {
   const config = /** @type {any} each architecture's config */ (model.config);
   const viewName = liveView(model.architecture, config.head);
   if (!viewName) {
+    model.dispose(); // no view will hold it: its wasm memory goes now, not at a collector's warning
     throw new Error(
       `the live view draws ${liveFamiliesText()}; this file is ${JSON.stringify(model.architecture)}${config.head ? ` with head "${config.head}"` : ''}`,
     );
