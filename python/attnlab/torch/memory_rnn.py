@@ -45,7 +45,7 @@ from torch import nn
 
 from ..safetensors import f32, write_safetensors
 from ..tokenizer import Tokenizer
-from ._config import ConfigModule
+from ._config import ConfigModule, tokens_of
 
 
 def _p(*shape):
@@ -269,15 +269,17 @@ class MemoryRNN(ConfigModule):
     @torch.no_grad()
     def run(self, text):
         """Model.run in JS: lm: ids, log_probs [n-1] of each next token, perplexity, attention;
-        classifier: label, label_id, probs, attention."""
+        classifier: label, label_id, probs, attention; both: tokens (as JS's)."""
         ids = self.encode(text) if isinstance(text, str) else [int(i) for i in text]
         out = self(ids)
         if self.lm:
             lp = out["log_probs"][torch.arange(len(ids) - 1), torch.tensor(ids[1:])]
             ppl = float(torch.exp(-lp.mean())) if len(ids) > 1 else None
-            return {"ids": ids, "token_log_probs": lp, "perplexity": ppl, **out}
+            return {"ids": ids, "token_log_probs": lp, "perplexity": ppl,
+                    "tokens": tokens_of(self.tokenizer, ids), **out}
         best = int(out["probs"].argmax())
-        return {"label": self.labels[best], "label_id": best, "ids": ids, **out}
+        return {"label": self.labels[best], "label_id": best, "ids": ids,
+                "tokens": tokens_of(self.tokenizer, ids), **out}
 
 
 @torch.no_grad()

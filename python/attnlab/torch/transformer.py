@@ -36,7 +36,7 @@ from torch import nn
 
 from ..limits import CONFIG_LIMITS
 from ..safetensors import f32, write_safetensors
-from ._config import ConfigModule
+from ._config import ConfigModule, tokens_of
 
 
 def sinusoidal(n, E, dtype=torch.float64):
@@ -216,7 +216,7 @@ class Transformer(ConfigModule):
         output, log_probs (not for encoder), probs (each output token's probability: exp(log_probs);
         for encoder, the softmax probability of the label picked at each position) and min_prob
         (the weakest, a float), as JS's probs and minProb, logits and attention over the fed
-        sequence."""
+        sequence; src_tokens and (decoder, encoder-decoder) fed_tokens label its maps."""
         src = self.tokenizer.encode(text) if isinstance(text, str) else [int(i) for i in text]
         tgt_vocab = self.tokenizer.tgt_vocab or self.tokenizer.src_vocab
         if self.variant == "encoder":
@@ -225,13 +225,16 @@ class Transformer(ConfigModule):
             tokens = [tgt_vocab[i] for i in ids]
             probs = torch.softmax(out["logits"], -1).gather(-1, torch.tensor(ids)[:, None])[:, 0]
             return {"ids": ids, "tokens": tokens, "output": " ".join(tokens), "probs": probs,
-                    "min_prob": float(probs.min()), **out}
+                    "min_prob": float(probs.min()),
+                    "src_tokens": tokens_of(self.tokenizer, src), **out}
         ids, lps, fed, _ = greedy(self, src, max_length or self.cfg.get("maxLength", 50))
         out = self(src, fed) if self.variant == "encoder-decoder" else self(fed)
         probs = torch.exp(torch.tensor(lps, dtype=torch.float64))
         return {"ids": ids, "tokens": [tgt_vocab[i] for i in ids], "log_probs": lps,
                 "probs": probs, "min_prob": float(probs.min()),
-                "output": self.tokenizer.decode(ids), "fed": fed, **out}
+                "output": self.tokenizer.decode(ids), "fed": fed,
+                "src_tokens": tokens_of(self.tokenizer, src),
+                "fed_tokens": tokens_of(self.tokenizer, fed, True), **out}
 
     def embed(self, table, ids):
         E = self._keys["embeddingSize"]
