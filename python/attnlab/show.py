@@ -1,28 +1,40 @@
 """attnlab.show: attention in a notebook output cell, as one self-contained piece of HTML.
 
     import attnlab
-    attnlab.show(weights, rows=["2", "0", ...], cols=list("22 nov 2026"))   # a heatmap
-    attnlab.show("dates.safetensors", input="22 Nov 2026")                 # the live view
+    attnlab.show(attention, tokens=["the", "cat", "sat"])      # [L, H, T, S]: a layer × head grid
+    attnlab.show(outputs.attentions, tokens=tokenizer.convert_ids_to_tokens(ids))  # Hugging Face
+    attnlab.show(model.run("22 Nov 2026"))                     # an attnlab.torch result, labelled
+    attnlab.show(weights, query_tokens=list("2026-11-22"), key_tokens=list("22 nov 2026"))
+    attnlab.show("dates.safetensors", input="22 Nov 2026")    # the live view
     view = attnlab.show(...); view.html; view.save("view.html")
 
-show(weights): a 2-D array (nested lists, numpy, a torch tensor; leading dimensions of size 1
-are dropped) drawn by <attn-heatmap> (web/elements/attention-heatmap.js), rows = queries (the
-output tokens), cols = keys (the input tokens).
+show(attention): [T, S] (one map: rows = queries, the output tokens; columns = keys, the input
+tokens), [H, T, S], [L, H, T, S] or [L, B, H, T, S] (torch, numpy, nested lists; leading
+dimensions of size 1 dropped), a tuple or list of per-layer [B, H, T, S] tensors (Hugging Face's
+output_attentions; batch= picks the item, default 0), or the result of an attnlab.torch model of
+any architecture (kind= picks a transformer's encoder, decoder or cross maps). _maps.py reads
+them all. One map is drawn by <attn-heatmap> (web/elements/attention-heatmap.js); more by
+python/js/grid.js: a layer × head grid of thumbnails on one colour scale (fixed 0–1 when every
+weight is in [0, 1], else fitted; vmin / vmax set it; the colour bar says which), one enlarged
+as an <attn-heatmap> with the tokens on both axes.
 show(model): the path or the bytes of a model file as attnlab.export writes it (the format of
 web/models/*.safetensors): an input box and the model's attention, re-run in the browser by the
 inlined attnlab.wasm on every edit (the alignment view of <attn-demo>, with its explanation of
 the hovered cell).
 
 What an output holds: a div with a unique id, its data as JSON in a <script type=
-"application/json"> (weights, or the model file and the gzipped .wasm, base64), the bundle (assets/heatmap.js
-or assets/notebook.js, built by scripts/build-python-assets.mjs from python/js/) as a classic
-inline script, and a line that mounts it. No module script, no URL, no network: Jupyter
-Notebook, JupyterLab, VS Code, Colab and nbconvert's HTML export each render it as it is, every
-output alone (Colab and VS Code put each in an iframe of its own). Jupyter shows it only in a
-trusted notebook (outputs you ran are; File → Trust Notebook for others); until the script runs,
-the output says so.
-Sizes: a heatmap output is about 77 KB (the bundle) plus 5.4 bytes a weight; a live view about
-322 KB (the bundle and the gzipped .wasm) plus 4/3 of the model file.
+"application/json"> (the weights once, as base64 float32, each distinct label list once; or the
+model file and the gzipped .wasm, base64), the bundle (assets/heatmap.js or assets/notebook.js,
+built by scripts/build-python-assets.mjs from python/js/) as a classic inline script, and a line
+that mounts it. No module script, no URL, no network: Jupyter Notebook, JupyterLab, VS Code,
+Colab and nbconvert's HTML export each render it as it is, every output alone (Colab and VS Code
+put each in an iframe of its own). Jupyter shows it only in a trusted notebook (outputs you ran
+are; File → Trust Notebook for others); until the script runs, the output says so.
+Sizes (KB = 1,024 bytes; python/tests/test_show_sizes.py measures them): one map is about
+135 KB (the bundle) plus 5.4 bytes per weight (100 × 100: 188 KB); a grid is the same bundle
+plus about 5.8 bytes per weight, however many maps (2 layers × 4 heads of 16 × 16: 147 KB); the
+live view about 393 KB (the bundle, and the `.wasm` gzipped, base64) plus 4/3 of the model file
+(`web/models/dates-additive.safetensors`, 74 KB: 491 KB).
 """
 
 import base64

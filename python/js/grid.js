@@ -29,6 +29,9 @@ export const GRID_STYLE = `${VIEW_STYLE}
 .note { color: #5c5c66; font-size: 0.8125rem; margin: 0 0 0.25rem; }
 .heads-grid { max-width: 100%; }
 .heads-selected attn-heatmap { display: block; }
+button[data-action] { font: inherit; font-size: 0.875rem; min-height: 2rem; padding: 0.25rem 0.6rem;
+  border: 1px solid #c4c4cc; border-radius: 6px; background: #fff; color: inherit; cursor: pointer; }
+button[data-action]:focus-visible { outline: 2px solid Highlight; outline-offset: 2px; }
 `;
 
 /** Each map's values: Float32Array views into one decoded buffer. */
