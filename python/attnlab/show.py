@@ -223,7 +223,7 @@ def _draw(attention, tokens, query_tokens, key_tokens, names, batch, kind, title
 
     named = all(m.name for m in every)
     layer_names = [f"Layer {l + 1}" for l in range(maps.layers)]
-    head_names = [f"Head {h + 1}" for h in range(maps.heads)]
+    head_names = ["" if named else f"Head {h + 1}" for h in range(maps.heads)]
     entries, values = [], []
     for m in every:
         if named:
@@ -232,13 +232,13 @@ def _draw(attention, tokens, query_tokens, key_tokens, names, batch, kind, title
         entries.append({"layer": m.layer, "head": m.head, "rows": m.rows, "cols": m.cols,
                         "r": label_id(m.row_labels), "c": label_id(m.col_labels),
                         "title": m.name if named else f"Layer {m.layer + 1}, head {m.head + 1}"})
-    shapes = sorted({(m.rows, m.cols) for m in every})
+    shapes = list(dict.fromkeys((m.rows, m.cols) for m in every))  # in order, each once
     shape = " and ".join(f"{r} × {c}" for r, c in shapes[:3]) + (" and more" if len(shapes) > 3 else "")
-    size = (f"{len(every)} maps" if named else
+    size = (" and ".join(dict.fromkeys(m.name for m in every)) if named else
             f"{maps.layers} layer{'s' * (maps.layers != 1)} × {maps.heads} head{'s' * (maps.heads != 1)}")
     data = {
         "weights": _floats_b64(values), "maps": entries, "labels": labels,
-        "layers": maps.layers, "heads": maps.heads, "gridTitle": f"{size}, maps {shape}",
+        "layers": maps.layers, "heads": maps.heads, "gridTitle": f"{size}: maps {shape}" if named else f"{size}, maps {shape}",
         "layerNames": layer_names, "headNames": head_names,
         "min": lo, "max": hi, "scale": mode, "caption": f"one scale for every map: {caption}",
         "colormap": colormap, "cellSize": cell_size, "title": title,
