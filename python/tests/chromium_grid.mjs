@@ -8,7 +8,8 @@
 // size, every pixel's RGB, whether it has ink: more than one colour or not the page's white);
 // the legends (count, min, max, caption, data-scale); the enlarged <attn-heatmap>'s data, labels
 // and attributes, its export title (context, the SVG's text); after the keyboard (focus the first
-// thumbnail, ArrowRight, Enter, ArrowDown, Enter) which map is enlarged and its weights. Also
+// thumbnail, ArrowRight, Enter, ArrowDown, Enter) which map is enlarged and its weights; the
+// values the enlarged map reports as the pointer crosses it (heatmap-hover, the tooltip). Also
 // every request the page made (each answered only for the page itself, data: and blob:), console
 // errors and page errors, and screenshots at 1280 × 720 and 390 × 844.
 
@@ -130,12 +131,41 @@ try {
       }
     }
   }
+  // Hover values: the pointer swept over the first grid's enlarged map; each heatmap-hover's
+  // { row, col, value } and the tooltip's text.
+  const hovers = [];
+  if (gridIndex >= 0) {
+    const root = page.locator('.attnlab-output').nth(gridIndex);
+    const big = () =>
+      root.evaluate((r) => {
+        const map = r.querySelector('.attnlab-mount').shadowRoot.querySelector('attn-heatmap');
+        const c = map.shadowRoot.querySelector('canvas').getBoundingClientRect();
+        const tip = map.shadowRoot.querySelector('.tooltip');
+        return {
+          box: { x: c.x, y: c.y, width: c.width, height: c.height },
+          tip: tip && !tip.hidden ? tip.textContent : null,
+          last: /** @type {any} */ (window).lastHover ?? null,
+        };
+      });
+    await root.evaluate((r) => {
+      const map = r.querySelector('.attnlab-mount').shadowRoot.querySelector('attn-heatmap');
+      map.addEventListener('heatmap-hover', (e) => {
+        /** @type {any} */ (window).lastHover = e.detail;
+      });
+    });
+    const { box } = await big();
+    for (let i = 1; i < 24; i++) {
+      await page.mouse.move(box.x + (box.width * i) / 24, box.y + (box.height * i) / 24);
+      const { tip, last } = await big();
+      if (last) hovers.push({ ...last, tip });
+    }
+  }
   mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: path.join(shots, 'show-grid-1280.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(300); // the heatmaps redraw on resize (one animation frame)
   await page.screenshot({ path: path.join(shots, 'show-grid-390.png'), fullPage: true });
-  process.stdout.write(JSON.stringify({ outputs, keys, requests, problems, href }));
+  process.stdout.write(JSON.stringify({ outputs, keys, hovers, requests, problems, href }));
 } finally {
   await browser.close();
 }

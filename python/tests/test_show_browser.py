@@ -125,6 +125,17 @@ def test_the_keyboard_moves_between_thumbnails_and_enlarges(drawn):
     assert down["title"] == "2 × 4 heads: Layer 2, head 2"
 
 
+def test_hovering_the_enlarged_map_reports_its_weights(drawn):
+    """After the keyboard, layer 2 head 2 is enlarged: the pointer crossing it reports that map's
+    weights, cell by cell, and the tooltip shows them."""
+    cells = [h for h in drawn["hovers"] if h.get("row") is not None]
+    assert len({(h["row"], h["col"]) for h in cells}) >= 3, drawn["hovers"]
+    m = grid_input()[1][1]
+    for h in cells:
+        assert h["value"] == pytest.approx(f32(m[h["row"]][h["col"]]), abs=1e-7)
+        assert TOKENS[h["row"]] in h["tip"] and TOKENS[h["col"]] in h["tip"], h
+
+
 def test_a_single_map_stays_one_heatmap(drawn):
     out = drawn["outputs"][2]
     assert out["kind"] == "heatmap" and out["state"] == "ready"
