@@ -44,12 +44,13 @@ class Maps:
 
 class Map:
     def __init__(self, layer, head, rows, cols, values, row_labels=None, col_labels=None, name=None,
-                 rows_are_tokens=True):
+                 rows_are_tokens=True, spans=None):
         self.layer, self.head, self.rows, self.cols = layer, head, rows, cols
         self.values = values  # a flat list of floats, row-major
         self.row_labels, self.col_labels = row_labels, col_labels
         self.name = name
         self.rows_are_tokens = rows_are_tokens  # False for a classifier's hops
+        self.spans = spans  # han's sentence map: each sentence's [start, end) in the tokens
 
 
 def _shape_text(shape):
@@ -256,7 +257,8 @@ def _classifier(r, att):
             spans = r["sentences"]
             toks = tokens if tokens is not None and len(tokens) >= max((b for _, b in spans), default=0) else None
             cols = [" ".join(str(t) for t in toks[a:b]) for a, b in spans] if toks is not None else None
-            out.append(Map(1, 0, R, n, flat, ["sentences"], _labels_of(cols, n), "sentences", False))
+            out.append(Map(1, 0, R, n, flat, ["sentences"], _labels_of(cols, n), "sentences", False,
+                           [(int(a), int(b)) for a, b in spans]))
             continue
         if "sentences" in r:
             rows, name = ["words"], "words"
@@ -349,9 +351,12 @@ def label(maps, tokens=None, query_tokens=None, key_tokens=None, names=("query_t
         q = query_tokens
         k = key_tokens
         q_name, k_name = names
-        if tokens is not None:
-            if m.name == "sentences":
-                continue
+        if m.spans is not None and (tokens is not None or k is not None):  # han's sentences
+            words = _given(tokens if tokens is not None else k, m.spans[-1][1],
+                           "tokens" if tokens is not None else k_name, "words (han)", shape)
+            m.col_labels = [" ".join(words[a:b]) for a, b in m.spans]
+            k = None
+        elif tokens is not None:
             k, k_name = tokens, "tokens"
             if m.rows_are_tokens:
                 if m.rows != m.cols:
@@ -360,6 +365,11 @@ def label(maps, tokens=None, query_tokens=None, key_tokens=None, names=("query_t
                         f"{shape} (queries × keys): pass query_tokens= and key_tokens= for "
                         "cross-attention")
                 q, q_name = tokens, "tokens"
+        if q is not None and not m.rows_are_tokens and query_tokens is not None:
+            raise ValueError(
+                f"attnlab.show: {q_name}= labels queries, but this map's rows are {m.row_labels} "
+                f"(a classifier's pooling, {shape}), not tokens: pass tokens= or {names[1]}= for "
+                "the words")
         if q is not None and m.rows_are_tokens:
             m.row_labels = _given(q, m.rows, q_name, "queries (rows)", shape)
         if k is not None:

@@ -192,6 +192,20 @@ def test_classifier_results_pooling_maps(name, rows):
         assert d["layerNames"] == ["words", "sentences"] and d["maps"][1]["title"] == "sentences"
 
 
+def test_classifier_results_take_the_callers_words():
+    r = load("clf-reviews-han").run("the movie was great . i loved it")
+    words = "A B C D . F G H".split()
+    for kw in ({"tokens": words}, {"key_tokens": words}):
+        maps, _ = maps_of(show(r, **kw))
+        assert maps[(0, 0)][3:] == (["words"], words)
+        assert maps[(1, 0)][3:] == (["sentences"], ["A B C D .", "F G H"])  # han's spans, relabelled
+    maps, _ = maps_of(show(load("clf-reviews-structured").run("the movie was great"), tokens="wxyz"))
+    assert maps[(0, 0)][3:] == (["hop 1", "hop 2", "hop 3", "hop 4"], list("wxyz"))
+    with pytest.raises(ValueError, match=r"query_tokens= labels queries, but this map's rows are \['words'\] "
+                       r"\(a classifier's pooling, 1 × 8\), not tokens"):
+        show(r, query_tokens=["x"])
+
+
 def test_memory_rnn_result_and_the_lstm_without_attention():
     model = load("lm-agreement-lstmn")
     r = model.run("the keys to the cabinet are")
