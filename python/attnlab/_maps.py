@@ -31,8 +31,9 @@ FORMS = "[T, S], [H, T, S], [L, H, T, S], or per-layer [B, H, T, S] tensors (a t
 class Maps:
     """The maps to draw: grid[layer][head] = Map (or None where a result has no map there)."""
 
-    def __init__(self, grid, notes=(), form=""):
+    def __init__(self, grid, notes=(), form="", kind=None):
         self.grid = grid
+        self.kind = kind  # a transformer result's kind, as the titles name it ('cross-attention')
         self.layers = len(grid)
         self.heads = max(len(row) for row in grid)
         self.notes = list(notes)
@@ -245,7 +246,7 @@ def _transformer(r, maps, kind):
             "cross": "cross-attention"}[kind]
     notes = [name + (" (kind= picks " + ", ".join(k for k in KINDS if k in kinds and k != kind) + ")"
                      if len(kinds) > 1 else "")]
-    return Maps(grid, notes, "result")
+    return Maps(grid, notes, "result", name)
 
 
 def _classifier(r, att):

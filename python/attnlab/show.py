@@ -231,7 +231,8 @@ def _draw(attention, tokens, query_tokens, key_tokens, names, batch, kind, title
         values.extend(m.values)
         entries.append({"layer": m.layer, "head": m.head, "rows": m.rows, "cols": m.cols,
                         "r": label_id(m.row_labels), "c": label_id(m.col_labels),
-                        "title": m.name if named else f"Layer {m.layer + 1}, head {m.head + 1}"})
+                        "title": m.name if named else f"Layer {m.layer + 1}, head {m.head + 1}"
+                        + (f" ({maps.kind})" if maps.kind else "")})
     shapes = list(dict.fromkeys((m.rows, m.cols) for m in every))  # in order, each once
     shape = " and ".join(f"{r} × {c}" for r, c in shapes[:3]) + (" and more" if len(shapes) > 3 else "")
     size = (" and ".join(dict.fromkeys(m.name for m in every)) if named else

@@ -112,6 +112,7 @@ def test_the_enlarged_map_is_labelled_with_the_tokens_and_titled(drawn):
     assert big["rowLabels"] == TOKENS and big["colLabels"] == TOKENS
     assert big["weights"] == [f32(v) for row in grid_input()[0][0] for v in row]
     assert big["title"] == "2 × 4 heads: Layer 1, head 1" and big["svgHasTitle"]
+    assert big["csvHead"].startswith('title,"2 × 4 heads: Layer 1, head 1"')
     assert big["label"].startswith("Layer 1, head 1")
 
 

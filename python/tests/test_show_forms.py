@@ -157,7 +157,9 @@ def test_transformer_result_every_kind(name, kinds):
             _, _, v, rl, cl = maps[(m["layer"], m["head"])]
             assert v == f32(m["weights"].reshape(-1).tolist())
             assert (rl, cl) == (labels[rows], labels[cols])
-        assert ("cross-attention" if kind == "cross" else f"{kind} self-attention") in out.text
+        kind_name = "cross-attention" if kind == "cross" else f"{kind} self-attention"
+        assert kind_name in out.text
+        assert d["maps"][-1]["title"] == f"Layer {d['layers']}, head {d['heads']} ({kind_name})"
 
 
 def test_transformer_encoder_result_and_forward():
