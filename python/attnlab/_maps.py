@@ -317,6 +317,9 @@ def from_result(r, kind=None):
 
 def read(attention, batch=None, kind=None):
     """Maps of any input form (module docstring)."""
+    if isinstance(attention, (list, tuple)) and attention and \
+            all(isinstance(m, dict) and "weights" in m for m in attention):
+        attention = {"attention": attention}  # a result's list of maps, without the result
     if isinstance(attention, dict):
         if batch is not None:
             raise ValueError("attnlab.show: batch= picks an item of batched attention; a result of "

@@ -170,6 +170,7 @@ def test_transformer_encoder_result_and_forward():
     maps, d = maps_of(show(r))
     assert (d["layers"], d["heads"]) == (2, 2) and maps[(1, 1)][3:] == (["a", "b", "c"], ["a", "b", "c"])
     assert "encoder self-attention" in d["note"]
+    assert maps_of(show(r["attention"], tokens="abc"))[0] == maps  # the list of maps alone
     maps, _ = maps_of(show(model(tok.encode("a b")), tokens=["a", "b"]))  # forward's dict, labelled
     assert maps[(0, 0)][3] == ["a", "b"] and len(maps) == 4
 
