@@ -1,13 +1,22 @@
 """attnlab.show: attention in a notebook output cell, as one self-contained piece of HTML.
 
     import attnlab
-    attnlab.show(weights, rows=["2", "0", ...], cols=list("22 nov 2026"))   # a heatmap
-    attnlab.show("dates.safetensors", input="22 Nov 2026")                 # the live view
+    attnlab.show(attention, tokens=["the", "cat", "sat"])      # [L, H, T, S]: a layer × head grid
+    attnlab.show(outputs.attentions, tokens=tokenizer.convert_ids_to_tokens(ids))  # Hugging Face
+    attnlab.show(model.run("22 Nov 2026"))                     # an attnlab.torch result, labelled
+    attnlab.show(weights, query_tokens=list("2026-11-22"), key_tokens=list("22 nov 2026"))
+    attnlab.show("dates.safetensors", input="22 Nov 2026")    # the live view
     view = attnlab.show(...); view.html; view.save("view.html")
 
-show(weights): a 2-D array (nested lists, numpy, a torch tensor; leading dimensions of size 1
-are dropped) drawn by <attn-heatmap> (web/elements/attention-heatmap.js), rows = queries (the
-output tokens), cols = keys (the input tokens).
+show(attention): [T, S] (one map: rows = queries, the output tokens; columns = keys, the input
+tokens), [H, T, S], [L, H, T, S] or [L, B, H, T, S] (torch, numpy, nested lists; leading
+dimensions of size 1 dropped), a tuple or list of per-layer [B, H, T, S] tensors (Hugging Face's
+output_attentions; batch= picks the item, default 0), or the result of an attnlab.torch model of
+any architecture (kind= picks a transformer's encoder, decoder or cross maps). _maps.py reads
+them all. One map is drawn by <attn-heatmap> (web/elements/attention-heatmap.js); more by
+python/js/grid.js: a layer × head grid of thumbnails on one colour scale (fixed 0–1 when every
+weight is in [0, 1], else fitted; vmin / vmax set it; the colour bar says which), one enlarged
+as an <attn-heatmap> with the tokens on both axes.
 show(model): the path or the bytes of a model file as attnlab.export writes it (the format of
 web/models/*.safetensors): an input box and the model's attention, re-run in the browser by the
 inlined attnlab.wasm on every edit, in the view the page draws its architecture in
@@ -17,15 +26,18 @@ encoder-decoder's kind), classifier the pooling view (label, calibrated confiden
 memory-RNN language model the reading view. Another architecture is refused, naming it.
 
 What an output holds: a div with a unique id, its data as JSON in a <script type=
-"application/json"> (weights, or the model file and the gzipped .wasm, base64), the bundle (assets/heatmap.js
-or assets/notebook.js, built by scripts/build-python-assets.mjs from python/js/) as a classic
-inline script, and a line that mounts it. No module script, no URL, no network: Jupyter
-Notebook, JupyterLab, VS Code, Colab and nbconvert's HTML export each render it as it is, every
-output alone (Colab and VS Code put each in an iframe of its own). Jupyter shows it only in a
-trusted notebook (outputs you ran are; File → Trust Notebook for others); until the script runs,
-the output says so.
-Sizes: a heatmap output is about 77 KB (the bundle) plus 5.4 bytes a weight; a live view about
-444 KB (the bundle and the gzipped .wasm) plus 4/3 of the model file, for every family.
+"application/json"> (the weights once, as base64 float32, each distinct label list once; or the
+model file and the gzipped .wasm, base64), the bundle (assets/heatmap.js or assets/notebook.js,
+built by scripts/build-python-assets.mjs from python/js/) as a classic inline script, and a line
+that mounts it. No module script, no URL, no network: Jupyter Notebook, JupyterLab, VS Code,
+Colab and nbconvert's HTML export each render it as it is, every output alone (Colab and VS Code
+put each in an iframe of its own). Jupyter shows it only in a trusted notebook (outputs you ran
+are; File → Trust Notebook for others); until the script runs, the output says so.
+Sizes (KB = 1,024 bytes; python/tests/test_show_sizes.py measures them): one map is about
+135 KB (the bundle) plus 5.4 bytes per weight (100 × 100: 188 KB); a grid is the same bundle
+plus about 5.8 bytes per weight, however many maps (2 layers × 4 heads of 16 × 16: 147 KB); the
+live view about 434 KB (the bundle, and the `.wasm` gzipped, base64) plus 4/3 of the model file,
+the same for every family (`web/models/dates-additive.safetensors`, 74 KB: 533 KB).
 """
 
 import base64
@@ -37,6 +49,8 @@ import struct
 import sys
 import uuid
 
+from . import _maps
+
 __all__ = ["show", "Shown"]
 
 _ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
@@ -44,8 +58,9 @@ _cache = {}
 
 # The longest input the live view runs (python/js/notebook.js, <attn-demo>'s MAX_INPUT).
 MAX_INPUT = 64
-# The largest heatmap show() draws (<attn-heatmap> summarises large ones; this bounds the HTML).
-MAX_CELLS = 1 << 20
+# The largest map show() draws, and the most weights in one output (they bound the HTML).
+MAX_CELLS = _maps.MAX_CELLS
+MAX_TOTAL = _maps.MAX_TOTAL
 
 
 def _asset(name):
@@ -140,91 +155,104 @@ def _output(kind, data, bundle, global_name, text, title):
         text, title)
 
 
-# ---------------------------------------------------------------- weights → heatmap
+# ---------------------------------------------------------------- attention → heatmap or grid
 
 
-def _matrix(weights):
-    """(values as a flat list of floats, rows, cols) of a 2-D array-like."""
-    w = weights
-    if hasattr(w, "detach"):  # a torch tensor: no grad, on the CPU, float
-        w = w.detach().cpu().float()
-        w = w.numpy() if hasattr(w, "numpy") else w.tolist()
-    if hasattr(w, "tolist") and hasattr(w, "shape"):  # numpy (and anything like it)
-        shape = tuple(int(n) for n in w.shape)
-        w = w.tolist()
+def _scale(maps, vmin, vmax, colormap):
+    """The one colour scale of every map: (mode, lo, hi, caption). mode 'fixed' (0–1: attention,
+    every value in [0, 1], the default when that holds), 'fit' (the values' range, the default
+    otherwise), 'set' (vmin / vmax), 'symmetric' (diverging, about 0)."""
+    lo = min(min(m.values) for m in maps)
+    hi = max(max(m.values) for m in maps)
+    for name, v in (("vmin", vmin), ("vmax", vmax)):
+        if v is not None and not (isinstance(v, (int, float)) and math.isfinite(v)):
+            raise ValueError(f"attnlab.show: {name} must be a finite number, got {v!r}")
+    if colormap == "diverging":
+        m = max(abs(lo), abs(hi)) or 1.0
+        a, b = (-m if vmin is None else vmin), (m if vmax is None else vmax)
+        mode = "symmetric" if vmin is None and vmax is None else "set"
+    elif vmin is not None or vmax is not None:
+        a, b, mode = (lo if vmin is None else vmin), (hi if vmax is None else vmax), "set"
+    elif lo >= 0 and hi <= 1:
+        a, b, mode = 0.0, 1.0, "fixed"
     else:
-        shape = _shape_of(w)
-    while len(shape) > 2 and shape[0] == 1:  # a batch of one, a single head
-        shape = shape[1:]
-        w = w[0]
-    if len(shape) != 2:
-        raise ValueError(
-            f"attnlab.show: weights must be 2-D [rows, cols] (queries × keys), got shape "
-            f"{list(shape)}; pick one map, e.g. weights[0] or weights[layer][head]")
-    rows, cols = shape
-    if rows < 1 or cols < 1:
-        raise ValueError(f"attnlab.show: weights are empty (shape {list(shape)})")
-    if rows * cols > MAX_CELLS:
-        raise ValueError(f"attnlab.show: {rows} × {cols} weights are more than {MAX_CELLS} cells")
-    flat = []
-    for r, row in enumerate(w):
-        for c, v in enumerate(row):
-            try:
-                x = float(v)
-            except (TypeError, ValueError):
-                raise TypeError(f"attnlab.show: weights[{r}][{c}] is {v!r}, not a number") from None
-            if not math.isfinite(x):
-                raise ValueError(f"attnlab.show: weights[{r}][{c}] is {x}; every weight must be finite")
-            flat.append(x)
-    return flat, rows, cols
+        a, b, mode = lo, (hi if hi > lo else lo + 1), "fit"
+    if not a < b:
+        raise ValueError(f"attnlab.show: the colour range {a} to {b} is empty (vmin must be below vmax)")
+    caption = {"fixed": "fixed 0–1 (attention weights)",
+               "fit": f"fitted to the data ({_num(lo)} to {_num(hi)}; not all in 0–1)",
+               "set": "set by vmin / vmax",
+               "symmetric": "symmetric about 0 (diverging)"}[mode]
+    return mode, float(a), float(b), caption
 
 
-def _shape_of(w):
-    """The shape of nested lists (rows of equal length), or raise naming the ragged row."""
-    if isinstance(w, (str, bytes)) or not hasattr(w, "__len__"):
-        raise TypeError(
-            "attnlab.show: expected a 2-D array of weights (nested lists, numpy, torch) or a "
-            f"model file (a path or bytes), got {type(w).__name__}")
-    if len(w) == 0 or not hasattr(w[0], "__len__"):
-        return (len(w),)
-    n = len(w[0])
-    for i, row in enumerate(w):
-        if not hasattr(row, "__len__") or len(row) != n:
-            raise ValueError(f"attnlab.show: weights row {i} has {len(row) if hasattr(row, '__len__') else 'no'} "
-                             f"entries, row 0 has {n}; rows must all be as long")
-    inner = _shape_of(w[0])
-    return (len(w),) + inner
+def _num(x):
+    return f"{x:.4g}"
 
 
-def _labels(labels, count, what):
-    """A list of count strings: None → 0..count-1; a str → its characters; else one per item."""
-    if labels is None:
-        return [str(i) for i in range(count)]
-    labels = list(labels)  # a str: its characters (pass a list for words)
-    if len(labels) != count:
-        raise ValueError(
-            f"attnlab.show: {what} has {len(labels)} labels but the weights have {count} "
-            f"{what}; pass one label per {what[:-1]} (a string gives one per character)")
-    return [str(x) for x in labels]
+def _floats_b64(values):
+    return base64.b64encode(struct.pack(f"<{len(values)}f", *values)).decode("ascii")
 
 
-def _heatmap(weights, rows, cols, title, label, vmin, vmax, colormap, cell_size):
-    flat, n_rows, n_cols = _matrix(weights)
-    row_labels = _labels(rows, n_rows, "rows")
-    col_labels = _labels(cols, n_cols, "cols")
-    packed = struct.pack(f"<{len(flat)}f", *flat)
+def _draw(attention, tokens, query_tokens, key_tokens, names, batch, kind, title, label, vmin, vmax,
+          colormap, cell_size):
     if colormap not in (None, "viridis", "diverging"):
         raise ValueError(f"attnlab.show: colormap must be 'viridis' or 'diverging', got {colormap!r}")
+    maps = _maps.label(_maps.read(attention, batch, kind), tokens, query_tokens, key_tokens, names)
+    every = maps.all()
+    mode, lo, hi, caption = _scale(every, vmin, vmax, colormap)
+    notes = "; ".join(maps.notes)
+    if len(every) == 1:  # one map: one <attn-heatmap>, no grid
+        m = every[0]
+        data = {
+            "weights": _floats_b64(m.values),
+            "rows": m.rows, "cols": m.cols, "rowLabels": m.row_labels, "colLabels": m.col_labels,
+            "title": title, "label": label or "attention weights",
+            "min": vmin, "max": vmax, "scale": mode if mode in ("fixed", "fit") else None,
+            "colormap": colormap, "cellSize": cell_size,
+        }
+        text = f"attnlab.show: heatmap {m.rows} × {m.cols}" + (f", {notes}" if notes else "")
+        if title:
+            text += f" ({title})"
+        return _output("heatmap", data, _asset("heatmap.js"), "attnlabHeatmap", text, title or "attention")
+    labels, index = [], {}
+
+    def label_id(values):  # each distinct label list once (8 heads over one sentence: 1 list)
+        key = tuple(values)
+        if key not in index:
+            index[key] = len(labels)
+            labels.append(list(values))
+        return index[key]
+
+    named = all(m.name for m in every)
+    layer_names = [f"Layer {l + 1}" for l in range(maps.layers)]
+    head_names = ["" if named else f"Head {h + 1}" for h in range(maps.heads)]
+    entries, values = [], []
+    for m in every:
+        if named:
+            layer_names[m.layer] = m.name
+        values.extend(m.values)
+        entries.append({"layer": m.layer, "head": m.head, "rows": m.rows, "cols": m.cols,
+                        "r": label_id(m.row_labels), "c": label_id(m.col_labels),
+                        "title": m.name if named else f"Layer {m.layer + 1}, head {m.head + 1}"
+                        + (f" ({maps.kind})" if maps.kind else "")})
+    shapes = list(dict.fromkeys((m.rows, m.cols) for m in every))  # in order, each once
+    shape = " and ".join(f"{r} × {c}" for r, c in shapes[:3]) + (" and more" if len(shapes) > 3 else "")
+    size = (" and ".join(dict.fromkeys(m.name for m in every)) if named else
+            f"{maps.layers} layer{'s' * (maps.layers != 1)} × {maps.heads} head{'s' * (maps.heads != 1)}")
     data = {
-        "weights": base64.b64encode(packed).decode("ascii"),
-        "rows": n_rows, "cols": n_cols, "rowLabels": row_labels, "colLabels": col_labels,
-        "title": title, "label": label or "attention weights",
-        "min": vmin, "max": vmax, "colormap": colormap, "cellSize": cell_size,
+        "weights": _floats_b64(values), "maps": entries, "labels": labels,
+        "layers": maps.layers, "heads": maps.heads, "gridTitle": f"{size}: maps {shape}" if named else f"{size}, maps {shape}",
+        "layerNames": layer_names, "headNames": head_names,
+        "min": lo, "max": hi, "scale": mode, "caption": f"one scale for every map: {caption}",
+        "colormap": colormap, "cellSize": cell_size, "title": title,
+        "label": label or "attention maps", "note": notes,
     }
-    text = f"attnlab.show: heatmap {n_rows} × {n_cols}"
+    text = f"attnlab.show: {size}, maps {shape}, one colour scale {caption}" + \
+        (f"; {notes}" if notes else "")
     if title:
         text += f" ({title})"
-    return _output("heatmap", data, _asset("heatmap.js"), "attnlabHeatmap", text, title or "attention")
+    return _output("grid", data, _asset("heatmap.js"), "attnlabHeatmap", text, title or "attention")
 
 
 # ---------------------------------------------------------------- model file → live view
@@ -336,34 +364,55 @@ def _live(source, input, title):
     return _output("model", data, _asset("notebook.js"), "attnlabNotebook", text, title or name)
 
 
-def show(model_or_weights, rows=None, cols=None, *, input=None, title=None, label=None,
-         vmin=None, vmax=None, colormap=None, cell_size=None):
+def show(attention, rows=None, cols=None, *, tokens=None, query_tokens=None, key_tokens=None,
+         batch=None, kind=None, input=None, title=None, label=None, vmin=None, vmax=None,
+         colormap=None, cell_size=None):
     """Attention as a notebook output: a Shown (rendered when it is a cell's last value; .html,
     .save(path)).
 
-    model_or_weights: a model file (a path, str or os.PathLike, or its bytes) as attnlab.export
-      writes it (seq2seq, transformer, classifier, memory-RNN language model) → the live view,
-      in the page's view for it, on `input` (at most 64 characters, and no more tokens than a
-      transformer's learned positions; editable in the view);
-      or a 2-D array of weights [rows, cols] → a heatmap.
-    rows, cols (heatmap): labels, one per row (query, output token) and column (key, input
-      token); a string gives one per character; default 0, 1, ….
-    title: a line above the view. label: the heatmap's accessible name.
-    vmin, vmax: the colour range (default: the weights' range); colormap: 'viridis' (default) or
-      'diverging' (symmetric about 0, for differences); cell_size: CSS pixels per cell (default:
-      fit the width).
+    attention: weights [T, S], [H, T, S] or [L, H, T, S] (a torch tensor, numpy, nested lists;
+      [L, B, H, T, S] too), a tuple or list of per-layer [B, H, T, S] tensors (a Hugging Face
+      model's outputs.attentions), or a result of an attnlab.torch model (model.run(text),
+      model(...)) → one heatmap for one map, else a layers × heads grid, one map enlarged;
+      or a model file (a path, str or os.PathLike, or its bytes) as attnlab.export writes it
+      (seq2seq, transformer, classifier, memory-RNN language model) → the live view, in the
+      page's view for it, on `input` (at most 64 characters, and no more tokens than a
+      transformer's learned positions; editable in the view).
+    tokens: labels of both axes (self-attention); query_tokens, key_tokens: of the rows (queries,
+      what the model wrote) and the columns (keys, what it read), for cross-attention; rows and
+      cols are their old names. A string gives one per character; default: the result's tokens,
+      else 0, 1, ….
+    batch: the item of a batched input ([B, H, T, S] per layer; default 0, said in the text).
+    kind: a transformer result's 'encoder', 'decoder' (self-attention) or 'cross' maps (default:
+      cross for an encoder-decoder).
+    title: a line above the view. label: the map's accessible name.
+    vmin, vmax: the colour range (default: fixed 0–1 when every weight is in [0, 1], else fitted
+      to the weights; the colour bar says which); colormap: 'viridis' (default) or 'diverging'
+      (symmetric about 0, for differences); cell_size: CSS pixels per cell (default: fit).
     """
-    w = model_or_weights
+    w = attention
     is_module = "torch" in sys.modules and isinstance(w, sys.modules["torch"].nn.Module)
     if is_module:
         raise TypeError(
             "attnlab.show: got a torch module; export it first and show the file: "
             "attnlab.export(model, 'model.safetensors', tokenizer=...); "
             "attnlab.show('model.safetensors', input='...')")
+    for old, new, a, b in (("rows", "query_tokens", rows, query_tokens),
+                           ("cols", "key_tokens", cols, key_tokens)):
+        if a is not None and b is not None:
+            raise TypeError(f"attnlab.show: {old}= is the old name of {new}=; give one of them")
+    names = ("rows" if rows is not None else "query_tokens", "cols" if cols is not None else "key_tokens")
+    query_tokens = rows if query_tokens is None else query_tokens
+    key_tokens = cols if key_tokens is None else key_tokens
+    if tokens is not None and (query_tokens is not None or key_tokens is not None):
+        raise TypeError("attnlab.show: tokens= labels both axes; give it, or query_tokens= and "
+                        "key_tokens= (rows=, cols=), not both")
     if isinstance(w, (bytes, bytearray, memoryview, str, os.PathLike)):
-        if rows is not None or cols is not None:
-            raise TypeError("attnlab.show: rows and cols label a heatmap of weights; a model's view labels itself")
+        if any(x is not None for x in (tokens, query_tokens, key_tokens, batch, kind)):
+            raise TypeError("attnlab.show: tokens, rows and cols (and batch, kind) are for attention "
+                            "weights; a model's view labels itself")
         return _live(w, input, title)
     if input is not None:
         raise TypeError("attnlab.show: input= is for a model file; weights are shown as they are")
-    return _heatmap(w, rows, cols, title, label, vmin, vmax, colormap, cell_size)
+    return _draw(w, tokens, query_tokens, key_tokens, names, batch, kind, title, label, vmin, vmax,
+                 colormap, cell_size)

@@ -25,7 +25,7 @@ export function fromBase64(b64) {
 }
 
 /** A Float32Array of a base64 string of little-endian float32s. */
-function floatsFromBase64(b64) {
+export function floatsFromBase64(b64) {
   const bytes = fromBase64(b64);
   const view = new DataView(bytes.buffer);
   const out = new Float32Array(bytes.length / 4);
@@ -67,6 +67,7 @@ export function heatmap(root, shadow, d) {
   for (const [attr, v] of [
     ['min', d.min],
     ['max', d.max],
+    ['scale', d.scale], // 'fixed' (0–1) or 'fit' (the data's range); absent: min and max
     ['colormap', d.colormap],
     ['cell-size', d.cellSize],
   ]) {

@@ -165,12 +165,13 @@ def test_save_writes_a_whole_page(tmp_path):
 
 
 @pytest.mark.parametrize("weights, message", [
-    ([[[0.5, 0.5]], [[0.5, 0.5]]], r"must be 2-D \[rows, cols\].*shape \[2, 1, 2\]"),
-    ([[0.5, 0.5], [1.0]], r"row 1 has 1 entries, row 0 has 2"),
-    ([[0.5, float("nan")]], r"weights\[0\]\[1\] is nan; every weight must be finite"),
-    ([[0.5, "x"]], r"weights\[0\]\[1\] is 'x', not a number"),
-    ([], r"must be 2-D"),
-    (3.0, r"expected a 2-D array of weights"),
+    ([[[[[[0.5]]]]], [[[[[0.5]]]]]], r"is 6-D \(shape \[2, 1, 1, 1, 1, 1\]\); show takes \[T, S\], \[H, T, S\]"),
+    ([[0.5, 0.5], [1.0]], r"attention\[1\] has shape \[1\] but attention\[0\] has \[2\]: a ragged list"),
+    ([[0.5, float("nan")]], r"attention\[0\]\[1\] is nan; every weight must be finite \(shape \[1, 2\]\)"),
+    ([[0.5, "x"]], r"attention\[0\]\[1\] is 'x', not a number"),
+    ([], r"has an empty dimension \(shape \[0\]\)"),
+    ([0.5, 0.5], r"is 1-D \(shape \[2\]\)"),
+    (3.0, r"expected attention weights .* got float"),
 ])
 def test_bad_weights_are_refused_with_the_reason(weights, message):
     with pytest.raises((ValueError, TypeError), match=message):
@@ -178,13 +179,13 @@ def test_bad_weights_are_refused_with_the_reason(weights, message):
 
 
 def test_bad_labels_and_options_are_refused():
-    with pytest.raises(ValueError, match=r"rows has 3 labels but the weights have 2 rows"):
+    with pytest.raises(ValueError, match=r"rows= has 3 labels but the attention has 2 queries \(rows\) \(maps 2 × 3"):
         show(WEIGHTS, rows=["a", "b", "c"])
     with pytest.raises(ValueError, match=r"colormap must be 'viridis' or 'diverging'"):
         show(WEIGHTS, colormap="jet")
     with pytest.raises(TypeError, match=r"input= is for a model file"):
         show(WEIGHTS, input="x")
-    with pytest.raises(TypeError, match=r"rows and cols label a heatmap"):
+    with pytest.raises(TypeError, match=r"tokens, rows and cols \(and batch, kind\) are for attention"):
         show(MODEL, rows=["a"])
     with pytest.raises(ValueError, match=r"at most 64"):
         show(MODEL, input="x" * 65)

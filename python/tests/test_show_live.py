@@ -19,7 +19,6 @@ import base64
 import json
 import math
 import os
-import re
 import struct
 import subprocess
 import sys
@@ -276,30 +275,3 @@ def test_screenshots_were_written(drawn):
         for w in (1280, 390):
             path = os.path.join(SHOTS, f"live-{family}-{w}.png")
             assert os.path.getsize(path) > 10_000, path
-
-
-def test_the_sizes_docs_python_md_states_are_measured():
-    """docs/python.md's live-view size line: the fixed part (bundle + gzipped .wasm, base64) and
-    the examples, to the KB (rewrite the line when the bundle changes)."""
-    with open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8") as f:
-        doc = " ".join(f.read().split())
-    m = re.search(r"the live view about (\d+) KB \(the bundle, (\d+) KB, and the `\.wasm` gzipped, "
-                  r"base64, (\d+) KB\) plus 4/3 of the model file, whatever its family \(measured: "
-                  r"`tf-induction` (\d+) KB, `dates-additive` (\d+) KB, `clf-reviews-attention` "
-                  r"(\d+) KB, `lm-agreement-sarnn` ([\d.]+) MB\)", doc)
-    assert m, "docs/python.md: the live view's size sentence is not where this test reads it"
-    total, bundle, wasm, tf, dates, clf, lm = m.groups()
-    html = {f: len(show(os.path.join(MODELS, f + ".safetensors"), input="22 Nov 2026").html.encode())
-            for f in ("tf-induction", "dates-additive", "clf-reviews-attention", "lm-agreement-sarnn")}
-    fixed = {html[f] - os.path.getsize(os.path.join(MODELS, f + ".safetensors")) * 4 / 3 for f in html}
-    assert max(fixed) - min(fixed) < 64, fixed  # the same fixed part for every family
-    def kb(n):
-        return round(n / 1000)
-    mod = sys.modules["attnlab.show"]  # the module (attnlab.show is the function)
-    assert (int(total), int(bundle), int(wasm)) == (
-        kb(min(fixed)), kb(len(mod._asset("notebook.js"))), kb(len(mod._wasm_gzip_b64()))), \
-        f"docs/python.md says {total}/{bundle}/{wasm} KB; measured {kb(min(fixed))}/" \
-        f"{kb(len(mod._asset('notebook.js')))}/{kb(len(mod._wasm_gzip_b64()))} KB"
-    assert [int(tf), int(dates), int(clf)] == [kb(html["tf-induction"]), kb(html["dates-additive"]),
-                                               kb(html["clf-reviews-attention"])]
-    assert float(lm) == round(html["lm-agreement-sarnn"] / 1e6, 2)

@@ -226,3 +226,12 @@ class ConfigModule(nn.Module):
         m = cls(tokenizer=tok, _strict=True, **kwargs)
         m._extra = extra
         return m
+
+
+def tokens_of(tokenizer, ids, target=False):
+    """The tokens of ids in the source (or target) vocabulary, None without a tokenizer: the
+    labels a run result carries (as JS's results do) and attnlab.show draws."""
+    if tokenizer is None:
+        return None
+    vocab = (tokenizer.tgt_vocab or tokenizer.src_vocab) if target else tokenizer.src_vocab
+    return [vocab[i] if 0 <= i < len(vocab) else tokenizer.unk for i in ids]

@@ -46,7 +46,7 @@ from torch import nn
 
 from ..safetensors import f32, write_safetensors
 from ..tokenizer import Tokenizer
-from ._config import ConfigModule
+from ._config import ConfigModule, tokens_of
 from ._inputs import device_of, ids_of
 
 LAYERS = {"lstm": nn.LSTM, "gru": nn.GRU, "rnn": nn.RNN}
@@ -195,11 +195,13 @@ class Classifier(ConfigModule):
 
     @torch.no_grad()
     def run(self, text):
-        """Model.classify in JS: dict label, label_id and forward's entries."""
+        """Model.classify in JS: dict label, label_id, ids, tokens (as JS's: the source tokens)
+        and forward's entries."""
         ids = ids_of(self, text, "Classifier.run", vocab=self.V)
         out = self(ids)
         best = int(out["probs"].argmax())
-        return {"label": self.labels[best], "label_id": best, "ids": ids, **out}
+        return {"label": self.labels[best], "label_id": best, "ids": ids,
+                "tokens": tokens_of(self.tokenizer, ids), **out}
 
 
 def sentences(ids, sep):

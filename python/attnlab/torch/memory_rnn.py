@@ -46,7 +46,7 @@ from torch import nn
 
 from ..safetensors import f32, write_safetensors
 from ..tokenizer import Tokenizer
-from ._config import ConfigModule
+from ._config import ConfigModule, tokens_of
 from ._inputs import device_of, ids_of
 
 
@@ -277,7 +277,7 @@ class MemoryRNN(ConfigModule):
     @torch.no_grad()
     def run(self, text):
         """Model.run in JS: lm: ids, log_probs [n-1] of each next token, perplexity, attention;
-        classifier: label, label_id, probs, attention."""
+        classifier: label, label_id, probs, attention; both: tokens (as JS's)."""
         ids = self.ids(text, "MemoryRNN.run")
         out = self(ids)
         if self.lm:
@@ -285,9 +285,11 @@ class MemoryRNN(ConfigModule):
             lp = out["log_probs"][torch.arange(len(ids) - 1, device=dev),
                                   torch.tensor(ids[1:], device=dev)]
             ppl = float(torch.exp(-lp.mean())) if len(ids) > 1 else None
-            return {"ids": ids, "token_log_probs": lp, "perplexity": ppl, **out}
+            return {"ids": ids, "token_log_probs": lp, "perplexity": ppl,
+                    "tokens": tokens_of(self.tokenizer, ids), **out}
         best = int(out["probs"].argmax())
-        return {"label": self.labels[best], "label_id": best, "ids": ids, **out}
+        return {"label": self.labels[best], "label_id": best, "ids": ids,
+                "tokens": tokens_of(self.tokenizer, ids), **out}
 
 
 @torch.no_grad()

@@ -39,7 +39,7 @@ import torch
 from torch import nn
 
 from ..safetensors import f32, write_safetensors
-from ._config import ConfigModule
+from ._config import ConfigModule, tokens_of
 from ._inputs import count_of, device_of, ids_of
 
 CELLS = {"lstm": (nn.LSTM, nn.LSTMCell), "gru": (nn.GRU, nn.GRUCell), "rnn": (nn.RNN, nn.RNNCell)}
@@ -268,7 +268,8 @@ class Seq2Seq(ConfigModule):
         with beam_width > 1 (then the winner's per-step values, from teacher forcing). -> dict
         output (text, eos left out), ids (eos included), log_probs [T], probs [T] (each output
         token's probability, exp(log_probs), as JS's probs), min_prob (the weakest, a float; as
-        JS's minProb), attention [T, S], positions [T]."""
+        JS's minProb), attention [T, S], positions [T], tokens (the ids' target tokens, as JS's)
+        and src_tokens (the source's; the labels attnlab.show draws)."""
         src = ids_of(self, text, "Seq2Seq.run", vocab=self.Vs)
         max_length = count_of(max_length, "Seq2Seq.run", "max_length")
         beam_width = count_of(beam_width, "Seq2Seq.run", "beam_width")
@@ -280,7 +281,8 @@ class Seq2Seq(ConfigModule):
         probs = torch.exp(lps)
         return {"output": self.tokenizer.decode(ids) if self.tokenizer is not None else None,
                 "ids": ids, "log_probs": lps, "probs": probs, "min_prob": float(probs.min()),
-                "attention": att, "positions": pos, "src": src}
+                "attention": att, "positions": pos, "src": src,
+                "tokens": tokens_of(self.tokenizer, ids, True), "src_tokens": tokens_of(self.tokenizer, src)}
 
     def encode(self, src):
         """src: list of ids -> keys [S, H], the decoder's initial state (h, c, h~)."""

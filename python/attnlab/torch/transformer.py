@@ -38,7 +38,7 @@ from torch import nn
 
 from ..limits import CONFIG_LIMITS
 from ..safetensors import f32, write_safetensors
-from ._config import ConfigModule
+from ._config import ConfigModule, tokens_of
 from ._inputs import count_of, device_of, ids_of
 
 
@@ -218,7 +218,7 @@ class Transformer(ConfigModule):
         output, log_probs (not for encoder), probs (each output token's probability: exp(log_probs);
         for encoder, the softmax probability of the label picked at each position) and min_prob
         (the weakest, a float), as JS's probs and minProb, logits and attention over the fed
-        sequence."""
+        sequence; src_tokens and (decoder, encoder-decoder) fed_tokens label its maps."""
         src = self.ids(text, f"{type(self).__name__}.run")
         tgt_vocab = self.tokenizer.tgt_vocab or self.tokenizer.src_vocab
         if self.variant == "encoder":
@@ -228,7 +228,8 @@ class Transformer(ConfigModule):
             pick = torch.tensor(ids, device=out["logits"].device)[:, None]
             probs = torch.softmax(out["logits"], -1).gather(-1, pick)[:, 0]
             return {"ids": ids, "tokens": tokens, "output": " ".join(tokens), "probs": probs,
-                    "min_prob": float(probs.min()), **out}
+                    "min_prob": float(probs.min()),
+                    "src_tokens": tokens_of(self.tokenizer, src), **out}
         max_length = count_of(max_length, f"{type(self).__name__}.run", "max_length",
                               self._keys.get("maxLength", 50))
         ids, lps, fed, _ = greedy(self, src, max_length)
@@ -236,7 +237,9 @@ class Transformer(ConfigModule):
         probs = torch.exp(torch.tensor(lps, dtype=torch.float64, device=device_of(self)))
         return {"ids": ids, "tokens": [tgt_vocab[i] for i in ids], "log_probs": lps,
                 "probs": probs, "min_prob": float(probs.min()),
-                "output": self.tokenizer.decode(ids), "fed": fed, **out}
+                "output": self.tokenizer.decode(ids), "fed": fed,
+                "src_tokens": tokens_of(self.tokenizer, src),
+                "fed_tokens": tokens_of(self.tokenizer, fed, True), **out}
 
     def ids(self, value, what, name="input"):
         """Text or ids of one sequence (src, or the decoder input tgt: name="tgt") -> a list of
