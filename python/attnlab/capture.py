@@ -70,7 +70,7 @@ def _fast_paths_off(module, undo):
                     setattr(sub, attr, False)
 
 
-def attention(module, *inputs, **kwargs):
+def attention(module, /, *inputs, **kwargs):
     """Run module(*inputs, **kwargs) and return the per-head attention weights of every
     nn.MultiheadAttention it called: a tuple of [B, H, T, S] tensors, one per call, in call order
     (an unbatched call gives B = 1). nn.TransformerEncoder: one per layer; nn.TransformerDecoder:

@@ -197,6 +197,40 @@ def test_module_of_ones_own_and_unbatched_calls():
     assert "forward" not in m.a.__dict__ and "forward" not in m.b.__dict__
 
 
+def test_attnlab_torch_transformer_agrees_with_its_own_maps():
+    # relative positions: RelativeMultiheadAttention, a subclass; the module wraps its layers too
+    torch.manual_seed(5)
+    tok = attnlab.Tokenizer.fit(["a b c d", "b c a"], ["x y", "y z x"], type="word")
+    m = attnlab.torch.TransformerSeq2Seq(tok, embedding_size=8, num_heads=2, feedforward_size=16,
+                                         num_layers=2, positions="relative")
+    src, tgt = tok.encode("a b c d"), [tok.bos_id] + tok.encode_target("x y")
+    with torch.no_grad():
+        own = m(src, tgt)["attention"]
+        att = attnlab.attention(m, src, tgt)
+        again = m(src, tgt)["attention"]
+    # call order: encoder layers, then per decoder layer self, cross
+    where = {("encoder", "self", 0): 0, ("encoder", "self", 1): 1, ("decoder", "self", 0): 2,
+             ("decoder", "cross", 0): 3, ("decoder", "self", 1): 4, ("decoder", "cross", 1): 5}
+    assert len(att) == 6 and len(own) == 12
+    for a in own:
+        w = att[where[(a["stack"], a["kind"], a["layer"])]][0, a["head"]]
+        assert torch.equal(w, a["weights"]), (a["stack"], a["kind"], a["layer"], a["head"])
+    assert all(torch.equal(a["weights"], b["weights"]) for a, b in zip(own, again))
+
+
+def test_a_keyword_named_module_reaches_the_module():
+    class Takes(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.attn = nn.MultiheadAttention(4, 2)
+
+        def forward(self, x, module=None):
+            return self.attn(x, x, x)[0] * module
+
+    att = attnlab.attention(Takes(), torch.ones(3, 4), module=2.0)
+    assert att[0].shape == (1, 2, 3, 3)
+
+
 def test_autograd_flows_through_the_weights():
     enc = encoder().train()
     x = torch.randn(1, 4, E, dtype=torch.float64)
