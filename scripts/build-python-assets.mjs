@@ -10,6 +10,9 @@
 //   heatmap.js     python/js/heatmap.js likewise (<attn-heatmap> alone; global attnlabHeatmap):
 //                  show(weights) inlines it
 //   attnlab.wasm   wasm/attnlab.wasm, copied (the SIMD128 build; show() inlines it as base64)
+//   live-views.json  which architectures the live view draws, in which of the page's views
+//                  (python/js/live-views.js liveFamilies: the page's own relation); show.py reads
+//                  it to refuse a file of another architecture, naming the ones it draws
 //
 //   node scripts/build-python-assets.mjs            # write the assets
 //   node scripts/build-python-assets.mjs --check    # exit 1 when the committed ones differ
@@ -22,6 +25,7 @@ import { build } from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { liveFamilies } from '../python/js/live-views.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ASSETS = path.join(ROOT, 'python', 'attnlab', 'assets');
@@ -36,6 +40,7 @@ export async function buildAssets() {
     assets[name] = await bundle(path.join(ROOT, 'python', 'js', name), globalName);
   }
   assets['attnlab.wasm'] = readFileSync(path.join(ROOT, 'wasm', 'attnlab.wasm'));
+  assets['live-views.json'] = Buffer.from(JSON.stringify(liveFamilies(), null, 2) + '\n');
   return assets;
 }
 

@@ -14,8 +14,9 @@ PyTorch shapes whose mapping is unambiguous (docs/python.md, "Stock modules"):
   tensor), out= (nn.Linear)          -> "transformer", variant "encoder" ("decoder" with causal=True)
   nn.LSTM / GRU / RNN + embedding=, pooling= (w [d]), classifier=, or one module holding them
   under those names                  -> "classifier", pooling "attention" (Zhou et al. 2016)
-Anything else, a missing tokenizer or a shape the config does not give is refused with an error
-naming the module and the parameter, before anything is written. Deliberately not here: F16 or
+A module wrapped for training (DistributedDataParallel, nn.DataParallel, attnlab.BatchLoss) is
+unwrapped to its .module first. Anything else, a missing tokenizer or a shape the config does not
+give is refused with an error naming the module and the parameter, before anything is written. Deliberately not here: F16 or
 I8 writing (the JS saveModel / scripts/quantize.mjs own the quantiser), batching, training.
 """
 
@@ -310,8 +311,16 @@ def export(module, path, tokenizer=None, card=None, **parts):
     attnlab.Tokenizer (default: the module's own); card: a dict (or a path to a JSON file)
     stored as __metadata__["card"]. Stock modules take their other parts as keywords:
     embedding=, positions=, out=, causal=, scale_embedding= (nn.TransformerEncoder);
-    embedding=, pooling=, classifier=, labels= (an RNN encoder with attention pooling)."""
+    embedding=, pooling=, classifier=, labels= (an RNN encoder with attention pooling).
+
+    A module wrapped for training is unwrapped first: DistributedDataParallel, nn.DataParallel
+    and attnlab.BatchLoss hold the model in `.module`, and that is what is written (any chain
+    of them; export on rank 0 only). Anything else it cannot export is refused with an
+    ExportError naming the module's type and what export accepts."""
+    module, wrappers = unwrap(module)
     who = f"attnlab.export: {type(module).__name__}"
+    if wrappers:
+        who += f" (in {' in '.join(reversed(wrappers))})"
     for k in parts:
         if k not in STOCK_PARTS:
             raise TypeError(f"attnlab.export: unknown keyword {k!r} (known: tokenizer, card, "
@@ -346,17 +355,39 @@ def export(module, path, tokenizer=None, card=None, **parts):
                                             tokenizer, who)
         meta["config"] = json.dumps(config, separators=(",", ":"), ensure_ascii=False)
     else:
+        inner = getattr(module, "module", None) or getattr(module, "_orig_mod", None)
+        hint = ""
+        if isinstance(inner, nn.Module):
+            attr = "module" if getattr(module, "module", None) is inner else "_orig_mod"
+            hint = (f" It wraps a {type(inner).__name__} in .{attr}: export that "
+                    f"(attnlab.export(m.{attr}, path)).")
+        what = f"a {type(module).__module__}.{type(module).__qualname__}" \
+            if isinstance(module, nn.Module) else f"a {type(module).__name__}, not an nn.Module"
         raise ExportError(
-            f"{who}: not a module attnlab knows. Known: attnlab.torch.Seq2Seq, Transformer, "
+            f"{who}: not a module attnlab knows ({what}).{hint} Known: attnlab.torch.Seq2Seq, "
+            "Transformer, "
             "TransformerSeq2Seq, Classifier, MemoryRNN; a bare nn.MultiheadAttention; an "
             "nn.TransformerEncoder with embedding=, positions=, out=; an nn.LSTM / GRU / RNN with "
             "embedding=, pooling=, classifier= (or a module holding embedding, encoder, pooling, "
-            "classifier: docs/python.md)")
+            "classifier: docs/python.md); any of these inside DistributedDataParallel, "
+            "nn.DataParallel or attnlab.BatchLoss (unwrapped to .module)")
     c = _card_json(card, who)
     if c is not None:
         meta["card"] = c
     write_safetensors(os.fspath(path), {k: f32(v) for k, v in state.items()}, meta)
     return config
+
+
+def unwrap(module):
+    """DistributedDataParallel / nn.DataParallel / attnlab.BatchLoss (any chain) -> the module
+    inside (`.module`) and the wrappers' names, outermost first."""
+    from torch.nn.parallel import DistributedDataParallel
+    from .data import BatchLoss
+    names = []
+    while isinstance(module, (DistributedDataParallel, nn.DataParallel, BatchLoss)):
+        names.append(type(module).__name__)
+        module = module.module
+    return module, names
 
 
 def _is_pooling_classifier(module):

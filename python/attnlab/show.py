@@ -10,8 +10,11 @@ are dropped) drawn by <attn-heatmap> (web/elements/attention-heatmap.js), rows =
 output tokens), cols = keys (the input tokens).
 show(model): the path or the bytes of a model file as attnlab.export writes it (the format of
 web/models/*.safetensors): an input box and the model's attention, re-run in the browser by the
-inlined attnlab.wasm on every edit (the alignment view of <attn-demo>, with its explanation of
-the hovered cell).
+inlined attnlab.wasm on every edit, in the view the page draws its architecture in
+(assets/live-views.json, from python/js/live-views.js): seq2seq the alignment view (with its
+explanation of the hovered cell), transformer the heads view (layers × heads; an
+encoder-decoder's kind), classifier the pooling view (label, calibrated confidence, "unsure"),
+memory-RNN language model the reading view. Another architecture is refused, naming it.
 
 What an output holds: a div with a unique id, its data as JSON in a <script type=
 "application/json"> (weights, or the model file and the gzipped .wasm, base64), the bundle (assets/heatmap.js
@@ -22,7 +25,7 @@ output alone (Colab and VS Code put each in an iframe of its own). Jupyter shows
 trusted notebook (outputs you ran are; File → Trust Notebook for others); until the script runs,
 the output says so.
 Sizes: a heatmap output is about 77 KB (the bundle) plus 5.4 bytes a weight; a live view about
-322 KB (the bundle and the gzipped .wasm) plus 4/3 of the model file.
+444 KB (the bundle and the gzipped .wasm) plus 4/3 of the model file, for every family.
 """
 
 import base64
@@ -259,16 +262,69 @@ def _model_config(b):
     return config
 
 
+def _live_families():
+    """What the live view draws: [{architecture, head, view}], the page's own relation
+    (python/js/live-views.js, written to assets/live-views.json by `make python-assets`)."""
+    if "live-views" not in _cache:
+        _cache["live-views"] = json.loads(_asset("live-views.json").decode("utf-8"))
+    return _cache["live-views"]
+
+
+def _live_view(config):
+    """The view of the page the live view draws this config in, or raise naming what it draws."""
+    arch, head = config.get("architecture"), config.get("head")
+    families = _live_families()
+    for f in families:
+        if f["architecture"] == arch and (f["head"] is None or f["head"] == head):
+            return f["view"]
+    drawn = ", ".join(f"{f['architecture']}" + (f" (head {f['head']!r})" if f["head"] else "")
+                      + f" in the {f['view']} view" for f in families)
+    this = f"{arch!r}" + (f" with head {head!r}" if head is not None and arch in
+                          [f["architecture"] for f in families] else "")
+    raise ValueError(
+        f"attnlab.show: the live view draws {drawn}; this file's architecture is {this}. "
+        "For other weights, show(weights) draws any 2-D map")
+
+
+def _about(config, view):
+    """The architecture as the text line says it (the view's about line says the same)."""
+    if view == "heads":
+        return (f"transformer ({config.get('variant')}), {config.get('numLayers')} layers × "
+                f"{config.get('numHeads')} heads: the heads view")
+    if view == "pooling":
+        return (f"classifier, {config.get('pooling')} pooling over "
+                f"{len(config.get('labels') or [])} labels: the pooling view")
+    if view == "reading":
+        return f"memory-RNN language model, {config.get('cell')} cell: the reading view"
+    return f"seq2seq, {config.get('attention')} attention: the alignment view"
+
+
+def _too_long(config, text):
+    """The JS library's refusal (web/views/view-context.js lengthProblem) of an input longer than
+    the positions a transformer learned (config maxPositions), or None."""
+    limit = config.get("maxPositions")
+    if not isinstance(limit, int) or limit <= 0 or not text:
+        return None
+    from .tokenizer import Tokenizer
+    tok = Tokenizer.from_config(config)
+    n = len(tok.split(text))
+    if n <= limit:
+        return None
+    unit = "words" if tok.type == "word" else "characters"
+    return (f"attnlab.show: too long for {config.get('name') or 'this model'}: it reads at most "
+            f"{limit} {unit} (one learned position each), and this input has {n}. Shorten it.")
+
+
 def _live(source, input, title):
     b = _model_bytes(source)
     config = _model_config(b)
-    if config.get("architecture") != "seq2seq":
-        raise ValueError(
-            f"attnlab.show: the live view draws seq2seq models (their alignment); this file is "
-            f"{config.get('architecture')!r}. For other weights, show(weights) draws any 2-D map")
+    view = _live_view(config)
     text_in = "" if input is None else str(input)
     if len(text_in) > MAX_INPUT:
         raise ValueError(f"attnlab.show: input is {len(text_in)} characters; the live view runs at most {MAX_INPUT}")
+    problem = _too_long(config, text_in)
+    if problem:
+        raise ValueError(problem)
     name = config.get("name") or "model"
     data = {
         "wasmGzip": _wasm_gzip_b64(),
@@ -276,8 +332,7 @@ def _live(source, input, title):
         "input": text_in,
         "title": title,
     }
-    text = f"attnlab.show: live view of {name!r} ({config.get('architecture')}, " \
-           f"{config.get('attention')} attention), input {text_in!r}"
+    text = f"attnlab.show: live view of {name!r} ({_about(config, view)}), input {text_in!r}"
     return _output("model", data, _asset("notebook.js"), "attnlabNotebook", text, title or name)
 
 
@@ -287,7 +342,9 @@ def show(model_or_weights, rows=None, cols=None, *, input=None, title=None, labe
     .save(path)).
 
     model_or_weights: a model file (a path, str or os.PathLike, or its bytes) as attnlab.export
-      writes it → the live view, on `input` (at most 64 characters; editable in the view);
+      writes it (seq2seq, transformer, classifier, memory-RNN language model) → the live view,
+      in the page's view for it, on `input` (at most 64 characters, and no more tokens than a
+      transformer's learned positions; editable in the view);
       or a 2-D array of weights [rows, cols] → a heatmap.
     rows, cols (heatmap): labels, one per row (query, output token) and column (key, input
       token); a string gives one per character; default 0, 1, ….

@@ -386,7 +386,11 @@ class Tokenizer:
     def split_typed(self, text):
         """Text -> its tokens after every normalisation step but spelling."""
         if not isinstance(text, str):
-            raise TypeError(f"tokenizer: expected text, got {type(text).__name__}")
+            batch = isinstance(text, (list, tuple)) and text and \
+                all(isinstance(t, str) for t in text)
+            raise TypeError(f"tokenizer: expected text, got {type(text).__name__}" + (
+                f" of {len(text)} texts: one sequence at a time (a batch? a DataLoader's default "
+                "collation makes one: give it collate_fn=attnlab.collate)" if batch else ""))
         if self.type == "char":
             return list(normalize_chars(text, self.steps))
         return normalize_words(text, self.steps)

@@ -14,8 +14,13 @@
 //   label, min, max, colormap, cellSize } → one <attn-heatmap>.
 // kind 'model': { wasmGzip (base64 of attnlab.wasm gzipped), model (base64 of a .safetensors), input,
 //   title } → the live view: an input box; every edit re-runs the model in this page's own
-//   attnlab instance (createAttnlab from the inlined bytes) and redraws <attn-demo>'s alignment
-//   view (the output, the map, the explanation of the hovered cell).
+//   attnlab instance (createAttnlab from the inlined bytes) and redraws the view the page draws
+//   that architecture in (live-views.js, the page's web/shared/architectures.js viewFor): a
+//   seq2seq model <attn-demo>'s alignment view (the output, the map, the explanation of the
+//   hovered cell); a transformer the heads view (layers × heads, the kind of an encoder-decoder's
+//   maps), a classifier the pooling view (label, calibrated confidence, "unsure"), a memory-RNN
+//   language model the reading view, each driven as the page drives it (live-page.js). A file of
+//   another architecture: an error naming it and the ones drawn (show.py refuses it first).
 //
 // Each output works alone (nbconvert's HTML, Colab and VS Code render outputs in isolation):
 // everything it needs is in its own cell. Several outputs on one page (Jupyter Notebook,
@@ -27,6 +32,10 @@
 import { createAttnlab } from '../../wasm/index.js';
 import { ALIGNMENT_STYLE, AlignmentView } from '../../web/views/alignment-view.js';
 import { VIEW_STYLE, el } from '../../web/shared/view-kit.js';
+import { inputHint } from '../../web/shared/app-state.js';
+import { familyOf } from '../../web/shared/architectures.js';
+import { PAGE_VIEWS, PAGE_VIEWS_STYLE, drivePageView } from './live-page.js';
+import { liveFamiliesText, liveView } from './live-views.js';
 import { fromBase64, heatmap, mounter } from './output.js';
 
 /** The longest input the live view runs (as <attn-demo>'s MAX_INPUT). */
@@ -38,7 +47,7 @@ label { font-weight: 600; display: block; }
 input[type="text"] { font: 1rem ui-monospace, monospace; width: 100%; max-width: 28rem; min-height: 2.25rem;
   padding: 0.25rem 0.4rem; }
 .about, .status { color: #5c5c66; font-size: 0.8125rem; margin: 0.25rem 0; }
-${VIEW_STYLE}${ALIGNMENT_STYLE}`;
+${VIEW_STYLE}${ALIGNMENT_STYLE}${PAGE_VIEWS_STYLE}`;
 
 /**
  * attnlab.wasm from an output's data (base64 of its gzip: 87 KB instead of 199 KB), compiled.
@@ -74,8 +83,6 @@ async function live(root, shadow, d) {
     status: el('p', { class: 'status', role: 'status', text: 'Loading attnlab…' }),
     error: el('p', { class: 'error', role: 'alert', hidden: '' }),
   };
-  const view = new AlignmentView();
-  view.texts('en');
   shadow.append(
     ui.title,
     ui.about,
@@ -83,14 +90,23 @@ async function live(root, shadow, d) {
     ui.hint,
     ui.status,
     ui.error,
-    view.node,
   );
   ui.input.value = String(d.input ?? '').slice(0, MAX_INPUT);
 
   const lib = await createAttnlab({ wasm: await compileWasm(d.wasmGzip) });
   const model = await lib.loadModel(fromBase64(d.model));
-  const config = /** @type {any} a seq2seq config (show.py refuses the others) */ (model.config);
+  const config = /** @type {any} each architecture's config */ (model.config);
+  const viewName = liveView(model.architecture, config.head);
+  if (!viewName) {
+    throw new Error(
+      `the live view draws ${liveFamiliesText()}; this file is ${JSON.stringify(model.architecture)}${config.head ? ` with head "${config.head}"` : ''}`,
+    );
+  }
   ui.title.textContent = d.title || config.name || 'attnlab model';
+  if (viewName !== 'alignment') return livePage(root, shadow, d, { ui, lib, model, viewName });
+  const view = new AlignmentView();
+  view.texts('en');
+  shadow.append(view.node);
   ui.about.textContent = [
     config.description,
     `${model.architecture}, ${config.cell ?? ''} cell, ${config.attention ?? ''} attention`,
@@ -136,4 +152,35 @@ async function live(root, shadow, d) {
     frame ||= requestAnimationFrame(draw);
   });
   draw();
+}
+
+/** What the about line says of a model the page draws in another view than the alignment. */
+function aboutLine(model, viewName) {
+  const c = /** @type {any} */ (model.config);
+  const count = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  if (viewName === 'heads')
+    return `transformer (${c.variant}), ${count(c.numLayers, 'layer')} × ${count(c.numHeads, 'head')}, ${c.positions} positions: the heads view`;
+  if (viewName === 'pooling')
+    return `classifier: ${c.bidirectional ? 'bidirectional ' : ''}${c.cell} encoder, ${c.pooling} pooling, labels ${model.labels.join(', ')}: the pooling view`;
+  return `memory-RNN language model: ${c.cell} cell${c.cell === 'lstm' ? ' (no attention)' : ''}: the reading view`;
+}
+
+/** The live view of a transformer, classifier or memory-RNN language model: the page's view. */
+function livePage(root, shadow, d, { ui, lib, model, viewName }) {
+  const config = /** @type {any} */ (model.config);
+  const name = config.name || 'model';
+  ui.about.textContent = [config.description, aboutLine(model, viewName)]
+    .filter(Boolean)
+    .join(' · ');
+  ui.hint.textContent = inputHint(
+    'en',
+    familyOf(model.architecture, config.head),
+    config.tokenizer,
+  );
+  const view = PAGE_VIEWS[viewName]();
+  view.texts?.('en');
+  shadow.append(view.node);
+  const draw = drivePageView({ root, view, viewName, model, name, ui, lib });
+  ui.input.addEventListener('input', () => draw(ui.input.value));
+  draw(ui.input.value);
 }

@@ -198,9 +198,9 @@ def test_bad_model_files_are_refused_with_the_reason(tmp_path):
     header = json.dumps({"__metadata__": {}}).encode()
     with pytest.raises(ValueError, match=r"no attnlab config"):
         show(struct.pack("<Q", len(header)) + header)
-    classifier = os.path.join(REPO, "web", "models", "clf-reviews-attention.safetensors")
-    with pytest.raises(ValueError, match=r"draws seq2seq models.*'classifier'"):
-        show(classifier)
+    graph = json.dumps({"__metadata__": {"config": json.dumps({"architecture": "graph-net"})}}).encode()
+    with pytest.raises(ValueError, match=r"the live view draws seq2seq .*'graph-net'"):
+        show(struct.pack("<Q", len(graph)) + graph)
 
 
 def test_attnlab_show_stays_the_function():

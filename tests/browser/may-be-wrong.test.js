@@ -2,7 +2,8 @@
 // in Chromium, English and Chinese: an out-of-grammar sentence shows the warning (naming the
 // weakest token and the model's threshold from its card) and tokens shaded and dotted under the
 // threshold; an in-grammar sentence the model translates right shows neither; an input with an
-// unknown word is warned; a typed date is not; the heads view (transformers) does the same. The
+// unknown word is warned; a typed date is not; the heads, time, compare and mechanism views (the
+// picture's output boxes shaded and dotted as the output line's tokens) do the same. The
 // numbers are the Node model's. Screenshots at 1280×720 and 390×844.
 
 import assert from 'node:assert/strict';
@@ -153,6 +154,58 @@ test('time and compare views: the same warning and shading', async () => {
   }
   assert.deepEqual(problems, []);
 });
+
+/** The mechanism picture's output tokens: p, the shade drawn (fill-opacity) and the dotted mark. */
+function shownMechanismTokens() {
+  return page.locator('#demo').evaluate((el) =>
+    Array.from(
+      el.shadowRoot.querySelectorAll(
+        'section[data-view="mechanism"] .mech-svg g.token[data-stage="output"]:not(.big)',
+      ),
+      (g) => ({
+        text: g.querySelector('text').textContent,
+        label: g.getAttribute('aria-label') ?? '',
+        shade: Number(g.querySelector('rect.unsure')?.getAttribute('fill-opacity') ?? 0),
+        below: !!g.querySelector('.below'),
+      }),
+    ),
+  );
+}
+
+for (const lang of ['en', 'zh']) {
+  test(`mechanism view (${lang}): the picture's output tokens shaded, the warning`, async () => {
+    const model = 'en-fr-dot';
+    const threshold = card(model).confidence.threshold;
+    const outside = 'him sees she .';
+    const { r } = await nodeVerdict(model, outside);
+    const s = await show('mechanism', model, outside, lang);
+    assert.match(s.warning ?? '', lang === 'en' ? /may be wrong/ : /可能是错的/);
+    assert.ok(s.legendShown, 'the legend says what the shade means');
+    const toks = await shownMechanismTokens();
+    assert.deepEqual(
+      toks.map((x) => x.text),
+      r.tokens,
+      'one box per written token (eos too)',
+    );
+    toks.forEach((x, i) => {
+      const p = r.probs[i];
+      assert.equal(x.text, r.tokens[i]);
+      const want = 1 - p >= 0.01 ? 0.6 * (1 - p) : 0;
+      assert.ok(Math.abs(x.shade - want) < 2e-3, `${x.text}: shade ${x.shade}, want ${want}`);
+      assert.equal(x.below, p < threshold, `${x.text}: dotted iff p < ${threshold}`);
+    });
+    assert.ok(
+      toks.some((x) => x.below),
+      'the weakest token is dotted',
+    );
+
+    // in grammar: no warning, no dotted token
+    const ok = await show('mechanism', model, 'the cat sees the red car .', lang);
+    assert.equal(ok.warning, null);
+    assert.equal((await shownMechanismTokens()).filter((x) => x.below).length, 0);
+    assert.deepEqual(problems, []);
+  });
+}
 
 test('screenshots: 1280×720 and 390×844, English and Chinese', async () => {
   for (const [w, h] of [

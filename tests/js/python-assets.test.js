@@ -15,7 +15,12 @@ const ASSETS = fileURLToPath(new URL('../../python/attnlab/assets/', import.meta
 
 test('the committed python/attnlab/assets are what their sources build (else: make python-assets)', async () => {
   const built = await buildAssets();
-  assert.deepEqual(Object.keys(built).sort(), ['attnlab.wasm', 'heatmap.js', 'notebook.js']);
+  assert.deepEqual(Object.keys(built).sort(), [
+    'attnlab.wasm',
+    'heatmap.js',
+    'live-views.json',
+    'notebook.js',
+  ]);
   for (const [name, bytes] of Object.entries(built)) {
     const committed = readFileSync(ASSETS + name);
     assert.ok(
@@ -78,4 +83,33 @@ test("the live view's way in: createAttnlab from the asset's compiled bytes, loa
   mine.dispose();
   reference.dispose();
   assert.equal(lib.liveAllocations(), 0);
+});
+
+test("the live view's families are the page's relation (architectures.js viewFor), each view made", async () => {
+  const { LIVE_VIEW_NAMES, liveFamilies, liveView } = await import('../../python/js/live-views.js');
+  const { FAMILIES, viewFor } = await import('../../web/shared/architectures.js');
+  const committed = JSON.parse(readFileSync(ASSETS + 'live-views.json', 'utf8'));
+  assert.deepEqual(committed, liveFamilies());
+  assert.deepEqual(
+    committed.map((f) => [f.architecture, f.view]),
+    [
+      ['seq2seq', 'alignment'],
+      ['transformer', 'heads'],
+      ['classifier', 'pooling'],
+      ['memory-rnn', 'reading'],
+    ],
+  );
+  for (const f of Object.values(FAMILIES)) {
+    const v = viewFor(f.architecture, f.head ?? undefined);
+    if (v) assert.equal(liveView(f.architecture, f.head ?? undefined), v, f.architecture);
+  }
+  assert.equal(liveView('memory-rnn', 'classifier'), null); // the page draws 'lm' heads only
+  assert.equal(liveView('graph-net', undefined), null);
+  // every view but the alignment (notebook.js's own) is one live-page.js makes
+  const source = readFileSync(new URL('../../python/js/live-page.js', import.meta.url), 'utf8');
+  const made = [...source.matchAll(/^ {2}(\w+): \(\) => new \w+View\(\),$/gm)].map((m) => m[1]);
+  assert.deepEqual(
+    made,
+    LIVE_VIEW_NAMES.filter((v) => v !== 'alignment'),
+  );
 });

@@ -73,16 +73,17 @@ export class OutputConfidence {
   /**
    * Fill output with result's tokens, shaded (bos, eos and pad left out of the text: their
    * probabilities still count in minProb, and the warning names the end of the output when eos is the weakest), and
-   * show or hide the warning. threshold: thresholdOf (undefined while the card loads: no weak-
+   * show or hide the warning. output null: the warning and legend alone (the mechanism view draws
+   * the tokens in its picture). threshold: thresholdOf (undefined while the card loads: no weak-
    * token verdict yet). Returns mayBeWrong's verdict.
-   * @param {{ output: HTMLElement, result: any, model: any, input: string,
+   * @param {{ output: HTMLElement | null, result: any, model: any, input: string,
    *           threshold: number | null | undefined, lang: string }} o
    */
   show({ output, result, model, input, threshold, lang }) {
     const tok = model.tokenizer;
     const probs = result.probs;
     if (!probs || !result.ids) {
-      output.textContent = result.output || t(lang, 'output.none');
+      if (output) output.textContent = result.output || t(lang, 'output.none');
       this.clear();
       return mayBeWrong({ unknown: [] }, null);
     }
@@ -105,8 +106,8 @@ export class OutputConfidence {
       spans.push(span);
       prev = text;
     });
-    if (spans.length) output.replaceChildren(...spans);
-    else output.textContent = t(lang, 'output.none');
+    if (output && spans.length) output.replaceChildren(...spans);
+    else if (output) output.textContent = t(lang, 'output.none');
     // the tokens read as unk: runInput's, off its one tokenisation, when it has them
     const unknown =
       result.unknownTokens ?? (typeof input === 'string' ? tok.unknownWords(input) : []);

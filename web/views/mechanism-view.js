@@ -18,6 +18,7 @@
 // layout of any family (mechanism/*.js), no model call beyond runInput and no strings (i18n.js).
 
 import { t } from '../shared/i18n.js';
+import { OutputConfidence, thresholdOf } from '../shared/output-confidence.js';
 import { el, equationEl } from '../shared/view-kit.js';
 import {
   FAMILY_DRAWINGS,
@@ -41,6 +42,7 @@ export class MechanismView {
   #lang = 'en';
   #timer = 0;
   #lit = null; // { stage, index } pointed at
+  #confidence = new OutputConfidence(); // the "may be wrong" warning of a written output (issue 30)
 
   constructor() {
     const u = this.#ui;
@@ -81,7 +83,7 @@ export class MechanismView {
     u.readout = el('p', { class: 'mech-readout', 'aria-live': 'polite' });
     u.say = el('p', { class: 'mech-say' });
     u.main = el('div', { class: 'mech-main' }, [u.controls, u.figure, u.panel, u.readout]);
-    this.node.append(u.main, u.say);
+    this.node.append(this.#confidence.warning, u.main, this.#confidence.legend, u.say);
     this.#wire();
   }
 
@@ -158,6 +160,7 @@ export class MechanismView {
       this.#count = fam.steps(data).length;
     }
     emit(this.node, 'view-error', ctx.refused);
+    this.#warn(ctx, text);
     this.#step = clampStep(s.step ?? 0, this.#count);
     this.#texts();
     this.#draw();
@@ -170,6 +173,24 @@ export class MechanismView {
     emit(this.node, 'view-done', {
       result,
       extra: { shown, output: result.output ?? result.label },
+    });
+  }
+
+  /** A written output's warning and legend, and the threshold its tokens are shaded against (read
+   * on every update: the model's card may land after the run). Classifiers and memory RNNs write
+   * no tokens: none. */
+  #warn(ctx, text) {
+    const { result, model, data } = this.#data;
+    if (typeof result.minProb !== 'number' || !result.ids) return this.#confidence.clear();
+    data.threshold = thresholdOf(ctx);
+    const input = text;
+    this.#confidence.show({
+      output: null,
+      result,
+      model,
+      input,
+      threshold: data.threshold,
+      lang: this.#lang,
     });
   }
 
@@ -352,6 +373,7 @@ export class MechanismView {
     this.#ui.equations.replaceChildren();
     this.#ui.readout.textContent = '';
     this.#ui.say.textContent = '';
+    this.#confidence.clear();
   }
 
   dispose() {
@@ -409,7 +431,9 @@ export const MECHANISM_STYLE = `
 .mech-svg .token rect { fill: var(--al-surface, transparent); stroke: var(--al-line, #9ca3af); }
 /* the tokens not reached yet: muted, still readable (a projector, dark mode) */
 .mech-svg .token.later text { fill: var(--al-muted, #6b7280); }
-.mech-svg .token.current rect { stroke: var(--al-accent, #2563eb); stroke-width: 2; }
+.mech-svg .token rect.unsure { fill: rgb(255 153 0); stroke: none; }
+.mech-svg .token .below { stroke: currentColor; stroke-width: 2; stroke-dasharray: 2 2; }
+.mech-svg .token.current rect:first-child { stroke: var(--al-accent, #2563eb); stroke-width: 2; }
 .mech-svg .cell-box { fill: var(--al-surface, transparent); stroke: var(--al-line, #9ca3af); }
 .mech-svg .mbar.pos { fill: var(--al-pos, #0f766e); }
 .mech-svg .mbar.neg { fill: var(--al-neg, #b91c1c); }

@@ -133,6 +133,21 @@ class ConfigModule(nn.Module):
         """The summed training loss of one example (each architecture defines it)."""
         raise NotImplementedError
 
+    def _pair(self, example, what):
+        """One example of two parts (what: "(source, target)") -> the pair; a batch made by a
+        DataLoader's default collation (tuples of texts) is refused by name."""
+        if isinstance(example, (list, tuple)) and len(example) == 2:
+            return example
+        who = f"{type(self).__name__}.example_loss"
+        if isinstance(example, (list, tuple)) and example and \
+                all(isinstance(x, str) for x in example):
+            raise TypeError(f"{who}: expected one example {what}, got a "
+                            f"{type(example).__name__} of {len(example)} texts: one sequence "
+                            "at a time (a batch? a DataLoader's default collation makes one: "
+                            "give it collate_fn=attnlab.collate)")
+        raise TypeError(f"{who}: expected one example {what}, got {type(example).__name__}"
+                        + (f" of {len(example)}" if isinstance(example, (list, tuple)) else ""))
+
     def _label_id(self, label):
         labels = self._keys.get("labels") or []
         if isinstance(label, str):

@@ -35,7 +35,8 @@ Training loss of one document (src/models/classifier_train.h, docs/training.md):
   `loss(model, ids, label)` = -log softmax(logits)[label] + penaltyCoefficient * P (structured
   only; the config key defaults to 0), differentiable (`forward` is `classify` with autograd).
   The loss ignores the temperature, as the C trainer does.
-Does not: batch, pad or mask (one document at a time, every position real), or optimise.
+Does not: batch, pad or mask (one document at a time, every position real: a batch or an empty
+input is refused by name, _inputs.py), or optimise. Tensors are made on the module's device.
 """
 
 import json
@@ -46,6 +47,7 @@ from torch import nn
 from ..safetensors import f32, write_safetensors
 from ..tokenizer import Tokenizer
 from ._config import ConfigModule
+from ._inputs import device_of, ids_of
 
 LAYERS = {"lstm": nn.LSTM, "gru": nn.GRU, "rnn": nn.RNN}
 
@@ -98,7 +100,7 @@ class StructuredPooling(nn.Module):
     def forward(self, H):
         A = torch.softmax(self.W_s2 @ torch.tanh(self.W_s1 @ H.T), -1)   # [r, n]
         M = A @ H
-        I = torch.eye(A.shape[0], dtype=A.dtype)
+        I = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
         P = ((A @ A.T - I) ** 2).sum()
         return M.reshape(-1), A, P
 
@@ -179,7 +181,7 @@ class Classifier(ConfigModule):
         [r, n] (structured), and for han a second [1, m] over the sentences; han also
         sentences [(start, end)], structured penalty (a 0-d tensor); states=True also
         states, every intermediate (Model.classify(input, { states: true }))."""
-        out = forward(self, [int(i) for i in ids], states)
+        out = forward(self, ids, states, what="Classifier.forward")
         w = out["weights"]
         out["attention"] = [w if w.dim() == 2 else w[None]]
         if "sentence_weights" in out:
@@ -188,13 +190,13 @@ class Classifier(ConfigModule):
 
     def example_loss(self, example):
         """(text, label name or index) -> -log p(label) (+ the structured penalty term)."""
-        text, label = example
+        text, label = self._pair(example, "(text, label)")
         return loss(self, self.tokenizer.encode(text), self._label_id(label))
 
     @torch.no_grad()
     def run(self, text):
         """Model.classify in JS: dict label, label_id and forward's entries."""
-        ids = self.tokenizer.encode(text) if isinstance(text, str) else [int(i) for i in text]
+        ids = ids_of(self, text, "Classifier.run", vocab=self.V)
         out = self(ids)
         best = int(out["probs"].argmax())
         return {"label": self.labels[best], "label_id": best, "ids": ids, **out}
@@ -217,7 +219,7 @@ def classify(model, ids, states=False):
     """-> dict: probs [C], logits [C], weights [n] (structured: [r, n]); han: sentence_weights
     [m] and sentences [(start, end)]; structured: penalty (a float); states=True: states
     (forward's)."""
-    out = forward(model, ids, states)
+    out = forward(model, ids, states, what="classifier.classify")
     if "penalty" in out:
         out["penalty"] = float(out["penalty"])
     return out
@@ -225,7 +227,7 @@ def classify(model, ids, states=False):
 
 def loss(model, ids, label):
     """-log p(label | ids) + penaltyCoefficient * P (structured), with autograd."""
-    out = forward(model, ids)
+    out = forward(model, ids, what="classifier.loss")
     value = -torch.log_softmax(out["logits"], -1)[label]
     if "penalty" in out:
         value = value + model._keys.get("penaltyCoefficient", 0) * out["penalty"]
@@ -238,13 +240,14 @@ def _context_states(pool, H):
     return U, U @ pool.u
 
 
-def forward(model, ids, states=False):
+def forward(model, ids, states=False, what="classifier.forward"):
     """classify's dict with autograd (structured: penalty a 0-d tensor). states=True adds
     "states", every intermediate of the forward as Model.classify(input, { states: true })
     names them (docs/states.md): embedded [n, E], hidden [n, d], projected, scores and weights
     [hops, n], pooled [rows, d], logits, probs [C], penalty (structured) and, for han,
     sentences {hidden, projected, scores, weights, pooled}."""
-    x = model.embedding(torch.tensor([ids]))
+    ids = ids_of(model, ids, what, vocab=model.V)
+    x = model.embedding(torch.tensor([ids], device=device_of(model)))
     out = {}
     st = {"pooling": model.kind, "embedded": x[0]}
     if model.kind == "han":

@@ -34,7 +34,8 @@ Maths (one sequence, no batch; a Python loop over t, nothing fused):
 Initialisation (reset_parameters): PyTorch's defaults, as attnlab's createModel (docs/training.md):
 embedding N(0, 1); nn.LSTM U(+-1/sqrt(H)); every other matrix [out, in] U(+-1/sqrt(in)); cell.b
 U(+-1/sqrt(E + H)); cell.v U(+-1/sqrt(len)); out/classifier bias U(+-1/sqrt(H)).
-Does not: batch, pad or mask (one sequence at a time), generate text.
+Does not: batch, pad or mask (one sequence at a time: a batch or an empty input is refused by
+name, _inputs.py), generate text. Tensors are made on the module's device.
 """
 
 import json
@@ -46,6 +47,7 @@ from torch import nn
 from ..safetensors import f32, write_safetensors
 from ..tokenizer import Tokenizer
 from ._config import ConfigModule
+from ._inputs import device_of, ids_of
 
 
 def _p(*shape):
@@ -212,7 +214,7 @@ class MemoryRNN(ConfigModule):
     def logits(self, ids, trace=None):
         """ids (list of ints) -> logits [n, V] (lm) or [C], weights [n, n]. trace (a dict,
         optional) gets the states of docs/states.md (forward(states=True))."""
-        x = self.embedding(torch.tensor(ids))
+        x = self.embedding(torch.tensor(ids, device=device_of(self)))
         h, w = self.cell(x, trace)
         if trace is not None:
             kind = self._keys["cell"]
@@ -231,6 +233,12 @@ class MemoryRNN(ConfigModule):
     def labels(self):
         return self._keys.get("labels")
 
+    def ids(self, value, what):
+        """Text (through encode: bos / eos around it when the tokenizer names them, as in JS) or
+        ids of one sequence -> a list of ids, checked (_inputs.ids_of: empty, batch, vocabulary)."""
+        return ids_of(self, value, what, vocab=self.embedding.num_embeddings,
+                      encode=self.encode if self.tokenizer is not None else None)
+
     def encode(self, text):
         """Text -> ids as the JS tokenizer reads it: normalised words, bos / eos around them
         when the tokenizer names them."""
@@ -247,7 +255,7 @@ class MemoryRNN(ConfigModule):
         ('lstmn', 'sarnn', 'lstm'), align (sarnn), embedded [n, E], hidden [n, H], memory
         [n, H] (lstmn, lstm), scores, weights [n, n], summary [n, H] (lstmn, sarnn),
         memorySummary [n, H] (lstmn)."""
-        ids = [int(i) for i in ids]
+        ids = self.ids(ids, "MemoryRNN.forward")
         trace = {} if states else None
         logits, w = self.logits(ids, trace)
         out = {"logits": logits, "attention": [] if isinstance(self.cell, nn.LSTM) else [w]}
@@ -263,17 +271,19 @@ class MemoryRNN(ConfigModule):
         """lm: a text -> sum_t -log p(token t+1); classifier: (text, label) -> -log p(label)."""
         if self.lm:
             return loss(self, self.encode(example))[0]
-        text, label = example
+        text, label = self._pair(example, "(text, label)")
         return loss(self, self.encode(text), self._label_id(label))[0]
 
     @torch.no_grad()
     def run(self, text):
         """Model.run in JS: lm: ids, log_probs [n-1] of each next token, perplexity, attention;
         classifier: label, label_id, probs, attention."""
-        ids = self.encode(text) if isinstance(text, str) else [int(i) for i in text]
+        ids = self.ids(text, "MemoryRNN.run")
         out = self(ids)
         if self.lm:
-            lp = out["log_probs"][torch.arange(len(ids) - 1), torch.tensor(ids[1:])]
+            dev = out["log_probs"].device
+            lp = out["log_probs"][torch.arange(len(ids) - 1, device=dev),
+                                  torch.tensor(ids[1:], device=dev)]
             ppl = float(torch.exp(-lp.mean())) if len(ids) > 1 else None
             return {"ids": ids, "token_log_probs": lp, "perplexity": ppl, **out}
         best = int(out["probs"].argmax())
@@ -284,11 +294,14 @@ class MemoryRNN(ConfigModule):
 def forward(model, ids):
     """-> dict: lm: dist [n, V] log-distributions, logp [n-1]; classifier: probs [C], logits;
     both: weights [n, n]."""
+    ids = model.ids(ids, "memory_rnn.forward")
     logits, w = model.logits(ids)
     out = {"weights": w, "logits": logits}
     if model.lm:
         dist = torch.log_softmax(logits, -1)
-        out.update(dist=dist, logp=dist[torch.arange(len(ids) - 1), torch.tensor(ids[1:])])
+        dev = dist.device
+        out.update(dist=dist, logp=dist[torch.arange(len(ids) - 1, device=dev),
+                                        torch.tensor(ids[1:], device=dev)])
     else:
         out["probs"] = torch.softmax(logits, -1)
     return out
@@ -296,10 +309,13 @@ def forward(model, ids):
 
 def loss(model, ids, label=None):
     """The summed loss of one training example (with autograd) and its number of terms."""
+    ids = model.ids(ids, "memory_rnn.loss")
     logits, _ = model.logits(ids)
     if model.lm:
         lp = torch.log_softmax(logits[:-1], -1)
-        return -lp[torch.arange(len(ids) - 1), torch.tensor(ids[1:])].sum(), len(ids) - 1
+        dev = lp.device
+        return -lp[torch.arange(len(ids) - 1, device=dev),
+                   torch.tensor(ids[1:], device=dev)].sum(), len(ids) - 1
     return -torch.log_softmax(logits, -1)[label], 1
 
 

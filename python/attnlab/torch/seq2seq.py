@@ -27,7 +27,9 @@ Maths (same order of operations as the C code, one sentence, no batch):
                      p_t - D <= j <= p_t + D (clipped), softmax over the window, times
                      exp(-(j - p_t)^2 / (2 (D/2)^2)), not renormalised
            key-query   a = softmax((W_K h_j) . (W_Q q) [/ sqrt(dk)]), c = sum_j a_j W_V h_j
-Does not: batch, train (the training issue adds that), or tokenize (token ids in, ids out).
+One sequence a call: a batch ([2, n] ids, a list of texts) or an empty input is refused by name
+(_inputs.py); tensors are made on the module's device, so `.to("cuda")` runs as on the CPU.
+Does not: batch, or train by itself (Seq2Seq.fit, or a loop over example_loss: docs/python.md).
 """
 
 import json
@@ -38,6 +40,7 @@ from torch import nn
 
 from ..safetensors import f32, write_safetensors
 from ._config import ConfigModule
+from ._inputs import count_of, device_of, ids_of
 
 CELLS = {"lstm": (nn.LSTM, nn.LSTMCell), "gru": (nn.GRU, nn.GRUCell), "rnn": (nn.RNN, nn.RNNCell)}
 LUONG = ("dot", "general", "concat", "local-m", "local-p")
@@ -107,15 +110,15 @@ class Attention(nn.Module):
             e = torch.tanh(q @ self.W_a[:, :H].T + keys @ self.W_a[:, H:].T) @ self.v_a
         if self.kind in ("local-m", "local-p"):
             if self.kind == "local-m":
-                pt = torch.tensor(float(t), dtype=q.dtype)
+                pt = torch.tensor(float(t), dtype=q.dtype, device=q.device)
             else:
                 pt = S * torch.sigmoid(self.v_p @ torch.tanh(self.W_p @ q))
             D = float(self.window)
-            j = torch.arange(S, dtype=q.dtype)
+            j = torch.arange(S, dtype=q.dtype, device=q.device)
             inside = (j >= pt.detach() - D) & (j <= pt.detach() + D)
-            a = torch.zeros(S, dtype=q.dtype)
+            a = q.new_zeros(S)
             if inside.any():
-                a = torch.zeros(S, dtype=q.dtype).masked_scatter(
+                a = q.new_zeros(S).masked_scatter(
                     inside, torch.softmax(e[inside], -1))
             a = a * torch.exp(-(j - pt) ** 2 / (2 * (D / 2) ** 2))
             p = float(pt)
@@ -214,7 +217,9 @@ class Seq2Seq(ConfigModule):
         [T, dc], decoder [T, H], attentional [T, H] (luong), positions [T] (local),
         logProbs [T, V]; query, scores and context absent without attention. Greedy decoding's
         states are these with tgt = its output."""
-        src, tgt = [int(i) for i in src], [int(i) for i in tgt]
+        src = ids_of(self, src, "Seq2Seq.forward", vocab=self.Vs)
+        tgt = ids_of(self, tgt, "Seq2Seq.forward", vocab=self.Vt, name="tgt",
+                     encode=self.tokenizer.encode_target if self.tokenizer else None)
         keys, state = self.encode(src)
         init = state[0]
         dists, atts, pos, traces = [], [], [], []
@@ -226,7 +231,7 @@ class Seq2Seq(ConfigModule):
             pos.append(p)
             traces.append(trace)
         out = {"log_probs": torch.stack(dists), "attention": torch.stack(atts),
-               "positions": torch.tensor(pos, dtype=keys.dtype)}
+               "positions": torch.tensor(pos, dtype=keys.dtype, device=keys.device)}
         if states:
             out["states"] = self._states(src, keys, init, traces, out)
         return out
@@ -235,7 +240,8 @@ class Seq2Seq(ConfigModule):
         """The states dict of forward(states=True) from the per-step traces."""
         cfg = self._keys
         st = {"style": self.style, "attention": cfg["attention"],
-              "embedded": self.src_embedding.weight[torch.tensor(src)], "encoder": keys,
+              "embedded": self.src_embedding.weight[torch.tensor(src, device=keys.device)],
+              "encoder": keys,
               "initial": init}
         names = ["query", "scores", "context"] if self.attention is not None else []
         if self.attention is not None and self.style == "luong":
@@ -250,10 +256,11 @@ class Seq2Seq(ConfigModule):
 
     def example_loss(self, example):
         """(source text, target text) -> sum_t -log p(target[t]), eos included."""
-        src, tgt = example
+        src, tgt = self._pair(example, "(source, target)")
         t = self.tokenizer.encode_target(tgt) + [self.eos]
         lp = self(self.tokenizer.encode(src), t)["log_probs"]
-        return -lp[torch.arange(len(t)), torch.tensor(t)].sum()
+        dev = lp.device
+        return -lp[torch.arange(len(t), device=dev), torch.tensor(t, device=dev)].sum()
 
     @torch.no_grad()
     def run(self, text, max_length=None, beam_width=1):
@@ -262,7 +269,9 @@ class Seq2Seq(ConfigModule):
         output (text, eos left out), ids (eos included), log_probs [T], probs [T] (each output
         token's probability, exp(log_probs), as JS's probs), min_prob (the weakest, a float; as
         JS's minProb), attention [T, S], positions [T]."""
-        src = self.tokenizer.encode(text) if isinstance(text, str) else [int(i) for i in text]
+        src = ids_of(self, text, "Seq2Seq.run", vocab=self.Vs)
+        max_length = count_of(max_length, "Seq2Seq.run", "max_length")
+        beam_width = count_of(beam_width, "Seq2Seq.run", "beam_width")
         if beam_width > 1:
             ids = beam(self, src, beam_width, max_length)
             lps, att, pos, _ = score(self, src, ids)
@@ -275,7 +284,7 @@ class Seq2Seq(ConfigModule):
 
     def encode(self, src):
         """src: list of ids -> keys [S, H], the decoder's initial state (h, c, h~)."""
-        x = self.src_embedding(torch.tensor([src]))
+        x = self.src_embedding(torch.tensor([src], device=device_of(self)))
         out, hn = self.encoder(x)
         if self.lstm:
             hn, cn = hn
@@ -291,7 +300,7 @@ class Seq2Seq(ConfigModule):
             trace = {}
         e = self.tgt_embedding.weight[y]
         S = keys.shape[0]
-        att, p = torch.zeros(S, dtype=keys.dtype), 0.0
+        att, p = keys.new_zeros(S), 0.0
 
         def cell(x):
             if self.lstm:
@@ -330,7 +339,8 @@ class Seq2Seq(ConfigModule):
 @torch.no_grad()
 def greedy(model, src, max_length=None):
     """-> ids, per-step log-probs of the chosen ids, attention [T, S], p_t [T] (lists/tensors)."""
-    max_length = max_length or model.max_length
+    src = ids_of(model, src, "seq2seq.greedy", vocab=model.Vs)
+    max_length = count_of(max_length, "seq2seq.greedy", "max_length", model.max_length)
     keys, state = model.encode(src)
     y, ids, lps, atts, pos, margins = model.bos, [], [], [], [], []
     for t in range(max_length):
@@ -344,13 +354,17 @@ def greedy(model, src, max_length=None):
         pos.append(p)
         if y == model.eos:
             break
-    return (ids, torch.tensor(lps, dtype=torch.float64), torch.stack(atts),
-            torch.tensor(pos, dtype=torch.float64), min(margins))
+    dev = keys.device
+    return (ids, torch.tensor(lps, dtype=torch.float64, device=dev), torch.stack(atts),
+            torch.tensor(pos, dtype=torch.float64, device=dev), min(margins))
 
 
 @torch.no_grad()
 def score(model, src, tgt):
     """Teacher forcing -> log p(tgt[t]) [T], attention [T, S], p_t [T], log-probs [T, Vt]."""
+    src = ids_of(model, src, "seq2seq.score", vocab=model.Vs)
+    tgt = ids_of(model, tgt, "seq2seq.score", vocab=model.Vt, name="tgt",
+                 encode=model.tokenizer.encode_target if model.tokenizer else None)
     keys, state = model.encode(src)
     lps, atts, pos, dists = [], [], [], []
     for t, y in enumerate(tgt):
@@ -359,7 +373,8 @@ def score(model, src, tgt):
         atts.append(att)
         pos.append(p)
         dists.append(logp)
-    return (torch.stack(lps), torch.stack(atts), torch.tensor(pos, dtype=torch.float64),
+    return (torch.stack(lps), torch.stack(atts),
+            torch.tensor(pos, dtype=torch.float64, device=keys.device),
             torch.stack(dists))
 
 
@@ -368,7 +383,9 @@ def beam(model, src, width, max_length=None):
     """The C beam search (src/models/seq2seq.c): best-first candidates, eos among the top
     `width` finishes a hypothesis, stop at `width` finished or max_length, winner by
     (sum log p) / length. -> ids."""
-    max_length = max_length or model.max_length
+    src = ids_of(model, src, "seq2seq.beam", vocab=model.Vs)
+    width = count_of(width, "seq2seq.beam", "width")
+    max_length = count_of(max_length, "seq2seq.beam", "max_length", model.max_length)
     keys, state = model.encode(src)
     live = [(0.0, [], state)]
     finished = []

@@ -25,7 +25,9 @@ its fused "fast path", which cannot return per-head weights). Attention weights 
 wrapping each attention submodule's forward (on that instance) to call the original with
 need_weights=True, average_attn_weights=False.
 `nll(model, src, tgt)` is the training loss of one example (docs/training.md), with autograd.
-Does not: batch, train, or tokenize (token ids in, ids out).
+One sequence a call: a batch, an empty input or one past maxPositions is refused by name
+(Transformer.ids); tensors are made on the module's device (`.to("cuda")` runs as on the CPU).
+Does not: batch, or train by itself (fit, or a loop over example_loss: docs/python.md).
 """
 
 import json
@@ -37,16 +39,15 @@ from torch import nn
 from ..limits import CONFIG_LIMITS
 from ..safetensors import f32, write_safetensors
 from ._config import ConfigModule
+from ._inputs import count_of, device_of, ids_of
 
 
-def sinusoidal(n, E, dtype=torch.float64):
+def sinusoidal(n, E, dtype=torch.float64, device=None):
     """P[t, 2i] = sin(t / 10000^(2i/E)), P[t, 2i+1] = cos(t / 10000^(2i/E)) (Vaswani §3.5)."""
-    P = torch.zeros(n, E, dtype=torch.float64)
-    for t in range(n):
-        for j in range(E):
-            a = t / math.pow(10000.0, (j - j % 2) / E)
-            P[t, j] = math.cos(a) if j % 2 else math.sin(a)
-    return P.to(dtype)
+    P = [[math.cos(a) if j % 2 else math.sin(a)
+          for j, a in ((j, t / math.pow(10000.0, (j - j % 2) / E)) for j in range(E))]
+         for t in range(n)]
+    return torch.tensor(P, dtype=torch.float64, device=device).reshape(n, E).to(dtype)
 
 
 class RelativeMultiheadAttention(nn.MultiheadAttention):
@@ -72,7 +73,7 @@ class RelativeMultiheadAttention(nn.MultiheadAttention):
         Dh = E // H
         q, k, v = nn.functional.linear(query, self.in_proj_weight, self.in_proj_bias).split(E, -1)
         q, k, v = (t.reshape(B, n, H, Dh).transpose(1, 2) for t in (q, k, v))  # [B, H, n, Dh]
-        pos = torch.arange(n)
+        pos = torch.arange(n, device=query.device)
         r = (pos[None, :] - pos[:, None]).clamp(-self.max_relative, self.max_relative)
         r = r + self.max_relative                                            # [i, j]: j - i
         aK, aV = self.relative_key.weight[r], self.relative_value.weight[r]  # [n, n, Dh]
@@ -185,10 +186,11 @@ class Transformer(ConfigModule):
         then decoder self, then cross, each by layer then head), each a dict layer, head, kind
         ('self' or 'cross'), stack ('encoder' or 'decoder'), weights [rows, cols].
         states=True adds "states", every intermediate (transformer_states.states)."""
-        src = [int(i) for i in src]
-        tgt = None if tgt is None else [int(i) for i in tgt]
+        who = f"{type(self).__name__}.forward"
         if self.variant == "encoder-decoder" and tgt is None:
-            raise ValueError("TransformerSeq2Seq.forward: needs the decoder input tgt (bos first)")
+            raise ValueError(f"{who}: needs the decoder input tgt (bos first)")
+        src = self.ids(src, who)
+        tgt = None if tgt is None else self.ids(tgt, who, "tgt")
         logits, store = forward(self, src, tgt)
         out = {"logits": logits, "attention": attention_maps(self, store)}
         if states:
@@ -201,11 +203,11 @@ class Transformer(ConfigModule):
         per token) -> the summed loss of `nll` (docs/training.md)."""
         tok = self.tokenizer
         if self.variant == "encoder-decoder":
-            src, tgt = example
+            src, tgt = self._pair(example, "(source, target)")
             return nll(self, tok.encode(src), tok.encode_target(tgt) + [tok.eos_id])
         if self.variant == "decoder":
             return nll(self, tok.encode(example))
-        text, labels = example
+        text, labels = self._pair(example, "(text, [label per token])")
         return nll(self, tok.encode(text), [tok.tgt[x] if isinstance(x, str) else int(x)
                                            for x in labels])
 
@@ -217,25 +219,44 @@ class Transformer(ConfigModule):
         for encoder, the softmax probability of the label picked at each position) and min_prob
         (the weakest, a float), as JS's probs and minProb, logits and attention over the fed
         sequence."""
-        src = self.tokenizer.encode(text) if isinstance(text, str) else [int(i) for i in text]
+        src = self.ids(text, f"{type(self).__name__}.run")
         tgt_vocab = self.tokenizer.tgt_vocab or self.tokenizer.src_vocab
         if self.variant == "encoder":
             out = self(src)
             ids = [int(i) for i in out["logits"].argmax(-1)]
             tokens = [tgt_vocab[i] for i in ids]
-            probs = torch.softmax(out["logits"], -1).gather(-1, torch.tensor(ids)[:, None])[:, 0]
+            pick = torch.tensor(ids, device=out["logits"].device)[:, None]
+            probs = torch.softmax(out["logits"], -1).gather(-1, pick)[:, 0]
             return {"ids": ids, "tokens": tokens, "output": " ".join(tokens), "probs": probs,
                     "min_prob": float(probs.min()), **out}
-        ids, lps, fed, _ = greedy(self, src, max_length or self.cfg.get("maxLength", 50))
+        max_length = count_of(max_length, f"{type(self).__name__}.run", "max_length",
+                              self._keys.get("maxLength", 50))
+        ids, lps, fed, _ = greedy(self, src, max_length)
         out = self(src, fed) if self.variant == "encoder-decoder" else self(fed)
-        probs = torch.exp(torch.tensor(lps, dtype=torch.float64))
+        probs = torch.exp(torch.tensor(lps, dtype=torch.float64, device=device_of(self)))
         return {"ids": ids, "tokens": [tgt_vocab[i] for i in ids], "log_probs": lps,
                 "probs": probs, "min_prob": float(probs.min()),
                 "output": self.tokenizer.decode(ids), "fed": fed, **out}
 
+    def ids(self, value, what, name="input"):
+        """Text or ids of one sequence (src, or the decoder input tgt: name="tgt") -> a list of
+        ids, checked (_inputs.ids_of: empty, batch, out of the vocabulary) and within
+        maxPositions (learned positions), the JS wording."""
+        ed = self.variant == "encoder-decoder"
+        table = (self.tgt_embedding if name == "tgt" else self.src_embedding) if ed \
+            else self.embedding
+        tok = self.tokenizer
+        encode = (tok.encode_target if name == "tgt" else tok.encode) if tok else None
+        ids = ids_of(self, value, what, vocab=table.num_embeddings, encode=encode, name=name)
+        P = self._keys.get("maxPositions") if self._keys["positions"] == "learned" else None
+        if P is not None and len(ids) > P:
+            raise ValueError(f'{what}: {name} has {len(ids)} tokens; this model takes at most '
+                             f'{P} (config "maxPositions")')
+        return ids
+
     def embed(self, table, ids):
         E = self._keys["embeddingSize"]
-        x = table(torch.tensor([ids]))
+        x = table(torch.tensor([ids], device=device_of(self)))
         if self._keys.get("scaleEmbedding", False):
             x = x * math.sqrt(E)
         n = len(ids)
@@ -243,7 +264,7 @@ class Transformer(ConfigModule):
             return x + self.pos_embedding.weight[:n]
         if self._keys["positions"] == "relative":
             return x
-        return x + sinusoidal(n, E, x.dtype)
+        return x + sinusoidal(n, E, x.dtype, x.device)
 
 
 class TransformerSeq2Seq(Transformer):
@@ -293,8 +314,11 @@ def _record(mha, store, key):
 def forward(model, src, tgt=None):
     """logits [n, Vt] and att {(stack, kind, layer): [H, T, S]} for one sentence.
     encoder / decoder: src is the sequence; encoder-decoder: tgt is the decoder input."""
+    src = model.ids(src, "transformer.forward")
+    tgt = None if tgt is None else model.ids(tgt, "transformer.forward", "tgt")
     store, restore = {}, []
-    causal = lambda n: torch.ones(n, n, dtype=torch.bool).triu(1)  # noqa: E731  True = hidden
+    dev = device_of(model)
+    causal = lambda n: torch.ones(n, n, dtype=torch.bool, device=dev).triu(1)  # noqa: E731
     if model.variant == "encoder-decoder":
         for i, layer in enumerate(model.encoder.layers):
             restore.append((layer.self_attn, _record(layer.self_attn, store, ("encoder", "self", i))))
@@ -332,12 +356,15 @@ def nll(model, src, tgt=None):
         logits, _ = forward(model, src)
         target = list(tgt)
     logp = torch.log_softmax(logits, -1)
-    return -logp[torch.arange(len(target)), torch.tensor(target)].sum()
+    dev = logp.device
+    return -logp[torch.arange(len(target), device=dev), torch.tensor(target, device=dev)].sum()
 
 
 def greedy(model, src, max_len):
     """Greedy decoding (decoder: continue src; encoder-decoder: from bos) -> ids, log-probs, the
     fed sequence and the smallest top-1 margin over the steps."""
+    src = model.ids(src, "transformer.greedy")
+    max_len = count_of(max_len, "transformer.greedy", "max_len", model._keys.get("maxLength", 50))
     tok = model.cfg["tokenizer"]
     eos = tok["tgtVocab"].index(tok["eos"])
     ed = model.variant == "encoder-decoder"

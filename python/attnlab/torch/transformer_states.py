@@ -42,7 +42,7 @@ def _attention(mha, x, sub, kv, mask, rel, where):
     if sub is not x:
         out["normed"] = sub
     if rel:
-        pos = torch.arange(n)
+        pos = torch.arange(n, device=q.device)
         r = (pos[None, :] - pos[:, None]).clamp(-mha.max_relative, mha.max_relative)
         r = r + mha.max_relative
         relative = torch.einsum("hid,ijd->hij", q, mha.relative_key.weight[r]) / math.sqrt(Dh)
@@ -94,7 +94,8 @@ def states(model, src, tgt=None):
     decoder?}, sublayers [{stack, layer, kind, input, normed?, q, k, v, scores, relative?,
     weights, heads, concat, projected, residual}], layerOutputs [{stack, layer, output}],
     final {encoder?, decoder?}, logits [n, V]. A single stack is named after the variant."""
-    causal = lambda n: torch.ones(n, n, dtype=torch.bool).triu(1)  # noqa: E731  True = hidden
+    dev = model.out.weight.device
+    causal = lambda n: torch.ones(n, n, dtype=torch.bool, device=dev).triu(1)  # noqa: E731
     rel = model._keys["positions"] == "relative"
     subs, outs = [], []
     st = {"variant": model.variant, "sublayers": subs, "layerOutputs": outs}

@@ -23,6 +23,7 @@ import {
   SOFTMAX_EQUATION,
   queryOf,
 } from '../../shared/explain.js';
+import { shade } from '../../shared/confidence.js';
 import { t as tr } from '../../shared/i18n.js';
 import {
   argmax,
@@ -92,6 +93,22 @@ function columns(S) {
 
 const quote = (s) => `“${s}”`;
 
+/**
+ * Output token k's box shaded by 1 − p and dotted under the model's threshold (data.threshold),
+ * as the page's output line shades it (shared/output-confidence.js): a rect over box, a line.
+ */
+function unsureMarks(g, box, data, k) {
+  const s = shade(data.probs[k], data.threshold);
+  const opacity = (s.amount * 0.6).toFixed(3);
+  if (s.amount >= 0.01)
+    g.append(node('rect', { ...box, rx: 3, class: 'unsure', 'fill-opacity': opacity }));
+  const y = box.y + box.height - 3;
+  if (s.below)
+    g.append(
+      node('line', { x1: box.x + 3, x2: box.x + box.width - 3, y1: y, y2: y, class: 'below' }),
+    );
+}
+
 /** The picture at step t (0-based). Returns { svg }. */
 export function drawSeq2seq(data, t, lang) {
   const st = data.states;
@@ -114,6 +131,7 @@ export function drawSeq2seq(data, t, lang) {
     g.append(
       node('rect', { x: LEFT + k * outW + 1, y: Y_OUT, width: outW - 2, height: 22, rx: 3 }),
     );
+    unsureMarks(g, { x: LEFT + k * outW + 1, y: Y_OUT, width: outW - 2, height: 22 }, data, k);
     g.append(text(LEFT + (k + 0.5) * outW, Y_OUT + 15, tok, 'tok'));
     stage(g, {
       stage: 'output',
@@ -166,13 +184,16 @@ export function drawSeq2seq(data, t, lang) {
   const yQuery = 262;
   const outBox = node('g', { class: 'token current big' }, [
     node('rect', { x: rx, y: yY, width: sw, height: 30, rx: 4 }),
+  ]);
+  unsureMarks(outBox, { x: rx, y: yY, width: sw, height: 30 }, data, t);
+  outBox.append(
     text(
       rx + sw / 2,
       yY + 20,
       `y${sub(t + 1)} = ${quote(data.out[t])}  p = ${num(data.probs[t], 3)}`,
       'tok',
     ),
-  ]);
+  );
   root.append(
     stage(outBox, {
       stage: 'output',
