@@ -41,7 +41,7 @@ WASM_LINK := $(WASM_LINK_BASE) \
 WASM_TRAIN_LINK := $(WASM_LINK_BASE) \
 	-sEXPORTED_FUNCTIONS=$(subst $(space),$(comma),$(addprefix _,$(WASM_EXPORTS) $(TRAIN_EXPORTS)))
 
-.PHONY: format format-check lint all help native wasm test test-c test-c-wasm test-asan test-js test-browser test-firefox test-webkit test-python check-wasm \
+.PHONY: format format-check lint all help native wasm test test-c test-c-wasm test-asan test-js test-browser test-firefox test-webkit test-python check-wasm python-venv \
 	demo bench clean setup size committed-wasm dist first-plot lab-targets python-assets release
 
 all: native wasm                                  ## everything that builds
@@ -199,12 +199,17 @@ test-webkit: wasm node_modules                    ## smoke suite in WebKit (Safa
 # The Python package (python/, docs/python.md) against the JS library, offline: a venv over
 # Debian's python3-torch (--system-site-packages), the package pip-installed without build
 # isolation (no PyPI), then pytest on python/tests (which runs Node for the JS side).
+# `make python-venv` is that venv made as docs/python.md tells a user to make theirs (the
+# interpreter named: a pyenv or conda python3 sees no Debian torch and has no wheel), the package
+# installed (again) from python/; tests/browser/notebook.test.js runs its notebooks in it too.
 PYTHON ?= /usr/bin/python3
 PY_VENV := build/python-venv
-test-python:                                      ## the Python package's tests (PyTorch <-> JS round trips)
-	@$(PYTHON) -c 'import torch' 2>/dev/null || { echo "test-python: PyTorch missing for $(PYTHON): run 'make setup' (apt-get install python3-torch)"; exit 1; }
+python-venv:                                      ## build/python-venv: a venv over Debian's PyTorch with python/ pip-installed (as docs/python.md)
+	@$(PYTHON) -c 'import torch' 2>/dev/null || { echo "python-venv: PyTorch missing for $(PYTHON): run 'make setup' (apt-get install python3-torch)"; exit 1; }
 	@[ -x $(PY_VENV)/bin/python ] || $(PYTHON) -m venv --system-site-packages $(PY_VENV)
 	$(PY_VENV)/bin/pip install --quiet --no-build-isolation --no-index --no-deps ./python
+
+test-python: python-venv                          ## the Python package's tests (PyTorch <-> JS round trips)
 	cd python/tests && ../../$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider .
 
 node_modules: package.json package-lock.json

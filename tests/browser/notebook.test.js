@@ -1,16 +1,24 @@
-// notebook.test.js: python/examples/dates.ipynb executed end to end by Debian's nbconvert
-// (`python3 -m nbconvert --execute --to html`: Debian ships no jupyter-nbconvert script), and
-// the HTML it writes opened from file:// in Chromium.
+// notebook.test.js: the example notebooks of python/examples/ executed end to end as docs/python.md
+// tells a user to run them: in the venv `make python-venv` makes (build/python-venv, over
+// /usr/bin/python3 and Debian's torch, `pip install --no-build-isolation ./python`), through the
+// "attnlab" kernel that venv's ipykernel registers (here with --prefix into a temporary directory,
+// found through JUPYTER_PATH: nothing is written to the home directory), by Debian's nbconvert
+// (`python3 -m nbconvert --execute --ExecutePreprocessor.kernel_name=attnlab --to html`: Debian
+// ships no jupyter-nbconvert script). No PYTHONPATH: the notebooks import the installed package,
+// and print sys.prefix and attnlab.__file__, which must be the venv's. The HTML nbconvert writes
+// is opened from file:// in Chromium.
 //
-// Checks: both attnlab.show() outputs draw (the PyTorch heatmap and the live view) with no
+// dates.ipynb: both attnlab.show() outputs draw (the PyTorch heatmap and the live view) with no
 // request but the page itself, data: and blob: (the two <script src> of nbconvert's own template,
 // require.js and MathJax, are blocked here and must be the only others: attnlab's outputs work
 // without them); the live view's first map is PyTorch's map of the same input (the heatmap
 // output, to 1e-4) and is exactly what wasm/index.js computes in Node from the exported file;
 // typing another date re-runs the model and redraws (weights and output equal Node's again);
 // no console error or page error; screenshots at 1024 and 390 px (tests/browser/screenshots/).
-// Needs /usr/bin/python3 with python3-torch, nbconvert and ipykernel (Debian), and imports
-// attnlab from python/ (PYTHONPATH). The notebook trains for ~15 s; the whole test takes ~40 s.
+// transformer.ipynb: a hand-built nn.TransformerEncoder's attention, every layer and head, from
+// attnlab.show(attnlab.attention(encoder, x), tokens=words), drawn offline the same way.
+// Needs /usr/bin/python3 with python3-torch, python3-venv, nbconvert and ipykernel (Debian). The
+// dates notebook trains for ~15 s, the transformer one ~2 s; the whole test takes ~60 s.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -24,8 +32,9 @@ import { CHROMIUM, REPO_ROOT, SCREENSHOTS, canvasInk, requireChromium } from './
 import { loadModel } from '../../wasm/index.js';
 
 const PYTHON = process.env.PYTHON || '/usr/bin/python3';
-const NOTEBOOK = path.join(REPO_ROOT, 'python', 'examples', 'dates.ipynb');
-
+const VENV = path.join(REPO_ROOT, 'build', 'python-venv');
+const VENV_PYTHON = path.join(VENV, 'bin', 'python');
+const EXAMPLES = path.join(REPO_ROOT, 'python', 'examples');
 let dir;
 let html; // the nbconvert HTML's text
 let browser;
@@ -34,11 +43,23 @@ const requests = []; // every URL the page asked for
 const problems = []; // console errors and warnings, page errors
 let nbconvertSeconds;
 
-before(async () => {
-  requireChromium();
-  dir = mkdtempSync(path.join(tmpdir(), 'attnlab-notebook-'));
-  copyFileSync(NOTEBOOK, path.join(dir, 'dates.ipynb')); // it writes dates-tiny.safetensors beside itself
-  const t0 = performance.now();
+/** The environment the notebooks run in: the temporary kernel directory, and no PYTHONPATH. */
+function jupyterEnv() {
+  const env = {
+    ...process.env,
+    JUPYTER_PATH: path.join(dir, 'jupyter', 'share', 'jupyter'),
+    PYDEVD_DISABLE_FILE_VALIDATION: '1',
+  };
+  delete env.PYTHONPATH;
+  return env;
+}
+
+/**
+ * Execute python/examples/<name>.ipynb (copied into dir) through the attnlab kernel → its HTML.
+ * allowErrors: a cell that raises shows its traceback in the HTML instead of failing the run.
+ */
+function execute(name, { allowErrors = false } = {}) {
+  copyFileSync(path.join(EXAMPLES, `${name}.ipynb`), path.join(dir, `${name}.ipynb`));
   try {
     execFileSync(
       PYTHON,
@@ -46,31 +67,56 @@ before(async () => {
         '-m',
         'nbconvert',
         '--execute',
+        '--ExecutePreprocessor.kernel_name=attnlab',
+        '--ExecutePreprocessor.timeout=300',
+        ...(allowErrors ? ['--allow-errors'] : []),
         '--to',
         'html',
-        '--ExecutePreprocessor.timeout=300',
-        'dates.ipynb',
+        `${name}.ipynb`,
       ],
-      {
-        cwd: dir,
-        env: {
-          ...process.env,
-          PYTHONPATH: [path.join(REPO_ROOT, 'python'), process.env.PYTHONPATH]
-            .filter(Boolean)
-            .join(path.delimiter),
-          PYDEVD_DISABLE_FILE_VALIDATION: '1',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: 600_000,
-      },
+      { cwd: dir, env: jupyterEnv(), stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 },
     );
   } catch (err) {
     throw new Error(
-      `nbconvert --execute failed on python/examples/dates.ipynb:\n${err.stderr?.toString().slice(-4000) ?? err.message}`,
+      `nbconvert --execute failed on python/examples/${name}.ipynb:\n${err.stderr?.toString().slice(-4000) ?? err.message}`,
     );
   }
+  return readFileSync(path.join(dir, `${name}.html`), 'utf8');
+}
+
+/** What the notebook's first cell printed: the kernel's sys.prefix and attnlab.__file__. */
+function kernelPaths(notebookHtml) {
+  const text = notebookHtml.replace(/<[^>]+>/g, '');
+  return {
+    prefix: text.match(/^python: (\S+)$/m)?.[1],
+    attnlab: text.match(/^attnlab: (\S+)$/m)?.[1],
+  };
+}
+
+let kernelJson; // the registered kernel's kernel.json
+
+before(async () => {
+  requireChromium();
+  dir = mkdtempSync(path.join(tmpdir(), 'attnlab-notebook-'));
+  // the venv as docs/python.md makes it (make test-python uses the same one), then its kernel
+  execFileSync('make', ['--no-print-directory', 'python-venv', `PYTHON=${PYTHON}`], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  execFileSync(
+    VENV_PYTHON,
+    ['-m', 'ipykernel', 'install', '--prefix', path.join(dir, 'jupyter'), '--name', 'attnlab'],
+    { env: jupyterEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  kernelJson = JSON.parse(
+    readFileSync(
+      path.join(dir, 'jupyter', 'share', 'jupyter', 'kernels', 'attnlab', 'kernel.json'),
+      'utf8',
+    ),
+  );
+  const t0 = performance.now();
+  html = execute('dates'); // it writes dates-tiny.safetensors beside itself
   nbconvertSeconds = (performance.now() - t0) / 1000;
-  html = readFileSync(path.join(dir, 'dates.html'), 'utf8');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -178,6 +224,23 @@ test('nbconvert executes the notebook end to end (its training time printed) and
   assert.ok(wall > 0 && cpu > 0, `training took ${wall} s (${cpu} s of CPU)`);
   assert.equal(sizes.length, 2);
   assert.doesNotMatch(html, /Traceback|Error<\/span>/, 'no cell raised');
+});
+
+test('the notebook ran in the venv through the attnlab kernel, on the installed package', () => {
+  // the kernel ipykernel registered runs the venv's python (not the /usr/bin/python3 running nbconvert)
+  assert.equal(kernelJson.argv[0], VENV_PYTHON);
+  assert.equal(kernelJson.display_name, 'attnlab');
+  const ran = kernelPaths(html);
+  assert.equal(ran.prefix, VENV, 'sys.prefix of the kernel');
+  // pip's copy in the venv's site-packages, not python/attnlab of the repository
+  const site = path.join(VENV, 'lib');
+  assert.ok(ran.attnlab?.startsWith(site + path.sep), `attnlab.__file__ = ${ran.attnlab}`);
+  assert.match(ran.attnlab, /site-packages\/attnlab\/__init__\.py$/);
+  // both notebooks name the kernel they are meant for (Jupyter opens them with it)
+  for (const name of ['dates', 'transformer']) {
+    const nb = JSON.parse(readFileSync(path.join(EXAMPLES, `${name}.ipynb`), 'utf8'));
+    assert.equal(nb.metadata.kernelspec.name, 'attnlab', name);
+  }
 });
 
 test('both outputs draw from file:// with no request but the page, data: and blob: (and no errors)', async () => {
@@ -295,18 +358,9 @@ test('several outputs on one page do not clash, inserted as JupyterLab inserts t
     'print(json.dumps([show(m, input="22 nov 2026").html, show(m, input="3/4/1999").html, h, h]))';
   const outputs = JSON.parse(
     execFileSync(
-      PYTHON,
+      VENV_PYTHON,
       ['-c', code, path.join(dir, 'dates-tiny.safetensors'), path.join(dir, 'saved.html')],
-      {
-        env: {
-          ...process.env,
-          PYTHONPATH: [path.join(REPO_ROOT, 'python'), process.env.PYTHONPATH]
-            .filter(Boolean)
-            .join(path.delimiter),
-        },
-        encoding: 'utf8',
-        maxBuffer: 64 << 20,
-      },
+      { cwd: dir, env: jupyterEnv(), encoding: 'utf8', maxBuffer: 64 << 20 },
     ),
   );
   const p2 = await browser.newPage({ viewport: { width: 1024, height: 900 } });
@@ -411,4 +465,106 @@ test('on a 390 px phone the outputs fit the width', async () => {
     assert.ok(box.x >= 0 && box.x + box.width <= 390 + 0.5, `${kind}: ${JSON.stringify(box)}`);
   }
   await page.screenshot({ path: path.join(SCREENSHOTS, 'notebook-390.png'), fullPage: true });
+});
+
+let transformerHtml;
+
+test('transformer.ipynb trains a hand-built nn.TransformerEncoder and attnlab.attention reads its 2 × 4 heads', () => {
+  transformerHtml = execute('transformer', { allowErrors: true });
+  assert.deepEqual(
+    kernelPaths(transformerHtml),
+    kernelPaths(html),
+    'the same venv kernel as dates.ipynb',
+  );
+  const text = transformerHtml.replace(/<[^>]+>/g, '');
+  // trained (seeded, ~2 s): it says the sentence backwards
+  assert.match(text, /step 300: loss [\d.]+, 100% of the words right/);
+  assert.match(text, /output: mat on sat cat big the/);
+  // attnlab.attention: one [1, 4, 6, 6] per layer; the first layer's heads read the mirrored word
+  assert.match(text, /2 layers: \[\[1, 4, 6, 6\], \[1, 4, 6, 6\]\]/);
+  const row = '\\[5, 4, 3, 2, 1, 0\\]';
+  assert.match(text, new RegExp(`layer 0: [^\\n]*: \\[${Array(4).fill(row).join(', ')}\\]`));
+});
+
+test('transformer.ipynb: attnlab.show(attnlab.attention(encoder, x), tokens=words) draws every layer and head offline', async () => {
+  assert.doesNotMatch(transformerHtml, /Traceback|Error<\/span>/, 'no cell raised');
+  const file = pathToFileURL(path.join(dir, 'transformer.html')).href;
+  const p3 = await browser.newPage({ viewport: { width: 1024, height: 900 } });
+  const errors = [];
+  p3.on('pageerror', (err) => errors.push(err.message));
+  p3.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().includes('ERR_BLOCKED_BY_CLIENT'))
+      errors.push(msg.text());
+  });
+  const others = [];
+  await p3.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url === file || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    others.push(url);
+    return route.abort('blockedbyclient');
+  });
+  await p3.goto(file);
+  await p3.waitForFunction(
+    () => {
+      const roots = [...document.querySelectorAll('.attnlab-output')];
+      return roots.length === 1 && roots[0].dataset.attnlabState === 'ready';
+    },
+    null,
+    { timeout: 30_000 },
+  );
+  // nbconvert's template scripts (require.js, MathJax) are the only other requests
+  assert.ok(
+    others.every((u) => /require|mathjax/i.test(u)),
+    `requests: ${others.join(', ')}`,
+  );
+  // every map drawn: each <attn-heatmap> under the output (through shadow roots) has ink
+  const maps = await p3.evaluateHandle(() => {
+    const found = [];
+    const walk = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.localName === 'attn-heatmap') found.push(el);
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+    };
+    walk(document.querySelector('.attnlab-output'));
+    return found;
+  });
+  const count = await maps.evaluate((m) => m.length);
+  assert.equal(count, 1, 'one enlarged <attn-heatmap>');
+  // the grid: 2 layers × 4 heads, a thumbnail each, every one with ink, the words on the big map
+  const thumbs = await p3.evaluate(() => {
+    const shadow = document.querySelector('.attnlab-output .attnlab-mount').shadowRoot;
+    return [...shadow.querySelectorAll('button.thumb')].map((b) => {
+      const c = b.querySelector('canvas');
+      const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let ink = 0;
+      for (let k = 0; k < px.length; k += 4) if (px[k + 3] > 0) ink++;
+      return { layer: b.dataset.layer, head: b.dataset.head, ink, total: px.length / 4 };
+    });
+  });
+  assert.deepEqual(
+    thumbs.map((x) => `${x.layer}/${x.head}`),
+    ['0/0', '0/1', '0/2', '0/3', '1/0', '1/1', '1/2', '1/3'],
+  );
+  for (const x of thumbs) assert.ok(x.ink === x.total, `thumbnail ${x.layer}/${x.head} drawn`);
+  for (let i = 0; i < count; i++) {
+    const el = await maps.evaluateHandle((m, i) => m[i], i);
+    const ink = await canvasInk(el.asElement());
+    assert.ok(ink.ink > ink.total / 10, `map ${i}: ${ink.ink} of ${ink.total} pixels drawn`);
+  }
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await p3.screenshot({
+    path: path.join(SCREENSHOTS, 'notebook-transformer-1024.png'),
+    fullPage: true,
+  });
+  await p3.setViewportSize({ width: 390, height: 844 });
+  await p3.waitForTimeout(300);
+  const box = await p3.locator('.attnlab-output').boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 390 + 0.5, JSON.stringify(box));
+  await p3.screenshot({
+    path: path.join(SCREENSHOTS, 'notebook-transformer-390.png'),
+    fullPage: true,
+  });
+  assert.deepEqual(errors, []);
+  await p3.close();
 });
