@@ -16,30 +16,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium, offlinePage } from './offline_page.mjs';
 
 const [file, shots] = process.argv.slice(2);
 const href = pathToFileURL(path.resolve(file)).href;
-const requests = [];
-const problems = [];
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-});
+const browser = await launchChromium();
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning')
-      problems.push(`console.${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    requests.push(url);
-    const u = new URL(url);
-    const ok = url === href || u.protocol === 'data:' || u.protocol === 'blob:';
-    return ok ? route.continue() : route.abort('blockedbyclient');
-  });
+  const { page, requests, problems } = await offlinePage(browser, href);
   await page.goto(href);
   await page.waitForFunction(
     () =>

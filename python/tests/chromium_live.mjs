@@ -20,9 +20,7 @@
 
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+import { launchChromium, offlinePage } from './offline_page.mjs';
 
 /** What the output shows now (in the page: the shadow root of the one output). */
 function readView() {
@@ -141,20 +139,7 @@ async function everyHead(page) {
 
 async function job(browser, j) {
   const url = pathToFileURL(j.html).href;
-  const requests = [];
-  const problems = [];
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning')
-      problems.push(`console.${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  await page.route('**/*', (route) => {
-    const u = route.request().url();
-    const ok = u === url || u.startsWith('data:') || u.startsWith('blob:');
-    if (!ok) requests.push(u);
-    return ok ? route.continue() : route.abort('blockedbyclient');
-  });
+  const { page, refused: requests, problems } = await offlinePage(browser, url);
   await page.goto(url);
   const out = { draws: [], requests, problems };
   for (const [i, input] of j.inputs.entries()) {
@@ -205,10 +190,7 @@ async function job(browser, j) {
 }
 
 const request = JSON.parse(readFileSync(0, 'utf8'));
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-});
+const browser = await launchChromium();
 const results = [];
 try {
   for (const j of request.jobs) {
