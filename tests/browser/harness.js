@@ -168,28 +168,44 @@ export async function screenshot(page, name) {
 /**
  * Pixels of el's canvas that differ from its background colour, counted in the page:
  * { total, ink, background }; with near ([r, g, b]), ink counts the pixels close to that colour
- * instead (an overlay's, e.g. the gold outline).
+ * instead (an overlay's, e.g. the gold outline). handle: an element handle or a locator. A
+ * locator whose element a redraw replaced between resolving and reading (a view drawing again
+ * when a model card lands) is resolved again, up to 5 times; a detached handle is an error.
  */
 export async function canvasInk(handle, { near = null } = {}) {
-  return handle.evaluate((el, near) => {
-    const canvas = el.shadowRoot.querySelector('canvas');
-    // Read a copy, so the element's own context is never flagged for repeated readbacks.
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const ctx = copy.getContext('2d', { willReadFrequently: true });
-    ctx.drawImage(canvas, 0, 0);
-    const { data } = ctx.getImageData(0, 0, copy.width, copy.height);
-    const bg = getComputedStyle(el)
-      .backgroundColor.match(/\d+(\.\d+)?/g)
-      .map(Number);
-    let ink = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      const c = near ?? bg;
-      const d =
-        Math.abs(data[i] - c[0]) + Math.abs(data[i + 1] - c[1]) + Math.abs(data[i + 2] - c[2]);
-      if (near ? d < 40 : d > 24) ink++;
-    }
-    return { total: data.length / 4, ink, background: bg };
-  }, near);
+  for (let attempt = 1; ; attempt++) {
+    const r = await handle.evaluate((el, near) => {
+      if (!el.isConnected) return { detached: true };
+      const canvas = el.shadowRoot.querySelector('canvas');
+      // Read a copy, so the element's own context is never flagged for repeated readbacks.
+      const copy = document.createElement('canvas');
+      copy.width = canvas.width;
+      copy.height = canvas.height;
+      const ctx = copy.getContext('2d', { willReadFrequently: true });
+      ctx.drawImage(canvas, 0, 0);
+      const { data } = ctx.getImageData(0, 0, copy.width, copy.height);
+      const background = getComputedStyle(el).backgroundColor;
+      const bg = background.match(/\d+(\.\d+)?/g)?.map(Number);
+      if (!bg) return { unreadable: background };
+      let ink = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const c = near ?? bg;
+        const d =
+          Math.abs(data[i] - c[0]) + Math.abs(data[i + 1] - c[1]) + Math.abs(data[i + 2] - c[2]);
+        if (near ? d < 40 : d > 24) ink++;
+      }
+      return { total: data.length / 4, ink, background: bg };
+    }, near);
+    if (r.unreadable !== undefined)
+      throw new Error(`canvasInk: background colour ${JSON.stringify(r.unreadable)} is not rgb()`);
+    if (!r.detached) return r;
+    if (attempt >= 5 || typeof handle.page !== 'function')
+      throw new Error(`canvasInk: the element left the document (attempt ${attempt})`);
+    // a locator: let the redraw finish (two frames), then resolve it again
+    await handle
+      .page()
+      .evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+      );
+  }
 }
