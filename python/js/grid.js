@@ -14,7 +14,8 @@
 // enlarged map has its own keyboard reading: <attn-heatmap>). Exports: the enlarged map's PNG,
 // SVG, CSV and JSON (their title names the layer and head) and every map as one JSON file.
 
-import { colorTable, fillPixels, formatValue } from '../../web/shared/draw.js';
+import { colorTable, formatValue } from '../../web/shared/draw.js';
+import { drawThumbnail, roveThumbnails, strongestOf } from '../../web/shared/thumb-grid.js';
 import {
   VIEW_STYLE,
   downloadBlob,
@@ -43,13 +44,6 @@ function mapsOf(d, floats) {
     offset += n;
     return { ...m, weights, rowLabels: d.labels[m.r], colLabels: d.labels[m.c] };
   });
-}
-
-/** The largest weight of a map and where (first on ties). */
-function strongest(m) {
-  let best = 0;
-  for (let i = 1; i < m.weights.length; i++) if (m.weights[i] > m.weights[best]) best = i;
-  return { value: m.weights[best], row: Math.floor(best / m.cols), col: best % m.cols };
 }
 
 /** kind 'grid': draw it into shadow. floats: the decoded weights (output.js). */
@@ -97,13 +91,9 @@ export function grid(root, shadow, d, floats) {
         row.push(null);
         continue;
       }
-      const canvas = el('canvas', { 'aria-hidden': 'true', width: m.cols, height: m.rows });
-      canvas.style.aspectRatio = `${m.cols} / ${m.rows}`;
-      const ctx = canvas.getContext('2d');
-      const image = ctx.createImageData(m.cols, m.rows);
-      fillPixels(m.weights, d.min, d.max, image.data, table);
-      ctx.putImageData(image, 0, 0);
-      const s = strongest(m);
+      const canvas = el('canvas', { 'aria-hidden': 'true' });
+      drawThumbnail(canvas, m.weights, m.rows, m.cols, d.min, d.max, table);
+      const s = strongestOf(m.weights, m.cols);
       const button = el(
         'button',
         {
@@ -152,25 +142,7 @@ export function grid(root, shadow, d, floats) {
     root.dataset.attnlabSelected = `${l},${h}`;
   }
 
-  cells.addEventListener('keydown', (event) => {
-    const b = /** @type {HTMLElement} */ (event.target).closest?.('button.thumb');
-    if (!b || event.altKey || event.metaKey || event.ctrlKey) return;
-    let l = Number(b.getAttribute('data-layer'));
-    let h = Number(b.getAttribute('data-head'));
-    const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    if (event.key in step) {
-      l = Math.max(0, Math.min(d.layers - 1, l + step[event.key][0]));
-      h = Math.max(0, Math.min(d.heads - 1, h + step[event.key][1]));
-    } else if (event.key === 'Home') h = 0;
-    else if (event.key === 'End') h = d.heads - 1;
-    else return;
-    event.preventDefault();
-    const next = thumbs[l][h];
-    if (!next) return;
-    for (const r of thumbs) for (const t of r) if (t) t.tabIndex = -1;
-    next.tabIndex = 0;
-    next.focus();
-  });
+  cells.addEventListener('keydown', (event) => roveThumbnails(event, thumbs));
 
   all.addEventListener('click', () => {
     const doc = {

@@ -22,7 +22,7 @@
 // strongestCell), the view's DOM and its wiring (update). Deliberately does not know about wasm:
 // update runs the model through view-context.js runInput, and render draws the plain result.
 
-import { fillPixels, formatValue } from '../shared/draw.js';
+import { formatValue } from '../shared/draw.js';
 import { colon, plural, t } from '../shared/i18n.js';
 import {
   VIEW_STYLE,
@@ -34,6 +34,7 @@ import {
   whyToggle,
 } from '../shared/view-kit.js';
 import { GoldPanel, hasGold } from '../shared/gold.js';
+import { drawThumbnail, roveThumbnails, strongestOf } from '../shared/thumb-grid.js';
 import { findModel } from '../shared/models.js';
 import { OutputConfidence, thresholdOf } from '../shared/output-confidence.js';
 import { elapsed, emit, runInput, unknownOf } from './view-context.js';
@@ -103,11 +104,7 @@ export function selectMaps(result, config, kind = null) {
 
 /** The largest weight of a map and where: { value, row, col } (first on ties). */
 export function strongestCell(map) {
-  const [, cols] = map.weights.shape;
-  const w = map.weights.data;
-  let best = 0;
-  for (let i = 1; i < w.length; i++) if (w[i] > w[best]) best = i;
-  return { value: w[best], row: Math.floor(best / cols), col: best % cols };
+  return strongestOf(map.weights.data, map.weights.shape[1]);
 }
 
 /** The largest finite weight over every map of the grid (the shared colour range's top). */
@@ -176,7 +173,7 @@ export class HeadsView {
       u.relative,
     ]);
     u.kind.addEventListener('change', () => emit(this.node, 'view-change', { kind: u.kind.value }));
-    u.grid.addEventListener('keydown', (e) => this.#gridKey(e));
+    u.grid.addEventListener('keydown', (e) => roveThumbnails(e, this.#thumbs));
     u.all.addEventListener('click', () => this.#downloadAll());
   }
 
@@ -286,9 +283,9 @@ export class HeadsView {
       for (let h = 0; h < sel.heads; h++) {
         const button = this.#thumbs[l][h];
         const m = sel.grid[l][h];
-        this.#drawThumb(button.firstChild, m, max);
-        const s = strongestCell(m);
         const [rows, cols] = m.weights.shape;
+        drawThumbnail(button.firstChild, m.weights.data, rows, cols, 0, max);
+        const s = strongestCell(m);
         button.setAttribute(
           'aria-label',
           t(lang, 'heads.thumb', {
@@ -445,57 +442,6 @@ export class HeadsView {
     }
     u.grid.replaceChildren(...nodes);
     this.#shape = `${layers}x${heads} ${lang}`;
-  }
-
-  /** One pixel per weight on the shared [0, max] viridis scale; CSS scales it up, unsmoothed. */
-  #drawThumb(canvas, map, max) {
-    const [rows, cols] = map.weights.shape;
-    canvas.width = cols;
-    canvas.height = rows;
-    canvas.style.aspectRatio = `${cols} / ${rows}`;
-    const ctx = canvas.getContext('2d');
-    const image = ctx.createImageData(cols, rows);
-    fillPixels(map.weights.data, 0, max, image.data);
-    ctx.putImageData(image, 0, 0);
-  }
-
-  /** Arrow keys move focus between thumbnails (a roving tabindex); Enter or Space enlarges. */
-  #gridKey(event) {
-    const b = event.target.closest?.('button.thumb');
-    if (!b || event.altKey || event.metaKey || event.ctrlKey) return;
-    let l = Number(b.dataset.layer);
-    let h = Number(b.dataset.head);
-    const L = this.#thumbs.length;
-    const H = this.#thumbs[0]?.length ?? 0;
-    switch (event.key) {
-      case 'ArrowUp':
-        l -= 1;
-        break;
-      case 'ArrowDown':
-        l += 1;
-        break;
-      case 'ArrowLeft':
-        h -= 1;
-        break;
-      case 'ArrowRight':
-        h += 1;
-        break;
-      case 'Home':
-        h = 0;
-        break;
-      case 'End':
-        h = H - 1;
-        break;
-      default:
-        return;
-    }
-    event.preventDefault();
-    l = Math.max(0, Math.min(L - 1, l));
-    h = Math.max(0, Math.min(H - 1, h));
-    for (const row of this.#thumbs) for (const b of row) b.tabIndex = -1;
-    const next = this.#thumbs[l][h];
-    next.tabIndex = 0;
-    next.focus();
   }
 
   /** Every map of the grid, with its labels, as one JSON file. */
