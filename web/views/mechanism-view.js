@@ -83,7 +83,8 @@ export class MechanismView {
     u.readout = el('p', { class: 'mech-readout', 'aria-live': 'polite' });
     u.say = el('p', { class: 'mech-say' });
     u.main = el('div', { class: 'mech-main' }, [u.controls, u.figure, u.panel, u.readout]);
-    this.node.append(this.#confidence.warning, u.main, this.#confidence.legend, u.say);
+    // below the picture: the warning must not push the diagram off a projector's first screen
+    this.node.append(u.main, this.#confidence.warning, this.#confidence.legend, u.say);
     this.#wire();
   }
 

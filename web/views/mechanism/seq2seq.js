@@ -122,7 +122,9 @@ export function drawSeq2seq(data, t, lang) {
     root.append(text(LEFT - 8, y, k.startsWith('mech.') ? tr(lang, k) : k, 'row-label', 'end'));
 
   // the output tokens, y_t boxed
-  const outW = Math.min(40, (RIGHT - 30 - LEFT) / Math.max(1, T));
+  // wide enough for the longest token in the 12px monospace (≈ 7.3px a character), when it fits
+  const longest = Math.max(1, ...data.out.map((tok) => [...tok].length));
+  const outW = Math.min(Math.max(40, 7.3 * longest + 8), (RIGHT - 30 - LEFT) / Math.max(1, T));
   L('mech.row.output', Y_OUT + 15);
   data.out.forEach((tok, k) => {
     const g = node('g', {
