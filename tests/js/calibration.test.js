@@ -81,6 +81,25 @@ test("each card's accuracy and ECE before and after are what its file gives on e
   }
 });
 
+test('"unsure" keeps its rule on the calibration set: under it wrong ≥ 40%, over it ≤ 20% (pooled)', () => {
+  // docs/training.md "Unsure": the threshold separates near coin flips from answers mostly right
+  let below = 0,
+    wrongBelow = 0,
+    above = 0,
+    wrongAbove = 0;
+  for (const name of NAMES) {
+    const answers = calibrationOf(models[name].model, SETS.calibration()).answers;
+    const u = unsureRates(answers, UNSURE_BELOW);
+    below += u.below;
+    wrongBelow += Math.round(u.wrongBelow * u.below);
+    above += u.above;
+    wrongAbove += Math.round(u.wrongAbove * u.above);
+  }
+  assert.ok(below > 0 && above > 0);
+  assert.ok(wrongBelow >= 0.4 * below, `under ${UNSURE_BELOW}: ${wrongBelow} of ${below} wrong`);
+  assert.ok(wrongAbove <= 0.2 * above, `over ${UNSURE_BELOW}: ${wrongAbove} of ${above} wrong`);
+});
+
 test("the file's temperature is the one the calibration set gives, and is in its config", () => {
   const cal = SETS.calibration();
   for (const name of NAMES) {

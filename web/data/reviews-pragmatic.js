@@ -152,6 +152,46 @@ const USAGE = [
       L(', then it|and then it|before it'),
       L('died|broke|fell apart|stopped working|cracked'),
     ],
+    // a fault that keeps coming back: the part, what it does, how often
+    [
+      L(
+        'it|the sound|the wifi|the signal|the connection|the picture|the app|the bluetooth|the screen|the motor|the fan|the door|the chair|the table',
+      ),
+      L(
+        'cuts out|drops out|freezes|crashes|lags|disconnects|buzzes|flickers|overheats|shuts off|restarts|beeps|squeaks|rattles|wobbles|leaks|jams|sticks',
+      ),
+      L(
+        'every few minutes|every hour|all the time|constantly|twice a day|every time i use it|at random|for no reason|every night|',
+      ),
+    ],
+    // a night or a day spoiled
+    [
+      L(
+        'the noise|the traffic|the music|the party next door|the air conditioning|the neighbors|the bed|the heat|the street|the barking|the kids upstairs',
+      ),
+      L('kept us up|kept me awake|kept me up|woke us up|woke me up|ruined our sleep'),
+      L('all night|at 3am|every night|until 2am|twice|'),
+    ],
+    // relief at its going
+    [
+      L(
+        'glad to be rid of it|good riddance|glad i returned it|relieved to get rid of it|glad i got my money back|glad that is over',
+      ),
+    ],
+    // made cheaply, and it shows
+    [
+      L('cheaply made|poorly made|badly built|built like a toy|made of thin plastic|feels cheap'),
+      L(
+        ', it wobbles|, it rattles|, it creaks|and it wobbles|and it squeaks|, the legs wobble|, the lid never fits|and it shows',
+      ),
+    ],
+    // the talk was louder than the thing
+    [
+      L('so much hype|all that hype|all the hype|so much buzz|all those ads|five hundred reviews'),
+      L(
+        'for nothing|for this|and for what|for something so forgettable|for a whole lot of nothing',
+      ),
+    ],
   ],
   [
     [
@@ -252,6 +292,42 @@ const USAGE = [
         'never had a problem with it|not a single problem|not one issue|zero issues|no problems at all|no complaints at all|nothing to complain about',
       ),
       L('|so far|yet').concat(IN_LONG),
+    ],
+    // a problem gone: no more of it since
+    [
+      L('no more|no more waking up with|goodbye to|no more of the|say goodbye to'),
+      L(
+        'back pain|headaches|cold coffee|tangled cables|soggy fries|dead batteries|sore feet|wet socks|lost keys|neck pain|stiff shoulders|dry skin|hair everywhere|burnt toast',
+      ),
+      L(
+        'since i switched|since i got this|since i started using it|since we bought it|since i switched to this mattress|since we moved here|',
+      ),
+    ],
+    // it does the job, even the hard part of it
+    [
+      L('it|this|this vacuum|the thing|this one|mine'),
+      L(
+        'picks up|handles|gets|cleans|removes|cuts through|blocks out|keeps out|holds|fixes|catches',
+      ),
+      L(
+        'everything|every crumb|all the dust|all the noise|every stain|all of it|whatever i throw at it',
+      ),
+      L(
+        ', even dog hair|, even the tough stuff|, even on carpet|, even red wine|, even the corners|',
+      ),
+    ],
+    // glad to have it (the other side of "glad to be rid of it": what follows "glad" decides)
+    [
+      L(
+        'glad i bought it|happy with my purchase|so glad i found it|happy i went for it|glad i kept it|happy i chose this one|glad i listened to the reviews|really happy with it',
+      ),
+    ],
+    // liked more than expected
+    [
+      L("i did n't think|i never thought|never thought|did n't think|i honestly did n't think"),
+      L("i 'd like|i 'd love|i would enjoy|i 'd use|i 'd wear"),
+      L('it|this'),
+      L('this much|so much|as much as i do|this often'),
     ],
   ],
 ];

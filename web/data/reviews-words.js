@@ -1,14 +1,15 @@
 // attnlab/web/data/reviews-words.js: the word tables of the review generator (reviews.js): the
 // labels and normalisation, the hand-written lists (intensifiers, openers, the five domains'
 // aspects and polar words, phrases and idioms, service and breakdown parts), and the registry
-// lists of reviews-lexicon.js placed by polarity (the sign of AFINN's valence) once the hand lists'
-// words are set aside. Tables and the two draws that only pick a word (noun, w), nothing else:
+// lists of reviews-lexicon.js placed by polarity (the sign of AFINN's or VADER's rating) once the
+// hand lists' words are set aside. Tables and the two draws that only pick a word (noun, w), nothing else:
 // the clauses that combine these words are reviews-clauses.js and reviews-verdicts.js, the
 // sentences, raw text and public API reviews.js.
 
 import { pick } from './common.js';
 import {
   AFINN,
+  VADER,
   NEUTRAL_NOUNS,
   NEUTRAL_PLURALS,
   RARE_NOUNS,
@@ -180,7 +181,7 @@ export const DOMAINS = {
 export const DOMAIN_NAMES = Object.keys(DOMAINS);
 
 export const GENERAL_POS = w(
-  'good|great|excellent|amazing|wonderful|fantastic|brilliant|superb|lovely|perfect|awesome|outstanding|decent|nice|enjoyable|impressive|beautiful|fun|pleasant|terrific|incredible|delightful|satisfying|fabulous|flawless|solid|top notch|spot on|first class|fine',
+  'good|great|excellent|amazing|wonderful|fantastic|brilliant|superb|lovely|perfect|awesome|outstanding|decent|nice|enjoyable|impressive|beautiful|fun|pleasant|terrific|incredible|delightful|satisfying|fabulous|flawless|solid|top notch|spot on|first class|fine|comfy|cozy',
 );
 export const GENERAL_NEG = w(
   'bad|terrible|awful|horrible|poor|disappointing|mediocre|dreadful|boring|dull|weak|useless|pathetic|lousy|rubbish|atrocious|unpleasant|annoying|frustrating|forgettable|overrated|bland|sloppy|lazy|unacceptable|a joke|a mess|garbage|trash|meh',
@@ -253,7 +254,7 @@ export const SERVICE_AUX = w('did|did|would|could'); // before n't / not: "the s
 // and leaves the AFINN slots), so it is written here and not listed among HAND's words
 export const SERVICE_SKIPPED = w("could n't be bothered to|did not bother to|did n't even");
 
-// ---- the registry lists, placed: the sign of AFINN's valence is the polarity ----------------------
+// ---- the registry lists, placed: the sign of AFINN's (or VADER's) rating is the polarity ---------
 export const HAND = new Set();
 for (const list of [
   NO_NEG,
@@ -298,13 +299,15 @@ const polar = (pairs) => {
   for (const [word, score] of pairs) if (!HAND.has(word)) out[score > 0 ? 1 : 0].push(word);
   return out;
 };
-export const A_ADJ = polar(AFINN.adjectives),
-  A_NOUN = polar(AFINN.nouns),
-  A_PART = polar(AFINN.participles),
-  A_GER = polar(AFINN.gerunds),
-  A_VERB = polar(AFINN.verbs),
-  A_VERB3 = polar(AFINN.verbs3),
-  A_ADV = polar(AFINN.adverbs);
+/** A slot's registry words: AFINN's, then the VADER words AFINN lacks (issue 30). */
+const slot = (k) => [...AFINN[k], ...VADER[k]];
+export const A_ADJ = polar(slot('adjectives')),
+  A_NOUN = polar(slot('nouns')),
+  A_PART = polar(slot('participles')),
+  A_GER = polar(slot('gerunds')),
+  A_VERB = polar(slot('verbs')),
+  A_VERB3 = polar(slot('verbs3')),
+  A_ADV = polar(slot('adverbs'));
 const POLAR_REGISTRY = new Set(
   [...A_ADJ, ...A_NOUN, ...A_PART, ...A_GER, ...A_VERB, ...A_VERB3, ...A_ADV].flat(),
 );
