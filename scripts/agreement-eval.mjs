@@ -4,10 +4,14 @@
 // split. Reads the model files of a folder (default web/models).
 //
 //   node scripts/agreement-eval.mjs [--dir web/models] [--json out.json] [--wrong]
+//   node scripts/agreement-eval.mjs --markdown     # docs/training.md's tables, from the cards
+//
+// --wrong lists the choosing set's missed pairs (the set the recipe is chosen on); the typed set is
+// the test and is read only as figures. A model missing from the folder is skipped.
 //
 // Not here: training (scripts/train/agreement.mjs), the functions (scripts/train/agreement-eval.mjs).
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { init, loadModel } from '../wasm/index.js';
@@ -23,6 +27,8 @@ import {
   brownByConstruction,
   generatedByConstruction,
   cardRecord,
+  verbProbe,
+  constructionTables,
   TYPED_PAIRS,
 } from './train/agreement-eval.mjs';
 import { ROOT } from './train/common.mjs';
@@ -30,14 +36,15 @@ import { ROOT } from './train/common.mjs';
 const NAMES = ['lm-agreement-lstm', 'lm-agreement-sarnn', 'lm-agreement-lstmn'];
 
 function args(argv) {
-  const a = { dir: path.join(ROOT, 'web', 'models'), json: null, wrong: false };
+  const a = { dir: path.join(ROOT, 'web', 'models'), json: null, wrong: false, markdown: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--dir') a.dir = path.resolve(argv[++i]);
     else if (argv[i] === '--json') a.json = path.resolve(argv[++i]);
     else if (argv[i] === '--wrong') a.wrong = true;
+    else if (argv[i] === '--markdown') a.markdown = true;
     else
       throw new Error(
-        `agreement-eval.mjs: unknown argument '${argv[i]}' (--dir D --json F --wrong)`,
+        `agreement-eval.mjs: unknown argument '${argv[i]}' (--dir D --json F --wrong --markdown)`,
       );
   }
   return a;
@@ -53,6 +60,7 @@ export function evaluate(model) {
     choosing: pairsByConstruction(model, score, CHOOSING_PAIRS),
     brown: brownByConstruction(d.items, score),
     widened: generatedByConstruction(widenedTestSet(), score),
+    verbs: verbProbe(model, score),
   };
 }
 
@@ -61,16 +69,28 @@ const line = (r) =>
   `${pc(r.accuracy)} of ${r.count} | ${r.byConstruction.map((c) => `${c.construction} ${pc(c.accuracy)} (${c.count})`).join(', ')} | ${r.byAttractors.map((c) => `${c.attractors} attr ${pc(c.accuracy)} (${c.count})`).join(', ')}`;
 
 const a = args(process.argv.slice(2));
+if (a.markdown) {
+  // the cards' tables as docs/training.md holds them: no measuring
+  const card = (name) => JSON.parse(readFileSync(path.join(a.dir, `${name}.json`), 'utf8'));
+  console.log(constructionTables(Object.fromEntries(NAMES.map((n) => [n, card(n)]))));
+  process.exit(0);
+}
 await init();
 const out = {};
 for (const name of NAMES) {
-  const model = await loadModel(readFileSync(path.join(a.dir, `${name}.safetensors`)));
+  const file = path.join(a.dir, `${name}.safetensors`);
+  if (!existsSync(file)) {
+    console.log(`${name}: no ${path.relative(ROOT, file)}, skipped`);
+    continue;
+  }
+  const model = await loadModel(readFileSync(file));
   const r = evaluate(model);
   out[name] = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, cardRecord(v)]));
   console.log(name);
   for (const [k, v] of Object.entries(r)) {
     console.log(`  ${k.padEnd(9)} ${line(v)}`);
-    if (a.wrong && k === 'typed') console.log(`    wrong: ${v.wrong.join(' | ')}`);
+    // the choosing set's misses only: the typed set is the test, read as figures, never pair by pair
+    if (a.wrong && k === 'choosing') console.log(`    wrong: ${v.wrong.join(' | ')}`);
   }
   model.dispose();
 }

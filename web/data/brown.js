@@ -323,6 +323,28 @@ export function brownVerbPairs(sentences) {
   return pairs;
 }
 
+/**
+ * Present verb pairs [3sg, base] for the widened grammar's agreeing verbs (issue 30): every
+ * brownVerbPairs pair with both forms in `vocab` whose -s form Brown tags as a verb at least a
+ * quarter as often as as a plural noun ("needs" and "works" stay, "plans" and "aims" go), without
+ * the auxiliaries (FIXED_PAIRS), sorted by the -s form.
+ * @param {{ words: string[], tags: string[] }[]} sentences
+ * @param {Set<string>} vocab
+ * @returns {[string, string][]}
+ */
+export function brownPresentPairs(sentences, vocab) {
+  const [vbz, nns] = tagCounts(sentences, 'vbz', 'nns');
+  /** @type {[string, string][]} */
+  const out = [];
+  for (const [z, b] of brownVerbPairs(sentences)) {
+    if (z.length <= b.length || FIXED_PAIRS[z] || FIXED_PAIRS[b]) continue; // each pair once, 3sg first
+    if (!vocab.has(z) || !vocab.has(b) || !/^[a-z]+$/.test(z + b)) continue;
+    if (4 * (vbz.get(z) ?? 0) < (nns.get(z) ?? 0)) continue; // "plans": a noun far more often
+    out.push([z, b]);
+  }
+  return out.sort((x, y) => (x[0] < y[0] ? -1 : 1));
+}
+
 /** The other-number form of a verb (is → are, runs → run), or undefined. */
 export function otherVerbForm(word, verbPairs) {
   return FIXED_PAIRS[word] ?? verbPairs?.get(word);
