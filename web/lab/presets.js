@@ -11,9 +11,9 @@
 //   from 'lab': docs/lab.md's "Measured" table (make lab-targets: the page in Chromium, A and B
 //     training together), the batched rows: the target's time, rounded up.
 //   from 'bench': docs/benchmarks.md's lab rows (Node worker threads, 1 worker, held-out
-//     evaluation included): steps / (that run's steps per second), rounded up, with steps the step
-//     at which the run shows the result quoted in its comment below (measured before the batched
-//     trainer, which made the page 1.2–2.5× faster: an upper bound).
+//     evaluation included; the batched trainer, 2-vCPU AMD EPYC, 2026-11-29): steps / (that run's
+//     steps per second), rounded up, with steps the step at which the run shows the result quoted
+//     in its comment below.
 // Not here: the names, limits, defaults and checker (experiment.js), the URL form (lab-url.js).
 
 import { DEFAULT_EXPERIMENT, MODEL_DEFAULTS, freeze } from './experiment.js';
@@ -99,7 +99,7 @@ export const PRESETS = freeze([
     // B (dot): 95.6 % at step 1,250 (23 CPU s, 53 steps per CPU s), then 89–95 % to step 2,500.
     // (Luong's dot in Luong's architecture, input feeding: 98.9 % at step 1,750.)
     id: 'additive-dot',
-    result: { seconds: 30, from: 'bench', run: 'a', steps: 1300 },
+    result: { seconds: 14, from: 'bench', run: 'a', steps: 1300 },
     experiment: {
       task: {
         name: 'reverse',
@@ -126,7 +126,7 @@ export const PRESETS = freeze([
   {
     // copy 5–20: A (additive) 95.6 % at step 1,250 (33 CPU s); B (none) under 95 % after 1,500.
     id: 'copy',
-    result: { seconds: 29, from: 'bench', run: 'a', steps: 1250 },
+    result: { seconds: 14, from: 'bench', run: 'a', steps: 1250 },
     experiment: {
       task: {
         name: 'copy',
@@ -145,7 +145,7 @@ export const PRESETS = freeze([
     // sort 5–15: A (additive) 95.7 % at step 1,000 (20 CPU s); B (none) 97.7 % at step 750 (8 CPU s):
     // sorting needs counts, not alignment, so attention helps little here (a lesson of its own).
     id: 'sort',
-    result: { seconds: 17, from: 'bench', run: 'a', steps: 1000 },
+    result: { seconds: 8, from: 'bench', run: 'a', steps: 1000 },
     experiment: {
       task: {
         name: 'sort',
@@ -165,7 +165,7 @@ export const PRESETS = freeze([
     // to left, the output left to right). A (additive, bidirectional): 70 % at step 6,000
     // (42 CPU s, 140 steps per CPU s); unidirectional: 23 % at step 1,500.
     id: 'addition',
-    result: { seconds: 29, from: 'bench', run: 'a', steps: 6000 },
+    result: { seconds: 15, from: 'bench', run: 'a', steps: 6000 },
     experiment: {
       task: {
         name: 'addition',
@@ -207,7 +207,7 @@ export const PRESETS = freeze([
     // A: sentence exact match 30 % at step 400, 60 % at step 800 (120 CPU s, 6.6 steps per s;
     // by length 88 % at 3 words, 25 % at 10), 71 % at step 1,000 (150 s). B not measured.
     id: 'translation',
-    result: { seconds: 92, from: 'bench', run: 'a', steps: 800 },
+    result: { seconds: 29, from: 'bench', run: 'a', steps: 800 },
     experiment: {
       task: {
         name: 'translation',
@@ -226,7 +226,7 @@ export const PRESETS = freeze([
     // transformers on reverse 5–20 (E 64, 4 heads, F 128, 2 + 2 layers, pre-norm, Adam lr 0.002):
     // A (learned positions) 93.6 % at step 1,250 (45 CPU s, 28 steps per CPU s).
     id: 'transformer-positions',
-    result: { seconds: 37, from: 'bench', run: 'a', steps: 1250 },
+    result: { seconds: 22, from: 'bench', run: 'a', steps: 1250 },
     experiment: {
       task: {
         name: 'reverse',
