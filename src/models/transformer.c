@@ -23,8 +23,9 @@ static const char *const TOP_KEYS[] = {
     "finalNorm",    "scaleEmbedding", "maxLength",           "tokenizer", "name",
     "description",  "training",       "maxRelativePosition", NULL
 };
-static const char *const TOKENIZER_KEYS[] = { "type", "srcVocab", "tgtVocab", "pad", "normalize",
-                                              "bos",  "eos",      "unk",      NULL };
+static const char *const TOKENIZER_KEYS[] = { "type",         "srcVocab", "tgtVocab", "pad",
+                                              "normalize",    "bos",      "eos",      "unk",
+                                              "spellingKeep", NULL };
 static const char *const VARIANTS[] = { "encoder", "decoder", "encoder-decoder", NULL };
 static const char *const POSITIONS[] = { "learned", "sinusoidal", "relative", NULL };
 static const char *const ACTIVATIONS[] = { "relu", "gelu", NULL };

@@ -13,6 +13,7 @@ import { init, createModel, loadModel } from '../../wasm/index.js';
 import {
   CALIBRATION_FILE,
   TYPED_TEST_FILE,
+  FRESH_FILE,
   examplesFor,
   fixtureReviews,
   naturalReviews,
@@ -50,6 +51,7 @@ const SETS = {
   natural: naturalReviews,
   typedTest: () => fixtureReviews(TYPED_TEST_FILE),
   calibration: () => fixtureReviews(CALIBRATION_FILE),
+  fresh: () => fixtureReviews(FRESH_FILE),
 };
 
 test("each card's accuracy and ECE before and after are what its file gives on each set", () => {

@@ -23,16 +23,18 @@ for (const name of NAMES) {
   models[name] = { ...s, model: await loadModel(s.bytes) };
 }
 
-test('the typed sets: 100+ balanced reviews each, no review in both', () => {
-  const choosing = typedReviews('choosing');
-  const testSet = typedReviews('test');
-  for (const set of [choosing, testSet]) {
-    assert.ok(set.length >= 100, `${set.length} reviews`);
+test('the typed sets: 100+ balanced reviews each, no review in two', () => {
+  const seen = new Set();
+  for (const which of Object.keys(TYPED_SETS)) {
+    const set = typedReviews(which);
+    assert.ok(set.length >= 100, `${which}: ${set.length} reviews`);
     const pos = set.filter((r) => r.label === 'positive').length;
-    assert.equal(pos * 2, set.length, 'as many positive as negative');
+    assert.equal(pos * 2, set.length, `${which}: as many positive as negative`);
+    for (const r of set) {
+      assert.ok(!seen.has(r.text.toLowerCase()), r.text);
+      seen.add(r.text.toLowerCase());
+    }
   }
-  const seen = new Set(choosing.map((r) => r.text.toLowerCase()));
-  for (const r of testSet) assert.ok(!seen.has(r.text.toLowerCase()), r.text);
 });
 
 test("each card's typed-set figures are what the shipped model computes", () => {
@@ -41,6 +43,8 @@ test("each card's typed-set figures are what the shipped model computes", () => 
     for (const [key, which] of [
       ['typedChoosing', 'choosing'],
       ['typedTest', 'test'],
+      ['typedFresh', 'fresh'],
+      ['typedChoosing2', 'choosing2'],
     ]) {
       const c = card.metrics[key];
       assert.ok(c, `${name}: card.metrics.${key}`);

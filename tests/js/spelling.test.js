@@ -118,3 +118,59 @@ test('the tokenizer: split reads the correction, unknownWords still names the ty
     /normalize step "spelling" is for word tokenizers only/,
   );
 });
+
+test('spellingKeep: real words stay as typed, misspellings are still read back', () => {
+  const cfg = {
+    type: 'word',
+    srcVocab: ['<unk>', 'the', 'ruining', 'liking', 'recommend', 'lining'],
+    tgtVocab: ['a', 'b'],
+    unk: '<unk>',
+    normalize: ['lowercase', 'spelling'],
+  };
+  // without the list, a real word one edit from a vocabulary word is read as that word
+  assert.deepEqual(new Tokenizer(cfg).split('running reccomend'), ['ruining', 'recommend']);
+  const tok = new Tokenizer({ ...cfg, spellingKeep: ['running', 'living'] });
+  assert.deepEqual(tok.split('Running reccomend living liniing'), [
+    'running',
+    'recommend',
+    'living',
+    'lining',
+  ]);
+  assert.deepEqual(tok.corrections('running reccomend'), [['reccomend', 'recommend']]);
+  assert.deepEqual(tok.unknownWords('running reccomend'), ['running', 'reccomend']);
+  assert.deepEqual(Array.from(tok.encode('the running')), [1, 0]);
+  // the corrector alone
+  assert.equal(spellingCorrector(['ruining'], { keep: ['running'] })('running'), null);
+  assert.equal(spellingCorrector(['ruining'], { keep: ['running'] })('ruinning'), 'ruining');
+  // bad lists are refused with the key named
+  for (const bad of ['running', [1], [null], { 0: 'a' }])
+    assert.throws(
+      () => new Tokenizer({ ...cfg, spellingKeep: bad }),
+      /tokenizer: "spellingKeep" must be an array of words \(strings\)/,
+    );
+  assert.throws(
+    () => new Tokenizer({ ...cfg, normalize: ['lowercase'], spellingKeep: ['running'] }),
+    /"spellingKeep" needs the normalize step "spelling"/,
+  );
+});
+
+test('the shipped review classifiers keep real words and read misspellings back', async () => {
+  const { init, loadModel } = await import('../../wasm/index.js');
+  const { readFileSync } = await import('node:fs');
+  await init();
+  for (const n of ['attention', 'han', 'structured']) {
+    const m = await loadModel(
+      readFileSync(path.join(ROOT, `web/models/clf-reviews-${n}.safetensors`)),
+    );
+    try {
+      assert.ok(m.config.tokenizer.spellingKeep.length > 5000, n);
+      const r = m.classify('running water, the lining is tearing, wouldnt reccomend');
+      const read = Object.fromEntries(r.corrected);
+      assert.equal(read.reccomend, 'recommend', n);
+      for (const w of ['running', 'water', 'lining', 'tearing'])
+        assert.equal(read[w], undefined, `${n}: ${w}`);
+    } finally {
+      m.dispose();
+    }
+  }
+});

@@ -23,6 +23,7 @@ export function tokenizer(cfg) {
     unk: t.unk,
     pad: t.pad,
     normalize: t.normalize,
+    spellingKeep: t.spellingKeep,
   });
 }
 

@@ -33,6 +33,7 @@ export function tokenizer(cfg) {
     eos: t.eos,
     normalize: t.normalize,
     unknownShapes: t.unknownShapes,
+    spellingKeep: t.spellingKeep,
   });
   const words = tok.encode.bind(tok);
   const bos = t.bos === undefined ? [] : [tok.src.get(t.bos)];

@@ -7,6 +7,7 @@
 //   fix('reccomend')   // 'recommend' (two edits: the word has 9 letters)
 //   fix('freindly')    // 'friendly' (one transposition)
 //   fix('mid')         // null (shorter than 4 letters: left as typed)
+//   spellingCorrector(['ruining'], { keep: ['running'] })('running')   // null (a real word)
 //
 // The rule, applied to each token after the other steps, only when the token is not in the
 // vocabulary:
@@ -22,7 +23,10 @@
 //     read as typed as far as possible: "cuts" → "cut", not "cats"; "batery" → "battery", not
 //     "bakery"); a longer candidate (a dropped letter), then one of the same length (a slip or a
 //     swap), then a shorter one (a letter too many); the earlier in the vocabulary;
-//   - no candidate: the token stays as typed (and reads as unk).
+//   - no candidate: the token stays as typed (and reads as unk);
+//   - a word of `keep` (the config's tokenizer.spellingKeep: real words the vocabulary lacks, which
+//     a model's trainer lists) stays as typed: the step corrects misspellings, it does not turn
+//     one real word into another ("running" is not read as "ruining", "lining" not as "liking").
 // Deliberately not here: a language model of context (the correction looks at one word),
 // phonetic matching, splitting run-together words.
 
@@ -81,13 +85,15 @@ export function deletions(chars, k) {
 
 /**
  * A corrector for one vocabulary: word → the vocabulary word it is read as, or null (too short,
- * not letters, in the vocabulary already, or nothing near). The index is built at the first
- * correction; up to CACHE_SIZE answers are cached.
+ * not letters, in the vocabulary already, a word of `keep`, or nothing near). The index is built
+ * at the first correction; up to CACHE_SIZE answers are cached.
  * @param {string[]} vocab
+ * @param {{ keep?: Iterable<string> }} [options] keep: real words left as typed
  * @returns {(word: string) => string | null}
  */
-export function spellingCorrector(vocab) {
+export function spellingCorrector(vocab, { keep = [] } = {}) {
   const known = new Set(vocab);
+  const kept = new Set(keep);
   /** @type {{ word: string, chars: string[], rank: number }[]} */
   let entries = null;
   /** @type {Map<string, number[]>} deletion string → entries */
@@ -111,7 +117,7 @@ export function spellingCorrector(vocab) {
   };
   const cache = new Map();
   return (word) => {
-    if (known.has(word)) return null;
+    if (known.has(word) || kept.has(word)) return null;
     if (cache.has(word)) return cache.get(word);
     let best = null;
     const chars = Array.from(word);

@@ -15,7 +15,8 @@
 // With the normalize step "spelling" (word tokenizers; spelling.js), a word the vocabulary lacks
 // is read as the nearest vocabulary word: split() gives the tokens as read, corrections() the
 // pairs [typed, read], and unknownWords() still lists every typed word the vocabulary lacks,
-// corrected or not (the model never learnt them as typed).
+// corrected or not (the model never learnt them as typed). An optional `spellingKeep` list (with
+// the "spelling" step only) names real words the vocabulary lacks that the step leaves as typed.
 // An optional `unknownShapes` list (word tokenizers) names shape classes from UNKNOWN_SHAPES, each
 // a token of the vocabulary: an unknown word whose shape matches one (shapeOf: "jars" → <unk-s>)
 // reads as that token instead of unk, so a model can tell an unknown plural noun from an unknown
@@ -64,6 +65,20 @@ export function shapeOf(word) {
   return null;
 }
 
+/** A config's spellingKeep list, checked: strings, and only beside the "spelling" step. */
+function keepOf(list, steps) {
+  if (list === undefined) return [];
+  const what = 'tokenizer: "spellingKeep"';
+  if (!Array.isArray(list) || !list.every((w) => typeof w === 'string'))
+    throw new AttnlabError(`${what} must be an array of words (strings)`, 'AL_ERR_FORMAT');
+  if (!steps.has('spelling'))
+    throw new AttnlabError(
+      `${what} needs the normalize step "spelling" (it names the words that step leaves as typed)`,
+      'AL_ERR_FORMAT',
+    );
+  return list;
+}
+
 /** A config's unknownShapes list, checked: known names, each once, each in the vocabulary. */
 function shapesOf(list, cfg) {
   if (list === undefined) return [];
@@ -91,7 +106,7 @@ function shapesOf(list, cfg) {
 export class Tokenizer {
   /** @param {{ type: 'char' | 'word', srcVocab: string[], tgtVocab: string[],
    *            bos?: string, eos?: string, unk: string, pad?: string, normalize?: string[],
-   *            unknownShapes?: string[] }} cfg
+   *            unknownShapes?: string[], spellingKeep?: string[] }} cfg
    *   (no bos/eos: a classifier's) */
   constructor(cfg) {
     if (!cfg || typeof cfg !== 'object')
@@ -123,7 +138,10 @@ export class Tokenizer {
     this.bosId = this.tgt.get(cfg.bos) ?? -1;
     this.eosId = this.tgt.get(cfg.eos) ?? -1;
     this.padId = cfg.pad === undefined ? -1 : (this.tgt.get(cfg.pad) ?? -1);
-    this.correct = this.normalizeSteps.has('spelling') ? spellingCorrector(this.srcVocab) : null;
+    const keep = keepOf(cfg.spellingKeep, this.normalizeSteps);
+    this.correct = this.normalizeSteps.has('spelling')
+      ? spellingCorrector(this.srcVocab, { keep })
+      : null;
     /** The config's shape classes (unknownShapes; [] when none). */
     this.unknownShapes = Object.freeze(shapesOf(cfg.unknownShapes, cfg));
     this.shapes = new Set(this.unknownShapes);
