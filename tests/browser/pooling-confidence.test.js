@@ -4,7 +4,8 @@
 // "unsure" and its note show for an answer under UNSURE_BELOW and only then; the unknown-words
 // note shows for an input whose unknownShare is at least MANY_UNKNOWN, with its share, and not
 // for a clear review in the vocabulary; a typo the spelling step corrects is named as read, not
-// as unknown. Screenshots at 1280×720 and 390×844.
+// as unknown, and a real word the vocabulary lacks is named as unknown, never read as another
+// word (tokenizer.spellingKeep). Screenshots at 1280×720 and 390×844.
 
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
@@ -131,5 +132,28 @@ for (const lang of ['en', 'zh']) {
       t(lang, 'input.unknown', { unk: '<unk>', words: unknown.join(', ') }),
       'the unknown-words note names only the words read as <unk>',
     );
+  });
+}
+
+// A real word the vocabulary lacks is not "corrected" into another word (tokenizer.spellingKeep):
+// "running" is not read as "ruining", "lining" not as "liking"; the misspelling still is.
+const REAL = 'The lining is tearing, tap running. wouldnt reccomend'; // the page reads up to 64 characters
+for (const lang of ['en', 'zh']) {
+  test(`${lang}: real words stay as typed, only the misspelling is read as another word`, async () => {
+    const name = 'clf-reviews-attention';
+    await harness.open({ model: name, input: REAL, lang });
+    const r = (await harness.nodeModel(name)).classify(REAL);
+    assert.deepEqual(r.corrected, [['reccomend', 'recommend']], 'Node reads only the typo');
+    for (const w of ['lining', 'tearing', 'running']) assert.ok(r.unknownWords.includes(w), w);
+    const notes = await page.locator('#demo').evaluate((el) => {
+      const text = (sel) => {
+        const n = el.shadowRoot.querySelector(sel);
+        return n && !n.hidden ? n.textContent : null;
+      };
+      return { corrected: text('.corrected-words'), unknown: text('.unknown-words') };
+    });
+    assert.equal(notes.corrected, t(lang, 'input.corrected', { pairs: 'reccomend → recommend' }));
+    for (const w of ['lining', 'tearing', 'running'])
+      assert.ok(notes.unknown?.includes(w), `${lang}: "${w}" is named as read as <unk>`);
   });
 }
