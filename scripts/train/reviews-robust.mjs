@@ -11,16 +11,17 @@
 // Word dropout (DROPOUT_REVIEW_SHARE of reviews, DROPOUT_RATE of their words): a word that does
 // not decide the label (not in the generator's `decisive`) becomes <unk>, so that the model reads
 // <unk> as no verdict (issue 30: "Meh." read as negative at 0.9997 with "meh" unknown).
-// spellingKeep: the real words the config's tokenizer.spellingKeep lists (SUBTLEX-US words the
-// vocabulary lacks) for run time. robustExamples's tokenizer does not take the list (the shipped
-// files were trained so): a typo that makes a real word is still read back as a vocabulary word.
+// Word dropout needs the generator's `decisive`: real sentences (reviews-real.mjs) have none and
+// keep every word. spellingKeep: the real words the config's tokenizer.spellingKeep lists
+// (SUBTLEX-US words the vocabulary lacks); robustExamples reads with the config's own tokenizer,
+// list included, so training reads typed words as the model does at run time.
 // The examples come back as { src: ids, label } with the generator's fields; seeded, no
 // Math.random. Not here: the generator (web/data/reviews.js), the recipe, the evaluation.
 
 import { AFINN, VADER } from '../../web/data/reviews-lexicon.js';
 import { mulberry32 } from '../../web/data/common.js';
 import { REVIEWS_TOKENIZER } from '../../web/data/reviews.js';
-import { Tokenizer } from '../../wasm/model/tokenizer.js';
+import { tokenizer as classifierTokenizer } from '../../wasm/model/classifier.js';
 import { spellingCorrector } from '../../wasm/model/spelling.js';
 import { createRequire } from 'node:module';
 
@@ -65,7 +66,7 @@ export function robustBatch(examples, tokenizer, seed) {
   return examples.map((ex) => {
     const typed = rand() < TYPO_REVIEW_SHARE ? withTypos(ex.text, rand) : ex.text;
     const ids = tokenizer.encode(typed);
-    if (rand() < DROPOUT_REVIEW_SHARE && ids.length === ex.tokens.length) {
+    if (ex.decisive && rand() < DROPOUT_REVIEW_SHARE && ids.length === ex.tokens.length) {
       const keep = new Set(ex.decisive);
       ex.tokens.forEach((t, i) => {
         if (!keep.has(i) && /\p{L}/u.test(t) && rand() < DROPOUT_RATE) ids[i] = tokenizer.unkId;
@@ -75,17 +76,10 @@ export function robustBatch(examples, tokenizer, seed) {
   });
 }
 
-/** robustBatch with the tokenizer of a classifier config: (examples, seed) → examples. */
+/** robustBatch with the tokenizer of a classifier config, as the model reads at run time
+ * (spellingKeep included): (examples, seed) → examples. */
 export function robustExamples(config) {
-  const t = config.tokenizer;
-  const tokenizer = new Tokenizer({
-    type: t.type,
-    srcVocab: t.vocab,
-    tgtVocab: config.labels,
-    unk: t.unk,
-    pad: t.pad,
-    normalize: t.normalize,
-  });
+  const tokenizer = classifierTokenizer(config);
   return (examples, seed) => robustBatch(examples, tokenizer, seed);
 }
 
@@ -108,11 +102,11 @@ export function spellingKeep(vocab = REVIEWS_TOKENIZER.vocab) {
 }
 
 /** The card's account of issue 30's changes: what reads typed text, and why this way. */
-export function robustCardBlock() {
+export function robustCardBlock(vocab = REVIEWS_TOKENIZER.vocab) {
   return {
     spelling:
       'tokenizer normalize step "spelling" (docs/models.md "Normalisation", wasm/model/spelling.js): a typed word of 4+ letters the vocabulary lacks is read as the vocabulary word one edit away (two from 9 letters; ties: the longer shared prefix, a dropped letter first, vocabulary order); unknownWords still names it, `corrected` gives [typed, read]',
-    spellingKeep: `real words are not corrected: tokenizer.spellingKeep lists the ${spellingKeep().length} words of SUBTLEX-US's ${SPELLING_KEEP_RANKS.toLocaleString('en-US')} most frequent (letters only) that the vocabulary lacks and the step would otherwise change ("running" read as "ruining", "lining" as "liking", "nine" as "nice": seen on reviews written for the check by another hand, 2026-11-29); they stay as typed and read as <unk>. Misspellings are not among them ("reccomend", "definately")`,
+    spellingKeep: `real words are not corrected: tokenizer.spellingKeep lists the ${spellingKeep(vocab).length} words of SUBTLEX-US's ${SPELLING_KEEP_RANKS.toLocaleString('en-US')} most frequent (letters only) that the vocabulary lacks and the step would otherwise change ("running" read as "ruining", "lining" as "liking", "nine" as "nice": seen on reviews written for the check by another hand, 2026-11-29); they stay as typed and read as <unk>. Misspellings are not among them ("reccomend", "definately")`,
     whySpelling:
       'a spelling normaliser rather than characters or subwords: it keeps the word-level attention the page shows (one weight per typed word), adds no parameters or compute to the model (the 5 MB page budget stays), is the same in JS and Python by construction (tests/js/spelling.test.js), and the words it cannot reach (slang, new words) are covered by the data (reviews-pragmatic.js) and by word dropout, which teaches the models that <unk> carries no verdict. A character or subword encoder would also read unseen inflections, at the cost of a new model input, a larger model and a slower page; left for later',
     typos: `training types typos (dropped, swapped, doubled or neighbouring-key letters) into ${TYPO_REVIEW_SHARE * 100}% of reviews, ${TYPO_WORD_RATE * 100}% of their words of 4+ letters; the spelling step reads them back as at run time`,

@@ -16,7 +16,9 @@
 // ends after each '.', and what follows the last one is a sentence too), so "Great! Broke in a
 // week." is one HAN sentence; the card's sentence shares use HAN's own segmentation.
 // Each: weights from createModel(config, { seed: 1 }), Adam with the common schedule, clip 1,
-// batches of 32 fresh examples generateReviews({ seed: 1000 + step, count: 32, split: 'train' }).
+// batches of 32: 24 fresh examples generateReviews({ seed: 1000 + step, count: 24, split: 'train' })
+// and 8 reviews people wrote (reviews-real.mjs: UCI's Amazon, IMDB and Yelp sentences, training
+// part; the words they add join the vocabulary), typos and word dropout on top (reviews-robust.mjs).
 // Held out: 1,000 examples generateReviews({ seed: 2024, split: 'heldout' }): accuracy and where
 // the attention goes (attentionShares); the 200-example test sample (seed 7) that
 // tests/js/shipped-reviews.test.js re-checks; and the natural hand-written dev set
@@ -64,11 +66,26 @@ import {
 import { UNSURE_BELOW, MANY_UNKNOWN } from '../../web/shared/confidence.js';
 import { robustCardBlock, robustExamples, spellingKeep } from './reviews-robust.mjs';
 import { typedCardMetrics } from './reviews-typed.mjs';
+import {
+  realAccuracy,
+  realCardBlock,
+  realExamples,
+  realReviews,
+  realWords,
+  REAL_PACKAGE,
+} from './reviews-real.mjs';
 
 export const TRAIN_SEED = 1000;
 export const HELDOUT_SEED = 2024;
 export const TEST_SEED = 7;
 const BATCH = 32;
+/** Of each step's BATCH examples, this many are real sentences (reviews-real.mjs). */
+export const REAL_PER_STEP = 8; // 4, 12 and 16 were tried (docs/training.md, "A fourth round")
+
+let vocabCache = null;
+/** The models' vocabulary: the generator's words, then the words the real training part adds. */
+export const reviewsVocab = () =>
+  (vocabCache ??= Object.freeze([...REVIEWS_TOKENIZER.vocab, ...realWords()]));
 
 const encoder = {
   cell: 'rnn',
@@ -144,6 +161,8 @@ export async function calibrationRecord(name, model, bytes) {
       typedTest: fixtureReviews(TYPED_TEST_FILE),
       calibration: cal,
       fresh: fixtureReviews(FRESH_FILE),
+      realChoosing: realReviews('choosing'),
+      realTest: realReviews('test'),
     };
     const out = {};
     const after = {};
@@ -317,7 +336,11 @@ const configOf = (name) => ({
   ...encoder,
   ...SPECS[name].cfg,
   labels: REVIEW_LABELS,
-  tokenizer: { ...REVIEWS_TOKENIZER, spellingKeep: spellingKeep() },
+  tokenizer: {
+    ...REVIEWS_TOKENIZER,
+    vocab: reviewsVocab(),
+    spellingKeep: spellingKeep(reviewsVocab()),
+  },
   name,
   description: `Sentiment of a review as typed (movies, books, restaurants, hotels, products, apps; 1-4 sentences: negation, contrast, the last opinion decides); ${SPECS[name].what}`,
 });
@@ -367,15 +390,21 @@ export async function reviewsCard(name, shipped, { training, float32, extra = {}
       labels: REVIEW_LABELS,
       normalize: REVIEWS_TOKENIZER.normalize,
       temperature: calibration.temperature,
-      vocabulary: REVIEWS_TOKENIZER.vocab.length,
+      vocabulary: reviewsVocab().length,
       parameters: countParams(bytes),
       bytes: bytes.length,
     },
     vocabulary: {
-      size: REVIEWS_TOKENIZER.vocab.length,
-      words: `<pad>, <unk> and the ${REVIEW_WORDS.length} normalised tokens web/data/reviews.js can generate (every one of them is a word of a training example somewhere)`,
+      size: reviewsVocab().length,
+      words: `<pad>, <unk>, the ${REVIEW_WORDS.length} normalised tokens web/data/reviews.js can generate, then the ${reviewsVocab().length - REVIEWS_TOKENIZER.vocab.length} words the real training sentences add (every one of them is a word of a training example somewhere)`,
       sources: [
         ...LEXICON_SOURCES,
+        {
+          package: REAL_PACKAGE,
+          version: '5.0.2',
+          license: 'MIT (the package); CC BY 4.0 (the UCI sentences)',
+          use: 'the words its review sentences (test/fixtures: UCI Sentiment Labelled Sentences, Kotzias et al. 2015) add to the vocabulary, and those sentences as training examples (data.real)',
+        },
         {
           package: null,
           license: 'MIT (this project)',
@@ -387,16 +416,17 @@ export async function reviewsCard(name, shipped, { training, float32, extra = {}
       generator:
         'web/data/reviews.js generateReviews() (raw text: capitals, contractions, punctuation)',
       split: 'held out when hash(text) % 10 == 0; training never sees those texts',
-      train: `generateReviews({ seed: ${TRAIN_SEED} + step, count: ${BATCH}, split: 'train' }) per step`,
+      train: `generateReviews({ seed: ${TRAIN_SEED} + step, count: ${BATCH - REAL_PER_STEP}, split: 'train' }) and ${REAL_PER_STEP} real sentences (data.real) per step`,
       heldout: `generateReviews({ seed: ${HELDOUT_SEED}, count: 1000, split: 'heldout' })`,
       natural: `${NATURAL_FILE}: natural hand-written reviews (dev set, not trained on)`,
       calibration: `${CALIBRATION_FILE}: typed reviews the temperature is fitted on (not trained on)`,
       typedTest: `${TYPED_TEST_FILE}: typed reviews, reported only (never fitted or chosen on)`,
       fresh: `${FRESH_FILE}: typed reviews by another hand, reported only (never fitted or chosen on)`,
+      real: realCardBlock(REAL_PER_STEP, BATCH),
     },
     training,
     calibration,
-    typedText: robustCardBlock(),
+    typedText: robustCardBlock(reviewsVocab()),
     metrics: {
       heldout: { seed: HELDOUT_SEED, ...heldout },
       testSample: { seed: TEST_SEED, ...test },
@@ -408,6 +438,12 @@ export async function reviewsCard(name, shipped, { training, float32, extra = {}
         wrong: nat.wrong.map((x) => x.text),
       },
       ...typedCardMetrics(m),
+      real: {
+        description:
+          'UCI Sentiment Labelled Sentences (data.real): the choosing part (recipes chosen on it) and the test part (reported only), by source',
+        choosing: realAccuracy(m, 'choosing'),
+        test: realAccuracy(m, 'test'),
+      },
       shares:
         'decisive*: mean share of the attention mass on the words that decide the label (web/data/reviews.js `decisive`); uniform*: the same share if the attention were spread evenly',
     },
@@ -431,19 +467,20 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
   const model = await createModel(config, { seed });
   const trainer = createTrainer(model, { optimizer: 'adam', lr, clip: 1 });
   const gen = (o) => examplesFor(name, o);
-  const robust = robustOf(name);
   const probe = gen({ seed: HELDOUT_SEED + 1, count: 200, split: 'heldout' });
   const natural = naturalReviews();
+  const realChoosing = realReviews('choosing');
   const run = trainLoop({
     name,
     trainer,
     steps,
     lr,
     every: 500,
-    batch: (s) => robust(gen({ seed: TRAIN_SEED + s, count: BATCH, split: 'train' }), s),
+    batch: (s) => trainBatch(name, s),
     probe: () => ({
       probeAccuracy: trainer.evaluate(probe, { loss: false }).accuracy,
       naturalDevAccuracy: naturalAccuracy(model, natural).accuracy,
+      realChoosingAccuracy: naturalAccuracy(model, realChoosing).accuracy,
     }),
   });
   // what ships is the I8 file: every metric of the card is measured on it, loaded back
@@ -506,6 +543,16 @@ async function trainReviews(name, { steps: stepsOverride, out }) {
   return card;
 }
 
+/**
+ * Step s's training examples: count − k generated reviews and k real sentences (k =
+ * REAL_PER_STEP at the card's batch), with typos and word dropout (reviews-robust.mjs).
+ */
+function trainBatch(name, s, count = BATCH) {
+  const k = Math.round((count * REAL_PER_STEP) / BATCH);
+  const generated = examplesFor(name, { seed: TRAIN_SEED + s, count: count - k, split: 'train' });
+  return robustOf(name)([...generated, ...realExamples(s, k)], s);
+}
+
 const robustCache = new Map();
 /** The robust-examples function of a model (one tokenizer, built once). */
 const robustOf = (name) => {
@@ -520,8 +567,7 @@ export const MODELS = Object.fromEntries(
       family: 'reviews',
       cost: spec.cost,
       config: () => configOf(name),
-      batch: (s, count = BATCH) =>
-        robustOf(name)(examplesFor(name, { seed: TRAIN_SEED + s, count, split: 'train' }), s),
+      batch: (s, count = BATCH) => trainBatch(name, s, count),
       train: (o) => trainReviews(name, o),
       card: (shipped, o) => reviewsCard(name, shipped, o),
     },

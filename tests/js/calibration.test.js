@@ -18,6 +18,7 @@ import {
   fixtureReviews,
   naturalReviews,
 } from '../../scripts/train/reviews.mjs';
+import { realReviews } from '../../scripts/train/reviews-real.mjs';
 import {
   calibrationOf,
   eceOf,
@@ -52,6 +53,8 @@ const SETS = {
   typedTest: () => fixtureReviews(TYPED_TEST_FILE),
   calibration: () => fixtureReviews(CALIBRATION_FILE),
   fresh: () => fixtureReviews(FRESH_FILE),
+  realChoosing: () => realReviews('choosing'),
+  realTest: () => realReviews('test'),
 };
 
 test("each card's accuracy and ECE before and after are what its file gives on each set", () => {

