@@ -9,6 +9,8 @@
 //                                               that saw none of the project's sets), report only
 //   tests/fixtures/reviews-typed-choosing2.json 240 by a third hand the same day, mostly verdicts
 //                                               implied by facts: looked at while trying data changes
+//   tests/fixtures/reviews-typed-fresh3.json    196 by a fourth hand that night, written after the
+//                                               real-sentence recipe was chosen: report only
 //
 // Both hold reviews as people type them (implicit and pragmatic verdicts, expectation contrast,
 // returns and refunds, star ratings, hedges, slang, typos, lower case without apostrophes).
@@ -26,6 +28,7 @@ export const TYPED_SETS = Object.freeze({
   test: 'tests/fixtures/reviews-typed-test2.json',
   fresh: 'tests/fixtures/reviews-typed-fresh.json',
   choosing2: 'tests/fixtures/reviews-typed-choosing2.json',
+  fresh3: 'tests/fixtures/reviews-typed-fresh3.json',
 });
 
 /** The reviews of one typed set ('choosing' or 'test'): [{ text, label }]. */
@@ -130,6 +133,11 @@ export function typedCardMetrics(model) {
       description:
         'typed reviews by a third hand, mostly verdicts implied by facts, 2026-11-29; looked at while trying data changes (never trained on)',
       ...block('choosing2', true),
+    },
+    typedFresh3: {
+      description:
+        "typed reviews by a fourth hand (a helper that saw none of the project's sets), written 2026-11-29 after the real-sentence recipe was chosen; reported only (never trained on, never used to choose)",
+      ...block('fresh3', false),
     },
   };
 }

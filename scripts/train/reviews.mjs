@@ -131,6 +131,8 @@ export const CALIBRATION_FILE = 'tests/fixtures/reviews-calibration.json';
 export const TYPED_TEST_FILE = 'tests/fixtures/reviews-typed-test.json';
 /** 260 typed reviews by another hand (2026-11-29), reported only: ECE on text nobody here wrote. */
 export const FRESH_FILE = 'tests/fixtures/reviews-typed-fresh.json';
+/** 196 typed reviews by a fourth hand, written after the fourth round's recipe was chosen: report only. */
+export const FRESH3_FILE = 'tests/fixtures/reviews-typed-fresh3.json';
 export const fixtureReviews = (file) => JSON.parse(readFileSync(`${ROOT}/${file}`, 'utf8')).reviews;
 
 /** The generated held-out set as { text, label } reviews (the card's 1,000). */
@@ -161,6 +163,7 @@ export async function calibrationRecord(name, model, bytes) {
       typedTest: fixtureReviews(TYPED_TEST_FILE),
       calibration: cal,
       fresh: fixtureReviews(FRESH_FILE),
+      fresh3: fixtureReviews(FRESH3_FILE),
       realChoosing: realReviews('choosing'),
       realTest: realReviews('test'),
     };
@@ -422,6 +425,7 @@ export async function reviewsCard(name, shipped, { training, float32, extra = {}
       calibration: `${CALIBRATION_FILE}: typed reviews the temperature is fitted on (not trained on)`,
       typedTest: `${TYPED_TEST_FILE}: typed reviews, reported only (never fitted or chosen on)`,
       fresh: `${FRESH_FILE}: typed reviews by another hand, reported only (never fitted or chosen on)`,
+      fresh3: `${FRESH3_FILE}: typed reviews by a fourth hand, written after this recipe was chosen, reported only`,
       real: realCardBlock(REAL_PER_STEP, BATCH),
     },
     training,

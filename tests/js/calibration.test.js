@@ -14,6 +14,7 @@ import {
   CALIBRATION_FILE,
   TYPED_TEST_FILE,
   FRESH_FILE,
+  FRESH3_FILE,
   examplesFor,
   fixtureReviews,
   naturalReviews,
@@ -53,6 +54,7 @@ const SETS = {
   typedTest: () => fixtureReviews(TYPED_TEST_FILE),
   calibration: () => fixtureReviews(CALIBRATION_FILE),
   fresh: () => fixtureReviews(FRESH_FILE),
+  fresh3: () => fixtureReviews(FRESH3_FILE),
   realChoosing: () => realReviews('choosing'),
   realTest: () => realReviews('test'),
 };

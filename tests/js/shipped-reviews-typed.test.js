@@ -45,6 +45,7 @@ test("each card's typed-set figures are what the shipped model computes", () => 
       ['typedTest', 'test'],
       ['typedFresh', 'fresh'],
       ['typedChoosing2', 'choosing2'],
+      ['typedFresh3', 'fresh3'],
     ]) {
       const c = card.metrics[key];
       assert.ok(c, `${name}: card.metrics.${key}`);
