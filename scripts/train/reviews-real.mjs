@@ -60,13 +60,16 @@ function all() {
   return cache;
 }
 
+const parts = new Map();
 /** The sentences of one part: [{ text, label, source }] in the package's order. */
 export function realReviews(part) {
   if (!REAL_PARTS[part])
     throw new Error(
       `realReviews: part is one of ${Object.keys(REAL_PARTS).join(', ')}, not ${part}`,
     );
-  return all().filter((e) => realPartOf(e.text) === part);
+  if (!parts.has(part))
+    parts.set(part, Object.freeze(all().filter((e) => realPartOf(e.text) === part)));
+  return parts.get(part);
 }
 
 /** A tokenizer of the generator's vocabulary without the spelling step: words as typed. */
@@ -105,10 +108,11 @@ export function realWords(baseVocab = REVIEWS_TOKENIZER.vocab) {
  * marked which words decide, so word dropout leaves them whole (reviews-robust.mjs; dropping
  * words other than the lexicon's polar words and negators was tried and not kept).
  */
+let examplesTokenizer = null;
 export function realExamples(step, count) {
   const train = realReviews('train');
   const rand = mulberry32((step * 2246822519 + 7) >>> 0);
-  const tok = plainTokenizer(REVIEWS_TOKENIZER.vocab);
+  const tok = (examplesTokenizer ??= plainTokenizer(REVIEWS_TOKENIZER.vocab));
   return Array.from({ length: count }, () => {
     const e = train[Math.floor(rand() * train.length)];
     return {
