@@ -20,10 +20,13 @@ import { createRequire } from 'node:module';
 import { hashString, mulberry32 } from '../../web/data/common.js';
 import { Tokenizer } from '../../wasm/model/tokenizer.js';
 import { REVIEW_LABELS, REVIEWS_TOKENIZER } from '../../web/data/reviews.js';
+import { pct } from './common.mjs';
 
 const require = createRequire(import.meta.url);
 
 export const REAL_PACKAGE = 'sentiment';
+/** The version the split is fixed on (package.json pins it). */
+export const REAL_VERSION = '5.0.2';
 export const REAL_SOURCES = Object.freeze(['amazon', 'imdb', 'yelp']);
 export const REAL_PARTS = Object.freeze({
   test: [0],
@@ -43,9 +46,9 @@ let cache = null;
 function all() {
   if (cache) return cache;
   const version = require(`${REAL_PACKAGE}/package.json`).version;
-  if (version !== '5.0.2')
+  if (version !== REAL_VERSION)
     throw new Error(
-      `reviews-real: npm ${REAL_PACKAGE} is ${version}, the split is fixed on 5.0.2 (npm ci)`,
+      `reviews-real: npm ${REAL_PACKAGE} is ${version}, the split is fixed on ${REAL_VERSION} (npm ci)`,
     );
   const out = [];
   for (const source of REAL_SOURCES)
@@ -104,21 +107,18 @@ export function realWords(baseVocab = REVIEWS_TOKENIZER.vocab) {
 
 /**
  * Step `step`'s `count` real training reviews (drawn with replacement, seeded by the step) as
- * training examples: { text, src: text, tokens, label, labelId, source }. No `decisive`: nobody
- * marked which words decide, so word dropout leaves them whole (reviews-robust.mjs; dropping
- * words other than the lexicon's polar words and negators was tried and not kept).
+ * training examples: { text, src: text, label, labelId, source } (reviews-robust.mjs tokenises
+ * them). No `decisive`: nobody marked which words decide, so word dropout leaves them whole
+ * (dropping words other than the lexicon's polar words and negators was tried and not kept).
  */
-let examplesTokenizer = null;
 export function realExamples(step, count) {
   const train = realReviews('train');
   const rand = mulberry32((step * 2246822519 + 7) >>> 0);
-  const tok = (examplesTokenizer ??= plainTokenizer(REVIEWS_TOKENIZER.vocab));
   return Array.from({ length: count }, () => {
     const e = train[Math.floor(rand() * train.length)];
     return {
       text: e.text,
       src: e.text,
-      tokens: tok.split(e.text),
       label: e.label,
       labelId: REVIEW_LABELS.indexOf(e.label),
       source: e.source,
@@ -131,8 +131,7 @@ export function realCardBlock(perStep, batch) {
   const parts = Object.fromEntries(Object.keys(REAL_PARTS).map((p) => [p, realReviews(p).length]));
   return {
     what: 'UCI Sentiment Labelled Sentences (Kotzias, Denil, de Freitas & Smyth 2015): sentences of Amazon product, IMDB film and Yelp restaurant reviews as people typed them, labelled positive or negative',
-    license:
-      'CC BY 4.0 (the dataset); shipped in npm sentiment 5.0.2 (MIT) as test/fixtures/{amazon,imdb,yelp}.json, a devDependency',
+    license: `CC BY 4.0 (the dataset); shipped in npm ${REAL_PACKAGE} ${REAL_VERSION} (MIT) as test/fixtures/{amazon,imdb,yelp}.json, a devDependency`,
     split:
       'hashString(lowercased text) % 10: 0 test (reported only), 1 choosing (recipes chosen on it), 2-9 training',
     counts: parts,
@@ -158,7 +157,7 @@ export function realAccuracy(model, part) {
   return { count: set.length, accuracy: right / set.length, bySource };
 }
 
-const pct1 = (x) => `${(100 * x).toFixed(1)}%`;
+const pct1 = (x) => pct(x, 1);
 const share = ({ right, count }) => `${right}/${count}`;
 /**
  * docs/training.md's table of the real sentences, from the shipped cards ({ name: card }):

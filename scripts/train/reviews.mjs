@@ -73,6 +73,7 @@ import {
   realReviews,
   realWords,
   REAL_PACKAGE,
+  REAL_VERSION,
 } from './reviews-real.mjs';
 
 export const TRAIN_SEED = 1000;
@@ -404,7 +405,7 @@ export async function reviewsCard(name, shipped, { training, float32, extra = {}
         ...LEXICON_SOURCES,
         {
           package: REAL_PACKAGE,
-          version: '5.0.2',
+          version: REAL_VERSION,
           license: 'MIT (the package); CC BY 4.0 (the UCI sentences)',
           use: 'the words its review sentences (test/fixtures: UCI Sentiment Labelled Sentences, Kotzias et al. 2015) add to the vocabulary, and those sentences as training examples (data.real)',
         },
