@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install everything attnlab's build, tests and demo need on Debian 12, as root:
 #   gcc/make (native build, sanitizers), clang + libclang-rt (libFuzzer), emscripten (the .wasm),
-#   wabt (wasm2wat checks),
+#   wabt (wasm2wat checks), wordnet-base (the irregular plurals' source, scripts/build-plurals.mjs),
 #   chromium (browser tests), firefox-esr, webkit2gtk-driver and xvfb (the smoke suite in Firefox
 #   and WebKit: make test-firefox, make test-webkit), node + npm (glue, tests), the Python package's needs (python3-torch,
 #   venv, setuptools, wheel, pytest: make test-python; Jupyter and nbconvert for the example
@@ -31,6 +31,9 @@ command -v WebKitWebDriver >/dev/null || need+=(webkit2gtk-driver)
 command -v Xvfb >/dev/null || need+=(xvfb)
 # a CJK font, or the Chinese page (lang=zh) renders as boxes in headless Chromium
 [ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || need+=(fonts-wqy-zenhei)
+# WordNet's noun exceptions, the source of the tokenizer's irregular plurals
+# (scripts/build-plurals.mjs; tests/js/plurals.test.js checks the committed list against it)
+[ -f /usr/share/wordnet/noun.exc ] || need+=(wordnet-base)
 # the Python package (python/, docs/python.md): PyTorch 1.13 from Debian, a venv over it, pip
 # install --no-build-isolation (setuptools + wheel from Debian), pytest; and for the example
 # notebook's test, Jupyter with nbconvert, an IPython kernel and nbformat

@@ -26,6 +26,7 @@ memory-rnn's bos/eos around text live in its module's `encode`).
 import unicodedata
 
 from .spelling import spelling_corrector
+from .plurals import IRREGULAR_PLURALS
 
 STEPS = ("nfc", "quotes", "lowercase", "whitespace", "punctuation", "contractions", "elision",
          "spelling")
@@ -63,11 +64,14 @@ UNKNOWN_SHAPES = ("<unk-num>", "<unk-ing>", "<unk-ed>", "<unk-ly>", "<unk-s>")
 
 
 def shape_of(word):
-    """The shape class of a word (one of UNKNOWN_SHAPES) or None: a word with a digit 0-9; then
-    words of letters (parts joined by - or ') ending in -ing (5+ code points), -ed (4+), -ly (4+),
-    -s (4+, not -ss, -us, -is). tokenizer.js shapeOf."""
+    """The shape class of a word (one of UNKNOWN_SHAPES) or None: a word with a digit 0-9; an
+    irregular plural noun of plurals.py ("geese": "<unk-s>"); then words of letters (parts joined
+    by - or ') ending in -ing (5+ code points), -ed (4+), -ly (4+), -s (4+, not -ss, -us, -is).
+    tokenizer.js shapeOf."""
     if any("0" <= ch <= "9" for ch in word):
         return "<unk-num>"
+    if word in IRREGULAR_PLURALS:
+        return "<unk-s>"
     parts = word.replace("'", "-").split("-")
     if not all(p and all(_letter(ch) for ch in p) for p in parts):
         return None

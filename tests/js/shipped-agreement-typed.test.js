@@ -88,6 +88,24 @@ test('the cards by construction: the typed test set and the Brown sample, re-mea
   }
 });
 
+test("docs/training.md's table of models holds each card's held-out figures", () => {
+  const training = readFileSync(new URL('../../docs/training.md', import.meta.url), 'utf8');
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  for (const name of NAMES) {
+    const { card } = shipped(name, { maxBytes: MAX_BYTES });
+    const { brownPerplexity: ppl, brownAgreement: b } = card.metrics.heldout;
+    const typed = card.metrics.byConstruction.typedTest;
+    const pp = typed.byConstruction.find((c) => c.construction === 'pp').accuracy;
+    const want =
+      `Brown perplexity ${ppl.toFixed(2)}; Brown agreement ${pct(b.accuracy)} (0/1/2+ attractors ` +
+      `${pct(b.attractors0)}/${pct(b.attractors1)}/${pct(b.attractors2plus)}); typed test set ` +
+      `${pct(typed.accuracy)} (${typed.count}; pp ${pct(pp)})`;
+    const row = training.split('\n').find((l) => l.startsWith(`| ${name} |`));
+    assert.ok(row, `docs/training.md: no row for ${name}`);
+    assert.ok(row.includes(want), `docs/training.md, ${name}'s row lacks: ${want}`);
+  }
+});
+
 test('the verb probe: the card re-measured, and the verbs people type agree', async () => {
   for (const name of NAMES) {
     const { card, bytes } = shipped(name, { maxBytes: MAX_BYTES });

@@ -41,7 +41,10 @@ test('shapeOf: plural -s nouns, -ing, -ed, -ly, numbers; the edges of each rule'
     '1960s': '<unk-num>',
     3.5: '<unk-num>',
     'well-dressed': '<unk-ed>',
-    geese: null, // irregular plurals have no shape
+    geese: '<unk-s>', // irregular plurals of plurals.js (tests/js/plurals.test.js)
+    firemen: '<unk-s>',
+    omen: null,
+    crying: '<unk-ing>',
     cafés: '<unk-s>',
     'ok!': null,
     '': null,

@@ -20,7 +20,8 @@
 // An optional `unknownShapes` list (word tokenizers) names shape classes from UNKNOWN_SHAPES, each
 // a token of the vocabulary: an unknown word whose shape matches one (shapeOf: "jars" → <unk-s>)
 // reads as that token instead of unk, so a model can tell an unknown plural noun from an unknown
-// singular one. python/attnlab/tokenizer.py mirrors shapeOf exactly.
+// singular one; the irregular plurals of plurals.js ("geese", "firemen") read as <unk-s> too.
+// python/attnlab/tokenizer.py mirrors shapeOf exactly.
 // Spelling comes first: a word the corrector reads as a vocabulary word is no longer unknown;
 // what is still unknown reads as its shape class, else unk.
 // Deliberately not here: subwords (BPE); the correction rule itself (spelling.js).
@@ -30,6 +31,7 @@ import { normalizeChars, normalizeSteps, normalizeWords, joinTokens } from './no
 
 import { NORMALIZE_STEPS as STEP_ORDER } from './normalize.js';
 import { spellingCorrector } from './spelling.js';
+import { isIrregularPlural } from './plurals.js';
 
 function indexOf(vocab) {
   const m = new Map();
@@ -40,9 +42,10 @@ function indexOf(vocab) {
 }
 
 /** The shape classes an unknown word can read as (config key tokenizer.unknownShapes), tried in
- * this order: a word with a digit; then words of letters (parts joined by - or ') ending in
- * -ing (5+ letters), -ed (4+), -ly (4+), -s (4+, not -ss, -us, -is: "jars", "dishes", not "glass",
- * "bonus", "basis"). */
+ * this order: a word with a digit; an irregular plural noun of plurals.js ("geese", "criteria",
+ * "firemen": <unk-s>); then words of letters (parts joined by - or ') ending in -ing (5+ letters),
+ * -ed (4+), -ly (4+), -s (4+, not -ss, -us, -is: "jars", "dishes", not "glass", "bonus",
+ * "basis"). */
 export const UNKNOWN_SHAPES = Object.freeze([
   '<unk-num>',
   '<unk-ing>',
@@ -56,6 +59,7 @@ const LETTERS = /^\p{L}+$/u;
 /** The shape class of a word (one of UNKNOWN_SHAPES), or null when none fits. */
 export function shapeOf(word) {
   if (/[0-9]/.test(word)) return '<unk-num>';
+  if (isIrregularPlural(word)) return '<unk-s>';
   if (!word.split(/[-']/).every((p) => LETTERS.test(p))) return null;
   const n = Array.from(word).length;
   if (n >= 5 && word.endsWith('ing')) return '<unk-ing>';
