@@ -6,6 +6,8 @@
 //   node scripts/agreement-eval.mjs [--dir web/models] [--json out.json] [--wrong]
 //   node scripts/agreement-eval.mjs --markdown     # docs/training.md's tables, from the cards
 //
+// It also prints the verbs of the verb probe's frames by what the vocabulary knows of them
+// (verbKnowledge: both forms, the base only, the -s form only, neither; not in the cards).
 // --wrong lists the choosing set's missed pairs (the set the recipe is chosen on); the typed set is
 // the test and is read only as figures. A model missing from the folder is skipped.
 //
@@ -28,6 +30,7 @@ import {
   generatedByConstruction,
   cardRecord,
   verbProbe,
+  verbKnowledge,
   constructionTables,
   TYPED_PAIRS,
 } from './train/agreement-eval.mjs';
@@ -92,6 +95,15 @@ for (const name of NAMES) {
     // the choosing set's misses only: the typed set is the test, read as figures, never pair by pair
     if (a.wrong && k === 'choosing') console.log(`    wrong: ${v.wrong.join(' | ')}`);
   }
+  // the verbs people type, by what the vocabulary knows of them (not in the cards)
+  const known = verbKnowledge(model, prefixScorer(model));
+  console.log(
+    `  verbs by what the vocabulary knows (${Object.values(known).reduce((n, g) => n + g.verbs, 0)} verbs): ${Object.entries(
+      known,
+    )
+      .map(([k, g]) => `${k} ${g.verbs ? pc(g.accuracy) : '–'} (${g.verbs})`)
+      .join(', ')}`,
+  );
   model.dispose();
 }
 if (a.json) writeFileSync(a.json, `${JSON.stringify(out, null, 1)}\n`);

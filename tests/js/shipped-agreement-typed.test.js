@@ -19,6 +19,7 @@ import {
   CONSTRUCTIONS,
   VERB_PROBE_COUNT,
   verbProbe,
+  verbKnowledge,
   constructionTables,
 } from '../../scripts/train/agreement-eval.mjs';
 import { shipped, assertNear } from './shipped-helpers.js';
@@ -154,6 +155,31 @@ test('an unknown plural noun reads as <unk-s> and takes a plural verb', async ()
     assert.ok(tok.unknownWords('the jars').includes('jars'));
     for (const prefix of ['the jars', 'the jars on the shelf', 'the cupcakes on the counter'])
       assert.ok(prefer(prefix, 'are', 'is'), `${name}: ${prefix} are / is`);
+    model.dispose();
+  }
+});
+
+test('docs/training.md: the verbs by what the vocabulary knows, re-measured', async () => {
+  // the prose wraps its lines: compare with every run of white space as one space
+  const training = readFileSync(new URL('../../docs/training.md', import.meta.url), 'utf8').replace(
+    /\s+/g,
+    ' ',
+  );
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  const label = {
+    'lm-agreement-lstm': 'LSTM',
+    'lm-agreement-sarnn': 'self-attention RNN',
+    'lm-agreement-lstmn': 'LSTMN',
+  };
+  for (const name of NAMES) {
+    const model = await loadModel(shipped(name, { maxBytes: MAX_BYTES }).bytes);
+    const k = verbKnowledge(model, prefixScorer(model));
+    assert.equal(k.thirdOnly.verbs, 0, `${name}: no verb has only its -s form known`);
+    const want =
+      `${label[name]}: both forms ${pct(k.both.accuracy)} (${k.both.verbs} verbs), the base ` +
+      `form only ${pct(k.baseOnly.accuracy)} (${k.baseOnly.verbs}), neither ` +
+      `${pct(k.neither.accuracy)} (${k.neither.verbs})`;
+    assert.ok(training.includes(want), `docs/training.md lacks: ${want}`);
     model.dispose();
   }
 });

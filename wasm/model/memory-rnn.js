@@ -20,8 +20,9 @@ import { memoryStates, statesOption } from './rnn-states.js';
 export const name = 'memory-rnn';
 
 /** The config's tokenizer ({ type, vocab, unk, pad?, bos?, eos? }) as a Tokenizer whose encode()
- * puts bos and eos (when the config names them) around the words of a text. */
-export function tokenizer(cfg) {
+ * puts bos and eos (when the config names them) around the words of a text; { irregularPlurals:
+ * false } reads the irregular plurals as unk (tokenizer.js; a trainer's option, not a config key). */
+export function tokenizer(cfg, { irregularPlurals } = {}) {
   const t = cfg.tokenizer ?? {};
   const tok = new Tokenizer({
     type: t.type,
@@ -34,6 +35,7 @@ export function tokenizer(cfg) {
     normalize: t.normalize,
     unknownShapes: t.unknownShapes,
     spellingKeep: t.spellingKeep,
+    irregularPlurals,
   });
   const words = tok.encode.bind(tok);
   const bos = t.bos === undefined ? [] : [tok.src.get(t.bos)];

@@ -56,10 +56,11 @@ export const UNKNOWN_SHAPES = Object.freeze([
 
 const LETTERS = /^\p{L}+$/u;
 
-/** The shape class of a word (one of UNKNOWN_SHAPES), or null when none fits. */
-export function shapeOf(word) {
+/** The shape class of a word (one of UNKNOWN_SHAPES), or null when none fits; with
+ * { irregularPlurals: false }, plurals.js's words have no shape (as before that list). */
+export function shapeOf(word, { irregularPlurals = true } = {}) {
   if (/[0-9]/.test(word)) return '<unk-num>';
-  if (isIrregularPlural(word)) return '<unk-s>';
+  if (irregularPlurals && isIrregularPlural(word)) return '<unk-s>';
   if (!word.split(/[-']/).every((p) => LETTERS.test(p))) return null;
   const n = Array.from(word).length;
   if (n >= 5 && word.endsWith('ing')) return '<unk-ing>';
@@ -149,11 +150,16 @@ export class Tokenizer {
     /** The config's shape classes (unknownShapes; [] when none). */
     this.unknownShapes = Object.freeze(shapesOf(cfg.unknownShapes, cfg));
     this.shapes = new Set(this.unknownShapes);
+    // JS only, never a model file's key: false reads irregular plurals as unk, as the tokenizer
+    // did before plurals.js (the agreement LMs' trainer reads its corpus so: their recipe)
+    this.irregularPlurals = cfg.irregularPlurals !== false;
   }
 
   /** The token an unknown word reads as: its shape class when the config lists it, else unk. */
   unknownToken(word) {
-    const shape = this.shapes.size ? shapeOf(word) : null;
+    const shape = this.shapes.size
+      ? shapeOf(word, { irregularPlurals: this.irregularPlurals })
+      : null;
     return shape !== null && this.shapes.has(shape) ? shape : this.specials.unk;
   }
 
