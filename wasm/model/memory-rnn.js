@@ -21,7 +21,9 @@ export const name = 'memory-rnn';
 
 /** The config's tokenizer ({ type, vocab, unk, pad?, bos?, eos? }) as a Tokenizer whose encode()
  * puts bos and eos (when the config names them) around the words of a text; { irregularPlurals:
- * false } reads the irregular plurals as unk (tokenizer.js; a trainer's option, not a config key). */
+ * false } reads the irregular plurals as unk (tokenizer.js; a trainer's option, not a config key).
+ * @param {any} cfg
+ * @param {{ irregularPlurals?: boolean }} [options] */
 export function tokenizer(cfg, { irregularPlurals } = {}) {
   const t = cfg.tokenizer ?? {};
   const tok = new Tokenizer({

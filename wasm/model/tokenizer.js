@@ -111,8 +111,8 @@ function shapesOf(list, cfg) {
 export class Tokenizer {
   /** @param {{ type: 'char' | 'word', srcVocab: string[], tgtVocab: string[],
    *            bos?: string, eos?: string, unk: string, pad?: string, normalize?: string[],
-   *            unknownShapes?: string[], spellingKeep?: string[] }} cfg
-   *   (no bos/eos: a classifier's) */
+   *            unknownShapes?: string[], spellingKeep?: string[], irregularPlurals?: boolean }} cfg
+   *   (no bos/eos: a classifier's; irregularPlurals: a trainer's option, never a file's key) */
   constructor(cfg) {
     if (!cfg || typeof cfg !== 'object')
       throw new AttnlabError('tokenizer: the config has no "tokenizer" object', 'AL_ERR_FORMAT');
