@@ -92,9 +92,8 @@ export function rewriteSafetensors(bytes, what, target, convert) {
   const data = bytes.subarray(8 + n);
   const names = Object.keys(header).filter((k) => k !== '__metadata__');
   names.sort((a, b) => header[a].data_offsets[0] - header[b].data_offsets[0]);
-  const out = { ...(header.__metadata__ ? { __metadata__: header.__metadata__ } : {}) };
-  let offset = 0;
-  const parts = [];
+  /** @type {Array<[string, string, number[], ArrayBufferView]>} */
+  const tensors = [];
   for (const name of names) {
     const t = header[name];
     if (t.dtype !== 'F32')
@@ -108,15 +107,34 @@ export function rewriteSafetensors(bytes, what, target, convert) {
       t.shape,
       new Float32Array(data.slice(a, b).buffer),
     )) {
-      if (Object.hasOwn(out, stored))
+      if (tensors.some(([n]) => n === stored))
         throw new AttnlabError(
           `${what}: two tensors would be stored as "${stored}"`,
           'AL_ERR_UNSUPPORTED',
         );
-      out[stored] = { dtype, shape, data_offsets: [offset, offset + values.byteLength] };
-      offset += values.byteLength;
-      parts.push(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+      tensors.push([stored, dtype, shape, values]);
     }
+  }
+  return packSafetensors(header.__metadata__, tensors);
+}
+
+/**
+ * Safetensors bytes of tensors in the given order: [name, dtype, shape, typed array of the stored
+ * values (little-endian host)], with the metadata (string values) when given; the header is
+ * padded with spaces so the data starts 8-byte aligned. Shapes and dtypes are not checked.
+ * @param {Record<string, string> | undefined} metadata
+ * @param {Array<[string, string, number[], ArrayBufferView]>} tensors
+ * @returns {Uint8Array}
+ */
+export function packSafetensors(metadata, tensors) {
+  /** @type {Record<string, any>} */
+  const out = metadata ? { __metadata__: metadata } : {};
+  let offset = 0;
+  const parts = [];
+  for (const [name, dtype, shape, values] of tensors) {
+    out[name] = { dtype, shape, data_offsets: [offset, offset + values.byteLength] };
+    offset += values.byteLength;
+    parts.push(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
   }
   let json = JSON.stringify(out);
   json += ' '.repeat((8 - ((8 + new TextEncoder().encode(json).length) % 8)) % 8); // data 8-byte aligned

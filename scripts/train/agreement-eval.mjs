@@ -216,6 +216,14 @@ export function verbKnowledge(model, score, count = VERB_KNOWLEDGE_COUNT) {
   );
 }
 
+/**
+ * The verbs whose -s form joined the vocabulary after training (scripts/train/verb-forms.mjs
+ * additions, [3sg, base]) in the verb probe's frames, by construction, with how many verbs.
+ */
+export function verbFormsProbe(additions, score) {
+  return { ...byConstruction(verbItems(additions), score), verbs: additions.length };
+}
+
 /** The verb probe by construction (verbProbeItems), with how many verbs it read and left out. */
 export function verbProbe(model, score) {
   const { pairs, unknown, items } = verbProbeItems(model);

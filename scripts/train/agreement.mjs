@@ -26,7 +26,9 @@
 // self-attention RNN lost on the choosing set with them and keeps the five-form grammar (a spec's
 // presentVerbs: false, which trains exactly as before). 16,000 steps (a 4,000-step run shipped
 // first: the longer run lifted the choosing set from 79–92% to 92–94%; docs/training.md
-// "Agreement by construction").
+// "Agreement by construction"). After training, the -s forms of 40 present verbs the vocabulary
+// holds only in their base form (`forgets`, `cleans`, `climbs`: a coin toss before) join it, their
+// rows the base form's moved by the model's own mean 3sg offset (verb-forms.mjs, completeShipped).
 // Each: E 24, H 64 (the 5,004 × 64 output layer is most of the ~470k parameters: float32 files
 // under 2 MB), weights from createModel(config, { seed: 1 }), Adam 1e-2 with the common schedule
 // (3e-3 learnt agreement about half as fast in short runs), clip 1, 16,000 steps; a step is
@@ -81,8 +83,10 @@ import {
   generatedByConstruction,
   cardRecord,
   verbProbe,
+  verbFormsProbe,
   TYPED_PAIRS,
 } from './agreement-eval.mjs';
+import { verbFormPlan, completeVerbForms } from './verb-forms.mjs';
 import {
   trainLoop,
   countParams,
@@ -93,6 +97,7 @@ import {
   ROOT,
   elapsed,
   shipI8,
+  loadShipped,
   storageRecord,
 } from './common.mjs';
 
@@ -245,6 +250,7 @@ export function agreementData() {
     lexicon,
     lexiconFiveForm,
     verbPairs,
+    present,
     items,
     trainSentences,
     trainItems,
@@ -264,6 +270,27 @@ export function agreementTokenizer() {
     eos: '</s>',
     normalize: [...BROWN_NORMALIZE],
   };
+}
+
+/**
+ * The verbs whose -s form joins a trained model's vocabulary (scripts/train/verb-forms.mjs): the
+ * plan over agreementTokenizer's vocabulary, Brown's training part and its present pairs.
+ */
+let verbFormsCache = null;
+export function verbForms() {
+  const d = agreementData();
+  verbFormsCache ??= verbFormPlan(agreementTokenizer().vocab, d.brown.train, d.present);
+  return verbFormsCache;
+}
+
+/**
+ * A shipped I8 file (common.mjs shipI8) with the missing -s forms of verbForms() in its
+ * vocabulary, loaded back the same way: what the card measures and what is written.
+ */
+export async function completeShipped(stored) {
+  const bytes = completeVerbForms(stored.bytes, verbForms());
+  stored.dispose();
+  return loadShipped(bytes, stored.float32Bytes);
 }
 
 /** A seeded sample of `count` items of a list (sorted by index, so stable). */
@@ -537,13 +564,14 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
     brownByConstruction: cardRecord(brownByConstruction(sample.items, score)),
   };
   const byConstruction = {
-    about: `issue 30: accuracy by construction (none, pp, subj-rc, obj-rc) and by attractors (0, 1, 2+) on each set (scripts/train/agreement-eval.mjs); typedTest: tests/fixtures/agreement-typed-test.json (104 pairs typed before the recipe changed, many nouns the vocabulary lacks; never used to choose); brown: the held-out Brown pairs (none or pp only); verbs: the verb probe (the 200 most frequent present verbs of SUBTLEX-US the vocabulary holds both forms of, after four fixed subjects in both numbers: agreement on verbs people type, not only those the grammar drills); before: the models shipped before issue 30 (git 8cf5291), measured the same way on the same sets (scripts/train/agreement-before.json: scripts/agreement-eval.mjs --json on those files)`,
+    about: `issue 30: accuracy by construction (none, pp, subj-rc, obj-rc) and by attractors (0, 1, 2+) on each set (scripts/train/agreement-eval.mjs); typedTest: tests/fixtures/agreement-typed-test.json (104 pairs typed before the recipe changed, many nouns the vocabulary lacks; never used to choose); brown: the held-out Brown pairs (none or pp only); verbs: the verb probe (the 200 most frequent present verbs of SUBTLEX-US the vocabulary holds both forms of, after four fixed subjects in both numbers: agreement on verbs people type, not only those the grammar drills); verbForms: the verbs whose -s form joined the vocabulary after training (scripts/train/verb-forms.mjs), in the verb probe's frames; before: the models shipped before issue 30 (git 8cf5291), measured the same way on the same sets (scripts/train/agreement-before.json: scripts/agreement-eval.mjs --json on those files)`,
     typedTest: cardRecord(pairsByConstruction(lm, score, TYPED_PAIRS)),
     naturalPairs: cardRecord(pairsByConstruction(lm, score, NATURAL_PAIRS)),
     choosingPairs: cardRecord(pairsByConstruction(lm, score, CHOOSING_PAIRS)),
     brown: cardRecord(brownByConstruction(d.items, score)),
     widened: cardRecord(generatedByConstruction(widenedTestSet(), score)),
     verbs: cardRecord(verbProbe(lm, score)),
+    verbForms: cardRecord(verbFormsProbe(verbForms().additions, score)),
     before: BEFORE[name],
   };
   const examples = {
@@ -576,11 +604,14 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
       gzipBytes: gzipSync(bytes, { level: 9 }).length,
     },
     vocabulary: {
-      size: d.vocab.words.length,
+      size: lm.config.tokenizer.vocab.length - 4 - UNKNOWN_SHAPES.length, // words: verbForms included
       specials: ['<pad>', '<unk>', '<s>', '</s>'],
       unknownShapes: `issue 30: ${UNKNOWN_SHAPES.join(' ')} after the specials (tokenizer.unknownShapes, docs/models.md): an unknown word ending in -s (not -ss, -us, -is) reads as <unk-s>, and so on; Brown's rare words are read so in training, and ${100 * NOUN_SHAPE_SHARE}% of the widened grammar's nouns are replaced by their class (a plural -s noun by <unk-s>)`,
       normalize: [...BROWN_NORMALIZE],
       built: `the ${AGREEMENT_WORDS.length} words of the page's grammar (web/data/agreement.js) and the words of the examples below, the ${VOCAB_CORE} most frequent normalised tokens of the ${d.brown.files.train.length} Brown training files, then the other-number form of every noun and present verb among them (${d.vocab.added.partners} words: "likes" for "like", "rivers" for "river"), then everyday words (${d.vocab.added.everyday}, with their other-number forms): SUBTLEX-US's ${EVERYDAY_RANKS} most frequent words that Brown uses at least ${EVERYDAY_MIN_TAGGED} times as a noun, verb or adjective, in SUBTLEX's order, until ${VOCAB_WORDS} words (brownVocabulary, web/data/brown.js)`,
+      verbForms: `after training, the -s forms of ${verbForms().additions.length} present verbs it held only in their base form (wink-lexicon's VBP/VBZ pairs that Brown's training part reads as verbs at least as often as nouns) joined it, each with its base form's embedding row, output row and bias moved by the mean -s minus base difference over the ${verbForms().pairs.length} present pairs whose two forms it held (scripts/train/verb-forms.mjs): ${verbForms()
+        .additions.map(([z]) => z)
+        .join(' ')}`,
       trainCoverage: d.vocab.coverage,
       heldoutUnknownShare: heldUnk / heldTokens,
       unknownTypes: d.vocab.unknown.length,
@@ -668,7 +699,7 @@ async function trainLm(name, { steps: stepsOverride, out }) {
   // the float32 weights beside the card, kept when the I8 check below refuses the file (out: a scratch folder)
   if (process.env.AGREEMENT_KEEP_FLOAT32)
     writeFileSync(path.join(out, `${name}.float32.safetensors`), trainer.save());
-  const shipped = await shipI8(trainer);
+  const shipped = await completeShipped(await shipI8(trainer));
   // evaluationCpuSeconds and totalCpuSeconds are known once the card's evaluation is done
   const training = trainingBlock(
     { name, steps, stepsOverride, seed, lr, batchSize: BROWN_PER_BATCH + GEN_PER_BATCH, run },

@@ -319,8 +319,9 @@ async function webkit() {
       const message = `${json.value?.error}: ${json.value?.message}`;
       const err = new Error(`WebDriver ${method} ${route}: ${message}`);
       // WebKit's web process died under the session (WebDriver names it outright, or, mid-call,
-      // cannot read back the element it looked up): say so, with the driver's last words
-      if (/page crash|Could not parse element info/.test(message)) {
+      // cannot read back the element it looked up or the script's result): say so, with the
+      // driver's last words
+      if (/page crash|Could not parse (element info|script result)/.test(message)) {
         err.crashed = true;
         err.message += `\n(the WebKit page crashed; WebKitWebDriver's log ends:)\n${log.join('').slice(-2000)}`;
       }
