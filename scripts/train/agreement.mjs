@@ -734,6 +734,11 @@ async function trainLm(name, { steps: stepsOverride, out }) {
   console.log(
     `  stored as ${shipped.dtype} (${bytes.length} bytes, float32 ${shipped.float32Bytes}): Brown agreement ${pct(float32)} as float32, hand-written pairs ${pct(float32Natural)}`,
   );
+  const vf = byC.verbForms;
+  const added = verbForms().additions.map(([z]) => z);
+  console.log(
+    `  -s forms added after training: ${vf.verbs} verbs (${added.join(' ')}); in the verb probe's frames ${pct(vf.accuracy)} of ${vf.count}; verb probe ${pct(byC.verbs.accuracy)} of ${byC.verbs.count}`,
+  );
   shipped.dispose();
   trainer.dispose();
   model.dispose();
