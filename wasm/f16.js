@@ -94,6 +94,7 @@ export function rewriteSafetensors(bytes, what, target, convert) {
   names.sort((a, b) => header[a].data_offsets[0] - header[b].data_offsets[0]);
   /** @type {Array<[string, string, number[], ArrayBufferView]>} */
   const tensors = [];
+  const stored = new Set();
   for (const name of names) {
     const t = header[name];
     if (t.dtype !== 'F32')
@@ -102,17 +103,18 @@ export function rewriteSafetensors(bytes, what, target, convert) {
         'AL_ERR_UNSUPPORTED',
       );
     const [a, b] = t.data_offsets;
-    for (const [stored, dtype, shape, values] of convert(
+    for (const [as, dtype, shape, values] of convert(
       name,
       t.shape,
       new Float32Array(data.slice(a, b).buffer),
     )) {
-      if (tensors.some(([n]) => n === stored))
+      if (stored.has(as))
         throw new AttnlabError(
-          `${what}: two tensors would be stored as "${stored}"`,
+          `${what}: two tensors would be stored as "${as}"`,
           'AL_ERR_UNSUPPORTED',
         );
-      tensors.push([stored, dtype, shape, values]);
+      stored.add(as);
+      tensors.push([as, dtype, shape, values]);
     }
   }
   return packSafetensors(header.__metadata__, tensors);

@@ -558,6 +558,7 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
   };
   const sample = testSample();
   const score = prefixScorer(lm);
+  const forms = verbForms();
   const test = {
     ...perplexity(lm, sample.sentences),
     agreement: agreement(lm, sample.items),
@@ -571,7 +572,7 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
     brown: cardRecord(brownByConstruction(d.items, score)),
     widened: cardRecord(generatedByConstruction(widenedTestSet(), score)),
     verbs: cardRecord(verbProbe(lm, score)),
-    verbForms: cardRecord(verbFormsProbe(verbForms().additions, score)),
+    verbForms: cardRecord(verbFormsProbe(forms.additions, score)),
     before: BEFORE[name],
   };
   const examples = {
@@ -609,9 +610,7 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
       unknownShapes: `issue 30: ${UNKNOWN_SHAPES.join(' ')} after the specials (tokenizer.unknownShapes, docs/models.md): an unknown word ending in -s (not -ss, -us, -is) reads as <unk-s>, and so on; Brown's rare words are read so in training, and ${100 * NOUN_SHAPE_SHARE}% of the widened grammar's nouns are replaced by their class (a plural -s noun by <unk-s>)`,
       normalize: [...BROWN_NORMALIZE],
       built: `the ${AGREEMENT_WORDS.length} words of the page's grammar (web/data/agreement.js) and the words of the examples below, the ${VOCAB_CORE} most frequent normalised tokens of the ${d.brown.files.train.length} Brown training files, then the other-number form of every noun and present verb among them (${d.vocab.added.partners} words: "likes" for "like", "rivers" for "river"), then everyday words (${d.vocab.added.everyday}, with their other-number forms): SUBTLEX-US's ${EVERYDAY_RANKS} most frequent words that Brown uses at least ${EVERYDAY_MIN_TAGGED} times as a noun, verb or adjective, in SUBTLEX's order, until ${VOCAB_WORDS} words (brownVocabulary, web/data/brown.js)`,
-      verbForms: `after training, the -s forms of ${verbForms().additions.length} present verbs it held only in their base form (wink-lexicon's VBP/VBZ pairs that Brown's training part reads as verbs at least as often as nouns) joined it, each with its base form's embedding row, output row and bias moved by the mean -s minus base difference over the ${verbForms().pairs.length} present pairs whose two forms it held (scripts/train/verb-forms.mjs): ${verbForms()
-        .additions.map(([z]) => z)
-        .join(' ')}`,
+      verbForms: `after training, the -s forms of ${forms.additions.length} present verbs it held only in their base form (wink-lexicon's VBP/VBZ pairs that Brown's training part reads as verbs at least as often as nouns) joined it, each with its base form's embedding row, output row and bias moved by the mean -s minus base difference over the ${forms.pairs.length} present pairs whose two forms it held (scripts/train/verb-forms.mjs): ${forms.additions.map(([z]) => z).join(' ')}`,
       trainCoverage: d.vocab.coverage,
       heldoutUnknownShare: heldUnk / heldTokens,
       unknownTypes: d.vocab.unknown.length,

@@ -28,6 +28,7 @@ import { createRequire } from 'node:module';
 
 import { f16Array, f16Value, packSafetensors } from '../../wasm/f16.js';
 import { quantizeRows, I8_SCALE_SUFFIX } from '../../wasm/i8.js';
+import { tagCounts } from '../../web/data/brown.js';
 
 const require = createRequire(import.meta.url);
 
@@ -36,18 +37,6 @@ export function thirdPerson(base) {
   if (/(s|sh|ch|x|z|o)$/.test(base)) return `${base}es`;
   if (/[^aeiou]y$/.test(base)) return `${base.slice(0, -1)}ies`;
   return `${base}s`;
-}
-
-/** Brown tag counts per word of tagged sentences: Map word → { tag: count }. */
-function tagCounts(sentences) {
-  const counts = new Map();
-  for (const s of sentences)
-    s.tags.forEach((t, i) => {
-      let c = counts.get(s.words[i]);
-      if (!c) counts.set(s.words[i], (c = {}));
-      c[t] = (c[t] ?? 0) + 1;
-    });
-  return counts;
 }
 
 /**
@@ -61,8 +50,9 @@ function tagCounts(sentences) {
 export function verbFormPlan(vocab, sentences, presentPairs) {
   const lex = require('wink-lexicon/src/lexicon.js');
   const known = new Set(vocab);
-  const tags = tagCounts(sentences);
-  const count = (w, t) => tags.get(w)?.[t] ?? 0;
+  const [vb, vbz] = tagCounts(sentences, 'vb', 'vbz');
+  const [nn, nns] = tagCounts(sentences, 'nn', 'nns');
+  const count = (m, w) => m.get(w) ?? 0;
   /** @type {[string, string][]} */
   const additions = [];
   const taken = new Set();
@@ -70,8 +60,8 @@ export function verbFormPlan(vocab, sentences, presentPairs) {
     if (!/^[a-z]+$/.test(b) || !lex[b]?.includes('VBP')) continue;
     const z = thirdPerson(b);
     if (known.has(z) || taken.has(z) || !lex[z]?.includes('VBZ')) continue;
-    const verb = count(b, 'vb') + count(z, 'vbz');
-    const noun = count(b, 'nn') + count(z, 'nns');
+    const verb = count(vb, b) + count(vbz, z);
+    const noun = count(nn, b) + count(nns, z);
     if (verb === 0 || verb < noun) continue;
     additions.push([z, b]);
     taken.add(z);
@@ -136,11 +126,11 @@ export function completeVerbForms(bytes, plan) {
     throw new Error('completeVerbForms: not a memory-rnn language model file');
   const vocab = config.tokenizer.vocab;
   const id = new Map(vocab.map((w, i) => [w, i]));
-  for (const [z, b] of [...plan.additions, ...plan.pairs.flat().map((w) => [w, w])]) {
-    if (!id.has(b)) throw new Error(`completeVerbForms: "${b}" is not in the file's vocabulary`);
-    if (z !== b && id.has(z))
-      throw new Error(`completeVerbForms: "${z}" is already in the vocabulary`);
-  }
+  const needed = [...plan.additions.map(([, b]) => b), ...plan.pairs.flat()];
+  for (const w of needed)
+    if (!id.has(w)) throw new Error(`completeVerbForms: "${w}" is not in the file's vocabulary`);
+  for (const [z] of plan.additions)
+    if (id.has(z)) throw new Error(`completeVerbForms: "${z}" is already in the vocabulary`);
   const added = plan.additions.length;
   /** name → [dtype, shape, typed array] of the grown tensors */
   const grown = {};

@@ -205,7 +205,7 @@ const IRREGULAR_PLURAL = new Map(
  * How often each word carries each of two tags: [Map word → count with tag a, the same for b].
  * @param {{ words: string[], tags: string[] }[]} sentences @param {string} a @param {string} b
  */
-function tagCounts(sentences, a, b) {
+export function tagCounts(sentences, a, b) {
   const ma = new Map(),
     mb = new Map();
   for (const s of sentences) {
