@@ -7,8 +7,8 @@
 // that marks none is measured by its first map, canvas or chart (not a colour legend) and its
 // first <output> or .output. A heatmap is measured by its plot (the map, not its export toolbar).
 // Also: the form controls are styled (their computed look differs from the browser's defaults on
-// a bare page), keyboard focus is visible in the focus token's colour, and at 390 × 844 the text
-// of the charts and maps is at least 11 CSS pixels (SVG text as rendered, after the viewBox's
+// a bare page), keyboard focus is visible in the focus token's colour, and at 390 × 844 every
+// view's picture starts on the first screen and the text of the charts and maps is at least 11 CSS pixels (SVG text as rendered, after the viewBox's
 // scale; heatmap canvases drawn at 1:1 with their 11 px labels).
 
 import assert from 'node:assert/strict';
@@ -119,6 +119,27 @@ for (const lang of ['en', 'zh']) {
       await screenshot(page, `projector-${view}-${lang}`);
     }
     console.log(report.join('\n'));
+  });
+}
+
+// A phone (390 × 844): the page above a view is kept short and the reading view puts its stepping
+// and picture before what the input was read as, so that every view's picture starts on the
+// first screen with PHONE_PICTURE_SHOWN pixels of it showing (the mechanism view's diagram, a
+// seq2seq map's first rows, the reading view's arcs and words), in both languages.
+const PHONE_PICTURE_SHOWN = 80;
+for (const lang of ['en', 'zh']) {
+  test(`390 × 844, ${lang}: every view's picture starts on the first screen`, async () => {
+    await page.setViewportSize(PHONE);
+    const late = [];
+    for (const view of VIEWS) {
+      await openView(`#view=${view}&lang=${lang}`);
+      const { picture: b } = await firstScreenBoxes(view);
+      if (!b || !b.visible || b.top < 0 || b.top > PHONE.height - PHONE_PICTURE_SHOWN)
+        late.push(`${view}: ${JSON.stringify(b)}`);
+      await screenshot(page, `phone-${view}-${lang}`);
+    }
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), PHONE.width);
+    assert.deepEqual(late, [], `pictures starting below ${PHONE.height - PHONE_PICTURE_SHOWN} px`);
   });
 }
 

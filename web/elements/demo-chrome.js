@@ -37,7 +37,10 @@ import { inputLimit } from '../views/view-context.js';
 
 /** The chrome's styles, then the views' (registry.js VIEWS_STYLE; the lazy views bring theirs).
  * Projector first: on a wide element the model picker, the input and the examples share one row,
- * so that a view's input, picture and output fit a 1280 × 720 screen (tests/browser/projector). */
+ * so that a view's input, picture and output fit a 1280 × 720 screen (tests/browser/projector).
+ * On a phone (480 px or less) the examples menu sits on the input's label row, its own label for
+ * screen readers only ("Choose an example…" says what it is), so that the picture starts on the
+ * first screen. */
 export const DEMO_STYLE = `${TOKENS_STYLE}${CONTROL_STYLE}
 :host { display: block; font: inherit; color: inherit; container-type: inline-size; }
 :host([hidden]) { display: none; }
@@ -70,7 +73,11 @@ attn-heatmap { min-width: 0; max-width: 100%; }
 .model-card dd { margin: 0; overflow-wrap: anywhere; }
 .model-card ul { margin: 0; padding-left: 1.1rem; }
 @container (max-width: 480px) { .model-card dl { grid-template-columns: 1fr; } .model-card dd { margin-bottom: 0.3rem; }
-  .bar .field, .input-field, .examples-field { flex: 1 1 100%; max-width: none; } .bar .field select { width: 100%; } }
+  .bar .field { flex: 1 1 100%; } .bar .field select { width: 100%; }
+  .input-field { display: contents; } .input-field > label { order: 1; flex: 1 1 auto; }
+  .examples-field { order: 2; flex: 0 0 auto; max-width: 100%; margin: 0; }
+  .examples-field label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .input-field > input { order: 3; flex: 1 1 100%; } .hint { order: 4; } }
 a { color: var(--al-accent, LinkText); }
 attn-heatmap { --attn-heatmap-background: var(--al-surface, Canvas); --attn-heatmap-color: var(--al-fg, CanvasText);
   --attn-heatmap-focus: var(--al-focus, Highlight); margin-top: var(--al-space-1);

@@ -208,6 +208,7 @@ figcaption .output { font-size: 0.9rem; }
 .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; font-size: 0.8125rem; margin: 0.5rem 0; }
 .legend-bar { width: 10rem; max-width: 40vw; height: 0.75rem; image-rendering: pixelated; border-radius: 2px; }
 .legend-caption { color: var(--al-muted, GrayText); }
+@container (max-width: 480px) { .legend-bar { width: 4rem; } } /* a phone: the caption on the bar's line */
 .heads-grid { display: grid; gap: 0.25rem; align-items: center; justify-content: start; margin: 0.5rem 0;
   max-width: min(48rem, 100vh - 10rem); } /* no wider than lets its rows end on the first screen */
 .heads-grid .axis { font-size: 0.75rem; color: var(--al-muted, GrayText); text-align: center; overflow-wrap: anywhere; }

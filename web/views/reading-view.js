@@ -63,6 +63,18 @@ export const READING_STYLE = `
 .reading-controls .slider { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
 .reading-controls input[type="range"] { width: 12rem; max-width: 60vw; }
 .unknown-note[data-unknown] { color: inherit; font-weight: 600; }
+/* a phone: the stepping, the picture, its colour legend and the prediction first, what the input
+   was read as under them; the slider's label only for screen readers (the position beside it
+   names the word) */
+@container (max-width: 480px) {
+  section[data-view="reading"] { display: flex; flex-direction: column; }
+  section[data-view="reading"] > :is(.legend, .reading-output) { order: 1; }
+  section[data-view="reading"] > :is(.view-line, .unknown-note) { order: 2; }
+  section[data-view="reading"] > :is(.reading-map-box, .text-alt, .buttons) { order: 3; }
+  .reading-controls .slider { flex: 1 1 100%; flex-wrap: nowrap; }
+  .reading-controls .slider label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .reading-controls input[type="range"] { flex: 1 1 6rem; width: auto; min-width: 0; }
+}
 `;
 
 export class ReadingView {
@@ -122,7 +134,7 @@ export class ReadingView {
     u.perplexity = el('p', { class: 'note perplexity' });
     u.mapTitle = el('h3', { class: 'selected-title' });
     u.map = el('attn-heatmap', { class: 'reading-map', min: '0', max: '1' });
-    u.mapBox = el('div', {}, [u.mapTitle, u.map]);
+    u.mapBox = el('div', { class: 'reading-map-box' }, [u.mapTitle, u.map]);
     u.altSummary = el('summary');
     u.altList = el('ol');
     u.alt = el('details', { class: 'text-alt' }, [u.altSummary, u.altList]);
