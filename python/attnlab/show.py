@@ -36,7 +36,7 @@ are; File → Trust Notebook for others); until the script runs, the output says
 Sizes (KB = 1,024 bytes; python/tests/test_show_sizes.py measures them): one map is about
 135 KB (the bundle) plus 5.4 bytes per weight (100 × 100: 188 KB); a grid is the same bundle
 plus about 5.8 bytes per weight, however many maps (2 layers × 4 heads of 16 × 16: 147 KB); the
-live view about 434 KB (the bundle, and the `.wasm` gzipped, base64) plus 4/3 of the model file,
+live view about 439 KB (the bundle, and the `.wasm` gzipped, base64) plus 4/3 of the model file,
 the same for every family (`web/models/dates-additive.safetensors`, 74 KB: 533 KB).
 """
 

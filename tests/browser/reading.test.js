@@ -7,7 +7,8 @@
 // no weights, only probabilities) with ink on it; words the model does not know are named; back,
 // step, the slider, play/pause and the arrow keys move the current word, its weights are
 // announced and the arcs follow; the current word is in the URL (step=), so a fresh page and the
-// embed page open at it, typing drops it and hostile steps are refused or clamped; the map is
+// embed page open at it, typing drops it and hostile steps are refused or clamped; the least
+// expected word and its share of the surprisal are Node's; the map is
 // readable cell by cell; PNG/SVG/CSV/JSON of the map, every number as JSON and the probabilities
 // as CSV; the nav link, the embed page and a bare <attn-demo view="reading">; Chinese; phone width and dark mode; and no console errors, failed
 // or foreign requests. Screenshots go to tests/browser/screenshots/.
@@ -20,6 +21,7 @@ import { before, test } from 'node:test';
 import { formatValue } from '../../web/shared/draw.js';
 import { findModel, modelUrl, modelsFor, sampleFor } from '../../web/shared/models.js';
 import { readingInput, strongestEarlier, attentionRow } from '../../web/views/reading-view.js';
+import { leastExpected } from '../../web/views/reading-data.js';
 import { canvasInk, screenshot } from './harness.js';
 import { assertClose, rendersWithin, viewHarness } from './view-harness.js';
 
@@ -64,6 +66,7 @@ function shown(p, selector = '#demo') {
       mapHidden: map.closest('div').hidden,
       readAs: root.querySelector('.read-as').textContent,
       unknown: root.querySelector('.unknown-note').textContent,
+      leastExpected: root.querySelector('.least-expected').textContent,
       next: Array.from(root.querySelectorAll('.next-words li'), (li) => [
         li.dataset.word,
         li.querySelector('.value').textContent,
@@ -101,6 +104,13 @@ async function assertReadingMatchesNode(p, selector, name, input) {
     `${name}: the probabilities`,
   );
   assert.equal(v.current, v.step);
+  // the word most of the perplexity comes from, with Node's probability and share (English)
+  const least = leastExpected(r.logProbs);
+  assert.equal(
+    v.leastExpected,
+    `Least expected: “${r.tokens[least.index]}” (p = ${formatValue(least.prob, 3)}), ${Math.round(100 * least.share)}% of the surprisal (−log p) the perplexity averages.`,
+    `${name}: the least expected word`,
+  );
   if (model.config.cell === 'lstm') {
     assert.equal(v.map, null, `${name}: an LSTM has no weights`);
     assert.equal(v.mapHidden, true);
@@ -483,6 +493,10 @@ test('Chinese strings; phone width and dark mode: nothing wider than the screen'
   assert.equal(await page.locator('#page-views a[data-view="reading"]').textContent(), '阅读');
   assert.equal(await page.locator('#demo label[for="reading-step"]').textContent(), '当前词');
   assert.match((await shown(page)).unknown, /^不在模型词表中/);
+  assert.match(
+    (await shown(page)).leastExpected,
+    /^最出乎意料的词：“[^”]+”（p = [0-9.e-]+），.*的 \d+%。$/,
+  );
   await page.setViewportSize({ width: 375, height: 740 });
   for (const name of [ATTENTIVE, ...TRAINED.slice(0, 1)]) {
     await openReading({ model: name, input: FBI });

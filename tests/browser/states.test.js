@@ -162,6 +162,7 @@ test('the reading view keeps nothing of the sentence before: words, unknown word
         '.position',
         '.read-as',
         '.perplexity',
+        '.least-expected',
         '.next-words li',
       ].filter((sel) => [...r.querySelectorAll(sel)].some(visible));
     });

@@ -42,6 +42,7 @@ import {
   strongestEarlier,
   topNext,
 } from '../../web/views/reading-view.js';
+import { leastExpected } from '../../web/views/reading-data.js';
 
 const ORIGIN = 'http://127.0.0.1:8080';
 const WEB_DIR = new URL('../../web/', import.meta.url);
@@ -229,6 +230,35 @@ test('readingData: tokens, probabilities and unknown words of real runs', async 
   });
   assert.deepEqual(strongestEarlier(new Float32Array([0, 0])), { index: -1, weight: 0 });
   assert.deepEqual(strongestEarlier(null), { index: -1, weight: 0 });
+});
+
+test('leastExpected: the word most of the perplexity comes from, and its share', async () => {
+  // known answers: −log p of 0.5, 1e-11 and 0.9 are 0.693, 25.328 and 0.105: the second is 96.94%
+  const least = leastExpected([Math.log(0.5), Math.log(1e-11), Math.log(0.9)]);
+  assert.equal(least.index, 2);
+  assert.ok(Math.abs(least.prob - 1e-11) < 1e-24);
+  const sum = -Math.log(0.5) - Math.log(1e-11) - Math.log(0.9);
+  assert.ok(Math.abs(least.share - -Math.log(1e-11) / sum) < 1e-12);
+  assert.ok(Math.abs(least.share - 0.969437) < 1e-6);
+  // the first of equals; nothing to say with one predicted token, no surprisal, or NaN
+  assert.equal(leastExpected([Math.log(0.25), Math.log(0.25)]).share, 0.5);
+  assert.equal(leastExpected([Math.log(0.25), Math.log(0.25)]).index, 1);
+  for (const bad of [null, [], [-1], [0, 0], [NaN, -1], [-Infinity, -1]])
+    assert.equal(leastExpected(bad), null, JSON.stringify(bad));
+  // a real run: its perplexity is exp(mean −log p), so the share is of what the perplexity averages
+  for (const name of ['tiny-lm-lstm', 'lm-agreement-lstm'].filter(
+    (n) => n.startsWith('tiny') || have(n),
+  )) {
+    const m = await model(name);
+    const text = readingInput('The boys who clean the rooms climb trees.');
+    const r = m.run(text);
+    const l = leastExpected(r.logProbs);
+    const lp = [...r.logProbs];
+    const total = lp.reduce((a, b) => a - b, 0);
+    assert.ok(Math.abs(Math.exp(total / lp.length) - r.perplexity) / r.perplexity < 1e-4, name);
+    assert.equal(lp[l.index - 1], Math.min(...lp), name);
+    assert.ok(Math.abs(l.share - -lp[l.index - 1] / total) < 1e-12, name);
+  }
 });
 
 test('the default reading input: every word known to the trained models', async () => {

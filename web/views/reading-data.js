@@ -1,9 +1,11 @@
 // reading-data.js: the plain numbers of the Reading view (reading-view.js): the text as the
 // agreement models read it, a run's tokens, weights and probabilities, the rows and blocks the
-// view draws, the strongest earlier word, the top next words, and the view's JSON and CSV files.
+// view draws, the strongest earlier word, the top next words, the least expected word, and the
+// view's JSON and CSV files.
 //
 //   const d = readingData(model.run(readingInput(typed), { distributions: true }), text, config);
 //   attentionRow(d.weights, d.n, t)     // what word t read
+//   leastExpected(result.logProbs)      // the word most of the perplexity comes from
 //
 // Holds: pure functions of plain arrays (tested in Node, tests/js/web-reading-forgetting.test.js).
 // Deliberately holds no DOM and nothing of wasm: reading-view.js draws and downloads.
@@ -75,6 +77,26 @@ export function topNext(logRow, vocab, k = 5, skip = ['<pad>']) {
   for (let i = 0; i < logRow.length; i++) if (!skip.includes(vocab[i])) ids.push(i);
   ids.sort((a, b) => logRow[b] - logRow[a] || a - b);
   return ids.slice(0, k).map((id) => ({ id, word: vocab[id], prob: Math.exp(logRow[id]) }));
+}
+
+/**
+ * The least expected token of a run and its share of the sentence's surprisal: logProbs[i] =
+ * log p(token i + 1 | tokens before it) (a run's logProbs). Returns { index (the token's, <s> =
+ * 0), prob, share (its −log p over the sum of every −log p, in [0, 1]) }, or null with fewer than
+ * two predicted tokens or no surprisal at all. Perplexity is exp(mean −log p), so a token with a
+ * large share is most of why the perplexity is high.
+ * @param {ArrayLike<number>} logProbs
+ */
+export function leastExpected(logProbs) {
+  if (!logProbs || logProbs.length < 2) return null;
+  let index = 0;
+  let total = 0;
+  for (let i = 0; i < logProbs.length; i++) {
+    total -= logProbs[i];
+    if (logProbs[i] < logProbs[index]) index = i;
+  }
+  if (!(total > 0) || !Number.isFinite(total)) return null;
+  return { index: index + 1, prob: Math.exp(logProbs[index]), share: -logProbs[index] / total };
 }
 
 /** The view's JSON file of the run d (readingData's, with name, input, text, cell and result). */

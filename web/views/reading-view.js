@@ -30,6 +30,7 @@ import { plural, t } from '../shared/i18n.js';
 import { downloadBlob, el, fileName, legend, textColorFor, whyToggle } from '../shared/view-kit.js';
 import {
   attentionRow,
+  leastExpected,
   readSoFar,
   readingCSV,
   readingData,
@@ -63,17 +64,14 @@ export const READING_STYLE = `
 .reading-controls .slider { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
 .reading-controls input[type="range"] { width: 12rem; max-width: 60vw; }
 .unknown-note[data-unknown] { color: inherit; font-weight: 600; }
-/* a phone: the stepping, the picture, its colour legend and the prediction first, what the input
-   was read as under them; the slider's label only for screen readers (the position beside it
-   names the word) */
+/* a phone: stepping, picture, legend, prediction, then "read as"; the slider's label unseen */
 @container (max-width: 480px) {
   section[data-view="reading"] { display: flex; flex-direction: column; }
   section[data-view="reading"] > :is(.legend, .reading-output) { order: 1; }
   section[data-view="reading"] > :is(.view-line, .unknown-note) { order: 2; }
   section[data-view="reading"] > :is(.reading-map-box, .text-alt, .buttons) { order: 3; }
-  .reading-controls .slider { flex: 1 1 100%; flex-wrap: nowrap; }
+  .reading-controls .slider { flex: 1 1 100%; flex-wrap: nowrap; } .reading-controls input[type="range"] { flex: 1 1 6rem; width: auto; min-width: 0; }
   .reading-controls .slider label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
-  .reading-controls input[type="range"] { flex: 1 1 6rem; width: auto; min-width: 0; }
 }
 `;
 
@@ -132,6 +130,7 @@ export class ReadingView {
     u.next = el('ul', { class: 'probs next-words', 'aria-labelledby': 'next-title' });
     u.nextNote = el('p', { class: 'note next-note' });
     u.perplexity = el('p', { class: 'note perplexity' });
+    u.leastExpected = el('p', { class: 'note least-expected' });
     u.mapTitle = el('h3', { class: 'selected-title' });
     u.map = el('attn-heatmap', { class: 'reading-map', min: '0', max: '1' });
     u.mapBox = el('div', { class: 'reading-map-box' }, [u.mapTitle, u.map]);
@@ -156,6 +155,7 @@ export class ReadingView {
         u.next,
         u.nextNote,
         u.perplexity,
+        u.leastExpected,
       ]),
       u.mapBox,
       u.alt,
@@ -322,6 +322,14 @@ export class ReadingView {
             value: formatValue(result.perplexity),
             count: data.n - 1,
           });
+    const least = leastExpected(result.logProbs);
+    u.leastExpected.textContent = least
+      ? t(lang, 'reading.leastExpected', {
+          word: data.tokens[least.index],
+          p: formatValue(least.prob, 3),
+          share: `${Math.round(100 * least.share)}%`,
+        })
+      : '';
     u.altSummary.textContent = t(lang, 'reading.asText');
     u.all.textContent = t(lang, 'reading.downloadAll');
     u.csv.textContent = t(lang, 'reading.downloadProbs');

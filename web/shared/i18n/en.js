@@ -394,6 +394,8 @@ export const EN = {
   'reading.mapTitle': 'Attention so far: row, the word being read; column, an earlier word',
   'reading.mapLabel': 'Attention of each word read (row) over the words (column)',
   'reading.perplexity': 'Perplexity {value} over {count} predicted tokens.',
+  'reading.leastExpected':
+    'Least expected: “{word}” (p = {p}), {share} of the surprisal (−log p) the perplexity averages.',
   'reading.asText': 'The weights and probabilities as text',
   'reading.altRow': '{word} (probability {p}): {weights}',
   'reading.altNone': 'no weights',
