@@ -108,7 +108,7 @@ async function assertReadingMatchesNode(p, selector, name, input) {
   const least = leastExpected(r.logProbs);
   assert.equal(
     v.leastExpected,
-    `Least expected: “${r.tokens[least.index]}” (p = ${formatValue(least.prob, 3)}), ${Math.round(100 * least.share)}% of the surprisal (−log p) the perplexity averages.`,
+    `Least expected: “${r.tokens[least.index]}” (p = ${formatValue(least.prob, 3)}), ${Math.round(100 * least.share)}% of the surprisal (−ln p) the perplexity averages.`,
     `${name}: the least expected word`,
   );
   if (model.config.cell === 'lstm') {

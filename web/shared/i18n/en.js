@@ -395,7 +395,7 @@ export const EN = {
   'reading.mapLabel': 'Attention of each word read (row) over the words (column)',
   'reading.perplexity': 'Perplexity {value} over {count} predicted tokens.',
   'reading.leastExpected':
-    'Least expected: “{word}” (p = {p}), {share} of the surprisal (−log p) the perplexity averages.',
+    'Least expected: “{word}” (p = {p}), {share} of the surprisal (−ln p) the perplexity averages.',
   'reading.asText': 'The weights and probabilities as text',
   'reading.altRow': '{word} (probability {p}): {weights}',
   'reading.altNone': 'no weights',

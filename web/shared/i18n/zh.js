@@ -350,7 +350,7 @@ export const ZH = {
   'reading.mapLabel': '每个已读词（行）对各词（列）的注意力',
   'reading.perplexity': '困惑度 {value}，共预测 {count} 个词元。',
   'reading.leastExpected':
-    '最出乎意料的词：“{word}”（p = {p}），占困惑度所平均的惊异度（−log p）总和的 {share}。',
+    '最出乎意料的词：“{word}”（p = {p}），占困惑度所平均的惊异度（−ln p）总和的 {share}。',
   'reading.asText': '以文字形式查看权重和概率',
   'reading.altRow': '{word}（概率 {p}）：{weights}',
   'reading.altNone': '没有权重',
