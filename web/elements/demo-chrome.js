@@ -76,7 +76,6 @@ attn-heatmap { min-width: 0; max-width: 100%; }
   .bar .field { flex: 1 1 100%; } .bar .field select { width: 100%; }
   .input-field { display: contents; } .input-field > label { order: 1; flex: 1 1 auto; }
   .examples-field { order: 2; flex: 0 0 auto; max-width: 100%; margin: 0; }
-  .examples-field label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
   .input-field > input { order: 3; flex: 1 1 100%; } .hint { order: 4; } }
 a { color: var(--al-accent, LinkText); }
 attn-heatmap { --attn-heatmap-background: var(--al-surface, Canvas); --attn-heatmap-color: var(--al-fg, CanvasText);

@@ -34,7 +34,7 @@ export class InputNotes {
   /** @param {{ onPick: (input: string) => void }} callbacks */
   constructor({ onPick }) {
     this.#onPick = onPick;
-    this.label = el('label', { for: 'examples' });
+    this.label = el('label', { for: 'examples', class: 'phone-hidden' });
     this.select = el('select', { id: 'examples' });
     this.menu = el('div', { class: 'field examples-field', hidden: '' }, [this.label, this.select]);
     this.unknown = el('p', { class: 'note unknown-words', hidden: '' });

@@ -186,6 +186,8 @@ export function whyToggle(...content) {
 }
 
 /** Styles the views add to <attn-demo>'s shadow root (light and dark follow the host). */
+const SCREEN_READER_ONLY = `position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0;
+  overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0;`;
 export const VIEW_STYLE = `
 .output { font-family: var(--al-mono, monospace); font-size: var(--al-text-lg, 1.25rem); font-weight: 600; }
 .buttons { display: flex; flex-wrap: wrap; gap: var(--al-space-1, 4px); margin: var(--al-space-2, 8px) 0; }
@@ -249,6 +251,7 @@ section[data-view] > p.clf-unsure-note, section[data-view] > p.clf-many-unknown 
 .text-alt { font-size: 0.875rem; margin: 0.5rem 0; }
 .text-alt ol, .text-alt ul { margin: 0.25rem 0; padding-left: 1.5rem; }
 .penalty { font-family: "STIX Two Math", "Cambria Math", serif; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
-  clip-path: inset(50%); white-space: nowrap; border: 0; }
+/* .phone-hidden: for screen readers only on a phone (a label whose control already says it) */
+.visually-hidden { ${SCREEN_READER_ONLY} }
+@container (max-width: 480px) { .phone-hidden { ${SCREEN_READER_ONLY} } }
 `;

@@ -71,7 +71,6 @@ export const READING_STYLE = `
   section[data-view="reading"] > :is(.view-line, .unknown-note) { order: 2; }
   section[data-view="reading"] > :is(.reading-map-box, .text-alt, .buttons) { order: 3; }
   .reading-controls .slider { flex: 1 1 100%; flex-wrap: nowrap; } .reading-controls input[type="range"] { flex: 1 1 6rem; width: auto; min-width: 0; }
-  .reading-controls .slider label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
 }
 `;
 
@@ -96,7 +95,7 @@ export class ReadingView {
     u.play = el('button', { type: 'button', 'data-action': 'play' });
     u.pause = el('button', { type: 'button', 'data-action': 'pause', disabled: '' });
     u.step = el('button', { type: 'button', 'data-action': 'step' });
-    u.sliderLabel = el('label', { for: 'reading-step' });
+    u.sliderLabel = el('label', { for: 'reading-step', class: 'phone-hidden' });
     u.slider = el('input', {
       id: 'reading-step',
       type: 'range',
