@@ -84,32 +84,38 @@ export function checkOptions(options, name, allowed) {
 
 /**
  * A number option the C library takes as a float32, checked as C will see it: a finite number
- * (`positive`: > 0, `nonzero`: not 0, `min`: >= min), still finite after Math.fround (1e39 is
- * Infinity in float32) and not a non-zero value that rounds to 0 (1e-46): C reads 0 as "the
- * default" or "off" for several options, so it would be silently wrong. Returns the float32 value.
+ * (`positive`: > 0, `nonzero`: not 0, `min`: >= min, `below`: < below, in float32 too: 0.999999999
+ * is 1), still finite after Math.fround (1e39 is Infinity in float32) and not a non-zero value that
+ * rounds to 0 (1e-46): C reads 0 as "the default" or "off" for several options, so it would be
+ * silently wrong. Returns the float32 value.
  * @param {string} what
  * @param {string} name
  * @param {unknown} value
- * @param {{ min?: number, positive?: boolean, nonzero?: boolean }} [rules]
+ * @param {{ min?: number, below?: number, positive?: boolean, nonzero?: boolean }} [rules]
  * @returns {number}
  */
-export function f32Option(what, name, value, { min, positive = false, nonzero = false } = {}) {
-  const rule = positive
-    ? ' > 0'
-    : min !== undefined
-      ? ` >= ${min}`
-      : nonzero
-        ? ' other than 0'
-        : '';
+export function f32Option(
+  what,
+  name,
+  value,
+  { min, below, positive = false, nonzero = false } = {},
+) {
+  const rule =
+    (positive ? ' > 0' : min !== undefined ? ` >= ${min}` : nonzero ? ' other than 0' : '') +
+    (below !== undefined ? ` and < ${below}` : '');
   if (
     typeof value !== 'number' ||
     !Number.isFinite(value) ||
     (positive && !(value > 0)) ||
     (nonzero && value === 0) ||
-    (min !== undefined && !(value >= min))
+    (min !== undefined && !(value >= min)) ||
+    (below !== undefined && !(Math.fround(value) < below))
   ) {
+    // 0.999999999 passes `value < 1` but is 1 in float32: say so (numbers only: no valueOf call)
+    const f = typeof value === 'number' && Number.isFinite(value) ? Math.fround(value) : NaN;
+    const note = f !== value && f === below ? ` (${f} in float32)` : '';
     throw new AttnlabError(
-      `${what}: options.${name} must be a finite number${rule}, got ${show(value)}`,
+      `${what}: options.${name} must be a finite number${rule}, got ${show(value)}${note}`,
     );
   }
   const f = Math.fround(value); // monotone, so `min` and `positive` still hold unless f is 0

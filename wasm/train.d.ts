@@ -69,6 +69,12 @@ export interface TrainerOptions {
   weightDecay?: number;
   /** global gradient-norm clip; default 1; 0 turns it off */
   clip?: number;
+  /**
+   * label smoothing ε in [0, 1); default 0: each cross-entropy target becomes
+   * (1 − ε)·onehot + ε/V over its V classes, PyTorch's CrossEntropyLoss(label_smoothing=ε); the
+   * loss a step reports is the smoothed one (docs/training.md)
+   */
+  labelSmoothing?: number;
   /** accepted for symmetry with createModel; training itself uses no randomness */
   seed?: number;
   /**
@@ -131,6 +137,8 @@ export declare class Trainer {
   setLearningRate(lr: number): void;
   /** true when a step takes the batched path (createTrainer's batched option and the model) */
   readonly batched: boolean;
+  /** createTrainer's labelSmoothing (0: none) */
+  readonly labelSmoothing: number;
   readonly steps: number;
   /** the last gradient's global norm, before clipping */
   readonly gradNorm: number;

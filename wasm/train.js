@@ -269,8 +269,9 @@ function floats(v, n, what, name) {
  * A trainer for a model made by createModel() or loadTrainableModel().
  * @param {Model} model
  * @param {{ optimizer?: 'adam' | 'sgd', lr?: number, momentum?: number, weightDecay?: number,
- *           clip?: number, batched?: boolean }} [options] defaults: adam, lr 3e-3 (sgd: 0.1),
- *   momentum 0, weightDecay 0 (decoupled, AdamW-style), clip 1 (global gradient norm; 0 = off),
+ *           clip?: number, labelSmoothing?: number, batched?: boolean }} [options] defaults: adam,
+ *   lr 3e-3 (sgd: 0.1), momentum 0, weightDecay 0 (decoupled, AdamW-style), clip 1 (global
+ *   gradient norm; 0 = off), labelSmoothing 0 (ε in [0, 1): targets (1 − ε)·onehot + ε/V),
  *   batched true (the model's batched step where it has one; false: sentence by sentence)
  */
 export function createTrainer(model, options) {
@@ -281,6 +282,7 @@ export function createTrainer(model, options) {
     'momentum',
     'weightDecay',
     'clip',
+    'labelSmoothing',
     'seed',
     'batched',
   ]);
@@ -302,6 +304,10 @@ export function createTrainer(model, options) {
   const momentum = f32Option(what, 'momentum', options.momentum ?? 0, { min: 0 });
   const weightDecay = f32Option(what, 'weightDecay', options.weightDecay ?? 0, { min: 0 });
   const clip = f32Option(what, 'clip', options.clip ?? 1, { min: 0 });
+  const labelSmoothing = f32Option(what, 'labelSmoothing', options.labelSmoothing ?? 0, {
+    min: 0,
+    below: 1,
+  });
   const x = h.x;
   const ar = new Arena(x);
   let ptr;
@@ -323,6 +329,7 @@ export function createTrainer(model, options) {
       );
     ptr = new Uint32Array(x.memory.buffer, pOut, 1)[0];
     x.al_trainer_set_batched(ptr, batched ? 1 : 0);
+    x.al_trainer_set_label_smoothing(ptr, labelSmoothing); // checked above: in [0, 1)
   } finally {
     ar.free();
   }
@@ -531,6 +538,11 @@ export class Trainer {
   /** True when a step takes the batched path (createTrainer's batched option and the model). */
   get batched() {
     return this.#live('batched').al_trainer_batched(this.#ptr) === 1;
+  }
+
+  /** The label smoothing ε of every cross-entropy term (createTrainer's labelSmoothing; 0: none). */
+  get labelSmoothing() {
+    return this.#live('labelSmoothing').al_trainer_label_smoothing(this.#ptr);
   }
 
   /** Steps taken so far; the last gradient's global norm (before clipping). */

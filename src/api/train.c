@@ -23,7 +23,8 @@ struct al_trainer {
     float *m1, *m2; /* [n] Adam moments, or m1 the SGD momentum buffer (m2 NULL) */
     int optimizer;
     float lr, momentum, weight_decay, clip;
-    float norm;   /* the last gradient's norm before clipping */
+    float smoothing; /* label smoothing ε of the cross-entropy (models/loss.h); 0: none */
+    float norm;      /* the last gradient's norm before clipping */
     double terms; /* the last gradient's loss terms (target tokens, documents, ...); 0: none yet */
     long steps;
     int batched; /* 1: the architecture's batch hook when it has one (default); 0: per example */
@@ -187,6 +188,15 @@ al_status al_trainer_set_lr(al_trainer *t, float lr)
     return AL_OK;
 }
 
+al_status al_trainer_set_label_smoothing(al_trainer *t, float epsilon)
+{
+    if (!t || !(epsilon >= 0.0f && epsilon < 1.0f)) return AL_ERR_ARGUMENT;
+    t->smoothing = epsilon;
+    return AL_OK;
+}
+
+float al_trainer_label_smoothing(const al_trainer *t) { return t ? t->smoothing : -1.0f; }
+
 al_status al_trainer_set_batched(al_trainer *t, int batched)
 {
     if (!t || (batched != 0 && batched != 1)) return AL_ERR_ARGUMENT;
@@ -228,14 +238,14 @@ al_status al_trainer_gradient(al_trainer *t, const int32_t *src, const int32_t *
     al_status bst = AL_ERR_UNSUPPORTED;
     if (t->batched && A->batch) {
         bst = A->batch(impl, t->m->weights, t->grad, src, src_len, S_max, tgt, tgt_len, T_max, B,
-                       scale, &sum);
+                       scale, t->smoothing, &sum);
         if (bst != AL_OK && bst != AL_ERR_UNSUPPORTED) return bst;
     }
     for (int b = 0; bst == AL_ERR_UNSUPPORTED && b < B; b++) {
         double nll;
-        al_status st =
-            A->backward(impl, t->m->weights, t->grad, src + (size_t)b * S_max, src_len[b],
-                        T_max > 0 ? tgt + (size_t)b * T_max : NULL, tgt_len[b], scale, &nll);
+        al_status st = A->backward(impl, t->m->weights, t->grad, src + (size_t)b * S_max,
+                                   src_len[b], T_max > 0 ? tgt + (size_t)b * T_max : NULL,
+                                   tgt_len[b], scale, t->smoothing, &nll);
         if (st != AL_OK) return st;
         sum += nll;
     }

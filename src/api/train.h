@@ -67,6 +67,17 @@ void al_trainer_free(al_trainer *t);
 al_status al_trainer_set_lr(al_trainer *t, float lr);
 
 /*
+ * Label smoothing (Szegedy et al. 2016; Vaswani et al. 2017 train with 0.1): every cross-entropy
+ * term trains towards (1 − ε)·onehot(target) + ε/V over its V classes (vocabulary or labels)
+ * instead of onehot(target), PyTorch's CrossEntropyLoss(label_smoothing=ε); the loss that
+ * al_trainer_gradient reports is that smoothed loss (Lin's penalty is added unsmoothed).
+ * epsilon in [0, 1), else AL_ERR_ARGUMENT; 0 (the default) is the plain cross-entropy, bit for
+ * bit. al_trainer_label_smoothing: the trainer's ε, -1 for NULL.
+ */
+al_status al_trainer_set_label_smoothing(al_trainer *t, float epsilon);
+float al_trainer_label_smoothing(const al_trainer *t);
+
+/*
  * The batched path (the default, batched = 1): al_trainer_gradient steps the sentences of a batch
  * together (one matrix product per time step for the whole batch) where the architecture and
  * configuration have a batched form, and one sentence at a time where not. batched = 0 always

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "classifier_train.h"
+#include "loss.h"
 #include "optim.h"
 #include "../kernels/attention_pooling.h"
 #include "../kernels/kernels.h"
@@ -72,7 +73,8 @@ static void rnn_backward(const al_classifier *c, const al_clf_rnn *r, const floa
 }
 
 al_status al_classifier_backward(const al_classifier *c, const float *w0, float *g0,
-                                 const int32_t *ids, int n, int label, float scale, double *nll)
+                                 const int32_t *ids, int n, int label, float scale, float smoothing,
+                                 double *nll)
 {
     const int E = c->E, d = c->enc.H, K = c->K, C = c->C, han = c->pooling == AL_CLF_HAN;
     const int m = al_classifier_sentences(c, ids, n), ds = han ? c->senc.H : 0;
@@ -158,11 +160,14 @@ al_status al_classifier_backward(const al_classifier *c, const float *w0, float 
     for (int k = 0; k < C; k++) sum += exp((double)prob[k] - mx);
     const double lse = (double)mx + log(sum);
     *nll = lse - (double)prob[label] + (double)c->pc * P;
+    *nll += al_smoothing_extra(prob, C, label, smoothing);
 
     /* ---------------------------------------------------------------- backward */
-    /* loss = lse − logit[label]  →  dlogits = scale · (softmax − onehot) */
-    for (int k = 0; k < C; k++) dlog[k] = scale * (float)exp((double)prob[k] - lse);
-    dlog[label] -= scale;
+    /* loss = lse − logit[label]  →  dlogits = scale · (softmax − q), q the smoothed target
+     * (models/loss.h; onehot when smoothing = 0) */
+    const float uniform = smoothing / (float)C;
+    for (int k = 0; k < C; k++) dlog[k] = scale * ((float)exp((double)prob[k] - lse) - uniform);
+    dlog[label] -= scale * (1.0f - smoothing);
     /* logits = W f + b  →  db += dlogits, dW += dlogits ⊗ f, df = Wᵀ dlogits */
     float *gb = gp(w0, g0, c->cls_b);
     for (int k = 0; k < C; k++) gb[k] += dlog[k];
@@ -263,8 +268,9 @@ al_status al_classifier_example_hook(const void *impl, const int32_t *src, int S
 
 al_status al_classifier_backward_hook(const void *impl, const float *w0, float *g0,
                                       const int32_t *src, int S, const int32_t *tgt, int T,
-                                      float scale, double *nll)
+                                      float scale, float smoothing, double *nll)
 {
     (void)T;
-    return al_classifier_backward((const al_classifier *)impl, w0, g0, src, S, tgt[0], scale, nll);
+    return al_classifier_backward((const al_classifier *)impl, w0, g0, src, S, tgt[0], scale,
+                                  smoothing, nll);
 }

@@ -42,11 +42,13 @@
 
 /*
  * loss of one document (ids [n] checked, 0 <= label < C) into *nll (double) and
- * g0 += scale · ∂loss/∂θ; w0 [n_weights] is the model's weight block (c's pointers point into
+ * g0 += scale · ∂loss/∂θ, the cross-entropy label-smoothed by smoothing (models/loss.h; 0: none,
+ * and Lin's penalty is not smoothed); w0 [n_weights] is the model's weight block (c's pointers point into
  * it), g0 the gradient laid out the same way. AL_ERR_NOMEM, AL_ERR_OVERFLOW.
  */
 al_status al_classifier_backward(const al_classifier *c, const float *w0, float *g0,
-                                 const int32_t *ids, int n, int label, float scale, double *nll);
+                                 const int32_t *ids, int n, int label, float scale, float smoothing,
+                                 double *nll);
 
 /* Seeded weights for every tensor of list (the model's, in order) into weights. */
 void al_classifier_init(const al_tensor_list *list, const al_classifier *c, float *weights,
@@ -60,6 +62,6 @@ al_status al_classifier_example_hook(const void *impl, const int32_t *src, int S
                                      const int32_t *tgt, int T, double *terms);
 al_status al_classifier_backward_hook(const void *impl, const float *w0, float *g0,
                                       const int32_t *src, int S, const int32_t *tgt, int T,
-                                      float scale, double *nll);
+                                      float scale, float smoothing, double *nll);
 
 #endif /* AL_MODELS_CLASSIFIER_TRAIN_H */

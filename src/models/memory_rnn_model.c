@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "loss.h"
 #include "memory_rnn_model.h"
 #include "optim.h"
 #include "../api/model.h"
@@ -310,7 +311,7 @@ al_status al_memory_rnn_example_hook(const void *impl, const int32_t *src, int S
 
 al_status al_memory_rnn_backward_hook(const void *impl, const float *w0, float *g0,
                                       const int32_t *src, int S, const int32_t *tgt, int T,
-                                      float scale, double *nll)
+                                      float scale, float smoothing, double *nll)
 {
     const al_memory_rnn *r = impl;
     const int E = r->E, H = r->H, C = r->C, n = S;
@@ -321,15 +322,18 @@ al_status al_memory_rnn_backward_hook(const void *impl, const float *w0, float *
     if (!blk) return st;
     run(r, src, n, w);
 
-    /* head: loss −logp[y]; dlogits = scale · (softmax − onehot), in place of the log-probs */
+    /* head: loss −logp[y]; dlogits = scale · (softmax − q), in place of the log-probs, q the
+     * smoothed target (models/loss.h; onehot when smoothing = 0) */
     double total = 0.0;
     const int rows = r->head == AL_MEM_LM ? n - 1 : 1;
+    const float uniform = smoothing / (float)C;
     for (int t = 0; t < rows; t++) {
         float *d = w[OUT] + (size_t)t * C;
         const int y = r->head == AL_MEM_LM ? src[t + 1] : tgt[0];
         total -= d[y];
-        for (int i = 0; i < C; i++) d[i] = scale * (float)exp((double)d[i]);
-        d[y] -= scale;
+        total += al_smoothing_extra(d, C, y, smoothing);
+        for (int i = 0; i < C; i++) d[i] = scale * ((float)exp((double)d[i]) - uniform);
+        d[y] -= scale * (1.0f - smoothing);
     }
     *nll = total;
     float *gw = G(r->out_w), *gb = G(r->out_b);

@@ -79,6 +79,6 @@ al_status al_memory_rnn_example_hook(const void *impl, const int32_t *src, int S
                                      const int32_t *tgt, int T, double *terms);
 al_status al_memory_rnn_backward_hook(const void *impl, const float *w0, float *g0,
                                       const int32_t *src, int S, const int32_t *tgt, int T,
-                                      float scale, double *nll);
+                                      float scale, float smoothing, double *nll);
 
 #endif /* AL_MODELS_MEMORY_RNN_MODEL_H */

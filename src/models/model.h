@@ -66,7 +66,8 @@ const al_model_arch *al_model_arch_get(int arch);
  *             architecture's: docs/training.md) — ids in range (AL_ERR_RANGE), lengths legal
  *             (AL_ERR_SHAPE) — and set *terms to the loss terms it adds (tokens, or 1)
  *   backward  loss of one checked example (*nll, summed over its terms, in double) and
- *             g0 += scale · ∂loss/∂θ, w0/g0 the weight block and its gradient
+ *             g0 += scale · ∂loss/∂θ, w0/g0 the weight block and its gradient; smoothing ε in
+ *             [0, 1) is the cross-entropy's label smoothing (models/loss.h; 0: none)
  *   batch     or NULL: the same for a whole checked batch at once (src [B, S_max], tgt
  *             [B, T_max] padded row-major, src_len/tgt_len [B]; padding never read): *nll the
  *             batch's summed loss and g0 += scale · its gradient, equal to B calls of backward up
@@ -78,10 +79,11 @@ typedef struct {
     al_status (*example)(const void *impl, const int32_t *src, int S, const int32_t *tgt, int T,
                          double *terms);
     al_status (*backward)(const void *impl, const float *w0, float *g0, const int32_t *src, int S,
-                          const int32_t *tgt, int T, float scale, double *nll);
+                          const int32_t *tgt, int T, float scale, float smoothing, double *nll);
     al_status (*batch)(const void *impl, const float *w0, float *g0, const int32_t *src,
                        const int32_t *src_len, int S_max, const int32_t *tgt,
-                       const int32_t *tgt_len, int T_max, int B, float scale, double *nll);
+                       const int32_t *tgt_len, int T_max, int B, float scale, float smoothing,
+                       double *nll);
 } al_model_trainer;
 
 /* The training hooks of an AL_ARCH_* value; NULL when it cannot be trained. */

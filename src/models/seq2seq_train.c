@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "seq2seq_train.h"
+#include "loss.h"
 #include "optim.h"
 #include "../kernels/attention_additive_luong.h"
 #include "../kernels/kernels.h"
@@ -169,9 +170,11 @@ static void attend_backward(const attn_ws *w, const float *query, int t, const f
 }
 
 al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, const int32_t *src,
-                              int S, const int32_t *tgt, int T, float scale, double *nll)
+                              int S, const int32_t *tgt, int T, float scale, float smoothing,
+                              double *nll)
 {
     const int E = s->E, H = s->H, GH = s->G * s->H, V = s->Vt, dc = s->dc;
+    const float uniform = smoothing / (float)V; /* ε/V of the smoothed target */
     const int din = s->din, dout = s->dout, bahdanau = s->style == AL_S2S_BAHDANAU;
     const int lstm = s->cell == AL_RECURRENT_LSTM;
     const int rnn = s->cell == AL_RECURRENT_RNN_TANH || s->cell == AL_RECURRENT_RNN_RELU;
@@ -330,6 +333,7 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, c
         const double lse = (double)mx + log(sum);
         for (int i = 0; i < V; i++) lp[i] = (float)((double)lp[i] - lse);
         total -= lp[tgt[t]];
+        total += al_smoothing_extra(lp, V, tgt[t], smoothing);
     }
     *nll = total;
 
@@ -343,9 +347,10 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, c
         const float *x = X + (size_t)t * din, *ctx = CT + (size_t)t * dcw;
         const float *feat = FT + (size_t)t * dout, *tilde = tl + (size_t)(t + 1) * H;
         const float *lp = LP + (size_t)t * V;
-        /* nll −= lp[tgt[t]], lp = log_softmax(logits): dlogits = scale · (softmax − onehot) */
-        for (int i = 0; i < V; i++) dlog[i] = scale * (float)exp((double)lp[i]);
-        dlog[tgt[t]] -= scale;
+        /* nll −= lp[tgt[t]], lp = log_softmax(logits): dlogits = scale · (softmax − q), q the
+         * smoothed target (models/loss.h; onehot when smoothing = 0) */
+        for (int i = 0; i < V; i++) dlog[i] = scale * ((float)exp((double)lp[i]) - uniform);
+        dlog[tgt[t]] -= scale * (1.0f - smoothing);
         /* logits = out.weight feat + out.bias */
         for (int i = 0; i < V; i++) gout_b[i] += dlog[i];
         al_sgemm(0, 0, V, dout, 1, 1.0f, dlog, 1, feat, dout, 1.0f, gout_w, dout);
@@ -490,7 +495,9 @@ al_status al_seq2seq_example_hook(const void *impl, const int32_t *src, int S, c
 }
 
 al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0, const int32_t *src,
-                                   int S, const int32_t *tgt, int T, float scale, double *nll)
+                                   int S, const int32_t *tgt, int T, float scale, float smoothing,
+                                   double *nll)
 {
-    return al_seq2seq_backward((const al_seq2seq *)impl, w0, g0, src, S, tgt, T, scale, nll);
+    return al_seq2seq_backward((const al_seq2seq *)impl, w0, g0, src, S, tgt, T, scale, smoothing,
+                               nll);
 }

@@ -44,12 +44,14 @@
 #include "seq2seq.h"
 
 /*
- * nll of one pair (ids already checked) and grad += scale · ∂nll/∂θ. w0 [n] is the model's
+ * nll of one pair (ids already checked) and grad += scale · ∂nll/∂θ, the cross-entropy label-smoothed
+ * by smoothing (models/loss.h; 0: none). w0 [n] is the model's
  * weight block (the pointers in s point into it) and g0 [n] the gradient laid out the same way.
  * *nll receives the sum over the T steps, in double. AL_ERR_NOMEM, AL_ERR_OVERFLOW.
  */
 al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, const int32_t *src,
-                              int S, const int32_t *tgt, int T, float scale, double *nll);
+                              int S, const int32_t *tgt, int T, float scale, float smoothing,
+                              double *nll);
 
 /*
  * The same for a whole batch at once (models/seq2seq_train_batch.c): src [B, S_max], tgt
@@ -64,7 +66,7 @@ al_status al_seq2seq_backward(const al_seq2seq *s, const float *w0, float *g0, c
 al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float *g0,
                                     const int32_t *src, const int32_t *src_len, int S_max,
                                     const int32_t *tgt, const int32_t *tgt_len, int T_max, int B,
-                                    float scale, double *nll);
+                                    float scale, float smoothing, double *nll);
 
 /*
  * Seeded initialisation of every weight (PyTorch's default schemes, from one 64-bit PRNG stream
@@ -88,8 +90,10 @@ al_status al_seq2seq_example_hook(const void *impl, const int32_t *src, int S, c
                                   int T, double *terms);
 al_status al_seq2seq_batch_hook(const void *impl, const float *w0, float *g0, const int32_t *src,
                                 const int32_t *src_len, int S_max, const int32_t *tgt,
-                                const int32_t *tgt_len, int T_max, int B, float scale, double *nll);
+                                const int32_t *tgt_len, int T_max, int B, float scale,
+                                float smoothing, double *nll);
 al_status al_seq2seq_backward_hook(const void *impl, const float *w0, float *g0, const int32_t *src,
-                                   int S, const int32_t *tgt, int T, float scale, double *nll);
+                                   int S, const int32_t *tgt, int T, float scale, float smoothing,
+                                   double *nll);
 
 #endif /* AL_MODELS_SEQ2SEQ_TRAIN_H */

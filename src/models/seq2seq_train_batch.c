@@ -22,6 +22,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "loss.h"
 #include "seq2seq_train.h"
 #include "seq2seq_train_batch.h"
 #include "../kernels/attention_additive_luong.h"
@@ -63,7 +64,7 @@ static float *take(bump *b, double n)
 al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float *g0,
                                     const int32_t *src, const int32_t *src_len, int S_max,
                                     const int32_t *tgt, const int32_t *tgt_len, int T_max, int B,
-                                    float scale, double *nll)
+                                    float scale, float smoothing, double *nll)
 {
     if (!s2b_supported(s)) return AL_ERR_UNSUPPORTED;
     const int E = s->E, H = s->H, G = s->G, GH = G * H, V = s->Vt, dc = s->dc;
@@ -284,12 +285,14 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
         al_sgemm(0, 1, (int)NT, V, H, 1.0f, FT, H, s->out_w, dout, 1.0f, LP, V);
     }
     double total = 0.0;
+    const double uniform = (double)scale * smoothing / V; /* scale · ε/V */
     for (long r = 0; r < NT; r++) {
         /* log_softmax (sums in double), one exp per logit: nll −= logit_y − lse, and
-         * dlogits = scale · (softmax − onehot) in place */
+         * dlogits = scale · (softmax − q) in place, q the smoothed target (models/loss.h) */
         float *lp = LP + r * V;
         const int y = yout[r];
         const double ly = lp[y];
+        total += al_smoothing_extra(lp, V, y, smoothing);
         float mx = lp[0];
         for (int i = 1; i < V; i++) mx = lp[i] > mx ? lp[i] : mx;
         double sum = 0.0;
@@ -300,8 +303,8 @@ al_status al_seq2seq_backward_batch(const al_seq2seq *s, const float *w0, float 
         }
         total -= ly - ((double)mx + log(sum));
         const double k = (double)scale / sum;
-        for (int i = 0; i < V; i++) lp[i] = (float)(k * lp[i]);
-        lp[y] -= scale;
+        for (int i = 0; i < V; i++) lp[i] = (float)(k * lp[i] - uniform);
+        lp[y] -= scale * (1.0f - smoothing);
     }
     *nll = total;
 
@@ -404,8 +407,9 @@ done:
 
 al_status al_seq2seq_batch_hook(const void *impl, const float *w0, float *g0, const int32_t *src,
                                 const int32_t *src_len, int S_max, const int32_t *tgt,
-                                const int32_t *tgt_len, int T_max, int B, float scale, double *nll)
+                                const int32_t *tgt_len, int T_max, int B, float scale,
+                                float smoothing, double *nll)
 {
     return al_seq2seq_backward_batch((const al_seq2seq *)impl, w0, g0, src, src_len, S_max, tgt,
-                                     tgt_len, T_max, B, scale, nll);
+                                     tgt_len, T_max, B, scale, smoothing, nll);
 }

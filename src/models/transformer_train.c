@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "transformer_train.h"
+#include "loss.h"
 #include "optim.h"
 #include "../kernels/kernels.h"
 
@@ -123,7 +124,7 @@ static void embed_backward(const al_transformer *m, const float *w0, float *g0, 
 
 al_status al_transformer_backward(const al_transformer *m, const float *w0, float *g0,
                                   const int32_t *src, int S, const int32_t *tgt, int T, float scale,
-                                  double *nll)
+                                  float smoothing, double *nll)
 {
     const int ed = m->variant == AL_TF_ENCODER_DECODER;
     const int E = m->E, H = m->H, F = m->F, L = m->L, V = m->Vt;
@@ -217,10 +218,13 @@ al_status al_transformer_backward(const al_transformer *m, const float *w0, floa
         for (int v = 0; v < V; v++) z += exp((double)row[v] - mx);
         const double lz = log(z);
         sum -= (double)row[target] - mx - lz;
-        /* nll = −log softmax(row)[target]  →  dlogits = scale · (softmax − onehot) */
+        sum += al_smoothing_extra(row, V, target, smoothing);
+        /* nll = −log softmax(row)[target]  →  dlogits = scale · (softmax − q), q the smoothed
+         * target (models/loss.h; onehot when smoothing = 0) */
+        const double uniform = (double)smoothing / V, hit = 1.0 - smoothing;
         for (int v = 0; v < V; v++) {
             const double pv = exp((double)row[v] - mx - lz);
-            row[v] = (float)(scale * (pv - (v == target ? 1.0 : 0.0)));
+            row[v] = (float)(scale * (pv - uniform - (v == target ? hit : 0.0)));
         }
     }
     *nll = sum;
@@ -316,8 +320,8 @@ al_status al_transformer_example_hook(const void *impl, const int32_t *src, int 
 
 al_status al_transformer_backward_hook(const void *impl, const float *w0, float *g0,
                                        const int32_t *src, int S, const int32_t *tgt, int T,
-                                       float scale, double *nll)
+                                       float scale, float smoothing, double *nll)
 {
     return al_transformer_backward((const al_transformer *)impl, w0, g0, src, S, tgt, T, scale,
-                                   nll);
+                                   smoothing, nll);
 }

@@ -34,13 +34,14 @@
 #include "transformer.h"
 
 /*
- * nll of one checked example (above) and g0 += scale · ∂nll/∂θ. w0 is the model's weight block
+ * nll of one checked example (above) and g0 += scale · ∂nll/∂θ, the cross-entropy label-smoothed by
+ * smoothing (models/loss.h; 0: none). w0 is the model's weight block
  * (the pointers of m point into it), g0 its gradient laid out the same way. *nll in double.
  * AL_ERR_NOMEM, AL_ERR_OVERFLOW.
  */
 al_status al_transformer_backward(const al_transformer *m, const float *w0, float *g0,
                                   const int32_t *src, int S, const int32_t *tgt, int T, float scale,
-                                  double *nll);
+                                  float smoothing, double *nll);
 
 /*
  * The same for a whole checked batch at once (the `batch` hook of models/model.h): src [B, S_max]
@@ -61,7 +62,8 @@ al_status al_transformer_backward(const al_transformer *m, const float *w0, floa
 al_status al_transformer_backward_batch(const al_transformer *m, const float *w0, float *g0,
                                         const int32_t *src, const int32_t *src_len, int S_max,
                                         const int32_t *tgt, const int32_t *tgt_len, int T_max,
-                                        int B, float scale, double max_floats, double *nll);
+                                        int B, float scale, float smoothing, double max_floats,
+                                        double *nll);
 
 /*
  * Seeded initialisation, PyTorch's defaults, from one al_rng stream (models/optim.h) walked in
@@ -90,10 +92,10 @@ al_status al_transformer_example_hook(const void *impl, const int32_t *src, int 
                                       const int32_t *tgt, int T, double *terms);
 al_status al_transformer_backward_hook(const void *impl, const float *w0, float *g0,
                                        const int32_t *src, int S, const int32_t *tgt, int T,
-                                       float scale, double *nll);
+                                       float scale, float smoothing, double *nll);
 al_status al_transformer_batch_hook(const void *impl, const float *w0, float *g0,
                                     const int32_t *src, const int32_t *src_len, int S_max,
                                     const int32_t *tgt, const int32_t *tgt_len, int T_max, int B,
-                                    float scale, double *nll);
+                                    float scale, float smoothing, double *nll);
 
 #endif /* AL_MODELS_TRANSFORMER_TRAIN_H */

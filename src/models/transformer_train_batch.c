@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "loss.h"
 #include "transformer_train.h"
 #include "../kernels/kernels.h"
 #include "../kernels/transformer_layers_packed.h"
@@ -124,12 +125,15 @@ static void embed_backward(const al_transformer *m, const float *w0, float *g0, 
 }
 
 /* Σ_b −log softmax(logits row)[target] over the rows with a target (target < 0: none, whose
- * dlogits row is 0); logits [n,V] become dlogits = scale · (softmax − onehot) in place. ex [V]:
+ * dlogits row is 0), label-smoothed by smoothing (models/loss.h); logits [n,V] become dlogits =
+ * scale · (softmax − q) in place, q the smoothed target (onehot when smoothing = 0). ex [V]:
  * a row's exp(logit − max), so each is computed once (transformer_train.c's
  * exp(logit − max − log z) is the same number divided by z, up to the last bits of a double). */
-static double loss_rows(float *logits, const int32_t *target, int n, int V, float scale, double *ex)
+static double loss_rows(float *logits, const int32_t *target, int n, int V, float scale,
+                        float smoothing, double *ex)
 {
     double sum = 0.0;
+    const double uniform = (double)smoothing / V, hit = 1.0 - smoothing;
     for (int t = 0; t < n; t++) {
         float *row = logits + (size_t)t * V;
         if (target[t] < 0) {
@@ -142,10 +146,10 @@ static double loss_rows(float *logits, const int32_t *target, int n, int V, floa
         for (int v = 0; v < V; v++) z += ex[v] = exp((double)row[v] - mx);
         const double lz = log(z);
         sum -= (double)row[target[t]] - mx - lz;
-        /* nll = −log softmax(row)[target]  →  dlogits = scale · (softmax − onehot) */
+        sum += al_smoothing_extra(row, V, target[t], smoothing);
         for (int v = 0; v < V; v++) {
             const double pv = ex[v] / z;
-            row[v] = (float)(scale * (pv - (v == target[t] ? 1.0 : 0.0)));
+            row[v] = (float)(scale * (pv - uniform - (v == target[t] ? hit : 0.0)));
         }
     }
     return sum;
@@ -156,7 +160,8 @@ static double dmax(double a, double b) { return a > b ? a : b; }
 al_status al_transformer_backward_batch(const al_transformer *m, const float *w0, float *g0,
                                         const int32_t *src, const int32_t *src_len, int S_max,
                                         const int32_t *tgt, const int32_t *tgt_len, int T_max,
-                                        int B, float scale, double max_floats, double *nll)
+                                        int B, float scale, float smoothing, double max_floats,
+                                        double *nll)
 {
     const int ed = m->variant == AL_TF_ENCODER_DECODER, dec = m->variant == AL_TF_DECODER;
     const int E = m->E, V = m->Vt;
@@ -243,7 +248,7 @@ al_status al_transformer_backward_batch(const al_transformer *m, const float *w0
     /* logits [n,V] = y out.weightᵀ + out.bias, one product for the batch */
     al_sgemm(0, 1, n, V, E, 1.0f, y, E, m->out_w, E, 0.0f, logits, V);
     al_bias_add_forward(logits, V, m->out_b, NULL, n, V);
-    *nll = loss_rows(logits, target, n, V, scale, ex);
+    *nll = loss_rows(logits, target, n, V, scale, smoothing, ex);
     al_free(ex);
 
     /* ---- backward */
@@ -271,9 +276,9 @@ al_status al_transformer_backward_batch(const al_transformer *m, const float *w0
 al_status al_transformer_batch_hook(const void *impl, const float *w0, float *g0,
                                     const int32_t *src, const int32_t *src_len, int S_max,
                                     const int32_t *tgt, const int32_t *tgt_len, int T_max, int B,
-                                    float scale, double *nll)
+                                    float scale, float smoothing, double *nll)
 {
     return al_transformer_backward_batch((const al_transformer *)impl, w0, g0, src, src_len, S_max,
-                                         tgt, tgt_len, T_max, B, scale, AL_TF_BATCH_MAX_FLOATS,
-                                         nll);
+                                         tgt, tgt_len, T_max, B, scale, smoothing,
+                                         AL_TF_BATCH_MAX_FLOATS, nll);
 }

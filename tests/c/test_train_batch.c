@@ -139,6 +139,9 @@ static void close_to(const char *what, const float *a, const float *b, long n)
     check_true(msg, worst <= 1.0);
 }
 
+/* label smoothing of every call (models/loss.h): 0, then 0.1 in main's last pass */
+static float smoothing = 0.0f;
+
 /* the per-sentence reference: nll and g [n] of B al_seq2seq_backward calls */
 static al_status per_sentence(const al_model *m, const int32_t *src, const int32_t *tgt,
                               float scale, float *g, double *nll)
@@ -147,7 +150,7 @@ static al_status per_sentence(const al_model *m, const int32_t *src, const int32
     for (int b = 0; b < B; b++) {
         double l;
         al_status st = al_seq2seq_backward(m->impl, m->weights, g, src + b * SM, SRC_LEN[b],
-                                           tgt + b * TM, TGT_LEN[b], scale, &l);
+                                           tgt + b * TM, TGT_LEN[b], scale, smoothing, &l);
         if (st != AL_OK) return st;
         *nll += l;
     }
@@ -174,7 +177,7 @@ static void covered(const char *opts)
     for (long i = 0; i < n; i++) got[i] = 0.25f;
     for (long i = 0; i < n; i++) ref[i] += 0.25f;
     st = al_seq2seq_backward_batch(m->impl, m->weights, got, src, SRC_LEN, SM, tgt, TGT_LEN, TM, B,
-                                   scale, &nll);
+                                   scale, smoothing, &nll);
     snprintf(what, sizeof what, "%s: batched status", opts);
     check_true(what, st == AL_OK);
     snprintf(what, sizeof what, "%s: gradient (%ld weights)", opts, n);
@@ -188,7 +191,7 @@ static void covered(const char *opts)
     memset(again, 0, sizeof(float) * (size_t)n);
     for (long i = 0; i < n; i++) again[i] = 0.25f;
     st = al_seq2seq_backward_batch(m->impl, m->weights, again, src, SRC_LEN, SM, tgt, TGT_LEN, TM,
-                                   B, scale, &nll2);
+                                   B, scale, smoothing, &nll2);
     snprintf(what, sizeof what, "%s: padding never read", opts);
     check_true(what, st == AL_OK && nll2 == nll && memcmp(again, got, sizeof(float) * n) == 0);
 
@@ -202,7 +205,7 @@ static void covered(const char *opts)
     }
     for (long i = 0; i < n; i++) perm[i] = 0.25f;
     st = al_seq2seq_backward_batch(m->impl, m->weights, perm, rs, rsl, SM, rt, rtl, TM, B, scale,
-                                   &nll2);
+                                   smoothing, &nll2);
     snprintf(what, sizeof what, "%s: rows reversed", opts);
     check_true(what, st == AL_OK);
     close_to(what, perm, ref, n);
@@ -246,7 +249,7 @@ static void refused(const char *opts)
     tl[3] = 0;
     double nll = -1.0;
     al_status st = al_seq2seq_backward_batch(m->impl, m->weights, g, src, SRC_LEN, SM, tgt, tl, TM,
-                                             B, 0.1f, &nll);
+                                             B, 0.1f, 0.0f, &nll);
     int untouched = 1;
     for (long i = 0; i < n; i++) untouched &= g[i] == (float)i * 0.5f;
     char what[512];
@@ -270,6 +273,10 @@ int main(void)
     s2b_keep_floats = 0.0;
     for (size_t i = 0; i < sizeof COVERED / sizeof COVERED[0]; i++)
         if (strstr(COVERED[i], "additive") || strstr(COVERED[i], "concat")) covered(COVERED[i]);
+    /* and with label smoothing: the batched path's smoothed loss and gradient equal the
+     * per-sentence one's (tests/js/label-smoothing.test.js holds both to PyTorch) */
+    smoothing = 0.1f;
+    for (size_t i = 0; i < sizeof COVERED / sizeof COVERED[0]; i++) covered(COVERED[i]);
     refused(COVERED[0]);
     printf("worst |batched − per-sentence| / (1e-5 + 1e-5·|ref|): %.3g\n", worst_rel);
     return check_report("test_train_batch");

@@ -121,22 +121,24 @@ static void one_case(const tiny *v, uint32_t seed)
     memcpy(g_bat, g_ref, sizeof(float) * (size_t)n);
     memcpy(g_keep, g_ref, sizeof(float) * (size_t)n);
     const float scale = 0.0625f;
+    /* every other case label-smoothed (models/loss.h): batched and per example agree either way */
+    const float smoothing = (seed % 2) ? 0.1f : 0.0f;
 
     /* the reference: one al_transformer_backward per example */
     double nll_ref = 0.0;
     for (int e = 0; e < NB; e++) {
         double nll = 0.0;
-        const al_status st =
-            al_transformer_backward(tf, w, g_ref, b.src + e * SM, b.src_len[e],
-                                    b.T_max ? b.tgt + e * TM : NULL, b.tgt_len[e], scale, &nll);
+        const al_status st = al_transformer_backward(tf, w, g_ref, b.src + e * SM, b.src_len[e],
+                                                     b.T_max ? b.tgt + e * TM : NULL, b.tgt_len[e],
+                                                     scale, smoothing, &nll);
         snprintf(what, sizeof what, "%s: example %d status", v->name, e);
         check_true(what, st == AL_OK);
         nll_ref += nll;
     }
     double nll_bat = -1.0;
-    al_status st = al_transformer_backward_batch(tf, w, g_bat, b.src, b.src_len, SM,
-                                                 b.T_max ? b.tgt : NULL, b.tgt_len, b.T_max, NB,
-                                                 scale, AL_TF_BATCH_MAX_FLOATS, &nll_bat);
+    al_status st = al_transformer_backward_batch(
+        tf, w, g_bat, b.src, b.src_len, SM, b.T_max ? b.tgt : NULL, b.tgt_len, b.T_max, NB, scale,
+        smoothing, AL_TF_BATCH_MAX_FLOATS, &nll_bat);
     snprintf(what, sizeof what, "%s: batch status", v->name);
     check_true(what, st == AL_OK);
     snprintf(what, sizeof what, "%s: nll = sum of the examples' (%.9g vs %.9g)", v->name, nll_bat,
@@ -154,7 +156,7 @@ static void one_case(const tiny *v, uint32_t seed)
     /* over the cap: AL_ERR_UNSUPPORTED, g0 untouched */
     memcpy(g_bat, g_keep, sizeof(float) * (size_t)n);
     st = al_transformer_backward_batch(tf, w, g_bat, b.src, b.src_len, SM, b.T_max ? b.tgt : NULL,
-                                       b.tgt_len, b.T_max, NB, scale, 1000.0, &nll_bat);
+                                       b.tgt_len, b.T_max, NB, scale, smoothing, 1000.0, &nll_bat);
     snprintf(what, sizeof what, "%s: over the cap: AL_ERR_UNSUPPORTED, g0 untouched", v->name);
     check_true(what,
                st == AL_ERR_UNSUPPORTED && memcmp(g_bat, g_keep, sizeof(float) * (size_t)n) == 0);
