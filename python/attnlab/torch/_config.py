@@ -33,6 +33,24 @@ def snake(key):
     return re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), key)
 
 
+def smoothing_of(value, who):
+    """label_smoothing checked as createTrainer's labelSmoothing is: a real number in [0, 1)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
+        raise ValueError(f"{who}: label_smoothing must be a number in [0, 1), got {value!r}")
+    return float(value)
+
+
+def token_nll(lp, targets, label_smoothing=0.0):
+    """Σ_rows −lp[row, target] for log-probabilities lp [n, V]; with label_smoothing ε > 0 each
+    row's target is (1 − ε)·onehot + ε/V, PyTorch's F.cross_entropy(label_smoothing=ε) and what
+    createTrainer's labelSmoothing trains (docs/training.md, "Label smoothing")."""
+    rows = torch.arange(len(targets), device=lp.device)
+    picked = lp[rows, torch.tensor(targets, device=lp.device)]
+    if not label_smoothing:
+        return -picked.sum()
+    return -((1 - label_smoothing) * picked + label_smoothing * lp.mean(-1)).sum()
+
+
 class ConfigModule(nn.Module):
     """Base of Seq2Seq, Transformer, Classifier and MemoryRNN (not instantiated alone)."""
 
@@ -129,8 +147,9 @@ class ConfigModule(nn.Module):
                     fan = p.shape[-1]
                     nn.init.uniform_(p, -1 / fan ** 0.5, 1 / fan ** 0.5)
 
-    def example_loss(self, example):
-        """The summed training loss of one example (each architecture defines it)."""
+    def example_loss(self, example, label_smoothing=0.0):
+        """The summed training loss of one example (each architecture defines it), its
+        cross-entropy label-smoothed by label_smoothing (token_nll)."""
         raise NotImplementedError
 
     def _pair(self, example, what):
@@ -157,12 +176,14 @@ class ConfigModule(nn.Module):
             return labels.index(label)
         return int(label)
 
-    def fit(self, examples, epochs=1, lr=1e-2, batch_size=8, seed=0):
+    def fit(self, examples, epochs=1, lr=1e-2, batch_size=8, seed=0, label_smoothing=0.0):
         """Train with Adam on `examples` (text, as docs/python.md lists per architecture:
         seq2seq (source, target) pairs; transformer encoder-decoder pairs, decoder texts,
         encoder (text, [label per token]); classifier and memory-rnn classifier (text, label);
         memory-rnn lm texts). Losses are summed over `batch_size` examples a step, examples
-        shuffled each epoch with `seed`. Returns the mean loss per example of each epoch."""
+        shuffled each epoch with `seed`; label_smoothing in [0, 1) as createTrainer's
+        labelSmoothing. Returns the mean loss per example of each epoch."""
+        ls = smoothing_of(label_smoothing, f"{type(self).__name__}.fit")
         examples = list(examples)
         if not examples:
             raise ValueError(f"{type(self).__name__}.fit: no examples")
@@ -176,7 +197,8 @@ class ConfigModule(nn.Module):
             total = 0.0
             for i in range(0, len(order), batch_size):
                 opt.zero_grad()
-                loss = sum(self.example_loss(examples[j]) for j in order[i:i + batch_size])
+                loss = sum(self.example_loss(examples[j], label_smoothing=ls)
+                           for j in order[i:i + batch_size])
                 loss.backward()
                 opt.step()
                 total += float(loss)

@@ -46,7 +46,7 @@ from torch import nn
 
 from ..safetensors import f32, write_safetensors
 from ..tokenizer import Tokenizer
-from ._config import ConfigModule, tokens_of
+from ._config import ConfigModule, smoothing_of, token_nll, tokens_of
 from ._inputs import device_of, ids_of
 
 LAYERS = {"lstm": nn.LSTM, "gru": nn.GRU, "rnn": nn.RNN}
@@ -188,10 +188,11 @@ class Classifier(ConfigModule):
             out["attention"].append(out["sentence_weights"][None])
         return out
 
-    def example_loss(self, example):
-        """(text, label name or index) -> -log p(label) (+ the structured penalty term)."""
+    def example_loss(self, example, label_smoothing=0.0):
+        """(text, label name or index) -> -log p(label) (+ the structured penalty term),
+        label-smoothed by label_smoothing."""
         text, label = self._pair(example, "(text, label)")
-        return loss(self, self.tokenizer.encode(text), self._label_id(label))
+        return loss(self, self.tokenizer.encode(text), self._label_id(label), label_smoothing)
 
     @torch.no_grad()
     def run(self, text):
@@ -227,10 +228,12 @@ def classify(model, ids, states=False):
     return out
 
 
-def loss(model, ids, label):
-    """-log p(label | ids) + penaltyCoefficient * P (structured), with autograd."""
+def loss(model, ids, label, label_smoothing=0.0):
+    """-log p(label | ids) + penaltyCoefficient * P (structured), with autograd; the
+    cross-entropy label-smoothed by label_smoothing (_config.token_nll), the penalty not."""
+    ls = smoothing_of(label_smoothing, "classifier.loss")
     out = forward(model, ids, what="classifier.loss")
-    value = -torch.log_softmax(out["logits"], -1)[label]
+    value = token_nll(torch.log_softmax(out["logits"], -1)[None], [label], ls)
     if "penalty" in out:
         value = value + model._keys.get("penaltyCoefficient", 0) * out["penalty"]
     return value

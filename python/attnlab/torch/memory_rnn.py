@@ -46,7 +46,7 @@ from torch import nn
 
 from ..safetensors import f32, write_safetensors
 from ..tokenizer import Tokenizer
-from ._config import ConfigModule, tokens_of
+from ._config import ConfigModule, smoothing_of, token_nll, tokens_of
 from ._inputs import device_of, ids_of
 
 
@@ -267,12 +267,14 @@ class MemoryRNN(ConfigModule):
             out["probs"] = torch.softmax(logits, -1)
         return out
 
-    def example_loss(self, example):
-        """lm: a text -> sum_t -log p(token t+1); classifier: (text, label) -> -log p(label)."""
+    def example_loss(self, example, label_smoothing=0.0):
+        """lm: a text -> sum_t -log p(token t+1); classifier: (text, label) -> -log p(label);
+        label-smoothed by label_smoothing."""
+        ls = label_smoothing
         if self.lm:
-            return loss(self, self.encode(example))[0]
+            return loss(self, self.encode(example), label_smoothing=ls)[0]
         text, label = self._pair(example, "(text, label)")
-        return loss(self, self.encode(text), self._label_id(label))[0]
+        return loss(self, self.encode(text), self._label_id(label), ls)[0]
 
     @torch.no_grad()
     def run(self, text):
@@ -309,16 +311,15 @@ def forward(model, ids):
     return out
 
 
-def loss(model, ids, label=None):
-    """The summed loss of one training example (with autograd) and its number of terms."""
+def loss(model, ids, label=None, label_smoothing=0.0):
+    """The summed loss of one training example (with autograd) and its number of terms; the
+    cross-entropy label-smoothed by label_smoothing (_config.token_nll)."""
+    ls = smoothing_of(label_smoothing, "memory_rnn.loss")
     ids = model.ids(ids, "memory_rnn.loss")
     logits, _ = model.logits(ids)
     if model.lm:
-        lp = torch.log_softmax(logits[:-1], -1)
-        dev = lp.device
-        return -lp[torch.arange(len(ids) - 1, device=dev),
-                   torch.tensor(ids[1:], device=dev)].sum(), len(ids) - 1
-    return -torch.log_softmax(logits, -1)[label], 1
+        return token_nll(torch.log_softmax(logits[:-1], -1), list(ids[1:]), ls), len(ids) - 1
+    return token_nll(torch.log_softmax(logits, -1)[None], [label], ls), 1
 
 
 def encode(cfg, text):

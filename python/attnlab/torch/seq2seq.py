@@ -39,7 +39,7 @@ import torch
 from torch import nn
 
 from ..safetensors import f32, write_safetensors
-from ._config import ConfigModule, tokens_of
+from ._config import ConfigModule, smoothing_of, token_nll, tokens_of
 from ._inputs import count_of, device_of, ids_of
 
 CELLS = {"lstm": (nn.LSTM, nn.LSTMCell), "gru": (nn.GRU, nn.GRUCell), "rnn": (nn.RNN, nn.RNNCell)}
@@ -254,13 +254,12 @@ class Seq2Seq(ConfigModule):
         st["logProbs"] = out["log_probs"]
         return st
 
-    def example_loss(self, example):
-        """(source text, target text) -> sum_t -log p(target[t]), eos included."""
+    def example_loss(self, example, label_smoothing=0.0):
+        """(source text, target text) -> sum_t -log p(target[t]), eos included (label-smoothed
+        by label_smoothing: _config.token_nll)."""
         src, tgt = self._pair(example, "(source, target)")
         t = self.tokenizer.encode_target(tgt) + [self.eos]
-        lp = self(self.tokenizer.encode(src), t)["log_probs"]
-        dev = lp.device
-        return -lp[torch.arange(len(t), device=dev), torch.tensor(t, device=dev)].sum()
+        return nll(self, self.tokenizer.encode(src), t, label_smoothing)
 
     @torch.no_grad()
     def run(self, text, max_length=None, beam_width=1):
@@ -359,6 +358,13 @@ def greedy(model, src, max_length=None):
     dev = keys.device
     return (ids, torch.tensor(lps, dtype=torch.float64, device=dev), torch.stack(atts),
             torch.tensor(pos, dtype=torch.float64, device=dev), min(margins))
+
+
+def nll(model, src, tgt, label_smoothing=0.0):
+    """The training loss of one pair of ids (tgt ending in eos), with autograd: the decoder fed
+    bos, tgt[:-1]; sum_t -log p(tgt[t]), label-smoothed by label_smoothing (_config.token_nll)."""
+    ls = smoothing_of(label_smoothing, "seq2seq.nll")
+    return token_nll(model(src, tgt)["log_probs"], list(tgt), ls)
 
 
 @torch.no_grad()

@@ -38,7 +38,7 @@ from torch import nn
 
 from ..limits import CONFIG_LIMITS
 from ..safetensors import f32, write_safetensors
-from ._config import ConfigModule, tokens_of
+from ._config import ConfigModule, smoothing_of, token_nll, tokens_of
 from ._inputs import count_of, device_of, ids_of
 
 
@@ -198,18 +198,19 @@ class Transformer(ConfigModule):
             out["states"] = all_states(self, src, tgt)
         return out
 
-    def example_loss(self, example):
+    def example_loss(self, example, label_smoothing=0.0):
         """encoder-decoder: (source, target) text; decoder: a text; encoder: (text, one label
-        per token) -> the summed loss of `nll` (docs/training.md)."""
-        tok = self.tokenizer
+        per token) -> the summed loss of `nll` (docs/training.md), label-smoothed by
+        label_smoothing."""
+        tok, ls = self.tokenizer, label_smoothing
         if self.variant == "encoder-decoder":
             src, tgt = self._pair(example, "(source, target)")
-            return nll(self, tok.encode(src), tok.encode_target(tgt) + [tok.eos_id])
+            return nll(self, tok.encode(src), tok.encode_target(tgt) + [tok.eos_id], ls)
         if self.variant == "decoder":
-            return nll(self, tok.encode(example))
+            return nll(self, tok.encode(example), label_smoothing=ls)
         text, labels = self._pair(example, "(text, [label per token])")
         return nll(self, tok.encode(text), [tok.tgt[x] if isinstance(x, str) else int(x)
-                                           for x in labels])
+                                           for x in labels], ls)
 
     @torch.no_grad()
     def run(self, text, max_length=None):
@@ -343,11 +344,13 @@ def forward(model, src, tgt=None):
     return model.out(y)[0], store
 
 
-def nll(model, src, tgt=None):
+def nll(model, src, tgt=None, label_smoothing=0.0):
     """The training loss of one example (docs/training.md), summed over its terms, with autograd:
     encoder-decoder: src, tgt (ending in eos), decoder fed bos, tgt[:-1]: sum_t -log p(tgt[t]);
     decoder: the sequence src: sum_{t < S-1} -log p(src[t+1] | src[<=t]);
-    encoder: src and tgt = one label per position: sum_t -log p(tgt[t] | src)."""
+    encoder: src and tgt = one label per position: sum_t -log p(tgt[t] | src). Each term
+    label-smoothed by label_smoothing (_config.token_nll)."""
+    ls = smoothing_of(label_smoothing, "transformer.nll")
     if model.variant == "encoder-decoder":
         bos = model.cfg["tokenizer"]["tgtVocab"].index(model.cfg["tokenizer"]["bos"])
         logits, _ = forward(model, src, [bos] + list(tgt[:-1]))
@@ -358,9 +361,7 @@ def nll(model, src, tgt=None):
     else:
         logits, _ = forward(model, src)
         target = list(tgt)
-    logp = torch.log_softmax(logits, -1)
-    dev = logp.device
-    return -logp[torch.arange(len(target), device=dev), torch.tensor(target, device=dev)].sum()
+    return token_nll(torch.log_softmax(logits, -1), target, ls)
 
 
 def greedy(model, src, max_len):
