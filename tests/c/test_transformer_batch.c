@@ -166,6 +166,18 @@ static void one_case(const tiny *v, uint32_t seed)
     al_trainer_create(m, AL_OPTIM_ADAM, 1e-3f, 0, 0, 0, &on);
     al_trainer_create(m, AL_OPTIM_ADAM, 1e-3f, 0, 0, 0, &off);
     check_true("al_trainer_set_batched", al_trainer_set_batched(off, 0) == AL_OK);
+    /* the trainer's label smoothing reaches both paths; out of [0, 1) it is refused, unchanged */
+    check_true("al_trainer_set_label_smoothing",
+               al_trainer_set_label_smoothing(on, smoothing) == AL_OK &&
+                   al_trainer_set_label_smoothing(off, smoothing) == AL_OK);
+    const float refused[] = { -0.1f, 1.0f, NAN, INFINITY };
+    for (int k = 0; k < 4; k++)
+        check_true("label smoothing outside [0, 1): AL_ERR_ARGUMENT",
+                   al_trainer_set_label_smoothing(on, refused[k]) == AL_ERR_ARGUMENT);
+    check_true("a refused label smoothing leaves the trainer's",
+               al_trainer_label_smoothing(on) == smoothing &&
+                   al_trainer_set_label_smoothing(NULL, 0.1f) == AL_ERR_ARGUMENT &&
+                   al_trainer_label_smoothing(NULL) == -1.0f);
     snprintf(what, sizeof what, "%s: the trainer takes the batched path", v->name);
     check_true(what, al_trainer_batched(on) == 1 && al_trainer_batched(off) == 0);
     float l_on = 0.0f, l_off = 0.0f;
