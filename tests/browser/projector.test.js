@@ -8,7 +8,7 @@
 // first <output> or .output. A heatmap is measured by its plot (the map, not its export toolbar).
 // Also: the form controls are styled (their computed look differs from the browser's defaults on
 // a bare page), keyboard focus is visible in the focus token's colour, and at 390 × 844 every
-// view's picture starts on the first screen and the text of the charts and maps is at least 11 CSS pixels (SVG text as rendered, after the viewBox's
+// view's picture starts on the first screen, every view's parts are seen in DOM order (both sizes), and the text of the charts and maps is at least 11 CSS pixels (SVG text as rendered, after the viewBox's
 // scale; heatmap canvases drawn at 1:1 with their 11 px labels).
 
 import assert from 'node:assert/strict';
@@ -92,6 +92,24 @@ function firstScreenBoxes(view) {
   }, view);
 }
 
+/** The view's shown parts (its section's children) that are seen above the part before them in
+ * the DOM: a keyboard or a screen reader would meet them out of the order they are seen. */
+function outOfOrder(view) {
+  return page.evaluate((view) => {
+    const section = document
+      .getElementById('demo')
+      .shadowRoot.querySelector(`section[data-view="${view}"]`);
+    const shown = [...section.children].filter(
+      (k) => k.getBoundingClientRect().height > 0 && getComputedStyle(k).position !== 'absolute',
+    );
+    const top = (k) => Math.round(k.getBoundingClientRect().top);
+    const name = (k) => `${k.localName}.${k.className}@${top(k)}`;
+    return shown.flatMap((k, i) =>
+      i && top(k) < top(shown[i - 1]) ? [name(shown[i - 1]) + ' > ' + name(k)] : [],
+    );
+  }, view);
+}
+
 for (const lang of ['en', 'zh']) {
   test(`1280 × 720, ${lang}: every view shows its input, picture and output without scrolling`, async () => {
     await page.setViewportSize(SCREEN);
@@ -116,6 +134,7 @@ for (const lang of ['en', 'zh']) {
         );
       }
       assert.equal(await page.evaluate(() => scrollY), 0, `${lang} ${view}: the page scrolled`);
+      assert.deepEqual(await outOfOrder(view), [], `${lang} ${view}: parts seen out of DOM order`);
       await screenshot(page, `projector-${view}-${lang}`);
     }
     console.log(report.join('\n'));
@@ -125,7 +144,8 @@ for (const lang of ['en', 'zh']) {
 // A phone (390 × 844): the page above a view is kept short and the reading view puts its stepping
 // and picture before what the input was read as, so that every view's picture starts on the
 // first screen with PHONE_PICTURE_SHOWN pixels of it showing (the mechanism view's diagram, a
-// seq2seq map's first rows, the reading view's arcs and words), in both languages.
+// seq2seq map's first rows, the reading view's arcs and words), in both languages. At both sizes
+// a view's parts are seen in their DOM order, the order the keyboard and a screen reader take.
 const PHONE_PICTURE_SHOWN = 80;
 for (const lang of ['en', 'zh']) {
   test(`390 × 844, ${lang}: every view's picture starts on the first screen`, async () => {
@@ -136,6 +156,8 @@ for (const lang of ['en', 'zh']) {
       const { picture: b } = await firstScreenBoxes(view);
       if (!b || !b.visible || b.top < 0 || b.top > PHONE.height - PHONE_PICTURE_SHOWN)
         late.push(`${view}: ${JSON.stringify(b)}`);
+      // the reading view's phone order is its DOM order too (view-kit.js orderByWidth)
+      for (const pair of await outOfOrder(view)) late.push(`${view}, out of DOM order: ${pair}`);
       await screenshot(page, `phone-${view}-${lang}`);
     }
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), PHONE.width);

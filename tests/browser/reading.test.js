@@ -518,6 +518,46 @@ test('Chinese strings; phone width and dark mode: nothing wider than the screen'
   await page.setViewportSize({ width: 1024, height: 800 });
 });
 
+test('a phone reorders the parts in the DOM, not for the eye only; focus stays across a resize', async () => {
+  // view-kit.js orderByWidth: stepping, strip, legend and prediction before "read as" at 480 px
+  // and less, so that the keyboard meets them in the order they are seen
+  const order = () =>
+    page.evaluate(() =>
+      Array.from(
+        document.querySelector('#demo').shadowRoot.querySelector('section[data-view="reading"]')
+          .children,
+        (k) => k.className.split(' ')[0] || k.localName,
+      ).filter((c) =>
+        ['view-line', 'reading-controls', 'reading-strip', 'reading-output'].includes(c),
+      ),
+    );
+  const frames = () =>
+    page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const WIDE = ['view-line', 'reading-controls', 'reading-strip', 'reading-output'];
+  const NARROW = ['reading-controls', 'reading-strip', 'reading-output', 'view-line'];
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await openReading({ model: ATTENTIVE, input: FBI });
+  assert.deepEqual(await order(), WIDE);
+  await page.locator('#demo #reading-step').focus();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await frames();
+  assert.deepEqual(await order(), NARROW);
+  const focused = () =>
+    page.evaluate(() => document.querySelector('#demo').shadowRoot.activeElement?.id ?? null);
+  assert.equal(await focused(), 'reading-step', 'the slider keeps the focus across the move');
+  await page.keyboard.press('Shift+Tab'); // back from the slider: a stepping button, as seen
+  assert.ok(
+    ['back', 'play', 'step'].includes(
+      await page.evaluate(
+        () => document.querySelector('#demo').shadowRoot.activeElement?.dataset.action,
+      ),
+    ),
+  );
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await frames();
+  assert.deepEqual(await order(), WIDE);
+});
+
 test('no console errors, failed requests or requests to another origin', () => {
   assert.deepEqual(problems, []);
   assert.deepEqual(browser.foreign, []);

@@ -170,6 +170,35 @@ export function noAttentionPanel() {
   };
 }
 
+/** The container width (px) at and below which the views take their phone layout. */
+export const PHONE_WIDTH = 480;
+
+/**
+ * A view whose phone layout shows its parts in another order than its wide one: its children
+ * follow `narrow` while <attn-demo> (the container, its shadow root's host) is at most
+ * PHONE_WIDTH px wide, `wide` otherwise, so that the keyboard and a screen reader meet them in
+ * the order they are seen (not CSS `order`, which moves them for the eye only). Call the returned
+ * function once the section is in the shadow root (each render; it starts observing once); focus
+ * stays where it was across a move.
+ */
+export function orderByWidth(section, wide, narrow) {
+  let observer = null;
+  return () => {
+    const host = /** @type {ShadowRoot} */ (section.getRootNode()).host;
+    if (observer || !host) return;
+    let last = null;
+    observer = new ResizeObserver(([entry]) => {
+      const isNarrow = entry.contentRect.width <= PHONE_WIDTH;
+      if (isNarrow === last) return;
+      last = isNarrow;
+      const focused = /** @type {ShadowRoot} */ (section.getRootNode()).activeElement;
+      section.append(...(isNarrow ? narrow : wide));
+      if (focused instanceof HTMLElement && focused !== document.activeElement) focused.focus();
+    });
+    observer.observe(host);
+  };
+}
+
 /**
  * A "why?" toggle: a <details class="why"> (keyboard operable as it is) holding an explanation,
  * closed until asked for, so that the picture keeps the first screen. Returns { node, texts(lang) }.

@@ -27,7 +27,15 @@
 
 import { formatValue, rgbToHex, valueToColor } from '../shared/draw.js';
 import { plural, t } from '../shared/i18n.js';
-import { downloadBlob, el, fileName, legend, textColorFor, whyToggle } from '../shared/view-kit.js';
+import {
+  downloadBlob,
+  el,
+  fileName,
+  legend,
+  orderByWidth,
+  textColorFor,
+  whyToggle,
+} from '../shared/view-kit.js';
 import {
   attentionRow,
   leastExpected,
@@ -64,12 +72,8 @@ export const READING_STYLE = `
 .reading-controls .slider { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
 .reading-controls input[type="range"] { width: 12rem; max-width: 60vw; }
 .unknown-note[data-unknown] { color: inherit; font-weight: 600; }
-/* a phone: stepping, picture, legend, prediction, then "read as"; the slider's label unseen */
+/* a phone (the order: orderByWidth in the constructor): the slider's label unseen */
 @container (max-width: 480px) {
-  section[data-view="reading"] { display: flex; flex-direction: column; }
-  section[data-view="reading"] > :is(.legend, .reading-output) { order: 1; }
-  section[data-view="reading"] > :is(.view-line, .unknown-note) { order: 2; }
-  section[data-view="reading"] > :is(.reading-map-box, .text-alt, .buttons) { order: 3; }
   .reading-controls .slider { flex: 1 1 100%; flex-wrap: nowrap; } .reading-controls input[type="range"] { flex: 1 1 6rem; width: auto; min-width: 0; }
 }
 `;
@@ -83,6 +87,7 @@ export class ReadingView {
   #timer = 0;
   #lang = 'en';
   #spans = [];
+  #order; // orderByWidth's start: the phone's order of the parts
 
   constructor() {
     const u = this.#ui;
@@ -138,28 +143,21 @@ export class ReadingView {
     u.alt = el('details', { class: 'text-alt' }, [u.altSummary, u.altList]);
     u.all = el('button', { type: 'button', 'data-action': 'download-reading' });
     u.csv = el('button', { type: 'button', 'data-action': 'download-probs' });
-    this.node = el('section', { 'data-view': 'reading' }, [
-      el('div', { class: 'view-line' }, [
-        el('p', { class: 'output-line' }, [u.readAsLabel, ' ', u.readAs]),
-        u.why.node,
-      ]),
-      u.unknown,
-      u.controls,
-      this.#legend.node,
-      u.strip,
-      u.live,
-      // what the model predicts: the next word's probabilities, or why none; the perplexity
-      el('div', { class: 'reading-output', 'data-main': 'output' }, [
-        u.nextTitle,
-        u.next,
-        u.nextNote,
-        u.perplexity,
-        u.leastExpected,
-      ]),
-      u.mapBox,
-      u.alt,
-      el('div', { class: 'buttons' }, [u.all, u.csv]),
+    const line = el('div', { class: 'view-line' }, [
+      el('p', { class: 'output-line' }, [u.readAsLabel, ' ', u.readAs]),
+      u.why.node,
     ]);
+    // what the model predicts: the next word's probabilities, or why none; the perplexity
+    const output = el('div', { class: 'reading-output', 'data-main': 'output' }, [
+      ...[u.nextTitle, u.next, u.nextNote, u.perplexity, u.leastExpected],
+    ]);
+    const key = this.#legend.node;
+    const tail = [u.mapBox, u.alt, el('div', { class: 'buttons' }, [u.all, u.csv])];
+    const wide = [line, u.unknown, u.controls, key, u.strip, u.live, output, ...tail];
+    // a phone: stepping, picture, legend, prediction, then "read as" (the picture on the first screen)
+    const narrow = [u.controls, u.strip, u.live, key, output, line, u.unknown, ...tail];
+    this.node = el('section', { 'data-view': 'reading' }, wide);
+    this.#order = orderByWidth(this.node, wide, narrow);
     u.back.addEventListener('click', () => this.#moveTo(this.#step - 1));
     u.step.addEventListener('click', () => this.#moveTo(this.#step + 1));
     u.play.addEventListener('click', () => this.play());
@@ -265,6 +263,7 @@ export class ReadingView {
    */
   render({ result, config, name, input, text, lang, step = null }) {
     const u = this.#ui;
+    this.#order();
     this.#lang = lang;
     const data = readingData(result, text, config);
     const cell = ['lstmn', 'self-attention-rnn', 'lstm'].includes(config.cell)
