@@ -191,9 +191,10 @@ export function orderByWidth(section, wide, narrow) {
       const isNarrow = entry.contentRect.width <= PHONE_WIDTH;
       if (isNarrow === last) return;
       last = isNarrow;
-      const focused = /** @type {ShadowRoot} */ (section.getRootNode()).activeElement;
+      const root = /** @type {ShadowRoot} */ (section.getRootNode());
+      const focused = root.activeElement;
       section.append(...(isNarrow ? narrow : wide));
-      if (focused instanceof HTMLElement && focused !== document.activeElement) focused.focus();
+      if (focused instanceof HTMLElement && root.activeElement !== focused) focused.focus();
     });
     observer.observe(host);
   };
@@ -214,9 +215,10 @@ export function whyToggle(...content) {
   };
 }
 
-/** Styles the views add to <attn-demo>'s shadow root (light and dark follow the host). */
+/** Hidden from sight, read by screen readers (.visually-hidden, and .phone-hidden on a phone). */
 const SCREEN_READER_ONLY = `position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0;
   overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0;`;
+/** Styles the views add to <attn-demo>'s shadow root (light and dark follow the host). */
 export const VIEW_STYLE = `
 .output { font-family: var(--al-mono, monospace); font-size: var(--al-text-lg, 1.25rem); font-weight: 600; }
 .buttons { display: flex; flex-wrap: wrap; gap: var(--al-space-1, 4px); margin: var(--al-space-2, 8px) 0; }
@@ -239,7 +241,7 @@ figcaption .output { font-size: 0.9rem; }
 .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; font-size: 0.8125rem; margin: 0.5rem 0; }
 .legend-bar { width: 10rem; max-width: 40vw; height: 0.75rem; image-rendering: pixelated; border-radius: 2px; }
 .legend-caption { color: var(--al-muted, GrayText); }
-@container (max-width: 480px) { .legend-bar { width: 4rem; } } /* a phone: the caption on the bar's line */
+@container (max-width: ${PHONE_WIDTH}px) { .legend-bar { width: 4rem; } } /* a phone: the caption on the bar's line */
 .heads-grid { display: grid; gap: 0.25rem; align-items: center; justify-content: start; margin: 0.5rem 0;
   max-width: min(48rem, 100vh - 10rem); } /* no wider than lets its rows end on the first screen */
 .heads-grid .axis { font-size: 0.75rem; color: var(--al-muted, GrayText); text-align: center; overflow-wrap: anywhere; }
@@ -282,5 +284,5 @@ section[data-view] > p.clf-unsure-note, section[data-view] > p.clf-many-unknown 
 .penalty { font-family: "STIX Two Math", "Cambria Math", serif; }
 /* .phone-hidden: for screen readers only on a phone (a label whose control already says it) */
 .visually-hidden { ${SCREEN_READER_ONLY} }
-@container (max-width: 480px) { .phone-hidden { ${SCREEN_READER_ONLY} } }
+@container (max-width: ${PHONE_WIDTH}px) { .phone-hidden { ${SCREEN_READER_ONLY} } }
 `;

@@ -33,6 +33,7 @@ import {
   fileName,
   legend,
   orderByWidth,
+  PHONE_WIDTH,
   textColorFor,
   whyToggle,
 } from '../shared/view-kit.js';
@@ -73,7 +74,7 @@ export const READING_STYLE = `
 .reading-controls input[type="range"] { width: 12rem; max-width: 60vw; }
 .unknown-note[data-unknown] { color: inherit; font-weight: 600; }
 /* a phone (the order: orderByWidth in the constructor): the slider's label unseen */
-@container (max-width: 480px) {
+@container (max-width: ${PHONE_WIDTH}px) {
   .reading-controls .slider { flex: 1 1 100%; flex-wrap: nowrap; } .reading-controls input[type="range"] { flex: 1 1 6rem; width: auto; min-width: 0; }
 }
 `;
@@ -148,9 +149,8 @@ export class ReadingView {
       u.why.node,
     ]);
     // what the model predicts: the next word's probabilities, or why none; the perplexity
-    const output = el('div', { class: 'reading-output', 'data-main': 'output' }, [
-      ...[u.nextTitle, u.next, u.nextNote, u.perplexity, u.leastExpected],
-    ]);
+    const predicted = [u.nextTitle, u.next, u.nextNote, u.perplexity, u.leastExpected];
+    const output = el('div', { class: 'reading-output', 'data-main': 'output' }, predicted);
     const key = this.#legend.node;
     const tail = [u.mapBox, u.alt, el('div', { class: 'buttons' }, [u.all, u.csv])];
     const wide = [line, u.unknown, u.controls, key, u.strip, u.live, output, ...tail];
