@@ -155,6 +155,34 @@ test('the dates views warn when the input is outside what the model learned', as
   );
 });
 
+test('on a phone the keyboard meets the examples menu before the input, as seen; focus stays', async () => {
+  // demo-chrome.js: at 480 px and less the menu sits on the input's label row, and is moved
+  // between the label and the input in the DOM (view-kit.js placeByWidth), not with CSS order
+  const active = () =>
+    page.evaluate(() => document.querySelector('#demo').shadowRoot.activeElement?.id ?? null);
+  const frames = () =>
+    page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await open('alignment', { model: 'dates-additive', input: EXAMPLES.dates[0].input });
+  await page.locator('#demo #input').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await active(), 'examples', 'wide: the menu right of the input, after it');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await frames();
+  assert.equal(await active(), 'examples', 'the menu keeps the focus across the move');
+  await page.keyboard.press('Tab');
+  assert.equal(await active(), 'input', 'phone: the input under the menu, after it');
+  const seen = await page.locator('#demo').evaluate((el) => {
+    const y = (s) => el.shadowRoot.querySelector(s).getBoundingClientRect().top;
+    return { menu: y('#examples'), input: y('#input') };
+  });
+  assert.ok(seen.menu < seen.input, `the menu above the input: ${JSON.stringify(seen)}`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await frames();
+  await page.keyboard.press('Tab');
+  assert.equal(await active(), 'examples', 'wide again: the menu after the input');
+});
+
 test("examplesFor names the card's examples in the menu once the card has loaded", async () => {
   await open('pooling', { model: 'clf-reviews-attention', input: 'The movie was great.' });
   await page.waitForFunction(

@@ -110,6 +110,27 @@ function outOfOrder(view) {
   }, view);
 }
 
+/** The chrome's shown controls above the view (tabs, pickers, the input, the examples menu) that
+ * are seen before the control before them in the DOM (wholly above it, or on its row and wholly
+ * left of it): the keyboard would meet them out of the order they are seen. */
+function controlsOutOfOrder() {
+  return page.evaluate(() => {
+    const top = document.getElementById('demo').shadowRoot.querySelector('.top');
+    const shown = [...top.querySelectorAll('button, select, input')]
+      .map((k) => ({ k, r: k.getBoundingClientRect() }))
+      .filter(({ r }) => r.width > 0 && r.height > 0);
+    const name = ({ k, r }) =>
+      `${k.localName}#${k.id || k.dataset.view || k.className}@${Math.round(r.left)},${Math.round(r.top)}`;
+    return shown.flatMap((c, i) => {
+      const p = shown[i - 1];
+      if (!p) return [];
+      const above = c.r.bottom <= p.r.top;
+      const left = c.r.top < p.r.bottom && c.r.bottom > p.r.top && c.r.right <= p.r.left;
+      return above || left ? [`${name(p)} > ${name(c)}`] : [];
+    });
+  });
+}
+
 for (const lang of ['en', 'zh']) {
   test(`1280 × 720, ${lang}: every view shows its input, picture and output without scrolling`, async () => {
     await page.setViewportSize(SCREEN);
@@ -135,6 +156,7 @@ for (const lang of ['en', 'zh']) {
       }
       assert.equal(await page.evaluate(() => scrollY), 0, `${lang} ${view}: the page scrolled`);
       assert.deepEqual(await outOfOrder(view), [], `${lang} ${view}: parts seen out of DOM order`);
+      assert.deepEqual(await controlsOutOfOrder(), [], `${lang} ${view}: controls out of order`);
       await screenshot(page, `projector-${view}-${lang}`);
     }
     console.log(report.join('\n'));
@@ -158,6 +180,8 @@ for (const lang of ['en', 'zh']) {
         late.push(`${view}: ${JSON.stringify(b)}`);
       // the reading view's phone order is its DOM order too (view-kit.js orderByWidth)
       for (const pair of await outOfOrder(view)) late.push(`${view}, out of DOM order: ${pair}`);
+      // and so is the chrome's: the examples menu on the input's label row comes before the input
+      for (const pair of await controlsOutOfOrder()) late.push(`${view}, controls: ${pair}`);
       await screenshot(page, `phone-${view}-${lang}`);
     }
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), PHONE.width);

@@ -31,16 +31,18 @@ import {
 import { isOffline, savedUrls } from '../shared/offline.js';
 import { copyText, frameSandbox, openWindow } from '../shared/sandbox.js';
 import { INSPECTOR_STYLE, MAX_MODEL_BYTES } from '../shared/open-model.js';
-import { el, fillModelOptions } from '../shared/view-kit.js';
+import { el, fillModelOptions, PHONE_WIDTH, placeByWidth } from '../shared/view-kit.js';
 import { VIEW_MODULES, VIEWS_STYLE } from '../views/registry.js';
 import { inputLimit } from '../views/view-context.js';
 
 /** The chrome's styles, then the views' (registry.js VIEWS_STYLE; the lazy views bring theirs).
  * Projector first: on a wide element the model picker, the input and the examples share one row,
  * so that a view's input, picture and output fit a 1280 × 720 screen (tests/browser/projector).
- * On a phone (480 px or less) the examples menu sits on the input's label row, its own label for
- * screen readers only ("Choose an example…" says what it is), so that the picture starts on the
- * first screen. */
+ * On a phone (PHONE_WIDTH px or less) the examples menu sits on the input's label row, its own
+ * label for screen readers only ("Choose an example…" says what it is), so that the picture starts
+ * on the first screen; buildChrome moves it between the label and the input in the DOM too, so
+ * that the keyboard meets it where it is seen.
+ */
 export const DEMO_STYLE = `${TOKENS_STYLE}${CONTROL_STYLE}
 :host { display: block; font: inherit; color: inherit; container-type: inline-size; }
 :host([hidden]) { display: none; }
@@ -72,11 +74,10 @@ attn-heatmap { min-width: 0; max-width: 100%; }
 .model-card dt { font-weight: 600; }
 .model-card dd { margin: 0; overflow-wrap: anywhere; }
 .model-card ul { margin: 0; padding-left: 1.1rem; }
-@container (max-width: 480px) { .model-card dl { grid-template-columns: 1fr; } .model-card dd { margin-bottom: 0.3rem; }
+@container (max-width: ${PHONE_WIDTH}px) { .model-card dl { grid-template-columns: 1fr; } .model-card dd { margin-bottom: 0.3rem; }
   .bar .field { flex: 1 1 100%; } .bar .field select { width: 100%; }
-  .input-field { display: contents; } .input-field > label { order: 1; flex: 1 1 auto; }
-  .examples-field { order: 2; flex: 0 0 auto; max-width: 100%; margin: 0; }
-  .input-field > input { order: 3; flex: 1 1 100%; } .hint { order: 4; } }
+  .input-field { display: contents; } .input-field > label { flex: 1 1 auto; }
+  .examples-field { flex: 0 0 auto; max-width: 100%; margin: 0; } .input-field > input { flex: 1 1 100%; } }
 a { color: var(--al-accent, LinkText); }
 attn-heatmap { --attn-heatmap-background: var(--al-surface, Canvas); --attn-heatmap-color: var(--al-fg, CanvasText);
   --attn-heatmap-focus: var(--al-focus, Highlight); margin-top: var(--al-space-1);
@@ -198,6 +199,10 @@ export function buildChrome(root, notes) {
     ui.linkBlocked,
     ui.card,
   );
+  // a phone: the menu between the input's label and the input (DEMO_STYLE), in the DOM
+  placeByWidth(ui.inputRow, (isNarrow) =>
+    isNarrow ? ui.inputField.insertBefore(notes.menu, ui.input) : ui.inputField.after(notes.menu),
+  )();
   return { ui, views };
 }
 

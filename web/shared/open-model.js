@@ -17,7 +17,7 @@
 
 import { errorDetail, t } from './i18n.js';
 import { cardSummary, renderCard } from './model-card.js';
-import { el } from './view-kit.js';
+import { el, PHONE_WIDTH } from './view-kit.js';
 
 /** The view that draws a model file (architectures.js). */
 export { viewFor } from './architectures.js';
@@ -357,5 +357,5 @@ export const INSPECTOR_STYLE = `
 .inspect-tensors td.num { text-align: end; }
 .inspect-tensors .tensor-name { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
 .inspect-tensors .tensor-shape { white-space: nowrap; }
-@container (max-width: 480px) { .inspector dl { grid-template-columns: 1fr; } .inspector dd { margin-bottom: 0.3rem; } }
+@container (max-width: ${PHONE_WIDTH}px) { .inspector dl { grid-template-columns: 1fr; } .inspector dd { margin-bottom: 0.3rem; } }
 `;

@@ -174,30 +174,35 @@ export function noAttentionPanel() {
 export const PHONE_WIDTH = 480;
 
 /**
- * A view whose phone layout shows its parts in another order than its wide one: its children
- * follow `narrow` while <attn-demo> (the container, its shadow root's host) is at most
- * PHONE_WIDTH px wide, `wide` otherwise, so that the keyboard and a screen reader meet them in
- * the order they are seen (not CSS `order`, which moves them for the eye only). Call the returned
- * function once the section is in the shadow root (each render; it starts observing once); focus
- * stays where it was across a move.
+ * Parts that a phone shows in another order than a wide element: `place(isNarrow)` moves them in
+ * the DOM whenever <attn-demo> (the host of node's shadow root, the container) crosses PHONE_WIDTH
+ * px, and once at the start, so that the keyboard and a screen reader meet them in the order they
+ * are seen (not CSS `order`, which moves them for the eye only). Call the returned function once
+ * node is in the shadow root (again is harmless: it starts observing once); focus stays where it
+ * was across a move.
+ * @param {Node} node @param {(isNarrow: boolean) => void} place
  */
-export function orderByWidth(section, wide, narrow) {
+export function placeByWidth(node, place) {
   let observer = null;
   return () => {
-    const host = /** @type {ShadowRoot} */ (section.getRootNode()).host;
-    if (observer || !host) return;
+    const root = node.getRootNode();
+    if (observer || !(root instanceof ShadowRoot)) return;
     let last = null;
     observer = new ResizeObserver(([entry]) => {
       const isNarrow = entry.contentRect.width <= PHONE_WIDTH;
       if (isNarrow === last) return;
       last = isNarrow;
-      const root = /** @type {ShadowRoot} */ (section.getRootNode());
       const focused = root.activeElement;
-      section.append(...(isNarrow ? narrow : wide));
+      place(isNarrow);
       if (focused instanceof HTMLElement && root.activeElement !== focused) focused.focus();
     });
-    observer.observe(host);
+    observer.observe(root.host);
   };
+}
+
+/** A view's section whose children follow `narrow` on a phone, `wide` otherwise (placeByWidth). */
+export function orderByWidth(section, wide, narrow) {
+  return placeByWidth(section, (isNarrow) => section.append(...(isNarrow ? narrow : wide)));
 }
 
 /**
