@@ -196,8 +196,20 @@ export function placeByWidth(node, place) {
       place(isNarrow);
       if (focused instanceof HTMLElement && root.activeElement !== focused) focused.focus();
     });
-    observer.observe(root.host);
+    observer.observe(widthProbe(root));
   };
+}
+
+/** What placeByWidth observes: a block of no height first in the shadow root, as wide as
+ * <attn-demo>'s content. Not the host itself: the parts moved change the host's height, which a
+ * ResizeObserver reports again in the same frame as a loop (Firefox's page error "ResizeObserver
+ * loop completed with undelivered notifications"); the probe's size never depends on them. */
+function widthProbe(root) {
+  const found = [...root.children].find((k) => k.classList.contains('width-probe'));
+  if (found) return found;
+  const probe = el('div', { class: 'width-probe', 'aria-hidden': 'true' });
+  root.prepend(probe);
+  return probe;
 }
 
 /** A view's section whose children follow `narrow` on a phone, `wide` otherwise (placeByWidth). */
