@@ -307,13 +307,18 @@ export function sampleOf(list, count, seed) {
     .map((i) => list[i]);
 }
 
-/** log P(word | <s> prefix) for agreementAccuracy, one forward per distinct prefix (prefix: normalised words). */
+/**
+ * log P(word | <s> prefix) for agreementAccuracy, one forward per distinct prefix (prefix: normalised
+ * words). A form the tokenizer splits ("does n't", "is n't": Brown's clitics) is several tokens:
+ * its log-probability is the sum of theirs, each given the prefix and the tokens before it, so that
+ * "does n't" and "do n't" are told apart by "does" and "do" and not read as one unknown word.
+ */
 export function prefixScorer(model) {
   const ids = (w) =>
     model.tokenizer.id?.(w) ?? model.tokenizer.src.get(w) ?? model.tokenizer.src.get('<unk>');
   const bos = ids('<s>');
   const cache = new Map();
-  return (prefix, word) => {
+  const next = (prefix) => {
     const key = prefix.join(' ');
     let row = cache.get(key);
     if (!row) {
@@ -323,7 +328,14 @@ export function prefixScorer(model) {
       row = r.distributions.data.slice((x.length - 1) * V, x.length * V);
       cache.set(key, row);
     }
-    return row[ids(word)];
+    return row;
+  };
+  return (prefix, word) => {
+    const tokens = word.split(' ');
+    let logp = 0;
+    for (let k = 0; k < tokens.length; k++)
+      logp += next(k ? [...prefix, ...tokens.slice(0, k)] : prefix)[ids(tokens[k])];
+    return logp;
   };
 }
 

@@ -183,3 +183,29 @@ test('docs/training.md: the verbs by what the vocabulary knows, re-measured', as
     model.dispose();
   }
 });
+
+test('a verb form the tokenizer splits ("does n\'t") is scored by all its tokens', async () => {
+  for (const name of NAMES) {
+    const model = await loadModel(shipped(name, { maxBytes: MAX_BYTES }).bytes);
+    const score = prefixScorer(model);
+    assert.equal(model.normalize("doesn't"), "does n't");
+    // the sum of the tokens' log-probabilities, each given what comes before it, as one forward
+    // pass over the whole text gives them ("<s> the boy does n't </s>": tokens 3 and 4)
+    const r = model.run("The boy doesn't");
+    assert.deepEqual([...r.tokens], ['<s>', 'the', 'boy', 'does', "n't", '</s>']);
+    const sum = r.logProbs[2] + r.logProbs[3];
+    assertNear(name, "log P(does n't | the boy)", score(['the', 'boy'], "does n't"), sum, 1e-4);
+    // read as one word, both forms were <unk> and tied: every contraction pair counted wrong
+    for (const [a, b] of [
+      ["does n't", "do n't"],
+      ["is n't", "are n't"],
+      ["was n't", "were n't"],
+    ])
+      for (const prefix of [
+        ['the', 'boy'],
+        ['the', 'boys'],
+      ])
+        assert.notEqual(score(prefix, a), score(prefix, b), `${name}: ${prefix} ${a} / ${b}`);
+    model.dispose();
+  }
+});
