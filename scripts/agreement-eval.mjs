@@ -1,5 +1,6 @@
 // scripts/agreement-eval.mjs: the agreement language models by construction (none, pp, subj-rc,
-// obj-rc) and by attractors (0, 1, 2+) on every set (issue 30): the typed test set, the two
+// obj-rc) and by attractors (0, 1, 2+) on every set (issue 30): the strangers' two sets of
+// 2026-11-30 (fresh: reported only; choosing2: chosen on), the typed test set, the two
 // hand-written dev sets, the held-out Brown subject-verb pairs and the widened grammar's held-out
 // split. Reads the model files of a folder (default web/models).
 //
@@ -8,8 +9,8 @@
 //
 // It also prints the verbs of the verb probe's frames by what the vocabulary knows of them
 // (verbKnowledge: both forms, the base only, the -s form only, neither; not in the cards).
-// --wrong lists the choosing set's missed pairs (the set the recipe is chosen on); the typed set is
-// the test and is read only as figures. A model missing from the folder is skipped.
+// --wrong lists the choosing sets' missed pairs (the sets the recipe is chosen on); the typed set
+// and the fresh set are the test and are read only as figures. A model missing from the folder is skipped.
 //
 // Not here: training (scripts/train/agreement.mjs), the functions (scripts/train/agreement-eval.mjs).
 
@@ -33,6 +34,8 @@ import {
   verbKnowledge,
   constructionTables,
   TYPED_PAIRS,
+  CHOOSING2_PAIRS,
+  FRESH_PAIRS,
 } from './train/agreement-eval.mjs';
 import { ROOT } from './train/common.mjs';
 
@@ -58,6 +61,8 @@ export function evaluate(model) {
   const d = agreementData();
   const score = prefixScorer(model);
   return {
+    fresh: pairsByConstruction(model, score, FRESH_PAIRS),
+    choosing2: pairsByConstruction(model, score, CHOOSING2_PAIRS),
     typed: pairsByConstruction(model, score, TYPED_PAIRS),
     natural: pairsByConstruction(model, score, NATURAL_PAIRS),
     choosing: pairsByConstruction(model, score, CHOOSING_PAIRS),
@@ -92,8 +97,9 @@ for (const name of NAMES) {
   console.log(name);
   for (const [k, v] of Object.entries(r)) {
     console.log(`  ${k.padEnd(9)} ${line(v)}`);
-    // the choosing set's misses only: the typed set is the test, read as figures, never pair by pair
-    if (a.wrong && k === 'choosing') console.log(`    wrong: ${v.wrong.join(' | ')}`);
+    // the choosing sets' misses only: the typed and fresh sets are the test, read as figures
+    if (a.wrong && (k === 'choosing' || k === 'choosing2'))
+      console.log(`    wrong: ${v.wrong.join(' | ')}`);
   }
   // the verbs people type, by what the vocabulary knows of them (not in the cards)
   const known = verbKnowledge(model, prefixScorer(model));

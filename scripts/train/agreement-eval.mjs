@@ -4,8 +4,10 @@
 // choose), the hand-written dev sets (agreement-natural.json, agreement-choosing.json: their
 // "kind" mapped to a construction), the held-out Brown subject-verb pairs (brownAgreementItems:
 // none or pp only, the only two shapes it finds), the widened grammar's held-out split (the
-// first modifier after the subject names the construction) and the verb probe (verbProbe: the 200
-// most frequent verbs of SUBTLEX-US after four fixed subjects, singular and plural).
+// first modifier after the subject names the construction), the verb probe (verbProbe: the 200
+// most frequent verbs of SUBTLEX-US after four fixed subjects, singular and plural) and the two
+// sets strangers wrote on 2026-11-30 (agreement-choosing2.json, chosen on; agreement-typed-
+// fresh.json, reported only): 240 pairs each, as people type them.
 //
 //   const r = typedAgreement(model);   // { accuracy, count, byConstruction, byAttractors, wrong }
 //
@@ -21,6 +23,10 @@ import path from 'node:path';
 import { ROOT } from './common.mjs';
 
 export const TYPED_PAIRS = path.join(ROOT, 'tests', 'fixtures', 'agreement-typed-test.json');
+/** 240 pairs a helper who saw none of the project's sets wrote (2026-11-30): chosen on. */
+export const CHOOSING2_PAIRS = path.join(ROOT, 'tests', 'fixtures', 'agreement-choosing2.json');
+/** 240 pairs a second such helper wrote from the same brief: reported only. */
+export const FRESH_PAIRS = path.join(ROOT, 'tests', 'fixtures', 'agreement-typed-fresh.json');
 export const CONSTRUCTIONS = Object.freeze(['none', 'pp', 'subj-rc', 'obj-rc']);
 /** The dev sets' "kind" as a construction (adv: an adverb before the verb, none of the four). */
 const KIND = { none: 'none', pp: 'pp', pp2: 'pp', src: 'subj-rc', orc: 'obj-rc', adv: 'adv' };
@@ -244,6 +250,8 @@ export function cardRecord({
 
 /** The sets of docs/training.md "Agreement by construction": [card key, before key, title]. */
 const TABLE_SETS = Object.freeze([
+  ['typedFresh', 'fresh', "strangers' pairs, reported only"],
+  ['choosing2Pairs', 'choosing2', "strangers' pairs, chosen on"],
   ['typedTest', 'typed', 'typed test set'],
   ['naturalPairs', 'natural', 'hand-written test pairs'],
   ['choosingPairs', 'choosing', 'choosing set'],

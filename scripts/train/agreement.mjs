@@ -85,6 +85,8 @@ import {
   verbProbe,
   verbFormsProbe,
   TYPED_PAIRS,
+  CHOOSING2_PAIRS,
+  FRESH_PAIRS,
 } from './agreement-eval.mjs';
 import { verbFormPlan, completeVerbForms } from './verb-forms.mjs';
 import {
@@ -577,7 +579,9 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
     brownByConstruction: cardRecord(brownByConstruction(sample.items, score)),
   };
   const byConstruction = {
-    about: `issue 30: accuracy by construction (none, pp, subj-rc, obj-rc) and by attractors (0, 1, 2+) on each set (scripts/train/agreement-eval.mjs); typedTest: tests/fixtures/agreement-typed-test.json (104 pairs typed before the recipe changed, many nouns the vocabulary lacks; never used to choose); brown: the held-out Brown pairs (none or pp only); verbs: the verb probe (the 200 most frequent present verbs of SUBTLEX-US the vocabulary holds both forms of, after four fixed subjects in both numbers: agreement on verbs people type, not only those the grammar drills); verbForms: the verbs whose -s form joined the vocabulary after training (scripts/train/verb-forms.mjs), in the verb probe's frames; before: the models shipped before issue 30 (git 8cf5291), measured the same way on the same sets (scripts/train/agreement-before.json: scripts/agreement-eval.mjs --json on those files)`,
+    about: `issue 30: accuracy by construction (none, pp, subj-rc, obj-rc) and by attractors (0, 1, 2+) on each set (scripts/train/agreement-eval.mjs); typedFresh: tests/fixtures/agreement-typed-fresh.json (240 pairs a helper who saw none of the project's sets wrote on 2026-11-30; reported only); choosing2Pairs: tests/fixtures/agreement-choosing2.json (240 more by another such helper, from the same brief: chosen on, after the recipe was fixed); typedTest: tests/fixtures/agreement-typed-test.json (104 pairs typed before the recipe changed, many nouns the vocabulary lacks; never used to choose); brown: the held-out Brown pairs (none or pp only); verbs: the verb probe (the 200 most frequent present verbs of SUBTLEX-US the vocabulary holds both forms of, after four fixed subjects in both numbers: agreement on verbs people type, not only those the grammar drills); verbForms: the verbs whose -s form joined the vocabulary after training (scripts/train/verb-forms.mjs), in the verb probe's frames; before: the models shipped before issue 30 (git 8cf5291), measured the same way on the same sets (scripts/train/agreement-before.json: scripts/agreement-eval.mjs --json on those files)`,
+    typedFresh: cardRecord(pairsByConstruction(lm, score, FRESH_PAIRS)),
+    choosing2Pairs: cardRecord(pairsByConstruction(lm, score, CHOOSING2_PAIRS)),
     typedTest: cardRecord(pairsByConstruction(lm, score, TYPED_PAIRS)),
     naturalPairs: cardRecord(pairsByConstruction(lm, score, NATURAL_PAIRS)),
     choosingPairs: cardRecord(pairsByConstruction(lm, score, CHOOSING_PAIRS)),

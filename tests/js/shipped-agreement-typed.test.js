@@ -16,6 +16,8 @@ import {
   pairsByConstruction,
   brownByConstruction,
   TYPED_PAIRS,
+  FRESH_PAIRS,
+  CHOOSING2_PAIRS,
   CONSTRUCTIONS,
   VERB_PROBE_COUNT,
   verbProbe,
@@ -77,6 +79,16 @@ test('the cards by construction: the typed test set and the Brown sample, re-mea
       'the typed set has every construction',
     );
     assertRecord(name, 'typed test set', typed, by.typedTest);
+    // the pairs strangers wrote (2026-11-30): 240 each, every construction, before beside after
+    for (const [file, key, beforeKey] of [
+      [FRESH_PAIRS, 'typedFresh', 'fresh'],
+      [CHOOSING2_PAIRS, 'choosing2Pairs', 'choosing2'],
+    ]) {
+      const got = pairsByConstruction(model, score, file);
+      assert.equal(got.count, 240, `${name} ${key}: pairs`);
+      assertRecord(name, key, got, by[key]);
+      assert.equal(by.before[beforeKey].count, got.count, `${name} ${key}: before, same set`);
+    }
     assertRecord(
       name,
       'Brown sample',
@@ -135,10 +147,10 @@ test("the docs hold the cards' tables by construction, before and after", () => 
   const training = read('training.md');
   for (const table of tables)
     assert.ok(training.includes(table), `docs/training.md lacks this table (${why}):\n${table}`);
-  // docs/memory-rnn.md shows the first, the typed test set
+  // docs/memory-rnn.md shows the first: the pairs strangers wrote, reported only
   assert.ok(
     read('memory-rnn.md').includes(tables[0]),
-    `docs/memory-rnn.md: the typed table (${why})`,
+    `docs/memory-rnn.md: the strangers' table (${why})`,
   );
 });
 
