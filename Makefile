@@ -317,13 +317,13 @@ bench-train: wasm node_modules                     ## the train:<preset> rows al
 
 MODEL_FAMILIES := dates sequences reviews agreement transformers
 
-models: wasm                                      ## train the shipped models but the translators into web/models/ (reproducible: byte-identical files; 44 min on 2 cores)
+models: wasm                                      ## train the shipped models but the translators into web/models/ (reproducible: byte-identical files; ~47 min on 2 cores)
 	$(NODE) scripts/train.mjs $(addprefix --family ,$(MODEL_FAMILIES)) --jobs 2
 
 models-translation: wasm                          ## train the 8 en-fr translators into web/models/ (~95 min on 2 cores)
 	$(NODE) scripts/train.mjs --family translation --jobs 2
 
-models-all: models models-translation             ## every shipped model (~145 min on 2 cores)
+models-all: models models-translation             ## every shipped model (~148 min on 2 cores)
 
 # ---------------------------------------------------------------- format and lint
 FORMAT_FILES = $(shell git ls-files 'src/*.c' 'src/*.h' 'tests/c/*.c' 'tests/c/*.h' 'tests/fuzz/*.c' 'scripts/bench/*.c' 2>/dev/null)

@@ -39,12 +39,22 @@ export function scheduleText(steps) {
 }
 
 /**
- * Trains `steps` steps with the schedule above: batch(s) gives step s's examples; every `every`
+ * Trains `steps` steps with the schedule above: batch(s) gives step s's examples (step(s), when given,
+ * takes the step instead and returns its loss); every `every`
  * steps and at the end, probe() (no weight change) gives a few numbers for the log line and the
  * card's log (rates in [0, 1], printed as percentages; keys naming a loss or perplexity print
  * as they are). Returns { log, seconds, cpuSeconds, lastLoss }.
  */
-export function trainLoop({ name, trainer, steps, lr, batch, probe, every = 500 }) {
+export function trainLoop({
+  name,
+  trainer,
+  steps,
+  lr,
+  batch,
+  probe,
+  every = 500,
+  step = (s) => trainer.step(batch(s)),
+}) {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const log = [];
@@ -52,7 +62,7 @@ export function trainLoop({ name, trainer, steps, lr, batch, probe, every = 500 
   let loss = NaN;
   for (let s = 0; s < steps; s++) {
     if (s >= decayFrom) trainer.setLearningRate(scheduledLr(lr, steps, s));
-    loss = trainer.step(batch(s));
+    loss = step(s);
     if ((s + 1) % every === 0 || s === steps - 1) {
       const p = probe ? probe() : {};
       const secs = (performance.now() - t0) / 1000;
