@@ -39,11 +39,11 @@ export function scheduleText(steps) {
 }
 
 /**
- * Trains `steps` steps with the schedule above: batch(s) gives step s's examples (step(s), when given,
- * takes the step instead and returns its loss); every `every`
- * steps and at the end, probe() (no weight change) gives a few numbers for the log line and the
- * card's log (rates in [0, 1], printed as percentages; keys naming a loss or perplexity print
- * as they are). Returns { log, seconds, cpuSeconds, lastLoss }.
+ * Trains `steps` steps with the schedule above: batch(s) gives step s's examples, and step(s), when
+ * given, takes step s in place of trainer.step(batch(s)) and returns its loss (agreement.mjs: the
+ * pair loss). Every `every` steps and at the end, probe() (no weight change) gives a few numbers
+ * for the log line and the card's log (rates in [0, 1], printed as percentages; keys naming a
+ * loss or perplexity print as they are). Returns { log, seconds, cpuSeconds, lastLoss }.
  */
 export function trainLoop({
   name,
