@@ -22,10 +22,11 @@
 // on the verb that must agree. The pair loss (pairGradient, 2026-11-30) pushes the wrong form down
 // too: PAIR_BROWN Brown pairs and PAIR_GRAMMAR widened-grammar pairs with an attractor add, each as
 // one token, max(0, PAIR_MARGIN − (log p(correct) − log p(wrong))) at the verb (Noji & Takamura
-// 2020's token-level loss with negative examples). The widened grammar's present main and relative-clause verbs are
-// drawn from every present verb pair of the vocabulary (brownPresentPairs: about 375, not only the
-// ~240 verbs with all five forms): a verb the grammar never drilled was near chance (55–62% on the
-// verb probe, scripts/train/agreement-eval.mjs verbProbe). The LSTM and the LSTMN take them; the
+// 2020's token-level loss with negative examples). The widened grammar's present main and
+// relative-clause verbs are drawn from every present verb pair of the vocabulary
+// (brownPresentPairs: about 375, not only the ~240 verbs with all five forms): a verb the grammar
+// never drilled was near chance (55–62% on the verb probe, scripts/train/agreement-eval.mjs
+// verbProbe). The LSTM and the LSTMN take them; the
 // self-attention RNN lost on the choosing set with them and keeps the five-form grammar (a spec's
 // presentVerbs: false, which trains exactly as before). 16,000 steps (a 4,000-step run shipped
 // first: the longer run lifted the choosing set from 79–92% to 92–94%; docs/training.md
@@ -541,7 +542,7 @@ export function pairGradient(trainer, model, batch, pairs, margin = PAIR_MARGIN)
     for (let i = 0; i < g.length; i++)
       g[i] += (c.terms * c.gradient[i] - w.terms * w.gradient[i]) / b.terms;
   }
-  return { gradient: g, loss: b.loss + extra / b.terms, terms: b.terms, live: live.length };
+  return { gradient: g, loss: b.loss + extra / b.terms, live: live.length };
 }
 
 /** One optimiser step of pairGradient; returns its loss. */
@@ -781,30 +782,19 @@ async function trainLm(name, { steps: stepsOverride, out }) {
     maxModifiers: GEN_MODIFIERS,
   });
   const probeBrown = sampleOf(d.items, 200, HELDOUT_SEED + 1);
+  const lexicon = trainingLexicon(name);
+  const batch = (s) => batchOf(s, BROWN_PER_BATCH + GEN_PER_BATCH, { steps, lexicon });
   const run = trainLoop({
     name,
     trainer,
     steps,
     lr,
     every: 500,
-    batch: (s) =>
-      batchOf(s, BROWN_PER_BATCH + GEN_PER_BATCH, {
-        steps,
-        lexicon: trainingLexicon(name),
-      }),
+    batch,
     step:
       spec.pairLoss === false
         ? undefined
-        : (s) =>
-            pairStep(
-              trainer,
-              model,
-              batchOf(s, BROWN_PER_BATCH + GEN_PER_BATCH, {
-                steps,
-                lexicon: trainingLexicon(name),
-              }),
-              pairsOf(s, trainingLexicon(name)),
-            ),
+        : (s) => pairStep(trainer, model, batch(s), pairsOf(s, lexicon)),
     probe: () => ({
       probePerplexity: perplexity(model, probeSentences).perplexity,
       probeWidened: agreement(model, probeItems).accuracy,
