@@ -6,6 +6,11 @@
 //
 //   node scripts/agreement-eval.mjs [--dir web/models] [--json out.json] [--wrong]
 //   node scripts/agreement-eval.mjs --markdown     # docs/training.md's tables, from the cards
+//   node scripts/agreement-eval.mjs --pairs mine.json [--wrong]   # your own minimal pairs
+//
+// --pairs measures a file of your own pairs instead of the project's sets: { "pairs": [{ "prefix":
+// "The jars on the shelf", "correct": "are", "wrong": "is", "construction": "pp", "attractors": 1 }] }
+// (construction and attractors optional; readPairs says what is wrong with a malformed file).
 //
 // It also prints the verbs of the verb probe's frames by what the vocabulary knows of them
 // (verbKnowledge: both forms, the base only, the -s form only, neither; not in the cards).
@@ -27,6 +32,7 @@ import {
 } from './train/agreement.mjs';
 import {
   pairsByConstruction,
+  readPairs,
   brownByConstruction,
   generatedByConstruction,
   cardRecord,
@@ -42,15 +48,27 @@ import { ROOT } from './train/common.mjs';
 const NAMES = ['lm-agreement-lstm', 'lm-agreement-sarnn', 'lm-agreement-lstmn'];
 
 function args(argv) {
-  const a = { dir: path.join(ROOT, 'web', 'models'), json: null, wrong: false, markdown: false };
+  const a = {
+    dir: path.join(ROOT, 'web', 'models'),
+    json: null,
+    wrong: false,
+    markdown: false,
+    pairs: null,
+  };
+  const value = (i) => {
+    if (i >= argv.length || argv[i].startsWith('--'))
+      throw new Error(`agreement-eval.mjs: ${argv[i - 1]} needs a value`);
+    return argv[i];
+  };
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--dir') a.dir = path.resolve(argv[++i]);
-    else if (argv[i] === '--json') a.json = path.resolve(argv[++i]);
+    if (argv[i] === '--dir') a.dir = path.resolve(value(++i));
+    else if (argv[i] === '--pairs') a.pairs = path.resolve(value(++i));
+    else if (argv[i] === '--json') a.json = path.resolve(value(++i));
     else if (argv[i] === '--wrong') a.wrong = true;
     else if (argv[i] === '--markdown') a.markdown = true;
     else
       throw new Error(
-        `agreement-eval.mjs: unknown argument '${argv[i]}' (--dir D --json F --wrong --markdown)`,
+        `agreement-eval.mjs: unknown argument '${argv[i]}' (--dir D --json F --wrong --markdown --pairs F)`,
       );
   }
   return a;
@@ -76,7 +94,13 @@ const pc = (x) => `${(100 * x).toFixed(1)}%`;
 const line = (r) =>
   `${pc(r.accuracy)} of ${r.count} | ${r.byConstruction.map((c) => `${c.construction} ${pc(c.accuracy)} (${c.count})`).join(', ')} | ${r.byAttractors.map((c) => `${c.attractors} attr ${pc(c.accuracy)} (${c.count})`).join(', ')}`;
 
-const a = args(process.argv.slice(2));
+let a;
+try {
+  a = args(process.argv.slice(2));
+} catch (e) {
+  console.error(e.message);
+  process.exit(2);
+}
 if (a.markdown) {
   // the cards' tables as docs/training.md holds them: no measuring
   const card = (name) => JSON.parse(readFileSync(path.join(a.dir, `${name}.json`), 'utf8'));
@@ -84,6 +108,15 @@ if (a.markdown) {
   process.exit(0);
 }
 await init();
+if (a.pairs) {
+  // anyone's pairs: checked before any model loads, then measured like the project's sets
+  try {
+    readPairs(a.pairs);
+  } catch (e) {
+    console.error(`agreement-eval.mjs: ${e.message}`);
+    process.exit(2);
+  }
+}
 const out = {};
 for (const name of NAMES) {
   const file = path.join(a.dir, `${name}.safetensors`);
@@ -92,6 +125,14 @@ for (const name of NAMES) {
     continue;
   }
   const model = await loadModel(readFileSync(file));
+  if (a.pairs) {
+    const r = pairsByConstruction(model, prefixScorer(model), a.pairs);
+    out[name] = { pairs: cardRecord(r) };
+    console.log(`${name}\n  ${path.basename(a.pairs)} ${line(r)}`);
+    if (a.wrong) console.log(`    wrong: ${r.wrong.join(' | ') || 'none'}`);
+    model.dispose();
+    continue;
+  }
   const r = evaluate(model);
   out[name] = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, cardRecord(v)]));
   console.log(name);

@@ -38,18 +38,22 @@ const NP_START = new Set(
   ),
 );
 
+const PRONOUN_SUBJECTS = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it']);
+
 /** The construction of a generated sentence: what follows the subject (none: the verb itself). */
 export function constructionOf(words, subjectIndex, verbIndex) {
   if (verbIndex === subjectIndex + 1) return 'none';
   const next = words[subjectIndex + 1];
-  if (RC_WORDS.has(next)) return NP_START.has(words[subjectIndex + 2]) ? 'obj-rc' : 'subj-rc';
-  return 'pp';
+  const opensClause = (w) => NP_START.has(w) || PRONOUN_SUBJECTS.has(w);
+  if (RC_WORDS.has(next)) return opensClause(words[subjectIndex + 2]) ? 'obj-rc' : 'subj-rc';
+  // a relative without "that" ("the soup my neighbours made") opens with its own subject
+  return opensClause(next) ? 'obj-rc' : 'pp';
 }
 
 /** A typed or dev-set pair (raw text) as an item: prefix normalised by the model's tokenizer. */
 function itemOf(model, p) {
   return {
-    construction: p.construction ?? KIND[p.kind] ?? p.kind,
+    construction: p.construction ?? KIND[p.kind] ?? p.kind ?? 'unlabelled',
     attractors: p.attractors,
     prefix: model.normalize(p.prefix).split(' '),
     correct: model.normalize(p.correct),
@@ -102,9 +106,51 @@ export function byConstruction(items, score) {
   };
 }
 
-/** A pairs file (typed test set or a dev set) by construction and attractors. */
+/**
+ * The minimal pairs of a JSON file, checked: { "pairs": [...] } or the list itself, each
+ * { prefix, correct, wrong } (non-empty strings, the two forms different) with an optional
+ * construction (a string) and attractors (an integer ≥ 0). Throws an Error naming the file, the
+ * pair and what is wrong with it.
+ */
+export function readPairs(file) {
+  const where = path.basename(String(file));
+  let text, data;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Error(`${where}: cannot be read (${e.code ?? e.message})`);
+  }
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${where}: not a JSON file of pairs (${e.message})`);
+  }
+  const pairs = Array.isArray(data) ? data : data?.pairs;
+  if (!Array.isArray(pairs))
+    throw new Error(`${where}: expected { "pairs": [...] } or a list of pairs, got ${typeof data}`);
+  if (pairs.length === 0) throw new Error(`${where}: no pairs`);
+  pairs.forEach((p, i) => {
+    const at = `${where}: pair ${i + 1}`;
+    if (p === null || typeof p !== 'object' || Array.isArray(p))
+      throw new Error(`${at} is not an object { prefix, correct, wrong }`);
+    for (const k of ['prefix', 'correct', 'wrong'])
+      if (typeof p[k] !== 'string' || !p[k].trim())
+        throw new Error(`${at}: "${k}" must be a non-empty string, got ${JSON.stringify(p[k])}`);
+    if (p.correct.trim() === p.wrong.trim())
+      throw new Error(`${at}: "correct" and "wrong" are the same ("${p.correct}")`);
+    if (p.construction !== undefined && typeof p.construction !== 'string')
+      throw new Error(`${at}: "construction" must be a string`);
+    if (p.attractors !== undefined && !(Number.isInteger(p.attractors) && p.attractors >= 0))
+      throw new Error(
+        `${at}: "attractors" must be an integer ≥ 0, got ${JSON.stringify(p.attractors)}`,
+      );
+  });
+  return pairs;
+}
+
+/** A pairs file (typed test set, a dev set or anyone's: readPairs) by construction and attractors. */
 export function pairsByConstruction(model, score, file = TYPED_PAIRS) {
-  const pairs = JSON.parse(readFileSync(file, 'utf8')).pairs;
+  const pairs = readPairs(file);
   return byConstruction(
     pairs.map((p) => itemOf(model, p)),
     score,
