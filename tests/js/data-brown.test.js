@@ -25,6 +25,7 @@ import {
   AGREEMENT_WORDS,
 } from '../../web/data/agreement.js';
 import { loadBrown } from '../../scripts/train/brown.mjs';
+import { constructionOf } from '../../scripts/train/agreement-eval.mjs';
 import { normalizeSteps, normalizeWords } from '../../wasm/model/normalize.js';
 
 /** A hand-tagged sentence "the/at keys/nns ..." as parseBrownFile reads it. */
@@ -399,6 +400,90 @@ test('the widened grammar: personShare makes people that share of the subjects, 
   assert.throws(
     () => agreementLexicon({ theWeight: 0 }),
     /theWeight must be a positive number, got 0/,
+  );
+});
+
+test('the widened grammar: spokenRelatives drops "that", takes pronoun subjects and ends relatives in prepositions; agreement holds', () => {
+  const extra = {
+    nouns: [
+      ['key', 'keys'],
+      ['cabinet', 'cabinets'],
+      ['girl', 'girls'],
+      ['table', 'tables'],
+    ],
+    verbs: [['likes', 'like', 'liking', 'liked', 'liked']],
+    present: [['needs', 'need']],
+    prepositions: ['to', 'of', 'next to'],
+  };
+  // off by default, and off draws exactly as before
+  assert.deepEqual(
+    generateAgreement({
+      seed: 3,
+      count: 300,
+      lexicon: agreementLexicon({ ...extra, spokenRelatives: false }),
+      maxModifiers: 3,
+    }),
+    generateAgreement({ seed: 3, count: 300, lexicon: agreementLexicon(extra), maxModifiers: 3 }),
+  );
+  const lex = agreementLexicon({ ...extra, spokenRelatives: true });
+  const xs = generateAgreement({ seed: 3, count: 4000, lexicon: lex, maxModifiers: 3 });
+  const words = new Set(lexiconWords(lex));
+  const verbs = [...lex.transitive, ...lex.intransitive, ...lex.agreeing];
+  const singular = new Set(['is', 'was', 'has', ...verbs.map((v) => v[0])]);
+  const plural = new Set(['are', 'were', 'have', ...verbs.map((v) => v[1])]);
+  const pronounNumber = { he: 'sg', she: 'sg', it: 'sg', i: 'pl', you: 'pl', we: 'pl', they: 'pl' };
+  const dets = new Set([...lex.det.sg, ...lex.det.pl, 'an']);
+  let reduced = 0,
+    pronounVerbs = 0,
+    stranded = 0,
+    nextTo = 0,
+    pronounAttractor = 0;
+  for (const x of xs) {
+    for (const w of x.words) assert.ok(words.has(w), `"${w}" of "${x.text}" is in lexiconWords`);
+    const verb = x.words[x.verbIndex];
+    assert.ok((x.number === 'sg' ? singular : plural).has(verb), `verb of "${x.text}"`);
+    assert.equal(x.correct, verb);
+    const after = x.words[x.subjectIndex + 1];
+    // constructionOf's determiners are those the cards were measured with: not "many", "several", "both"
+    if (
+      (dets.has(after) && !['that', 'many', 'several', 'both'].includes(after)) ||
+      after in pronounNumber
+    ) {
+      reduced++;
+      assert.equal(constructionOf(x.words, x.subjectIndex, x.verbIndex), 'obj-rc', x.text);
+    }
+    for (let i = x.subjectIndex + 1; i < x.verbIndex; i++) {
+      const n = pronounNumber[x.words[i]];
+      if (!n) continue;
+      // the relative's own present verb agrees with its pronoun subject
+      const v = x.words[i + 1];
+      if (singular.has(v) || plural.has(v)) {
+        pronounVerbs++;
+        assert.ok((n === 'sg' ? singular : plural).has(v), `"${x.words[i]} ${v}" in "${x.text}"`);
+      }
+      if (!['i', 'you'].includes(x.words[i]) && n !== x.number && x.attractors >= 1)
+        pronounAttractor++;
+    }
+    if (lex.stranded.includes(x.words[x.verbIndex - 1])) stranded++;
+    if (x.text.includes(' next to ')) nextTo++;
+  }
+  assert.ok(reduced > 0.05 * xs.length, `relatives without "that": ${reduced}`);
+  assert.ok(pronounVerbs > 100, `pronoun subjects with a present verb: ${pronounVerbs}`);
+  assert.ok(
+    pronounAttractor > 100,
+    `a pronoun of the other number counted as an attractor: ${pronounAttractor}`,
+  );
+  assert.ok(stranded > 50, `relatives ending in a preposition right before the verb: ${stranded}`);
+  assert.ok(nextTo > 50, `"next to" written as two words: ${nextTo}`);
+  assert.ok(!words.has('next to') && words.has('next'));
+  // the page's grammar has none of them
+  assert.equal(lexiconWords(agreementLexicon(extra)).includes('he'), false);
+  assert.equal(constructionOf('the soup my neighbours made tastes'.split(' '), 1, 5), 'obj-rc');
+  assert.equal(constructionOf('the plants he looks after are'.split(' '), 1, 5), 'obj-rc');
+  assert.equal(constructionOf('the keys to the cabinet are'.split(' '), 1, 5), 'pp');
+  assert.throws(
+    () => agreementLexicon({ spokenRelatives: 1 }),
+    /spokenRelatives must be a boolean, got number/,
   );
 });
 

@@ -76,6 +76,18 @@ export const BE_PRES = ['is', 'are'];
 export const BE_PAST = ['was', 'were'];
 export const HAVE = ['has', 'have'];
 export const DET = { sg: ['the', 'a'], pl: ['the', 'some'] };
+/** Pronoun subjects of the widened grammar's spoken relatives: [word, verb number, an attractor?]. */
+export const PRONOUNS = Object.freeze([
+  ['i', 'pl', false],
+  ['you', 'pl', false],
+  ['we', 'pl', true],
+  ['they', 'pl', true],
+  ['he', 'sg', true],
+  ['she', 'sg', true],
+  ['it', 'sg', true],
+]);
+/** Prepositions a spoken relative clause may end in ("the toy the puppies chew on"). */
+const STRANDED = ['on', 'for', 'after', 'about', 'with', 'to', 'at', 'over', 'in'];
 const SUBJECT_KINDS = new Set(['person', 'animal', 'org']);
 
 /** Every verb form at verbIndex ↔ its other-number form. */
@@ -114,6 +126,8 @@ export const BASE_LEXICON = Object.freeze({
   progressive: TRANSITIVE,
   detWeights: /** @type {{ sg: number[], pl: number[] } | null} */ (null),
   personShare: 0,
+  spokenRelatives: false,
+  stranded: /** @type {string[]} */ ([]),
 });
 export const FLIP = BASE_LEXICON.flip;
 
@@ -190,7 +204,11 @@ const PERSON_NOUNS = new Set([
  * a widened sentence's present main verb and relative-clause verbs are drawn from: the LMs learn
  * the number of every verb form they may be tested on, not only of the verbs with all five forms
  * (issue 30: a verb outside the grammar was near chance, 55-62% on 71 frequent verbs).
- * @param {{ nouns?: string[][], people?: string[], adjectives?: string[], verbs?: (string|null)[][], prepositions?: string[], present?: string[][], personShare?: number, theWeight?: number }} extra
+ * `spokenRelatives` makes relative clauses as people say them: an object relative's "that" drops
+ * half the time and its subject is a pronoun (PRONOUNS) a third of it; it ends in a stranded
+ * preposition 1 in 6 and a prepositional phrase 1 in 6, a subject relative in a phrase 1 in 3. A
+ * preposition of two words ("next to") is written with its space.
+ * @param {{ nouns?: string[][], people?: string[], adjectives?: string[], verbs?: (string|null)[][], prepositions?: string[], present?: string[][], personShare?: number, theWeight?: number, spokenRelatives?: boolean }} extra
  */
 export function agreementLexicon({
   nouns = [],
@@ -201,9 +219,14 @@ export function agreementLexicon({
   present = [],
   personShare = 0,
   theWeight = 8,
+  spokenRelatives = false,
 } = {}) {
   if (!(personShare >= 0 && personShare < 1))
     throw new RangeError(`agreementLexicon: personShare must be in [0, 1), got ${personShare}`);
+  if (typeof spokenRelatives !== 'boolean')
+    throw new TypeError(
+      `agreementLexicon: spokenRelatives must be a boolean, got ${typeof spokenRelatives}`,
+    );
   if (!(theWeight > 0 && Number.isFinite(theWeight)))
     throw new RangeError(`agreementLexicon: theWeight must be a positive number, got ${theWeight}`);
   const seen = new Set(NOUNS.flatMap(([s, p]) => [s, p]));
@@ -244,6 +267,8 @@ export function agreementLexicon({
     onTheRun: false,
     orcPresent: true,
     personShare,
+    spokenRelatives,
+    stranded: spokenRelatives ? STRANDED : [],
   });
 }
 
@@ -293,14 +318,16 @@ export function lexiconWords(L) {
     'an',
     ...L.adjectives,
     ...L.predAdjectives,
-    ...L.prepositions,
     ...BE_PRES,
     ...BE_PAST,
     ...HAVE,
     ...L.det.sg,
     ...L.det.pl,
   ]);
+  for (const p of L.prepositions) for (const w of p.split(' ')) set.add(w);
   if (L.onTheRun) set.add('on').add('run');
+  if (L.spokenRelatives) for (const [w] of PRONOUNS) set.add(w);
+  for (const w of L.stranded ?? []) set.add(w);
   for (const [s, p] of L.nouns) {
     if (s) set.add(s);
     if (p) set.add(p);

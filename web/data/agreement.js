@@ -36,7 +36,12 @@
 // Randomness: mulberry32(seed ^ split constant) (common.js), never Math.random.
 // Widened (agreementLexicon): the same grammar over a larger lexicon taken from the Brown corpus
 // (web/data/brown.js brownLexicon), the agreement LMs' generated training text; it can make a share
-// of the subjects people (relative clauses with "who") and weigh "the" as Brown does.
+// of the subjects people (relative clauses with "who") and weigh "the" as Brown does. With
+// spokenRelatives it says relative clauses as people do: MOD → (that)? (NP | PRONOUN) V (P | PP)?
+// ("the soup my neighbours made", "the toy the puppies chew on", "the plants he waters") and
+// that|who V NP? PP? ("the bus that stops outside the shops"); a pronoun of the other number is an
+// attractor ("i" and "you" are not), and "on" heads a phrase like any preposition (without it the
+// widened grammar reads every "on" as "on the run", kept so that its files retrain to the same bytes).
 // Exports: generateAgreement, agreementTestSet (the correct and wrong verb form at verbIndex for
 // each sentence), agreementAccuracy (an LM's P(correct) > P(wrong) rate, by attractor count),
 // analyzeAgreement (parse a sentence of the grammar), normalizeSentence, the vocabulary and a
@@ -57,6 +62,7 @@ import {
   INTRANSITIVE,
   NOUNS,
   PRED_ADJECTIVES,
+  PRONOUNS,
   PREPOSITIONS,
   TRANSITIVE,
   vowel,
@@ -109,12 +115,22 @@ function derive(g, L = BASE_LEXICON) {
   let onTheRun = !L.onTheRun; // "on the run" at most once per sentence
   const pp = () => {
     const p = choose(onTheRun ? L.prepositions : [...L.prepositions, 'on']);
-    g.word(p);
-    if (p === 'on') {
+    for (const w of p.split(' ')) g.word(w); // "next to": two words
+    // the widened grammar before spokenRelatives read every "on" as "on the run" (kept: its files
+    // retrain to the same bytes); with them "on" heads a phrase like any preposition
+    if (p === 'on' && !L.spokenRelatives) {
       onTheRun = true;
       g.word('the');
       noun('run', 'sg');
     } else np(ANY);
+  };
+  // a relative clause's pronoun subject: its number is the verb's ("he waters", "i water"); "i"
+  // and "you" take the plural form but are no plural noun, so no attractor
+  const pronoun = () => {
+    const [w, number, attracts] = choose(PRONOUNS);
+    if (attracts) noun(w, number);
+    else g.word(w);
+    return { number };
   };
   // agreeing verb form: [sg, pl] by number
   const agree = (pair, number) => pair[number === 'sg' ? 0 : 1];
@@ -132,8 +148,11 @@ function derive(g, L = BASE_LEXICON) {
     prev = kind;
     if (kind === 'pp') pp();
     else if (kind === 'orc') {
-      g.word('that');
-      const inner = np(L.subjectKinds);
+      // spoken relatives (the widened grammar's L.spokenRelatives): "that" may drop ("the soup
+      // my neighbours made") and the inner subject may be a pronoun ("the plants he waters")
+      if (!L.spokenRelatives || choose([true, false])) g.word('that');
+      const inner =
+        L.spokenRelatives && choose([true, false], [1, 2]) ? pronoun() : np(L.subjectKinds);
       // the wide grammar also has "that the boys like": a present verb agreeing with the inner
       // subject, an attractor right before the verb
       const v = choose(L.transitive);
@@ -142,6 +161,13 @@ function derive(g, L = BASE_LEXICON) {
           ? agree(L.agreeing ? choose(L.agreeing) : v, inner.number)
           : v[3],
       );
+      // and may end in a stranded preposition or a phrase ("the toy the puppies chew on", "the
+      // shoes my son wore to the wedding")
+      if (L.spokenRelatives) {
+        const tail = choose(['none', 'stranded', 'pp'], [4, 1, 1]);
+        if (tail === 'stranded') g.word(choose(L.stranded));
+        else if (tail === 'pp') pp();
+      }
     } else {
       // "who" is what English mostly uses for people (the widened grammar: 3 to 1)
       g.word(person ? choose(['who', 'that'], L.personShare ? [3, 1] : undefined) : 'that');
@@ -154,6 +180,8 @@ function derive(g, L = BASE_LEXICON) {
         const v = choose(L.intransitive);
         g.word(choose(['present', 'past']) === 'present' ? agree(v, number) : v[3]);
       }
+      // "the bus that stops outside the shops"
+      if (L.spokenRelatives && choose([false, true], [2, 1])) pp();
     }
   }
   verbIndex = g.position();
