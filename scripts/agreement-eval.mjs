@@ -108,10 +108,11 @@ if (a.markdown) {
   process.exit(0);
 }
 await init();
+// anyone's pairs: read and checked once, before any model loads, then measured like the project's sets
+let mine = null;
 if (a.pairs) {
-  // anyone's pairs: checked before any model loads, then measured like the project's sets
   try {
-    readPairs(a.pairs);
+    mine = readPairs(a.pairs);
   } catch (e) {
     console.error(`agreement-eval.mjs: ${e.message}`);
     process.exit(2);
@@ -125,8 +126,8 @@ for (const name of NAMES) {
     continue;
   }
   const model = await loadModel(readFileSync(file));
-  if (a.pairs) {
-    const r = pairsByConstruction(model, prefixScorer(model), a.pairs);
+  if (mine) {
+    const r = pairsByConstruction(model, prefixScorer(model), mine);
     out[name] = { pairs: cardRecord(r) };
     console.log(`${name}\n  ${path.basename(a.pairs)} ${line(r)}`);
     if (a.wrong) console.log(`    wrong: ${r.wrong.join(' | ') || 'none'}`);

@@ -148,9 +148,9 @@ export function readPairs(file) {
   return pairs;
 }
 
-/** A pairs file (typed test set, a dev set or anyone's: readPairs) by construction and attractors. */
+/** A pairs file (typed test set, a dev set or anyone's: readPairs), or pairs it read, by construction and attractors. */
 export function pairsByConstruction(model, score, file = TYPED_PAIRS) {
-  const pairs = readPairs(file);
+  const pairs = Array.isArray(file) ? file : readPairs(file);
   return byConstruction(
     pairs.map((p) => itemOf(model, p)),
     score,

@@ -22,16 +22,17 @@
 // on the verb that must agree. The pair loss (pairGradient, 2026-11-30) pushes the wrong form down
 // too: PAIR_BROWN Brown pairs and PAIR_GRAMMAR widened-grammar pairs with an attractor add, each as
 // one token, max(0, PAIR_MARGIN − (log p(correct) − log p(wrong))) at the verb (Noji & Takamura
-// 2020's token-level loss with negative examples). Spoken relatives (2026-11-30, a spec's
-// spokenRelatives: false keeps the grammar before): the widened grammar's object relatives drop
-// "that" half the time, take a pronoun subject a third of it and may end in a stranded preposition
-// or a phrase, subject relatives in a phrase, "on" heads ordinary phrases and SPOKEN_PREPOSITIONS
-// join the lexicon ("the soup my neighbours brought over", "the photos on the fridge"). The
-// cards still measure on agreementData().lexicon, the grammar before. The widened grammar's present main and
-// relative-clause verbs are drawn from every present verb pair of the vocabulary
-// (brownPresentPairs: about 375, not only the ~240 verbs with all five forms): a verb the grammar
-// never drilled was near chance (55–62% on the verb probe, scripts/train/agreement-eval.mjs
-// verbProbe). The LSTM and the LSTMN take them; the
+// 2020's token-level loss with negative examples). Spoken relatives (2026-11-30): the widened
+// grammar's object relatives drop "that" half the time, take a pronoun subject a third of it and
+// may end in a stranded preposition or a phrase, subject relatives end in a phrase, "on" heads
+// ordinary phrases and SPOKEN_PREPOSITIONS join the lexicon ("the soup my neighbours brought
+// over", "the photos on the fridge"). The self-attention RNN takes them; the LSTM and the LSTMN
+// lost the verb probe with them and keep the grammar before (a spec's spokenRelatives: false).
+// The cards measure every model on agreementData().lexicon, the grammar before. The widened
+// grammar's present main and relative-clause verbs are drawn from every present verb pair of the
+// vocabulary (brownPresentPairs: about 375, not only the ~240 verbs with all five forms): a verb
+// the grammar never drilled was near chance (55–62% on the verb probe,
+// scripts/train/agreement-eval.mjs verbProbe). The LSTM and the LSTMN take them; the
 // self-attention RNN lost on the choosing set with them and keeps the five-form grammar (a spec's
 // presentVerbs: false, which trains exactly as before). 16,000 steps (a 4,000-step run shipped
 // first: the longer run lifted the choosing set from 79–92% to 92–94%; docs/training.md
@@ -237,32 +238,28 @@ function packageVersion(name) {
 }
 
 let dataCache = null;
+const spokenLexicons = new Map();
 /**
- * The widened lexicon model `name` trains on: agreementData().lexicon, but for its spec's
- * presentVerbs: false (the five-form verbs) and spokenRelatives: false (the relative clauses
- * before them). The cards measure every model on agreementData().lexicon.
+ * The widened lexicon model `name` trains on: agreementData().lexicon (what the cards measure on),
+ * the five-form one for a spec's presentVerbs: false, each with spoken relatives and
+ * SPOKEN_PREPOSITIONS unless the spec says spokenRelatives: false.
  */
 function trainingLexicon(name) {
   const spec = SPECS[name];
   const d = agreementData();
   const present = spec.presentVerbs !== false;
-  const spoken = spec.spokenRelatives !== false;
-  const key = `${present}/${spoken}`;
-  if (!d.lexicons.has(key))
-    d.lexicons.set(
-      key,
+  if (spec.spokenRelatives === false) return present ? d.lexicon : d.lexiconFiveForm;
+  if (!spokenLexicons.has(present))
+    spokenLexicons.set(
+      present,
       agreementLexicon({
         ...d.wide,
         ...(present ? { present: d.present } : {}),
-        ...(spoken
-          ? {
-              spokenRelatives: true,
-              prepositions: [...d.wide.prepositions, ...spokenPrepositions(d.vocabSet)],
-            }
-          : {}),
+        spokenRelatives: true,
+        prepositions: [...d.wide.prepositions, ...spokenPrepositions(d.vocabSet)],
       }),
     );
-  return d.lexicons.get(key);
+  return spokenLexicons.get(present);
 }
 /** Prepositions people use in subjects' phrases that brownLexicon's list lacks, those the vocabulary has. */
 const SPOKEN_PREPOSITIONS = [
@@ -320,10 +317,6 @@ export function agreementData() {
     lexicon,
     lexiconFiveForm,
     wide,
-    lexicons: new Map([
-      ['true/false', lexicon],
-      ['false/false', lexiconFiveForm],
-    ]),
     verbPairs,
     present,
     items,
