@@ -375,15 +375,54 @@ export function sampleOf(list, count, seed) {
     .map((i) => list[i]);
 }
 
+/** A model's token id of a word: its shape class or <unk> when the vocabulary lacks it. */
+const idOf = (model, w) =>
+  model.tokenizer.id?.(w) ?? model.tokenizer.src.get(w) ?? model.tokenizer.src.get('<unk>');
+
+const classCache = new Map();
+/**
+ * How many words each unknown-word token of a model stands for: Map(class token → the number of
+ * distinct words of the Brown training sentences the model trained on (agreementData's
+ * trainSentences) that its tokenizer reads as it; <unk> and each shape class of
+ * tokenizer.unknownShapes). Counted with the model's own vocabulary, so the files before the shape
+ * classes get one <unk> class of every word they lack.
+ */
+export function unknownClassSizes(model) {
+  const t = model.config.tokenizer;
+  const classes = [t.unk ?? '<unk>', ...(t.unknownShapes ?? [])];
+  const key = `${classes.join(' ')}\n${t.vocab.join(' ')}`;
+  let sizes = classCache.get(key);
+  if (sizes) return sizes;
+  const words = new Set();
+  for (const s of agreementData().trainSentences) for (const w of s.words) words.add(w);
+  sizes = new Map(classes.map((c) => [c, 0]));
+  for (const w of words) {
+    const read = t.vocab[idOf(model, w)];
+    if (read !== w && sizes.has(read)) sizes.set(read, sizes.get(read) + 1);
+  }
+  classCache.set(key, sizes);
+  return sizes;
+}
+
 /**
  * log P(word | <s> prefix) for agreementAccuracy, one forward per distinct prefix (prefix: normalised
  * words). A form the tokenizer splits ("does n't", "is n't": Brown's clitics) is several tokens:
  * its log-probability is the sum of theirs, each given the prefix and the tokens before it, so that
  * "does n't" and "do n't" are told apart by "does" and "do" and not read as one unknown word.
+ * A word the vocabulary lacks is one word of the class it reads as (<unk>, <unk-s>, ...), not the
+ * class: its log-probability is the class token's less log N, N the words the class stands for
+ * (unknownClassSizes; one word of N, uniform). Without it, "drips" / "drip" compared <unk-s>, about
+ * 5,000 words, with <unk>, about 20,000, and the larger class won after a singular subject.
  */
 export function prefixScorer(model) {
-  const ids = (w) =>
-    model.tokenizer.id?.(w) ?? model.tokenizer.src.get(w) ?? model.tokenizer.src.get('<unk>');
+  const ids = (w) => idOf(model, w);
+  const vocab = model.config.tokenizer.vocab;
+  const sizes = unknownClassSizes(model);
+  // what reading `w` as its class costs: 0 for a word of the vocabulary (or a class token as typed)
+  const classCost = (w) => {
+    const read = vocab[ids(w)];
+    return read !== w && sizes.get(read) > 0 ? Math.log(sizes.get(read)) : 0;
+  };
   const bos = ids('<s>');
   const cache = new Map();
   const next = (prefix) => {
@@ -402,7 +441,9 @@ export function prefixScorer(model) {
     const tokens = word.split(' ');
     let logp = 0;
     for (let k = 0; k < tokens.length; k++)
-      logp += next(k ? [...prefix, ...tokens.slice(0, k)] : prefix)[ids(tokens[k])];
+      logp +=
+        next(k ? [...prefix, ...tokens.slice(0, k)] : prefix)[ids(tokens[k])] -
+        classCost(tokens[k]);
     return logp;
   };
 }

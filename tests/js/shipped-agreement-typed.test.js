@@ -11,7 +11,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { init, loadModel } from '../../wasm/index.js';
-import { prefixScorer, testSample } from '../../scripts/train/agreement.mjs';
+import {
+  agreementData,
+  prefixScorer,
+  testSample,
+  unknownClassSizes,
+} from '../../scripts/train/agreement.mjs';
+import { shapeOf } from '../../wasm/model/tokenizer.js';
 import {
   pairsByConstruction,
   brownByConstruction,
@@ -218,6 +224,44 @@ test('a verb form the tokenizer splits ("does n\'t") is scored by all its tokens
         ['the', 'boys'],
       ])
         assert.notEqual(score(prefix, a), score(prefix, b), `${name}: ${prefix} ${a} / ${b}`);
+    model.dispose();
+  }
+});
+
+test('a word the vocabulary lacks is scored as one word of its class, not as the class', async () => {
+  // the class sizes, counted apart: each distinct word of the Brown training sentences the
+  // vocabulary lacks, under its shape class (one the tokenizer lists) or else <unk>
+  const words = new Set(agreementData().trainSentences.flatMap((s) => s.words));
+  for (const name of NAMES) {
+    const model = await loadModel(shipped(name, { maxBytes: MAX_BYTES }).bytes);
+    const { vocab, unknownShapes } = model.config.tokenizer;
+    const known = new Set(vocab);
+    const want = new Map([['<unk>', 0], ...unknownShapes.map((c) => [c, 0])]);
+    for (const w of words) {
+      if (known.has(w)) continue;
+      const c = unknownShapes.includes(shapeOf(w)) ? shapeOf(w) : '<unk>';
+      want.set(c, want.get(c) + 1);
+    }
+    const sizes = unknownClassSizes(model);
+    assert.deepEqual(new Map([...sizes].sort()), new Map([...want].sort()), name);
+    assert.ok(sizes.get('<unk>') > 3 * sizes.get('<unk-s>'), `${name}: <unk> is the larger class`);
+    // "drips" is <unk-s>: the token's log-probability after "the boy" (one forward pass over the
+    // text) less log N(<unk-s>); "knows" is a word of the vocabulary and keeps its own
+    const score = prefixScorer(model);
+    const r = model.run('The boy drips');
+    assert.deepEqual([...r.tokens].slice(0, 4), ['<s>', 'the', 'boy', '<unk-s>']);
+    const drips = r.logProbs[2] - Math.log(sizes.get('<unk-s>'));
+    assertNear(name, 'log P(drips | the boy)', score(['the', 'boy'], 'drips'), drips, 1e-4);
+    const k = model.run('The boy knows');
+    assertNear(name, 'log P(knows | the boy)', score(['the', 'boy'], 'knows'), k.logProbs[2], 1e-4);
+    // a class token typed as itself is the class (the generated sets' nouns read as <unk-s>)
+    assertNear(
+      name,
+      'log P(<unk-s> | the boy)',
+      score(['the', 'boy'], '<unk-s>'),
+      r.logProbs[2],
+      1e-4,
+    );
     model.dispose();
   }
 });

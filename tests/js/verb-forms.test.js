@@ -250,10 +250,14 @@ test('shipped agreement LMs: the rule applied to their own trained rows, and the
       got.accuracy >= FLOOR[name],
       `${name}: completed verbs ${got.accuracy} < ${FLOOR[name]}`,
     );
-    // before: the -s form read as <unk-s>, and each model chose one form after both subjects
+    // before: the -s form read as <unk-s>, scored as one of its words (prefixScorer), and the
+    // known base form won after most singular subjects: far from what the completed rows give
     const before = await loadModel(truncate(bytes, base.length));
     const coin = verbFormsProbe(plan.additions, prefixScorer(before));
-    assert.ok(Math.abs(coin.accuracy - 0.5) < 0.05, `${name}: before ${coin.accuracy}`);
+    assert.ok(
+      coin.accuracy < 0.75 && got.accuracy - coin.accuracy > 0.25,
+      `${name}: before ${coin.accuracy}, after ${got.accuracy}`,
+    );
     before.dispose();
     model.dispose();
   }
