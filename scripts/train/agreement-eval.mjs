@@ -262,17 +262,13 @@ export function nounProbe(score, pairs, drilled) {
         right += score(['the', pl], p) > score(['the', pl], s) ? 1 : 0;
         count += 2;
       }
-    return { accuracy: count ? right / count : NaN, count, nouns: group.length };
+    return { right, count, nouns: group.length };
   };
+  const record = ({ right, count, nouns }) => ({ accuracy: right / count, count, nouns });
   const a = tally(pairs.slice(0, drilled)),
     b = tally(pairs.slice(drilled));
   const count = a.count + b.count;
-  return {
-    accuracy: (a.accuracy * a.count + b.accuracy * b.count) / count,
-    count,
-    drilled: a,
-    rest: b,
-  };
+  return { accuracy: (a.right + b.right) / count, count, drilled: record(a), rest: record(b) };
 }
 
 export const VERB_KNOWLEDGE_COUNT = 1000;
