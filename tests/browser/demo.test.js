@@ -218,8 +218,19 @@ test('one keystroke in the alignment view tokenises the input once (char and wor
   ]) {
     await openPage({ view: 'alignment', model: name, input });
     // the model's card (its "may be wrong" threshold) redraws the view once it lands, and under
-    // load it can land after the keystroke: count only once the page has fetched what it will
-    await page.waitForLoadState('networkidle');
+    // load it can land after the keystroke: count only once the page has fetched it and drawn
+    // (the page changes only its hash here, so a load state such as networkidle is long past)
+    await page.waitForFunction(
+      (file) =>
+        performance
+          .getEntriesByType('resource')
+          .some((e) => e.name.endsWith(file) && e.responseEnd > 0),
+      `/models/${name}.json`,
+      { timeout: 10000 },
+    );
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
     await page.locator('#demo input#input').focus();
     await page.keyboard.press('End');
     await countSplits();
