@@ -26,9 +26,10 @@
 
 import { createRequire } from 'node:module';
 
-import { f16Array, f16Value, packSafetensors } from '../../wasm/f16.js';
+import { f16Array, f16Value } from '../../wasm/f16.js';
 import { quantizeRows, I8_SCALE_SUFFIX } from '../../wasm/i8.js';
 import { tagCounts } from '../../web/data/brown.js';
+import { parseLm, repackLm } from './lm-file.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -72,14 +73,6 @@ export function verbFormPlan(vocab, sentences, presentPairs) {
   return { additions, pairs };
 }
 
-/** The header, config and data of safetensors bytes. */
-function parse(bytes) {
-  const n = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
-  const data = bytes.subarray(8 + n);
-  return { header, data };
-}
-
 /** A typed array of `n` values stored at byte `at` of data (a copy: offsets need not be aligned). */
 function read(Type, data, at, n) {
   return new Type(data.slice(at, at + n * Type.BYTES_PER_ELEMENT).buffer);
@@ -120,8 +113,8 @@ function movedRows(rowOf, width, id, { additions, pairs }) {
  * @returns {Uint8Array}
  */
 export function completeVerbForms(bytes, plan) {
-  const { header, data } = parse(bytes);
-  const config = JSON.parse(header.__metadata__?.config ?? 'null');
+  const file = parseLm(bytes);
+  const { header, data, config } = file;
   if (config?.head !== 'lm')
     throw new Error('completeVerbForms: not a memory-rnn language model file');
   const vocab = config.tokenizer.vocab;
@@ -166,13 +159,5 @@ export function completeVerbForms(bytes, plan) {
   grown['out.bias'] = ['F16', [vocab.length + added], allB];
 
   const tokenizer = { ...config.tokenizer, vocab: [...vocab, ...plan.additions.map(([z]) => z)] };
-  const names = Object.keys(header).filter((k) => k !== '__metadata__');
-  names.sort((a, b) => header[a].data_offsets[0] - header[b].data_offsets[0]);
-  return packSafetensors(
-    { ...header.__metadata__, config: JSON.stringify({ ...config, tokenizer }) },
-    names.map((name) => {
-      const t = header[name];
-      return [name, ...(grown[name] ?? [t.dtype, t.shape, data.subarray(...t.data_offsets)])];
-    }),
-  );
+  return repackLm(file, tokenizer, grown);
 }

@@ -46,6 +46,7 @@ export const METRIC_NAMES_ZH = Object.freeze({
   'alignment.aer': '对齐错误率（AER）',
   'alignment.mass': '标准对齐上的注意力质量',
   brownPerplexity: 'Brown 语料困惑度',
+  brownWordPerplexity: 'Brown 语料词级困惑度（未知词记作其类中的一个词）',
   'brownAgreement.accuracy': 'Brown 主谓一致准确率',
   'brownAgreement.count': 'Brown 主谓一致句对数',
   'naturalPairs.accuracy': '手写句对准确率',
