@@ -5,6 +5,7 @@
 // clear errors; the shipped files are the rule applied, and their word perplexity is the card's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 
 import { init, createModel, loadModel, saveModel } from '../../wasm/index.js';
 import { UNKNOWN_SHAPES } from '../../wasm/model/tokenizer.js';
@@ -14,6 +15,7 @@ import {
   agreementTokenizer,
   wordPerplexity,
   prunedPlurals,
+  unknownClassSizes,
 } from '../../scripts/train/agreement.mjs';
 import { shipped, assertNear } from './shipped-helpers.js';
 
@@ -194,4 +196,27 @@ test('shipped agreement LMs: the rule applied, each pruned plural read as <unk-s
     assert.ok(want > card.metrics.heldout.brownPerplexity);
     model.dispose();
   }
+});
+
+test("the docs' figures of the pruning are the files'", async () => {
+  const read = (page) =>
+    readFileSync(new URL(`../../docs/${page}`, import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  const n = (x) => x.toLocaleString('en-US');
+  const { card, bytes } = shipped('lm-agreement-lstm', { maxBytes: 1024 * 1024 });
+  const model = await loadModel(bytes);
+  const plurals = prunedPlurals().length;
+  const unkS = unknownClassSizes(model).get('<unk-s>');
+  model.dispose();
+  const training = read('training.md'),
+    memory = read('memory-rnn.md'),
+    embedding = read('embedding.md');
+  for (const [page, text, want] of [
+    ['training.md', training, `Plurals the models never saw agree`],
+    ['training.md', training, `after training, ${plurals} plurals leave each file's vocabulary`],
+    ['training.md', training, `${n(card.vocabulary.size)} words in the shipped files`],
+    ['memory-rnn.md', memory, `So do ${plurals} plurals the files once held`],
+    ['memory-rnn.md', memory, `shared among the ${n(unkS)} words that token stands for`],
+    ['embedding.md', embedding, `an agreement grammar, ${n(card.vocabulary.size)} words`],
+  ])
+    assert.ok(text.includes(want), `docs/${page} lacks: ${want}`);
 });
