@@ -38,9 +38,11 @@
 // first: the longer run lifted the choosing set from 79–92% to 92–94%; docs/training.md
 // "Agreement by construction"). After training, the -s forms of 40 present verbs the vocabulary
 // holds only in their base form (`forgets`, `cleans`, `climbs`: a coin toss before) join it, their
-// rows the base form's moved by the model's own mean 3sg offset (verb-forms.mjs, completeShipped).
-// Each: E 24, H 64 (the 5,004 × 64 output layer is most of the ~470k parameters: float32 files
-// under 2 MB), weights from createModel(config, { seed: 1 }), Adam 1e-2 with the common schedule
+// rows the base form's moved by the model's own mean 3sg offset (verb-forms.mjs, completeShipped),
+// and 301 plurals the grammar never draws (`plates`, `eggs`) leave it to read as <unk-s>, whose
+// number the models learnt (noun-shapes.mjs, completeShipped, 2026-12-01).
+// Each: E 24, H 64 (the 5,004 × 64 output layer is most of the ~470k parameters as trained: float32
+// files under 2 MB), weights from createModel(config, { seed: 1 }), Adam 1e-2 with the common schedule
 // (3e-3 learnt agreement about half as fast in short runs), clip 1, 16,000 steps; a step is
 // BROWN_PER_BATCH Brown training sentences of at most MAX_TOKENS tokens (a seeded shuffle per
 // epoch) and GEN_PER_BATCH generated ones, a quarter from the page's grammar, the rest from the widened
