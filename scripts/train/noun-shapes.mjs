@@ -87,23 +87,22 @@ export function pruneWords(bytes, words) {
   }
   const keep = vocab.map((_, i) => i).filter((i) => !gone.has(i));
   const rows = vocab.length;
-  const rowBytesOf = (name, dtype, width) => {
+  /** name's tensor, checked: of `dtype`, one row per word */
+  const rowsOf = (name, dtype) => {
     const x = header[name];
     if (x?.dtype !== dtype || x.shape[0] !== rows)
       throw new Error(`pruneWords: "${name}" is not ${dtype} with one row per word (${rows})`);
-    return width(x.shape);
+    return x;
   };
   /** name → [dtype, shape, bytes] of the shrunk tensors */
   const shrunk = {};
+  const shrink = (name, dtype, rowBytes, shape) =>
+    (shrunk[name] = [dtype, shape, keptRows(data, rowsOf(name, dtype), rowBytes, keep)]);
   for (const name of ['embedding.weight', 'out.weight']) {
-    const cols = header[name]?.shape?.[1];
-    const rb = rowBytesOf(name, 'I8', () => cols);
-    shrunk[name] = ['I8', [keep.length, cols], keptRows(data, header[name], rb, keep)];
-    const s = name + I8_SCALE_SUFFIX;
-    rowBytesOf(s, 'F32', () => 4);
-    shrunk[s] = ['F32', [keep.length], keptRows(data, header[s], 4, keep)];
+    const cols = rowsOf(name, 'I8').shape[1];
+    shrink(name, 'I8', cols, [keep.length, cols]);
+    shrink(name + I8_SCALE_SUFFIX, 'F32', 4, [keep.length]);
   }
-  rowBytesOf('out.bias', 'F16', () => 2);
-  shrunk['out.bias'] = ['F16', [keep.length], keptRows(data, header['out.bias'], 2, keep)];
+  shrink('out.bias', 'F16', 2, [keep.length]);
   return repackLm(file, { ...t, vocab: keep.map((i) => vocab[i]) }, shrunk);
 }
